@@ -1,0 +1,352 @@
+"""Typed contracts: every tool input, profile, run record and packet.
+
+The JSON schemas that MCP clients see are generated from these Structs
+(see ``relay.schemas``), so the values the code branches on are the values
+clients are told about. Records and packets only ever gain defaulted
+fields; ``RunRecord.schema_version`` marks a change of shape.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+__all__ = [
+    "Status",
+    "ExecutionMode",
+    "Detail",
+    "Risk",
+    "ExecuteArgs",
+    "ExecuteInput",
+    "ContinueArgs",
+    "ContinueInput",
+    "GetResultInput",
+    "Profile",
+    "ErrorInfo",
+    "ReviewTarget",
+    "Changes",
+    "Tests",
+    "Packet",
+    "WorkerReport",
+    "FileChange",
+    "Attempt",
+    "VerifyResult",
+    "RunRecord",
+    "RUN_RECORD_SCHEMA_VERSION",
+    "explain",
+]
+
+
+class Status(str, enum.Enum):
+    """One vocabulary for every outcome, published in schemas and docs."""
+
+    SUCCESS = "SUCCESS"
+    PERMISSION_DENIED = "PERMISSION_DENIED"
+    KEYRING_TIMEOUT = "KEYRING_TIMEOUT"
+    AUTH_TIMEOUT = "AUTH_TIMEOUT"
+    LOGIN_REQUIRED = "LOGIN_REQUIRED"
+    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
+    EXECUTION_TIMEOUT = "EXECUTION_TIMEOUT"
+    SPAWN_ERROR = "SPAWN_ERROR"
+    AGY_TOO_OLD = "AGY_TOO_OLD"
+    STREAM_ERROR = "STREAM_ERROR"
+    INVALID_REPORT = "INVALID_REPORT"
+    INVALID_JSON = "INVALID_JSON"
+    INVALID_ENVELOPE = "INVALID_ENVELOPE"
+    WORKER_ERROR = "WORKER_ERROR"
+    CONFLICTING_OPTIONS = "CONFLICTING_OPTIONS"
+    INVALID_INPUT = "INVALID_INPUT"
+    INVALID_WORKSPACE = "INVALID_WORKSPACE"
+    MUTATION_ABORTED = "MUTATION_ABORTED"
+    BUSY = "BUSY"
+    RECURSION_REFUSED = "RECURSION_REFUSED"
+    CANCELLED = "CANCELLED"
+    INTERRUPTED = "INTERRUPTED"
+    NOT_FOUND = "NOT_FOUND"
+    MCP_ERROR = "MCP_ERROR"
+
+
+class ExecutionMode(str, enum.Enum):
+    """How much the worker may do without asking (see README: execution modes)."""
+
+    SAFE = "safe"
+    TRUSTED = "trusted"
+
+
+class Detail(str, enum.Enum):
+    SUMMARY = "summary"
+    ERRORS = "errors"
+    FULL = "full"
+
+
+Risk = Literal["low", "medium", "high"]
+
+# Limits on what a caller may hand us; generous, but a bound is a bound.
+Task = Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must do.")]
+Text = Annotated[str, Meta(max_length=400_000)]
+Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+class ExecuteArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The published arguments of ``antigravity_execute``."""
+
+    task: Task
+    profile: Annotated[str | None, Meta(description="Server-side profile name; defaults to GRAVITY_RELAY_DEFAULT_PROFILE.")] = None
+    workspace: Annotated[str | None, Meta(description="Absolute path of the workspace; defaults to the profile's.")] = None
+    execution_mode: Annotated[
+        ExecutionMode | None,
+        Meta(description="safe: sandboxed commands, edits allowed, commands may be denied; trusted: every tool auto-approved."),
+    ] = None
+
+
+class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything ``antigravity_execute`` accepts: the published fields plus legacy ones.
+
+    Legacy fields keep older leaders working; they stay out of the published schema.
+    """
+
+    plan: Text | None = None
+    acceptance_criteria: str | list[str] | None = None
+    constraints: str | list[str] | None = None
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    timeout_minutes: Minutes | None = None
+    sandbox: bool | None = None
+    skip_permissions: bool | None = None
+
+
+class ContinueArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The published arguments of ``antigravity_continue``."""
+
+    run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, conversation, profile and mode are restored.")] = None
+    feedback: Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must fix or do next.")]
+
+
+class ContinueInput(ContinueArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    # Legacy form: a bare conversation id and the workspace it lives in.
+    conversation_id: str | None = None
+    workspace: str | None = None
+    profile: str | None = None
+    execution_mode: ExecutionMode | None = None
+    constraints: str | list[str] | None = None
+    timeout_minutes: Minutes | None = None
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    sandbox: bool | None = None
+    skip_permissions: bool | None = None
+
+
+class GetResultInput(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    run_id: Annotated[str, Meta(description="A run id returned by execute or continue.")]
+    detail: Annotated[
+        Detail,
+        Meta(description="summary: the packet; errors: status, error, stderr and response tails; full: the whole record."),
+    ] = Detail.SUMMARY
+    max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A server-side profile: what a call may leave out, and the bounds it may not widen."""
+
+    workspace: str | None = None
+    execution_mode: ExecutionMode | None = None
+    timeout_minutes: Minutes | None = None
+    constraints: list[str] = []
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    sandbox: bool | None = None
+    skip_permissions: bool | None = None
+    verify: list[str] = []
+    verify_timeout_minutes: Minutes = 10.0
+    env: dict[str, str] = {}
+    paths: list[str] = []
+    description: str | None = None
+
+
+# --------------------------------------------------------------------------- packet
+
+
+class ErrorInfo(Struct, kw_only=True, omit_defaults=True):
+    code: Status
+    message: str
+    hint: str
+    retryable: bool = False
+    resets_in_seconds: int | None = None
+
+
+class ReviewTarget(Struct, kw_only=True, omit_defaults=True):
+    file: str
+    lines: str = ""
+    risk: Risk = "low"
+    reason: str = ""
+
+
+class Changes(Struct, kw_only=True, omit_defaults=True):
+    count: int = 0
+    files: list[str] = []
+    risk: Risk | None = None
+    review: list[ReviewTarget] = []
+    source: Literal["git", "tree", "report"] | None = None
+    truncated: str | None = None
+
+
+class Tests(Struct, kw_only=True, omit_defaults=True):
+    passed: int = 0
+    failed: int = 0
+    not_run: int = 0
+    source: Literal["measured", "claimed", "none"] = "none"
+
+
+class Packet(Struct, kw_only=True, omit_defaults=True):
+    """The review packet: the leader reads this instead of the diff and the transcript."""
+
+    ok: bool
+    run_id: str
+    status: Status
+    summary: str = ""
+    changes: Changes = msgspec.field(default_factory=Changes)
+    tests: Tests = msgspec.field(default_factory=Tests)
+    flags: list[str] = []
+    conversation_id: str | None = None
+    error: ErrorInfo | None = None
+
+
+# --------------------------------------------------------------------------- worker report
+
+
+class WorkerReport(Struct, kw_only=True, omit_defaults=True):
+    """What the worker is asked to return through ``--json-schema`` (flat: agy wants a plain object root)."""
+
+    summary: Annotated[str, Meta(description="Two or three sentences: what you changed and why.")]
+    files_changed: Annotated[list[str], Meta(description="Workspace-relative paths of every file you created, edited or deleted.")]
+    tests_passed: Annotated[int, Meta(ge=0, description="Tests you ran that passed.")] = 0
+    tests_failed: Annotated[int, Meta(ge=0, description="Tests you ran that failed.")] = 0
+    tests_not_run: Annotated[int, Meta(ge=0, description="Tests you know of but did not run.")] = 0
+    tests_run: Annotated[bool, Meta(description="True only if you actually executed a test command.")] = False
+    open_questions: Annotated[list[str], Meta(description="Anything the reviewer must decide.")] = []
+
+
+# --------------------------------------------------------------------------- run record
+
+
+class FileChange(Struct, kw_only=True, omit_defaults=True):
+    """One changed path as observed by the relay (never as claimed by the worker)."""
+
+    path: str
+    kind: Literal["added", "modified", "deleted", "renamed", "mode", "type"] = "modified"
+    old_path: str | None = None
+    additions: int = 0
+    deletions: int = 0
+    binary: bool = False
+    symlink: bool = False
+    submodule: bool = False
+    mode_before: str | None = None
+    mode_after: str | None = None
+    ranges: list[tuple[int, int]] = []
+    removed_lines: list[str] = []
+    added_lines: list[str] = []
+    risk: Risk = "low"
+    reasons: list[str] = []
+
+
+class Attempt(Struct, kw_only=True, omit_defaults=True):
+    number: int
+    started_at: str
+    ended_at: str | None = None
+    duration_ms: int | None = None
+    exit_code: int | None = None
+    status: Status | None = None
+    pgid: int | None = None
+    stderr_tail: str = ""
+    argv: list[str] = []
+    workspace_changed: bool | None = None
+
+
+class VerifyResult(Struct, kw_only=True, omit_defaults=True):
+    command: str
+    exit_code: int | None = None
+    timed_out: bool = False
+    duration_ms: int = 0
+    passed: int = 0
+    failed: int = 0
+    output_tail: str = ""
+
+
+RUN_RECORD_SCHEMA_VERSION = 1
+
+
+class RunRecord(Struct, kw_only=True, omit_defaults=True):
+    """Everything a run needs later, so the relay stays stateless between calls."""
+
+    schema_version: int = RUN_RECORD_SCHEMA_VERSION
+    run_id: str
+    tool: Literal["execute", "continue", "demo"] = "execute"
+    state: Literal["running", "finished", "interrupted"] = "running"
+    status: Status | None = None
+    created_at: str
+    finished_at: str | None = None
+    duration_ms: int | None = None
+    queue_wait_ms: int | None = None
+    relay_pid: int | None = None
+    pgid: int | None = None
+    # what was asked
+    task: str = ""
+    profile: str | None = None
+    workspace: str | None = None
+    execution_mode: ExecutionMode | None = None
+    sandbox: bool = False
+    skip_permissions: bool = False
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    timeout_seconds: float | None = None
+    constraints: list[str] = []
+    verify: list[str] = []
+    paths: list[str] = []
+    parent_run_id: str | None = None
+    requested_conversation_id: str | None = None
+    # what happened
+    agy_bin: str | None = None
+    agy_version: str | None = None
+    argv: list[str] = []
+    prompt_chars: int = 0
+    attempts: list[Attempt] = []
+    conversation_id: str | None = None
+    exit_code: int | None = None
+    response: str = ""
+    report: WorkerReport | None = None
+    stderr_tail: str = ""
+    transcript: str | None = None
+    usage: dict[str, int] = {}
+    observation_source: Literal["git", "tree", "report"] | None = None
+    observation_ms: int | None = None
+    changes: list[FileChange] = []
+    verification: list[VerifyResult] = []
+    error: ErrorInfo | None = None
+    packet: Packet | None = None
+
+
+# --------------------------------------------------------------------------- error text
+
+_ENUM_FIELDS: dict[str, type[enum.Enum]] = {"execution_mode": ExecutionMode, "detail": Detail}
+
+
+def explain(exc: msgspec.ValidationError) -> str:
+    """msgspec's message, plus the accepted values when an enum-shaped field got something else."""
+    text = str(exc)
+    for field, kind in _ENUM_FIELDS.items():
+        if f".{field}`" in text:
+            return f"{text} (accepted values: {', '.join(repr(m.value) for m in kind)})"
+    return text

@@ -1,0 +1,163 @@
+"""Run git so that the repository cannot run code or bend the answer.
+
+The relay asks git what changed in a workspace the worker (or anyone who
+cloned it) controls, so everything a repository can configure is treated as
+hostile:
+
+* code that git would run on our behalf is switched off on the command line,
+  which outranks every config file: the pager, ``core.fsmonitor``, hooks,
+  external diff drivers (``--no-ext-diff``), textconv (``--no-textconv``) and
+  the clean/smudge/process filters the repository defines (read first, then
+  each one overridden with an empty command);
+* settings that change the shape of the output are pinned (``-z``, no colour,
+  no quoting, fixed locale, explicit prefixes and context in the callers);
+* the child's environment drops every inherited ``GIT_*`` variable
+  (``GIT_EXTERNAL_DIFF``, ``GIT_DIR``, ``GIT_INDEX_FILE`` ... would do either),
+  never prompts, never takes optional locks, and never talks to a remote;
+* no value handed to git may start with ``-``, and paths go after ``--``
+  with literal pathspecs, so a file named ``--output=x`` or ``:(glob)*`` is a
+  file name and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+__all__ = ["GitError", "run_git", "git_env", "filter_overrides", "SAFE_CONFIG", "GIT_TIMEOUT_SECONDS"]
+
+_log = logging.getLogger("relay.git")
+
+# Generous: `git status` on a 100k-file repository with a cold cache takes seconds, not minutes.
+GIT_TIMEOUT_SECONDS = 120.0
+
+# Pinned on every call. Command-line `-c` wins over system, global and repository config and
+# is inherited by any git that git itself starts (via GIT_CONFIG_PARAMETERS).
+SAFE_CONFIG: tuple[tuple[str, str], ...] = (
+    ("core.quotepath", "off"),
+    ("core.fsmonitor", "false"),
+    ("core.pager", "cat"),
+    ("core.hooksPath", os.devnull),
+    ("color.ui", "false"),
+    ("diff.external", ""),
+    ("diff.noprefix", "false"),
+    ("diff.mnemonicPrefix", "false"),
+    ("diff.relative", "false"),
+    ("status.relativePaths", "false"),
+    ("status.showUntrackedFiles", "all"),
+    # A partial clone would otherwise fetch missing blobs from its remote mid-diff.
+    ("protocol.allow", "never"),
+)
+
+# Kept from the parent environment: what git needs to find itself, its user config
+# (safe.directory, excludesFile) and a temp dir. Everything else, GIT_* above all, is dropped.
+_KEEP_ENV = ("PATH", "HOME", "USERPROFILE", "XDG_CONFIG_HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "HOMEDRIVE", "HOMEPATH")
+
+_FILTER_VARS = ("clean", "smudge", "process")
+
+
+class GitError(Exception):
+    """git could not answer (not a repository, refused, timed out, or missing)."""
+
+
+def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment every git child gets: an allowlist plus fixed, answer-neutral settings."""
+    src = os.environ if environ is None else environ
+    env = {key: src[key] for key in _KEEP_ENV if key in src}
+    env.update(
+        LC_ALL="C",
+        LANG="C",
+        LANGUAGE="C",
+        GIT_TERMINAL_PROMPT="0",
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_PAGER="cat",
+        PAGER="cat",
+        GIT_LITERAL_PATHSPECS="1",
+        GIT_NO_REPLACE_OBJECTS="1",
+        GIT_NO_LAZY_FETCH="1",
+        GIT_ASKPASS="",
+        SSH_ASKPASS="",
+    )
+    return env
+
+
+def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """Config pairs that disable every filter driver the repository (or the user) defines.
+
+    Reading config runs nothing; the names found are then overridden with empty commands
+    (git skips an empty filter) and ``required=false`` (so a required filter is not fatal).
+    A name git's ``-c`` syntax cannot carry safely makes the whole repository unobservable
+    through git rather than half-protected.
+    """
+    out = run_git(cwd, "config", ["-z", "--get-regexp"], values=[r"^filter\..*\.(clean|smudge|process|required)$"], ok_codes=(0, 1), env=env)
+    names: list[str] = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        key = os.fsdecode(record.split(b"\n", 1)[0])
+        name = key[len("filter.") : key.rindex(".")]
+        if "=" in name or "\n" in name:
+            raise GitError(f"repository defines a filter named {name!r}, which cannot be neutralised safely")
+        if name not in names:
+            names.append(name)
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        pairs.extend((f"filter.{name}.{var}", "") for var in _FILTER_VARS)
+        pairs.append((f"filter.{name}.required", "false"))
+    return pairs
+
+
+def run_git(
+    cwd: Path,
+    subcommand: str,
+    options: Sequence[str] = (),
+    *,
+    values: Sequence[str] = (),
+    paths: Sequence[str] | None = None,
+    config: Sequence[tuple[str, str]] = (),
+    ok_codes: Sequence[int] = (0,),
+    env: Mapping[str, str] | None = None,
+    input: bytes | None = None,
+    timeout: float = GIT_TIMEOUT_SECONDS,
+) -> bytes:
+    """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
+
+    ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files
+    for --no-index) must not start with ``-`` so they can never be read as an option;
+    ``paths`` always follow ``--``. Raises GitError on a missing git, a timeout, or an exit
+    code outside ``ok_codes``. ``input`` feeds stdin (``cat-file --batch``); otherwise
+    stdin is closed so git can never wait on it.
+    """
+    for value in values:
+        if not value or value.startswith("-"):
+            raise ValueError(f"refusing to pass {value!r} to git: a value may not be empty or start with '-'")
+    argv = ["git", "--no-pager", "--no-optional-locks", "--literal-pathspecs"]
+    for key, value in (*SAFE_CONFIG, *config):
+        argv += ["-c", f"{key}={value}"]
+    argv += ["-C", os.fspath(cwd), subcommand, *options, *values]
+    if paths is not None:
+        argv += ["--", *paths]
+    _log.debug("spawn %s", argv[:40])
+    try:
+        proc = subprocess.run(
+            argv,
+            input=input,
+            stdin=None if input is not None else subprocess.DEVNULL,
+            capture_output=True,
+            env=git_env() if env is None else dict(env),
+            timeout=timeout,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {subcommand} took longer than {timeout:.0f}s") from None
+    except OSError as exc:
+        raise GitError(f"git {subcommand} could not start: {exc.strerror or exc}") from None
+    if proc.returncode not in ok_codes:
+        tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {subcommand} exited {proc.returncode}: {tail[-1] if tail else 'no message'}"[:300])
+    return proc.stdout

@@ -1,0 +1,442 @@
+"""The path of one call, top to bottom (DESIGN.md, "The path of one call").
+
+    surface ─▶ policy ─▶ record ─▶ coordinator ─▶ auth preflight ─▶ snapshot
+            ─▶ worker (+ retry guard) ─▶ observe ─▶ verify ─▶ review ─▶ record
+
+``Relay`` holds what lives as long as the process (settings, the store, the
+worker queue, the auth cache); each call's state lives in its RunRecord, so a
+continue works from any relay process, after any restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import anyio
+
+from . import agy_cli
+from .auth import AuthPreflight
+from .changes import observe_changes, workspace_changed
+from .classify import TRANSIENT, Outcome, Verdict, classify, report_of
+from .contracts import (
+    Attempt,
+    Changes,
+    ContinueInput,
+    ExecuteInput,
+    FileChange,
+    GetResultInput,
+    Packet,
+    RunRecord,
+    Status,
+    Tests,
+    WorkerReport,
+)
+from .coordinator import Coordinator
+from .errors import RelayError
+from .policy import CallOptions, RunPlan, resolve_plan, validate_workspace
+from .process import kill_group, run_capture, tail
+from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
+from .results import render_result
+from .review import build_review, fit_packet, tests_from_report
+from .settings import Settings
+from .snapshot import take_snapshot
+from .store import RunStore, new_run_id, now_iso
+from .stream import StreamReader
+from .verify import run_verification, tests_from_verification
+from .worker import run_worker
+from .worker_env import build_worker_env
+
+__all__ = ["Relay", "Progress", "no_progress"]
+
+log = logging.getLogger("relay")
+
+# (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
+Progress = Callable[[float, str], Awaitable[None]]
+
+_MAX_ATTEMPTS = 2  # one retry, for transient auth failures only
+_RESPONSE_LIMIT = 1_000_000
+
+
+async def no_progress(elapsed: float, message: str) -> None:
+    return None
+
+
+def _strings(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [line.strip() for line in value.splitlines() if line.strip()]
+    return [v.strip() for v in value if v.strip()]
+
+
+def _ms(since: float) -> int:
+    return int((time.monotonic() - since) * 1000)
+
+
+class Relay:
+    """One per process: the long-lived parts every call shares."""
+
+    def __init__(self, settings: Settings, *, environ: dict[str, str] | None = None) -> None:
+        self.settings = settings
+        self.environ = dict(os.environ if environ is None else environ)
+        self.store = RunStore(settings.runs_dir)
+        self.coordinator = Coordinator(settings.data_dir)
+        self.auth = AuthPreflight(settings.auth_cache_seconds)
+        self._versions: dict[tuple[str, float], agy_cli.AgyVersion | None] = {}
+
+    # ------------------------------------------------------------------ tools
+
+    async def execute(self, args: ExecuteInput, progress: Progress = no_progress) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=args.task,
+                           relay_pid=os.getpid())
+        try:
+            self._refuse_inside_worker()
+            plan = resolve_plan(
+                CallOptions(
+                    profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
+                    sandbox=args.sandbox, skip_permissions=args.skip_permissions,
+                    constraints=_strings(args.constraints), model=args.model, effort=args.effort,
+                    agent=args.agent, timeout_minutes=args.timeout_minutes,
+                ),
+                self.settings,
+            )
+            prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
+                                    plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
+        except RelayError as exc:
+            return self._refused(record, exc)
+        return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
+
+    async def continue_(self, args: ContinueInput, progress: Progress = no_progress) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=args.feedback,
+                           relay_pid=os.getpid())
+        try:
+            self._refuse_inside_worker()
+            call, conversation_id, parent = self._continue_options(args)
+            record.parent_run_id = parent
+            record.requested_conversation_id = conversation_id
+            plan = resolve_plan(call, self.settings)
+            prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
+        except RelayError as exc:
+            return self._refused(record, exc)
+        return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
+
+    def refuse_input(self, tool: str, task: str, exc: RelayError) -> Packet:
+        """Arguments that did not decode: refused, and recorded like any other early refusal."""
+        record = RunRecord(run_id=new_run_id(), tool="continue" if tool.endswith("continue") else "execute",
+                           created_at=now_iso(), task=task[:10_000], relay_pid=os.getpid())
+        return self._refused(record, exc)
+
+    def get_result(self, args: GetResultInput) -> tuple[dict, str]:
+        record = self.store.read(args.run_id)
+        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+
+    # ------------------------------------------------------------------ the run
+
+    async def _run(self, record: RunRecord, plan: RunPlan, prompt: str, *, conversation_id: str | None,
+                   progress: Progress) -> Packet:
+        started = time.monotonic()
+        self._fill_from_plan(record, plan)
+        self.store.write(record)  # a record exists from here on, whatever happens next
+        self.store.mark_active(record.run_id)
+        stage = ["starting"]
+        reader = StreamReader()
+
+        async def tick() -> None:
+            while True:
+                await anyio.sleep(self.settings.progress_interval)
+                step = reader.progress_line() if stage[0] == "running" else None
+                where = self.coordinator.status(record.run_id) if stage[0] == "queued" else stage[0]
+                await progress(time.monotonic() - started, f"{where}" + (f" · {step}" if step else ""))
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(tick)
+                try:
+                    packet = await self._run_steps(record, plan, prompt, conversation_id, progress, stage, reader, started)
+                except RelayError as exc:
+                    packet = self._refused(record, exc, started=started)
+                tg.cancel_scope.cancel()
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await kill_group(record.pgid, self.settings.kill_grace_seconds)
+                self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
+                                             hint="Call again to retry; changes made so far stay in the workspace."),
+                             started=started)
+            raise
+        return packet
+
+    async def _run_steps(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None,
+                         progress: Progress, stage: list[str], reader: StreamReader, started: float) -> Packet:
+        # Coordinator (conversation): a second turn on a running conversation is refused, never forked.
+        async with self.coordinator.conversation(conversation_id):
+            agy = agy_cli.locate_agy(self.settings, self.environ)
+            record.agy_bin = agy
+            version = await self._agy_version(agy)
+            record.agy_version = ".".join(map(str, version)) if version else None
+            if version is not None and version < agy_cli.MIN_VERSION:
+                need = ".".join(map(str, agy_cli.MIN_VERSION))
+                raise RelayError(Status.AGY_TOO_OLD, f"agy {record.agy_version} is too old: the relay needs {need} or newer "
+                                 "(stream-json output and --json-schema)", "Run `agy update`, then call again.")
+            env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
+
+            # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
+            stage[0] = "checking agy's login"
+            verdict = await self.auth.check(agy, env)
+            if verdict is not None:
+                raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
+
+            stage[0] = "queued"
+            await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
+            async with self.coordinator.slot(record.run_id) as waited_ms:
+                record.queue_wait_ms = waited_ms
+                stage[0] = "snapshot"
+                before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+
+                stage[0] = "running"
+                await progress(time.monotonic() - started, "agy started")
+                outcome, verdict, mutated = await self._attempts(record, plan, prompt, conversation_id, agy, version,
+                                                                 env, before, reader)
+                report = report_of(outcome)
+                stage[0] = "observing changes"
+                observed_at = time.monotonic()
+                changeset = await anyio.to_thread.run_sync(
+                    lambda: observe_changes(before, Path(plan.workspace), reported=list(report.files_changed) if report else [])
+                )
+                record.observation_ms = _ms(observed_at)
+
+                tests: Tests | None = None
+                if plan.verify and verdict.ok:
+                    stage[0] = "verifying"
+                    await progress(time.monotonic() - started, f"running {len(plan.verify)} verification command(s)")
+                    record.verification = await run_verification(plan.verify, workspace=plan.workspace, env=env,
+                                                                  timeout=plan.verify_timeout_seconds)
+                    tests = tests_from_verification(record.verification)
+
+        if verdict.ok:
+            self.auth.mark_healthy()
+        if mutated:
+            verdict = Verdict(
+                status=Status.MUTATION_ABORTED,
+                message=f"attempt 1 failed ({verdict.status.value}: {verdict.message}) after it had already changed the "
+                "workspace; not retried, changes left in place",
+                hint="Review the listed changes; keep or revert them, then call again.",
+            )
+        return self._conclude(record, plan, outcome, verdict, changeset, report, tests, started)
+
+    async def _attempts(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None, agy: str,
+                        version: agy_cli.AgyVersion | None, env: dict[str, str], before, reader: StreamReader
+                        ) -> tuple[Outcome, Verdict, bool]:
+        """Run agy; retry once only for a transient auth failure that left the workspace untouched."""
+        argv_prompt, spill = argv_safe_prompt(prompt, self.store.runs_dir, record.run_id)
+        record.prompt_chars = len(prompt)
+        transcript = self.store.transcript_path(record.run_id)
+        record.transcript = str(transcript)
+
+        def argv_for(log_file: Path) -> list[str]:
+            return agy_cli.build_agy_argv(
+                agy=agy, version=version, workspace=plan.workspace, prompt=argv_prompt,
+                execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
+                timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
+                conversation_id=conversation_id, extra_dirs=[spill] if spill else None, log_file=str(log_file),
+                schema=agy_cli.report_schema(),
+            )
+
+        for number in range(1, _MAX_ATTEMPTS + 1):
+            log_file = self.store.log_path(record.run_id, number)
+            argv = argv_for(log_file)
+            record.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
+            if number > 1:
+                reader.reset()
+                await anyio.sleep(1.0 * (number - 1))  # backoff before the one retry
+            attempt = Attempt(number=number, started_at=now_iso())
+            record.attempts.append(attempt)
+            self.store.write(record)
+            t0 = time.monotonic()
+
+            def spawned(pgid: int, attempt: Attempt = attempt) -> None:
+                attempt.pgid = record.pgid = pgid
+                self.store.write(record)  # so a relay restarted after a crash can find and kill the group
+
+            try:
+                # agy's own --print-timeout fires first; the relay's hard stop leaves it a grace period.
+                outcome = await run_worker(argv, cwd=plan.workspace, env=env,
+                                           timeout=plan.timeout_seconds + self.settings.timeout_grace_seconds,
+                                           transcript=transcript, log_file=log_file, reader=reader, on_spawn=spawned,
+                                           kill_grace=self.settings.kill_grace_seconds)
+            except OSError as exc:
+                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+            verdict = classify(outcome)
+            attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
+            attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
+            attempt.stderr_tail = tail(outcome.stderr, 2000)
+            attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
+            record.pgid = None
+            if verdict.status not in TRANSIENT or number == _MAX_ATTEMPTS:
+                return outcome, verdict, False
+            # Mutation guard: never repeat a half-done change.
+            changed = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
+            attempt.workspace_changed = changed
+            if changed:
+                return outcome, verdict, True
+            log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ conclusions
+
+    def _conclude(self, record: RunRecord, plan: RunPlan, outcome: Outcome, verdict: Verdict, changeset,
+                  report: WorkerReport | None, tests: Tests | None, started: float) -> Packet:
+        record.exit_code = outcome.exit_code
+        record.response = outcome.response[:_RESPONSE_LIMIT]
+        record.report = report
+        record.stderr_tail = tail(outcome.stderr, 16_000)
+        record.conversation_id = _conversation(outcome)
+        usage = (outcome.envelope or {}).get("usage")
+        if isinstance(usage, dict):
+            record.usage = {k: v for k, v in usage.items() if isinstance(v, int)}
+
+        changes, flags, files = build_review(changeset, report=report, paths=plan.paths)
+        record.changes = files
+        record.observation_source = changes.source
+        flags = list(plan.notes) + flags
+        asked = record.requested_conversation_id
+        if asked and record.conversation_id and record.conversation_id != asked:
+            flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({record.conversation_id}) "
+                            "without the earlier context")
+        if tests is None:
+            tests = tests_from_report(report)
+        if verdict.status is Status.INVALID_REPORT and changes.count == 0:
+            flags.append("no structured report and no observed change")
+
+        summary = (report.summary if report else "") or outcome.response.strip()
+        packet = Packet(
+            ok=verdict.ok, run_id=record.run_id, status=verdict.status, summary=summary, changes=changes,
+            tests=tests, flags=flags, conversation_id=record.conversation_id, error=verdict.error(),
+        )
+        return self._finish(record, verdict, started=started, packet=fit_packet(packet))
+
+    def _finish(self, record: RunRecord, verdict: Verdict, *, started: float | None = None,
+                packet: Packet | None = None) -> Packet:
+        record.state = "finished"
+        record.status = verdict.status
+        record.error = verdict.error()
+        record.finished_at = now_iso()
+        if started is not None:
+            record.duration_ms = _ms(started)
+        if packet is None:
+            changes = _changes_of(record.changes)
+            packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes,
+                            conversation_id=record.conversation_id, error=record.error)
+            packet = fit_packet(packet)
+        record.packet = packet
+        record.pgid = None
+        try:
+            self.store.write(record)
+            self.store.clear_active(record.run_id)
+        except OSError as exc:
+            log.error("could not write run record %s: %s", record.run_id, exc)
+            if packet.error is None:
+                packet.flags = [*packet.flags, f"run record not saved: {exc}"]
+        log.info("run %s finished: %s", record.run_id, verdict.status.value)
+        return packet
+
+    def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
+        verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)
+        return self._finish(record, verdict, started=started)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _refuse_inside_worker(self) -> None:
+        if self.settings.inside_worker:
+            raise RelayError(
+                Status.RECURSION_REFUSED,
+                f"this relay was started inside agy worker run {self.settings.inside_worker}; it will not delegate to agy again",
+                "Do the work directly. (agy loads the same MCP config as your editor; see README, 'Antigravity and recursion'.)",
+            )
+
+    def _continue_options(self, args: ContinueInput) -> tuple[CallOptions, str, str | None]:
+        overrides = dict(constraints=_strings(args.constraints), timeout_minutes=args.timeout_minutes,
+                         model=args.model, effort=args.effort, agent=args.agent)
+        if args.run_id:
+            parent = self.store.read(args.run_id)
+            if not parent.conversation_id:
+                raise RelayError(
+                    Status.INVALID_INPUT,
+                    f"run {args.run_id} has no agy conversation to continue (it ended {parent.status.value if parent.status else 'early'})",
+                    "Start a new antigravity_execute instead.",
+                )
+            if args.workspace:
+                validate_workspace(args.workspace, self.settings)
+            mode = parent.execution_mode
+            return (
+                CallOptions(
+                    profile=parent.profile, workspace=parent.workspace, execution_mode=mode,
+                    sandbox=None if mode else parent.sandbox, skip_permissions=None if mode else parent.skip_permissions,
+                    **{k: v or getattr(parent, k, None) for k, v in overrides.items() if k != "constraints"},
+                    constraints=overrides["constraints"],
+                ),
+                parent.conversation_id,
+                parent.run_id,
+            )
+        if not args.conversation_id:
+            raise RelayError(
+                Status.INVALID_INPUT,
+                "antigravity_continue needs run_id (or the older conversation_id + workspace)",
+                "Pass the run_id from the packet you are following up on.",
+            )
+        if not args.workspace:
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                "continuing by conversation_id needs the workspace it ran in",
+                "Pass run_id instead (the relay restores everything), or add workspace.",
+            )
+        return (
+            CallOptions(profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
+                        sandbox=args.sandbox, skip_permissions=args.skip_permissions, **overrides),
+            args.conversation_id,
+            None,
+        )
+
+    def _fill_from_plan(self, record: RunRecord, plan: RunPlan) -> None:
+        record.workspace = plan.workspace
+        record.profile = plan.profile
+        record.execution_mode = plan.execution_mode
+        record.sandbox = plan.sandbox
+        record.skip_permissions = plan.skip_permissions
+        record.model, record.effort, record.agent = plan.model, plan.effort, plan.agent
+        record.timeout_seconds = plan.timeout_seconds
+        record.constraints = plan.constraints
+        record.verify = plan.verify
+        record.paths = plan.paths
+
+    async def _agy_version(self, agy: str) -> agy_cli.AgyVersion | None:
+        """`agy --version`, read once per binary (keyed by its mtime, so an update is noticed)."""
+        try:
+            key = (agy, os.stat(agy).st_mtime)
+        except OSError:
+            key = (agy, 0.0)
+        if key not in self._versions:
+            try:
+                got = await run_capture([agy, "--version"], timeout=15.0,
+                                        env=build_worker_env(self.environ, run_id="version-check"))
+            except OSError as exc:
+                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+            self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
+        return self._versions[key]
+
+
+def _conversation(outcome: Outcome) -> str | None:
+    cid = (outcome.envelope or {}).get("conversation_id")
+    return cid if isinstance(cid, str) and cid else outcome.conversation_id
+
+
+def _changes_of(files: list[FileChange]) -> Changes:
+    if not files:
+        return Changes()
+    return Changes(count=len(files), files=[f.path for f in files[:12]])
+

@@ -1,0 +1,214 @@
+"""Policy: turn a call plus its server-side profile into one validated RunPlan.
+
+A call may narrow what its profile allows (a sub-folder, a safer mode, a
+shorter timeout), never widen it. Contradictory options and bad workspaces are
+refused here, before anything is spawned.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from msgspec import Struct
+
+from .contracts import ExecutionMode, Profile, Status
+from .errors import RelayError
+from .settings import Settings
+
+__all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "DEFAULT_TIMEOUT_MINUTES"]
+
+DEFAULT_TIMEOUT_MINUTES = 30.0
+
+
+class CallOptions(Struct, kw_only=True, frozen=True):
+    """The options of one call, whichever tool it came through."""
+
+    profile: str | None = None
+    workspace: str | None = None
+    execution_mode: ExecutionMode | None = None
+    sandbox: bool | None = None
+    skip_permissions: bool | None = None
+    constraints: list[str] = []
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    timeout_minutes: float | None = None
+
+
+class RunPlan(Struct, kw_only=True, frozen=True):
+    """Everything the worker step needs, resolved and checked."""
+
+    workspace: str
+    profile: str | None
+    execution_mode: ExecutionMode | None
+    sandbox: bool
+    skip_permissions: bool
+    constraints: list[str]
+    model: str | None
+    effort: str | None
+    agent: str | None
+    timeout_seconds: float
+    verify: list[str]
+    verify_timeout_seconds: float
+    env: dict[str, str]
+    paths: list[str]
+    notes: list[str]
+
+
+def _conflict(message: str, hint: str) -> RelayError:
+    return RelayError(Status.CONFLICTING_OPTIONS, message, hint)
+
+
+def _pick_profile(settings: Settings, name: str | None) -> tuple[str | None, Profile]:
+    if settings.profile_error:
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"the relay's profiles cannot be used: {settings.profile_error}",
+            "Fix the profile configuration (GRAVITY_RELAY_PROFILES / GRAVITY_RELAY_PROFILE_FILE) and restart "
+            "the relay; `gravity-relay doctor` shows what is wrong.",
+        )
+    chosen = name or settings.default_profile
+    if chosen is None:
+        return None, Profile()
+    if chosen not in settings.profiles:
+        names = ", ".join(sorted(settings.profiles)) or "none are defined"
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"unknown profile {chosen!r}",
+            f"Use one of the server's profiles ({names}), or omit `profile` to use the default.",
+        )
+    return chosen, settings.profiles[chosen]
+
+
+def _is_root(path: Path) -> bool:
+    return path.parent == path
+
+
+def validate_workspace(raw: str | None, settings: Settings, *, within: str | None = None) -> str:
+    """Return the workspace's real path, or refuse with INVALID_WORKSPACE and the fix."""
+    if not raw or not raw.strip():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            "no workspace: the call names none and its profile has none",
+            "Pass `workspace` as an absolute path, or set `workspace` in a server profile "
+            "(GRAVITY_RELAY_DEFAULT_PROFILE makes it the default).",
+        )
+    raw = os.path.expanduser(raw.strip())
+    if not os.path.isabs(raw):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw!r} is not an absolute path",
+            "Pass the full path of the project folder, e.g. /home/me/project.",
+        )
+    path = Path(raw)
+    if not path.is_dir():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} does not exist or is not a directory",
+            "Pass an existing project folder.",
+        )
+    real = path.resolve(strict=True)
+    if _is_root(real):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is a filesystem root",
+            "Point the worker at a project folder, never at / or a drive root.",
+        )
+    if settings.allowed_roots:
+        roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
+        if not any(real == root or real.is_relative_to(root) for root in roots):
+            listed = "; ".join(str(r) for r in roots)
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"workspace {real} is outside the allowed roots ({listed})",
+                "Use a folder under GRAVITY_RELAY_ALLOWED_ROOTS, or add its root there in the relay's configuration.",
+            )
+    if within:
+        bound = Path(within).resolve()
+        if not (real == bound or real.is_relative_to(bound)):
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"workspace {real} is outside its profile's workspace {bound}",
+                "A call may narrow its profile's workspace to a sub-folder, never leave it; "
+                "use another profile for another project.",
+            )
+    return str(real)
+
+
+def _merge(*groups: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for group in groups:
+        for item in group:
+            item = item.strip()
+            if item:
+                seen.setdefault(item, None)
+    return list(seen)
+
+
+def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
+    name, profile = _pick_profile(settings, call.profile)
+    notes: list[str] = []
+
+    mode = call.execution_mode or profile.execution_mode
+    if profile.execution_mode is ExecutionMode.SAFE and call.execution_mode is ExecutionMode.TRUSTED:
+        raise _conflict(
+            f"profile {name!r} runs in safe mode; a call cannot widen it to trusted",
+            "Drop execution_mode, or ask the relay's owner for a trusted profile.",
+        )
+    sandbox = call.sandbox if call.sandbox is not None else profile.sandbox
+    skip = call.skip_permissions if call.skip_permissions is not None else profile.skip_permissions
+    if profile.execution_mode is ExecutionMode.SAFE and call.skip_permissions:
+        raise _conflict(
+            f"profile {name!r} runs in safe mode; skip_permissions would widen it",
+            "Drop skip_permissions.",
+        )
+    if mode is ExecutionMode.SAFE and skip:
+        raise _conflict(
+            "execution_mode 'safe' contradicts skip_permissions=true",
+            "Choose one: execution_mode 'safe' (sandboxed, asks) or 'trusted' (auto-approves every tool).",
+        )
+    if mode is ExecutionMode.TRUSTED and sandbox:
+        raise _conflict(
+            "execution_mode 'trusted' contradicts sandbox=true",
+            "Choose one: execution_mode 'trusted', or 'safe' for a sandbox.",
+        )
+    if sandbox and skip:
+        raise _conflict(
+            "sandbox=true contradicts skip_permissions=true",
+            "Use execution_mode 'safe' (sandbox) or 'trusted' (skip permissions), not both legacy flags.",
+        )
+    if mode is ExecutionMode.TRUSTED:
+        sandbox, skip = False, True
+    elif mode is ExecutionMode.SAFE:
+        sandbox, skip = True, False
+    else:
+        sandbox, skip = bool(sandbox), bool(skip)
+
+    workspace = validate_workspace(
+        call.workspace or profile.workspace, settings, within=profile.workspace if call.workspace else None
+    )
+
+    limit = profile.timeout_minutes or DEFAULT_TIMEOUT_MINUTES
+    minutes = call.timeout_minutes or limit
+    if call.timeout_minutes and profile.timeout_minutes and call.timeout_minutes > profile.timeout_minutes:
+        notes.append(f"timeout_minutes capped at the profile's {profile.timeout_minutes:g}")
+        minutes = profile.timeout_minutes
+
+    return RunPlan(
+        workspace=workspace,
+        profile=name,
+        execution_mode=mode,
+        sandbox=sandbox,
+        skip_permissions=skip,
+        constraints=_merge(settings.fixed_constraints, profile.constraints, call.constraints),
+        model=call.model or profile.model,
+        effort=call.effort or profile.effort,
+        agent=call.agent or profile.agent,
+        timeout_seconds=float(minutes) * 60.0,
+        verify=list(profile.verify),
+        verify_timeout_seconds=profile.verify_timeout_minutes * 60.0,
+        env=dict(profile.env),
+        paths=list(profile.paths),
+        notes=notes,
+    )

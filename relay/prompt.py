@@ -1,0 +1,80 @@
+"""The worker's prompt: the leader's task plus what the server always adds.
+
+Constraints from the profile and GRAVITY_RELAY_FIXED_CONSTRAINTS are appended
+here, server-side, so the leader never spends tokens repeating them. A prompt
+too large for argv is written to a file the worker is told to read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["compose_prompt", "compose_feedback", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
+
+# agy-protocol.md §1: prompts travel in argv; Windows caps a command line at 32,767 chars.
+ARGV_PROMPT_LIMIT = 30_000
+
+_REPORT_RULES = (
+    "When you finish, your final answer is the structured report requested by the JSON schema: "
+    "a short summary, every file you created, edited or deleted (workspace-relative), and test counts. "
+    "Set tests_run to true only if you actually executed tests; never claim tests you did not run."
+)
+
+
+def _bullets(items: str | list[str] | None) -> list[str]:
+    if items is None:
+        return []
+    if isinstance(items, str):
+        items = [line for line in items.splitlines()]
+    return [f"- {item.strip().removeprefix('- ')}" for item in items if item.strip()]
+
+
+def compose_prompt(
+    *,
+    task: str,
+    workspace: str,
+    constraints: list[str],
+    plan: str | None = None,
+    acceptance_criteria: str | list[str] | None = None,
+    paths: list[str] | None = None,
+) -> str:
+    parts = [f"You are working in the project at {workspace}. Make the changes there.", "", "# Task", task.strip()]
+    if plan and plan.strip():
+        parts += ["", "# Plan", plan.strip()]
+    criteria = _bullets(acceptance_criteria)
+    if criteria:
+        parts += ["", "# Acceptance criteria", *criteria]
+    if paths:
+        parts += ["", "# Scope", "Change only files under: " + ", ".join(paths)]
+    rules = _bullets(constraints)
+    if rules:
+        parts += ["", "# Constraints (from the project's owner; always apply)", *rules]
+    parts += ["", "# Report", _REPORT_RULES]
+    return "\n".join(parts)
+
+
+def compose_feedback(*, feedback: str, constraints: list[str]) -> str:
+    parts = ["# Follow-up from the reviewer", feedback.strip()]
+    rules = _bullets(constraints)
+    if rules:
+        parts += ["", "# Constraints (still apply)", *rules]
+    parts += ["", "# Report", _REPORT_RULES]
+    return "\n".join(parts)
+
+
+def argv_safe_prompt(prompt: str, spill_dir: Path, run_id: str) -> tuple[str, str | None]:
+    """Return the prompt to put in argv and, when it was too large, the folder holding the full text.
+
+    The caller must add that folder with ``--add-dir`` so the worker may read it.
+    """
+    if len(prompt) <= ARGV_PROMPT_LIMIT:
+        return prompt, None
+    folder = spill_dir / f"{run_id}.prompt"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / "TASK.md"
+    path.write_text(prompt, encoding="utf-8")
+    short = (
+        f"Your full task is too long for the command line. Read it first from {path} "
+        "and follow it exactly; it ends with how to report."
+    )
+    return short, str(folder)

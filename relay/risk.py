@@ -1,0 +1,583 @@
+"""Rank one observed change: high, medium or low, with reasons a reviewer understands.
+
+The ranking is a table, ``RULES``: each row names a rule, the risk it carries, the
+reason shown to the reviewer (``{detail}`` is filled from what the predicate found)
+and the predicate itself. ``assess`` runs every row; the file's risk is the highest
+that matched and its reasons are the matched rows, highest first. To add a rule,
+add a row (and a test case for it in tests/test_risk.py, which walks the table).
+
+Predicates only read a ``FileChange`` (path, kind, counts, ranges and the bounded
+sample of added/removed lines that ``relay.changes`` keeps) plus a ``RiskContext``.
+``line_matters`` tells ``relay.changes`` which lines to keep in that sample, so the
+two modules agree on what the rules need.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+import msgspec
+
+from .contracts import FileChange, Risk
+
+__all__ = [
+    "RULES",
+    "Rule",
+    "RiskContext",
+    "assess",
+    "line_matters",
+    "sample_filter",
+    "risk_rank",
+    "max_risk",
+    "is_test_path",
+    "is_secret_path",
+    "LARGE_HUNK_LINES",
+]
+
+LARGE_HUNK_LINES = 200
+# A change this big cannot be reviewed line by line, whatever the file is.
+_HUGE_CHANGE_LINES = 2_000
+_MAX_REASONS = 3
+_MAX_REASON_CHARS = 120
+
+_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
+
+
+def risk_rank(risk: Risk) -> int:
+    return _RANK[risk]
+
+
+def max_risk(risks: Iterable[Risk]) -> Risk | None:
+    best: Risk | None = None
+    for risk in risks:
+        if best is None or _RANK[risk] > _RANK[best]:
+            best = risk
+    return best
+
+
+class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What the rules know beyond the change itself.
+
+    claimed: workspace-relative paths the worker's report lists; None when there is no
+    report (then "not mentioned" cannot be judged and is not flagged).
+    paths: path prefixes or globs the task or profile named; empty means "anywhere".
+    """
+
+    claimed: frozenset[str] | None = None
+    paths: tuple[str, ...] = ()
+    large_hunk: int = LARGE_HUNK_LINES
+
+
+Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
+
+
+class Rule(NamedTuple):
+    """One row of the table. ``predicate`` returns falsy (no match), True, or a short detail
+    string, which fills ``{detail}`` in ``reason`` or, without one, is appended in brackets."""
+
+    name: str
+    risk: Risk
+    reason: str
+    predicate: Predicate
+
+
+# --------------------------------------------------------------------------- path classes
+
+
+def _basename(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _words(path: str) -> list[str]:
+    # Split camelCase before lowercasing so "authMiddleware.ts" yields "auth", "middleware".
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", path)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str] | None]:
+    # Per table: a set for the literal base names (most rows), one regex for the base-name
+    # globs and one for the path globs, instead of one fnmatch per row per file.
+    literal = frozenset(p for p in patterns if "/" not in p and not any(ch in p for ch in "*?["))
+    names = [fnmatch.translate(p) for p in patterns if "/" not in p and p not in literal]
+    paths = [fnmatch.translate(p) for p in patterns if "/" in p] + [fnmatch.translate("*/" + p) for p in patterns if "/" in p]
+    return literal, (re.compile("|".join(names)) if names else None), (re.compile("|".join(paths)) if paths else None)
+
+
+@functools.lru_cache(maxsize=65536)
+def _glob_any(path: str, patterns: tuple[str, ...]) -> bool:
+    """Match lowercase globs: against the base name, or (patterns with a "/") the whole path
+    at any depth, so "sub/.github/workflows/x.yml" in a monorepo counts too."""
+    lowered = path.lower()
+    literal, by_name, by_path = _compiled(patterns)
+    name = _basename(lowered)
+    if name in literal or (by_name is not None and by_name.match(name)):
+        return True
+    return by_path is not None and by_path.match(lowered) is not None
+
+
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata"}
+_TEST_NAMES = (
+    "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
+    "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
+    "*_spec.rb", "*_test.rb", "*test.php", "*_test.exs", "*tests.swift", "*test.kt",
+)
+
+
+def is_test_path(path: str) -> bool:
+    parts = path.lower().split("/")
+    if any(part in _TEST_DIRS for part in parts[:-1]):
+        return True
+    return _glob_any(path, _TEST_NAMES)
+
+
+_SECRET_GLOBS = (
+    ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "id_rsa*",
+    "id_dsa*", "id_ecdsa*", "id_ed25519*", "secrets.*", "secret.*", "credentials", "credentials.*", ".npmrc",
+    ".pypirc", ".netrc", ".htpasswd", "kubeconfig", "*.tfvars", "*/.aws/*", "*/.ssh/*", ".aws/*", ".ssh/*",
+)
+_SECRET_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl")
+
+_AUTH_WORDS = {
+    "auth", "authn", "authz", "authenticate", "authentication", "authenticator", "authorization", "authorize",
+    "authorizer", "login", "logout", "signin", "signup", "oauth", "oauth2", "oidc", "jwt", "session", "sessions",
+    "password", "passwords", "passwd", "credential", "credentials", "secret", "secrets", "permission",
+    "permissions", "perms", "acl", "acls", "rbac", "crypto", "cryptography", "cipher", "encrypt", "encryption",
+    "decrypt", "sso", "saml", "csrf", "security", "token", "tokens", "keystore", "keychain", "privilege",
+    "privileges", "sudo", "sandbox", "hmac", "signing", "tls", "ssl", "cert", "certs", "certificate",
+}
+
+_CI_GLOBS = (
+    ".github/workflows/*", ".github/actions/*", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/*", ".circleci/*",
+    "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/*",
+    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/*", "cloudbuild.yaml",
+    "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/*", "codecov.yml", ".codecov.yml",
+)
+_HOOK_GLOBS = (".husky/*", ".githooks/*", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
+
+_MANIFESTS = (
+    "package.json", "requirements*.txt", "requirements/*.txt", "constraints*.txt", "pyproject.toml", "setup.py",
+    "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
+    "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
+    "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
+    "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
+    "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
+)
+_LOCKFILES = (
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+    "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock", "go.sum", "gemfile.lock",
+    "composer.lock", "packages.lock.json", "mix.lock", "pubspec.lock", "podfile.lock", "flake.lock",
+    "gradle.lockfile", "deno.lock", "conda-lock.yml", "requirements*.lock", "*.lock",
+)
+_BUILD_GLOBS = (
+    "makefile", "gnumakefile", "*.mk", "cmakelists.txt", "*.cmake", "dockerfile", "dockerfile.*", "*.dockerfile",
+    "docker-compose*.yml", "docker-compose*.yaml", "compose.yml", "compose.yaml", "tox.ini", "noxfile.py",
+    "webpack.config.*", "vite.config.*", "rollup.config.*", "esbuild.config.*", "tsconfig*.json",
+    "babel.config.*", ".babelrc", "gradle.properties", "settings.gradle*", "build", "build.bazel", "workspace",
+    "workspace.bazel", "module.bazel", ".bazelrc", "meson.build", "build.rs", "justfile", "rakefile",
+    "gulpfile.*", "gruntfile.*", "next.config.*", "nuxt.config.*", "svelte.config.*", "turbo.json",
+    "nx.json", "lerna.json", "pnpm-workspace.yaml", ".gitattributes", ".gitmodules", ".gitignore",
+    "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
+    "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
+)
+_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "changelog", "schema_migrations"}
+
+
+def _is_lockfile(path: str) -> bool:
+    return _glob_any(path, _LOCKFILES)
+
+
+def _is_manifest(path: str) -> bool:
+    return _glob_any(path, _MANIFESTS) and not _is_lockfile(path)
+
+
+# --------------------------------------------------------------------------- line signals
+
+# Lines the rules read; relay.changes keeps only these in its bounded sample.
+_ASSERT_RE = re.compile(
+    r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
+    r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
+    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\("
+)
+_SKIP_RE = re.compile(
+    r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
+    r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
+    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@Ignore\b|@Disabled\b|"
+    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip"
+)
+_COVERAGE_RE = re.compile(
+    r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
+    r"check-coverage|branches|functions|lines|statements|coverage)\W{0,4}[=:\s]\s*['\"]?(?P<value>\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+_COVERAGE_FILES = (
+    ".coveragerc", "setup.cfg", "pyproject.toml", "tox.ini", "pytest.ini", "package.json", "jest.config.*",
+    "vitest.config.*", "vite.config.*", ".nycrc", ".nycrc.*", "karma.conf.*", "codecov.yml", ".codecov.yml",
+    "makefile", "noxfile.py", ".github/workflows/*", ".gitlab-ci.yml", ".ci/*", "*.mk", ".simplecov",
+    "phpunit.xml*", "build.gradle*", "pom.xml", ".c8rc*", "go.mk",
+)
+
+
+# Cheap substring screens run before the regexes: almost no changed line contains any of
+# these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
+# regex contains one of its screen's words (lowercased), so a screen never hides a match.
+_SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
+_ASSERT_WORDS = ("assert", "expect", "should", "t.error", "t.fatal", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow")
+_COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
+
+
+def _screened(words: tuple[str, ...], *patterns: re.Pattern[str]) -> Callable[[str], bool]:
+    def keep(line: str) -> bool:
+        low = line.lower()
+        if not any(word in low for word in words):
+            return False
+        return any(p.search(line) for p in patterns)
+
+    return keep
+
+
+def _keep_nonblank(line: str) -> bool:
+    return bool(line.strip())
+
+
+_KEEP_SKIPS = _screened(_SKIP_WORDS, _SKIP_RE)
+_KEEP_TEST_SIGNALS = _screened(_SKIP_WORDS + _ASSERT_WORDS, _SKIP_RE, _ASSERT_RE)
+_KEEP_COVERAGE = _screened(_SKIP_WORDS + _ASSERT_WORDS + _COVERAGE_WORDS, _SKIP_RE, _ASSERT_RE, _COVERAGE_RE)
+
+
+@functools.lru_cache(maxsize=4096)
+def sample_filter(path: str) -> Callable[[str], bool]:
+    """The test for "does this changed line of ``path`` belong in the sample the rules read".
+
+    Decided once per path: a manifest keeps every non-blank line (dependency lines), a
+    coverage config its thresholds, a test file its assertions and skip markers, any other
+    file only skip markers (the one signal that matters outside tests). Applied to every
+    changed line, so for a 100,000-line rewrite it must stay a substring screen per line.
+    """
+    if _is_manifest(path):
+        return _keep_nonblank
+    if _glob_any(path, _COVERAGE_FILES):
+        return _KEEP_COVERAGE
+    if is_test_path(path):
+        return _KEEP_TEST_SIGNALS
+    return _KEEP_SKIPS
+
+
+def line_matters(path: str, line: str) -> bool:
+    """Whether a changed line belongs in the bounded sample the rules read."""
+    return sample_filter(path)(line)
+
+
+# Per manifest family: how a dependency line names its package. Versions are ignored so a
+# bump reads as "changed", not as "new".
+_VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|workspace:|file:|link:|git|github:|npm:|https?:|\{)"""
+_DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
+     re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
+    (("requirements*.txt", "requirements/*.txt", "constraints*.txt"),
+     re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
+    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml", "environment.yml", "environment.yaml"),
+     re.compile(r"""^\s*(?:-\s*)?["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?["']?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*""" + _VERSIONISH + r"|[\"'],?\s*$)")),
+    (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
+    (("gemfile", "*.gemspec"), re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
+    (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
+    (("build.gradle", "build.gradle.kts"),
+     re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
+    (("*.csproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
+    (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
+     re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
+)
+# Keys that look like "name = version" but are the project's own metadata.
+_NOT_DEPS = {
+    "name", "version", "description", "license", "main", "module", "types", "typings", "private", "type",
+    "python", "requires-python", "python_requires", "edition", "rust-version", "go", "toolchain", "packagemanager",
+    "node", "npm", "engines", "homepage", "repository", "author", "line-length", "target-version", "build-backend",
+}
+
+
+def _dep_names(path: str, lines: Iterable[str]) -> set[str]:
+    for globs, pattern in _DEP_PATTERNS:
+        if _glob_any(path, globs):
+            break
+    else:
+        return set()
+    names: set[str] = set()
+    for line in lines:
+        if line.lstrip().startswith(("#", "//", "-r ", "-c ", "--")):
+            continue
+        found = pattern.search(line)
+        if found and found.group("name").lower() not in _NOT_DEPS:
+            names.add(found.group("name").lower())
+    return names
+
+
+def _coverage_values(lines: Iterable[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in lines:
+        for found in _COVERAGE_RE.finditer(line):
+            out.setdefault(found.group("key").lower().replace("_", "-"), float(found.group("value")))
+    return out
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def _deleted_test(c: FileChange, ctx: RiskContext) -> bool | str:
+    if c.kind != "deleted" or not is_test_path(c.path):
+        return False
+    return f"{c.deletions:,} lines" if c.deletions else True
+
+
+def _deleted(c: FileChange, ctx: RiskContext) -> bool | str:
+    if c.kind != "deleted" or is_test_path(c.path):
+        return False
+    return f"{c.deletions:,} lines" if c.deletions else True
+
+
+def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
+    if c.kind == "deleted" or not is_test_path(c.path):
+        return None
+    removed = sum(1 for line in c.removed_lines if _ASSERT_RE.search(line))
+    added = sum(1 for line in c.added_lines if _ASSERT_RE.search(line))
+    lost = removed - added
+    return f"{lost} assertion{'s' if lost != 1 else ''}" if lost > 0 else None
+
+
+def _skip_marker(c: FileChange, ctx: RiskContext) -> str | None:
+    added = [m.group(0).strip() for line in c.added_lines if (m := _SKIP_RE.search(line))]
+    removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_RE.search(line))}
+    new = [marker for marker in added if marker not in removed]
+    return new[0][:40] if new else None
+
+
+def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
+    if not _glob_any(c.path, _COVERAGE_FILES):
+        return None
+    before = _coverage_values(c.removed_lines)
+    after = _coverage_values(c.added_lines)
+    for key, old in before.items():
+        new = after.get(key)
+        if new is None:
+            return f"removes {key} {old:g}"
+        if new < old:
+            return f"{key} {old:g} → {new:g}"
+    return None
+
+
+def is_secret_path(path: str) -> bool:
+    """A file that holds secrets by its name (.env, keys, credentials), not a template of one."""
+    return _glob_any(path, _SECRET_GLOBS) and not _basename(path).lower().endswith(_SECRET_TEMPLATES)
+
+
+def _secret_path(c: FileChange, ctx: RiskContext) -> bool:
+    return is_secret_path(c.path)
+
+
+def _secret_template(c: FileChange, ctx: RiskContext) -> bool:
+    name = _basename(c.path).lower()
+    return _glob_any(c.path, _SECRET_GLOBS) and name.endswith(_SECRET_TEMPLATES)
+
+
+def _auth_path(c: FileChange, ctx: RiskContext) -> str | None:
+    hits = [w for w in _words(c.path) if w in _AUTH_WORDS]
+    return hits[0] if hits else None
+
+
+def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
+    return _glob_any(c.path, _CI_GLOBS)
+
+
+def _hooks(c: FileChange, ctx: RiskContext) -> bool:
+    return _glob_any(c.path, _HOOK_GLOBS)
+
+
+def _migration(c: FileChange, ctx: RiskContext) -> bool:
+    parts = c.path.lower().split("/")
+    if any(part in _MIGRATION_DIRS for part in parts[:-1]):
+        return True
+    return bool(re.match(r"v\d+(?:[._]\d+)*__\w+\.sql$", _basename(c.path), re.IGNORECASE)) or (
+        "versions" in parts[:-1] and "alembic" in c.path.lower()
+    )
+
+
+def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
+    if not _is_manifest(c.path):
+        return None
+    new = sorted(_dep_names(c.path, c.added_lines) - _dep_names(c.path, c.removed_lines))
+    if not new:
+        return None
+    more = f" +{len(new) - 2} more" if len(new) > 2 else ""
+    return ", ".join(name[:40] for name in new[:2]) + more
+
+
+# Files that hold dependencies among much else: an edit there is a dependency change only
+# when a dependency line moved (otherwise it is build configuration).
+_MIXED_MANIFESTS = (
+    "pyproject.toml", "setup.cfg", "setup.py", "package.json", "composer.json", "cargo.toml", "build.gradle",
+    "build.gradle.kts", "pom.xml", "mix.exs", "deno.json", "deno.jsonc", "*.csproj", "pubspec.yaml",
+)
+
+
+def _manifest(c: FileChange, ctx: RiskContext) -> bool:
+    if not _is_manifest(c.path):
+        return False
+    if not _glob_any(c.path, _MIXED_MANIFESTS):
+        return True
+    return bool(_dep_names(c.path, [*c.added_lines, *c.removed_lines]))
+
+
+def _lockfile(c: FileChange, ctx: RiskContext) -> bool:
+    return _is_lockfile(c.path)
+
+
+def _build_config(c: FileChange, ctx: RiskContext) -> bool:
+    return (_glob_any(c.path, _BUILD_GLOBS) or _is_manifest(c.path)) and not _manifest(c, ctx)
+
+
+def _symlink_escapes(c: FileChange, ctx: RiskContext) -> str | None:
+    if not c.symlink or c.kind == "deleted" or not c.added_lines:
+        return None
+    target = c.added_lines[0]
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(c.path), target))
+    if target.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", target) or joined == ".." or joined.startswith("../"):
+        return target[:60]
+    return None
+
+
+def _symlink(c: FileChange, ctx: RiskContext) -> bool:
+    return c.symlink
+
+
+def _binary(c: FileChange, ctx: RiskContext) -> bool:
+    return c.binary and not c.submodule
+
+
+def _submodule(c: FileChange, ctx: RiskContext) -> bool:
+    return c.submodule
+
+
+def _mode_change(c: FileChange, ctx: RiskContext) -> str | None:
+    # Only the executable bit of a regular file; a file <-> symlink swap is a type change.
+    regular = ("100644", "100755", "100664")
+    if c.mode_before in regular and c.mode_after in regular and c.mode_before != c.mode_after:
+        return f"{c.mode_before} → {c.mode_after}"
+    return None
+
+
+def _type_change(c: FileChange, ctx: RiskContext) -> bool:
+    return c.kind == "type"
+
+
+def _outside_paths(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.paths or _within(c.path, ctx.paths) or (c.old_path and _within(c.old_path, ctx.paths)):
+        return None
+    shown = ", ".join(p[:30] for p in ctx.paths[:2]) + (" …" if len(ctx.paths) > 2 else "")
+    return shown
+
+
+def _within(path: str, patterns: Iterable[str]) -> bool:
+    for raw in patterns:
+        pattern = raw.strip().lstrip("./") if raw.strip() not in (".", "./") else ""
+        if not pattern:
+            return True
+        if any(ch in pattern for ch in "*?["):
+            if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, pattern.rstrip("/") + "/*"):
+                return True
+        elif path == pattern.rstrip("/") or path.startswith(pattern.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def _not_mentioned(c: FileChange, ctx: RiskContext) -> bool:
+    if ctx.claimed is None:
+        return False
+    return c.path not in ctx.claimed and not (c.old_path and c.old_path in ctx.claimed)
+
+
+def _largest_hunk(c: FileChange) -> int:
+    return max((end - start + 1 for start, end in c.ranges), default=0)
+
+
+def _huge(c: FileChange, ctx: RiskContext) -> str | None:
+    total = c.additions + c.deletions
+    if total >= _HUGE_CHANGE_LINES and not _is_lockfile(c.path):
+        return f"{total:,} lines"
+    return None
+
+
+def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
+    if _is_lockfile(c.path) or c.additions + c.deletions >= _HUGE_CHANGE_LINES:
+        return None
+    largest = _largest_hunk(c)
+    if largest >= ctx.large_hunk:
+        return f"{largest:,} lines in one hunk"
+    if c.kind != "deleted" and c.deletions >= ctx.large_hunk:
+        return f"removes {c.deletions:,} lines"
+    return None
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("deleted_test", "high", "deletes a test file", _deleted_test),
+    Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
+    Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
+    Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", _coverage_lowered),
+    Rule("secret_path", "high", "secret or environment file", _secret_path),
+    Rule("auth_path", "high", "security-sensitive path ({detail})", _auth_path),
+    Rule("ci_config", "high", "CI configuration (runs with repository secrets)", _ci_config),
+    Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", _hooks),
+    Rule("migration", "high", "database migration", _migration),
+    Rule("new_dependency", "high", "adds a dependency: {detail}", _new_dependency),
+    Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", _symlink_escapes),
+    Rule("huge_change", "high", "very large change ({detail})", _huge),
+    Rule("deleted_file", "medium", "deletes a file", _deleted),
+    Rule("manifest", "medium", "dependency manifest", _manifest),
+    Rule("lockfile", "medium", "lockfile", _lockfile),
+    Rule("build_config", "medium", "build configuration", _build_config),
+    Rule("secret_template", "medium", "environment template", _secret_template),
+    Rule("outside_paths", "medium", "outside the task's paths ({detail})", _outside_paths),
+    Rule("not_mentioned", "medium", "changed but not in the worker's report", _not_mentioned),
+    Rule("large_hunk", "medium", "large change ({detail})", _large_hunk),
+    Rule("binary", "medium", "binary file (not reviewable as text)", _binary),
+    Rule("mode_change", "medium", "permission bits changed ({detail})", _mode_change),
+    Rule("type_change", "medium", "file type changed", _type_change),
+    Rule("symlink", "medium", "symlink", _symlink),
+    Rule("submodule", "medium", "submodule pointer changed", _submodule),
+)
+
+
+def _describe(c: FileChange) -> str:
+    """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
+    if c.kind == "added":
+        return f"new file ({c.additions:,} lines)" if not c.binary else "new file"
+    if c.kind == "renamed":
+        return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
+    if is_test_path(c.path):
+        return f"test edited (+{c.additions}/-{c.deletions})"
+    return f"edit (+{c.additions}/-{c.deletions})"
+
+
+def assess(change: FileChange, ctx: RiskContext) -> FileChange:
+    """Return a copy of ``change`` with ``risk`` and ``reasons`` filled from ``RULES``."""
+    hits: list[tuple[int, int, str]] = []
+    for order, rule in enumerate(RULES):
+        found = rule.predicate(change, ctx)
+        if not found:
+            continue
+        detail = found if isinstance(found, str) else ""
+        if "{detail}" in rule.reason:
+            reason = rule.reason.format(detail=detail)
+        else:
+            reason = f"{rule.reason} ({detail})" if detail else rule.reason
+        reason = reason[:_MAX_REASON_CHARS]
+        hits.append((-_RANK[rule.risk], order, reason))
+    hits.sort()
+    if not hits:
+        return msgspec.structs.replace(change, risk="low", reasons=[_describe(change)])
+    risk: Risk = ("low", "medium", "high")[-hits[0][0]]  # type: ignore[assignment]
+    reasons = [reason for _, _, reason in hits[:_MAX_REASONS]]
+    return msgspec.structs.replace(change, risk=risk, reasons=reasons)

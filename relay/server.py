@@ -1,0 +1,212 @@
+"""The MCP edge: three tools, a few resources and prompts, over the SDK's low-level server.
+
+Thin on purpose: arguments are decoded once with msgspec into the contracts,
+the work is done by ``Relay`` (orchestrate.py) and ``render_result``
+(results.py), and every answer leaves as one compact JSON object, sent both as
+structured content and as one text block. Errors are mapped here, once: a
+RelayError or a bad argument becomes a failed packet; anything unexpected is
+logged with its traceback and answered as MCP_ERROR, never as a JSON-RPC error.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from typing import Any
+
+import anyio
+import msgspec
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+
+from . import __version__
+from .contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
+from .errors import RelayError
+from .guide import PROMPTS, RESOURCES, instructions, render_prompt
+from .orchestrate import Relay
+from .recovery import recover_interrupted
+from .results import encode, render_result
+from .schemas import input_schema
+from .settings import Settings, load_settings
+
+__all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
+
+log = logging.getLogger("relay.server")
+
+EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+
+
+def tool_definitions() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=EXECUTE,
+            description=(
+                "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
+                "compact review packet: changed files, the line ranges worth reviewing ranked by risk, test counts."
+            ),
+            input_schema=input_schema(ExecuteArgs),
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                              open_world_hint=True),
+        ),
+        types.Tool(
+            name=CONTINUE,
+            description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
+            input_schema=input_schema(ContinueArgs),
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                              open_world_hint=True),
+        ),
+        types.Tool(
+            name=GET_RESULT,
+            description="Read a run's record: the packet (summary), the failure details (errors) or everything (full).",
+            input_schema=input_schema(GetResultInput),
+            annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+        ),
+    ]
+
+
+def _result(obj: Any, text: str, *, is_error: bool) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=obj,
+        is_error=is_error,
+    )
+
+
+def _packet_result(packet: Packet) -> types.CallToolResult:
+    obj = msgspec.to_builtins(packet)
+    return _result(obj, encode(obj).decode(), is_error=not packet.ok)
+
+
+def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
+    names = ", ".join(accepted.__struct_fields__)
+    return RelayError(
+        Status.INVALID_INPUT,
+        f"{tool}: {explain(exc)}",
+        f"Accepted arguments: {names}. execution_mode is 'safe' or 'trusted'; detail is 'summary', 'errors' or 'full'.",
+    )
+
+
+async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
+    """Dispatch one tool call; shared by the MCP handler and tests."""
+    from .orchestrate import no_progress
+
+    progress = progress or no_progress
+    arguments = arguments or {}
+    try:
+        if name == EXECUTE:
+            try:
+                args = msgspec.convert(arguments, ExecuteInput)
+            except msgspec.ValidationError as exc:
+                return _packet_result(relay.refuse_input(EXECUTE, str(arguments.get("task", "")), _bad_arguments(EXECUTE, exc, ExecuteInput)))
+            return _packet_result(await relay.execute(args, progress))
+        if name == CONTINUE:
+            try:
+                args = msgspec.convert(arguments, ContinueInput)
+            except msgspec.ValidationError as exc:
+                return _packet_result(relay.refuse_input(CONTINUE, str(arguments.get("feedback", "")), _bad_arguments(CONTINUE, exc, ContinueInput)))
+            return _packet_result(await relay.continue_(args, progress))
+        if name == GET_RESULT:
+            try:
+                args = msgspec.convert(arguments, GetResultInput)
+            except msgspec.ValidationError as exc:
+                raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
+            obj, text = relay.get_result(args)
+            return _result(obj, text, is_error=False)
+        raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
+    except RelayError as exc:
+        obj = {"ok": False, "status": exc.status.value, "error": msgspec.to_builtins(exc.info())}
+        return _result(obj, encode(obj).decode(), is_error=True)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # a bug: log it whole, answer the leader with something it can act on
+        log.exception("tool %s failed", name)
+        obj = {"ok": False, "status": Status.MCP_ERROR.value,
+               "error": {"code": Status.MCP_ERROR.value, "message": f"internal error in {name}: {type(exc).__name__}: {exc}",
+                         "hint": "This is a relay bug; the relay's stderr log has the traceback. Please report it."}}
+        return _result(obj, encode(obj).decode(), is_error=True)
+
+
+def create_server(settings: Settings, relay: Relay | None = None) -> Server:
+    relay = relay or Relay(settings)
+    tools = tool_definitions()
+
+    async def on_list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def progress(elapsed: float, message: str) -> None:
+            try:
+                await ctx.session.report_progress(round(elapsed, 1), None, message)
+            except Exception as exc:  # progress is a courtesy; never let it fail the call
+                log.debug("progress not sent: %s", exc)
+
+        return await call_tool(relay, params.name, params.arguments, progress)
+
+    async def on_list_resources(ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[types.Resource(uri=uri, name=r.name, description=r.description, mime_type=r.mime_type)
+                       for uri, r in RESOURCES.items()]
+        )
+
+    async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri not in RESOURCES:
+            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}")
+        res = RESOURCES[uri]
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=res.mime_type, text=res.render(settings))]
+        )
+
+    async def on_list_prompts(ctx, params) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name=name, description=p.description,
+                                  arguments=[types.PromptArgument(name=a, required=True) for a in p.arguments])
+                     for name, p in PROMPTS.items()]
+        )
+
+    async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return render_prompt(params.name, params.arguments or {})
+
+    return Server(
+        "gravity-relay",
+        version=__version__,
+        instructions=instructions(settings),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
+        on_list_prompts=on_list_prompts,
+        on_get_prompt=on_get_prompt,
+    )
+
+
+async def serve(settings: Settings | None = None) -> None:
+    """Serve MCP over stdio until the client hangs up or a signal arrives."""
+    from mcp.server.stdio import stdio_server
+
+    settings = settings or load_settings()
+    relay = Relay(settings)
+    try:
+        recovered = recover_interrupted(relay.store)
+        if recovered:
+            log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
+    except OSError as exc:
+        log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
+    server = create_server(settings, relay)
+    async with anyio.create_task_group() as tg:
+
+        async def on_signals() -> None:
+            # SIGTERM from the client must still kill the worker's group and write its record.
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
+                async for signum in signals:
+                    log.info("signal %s: stopping", signum)
+                    tg.cancel_scope.cancel()
+                    return
+
+        if os.name != "nt":
+            tg.start_soon(on_signals)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        tg.cancel_scope.cancel()
+

@@ -1,0 +1,158 @@
+"""Run records on disk: ``<data dir>/runs/<run_id>.json`` plus the raw NDJSON transcript.
+
+Writes are atomic (temp file, fsync, ``os.replace``) and private (0600), so a
+reader in another relay process never sees half a record. A run id is checked
+against the relay's own format before it is ever joined to a path.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import secrets
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from .contracts import RunRecord, Status
+from .errors import RelayError
+
+__all__ = [
+    "new_run_id",
+    "check_run_id",
+    "RunStore",
+    "now_iso",
+    "RUN_ID_PATTERN",
+]
+
+# r20261129T213900-1a2b3c4d: sortable by creation time, 8 random hex digits against collisions.
+RUN_ID_PATTERN = re.compile(r"^r\d{8}T\d{6}-[0-9a-f]{8}$")
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(RunRecord)
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_run_id() -> str:
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return f"r{stamp}-{secrets.token_hex(4)}"
+
+
+def check_run_id(run_id: str) -> str:
+    if not isinstance(run_id, str) or not RUN_ID_PATTERN.match(run_id):
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"run_id {str(run_id)[:80]!r} is not a Gravity Relay run id",
+            "Pass the run_id exactly as a packet returned it (like r20261129T213900-1a2b3c4d); "
+            "`gravity-relay runs list` shows recent ones.",
+        )
+    return run_id
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class RunStore:
+    """The runs folder of one data dir."""
+
+    def __init__(self, runs_dir: Path) -> None:
+        self.runs_dir = runs_dir
+
+    def ensure(self) -> None:
+        self.runs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    def record_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{check_run_id(run_id)}.json"
+
+    def transcript_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{check_run_id(run_id)}.ndjson"
+
+    def log_path(self, run_id: str, attempt: int = 1) -> Path:
+        """agy's own log for one attempt (one file each: a retry must not read the last one's markers)."""
+        return self.runs_dir / f"{check_run_id(run_id)}.agy-{attempt}.log"
+
+    def write(self, record: RunRecord) -> None:
+        self.ensure()
+        _write_atomic(self.record_path(record.run_id), _encoder.encode(record))
+
+    def read(self, run_id: str) -> RunRecord:
+        path = self.record_path(run_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise RelayError(
+                Status.NOT_FOUND,
+                f"no run record {run_id} in {self.runs_dir}",
+                "Check the run_id; records may have been removed by cleanup, or written under another "
+                "GRAVITY_RELAY_DATA_DIR.",
+            ) from None
+        try:
+            return _decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise RelayError(
+                Status.INVALID_JSON,
+                f"run record {path} is unreadable: {exc}",
+                "The file was damaged or written by an incompatible version; inspect or delete it.",
+            ) from None
+
+    def read_raw(self, run_id: str) -> bytes:
+        self.read(run_id)  # validates and gives the NOT_FOUND answer
+        return self.record_path(run_id).read_bytes()
+
+    def run_files(self, run_id: str) -> list[Path]:
+        """Every file that belongs to a run (record, transcript, agy log, prompt file)."""
+        check_run_id(run_id)
+        return sorted(p for p in self.runs_dir.glob(f"{run_id}*") if p.is_file())
+
+    # A marker per running run, so start-up finds leftovers without reading every record.
+    def mark_active(self, run_id: str) -> None:
+        folder = self.runs_dir / "active"
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (folder / check_run_id(run_id)).touch()
+
+    def clear_active(self, run_id: str) -> None:
+        try:
+            (self.runs_dir / "active" / check_run_id(run_id)).unlink()
+        except FileNotFoundError:
+            pass
+
+    def active_ids(self) -> list[str]:
+        folder = self.runs_dir / "active"
+        if not folder.is_dir():
+            return []
+        return sorted(p.name for p in folder.iterdir() if RUN_ID_PATTERN.match(p.name))
+
+    def iter_ids(self) -> Iterator[str]:
+        """Run ids, newest first (the id starts with its creation time)."""
+        if not self.runs_dir.is_dir():
+            return
+        ids = [p.stem for p in self.runs_dir.glob("r*.json") if RUN_ID_PATTERN.match(p.stem)]
+        yield from sorted(ids, reverse=True)
+
+    def iter_records(self) -> Iterator[RunRecord]:
+        for run_id in self.iter_ids():
+            try:
+                yield self.read(run_id)
+            except RelayError:
+                continue

@@ -1,0 +1,133 @@
+"""Read agy's stream-json output one line at a time.
+
+The reader never raises on what agy prints: unknown events, unknown step
+types, a banner line before the first event, or garbage are all counted and
+left to the classifier to judge. ``--output-format json`` (one bare result
+object) is understood as well, so an older or differently-invoked agy still
+yields its envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+__all__ = ["StreamReader", "ENVELOPE_KEYS"]
+
+# The keys every result envelope has (agy-protocol.md §2); missing ones make the envelope invalid.
+ENVELOPE_KEYS = ("conversation_id", "status", "response")
+
+_decode = msgspec.json.Decoder().decode
+
+
+class StreamReader:
+    """Accumulates what a run printed on stdout."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.lines = 0
+        self.json_lines = 0
+        self.bad_lines = 0
+        self.bad_sample: list[str] = []
+        self.events = 0
+        self.init: dict[str, Any] | None = None
+        self.conversation_id: str | None = None
+        self.result: Any = None
+        self.results = 0
+        self.text: list[str] = []
+        self.step_type: str | None = None
+        self.tool: str | None = None
+        self.steps = 0
+        self.tool_steps = 0
+        self.tool_errors = 0
+
+    def feed(self, raw: bytes | str) -> dict[str, Any] | None:
+        """Take one line; return the decoded event if it was one (for progress reporting)."""
+        line = raw.strip()
+        if not line:
+            return None
+        self.lines += 1
+        try:
+            value = _decode(line)
+        except msgspec.DecodeError:
+            self.bad_lines += 1
+            if len(self.bad_sample) < 3:
+                text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+                self.bad_sample.append(text[:200])
+            return None
+        self.json_lines += 1
+        if not isinstance(value, dict):
+            self.bad_lines += 1
+            return None
+        event = value.get("event")
+        if event is None and "status" in value:
+            # --output-format json: the whole output is one result object.
+            self._take_result(value)
+            return {"event": "result", "result": value}
+        self.events += 1
+        if event == "init":
+            self.init = value.get("init") if isinstance(value.get("init"), dict) else {}
+            self._take_conversation(value.get("conversation_id"))
+        elif event == "step_update":
+            self._take_step(value.get("step_update"))
+        elif event == "result":
+            self._take_result(value.get("result"))
+        return value
+
+    def _take_conversation(self, cid: Any) -> None:
+        if isinstance(cid, str) and cid:
+            self.conversation_id = cid
+
+    def _take_step(self, step: Any) -> None:
+        if not isinstance(step, dict):
+            return
+        self.steps += 1
+        self._take_conversation(step.get("conversation_id"))
+        kind = step.get("step_type")
+        self.step_type = kind if isinstance(kind, str) else "unknown"
+        if kind == "agent_response" and isinstance(step.get("text_delta"), str):
+            self.text.append(step["text_delta"])
+        if kind == "tool":
+            name = step.get("tool_name")
+            self.tool = name if isinstance(name, str) else None
+            if step.get("state") == "DONE":
+                self.tool_steps += 1
+            if step.get("state") == "ERROR":
+                self.tool_errors += 1
+
+    def _take_result(self, result: Any) -> None:
+        self.results += 1
+        self.result = result
+        if isinstance(result, dict):
+            self._take_conversation(result.get("conversation_id"))
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def envelope(self) -> dict[str, Any] | None:
+        """The result object when it has the envelope's shape, else None."""
+        result = self.result
+        if not isinstance(result, dict):
+            return None
+        if not all(key in result for key in ENVELOPE_KEYS):
+            return None
+        if not isinstance(result.get("status"), str) or not isinstance(result.get("response"), str):
+            return None
+        return result
+
+    @property
+    def response(self) -> str:
+        env = self.envelope
+        if env is not None and env.get("response"):
+            return env["response"]
+        return "".join(self.text)
+
+    def progress_line(self) -> str | None:
+        if self.tool and self.step_type == "tool":
+            return f"agy step {self.steps}: running {self.tool}"
+        if self.step_type:
+            return f"agy step {self.steps}: {self.step_type}"
+        return None

@@ -1,0 +1,195 @@
+"""Run one agy attempt: spawn, stream, watch, stop.
+
+agy runs in its own process group with stdin on /dev/null and the sanitized
+environment. Its stdout (NDJSON) goes byte for byte to the run's transcript and
+through the StreamReader; stderr and agy's log file are watched for the lines
+that settle an attempt early (a login prompt nobody will answer). On timeout,
+early stop or cancellation the whole group is killed; the relay never waits
+forever for EOF after agy itself exited.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+
+from .classify import AuthWatch, Outcome
+from .process import kill_group, settle, tail
+from .stream import StreamReader
+
+__all__ = ["run_worker", "TextTail"]
+
+log = logging.getLogger("relay.worker")
+
+_MAX_LINE = 64 * 1024 * 1024
+
+
+class TextTail:
+    """Keeps the last ``limit`` characters of a growing text, and hands out whole lines."""
+
+    def __init__(self, limit: int = 64_000) -> None:
+        self.limit = limit
+        self.text = ""
+        self._partial = b""
+
+    def feed(self, chunk: bytes) -> list[str]:
+        data = self._partial + chunk
+        *lines, self._partial = data.split(b"\n")
+        decoded = [line.decode("utf-8", "replace") for line in lines]
+        if decoded:
+            self.text = tail(self.text + "\n".join(decoded) + "\n", self.limit)
+        return decoded
+
+    def finish(self) -> list[str]:
+        if not self._partial:
+            return []
+        rest, self._partial = self._partial.decode("utf-8", "replace"), b""
+        self.text = tail(self.text + rest, self.limit)
+        return [rest]
+
+
+async def run_worker(
+    argv: list[str],
+    *,
+    cwd: str,
+    env: dict[str, str],
+    timeout: float,
+    transcript: Path,
+    log_file: Path | None,
+    reader: StreamReader,
+    on_spawn: Callable[[int], None] | None = None,
+    kill_grace: float = 3.0,
+) -> Outcome:
+    """Run agy to its end, its timeout, or an early-stop line. Raises OSError if it cannot start."""
+    started = time.monotonic()
+    log.info("spawn agy argv=%s", [a if len(a) < 200 else a[:200] + "…" for a in argv])
+    proc = await anyio.open_process(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+    pgid = proc.pid  # start_new_session makes the child its own group leader
+    if on_spawn:
+        on_spawn(pgid)
+
+    watch = AuthWatch()
+    stderr = TextTail()
+    agy_log = TextTail()
+    stopped: list = []
+    finished = anyio.Event()
+    streams_done = anyio.Event()
+    open_streams = [2]
+
+    def stream_closed() -> None:
+        open_streams[0] -= 1
+        if open_streams[0] == 0:
+            streams_done.set()
+
+    def judge(lines: list[str]) -> None:
+        for line in lines:
+            verdict = watch.feed(line)
+            if verdict is not None and not stopped:
+                log.info("early stop (%s) on: %s", verdict.value, line[:160])
+                stopped.append(verdict)
+                finished.set()
+
+    async def read_stdout() -> None:
+        partial = b""
+        try:
+            with transcript.open("ab") as sink:
+                async for chunk in proc.stdout:
+                    sink.write(chunk)
+                    data = partial + chunk
+                    *lines, partial = data.split(b"\n")
+                    for line in lines:
+                        reader.feed(line)
+                    if len(partial) > _MAX_LINE:
+                        reader.feed(partial)
+                        partial = b""
+                sink.flush()
+            if partial:
+                reader.feed(partial)
+        finally:
+            stream_closed()
+
+    async def read_stderr() -> None:
+        try:
+            async for chunk in proc.stderr:
+                judge(stderr.feed(chunk))
+            judge(stderr.finish())
+        finally:
+            stream_closed()
+
+    position = [0]
+
+    def read_log() -> None:
+        if log_file is None:
+            return
+        try:
+            with log_file.open("rb") as fh:
+                fh.seek(position[0])
+                chunk = fh.read()
+        except OSError:
+            return
+        position[0] += len(chunk)
+        if chunk:
+            judge(agy_log.feed(chunk))
+
+    async def watch_log() -> None:
+        while True:
+            read_log()
+            await anyio.sleep(0.2)
+
+    async def wait_exit() -> None:
+        await proc.wait()
+        finished.set()
+
+    timed_out = False
+    try:
+        with anyio.move_on_after(timeout) as scope:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(read_stdout)
+                tg.start_soon(read_stderr)
+                tg.start_soon(watch_log)
+                tg.start_soon(wait_exit)
+                await finished.wait()
+                if stopped:
+                    await kill_group(pgid, kill_grace)
+                await settle(tg, streams_done)
+        timed_out = scope.cancelled_caught
+    finally:
+        with anyio.CancelScope(shield=True):
+            # Also reaps helpers (agy's language server) left in the group after a normal exit.
+            await kill_group(pgid, kill_grace)
+            if proc.returncode is None:
+                with anyio.move_on_after(kill_grace + 2):
+                    await proc.wait()
+            await proc.aclose()
+            read_log()
+            judge(agy_log.finish())
+
+    log.info("agy exited %s after %.1fs", proc.returncode, time.monotonic() - started)
+    return Outcome(
+        exit_code=proc.returncode,
+        relay_timeout=timed_out and not stopped,
+        stopped_for=stopped[0] if stopped else None,
+        stdout_lines=reader.lines,
+        json_lines=reader.json_lines,
+        bad_lines=reader.bad_lines,
+        results=reader.results,
+        envelope=reader.envelope,
+        result_raw=reader.result,
+        response=reader.response,
+        conversation_id=reader.conversation_id,
+        stderr=stderr.text,
+        log=agy_log.text,
+    )

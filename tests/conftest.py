@@ -1,0 +1,90 @@
+"""Shared fixtures: real git repos in temp dirs, the fake agy as a real executable, the relay over stdio."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+# Real agy outputs, copied byte for byte from shared/agy-captures.
+CAPTURES = TESTS / "fixtures" / "agy-captures"
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+def make_repo(path: Path, files: dict[str, str] | None = None) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dev@example.com")
+    git(path, "config", "user.name", "Dev")
+    git(path, "config", "commit.gpgsign", "false")
+    for name, text in (files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}).items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "project")
+
+
+def relay_command() -> list[str]:
+    """The installed console script when there is one (what Codex runs), else `python -m relay`."""
+    script = Path(sys.executable).parent / "gravity-relay"
+    if script.exists():
+        return [str(script), "serve"]
+    found = shutil.which("gravity-relay")
+    return [found, "serve"] if found else [sys.executable, "-m", "relay", "serve"]
+
+
+def relay_env(data_dir: Path, agy: Path | str | None, **extra: str) -> dict[str, str]:
+    env = {
+        "GRAVITY_RELAY_DATA_DIR": str(data_dir),
+        "GRAVITY_RELAY_PROGRESS_SECONDS": "0.5",
+        "PYTHONPATH": str(TESTS.parent),
+    }
+    if agy is not None:
+        env["AGY_BIN"] = str(agy)
+    env.update(extra)
+    return env
+
+
+@asynccontextmanager
+async def stdio_relay(env: dict[str, str], errlog=None) -> AsyncIterator[Any]:
+    """An MCP client talking to `gravity-relay serve` in a subprocess over a real stdio pipe, legacy handshake."""
+    from mcp import Client, StdioServerParameters
+
+    command, *args = relay_command()
+    params = StdioServerParameters(command=command, args=args, env=env)
+    async with Client(params, mode="legacy") as client:
+        yield client
+
+
+def payload(result: Any) -> dict[str, Any]:
+    """The tool result's object; asserts the text block and structured content carry the same JSON."""
+    assert len(result.content) == 1
+    text = result.content[0].text
+    assert json.loads(text) == result.structured_content
+    return result.structured_content

@@ -1,0 +1,393 @@
+"""observe_changes / workspace_changed against real git repositories in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from relay import changes as changes_mod
+from relay import snapshot as snapshot_mod
+from relay.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
+from relay.contracts import FileChange
+from relay.snapshot import take_snapshot
+from review_corpus import git, make_repo, write
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
+
+
+def _by_path(cs: ChangeSet) -> dict[str, FileChange]:
+    return {c.path: c for c in cs.files}
+
+
+def _lines(n: int, fmt: str = "line {}") -> str:
+    return "".join(fmt.format(i) + "\n" for i in range(1, n + 1))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo", {"a.txt": _lines(20), "src/app.py": _lines(30, "x{} = 1"), "keep.txt": "keep\n"})
+
+
+# --------------------------------------------------------------------------- blame
+
+
+def test_observe_excludes_preexisting_dirty_file_the_worker_never_touched(repo: Path) -> None:
+    (repo / "keep.txt").write_text("user edit\n")
+    write(repo, "notes/todo.md", "untracked before\n")
+    snap = take_snapshot(repo)
+    (repo / "a.txt").write_text(_lines(21))
+    cs = observe_changes(snap, repo)
+    assert cs.source == "git"
+    assert list(_by_path(cs)) == ["a.txt"]
+
+
+def test_observe_shows_only_worker_lines_on_a_file_dirty_before_the_run(repo: Path) -> None:
+    text = _lines(20).replace("line 3\n", "line 3 (user)\n")
+    (repo / "a.txt").write_text(text)
+    snap = take_snapshot(repo)
+    (repo / "a.txt").write_text(text.replace("line 15\n", "line 15 (worker)\nline 15b (worker)\n"))
+    change = _by_path(observe_changes(snap, repo))["a.txt"]
+    assert change.kind == "modified"
+    assert (change.additions, change.deletions) == (2, 1)
+    assert change.ranges == [(15, 16)]
+
+
+def test_observe_reports_a_worker_revert_of_an_earlier_edit(repo: Path) -> None:
+    (repo / "keep.txt").write_text("user edit\n")
+    snap = take_snapshot(repo)
+    git(repo, "checkout", "--", "keep.txt")
+    change = _by_path(observe_changes(snap, repo))["keep.txt"]
+    assert (change.additions, change.deletions) == (1, 1)
+
+
+def test_observe_ignores_a_touch_that_keeps_the_content(repo: Path) -> None:
+    (repo / "keep.txt").write_text("user edit\n")
+    snap = take_snapshot(repo)
+    os.utime(repo / "keep.txt", ns=(1, 1))
+    (repo / "keep.txt").write_text("user edit\n")  # same bytes, new mtime and ctime
+    assert observe_changes(snap, repo).files == []
+    assert workspace_changed(snap, repo) is False
+
+
+def test_observe_untracked_files_before_and_after(repo: Path) -> None:
+    write(repo, "pre/untouched.txt", "u\n")
+    write(repo, "pre/edited.txt", _lines(5))
+    write(repo, "pre/removed.txt", _lines(3))
+    snap = take_snapshot(repo)
+    (repo / "pre/edited.txt").write_text(_lines(6))
+    (repo / "pre/removed.txt").unlink()
+    write(repo, "new/file.py", _lines(4, "print({})"))
+    got = _by_path(observe_changes(snap, repo))
+    assert set(got) == {"pre/edited.txt", "pre/removed.txt", "new/file.py"}
+    assert got["pre/edited.txt"].ranges == [(6, 6)] and got["pre/edited.txt"].additions == 1
+    assert got["pre/removed.txt"].kind == "deleted" and got["pre/removed.txt"].deletions == 3
+    assert got["new/file.py"].kind == "added" and got["new/file.py"].ranges == [(1, 4)]
+
+
+def test_observe_sees_changes_the_worker_committed(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    (repo / "a.txt").write_text(_lines(22))
+    git(repo, "commit", "-qam", "worker commit")
+    change = _by_path(observe_changes(snap, repo))["a.txt"]
+    assert change.additions == 2 and change.ranges == [(21, 22)]
+
+
+def test_observe_workspace_in_a_subfolder_reports_relative_paths_only_inside(repo: Path) -> None:
+    snap = take_snapshot(repo / "src")
+    (repo / "src/app.py").write_text(_lines(31, "x{} = 1"))
+    (repo / "a.txt").write_text("outside\n")
+    cs = observe_changes(snap, repo / "src")
+    assert [c.path for c in cs.files] == ["app.py"]
+
+
+def test_observe_repository_without_commits(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "empty", {})
+    write(root, "draft.txt", "before\n")
+    snap = take_snapshot(root)
+    write(root, "new.txt", "a\nb\n")
+    got = _by_path(observe_changes(snap, root))
+    assert list(got) == ["new.txt"] and got["new.txt"].additions == 2
+
+
+# --------------------------------------------------------------------------- shapes of change
+
+
+def test_observe_git_mv_with_edit_is_a_rename_with_only_new_lines(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    git(repo, "mv", "a.txt", "b.txt")
+    (repo / "b.txt").write_text(_lines(20) + "tail\n")
+    got = _by_path(observe_changes(snap, repo))
+    assert list(got) == ["b.txt"]
+    assert got["b.txt"].kind == "renamed" and got["b.txt"].old_path == "a.txt"
+    assert got["b.txt"].ranges == [(21, 21)]
+
+
+def test_observe_plain_move_and_edit_is_a_rename(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    (repo / "src/app.py").rename(repo / "src/main.py")
+    (repo / "src/main.py").write_text(_lines(30, "x{} = 1").replace("x4 = 1", "x4 = 2"))
+    got = _by_path(observe_changes(snap, repo))
+    assert list(got) == ["src/main.py"]
+    assert got["src/main.py"].old_path == "src/app.py" and got["src/main.py"].ranges == [(4, 4)]
+
+
+def test_observe_deleted_file_has_old_line_count_and_no_new_ranges(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    (repo / "a.txt").unlink()
+    change = _by_path(observe_changes(snap, repo))["a.txt"]
+    assert change.kind == "deleted" and change.deletions == 20 and change.ranges == []
+
+
+def test_observe_chmod_plus_x_is_a_mode_change(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    os.chmod(repo / "keep.txt", 0o755)
+    change = _by_path(observe_changes(snap, repo))["keep.txt"]
+    assert change.kind == "mode"
+    assert (change.mode_before, change.mode_after) == ("100644", "100755")
+
+
+def test_observe_binary_files(repo: Path) -> None:
+    write(repo, "blob.bin", b"\0\1\2")
+    git(repo, "add", "blob.bin")
+    git(repo, "commit", "-qm", "bin")
+    snap = take_snapshot(repo)
+    write(repo, "blob.bin", b"\0\1\3")
+    write(repo, "new.bin", b"PK\0\0")
+    got = _by_path(observe_changes(snap, repo))
+    assert got["blob.bin"].binary and got["blob.bin"].kind == "modified"
+    assert got["new.bin"].binary and got["new.bin"].kind == "added"
+
+
+def test_observe_symlinks_added_retargeted_and_replacing_a_file(repo: Path) -> None:
+    os.symlink("a.txt", repo / "link")
+    git(repo, "add", "link")
+    git(repo, "commit", "-qm", "link")
+    snap = take_snapshot(repo)
+    (repo / "link").unlink()
+    os.symlink("keep.txt", repo / "link")
+    os.symlink("../../etc/passwd", repo / "escape")
+    (repo / "keep.txt").unlink()
+    os.symlink("a.txt", repo / "keep.txt")
+    got = _by_path(observe_changes(snap, repo))
+    assert got["link"].symlink and got["link"].kind == "modified"
+    assert got["escape"].symlink and got["escape"].kind == "added" and got["escape"].added_lines == ["../../etc/passwd"]
+    assert got["keep.txt"].kind == "type" and got["keep.txt"].symlink
+
+
+def test_observe_names_with_spaces_non_ascii_dashes_and_newlines(repo: Path) -> None:
+    names = ["dir with space/file name.txt", "ünïcödé/日本語.txt", "-rf.txt", "line\nbreak.txt", 'quote"and\\slash.txt', ":(glob)*.txt"]
+    for name in names:
+        write(repo, name, "one\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "names")
+    snap = take_snapshot(repo)
+    for name in names:
+        write(repo, name, "one\ntwo\n")
+    write(repo, "new ü file.txt", "x\n")
+    got = _by_path(observe_changes(snap, repo))
+    assert set(got) == {*names, "new ü file.txt"}
+    for name in names:
+        assert got[name].ranges == [(2, 2)], name
+
+
+def test_observe_submodule_pointer_inner_edit_and_new_submodule(tmp_path: Path) -> None:
+    lib = make_repo(tmp_path / "lib", {"lib.py": _lines(5)})
+    other = make_repo(tmp_path / "other", {"o.py": "o\n"})
+    root = make_repo(tmp_path / "main", {"main.py": "m\n"})
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    git(root, "commit", "-qm", "add submodule")
+    snap = take_snapshot(root)
+    sub = root / "vendor/lib"
+    (sub / "lib.py").write_text(_lines(6))
+    write(sub, "extra.py", "e\n")
+    git(sub, "add", "extra.py")
+    git(sub, "commit", "-qm", "inner")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(other), "vendor/other")
+    got = _by_path(observe_changes(snap, root))
+    assert got["vendor/lib"].submodule and got["vendor/lib"].kind == "modified"
+    assert got["vendor/lib/lib.py"].ranges == [(6, 6)]
+    assert got["vendor/other"].submodule and got["vendor/other"].kind == "added"
+    assert ".gitmodules" in got
+    assert "vendor/lib/extra.py" not in got  # committed inside the submodule: the pointer move says it
+
+
+def test_observe_new_ignored_build_output_is_not_listed_but_a_new_secret_is(repo: Path) -> None:
+    write(repo, ".gitignore", "*.pyc\n__pycache__/\n.env*\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-qm", "ignore")
+    snap = take_snapshot(repo)
+    write(repo, "src/app.pyc", b"\0pyc")
+    write(repo, "src/__pycache__/app.cpython-311.pyc", b"\0pyc")
+    write(repo, ".env.local", "TOKEN=1\n")
+    assert list(_by_path(observe_changes(snap, repo))) == [".env.local"]
+
+
+def test_observe_lists_new_ignored_files_when_the_worker_changed_ignore_rules(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    write(repo, "hidden.txt", "sneaky\n")
+    write(repo, ".gitignore", "hidden.txt\n")
+    cs = observe_changes(snap, repo)
+    assert {"hidden.txt", ".gitignore"} <= set(_by_path(cs))
+    assert "ignore rules changed" in (cs.note or "")
+
+
+def test_observe_samples_only_the_lines_the_rules_need_and_bounds_them(repo: Path) -> None:
+    body = "".join(f"def test_{i}():\n    assert f({i}) == {i}\n" for i in range(100))
+    write(repo, "tests/test_f.py", body)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "tests")
+    snap = take_snapshot(repo)
+    write(repo, "tests/test_f.py", "".join(f"def test_{i}():\n    pass  {'x' * 300}\n" for i in range(100)))
+    change = _by_path(observe_changes(snap, repo))["tests/test_f.py"]
+    assert change.deletions == 100 and change.additions == 100
+    assert len(change.removed_lines) == changes_mod.SAMPLE_LINES
+    assert all("assert" in line for line in change.removed_lines)
+    assert change.added_lines == []  # nothing a rule reads
+
+
+def test_observe_bounds_the_number_of_ranges(repo: Path) -> None:
+    write(repo, "big.txt", _lines(5000))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "big")
+    snap = take_snapshot(repo)
+    write(repo, "big.txt", _lines(5000).replace("0\n", "0 changed\n"))
+    change = _by_path(observe_changes(snap, repo))["big.txt"]
+    assert change.additions == 500
+    assert 0 < len(change.ranges) <= changes_mod.MAX_RANGES
+
+
+def test_observe_over_the_content_budget_falls_back_to_head_and_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mod, "KEEP_FILE_BYTES", 10)
+    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n"))
+    snap = take_snapshot(repo)
+    assert "not kept" in (snap.note or "")
+    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n") + "worker\n")
+    cs = observe_changes(snap, repo)
+    assert "diff is against HEAD" in (cs.note or "")
+    assert _by_path(cs)["a.txt"].additions == 2  # honest about including the earlier edit
+
+
+def test_observe_after_git_disappears_falls_back_to_the_report(repo: Path) -> None:
+    snap = take_snapshot(repo)
+    shutil.rmtree(repo / ".git")
+    cs = observe_changes(snap, repo, reported=["a.txt", "gone.txt", "/etc/passwd", "../escape.txt"])
+    assert cs.source == "report"
+    assert [(c.path, c.kind) for c in cs.files] == [("a.txt", "modified"), ("gone.txt", "deleted")]
+    assert "worker's report" in (cs.note or "")
+
+
+# --------------------------------------------------------------------------- workspace_changed
+
+
+def test_workspace_changed_false_until_a_file_changes(repo: Path) -> None:
+    (repo / "keep.txt").write_text("user edit\n")
+    snap = take_snapshot(repo)
+    assert workspace_changed(snap, repo) is False
+    write(repo, "new.txt", "n\n")
+    assert workspace_changed(snap, repo) is True
+
+
+def test_workspace_changed_sees_an_edit_to_an_already_dirty_file(repo: Path) -> None:
+    (repo / "keep.txt").write_text("user edit\n")
+    snap = take_snapshot(repo)
+    (repo / "keep.txt").write_text("user edit\nworker\n")
+    assert workspace_changed(snap, repo) is True
+
+
+def test_workspace_changed_is_true_when_it_cannot_tell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mod, "TREE_MAX_FILES", 2)
+    for i in range(5):
+        write(tmp_path / "ws", f"f{i}.txt", "x\n")
+    snap = take_snapshot(tmp_path / "ws")
+    assert snap.source == "report"
+    assert workspace_changed(snap, tmp_path / "ws") is True
+
+
+# --------------------------------------------------------------------------- outside git
+
+
+def test_observe_tree_fallback_outside_git_shows_only_worker_lines(tmp_path: Path) -> None:
+    ws = tmp_path / "plain"
+    write(ws, "a.txt", _lines(10))
+    write(ws, "gone.txt", _lines(3))
+    snap = take_snapshot(ws)
+    assert snap.source == "tree"
+    assert workspace_changed(snap, ws) is False
+    (ws / "a.txt").write_text(_lines(10).replace("line 5\n", "line five\n"))
+    (ws / "gone.txt").unlink()
+    write(ws, "new.txt", "n\n")
+    os.chmod(ws / "new.txt", 0o755)
+    cs = observe_changes(snap, ws)
+    got = _by_path(cs)
+    assert cs.source == "tree"
+    assert got["a.txt"].ranges == [(5, 5)] and (got["a.txt"].additions, got["a.txt"].deletions) == (1, 1)
+    assert got["gone.txt"].kind == "deleted" and got["gone.txt"].deletions == 3
+    assert got["new.txt"].kind == "added"
+    assert workspace_changed(snap, ws) is True
+
+
+def test_observe_tree_skips_heavy_folders(tmp_path: Path) -> None:
+    ws = tmp_path / "plain"
+    write(ws, "src/a.py", "a\n")
+    heavy = ["node_modules/x/index.js", ".venv/lib/site.py", "__pycache__/a.pyc", "build/out.o", "dist/pkg.whl", "target/debug/x", ".next/cache.json", ".tox/py/x"]
+    for rel in heavy:
+        write(ws, rel, "h\n")
+    write(ws, "myenv/pyvenv.cfg", "home = /usr\n")
+    write(ws, "myenv/lib/site.py", "v\n")
+    snap = take_snapshot(ws)
+    assert snap.tree is not None and set(snap.tree) == {"src/a.py"}
+    for rel in [*heavy, "myenv/lib/site.py"]:
+        write(ws, rel, "changed\n")
+    write(ws, "src/a.py", "a\nb\n")
+    assert [c.path for c in observe_changes(snap, ws).files] == ["src/a.py"]
+
+
+def test_observe_tree_renames_by_content(tmp_path: Path) -> None:
+    ws = tmp_path / "plain"
+    write(ws, "old.py", _lines(40))
+    snap = take_snapshot(ws)
+    (ws / "old.py").rename(ws / "new.py")
+    got = _by_path(observe_changes(snap, ws))
+    assert list(got) == ["new.py"] and got["new.py"].kind == "renamed" and got["new.py"].ranges == []
+
+
+def test_observe_report_fallback_when_the_tree_is_too_big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mod, "TREE_MAX_FILES", 3)
+    ws = tmp_path / "huge"
+    for i in range(6):
+        write(ws, f"f{i}.txt", "x\n")
+    snap = take_snapshot(ws)
+    assert snap.source == "report" and "more than 3 files" in (snap.note or "")
+    cs = observe_changes(snap, ws, reported=["f1.txt", "./f2.txt", str(ws / "f3.txt")])
+    assert cs.source == "report"
+    assert [c.path for c in cs.files] == ["f1.txt", "f2.txt", "f3.txt"]
+    assert "more than 3 files" in (cs.note or "")
+
+
+def test_normalize_reported_drops_paths_outside_the_workspace(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    got = normalize_reported(["a.py", "./b/../c.py", str(ws / "d.py"), "/etc/x", "../up.py", "", "a.py"], ws)
+    assert got == ["a.py", "c.py", "d.py"]
+
+
+def test_patience_split_handles_a_huge_middle_with_two_far_apart_edits() -> None:
+    a = [f"line {i}".encode() for i in range(60_000)]
+    b = list(a)
+    b[10] = b"changed 10"
+    b[50_000] = b"changed 50000"
+    assert changes_mod._opcodes(a, b) == [(10, 11, 10, 11), (50_000, 50_001, 50_000, 50_001)]
+
+
+def test_observe_reads_no_fifo(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    ws = tmp_path / "plain"
+    write(ws, "a.txt", "a\n")
+    os.mkfifo(ws / "pipe")
+    snap = take_snapshot(ws)  # would hang if the FIFO were opened
+    write(ws, "a.txt", "b\n")
+    assert [c.path for c in observe_changes(snap, ws).files] == ["a.txt"]
+

@@ -1,0 +1,187 @@
+"""One verdict per row of agy's failure table, fed with the real captures."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CAPTURES
+from relay.classify import RULES, AuthWatch, Outcome, classify, parse_reset
+from relay.contracts import Status
+from relay.stream import StreamReader
+
+REPORT = {"summary": "did it", "files_changed": ["a.py"], "tests_passed": 1, "tests_run": True}
+
+
+def _section(title: str) -> str:
+    """The lines under '## title' in failures.real.txt."""
+    text = (CAPTURES / "failures.real.txt").read_text()
+    chunks = text.split("## ")
+    for chunk in chunks:
+        if chunk.startswith(title):
+            return chunk.split("\n", 1)[1].strip()
+    raise KeyError(title)
+
+
+def outcome_from(stdout: str, *, exit_code: int = 0, stderr: str = "", log: str = "", **kw) -> Outcome:
+    reader = StreamReader()
+    for line in stdout.splitlines():
+        reader.feed(line.encode())
+    return Outcome(
+        exit_code=exit_code, stdout_lines=reader.lines, json_lines=reader.json_lines, bad_lines=reader.bad_lines,
+        results=reader.results, envelope=reader.envelope, result_raw=reader.result, response=reader.response,
+        conversation_id=reader.conversation_id, stderr=stderr, log=log, **kw,
+    )
+
+
+def with_report(ndjson: str) -> str:
+    """A real success stream, with the structured report the relay asks for spliced into its result."""
+    import json
+
+    lines = ndjson.strip().splitlines()
+    last = json.loads(lines[-1])
+    last["result"]["structured_output"] = REPORT
+    return "\n".join([*lines[:-1], json.dumps(last)])
+
+
+def test_classify_real_success_stream_with_report_is_success():
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    verdict = classify(outcome_from(stream))
+    assert verdict.status is Status.SUCCESS
+
+
+def test_classify_real_success_without_structured_output_is_invalid_report():
+    verdict = classify(outcome_from((CAPTURES / "stream-1.1.12-model.real.ndjson").read_text()))
+    assert verdict.status is Status.INVALID_REPORT
+
+
+def test_classify_login_failure_result_with_oauth_lines_is_login_required():
+    stdout = _section("auth failure, stream-json/json")
+    stderr = _section("interactive OAuth fallback")
+    verdict = classify(outcome_from(stdout, exit_code=1, stderr=stderr))
+    assert verdict.status is Status.LOGIN_REQUIRED
+    assert "agy" in verdict.hint and "login" in verdict.hint
+
+
+def test_classify_lone_auth_failure_with_keyring_log_is_keyring_timeout():
+    verdict = classify(outcome_from(_section("auth failure, stream-json/json"), exit_code=1,
+                                    log=_section("keyring timeout (log file)")))
+    assert verdict.status is Status.KEYRING_TIMEOUT
+    assert verdict.error().retryable
+
+
+def test_classify_lone_auth_failure_without_other_signal_is_auth_timeout():
+    verdict = classify(outcome_from(_section("auth failure, stream-json/json"), exit_code=1))
+    assert verdict.status is Status.AUTH_TIMEOUT
+
+
+@pytest.mark.parametrize(
+    ("title", "exit_code", "where", "seconds"),
+    [
+        ("quota, agy 1.2.2, stream-json", 0, "stdout", 76 * 3600 + 3 * 60 + 46),
+        ("quota, agy 1.2.11, stderr", 3, "stderr", 167 * 3600 + 51 * 60 + 3),
+        ("quota, ~1.1.x", 1, "stderr", 2 * 60 + 38),
+    ],
+)
+def test_classify_quota_in_each_form_is_quota_exhausted_with_reset(title, exit_code, where, seconds):
+    text = _section(title)
+    out = outcome_from(text if where == "stdout" else "", exit_code=exit_code, stderr=text if where == "stderr" else "")
+    verdict = classify(out)
+    assert verdict.status is Status.QUOTA_EXHAUSTED
+    assert verdict.resets_in_seconds == seconds
+    assert verdict.error().resets_in_seconds == seconds
+
+
+def test_classify_old_print_timeout_is_execution_timeout():
+    verdict = classify(outcome_from(_section("print-timeout (pre-1.1.28/1.2.0)"), exit_code=1))
+    assert verdict.status is Status.EXECUTION_TIMEOUT
+
+
+def test_classify_new_print_timeout_with_partial_success_is_never_success():
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    verdict = classify(outcome_from(stream, stderr=_section("print-timeout (1.2.0+ / 1.1.28+)")))
+    assert verdict.status is Status.EXECUTION_TIMEOUT
+
+
+def test_classify_soft_deny_is_permission_denied():
+    result = ('{"event":"result","result":{"conversation_id":"c1","status":"SUCCESS","response":"","duration_seconds":1,'
+              '"num_turns":1,"usage":{},"denied_actions":[{"action":"command","display_name":"RunCommand"}]}}')
+    verdict = classify(outcome_from(result, stderr=_section("headless permission soft-deny")))
+    assert verdict.status is Status.PERMISSION_DENIED
+    assert "RunCommand" in verdict.message
+
+
+def test_classify_unknown_flag_exit_2_is_agy_too_old():
+    verdict = classify(outcome_from("", exit_code=2, stderr=_section("unknown flag")))
+    assert verdict.status is Status.AGY_TOO_OLD
+    assert "-output-format" in verdict.message and "1.1.8" in verdict.hint
+
+
+def test_classify_api_error_is_worker_error_with_agy_message():
+    verdict = classify(outcome_from("", exit_code=3, stderr=_section("API error, agy 1.2.11")))
+    assert verdict.status is Status.WORKER_ERROR
+    assert "API key not valid" in verdict.message
+
+
+def test_classify_empty_output_exit_0_is_stream_error():
+    assert classify(outcome_from("", exit_code=0)).status is Status.STREAM_ERROR
+
+
+def test_classify_garbage_is_invalid_json():
+    assert classify(outcome_from("hello\nworld\n", exit_code=0)).status is Status.INVALID_JSON
+
+
+def test_classify_stream_without_result_is_stream_error():
+    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text().strip().splitlines()[:-1]
+    assert classify(outcome_from("\n".join(lines))).status is Status.STREAM_ERROR
+
+
+def test_classify_result_missing_envelope_keys_is_invalid_envelope():
+    assert classify(outcome_from('{"event":"result","result":{"status":"SUCCESS"}}')).status is Status.INVALID_ENVELOPE
+
+
+def test_classify_stale_error_beside_success_is_not_a_failure():
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    stream = stream.replace('"status":"SUCCESS"', '"status":"SUCCESS","error":"stale thing from an earlier turn"', 1)
+    stream = stream.replace('"status": "SUCCESS"', '"status": "SUCCESS", "error": "stale"', 1)
+    assert classify(outcome_from(stream)).status is Status.SUCCESS
+
+
+def test_classify_banner_before_json_output_still_reads_envelope():
+    banner = "agy 1.1.12 (update available)\n" + (CAPTURES / "json-1.1.12.real.json").read_text()
+    verdict = classify(outcome_from(banner))
+    assert verdict.status is Status.INVALID_REPORT  # the envelope was found: only the report is missing
+
+
+def test_classify_invalid_model_is_worker_error_with_model_hint():
+    result = ('{"event":"result","result":{"conversation_id":"","status":"ERROR","response":"",'
+              '"error":"invalid model selection: effort conflicts with model","duration_seconds":0,"num_turns":0,"usage":{}}}')
+    verdict = classify(outcome_from(result, exit_code=1))
+    assert verdict.status is Status.WORKER_ERROR and "agy models" in verdict.hint
+
+
+def test_classify_relay_timeout_and_cancel_win_over_everything():
+    assert classify(outcome_from("", exit_code=None, relay_timeout=True)).status is Status.EXECUTION_TIMEOUT
+    assert classify(outcome_from("", exit_code=None, cancelled=True)).status is Status.CANCELLED
+
+
+def test_auth_watch_stops_on_oauth_lines_and_tells_keyring_from_login():
+    login = AuthWatch()
+    assert login.feed("Fetching...") is None
+    assert login.feed("Waiting for authentication (timeout 60s)...") is Status.LOGIN_REQUIRED
+    keyring = AuthWatch()
+    lines = _section("keyring timeout (log file)").splitlines()
+    assert keyring.feed(lines[0]) is None
+    assert keyring.feed(lines[1]) is Status.KEYRING_TIMEOUT
+
+
+def test_auth_watch_ignores_a_bare_auth_word():
+    assert AuthWatch().feed("added OAuth client docs to auth.md") is None
+
+
+def test_parse_reset_reads_go_durations():
+    assert parse_reset("Resets in 2m38s.") == 158
+    assert parse_reset("no reset here") is None
+
+
+def test_rules_table_rows_each_name_a_hint():
+    assert all(rule.hint for rule in RULES)

@@ -1,0 +1,54 @@
+"""The contracts clients and operators see: generated schemas, examples that parse, a stable surface."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from pathlib import Path
+
+import msgspec
+
+import relay
+from relay.contracts import Changes, ErrorInfo, Packet, Profile, Status
+from relay.schemas import struct_schema
+from relay.settings import parse_profiles
+
+PROFILES = Path(__file__).resolve().parent.parent / "profiles"
+
+
+def test_profile_schema_file_matches_the_profile_struct():
+    published = json.loads((PROFILES / "profile.schema.json").read_text())
+    assert published["additionalProperties"] == struct_schema(Profile)
+
+
+def test_example_profiles_parse_with_the_relays_own_decoder():
+    profiles = parse_profiles((PROFILES / "example.profiles.json").read_text(), "example")
+    assert {"app", "sandbox-repo", "docs"} <= set(profiles)
+    assert profiles["app"].verify == ["python -m pytest -q"]
+
+
+def test_packet_encodes_without_nulls_or_empty_defaults():
+    packet = Packet(ok=False, run_id="r20260101T000000-00000000", status=Status.LOGIN_REQUIRED,
+                    changes=Changes(), error=ErrorInfo(code=Status.LOGIN_REQUIRED, message="m", hint="h"))
+    text = msgspec.json.encode(packet).decode()
+    assert "null" not in text and "[]" not in text
+    assert json.loads(text)["error"] == {"code": "LOGIN_REQUIRED", "message": "m", "hint": "h"}
+
+
+def test_every_relay_module_declares_all_and_exports_exist():
+    for info in pkgutil.iter_modules(relay.__path__):
+        if info.name in ("__main__",):
+            continue
+        module = importlib.import_module(f"relay.{info.name}")
+        assert hasattr(module, "__all__"), f"relay.{info.name} has no __all__"
+        for name in module.__all__:
+            assert hasattr(module, name), f"relay.{info.name}.__all__ names missing {name}"
+
+
+def test_importing_the_package_prints_nothing(capfd):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "import relay.server, relay.cli"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout == ""

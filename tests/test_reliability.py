@@ -1,0 +1,288 @@
+"""One honest verdict per failure, bounded retries, the mutation guard, and nothing left running.
+
+Every scenario runs the relay over a real stdio pipe against the fake agy, and checks the status,
+the hint, the number of agy launches, and that a run record exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from conftest import payload, relay_env, stdio_relay
+from fakeagy import failure_scenario, install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+
+pytestmark = pytest.mark.anyio
+
+EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+
+
+async def run_one(tmp_path: Path, scen: dict, repo: Path, args: dict | None = None, **env_extra: str):
+    agy = install_fake_agy(tmp_path / "bin", scen)
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS="2", **env_extra)
+    started = time.monotonic()
+    async with stdio_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **(args or {})}))
+    elapsed = time.monotonic() - started
+    record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text())
+    assert record["state"] == "finished" and record["status"] == packet["status"]
+    return packet, launches(agy), elapsed, record
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "status", "hint_word", "extra"),
+    [
+        ("quota_1_2_2", "QUOTA_EXHAUSTED", "reset", {}),
+        ("quota_1_2_11", "QUOTA_EXHAUSTED", "reset", {}),
+        ("quota_text", "QUOTA_EXHAUSTED", "reset", {}),
+        ("permission_denied", "PERMISSION_DENIED", "trusted", {"commands": ["npm test"]}),
+        ("print_timeout_old", "EXECUTION_TIMEOUT", "timeout", {}),
+        ("print_timeout_new", "EXECUTION_TIMEOUT", "timeout", {}),
+        ("empty_output", "STREAM_ERROR", "doctor", {}),
+        ("garbage", "INVALID_JSON", "doctor", {}),
+        ("no_result", "STREAM_ERROR", "crashed", {}),
+        ("no_report", "INVALID_REPORT", "report", {}),
+        ("invalid_model", "WORKER_ERROR", "agy models", {}),
+        ("api_error", "WORKER_ERROR", "errors", {}),
+    ],
+)
+async def test_failure_behaviour_gets_its_status_hint_and_one_launch(tmp_path, repo, behaviour, status, hint_word, extra):
+    packet, runs, _, record = await run_one(tmp_path, failure_scenario(behaviour, **extra), repo)
+    assert packet["status"] == status, packet
+    assert packet["ok"] is False
+    assert hint_word.lower() in packet["error"]["hint"].lower()
+    assert len(runs) == 1  # deterministic failures are never retried
+    assert len(record["attempts"]) == 1
+
+
+async def test_quota_reset_time_is_parsed_for_the_leader(tmp_path, repo):
+    packet, *_ = await run_one(tmp_path, failure_scenario("quota_1_2_11"), repo)
+    assert packet["error"]["resets_in_seconds"] == 167 * 3600 + 51 * 60 + 3
+
+
+async def test_stale_error_beside_success_is_success(tmp_path, repo):
+    packet, runs, *_ = await run_one(tmp_path, failure_scenario("stale_error", edits=EDIT), repo)
+    assert packet["status"] == "SUCCESS" and len(runs) == 1
+
+
+async def test_login_required_answers_fast_and_stops_the_worker(tmp_path, repo):
+    packet, runs, elapsed, _ = await run_one(tmp_path, failure_scenario("login_required", wait_seconds=60), repo)
+    assert packet["status"] == "LOGIN_REQUIRED"
+    assert "agy" in packet["error"]["hint"] and "login" in packet["error"]["hint"]
+    assert elapsed < 5, f"took {elapsed:.1f}s"
+    assert len(runs) == 1 and not pid_alive(runs[0]["pid"])
+
+
+async def test_login_required_from_the_probe_launches_no_worker(tmp_path, repo):
+    scen = success_scenario(EDIT)
+    scen["models"] = "signed_out"
+    packet, runs, elapsed, _ = await run_one(tmp_path, scen, repo)
+    assert packet["status"] == "LOGIN_REQUIRED" and runs == [] and elapsed < 5
+
+
+async def test_keyring_timeout_then_success_is_two_launches_and_success(tmp_path, repo):
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2},
+                    {"behaviour": "success", "edits": EDIT, "report": {"summary": "ok", "files_changed": ["src/new.py"]}})
+    packet, runs, _, record = await run_one(tmp_path, scen, repo)
+    assert packet["status"] == "SUCCESS", packet
+    assert len(runs) == 2 and [a["status"] for a in record["attempts"]] == ["KEYRING_TIMEOUT", "SUCCESS"]
+
+
+async def test_keyring_timeout_twice_fails_after_two_launches(tmp_path, repo):
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2})
+    packet, runs, *_ = await run_one(tmp_path, scen, repo)
+    assert packet["status"] in ("KEYRING_TIMEOUT", "AUTH_TIMEOUT")
+    assert packet["error"]["retryable"] is True
+    assert len(runs) == 2
+
+
+async def test_keyring_timeout_after_a_write_is_mutation_aborted_and_not_retried(tmp_path, repo):
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2, "edits": EDIT})
+    packet, runs, _, record = await run_one(tmp_path, scen, repo)
+    assert packet["status"] == "MUTATION_ABORTED", packet
+    assert len(runs) == 1
+    assert packet["changes"]["files"] == ["src/new.py"]
+    assert (repo / "src" / "new.py").read_text() == "x = 1\n"  # left exactly in place
+    assert record["attempts"][0]["workspace_changed"] is True
+
+
+async def test_agy_too_old_is_refused_by_version_before_any_launch(tmp_path, repo):
+    packet, runs, *_ = await run_one(tmp_path, success_scenario(EDIT, version="1.1.4"), repo)
+    assert packet["status"] == "AGY_TOO_OLD" and "1.1.8" in packet["error"]["message"]
+    assert runs == []
+
+
+async def test_missing_or_non_executable_agy_bin_is_spawn_error_naming_the_path(tmp_path, repo):
+    missing = tmp_path / "no" / "agy"
+    env = relay_env(tmp_path / "data", missing)
+    async with stdio_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SPAWN_ERROR" and str(missing) in packet["error"]["message"]
+    plain = tmp_path / "agy-not-exec"
+    plain.write_text("#!/bin/sh\n")
+    async with stdio_relay(relay_env(tmp_path / "data", plain)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SPAWN_ERROR" and "not executable" in packet["error"]["message"]
+
+
+async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo):
+    scen = failure_scenario("hang", grandchild=True, ignore_sigterm=True)
+    packet, runs, elapsed, _ = await run_one(tmp_path, scen, repo, {"timeout_minutes": 0.03})
+    assert packet["status"] == "EXECUTION_TIMEOUT", packet
+    (run,) = runs
+    assert run["grandchild_pid"]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (pid_alive(run["pid"]) or pid_alive(run["grandchild_pid"])):
+        time.sleep(0.1)
+    assert not pid_alive(run["pid"]) and not pid_alive(run["grandchild_pid"])
+
+
+async def test_worker_env_is_sanitized(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
+    env = relay_env(tmp_path / "data", agy, OPENAI_API_KEY="sk-planted", AWS_SECRET_ACCESS_KEY="planted",
+                    ANTIGRAVITY_CONVERSATION_ID="parent-convo", GITHUB_TOKEN="planted")
+    async with stdio_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    (run,) = launches(agy)
+    assert "OPENAI_API_KEY" not in run["env_keys"] and "AWS_SECRET_ACCESS_KEY" not in run["env_keys"]
+    assert "ANTIGRAVITY_CONVERSATION_ID" not in run["env_keys"] and "GITHUB_TOKEN" not in run["env_keys"]
+    assert run["env"]["AGY_CLI_DISABLE_AUTO_UPDATE"] == "true"
+    assert run["env"]["GRAVITY_RELAY_WORKER_RUN"] == packet["run_id"]
+    assert "HOME" in run["env_keys"] and "PATH" in run["env_keys"]
+
+
+async def test_relay_inside_a_worker_refuses_to_delegate(tmp_path, repo):
+    packet, runs, *_ = await run_one(tmp_path, success_scenario(EDIT), repo,
+                                     GRAVITY_RELAY_WORKER_RUN="r20260101T000000-00000000")
+    assert packet["status"] == "RECURSION_REFUSED" and runs == []
+
+
+async def test_second_continue_on_a_running_conversation_is_busy(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
+    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+        first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        from fakeagy import set_scenario
+
+        set_scenario(agy, scenario({"behaviour": "slow", "sleep": 3, "report": {"summary": "s", "files_changed": []}}))
+        answers: list[dict] = []
+
+        async def cont(text: str) -> None:
+            answers.append(payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": text})))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(cont, "one")
+            await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 2))
+            tg.start_soon(cont, "two")
+    statuses = sorted(a["status"] for a in answers)
+    assert statuses == ["BUSY", "SUCCESS"], answers
+    busy = next(a for a in answers if a["status"] == "BUSY")
+    assert "already running" in busy["error"]["message"]
+    assert len(launches(agy)) == 2
+
+
+async def test_progress_notifications_reach_a_client_that_asked(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 2, "edits": EDIT,
+                                                        "report": {"summary": "s", "files_changed": ["src/new.py"]}}))
+    seen: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+
+    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)},
+                                                progress_callback=on_progress))
+    assert packet["status"] == "SUCCESS"
+    messages = [m for _, m in seen]
+    assert any(m and "agy" in m for m in messages), messages
+    assert [p for p, _ in seen] == sorted(p for p, _ in seen)
+
+
+def _wait_gone(*pids: int, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(pid_alive(p) for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+async def test_cancel_kills_worker_group_and_records_cancelled(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
+    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.move_on_after(20):
+            async with anyio.create_task_group() as tg:
+                async def call() -> None:
+                    await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)})
+
+                tg.start_soon(call)
+                await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+                await anyio.sleep(0.5)
+                tg.cancel_scope.cancel()
+        (run,) = launches(agy)
+        assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
+        # The record is written with CANCELLED, and the relay still answers afterwards.
+        runs_dir = tmp_path / "data" / "runs"
+        for _ in range(50):
+            records = [json.loads(p.read_text()) for p in runs_dir.glob("r*.json")]
+            if records and records[0].get("state") == "finished":
+                break
+            await anyio.sleep(0.1)
+        assert records[0]["status"] == "CANCELLED"
+        assert (await client.list_tools()).tools
+
+
+async def test_client_disconnect_kills_worker_group(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
+    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+    from conftest import relay_command
+
+    proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    send = lambda obj: (proc.stdin.write((json.dumps(obj) + "\n").encode()), proc.stdin.flush())  # noqa: E731
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+    proc.stdout.readline()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+          "params": {"name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo)}}})
+    (run,) = wait_for_launches(agy, 1)
+    time.sleep(0.5)
+    run = launches(agy)[0]
+    proc.stdin.close()  # the client goes away
+    try:
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the disconnect"
+    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    assert record["status"] == "CANCELLED"
+
+
+async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo):
+    from relay.contracts import RunRecord
+    from relay.store import RunStore, new_run_id, now_iso
+
+    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    store = RunStore(tmp_path / "data" / "runs")
+    run_id = new_run_id()
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=dead.pid, pgid=leftover.pid, workspace=str(repo)))
+    store.mark_active(run_id)
+    try:
+        agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
+        async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+            packet = payload(await client.call_tool("antigravity_get_result", {"run_id": run_id}))
+        assert packet["status"] == "INTERRUPTED" and packet["error"]["hint"]
+        assert leftover.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        if leftover.poll() is None:
+            leftover.kill()

@@ -1,0 +1,233 @@
+"""relay.review against the labelled corpus, plus the packet's hard byte budget."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from relay.changes import ChangeSet, observe_changes
+from relay.contracts import Changes, ErrorInfo, FileChange, Packet, ReviewTarget, Status, Tests, WorkerReport
+from relay.review import (
+    FULL_HINT,
+    MAX_FILES,
+    MAX_TARGETS,
+    PACKET_BUDGET_BYTES,
+    build_review,
+    claims_flags,
+    fit_packet,
+    format_lines,
+)
+from relay.review import tests_from_report as claimed_tests
+from relay.risk import risk_rank
+from relay.snapshot import take_snapshot
+from review_corpus import CASES, Case, git, make_repo, run_case, write
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+@needs_git
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_review_corpus_case(case: Case, tmp_path: Path) -> None:
+    out = run_case(case, tmp_path / "repo")
+    targets = out.target_files()
+    all_paths = {c.path for c in out.assessed}
+    if case.top:
+        assert targets[0] == case.top, targets
+    for path in case.must_target:
+        assert path in targets, (path, targets)
+    for path in case.absent:
+        assert path not in all_paths, path
+    for high, low in case.outranks:
+        assert targets.index(high) < targets.index(low), targets
+    for path, risk in case.risk.items():
+        assert out.by_path(path).risk == risk, (path, out.by_path(path).reasons)
+    for expected in case.flags:
+        assert any(expected in flag for flag in out.flags), out.flags
+    for path, ranges in case.ranges.items():
+        assert out.by_path(path).ranges == ranges
+    # the section's invariants hold for every case
+    assert out.changes.count == len(out.assessed)
+    assert out.changes.risk == max((c.risk for c in out.assessed), key=risk_rank)
+    ranks = [risk_rank(t.risk) for t in out.changes.review]
+    assert ranks == sorted(ranks, reverse=True)
+    assert len(out.changes.review) <= MAX_TARGETS and len(out.changes.files) <= MAX_FILES
+    packet = fit_packet(Packet(ok=True, run_id="r", status=Status.SUCCESS, summary="done", changes=out.changes, flags=out.flags))
+    assert len(msgspec.json.encode(packet)) <= PACKET_BUDGET_BYTES
+
+
+@needs_git
+def test_corpus_deleted_test_among_forty_edits_is_said_truncated(tmp_path: Path) -> None:
+    out = run_case(CASES[0], tmp_path / "repo")
+    assert out.changes.count == 41 and len(out.changes.files) == MAX_FILES
+    assert out.changes.truncated and FULL_HINT in out.changes.truncated and "41" in out.changes.truncated
+
+
+# --------------------------------------------------------------------------- budget
+
+
+def _packet(changes: Changes, flags: list[str], *, summary: str = "Implemented the change.") -> Packet:
+    return Packet(ok=True, run_id="run-20240101-abcdef", status=Status.SUCCESS, summary=summary, changes=changes, flags=flags, tests=Tests(passed=3, source="claimed"))
+
+
+def _observe(tmp_path: Path, files: dict[str, str], work) -> tuple[Changes, list[str]]:  # type: ignore[no-untyped-def]
+    root = make_repo(tmp_path / "repo", files)
+    snap = take_snapshot(root)
+    work(root)
+    changeset = observe_changes(snap, root)
+    changes, flags, _ = build_review(changeset, report=WorkerReport(summary="s", files_changed=["x.py"]))
+    return changes, flags
+
+
+@needs_git
+def test_packet_budget_one_line_change_fits_untouched(tmp_path: Path) -> None:
+    changes, flags = _observe(tmp_path, {"x.py": "a = 1\n"}, lambda r: (r / "x.py").write_text("a = 2\n"))
+    packet = _packet(changes, flags)
+    assert fit_packet(packet) is packet
+    assert len(msgspec.json.encode(packet)) < 600
+    assert packet.changes.truncated is None
+
+
+@needs_git
+def test_packet_budget_hundred_thousand_line_rewrite(tmp_path: Path) -> None:
+    big = "".join(f"value_{i} = {i}\n" for i in range(100_000))
+    changes, flags = _observe(tmp_path, {"x.py": big}, lambda r: (r / "x.py").write_text(big.replace(" = ", " == ")))
+    assert changes.count == 1 and changes.review[0].risk == "high"
+    packet = fit_packet(_packet(changes, flags))
+    assert len(msgspec.json.encode(packet)) <= PACKET_BUDGET_BYTES
+    assert changes.review[0].lines == "1-100000"
+
+
+@needs_git
+def test_packet_budget_five_thousand_files(tmp_path: Path) -> None:
+    files = {f"pkg{i % 50:02d}/some_longer_module_name_{i:05d}.py": f"v = {i}\n" for i in range(5000)}
+
+    def work(root: Path) -> None:
+        for rel in files:
+            (root / rel).write_text((root / rel).read_text() + "w = 1\n")
+        (root / "pkg00/some_longer_module_name_00000.py").unlink()
+
+    changes, flags = _observe(tmp_path, files, work)
+    assert changes.count == 5000
+    packet = fit_packet(_packet(changes, flags, summary="S" * 3000))
+    encoded = msgspec.json.encode(packet)
+    assert len(encoded) <= PACKET_BUDGET_BYTES
+    assert packet.changes.count == 5000
+    assert packet.changes.truncated and FULL_HINT in packet.changes.truncated
+    assert packet.changes.review[0].file == "pkg00/some_longer_module_name_00000.py"
+
+
+def test_fit_packet_under_adversarial_sizes_stays_in_budget_and_says_what_was_cut() -> None:
+    long_path = "deep/" * 60 + "file.py"
+    review = [ReviewTarget(file=f"{long_path}{i}", lines="1-2,4-9,20-30 +5 more", risk="high", reason="r" * 300) for i in range(40)]
+    changes = Changes(count=40, files=[f"{long_path}{i}" for i in range(40)], risk="high", review=review, source="git")
+    packet = Packet(
+        ok=False, run_id="r" * 40, status=Status.WORKER_ERROR, summary="s" * 50_000, changes=changes,
+        flags=["f" * 500] * 20, error=ErrorInfo(code=Status.WORKER_ERROR, message="m" * 5000, hint="h" * 5000),
+    )
+    out = fit_packet(packet)
+    assert len(msgspec.json.encode(out)) <= PACKET_BUDGET_BYTES
+    assert out.changes.truncated and FULL_HINT in out.changes.truncated
+    assert out.changes.count == 40
+    assert packet.changes.review == review  # the input is not mutated
+
+
+def test_fit_packet_drops_lowest_risk_targets_first() -> None:
+    review = [ReviewTarget(file=f"f{i}.py", lines="1", risk=risk, reason="x" * 100) for i, risk in enumerate(["high", "high", "medium", "medium", "low", "low", "low", "low"])]
+    packet = _packet(Changes(count=8, files=[t.file for t in review], risk="high", review=review), [], summary="s" * 900)
+    out = fit_packet(packet, budget=1200)
+    assert len(msgspec.json.encode(out)) <= 1200
+    kept = [t.file for t in out.changes.review]
+    assert kept == [t.file for t in review[: len(kept)]] and "f0.py" in kept
+    assert "review target" in (out.changes.truncated or "") or "shortened reasons" in (out.changes.truncated or "")
+
+
+def test_fit_packet_leaves_a_packet_within_budget_alone() -> None:
+    packet = _packet(Changes(count=1, files=["a.py"], risk="low", review=[ReviewTarget(file="a.py", lines="1")]), [])
+    assert fit_packet(packet) is packet
+
+
+# --------------------------------------------------------------------------- section shape
+
+
+def _cs(*files: FileChange, source: str = "git", note: str | None = None) -> ChangeSet:
+    return ChangeSet(source=source, files=list(files), note=note)  # type: ignore[arg-type]
+
+
+def test_build_review_caps_targets_and_files_but_counts_all() -> None:
+    files = [FileChange(path=f"src/f{i:03d}.py", additions=i % 7 + 1, ranges=[(1, i % 7 + 1)]) for i in range(30)]
+    files.append(FileChange(path="src/auth/token.py", additions=1, ranges=[(3, 3)]))
+    changes, flags, assessed = build_review(_cs(*files), report=None)
+    assert changes.count == 31 and len(changes.review) == MAX_TARGETS and len(changes.files) == MAX_FILES
+    assert changes.review[0].file == "src/auth/token.py" and changes.risk == "high"
+    # within one risk, biggest first
+    sizes = [next(f for f in files if f.path == t.file).additions for t in changes.review[1:]]
+    assert sizes == sorted(sizes, reverse=True)
+    assert len(assessed) == 31 and all(a.reasons for a in assessed)
+    assert flags == []
+
+
+def test_build_review_no_changes_has_no_risk() -> None:
+    changes, flags, assessed = build_review(_cs(), report=WorkerReport(summary="nothing", files_changed=[]))
+    assert changes.count == 0 and changes.risk is None and changes.review == [] and assessed == []
+    assert msgspec.json.encode(changes) == b'{"source":"git"}'
+
+
+def test_build_review_deleted_file_has_empty_lines_and_says_its_size() -> None:
+    changes, _, _ = build_review(_cs(FileChange(path="old.py", kind="deleted", deletions=120)), report=None)
+    target = changes.review[0]
+    assert target.lines == "" and "120 lines" in target.reason
+
+
+def test_build_review_report_source_is_flagged() -> None:
+    changes, flags, _ = build_review(_cs(FileChange(path="a.py"), source="report", note="git failed"), report=WorkerReport(summary="s", files_changed=["a.py"]))
+    assert changes.source == "report"
+    assert any("not observed" in f for f in flags) and any("git failed" in f for f in flags)
+
+
+def test_claims_flags_match_absolute_claims_by_tail_and_bound_their_length() -> None:
+    files = [FileChange(path=f"src/m{i}.py") for i in range(10)]
+    report = WorkerReport(summary="s", files_changed=["/abs/ws/src/m0.py", *(f"missing/very/long/{'x' * 200}{i}.py" for i in range(5))])
+    flags = claims_flags(files, report)
+    assert any(f.startswith("claimed but unchanged (5)") for f in flags)
+    unmentioned = next(f for f in flags if "not in the worker's report" in f)
+    assert "src/m0.py" not in unmentioned and "(9)" in unmentioned
+    assert all(len(f) <= 180 for f in flags)
+
+
+def test_tests_from_report_marks_claims_and_refuses_passes_without_a_run() -> None:
+    assert claimed_tests(None) == Tests(source="none")
+    ran = WorkerReport(summary="s", files_changed=[], tests_passed=5, tests_failed=1, tests_run=True)
+    assert claimed_tests(ran) == Tests(passed=5, failed=1, source="claimed")
+    not_ran = WorkerReport(summary="s", files_changed=[], tests_passed=12, tests_not_run=2, tests_run=False)
+    assert claimed_tests(not_ran) == Tests(passed=0, not_run=14, source="claimed")
+    assert "tests passed claimed (12) but no test was run" in claims_flags([], not_ran)
+
+
+@pytest.mark.parametrize(
+    ("ranges", "expected"),
+    [
+        ([], ""),
+        ([(12, 12)], "12"),
+        ([(10, 20), (24, 28), (40, 44)], "10-28,40-44"),
+        ([(1, 1), (10, 10), (20, 20), (30, 30), (40, 40)], "1,10,20 +2 more"),
+        ([(5, 9), (1, 3)], "1-9"),
+    ],
+)
+def test_format_lines_merges_nearby_hunks(ranges: list[tuple[int, int]], expected: str) -> None:
+    assert format_lines(ranges) == expected
+
+
+@needs_git
+def test_review_of_a_pre_existing_dirty_repo_blames_nothing(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo", {"a.py": "a\n", "b.py": "b\n"})
+    write(root, "a.py", "a\nuser\n")
+    snap = take_snapshot(root)
+    git(root, "status")  # any git the user runs meanwhile changes nothing
+    changes, flags, _ = build_review(observe_changes(snap, root), report=WorkerReport(summary="s", files_changed=[]))
+    assert changes.count == 0 and flags == []

@@ -1,0 +1,236 @@
+"""take_snapshot and the safe git runner: sources, budgets, and a repository that fights back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from relay import gitcmd
+from relay import snapshot as snapshot_mod
+from relay.changes import observe_changes, workspace_changed
+from relay.gitcmd import GitError, filter_overrides, git_env, run_git
+from relay.snapshot import Snapshot, take_snapshot
+from review_corpus import git, make_repo, write
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
+
+
+# --------------------------------------------------------------------------- the git runner
+
+
+def test_run_git_refuses_a_value_that_starts_with_a_dash(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="may not be empty or start with '-'"):
+        run_git(tmp_path, "diff", ["--stat"], values=["--output=/tmp/x"])
+    with pytest.raises(ValueError):
+        run_git(tmp_path, "diff", values=[""])
+
+
+def test_run_git_puts_paths_after_double_dash_so_a_dash_name_is_a_file(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"--output=evil": "x\n", "a": "a\n"})
+    out = run_git(root, "ls-files", ["-z"], paths=["--output=evil"])
+    assert out == b"--output=evil\0"
+    assert not (root / "evil").exists()
+
+
+def test_run_git_pathspecs_are_literal(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"*.txt": "x\n", "a.txt": "a\n"})
+    assert run_git(root, "ls-files", ["-z"], paths=["*.txt"]) == b"*.txt\0"
+
+
+def test_git_env_drops_inherited_git_variables_and_pins_the_rest() -> None:
+    env = git_env({"PATH": "/bin", "HOME": "/h", "GIT_DIR": "/elsewhere", "GIT_EXTERNAL_DIFF": "/evil", "SECRET_TOKEN": "s", "LANG": "fr_FR"})
+    assert "GIT_DIR" not in env and "SECRET_TOKEN" not in env
+    assert env["GIT_TERMINAL_PROMPT"] == "0"
+    assert "GIT_EXTERNAL_DIFF" not in env
+    assert env["LC_ALL"] == "C" and env["LANG"] == "C"
+    assert env["GIT_OPTIONAL_LOCKS"] == "0"
+    assert env["PATH"] == "/bin" and env["HOME"] == "/h"
+
+
+def test_run_git_raises_git_error_outside_a_repository(tmp_path: Path) -> None:
+    with pytest.raises(GitError, match="exited 128"):
+        run_git(tmp_path, "status", ["--porcelain"])
+
+
+def test_safe_config_switches_off_every_runner() -> None:
+    keys = dict(gitcmd.SAFE_CONFIG)
+    assert keys["core.fsmonitor"] == "false"
+    assert keys["core.quotepath"] == "off"
+    assert keys["core.hooksPath"] == os.devnull
+    assert keys["diff.external"] == ""
+
+
+def test_filter_overrides_neutralise_every_defined_filter(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"a": "a\n"})
+    git(root, "config", "filter.lfs.clean", "git-lfs clean -- %f")
+    git(root, "config", "filter.my.tool.process", "tool")
+    pairs = filter_overrides(root)
+    assert ("filter.lfs.clean", "") in pairs and ("filter.lfs.required", "false") in pairs
+    assert ("filter.my.tool.process", "") in pairs
+
+
+def test_filter_overrides_refuse_a_name_that_cannot_be_overridden(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"a": "a\n"})
+    (root / ".git/config").write_text((root / ".git/config").read_text() + '[filter "a=b"]\n\tclean = evil\n')
+    with pytest.raises(GitError, match="cannot be neutralised"):
+        filter_overrides(root)
+    # ... and the snapshot then does not trust git with it at all
+    assert take_snapshot(root).source == "tree"
+
+
+# --------------------------------------------------------------------------- hostile repository
+
+
+_EVIL = """#!/bin/sh
+echo "$0 $*" >> "{marker}"
+cat
+"""
+
+
+def _hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
+    marker = tmp_path / "MARKER"
+    script = tmp_path / "evil.sh"
+    script.write_text(_EVIL.format(marker=marker))
+    script.chmod(0o755)
+    hooks = tmp_path / "hooks"
+    for hook in ("pre-commit", "post-checkout", "post-index-change", "fsmonitor-watchman", "reference-transaction"):
+        write(hooks, hook, _EVIL.format(marker=marker))
+        (hooks / hook).chmod(0o755)
+    lib = make_repo(tmp_path / "lib", {"lib.txt": "lib\n", ".gitattributes": "* diff=evil filter=evil\n"})
+    root = make_repo(tmp_path / "repo", {"a.txt": "a\n", "b.bin": b"\0bin", ".gitattributes": "* diff=evil filter=evil\n"})
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "sub")
+    git(root, "commit", "-qm", "sub")
+    evil = str(script)
+    for repo in (root, root / "sub"):
+        for key, value in {
+            "diff.external": evil,
+            "diff.evil.textconv": evil,
+            "diff.evil.command": evil,
+            "filter.evil.clean": evil,
+            "filter.evil.smudge": evil,
+            "filter.evil.required": "true",
+            "core.pager": evil,
+            "pager.status": evil,
+            "pager.diff": evil,
+            "core.fsmonitor": evil,
+            "core.hooksPath": str(hooks),
+            "core.editor": evil,
+            "core.sshCommand": evil,
+            "status.submoduleSummary": "true",
+            "diff.noprefix": "true",
+            "diff.mnemonicPrefix": "true",
+            "color.ui": "always",
+            "status.showUntrackedFiles": "no",
+        }.items():
+            git(repo, "config", key, value)
+    marker.unlink(missing_ok=True)
+    return root, marker
+
+
+def test_hostile_repository_config_never_runs_its_scripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, marker = _hostile_repo(tmp_path)
+    monkeypatch.setenv("GIT_EXTERNAL_DIFF", str(tmp_path / "evil.sh"))
+    monkeypatch.setenv("GIT_PAGER", str(tmp_path / "evil.sh"))
+    (root / "a.txt").write_text("dirty before\n")
+    snap = take_snapshot(root)
+    assert snap.source == "git"
+    # Make every tracked file stat-dirty so git must hash contents (where a clean filter runs).
+    for rel in ("a.txt", "b.bin", "sub/lib.txt", ".gitattributes"):
+        os.utime(root / rel, ns=(10**18, 10**18))
+    (root / "a.txt").write_text("dirty before\nworker\n")
+    (root / "b.bin").write_bytes(b"\0bin2")
+    (root / "sub/lib.txt").write_text("lib\nworker\n")
+    write(root, "untracked.txt", "u\n")
+    assert workspace_changed(snap, root) is True
+    cs = observe_changes(snap, root)
+    assert not marker.exists(), marker.read_text()
+    got = {c.path: c for c in cs.files}
+    assert set(got) == {"a.txt", "b.bin", "sub/lib.txt", "untracked.txt"}
+    assert got["a.txt"].ranges == [(2, 2)]
+    assert got["b.bin"].binary
+    assert got["sub/lib.txt"].ranges == [(2, 2)]
+
+
+# --------------------------------------------------------------------------- sources and budgets
+
+
+def test_take_snapshot_of_a_git_workspace_records_only_dirty_paths(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {f"f{i}.txt": f"{i}\n" for i in range(50)})
+    (root / "f1.txt").write_text("changed\n")
+    write(root, "new.txt", "n\n")
+    snap = take_snapshot(root)
+    assert isinstance(snap, Snapshot) and snap.source == "git" and snap.note is None
+    assert snap.repo is not None and set(snap.repo.entries) == {"f1.txt", "new.txt"}
+    assert snap.store.content(str(root / "f1.txt")) == b"changed\n"
+    assert "source='git'" in repr(snap)
+
+
+def test_take_snapshot_outside_git_walks_the_tree(tmp_path: Path) -> None:
+    ws = tmp_path / "plain"
+    write(ws, "a.py", "a\n")
+    write(ws, "node_modules/x.js", "x\n")
+    snap = take_snapshot(ws)
+    assert snap.source == "tree" and snap.tree is not None and list(snap.tree) == ["a.py"]
+
+
+def test_take_snapshot_falls_back_to_report_past_the_file_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mod, "TREE_MAX_FILES", 4)
+    for i in range(5):
+        write(tmp_path / "ws", f"{i}.txt", "x\n")
+    snap = take_snapshot(tmp_path / "ws")
+    assert snap.source == "report"
+    assert "worker's report" in (snap.note or "")
+
+
+def test_take_snapshot_broken_git_repository_uses_the_tree_and_says_why(tmp_path: Path) -> None:
+    ws = tmp_path / "broken"
+    write(ws, "a.txt", "a\n")
+    write(ws, ".git/HEAD", "garbage\n")
+    snap = take_snapshot(ws)
+    assert snap.source in ("tree", "git")
+    if snap.source == "tree":
+        assert snap.tree is not None and ".git/HEAD" not in snap.tree
+
+
+def test_content_store_keeps_small_files_and_hashes_large_ones(tmp_path: Path) -> None:
+    small = write(tmp_path, "small.txt", "s" * 100)
+    large = write(tmp_path, "large.txt", "L" * 5000)
+    store = snapshot_mod.ContentStore(keep_file=1000)
+    e_small = store.record(str(small), "small.txt")
+    e_large = store.record(str(large), "large.txt")
+    assert store.content(str(small)) == b"s" * 100
+    assert store.content(str(large)) is None and store.not_kept == ["large.txt"]
+    assert e_small.digest is not None and e_large.digest is not None
+    assert snapshot_mod.read_entry(str(large), want_digest=True).digest == e_large.digest
+
+
+def test_content_store_past_the_hash_budget_uses_stat_only(tmp_path: Path) -> None:
+    path = write(tmp_path, "f.txt", "x" * 100)
+    store = snapshot_mod.ContentStore(hash_total=10)
+    entry = store.record(str(path), "f.txt")
+    assert entry.digest is None and store.not_hashed == ["f.txt"]
+
+
+def test_content_store_holds_the_target_of_a_symlink(tmp_path: Path) -> None:
+    os.symlink("somewhere/else", tmp_path / "link")
+    store = snapshot_mod.ContentStore()
+    entry = store.record(str(tmp_path / "link"), "link")
+    assert entry.kind == "link" and store.content(str(tmp_path / "link")) == b"somewhere/else"
+
+
+def test_snapshot_memory_stays_small_for_a_large_clean_repository(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {f"d{i % 20}/f{i}.txt": f"{i}\n" * 50 for i in range(2000)})
+    snap = take_snapshot(root)
+    assert snap.repo is not None and snap.repo.entries == {} and snap.store.kept_bytes == 0
+
+
+def test_read_bytes_never_follows_a_symlink(tmp_path: Path) -> None:
+    target = write(tmp_path, "t.txt", "secret\n")
+    os.symlink(target, tmp_path / "l")
+    assert snapshot_mod.read_bytes(str(tmp_path / "l")) is None
+    assert snapshot_mod.read_bytes(str(target)) == b"secret\n"
+    assert stat.S_ISLNK(os.lstat(tmp_path / "l").st_mode)
