@@ -13,24 +13,12 @@ import signal
 
 from .contracts import ErrorInfo, Packet, Status
 from .errors import RelayError
-from .process import group_alive
+from .process import group_alive, pid_alive
 from .store import RunStore, now_iso
 
-__all__ = ["recover_interrupted", "pid_alive"]
+__all__ = ["recover_interrupted"]
 
 log = logging.getLogger("relay.recovery")
-
-
-def pid_alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def recover_interrupted(store: RunStore, *, own_pid: int | None = None) -> list[str]:

@@ -1,0 +1,82 @@
+"""Concurrency figures: N relay processes x M concurrent calls each against one fake agy.
+
+Every call goes through `gravity-relay serve` over stdio. The fake agy records the start and end
+of every print-mode launch, so the script can check that no two workers ever overlapped (one agy
+per machine, across processes) and print the order in which calls were served.
+
+    python tests/bench_concurrency.py                 # 3 processes x 4 calls, the issue's figure
+    python tests/bench_concurrency.py --processes 2 --calls 2 --sleep 0.3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
+from fakeagy import install_fake_agy, launches, scenario  # noqa: E402
+
+
+async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: float) -> dict:
+    repo = make_repo(root / "project")
+    agy = install_fake_agy(root / "bin", scenario({"behaviour": "slow", "sleep": sleep,
+                                                   "report": {"summary": "ok", "files_changed": []}}))
+    env = relay_env(root / "data", agy)
+    answers: list[tuple[str, str, float]] = []  # (caller, status, answered at)
+    started = time.monotonic()
+
+    async def one_process(p: int) -> None:
+        async with stdio_relay(env) as client:
+            async def one_call(c: int) -> None:
+                result = await client.call_tool("antigravity_execute",
+                                                {"task": f"call p{p}c{c}", "workspace": str(repo)})
+                answers.append((f"p{p}c{c}", payload(result)["status"], time.monotonic() - started))
+
+            async with anyio.create_task_group() as tg:
+                for c in range(calls):
+                    tg.start_soon(one_call, c)
+
+    async with anyio.create_task_group() as tg:
+        for p in range(processes):
+            tg.start_soon(one_process, p)
+
+    runs = sorted(launches(agy), key=lambda r: r["start"])
+    overlaps = sum(1 for a, b in zip(runs, runs[1:]) if a["end"] is None or b["start"] < a["end"])
+    order = [r["prompt"].split("# Task\n", 1)[-1].split("\n", 1)[0].removeprefix("call ") for r in runs]
+    return {
+        "calls": processes * calls,
+        "successes": sum(1 for _, status, _ in answers if status == "SUCCESS"),
+        "launches": len(runs),
+        "overlaps": overlaps,
+        "order": order,
+        "wall_seconds": round(time.monotonic() - started, 2),
+        "busy_seconds": round(sum(r["end"] - r["start"] for r in runs if r["end"]), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=4)
+    parser.add_argument("--sleep", type=float, default=0.5, help="seconds each fake agy run takes")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = anyio.run(lambda: run_concurrency(Path(tmp), processes=args.processes, calls=args.calls,
+                                                    sleep=args.sleep))
+    print(f"relay processes x calls : {args.processes} x {args.calls} = {figures['calls']}")
+    print(f"successes               : {figures['successes']}")
+    print(f"agy launches            : {figures['launches']}")
+    print(f"overlapping runs        : {figures['overlaps']}")
+    print(f"wall time               : {figures['wall_seconds']} s (agy busy {figures['busy_seconds']} s)")
+    print(f"order of service        : {' '.join(figures['order'])}")
+
+
+if __name__ == "__main__":
+    main()

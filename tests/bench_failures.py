@@ -1,0 +1,80 @@
+"""Failure figures: for each row of agy's failure table, the relay's status, agy launches and wall time.
+
+Each scenario runs one `antigravity_execute` through `gravity-relay serve` over stdio against the
+fake agy (which waits as long as the real one does: 60 s for a login prompt, 40 s for a keyring
+timeout), so the wall time shows what the leader actually waits.
+
+    python tests/bench_failures.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
+from fakeagy import failure_scenario, install_fake_agy, launches, scenario, success_scenario  # noqa: E402
+
+EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
+
+
+def _signed_out() -> dict:
+    scen = success_scenario(EDIT)
+    scen["models"] = "signed_out"
+    return scen
+
+
+SCENARIOS: list[tuple[str, dict, dict]] = [
+    ("success", success_scenario(EDIT), {}),
+    ("agy too old (1.1.4)", success_scenario(EDIT, version="1.1.4"), {}),
+    ("login required (probe)", _signed_out(), {}),
+    ("login required (worker, agy waits 60s)", failure_scenario("login_required", wait_seconds=60), {}),
+    ("keyring timeout then success", scenario({"behaviour": "keyring_timeout", "keyring_seconds": 5, "wait_seconds": 40},
+                                              {"behaviour": "success", "edits": EDIT, "report": REPORT}), {}),
+    ("keyring timeout twice", scenario({"behaviour": "keyring_timeout", "keyring_seconds": 5, "wait_seconds": 40}), {}),
+    ("keyring timeout after a write", scenario({"behaviour": "keyring_timeout", "keyring_seconds": 5,
+                                                "wait_seconds": 40, "edits": EDIT}), {}),
+    ("quota 1.2.2 (exit 0)", failure_scenario("quota_1_2_2"), {}),
+    ("quota 1.2.11 (exit 3)", failure_scenario("quota_1_2_11"), {}),
+    ("quota text (exit 1)", failure_scenario("quota_text"), {}),
+    ("permission soft-deny", failure_scenario("permission_denied", commands=["npm test"]), {}),
+    ("print timeout <=1.1.27", failure_scenario("print_timeout_old"), {}),
+    ("print timeout 1.2.0+ (partial)", failure_scenario("print_timeout_new"), {}),
+    ("hung worker, relay timeout 3s", failure_scenario("hang", grandchild=True), {"timeout_minutes": 0.05}),
+    ("empty output", failure_scenario("empty_output"), {}),
+    ("garbage output", failure_scenario("garbage"), {}),
+    ("stream without result", failure_scenario("no_result"), {}),
+    ("no structured report", failure_scenario("no_report"), {}),
+    ("stale error beside success", failure_scenario("stale_error", edits=EDIT), {}),
+    ("API error (exit 3)", failure_scenario("api_error"), {}),
+]
+
+
+async def measure(root: Path, scen: dict, args: dict) -> tuple[str, int, float]:
+    repo = make_repo(root / "project")
+    agy = install_fake_agy(root / "bin", scen)
+    env = relay_env(root / "data", agy, GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS="2")
+    async with stdio_relay(env) as client:
+        started = time.monotonic()
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **args}))
+        elapsed = time.monotonic() - started
+    return packet["status"], len(launches(agy)), elapsed
+
+
+def main() -> None:
+    print(f"{'scenario':<42} {'status':<20} {'launches':>8} {'wall s':>7}")
+    for name, scen, args in SCENARIOS:
+        with tempfile.TemporaryDirectory() as tmp:
+            status, count, elapsed = anyio.run(measure, Path(tmp), scen, args)
+        print(f"{name:<42} {status:<20} {count:>8} {elapsed:>7.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
