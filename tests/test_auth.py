@@ -1,0 +1,63 @@
+"""Auth preflight: one probe in flight for everyone, a healthy answer cached, one retry when transient."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+import relay.auth as auth
+from fakeagy import install_fake_agy, launches, success_scenario
+from relay.auth import AuthPreflight, judge_probe
+from relay.contracts import Status
+
+pytestmark = pytest.mark.anyio
+
+
+def probes(agy) -> list[dict]:
+    return [r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"]
+
+
+async def test_concurrent_callers_share_one_probe_and_its_healthy_answer_is_cached(tmp_path):
+    agy = install_fake_agy(tmp_path, success_scenario([]))
+    pre = AuthPreflight(cache_seconds=60)
+    answers = []
+
+    async def check() -> None:
+        answers.append(await pre.check(str(agy), {"PATH": "/usr/bin:/bin"}))
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(4):
+            tg.start_soon(check)
+    assert answers == [None] * 4
+    assert len(probes(agy)) == 1
+    assert await pre.check(str(agy), {}) is None
+    assert len(probes(agy)) == 1  # cached
+    pre.forget()
+    await pre.check(str(agy), {})
+    assert len(probes(agy)) == 2
+
+
+async def test_signed_out_probe_is_login_required_and_not_retried(tmp_path):
+    scen = success_scenario([])
+    scen["models"] = "signed_out"
+    agy = install_fake_agy(tmp_path, scen)
+    verdict = await AuthPreflight().check(str(agy), {})
+    assert verdict.status is Status.LOGIN_REQUIRED and "agy" in verdict.hint
+    assert len(probes(agy)) == 1
+
+
+async def test_probe_timeout_is_retried_once_then_auth_timeout(tmp_path, monkeypatch):
+    monkeypatch.setattr(auth, "PROBE_TIMEOUT", 0.5)
+    scen = success_scenario([])
+    scen["models"] = "hang"
+    agy = install_fake_agy(tmp_path, scen)
+    verdict = await AuthPreflight().check(str(agy), {})
+    assert verdict.status is Status.AUTH_TIMEOUT
+    assert len(probes(agy)) == 2
+
+
+def test_judge_probe_reads_quota_and_unrelated_failures():
+    quota = judge_probe(1, "", "error: Individual quota reached. Resets in 2m38s.", False)
+    assert quota.status is Status.QUOTA_EXHAUSTED and quota.resets_in_seconds == 158
+    assert judge_probe(2, "", "flags provided but not defined: -x", False) is None
+    assert judge_probe(0, "gemini-3.1-pro-low\tGemini", "Fetching available models...", False) is None

@@ -1,0 +1,34 @@
+"""The same server in process, through the SDK client in both connection modes."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from conftest import payload
+from fakeagy import install_fake_agy, success_scenario
+from relay.server import create_server
+from relay.settings import load_settings
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_inprocess_execute_and_get_result_in_both_modes(tmp_path, repo, mode):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    async with Client(create_server(settings), mode=mode) as client:
+        tools = (await client.list_tools()).tools
+        assert len(tools) == 3
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo)}))
+        assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["src/new.py"]
+        again = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))
+        assert again == packet
+        resources = (await client.list_resources()).resources
+        assert {str(r.uri) for r in resources} == {"relay://guide", "relay://statuses", "relay://profile-schema"}
+        statuses = await client.read_resource("relay://statuses")
+        assert "MUTATION_ABORTED" in statuses.contents[0].text
+        prompts = (await client.list_prompts()).prompts
+        assert {p.name for p in prompts} == {"implement-with-tests", "mechanical-refactor", "review-packet"}
+        prompt = await client.get_prompt("review-packet", {"run_id": packet["run_id"]})
+        assert packet["run_id"] in prompt.messages[0].content.text
