@@ -16,36 +16,24 @@ from .process import run_capture, tail
 
 __all__ = ["run_verification", "parse_counts", "tests_from_verification"]
 
-# (pattern, group of passed, group of failed) — the first that matches wins.
-_COUNTERS = [
-    re.compile(r"(?:(?P<failed>\d+) failed)?[, ]*(?:(?P<passed>\d+) passed)"),  # pytest: "1 failed, 5 passed"
-    re.compile(r"Tests:\s+(?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?P<passed>\d+) passed"),  # jest
-    re.compile(r"test result: \w+\. (?P<passed>\d+) passed; (?P<failed>\d+) failed"),  # cargo
-    re.compile(r"(?P<passed>\d+) passing(?:.*?(?P<failed>\d+) failing)?", re.S),  # mocha
-]
+# A runner's summary line names its counts: pytest "1 failed, 5 passed", jest "2 failed, 40 passed",
+# cargo "7 passed; 0 failed", mocha "5 passing, 1 failing".
+_PASSED = re.compile(r"(\d+)\s+(?:passed|passing)\b")
+_FAILED = re.compile(r"(\d+)\s+(?:failed|failing|errors?)\b")
 
 
 def parse_counts(output: str, exit_code: int | None) -> tuple[int, int]:
-    """(passed, failed) from a test runner's summary; a command without one counts as one check."""
-    passed = failed = 0
-    found = False
-    for line in output.splitlines()[-60:]:
-        for pattern in _COUNTERS:
-            match = pattern.search(line)
-            if match and match.group("passed"):
-                passed = int(match.group("passed"))
-                failed = int(match.group("failed") or 0)
-                found = True
-                break
-        if not found:
-            m = re.search(r"(\d+) failed", line)
-            if m and ("error" in line or "=" in line):
-                failed, found = int(m[1]), True
-    if not found:
-        return (1, 0) if exit_code == 0 else (0, 1)
-    if exit_code not in (0, None) and failed == 0:
-        failed = 1  # the runner failed without saying how many: never report all-green
-    return passed, failed
+    """(passed, failed) from the last summary line of a test run; a command without one counts as one check."""
+    for line in reversed(output.splitlines()[-80:]):
+        passed = _PASSED.search(line)
+        failed = _FAILED.search(line)
+        if passed or failed:
+            p = int(passed[1]) if passed else 0
+            f = int(failed[1]) if failed else 0
+            if exit_code not in (0, None) and f == 0:
+                f = 1  # the runner failed without saying how: never report all-green
+            return p, f
+    return (1, 0) if exit_code == 0 else (0, 1)
 
 
 def _shell(command: str) -> list[str]:
