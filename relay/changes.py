@@ -4,7 +4,9 @@ Cost: one more status pass (per repository), then work only for the paths that p
 or the snapshot names:
 
 * a path that was clean before and is dirty now: its before-content is HEAD, so one
-  ``git diff <HEAD before> -- <paths>`` for all of them gives hunks and counts;
+  ``git diff -U0 <HEAD before> -- <paths>`` for all of them gives hunks and counts (past a
+  few dozen paths, one diff of the workspace, whose other patches are skipped: git's
+  pathspec matching costs more than the stat pass);
 * a path that was already dirty, untracked or ignored before: compared by stat, then by
   content hash; only if it really differs is it diffed, in Python, against the bytes the
   snapshot kept, so the earlier edits are never blamed on the worker;
@@ -19,6 +21,7 @@ only removes lines is marked at the line it was removed after.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import os
 import posixpath
@@ -60,16 +63,24 @@ _RENAME_MIN_SIMILARITY = 0.5
 # difflib on the part between common prefix and suffix; above this many line pairs it can be
 # slow, so the middle is split on lines that occur once on both sides first (patience diff).
 _DIFFLIB_MAX_PRODUCT = 4_000_000
+# Files read in Python for one observation (new files, files dirty before); past it, the
+# rest are listed without line counts.
+_MAX_FILE_READS = 5_000
 # Past this many paths one unrestricted diff beats pathspec matching (see _git_batch).
 _PATHSPEC_MAX = 48
 # Argument lists stay well under every platform's limit.
 _ARGV_CHUNK_BYTES = 64 * 1024
 _NOTE_CHARS = 600
+# Appended to a last line without a newline, so "x" and "x\n" differ as they do in git.
 _NO_EOL = b"\0no-newline-at-end"
 
 
 class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Every change the relay observed, and how it knows (``source``)."""
+    """Every change the relay observed, and how it knows (``source``).
+
+    ``elapsed_ms`` is the whole cost of observation: the snapshot before plus the look
+    after. ``note`` says what could not be observed exactly (budgets, fallbacks).
+    """
 
     source: Literal["git", "tree", "report"]
     files: list[FileChange] = []
@@ -190,8 +201,6 @@ def _unique_anchors(a: Sequence[bytes], b: Sequence[bytes]) -> list[tuple[int, i
     if not pairs:
         return []
     # Longest increasing subsequence on j (patience sorting), O(n log n).
-    import bisect
-
     tails: list[int] = []
     tails_idx: list[int] = []
     prev = [-1] * len(pairs)
@@ -257,7 +266,7 @@ def _make_change(path: str, before: _Side, after: _Side, *, old_path: str | None
     b_data = after.data if after.kind in ("file", "link") else b""
     if b_data is None and after.kind == "file":
         if notes is not None:
-            notes.append(f"{path}: too large to diff")
+            notes.append(f"{path}: not diffed (too large)")
         return change
     acc = _Acc(path)
     if a_data is None:
@@ -482,6 +491,8 @@ class _Observer:
         self.notes: list[str] = []
         # out path -> where its before-content lives (for rename pairing)
         self.origin: dict[str, tuple[RepoState, str, Entry | None]] = {}
+        self.reads_left = _MAX_FILE_READS
+        self.unread = 0
 
     def found(self) -> None:
         if not self.diff:
@@ -529,7 +540,7 @@ class _Observer:
                     if now.kind == "absent":
                         continue
                     self.found()
-                    self._add(_make_change(out_path, _ABSENT_SIDE, self._side_now(abspath, now), notes=self.notes), before, path, None)
+                    self._add(self._change(out_path, _ABSENT_SIDE, abspath, now), before, path, None)
                 else:
                     self.found()
                     batch.append(path)
@@ -549,11 +560,22 @@ class _Observer:
                 batch.append(path)
                 continue
             before_side = _Side(entry.kind, entry.executable, data if entry.kind in ("file", "link") else b"")
-            self._add(_make_change(out_path, before_side, self._side_now(abspath, now), notes=self.notes), before, path, entry)
+            self._add(self._change(out_path, before_side, abspath, now), before, path, entry)
         return batch
+
+    def _change(self, out_path: str, before_side: _Side, abspath: str, now: Entry) -> FileChange | None:
+        unread = self.unread
+        after_side = self._side_now(abspath, now)
+        return _make_change(out_path, before_side, after_side, notes=self.notes if self.unread == unread else None)
 
     def _side_now(self, abspath: str, now: Entry) -> _Side:
         if now.kind == "file":
+            if self.reads_left <= 0:
+                # A worker that generated tens of thousands of files (an install without a
+                # .gitignore) gets them listed, not read; one note says how many.
+                self.unread += 1
+                return _Side("file", now.executable, None)
+            self.reads_left -= 1
             data = read_bytes(abspath, limit=_DIFF_READ_LIMIT + 1)
             if data is None:
                 return _ABSENT_SIDE  # gone (or unreadable) since the status pass
@@ -589,7 +611,7 @@ class _Observer:
         for path in added:
             abspath = os.path.join(after.root, path)
             now = read_entry(abspath, want_digest=False)
-            self._add(_make_change(after.out(path), _ABSENT_SIDE, self._side_now(abspath, now), notes=self.notes), before, path, None)
+            self._add(self._change(after.out(path), _ABSENT_SIDE, abspath, now), before, path, None)
         if not paths or base is None:
             return
         if len(paths) > _PATHSPEC_MAX:
@@ -642,7 +664,7 @@ class _Observer:
             self.found()
             data = self.store.content(abspath) if entry.kind in ("file", "link") else b""
             before_side = _Side(entry.kind, entry.executable, data)
-            change = _make_change(path, before_side, self._side_now(abspath, now), notes=self.notes)
+            change = self._change(path, before_side, abspath, now)
             if change is not None:
                 self.changes.append(change)
                 self.origin[change.path] = (None, path, entry)  # type: ignore[assignment]
@@ -723,6 +745,25 @@ class _Observer:
         return out
 
 
+def _printable(text: str) -> str:
+    # A file name that is not UTF-8 arrives with surrogate escapes (so it could be opened);
+    # the record and the packet are JSON, so such bytes are shown as U+FFFD.
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _printable_change(change: FileChange) -> FileChange:
+    change.path = _printable(change.path)
+    if change.old_path is not None:
+        change.old_path = _printable(change.old_path)
+    if change.symlink:
+        change.added_lines = [_printable(line) for line in change.added_lines]
+    return change
+
+
 def _sub_change(path: str, kind: str, old: str | None, new: str | None) -> FileChange:
     change = FileChange(path=path, kind=kind, submodule=True)  # type: ignore[arg-type]
     if old:
@@ -800,8 +841,10 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
         files = _report_changes(ws, reported)
     else:
         observer.pair_renames()
-        files = sorted(observer.changes, key=lambda c: c.path)
+        files = sorted((_printable_change(c) for c in observer.changes), key=lambda c: c.path)
     notes = observer.notes
+    if observer.unread:
+        notes.insert(0, f"{observer.unread:,} files listed without line counts (past {_MAX_FILE_READS:,} files read)")
     budget_notes = "; ".join(notes[:3]) + (f" (+{len(notes) - 3} more)" if len(notes) > 3 else "") if notes else None
     elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return ChangeSet(source=source, files=files, elapsed_ms=elapsed, note=_join_notes(before.note, fallback_note, budget_notes))

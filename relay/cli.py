@@ -51,12 +51,28 @@ def _quiet() -> None:
         logging.getLogger().setLevel(logging.WARNING)
 
 
+def _settings_or_none():
+    """The settings, or None after saying on stderr what in the environment is wrong."""
+    from .settings import load_settings
+
+    try:
+        return load_settings()
+    except ValueError as exc:
+        print(f"gravity-relay: configuration error: {exc}", file=sys.stderr)
+        return None
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import render_checks, run_doctor
+    from .doctor import Check, render_checks, run_doctor
     from .settings import load_settings
 
     _quiet()
-    checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout)
+    try:
+        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout)
+    except ValueError as exc:  # the environment itself does not parse: that is the finding
+        checks = [Check(name="settings", level="failure", message=str(exc),
+                        fix="Fix that variable in the relay's environment (the MCP client's server env); the "
+                        "server cannot start until then.")]
     if args.json:
         import msgspec
 
@@ -116,12 +132,12 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     for p in plans:
         verb = _VERBS[p.action][1 if args.dry_run else 0]
         where = p.path.replace(str(home), "~", 1) if p.path.startswith(str(home)) else p.path
-        line = f"{p.client:<{width}}  {verb:<11} {where}: {p.message}"
+        line = f"{p.client:<{width}}  {verb:<12} {where}: {p.message}"
         if p.backup:
             line += f" (backup: {Path(p.backup).name})"
         print(line)
         if p.warning and p.action in ("add", "update", "skip", "unchanged"):
-            print(f"{'':<{width}}  {'':<11} note: {p.warning}")
+            print(f"{'':<{width}}  {'':<12} note: {p.warning}")
         if args.dry_run and p.writes:
             sys.stdout.write(p.diff())
     changed = [p for p in plans if p.writes]
@@ -140,7 +156,6 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 
 def _cmd_cleanup(args: argparse.Namespace) -> int:
     from .retention import apply_retention, human_bytes, parse_size
-    from .settings import load_settings
 
     _quiet()
     try:
@@ -148,7 +163,9 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"gravity-relay cleanup: --max-size: {exc}", file=sys.stderr)
         return 2
-    settings = load_settings()
+    settings = _settings_or_none()
+    if settings is None:
+        return 2
     summary = apply_retention(settings, max_runs=args.max_runs, max_age_days=args.max_age_days,
                               max_size_bytes=max_size, dry_run=args.dry_run)
     if args.json:
@@ -178,10 +195,10 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import demo_main
-    from .settings import load_settings
 
     _quiet()
-    return demo_main(load_settings(), as_json=args.json)
+    settings = _settings_or_none()
+    return 2 if settings is None else demo_main(settings, as_json=args.json)
 
 
 def build_parser() -> argparse.ArgumentParser:

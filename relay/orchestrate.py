@@ -363,6 +363,9 @@ class Relay:
                          model=args.model, effort=args.effort, agent=args.agent)
         if args.run_id:
             parent = self.store.read(args.run_id)
+            if parent.state == "running":
+                raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
+                                 "Wait for its packet, then continue it.", retryable=True)
             if not parent.conversation_id:
                 raise RelayError(
                     Status.INVALID_INPUT,

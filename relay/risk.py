@@ -281,8 +281,12 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
     (("requirements*.txt", "requirements/*.txt", "constraints*.txt"),
      re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
-    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml", "environment.yml", "environment.yaml"),
-     re.compile(r"""^\s*(?:-\s*)?["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?["']?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*""" + _VERSIONISH + r"|[\"'],?\s*$)")),
+    # Mixed files (tool settings live beside dependencies): only a versioned requirement
+    # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
+    # quoted word or a number, which are far more often settings ("E501", timeout = 30).
+    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml"),
+     re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
+    (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
     (("gemfile", "*.gemspec"), re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),

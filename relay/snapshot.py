@@ -39,6 +39,7 @@ __all__ = [
     "Snapshot",
     "take_snapshot",
     "Entry",
+    "ABSENT",
     "RepoState",
     "ContentStore",
     "scan_repo",
@@ -126,7 +127,10 @@ class ContentStore:
         """
         st, entry = _lstat_entry(abspath)
         if entry.kind == "link":
-            self._blobs[abspath] = zlib.compress(os.fsencode(os.readlink(abspath)), 1)
+            try:
+                self._blobs[abspath] = zlib.compress(os.fsencode(os.readlink(abspath)), 1)
+            except OSError:  # replaced since the lstat; its digest already says what it was
+                pass
             return entry
         if st is None or entry.kind != "file":
             return entry
@@ -267,7 +271,7 @@ _STATUS_OPTS = (
 )
 
 
-def toplevel(workspace: Path) -> tuple[str, str]:
+def _toplevel(workspace: Path) -> tuple[str, str]:
     """(repository root, the workspace's prefix inside it), or GitError outside git."""
     out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix"])
     lines = out.decode("utf-8", "surrogateescape").split("\n")
@@ -340,7 +344,10 @@ def scan_repo(root: str, prefix: str, *, store: ContentStore | None, out_prefix:
         status.pop(sub, None)
         status.pop(sub + "/", None)
         sub_root = os.path.join(root, sub)
-        if depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
+        # .gitmodules is workspace content: a "submodule" reached through a symlink could be
+        # any repository on the machine, so only a real folder inside this one is scanned.
+        inside = os.path.realpath(sub_root).startswith(os.path.realpath(root) + os.sep) and not os.path.islink(sub_root)
+        if not inside or depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
             state.subs[sub] = None
             continue
         try:
@@ -456,13 +463,13 @@ def take_snapshot(workspace: Path) -> Snapshot:
     store = ContentStore()
     git_note = None
     try:
-        root, prefix = toplevel(ws)
+        root, prefix = _toplevel(ws)
         repo = scan_repo(root, prefix, store=store)
         return Snapshot(
             source="git", workspace=ws, repo=repo, store=store,
             elapsed_ms=int((time.perf_counter() - started) * 1000), note=_budget_note(store, repo.ignored_overflow),
         )
-    except GitError as exc:
+    except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
             git_note = f"git could not read the repository ({exc}); using a file-tree snapshot"
     store = ContentStore()

@@ -46,7 +46,9 @@ def _env() -> dict[str, str]:
 
 
 def _git(root: Path, *args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=root, env=_env(), check=True, capture_output=True).stdout
+    # No background gc: it would compete with the measurements (and race the clean-up).
+    argv = ["git", "-c", "gc.auto=0", "-c", "maintenance.auto=false", *args]
+    return subprocess.run(argv, cwd=root, env=_env(), check=True, capture_output=True).stdout
 
 
 def _rel(i: int) -> str:
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
                 if changed > repo_files - 5:
                     continue
                 print(_row(_measure(root, repo_files, changed)), flush=True)
-            shutil.rmtree(root)
+            shutil.rmtree(root, ignore_errors=True)
         print("\nrelay ms = take_snapshot + observe_changes (two status passes + diffs of changed files);")
         print("git ms   = one `git status --porcelain` + one `git diff --numstat` on the same state (best of two:")
         print("           once before the relay's observe_changes, once after).")

@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from relay import changes as changes_mod
@@ -14,6 +15,8 @@ from relay.changes import ChangeSet, normalize_reported, observe_changes, worksp
 from relay.contracts import FileChange
 from relay.snapshot import take_snapshot
 from review_corpus import git, make_repo, write
+
+__all__: list[str] = []  # a test module exports nothing
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
 
@@ -191,6 +194,30 @@ def test_observe_names_with_spaces_non_ascii_dashes_and_newlines(repo: Path) -> 
     assert set(got) == {*names, "new ü file.txt"}
     for name in names:
         assert got[name].ranges == [(2, 2)], name
+
+
+def test_observe_non_utf8_file_name_is_shown_with_a_replacement_character(repo: Path) -> None:
+    raw = os.path.join(os.fsencode(repo), b"caf\xe9.txt")
+    with open(raw, "wb") as fh:
+        fh.write(b"one\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "latin-1 name")
+    snap = take_snapshot(repo)
+    with open(raw, "ab") as fh:
+        fh.write(b"two\n")
+    cs = observe_changes(snap, repo)
+    assert [(c.path, c.ranges) for c in cs.files] == [("caf\ufffd.txt", [(2, 2)])]
+    msgspec.json.encode(cs)  # the record must be writable
+
+
+def test_observe_never_follows_a_gitmodules_path_through_a_symlink(tmp_path: Path) -> None:
+    outside = make_repo(tmp_path / "outside", {"secret.txt": "s\n"})
+    (outside / "secret.txt").write_text("dirty outside\n")
+    root = make_repo(tmp_path / "main", {".gitmodules": '[submodule "x"]\n\tpath = link\n\turl = ../outside\n', "a.txt": "a\n"})
+    os.symlink(outside, root / "link")
+    snap = take_snapshot(root)
+    (outside / "secret.txt").write_text("dirty outside, more\n")
+    assert all(not c.path.startswith("link/") for c in observe_changes(snap, root).files)
 
 
 def test_observe_submodule_pointer_inner_edit_and_new_submodule(tmp_path: Path) -> None:
@@ -391,3 +418,14 @@ def test_observe_reads_no_fifo(tmp_path: Path) -> None:
     write(ws, "a.txt", "b\n")
     assert [c.path for c in observe_changes(snap, ws).files] == ["a.txt"]
 
+
+
+def test_observe_lists_files_past_the_read_budget_without_reading_them(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(changes_mod, "_MAX_FILE_READS", 3)
+    snap = take_snapshot(repo)
+    for i in range(10):
+        write(repo, f"gen/f{i}.txt", f"{i}\n")
+    cs = observe_changes(snap, repo)
+    assert len(cs.files) == 10 and all(c.kind == "added" for c in cs.files)
+    assert sum(c.additions for c in cs.files) == 3
+    assert "7 files listed without line counts" in (cs.note or "")

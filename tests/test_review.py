@@ -25,6 +25,8 @@ from relay.risk import risk_rank
 from relay.snapshot import take_snapshot
 from review_corpus import CASES, Case, git, make_repo, run_case, write
 
+__all__: list[str] = []  # a test module exports nothing
+
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
 
 

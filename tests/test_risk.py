@@ -8,6 +8,8 @@ import pytest
 from relay.contracts import FileChange
 from relay.risk import RULES, RiskContext, assess, is_secret_path, is_test_path, line_matters, max_risk
 
+__all__: list[str] = []  # a test module exports nothing
+
 NO_CTX = RiskContext()
 
 
@@ -136,6 +138,8 @@ def test_lowered_or_removed_coverage_thresholds(path: str, removed: list[str], a
     ("path", "line", "name"),
     [
         ("pyproject.toml", '    "httpx>=0.27",', "httpx"),
+        ("pyproject.toml", 'requests = "^2.31"', "requests"),
+        ("environment.yml", "  - numpy=1.26", "numpy"),
         ("Cargo.toml", 'serde = { version = "1" }', "serde"),
         ("go.mod", "\tgithub.com/pkg/errors v0.9.1", "github.com/pkg/errors"),
         ("Gemfile", "gem 'rails', '~> 7.1'", "rails"),
@@ -148,7 +152,8 @@ def test_new_dependency_names_across_manifests(path: str, line: str, name: str) 
 
 
 def test_project_metadata_is_not_a_dependency() -> None:
-    out = assess(fc("pyproject.toml", added_lines=['version = "0.2.0"', 'name = "relay"']), NO_CTX)
+    settings = ['version = "0.2.0"', 'name = "relay"', "timeout = 30", 'select = ["E501"]', '    "E501",', "fail_under = 90"]
+    out = assess(fc("pyproject.toml", added_lines=settings), NO_CTX)
     assert all("dependency" not in r for r in out.reasons)
 
 

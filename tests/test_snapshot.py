@@ -16,6 +16,8 @@ from relay.gitcmd import GitError, filter_overrides, git_env, run_git
 from relay.snapshot import Snapshot, take_snapshot
 from review_corpus import git, make_repo, write
 
+__all__: list[str] = []  # a test module exports nothing
+
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
 
 

@@ -1,0 +1,93 @@
+"""Both doors answer with the same bytes: ``gravity-relay runs show`` versus ``antigravity_get_result``.
+
+The records are real: one successful run and one failed run made by the relay with the fake
+agy, and one early refusal (with non-ASCII text, so encoding differences would show). The MCP
+side is the real server over a real stdio pipe (legacy handshake); the CLI side is the real
+command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import make_repo, payload, relay_env, stdio_relay
+from fakeagy import failure_scenario, install_fake_agy, success_scenario
+
+from relay.orchestrate import Relay
+from relay.server import call_tool
+from relay.settings import load_settings
+
+DETAILS = ("summary", "errors", "full")
+MAX_CHARS = (12_000, 400)
+
+
+async def make_records(tmp_path: Path) -> tuple[Path, list[str]]:
+    data = tmp_path / "data"
+    repo = make_repo(tmp_path / "project", {"README.md": "# app\n", "src/app.py": "def main():\n    return 1\n"})
+    agy = install_fake_agy(tmp_path / "agy", success_scenario([
+        {"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2, "content": "    return 2  # café ✓\n"},
+        {"op": "write", "path": "src/new_module.py", "content": "VALUE = 'ünïcødé'\n" * 40},
+    ]))
+    env = {**os.environ, "GRAVITY_RELAY_DATA_DIR": str(data), "AGY_BIN": str(agy)}
+    env.pop("GRAVITY_RELAY_DEFAULT_PROFILE", None)
+    env.pop("GRAVITY_RELAY_PROFILES", None)
+    relay = Relay(load_settings(env), environ=env)
+    ids = []
+    ok = payload(await call_tool(relay, "antigravity_execute",
+                                 {"task": "Make main return 2 — and add a module (naïve café ✓)", "workspace": str(repo)}))
+    assert ok["status"] == "SUCCESS", ok
+    ids.append(ok["run_id"])
+
+    failing = install_fake_agy(tmp_path / "agy-failing", failure_scenario("api_error"))
+    env_failing = {**env, "AGY_BIN": str(failing)}
+    relay_failing = Relay(load_settings(env_failing), environ=env_failing)
+    failed = payload(await call_tool(relay_failing, "antigravity_execute",
+                                     {"task": "Do something the API refuses", "workspace": str(repo)}))
+    assert failed["ok"] is False and failed["status"] == "WORKER_ERROR", failed
+    ids.append(failed["run_id"])
+
+    refused = payload(await call_tool(relay, "antigravity_execute",
+                                      {"task": "Réparer l'entrée ☕ — 日本語", "workspace": str(tmp_path / "missing")}))
+    assert refused["status"] == "INVALID_WORKSPACE"
+    ids.append(refused["run_id"])
+    return data, ids
+
+
+def runs_show(data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    env["GRAVITY_RELAY_DATA_DIR"] = str(data)
+    got = subprocess.run([sys.executable, "-m", "relay", "runs", "show", run_id, "--detail", detail,
+                          "--max-chars", str(max_chars)], env=env, capture_output=True, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    assert got.returncode == 0, got.stderr.decode()
+    return got.stdout
+
+
+@pytest.mark.anyio
+async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path):
+    data, ids = await make_records(tmp_path)
+    mcp_texts: dict[tuple[str, str, int], str] = {}
+    async with stdio_relay(relay_env(data, agy=None)) as client:
+        for run_id in ids:
+            for detail in DETAILS:
+                for max_chars in MAX_CHARS:
+                    result = await client.call_tool("antigravity_get_result",
+                                                    {"run_id": run_id, "detail": detail, "max_chars": max_chars})
+                    assert not result.is_error
+                    payload(result)  # text block and structured content carry the same JSON
+                    mcp_texts[(run_id, detail, max_chars)] = result.content[0].text
+    compared = 0
+    for (run_id, detail, max_chars), text in mcp_texts.items():
+        cli = runs_show(data, run_id, detail, max_chars)
+        assert cli == text.encode("utf-8") + b"\n", (run_id, detail, max_chars)
+        compared += 1
+    assert compared == len(ids) * len(DETAILS) * len(MAX_CHARS)
+    # The cases differ from one another: a cut answer really was cut, non-ASCII really was there.
+    assert '"truncated"' in mcp_texts[(ids[0], "full", 400)]
+    assert "日本語" in mcp_texts[(ids[2], "full", 12_000)]
+    assert "café ✓" in mcp_texts[(ids[0], "full", 12_000)] or "café ✓" in mcp_texts[(ids[0], "summary", 12_000)]
