@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import msgspec
@@ -31,6 +32,9 @@ __all__ = [
     "build_agy_argv",
     "report_schema",
     "go_duration",
+    "agy_fact",
+    "start_version_probe",
+    "finish_version_probe",
 ]
 
 AgyVersion = tuple[int, int, int]
@@ -89,6 +93,40 @@ def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str
         f"agy was not found (tried: PATH, {where})",
         "Install the Antigravity CLI, or set AGY_BIN to its full path in the relay's MCP server env.",
     )
+
+
+def start_version_probe(settings: Settings) -> tuple[str | None, subprocess.Popen | None]:
+    """Start `agy --version` without waiting, so it runs while the server imports the SDK."""
+    try:
+        path = locate_agy(settings)
+    except RelayError:
+        return None, None
+    try:
+        proc = subprocess.Popen([path, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    except OSError:
+        return path, None
+    return path, proc
+
+
+def finish_version_probe(path: str | None, proc: subprocess.Popen | None, timeout: float = 3.0
+                         ) -> tuple[str | None, str | None]:
+    """(path, version) from a started probe; version None when agy did not say in time."""
+    if proc is None:
+        return path, None
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return path, None
+    version = parse_version(out) if proc.returncode == 0 else None
+    return path, ".".join(map(str, version)) if version else None
+
+
+def agy_fact(settings: Settings, timeout: float = 3.0) -> tuple[str | None, str | None]:
+    """(path, version) of the agy the relay would run; None where unknown."""
+    return finish_version_probe(*start_version_probe(settings), timeout=timeout)
 
 
 def go_duration(seconds: float) -> str:

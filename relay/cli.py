@@ -27,11 +27,18 @@ def _setup_logging() -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    from .agy_cli import finish_version_probe, start_version_probe
+    from .settings import load_settings
+
+    settings = load_settings()
+    # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up).
+    probe = start_version_probe(settings)
     import anyio
 
     from .server import serve
 
-    anyio.run(serve)
+    agy = finish_version_probe(*probe)
+    anyio.run(serve, settings, agy)
     return 0
 
 

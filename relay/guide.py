@@ -7,7 +7,6 @@ they say so. The longer guidance is in resources the leader pulls when needed.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 
 import msgspec
@@ -16,30 +15,15 @@ from msgspec import Struct
 
 from . import agy_cli
 from .contracts import Profile, Status
-from .errors import RelayError
 from .schemas import struct_schema
 from .settings import Settings
 
-__all__ = ["instructions", "agy_fact", "RESOURCES", "PROMPTS", "render_prompt", "STATUS_GUIDE"]
+__all__ = ["instructions", "RESOURCES", "PROMPTS", "render_prompt", "STATUS_GUIDE"]
 
 
-def agy_fact(settings: Settings, timeout: float = 3.0) -> tuple[str | None, str | None]:
-    """(path, version) of the agy the relay would run; None where unknown."""
-    try:
-        path = agy_cli.locate_agy(settings)
-    except RelayError:
-        return None, None
-    try:
-        got = subprocess.run([path, "--version"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                             timeout=timeout, start_new_session=True)
-    except (OSError, subprocess.TimeoutExpired):
-        return path, None
-    version = agy_cli.parse_version(got.stdout) if got.returncode == 0 else None
-    return path, ".".join(map(str, version)) if version else None
-
-
-def instructions(settings: Settings) -> str:
-    path, version = agy_fact(settings)
+def instructions(settings: Settings, agy: tuple[str | None, str | None] | None = None) -> str:
+    """``agy`` is (path, version) when the caller already asked (serve does, while the SDK imports)."""
+    path, version = agy if agy is not None else agy_cli.agy_fact(settings)
     if path is None:
         worker = "agy: NOT FOUND on this machine (calls will fail with SPAWN_ERROR; set AGY_BIN)."
     elif version is None:

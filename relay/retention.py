@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
-from .settings import Settings
+from .settings import Settings, parse_size
 
 __all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
 
@@ -63,18 +63,6 @@ def human_bytes(size: int) -> str:
             return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} B"
-
-
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
-
-
-def parse_size(text: str) -> int:
-    """'500MB', '2G', '1.5GiB', '10kb', '0' -> bytes (binary units, like GRAVITY_RELAY_MAX_SIZE)."""
-    match = _SIZE.match(text or "")
-    if not match:
-        raise ValueError(f"size {text!r} is not understood: use a number with an optional unit, e.g. 500MB or 2GB")
-    return int(float(match[1]) * _UNITS[match[2].upper()])
 
 
 class _Run(Struct, kw_only=True):

@@ -27,6 +27,7 @@ from .guide import PROMPTS, RESOURCES, instructions, render_prompt
 from .orchestrate import Relay
 from .recovery import recover_interrupted
 from .results import encode, render_result
+from .retention import retain_in_background
 from .schemas import input_schema
 from .settings import Settings, load_settings
 
@@ -127,7 +128,8 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
         return _result(obj, encode(obj).decode(), is_error=True)
 
 
-def create_server(settings: Settings, relay: Relay | None = None) -> Server:
+def create_server(settings: Settings, relay: Relay | None = None,
+                  agy: tuple[str | None, str | None] | None = None) -> Server:
     relay = relay or Relay(settings)
     tools = tool_definitions()
 
@@ -171,7 +173,7 @@ def create_server(settings: Settings, relay: Relay | None = None) -> Server:
     return Server(
         "gravity-relay",
         version=__version__,
-        instructions=instructions(settings),
+        instructions=instructions(settings, agy),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
         on_list_resources=on_list_resources,
@@ -181,11 +183,13 @@ def create_server(settings: Settings, relay: Relay | None = None) -> Server:
     )
 
 
-async def serve(settings: Settings | None = None) -> None:
+async def serve(settings: Settings | None = None, agy: tuple[str | None, str | None] | None = None) -> None:
     """Serve MCP over stdio until the client hangs up or a signal arrives."""
     from mcp.server.stdio import stdio_server
 
     settings = settings or load_settings()
+    for problem in settings.problems:
+        log.warning("configuration: %s", problem)
     relay = Relay(settings)
     try:
         recovered = recover_interrupted(relay.store)
@@ -193,7 +197,7 @@ async def serve(settings: Settings | None = None) -> None:
             log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
     except OSError as exc:
         log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
-    server = create_server(settings, relay)
+    server = create_server(settings, relay, agy)
     async with anyio.create_task_group() as tg:
 
         async def on_signals() -> None:
@@ -206,6 +210,7 @@ async def serve(settings: Settings | None = None) -> None:
 
         if os.name != "nt":
             tg.start_soon(on_signals)
+        tg.start_soon(retain_in_background, settings)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
         tg.cancel_scope.cancel()

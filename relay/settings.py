@@ -7,8 +7,8 @@ Everything configurable lives here, so the rest of the relay never calls
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import sys
 from pathlib import Path
 
 import msgspec
@@ -16,7 +16,7 @@ from msgspec import Struct
 
 from .contracts import Profile, explain
 
-__all__ = ["Settings", "load_settings", "parse_profiles", "agy_candidates", "WORKER_MARKER_ENV"]
+__all__ = ["Settings", "load_settings", "parse_profiles", "parse_size", "agy_candidates", "WORKER_MARKER_ENV"]
 
 # Set in the worker's environment; a relay that sees it was started by agy itself.
 WORKER_MARKER_ENV = "GRAVITY_RELAY_WORKER_RUN"
@@ -32,6 +32,7 @@ class Settings(Struct, kw_only=True, frozen=True):
     fixed_constraints: list[str] = []
     allowed_roots: list[str] = []
     inside_worker: str | None = None
+    problems: list[str] = []  # environment values that were ignored, for doctor and the log
     max_runs: int = 500
     max_age_days: float = 30.0
     max_size_bytes: int = 500 * 1024 * 1024
@@ -77,30 +78,39 @@ def _fixed_constraints(raw: str | None) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _number(env: dict[str, str], key: str, default: float) -> float:
+def _number(env: dict[str, str], key: str, default: float, problems: list[str]) -> float:
     raw = env.get(key)
     if not raw:
         return default
     try:
         return float(raw)
     except ValueError:
-        print(f"gravity-relay: ignoring {key}={raw!r}: not a number", file=sys.stderr)
+        problems.append(f"{key}={raw!r} is not a number; using {default:g}")
         return default
 
 
-def _size(raw: str | None, default: int) -> int:
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+
+
+def parse_size(text: str) -> int:
+    """'500MB', '2G', '1.5GiB', '10kb', '0' -> bytes (binary units)."""
+    match = _SIZE.match(text or "")
+    if not match:
+        raise ValueError(f"size {text!r} is not understood: use a number with an optional unit, e.g. 500MB or 2GB")
+    return int(float(match[1]) * _UNITS[match[2].upper()])
+
+
+def _size(env: dict[str, str], key: str, default: int, problems: list[str]) -> int:
+    raw = env.get(key)
     if not raw:
         return default
-    text = raw.strip().upper().removesuffix("B")
-    units = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
-    factor = 1
-    if text and text[-1] in units:
-        factor = units[text[-1]]
-        text = text[:-1].removesuffix("I")
     try:
-        return int(float(text) * factor)
-    except ValueError:
-        raise ValueError(f"size {raw!r} is not understood: use a number with an optional unit, e.g. 500MB or 2GB") from None
+        return parse_size(raw)
+    except ValueError as exc:
+        # A typo in a housekeeping limit must not stop the server; doctor reports it.
+        problems.append(f"{key}: {exc}; using the default")
+        return default
 
 
 def default_data_dir() -> Path:
@@ -135,7 +145,9 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         names = ", ".join(sorted(profiles)) or "none are defined"
         error = f"GRAVITY_RELAY_DEFAULT_PROFILE={default!r} names no profile (defined: {names})"
 
+    problems: list[str] = []
     return Settings(
+        problems=problems,
         data_dir=data_dir,
         agy_bin=env.get("AGY_BIN") or None,
         profiles=profiles,
@@ -145,11 +157,11 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         fixed_constraints=_fixed_constraints(env.get("GRAVITY_RELAY_FIXED_CONSTRAINTS")),
         allowed_roots=_split_list(env.get("GRAVITY_RELAY_ALLOWED_ROOTS", ""), ";,"),
         inside_worker=env.get(WORKER_MARKER_ENV) or None,
-        max_runs=int(_number(env, "GRAVITY_RELAY_MAX_RUNS", 500)),
-        max_age_days=_number(env, "GRAVITY_RELAY_MAX_AGE_DAYS", 30.0),
-        max_size_bytes=_size(env.get("GRAVITY_RELAY_MAX_SIZE"), 500 * 1024 * 1024),
-        progress_interval=_number(env, "GRAVITY_RELAY_PROGRESS_SECONDS", 3.0),
-        timeout_grace_seconds=_number(env, "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", 30.0),
+        max_runs=int(_number(env, "GRAVITY_RELAY_MAX_RUNS", 500, problems)),
+        max_age_days=_number(env, "GRAVITY_RELAY_MAX_AGE_DAYS", 30.0, problems),
+        max_size_bytes=_size(env, "GRAVITY_RELAY_MAX_SIZE", 500 * 1024 * 1024, problems),
+        progress_interval=_number(env, "GRAVITY_RELAY_PROGRESS_SECONDS", 3.0, problems),
+        timeout_grace_seconds=_number(env, "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", 30.0, problems),
     )
 
 

@@ -121,7 +121,7 @@ class RunStore:
         return self.record_path(run_id).read_bytes()
 
     def run_files(self, run_id: str) -> list[Path]:
-        """Every file that belongs to a run (record, transcript, agy log, prompt file)."""
+        """The files of a run (record, transcript, agy logs); a spilled prompt lives in the folder ``<run_id>.prompt/``."""
         check_run_id(run_id)
         return sorted(p for p in self.runs_dir.glob(f"{run_id}*") if p.is_file())
 

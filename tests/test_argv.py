@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from relay.agy_cli import MIN_VERSION, build_agy_argv, go_duration, parse_version, report_schema, supports
+from relay.agy_cli import MIN_VERSION, agy_fact, build_agy_argv, go_duration, parse_version, report_schema, supports
 from relay.contracts import ExecutionMode
-from relay.guide import agy_fact
 from relay.settings import Settings
 
 BASE = dict(agy="/bin/agy", version=(1, 2, 17), workspace="/work/p", prompt="do it", execution_mode=None,

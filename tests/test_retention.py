@@ -255,3 +255,20 @@ def test_cleanup_command_leaves_a_running_run_and_says_so(settings, store):
     assert got.returncode == 0
     assert f"left alone, still running: {running}" in got.stdout
     assert ids_on_disk(store) == [running]
+
+
+@pytest.mark.anyio
+async def test_serve_applies_retention_in_the_background_at_start_up(settings, store, tmp_path):
+    from conftest import relay_env, stdio_relay
+
+    old = [make_run(store, days_ago=400 + d, n=d) for d in range(3)]
+    env = relay_env(settings.data_dir, None, GRAVITY_RELAY_MAX_AGE_DAYS="30")
+    async with stdio_relay(env) as client:
+        assert (await client.list_tools()).tools
+        import anyio
+
+        for _ in range(50):
+            if not any(store.record_path(r).exists() for r in old):
+                break
+            await anyio.sleep(0.1)
+    assert ids_on_disk(store) == []
