@@ -189,7 +189,7 @@ class ErrorInfo(Struct, kw_only=True, omit_defaults=True):
 class ReviewTarget(Struct, kw_only=True, omit_defaults=True):
     file: str
     lines: str = ""
-    risk: Risk = "low"
+    risk: Risk  # always present, "low" included: the leader sorts its attention by it
     reason: str = ""
 
 

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
+from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
 from . import agy_cli
 from .auth import AuthPreflight
@@ -57,7 +58,7 @@ log = logging.getLogger("relay")
 # (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
 Progress = Callable[[float, str], Awaitable[None]]
 
-_MAX_ATTEMPTS = 2  # one retry, for transient auth failures only
+_MAX_ATTEMPTS = 2  # one retry, for transient auth failures that left the workspace untouched
 _RESPONSE_LIMIT = 1_000_000
 
 
@@ -245,19 +246,19 @@ class Relay:
                 schema=agy_cli.report_schema(),
             )
 
-        for number in range(1, _MAX_ATTEMPTS + 1):
+        async def attempt_once() -> tuple[Outcome, Verdict, bool]:
+            number = len(record.attempts) + 1
+            if number > 1:
+                reader.reset()
             log_file = self.store.log_path(record.run_id, number)
             argv = argv_for(log_file)
             record.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
-            if number > 1:
-                reader.reset()
-                await anyio.sleep(1.0 * (number - 1))  # backoff before the one retry
             attempt = Attempt(number=number, started_at=now_iso())
             record.attempts.append(attempt)
             self.store.write(record)
             t0 = time.monotonic()
 
-            def spawned(pgid: int, attempt: Attempt = attempt) -> None:
+            def spawned(pgid: int) -> None:
                 attempt.pgid = record.pgid = pgid
                 self.store.write(record)  # so a relay restarted after a crash can find and kill the group
 
@@ -276,15 +277,23 @@ class Relay:
             attempt.stderr_tail = tail(outcome.stderr, 2000)
             attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
             record.pgid = None
-            if verdict.status not in TRANSIENT or number == _MAX_ATTEMPTS:
-                return outcome, verdict, False
-            # Mutation guard: never repeat a half-done change.
-            changed = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
-            attempt.workspace_changed = changed
-            if changed:
-                return outcome, verdict, True
-            log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
-        raise AssertionError("unreachable")
+            mutated = False
+            if verdict.status in TRANSIENT:
+                # Mutation guard: a failed attempt that already changed files is never repeated.
+                mutated = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
+                attempt.workspace_changed = mutated
+                if not mutated and number < _MAX_ATTEMPTS:
+                    log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
+            return outcome, verdict, mutated
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(_MAX_ATTEMPTS),
+            wait=wait_exponential(multiplier=1, max=4),
+            retry=retry_if_result(lambda got: got[1].status in TRANSIENT and not got[2]),
+            retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
+            reraise=True,
+        )
+        return await retrying(attempt_once)
 
     # ------------------------------------------------------------------ conclusions
 

@@ -150,7 +150,7 @@ def test_fit_packet_drops_lowest_risk_targets_first() -> None:
 
 
 def test_fit_packet_leaves_a_packet_within_budget_alone() -> None:
-    packet = _packet(Changes(count=1, files=["a.py"], risk="low", review=[ReviewTarget(file="a.py", lines="1")]), [])
+    packet = _packet(Changes(count=1, files=["a.py"], risk="low", review=[ReviewTarget(file="a.py", lines="1", risk="low")]), [])
     assert fit_packet(packet) is packet
 
 
