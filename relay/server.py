@@ -24,7 +24,7 @@ from . import __version__
 from .contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
 from .errors import RelayError
 from .guide import PROMPTS, RESOURCES, instructions, render_prompt
-from .orchestrate import Relay
+from .orchestrate import Relay, no_progress
 from .recovery import recover_interrupted
 from .results import encode, render_result
 from .retention import retain_in_background
@@ -90,26 +90,22 @@ def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
 
 async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
     """Dispatch one tool call; shared by the MCP handler and tests."""
-    from .orchestrate import no_progress
-
     progress = progress or no_progress
     arguments = arguments or {}
     try:
-        if name == EXECUTE:
+        if name in (EXECUTE, CONTINUE):
+            kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
+                                     CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
             try:
-                args = msgspec.convert(arguments, ExecuteInput)
+                args = msgspec.convert(arguments, kind, strict=False)
             except msgspec.ValidationError as exc:
-                return _packet_result(relay.refuse_input(EXECUTE, str(arguments.get("task", "")), _bad_arguments(EXECUTE, exc, ExecuteInput)))
-            return _packet_result(await relay.execute(args, progress))
-        if name == CONTINUE:
-            try:
-                args = msgspec.convert(arguments, ContinueInput)
-            except msgspec.ValidationError as exc:
-                return _packet_result(relay.refuse_input(CONTINUE, str(arguments.get("feedback", "")), _bad_arguments(CONTINUE, exc, ContinueInput)))
-            return _packet_result(await relay.continue_(args, progress))
+                # Refused, and recorded like any early refusal.
+                return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
+                                                         _bad_arguments(name, exc, kind)))
+            return _packet_result(await run(args, progress))
         if name == GET_RESULT:
             try:
-                args = msgspec.convert(arguments, GetResultInput)
+                args = msgspec.convert(arguments, GetResultInput, strict=False)
             except msgspec.ValidationError as exc:
                 raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
             obj, text = relay.get_result(args)

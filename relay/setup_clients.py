@@ -33,13 +33,14 @@ import re
 import shutil
 import sys
 import sysconfig
-import tempfile
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from msgspec import Struct
+
+from .store import write_atomic
 
 __all__ = [
     "SERVER_NAME",
@@ -699,20 +700,7 @@ def apply_plan(plan: Plan) -> Plan:
         shutil.copy2(path, backup)
         plan.backup = str(backup)
         mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(plan.new_text or "")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, (plan.new_text or "").encode("utf-8"), mode)
     return plan
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "check_run_id",
     "RunStore",
     "now_iso",
+    "write_atomic",
     "RUN_ID_PATTERN",
 ]
 
@@ -55,7 +56,8 @@ def check_run_id(run_id: str) -> str:
     return run_id
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Temp file beside ``path``, fsync, chmod, ``os.replace``: readers see the old or the new file, whole."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -63,7 +65,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -94,7 +96,7 @@ class RunStore:
 
     def write(self, record: RunRecord) -> None:
         self.ensure()
-        _write_atomic(self.record_path(record.run_id), _encoder.encode(record))
+        write_atomic(self.record_path(record.run_id), _encoder.encode(record))
 
     def read(self, run_id: str) -> RunRecord:
         path = self.record_path(run_id)

@@ -32,3 +32,18 @@ async def test_inprocess_execute_and_get_result_in_both_modes(tmp_path, repo, mo
         assert {p.name for p in prompts} == {"implement-with-tests", "mechanical-refactor", "review-packet"}
         prompt = await client.get_prompt("review-packet", {"run_id": packet["run_id"]})
         assert packet["run_id"] in prompt.messages[0].content.text
+
+
+async def test_inprocess_numbers_and_booleans_sent_as_strings_are_accepted(tmp_path, repo):
+    from fakeagy import launches
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    async with Client(create_server(settings), mode="legacy") as client:
+        packet = payload(await client.call_tool("antigravity_execute", {
+            "task": "t", "workspace": str(repo), "timeout_minutes": "5", "skip_permissions": "true"}))
+        assert packet["status"] in ("SUCCESS", "INVALID_REPORT"), packet
+        cut = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "max_chars": "300"}))
+    argv = launches(agy)[-1]["argv"]
+    assert argv[argv.index("--print-timeout") + 1] == "300s" and "--dangerously-skip-permissions" in argv
+    assert len(str(cut)) < 2000
