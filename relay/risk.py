@@ -331,16 +331,20 @@ def _coverage_values(lines: Iterable[str]) -> dict[str, float]:
 # --------------------------------------------------------------------------- predicates
 
 
+def _lines(n: int) -> str:
+    return f"{n:,} line" + ("" if n == 1 else "s")
+
+
 def _deleted_test(c: FileChange, ctx: RiskContext) -> bool | str:
     if c.kind != "deleted" or not is_test_path(c.path):
         return False
-    return f"{c.deletions:,} lines" if c.deletions else True
+    return _lines(c.deletions) if c.deletions else True
 
 
 def _deleted(c: FileChange, ctx: RiskContext) -> bool | str:
     if c.kind != "deleted" or is_test_path(c.path):
         return False
-    return f"{c.deletions:,} lines" if c.deletions else True
+    return _lines(c.deletions) if c.deletions else True
 
 
 def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
@@ -557,7 +561,7 @@ RULES: tuple[Rule, ...] = (
 def _describe(c: FileChange) -> str:
     """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
     if c.kind == "added":
-        return f"new file ({c.additions:,} lines)" if not c.binary else "new file"
+        return f"new file ({_lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
         return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
     if is_test_path(c.path):
