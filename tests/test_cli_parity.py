@@ -91,3 +91,29 @@ async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tm
     assert '"truncated"' in mcp_texts[(ids[0], "full", 400)]
     assert "日本語" in mcp_texts[(ids[2], "full", 12_000)]
     assert "café ✓" in mcp_texts[(ids[0], "full", 12_000)] or "café ✓" in mcp_texts[(ids[0], "summary", 12_000)]
+
+
+def runs_cli(data: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    env["GRAVITY_RELAY_DATA_DIR"] = str(data)
+    return subprocess.run([sys.executable, "-m", "relay", "runs", *args], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.anyio
+async def test_runs_list_is_newest_first_filters_by_status_and_speaks_json(tmp_path):
+    import json
+
+    data, ids = await make_records(tmp_path)
+    listed = runs_cli(data, "list")
+    assert listed.returncode == 0, listed.stderr
+    rows = listed.stdout.splitlines()
+    assert [row.split()[0] for row in rows] == sorted(ids, reverse=True)
+    assert "SUCCESS" in next(r for r in rows if r.startswith(ids[0]))
+    only = runs_cli(data, "list", "--status", "worker_error", "--json")
+    (row,) = [json.loads(line) for line in only.stdout.splitlines()]
+    assert row["run_id"] == ids[1] and row["status"] == "WORKER_ERROR"
+    bad = runs_cli(data, "list", "--status", "GREAT")
+    assert bad.returncode == 2 and "SUCCESS" in bad.stderr and "LOGIN_REQUIRED" in bad.stderr
+    unknown = runs_cli(data, "show", "r20260101T000000-00000000")
+    assert unknown.returncode == 1 and "no run record" in unknown.stderr
