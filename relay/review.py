@@ -142,6 +142,8 @@ def tests_from_report(report: WorkerReport | None) -> Tests:
     """
     if report is None:
         return Tests(source="none")
+    if not report.tests_run and not (report.tests_passed or report.tests_failed or report.tests_not_run):
+        return Tests(source="none")  # the worker claims nothing about tests: say nothing is known
     if not report.tests_run and report.tests_passed > 0:
         return Tests(passed=0, failed=report.tests_failed, not_run=report.tests_not_run + report.tests_passed, source="claimed")
     return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
