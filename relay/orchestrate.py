@@ -222,8 +222,8 @@ class Relay:
         if mutated:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
-                message=f"attempt 1 failed ({verdict.status.value}: {verdict.message}) after it had already changed the "
-                "workspace; not retried, changes left in place",
+                message=f"attempt {len(record.attempts)} failed ({verdict.status.value}: {verdict.message}) after it had "
+                "already changed the workspace; not retried, changes left in place",
                 hint="Review the listed changes; keep or revert them, then call again.",
             )
         return self._conclude(record, plan, outcome, verdict, changeset, report, tests, started)
