@@ -52,6 +52,7 @@ async def run_one(tmp_path: Path, scen: dict, repo: Path, args: dict | None = No
         ("no_report", "INVALID_REPORT", "report", {}),
         ("invalid_model", "WORKER_ERROR", "agy models", {}),
         ("api_error", "WORKER_ERROR", "errors", {}),
+        ("crash", "STREAM_ERROR", "crashed", {}),
     ],
 )
 async def test_failure_behaviour_gets_its_status_hint_and_one_launch(tmp_path, repo, behaviour, status, hint_word, extra):
@@ -286,3 +287,20 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
     finally:
         if leftover.poll() is None:
             leftover.kill()
+
+
+async def test_helper_left_holding_stdout_after_agy_exits_neither_hangs_the_call_nor_survives(tmp_path, repo):
+    # agy-protocol.md §5: a daemon (the language server) could keep stdout open after agy exited.
+    scen = scenario({"behaviour": "success", "edits": EDIT, "grandchild": True,
+                     "report": {"summary": "ok", "files_changed": ["src/new.py"]}})
+    packet, runs, elapsed, _ = await run_one(tmp_path, scen, repo)
+    assert packet["status"] == "SUCCESS", packet
+    assert elapsed < 8, f"took {elapsed:.1f}s"
+    (run,) = runs
+    assert run["grandchild_pid"] and _wait_gone(run["grandchild_pid"])
+
+
+async def test_banner_line_before_the_stream_is_tolerated(tmp_path, repo):
+    packet, runs, *_ = await run_one(tmp_path, failure_scenario("banner", edits=EDIT), repo)
+    assert packet["status"] == "SUCCESS", packet
+    assert packet["changes"]["files"] == ["src/new.py"] and len(runs) == 1
