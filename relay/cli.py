@@ -43,7 +43,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
-    from .runs_cli import runs_list, runs_show
+    from .cli_runs import runs_list, runs_show
     from .settings import load_settings
 
     settings = load_settings()

@@ -37,8 +37,8 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         try:
             wanted = Status(status.upper())
         except ValueError:
-            print(f"gravity-relay: unknown status {status!r}; one of: {', '.join(s.value for s in Status)}",
-                  file=sys.stderr)
+            names = ", ".join(s.value for s in Status)
+            print(f"gravity-relay: unknown status {status!r}; one of: {names}", file=sys.stderr)
             return 2
     else:
         wanted = None
