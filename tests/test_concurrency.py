@@ -17,3 +17,27 @@ async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
     assert figures["launches"] == 6
     assert figures["overlaps"] == 0
     assert sorted(figures["order"]) == sorted(f"p{p}c{c}" for p in range(2) for c in range(3))
+
+
+async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path: Path):
+    import anyio
+
+    from conftest import make_repo, payload, relay_env, stdio_relay
+    from fakeagy import install_fake_agy, launches, scenario, wait_for_launches
+
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 1.5,
+                                                       "report": {"summary": "ok", "files_changed": []}}))
+    env = relay_env(tmp_path / "data", agy)
+    async with stdio_relay(env) as first, stdio_relay(env) as second:
+        async def call(client, name: str) -> None:
+            payload(await client.call_tool("antigravity_execute", {"task": name, "workspace": str(repo)}))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, first, "A1")
+            await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+            tg.start_soon(call, second, "B1")  # arrives while A1 runs
+            await anyio.sleep(0.5)
+            tg.start_soon(call, first, "A2")  # same process as the runner, but arrives after B1
+    order = [r["prompt"].split("# Task\n", 1)[1].split("\n", 1)[0] for r in sorted(launches(agy), key=lambda r: r["start"])]
+    assert order == ["A1", "B1", "A2"]
