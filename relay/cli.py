@@ -200,6 +200,44 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
     return 1 if summary.errors else 0
 
 
+def _cmd_delegate(args: argparse.Namespace) -> int:
+    """`execute` / `continue` from a shell: the MCP tool's own code path, its text block on stdout."""
+    import json
+
+    import anyio
+
+    from .orchestrate import Relay
+    from .server import CONTINUE, EXECUTE, call_tool
+
+    settings = _settings_or_none()
+    if settings is None:
+        return 2
+    if args.command == "execute":
+        name = EXECUTE
+        arguments = {"task": args.task, "profile": args.profile, "workspace": args.workspace,
+                     "execution_mode": args.execution_mode}
+    else:
+        name = CONTINUE
+        arguments = {"run_id": args.run_id, "feedback": args.feedback}
+    arguments = {k: v for k, v in arguments.items() if v is not None}
+    for item in args.arg or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            print(f"gravity-relay: --arg wants KEY=VALUE (JSON values allowed), got {item!r}", file=sys.stderr)
+            return 2
+        try:
+            arguments[key] = json.loads(value)
+        except ValueError:
+            arguments[key] = value
+
+    async def progress(elapsed: float, message: str) -> None:
+        print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+    result = anyio.run(call_tool, Relay(settings), name, arguments, progress)
+    sys.stdout.write(result.content[0].text + "\n")
+    return 1 if result.is_error else 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import demo_main
 
@@ -218,6 +256,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start)")
     serve.set_defaults(func=_cmd_serve)
+
+    execute = sub.add_parser("execute", help="delegate one task from the shell (the same code and answer as the MCP tool)")
+    execute.add_argument("task", help="what the worker must do")
+    execute.add_argument("--workspace", help="absolute path of the workspace (default: the profile's)")
+    execute.add_argument("--profile", help="server-side profile name (default: GRAVITY_RELAY_DEFAULT_PROFILE)")
+    execute.add_argument("--execution-mode", choices=["safe", "trusted"])
+    execute.add_argument("--arg", action="append", metavar="KEY=VALUE",
+                         help="any other tool argument, e.g. --arg timeout_minutes=10 (repeatable)")
+    execute.set_defaults(func=_cmd_delegate)
+    cont = sub.add_parser("continue", help="send follow-up feedback on a run (the same code and answer as the MCP tool)")
+    cont.add_argument("run_id")
+    cont.add_argument("feedback")
+    cont.add_argument("--arg", action="append", metavar="KEY=VALUE", help="any other tool argument (repeatable)")
+    cont.set_defaults(func=_cmd_delegate)
 
     runs = sub.add_parser("runs", help="list runs or show one run's record")
     runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show")

@@ -117,3 +117,28 @@ async def test_runs_list_is_newest_first_filters_by_status_and_speaks_json(tmp_p
     assert bad.returncode == 2 and "SUCCESS" in bad.stderr and "LOGIN_REQUIRED" in bad.stderr
     unknown = runs_cli(data, "show", "r20260101T000000-00000000")
     assert unknown.returncode == 1 and "no run record" in unknown.stderr
+
+
+def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path):
+    import json
+
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "agy", success_scenario([{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    env.update({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy), "GRAVITY_RELAY_PROGRESS_SECONDS": "0.2"})
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+
+    done = cli("execute", "add new.py", "--workspace", str(repo), "--arg", "timeout_minutes=5")
+    assert done.returncode == 0, done.stderr
+    packet = json.loads(done.stdout)
+    assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["src/new.py"]
+    shown = cli("runs", "show", packet["run_id"])
+    assert shown.stdout == done.stdout  # the same bytes from both doors
+    follow = cli("continue", packet["run_id"], "also add a docstring")
+    assert follow.returncode == 0, follow.stderr
+    assert json.loads(follow.stdout)["conversation_id"] == packet["conversation_id"]
+    refused = cli("execute", "t", "--workspace", "relative")
+    assert refused.returncode == 1 and json.loads(refused.stdout)["status"] == "INVALID_WORKSPACE"
