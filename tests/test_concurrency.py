@@ -26,7 +26,7 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
     from fakeagy import install_fake_agy, launches, scenario, wait_for_launches
 
     repo = make_repo(tmp_path / "project")
-    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 1.5,
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 2.5,
                                                        "report": {"summary": "ok", "files_changed": []}}))
     env = relay_env(tmp_path / "data", agy)
     async with stdio_relay(env) as first, stdio_relay(env) as second:
@@ -37,7 +37,7 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
             tg.start_soon(call, first, "A1")
             await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
             tg.start_soon(call, second, "B1")  # arrives while A1 runs
-            await anyio.sleep(0.5)
+            await anyio.sleep(1.0)  # B1's own auth probe takes ~0.1 s: leave it ample time to queue
             tg.start_soon(call, first, "A2")  # same process as the runner, but arrives after B1
     order = [r["prompt"].split("# Task\n", 1)[1].split("\n", 1)[0] for r in sorted(launches(agy), key=lambda r: r["start"])]
     assert order == ["A1", "B1", "A2"]
