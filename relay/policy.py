@@ -163,6 +163,12 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
             f"profile {name!r} runs in safe mode; skip_permissions would widen it",
             "Drop skip_permissions.",
         )
+    if profile.sandbox and call.sandbox is False:
+        raise _conflict(f"profile {name!r} sandboxes the worker; a call cannot turn the sandbox off",
+                        "Drop sandbox=false, or use another profile.")
+    if profile.skip_permissions is False and (call.skip_permissions or call.execution_mode is ExecutionMode.TRUSTED):
+        raise _conflict(f"profile {name!r} does not auto-approve tools; skip_permissions would widen it",
+                        "Drop skip_permissions, or use a trusted profile.")
     if mode is ExecutionMode.SAFE and skip:
         raise _conflict(
             "execution_mode 'safe' contradicts skip_permissions=true",

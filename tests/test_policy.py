@@ -108,3 +108,14 @@ def test_load_settings_bad_execution_mode_value_names_accepted_values(tmp_path):
 def test_load_settings_fixed_constraints_one_per_line(tmp_path):
     s = settings_for(tmp_path, GRAVITY_RELAY_FIXED_CONSTRAINTS="a\n\n b \n")
     assert s.fixed_constraints == ["a", "b"]
+
+
+def test_resolve_plan_legacy_booleans_cannot_widen_a_profile(tmp_path):
+    profiles = '{"boxed": {"workspace": "%s", "sandbox": true}, "asks": {"workspace": "%s", "skip_permissions": false}}' % (
+        tmp_path, tmp_path)
+    s = settings_for(tmp_path, GRAVITY_RELAY_PROFILES=profiles)
+    assert refused(CallOptions(profile="boxed", sandbox=False), s).status is Status.CONFLICTING_OPTIONS
+    assert refused(CallOptions(profile="asks", skip_permissions=True), s).status is Status.CONFLICTING_OPTIONS
+    assert refused(CallOptions(profile="asks", execution_mode=ExecutionMode.TRUSTED), s).status is Status.CONFLICTING_OPTIONS
+    assert resolve_plan(CallOptions(profile="boxed"), s).sandbox is True
+    assert resolve_plan(CallOptions(profile="asks", execution_mode=ExecutionMode.SAFE), s).sandbox is True
