@@ -28,7 +28,6 @@ from .contracts import (
     Changes,
     ContinueInput,
     ExecuteInput,
-    FileChange,
     GetResultInput,
     Packet,
     RunRecord,
@@ -44,7 +43,7 @@ from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from .results import render_result
 from .review import build_review, fit_packet, tests_from_report
 from .settings import Settings
-from .snapshot import take_snapshot
+from .snapshot import Snapshot, take_snapshot
 from .store import RunStore, new_run_id, now_iso
 from .stream import StreamReader
 from .verify import run_verification, tests_from_verification
@@ -64,6 +63,15 @@ _RESPONSE_LIMIT = 1_000_000
 
 async def no_progress(elapsed: float, message: str) -> None:
     return None
+
+
+class _Live:
+    """What one run is doing right now: read by the progress ticker and by the cancel path."""
+
+    def __init__(self) -> None:
+        self.stage = "starting"
+        self.reader = StreamReader()
+        self.before: Snapshot | None = None
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -143,35 +151,36 @@ class Relay:
         self._fill_from_plan(record, plan)
         self.store.write(record)  # a record exists from here on, whatever happens next
         self.store.mark_active(record.run_id)
-        stage = ["starting"]
-        reader = StreamReader()
+        live = _Live()
 
         async def tick() -> None:
             while True:
                 await anyio.sleep(self.settings.progress_interval)
-                step = reader.progress_line() if stage[0] == "running" else None
-                where = self.coordinator.status(record.run_id) if stage[0] == "queued" else stage[0]
+                step = live.reader.progress_line() if live.stage == "running" else None
+                where = self.coordinator.status(record.run_id) if live.stage == "queued" else live.stage
                 await progress(time.monotonic() - started, f"{where}" + (f" · {step}" if step else ""))
 
         try:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(tick)
                 try:
-                    packet = await self._run_steps(record, plan, prompt, conversation_id, progress, stage, reader, started)
+                    packet = await self._run_steps(record, plan, prompt, conversation_id, progress, live, started)
                 except RelayError as exc:
                     packet = self._refused(record, exc, started=started)
                 tg.cancel_scope.cancel()
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
                 await kill_group(record.pgid, self.settings.kill_grace_seconds)
+                changes = await self._observe_after_cancel(record, plan, live)
                 self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
-                                             hint="Call again to retry; changes made so far stay in the workspace."),
-                             started=started)
+                                             hint="Call again to retry; changes made so far stay in the workspace "
+                                             "(listed in the run record)."),
+                             started=started, changes=changes)
             raise
         return packet
 
     async def _run_steps(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None,
-                         progress: Progress, stage: list[str], reader: StreamReader, started: float) -> Packet:
+                         progress: Progress, live: _Live, started: float) -> Packet:
         # Coordinator (conversation): a second turn on a running conversation is refused, never forked.
         async with self.coordinator.conversation(conversation_id):
             agy = agy_cli.locate_agy(self.settings, self.environ)
@@ -185,24 +194,24 @@ class Relay:
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
             # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
-            stage[0] = "checking agy's login"
+            live.stage = "checking agy's login"
             verdict = await self.auth.check(agy, env)
             if verdict is not None:
                 raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
 
-            stage[0] = "queued"
+            live.stage = "queued"
             await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
             async with self.coordinator.slot(record.run_id) as waited_ms:
                 record.queue_wait_ms = waited_ms
-                stage[0] = "snapshot"
-                before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                live.stage = "snapshot"
+                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
 
-                stage[0] = "running"
+                live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
                 outcome, verdict, mutated = await self._attempts(record, plan, prompt, conversation_id, agy, version,
-                                                                 env, before, reader)
+                                                                 env, before, live.reader)
                 report = report_of(outcome)
-                stage[0] = "observing changes"
+                live.stage = "observing changes"
                 observed_at = time.monotonic()
                 changeset = await anyio.to_thread.run_sync(
                     lambda: observe_changes(before, Path(plan.workspace), reported=list(report.files_changed) if report else [])
@@ -211,7 +220,7 @@ class Relay:
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
-                    stage[0] = "verifying"
+                    live.stage = "verifying"
                     await progress(time.monotonic() - started, f"running {len(plan.verify)} verification command(s)")
                     record.verification = await run_verification(plan.verify, workspace=plan.workspace, env=env,
                                                                   timeout=plan.verify_timeout_seconds)
@@ -328,8 +337,22 @@ class Relay:
         )
         return self._finish(record, verdict, started=started, packet=fit_packet(packet))
 
+    async def _observe_after_cancel(self, record: RunRecord, plan: RunPlan, live: _Live) -> Changes | None:
+        """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
+        if live.before is None:
+            return None
+        with anyio.move_on_after(30):
+            try:
+                changeset = await anyio.to_thread.run_sync(observe_changes, live.before, Path(plan.workspace))
+            except OSError as exc:
+                log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
+                return None
+            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths)
+            return changes
+        return None
+
     def _finish(self, record: RunRecord, verdict: Verdict, *, started: float | None = None,
-                packet: Packet | None = None) -> Packet:
+                packet: Packet | None = None, changes: Changes | None = None) -> Packet:
         record.state = "finished"
         record.status = verdict.status
         record.error = verdict.error()
@@ -337,8 +360,7 @@ class Relay:
         if started is not None:
             record.duration_ms = _ms(started)
         if packet is None:
-            changes = _changes_of(record.changes)
-            packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes,
+            packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes or Changes(),
                             conversation_id=record.conversation_id, error=record.error)
             packet = fit_packet(packet)
         record.packet = packet
@@ -445,10 +467,3 @@ class Relay:
 def _conversation(outcome: Outcome) -> str | None:
     cid = (outcome.envelope or {}).get("conversation_id")
     return cid if isinstance(cid, str) and cid else outcome.conversation_id
-
-
-def _changes_of(files: list[FileChange]) -> Changes:
-    if not files:
-        return Changes()
-    return Changes(count=len(files), files=[f.path for f in files[:12]])
-

@@ -215,8 +215,8 @@ def _wait_gone(*pids: int, seconds: float = 5.0) -> bool:
     return False
 
 
-async def test_cancel_kills_worker_group_and_records_cancelled(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
+async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True, edits=EDIT))
     async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
         with anyio.move_on_after(20):
             async with anyio.create_task_group() as tg:
@@ -237,6 +237,8 @@ async def test_cancel_kills_worker_group_and_records_cancelled(tmp_path, repo):
                 break
             await anyio.sleep(0.1)
         assert records[0]["status"] == "CANCELLED"
+        assert [c["path"] for c in records[0]["changes"]] == ["src/new.py"]  # nothing lost
+        assert records[0]["packet"]["changes"]["files"] == ["src/new.py"]
         assert (await client.list_tools()).tools
 
 
