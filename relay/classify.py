@@ -148,15 +148,33 @@ def _agy_error(o: Outcome) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S)
+
+
 def report_of(o: Outcome) -> WorkerReport | None:
-    """The worker's structured report, if it has the shape the relay asked for."""
-    structured = (o.envelope or {}).get("structured_output")
-    if not isinstance(structured, dict):
-        return None
-    try:
-        return msgspec.convert(structured, WorkerReport)
-    except msgspec.ValidationError:
-        return None
+    """The worker's structured report, if it has the shape the relay asked for.
+
+    agy puts it in ``structured_output``; the same JSON is also the ``response`` text
+    (json-schema capture). A build that fills only the response still yields its report.
+    """
+    env = o.envelope or {}
+    candidates: list[object] = [env.get("structured_output")]
+    text = (env.get("response") or "").strip() if isinstance(env.get("response"), str) else ""
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced[1]
+    if text.startswith("{"):
+        try:
+            candidates.append(msgspec.json.decode(text))
+        except msgspec.DecodeError:
+            pass
+    for candidate in candidates:
+        if isinstance(candidate, dict):
+            try:
+                return msgspec.convert(candidate, WorkerReport)
+            except msgspec.ValidationError:
+                continue
+    return None
 
 
 def _tail(text: str, limit: int = 300) -> str:

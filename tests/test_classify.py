@@ -185,3 +185,18 @@ def test_parse_reset_reads_go_durations():
 
 def test_rules_table_rows_each_name_a_hint():
     assert all(rule.hint for rule in RULES)
+
+
+def test_report_found_in_the_response_text_when_structured_output_is_missing():
+    import json
+
+    from relay.classify import report_of
+
+    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text().strip().splitlines()
+    last = json.loads(lines[-1])
+    last["result"]["response"] = "```json\n" + json.dumps(REPORT) + "\n```"
+    out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
+    assert report_of(out).files_changed == ["a.py"]
+    assert classify(out).status is Status.SUCCESS
+    last["result"]["response"] = '{"summary": 3}'
+    assert report_of(outcome_from(json.dumps(last))) is None
