@@ -112,6 +112,9 @@ async def run_worker(
                     *lines, partial = data.split(b"\n")
                     for line in lines:
                         reader.feed(line)
+                        if not line.lstrip().startswith(b"{"):
+                            # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
+                            judge([line.decode("utf-8", "replace")])
                     if len(partial) > _MAX_LINE:
                         reader.feed(partial)
                         partial = b""
