@@ -9,6 +9,7 @@ a flag is passed only if the detected version has it.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -134,6 +135,7 @@ def go_duration(seconds: float) -> str:
     return f"{max(1, int(round(seconds)))}s"
 
 
+@functools.cache
 def report_schema() -> str:
     """The --json-schema for the worker's report: the WorkerReport Struct, inlined to a plain object root."""
     generated = msgspec.json.schema(WorkerReport)

@@ -88,3 +88,13 @@ def payload(result: Any) -> dict[str, Any]:
     text = result.content[0].text
     assert json.loads(text) == result.structured_content
     return result.structured_content
+
+
+@pytest.fixture
+def fake_script(tmp_path: Path) -> Path:
+    """A stand-in for the installed `gravity-relay` console script (setup and doctor need only its path)."""
+    script = tmp_path / "install" / "bin" / "gravity-relay"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o755)
+    return script

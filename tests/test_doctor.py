@@ -41,12 +41,8 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def script(tmp_path: Path) -> Path:
-    path = tmp_path / "install" / "bin" / "gravity-relay"
-    path.parent.mkdir(parents=True)
-    path.write_text("#!/bin/sh\nexit 0\n")
-    path.chmod(0o755)
-    return path
+def script(fake_script: Path) -> Path:
+    return fake_script
 
 
 def register(home: Path, client_file: str, entry: dict) -> None:

@@ -37,16 +37,6 @@ def run_cli(*args: str, home: Path, extra: dict[str, str] | None = None) -> subp
                           timeout=120, stdin=subprocess.DEVNULL)
 
 
-@pytest.fixture
-def fake_script(tmp_path: Path) -> Path:
-    """A stand-in for the installed console script (setup only needs an absolute path)."""
-    script = tmp_path / "install" / "bin" / "gravity-relay"
-    script.parent.mkdir(parents=True)
-    script.write_text("#!/bin/sh\nexit 0\n")
-    script.chmod(0o755)
-    return script
-
-
 CODEX_TOML = """\
 # My Codex settings (this comment must survive)
 model = "gpt-5"  # trailing comment
