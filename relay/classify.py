@@ -420,16 +420,16 @@ def _denied_hint(o: Outcome) -> str:
     writes = kinds & {"edit", "write", "file", "write_file", "edit_file", "create_file"}
     if writes:
         return ("Safe mode's `--mode accept-edits` did not let file edits through on this agy (agy-protocol.md §6.1; "
-                "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' and "
-                "sandbox true (terminal commands stay sandboxed), or allow the edit in agy's settings.json "
-                "(permissions.allow).")
+                "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' "
+                "(agy then auto-approves every tool: keep it to workspaces you can revert), or allow file edits in "
+                "agy's settings.json (permissions.allow).")
     if "command" in kinds or not kinds:
         return ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
                 "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
-                "execution_mode 'trusted' and sandbox true.")
+                "execution_mode 'trusted'.")
     names = ", ".join(sorted(kinds))
     return (f"Allow {names} in agy's settings.json (permissions.allow), or use a profile with execution_mode "
-            "'trusted' and sandbox true.")
+            "'trusted'.")
 
 
 def _bad_model(o: Outcome) -> bool:

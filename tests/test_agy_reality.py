@@ -58,7 +58,7 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
     "print_timeout_partial_success": ({}, "EXECUTION_TIMEOUT", 1, ("timeout",), False),
     "invalid_model_lists_available": ({"model": "gemini-9-ultra"}, "WORKER_ERROR", 1,
                                       ("gemini-9-ultra", "gemini-3.6-flash-high", "claude-opus-4-6-thinking"), False),
-    "safe_mode_edits_soft_denied": ({}, "PERMISSION_DENIED", 1, ("trusted", "sandbox", "accept-edits"), False),
+    "safe_mode_edits_soft_denied": ({}, "PERMISSION_DENIED", 1, ("trusted", "accept-edits", "EditFile (edit)", "--write-probe"), False),
     "command_soft_denied": ({}, "PERMISSION_DENIED", 1, ("permissions.allow", "command("), False),
 }
 
