@@ -101,3 +101,20 @@ def _alive(pid: int) -> bool:
     from fakeagy import pid_alive
 
     return pid_alive(pid)
+
+
+async def test_worker_blocking_for_a_paste_and_ignoring_sigterm_is_killed_at_its_sign_out_line(tmp_path):
+    # agy 1.2.14 signed out: the line, then a wait for a pasted code that ignores SIGTERM. The relay used to
+    # miss the line and wait out the whole run timeout (30 min) before EXECUTION_TIMEOUT.
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS["worker_signed_out_blocks_ignoring_sigterm"], {})
+    assert packet["status"] == "LOGIN_REQUIRED"
+    (run,) = runs
+    assert run["signals_ignored"] == [15] and not _alive(run["pid"])  # SIGKILL followed the ignored SIGTERM
+    assert "authentication required" in packet["error"]["message"]
+
+
+async def test_not_logged_in_start_up_line_in_the_log_of_a_successful_run_is_not_a_failure(tmp_path):
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS["not_logged_in_log_then_success"], {})
+    assert packet["status"] == "SUCCESS" and len(runs) == 1
+    log = Path(runs[0]["flags"]["log-file"]).read_text()
+    assert "You are not logged into Antigravity." in log  # the line was really there
