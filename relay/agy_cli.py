@@ -41,6 +41,8 @@ __all__ = [
 AgyVersion = tuple[int, int, int]
 
 # stream-json output and --json-schema arrived together in 1.1.8: below it the relay cannot observe a run.
+# Not raised for #702 (1.1.8's `json` output once carried a raw newline inside `response`): the relay reads
+# stream-json, one event per line, and no report says stream-json was affected (captured clean from 1.1.12).
 MIN_VERSION: AgyVersion = (1, 1, 8)
 
 # flag -> first version that has it (agy-protocol.md §1). Unknown version: assume all.
