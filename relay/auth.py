@@ -96,7 +96,7 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
             sink.extend(chunk)
             if len(sink) > 128_000:
                 del sink[: len(sink) - 64_000]
-            if _settles(chunk.decode("utf-8", "replace")):
+            if _settles(bytes(sink[-4096:]).decode("utf-8", "replace")):  # a line may span chunks
                 settled.set()
 
     async def exited() -> None:

@@ -185,6 +185,7 @@ class AuthWatch:
         self.keyring_seen = False
         self.kind = ""
         self.line = ""
+        self.status: Status | None = None  # the plainest verdict seen so far
 
     def feed(self, line: str) -> Status | None:
         if _KEYRING.search(line):
@@ -201,9 +202,13 @@ class AuthWatch:
             return self._settle("oauth_prompt", line, Status.LOGIN_REQUIRED)
         return None
 
+    # A later, plainer line wins: agy prints "authentication required" and then its paste prompt, and the
+    # readers of stderr, stdout and the log race; the sign-out must not be taken for a transient prompt.
+    _RANK = {"oauth_prompt": 1, "keyring": 1, "signed_out": 2, "verification": 3}
+
     def _settle(self, kind: str, line: str, status: Status) -> Status:
-        if not self.kind:
-            self.kind, self.line = kind, line.strip()[:300]
+        if self._RANK[kind] > self._RANK.get(self.kind, 0):
+            self.kind, self.line, self.status = kind, line.strip()[:300], status
         return status
 
 
@@ -437,30 +442,23 @@ def _bad_model(o: Outcome) -> bool:
 
 
 def _model_facts(o: Outcome) -> tuple[str, list[str]]:
-    """(the model agy refused, the models it listed), bounded."""
+    """(the model agy refused, the slugs it listed after "Available models:"), at most 40."""
     text = _error_text(o) + "\n" + o.stderr + "\n" + o.log
-    model = ""
-    resolved = _RESOLVE_MODEL.search(text)
-    if resolved:
-        model = resolved[1]
-    else:
-        quoted = _QUOTED_MODEL.search(text)
-        model = quoted[1] if quoted else ""
+    named = _RESOLVE_MODEL.search(text) or _QUOTED_MODEL.search(text)
+    model = named[1] if named else ""
     listed: list[str] = []
     at = text.find("Available models:")
     if at >= 0:
-        block = text[at + len("Available models:"):]
-        for line in block.splitlines():
-            line = line.strip().lstrip("-*• ").strip()
-            if not line and listed:
+        for line in text[at + len("Available models:"):].splitlines():
+            # a row is "slug", "slug<TAB>Label" or "slug · description"; labels hold no hyphenated lowercase word
+            tokens = (t.strip("\"'`.;()") for t in re.split(r"[,\s]+", line.strip()))
+            slugs = [t for t in tokens if _SLUG.fullmatch(t) and "-" in t]
+            if not slugs and listed:
+                break  # the list ended
+            listed += [slug for slug in slugs if slug not in listed]
+            if len(listed) >= 40:
                 break
-            for token in re.split(r"[,\s]+", line):
-                token = token.strip("\"'`.;")
-                if _SLUG.fullmatch(token) and "-" in token and token not in listed:
-                    listed.append(token)
-            if len(listed) >= 40 or (line and not _SLUG.match(line.split()[0].strip("\"'`") if line.split() else "")):
-                break
-    return model, listed
+    return model, listed[:40]
 
 
 def _model_message(o: Outcome) -> str:

@@ -66,7 +66,9 @@ async def _probe_agy(agy: str, env: dict[str, str], probe_timeout: float):
     except OSError as exc:
         return exc, None
     try:
-        models = await run_capture([agy, "models"], timeout=probe_timeout, env=env)
+        from .auth import probe_models  # the relay's own probe: stops at agy's first sign-in line
+
+        models = await probe_models(agy, env, probe_timeout)
     except OSError as exc:
         return version, exc
     return version, models

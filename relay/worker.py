@@ -187,7 +187,7 @@ async def run_worker(
     return Outcome(
         exit_code=proc.returncode,
         relay_timeout=timed_out and not stopped,
-        stopped_for=stopped[0] if stopped else None,
+        stopped_for=(watch.status or stopped[0]) if stopped else None,
         stop_kind=watch.kind if stopped else "",
         stop_line=watch.line if stopped else "",
         stdout_lines=reader.lines,

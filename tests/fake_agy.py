@@ -32,6 +32,7 @@ Launch keys (every key optional)::
                     signed_out | please_sign_in_result | auth_timeout_network | verification |
                     quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
     wording         signed_out: "current" (`…to log in, then retry.`, default) | "early" (`…to log in.`);
+                    where: "stderr" (default) | "stdout" | "log" (the line goes only there);
                     with_result: also a lone ERROR result "authentication failed or timed out";
                     block: seconds agy then waits for a pasted code (1.2.14; add ignore_sigterm)
     eligibility     verification: "403" (VALIDATION_REQUIRED + validation_url in the log, default) | "401"
@@ -949,7 +950,14 @@ class Fake:
         L = self.launch
         self.log("I", "printmode.go:201", "Print mode: not authenticated, trying silent auth")
         if beh == "signed_out":
-            self.err(SIGNED_OUT_EARLY if L.get("wording") == "early" else SIGNED_OUT_CURRENT)
+            line = SIGNED_OUT_EARLY if L.get("wording") == "early" else SIGNED_OUT_CURRENT
+            where = L.get("where", "stderr")  # stderr (default) | stdout (a terminal-style print) | log
+            if where == "stdout":
+                self.out(line)
+            elif where == "log":
+                self.log("E", "printmode.go:214", line.strip())
+            else:
+                self.err(line)
             if L.get("block"):
                 self.err("Or, paste the authorization code here and press Enter:\n")
                 time.sleep(float(L["block"]))

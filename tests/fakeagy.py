@@ -277,6 +277,8 @@ SECTION6_SCENARIOS: dict[str, dict] = {
     "worker_signed_out_with_lone_result": scenario({"behaviour": "signed_out", "with_result": True}),
     "worker_signed_out_blocks_ignoring_sigterm": scenario(
         {"behaviour": "signed_out", "block": 3600, "ignore_sigterm": True}, version="1.2.14"),
+    "worker_signed_out_line_on_stdout": scenario({"behaviour": "signed_out", "where": "stdout", "block": 3600}),
+    "worker_signed_out_line_in_log_only": scenario({"behaviour": "signed_out", "where": "log", "block": 3600}),
     "envelope_please_sign_in": scenario({"behaviour": "please_sign_in_result"}),
     "oauth_prompt_once_with_valid_token": scenario({"behaviour": "login_required", "wait_seconds": 60}, _OK,
                                                    version="1.1.27"),

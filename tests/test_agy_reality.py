@@ -31,6 +31,8 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
     "worker_signed_out_early_wording": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
     "worker_signed_out_with_lone_result": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
     "worker_signed_out_blocks_ignoring_sigterm": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_line_on_stdout": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_line_in_log_only": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
     "envelope_please_sign_in": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
     "oauth_prompt_once_with_valid_token": ({}, "SUCCESS", 2, (), None),
     "oauth_prompt_twice": ({}, "LOGIN_REQUIRED", 2, (LOGIN,), False),
