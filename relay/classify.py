@@ -312,11 +312,6 @@ def report_of(o: Outcome) -> WorkerReport | None:
     return None
 
 
-def _tail(text: str, limit: int = 300) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else "…" + text[-limit:]
-
-
 def _first_line(text: str) -> str:
     for line in text.splitlines():
         if line.strip():
