@@ -75,7 +75,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
     _quiet()
     try:
-        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout)
+        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout, write_probe=args.write_probe)
     except ValueError as exc:  # the environment itself does not parse: that is the finding
         checks = [Check(name="settings", level="failure", message=str(exc),
                         fix="Fix that variable in the relay's environment (the MCP client's server env); the "
@@ -302,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--strict", action="store_true", help="exit 1 when any check is not ok")
     doctor.add_argument("--probe-timeout", type=float, default=None, metavar="SECONDS",
                         help="how long `agy models` may take (default: the relay's auth probe timeout)")
+    doctor.add_argument("--write-probe", action="store_true",
+                        help="also run one tiny safe-mode write task in a temp dir (spends one agy turn) and report "
+                             "whether safe mode can write files with this agy")
     doctor.set_defaults(func=_cmd_doctor)
 
     setup = sub.add_parser(

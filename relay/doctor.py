@@ -66,7 +66,9 @@ async def _probe_agy(agy: str, env: dict[str, str], probe_timeout: float):
     except OSError as exc:
         return exc, None
     try:
-        models = await run_capture([agy, "models"], timeout=probe_timeout, env=env)
+        from .auth import probe_models  # the relay's own probe: stops at agy's first sign-in line
+
+        models = await probe_models(agy, env, probe_timeout)
     except OSError as exc:
         return version, exc
     return version, models
@@ -339,7 +341,7 @@ def _codex_tools_approved(entry: Mapping) -> bool:
 
 
 def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
-               probe_timeout: float | None = None) -> list[Check]:
+               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
     from .auth import PROBE_TIMEOUT
     from .setup_clients import home_dir
 
@@ -352,6 +354,10 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
         checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
                             "here refuses to delegate (RECURSION_REFUSED)"))
     checks += check_agy(settings, env, PROBE_TIMEOUT if probe_timeout is None else probe_timeout)
+    if write_probe:  # opt-in: it spends one agy turn (relay/write_probe.py)
+        from .write_probe import check_safe_write
+
+        checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))

@@ -60,8 +60,12 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.KEYRING_TIMEOUT: "agy could not reach the keyring; retried once. Start the relay from a desktop session.",
     Status.AUTH_TIMEOUT: "agy's sign-in check timed out; retried once. Usually transient.",
     Status.LOGIN_REQUIRED: "agy needs an interactive sign-in: run `agy` once in a terminal.",
+    Status.ACCOUNT_VERIFICATION_REQUIRED: "agy's account must be verified in a browser (error.hint has the URL when "
+                                          "agy gave one); not retried.",
     Status.QUOTA_EXHAUSTED: "The model quota is used up; error.resets_in_seconds says when it resets.",
     Status.EXECUTION_TIMEOUT: "The worker ran out of time; partial changes are listed. Split the task.",
+    Status.UPSTREAM_UNAVAILABLE: "agy's service was unavailable (503, capacity, network); agy ≥ 1.2.1 already retried. "
+                                 "Transient: call again in a minute.",
     Status.SPAWN_ERROR: "agy could not be started; error.message names the path tried.",
     Status.AGY_TOO_OLD: "agy lacks a flag the relay needs; update it (`agy update`).",
     Status.STREAM_ERROR: "agy's output stopped early or was empty.",

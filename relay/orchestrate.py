@@ -22,7 +22,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 from . import agy_cli
 from .auth import AuthPreflight
 from .changes import observe_changes, workspace_changed
-from .classify import TRANSIENT, Outcome, Verdict, classify, report_of
+from .classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
 from .contracts import (
     Attempt,
     Changes,
@@ -57,7 +57,7 @@ log = logging.getLogger("relay")
 # (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
 Progress = Callable[[float, str], Awaitable[None]]
 
-_MAX_ATTEMPTS = 2  # one retry, for transient auth failures that left the workspace untouched
+_MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
 _RESPONSE_LIMIT = 1_000_000
 
 
@@ -231,6 +231,8 @@ class Relay:
 
         if verdict.ok:
             self.auth.mark_healthy()
+        elif verdict.status in LOGIN_CLASS:
+            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
         if mutated:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
@@ -269,6 +271,7 @@ class Relay:
             record.attempts.append(attempt)
             self.store.write(record)
             t0 = time.monotonic()
+            healthy_ago = self.auth.healthy_seconds_ago()
 
             def spawned(pgid: int) -> None:
                 attempt.pgid = record.pgid = pgid
@@ -283,14 +286,14 @@ class Relay:
             except OSError as exc:
                 raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
                                  "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
-            verdict = classify(outcome)
+            verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
             attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
             attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
             attempt.stderr_tail = tail(outcome.stderr, 2000)
             attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
             record.pgid = None
             mutated = False
-            if verdict.status in TRANSIENT:
+            if relay_retries(verdict, version):
                 # Mutation guard: a failed attempt that already changed files is never repeated.
                 mutated = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
                 attempt.workspace_changed = mutated
@@ -301,7 +304,7 @@ class Relay:
         retrying = AsyncRetrying(
             stop=stop_after_attempt(_MAX_ATTEMPTS),
             wait=wait_exponential(multiplier=1, max=4),
-            retry=retry_if_result(lambda got: got[1].status in TRANSIENT and not got[2]),
+            retry=retry_if_result(lambda got: relay_retries(got[1], version) and not got[2]),
             retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
             reraise=True,
         )

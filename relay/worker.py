@@ -27,6 +27,9 @@ __all__ = ["run_worker", "TextTail"]
 log = logging.getLogger("relay.worker")
 
 _MAX_LINE = 64 * 1024 * 1024
+# After a sign-out line agy has nothing left to save, and 1.2.14 then blocks for a pasted code ignoring
+# SIGTERM (agy-protocol.md §6.4): SIGKILL follows soon, so the call never waits for the run timeout.
+_STOP_GRACE = 1.0
 
 
 class TextTail:
@@ -166,7 +169,7 @@ async def run_worker(
                 tg.start_soon(wait_exit)
                 await finished.wait()
                 if stopped:
-                    await kill_group(pgid, kill_grace)
+                    await kill_group(pgid, min(kill_grace, _STOP_GRACE))
                 await settle(tg, streams_done)
         timed_out = scope.cancelled_caught
     finally:
@@ -184,7 +187,9 @@ async def run_worker(
     return Outcome(
         exit_code=proc.returncode,
         relay_timeout=timed_out and not stopped,
-        stopped_for=stopped[0] if stopped else None,
+        stopped_for=(watch.status or stopped[0]) if stopped else None,
+        stop_kind=watch.kind if stopped else "",
+        stop_line=watch.line if stopped else "",
         stdout_lines=reader.lines,
         json_lines=reader.json_lines,
         bad_lines=reader.bad_lines,

@@ -78,8 +78,10 @@ async def test_login_required_answers_fast_and_stops_the_worker(tmp_path, repo):
     packet, runs, elapsed, _ = await run_one(tmp_path, failure_scenario("login_required", wait_seconds=60), repo)
     assert packet["status"] == "LOGIN_REQUIRED"
     assert "agy" in packet["error"]["hint"] and "login" in packet["error"]["hint"]
-    assert elapsed < 5, f"took {elapsed:.1f}s"
-    assert len(runs) == 1 and not pid_alive(runs[0]["pid"])
+    assert elapsed < 8, f"took {elapsed:.1f}s"
+    # The probe had just found the login healthy, so the first OAuth prompt is taken for agy's transient
+    # fallback (agy-protocol.md §6.4) and retried once; the second is final. Both workers were stopped at once.
+    assert len(runs) == 2 and not any(pid_alive(r["pid"]) for r in runs)
 
 
 async def test_login_required_from_the_probe_launches_no_worker(tmp_path, repo):
