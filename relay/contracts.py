@@ -35,6 +35,7 @@ __all__ = [
     "Attempt",
     "VerifyResult",
     "RunRecord",
+    "ProcessStamp",
     "RUN_RECORD_SCHEMA_VERSION",
     "explain",
 ]
@@ -65,6 +66,7 @@ class Status(str, enum.Enum):
     RECURSION_REFUSED = "RECURSION_REFUSED"
     CANCELLED = "CANCELLED"
     INTERRUPTED = "INTERRUPTED"
+    RUNNING = "RUNNING"  # not an outcome: what every view says of a run whose relay is still working on it
     NOT_FOUND = "NOT_FOUND"
     MCP_ERROR = "MCP_ERROR"
 
@@ -284,6 +286,15 @@ class VerifyResult(Struct, kw_only=True, omit_defaults=True):
     output_tail: str = ""
 
 
+class ProcessStamp(Struct, kw_only=True, omit_defaults=True):
+    """What identifies a process beside its pid, so a reused pid is never mistaken for it (proc_identity.py)."""
+
+    pid: int
+    start: str  # "linux:<ticks since boot>" (/proc/PID/stat field 22) or "ps:<lstart>"
+    boot_id: str | None = None
+    marker: str | None = None  # the worker's GRAVITY_RELAY_WORKER_RUN value
+
+
 RUN_RECORD_SCHEMA_VERSION = 1
 
 
@@ -300,7 +311,9 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     duration_ms: int | None = None
     queue_wait_ms: int | None = None
     relay_pid: int | None = None
+    relay_stamp: ProcessStamp | None = None
     pgid: int | None = None
+    worker_stamp: ProcessStamp | None = None
     # what was asked
     task: str = ""
     profile: str | None = None
