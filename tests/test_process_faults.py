@@ -274,6 +274,9 @@ async def test_signal_makes_an_idle_serve_exit(tmp_path, signum):
     # Broke: `serve` logged "signal 15: stopping" and stayed blocked on stdin.
     proc = _raw_relay(relay_env(tmp_path / "data", None))
     try:
+        send(proc, {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
+        proc.stdout.readline()  # serving, and idle: the stdin reader is blocked waiting for the next line
+        await anyio.sleep(0.3)
         proc.send_signal(signum)
         assert proc.wait(timeout=10) == 0
     finally:
