@@ -151,7 +151,11 @@ class Coordinator:
                 await anyio.sleep(_POLL)
             if self._reap is not None:
                 # The lock is ours, but a crashed relay's agy may still be running: reap it first.
-                reaped = await anyio.to_thread.run_sync(self._reap)
+                try:
+                    reaped = await anyio.to_thread.run_sync(self._reap)
+                except Exception as exc:  # noqa: BLE001 - reaping is a safety net; it must not fail this run
+                    log.warning("could not check for orphan workers: %s", exc)
+                    reaped = []
                 if reaped:
                     log.warning("before starting run %s: finished %d orphan run(s) of dead relays: %s",
                                 run_id, len(reaped), ", ".join(reaped))

@@ -134,6 +134,10 @@ def recover_interrupted(store: RunStore, *, own_pid: int | None = None, wait: fl
     """Finish every run of a dead relay (identity checked) and kill its verified leftover group; returns their ids."""
     recovered = []
     for run_id in store.active_ids():
-        if recover_run(store, run_id, wait=wait):
-            recovered.append(run_id)
+        try:
+            if recover_run(store, run_id, wait=wait):
+                recovered.append(run_id)
+        except (OSError, RelayError) as exc:
+            # One unreadable record (a directory, root-owned) must not stop the others, nor the next run.
+            log.warning("could not recover run %s: %s", run_id, getattr(exc, "message", exc))
     return recovered

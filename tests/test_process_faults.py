@@ -388,3 +388,18 @@ async def test_a_huge_line_without_newline_is_skipped_not_buffered_and_the_answe
     assert packet["status"] == "SUCCESS", packet
     assert any("skipped" in f for f in packet["flags"]), packet["flags"]
     assert (tmp_path / "data" / "runs" / f"{packet['run_id']}.ndjson").stat().st_size <= 20 * (1 << 20) + 4096
+
+
+async def test_an_unreadable_active_record_does_not_fail_the_next_run(tmp_path, repo):
+    # Broke (while fixing 7): the orphan check before each worker read every active record and let a
+    # directory where a record should be fail the new run with MCP_ERROR.
+    from relay.server import create_server
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
+    runs = tmp_path / "data" / "runs"
+    (runs / "active").mkdir(parents=True)
+    (runs / "r20261130T100000-000000bb.json").mkdir()
+    (runs / "active" / "r20261130T100000-000000bb").touch()
+    async with Client(create_server(settings_for(tmp_path, agy))) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SUCCESS", packet
