@@ -123,6 +123,8 @@ class Relay:
                                     plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
         except RelayError as exc:
             return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
     async def continue_(self, args: ContinueInput, progress: Progress = no_progress) -> Packet:
@@ -138,6 +140,8 @@ class Relay:
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
         except RelayError as exc:
             return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
     def refuse_input(self, tool: str, task: str, exc: RelayError) -> Packet:
@@ -434,6 +438,12 @@ class Relay:
                             "this answer is the only copy of the result"]
         log.info("run %s finished: %s", record.run_id, verdict.status.value)
         return packet
+
+    def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
+        log.error("call %s failed before its run started", record.run_id, exc_info=exc)
+        return self._finish(record, Verdict(
+            status=Status.MCP_ERROR, message=f"run {record.run_id} failed before agy started: {type(exc).__name__}: {exc}"[:2000],
+            hint="This is a relay bug (traceback in the relay's stderr log); nothing ran. Please report it."))
 
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""

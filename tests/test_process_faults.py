@@ -403,3 +403,19 @@ async def test_an_unreadable_active_record_does_not_fail_the_next_run(tmp_path, 
     async with Client(create_server(settings_for(tmp_path, agy))) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["status"] == "SUCCESS", packet
+
+
+def test_cleanup_removes_an_old_run_whose_relay_pid_was_reused(tmp_path):
+    # Broke: the record stayed "running" (its pid was alive) and cleanup never removed it.
+    reused = sleeper()
+    try:
+        runs = tmp_path / "data" / "runs"
+        path = write_running_record(runs, "r20200101T000000-00000011", relay_pid=reused.pid,
+                                    relay_stamp=stamp(reused.pid, start="linux:1"))
+        done = subprocess.run(relay_command()[:-1] + ["cleanup", "--max-age-days", "30"], capture_output=True, text=True,
+                              env={**os.environ, **relay_env(tmp_path / "data", None)}, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert not path.exists(), done.stdout + done.stderr
+        assert reused.poll() is None
+    finally:
+        reused.kill()
