@@ -40,7 +40,7 @@ from .coordinator import Coordinator
 from .errors import RelayError
 from .policy import CallOptions, RunPlan, resolve_plan, validate_workspace
 from .process import kill_group, run_capture, tail
-from .proc_identity import own_stamp, stamp_of
+from .proc_identity import Identity, group_is_run, own_stamp, stamp_of
 from .recovery import recover_interrupted, recover_run
 from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from .results import render_result
@@ -193,7 +193,7 @@ class Relay:
                 tg.cancel_scope.cancel()
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
-                await kill_group(record.pgid, self.settings.kill_grace_seconds)
+                await self._stop_worker(record)
                 changes = await self._observe_after_cancel(record, plan, live)
                 self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
                                              hint="Call again to retry; changes made so far stay in the workspace "
@@ -212,7 +212,7 @@ class Relay:
             inner = inner.exceptions[0]
         log.error("run %s failed inside the relay", record.run_id, exc_info=exc)
         with anyio.CancelScope(shield=True):
-            await kill_group(record.pgid, self.settings.kill_grace_seconds)
+            await self._stop_worker(record)
             changes = await self._observe_after_cancel(record, plan, live)
         if isinstance(inner, OSError):
             hint = (f"The relay could not read or write a file ({getattr(inner, 'filename', None) or 'see the message'}); "
@@ -438,6 +438,11 @@ class Relay:
                             "this answer is the only copy of the result"]
         log.info("run %s finished: %s", record.run_id, verdict.status.value)
         return packet
+
+    async def _stop_worker(self, record: RunRecord) -> None:
+        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
+        if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
+            await kill_group(record.pgid, self.settings.kill_grace_seconds)
 
     def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
         log.error("call %s failed before its run started", record.run_id, exc_info=exc)

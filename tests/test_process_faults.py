@@ -240,7 +240,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
             call_execute(a, repo)
             (orphan,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
             with anyio.fail_after(10):
-                while not (repo / "src" / "new.py").exists():
+                while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                     await anyio.sleep(0.05)
             a.kill()
             a.wait(timeout=5)
@@ -289,8 +289,11 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
     proc = _raw_relay(relay_env(tmp_path / "data", agy))
     try:
         call_execute(proc, repo)
-        (run,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
-        await anyio.sleep(0.5)
+        await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+        with anyio.fail_after(10):  # the edit is made and the grandchild is logged
+            while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
+                await anyio.sleep(0.05)
+        (run,) = launches(agy)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
