@@ -288,6 +288,10 @@ def fault_flood_100(root: Path) -> dict:
     return _flood(root, {"bytes": 100 << 20, "line_bytes": 300, "kind": "text"}, "100 MB of text lines")
 
 
+def fault_stderr_100(root: Path) -> dict:
+    return _flood(root, {"bytes": 100 << 20, "line_bytes": 300, "stream": "stderr"}, "100 MB on stderr")
+
+
 def fault_line_300(root: Path) -> dict:
     return _flood(root, {"bytes": 300 << 20, "line_bytes": 0}, "one 300 MB line, no newline")
 
@@ -300,6 +304,7 @@ FAULTS = {
     "pid-reuse": ("pid reuse (record+ticket)", fault_pid_reuse),
     "flood-100": ("100 MB output", fault_flood_100),
     "flood-400": ("400 MB output", fault_flood_400),
+    "stderr-100": ("100 MB on stderr", fault_stderr_100),
     "line-300": ("300 MB line", fault_line_300),
 }
 
