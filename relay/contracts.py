@@ -314,6 +314,10 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     relay_stamp: ProcessStamp | None = None
     pgid: int | None = None
     worker_stamp: ProcessStamp | None = None
+    # The pre-run snapshot's identity, cheap to keep: if the relay dies, recovery can tell the run's
+    # changes from edits that were already there (git HEAD, and the paths git showed changed).
+    before_head: str | None = None
+    before_dirty: list[str] = []
     # what was asked
     task: str = ""
     profile: str | None = None

@@ -265,6 +265,7 @@ class Relay:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                _keep_snapshot_identity(record, before)
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -557,6 +558,16 @@ class Relay:
                                  "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
             self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
         return self._versions[key]
+
+
+def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
+    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
+    repo = before.repo
+    if before.source != "git" or repo is None:
+        return
+    record.before_head = repo.head
+    record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
+                                 if kind != "ignored" and path.startswith(repo.prefix))[:2000]
 
 
 def _no_nul(text: str) -> str:

@@ -33,33 +33,79 @@ log = logging.getLogger("relay.recovery")
 _MAX_LISTED = 500
 _RECOVERY_NOTE = ("observed at recovery from git status: the pre-run snapshot died with the relay, so edits "
                   "that were already there before the run may be included")
+_DIRTY_NOTE = "observed at recovery: this path was already changed before the run; the diff may include those edits"
+_SINCE_NOTE = "observed at recovery: changed since the run started (git, against the run's starting HEAD)"
 
 
-def git_visible_changes(workspace: str | None) -> tuple[list[FileChange], str | None]:
-    """What git shows as changed in ``workspace`` now (bounded); (changes, why not) when it cannot tell."""
-    if not workspace:
-        return [], "no workspace recorded"
-    try:
-        out = run_git(Path(workspace), "status", ["--porcelain=v1", "-z", "--untracked-files=all"], timeout=20)
-    except (GitError, OSError, ValueError) as exc:
-        return [], f"changes not observed: {exc}"
-    changes: list[FileChange] = []
+def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
+    """(status letters, path, old path) from ``git status --porcelain=v1 -z`` or ``git diff --name-status -z``."""
+    found = []
     records = out.split(b"\0")
     i = 0
-    while i < len(records) and len(changes) < _MAX_LISTED:
+    while i < len(records):
         rec = records[i]
         i += 1
+        if not rec:
+            continue
+        if name_status:
+            code = rec.decode("ascii", "replace")
+            path = os.fsdecode(records[i]) if i < len(records) else ""
+            i += 1
+            old = None
+            if code[:1] in ("R", "C"):
+                old, path = path, (os.fsdecode(records[i]) if i < len(records) else "")
+                i += 1
+            found.append((code[:1], path, old))
+            continue
         if len(rec) < 4:
             continue
-        xy, path = rec[:2].decode("ascii", "replace"), os.fsdecode(rec[3:])
-        old = None
+        xy, path, old = rec[:2].decode("ascii", "replace"), os.fsdecode(rec[3:]), None
         if "R" in xy or "C" in xy:
             old = os.fsdecode(records[i]) if i < len(records) else None
             i += 1
-        kind = ("added" if xy == "??" or "A" in xy else "deleted" if "D" in xy
-                else "renamed" if "R" in xy else "modified")
-        changes.append(FileChange(path=path, kind=kind, old_path=old, reasons=[_RECOVERY_NOTE]))
-    return changes, None
+        found.append((xy, path, old))
+    return found
+
+
+def _kind(code: str) -> str:
+    if code == "??" or "A" in code:
+        return "added"
+    if "D" in code:
+        return "deleted"
+    return "renamed" if "R" in code else "modified"
+
+
+def git_visible_changes(workspace: str | None, *, before_head: str | None = None,
+                        before_dirty: list[str] | None = None) -> tuple[list[FileChange], str | None]:
+    """What git shows as changed in ``workspace`` now, against the run's starting HEAD when it was recorded
+    (bounded); (changes, why not) when it cannot tell. Paths already changed before the run are marked."""
+    if not workspace:
+        return [], "no workspace recorded"
+    ws = Path(workspace)
+    try:
+        prefix = run_git(ws, "rev-parse", ["--show-prefix"], timeout=10).decode("utf-8", "surrogateescape").strip()
+        entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], timeout=20),
+                         name_status=False)
+        if before_head:
+            # Also what the worker committed: the working tree against the HEAD the run started from.
+            entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames"], values=[before_head],
+                                      paths=["."], timeout=20), name_status=True)
+    except (GitError, OSError, ValueError) as exc:
+        return [], f"changes not observed: {exc}"
+    dirty = set(before_dirty or [])
+    seen: dict[str, FileChange] = {}
+    for code, path, old in entries:
+        if not path.startswith(prefix) or len(seen) >= _MAX_LISTED:
+            continue
+        rel = path[len(prefix):]
+        if rel in seen:
+            continue
+        if before_head is not None or before_dirty:
+            note = _DIRTY_NOTE if rel in dirty else _SINCE_NOTE
+        else:
+            note = _RECOVERY_NOTE
+        seen[rel] = FileChange(path=rel, kind=_kind(code), old_path=old[len(prefix):] if old else None, reasons=[note])
+    return sorted(seen.values(), key=lambda c: c.path), None
 
 
 def _kill_group(pgid: int, wait: float) -> bool:
@@ -104,7 +150,8 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
             log.warning("run %s: process group %s is alive but not provably its worker (%s); left alone",
                         run_id, record.pgid, verdict.value)
             notes.append(f"process group {record.pgid} was left alone: it could not be verified as this run's worker")
-    changes, why_not = git_visible_changes(record.workspace)
+    changes, why_not = git_visible_changes(record.workspace, before_head=record.before_head,
+                                           before_dirty=record.before_dirty)
     if why_not:
         notes.append(why_not)
     pid_note = "" if record.relay_pid is None else f" {record.relay_pid}"
@@ -123,11 +170,19 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     files = [c.path for c in changes]
     record.packet = Packet(ok=False, run_id=run_id, status=Status.INTERRUPTED, error=error,
                            changes=Changes(count=len(files), files=files, source="git" if files else None),
-                           flags=[_RECOVERY_NOTE] if files else [])
+                           flags=[changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else [])
     record.pgid = None
     store.write(record)
     store.clear_active(run_id)
     return True
+
+
+def _recovery_flag(changes: list[FileChange]) -> str:
+    earlier = sum(1 for c in changes if _DIRTY_NOTE in c.reasons)
+    if any(_RECOVERY_NOTE in c.reasons for c in changes):
+        return _RECOVERY_NOTE
+    return (f"observed at recovery with git: {len(changes) - earlier} path(s) changed since the run started"
+            + (f", {earlier} already changed before it (their diffs may include earlier edits)" if earlier else ""))
 
 
 def recover_interrupted(store: RunStore, *, own_pid: int | None = None, wait: float = 5.0) -> list[str]:

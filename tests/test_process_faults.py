@@ -234,6 +234,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
                                                       {"behaviour": "success", "edits": [], "report": REPORT}))
     env = relay_env(tmp_path / "data", agy)
     settings = settings_for(tmp_path, agy)
+    (repo / "README.md").write_text("edited before the run\n")  # the user's own edit, already there
     async with Client(create_server(settings)) as b:  # relay B is up before A crashes: no start-up recovery helps
         a = _raw_relay(env)
         try:
@@ -257,7 +258,11 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
     crashed = next(json.loads(p.read_text()) for p in runs.glob("r*.json")
                    if json.loads(p.read_text())["run_id"] != packet["run_id"])
     assert crashed["status"] == "INTERRUPTED" and "killed" in crashed["error"]["message"]
-    assert crashed["packet"]["changes"]["files"] == ["src/new.py"]  # what the orphan had changed
+    # What the orphan had changed, told apart from the edit that was there before (minor item: recovery observes).
+    assert crashed["packet"]["changes"]["files"] == ["README.md", "src/new.py"]
+    reasons = {c["path"]: c["reasons"][0] for c in crashed["changes"]}
+    assert "already changed before the run" in reasons["README.md"]
+    assert "changed since the run started" in reasons["src/new.py"]
     # The orphan was gone before the second agy started: its end was recorded before B's launch.
     finished = crashed["finished_at"]
     import datetime as dt
