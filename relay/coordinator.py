@@ -5,6 +5,14 @@ race on it (agy-protocol.md §3). Calls queue in FIFO order within one relay
 process and across relay processes (two editor windows): waiters take tickets
 in the data dir and the oldest live ticket runs next, with a file lock under it.
 A conversation that is already running is refused at once rather than forked.
+
+A ticket carries its relay's identity (proc_identity.py), so a dead relay's ticket
+is dropped even when its pid was reused; a wait past its bound answers BUSY. A
+relay SIGKILLed mid-run leaves its agy running and releases the lock: before a
+worker starts, the holder reaps such orphans (identity checked; their runs are
+finished INTERRUPTED with what they changed). Reaping rather than waiting: the
+orphan's relay is gone, so nobody can receive its answer, and its hard timeout
+died with it — waiting could mean waiting forever.
 """
 
 from __future__ import annotations
@@ -173,6 +181,9 @@ class Coordinator:
                 self._holder = None
             ticket.unlink(missing_ok=True)
             if locked:
+                held = self.holder()
+                if held and held.get("run_id") == run_id:
+                    (self._dir / "holder.json").unlink(missing_ok=True)
                 file_lock.release()
 
     @asynccontextmanager
