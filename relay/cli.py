@@ -177,6 +177,16 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
     settings = _settings_or_none()
     if settings is None:
         return 2
+    if not args.dry_run:
+        # Runs of dead relays (identity checked: a reused pid does not count) are finished first, so
+        # cleanup can remove them instead of keeping them as "running" forever.
+        from .recovery import recover_interrupted
+        from .store import RunStore
+
+        try:
+            recover_interrupted(RunStore(settings.runs_dir))
+        except OSError as exc:
+            print(f"gravity-relay cleanup: could not check for interrupted runs: {exc}", file=sys.stderr)
     summary = apply_retention(settings, max_runs=args.max_runs, max_age_days=args.max_age_days,
                               max_size_bytes=max_size, dry_run=args.dry_run)
     if args.json:

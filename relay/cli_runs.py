@@ -14,7 +14,7 @@ import msgspec
 
 from .contracts import GetResultInput, RunRecord, Status
 from .errors import RelayError
-from .results import encode, render_result
+from .results import encode, render_result, status_of
 from .settings import Settings
 from .store import RunStore
 
@@ -88,11 +88,12 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     store = RunStore(settings.runs_dir)
     shown = 0
     for record in store.iter_records():
-        if wanted is not None and record.status is not wanted:
+        shown_status = status_of(record)
+        if wanted is not None and shown_status is not wanted:
             continue
         files = len(record.changes)
         seconds = f"{record.duration_ms / 1000:.1f}s" if record.duration_ms is not None else "-"
-        state = record.status.value if record.status else record.state.upper()
+        state = shown_status.value
         if as_json:
             row = {**run_row(record), "files": files, "duration_ms": record.duration_ms, "workspace": record.workspace}
             sys.stdout.write(encode(row).decode() + "\n")

@@ -35,6 +35,7 @@ __all__ = [
     "Attempt",
     "VerifyResult",
     "RunRecord",
+    "ProcessStamp",
     "RUN_RECORD_SCHEMA_VERSION",
     "explain",
 ]
@@ -67,6 +68,7 @@ class Status(str, enum.Enum):
     RECURSION_REFUSED = "RECURSION_REFUSED"
     CANCELLED = "CANCELLED"
     INTERRUPTED = "INTERRUPTED"
+    RUNNING = "RUNNING"  # not an outcome: what every view says of a run whose relay is still working on it
     NOT_FOUND = "NOT_FOUND"
     MCP_ERROR = "MCP_ERROR"
 
@@ -290,6 +292,15 @@ class VerifyResult(Struct, kw_only=True, omit_defaults=True):
     output_tail: str = ""
 
 
+class ProcessStamp(Struct, kw_only=True, omit_defaults=True):
+    """What identifies a process beside its pid, so a reused pid is never mistaken for it (proc_identity.py)."""
+
+    pid: int
+    start: str  # "linux:<ticks since boot>" (/proc/PID/stat field 22) or "ps:<lstart>"
+    boot_id: str | None = None
+    marker: str | None = None  # the worker's GRAVITY_RELAY_WORKER_RUN value
+
+
 RUN_RECORD_SCHEMA_VERSION = 1
 
 
@@ -306,7 +317,13 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     duration_ms: int | None = None
     queue_wait_ms: int | None = None
     relay_pid: int | None = None
+    relay_stamp: ProcessStamp | None = None
     pgid: int | None = None
+    worker_stamp: ProcessStamp | None = None
+    # The pre-run snapshot's identity, cheap to keep: if the relay dies, recovery can tell the run's
+    # changes from edits that were already there (git HEAD, and the paths git showed changed).
+    before_head: str | None = None
+    before_dirty: list[str] = []
     # what was asked
     task: str = ""
     profile: str | None = None

@@ -77,12 +77,16 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
     Status.INVALID_WORKSPACE: "The workspace is relative, missing, a root or outside the allowed roots; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
-    Status.BUSY: "That conversation is running a turn now; wait for its packet.",
+    Status.BUSY: "That conversation is running a turn now, or the queue wait passed its bound (the message says "
+    "which run holds the slot); wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
     Status.CANCELLED: "The call was cancelled; the worker was stopped.",
-    Status.INTERRUPTED: "The relay process ended mid-run; the worker was stopped at the next start.",
+    Status.RUNNING: "Not an outcome: get_result on a run whose relay is still working on it. Ask again later.",
+    Status.INTERRUPTED: "The relay process ended mid-run; its worker was stopped (identity checked) at the next start "
+    "or before the next worker; the files git shows changed are listed.",
     Status.NOT_FOUND: "No run record with that id.",
-    Status.MCP_ERROR: "A relay bug; see the relay's stderr.",
+    Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
+    "still names its run_id and the worker's changes.",
 }
 
 _DELEGATION_GUIDE = """# Delegating to Gravity Relay

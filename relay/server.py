@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 from typing import Any
 
 import anyio
@@ -220,20 +221,48 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
     except OSError as exc:
         log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
     server = create_server(settings, relay, agy)
+    server_scope = anyio.CancelScope()
+    stopped_by: list[int] = []
     async with anyio.create_task_group() as tg:
 
         async def on_signals() -> None:
-            # SIGTERM from the client must still kill the worker's group and write its record.
+            # SIGTERM from the client must still kill the worker's group and write its record, then exit.
             with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
                 async for signum in signals:
                     log.info("signal %s: stopping", signum)
-                    tg.cancel_scope.cancel()
-                    return
+                    stopped_by.append(int(signum))
+                    server_scope.cancel()  # calls in flight stop their worker and record CANCELLED
+                    break
+            # Watchdog: if that cleanup itself hangs, leave anyway.
+            await anyio.sleep(_STOP_DEADLINE)
+            log.error("cleanup after signal %s took over %ss; exiting", stopped_by[0], _STOP_DEADLINE)
+            _exit_now(1)
 
         if os.name != "nt":
             tg.start_soon(on_signals)
         tg.start_soon(retain_in_background, settings)
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+            with server_scope:
+                await server.run(read, write, server.create_initialization_options())
+            if stopped_by:
+                # Every call has finished its record. The stdin reader is a thread blocked in read(), which
+                # no cancellation reaches (and the interpreter would join it at exit): leave now.
+                log.info("stopped by signal %s; records written; exiting", stopped_by[0])
+                _exit_now(0)
         tg.cancel_scope.cancel()
 
+
+_STOP_DEADLINE = 20.0
+
+
+def _exit_now(code: int) -> None:
+    for handler in logging.getLogger().handlers:
+        try:
+            handler.flush()
+        except Exception:  # noqa: BLE001 - leaving anyway
+            pass
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001
+        pass
+    os._exit(code)

@@ -62,6 +62,9 @@ Launch keys (every key optional)::
     grandchild      spawn a sleeping grandchild in the same process group that inherits
                     stdout/stderr (its pid goes to the launch log); grandchild_sleep (3600)
     ignore_sigterm  the fake (and its grandchild) ignore SIGTERM
+    flood           {"bytes": N, "line_bytes": L, "stream": "stdout" | "stderr", "kind": "text" | "json"}:
+                    print N bytes of chatter before the result, in lines of L bytes (L = 0: one line
+                    with no newline until the end); "json" lines are agent_response step events
     resets_in       quota reset text; error: override the error text; error_id: AGY_ERROR id
     usage           {"input_tokens", "output_tokens", "thinking_tokens", "cache_read_tokens"} of the turn
     conversation_id force the id of a new conversation; forget_conversation: treat
@@ -1332,6 +1335,7 @@ class Fake:
                                              "retryable": True, "error_id": L.get("error_id", QUOTA_ERROR_ID)}) + "\n")
             return 3
 
+        flood_output(self, conv, idx)
         timed_out = self.pre_result_sleep({"hang": 3600, "slow": 1}.get(beh, 0))
         if beh in ("print_timeout_old", "print_timeout_new"):
             timed_out = True
@@ -1418,6 +1422,41 @@ class Fake:
         for c in chunks:
             self.step(conv, idx, "ACTIVE", "agent_response", text_delta=c)
         self.step(conv, idx, "DONE", "agent_response", text_delta=last or None, duration=4.040153, usage=usage)
+
+
+# --------------------------------------------------------------------------- flood (output bounds)
+
+
+def flood_output(fake: "Fake", conv: str, idx: int) -> None:
+    """The launch's "flood": N bytes of chatter, fast (1 MiB writes), before the result."""
+    spec = fake.launch.get("flood")
+    if not spec:
+        return
+    total = int(spec.get("bytes", 0))
+    line_bytes = int(spec.get("line_bytes", 200))
+    stream = sys.stderr if spec.get("stream") == "stderr" else sys.stdout
+    if line_bytes <= 0:
+        block, tail = b"x" * (1 << 20), b"\n"
+    elif spec.get("kind") == "json":
+        head = enc({"event": "step_update", "step_update": {"conversation_id": conv, "step_index": idx,
+                                                             "state": "ACTIVE", "step_type": "agent_response",
+                                                             "text_delta": ""}})
+        pad = max(1, line_bytes - len(head) - 1)
+        line = head.replace('"text_delta":""', '"text_delta":"' + "y" * pad + '"').encode() + b"\n"
+        block, tail = line * max(1, (1 << 20) // len(line)), b""
+    else:
+        line = b"z" * max(0, line_bytes - 1) + b"\n"
+        block, tail = line * max(1, (1 << 20) // len(line)), b""
+    sent = 0
+    try:
+        while sent < total:
+            piece = block[: total - sent] if line_bytes <= 0 else block  # whole lines only
+            stream.buffer.write(piece)
+            sent += len(piece)
+        stream.buffer.write(tail)
+        stream.buffer.flush()
+    except BrokenPipeError:
+        fake.die(signal.SIGPIPE)
 
 
 def main() -> int:

@@ -275,11 +275,13 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
     from relay.contracts import RunRecord
     from relay.store import RunStore, new_run_id, now_iso
 
-    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    run_id = new_run_id()
+    # The leftover carries the worker marker the relay sets, so recovery can prove it is this run's group.
+    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                                env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = RunStore(tmp_path / "data" / "runs")
-    run_id = new_run_id()
     store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=dead.pid, pgid=leftover.pid, workspace=str(repo)))
     store.mark_active(run_id)
     try:
