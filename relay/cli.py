@@ -107,7 +107,7 @@ _VERBS = {
 def _cmd_setup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .setup_clients import SetupError, home_dir, relay_command, setup
+    from .setup_clients import SetupError, home_dir, relay_command, relay_settings, setup
 
     _quiet()
     env: dict[str, str] = {}
@@ -121,7 +121,8 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     try:
         command = None if args.uninstall else (args.command or relay_command())
         plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
-                      dry_run=args.dry_run, force=args.force)
+                      dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
+                      exported=relay_settings())
     except SetupError as exc:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
@@ -129,7 +130,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         import msgspec
 
         rows = [{"client": p.client, "path": p.path, "action": p.action, "message": p.message,
-                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None,
+                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None, "notes": p.notes,
                  "diff": p.diff() if args.dry_run and p.writes else None} for p in plans]
         doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "clients": rows}
         sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
@@ -145,6 +146,9 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         print(line)
         if p.warning and p.action in ("add", "update", "skip", "unchanged"):
             print(f"{'':<{width}}  {'':<12} note: {p.warning}")
+        if p.action in ("add", "update"):
+            for note in p.notes:
+                print(f"{'':<{width}}  {'':<12} headless: {note}")
         if args.dry_run and p.writes:
             sys.stdout.write(p.diff())
     changed = [p for p in plans if p.writes]
@@ -316,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the command to register (default: this installation's gravity-relay script)")
     setup.add_argument("--force", action="store_true",
                        help="replace or remove an 'antigravity' entry that is not Gravity Relay")
+    setup.add_argument("--client-approvals", action="store_true",
+                       help="leave tool approval to each client: no Codex pre-approval, no Claude Code allow rules, "
+                       "no Gemini trust (headless calls then need the client's own flags)")
     setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
     setup.set_defaults(func=_cmd_setup)
 
