@@ -50,7 +50,7 @@ class Session:
         outputs = "\n".join(f"  output {i}: {o.size} B: {o.text[:600]}" for i, o in enumerate(self.dialogue.outputs))
         return (f"client {self.driver.name}\n{self.setup}\n{self.result}\nmodel requests: {self.requests}\n"
                 f"fake model errors: {self.errors}\ntool outputs the model got:\n{outputs or '  none'}\n"
-                f"relay records: {[(r['run_id'], r.get('tool'), r.get('status')) for r in self.records()]}")
+                f"relay records: {[(r['run_id'], r.get('tool', 'execute'), r.get('status')) for r in self.records()]}")
 
 
 def packet_bytes(record: dict) -> bytes:

@@ -67,7 +67,7 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
     s = delegate(driver, tmp_path / "run", agy, workspace)
     records = _assert_reached_relay(s)
 
-    first = next((r for r in records if r.get("tool") == "execute"), None)
+    first = next((r for r in records if r.get("tool", "execute") == "execute"), None)
     assert first is not None and first.get("status") == "SUCCESS", f"execute did not succeed\n{s.explain()}"
     assert (workspace / "hello.txt").read_text() == "hello\n"
     runs = [launch for launch in s.agy_launches() if launch.get("mode") == "print"]
@@ -78,7 +78,7 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
         assert packet in s.dialogue.outputs[0].text
     assert s.dialogue.outputs[0].text.count(first["run_id"]) == 1, "the success packet reached the model more than once"
 
-    follow = [r for r in records if r.get("tool") == "continue"]
+    follow = [r for r in records if r.get("tool", "execute") == "continue"]
     assert follow, f"antigravity_continue never reached the relay\n{s.explain()}"
     assert follow[0].get("parent_run_id") == first["run_id"]
     assert follow[0].get("status") == "SUCCESS", f"continue did not succeed\n{s.explain()}"
