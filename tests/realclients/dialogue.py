@@ -34,9 +34,9 @@ class Say:
 class ToolOutput:
     """A tool result as it sits in the model request.
 
-    ``value`` is the JSON value the client sent; ``text`` is what the model reads: the text blocks
-    joined where the wire has typed blocks (Codex, Claude Code), else the compact JSON of the value
-    (Gemini's functionResponse.response object).
+    ``value`` is the JSON value the client sent (``wire_size``: its compact JSON); ``text`` is what
+    the model reads (``size``): the text blocks joined where the wire has typed blocks (Codex,
+    Claude Code), the decoded string of Gemini's ``{"output"|"error": text}`` response object.
     """
 
     def __init__(self, value: Any, text: str) -> None:

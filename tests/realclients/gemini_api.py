@@ -40,8 +40,18 @@ def _outputs(contents: list[Any]) -> list[ToolOutput]:
             response = part.get("functionResponse") if isinstance(part, dict) else None
             if isinstance(response, dict) and "antigravity_" in str(response.get("name", "")):
                 value = response.get("response")
-                outputs.append(ToolOutput(value, compact(value)))
+                outputs.append(ToolOutput(value, _read(value)))
     return outputs
+
+
+def _read(value: Any) -> str:
+    """What the model reads: Gemini CLI answers ``{"output": text}`` (success) or ``{"error": text}``
+    (an isError result: the call's args and the whole CallToolResult, stringified); the text, decoded."""
+    if isinstance(value, dict) and len(value) == 1:
+        (text,) = value.values()
+        if isinstance(text, str):
+            return text
+    return compact(value)
 
 
 def _side_answer(body: dict[str, Any]) -> str:
