@@ -45,6 +45,7 @@ def agy(tmp_path: Path) -> Path:
 
 
 def _assert_reached_relay(s: Session) -> list[dict]:
+    assert not s.errors, f"the fake model failed on a request\n{s.explain()}"
     assert s.offered, f"the relay's tools were never offered to the model\n{s.explain()}"
     assert s.dialogue.outputs, f"the model never got a result of a relay tool\n{s.explain()}"
     records = s.records()
