@@ -282,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
     show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
-    show.add_argument("run_id")
+    show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
     show.add_argument("--detail", choices=["summary", "errors", "full"], default="summary")
     show.add_argument("--max-chars", type=int, default=12_000)
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)

@@ -91,9 +91,13 @@ Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
 
 
 # --------------------------------------------------------------------------- inputs
+#
+# Unknown argument names are not refused: clients add their own (Gemini CLI sends
+# ``wait_for_previous`` on every call). The server records the names it ignored
+# (RunRecord.ignored_arguments); wrong types of known fields are still refused.
 
 
-class ExecuteArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExecuteArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_execute``."""
 
     task: Task
@@ -105,7 +109,7 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ] = None
 
 
-class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
     """Everything ``antigravity_execute`` accepts: the published fields plus legacy ones.
 
     Legacy fields keep older leaders working; they stay out of the published schema.
@@ -122,14 +126,14 @@ class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True, forbid_unknown_fields
     skip_permissions: bool | None = None
 
 
-class ContinueArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ContinueArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_continue``."""
 
     run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, conversation, profile and mode are restored.")] = None
     feedback: Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must fix or do next.")]
 
 
-class ContinueInput(ContinueArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     # Legacy form: a bare conversation id and the workspace it lives in.
     conversation_id: str | None = None
     workspace: str | None = None
@@ -144,8 +148,8 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True, forbid_unknown_fiel
     skip_permissions: bool | None = None
 
 
-class GetResultInput(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    run_id: Annotated[str, Meta(description="A run id returned by execute or continue.")]
+class GetResultInput(Struct, frozen=True, kw_only=True):
+    run_id: Annotated[str | None, Meta(description="A run id returned by execute or continue; omit it to list recent runs.")] = None
     detail: Annotated[
         Detail,
         Meta(description="summary: the packet; errors: status, error, stderr and response tails; full: the whole record."),
@@ -317,6 +321,7 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     paths: list[str] = []
     parent_run_id: str | None = None
     requested_conversation_id: str | None = None
+    ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
     # what happened
     agy_bin: str | None = None
     agy_version: str | None = None

@@ -99,9 +99,10 @@ class Relay:
 
     # ------------------------------------------------------------------ tools
 
-    async def execute(self, args: ExecuteInput, progress: Progress = no_progress) -> Packet:
+    async def execute(self, args: ExecuteInput, progress: Progress = no_progress, *,
+                      ignored: list[str] | None = None) -> Packet:
         record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=args.task,
-                           relay_pid=os.getpid())
+                           relay_pid=os.getpid(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
             plan = resolve_plan(
@@ -119,9 +120,10 @@ class Relay:
             return self._refused(record, exc)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
-    async def continue_(self, args: ContinueInput, progress: Progress = no_progress) -> Packet:
+    async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
+                        ignored: list[str] | None = None) -> Packet:
         record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=args.feedback,
-                           relay_pid=os.getpid())
+                           relay_pid=os.getpid(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
             call, conversation_id, parent = self._continue_options(args)
@@ -133,10 +135,11 @@ class Relay:
             return self._refused(record, exc)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
-    def refuse_input(self, tool: str, task: str, exc: RelayError) -> Packet:
+    def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
         """Arguments that did not decode: refused, and recorded like any other early refusal."""
         record = RunRecord(run_id=new_run_id(), tool="continue" if tool.endswith("continue") else "execute",
-                           created_at=now_iso(), task=task[:10_000], relay_pid=os.getpid())
+                           created_at=now_iso(), task=task[:10_000], relay_pid=os.getpid(),
+                           ignored_arguments=list(ignored or []))
         return self._refused(record, exc)
 
     def get_result(self, args: GetResultInput) -> tuple[dict, str]:
