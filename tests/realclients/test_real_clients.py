@@ -71,6 +71,8 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
     first = next((r for r in records if r.get("tool", "execute") == "execute"), None)
     assert first is not None and first.get("status") == "SUCCESS", f"execute did not succeed\n{s.explain()}"
     assert (workspace / "hello.txt").read_text() == "hello\n"
+    if driver.name == "gemini":  # Gemini CLI adds wait_for_previous to every call: ignored, and recorded
+        assert first.get("ignored_arguments") == ["wait_for_previous"], s.explain()
     runs = [launch for launch in s.agy_launches() if launch.get("mode") == "print"]
     assert len(runs) >= 1, f"the fake agy never ran a task\n{s.explain()}"
     _measure(s, "success", 0, first)
