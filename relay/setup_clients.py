@@ -478,11 +478,32 @@ def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None
     except tomlkit.exceptions.TOMLKitError as exc:
         raise SetupError(f"it could not be read for editing ({exc}); edit it by hand") from None
     current = _get(doc, path)
-    if isinstance(current, AoT) or (current is not None and not isinstance(current, (Table, InlineTable, OutOfOrderTableProxy))):
-        current = False  # an array of tables, or a dotted key: not ours to guess at
-    if current is False:
-        raise SetupError(f"{'.'.join(path)} is written in a form setup does not edit (an array of tables or dotted "
-                         "keys); edit it by hand, or move it to its own table and run setup again")
+    if isinstance(current, AoT) or (current is not None and not isinstance(current, (Table, InlineTable,
+                                                                                      OutOfOrderTableProxy))):
+        raise SetupError(f"{'.'.join(path)} is written in a form setup does not edit (an array of tables or a "
+                         "value); edit it by hand, or move it to its own table and run setup again")
+    try:
+        new = _tomlkit_edit(text, doc, path, entry, current, newline)
+    except (ValueError, KeyError, TypeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise SetupError(f"tomlkit could not make the edit ({type(exc).__name__}: {exc}); nothing was written, "
+                         "edit it by hand") from None
+    if newline == "\r\n":
+        new = re.sub(r"(?<!\r)\n", "\r\n", new)  # tomlkit writes its own lines with \n
+
+    # Proof before writing: the new text parses, and differs from the old one only at ``path``.
+    try:
+        after = tomllib.loads(new)
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(f"editing it would produce invalid TOML ({exc}); nothing was written, edit it by hand") from None
+    expected = _with(before, path, dict(entry) if entry is not None else None)
+    if _prune_empty(after, path) != _prune_empty(expected, path):
+        raise SetupError("the edit would change more than the relay's table; nothing was written, edit it by hand")
+    return new
+
+
+def _tomlkit_edit(text: str, doc: tomlkit.TOMLDocument, path: tuple[str, ...], entry: Mapping[str, Any] | None,
+                  current: Any, newline: str) -> str:
+    """The edited document's text (not yet proven)."""
     if entry is None:
         if current is None:
             return text
@@ -490,14 +511,15 @@ def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None
         if isinstance(current, Table) and not current.is_super_table():
             last = _drop_table(doc, path, current)
         else:
-            parent: Any = doc
+            holder: Any = doc
             for part in path[:-1]:
-                parent = parent[part]
-            del parent[path[-1]]
+                holder = holder[part]
+            del holder[path[-1]]
         new = doc.as_string()
         if last and new.strip() and new.endswith(("\n\n", "\r\n\r\n")):
             new = new[: -len(newline)]  # the table was the file's last: take away the blank line before it
-    elif current is None:
+        return new
+    if current is None:
         # A new table goes at the end, one blank line after the rest: every existing byte stays.
         fragment = tomlkit.document()
         node: Any = fragment
@@ -525,37 +547,25 @@ def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None
             except (ValueError, tomlkit.exceptions.TOMLKitError) as exc:
                 raise SetupError(f"the relay's table cannot be placed there ({exc}); edit it by hand") from None
             new = doc.as_string()
-    else:
-        parent = doc
-        for part in path[:-1]:
-            parent = parent[part]
-        if isinstance(current, InlineTable):
-            for name in [k for k in current if k not in entry]:
-                del current[name]
-            for name, value in entry.items():
-                if current.get(name) != value:
-                    current[name] = _toml_item(value)
-        elif isinstance(current, Table):
-            table = _rebuilt(current, entry)
-            laid_out = len(table.value.body)
-            parent[path[-1]] = table
-            del table.value.body[laid_out:]  # tomlkit's "cosmetic" blank line: the layout is already the old one
-        else:  # split over several places (sub-tables further down): tomlkit rewrites it whole
-            del parent[path[-1]]
-            parent[path[-1]] = _toml_table(entry)
-        new = doc.as_string()
-    if newline == "\r\n":
-        new = re.sub(r"(?<!\r)\n", "\r\n", new)  # tomlkit writes its own lines with \n
-
-    # Proof before writing: the new text parses, and differs from the old one only at ``path``.
-    try:
-        after = tomllib.loads(new)
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"editing it would produce invalid TOML ({exc}); nothing was written, edit it by hand") from None
-    expected = _with(before, path, dict(entry) if entry is not None else None)
-    if _prune_empty(after, path) != _prune_empty(expected, path):
-        raise SetupError("the edit would change more than the relay's table; nothing was written, edit it by hand")
-    return new
+        return new
+    parent: Any = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    if isinstance(current, InlineTable):
+        for name in [k for k in current if k not in entry]:
+            del current[name]
+        for name, value in entry.items():
+            if current.get(name) != value:
+                current[name] = _toml_item(value)
+    elif isinstance(current, Table):
+        table = _rebuilt(current, entry)
+        laid_out = len(table.value.body)
+        parent[path[-1]] = table
+        del table.value.body[laid_out:]  # tomlkit's "cosmetic" blank line: the layout is already the old one
+    else:  # split over several places (sub-tables further down): tomlkit rewrites it whole
+        del parent[path[-1]]
+        parent[path[-1]] = _toml_table(entry)
+    return doc.as_string()
 
 
 def toml_set_table(text: str, path: tuple[str, ...], entry: Mapping[str, Any]) -> str:

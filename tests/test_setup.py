@@ -261,6 +261,14 @@ def test_toml_set_table_keeps_crlf_line_endings():
     assert toml_remove_table(new, KEY) == text
 
 
+def test_toml_set_table_updates_a_crlf_table_in_place_with_crlf_lines():
+    text = '# mine\r\n[mcp_servers.antigravity]  # ours\r\ncommand = "/old/gravity-relay"\r\nenabled = true\r\n\r\n[x]\r\ny = 1\r\n'
+    new = toml_set_table(text, KEY, {"command": "/new/gravity-relay", "enabled": True, "required": True})
+    assert "\n" not in new.replace("\r\n", "")
+    assert new == ('# mine\r\n[mcp_servers.antigravity]  # ours\r\ncommand = "/new/gravity-relay"\r\nenabled = true\r\n'
+                   'required = true\r\n\r\n[x]\r\ny = 1\r\n')
+
+
 def test_toml_set_table_handles_a_file_without_a_final_newline_and_an_empty_file():
     new = toml_set_table('model = "o3"', KEY, desired_entry("codex", "/x/gravity-relay"))
     assert tomllib.loads(new)["model"] == "o3"
