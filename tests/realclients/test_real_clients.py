@@ -1,0 +1,132 @@
+"""The real clients, installed from npm, delegate through the relay headless after `gravity-relay setup` alone.
+
+Opt-in (GRAVITY_RELAY_REAL_CLIENTS=1): each test installs a pinned client (cached between runs),
+drives it headless against a loopback fake of its model API, and checks what reached the relay,
+what the fake agy ran, what the relay recorded, and the bytes of the tool result the model got.
+The relay is configured ONLY by `gravity-relay setup --client X` on a fresh HOME, with the relay's
+env (GRAVITY_RELAY_DATA_DIR, AGY_BIN) exported in the shell before setup, as a user would have it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import make_repo
+from fakeagy import install_fake_agy, success_scenario
+
+from .clients import DRIVERS, Driver
+from .dialogue import FINAL_TEXT
+from .figures import record
+from .home import relay_script
+from .install import skip_reason
+from .session import Session, delegate, packet_bytes
+
+SKIP = skip_reason()
+pytestmark = [pytest.mark.real_clients, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
+
+EDITS = [{"op": "write", "path": "hello.txt", "content": "hello\n"}]
+
+
+@pytest.fixture(params=list(DRIVERS))
+def driver(request: pytest.FixtureRequest) -> Driver:
+    return DRIVERS[request.param]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "project")
+
+
+@pytest.fixture
+def agy(tmp_path: Path) -> Path:
+    return install_fake_agy(tmp_path / "agy", success_scenario(EDITS))
+
+
+def _assert_reached_relay(s: Session) -> list[dict]:
+    assert not s.errors, f"the fake model failed on a request\n{s.explain()}"
+    assert s.offered, f"the relay's tools were never offered to the model\n{s.explain()}"
+    assert s.dialogue.outputs, f"the model never got a result of a relay tool\n{s.explain()}"
+    records = s.records()
+    assert records, f"no run record in the relay's data dir: the call never reached the relay\n{s.explain()}"
+    return records
+
+
+def _measure(s: Session, case: str, index: int, rec: dict) -> None:
+    out = s.dialogue.outputs[index]
+    packet = packet_bytes(rec)
+    copies = out.text.count(rec["run_id"])
+    print(f"{s.driver.name} {case}: packet {len(packet)} B; the model got {out.size} B of text "
+          f"({out.wire_size} B on the wire), {copies} cop{'y' if copies == 1 else 'ies'}:\n{out.text}")
+    record(s.driver.name, case, packet=len(packet), model_text=out.size, wire=out.wire_size, copies=copies,
+           status=str(rec.get("status")))
+
+
+def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, tmp_path: Path, workspace: Path,
+                                                               agy: Path) -> None:
+    s = delegate(driver, tmp_path / "run", agy, workspace)
+    records = _assert_reached_relay(s)
+
+    first = next((r for r in records if r.get("tool", "execute") == "execute"), None)
+    assert first is not None and first.get("status") == "SUCCESS", f"execute did not succeed\n{s.explain()}"
+    assert (workspace / "hello.txt").read_text() == "hello\n"
+    if driver.name == "gemini":  # Gemini CLI adds wait_for_previous to every call: ignored, and recorded
+        assert first.get("ignored_arguments") == ["wait_for_previous"], s.explain()
+    runs = [launch for launch in s.agy_launches() if launch.get("mode") == "print"]
+    assert len(runs) >= 1, f"the fake agy never ran a task\n{s.explain()}"
+    _measure(s, "success", 0, first)
+    packet = packet_bytes(first).decode()
+    if driver.name in ("codex", "claude"):  # the packet travels verbatim in a text block
+        assert packet in s.dialogue.outputs[0].text
+    assert s.dialogue.outputs[0].text.count(first["run_id"]) == 1, "the success packet reached the model more than once"
+
+    follow = [r for r in records if r.get("tool", "execute") == "continue"]
+    assert follow, f"antigravity_continue never reached the relay\n{s.explain()}"
+    assert follow[0].get("parent_run_id") == first["run_id"]
+    assert follow[0].get("status") == "SUCCESS", f"continue did not succeed\n{s.explain()}"
+    assert len(runs) == 2, f"the fake agy should have run the task and the follow-up\n{s.explain()}"
+    assert s.result.returncode == 0 and FINAL_TEXT in s.result.stdout, s.explain()
+
+
+# Gemini CLI 0.61 hands an isError result to its model as "MCP tool ... reported tool error for function
+# call: <the call's args, JSON> with response: <the whole CallToolResult, JSON>", and its transport adds
+# structuredContent = JSON.parse(text) when a result has none: the packet arrives twice, escaped, next
+# to an echo of the task (measured 441 B -> 1329 B). Only a failure packet without isError reaches it
+# once (measured 1.11x). Strict: when the relay changes, this turns red to have the mark removed.
+GEMINI_ERROR_WRAP = pytest.mark.xfail(strict=True, raises=AssertionError,
+                                      reason="Gemini CLI wraps isError results (args echo + packet twice)")
+
+
+@pytest.mark.parametrize("client", ["codex", "claude", pytest.param("gemini", marks=GEMINI_ERROR_WRAP)])
+def test_real_client_gets_a_failure_packet_once(client: str, tmp_path: Path, workspace: Path, agy: Path) -> None:
+    # A workspace outside the allowed roots: the relay refuses before agy runs, with a failure packet.
+    driver = DRIVERS[client]
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    s = delegate(driver, tmp_path / "run", agy, workspace, feedback=None,
+                 relay_env={"GRAVITY_RELAY_ALLOWED_ROOTS": str(allowed)})
+    records = _assert_reached_relay(s)
+    rec = records[0]
+    assert rec.get("status") == "INVALID_WORKSPACE", f"expected the allowed-roots refusal\n{s.explain()}"
+    assert not [launch for launch in s.agy_launches() if launch.get("mode") == "print"]
+    _measure(s, "failure", 0, rec)
+    out = s.dialogue.outputs[0]
+    assert out.text.count(rec["run_id"]) == 1, f"the failure packet reached the model more than once\n{s.explain()}"
+    assert out.size <= 1.2 * len(packet_bytes(rec)), f"the failure packet grew past 1.2x on its way\n{s.explain()}"
+
+
+def test_codex_exec_waits_for_a_relay_that_starts_two_seconds_late(tmp_path: Path, workspace: Path,
+                                                                   agy: Path) -> None:
+    # Regression: codex exec did not wait for a server that was not `required`, so a relay slower
+    # than ~1 s to answer tools/list left the turn without its tools.
+    slow = tmp_path / "slow" / "gravity-relay"  # the relay's own script name, so setup and doctor know it
+    slow.parent.mkdir()
+    slow.write_text(f'#!/bin/sh\nsleep 2\nexec "{relay_script()}" "$@"\n')
+    slow.chmod(0o755)
+    s = delegate(DRIVERS["codex"], tmp_path / "run", agy, workspace, feedback=None,
+                 setup_args=("--command", str(slow)))
+    assert all(any(n.endswith("antigravity_execute") for n in names) for names in s.dialogue.offered), \
+        f"the first turn went without the relay's tools\n{s.explain()}"
+    records = _assert_reached_relay(s)
+    assert records[0].get("status") == "SUCCESS", s.explain()
