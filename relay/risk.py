@@ -14,12 +14,14 @@ two modules agree on what the rules need.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import fnmatch
 import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -36,6 +38,12 @@ __all__ = [
     "max_risk",
     "is_test_path",
     "is_secret_path",
+    "file_kind",
+    "kind_rank",
+    "assess_all",
+    "moved_dependencies",
+    "FileKind",
+    "KIND_ORDER",
     "LARGE_HUNK_LINES",
 ]
 
@@ -66,11 +74,15 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     claimed: workspace-relative paths the worker's report lists; None when there is no
     report (then "not mentioned" cannot be judged and is not flagged).
     paths: path prefixes or globs the task or profile named; empty means "anywhere".
+    moved_deps: dependency names removed from a manifest in the same change.
     """
 
     claimed: frozenset[str] | None = None
     paths: tuple[str, ...] = ()
     large_hunk: int = LARGE_HUNK_LINES
+    # Dependency names removed from some manifest of the same change: adding one of them
+    # elsewhere moves it, it does not bring in anything new (see ``assess_all``).
+    moved_deps: frozenset[str] = frozenset()
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -148,7 +160,7 @@ _AUTH_WORDS = {
     "authorizer", "login", "logout", "signin", "signup", "oauth", "oauth2", "oidc", "jwt", "session", "sessions",
     "password", "passwords", "passwd", "credential", "credentials", "secret", "secrets", "permission",
     "permissions", "perms", "acl", "acls", "rbac", "crypto", "cryptography", "cipher", "encrypt", "encryption",
-    "decrypt", "sso", "saml", "csrf", "security", "token", "tokens", "keystore", "keychain", "privilege",
+    "decrypt", "sso", "saml", "csrf", "security", "token", "keystore", "keychain", "privilege",
     "privileges", "sudo", "sandbox", "hmac", "signing", "tls", "ssl", "cert", "certs", "certificate",
 }
 
@@ -185,7 +197,8 @@ _BUILD_GLOBS = (
     "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
     "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
 )
-_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "changelog", "schema_migrations"}
+# Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
+_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "schema_migrations"}
 
 
 def _is_lockfile(path: str) -> bool:
@@ -196,13 +209,74 @@ def _is_manifest(path: str) -> bool:
     return _glob_any(path, _MANIFESTS) and not _is_lockfile(path)
 
 
+# --------------------------------------------------------------------------- file kinds
+
+# What a file is decides which rules apply to it (a path word makes source risky, never a
+# README) and breaks ties in the review order (source before tests and docs).
+FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
+KIND_ORDER: dict[str, int] = {
+    "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,
+}
+_CODE_EXTS = frozenset(
+    "py pyi pyx pxd js mjs cjs jsx ts mts cts tsx rs go java kt kts scala groovy c h cc cpp cxx hpp hh m mm swift rb php "
+    "cs fs vb lua pl pm r jl ex exs erl hrl clj cljs hs ml mli elm dart zig nim sh bash zsh ps1 sql vue svelte".split()
+)
+_DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
+_DOC_NAMES = (
+    "readme*", "changelog*", "changes", "changes.*", "history*", "news", "news.*", "authors*", "contributors*", "license*",
+    "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
+)
+_DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
+_EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
+_GENERATED_DIRS = {"dist", "node_modules", "vendor", "third_party", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
+_GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
+
+
+@functools.lru_cache(maxsize=65536)
+def file_kind(path: str) -> FileKind:
+    """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
+    then generated output, tests, prose, examples, and source by its extension."""
+    if _is_lockfile(path):
+        return "lockfile"
+    if _glob_any(path, _CI_GLOBS) or _glob_any(path, _HOOK_GLOBS):
+        return "ci"
+    if _is_manifest(path):
+        return "manifest"
+    if _glob_any(path, _BUILD_GLOBS):
+        return "build"
+    parts = path.lower().split("/")
+    dirs, name = parts[:-1], parts[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
+    if any(d in _GENERATED_DIRS for d in dirs) or _glob_any(path, _GENERATED_NAMES):
+        return "generated"
+    if is_test_path(path):
+        return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
+    if ext in _DOC_EXTS or _glob_any(path, _DOC_NAMES) or any(d in _DOC_DIRS for d in dirs):
+        return "docs"
+    if any(d in _EXAMPLE_DIRS for d in dirs):
+        return "example"
+    if ext in _CODE_EXTS:
+        return "source"
+    return "data"
+
+
+def kind_rank(path: str) -> int:
+    """Tie-break in the review order: at equal risk, source first and prose last."""
+    return KIND_ORDER[file_kind(path)]
+
+
 # --------------------------------------------------------------------------- line signals
 
 # Lines the rules read; relay.changes keeps only these in its bounded sample.
+# relay.changes.SAMPLE_LINES (not imported: relay.changes imports this module). A side that
+# kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
+_SAMPLE_LINES = 40
+
 _ASSERT_RE = re.compile(
     r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
     r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
-    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\("
+    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\(|"
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|error|fail)\s*\("
 )
 _SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
@@ -210,6 +284,14 @@ _SKIP_RE = re.compile(
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@Ignore\b|@Disabled\b|"
     r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip"
 )
+# A test case starts here, by language: pytest/unittest, mocha/jest/tap, Go, Rust, JUnit, RSpec/ExUnit.
+_CASE_RE = re.compile(
+    r"^\s*(?:async\s+)?def\s+test\w*\s*\(|^\s*(?:it|test|specify)\s*\(\s*['\"`]|\bt\.test\s*\(\s*['\"`]|"
+    r"^\s*func\s+Test\w*\s*\(|^\s*#\[(?:\w+::)?test\]|^\s*@(?:Test|ParameterizedTest)\b|^\s*(?:it|test)\s+['\"]"
+)
+# A table of cases (pytest parametrize, jest .each, Go subtests) and one row of it.
+_PARAM_RE = re.compile(r"@pytest\.mark\.parametrize|\b(?:it|test|describe)\.each\b|@ParameterizedTest|@CsvSource|\bt\.Run\s*\(")
+_ROW_RE = re.compile(r"^\s*(?:pytest\.param\s*\(|[(\[{]).*[)\]}],?\s*(?:#.*)?$")
 _COVERAGE_RE = re.compile(
     r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
     r"check-coverage|branches|functions|lines|statements|coverage)\W{0,4}[=:\s]\s*['\"]?(?P<value>\d+(?:\.\d+)?)",
@@ -227,7 +309,11 @@ _COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 _SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
-_ASSERT_WORDS = ("assert", "expect", "should", "t.error", "t.fatal", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow")
+_ASSERT_WORDS = (
+    "assert", "expect", "should", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow", "t.error", "t.fatal",
+    "t.equal", "t.not", "t.same", "t.strictsame", "t.match", "t.ok", "t.throws", "t.doesnotthrow", "t.rejects", "t.resolves", "t.has",
+)
+_CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 
 
@@ -246,8 +332,37 @@ def _keep_nonblank(line: str) -> bool:
 
 
 _KEEP_SKIPS = _screened(_SKIP_WORDS, _SKIP_RE)
-_KEEP_TEST_SIGNALS = _screened(_SKIP_WORDS + _ASSERT_WORDS, _SKIP_RE, _ASSERT_RE)
 _KEEP_COVERAGE = _screened(_SKIP_WORDS + _ASSERT_WORDS + _COVERAGE_WORDS, _SKIP_RE, _ASSERT_RE, _COVERAGE_RE)
+_KEEP_TEST_WORDS = _screened(_SKIP_WORDS + _ASSERT_WORDS + _CASE_WORDS, _SKIP_RE, _ASSERT_RE, _CASE_RE, _PARAM_RE)
+
+
+def _keep_test_signals(line: str) -> bool:
+    # Assertions, skip markers, case starts and table rows: what counting cases needs.
+    head = line.lstrip()[:1]
+    return _KEEP_TEST_WORDS(line) or (head in "([{p" and bool(head) and _ROW_RE.match(line) is not None)
+
+
+# Source keeps every line that is code: comment-only lines are left out, so a change whose
+# sample is empty changed only comments and blank lines.
+_HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
+_DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
+
+
+def _comment_prefixes(path: str) -> tuple[str, ...]:
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext in _HASH_COMMENT_EXTS:
+        return ("#",)
+    if ext in _DASH_COMMENT_EXTS:
+        return ("--",)
+    return ("//", "/*", "*", "#!")
+
+
+def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
+    def keep(line: str) -> bool:
+        text = line.strip()
+        return bool(text) and not text.startswith(prefixes)
+
+    return keep
 
 
 @functools.lru_cache(maxsize=4096)
@@ -255,16 +370,20 @@ def sample_filter(path: str) -> Callable[[str], bool]:
     """The test for "does this changed line of ``path`` belong in the sample the rules read".
 
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
-    coverage config its thresholds, a test file its assertions and skip markers, any other
-    file only skip markers (the one signal that matters outside tests). Applied to every
-    changed line, so for a 100,000-line rewrite it must stay a substring screen per line.
+    coverage config its thresholds, a test file its assertions, skip markers, case starts
+    and table rows, a source file every line of code (comment-only lines are left out),
+    any other file only skip markers. ``relay.changes`` stops asking once a side holds
+    ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
     """
     if _is_manifest(path):
         return _keep_nonblank
     if _glob_any(path, _COVERAGE_FILES):
         return _KEEP_COVERAGE
-    if is_test_path(path):
-        return _KEEP_TEST_SIGNALS
+    kind = file_kind(path)
+    if kind == "test":
+        return _keep_test_signals
+    if kind == "source":
+        return _keep_code(_comment_prefixes(path))
     return _KEEP_SKIPS
 
 
@@ -335,8 +454,14 @@ def _lines(n: int) -> str:
     return f"{n:,} line" + ("" if n == 1 else "s")
 
 
+def _is_code(path: str) -> bool:
+    name = _basename(path).lower()
+    return "." in name and name.rsplit(".", 1)[-1] in _CODE_EXTS
+
+
 def _deleted_test(c: FileChange, ctx: RiskContext) -> bool | str:
-    if c.kind != "deleted" or not is_test_path(c.path):
+    # Test code, not test data (a fixture archive or text file deleted loses no test).
+    if c.kind != "deleted" or file_kind(c.path) != "test" or not _is_code(c.path):
         return False
     return _lines(c.deletions) if c.deletions else True
 
@@ -347,20 +472,265 @@ def _deleted(c: FileChange, ctx: RiskContext) -> bool | str:
     return _lines(c.deletions) if c.deletions else True
 
 
-def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
-    if c.kind == "deleted" or not is_test_path(c.path):
+# ----- counting test cases and assertions by the language's syntax
+
+# Assertions once strings and comments are gone: statements and calls, never a declaration
+# (``def assert_valid``), an import (``require('assert')``) or a word inside a string.
+_ASSERT_TOKEN_RE = re.compile(
+    r"^\s*assert\b(?!\s*[=:.(])|\bassert(?:_\w+|[A-Z]\w*)?!?\s*\(|\b(?:assert|require)\.\w+\s*\(|\bexpect\s*\(|"
+    r"\.should\b|\bshould\.|\bXCTAssert\w*|\bassertThat\s*\(|\bself\.fail\s*\(|\bpytest\.raises\b|\bverify\s*\(|"
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|"
+    r"error|fail|Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\("
+)
+_DECLARATION_RE = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|import|from|use|package)\b")
+_STRING_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
+_ASSERT_CALL_NAME = re.compile(r"^(?:assert\w*|fail\w*|raises|expect\w*|verify)$")
+
+
+def _py_asserts(text: str) -> int | None:
+    """Assertions in one line of Python by its syntax tree; None when the line alone does
+    not parse (a continuation, a block opener), so the token count decides."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
         return None
-    removed = sum(1 for line in c.removed_lines if _ASSERT_RE.search(line))
-    added = sum(1 for line in c.added_lines if _ASSERT_RE.search(line))
-    lost = removed - added
-    return f"{lost} assertion{'s' if lost != 1 else ''}" if lost > 0 else None
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            count += 1
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            count += bool(_ASSERT_CALL_NAME.match(name))
+    return count
+
+
+def _asserts_in(line: str, python: bool) -> int:
+    text = line.strip()
+    if not text or _DECLARATION_RE.match(text):
+        return 0
+    if python:
+        parsed = _py_asserts(text)
+        if parsed is not None:
+            return parsed
+    code = _STRING_RE.sub('""', text)
+    code = code.split("//", 1)[0] if not python else code.split("#", 1)[0]
+    return len(_ASSERT_TOKEN_RE.findall(code))
+
+
+class _TestCounts(NamedTuple):
+    cases: int
+    asserts: int
+    rows: int
+
+
+def _test_counts(path: str, lines: Iterable[str]) -> _TestCounts:
+    lines = list(lines)
+    python = path.lower().endswith((".py", ".pyi"))
+    table = any(_PARAM_RE.search(line) for line in lines)
+    cases = sum(1 for line in lines if _CASE_RE.search(line))
+    rows = sum(1 for line in lines if _ROW_RE.match(line)) if table else 0
+    asserts = sum(_asserts_in(line, python) for line in lines)
+    return _TestCounts(cases, asserts, rows)
+
+
+def _weakened(c: FileChange) -> tuple[int, int]:
+    """(cases lost, assertions lost): a case folded into a table row is not lost, and
+    assertions merged into one parametrized test are not lost when its rows grew."""
+    before = _test_counts(c.path, c.removed_lines)
+    after = _test_counts(c.path, c.added_lines)
+    lost_cases = before.cases - after.cases - max(after.rows - before.rows, 0)
+    lost_asserts = before.asserts - after.asserts
+    if after.rows > before.rows:
+        lost_asserts = 0
+    return max(lost_cases, 0), max(lost_asserts, 0)
+
+
+def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
+    if c.kind == "deleted" or file_kind(c.path) != "test":
+        return None
+    cases, asserts = _weakened(c)
+    if cases:
+        return f"{cases} test case{'s' if cases != 1 else ''}"
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else None
+
+
+def _new_skips(c: FileChange) -> list[str]:
+    added = [m.group(0).strip() for line in c.added_lines if (m := _SKIP_RE.search(line))]
+    removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_RE.search(line))}
+    return [marker for marker in added if marker not in removed]
+
+
+def _adds_a_case(c: FileChange) -> bool:
+    return c.kind == "added" or _test_counts(c.path, c.added_lines).cases > _test_counts(c.path, c.removed_lines).cases
 
 
 def _skip_marker(c: FileChange, ctx: RiskContext) -> str | None:
-    added = [m.group(0).strip() for line in c.added_lines if (m := _SKIP_RE.search(line))]
-    removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_RE.search(line))}
-    new = [marker for marker in added if marker not in removed]
-    return new[0][:40] if new else None
+    new = _new_skips(c)
+    return new[0][:40] if new and not _adds_a_case(c) else None
+
+
+def _skip_with_new_test(c: FileChange, ctx: RiskContext) -> str | None:
+    # An xfail on a brand-new regression test documents a known bug; it weakens nothing.
+    new = _new_skips(c)
+    return new[0][:40] if new and _adds_a_case(c) else None
+
+
+# ----- what changed in source: security-relevant tokens in the changed lines
+
+# Narrow on purpose (measured by tests/bench_risk_corpus.py --token-rate): names of the
+# checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
+_SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
+    ("redirects", re.compile(r"\bredirect(?:s|ed|ion)?\b|follow_?redirects|max_?redirects", re.I)),
+    ("TLS verification", re.compile(
+        r"verify_mode|check_hostname|cert_none|cert_required|insecure_?skip_?verify|reject_?unauthorized|"
+        r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
+    # Distinctive names match inside identifiers too (hasOpenat2, is_symlink, _canonicalize).
+    ("paths/symlinks", re.compile(
+        r"symlink|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bisabs\b|is_?absolute|linkpath|hardlink|"
+        r"nofollow|openat2?\b|resolve_(?:beneath|in_root|no_symlinks)|parentdir|strip_?absolute|path_?reservation|zip_?slip|"
+        r"\b(?:os\.path|posixpath|filepath|path(?:\.posix|\.win32)?)\.(?:join|resolve|normalize|relative|isAbsolute)\s*\(|"
+        r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
+    ("escaping/execution", re.compile(
+        r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
+        r"unsafe|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
+        r"\.replace\(\s*(?:r?['\"](?:\\\\\\\\|\\\\?['\"]|[<>&])['\"]|/\\\\\\\\)", re.I)),
+    ("limits/overflow", re.compile(
+        r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
+        r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b", re.I)),
+    ("permissions/auth", re.compile(
+        r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
+        r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
+        r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
+    ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
+    ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
+    ("regular expression", re.compile(
+        r"\bre\.(?:compile|match|search|sub|fullmatch|finditer)\s*\(|\bnew\s+RegExp\s*\(|\bRegex::new\s*\(|"
+        r"\bregexp\.(?:MustCompile|Compile)\s*\(|\br['\"][^'\"]*(?:\.\*|\.\+|\)[*+]|\][*+])")),
+)
+
+
+def _security_token(lines: Iterable[str]) -> str | None:
+    for line in lines:
+        code = line.strip()
+        if _IMPORT_RE.match(code):
+            continue  # an import names a module (often the project itself), not a check
+        for category, pattern in _SECURITY_TOKENS:
+            found = pattern.search(code)
+            if found:
+                return f"{category}: {found.group(0).strip()[:30]}"
+    return None
+
+
+def _looks_reformatted(c: FileChange) -> bool:
+    """A change too big for a complete sample whose sampled code reads the same on both
+    sides (one side's text a prefix of the other's): a formatter's run. Not proof, so it
+    only keeps the content rules quiet; the size rules still see it."""
+    if _complete_sample(c) or file_kind(c.path) != "source" or not c.added_lines or not c.removed_lines:
+        return False
+    # Parentheses too: formatters add them around long expressions.
+    before = [t for t in _normalized(c.removed_lines) if t not in "()"]
+    after = [t for t in _normalized(c.added_lines) if t not in "()"]
+    short, long = sorted((before, after), key=len)
+    if len(short) < 60:
+        return False
+    # Each side stops at its own 40th line, so the shorter should read as the start of the
+    # longer; a line cut at SAMPLE_CHARS or moved across the cut costs a few tokens.
+    matcher = difflib.SequenceMatcher(None, short, long[: len(short) + 40], autojunk=False)
+    return sum(size for _, _, size in matcher.get_matching_blocks()) >= 0.9 * len(short)
+
+
+def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
+    if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return _security_token([*c.added_lines, *c.removed_lines])
+
+
+# ----- mechanical edits: nothing a reviewer must read
+
+# An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
+_IMPORT_RE = re.compile(
+    r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use\s|#include\b|(?:const|let|var)\s+\{?[\w\s,]+\}?\s*=\s*require\s*\(|"
+    r"\w+(?:\s+as\s+\w+)?\s*,\s*$|\)\s*;?\s*$|(?:\w+\s+)?\"[\w./-]+\"\s*$)"
+)
+_WS_RE = re.compile(r"\s+")
+_TRAILING_COMMA_RE = re.compile(r",(?=[)\]}])")
+
+
+def _complete_sample(c: FileChange) -> bool:
+    return len(c.added_lines) < _SAMPLE_LINES and len(c.removed_lines) < _SAMPLE_LINES
+
+
+_CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+# What a formatter may add, drop or swap: separators it is free to place, line continuations.
+_FORMATTER_TOKENS = frozenset(",;\\")
+
+
+def _normalized(lines: Iterable[str]) -> list[str]:
+    """The code's tokens without what a formatter may change: whitespace and line breaks,
+    quote style, trailing commas and semicolons, backslash continuations."""
+    tokens = _CODE_TOKEN_RE.findall("\n".join(lines).replace("'", '"'))
+    return [t for t in tokens if t not in _FORMATTER_TOKENS]
+
+
+_QUALIFIER_RE = re.compile(r"\b([A-Za-z_]\w*)\.(?=[A-Za-z_])")
+_IMPORT_NAME_RE = re.compile(r"""(?:^|[/\s.])(\w+)["']?\s*;?\s*$""")
+
+
+def _requalified_only(added: list[str], removed: list[str]) -> bool:
+    """A definition moved to another module: the imports swap one module for another and
+    every other line only swaps that module's qualifier (``internal.X`` -> ``consts.X``)."""
+    imports_added = [line for line in added if _IMPORT_RE.match(line)]
+    imports_removed = [line for line in removed if _IMPORT_RE.match(line)]
+    if not imports_added:
+        return False
+    new_names = {m.group(1) for line in imports_added if (m := _IMPORT_NAME_RE.search(line))}
+    old_names = {m.group(1) for line in imports_removed if (m := _IMPORT_NAME_RE.search(line))}
+    # The old module may stay imported for other uses: then its qualifier is simply the one
+    # the removed lines used and the added lines no longer do.
+    used_before = {m.group(1) for line in removed if not _IMPORT_RE.match(line) for m in _QUALIFIER_RE.finditer(line)}
+    used_after = {m.group(1) for line in added if not _IMPORT_RE.match(line) for m in _QUALIFIER_RE.finditer(line)}
+    old_names |= used_before - used_after
+    if not new_names or not old_names:
+        return False
+
+    def unqualified(lines: list[str], names: set[str]) -> list[str]:
+        return sorted(_QUALIFIER_RE.sub(lambda m: "\0." if m.group(1) in names else m.group(0), line) for line in lines if not _IMPORT_RE.match(line))
+
+    body_added, body_removed = unqualified(added, new_names), unqualified(removed, old_names)
+    return bool(body_added) and body_added == body_removed
+
+
+def _mechanical(c: FileChange) -> str | None:
+    """Why a source edit is mechanical (nothing to review), or None.
+
+    Read from the sample, which for source holds every changed line of code when it is
+    complete: no code line at all (comments, blank lines), the same lines in another order
+    or indentation (import sorting, moves), the same code reformatted, or imports only
+    dropped or regrouped; a rename with unchanged content too.
+    """
+    if c.binary or c.symlink or c.submodule or c.kind in ("added", "deleted", "type", "mode"):
+        return None
+    if c.kind == "renamed" and not c.additions and not c.deletions:
+        return "renamed, content unchanged"
+    if file_kind(c.path) != "source" or not (c.additions or c.deletions) or not _complete_sample(c):
+        return None
+    added = [line.strip() for line in c.added_lines]
+    removed = [line.strip() for line in c.removed_lines]
+    if not added and not removed:
+        return "comments or blank lines only"
+    if sorted(added) == sorted(removed):
+        return "lines reordered or re-indented only"
+    if _normalized(added) == _normalized(removed):
+        return "reformatted only"
+    if _requalified_only(added, removed):
+        return "definition moved to another module, uses renamed only"
+    if all(_IMPORT_RE.match(line) for line in (*added, *removed)):
+        names_added = set(re.findall(r"\w+", " ".join(added)))
+        if names_added <= set(re.findall(r"\w+", " ".join(removed))):
+            return "imports removed or regrouped only"
+    return None
 
 
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
@@ -392,7 +762,11 @@ def _secret_template(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _auth_path(c: FileChange, ctx: RiskContext) -> str | None:
-    hits = [w for w in _words(c.path) if w in _AUTH_WORDS]
+    # Source only (never prose, examples or tests), and the file's own name only: a project
+    # whose whole tree sits under "crypto/" or "oauth2/" is not high everywhere.
+    if file_kind(c.path) != "source" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    hits = [w for w in _words(_basename(c.path)) if w in _AUTH_WORDS]
     return hits[0] if hits else None
 
 
@@ -405,6 +779,8 @@ def _hooks(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _migration(c: FileChange, ctx: RiskContext) -> bool:
+    if file_kind(c.path) in ("docs", "test", "example"):
+        return False
     parts = c.path.lower().split("/")
     if any(part in _MIGRATION_DIRS for part in parts[:-1]):
         return True
@@ -416,7 +792,8 @@ def _migration(c: FileChange, ctx: RiskContext) -> bool:
 def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
     if not _is_manifest(c.path):
         return None
-    new = sorted(_dep_names(c.path, c.added_lines) - _dep_names(c.path, c.removed_lines))
+    gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
+    new = sorted(name for name in _dep_names(c.path, c.added_lines) if _dep_key(name) not in gone)
     if not new:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""
@@ -443,7 +820,18 @@ def _lockfile(c: FileChange, ctx: RiskContext) -> bool:
     return _is_lockfile(c.path)
 
 
+_VERSION_LINE_RE = re.compile(r"""^\s*["']?(?:__)?version(?:__)?["']?\s*[:=]|^\s*VERSION\s*=""", re.IGNORECASE)
+
+
+def _version_bump(c: FileChange) -> bool:
+    """A manifest edit that only changes the project's own version (a release)."""
+    lines = [*c.added_lines, *c.removed_lines]
+    return bool(lines) and _is_manifest(c.path) and _complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines)
+
+
 def _build_config(c: FileChange, ctx: RiskContext) -> bool:
+    if _version_bump(c):
+        return False
     return (_glob_any(c.path, _BUILD_GLOBS) or _is_manifest(c.path)) and not _manifest(c, ctx)
 
 
@@ -462,7 +850,8 @@ def _symlink(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _binary(c: FileChange, ctx: RiskContext) -> bool:
-    return c.binary and not c.submodule
+    # A binary test fixture (an archive a test reads) or image in the docs is expected.
+    return c.binary and not c.submodule and file_kind(c.path) not in ("test", "docs", "example")
 
 
 def _submodule(c: FileChange, ctx: RiskContext) -> bool:
@@ -511,18 +900,24 @@ def _largest_hunk(c: FileChange) -> int:
     return max((end - start + 1 for start, end in c.ranges), default=0)
 
 
+# Size alone never makes prose or generated output risky; a reformatted file is not a big change.
+_NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
+
+
 def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
-    if total >= _HUGE_CHANGE_LINES and not _is_lockfile(c.path):
+    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c):
         return f"{total:,} lines"
     return None
 
 
 def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
-    if _is_lockfile(c.path) or c.additions + c.deletions >= _HUGE_CHANGE_LINES:
+    kind = file_kind(c.path)
+    if kind in _NO_SIZE_RULES or c.additions + c.deletions >= _HUGE_CHANGE_LINES or _mechanical(c):
         return None
     largest = _largest_hunk(c)
-    if largest >= ctx.large_hunk:
+    # Many new test lines are more tests, not a risk; many removed ones are caught below.
+    if largest >= ctx.large_hunk and not (kind == "test" and c.deletions < ctx.large_hunk):
         return f"{largest:,} lines in one hunk"
     if c.kind != "deleted" and c.deletions >= ctx.large_hunk:
         return f"removes {c.deletions:,} lines"
@@ -533,8 +928,10 @@ RULES: tuple[Rule, ...] = (
     Rule("deleted_test", "high", "deletes a test file", _deleted_test),
     Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
     Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
+    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", _skip_with_new_test),
     Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", _coverage_lowered),
     Rule("secret_path", "high", "secret or environment file", _secret_path),
+    Rule("security_tokens", "high", "changes security-relevant code ({detail})", _security_tokens),
     Rule("auth_path", "high", "security-sensitive path ({detail})", _auth_path),
     Rule("ci_config", "high", "CI configuration (runs with repository secrets)", _ci_config),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", _hooks),
@@ -560,12 +957,20 @@ RULES: tuple[Rule, ...] = (
 
 def _describe(c: FileChange) -> str:
     """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
+    mechanical = _mechanical(c)
+    if mechanical:
+        return f"mechanical: {mechanical}"[:_MAX_REASON_CHARS]
+    if c.kind == "deleted":
+        return f"deleted ({_lines(c.deletions)})"
+    if c.kind == "modified" and _version_bump(c):
+        return "version bump"
     if c.kind == "added":
         return f"new file ({_lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
         return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
-    if is_test_path(c.path):
-        return f"test edited (+{c.additions}/-{c.deletions})"
+    kind = file_kind(c.path)
+    if kind in ("test", "docs", "example", "generated"):
+        return f"{kind} edited (+{c.additions}/-{c.deletions})"
     return f"edit (+{c.additions}/-{c.deletions})"
 
 
@@ -589,3 +994,27 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     risk: Risk = ("low", "medium", "high")[-hits[0][0]]  # type: ignore[assignment]
     reasons = [reason for _, _, reason in hits[:_MAX_REASONS]]
     return msgspec.structs.replace(change, risk=risk, reasons=reasons)
+
+
+def _dep_key(name: str) -> str:
+    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def moved_dependencies(changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names that some manifest of this change set removes."""
+    removed: set[str] = set()
+    for c in changes:
+        if _is_manifest(c.path):
+            removed |= {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)}
+    return frozenset(removed)
+
+
+def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChange]:
+    """``assess`` every change of one change set, with what only the whole set shows (a
+    dependency removed from one manifest and added to another is moved, not new)."""
+    changes = list(changes)
+    moved = moved_dependencies(changes)
+    if moved:
+        ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    return [assess(change, ctx) for change in changes]
