@@ -582,7 +582,7 @@ def _skip_with_new_test(c: FileChange, ctx: RiskContext) -> str | None:
 # checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
 _SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
-    ("redirects", re.compile(r"\bredirect(?:s|ed|ion)?\b|follow_?redirects|max_?redirects", re.I)),
+    ("redirects", re.compile(r"redirect", re.I)),
     ("TLS verification", re.compile(
         r"verify_mode|check_hostname|cert_none|cert_required|insecure_?skip_?verify|reject_?unauthorized|"
         r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
@@ -595,7 +595,7 @@ _SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("escaping/execution", re.compile(
         r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
         r"unsafe|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
-        r"\.replace\(\s*(?:r?['\"](?:\\\\\\\\|\\\\?['\"]|[<>&])['\"]|/\\\\\\\\)", re.I)),
+        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
     ("limits/overflow", re.compile(
         r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
         r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b", re.I)),
