@@ -47,6 +47,7 @@ import msgspec  # noqa: E402
 from relay.changes import observe_changes  # noqa: E402
 from relay.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review import build_review, fit_packet  # noqa: E402
+from relay.risk import RULES, RiskContext, file_kind, sample_filter  # noqa: E402
 from relay.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -147,6 +148,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
+    sources = [c for c in changeset.files if file_kind(c.path) == "source"]
     return {
         "orders": {"relay": relay_order, "biggest": biggest, "source_first": source_first},
         "risk": risk,
@@ -155,6 +157,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         "bytes": len(msgspec.json.encode(packet)),
         "review_ms": review_ms,
         "files": len(files),
+        "token_fires": [c.path for c in sources if _TOKEN_RULE(c, RiskContext())],
+        "sources": [c.path for c in sources],
     }
 
 
@@ -167,6 +171,65 @@ def _benign(entry: dict, paths: list[str]) -> list[str]:
     ]
 
 
+_TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_tokens")
+
+
+def _token_rate(base: Path, repos: list[str], commits: int) -> None:
+    """How often the token rule fires on ordinary history: the last ``commits`` non-merge
+    commits of each mirror, every changed source file, sampled as relay.changes samples."""
+    total = fired = 0
+    by_category: dict[str, int] = {}
+    for repo in repos:
+        mirror = _find_mirror(base, repo)
+        if mirror is None:
+            continue
+        shas = _git(None, "rev-list", "--no-merges", f"--max-count={commits}", "HEAD", git_dir=mirror).decode().split()
+        for sha in shas:
+            try:
+                patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
+            except subprocess.CalledProcessError:
+                continue
+            for change in _changes_from_patch(patch.decode("utf-8", "replace")):
+                if file_kind(change.path) != "source":
+                    continue
+                total += 1
+                found = _TOKEN_RULE(change, RiskContext())
+                if found:
+                    fired += 1
+                    category = str(found).split(":")[0]
+                    by_category[category] = by_category.get(category, 0) + 1
+    if total:
+        print(f"token rule on ordinary history ({commits} latest commits per repository): fires on {fired} of {total} changed source files ({fired / total:.0%})")
+        print("  by category: " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items(), key=lambda kv: -kv[1])))
+
+
+def _changes_from_patch(patch: str) -> list[FileChange]:
+    out: list[FileChange] = []
+    cur: FileChange | None = None
+    keep = None
+    for line in patch.split("\n"):
+        if line.startswith("diff --git "):
+            path = line.split(" b/", 1)[-1]
+            cur = FileChange(path=path)
+            keep = sample_filter(path)
+            out.append(cur)
+        elif cur is None or line.startswith(("+++", "---")):
+            continue
+        elif line.startswith("+"):
+            cur.additions += 1
+            if len(cur.added_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
+                cur.added_lines.append(line[1:][:200])
+        elif line.startswith("-"):
+            cur.deletions += 1
+            if len(cur.removed_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
+                cur.removed_lines.append(line[1:][:200])
+        elif line.startswith("new file"):
+            cur.kind = "added"
+        elif line.startswith("deleted file"):
+            cur.kind = "deleted"
+    return out
+
+
 def _hit(order: list[str], wanted: list[str], k: int) -> bool:
     return any(path in order[:k] for path in wanted)
 
@@ -176,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"), help="folder of bare mirrors (or env RELAY_RISK_MIRRORS)")
     parser.add_argument("--corpus", default=str(CORPUS))
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
+    parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the token rule fires on the N latest commits of each repository")
     args = parser.parse_args(argv)
     if not args.mirrors:
         print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
@@ -189,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     repos: set[str] = set()
     skipped: list[str] = []
     max_bytes = 0
+    token_fires = token_on_riskiest = riskiest_sources = source_files = 0
     review_ms: list[float] = []
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
     try:
@@ -206,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             max_bytes = max(max_bytes, out["bytes"])
             review_ms.append(out["review_ms"])
             wanted = entry["riskiest"]
+            source_files += len(out["sources"])
+            token_fires += len(out["token_fires"])
+            token_on_riskiest += sum(1 for p in out["token_fires"] if p in wanted)
+            riskiest_sources += sum(1 for p in out["sources"] if p in wanted)
             marks = []
             if wanted:
                 labelled += 1
@@ -243,8 +312,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{titles[name]:<34} {at3[name]:>4}/{labelled:<3} {at3[name] / labelled:>4.0%} {at8[name]:>4}/{labelled:<3} {at8[name] / labelled:>4.0%}")
     print(f"benign files called high: {benign_high} of {benign_total}")
     print(f"security commits with overall risk low: {low_security}")
+    if token_fires:
+        print(
+            f"token rule: fires on {token_fires} of {source_files} changed source files; {token_on_riskiest} of them are a labelled riskiest file"
+            f" (precision {token_on_riskiest / token_fires:.0%}); it fires on {token_on_riskiest} of {riskiest_sources} labelled riskiest source files"
+        )
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
+    if args.token_rate:
+        _token_rate(base, sorted({e["repo"] for e in corpus}), args.token_rate)
     return 0
 
 

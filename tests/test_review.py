@@ -244,7 +244,7 @@ def test_rank_changes_puts_source_before_tests_and_docs_at_equal_risk() -> None:
         FileChange(path="CHANGELOG.md", additions=40, risk="low"),
         FileChange(path="src/other.py", additions=9, risk="medium"),
     ]
-    assert [c.path for c in rank_changes(files)] == ["src/other.py", "src/fix.py", "tests/test_fix.py", "CHANGELOG.md", "docs/guide.md"]
+    assert [c.path for c in rank_changes(files)] == ["src/other.py", "src/fix.py", "tests/test_fix.py", "docs/guide.md", "CHANGELOG.md"]
 
 
 def test_rank_changes_orders_by_size_within_one_kind() -> None:
