@@ -595,7 +595,8 @@ _SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
     ("escaping/execution", re.compile(
         r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
-        r"unsafe|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
+        # Not a bare "unsafe": Go's unsafe.Pointer and Rust's unsafe blocks fill syscall code.
+        r"unsafe_?load|unsafe\w*\s*=|Unsafe(?:Loader|Constructor)|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
         r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
     ("limits/overflow", re.compile(
         r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
@@ -605,6 +606,7 @@ _SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
         r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
     ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
+    ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     ("regular expression", re.compile(
         r"\bre\.(?:compile|match|search|sub|fullmatch|finditer)\s*\(|\bnew\s+RegExp\s*\(|\bRegex::new\s*\(|"
@@ -622,6 +624,7 @@ _TOKEN_WORDS = (
     "shell", "eval", "replace", "max", "recursion", "overflow", "checked_", "saturating", "too", "size", "len", "chmod", "chown",
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
     "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
+    "-----begin", "x509", "private", "public",
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
