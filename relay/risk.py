@@ -286,7 +286,8 @@ _SKIP_RE = re.compile(
 )
 # A test case starts here, by language: pytest/unittest, mocha/jest/tap, Go, Rust, JUnit, RSpec/ExUnit.
 _CASE_RE = re.compile(
-    r"^\s*(?:async\s+)?def\s+test\w*\s*\(|^\s*(?:it|test|specify)\s*\(\s*['\"`]|\bt\.test\s*\(\s*['\"`]|"
+    # A formatter may put the name on the next line: "it(" alone still starts a case.
+    r"^\s*(?:async\s+)?def\s+test\w*\s*\(|^\s*(?:it|test|specify)\s*\(\s*(?:['\"`]|$)|\bt\.test\s*\(\s*(?:['\"`]|$)|"
     r"^\s*func\s+Test\w*\s*\(|^\s*#\[(?:\w+::)?test\]|^\s*@(?:Test|ParameterizedTest)\b|^\s*(?:it|test)\s+['\"]"
 )
 # A table of cases (pytest parametrize, jest .each, Go subtests) and one row of it.
@@ -548,7 +549,9 @@ def _weakened(c: FileChange) -> tuple[int, int]:
 
 
 def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
-    if c.kind == "deleted" or file_kind(c.path) != "test":
+    # A full added side may hold more cases than it kept, so only a complete one can
+    # show fewer (a full removed side only hides more losses).
+    if c.kind == "deleted" or file_kind(c.path) != "test" or len(c.added_lines) >= _SAMPLE_LINES:
         return None
     cases, asserts = _weakened(c)
     if cases:
@@ -606,6 +609,7 @@ _SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
         r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
     ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
+    ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     ("regular expression", re.compile(
@@ -624,7 +628,7 @@ _TOKEN_WORDS = (
     "shell", "eval", "replace", "max", "recursion", "overflow", "checked_", "saturating", "too", "size", "len", "chmod", "chown",
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
     "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
-    "-----begin", "x509", "private", "public",
+    "-----begin", "x509", "private", "public", "prototype", "constructor",
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
@@ -697,8 +701,18 @@ _FORMATTER_TOKENS = frozenset(",;\\")
 def _normalized(lines: Iterable[str]) -> list[str]:
     """The code's tokens without what a formatter may change: whitespace and line breaks,
     quote style, trailing commas and semicolons, backslash continuations."""
-    tokens = _CODE_TOKEN_RE.findall("\n".join(lines).replace("'", '"'))
-    return [t for t in tokens if t not in _FORMATTER_TOKENS]
+    tokens = [t for t in _CODE_TOKEN_RE.findall("\n".join(lines).replace("'", '"')) if t not in _FORMATTER_TOKENS]
+    # "(x) =>" and "x =>" are one arrow function: formatters add or drop those parentheses.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "(" and tokens[i + 2 : i + 5] == [")", "=", ">"] and tokens[i + 1].isidentifier():
+            out.append(tokens[i + 1])
+            i += 3
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
 
 
 _QUALIFIER_RE = re.compile(r"\b([A-Za-z_]\w*)\.(?=[A-Za-z_])")

@@ -7,17 +7,22 @@ worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run 
 real call. The corpus holds only repository names, commit ids, file names and labels; the
 code comes from local mirrors at run time.
 
-Getting the mirrors (bare clones, a few MiB each, ~45 MiB in all):
+Getting the mirrors (bare clones, a few MiB each, ~60 MiB in all):
 
     mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
     for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
-             paramiko/paramiko yaml/pyyaml cthackers/adm-zip cyphar/filepath-securejoin; do
+             paramiko/paramiko yaml/pyyaml cthackers/adm-zip cyphar/filepath-securejoin \\
+             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
 
     python tests/bench_risk_corpus.py --mirrors ~/risk-mirrors     # or RELAY_RISK_MIRRORS=...
     python tests/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
+    python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200
+        # also: how often the security-token rule fires on the 200 latest commits of each repo
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json
+        # the held-out commits (labelled before their first run, not used to write the rules)
 
 A mirror is looked up as DIR/owner+name.git, DIR/owner+name/repo, DIR/owner+name or
 DIR/name.git; a repository that is absent is skipped with a message, as is a commit the

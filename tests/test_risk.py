@@ -279,6 +279,9 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("src/archive.rs", "        let size = size.checked_add(511).ok_or_else(overflow)?;", "limits/overflow"),
         ("src/keys.py", "        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)", "permissions/auth"),
         ("src/norm.ts", "  s = s.normalize('NFD')", "unicode normalization"),
+        ("lib/merge.js", "    if (key === '__proto__') continue", "prototype pollution"),
+        ("jwt/keys.py", "    b'-----BEGIN RSA PUBLIC KEY-----',", "keys/certificates"),
+        ("src/transport.py", "        self._expected_seqno = 0", "crypto state"),
         ("src/lexer.py", "    (r'\\$([_A-Z]\\w*)?\\$.*?\\$\\1\\$', tokens.Literal),", "regular expression"),
     ],
 )
@@ -297,6 +300,8 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         "import securejoin.internal",
         "    for i in range(len(data)):",
         "  const out = [];",
+        "\tp := unsafe.Pointer(&buf[0])",
+        "  if (value.constructor === Array) {",
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
@@ -444,3 +449,22 @@ def test_a_version_bump_alone_is_low() -> None:
     assert (assess(bump, NO_CTX).risk, assess(bump, NO_CTX).reasons) == ("low", ["version bump"])
     other = fc("Cargo.toml", additions=2, deletions=1, removed_lines=['version = "0.4.15"'], added_lines=['version = "0.4.16"', "edition = 2021"])
     assert assess(other, NO_CTX).risk == "medium"
+
+
+def test_a_formatter_splitting_a_case_call_loses_no_case() -> None:
+    # Regression: prettier moved the case name to its own line and "t.test(" was not counted.
+    change = _test_change(["  t.test('indents with --space', t => {"], ["  t.test(", "    'indents with --space',"], "test/cli.js")
+    assert assess(change, NO_CTX).risk == "low"
+
+
+def test_a_full_added_sample_cannot_show_lost_cases() -> None:
+    removed = [f"  it('case {i}', () => {{" for i in range(17)]
+    added = ["  t.test('case 0', t => {"] + [f"    t.equal(run({i}), {i})" for i in range(39)]
+    assert len(added) == SAMPLE_LINES
+    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "low"
+    assert assess(_test_change(removed, added[:5], "test/errors.js"), NO_CTX).risk == "high"
+
+
+def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:
+    out = assess(fc("lib/walk.js", additions=1, deletions=1, removed_lines=["  items.map(x => check(x))"], added_lines=["  items.map((x) => check(x));"]), NO_CTX)
+    assert out.reasons == ["mechanical: reformatted only"]
