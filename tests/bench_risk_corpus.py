@@ -22,7 +22,7 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200
         # also: how often the security-token rule fires on the 200 latest commits of each repo
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json
-        # the held-out commits (labelled before their first run, not used to write the rules)
+        # held-out commits: labelled before their first run, written after the rules were
 
 A mirror is looked up as DIR/owner+name.git, DIR/owner+name/repo, DIR/owner+name or
 DIR/name.git; a repository that is absent is skipped with a message, as is a commit the
@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"      {out['risk'][p]:6} {p}: {'; '.join(out['reasons'][p])}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for line in skipped:
+    for line in dict.fromkeys(skipped):  # once per missing repository
         print(f"skipped: {line}", file=sys.stderr)
     if not replayed:
         print("nothing replayed", file=sys.stderr)
