@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay import risk
+from relay import code_reading
 from relay.changes import SAMPLE_LINES
 from relay.contracts import FileChange
 from relay.risk import RULES, RiskContext, assess, assess_all, file_kind, is_secret_path, is_test_path, line_matters, max_risk
@@ -107,7 +107,7 @@ def test_assess_orders_reasons_highest_risk_first() -> None:
 
 def test_sample_cap_matches_what_relay_changes_keeps() -> None:
     # The mechanical-edit rules read a side as complete when it kept fewer lines than this.
-    assert risk._SAMPLE_LINES == SAMPLE_LINES
+    assert code_reading.SAMPLE_LINES == SAMPLE_LINES
 
 
 def test_assess_plain_edit_is_low_with_a_descriptive_reason() -> None:
