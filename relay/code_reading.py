@@ -211,6 +211,7 @@ def complete_sample(c: FileChange | Sampled) -> bool:
 
 
 _CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+_NOT_WORD_RE = re.compile(r"\W+")
 # What a formatter may add, drop or swap: separators it is free to place, line continuations.
 _FORMATTER_TOKENS = frozenset(",;\\")
 
@@ -300,7 +301,8 @@ def mechanical_verdict(c: Sampled) -> str | None:
         return "comments or blank lines only"
     if sorted(added) == sorted(removed):
         return "lines reordered or re-indented only"
-    if _normalized(added) == _normalized(removed):
+    # Reformatting never changes the letters and digits, in order: a cheap test first.
+    if _NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed):
         return "reformatted only"
     if _requalified_only(added, removed):
         return "definition moved to another module, uses renamed only"

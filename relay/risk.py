@@ -574,7 +574,12 @@ def _auth_path(c: FileChange, ctx: RiskContext) -> str | None:
     # whose whole tree sits under "crypto/" or "oauth2/" is not high everywhere.
     if file_kind(c.path) != "source" or _mechanical(c) or _looks_reformatted(c):
         return None
-    hits = [w for w in _words(_basename(c.path)) if w in _AUTH_WORDS]
+    return _name_auth_word(_basename(c.path))
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_auth_word(name: str) -> str | None:
+    hits = [w for w in _words(name) if w in _AUTH_WORDS]
     return hits[0] if hits else None
 
 
