@@ -1,7 +1,7 @@
 """The review section of the packet: what changed, ranked by risk, and where the claims differ.
 
 ``build_review`` assesses every observed change (``relay.risk``), ranks them (risk, then
-size), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
+the file's kind, then size), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
 compares the worker's report with what was observed. ``fit_packet`` then enforces the
 hard byte budget on the whole serialized packet. Whatever is cut is said in
 ``Changes.truncated``, with where to find the rest; nothing is dropped silently.
@@ -16,7 +16,7 @@ import msgspec
 
 from .changes import ChangeSet, normalize_reported
 from .contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
-from .risk import RiskContext, assess, max_risk, risk_rank
+from .risk import RiskContext, assess_all, kind_rank, max_risk, risk_rank
 
 __all__ = [
     "build_review",
@@ -72,8 +72,9 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
 
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first; within a risk, the biggest change first; then by path."""
-    return sorted(files, key=lambda c: (-risk_rank(c.risk), -(c.additions + c.deletions), c.path))
+    """Highest risk first; within a risk, by kind (source, config, data, tests, examples,
+    docs: ``relay.risk.KIND_ORDER``), then the biggest change first; then by path."""
+    return sorted(files, key=lambda c: (-risk_rank(c.risk), kind_rank(c.path), -(c.additions + c.deletions), c.path))
 
 
 def _names(paths: Sequence[str]) -> str:
@@ -164,7 +165,7 @@ def build_review(
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()))
-    assessed = [assess(change, ctx) for change in changeset.files]
+    assessed = assess_all(changeset.files, ctx)
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(

@@ -10,6 +10,11 @@ Predicates only read a ``FileChange`` (path, kind, counts, ranges and the bounde
 sample of added/removed lines that ``relay.changes`` keeps) plus a ``RiskContext``.
 ``line_matters`` tells ``relay.changes`` which lines to keep in that sample, so the
 two modules agree on what the rules need.
+
+Every file is first given a kind from its path (``file_kind``: source, test, docs, CI,
+manifest…); rules depend on it (a security word in the name makes source risky, never
+prose) and ``relay.review`` breaks ties with it. What the changed lines say (test cases
+and assertions, security tokens, mechanical edits) is read by ``relay.code_reading``.
 """
 
 from __future__ import annotations
@@ -19,10 +24,24 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import msgspec
 
+from .code_reading import (
+    ASSERT_WORDS,
+    CASE_RE,
+    PARAM_RE,
+    ROW_RE,
+    SAMPLE_LINES,
+    complete_sample,
+    mechanical_verdict,
+    reformat_verdict,
+    sampled,
+    security_token,
+    test_counts,
+    weakened,
+)
 from .contracts import FileChange, Risk
 
 __all__ = [
@@ -36,6 +55,12 @@ __all__ = [
     "max_risk",
     "is_test_path",
     "is_secret_path",
+    "file_kind",
+    "kind_rank",
+    "assess_all",
+    "moved_dependencies",
+    "FileKind",
+    "KIND_ORDER",
     "LARGE_HUNK_LINES",
 ]
 
@@ -66,11 +91,15 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     claimed: workspace-relative paths the worker's report lists; None when there is no
     report (then "not mentioned" cannot be judged and is not flagged).
     paths: path prefixes or globs the task or profile named; empty means "anywhere".
+    moved_deps: dependency names removed from a manifest in the same change.
     """
 
     claimed: frozenset[str] | None = None
     paths: tuple[str, ...] = ()
     large_hunk: int = LARGE_HUNK_LINES
+    # Dependency names removed from some manifest of the same change: adding one of them
+    # elsewhere moves it, it does not bring in anything new (see ``assess_all``).
+    moved_deps: frozenset[str] = frozenset()
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -148,7 +177,7 @@ _AUTH_WORDS = {
     "authorizer", "login", "logout", "signin", "signup", "oauth", "oauth2", "oidc", "jwt", "session", "sessions",
     "password", "passwords", "passwd", "credential", "credentials", "secret", "secrets", "permission",
     "permissions", "perms", "acl", "acls", "rbac", "crypto", "cryptography", "cipher", "encrypt", "encryption",
-    "decrypt", "sso", "saml", "csrf", "security", "token", "tokens", "keystore", "keychain", "privilege",
+    "decrypt", "sso", "saml", "csrf", "security", "token", "keystore", "keychain", "privilege",
     "privileges", "sudo", "sandbox", "hmac", "signing", "tls", "ssl", "cert", "certs", "certificate",
 }
 
@@ -185,7 +214,8 @@ _BUILD_GLOBS = (
     "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
     "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
 )
-_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "changelog", "schema_migrations"}
+# Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
+_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "schema_migrations"}
 
 
 def _is_lockfile(path: str) -> bool:
@@ -196,13 +226,70 @@ def _is_manifest(path: str) -> bool:
     return _glob_any(path, _MANIFESTS) and not _is_lockfile(path)
 
 
+# --------------------------------------------------------------------------- file kinds
+
+# What a file is decides which rules apply to it (a path word makes source risky, never a
+# README) and breaks ties in the review order (source before tests and docs).
+FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
+KIND_ORDER: dict[str, int] = {
+    "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,
+}
+_CODE_EXTS = frozenset(
+    "py pyi pyx pxd js mjs cjs jsx ts mts cts tsx rs go java kt kts scala groovy c h cc cpp cxx hpp hh m mm swift rb php "
+    "cs fs vb lua pl pm r jl ex exs erl hrl clj cljs hs ml mli elm dart zig nim sh bash zsh ps1 sql vue svelte".split()
+)
+_DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
+_DOC_NAMES = (
+    "readme*", "changelog*", "changes", "changes.*", "history*", "news", "news.*", "authors*", "contributors*", "license*",
+    "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
+)
+_DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
+_EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
+_GENERATED_DIRS = {"dist", "node_modules", "vendor", "third_party", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
+_GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
+
+
+@functools.lru_cache(maxsize=65536)
+def file_kind(path: str) -> FileKind:
+    """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
+    then generated output, tests, prose, examples, and source by its extension."""
+    if _is_lockfile(path):
+        return "lockfile"
+    if _glob_any(path, _CI_GLOBS) or _glob_any(path, _HOOK_GLOBS):
+        return "ci"
+    if _is_manifest(path):
+        return "manifest"
+    if _glob_any(path, _BUILD_GLOBS):
+        return "build"
+    parts = path.lower().split("/")
+    dirs, name = parts[:-1], parts[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
+    if any(d in _GENERATED_DIRS for d in dirs) or _glob_any(path, _GENERATED_NAMES):
+        return "generated"
+    if is_test_path(path):
+        return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
+    if ext in _DOC_EXTS or _glob_any(path, _DOC_NAMES) or any(d in _DOC_DIRS for d in dirs):
+        return "docs"
+    if any(d in _EXAMPLE_DIRS for d in dirs):
+        return "example"
+    if ext in _CODE_EXTS:
+        return "source"
+    return "data"
+
+
+def kind_rank(path: str) -> int:
+    """Tie-break in the review order: at equal risk, source first and prose last."""
+    return KIND_ORDER[file_kind(path)]
+
+
 # --------------------------------------------------------------------------- line signals
 
 # Lines the rules read; relay.changes keeps only these in its bounded sample.
 _ASSERT_RE = re.compile(
     r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
     r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
-    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\("
+    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\(|"
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|error|fail)\s*\("
 )
 _SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
@@ -227,7 +314,7 @@ _COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 _SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
-_ASSERT_WORDS = ("assert", "expect", "should", "t.error", "t.fatal", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow")
+_CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 
 
@@ -246,8 +333,38 @@ def _keep_nonblank(line: str) -> bool:
 
 
 _KEEP_SKIPS = _screened(_SKIP_WORDS, _SKIP_RE)
-_KEEP_TEST_SIGNALS = _screened(_SKIP_WORDS + _ASSERT_WORDS, _SKIP_RE, _ASSERT_RE)
-_KEEP_COVERAGE = _screened(_SKIP_WORDS + _ASSERT_WORDS + _COVERAGE_WORDS, _SKIP_RE, _ASSERT_RE, _COVERAGE_RE)
+_SKIP_SCREEN = re.compile("|".join(_SKIP_WORDS))
+_KEEP_COVERAGE = _screened(_SKIP_WORDS + ASSERT_WORDS + _COVERAGE_WORDS, _SKIP_RE, _ASSERT_RE, _COVERAGE_RE)
+_KEEP_TEST_WORDS = _screened(_SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, _SKIP_RE, _ASSERT_RE, CASE_RE, PARAM_RE)
+
+
+def _keep_test_signals(line: str) -> bool:
+    # Assertions, skip markers, case starts and table rows: what counting cases needs.
+    head = line.lstrip()[:1]
+    return _KEEP_TEST_WORDS(line) or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
+
+
+# Source keeps every line that is code: comment-only lines are left out, so a change whose
+# sample is empty changed only comments and blank lines.
+_HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
+_DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
+
+
+def _comment_prefixes(path: str) -> tuple[str, ...]:
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext in _HASH_COMMENT_EXTS:
+        return ("#",)
+    if ext in _DASH_COMMENT_EXTS:
+        return ("--",)
+    return ("//", "/*", "*", "#!")
+
+
+def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
+    def keep(line: str) -> bool:
+        text = line.strip()
+        return bool(text) and not text.startswith(prefixes)
+
+    return keep
 
 
 @functools.lru_cache(maxsize=4096)
@@ -255,16 +372,20 @@ def sample_filter(path: str) -> Callable[[str], bool]:
     """The test for "does this changed line of ``path`` belong in the sample the rules read".
 
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
-    coverage config its thresholds, a test file its assertions and skip markers, any other
-    file only skip markers (the one signal that matters outside tests). Applied to every
-    changed line, so for a 100,000-line rewrite it must stay a substring screen per line.
+    coverage config its thresholds, a test file its assertions, skip markers, case starts
+    and table rows, a source file every line of code (comment-only lines are left out),
+    any other file only skip markers. ``relay.changes`` stops asking once a side holds
+    ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
     """
     if _is_manifest(path):
         return _keep_nonblank
     if _glob_any(path, _COVERAGE_FILES):
         return _KEEP_COVERAGE
-    if is_test_path(path):
-        return _KEEP_TEST_SIGNALS
+    kind = file_kind(path)
+    if kind == "test":
+        return _keep_test_signals
+    if kind == "source":
+        return _keep_code(_comment_prefixes(path))
     return _KEEP_SKIPS
 
 
@@ -335,8 +456,14 @@ def _lines(n: int) -> str:
     return f"{n:,} line" + ("" if n == 1 else "s")
 
 
+def _is_code(path: str) -> bool:
+    name = _basename(path).lower()
+    return "." in name and name.rsplit(".", 1)[-1] in _CODE_EXTS
+
+
 def _deleted_test(c: FileChange, ctx: RiskContext) -> bool | str:
-    if c.kind != "deleted" or not is_test_path(c.path):
+    # Test code, not test data (a fixture archive or text file deleted loses no test).
+    if c.kind != "deleted" or file_kind(c.path) != "test" or not _is_code(c.path):
         return False
     return _lines(c.deletions) if c.deletions else True
 
@@ -348,19 +475,70 @@ def _deleted(c: FileChange, ctx: RiskContext) -> bool | str:
 
 
 def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
-    if c.kind == "deleted" or not is_test_path(c.path):
+    # A full added side may hold more cases than it kept, so only a complete one can
+    # show fewer (a full removed side only hides more losses).
+    if c.kind == "deleted" or file_kind(c.path) != "test" or len(c.added_lines) >= SAMPLE_LINES:
         return None
-    removed = sum(1 for line in c.removed_lines if _ASSERT_RE.search(line))
-    added = sum(1 for line in c.added_lines if _ASSERT_RE.search(line))
-    lost = removed - added
-    return f"{lost} assertion{'s' if lost != 1 else ''}" if lost > 0 else None
+    cases, asserts = weakened(c)
+    if cases:
+        return f"{cases} test case{'s' if cases != 1 else ''}"
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else None
+
+
+def _new_skips(c: FileChange) -> list[str]:
+    added = [m.group(0).strip() for line in c.added_lines if _SKIP_SCREEN.search(line.lower()) and (m := _SKIP_RE.search(line))]
+    removed = {m.group(0).strip() for line in c.removed_lines if _SKIP_SCREEN.search(line.lower()) and (m := _SKIP_RE.search(line))}
+    return [marker for marker in added if marker not in removed]
+
+
+def _adds_a_case(c: FileChange) -> bool:
+    return c.kind == "added" or test_counts(c.path, c.added_lines).cases > test_counts(c.path, c.removed_lines).cases
 
 
 def _skip_marker(c: FileChange, ctx: RiskContext) -> str | None:
-    added = [m.group(0).strip() for line in c.added_lines if (m := _SKIP_RE.search(line))]
-    removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_RE.search(line))}
-    new = [marker for marker in added if marker not in removed]
-    return new[0][:40] if new else None
+    new = _new_skips(c)
+    return new[0][:40] if new and not _adds_a_case(c) else None
+
+
+def _skip_with_new_test(c: FileChange, ctx: RiskContext) -> str | None:
+    # An xfail on a brand-new regression test documents a known bug; it weakens nothing.
+    new = _new_skips(c)
+    return new[0][:40] if new and _adds_a_case(c) else None
+
+
+# The last file asked about: every rule of one ``assess`` asks about the same object, and
+# building the hashable key for the cache costs more than the check itself. A tuple is
+# swapped in whole, so concurrent callers never see one file's object with another's verdict.
+_LAST_MECHANICAL: tuple[object, int, str | None] = (None, 0, None)
+
+
+def _mechanical(c: FileChange) -> str | None:
+    global _LAST_MECHANICAL
+    last, size, verdict = _LAST_MECHANICAL
+    if last is c and size == c.additions + c.deletions:
+        return verdict
+    if c.kind in ("added", "deleted", "type", "mode") or c.binary or c.symlink or c.submodule:
+        return None
+    if file_kind(c.path) != "source" and (c.additions or c.deletions):
+        return None  # only source edits are read line by line; a pure rename is mechanical anywhere
+    verdict = mechanical_verdict(sampled(c))
+    _LAST_MECHANICAL = (c, c.additions + c.deletions, verdict)
+    return verdict
+
+
+# ----- content rules: what the changed lines say (the readers live in relay.code_reading)
+
+
+def _looks_reformatted(c: FileChange) -> bool:
+    if complete_sample(c) or not c.added_lines or not c.removed_lines or file_kind(c.path) != "source":
+        return False  # the common case, decided without building the cache key
+    return reformat_verdict(sampled(c))
+
+
+def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
+    if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return security_token([*c.added_lines, *c.removed_lines])
 
 
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
@@ -392,7 +570,16 @@ def _secret_template(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _auth_path(c: FileChange, ctx: RiskContext) -> str | None:
-    hits = [w for w in _words(c.path) if w in _AUTH_WORDS]
+    # Source only (never prose, examples or tests), and the file's own name only: a project
+    # whose whole tree sits under "crypto/" or "oauth2/" is not high everywhere.
+    if file_kind(c.path) != "source" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return _name_auth_word(_basename(c.path))
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_auth_word(name: str) -> str | None:
+    hits = [w for w in _words(name) if w in _AUTH_WORDS]
     return hits[0] if hits else None
 
 
@@ -405,6 +592,8 @@ def _hooks(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _migration(c: FileChange, ctx: RiskContext) -> bool:
+    if file_kind(c.path) in ("docs", "test", "example"):
+        return False
     parts = c.path.lower().split("/")
     if any(part in _MIGRATION_DIRS for part in parts[:-1]):
         return True
@@ -416,7 +605,8 @@ def _migration(c: FileChange, ctx: RiskContext) -> bool:
 def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
     if not _is_manifest(c.path):
         return None
-    new = sorted(_dep_names(c.path, c.added_lines) - _dep_names(c.path, c.removed_lines))
+    gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
+    new = sorted(name for name in _dep_names(c.path, c.added_lines) if _dep_key(name) not in gone)
     if not new:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""
@@ -443,7 +633,18 @@ def _lockfile(c: FileChange, ctx: RiskContext) -> bool:
     return _is_lockfile(c.path)
 
 
+_VERSION_LINE_RE = re.compile(r"""^\s*["']?(?:__)?version(?:__)?["']?\s*[:=]|^\s*VERSION\s*=""", re.IGNORECASE)
+
+
+def _version_bump(c: FileChange) -> bool:
+    """A manifest edit that only changes the project's own version (a release)."""
+    lines = [*c.added_lines, *c.removed_lines]
+    return bool(lines) and _is_manifest(c.path) and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines)
+
+
 def _build_config(c: FileChange, ctx: RiskContext) -> bool:
+    if _version_bump(c):
+        return False
     return (_glob_any(c.path, _BUILD_GLOBS) or _is_manifest(c.path)) and not _manifest(c, ctx)
 
 
@@ -462,7 +663,8 @@ def _symlink(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _binary(c: FileChange, ctx: RiskContext) -> bool:
-    return c.binary and not c.submodule
+    # A binary test fixture (an archive a test reads) or image in the docs is expected.
+    return c.binary and not c.submodule and file_kind(c.path) not in ("test", "docs", "example")
 
 
 def _submodule(c: FileChange, ctx: RiskContext) -> bool:
@@ -511,18 +713,24 @@ def _largest_hunk(c: FileChange) -> int:
     return max((end - start + 1 for start, end in c.ranges), default=0)
 
 
+# Size alone never makes prose or generated output risky; a reformatted file is not a big change.
+_NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
+
+
 def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
-    if total >= _HUGE_CHANGE_LINES and not _is_lockfile(c.path):
+    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c):
         return f"{total:,} lines"
     return None
 
 
 def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
-    if _is_lockfile(c.path) or c.additions + c.deletions >= _HUGE_CHANGE_LINES:
+    kind = file_kind(c.path)
+    if kind in _NO_SIZE_RULES or c.additions + c.deletions >= _HUGE_CHANGE_LINES or _mechanical(c):
         return None
     largest = _largest_hunk(c)
-    if largest >= ctx.large_hunk:
+    # Many new test lines are more tests, not a risk; many removed ones are caught below.
+    if largest >= ctx.large_hunk and not (kind == "test" and c.deletions < ctx.large_hunk):
         return f"{largest:,} lines in one hunk"
     if c.kind != "deleted" and c.deletions >= ctx.large_hunk:
         return f"removes {c.deletions:,} lines"
@@ -533,8 +741,10 @@ RULES: tuple[Rule, ...] = (
     Rule("deleted_test", "high", "deletes a test file", _deleted_test),
     Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
     Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
+    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", _skip_with_new_test),
     Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", _coverage_lowered),
     Rule("secret_path", "high", "secret or environment file", _secret_path),
+    Rule("security_tokens", "high", "changes security-relevant code ({detail})", _security_tokens),
     Rule("auth_path", "high", "security-sensitive path ({detail})", _auth_path),
     Rule("ci_config", "high", "CI configuration (runs with repository secrets)", _ci_config),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", _hooks),
@@ -560,12 +770,20 @@ RULES: tuple[Rule, ...] = (
 
 def _describe(c: FileChange) -> str:
     """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
+    mechanical = _mechanical(c)
+    if mechanical:
+        return f"mechanical: {mechanical}"[:_MAX_REASON_CHARS]
+    if c.kind == "deleted":
+        return f"deleted ({_lines(c.deletions)})"
+    if c.kind == "modified" and _version_bump(c):
+        return "version bump"
     if c.kind == "added":
         return f"new file ({_lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
         return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
-    if is_test_path(c.path):
-        return f"test edited (+{c.additions}/-{c.deletions})"
+    kind = file_kind(c.path)
+    if kind in ("test", "docs", "example", "generated"):
+        return f"{kind} edited (+{c.additions}/-{c.deletions})"
     return f"edit (+{c.additions}/-{c.deletions})"
 
 
@@ -589,3 +807,27 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     risk: Risk = ("low", "medium", "high")[-hits[0][0]]  # type: ignore[assignment]
     reasons = [reason for _, _, reason in hits[:_MAX_REASONS]]
     return msgspec.structs.replace(change, risk=risk, reasons=reasons)
+
+
+def _dep_key(name: str) -> str:
+    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def moved_dependencies(changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names that some manifest of this change set removes."""
+    removed: set[str] = set()
+    for c in changes:
+        if _is_manifest(c.path):
+            removed |= {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)}
+    return frozenset(removed)
+
+
+def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChange]:
+    """``assess`` every change of one change set, with what only the whole set shows (a
+    dependency removed from one manifest and added to another is moved, not new)."""
+    changes = list(changes)
+    moved = moved_dependencies(changes)
+    if moved:
+        ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    return [assess(change, ctx) for change in changes]

@@ -11,6 +11,7 @@ import pytest
 from relay.changes import ChangeSet, observe_changes
 from relay.contracts import Changes, ErrorInfo, FileChange, Packet, ReviewTarget, Status, Tests, WorkerReport
 from relay.review import (
+    rank_changes,
     FULL_HINT,
     MAX_FILES,
     MAX_TARGETS,
@@ -162,8 +163,8 @@ def _cs(*files: FileChange, source: str = "git", note: str | None = None) -> Cha
 
 
 def test_build_review_caps_targets_and_files_but_counts_all() -> None:
-    files = [FileChange(path=f"src/f{i:03d}.py", additions=i % 7 + 1, ranges=[(1, i % 7 + 1)]) for i in range(30)]
-    files.append(FileChange(path="src/auth/token.py", additions=1, ranges=[(3, 3)]))
+    files = [FileChange(path=f"src/f{i:03d}.py", additions=i % 7 + 1, ranges=[(1, i % 7 + 1)], added_lines=[f"x = {i}"]) for i in range(30)]
+    files.append(FileChange(path="src/auth/token.py", additions=1, ranges=[(3, 3)], added_lines=["ttl = 30"]))
     changes, flags, assessed = build_review(_cs(*files), report=None)
     assert changes.count == 31 and len(changes.review) == MAX_TARGETS and len(changes.files) == MAX_FILES
     assert changes.review[0].file == "src/auth/token.py" and changes.risk == "high"
@@ -233,3 +234,32 @@ def test_review_of_a_pre_existing_dirty_repo_blames_nothing(tmp_path: Path) -> N
     git(root, "status")  # any git the user runs meanwhile changes nothing
     changes, flags, _ = build_review(observe_changes(snap, root), report=WorkerReport(summary="s", files_changed=[]))
     assert changes.count == 0 and flags == []
+
+
+def test_rank_changes_puts_source_before_tests_and_docs_at_equal_risk() -> None:
+    files = [
+        FileChange(path="docs/guide.md", additions=90, risk="low"),
+        FileChange(path="tests/test_fix.py", additions=60, risk="low"),
+        FileChange(path="src/fix.py", additions=3, risk="low"),
+        FileChange(path="CHANGELOG.md", additions=40, risk="low"),
+        FileChange(path="src/other.py", additions=9, risk="medium"),
+    ]
+    assert [c.path for c in rank_changes(files)] == ["src/other.py", "src/fix.py", "tests/test_fix.py", "docs/guide.md", "CHANGELOG.md"]
+
+
+def test_rank_changes_orders_by_size_within_one_kind() -> None:
+    files = [FileChange(path="src/a.py", additions=2, risk="low"), FileChange(path="src/b.py", additions=20, risk="low")]
+    assert [c.path for c in rank_changes(files)] == ["src/b.py", "src/a.py"]
+
+
+def test_build_review_ranks_a_three_line_redirect_fix_above_docs_and_tests() -> None:
+    # Regression: a small security fix in source was rated low and ordered by size behind
+    # changelogs and tests, so it came last in the packet.
+    files = [
+        FileChange(path="docs/changes.rst", additions=60, added_lines=[]),
+        FileChange(path="tests/test_client.py", additions=120, added_lines=["def test_redirect_drops_auth():", "    assert 'Authorization' not in sent"]),
+        FileChange(path="src/client/follow.py", additions=3, deletions=1, added_lines=['        headers.pop("Authorization", None)']),
+    ]
+    changes, _, _ = build_review(_cs(*files), report=None)
+    assert changes.review[0].file == "src/client/follow.py" and changes.review[0].risk == "high"
+    assert changes.risk == "high"

@@ -5,12 +5,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from relay import code_reading
+from relay.changes import SAMPLE_LINES
 from relay.contracts import FileChange
-from relay.risk import RULES, RiskContext, assess, is_secret_path, is_test_path, line_matters, max_risk
+from relay.risk import RULES, RiskContext, assess, assess_all, file_kind, is_secret_path, is_test_path, line_matters, max_risk
 
 __all__: list[str] = []  # a test module exports nothing
 
 NO_CTX = RiskContext()
+# What relay.changes keeps of a big source change: its first 40 lines of code.
+CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
 
 
 def fc(path: str, **kw: object) -> FileChange:
@@ -19,7 +23,7 @@ def fc(path: str, **kw: object) -> FileChange:
 
 # name -> (fires, must not fire, context)
 EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
-    "deleted_test": (fc("tests/test_api.py", kind="deleted", deletions=40), fc("src/api.py", kind="deleted"), NO_CTX),
+    "deleted_test": (fc("tests/test_api.py", kind="deleted", deletions=40), fc("tests/data/sample.txt", kind="deleted", deletions=3), NO_CTX),
     "removed_assertions": (
         fc("tests/test_api.py", deletions=2, removed_lines=["    assert r.status == 200", "    assert r.json()"]),
         fc("tests/test_api.py", deletions=1, additions=1, removed_lines=["    assert x == 1"], added_lines=["    assert x == 2"]),
@@ -27,7 +31,17 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     ),
     "skip_marker": (
         fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]),
-        fc("tests/test_api.py", added_lines=["@pytest.mark.skip"], removed_lines=["@pytest.mark.skip"]),
+        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]),
+        NO_CTX,
+    ),
+    "skip_with_new_test": (
+        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
+        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')"]),
+        NO_CTX,
+    ),
+    "security_tokens": (
+        fc("src/extract.py", additions=2, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]),
+        fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]),
         NO_CTX,
     ),
     "coverage_lowered": (
@@ -36,26 +50,26 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         NO_CTX,
     ),
     "secret_path": (fc("config/.env.production"), fc(".env.example"), NO_CTX),
-    "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("docs/authors.md"), NO_CTX),
+    "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("examples/auth/server.py"), NO_CTX),
     "ci_config": (fc(".github/workflows/release.yml"), fc("docs/workflows.md"), NO_CTX),
     "hooks": (fc(".husky/pre-commit"), fc("src/hooks/useThing.ts"), NO_CTX),
-    "migration": (fc("db/migrate/20240101_add_users.rb"), fc("src/migrate_helper.py"), NO_CTX),
+    "migration": (fc("db/migrate/20240101_add_users.rb"), fc("changelog/1234.bugfix.rst"), NO_CTX),
     "new_dependency": (
         fc("requirements.txt", added_lines=["requests==2.32.0"]),
         fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]),
         NO_CTX,
     ),
     "symlink_escapes": (fc("data/link", kind="added", symlink=True, added_lines=["../../etc/passwd"]), fc("data/link", symlink=True, added_lines=["local.txt"]), NO_CTX),
-    "huge_change": (fc("src/gen.py", additions=5000), fc("package-lock.json", additions=5000), NO_CTX),
+    "huge_change": (fc("src/gen.py", additions=5000, added_lines=CODE40), fc("package-lock.json", additions=5000), NO_CTX),
     "deleted_file": (fc("src/old.py", kind="deleted", deletions=10), fc("src/old.py"), NO_CTX),
     "manifest": (fc("go.mod", added_lines=["require example.com/x v1.2.3"]), fc("pyproject.toml", added_lines=["line-length = 100"]), NO_CTX),
     "lockfile": (fc("yarn.lock"), fc("src/lock.py"), NO_CTX),
-    "build_config": (fc("Dockerfile"), fc("src/docker.py"), NO_CTX),
+    "build_config": (fc("Dockerfile"), fc("package.json", additions=1, deletions=1, removed_lines=['  "version": "1.2.3",'], added_lines=['  "version": "1.2.4",']), NO_CTX),
     "secret_template": (fc(".env.example"), fc(".env"), NO_CTX),
     "outside_paths": (fc("scripts/deploy.sh"), fc("src/app/main.py"), RiskContext(paths=("src/", "docs/*.md"))),
     "not_mentioned": (fc("src/b.py"), fc("src/a.py"), RiskContext(claimed=frozenset({"src/a.py"}))),
-    "large_hunk": (fc("src/big.py", additions=300, ranges=[(10, 309)]), fc("src/big.py", additions=30, ranges=[(10, 39)]), NO_CTX),
-    "binary": (fc("assets/logo.png", binary=True), fc("assets/logo.svg"), NO_CTX),
+    "large_hunk": (fc("src/big.py", additions=300, ranges=[(10, 309)], added_lines=CODE40), fc("docs/guide.md", additions=300, ranges=[(10, 309)]), NO_CTX),
+    "binary": (fc("assets/logo.png", binary=True), fc("tests/archives/links.tar", binary=True), NO_CTX),
     "mode_change": (fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), fc("link", kind="type", mode_before="100644", mode_after="120000"), NO_CTX),
     "type_change": (fc("link", kind="type"), fc("link"), NO_CTX),
     "symlink": (fc("link", symlink=True, added_lines=["a.txt"]), fc("link.txt"), NO_CTX),
@@ -91,8 +105,13 @@ def test_assess_orders_reasons_highest_risk_first() -> None:
     assert out.reasons[1].startswith("deletes a file")
 
 
+def test_sample_cap_matches_what_relay_changes_keeps() -> None:
+    # The mechanical-edit rules read a side as complete when it kept fewer lines than this.
+    assert code_reading.SAMPLE_LINES == SAMPLE_LINES
+
+
 def test_assess_plain_edit_is_low_with_a_descriptive_reason() -> None:
-    out = assess(fc("src/util.py", additions=3, deletions=1, ranges=[(4, 7)]), NO_CTX)
+    out = assess(fc("src/util.py", additions=3, deletions=1, ranges=[(4, 7)], added_lines=["a = 1", "b = 2", "c = a + b"], removed_lines=["c = 0"]), NO_CTX)
     assert (out.risk, out.reasons) == ("low", ["edit (+3/-1)"])
     assert assess(fc("src/new.py", kind="added", additions=12), NO_CTX).reasons == ["new file (12 lines)"]
 
@@ -176,11 +195,16 @@ def test_path_classes() -> None:
     assert is_secret_path("deploy/id_rsa") and is_secret_path(".env") and not is_secret_path(".env.sample")
 
 
-def test_line_matters_keeps_signals_and_manifest_lines_only() -> None:
+def test_line_matters_keeps_signals_manifest_lines_and_source_code() -> None:
     assert line_matters("tests/test_a.py", "    assert x")
+    assert line_matters("tests/test_a.py", "def test_parses():")
+    assert not line_matters("tests/test_a.py", "    data = load()")
     assert line_matters("package.json", '"a": "1"')
     assert line_matters("setup.cfg", "fail_under = 80")
-    assert not line_matters("src/a.py", "x = 1")
+    assert line_matters("src/a.py", "x = 1")
+    assert not line_matters("src/a.py", "    # a comment")
+    assert not line_matters("src/a.ts", "  // a comment")
+    assert not line_matters("README.md", "x = 1")
     assert not line_matters("package.json", "   ")
 
 
@@ -188,3 +212,259 @@ def test_file_change_round_trips_after_assess() -> None:
     out = assess(fc("src/auth.py", ranges=[(1, 2)]), NO_CTX)
     again = msgspec.json.decode(msgspec.json.encode(out), type=FileChange)
     assert again == out
+
+
+# --------------------------------------------------------------------------- file kinds
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("src/tar/unpack.py", "source"),
+        ("lib/unpack.js", "source"),
+        ("tests/test_unpack.py", "test"),
+        ("test/fixtures/links.tar", "test"),
+        ("docs/security/sessions.rst", "docs"),
+        ("SECURITY.md", "docs"),
+        ("changelog/1234.bugfix.rst", "docs"),
+        ("CHANGES", "docs"),
+        ("examples/auth/server.py", "example"),
+        ("benchmarks/bench_lexer.py", "example"),
+        ("package-lock.json", "lockfile"),
+        ("pyproject.toml", "manifest"),
+        (".github/workflows/ci.yml", "ci"),
+        ("Makefile", "build"),
+        ("dist/bundle.min.js", "generated"),
+        ("tap-snapshots/test/unpack.js.test.cjs", "generated"),
+        ("assets/logo.png", "data"),
+    ],
+)
+def test_file_kind_classifies_by_path(path: str, kind: str) -> None:
+    assert file_kind(path) == kind
+
+
+# --------------------------------------------------------------------------- path words
+
+
+@pytest.mark.parametrize("path", ["SECURITY.md", "examples/auth/server.py", "docs/topics/sessions.rst", "tests/test_auth.py"])
+def test_auth_path_word_never_makes_prose_examples_or_tests_high(path: str) -> None:
+    assert assess(fc(path, additions=1, added_lines=["x = 1"]), NO_CTX).risk == "low"
+
+
+def test_auth_path_word_reads_the_file_name_not_the_folder() -> None:
+    # Regression: a project whose whole tree sits under "crypto/" was high everywhere.
+    assert assess(fc("lib/crypto/padding.py", additions=1, added_lines=["width = 8"]), NO_CTX).risk == "low"
+    assert assess(fc("lib/crypto/cipher.py", additions=1, added_lines=["width = 8"]), NO_CTX).risk == "high"
+
+
+def test_auth_path_word_is_quiet_on_import_sorting() -> None:
+    sorted_imports = fc("pkg/auth.py", additions=2, deletions=2, removed_lines=["import sys", "import os"], added_lines=["import os", "import sys"])
+    edited = fc("pkg/auth.py", additions=2, deletions=2, removed_lines=["import sys", "import os"], added_lines=["import os", "import subprocess"])
+    assert assess(sorted_imports, NO_CTX).risk == "low"
+    assert assess(edited, NO_CTX).risk == "high"
+
+
+# --------------------------------------------------------------------------- tokens in changed source lines
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "category"),
+    [
+        ("src/client.py", '        headers.pop("Authorization", None)', "headers/cookies"),
+        ("src/client.go", "\tif req.Response != nil && isRedirect(req) {", "redirects"),
+        ("src/tls.py", "    ctx.check_hostname = False", "TLS verification"),
+        ("src/unpack.ts", "  const target = path.resolve(cwd, entry.linkpath)", "paths/symlinks"),
+        ("src/entry.rs", "        let meta = fs::symlink_metadata(&dst)?;", "paths/symlinks"),
+        ("src/output.py", "    value = value.replace('\\\\', '\\\\\\\\')", "escaping/execution"),
+        ("src/archive.rs", "        let size = size.checked_add(511).ok_or_else(overflow)?;", "limits/overflow"),
+        ("src/keys.py", "        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)", "permissions/auth"),
+        ("src/norm.ts", "  s = s.normalize('NFD')", "unicode normalization"),
+        ("lib/merge.js", "    if (key === '__proto__') continue", "prototype pollution"),
+        ("jwt/keys.py", "    b'-----BEGIN RSA PUBLIC KEY-----',", "keys/certificates"),
+        ("src/transport.py", "        self._expected_seqno = 0", "crypto state"),
+        ("src/lexer.py", "    (r'\\$([_A-Z]\\w*)?\\$.*?\\$\\1\\$', tokens.Literal),", "regular expression"),
+    ],
+)
+def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:
+    out = assess(fc(path, additions=1, added_lines=[line]), NO_CTX)
+    assert out.risk == "high" and f"({category}:" in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "    total = len(items) + offset",
+        "    return self.path",
+        "    user = users.get(name)",
+        "    limit = options.limit",
+        "import securejoin.internal",
+        "    for i in range(len(data)):",
+        "  const out = [];",
+        "\tp := unsafe.Pointer(&buf[0])",
+        "  if (value.constructor === Array) {",
+    ],
+)
+def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
+    assert assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX).risk == "low"
+
+
+def test_security_tokens_do_not_read_comments() -> None:
+    # relay.changes keeps no comment line of source; a comment naming a symlink is no check.
+    assert not line_matters("src/unpack.py", "    # refuse symlinks here later")
+
+
+# --------------------------------------------------------------------------- mechanical edits
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "why"),
+    [
+        ([], [], "comments or blank lines only"),
+        (["import sys", "import os"], ["import os", "import sys"], "reordered"),
+        (["    return call(a, b)"], ["        return call(a, b)"], "re-indented"),
+        (["x = f('a', 'b')"], ["x = f(", '    "a",', '    "b",', ")"], "reformatted only"),
+        (["from os import path, sep", "import re"], ["from os import path"], "imports removed or regrouped"),
+        (['\t"example.com/lib/internal"', "\tif n > internal.MaxLinks {"], ['\t"example.com/lib/internal/consts"', "\tif n > consts.MaxLinks {"], "definition moved"),
+    ],
+)
+def test_mechanical_source_edits_are_capped_low(removed: list[str], added: list[str], why: str) -> None:
+    change = fc("src/secure_unpack.py", additions=max(len(added), 1), deletions=len(removed), removed_lines=removed, added_lines=added)
+    out = assess(change, NO_CTX)
+    assert out.risk == "low" and out.reasons[0].startswith("mechanical:") and why in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added"),
+    [
+        (["x = f('a', 'b')"], ["x = f('a', 'c')"]),
+        (["import sys", "import os"], ["import os", "import subprocess"]),
+        (["\tif n > internal.MaxLinks {"], ["\tif n >= consts.MaxLinks {"]),
+    ],
+)
+def test_an_edit_that_changes_one_token_is_not_mechanical(removed: list[str], added: list[str]) -> None:
+    out = assess(fc("src/mod.py", additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added), NO_CTX)
+    assert not out.reasons[0].startswith("mechanical:")
+
+
+def test_an_incomplete_sample_is_never_called_mechanical() -> None:
+    change = fc("src/mod.py", additions=400, deletions=400, removed_lines=CODE40, added_lines=list(reversed(CODE40)))
+    assert not assess(change, NO_CTX).reasons[0].startswith("mechanical:")
+
+
+def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
+    before = [f"    check_symlink(path_{i}, 'x')" for i in range(40)]
+    after = [f'    check_symlink(path_{i}, "x")' for i in range(40)]
+    out = assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=after), NO_CTX)
+    assert out.risk == "medium" and out.reasons[0].startswith("large change")
+    edited = [f"    check_symlink(path_{i}, flag_{i})" for i in range(40)]
+    assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), NO_CTX).risk == "high"
+
+
+def test_a_rename_with_unchanged_content_is_mechanical() -> None:
+    out = assess(fc("src/auth/new_name.py", kind="renamed", old_path="src/auth/old_name.py"), NO_CTX)
+    assert out.reasons == ["mechanical: renamed, content unchanged"]
+
+
+# --------------------------------------------------------------------------- weakened tests
+
+
+def _test_change(removed: list[str], added: list[str], path: str = "tests/test_parse.py") -> FileChange:
+    return fc(path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added)
+
+
+@pytest.mark.parametrize(
+    ("path", "removed", "added"),
+    [
+        # pytest: two cases folded into one parametrized case with two rows
+        (
+            "tests/test_parse.py",
+            ["def test_empty():", "    assert parse('') == []", "def test_space():", "    assert parse(' ') == []"],
+            ["@pytest.mark.parametrize('text', [", "    (''),", "    (' '),", "])", "def test_blank(text):", "    assert parse(text) == []"],
+        ),
+        # unittest to pytest style: one assertion for one assertion
+        ("tests/test_parse.py", ["        self.assertEqual(parse('1'), [1])"], ["    assert parse('1') == [1]"]),
+        # node: importing assert is not an assertion
+        ("test/parse.js", ["const assert = require('assert')"], ["const assert = require('node:assert/strict')"]),
+        # a helper's def line is not an assertion
+        ("tests/test_parse.py", ["def assert_tokens(text, want):", "    assert lex(text) == want"], ["def check_tokens(text, want):", "    assert lex(text) == want"]),
+        # tap assertions rewritten to the same count
+        ("test/unpack.js", ["  t.equal(a, 1)", "  t.ok(b)"], ["  t.same(a, 1)", "  t.match(b, /x/)"]),
+    ],
+)
+def test_refactored_tests_are_not_weakened(path: str, removed: list[str], added: list[str]) -> None:
+    assert assess(_test_change(removed, added, path), NO_CTX).risk == "low"
+
+
+@pytest.mark.parametrize(
+    ("path", "removed", "added", "detail"),
+    [
+        ("tests/test_parse.py", ["def test_empty():", "    assert parse('') == []"], [], "1 test case"),
+        ("test/unpack.js", ["  t.equal(a, 1)", "  t.ok(b)"], ["  t.equal(a, 1)"], "1 assertion"),
+        ("pkg/parse_test.go", ["func TestEmpty(t *testing.T) {", '\t\tt.Fatalf("got %v", got)'], [], "1 test case"),
+        ("tests/parse.rs", ["    assert_eq!(parse(\"\"), vec![]);"], [], "1 assertion"),
+    ],
+)
+def test_tests_whose_cases_or_assertions_disappear_are_weakened(path: str, removed: list[str], added: list[str], detail: str) -> None:
+    out = assess(_test_change(removed, added, path), NO_CTX)
+    assert out.risk == "high" and detail in out.reasons[0], out.reasons
+
+
+def test_an_xfail_on_a_new_regression_test_is_medium_at_most() -> None:
+    # Regression: an xfail inside a brand-new test outranked the fix it tests.
+    new_test = _test_change([], ["@pytest.mark.xfail(reason='issue 812')", "def test_issue_812():", "    assert parse('$$') == []"])
+    assert assess(new_test, NO_CTX).risk == "medium"
+    new_file = fc("tests/test_issue_812.py", kind="added", additions=3, added_lines=["@pytest.mark.skip(reason='needs network')"])
+    assert assess(new_file, NO_CTX).risk == "medium"
+    old_test = _test_change([], ["@pytest.mark.xfail(reason='issue 812')"])
+    assert assess(old_test, NO_CTX).risk == "high"
+
+
+# --------------------------------------------------------------------------- dependencies, migrations, versions
+
+
+def test_a_dependency_moved_between_manifests_is_not_new() -> None:
+    moved = [
+        fc("requirements-dev.txt", deletions=1, removed_lines=["pytest==8.2.0"]),
+        fc("pyproject.toml", additions=1, added_lines=['    "pytest>=8.2",']),
+    ]
+    assert [c.risk for c in assess_all(moved, NO_CTX)] == ["medium", "medium"]
+    fresh = [fc("requirements-dev.txt", deletions=1, removed_lines=["pytest==8.2.0"]), fc("pyproject.toml", additions=1, added_lines=['    "hypothesis>=6",'])]
+    out = assess_all(fresh, NO_CTX)
+    assert out[1].risk == "high" and "hypothesis" in out[1].reasons[0]
+
+
+def test_a_dependency_moved_with_another_spelling_is_not_new() -> None:
+    out = assess_all([fc("setup.cfg", removed_lines=["    typing_extensions>=4"]), fc("pyproject.toml", added_lines=['    "typing-extensions>=4",'])], NO_CTX)
+    assert all("adds a dependency" not in r for c in out for r in c.reasons)
+
+
+def test_changelog_folder_is_not_a_migration() -> None:
+    # Regression: news fragments under changelog/ were "database migration" high.
+    assert assess(fc("changelog/2140.feature.rst", kind="added", additions=1), NO_CTX).risk == "low"
+    assert assess(fc("db/migrations/0007_users.sql", kind="added", additions=1), NO_CTX).risk == "high"
+
+
+def test_a_version_bump_alone_is_low() -> None:
+    bump = fc("Cargo.toml", additions=1, deletions=1, removed_lines=['version = "0.4.15"'], added_lines=['version = "0.4.16"'])
+    assert (assess(bump, NO_CTX).risk, assess(bump, NO_CTX).reasons) == ("low", ["version bump"])
+    other = fc("Cargo.toml", additions=2, deletions=1, removed_lines=['version = "0.4.15"'], added_lines=['version = "0.4.16"', "edition = 2021"])
+    assert assess(other, NO_CTX).risk == "medium"
+
+
+def test_a_formatter_splitting_a_case_call_loses_no_case() -> None:
+    # Regression: prettier moved the case name to its own line and "t.test(" was not counted.
+    change = _test_change(["  t.test('indents with --space', t => {"], ["  t.test(", "    'indents with --space',"], "test/cli.js")
+    assert assess(change, NO_CTX).risk == "low"
+
+
+def test_a_full_added_sample_cannot_show_lost_cases() -> None:
+    removed = [f"  it('case {i}', () => {{" for i in range(17)]
+    added = ["  t.test('case 0', t => {"] + [f"    t.equal(run({i}), {i})" for i in range(39)]
+    assert len(added) == SAMPLE_LINES
+    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "low"
+    assert assess(_test_change(removed, added[:5], "test/errors.js"), NO_CTX).risk == "high"
+
+
+def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:
+    out = assess(fc("lib/walk.js", additions=1, deletions=1, removed_lines=["  items.map(x => check(x))"], added_lines=["  items.map((x) => check(x));"]), NO_CTX)
+    assert out.reasons == ["mechanical: reformatted only"]

@@ -1,0 +1,333 @@
+"""Benchmark: does the risk ranking put the file that matters on top, on real upstream commits?
+
+Not a test. Each commit of tests/fixtures/risk_corpus.json is replayed through the relay's
+own observation and review: the parent commit is checked out in a temp dir (the workspace),
+a snapshot is taken, each changed file is written with its post-commit content (as the
+worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run as in a
+real call. The corpus holds only repository names, commit ids, file names and labels; the
+code comes from local mirrors at run time.
+
+Getting the mirrors (bare clones, a few MiB each, ~60 MiB in all):
+
+    mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
+    for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
+             paramiko/paramiko yaml/pyyaml cthackers/adm-zip cyphar/filepath-securejoin \\
+             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz; do
+        git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
+
+Run from the repository root:
+
+    python tests/bench_risk_corpus.py --mirrors ~/risk-mirrors     # or RELAY_RISK_MIRRORS=...
+    python tests/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
+    python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200
+        # also: how often the security-token rule fires on the 200 latest commits of each repo
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json
+        # held-out commits: labelled before their first run, written after the rules were
+
+A mirror is looked up as DIR/owner+name.git, DIR/owner+name/repo, DIR/owner+name or
+DIR/name.git; a repository that is absent is skipped with a message, as is a commit the
+mirror does not hold. Printed: recall@3 and recall@8 of the labelled riskiest file (the
+relay's packet targets against two naive orders computed on the same changes), how many
+labelled-benign files were called ``high``, security commits whose overall risk is
+``low``, the largest packet and the review time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import msgspec  # noqa: E402
+
+from relay.changes import observe_changes  # noqa: E402
+from relay.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
+from relay.review import build_review, fit_packet  # noqa: E402
+from relay.risk import RULES, RiskContext, file_kind, sample_filter  # noqa: E402
+from relay.snapshot import take_snapshot  # noqa: E402
+
+__all__ = ["main"]
+
+CORPUS = Path(__file__).resolve().parent / "fixtures" / "risk_corpus.json"
+
+# The naive "source first" order's idea of source, kept deliberately simple and separate
+# from relay.risk so the comparison is not the relay against itself.
+_CODE_EXT = (".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".rs", ".go", ".java", ".c", ".h", ".rb", ".pyx")
+_NOT_SOURCE_PARTS = ("test", "tests", "doc", "docs", "example", "examples", "bench", "benchmarks", "tap-snapshots")
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
+    return env
+
+
+def _git(cwd: Path | None, *args: str, git_dir: Path | None = None) -> bytes:
+    argv = ["git", "-c", "gc.auto=0", "-c", "maintenance.auto=false"]
+    if git_dir is not None:
+        argv += ["--git-dir", str(git_dir)]
+    return subprocess.run([*argv, *args], cwd=cwd, env=_env(), check=True, capture_output=True).stdout
+
+
+def _find_mirror(base: Path, repo: str) -> Path | None:
+    owner, name = repo.split("/")
+    for cand in (base / f"{owner}+{name}.git", base / f"{owner}+{name}" / "repo", base / f"{owner}+{name}", base / f"{name}.git"):
+        if (cand / "HEAD").exists() or (cand / "objects").is_dir():
+            return cand
+    return None
+
+
+def _naive_source_rank(c: FileChange) -> int:
+    parts = c.path.lower().split("/")
+    if c.path.lower().endswith(_CODE_EXT) and not any(p in _NOT_SOURCE_PARTS or "test" in p for p in parts):
+        return 0
+    if any("test" in p for p in parts):
+        return 1
+    return 2
+
+
+def _size(c: FileChange) -> int:
+    return c.additions + c.deletions
+
+
+def _apply(mirror: Path, work: Path, commit: str, parent: str) -> None:
+    """Write every file of ``commit`` over the ``parent`` checkout (renames as delete + add)."""
+    raw = _git(None, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", parent, commit, git_dir=mirror).split(b"\0")
+    i = 0
+    while i + 1 < len(raw):
+        meta, path = raw[i].decode(), os.fsdecode(raw[i + 1])
+        i += 2
+        _, mode_after, _, blob_after, status = meta.lstrip(":").split(" ")
+        target = work / path
+        if status == "D":
+            target.unlink()
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = _git(None, "cat-file", "blob", blob_after, git_dir=mirror)
+        if target.is_symlink() or target.exists():
+            target.unlink()
+        if mode_after == "120000":
+            os.symlink(os.fsdecode(data), target)
+        elif mode_after == "160000":
+            continue  # a submodule pointer: nothing to write in a plain checkout
+        else:
+            target.write_bytes(data)
+            if mode_after == "100755":
+                target.chmod(0o755)
+
+
+def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
+    try:
+        commit = _git(None, "rev-parse", "--verify", entry["commit"] + "^{commit}", git_dir=mirror).decode().strip()
+        # A release (``base``..commit) is replayed as one change, as a worker's big run would be.
+        parent = _git(None, "rev-parse", "--verify", entry.get("base", commit + "^1") + "^{commit}", git_dir=mirror).decode().strip()
+    except subprocess.CalledProcessError:
+        return None
+    work = tmp / "ws"
+    if work.exists():
+        shutil.rmtree(work)
+    _git(None, "clone", "-q", "--shared", "--no-checkout", str(mirror), str(work))
+    _git(work, "checkout", "-q", "--detach", parent)
+    _git(work, "config", "user.name", "Bench")
+    _git(work, "config", "user.email", "bench@example.com")
+    _git(work, "status", "--porcelain")
+    snap = take_snapshot(work)
+    _apply(mirror, work, commit, parent)
+    changeset = observe_changes(snap, work)
+    files = [c.path for c in changeset.files]
+    report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
+    started = time.perf_counter()
+    changes, flags, assessed = build_review(changeset, report=report)
+    review_ms = (time.perf_counter() - started) * 1000
+    packet = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes, flags=flags, tests=Tests(source="none")))
+    relay_order = [t.file for t in packet.changes.review]
+    biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
+    source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
+    risk = {c.path: c.risk for c in assessed}
+    sources = [c for c in changeset.files if file_kind(c.path) == "source"]
+    return {
+        "orders": {"relay": relay_order, "biggest": biggest, "source_first": source_first},
+        "risk": risk,
+        "reasons": {c.path: c.reasons for c in assessed},
+        "overall": packet.changes.risk,
+        "bytes": len(msgspec.json.encode(packet)),
+        "review_ms": review_ms,
+        "files": len(files),
+        "token_fires": [c.path for c in sources if _TOKEN_RULE(c, RiskContext())],
+        "sources": [c.path for c in sources],
+    }
+
+
+def _benign(entry: dict, paths: list[str]) -> list[str]:
+    globs = entry.get("benign_globs", [])
+    return [
+        p for p in paths
+        if p not in entry["riskiest"]
+        and (p in entry["benign"] or any(fnmatch.fnmatchcase(p, g) or fnmatch.fnmatchcase(p.rsplit("/", 1)[-1], g) for g in globs))
+    ]
+
+
+_TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_tokens")
+
+
+def _token_rate(base: Path, repos: list[str], commits: int) -> None:
+    """How often the token rule fires on ordinary history: the last ``commits`` non-merge
+    commits of each mirror, every changed source file, sampled as relay.changes samples."""
+    total = fired = 0
+    by_category: dict[str, int] = {}
+    for repo in repos:
+        mirror = _find_mirror(base, repo)
+        if mirror is None:
+            continue
+        shas = _git(None, "rev-list", "--no-merges", f"--max-count={commits}", "HEAD", git_dir=mirror).decode().split()
+        for sha in shas:
+            try:
+                patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
+            except subprocess.CalledProcessError:
+                continue
+            for change in _changes_from_patch(patch.decode("utf-8", "replace")):
+                if file_kind(change.path) != "source":
+                    continue
+                total += 1
+                found = _TOKEN_RULE(change, RiskContext())
+                if found:
+                    fired += 1
+                    category = str(found).split(":")[0]
+                    by_category[category] = by_category.get(category, 0) + 1
+    if total:
+        print(f"token rule on ordinary history ({commits} latest commits per repository): fires on {fired} of {total} changed source files ({fired / total:.0%})")
+        print("  by category: " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items(), key=lambda kv: -kv[1])))
+
+
+def _changes_from_patch(patch: str) -> list[FileChange]:
+    out: list[FileChange] = []
+    cur: FileChange | None = None
+    keep = None
+    for line in patch.split("\n"):
+        if line.startswith("diff --git "):
+            path = line.split(" b/", 1)[-1]
+            cur = FileChange(path=path)
+            keep = sample_filter(path)
+            out.append(cur)
+        elif cur is None or line.startswith(("+++", "---")):
+            continue
+        elif line.startswith("+"):
+            cur.additions += 1
+            if len(cur.added_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
+                cur.added_lines.append(line[1:][:200])
+        elif line.startswith("-"):
+            cur.deletions += 1
+            if len(cur.removed_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
+                cur.removed_lines.append(line[1:][:200])
+        elif line.startswith("new file"):
+            cur.kind = "added"
+        elif line.startswith("deleted file"):
+            cur.kind = "deleted"
+    return out
+
+
+def _hit(order: list[str], wanted: list[str], k: int) -> bool:
+    return any(path in order[:k] for path in wanted)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"), help="folder of bare mirrors (or env RELAY_RISK_MIRRORS)")
+    parser.add_argument("--corpus", default=str(CORPUS))
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
+    parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the token rule fires on the N latest commits of each repository")
+    args = parser.parse_args(argv)
+    if not args.mirrors:
+        print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
+        return 2
+    base = Path(args.mirrors).expanduser()
+    corpus = json.loads(Path(args.corpus).read_text())["commits"]
+    names = ("relay", "biggest", "source_first")
+    at3 = dict.fromkeys(names, 0)
+    at8 = dict.fromkeys(names, 0)
+    labelled = benign_total = benign_high = low_security = replayed = 0
+    repos: set[str] = set()
+    skipped: list[str] = []
+    max_bytes = 0
+    token_fires = token_on_riskiest = riskiest_sources = source_files = 0
+    review_ms: list[float] = []
+    tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
+    try:
+        for entry in corpus:
+            mirror = _find_mirror(base, entry["repo"])
+            if mirror is None:
+                skipped.append(f"{entry['repo']} (no mirror under {base})")
+                continue
+            out = _replay(mirror, entry, tmp)
+            if out is None:
+                skipped.append(f"{entry['repo']}@{entry['commit']} (commit not in the mirror)")
+                continue
+            replayed += 1
+            repos.add(entry["repo"])
+            max_bytes = max(max_bytes, out["bytes"])
+            review_ms.append(out["review_ms"])
+            wanted = entry["riskiest"]
+            source_files += len(out["sources"])
+            token_fires += len(out["token_fires"])
+            token_on_riskiest += sum(1 for p in out["token_fires"] if p in wanted)
+            riskiest_sources += sum(1 for p in out["sources"] if p in wanted)
+            marks = []
+            if wanted:
+                labelled += 1
+                for name in names:
+                    h3, h8 = _hit(out["orders"][name], wanted, 3), _hit(out["orders"][name], wanted, 8)
+                    at3[name] += h3
+                    at8[name] += h8
+                    if name == "relay":
+                        pos = next((i + 1 for i, p in enumerate(out["orders"]["relay"]) if p in wanted), None)
+                        marks.append(f"riskiest at {pos or '-'}")
+            if entry["kind"] == "security" and out["overall"] == "low":
+                low_security += 1
+                marks.append("overall LOW")
+            benign = _benign(entry, list(out["risk"]))
+            bad = [p for p in benign if out["risk"][p] == "high"]
+            benign_total += len(benign)
+            benign_high += len(bad)
+            if bad:
+                marks.append("benign high: " + ", ".join(f"{p} ({'; '.join(out['reasons'][p])})" for p in bad))
+            if args.verbose:
+                print(f"{entry['repo']}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry['commit']} [{entry['kind']}] {out['files']} files, {out['overall']}, {out['bytes']} B: " + "; ".join(marks), flush=True)
+                for p in out["orders"]["relay"][:3]:
+                    print(f"      {out['risk'][p]:6} {p}: {'; '.join(out['reasons'][p])}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for line in dict.fromkeys(skipped):  # once per missing repository
+        print(f"skipped: {line}", file=sys.stderr)
+    if not replayed:
+        print("nothing replayed", file=sys.stderr)
+        return 1
+    print(f"\n{replayed} commits from {len(repos)} projects replayed; {labelled} with a labelled riskiest file")
+    print(f"{'order':<34} {'recall@3':>10} {'recall@8':>10}")
+    titles = {"relay": "relay (packet targets)", "biggest": "naive: biggest change first", "source_first": "naive: source before tests/docs"}
+    for name in names:
+        print(f"{titles[name]:<34} {at3[name]:>4}/{labelled:<3} {at3[name] / labelled:>4.0%} {at8[name]:>4}/{labelled:<3} {at8[name] / labelled:>4.0%}")
+    print(f"benign files called high: {benign_high} of {benign_total}")
+    print(f"security commits with overall risk low: {low_security}")
+    if token_fires:
+        print(
+            f"token rule: fires on {token_fires} of {source_files} changed source files; {token_on_riskiest} of them are a labelled riskiest file"
+            f" (precision {token_on_riskiest / token_fires:.0%}); it fires on {token_on_riskiest} of {riskiest_sources} labelled riskiest source files"
+        )
+    review_ms.sort()
+    print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
+    if args.token_rate:
+        _token_rate(base, sorted({e["repo"] for e in corpus}), args.token_rate)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
