@@ -31,6 +31,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .settings import load_settings
 
     settings = load_settings()
+    if _refuse_bad_settings(settings.problems):
+        return 2
     # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up).
     probe = start_version_probe(settings)
     import anyio
@@ -58,15 +60,29 @@ def _quiet() -> None:
         logging.getLogger().setLevel(logging.WARNING)
 
 
+def _refuse_bad_settings(problems: list[str]) -> bool:
+    """Say on stderr which environment values are out of range; True if there are any.
+
+    A typo in a limit must stop the relay, not quietly become another limit (issue 13, item 2).
+    """
+    for problem in problems:
+        print(f"gravity-relay: configuration error: {problem}", file=sys.stderr)
+    if problems:
+        print("gravity-relay: fix the variable in the relay's environment (the MCP client's server env); "
+              "`gravity-relay doctor` lists every problem.", file=sys.stderr)
+    return bool(problems)
+
+
 def _settings_or_none():
     """The settings, or None after saying on stderr what in the environment is wrong."""
     from .settings import load_settings
 
     try:
-        return load_settings()
+        settings = load_settings()
     except ValueError as exc:
         print(f"gravity-relay: configuration error: {exc}", file=sys.stderr)
         return None
+    return None if _refuse_bad_settings(settings.problems) else settings
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
