@@ -166,6 +166,9 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     model: str | None = None
     effort: str | None = None
     agent: str | None = None
+    # Other models / agents a call may pick; without them a profile's model and agent win.
+    allowed_models: list[str] = []
+    allowed_agents: list[str] = []
     sandbox: bool | None = None
     skip_permissions: bool | None = None
     verify: list[str] = []

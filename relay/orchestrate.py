@@ -37,7 +37,7 @@ from .contracts import (
 )
 from .coordinator import Coordinator
 from .errors import RelayError
-from .policy import CallOptions, RunPlan, resolve_plan, validate_workspace
+from .policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from .process import kill_group, run_capture, tail
 from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from .results import render_result
@@ -104,6 +104,7 @@ class Relay:
                            relay_pid=os.getpid())
         try:
             self._refuse_inside_worker()
+            require_text("task", args.task)
             plan = resolve_plan(
                 CallOptions(
                     profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
@@ -124,6 +125,7 @@ class Relay:
                            relay_pid=os.getpid())
         try:
             self._refuse_inside_worker()
+            require_text("feedback", args.feedback)
             call, conversation_id, parent = self._continue_options(args)
             record.parent_run_id = parent
             record.requested_conversation_id = conversation_id
@@ -404,7 +406,14 @@ class Relay:
                     "Start a new antigravity_execute instead.",
                 )
             if args.workspace:
-                validate_workspace(args.workspace, self.settings)
+                # A continue runs where its run ran; another folder is refused, never silently ignored.
+                asked = validate_workspace(args.workspace, self.settings)
+                if parent.workspace and asked != parent.workspace:
+                    raise RelayError(
+                        Status.INVALID_WORKSPACE,
+                        f"run {args.run_id} ran in {parent.workspace}; a continue cannot move it to {asked}",
+                        "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
+                    )
             mode = parent.execution_mode
             return (
                 CallOptions(

@@ -54,12 +54,28 @@ class Settings(Struct, kw_only=True, frozen=True):
 def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
     """Decode ``{"name": {...profile...}}``; errors name the source, the key and what is accepted."""
     try:
-        return msgspec.json.decode(raw.encode() if isinstance(raw, str) else raw, type=dict[str, Profile])
+        profiles = msgspec.json.decode(raw.encode() if isinstance(raw, str) else raw, type=dict[str, Profile])
     except msgspec.ValidationError as exc:
         accepted = ", ".join(Profile.__struct_fields__)
         raise ValueError(f"{source}: {explain(exc)}. A profile accepts: {accepted}.") from None
     except msgspec.DecodeError as exc:
         raise ValueError(f"{source}: not valid JSON ({exc}). Expected an object of named profiles.") from None
+    for name, profile in profiles.items():
+        # A relative workspace would be resolved against whatever folder the client started
+        # the relay in, and bound calls to that: refused, whatever the cwd happens to be.
+        if profile.workspace is not None and not os.path.isabs(os.path.expanduser(profile.workspace.strip())):
+            raise ValueError(f"{source}: profile {name!r}: workspace {profile.workspace!r} is not an absolute path; "
+                             "give the project's full path, e.g. /home/me/src/app")
+    return profiles
+
+
+def _allowed_roots(raw: str, problems: list[str]) -> list[str]:
+    roots = _split_list(raw, ";,")
+    for root in roots:
+        if not os.path.isabs(os.path.expanduser(root)):
+            problems.append(f"GRAVITY_RELAY_ALLOWED_ROOTS entry {root!r} is not an absolute path: use full paths "
+                            "separated by ';' or ',', e.g. /home/me/src")
+    return roots
 
 
 def _split_list(raw: str, seps: str) -> list[str]:
@@ -202,7 +218,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         profile_error=error,
         default_profile=default,
         fixed_constraints=_fixed_constraints(env.get("GRAVITY_RELAY_FIXED_CONSTRAINTS")),
-        allowed_roots=_split_list(env.get("GRAVITY_RELAY_ALLOWED_ROOTS", ""), ";,"),
+        allowed_roots=_allowed_roots(env.get("GRAVITY_RELAY_ALLOWED_ROOTS", ""), problems),
         inside_worker=env.get(WORKER_MARKER_ENV) or None,
         max_runs=int(_number(env, "GRAVITY_RELAY_MAX_RUNS", problems)),
         max_age_days=_number(env, "GRAVITY_RELAY_MAX_AGE_DAYS", problems),
