@@ -44,7 +44,21 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         wanted = None
     store = RunStore(settings.runs_dir)
     shown = 0
-    for record in store.iter_records():
+    unreadable: list[RelayError] = []
+    for run_id, record, error in store.iter_readable():
+        if record is None:
+            # Listed as what it is, never a traceback: one bad file must not hide the others.
+            unreadable.append(error)
+            if wanted is not None:
+                continue  # its status is unknown; it is still named on stderr below
+            if as_json:
+                sys.stdout.write(encode({"run_id": run_id, "status": "UNREADABLE", "error": error.message}).decode() + "\n")
+            else:
+                sys.stdout.write(f"{run_id}  {'?':<19}  {'UNREADABLE':<18} (see below)\n")
+            shown += 1
+            if shown >= limit:
+                break
+            continue
         if wanted is not None and record.status is not wanted:
             continue
         files = len(record.changes)
@@ -62,6 +76,8 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             break
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
+    for error in unreadable:
+        print(f"gravity-relay: {error.message}\n  {error.hint}", file=sys.stderr)
     return 0
 
 

@@ -66,6 +66,7 @@ class Status(str, enum.Enum):
     CANCELLED = "CANCELLED"
     INTERRUPTED = "INTERRUPTED"
     NOT_FOUND = "NOT_FOUND"
+    STORAGE_ERROR = "STORAGE_ERROR"
     MCP_ERROR = "MCP_ERROR"
 
 

@@ -76,7 +76,8 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
     Status.CANCELLED: "The call was cancelled; the worker was stopped.",
     Status.INTERRUPTED: "The relay process ended mid-run; the worker was stopped at the next start.",
-    Status.NOT_FOUND: "No run record with that id.",
+    Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
+    Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
     Status.MCP_ERROR: "A relay bug; see the relay's stderr.",
 }
 

@@ -27,6 +27,7 @@ from .contracts import (
     Attempt,
     Changes,
     ContinueInput,
+    ErrorInfo,
     ExecuteInput,
     GetResultInput,
     Packet,
@@ -151,8 +152,12 @@ class Relay:
                    progress: Progress) -> Packet:
         started = time.monotonic()
         self._fill_from_plan(record, plan)
-        self.store.write(record)  # a record exists from here on, whatever happens next
-        self.store.mark_active(record.run_id)
+        try:
+            self.store.write(record)  # a record exists from here on, whatever happens next
+            self.store.mark_active(record.run_id)
+        except OSError as exc:
+            # Not a relay bug: the data dir is read-only or not a folder. Nothing ran (issue 13, minor).
+            return self._unrecorded(record, exc)
         live = _Live()
 
         async def tick() -> None:
@@ -376,6 +381,21 @@ class Relay:
                 packet.flags = [*packet.flags, f"run record not saved: {exc}"]
         log.info("run %s finished: %s", record.run_id, verdict.status.value)
         return packet
+
+    def _unrecorded(self, record: RunRecord, exc: OSError) -> Packet:
+        runs_dir = self.store.runs_dir
+        where = exc.filename or runs_dir
+        log.error("cannot write run records in %s: %s", runs_dir, exc)
+        error = ErrorInfo(
+            code=Status.STORAGE_ERROR,
+            message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
+            "the worker was not started",
+            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it), or "
+            "set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP server env; `gravity-relay doctor` "
+            "checks it.",
+        )
+        return Packet(ok=False, run_id=record.run_id, status=Status.STORAGE_ERROR, error=error,
+                      flags=["no run record was written: get_result will not find this run_id"])
 
     def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
         verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)

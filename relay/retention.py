@@ -85,6 +85,8 @@ _StateOnly = msgspec.json.Decoder(dict)
 
 def _is_running(record_path: Path) -> bool:
     try:
+        if not record_path.is_file():  # a folder or a FIFO (reading it would block) is no record
+            return False
         data = _StateOnly.decode(record_path.read_bytes())
     except (OSError, msgspec.DecodeError):
         return False
