@@ -112,17 +112,31 @@ class _Claims:
         return [claim for claim in self.claims if claim not in hit]
 
 
-def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None) -> list[str]:
-    """Where the worker's report and the observed changes disagree, one short line each."""
+def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None,
+                 changeset: ChangeSet | None = None) -> list[str]:
+    """Where the worker's report and the observed changes disagree, one short line each.
+
+    What the relay could not look at (``changeset.unseen``) is never called unchanged; the
+    loud facts (the workspace deleted, writes through symlinks leading out) come first.
+    """
     flags: list[str] = []
+    unseen = changeset.unseen if changeset is not None else {}
+    if changeset is not None and changeset.workspace_gone:
+        flags.append("WORKSPACE DELETED: the worker removed the whole workspace; restore it from git or a backup")
+    if changeset is not None and changeset.escapes:
+        shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
+        flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
     if source == "report":
         flags.append("changes were not observed: the file list is the worker's own claim")
     if report is not None:
         claims = _Claims(report)
         if source != "report":
-            unchanged = claims.unmatched(files)
+            unchanged = [c for c in claims.unmatched(files) if c not in unseen]
             if unchanged:
                 flags.append(f"claimed but unchanged {_names(unchanged)}")
+            not_seen = [c for c in claims.unmatched(files) if c in unseen]
+            if not_seen:
+                flags.append(f"claimed, outside git's view, not confirmed {_names(not_seen)}")
             unmentioned = [c.path for c in rank_changes(files) if not claims.mentions(c)]
             if unmentioned:
                 flags.append(f"changed but not in the worker's report {_names(unmentioned)}")
@@ -164,7 +178,7 @@ def build_review(
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()))
-    assessed = [assess(change, ctx) for change in changeset.files]
+    assessed = [_beyond_view(assess(change, ctx), changeset) for change in changeset.files]
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(
@@ -176,8 +190,19 @@ def build_review(
     )
     if len(ranked) > MAX_FILES:
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (highest risk first); {FULL_HINT}."
-    flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note)
+    flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
+
+
+def _beyond_view(change: FileChange, changeset: ChangeSet) -> FileChange:
+    """Say how a change outside git's view was seen; a write leading out of the workspace, or the
+    workspace deleted, is high risk whatever the file."""
+    why = changeset.outside.get(change.path)
+    if why:
+        change = msgspec.structs.replace(change, reasons=[why, *change.reasons][:3])
+    if change.path in changeset.escapes or (changeset.workspace_gone and change.path == "."):
+        change = msgspec.structs.replace(change, risk="high")
+    return change
 
 
 # --------------------------------------------------------------------------- budget
