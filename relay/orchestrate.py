@@ -41,6 +41,7 @@ from .errors import RelayError
 from .policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from .process import kill_group, run_capture, tail
 from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
+from .redact import redact
 from .results import render_result
 from .review import build_review, fit_packet, tests_from_report
 from .settings import Settings
@@ -165,7 +166,7 @@ class Relay:
                 await anyio.sleep(self.settings.progress_interval)
                 step = live.reader.progress_line() if live.stage == "running" else None
                 where = self.coordinator.status(record.run_id) if live.stage == "queued" else live.stage
-                await progress(time.monotonic() - started, f"{where}" + (f" · {step}" if step else ""))
+                await progress(time.monotonic() - started, redact(f"{where}" + (f" · {step}" if step else "")))
 
         try:
             async with anyio.create_task_group() as tg:

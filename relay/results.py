@@ -12,6 +12,7 @@ import msgspec
 
 from .contracts import Detail, Packet, RunRecord, Status
 from .process import tail
+from .redact import redact_obj
 
 __all__ = ["render_result", "packet_of", "encode"]
 
@@ -58,6 +59,7 @@ def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path
         obj = _errors_view(record, max_chars)
     else:
         obj = msgspec.to_builtins(record)
+    obj = redact_obj(obj)  # the leader sees credentials masked; the file keeps them (0600)
     text = encode(obj).decode()
     if len(text) <= max_chars:
         return obj, text

@@ -16,6 +16,7 @@ import msgspec
 
 from .changes import ChangeSet, normalize_reported
 from .contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
+from .redact import redact_obj
 from .risk import RiskContext, assess, max_risk, risk_rank
 
 __all__ = [
@@ -219,8 +220,15 @@ def _sentence(base: str | None, cut: list[str], budget: int, *, short: bool = Fa
     return _cut(f"{head}Cut to fit {budget:,} bytes: {', '.join(cut)}; {FULL_HINT}.", 400)
 
 
+def _redacted(packet: Packet) -> Packet:
+    """The packet with credential shapes masked (relay.redact); the record keeps the raw report."""
+    raw = msgspec.to_builtins(packet)
+    masked = redact_obj(raw)
+    return packet if masked == raw else msgspec.convert(masked, Packet)
+
+
 def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
-    """Return ``packet`` cut to at most ``budget`` serialized bytes, saying what was cut.
+    """Return ``packet``, credentials masked, cut to at most ``budget`` serialized bytes, saying what was cut.
 
     Cuts go from what a reviewer misses least to what they miss most, checking the size
     after each: lists capped at their maxima; then long text trimmed (summary, flags,
@@ -230,6 +238,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
     ``Changes.truncated`` names each cut and where the full record is. The input packet
     is not modified.
     """
+    packet = _redacted(packet)
     if _size(packet) <= budget:
         return packet
     base = packet.changes.truncated
