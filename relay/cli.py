@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     cleanup.add_argument("--max-age-days", type=float, default=None, metavar="DAYS",
                          help="remove runs older than this (default: GRAVITY_RELAY_MAX_AGE_DAYS or 30)")
     cleanup.add_argument("--max-size", default=None, metavar="SIZE",
-                         help="keep the total under this, e.g. 500MB or 2GB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")
+                         help="keep the total under this, e.g. 500MB or 2GB; a bare number is MB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")
     cleanup.add_argument("--dry-run", action="store_true", help="say what would be removed; remove nothing")
     cleanup.add_argument("--json", action="store_true", help="the summary as one JSON object")
     cleanup.set_defaults(func=_cmd_cleanup)

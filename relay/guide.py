@@ -70,7 +70,7 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.WORKER_ERROR: "agy reported a failed turn (API error, bad model, ...); see error.message.",
     Status.CONFLICTING_OPTIONS: "The call's options contradict each other or widen the profile; nothing ran.",
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
-    Status.INVALID_WORKSPACE: "The workspace is relative, missing, a root or outside the allowed roots; nothing ran.",
+    Status.INVALID_WORKSPACE: "The workspace is blank, relative, missing, a root, outside the allowed roots, the data dir, a bare repo or a .git folder; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
     Status.BUSY: "That conversation is running a turn now; wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
