@@ -41,6 +41,8 @@ __all__ = [
 AgyVersion = tuple[int, int, int]
 
 # stream-json output and --json-schema arrived together in 1.1.8: below it the relay cannot observe a run.
+# Not raised for #702 (1.1.8's `json` output once carried a raw newline inside `response`): the relay reads
+# stream-json, one event per line, and no report says stream-json was affected (captured clean from 1.1.12).
 MIN_VERSION: AgyVersion = (1, 1, 8)
 
 # flag -> first version that has it (agy-protocol.md §1). Unknown version: assume all.
@@ -96,15 +98,24 @@ def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str
     )
 
 
-def start_version_probe(settings: Settings) -> tuple[str | None, subprocess.Popen | None]:
-    """Start `agy --version` without waiting, so it runs while the server imports the SDK."""
+def start_version_probe(settings: Settings, environ: dict[str, str] | None = None
+                        ) -> tuple[str | None, subprocess.Popen | None]:
+    """Start `agy --version` without waiting, so it runs while the server imports the SDK.
+
+    Like every agy launch it gets the worker's allowlisted environment (with auto-update off), never
+    the relay's own: the relay's environment can hold other tools' credentials.
+    """
+    from .worker_env import build_worker_env
+
+    base = dict(os.environ if environ is None else environ)
     try:
-        path = locate_agy(settings)
+        path = locate_agy(settings, base)
     except RelayError:
         return None, None
     try:
         proc = subprocess.Popen([path, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+                                stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+                                env=build_worker_env(base, run_id="version-check"))
     except OSError:
         return path, None
     return path, proc
@@ -125,9 +136,10 @@ def finish_version_probe(path: str | None, proc: subprocess.Popen | None, timeou
     return path, ".".join(map(str, version)) if version else None
 
 
-def agy_fact(settings: Settings, timeout: float = 3.0) -> tuple[str | None, str | None]:
+def agy_fact(settings: Settings, timeout: float = 3.0, environ: dict[str, str] | None = None
+             ) -> tuple[str | None, str | None]:
     """(path, version) of the agy the relay would run; None where unknown."""
-    return finish_version_probe(*start_version_probe(settings), timeout=timeout)
+    return finish_version_probe(*start_version_probe(settings, environ), timeout=timeout)
 
 
 def go_duration(seconds: float) -> str:

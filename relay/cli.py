@@ -91,7 +91,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
     _quiet()
     try:
-        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout)
+        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout, write_probe=args.write_probe)
     except ValueError as exc:  # the environment itself does not parse: that is the finding
         checks = [Check(name="settings", level="failure", message=str(exc),
                         fix="Fix that variable in the relay's environment (the MCP client's server env); the "
@@ -123,7 +123,7 @@ _VERBS = {
 def _cmd_setup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .setup_clients import SetupError, home_dir, relay_command, setup
+    from .setup_clients import SetupError, home_dir, relay_command, relay_settings, setup
 
     _quiet()
     env: dict[str, str] = {}
@@ -137,7 +137,8 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     try:
         command = None if args.uninstall else (args.command or relay_command())
         plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
-                      dry_run=args.dry_run, force=args.force)
+                      dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
+                      exported=relay_settings())
     except SetupError as exc:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
@@ -145,7 +146,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         import msgspec
 
         rows = [{"client": p.client, "path": p.path, "action": p.action, "message": p.message,
-                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None,
+                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None, "notes": p.notes,
                  "diff": p.diff() if args.dry_run and p.writes else None} for p in plans]
         doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "clients": rows}
         sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
@@ -161,6 +162,9 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         print(line)
         if p.warning and p.action in ("add", "update", "skip", "unchanged"):
             print(f"{'':<{width}}  {'':<12} note: {p.warning}")
+        if p.action in ("add", "update"):
+            for note in p.notes:
+                print(f"{'':<{width}}  {'':<12} headless: {note}")
         if args.dry_run and p.writes:
             sys.stdout.write(p.diff())
     changed = [p for p in plans if p.writes]
@@ -189,6 +193,16 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
     settings = _settings_or_none()
     if settings is None:
         return 2
+    if not args.dry_run:
+        # Runs of dead relays (identity checked: a reused pid does not count) are finished first, so
+        # cleanup can remove them instead of keeping them as "running" forever.
+        from .recovery import recover_interrupted
+        from .store import RunStore
+
+        try:
+            recover_interrupted(RunStore(settings.runs_dir))
+        except OSError as exc:
+            print(f"gravity-relay cleanup: could not check for interrupted runs: {exc}", file=sys.stderr)
     summary = apply_retention(settings, max_runs=args.max_runs, max_age_days=args.max_age_days,
                               max_size_bytes=max_size, dry_run=args.dry_run)
     if args.json:
@@ -294,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
     show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
-    show.add_argument("run_id")
+    show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
     show.add_argument("--detail", choices=["summary", "errors", "full"], default="summary")
     show.add_argument("--max-chars", type=int, default=12_000)
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
@@ -314,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--strict", action="store_true", help="exit 1 when any check is not ok")
     doctor.add_argument("--probe-timeout", type=float, default=None, metavar="SECONDS",
                         help="how long `agy models` may take (default: the relay's auth probe timeout)")
+    doctor.add_argument("--write-probe", action="store_true",
+                        help="also run one tiny safe-mode write task in a temp dir (spends one agy turn) and report "
+                             "whether safe mode can write files with this agy")
     doctor.set_defaults(func=_cmd_doctor)
 
     setup = sub.add_parser(
@@ -332,6 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the command to register (default: this installation's gravity-relay script)")
     setup.add_argument("--force", action="store_true",
                        help="replace or remove an 'antigravity' entry that is not Gravity Relay")
+    setup.add_argument("--client-approvals", action="store_true",
+                       help="leave tool approval to each client: no Codex pre-approval, no Claude Code allow rules, "
+                       "no Gemini trust (headless calls then need the client's own flags)")
     setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
     setup.set_defaults(func=_cmd_setup)
 

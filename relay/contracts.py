@@ -35,6 +35,7 @@ __all__ = [
     "Attempt",
     "VerifyResult",
     "RunRecord",
+    "ProcessStamp",
     "RUN_RECORD_SCHEMA_VERSION",
     "explain",
 ]
@@ -48,8 +49,10 @@ class Status(str, enum.Enum):
     KEYRING_TIMEOUT = "KEYRING_TIMEOUT"
     AUTH_TIMEOUT = "AUTH_TIMEOUT"
     LOGIN_REQUIRED = "LOGIN_REQUIRED"
+    ACCOUNT_VERIFICATION_REQUIRED = "ACCOUNT_VERIFICATION_REQUIRED"
     QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
     EXECUTION_TIMEOUT = "EXECUTION_TIMEOUT"
+    UPSTREAM_UNAVAILABLE = "UPSTREAM_UNAVAILABLE"
     SPAWN_ERROR = "SPAWN_ERROR"
     AGY_TOO_OLD = "AGY_TOO_OLD"
     STREAM_ERROR = "STREAM_ERROR"
@@ -65,6 +68,7 @@ class Status(str, enum.Enum):
     RECURSION_REFUSED = "RECURSION_REFUSED"
     CANCELLED = "CANCELLED"
     INTERRUPTED = "INTERRUPTED"
+    RUNNING = "RUNNING"  # not an outcome: what every view says of a run whose relay is still working on it
     NOT_FOUND = "NOT_FOUND"
     STORAGE_ERROR = "STORAGE_ERROR"
     MCP_ERROR = "MCP_ERROR"
@@ -92,9 +96,13 @@ Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
 
 
 # --------------------------------------------------------------------------- inputs
+#
+# Unknown argument names are not refused: clients add their own (Gemini CLI sends
+# ``wait_for_previous`` on every call). The server records the names it ignored
+# (RunRecord.ignored_arguments); wrong types of known fields are still refused.
 
 
-class ExecuteArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExecuteArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_execute``."""
 
     task: Task
@@ -106,7 +114,7 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ] = None
 
 
-class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
     """Everything ``antigravity_execute`` accepts: the published fields plus legacy ones.
 
     Legacy fields keep older leaders working; they stay out of the published schema.
@@ -123,14 +131,14 @@ class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True, forbid_unknown_fields
     skip_permissions: bool | None = None
 
 
-class ContinueArgs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ContinueArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_continue``."""
 
     run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, conversation, profile and mode are restored.")] = None
     feedback: Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must fix or do next.")]
 
 
-class ContinueInput(ContinueArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     # Legacy form: a bare conversation id and the workspace it lives in.
     conversation_id: str | None = None
     workspace: str | None = None
@@ -145,8 +153,8 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True, forbid_unknown_fiel
     skip_permissions: bool | None = None
 
 
-class GetResultInput(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    run_id: Annotated[str, Meta(description="A run id returned by execute or continue.")]
+class GetResultInput(Struct, frozen=True, kw_only=True):
+    run_id: Annotated[str | None, Meta(description="A run id returned by execute or continue; omit it to list recent runs.")] = None
     detail: Annotated[
         Detail,
         Meta(description="summary: the packet; errors: status, error, stderr and response tails; full: the whole record."),
@@ -288,6 +296,15 @@ class VerifyResult(Struct, kw_only=True, omit_defaults=True):
     output_tail: str = ""
 
 
+class ProcessStamp(Struct, kw_only=True, omit_defaults=True):
+    """What identifies a process beside its pid, so a reused pid is never mistaken for it (proc_identity.py)."""
+
+    pid: int
+    start: str  # "linux:<ticks since boot>" (/proc/PID/stat field 22) or "ps:<lstart>"
+    boot_id: str | None = None
+    marker: str | None = None  # the worker's GRAVITY_RELAY_WORKER_RUN value
+
+
 RUN_RECORD_SCHEMA_VERSION = 1
 
 
@@ -304,7 +321,13 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     duration_ms: int | None = None
     queue_wait_ms: int | None = None
     relay_pid: int | None = None
+    relay_stamp: ProcessStamp | None = None
     pgid: int | None = None
+    worker_stamp: ProcessStamp | None = None
+    # The pre-run snapshot's identity, cheap to keep: if the relay dies, recovery can tell the run's
+    # changes from edits that were already there (git HEAD, and the paths git showed changed).
+    before_head: str | None = None
+    before_dirty: list[str] = []
     # what was asked
     task: str = ""
     profile: str | None = None
@@ -321,6 +344,7 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     paths: list[str] = []
     parent_run_id: str | None = None
     requested_conversation_id: str | None = None
+    ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
     # what happened
     agy_bin: str | None = None
     agy_version: str | None = None

@@ -66,7 +66,9 @@ async def _probe_agy(agy: str, env: dict[str, str], probe_timeout: float):
     except OSError as exc:
         return exc, None
     try:
-        models = await run_capture([agy, "models"], timeout=probe_timeout, env=env)
+        from .auth import probe_models  # the relay's own probe: stops at agy's first sign-in line
+
+        models = await probe_models(agy, env, probe_timeout)
     except OSError as exc:
         return version, exc
     return version, models
@@ -264,8 +266,82 @@ def check_clients(home: Path) -> list[Check]:
     return checks
 
 
+def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
+    """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
+    before it reaches the relay. Each problem is said with the exact fix."""
+    from .setup_clients import CLAUDE_ALLOW_RULES, claude_allow_rules, registrations, relay_settings
+
+    checks: list[Check] = []
+    for reg in registrations(home, ("codex", "claude", "gemini")):
+        if not reg.ours or reg.entry is None:
+            continue
+        entry = reg.entry
+        name = f"headless {reg.client}"
+        shown = reg.path.replace(str(home), "~", 1) if reg.path.startswith(str(home)) else reg.path
+        setup_fix = f"Run `gravity-relay setup --client {reg.client}` from this shell"
+        if reg.client == "codex":
+            problems, keys = [], []
+            if entry.get("required") is not True:
+                problems.append("no `required = true` (codex exec may start the turn before the relay lists its tools)")
+                keys.append("required = true")
+            if entry.get("default_tools_approval_mode") != "approve" and not _codex_tools_approved(entry):
+                problems.append("no tool approval (codex exec, approval policy never, refuses the relay's tools)")
+                keys.append('default_tools_approval_mode = "approve"')
+            if problems:
+                checks.append(_warn(name, f"Codex entry in {shown}: " + "; ".join(problems),
+                                    f"{setup_fix}, or add {' and '.join(keys)} to [mcp_servers.antigravity] "
+                                    "(fine to leave if you approve calls yourself)."))
+            else:
+                checks.append(_ok(name, "Codex entry: required, tools approved; codex exec can call the relay"))
+            exported = relay_settings(environ)
+            env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
+            missing = [k for k in exported if k not in env]
+            differ = [k for k in exported if k in env and str(env[k]) != exported[k]]
+            if missing or differ:
+                said = []
+                if missing:
+                    said.append(f"{', '.join(missing)} set in this shell but not in the entry's env")
+                if differ:
+                    said.append(f"{', '.join(differ)} different in the entry's env")
+                checks.append(_warn(f"{name} env", f"Codex starts the relay with a minimal environment: "
+                                    + "; ".join(said), f"{setup_fix} (it copies them into the entry's env), or edit "
+                                    f"the env table of [mcp_servers.antigravity] in {shown}."))
+        elif reg.client == "claude":
+            allowed, error = claude_allow_rules(home)
+            missing = [r for r in CLAUDE_ALLOW_RULES if r not in allowed]
+            if error:
+                checks.append(_warn(name, f"~/.claude/settings.json cannot be read: {error}",
+                                    "Fix the file, then run `gravity-relay setup --client claude`."))
+            elif missing:
+                checks.append(_warn(name, f"no allow rule in ~/.claude/settings.json for {', '.join(missing)}: claude -p "
+                                    "denies those calls (interactive sessions ask)",
+                                    f"{setup_fix}, or add \"mcp__antigravity\" to permissions.allow "
+                                    "(or pass --allowedTools mcp__antigravity)."))
+            else:
+                checks.append(_ok(name, "Claude Code allows the relay's tools; claude -p can call them"))
+        elif reg.client == "gemini":
+            if entry.get("trust") is not True:
+                checks.append(_warn(name, f"Gemini entry in {shown} has no \"trust\": true: gemini -p does not offer "
+                                    "the relay's tools without --yolo",
+                                    f"{setup_fix}, or add \"trust\": true to mcpServers.antigravity. Gemini CLI also "
+                                    "disables MCP servers in untrusted folders: trust your project folder."))
+            else:
+                checks.append(_ok(name, "Gemini entry trusted; in a trusted folder gemini -p can call the relay"))
+    return checks
+
+
+def _codex_tools_approved(entry: Mapping) -> bool:
+    """Every relay tool approved one by one ([mcp_servers.antigravity.tools.<name>] approval_mode)."""
+    from .setup_clients import TOOL_NAMES
+
+    tools = entry.get("tools")
+    if not isinstance(tools, Mapping):
+        return False
+    return all(isinstance(tools.get(t), Mapping) and tools[t].get("approval_mode") == "approve" for t in TOOL_NAMES)
+
+
 def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
-               probe_timeout: float | None = None) -> list[Check]:
+               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
     from .auth import PROBE_TIMEOUT
     from .setup_clients import home_dir
 
@@ -278,9 +354,14 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
         checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
                             "here refuses to delegate (RECURSION_REFUSED)"))
     checks += check_agy(settings, env, PROBE_TIMEOUT if probe_timeout is None else probe_timeout)
+    if write_probe:  # opt-in: it spends one agy turn (relay/write_probe.py)
+        from .write_probe import check_safe_write
+
+        checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))
+    checks += check_client_headless(home or home_dir(env), env)
     return checks
 
 

@@ -45,7 +45,8 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         "the packet's review targets (file + lines); antigravity_continue(run_id, feedback) at most twice; "
         "antigravity_get_result only when the packet is not enough. Do not delegate questions or one-line edits.",
         "A packet's status is SUCCESS or says what failed with error.hint as the next step; "
-        "resource relay://statuses explains each.",
+        "resource relay://statuses explains each. If a call timed out or was cancelled, "
+        "antigravity_get_result without run_id lists recent runs.",
         worker,
         profile,
     ])
@@ -59,8 +60,12 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.KEYRING_TIMEOUT: "agy could not reach the keyring; retried once. Start the relay from a desktop session.",
     Status.AUTH_TIMEOUT: "agy's sign-in check timed out; retried once. Usually transient.",
     Status.LOGIN_REQUIRED: "agy needs an interactive sign-in: run `agy` once in a terminal.",
+    Status.ACCOUNT_VERIFICATION_REQUIRED: "agy's account must be verified in a browser (error.hint has the URL when "
+                                          "agy gave one); not retried.",
     Status.QUOTA_EXHAUSTED: "The model quota is used up; error.resets_in_seconds says when it resets.",
     Status.EXECUTION_TIMEOUT: "The worker ran out of time; partial changes are listed. Split the task.",
+    Status.UPSTREAM_UNAVAILABLE: "agy's service was unavailable (503, capacity, network); agy ≥ 1.2.1 already retried. "
+                                 "Transient: call again in a minute.",
     Status.SPAWN_ERROR: "agy could not be started; error.message names the path tried.",
     Status.AGY_TOO_OLD: "agy lacks a flag the relay needs; update it (`agy update`).",
     Status.STREAM_ERROR: "agy's output stopped early or was empty.",
@@ -72,13 +77,17 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
     Status.INVALID_WORKSPACE: "The workspace is blank, relative, missing, a root, outside the allowed roots, the data dir, a bare repo or a .git folder; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
-    Status.BUSY: "That conversation is running a turn now; wait for its packet.",
+    Status.BUSY: "That conversation is running a turn now, or the queue wait passed its bound (the message says "
+    "which run holds the slot); wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
     Status.CANCELLED: "The call was cancelled; the worker was stopped.",
-    Status.INTERRUPTED: "The relay process ended mid-run; the worker was stopped at the next start.",
+    Status.RUNNING: "Not an outcome: get_result on a run whose relay is still working on it. Ask again later.",
+    Status.INTERRUPTED: "The relay process ended mid-run; its worker was stopped (identity checked) at the next start "
+    "or before the next worker; the files git shows changed are listed.",
     Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
     Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
-    Status.MCP_ERROR: "A relay bug; see the relay's stderr.",
+    Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
+    "still names its run_id and the worker's changes.",
 }
 
 _DELEGATION_GUIDE = """# Delegating to Gravity Relay

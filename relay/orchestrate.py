@@ -10,6 +10,7 @@ continue works from any relay process, after any restart.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import time
@@ -22,7 +23,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 from . import agy_cli
 from .auth import AuthPreflight
 from .changes import observe_changes, workspace_changed
-from .classify import TRANSIENT, Outcome, Verdict, classify, report_of
+from .classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
 from .contracts import (
     Attempt,
     Changes,
@@ -40,6 +41,8 @@ from .coordinator import Coordinator
 from .errors import RelayError
 from .policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from .process import kill_group, run_capture, tail
+from .proc_identity import Identity, group_is_run, own_stamp, stamp_of
+from .recovery import recover_interrupted, recover_run
 from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from .redact import redact
 from .results import render_result
@@ -59,7 +62,7 @@ log = logging.getLogger("relay")
 # (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
 Progress = Callable[[float, str], Awaitable[None]]
 
-_MAX_ATTEMPTS = 2  # one retry, for transient auth failures that left the workspace untouched
+_MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
 _RESPONSE_LIMIT = 1_000_000
 
 
@@ -95,18 +98,22 @@ class Relay:
         self.settings = settings
         self.environ = dict(os.environ if environ is None else environ)
         self.store = RunStore(settings.runs_dir)
-        self.coordinator = Coordinator(settings.data_dir)
+        self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
+                                       max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
         self._versions: dict[tuple[str, float], agy_cli.AgyVersion | None] = {}
+        self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
 
     # ------------------------------------------------------------------ tools
 
-    async def execute(self, args: ExecuteInput, progress: Progress = no_progress) -> Packet:
-        record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=args.task,
-                           relay_pid=os.getpid())
+    async def execute(self, args: ExecuteInput, progress: Progress = no_progress, *,
+                      ignored: list[str] | None = None) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=_no_nul(args.task),
+                           relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
             require_text("task", args.task)
+            _refuse_nul(args)
             plan = resolve_plan(
                 CallOptions(
                     profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
@@ -120,14 +127,18 @@ class Relay:
                                     plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
         except RelayError as exc:
             return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
-    async def continue_(self, args: ContinueInput, progress: Progress = no_progress) -> Packet:
-        record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=args.feedback,
-                           relay_pid=os.getpid())
+    async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
+                        ignored: list[str] | None = None) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=_no_nul(args.feedback),
+                           relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
             require_text("feedback", args.feedback)
+            _refuse_nul(args)
             call, conversation_id, parent = self._continue_options(args)
             record.parent_run_id = parent
             record.requested_conversation_id = conversation_id
@@ -135,12 +146,15 @@ class Relay:
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
         except RelayError as exc:
             return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
-    def refuse_input(self, tool: str, task: str, exc: RelayError) -> Packet:
+    def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
         """Arguments that did not decode: refused, and recorded like any other early refusal."""
         record = RunRecord(run_id=new_run_id(), tool="continue" if tool.endswith("continue") else "execute",
-                           created_at=now_iso(), task=task[:10_000], relay_pid=os.getpid())
+                           created_at=now_iso(), task=_no_nul(task[:10_000]), relay_pid=os.getpid(),
+                           relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         return self._refused(record, exc)
 
     def get_result(self, args: GetResultInput) -> tuple[dict, str]:
@@ -157,7 +171,7 @@ class Relay:
             self.store.write(record)  # a record exists from here on, whatever happens next
             self.store.mark_active(record.run_id)
         except OSError as exc:
-            # Not a relay bug: the data dir is read-only or not a folder. Nothing ran (issue 13, minor).
+            # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
             return self._unrecorded(record, exc)
         live = _Live()
 
@@ -175,16 +189,55 @@ class Relay:
                     packet = await self._run_steps(record, plan, prompt, conversation_id, progress, live, started)
                 except RelayError as exc:
                     packet = self._refused(record, exc, started=started)
+                    if live.before is not None and record.attempts:
+                        packet = await self._with_changes(record, plan, live, packet)
                 tg.cancel_scope.cancel()
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
-                await kill_group(record.pgid, self.settings.kill_grace_seconds)
+                await self._stop_worker(record)
                 changes = await self._observe_after_cancel(record, plan, live)
                 self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
                                              hint="Call again to retry; changes made so far stay in the workspace "
                                              "(listed in the run record)."),
                              started=started, changes=changes)
             raise
+        except Exception as exc:  # noqa: BLE001 - every path out of a run finishes its record
+            return await self._unexpected(record, plan, live, exc, started)
+        return packet
+
+    async def _unexpected(self, record: RunRecord, plan: RunPlan, live: _Live, exc: BaseException,
+                          started: float) -> Packet:
+        """A failure nobody planned for: stop the worker, keep what it changed, answer with the run_id."""
+        inner = exc
+        while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
+            inner = inner.exceptions[0]
+        log.error("run %s failed inside the relay", record.run_id, exc_info=exc)
+        with anyio.CancelScope(shield=True):
+            await self._stop_worker(record)
+            changes = await self._observe_after_cancel(record, plan, live)
+        if isinstance(inner, OSError):
+            hint = (f"The relay could not read or write a file ({getattr(inner, 'filename', None) or 'see the message'}); "
+                    f"free disk space or fix permissions under {self.settings.data_dir}, then call again. "
+                    "The worker was stopped; the files it changed are listed.")
+        else:
+            hint = ("This is a relay bug; the relay's stderr log has the traceback. The worker was stopped; the files it "
+                    "changed are listed. Please report it.")
+        name = type(inner).__name__
+        text = f"{name}: {inner}" if str(inner) else name
+        verdict = Verdict(status=Status.MCP_ERROR, message=f"run {record.run_id} failed inside the relay: {text}"[:2000],
+                          hint=hint)
+        return self._finish(record, verdict, started=started, changes=changes)
+
+    async def _with_changes(self, record: RunRecord, plan: RunPlan, live: _Live, packet: Packet) -> Packet:
+        """A refusal after the worker ran (a spawn error on a retry): the record lists what changed."""
+        changes = await self._observe_after_cancel(record, plan, live)
+        if changes is not None and changes.count:
+            packet.changes = changes
+            record.packet = packet
+            try:
+                self.store.write(record)
+            except OSError:
+                pass
         return packet
 
     async def _run_steps(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None,
@@ -213,6 +266,7 @@ class Relay:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                _keep_snapshot_identity(record, before)
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -236,6 +290,8 @@ class Relay:
 
         if verdict.ok:
             self.auth.mark_healthy()
+        elif verdict.status in LOGIN_CLASS:
+            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
         if mutated:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
@@ -250,6 +306,7 @@ class Relay:
                         ) -> tuple[Outcome, Verdict, bool]:
         """Run agy; retry once only for a transient auth failure that left the workspace untouched."""
         argv_prompt, spill = argv_safe_prompt(prompt, self.store.runs_dir, record.run_id)
+        notes = self._output_notes[record.run_id] = []
         record.prompt_chars = len(prompt)
         transcript = self.store.transcript_path(record.run_id)
         record.transcript = str(transcript)
@@ -274,9 +331,12 @@ class Relay:
             record.attempts.append(attempt)
             self.store.write(record)
             t0 = time.monotonic()
+            healthy_ago = self.auth.healthy_seconds_ago()
 
             def spawned(pgid: int) -> None:
                 attempt.pgid = record.pgid = pgid
+                # Identity beside the pid: a relay restarted after a crash kills this group only if it is still ours.
+                record.worker_stamp = stamp_of(pgid, marker=record.run_id)
                 self.store.write(record)  # so a relay restarted after a crash can find and kill the group
 
             try:
@@ -284,18 +344,19 @@ class Relay:
                 outcome = await run_worker(argv, cwd=plan.workspace, env=env,
                                            timeout=plan.timeout_seconds + self.settings.timeout_grace_seconds,
                                            transcript=transcript, log_file=log_file, reader=reader, on_spawn=spawned,
-                                           kill_grace=self.settings.kill_grace_seconds)
+                                           kill_grace=self.settings.kill_grace_seconds,
+                                           transcript_max_bytes=self.settings.transcript_max_bytes, notes=notes)
             except OSError as exc:
                 raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
                                  "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
-            verdict = classify(outcome)
+            verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
             attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
             attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
             attempt.stderr_tail = tail(outcome.stderr, 2000)
             attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
             record.pgid = None
             mutated = False
-            if verdict.status in TRANSIENT:
+            if relay_retries(verdict, version):
                 # Mutation guard: a failed attempt that already changed files is never repeated.
                 mutated = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
                 attempt.workspace_changed = mutated
@@ -306,7 +367,7 @@ class Relay:
         retrying = AsyncRetrying(
             stop=stop_after_attempt(_MAX_ATTEMPTS),
             wait=wait_exponential(multiplier=1, max=4),
-            retry=retry_if_result(lambda got: got[1].status in TRANSIENT and not got[2]),
+            retry=retry_if_result(lambda got: relay_retries(got[1], version) and not got[2]),
             retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
             reraise=True,
         )
@@ -328,7 +389,7 @@ class Relay:
         changes, flags, files = build_review(changeset, report=report, paths=plan.paths)
         record.changes = files
         record.observation_source = changes.source
-        flags = list(plan.notes) + flags
+        flags = list(plan.notes) + self._output_notes.pop(record.run_id, []) + flags
         asked = record.requested_conversation_id
         if asked and record.conversation_id and record.conversation_id != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({record.conversation_id}) "
@@ -373,13 +434,13 @@ class Relay:
             packet = fit_packet(packet)
         record.packet = packet
         record.pgid = None
+        self._output_notes.pop(record.run_id, None)
         try:
-            self.store.write(record)
-            self.store.clear_active(record.run_id)
+            self._save_final(record)
         except OSError as exc:
             log.error("could not write run record %s: %s", record.run_id, exc)
-            if packet.error is None:
-                packet.flags = [*packet.flags, f"run record not saved: {exc}"]
+            packet.flags = [*packet.flags, f"run record {record.run_id} not saved ({exc.strerror or exc}); "
+                            "this answer is the only copy of the result"]
         log.info("run %s finished: %s", record.run_id, verdict.status.value)
         return packet
 
@@ -391,12 +452,40 @@ class Relay:
             code=Status.STORAGE_ERROR,
             message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
             "the worker was not started",
-            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it), or "
-            "set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP server env; `gravity-relay doctor` "
-            "checks it.",
+            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it; "
+            "free disk space if it is full), or set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP "
+            "server env; `gravity-relay doctor` checks it. Nothing ran and the workspace was not touched.",
         )
         return Packet(ok=False, run_id=record.run_id, status=Status.STORAGE_ERROR, error=error,
                       flags=["no run record was written: get_result will not find this run_id"])
+
+    async def _stop_worker(self, record: RunRecord) -> None:
+        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
+        if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
+            await kill_group(record.pgid, self.settings.kill_grace_seconds)
+
+    def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
+        log.error("call %s failed before its run started", record.run_id, exc_info=exc)
+        return self._finish(record, Verdict(
+            status=Status.MCP_ERROR, message=f"run {record.run_id} failed before agy started: {type(exc).__name__}: {exc}"[:2000],
+            hint="This is a relay bug (traceback in the relay's stderr log); nothing ran. Please report it."))
+
+    def _save_final(self, record: RunRecord) -> None:
+        """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
+        try:
+            self.store.write(record)
+        except OSError as exc:
+            transcript = Path(record.transcript) if record.transcript else None
+            if exc.errno != errno.ENOSPC or transcript is None or not transcript.exists():
+                raise
+            with transcript.open("r+b") as fh:
+                fh.truncate(min(transcript.stat().st_size, 64 * 1024))
+            log.warning("disk full: cut transcript %s to 64 KiB to save run record %s", transcript, record.run_id)
+            if record.packet is not None:
+                record.packet.flags = [*record.packet.flags, "disk full: the transcript was cut to its first 64 KiB "
+                                       "to make room for the run record"]
+            self.store.write(record)
+        self.store.clear_active(record.run_id)
 
     def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
         verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)
@@ -418,8 +507,11 @@ class Relay:
         if args.run_id:
             parent = self.store.read(args.run_id)
             if parent.state == "running":
-                raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
-                                 "Wait for its packet, then continue it.", retryable=True)
+                # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
+                if not recover_run(self.store, parent.run_id):
+                    raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
+                                     "Wait for its packet, then continue it.", retryable=True)
+                parent = self.store.read(args.run_id)
             if not parent.conversation_id:
                 raise RelayError(
                     Status.INVALID_INPUT,
@@ -492,6 +584,33 @@ class Relay:
                                  "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
             self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
         return self._versions[key]
+
+
+def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
+    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
+    repo = before.repo
+    if before.source != "git" or repo is None:
+        return
+    record.before_head = repo.head
+    record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
+                                 if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\0", "\\0") if isinstance(text, str) else text
+
+
+def _refuse_nul(args: object) -> None:
+    """A NUL byte cannot travel in an argv or an environment; refuse it early, naming the field."""
+    for name in args.__struct_fields__:
+        value = getattr(args, name)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and "\0" in v for v in values):
+            raise RelayError(
+                Status.INVALID_INPUT,
+                f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
+                f"Remove the NUL character from {name} and call again.",
+            )
 
 
 def _conversation(outcome: Outcome) -> str | None:

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 import anyio
 from msgspec import Struct
 
+from .proc_identity import group_members
+
 __all__ = ["Captured", "run_capture", "kill_group", "group_alive", "pid_alive", "tail", "start_drains", "settle"]
 
 log = logging.getLogger("relay.process")
@@ -74,30 +76,9 @@ def pid_alive(pid: int | None) -> bool:
     return True
 
 
-def _linux_group_members(pgid: int) -> list[int] | None:
-    """Live (non-zombie) members of a process group, read from /proc; None where there is no /proc."""
-    proc = "/proc"
-    if not os.path.isdir(os.path.join(proc, "self")):
-        return None
-    members = []
-    for entry in os.listdir(proc):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(os.path.join(proc, entry, "stat"), "rb") as fh:
-                stat = fh.read().decode("ascii", "replace")
-        except OSError:
-            continue
-        # fields after the ")" that closes the command name: state, ppid, pgrp, ...
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
-            members.append(int(entry))
-    return members
-
-
 def group_alive(pgid: int) -> bool:
     """True while any member of the group is alive; a zombie (dead, not yet reaped) does not count."""
-    members = _linux_group_members(pgid)
+    members = group_members(pgid)
     if members is not None:
         return bool(members)
     try:

@@ -10,11 +10,12 @@ from typing import Any
 
 import msgspec
 
-from .contracts import Detail, Packet, RunRecord, Status
+from .contracts import Detail, ErrorInfo, Packet, RunRecord, Status
 from .process import tail
+from .proc_identity import owner_alive
 from .redact import redact_obj
 
-__all__ = ["render_result", "packet_of", "encode"]
+__all__ = ["render_result", "packet_of", "encode", "status_of"]
 
 _encoder = msgspec.json.Encoder()
 
@@ -23,19 +24,43 @@ def encode(value: Any) -> bytes:
     return _encoder.encode(value)
 
 
+def status_of(record: RunRecord) -> Status:
+    """One answer for every view, from any relay process: RUNNING while the relay that runs it lives
+    (identity checked, so a reused pid does not count), INTERRUPTED once it is gone."""
+    if record.status is not None:
+        return record.status
+    if record.state == "running" and owner_alive(record.relay_pid, record.relay_stamp):
+        return Status.RUNNING
+    return Status.INTERRUPTED
+
+
 def packet_of(record: RunRecord) -> Packet:
-    """The record's packet; a record from an interrupted relay gets one made from what it holds."""
+    """The record's packet; a running run says so, and a dead relay's run gets one made from what it holds."""
     if record.packet is not None:
         return record.packet
-    status = record.status or Status.INTERRUPTED
-    return Packet(ok=False, run_id=record.run_id, status=status, error=record.error)
+    status = status_of(record)
+    error = record.error
+    if status is Status.RUNNING:
+        error = ErrorInfo(code=Status.RUNNING,
+                          message=f"run {record.run_id} is still running (started {record.created_at}, "
+                          f"relay pid {record.relay_pid})",
+                          hint="Wait for its packet, or call antigravity_get_result again later.", retryable=True)
+    elif error is None:
+        error = ErrorInfo(code=Status.INTERRUPTED,
+                          message=f"the relay process {record.relay_pid} that ran this call ended before it finished",
+                          hint="Check the workspace (changes may be partial); call again to redo the task. The next "
+                          "relay start finishes this record.")
+    return Packet(ok=False, run_id=record.run_id, status=status, error=error)
 
 
 def _errors_view(record: RunRecord, budget: int) -> dict[str, Any]:
     share = max(200, budget // 3)
-    view: dict[str, Any] = {"run_id": record.run_id, "status": record.status or "RUNNING", "state": record.state}
+    status = status_of(record)
+    view: dict[str, Any] = {"run_id": record.run_id, "status": status.value, "state": record.state}
     if record.error is not None:
         view["error"] = msgspec.to_builtins(record.error)
+    elif status is not Status.SUCCESS:
+        view["error"] = msgspec.to_builtins(packet_of(record).error)
     if record.exit_code is not None:
         view["exit_code"] = record.exit_code
     if record.attempts:
@@ -59,6 +84,7 @@ def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path
         obj = _errors_view(record, max_chars)
     else:
         obj = msgspec.to_builtins(record)
+        obj["status"] = status_of(record).value
     obj = redact_obj(obj)  # the leader sees credentials masked; the file keeps them (0600)
     text = encode(obj).decode()
     if len(text) <= max_chars:
@@ -66,7 +92,7 @@ def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path
     # Too long: say so, keep the beginning, and point at the file that has it all.
     cut = {
         "run_id": record.run_id,
-        "status": record.status or "RUNNING",
+        "status": status_of(record).value,
         "truncated": f"{detail.value} view is {len(text)} chars; showing the first part. Full record: {record_path}",
         "partial": "",
     }

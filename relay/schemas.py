@@ -4,7 +4,7 @@ References are inlined and ``X | None`` is published as ``X`` (an omitted
 field is the None), which keeps ``tools/list`` small and readable by clients
 that do not follow ``$ref``. ``additionalProperties`` is left open on purpose:
 legacy fields are accepted but unpublished, and a client that validates before
-sending must not block them; the relay itself refuses unknown names.
+sending must not block them; the relay ignores unknown names (and records them).
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ the work is done by ``Relay`` (orchestrate.py) and ``render_result``
 structured content and as one text block. Errors are mapped here, once: a
 RelayError or a bad argument becomes a failed packet; anything unexpected is
 logged with its traceback and answered as MCP_ERROR, never as a JSON-RPC error.
+
+An error result (isError) carries its packet once, as the text block only:
+Gemini CLI hands its model the whole stringified CallToolResult on errors, and
+every client reads the text block. Argument names a tool does not know are
+ignored (clients add their own, e.g. Gemini's ``wait_for_previous``) and
+recorded in the run record; a wrong type of a known field is still refused.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 from typing import Any
 
 import anyio
@@ -21,6 +28,7 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 
 from . import __version__
+from .cli_runs import recent_runs
 from .contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
 from .errors import RelayError
 from .guide import PROMPTS, RESOURCES, instructions, render_prompt
@@ -69,9 +77,16 @@ def tool_definitions() -> list[types.Tool]:
 def _result(obj: Any, text: str, *, is_error: bool) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)],
-        structured_content=obj,
+        structured_content=None if is_error else obj,  # errors: the packet once (see the module doc)
         is_error=is_error,
     )
+
+
+def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[str, Any], list[str]]:
+    """(the arguments the tool knows, the names it ignores)."""
+    fields = accepted.__struct_fields__
+    known = {k: v for k, v in arguments.items() if k in fields}
+    return known, sorted(k for k in arguments if k not in fields)
 
 
 def _packet_result(packet: Packet) -> types.CallToolResult:
@@ -134,19 +149,23 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
         if name in (EXECUTE, CONTINUE):
             kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
                                      CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
+            known, ignored = _split_arguments(arguments, kind)
+            if ignored:
+                log.info("%s: ignored unknown argument(s) %s", name, ", ".join(ignored))
             try:
-                args = msgspec.convert(arguments, kind, strict=False)
+                args = msgspec.convert(known, kind, strict=False)
             except msgspec.ValidationError as exc:
                 # Refused, and recorded like any early refusal.
                 return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
-                                                         _bad_arguments(name, exc, kind)))
-            return _packet_result(await run(args, progress))
+                                                         _bad_arguments(name, exc, kind), ignored=ignored))
+            return _packet_result(await run(args, progress, ignored=ignored))
         if name == GET_RESULT:
+            known, _ignored = _split_arguments(arguments, GetResultInput)
             try:
-                args = msgspec.convert(arguments, GetResultInput, strict=False)
+                args = msgspec.convert(known, GetResultInput, strict=False)
             except msgspec.ValidationError as exc:
                 raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
-            obj, text = relay.get_result(args)
+            obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
             return _result(obj, text, is_error=False)
         raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
     except RelayError as exc:
@@ -171,9 +190,17 @@ def create_server(settings: Settings, relay: Relay | None = None,
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+        sent: list[float] = []  # the last value sent
+
         async def progress(elapsed: float, message: str) -> None:
+            # The spec wants strictly increasing values; two steps in the same tenth of a second
+            # (queued, then agy started) would otherwise both say 0.1.
+            value = round(elapsed, 1)
+            if sent and value <= sent[-1]:
+                value = round(sent[-1] + 0.1, 1)
+            sent[:] = [value]
             try:
-                await ctx.session.report_progress(round(elapsed, 1), None, message)
+                await ctx.session.report_progress(value, None, message)
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
@@ -232,24 +259,54 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
     except OSError as exc:
         log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
     server = create_server(settings, relay, agy)
+    server_scope = anyio.CancelScope()
+    stopped_by: list[int] = []
     async with anyio.create_task_group() as tg:
 
         async def on_signals() -> None:
-            # SIGTERM from the client must still kill the worker's group and write its record.
+            # SIGTERM from the client must still kill the worker's group and write its record, then exit.
             with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
                 async for signum in signals:
                     log.info("signal %s: stopping", signum)
-                    tg.cancel_scope.cancel()
-                    return
+                    stopped_by.append(int(signum))
+                    server_scope.cancel()  # calls in flight stop their worker and record CANCELLED
+                    break
+            # Watchdog: if that cleanup itself hangs, leave anyway.
+            await anyio.sleep(_STOP_DEADLINE)
+            log.error("cleanup after signal %s took over %ss; exiting", stopped_by[0], _STOP_DEADLINE)
+            _exit_now(1)
 
         if os.name != "nt":
             tg.start_soon(on_signals)
         tg.start_soon(retain_in_background, settings)
         async with stdio_server() as (read, write):
+            # Requests the SDK cannot parse (a lone surrogate) are answered by a filter in between.
             checked_send, checked_read = anyio.create_memory_object_stream[Any](0)
             tg.start_soon(_answer_what_the_sdk_drops, relay, read, checked_send, write)
-            await server.run(checked_read, write, server.create_initialization_options())
+            with server_scope:
+                await server.run(checked_read, write, server.create_initialization_options())
+            if stopped_by:
+                # Every call has finished its record. The stdin reader is a thread blocked in read(), which
+                # no cancellation reaches (and the interpreter would join it at exit): leave now.
+                log.info("stopped by signal %s; records written; exiting", stopped_by[0])
+                _exit_now(0)
         tg.cancel_scope.cancel()
+
+
+_STOP_DEADLINE = 20.0
+
+
+def _exit_now(code: int) -> None:
+    for handler in logging.getLogger().handlers:
+        try:
+            handler.flush()
+        except Exception:  # noqa: BLE001 - leaving anyway
+            pass
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001
+        pass
+    os._exit(code)
 
 
 async def _answer_what_the_sdk_drops(relay: Relay, read, forward, write) -> None:
@@ -307,4 +364,3 @@ async def _reply_to_undecodable(relay: Relay, exc: Exception):
         reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(
             code=types.INVALID_PARAMS, message=f"{_as_text(bad)} is not valid Unicode text (a lone UTF-16 surrogate)"))
     return SessionMessage(reply)
-

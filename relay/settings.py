@@ -45,6 +45,10 @@ class Settings(Struct, kw_only=True, frozen=True):
     kill_grace_seconds: float = 3.0
     # agy's own --print-timeout fires first; the relay's hard stop waits this much longer.
     timeout_grace_seconds: float = 30.0
+    # A call queued longer than this answers BUSY (position, and which run holds the slot since when).
+    queue_wait_seconds: float = 120 * 60.0
+    # The transcript on disk keeps its head and tail within this size; the middle is cut, and the cut said.
+    transcript_max_bytes: int = 20 * 1024 * 1024
 
     @property
     def runs_dir(self) -> Path:
@@ -104,8 +108,10 @@ def _fixed_constraints(raw: str | None) -> list[str]:
 _BOUNDS: dict[str, tuple[float, float, float, bool, str | None]] = {
     "GRAVITY_RELAY_MAX_RUNS": (500, 1, 10_000_000, True, "no limit on the number of runs"),
     "GRAVITY_RELAY_MAX_AGE_DAYS": (30.0, 0.01, 36_500, False, "no age limit"),
-    "GRAVITY_RELAY_PROGRESS_SECONDS": (3.0, 0.2, 3600, False, None),
+    "GRAVITY_RELAY_PROGRESS_SECONDS": (3.0, 0.05, 3600, False, None),
     "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": (30.0, 1, 3600, False, None),
+    "GRAVITY_RELAY_QUEUE_WAIT_MINUTES": (120.0, 0.01, 10_080, False, None),
+    "GRAVITY_RELAY_TRANSCRIPT_MAX_MB": (20.0, 0.0625, 102_400, False, None),
 }
 _MAX_SIZE_BOUND = 1024**5  # 1 PiB: past it a size is a typo
 
@@ -225,6 +231,8 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         max_size_bytes=_size(env, "GRAVITY_RELAY_MAX_SIZE", 500 * 1024 * 1024, problems),
         progress_interval=_number(env, "GRAVITY_RELAY_PROGRESS_SECONDS", problems),
         timeout_grace_seconds=_number(env, "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", problems),
+        queue_wait_seconds=60 * _number(env, "GRAVITY_RELAY_QUEUE_WAIT_MINUTES", problems),
+        transcript_max_bytes=max(64 * 1024, int(1024 * 1024 * _number(env, "GRAVITY_RELAY_TRANSCRIPT_MAX_MB", problems))),
     )
 
 

@@ -10,11 +10,17 @@ Each client keeps its MCP servers in its own file and format:
                  headless runs load this file, so every worker would see the relay)
     windsurf     ~/.codeium/windsurf/mcp_config.json  mcpServers.antigravity
 
+The entry is made for headless use (``codex exec``, ``claude -p``, ``gemini -p``): Codex gets
+``required = true`` and its tools pre-approved, Claude Code allow rules for the relay's tools in
+``~/.claude/settings.json``, Gemini ``"trust": true``; ``client_approvals`` leaves approvals to the
+client instead. Codex starts servers with a minimal environment, so the relay settings exported in
+this shell (``AGY_BIN``, ``GRAVITY_RELAY_*``) are copied into its entry's ``env``.
+
 Edits are structural and small: JSON files are decoded, the one entry set or removed and
-written back in the file's own indentation; the Codex TOML is edited at table level (only the
-``[mcp_servers.antigravity]`` table's text is replaced, every other byte kept, comments
-included) and the result is re-parsed with ``tomllib`` and compared with what was intended
-before anything is written. A file is only ever replaced atomically, after a timestamped
+written back in the file's own indentation; the Codex TOML is edited with tomlkit (only the
+``[mcp_servers.antigravity]`` table changes, every other line kept, comments included) and the
+result is re-parsed with ``tomllib`` and compared with what was intended before anything is
+written. A file is only ever replaced atomically, after a timestamped
 backup. An entry that is not the relay's own (another program registered as ``antigravity``)
 is left alone unless ``force`` is given.
 
@@ -27,7 +33,6 @@ import copy
 import datetime as _dt
 import difflib
 import json
-import math
 import os
 import re
 import shutil
@@ -38,7 +43,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+import tomlkit
+import tomlkit.exceptions
 from msgspec import Struct
+from tomlkit.container import OutOfOrderTableProxy
+from tomlkit.items import AoT, Comment, InlineTable, Table, Whitespace
 
 from .store import write_atomic
 
@@ -59,7 +68,12 @@ __all__ = [
     "apply_plan",
     "setup",
     "registrations",
-    "toml_sections",
+    "relay_settings",
+    "plan_claude_rules",
+    "claude_allow_rules",
+    "TOOL_NAMES",
+    "CLAUDE_ALLOW_RULES",
+    "APPROVAL_KEYS",
     "toml_set_table",
     "toml_remove_table",
     "toml_value",
@@ -68,11 +82,29 @@ __all__ = [
 SERVER_NAME = "antigravity"
 SCRIPT_NAME = "gravity-relay"
 
-# Long tool calls are the point: a worker run may take an hour. Codex's defaults (10 s start,
-# 60 s per tool call) would cut every real task short.
-CODEX_STARTUP_TIMEOUT_SEC = 20
+# Long tool calls are the point: a worker run may take an hour. Codex's own limits (codex-rs
+# rmcp_client.rs: 30 s to start, 300 s per tool call since 0.169) and Gemini's (10 minutes per
+# call) would cut real tasks short. The first start after an install takes ~2 s; 60 s is slack.
+CODEX_STARTUP_TIMEOUT_SEC = 60
 CODEX_TOOL_TIMEOUT_SEC = 7200
 GEMINI_TIMEOUT_MS = 7_200_000
+
+# The relay's tool names (relay/server.py; a test keeps the two in step).
+TOOL_NAMES = ("antigravity_execute", "antigravity_continue", "antigravity_get_result")
+# Claude Code names an MCP tool mcp__<server>__<tool>; its permission rules use that name.
+CLAUDE_SETTINGS_FILE = ".claude/settings.json"
+CLAUDE_ALLOW_RULES = tuple(f"mcp__{SERVER_NAME}__{tool}" for tool in TOOL_NAMES)
+# Rules that already allow every tool of the server (Claude Code's whole-server forms).
+CLAUDE_SERVER_RULES = (f"mcp__{SERVER_NAME}", f"mcp__{SERVER_NAME}__*")
+# What an entry carries so a headless client runs the relay's tools without a prompt it cannot show.
+APPROVAL_KEYS: dict[str, dict[str, Any]] = {
+    "codex": {"default_tools_approval_mode": "approve"},
+    "gemini": {"trust": True},
+}
+# Clients that start MCP servers without the user's shell environment.
+MINIMAL_ENV_CLIENTS = ("codex",)
+# Set by the relay for its own workers: never a setting to carry.
+_NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
 
 
 class SetupError(Exception):
@@ -132,6 +164,7 @@ class Plan(Struct, kw_only=True):
     new_text: str | None = None  # None: nothing to write
     backup: str | None = None
     warning: str = ""
+    notes: list[str] = []  # what the entry does for headless use, said whenever it is written
 
     @property
     def writes(self) -> bool:
@@ -161,6 +194,7 @@ class Registration(Struct, kw_only=True, omit_defaults=True):
     command_exists: bool | None = None
     error: str | None = None
     opt_in: bool = False
+    entry: dict[str, Any] | None = None  # the registered entry itself (doctor checks its headless keys)
 
 
 # --------------------------------------------------------------------------- where things are
@@ -230,207 +264,85 @@ def is_relay_entry(entry: Any) -> bool:
     return False
 
 
-def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The relay's server entry in one client's own format."""
+def relay_settings(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The relay's settings exported in this environment: ``AGY_BIN`` and every ``GRAVITY_RELAY_*``."""
+    env = os.environ if environ is None else environ
+    return {k: v for k, v in sorted(env.items())
+            if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
+
+
+def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None, *,
+                  approvals: bool = True) -> dict[str, Any]:
+    """The relay's server entry in one client's own format, ready for headless use.
+
+    ``approvals`` False leaves tool approval to the client (no pre-approval keys)."""
     entry: dict[str, Any] = {}
     if client == "claude":
         entry["type"] = "stdio"
     entry["command"] = command
     entry["args"] = ["serve"]
     if client == "codex":
+        entry["required"] = True  # codex exec waits for the relay instead of starting the turn without its tools
         entry["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT_SEC
         entry["tool_timeout_sec"] = CODEX_TOOL_TIMEOUT_SEC
     if client == "gemini":
         entry["timeout"] = GEMINI_TIMEOUT_MS
+    if approvals:
+        entry.update(APPROVAL_KEYS.get(client, {}))
     if env:
         entry["env"] = dict(env)
     return entry
 
 
-def _merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str] | None) -> dict[str, Any]:
+def _merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str] | None,
+                  approvals: bool = True) -> dict[str, Any]:
     """Our entry over the relay's existing one: keys a user added to it (and its env) are kept."""
-    wanted = desired_entry(client, command, env)
+    wanted = desired_entry(client, command, env, approvals=approvals)
     if not is_relay_entry(existing):
         return wanted
     merged = {**existing, **wanted}
+    if not approvals:
+        for key in APPROVAL_KEYS.get(client, {}):
+            merged.pop(key, None)
     old_env = existing.get("env")
     if isinstance(old_env, dict) and old_env:
         merged["env"] = {**old_env, **(env or {})}
+    if "env" in merged:
+        merged["env"] = merged.pop("env")  # the env table stays last
     return merged
+
+
+def _headless_notes(client: str, approvals: bool, carried: list[str]) -> list[str]:
+    notes = []
+    if client == "codex":
+        notes.append("required = true: codex exec waits for the relay's tools instead of starting without them")
+        if approvals:
+            notes.append('default_tools_approval_mode = "approve": codex exec (approval policy never) runs the '
+                         "relay's tools instead of refusing them")
+        else:
+            notes.append("approvals left to Codex: codex exec refuses the relay's tools until they are approved")
+        if carried:
+            notes.append(f"env: {', '.join(carried)} copied from this shell (Codex starts MCP servers with a "
+                         "minimal environment)")
+    if client == "gemini":
+        if approvals:
+            notes.append('"trust": true: gemini -p runs the relay\'s tools without a confirmation')
+        else:
+            notes.append("approvals left to Gemini CLI: gemini -p does not offer the relay's tools without "
+                         '"trust": true or --yolo')
+        notes.append("Gemini CLI disables MCP servers in untrusted folders: trust your project folder")
+    return notes
 
 
 def found_clients(home: Path) -> list[str]:
     return [name for name, spec in CLIENTS.items() if spec.found(home)]
 
 
-# --------------------------------------------------------------------------- TOML, table level
-
-
-class TomlSection(Struct, frozen=True):
-    """One table of a TOML document, as lines ``[start, end)``; ``key`` is None for the root."""
-
-    key: tuple[str, ...] | None
-    array: bool
-    start: int
-    end: int
-
-
-_HEADER_START = re.compile(r"[ \t]*\[")
-
-
-def _header_key(line: str) -> tuple[tuple[str, ...], bool]:
-    """The key path of a header line, parsed by tomllib itself (quoted keys, spaces, comments)."""
-    doc = tomllib.loads(line)
-    path: list[str] = []
-    node: Any = doc
-    array = False
-    while True:
-        if isinstance(node, list):
-            array = True
-            node = node[-1]
-        if not isinstance(node, dict) or len(node) != 1:
-            break
-        (name, node), = node.items()
-        path.append(name)
-    return tuple(path), array or isinstance(node, list)
-
-
-def toml_sections(text: str) -> list[TomlSection]:
-    """Split a TOML document into its tables, line by line.
-
-    A character scanner tracks strings (all four kinds), comments and open brackets, so a
-    line starting with ``[`` inside a multi-line string or array is never taken for a header.
-    """
-    lines = text.splitlines(keepends=True)
-    sections: list[TomlSection] = []
-    key: tuple[str, ...] | None = None
-    array = False
-    start = 0
-    state = "normal"  # normal | basic | literal | ml_basic | ml_literal
-    depth = 0
-    for index, line in enumerate(lines):
-        if state == "normal" and depth == 0 and _HEADER_START.match(line):
-            sections.append(TomlSection(key=key, array=array, start=start, end=index))
-            key, array = _header_key(line)
-            start = index
-            continue
-        i = 0
-        n = len(line)
-        while i < n:
-            ch = line[i]
-            if state == "normal":
-                if ch == "#":
-                    break
-                if line.startswith('"""', i):
-                    state, i = "ml_basic", i + 3
-                    continue
-                if line.startswith("'''", i):
-                    state, i = "ml_literal", i + 3
-                    continue
-                if ch == '"':
-                    state = "basic"
-                elif ch == "'":
-                    state = "literal"
-                elif ch in "[{":
-                    depth += 1
-                elif ch in "]}":
-                    depth = max(0, depth - 1)
-            elif state == "basic":
-                if ch == "\\":
-                    i += 1
-                elif ch == '"':
-                    state = "normal"
-            elif state == "literal":
-                if ch == "'":
-                    state = "normal"
-            elif state == "ml_basic":
-                if ch == "\\":
-                    i += 1
-                elif line.startswith('"""', i):
-                    while i < n and line[i] == '"':
-                        i += 1
-                    state = "normal"
-                    continue
-            elif state == "ml_literal":
-                if line.startswith("'''", i):
-                    while i < n and line[i] == "'":
-                        i += 1
-                    state = "normal"
-                    continue
-            i += 1
-        if state in ("basic", "literal"):
-            state = "normal"  # single-line strings cannot cross a newline
-    sections.append(TomlSection(key=key, array=array, start=start, end=len(lines)))
-    return sections
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _toml_string(value: str) -> str:
-    out = []
-    for ch in value:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_string(key)
-
-
-def toml_value(value: Any) -> str:
-    """One TOML value on one line (tables become inline tables)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
-        return value.isoformat()
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{_toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")
-
-
-def _toml_table(path: tuple[str, ...], entry: Mapping[str, Any], newline: str) -> str:
-    header = "[" + ".".join(_toml_key(p) for p in path) + "]"
-    body = [f"{_toml_key(k)} = {toml_value(v)}" for k, v in entry.items()]
-    return newline.join([header, *body]) + newline
+# --------------------------------------------------------------------------- TOML (tomlkit)
 
 
 def _newline_of(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
-
-
-def _is_filler(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith("#")
-
-
-def _own_span(lines: list[str], section: TomlSection) -> tuple[int, int]:
-    """The section's lines without the blank and comment lines that end it: those introduce
-    whatever comes next ("# my other server" above ``[mcp_servers.other]``), so they stay."""
-    end = section.end
-    while end > section.start + 1 and _is_filler(lines[end - 1]):
-        end -= 1
-    return section.start, end
 
 
 def _get(doc: Mapping[str, Any], path: tuple[str, ...]) -> Any:
@@ -452,65 +364,131 @@ def _with(doc: dict[str, Any], path: tuple[str, ...], value: Any | None) -> dict
         parents.append(node)
     if value is None:
         node.pop(path[-1], None)
-        for depth in range(len(path) - 1, 0, -1):
-            if parents[depth] == {}:
-                parents[depth - 1].pop(path[depth - 1], None)
     else:
         node[path[-1]] = value
+    for depth in range(len(path) - 1, 0, -1):
+        if parents[depth] == {}:
+            parents[depth - 1].pop(path[depth - 1], None)
     return out
 
 
 def _prune_empty(doc: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
-    out = copy.deepcopy(doc)
-    for depth in range(len(path) - 1, 0, -1):
-        parent = _get(out, path[: depth - 1]) if depth > 1 else out
-        if isinstance(parent, dict) and parent.get(path[depth - 1]) == {}:
-            parent.pop(path[depth - 1])
-    return out
+    return _with(doc, path, _get(doc, path))
+
+
+def _toml_item(value: Any) -> Any:
+    """A tomlkit value; tables become inline tables so the relay's entry stays one table."""
+    if isinstance(value, Mapping):
+        inline = tomlkit.inline_table()
+        inline.update({k: _toml_item(v) for k, v in value.items()})
+        return inline
+    return tomlkit.item(value)
+
+
+def _toml_table(entry: Mapping[str, Any]) -> Table:
+    table = tomlkit.table()
+    for key, value in entry.items():
+        table.add(key, _toml_item(value))
+    return table
+
+
+def toml_value(value: Any) -> str:
+    """One TOML value on one line, as tomlkit writes it (tables become inline tables)."""
+    return _toml_item(value).as_string()
+
+
+def _filler_start(body: list[tuple[Any, Any]]) -> int:
+    """Index where a table's trailing blank and comment lines begin: those introduce whatever
+    comes next ("# my other server" above ``[mcp_servers.other]``), so they are not the table's."""
+    end = len(body)
+    while end and body[end - 1][0] is None and isinstance(body[end - 1][1], (Whitespace, Comment)):
+        end -= 1
+    return end
+
+
+def _rebuilt(current: Table, entry: Mapping[str, Any]) -> Table:
+    """``entry`` as a table laid out like ``current``: its header comment, the keys it keeps in
+    their place and formatting, comments between them, and its trailing comment lines."""
+    table = tomlkit.table()
+    table.trivia.indent = current.trivia.indent
+    table.trivia.comment_ws = current.trivia.comment_ws
+    table.trivia.comment = current.trivia.comment
+    body = current.value.body
+    cut = _filler_start(body)
+    seen: set[str] = set()
+    for key, item in body[:cut]:
+        if key is None:
+            table.add(item)
+        elif key.key in entry and not isinstance(item, Table):
+            value = entry[key.key]
+            table.add(key, item if item.unwrap() == value else _toml_item(value))
+            seen.add(key.key)
+    for name, value in entry.items():
+        if name not in seen:
+            table.add(name, _toml_item(value))
+    for _key, item in body[cut:]:
+        table.add(item)
+    return table
+
+
+def _tables_in_order(container: Any) -> Iterable[Table]:
+    """Every table of a document in the order they are written (super tables have no header)."""
+    for _key, item in container.body:
+        if isinstance(item, Table):
+            if not item.is_super_table():
+                yield item
+            yield from _tables_in_order(item.value)
+
+
+def _drop_table(doc: tomlkit.TOMLDocument, path: tuple[str, ...], current: Table) -> bool:
+    """Remove the table; its trailing comment lines move to the header of the table they introduce.
+
+    True when it was the document's last table."""
+    body = current.value.body
+    filler = [item for _key, item in body[_filler_start(body):]]
+    while filler and isinstance(filler[0], Whitespace):
+        filler.pop(0)  # the blank line that separated the table goes with it
+    order = list(_tables_in_order(doc))
+    mine = [t for t in order if t is current or any(t is s for s in _tables_in_order(current.value))]
+    after = order[order.index(mine[-1]) + 1:] if mine else []
+    if filler and after:
+        after[0].trivia.indent = "".join(item.as_string() for item in filler) + after[0].trivia.indent
+    parent: Any = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    del parent[path[-1]]
+    for depth in range(len(path) - 1, 0, -1):  # prune parents the removal emptied
+        node: Any = doc
+        for part in path[: depth - 1]:
+            node = node[part]
+        if not node[path[depth - 1]]:
+            del node[path[depth - 1]]
+    return not after
 
 
 def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None) -> str:
-    """Replace (or remove, when ``entry`` is None) the table at ``path`` and its sub-tables."""
+    """Set (or remove, when ``entry`` is None) the table at ``path``; every other line kept."""
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(f"it is not valid TOML ({exc}); fix it first") from None
-    lines = text.splitlines(keepends=True)
-    sections = toml_sections(text)
-    ours = [s for s in sections if s.key is not None and s.key[: len(path)] == path]
-    if any(s.array for s in ours):
-        raise SetupError(f"[{'.'.join(path)}] is written as an array of tables there; edit it by hand")
-    if _get(before, path) is not None and not ours:
-        raise SetupError(
-            f"{'.'.join(path)} is defined inline or with dotted keys, not as a [{'.'.join(path)}] table; "
-            "edit it by hand, or move it to its own table and run setup again"
-        )
     newline = _newline_of(text)
-    block = _toml_table(path, entry, newline) if entry is not None else None
-
-    spans = [_own_span(lines, s) for s in ours]
-    out: list[str] = []
-    cursor = 0
-    for n, (start, end) in enumerate(spans):
-        out.extend(lines[cursor:start])
-        if n == 0 and block is not None:
-            out.append(block)
-        cursor = end
-        if block is None or n > 0:
-            # Removing a table: drop one blank line that separated it, so no gap grows.
-            if cursor < len(lines) and not lines[cursor].strip() and (not out or not out[-1].strip()):
-                cursor += 1
-    out.extend(lines[cursor:])
-    new = "".join(out)
-    if not ours and block is not None:
-        if new and not new.endswith(("\n", "\r")):
-            new += newline
-        if new.strip():
-            new += newline  # one blank line before the table; removal takes exactly that one away
-        new += block
-    if block is None and spans and spans[-1][1] >= len(lines) and new.strip() and new.endswith(newline * 2):
-        # The table was the file's last: take away the blank line that preceded it.
-        new = new[: -len(newline)]
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.TOMLKitError as exc:
+        raise SetupError(f"it could not be read for editing ({exc}); edit it by hand") from None
+    current = _get(doc, path)
+    if isinstance(current, AoT) or (current is not None and not isinstance(current, (Table, InlineTable,
+                                                                                      OutOfOrderTableProxy))):
+        raise SetupError(f"{'.'.join(path)} is written in a form setup does not edit (an array of tables or a "
+                         "value); edit it by hand, or move it to its own table and run setup again")
+    try:
+        new = _tomlkit_edit(text, doc, path, entry, current, newline)
+    except (ValueError, KeyError, TypeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise SetupError(f"tomlkit could not make the edit ({type(exc).__name__}: {exc}); nothing was written, "
+                         "edit it by hand") from None
+    if newline == "\r\n":
+        new = re.sub(r"(?<!\r)\n", "\r\n", new)  # tomlkit writes its own lines with \n
 
     # Proof before writing: the new text parses, and differs from the old one only at ``path``.
     try:
@@ -519,18 +497,84 @@ def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None
         raise SetupError(f"editing it would produce invalid TOML ({exc}); nothing was written, edit it by hand") from None
     expected = _with(before, path, dict(entry) if entry is not None else None)
     if _prune_empty(after, path) != _prune_empty(expected, path):
-        raise SetupError("the table-level edit would change more than the relay's table; nothing was written, "
-                         "edit it by hand")
+        raise SetupError("the edit would change more than the relay's table; nothing was written, edit it by hand")
     return new
 
 
+def _tomlkit_edit(text: str, doc: tomlkit.TOMLDocument, path: tuple[str, ...], entry: Mapping[str, Any] | None,
+                  current: Any, newline: str) -> str:
+    """The edited document's text (not yet proven)."""
+    if entry is None:
+        if current is None:
+            return text
+        last = False
+        if isinstance(current, Table) and not current.is_super_table():
+            last = _drop_table(doc, path, current)
+        else:
+            holder: Any = doc
+            for part in path[:-1]:
+                holder = holder[part]
+            del holder[path[-1]]
+        new = doc.as_string()
+        if last and new.strip() and new.endswith(("\n\n", "\r\n\r\n")):
+            new = new[: -len(newline)]  # the table was the file's last: take away the blank line before it
+        return new
+    if current is None:
+        # A new table goes at the end, one blank line after the rest: every existing byte stays.
+        fragment = tomlkit.document()
+        node: Any = fragment
+        for part in path[:-1]:
+            node.add(part, tomlkit.table(is_super_table=True))
+            node = node[part]
+        node.add(path[-1], _toml_table(entry))
+        new = text
+        if new and not new.endswith(("\n", "\r")):
+            new += newline
+        if new.strip():
+            new += newline
+        new += fragment.as_string()
+        try:
+            tomllib.loads(new)
+        except tomllib.TOMLDecodeError:
+            # The parent is an inline table (or similar): let tomlkit place the table inside it.
+            try:
+                node = doc
+                for part in path[:-1]:
+                    if part not in node:
+                        node.add(part, tomlkit.table(is_super_table=True))
+                    node = node[part]
+                node[path[-1]] = _toml_item(entry) if isinstance(node, InlineTable) else _toml_table(entry)
+            except (ValueError, tomlkit.exceptions.TOMLKitError) as exc:
+                raise SetupError(f"the relay's table cannot be placed there ({exc}); edit it by hand") from None
+            new = doc.as_string()
+        return new
+    parent: Any = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    if isinstance(current, InlineTable):
+        for name in [k for k in current if k not in entry]:
+            del current[name]
+        for name, value in entry.items():
+            if current.get(name) != value:
+                current[name] = _toml_item(value)
+    elif isinstance(current, Table):
+        table = _rebuilt(current, entry)
+        laid_out = len(table.value.body)
+        parent[path[-1]] = table
+        del table.value.body[laid_out:]  # tomlkit's "cosmetic" blank line: the layout is already the old one
+    else:  # split over several places (sub-tables further down): tomlkit rewrites it whole
+        del parent[path[-1]]
+        parent[path[-1]] = _toml_table(entry)
+    return doc.as_string()
+
+
 def toml_set_table(text: str, path: tuple[str, ...], entry: Mapping[str, Any]) -> str:
-    """``text`` with the table at ``path`` replaced by ``entry`` (added at the end if absent)."""
+    """``text`` with the table at ``path`` set to ``entry`` (added at the end if absent)."""
     return _edit_toml(text, path, entry)
 
 
 def toml_remove_table(text: str, path: tuple[str, ...]) -> str:
-    """``text`` without the table at ``path`` and its sub-tables; every other line kept."""
+    """``text`` without the table at ``path``; every other line kept."""
     return _edit_toml(text, path, None)
 
 
@@ -601,7 +645,9 @@ def _entry_label(spec: ClientSpec) -> str:
 
 
 def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str] | None = None,
-                 force: bool = False) -> Plan:
+                 force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None) -> Plan:
+    """``exported``: the relay settings of this shell, carried into the entry of clients that do not
+    pass the shell's environment to their servers (Codex); ``env`` (from --env) wins over them."""
     spec = CLIENTS[client]
     path = spec.path(home)
     plan = Plan(client=client, path=str(path), action="unchanged", message="", warning=spec.warning)
@@ -615,7 +661,10 @@ def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str
             plan.message = (f"'{SERVER_NAME}' there runs {shown!r}, not Gravity Relay; left alone "
                             "(pass --force to replace it; a backup is kept)")
             return plan
-        entry = _merged_entry(client, current, command, env)
+        carried = sorted(k for k in (exported or {}) if k not in (env or {})) if client in MINIMAL_ENV_CLIENTS else []
+        full_env = {**{k: (exported or {})[k] for k in carried}, **(env or {})}
+        entry = _merged_entry(client, current, command, full_env, approvals)
+        plan.notes = _headless_notes(client, approvals, carried)
         if current == entry:
             plan.action = "unchanged"
             plan.message = "already registered; nothing to change"
@@ -673,6 +722,74 @@ def plan_uninstall(client: str, home: Path, *, force: bool = False) -> Plan:
     return plan
 
 
+def claude_allow_rules(home: Path) -> tuple[list[str], str | None]:
+    """The relay's tools that Claude Code's user settings allow, and why not when unreadable."""
+    path = home / CLAUDE_SETTINGS_FILE
+    try:
+        allow = _claude_allow_list(_load_json(_read(path)))
+    except SetupError as exc:
+        return [], str(exc)
+    if any(rule in allow for rule in CLAUDE_SERVER_RULES):
+        return list(CLAUDE_ALLOW_RULES), None
+    return [rule for rule in CLAUDE_ALLOW_RULES if rule in allow], None
+
+
+def _claude_allow_list(doc: dict[str, Any]) -> list[Any]:
+    permissions = doc.get("permissions")
+    if permissions is None:
+        return []
+    if not isinstance(permissions, dict):
+        raise SetupError("its permissions is not an object; fix it first")
+    allow = permissions.get("allow", [])
+    if not isinstance(allow, list):
+        raise SetupError("its permissions.allow is not a list; fix it first")
+    return allow
+
+
+def plan_claude_rules(home: Path, *, allow: bool) -> Plan:
+    """Claude Code's allow rules for the relay's tools in its user settings: added (``allow``) or removed.
+
+    ``claude -p`` cannot ask before a tool call, so without a rule every call is denied."""
+    path = home / CLAUDE_SETTINGS_FILE
+    plan = Plan(client="claude", path=str(path), action="unchanged", message="")
+    try:
+        old = _read(path)
+        plan.old_text = old
+        doc = _load_json(old)
+        rules = _claude_allow_list(doc)
+        if allow:
+            server_rule = next((r for r in CLAUDE_SERVER_RULES if r in rules), None)
+            missing = [] if server_rule else [r for r in CLAUDE_ALLOW_RULES if r not in rules]
+            if not missing:
+                plan.message = f"permissions.allow already allows the relay's tools ({server_rule or 'all three'})"
+                return plan
+            new_rules = [*rules, *missing]
+            plan.message = f"permissions.allow + {', '.join(missing)}"
+            plan.notes = ["claude -p runs the relay's tools without asking (--client-approvals leaves that to Claude Code)"]
+        else:
+            gone = [r for r in rules if r in CLAUDE_ALLOW_RULES]
+            if not gone:
+                plan.action = "absent" if old is None or not rules else "unchanged"
+                plan.message = "no allow rule for the relay's tools" + ("" if old is None else "; nothing to remove")
+                return plan
+            new_rules = [r for r in rules if r not in CLAUDE_ALLOW_RULES]
+            plan.message = f"permissions.allow - {', '.join(gone)}"
+        permissions = doc.setdefault("permissions", {})
+        if new_rules:
+            permissions["allow"] = new_rules
+        else:
+            permissions.pop("allow", None)
+            if not permissions:
+                doc.pop("permissions")
+        plan.new_text = _dump_json(doc, old)
+    except SetupError as exc:
+        plan.action = "refuse"
+        plan.message = f"cannot edit {path}: {exc}"
+        return plan
+    plan.action = ("add" if old is None else "update") if allow else "remove"
+    return plan
+
+
 def _backup_name(path: Path) -> Path:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     candidate = path.with_name(f"{path.name}.bak-{stamp}")
@@ -706,11 +823,15 @@ def apply_plan(plan: Plan) -> Plan:
 
 def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | None = None,
           env: Mapping[str, str] | None = None, uninstall: bool = False, dry_run: bool = False,
-          force: bool = False) -> list[Plan]:
+          force: bool = False, client_approvals: bool = False,
+          exported: Mapping[str, str] | None = None) -> list[Plan]:
     """Plan (and unless ``dry_run``, apply) the registration for each client.
 
     Without ``clients``: install goes to every client found here except the opt-in ones
     (Antigravity), which are reported and skipped; uninstall looks at every client's file.
+    ``client_approvals`` leaves tool approval to each client (no pre-approval keys, no Claude
+    allow rules, and removes those setup wrote before). ``exported``: the relay settings of
+    this shell (``relay_settings()``), copied into Codex's entry.
     """
     named = list(dict.fromkeys(clients or []))
     for name in named:
@@ -723,8 +844,11 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
         if named and name not in named:
             continue
         path = spec.path(home)
+        extra: list[Plan] = []
         if uninstall:
             plan = plan_uninstall(name, home, force=force)
+            if name == "claude":
+                extra.append(plan_claude_rules(home, allow=False))
         elif not named and not spec.found(home):
             plan = Plan(client=name, path=str(path), action="skip",
                         message=f"not found (no {' or '.join('~/' + m for m in spec.markers)}); skipped")
@@ -732,14 +856,18 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
             plan = Plan(client=name, path=str(path), action="skip", warning=spec.warning,
                         message=f"found, not registered by default; `--client {name}` registers it anyway")
         else:
-            plan = plan_install(name, home, command or "", env=env, force=force)
-        if not dry_run and plan.writes:
-            try:
-                apply_plan(plan)
-            except (SetupError, OSError) as exc:
-                plan.action = "refuse"
-                plan.message = f"cannot write {path}: {exc}"
-        plans.append(plan)
+            plan = plan_install(name, home, command or "", env=env, force=force, approvals=not client_approvals,
+                                exported=exported)
+            if name == "claude" and plan.action != "refuse":
+                extra.append(plan_claude_rules(home, allow=not client_approvals))
+        for each in (plan, *extra):
+            if not dry_run and each.writes:
+                try:
+                    apply_plan(each)
+                except (SetupError, OSError) as exc:
+                    each.action = "refuse"
+                    each.message = f"cannot write {each.path}: {exc}"
+            plans.append(each)
     return plans
 
 
@@ -768,6 +896,7 @@ def registrations(home: Path, clients: Iterable[str] | None = None) -> list[Regi
         if entry is not None:
             reg.registered = True
             reg.ours = is_relay_entry(entry)
+            reg.entry = dict(entry) if isinstance(entry, dict) else None
             command = entry.get("command") if isinstance(entry, dict) else None
             if isinstance(command, str):
                 reg.command = command

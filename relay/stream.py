@@ -9,11 +9,73 @@ yields its envelope.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import msgspec
 
-__all__ = ["StreamReader", "ENVELOPE_KEYS"]
+__all__ = ["StreamReader", "LineSplitter", "ENVELOPE_KEYS", "MAX_LINE_BYTES"]
+
+# One stdout line longer than this is skipped, not buffered: agy's result line (the response
+# and the report) is far smaller, and a 300 MB line without a newline must cost neither memory
+# nor minutes of CPU. Counted and said in the record.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# The agent's streamed text kept for the response when there is no result envelope: its tail.
+_TEXT_LIMIT = 2 * 1024 * 1024
+
+
+class LineSplitter:
+    """Splits a byte stream into lines in linear time, never holding more than ``max_line`` bytes of one.
+
+    Each chunk is scanned once (no re-joining a growing partial line with every new chunk, which
+    made a long line quadratic); a line longer than ``max_line`` is dropped up to its newline and
+    counted in ``skipped_lines`` / ``skipped_bytes``.
+    """
+
+    def __init__(self, max_line: int = MAX_LINE_BYTES) -> None:
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._skipping = False
+        self.skipped_lines = 0
+        self.skipped_bytes = 0
+
+    def _overflow(self, extra: int) -> None:
+        self.skipped_lines += 1
+        self.skipped_bytes += len(self._buf) + extra
+        self._buf.clear()
+        self._skipping = True
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        out: list[bytes] = []
+        start = 0
+        while True:
+            nl = chunk.find(b"\n", start)
+            end = len(chunk) if nl < 0 else nl
+            size = end - start
+            if self._skipping:
+                self.skipped_bytes += size
+            elif len(self._buf) + size > self.max_line:
+                self._overflow(size)
+            elif nl >= 0:
+                if self._buf:
+                    self._buf += chunk[start:end]
+                    out.append(bytes(self._buf))
+                    self._buf.clear()
+                else:
+                    out.append(chunk[start:end])
+            else:
+                self._buf += chunk[start:end]
+            if nl < 0:
+                return out
+            self._skipping = False
+            start = nl + 1
+
+    def finish(self) -> list[bytes]:
+        """The last line when the stream ended without a newline."""
+        rest = b"" if self._skipping else bytes(self._buf)
+        self._buf.clear()
+        self._skipping = False
+        return [rest] if rest else []
 
 # The keys every result envelope has (agy-protocol.md §2); missing ones make the envelope invalid.
 ENVELOPE_KEYS = ("conversation_id", "status", "response")
@@ -37,7 +99,9 @@ class StreamReader:
         self.conversation_id: str | None = None
         self.result: Any = None
         self.results = 0
-        self.text: list[str] = []
+        self.text: deque[str] = deque()
+        self._text_chars = 0
+        self.text_cut = 0
         self.step_type: str | None = None
         self.tool: str | None = None
         self.steps = 0
@@ -89,7 +153,13 @@ class StreamReader:
         kind = step.get("step_type")
         self.step_type = kind if isinstance(kind, str) else "unknown"
         if kind == "agent_response" and isinstance(step.get("text_delta"), str):
-            self.text.append(step["text_delta"])
+            delta = step["text_delta"]
+            self.text.append(delta)
+            self._text_chars += len(delta)
+            while self._text_chars > _TEXT_LIMIT and len(self.text) > 1:  # keep the tail: the answer comes last
+                gone = self.text.popleft()
+                self._text_chars -= len(gone)
+                self.text_cut += len(gone)
         if kind == "tool":
             name = step.get("tool_name")
             self.tool = name if isinstance(name, str) else None

@@ -20,37 +20,39 @@ import anyio
 
 from .classify import AuthWatch, Outcome
 from .process import kill_group, settle, tail
-from .stream import StreamReader
+from .stream import LineSplitter, StreamReader
+from .transcript import BoundedTranscript
 
 __all__ = ["run_worker", "TextTail"]
 
 log = logging.getLogger("relay.worker")
 
-_MAX_LINE = 64 * 1024 * 1024
+# After a sign-out line agy has nothing left to save, and 1.2.14 then blocks for a pasted code ignoring
+# SIGTERM (agy-protocol.md §6.4): SIGKILL follows soon, so the call never waits for the run timeout.
+_STOP_GRACE = 1.0
+# stderr and agy's log are only watched for short marker lines; a longer one is skipped, not buffered.
+_MAX_TEXT_LINE = 256 * 1024
 
 
 class TextTail:
-    """Keeps the last ``limit`` characters of a growing text, and hands out whole lines."""
+    """Keeps the last ``limit`` characters of a growing text, and hands out whole lines (bounded)."""
 
     def __init__(self, limit: int = 64_000) -> None:
         self.limit = limit
         self.text = ""
-        self._partial = b""
+        self._lines = LineSplitter(_MAX_TEXT_LINE)
 
     def feed(self, chunk: bytes) -> list[str]:
-        data = self._partial + chunk
-        *lines, self._partial = data.split(b"\n")
-        decoded = [line.decode("utf-8", "replace") for line in lines]
+        decoded = [line.decode("utf-8", "replace") for line in self._lines.feed(chunk)]
         if decoded:
-            self.text = tail(self.text + "\n".join(decoded) + "\n", self.limit)
+            self.text = tail(self.text + "\n".join(decoded[-200:]) + "\n", self.limit)
         return decoded
 
     def finish(self) -> list[str]:
-        if not self._partial:
-            return []
-        rest, self._partial = self._partial.decode("utf-8", "replace"), b""
-        self.text = tail(self.text + rest, self.limit)
-        return [rest]
+        rest = [line.decode("utf-8", "replace") for line in self._lines.finish()]
+        if rest:
+            self.text = tail(self.text + rest[0], self.limit)
+        return rest
 
 
 async def run_worker(
@@ -64,8 +66,14 @@ async def run_worker(
     reader: StreamReader,
     on_spawn: Callable[[int], None] | None = None,
     kill_grace: float = 3.0,
+    transcript_max_bytes: int = 20 * 1024 * 1024,
+    notes: list[str] | None = None,
 ) -> Outcome:
-    """Run agy to its end, its timeout, or an early-stop line. Raises OSError if it cannot start."""
+    """Run agy to its end, its timeout, or an early-stop line. Raises OSError if it cannot start.
+
+    ``notes`` receives what the packet should say about the output itself (a cut transcript,
+    skipped over-long lines, a transcript that could not be written).
+    """
     started = time.monotonic()
     log.info("spawn agy argv=%s", [a if len(a) < 200 else a[:200] + "…" for a in argv])
     proc = await anyio.open_process(
@@ -102,25 +110,22 @@ async def run_worker(
                 stopped.append(verdict)
                 finished.set()
 
+    sink = BoundedTranscript(transcript, transcript_max_bytes)
+    splitter = LineSplitter()
+
+    def take(lines: list[bytes]) -> None:
+        for line in lines:
+            reader.feed(line)
+            if not line.lstrip()[:1] == b"{":
+                # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
+                judge([line[:4096].decode("utf-8", "replace")])
+
     async def read_stdout() -> None:
-        partial = b""
         try:
-            with transcript.open("ab") as sink:
-                async for chunk in proc.stdout:
-                    sink.write(chunk)
-                    data = partial + chunk
-                    *lines, partial = data.split(b"\n")
-                    for line in lines:
-                        reader.feed(line)
-                        if not line.lstrip().startswith(b"{"):
-                            # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
-                            judge([line.decode("utf-8", "replace")])
-                    if len(partial) > _MAX_LINE:
-                        reader.feed(partial)
-                        partial = b""
-                sink.flush()
-            if partial:
-                reader.feed(partial)
+            async for chunk in proc.stdout:
+                sink.write(chunk)
+                take(splitter.feed(chunk))
+            take(splitter.finish())
         finally:
             stream_closed()
 
@@ -134,17 +139,20 @@ async def run_worker(
 
     position = [0]
 
-    def read_log() -> None:
+    def read_log(rounds: int = 1) -> None:
+        """Read what agy's log gained, a bounded piece at a time (a flooding log must not fill memory)."""
         if log_file is None:
             return
-        try:
-            with log_file.open("rb") as fh:
-                fh.seek(position[0])
-                chunk = fh.read()
-        except OSError:
-            return
-        position[0] += len(chunk)
-        if chunk:
+        for _ in range(rounds):
+            try:
+                with log_file.open("rb") as fh:
+                    fh.seek(position[0])
+                    chunk = fh.read(4 * 1024 * 1024)
+            except OSError:
+                return
+            position[0] += len(chunk)
+            if not chunk:
+                return
             judge(agy_log.feed(chunk))
 
     async def watch_log() -> None:
@@ -166,7 +174,7 @@ async def run_worker(
                 tg.start_soon(wait_exit)
                 await finished.wait()
                 if stopped:
-                    await kill_group(pgid, kill_grace)
+                    await kill_group(pgid, min(kill_grace, _STOP_GRACE))
                 await settle(tg, streams_done)
         timed_out = scope.cancelled_caught
     finally:
@@ -177,14 +185,25 @@ async def run_worker(
                 with anyio.move_on_after(kill_grace + 2):
                     await proc.wait()
             await proc.aclose()
-            read_log()
+            sink.close()
+            read_log(rounds=64)
             judge(agy_log.finish())
+            if notes is not None:
+                if sink.note():
+                    notes.append(sink.note())
+                if splitter.skipped_lines:
+                    notes.append(f"{splitter.skipped_lines} stdout line(s) longer than {splitter.max_line // (1024 * 1024)} MB "
+                                 f"({splitter.skipped_bytes} bytes) were skipped, not parsed")
+                if reader.text_cut:
+                    notes.append(f"the worker's streamed text was cut: its first {reader.text_cut} characters are not kept")
 
     log.info("agy exited %s after %.1fs", proc.returncode, time.monotonic() - started)
     return Outcome(
         exit_code=proc.returncode,
         relay_timeout=timed_out and not stopped,
-        stopped_for=stopped[0] if stopped else None,
+        stopped_for=(watch.status or stopped[0]) if stopped else None,
+        stop_kind=watch.kind if stopped else "",
+        stop_line=watch.line if stopped else "",
         stdout_lines=reader.lines,
         json_lines=reader.json_lines,
         bad_lines=reader.bad_lines,

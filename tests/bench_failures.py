@@ -19,7 +19,14 @@ import anyio
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
-from fakeagy import failure_scenario, install_fake_agy, launches, scenario, success_scenario  # noqa: E402
+from fakeagy import (  # noqa: E402
+    SECTION6_SCENARIOS,
+    failure_scenario,
+    install_fake_agy,
+    launches,
+    scenario,
+    success_scenario,
+)
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
@@ -54,10 +61,30 @@ SCENARIOS: list[tuple[str, dict, dict]] = [
     ("no structured report", failure_scenario("no_report"), {}),
     ("stale error beside success", failure_scenario("stale_error", edits=EDIT), {}),
     ("API error (exit 3)", failure_scenario("api_error"), {}),
+    # agy-protocol.md §6: what users of real agy see
+    ("signed out, current text (probe)", SECTION6_SCENARIOS["probe_signed_out_current"], {}),
+    ("signed out, 1.2.14 blocks for paste (probe)", SECTION6_SCENARIOS["probe_signed_out_blocks_for_paste"], {}),
+    ("signed out, current text (worker)", SECTION6_SCENARIOS["worker_signed_out_current"], {}),
+    ("signed out, worker ignores SIGTERM", SECTION6_SCENARIOS["worker_signed_out_blocks_ignoring_sigterm"], {}),
+    ("Please sign in in the result", SECTION6_SCENARIOS["envelope_please_sign_in"], {}),
+    ("OAuth prompt once, token valid (WSL2)", SECTION6_SCENARIOS["oauth_prompt_once_with_valid_token"], {}),
+    ("auth timed out, no prompt (network)", SECTION6_SCENARIOS["auth_timed_out_without_prompt"], {}),
+    ("account verification 403 (probe)", SECTION6_SCENARIOS["probe_verification_required"], {}),
+    ("account verification 403 (worker)", SECTION6_SCENARIOS["worker_verification_required"], {}),
+    ("eligibility 401 (worker)", SECTION6_SCENARIOS["worker_eligibility_401"], {}),
+    ("quota words in log of a success", SECTION6_SCENARIOS["quota_words_in_log_of_a_success"], {}),
+    ("quota retried until print timeout", SECTION6_SCENARIOS["quota_retried_until_print_timeout"], {}),
+    ("503 retryable, agy 1.2.17", SECTION6_SCENARIOS["upstream_503_agy_error"], {}),
+    ("network issue, agy 1.2.17", SECTION6_SCENARIOS["upstream_network_issue"], {}),
+    ("network issue, agy 1.1.12, then ok", SECTION6_SCENARIOS["upstream_network_issue_old_agy_then_success"], {}),
+    ("capacity termination, 1.1.12, after write", SECTION6_SCENARIOS["upstream_old_agy_after_a_write"], {}),
+    ("timed out waiting for response (text)", SECTION6_SCENARIOS["print_timeout_text_wording"], {}),
+    ("invalid model, 1.1.2+ list", SECTION6_SCENARIOS["invalid_model_lists_available"], {"model": "gemini-9-ultra"}),
+    ("safe mode edits soft-denied", SECTION6_SCENARIOS["safe_mode_edits_soft_denied"], {}),
 ]
 
 
-async def measure(root: Path, scen: dict, args: dict) -> tuple[str, int, float]:
+async def measure(root: Path, scen: dict, args: dict) -> tuple[str, int, float, bool | None]:
     repo = make_repo(root / "project")
     agy = install_fake_agy(root / "bin", scen)
     env = relay_env(root / "data", agy, GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS="2")
@@ -65,15 +92,17 @@ async def measure(root: Path, scen: dict, args: dict) -> tuple[str, int, float]:
         started = time.monotonic()
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **args}))
         elapsed = time.monotonic() - started
-    return packet["status"], len(launches(agy)), elapsed
+    retryable = packet["error"].get("retryable", False) if packet.get("error") else None
+    return packet["status"], len(launches(agy)), elapsed, retryable
 
 
 def main() -> None:
-    print(f"{'scenario':<42} {'status':<20} {'launches':>8} {'wall s':>7}")
+    print(f"{'scenario':<44} {'status':<30} {'launches':>8} {'wall s':>7}  retryable")
     for name, scen, args in SCENARIOS:
         with tempfile.TemporaryDirectory() as tmp:
-            status, count, elapsed = anyio.run(measure, Path(tmp), scen, args)
-        print(f"{name:<42} {status:<20} {count:>8} {elapsed:>7.2f}", flush=True)
+            status, count, elapsed, retryable = anyio.run(measure, Path(tmp), scen, args)
+        shown = "" if retryable is None else str(retryable).lower()
+        print(f"{name:<44} {status:<30} {count:>8} {elapsed:>7.2f}  {shown}", flush=True)
 
 
 if __name__ == "__main__":

@@ -83,9 +83,15 @@ async def stdio_relay(env: dict[str, str], errlog=None) -> AsyncIterator[Any]:
 
 
 def payload(result: Any) -> dict[str, Any]:
-    """The tool result's object; asserts the text block and structured content carry the same JSON."""
+    """The tool result's object, read from its one text block.
+
+    A success carries the same JSON as structured content too; an error carries it once,
+    in the text only (Gemini CLI stringifies the whole result of an error for its model)."""
     assert len(result.content) == 1
     text = result.content[0].text
+    if result.is_error:
+        assert result.structured_content is None
+        return json.loads(text)
     assert json.loads(text) == result.structured_content
     return result.structured_content
 

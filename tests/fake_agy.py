@@ -12,11 +12,13 @@ Environment (set by the wrapper): ``FAKE_AGY_SCENARIO`` (path of the scenario JS
 Scenario (every key optional)::
 
     {"version": "1.2.17",               # what --version prints; gates flags and behaviours
-     "models": "ok" | "signed_out" | "hang",
+     "models": "ok" | "signed_out" | "signed_out_current" | "signed_out_blocking" | "verification" |
+               "eligibility_401" | "hang",
      "models_sleep": 3600,              # seconds `agy models` sleeps in the "hang" variant
      "model_list": [["slug", "Label"], ...],   # replaces the captured `agy models` output
      "known_models": ["slug", ...],     # if set (1.1.2+), another --model fails: invalid model selection
      "permissions": "lenient" | "strict",
+     "accept_edits": "writes" | "denied",  # strict + "denied": --mode accept-edits soft-denies edits too (1.1.3)
      "stdin_hang": false,               # read stdin to EOF first (an open pipe hangs, like old builds)
      "tools": [...],                    # init.tools
      "launches": [{...}, ...]}          # one per print-mode launch, in order; the last one repeats
@@ -26,7 +28,18 @@ Launch keys (every key optional)::
     behaviour       success (default) | login_required | keyring_timeout | quota_1_2_2 |
                     quota_1_2_11 | quota_text | api_error | permission_denied |
                     print_timeout_old | print_timeout_new | hang | empty_output | garbage |
-                    no_result | stale_error | invalid_model | banner | no_report | slow | crash
+                    no_result | stale_error | invalid_model | banner | no_report | slow | crash |
+                    signed_out | please_sign_in_result | auth_timeout_network | verification |
+                    quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
+    wording         signed_out: "current" (`…to log in, then retry.`, default) | "early" (`…to log in.`);
+                    where: "stderr" (default) | "stdout" | "log" (the line goes only there);
+                    with_result: also a lone ERROR result "authentication failed or timed out";
+                    block: seconds agy then waits for a pasted code (1.2.14; add ignore_sigterm)
+    eligibility     verification: "403" (VALIDATION_REQUIRED + validation_url in the log, default) | "401"
+    upstream        upstream: "agy_error_503" (AGY_ERROR retryable:true, exit 3, default) | "network" |
+                    "terminated_capacity" | "terminated" (a broken settings.json) | "result_503"
+                    (1.2.1+: retried in-process until the print timeout, ERROR result, exit 0)
+    log_lines       messages written to agy's --log-file at start (glog format)
     edits           [{"op": "write", "path": "a.txt", "content": "..." | "content_b64": "...", "mode": "755"},
                      {"op": "append", "path", "content"},
                      {"op": "replace-lines", "path", "start": 1, "end": 2, "content" | "lines": [...]},
@@ -49,6 +62,9 @@ Launch keys (every key optional)::
     grandchild      spawn a sleeping grandchild in the same process group that inherits
                     stdout/stderr (its pid goes to the launch log); grandchild_sleep (3600)
     ignore_sigterm  the fake (and its grandchild) ignore SIGTERM
+    flood           {"bytes": N, "line_bytes": L, "stream": "stdout" | "stderr", "kind": "text" | "json"}:
+                    print N bytes of chatter before the result, in lines of L bytes (L = 0: one line
+                    with no newline until the end); "json" lines are agent_response step events
     resets_in       quota reset text; error: override the error text; error_id: AGY_ERROR id
     usage           {"input_tokens", "output_tokens", "thinking_tokens", "cache_read_tokens"} of the turn
     conversation_id force the id of a new conversation; forget_conversation: treat
@@ -142,6 +158,23 @@ MODELS_STDOUT = (
 )
 MODELS_STDERR = "Fetching available models...\n"
 SIGNED_OUT = "Error: Please sign in to view available models. Run `agy` in a terminal to sign in.\n"
+# agy-protocol.md §6.4: today's signed-out line (≥1.0.11, stdin not a terminal) and its earlier ending.
+SIGNED_OUT_CURRENT = "Error: authentication required. Run 'agy' to log in, then retry.\n"
+SIGNED_OUT_EARLY = "Error: authentication required. Run 'agy' to log in.\n"
+PLEASE_SIGN_IN = "Please sign in to use Antigravity. Run `agy` in a terminal to sign in."
+VALIDATION_URL = "https://accounts.google.com/signin/continue?sarp=1&scc=1&continue=https://antigravity.google/verify&plt=AKgnsbfake"
+ELIGIBILITY_403 = ("Error: Eligibility check failed: Your current account is not eligible for Antigravity. "
+                   "Verify your account to continue.\n")
+ELIGIBILITY_403_LOG = ('Eligibility check failed: PERMISSION_DENIED (code 403): {"error":{"code":403,"status":'
+                       '"PERMISSION_DENIED","details":[{"reason":"VALIDATION_REQUIRED","metadata":{"validation_url":"'
+                       + VALIDATION_URL + '"}}]}}')
+ELIGIBILITY_401 = "Error: Eligibility check failed: UNAUTHENTICATED (code 401)\n"
+NETWORK_ISSUE = "There was a network issue connecting to the server, please try again.\n"
+AGENT_TERMINATED = "Agent execution terminated due to error.\nError ID: {error_id}\n"
+CAPACITY_503 = "UNAVAILABLE (code 503): No capacity available for model {model} on the server"
+SETTINGS_BROKEN = "failed to load settings.json: invalid character '}' looking for beginning of object key string"
+PRINT_TIMEOUT_TEXT = "Error: timed out waiting for response\n"
+UPSTREAM_ERROR_ID = "9f1c2e77-5b0a-4a8e-9d43-1c6f0e2ab7d1-1"
 BUBBLETEA = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: device not configured\n"
 
 OAUTH_URL = (
@@ -202,7 +235,8 @@ BEHAVIOURS = (
     "success", "login_required", "keyring_timeout", "quota_1_2_2", "quota_1_2_11", "quota_text",
     "api_error", "permission_denied", "print_timeout_old", "print_timeout_new", "hang",
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
-    "slow", "crash",
+    "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
+    "quota_print_timeout", "upstream", "print_timeout_text",
 )
 
 # name -> (kind, since, canonical name)
@@ -697,6 +731,22 @@ class Fake:
         if variant == "signed_out":
             self.err(SIGNED_OUT)
             return 1
+        if variant == "signed_out_current":
+            self.err(SIGNED_OUT_CURRENT)
+            return 1
+        if variant == "signed_out_blocking":
+            # 1.2.14: the sign-out line, then a wait for a pasted code that ignores SIGTERM
+            self.ignore_sigterm = True
+            self.err(SIGNED_OUT_CURRENT)
+            self.err("Or, paste the authorization code here and press Enter:\n")
+            time.sleep(float(self.scenario.get("models_sleep", 3600)))
+            return 1
+        if variant == "verification":
+            self.err(ELIGIBILITY_403.rstrip("\n") + f" validation_url: {VALIDATION_URL}\n")
+            return 1
+        if variant == "eligibility_401":
+            self.err(ELIGIBILITY_401)
+            return 1
         custom = self.scenario.get("model_list")
         if custom:
             self.out("".join(f"{slug}\t{label}\n" for slug, label in custom))
@@ -749,6 +799,8 @@ class Fake:
         if self.scenario.get("stdin_hang"):
             self.drain_stdin()
         self.log("I", "main.go:61", f"agy {self.version_text} starting in print mode")
+        for message in launch.get("log_lines") or []:
+            self.log("I", "printmode.go:118", str(message))
         code = self.print_turn(beh)
         if "exit_code" in launch:
             code = int(launch["exit_code"])
@@ -813,8 +865,14 @@ class Fake:
                         f'of model "{model}"')
         known = self.scenario.get("known_models")
         if model and known is not None and self.version >= (1, 1, 2) and model not in known:
-            return f'invalid model selection: model "{model}" is not available (see `agy models`)'
+            return self.unknown_model(model, known)
         return None
+
+    def unknown_model(self, model: str, known: list) -> str:
+        """1.1.2+: a bad --model fails and lists the models; the log names the flag (agy-protocol.md §6.4)."""
+        self.log("E", "models.go:57", f"Failed to resolve model flag {model}: model {model} is not recognized")
+        return (f'invalid model selection: model "{model}" is not recognized\nAvailable models:\n'
+                + "".join(f"  {slug}\n" for slug in known))
 
     def print_turn(self, beh: str) -> int:
         L = self.launch
@@ -829,11 +887,22 @@ class Fake:
             return self.lone_result(model_error, 1)
 
         # failures before the turn starts (edits listed in the launch still happen first)
-        if beh in ("invalid_model", "login_required", "keyring_timeout", "quota_text", "empty_output", "garbage"):
+        if beh in ("invalid_model", "login_required", "keyring_timeout", "quota_text", "empty_output", "garbage",
+                   "signed_out", "please_sign_in_result", "auth_timeout_network", "verification"):
             self.silent_edits()
         if beh == "invalid_model":
             model = self.flags.get("model") or "default"
-            return self.lone_result(L.get("error") or f'invalid model selection: model "{model}" is not available', 1)
+            if L.get("error"):
+                return self.lone_result(L["error"], 1)
+            if self.version >= (1, 1, 2):
+                known = self.scenario.get("known_models") or [ln.split("\t")[0] for ln in MODELS_STDOUT.splitlines()]
+                return self.lone_result(self.unknown_model(model, known), 1)
+            return self.lone_result(f'invalid model selection: model "{model}" is not available', 1)
+        if beh in ("signed_out", "please_sign_in_result", "auth_timeout_network", "verification"):
+            return self.auth_failure(beh)
+        if beh == "upstream" and L.get("upstream") in ("network", "terminated_capacity", "terminated"):
+            self.silent_edits()
+            return self.upstream_before_turn(L["upstream"])
         if beh == "login_required":
             return self.login_required()
         if beh == "keyring_timeout":
@@ -878,6 +947,56 @@ class Fake:
         self.err("Error: authentication timed out.\n")
         self.log("E", "printmode.go:277", "Print mode: auth timed out")
         return self.lone_result(AUTH_FAILED, 1)
+
+    def auth_failure(self, beh: str) -> int:
+        """The sign-in failures of agy-protocol.md §6.4, each as agy prints it (stdin not a terminal)."""
+        L = self.launch
+        self.log("I", "printmode.go:201", "Print mode: not authenticated, trying silent auth")
+        if beh == "signed_out":
+            line = SIGNED_OUT_EARLY if L.get("wording") == "early" else SIGNED_OUT_CURRENT
+            where = L.get("where", "stderr")  # stderr (default) | stdout (a terminal-style print) | log
+            if where == "stdout":
+                self.out(line)
+            elif where == "log":
+                self.log("E", "printmode.go:214", line.strip())
+            else:
+                self.err(line)
+            if L.get("block"):
+                self.err("Or, paste the authorization code here and press Enter:\n")
+                time.sleep(float(L["block"]))
+            if L.get("with_result"):
+                return self.lone_result(AUTH_FAILED, 1)
+            return 1
+        if beh == "please_sign_in_result":
+            return self.lone_result(L.get("error") or PLEASE_SIGN_IN, 1)
+        if beh == "auth_timeout_network":
+            # the auth endpoint did not answer: no prompt, no URL, just the timeout
+            time.sleep(float(L.get("wait_seconds", 0)))
+            self.err("Error: authentication timed out.\n")
+            self.log("E", "printmode.go:277", "Print mode: auth timed out")
+            return self.lone_result(AUTH_FAILED, 1)
+        # verification
+        if L.get("eligibility") == "401":
+            self.log("E", "eligibility.go:88", "Eligibility check failed: UNAUTHENTICATED (code 401)")
+            self.err(ELIGIBILITY_401)
+            return 1
+        self.log("E", "eligibility.go:88", ELIGIBILITY_403_LOG)
+        time.sleep(float(L.get("log_lead", 0)))
+        self.err(ELIGIBILITY_403)
+        return 1
+
+    def upstream_before_turn(self, kind: str) -> int:
+        """Transient upstream failures that end a print run before its turn (agy-protocol.md §6.4)."""
+        model = self.flags.get("model") or "gemini-3.6-flash-high"
+        if kind == "network":
+            self.err(NETWORK_ISSUE)
+            return 1
+        if kind == "terminated_capacity":
+            self.log("E", "executor.go:412", "agent executor error: " + CAPACITY_503.format(model=model))
+        else:
+            self.log("E", "settings.go:64", SETTINGS_BROKEN)
+        self.err(AGENT_TERMINATED.format(error_id=self.launch.get("error_id", UPSTREAM_ERROR_ID)))
+        return 1
 
     def keyring_timeout(self) -> int:
         L = self.launch
@@ -1069,6 +1188,8 @@ class Fake:
         if kind == "command":
             return False
         if self.scenario.get("permissions", "lenient") == "strict" and self.version >= (1, 1, 3):
+            if self.scenario.get("accept_edits") == "denied":
+                return False  # one measurement on 1.1.3: accept-edits no longer lets headless writes through
             return self.flags.get("mode") == "accept-edits" and self.version >= (1, 1, 12)
         return True
 
@@ -1168,6 +1289,36 @@ class Fake:
                 self.step(conv, idx, "DONE", "tool", tool_name=name, duration=0.711072, tool_info=info)
             idx += 1
 
+        upstream = L.get("upstream", "agy_error_503")
+        if beh == "upstream" and upstream == "agy_error_503":
+            self.pre_result_sleep(0)
+            self.close_conversation(conv, idx, turn_usage)
+            short = CAPACITY_503.format(model=self.flags.get("model") or "gemini-3.6-flash-high")
+            self.err(f"error: {short}\n")
+            self.err("AGY_ERROR: " + enc({"short_error": short, "status": "UNAVAILABLE", "error_code": 503,
+                                         "code_kind": "http", "retryable": True,
+                                         "error_id": L.get("error_id", UPSTREAM_ERROR_ID)}) + "\n")
+            return 3
+        if beh == "print_timeout_text":
+            # text-mode wording of the print timeout: no result event (one report says exit 0, others 1)
+            self.pre_result_sleep(0)
+            self.close_conversation(conv, idx, turn_usage)
+            self.err(PRINT_TIMEOUT_TEXT)
+            return 1
+        if beh == "quota_print_timeout" or (beh == "upstream" and upstream == "result_503"):
+            # 1.2.1+/1.2.2+: agy retried in-process until --print-timeout, then exits 0 with an ERROR result
+            self.pre_result_sleep(0)
+            self.close_conversation(conv, idx, turn_usage)
+            pt = format_duration(self.flags.get("print-timeout", 300 * 10**9))
+            self.err(f"[agy] print timeout after {pt} with turn in progress; returning partial output\n")
+            if beh == "quota_print_timeout":
+                error = "API error (attempt 7): RESOURCE_EXHAUSTED (code 429): " + QUOTA_TEXT.format(
+                    resets=L.get("resets_in", "58s"))
+            else:
+                error = "API error (attempt 4): " + CAPACITY_503.format(model=self.flags.get("model") or "gemini-3.6-flash-high")
+            self.emit_result({"conversation_id": conv, "status": "ERROR", "response": "", "error": error,
+                              "duration_seconds": 0, "num_turns": prior_turns + 1, "usage": usage_total(ZERO_USAGE)})
+            return 0
         if beh in ("quota_1_2_11", "api_error"):
             self.pre_result_sleep(0)
             self.close_conversation(conv, idx, turn_usage)
@@ -1184,6 +1335,7 @@ class Fake:
                                              "retryable": True, "error_id": L.get("error_id", QUOTA_ERROR_ID)}) + "\n")
             return 3
 
+        flood_output(self, conv, idx)
         timed_out = self.pre_result_sleep({"hang": 3600, "slow": 1}.get(beh, 0))
         if beh in ("print_timeout_old", "print_timeout_new"):
             timed_out = True
@@ -1270,6 +1422,41 @@ class Fake:
         for c in chunks:
             self.step(conv, idx, "ACTIVE", "agent_response", text_delta=c)
         self.step(conv, idx, "DONE", "agent_response", text_delta=last or None, duration=4.040153, usage=usage)
+
+
+# --------------------------------------------------------------------------- flood (output bounds)
+
+
+def flood_output(fake: "Fake", conv: str, idx: int) -> None:
+    """The launch's "flood": N bytes of chatter, fast (1 MiB writes), before the result."""
+    spec = fake.launch.get("flood")
+    if not spec:
+        return
+    total = int(spec.get("bytes", 0))
+    line_bytes = int(spec.get("line_bytes", 200))
+    stream = sys.stderr if spec.get("stream") == "stderr" else sys.stdout
+    if line_bytes <= 0:
+        block, tail = b"x" * (1 << 20), b"\n"
+    elif spec.get("kind") == "json":
+        head = enc({"event": "step_update", "step_update": {"conversation_id": conv, "step_index": idx,
+                                                             "state": "ACTIVE", "step_type": "agent_response",
+                                                             "text_delta": ""}})
+        pad = max(1, line_bytes - len(head) - 1)
+        line = head.replace('"text_delta":""', '"text_delta":"' + "y" * pad + '"').encode() + b"\n"
+        block, tail = line * max(1, (1 << 20) // len(line)), b""
+    else:
+        line = b"z" * max(0, line_bytes - 1) + b"\n"
+        block, tail = line * max(1, (1 << 20) // len(line)), b""
+    sent = 0
+    try:
+        while sent < total:
+            piece = block[: total - sent] if line_bytes <= 0 else block  # whole lines only
+            stream.buffer.write(piece)
+            sent += len(piece)
+        stream.buffer.write(tail)
+        stream.buffer.flush()
+    except BrokenPipeError:
+        fake.die(signal.SIGPIPE)
 
 
 def main() -> int:

@@ -43,7 +43,8 @@ BEHAVIOURS = (
     "success", "login_required", "keyring_timeout", "quota_1_2_2", "quota_1_2_11", "quota_text",
     "api_error", "permission_denied", "print_timeout_old", "print_timeout_new", "hang",
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
-    "slow", "crash",
+    "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
+    "quota_print_timeout", "upstream", "print_timeout_text",
 )
 
 # A typical worker report: the relay's WorkerReport shape, as agy returns it in structured_output.
@@ -247,3 +248,79 @@ def pid_alive(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return True
+
+
+# --------------------------------------------------------------------------- agy-protocol.md §6, by name
+
+_EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+_REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
+_OK = {"behaviour": "success", "edits": _EDIT, "report": _REPORT}
+# The start-up lines of a healthy run that first finds no token in memory (§6.4: not a failure).
+NOT_LOGGED_IN_LOG = ["You are not logged into Antigravity.", "Auth succeeded",
+                     "ChainedAuth: authenticated via keyring", "Print mode: silent auth succeeded"]
+QUOTA_RETRY_LOG = ["API error (attempt 1): RESOURCE_EXHAUSTED (code 429): Resource has been exhausted "
+                   "(e.g. check quota). Retrying in 2s"]
+
+
+def _models(variant: str, version: str = "1.2.17") -> dict:
+    return {**scenario(_OK, version=version), "models": variant}
+
+
+# Every [C] text of agy-protocol.md §6.4 (and the [S] ones the relay acts on), each a named scenario.
+SECTION6_SCENARIOS: dict[str, dict] = {
+    # signed out, today's wording and the older one, from the probe and from the worker
+    "probe_signed_out_current": _models("signed_out_current"),
+    "probe_please_sign_in": _models("signed_out"),
+    "probe_signed_out_blocks_for_paste": _models("signed_out_blocking", "1.2.14"),
+    "worker_signed_out_current": scenario({"behaviour": "signed_out"}),
+    "worker_signed_out_early_wording": scenario({"behaviour": "signed_out", "wording": "early"}, version="1.1.12"),
+    "worker_signed_out_with_lone_result": scenario({"behaviour": "signed_out", "with_result": True}),
+    "worker_signed_out_blocks_ignoring_sigterm": scenario(
+        {"behaviour": "signed_out", "block": 3600, "ignore_sigterm": True}, version="1.2.14"),
+    "worker_signed_out_line_on_stdout": scenario({"behaviour": "signed_out", "where": "stdout", "block": 3600}),
+    "worker_signed_out_line_in_log_only": scenario({"behaviour": "signed_out", "where": "log", "block": 3600}),
+    "envelope_please_sign_in": scenario({"behaviour": "please_sign_in_result"}),
+    "oauth_prompt_once_with_valid_token": scenario({"behaviour": "login_required", "wait_seconds": 60}, _OK,
+                                                   version="1.1.27"),
+    "oauth_prompt_twice": scenario({"behaviour": "login_required", "wait_seconds": 60}, version="1.1.27"),
+    "auth_timed_out_without_prompt": scenario({"behaviour": "auth_timeout_network"}),
+    "not_logged_in_log_then_success": scenario({**_OK, "log_lines": NOT_LOGGED_IN_LOG}),
+    # account verification / eligibility
+    "probe_verification_required": _models("verification"),
+    "probe_eligibility_401": _models("eligibility_401"),
+    "worker_verification_required": scenario({"behaviour": "verification"}),
+    "worker_eligibility_401": scenario({"behaviour": "verification", "eligibility": "401"}),
+    # quota
+    "quota_words_in_log_of_a_success": scenario({**_OK, "log_lines": QUOTA_RETRY_LOG,
+                                                 "stderr": ["warning: " + QUOTA_RETRY_LOG[0]]}),
+    "quota_retried_until_print_timeout": scenario({"behaviour": "quota_print_timeout"}),
+    "quota_agy_error_exit_3": scenario({"behaviour": "quota_1_2_11"}),
+    "quota_error_result_1_2_2": scenario({"behaviour": "quota_1_2_2"}, version="1.2.2"),
+    "quota_text_exit_1": scenario({"behaviour": "quota_text"}, version="1.1.24"),
+    # transient upstream
+    "upstream_503_agy_error": scenario({"behaviour": "upstream"}),
+    "upstream_network_issue": scenario({"behaviour": "upstream", "upstream": "network"}),
+    "upstream_terminated_no_capacity": scenario({"behaviour": "upstream", "upstream": "terminated_capacity"}),
+    "upstream_503_retried_until_print_timeout": scenario({"behaviour": "upstream", "upstream": "result_503"}),
+    "terminated_broken_settings": scenario({"behaviour": "upstream", "upstream": "terminated"}),
+    "upstream_network_issue_old_agy_then_success": scenario({"behaviour": "upstream", "upstream": "network"}, _OK,
+                                                            version="1.1.12"),
+    "upstream_network_issue_old_agy_twice": scenario({"behaviour": "upstream", "upstream": "network"},
+                                                     version="1.1.12"),
+    "upstream_old_agy_after_a_write": scenario({"behaviour": "upstream", "upstream": "terminated_capacity",
+                                                "edits": _EDIT}, version="1.1.12"),
+    # print timeouts
+    "print_timeout_text_wording": scenario({"behaviour": "print_timeout_text"}),
+    "print_timeout_envelope_wording": scenario({"behaviour": "print_timeout_old"}, version="1.1.27"),
+    "print_timeout_partial_success": scenario({"behaviour": "print_timeout_new"}),
+    # invalid model (1.1.2+ lists the models)
+    "invalid_model_lists_available": scenario({"behaviour": "invalid_model"}, version="1.1.12"),
+    # permissions in safe mode
+    "safe_mode_edits_soft_denied": {**scenario({"behaviour": "success", "edits": _EDIT}), "permissions": "strict",
+                                    "accept_edits": "denied"},
+    "command_soft_denied": scenario({"behaviour": "permission_denied", "commands": ["npm test"]}),
+}
+
+# The validation URL the fake's verification scenarios print (the hint must carry it).
+VALIDATION_URL_FOR_TESTS = ("https://accounts.google.com/signin/continue?sarp=1&scc=1&continue="
+                            "https://antigravity.google/verify&plt=AKgnsbfake")

@@ -61,3 +61,38 @@ def test_judge_probe_reads_quota_and_unrelated_failures():
     assert quota.status is Status.QUOTA_EXHAUSTED and quota.resets_in_seconds == 158
     assert judge_probe(2, "", "flags provided but not defined: -x", False) is None
     assert judge_probe(0, "gemini-3.1-pro-low\tGemini", "Fetching available models...", False) is None
+
+
+@pytest.mark.parametrize(("stderr", "status"), [
+    ("Error: authentication required. Run 'agy' to log in, then retry.", Status.LOGIN_REQUIRED),
+    ("error: AUTHENTICATION REQUIRED. run 'agy' to log in.", Status.LOGIN_REQUIRED),
+    ("Error: Please sign in to view available models.", Status.LOGIN_REQUIRED),
+    ("Error: Eligibility check failed: Your current account is not eligible for Antigravity. Verify your account "
+     "to continue. validation_url: https://accounts.google.com/signin/continue?x=1", Status.ACCOUNT_VERIFICATION_REQUIRED),
+    ("Error: Eligibility check failed: UNAUTHENTICATED (code 401)", Status.ACCOUNT_VERIFICATION_REQUIRED),
+])
+def test_judge_probe_reads_every_sign_in_wording_case_insensitively(stderr, status):
+    verdict = judge_probe(1, "", "Fetching available models...\n" + stderr, False)
+    assert verdict is not None and verdict.status is status
+    if "validation_url" in stderr:
+        assert "https://accounts.google.com/signin/continue?x=1" in verdict.hint
+
+
+def test_judge_probe_cut_short_after_a_sign_out_line_is_login_not_timeout():
+    verdict = judge_probe(None, "", "Error: authentication required. Run 'agy' to log in, then retry.\n", True)
+    assert verdict.status is Status.LOGIN_REQUIRED
+
+
+async def test_probe_that_blocks_for_a_paste_ignoring_sigterm_is_stopped_at_its_first_line(tmp_path):
+    # agy 1.2.14 prints the sign-out line and then waits for a pasted code, ignoring SIGTERM: the probe
+    # used to wait out its whole timeout (twice, as a "transient" AUTH_TIMEOUT) before saying anything.
+    scen = success_scenario([])
+    scen["models"] = "signed_out_blocking"
+    agy = install_fake_agy(tmp_path, scen)
+    verdict = await AuthPreflight().check(str(agy), {"PATH": "/usr/bin:/bin"})
+    assert verdict.status is Status.LOGIN_REQUIRED
+    (probe,) = probes(agy)
+    assert probe["signals_ignored"] == [15]  # SIGTERM was ignored, so the group kill went on to SIGKILL
+    from fakeagy import pid_alive
+
+    assert not pid_alive(probe["pid"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import CAPTURES
-from relay.classify import RULES, AuthWatch, Outcome, classify, parse_reset
+from relay.classify import RULES, AuthWatch, Outcome, Verdict, classify, parse_reset, relay_retries, transient_oauth
 from relay.contracts import Status
 from relay.stream import StreamReader
 
@@ -200,3 +200,140 @@ def test_report_found_in_the_response_text_when_structured_output_is_missing():
     assert classify(out).status is Status.SUCCESS
     last["result"]["response"] = '{"summary": 3}'
     assert report_of(outcome_from(json.dumps(last))) is None
+
+
+# ---------------------------------------------------------------- agy-protocol.md §6: what users of real agy see
+
+SIGNED_OUT = "Error: authentication required. Run 'agy' to log in, then retry."
+LONE_AUTH_FAILED = ('{"event":"result","result":{"conversation_id":"","status":"ERROR","response":"",'
+                    '"error":"authentication failed or timed out","duration_seconds":0,"num_turns":0,"usage":{}}}')
+
+
+def _result(status: str, error: str | None = None, **extra) -> str:
+    import json
+
+    result = {"conversation_id": "c1", "status": status, "response": "", "duration_seconds": 1, "num_turns": 1,
+              "usage": {}, **extra}
+    if error is not None:
+        result["error"] = error
+    return json.dumps({"event": "result", "result": result})
+
+
+@pytest.mark.parametrize("line", [SIGNED_OUT, "Error: authentication required. Run 'agy' to log in.",
+                                  "ERROR: AUTHENTICATION REQUIRED. RUN 'AGY' TO LOG IN, THEN RETRY."])
+def test_classify_current_and_early_sign_out_lines_are_login_required(line):
+    verdict = classify(outcome_from("", exit_code=1, stderr=line))
+    assert verdict.status is Status.LOGIN_REQUIRED and "signed out" in verdict.message
+
+
+def test_auth_watch_stops_at_the_current_sign_out_line_and_names_it():
+    watch = AuthWatch()
+    assert watch.feed(SIGNED_OUT) is Status.LOGIN_REQUIRED
+    assert watch.kind == "signed_out" and watch.line == SIGNED_OUT
+
+
+def test_auth_watch_never_stops_on_the_not_logged_in_start_up_line():
+    # agy logs it at start-up on runs that then succeed (agy-protocol.md §6.4)
+    watch = AuthWatch()
+    for line in ("You are not logged into Antigravity.", "Auth succeeded", "Print mode: silent auth succeeded"):
+        assert watch.feed(line) is None
+
+
+def test_classify_success_envelope_wins_over_quota_words_in_stderr_and_log():
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    words = "API error (attempt 1): RESOURCE_EXHAUSTED (code 429): quota reached. Retrying in 2s"
+    assert classify(outcome_from(stream, stderr=words, log=words)).status is Status.SUCCESS
+
+
+def test_classify_lone_auth_failure_beside_a_sign_out_line_or_oauth_url_is_login_required():
+    assert classify(outcome_from(LONE_AUTH_FAILED, exit_code=1, stderr=SIGNED_OUT)).status is Status.LOGIN_REQUIRED
+    url = "https://accounts.google.com/o/oauth2/auth?client_id=x"
+    assert classify(outcome_from(LONE_AUTH_FAILED, exit_code=1, stderr=url)).status is Status.LOGIN_REQUIRED
+
+
+def test_classify_please_sign_in_inside_the_result_error_is_login_required():
+    verdict = classify(outcome_from(_result("ERROR", "Please sign in to use Antigravity."), exit_code=1))
+    assert verdict.status is Status.LOGIN_REQUIRED
+
+
+def test_classify_account_verification_carries_the_validation_url():
+    url = "https://accounts.google.com/signin/continue?sarp=1&plt=abc"
+    log = ('Eligibility check failed: PERMISSION_DENIED (code 403): {"reason":"VALIDATION_REQUIRED",'
+           f'"metadata":{{"validation_url":"{url}"}}}}')
+    stderr = "Error: Eligibility check failed: Your current account is not eligible for Antigravity. Verify your account to continue."
+    verdict = classify(outcome_from("", exit_code=1, stderr=stderr, log=log))
+    assert verdict.status is Status.ACCOUNT_VERIFICATION_REQUIRED
+    assert url in verdict.hint and verdict.error().retryable is False
+    unauth = classify(outcome_from("", exit_code=1, stderr="Error: Eligibility check failed: UNAUTHENTICATED (code 401)"))
+    assert unauth.status is Status.ACCOUNT_VERIFICATION_REQUIRED and "401" in unauth.hint
+
+
+def test_classify_agy_error_retryable_503_is_upstream_and_keeps_agys_retryable():
+    err = ('AGY_ERROR: {"short_error":"UNAVAILABLE (code 503): No capacity available for model m","status":"UNAVAILABLE",'
+           '"error_code":503,"code_kind":"http","retryable":true}')
+    verdict = classify(outcome_from("", exit_code=3, stderr=err))
+    assert verdict.status is Status.UPSTREAM_UNAVAILABLE and verdict.error().retryable is True
+    assert "No capacity" in verdict.message
+
+
+def test_classify_quota_is_not_retryable_although_agy_says_so():
+    verdict = classify(outcome_from("", exit_code=3, stderr=_section("quota, agy 1.2.11, stderr")))
+    assert verdict.status is Status.QUOTA_EXHAUSTED and verdict.error().retryable is False
+
+
+@pytest.mark.parametrize("stderr", ["There was a network issue connecting to the server, please try again.",
+                                    "Agent execution terminated due to error.\nError ID: x\n"
+                                    "UNAVAILABLE (code 503): No capacity available for model m"])
+def test_classify_network_issue_and_capacity_termination_are_upstream(stderr):
+    assert classify(outcome_from("", exit_code=1, stderr=stderr)).status is Status.UPSTREAM_UNAVAILABLE
+
+
+def test_classify_termination_without_a_capacity_cause_is_worker_error_with_error_id():
+    verdict = classify(outcome_from("", exit_code=1, stderr="Agent execution terminated due to error.\nError ID: abc-1"))
+    assert verdict.status is Status.WORKER_ERROR and "abc-1" in verdict.hint and "settings.json" in verdict.hint
+
+
+def test_relay_retries_upstream_only_for_agy_without_in_process_retry():
+    upstream = Verdict(status=Status.UPSTREAM_UNAVAILABLE, message="m", hint="h")
+    assert relay_retries(upstream, (1, 1, 12)) and relay_retries(upstream, (1, 2, 0))
+    assert not relay_retries(upstream, (1, 2, 1)) and not relay_retries(upstream, None)
+    assert relay_retries(Verdict(status=Status.AUTH_TIMEOUT, message="m", hint="h"), (1, 2, 17))
+    assert not relay_retries(Verdict(status=Status.QUOTA_EXHAUSTED, message="m", hint="h"), (1, 1, 12))
+
+
+def test_transient_oauth_only_for_a_first_prompt_after_a_healthy_login():
+    login = Verdict(status=Status.LOGIN_REQUIRED, message="m", hint="h")
+    prompt = Outcome(stopped_for=Status.LOGIN_REQUIRED, stop_kind="oauth_prompt")
+    assert transient_oauth(login, prompt, attempt=1, healthy_seconds_ago=3.0).status is Status.AUTH_TIMEOUT
+    assert transient_oauth(login, prompt, attempt=2, healthy_seconds_ago=3.0) is login
+    assert transient_oauth(login, prompt, attempt=1, healthy_seconds_ago=None) is login
+    signed_out = Outcome(stopped_for=Status.LOGIN_REQUIRED, stop_kind="signed_out")
+    assert transient_oauth(login, signed_out, attempt=1, healthy_seconds_ago=3.0) is login
+
+
+@pytest.mark.parametrize("where", ["stderr", "error"])
+def test_classify_timed_out_waiting_for_response_is_a_print_timeout(where):
+    text = "Error: timed out waiting for response"
+    out = (outcome_from("", exit_code=0, stderr=text) if where == "stderr"
+           else outcome_from(_result("ERROR", "timed out waiting for response"), exit_code=1))
+    assert classify(out).status is Status.EXECUTION_TIMEOUT
+
+
+def test_classify_invalid_model_hint_keeps_the_model_and_a_bounded_list():
+    models = [f"gemini-{i}-flash" for i in range(30)]
+    error = 'invalid model selection: model "gemini-9-ultra" is not recognized\nAvailable models:\n' + "".join(
+        f"  {m}\n" for m in models)
+    log = "E1130 models.go:57] Failed to resolve model flag gemini-9-ultra: model gemini-9-ultra is not recognized"
+    verdict = classify(outcome_from(_result("ERROR", error), exit_code=1, log=log))
+    assert verdict.status is Status.WORKER_ERROR and "gemini-9-ultra" in verdict.hint
+    assert "gemini-0-flash" in verdict.hint and "gemini-11-flash" in verdict.hint and "gemini-12-flash" not in verdict.hint
+    assert "(18 more)" in verdict.hint and len(verdict.hint) < 600
+
+
+def test_classify_denied_edit_names_it_and_says_safe_mode_cannot_write():
+    out = outcome_from(_result("SUCCESS", denied_actions=[{"action": "edit", "display_name": "EditFile"}]),
+                       stderr='jetski: no output produced — a tool required the "edit" permission that headless mode '
+                              "cannot prompt for, so it was auto-denied.")
+    verdict = classify(out)
+    assert verdict.status is Status.PERMISSION_DENIED and "EditFile (edit)" in verdict.message
+    assert "accept-edits" in verdict.hint and "trusted" in verdict.hint

@@ -224,3 +224,77 @@ def test_doctor_reports_an_environment_that_does_not_parse_instead_of_crashing(h
     checks = checks_of(got)
     assert checks["settings"]["level"] == "failure"
     assert "'lots'" in checks["settings"]["message"] and "500MB" in checks["settings"]["message"]
+
+
+# --------------------------------------------------------------------------- headless readiness (in process)
+
+
+def headless(home: Path, environ: dict[str, str] | None = None) -> dict[str, object]:
+    from relay.doctor import check_client_headless
+
+    return {c.name: c for c in check_client_headless(home, environ or {})}
+
+
+def test_doctor_headless_warns_about_a_codex_entry_without_approval_or_required_with_the_fix(home, script):
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text(f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\n')
+    codex = headless(home)["headless codex"]
+    assert codex.level == "warning"
+    assert "no `required = true`" in codex.message and "no tool approval" in codex.message
+    assert "gravity-relay setup --client codex" in codex.fix
+    assert 'required = true and default_tools_approval_mode = "approve"' in codex.fix
+
+
+def test_doctor_headless_names_relay_settings_the_codex_entry_will_not_pass(home, script):
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text(
+        f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n'
+        'default_tools_approval_mode = "approve"\nenv = { GRAVITY_RELAY_DEFAULT_PROFILE = "old" }\n')
+    checks = headless(home, {"AGY_BIN": "/opt/agy", "GRAVITY_RELAY_DEFAULT_PROFILE": "web", "PATH": "/bin"})
+    assert checks["headless codex"].level == "ok"
+    env = checks["headless codex env"]
+    assert env.level == "warning" and "minimal environment" in env.message
+    assert "AGY_BIN set in this shell but not in the entry's env" in env.message
+    assert "GRAVITY_RELAY_DEFAULT_PROFILE different" in env.message
+    assert "setup --client codex" in env.fix
+    assert "headless codex env" not in headless(home, {"GRAVITY_RELAY_DEFAULT_PROFILE": "old"})
+
+
+def test_doctor_headless_accepts_codex_per_tool_approval(home, script):
+    tools = "".join(f'[mcp_servers.antigravity.tools.{t}]\napproval_mode = "approve"\n'
+                    for t in ("antigravity_execute", "antigravity_continue", "antigravity_get_result"))
+    (home / ".codex").mkdir()
+    (home / ".codex/config.toml").write_text(
+        f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n\n{tools}')
+    assert headless(home)["headless codex"].level == "ok"
+
+
+def test_doctor_headless_wants_a_claude_allow_rule_and_takes_the_whole_server_form(home, script):
+    register(home, ".claude.json", {"type": "stdio", "command": str(script), "args": ["serve"]})
+    claude = headless(home)["headless claude"]
+    assert claude.level == "warning" and "claude -p denies" in claude.message
+    assert "mcp__antigravity" in claude.fix and "setup --client claude" in claude.fix
+    (home / ".claude").mkdir()
+    (home / ".claude/settings.json").write_text('{"permissions": {"allow": ["mcp__antigravity"]}}')
+    assert headless(home)["headless claude"].level == "ok"
+
+
+def test_doctor_headless_wants_gemini_trust_and_mentions_trusted_folders(home, script):
+    register(home, ".gemini/settings.json", {"command": str(script), "args": ["serve"]})
+    gemini = headless(home)["headless gemini"]
+    assert gemini.level == "warning" and '"trust": true' in gemini.fix and "untrusted folders" in gemini.fix
+    register(home, ".gemini/settings.json", {"command": str(script), "args": ["serve"], "trust": True})
+    assert headless(home)["headless gemini"].level == "ok"
+
+
+def test_doctor_headless_is_quiet_after_setup_wrote_the_entries(tmp_path, home, script):
+    from relay.setup_clients import setup
+
+    for marker in (".codex", ".claude", ".gemini"):
+        (home / marker).mkdir()
+    (home / ".gemini/settings.json").write_text("{}")
+    shell = {"AGY_BIN": "/opt/agy/bin/agy"}
+    setup(home, ["codex", "claude", "gemini"], command=str(script), exported=shell)
+    checks = headless(home, shell)
+    assert {name: c.level for name, c in checks.items()} == {
+        "headless codex": "ok", "headless claude": "ok", "headless gemini": "ok"}

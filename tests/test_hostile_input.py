@@ -81,13 +81,13 @@ def test_stdio_lone_surrogate_in_arguments_gets_invalid_input_and_the_server_kee
         _rpc(proc, '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"antigravity_execute",'
                    f'"arguments":{{"task":{task},"workspace":{json.dumps(str(repo))}}}}}}}')
         got = _answer(proc, 2)
-        packet = got["result"]["structuredContent"]
         assert got["result"]["isError"] is True
+        packet = json.loads(got["result"]["content"][0]["text"])  # an error carries its packet in the text
         assert packet["status"] == "INVALID_INPUT" and "task" in packet["error"]["message"]
         assert "surrogate" in packet["error"]["message"] and packet["run_id"]
         _rpc(proc, '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"antigravity_get_result",'
                    f'"arguments":{{"run_id":"{packet["run_id"]}"}}}}}}')
-        again = _answer(proc, 3)["result"]["structuredContent"]
+        again = json.loads(_answer(proc, 3)["result"]["content"][0]["text"])
         assert again["status"] == "INVALID_INPUT"  # the refusal was recorded like any other
         _rpc(proc, '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"relay://\\udc00"}}')
         assert _answer(proc, 4)["error"]["code"] == -32602

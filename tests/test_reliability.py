@@ -78,8 +78,10 @@ async def test_login_required_answers_fast_and_stops_the_worker(tmp_path, repo):
     packet, runs, elapsed, _ = await run_one(tmp_path, failure_scenario("login_required", wait_seconds=60), repo)
     assert packet["status"] == "LOGIN_REQUIRED"
     assert "agy" in packet["error"]["hint"] and "login" in packet["error"]["hint"]
-    assert elapsed < 5, f"took {elapsed:.1f}s"
-    assert len(runs) == 1 and not pid_alive(runs[0]["pid"])
+    assert elapsed < 8, f"took {elapsed:.1f}s"
+    # The probe had just found the login healthy, so the first OAuth prompt is taken for agy's transient
+    # fallback (agy-protocol.md §6.4) and retried once; the second is final. Both workers were stopped at once.
+    assert len(runs) == 2 and not any(pid_alive(r["pid"]) for r in runs)
 
 
 async def test_login_required_from_the_probe_launches_no_worker(tmp_path, repo):
@@ -273,11 +275,13 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
     from relay.contracts import RunRecord
     from relay.store import RunStore, new_run_id, now_iso
 
-    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    run_id = new_run_id()
+    # The leftover carries the worker marker the relay sets, so recovery can prove it is this run's group.
+    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                                env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = RunStore(tmp_path / "data" / "runs")
-    run_id = new_run_id()
     store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=dead.pid, pgid=leftover.pid, workspace=str(repo)))
     store.mark_active(run_id)
     try:

@@ -25,6 +25,11 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
     run_id = f"r{created:%Y%m%dT%H%M%S}-{n:08x}"
     record = RunRecord(run_id=run_id, created_at=created.isoformat().replace("+00:00", "Z"), state=state,
                        status=None if state == "running" else Status.SUCCESS, task="t")
+    if state == "running":
+        # Owned by a live relay (this test process, identity recorded): cleanup first finishes runs of dead relays.
+        from relay.proc_identity import own_stamp
+
+        record.relay_pid, record.relay_stamp = os.getpid(), own_stamp()
     store.write(record)
     if transcript:
         store.transcript_path(run_id).write_bytes(b"x" * transcript)

@@ -21,7 +21,6 @@ from relay.setup_clients import (
     plan_install,
     relay_command,
     toml_remove_table,
-    toml_sections,
     toml_set_table,
     toml_value,
 )
@@ -93,12 +92,13 @@ def make_home(tmp_path: Path, *clients: str) -> Path:
     return home
 
 
-def actions(stdout: str) -> dict[str, str]:
-    """client -> the verb setup printed for it (first two words of each client line)."""
-    rows = {}
+def actions(stdout: str, file: str = "") -> dict[str, str]:
+    """client -> the verb setup printed for its server entry (first two words of its first line),
+    or for the line about ``file`` when given (Claude Code has a second file: its allow rules)."""
+    rows: dict[str, str] = {}
     for line in stdout.splitlines():
         words = line.split()
-        if len(words) >= 2 and words[0] in CLIENTS:
+        if len(words) >= 2 and words[0] in CLIENTS and (file in line if file else words[0] not in rows):
             rows[words[0]] = words[1] if words[1] != "would" else f"would {words[2]}"
     return rows
 
@@ -119,8 +119,10 @@ def test_toml_set_table_appends_the_table_and_keeps_every_other_byte():
         "\n[mcp_servers.antigravity]\n"
         'command = "/opt/gr/bin/gravity-relay"\n'
         'args = ["serve"]\n'
-        "startup_timeout_sec = 20\n"
+        "required = true\n"
+        "startup_timeout_sec = 60\n"
         "tool_timeout_sec = 7200\n"
+        'default_tools_approval_mode = "approve"\n'
     )
 
 
@@ -138,11 +140,13 @@ def test_toml_set_table_replaces_only_the_relay_table_keeping_the_comments_aroun
     new = toml_set_table(text, KEY, desired_entry("codex", "/new/gravity-relay"))
     assert new == (
         "# top\n"
-        "[mcp_servers.antigravity]\n"
+        "[mcp_servers.antigravity]  # ours\n"
         'command = "/new/gravity-relay"\n'
         'args = ["serve"]\n'
-        "startup_timeout_sec = 20\n"
+        "required = true\n"
+        "startup_timeout_sec = 60\n"
         "tool_timeout_sec = 7200\n"
+        'default_tools_approval_mode = "approve"\n'
         "\n"
         "# describes the next server: must stay\n"
         "[mcp_servers.other]\n"
@@ -164,8 +168,6 @@ def test_toml_set_table_is_not_fooled_by_header_lookalikes_in_strings_and_arrays
         "[mcp_servers],\n"  # not valid as a value, but it never gets that far: see below
         "]\n"
     ).replace("[mcp_servers],\n", '["a"],\n')
-    sections = toml_sections(text)
-    assert [s.key for s in sections] == [None]
     new = toml_set_table(text, KEY, desired_entry("codex", "/x/gravity-relay"))
     doc = tomllib.loads(new)
     assert doc["banner"] == "[mcp_servers.antigravity]\ncommand = \"inside a string\"\n"
@@ -201,20 +203,30 @@ def test_toml_set_table_folds_a_separate_env_subtable_into_the_new_table():
     assert "[mcp_servers.antigravity.env]" not in new
 
 
-def test_toml_set_table_refuses_an_inline_definition_rather_than_guess():
-    text = '[mcp_servers]\nantigravity = { command = "/x/gravity-relay", args = ["serve"] }\n'
-    with pytest.raises(SetupError, match="inline or with dotted keys"):
-        toml_set_table(text, KEY, desired_entry("codex", "/y/gravity-relay"))
-    dotted = 'mcp_servers.antigravity.command = "/x/gravity-relay"\n'
-    with pytest.raises(SetupError, match="inline or with dotted keys"):
-        toml_remove_table(dotted, KEY)
+def test_toml_set_table_edits_an_inline_definition_in_place():
+    # tomlkit edits what the old table-level editor refused: the entry stays where and how it was written.
+    text = '[mcp_servers]\nantigravity = { command = "/x/gravity-relay", args = ["serve"] }  # mine\nother = 1\n'
+    entry = desired_entry("codex", "/y/gravity-relay", {"A": "1"})
+    new = toml_set_table(text, KEY, entry)
+    assert tomllib.loads(new)["mcp_servers"] == {"antigravity": entry, "other": 1}
+    assert new.startswith("[mcp_servers]\nantigravity = {") and "# mine\nother = 1\n" in new
+    assert toml_remove_table(new, KEY) == "[mcp_servers]\nother = 1\n"
 
 
-def test_toml_set_table_refuses_when_the_parent_is_an_inline_table():
-    # [mcp_servers.antigravity] cannot extend an inline table: the proof-by-reparse catches it.
+def test_toml_set_table_places_the_table_inside_an_inline_parent():
     text = 'mcp_servers = { other = { command = "o" } }\n'
-    with pytest.raises(SetupError, match="invalid TOML"):
+    entry = desired_entry("codex", "/y/gravity-relay")
+    new = toml_set_table(text, KEY, entry)
+    assert tomllib.loads(new)["mcp_servers"] == {"other": {"command": "o"}, "antigravity": entry}
+    assert toml_remove_table(new, KEY) == text
+
+
+def test_toml_set_table_refuses_an_array_of_tables_rather_than_guess():
+    text = '[[mcp_servers.antigravity]]\ncommand = "/x/gravity-relay"\n'
+    with pytest.raises(SetupError, match="edit it by hand"):
         toml_set_table(text, KEY, desired_entry("codex", "/y/gravity-relay"))
+    with pytest.raises(SetupError, match="edit it by hand"):
+        toml_remove_table(text, KEY)
 
 
 def test_toml_set_table_refuses_invalid_toml_and_changes_nothing():
@@ -247,6 +259,14 @@ def test_toml_set_table_keeps_crlf_line_endings():
     assert new.startswith(text)
     assert "\n" not in new.replace("\r\n", "")
     assert toml_remove_table(new, KEY) == text
+
+
+def test_toml_set_table_updates_a_crlf_table_in_place_with_crlf_lines():
+    text = '# mine\r\n[mcp_servers.antigravity]  # ours\r\ncommand = "/old/gravity-relay"\r\nenabled = true\r\n\r\n[x]\r\ny = 1\r\n'
+    new = toml_set_table(text, KEY, {"command": "/new/gravity-relay", "enabled": True, "required": True})
+    assert "\n" not in new.replace("\r\n", "")
+    assert new == ('# mine\r\n[mcp_servers.antigravity]  # ours\r\ncommand = "/new/gravity-relay"\r\nenabled = true\r\n'
+                   'required = true\r\n\r\n[x]\r\ny = 1\r\n')
 
 
 def test_toml_set_table_handles_a_file_without_a_final_newline_and_an_empty_file():
@@ -342,14 +362,19 @@ def test_setup_registers_each_found_client_in_its_own_format(tmp_path, fake_scri
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
     codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
-    assert codex == {"command": str(fake_script), "args": ["serve"], "startup_timeout_sec": 20,
-                     "tool_timeout_sec": 7200}
+    # The data dir run_cli exports is a relay setting: carried into Codex's env, which Codex needs.
+    assert codex == {"command": str(fake_script), "args": ["serve"], "required": True, "startup_timeout_sec": 60,
+                     "tool_timeout_sec": 7200, "default_tools_approval_mode": "approve",
+                     "env": {"GRAVITY_RELAY_DATA_DIR": str(home / "relay-data")}}
     claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
     assert claude == {"type": "stdio", "command": str(fake_script), "args": ["serve"]}
+    allow = json.loads((home / ".claude/settings.json").read_text())["permissions"]["allow"]
+    assert allow == ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
+                     "mcp__antigravity__antigravity_get_result"]
     cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
     assert cursor == {"command": str(fake_script), "args": ["serve"]}
     gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
-    assert gemini == {"command": str(fake_script), "args": ["serve"], "timeout": 7_200_000}
+    assert gemini == {"command": str(fake_script), "args": ["serve"], "timeout": 7_200_000, "trust": True}
     windsurf = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text())["mcpServers"]["antigravity"]
     assert windsurf == {"command": str(fake_script), "args": ["serve"]}
     assert not (home / ".gemini/config/mcp_config.json").exists()
@@ -481,8 +506,10 @@ def test_setup_registers_env_values_and_keeps_them_on_a_later_run_without_env(tm
     assert codex["env"] == {"GRAVITY_RELAY_DEFAULT_PROFILE": "web", "GRAVITY_RELAY_DATA_DIR": "/data/with space"}
     claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
     assert claude["env"]["GRAVITY_RELAY_DEFAULT_PROFILE"] == "web"
-    again = run_cli("setup", "--command", str(fake_script), home=home)
-    assert "Nothing to change" in again.stdout
+    # Same shell settings as before (run_cli exports a data dir of its own): nothing to change.
+    again = run_cli("setup", "--command", str(fake_script), home=home,
+                    extra={"GRAVITY_RELAY_DATA_DIR": "/data/with space"})
+    assert "Nothing to change" in again.stdout, again.stdout
 
 
 def test_setup_updates_a_stale_relay_command_and_keeps_keys_the_user_added(tmp_path, fake_script):
@@ -550,3 +577,111 @@ def test_setup_plan_reports_unreadable_toml_instead_of_overwriting(tmp_path, fak
     plan = plan_install("codex", home, str(fake_script))
     assert plan.action == "refuse" and "not valid TOML" in plan.message
     assert not plan.writes
+
+
+# --------------------------------------------------------------------------- headless entries
+
+
+RULES = ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
+         "mcp__antigravity__antigravity_get_result"]
+
+
+def test_setup_tool_names_are_the_servers_own():
+    from relay.server import tool_definitions
+    from relay.setup_clients import CLAUDE_ALLOW_RULES, TOOL_NAMES
+
+    assert list(TOOL_NAMES) == [t.name for t in tool_definitions()]
+    assert list(CLAUDE_ALLOW_RULES) == RULES
+
+
+def test_setup_carries_exported_relay_settings_into_codex_only_and_says_so(tmp_path, fake_script):
+    home = make_home(tmp_path, "codex", "gemini")
+    got = run_cli("setup", "--command", str(fake_script), home=home,
+                  extra={"AGY_BIN": "/opt/agy/bin/agy", "GRAVITY_RELAY_DEFAULT_PROFILE": "web",
+                         "GRAVITY_RELAY_WORKER_RUN": "r-1", "UNRELATED": "x"})
+    assert got.returncode == 0, got.stderr
+    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    assert codex["env"] == {"AGY_BIN": "/opt/agy/bin/agy", "GRAVITY_RELAY_DATA_DIR": str(home / "relay-data"),
+                            "GRAVITY_RELAY_DEFAULT_PROFILE": "web"}
+    gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
+    assert "env" not in gemini  # Gemini CLI passes the shell's environment on
+    assert "AGY_BIN, GRAVITY_RELAY_DATA_DIR, GRAVITY_RELAY_DEFAULT_PROFILE copied from this shell" in got.stdout
+    assert "minimal environment" in got.stdout
+
+
+def test_setup_env_option_wins_over_the_exported_value(tmp_path, fake_script):
+    home = make_home(tmp_path, "codex")
+    run_cli("setup", "--command", str(fake_script), "--env", "AGY_BIN=/chosen/agy", home=home,
+            extra={"AGY_BIN": "/exported/agy"})
+    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    assert codex["env"]["AGY_BIN"] == "/chosen/agy"
+
+
+def test_setup_writes_headless_approvals_for_each_client_and_announces_them(tmp_path, fake_script):
+    home = make_home(tmp_path, "codex", "claude", "gemini")
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(.env)"]},
+                                    "model": "opus"}, indent=2) + "\n")
+    got = run_cli("setup", "--command", str(fake_script), home=home)
+    assert got.returncode == 0, got.stderr
+    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    assert codex["required"] is True and codex["default_tools_approval_mode"] == "approve"
+    doc = json.loads(settings.read_text())
+    assert doc == {"permissions": {"allow": ["Bash(npm test)", *RULES], "deny": ["Read(.env)"]}, "model": "opus"}
+    assert json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]["trust"] is True
+    assert actions(got.stdout, "settings.json")["claude"] == "updated"
+    for said in ("required = true", 'default_tools_approval_mode = "approve"', "permissions.allow + mcp__antigravity",
+                 '"trust": true', "untrusted folders"):
+        assert said in got.stdout, said
+    assert len(list((home / ".claude").glob("settings.json.bak-*"))) == 1
+
+
+def test_setup_dry_run_shows_the_approvals_and_writes_nothing(tmp_path, fake_script):
+    home = make_home(tmp_path, "codex", "claude")
+    before = snapshot(home)
+    got = run_cli("setup", "--dry-run", "--command", str(fake_script), home=home)
+    assert got.returncode == 0, got.stderr
+    assert snapshot(home) == before
+    assert '+default_tools_approval_mode = "approve"' in got.stdout
+    assert "+required = true" in got.stdout
+    assert '"mcp__antigravity__antigravity_execute",' in got.stdout
+    assert actions(got.stdout, "settings.json")["claude"] == "would add"
+
+
+def test_setup_keeps_a_whole_server_allow_rule_and_adds_nothing(tmp_path, fake_script):
+    home = make_home(tmp_path, "claude")
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"permissions": {"allow": ["mcp__antigravity"]}}\n')
+    got = run_cli("setup", "--command", str(fake_script), home=home)
+    assert got.returncode == 0, got.stderr
+    assert settings.read_text() == '{"permissions": {"allow": ["mcp__antigravity"]}}\n'
+    assert actions(got.stdout, "settings.json")["claude"] == "unchanged"
+
+
+def test_setup_client_approvals_leaves_prompts_to_the_clients_and_takes_back_earlier_approvals(tmp_path, fake_script):
+    home = make_home(tmp_path, "codex", "claude", "gemini")
+    run_cli("setup", "--command", str(fake_script), home=home)
+    got = run_cli("setup", "--client-approvals", "--command", str(fake_script), home=home)
+    assert got.returncode == 0, got.stderr
+    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    assert "default_tools_approval_mode" not in codex and codex["required"] is True
+    gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
+    assert "trust" not in gemini
+    assert "permissions" not in json.loads((home / ".claude/settings.json").read_text())
+    assert "approvals left to Codex" in got.stdout and "approvals left to Gemini CLI" in got.stdout
+    (tmp_path / "fresh").mkdir()
+    fresh = make_home(tmp_path / "fresh", "claude")
+    run_cli("setup", "--client-approvals", "--command", str(fake_script), home=fresh)
+    assert not (fresh / ".claude/settings.json").exists()
+
+
+def test_setup_uninstall_removes_only_the_relays_allow_rules(tmp_path, fake_script):
+    home = make_home(tmp_path, "claude")
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}, indent=2) + "\n")
+    run_cli("setup", "--command", str(fake_script), home=home)
+    assert json.loads(settings.read_text())["permissions"]["allow"] == ["Bash(ls)", *RULES]
+    got = run_cli("setup", "--uninstall", home=home)
+    assert got.returncode == 0, got.stderr
+    assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(ls)"]}}
+    assert actions(got.stdout, "settings.json")["claude"] == "removed"

@@ -1,0 +1,122 @@
+"""Every real agy text of agy-protocol.md §6 through the whole relay: status, launches and hint.
+
+Each row names a scenario of ``fakeagy.SECTION6_SCENARIOS``; the relay runs in process
+(``mcp.Client(server)``) against the fake agy as a real subprocess and a real git repo, so the
+texts travel the real path: the auth probe, the worker's login watch, the classifier, the retry
+guard and the packet. Launches are counted from the fake's own launch log.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from conftest import make_repo, payload
+from fakeagy import SECTION6_SCENARIOS, VALIDATION_URL_FOR_TESTS, install_fake_agy, launches
+from relay.server import create_server
+from relay.settings import load_settings
+
+pytestmark = pytest.mark.anyio
+
+LOGIN = "`agy`"
+# name -> (call arguments, status, worker launches, words the hint must hold, error.retryable or None)
+ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
+    "probe_signed_out_current": ({}, "LOGIN_REQUIRED", 0, (LOGIN, "sign"), False),
+    "probe_please_sign_in": ({}, "LOGIN_REQUIRED", 0, (LOGIN,), False),
+    "probe_signed_out_blocks_for_paste": ({}, "LOGIN_REQUIRED", 0, (LOGIN,), False),
+    "worker_signed_out_current": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_early_wording": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_with_lone_result": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_blocks_ignoring_sigterm": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_line_on_stdout": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "worker_signed_out_line_in_log_only": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "envelope_please_sign_in": ({}, "LOGIN_REQUIRED", 1, (LOGIN,), False),
+    "oauth_prompt_once_with_valid_token": ({}, "SUCCESS", 2, (), None),
+    "oauth_prompt_twice": ({}, "LOGIN_REQUIRED", 2, (LOGIN,), False),
+    "auth_timed_out_without_prompt": ({}, "AUTH_TIMEOUT", 2, ("transient",), True),
+    "not_logged_in_log_then_success": ({}, "SUCCESS", 1, (), None),
+    "probe_verification_required": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 0, (VALIDATION_URL_FOR_TESTS,), False),
+    "probe_eligibility_401": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 0, ("401", LOGIN), False),
+    "worker_verification_required": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 1, (VALIDATION_URL_FOR_TESTS,), False),
+    "worker_eligibility_401": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 1, ("401", LOGIN), False),
+    "quota_words_in_log_of_a_success": ({}, "SUCCESS", 1, (), None),
+    "quota_retried_until_print_timeout": ({}, "QUOTA_EXHAUSTED", 1, ("reset",), False),
+    "quota_agy_error_exit_3": ({}, "QUOTA_EXHAUSTED", 1, ("reset",), False),
+    "quota_error_result_1_2_2": ({}, "QUOTA_EXHAUSTED", 1, ("reset",), False),
+    "quota_text_exit_1": ({}, "QUOTA_EXHAUSTED", 1, ("reset",), False),
+    "upstream_503_agy_error": ({}, "UPSTREAM_UNAVAILABLE", 1, ("in-process", "again"), True),
+    "upstream_network_issue": ({}, "UPSTREAM_UNAVAILABLE", 1, ("again",), True),
+    "upstream_terminated_no_capacity": ({}, "UPSTREAM_UNAVAILABLE", 1, ("again",), True),
+    "upstream_503_retried_until_print_timeout": ({}, "UPSTREAM_UNAVAILABLE", 1, ("again",), True),
+    "terminated_broken_settings": ({}, "WORKER_ERROR", 1, ("settings.json", "Error ID"), None),
+    "upstream_network_issue_old_agy_then_success": ({}, "SUCCESS", 2, (), None),
+    "upstream_network_issue_old_agy_twice": ({}, "UPSTREAM_UNAVAILABLE", 2, ("again",), True),
+    "upstream_old_agy_after_a_write": ({}, "MUTATION_ABORTED", 1, ("revert",), None),
+    "print_timeout_text_wording": ({}, "EXECUTION_TIMEOUT", 1, ("timeout",), False),
+    "print_timeout_envelope_wording": ({}, "EXECUTION_TIMEOUT", 1, ("timeout",), False),
+    "print_timeout_partial_success": ({}, "EXECUTION_TIMEOUT", 1, ("timeout",), False),
+    "invalid_model_lists_available": ({"model": "gemini-9-ultra"}, "WORKER_ERROR", 1,
+                                      ("gemini-9-ultra", "gemini-3.6-flash-high", "claude-opus-4-6-thinking"), False),
+    "safe_mode_edits_soft_denied": ({}, "PERMISSION_DENIED", 1, ("trusted", "accept-edits", "EditFile (edit)", "--write-probe"), False),
+    "command_soft_denied": ({}, "PERMISSION_DENIED", 1, ("permissions.allow", "command("), False),
+}
+
+
+def test_every_section6_scenario_has_a_row_and_every_row_a_scenario():
+    assert set(ROWS) == set(SECTION6_SCENARIOS)
+
+
+async def run_through_relay(root: Path, scen: dict, args: dict) -> tuple[dict, list[dict], float]:
+    repo = make_repo(root / "project")
+    agy = install_fake_agy(root / "bin", scen)
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(root / "data"), "AGY_BIN": str(agy),
+                              "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": "2"})
+    async with Client(create_server(settings, agy=(str(agy), None)), mode="legacy") as client:
+        started = time.monotonic()
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **args}))
+        elapsed = time.monotonic() - started
+    return packet, launches(agy), elapsed
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+async def test_relay_answers_each_real_agy_text_with_its_status_launches_and_hint(tmp_path, name):
+    args, status, count, words, retryable = ROWS[name]
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS[name], args)
+    assert packet["status"] == status, packet
+    assert len(runs) == count, [r.get("behaviour") for r in runs]
+    if status == "SUCCESS":
+        assert packet["ok"] is True and packet["changes"]["files"] == ["src/new.py"]
+        return
+    error = packet["error"]
+    for word in words:
+        assert word in error["hint"] or word in error["message"], (word, error)
+    if retryable is not None:
+        assert error.get("retryable", False) is retryable, error
+    # nothing left running: every launch ended (SIGKILL included)
+    assert all(r["end"] is not None or r["exit_code"] is not None or not _alive(r["pid"]) for r in runs)
+
+
+def _alive(pid: int) -> bool:
+    from fakeagy import pid_alive
+
+    return pid_alive(pid)
+
+
+async def test_worker_blocking_for_a_paste_and_ignoring_sigterm_is_killed_at_its_sign_out_line(tmp_path):
+    # agy 1.2.14 signed out: the line, then a wait for a pasted code that ignores SIGTERM. The relay used to
+    # miss the line and wait out the whole run timeout (30 min) before EXECUTION_TIMEOUT.
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS["worker_signed_out_blocks_ignoring_sigterm"], {})
+    assert packet["status"] == "LOGIN_REQUIRED"
+    (run,) = runs
+    assert run["signals_ignored"] == [15] and not _alive(run["pid"])  # SIGKILL followed the ignored SIGTERM
+    assert "authentication required" in packet["error"]["message"]
+
+
+async def test_not_logged_in_start_up_line_in_the_log_of_a_successful_run_is_not_a_failure(tmp_path):
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS["not_logged_in_log_then_success"], {})
+    assert packet["status"] == "SUCCESS" and len(runs) == 1
+    log = Path(runs[0]["flags"]["log-file"]).read_text()
+    assert "You are not logged into Antigravity." in log  # the line was really there
