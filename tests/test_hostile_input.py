@@ -19,14 +19,31 @@ from relay.settings import load_settings
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 
 
+@pytest.fixture(params=["read-only mount", "file in its place"])
+def unwritable_data_dir(request, tmp_path: Path):
+    """A data dir the relay cannot write: a real read-only file system when this machine lets the
+    tests mount one (root, as in CI containers), and always a file where the folder should be."""
+    if request.param == "file in its place":
+        data = tmp_path / "data"
+        data.write_text("not a folder")
+        yield data
+        return
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    got = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(mount)], capture_output=True)
+    if got.returncode != 0:
+        pytest.skip("cannot mount a read-only file system here")
+    try:
+        yield mount / "data"
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
 @pytest.mark.anyio
-async def test_execute_with_an_unwritable_data_dir_names_the_dir_and_the_fix(tmp_path, repo):
+async def test_execute_with_an_unwritable_data_dir_names_the_dir_and_the_fix(tmp_path, repo, unwritable_data_dir):
     # Regression: a data dir the relay cannot write was answered as MCP_ERROR, "a relay bug".
-    # (Tests run as root, where chmod cannot make a folder read-only: a file stands where the
-    # data dir should be, which fails the same write the same way.)
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
-    data = tmp_path / "data"
-    data.write_text("not a folder")
+    data = unwritable_data_dir
     server = create_server(load_settings({"GRAVITY_RELAY_DATA_DIR": str(data), "AGY_BIN": str(agy)}))
     async with Client(server) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
