@@ -39,6 +39,7 @@ from .gitcmd import GitError, run_git
 from .risk import is_secret_path, sample_filter
 from .snapshot import (
     ABSENT,
+    SKIP_DIRS,
     Entry,
     RepoState,
     Snapshot,
@@ -86,6 +87,14 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     files: list[FileChange] = []
     elapsed_ms: int = 0
     note: str | None = None
+    # Beyond git's (or the walk's) view, path -> why: changes seen by timestamp only
+    # (``outside``, also in ``files``), and claims the relay could not confirm (``unseen``).
+    outside: dict[str, str] = {}
+    unseen: dict[str, str] = {}
+    # Writes through a symlink that leads out of the workspace: path -> "link → target".
+    escapes: dict[str, str] = {}
+    # The workspace itself no longer exists after the run.
+    workspace_gone: bool = False
 
 
 class _Found(Exception):
@@ -825,13 +834,19 @@ def _rescan(before: Snapshot) -> RepoState:
 def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str] = ()) -> ChangeSet:
     """Everything that changed in ``workspace`` since ``before`` was taken, by the relay's own eyes."""
     started = time.perf_counter()
-    ws = Path(workspace).resolve()
+    ws = Path(os.path.abspath(workspace))
+    if not ws.is_dir():
+        # The worker deleted the workspace itself: one change, said loudly (see _gone).
+        return _gone(before, ws, started)
+    ws = ws.resolve()
     observer = _Observer(before, diff=True)
     source = before.source
     fallback_note = None
+    after: RepoState | None = None
     try:
         if before.source == "git":
-            observer.compare_repo(before.repo, _rescan(before), follow_head=True)  # type: ignore[arg-type]
+            after = _rescan(before)
+            observer.compare_repo(before.repo, after, follow_head=True)  # type: ignore[arg-type]
         elif before.source == "tree":
             observer.compare_tree(before.tree or {}, walk_tree(str(ws), store=None))
     except (GitError, TooManyFiles, OSError) as exc:
@@ -846,8 +861,125 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     if observer.unread:
         notes.insert(0, f"{observer.unread:,} files listed without line counts (past {_MAX_FILE_READS:,} files read)")
     budget_notes = "; ".join(notes[:3]) + (f" (+{len(notes) - 3} more)" if len(notes) > 3 else "") if notes else None
+    result = ChangeSet(source=source, files=files, note=_join_notes(before.note, fallback_note, budget_notes))
+    if source != "report":
+        _beyond_view(result, before, after, ws, reported)
+    result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
+    return result
+
+
+# --------------------------------------------------------------------------- beyond the view
+
+# Timestamps are compared with the snapshot's start less this slack: the kernel stamps files
+# with a coarse clock that may lag time.time_ns() by a tick or two.
+_CLOCK_SLACK_NS = 100_000_000
+_MAX_BEYOND_CHECKS = 2_000
+
+
+def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
+    change = FileChange(path=".", kind="deleted", reasons=["the whole workspace was deleted"])
     elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
-    return ChangeSet(source=source, files=files, elapsed_ms=elapsed, note=_join_notes(before.note, fallback_note, budget_notes))
+    return ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
+                     note=f"the workspace {ws} no longer exists after the run")
+
+
+def _changed_during(path: str, started_ns: int) -> bool | None:
+    """True if the file's timestamps are newer than the snapshot; None if it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - _CLOCK_SLACK_NS
+
+
+def _link_escape(ws: Path, path: str) -> tuple[str, str] | None:
+    """(the symlink, its target) when ``path`` leads out of the workspace through a symlink."""
+    real = os.path.realpath(ws / path)
+    root = str(ws)
+    if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    where = ws
+    for part in Path(path).parts:
+        where = where / part
+        if where.is_symlink():
+            try:
+                return str(where.relative_to(ws)), os.readlink(where)
+            except OSError:
+                return str(where.relative_to(ws)), real
+    return None
+
+
+def _folded_reason(before: Snapshot, after: RepoState | None, path: str) -> str | None:
+    """Why git (or the walk) cannot see ``path``, or None when it can."""
+    if before.source == "tree":
+        for part in Path(path).parts[:-1]:
+            if part in SKIP_DIRS:
+                return f"inside {part}/, which the relay does not walk"
+        return None
+    states = [s for s in (before.repo, after) if s is not None]
+    for state in states:
+        stack = [state]
+        while stack:
+            repo = stack.pop()
+            for folder in repo.folded:
+                out = repo.out(folder) if folder.startswith(repo.prefix) else None
+                if out and path.startswith(out):
+                    kind = "nested repository" if folder.rstrip("/") in repo.subs or folder.rstrip("/") in repo.nested \
+                        else "ignored folder"
+                    return f"inside the {kind} {out}, which git does not show"
+            stack.extend(sub for sub in repo.subs.values() if sub is not None)
+            if path.startswith(repo.out_prefix) and repo.status.get(repo.prefix + path[len(repo.out_prefix):]) == "ignored":
+                return "an ignored file, which git does not show"
+    if after is not None:
+        for sub, sub_state in after.subs.items():
+            out = after.out(sub) + "/"
+            if path.startswith(out) and before.repo is not None and sub not in before.repo.subs:
+                return f"inside the nested repository {out}, new in this run"
+    return None
+
+
+def _beyond_view(result: ChangeSet, before: Snapshot, after: RepoState | None, ws: Path, reported: Sequence[str]) -> None:
+    """What git's status and the tree walk cannot show: claims inside ignored folders or nested
+    repositories, and writes through symlinks that lead out of the workspace.
+
+    Never a verdict of "unchanged" on what was not looked at: a path there is listed as
+    changed when its timestamps are newer than the snapshot, else named as not confirmed.
+    """
+    seen = {c.path for c in result.files} | {c.old_path for c in result.files if c.old_path}
+    claims = normalize_reported(reported, ws)
+    # Symlinks the snapshot knows (dirty, untracked or walked) are checked even when unclaimed.
+    links = []
+    if before.repo is not None:
+        links = [before.repo.out(p) for p, e in before.repo.entries.items() if e.kind == "link"]
+    elif before.tree is not None:
+        links = [p for p, e in before.tree.items() if e.kind == "link"]
+    candidates = list(dict.fromkeys([*claims, *links]))[:_MAX_BEYOND_CHECKS]
+    claimed = set(claims)
+    for path in candidates:
+        escape = _link_escape(ws, path)
+        if escape is not None:
+            link, target = escape
+            changed = _changed_during(str(ws / path), before.started_ns)
+            if changed or path in claimed:
+                result.escapes[path] = f"{link} → {target}"
+            if changed:
+                if path not in seen:
+                    result.files.append(FileChange(path=path, kind="modified", symlink=True))
+                result.outside[path] = f"written through the symlink {link} → {target}, outside the workspace"
+            continue
+        if path in seen or path not in claimed:
+            continue
+        why = _folded_reason(before, after, path)
+        if why is None:
+            continue  # git sees this path: "claimed but unchanged" is the truth
+        changed = _changed_during(str(ws / path), before.started_ns)
+        if changed:
+            result.files.append(FileChange(path=path, kind="modified"))
+            result.outside[path] = f"{why}: changed during the run by its timestamp (not diffed)"
+        else:
+            state = "not there" if changed is None else "its timestamps predate the run"
+            result.unseen[path] = f"{why}; {state}"
+    result.files.sort(key=lambda c: c.path)
 
 
 def workspace_changed(before: Snapshot, workspace: Path) -> bool:

@@ -31,6 +31,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .settings import load_settings
 
     settings = load_settings()
+    if _refuse_bad_settings(settings.problems):
+        return 2
     # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up).
     probe = start_version_probe(settings)
     import anyio
@@ -58,15 +60,29 @@ def _quiet() -> None:
         logging.getLogger().setLevel(logging.WARNING)
 
 
+def _refuse_bad_settings(problems: list[str]) -> bool:
+    """Say on stderr which environment values are out of range; True if there are any.
+
+    A typo in a limit must stop the relay, not quietly become another limit (issue 13, item 2).
+    """
+    for problem in problems:
+        print(f"gravity-relay: configuration error: {problem}", file=sys.stderr)
+    if problems:
+        print("gravity-relay: fix the variable in the relay's environment (the MCP client's server env); "
+              "`gravity-relay doctor` lists every problem.", file=sys.stderr)
+    return bool(problems)
+
+
 def _settings_or_none():
     """The settings, or None after saying on stderr what in the environment is wrong."""
     from .settings import load_settings
 
     try:
-        return load_settings()
+        settings = load_settings()
     except ValueError as exc:
         print(f"gravity-relay: configuration error: {exc}", file=sys.stderr)
         return None
+    return None if _refuse_bad_settings(settings.problems) else settings
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -349,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     cleanup.add_argument("--max-age-days", type=float, default=None, metavar="DAYS",
                          help="remove runs older than this (default: GRAVITY_RELAY_MAX_AGE_DAYS or 30)")
     cleanup.add_argument("--max-size", default=None, metavar="SIZE",
-                         help="keep the total under this, e.g. 500MB or 2GB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")
+                         help="keep the total under this, e.g. 500MB or 2GB; a bare number is MB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")
     cleanup.add_argument("--dry-run", action="store_true", help="say what would be removed; remove nothing")
     cleanup.add_argument("--json", action="store_true", help="the summary as one JSON object")
     cleanup.set_defaults(func=_cmd_cleanup)

@@ -40,6 +40,7 @@ def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, An
     """(structured content, text block) listing the newest runs, newest first."""
     # Ids sort by their second only; runs started in the same second are ordered by created_at (ms).
     records: list[RunRecord] = []
+    unreadable: list[str] = []
     last_second = None
     for run_id in store.iter_ids():
         second = run_id.split("-", 1)[0]
@@ -47,11 +48,14 @@ def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, An
             break
         try:
             records.append(store.read(run_id))
-        except RelayError:
+        except RelayError as exc:
+            unreadable.append(exc.message)  # named, not hidden: one bad file must not hide a run
             continue
         last_second = second
     records.sort(key=lambda r: (r.created_at, r.run_id), reverse=True)
-    obj = {"recent_runs": [run_row(r) for r in records[:limit]]}
+    obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records[:limit]]}
+    if unreadable:
+        obj["unreadable"] = unreadable[:limit]
     return obj, encode(obj).decode()
 
 
@@ -87,7 +91,21 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         wanted = None
     store = RunStore(settings.runs_dir)
     shown = 0
-    for record in store.iter_records():
+    unreadable: list[RelayError] = []
+    for run_id, record, error in store.iter_readable():
+        if record is None:
+            # Listed as what it is, never a traceback: one bad file must not hide the others.
+            unreadable.append(error)
+            if wanted is not None:
+                continue  # its status is unknown; it is still named on stderr below
+            if as_json:
+                sys.stdout.write(encode({"run_id": run_id, "status": "UNREADABLE", "error": error.message}).decode() + "\n")
+            else:
+                sys.stdout.write(f"{run_id}  {'?':<19}  {'UNREADABLE':<18} (see below)\n")
+            shown += 1
+            if shown >= limit:
+                break
+            continue
         shown_status = status_of(record)
         if wanted is not None and shown_status is not wanted:
             continue
@@ -105,6 +123,8 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             break
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
+    for error in unreadable:
+        print(f"gravity-relay: {error.message}\n  {error.hint}", file=sys.stderr)
     return 0
 
 

@@ -70,6 +70,7 @@ class Status(str, enum.Enum):
     INTERRUPTED = "INTERRUPTED"
     RUNNING = "RUNNING"  # not an outcome: what every view says of a run whose relay is still working on it
     NOT_FOUND = "NOT_FOUND"
+    STORAGE_ERROR = "STORAGE_ERROR"
     MCP_ERROR = "MCP_ERROR"
 
 
@@ -174,6 +175,9 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     model: str | None = None
     effort: str | None = None
     agent: str | None = None
+    # Other models / agents a call may pick; without them a profile's model and agent win.
+    allowed_models: list[str] = []
+    allowed_agents: list[str] = []
     sandbox: bool | None = None
     skip_permissions: bool | None = None
     verify: list[str] = []

@@ -349,7 +349,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     checks = [check_python()]
     for problem in settings.problems:
         checks.append(_fail("settings", problem, "Fix that variable in the relay's environment (the MCP client's "
-                            "server env); until then the relay uses the default."))
+                            "server env); until then `gravity-relay serve` refuses to start."))
     if settings.inside_worker:
         checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
                             "here refuses to delegate (RECURSION_REFUSED)"))

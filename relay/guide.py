@@ -75,7 +75,7 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.WORKER_ERROR: "agy reported a failed turn (API error, bad model, ...); see error.message.",
     Status.CONFLICTING_OPTIONS: "The call's options contradict each other or widen the profile; nothing ran.",
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
-    Status.INVALID_WORKSPACE: "The workspace is relative, missing, a root or outside the allowed roots; nothing ran.",
+    Status.INVALID_WORKSPACE: "The workspace is blank, relative, missing, a root, outside the allowed roots, the data dir, a bare repo or a .git folder; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
     Status.BUSY: "That conversation is running a turn now, or the queue wait passed its bound (the message says "
     "which run holds the slot); wait for its packet.",
@@ -84,7 +84,8 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.RUNNING: "Not an outcome: get_result on a run whose relay is still working on it. Ask again later.",
     Status.INTERRUPTED: "The relay process ended mid-run; its worker was stopped (identity checked) at the next start "
     "or before the next worker; the files git shows changed are listed.",
-    Status.NOT_FOUND: "No run record with that id.",
+    Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
+    Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
     Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
     "still names its run_id and the worker's changes.",
 }

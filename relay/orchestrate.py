@@ -28,6 +28,7 @@ from .contracts import (
     Attempt,
     Changes,
     ContinueInput,
+    ErrorInfo,
     ExecuteInput,
     GetResultInput,
     Packet,
@@ -38,11 +39,12 @@ from .contracts import (
 )
 from .coordinator import Coordinator
 from .errors import RelayError
-from .policy import CallOptions, RunPlan, resolve_plan, validate_workspace
+from .policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from .process import kill_group, run_capture, tail
 from .proc_identity import Identity, group_is_run, own_stamp, stamp_of
 from .recovery import recover_interrupted, recover_run
 from .prompt import argv_safe_prompt, compose_feedback, compose_prompt
+from .redact import redact
 from .results import render_result
 from .review import build_review, fit_packet, tests_from_report
 from .settings import Settings
@@ -110,6 +112,7 @@ class Relay:
                            relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
+            require_text("task", args.task)
             _refuse_nul(args)
             plan = resolve_plan(
                 CallOptions(
@@ -134,6 +137,7 @@ class Relay:
                            relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
+            require_text("feedback", args.feedback)
             _refuse_nul(args)
             call, conversation_id, parent = self._continue_options(args)
             record.parent_run_id = parent
@@ -167,13 +171,8 @@ class Relay:
             self.store.write(record)  # a record exists from here on, whatever happens next
             self.store.mark_active(record.run_id)
         except OSError as exc:
-            # Nothing has run yet: refuse, and say the record could not be written.
-            return self._finish(record, Verdict(
-                status=Status.MCP_ERROR,
-                message=f"run {record.run_id} not started: its record could not be written in {self.store.runs_dir}: "
-                f"{exc.strerror or exc}",
-                hint="Free disk space (or fix the permissions) of the relay's data dir, then call again; "
-                "nothing ran and the workspace was not touched."), started=started)
+            # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
+            return self._unrecorded(record, exc)
         live = _Live()
 
         async def tick() -> None:
@@ -181,7 +180,7 @@ class Relay:
                 await anyio.sleep(self.settings.progress_interval)
                 step = live.reader.progress_line() if live.stage == "running" else None
                 where = self.coordinator.status(record.run_id) if live.stage == "queued" else live.stage
-                await progress(time.monotonic() - started, f"{where}" + (f" · {step}" if step else ""))
+                await progress(time.monotonic() - started, redact(f"{where}" + (f" · {step}" if step else "")))
 
         try:
             async with anyio.create_task_group() as tg:
@@ -445,6 +444,21 @@ class Relay:
         log.info("run %s finished: %s", record.run_id, verdict.status.value)
         return packet
 
+    def _unrecorded(self, record: RunRecord, exc: OSError) -> Packet:
+        runs_dir = self.store.runs_dir
+        where = exc.filename or runs_dir
+        log.error("cannot write run records in %s: %s", runs_dir, exc)
+        error = ErrorInfo(
+            code=Status.STORAGE_ERROR,
+            message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
+            "the worker was not started",
+            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it; "
+            "free disk space if it is full), or set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP "
+            "server env; `gravity-relay doctor` checks it. Nothing ran and the workspace was not touched.",
+        )
+        return Packet(ok=False, run_id=record.run_id, status=Status.STORAGE_ERROR, error=error,
+                      flags=["no run record was written: get_result will not find this run_id"])
+
     async def _stop_worker(self, record: RunRecord) -> None:
         """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
         if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
@@ -505,7 +519,14 @@ class Relay:
                     "Start a new antigravity_execute instead.",
                 )
             if args.workspace:
-                validate_workspace(args.workspace, self.settings)
+                # A continue runs where its run ran; another folder is refused, never silently ignored.
+                asked = validate_workspace(args.workspace, self.settings)
+                if parent.workspace and asked != parent.workspace:
+                    raise RelayError(
+                        Status.INVALID_WORKSPACE,
+                        f"run {args.run_id} ran in {parent.workspace}; a continue cannot move it to {asked}",
+                        "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
+                    )
             mode = parent.execution_mode
             return (
                 CallOptions(

@@ -3,6 +3,15 @@
 A call may narrow what its profile allows (a sub-folder, a safer mode, a
 shorter timeout), never widen it. Contradictory options and bad workspaces are
 refused here, before anything is spawned.
+
+The bounds, when the profile is silent (or there is no profile):
+
+* trusted (``--dangerously-skip-permissions``) is granted only by a profile, with
+  ``execution_mode: "trusted"`` or the legacy ``skip_permissions: true``; a profile
+  that names no mode is safe-bounded: the call gets the default mode or safe;
+* the timeout bound is the default (30 minutes); a call may ask for less;
+* a profile's ``model`` / ``agent`` win over the call's, unless the profile lists the
+  call's choice in ``allowed_models`` / ``allowed_agents``.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from .contracts import ExecutionMode, Profile, Status
 from .errors import RelayError
 from .settings import Settings
 
-__all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "DEFAULT_TIMEOUT_MINUTES"]
+__all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
 
 DEFAULT_TIMEOUT_MINUTES = 30.0
 
@@ -87,6 +96,12 @@ def _is_root(path: Path) -> bool:
 
 def validate_workspace(raw: str | None, settings: Settings, *, within: str | None = None) -> str:
     """Return the workspace's real path, or refuse with INVALID_WORKSPACE and the fix."""
+    if raw is not None and raw and not raw.strip():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw!r} is blank",
+            "Pass the absolute path of the project folder, or leave `workspace` out to use the profile's.",
+        )
     if not raw or not raw.strip():
         raise RelayError(
             Status.INVALID_WORKSPACE,
@@ -115,7 +130,17 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
             f"workspace {raw} is a filesystem root",
             "Point the worker at a project folder, never at / or a drive root.",
         )
+    _refuse_relay_internals(real, raw, settings)
     if settings.allowed_roots:
+        relative = [r for r in settings.allowed_roots if not os.path.isabs(os.path.expanduser(r))]
+        if relative:
+            # Never resolved against the relay's cwd: that would allow whatever folder it started in.
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"GRAVITY_RELAY_ALLOWED_ROOTS has a relative entry ({', '.join(map(repr, relative))}); no workspace "
+                "is accepted until it is fixed",
+                "Use absolute paths in GRAVITY_RELAY_ALLOWED_ROOTS (see `gravity-relay doctor`).",
+            )
         roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
         if not any(real == root or real.is_relative_to(root) for root in roots):
             listed = "; ".join(str(r) for r in roots)
@@ -125,7 +150,10 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
                 "Use a folder under GRAVITY_RELAY_ALLOWED_ROOTS, or add its root there in the relay's configuration.",
             )
     if within:
-        bound = Path(within).resolve()
+        if not os.path.isabs(os.path.expanduser(within.strip())):
+            raise RelayError(Status.INVALID_WORKSPACE, f"the profile's workspace {within!r} is not an absolute path",
+                             "Give the profile's workspace as a full path.")
+        bound = Path(os.path.expanduser(within.strip())).resolve()
         if not (real == bound or real.is_relative_to(bound)):
             raise RelayError(
                 Status.INVALID_WORKSPACE,
@@ -134,6 +162,56 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
                 "use another profile for another project.",
             )
     return str(real)
+
+
+def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
+    """The relay's own data dir, a git directory and a bare repository are never workspaces."""
+    data = Path(os.path.expanduser(str(settings.data_dir))).resolve()
+    if real == data or real.is_relative_to(data):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is the relay's data dir ({data}), where its run records live",
+            "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
+        )
+    if ".git" in real.parts:
+        project = Path(*real.parts[: real.parts.index(".git")])
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is inside a git directory (.git)",
+            f"Pass the project folder itself ({project}), not its .git.",
+        )
+    if (real / "HEAD").is_file() and (real / "objects").is_dir() and (real / "refs").is_dir():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is a bare git repository (no working tree to edit)",
+            "Clone it (`git clone <bare> <folder>`) or add a worktree, and pass that folder.",
+        )
+
+
+def require_text(name: str, value: str) -> str:
+    """A task or feedback made only of whitespace gives the worker nothing to do: refused."""
+    if not value.strip():
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"{name} is blank (only whitespace)",
+            f"Say in `{name}` what the worker must do.",
+        )
+    return value
+
+
+def _choice(what: str, asked: str | None, named: str | None, allowed: list[str], profile: str | None) -> str | None:
+    """The profile's model/agent wins; the call may pick another only from the profile's allowed list."""
+    if not asked or asked == named:
+        return named or asked
+    if asked in allowed or (named is None and not allowed):
+        return asked
+    options = ", ".join(repr(x) for x in ([named] if named else []) + [a for a in allowed if a != named])
+    raise _conflict(
+        f"profile {profile!r} sets {what} {named!r}; a call cannot choose {asked!r}" if named else
+        f"profile {profile!r} allows only these {what}s: {options}; not {asked!r}",
+        f"Drop `{what}` (the profile's is used)" + (f", or pick one of: {options}" if options else "") +
+        f". The relay's owner can list more in the profile's allowed_{what}s.",
+    )
 
 
 def _merge(*groups: list[str]) -> list[str]:
@@ -158,6 +236,8 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         )
     sandbox = call.sandbox if call.sandbox is not None else profile.sandbox
     skip = call.skip_permissions if call.skip_permissions is not None else profile.skip_permissions
+    if call.execution_mode is ExecutionMode.SAFE and call.skip_permissions is None:
+        skip = None  # a call narrowing a legacy auto-approving profile to safe is narrowing, not a conflict
     if profile.execution_mode is ExecutionMode.SAFE and call.skip_permissions:
         raise _conflict(
             f"profile {name!r} runs in safe mode; skip_permissions would widen it",
@@ -169,6 +249,17 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     if profile.skip_permissions is False and (call.skip_permissions or call.execution_mode is ExecutionMode.TRUSTED):
         raise _conflict(f"profile {name!r} does not auto-approve tools; skip_permissions would widen it",
                         "Drop skip_permissions, or use a trusted profile.")
+    # Only a profile grants trusted: one that names no mode is safe-bounded (issue 13, item 4).
+    grants_trusted = profile.execution_mode is ExecutionMode.TRUSTED or (
+        profile.execution_mode is None and profile.skip_permissions is True)
+    if not grants_trusted and (call.execution_mode is ExecutionMode.TRUSTED or call.skip_permissions):
+        asked = "execution_mode 'trusted'" if call.execution_mode is ExecutionMode.TRUSTED else "skip_permissions=true"
+        whose = f"profile {name!r} names no execution_mode" if name else "no profile is in use"
+        raise _conflict(
+            f"{asked} is granted only by a server profile, and {whose}: the call is bounded to safe",
+            "Drop it (the worker runs in the default mode; commands not allowed in agy's settings are denied), "
+            "or use a profile with \"execution_mode\": \"trusted\" set by the relay's owner.",
+        )
     if mode is ExecutionMode.SAFE and skip:
         raise _conflict(
             "execution_mode 'safe' contradicts skip_permissions=true",
@@ -195,11 +286,13 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         call.workspace or profile.workspace, settings, within=profile.workspace if call.workspace else None
     )
 
+    # The profile's limit, or the default when it names none, is the bound (issue 13, item 5).
     limit = profile.timeout_minutes or DEFAULT_TIMEOUT_MINUTES
     minutes = call.timeout_minutes or limit
-    if call.timeout_minutes and profile.timeout_minutes and call.timeout_minutes > profile.timeout_minutes:
-        notes.append(f"timeout_minutes capped at the profile's {profile.timeout_minutes:g}")
-        minutes = profile.timeout_minutes
+    if call.timeout_minutes and call.timeout_minutes > limit:
+        whose = f"the profile's {limit:g}" if profile.timeout_minutes else f"the default {limit:g} (no profile sets one)"
+        notes.append(f"timeout_minutes capped at {whose}")
+        minutes = limit
 
     return RunPlan(
         workspace=workspace,
@@ -208,9 +301,9 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         sandbox=sandbox,
         skip_permissions=skip,
         constraints=_merge(settings.fixed_constraints, profile.constraints, call.constraints),
-        model=call.model or profile.model,
+        model=_choice("model", call.model, profile.model, profile.allowed_models, name),
         effort=call.effort or profile.effort,
-        agent=call.agent or profile.agent,
+        agent=_choice("agent", call.agent, profile.agent, profile.allowed_agents, name),
         timeout_seconds=float(minutes) * 60.0,
         verify=list(profile.verify),
         verify_timeout_seconds=profile.verify_timeout_minutes * 60.0,

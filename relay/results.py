@@ -13,6 +13,7 @@ import msgspec
 from .contracts import Detail, ErrorInfo, Packet, RunRecord, Status
 from .process import tail
 from .proc_identity import owner_alive
+from .redact import redact_obj
 
 __all__ = ["render_result", "packet_of", "encode", "status_of"]
 
@@ -84,6 +85,7 @@ def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path
     else:
         obj = msgspec.to_builtins(record)
         obj["status"] = status_of(record).value
+    obj = redact_obj(obj)  # the leader sees credentials masked; the file keeps them (0600)
     text = encode(obj).decode()
     if len(text) <= max_chars:
         return obj, text
@@ -94,10 +96,16 @@ def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path
         "truncated": f"{detail.value} view is {len(text)} chars; showing the first part. Full record: {record_path}",
         "partial": "",
     }
+    if len(encode(cut)) > max_chars:
+        # A long record path would not fit a small budget: a shorter note, still never over max_chars.
+        cut["truncated"] = f"{detail.value} view is {len(text)} chars; ask with a larger max_chars"
     room = max(0, max_chars - len(encode(cut)))
     while True:
         cut["partial"] = text[:room]
         out = encode(cut).decode()
-        if len(out) <= max_chars or room == 0:
+        if len(out) <= max_chars:
             return cut, out
+        if room == 0:  # cannot happen with max_chars >= 200 (the schema's minimum); never answer over the limit
+            cut = {"run_id": record.run_id, "truncated": f"over {max_chars} chars"}
+            return cut, encode(cut).decode()[:max_chars]
         room = max(0, room - (len(out) - max_chars))

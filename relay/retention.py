@@ -20,6 +20,7 @@ import datetime as _dt
 import logging
 import re
 import shutil
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -30,6 +31,9 @@ from .settings import Settings, parse_size
 __all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
 
 log = logging.getLogger("relay.retention")
+
+# The start-up pass refuses to remove more than half of the runs once that is this many.
+GUARD_MIN_RUNS = 10
 
 _ID_PREFIX = re.compile(r"^(r(\d{8}T\d{6})-[0-9a-f]{8})(?:\.|$)")
 
@@ -54,6 +58,8 @@ class RetentionSummary(Struct, kw_only=True):
     kept_bytes: int = 0
     running: list[str] = []
     errors: list[str] = []
+    # Set when the start-up pass refused to apply the limits (it would remove most records).
+    withheld: str | None = None
 
 
 def human_bytes(size: int) -> str:
@@ -79,6 +85,8 @@ _StateOnly = msgspec.json.Decoder(dict)
 
 def _is_running(record_path: Path) -> bool:
     try:
+        if not record_path.is_file():  # a folder or a FIFO (reading it would block) is no record
+            return False
         data = _StateOnly.decode(record_path.read_bytes())
     except (OSError, msgspec.DecodeError):
         return False
@@ -133,8 +141,15 @@ def apply_retention(
     max_size_bytes: int | None = None,
     dry_run: bool = False,
     now: _dt.datetime | None = None,
+    guard: bool = False,
 ) -> RetentionSummary:
-    """Trim the runs folder; limits default to the settings'. Never raises for one bad file."""
+    """Trim the runs folder; limits default to the settings'. Never raises for one bad file.
+
+    A pass that would remove more than half of the runs logs a WARNING naming the limits
+    first. With ``guard`` (the automatic pass at start-up) it removes nothing at all when
+    that is ``GUARD_MIN_RUNS`` runs or more: a typo in a setting must not cost the history.
+    ``gravity-relay cleanup``, asked for on purpose, applies the limits whatever they remove.
+    """
     max_runs = settings.max_runs if max_runs is None else max_runs
     max_age_days = settings.max_age_days if max_age_days is None else max_age_days
     max_size_bytes = settings.max_size_bytes if max_size_bytes is None else max_size_bytes
@@ -162,6 +177,19 @@ def apply_retention(
                 run.reason = f"total over {human_bytes(max_size_bytes)}"
                 total -= run.bytes
 
+    doomed = [r for r in runs if r.reason is not None and not r.running]
+    if runs and len(doomed) * 2 > len(runs):
+        limits = _limits_text(max_runs, max_age_days, max_size_bytes)
+        if guard and len(doomed) >= GUARD_MIN_RUNS:
+            summary.withheld = (f"retention would remove {len(doomed)} of {len(runs)} runs in {runs_dir} ({limits}); "
+                                "nothing removed. If these limits are meant, run `gravity-relay cleanup` (add --dry-run "
+                                "to see the list first); otherwise fix the GRAVITY_RELAY_MAX_* setting.")
+            log.warning("%s", summary.withheld)
+            for run in runs:
+                run.reason = None
+        elif not dry_run:
+            log.warning("retention: removing %d of %d runs in %s (%s)", len(doomed), len(runs), runs_dir, limits)
+
     for run in runs:
         if run.reason is None or run.running:
             summary.kept_runs += 1
@@ -184,6 +212,17 @@ def apply_retention(
     return summary
 
 
+def _limits_text(max_runs: int | None, max_age_days: float | None, max_size_bytes: int | None) -> str:
+    parts = []
+    if max_runs:
+        parts.append(f"GRAVITY_RELAY_MAX_RUNS={max_runs}")
+    if max_age_days:
+        parts.append(f"GRAVITY_RELAY_MAX_AGE_DAYS={max_age_days:g}")
+    if max_size_bytes:
+        parts.append(f"GRAVITY_RELAY_MAX_SIZE={human_bytes(max_size_bytes)}")
+    return ", ".join(parts) or "no limits"
+
+
 async def retain_in_background(settings: Settings) -> RetentionSummary | None:
     """``apply_retention`` in a worker thread, for the server's start-up; never raises.
 
@@ -193,7 +232,7 @@ async def retain_in_background(settings: Settings) -> RetentionSummary | None:
     import anyio
 
     try:
-        return await anyio.to_thread.run_sync(apply_retention, settings, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(partial(apply_retention, settings, guard=True), abandon_on_cancel=True)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:

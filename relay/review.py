@@ -16,6 +16,7 @@ import msgspec
 
 from .changes import ChangeSet, normalize_reported
 from .contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
+from .redact import redact_obj
 from .risk import RiskContext, assess_all, kind_rank, max_risk, risk_rank
 
 __all__ = [
@@ -113,17 +114,31 @@ class _Claims:
         return [claim for claim in self.claims if claim not in hit]
 
 
-def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None) -> list[str]:
-    """Where the worker's report and the observed changes disagree, one short line each."""
+def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None,
+                 changeset: ChangeSet | None = None) -> list[str]:
+    """Where the worker's report and the observed changes disagree, one short line each.
+
+    What the relay could not look at (``changeset.unseen``) is never called unchanged; the
+    loud facts (the workspace deleted, writes through symlinks leading out) come first.
+    """
     flags: list[str] = []
+    unseen = changeset.unseen if changeset is not None else {}
+    if changeset is not None and changeset.workspace_gone:
+        flags.append("WORKSPACE DELETED: the worker removed the whole workspace; restore it from git or a backup")
+    if changeset is not None and changeset.escapes:
+        shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
+        flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
     if source == "report":
         flags.append("changes were not observed: the file list is the worker's own claim")
     if report is not None:
         claims = _Claims(report)
         if source != "report":
-            unchanged = claims.unmatched(files)
+            unchanged = [c for c in claims.unmatched(files) if c not in unseen]
             if unchanged:
                 flags.append(f"claimed but unchanged {_names(unchanged)}")
+            not_seen = [c for c in claims.unmatched(files) if c in unseen]
+            if not_seen:
+                flags.append(f"claimed, outside git's view, not confirmed {_names(not_seen)}")
             unmentioned = [c.path for c in rank_changes(files) if not claims.mentions(c)]
             if unmentioned:
                 flags.append(f"changed but not in the worker's report {_names(unmentioned)}")
@@ -165,7 +180,7 @@ def build_review(
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()))
-    assessed = assess_all(changeset.files, ctx)
+    assessed = [_beyond_view(change, changeset) for change in assess_all(changeset.files, ctx)]
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(
@@ -177,8 +192,19 @@ def build_review(
     )
     if len(ranked) > MAX_FILES:
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (highest risk first); {FULL_HINT}."
-    flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note)
+    flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
+
+
+def _beyond_view(change: FileChange, changeset: ChangeSet) -> FileChange:
+    """Say how a change outside git's view was seen; a write leading out of the workspace, or the
+    workspace deleted, is high risk whatever the file."""
+    why = changeset.outside.get(change.path)
+    if why:
+        change = msgspec.structs.replace(change, reasons=[why, *change.reasons][:3])
+    if change.path in changeset.escapes or (changeset.workspace_gone and change.path == "."):
+        change = msgspec.structs.replace(change, risk="high")
+    return change
 
 
 # --------------------------------------------------------------------------- budget
@@ -195,8 +221,15 @@ def _sentence(base: str | None, cut: list[str], budget: int, *, short: bool = Fa
     return _cut(f"{head}Cut to fit {budget:,} bytes: {', '.join(cut)}; {FULL_HINT}.", 400)
 
 
+def _redacted(packet: Packet) -> Packet:
+    """The packet with credential shapes masked (relay.redact); the record keeps the raw report."""
+    raw = msgspec.to_builtins(packet)
+    masked = redact_obj(raw)
+    return packet if masked == raw else msgspec.convert(masked, Packet)
+
+
 def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
-    """Return ``packet`` cut to at most ``budget`` serialized bytes, saying what was cut.
+    """Return ``packet``, credentials masked, cut to at most ``budget`` serialized bytes, saying what was cut.
 
     Cuts go from what a reviewer misses least to what they miss most, checking the size
     after each: lists capped at their maxima; then long text trimmed (summary, flags,
@@ -206,6 +239,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
     ``Changes.truncated`` names each cut and where the full record is. The input packet
     is not modified.
     """
+    packet = _redacted(packet)
     if _size(packet) <= budget:
         return packet
     base = packet.changes.truncated

@@ -103,11 +103,49 @@ def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
     )
 
 
+def _lone_surrogate(value: Any, where: str = "arguments") -> str | None:
+    """The path of the first string (or key) that is not valid Unicode text: a lone UTF-16 surrogate."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"{where} (character {exc.start}: {value[exc.start]!a})"
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _lone_surrogate(key, f"{where} key") or _lone_surrogate(item, f"{where}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def _as_text(value: Any) -> str:
+    return str(value).encode("utf-8", "replace").decode("utf-8")
+
+
 async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
     """Dispatch one tool call; shared by the MCP handler and tests."""
     progress = progress or no_progress
     arguments = arguments or {}
     try:
+        bad = _lone_surrogate(arguments)
+        if bad:
+            # Text no file, argv or JSON answer can hold: refused here, before it reaches any of them.
+            error = RelayError(
+                Status.INVALID_INPUT,
+                f"{_as_text(name)}: {_as_text(bad).replace('arguments.', '', 1)} is not valid Unicode text: it holds "
+                "a lone UTF-16 surrogate",
+                "Send valid UTF-8 text; in JSON a \\ud800-\\udbff escape must be followed by a \\udc00-\\udfff one.",
+            )
+            if name in (EXECUTE, CONTINUE):
+                text = arguments.get("task" if name == EXECUTE else "feedback", "")
+                return _packet_result(relay.refuse_input(name, _as_text(text), error))
+            raise error
         if name in (EXECUTE, CONTINUE):
             kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
                                      CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
@@ -242,8 +280,11 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
             tg.start_soon(on_signals)
         tg.start_soon(retain_in_background, settings)
         async with stdio_server() as (read, write):
+            # Requests the SDK cannot parse (a lone surrogate) are answered by a filter in between.
+            checked_send, checked_read = anyio.create_memory_object_stream[Any](0)
+            tg.start_soon(_answer_what_the_sdk_drops, relay, read, checked_send, write)
             with server_scope:
-                await server.run(read, write, server.create_initialization_options())
+                await server.run(checked_read, write, server.create_initialization_options())
             if stopped_by:
                 # Every call has finished its record. The stdin reader is a thread blocked in read(), which
                 # no cancellation reaches (and the interpreter would join it at exit): leave now.
@@ -266,3 +307,60 @@ def _exit_now(code: int) -> None:
     except Exception:  # noqa: BLE001
         pass
     os._exit(code)
+
+
+async def _answer_what_the_sdk_drops(relay: Relay, read, forward, write) -> None:
+    """Pass the transport's messages on; answer the requests the SDK cannot parse but Python can.
+
+    The SDK parses each stdin line with pydantic's JSON parser, which refuses a lone
+    surrogate escape ("\\ud800": "unexpected end of hex escape"); the line becomes an
+    exception on the read stream and the dispatcher drops it at DEBUG level, so the
+    leader waited for ever. Python's json module reads such a line; a tools/call is then
+    answered (INVALID_INPUT, by call_tool's own check) and any other request gets a
+    JSON-RPC error, so every request with an id gets an answer.
+    """
+    try:
+        async with forward:
+            async for item in read:
+                if isinstance(item, Exception):
+                    reply = await _reply_to_undecodable(relay, item)
+                    if reply is not None:
+                        await write.send(reply)
+                        continue
+                await forward.send(item)
+    except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+        return  # the server or the transport has ended: nothing left to pass on
+
+
+async def _reply_to_undecodable(relay: Relay, exc: Exception):
+    import json
+
+    from mcp.shared.message import SessionMessage
+
+    errors = getattr(exc, "errors", None)
+    raw = errors()[0].get("input") if callable(errors) and errors() else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or "id" not in message or not isinstance(message.get("method"), str):
+        return None
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    request_id = message["id"]
+    if not isinstance(request_id, (int, str)) or _lone_surrogate(request_id):
+        return None
+    bad = _lone_surrogate(message)
+    if bad is None:
+        return None  # some other reason; the SDK's behaviour stands
+    log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
+    if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not _lone_surrogate(params["name"]):
+        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+        result = await call_tool(relay, params["name"], arguments)
+        reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
+                                      result=result.model_dump(mode="json", by_alias=True, exclude_none=True))
+    else:
+        reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(
+            code=types.INVALID_PARAMS, message=f"{_as_text(bad)} is not valid Unicode text (a lone UTF-16 surrogate)"))
+    return SessionMessage(reply)

@@ -253,6 +253,10 @@ class RepoState:
     config: list[tuple[str, str]] = field(default_factory=list)
     ignored_overflow: int = 0
     depth: int = 0
+    # Folders git folds and the relay does not look into: ignored ones ("build/"), and
+    # nested repositories it could not scan. Edits there are judged by timestamp only.
+    folded: list[str] = field(default_factory=list)
+    nested: set[str] = field(default_factory=set)  # untracked nested repositories, scanned like submodules
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix) :]
@@ -339,7 +343,15 @@ def scan_repo(root: str, prefix: str, *, store: ContentStore | None, out_prefix:
     head, status, gitlinks = _parse_status(out)
     state = RepoState(root=root, prefix=prefix, out_prefix=out_prefix, head=head, status=status, config=config, depth=depth)
 
-    sub_paths = [p for p in dict.fromkeys([*_gitmodule_paths(root), *sorted(gitlinks)]) if p.startswith(prefix)]
+    # An untracked nested repository is one folded "? dir/" entry: git never looks inside, so
+    # edits there were invisible and a worker's true claim was called false (issue 13, item 13).
+    # It gets its own status pass, like a submodule.
+    nested = [p.rstrip("/") for p, code in status.items() if code == "untracked" and p.endswith("/")]
+    state.nested = set(nested)
+    sub_paths = [p for p in dict.fromkeys([*_gitmodule_paths(root), *sorted(gitlinks), *nested]) if p.startswith(prefix)]
+    for sub in sub_paths[_MAX_SUBMODULES:]:
+        status.pop(sub + "/", None)
+        state.folded.append(sub + "/")
     for sub in sub_paths[:_MAX_SUBMODULES]:
         status.pop(sub, None)
         status.pop(sub + "/", None)
@@ -349,11 +361,13 @@ def scan_repo(root: str, prefix: str, *, store: ContentStore | None, out_prefix:
         inside = os.path.realpath(sub_root).startswith(os.path.realpath(root) + os.sep) and not os.path.islink(sub_root)
         if not inside or depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
             state.subs[sub] = None
+            state.folded.append(sub + "/")
             continue
         try:
             state.subs[sub] = scan_repo(sub_root, "", store=store, out_prefix=state.out(sub) + "/", depth=depth + 1)
         except GitError:
             state.subs[sub] = None
+            state.folded.append(sub + "/")
 
     # Folded directories (an ignored folder, an untracked nested repository) are not files;
     # ignored files past the cap are not watched, and the snapshot says how many.
@@ -361,6 +375,7 @@ def scan_repo(root: str, prefix: str, *, store: ContentStore | None, out_prefix:
     for path in list(status):
         if path.endswith("/") and status[path] == "ignored":
             del status[path]
+            state.folded.append(path)
         elif status[path] == "ignored":
             ignored_seen += 1
             if ignored_seen > _MAX_IGNORED:
@@ -419,7 +434,7 @@ def walk_tree(workspace: str, *, store: ContentStore | None, limit: int | None =
 class Snapshot:
     """What the workspace held before the run. Opaque to callers; cheap to keep for a run."""
 
-    __slots__ = ("source", "workspace", "elapsed_ms", "note", "repo", "tree", "store")
+    __slots__ = ("source", "workspace", "elapsed_ms", "note", "repo", "tree", "store", "started_ns")
 
     def __init__(
         self,
@@ -431,7 +446,11 @@ class Snapshot:
         repo: RepoState | None = None,
         tree: dict[str, Entry] | None = None,
         store: ContentStore | None = None,
+        started_ns: int | None = None,
     ) -> None:
+        # Wall-clock start: what the relay cannot diff (ignored folders, targets of symlinks
+        # leading outside) is judged changed when its timestamps are newer than this.
+        self.started_ns = time.time_ns() if started_ns is None else started_ns
         self.source = source
         self.workspace = workspace
         self.elapsed_ms = elapsed_ms
@@ -459,6 +478,7 @@ def _budget_note(store: ContentStore, ignored_overflow: int = 0) -> str | None:
 def take_snapshot(workspace: Path) -> Snapshot:
     """Record the workspace before a run: git if it is a repository, else a tree walk, else nothing."""
     started = time.perf_counter()
+    started_ns = time.time_ns()
     ws = Path(workspace).resolve()
     store = ContentStore()
     git_note = None
@@ -466,7 +486,7 @@ def take_snapshot(workspace: Path) -> Snapshot:
         root, prefix = _toplevel(ws)
         repo = scan_repo(root, prefix, store=store)
         return Snapshot(
-            source="git", workspace=ws, repo=repo, store=store,
+            source="git", workspace=ws, repo=repo, store=store, started_ns=started_ns,
             elapsed_ms=int((time.perf_counter() - started) * 1000), note=_budget_note(store, repo.ignored_overflow),
         )
     except (GitError, OSError) as exc:
@@ -480,9 +500,10 @@ def take_snapshot(workspace: Path) -> Snapshot:
         note = f"{reason}; changes will be taken from the worker's report"
         if git_note:
             note = f"{git_note.split(';')[0]}; {note}"
-        return Snapshot(source="report", workspace=ws, elapsed_ms=int((time.perf_counter() - started) * 1000), note=note)
+        return Snapshot(source="report", workspace=ws, elapsed_ms=int((time.perf_counter() - started) * 1000), note=note,
+                        started_ns=started_ns)
     notes = [n for n in (git_note, _budget_note(store)) if n]
     return Snapshot(
-        source="tree", workspace=ws, tree=tree, store=store,
+        source="tree", workspace=ws, tree=tree, store=store, started_ns=started_ns,
         elapsed_ms=int((time.perf_counter() - started) * 1000), note="; ".join(notes) or None,
     )

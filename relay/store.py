@@ -8,9 +8,11 @@ against the relay's own format before it is ever joined to a path.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import os
 import re
 import secrets
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +32,8 @@ __all__ = [
 ]
 
 # r20261129T213900-1a2b3c4d: sortable by creation time, 8 random hex digits against collisions.
-RUN_ID_PATTERN = re.compile(r"^r\d{8}T\d{6}-[0-9a-f]{8}$")
+# Matched with fullmatch: `$` would accept a trailing newline ("r…\n" named another file).
+RUN_ID_PATTERN = re.compile(r"r\d{8}T\d{6}-[0-9a-f]{8}")
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(RunRecord)
@@ -46,7 +49,7 @@ def new_run_id() -> str:
 
 
 def check_run_id(run_id: str) -> str:
-    if not isinstance(run_id, str) or not RUN_ID_PATTERN.match(run_id):
+    if not isinstance(run_id, str) or not RUN_ID_PATTERN.fullmatch(run_id):
         raise RelayError(
             Status.INVALID_INPUT,
             f"run_id {str(run_id)[:80]!r} is not a Gravity Relay run id",
@@ -54,6 +57,18 @@ def check_run_id(run_id: str) -> str:
             "`gravity-relay runs list` shows recent ones.",
         )
     return run_id
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; anything else (a folder, a FIFO that would block) is an OSError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
 
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
@@ -101,13 +116,22 @@ class RunStore:
     def read(self, run_id: str) -> RunRecord:
         path = self.record_path(run_id)
         try:
-            data = path.read_bytes()
+            data = _read_regular(path)
         except FileNotFoundError:
             raise RelayError(
                 Status.NOT_FOUND,
                 f"no run record {run_id} in {self.runs_dir}",
                 "Check the run_id; records may have been removed by cleanup, or written under another "
                 "GRAVITY_RELAY_DATA_DIR.",
+            ) from None
+        except OSError as exc:
+            # A record left by `sudo` (root-owned 0600), a folder or a pipe in its place: the
+            # views name it and go on, never a traceback (issue 13, item 14).
+            raise RelayError(
+                Status.NOT_FOUND,
+                f"run record {path} cannot be read: {exc.strerror or exc}",
+                "Fix its owner or permissions (a record written by `sudo gravity-relay` belongs to root: "
+                "`sudo chown $USER` it), or remove it.",
             ) from None
         try:
             return _decoder.decode(data)
@@ -143,18 +167,24 @@ class RunStore:
         folder = self.runs_dir / "active"
         if not folder.is_dir():
             return []
-        return sorted(p.name for p in folder.iterdir() if RUN_ID_PATTERN.match(p.name))
+        return sorted(p.name for p in folder.iterdir() if RUN_ID_PATTERN.fullmatch(p.name))
 
     def iter_ids(self) -> Iterator[str]:
         """Run ids, newest first (the id starts with its creation time)."""
         if not self.runs_dir.is_dir():
             return
-        ids = [p.stem for p in self.runs_dir.glob("r*.json") if RUN_ID_PATTERN.match(p.stem)]
+        ids = [p.stem for p in self.runs_dir.glob("r*.json") if RUN_ID_PATTERN.fullmatch(p.stem)]
         yield from sorted(ids, reverse=True)
 
     def iter_records(self) -> Iterator[RunRecord]:
+        for run_id, record, _error in self.iter_readable():
+            if record is not None:
+                yield record
+
+    def iter_readable(self) -> Iterator[tuple[str, RunRecord | None, RelayError | None]]:
+        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read."""
         for run_id in self.iter_ids():
             try:
-                yield self.read(run_id)
-            except RelayError:
-                continue
+                yield run_id, self.read(run_id), None
+            except RelayError as exc:
+                yield run_id, None, exc

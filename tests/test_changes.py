@@ -429,3 +429,32 @@ def test_observe_lists_files_past_the_read_budget_without_reading_them(repo: Pat
     assert len(cs.files) == 10 and all(c.kind == "added" for c in cs.files)
     assert sum(c.additions for c in cs.files) == 3
     assert "7 files listed without line counts" in (cs.note or "")
+
+
+def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_named_never_unchanged(tmp_path: Path) -> None:
+    # Regression (issue 13, item 13): outside git, a claim inside node_modules/ (never walked)
+    # was "claimed but unchanged".
+    import time
+
+    from relay.review import build_review
+
+    plain = tmp_path / "plain"
+    (plain / "node_modules" / "pkg").mkdir(parents=True)
+    (plain / "node_modules" / "pkg" / "old.js").write_text("a\n")
+    os.utime(plain / "node_modules" / "pkg" / "old.js", (1_000_000_000, 1_000_000_000))
+    (plain / "app.js").write_text("x\n")
+    time.sleep(0.3)  # the utime's ctime is now well before the snapshot
+    before = take_snapshot(plain)
+    assert before.source == "tree"
+    (plain / "node_modules" / "pkg" / "index.js").write_text("patched\n")
+    claimed = ["node_modules/pkg/index.js", "node_modules/pkg/old.js", "app.js"]
+    cs = observe_changes(before, plain, reported=claimed)
+    assert "node_modules/pkg/index.js" in _by_path(cs)
+    assert "node_modules/" in cs.outside["node_modules/pkg/index.js"]
+    assert "predate the run" in cs.unseen["node_modules/pkg/old.js"]
+    from relay.contracts import WorkerReport
+
+    _, flags, _ = build_review(cs, report=WorkerReport(summary="s", files_changed=claimed))
+    text = "\n".join(flags)
+    assert "claimed but unchanged (1) app.js" in text  # the walk sees app.js: that claim is false
+    assert "outside git's view, not confirmed (1) node_modules/pkg/old.js" in text

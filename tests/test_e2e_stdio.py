@@ -179,10 +179,10 @@ async def test_stdio_legacy_fields_are_accepted_and_reach_the_prompt(env, agy, r
     async with stdio_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {
             "task": "t", "workspace": str(repo), "plan": "step one", "acceptance_criteria": ["it works"],
-            "constraints": "keep it small", "timeout_minutes": 5, "skip_permissions": True, "model": "gemini-3.1-pro-low"}))
+            "constraints": "keep it small", "timeout_minutes": 5, "sandbox": False, "model": "gemini-3.1-pro-low"}))
     assert packet["status"] == "SUCCESS", packet
     argv = launches(agy)[-1]["argv"]
-    assert "--dangerously-skip-permissions" in argv and argv[argv.index("--print-timeout") + 1] == "300s"
+    assert "--dangerously-skip-permissions" not in argv and argv[argv.index("--print-timeout") + 1] == "300s"
     assert argv[argv.index("--model") + 1] == "gemini-3.1-pro-low"
     assert "step one" in argv[-1] and "- it works" in argv[-1] and "- keep it small" in argv[-1]
 

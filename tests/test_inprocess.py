@@ -38,10 +38,11 @@ async def test_inprocess_numbers_and_booleans_sent_as_strings_are_accepted(tmp_p
     from fakeagy import launches
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
-    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy),
+                              "GRAVITY_RELAY_PROFILES": '{"t": {"skip_permissions": true}}'})
     async with Client(create_server(settings), mode="legacy") as client:
         packet = payload(await client.call_tool("antigravity_execute", {
-            "task": "t", "workspace": str(repo), "timeout_minutes": "5", "skip_permissions": "true"}))
+            "task": "t", "profile": "t", "workspace": str(repo), "timeout_minutes": "5", "skip_permissions": "true"}))
         assert packet["status"] in ("SUCCESS", "INVALID_REPORT"), packet
         cut = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "max_chars": "300"}))
     argv = launches(agy)[-1]["argv"]

@@ -38,8 +38,8 @@ def test_resolve_plan_conflicting_pairs_are_refused(tmp_path, options):
 
 
 def test_resolve_plan_modes_map_to_sandbox_and_skip(tmp_path):
-    s = settings_for(tmp_path)
-    trusted = resolve_plan(CallOptions(workspace=str(tmp_path), execution_mode=ExecutionMode.TRUSTED), s)
+    s = settings_for(tmp_path, GRAVITY_RELAY_PROFILES='{"t": {"execution_mode": "trusted"}}')
+    trusted = resolve_plan(CallOptions(profile="t", workspace=str(tmp_path), execution_mode=ExecutionMode.TRUSTED), s)
     assert (trusted.sandbox, trusted.skip_permissions) == (False, True)
     safe = resolve_plan(CallOptions(workspace=str(tmp_path), execution_mode=ExecutionMode.SAFE), s)
     assert (safe.sandbox, safe.skip_permissions) == (True, False)

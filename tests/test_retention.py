@@ -174,9 +174,15 @@ def test_retention_defaults_come_from_the_settings_environment(tmp_path):
 
 
 @pytest.mark.parametrize("text,expected", [("500MB", 500 * 1024**2), ("2G", 2 * 1024**3), ("1.5GiB", int(1.5 * 1024**3)),
-                                           ("1024", 1024), ("0", 0), ("10kb", 10 * 1024)])
+                                           ("1024", 1024**3), ("4096B", 4096), ("0", 0), ("10kb", 10 * 1024)])
 def test_parse_size_understands_units(text, expected):
     assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["lots", "1e9", "-5", "inf", "nan", "9" * 400, "5 PB"])
+def test_parse_size_refuses_what_it_does_not_understand_or_what_is_absurd(text):
+    with pytest.raises(ValueError, match="500MB"):
+        parse_size(text)
 
 
 def test_parse_size_refuses_what_it_does_not_understand():
@@ -277,3 +283,47 @@ async def test_serve_applies_retention_in_the_background_at_start_up(settings, s
                 break
             await anyio.sleep(0.1)
     assert ids_on_disk(store) == []
+
+
+# --------------------------------------------------------------------------- typos must not cost the history
+
+
+@pytest.mark.anyio
+async def test_retain_in_background_with_a_bare_max_size_keeps_every_record(tmp_path):
+    # Regression (issue 13, item 2): GRAVITY_RELAY_MAX_SIZE=500 was read as 500 bytes and the
+    # next start deleted every run record. A bare number is megabytes now.
+    from relay.retention import retain_in_background
+
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_MAX_SIZE": "500"})
+    assert settings.max_size_bytes == 500 * 1024**2 and settings.problems == []
+    store = RunStore(settings.runs_dir)
+    ids = [make_run(store, days_ago=d / 24, n=d, transcript=2000) for d in range(12)]
+    summary = await retain_in_background(settings)
+    assert summary is not None and summary.removed == []
+    assert ids_on_disk(store) == sorted(ids)
+
+
+@pytest.mark.anyio
+async def test_retain_in_background_refuses_to_remove_most_records_and_says_so(tmp_path, caplog):
+    # A limit that would remove more than half of the history at start-up is a typo until the
+    # operator says otherwise: nothing is removed, a WARNING names the limits and the fix.
+    from relay.retention import GUARD_MIN_RUNS, retain_in_background
+
+    settings = Settings(data_dir=tmp_path / "data", max_runs=2, max_age_days=0, max_size_bytes=0)
+    store = RunStore(settings.runs_dir)
+    ids = [make_run(store, days_ago=d / 24, n=d) for d in range(GUARD_MIN_RUNS + 2)]
+    summary = await retain_in_background(settings)
+    assert summary is not None and summary.removed == [] and summary.withheld
+    assert ids_on_disk(store) == sorted(ids)
+    warning = [r for r in caplog.records if r.levelname == "WARNING" and "retention" in r.getMessage()]
+    assert warning and "GRAVITY_RELAY_MAX_RUNS=2" in warning[0].getMessage()
+    assert f"remove {GUARD_MIN_RUNS} of {GUARD_MIN_RUNS + 2} runs" in warning[0].getMessage()
+    assert "gravity-relay cleanup" in warning[0].getMessage()
+
+
+def test_apply_retention_asked_for_on_purpose_removes_most_records_after_a_warning(settings, store, caplog):
+    ids = [make_run(store, days_ago=d / 24, n=d) for d in range(12)]
+    summary = apply_retention(settings, max_runs=2, max_age_days=0, max_size_bytes=0, now=NOW)
+    assert summary.withheld is None and len(summary.removed) == 10
+    assert ids_on_disk(store) == sorted(ids[:2])
+    assert any(r.levelname == "WARNING" and "removing 10 of 12 runs" in r.getMessage() for r in caplog.records)
