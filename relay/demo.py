@@ -119,7 +119,7 @@ def demo_settings(base: Settings, *, agy: Path, workspace: Path) -> Settings:
 async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | None = None) -> DemoResult:
     from .contracts import ExecuteInput
     from .orchestrate import Relay, no_progress
-    from .results import encode
+    from .results import encode, packet_object
     from .store import RunStore
 
     with tempfile.TemporaryDirectory(prefix="gravity-relay-demo-") as tmp:
@@ -153,7 +153,7 @@ async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | N
         record_path=str(store.record_path(packet.run_id)),
         run_files=[str(p) for p in store.run_files(packet.run_id)],
         transcript_bytes=transcript_bytes,
-        packet_bytes=len(encode(msgspec.to_builtins(packet))),
+        packet_bytes=len(encode(packet_object(packet))),
         workspace=str(repo),
         git=has_git,
     )
@@ -163,7 +163,7 @@ def demo_main(settings: Settings, *, as_json: bool = False) -> int:
     """The ``gravity-relay demo`` command: run, print the packet, say what it saved and where the record is."""
     import anyio
 
-    from .results import encode
+    from .results import encode, packet_object
 
     out = sys.stdout
     err = sys.stderr
@@ -186,7 +186,7 @@ def demo_main(settings: Settings, *, as_json: bool = False) -> int:
         err.write(f"gravity-relay demo: could not run: {getattr(exc, 'message', None) or exc}\n"
                   "  `gravity-relay doctor` checks the data dir and the rest of the set-up.\n")
         return 1
-    obj = msgspec.to_builtins(result.packet)
+    obj = packet_object(result.packet)
     if as_json:
         out.write(encode(obj).decode() + "\n")
         return 0 if result.packet.ok else 1

@@ -15,13 +15,22 @@ from .process import tail
 from .proc_identity import owner_alive
 from .redact import redact_obj
 
-__all__ = ["render_result", "packet_of", "encode", "status_of"]
+__all__ = ["render_result", "packet_of", "packet_object", "encode", "status_of"]
 
 _encoder = msgspec.json.Encoder()
 
 
 def encode(value: Any) -> bytes:
     return _encoder.encode(value)
+
+
+def packet_object(packet: Packet) -> dict[str, Any]:
+    """The packet as the leader reads it: no empty ``changes``/``tests`` (a refusal has neither)."""
+    obj = msgspec.to_builtins(packet)
+    for key in ("changes", "tests"):
+        if obj.get(key) == {}:
+            del obj[key]
+    return obj
 
 
 def status_of(record: RunRecord) -> Status:
@@ -79,7 +88,7 @@ def _errors_view(record: RunRecord, budget: int) -> dict[str, Any]:
 def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path: str) -> tuple[dict[str, Any], str]:
     """(structured content, text block) for one record; the text is the compact JSON of the object."""
     if detail is Detail.SUMMARY:
-        obj = msgspec.to_builtins(packet_of(record))
+        obj = packet_object(packet_of(record))
     elif detail is Detail.ERRORS:
         obj = _errors_view(record, max_chars)
     else:

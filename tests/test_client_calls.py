@@ -138,3 +138,31 @@ async def test_get_result_without_run_id_lists_recent_runs_like_runs_show(tmp_pa
     with redirect_stdout(out):
         assert runs_show(settings, None) == 0
     assert out.getvalue() == result.content[0].text + "\n"  # both doors, same bytes
+
+
+# --------------------------------------------------------------------------- failure packets per client
+
+
+async def test_failure_packet_is_an_error_result_without_empty_sections_for_most_clients(tmp_path):
+    # A refusal has no changes and no tests: the packet carried "changes":{},"tests":{} (24 B for nothing).
+    settings = relay_settings(tmp_path)
+    async with Client(create_server(settings), mode="legacy") as client:
+        result = await client.call_tool("antigravity_execute", {"task": "t", "workspace": "relative/path"})
+    assert result.is_error and result.structured_content is None
+    packet = json.loads(result.content[0].text)
+    assert packet["status"] == "INVALID_WORKSPACE" and "changes" not in packet and "tests" not in packet
+
+
+async def test_failure_packet_reaches_gemini_cli_as_an_ordinary_result_with_ok_false(tmp_path):
+    # Gemini CLI 0.61 hands its model an isError result with the call's arguments echoed and the packet twice
+    # (441 B -> 1,329 B, tests/realclients); told apart by its clientInfo, it gets the failure as a plain result.
+    from mcp.types import Implementation
+
+    settings = relay_settings(tmp_path)
+    gemini = Implementation(name="gemini-cli-mcp-client", version="0.61.0")
+    async with Client(create_server(settings), mode="legacy", client_info=gemini) as client:
+        result = await client.call_tool("antigravity_execute", {"task": "t", "workspace": "relative/path"})
+    assert not result.is_error
+    packet = json.loads(result.content[0].text)
+    assert packet["ok"] is False and packet["status"] == "INVALID_WORKSPACE"
+    assert result.structured_content == packet

@@ -11,7 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fakeagy import launches
-from relay.results import encode
+import msgspec
+
+from relay.contracts import Packet
+from relay.results import encode, packet_object
 
 from .clients import Driver
 from .dialogue import Delegation
@@ -55,7 +58,7 @@ class Session:
 
 def packet_bytes(record: dict) -> bytes:
     """The packet as the relay encodes it in the tool result's text block."""
-    return encode(record["packet"])
+    return encode(packet_object(msgspec.convert(record["packet"], Packet)))
 
 
 def delegate(driver: Driver, root: Path, agy: Path, workspace: Path, *, feedback: str | None = "Also say goodbye.",

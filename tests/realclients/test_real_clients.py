@@ -89,16 +89,9 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
     assert s.result.returncode == 0 and FINAL_TEXT in s.result.stdout, s.explain()
 
 
-# Gemini CLI 0.61 hands an isError result to its model as "MCP tool ... reported tool error for function
-# call: <the call's args, JSON> with response: <the whole CallToolResult, JSON>", and its transport adds
-# structuredContent = JSON.parse(text) when a result has none: the packet arrives twice, escaped, next
-# to an echo of the task (measured 441 B -> 1329 B). Only a failure packet without isError reaches it
-# once (measured 1.11x). Strict: when the relay changes, this turns red to have the mark removed.
-GEMINI_ERROR_WRAP = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                      reason="Gemini CLI wraps isError results (args echo + packet twice)")
-
-
-@pytest.mark.parametrize("client", ["codex", "claude", pytest.param("gemini", marks=GEMINI_ERROR_WRAP)])
+# Regression: Gemini CLI 0.61 wrapped isError results (the task echoed, the packet twice: 441 B -> 1,329 B);
+# the relay now answers Gemini's failures as ordinary results, the packet once.
+@pytest.mark.parametrize("client", ["codex", "claude", "gemini"])
 def test_real_client_gets_a_failure_packet_once(client: str, tmp_path: Path, workspace: Path, agy: Path) -> None:
     # A workspace outside the allowed roots: the relay refuses before agy runs, with a failure packet.
     driver = DRIVERS[client]
