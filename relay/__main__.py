@@ -1,5 +1,5 @@
 """``python -m relay``: the same command line as ``gravity-relay``."""
 
-from .cli import main
+from relay.doors.cli import main
 
 raise SystemExit(main())

@@ -28,10 +28,10 @@ async def main() -> None:
     from mcp import Client
 
     from conftest import make_repo
-    from fakeagy import failure_scenario, install_fake_agy
-    from relay.guide import instructions
-    from relay.server import create_server
-    from relay.settings import load_settings
+    from fake_agy_harness import failure_scenario, install_fake_agy
+    from relay.doors.guide import instructions
+    from relay.doors.mcp_server import create_server
+    from relay.core.settings import load_settings
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)

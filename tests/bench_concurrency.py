@@ -21,7 +21,7 @@ import anyio
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
-from fakeagy import install_fake_agy, launches, scenario  # noqa: E402
+from fake_agy_harness import install_fake_agy, launches, scenario  # noqa: E402
 
 
 async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: float) -> dict:

@@ -19,7 +19,7 @@ import anyio
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
-from fakeagy import (  # noqa: E402
+from fake_agy_harness import (  # noqa: E402
     SECTION6_SCENARIOS,
     failure_scenario,
     install_fake_agy,

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import make_repo, relay_command, relay_env  # noqa: E402
-from fakeagy import install_fake_agy, launches, pid_alive, scenario  # noqa: E402
+from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario  # noqa: E402
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
@@ -239,7 +239,7 @@ def fault_unreadable_record(root: Path) -> dict:
 
 def fault_pid_reuse(root: Path) -> dict:
     """A record and a queue ticket that name live, unrelated processes (their pid was "reused")."""
-    from relay.proc_identity import stamp_of
+    from relay.core.identity import stamp_of
 
     repo, agy, env = setup(root, scenario({"behaviour": "success", "edits": EDIT, "report": REPORT}),
                            GRAVITY_RELAY_QUEUE_WAIT_MINUTES="1")

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import msgspec  # noqa: E402
 
-from relay.changes import observe_changes  # noqa: E402
-from relay.contracts import Packet, Status, Tests, WorkerReport  # noqa: E402
-from relay.review import PACKET_BUDGET_BYTES, build_review, fit_packet  # noqa: E402
-from relay.snapshot import take_snapshot  # noqa: E402
+from relay.observe.changes import observe_changes  # noqa: E402
+from relay.core.contracts import Packet, Status, Tests, WorkerReport  # noqa: E402
+from relay.review.packet import PACKET_BUDGET_BYTES, build_review, fit_packet  # noqa: E402
+from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
 

@@ -49,18 +49,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import msgspec  # noqa: E402
 
-from relay.changes import observe_changes  # noqa: E402
-from relay.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
-from relay.review import build_review, fit_packet  # noqa: E402
-from relay.risk import RULES, RiskContext, file_kind, sample_filter  # noqa: E402
-from relay.snapshot import take_snapshot  # noqa: E402
+from relay.observe.changes import observe_changes  # noqa: E402
+from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
+from relay.review.packet import build_review, fit_packet  # noqa: E402
+from relay.observe.file_kinds import file_kind, sample_filter  # noqa: E402
+from relay.review.risk import RULES, RiskContext  # noqa: E402
+from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
 
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "risk_corpus.json"
 
 # The naive "source first" order's idea of source, kept deliberately simple and separate
-# from relay.risk so the comparison is not the relay against itself.
+# from relay.review.risk so the comparison is not the relay against itself.
 _CODE_EXT = (".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".rs", ".go", ".java", ".c", ".h", ".rb", ".pyx")
 _NOT_SOURCE_PARTS = ("test", "tests", "doc", "docs", "example", "examples", "bench", "benchmarks", "tap-snapshots")
 
@@ -181,7 +182,7 @@ _TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_to
 
 def _token_rate(base: Path, repos: list[str], commits: int) -> None:
     """How often the token rule fires on ordinary history: the last ``commits`` non-merge
-    commits of each mirror, every changed source file, sampled as relay.changes samples."""
+    commits of each mirror, every changed source file, sampled as relay.observe.changes samples."""
     total = fired = 0
     by_category: dict[str, int] = {}
     for repo in repos:

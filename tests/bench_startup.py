@@ -112,7 +112,7 @@ async def one_start(command: list[str], env: dict[str, str], *, measure: bool = 
 
 
 async def main(runs: int) -> dict:
-    from relay.demo import install_demo_worker
+    from relay.demo.run import install_demo_worker
 
     with tempfile.TemporaryDirectory(prefix="gravity-relay-bench-") as tmp:
         tmp_path = Path(tmp)

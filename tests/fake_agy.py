@@ -3,7 +3,7 @@
 
 It behaves like the real Go binary described in ``agy-protocol.md`` and its captures
 (flag parsing, output shapes, exit codes, failure texts), driven by a JSON scenario.
-Standard library only, and quick to start. Tests use it through ``tests/fakeagy.py``,
+Standard library only, and quick to start. Tests use it through ``tests/fake_agy_harness.py``,
 which writes the scenario and a wrapper script named ``agy``.
 
 Environment (set by the wrapper): ``FAKE_AGY_SCENARIO`` (path of the scenario JSON, required),

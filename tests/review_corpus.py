@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from relay.changes import ChangeSet, observe_changes
-from relay.contracts import Changes, FileChange, WorkerReport
-from relay.review import build_review
-from relay.snapshot import take_snapshot
+from relay.observe.changes import ChangeSet, observe_changes
+from relay.core.contracts import Changes, FileChange, WorkerReport
+from relay.review.packet import build_review
+from relay.observe.snapshot import take_snapshot
 
 __all__ = ["git", "git_env", "make_repo", "write", "Case", "CASES", "Outcome", "run_case"]
 

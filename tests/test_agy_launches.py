@@ -14,14 +14,14 @@ import pytest
 from mcp import Client
 
 from conftest import payload, relay_env, stdio_relay
-from fakeagy import install_fake_agy, launches, scenario, success_scenario
-from relay import agy_cli
-from relay.doctor import run_doctor
-from relay.orchestrate import Relay
-from relay.server import create_server
-from relay.settings import load_settings
-from relay.worker_env import AGY_AUTH_KEYS
-from relay.write_probe import PROBE_FILE, check_safe_write
+from fake_agy_harness import install_fake_agy, launches, scenario, success_scenario
+from relay.agy import command as agy_cli
+from relay.doors.doctor import run_doctor
+from relay.call.orchestrate import Relay
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
+from relay.agy.env import AGY_AUTH_KEYS
+from relay.doors.write_probe import PROBE_FILE, check_safe_write
 
 pytestmark = pytest.mark.anyio
 

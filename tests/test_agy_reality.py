@@ -1,6 +1,6 @@
 """Every real agy text of agy-protocol.md §6 through the whole relay: status, launches and hint.
 
-Each row names a scenario of ``fakeagy.SECTION6_SCENARIOS``; the relay runs in process
+Each row names a scenario of ``fake_agy_harness.SECTION6_SCENARIOS``; the relay runs in process
 (``mcp.Client(server)``) against the fake agy as a real subprocess and a real git repo, so the
 texts travel the real path: the auth probe, the worker's login watch, the classifier, the retry
 guard and the packet. Launches are counted from the fake's own launch log.
@@ -15,9 +15,9 @@ import pytest
 from mcp import Client
 
 from conftest import make_repo, payload
-from fakeagy import SECTION6_SCENARIOS, VALIDATION_URL_FOR_TESTS, install_fake_agy, launches
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import SECTION6_SCENARIOS, VALIDATION_URL_FOR_TESTS, install_fake_agy, launches
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -100,7 +100,7 @@ async def test_relay_answers_each_real_agy_text_with_its_status_launches_and_hin
 
 
 def _alive(pid: int) -> bool:
-    from fakeagy import pid_alive
+    from fake_agy_harness import pid_alive
 
     return pid_alive(pid)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from relay.agy_cli import MIN_VERSION, agy_fact, build_agy_argv, go_duration, parse_version, report_schema, supports
-from relay.contracts import ExecutionMode
-from relay.settings import Settings
+from relay.agy.command import MIN_VERSION, agy_fact, build_agy_argv, go_duration, parse_version, report_schema, supports
+from relay.core.contracts import ExecutionMode
+from relay.core.settings import Settings
 
 BASE = dict(agy="/bin/agy", version=(1, 2, 17), workspace="/work/p", prompt="do it", execution_mode=None,
             sandbox=False, skip_permissions=False, timeout_seconds=600)

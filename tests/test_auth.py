@@ -5,10 +5,10 @@ from __future__ import annotations
 import anyio
 import pytest
 
-import relay.auth as auth
-from fakeagy import install_fake_agy, launches, success_scenario
-from relay.auth import AuthPreflight, judge_probe
-from relay.contracts import Status
+import relay.agy.auth as auth
+from fake_agy_harness import install_fake_agy, launches, success_scenario
+from relay.agy.auth import AuthPreflight, judge_probe
+from relay.core.contracts import Status
 
 pytestmark = pytest.mark.anyio
 
@@ -93,6 +93,6 @@ async def test_probe_that_blocks_for_a_paste_ignoring_sigterm_is_stopped_at_its_
     assert verdict.status is Status.LOGIN_REQUIRED
     (probe,) = probes(agy)
     assert probe["signals_ignored"] == [15]  # SIGTERM was ignored, so the group kill went on to SIGKILL
-    from fakeagy import pid_alive
+    from fake_agy_harness import pid_alive
 
     assert not pid_alive(probe["pid"])

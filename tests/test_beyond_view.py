@@ -13,9 +13,9 @@ import pytest
 from mcp import Client
 
 from conftest import git, make_repo, payload
-from fakeagy import install_fake_agy, make_report, success_scenario
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import install_fake_agy, make_report, success_scenario
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from relay import changes as changes_mod
-from relay import snapshot as snapshot_mod
-from relay.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
-from relay.contracts import FileChange
-from relay.snapshot import take_snapshot
+from relay.observe import changes as changes_mod
+from relay.observe import snapshot as snapshot_mod
+from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
+from relay.core.contracts import FileChange
+from relay.observe.snapshot import take_snapshot
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing
@@ -436,7 +436,7 @@ def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_na
     # was "claimed but unchanged".
     import time
 
-    from relay.review import build_review
+    from relay.review.packet import build_review
 
     plain = tmp_path / "plain"
     (plain / "node_modules" / "pkg").mkdir(parents=True)
@@ -452,7 +452,7 @@ def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_na
     assert "node_modules/pkg/index.js" in _by_path(cs)
     assert "node_modules/" in cs.outside["node_modules/pkg/index.js"]
     assert "predate the run" in cs.unseen["node_modules/pkg/old.js"]
-    from relay.contracts import WorkerReport
+    from relay.core.contracts import WorkerReport
 
     _, flags, _ = build_review(cs, report=WorkerReport(summary="s", files_changed=claimed))
     text = "\n".join(flags)

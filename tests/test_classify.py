@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import CAPTURES
-from relay.classify import RULES, AuthWatch, Outcome, Verdict, classify, parse_reset, relay_retries, transient_oauth
-from relay.contracts import Status
-from relay.stream import StreamReader
+from relay.agy.classify import RULES, AuthWatch, Outcome, Verdict, classify, parse_reset, relay_retries, transient_oauth
+from relay.core.contracts import Status
+from relay.agy.stream import StreamReader
 
 REPORT = {"summary": "did it", "files_changed": ["a.py"], "tests_passed": 1, "tests_run": True}
 
@@ -190,7 +190,7 @@ def test_rules_table_rows_each_name_a_hint():
 def test_report_found_in_the_response_text_when_structured_output_is_missing():
     import json
 
-    from relay.classify import report_of
+    from relay.agy.classify import report_of
 
     lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text().strip().splitlines()
     last = json.loads(lines[-1])

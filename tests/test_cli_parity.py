@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo, payload, relay_env, stdio_relay
-from fakeagy import failure_scenario, install_fake_agy, success_scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, success_scenario
 
-from relay.orchestrate import Relay
-from relay.server import call_tool
-from relay.settings import load_settings
+from relay.call.orchestrate import Relay
+from relay.doors.mcp_server import call_tool
+from relay.core.settings import load_settings
 
 DETAILS = ("summary", "errors", "full")
 MAX_CHARS = (12_000, 400)

@@ -13,11 +13,11 @@ import pytest
 from mcp import Client
 
 from conftest import payload
-from fakeagy import install_fake_agy, scenario, success_scenario
-from relay.cli_runs import RECENT_RUNS, runs_show
-from relay.server import create_server, tool_definitions
-from relay.settings import load_settings
-from relay.store import RunStore
+from fake_agy_harness import install_fake_agy, scenario, success_scenario
+from relay.doors.cli_runs import RECENT_RUNS, runs_show
+from relay.doors.mcp_server import create_server, tool_definitions
+from relay.core.settings import load_settings
+from relay.runs.store import RunStore
 
 pytestmark = pytest.mark.anyio
 

@@ -23,7 +23,7 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
     import anyio
 
     from conftest import make_repo, payload, relay_env, stdio_relay
-    from fakeagy import install_fake_agy, launches, scenario, wait_for_launches
+    from fake_agy_harness import install_fake_agy, launches, scenario, wait_for_launches
 
     repo = make_repo(tmp_path / "project")
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 2.5,

@@ -10,9 +10,9 @@ from pathlib import Path
 import msgspec
 
 import relay
-from relay.contracts import Changes, ErrorInfo, Packet, Profile, Status
-from relay.schemas import struct_schema
-from relay.settings import parse_profiles
+from relay.core.contracts import Changes, ErrorInfo, Packet, Profile, Status
+from relay.core.schemas import struct_schema
+from relay.core.settings import parse_profiles
 
 PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -37,18 +37,18 @@ def test_packet_encodes_without_nulls_or_empty_defaults():
 
 
 def test_every_relay_module_declares_all_and_exports_exist():
-    for info in pkgutil.iter_modules(relay.__path__):
-        if info.name in ("__main__",):
+    for info in pkgutil.walk_packages(relay.__path__, "relay."):
+        if info.name.endswith(("__main__", "demo.worker")):  # scripts, not modules to import
             continue
-        module = importlib.import_module(f"relay.{info.name}")
-        assert hasattr(module, "__all__"), f"relay.{info.name} has no __all__"
+        module = importlib.import_module(info.name)
+        assert hasattr(module, "__all__"), f"{info.name} has no __all__"
         for name in module.__all__:
-            assert hasattr(module, name), f"relay.{info.name}.__all__ names missing {name}"
+            assert hasattr(module, name), f"{info.name}.__all__ names missing {name}"
 
 
 def test_importing_the_package_prints_nothing(capfd):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", "import relay.server, relay.cli"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", "import relay.doors.mcp_server, relay.doors.cli"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout == ""

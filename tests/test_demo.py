@@ -12,10 +12,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from relay.contracts import Packet, RunRecord, WorkerReport
-from relay.demo import DEMO_TASK, install_demo_worker, make_demo_repo
+from relay.core.contracts import Packet, RunRecord, WorkerReport
+from relay.demo.run import DEMO_TASK, install_demo_worker, make_demo_repo
 
-WORKER = Path(__file__).resolve().parent.parent / "relay" / "demo_worker.py"
+WORKER = Path(__file__).resolve().parent.parent / "relay" / "demo" / "worker.py"
 
 
 def run_demo(*args: str, data_dir: Path, tmpdir: Path) -> subprocess.CompletedProcess:
@@ -126,7 +126,7 @@ def _events(stdout: str) -> list[dict]:
 
 
 def test_demo_worker_streams_init_steps_and_a_result_with_a_valid_worker_report(tmp_path):
-    from relay.agy_cli import report_schema
+    from relay.agy.command import report_schema
 
     repo = tmp_path / "greeter"
     repo.mkdir()

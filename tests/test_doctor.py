@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from fakeagy import install_fake_agy, scenario
+from fake_agy_harness import install_fake_agy, scenario
 
-from relay.demo import install_demo_worker
+from relay.demo.run import install_demo_worker
 
 
 def doctor(*args: str, home: Path, agy: Path | str | None = None, extra: dict[str, str] | None = None,
@@ -230,7 +230,7 @@ def test_doctor_reports_an_environment_that_does_not_parse_instead_of_crashing(h
 
 
 def headless(home: Path, environ: dict[str, str] | None = None) -> dict[str, object]:
-    from relay.doctor import check_client_headless
+    from relay.doors.doctor import check_client_headless
 
     return {c.name: c for c in check_client_headless(home, environ or {})}
 
@@ -288,7 +288,7 @@ def test_doctor_headless_wants_gemini_trust_and_mentions_trusted_folders(home, s
 
 
 def test_doctor_headless_is_quiet_after_setup_wrote_the_entries(tmp_path, home, script):
-    from relay.setup_clients import setup
+    from relay.setup.clients import setup
 
     for marker in (".codex", ".claude", ".gemini"):
         (home / marker).mkdir()

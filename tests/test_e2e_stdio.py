@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import payload, relay_env, stdio_relay
-from fakeagy import failure_scenario, install_fake_agy, launches, scenario, set_scenario, success_scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, launches, scenario, set_scenario, success_scenario
 
 pytestmark = pytest.mark.anyio
 

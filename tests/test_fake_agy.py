@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fakeagy import (  # noqa: E402
+from fake_agy_harness import (  # noqa: E402
     BEHAVIOURS,
     CAPTURES_DIR,
     FAKE_AGY,

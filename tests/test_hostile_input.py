@@ -12,9 +12,9 @@ import pytest
 from mcp import Client
 
 from conftest import TESTS, payload, relay_command
-from fakeagy import install_fake_agy, launches, success_scenario
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import install_fake_agy, launches, success_scenario
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 

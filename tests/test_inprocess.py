@@ -6,9 +6,9 @@ import pytest
 from mcp import Client
 
 from conftest import payload
-from fakeagy import install_fake_agy, success_scenario
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import install_fake_agy, success_scenario
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -35,7 +35,7 @@ async def test_inprocess_execute_and_get_result_in_both_modes(tmp_path, repo, mo
 
 
 async def test_inprocess_numbers_and_booleans_sent_as_strings_are_accepted(tmp_path, repo):
-    from fakeagy import launches
+    from fake_agy_harness import launches
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy),

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from relay.contracts import ExecutionMode, Status
-from relay.errors import RelayError
-from relay.policy import CallOptions, resolve_plan
-from relay.settings import load_settings
+from relay.core.contracts import ExecutionMode, Status
+from relay.core.errors import RelayError
+from relay.call.policy import CallOptions, resolve_plan
+from relay.core.settings import load_settings
 
 
 def settings_for(tmp_path: Path, **env: str):

@@ -12,9 +12,9 @@ import pytest
 from mcp import Client
 
 from conftest import make_repo, payload
-from fakeagy import install_fake_agy, launches, set_scenario, success_scenario
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import install_fake_agy, launches, set_scenario, success_scenario
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -174,9 +174,9 @@ async def test_execute_refuses_the_data_dir_a_bare_repo_and_a_dot_git_as_workspa
 
 def test_load_settings_relative_allowed_root_or_profile_workspace_is_refused(tmp_path, monkeypatch):
     # Regression: both were resolved against the relay's cwd.
-    from relay.contracts import Status
-    from relay.errors import RelayError
-    from relay.policy import CallOptions, resolve_plan
+    from relay.core.contracts import Status
+    from relay.core.errors import RelayError
+    from relay.call.policy import CallOptions, resolve_plan
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "proj").mkdir()

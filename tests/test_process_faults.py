@@ -18,7 +18,7 @@ import pytest
 from mcp import Client
 
 from conftest import git, payload, relay_command, relay_env
-from fakeagy import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
 
 pytestmark = pytest.mark.anyio
 
@@ -47,7 +47,7 @@ def write_running_record(runs: Path, run_id: str, **fields) -> Path:
 
 
 def stamp(pid: int, *, start: str | None = None) -> dict:
-    from relay.proc_identity import stamp_of
+    from relay.core.identity import stamp_of
 
     real = stamp_of(pid)
     assert real is not None
@@ -70,7 +70,7 @@ def _wait_gone(*pids: int, seconds: float = 8.0) -> bool:
 
 
 def settings_for(tmp_path: Path, agy: Path | None = None, **env: str):
-    from relay.settings import load_settings
+    from relay.core.settings import load_settings
 
     return load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_PROGRESS_SECONDS": "0.5",
                           **({"AGY_BIN": str(agy)} if agy else {}), **env})
@@ -81,8 +81,8 @@ def settings_for(tmp_path: Path, agy: Path | None = None, **env: str):
 
 def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_runs_worker(tmp_path, repo):
     # Broke: start-up recovery SIGKILLed whatever process group had the recorded pgid.
-    from relay.recovery import recover_interrupted
-    from relay.store import RunStore
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.store import RunStore
 
     runs = tmp_path / "data" / "runs"
     ours = sleeper(marker="r20261130T100000-0000000a")
@@ -112,10 +112,10 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
 
 def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tmp_path, repo):
     # Broke: a live unrelated process with the relay's old pid kept the run "running" (continue said BUSY forever).
-    from relay.contracts import ContinueInput
-    from relay.orchestrate import Relay
-    from relay.recovery import recover_interrupted
-    from relay.store import RunStore
+    from relay.core.contracts import ContinueInput
+    from relay.call.orchestrate import Relay
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.store import RunStore
 
     reused = sleeper()
     try:
@@ -139,9 +139,9 @@ def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tm
 
 def test_a_running_run_reads_as_running_in_every_view_from_another_process(tmp_path, capsys):
     # Broke: summary said INTERRUPTED ok:false while errors said RUNNING and continue said BUSY.
-    from relay.cli_runs import runs_list, runs_show
-    from relay.contracts import Detail, GetResultInput
-    from relay.orchestrate import Relay
+    from relay.doors.cli_runs import runs_list, runs_show
+    from relay.core.contracts import Detail, GetResultInput
+    from relay.call.orchestrate import Relay
 
     other_relay = sleeper()  # the live relay process that owns the run (identity recorded truly)
     dead_relay = dead_pid()
@@ -173,7 +173,7 @@ def test_a_running_run_reads_as_running_in_every_view_from_another_process(tmp_p
 
 async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_answers_busy(tmp_path, repo):
     # Broke: a ticket naming a live unrelated pid blocked every call forever.
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
     queue = tmp_path / "data" / "queue"
@@ -228,7 +228,7 @@ def call_execute(proc: subprocess.Popen, repo: Path, task: str = "t") -> None:
 
 async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_own(tmp_path, repo):
     # Broke: relay A SIGKILLed mid-run left agy running; live relay B started a second agy beside it.
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT},
                                                       {"behaviour": "success", "edits": [], "report": REPORT}))
@@ -316,7 +316,7 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
 @pytest.mark.parametrize("field", ["task", "model", "constraints"])
 async def test_nul_byte_in_an_argument_is_refused_naming_the_field_and_recorded(tmp_path, repo, field):
     # Broke: an opaque "ExceptionGroup ... TaskGroup" error, no run_id, and a record stuck "running".
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
     args = {"task": "t", "workspace": str(repo)}
@@ -345,11 +345,11 @@ def tiny_disk(tmp_path: Path):
 
 async def test_full_disk_while_the_transcript_is_written_answers_with_run_id_and_the_workers_edits(tmp_path, repo, tiny_disk):
     # Broke: ExceptionGroup with no run_id; the record stayed "running"; the worker's edits were reported nowhere.
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "success", "edits": EDIT, "report": REPORT,
                                                        "flood": {"bytes": 3 << 20, "line_bytes": 300}}))
-    from relay.settings import load_settings
+    from relay.core.settings import load_settings
 
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tiny_disk / "data"), "AGY_BIN": str(agy)})
     async with Client(create_server(settings)) as client:
@@ -366,7 +366,7 @@ async def test_full_disk_while_the_transcript_is_written_answers_with_run_id_and
 
 async def test_flooding_worker_gets_a_bounded_transcript_with_head_tail_and_the_cut_said(tmp_path, repo):
     # Broke: 400 MB of chatter gave a 400 MB transcript and ~1 GB of relay memory.
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "success", "edits": EDIT, "report": REPORT,
                                                        "flood": {"bytes": 8 << 20, "line_bytes": 500, "kind": "json"}}))
@@ -386,7 +386,7 @@ async def test_flooding_worker_gets_a_bounded_transcript_with_head_tail_and_the_
 
 async def test_a_huge_line_without_newline_is_skipped_not_buffered_and_the_answer_still_comes(tmp_path, repo):
     # Broke: a 60-300 MB line without a newline cost minutes of CPU (re-joined with every chunk).
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "success", "edits": EDIT, "report": REPORT,
                                                        "flood": {"bytes": 60 << 20, "line_bytes": 0}}))
@@ -401,7 +401,7 @@ async def test_a_huge_line_without_newline_is_skipped_not_buffered_and_the_answe
 async def test_an_unreadable_active_record_does_not_fail_the_next_run(tmp_path, repo):
     # Broke (while fixing 7): the orphan check before each worker read every active record and let a
     # directory where a record should be fail the new run with MCP_ERROR.
-    from relay.server import create_server
+    from relay.doors.mcp_server import create_server
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
     runs = tmp_path / "data" / "runs"

@@ -11,10 +11,10 @@ import pytest
 from mcp import Client
 
 from conftest import payload
-from fakeagy import install_fake_agy, make_report, success_scenario
-from relay.redact import redact, redact_obj
-from relay.server import create_server
-from relay.settings import load_settings
+from fake_agy_harness import install_fake_agy, make_report, success_scenario
+from relay.core.redact import redact, redact_obj
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
 
 # Built from parts so this file itself does not look like it holds live keys.
 AWS = "AKIA" + "IOSFODNN7EXAMPLE"

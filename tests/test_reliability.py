@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from conftest import payload, relay_env, stdio_relay
-from fakeagy import failure_scenario, install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
 
 pytestmark = pytest.mark.anyio
 
@@ -172,7 +172,7 @@ async def test_second_continue_on_a_running_conversation_is_busy(tmp_path, repo)
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
     async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-        from fakeagy import set_scenario
+        from fake_agy_harness import set_scenario
 
         set_scenario(agy, scenario({"behaviour": "slow", "sleep": 3, "report": {"summary": "s", "files_changed": []}}))
         answers: list[dict] = []
@@ -272,8 +272,8 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo):
 
 
 async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo):
-    from relay.contracts import RunRecord
-    from relay.store import RunStore, new_run_id, now_iso
+    from relay.core.contracts import RunRecord
+    from relay.runs.store import RunStore, new_run_id, now_iso
 
     run_id = new_run_id()
     # The leftover carries the worker marker the relay sets, so recovery can prove it is this run's group.

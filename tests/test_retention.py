@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from relay.contracts import RunRecord, Status
-from relay.retention import apply_retention, human_bytes, parse_size
-from relay.settings import Settings, load_settings
-from relay.store import RunStore
+from relay.core.contracts import RunRecord, Status
+from relay.runs.retention import apply_retention, human_bytes, parse_size
+from relay.core.settings import Settings, load_settings
+from relay.runs.store import RunStore
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.timezone.utc)
 
@@ -27,7 +27,7 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
                        status=None if state == "running" else Status.SUCCESS, task="t")
     if state == "running":
         # Owned by a live relay (this test process, identity recorded): cleanup first finishes runs of dead relays.
-        from relay.proc_identity import own_stamp
+        from relay.core.identity import own_stamp
 
         record.relay_pid, record.relay_stamp = os.getpid(), own_stamp()
     store.write(record)
@@ -192,7 +192,7 @@ def test_parse_size_refuses_what_it_does_not_understand():
 
 @pytest.mark.anyio
 async def test_retain_in_background_trims_with_the_settings_limits(tmp_path):
-    from relay.retention import retain_in_background
+    from relay.runs.retention import retain_in_background
 
     settings = Settings(data_dir=tmp_path / "data", max_runs=1, max_age_days=0, max_size_bytes=0)
     store = RunStore(settings.runs_dir)
@@ -204,7 +204,7 @@ async def test_retain_in_background_trims_with_the_settings_limits(tmp_path):
 
 @pytest.mark.anyio
 async def test_retain_in_background_logs_a_failure_and_never_raises(tmp_path, monkeypatch, caplog):
-    import relay.retention as retention
+    import relay.runs.retention as retention
 
     def broken(settings):
         raise OSError(5, "Input/output error")
@@ -292,7 +292,7 @@ async def test_serve_applies_retention_in_the_background_at_start_up(settings, s
 async def test_retain_in_background_with_a_bare_max_size_keeps_every_record(tmp_path):
     # Regression (issue 13, item 2): GRAVITY_RELAY_MAX_SIZE=500 was read as 500 bytes and the
     # next start deleted every run record. A bare number is megabytes now.
-    from relay.retention import retain_in_background
+    from relay.runs.retention import retain_in_background
 
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_MAX_SIZE": "500"})
     assert settings.max_size_bytes == 500 * 1024**2 and settings.problems == []
@@ -307,7 +307,7 @@ async def test_retain_in_background_with_a_bare_max_size_keeps_every_record(tmp_
 async def test_retain_in_background_refuses_to_remove_most_records_and_says_so(tmp_path, caplog):
     # A limit that would remove more than half of the history at start-up is a typo until the
     # operator says otherwise: nothing is removed, a WARNING names the limits and the fix.
-    from relay.retention import GUARD_MIN_RUNS, retain_in_background
+    from relay.runs.retention import GUARD_MIN_RUNS, retain_in_background
 
     settings = Settings(data_dir=tmp_path / "data", max_runs=2, max_age_days=0, max_size_bytes=0)
     store = RunStore(settings.runs_dir)

@@ -1,4 +1,4 @@
-"""relay.review against the labelled corpus, plus the packet's hard byte budget."""
+"""relay.review.packet against the labelled corpus, plus the packet's hard byte budget."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from relay.changes import ChangeSet, observe_changes
-from relay.contracts import Changes, ErrorInfo, FileChange, Packet, ReviewTarget, Status, Tests, WorkerReport
-from relay.review import (
+from relay.observe.changes import ChangeSet, observe_changes
+from relay.core.contracts import Changes, ErrorInfo, FileChange, Packet, ReviewTarget, Status, Tests, WorkerReport
+from relay.review.packet import (
     rank_changes,
     FULL_HINT,
     MAX_FILES,
@@ -21,9 +21,9 @@ from relay.review import (
     fit_packet,
     format_lines,
 )
-from relay.review import tests_from_report as claimed_tests
-from relay.risk import risk_rank
-from relay.snapshot import take_snapshot
+from relay.review.packet import tests_from_report as claimed_tests
+from relay.review.risk import risk_rank
+from relay.observe.snapshot import take_snapshot
 from review_corpus import CASES, Case, git, make_repo, run_case, write
 
 __all__: list[str] = []  # a test module exports nothing

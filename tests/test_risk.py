@@ -1,19 +1,20 @@
-"""relay.risk: every row of RULES has a case that fires it and one that must not."""
+"""relay.review.risk: every row of RULES has a case that fires it and one that must not."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from relay import code_reading
-from relay.changes import SAMPLE_LINES
-from relay.contracts import FileChange
-from relay.risk import RULES, RiskContext, assess, assess_all, file_kind, is_secret_path, is_test_path, line_matters, max_risk
+from relay.observe import code_reading
+from relay.observe.changes import SAMPLE_LINES
+from relay.core.contracts import FileChange
+from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
+from relay.review.risk import RULES, RiskContext, assess, assess_all, max_risk
 
 __all__: list[str] = []  # a test module exports nothing
 
 NO_CTX = RiskContext()
-# What relay.changes keeps of a big source change: its first 40 lines of code.
+# What relay.observe.changes keeps of a big source change: its first 40 lines of code.
 CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
 
 
@@ -309,7 +310,7 @@ def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
 
 
 def test_security_tokens_do_not_read_comments() -> None:
-    # relay.changes keeps no comment line of source; a comment naming a symlink is no check.
+    # relay.observe.changes keeps no comment line of source; a comment naming a symlink is no check.
     assert not line_matters("src/unpack.py", "    # refuse symlinks here later")
 
 

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from relay.doctor import run_doctor
-from relay.settings import load_settings
+from relay.doors.doctor import run_doctor
+from relay.core.settings import load_settings
 
 
 def settings_with(tmp_path, **env: str):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from relay.setup_clients import (
+from relay.setup.clients import (
     CLIENTS,
     SetupError,
     desired_entry,
@@ -587,8 +587,8 @@ RULES = ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity
 
 
 def test_setup_tool_names_are_the_servers_own():
-    from relay.server import tool_definitions
-    from relay.setup_clients import CLAUDE_ALLOW_RULES, TOOL_NAMES
+    from relay.doors.mcp_server import tool_definitions
+    from relay.setup.clients import CLAUDE_ALLOW_RULES, TOOL_NAMES
 
     assert list(TOOL_NAMES) == [t.name for t in tool_definitions()]
     assert list(CLAUDE_ALLOW_RULES) == RULES

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from relay import gitcmd
-from relay import snapshot as snapshot_mod
-from relay.changes import observe_changes, workspace_changed
-from relay.gitcmd import GitError, filter_overrides, git_env, run_git
-from relay.snapshot import Snapshot, take_snapshot
+from relay.observe import git as gitcmd
+from relay.observe import snapshot as snapshot_mod
+from relay.observe.changes import observe_changes, workspace_changed
+from relay.observe.git import GitError, filter_overrides, git_env, run_git
+from relay.observe.snapshot import Snapshot, take_snapshot
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing

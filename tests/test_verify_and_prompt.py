@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from conftest import payload, relay_env, stdio_relay
-from fakeagy import install_fake_agy, launches, make_report, success_scenario
-from relay.prompt import ARGV_PROMPT_LIMIT
-from relay.verify import parse_counts
+from fake_agy_harness import install_fake_agy, launches, make_report, success_scenario
+from relay.agy.prompt import ARGV_PROMPT_LIMIT
+from relay.review.verify import parse_counts
 
 pytestmark = pytest.mark.anyio
 

@@ -12,10 +12,10 @@ import pytest
 from mcp import Client
 
 from conftest import payload
-from relay.contracts import Packet, RunRecord, Status
-from relay.server import create_server
-from relay.settings import load_settings
-from relay.store import RunStore
+from relay.core.contracts import Packet, RunRecord, Status
+from relay.doors.mcp_server import create_server
+from relay.core.settings import load_settings
+from relay.runs.store import RunStore
 
 GOOD = "r20261130T100000-00000001"
 FOLDER = "r20261130T100001-00000002"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from relay.contracts import Status
-from relay.stream import StreamReader
-from relay.worker import run_worker
+from relay.core.contracts import Status
+from relay.agy.stream import StreamReader
+from relay.agy.worker import run_worker
 
 pytestmark = pytest.mark.anyio
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fakeagy import launches
+from fake_agy_harness import launches
 import msgspec
 
-from relay.contracts import Packet
-from relay.results import encode, packet_object
+from relay.core.contracts import Packet
+from relay.runs.results import encode, packet_object
 
 from .clients import Driver
 from .dialogue import Delegation

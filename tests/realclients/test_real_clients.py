@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo
-from fakeagy import install_fake_agy, success_scenario
+from fake_agy_harness import install_fake_agy, success_scenario
 
 from .clients import DRIVERS, Driver
 from .dialogue import FINAL_TEXT

@@ -1,0 +1,194 @@
+"""Auth preflight: a cheap probe before a worker run, shared, cached, retried once when transient.
+
+The probe is ``agy models``: it needs a signed-in account (signed out it says
+"Please sign in", or "authentication required. Run 'agy' to log in", and exits
+1 — or, on 1.2.14, blocks for a pasted code) but spends no model quota. It is
+stopped at the first line that settles it. One probe is in flight
+at a time and every concurrent caller awaits its answer; a healthy answer is
+cached for ``cache_seconds`` and refreshed by every successful run. A timeout is
+transient and retried once with backoff (tenacity); a login prompt is final.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import time
+
+import anyio
+from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
+
+from relay.agy.classify import TRANSIENT, Verdict, parse_reset, signed_out_line, verification_hint, verification_line
+from relay.core.contracts import Status
+from relay.core.process import Captured, kill_group, settle, start_drains
+
+__all__ = ["AuthPreflight", "judge_probe", "probe_models", "PROBE_TIMEOUT"]
+
+log = logging.getLogger("relay.agy.auth")
+
+PROBE_TIMEOUT = 25.0
+
+_LOGIN_HINT = (
+    "agy is signed out. Run `agy` once in a terminal on this machine and finish the Google login, then call again."
+)
+
+
+def _settles(text: str) -> bool:
+    """A line that answers the probe on its own: agy stops to wait for a login or a verification."""
+    return signed_out_line(text) or verification_line(text) or "Waiting for authentication" in text
+
+
+def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool) -> Verdict | None:
+    """None when healthy (or when the probe says nothing about auth: the worker run will tell).
+
+    The sign-in texts are read before the timeout: agy 1.2.14 prints "authentication required" and
+    then blocks for a pasted code, so a probe cut short there is a sign-out, not a slow network.
+    """
+    text = stdout + "\n" + stderr
+    if verification_line(text):
+        return Verdict(status=Status.ACCOUNT_VERIFICATION_REQUIRED,
+                       message="agy's account check failed during the auth probe (`agy models`): "
+                               + _said_line(text, verification_line),
+                       hint=verification_hint(text), retryable=False)
+    if signed_out_line(text) or "Waiting for authentication" in text:
+        return Verdict(status=Status.LOGIN_REQUIRED,
+                       message="agy is not signed in (`agy models` said: " + _said_line(text, _settles) + ")",
+                       hint=_LOGIN_HINT)
+    if timed_out:
+        if "keyringAuth: timed out" in text:
+            return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
+                           hint="Start the relay from a desktop session with D-Bus, or unlock the keyring.")
+        return Verdict(status=Status.AUTH_TIMEOUT, message=f"agy's auth probe (`agy models`) did not answer within {PROBE_TIMEOUT:g}s",
+                       hint="Usually transient (retried once). If it persists, run `agy models` in a terminal.")
+    if "keyringAuth: timed out" in text:
+        return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
+                       hint="Start the relay from a desktop session with D-Bus, or unlock the keyring.")
+    if "quota reached" in text.lower() or "RESOURCE_EXHAUSTED" in text:
+        return Verdict(status=Status.QUOTA_EXHAUSTED, message="agy's quota is used up", hint="Wait for the reset.",
+                       resets_in_seconds=parse_reset(text), retryable=False)
+    if exit_code not in (0, None):
+        log.warning("auth probe exited %s (not an auth answer); going on: %s", exit_code, stderr.strip()[:200])
+    return None
+
+
+def _said_line(text: str, match) -> str:
+    for line in text.splitlines():
+        if line.strip() and match(line):
+            return line.strip()[:200]
+    return ""
+
+
+async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Captured:
+    """`agy models`, stopped at the first line that settles it (its group killed, SIGKILL soon after).
+
+    Like ``process.run_capture`` otherwise: own group, stdin closed, tails kept, a hard timeout.
+    Raises OSError when agy cannot be started.
+    """
+    started = time.monotonic()
+    log.info("spawn %s models (auth probe)", agy)
+    proc = await anyio.open_process([agy, "models"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=dict(env), start_new_session=True)
+    out, err = bytearray(), bytearray()
+    settled = anyio.Event()
+
+    async def drain(stream, sink: bytearray) -> None:
+        async for chunk in stream:
+            sink.extend(chunk)
+            if len(sink) > 128_000:
+                del sink[: len(sink) - 64_000]
+            if _settles(bytes(sink[-4096:]).decode("utf-8", "replace")):  # a line may span chunks
+                settled.set()
+
+    async def exited() -> None:
+        await proc.wait()
+        settled.set()
+
+    timed_out = False
+    try:
+        with anyio.move_on_after(timeout) as scope:
+            async with anyio.create_task_group() as tg:
+                drained = await start_drains(tg, [(proc.stdout, out), (proc.stderr, err)], drain)
+                tg.start_soon(exited)
+                await settled.wait()
+                if proc.returncode is None:
+                    await kill_group(proc.pid, grace=0.5)
+                await settle(tg, drained, grace=1.0)
+        timed_out = scope.cancelled_caught
+    finally:
+        with anyio.CancelScope(shield=True):
+            await kill_group(proc.pid, grace=0.5)
+            if proc.returncode is None:
+                with anyio.move_on_after(2.0):
+                    await proc.wait()
+            await proc.aclose()
+    return Captured(exit_code=None if timed_out else proc.returncode, stdout=out.decode("utf-8", "replace"),
+                    stderr=err.decode("utf-8", "replace"), timed_out=timed_out,
+                    duration_ms=int((time.monotonic() - started) * 1000))
+
+
+class AuthPreflight:
+    def __init__(self, cache_seconds: float = 60.0) -> None:
+        self.cache_seconds = cache_seconds
+        self._healthy_until = 0.0
+        self._healthy_at: float | None = None
+        self._inflight: anyio.Event | None = None
+        self._last: Verdict | None = None
+        self.probes = 0
+
+    def mark_healthy(self) -> None:
+        """A successful worker run proves the login works: refresh the cache."""
+        self._healthy_at = time.monotonic()
+        self._healthy_until = self._healthy_at + self.cache_seconds
+
+    def forget(self) -> None:
+        self._healthy_until = 0.0
+        self._healthy_at = None
+
+    def healthy_seconds_ago(self) -> float | None:
+        """Seconds since the login was last confirmed healthy, None if not within the cache window."""
+        now = time.monotonic()
+        if self._healthy_at is None or now >= self._healthy_until:
+            return None
+        return now - self._healthy_at
+
+    async def check(self, agy: str, env: dict[str, str]) -> Verdict | None:
+        if time.monotonic() < self._healthy_until:
+            return None
+        if self._inflight is not None:
+            event = self._inflight
+            await event.wait()
+            return self._last
+        self._inflight = anyio.Event()
+        self._last = None
+        try:
+            self._last = await self._probe_with_retry(agy, env)
+            if self._last is None:
+                self.mark_healthy()
+            return self._last
+        finally:
+            event, self._inflight = self._inflight, None
+            event.set()
+
+    async def _probe_with_retry(self, agy: str, env: dict[str, str]) -> Verdict | None:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(2),
+            wait=wait_exponential(multiplier=0.5, max=2),
+            retry=retry_if_result(lambda v: v is not None and v.status in TRANSIENT),
+            retry_error_callback=lambda state: state.outcome.result(),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                verdict = await self._probe(agy, env)
+            if not attempt.retry_state.outcome.failed:
+                attempt.retry_state.set_result(verdict)
+        return verdict
+
+    async def _probe(self, agy: str, env: dict[str, str]) -> Verdict | None:
+        self.probes += 1
+        try:
+            got = await probe_models(agy, env, PROBE_TIMEOUT)
+        except OSError as exc:
+            log.warning("auth probe could not start %s: %s", agy, exc)
+            return None  # the worker spawn will report SPAWN_ERROR with the path
+        return judge_probe(got.exit_code, got.stdout, got.stderr, got.timed_out)

@@ -1,0 +1,618 @@
+"""The path of one call, top to bottom (DESIGN.md, "The path of one call").
+
+    surface ─▶ policy ─▶ record ─▶ coordinator ─▶ auth preflight ─▶ snapshot
+            ─▶ worker (+ retry guard) ─▶ observe ─▶ verify ─▶ review ─▶ record
+
+``Relay`` holds what lives as long as the process (settings, the store, the
+worker queue, the auth cache); each call's state lives in its RunRecord, so a
+continue works from any relay process, after any restart.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import anyio
+from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
+
+from relay.agy import command as agy_cli
+from relay.agy.auth import AuthPreflight
+from relay.observe.changes import observe_changes, workspace_changed
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
+from relay.core.contracts import (
+    Attempt,
+    Changes,
+    ContinueInput,
+    ErrorInfo,
+    ExecuteInput,
+    GetResultInput,
+    Packet,
+    RunRecord,
+    Status,
+    Tests,
+    WorkerReport,
+)
+from relay.runs.coordinator import Coordinator
+from relay.core.errors import RelayError
+from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
+from relay.core.process import kill_group, run_capture, tail
+from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
+from relay.runs.recovery import recover_interrupted, recover_run
+from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
+from relay.core.redact import redact
+from relay.runs.results import render_result
+from relay.review.packet import build_review, fit_packet, tests_from_report
+from relay.core.settings import Settings
+from relay.observe.snapshot import Snapshot, take_snapshot
+from relay.runs.store import RunStore, new_run_id, now_iso
+from relay.agy.stream import StreamReader
+from relay.review.verify import run_verification, tests_from_verification
+from relay.agy.worker import run_worker
+from relay.agy.env import build_worker_env
+
+__all__ = ["Relay", "Progress", "no_progress"]
+
+log = logging.getLogger("relay")
+
+# (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
+Progress = Callable[[float, str], Awaitable[None]]
+
+_MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
+_RESPONSE_LIMIT = 1_000_000
+
+
+async def no_progress(elapsed: float, message: str) -> None:
+    return None
+
+
+class _Live:
+    """What one run is doing right now: read by the progress ticker and by the cancel path."""
+
+    def __init__(self) -> None:
+        self.stage = "starting"
+        self.reader = StreamReader()
+        self.before: Snapshot | None = None
+
+
+def _strings(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [line.strip() for line in value.splitlines() if line.strip()]
+    return [v.strip() for v in value if v.strip()]
+
+
+def _ms(since: float) -> int:
+    return int((time.monotonic() - since) * 1000)
+
+
+class Relay:
+    """One per process: the long-lived parts every call shares."""
+
+    def __init__(self, settings: Settings, *, environ: dict[str, str] | None = None) -> None:
+        self.settings = settings
+        self.environ = dict(os.environ if environ is None else environ)
+        self.store = RunStore(settings.runs_dir)
+        self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
+                                       max_wait=settings.queue_wait_seconds)
+        self.auth = AuthPreflight(settings.auth_cache_seconds)
+        self._versions: dict[tuple[str, float], agy_cli.AgyVersion | None] = {}
+        self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
+
+    # ------------------------------------------------------------------ tools
+
+    async def execute(self, args: ExecuteInput, progress: Progress = no_progress, *,
+                      ignored: list[str] | None = None) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=_no_nul(args.task),
+                           relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
+        try:
+            self._refuse_inside_worker()
+            require_text("task", args.task)
+            _refuse_nul(args)
+            plan = resolve_plan(
+                CallOptions(
+                    profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
+                    sandbox=args.sandbox, skip_permissions=args.skip_permissions,
+                    constraints=_strings(args.constraints), model=args.model, effort=args.effort,
+                    agent=args.agent, timeout_minutes=args.timeout_minutes,
+                ),
+                self.settings,
+            )
+            prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
+                                    plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
+        except RelayError as exc:
+            return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
+        return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
+
+    async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
+                        ignored: list[str] | None = None) -> Packet:
+        record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=_no_nul(args.feedback),
+                           relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
+        try:
+            self._refuse_inside_worker()
+            require_text("feedback", args.feedback)
+            _refuse_nul(args)
+            call, conversation_id, parent = self._continue_options(args)
+            record.parent_run_id = parent
+            record.requested_conversation_id = conversation_id
+            plan = resolve_plan(call, self.settings)
+            prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
+        except RelayError as exc:
+            return self._refused(record, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
+            return self._early_bug(record, exc)
+        return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
+
+    def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
+        """Arguments that did not decode: refused, and recorded like any other early refusal."""
+        record = RunRecord(run_id=new_run_id(), tool="continue" if tool.endswith("continue") else "execute",
+                           created_at=now_iso(), task=_no_nul(task[:10_000]), relay_pid=os.getpid(),
+                           relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
+        return self._refused(record, exc)
+
+    def get_result(self, args: GetResultInput) -> tuple[dict, str]:
+        record = self.store.read(args.run_id)
+        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+
+    # ------------------------------------------------------------------ the run
+
+    async def _run(self, record: RunRecord, plan: RunPlan, prompt: str, *, conversation_id: str | None,
+                   progress: Progress) -> Packet:
+        started = time.monotonic()
+        self._fill_from_plan(record, plan)
+        try:
+            self.store.write(record)  # a record exists from here on, whatever happens next
+            self.store.mark_active(record.run_id)
+        except OSError as exc:
+            # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
+            return self._unrecorded(record, exc)
+        live = _Live()
+
+        async def tick() -> None:
+            while True:
+                await anyio.sleep(self.settings.progress_interval)
+                step = live.reader.progress_line() if live.stage == "running" else None
+                where = self.coordinator.status(record.run_id) if live.stage == "queued" else live.stage
+                await progress(time.monotonic() - started, redact(f"{where}" + (f" · {step}" if step else "")))
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(tick)
+                try:
+                    packet = await self._run_steps(record, plan, prompt, conversation_id, progress, live, started)
+                except RelayError as exc:
+                    packet = self._refused(record, exc, started=started)
+                    if live.before is not None and record.attempts:
+                        packet = await self._with_changes(record, plan, live, packet)
+                tg.cancel_scope.cancel()
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await self._stop_worker(record)
+                changes = await self._observe_after_cancel(record, plan, live)
+                self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
+                                             hint="Call again to retry; changes made so far stay in the workspace "
+                                             "(listed in the run record)."),
+                             started=started, changes=changes)
+            raise
+        except Exception as exc:  # noqa: BLE001 - every path out of a run finishes its record
+            return await self._unexpected(record, plan, live, exc, started)
+        return packet
+
+    async def _unexpected(self, record: RunRecord, plan: RunPlan, live: _Live, exc: BaseException,
+                          started: float) -> Packet:
+        """A failure nobody planned for: stop the worker, keep what it changed, answer with the run_id."""
+        inner = exc
+        while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
+            inner = inner.exceptions[0]
+        log.error("run %s failed inside the relay", record.run_id, exc_info=exc)
+        with anyio.CancelScope(shield=True):
+            await self._stop_worker(record)
+            changes = await self._observe_after_cancel(record, plan, live)
+        if isinstance(inner, OSError):
+            hint = (f"The relay could not read or write a file ({getattr(inner, 'filename', None) or 'see the message'}); "
+                    f"free disk space or fix permissions under {self.settings.data_dir}, then call again. "
+                    "The worker was stopped; the files it changed are listed.")
+        else:
+            hint = ("This is a relay bug; the relay's stderr log has the traceback. The worker was stopped; the files it "
+                    "changed are listed. Please report it.")
+        name = type(inner).__name__
+        text = f"{name}: {inner}" if str(inner) else name
+        verdict = Verdict(status=Status.MCP_ERROR, message=f"run {record.run_id} failed inside the relay: {text}"[:2000],
+                          hint=hint)
+        return self._finish(record, verdict, started=started, changes=changes)
+
+    async def _with_changes(self, record: RunRecord, plan: RunPlan, live: _Live, packet: Packet) -> Packet:
+        """A refusal after the worker ran (a spawn error on a retry): the record lists what changed."""
+        changes = await self._observe_after_cancel(record, plan, live)
+        if changes is not None and changes.count:
+            packet.changes = changes
+            record.packet = packet
+            try:
+                self.store.write(record)
+            except OSError:
+                pass
+        return packet
+
+    async def _run_steps(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None,
+                         progress: Progress, live: _Live, started: float) -> Packet:
+        # Coordinator (conversation): a second turn on a running conversation is refused, never forked.
+        async with self.coordinator.conversation(conversation_id):
+            agy = agy_cli.locate_agy(self.settings, self.environ)
+            record.agy_bin = agy
+            version = await self._agy_version(agy)
+            record.agy_version = ".".join(map(str, version)) if version else None
+            if version is not None and version < agy_cli.MIN_VERSION:
+                need = ".".join(map(str, agy_cli.MIN_VERSION))
+                raise RelayError(Status.AGY_TOO_OLD, f"agy {record.agy_version} is too old: the relay needs {need} or newer "
+                                 "(stream-json output and --json-schema)", "Run `agy update`, then call again.")
+            env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
+
+            # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
+            live.stage = "checking agy's login"
+            verdict = await self.auth.check(agy, env)
+            if verdict is not None:
+                raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
+
+            live.stage = "queued"
+            await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
+            async with self.coordinator.slot(record.run_id) as waited_ms:
+                record.queue_wait_ms = waited_ms
+                live.stage = "snapshot"
+                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                _keep_snapshot_identity(record, before)
+
+                live.stage = "running"
+                await progress(time.monotonic() - started, "agy started")
+                outcome, verdict, mutated = await self._attempts(record, plan, prompt, conversation_id, agy, version,
+                                                                 env, before, live.reader)
+                report = report_of(outcome)
+                live.stage = "observing changes"
+                observed_at = time.monotonic()
+                changeset = await anyio.to_thread.run_sync(
+                    lambda: observe_changes(before, Path(plan.workspace), reported=list(report.files_changed) if report else [])
+                )
+                record.observation_ms = _ms(observed_at)
+
+                tests: Tests | None = None
+                if plan.verify and verdict.ok:
+                    live.stage = "verifying"
+                    await progress(time.monotonic() - started, f"running {len(plan.verify)} verification command(s)")
+                    record.verification = await run_verification(plan.verify, workspace=plan.workspace, env=env,
+                                                                  timeout=plan.verify_timeout_seconds)
+                    tests = tests_from_verification(record.verification)
+
+        if verdict.ok:
+            self.auth.mark_healthy()
+        elif verdict.status in LOGIN_CLASS:
+            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
+        if mutated:
+            verdict = Verdict(
+                status=Status.MUTATION_ABORTED,
+                message=f"attempt {len(record.attempts)} failed ({verdict.status.value}: {verdict.message}) after it had "
+                "already changed the workspace; not retried, changes left in place",
+                hint="Review the listed changes; keep or revert them, then call again.",
+            )
+        return self._conclude(record, plan, outcome, verdict, changeset, report, tests, started)
+
+    async def _attempts(self, record: RunRecord, plan: RunPlan, prompt: str, conversation_id: str | None, agy: str,
+                        version: agy_cli.AgyVersion | None, env: dict[str, str], before, reader: StreamReader
+                        ) -> tuple[Outcome, Verdict, bool]:
+        """Run agy; retry once only for a transient auth failure that left the workspace untouched."""
+        argv_prompt, spill = argv_safe_prompt(prompt, self.store.runs_dir, record.run_id)
+        notes = self._output_notes[record.run_id] = []
+        record.prompt_chars = len(prompt)
+        transcript = self.store.transcript_path(record.run_id)
+        record.transcript = str(transcript)
+
+        def argv_for(log_file: Path) -> list[str]:
+            return agy_cli.build_agy_argv(
+                agy=agy, version=version, workspace=plan.workspace, prompt=argv_prompt,
+                execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
+                timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
+                conversation_id=conversation_id, extra_dirs=[spill] if spill else None, log_file=str(log_file),
+                schema=agy_cli.report_schema(),
+            )
+
+        async def attempt_once() -> tuple[Outcome, Verdict, bool]:
+            number = len(record.attempts) + 1
+            if number > 1:
+                reader.reset()
+            log_file = self.store.log_path(record.run_id, number)
+            argv = argv_for(log_file)
+            record.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
+            attempt = Attempt(number=number, started_at=now_iso())
+            record.attempts.append(attempt)
+            self.store.write(record)
+            t0 = time.monotonic()
+            healthy_ago = self.auth.healthy_seconds_ago()
+
+            def spawned(pgid: int) -> None:
+                attempt.pgid = record.pgid = pgid
+                # Identity beside the pid: a relay restarted after a crash kills this group only if it is still ours.
+                record.worker_stamp = stamp_of(pgid, marker=record.run_id)
+                self.store.write(record)  # so a relay restarted after a crash can find and kill the group
+
+            try:
+                # agy's own --print-timeout fires first; the relay's hard stop leaves it a grace period.
+                outcome = await run_worker(argv, cwd=plan.workspace, env=env,
+                                           timeout=plan.timeout_seconds + self.settings.timeout_grace_seconds,
+                                           transcript=transcript, log_file=log_file, reader=reader, on_spawn=spawned,
+                                           kill_grace=self.settings.kill_grace_seconds,
+                                           transcript_max_bytes=self.settings.transcript_max_bytes, notes=notes)
+            except OSError as exc:
+                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+            verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
+            attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
+            attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
+            attempt.stderr_tail = tail(outcome.stderr, 2000)
+            attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
+            record.pgid = None
+            mutated = False
+            if relay_retries(verdict, version):
+                # Mutation guard: a failed attempt that already changed files is never repeated.
+                mutated = await anyio.to_thread.run_sync(workspace_changed, before, Path(plan.workspace))
+                attempt.workspace_changed = mutated
+                if not mutated and number < _MAX_ATTEMPTS:
+                    log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
+            return outcome, verdict, mutated
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(_MAX_ATTEMPTS),
+            wait=wait_exponential(multiplier=1, max=4),
+            retry=retry_if_result(lambda got: relay_retries(got[1], version) and not got[2]),
+            retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
+            reraise=True,
+        )
+        return await retrying(attempt_once)
+
+    # ------------------------------------------------------------------ conclusions
+
+    def _conclude(self, record: RunRecord, plan: RunPlan, outcome: Outcome, verdict: Verdict, changeset,
+                  report: WorkerReport | None, tests: Tests | None, started: float) -> Packet:
+        record.exit_code = outcome.exit_code
+        record.response = outcome.response[:_RESPONSE_LIMIT]
+        record.report = report
+        record.stderr_tail = tail(outcome.stderr, 16_000)
+        record.conversation_id = _conversation(outcome)
+        usage = (outcome.envelope or {}).get("usage")
+        if isinstance(usage, dict):
+            record.usage = {k: v for k, v in usage.items() if isinstance(v, int)}
+
+        changes, flags, files = build_review(changeset, report=report, paths=plan.paths)
+        record.changes = files
+        record.observation_source = changes.source
+        flags = list(plan.notes) + self._output_notes.pop(record.run_id, []) + flags
+        asked = record.requested_conversation_id
+        if asked and record.conversation_id and record.conversation_id != asked:
+            flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({record.conversation_id}) "
+                            "without the earlier context")
+        if tests is None:
+            tests = tests_from_report(report)
+        if verdict.status is Status.INVALID_REPORT and changes.count == 0:
+            flags.append("no structured report and no observed change")
+
+        summary = (report.summary if report else "") or outcome.response.strip()
+        packet = Packet(
+            ok=verdict.ok, run_id=record.run_id, status=verdict.status, summary=summary, changes=changes,
+            tests=tests, flags=flags, conversation_id=record.conversation_id, error=verdict.error(),
+        )
+        return self._finish(record, verdict, started=started, packet=fit_packet(packet))
+
+    async def _observe_after_cancel(self, record: RunRecord, plan: RunPlan, live: _Live) -> Changes | None:
+        """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
+        if live.before is None:
+            return None
+        with anyio.move_on_after(30):
+            try:
+                changeset = await anyio.to_thread.run_sync(observe_changes, live.before, Path(plan.workspace))
+            except OSError as exc:
+                log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
+                return None
+            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths)
+            return changes
+        return None
+
+    def _finish(self, record: RunRecord, verdict: Verdict, *, started: float | None = None,
+                packet: Packet | None = None, changes: Changes | None = None) -> Packet:
+        record.state = "finished"
+        record.status = verdict.status
+        record.error = verdict.error()
+        record.finished_at = now_iso()
+        if started is not None:
+            record.duration_ms = _ms(started)
+        if packet is None:
+            packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes or Changes(),
+                            conversation_id=record.conversation_id, error=record.error)
+            packet = fit_packet(packet)
+        record.packet = packet
+        record.pgid = None
+        self._output_notes.pop(record.run_id, None)
+        try:
+            self._save_final(record)
+        except OSError as exc:
+            log.error("could not write run record %s: %s", record.run_id, exc)
+            packet.flags = [*packet.flags, f"run record {record.run_id} not saved ({exc.strerror or exc}); "
+                            "this answer is the only copy of the result"]
+        log.info("run %s finished: %s", record.run_id, verdict.status.value)
+        return packet
+
+    def _unrecorded(self, record: RunRecord, exc: OSError) -> Packet:
+        runs_dir = self.store.runs_dir
+        where = exc.filename or runs_dir
+        log.error("cannot write run records in %s: %s", runs_dir, exc)
+        error = ErrorInfo(
+            code=Status.STORAGE_ERROR,
+            message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
+            "the worker was not started",
+            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it; "
+            "free disk space if it is full), or set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP "
+            "server env; `gravity-relay doctor` checks it. Nothing ran and the workspace was not touched.",
+        )
+        return Packet(ok=False, run_id=record.run_id, status=Status.STORAGE_ERROR, error=error,
+                      flags=["no run record was written: get_result will not find this run_id"])
+
+    async def _stop_worker(self, record: RunRecord) -> None:
+        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
+        if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
+            await kill_group(record.pgid, self.settings.kill_grace_seconds)
+
+    def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
+        log.error("call %s failed before its run started", record.run_id, exc_info=exc)
+        return self._finish(record, Verdict(
+            status=Status.MCP_ERROR, message=f"run {record.run_id} failed before agy started: {type(exc).__name__}: {exc}"[:2000],
+            hint="This is a relay bug (traceback in the relay's stderr log); nothing ran. Please report it."))
+
+    def _save_final(self, record: RunRecord) -> None:
+        """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
+        try:
+            self.store.write(record)
+        except OSError as exc:
+            transcript = Path(record.transcript) if record.transcript else None
+            if exc.errno != errno.ENOSPC or transcript is None or not transcript.exists():
+                raise
+            with transcript.open("r+b") as fh:
+                fh.truncate(min(transcript.stat().st_size, 64 * 1024))
+            log.warning("disk full: cut transcript %s to 64 KiB to save run record %s", transcript, record.run_id)
+            if record.packet is not None:
+                record.packet.flags = [*record.packet.flags, "disk full: the transcript was cut to its first 64 KiB "
+                                       "to make room for the run record"]
+            self.store.write(record)
+        self.store.clear_active(record.run_id)
+
+    def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
+        verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)
+        return self._finish(record, verdict, started=started)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _refuse_inside_worker(self) -> None:
+        if self.settings.inside_worker:
+            raise RelayError(
+                Status.RECURSION_REFUSED,
+                f"this relay was started inside agy worker run {self.settings.inside_worker}; it will not delegate to agy again",
+                "Do the work directly. (agy loads the same MCP config as your editor; see README, 'Antigravity and recursion'.)",
+            )
+
+    def _continue_options(self, args: ContinueInput) -> tuple[CallOptions, str, str | None]:
+        overrides = dict(constraints=_strings(args.constraints), timeout_minutes=args.timeout_minutes,
+                         model=args.model, effort=args.effort, agent=args.agent)
+        if args.run_id:
+            parent = self.store.read(args.run_id)
+            if parent.state == "running":
+                # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
+                if not recover_run(self.store, parent.run_id):
+                    raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
+                                     "Wait for its packet, then continue it.", retryable=True)
+                parent = self.store.read(args.run_id)
+            if not parent.conversation_id:
+                raise RelayError(
+                    Status.INVALID_INPUT,
+                    f"run {args.run_id} has no agy conversation to continue (it ended {parent.status.value if parent.status else 'early'})",
+                    "Start a new antigravity_execute instead.",
+                )
+            if args.workspace:
+                # A continue runs where its run ran; another folder is refused, never silently ignored.
+                asked = validate_workspace(args.workspace, self.settings)
+                if parent.workspace and asked != parent.workspace:
+                    raise RelayError(
+                        Status.INVALID_WORKSPACE,
+                        f"run {args.run_id} ran in {parent.workspace}; a continue cannot move it to {asked}",
+                        "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
+                    )
+            mode = parent.execution_mode
+            return (
+                CallOptions(
+                    profile=parent.profile, workspace=parent.workspace, execution_mode=mode,
+                    sandbox=None if mode else parent.sandbox, skip_permissions=None if mode else parent.skip_permissions,
+                    **{k: v or getattr(parent, k, None) for k, v in overrides.items() if k != "constraints"},
+                    constraints=overrides["constraints"],
+                ),
+                parent.conversation_id,
+                parent.run_id,
+            )
+        if not args.conversation_id:
+            raise RelayError(
+                Status.INVALID_INPUT,
+                "antigravity_continue needs run_id (or the older conversation_id + workspace)",
+                "Pass the run_id from the packet you are following up on.",
+            )
+        if not args.workspace:
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                "continuing by conversation_id needs the workspace it ran in",
+                "Pass run_id instead (the relay restores everything), or add workspace.",
+            )
+        return (
+            CallOptions(profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
+                        sandbox=args.sandbox, skip_permissions=args.skip_permissions, **overrides),
+            args.conversation_id,
+            None,
+        )
+
+    def _fill_from_plan(self, record: RunRecord, plan: RunPlan) -> None:
+        record.workspace = plan.workspace
+        record.profile = plan.profile
+        record.execution_mode = plan.execution_mode
+        record.sandbox = plan.sandbox
+        record.skip_permissions = plan.skip_permissions
+        record.model, record.effort, record.agent = plan.model, plan.effort, plan.agent
+        record.timeout_seconds = plan.timeout_seconds
+        record.constraints = plan.constraints
+        record.verify = plan.verify
+        record.paths = plan.paths
+
+    async def _agy_version(self, agy: str) -> agy_cli.AgyVersion | None:
+        """`agy --version`, read once per binary (keyed by its mtime, so an update is noticed)."""
+        try:
+            key = (agy, os.stat(agy).st_mtime)
+        except OSError:
+            key = (agy, 0.0)
+        if key not in self._versions:
+            try:
+                got = await run_capture([agy, "--version"], timeout=15.0,
+                                        env=build_worker_env(self.environ, run_id="version-check"))
+            except OSError as exc:
+                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+            self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
+        return self._versions[key]
+
+
+def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
+    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
+    repo = before.repo
+    if before.source != "git" or repo is None:
+        return
+    record.before_head = repo.head
+    record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
+                                 if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\0", "\\0") if isinstance(text, str) else text
+
+
+def _refuse_nul(args: object) -> None:
+    """A NUL byte cannot travel in an argv or an environment; refuse it early, naming the field."""
+    for name in args.__struct_fields__:
+        value = getattr(args, name)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and "\0" in v for v in values):
+            raise RelayError(
+                Status.INVALID_INPUT,
+                f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
+                f"Remove the NUL character from {name} and call again.",
+            )
+
+
+def _conversation(outcome: Outcome) -> str | None:
+    cid = (outcome.envelope or {}).get("conversation_id")
+    return cid if isinstance(cid, str) and cid else outcome.conversation_id

@@ -1,0 +1,313 @@
+"""Policy: turn a call plus its server-side profile into one validated RunPlan.
+
+A call may narrow what its profile allows (a sub-folder, a safer mode, a
+shorter timeout), never widen it. Contradictory options and bad workspaces are
+refused here, before anything is spawned.
+
+The bounds, when the profile is silent (or there is no profile):
+
+* trusted (``--dangerously-skip-permissions``) is granted only by a profile, with
+  ``execution_mode: "trusted"`` or the legacy ``skip_permissions: true``; a profile
+  that names no mode is safe-bounded: the call gets the default mode or safe;
+* the timeout bound is the default (30 minutes); a call may ask for less;
+* a profile's ``model`` / ``agent`` win over the call's, unless the profile lists the
+  call's choice in ``allowed_models`` / ``allowed_agents``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from msgspec import Struct
+
+from relay.core.contracts import ExecutionMode, Profile, Status
+from relay.core.errors import RelayError
+from relay.core.settings import Settings
+
+__all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
+
+DEFAULT_TIMEOUT_MINUTES = 30.0
+
+
+class CallOptions(Struct, kw_only=True, frozen=True):
+    """The options of one call, whichever tool it came through."""
+
+    profile: str | None = None
+    workspace: str | None = None
+    execution_mode: ExecutionMode | None = None
+    sandbox: bool | None = None
+    skip_permissions: bool | None = None
+    constraints: list[str] = []
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    timeout_minutes: float | None = None
+
+
+class RunPlan(Struct, kw_only=True, frozen=True):
+    """Everything the worker step needs, resolved and checked."""
+
+    workspace: str
+    profile: str | None
+    execution_mode: ExecutionMode | None
+    sandbox: bool
+    skip_permissions: bool
+    constraints: list[str]
+    model: str | None
+    effort: str | None
+    agent: str | None
+    timeout_seconds: float
+    verify: list[str]
+    verify_timeout_seconds: float
+    env: dict[str, str]
+    paths: list[str]
+    notes: list[str]
+
+
+def _conflict(message: str, hint: str) -> RelayError:
+    return RelayError(Status.CONFLICTING_OPTIONS, message, hint)
+
+
+def _pick_profile(settings: Settings, name: str | None) -> tuple[str | None, Profile]:
+    if settings.profile_error:
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"the relay's profiles cannot be used: {settings.profile_error}",
+            "Fix the profile configuration (GRAVITY_RELAY_PROFILES / GRAVITY_RELAY_PROFILE_FILE) and restart "
+            "the relay; `gravity-relay doctor` shows what is wrong.",
+        )
+    chosen = name or settings.default_profile
+    if chosen is None:
+        return None, Profile()
+    if chosen not in settings.profiles:
+        names = ", ".join(sorted(settings.profiles)) or "none are defined"
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"unknown profile {chosen!r}",
+            f"Use one of the server's profiles ({names}), or omit `profile` to use the default.",
+        )
+    return chosen, settings.profiles[chosen]
+
+
+def _is_root(path: Path) -> bool:
+    return path.parent == path
+
+
+def validate_workspace(raw: str | None, settings: Settings, *, within: str | None = None) -> str:
+    """Return the workspace's real path, or refuse with INVALID_WORKSPACE and the fix."""
+    if raw is not None and raw and not raw.strip():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw!r} is blank",
+            "Pass the absolute path of the project folder, or leave `workspace` out to use the profile's.",
+        )
+    if not raw or not raw.strip():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            "no workspace: the call names none and its profile has none",
+            "Pass `workspace` as an absolute path, or set `workspace` in a server profile "
+            "(GRAVITY_RELAY_DEFAULT_PROFILE makes it the default).",
+        )
+    raw = os.path.expanduser(raw.strip())
+    if not os.path.isabs(raw):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw!r} is not an absolute path",
+            "Pass the full path of the project folder, e.g. /home/me/project.",
+        )
+    path = Path(raw)
+    if not path.is_dir():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} does not exist or is not a directory",
+            "Pass an existing project folder.",
+        )
+    real = path.resolve(strict=True)
+    if _is_root(real):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is a filesystem root",
+            "Point the worker at a project folder, never at / or a drive root.",
+        )
+    _refuse_relay_internals(real, raw, settings)
+    if settings.allowed_roots:
+        relative = [r for r in settings.allowed_roots if not os.path.isabs(os.path.expanduser(r))]
+        if relative:
+            # Never resolved against the relay's cwd: that would allow whatever folder it started in.
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"GRAVITY_RELAY_ALLOWED_ROOTS has a relative entry ({', '.join(map(repr, relative))}); no workspace "
+                "is accepted until it is fixed",
+                "Use absolute paths in GRAVITY_RELAY_ALLOWED_ROOTS (see `gravity-relay doctor`).",
+            )
+        roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
+        if not any(real == root or real.is_relative_to(root) for root in roots):
+            listed = "; ".join(str(r) for r in roots)
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"workspace {real} is outside the allowed roots ({listed})",
+                "Use a folder under GRAVITY_RELAY_ALLOWED_ROOTS, or add its root there in the relay's configuration.",
+            )
+    if within:
+        if not os.path.isabs(os.path.expanduser(within.strip())):
+            raise RelayError(Status.INVALID_WORKSPACE, f"the profile's workspace {within!r} is not an absolute path",
+                             "Give the profile's workspace as a full path.")
+        bound = Path(os.path.expanduser(within.strip())).resolve()
+        if not (real == bound or real.is_relative_to(bound)):
+            raise RelayError(
+                Status.INVALID_WORKSPACE,
+                f"workspace {real} is outside its profile's workspace {bound}",
+                "A call may narrow its profile's workspace to a sub-folder, never leave it; "
+                "use another profile for another project.",
+            )
+    return str(real)
+
+
+def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
+    """The relay's own data dir, a git directory and a bare repository are never workspaces."""
+    data = Path(os.path.expanduser(str(settings.data_dir))).resolve()
+    if real == data or real.is_relative_to(data):
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is the relay's data dir ({data}), where its run records live",
+            "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
+        )
+    if ".git" in real.parts:
+        project = Path(*real.parts[: real.parts.index(".git")])
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is inside a git directory (.git)",
+            f"Pass the project folder itself ({project}), not its .git.",
+        )
+    if (real / "HEAD").is_file() and (real / "objects").is_dir() and (real / "refs").is_dir():
+        raise RelayError(
+            Status.INVALID_WORKSPACE,
+            f"workspace {raw} is a bare git repository (no working tree to edit)",
+            "Clone it (`git clone <bare> <folder>`) or add a worktree, and pass that folder.",
+        )
+
+
+def require_text(name: str, value: str) -> str:
+    """A task or feedback made only of whitespace gives the worker nothing to do: refused."""
+    if not value.strip():
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"{name} is blank (only whitespace)",
+            f"Say in `{name}` what the worker must do.",
+        )
+    return value
+
+
+def _choice(what: str, asked: str | None, named: str | None, allowed: list[str], profile: str | None) -> str | None:
+    """The profile's model/agent wins; the call may pick another only from the profile's allowed list."""
+    if not asked or asked == named:
+        return named or asked
+    if asked in allowed or (named is None and not allowed):
+        return asked
+    options = ", ".join(repr(x) for x in ([named] if named else []) + [a for a in allowed if a != named])
+    raise _conflict(
+        f"profile {profile!r} sets {what} {named!r}; a call cannot choose {asked!r}" if named else
+        f"profile {profile!r} allows only these {what}s: {options}; not {asked!r}",
+        f"Drop `{what}` (the profile's is used)" + (f", or pick one of: {options}" if options else "") +
+        f". The relay's owner can list more in the profile's allowed_{what}s.",
+    )
+
+
+def _merge(*groups: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for group in groups:
+        for item in group:
+            item = item.strip()
+            if item:
+                seen.setdefault(item, None)
+    return list(seen)
+
+
+def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
+    name, profile = _pick_profile(settings, call.profile)
+    notes: list[str] = []
+
+    mode = call.execution_mode or profile.execution_mode
+    if profile.execution_mode is ExecutionMode.SAFE and call.execution_mode is ExecutionMode.TRUSTED:
+        raise _conflict(
+            f"profile {name!r} runs in safe mode; a call cannot widen it to trusted",
+            "Drop execution_mode, or ask the relay's owner for a trusted profile.",
+        )
+    sandbox = call.sandbox if call.sandbox is not None else profile.sandbox
+    skip = call.skip_permissions if call.skip_permissions is not None else profile.skip_permissions
+    if call.execution_mode is ExecutionMode.SAFE and call.skip_permissions is None:
+        skip = None  # a call narrowing a legacy auto-approving profile to safe is narrowing, not a conflict
+    if profile.execution_mode is ExecutionMode.SAFE and call.skip_permissions:
+        raise _conflict(
+            f"profile {name!r} runs in safe mode; skip_permissions would widen it",
+            "Drop skip_permissions.",
+        )
+    if profile.sandbox and call.sandbox is False:
+        raise _conflict(f"profile {name!r} sandboxes the worker; a call cannot turn the sandbox off",
+                        "Drop sandbox=false, or use another profile.")
+    if profile.skip_permissions is False and (call.skip_permissions or call.execution_mode is ExecutionMode.TRUSTED):
+        raise _conflict(f"profile {name!r} does not auto-approve tools; skip_permissions would widen it",
+                        "Drop skip_permissions, or use a trusted profile.")
+    # Only a profile grants trusted: one that names no mode is safe-bounded (issue 13, item 4).
+    grants_trusted = profile.execution_mode is ExecutionMode.TRUSTED or (
+        profile.execution_mode is None and profile.skip_permissions is True)
+    if not grants_trusted and (call.execution_mode is ExecutionMode.TRUSTED or call.skip_permissions):
+        asked = "execution_mode 'trusted'" if call.execution_mode is ExecutionMode.TRUSTED else "skip_permissions=true"
+        whose = f"profile {name!r} names no execution_mode" if name else "no profile is in use"
+        raise _conflict(
+            f"{asked} is granted only by a server profile, and {whose}: the call is bounded to safe",
+            "Drop it (the worker runs in the default mode; commands not allowed in agy's settings are denied), "
+            "or use a profile with \"execution_mode\": \"trusted\" set by the relay's owner.",
+        )
+    if mode is ExecutionMode.SAFE and skip:
+        raise _conflict(
+            "execution_mode 'safe' contradicts skip_permissions=true",
+            "Choose one: execution_mode 'safe' (sandboxed, asks) or 'trusted' (auto-approves every tool).",
+        )
+    if mode is ExecutionMode.TRUSTED and sandbox:
+        raise _conflict(
+            "execution_mode 'trusted' contradicts sandbox=true",
+            "Choose one: execution_mode 'trusted', or 'safe' for a sandbox.",
+        )
+    if sandbox and skip:
+        raise _conflict(
+            "sandbox=true contradicts skip_permissions=true",
+            "Use execution_mode 'safe' (sandbox) or 'trusted' (skip permissions), not both legacy flags.",
+        )
+    if mode is ExecutionMode.TRUSTED:
+        sandbox, skip = False, True
+    elif mode is ExecutionMode.SAFE:
+        sandbox, skip = True, False
+    else:
+        sandbox, skip = bool(sandbox), bool(skip)
+
+    workspace = validate_workspace(
+        call.workspace or profile.workspace, settings, within=profile.workspace if call.workspace else None
+    )
+
+    # The profile's limit, or the default when it names none, is the bound (issue 13, item 5).
+    limit = profile.timeout_minutes or DEFAULT_TIMEOUT_MINUTES
+    minutes = call.timeout_minutes or limit
+    if call.timeout_minutes and call.timeout_minutes > limit:
+        whose = f"the profile's {limit:g}" if profile.timeout_minutes else f"the default {limit:g} (no profile sets one)"
+        notes.append(f"timeout_minutes capped at {whose}")
+        minutes = limit
+
+    return RunPlan(
+        workspace=workspace,
+        profile=name,
+        execution_mode=mode,
+        sandbox=sandbox,
+        skip_permissions=skip,
+        constraints=_merge(settings.fixed_constraints, profile.constraints, call.constraints),
+        model=_choice("model", call.model, profile.model, profile.allowed_models, name),
+        effort=call.effort or profile.effort,
+        agent=_choice("agent", call.agent, profile.agent, profile.allowed_agents, name),
+        timeout_seconds=float(minutes) * 60.0,
+        verify=list(profile.verify),
+        verify_timeout_seconds=profile.verify_timeout_minutes * 60.0,
+        env=dict(profile.env),
+        paths=list(profile.paths),
+        notes=notes,
+    )

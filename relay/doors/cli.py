@@ -1,0 +1,382 @@
+"""``gravity-relay``: serve the MCP server, and the operator's commands.
+
+The CLI calls the same functions as the MCP tools (``render_result`` for
+``runs show``), so both doors answer with the same bytes. Logs go to stderr;
+stdout is for the command's answer (and, under ``serve``, the protocol).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from relay import __version__
+
+__all__ = ["main", "build_parser"]
+
+
+def _setup_logging() -> None:
+    level = os.environ.get("GRAVITY_RELAY_LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        stream=sys.stderr,
+        format="%(asctime)s gravity-relay %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from relay.agy.command import finish_version_probe, start_version_probe
+    from relay.core.settings import load_settings
+
+    settings = load_settings()
+    if _refuse_bad_settings(settings.problems):
+        return 2
+    # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up).
+    probe = start_version_probe(settings)
+    import anyio
+
+    from relay.doors.mcp_server import serve
+
+    agy = finish_version_probe(*probe)
+    anyio.run(serve, settings, agy)
+    return 0
+
+
+def _cmd_runs(args: argparse.Namespace) -> int:
+    from relay.doors.cli_runs import runs_list, runs_show
+    from relay.core.settings import load_settings
+
+    settings = load_settings()
+    if args.runs_command == "show":
+        return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
+    return runs_list(settings, status=args.status, limit=args.limit, as_json=args.json)
+
+
+def _quiet() -> None:
+    """Operator commands print their own answer; the relay's INFO logs only on request."""
+    if not os.environ.get("GRAVITY_RELAY_LOG_LEVEL"):
+        logging.getLogger().setLevel(logging.WARNING)
+
+
+def _refuse_bad_settings(problems: list[str]) -> bool:
+    """Say on stderr which environment values are out of range; True if there are any.
+
+    A typo in a limit must stop the relay, not quietly become another limit (issue 13, item 2).
+    """
+    for problem in problems:
+        print(f"gravity-relay: configuration error: {problem}", file=sys.stderr)
+    if problems:
+        print("gravity-relay: fix the variable in the relay's environment (the MCP client's server env); "
+              "`gravity-relay doctor` lists every problem.", file=sys.stderr)
+    return bool(problems)
+
+
+def _settings_or_none():
+    """The settings, or None after saying on stderr what in the environment is wrong."""
+    from relay.core.settings import load_settings
+
+    try:
+        settings = load_settings()
+    except ValueError as exc:
+        print(f"gravity-relay: configuration error: {exc}", file=sys.stderr)
+        return None
+    return None if _refuse_bad_settings(settings.problems) else settings
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from relay.doors.doctor import Check, render_checks, run_doctor
+    from relay.core.settings import load_settings
+
+    _quiet()
+    try:
+        checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout, write_probe=args.write_probe)
+    except ValueError as exc:  # the environment itself does not parse: that is the finding
+        checks = [Check(name="settings", level="failure", message=str(exc),
+                        fix="Fix that variable in the relay's environment (the MCP client's server env); the "
+                        "server cannot start until then.")]
+    if args.json:
+        import msgspec
+
+        counts = {level: sum(1 for c in checks if c.level == level) for level in ("ok", "warning", "failure")}
+        doc = {"ok": counts["warning"] == 0 and counts["failure"] == 0, "counts": counts, "checks": checks}
+        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+    else:
+        sys.stdout.write(render_checks(checks))
+    if args.strict and any(c.level != "ok" for c in checks):
+        return 1
+    return 0
+
+
+_VERBS = {
+    "add": ("added", "would add"),
+    "update": ("updated", "would update"),
+    "remove": ("removed", "would remove"),
+    "unchanged": ("unchanged", "unchanged"),
+    "absent": ("absent", "absent"),
+    "skip": ("skipped", "skipped"),
+    "refuse": ("REFUSED", "REFUSED"),
+}
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from relay.setup.clients import SetupError, home_dir, relay_command, relay_settings, setup
+
+    _quiet()
+    env: dict[str, str] = {}
+    for item in args.env or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            print(f"gravity-relay setup: --env wants KEY=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        env[key.strip()] = value
+    home = home_dir()
+    try:
+        command = None if args.uninstall else (args.command or relay_command())
+        plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
+                      dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
+                      exported=relay_settings())
+    except SetupError as exc:
+        print(f"gravity-relay setup: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        import msgspec
+
+        rows = [{"client": p.client, "path": p.path, "action": p.action, "message": p.message,
+                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None, "notes": p.notes,
+                 "diff": p.diff() if args.dry_run and p.writes else None} for p in plans]
+        doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "clients": rows}
+        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+        return 1 if any(p.action == "refuse" for p in plans) else 0
+
+    width = max(len(p.client) for p in plans) if plans else 8
+    for p in plans:
+        verb = _VERBS[p.action][1 if args.dry_run else 0]
+        where = p.path.replace(str(home), "~", 1) if p.path.startswith(str(home)) else p.path
+        line = f"{p.client:<{width}}  {verb:<12} {where}: {p.message}"
+        if p.backup:
+            line += f" (backup: {Path(p.backup).name})"
+        print(line)
+        if p.warning and p.action in ("add", "update", "skip", "unchanged"):
+            print(f"{'':<{width}}  {'':<12} note: {p.warning}")
+        if p.action in ("add", "update"):
+            for note in p.notes:
+                print(f"{'':<{width}}  {'':<12} headless: {note}")
+        if args.dry_run and p.writes:
+            sys.stdout.write(p.diff())
+    changed = [p for p in plans if p.writes]
+    if not changed and not any(p.action == "refuse" for p in plans):
+        print("Nothing to change" + (": no registration found to remove." if args.uninstall else
+                                     ": the relay is already registered wherever a client was found."))
+    elif args.dry_run and changed:
+        print(f"Dry run: {len(changed)} file(s) would change; nothing was written.")
+    if command and not args.uninstall and changed:
+        if args.dry_run:
+            print(f"Would register: {command} serve")
+        else:
+            print(f"Registered command: {command} serve (restart the clients to pick it up)")
+    return 1 if any(p.action == "refuse" for p in plans) else 0
+
+
+def _cmd_cleanup(args: argparse.Namespace) -> int:
+    from relay.runs.retention import apply_retention, human_bytes, parse_size
+
+    _quiet()
+    try:
+        max_size = parse_size(args.max_size) if args.max_size is not None else None
+    except ValueError as exc:
+        print(f"gravity-relay cleanup: --max-size: {exc}", file=sys.stderr)
+        return 2
+    settings = _settings_or_none()
+    if settings is None:
+        return 2
+    if not args.dry_run:
+        # Runs of dead relays (identity checked: a reused pid does not count) are finished first, so
+        # cleanup can remove them instead of keeping them as "running" forever.
+        from relay.runs.recovery import recover_interrupted
+        from relay.runs.store import RunStore
+
+        try:
+            recover_interrupted(RunStore(settings.runs_dir))
+        except OSError as exc:
+            print(f"gravity-relay cleanup: could not check for interrupted runs: {exc}", file=sys.stderr)
+    summary = apply_retention(settings, max_runs=args.max_runs, max_age_days=args.max_age_days,
+                              max_size_bytes=max_size, dry_run=args.dry_run)
+    if args.json:
+        import msgspec
+
+        sys.stdout.write(msgspec.json.encode(summary).decode() + "\n")
+        return 1 if summary.errors else 0
+    verb = "would remove" if args.dry_run else "removed"
+    for run in summary.removed:
+        print(f"{verb} {run.run_id}  {run.reason}  ({len(run.files)} file(s), {human_bytes(run.bytes)})")
+        for path in run.files:
+            print(f"    {path}")
+    for error in summary.errors:
+        print(f"could not remove {error}", file=sys.stderr)
+    limits = ", ".join(part for part in (
+        f"max {summary.max_runs} runs" if summary.max_runs else "",
+        f"max age {summary.max_age_days:g} days" if summary.max_age_days else "",
+        f"max size {human_bytes(summary.max_size_bytes)}" if summary.max_size_bytes else "",
+    ) if part) or "no limits"
+    freed = "would free" if args.dry_run else "freed"
+    print(f"{freed} {human_bytes(summary.freed_bytes)} ({len(summary.removed)} run(s)); kept {summary.kept_runs} "
+          f"run(s), {human_bytes(summary.kept_bytes)} in {summary.runs_dir} ({limits})")
+    if summary.running:
+        print(f"left alone, still running: {', '.join(summary.running)}")
+    return 1 if summary.errors else 0
+
+
+def _cmd_delegate(args: argparse.Namespace) -> int:
+    """`execute` / `continue` from a shell: the MCP tool's own code path, its text block on stdout."""
+    import json
+
+    import anyio
+
+    from relay.call.orchestrate import Relay
+    from relay.doors.mcp_server import CONTINUE, EXECUTE, call_tool
+
+    settings = _settings_or_none()
+    if settings is None:
+        return 2
+    if args.command == "execute":
+        name = EXECUTE
+        arguments = {"task": args.task, "profile": args.profile, "workspace": args.workspace,
+                     "execution_mode": args.execution_mode}
+    else:
+        name = CONTINUE
+        arguments = {"run_id": args.run_id, "feedback": args.feedback}
+    arguments = {k: v for k, v in arguments.items() if v is not None}
+    for item in args.arg or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            print(f"gravity-relay: --arg wants KEY=VALUE (JSON values allowed), got {item!r}", file=sys.stderr)
+            return 2
+        try:
+            arguments[key] = json.loads(value)
+        except ValueError:
+            arguments[key] = value
+
+    async def progress(elapsed: float, message: str) -> None:
+        print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+    result = anyio.run(call_tool, Relay(settings), name, arguments, progress)
+    sys.stdout.write(result.content[0].text + "\n")
+    return 1 if result.is_error else 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from relay.demo.run import demo_main
+
+    _quiet()
+    settings = _settings_or_none()
+    return 2 if settings is None else demo_main(settings, as_json=args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gravity-relay",
+        description="Delegate implementation work to the Antigravity CLI (agy) and get back a compact review packet.",
+    )
+    parser.add_argument("--version", action="version", version=f"gravity-relay {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start)")
+    serve.set_defaults(func=_cmd_serve)
+
+    execute = sub.add_parser("execute", help="delegate one task from the shell (the same code and answer as the MCP tool)")
+    execute.add_argument("task", help="what the worker must do")
+    execute.add_argument("--workspace", help="absolute path of the workspace (default: the profile's)")
+    execute.add_argument("--profile", help="server-side profile name (default: GRAVITY_RELAY_DEFAULT_PROFILE)")
+    execute.add_argument("--execution-mode", choices=["safe", "trusted"])
+    execute.add_argument("--arg", action="append", metavar="KEY=VALUE",
+                         help="any other tool argument, e.g. --arg timeout_minutes=10 (repeatable)")
+    execute.set_defaults(func=_cmd_delegate)
+    cont = sub.add_parser("continue", help="send follow-up feedback on a run (the same code and answer as the MCP tool)")
+    cont.add_argument("run_id")
+    cont.add_argument("feedback")
+    cont.add_argument("--arg", action="append", metavar="KEY=VALUE", help="any other tool argument (repeatable)")
+    cont.set_defaults(func=_cmd_delegate)
+
+    runs = sub.add_parser("runs", help="list runs or show one run's record")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show")
+    lst = runs_sub.add_parser("list", help="recent runs, newest first")
+    lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
+    lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
+    lst.add_argument("--json", action="store_true", help="one JSON object per line")
+    show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
+    show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
+    show.add_argument("--detail", choices=["summary", "errors", "full"], default="summary")
+    show.add_argument("--max-chars", type=int, default=12_000)
+    runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
+
+    demo = sub.add_parser(
+        "demo", help="run one task through the whole relay with a scripted worker (no agy needed)",
+        description="Create a throwaway git repository, let a scripted stand-in for agy edit it through the real "
+        "relay, and print the review packet. Leaves only the run record (in the data dir).")
+    demo.add_argument("--json", action="store_true", help="print only the packet (compact JSON)")
+    demo.set_defaults(func=_cmd_demo)
+
+    doctor = sub.add_parser(
+        "doctor", help="check Python, agy (version, features, login), the data dir, profiles and MCP clients",
+        description="Each line: ok / warning / failure, and what to do. Exits 0 once the checks ran, whatever they "
+        "found (use --strict to fail on anything not ok).")
+    doctor.add_argument("--json", action="store_true", help="one JSON object: ok, counts, checks")
+    doctor.add_argument("--strict", action="store_true", help="exit 1 when any check is not ok")
+    doctor.add_argument("--probe-timeout", type=float, default=None, metavar="SECONDS",
+                        help="how long `agy models` may take (default: the relay's auth probe timeout)")
+    doctor.add_argument("--write-probe", action="store_true",
+                        help="also run one tiny safe-mode write task in a temp dir (spends one agy turn) and report "
+                             "whether safe mode can write files with this agy")
+    doctor.set_defaults(func=_cmd_doctor)
+
+    setup = sub.add_parser(
+        "setup", help="register the relay with the MCP clients found here (Codex, Claude Code, Cursor, ...)",
+        description="Register `gravity-relay serve` with each MCP client whose config dir exists, in its own file "
+        "and format, keeping everything else in those files. Idempotent; backs up each file it changes. "
+        "Antigravity is registered only when named (--client antigravity): agy's own runs load that file.")
+    setup.add_argument("--client", action="append", metavar="NAME",
+                       choices=["codex", "claude", "cursor", "gemini", "antigravity", "windsurf"],
+                       help="only this client (repeatable): codex, claude, cursor, gemini, antigravity, windsurf")
+    setup.add_argument("--dry-run", action="store_true", help="print the diff of each file instead of writing")
+    setup.add_argument("--uninstall", action="store_true", help="remove the relay's entry (only the relay's)")
+    setup.add_argument("--env", action="append", metavar="KEY=VALUE",
+                       help="environment for the server entry, e.g. GRAVITY_RELAY_DEFAULT_PROFILE=web (repeatable)")
+    setup.add_argument("--command", metavar="PATH",
+                       help="the command to register (default: this installation's gravity-relay script)")
+    setup.add_argument("--force", action="store_true",
+                       help="replace or remove an 'antigravity' entry that is not Gravity Relay")
+    setup.add_argument("--client-approvals", action="store_true",
+                       help="leave tool approval to each client: no Codex pre-approval, no Claude Code allow rules, "
+                       "no Gemini trust (headless calls then need the client's own flags)")
+    setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
+    setup.set_defaults(func=_cmd_setup)
+
+    cleanup = sub.add_parser(
+        "cleanup", help="remove old run records by count, age and total size",
+        description="Apply retention to the runs folder (the server also does this at start-up with the "
+        "GRAVITY_RELAY_MAX_RUNS / _MAX_AGE_DAYS / _MAX_SIZE limits). Runs still running are never removed. "
+        "A limit of 0 turns that rule off.")
+    cleanup.add_argument("--max-runs", type=int, default=None, metavar="N",
+                         help="keep at most the N newest runs (default: GRAVITY_RELAY_MAX_RUNS or 500)")
+    cleanup.add_argument("--max-age-days", type=float, default=None, metavar="DAYS",
+                         help="remove runs older than this (default: GRAVITY_RELAY_MAX_AGE_DAYS or 30)")
+    cleanup.add_argument("--max-size", default=None, metavar="SIZE",
+                         help="keep the total under this, e.g. 500MB or 2GB; a bare number is MB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")
+    cleanup.add_argument("--dry-run", action="store_true", help="say what would be removed; remove nothing")
+    cleanup.add_argument("--json", action="store_true", help="the summary as one JSON object")
+    cleanup.set_defaults(func=_cmd_cleanup)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    _setup_logging()
+    return args.func(args)

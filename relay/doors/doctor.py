@@ -1,0 +1,381 @@
+"""``gravity-relay doctor``: is this machine ready to delegate, and if not, what to do.
+
+Each check answers ok, warning or failure, with the fix in one line. The checks use
+the relay's own functions (``locate_agy``, ``feature_list``, the auth probe's
+``judge_probe`` on ``agy models``, ``validate_workspace``, setup's config readers),
+so doctor sees what a tool call would see. Every child process has a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from msgspec import Struct
+
+from relay import __version__
+
+from relay.agy import command as agy_cli
+from relay.core.errors import RelayError
+from relay.runs.retention import human_bytes
+from relay.core.settings import Settings
+
+__all__ = ["Check", "run_doctor", "render_checks", "VERSION_TIMEOUT"]
+
+Level = Literal["ok", "warning", "failure"]
+
+VERSION_TIMEOUT = 15.0
+
+
+class Check(Struct, kw_only=True, omit_defaults=True):
+    name: str
+    level: Level
+    message: str
+    fix: str = ""
+
+
+def _ok(name: str, message: str) -> Check:
+    return Check(name=name, level="ok", message=message)
+
+
+def _warn(name: str, message: str, fix: str = "") -> Check:
+    return Check(name=name, level="warning", message=message, fix=fix)
+
+
+def _fail(name: str, message: str, fix: str = "") -> Check:
+    return Check(name=name, level="failure", message=message, fix=fix)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_python() -> Check:
+    version = ".".join(map(str, sys.version_info[:3]))
+    where = f"Python {version} ({sys.executable}); gravity-relay {__version__} ({Path(__file__).resolve().parent})"
+    if sys.version_info < (3, 11):
+        return _fail("python", where, "The relay needs Python 3.11 or newer: reinstall it with a newer interpreter.")
+    return _ok("python", where)
+
+
+async def _probe_agy(agy: str, env: dict[str, str], probe_timeout: float):
+    from relay.core.process import run_capture
+
+    try:
+        version = await run_capture([agy, "--version"], timeout=VERSION_TIMEOUT, env=env)
+    except OSError as exc:
+        return exc, None
+    try:
+        from relay.agy.auth import probe_models  # the relay's own probe: stops at agy's first sign-in line
+
+        models = await probe_models(agy, env, probe_timeout)
+    except OSError as exc:
+        return version, exc
+    return version, models
+
+
+def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: float) -> list[Check]:
+    """Where agy is, which version, which relay features it supports, and whether it is signed in."""
+    import anyio
+
+    from relay.agy.auth import judge_probe
+    from relay.agy.env import build_worker_env
+
+    try:
+        agy = agy_cli.locate_agy(settings, dict(environ))
+    except RelayError as exc:
+        return [_fail("agy", exc.message, exc.hint),
+                _warn("auth", "not checked: agy was not found", "Fix agy first, then run doctor again.")]
+    source = "AGY_BIN" if settings.agy_bin else "found on PATH or an install location"
+    passthrough = {}
+    if settings.default_profile and settings.default_profile in settings.profiles:
+        passthrough = settings.profiles[settings.default_profile].env
+    env = build_worker_env(environ, run_id="doctor", passthrough=passthrough)
+    got_version, got_models = anyio.run(_probe_agy, agy, env, probe_timeout)
+
+    checks: list[Check] = []
+    if isinstance(got_version, OSError):
+        detail = got_version.strerror or str(got_version)
+        return [_fail("agy", f"{agy} ({source}) cannot be started: {detail}",
+                      "Point AGY_BIN at the agy executable (`which agy`), or reinstall the Antigravity CLI."),
+                _warn("auth", "not checked: agy cannot be started")]
+    version = agy_cli.parse_version(got_version.stdout) if got_version.exit_code == 0 else None
+    need = ".".join(map(str, agy_cli.MIN_VERSION))
+    if got_version.timed_out:
+        checks.append(_warn("agy", f"{agy} ({source}): `agy --version` did not answer within {VERSION_TIMEOUT:g}s",
+                            "Run `agy --version` in a terminal; a first run may be updating itself."))
+    elif version is None:
+        said = (got_version.stdout or got_version.stderr).strip().splitlines()[:1]
+        checks.append(_warn("agy", f"{agy} ({source}): version unknown (`agy --version` exited {got_version.exit_code}"
+                            f"{': ' + said[0][:120] if said else ''})",
+                            "The relay will assume every flag exists; update agy (`agy update`) if runs fail."))
+    else:
+        shown = ".".join(map(str, version))
+        if version < agy_cli.MIN_VERSION:
+            checks.append(_fail("agy", f"agy {shown} at {agy} is too old: the relay needs {need} or newer "
+                                "(stream-json output and --json-schema)", "Run `agy update`."))
+        else:
+            checks.append(_ok("agy", f"agy {shown} at {agy} ({source})"))
+    supported = agy_cli.feature_list(version)
+    missing = [name for name in agy_cli.FEATURES if name not in supported]
+    if version is None:
+        checks.append(_warn("features", "unknown version: all relay features assumed (" + ", ".join(supported) + ")"))
+    elif missing:
+        checks.append(_warn("features", f"supported: {', '.join(supported) or 'none'}; missing: {', '.join(missing)}",
+                            "Run `agy update` for the missing ones."))
+    else:
+        checks.append(_ok("features", f"all relay features supported: {', '.join(supported)}"))
+
+    if isinstance(got_models, OSError):
+        checks.append(_warn("auth", f"`agy models` could not start: {got_models}"))
+        return checks
+    verdict = judge_probe(got_models.exit_code, got_models.stdout, got_models.stderr, got_models.timed_out)
+    if verdict is not None:
+        checks.append(_fail("auth", f"{verdict.status.value}: {verdict.message}", verdict.hint))
+    elif got_models.exit_code != 0:
+        first = (got_models.stderr or got_models.stdout).strip().splitlines()[:1]
+        checks.append(_warn("auth", f"`agy models` exited {got_models.exit_code}: {first[0][:160] if first else 'no output'}",
+                            "Run `agy models` in a terminal to see what agy says."))
+    else:
+        count = sum(1 for line in got_models.stdout.splitlines() if "\t" in line)
+        checks.append(_ok("auth", f"signed in (`agy models` lists {count} model{'s' if count != 1 else ''})"))
+    return checks
+
+
+def _tree_size(folder: Path) -> tuple[int, int]:
+    total = files = 0
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+                files += 1
+            except OSError:
+                pass
+    return total, files
+
+
+def check_data_dir(settings: Settings) -> Check:
+    from relay.runs.store import RunStore
+
+    folder = settings.data_dir
+    if not folder.exists():
+        parent = folder
+        while not parent.exists() and parent.parent != parent:
+            parent = parent.parent
+        if os.access(parent, os.W_OK | os.X_OK):
+            return _ok("data dir", f"{folder} does not exist yet; it will be created on the first run")
+        return _fail("data dir", f"{folder} does not exist and {parent} is not writable",
+                     "Set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP server env.")
+    if not folder.is_dir():
+        return _fail("data dir", f"{folder} is not a directory", "Set GRAVITY_RELAY_DATA_DIR to a folder.")
+    probe = folder / f".doctor-{os.getpid()}.tmp"
+    try:
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as exc:
+        return _fail("data dir", f"{folder} is not writable: {exc.strerror or exc}",
+                     "Fix its permissions, or set GRAVITY_RELAY_DATA_DIR to a writable folder.")
+    size, _files = _tree_size(folder)
+    store = RunStore(settings.runs_dir)
+    runs = sum(1 for _ in store.iter_ids())
+    message = f"{folder}: writable, {human_bytes(size)} in {runs} run{'s' if runs != 1 else ''}"
+    over = []
+    if settings.max_size_bytes and size > settings.max_size_bytes:
+        over.append(f"size over {human_bytes(settings.max_size_bytes)}")
+    if settings.max_runs and runs > settings.max_runs:
+        over.append(f"more than {settings.max_runs} runs")
+    if over:
+        return _warn("data dir", f"{message} ({', '.join(over)})", "Run `gravity-relay cleanup` (the server also "
+                     "trims at start-up).")
+    return _ok("data dir", message)
+
+
+def check_profiles(settings: Settings) -> list[Check]:
+    from relay.call.policy import validate_workspace
+
+    if settings.profile_error:
+        return [_fail("profiles", settings.profile_error,
+                      "Fix the profile configuration (GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE); until "
+                      "then every call is refused. Schema: resource relay://profile-schema.")]
+    if not settings.profiles:
+        return [_ok("profiles", "none configured: each call passes an absolute workspace "
+                    "(profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
+    names = ", ".join(sorted(settings.profiles))
+    checks = [_ok("profiles", f"{len(settings.profiles)} from {settings.profile_source}: {names}")]
+    default = settings.default_profile
+    if not default:
+        checks.append(_ok("default profile", "none: a call names a profile or a workspace "
+                          "(GRAVITY_RELAY_DEFAULT_PROFILE sets one)"))
+    for name in sorted(settings.profiles, key=lambda n: (n != default, n)):
+        profile = settings.profiles[name]
+        label = "default profile" if name == default else f"profile {name}"
+        if not profile.workspace:
+            if name == default:
+                checks.append(_warn(label, f"'{name}' has no workspace: every call must pass one",
+                                    f"Add \"workspace\": \"/abs/path\" to profile '{name}'."))
+            continue
+        try:
+            real = validate_workspace(profile.workspace, settings)
+        except RelayError as exc:
+            make = _fail if name == default else _warn
+            checks.append(make(label, f"'{name}': {exc.message}", exc.hint))
+            continue
+        if name == default:
+            checks.append(_ok(label, f"'{name}': workspace {real} exists"))
+    return checks
+
+
+def check_clients(home: Path) -> list[Check]:
+    from relay.setup.clients import CLIENTS, registrations
+
+    checks: list[Check] = []
+    registered = 0
+    for reg in registrations(home):
+        spec = CLIENTS[reg.client]
+        shown = reg.path.replace(str(home), "~", 1) if reg.path.startswith(str(home)) else reg.path
+        name = f"client {reg.client}"
+        if reg.error:
+            checks.append(_warn(name, f"{reg.title}: {shown} cannot be read: {reg.error}",
+                                "Fix the file, then run `gravity-relay setup`."))
+            continue
+        if not reg.registered:
+            if reg.found and not spec.opt_in:
+                checks.append(_warn(name, f"{reg.title} found, relay not registered",
+                                    f"Run `gravity-relay setup --client {reg.client}`."))
+            elif reg.found:
+                checks.append(_ok(name, f"{reg.title} found, relay not registered there (recommended: "
+                                  "agy's own runs load that file)"))
+            continue
+        if not reg.ours:
+            checks.append(_warn(name, f"{reg.title}: 'antigravity' in {shown} runs {reg.command!r}, not Gravity Relay",
+                                f"Rename or remove that entry, or `gravity-relay setup --client {reg.client} --force`."))
+            continue
+        registered += 1
+        if not reg.command_exists:
+            checks.append(_fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} no longer "
+                                "exists", f"Run `gravity-relay setup --client {reg.client}` again from the "
+                                "installation you use."))
+        elif spec.opt_in:
+            checks.append(_warn(name, f"{reg.title}: registered in {shown} → {reg.command}; {spec.warning}",
+                                f"`gravity-relay setup --uninstall --client {reg.client}` removes it."))
+        else:
+            checks.append(_ok(name, f"{reg.title}: registered in {shown} → {reg.command}"))
+    if registered == 0:
+        checks.append(_warn("clients", "the relay is not registered with any MCP client",
+                            "Run `gravity-relay setup` (or `--dry-run` first to see the edits)."))
+    return checks
+
+
+def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
+    """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
+    before it reaches the relay. Each problem is said with the exact fix."""
+    from relay.setup.clients import CLAUDE_ALLOW_RULES, claude_allow_rules, registrations, relay_settings
+
+    checks: list[Check] = []
+    for reg in registrations(home, ("codex", "claude", "gemini")):
+        if not reg.ours or reg.entry is None:
+            continue
+        entry = reg.entry
+        name = f"headless {reg.client}"
+        shown = reg.path.replace(str(home), "~", 1) if reg.path.startswith(str(home)) else reg.path
+        setup_fix = f"Run `gravity-relay setup --client {reg.client}` from this shell"
+        if reg.client == "codex":
+            problems, keys = [], []
+            if entry.get("required") is not True:
+                problems.append("no `required = true` (codex exec may start the turn before the relay lists its tools)")
+                keys.append("required = true")
+            if entry.get("default_tools_approval_mode") != "approve" and not _codex_tools_approved(entry):
+                problems.append("no tool approval (codex exec, approval policy never, refuses the relay's tools)")
+                keys.append('default_tools_approval_mode = "approve"')
+            if problems:
+                checks.append(_warn(name, f"Codex entry in {shown}: " + "; ".join(problems),
+                                    f"{setup_fix}, or add {' and '.join(keys)} to [mcp_servers.antigravity] "
+                                    "(fine to leave if you approve calls yourself)."))
+            else:
+                checks.append(_ok(name, "Codex entry: required, tools approved; codex exec can call the relay"))
+            exported = relay_settings(environ)
+            env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
+            missing = [k for k in exported if k not in env]
+            differ = [k for k in exported if k in env and str(env[k]) != exported[k]]
+            if missing or differ:
+                said = []
+                if missing:
+                    said.append(f"{', '.join(missing)} set in this shell but not in the entry's env")
+                if differ:
+                    said.append(f"{', '.join(differ)} different in the entry's env")
+                checks.append(_warn(f"{name} env", f"Codex starts the relay with a minimal environment: "
+                                    + "; ".join(said), f"{setup_fix} (it copies them into the entry's env), or edit "
+                                    f"the env table of [mcp_servers.antigravity] in {shown}."))
+        elif reg.client == "claude":
+            allowed, error = claude_allow_rules(home)
+            missing = [r for r in CLAUDE_ALLOW_RULES if r not in allowed]
+            if error:
+                checks.append(_warn(name, f"~/.claude/settings.json cannot be read: {error}",
+                                    "Fix the file, then run `gravity-relay setup --client claude`."))
+            elif missing:
+                checks.append(_warn(name, f"no allow rule in ~/.claude/settings.json for {', '.join(missing)}: claude -p "
+                                    "denies those calls (interactive sessions ask)",
+                                    f"{setup_fix}, or add \"mcp__antigravity\" to permissions.allow "
+                                    "(or pass --allowedTools mcp__antigravity)."))
+            else:
+                checks.append(_ok(name, "Claude Code allows the relay's tools; claude -p can call them"))
+        elif reg.client == "gemini":
+            if entry.get("trust") is not True:
+                checks.append(_warn(name, f"Gemini entry in {shown} has no \"trust\": true: gemini -p does not offer "
+                                    "the relay's tools without --yolo",
+                                    f"{setup_fix}, or add \"trust\": true to mcpServers.antigravity. Gemini CLI also "
+                                    "disables MCP servers in untrusted folders: trust your project folder."))
+            else:
+                checks.append(_ok(name, "Gemini entry trusted; in a trusted folder gemini -p can call the relay"))
+    return checks
+
+
+def _codex_tools_approved(entry: Mapping) -> bool:
+    """Every relay tool approved one by one ([mcp_servers.antigravity.tools.<name>] approval_mode)."""
+    from relay.setup.clients import TOOL_NAMES
+
+    tools = entry.get("tools")
+    if not isinstance(tools, Mapping):
+        return False
+    return all(isinstance(tools.get(t), Mapping) and tools[t].get("approval_mode") == "approve" for t in TOOL_NAMES)
+
+
+def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
+               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
+    from relay.agy.auth import PROBE_TIMEOUT
+    from relay.setup.clients import home_dir
+
+    env = dict(os.environ if environ is None else environ)
+    checks = [check_python()]
+    for problem in settings.problems:
+        checks.append(_fail("settings", problem, "Fix that variable in the relay's environment (the MCP client's "
+                            "server env); until then `gravity-relay serve` refuses to start."))
+    if settings.inside_worker:
+        checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
+                            "here refuses to delegate (RECURSION_REFUSED)"))
+    checks += check_agy(settings, env, PROBE_TIMEOUT if probe_timeout is None else probe_timeout)
+    if write_probe:  # opt-in: it spends one agy turn (relay/write_probe.py)
+        from relay.doors.write_probe import check_safe_write
+
+        checks.append(check_safe_write(settings, env))
+    checks.append(check_data_dir(settings))
+    checks += check_profiles(settings)
+    checks += check_clients(home or home_dir(env))
+    checks += check_client_headless(home or home_dir(env), env)
+    return checks
+
+
+def render_checks(checks: list[Check]) -> str:
+    width = max(len(c.name) for c in checks)
+    lines = []
+    for c in checks:
+        lines.append(f"{c.level:<8} {c.name:<{width}}  {c.message}")
+        if c.fix:
+            lines.append(f"{'':<8} {'':<{width}}  → {c.fix}")
+    counts = {level: sum(1 for c in checks if c.level == level) for level in ("ok", "warning", "failure")}
+    lines.append(f"\n{counts['ok']} ok, {counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, "
+                 f"{counts['failure']} failure{'s' if counts['failure'] != 1 else ''}"
+                 " (checked with this shell's environment; an MCP client starts the relay with the env in its config)")
+    return "\n".join(lines) + "\n"

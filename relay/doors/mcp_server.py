@@ -1,0 +1,390 @@
+"""The MCP edge: three tools, a few resources and prompts, over the SDK's low-level server.
+
+Thin on purpose: arguments are decoded once with msgspec into the contracts,
+the work is done by ``Relay`` (orchestrate.py) and ``render_result``
+(results.py), and every answer leaves as one compact JSON object, sent both as
+structured content and as one text block. Errors are mapped here, once: a
+RelayError or a bad argument becomes a failed packet; anything unexpected is
+logged with its traceback and answered as MCP_ERROR, never as a JSON-RPC error.
+
+An error result (isError) carries its packet once, as the text block only:
+every client reads the text block. Gemini CLI is the exception that proves the
+need: on isError it hands its model the call's own arguments (the whole task)
+plus the result escaped and twice (it rebuilds structured content from the
+text), ~3x the packet; so for the clients in ``_ISERROR_MANGLERS`` a failure
+packet leaves as an ordinary result — its ``ok:false``/``status``/``error``
+still say it failed — and reaches the model at ~1.1x. Argument names a tool does not know are
+ignored (clients add their own, e.g. Gemini's ``wait_for_previous``) and
+recorded in the run record; a wrong type of a known field is still refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from typing import Any
+
+import anyio
+import msgspec
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+
+from relay import __version__
+from relay.doors.cli_runs import recent_runs
+from relay.core.contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
+from relay.core.errors import RelayError
+from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
+from relay.call.orchestrate import Relay, no_progress
+from relay.runs.recovery import recover_interrupted
+from relay.runs.results import encode, packet_object, render_result
+from relay.runs.retention import retain_in_background
+from relay.core.schemas import input_schema
+from relay.core.settings import Settings, load_settings
+
+__all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
+
+log = logging.getLogger("relay.doors.mcp_server")
+
+EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+
+
+def tool_definitions() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=EXECUTE,
+            description=(
+                "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
+                "compact review packet: changed files, the line ranges worth reviewing ranked by risk, test counts."
+            ),
+            input_schema=input_schema(ExecuteArgs),
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                              open_world_hint=True),
+        ),
+        types.Tool(
+            name=CONTINUE,
+            description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
+            input_schema=input_schema(ContinueArgs),
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                              open_world_hint=True),
+        ),
+        types.Tool(
+            name=GET_RESULT,
+            description="Read a run's record: the packet (summary), the failure details (errors) or everything (full).",
+            input_schema=input_schema(GetResultInput),
+            annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+        ),
+    ]
+
+
+def _result(obj: Any, text: str, *, is_error: bool) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=None if is_error else obj,  # errors: the packet once (see the module doc)
+        is_error=is_error,
+    )
+
+
+# clientInfo.name of clients that turn an isError result into several times its bytes (measured:
+# tests/realclients, Gemini CLI 0.61: 441 B packet -> 1,329 B with isError, 399 B without).
+_ISERROR_MANGLERS = frozenset({"gemini-cli-mcp-client"})
+
+
+def _client_name(ctx: ServerRequestContext) -> str:
+    try:
+        return ctx.session.client_params.client_info.name or ""
+    except AttributeError:  # no initialize handshake (the 2026 protocol) or an in-memory session
+        return ""
+
+
+def _for_client(result: types.CallToolResult, client: str) -> types.CallToolResult:
+    if result.is_error and client in _ISERROR_MANGLERS:
+        text = result.content[0].text
+        return types.CallToolResult(content=result.content, structured_content=msgspec.json.decode(text),
+                                    is_error=False)
+    return result
+
+
+def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[str, Any], list[str]]:
+    """(the arguments the tool knows, the names it ignores)."""
+    fields = accepted.__struct_fields__
+    known = {k: v for k, v in arguments.items() if k in fields}
+    return known, sorted(k for k in arguments if k not in fields)
+
+
+def _packet_result(packet: Packet) -> types.CallToolResult:
+    obj = packet_object(packet)
+    return _result(obj, encode(obj).decode(), is_error=not packet.ok)
+
+
+def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
+    names = ", ".join(accepted.__struct_fields__)
+    return RelayError(
+        Status.INVALID_INPUT,
+        f"{tool}: {explain(exc)}",
+        f"Accepted arguments: {names}. execution_mode is 'safe' or 'trusted'; detail is 'summary', 'errors' or 'full'.",
+    )
+
+
+def _lone_surrogate(value: Any, where: str = "arguments") -> str | None:
+    """The path of the first string (or key) that is not valid Unicode text: a lone UTF-16 surrogate."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"{where} (character {exc.start}: {value[exc.start]!a})"
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _lone_surrogate(key, f"{where} key") or _lone_surrogate(item, f"{where}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def _as_text(value: Any) -> str:
+    return str(value).encode("utf-8", "replace").decode("utf-8")
+
+
+async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
+    """Dispatch one tool call; shared by the MCP handler and tests."""
+    progress = progress or no_progress
+    arguments = arguments or {}
+    try:
+        bad = _lone_surrogate(arguments)
+        if bad:
+            # Text no file, argv or JSON answer can hold: refused here, before it reaches any of them.
+            error = RelayError(
+                Status.INVALID_INPUT,
+                f"{_as_text(name)}: {_as_text(bad).replace('arguments.', '', 1)} is not valid Unicode text: it holds "
+                "a lone UTF-16 surrogate",
+                "Send valid UTF-8 text; in JSON a \\ud800-\\udbff escape must be followed by a \\udc00-\\udfff one.",
+            )
+            if name in (EXECUTE, CONTINUE):
+                text = arguments.get("task" if name == EXECUTE else "feedback", "")
+                return _packet_result(relay.refuse_input(name, _as_text(text), error))
+            raise error
+        if name in (EXECUTE, CONTINUE):
+            kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
+                                     CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
+            known, ignored = _split_arguments(arguments, kind)
+            if ignored:
+                log.info("%s: ignored unknown argument(s) %s", name, ", ".join(ignored))
+            try:
+                args = msgspec.convert(known, kind, strict=False)
+            except msgspec.ValidationError as exc:
+                # Refused, and recorded like any early refusal.
+                return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
+                                                         _bad_arguments(name, exc, kind), ignored=ignored))
+            return _packet_result(await run(args, progress, ignored=ignored))
+        if name == GET_RESULT:
+            known, _ignored = _split_arguments(arguments, GetResultInput)
+            try:
+                args = msgspec.convert(known, GetResultInput, strict=False)
+            except msgspec.ValidationError as exc:
+                raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
+            obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
+            return _result(obj, text, is_error=False)
+        raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
+    except RelayError as exc:
+        obj = {"ok": False, "status": exc.status.value, "error": msgspec.to_builtins(exc.info())}
+        return _result(obj, encode(obj).decode(), is_error=True)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # a bug: log it whole, answer the leader with something it can act on
+        log.exception("tool %s failed", name)
+        obj = {"ok": False, "status": Status.MCP_ERROR.value,
+               "error": {"code": Status.MCP_ERROR.value, "message": f"internal error in {name}: {type(exc).__name__}: {exc}",
+                         "hint": "This is a relay bug; the relay's stderr log has the traceback. Please report it."}}
+        return _result(obj, encode(obj).decode(), is_error=True)
+
+
+def create_server(settings: Settings, relay: Relay | None = None,
+                  agy: tuple[str | None, str | None] | None = None) -> Server:
+    relay = relay or Relay(settings)
+    tools = tool_definitions()
+
+    async def on_list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+        sent: list[float] = []  # the last value sent
+
+        async def progress(elapsed: float, message: str) -> None:
+            # The spec wants strictly increasing values; two steps in the same tenth of a second
+            # (queued, then agy started) would otherwise both say 0.1.
+            value = round(elapsed, 1)
+            if sent and value <= sent[-1]:
+                value = round(sent[-1] + 0.1, 1)
+            sent[:] = [value]
+            try:
+                await ctx.session.report_progress(value, None, message)
+            except Exception as exc:  # progress is a courtesy; never let it fail the call
+                log.debug("progress not sent: %s", exc)
+
+        return _for_client(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx))
+
+    async def on_list_resources(ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[types.Resource(uri=uri, name=r.name, description=r.description, mime_type=r.mime_type)
+                       for uri, r in RESOURCES.items()]
+        )
+
+    async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri not in RESOURCES:
+            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}")
+        res = RESOURCES[uri]
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=res.mime_type, text=res.render(settings))]
+        )
+
+    async def on_list_prompts(ctx, params) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name=name, description=p.description,
+                                  arguments=[types.PromptArgument(name=a, required=True) for a in p.arguments])
+                     for name, p in PROMPTS.items()]
+        )
+
+    async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return render_prompt(params.name, params.arguments or {})
+
+    return Server(
+        "gravity-relay",
+        version=__version__,
+        instructions=instructions(settings, agy),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
+        on_list_prompts=on_list_prompts,
+        on_get_prompt=on_get_prompt,
+    )
+
+
+async def serve(settings: Settings | None = None, agy: tuple[str | None, str | None] | None = None) -> None:
+    """Serve MCP over stdio until the client hangs up or a signal arrives."""
+    from mcp.server.stdio import stdio_server
+
+    settings = settings or load_settings()
+    for problem in settings.problems:
+        log.warning("configuration: %s", problem)
+    relay = Relay(settings)
+    try:
+        recovered = recover_interrupted(relay.store)
+        if recovered:
+            log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
+    except OSError as exc:
+        log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
+    server = create_server(settings, relay, agy)
+    server_scope = anyio.CancelScope()
+    stopped_by: list[int] = []
+    async with anyio.create_task_group() as tg:
+
+        async def on_signals() -> None:
+            # SIGTERM from the client must still kill the worker's group and write its record, then exit.
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
+                async for signum in signals:
+                    log.info("signal %s: stopping", signum)
+                    stopped_by.append(int(signum))
+                    server_scope.cancel()  # calls in flight stop their worker and record CANCELLED
+                    break
+            # Watchdog: if that cleanup itself hangs, leave anyway.
+            await anyio.sleep(_STOP_DEADLINE)
+            log.error("cleanup after signal %s took over %ss; exiting", stopped_by[0], _STOP_DEADLINE)
+            _exit_now(1)
+
+        if os.name != "nt":
+            tg.start_soon(on_signals)
+        tg.start_soon(retain_in_background, settings)
+        async with stdio_server() as (read, write):
+            # Requests the SDK cannot parse (a lone surrogate) are answered by a filter in between.
+            checked_send, checked_read = anyio.create_memory_object_stream[Any](0)
+            tg.start_soon(_answer_what_the_sdk_drops, relay, read, checked_send, write)
+            with server_scope:
+                await server.run(checked_read, write, server.create_initialization_options())
+            if stopped_by:
+                # Every call has finished its record. The stdin reader is a thread blocked in read(), which
+                # no cancellation reaches (and the interpreter would join it at exit): leave now.
+                log.info("stopped by signal %s; records written; exiting", stopped_by[0])
+                _exit_now(0)
+        tg.cancel_scope.cancel()
+
+
+_STOP_DEADLINE = 20.0
+
+
+def _exit_now(code: int) -> None:
+    for handler in logging.getLogger().handlers:
+        try:
+            handler.flush()
+        except Exception:  # noqa: BLE001 - leaving anyway
+            pass
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001
+        pass
+    os._exit(code)
+
+
+async def _answer_what_the_sdk_drops(relay: Relay, read, forward, write) -> None:
+    """Pass the transport's messages on; answer the requests the SDK cannot parse but Python can.
+
+    The SDK parses each stdin line with pydantic's JSON parser, which refuses a lone
+    surrogate escape ("\\ud800": "unexpected end of hex escape"); the line becomes an
+    exception on the read stream and the dispatcher drops it at DEBUG level, so the
+    leader waited for ever. Python's json module reads such a line; a tools/call is then
+    answered (INVALID_INPUT, by call_tool's own check) and any other request gets a
+    JSON-RPC error, so every request with an id gets an answer.
+    """
+    try:
+        async with forward:
+            async for item in read:
+                if isinstance(item, Exception):
+                    reply = await _reply_to_undecodable(relay, item)
+                    if reply is not None:
+                        await write.send(reply)
+                        continue
+                await forward.send(item)
+    except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+        return  # the server or the transport has ended: nothing left to pass on
+
+
+async def _reply_to_undecodable(relay: Relay, exc: Exception):
+    import json
+
+    from mcp.shared.message import SessionMessage
+
+    errors = getattr(exc, "errors", None)
+    raw = errors()[0].get("input") if callable(errors) and errors() else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or "id" not in message or not isinstance(message.get("method"), str):
+        return None
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    request_id = message["id"]
+    if not isinstance(request_id, (int, str)) or _lone_surrogate(request_id):
+        return None
+    bad = _lone_surrogate(message)
+    if bad is None:
+        return None  # some other reason; the SDK's behaviour stands
+    log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
+    if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not _lone_surrogate(params["name"]):
+        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+        result = await call_tool(relay, params["name"], arguments)
+        reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
+                                      result=result.model_dump(mode="json", by_alias=True, exclude_none=True))
+    else:
+        reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(
+            code=types.INVALID_PARAMS, message=f"{_as_text(bad)} is not valid Unicode text (a lone UTF-16 surrogate)"))
+    return SessionMessage(reply)

@@ -1,0 +1,334 @@
+"""What the changed lines of one file say, read from the sample ``relay.observe.changes`` keeps.
+
+Three readers for ``relay.review.risk``'s rules, kept apart from the rule table because each is
+a small parser of its own: test cases and assertions counted by the language's syntax
+(Python through ``ast`` when a line parses, other languages by simple token patterns);
+security-relevant tokens in changed source lines; and mechanical edits (comments only,
+reordered lines, reformatting, a definition moved to another module) that need no review.
+None of them knows a file's kind: the rules decide which files each applies to.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import functools
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from relay.core.contracts import FileChange
+
+__all__ = [
+    "SAMPLE_LINES",
+    "ASSERT_WORDS",
+    "CASE_RE",
+    "PARAM_RE",
+    "ROW_RE",
+    "IMPORT_RE",
+    "SECURITY_TOKENS",
+    "Sampled",
+    "sampled",
+    "complete_sample",
+    "test_counts",
+    "weakened",
+    "security_token",
+    "mechanical_verdict",
+    "reformat_verdict",
+]
+
+# relay.observe.changes.SAMPLE_LINES (not imported: relay.observe.changes imports this module). A side that
+# kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
+SAMPLE_LINES = 40
+
+ASSERT_WORDS = (
+    "assert", "expect", "should", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow", "t.error", "t.fatal",
+    "t.equal", "t.not", "t.same", "t.strictsame", "t.match", "t.ok", "t.throws", "t.doesnotthrow", "t.rejects", "t.resolves", "t.has",
+)
+
+# A test case starts here, by language: pytest/unittest, mocha/jest/tap, Go, Rust, JUnit, RSpec/ExUnit.
+CASE_RE = re.compile(
+    # A formatter may put the name on the next line: "it(" alone still starts a case.
+    r"^\s*(?:async\s+)?def\s+test\w*\s*\(|^\s*(?:it|test|specify)\s*\(\s*(?:['\"`]|$)|\bt\.test\s*\(\s*(?:['\"`]|$)|"
+    r"^\s*func\s+Test\w*\s*\(|^\s*#\[(?:\w+::)?test\]|^\s*@(?:Test|ParameterizedTest)\b|^\s*(?:it|test)\s+['\"]"
+)
+# A table of cases (pytest parametrize, jest .each, Go subtests) and one row of it.
+PARAM_RE = re.compile(r"@pytest\.mark\.parametrize|\b(?:it|test|describe)\.each\b|@ParameterizedTest|@CsvSource|\bt\.Run\s*\(")
+ROW_RE = re.compile(r"^\s*(?:pytest\.param\s*\(|[(\[{]).*[)\]}],?\s*(?:#.*)?$")
+
+# ----- counting test cases and assertions by the language's syntax
+
+# Assertions once strings and comments are gone: statements and calls, never a declaration
+# (``def assert_valid``), an import (``require('assert')``) or a word inside a string.
+_ASSERT_TOKEN_RE = re.compile(
+    r"^\s*assert\b(?!\s*[=:.(])|\bassert(?:_\w+|[A-Z]\w*)?!?\s*\(|\b(?:assert|require)\.\w+\s*\(|\bexpect\s*\(|"
+    r"\.should\b|\bshould\.|\bXCTAssert\w*|\bassertThat\s*\(|\bself\.fail\s*\(|\bpytest\.raises\b|\bverify\s*\(|"
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|"
+    r"error|fail|Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\("
+)
+_DECLARATION_RE = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|import|from|use|package)\b")
+_STRING_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
+_ASSERT_CALL_NAME = re.compile(r"^(?:assert\w*|fail\w*|raises|expect\w*|verify)$")
+
+
+def _py_asserts(text: str) -> int | None:
+    """Assertions in one line of Python by its syntax tree; None when the line alone does
+    not parse (a continuation, a block opener), so the token count decides."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            count += 1
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            count += bool(_ASSERT_CALL_NAME.match(name))
+    return count
+
+
+def _asserts_in(line: str, python: bool) -> int:
+    text = line.strip()
+    low = text.lower()
+    if not text or not any(word in low for word in ASSERT_WORDS) or _DECLARATION_RE.match(text):
+        return 0
+    if python:
+        parsed = _py_asserts(text)
+        if parsed is not None:
+            return parsed
+    code = _STRING_RE.sub('""', text)
+    code = code.split("//", 1)[0] if not python else code.split("#", 1)[0]
+    return len(_ASSERT_TOKEN_RE.findall(code))
+
+
+class _TestCounts(NamedTuple):
+    cases: int
+    asserts: int
+    rows: int
+
+
+def test_counts(path: str, lines: Iterable[str]) -> _TestCounts:
+    lines = list(lines)
+    python = path.lower().endswith((".py", ".pyi"))
+    table = any(PARAM_RE.search(line) for line in lines)
+    cases = sum(1 for line in lines if CASE_RE.search(line))
+    rows = sum(1 for line in lines if ROW_RE.match(line)) if table else 0
+    asserts = sum(_asserts_in(line, python) for line in lines)
+    return _TestCounts(cases, asserts, rows)
+
+
+def weakened(c: FileChange) -> tuple[int, int]:
+    """(cases lost, assertions lost): a case folded into a table row is not lost, and
+    assertions merged into one parametrized test are not lost when its rows grew."""
+    before = test_counts(c.path, c.removed_lines)
+    after = test_counts(c.path, c.added_lines)
+    lost_cases = before.cases - after.cases - max(after.rows - before.rows, 0)
+    lost_asserts = before.asserts - after.asserts
+    if after.rows > before.rows:
+        lost_asserts = 0
+    return max(lost_cases, 0), max(lost_asserts, 0)
+
+
+# ----- what changed in source: security-relevant tokens in the changed lines
+
+# Narrow on purpose (measured by tests/bench_risk_corpus.py --token-rate): names of the
+# checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
+SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
+    ("redirects", re.compile(r"redirect", re.I)),
+    ("TLS verification", re.compile(
+        r"verify_mode|check_hostname|cert_none|cert_required|insecure_?skip_?verify|reject_?unauthorized|"
+        r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
+    # Distinctive names match inside identifiers too (hasOpenat2, is_symlink, _canonicalize).
+    ("paths/symlinks", re.compile(
+        r"symlink|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bisabs\b|is_?absolute|linkpath|hardlink|"
+        r"nofollow|openat2?\b|resolve_(?:beneath|in_root|no_symlinks)|parentdir|strip_?absolute|path_?reservation|zip_?slip|"
+        r"\b(?:os\.path|posixpath|filepath|path(?:\.posix|\.win32)?)\.(?:join|resolve|normalize|relative|isAbsolute)\s*\(|"
+        r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
+    ("escaping/execution", re.compile(
+        r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
+        # Not a bare "unsafe": Go's unsafe.Pointer and Rust's unsafe blocks fill syscall code.
+        r"unsafe_?load|unsafe\w*\s*=|Unsafe(?:Loader|Constructor)|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
+        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
+    ("limits/overflow", re.compile(
+        r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
+        r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b", re.I)),
+    ("permissions/auth", re.compile(
+        r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
+        r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
+        r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
+    ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
+    ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]")),
+    ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
+    ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
+    ("regular expression", re.compile(
+        r"\bre\.(?:compile|match|search|sub|fullmatch|finditer)\s*\(|\bnew\s+RegExp\s*\(|\bRegex::new\s*\(|"
+        r"\bregexp\.(?:MustCompile|Compile)\s*\(|\br['\"][^'\"]*(?:\.\*|\.\+|\)[*+]|\][*+])")),
+)
+
+
+# A substring screen before the regexes, as for the test signals: every alternative above
+# contains one of these (lowercased), and most lines of code contain none of them.
+_TOKEN_WORDS = (
+    "author", "cookie", "authenticat", "redirect", "verify", "hostname", "cert_", "insecure", "ssl", "symlink", "readlink",
+    "lstat", "realpath", "abspath", "normpath", "canonicali", "isabs", "absolute", "linkpath", "hardlink", "nofollow", "openat",
+    "resolve", "parentdir", "reservation", "slip", "join", "normalize", "relative", "..", "link", "escape", "sanitiz", "shlex",
+    "quote", "python_", "__", "import_module", "unsafe", "pickle", "marshal", "system", "popen", "child_process", "execsync",
+    "shell", "eval", "replace", "max", "recursion", "overflow", "checked_", "saturating", "too", "size", "len", "chmod", "chown",
+    "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
+    "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
+    "-----begin", "x509", "private", "public", "prototype", "constructor",
+)
+# One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
+_TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
+
+
+def security_token(lines: Iterable[str]) -> str | None:
+    for line in lines:
+        code = line.strip()
+        if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code):
+            continue  # an import names a module (often the project itself), not a check
+        for category, pattern in SECURITY_TOKENS:
+            found = pattern.search(code)
+            if found:
+                return f"{category}: {found.group(0).strip()[:30]}"
+    return None
+
+
+# ----- mechanical edits: nothing a reviewer must read
+
+# An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
+IMPORT_RE = re.compile(
+    r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use\s|#include\b|(?:const|let|var)\s+\{?[\w\s,]+\}?\s*=\s*require\s*\(|"
+    r"\w+(?:\s+as\s+\w+)?\s*,\s*$|\)\s*;?\s*$|(?:\w+\s+)?\"[\w./-]+\"\s*$)"
+)
+
+
+def complete_sample(c: FileChange | Sampled) -> bool:
+    return len(c.added_lines) < SAMPLE_LINES and len(c.removed_lines) < SAMPLE_LINES
+
+
+_CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+_NOT_WORD_RE = re.compile(r"\W+")
+# What a formatter may add, drop or swap: separators it is free to place, line continuations.
+_FORMATTER_TOKENS = frozenset(",;\\")
+
+
+def _normalized(lines: Iterable[str]) -> list[str]:
+    """The code's tokens without what a formatter may change: whitespace and line breaks,
+    quote style, trailing commas and semicolons, backslash continuations."""
+    tokens = [t for t in _CODE_TOKEN_RE.findall("\n".join(lines).replace("'", '"')) if t not in _FORMATTER_TOKENS]
+    # "(x) =>" and "x =>" are one arrow function: formatters add or drop those parentheses.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "(" and tokens[i + 2 : i + 5] == [")", "=", ">"] and tokens[i + 1].isidentifier():
+            out.append(tokens[i + 1])
+            i += 3
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+_QUALIFIER_RE = re.compile(r"\b([A-Za-z_]\w*)\.(?=[A-Za-z_])")
+_IMPORT_NAME_RE = re.compile(r"""(?:^|[/\s.])(\w+)["']?\s*;?\s*$""")
+
+
+def _requalified_only(added: list[str], removed: list[str]) -> bool:
+    """A definition moved to another module: the imports swap one module for another and
+    every other line only swaps that module's qualifier (``internal.X`` -> ``consts.X``)."""
+    imports_added = [line for line in added if IMPORT_RE.match(line)]
+    imports_removed = [line for line in removed if IMPORT_RE.match(line)]
+    if not imports_added:
+        return False
+    new_names = {m.group(1) for line in imports_added if (m := _IMPORT_NAME_RE.search(line))}
+    old_names = {m.group(1) for line in imports_removed if (m := _IMPORT_NAME_RE.search(line))}
+    # The old module may stay imported for other uses: then its qualifier is simply the one
+    # the removed lines used and the added lines no longer do.
+    used_before = {m.group(1) for line in removed if not IMPORT_RE.match(line) for m in _QUALIFIER_RE.finditer(line)}
+    used_after = {m.group(1) for line in added if not IMPORT_RE.match(line) for m in _QUALIFIER_RE.finditer(line)}
+    old_names |= used_before - used_after
+    if not new_names or not old_names:
+        return False
+
+    def unqualified(lines: list[str], names: set[str]) -> list[str]:
+        return sorted(_QUALIFIER_RE.sub(lambda m: "\0." if m.group(1) in names else m.group(0), line) for line in lines if not IMPORT_RE.match(line))
+
+    body_added, body_removed = unqualified(added, new_names), unqualified(removed, old_names)
+    return bool(body_added) and body_added == body_removed
+
+
+class Sampled(NamedTuple):
+    """The parts of a FileChange the mechanical checks read, hashable so each file's
+    verdict is computed once although several rules and the description ask for it."""
+
+    path: str
+    kind: str
+    binary: bool
+    symlink: bool
+    submodule: bool
+    additions: int
+    deletions: int
+    added_lines: tuple[str, ...]
+    removed_lines: tuple[str, ...]
+
+
+def sampled(c: FileChange) -> Sampled:
+    return Sampled(c.path, c.kind, c.binary, c.symlink, c.submodule, c.additions, c.deletions, tuple(c.added_lines), tuple(c.removed_lines))
+
+
+@functools.lru_cache(maxsize=512)
+def mechanical_verdict(c: Sampled) -> str | None:
+    """Why a source edit is mechanical (nothing to review), or None.
+
+    Read from the sample, which for source holds every changed line of code when it is
+    complete: no code line at all (comments, blank lines), the same lines in another order
+    or indentation (import sorting, moves), the same code reformatted, or imports only
+    dropped or regrouped; a rename with unchanged content too.
+    """
+    if c.binary or c.symlink or c.submodule or c.kind in ("added", "deleted", "type", "mode"):
+        return None
+    if c.kind == "renamed" and not c.additions and not c.deletions:
+        return "renamed, content unchanged"
+    if not (c.additions or c.deletions) or not complete_sample(c):
+        return None
+    added = [line.strip() for line in c.added_lines]
+    removed = [line.strip() for line in c.removed_lines]
+    if not added and not removed:
+        return "comments or blank lines only"
+    if sorted(added) == sorted(removed):
+        return "lines reordered or re-indented only"
+    # Reformatting never changes the letters and digits, in order: a cheap test first.
+    if _NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed):
+        return "reformatted only"
+    if _requalified_only(added, removed):
+        return "definition moved to another module, uses renamed only"
+    if all(IMPORT_RE.match(line) for line in (*added, *removed)):
+        names_added = set(re.findall(r"\w+", " ".join(added)))
+        if names_added <= set(re.findall(r"\w+", " ".join(removed))):
+            return "imports removed or regrouped only"
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def reformat_verdict(c: Sampled) -> bool:
+    """A change too big for a complete sample whose sampled code reads the same on both
+    sides (one side's text a prefix of the other's): a formatter's run. Not proof, so it
+    only keeps the content rules quiet; the size rules still see it."""
+    if complete_sample(c) or not c.added_lines or not c.removed_lines:
+        return False
+    # Parentheses too: formatters add them around long expressions.
+    before = [t for t in _normalized(c.removed_lines) if t not in "()"]
+    after = [t for t in _normalized(c.added_lines) if t not in "()"]
+    short, long = sorted((before, after), key=len)
+    if len(short) < 60:
+        return False
+    # Each side stops at its own 40th line, so the shorter should read as the start of the
+    # longer; a line cut at SAMPLE_CHARS or moved across the cut costs a few tokens.
+    matcher = difflib.SequenceMatcher(None, short, long[: len(short) + 40], autojunk=False)
+    return sum(size for _, _, size in matcher.get_matching_blocks()) >= 0.9 * len(short)
+
+

@@ -1,0 +1,313 @@
+"""What kind of file a path is, and which of its changed lines are worth keeping.
+
+Path knowledge shared by observation and review: ``relay.observe.changes`` keeps, per
+changed file, a bounded sample of lines (``sample_filter`` says which), and never reads
+the content of a file that holds secrets by its name (``is_secret_path``);
+``relay.review.risk`` ranks files by the kind given here (``file_kind``: source, test,
+docs, CI, manifest…) and by what the sampled lines say.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import re
+from collections.abc import Callable
+from typing import Literal
+
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+
+__all__ = [
+    "SKIP_WORDS",
+    "BUILD_GLOBS",
+    "CI_GLOBS",
+    "CODE_EXTS",
+    "COVERAGE_FILES",
+    "COVERAGE_RE",
+    "FileKind",
+    "HOOK_GLOBS",
+    "KIND_ORDER",
+    "SECRET_GLOBS",
+    "SECRET_TEMPLATES",
+    "SKIP_RE",
+    "basename",
+    "file_kind",
+    "glob_any",
+    "is_lockfile",
+    "is_manifest",
+    "is_secret_path",
+    "is_test_path",
+    "kind_rank",
+    "line_matters",
+    "sample_filter",
+    "words",
+]
+
+# --------------------------------------------------------------------------- path classes
+
+
+def basename(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def words(path: str) -> list[str]:
+    # Split camelCase before lowercasing so "authMiddleware.ts" yields "auth", "middleware".
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", path)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str] | None]:
+    # Per table: a set for the literal base names (most rows), one regex for the base-name
+    # globs and one for the path globs, instead of one fnmatch per row per file.
+    literal = frozenset(p for p in patterns if "/" not in p and not any(ch in p for ch in "*?["))
+    names = [fnmatch.translate(p) for p in patterns if "/" not in p and p not in literal]
+    paths = [fnmatch.translate(p) for p in patterns if "/" in p] + [fnmatch.translate("*/" + p) for p in patterns if "/" in p]
+    return literal, (re.compile("|".join(names)) if names else None), (re.compile("|".join(paths)) if paths else None)
+
+
+@functools.lru_cache(maxsize=65536)
+def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
+    """Match lowercase globs: against the base name, or (patterns with a "/") the whole path
+    at any depth, so "sub/.github/workflows/x.yml" in a monorepo counts too."""
+    lowered = path.lower()
+    literal, by_name, by_path = _compiled(patterns)
+    name = basename(lowered)
+    if name in literal or (by_name is not None and by_name.match(name)):
+        return True
+    return by_path is not None and by_path.match(lowered) is not None
+
+
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata"}
+_TEST_NAMES = (
+    "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
+    "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
+    "*_spec.rb", "*_test.rb", "*test.php", "*_test.exs", "*tests.swift", "*test.kt",
+)
+
+
+def is_test_path(path: str) -> bool:
+    parts = path.lower().split("/")
+    if any(part in _TEST_DIRS for part in parts[:-1]):
+        return True
+    return glob_any(path, _TEST_NAMES)
+
+
+SECRET_GLOBS = (
+    ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "id_rsa*",
+    "id_dsa*", "id_ecdsa*", "id_ed25519*", "secrets.*", "secret.*", "credentials", "credentials.*", ".npmrc",
+    ".pypirc", ".netrc", ".htpasswd", "kubeconfig", "*.tfvars", "*/.aws/*", "*/.ssh/*", ".aws/*", ".ssh/*",
+)
+SECRET_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl")
+
+CI_GLOBS = (
+    ".github/workflows/*", ".github/actions/*", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/*", ".circleci/*",
+    "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/*",
+    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/*", "cloudbuild.yaml",
+    "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/*", "codecov.yml", ".codecov.yml",
+)
+HOOK_GLOBS = (".husky/*", ".githooks/*", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
+
+_MANIFESTS = (
+    "package.json", "requirements*.txt", "requirements/*.txt", "constraints*.txt", "pyproject.toml", "setup.py",
+    "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
+    "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
+    "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
+    "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
+    "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
+)
+_LOCKFILES = (
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+    "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock", "go.sum", "gemfile.lock",
+    "composer.lock", "packages.lock.json", "mix.lock", "pubspec.lock", "podfile.lock", "flake.lock",
+    "gradle.lockfile", "deno.lock", "conda-lock.yml", "requirements*.lock", "*.lock",
+)
+BUILD_GLOBS = (
+    "makefile", "gnumakefile", "*.mk", "cmakelists.txt", "*.cmake", "dockerfile", "dockerfile.*", "*.dockerfile",
+    "docker-compose*.yml", "docker-compose*.yaml", "compose.yml", "compose.yaml", "tox.ini", "noxfile.py",
+    "webpack.config.*", "vite.config.*", "rollup.config.*", "esbuild.config.*", "tsconfig*.json",
+    "babel.config.*", ".babelrc", "gradle.properties", "settings.gradle*", "build", "build.bazel", "workspace",
+    "workspace.bazel", "module.bazel", ".bazelrc", "meson.build", "build.rs", "justfile", "rakefile",
+    "gulpfile.*", "gruntfile.*", "next.config.*", "nuxt.config.*", "svelte.config.*", "turbo.json",
+    "nx.json", "lerna.json", "pnpm-workspace.yaml", ".gitattributes", ".gitmodules", ".gitignore",
+    "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
+    "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
+)
+# Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
+def is_lockfile(path: str) -> bool:
+    return glob_any(path, _LOCKFILES)
+
+
+def is_manifest(path: str) -> bool:
+    return glob_any(path, _MANIFESTS) and not is_lockfile(path)
+
+
+# --------------------------------------------------------------------------- file kinds
+
+# What a file is decides which rules apply to it (a path word makes source risky, never a
+# README) and breaks ties in the review order (source before tests and docs).
+FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
+KIND_ORDER: dict[str, int] = {
+    "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,
+}
+CODE_EXTS = frozenset(
+    "py pyi pyx pxd js mjs cjs jsx ts mts cts tsx rs go java kt kts scala groovy c h cc cpp cxx hpp hh m mm swift rb php "
+    "cs fs vb lua pl pm r jl ex exs erl hrl clj cljs hs ml mli elm dart zig nim sh bash zsh ps1 sql vue svelte".split()
+)
+_DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
+_DOC_NAMES = (
+    "readme*", "changelog*", "changes", "changes.*", "history*", "news", "news.*", "authors*", "contributors*", "license*",
+    "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
+)
+_DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
+_EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
+_GENERATED_DIRS = {"dist", "node_modules", "vendor", "third_party", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
+_GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
+
+
+@functools.lru_cache(maxsize=65536)
+def file_kind(path: str) -> FileKind:
+    """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
+    then generated output, tests, prose, examples, and source by its extension."""
+    if is_lockfile(path):
+        return "lockfile"
+    if glob_any(path, CI_GLOBS) or glob_any(path, HOOK_GLOBS):
+        return "ci"
+    if is_manifest(path):
+        return "manifest"
+    if glob_any(path, BUILD_GLOBS):
+        return "build"
+    parts = path.lower().split("/")
+    dirs, name = parts[:-1], parts[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
+    if any(d in _GENERATED_DIRS for d in dirs) or glob_any(path, _GENERATED_NAMES):
+        return "generated"
+    if is_test_path(path):
+        return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
+    if ext in _DOC_EXTS or glob_any(path, _DOC_NAMES) or any(d in _DOC_DIRS for d in dirs):
+        return "docs"
+    if any(d in _EXAMPLE_DIRS for d in dirs):
+        return "example"
+    if ext in CODE_EXTS:
+        return "source"
+    return "data"
+
+
+def kind_rank(path: str) -> int:
+    """Tie-break in the review order: at equal risk, source first and prose last."""
+    return KIND_ORDER[file_kind(path)]
+
+
+# --------------------------------------------------------------------------- line signals
+
+# Lines the rules read; relay.observe.changes keeps only these in its bounded sample.
+_ASSERT_RE = re.compile(
+    r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
+    r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
+    r"\bpytest\.raises\b|\bassertThat\b|\bself\.fail\(|\btoBe\w*\(|\btoEqual\(|\btoThrow\w*\(|"
+    r"\bt\.(?:equal|not|same|notSame|strictSame|match|notMatch|ok|notOk|throws|doesNotThrow|rejects|resolves|has|hasStrict|error|fail)\s*\("
+)
+SKIP_RE = re.compile(
+    r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
+    r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
+    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@Ignore\b|@Disabled\b|"
+    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip"
+)
+COVERAGE_RE = re.compile(
+    r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
+    r"check-coverage|branches|functions|lines|statements|coverage)\W{0,4}[=:\s]\s*['\"]?(?P<value>\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+COVERAGE_FILES = (
+    ".coveragerc", "setup.cfg", "pyproject.toml", "tox.ini", "pytest.ini", "package.json", "jest.config.*",
+    "vitest.config.*", "vite.config.*", ".nycrc", ".nycrc.*", "karma.conf.*", "codecov.yml", ".codecov.yml",
+    "makefile", "noxfile.py", ".github/workflows/*", ".gitlab-ci.yml", ".ci/*", "*.mk", ".simplecov",
+    "phpunit.xml*", "build.gradle*", "pom.xml", ".c8rc*", "go.mk",
+)
+
+
+# Cheap substring screens run before the regexes: almost no changed line contains any of
+# these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
+# regex contains one of its screen's words (lowercased), so a screen never hides a match.
+SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
+_CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
+_COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
+
+
+def _screened(words: tuple[str, ...], *patterns: re.Pattern[str]) -> Callable[[str], bool]:
+    def keep(line: str) -> bool:
+        low = line.lower()
+        if not any(word in low for word in words):
+            return False
+        return any(p.search(line) for p in patterns)
+
+    return keep
+
+
+def _keep_nonblank(line: str) -> bool:
+    return bool(line.strip())
+
+
+_KEEP_SKIPS = _screened(SKIP_WORDS, SKIP_RE)
+_KEEP_COVERAGE = _screened(SKIP_WORDS + ASSERT_WORDS + _COVERAGE_WORDS, SKIP_RE, _ASSERT_RE, COVERAGE_RE)
+_KEEP_TEST_WORDS = _screened(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _ASSERT_RE, CASE_RE, PARAM_RE)
+
+
+def _keep_test_signals(line: str) -> bool:
+    # Assertions, skip markers, case starts and table rows: what counting cases needs.
+    head = line.lstrip()[:1]
+    return _KEEP_TEST_WORDS(line) or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
+
+
+# Source keeps every line that is code: comment-only lines are left out, so a change whose
+# sample is empty changed only comments and blank lines.
+_HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
+_DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
+
+
+def _comment_prefixes(path: str) -> tuple[str, ...]:
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext in _HASH_COMMENT_EXTS:
+        return ("#",)
+    if ext in _DASH_COMMENT_EXTS:
+        return ("--",)
+    return ("//", "/*", "*", "#!")
+
+
+def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
+    def keep(line: str) -> bool:
+        text = line.strip()
+        return bool(text) and not text.startswith(prefixes)
+
+    return keep
+
+
+@functools.lru_cache(maxsize=4096)
+def sample_filter(path: str) -> Callable[[str], bool]:
+    """The test for "does this changed line of ``path`` belong in the sample the rules read".
+
+    Decided once per path: a manifest keeps every non-blank line (dependency lines), a
+    coverage config its thresholds, a test file its assertions, skip markers, case starts
+    and table rows, a source file every line of code (comment-only lines are left out),
+    any other file only skip markers. ``relay.observe.changes`` stops asking once a side holds
+    ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
+    """
+    if is_manifest(path):
+        return _keep_nonblank
+    if glob_any(path, COVERAGE_FILES):
+        return _KEEP_COVERAGE
+    kind = file_kind(path)
+    if kind == "test":
+        return _keep_test_signals
+    if kind == "source":
+        return _keep_code(_comment_prefixes(path))
+    return _KEEP_SKIPS
+
+
+def line_matters(path: str, line: str) -> bool:
+    """Whether a changed line belongs in the bounded sample the rules read."""
+    return sample_filter(path)(line)
+
+def is_secret_path(path: str) -> bool:
+    """A file that holds secrets by its name (.env, keys, credentials), not a template of one."""
+    return glob_any(path, SECRET_GLOBS) and not basename(path).lower().endswith(SECRET_TEMPLATES)

@@ -1,0 +1,5 @@
+"""From observed changes to the leader's packet: each file ranked by risk (risk), the packet built within
+its byte budget (packet), the profile's test commands measured (verify).
+"""
+
+__all__: list[str] = []

@@ -1,0 +1,325 @@
+"""The review section of the packet: what changed, ranked by risk, and where the claims differ.
+
+``build_review`` assesses every observed change (``relay.review.risk``), ranks them (risk, then
+the file's kind, then size), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
+compares the worker's report with what was observed. ``fit_packet`` then enforces the
+hard byte budget on the whole serialized packet. Whatever is cut is said in
+``Changes.truncated``, with where to find the rest; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+import msgspec
+
+from relay.observe.changes import ChangeSet, normalize_reported
+from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
+from relay.core.redact import redact_obj
+from relay.observe.file_kinds import kind_rank
+from relay.review.risk import RiskContext, assess_all, max_risk, risk_rank
+
+__all__ = [
+    "build_review",
+    "claims_flags",
+    "tests_from_report",
+    "fit_packet",
+    "format_lines",
+    "rank_changes",
+    "PACKET_BUDGET_BYTES",
+    "MAX_TARGETS",
+    "MAX_FILES",
+    "FULL_HINT",
+]
+
+# The hard cap on the serialized packet. A typical run's packet is 600-1,500 bytes; the cap
+# leaves room for a long summary while keeping the packet ~500 tokens.
+PACKET_BUDGET_BYTES = 2_000
+MAX_TARGETS = 8
+MAX_FILES = 12
+FULL_HINT = 'antigravity_get_result(detail="full") has everything'
+
+_MERGE_GAP = 5
+_MAX_TARGET_RANGES = 3
+_PATH_CHARS = 160
+_REASON_CHARS = 110
+_FLAG_CHARS = 180
+_MAX_FLAGS = 6
+_FLAG_NAMES = 3
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def _cut_path(path: str, limit: int = _PATH_CHARS) -> str:
+    # Keep the end of a long path: the file name is what a reviewer recognises.
+    return path if len(path) <= limit else "…" + path[-(limit - 1) :]
+
+
+def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, most: int = _MAX_TARGET_RANGES) -> str:
+    """``[(10, 20), (24, 28), (40, 44)]`` -> ``"10-28,40-44"``: nearby hunks merged, few ranges shown."""
+    merged: list[list[int]] = []
+    for start, end in sorted(ranges):
+        if merged and start - merged[-1][1] <= gap + 1:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    parts = [f"{s}" if s == e else f"{s}-{e}" for s, e in merged[:most]]
+    text = ",".join(parts)
+    if len(merged) > most:
+        text += f" +{len(merged) - most} more"
+    return text
+
+
+def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
+    """Highest risk first; within a risk, by kind (source, config, data, tests, examples,
+    docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path."""
+    return sorted(files, key=lambda c: (-risk_rank(c.risk), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+
+
+def _names(paths: Sequence[str]) -> str:
+    # The count comes first so that cutting the flag never loses how many there were.
+    shown = ", ".join(_cut_path(p, 48) for p in paths[:_FLAG_NAMES])
+    return f"({len(paths)}) {shown}" + (" …" if len(paths) > _FLAG_NAMES else "")
+
+
+class _Claims:
+    """The worker's file list, matched against observed paths in linear time.
+
+    A relative claim must equal the observed path; an absolute one (the worker may name
+    files by their full path) matches an observed path that it ends with.
+    """
+
+    def __init__(self, report: WorkerReport) -> None:
+        self.claims: list[str] = []
+        self._index: dict[str, str] = {}
+        for raw in report.files_changed:
+            text = str(raw).strip().replace("\\", "/")
+            for claim in normalize_reported([text]):
+                if claim in self._index and self._index[claim] == claim:
+                    continue
+                self.claims.append(claim)
+                self._index[claim] = claim
+                if text.startswith("/"):
+                    parts = claim.split("/")
+                    for i in range(1, len(parts)):
+                        self._index.setdefault("/".join(parts[i:]), claim)
+
+    def mentions(self, change: FileChange) -> bool:
+        return change.path in self._index or (change.old_path is not None and change.old_path in self._index)
+
+    def unmatched(self, files: Sequence[FileChange]) -> list[str]:
+        hit = {self._index[p] for c in files for p in (c.path, c.old_path) if p is not None and p in self._index}
+        return [claim for claim in self.claims if claim not in hit]
+
+
+def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None,
+                 changeset: ChangeSet | None = None) -> list[str]:
+    """Where the worker's report and the observed changes disagree, one short line each.
+
+    What the relay could not look at (``changeset.unseen``) is never called unchanged; the
+    loud facts (the workspace deleted, writes through symlinks leading out) come first.
+    """
+    flags: list[str] = []
+    unseen = changeset.unseen if changeset is not None else {}
+    if changeset is not None and changeset.workspace_gone:
+        flags.append("WORKSPACE DELETED: the worker removed the whole workspace; restore it from git or a backup")
+    if changeset is not None and changeset.escapes:
+        shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
+        flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
+    if source == "report":
+        flags.append("changes were not observed: the file list is the worker's own claim")
+    if report is not None:
+        claims = _Claims(report)
+        if source != "report":
+            unchanged = [c for c in claims.unmatched(files) if c not in unseen]
+            if unchanged:
+                flags.append(f"claimed but unchanged {_names(unchanged)}")
+            not_seen = [c for c in claims.unmatched(files) if c in unseen]
+            if not_seen:
+                flags.append(f"claimed, outside git's view, not confirmed {_names(not_seen)}")
+            unmentioned = [c.path for c in rank_changes(files) if not claims.mentions(c)]
+            if unmentioned:
+                flags.append(f"changed but not in the worker's report {_names(unmentioned)}")
+        if not report.tests_run and report.tests_passed > 0:
+            flags.append(f"tests passed claimed ({report.tests_passed}) but no test was run")
+    if note:
+        flags.append(f"observation: {note}")
+    return [_cut(f, _FLAG_CHARS) for f in flags[:_MAX_FLAGS]]
+
+
+def tests_from_report(report: WorkerReport | None) -> Tests:
+    """The worker's test counts, marked as claimed.
+
+    A "passed" count from a worker that says it ran no test is not a pass: it is moved
+    to ``not_run`` (and ``claims_flags`` says so), so the packet never shows passes that
+    did not happen.
+    """
+    if report is None:
+        return Tests(source="none")
+    if not report.tests_run and not (report.tests_passed or report.tests_failed or report.tests_not_run):
+        return Tests(source="none")  # the worker claims nothing about tests: say nothing is known
+    if not report.tests_run and report.tests_passed > 0:
+        return Tests(passed=0, failed=report.tests_failed, not_run=report.tests_not_run + report.tests_passed, source="claimed")
+    return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
+
+
+def _target(change: FileChange) -> ReviewTarget:
+    lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges)
+    reason = "; ".join(change.reasons)
+    return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=_cut(reason, _REASON_CHARS))
+
+
+def build_review(
+    changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str] = ()
+) -> tuple[Changes, list[str], list[FileChange]]:
+    """The packet's ``changes`` section, the claims-vs-diff flags, and every assessed change."""
+    claimed = None
+    if report is not None and changeset.source != "report":
+        claims = _Claims(report)
+        claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
+    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()))
+    assessed = [_beyond_view(change, changeset) for change in assess_all(changeset.files, ctx)]
+    ranked = rank_changes(assessed)
+    targets = [_target(c) for c in ranked[:MAX_TARGETS]]
+    changes = Changes(
+        count=len(ranked),
+        files=[_cut_path(c.path) for c in ranked[:MAX_FILES]],
+        risk=max_risk(c.risk for c in ranked),
+        review=targets,
+        source=changeset.source,
+    )
+    if len(ranked) > MAX_FILES:
+        changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (highest risk first); {FULL_HINT}."
+    flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
+    return changes, flags, sorted(assessed, key=lambda c: c.path)
+
+
+def _beyond_view(change: FileChange, changeset: ChangeSet) -> FileChange:
+    """Say how a change outside git's view was seen; a write leading out of the workspace, or the
+    workspace deleted, is high risk whatever the file."""
+    why = changeset.outside.get(change.path)
+    if why:
+        change = msgspec.structs.replace(change, reasons=[why, *change.reasons][:3])
+    if change.path in changeset.escapes or (changeset.workspace_gone and change.path == "."):
+        change = msgspec.structs.replace(change, risk="high")
+    return change
+
+
+# --------------------------------------------------------------------------- budget
+
+
+def _size(packet: Packet) -> int:
+    return len(msgspec.json.encode(packet))
+
+
+def _sentence(base: str | None, cut: list[str], budget: int, *, short: bool = False) -> str:
+    if short:
+        return f"cut to {budget:,} bytes; {FULL_HINT}."
+    head = base.split(";")[0] + ". " if base else ""
+    return _cut(f"{head}Cut to fit {budget:,} bytes: {', '.join(cut)}; {FULL_HINT}.", 400)
+
+
+def _redacted(packet: Packet) -> Packet:
+    """The packet with credential shapes masked (relay.redact); the record keeps the raw report."""
+    raw = msgspec.to_builtins(packet)
+    masked = redact_obj(raw)
+    return packet if masked == raw else msgspec.convert(masked, Packet)
+
+
+def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
+    """Return ``packet``, credentials masked, cut to at most ``budget`` serialized bytes, saying what was cut.
+
+    Cuts go from what a reviewer misses least to what they miss most, checking the size
+    after each: lists capped at their maxima; then long text trimmed (summary, flags,
+    reasons); review targets dropped from the lowest risk up to the top three; file names
+    not already named by a target; the rest of the file names; summary and flags cut
+    further; targets down to the top one; then everything that is left to cut.
+    ``Changes.truncated`` names each cut and where the full record is. The input packet
+    is not modified.
+    """
+    packet = _redacted(packet)
+    if _size(packet) <= budget:
+        return packet
+    base = packet.changes.truncated
+    changes = msgspec.structs.replace(packet.changes, review=list(packet.changes.review), files=list(packet.changes.files))
+    p = msgspec.structs.replace(packet, changes=changes, flags=list(packet.flags))
+    cut: dict[str, str] = {}  # what -> how it reads in the sentence, in first-cut order
+    counts = {"targets": max(len(changes.review) - MAX_TARGETS, 0), "files": max(len(changes.files) - MAX_FILES, 0)}
+    del changes.review[MAX_TARGETS:]
+    del changes.files[MAX_FILES:]
+
+    def fits() -> bool:
+        for key, noun in (("targets", "review target"), ("files", "file name")):
+            if counts[key]:
+                plural = "s" if counts[key] > 1 else ""
+                cut[key] = f"dropped {counts[key]} {noun}{plural}" + (" (lowest risk first)" if key == "targets" else "")
+        changes.truncated = _sentence(base, list(cut.values()), budget)
+        return _size(p) <= budget
+
+    def trim_text(summary: int, flag: int, reason: int) -> bool:
+        if len(p.summary) > summary:
+            p.summary = _cut(p.summary, summary) if summary else ""
+            cut.setdefault("summary", "shortened the summary")
+        if any(len(f) > flag for f in p.flags):
+            p.flags = [_cut(f, flag) for f in p.flags]
+            cut.setdefault("flags", "shortened flags")
+        if any(len(t.reason) > reason or len(t.file) > 100 for t in changes.review):
+            changes.review = [msgspec.structs.replace(t, reason=_cut(t.reason, reason), file=_cut_path(t.file, 100)) for t in changes.review]
+            cut.setdefault("reasons", "shortened reasons")
+        changes.files = [_cut_path(f, 100) for f in changes.files]
+        return fits()
+
+    def drop_targets(keep: int) -> bool:
+        while len(changes.review) > keep:
+            changes.review.pop()
+            counts["targets"] += 1
+            if fits():
+                return True
+        return fits()
+
+    def drop_files(keep_named: bool) -> bool:
+        named = {t.file for t in changes.review}
+        for i in range(len(changes.files) - 1, -1, -1):
+            if keep_named and changes.files[i] in named:
+                continue
+            del changes.files[i]
+            counts["files"] += 1
+            if fits():
+                return True
+        return fits()
+
+    steps = (
+        lambda: fits(),
+        lambda: trim_text(400, 140, 70),
+        lambda: drop_targets(3),
+        lambda: drop_files(keep_named=True),
+        lambda: drop_files(keep_named=False),
+        lambda: trim_text(120, 80, 50),
+        lambda: drop_flags(2),
+        lambda: drop_targets(1),
+        lambda: trim_text(0, 60, 40),
+        lambda: drop_flags(0),
+        lambda: shorten_error(),
+        lambda: drop_targets(0),
+    )
+
+    def drop_flags(keep: int) -> bool:
+        if len(p.flags) > keep:
+            del p.flags[keep:]
+            cut.setdefault("dropped_flags", "dropped flags")
+        return fits()
+
+    def shorten_error() -> bool:
+        if p.error is not None:
+            p.error = msgspec.structs.replace(p.error, message=_cut(p.error.message, 200), hint=_cut(p.error.hint, 200))
+            cut.setdefault("error", "shortened the error")
+        return fits()
+
+    for step in steps:
+        if step():
+            return p
+    changes.truncated = _sentence(base, [], budget, short=True)
+    return p

@@ -1,0 +1,577 @@
+"""Rank one observed change: high, medium or low, with reasons a reviewer understands.
+
+The ranking is a table, ``RULES``: each row names a rule, the risk it carries, the
+reason shown to the reviewer (``{detail}`` is filled from what the predicate found)
+and the predicate itself. ``assess`` runs every row; the file's risk is the highest
+that matched and its reasons are the matched rows, highest first. To add a rule,
+add a row (and a test case for it in tests/test_risk.py, which walks the table).
+
+Predicates only read a ``FileChange`` (path, kind, counts, ranges and the bounded
+sample of added/removed lines that ``relay.observe.changes`` keeps) plus a ``RiskContext``.
+``line_matters`` tells ``relay.observe.changes`` which lines to keep in that sample, so the
+two modules agree on what the rules need.
+
+Every file is first given a kind from its path (``file_kind``: source, test, docs, CI,
+manifest…); rules depend on it (a security word in the name makes source risky, never
+prose) and ``relay.review.packet`` breaks ties with it. What the changed lines say (test cases
+and assertions, security tokens, mechanical edits) is read by ``relay.observe.code_reading``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+import msgspec
+
+from relay.observe.code_reading import (
+    SAMPLE_LINES,
+    complete_sample,
+    mechanical_verdict,
+    reformat_verdict,
+    sampled,
+    security_token,
+    test_counts,
+    weakened,
+)
+from relay.core.contracts import FileChange, Risk
+from relay.observe.file_kinds import (
+    SKIP_WORDS,
+    BUILD_GLOBS,
+    CI_GLOBS,
+    CODE_EXTS,
+    COVERAGE_FILES,
+    COVERAGE_RE,
+    FileKind,
+    HOOK_GLOBS,
+    KIND_ORDER,
+    SECRET_GLOBS,
+    SECRET_TEMPLATES,
+    SKIP_RE,
+    basename,
+    file_kind,
+    glob_any,
+    is_lockfile,
+    is_manifest,
+    is_secret_path,
+    is_test_path,
+    kind_rank,
+    line_matters,
+    sample_filter,
+    words,
+)
+
+__all__ = [
+    "RULES",
+    "Rule",
+    "RiskContext",
+    "assess",
+    "risk_rank",
+    "max_risk",
+    "assess_all",
+    "moved_dependencies",
+    "LARGE_HUNK_LINES",
+]
+
+LARGE_HUNK_LINES = 200
+# A change this big cannot be reviewed line by line, whatever the file is.
+_HUGE_CHANGE_LINES = 2_000
+_MAX_REASONS = 3
+_MAX_REASON_CHARS = 120
+
+_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
+
+
+def risk_rank(risk: Risk) -> int:
+    return _RANK[risk]
+
+
+def max_risk(risks: Iterable[Risk]) -> Risk | None:
+    best: Risk | None = None
+    for risk in risks:
+        if best is None or _RANK[risk] > _RANK[best]:
+            best = risk
+    return best
+
+
+class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What the rules know beyond the change itself.
+
+    claimed: workspace-relative paths the worker's report lists; None when there is no
+    report (then "not mentioned" cannot be judged and is not flagged).
+    paths: path prefixes or globs the task or profile named; empty means "anywhere".
+    moved_deps: dependency names removed from a manifest in the same change.
+    """
+
+    claimed: frozenset[str] | None = None
+    paths: tuple[str, ...] = ()
+    large_hunk: int = LARGE_HUNK_LINES
+    # Dependency names removed from some manifest of the same change: adding one of them
+    # elsewhere moves it, it does not bring in anything new (see ``assess_all``).
+    moved_deps: frozenset[str] = frozenset()
+
+
+Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
+
+
+class Rule(NamedTuple):
+    """One row of the table. ``predicate`` returns falsy (no match), True, or a short detail
+    string, which fills ``{detail}`` in ``reason`` or, without one, is appended in brackets."""
+
+    name: str
+    risk: Risk
+    reason: str
+    predicate: Predicate
+
+
+_AUTH_WORDS = {
+    "auth", "authn", "authz", "authenticate", "authentication", "authenticator", "authorization", "authorize",
+    "authorizer", "login", "logout", "signin", "signup", "oauth", "oauth2", "oidc", "jwt", "session", "sessions",
+    "password", "passwords", "passwd", "credential", "credentials", "secret", "secrets", "permission",
+    "permissions", "perms", "acl", "acls", "rbac", "crypto", "cryptography", "cipher", "encrypt", "encryption",
+    "decrypt", "sso", "saml", "csrf", "security", "token", "keystore", "keychain", "privilege",
+    "privileges", "sudo", "sandbox", "hmac", "signing", "tls", "ssl", "cert", "certs", "certificate",
+}
+
+_MIGRATION_DIRS = {"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "schema_migrations"}
+
+_SKIP_SCREEN = re.compile("|".join(SKIP_WORDS))
+
+# Per manifest family: how a dependency line names its package. Versions are ignored so a
+# bump reads as "changed", not as "new".
+_VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|workspace:|file:|link:|git|github:|npm:|https?:|\{)"""
+_DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
+     re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
+    (("requirements*.txt", "requirements/*.txt", "constraints*.txt"),
+     re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
+    # Mixed files (tool settings live beside dependencies): only a versioned requirement
+    # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
+    # quoted word or a number, which are far more often settings ("E501", timeout = 30).
+    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml"),
+     re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
+    (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
+    (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
+    (("gemfile", "*.gemspec"), re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
+    (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
+    (("build.gradle", "build.gradle.kts"),
+     re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
+    (("*.csproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
+    (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
+     re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
+)
+# Keys that look like "name = version" but are the project's own metadata.
+_NOT_DEPS = {
+    "name", "version", "description", "license", "main", "module", "types", "typings", "private", "type",
+    "python", "requires-python", "python_requires", "edition", "rust-version", "go", "toolchain", "packagemanager",
+    "node", "npm", "engines", "homepage", "repository", "author", "line-length", "target-version", "build-backend",
+}
+
+
+def _dep_names(path: str, lines: Iterable[str]) -> set[str]:
+    for globs, pattern in _DEP_PATTERNS:
+        if glob_any(path, globs):
+            break
+    else:
+        return set()
+    names: set[str] = set()
+    for line in lines:
+        if line.lstrip().startswith(("#", "//", "-r ", "-c ", "--")):
+            continue
+        found = pattern.search(line)
+        if found and found.group("name").lower() not in _NOT_DEPS:
+            names.add(found.group("name").lower())
+    return names
+
+
+def _coverage_values(lines: Iterable[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in lines:
+        for found in COVERAGE_RE.finditer(line):
+            out.setdefault(found.group("key").lower().replace("_", "-"), float(found.group("value")))
+    return out
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def _lines(n: int) -> str:
+    return f"{n:,} line" + ("" if n == 1 else "s")
+
+
+def _is_code(path: str) -> bool:
+    name = basename(path).lower()
+    return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
+
+
+def _deleted_test(c: FileChange, ctx: RiskContext) -> bool | str:
+    # Test code, not test data (a fixture archive or text file deleted loses no test).
+    if c.kind != "deleted" or file_kind(c.path) != "test" or not _is_code(c.path):
+        return False
+    return _lines(c.deletions) if c.deletions else True
+
+
+def _deleted(c: FileChange, ctx: RiskContext) -> bool | str:
+    if c.kind != "deleted" or is_test_path(c.path):
+        return False
+    return _lines(c.deletions) if c.deletions else True
+
+
+def _removed_assertions(c: FileChange, ctx: RiskContext) -> str | None:
+    # A full added side may hold more cases than it kept, so only a complete one can
+    # show fewer (a full removed side only hides more losses).
+    if c.kind == "deleted" or file_kind(c.path) != "test" or len(c.added_lines) >= SAMPLE_LINES:
+        return None
+    cases, asserts = weakened(c)
+    if cases:
+        return f"{cases} test case{'s' if cases != 1 else ''}"
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else None
+
+
+def _new_skips(c: FileChange) -> list[str]:
+    added = [m.group(0).strip() for line in c.added_lines if _SKIP_SCREEN.search(line.lower()) and (m := SKIP_RE.search(line))]
+    removed = {m.group(0).strip() for line in c.removed_lines if _SKIP_SCREEN.search(line.lower()) and (m := SKIP_RE.search(line))}
+    return [marker for marker in added if marker not in removed]
+
+
+def _adds_a_case(c: FileChange) -> bool:
+    return c.kind == "added" or test_counts(c.path, c.added_lines).cases > test_counts(c.path, c.removed_lines).cases
+
+
+def _skip_marker(c: FileChange, ctx: RiskContext) -> str | None:
+    new = _new_skips(c)
+    return new[0][:40] if new and not _adds_a_case(c) else None
+
+
+def _skip_with_new_test(c: FileChange, ctx: RiskContext) -> str | None:
+    # An xfail on a brand-new regression test documents a known bug; it weakens nothing.
+    new = _new_skips(c)
+    return new[0][:40] if new and _adds_a_case(c) else None
+
+
+# The last file asked about: every rule of one ``assess`` asks about the same object, and
+# building the hashable key for the cache costs more than the check itself. A tuple is
+# swapped in whole, so concurrent callers never see one file's object with another's verdict.
+_LAST_MECHANICAL: tuple[object, int, str | None] = (None, 0, None)
+
+
+def _mechanical(c: FileChange) -> str | None:
+    global _LAST_MECHANICAL
+    last, size, verdict = _LAST_MECHANICAL
+    if last is c and size == c.additions + c.deletions:
+        return verdict
+    if c.kind in ("added", "deleted", "type", "mode") or c.binary or c.symlink or c.submodule:
+        return None
+    if file_kind(c.path) != "source" and (c.additions or c.deletions):
+        return None  # only source edits are read line by line; a pure rename is mechanical anywhere
+    verdict = mechanical_verdict(sampled(c))
+    _LAST_MECHANICAL = (c, c.additions + c.deletions, verdict)
+    return verdict
+
+
+# ----- content rules: what the changed lines say (the readers live in relay.observe.code_reading)
+
+
+def _looks_reformatted(c: FileChange) -> bool:
+    if complete_sample(c) or not c.added_lines or not c.removed_lines or file_kind(c.path) != "source":
+        return False  # the common case, decided without building the cache key
+    return reformat_verdict(sampled(c))
+
+
+def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
+    if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return security_token([*c.added_lines, *c.removed_lines])
+
+
+def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
+    if not glob_any(c.path, COVERAGE_FILES):
+        return None
+    before = _coverage_values(c.removed_lines)
+    after = _coverage_values(c.added_lines)
+    for key, old in before.items():
+        new = after.get(key)
+        if new is None:
+            return f"removes {key} {old:g}"
+        if new < old:
+            return f"{key} {old:g} → {new:g}"
+    return None
+
+
+
+
+def _secret_path(c: FileChange, ctx: RiskContext) -> bool:
+    return is_secret_path(c.path)
+
+
+def _secret_template(c: FileChange, ctx: RiskContext) -> bool:
+    name = basename(c.path).lower()
+    return glob_any(c.path, SECRET_GLOBS) and name.endswith(SECRET_TEMPLATES)
+
+
+def _auth_path(c: FileChange, ctx: RiskContext) -> str | None:
+    # Source only (never prose, examples or tests), and the file's own name only: a project
+    # whose whole tree sits under "crypto/" or "oauth2/" is not high everywhere.
+    if file_kind(c.path) != "source" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return _name_auth_word(basename(c.path))
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_auth_word(name: str) -> str | None:
+    hits = [w for w in words(name) if w in _AUTH_WORDS]
+    return hits[0] if hits else None
+
+
+def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
+    return glob_any(c.path, CI_GLOBS)
+
+
+def _hooks(c: FileChange, ctx: RiskContext) -> bool:
+    return glob_any(c.path, HOOK_GLOBS)
+
+
+def _migration(c: FileChange, ctx: RiskContext) -> bool:
+    if file_kind(c.path) in ("docs", "test", "example"):
+        return False
+    parts = c.path.lower().split("/")
+    if any(part in _MIGRATION_DIRS for part in parts[:-1]):
+        return True
+    return bool(re.match(r"v\d+(?:[._]\d+)*__\w+\.sql$", basename(c.path), re.IGNORECASE)) or (
+        "versions" in parts[:-1] and "alembic" in c.path.lower()
+    )
+
+
+def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
+    if not is_manifest(c.path):
+        return None
+    gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
+    new = sorted(name for name in _dep_names(c.path, c.added_lines) if _dep_key(name) not in gone)
+    if not new:
+        return None
+    more = f" +{len(new) - 2} more" if len(new) > 2 else ""
+    return ", ".join(name[:40] for name in new[:2]) + more
+
+
+# Files that hold dependencies among much else: an edit there is a dependency change only
+# when a dependency line moved (otherwise it is build configuration).
+_MIXED_MANIFESTS = (
+    "pyproject.toml", "setup.cfg", "setup.py", "package.json", "composer.json", "cargo.toml", "build.gradle",
+    "build.gradle.kts", "pom.xml", "mix.exs", "deno.json", "deno.jsonc", "*.csproj", "pubspec.yaml",
+)
+
+
+def _manifest(c: FileChange, ctx: RiskContext) -> bool:
+    if not is_manifest(c.path):
+        return False
+    if not glob_any(c.path, _MIXED_MANIFESTS):
+        return True
+    return bool(_dep_names(c.path, [*c.added_lines, *c.removed_lines]))
+
+
+def _lockfile(c: FileChange, ctx: RiskContext) -> bool:
+    return is_lockfile(c.path)
+
+
+_VERSION_LINE_RE = re.compile(r"""^\s*["']?(?:__)?version(?:__)?["']?\s*[:=]|^\s*VERSION\s*=""", re.IGNORECASE)
+
+
+def _version_bump(c: FileChange) -> bool:
+    """A manifest edit that only changes the project's own version (a release)."""
+    lines = [*c.added_lines, *c.removed_lines]
+    return bool(lines) and is_manifest(c.path) and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines)
+
+
+def _build_config(c: FileChange, ctx: RiskContext) -> bool:
+    if _version_bump(c):
+        return False
+    return (glob_any(c.path, BUILD_GLOBS) or is_manifest(c.path)) and not _manifest(c, ctx)
+
+
+def _symlink_escapes(c: FileChange, ctx: RiskContext) -> str | None:
+    if not c.symlink or c.kind == "deleted" or not c.added_lines:
+        return None
+    target = c.added_lines[0]
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(c.path), target))
+    if target.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", target) or joined == ".." or joined.startswith("../"):
+        return target[:60]
+    return None
+
+
+def _symlink(c: FileChange, ctx: RiskContext) -> bool:
+    return c.symlink
+
+
+def _binary(c: FileChange, ctx: RiskContext) -> bool:
+    # A binary test fixture (an archive a test reads) or image in the docs is expected.
+    return c.binary and not c.submodule and file_kind(c.path) not in ("test", "docs", "example")
+
+
+def _submodule(c: FileChange, ctx: RiskContext) -> bool:
+    return c.submodule
+
+
+def _mode_change(c: FileChange, ctx: RiskContext) -> str | None:
+    # Only the executable bit of a regular file; a file <-> symlink swap is a type change.
+    regular = ("100644", "100755", "100664")
+    if c.mode_before in regular and c.mode_after in regular and c.mode_before != c.mode_after:
+        return f"{c.mode_before} → {c.mode_after}"
+    return None
+
+
+def _type_change(c: FileChange, ctx: RiskContext) -> bool:
+    return c.kind == "type"
+
+
+def _outside_paths(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.paths or _within(c.path, ctx.paths) or (c.old_path and _within(c.old_path, ctx.paths)):
+        return None
+    shown = ", ".join(p[:30] for p in ctx.paths[:2]) + (" …" if len(ctx.paths) > 2 else "")
+    return shown
+
+
+def _within(path: str, patterns: Iterable[str]) -> bool:
+    for raw in patterns:
+        pattern = raw.strip().lstrip("./") if raw.strip() not in (".", "./") else ""
+        if not pattern:
+            return True
+        if any(ch in pattern for ch in "*?["):
+            if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, pattern.rstrip("/") + "/*"):
+                return True
+        elif path == pattern.rstrip("/") or path.startswith(pattern.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def _not_mentioned(c: FileChange, ctx: RiskContext) -> bool:
+    if ctx.claimed is None:
+        return False
+    return c.path not in ctx.claimed and not (c.old_path and c.old_path in ctx.claimed)
+
+
+def _largest_hunk(c: FileChange) -> int:
+    return max((end - start + 1 for start, end in c.ranges), default=0)
+
+
+# Size alone never makes prose or generated output risky; a reformatted file is not a big change.
+_NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
+
+
+def _huge(c: FileChange, ctx: RiskContext) -> str | None:
+    total = c.additions + c.deletions
+    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c):
+        return f"{total:,} lines"
+    return None
+
+
+def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
+    kind = file_kind(c.path)
+    if kind in _NO_SIZE_RULES or c.additions + c.deletions >= _HUGE_CHANGE_LINES or _mechanical(c):
+        return None
+    largest = _largest_hunk(c)
+    # Many new test lines are more tests, not a risk; many removed ones are caught below.
+    if largest >= ctx.large_hunk and not (kind == "test" and c.deletions < ctx.large_hunk):
+        return f"{largest:,} lines in one hunk"
+    if c.kind != "deleted" and c.deletions >= ctx.large_hunk:
+        return f"removes {c.deletions:,} lines"
+    return None
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("deleted_test", "high", "deletes a test file", _deleted_test),
+    Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
+    Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
+    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", _skip_with_new_test),
+    Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", _coverage_lowered),
+    Rule("secret_path", "high", "secret or environment file", _secret_path),
+    Rule("security_tokens", "high", "changes security-relevant code ({detail})", _security_tokens),
+    Rule("auth_path", "high", "security-sensitive path ({detail})", _auth_path),
+    Rule("ci_config", "high", "CI configuration (runs with repository secrets)", _ci_config),
+    Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", _hooks),
+    Rule("migration", "high", "database migration", _migration),
+    Rule("new_dependency", "high", "adds a dependency: {detail}", _new_dependency),
+    Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", _symlink_escapes),
+    Rule("huge_change", "high", "very large change ({detail})", _huge),
+    Rule("deleted_file", "medium", "deletes a file", _deleted),
+    Rule("manifest", "medium", "dependency manifest", _manifest),
+    Rule("lockfile", "medium", "lockfile", _lockfile),
+    Rule("build_config", "medium", "build configuration", _build_config),
+    Rule("secret_template", "medium", "environment template", _secret_template),
+    Rule("outside_paths", "medium", "outside the task's paths ({detail})", _outside_paths),
+    Rule("not_mentioned", "medium", "changed but not in the worker's report", _not_mentioned),
+    Rule("large_hunk", "medium", "large change ({detail})", _large_hunk),
+    Rule("binary", "medium", "binary file (not reviewable as text)", _binary),
+    Rule("mode_change", "medium", "permission bits changed ({detail})", _mode_change),
+    Rule("type_change", "medium", "file type changed", _type_change),
+    Rule("symlink", "medium", "symlink", _symlink),
+    Rule("submodule", "medium", "submodule pointer changed", _submodule),
+)
+
+
+def _describe(c: FileChange) -> str:
+    """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
+    mechanical = _mechanical(c)
+    if mechanical:
+        return f"mechanical: {mechanical}"[:_MAX_REASON_CHARS]
+    if c.kind == "deleted":
+        return f"deleted ({_lines(c.deletions)})"
+    if c.kind == "modified" and _version_bump(c):
+        return "version bump"
+    if c.kind == "added":
+        return f"new file ({_lines(c.additions)})" if not c.binary else "new file"
+    if c.kind == "renamed":
+        return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
+    kind = file_kind(c.path)
+    if kind in ("test", "docs", "example", "generated"):
+        return f"{kind} edited (+{c.additions}/-{c.deletions})"
+    return f"edit (+{c.additions}/-{c.deletions})"
+
+
+def assess(change: FileChange, ctx: RiskContext) -> FileChange:
+    """Return a copy of ``change`` with ``risk`` and ``reasons`` filled from ``RULES``."""
+    hits: list[tuple[int, int, str]] = []
+    for order, rule in enumerate(RULES):
+        found = rule.predicate(change, ctx)
+        if not found:
+            continue
+        detail = found if isinstance(found, str) else ""
+        if "{detail}" in rule.reason:
+            reason = rule.reason.format(detail=detail)
+        else:
+            reason = f"{rule.reason} ({detail})" if detail else rule.reason
+        reason = reason[:_MAX_REASON_CHARS]
+        hits.append((-_RANK[rule.risk], order, reason))
+    hits.sort()
+    if not hits:
+        return msgspec.structs.replace(change, risk="low", reasons=[_describe(change)])
+    risk: Risk = ("low", "medium", "high")[-hits[0][0]]  # type: ignore[assignment]
+    reasons = [reason for _, _, reason in hits[:_MAX_REASONS]]
+    return msgspec.structs.replace(change, risk=risk, reasons=reasons)
+
+
+def _dep_key(name: str) -> str:
+    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def moved_dependencies(changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names that some manifest of this change set removes."""
+    removed: set[str] = set()
+    for c in changes:
+        if is_manifest(c.path):
+            removed |= {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)}
+    return frozenset(removed)
+
+
+def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChange]:
+    """``assess`` every change of one change set, with what only the whole set shows (a
+    dependency removed from one manifest and added to another is moved, not new)."""
+    changes = list(changes)
+    moved = moved_dependencies(changes)
+    if moved:
+        ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    return [assess(change, ctx) for change in changes]

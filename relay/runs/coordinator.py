@@ -1,0 +1,216 @@
+"""One agy at a time per machine.
+
+agy rewrites shared state under ~/.gemini/antigravity-cli/ and concurrent runs
+race on it (agy-protocol.md §3). Calls queue in FIFO order within one relay
+process and across relay processes (two editor windows): waiters take tickets
+in the data dir and the oldest live ticket runs next, with a file lock under it.
+A conversation that is already running is refused at once rather than forked.
+
+A ticket carries its relay's identity (proc_identity.py), so a dead relay's ticket
+is dropped even when its pid was reused; a wait past its bound answers BUSY. A
+relay SIGKILLed mid-run leaves its agy running and releases the lock: before a
+worker starts, the holder reaps such orphans (identity checked; their runs are
+finished INTERRUPTED with what they changed). Reaping rather than waiting: the
+orphan's relay is gone, so nobody can receive its answer, and its hard timeout
+died with it — waiting could mean waiting forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import msgspec
+from filelock import FileLock, Timeout
+
+from relay.core.contracts import ProcessStamp, Status
+from relay.core.errors import RelayError
+from relay.core.identity import own_stamp, owner_alive
+from relay.core.files import write_atomic
+from relay.runs.store import now_iso
+
+__all__ = ["Coordinator"]
+
+_POLL = 0.1
+
+log = logging.getLogger("relay.runs.coordinator")
+
+
+_TICKET = msgspec.json.Encoder()
+_decode_stamp = msgspec.json.Decoder(ProcessStamp)
+_decode_holder = msgspec.json.Decoder(dict)
+
+
+class Coordinator:
+    def __init__(self, data_dir: Path, *, reap: Callable[[], list[str]] | None = None,
+                 max_wait: float = 120 * 60.0) -> None:
+        self._dir = data_dir / "locks"
+        self._queue_dir = data_dir / "queue"
+        self._positions: dict[str, int] = {}
+        self._holder: str | None = None
+        self._conversations: set[str] = set()
+        # Finishes runs of dead relays and kills their verified orphan agy (recovery.py), so a crashed
+        # relay's worker never runs beside the next one.
+        self._reap = reap
+        self._max_wait = max_wait
+
+    def status(self, run_id: str) -> str:
+        """A short human line for progress messages."""
+        if self._holder == run_id:
+            return "running"
+        position = self._positions.get(run_id)
+        if position is None:
+            return "starting"
+        return "queued: next" if position == 0 else f"queued: {position} ahead (all relay processes)"
+
+    def _ticket_live(self, path: Path, pid: int) -> bool:
+        """A ticket counts while the relay that wrote it is alive: the same process, not a reused pid."""
+        if pid == os.getpid():
+            return True
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return False
+        except OSError:
+            data = b""
+        stamp = None
+        if data:
+            try:
+                stamp = _decode_stamp.decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                stamp = None
+        if stamp is not None and stamp.pid != pid:
+            stamp = None
+        return owner_alive(pid, stamp)
+
+    def _tickets(self) -> list[Path]:
+        """Live tickets in arrival order; tickets of relay processes that died (or whose pid was reused) are removed."""
+        tickets = []
+        for path in sorted(self._queue_dir.iterdir()):
+            try:
+                pid = int(path.name.split("-")[1])
+            except (IndexError, ValueError):
+                continue
+            if not self._ticket_live(path, pid):
+                log.info("removed stale queue ticket %s", path.name)
+                path.unlink(missing_ok=True)
+                continue
+            tickets.append(path)
+        return tickets
+
+    def holder(self) -> dict | None:
+        """Which run holds the worker slot, since when (written by the holder; may be stale)."""
+        try:
+            return _decode_holder.decode((self._dir / "holder.json").read_bytes())
+        except (OSError, msgspec.DecodeError):
+            return None
+
+    def _busy(self, run_id: str, position: int, waited: float) -> RelayError:
+        held = self.holder()
+        who = (f"run {held.get('run_id')} (relay pid {held.get('pid')}) holds the worker slot since {held.get('since')}"
+               if held else "another relay process holds the worker slot")
+        return RelayError(
+            Status.BUSY,
+            f"queued {waited / 60:.1f} min without getting the worker slot (position {position}: "
+            f"{position} call(s) ahead); {who}",
+            "Wait for that run to finish (`gravity-relay runs list` shows it), or cancel it, then call again. "
+            "GRAVITY_RELAY_QUEUE_WAIT_MINUTES sets how long a call may queue.",
+            retryable=True,
+        )
+
+    @asynccontextmanager
+    async def slot(self, run_id: str) -> AsyncIterator[int]:
+        """Hold the machine's worker slot; yields how long the wait was, in ms.
+
+        Every waiter, in every relay process, takes a ticket in the data dir; the oldest live
+        ticket runs next. That makes the queue FIFO across processes, not only within one, and
+        gives each waiter its true position. The file lock is the safety net under it. A ticket
+        carries its relay's identity, so one left by a dead relay whose pid was reused does not
+        block the queue; a wait longer than the bound answers BUSY instead of hanging.
+        """
+        self._dir.mkdir(parents=True, exist_ok=True)
+        self._queue_dir.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        ticket = self._queue_dir / f"{time.time_ns():020d}-{os.getpid()}-{run_id}"
+        own = own_stamp()
+        ticket.write_bytes(_TICKET.encode(own) if own is not None else b"")
+        file_lock = FileLock(str(self._dir / "worker.lock"), thread_local=False)
+        locked = False
+        try:
+            while True:
+                tickets = await anyio.to_thread.run_sync(self._tickets)
+                position = tickets.index(ticket) if ticket in tickets else 0
+                self._positions[run_id] = position
+                if position == 0:
+                    try:
+                        file_lock.acquire(timeout=0)
+                        locked = True
+                        break
+                    except Timeout:
+                        pass
+                waited = time.monotonic() - started
+                if waited > self._max_wait:
+                    raise self._busy(run_id, position, waited)
+                await anyio.sleep(_POLL)
+            if self._reap is not None:
+                # The lock is ours, but a crashed relay's agy may still be running: reap it first.
+                try:
+                    reaped = await anyio.to_thread.run_sync(self._reap)
+                except Exception as exc:  # noqa: BLE001 - reaping is a safety net; it must not fail this run
+                    log.warning("could not check for orphan workers: %s", exc)
+                    reaped = []
+                if reaped:
+                    log.warning("before starting run %s: finished %d orphan run(s) of dead relays: %s",
+                                run_id, len(reaped), ", ".join(reaped))
+            self._positions.pop(run_id, None)
+            self._holder = run_id
+            try:
+                write_atomic(self._dir / "holder.json",
+                             _TICKET.encode({"run_id": run_id, "pid": os.getpid(), "since": now_iso()}))
+            except OSError:
+                pass  # only used to say who holds the slot
+            yield int((time.monotonic() - started) * 1000)
+        finally:
+            self._positions.pop(run_id, None)
+            if self._holder == run_id:
+                self._holder = None
+            ticket.unlink(missing_ok=True)
+            if locked:
+                held = self.holder()
+                if held and held.get("run_id") == run_id:
+                    (self._dir / "holder.json").unlink(missing_ok=True)
+                file_lock.release()
+
+    @asynccontextmanager
+    async def conversation(self, conversation_id: str | None) -> AsyncIterator[None]:
+        """Claim a conversation for one continue; a second claimant is refused with BUSY."""
+        if not conversation_id:
+            yield
+            return
+        self._dir.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(conversation_id.encode()).hexdigest()[:24]
+        file_lock = FileLock(str(self._dir / f"conversation-{digest}.lock"), thread_local=False)
+        busy = RelayError(
+            Status.BUSY,
+            f"conversation {conversation_id} is already running a turn",
+            "Wait for that call's packet, then continue; two turns at once would fork the conversation.",
+            retryable=True,
+        )
+        if conversation_id in self._conversations:
+            raise busy
+        try:
+            file_lock.acquire(timeout=0)
+        except Timeout:
+            raise busy from None
+        self._conversations.add(conversation_id)
+        try:
+            yield
+        finally:
+            self._conversations.discard(conversation_id)
+            file_lock.release()

@@ -1,0 +1,198 @@
+"""Recovery: runs left "running" by a relay process that no longer exists.
+
+Their worker's process group may still be alive (the relay was SIGKILLed, the
+machine slept). Such a run is finished INTERRUPTED, its group killed — but only
+once identity checks prove the group is that run's worker (proc_identity.py):
+a pgid read from disk may belong to someone else by now, and on doubt nothing is
+killed. A record whose relay pid was reused by an unrelated process counts as
+dead, not as running forever.
+
+Called at start-up and, with the queue lock held, before every worker starts
+(coordinator.py): an orphan agy of a crashed relay must not run beside a new one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+from relay.core.contracts import Changes, ErrorInfo, FileChange, Packet, Status
+from relay.core.errors import RelayError
+from relay.observe.git import GitError, run_git
+from relay.core.process import group_alive
+from relay.core.identity import Identity, group_is_run, owner_alive
+from relay.runs.store import RunStore, now_iso
+
+__all__ = ["recover_interrupted", "recover_run", "git_visible_changes"]
+
+log = logging.getLogger("relay.runs.recovery")
+
+_MAX_LISTED = 500
+_RECOVERY_NOTE = ("observed at recovery from git status: the pre-run snapshot died with the relay, so edits "
+                  "that were already there before the run may be included")
+_DIRTY_NOTE = "observed at recovery: this path was already changed before the run; the diff may include those edits"
+_SINCE_NOTE = "observed at recovery: changed since the run started (git, against the run's starting HEAD)"
+
+
+def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
+    """(status letters, path, old path) from ``git status --porcelain=v1 -z`` or ``git diff --name-status -z``."""
+    found = []
+    records = out.split(b"\0")
+    i = 0
+    while i < len(records):
+        rec = records[i]
+        i += 1
+        if not rec:
+            continue
+        if name_status:
+            code = rec.decode("ascii", "replace")
+            path = os.fsdecode(records[i]) if i < len(records) else ""
+            i += 1
+            old = None
+            if code[:1] in ("R", "C"):
+                old, path = path, (os.fsdecode(records[i]) if i < len(records) else "")
+                i += 1
+            found.append((code[:1], path, old))
+            continue
+        if len(rec) < 4:
+            continue
+        xy, path, old = rec[:2].decode("ascii", "replace"), os.fsdecode(rec[3:]), None
+        if "R" in xy or "C" in xy:
+            old = os.fsdecode(records[i]) if i < len(records) else None
+            i += 1
+        found.append((xy, path, old))
+    return found
+
+
+def _kind(code: str) -> str:
+    if code == "??" or "A" in code:
+        return "added"
+    if "D" in code:
+        return "deleted"
+    return "renamed" if "R" in code else "modified"
+
+
+def git_visible_changes(workspace: str | None, *, before_head: str | None = None,
+                        before_dirty: list[str] | None = None) -> tuple[list[FileChange], str | None]:
+    """What git shows as changed in ``workspace`` now, against the run's starting HEAD when it was recorded
+    (bounded); (changes, why not) when it cannot tell. Paths already changed before the run are marked."""
+    if not workspace:
+        return [], "no workspace recorded"
+    ws = Path(workspace)
+    try:
+        prefix = run_git(ws, "rev-parse", ["--show-prefix"], timeout=10).decode("utf-8", "surrogateescape").strip()
+        entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], timeout=20),
+                         name_status=False)
+        if before_head:
+            # Also what the worker committed: the working tree against the HEAD the run started from.
+            entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames"], values=[before_head],
+                                      paths=["."], timeout=20), name_status=True)
+    except (GitError, OSError, ValueError) as exc:
+        return [], f"changes not observed: {exc}"
+    dirty = set(before_dirty or [])
+    seen: dict[str, FileChange] = {}
+    for code, path, old in entries:
+        if not path.startswith(prefix) or len(seen) >= _MAX_LISTED:
+            continue
+        rel = path[len(prefix):]
+        if rel in seen:
+            continue
+        if before_head is not None or before_dirty:
+            note = _DIRTY_NOTE if rel in dirty else _SINCE_NOTE
+        else:
+            note = _RECOVERY_NOTE
+        seen[rel] = FileChange(path=rel, kind=_kind(code), old_path=old[len(prefix):] if old else None, reasons=[note])
+    return sorted(seen.values(), key=lambda c: c.path), None
+
+
+def _kill_group(pgid: int, wait: float) -> bool:
+    """SIGKILL a verified group and wait (bounded) until it is gone; True if it is."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not group_alive(pgid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
+    """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running)."""
+    try:
+        record = store.read(run_id)
+    except RelayError:
+        store.clear_active(run_id)
+        return False
+    if record.state != "running":
+        store.clear_active(run_id)
+        return False
+    if owner_alive(record.relay_pid, record.relay_stamp):
+        return False  # a live relay (maybe this one) owns it
+    notes = []
+    if record.pgid:
+        verdict = group_is_run(record.pgid, record.worker_stamp, run_id)
+        if verdict is Identity.SAME:
+            if _kill_group(record.pgid, wait):
+                log.warning("killed leftover worker group %s of run %s", record.pgid, run_id)
+                notes.append(f"its worker group {record.pgid} was still running and was killed")
+            else:
+                notes.append(f"its worker group {record.pgid} could not be killed")
+        elif verdict is not Identity.GONE:
+            # Someone else's processes now, or we cannot tell: never kill on doubt.
+            log.warning("run %s: process group %s is alive but not provably its worker (%s); left alone",
+                        run_id, record.pgid, verdict.value)
+            notes.append(f"process group {record.pgid} was left alone: it could not be verified as this run's worker")
+    changes, why_not = git_visible_changes(record.workspace, before_head=record.before_head,
+                                           before_dirty=record.before_dirty)
+    if why_not:
+        notes.append(why_not)
+    pid_note = "" if record.relay_pid is None else f" {record.relay_pid}"
+    error = ErrorInfo(
+        code=Status.INTERRUPTED,
+        message=f"the relay process{pid_note} that ran this call ended before it finished"
+        + (f"; {'; '.join(notes)}" if notes else ""),
+        hint="Check the workspace (changes may be partial; the listed files are what git shows changed now); "
+        "call again to redo the task.",
+    )
+    record.state = "interrupted"
+    record.status = Status.INTERRUPTED
+    record.error = error
+    record.finished_at = now_iso()
+    record.changes = changes
+    files = [c.path for c in changes]
+    record.packet = Packet(ok=False, run_id=run_id, status=Status.INTERRUPTED, error=error,
+                           changes=Changes(count=len(files), files=files, source="git" if files else None),
+                           flags=[changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else [])
+    record.pgid = None
+    store.write(record)
+    store.clear_active(run_id)
+    return True
+
+
+def _recovery_flag(changes: list[FileChange]) -> str:
+    earlier = sum(1 for c in changes if _DIRTY_NOTE in c.reasons)
+    if any(_RECOVERY_NOTE in c.reasons for c in changes):
+        return _RECOVERY_NOTE
+    return (f"observed at recovery with git: {len(changes) - earlier} path(s) changed since the run started"
+            + (f", {earlier} already changed before it (their diffs may include earlier edits)" if earlier else ""))
+
+
+def recover_interrupted(store: RunStore, *, own_pid: int | None = None, wait: float = 5.0) -> list[str]:
+    """Finish every run of a dead relay (identity checked) and kill its verified leftover group; returns their ids."""
+    recovered = []
+    for run_id in store.active_ids():
+        try:
+            if recover_run(store, run_id, wait=wait):
+                recovered.append(run_id)
+        except (OSError, RelayError) as exc:
+            # One unreadable record (a directory, root-owned) must not stop the others, nor the next run.
+            log.warning("could not recover run %s: %s", run_id, getattr(exc, "message", exc))
+    return recovered

@@ -1,0 +1,120 @@
+"""What ``antigravity_get_result`` and ``gravity-relay runs show`` answer: one function, one set of bytes.
+
+summary: the packet; errors: status, error, attempts and the stderr/response tails;
+full: the whole record, cut to ``max_chars`` with the cut said and the record's path given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from relay.core.contracts import Detail, ErrorInfo, Packet, RunRecord, Status
+from relay.core.process import tail
+from relay.core.identity import owner_alive
+from relay.core.redact import redact_obj
+
+__all__ = ["render_result", "packet_of", "packet_object", "encode", "status_of"]
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(value: Any) -> bytes:
+    return _encoder.encode(value)
+
+
+def packet_object(packet: Packet) -> dict[str, Any]:
+    """The packet as the leader reads it: no empty ``changes``/``tests`` (a refusal has neither)."""
+    obj = msgspec.to_builtins(packet)
+    for key in ("changes", "tests"):
+        if obj.get(key) == {}:
+            del obj[key]
+    return obj
+
+
+def status_of(record: RunRecord) -> Status:
+    """One answer for every view, from any relay process: RUNNING while the relay that runs it lives
+    (identity checked, so a reused pid does not count), INTERRUPTED once it is gone."""
+    if record.status is not None:
+        return record.status
+    if record.state == "running" and owner_alive(record.relay_pid, record.relay_stamp):
+        return Status.RUNNING
+    return Status.INTERRUPTED
+
+
+def packet_of(record: RunRecord) -> Packet:
+    """The record's packet; a running run says so, and a dead relay's run gets one made from what it holds."""
+    if record.packet is not None:
+        return record.packet
+    status = status_of(record)
+    error = record.error
+    if status is Status.RUNNING:
+        error = ErrorInfo(code=Status.RUNNING,
+                          message=f"run {record.run_id} is still running (started {record.created_at}, "
+                          f"relay pid {record.relay_pid})",
+                          hint="Wait for its packet, or call antigravity_get_result again later.", retryable=True)
+    elif error is None:
+        error = ErrorInfo(code=Status.INTERRUPTED,
+                          message=f"the relay process {record.relay_pid} that ran this call ended before it finished",
+                          hint="Check the workspace (changes may be partial); call again to redo the task. The next "
+                          "relay start finishes this record.")
+    return Packet(ok=False, run_id=record.run_id, status=status, error=error)
+
+
+def _errors_view(record: RunRecord, budget: int) -> dict[str, Any]:
+    share = max(200, budget // 3)
+    status = status_of(record)
+    view: dict[str, Any] = {"run_id": record.run_id, "status": status.value, "state": record.state}
+    if record.error is not None:
+        view["error"] = msgspec.to_builtins(record.error)
+    elif status is not Status.SUCCESS:
+        view["error"] = msgspec.to_builtins(packet_of(record).error)
+    if record.exit_code is not None:
+        view["exit_code"] = record.exit_code
+    if record.attempts:
+        view["attempts"] = [
+            {k: v for k, v in msgspec.to_builtins(a).items() if k not in ("argv", "stderr_tail")} for a in record.attempts
+        ]
+    if record.stderr_tail:
+        view["stderr_tail"] = tail(record.stderr_tail, share)
+    if record.response:
+        view["response_tail"] = tail(record.response, share)
+    if record.transcript:
+        view["transcript"] = record.transcript
+    return view
+
+
+def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path: str) -> tuple[dict[str, Any], str]:
+    """(structured content, text block) for one record; the text is the compact JSON of the object."""
+    if detail is Detail.SUMMARY:
+        obj = packet_object(packet_of(record))
+    elif detail is Detail.ERRORS:
+        obj = _errors_view(record, max_chars)
+    else:
+        obj = msgspec.to_builtins(record)
+        obj["status"] = status_of(record).value
+    obj = redact_obj(obj)  # the leader sees credentials masked; the file keeps them (0600)
+    text = encode(obj).decode()
+    if len(text) <= max_chars:
+        return obj, text
+    # Too long: say so, keep the beginning, and point at the file that has it all.
+    cut = {
+        "run_id": record.run_id,
+        "status": status_of(record).value,
+        "truncated": f"{detail.value} view is {len(text)} chars; showing the first part. Full record: {record_path}",
+        "partial": "",
+    }
+    if len(encode(cut)) > max_chars:
+        # A long record path would not fit a small budget: a shorter note, still never over max_chars.
+        cut["truncated"] = f"{detail.value} view is {len(text)} chars; ask with a larger max_chars"
+    room = max(0, max_chars - len(encode(cut)))
+    while True:
+        cut["partial"] = text[:room]
+        out = encode(cut).decode()
+        if len(out) <= max_chars:
+            return cut, out
+        if room == 0:  # cannot happen with max_chars >= 200 (the schema's minimum); never answer over the limit
+            cut = {"run_id": record.run_id, "truncated": f"over {max_chars} chars"}
+            return cut, encode(cut).decode()[:max_chars]
+        room = max(0, room - (len(out) - max_chars))

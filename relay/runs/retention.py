@@ -1,0 +1,240 @@
+"""Retention: keep the runs folder bounded by count, age and total size.
+
+A run is every file that starts with its id (record, NDJSON transcript, agy log)
+plus its spilled-prompt folder, if any. Three rules, each off when its limit is
+0 (or None): keep at most ``max_runs`` newest runs; drop runs older than
+``max_age_days`` (by the creation time in the id); then drop the oldest until the
+total is at most ``max_size_bytes``. A run whose record says ``running`` (or
+that has an active marker) is never touched, whatever the rules say; files whose
+record is gone (a transcript left alone) are runs like any other.
+
+``apply_retention(settings)`` is what the server runs at start-up, in a thread
+(``retain_in_background``), with the limits from the settings
+(GRAVITY_RELAY_MAX_RUNS, _MAX_AGE_DAYS, _MAX_SIZE); ``gravity-relay cleanup``
+runs it with the command line's limits.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import re
+import shutil
+from functools import partial
+from pathlib import Path
+
+import msgspec
+from msgspec import Struct
+
+from relay.core.settings import Settings, parse_size
+
+__all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
+
+log = logging.getLogger("relay.runs.retention")
+
+# The start-up pass refuses to remove more than half of the runs once that is this many.
+GUARD_MIN_RUNS = 10
+
+_ID_PREFIX = re.compile(r"^(r(\d{8}T\d{6})-[0-9a-f]{8})(?:\.|$)")
+
+
+class RemovedRun(Struct, kw_only=True):
+    run_id: str
+    reason: str
+    files: list[str]
+    bytes: int
+    created_at: str
+
+
+class RetentionSummary(Struct, kw_only=True):
+    runs_dir: str
+    dry_run: bool
+    max_runs: int | None
+    max_age_days: float | None
+    max_size_bytes: int | None
+    removed: list[RemovedRun] = []
+    freed_bytes: int = 0
+    kept_runs: int = 0
+    kept_bytes: int = 0
+    running: list[str] = []
+    errors: list[str] = []
+    # Set when the start-up pass refused to apply the limits (it would remove most records).
+    withheld: str | None = None
+
+
+def human_bytes(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"
+
+
+class _Run(Struct, kw_only=True):
+    run_id: str
+    created: _dt.datetime
+    paths: list[Path] = []
+    bytes: int = 0
+    running: bool = False
+    reason: str | None = None
+
+
+_StateOnly = msgspec.json.Decoder(dict)
+
+
+def _is_running(record_path: Path) -> bool:
+    try:
+        if not record_path.is_file():  # a folder or a FIFO (reading it would block) is no record
+            return False
+        data = _StateOnly.decode(record_path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return False
+    return data.get("state") == "running"
+
+
+def _size_of(path: Path) -> int:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            return sum(p.lstat().st_size for p in path.rglob("*") if not p.is_dir() or p.is_symlink())
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def _collect(runs_dir: Path) -> list[_Run]:
+    runs: dict[str, _Run] = {}
+    if not runs_dir.is_dir():
+        return []
+    for path in runs_dir.iterdir():
+        match = _ID_PREFIX.match(path.name)
+        if not match:
+            continue
+        run_id = match[1]
+        run = runs.get(run_id)
+        if run is None:
+            created = _dt.datetime.strptime(match[2], "%Y%m%dT%H%M%S").replace(tzinfo=_dt.timezone.utc)
+            run = runs[run_id] = _Run(run_id=run_id, created=created)
+        run.paths.append(path)
+        run.bytes += _size_of(path)
+    active = runs_dir / "active"
+    for run in runs.values():
+        run.paths.sort()
+        record = runs_dir / f"{run.run_id}.json"
+        # Still running by either sign: its record says so, or its active marker is still there.
+        run.running = (active / run.run_id).exists() or (record.exists() and _is_running(record))
+    return sorted(runs.values(), key=lambda r: r.run_id, reverse=True)  # newest first
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def apply_retention(
+    settings: Settings,
+    *,
+    max_runs: int | None = None,
+    max_age_days: float | None = None,
+    max_size_bytes: int | None = None,
+    dry_run: bool = False,
+    now: _dt.datetime | None = None,
+    guard: bool = False,
+) -> RetentionSummary:
+    """Trim the runs folder; limits default to the settings'. Never raises for one bad file.
+
+    A pass that would remove more than half of the runs logs a WARNING naming the limits
+    first. With ``guard`` (the automatic pass at start-up) it removes nothing at all when
+    that is ``GUARD_MIN_RUNS`` runs or more: a typo in a setting must not cost the history.
+    ``gravity-relay cleanup``, asked for on purpose, applies the limits whatever they remove.
+    """
+    max_runs = settings.max_runs if max_runs is None else max_runs
+    max_age_days = settings.max_age_days if max_age_days is None else max_age_days
+    max_size_bytes = settings.max_size_bytes if max_size_bytes is None else max_size_bytes
+    now = now or _dt.datetime.now(_dt.timezone.utc)
+    runs_dir = settings.runs_dir
+    summary = RetentionSummary(runs_dir=str(runs_dir), dry_run=dry_run, max_runs=max_runs or None,
+                               max_age_days=max_age_days or None, max_size_bytes=max_size_bytes or None)
+    runs = _collect(runs_dir)
+    summary.running = [r.run_id for r in runs if r.running]
+
+    if max_runs and max_runs > 0:
+        for run in runs[max_runs:]:
+            run.reason = run.reason or f"beyond the newest {max_runs} runs"
+    if max_age_days and max_age_days > 0:
+        cutoff = now - _dt.timedelta(days=max_age_days)
+        for run in runs:
+            if run.created < cutoff:
+                run.reason = run.reason or f"older than {max_age_days:g} days"
+    if max_size_bytes and max_size_bytes > 0:
+        total = sum(r.bytes for r in runs if r.reason is None or r.running)
+        for run in reversed(runs):  # oldest first
+            if total <= max_size_bytes:
+                break
+            if run.reason is None and not run.running:
+                run.reason = f"total over {human_bytes(max_size_bytes)}"
+                total -= run.bytes
+
+    doomed = [r for r in runs if r.reason is not None and not r.running]
+    if runs and len(doomed) * 2 > len(runs):
+        limits = _limits_text(max_runs, max_age_days, max_size_bytes)
+        if guard and len(doomed) >= GUARD_MIN_RUNS:
+            summary.withheld = (f"retention would remove {len(doomed)} of {len(runs)} runs in {runs_dir} ({limits}); "
+                                "nothing removed. If these limits are meant, run `gravity-relay cleanup` (add --dry-run "
+                                "to see the list first); otherwise fix the GRAVITY_RELAY_MAX_* setting.")
+            log.warning("%s", summary.withheld)
+            for run in runs:
+                run.reason = None
+        elif not dry_run:
+            log.warning("retention: removing %d of %d runs in %s (%s)", len(doomed), len(runs), runs_dir, limits)
+
+    for run in runs:
+        if run.reason is None or run.running:
+            summary.kept_runs += 1
+            summary.kept_bytes += run.bytes
+            continue
+        if not dry_run:
+            for path in run.paths:
+                try:
+                    _remove(path)
+                except FileNotFoundError:
+                    pass  # another relay's cleanup got there first
+                except OSError as exc:
+                    summary.errors.append(f"{path}: {exc.strerror or exc}")
+        summary.removed.append(RemovedRun(run_id=run.run_id, reason=run.reason, files=[str(p) for p in run.paths],
+                                          bytes=run.bytes, created_at=run.created.isoformat().replace("+00:00", "Z")))
+        summary.freed_bytes += run.bytes
+    summary.removed.reverse()  # oldest first reads naturally
+    if summary.removed and not dry_run:
+        log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))
+    return summary
+
+
+def _limits_text(max_runs: int | None, max_age_days: float | None, max_size_bytes: int | None) -> str:
+    parts = []
+    if max_runs:
+        parts.append(f"GRAVITY_RELAY_MAX_RUNS={max_runs}")
+    if max_age_days:
+        parts.append(f"GRAVITY_RELAY_MAX_AGE_DAYS={max_age_days:g}")
+    if max_size_bytes:
+        parts.append(f"GRAVITY_RELAY_MAX_SIZE={human_bytes(max_size_bytes)}")
+    return ", ".join(parts) or "no limits"
+
+
+async def retain_in_background(settings: Settings) -> RetentionSummary | None:
+    """``apply_retention`` in a worker thread, for the server's start-up; never raises.
+
+    Housekeeping must not stop the server: a failure is logged (stderr) and forgotten.
+    Cancelling the server does not wait for it (the thread finishes on its own).
+    """
+    import anyio
+
+    try:
+        return await anyio.to_thread.run_sync(partial(apply_retention, settings, guard=True), abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:
+        log.warning("retention at start-up skipped: %s: %s", type(exc).__name__, exc)
+        return None

@@ -1,0 +1,172 @@
+"""Run records on disk: ``<data dir>/runs/<run_id>.json`` plus the raw NDJSON transcript.
+
+Writes are atomic (temp file, fsync, ``os.replace``) and private (0600), so a
+reader in another relay process never sees half a record. A run id is checked
+against the relay's own format before it is ever joined to a path.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import errno
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from relay.core.files import write_atomic
+from relay.core.contracts import RunRecord, Status
+from relay.core.errors import RelayError
+
+__all__ = [
+    "new_run_id",
+    "check_run_id",
+    "RunStore",
+    "now_iso",
+    "RUN_ID_PATTERN",
+]
+
+# r20261129T213900-1a2b3c4d: sortable by creation time, 8 random hex digits against collisions.
+# Matched with fullmatch: `$` would accept a trailing newline ("r…\n" named another file).
+RUN_ID_PATTERN = re.compile(r"r\d{8}T\d{6}-[0-9a-f]{8}")
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(RunRecord)
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def new_run_id() -> str:
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return f"r{stamp}-{secrets.token_hex(4)}"
+
+
+def check_run_id(run_id: str) -> str:
+    if not isinstance(run_id, str) or not RUN_ID_PATTERN.fullmatch(run_id):
+        raise RelayError(
+            Status.INVALID_INPUT,
+            f"run_id {str(run_id)[:80]!r} is not a Gravity Relay run id",
+            "Pass the run_id exactly as a packet returned it (like r20261129T213900-1a2b3c4d); "
+            "`gravity-relay runs list` shows recent ones.",
+        )
+    return run_id
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; anything else (a folder, a FIFO that would block) is an OSError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
+
+
+class RunStore:
+    """The runs folder of one data dir."""
+
+    def __init__(self, runs_dir: Path) -> None:
+        self.runs_dir = runs_dir
+
+    def ensure(self) -> None:
+        self.runs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    def record_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{check_run_id(run_id)}.json"
+
+    def transcript_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{check_run_id(run_id)}.ndjson"
+
+    def log_path(self, run_id: str, attempt: int = 1) -> Path:
+        """agy's own log for one attempt (one file each: a retry must not read the last one's markers)."""
+        return self.runs_dir / f"{check_run_id(run_id)}.agy-{attempt}.log"
+
+    def write(self, record: RunRecord) -> None:
+        self.ensure()
+        write_atomic(self.record_path(record.run_id), _encoder.encode(record))
+
+    def read(self, run_id: str) -> RunRecord:
+        path = self.record_path(run_id)
+        try:
+            data = _read_regular(path)
+        except FileNotFoundError:
+            raise RelayError(
+                Status.NOT_FOUND,
+                f"no run record {run_id} in {self.runs_dir}",
+                "Check the run_id; records may have been removed by cleanup, or written under another "
+                "GRAVITY_RELAY_DATA_DIR.",
+            ) from None
+        except OSError as exc:
+            # A record left by `sudo` (root-owned 0600), a folder or a pipe in its place: the
+            # views name it and go on, never a traceback (issue 13, item 14).
+            raise RelayError(
+                Status.NOT_FOUND,
+                f"run record {path} cannot be read: {exc.strerror or exc}",
+                "Fix its owner or permissions (a record written by `sudo gravity-relay` belongs to root: "
+                "`sudo chown $USER` it), or remove it.",
+            ) from None
+        try:
+            return _decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise RelayError(
+                Status.INVALID_JSON,
+                f"run record {path} is unreadable: {exc}",
+                "The file was damaged or written by an incompatible version; inspect or delete it.",
+            ) from None
+
+    def read_raw(self, run_id: str) -> bytes:
+        self.read(run_id)  # validates and gives the NOT_FOUND answer
+        return self.record_path(run_id).read_bytes()
+
+    def run_files(self, run_id: str) -> list[Path]:
+        """The files of a run (record, transcript, agy logs); a spilled prompt lives in the folder ``<run_id>.prompt/``."""
+        check_run_id(run_id)
+        return sorted(p for p in self.runs_dir.glob(f"{run_id}*") if p.is_file())
+
+    # A marker per running run, so start-up finds leftovers without reading every record.
+    def mark_active(self, run_id: str) -> None:
+        folder = self.runs_dir / "active"
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (folder / check_run_id(run_id)).touch()
+
+    def clear_active(self, run_id: str) -> None:
+        try:
+            (self.runs_dir / "active" / check_run_id(run_id)).unlink()
+        except FileNotFoundError:
+            pass
+
+    def active_ids(self) -> list[str]:
+        folder = self.runs_dir / "active"
+        if not folder.is_dir():
+            return []
+        return sorted(p.name for p in folder.iterdir() if RUN_ID_PATTERN.fullmatch(p.name))
+
+    def iter_ids(self) -> Iterator[str]:
+        """Run ids, newest first (the id starts with its creation time)."""
+        if not self.runs_dir.is_dir():
+            return
+        ids = [p.stem for p in self.runs_dir.glob("r*.json") if RUN_ID_PATTERN.fullmatch(p.stem)]
+        yield from sorted(ids, reverse=True)
+
+    def iter_records(self) -> Iterator[RunRecord]:
+        for run_id, record, _error in self.iter_readable():
+            if record is not None:
+                yield record
+
+    def iter_readable(self) -> Iterator[tuple[str, RunRecord | None, RelayError | None]]:
+        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read."""
+        for run_id in self.iter_ids():
+            try:
+                yield run_id, self.read(run_id), None
+            except RelayError as exc:
+                yield run_id, None, exc

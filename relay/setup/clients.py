@@ -1,0 +1,905 @@
+"""``gravity-relay setup``: register the relay with the MCP clients on this machine.
+
+Each client keeps its MCP servers in its own file and format:
+
+    codex        ~/.codex/config.toml                 [mcp_servers.antigravity]
+    claude       ~/.claude.json                       mcpServers.antigravity (type stdio)
+    cursor       ~/.cursor/mcp.json                   mcpServers.antigravity
+    gemini       ~/.gemini/settings.json              mcpServers.antigravity
+    antigravity  ~/.gemini/config/mcp_config.json     mcpServers.antigravity  (opt-in: agy's own
+                 headless runs load this file, so every worker would see the relay)
+    windsurf     ~/.codeium/windsurf/mcp_config.json  mcpServers.antigravity
+
+The entry is made for headless use (``codex exec``, ``claude -p``, ``gemini -p``): Codex gets
+``required = true`` and its tools pre-approved, Claude Code allow rules for the relay's tools in
+``~/.claude/settings.json``, Gemini ``"trust": true``; ``client_approvals`` leaves approvals to the
+client instead. Codex starts servers with a minimal environment, so the relay settings exported in
+this shell (``AGY_BIN``, ``GRAVITY_RELAY_*``) are copied into its entry's ``env``.
+
+Edits are structural and small: JSON files are decoded, the one entry set or removed and
+written back in the file's own indentation; the Codex TOML is edited with tomlkit (only the
+``[mcp_servers.antigravity]`` table changes, every other line kept, comments included) and the
+result is re-parsed with ``tomllib`` and compared with what was intended before anything is
+written. A file is only ever replaced atomically, after a timestamped
+backup. An entry that is not the relay's own (another program registered as ``antigravity``)
+is left alone unless ``force`` is given.
+
+The readers (``registrations``) are shared with ``gravity-relay doctor``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import difflib
+import json
+import os
+import re
+import shutil
+import sys
+import sysconfig
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import tomlkit
+import tomlkit.exceptions
+from msgspec import Struct
+from tomlkit.container import OutOfOrderTableProxy
+from tomlkit.items import AoT, Comment, InlineTable, Table, Whitespace
+
+from relay.core.files import write_atomic
+
+__all__ = [
+    "SERVER_NAME",
+    "CLIENTS",
+    "ClientSpec",
+    "Plan",
+    "Registration",
+    "SetupError",
+    "home_dir",
+    "relay_command",
+    "desired_entry",
+    "is_relay_entry",
+    "found_clients",
+    "plan_install",
+    "plan_uninstall",
+    "apply_plan",
+    "setup",
+    "registrations",
+    "relay_settings",
+    "plan_claude_rules",
+    "claude_allow_rules",
+    "TOOL_NAMES",
+    "CLAUDE_ALLOW_RULES",
+    "APPROVAL_KEYS",
+    "toml_set_table",
+    "toml_remove_table",
+    "toml_value",
+]
+
+SERVER_NAME = "antigravity"
+SCRIPT_NAME = "gravity-relay"
+
+# Long tool calls are the point: a worker run may take an hour. Codex's own limits (codex-rs
+# rmcp_client.rs: 30 s to start, 300 s per tool call since 0.169) and Gemini's (10 minutes per
+# call) would cut real tasks short. The first start after an install takes ~2 s; 60 s is slack.
+CODEX_STARTUP_TIMEOUT_SEC = 60
+CODEX_TOOL_TIMEOUT_SEC = 7200
+GEMINI_TIMEOUT_MS = 7_200_000
+
+# The relay's tool names (relay/server.py; a test keeps the two in step).
+TOOL_NAMES = ("antigravity_execute", "antigravity_continue", "antigravity_get_result")
+# Claude Code names an MCP tool mcp__<server>__<tool>; its permission rules use that name.
+CLAUDE_SETTINGS_FILE = ".claude/settings.json"
+CLAUDE_ALLOW_RULES = tuple(f"mcp__{SERVER_NAME}__{tool}" for tool in TOOL_NAMES)
+# Rules that already allow every tool of the server (Claude Code's whole-server forms).
+CLAUDE_SERVER_RULES = (f"mcp__{SERVER_NAME}", f"mcp__{SERVER_NAME}__*")
+# What an entry carries so a headless client runs the relay's tools without a prompt it cannot show.
+APPROVAL_KEYS: dict[str, dict[str, Any]] = {
+    "codex": {"default_tools_approval_mode": "approve"},
+    "gemini": {"trust": True},
+}
+# Clients that start MCP servers without the user's shell environment.
+MINIMAL_ENV_CLIENTS = ("codex",)
+# Set by the relay for its own workers: never a setting to carry.
+_NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
+
+
+class SetupError(Exception):
+    """A registration that cannot be done safely; the message says what to do instead."""
+
+
+class ClientSpec(Struct, frozen=True, kw_only=True):
+    name: str
+    title: str
+    file: str  # relative to HOME
+    format: Literal["toml", "json"]
+    markers: tuple[str, ...]  # relative to HOME; any of them existing means the client is here
+    opt_in: bool = False  # registered only when named with --client
+    warning: str = ""
+
+    def path(self, home: Path) -> Path:
+        return home / self.file
+
+    def found(self, home: Path) -> bool:
+        return any((home / marker).exists() for marker in self.markers)
+
+
+_ANTIGRAVITY_WARNING = (
+    "agy's headless runs load this same file, so every worker would see the relay's tools; the relay refuses "
+    "to delegate from inside a worker (RECURSION_REFUSED), but registering it here is not recommended "
+    "unless you use the relay from the Antigravity IDE itself"
+)
+
+CLIENTS: dict[str, ClientSpec] = {
+    spec.name: spec
+    for spec in (
+        ClientSpec(name="codex", title="Codex", file=".codex/config.toml", format="toml", markers=(".codex",)),
+        ClientSpec(name="claude", title="Claude Code", file=".claude.json", format="json",
+                   markers=(".claude", ".claude.json")),
+        ClientSpec(name="cursor", title="Cursor", file=".cursor/mcp.json", format="json", markers=(".cursor",)),
+        # ~/.gemini alone is no sign of Gemini CLI: agy keeps its own state under ~/.gemini/antigravity-cli.
+        ClientSpec(name="gemini", title="Gemini CLI", file=".gemini/settings.json", format="json",
+                   markers=(".gemini/settings.json", ".gemini/oauth_creds.json")),
+        ClientSpec(name="antigravity", title="Antigravity", file=".gemini/config/mcp_config.json", format="json",
+                   markers=(".gemini/config", ".gemini/antigravity"), opt_in=True, warning=_ANTIGRAVITY_WARNING),
+        ClientSpec(name="windsurf", title="Windsurf", file=".codeium/windsurf/mcp_config.json", format="json",
+                   markers=(".codeium/windsurf",)),
+    )
+}
+
+Action = Literal["add", "update", "unchanged", "remove", "absent", "skip", "refuse"]
+
+
+class Plan(Struct, kw_only=True):
+    """What setup will do to one client's file (or did, once applied)."""
+
+    client: str
+    path: str
+    action: Action
+    message: str
+    old_text: str | None = None  # None: the file does not exist
+    new_text: str | None = None  # None: nothing to write
+    backup: str | None = None
+    warning: str = ""
+    notes: list[str] = []  # what the entry does for headless use, said whenever it is written
+
+    @property
+    def writes(self) -> bool:
+        return self.new_text is not None and self.new_text != self.old_text
+
+    def diff(self) -> str:
+        if not self.writes:
+            return ""
+        old = (self.old_text or "").splitlines(keepends=True)
+        new = (self.new_text or "").splitlines(keepends=True)
+        label = self.path
+        lines = difflib.unified_diff(old, new, fromfile=f"{label} (now)" if self.old_text is not None else "/dev/null",
+                                     tofile=f"{label} (after setup)")
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+class Registration(Struct, kw_only=True, omit_defaults=True):
+    """What a client's config says about the relay (for doctor)."""
+
+    client: str
+    title: str
+    path: str
+    found: bool
+    registered: bool = False
+    ours: bool = False
+    command: str | None = None
+    command_exists: bool | None = None
+    error: str | None = None
+    opt_in: bool = False
+    entry: dict[str, Any] | None = None  # the registered entry itself (doctor checks its headless keys)
+
+
+# --------------------------------------------------------------------------- where things are
+
+
+def home_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """HOME from the environment (tests point it at a temp dir), else the platform's home."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME") or (env.get("USERPROFILE") if os.name == "nt" else None)
+    return Path(home) if home else Path.home()
+
+
+def _script_names() -> list[str]:
+    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if os.name == "nt" else [SCRIPT_NAME]
+
+
+def relay_command(environ: Mapping[str, str] | None = None) -> str:
+    """The absolute path of the ``gravity-relay`` console script of the running installation.
+
+    Never an interpreter path: the script keeps working when the relay is upgraded in place,
+    and a pipx/uv shim on PATH (which survives reinstalls) is preferred when it leads to the
+    same installation as the one running.
+    """
+    env = os.environ if environ is None else environ
+    dirs: list[Path] = []
+    for scheme in (None, f"{os.name}_user"):
+        try:
+            got = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
+        except KeyError:
+            got = None
+        if got:
+            dirs.append(Path(got))
+    dirs.append(Path(sys.executable).parent)
+    beside = next((d / n for d in dirs for n in _script_names() if (d / n).is_file()), None)
+    on_path = shutil.which(SCRIPT_NAME, path=env.get("PATH"))
+    if on_path:
+        on_path = os.path.abspath(on_path)
+    if beside is not None:
+        if on_path and os.path.realpath(on_path) == os.path.realpath(beside):
+            return on_path
+        return str(beside.absolute())
+    if on_path:
+        return on_path
+    raise SetupError(
+        f"the {SCRIPT_NAME} command was not found next to {sys.executable} nor on PATH; install the package "
+        f"(pipx install gravity-relay-mcp, or pip install into a venv), or pass --command /path/to/{SCRIPT_NAME}"
+    )
+
+
+def is_relay_entry(entry: Any) -> bool:
+    """True when a server entry runs Gravity Relay (its console script, or ``python -m relay``)."""
+    if not isinstance(entry, dict):
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    name = re.split(r"[\\/]", command)[-1].lower()
+    for suffix in (".exe", ".cmd", ".bat"):
+        name = name.removesuffix(suffix)
+    if name == SCRIPT_NAME:
+        return True
+    args = entry.get("args")
+    if isinstance(args, list) and len(args) >= 2:
+        for a, b in zip(args, args[1:]):
+            if a == "-m" and b == "relay":
+                return True
+    return False
+
+
+def relay_settings(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The relay's settings exported in this environment: ``AGY_BIN`` and every ``GRAVITY_RELAY_*``."""
+    env = os.environ if environ is None else environ
+    return {k: v for k, v in sorted(env.items())
+            if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
+
+
+def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None, *,
+                  approvals: bool = True) -> dict[str, Any]:
+    """The relay's server entry in one client's own format, ready for headless use.
+
+    ``approvals`` False leaves tool approval to the client (no pre-approval keys)."""
+    entry: dict[str, Any] = {}
+    if client == "claude":
+        entry["type"] = "stdio"
+    entry["command"] = command
+    entry["args"] = ["serve"]
+    if client == "codex":
+        entry["required"] = True  # codex exec waits for the relay instead of starting the turn without its tools
+        entry["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT_SEC
+        entry["tool_timeout_sec"] = CODEX_TOOL_TIMEOUT_SEC
+    if client == "gemini":
+        entry["timeout"] = GEMINI_TIMEOUT_MS
+    if approvals:
+        entry.update(APPROVAL_KEYS.get(client, {}))
+    if env:
+        entry["env"] = dict(env)
+    return entry
+
+
+def _merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str] | None,
+                  approvals: bool = True) -> dict[str, Any]:
+    """Our entry over the relay's existing one: keys a user added to it (and its env) are kept."""
+    wanted = desired_entry(client, command, env, approvals=approvals)
+    if not is_relay_entry(existing):
+        return wanted
+    merged = {**existing, **wanted}
+    if not approvals:
+        for key in APPROVAL_KEYS.get(client, {}):
+            merged.pop(key, None)
+    old_env = existing.get("env")
+    if isinstance(old_env, dict) and old_env:
+        merged["env"] = {**old_env, **(env or {})}
+    if "env" in merged:
+        merged["env"] = merged.pop("env")  # the env table stays last
+    return merged
+
+
+def _headless_notes(client: str, approvals: bool, carried: list[str]) -> list[str]:
+    notes = []
+    if client == "codex":
+        notes.append("required = true: codex exec waits for the relay's tools instead of starting without them")
+        if approvals:
+            notes.append('default_tools_approval_mode = "approve": codex exec (approval policy never) runs the '
+                         "relay's tools instead of refusing them")
+        else:
+            notes.append("approvals left to Codex: codex exec refuses the relay's tools until they are approved")
+        if carried:
+            notes.append(f"env: {', '.join(carried)} copied from this shell (Codex starts MCP servers with a "
+                         "minimal environment)")
+    if client == "gemini":
+        if approvals:
+            notes.append('"trust": true: gemini -p runs the relay\'s tools without a confirmation')
+        else:
+            notes.append("approvals left to Gemini CLI: gemini -p does not offer the relay's tools without "
+                         '"trust": true or --yolo')
+        notes.append("Gemini CLI disables MCP servers in untrusted folders: trust your project folder")
+    return notes
+
+
+def found_clients(home: Path) -> list[str]:
+    return [name for name, spec in CLIENTS.items() if spec.found(home)]
+
+
+# --------------------------------------------------------------------------- TOML (tomlkit)
+
+
+def _newline_of(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def _get(doc: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = doc
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _with(doc: dict[str, Any], path: tuple[str, ...], value: Any | None) -> dict[str, Any]:
+    """A copy of ``doc`` with ``path`` set to ``value`` (or removed, pruning emptied parents)."""
+    out = copy.deepcopy(doc)
+    parents = [out]
+    node = out
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+        parents.append(node)
+    if value is None:
+        node.pop(path[-1], None)
+    else:
+        node[path[-1]] = value
+    for depth in range(len(path) - 1, 0, -1):
+        if parents[depth] == {}:
+            parents[depth - 1].pop(path[depth - 1], None)
+    return out
+
+
+def _prune_empty(doc: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    return _with(doc, path, _get(doc, path))
+
+
+def _toml_item(value: Any) -> Any:
+    """A tomlkit value; tables become inline tables so the relay's entry stays one table."""
+    if isinstance(value, Mapping):
+        inline = tomlkit.inline_table()
+        inline.update({k: _toml_item(v) for k, v in value.items()})
+        return inline
+    return tomlkit.item(value)
+
+
+def _toml_table(entry: Mapping[str, Any]) -> Table:
+    table = tomlkit.table()
+    for key, value in entry.items():
+        table.add(key, _toml_item(value))
+    return table
+
+
+def toml_value(value: Any) -> str:
+    """One TOML value on one line, as tomlkit writes it (tables become inline tables)."""
+    return _toml_item(value).as_string()
+
+
+def _filler_start(body: list[tuple[Any, Any]]) -> int:
+    """Index where a table's trailing blank and comment lines begin: those introduce whatever
+    comes next ("# my other server" above ``[mcp_servers.other]``), so they are not the table's."""
+    end = len(body)
+    while end and body[end - 1][0] is None and isinstance(body[end - 1][1], (Whitespace, Comment)):
+        end -= 1
+    return end
+
+
+def _rebuilt(current: Table, entry: Mapping[str, Any]) -> Table:
+    """``entry`` as a table laid out like ``current``: its header comment, the keys it keeps in
+    their place and formatting, comments between them, and its trailing comment lines."""
+    table = tomlkit.table()
+    table.trivia.indent = current.trivia.indent
+    table.trivia.comment_ws = current.trivia.comment_ws
+    table.trivia.comment = current.trivia.comment
+    body = current.value.body
+    cut = _filler_start(body)
+    seen: set[str] = set()
+    for key, item in body[:cut]:
+        if key is None:
+            table.add(item)
+        elif key.key in entry and not isinstance(item, Table):
+            value = entry[key.key]
+            table.add(key, item if item.unwrap() == value else _toml_item(value))
+            seen.add(key.key)
+    for name, value in entry.items():
+        if name not in seen:
+            table.add(name, _toml_item(value))
+    for _key, item in body[cut:]:
+        table.add(item)
+    return table
+
+
+def _tables_in_order(container: Any) -> Iterable[Table]:
+    """Every table of a document in the order they are written (super tables have no header)."""
+    for _key, item in container.body:
+        if isinstance(item, Table):
+            if not item.is_super_table():
+                yield item
+            yield from _tables_in_order(item.value)
+
+
+def _drop_table(doc: tomlkit.TOMLDocument, path: tuple[str, ...], current: Table) -> bool:
+    """Remove the table; its trailing comment lines move to the header of the table they introduce.
+
+    True when it was the document's last table."""
+    body = current.value.body
+    filler = [item for _key, item in body[_filler_start(body):]]
+    while filler and isinstance(filler[0], Whitespace):
+        filler.pop(0)  # the blank line that separated the table goes with it
+    order = list(_tables_in_order(doc))
+    mine = [t for t in order if t is current or any(t is s for s in _tables_in_order(current.value))]
+    after = order[order.index(mine[-1]) + 1:] if mine else []
+    if filler and after:
+        after[0].trivia.indent = "".join(item.as_string() for item in filler) + after[0].trivia.indent
+    parent: Any = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    del parent[path[-1]]
+    for depth in range(len(path) - 1, 0, -1):  # prune parents the removal emptied
+        node: Any = doc
+        for part in path[: depth - 1]:
+            node = node[part]
+        if not node[path[depth - 1]]:
+            del node[path[depth - 1]]
+    return not after
+
+
+def _edit_toml(text: str, path: tuple[str, ...], entry: Mapping[str, Any] | None) -> str:
+    """Set (or remove, when ``entry`` is None) the table at ``path``; every other line kept."""
+    try:
+        before = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(f"it is not valid TOML ({exc}); fix it first") from None
+    newline = _newline_of(text)
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.TOMLKitError as exc:
+        raise SetupError(f"it could not be read for editing ({exc}); edit it by hand") from None
+    current = _get(doc, path)
+    if isinstance(current, AoT) or (current is not None and not isinstance(current, (Table, InlineTable,
+                                                                                      OutOfOrderTableProxy))):
+        raise SetupError(f"{'.'.join(path)} is written in a form setup does not edit (an array of tables or a "
+                         "value); edit it by hand, or move it to its own table and run setup again")
+    try:
+        new = _tomlkit_edit(text, doc, path, entry, current, newline)
+    except (ValueError, KeyError, TypeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise SetupError(f"tomlkit could not make the edit ({type(exc).__name__}: {exc}); nothing was written, "
+                         "edit it by hand") from None
+    if newline == "\r\n":
+        new = re.sub(r"(?<!\r)\n", "\r\n", new)  # tomlkit writes its own lines with \n
+
+    # Proof before writing: the new text parses, and differs from the old one only at ``path``.
+    try:
+        after = tomllib.loads(new)
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(f"editing it would produce invalid TOML ({exc}); nothing was written, edit it by hand") from None
+    expected = _with(before, path, dict(entry) if entry is not None else None)
+    if _prune_empty(after, path) != _prune_empty(expected, path):
+        raise SetupError("the edit would change more than the relay's table; nothing was written, edit it by hand")
+    return new
+
+
+def _tomlkit_edit(text: str, doc: tomlkit.TOMLDocument, path: tuple[str, ...], entry: Mapping[str, Any] | None,
+                  current: Any, newline: str) -> str:
+    """The edited document's text (not yet proven)."""
+    if entry is None:
+        if current is None:
+            return text
+        last = False
+        if isinstance(current, Table) and not current.is_super_table():
+            last = _drop_table(doc, path, current)
+        else:
+            holder: Any = doc
+            for part in path[:-1]:
+                holder = holder[part]
+            del holder[path[-1]]
+        new = doc.as_string()
+        if last and new.strip() and new.endswith(("\n\n", "\r\n\r\n")):
+            new = new[: -len(newline)]  # the table was the file's last: take away the blank line before it
+        return new
+    if current is None:
+        # A new table goes at the end, one blank line after the rest: every existing byte stays.
+        fragment = tomlkit.document()
+        node: Any = fragment
+        for part in path[:-1]:
+            node.add(part, tomlkit.table(is_super_table=True))
+            node = node[part]
+        node.add(path[-1], _toml_table(entry))
+        new = text
+        if new and not new.endswith(("\n", "\r")):
+            new += newline
+        if new.strip():
+            new += newline
+        new += fragment.as_string()
+        try:
+            tomllib.loads(new)
+        except tomllib.TOMLDecodeError:
+            # The parent is an inline table (or similar): let tomlkit place the table inside it.
+            try:
+                node = doc
+                for part in path[:-1]:
+                    if part not in node:
+                        node.add(part, tomlkit.table(is_super_table=True))
+                    node = node[part]
+                node[path[-1]] = _toml_item(entry) if isinstance(node, InlineTable) else _toml_table(entry)
+            except (ValueError, tomlkit.exceptions.TOMLKitError) as exc:
+                raise SetupError(f"the relay's table cannot be placed there ({exc}); edit it by hand") from None
+            new = doc.as_string()
+        return new
+    parent: Any = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    if isinstance(current, InlineTable):
+        for name in [k for k in current if k not in entry]:
+            del current[name]
+        for name, value in entry.items():
+            if current.get(name) != value:
+                current[name] = _toml_item(value)
+    elif isinstance(current, Table):
+        table = _rebuilt(current, entry)
+        laid_out = len(table.value.body)
+        parent[path[-1]] = table
+        del table.value.body[laid_out:]  # tomlkit's "cosmetic" blank line: the layout is already the old one
+    else:  # split over several places (sub-tables further down): tomlkit rewrites it whole
+        del parent[path[-1]]
+        parent[path[-1]] = _toml_table(entry)
+    return doc.as_string()
+
+
+def toml_set_table(text: str, path: tuple[str, ...], entry: Mapping[str, Any]) -> str:
+    """``text`` with the table at ``path`` set to ``entry`` (added at the end if absent)."""
+    return _edit_toml(text, path, entry)
+
+
+def toml_remove_table(text: str, path: tuple[str, ...]) -> str:
+    """``text`` without the table at ``path``; every other line kept."""
+    return _edit_toml(text, path, None)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _json_indent(text: str) -> str | int:
+    for line in text.splitlines()[1:]:
+        match = re.match(r"^([ \t]+)\S", line)
+        if match:
+            return match[1] if "\t" in match[1] else len(match[1])
+    return 2
+
+
+def _load_json(text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SetupError(
+            f"it is not plain JSON ({exc.msg} at line {exc.lineno}; comments are not supported); "
+            "add the entry by hand"
+        ) from None
+    if not isinstance(doc, dict):
+        raise SetupError("its top level is not a JSON object; add the entry by hand")
+    servers = doc.get("mcpServers")
+    if servers is not None and not isinstance(servers, dict):
+        raise SetupError("its mcpServers is not an object; fix it first")
+    return doc
+
+
+def _dump_json(doc: Mapping[str, Any], like: str | None) -> str:
+    indent = _json_indent(like) if like and like.strip() else 2
+    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    return text + ("\n" if like is None or like.endswith("\n") or not like.strip() else "")
+
+
+# --------------------------------------------------------------------------- plans
+
+
+def _read(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise SetupError("it is a directory") from None
+    try:
+        return data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SetupError("it is not UTF-8 text") from None
+
+
+def _current_entry(spec: ClientSpec, text: str | None) -> Any:
+    if text is None:
+        return None
+    if spec.format == "toml":
+        try:
+            return _get(tomllib.loads(text), ("mcp_servers", SERVER_NAME))
+        except tomllib.TOMLDecodeError as exc:
+            raise SetupError(f"it is not valid TOML ({exc}); fix it first") from None
+    return (_load_json(text).get("mcpServers") or {}).get(SERVER_NAME)
+
+
+def _entry_label(spec: ClientSpec) -> str:
+    return f"[mcp_servers.{SERVER_NAME}]" if spec.format == "toml" else f"mcpServers.{SERVER_NAME}"
+
+
+def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str] | None = None,
+                 force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None) -> Plan:
+    """``exported``: the relay settings of this shell, carried into the entry of clients that do not
+    pass the shell's environment to their servers (Codex); ``env`` (from --env) wins over them."""
+    spec = CLIENTS[client]
+    path = spec.path(home)
+    plan = Plan(client=client, path=str(path), action="unchanged", message="", warning=spec.warning)
+    try:
+        old = _read(path)
+        plan.old_text = old
+        current = _current_entry(spec, old)
+        if current is not None and not is_relay_entry(current) and not force:
+            shown = current.get("command") if isinstance(current, dict) else current
+            plan.action = "refuse"
+            plan.message = (f"'{SERVER_NAME}' there runs {shown!r}, not Gravity Relay; left alone "
+                            "(pass --force to replace it; a backup is kept)")
+            return plan
+        carried = sorted(k for k in (exported or {}) if k not in (env or {})) if client in MINIMAL_ENV_CLIENTS else []
+        full_env = {**{k: (exported or {})[k] for k in carried}, **(env or {})}
+        entry = _merged_entry(client, current, command, full_env, approvals)
+        plan.notes = _headless_notes(client, approvals, carried)
+        if current == entry:
+            plan.action = "unchanged"
+            plan.message = "already registered; nothing to change"
+            return plan
+        if spec.format == "toml":
+            new = toml_set_table(old or "", ("mcp_servers", SERVER_NAME), entry)
+        else:
+            doc = _load_json(old)
+            servers = doc.get("mcpServers")
+            if servers is None:
+                doc["mcpServers"] = servers = {}
+            servers[SERVER_NAME] = entry
+            new = _dump_json(doc, old)
+    except SetupError as exc:
+        plan.action = "refuse"
+        plan.message = f"cannot edit {path}: {exc}"
+        return plan
+    plan.new_text = new
+    plan.action = "add" if current is None else "update"
+    if current is None:
+        plan.message = _entry_label(spec)
+    else:
+        changed = sorted(k for k in set(entry) | set(current) if entry.get(k) != current.get(k))
+        plan.message = f"{_entry_label(spec)}: {', '.join(changed)} changed"
+    return plan
+
+
+def plan_uninstall(client: str, home: Path, *, force: bool = False) -> Plan:
+    spec = CLIENTS[client]
+    path = spec.path(home)
+    plan = Plan(client=client, path=str(path), action="absent", message="not registered; nothing to remove")
+    try:
+        old = _read(path)
+        plan.old_text = old
+        current = _current_entry(spec, old)
+        if current is None:
+            return plan
+        if not is_relay_entry(current) and not force:
+            plan.action = "refuse"
+            plan.message = f"'{SERVER_NAME}' there is not Gravity Relay; left alone (--force removes it anyway)"
+            return plan
+        if spec.format == "toml":
+            new = toml_remove_table(old or "", ("mcp_servers", SERVER_NAME))
+        else:
+            doc = _load_json(old)
+            doc["mcpServers"].pop(SERVER_NAME)
+            new = _dump_json(doc, old)
+    except SetupError as exc:
+        plan.action = "refuse"
+        plan.message = f"cannot edit {path}: {exc}"
+        return plan
+    plan.new_text = new
+    plan.action = "remove"
+    plan.message = _entry_label(spec)
+    return plan
+
+
+def claude_allow_rules(home: Path) -> tuple[list[str], str | None]:
+    """The relay's tools that Claude Code's user settings allow, and why not when unreadable."""
+    path = home / CLAUDE_SETTINGS_FILE
+    try:
+        allow = _claude_allow_list(_load_json(_read(path)))
+    except SetupError as exc:
+        return [], str(exc)
+    if any(rule in allow for rule in CLAUDE_SERVER_RULES):
+        return list(CLAUDE_ALLOW_RULES), None
+    return [rule for rule in CLAUDE_ALLOW_RULES if rule in allow], None
+
+
+def _claude_allow_list(doc: dict[str, Any]) -> list[Any]:
+    permissions = doc.get("permissions")
+    if permissions is None:
+        return []
+    if not isinstance(permissions, dict):
+        raise SetupError("its permissions is not an object; fix it first")
+    allow = permissions.get("allow", [])
+    if not isinstance(allow, list):
+        raise SetupError("its permissions.allow is not a list; fix it first")
+    return allow
+
+
+def plan_claude_rules(home: Path, *, allow: bool) -> Plan:
+    """Claude Code's allow rules for the relay's tools in its user settings: added (``allow``) or removed.
+
+    ``claude -p`` cannot ask before a tool call, so without a rule every call is denied."""
+    path = home / CLAUDE_SETTINGS_FILE
+    plan = Plan(client="claude", path=str(path), action="unchanged", message="")
+    try:
+        old = _read(path)
+        plan.old_text = old
+        doc = _load_json(old)
+        rules = _claude_allow_list(doc)
+        if allow:
+            server_rule = next((r for r in CLAUDE_SERVER_RULES if r in rules), None)
+            missing = [] if server_rule else [r for r in CLAUDE_ALLOW_RULES if r not in rules]
+            if not missing:
+                plan.message = f"permissions.allow already allows the relay's tools ({server_rule or 'all three'})"
+                return plan
+            new_rules = [*rules, *missing]
+            plan.message = f"permissions.allow + {', '.join(missing)}"
+            plan.notes = ["claude -p runs the relay's tools without asking (--client-approvals leaves that to Claude Code)"]
+        else:
+            gone = [r for r in rules if r in CLAUDE_ALLOW_RULES]
+            if not gone:
+                plan.action = "absent" if old is None or not rules else "unchanged"
+                plan.message = "no allow rule for the relay's tools" + ("" if old is None else "; nothing to remove")
+                return plan
+            new_rules = [r for r in rules if r not in CLAUDE_ALLOW_RULES]
+            plan.message = f"permissions.allow - {', '.join(gone)}"
+        permissions = doc.setdefault("permissions", {})
+        if new_rules:
+            permissions["allow"] = new_rules
+        else:
+            permissions.pop("allow", None)
+            if not permissions:
+                doc.pop("permissions")
+        plan.new_text = _dump_json(doc, old)
+    except SetupError as exc:
+        plan.action = "refuse"
+        plan.message = f"cannot edit {path}: {exc}"
+        return plan
+    plan.action = ("add" if old is None else "update") if allow else "remove"
+    return plan
+
+
+def _backup_name(path: Path) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.bak-{stamp}-{n}")
+        n += 1
+    return candidate
+
+
+def apply_plan(plan: Plan) -> Plan:
+    """Write a plan's new text: backup first, then an atomic replace keeping the file's mode.
+
+    Refuses when the file changed since the plan was made (a client rewrote it meanwhile).
+    """
+    if not plan.writes:
+        return plan
+    path = Path(plan.path)
+    if _read(path) != plan.old_text:
+        raise SetupError(f"{path} changed while setup was running; run setup again")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o600
+    if plan.old_text is not None:
+        backup = _backup_name(path)
+        shutil.copy2(path, backup)
+        plan.backup = str(backup)
+        mode = path.stat().st_mode & 0o7777
+    write_atomic(path, (plan.new_text or "").encode("utf-8"), mode)
+    return plan
+
+
+def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | None = None,
+          env: Mapping[str, str] | None = None, uninstall: bool = False, dry_run: bool = False,
+          force: bool = False, client_approvals: bool = False,
+          exported: Mapping[str, str] | None = None) -> list[Plan]:
+    """Plan (and unless ``dry_run``, apply) the registration for each client.
+
+    Without ``clients``: install goes to every client found here except the opt-in ones
+    (Antigravity), which are reported and skipped; uninstall looks at every client's file.
+    ``client_approvals`` leaves tool approval to each client (no pre-approval keys, no Claude
+    allow rules, and removes those setup wrote before). ``exported``: the relay settings of
+    this shell (``relay_settings()``), copied into Codex's entry.
+    """
+    named = list(dict.fromkeys(clients or []))
+    for name in named:
+        if name not in CLIENTS:
+            raise SetupError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
+    if not uninstall and command is None:
+        command = relay_command()
+    plans: list[Plan] = []
+    for name, spec in CLIENTS.items():
+        if named and name not in named:
+            continue
+        path = spec.path(home)
+        extra: list[Plan] = []
+        if uninstall:
+            plan = plan_uninstall(name, home, force=force)
+            if name == "claude":
+                extra.append(plan_claude_rules(home, allow=False))
+        elif not named and not spec.found(home):
+            plan = Plan(client=name, path=str(path), action="skip",
+                        message=f"not found (no {' or '.join('~/' + m for m in spec.markers)}); skipped")
+        elif not named and spec.opt_in:
+            plan = Plan(client=name, path=str(path), action="skip", warning=spec.warning,
+                        message=f"found, not registered by default; `--client {name}` registers it anyway")
+        else:
+            plan = plan_install(name, home, command or "", env=env, force=force, approvals=not client_approvals,
+                                exported=exported)
+            if name == "claude" and plan.action != "refuse":
+                extra.append(plan_claude_rules(home, allow=not client_approvals))
+        for each in (plan, *extra):
+            if not dry_run and each.writes:
+                try:
+                    apply_plan(each)
+                except (SetupError, OSError) as exc:
+                    each.action = "refuse"
+                    each.message = f"cannot write {each.path}: {exc}"
+            plans.append(each)
+    return plans
+
+
+# --------------------------------------------------------------------------- readers (doctor)
+
+
+def _command_exists(command: str) -> bool:
+    if os.path.isabs(command):
+        return os.path.isfile(command) and os.access(command, os.X_OK)
+    return shutil.which(command) is not None
+
+
+def registrations(home: Path, clients: Iterable[str] | None = None) -> list[Registration]:
+    """For each client: is it here, is the relay registered, and does the registered command exist."""
+    out = []
+    for name in clients or CLIENTS:
+        spec = CLIENTS[name]
+        path = spec.path(home)
+        reg = Registration(client=name, title=spec.title, path=str(path), found=spec.found(home), opt_in=spec.opt_in)
+        try:
+            entry = _current_entry(spec, _read(path))
+        except SetupError as exc:
+            reg.error = str(exc)
+            out.append(reg)
+            continue
+        if entry is not None:
+            reg.registered = True
+            reg.ours = is_relay_entry(entry)
+            reg.entry = dict(entry) if isinstance(entry, dict) else None
+            command = entry.get("command") if isinstance(entry, dict) else None
+            if isinstance(command, str):
+                reg.command = command
+                reg.command_exists = _command_exists(command)
+        out.append(reg)
+    return out

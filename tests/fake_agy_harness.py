@@ -1,0 +1,326 @@
+"""The harness around the fake ``agy`` executable (``tests/fake_agy.py``): scenarios, install, launch logs.
+
+``install_fake_agy(dir, scenario)`` writes ``dir/scenario.json`` and an executable wrapper
+``dir/agy`` that ``exec``s the fake with the scenario path and the state dir baked in (the
+relay sanitizes the worker's environment, so nothing can travel through env). The fake's
+state and launch log live in ``dir/agy-state/``. The scenario schema is documented at the
+top of ``tests/fake_agy.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+__all__ = [
+    "FAKE_AGY",
+    "BEHAVIOURS",
+    "TYPICAL_REPORT",
+    "CAPTURES_DIR",
+    "install_fake_agy",
+    "set_scenario",
+    "launches",
+    "wait_for_launches",
+    "conversations",
+    "state_dir",
+    "success_scenario",
+    "failure_scenario",
+    "scenario",
+    "make_report",
+    "pid_alive",
+    "read_capture",
+]
+
+FAKE_AGY = Path(__file__).resolve().with_name("fake_agy.py")
+SCENARIO_FILE = "scenario.json"
+STATE_DIR = "agy-state"
+
+BEHAVIOURS = (
+    "success", "login_required", "keyring_timeout", "quota_1_2_2", "quota_1_2_11", "quota_text",
+    "api_error", "permission_denied", "print_timeout_old", "print_timeout_new", "hang",
+    "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
+    "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
+    "quota_print_timeout", "upstream", "print_timeout_text",
+)
+
+# A typical worker report: the relay's WorkerReport shape, as agy returns it in structured_output.
+TYPICAL_REPORT: dict = {
+    "summary": "Added input validation to parse_config and a test for the empty-file case.",
+    "files_changed": ["src/config.py", "tests/test_config.py"],
+    "tests_passed": 12,
+    "tests_failed": 0,
+    "tests_not_run": 0,
+    "tests_run": True,
+    "open_questions": [],
+}
+
+
+def _captures_dir() -> Path:
+    env = os.environ.get("AGY_CAPTURES_DIR")
+    if env:
+        return Path(env)
+    local = Path(__file__).resolve().parent / "fixtures" / "agy-captures"
+    if local.is_dir():
+        return local
+    return Path("/work/shared/agy-captures")
+
+
+# Where the real agy captures are (AGY_CAPTURES_DIR, tests/fixtures/agy-captures, or the shared copy).
+CAPTURES_DIR = _captures_dir()
+
+
+def read_capture(name: str) -> bytes:
+    return (CAPTURES_DIR / name).read_bytes()
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def state_dir(agy_path: Path) -> Path:
+    return Path(agy_path).parent / STATE_DIR
+
+
+def install_fake_agy(directory: Path, scenario: dict) -> Path:
+    """Write ``scenario.json`` and an executable ``agy`` wrapper in ``directory``; return the wrapper."""
+    directory = Path(directory).resolve()
+    directory.mkdir(parents=True, exist_ok=True)
+    scen = directory / SCENARIO_FILE
+    state = directory / STATE_DIR
+    state.mkdir(exist_ok=True)
+    _write_json(scen, scenario)
+    wrapper = directory / "agy"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"FAKE_AGY_SCENARIO={shlex.quote(str(scen))}\n"
+        f"FAKE_AGY_STATE={shlex.quote(str(state))}\n"
+        "export FAKE_AGY_SCENARIO FAKE_AGY_STATE\n"
+        f"exec {shlex.quote(sys.executable)} -I -S -X utf8 {shlex.quote(str(FAKE_AGY))} \"$@\"\n",
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    return wrapper
+
+
+def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = True) -> None:
+    """Replace the scenario and reset the launch counter (the next launch is ``launches[0]``).
+
+    Known conversations survive by default, so a test can switch scenarios between an
+    execute and its continue; ``keep_conversations=False`` forgets them too. The launch
+    log is kept (it is history, not state).
+    """
+    agy_path = Path(agy_path)
+    _write_json(agy_path.parent / SCENARIO_FILE, scenario)
+    state_file = state_dir(agy_path) / "state.json"
+    if keep_conversations and state_file.exists():
+        try:
+            st = json.loads(state_file.read_text(encoding="utf-8"))
+        except ValueError:
+            st = {}
+        st["launch_counter"] = 0
+        _write_json(state_file, st)
+    else:
+        state_file.unlink(missing_ok=True)
+
+
+def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
+    """One dict per invocation, in start order: the start record merged with what came after.
+
+    Keys: invocation, pid, ppid, pgid, sid, argv, cwd, start, mode (print | version | help |
+    models | subcommand | tui | flag_error), version, env (presence of credential / agy env
+    vars, values of AGY_CLI_DISABLE_AUTO_UPDATE and GRAVITY_RELAY_WORKER_RUN), env_keys,
+    stdin ({kind: devnull|closed|pipe|tty|file|socket|other, closed, devnull}); print mode
+    adds launch_index, behaviour, prompt, positionals, flags, workspace. Then end (None while
+    running or if killed by SIGKILL), exit_code (-N when killed by signal N), signal,
+    conversation_id, requested_conversation_id, grandchild_pid, signals_ignored.
+    """
+    path = state_dir(agy_path) / "launches.jsonl"
+    if not path.exists():
+        return []
+    merged: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        kind = rec.pop("event")
+        inv = rec["invocation"]
+        if kind == "start":
+            entry = merged.setdefault(inv, {})
+            entry.update(rec)
+            entry.setdefault("end", None)
+            entry.setdefault("exit_code", None)
+            entry.setdefault("grandchild_pid", None)
+            entry.setdefault("signals_ignored", [])
+        else:
+            entry = merged.setdefault(inv, {"end": None, "exit_code": None, "grandchild_pid": None,
+                                            "signals_ignored": []})
+            if kind == "signal":
+                entry["signals_ignored"].append(rec["signal"])
+            elif kind == "grandchild":
+                entry["grandchild_pid"] = rec["grandchild_pid"]
+            elif kind == "end":
+                entry.update({k: v for k, v in rec.items() if k not in ("invocation", "pid")})
+    out = [e for e in merged.values() if "start" in e]
+    if print_mode_only:
+        out = [e for e in out if e.get("mode") == "print"]
+    return out
+
+
+def wait_for_launches(agy_path: Path, count: int, *, timeout: float = 10.0, print_mode_only: bool = True,
+                      started_only: bool = True) -> list[dict]:
+    """Wait until ``count`` invocations have started (or ended, with ``started_only=False``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = launches(agy_path, print_mode_only=print_mode_only)
+        if not started_only:
+            got = [g for g in got if g["end"] is not None]
+        if len(got) >= count:
+            return got
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {len(got)} of {count} fake agy launches after {timeout}s")
+        time.sleep(0.02)
+
+
+def conversations(agy_path: Path) -> dict:
+    """The conversations the fake knows: ``{id: {turns, next_step, usage, cwd, ...}}``."""
+    path = state_dir(agy_path) / "state.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("conversations", {})
+
+
+def make_report(**overrides) -> dict:
+    """A worker report (the relay's WorkerReport shape): TYPICAL_REPORT with overrides."""
+    report = json.loads(json.dumps(TYPICAL_REPORT))
+    report.update(overrides)
+    return report
+
+
+def _edit_paths(edits: list[dict]) -> list[str]:
+    files: list[str] = []
+    for e in edits:
+        if e.get("op") == "mkdir":
+            continue
+        for key in ("path", "to"):
+            if e.get(key) and e[key] not in files:
+                files.append(e[key])
+    return files
+
+
+def scenario(*launch_list: dict, version: str = "1.2.17", **top) -> dict:
+    """A scenario with these launches (one per print-mode launch; the last repeats)."""
+    return {"version": version, "models": "ok", **top, "launches": list(launch_list) or [{}]}
+
+
+def success_scenario(edits: list[dict], *, report: dict | None = None, response: str = "done",
+                     version: str = "1.2.17") -> dict:
+    """One successful launch making ``edits``; the report defaults to one naming the edited files."""
+    if report is None:
+        report = make_report(summary="Made the requested changes.", files_changed=_edit_paths(edits),
+                             tests_passed=0, tests_run=False)
+    return scenario({"behaviour": "success", "edits": list(edits), "response": response, "report": report},
+                    version=version)
+
+
+def failure_scenario(behaviour: str, *, edits: list[dict] | None = None, version: str = "1.2.17", **launch) -> dict:
+    """One launch with a failure behaviour (see BEHAVIOURS); extra launch keys pass through."""
+    if behaviour not in BEHAVIOURS:
+        raise ValueError(f"unknown behaviour {behaviour!r}; known: {', '.join(BEHAVIOURS)}")
+    return scenario({"behaviour": behaviour, "edits": list(edits or []), **launch}, version=version)
+
+
+def pid_alive(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+# --------------------------------------------------------------------------- agy-protocol.md §6, by name
+
+_EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+_REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
+_OK = {"behaviour": "success", "edits": _EDIT, "report": _REPORT}
+# The start-up lines of a healthy run that first finds no token in memory (§6.4: not a failure).
+NOT_LOGGED_IN_LOG = ["You are not logged into Antigravity.", "Auth succeeded",
+                     "ChainedAuth: authenticated via keyring", "Print mode: silent auth succeeded"]
+QUOTA_RETRY_LOG = ["API error (attempt 1): RESOURCE_EXHAUSTED (code 429): Resource has been exhausted "
+                   "(e.g. check quota). Retrying in 2s"]
+
+
+def _models(variant: str, version: str = "1.2.17") -> dict:
+    return {**scenario(_OK, version=version), "models": variant}
+
+
+# Every [C] text of agy-protocol.md §6.4 (and the [S] ones the relay acts on), each a named scenario.
+SECTION6_SCENARIOS: dict[str, dict] = {
+    # signed out, today's wording and the older one, from the probe and from the worker
+    "probe_signed_out_current": _models("signed_out_current"),
+    "probe_please_sign_in": _models("signed_out"),
+    "probe_signed_out_blocks_for_paste": _models("signed_out_blocking", "1.2.14"),
+    "worker_signed_out_current": scenario({"behaviour": "signed_out"}),
+    "worker_signed_out_early_wording": scenario({"behaviour": "signed_out", "wording": "early"}, version="1.1.12"),
+    "worker_signed_out_with_lone_result": scenario({"behaviour": "signed_out", "with_result": True}),
+    "worker_signed_out_blocks_ignoring_sigterm": scenario(
+        {"behaviour": "signed_out", "block": 3600, "ignore_sigterm": True}, version="1.2.14"),
+    "worker_signed_out_line_on_stdout": scenario({"behaviour": "signed_out", "where": "stdout", "block": 3600}),
+    "worker_signed_out_line_in_log_only": scenario({"behaviour": "signed_out", "where": "log", "block": 3600}),
+    "envelope_please_sign_in": scenario({"behaviour": "please_sign_in_result"}),
+    "oauth_prompt_once_with_valid_token": scenario({"behaviour": "login_required", "wait_seconds": 60}, _OK,
+                                                   version="1.1.27"),
+    "oauth_prompt_twice": scenario({"behaviour": "login_required", "wait_seconds": 60}, version="1.1.27"),
+    "auth_timed_out_without_prompt": scenario({"behaviour": "auth_timeout_network"}),
+    "not_logged_in_log_then_success": scenario({**_OK, "log_lines": NOT_LOGGED_IN_LOG}),
+    # account verification / eligibility
+    "probe_verification_required": _models("verification"),
+    "probe_eligibility_401": _models("eligibility_401"),
+    "worker_verification_required": scenario({"behaviour": "verification"}),
+    "worker_eligibility_401": scenario({"behaviour": "verification", "eligibility": "401"}),
+    # quota
+    "quota_words_in_log_of_a_success": scenario({**_OK, "log_lines": QUOTA_RETRY_LOG,
+                                                 "stderr": ["warning: " + QUOTA_RETRY_LOG[0]]}),
+    "quota_retried_until_print_timeout": scenario({"behaviour": "quota_print_timeout"}),
+    "quota_agy_error_exit_3": scenario({"behaviour": "quota_1_2_11"}),
+    "quota_error_result_1_2_2": scenario({"behaviour": "quota_1_2_2"}, version="1.2.2"),
+    "quota_text_exit_1": scenario({"behaviour": "quota_text"}, version="1.1.24"),
+    # transient upstream
+    "upstream_503_agy_error": scenario({"behaviour": "upstream"}),
+    "upstream_network_issue": scenario({"behaviour": "upstream", "upstream": "network"}),
+    "upstream_terminated_no_capacity": scenario({"behaviour": "upstream", "upstream": "terminated_capacity"}),
+    "upstream_503_retried_until_print_timeout": scenario({"behaviour": "upstream", "upstream": "result_503"}),
+    "terminated_broken_settings": scenario({"behaviour": "upstream", "upstream": "terminated"}),
+    "upstream_network_issue_old_agy_then_success": scenario({"behaviour": "upstream", "upstream": "network"}, _OK,
+                                                            version="1.1.12"),
+    "upstream_network_issue_old_agy_twice": scenario({"behaviour": "upstream", "upstream": "network"},
+                                                     version="1.1.12"),
+    "upstream_old_agy_after_a_write": scenario({"behaviour": "upstream", "upstream": "terminated_capacity",
+                                                "edits": _EDIT}, version="1.1.12"),
+    # print timeouts
+    "print_timeout_text_wording": scenario({"behaviour": "print_timeout_text"}),
+    "print_timeout_envelope_wording": scenario({"behaviour": "print_timeout_old"}, version="1.1.27"),
+    "print_timeout_partial_success": scenario({"behaviour": "print_timeout_new"}),
+    # invalid model (1.1.2+ lists the models)
+    "invalid_model_lists_available": scenario({"behaviour": "invalid_model"}, version="1.1.12"),
+    # permissions in safe mode
+    "safe_mode_edits_soft_denied": {**scenario({"behaviour": "success", "edits": _EDIT}), "permissions": "strict",
+                                    "accept_edits": "denied"},
+    "command_soft_denied": scenario({"behaviour": "permission_denied", "commands": ["npm test"]}),
+}
+
+# The validation URL the fake's verification scenarios print (the hint must carry it).
+VALIDATION_URL_FOR_TESTS = ("https://accounts.google.com/signin/continue?sarp=1&scc=1&continue="
+                            "https://antigravity.google/verify&plt=AKgnsbfake")

@@ -1,0 +1,49 @@
+"""The package tree shows the architecture: each part imports only from the parts below it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+RELAY = Path(__file__).resolve().parent.parent / "relay"
+
+# Lowest first; a module may import from its own part and from parts of a lower rank.
+RANK = {"core": 0, "agy": 1, "observe": 1, "review": 2, "runs": 2, "call": 3, "setup": 3, "demo": 4, "doors": 5}
+
+
+def _imports(path: Path) -> set[str]:
+    """Every ``relay.<part>`` a module imports, at any depth (lazy imports inside functions count too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "relay" and len(parts) > 1 and parts[1] in RANK:
+                found.add(parts[1])
+    return found
+
+
+def test_every_module_lives_in_a_part_and_uses_absolute_imports():
+    loose = sorted(p.name for p in RELAY.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert loose == [], f"modules outside a part: {loose}"
+    assert sorted(p.name for p in RELAY.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(RANK)
+    relative = [str(p.relative_to(RELAY)) for p in RELAY.rglob("*.py")
+                if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(p.read_text())))]
+    assert relative == [], f"relative imports hide the part they reach into: {relative}"
+
+
+def test_imports_flow_one_way_from_doors_down_to_core():
+    wrong = []
+    for path in sorted(RELAY.rglob("*.py")):
+        part = path.relative_to(RELAY).parts[0]
+        if part not in RANK:
+            continue
+        for dep in _imports(path) - {part}:
+            if RANK[dep] >= RANK[part]:
+                wrong.append(f"{path.relative_to(RELAY)} imports relay.{dep} ({part} may use only lower parts)")
+    assert wrong == [], "\n".join(wrong)
