@@ -12,21 +12,24 @@ record is gone (a transcript left alone) are runs like any other.
 (``retain_in_background``), with the limits from the settings
 (GRAVITY_RELAY_MAX_RUNS, _MAX_AGE_DAYS, _MAX_SIZE); ``gravity-relay cleanup``
 runs it with the command line's limits.
+
+Which entries are a run's, when it was created and whether it is still running are the
+store's answers (``relay.runs.store``, the one owner of the data dir's layout); this module
+keeps only the policy: the limits and the guard against removing most records.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import logging
-import re
 import shutil
 from functools import partial
 from pathlib import Path
 
-import msgspec
 from msgspec import Struct
 
 from relay.core.settings import Settings, parse_size
+from relay.runs.store import RunStore, run_created
 
 __all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
 
@@ -34,8 +37,6 @@ log = logging.getLogger("relay.runs.retention")
 
 # The start-up pass refuses to remove more than half of the runs once that is this many.
 GUARD_MIN_RUNS = 10
-
-_ID_PREFIX = re.compile(r"^(r(\d{8}T\d{6})-[0-9a-f]{8})(?:\.|$)")
 
 
 class RemovedRun(Struct, kw_only=True):
@@ -80,19 +81,6 @@ class _Run(Struct, kw_only=True):
     reason: str | None = None
 
 
-_StateOnly = msgspec.json.Decoder(dict)
-
-
-def _is_running(record_path: Path) -> bool:
-    try:
-        if not record_path.is_file():  # a folder or a FIFO (reading it would block) is no record
-            return False
-        data = _StateOnly.decode(record_path.read_bytes())
-    except (OSError, msgspec.DecodeError):
-        return False
-    return data.get("state") == "running"
-
-
 def _size_of(path: Path) -> int:
     try:
         if path.is_dir() and not path.is_symlink():
@@ -102,28 +90,12 @@ def _size_of(path: Path) -> int:
         return 0
 
 
-def _collect(runs_dir: Path) -> list[_Run]:
-    runs: dict[str, _Run] = {}
-    if not runs_dir.is_dir():
-        return []
-    for path in runs_dir.iterdir():
-        match = _ID_PREFIX.match(path.name)
-        if not match:
-            continue
-        run_id = match[1]
-        run = runs.get(run_id)
-        if run is None:
-            created = _dt.datetime.strptime(match[2], "%Y%m%dT%H%M%S").replace(tzinfo=_dt.timezone.utc)
-            run = runs[run_id] = _Run(run_id=run_id, created=created)
-        run.paths.append(path)
-        run.bytes += _size_of(path)
-    active = runs_dir / "active"
-    for run in runs.values():
-        run.paths.sort()
-        record = runs_dir / f"{run.run_id}.json"
-        # Still running by either sign: its record says so, or its active marker is still there.
-        run.running = (active / run.run_id).exists() or (record.exists() and _is_running(record))
-    return sorted(runs.values(), key=lambda r: r.run_id, reverse=True)  # newest first
+def _collect(store: RunStore) -> list[_Run]:
+    """The runs on disk as the store knows them, newest first (the id starts with its creation time)."""
+    runs = [_Run(run_id=run_id, created=run_created(run_id), paths=paths, bytes=sum(map(_size_of, paths)),
+                 running=store.is_active(run_id))
+            for run_id, paths in store.entries_by_run().items()]
+    return sorted(runs, key=lambda r: r.run_id, reverse=True)
 
 
 def _remove(path: Path) -> None:
@@ -157,7 +129,7 @@ def apply_retention(
     runs_dir = settings.runs_dir
     summary = RetentionSummary(runs_dir=str(runs_dir), dry_run=dry_run, max_runs=max_runs or None,
                                max_age_days=max_age_days or None, max_size_bytes=max_size_bytes or None)
-    runs = _collect(runs_dir)
+    runs = _collect(RunStore(runs_dir))
     summary.running = [r.run_id for r in runs if r.running]
 
     if max_runs and max_runs > 0:

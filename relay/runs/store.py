@@ -25,6 +25,7 @@ from relay.core.errors import RelayError
 __all__ = [
     "new_run_id",
     "check_run_id",
+    "run_created",
     "RunStore",
     "now_iso",
     "RUN_ID_PATTERN",
@@ -36,6 +37,8 @@ RUN_ID_PATTERN = re.compile(r"r\d{8}T\d{6}-[0-9a-f]{8}")
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(RunRecord)
+# Is-active reads only the state, so a record of an older or newer shape still answers.
+_state_only = msgspec.json.Decoder(dict)
 
 
 def now_iso() -> str:
@@ -45,6 +48,11 @@ def now_iso() -> str:
 def new_run_id() -> str:
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
     return f"r{stamp}-{secrets.token_hex(4)}"
+
+
+def run_created(run_id: str) -> _dt.datetime:
+    """When the run was created, by its id (UTC, to the second)."""
+    return _dt.datetime.strptime(check_run_id(run_id)[1:16], "%Y%m%dT%H%M%S").replace(tzinfo=_dt.timezone.utc)
 
 
 def check_run_id(run_id: str) -> str:
@@ -68,8 +76,6 @@ def _read_regular(path: Path) -> bytes:
             return fh.read()
     finally:
         os.close(fd)
-
-
 
 
 class RunStore:
@@ -150,6 +156,29 @@ class RunStore:
         if not folder.is_dir():
             return []
         return sorted(p.name for p in folder.iterdir() if RUN_ID_PATTERN.fullmatch(p.name))
+
+    def is_active(self, run_id: str) -> bool:
+        """Still running by either sign: its active marker is there, or its record says ``running``."""
+        if (self.runs_dir / "active" / check_run_id(run_id)).exists():
+            return True
+        try:
+            return _state_only.decode(_read_regular(self.record_path(run_id))).get("state") == "running"
+        except (OSError, msgspec.DecodeError):
+            return False  # no record, or none worth the name (a folder, a FIFO, damaged JSON)
+
+    def entries_by_run(self) -> dict[str, list[Path]]:
+        """Every entry of the runs folder that belongs to a run (record, transcript, agy logs, the
+        spilled-prompt folder), by run id, sorted; a run whose record is gone is a run all the same."""
+        runs: dict[str, list[Path]] = {}
+        if not self.runs_dir.is_dir():
+            return runs
+        for path in self.runs_dir.iterdir():
+            run_id = path.name.split(".", 1)[0]
+            if RUN_ID_PATTERN.fullmatch(run_id):
+                runs.setdefault(run_id, []).append(path)
+        for paths in runs.values():
+            paths.sort()
+        return runs
 
     def iter_ids(self) -> Iterator[str]:
         """Run ids, newest first (the id starts with its creation time)."""
