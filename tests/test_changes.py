@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from relay.observe import changes as changes_mod
+from relay.observe import diff as diff_mod
 from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
 from relay.core.contracts import FileChange
@@ -283,7 +284,7 @@ def test_observe_bounds_the_number_of_ranges(repo: Path) -> None:
     write(repo, "big.txt", _lines(5000).replace("0\n", "0 changed\n"))
     change = _by_path(observe_changes(snap, repo))["big.txt"]
     assert change.additions == 500
-    assert 0 < len(change.ranges) <= changes_mod.MAX_RANGES
+    assert 0 < len(change.ranges) <= diff_mod.MAX_RANGES
 
 
 def test_observe_over_the_content_budget_falls_back_to_head_and_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -405,7 +406,7 @@ def test_patience_split_handles_a_huge_middle_with_two_far_apart_edits() -> None
     b = list(a)
     b[10] = b"changed 10"
     b[50_000] = b"changed 50000"
-    assert changes_mod._opcodes(a, b) == [(10, 11, 10, 11), (50_000, 50_001, 50_000, 50_001)]
+    assert diff_mod.opcodes(a, b) == [(10, 11, 10, 11), (50_000, 50_001, 50_000, 50_001)]
 
 
 def test_observe_reads_no_fifo(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ transient and retried once with backoff (tenacity); a login prompt is final.
 from __future__ import annotations
 
 import logging
-import subprocess
 import time
 
 import anyio
@@ -20,7 +19,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 
 from relay.agy.classify import TRANSIENT, Verdict, parse_reset, signed_out_line, verification_hint, verification_line
 from relay.core.contracts import Status
-from relay.core.process import Captured, kill_group, settle, start_drains
+from relay.core.process import ByteTail, Captured, kill_group, settle, spawned, start_drains
 
 __all__ = ["AuthPreflight", "judge_probe", "probe_models", "PROBE_TIMEOUT"]
 
@@ -86,43 +85,32 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
     """
     started = time.monotonic()
     log.info("spawn %s models (auth probe)", agy)
-    proc = await anyio.open_process([agy, "models"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=dict(env), start_new_session=True)
-    out, err = bytearray(), bytearray()
+    out, err = ByteTail(64_000), ByteTail(64_000)
     settled = anyio.Event()
 
-    async def drain(stream, sink: bytearray) -> None:
-        async for chunk in stream:
-            sink.extend(chunk)
-            if len(sink) > 128_000:
-                del sink[: len(sink) - 64_000]
-            if _settles(bytes(sink[-4096:]).decode("utf-8", "replace")):  # a line may span chunks
+    def watching(sink: ByteTail):
+        def take(chunk: bytes) -> None:
+            sink.feed(chunk)
+            if _settles(bytes(sink.data[-4096:]).decode("utf-8", "replace")):  # a line may span chunks
                 settled.set()
+        return take
 
     async def exited() -> None:
         await proc.wait()
         settled.set()
 
-    timed_out = False
-    try:
+    async with spawned([agy, "models"], env=env, grace=0.5) as proc:
         with anyio.move_on_after(timeout) as scope:
             async with anyio.create_task_group() as tg:
-                drained = await start_drains(tg, [(proc.stdout, out), (proc.stderr, err)], drain)
+                drained = await start_drains(tg, [(proc.stdout, watching(out)), (proc.stderr, watching(err))])
                 tg.start_soon(exited)
                 await settled.wait()
                 if proc.returncode is None:
                     await kill_group(proc.pid, grace=0.5)
                 await settle(tg, drained, grace=1.0)
-        timed_out = scope.cancelled_caught
-    finally:
-        with anyio.CancelScope(shield=True):
-            await kill_group(proc.pid, grace=0.5)
-            if proc.returncode is None:
-                with anyio.move_on_after(2.0):
-                    await proc.wait()
-            await proc.aclose()
-    return Captured(exit_code=None if timed_out else proc.returncode, stdout=out.decode("utf-8", "replace"),
-                    stderr=err.decode("utf-8", "replace"), timed_out=timed_out,
+    timed_out = scope.cancelled_caught
+    return Captured(exit_code=None if timed_out else proc.returncode, stdout=out.data.decode("utf-8", "replace"),
+                    stderr=err.data.decode("utf-8", "replace"), timed_out=timed_out,
                     duration_ms=int((time.monotonic() - started) * 1000))
 
 

@@ -11,15 +11,16 @@ forever for EOF after agy itself exited.
 from __future__ import annotations
 
 import logging
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+from anyio.abc import Process
 
 from relay.agy.classify import AuthWatch, Outcome
-from relay.core.process import kill_group, settle, tail
+from relay.core.contracts import Status
+from relay.core.process import kill_group, settle, spawned, start_drains, tail
 from relay.agy.stream import LineSplitter, StreamReader
 from relay.agy.transcript import BoundedTranscript
 
@@ -55,6 +56,81 @@ class TextTail:
         return rest
 
 
+class _Attempt:
+    """What one attempt has seen so far: the transcript, the stream, the watched texts, an early stop."""
+
+    def __init__(self, reader: StreamReader, transcript: Path, transcript_max_bytes: int, log_file: Path | None) -> None:
+        self.reader = reader
+        self.sink = BoundedTranscript(transcript, transcript_max_bytes)
+        self.splitter = LineSplitter()
+        self.watch = AuthWatch()
+        self.stderr = TextTail()
+        self.agy_log = TextTail()
+        self.log_file = log_file
+        self.log_position = 0
+        self.stopped_for: Status | None = None
+        self.finished = anyio.Event()  # agy exited, or a line settled the attempt
+
+    def judge(self, lines: list[str]) -> None:
+        for line in lines:
+            verdict = self.watch.feed(line)
+            if verdict is not None and self.stopped_for is None:
+                log.info("early stop (%s) on: %s", verdict.value, line[:160])
+                self.stopped_for = verdict
+                self.finished.set()
+
+    def take_stdout(self, chunk: bytes) -> None:
+        self.sink.write(chunk)
+        for line in self.splitter.feed(chunk) if chunk else self.splitter.finish():
+            self.reader.feed(line)
+            if not line.lstrip()[:1] == b"{":
+                # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
+                self.judge([line[:4096].decode("utf-8", "replace")])
+
+    def take_stderr(self, chunk: bytes) -> None:
+        self.judge(self.stderr.feed(chunk) if chunk else self.stderr.finish())
+
+    def read_log(self, rounds: int = 1) -> None:
+        """Read what agy's log gained, a bounded piece at a time (a flooding log must not fill memory)."""
+        if self.log_file is None:
+            return
+        for _ in range(rounds):
+            try:
+                with self.log_file.open("rb") as fh:
+                    fh.seek(self.log_position)
+                    chunk = fh.read(4 * 1024 * 1024)
+            except OSError:
+                return
+            self.log_position += len(chunk)
+            if not chunk:
+                return
+            self.judge(self.agy_log.feed(chunk))
+
+    async def wait_exit(self, proc: Process) -> None:
+        await proc.wait()
+        self.finished.set()
+
+    async def watch_log(self) -> None:
+        while True:
+            self.read_log()
+            await anyio.sleep(0.2)
+
+    def finish(self, notes: list[str] | None) -> None:
+        """After the group is gone: close the transcript, read the rest of the log, say what was cut."""
+        self.sink.close()
+        self.read_log(rounds=64)
+        self.judge(self.agy_log.finish())
+        if notes is None:
+            return
+        if self.sink.note():
+            notes.append(self.sink.note())
+        if self.splitter.skipped_lines:
+            notes.append(f"{self.splitter.skipped_lines} stdout line(s) longer than {self.splitter.max_line // (1024 * 1024)} MB "
+                         f"({self.splitter.skipped_bytes} bytes) were skipped, not parsed")
+        if self.reader.text_cut:
+            notes.append(f"the worker's streamed text was cut: its first {self.reader.text_cut} characters are not kept")
+
+
 async def run_worker(
     argv: list[str],
     *,
@@ -76,142 +152,33 @@ async def run_worker(
     """
     started = time.monotonic()
     log.info("spawn agy argv=%s", [a if len(a) < 200 else a[:200] + "…" for a in argv])
-    proc = await anyio.open_process(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-    )
-    pgid = proc.pid  # start_new_session makes the child its own group leader
-    if on_spawn:
-        on_spawn(pgid)
-
-    watch = AuthWatch()
-    stderr = TextTail()
-    agy_log = TextTail()
-    stopped: list = []
-    finished = anyio.Event()
-    streams_done = anyio.Event()
-    open_streams = [2]
-
-    def stream_closed() -> None:
-        open_streams[0] -= 1
-        if open_streams[0] == 0:
-            streams_done.set()
-
-    def judge(lines: list[str]) -> None:
-        for line in lines:
-            verdict = watch.feed(line)
-            if verdict is not None and not stopped:
-                log.info("early stop (%s) on: %s", verdict.value, line[:160])
-                stopped.append(verdict)
-                finished.set()
-
-    sink = BoundedTranscript(transcript, transcript_max_bytes)
-    splitter = LineSplitter()
-
-    def take(lines: list[bytes]) -> None:
-        for line in lines:
-            reader.feed(line)
-            if not line.lstrip()[:1] == b"{":
-                # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
-                judge([line[:4096].decode("utf-8", "replace")])
-
-    async def read_stdout() -> None:
-        try:
-            async for chunk in proc.stdout:
-                sink.write(chunk)
-                take(splitter.feed(chunk))
-            take(splitter.finish())
-        finally:
-            stream_closed()
-
-    async def read_stderr() -> None:
-        try:
-            async for chunk in proc.stderr:
-                judge(stderr.feed(chunk))
-            judge(stderr.finish())
-        finally:
-            stream_closed()
-
-    position = [0]
-
-    def read_log(rounds: int = 1) -> None:
-        """Read what agy's log gained, a bounded piece at a time (a flooding log must not fill memory)."""
-        if log_file is None:
-            return
-        for _ in range(rounds):
-            try:
-                with log_file.open("rb") as fh:
-                    fh.seek(position[0])
-                    chunk = fh.read(4 * 1024 * 1024)
-            except OSError:
-                return
-            position[0] += len(chunk)
-            if not chunk:
-                return
-            judge(agy_log.feed(chunk))
-
-    async def watch_log() -> None:
-        while True:
-            read_log()
-            await anyio.sleep(0.2)
-
-    async def wait_exit() -> None:
-        await proc.wait()
-        finished.set()
-
-    timed_out = False
+    attempt: _Attempt | None = None
     try:
-        with anyio.move_on_after(timeout) as scope:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(read_stdout)
-                tg.start_soon(read_stderr)
-                tg.start_soon(watch_log)
-                tg.start_soon(wait_exit)
-                await finished.wait()
-                if stopped:
-                    await kill_group(pgid, min(kill_grace, _STOP_GRACE))
-                await settle(tg, streams_done)
-        timed_out = scope.cancelled_caught
+        async with spawned(argv, cwd=cwd, env=env, grace=kill_grace) as proc:
+            if on_spawn:
+                on_spawn(proc.pid)  # start_new_session makes the child its own group leader
+            attempt = _Attempt(reader, transcript, transcript_max_bytes, log_file)
+            with anyio.move_on_after(timeout) as scope:
+                async with anyio.create_task_group() as tg:
+                    drained = await start_drains(tg, [(proc.stdout, attempt.take_stdout), (proc.stderr, attempt.take_stderr)])
+                    tg.start_soon(attempt.watch_log)
+                    tg.start_soon(attempt.wait_exit, proc)
+                    await attempt.finished.wait()
+                    if attempt.stopped_for is not None:
+                        await kill_group(proc.pid, min(kill_grace, _STOP_GRACE))
+                    await settle(tg, drained)
     finally:
-        with anyio.CancelScope(shield=True):
-            # Also reaps helpers (agy's language server) left in the group after a normal exit.
-            await kill_group(pgid, kill_grace)
-            if proc.returncode is None:
-                with anyio.move_on_after(kill_grace + 2):
-                    await proc.wait()
-            await proc.aclose()
-            sink.close()
-            read_log(rounds=64)
-            judge(agy_log.finish())
-            if notes is not None:
-                if sink.note():
-                    notes.append(sink.note())
-                if splitter.skipped_lines:
-                    notes.append(f"{splitter.skipped_lines} stdout line(s) longer than {splitter.max_line // (1024 * 1024)} MB "
-                                 f"({splitter.skipped_bytes} bytes) were skipped, not parsed")
-                if reader.text_cut:
-                    notes.append(f"the worker's streamed text was cut: its first {reader.text_cut} characters are not kept")
+        if attempt is not None:
+            attempt.finish(notes)
 
     log.info("agy exited %s after %.1fs", proc.returncode, time.monotonic() - started)
+    stopped = attempt.stopped_for is not None
+    watch = attempt.watch
     return Outcome(
-        exit_code=proc.returncode,
-        relay_timeout=timed_out and not stopped,
-        stopped_for=(watch.status or stopped[0]) if stopped else None,
-        stop_kind=watch.kind if stopped else "",
-        stop_line=watch.line if stopped else "",
-        stdout_lines=reader.lines,
-        json_lines=reader.json_lines,
-        bad_lines=reader.bad_lines,
-        results=reader.results,
-        envelope=reader.envelope,
-        result_raw=reader.result,
-        response=reader.response,
-        conversation_id=reader.conversation_id,
-        stderr=stderr.text,
-        log=agy_log.text,
+        exit_code=proc.returncode, relay_timeout=scope.cancelled_caught and not stopped,
+        stopped_for=(watch.status or attempt.stopped_for) if stopped else None,
+        stop_kind=watch.kind if stopped else "", stop_line=watch.line if stopped else "",
+        stdout_lines=reader.lines, json_lines=reader.json_lines, bad_lines=reader.bad_lines, results=reader.results,
+        envelope=reader.envelope, result_raw=reader.result, response=reader.response,
+        conversation_id=reader.conversation_id, stderr=attempt.stderr.text, log=attempt.agy_log.text,
     )

@@ -11,14 +11,17 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 
 import anyio
+from anyio.abc import Process
 from msgspec import Struct
 
 from relay.core.identity import group_members
 
-__all__ = ["Captured", "run_capture", "kill_group", "group_alive", "pid_alive", "tail", "start_drains", "settle"]
+__all__ = ["Captured", "ByteTail", "run_capture", "spawned", "kill_group", "group_alive", "pid_alive", "tail", "start_drains",
+           "settle"]
 
 log = logging.getLogger("relay.core.process")
 
@@ -38,22 +41,64 @@ def tail(text: str, limit: int) -> str:
     return "…" + text[-(limit - 1):]
 
 
-async def start_drains(tg, pairs, drain) -> anyio.Event:
-    """Start one reader per (stream, sink); the event is set once every reader hit EOF."""
-    done = anyio.Event()
-    left = [len(pairs)]
+class ByteTail:
+    """The last bytes of a stream, trimmed as they come (to ``limit`` once past twice that)."""
 
-    async def one(stream, sink) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.data = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self.data.extend(chunk)
+        if len(self.data) > 2 * self.limit:
+            del self.data[: len(self.data) - self.limit]
+
+    def text(self) -> str:
+        return tail(self.data.decode("utf-8", "replace"), self.limit)
+
+
+async def start_drains(tg, pairs: Sequence[tuple[AsyncIterable[bytes], Callable[[bytes], None]]]) -> anyio.Event:
+    """Start one reader per (stream, take): every chunk goes to ``take``, then ``b""`` once at EOF
+    (a reader cancelled before EOF never sends it). The event is set once every reader is done."""
+    done = anyio.Event()
+    left = len(pairs)
+
+    async def one(stream: AsyncIterable[bytes], take: Callable[[bytes], None]) -> None:
+        nonlocal left
         try:
-            await drain(stream, sink)
+            async for chunk in stream:
+                take(chunk)
+            take(b"")
         finally:
-            left[0] -= 1
-            if left[0] == 0:
+            left -= 1
+            if left == 0:
                 done.set()
 
-    for stream, sink in pairs:
-        tg.start_soon(one, stream, sink)
+    for stream, take in pairs:
+        tg.start_soon(one, stream, take)
     return done
+
+
+@asynccontextmanager
+async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
+                  grace: float = 1.0) -> AsyncIterator[Process]:
+    """The one spawn: ``argv`` in its own process group, stdin on /dev/null, stdout and stderr piped.
+
+    On the way out, whatever happened (exit, timeout, cancellation), the whole group is
+    killed (it also reaps helpers agy left behind), the child reaped and its pipes closed.
+    Raises OSError when it cannot be started at all.
+    """
+    proc = await anyio.open_process(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    cwd=cwd, env=dict(env) if env is not None else None, start_new_session=True)
+    try:
+        yield proc
+    finally:
+        with anyio.CancelScope(shield=True):
+            await kill_group(proc.pid, grace)
+            if proc.returncode is None:
+                with anyio.move_on_after(grace + 2):
+                    await proc.wait()
+            await proc.aclose()
 
 
 async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
@@ -64,30 +109,25 @@ async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
     tg.cancel_scope.cancel()
 
 
-def pid_alive(pid: int | None) -> bool:
-    if not pid:
-        return False
+def _answers(send, target: int) -> bool:
+    """Whether signal 0 finds ``target`` (someone else's process answers with EPERM: alive)."""
     try:
-        os.kill(pid, 0)
+        send(target, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass
     return True
+
+
+def pid_alive(pid: int | None) -> bool:
+    return bool(pid) and _answers(os.kill, pid)
 
 
 def group_alive(pgid: int) -> bool:
     """True while any member of the group is alive; a zombie (dead, not yet reaped) does not count."""
     members = group_members(pgid)
-    if members is not None:
-        return bool(members)
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return bool(members) if members is not None else _answers(os.killpg, pgid)
 
 
 async def kill_group(pgid: int | None, grace: float = 3.0) -> None:
@@ -124,43 +164,12 @@ async def run_capture(
     """
     started = time.monotonic()
     log.info("spawn %s", list(argv)[:6])
-    proc = await anyio.open_process(
-        list(argv),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=dict(env) if env is not None else None,
-        start_new_session=True,
-    )
-    out = bytearray()
-    err = bytearray()
-    timed_out = False
-
-    async def drain(stream, sink: bytearray) -> None:
-        async for chunk in stream:
-            sink.extend(chunk)
-            if len(sink) > 2 * limit:
-                del sink[: len(sink) - limit]
-
-    try:
+    out, err = ByteTail(limit), ByteTail(limit)
+    async with spawned(argv, cwd=cwd, env=env) as proc:
         with anyio.move_on_after(timeout) as scope:
             async with anyio.create_task_group() as tg:
-                drained = await start_drains(tg, [(proc.stdout, out), (proc.stderr, err)], drain)
+                drained = await start_drains(tg, [(proc.stdout, out.feed), (proc.stderr, err.feed)])
                 await proc.wait()
                 await settle(tg, drained)
-        timed_out = scope.cancelled_caught
-    finally:
-        with anyio.CancelScope(shield=True):
-            await kill_group(proc.pid, grace=1.0)
-            if proc.returncode is None:
-                with anyio.move_on_after(2.0):
-                    await proc.wait()
-            await proc.aclose()
-    return Captured(
-        exit_code=None if timed_out else proc.returncode,
-        stdout=tail(out.decode("utf-8", "replace"), limit),
-        stderr=tail(err.decode("utf-8", "replace"), limit),
-        timed_out=timed_out,
-        duration_ms=int((time.monotonic() - started) * 1000),
-    )
+    return Captured(exit_code=None if scope.cancelled_caught else proc.returncode, stdout=out.text(), stderr=err.text(),
+                    timed_out=scope.cancelled_caught, duration_ms=int((time.monotonic() - started) * 1000))
