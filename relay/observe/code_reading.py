@@ -37,7 +37,7 @@ __all__ = [
     "reformat_verdict",
 ]
 
-# relay.observe.changes.SAMPLE_LINES (not imported: relay.observe.changes imports this module). A side that
+# How many changed lines of each side the observation keeps (relay.observe.diff uses this one). A side that
 # kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
 SAMPLE_LINES = 40
 

@@ -1,6 +1,6 @@
 """What kind of file a path is, and which of its changed lines are worth keeping.
 
-Path knowledge shared by observation and review: ``relay.observe.changes`` keeps, per
+Path knowledge shared by observation and review: ``relay.observe.diff`` keeps, per
 changed file, a bounded sample of lines (``sample_filter`` says which), and never reads
 the content of a file that holds secrets by its name (``is_secret_path``);
 ``relay.review.risk`` ranks files by the kind given here (``file_kind``: source, test,
@@ -200,7 +200,7 @@ def kind_rank(path: str) -> int:
 
 # --------------------------------------------------------------------------- line signals
 
-# Lines the rules read; relay.observe.changes keeps only these in its bounded sample.
+# Lines the rules read; relay.observe.diff keeps only these in its bounded sample.
 _ASSERT_RE = re.compile(
     r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
     r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
@@ -289,7 +289,7 @@ def sample_filter(path: str) -> Callable[[str], bool]:
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
     coverage config its thresholds, a test file its assertions, skip markers, case starts
     and table rows, a source file every line of code (comment-only lines are left out),
-    any other file only skip markers. ``relay.observe.changes`` stops asking once a side holds
+    any other file only skip markers. ``relay.observe.diff`` stops asking once a side holds
     ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
     """
     if is_manifest(path):
