@@ -5,7 +5,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay.observe import code_reading
 from relay.observe.changes import SAMPLE_LINES
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
@@ -104,11 +103,6 @@ def test_assess_orders_reasons_highest_risk_first() -> None:
     assert out.risk == "high"
     assert out.reasons[0].startswith("security-sensitive path")
     assert out.reasons[1].startswith("deletes a file")
-
-
-def test_sample_cap_matches_what_relay_changes_keeps() -> None:
-    # The mechanical-edit rules read a side as complete when it kept fewer lines than this.
-    assert code_reading.SAMPLE_LINES == SAMPLE_LINES
 
 
 def test_assess_plain_edit_is_low_with_a_descriptive_reason() -> None:
