@@ -38,7 +38,7 @@ from relay.core.contracts import (
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
-from relay.core.errors import RelayError
+from relay.core.errors import RelayError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.core.process import kill_group, run_capture, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
@@ -215,17 +215,10 @@ class Relay:
         with anyio.CancelScope(shield=True):
             await self._stop_worker(record)
             changes = await self._observe_after_cancel(record, plan, live)
-        if isinstance(inner, OSError):
-            hint = (f"The relay could not read or write a file ({getattr(inner, 'filename', None) or 'see the message'}); "
-                    f"free disk space or fix permissions under {self.settings.data_dir}, then call again. "
-                    "The worker was stopped; the files it changed are listed.")
-        else:
-            hint = ("This is a relay bug; the relay's stderr log has the traceback. The worker was stopped; the files it "
-                    "changed are listed. Please report it.")
-        name = type(inner).__name__
-        text = f"{name}: {inner}" if str(inner) else name
-        verdict = Verdict(status=Status.MCP_ERROR, message=f"run {record.run_id} failed inside the relay: {text}"[:2000],
-                          hint=hint)
+        # A store that cannot be written is STORAGE_ERROR, not a relay bug (errors.as_relay_error maps it).
+        error = as_relay_error(inner, f"run {record.run_id}")
+        verdict = Verdict(status=error.status, message=error.message[:2000],
+                          hint=error.hint + " The worker was stopped; the files it changed are listed.")
         return self._finish(record, verdict, started=started, changes=changes)
 
     async def _with_changes(self, record: RunRecord, plan: RunPlan, live: _Live, packet: Packet) -> Packet:
@@ -466,9 +459,9 @@ class Relay:
 
     def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
         log.error("call %s failed before its run started", record.run_id, exc_info=exc)
-        return self._finish(record, Verdict(
-            status=Status.MCP_ERROR, message=f"run {record.run_id} failed before agy started: {type(exc).__name__}: {exc}"[:2000],
-            hint="This is a relay bug (traceback in the relay's stderr log); nothing ran. Please report it."))
+        error = as_relay_error(exc, f"run {record.run_id} (before agy started)")
+        return self._finish(record, Verdict(status=error.status, message=error.message[:2000],
+                                            hint=error.hint + " Nothing ran."))
 
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""

@@ -237,7 +237,7 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
     import anyio
 
     from relay.call.orchestrate import Relay
-    from relay.doors.mcp_server import CONTINUE, EXECUTE, call_tool
+    from relay.doors.tools import CONTINUE, EXECUTE, call_tool
 
     settings = _settings_or_none()
     if settings is None:
