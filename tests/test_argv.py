@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from relay.agy.command import MIN_VERSION, agy_fact, build_agy_argv, go_duration, parse_version, report_schema, supports
+from relay.agy.command import (MIN_VERSION, AgyInvocation, agy_fact, build_agy_argv, go_duration, parse_version,
+                                report_schema, supports)
 from relay.core.contracts import ExecutionMode
 from relay.core.settings import Settings
 
@@ -16,7 +17,37 @@ BASE = dict(agy="/bin/agy", version=(1, 2, 17), workspace="/work/p", prompt="do 
 
 
 def argv(**kw) -> list[str]:
-    return build_agy_argv(**{**BASE, **kw})
+    fields = {**BASE, **kw}
+    fields["extra_dirs"] = tuple(fields.get("extra_dirs") or ())
+    return build_agy_argv(AgyInvocation(**fields))
+
+
+# The whole argv per execution mode. Regression: build_agy_argv ignored execution_mode (only the legacy
+# skip_permissions flag chose the flags), and no test asserted a whole argv, so nothing could notice.
+_HEAD = ["/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p"]
+_TAIL = ["--disable-slash-commands", "--print-timeout", "600s", "--print=do it"]
+
+
+def test_build_argv_whole_list_when_the_mode_is_trusted():
+    assert argv(execution_mode=ExecutionMode.TRUSTED) == [*_HEAD, "--dangerously-skip-permissions", *_TAIL]
+
+
+def test_build_argv_whole_list_when_the_mode_is_safe_with_a_sandbox():
+    assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True) == [*_HEAD, "--mode", "accept-edits", "--sandbox",
+                                                                      *_TAIL]
+
+
+def test_build_argv_whole_list_when_the_mode_is_safe_without_a_sandbox():
+    assert argv(execution_mode=ExecutionMode.SAFE) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+
+
+def test_build_argv_whole_list_when_no_mode_is_set():
+    assert argv() == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+    assert argv(skip_permissions=True) == [*_HEAD, "--dangerously-skip-permissions", *_TAIL]  # the legacy flag
+
+
+def test_build_argv_mode_wins_over_the_legacy_flag():
+    assert argv(execution_mode=ExecutionMode.SAFE, skip_permissions=True) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
 
 
 def test_build_argv_prompt_is_last_and_bound_to_its_flag():

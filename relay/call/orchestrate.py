@@ -40,7 +40,7 @@ from relay.core.contracts import (
 from relay.runs.coordinator import Coordinator
 from relay.core.errors import RelayError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
-from relay.core.process import kill_group, run_capture, tail
+from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
@@ -101,7 +101,6 @@ class Relay:
         self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
-        self._versions: dict[tuple[str, float], agy_cli.AgyVersion | None] = {}
         self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
 
     # ------------------------------------------------------------------ tools
@@ -241,10 +240,8 @@ class Relay:
             record.agy_bin = agy
             version = await self._agy_version(agy)
             record.agy_version = ".".join(map(str, version)) if version else None
-            if version is not None and version < agy_cli.MIN_VERSION:
-                need = ".".join(map(str, agy_cli.MIN_VERSION))
-                raise RelayError(Status.AGY_TOO_OLD, f"agy {record.agy_version} is too old: the relay needs {need} or newer "
-                                 "(stream-json output and --json-schema)", "Run `agy update`, then call again.")
+            if (old := agy_cli.too_old(version)) is not None:
+                raise old
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
             # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
@@ -305,13 +302,13 @@ class Relay:
         record.transcript = str(transcript)
 
         def argv_for(log_file: Path) -> list[str]:
-            return agy_cli.build_agy_argv(
+            return agy_cli.build_agy_argv(agy_cli.AgyInvocation(
                 agy=agy, version=version, workspace=plan.workspace, prompt=argv_prompt,
                 execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
                 timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
-                conversation_id=conversation_id, extra_dirs=[spill] if spill else None, log_file=str(log_file),
+                conversation_id=conversation_id, extra_dirs=(spill,) if spill else (), log_file=str(log_file),
                 schema=agy_cli.report_schema(),
-            )
+            ))
 
         async def attempt_once() -> tuple[Outcome, Verdict, bool]:
             number = len(record.attempts) + 1
@@ -563,20 +560,13 @@ class Relay:
         record.paths = plan.paths
 
     async def _agy_version(self, agy: str) -> agy_cli.AgyVersion | None:
-        """`agy --version`, read once per binary (keyed by its mtime, so an update is noticed)."""
+        """`agy --version`, from the one cached probe (agy/command.py ``read_version``)."""
         try:
-            key = (agy, os.stat(agy).st_mtime)
-        except OSError:
-            key = (agy, 0.0)
-        if key not in self._versions:
-            try:
-                got = await run_capture([agy, "--version"], timeout=15.0,
-                                        env=build_worker_env(self.environ, run_id="version-check"))
-            except OSError as exc:
-                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
-            self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
-        return self._versions[key]
+            answer = await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ, abandon_on_cancel=True)
+        except OSError as exc:
+            raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                             "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+        return answer.version
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:

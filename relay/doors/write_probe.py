@@ -47,10 +47,10 @@ async def probe_safe_write(agy: str, version: agy_cli.AgyVersion | None, environ
         root = Path(tmp)
         workspace = root / "project"
         workspace.mkdir()
-        argv = agy_cli.build_agy_argv(
+        argv = agy_cli.build_agy_argv(agy_cli.AgyInvocation(
             agy=agy, version=version, workspace=str(workspace), prompt=_PROMPT, execution_mode=ExecutionMode.SAFE,
-            sandbox=True, skip_permissions=False, timeout_seconds=timeout, log_file=str(root / "agy.log"),
-        )
+            sandbox=True, timeout_seconds=timeout, log_file=str(root / "agy.log"),
+        ))
         outcome = await run_worker(argv, cwd=str(workspace), env=build_worker_env(environ, run_id="write-probe"),
                                    timeout=timeout + 10, transcript=root / "transcript.ndjson",
                                    log_file=root / "agy.log", reader=StreamReader(), kill_grace=2.0)
