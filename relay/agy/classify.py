@@ -39,6 +39,10 @@ __all__ = [
     "relay_retries",
     "transient_oauth",
     "signed_out_line",
+    "AUTH_SIGNALS",
+    "heard",
+    "LOGIN_HINT",
+    "KEYRING_HINT",
     "verification_line",
     "verification_hint",
     "report_of",
@@ -127,11 +131,32 @@ _OAUTH_PROMPT = re.compile(
 )
 _VERIFICATION = re.compile(r"Eligibility check failed|VALIDATION_REQUIRED|Verify your account to continue",
                            re.IGNORECASE)
+# agy's auth signals, one table: the worker's AuthWatch, the classifier and the `agy models` probe
+# (auth.py) all read them here, so a new wording is taught once.
+AUTH_SIGNALS: dict[str, re.Pattern[str]] = {
+    "verification": _VERIFICATION, "signed_out": _SIGNED_OUT, "oauth_prompt": _OAUTH_PROMPT,
+    "keyring": re.compile(r"keyringAuth: timed out"), "quota": re.compile(r"quota reached|RESOURCE_EXHAUSTED", re.IGNORECASE),
+}
+LOGIN_HINT = (
+    "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
+    "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
+)
+KEYRING_HINT = (
+    "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "
+    "Make sure the relay is started from a desktop session (DBUS_SESSION_BUS_ADDRESS set) or unlock the keyring."
+)
+
+
+def heard(kind: str, text: str) -> bool:
+    """Whether agy said one of the AUTH_SIGNALS (by kind) anywhere in ``text``."""
+    return bool(AUTH_SIGNALS[kind].search(text))
+
+
 _VALIDATION_URL = re.compile(r"validation_url\W{0,4}(https://[^\s\"'<>,}\]]+)", re.IGNORECASE)
 _ANY_URL = re.compile(r"https://[^\s\"'<>,}\]]+")
-_KEYRING = re.compile(r"keyringAuth: timed out")
+_KEYRING = AUTH_SIGNALS["keyring"]
 _AUTH_TIMED_OUT = re.compile(r"Print mode: auth timed out|authentication timed out")
-_QUOTA = re.compile(r"quota reached|RESOURCE_EXHAUSTED", re.IGNORECASE)
+_QUOTA = AUTH_SIGNALS["quota"]
 _RESETS = re.compile(r"Resets in ((?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?s)?)")
 _PRINT_TIMEOUT = re.compile(r"\[agy\] print timeout|timeout waiting for response|timed out waiting for response")
 _SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
@@ -480,16 +505,6 @@ class Rule(Struct, frozen=True):
     retryable: Callable[[Outcome], bool | None] | None = None
 
 
-_LOGIN_HINT = (
-    "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
-    "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
-)
-_KEYRING_HINT = (
-    "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "
-    "Make sure the relay is started from a desktop session (DBUS_SESSION_BUS_ADDRESS set) or unlock the keyring."
-)
-
-
 def _agy_retryable(o: Outcome) -> bool | None:
     """agy's own word (AGY_ERROR.retryable), except for quota: it says retryable even for week-long resets."""
     value = _agy_error(o).get("retryable")
@@ -504,10 +519,10 @@ RULES: list[Rule] = [
          lambda o: "agy's account check failed: the account must be verified in a browser"
                    + (f" (agy said: {_first_line(o.stop_line or _said(o))[:200]})" if (o.stop_line or _said(o).strip()) else ""),
          lambda o: verification_hint(_verification_text(o)), lambda o: False),
-    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, _LOGIN_HINT),
+    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, LOGIN_HINT),
     Rule(Status.KEYRING_TIMEOUT, lambda o: o.stopped_for is Status.KEYRING_TIMEOUT,
          lambda o: "agy timed out reaching the system keyring and fell back to a browser login; stopped at once",
-         _KEYRING_HINT),
+         KEYRING_HINT),
     Rule(Status.EXECUTION_TIMEOUT, lambda o: o.relay_timeout,
          lambda o: "the worker did not finish within its timeout and was stopped (its whole process group killed)",
          "Split the task, or raise timeout_minutes in the profile; changes so far are listed."),
@@ -523,8 +538,8 @@ RULES: list[Rule] = [
          lambda o: False),
     Rule(Status.KEYRING_TIMEOUT, lambda o: bool(_KEYRING.search(o.log + o.stderr)) and (o.exit_code != 0 or _auth_failed(o))
          and not _succeeded(o),
-         lambda o: "agy timed out reaching the system keyring and could not authenticate", _KEYRING_HINT),
-    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, _LOGIN_HINT),
+         lambda o: "agy timed out reaching the system keyring and could not authenticate", KEYRING_HINT),
+    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, LOGIN_HINT),
     Rule(Status.AUTH_TIMEOUT, lambda o: _auth_failed(o) and not _succeeded(o),
          lambda o: f"agy could not authenticate: {_error_text(o) or _first_line(o.stderr)} (no sign-in prompt "
                    "beside it: the auth endpoint may have been unreachable)",
