@@ -103,8 +103,7 @@ def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str
 
 
 class VersionAnswer(Struct, frozen=True):
-    """What `agy --version` said: the version, its exit code (None: no answer in time) and, when no
-    version could be read, its first line."""
+    """What `agy --version` said; exit_code None: no answer in time; said: its first line when no version."""
 
     version: AgyVersion | None
     exit_code: int | None = None
@@ -115,28 +114,27 @@ class VersionAnswer(Struct, frozen=True):
         return ".".join(map(str, self.version)) if self.version else None
 
 
-# One probe per binary and process, shared by serve's start-up, every run, the guide and doctor; keyed by
-# path, mtime and size so an `agy update` is noticed. Only answers are kept: a probe that timed out is asked again.
+# One probe per binary and process (serve's start-up, every run, the guide, doctor), keyed by path, mtime and
+# size so an `agy update` is noticed. Only answers are kept: a probe that timed out is asked again.
 _answers: dict[tuple[str, int, int], VersionAnswer] = {}
 
 
-def _key(agy: str) -> tuple[str, int, int] | None:
+def _key(agy: str | None) -> tuple[str, int, int] | None:
     try:
-        st = os.stat(agy)
+        st = os.stat(agy or "")
     except OSError:
         return None
     return (agy, st.st_mtime_ns, st.st_size)
 
 
 def _spawn_version(agy: str, environ: dict[str, str] | None) -> subprocess.Popen:
-    """Like every agy launch, with the worker's allowlisted environment (auto-update off), never the
-    relay's own: the relay's environment can hold other tools' credentials. Raises OSError."""
+    """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
+    tools' credentials). Raises OSError."""
     from relay.agy.env import build_worker_env
 
-    base = dict(os.environ if environ is None else environ)
     return subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env=build_worker_env(base, run_id="version-check"))
+                            env=build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
 
 
 def _answer(agy: str, proc: subprocess.Popen, timeout: float) -> VersionAnswer:
@@ -149,16 +147,14 @@ def _answer(agy: str, proc: subprocess.Popen, timeout: float) -> VersionAnswer:
     version = parse_version(out) if proc.returncode == 0 else None
     said = "" if version else ((out or err or "").strip().splitlines() or [""])[0][:120]
     answer = VersionAnswer(version, proc.returncode, said)
-    key = _key(agy)
-    if key is not None:
+    if (key := _key(agy)) is not None:
         _answers[key] = answer
     return answer
 
 
 def read_version(agy: str, environ: dict[str, str] | None = None, timeout: float = 15.0) -> VersionAnswer:
     """`agy --version`, asked once per binary (see ``_answers``). Raises OSError when agy cannot start."""
-    cached = _answers.get(_key(agy))
-    return cached if cached is not None else _answer(agy, _spawn_version(agy, environ), timeout)
+    return _answers.get(_key(agy)) or _answer(agy, _spawn_version(agy, environ), timeout)
 
 
 def too_old(version: AgyVersion | None) -> RelayError | None:
@@ -172,15 +168,12 @@ def too_old(version: AgyVersion | None) -> RelayError | None:
 
 def start_version_probe(settings: Settings, environ: dict[str, str] | None = None
                         ) -> tuple[str | None, subprocess.Popen | None]:
-    """Start `agy --version` without waiting, so it runs while the server imports the SDK."""
+    """Start `agy --version` without waiting (unless already answered), so it runs while the server imports the SDK."""
     try:
         path = locate_agy(settings, dict(os.environ if environ is None else environ))
+        return path, None if _key(path) in _answers else _spawn_version(path, environ)
     except RelayError:
         return None, None
-    if _key(path) in _answers:
-        return path, None
-    try:
-        return path, _spawn_version(path, environ)
     except OSError:
         return path, None
 
@@ -188,10 +181,8 @@ def start_version_probe(settings: Settings, environ: dict[str, str] | None = Non
 def finish_version_probe(path: str | None, proc: subprocess.Popen | None, timeout: float = 3.0
                          ) -> tuple[str | None, str | None]:
     """(path, version) from a started probe; version None when agy did not say in time."""
-    if proc is None:
-        cached = _answers.get(_key(path)) if path else None
-        return path, cached.shown if cached else None
-    return path, _answer(path, proc, timeout).shown
+    answer = _answers.get(_key(path)) if proc is None else _answer(path, proc, timeout)
+    return path, answer.shown if answer else None
 
 
 def agy_fact(settings: Settings, timeout: float = 3.0, environ: dict[str, str] | None = None

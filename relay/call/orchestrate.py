@@ -38,7 +38,7 @@ from relay.core.contracts import (
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
-from relay.core.errors import RelayError, as_relay_error
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
@@ -503,8 +503,7 @@ class Relay:
                                      "Wait for its packet, then continue it.", retryable=True)
                 parent = self.store.read(args.run_id)
             if not parent.conversation_id:
-                raise RelayError(
-                    Status.INVALID_INPUT,
+                raise InvalidInput(
                     f"run {args.run_id} has no agy conversation to continue (it ended {parent.status.value if parent.status else 'early'})",
                     "Start a new antigravity_execute instead.",
                 )
@@ -512,8 +511,7 @@ class Relay:
                 # A continue runs where its run ran; another folder is refused, never silently ignored.
                 asked = validate_workspace(args.workspace, self.settings)
                 if parent.workspace and asked != parent.workspace:
-                    raise RelayError(
-                        Status.INVALID_WORKSPACE,
+                    raise InvalidWorkspace(
                         f"run {args.run_id} ran in {parent.workspace}; a continue cannot move it to {asked}",
                         "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
                     )
@@ -529,14 +527,12 @@ class Relay:
                 parent.run_id,
             )
         if not args.conversation_id:
-            raise RelayError(
-                Status.INVALID_INPUT,
+            raise InvalidInput(
                 "antigravity_continue needs run_id (or the older conversation_id + workspace)",
                 "Pass the run_id from the packet you are following up on.",
             )
         if not args.workspace:
-            raise RelayError(
-                Status.INVALID_WORKSPACE,
+            raise InvalidWorkspace(
                 "continuing by conversation_id needs the workspace it ran in",
                 "Pass run_id instead (the relay restores everything), or add workspace.",
             )
@@ -589,8 +585,7 @@ def _refuse_nul(args: object) -> None:
         value = getattr(args, name)
         values = value if isinstance(value, list) else [value]
         if any(isinstance(v, str) and "\0" in v for v in values):
-            raise RelayError(
-                Status.INVALID_INPUT,
+            raise InvalidInput(
                 f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
                 f"Remove the NUL character from {name} and call again.",
             )
