@@ -19,7 +19,7 @@ import msgspec
 from msgspec import Struct
 
 from relay.core.contracts import ExecutionMode, Status, WorkerReport
-from relay.core.errors import RelayError
+from relay.core.errors import RelayError, SpawnError
 from relay.core.settings import Settings, agy_candidates
 
 __all__ = [
@@ -90,13 +90,11 @@ def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str
     if settings.agy_bin:
         path = Path(settings.agy_bin).expanduser()
         problem = "is not executable" if path.exists() else "does not exist"
-        raise RelayError(
-            Status.SPAWN_ERROR,
+        raise SpawnError(
             f"AGY_BIN={settings.agy_bin} {problem}",
             "Point AGY_BIN at the agy executable (`which agy`), or unset it to search PATH.",
         )
-    raise RelayError(
-        Status.SPAWN_ERROR,
+    raise SpawnError(
         f"agy was not found (tried: PATH, {where})",
         "Install the Antigravity CLI, or set AGY_BIN to its full path in the relay's MCP server env.",
     )

@@ -38,7 +38,7 @@ from relay.core.contracts import (
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
-from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, as_relay_error
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
@@ -238,7 +238,11 @@ class Relay:
         async with self.coordinator.conversation(conversation_id):
             agy = agy_cli.locate_agy(self.settings, self.environ)
             record.agy_bin = agy
-            version = await self._agy_version(agy)
+            try:  # the one cached `agy --version` probe (agy/command.py)
+                version = (await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ,
+                                                          abandon_on_cancel=True)).version
+            except OSError as exc:
+                raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
             record.agy_version = ".".join(map(str, version)) if version else None
             if (old := agy_cli.too_old(version)) is not None:
                 raise old
@@ -337,8 +341,7 @@ class Relay:
                                            kill_grace=self.settings.kill_grace_seconds,
                                            transcript_max_bytes=self.settings.transcript_max_bytes, notes=notes)
             except OSError as exc:
-                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+                raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
             verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
             attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
             attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
@@ -554,16 +557,6 @@ class Relay:
         record.constraints = plan.constraints
         record.verify = plan.verify
         record.paths = plan.paths
-
-    async def _agy_version(self, agy: str) -> agy_cli.AgyVersion | None:
-        """`agy --version`, from the one cached probe (agy/command.py ``read_version``)."""
-        try:
-            answer = await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ, abandon_on_cancel=True)
-        except OSError as exc:
-            raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                             "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
-        return answer.version
-
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
     """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""

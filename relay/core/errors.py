@@ -5,6 +5,7 @@
      ├── InvalidWorkspace   INVALID_WORKSPACE
      ├── NotFound           NOT_FOUND
      ├── Busy               BUSY             retryable
+     ├── SpawnError         SPAWN_ERROR      (agy could not be started)
      ├── StorageError       STORAGE_ERROR    (also: OSError, mapped)
      └── InternalError      MCP_ERROR        (anything else: a relay bug, logged with its traceback)
 
@@ -20,7 +21,7 @@ import msgspec
 
 from relay.core.contracts import ErrorInfo, Status, explain
 
-__all__ = ["RelayError", "InvalidInput", "InvalidWorkspace", "NotFound", "Busy", "StorageError", "InternalError",
+__all__ = ["RelayError", "InvalidInput", "InvalidWorkspace", "NotFound", "Busy", "SpawnError", "StorageError", "InternalError",
            "as_relay_error", "error_object"]
 
 
@@ -65,6 +66,11 @@ class NotFound(_Fixed):
 class Busy(_Fixed):
     code = Status.BUSY
     default_retryable = True
+
+
+class SpawnError(_Fixed):
+    code = Status.SPAWN_ERROR
+    default_hint = "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`)."
 
 
 class StorageError(_Fixed):

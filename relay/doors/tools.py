@@ -1,13 +1,10 @@
 """The tools both doors call: one dispatch, one argument decoding, one error shape, so the same bytes.
 
-The MCP server (mcp_server.py) and the CLI (``execute``, ``continue``, ``runs show``) call
-``call_tool``; the work is done by ``Relay`` (orchestrate.py) and ``render_result`` (results.py).
-Every answer is one compact JSON object, its text block the bytes both doors send. Errors are
-mapped here, once (``relay.core.errors.error_object``): a RelayError or a bad argument becomes a
-failed packet, an OSError a STORAGE_ERROR; anything unexpected is logged with its traceback and
-answered as MCP_ERROR, never as a JSON-RPC error. Argument names a tool does not know are ignored
-(clients add their own, e.g. Gemini's ``wait_for_previous``) and recorded in the run record; a wrong
-type of a known field is still refused.
+The MCP server and the CLI (``execute``, ``continue``, ``runs show``) call ``call_tool`` / ``get_result``;
+the work is done by ``Relay`` (orchestrate.py) and ``render_result`` (results.py). Errors are mapped here,
+once (``errors.error_object``); a bug is logged with its traceback and answered as MCP_ERROR, never as a
+JSON-RPC error. Argument names a tool does not know are ignored (clients add their own, e.g. Gemini's
+``wait_for_previous``) and recorded in the run record; a wrong type of a known field is still refused.
 
 ``recent_runs`` is what ``antigravity_get_result`` answers without a run id: after a client timeout
 or Ctrl-C the leader never saw the run id, and this is how it finds the run again.
@@ -72,16 +69,12 @@ def lone_surrogate(value: Any, where: str = "arguments") -> str | None:
         except UnicodeEncodeError as exc:
             return f"{where} (character {exc.start}: {value[exc.start]!a})"
         return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = lone_surrogate(key, f"{where} key") or lone_surrogate(item, f"{where}.{key}")
-            if found:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = lone_surrogate(item, f"{where}[{index}]")
-            if found:
-                return found
+    is_dict = isinstance(value, dict)
+    for key, item in value.items() if is_dict else enumerate(value) if isinstance(value, list) else ():
+        found = ((is_dict and lone_surrogate(key, f"{where} key"))
+                 or lone_surrogate(item, f"{where}.{key}" if is_dict else f"{where}[{key}]"))
+        if found:
+            return found
     return None
 
 

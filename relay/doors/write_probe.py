@@ -69,13 +69,12 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
         agy = agy_cli.locate_agy(settings, dict(environ))
     except RelayError as exc:
         return Check(name=name, level="warning", message=f"not run: {exc.message}", fix=exc.hint)
-    _, shown = agy_cli.agy_fact(settings, environ=dict(environ))
-    version = agy_cli.parse_version(shown or "")
     try:
-        got = anyio.run(lambda: probe_safe_write(agy, version, environ, timeout=timeout))
+        answer = agy_cli.read_version(agy, dict(environ), 3.0)
+        got = anyio.run(lambda: probe_safe_write(agy, answer.version, environ, timeout=timeout))
     except OSError as exc:
         return Check(name=name, level="warning", message=f"not run: {agy} could not start: {exc}")
-    which = f"agy {shown}" if shown else "this agy"
+    which = f"agy {answer.shown}" if answer.shown else "this agy"
     if got.wrote:
         return Check(name=name, level="ok",
                      message=f"safe mode can write: {which} created a file under `--mode accept-edits` (one turn spent)")
