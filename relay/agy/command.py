@@ -34,8 +34,6 @@ __all__ = [
     "report_schema",
     "go_duration",
     "agy_fact",
-    "start_version_probe",
-    "finish_version_probe",
     "VersionAnswer",
     "read_version",
     "too_old",
@@ -164,29 +162,17 @@ def too_old(version: AgyVersion | None) -> RelayError | None:
                       "Run `agy update`.")
 
 
-def start_version_probe(settings: Settings, environ: dict[str, str] | None = None
-                        ) -> tuple[str | None, subprocess.Popen | None]:
-    """Start `agy --version` without waiting (unless already answered), so it runs while the server imports the SDK."""
-    try:
-        path = locate_agy(settings, dict(os.environ if environ is None else environ))
-        return path, None if _key(path) in _answers else _spawn_version(path, environ)
-    except RelayError:
-        return None, None
-    except OSError:
-        return path, None
-
-
-def finish_version_probe(path: str | None, proc: subprocess.Popen | None, timeout: float = 3.0
-                         ) -> tuple[str | None, str | None]:
-    """(path, version) from a started probe; version None when agy did not say in time."""
-    answer = _answers.get(_key(path)) if proc is None else _answer(path, proc, timeout)
-    return path, answer.shown if answer else None
-
-
 def agy_fact(settings: Settings, timeout: float = 3.0, environ: dict[str, str] | None = None
              ) -> tuple[str | None, str | None]:
     """(path, version) of the agy the relay would run; None where unknown."""
-    return finish_version_probe(*start_version_probe(settings, environ), timeout=timeout)
+    try:
+        path = locate_agy(settings, dict(os.environ if environ is None else environ))
+    except RelayError:
+        return None, None
+    try:
+        return path, read_version(path, environ, timeout).shown
+    except OSError:
+        return path, None
 
 
 def go_duration(seconds: float) -> str:
