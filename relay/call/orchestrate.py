@@ -124,10 +124,8 @@ class Relay:
             )
             prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
                                     plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
-        except RelayError as exc:
+        except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
-        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
-            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
     async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
@@ -143,10 +141,8 @@ class Relay:
             record.requested_conversation_id = conversation_id
             plan = resolve_plan(call, self.settings)
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
-        except RelayError as exc:
+        except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
-        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
-            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
     def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
@@ -457,12 +453,6 @@ class Relay:
         if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
             await kill_group(record.pgid, self.settings.kill_grace_seconds)
 
-    def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
-        log.error("call %s failed before its run started", record.run_id, exc_info=exc)
-        error = as_relay_error(exc, f"run {record.run_id} (before agy started)")
-        return self._finish(record, Verdict(status=error.status, message=error.message[:2000],
-                                            hint=error.hint + " Nothing ran."))
-
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
         try:
@@ -480,9 +470,12 @@ class Relay:
             self.store.write(record)
         self.store.clear_active(record.run_id)
 
-    def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
-        verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)
-        return self._finish(record, verdict, started=started)
+    def _refused(self, record: RunRecord, exc: Exception, *, started: float | None = None) -> Packet:
+        if not isinstance(exc, RelayError):
+            log.error("call %s failed before its run started", record.run_id, exc_info=exc)
+        error = as_relay_error(exc, f"run {record.run_id} (before agy started)")
+        return self._finish(record, Verdict(status=error.status, message=error.message[:2000], hint=error.hint,
+                                            retryable=error.retryable), started=started)
 
     # ------------------------------------------------------------------ helpers
 
