@@ -1,7 +1,7 @@
 """Every agy launch, whatever its purpose, gets the worker's allowlisted environment (issue 13, item 6),
 and `doctor --write-probe` tells whether safe mode can write with this agy (issue 14, item 11).
 
-Launch kinds: `agy --version` at serve start-up and in the guide (``agy_cli.start_version_probe``),
+Launch kinds: `agy --version` at serve start-up and in the guide (``agy_cli.agy_fact``),
 the version read before a run, the auth probe (`agy models`), the worker, doctor's probes, and
 doctor's write probe. Each is a real fake-agy subprocess that records the environment it got.
 """

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from relay.agy.command import MIN_VERSION, agy_fact, build_agy_argv, go_duration, parse_version, report_schema, supports
+from relay.agy.command import (MIN_VERSION, AgyInvocation, agy_fact, build_agy_argv, go_duration, parse_version,
+                                report_schema, supports)
 from relay.core.contracts import ExecutionMode
 from relay.core.settings import Settings
 
@@ -16,7 +17,46 @@ BASE = dict(agy="/bin/agy", version=(1, 2, 17), workspace="/work/p", prompt="do 
 
 
 def argv(**kw) -> list[str]:
-    return build_agy_argv(**{**BASE, **kw})
+    fields = {**BASE, **kw}
+    fields["extra_dirs"] = tuple(fields.get("extra_dirs") or ())
+    return build_agy_argv(AgyInvocation(**fields))
+
+
+# The whole argv per execution mode. Regression: build_agy_argv ignored execution_mode (only the legacy
+# skip_permissions flag chose the flags), and no test asserted a whole argv, so nothing could notice.
+_HEAD = ["/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p"]
+_TAIL = ["--disable-slash-commands", "--print-timeout", "600s", "--print=do it"]
+
+
+def test_build_argv_whole_list_when_the_mode_is_trusted():
+    assert argv(execution_mode=ExecutionMode.TRUSTED) == [*_HEAD, "--dangerously-skip-permissions", *_TAIL]
+
+
+def test_build_argv_whole_list_when_the_mode_is_safe_with_a_sandbox():
+    assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True) == [*_HEAD, "--mode", "accept-edits", "--sandbox",
+                                                                      *_TAIL]
+
+
+def test_build_argv_whole_list_when_the_mode_is_safe_without_a_sandbox():
+    assert argv(execution_mode=ExecutionMode.SAFE) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+
+
+def test_build_argv_whole_list_when_no_mode_is_set():
+    assert argv() == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+    assert argv(skip_permissions=True) == [*_HEAD, "--dangerously-skip-permissions", *_TAIL]  # the legacy flag
+
+
+def test_build_argv_whole_list_with_every_option_in_its_place():
+    got = argv(execution_mode=ExecutionMode.SAFE, sandbox=True, conversation_id="c-1", model="m", effort="high",
+               agent="a", extra_dirs=("/data/prompt",), log_file="/tmp/x.log", schema="{}")
+    assert got == ["/bin/agy", "--output-format", "stream-json", "--json-schema", "{}", "--add-dir", "/work/p",
+                   "--add-dir", "/data/prompt", "--conversation", "c-1", "--mode", "accept-edits", "--sandbox",
+                   "--model", "m", "--effort", "high", "--agent", "a", "--disable-slash-commands",
+                   "--print-timeout", "600s", "--log-file", "/tmp/x.log", "--print=do it"]
+
+
+def test_build_argv_mode_wins_over_the_legacy_flag():
+    assert argv(execution_mode=ExecutionMode.SAFE, skip_permissions=True) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
 
 
 def test_build_argv_prompt_is_last_and_bound_to_its_flag():
@@ -101,3 +141,20 @@ def test_agy_fact_when_version_command_fails(fp, tmp_path: Path):
     agy.chmod(0o755)
     fp.register([str(agy), "--version"], returncode=2, stderr="flags provided but not defined: -version\n")
     assert agy_fact(Settings(data_dir=tmp_path, agy_bin=str(agy))) == (str(agy), None)
+
+
+def test_read_version_asks_agy_once_per_binary_and_again_after_an_update(tmp_path: Path):
+    # Broke: `agy --version` was probed three ways (serve start-up, every run's own cache, doctor).
+    import os
+
+    from fake_agy_harness import install_fake_agy, launches, success_scenario
+    from relay.agy.command import read_version
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
+    first = read_version(str(agy))
+    assert first.version == (1, 2, 17) and read_version(str(agy)) == first
+    assert [r["mode"] for r in launches(agy, print_mode_only=False)] == ["version"]
+    stat = agy.stat()
+    os.utime(agy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # what `agy update` does to the file
+    assert read_version(str(agy)).version == (1, 2, 17)
+    assert [r["mode"] for r in launches(agy, print_mode_only=False)] == ["version", "version"]

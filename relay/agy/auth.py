@@ -17,7 +17,7 @@ import time
 import anyio
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
-from relay.agy.classify import TRANSIENT, Verdict, parse_reset, signed_out_line, verification_hint, verification_line
+from relay.agy.classify import KEYRING_HINT, LOGIN_HINT, TRANSIENT, Verdict, parse_reset, says, verification_hint
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, kill_group, settle, spawned, start_drains
 
@@ -27,14 +27,9 @@ log = logging.getLogger("relay.agy.auth")
 
 PROBE_TIMEOUT = 25.0
 
-_LOGIN_HINT = (
-    "agy is signed out. Run `agy` once in a terminal on this machine and finish the Google login, then call again."
-)
-
-
 def _settles(text: str) -> bool:
     """A line that answers the probe on its own: agy stops to wait for a login or a verification."""
-    return signed_out_line(text) or verification_line(text) or "Waiting for authentication" in text
+    return says("signed_out", text) or says("verification", text) or says("oauth_prompt", text)
 
 
 def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool) -> Verdict | None:
@@ -44,25 +39,22 @@ def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool
     then blocks for a pasted code, so a probe cut short there is a sign-out, not a slow network.
     """
     text = stdout + "\n" + stderr
-    if verification_line(text):
+    if says("verification", text):
         return Verdict(status=Status.ACCOUNT_VERIFICATION_REQUIRED,
                        message="agy's account check failed during the auth probe (`agy models`): "
-                               + _said_line(text, verification_line),
+                               + _said_line(text, lambda line: says("verification", line)),
                        hint=verification_hint(text), retryable=False)
-    if signed_out_line(text) or "Waiting for authentication" in text:
+    if _settles(text):
         return Verdict(status=Status.LOGIN_REQUIRED,
                        message="agy is not signed in (`agy models` said: " + _said_line(text, _settles) + ")",
-                       hint=_LOGIN_HINT)
+                       hint=LOGIN_HINT)
+    if says("keyring", text):
+        return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
+                       hint=KEYRING_HINT)
     if timed_out:
-        if "keyringAuth: timed out" in text:
-            return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
-                           hint="Start the relay from a desktop session with D-Bus, or unlock the keyring.")
         return Verdict(status=Status.AUTH_TIMEOUT, message=f"agy's auth probe (`agy models`) did not answer within {PROBE_TIMEOUT:g}s",
                        hint="Usually transient (retried once). If it persists, run `agy models` in a terminal.")
-    if "keyringAuth: timed out" in text:
-        return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
-                       hint="Start the relay from a desktop session with D-Bus, or unlock the keyring.")
-    if "quota reached" in text.lower() or "RESOURCE_EXHAUSTED" in text:
+    if says("quota", text):
         return Verdict(status=Status.QUOTA_EXHAUSTED, message="agy's quota is used up", hint="Wait for the reset.",
                        resets_in_seconds=parse_reset(text), retryable=False)
     if exit_code not in (0, None):

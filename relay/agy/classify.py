@@ -38,8 +38,10 @@ __all__ = [
     "IN_PROCESS_RETRY_SINCE",
     "relay_retries",
     "transient_oauth",
-    "signed_out_line",
-    "verification_line",
+    "AUTH_SIGNALS",
+    "says",
+    "LOGIN_HINT",
+    "KEYRING_HINT",
     "verification_hint",
     "report_of",
 ]
@@ -117,21 +119,39 @@ def relay_retries(verdict: Verdict, version: tuple[int, int, int] | None) -> boo
 
 # ---------------------------------------------------------------- agy's own signals
 
-# Signed out, today's wording (≥1.0.11, also from `agy models`) and its earlier ending; "Please sign in"
-# comes from `agy models` and from 1.2.x envelopes. Case-insensitive: the probe once missed it.
-_SIGNED_OUT = re.compile(r"authentication required\. run .?agy.? to log in|please sign in", re.IGNORECASE)
-# The interactive OAuth prompt (print mode falls back to a browser login nobody will finish).
-_OAUTH_PROMPT = re.compile(
-    r"Authentication required\. Please visit the URL|Waiting for authentication \(timeout|"
-    r"paste the authorization code here|accounts\.google\.com/o/oauth2"
+# agy's auth signals, one table: the worker's AuthWatch, the classifier and the `agy models` probe (auth.py)
+# all read them here, so a new wording is taught once.
+AUTH_SIGNALS: dict[str, re.Pattern[str]] = {
+    # Signed out, today's wording (≥1.0.11, also from `agy models`) and its earlier ending; "Please sign in"
+    # comes from `agy models` and from 1.2.x envelopes. Case-insensitive: the probe once missed it.
+    "signed_out": re.compile(r"authentication required\. run .?agy.? to log in|please sign in", re.IGNORECASE),
+    # The interactive OAuth prompt (print mode falls back to a browser login nobody will finish).
+    "oauth_prompt": re.compile(r"Authentication required\. Please visit the URL|Waiting for authentication \(timeout|"
+                               r"paste the authorization code here|accounts\.google\.com/o/oauth2"),
+    # The account must be verified (or is not eligible) before it can be used.
+    "verification": re.compile(r"Eligibility check failed|VALIDATION_REQUIRED|Verify your account to continue",
+                               re.IGNORECASE),
+    "keyring": re.compile(r"keyringAuth: timed out"),
+    "quota": re.compile(r"quota reached|RESOURCE_EXHAUSTED", re.IGNORECASE),
+}
+LOGIN_HINT = (
+    "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
+    "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
 )
-_VERIFICATION = re.compile(r"Eligibility check failed|VALIDATION_REQUIRED|Verify your account to continue",
-                           re.IGNORECASE)
+KEYRING_HINT = (
+    "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "
+    "Make sure the relay is started from a desktop session (DBUS_SESSION_BUS_ADDRESS set) or unlock the keyring."
+)
+
+
+def says(kind: str, text: str) -> bool:
+    """Whether agy said one of the AUTH_SIGNALS (by kind) anywhere in ``text``."""
+    return bool(AUTH_SIGNALS[kind].search(text))
+
+
 _VALIDATION_URL = re.compile(r"validation_url\W{0,4}(https://[^\s\"'<>,}\]]+)", re.IGNORECASE)
 _ANY_URL = re.compile(r"https://[^\s\"'<>,}\]]+")
-_KEYRING = re.compile(r"keyringAuth: timed out")
 _AUTH_TIMED_OUT = re.compile(r"Print mode: auth timed out|authentication timed out")
-_QUOTA = re.compile(r"quota reached|RESOURCE_EXHAUSTED", re.IGNORECASE)
 _RESETS = re.compile(r"Resets in ((?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?s)?)")
 _PRINT_TIMEOUT = re.compile(r"\[agy\] print timeout|timeout waiting for response|timed out waiting for response")
 _SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
@@ -146,16 +166,6 @@ _BAD_MODEL = re.compile(r"invalid model selection|Failed to resolve model flag|A
 _RESOLVE_MODEL = re.compile(r"Failed to resolve model flag (\S+?):? model (\S+) is not recognized")
 _QUOTED_MODEL = re.compile(r"model \"([^\"]+)\"")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*[a-z0-9]")
-
-
-def signed_out_line(text: str) -> bool:
-    """agy says, in one of its wordings, that nobody is signed in."""
-    return bool(_SIGNED_OUT.search(text))
-
-
-def verification_line(text: str) -> bool:
-    """agy says the account must be verified (or is not eligible) before it can be used."""
-    return bool(_VERIFICATION.search(text))
 
 
 def verification_hint(text: str) -> str:
@@ -188,15 +198,15 @@ class AuthWatch:
         self.status: Status | None = None  # the plainest verdict seen so far
 
     def feed(self, line: str) -> Status | None:
-        if _KEYRING.search(line):
+        if says("keyring", line):
             # agy may still get in another way; wait for its OAuth fallback before judging.
             self.keyring_seen = True
             return None
-        if verification_line(line):
+        if says("verification", line):
             return self._settle("verification", line, Status.ACCOUNT_VERIFICATION_REQUIRED)
-        if signed_out_line(line):
+        if says("signed_out", line):
             return self._settle("signed_out", line, Status.LOGIN_REQUIRED)
-        if "silent auth failed, triggering OAuth" in line or _OAUTH_PROMPT.search(line):
+        if "silent auth failed, triggering OAuth" in line or says("oauth_prompt", line):
             if self.keyring_seen:
                 return self._settle("keyring", line, Status.KEYRING_TIMEOUT)
             return self._settle("oauth_prompt", line, Status.LOGIN_REQUIRED)
@@ -328,14 +338,14 @@ def _login_signal(o: Outcome) -> bool:
     if o.stopped_for is Status.LOGIN_REQUIRED:
         return True
     text = _heard(o)
-    return signed_out_line(text) or bool(_OAUTH_PROMPT.search(text)) or (
-        "triggering OAuth" in text and not _KEYRING.search(text))
+    return says("signed_out", text) or says("oauth_prompt", text) or (
+        "triggering OAuth" in text and not says("keyring", text))
 
 
 def _login_message(o: Outcome) -> str:
     line = o.stop_line or _first_line("\n".join(
-        ln for ln in _heard(o).splitlines() if signed_out_line(ln) or _OAUTH_PROMPT.search(ln)))
-    if o.stop_kind == "oauth_prompt" or (not o.stop_kind and _OAUTH_PROMPT.search(line or "")):
+        ln for ln in _heard(o).splitlines() if says("signed_out", ln) or says("oauth_prompt", ln)))
+    if o.stop_kind == "oauth_prompt" or (not o.stop_kind and says("oauth_prompt", line or "")):
         what = "agy asked for an interactive browser login"
     else:
         what = "agy is signed out"
@@ -480,16 +490,6 @@ class Rule(Struct, frozen=True):
     retryable: Callable[[Outcome], bool | None] | None = None
 
 
-_LOGIN_HINT = (
-    "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
-    "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
-)
-_KEYRING_HINT = (
-    "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "
-    "Make sure the relay is started from a desktop session (DBUS_SESSION_BUS_ADDRESS set) or unlock the keyring."
-)
-
-
 def _agy_retryable(o: Outcome) -> bool | None:
     """agy's own word (AGY_ERROR.retryable), except for quota: it says retryable even for week-long resets."""
     value = _agy_error(o).get("retryable")
@@ -500,14 +500,14 @@ RULES: list[Rule] = [
     Rule(Status.CANCELLED, lambda o: o.cancelled, lambda o: "the call was cancelled; the worker was stopped",
          "Nothing more to do; call again to retry."),
     Rule(Status.ACCOUNT_VERIFICATION_REQUIRED,
-         lambda o: o.stopped_for is Status.ACCOUNT_VERIFICATION_REQUIRED or verification_line(_heard(o)),
+         lambda o: o.stopped_for is Status.ACCOUNT_VERIFICATION_REQUIRED or says("verification", _heard(o)),
          lambda o: "agy's account check failed: the account must be verified in a browser"
                    + (f" (agy said: {_first_line(o.stop_line or _said(o))[:200]})" if (o.stop_line or _said(o).strip()) else ""),
          lambda o: verification_hint(_verification_text(o)), lambda o: False),
-    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, _LOGIN_HINT),
+    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, LOGIN_HINT),
     Rule(Status.KEYRING_TIMEOUT, lambda o: o.stopped_for is Status.KEYRING_TIMEOUT,
          lambda o: "agy timed out reaching the system keyring and fell back to a browser login; stopped at once",
-         _KEYRING_HINT),
+         KEYRING_HINT),
     Rule(Status.EXECUTION_TIMEOUT, lambda o: o.relay_timeout,
          lambda o: "the worker did not finish within its timeout and was stopped (its whole process group killed)",
          "Split the task, or raise timeout_minutes in the profile; changes so far are listed."),
@@ -516,15 +516,15 @@ RULES: list[Rule] = [
          "Update the Antigravity CLI (`agy update`) to 1.1.8 or newer."),
     # Quota from the envelope's error, AGY_ERROR and stderr of a failed run: a SUCCESS envelope wins (agy ≥ 1.2.1
     # retries per-minute 429s itself, so a successful run can carry the words in its log).
-    Rule(Status.QUOTA_EXHAUSTED, lambda o: _agy_error_is_quota(o) or bool(_QUOTA.search(_said(o))),
+    Rule(Status.QUOTA_EXHAUSTED, lambda o: _agy_error_is_quota(o) or says("quota", _said(o)),
          lambda o: "agy's model quota is used up" + (f": {_first_line(_error_text(o) or o.stderr)}"
                                                       if (_error_text(o) or o.stderr).strip() else ""),
          "Wait for the reset shown in resets_in_seconds, or switch model/account; retrying sooner fails again.",
          lambda o: False),
-    Rule(Status.KEYRING_TIMEOUT, lambda o: bool(_KEYRING.search(o.log + o.stderr)) and (o.exit_code != 0 or _auth_failed(o))
+    Rule(Status.KEYRING_TIMEOUT, lambda o: says("keyring", o.log + o.stderr) and (o.exit_code != 0 or _auth_failed(o))
          and not _succeeded(o),
-         lambda o: "agy timed out reaching the system keyring and could not authenticate", _KEYRING_HINT),
-    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, _LOGIN_HINT),
+         lambda o: "agy timed out reaching the system keyring and could not authenticate", KEYRING_HINT),
+    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, LOGIN_HINT),
     Rule(Status.AUTH_TIMEOUT, lambda o: _auth_failed(o) and not _succeeded(o),
          lambda o: f"agy could not authenticate: {_error_text(o) or _first_line(o.stderr)} (no sign-in prompt "
                    "beside it: the auth endpoint may have been unreachable)",

@@ -1,7 +1,7 @@
 """What the relay knows of agy's command line: where it is, which version, which argv.
 
-``build_agy_argv`` is pure: given a plan, a version and a prompt it returns the
-exact list, so every ordering rule of the protocol notes has a unit test. The
+``build_agy_argv`` is pure: given one ``AgyInvocation`` (the plan, the version, the prompt) it
+returns the exact list, so every ordering rule of the protocol notes has a unit test. The
 rules: absolute ``--add-dir``; ``--print=PROMPT`` binds the prompt to its flag
 (``-p`` takes the *next* token whatever it is, so nothing may come between);
 a flag is passed only if the detected version has it.
@@ -19,7 +19,7 @@ import msgspec
 from msgspec import Struct
 
 from relay.core.contracts import ExecutionMode, Status, WorkerReport
-from relay.core.errors import RelayError
+from relay.core.errors import RelayError, SpawnError
 from relay.core.settings import Settings, agy_candidates
 
 __all__ = [
@@ -34,8 +34,10 @@ __all__ = [
     "report_schema",
     "go_duration",
     "agy_fact",
-    "start_version_probe",
-    "finish_version_probe",
+    "VersionAnswer",
+    "read_version",
+    "too_old",
+    "AgyInvocation",
 ]
 
 AgyVersion = tuple[int, int, int]
@@ -86,60 +88,91 @@ def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str
     if settings.agy_bin:
         path = Path(settings.agy_bin).expanduser()
         problem = "is not executable" if path.exists() else "does not exist"
-        raise RelayError(
-            Status.SPAWN_ERROR,
+        raise SpawnError(
             f"AGY_BIN={settings.agy_bin} {problem}",
             "Point AGY_BIN at the agy executable (`which agy`), or unset it to search PATH.",
         )
-    raise RelayError(
-        Status.SPAWN_ERROR,
+    raise SpawnError(
         f"agy was not found (tried: PATH, {where})",
         "Install the Antigravity CLI, or set AGY_BIN to its full path in the relay's MCP server env.",
     )
 
 
-def start_version_probe(settings: Settings, environ: dict[str, str] | None = None
-                        ) -> tuple[str | None, subprocess.Popen | None]:
-    """Start `agy --version` without waiting, so it runs while the server imports the SDK.
+class VersionAnswer(Struct, frozen=True):
+    """What `agy --version` said; exit_code None: no answer in time; said: its first line when no version."""
 
-    Like every agy launch it gets the worker's allowlisted environment (with auto-update off), never
-    the relay's own: the relay's environment can hold other tools' credentials.
-    """
+    version: AgyVersion | None
+    exit_code: int | None = None
+    said: str = ""
+
+    @property
+    def shown(self) -> str | None:
+        return ".".join(map(str, self.version)) if self.version else None
+
+
+# One probe per binary and process (serve's start-up, every run, the guide, doctor), keyed by path, mtime and
+# size so an `agy update` is noticed. Only answers are kept: a probe that timed out is asked again.
+_answers: dict[tuple[str, int, int], VersionAnswer] = {}
+
+
+def _key(agy: str | None) -> tuple[str, int, int] | None:
+    try:
+        st = os.stat(agy or "")
+    except OSError:
+        return None
+    return (agy, st.st_mtime_ns, st.st_size)
+
+
+def _spawn_version(agy: str, environ: dict[str, str] | None) -> subprocess.Popen:
+    """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
+    tools' credentials). Raises OSError."""
     from relay.agy.env import build_worker_env
 
-    base = dict(os.environ if environ is None else environ)
-    try:
-        path = locate_agy(settings, base)
-    except RelayError:
-        return None, None
-    try:
-        proc = subprocess.Popen([path, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, start_new_session=True,
-                                env=build_worker_env(base, run_id="version-check"))
-    except OSError:
-        return path, None
-    return path, proc
+    return subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
 
 
-def finish_version_probe(path: str | None, proc: subprocess.Popen | None, timeout: float = 3.0
-                         ) -> tuple[str | None, str | None]:
-    """(path, version) from a started probe; version None when agy did not say in time."""
-    if proc is None:
-        return path, None
+def _answer(agy: str, proc: subprocess.Popen, timeout: float) -> VersionAnswer:
     try:
-        out, _ = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        return path, None
+        return VersionAnswer(None)
     version = parse_version(out) if proc.returncode == 0 else None
-    return path, ".".join(map(str, version)) if version else None
+    said = "" if version else ((out or err or "").strip().splitlines() or [""])[0][:120]
+    answer = VersionAnswer(version, proc.returncode, said)
+    if (key := _key(agy)) is not None:
+        _answers[key] = answer
+    return answer
+
+
+def read_version(agy: str, environ: dict[str, str] | None = None, timeout: float = 15.0) -> VersionAnswer:
+    """`agy --version`, asked once per binary (see ``_answers``). Raises OSError when agy cannot start."""
+    return _answers.get(_key(agy)) or _answer(agy, _spawn_version(agy, environ), timeout)
+
+
+def too_old(version: AgyVersion | None) -> RelayError | None:
+    """AGY_TOO_OLD for a version below MIN_VERSION; None when it will do (or is unknown)."""
+    if version is None or version >= MIN_VERSION:
+        return None
+    return RelayError(Status.AGY_TOO_OLD, f"agy {'.'.join(map(str, version))} is too old: the relay needs "
+                      f"{'.'.join(map(str, MIN_VERSION))} or newer (stream-json output and --json-schema)",
+                      "Run `agy update`.")
 
 
 def agy_fact(settings: Settings, timeout: float = 3.0, environ: dict[str, str] | None = None
              ) -> tuple[str | None, str | None]:
     """(path, version) of the agy the relay would run; None where unknown."""
-    return finish_version_probe(*start_version_probe(settings, environ), timeout=timeout)
+    try:
+        path = locate_agy(settings, dict(os.environ if environ is None else environ))
+    except RelayError:
+        return None, None
+    try:
+        return path, read_version(path, environ, timeout).shown
+    except OSError:
+        return path, None
 
 
 def go_duration(seconds: float) -> str:
@@ -158,52 +191,57 @@ def report_schema() -> str:
     return msgspec.json.encode(schema).decode()
 
 
-def build_agy_argv(
-    *,
-    agy: str,
-    version: AgyVersion | None,
-    workspace: str,
-    prompt: str,
-    execution_mode: ExecutionMode | None,
-    sandbox: bool,
-    skip_permissions: bool,
-    timeout_seconds: float,
-    model: str | None = None,
-    effort: str | None = None,
-    agent: str | None = None,
-    conversation_id: str | None = None,
-    extra_dirs: list[str] | None = None,
-    log_file: str | None = None,
-    schema: str | None = None,
-) -> list[str]:
-    if not os.path.isabs(workspace):
-        raise ValueError(f"--add-dir needs an absolute path, got {workspace!r}")
-    argv = [agy, "--output-format", "stream-json"]
-    if supports(version, "--json-schema") and schema:
-        argv += ["--json-schema", schema]
-    argv += ["--add-dir", workspace]
-    for extra in extra_dirs or []:
-        argv += ["--add-dir", extra]
-    if conversation_id:
-        argv += ["--conversation", conversation_id]
-    if skip_permissions:
-        argv.append("--dangerously-skip-permissions")
-    else:
-        # Without auto-approval, accept-edits lets file edits through (commands still need a rule).
-        argv += ["--mode", "accept-edits"]
-    if sandbox:
-        argv.append("--sandbox")
-    if model and supports(version, "--model"):
-        argv += ["--model", model]
-    if effort and supports(version, "--effort"):
-        argv += ["--effort", effort]
-    if agent:
-        argv += ["--agent", agent]
-    if supports(version, "--disable-slash-commands"):
+class AgyInvocation(Struct, kw_only=True, frozen=True):
+    """One worker launch, as the relay decided it (built from the RunPlan by orchestrate)."""
+
+    agy: str
+    version: AgyVersion | None
+    workspace: str
+    prompt: str
+    timeout_seconds: float
+    execution_mode: ExecutionMode | None = None
+    sandbox: bool = False
+    skip_permissions: bool = False  # the legacy flag: read only when no execution_mode is set
+    model: str | None = None
+    effort: str | None = None
+    agent: str | None = None
+    conversation_id: str | None = None
+    extra_dirs: tuple[str, ...] = ()
+    log_file: str | None = None
+    schema: str | None = None
+
+
+def _permission_flags(inv: AgyInvocation) -> list[str]:
+    """The mode decides: trusted auto-approves every tool; safe (and the default) accepts edits only —
+    commands still need a rule in agy's settings — and is sandboxed when asked."""
+    trusted = inv.skip_permissions if inv.execution_mode is None else inv.execution_mode is ExecutionMode.TRUSTED
+    if trusted:
+        return ["--dangerously-skip-permissions"]
+    return ["--mode", "accept-edits", *(["--sandbox"] if inv.sandbox else [])]
+
+
+def build_agy_argv(inv: AgyInvocation) -> list[str]:
+    if not os.path.isabs(inv.workspace):
+        raise ValueError(f"--add-dir needs an absolute path, got {inv.workspace!r}")
+    argv = [inv.agy, "--output-format", "stream-json"]
+    if supports(inv.version, "--json-schema") and inv.schema:
+        argv += ["--json-schema", inv.schema]
+    for directory in (inv.workspace, *inv.extra_dirs):
+        argv += ["--add-dir", directory]
+    if inv.conversation_id:
+        argv += ["--conversation", inv.conversation_id]
+    argv += _permission_flags(inv)
+    if inv.model and supports(inv.version, "--model"):
+        argv += ["--model", inv.model]
+    if inv.effort and supports(inv.version, "--effort"):
+        argv += ["--effort", inv.effort]
+    if inv.agent:
+        argv += ["--agent", inv.agent]
+    if supports(inv.version, "--disable-slash-commands"):
         argv.append("--disable-slash-commands")
-    argv += ["--print-timeout", go_duration(timeout_seconds)]
-    if log_file:
-        argv += ["--log-file", log_file]
+    argv += ["--print-timeout", go_duration(inv.timeout_seconds)]
+    if inv.log_file:
+        argv += ["--log-file", inv.log_file]
     # Last, and bound to its flag: a prompt that starts with "-" stays a prompt.
-    argv.append(f"--print={prompt}")
+    argv.append(f"--print={inv.prompt}")
     return argv

@@ -38,9 +38,9 @@ from relay.core.contracts import (
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
-from relay.core.errors import RelayError
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
-from relay.core.process import kill_group, run_capture, tail
+from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
@@ -101,7 +101,6 @@ class Relay:
         self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
-        self._versions: dict[tuple[str, float], agy_cli.AgyVersion | None] = {}
         self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
 
     # ------------------------------------------------------------------ tools
@@ -125,10 +124,8 @@ class Relay:
             )
             prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
                                     plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
-        except RelayError as exc:
+        except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
-        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
-            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
     async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
@@ -144,10 +141,8 @@ class Relay:
             record.requested_conversation_id = conversation_id
             plan = resolve_plan(call, self.settings)
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
-        except RelayError as exc:
+        except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
-        except Exception as exc:  # noqa: BLE001 - a bug before the run: still recorded, still with a run_id
-            return self._early_bug(record, exc)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
     def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
@@ -215,17 +210,10 @@ class Relay:
         with anyio.CancelScope(shield=True):
             await self._stop_worker(record)
             changes = await self._observe_after_cancel(record, plan, live)
-        if isinstance(inner, OSError):
-            hint = (f"The relay could not read or write a file ({getattr(inner, 'filename', None) or 'see the message'}); "
-                    f"free disk space or fix permissions under {self.settings.data_dir}, then call again. "
-                    "The worker was stopped; the files it changed are listed.")
-        else:
-            hint = ("This is a relay bug; the relay's stderr log has the traceback. The worker was stopped; the files it "
-                    "changed are listed. Please report it.")
-        name = type(inner).__name__
-        text = f"{name}: {inner}" if str(inner) else name
-        verdict = Verdict(status=Status.MCP_ERROR, message=f"run {record.run_id} failed inside the relay: {text}"[:2000],
-                          hint=hint)
+        # A store that cannot be written is STORAGE_ERROR, not a relay bug (errors.as_relay_error maps it).
+        error = as_relay_error(inner, f"run {record.run_id}")
+        verdict = Verdict(status=error.status, message=error.message[:2000],
+                          hint=error.hint + " The worker was stopped; the files it changed are listed.")
         return self._finish(record, verdict, started=started, changes=changes)
 
     async def _with_changes(self, record: RunRecord, plan: RunPlan, live: _Live, packet: Packet) -> Packet:
@@ -246,12 +234,14 @@ class Relay:
         async with self.coordinator.conversation(conversation_id):
             agy = agy_cli.locate_agy(self.settings, self.environ)
             record.agy_bin = agy
-            version = await self._agy_version(agy)
+            try:  # the one cached `agy --version` probe (agy/command.py)
+                version = (await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ,
+                                                          abandon_on_cancel=True)).version
+            except OSError as exc:
+                raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
             record.agy_version = ".".join(map(str, version)) if version else None
-            if version is not None and version < agy_cli.MIN_VERSION:
-                need = ".".join(map(str, agy_cli.MIN_VERSION))
-                raise RelayError(Status.AGY_TOO_OLD, f"agy {record.agy_version} is too old: the relay needs {need} or newer "
-                                 "(stream-json output and --json-schema)", "Run `agy update`, then call again.")
+            if (old := agy_cli.too_old(version)) is not None:
+                raise old
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
             # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
@@ -312,13 +302,13 @@ class Relay:
         record.transcript = str(transcript)
 
         def argv_for(log_file: Path) -> list[str]:
-            return agy_cli.build_agy_argv(
+            return agy_cli.build_agy_argv(agy_cli.AgyInvocation(
                 agy=agy, version=version, workspace=plan.workspace, prompt=argv_prompt,
                 execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
                 timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
-                conversation_id=conversation_id, extra_dirs=[spill] if spill else None, log_file=str(log_file),
+                conversation_id=conversation_id, extra_dirs=(spill,) if spill else (), log_file=str(log_file),
                 schema=agy_cli.report_schema(),
-            )
+            ))
 
         async def attempt_once() -> tuple[Outcome, Verdict, bool]:
             number = len(record.attempts) + 1
@@ -347,8 +337,7 @@ class Relay:
                                            kill_grace=self.settings.kill_grace_seconds,
                                            transcript_max_bytes=self.settings.transcript_max_bytes, notes=notes)
             except OSError as exc:
-                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+                raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
             verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
             attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
             attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
@@ -464,12 +453,6 @@ class Relay:
         if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
             await kill_group(record.pgid, self.settings.kill_grace_seconds)
 
-    def _early_bug(self, record: RunRecord, exc: Exception) -> Packet:
-        log.error("call %s failed before its run started", record.run_id, exc_info=exc)
-        return self._finish(record, Verdict(
-            status=Status.MCP_ERROR, message=f"run {record.run_id} failed before agy started: {type(exc).__name__}: {exc}"[:2000],
-            hint="This is a relay bug (traceback in the relay's stderr log); nothing ran. Please report it."))
-
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
         try:
@@ -487,9 +470,12 @@ class Relay:
             self.store.write(record)
         self.store.clear_active(record.run_id)
 
-    def _refused(self, record: RunRecord, exc: RelayError, *, started: float | None = None) -> Packet:
-        verdict = Verdict(status=exc.status, message=exc.message, hint=exc.hint)
-        return self._finish(record, verdict, started=started)
+    def _refused(self, record: RunRecord, exc: Exception, *, started: float | None = None) -> Packet:
+        if not isinstance(exc, RelayError):
+            log.error("call %s failed before its run started", record.run_id, exc_info=exc)
+        error = as_relay_error(exc, f"run {record.run_id} (before agy started)")
+        return self._finish(record, Verdict(status=error.status, message=error.message[:2000], hint=error.hint,
+                                            retryable=error.retryable), started=started)
 
     # ------------------------------------------------------------------ helpers
 
@@ -513,8 +499,7 @@ class Relay:
                                      "Wait for its packet, then continue it.", retryable=True)
                 parent = self.store.read(args.run_id)
             if not parent.conversation_id:
-                raise RelayError(
-                    Status.INVALID_INPUT,
+                raise InvalidInput(
                     f"run {args.run_id} has no agy conversation to continue (it ended {parent.status.value if parent.status else 'early'})",
                     "Start a new antigravity_execute instead.",
                 )
@@ -522,8 +507,7 @@ class Relay:
                 # A continue runs where its run ran; another folder is refused, never silently ignored.
                 asked = validate_workspace(args.workspace, self.settings)
                 if parent.workspace and asked != parent.workspace:
-                    raise RelayError(
-                        Status.INVALID_WORKSPACE,
+                    raise InvalidWorkspace(
                         f"run {args.run_id} ran in {parent.workspace}; a continue cannot move it to {asked}",
                         "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
                     )
@@ -539,14 +523,12 @@ class Relay:
                 parent.run_id,
             )
         if not args.conversation_id:
-            raise RelayError(
-                Status.INVALID_INPUT,
+            raise InvalidInput(
                 "antigravity_continue needs run_id (or the older conversation_id + workspace)",
                 "Pass the run_id from the packet you are following up on.",
             )
         if not args.workspace:
-            raise RelayError(
-                Status.INVALID_WORKSPACE,
+            raise InvalidWorkspace(
                 "continuing by conversation_id needs the workspace it ran in",
                 "Pass run_id instead (the relay restores everything), or add workspace.",
             )
@@ -569,23 +551,6 @@ class Relay:
         record.verify = plan.verify
         record.paths = plan.paths
 
-    async def _agy_version(self, agy: str) -> agy_cli.AgyVersion | None:
-        """`agy --version`, read once per binary (keyed by its mtime, so an update is noticed)."""
-        try:
-            key = (agy, os.stat(agy).st_mtime)
-        except OSError:
-            key = (agy, 0.0)
-        if key not in self._versions:
-            try:
-                got = await run_capture([agy, "--version"], timeout=15.0,
-                                        env=build_worker_env(self.environ, run_id="version-check"))
-            except OSError as exc:
-                raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                                 "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
-            self._versions[key] = agy_cli.parse_version(got.stdout) if got.exit_code == 0 else None
-        return self._versions[key]
-
-
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
     """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
     repo = before.repo
@@ -606,8 +571,7 @@ def _refuse_nul(args: object) -> None:
         value = getattr(args, name)
         values = value if isinstance(value, list) else [value]
         if any(isinstance(v, str) and "\0" in v for v in values):
-            raise RelayError(
-                Status.INVALID_INPUT,
+            raise InvalidInput(
                 f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
                 f"Remove the NUL character from {name} and call again.",
             )

@@ -22,7 +22,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from relay.core.contracts import ExecutionMode, Profile, Status
-from relay.core.errors import RelayError
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
 from relay.core.settings import Settings
 
 __all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
@@ -71,8 +71,7 @@ def _conflict(message: str, hint: str) -> RelayError:
 
 def _pick_profile(settings: Settings, name: str | None) -> tuple[str | None, Profile]:
     if settings.profile_error:
-        raise RelayError(
-            Status.INVALID_INPUT,
+        raise InvalidInput(
             f"the relay's profiles cannot be used: {settings.profile_error}",
             "Fix the profile configuration (GRAVITY_RELAY_PROFILES / GRAVITY_RELAY_PROFILE_FILE) and restart "
             "the relay; `gravity-relay doctor` shows what is wrong.",
@@ -82,8 +81,7 @@ def _pick_profile(settings: Settings, name: str | None) -> tuple[str | None, Pro
         return None, Profile()
     if chosen not in settings.profiles:
         names = ", ".join(sorted(settings.profiles)) or "none are defined"
-        raise RelayError(
-            Status.INVALID_INPUT,
+        raise InvalidInput(
             f"unknown profile {chosen!r}",
             f"Use one of the server's profiles ({names}), or omit `profile` to use the default.",
         )
@@ -97,36 +95,31 @@ def _is_root(path: Path) -> bool:
 def validate_workspace(raw: str | None, settings: Settings, *, within: str | None = None) -> str:
     """Return the workspace's real path, or refuse with INVALID_WORKSPACE and the fix."""
     if raw is not None and raw and not raw.strip():
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw!r} is blank",
             "Pass the absolute path of the project folder, or leave `workspace` out to use the profile's.",
         )
     if not raw or not raw.strip():
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             "no workspace: the call names none and its profile has none",
             "Pass `workspace` as an absolute path, or set `workspace` in a server profile "
             "(GRAVITY_RELAY_DEFAULT_PROFILE makes it the default).",
         )
     raw = os.path.expanduser(raw.strip())
     if not os.path.isabs(raw):
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw!r} is not an absolute path",
             "Pass the full path of the project folder, e.g. /home/me/project.",
         )
     path = Path(raw)
     if not path.is_dir():
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw} does not exist or is not a directory",
             "Pass an existing project folder.",
         )
     real = path.resolve(strict=True)
     if _is_root(real):
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw} is a filesystem root",
             "Point the worker at a project folder, never at / or a drive root.",
         )
@@ -135,8 +128,7 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
         relative = [r for r in settings.allowed_roots if not os.path.isabs(os.path.expanduser(r))]
         if relative:
             # Never resolved against the relay's cwd: that would allow whatever folder it started in.
-            raise RelayError(
-                Status.INVALID_WORKSPACE,
+            raise InvalidWorkspace(
                 f"GRAVITY_RELAY_ALLOWED_ROOTS has a relative entry ({', '.join(map(repr, relative))}); no workspace "
                 "is accepted until it is fixed",
                 "Use absolute paths in GRAVITY_RELAY_ALLOWED_ROOTS (see `gravity-relay doctor`).",
@@ -144,8 +136,7 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
         roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
         if not any(real == root or real.is_relative_to(root) for root in roots):
             listed = "; ".join(str(r) for r in roots)
-            raise RelayError(
-                Status.INVALID_WORKSPACE,
+            raise InvalidWorkspace(
                 f"workspace {real} is outside the allowed roots ({listed})",
                 "Use a folder under GRAVITY_RELAY_ALLOWED_ROOTS, or add its root there in the relay's configuration.",
             )
@@ -155,8 +146,7 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
                              "Give the profile's workspace as a full path.")
         bound = Path(os.path.expanduser(within.strip())).resolve()
         if not (real == bound or real.is_relative_to(bound)):
-            raise RelayError(
-                Status.INVALID_WORKSPACE,
+            raise InvalidWorkspace(
                 f"workspace {real} is outside its profile's workspace {bound}",
                 "A call may narrow its profile's workspace to a sub-folder, never leave it; "
                 "use another profile for another project.",
@@ -168,21 +158,18 @@ def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
     """The relay's own data dir, a git directory and a bare repository are never workspaces."""
     data = Path(os.path.expanduser(str(settings.data_dir))).resolve()
     if real == data or real.is_relative_to(data):
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw} is the relay's data dir ({data}), where its run records live",
             "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
         )
     if ".git" in real.parts:
         project = Path(*real.parts[: real.parts.index(".git")])
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw} is inside a git directory (.git)",
             f"Pass the project folder itself ({project}), not its .git.",
         )
     if (real / "HEAD").is_file() and (real / "objects").is_dir() and (real / "refs").is_dir():
-        raise RelayError(
-            Status.INVALID_WORKSPACE,
+        raise InvalidWorkspace(
             f"workspace {raw} is a bare git repository (no working tree to edit)",
             "Clone it (`git clone <bare> <folder>`) or add a worktree, and pass that folder.",
         )
@@ -191,8 +178,7 @@ def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
 def require_text(name: str, value: str) -> str:
     """A task or feedback made only of whitespace gives the worker nothing to do: refused."""
     if not value.strip():
-        raise RelayError(
-            Status.INVALID_INPUT,
+        raise InvalidInput(
             f"{name} is blank (only whitespace)",
             f"Say in `{name}` what the worker must do.",
         )

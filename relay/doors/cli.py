@@ -27,20 +27,24 @@ def _setup_logging() -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from relay.agy.command import finish_version_probe, start_version_probe
+    import threading
+
+    from relay.agy.command import agy_fact
     from relay.core.settings import load_settings
 
     settings = load_settings()
     if _refuse_bad_settings(settings.problems):
         return 2
-    # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up).
-    probe = start_version_probe(settings)
+    # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up); 3 s at most.
+    found: list[tuple[str | None, str | None]] = []
+    probe = threading.Thread(target=lambda: found.append(agy_fact(settings)), daemon=True)
+    probe.start()
     import anyio
 
     from relay.doors.mcp_server import serve
 
-    agy = finish_version_probe(*probe)
-    anyio.run(serve, settings, agy)
+    probe.join()
+    anyio.run(serve, settings, found[0] if found else (None, None))
     return 0
 
 
@@ -237,7 +241,7 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
     import anyio
 
     from relay.call.orchestrate import Relay
-    from relay.doors.mcp_server import CONTINUE, EXECUTE, call_tool
+    from relay.doors.tools import CONTINUE, EXECUTE, call_tool
 
     settings = _settings_or_none()
     if settings is None:

@@ -60,11 +60,12 @@ def check_python() -> Check:
     return _ok("python", where)
 
 
-async def _probe_agy(agy: str, env: dict[str, str], probe_timeout: float):
-    from relay.core.process import run_capture
+async def _probe_agy(agy: str, environ: Mapping[str, str], env: dict[str, str], probe_timeout: float):
+    """(the version answer or the OSError that stopped it, `agy models`' answer or its OSError)."""
+    import anyio
 
     try:
-        version = await run_capture([agy, "--version"], timeout=VERSION_TIMEOUT, env=env)
+        version = await anyio.to_thread.run_sync(agy_cli.read_version, agy, dict(environ), VERSION_TIMEOUT)
     except OSError as exc:
         return exc, None
     try:
@@ -93,7 +94,7 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
     if settings.default_profile and settings.default_profile in settings.profiles:
         passthrough = settings.profiles[settings.default_profile].env
     env = build_worker_env(environ, run_id="doctor", passthrough=passthrough)
-    got_version, got_models = anyio.run(_probe_agy, agy, env, probe_timeout)
+    got_version, got_models = anyio.run(_probe_agy, agy, environ, env, probe_timeout)
 
     checks: list[Check] = []
     if isinstance(got_version, OSError):
@@ -101,23 +102,19 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
         return [_fail("agy", f"{agy} ({source}) cannot be started: {detail}",
                       "Point AGY_BIN at the agy executable (`which agy`), or reinstall the Antigravity CLI."),
                 _warn("auth", "not checked: agy cannot be started")]
-    version = agy_cli.parse_version(got_version.stdout) if got_version.exit_code == 0 else None
-    need = ".".join(map(str, agy_cli.MIN_VERSION))
-    if got_version.timed_out:
+    version = got_version.version
+    if got_version.exit_code is None:
         checks.append(_warn("agy", f"{agy} ({source}): `agy --version` did not answer within {VERSION_TIMEOUT:g}s",
                             "Run `agy --version` in a terminal; a first run may be updating itself."))
     elif version is None:
-        said = (got_version.stdout or got_version.stderr).strip().splitlines()[:1]
+        said = got_version.said
         checks.append(_warn("agy", f"{agy} ({source}): version unknown (`agy --version` exited {got_version.exit_code}"
-                            f"{': ' + said[0][:120] if said else ''})",
+                            f"{': ' + said if said else ''})",
                             "The relay will assume every flag exists; update agy (`agy update`) if runs fail."))
+    elif (old := agy_cli.too_old(version)) is not None:
+        checks.append(_fail("agy", f"{old.message} (at {agy})", old.hint))
     else:
-        shown = ".".join(map(str, version))
-        if version < agy_cli.MIN_VERSION:
-            checks.append(_fail("agy", f"agy {shown} at {agy} is too old: the relay needs {need} or newer "
-                                "(stream-json output and --json-schema)", "Run `agy update`."))
-        else:
-            checks.append(_ok("agy", f"agy {shown} at {agy} ({source})"))
+        checks.append(_ok("agy", f"agy {got_version.shown} at {agy} ({source})"))
     supported = agy_cli.feature_list(version)
     missing = [name for name in agy_cli.FEATURES if name not in supported]
     if version is None:

@@ -1,11 +1,8 @@
 """The MCP edge: three tools, a few resources and prompts, over the SDK's low-level server.
 
-Thin on purpose: arguments are decoded once with msgspec into the contracts,
-the work is done by ``Relay`` (orchestrate.py) and ``render_result``
-(results.py), and every answer leaves as one compact JSON object, sent both as
-structured content and as one text block. Errors are mapped here, once: a
-RelayError or a bad argument becomes a failed packet; anything unexpected is
-logged with its traceback and answered as MCP_ERROR, never as a JSON-RPC error.
+Thin on purpose: the tools themselves (dispatch, argument decoding, the error shape) live in
+tools.py, which the CLI calls too; here they are announced and their answers sent, as structured
+content and as one text block.
 
 An error result (isError) carries its packet once, as the text block only:
 every client reads the text block. Gemini CLI is the exception that proves the
@@ -13,9 +10,7 @@ need: on isError it hands its model the call's own arguments (the whole task)
 plus the result escaped and twice (it rebuilds structured content from the
 text), ~3x the packet; so for the clients in ``_ISERROR_MANGLERS`` a failure
 packet leaves as an ordinary result — its ``ok:false``/``status``/``error``
-still say it failed — and reaches the model at ~1.1x. Argument names a tool does not know are
-ignored (clients add their own, e.g. Gemini's ``wait_for_previous``) and
-recorded in the run record; a wrong type of a known field is still refused.
+still say it failed — and reaches the model at ~1.1x.
 """
 
 from __future__ import annotations
@@ -32,13 +27,11 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 
 from relay import __version__
-from relay.doors.cli_runs import recent_runs
-from relay.core.contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
-from relay.core.errors import RelayError
+from relay.core.contracts import ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
-from relay.call.orchestrate import Relay, no_progress
+from relay.doors.tools import CONTINUE, EXECUTE, GET_RESULT, as_text, call_tool, lone_surrogate
+from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
-from relay.runs.results import encode, packet_object, render_result
 from relay.runs.retention import retain_in_background
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
@@ -47,7 +40,8 @@ __all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
 
 log = logging.getLogger("relay.doors.mcp_server")
 
-EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+# A worker edits, and may delete, files in the workspace: honest annotations say so.
+_WRITES = types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
@@ -59,15 +53,13 @@ def tool_definitions() -> list[types.Tool]:
                 "compact review packet: changed files, the line ranges worth reviewing ranked by risk, test counts."
             ),
             input_schema=input_schema(ExecuteArgs),
-            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                              open_world_hint=True),
+            annotations=_WRITES,
         ),
         types.Tool(
             name=CONTINUE,
             description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
             input_schema=input_schema(ContinueArgs),
-            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                              open_world_hint=True),
+            annotations=_WRITES,
         ),
         types.Tool(
             name=GET_RESULT,
@@ -76,14 +68,6 @@ def tool_definitions() -> list[types.Tool]:
             annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
         ),
     ]
-
-
-def _result(obj: Any, text: str, *, is_error: bool) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)],
-        structured_content=None if is_error else obj,  # errors: the packet once (see the module doc)
-        is_error=is_error,
-    )
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:
@@ -104,105 +88,6 @@ def _for_client(result: types.CallToolResult, client: str) -> types.CallToolResu
         return types.CallToolResult(content=result.content, structured_content=msgspec.json.decode(text),
                                     is_error=False)
     return result
-
-
-def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[str, Any], list[str]]:
-    """(the arguments the tool knows, the names it ignores)."""
-    fields = accepted.__struct_fields__
-    known = {k: v for k, v in arguments.items() if k in fields}
-    return known, sorted(k for k in arguments if k not in fields)
-
-
-def _packet_result(packet: Packet) -> types.CallToolResult:
-    obj = packet_object(packet)
-    return _result(obj, encode(obj).decode(), is_error=not packet.ok)
-
-
-def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
-    names = ", ".join(accepted.__struct_fields__)
-    return RelayError(
-        Status.INVALID_INPUT,
-        f"{tool}: {explain(exc)}",
-        f"Accepted arguments: {names}. execution_mode is 'safe' or 'trusted'; detail is 'summary', 'errors' or 'full'.",
-    )
-
-
-def _lone_surrogate(value: Any, where: str = "arguments") -> str | None:
-    """The path of the first string (or key) that is not valid Unicode text: a lone UTF-16 surrogate."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            return f"{where} (character {exc.start}: {value[exc.start]!a})"
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = _lone_surrogate(key, f"{where} key") or _lone_surrogate(item, f"{where}.{key}")
-            if found:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _lone_surrogate(item, f"{where}[{index}]")
-            if found:
-                return found
-    return None
-
-
-def _as_text(value: Any) -> str:
-    return str(value).encode("utf-8", "replace").decode("utf-8")
-
-
-async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
-    """Dispatch one tool call; shared by the MCP handler and tests."""
-    progress = progress or no_progress
-    arguments = arguments or {}
-    try:
-        bad = _lone_surrogate(arguments)
-        if bad:
-            # Text no file, argv or JSON answer can hold: refused here, before it reaches any of them.
-            error = RelayError(
-                Status.INVALID_INPUT,
-                f"{_as_text(name)}: {_as_text(bad).replace('arguments.', '', 1)} is not valid Unicode text: it holds "
-                "a lone UTF-16 surrogate",
-                "Send valid UTF-8 text; in JSON a \\ud800-\\udbff escape must be followed by a \\udc00-\\udfff one.",
-            )
-            if name in (EXECUTE, CONTINUE):
-                text = arguments.get("task" if name == EXECUTE else "feedback", "")
-                return _packet_result(relay.refuse_input(name, _as_text(text), error))
-            raise error
-        if name in (EXECUTE, CONTINUE):
-            kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
-                                     CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
-            known, ignored = _split_arguments(arguments, kind)
-            if ignored:
-                log.info("%s: ignored unknown argument(s) %s", name, ", ".join(ignored))
-            try:
-                args = msgspec.convert(known, kind, strict=False)
-            except msgspec.ValidationError as exc:
-                # Refused, and recorded like any early refusal.
-                return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
-                                                         _bad_arguments(name, exc, kind), ignored=ignored))
-            return _packet_result(await run(args, progress, ignored=ignored))
-        if name == GET_RESULT:
-            known, _ignored = _split_arguments(arguments, GetResultInput)
-            try:
-                args = msgspec.convert(known, GetResultInput, strict=False)
-            except msgspec.ValidationError as exc:
-                raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
-            obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
-            return _result(obj, text, is_error=False)
-        raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
-    except RelayError as exc:
-        obj = {"ok": False, "status": exc.status.value, "error": msgspec.to_builtins(exc.info())}
-        return _result(obj, encode(obj).decode(), is_error=True)
-    except anyio.get_cancelled_exc_class():
-        raise
-    except Exception as exc:  # a bug: log it whole, answer the leader with something it can act on
-        log.exception("tool %s failed", name)
-        obj = {"ok": False, "status": Status.MCP_ERROR.value,
-               "error": {"code": Status.MCP_ERROR.value, "message": f"internal error in {name}: {type(exc).__name__}: {exc}",
-                         "hint": "This is a relay bug; the relay's stderr log has the traceback. Please report it."}}
-        return _result(obj, encode(obj).decode(), is_error=True)
 
 
 def create_server(settings: Settings, relay: Relay | None = None,
@@ -373,18 +258,18 @@ async def _reply_to_undecodable(relay: Relay, exc: Exception):
         return None
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     request_id = message["id"]
-    if not isinstance(request_id, (int, str)) or _lone_surrogate(request_id):
+    if not isinstance(request_id, (int, str)) or lone_surrogate(request_id):
         return None
-    bad = _lone_surrogate(message)
+    bad = lone_surrogate(message)
     if bad is None:
         return None  # some other reason; the SDK's behaviour stands
     log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
-    if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not _lone_surrogate(params["name"]):
+    if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not lone_surrogate(params["name"]):
         arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
         result = await call_tool(relay, params["name"], arguments)
         reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
                                       result=result.model_dump(mode="json", by_alias=True, exclude_none=True))
     else:
         reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(
-            code=types.INVALID_PARAMS, message=f"{_as_text(bad)} is not valid Unicode text (a lone UTF-16 surrogate)"))
+            code=types.INVALID_PARAMS, message=f"{as_text(bad)} is not valid Unicode text (a lone UTF-16 surrogate)"))
     return SessionMessage(reply)

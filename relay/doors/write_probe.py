@@ -47,10 +47,10 @@ async def probe_safe_write(agy: str, version: agy_cli.AgyVersion | None, environ
         root = Path(tmp)
         workspace = root / "project"
         workspace.mkdir()
-        argv = agy_cli.build_agy_argv(
+        argv = agy_cli.build_agy_argv(agy_cli.AgyInvocation(
             agy=agy, version=version, workspace=str(workspace), prompt=_PROMPT, execution_mode=ExecutionMode.SAFE,
-            sandbox=True, skip_permissions=False, timeout_seconds=timeout, log_file=str(root / "agy.log"),
-        )
+            sandbox=True, timeout_seconds=timeout, log_file=str(root / "agy.log"),
+        ))
         outcome = await run_worker(argv, cwd=str(workspace), env=build_worker_env(environ, run_id="write-probe"),
                                    timeout=timeout + 10, transcript=root / "transcript.ndjson",
                                    log_file=root / "agy.log", reader=StreamReader(), kill_grace=2.0)
@@ -69,13 +69,12 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
         agy = agy_cli.locate_agy(settings, dict(environ))
     except RelayError as exc:
         return Check(name=name, level="warning", message=f"not run: {exc.message}", fix=exc.hint)
-    _, shown = agy_cli.agy_fact(settings, environ=dict(environ))
-    version = agy_cli.parse_version(shown or "")
     try:
-        got = anyio.run(lambda: probe_safe_write(agy, version, environ, timeout=timeout))
+        answer = agy_cli.read_version(agy, dict(environ), 3.0)
+        got = anyio.run(lambda: probe_safe_write(agy, answer.version, environ, timeout=timeout))
     except OSError as exc:
         return Check(name=name, level="warning", message=f"not run: {agy} could not start: {exc}")
-    which = f"agy {shown}" if shown else "this agy"
+    which = f"agy {answer.shown}" if answer.shown else "this agy"
     if got.wrote:
         return Check(name=name, level="ok",
                      message=f"safe mode can write: {which} created a file under `--mode accept-edits` (one turn spent)")

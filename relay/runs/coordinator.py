@@ -29,8 +29,8 @@ import anyio
 import msgspec
 from filelock import FileLock, Timeout
 
-from relay.core.contracts import ProcessStamp, Status
-from relay.core.errors import RelayError
+from relay.core.contracts import ProcessStamp
+from relay.core.errors import Busy
 from relay.core.identity import own_stamp, owner_alive
 from relay.core.files import write_atomic
 from relay.runs.store import now_iso
@@ -111,18 +111,15 @@ class Coordinator:
         except (OSError, msgspec.DecodeError):
             return None
 
-    def _busy(self, run_id: str, position: int, waited: float) -> RelayError:
+    def _busy(self, run_id: str, position: int, waited: float) -> Busy:
         held = self.holder()
         who = (f"run {held.get('run_id')} (relay pid {held.get('pid')}) holds the worker slot since {held.get('since')}"
                if held else "another relay process holds the worker slot")
-        return RelayError(
-            Status.BUSY,
+        return Busy(
             f"queued {waited / 60:.1f} min without getting the worker slot (position {position}: "
             f"{position} call(s) ahead); {who}",
             "Wait for that run to finish (`gravity-relay runs list` shows it), or cancel it, then call again. "
-            "GRAVITY_RELAY_QUEUE_WAIT_MINUTES sets how long a call may queue.",
-            retryable=True,
-        )
+            "GRAVITY_RELAY_QUEUE_WAIT_MINUTES sets how long a call may queue.")
 
     @asynccontextmanager
     async def slot(self, run_id: str) -> AsyncIterator[int]:
@@ -196,12 +193,9 @@ class Coordinator:
         self._dir.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256(conversation_id.encode()).hexdigest()[:24]
         file_lock = FileLock(str(self._dir / f"conversation-{digest}.lock"), thread_local=False)
-        busy = RelayError(
-            Status.BUSY,
+        busy = Busy(
             f"conversation {conversation_id} is already running a turn",
-            "Wait for that call's packet, then continue; two turns at once would fork the conversation.",
-            retryable=True,
-        )
+            "Wait for that call's packet, then continue; two turns at once would fork the conversation.")
         if conversation_id in self._conversations:
             raise busy
         try:

@@ -20,7 +20,7 @@ import msgspec
 
 from relay.core.files import write_atomic
 from relay.core.contracts import RunRecord, Status
-from relay.core.errors import RelayError
+from relay.core.errors import InvalidInput, NotFound, RelayError
 
 __all__ = [
     "new_run_id",
@@ -57,8 +57,7 @@ def run_created(run_id: str) -> _dt.datetime:
 
 def check_run_id(run_id: str) -> str:
     if not isinstance(run_id, str) or not RUN_ID_PATTERN.fullmatch(run_id):
-        raise RelayError(
-            Status.INVALID_INPUT,
+        raise InvalidInput(
             f"run_id {str(run_id)[:80]!r} is not a Gravity Relay run id",
             "Pass the run_id exactly as a packet returned it (like r20261129T213900-1a2b3c4d); "
             "`gravity-relay runs list` shows recent ones.",
@@ -106,8 +105,7 @@ class RunStore:
         try:
             data = _read_regular(path)
         except FileNotFoundError:
-            raise RelayError(
-                Status.NOT_FOUND,
+            raise NotFound(
                 f"no run record {run_id} in {self.runs_dir}",
                 "Check the run_id; records may have been removed by cleanup, or written under another "
                 "GRAVITY_RELAY_DATA_DIR.",
@@ -115,8 +113,7 @@ class RunStore:
         except OSError as exc:
             # A record left by `sudo` (root-owned 0600), a folder or a pipe in its place: the
             # views name it and go on, never a traceback (issue 13, item 14).
-            raise RelayError(
-                Status.NOT_FOUND,
+            raise NotFound(
                 f"run record {path} cannot be read: {exc.strerror or exc}",
                 "Fix its owner or permissions (a record written by `sudo gravity-relay` belongs to root: "
                 "`sudo chown $USER` it), or remove it.",

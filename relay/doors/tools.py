@@ -1,0 +1,177 @@
+"""The tools both doors call: one dispatch, one argument decoding, one error shape, so the same bytes.
+
+The MCP server and the CLI (``execute``, ``continue``, ``runs show``) call ``call_tool`` / ``get_result``;
+the work is done by ``Relay`` (orchestrate.py) and ``render_result`` (results.py). Errors are mapped here,
+once (``errors.error_object``); a bug is logged with its traceback and answered as MCP_ERROR, never as a
+JSON-RPC error. Argument names a tool does not know are ignored (clients add their own, e.g. Gemini's
+``wait_for_previous``) and recorded in the run record; a wrong type of a known field is still refused.
+
+``recent_runs`` is what ``antigravity_get_result`` answers without a run id: after a client timeout
+or Ctrl-C the leader never saw the run id, and this is how it finds the run again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anyio
+import msgspec
+from mcp import types
+
+from relay.call.orchestrate import Relay, no_progress
+from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, explain
+from relay.core.errors import InvalidInput, RelayError, error_object
+from relay.runs.results import encode, packet_object
+from relay.runs.store import RunStore
+
+__all__ = ["EXECUTE", "CONTINUE", "GET_RESULT", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
+           "lone_surrogate", "as_text"]
+
+log = logging.getLogger("relay.doors.tools")
+
+EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+RECENT_RUNS = 10  # what the leader gets: enough to find a lost run, small enough to pay for
+_TASK_CHARS = 60
+
+
+def _result(obj: Any, text: str, *, is_error: bool) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=None if is_error else obj,  # errors: the packet once (see the module doc)
+        is_error=is_error,
+    )
+
+
+def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[str, Any], list[str]]:
+    """(the arguments the tool knows, the names it ignores)."""
+    fields = accepted.__struct_fields__
+    known = {k: v for k, v in arguments.items() if k in fields}
+    return known, sorted(k for k in arguments if k not in fields)
+
+
+def _packet_result(packet: Packet) -> types.CallToolResult:
+    obj = packet_object(packet)
+    return _result(obj, encode(obj).decode(), is_error=not packet.ok)
+
+
+def _bad_arguments(tool: str, exc: msgspec.ValidationError, accepted: type) -> RelayError:
+    names = ", ".join(accepted.__struct_fields__)
+    return InvalidInput(f"{tool}: {explain(exc)}", f"Accepted arguments: {names}. execution_mode is 'safe' or "
+                        "'trusted'; detail is 'summary', 'errors' or 'full'.")
+
+
+def lone_surrogate(value: Any, where: str = "arguments") -> str | None:
+    """The path of the first string (or key) that is not valid Unicode text: a lone UTF-16 surrogate."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"{where} (character {exc.start}: {value[exc.start]!a})"
+        return None
+    is_dict = isinstance(value, dict)
+    for key, item in value.items() if is_dict else enumerate(value) if isinstance(value, list) else ():
+        found = ((is_dict and lone_surrogate(key, f"{where} key"))
+                 or lone_surrogate(item, f"{where}.{key}" if is_dict else f"{where}[{key}]"))
+        if found:
+            return found
+    return None
+
+
+def as_text(value: Any) -> str:
+    return str(value).encode("utf-8", "replace").decode("utf-8")
+
+
+async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> types.CallToolResult:
+    """Dispatch one tool call; shared by the MCP handler, the CLI and tests."""
+    progress = progress or no_progress
+    arguments = arguments or {}
+    try:
+        bad = lone_surrogate(arguments)
+        if bad:
+            # Text no file, argv or JSON answer can hold: refused here, before it reaches any of them.
+            error = InvalidInput(
+                f"{as_text(name)}: {as_text(bad).replace('arguments.', '', 1)} is not valid Unicode text: it holds "
+                "a lone UTF-16 surrogate",
+                "Send valid UTF-8 text; in JSON a \\ud800-\\udbff escape must be followed by a \\udc00-\\udfff one.",
+            )
+            if name in (EXECUTE, CONTINUE):
+                text = arguments.get("task" if name == EXECUTE else "feedback", "")
+                return _packet_result(relay.refuse_input(name, as_text(text), error))
+            raise error
+        if name in (EXECUTE, CONTINUE):
+            kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
+                                     CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
+            known, ignored = _split_arguments(arguments, kind)
+            if ignored:
+                log.info("%s: ignored unknown argument(s) %s", name, ", ".join(ignored))
+            try:
+                args = msgspec.convert(known, kind, strict=False)
+            except msgspec.ValidationError as exc:
+                # Refused, and recorded like any early refusal.
+                return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
+                                                         _bad_arguments(name, exc, kind), ignored=ignored))
+            return _packet_result(await run(args, progress, ignored=ignored))
+        if name == GET_RESULT:
+            return get_result(relay, arguments)
+        raise InvalidInput(f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # noqa: BLE001 - the one boundary: every exception leaves in the error shape
+        return _error_result(name, exc)
+
+
+def get_result(relay: Relay, arguments: dict[str, Any]) -> types.CallToolResult:
+    """antigravity_get_result; synchronous, so ``runs show`` calls it as it is."""
+    try:
+        known, _ignored = _split_arguments(arguments, GetResultInput)
+        try:
+            args = msgspec.convert(known, GetResultInput, strict=False)
+        except msgspec.ValidationError as exc:
+            raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
+        obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
+        return _result(obj, text, is_error=False)
+    except Exception as exc:  # noqa: BLE001 - the one boundary
+        return _error_result(GET_RESULT, exc)
+
+
+def _error_result(name: str, exc: Exception) -> types.CallToolResult:
+    if not isinstance(exc, (RelayError, OSError)):
+        log.exception("tool %s failed", name)  # a bug: logged whole; the leader gets something it can act on
+    obj = error_object(exc, name)
+    return _result(obj, encode(obj).decode(), is_error=True)
+
+
+def run_row(record: RunRecord) -> dict[str, Any]:
+    """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning."""
+    task = " ".join(record.task.split())
+    return {
+        "run_id": record.run_id,
+        "tool": record.tool,
+        "status": record.status.value if record.status else record.state.upper(),
+        "created_at": record.created_at[:19],
+        "task": task if len(task) <= _TASK_CHARS else task[: _TASK_CHARS - 1] + "…",
+    }
+
+
+def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, Any], str]:
+    """(structured content, text block) listing the newest runs, newest first."""
+    # Ids sort by their second only; runs started in the same second are ordered by created_at (µs).
+    records: list[RunRecord] = []
+    unreadable: list[str] = []
+    last_second = None
+    for run_id in store.iter_ids():
+        second = run_id.split("-", 1)[0]
+        if len(records) >= limit and second != last_second:
+            break
+        try:
+            records.append(store.read(run_id))
+        except RelayError as exc:
+            unreadable.append(exc.message)  # named, not hidden: one bad file must not hide a run
+            continue
+        last_second = second
+    records.sort(key=lambda r: (r.created_at, r.run_id), reverse=True)
+    obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records[:limit]]}
+    if unreadable:
+        obj["unreadable"] = unreadable[:limit]
+    return obj, encode(obj).decode()
