@@ -16,6 +16,8 @@ from relay import __version__
 
 __all__ = ["main", "build_parser"]
 
+DEFAULT_HTTP_PORT = "8765"  # `serve --http` and `setup --http` agree on it without being told
+
 
 def _setup_logging() -> None:
     level = os.environ.get("GRAVITY_RELAY_LOG_LEVEL", "INFO").upper()
@@ -30,6 +32,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from relay.agy.command import finish_version_probe, start_version_probe
     from relay.core.settings import load_settings
 
+    if args.http is not None:
+        from relay.doors.http_server import AddressError, parse_address
+
+        try:
+            address = parse_address(args.http, allow_remote=args.allow_remote)
+        except AddressError as exc:
+            print(f"gravity-relay serve: {exc}", file=sys.stderr)
+            return 2
     settings = load_settings()
     if _refuse_bad_settings(settings.problems):
         return 2
@@ -40,6 +50,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from relay.doors.mcp_server import serve
 
     agy = finish_version_probe(*probe)
+    if args.http is not None:
+        from relay.doors.http_server import serve_http
+
+        anyio.run(serve_http, settings, agy, *address)
+        return 0
     anyio.run(serve, settings, agy)
     return 0
 
@@ -284,7 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gravity-relay {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start)")
+    serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start), or over HTTP")
+    serve.add_argument("--http", metavar="[HOST:]PORT", nargs="?", const=DEFAULT_HTTP_PORT, default=None,
+                       help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio, one relay for every "
+                       "leader on the machine (default 127.0.0.1:8765; port 0 picks a free one); every request "
+                       "needs the bearer token in the data dir's http-token file")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="with --http: allow a non-loopback host (other machines can then reach the relay)")
     serve.set_defaults(func=_cmd_serve)
 
     execute = sub.add_parser("execute", help="delegate one task from the shell (the same code and answer as the MCP tool)")
