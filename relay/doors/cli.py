@@ -149,14 +149,28 @@ def _cmd_setup(args: argparse.Namespace) -> int:
             return 2
         env[key.strip()] = value
     home = home_dir()
+    http = None
+    if args.http is not None and not args.uninstall:
+        http = _http_target(args.http)
+        if http is None:
+            return 2
     try:
-        command = None if args.uninstall else (args.command or relay_command())
+        command = None if args.uninstall or http else (args.command or relay_command())
         plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
                       dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
-                      exported=relay_settings())
+                      exported=relay_settings(), http=http)
     except SetupError as exc:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
+    if http is not None:
+        from relay.core.http_token import mask
+
+        # The token never reaches the screen: a dry run's diff, --json and notes show it masked.
+        hidden = mask(http[1])
+        for p in plans:
+            for field in ("old_text", "new_text"):
+                if args.dry_run and getattr(p, field):
+                    setattr(p, field, getattr(p, field).replace(http[1], hidden))
     if args.json:
         import msgspec
 
@@ -188,12 +202,38 @@ def _cmd_setup(args: argparse.Namespace) -> int:
                                      ": the relay is already registered wherever a client was found."))
     elif args.dry_run and changed:
         print(f"Dry run: {len(changed)} file(s) would change; nothing was written.")
+    if http is not None and changed:
+        print(f"{'Would register' if args.dry_run else 'Registered'}: {http[0]} with the bearer token from "
+              f"the data dir's http-token (start it with `gravity-relay serve --http`)")
     if command and not args.uninstall and changed:
         if args.dry_run:
             print(f"Would register: {command} serve")
         else:
             print(f"Registered command: {command} serve (restart the clients to pick it up)")
     return 1 if any(p.action == "refuse" for p in plans) else 0
+
+
+def _http_target(url: str) -> tuple[str, str] | None:
+    """(the relay's URL, its token) for `setup --http`; the token is made now if the relay never ran."""
+    from urllib.parse import urlsplit
+
+    from relay.core.http_state import read_live_state
+    from relay.core.http_token import load_or_create_token
+
+    settings = _settings_or_none()
+    if settings is None:
+        return None
+    if not url:  # --http alone: the running relay's URL, else the default port's
+        state, _why = read_live_state(settings.data_dir)
+        url = state.url if state else f"http://127.0.0.1:{DEFAULT_HTTP_PORT}/mcp"
+    elif "://" not in url:
+        url = f"http://{url if ':' in url else '127.0.0.1:' + url}/mcp"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or not parts.port:
+        print(f"gravity-relay setup: --http {url!r}: give the relay's URL, e.g. http://127.0.0.1:8765/mcp, "
+              "or its port", file=sys.stderr)
+        return None
+    return url, load_or_create_token(settings.data_dir)
 
 
 def _cmd_cleanup(args: argparse.Namespace) -> int:
@@ -373,6 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--client-approvals", action="store_true",
                        help="leave tool approval to each client: no Codex pre-approval, no Claude Code allow rules, "
                        "no Gemini trust (headless calls then need the client's own flags)")
+    setup.add_argument("--http", nargs="?", const="", default=None, metavar="URL",
+                       help="register the clients by URL with a `serve --http` relay (default: the running one's "
+                       "URL, else http://127.0.0.1:8765/mcp; a bare PORT works too) and its bearer token "
+                       "(Codex, Claude Code, Gemini CLI, Cursor); --dry-run shows the token masked")
     setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
     setup.set_defaults(func=_cmd_setup)
 

@@ -271,7 +271,10 @@ def check_clients(home: Path) -> list[Check]:
                                 f"Rename or remove that entry, or `gravity-relay setup --client {reg.client} --force`."))
             continue
         registered += 1
-        if not reg.command_exists:
+        url = (reg.entry or {}).get("url") or (reg.entry or {}).get("httpUrl")
+        if reg.command is None and isinstance(url, str):  # `setup --http`: reaches a running relay by URL
+            checks.append(_ok(name, f"{reg.title}: registered in {shown} → {url} (the HTTP relay must be running)"))
+        elif not reg.command_exists:
             checks.append(_fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} no longer "
                                 "exists", f"Run `gravity-relay setup --client {reg.client}` again from the "
                                 "installation you use."))
