@@ -278,3 +278,20 @@ async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancell
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["status"] == "CANCELLED"
     assert not (tmp_path / "data" / "http-relay.json").exists()
+
+
+def test_serve_http_on_a_port_in_use_exits_2_saying_so(tmp_path, capsys, monkeypatch):
+    import socket
+
+    from relay.doors.cli import main
+
+    monkeypatch.setenv("GRAVITY_RELAY_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("AGY_BIN", str(tmp_path / "no-agy"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["serve", "--http", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "0 picks a free one" in err
+    assert not (tmp_path / "data" / "http-relay.json").exists()

@@ -53,7 +53,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.http is not None:
         from relay.doors.http_server import serve_http
 
-        anyio.run(serve_http, settings, agy, *address)
+        try:
+            anyio.run(serve_http, settings, agy, *address)
+        except AddressError as exc:
+            print(f"gravity-relay serve: {exc}", file=sys.stderr)
+            return 2
         return 0
     anyio.run(serve, settings, agy)
     return 0

@@ -163,7 +163,13 @@ def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host.strip("[]"), port))
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise AddressError(f"cannot listen on {_url_host(host)}:{port}: {exc.strerror or exc}; another relay (or "
+                           "program) may have that port: `gravity-relay doctor` shows a running relay, or pick "
+                           "another port (0 picks a free one)") from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
