@@ -193,6 +193,7 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
 async def test_http_two_sessions_two_calls_each_are_served_one_worker_at_a_time(shared):
     relay, repo, agy = shared
     already = len(launches(agy))
+    probes_before = sum(1 for r in launches(agy, print_mode_only=False) if r["mode"] == "models")
     statuses: list[str] = []
 
     async def session(s: int) -> None:
@@ -214,6 +215,8 @@ async def test_http_two_sessions_two_calls_each_are_served_one_worker_at_a_time(
     assert len(runs) == 4
     for a, b in zip(runs, runs[1:]):
         assert a["end"] is not None and a["end"] <= b["start"], (a, b)
+    # One relay, one auth cache: 4 runs from 2 sessions needed at most one login probe between them.
+    assert sum(1 for r in launches(agy, print_mode_only=False) if r["mode"] == "models") - probes_before <= 1
 
 
 def test_doctor_finds_the_running_http_relay_with_its_address_and_uptime(shared):
