@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.real_clients, pytest.mark.skipif(SKIP is not None, rea
 EDITS = [{"op": "write", "path": "hello.txt", "content": "hello\n"}]
 
 
-@pytest.mark.parametrize("client", ["codex", "claude"])
+@pytest.mark.parametrize("client", ["codex", "claude", "gemini"])
 def test_real_client_delegates_to_the_http_relay_by_url_with_the_token(client: str, tmp_path: Path) -> None:
     driver = DRIVERS[client]
     workspace = make_repo(tmp_path / "project")
