@@ -39,6 +39,7 @@ MCP_PATH = "/mcp"
 # and a client that sends more is refused before the body is read).
 MAX_BODY_BYTES = 4 * 1024 * 1024
 _SHUTDOWN_GRACE = 2.0  # seconds uvicorn waits for connections after the calls were cancelled
+_STOP_DEADLINE = 20.0  # if cancelling the calls itself hangs, leave anyway (as `serve` over stdio does)
 
 
 class AddressError(ValueError):
@@ -182,7 +183,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     from relay.call.orchestrate import Relay
     from relay.core.http_state import remove_state, write_state
     from relay.core.http_token import load_or_create_token, token_path
-    from relay.doors.mcp_server import _STOP_DEADLINE, _exit_now, create_server
+    from relay.doors.mcp_server import create_server
     from relay.runs.recovery import recover_interrupted
     from relay.runs.retention import retain_in_background
 
@@ -250,7 +251,8 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
                 async def watchdog() -> None:
                     await anyio.sleep(_STOP_DEADLINE)
                     log.error("cleanup took over %ss; exiting", _STOP_DEADLINE)
-                    _exit_now(1)
+                    logging.shutdown()  # flush the log, then leave whatever still hangs
+                    os._exit(1)
 
                 tg.start_soon(watchdog)
             # Leaving sessions.run() cancelled every session: each call stopped its worker and wrote its record.
