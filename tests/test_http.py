@@ -224,9 +224,29 @@ def test_doctor_finds_the_running_http_relay_with_its_address_and_uptime(shared)
     from relay.doors.doctor import check_http_relay
 
     relay, _repo, _agy = shared
-    check = check_http_relay(load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)}))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
+    check = check_http_relay(settings)
     assert check.level == "ok" and relay.url in check.message and f"pid {relay.proc.pid}" in check.message
     assert "up " in check.message
+
+
+@pytest.mark.anyio
+async def test_doctor_counts_the_mcp_sessions_the_http_relay_serves(shared):
+    from relay.core.settings import load_settings
+    from relay.doors.doctor import check_http_relay
+
+    relay, _repo, _agy = shared
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
+
+    async def until(text: str) -> str:
+        with anyio.fail_after(30):  # the relay refreshes the count about every second
+            while text not in (message := check_http_relay(settings).message):
+                await anyio.sleep(0.1)
+        return message
+
+    async with http_client(relay.url, relay.token), http_client(relay.url, relay.token):
+        await until("2 MCP session(s) open")
+    await until("0 MCP session(s) open")  # the clients closed their sessions (DELETE) on the way out
 
 
 def test_doctor_reports_a_stale_http_state_file_of_a_dead_relay(tmp_path):

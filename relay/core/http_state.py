@@ -28,16 +28,21 @@ class HttpRelayState(msgspec.Struct, kw_only=True, omit_defaults=True):
     pid: int
     started_at: float  # time.time() at start
     stamp: ProcessStamp | None = None
+    # MCP sessions open now (handshake-era clients; 2026-protocol requests carry no session), kept
+    # current by the relay within a second or so.
+    sessions: int = 0
 
 
 def _path(data_dir: Path) -> Path:
     return data_dir / STATE_FILE
 
 
-def write_state(data_dir: Path, *, url: str, host: str, port: int) -> HttpRelayState:
+def write_state(data_dir: Path, *, url: str, host: str, port: int, started_at: float | None = None,
+                sessions: int = 0) -> HttpRelayState:
     import os
 
-    state = HttpRelayState(url=url, host=host, port=port, pid=os.getpid(), started_at=time.time(), stamp=own_stamp())
+    state = HttpRelayState(url=url, host=host, port=port, pid=os.getpid(), started_at=started_at or time.time(),
+                           stamp=own_stamp(), sessions=sessions)
     write_atomic(_path(data_dir), msgspec.json.encode(state), mode=0o600)
     return state
 

@@ -206,8 +206,8 @@ def check_http_relay(settings: Settings) -> Check:
     uptime = f"{up // 3600}h{up % 3600 // 60:02d}m" if up >= 3600 else f"{up // 60}m{up % 60:02d}s"
     active = settings.runs_dir / "active"
     running = sum(1 for _ in active.iterdir()) if active.is_dir() else 0
-    return _ok("http relay", f"serving {state.url} (pid {state.pid}, up {uptime}); {running} run(s) in flight "
-               "on this data dir")
+    return _ok("http relay", f"serving {state.url} (pid {state.pid}, up {uptime}, {state.sessions} MCP session(s) "
+               f"open); {running} run(s) in flight on this data dir")
 
 
 def check_profiles(settings: Settings) -> list[Check]:

@@ -212,7 +212,21 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
                             timeout_graceful_shutdown=_SHUTDOWN_GRACE, ws="none")
     web = _Server(config)
     stopped_by: list[int] = []
-    write_state(settings.data_dir, url=url, host=host, port=port)
+    state = write_state(settings.data_dir, url=url, host=host, port=port)
+
+    async def track_sessions() -> None:
+        """Keep the state file's session count current, for doctor (a write only when it changes)."""
+        shown = 0
+        while True:
+            await anyio.sleep(1.0)
+            now = len(getattr(sessions, "_server_instances", ()))  # the SDK's table of open sessions
+            if now != shown:
+                try:
+                    write_state(settings.data_dir, url=url, host=host, port=port, started_at=state.started_at,
+                                sessions=now)
+                    shown = now
+                except OSError as exc:
+                    log.debug("state file not updated: %s", exc)
     # One line on stderr that scripts (and tests) can wait for.
     log.warning("serving MCP over HTTP at %s (token in %s)", url, token_path(settings.data_dir))
     try:
@@ -228,6 +242,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
 
                 tg.start_soon(run_web)
                 tg.start_soon(retain_in_background, settings)
+                tg.start_soon(track_sessions)
                 if os.name != "nt":
                     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
                         async with anyio.create_task_group() as wait:
