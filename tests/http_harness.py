@@ -80,15 +80,21 @@ async def http_client(url: str, token: str, *, mode: str = "legacy") -> AsyncIte
             yield client
 
 
-def raw_post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
-    """One plain HTTP POST (urllib): (status, body); error statuses are answers, not exceptions."""
+def raw_request(url: str, method: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    """One plain HTTP request (urllib): (status, headers, body); error statuses are answers, not exceptions."""
     import urllib.error
     import urllib.request
 
     base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    request = urllib.request.Request(url, data=body, headers={**base, **headers}, method="POST")
+    request = urllib.request.Request(url, data=body, headers={**base, **headers}, method=method)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.read()
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+        return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
+
+
+def raw_post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    """One plain HTTP POST: (status, body)."""
+    status, _headers, answer = raw_request(url, "POST", body, headers)
+    return status, answer

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import payload, relay_env
 from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
-from http_harness import http_client, http_relay, raw_post
+from http_harness import http_client, http_relay, raw_post, raw_request
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
@@ -162,8 +162,12 @@ def test_http_request_body_over_the_cap_is_refused_413_as_a_jsonrpc_error(shared
 def test_http_request_with_the_token_and_loopback_names_is_served(shared):
     relay, _repo, _agy = shared
     for host in (f"127.0.0.1:{relay.port}", f"localhost:{relay.port}"):
-        code, text = raw_post(relay.url, INIT, {"Authorization": f"Bearer {relay.token}", "Host": host,
-                                                "Origin": f"http://{host}"})
+        allowed = {"Authorization": f"Bearer {relay.token}", "Host": host, "Origin": f"http://{host}"}
+        code, headers, text = raw_request(relay.url, "POST", INIT, allowed)
+        assert code == 200, text
+        # Close the session it opened (the doctor test below counts the open ones).
+        code, _headers, text = raw_request(relay.url, "DELETE", None, {**allowed,
+                                                                        "Mcp-Session-Id": headers["mcp-session-id"]})
         assert code == 200, text
 
 

@@ -349,7 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "leader on the machine (default 127.0.0.1:8765; port 0 picks a free one); every request "
                        "needs the bearer token in the data dir's http-token file")
     serve.add_argument("--allow-remote", action="store_true",
-                       help="with --http: allow a non-loopback host (other machines can then reach the relay)")
+                       help="with --http: allow a non-loopback host (other machines can then reach the relay; name a "
+                       "specific address: the Host header must be that address or a loopback name)")
     serve.set_defaults(func=_cmd_serve)
 
     execute = sub.add_parser("execute", help="delegate one task from the shell (the same code and answer as the MCP tool)")
