@@ -16,6 +16,8 @@ from relay import __version__
 
 __all__ = ["main", "build_parser"]
 
+DEFAULT_HTTP_PORT = "8765"  # `serve --http` and `setup --http` agree on it without being told
+
 
 def _setup_logging() -> None:
     level = os.environ.get("GRAVITY_RELAY_LOG_LEVEL", "INFO").upper()
@@ -32,6 +34,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from relay.agy.command import agy_fact
     from relay.core.settings import load_settings
 
+    if args.http is not None:
+        from relay.doors.http_server import AddressError, parse_address
+
+        try:
+            address = parse_address(args.http, allow_remote=args.allow_remote)
+        except AddressError as exc:
+            print(f"gravity-relay serve: {exc}", file=sys.stderr)
+            return 2
     settings = load_settings()
     if _refuse_bad_settings(settings.problems):
         return 2
@@ -44,7 +54,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from relay.doors.mcp_server import serve
 
     probe.join()
-    anyio.run(serve, settings, found[0] if found else (None, None))
+    agy = found[0] if found else (None, None)
+    if args.http is not None:
+        from relay.doors.http_server import serve_http
+
+        try:
+            anyio.run(serve_http, settings, agy, *address)
+        except AddressError as exc:
+            print(f"gravity-relay serve: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    anyio.run(serve, settings, agy)
     return 0
 
 
@@ -138,14 +158,28 @@ def _cmd_setup(args: argparse.Namespace) -> int:
             return 2
         env[key.strip()] = value
     home = home_dir()
+    http = None
+    if args.http is not None and not args.uninstall:
+        http = _http_target(args.http)
+        if http is None:
+            return 2
     try:
-        command = None if args.uninstall else (args.command or relay_command())
+        command = None if args.uninstall or http else (args.command or relay_command())
         plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
                       dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
-                      exported=relay_settings())
+                      exported=relay_settings(), http=http)
     except SetupError as exc:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
+    if http is not None:
+        from relay.core.http_token import mask
+
+        # The token never reaches the screen: a dry run's diff, --json and notes show it masked.
+        hidden = mask(http[1])
+        for p in plans:
+            for field in ("old_text", "new_text"):
+                if args.dry_run and getattr(p, field):
+                    setattr(p, field, getattr(p, field).replace(http[1], hidden))
     if args.json:
         import msgspec
 
@@ -177,12 +211,38 @@ def _cmd_setup(args: argparse.Namespace) -> int:
                                      ": the relay is already registered wherever a client was found."))
     elif args.dry_run and changed:
         print(f"Dry run: {len(changed)} file(s) would change; nothing was written.")
+    if http is not None and changed:
+        print(f"{'Would register' if args.dry_run else 'Registered'}: {http[0]} with the bearer token from "
+              f"the data dir's http-token (start it with `gravity-relay serve --http`)")
     if command and not args.uninstall and changed:
         if args.dry_run:
             print(f"Would register: {command} serve")
         else:
             print(f"Registered command: {command} serve (restart the clients to pick it up)")
     return 1 if any(p.action == "refuse" for p in plans) else 0
+
+
+def _http_target(url: str) -> tuple[str, str] | None:
+    """(the relay's URL, its token) for `setup --http`; the token is made now if the relay never ran."""
+    from urllib.parse import urlsplit
+
+    from relay.core.http_state import read_live_state
+    from relay.core.http_token import load_or_create_token
+
+    settings = _settings_or_none()
+    if settings is None:
+        return None
+    if not url:  # --http alone: the running relay's URL, else the default port's
+        state, _why = read_live_state(settings.data_dir)
+        url = state.url if state else f"http://127.0.0.1:{DEFAULT_HTTP_PORT}/mcp"
+    elif "://" not in url:
+        url = f"http://{url if ':' in url else '127.0.0.1:' + url}/mcp"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or not parts.port:
+        print(f"gravity-relay setup: --http {url!r}: give the relay's URL, e.g. http://127.0.0.1:8765/mcp, "
+              "or its port", file=sys.stderr)
+        return None
+    return url, load_or_create_token(settings.data_dir)
 
 
 def _cmd_cleanup(args: argparse.Namespace) -> int:
@@ -288,7 +348,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gravity-relay {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start)")
+    serve = sub.add_parser("serve", help="run the MCP server over stdio (what MCP clients start), or over HTTP")
+    serve.add_argument("--http", metavar="[HOST:]PORT", nargs="?", const=DEFAULT_HTTP_PORT, default=None,
+                       help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio, one relay for every "
+                       "leader on the machine (default 127.0.0.1:8765; port 0 picks a free one); every request "
+                       "needs the bearer token in the data dir's http-token file")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="with --http: allow a non-loopback host (other machines can then reach the relay; name a "
+                       "specific address: the Host header must be that address or a loopback name)")
     serve.set_defaults(func=_cmd_serve)
 
     execute = sub.add_parser("execute", help="delegate one task from the shell (the same code and answer as the MCP tool)")
@@ -356,6 +423,10 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--client-approvals", action="store_true",
                        help="leave tool approval to each client: no Codex pre-approval, no Claude Code allow rules, "
                        "no Gemini trust (headless calls then need the client's own flags)")
+    setup.add_argument("--http", nargs="?", const="", default=None, metavar="URL",
+                       help="register the clients by URL with a `serve --http` relay (default: the running one's "
+                       "URL, else http://127.0.0.1:8765/mcp; a bare PORT works too) and its bearer token "
+                       "(Codex, Claude Code, Gemini CLI, Cursor); --dry-run shows the token masked")
     setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
     setup.set_defaults(func=_cmd_setup)
 

@@ -23,7 +23,7 @@ from relay.core.errors import RelayError
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 
-__all__ = ["Check", "run_doctor", "render_checks", "VERSION_TIMEOUT"]
+__all__ = ["Check", "run_doctor", "render_checks", "check_http_relay", "VERSION_TIMEOUT"]
 
 Level = Literal["ok", "warning", "failure"]
 
@@ -189,6 +189,24 @@ def check_data_dir(settings: Settings) -> Check:
     return _ok("data dir", message)
 
 
+def check_http_relay(settings: Settings) -> Check:
+    """Is a `serve --http` relay running on this data dir: its address, uptime and runs in flight."""
+    import time
+
+    from relay.core.http_state import read_live_state
+
+    state, why = read_live_state(settings.data_dir)
+    if state is None:
+        return _ok("http relay", f"not running ({why}); leaders use stdio, or start one with "
+                   "`gravity-relay serve --http`")
+    up = int(time.time() - state.started_at)
+    uptime = f"{up // 3600}h{up % 3600 // 60:02d}m" if up >= 3600 else f"{up // 60}m{up % 60:02d}s"
+    active = settings.runs_dir / "active"
+    running = sum(1 for _ in active.iterdir()) if active.is_dir() else 0
+    return _ok("http relay", f"serving {state.url} (pid {state.pid}, up {uptime}, {state.sessions} MCP session(s) "
+               f"open); {running} run(s) in flight on this data dir")
+
+
 def check_profiles(settings: Settings) -> list[Check]:
     from relay.call.policy import validate_workspace
 
@@ -250,7 +268,10 @@ def check_clients(home: Path) -> list[Check]:
                                 f"Rename or remove that entry, or `gravity-relay setup --client {reg.client} --force`."))
             continue
         registered += 1
-        if not reg.command_exists:
+        url = (reg.entry or {}).get("url") or (reg.entry or {}).get("httpUrl")
+        if reg.command is None and isinstance(url, str):  # `setup --http`: reaches a running relay by URL
+            checks.append(_ok(name, f"{reg.title}: registered in {shown} → {url} (the HTTP relay must be running)"))
+        elif not reg.command_exists:
             checks.append(_fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} no longer "
                                 "exists", f"Run `gravity-relay setup --client {reg.client}` again from the "
                                 "installation you use."))
@@ -358,6 +379,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
 
         checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
+    checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))
     checks += check_client_headless(home or home_dir(env), env)

@@ -77,6 +77,7 @@ __all__ = [
     "toml_set_table",
     "toml_remove_table",
     "toml_value",
+    "HTTP_CLIENTS",
 ]
 
 SERVER_NAME = "antigravity"
@@ -248,6 +249,8 @@ def is_relay_entry(entry: Any) -> bool:
     """True when a server entry runs Gravity Relay (its console script, or ``python -m relay``)."""
     if not isinstance(entry, dict):
         return False
+    if _is_relay_url_entry(entry):
+        return True
     command = entry.get("command")
     if not isinstance(command, str):
         return False
@@ -271,16 +274,59 @@ def relay_settings(environ: Mapping[str, str] | None = None) -> dict[str, str]:
             if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
 
 
+# The keys that say how a client reaches a server (by command or by URL); switching form drops the other's.
+_TRANSPORT_KEYS = frozenset({"type", "command", "args", "env", "url", "httpUrl", "headers", "http_headers"})
+# URL entries (`setup --http`): the key names each client reads, checked in their sources or docs:
+# Codex codex-rs/core/src/config/types.rs (url + http_headers; bearer_token_env_var is the alternative,
+# a plain bearer_token is refused), Claude Code type "http" + url + headers, Gemini CLI httpUrl
+# (its "url" means SSE) + headers, Cursor url + headers.
+HTTP_CLIENTS = ("codex", "claude", "gemini", "cursor")
+
+
+def _is_relay_url_entry(entry: Mapping[str, Any]) -> bool:
+    """A URL entry `setup --http` wrote: a loopback .../mcp URL with a bearer Authorization header."""
+    from urllib.parse import urlsplit
+
+    url = entry.get("url") or entry.get("httpUrl")
+    headers = entry.get("http_headers") or entry.get("headers")
+    if not isinstance(url, str) or not isinstance(headers, dict):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return (parts.hostname in ("127.0.0.1", "localhost", "::1") and parts.path.rstrip("/") == "/mcp"
+            and str(headers.get("Authorization", "")).startswith("Bearer "))
+
+
+def _url_entry(client: str, url: str, token: str) -> dict[str, Any]:
+    bearer = {"Authorization": f"Bearer {token}"}
+    if client == "codex":
+        return {"url": url, "http_headers": bearer}
+    if client == "claude":
+        return {"type": "http", "url": url, "headers": bearer}
+    if client == "gemini":
+        return {"httpUrl": url, "headers": bearer}
+    if client == "cursor":
+        return {"url": url, "headers": bearer}
+    raise SetupError(f"registering {client} by URL is not supported yet (only {', '.join(HTTP_CLIENTS)}); "
+                     "register it for stdio (setup without --http)")
+
+
 def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None, *,
-                  approvals: bool = True) -> dict[str, Any]:
+                  approvals: bool = True, http: tuple[str, str] | None = None) -> dict[str, Any]:
     """The relay's server entry in one client's own format, ready for headless use.
 
-    ``approvals`` False leaves tool approval to the client (no pre-approval keys)."""
+    ``approvals`` False leaves tool approval to the client (no pre-approval keys). ``http``
+    (url, token): the entry reaches a running `serve --http` relay by URL instead of starting one."""
     entry: dict[str, Any] = {}
-    if client == "claude":
-        entry["type"] = "stdio"
-    entry["command"] = command
-    entry["args"] = ["serve"]
+    if http is not None:
+        entry.update(_url_entry(client, *http))
+    else:
+        if client == "claude":
+            entry["type"] = "stdio"
+        entry["command"] = command
+        entry["args"] = ["serve"]
     if client == "codex":
         entry["required"] = True  # codex exec waits for the relay instead of starting the turn without its tools
         entry["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT_SEC
@@ -289,18 +335,22 @@ def desired_entry(client: str, command: str, env: Mapping[str, str] | None = Non
         entry["timeout"] = GEMINI_TIMEOUT_MS
     if approvals:
         entry.update(APPROVAL_KEYS.get(client, {}))
-    if env:
+    if env and http is None:  # a URL entry starts no process: the relay's env is the running relay's
         entry["env"] = dict(env)
     return entry
 
 
 def _merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str] | None,
-                  approvals: bool = True) -> dict[str, Any]:
+                  approvals: bool = True, http: tuple[str, str] | None = None) -> dict[str, Any]:
     """Our entry over the relay's existing one: keys a user added to it (and its env) are kept."""
-    wanted = desired_entry(client, command, env, approvals=approvals)
+    wanted = desired_entry(client, command, env, approvals=approvals, http=http)
     if not is_relay_entry(existing):
         return wanted
     merged = {**existing, **wanted}
+    for key in _TRANSPORT_KEYS - set(wanted):  # stdio <-> URL: the other form's keys would confuse the client
+        merged.pop(key, None)
+    if http is not None:
+        return merged
     if not approvals:
         for key in APPROVAL_KEYS.get(client, {}):
             merged.pop(key, None)
@@ -645,7 +695,8 @@ def _entry_label(spec: ClientSpec) -> str:
 
 
 def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str] | None = None,
-                 force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None) -> Plan:
+                 force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None,
+                 http: tuple[str, str] | None = None) -> Plan:
     """``exported``: the relay settings of this shell, carried into the entry of clients that do not
     pass the shell's environment to their servers (Codex); ``env`` (from --env) wins over them."""
     spec = CLIENTS[client]
@@ -656,14 +707,16 @@ def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str
         plan.old_text = old
         current = _current_entry(spec, old)
         if current is not None and not is_relay_entry(current) and not force:
-            shown = current.get("command") if isinstance(current, dict) else current
+            shown = (current.get("command") or current.get("url") or current.get("httpUrl")) \
+                if isinstance(current, dict) else current
             plan.action = "refuse"
             plan.message = (f"'{SERVER_NAME}' there runs {shown!r}, not Gravity Relay; left alone "
                             "(pass --force to replace it; a backup is kept)")
             return plan
-        carried = sorted(k for k in (exported or {}) if k not in (env or {})) if client in MINIMAL_ENV_CLIENTS else []
+        carried = sorted(k for k in (exported or {}) if k not in (env or {})) \
+            if client in MINIMAL_ENV_CLIENTS and http is None else []
         full_env = {**{k: (exported or {})[k] for k in carried}, **(env or {})}
-        entry = _merged_entry(client, current, command, full_env, approvals)
+        entry = _merged_entry(client, current, command, full_env, approvals, http)
         plan.notes = _headless_notes(client, approvals, carried)
         if current == entry:
             plan.action = "unchanged"
@@ -824,7 +877,7 @@ def apply_plan(plan: Plan) -> Plan:
 def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | None = None,
           env: Mapping[str, str] | None = None, uninstall: bool = False, dry_run: bool = False,
           force: bool = False, client_approvals: bool = False,
-          exported: Mapping[str, str] | None = None) -> list[Plan]:
+          exported: Mapping[str, str] | None = None, http: tuple[str, str] | None = None) -> list[Plan]:
     """Plan (and unless ``dry_run``, apply) the registration for each client.
 
     Without ``clients``: install goes to every client found here except the opt-in ones
@@ -837,7 +890,7 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
     for name in named:
         if name not in CLIENTS:
             raise SetupError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
-    if not uninstall and command is None:
+    if not uninstall and command is None and http is None:
         command = relay_command()
     plans: list[Plan] = []
     for name, spec in CLIENTS.items():
@@ -852,12 +905,16 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
         elif not named and not spec.found(home):
             plan = Plan(client=name, path=str(path), action="skip",
                         message=f"not found (no {' or '.join('~/' + m for m in spec.markers)}); skipped")
+        elif http is not None and name not in HTTP_CLIENTS:
+            plan = Plan(client=name, path=str(path), action="skip" if not named else "refuse",
+                        message=f"registering by URL is not supported for it yet (only {', '.join(HTTP_CLIENTS)}); "
+                        "run setup without --http for it")
         elif not named and spec.opt_in:
             plan = Plan(client=name, path=str(path), action="skip", warning=spec.warning,
                         message=f"found, not registered by default; `--client {name}` registers it anyway")
         else:
             plan = plan_install(name, home, command or "", env=env, force=force, approvals=not client_approvals,
-                                exported=exported)
+                                exported=exported, http=http)
             if name == "claude" and plan.action != "refuse":
                 extra.append(plan_claude_rules(home, allow=not client_approvals))
         for each in (plan, *extra):

@@ -1,0 +1,280 @@
+"""``gravity-relay serve --http``: one relay for every leader on the machine, over streamable HTTP.
+
+The SDK's streamable HTTP transport under uvicorn, around the same ``create_server`` as stdio:
+one ``Relay`` (one queue, one auth cache, one version cache) serves every session. Locked down
+in three layers, outermost first:
+
+* the bind address: loopback unless the operator says ``--allow-remote`` (``parse_address``);
+* a bearer token (``relay.core.http_token``) on every request, checked by ``TokenGate`` before
+  the SDK sees anything, so a refused request can never start a run;
+* DNS-rebinding protection: the SDK's Host/Origin check, pinned to the loopback names of the
+  bound port (a web page that rebinds ``evil.example`` to 127.0.0.1 sends ``Host: evil.example``).
+
+Shutdown on SIGTERM/SIGINT/SIGHUP: the SDK's session manager is left first, which cancels every
+call in flight (each kills its worker's process group and records CANCELLED, as over stdio), then
+uvicorn closes the sockets. uvicorn's own signal handling is off: it re-raises the signal at exit,
+which would turn a clean stop into death by SIGTERM.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import signal
+import socket
+from typing import Any
+
+import anyio
+
+from relay.core.settings import Settings
+
+__all__ = ["AddressError", "parse_address", "is_loopback", "TokenGate", "build_app", "serve_http",
+           "MAX_BODY_BYTES", "MCP_PATH"]
+
+log = logging.getLogger("relay.doors.http_server")
+
+MCP_PATH = "/mcp"
+# Requests are tool calls with a task text; 4 MiB is the SDK's own cap, kept (tasks are far smaller,
+# and a client that sends more is refused before the body is read).
+MAX_BODY_BYTES = 4 * 1024 * 1024
+_SHUTDOWN_GRACE = 2.0  # seconds uvicorn waits for connections after the calls were cancelled
+_STOP_DEADLINE = 20.0  # if cancelling the calls itself hangs, leave anyway (as `serve` over stdio does)
+
+
+class AddressError(ValueError):
+    """A --http address that is malformed or not allowed; the message says what to do."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_address(text: str, *, allow_remote: bool = False) -> tuple[str, int]:
+    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` -> (host, port); default host 127.0.0.1; port 0 = any free."""
+    text = text.strip()
+    if text.startswith("["):
+        host, sep, port_text = text[1:].partition("]:")
+        if not sep:
+            raise AddressError(f"--http {text!r}: an IPv6 address needs a port, e.g. [::1]:8765")
+    elif ":" in text:
+        host, _, port_text = text.rpartition(":")
+    else:
+        host, port_text = "127.0.0.1", text
+    host = host or "127.0.0.1"
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise AddressError(f"--http {text!r}: the port must be a number 0-65535, e.g. --http 8765 or "
+                           "--http 127.0.0.1:8765") from None
+    if not 0 <= port <= 65535:
+        raise AddressError(f"--http {text!r}: the port must be 0-65535 (0 picks a free one)")
+    if not is_loopback(host) and not allow_remote:
+        raise AddressError(
+            f"--http {text!r}: {host} is not a loopback address, so other machines could reach the relay and "
+            "make agy edit your workspaces (the bearer token is the only lock, and plain HTTP sends it in the "
+            "clear). Use 127.0.0.1, ::1 or localhost; if you really mean it (e.g. behind a TLS proxy), add "
+            "--allow-remote.")
+    return host, port
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def loopback_names(port: int) -> list[str]:
+    """The Host header values a local client can send for this port."""
+    return [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
+
+
+def _json_refusal(status: int, code: int, message: str, extra: list[tuple[bytes, bytes]] = ()) -> tuple[dict, dict]:
+    import json
+
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]
+    return ({"type": "http.response.start", "status": status, "headers": headers},
+            {"type": "http.response.body", "body": body})
+
+
+class TokenGate:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``; bodies are capped.
+
+    Refusals are answered here, as JSON-RPC error objects, before the SDK parses anything: no
+    session is made and no run is recorded for them.
+    """
+
+    def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES) -> None:
+        from relay.core.http_token import token_matches
+
+        self.app = app
+        self._matches = lambda header: token_matches(token, header)
+        self.max_body = max_body
+        self.refused = 0  # seen by tests and the log; cheap
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        if not self._matches(headers.get(b"authorization")):
+            self.refused += 1
+            log.warning("refused %s %s from %s: missing or wrong bearer token", scope.get("method"),
+                        scope.get("path"), (scope.get("client") or ("?",))[0])
+            start, body = _json_refusal(
+                401, -32001, "Unauthorized: send 'Authorization: Bearer <token>'; the token is in the relay's data "
+                "dir, file http-token (`gravity-relay setup --http` registers clients with it).",
+                [(b"www-authenticate", b'Bearer realm="gravity-relay"')])
+            await send(start)
+            await send(body)
+            return
+        length = headers.get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            self.refused += 1
+            start, body = _json_refusal(413, -32600, f"Request body too large: {int(length)} bytes; the limit is "
+                                        f"{self.max_body} bytes.")
+            await send(start)
+            await send(body)
+            return
+        await self.app(scope, receive, send)
+
+
+def build_app(server: Any, *, host: str, port: int, token: str) -> tuple[Any, Any]:
+    """(the ASGI app to serve, the SDK's session manager that must run around it)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    names = loopback_names(port)
+    if not is_loopback(host):
+        names.append(f"{_url_host(host)}:{port}")  # --allow-remote: the name clients use for it
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=names,
+        allowed_origins=[f"http://{name}" for name in names],
+    )
+    starlette_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security, host=host,
+                                               max_request_body_size=MAX_BODY_BYTES)
+    return TokenGate(starlette_app, token), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise AddressError(f"cannot listen on {_url_host(host)}:{port}: {exc.strerror or exc}; another relay (or "
+                           "program) may have that port: `gravity-relay doctor` shows a running relay, or pick "
+                           "another port (0 picks a free one)") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | None, host: str, port: int) -> None:
+    """Serve until SIGTERM/SIGINT/SIGHUP; every run in flight is cancelled and recorded before exit."""
+    import uvicorn
+
+    from relay.call.orchestrate import Relay
+    from relay.core.http_state import remove_state, write_state
+    from relay.core.http_token import load_or_create_token, token_path
+    from relay.doors.mcp_server import create_server
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.retention import retain_in_background
+
+    for problem in settings.problems:
+        log.warning("configuration: %s", problem)
+    token = load_or_create_token(settings.data_dir)
+    relay = Relay(settings)  # the one coordinator, auth cache and version cache of every session
+    try:
+        recovered = recover_interrupted(relay.store)
+        if recovered:
+            log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
+    except OSError as exc:
+        log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    url = f"http://{_url_host(host)}:{port}{MCP_PATH}"
+    app, sessions = build_app(create_server(settings, relay, agy), host=host, port=port, token=token)
+
+    class _Server(uvicorn.Server):
+        def capture_signals(self):  # ours (below): uvicorn's re-raises the signal after a clean stop
+            import contextlib
+
+            return contextlib.nullcontext()
+
+    config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False,
+                            timeout_graceful_shutdown=_SHUTDOWN_GRACE, ws="none")
+    web = _Server(config)
+    stopped_by: list[int] = []
+    state = write_state(settings.data_dir, url=url, host=host, port=port)
+
+    async def track_sessions() -> None:
+        """Keep the state file's session count current, for doctor (a write only when it changes)."""
+        shown = 0
+        while True:
+            await anyio.sleep(1.0)
+            now = len(getattr(sessions, "_server_instances", ()))  # the SDK's table of open sessions
+            if now != shown:
+                try:
+                    write_state(settings.data_dir, url=url, host=host, port=port, started_at=state.started_at,
+                                sessions=now)
+                    shown = now
+                except OSError as exc:
+                    log.debug("state file not updated: %s", exc)
+    # One line on stderr that scripts (and tests) can wait for.
+    log.warning("serving MCP over HTTP at %s (token in %s)", url, token_path(settings.data_dir))
+    try:
+        async with anyio.create_task_group() as tg:
+            async with sessions.run():
+                served = anyio.Event()
+
+                async def run_web() -> None:
+                    try:
+                        await web.serve(sockets=[sock])
+                    finally:
+                        served.set()
+
+                tg.start_soon(run_web)
+                tg.start_soon(retain_in_background, settings)
+                tg.start_soon(track_sessions)
+                if os.name != "nt":
+                    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
+                        async with anyio.create_task_group() as wait:
+                            async def on_signal() -> None:
+                                async for signum in signals:
+                                    stopped_by.append(int(signum))
+                                    log.info("signal %s: stopping; cancelling calls in flight", signum)
+                                    break
+                                wait.cancel_scope.cancel()
+
+                            async def on_web_end() -> None:
+                                await served.wait()
+                                wait.cancel_scope.cancel()
+
+                            wait.start_soon(on_signal)
+                            wait.start_soon(on_web_end)
+                else:
+                    await served.wait()
+                web.should_exit = True  # no new connections while the calls are cancelled
+
+                async def watchdog() -> None:
+                    await anyio.sleep(_STOP_DEADLINE)
+                    log.error("cleanup took over %ss; exiting", _STOP_DEADLINE)
+                    logging.shutdown()  # flush the log, then leave whatever still hangs
+                    os._exit(1)
+
+                tg.start_soon(watchdog)
+            # Leaving sessions.run() cancelled every session: each call stopped its worker and wrote its record.
+            with anyio.move_on_after(_SHUTDOWN_GRACE + 3):
+                await served.wait()
+            tg.cancel_scope.cancel()
+    finally:
+        remove_state(settings.data_dir)
+        sock.close()
+    log.info("HTTP relay at %s stopped%s", url, f" by signal {stopped_by[0]}" if stopped_by else "")
