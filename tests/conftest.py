@@ -72,13 +72,43 @@ def relay_env(data_dir: Path, agy: Path | str | None, **extra: str) -> dict[str,
 
 
 @asynccontextmanager
-async def stdio_relay(env: dict[str, str], errlog=None) -> AsyncIterator[Any]:
-    """An MCP client talking to `gravity-relay serve` in a subprocess over a real stdio pipe, legacy handshake."""
+async def stdio_relay(env: dict[str, str], errlog=None, mode: str = "legacy") -> AsyncIterator[Any]:
+    """An MCP client talking to `gravity-relay serve` in a subprocess over a real stdio pipe.
+
+    Legacy initialize handshake by default (as Codex does); mode="auto" is the SDK's current one.
+    Each one starts a Python process (~1 s on this machine): prefer `memory_relay`."""
     from mcp import Client, StdioServerParameters
 
     command, *args = relay_command()
     params = StdioServerParameters(command=command, args=args, env=env)
-    async with Client(params, mode="legacy") as client:
+    async with Client(params, mode=mode) as client:
+        yield client
+
+
+@asynccontextmanager
+async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterator[Any]:
+    """The relay `serve` builds, in this process, behind the SDK's in-memory client: same tools, same bytes.
+
+    It sees what `stdio_relay` would give a relay process (the SDK's inherited variables, then `env`),
+    recovers dead relays' runs at start-up as `serve` does, and probes `agy --version` for the
+    instructions. The fake agy still runs as a real subprocess. Use `stdio_relay` only where the test
+    is about the process itself (signals, disconnect, stdout, two relay processes).
+    """
+    from mcp import Client
+    from mcp.client.stdio import get_default_environment
+
+    from relay.agy.command import finish_version_probe, start_version_probe
+    from relay.call.orchestrate import Relay
+    from relay.core.settings import load_settings
+    from relay.doors.mcp_server import create_server
+    from relay.runs.recovery import recover_interrupted
+
+    environ = {**get_default_environment(), **env}
+    settings = load_settings(environ)
+    relay = Relay(settings, environ=environ)
+    recover_interrupted(relay.store)
+    agy = finish_version_probe(*start_version_probe(settings, environ))
+    async with Client(create_server(settings, relay, agy), mode=mode) as client:
         yield client
 
 

@@ -3,11 +3,13 @@
 The records are real: one successful run and one failed run made by the relay with the fake
 agy, and one early refusal (with non-ASCII text, so encoding differences would show). The MCP
 side is the real server over a real stdio pipe (legacy handshake); the CLI side is the real
-command in a subprocess.
+command: in a subprocess for the non-ASCII case (the process's own stdout encoding), in process
+for the rest (a Python start-up each would cost ~1 s and prove nothing more).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -68,8 +70,22 @@ def runs_show(data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
     return got.stdout
 
 
+def runs_show_in_process(monkeypatch, data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
+    """`gravity-relay runs show` through cli.main in this process, stdout captured as the bytes a process writes."""
+    from relay.doors.cli import main
+
+    with monkeypatch.context() as m:
+        for key in [k for k in os.environ if k.startswith(("GRAVITY_RELAY_", "AGY_"))]:
+            m.delenv(key)
+        m.setenv("GRAVITY_RELAY_DATA_DIR", str(data))
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n", write_through=True)
+        m.setattr(sys, "stdout", out)
+        assert main(["runs", "show", run_id, "--detail", detail, "--max-chars", str(max_chars)]) == 0
+        return out.buffer.getvalue()
+
+
 @pytest.mark.anyio
-async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path):
+async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path, monkeypatch):
     data, ids = await make_records(tmp_path)
     mcp_texts: dict[tuple[str, str, int], str] = {}
     async with stdio_relay(relay_env(data, agy=None)) as client:
@@ -83,7 +99,9 @@ async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tm
                     mcp_texts[(run_id, detail, max_chars)] = result.content[0].text
     compared = 0
     for (run_id, detail, max_chars), text in mcp_texts.items():
-        cli = runs_show(data, run_id, detail, max_chars)
+        in_subprocess = (run_id, detail, max_chars) == (ids[2], "full", 12_000)  # the non-ASCII refusal
+        cli = (runs_show if in_subprocess else
+               lambda *a: runs_show_in_process(monkeypatch, *a))(data, run_id, detail, max_chars)
         assert cli == text.encode("utf-8") + b"\n", (run_id, detail, max_chars)
         compared += 1
     assert compared == len(ids) * len(DETAILS) * len(MAX_CHARS)
