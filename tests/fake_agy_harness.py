@@ -172,7 +172,7 @@ def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     return out
 
 
-def wait_for_launches(agy_path: Path, count: int, *, timeout: float = 10.0, print_mode_only: bool = True,
+def wait_for_launches(agy_path: Path, count: int, *, timeout: float = 30.0, print_mode_only: bool = True,
                       started_only: bool = True) -> list[dict]:
     """Wait until ``count`` invocations have started (or ended, with ``started_only=False``)."""
     deadline = time.monotonic() + timeout

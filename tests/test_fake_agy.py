@@ -138,12 +138,12 @@ def test_helper_behaviours_match_the_fake():
     assert BEHAVIOURS == fake_module.BEHAVIOURS
 
 
-def test_fake_is_stdlib_only_and_quick_to_start(install):
+def test_fake_is_stdlib_only(install):
+    # The wrapper runs it with -I -S (no site-packages), so a third-party import would fail this run.
+    # How quickly it starts is a figure for tests/bench_startup.py, not an assert that flakes under load.
     agy = install(scenario())
-    t0 = time.monotonic()
-    for _ in range(3):
-        assert run(agy, "--version").returncode == 0
-    assert (time.monotonic() - t0) / 3 < 1.0
+    assert "-I -S" in agy.read_text()
+    assert run(agy, "--version").returncode == 0
     source = FAKE_AGY.read_text()
     for heavy in ("import msgspec", "import mcp", "import pytest", "import asyncio"):
         assert heavy not in source
@@ -867,10 +867,10 @@ def test_print_timeout_new_returns_partial_output(install, ws):
 @pytest.mark.parametrize("version, code, status", [("1.2.17", 0, "SUCCESS"), ("1.1.28", 0, "SUCCESS"),
                                                    ("1.1.27", 1, "ERROR")])
 def test_print_timeout_flag_cuts_a_slow_turn(install, ws, version, code, status):
-    agy = install(scenario({"behaviour": "slow", "sleep": 5}, version=version))
+    agy = install(scenario({"behaviour": "slow", "sleep": 120}, version=version))
     t0 = time.monotonic()
     r = run(agy, "--add-dir", str(ws), "--output-format", "json", "--print-timeout=300ms", "-p", "x")
-    assert time.monotonic() - t0 < 4
+    assert time.monotonic() - t0 < 60  # the 300 ms timeout, not the 120 s turn, ended it (no load stretches 0.3 s to 60)
     assert r.returncode == code
     assert json.loads(r.stdout)["status"] == status
     if code == 0:
@@ -1097,10 +1097,16 @@ def test_set_scenario_resets_the_counter_and_keeps_conversations(install, ws):
     assert len(launches(agy)) == 2  # history is kept
 
 
-def test_concurrent_fakes_claim_distinct_launches(install, ws):
-    agy = install(scenario(*[{"behaviour": "slow", "sleep": 0.4, "response": f"r{i}"} for i in range(4)]))
+def test_concurrent_fakes_claim_distinct_launches(install, ws, tmp_path):
+    # All four wait until released, and are released only once all four have started: they overlap by
+    # construction, however loaded the machine (a 0.4 s sleep made that a race).
+    release = tmp_path / "release"
+    agy = install(scenario(*[{"behaviour": "slow", "sleep": 120, "release_file": str(release), "response": f"r{i}"}
+                             for i in range(4)]))
     procs = [subprocess.Popen([str(agy), "--add-dir", str(ws), "-p", "x"], stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    wait_for_launches(agy, 4)
+    release.touch()
     outs = sorted(p.communicate(timeout=20)[0] for p in procs)
     assert outs == [b"r0\n", b"r1\n", b"r2\n", b"r3\n"]
     recs = launches(agy)
