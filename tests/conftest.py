@@ -26,6 +26,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def no_retry_backoff(monkeypatch):
+    """In-process relays retry at once: the pause between two agy attempts is a 1 s sleep that every retry
+    test paid and none asserts (which attempts run, and why, is what the tests check). Relays started as
+    processes (stdio_relay, the CLI) keep the real backoff."""
+    import tenacity
+
+    import relay.call.orchestrate as orchestrate
+
+    monkeypatch.setattr(orchestrate, "wait_exponential", lambda **_: tenacity.wait_none())
+
+
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 

@@ -96,7 +96,7 @@ async def test_login_required_from_the_probe_launches_no_worker(tmp_path, repo):
 
 
 async def test_keyring_timeout_then_success_is_two_launches_and_success(tmp_path, repo):
-    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2},
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 0.3, "keyring_seconds": 0.1},
                     {"behaviour": "success", "edits": EDIT, "report": {"summary": "ok", "files_changed": ["src/new.py"]}})
     packet, runs, _, record = await run_one(tmp_path, scen, repo)
     assert packet["status"] == "SUCCESS", packet
@@ -104,7 +104,7 @@ async def test_keyring_timeout_then_success_is_two_launches_and_success(tmp_path
 
 
 async def test_keyring_timeout_twice_fails_after_two_launches(tmp_path, repo):
-    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2})
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 0.3, "keyring_seconds": 0.1})
     packet, runs, *_ = await run_one(tmp_path, scen, repo)
     assert packet["status"] in ("KEYRING_TIMEOUT", "AUTH_TIMEOUT")
     assert packet["error"]["retryable"] is True
@@ -112,7 +112,7 @@ async def test_keyring_timeout_twice_fails_after_two_launches(tmp_path, repo):
 
 
 async def test_keyring_timeout_after_a_write_is_mutation_aborted_and_not_retried(tmp_path, repo):
-    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 1, "keyring_seconds": 0.2, "edits": EDIT})
+    scen = scenario({"behaviour": "keyring_timeout", "wait_seconds": 0.3, "keyring_seconds": 0.1, "edits": EDIT})
     packet, runs, _, record = await run_one(tmp_path, scen, repo)
     assert packet["status"] == "MUTATION_ABORTED", packet
     assert len(runs) == 1
