@@ -70,18 +70,26 @@ def runs_show(data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
     return got.stdout
 
 
-def runs_show_in_process(monkeypatch, data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
-    """`gravity-relay runs show` through cli.main in this process, stdout captured as the bytes a process writes."""
+def cli_in_process(monkeypatch, env: dict[str, str], *args: str) -> tuple[int, bytes]:
+    """`gravity-relay ARGS` through cli.main in this process: (exit code, stdout as the bytes a process writes)."""
     from relay.doors.cli import main
 
     with monkeypatch.context() as m:
         for key in [k for k in os.environ if k.startswith(("GRAVITY_RELAY_", "AGY_"))]:
             m.delenv(key)
-        m.setenv("GRAVITY_RELAY_DATA_DIR", str(data))
+        for key, value in env.items():
+            m.setenv(key, value)
         out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n", write_through=True)
         m.setattr(sys, "stdout", out)
-        assert main(["runs", "show", run_id, "--detail", detail, "--max-chars", str(max_chars)]) == 0
-        return out.buffer.getvalue()
+        code = main(list(args))
+        return code, out.buffer.getvalue()
+
+
+def runs_show_in_process(monkeypatch, data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
+    code, out = cli_in_process(monkeypatch, {"GRAVITY_RELAY_DATA_DIR": str(data)},
+                               "runs", "show", run_id, "--detail", detail, "--max-chars", str(max_chars))
+    assert code == 0
+    return out
 
 
 @pytest.mark.anyio
@@ -137,7 +145,8 @@ async def test_runs_list_is_newest_first_filters_by_status_and_speaks_json(tmp_p
     assert unknown.returncode == 1 and "no run record" in unknown.stderr
 
 
-def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path):
+def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path, monkeypatch):
+    # The first command is a real process (the shell door end to end); the rest run cli.main in process.
     import json
 
     repo = make_repo(tmp_path / "project")
@@ -153,10 +162,11 @@ def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path):
     assert done.returncode == 0, done.stderr
     packet = json.loads(done.stdout)
     assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["src/new.py"]
-    shown = cli("runs", "show", packet["run_id"])
-    assert shown.stdout == done.stdout  # the same bytes from both doors
-    follow = cli("continue", packet["run_id"], "also add a docstring")
-    assert follow.returncode == 0, follow.stderr
-    assert json.loads(follow.stdout)["conversation_id"] == packet["conversation_id"]
-    refused = cli("execute", "t", "--workspace", "relative")
-    assert refused.returncode == 1 and json.loads(refused.stdout)["status"] == "INVALID_WORKSPACE"
+    relay_vars = {k: v for k, v in env.items() if k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    code, shown = cli_in_process(monkeypatch, relay_vars, "runs", "show", packet["run_id"])
+    assert code == 0 and shown == done.stdout.encode()  # the same bytes from both doors
+    code, follow = cli_in_process(monkeypatch, relay_vars, "continue", packet["run_id"], "also add a docstring")
+    assert code == 0, follow
+    assert json.loads(follow)["conversation_id"] == packet["conversation_id"]
+    code, refused = cli_in_process(monkeypatch, relay_vars, "execute", "t", "--workspace", "relative")
+    assert code == 1 and json.loads(refused)["status"] == "INVALID_WORKSPACE"
