@@ -124,6 +124,34 @@ async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterat
         yield client
 
 
+def cli_main(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`gravity-relay ARGS` run by cli.main in this process, with exactly `env` as the environment.
+
+    For tests about what a command prints and returns (stdout, exit code), not about the process:
+    it saves a Python start-up per call. The environment is swapped whole and put back, stdout and
+    stderr are captured as text; an argparse exit becomes the exit code.
+    """
+    import contextlib
+    import io
+
+    from relay.doors.cli import main
+
+    saved = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(["gravity-relay", *args], code, out.getvalue(), err.getvalue())
+
+
 def payload(result: Any) -> dict[str, Any]:
     """The tool result's object, read from its one text block.
 
