@@ -26,6 +26,19 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def no_retry_backoff(monkeypatch):
+    """In-process relays retry at once: the pause between two agy attempts is a 1 s sleep that every retry
+    test paid and none asserts (which attempts run, and why, is what the tests check). Relays started as
+    processes (stdio_relay, the CLI) keep the real backoff."""
+    import tenacity
+
+    import relay.call.orchestrate as orchestrate
+
+    if hasattr(orchestrate, "wait_exponential"):  # where the retry policy lives today; if it moves, follow it
+        monkeypatch.setattr(orchestrate, "wait_exponential", lambda **_: tenacity.wait_none())
+
+
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
@@ -72,14 +85,72 @@ def relay_env(data_dir: Path, agy: Path | str | None, **extra: str) -> dict[str,
 
 
 @asynccontextmanager
-async def stdio_relay(env: dict[str, str], errlog=None) -> AsyncIterator[Any]:
-    """An MCP client talking to `gravity-relay serve` in a subprocess over a real stdio pipe, legacy handshake."""
+async def stdio_relay(env: dict[str, str], errlog=None, mode: str = "legacy") -> AsyncIterator[Any]:
+    """An MCP client talking to `gravity-relay serve` in a subprocess over a real stdio pipe.
+
+    Legacy initialize handshake by default (as Codex does); mode="auto" is the SDK's current one.
+    Each one starts a Python process (~1 s on this machine): prefer `memory_relay`."""
     from mcp import Client, StdioServerParameters
 
     command, *args = relay_command()
     params = StdioServerParameters(command=command, args=args, env=env)
-    async with Client(params, mode="legacy") as client:
+    async with Client(params, mode=mode) as client:
         yield client
+
+
+@asynccontextmanager
+async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterator[Any]:
+    """The relay `serve` builds, in this process, behind the SDK's in-memory client: same tools, same bytes.
+
+    It sees what `stdio_relay` would give a relay process (the SDK's inherited variables, then `env`),
+    recovers dead relays' runs at start-up as `serve` does, and probes `agy --version` for the
+    instructions. The fake agy still runs as a real subprocess. Use `stdio_relay` only where the test
+    is about the process itself (signals, disconnect, stdout, two relay processes).
+    """
+    from mcp import Client
+    from mcp.client.stdio import get_default_environment
+
+    from relay.agy.command import finish_version_probe, start_version_probe
+    from relay.call.orchestrate import Relay
+    from relay.core.settings import load_settings
+    from relay.doors.mcp_server import create_server
+    from relay.runs.recovery import recover_interrupted
+
+    environ = {**get_default_environment(), **env}
+    settings = load_settings(environ)
+    relay = Relay(settings, environ=environ)
+    recover_interrupted(relay.store)
+    agy = finish_version_probe(*start_version_probe(settings, environ))
+    async with Client(create_server(settings, relay, agy), mode=mode) as client:
+        yield client
+
+
+def cli_main(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`gravity-relay ARGS` run by cli.main in this process, with exactly `env` as the environment.
+
+    For tests about what a command prints and returns (stdout, exit code), not about the process:
+    it saves a Python start-up per call. The environment is swapped whole and put back, stdout and
+    stderr are captured as text; an argparse exit becomes the exit code.
+    """
+    import contextlib
+    import io
+
+    from relay.doors.cli import main
+
+    saved = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(["gravity-relay", *args], code, out.getvalue(), err.getvalue())
 
 
 def payload(result: Any) -> dict[str, Any]:

@@ -56,6 +56,8 @@ Launch keys (every key optional)::
     report          structured_output when --json-schema is given (default: derived from edits)
     sleep           seconds before the result (hang: 3600, slow: 1); honours --print-timeout
                     except for "hang"
+    release_file    a path: the sleep before the result ends as soon as it exists (tests use it
+                    as an event instead of guessing how long a wait must be)
     step_delay      seconds between stream events
     wait_seconds    login_required (60; 30 on 1.0.x) / keyring_timeout (40) real wait
     keyring_seconds delay before the keyring marker (5, capped by wait_seconds)
@@ -1205,17 +1207,27 @@ class Fake:
         return {"summary": "Made the requested changes.", "files_changed": files, "tests_passed": n,
                 "tests_failed": 0, "tests_not_run": 0, "tests_run": bool(n), "open_questions": []}
 
+    def nap(self, secs: float) -> None:
+        """Sleep, or less: a test's ``release_file`` appearing ends the wait (an event, not a guess at timing)."""
+        release = self.launch.get("release_file")
+        if not release:
+            time.sleep(secs)
+            return
+        end = time.monotonic() + secs
+        while not os.path.exists(release) and time.monotonic() < end:
+            time.sleep(min(0.02, max(end - time.monotonic(), 0)))
+
     def pre_result_sleep(self, default: float) -> bool:
         """Sleep before the result; True if --print-timeout expired first."""
         secs = float(self.launch.get("sleep", default) or 0)
         if self.behaviour == "hang":
-            time.sleep(secs)
+            self.nap(secs)
             return False
         limit = self.flags.get("print-timeout", 300 * 10**9) / 1e9
         if secs > limit:
-            time.sleep(max(limit - (time.monotonic() - T0), 0))
-            return True
-        time.sleep(secs)
+            self.nap(max(limit - (time.monotonic() - T0), 0))
+            return not self.launch.get("release_file") or not os.path.exists(self.launch["release_file"])
+        self.nap(secs)
         return False
 
     def turn(self, beh: str, schema) -> int:

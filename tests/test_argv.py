@@ -158,3 +158,99 @@ def test_read_version_asks_agy_once_per_binary_and_again_after_an_update(tmp_pat
     os.utime(agy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # what `agy update` does to the file
     assert read_version(str(agy)).version == (1, 2, 17)
     assert [r["mode"] for r in launches(agy, print_mode_only=False)] == ["version", "version"]
+
+
+# --------------------------------------------------------------------------- whole argv per execution mode
+# Through the relay (profile + call -> plan -> argv -> a real launch of the fake agy), so a mode that stopped
+# reaching the command line (issue 11: build_agy_argv ignored execution_mode; only the plan's flags made it
+# right) shows here, whatever the argv builder's signature becomes.
+
+TRUSTED_PROFILES = {"trusted": {"execution_mode": "trusted"}, "legacy-skip": {"skip_permissions": True},
+                    "safe": {"execution_mode": "safe"}}
+
+
+def _relay_launch(tmp_path: Path, repo: Path, arguments: dict, *, version: str = "1.2.17",
+                  continue_first: bool = False) -> tuple[list[str], str, dict]:
+    """(argv agy received, the first attempt's log file, the packet)."""
+    import anyio
+
+    from conftest import payload
+    from fake_agy_harness import install_fake_agy, launches, success_scenario
+    from relay.call.orchestrate import Relay
+    from relay.core.settings import load_settings
+    from relay.doors.mcp_server import call_tool
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([], version=version))
+    env = {"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy), "PATH": "/usr/bin:/bin",
+           "HOME": str(tmp_path), "GRAVITY_RELAY_PROFILES": json.dumps(TRUSTED_PROFILES)}
+    relay = Relay(load_settings(env), environ=env)
+
+    async def run() -> dict:
+        packet = payload(await call_tool(relay, "antigravity_execute", {"task": "do it", "workspace": str(repo),
+                                                                          **({} if continue_first else arguments)}))
+        if continue_first:
+            packet = payload(await call_tool(relay, "antigravity_continue", {"run_id": packet["run_id"], **arguments}))
+        return packet
+
+    packet = anyio.run(run)
+    assert packet["status"] == "SUCCESS", packet
+    launch = launches(agy)[-1]
+    assert launch["argv"][-1] == "--print=" + launch["prompt"] and arguments.get("feedback", "do it") in launch["prompt"]
+    log_file = str(relay.store.log_path(packet["run_id"], 1))
+    return launch["argv"], log_file, packet
+
+
+def _expected(repo: Path, log_file: str, mode_flags: list[str], *, conversation: list[str] = (),
+              timeout: str = "1800s", schema: bool = True, slash: bool = True) -> list[str]:
+    return (["--output-format", "stream-json"] + (["--json-schema", report_schema()] if schema else [])
+            + ["--add-dir", str(repo.resolve()), *conversation, *mode_flags]
+            + (["--disable-slash-commands"] if slash else []) + ["--print-timeout", timeout, "--log-file", log_file])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "mode_flags"),
+    [
+        ({}, ["--mode", "accept-edits"]),  # no mode: agy's default permissions, edits accepted
+        ({"execution_mode": "safe"}, ["--mode", "accept-edits", "--sandbox"]),
+        ({"profile": "safe"}, ["--mode", "accept-edits", "--sandbox"]),
+        ({"sandbox": True}, ["--mode", "accept-edits", "--sandbox"]),  # the legacy flag
+        ({"profile": "trusted"}, ["--dangerously-skip-permissions"]),
+        ({"profile": "trusted", "execution_mode": "trusted"}, ["--dangerously-skip-permissions"]),
+        ({"profile": "legacy-skip"}, ["--dangerously-skip-permissions"]),  # the legacy profile key
+        ({"profile": "trusted", "execution_mode": "safe"}, ["--mode", "accept-edits", "--sandbox"]),  # narrowed
+    ],
+    ids=["default", "safe", "safe-profile", "legacy-sandbox", "trusted-profile", "trusted-call",
+         "legacy-skip-profile", "trusted-profile-narrowed-to-safe"],
+)
+def test_relay_argv_is_exactly_the_modes_list(tmp_path, repo, arguments, mode_flags):
+    got, log_file, _ = _relay_launch(tmp_path, repo, arguments)
+    assert got[:-1] == _expected(repo, log_file, mode_flags)
+
+
+def test_relay_argv_on_continue_names_the_conversation_before_the_mode(tmp_path, repo):
+    got, _, packet = _relay_launch(tmp_path, repo, {"feedback": "again", "timeout_minutes": 5, "model": "m1"},
+                                   continue_first=True)
+    log_file = str(Path(tmp_path / "data" / "runs" / f"{packet['run_id']}.agy-1.log"))
+    expected = _expected(repo, log_file, ["--mode", "accept-edits"],
+                         conversation=["--conversation", packet["conversation_id"]], timeout="300s")
+    expected[expected.index("--disable-slash-commands"):expected.index("--disable-slash-commands")] = ["--model", "m1"]
+    assert got[:-1] == expected
+
+
+def test_relay_argv_on_the_oldest_supported_agy_leaves_out_later_flags(tmp_path, repo):
+    got, log_file, _ = _relay_launch(tmp_path, repo, {"execution_mode": "safe"}, version="1.1.8")
+    assert got[:-1] == _expected(repo, log_file, ["--mode", "accept-edits", "--sandbox"], slash=False)
+
+
+def test_build_argv_whole_lists_for_each_flag_combination():
+    assert argv() == ["/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p", "--mode", "accept-edits",
+                      "--disable-slash-commands", "--print-timeout", "600s", "--print=do it"]
+    assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True, schema="{}", log_file="/l") == [
+        "/bin/agy", "--output-format", "stream-json", "--json-schema", "{}", "--add-dir", "/work/p",
+        "--mode", "accept-edits", "--sandbox", "--disable-slash-commands", "--print-timeout", "600s",
+        "--log-file", "/l", "--print=do it"]
+    assert argv(execution_mode=ExecutionMode.TRUSTED, skip_permissions=True, conversation_id="c1", model="m",
+                effort="high", agent="a", extra_dirs=["/d"]) == [
+        "/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p", "--add-dir", "/d",
+        "--conversation", "c1", "--dangerously-skip-permissions", "--model", "m", "--effort", "high",
+        "--agent", "a", "--disable-slash-commands", "--print-timeout", "600s", "--print=do it"]

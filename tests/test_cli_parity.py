@@ -3,11 +3,13 @@
 The records are real: one successful run and one failed run made by the relay with the fake
 agy, and one early refusal (with non-ASCII text, so encoding differences would show). The MCP
 side is the real server over a real stdio pipe (legacy handshake); the CLI side is the real
-command in a subprocess.
+command: in a subprocess for the non-ASCII case (the process's own stdout encoding), in process
+for the rest (a Python start-up each would cost ~1 s and prove nothing more).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -68,8 +70,30 @@ def runs_show(data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
     return got.stdout
 
 
+def cli_in_process(monkeypatch, env: dict[str, str], *args: str) -> tuple[int, bytes]:
+    """`gravity-relay ARGS` through cli.main in this process: (exit code, stdout as the bytes a process writes)."""
+    from relay.doors.cli import main
+
+    with monkeypatch.context() as m:
+        for key in [k for k in os.environ if k.startswith(("GRAVITY_RELAY_", "AGY_"))]:
+            m.delenv(key)
+        for key, value in env.items():
+            m.setenv(key, value)
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n", write_through=True)
+        m.setattr(sys, "stdout", out)
+        code = main(list(args))
+        return code, out.buffer.getvalue()
+
+
+def runs_show_in_process(monkeypatch, data: Path, run_id: str, detail: str, max_chars: int) -> bytes:
+    code, out = cli_in_process(monkeypatch, {"GRAVITY_RELAY_DATA_DIR": str(data)},
+                               "runs", "show", run_id, "--detail", detail, "--max-chars", str(max_chars))
+    assert code == 0
+    return out
+
+
 @pytest.mark.anyio
-async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path):
+async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path, monkeypatch):
     data, ids = await make_records(tmp_path)
     mcp_texts: dict[tuple[str, str, int], str] = {}
     async with stdio_relay(relay_env(data, agy=None)) as client:
@@ -83,7 +107,9 @@ async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tm
                     mcp_texts[(run_id, detail, max_chars)] = result.content[0].text
     compared = 0
     for (run_id, detail, max_chars), text in mcp_texts.items():
-        cli = runs_show(data, run_id, detail, max_chars)
+        in_subprocess = (run_id, detail, max_chars) == (ids[2], "full", 12_000)  # the non-ASCII refusal
+        cli = (runs_show if in_subprocess else
+               lambda *a: runs_show_in_process(monkeypatch, *a))(data, run_id, detail, max_chars)
         assert cli == text.encode("utf-8") + b"\n", (run_id, detail, max_chars)
         compared += 1
     assert compared == len(ids) * len(DETAILS) * len(MAX_CHARS)
@@ -119,7 +145,8 @@ async def test_runs_list_is_newest_first_filters_by_status_and_speaks_json(tmp_p
     assert unknown.returncode == 1 and "no run record" in unknown.stderr
 
 
-def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path):
+def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path, monkeypatch):
+    # The first command is a real process (the shell door end to end); the rest run cli.main in process.
     import json
 
     repo = make_repo(tmp_path / "project")
@@ -135,10 +162,11 @@ def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path):
     assert done.returncode == 0, done.stderr
     packet = json.loads(done.stdout)
     assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["src/new.py"]
-    shown = cli("runs", "show", packet["run_id"])
-    assert shown.stdout == done.stdout  # the same bytes from both doors
-    follow = cli("continue", packet["run_id"], "also add a docstring")
-    assert follow.returncode == 0, follow.stderr
-    assert json.loads(follow.stdout)["conversation_id"] == packet["conversation_id"]
-    refused = cli("execute", "t", "--workspace", "relative")
-    assert refused.returncode == 1 and json.loads(refused.stdout)["status"] == "INVALID_WORKSPACE"
+    relay_vars = {k: v for k, v in env.items() if k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    code, shown = cli_in_process(monkeypatch, relay_vars, "runs", "show", packet["run_id"])
+    assert code == 0 and shown == done.stdout.encode()  # the same bytes from both doors
+    code, follow = cli_in_process(monkeypatch, relay_vars, "continue", packet["run_id"], "also add a docstring")
+    assert code == 0, follow
+    assert json.loads(follow)["conversation_id"] == packet["conversation_id"]
+    code, refused = cli_in_process(monkeypatch, relay_vars, "execute", "t", "--workspace", "relative")
+    assert code == 1 and json.loads(refused)["status"] == "INVALID_WORKSPACE"

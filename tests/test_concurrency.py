@@ -26,9 +26,20 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
     from fake_agy_harness import install_fake_agy, launches, scenario, wait_for_launches
 
     repo = make_repo(tmp_path / "project")
-    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 2.5,
+    release = tmp_path / "release"
+    # A1 runs until both others have queued (events: the launch log and the queue's tickets, not sleeps).
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 120, "release_file": str(release),
+                                                       "report": {"summary": "ok", "files_changed": []}},
+                                                      {"behaviour": "slow", "sleep": 0,
                                                        "report": {"summary": "ok", "files_changed": []}}))
     env = relay_env(tmp_path / "data", agy)
+    queue = tmp_path / "data" / "queue"
+
+    async def tickets(count: int) -> None:
+        with anyio.fail_after(60):  # a bound for a broken queue only
+            while len(list(queue.iterdir())) < count:
+                await anyio.sleep(0.02)
+
     async with stdio_relay(env) as first, stdio_relay(env) as second:
         async def call(client, name: str) -> None:
             payload(await client.call_tool("antigravity_execute", {"task": name, "workspace": str(repo)}))
@@ -37,7 +48,9 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
             tg.start_soon(call, first, "A1")
             await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
             tg.start_soon(call, second, "B1")  # arrives while A1 runs
-            await anyio.sleep(1.0)  # B1's own auth probe takes ~0.1 s: leave it ample time to queue
+            await tickets(2)  # A1's ticket (it holds the slot) and B1's: B1 has queued
             tg.start_soon(call, first, "A2")  # same process as the runner, but arrives after B1
+            await tickets(3)
+            release.touch()
     order = [r["prompt"].split("# Task\n", 1)[1].split("\n", 1)[0] for r in sorted(launches(agy), key=lambda r: r["start"])]
     assert order == ["A1", "B1", "A2"]

@@ -1,4 +1,7 @@
-"""``gravity-relay doctor``: the real command in a subprocess, against the fake agy and real config files."""
+"""``gravity-relay doctor`` against the fake agy and real config files.
+
+The ready-machine test runs the real command in a subprocess; the others run the same command
+through cli.main in process (`conftest.cli_main`), since they are about what it prints."""
 
 from __future__ import annotations
 
@@ -11,19 +14,22 @@ from pathlib import Path
 
 import pytest
 
+from conftest import cli_main
 from fake_agy_harness import install_fake_agy, scenario
 
 from relay.demo.run import install_demo_worker
 
 
 def doctor(*args: str, home: Path, agy: Path | str | None = None, extra: dict[str, str] | None = None,
-           timeout: float = 120) -> subprocess.CompletedProcess:
+           timeout: float = 120, process: bool = False) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env.update({"HOME": str(home), "GRAVITY_RELAY_DATA_DIR": str(home / "relay-data"),
                 "PATH": "/usr/bin:/bin"})  # no real agy on PATH, whatever this machine has
     if agy is not None:
         env["AGY_BIN"] = str(agy)
     env.update(extra or {})
+    if not process:
+        return cli_main(["doctor", *args], env)
     return subprocess.run([sys.executable, "-m", "relay", "doctor", *args], env=env, capture_output=True,
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
@@ -57,7 +63,7 @@ def test_doctor_reports_every_check_ok_on_a_ready_machine(tmp_path, home, script
     workspace.mkdir()
     profiles = json.dumps({"web": {"workspace": str(workspace), "execution_mode": "safe"}})
     register(home, ".cursor/mcp.json", {"command": str(script), "args": ["serve"]})
-    got = doctor("--json", home=home, agy=agy,
+    got = doctor("--json", home=home, agy=agy, process=True,  # the real command, once
                  extra={"GRAVITY_RELAY_PROFILES": profiles, "GRAVITY_RELAY_DEFAULT_PROFILE": "web"})
     assert got.returncode == 0, got.stderr
     doc = json.loads(got.stdout)

@@ -1,5 +1,8 @@
-"""End to end: `gravity-relay serve` in a subprocess, the SDK's MCP client over a real stdio pipe
-(legacy initialize handshake, as Codex does), the fake agy as a real executable, real git repos."""
+"""End to end: the relay behind the SDK's MCP client, the fake agy as a real executable, real git repos.
+
+Two smoke tests start `gravity-relay serve` in a subprocess over a real stdio pipe (the legacy
+initialize handshake, as Codex does, and the SDK's current one); the rest run the same server in
+process (`memory_relay`), which answers with the same bytes at a fraction of the start-up cost."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import payload, relay_env, stdio_relay
+from conftest import memory_relay, payload, relay_env, stdio_relay
 from fake_agy_harness import failure_scenario, install_fake_agy, launches, scenario, set_scenario, success_scenario
 
 pytestmark = pytest.mark.anyio
@@ -45,7 +48,7 @@ async def test_stdio_lists_three_tools_with_generated_schemas_and_instructions(e
 
 
 async def test_stdio_execute_returns_packet_with_files_and_ranges(env, agy, repo: Path):
-    async with stdio_relay(env) as client:
+    async with stdio_relay(env, mode="auto") as client:  # the SDK's current handshake
         result = await client.call_tool("antigravity_execute", {"task": "use compute()", "workspace": str(repo)})
     packet = payload(result)
     assert result.is_error is False
@@ -70,8 +73,8 @@ async def test_stdio_execute_returns_packet_with_files_and_ranges(env, agy, repo
     assert launch["pgid"] == launch["pid"]  # its own process group
 
 
-async def test_stdio_continue_by_run_id_resumes_conversation_in_same_workspace(env, agy, repo: Path, tmp_path: Path):
-    async with stdio_relay(env) as client:
+async def test_e2e_continue_by_run_id_resumes_conversation_in_same_workspace(env, agy, repo: Path, tmp_path: Path):
+    async with memory_relay(env) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "use compute()", "workspace": str(repo)}))
         set_scenario(agy, success_scenario([{"op": "append", "path": "src/util.py", "content": "# reviewed\n"}]))
         second = payload(await client.call_tool("antigravity_continue",
@@ -88,8 +91,8 @@ async def test_stdio_continue_by_run_id_resumes_conversation_in_same_workspace(e
     assert record["parent_run_id"] == first["run_id"] and record["tool"] == "continue"
 
 
-async def test_stdio_continue_says_plainly_when_agy_started_a_new_conversation(env, agy, repo: Path):
-    async with stdio_relay(env) as client:
+async def test_e2e_continue_says_plainly_when_agy_started_a_new_conversation(env, agy, repo: Path):
+    async with memory_relay(env) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         set_scenario(agy, scenario({"behaviour": "success", "forget_conversation": True,
                                     "report": {"summary": "ok", "files_changed": []}}))
@@ -98,8 +101,8 @@ async def test_stdio_continue_says_plainly_when_agy_started_a_new_conversation(e
     assert any(f"did not resume conversation {first['conversation_id']}" in flag for flag in second["flags"])
 
 
-async def test_stdio_continue_legacy_conversation_id_and_workspace(env, agy, repo: Path):
-    async with stdio_relay(env) as client:
+async def test_e2e_continue_legacy_conversation_id_and_workspace(env, agy, repo: Path):
+    async with memory_relay(env) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         second = payload(await client.call_tool("antigravity_continue", {
             "conversation_id": first["conversation_id"], "workspace": str(repo), "feedback": "again"}))
@@ -108,8 +111,8 @@ async def test_stdio_continue_legacy_conversation_id_and_workspace(env, agy, rep
     assert argv[argv.index("--conversation") + 1] == first["conversation_id"]
 
 
-async def test_stdio_get_result_in_all_three_details(env, repo: Path, tmp_path: Path):
-    async with stdio_relay(env) as client:
+async def test_e2e_get_result_in_all_three_details(env, repo: Path, tmp_path: Path):
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         run_id = packet["run_id"]
         summary = payload(await client.call_tool("antigravity_get_result", {"run_id": run_id}))
@@ -123,8 +126,8 @@ async def test_stdio_get_result_in_all_three_details(env, repo: Path, tmp_path: 
     assert "truncated" in cut and len(json.dumps(cut, separators=(",", ":"))) <= 400
 
 
-async def test_stdio_get_result_refuses_foreign_run_ids_before_touching_files(env):
-    async with stdio_relay(env) as client:
+async def test_e2e_get_result_refuses_foreign_run_ids_before_touching_files(env):
+    async with memory_relay(env) as client:
         for bad in ("../../etc/passwd", "r2026", "/tmp/x"):
             result = await client.call_tool("antigravity_get_result", {"run_id": bad})
             body = payload(result)
@@ -137,10 +140,10 @@ async def test_stdio_get_result_refuses_foreign_run_ids_before_touching_files(en
     ("workspace", "roots", "needle"),
     [("relative/dir", "", "not an absolute path"), ("/", "", "filesystem root"), (None, "OTHER", "outside the allowed roots")],
 )
-async def test_stdio_bad_workspaces_are_refused_and_recorded(tmp_path, agy, repo, workspace, roots, needle):
+async def test_e2e_bad_workspaces_are_refused_and_recorded(tmp_path, agy, repo, workspace, roots, needle):
     extra = {"GRAVITY_RELAY_ALLOWED_ROOTS": str(tmp_path / "elsewhere")} if roots else {}
     env = relay_env(tmp_path / "data", agy, **extra)
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         result = await client.call_tool("antigravity_execute", {"task": "t", "workspace": workspace or str(repo)})
         packet = payload(result)
         assert result.is_error and packet["status"] == "INVALID_WORKSPACE" and needle in packet["error"]["message"]
@@ -155,8 +158,8 @@ async def test_stdio_bad_workspaces_are_refused_and_recorded(tmp_path, agy, repo
     [{"execution_mode": "safe", "skip_permissions": True}, {"execution_mode": "trusted", "sandbox": True},
      {"sandbox": True, "skip_permissions": True}],
 )
-async def test_stdio_conflicting_options_spawn_nothing(env, agy, repo, options):
-    async with stdio_relay(env) as client:
+async def test_e2e_conflicting_options_spawn_nothing(env, agy, repo, options):
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **options}))
         errors = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "errors"}))
     assert packet["status"] == "CONFLICTING_OPTIONS"
@@ -164,9 +167,9 @@ async def test_stdio_conflicting_options_spawn_nothing(env, agy, repo, options):
     assert launches(agy) == []  # only `agy --version` ran (for the instructions)
 
 
-async def test_stdio_bad_enum_names_what_is_accepted_while_unknown_names_are_ignored(env, repo):
+async def test_e2e_bad_enum_names_what_is_accepted_while_unknown_names_are_ignored(env, repo):
     # Unknown argument names are ignored and recorded (tests/test_client_calls.py); wrong values are not.
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         mode = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
                                                                        "execution_mode": "yolo", "workspce": "x"}))
         detail = payload(await client.call_tool("antigravity_get_result", {"run_id": mode["run_id"], "detail": "all"}))
@@ -175,8 +178,8 @@ async def test_stdio_bad_enum_names_what_is_accepted_while_unknown_names_are_ign
     assert detail["status"] == "INVALID_INPUT" and "'summary'" in detail["error"]["message"]
 
 
-async def test_stdio_legacy_fields_are_accepted_and_reach_the_prompt(env, agy, repo):
-    async with stdio_relay(env) as client:
+async def test_e2e_legacy_fields_are_accepted_and_reach_the_prompt(env, agy, repo):
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {
             "task": "t", "workspace": str(repo), "plan": "step one", "acceptance_criteria": ["it works"],
             "constraints": "keep it small", "timeout_minutes": 5, "sandbox": False, "model": "gemini-3.1-pro-low"}))
@@ -187,12 +190,12 @@ async def test_stdio_legacy_fields_are_accepted_and_reach_the_prompt(env, agy, r
     assert "step one" in argv[-1] and "- it works" in argv[-1] and "- keep it small" in argv[-1]
 
 
-async def test_stdio_default_profile_needs_only_task_and_appends_its_constraints(tmp_path, agy, repo):
+async def test_e2e_default_profile_needs_only_task_and_appends_its_constraints(tmp_path, agy, repo):
     profiles = json.dumps({"app": {"workspace": str(repo), "execution_mode": "trusted",
                                    "constraints": ["do not touch migrations"]}})
     env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles, GRAVITY_RELAY_DEFAULT_PROFILE="app",
                     GRAVITY_RELAY_FIXED_CONSTRAINTS="never commit")
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         assert "Default profile 'app'" in client.instructions
         packet = payload(await client.call_tool("antigravity_execute", {"task": "do the thing"}))
     assert packet["status"] == "SUCCESS", packet
@@ -201,28 +204,28 @@ async def test_stdio_default_profile_needs_only_task_and_appends_its_constraints
     assert "--dangerously-skip-permissions" in launches(agy)[-1]["argv"]
 
 
-async def test_stdio_preexisting_dirty_file_is_not_blamed_on_the_worker(env, repo):
+async def test_e2e_preexisting_dirty_file_is_not_blamed_on_the_worker(env, repo):
     (repo / "README.md").write_text("# project\nlocal edit before the run\n")
     (repo / "notes.txt").write_text("untracked before the run\n")
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert set(packet["changes"]["files"]) == {"src/app.py", "src/util.py"}
 
 
-async def test_stdio_worker_failure_packet_carries_error_and_hint(tmp_path, repo):
+async def test_e2e_worker_failure_packet_carries_error_and_hint(tmp_path, repo):
     agy = install_fake_agy(tmp_path / "bin", failure_scenario("api_error"))
-    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         result = await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)})
     packet = payload(result)
     assert result.is_error and packet["ok"] is False and packet["status"] == "WORKER_ERROR"
     assert packet["error"]["message"] and packet["error"]["hint"]
 
 
-async def test_stdio_in_a_non_git_workspace_observes_the_file_tree(env, tmp_path):
+async def test_e2e_in_a_non_git_workspace_observes_the_file_tree(env, tmp_path):
     plain = tmp_path / "plain"
     (plain / "src").mkdir(parents=True)
     (plain / "src" / "app.py").write_text("def main():\n    return 1\n")
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(plain)}))
     assert packet["changes"]["source"] == "tree"
     assert set(packet["changes"]["files"]) == {"src/app.py", "src/util.py"}

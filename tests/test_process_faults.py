@@ -60,7 +60,7 @@ def dead_pid() -> int:
     return proc.pid
 
 
-def _wait_gone(*pids: int, seconds: float = 8.0) -> bool:
+def _wait_gone(*pids: int, seconds: float = 30.0) -> bool:  # returns as soon as they are gone
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not any(pid_alive(p) for p in pids):
@@ -240,7 +240,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
         try:
             call_execute(a, repo)
             (orphan,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
-            with anyio.fail_after(10):
+            with anyio.fail_after(60):  # a bound for a broken run only
                 while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                     await anyio.sleep(0.05)
             a.kill()
@@ -295,7 +295,7 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
     try:
         call_execute(proc, repo)
         await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
-        with anyio.fail_after(10):  # the edit is made and the grandchild is logged
+        with anyio.fail_after(60):  # the edit is made and the grandchild is logged (bound for a broken run only)
             while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                 await anyio.sleep(0.05)
         (run,) = launches(agy)

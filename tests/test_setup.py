@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import cli_main
 from relay.setup.clients import (
     CLIENTS,
     SetupError,
@@ -32,8 +33,8 @@ def run_cli(*args: str, home: Path, extra: dict[str, str] | None = None) -> subp
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env.update({"HOME": str(home), "GRAVITY_RELAY_DATA_DIR": str(home / "relay-data")})
     env.update(extra or {})
-    return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    # cli.main in process (conftest.cli_main): these tests are about what setup writes and prints.
+    return cli_main(list(args), env)
 
 
 CODEX_TOML = """\

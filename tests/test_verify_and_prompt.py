@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import payload, relay_env, stdio_relay
+from conftest import memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, launches, make_report, success_scenario
 from relay.agy.prompt import ARGV_PROMPT_LIMIT
 from relay.review.verify import parse_counts
@@ -40,7 +40,7 @@ async def test_profile_verify_commands_make_tests_measured_not_claimed(tmp_path,
     profiles = {"app": {"workspace": str(repo), "verify": [f"{sys.executable} -c \"{script}\""]}}
     env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
                     GRAVITY_RELAY_DEFAULT_PROFILE="app")
-    async with stdio_relay(env) as client:
+    async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
         full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
     assert packet["tests"] == {"passed": 4, "failed": 1, "source": "measured"}
@@ -51,7 +51,7 @@ async def test_profile_verify_commands_make_tests_measured_not_claimed(tmp_path,
 async def test_without_verify_the_workers_counts_are_marked_claimed(tmp_path, repo):
     report = make_report(summary="s", files_changed=["src/new.py"], tests_passed=7, tests_run=True)
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=report))
-    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["tests"]["passed"] == 7 and packet["tests"]["source"] == "claimed"
 
@@ -59,7 +59,7 @@ async def test_without_verify_the_workers_counts_are_marked_claimed(tmp_path, re
 async def test_a_prompt_too_large_for_argv_travels_in_a_file_the_worker_may_read(tmp_path, repo):
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
     task = "Implement the spec below.\n" + ("spec line\n" * (ARGV_PROMPT_LIMIT // 5))
-    async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": task, "workspace": str(repo)}))
     assert packet["status"] == "SUCCESS"
     argv = launches(agy)[-1]["argv"]
