@@ -110,7 +110,7 @@ async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterat
     from mcp import Client
     from mcp.client.stdio import get_default_environment
 
-    from relay.agy.command import finish_version_probe, start_version_probe
+    from relay.agy.command import agy_fact
     from relay.call.orchestrate import Relay
     from relay.core.settings import load_settings
     from relay.doors.mcp_server import create_server
@@ -120,7 +120,7 @@ async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterat
     settings = load_settings(environ)
     relay = Relay(settings, environ=environ)
     recover_interrupted(relay.store)
-    agy = finish_version_probe(*start_version_probe(settings, environ))
+    agy = agy_fact(settings, environ=environ)
     async with Client(create_server(settings, relay, agy), mode=mode) as client:
         yield client
 
