@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from relay.agy.command import MIN_VERSION
 from relay.core.contracts import ErrorInfo, Status, WorkerReport
 
 __all__ = [
@@ -513,7 +514,7 @@ RULES: list[Rule] = [
          "Split the task, or raise timeout_minutes in the profile; changes so far are listed."),
     Rule(Status.AGY_TOO_OLD, lambda o: o.exit_code == 2 and bool(_UNKNOWN_FLAG.search(o.stderr)),
          lambda o: f"agy rejected the flag {_UNKNOWN_FLAG.search(o.stderr)[1]}: this agy is too old",
-         "Update the Antigravity CLI (`agy update`) to 1.1.8 or newer."),
+         f"Update the Antigravity CLI (`agy update`) to {'.'.join(map(str, MIN_VERSION))} or newer."),
     # Quota from the envelope's error, AGY_ERROR and stderr of a failed run: a SUCCESS envelope wins (agy ≥ 1.2.1
     # retries per-minute 429s itself, so a successful run can carry the words in its log).
     Rule(Status.QUOTA_EXHAUSTED, lambda o: _agy_error_is_quota(o) or says("quota", _said(o)),

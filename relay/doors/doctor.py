@@ -323,7 +323,7 @@ def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]
                     said.append(f"{', '.join(missing)} set in this shell but not in the entry's env")
                 if differ:
                     said.append(f"{', '.join(differ)} different in the entry's env")
-                checks.append(_warn(f"{name} env", f"Codex starts the relay with a minimal environment: "
+                checks.append(_warn(f"{name} env", "Codex starts the relay with a minimal environment: "
                                     + "; ".join(said), f"{setup_fix} (it copies them into the entry's env), or edit "
                                     f"the env table of [mcp_servers.antigravity] in {shown}."))
         elif reg.client == "claude":

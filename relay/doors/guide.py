@@ -38,7 +38,7 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         profile = f"Default profile '{settings.default_profile}': workspace {p.workspace or 'not set'}, mode {mode}; a call needs only `task`."
     else:
         names = ", ".join(sorted(settings.profiles))
-        profile = f"No default profile; pass `workspace` (absolute)" + (f" or a profile ({names})." if names else ".")
+        profile = "No default profile; pass `workspace` (absolute)" + (f" or a profile ({names})." if names else ".")
     return "\n".join([
         "Gravity Relay delegates implementation to the Antigravity worker and returns a compact review packet.",
         "Workflow: plan briefly; antigravity_execute(task) with the goal, files and acceptance criteria; read only "

@@ -9,7 +9,6 @@ hard byte budget on the whole serialized packet. Whatever is cut is said in
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Sequence
 
 import msgspec

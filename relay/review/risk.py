@@ -46,9 +46,7 @@ from relay.observe.file_kinds import (
     CODE_EXTS,
     COVERAGE_FILES,
     COVERAGE_RE,
-    FileKind,
     HOOK_GLOBS,
-    KIND_ORDER,
     SECRET_GLOBS,
     SECRET_TEMPLATES,
     SKIP_RE,
@@ -59,9 +57,6 @@ from relay.observe.file_kinds import (
     is_manifest,
     is_secret_path,
     is_test_path,
-    kind_rank,
-    line_matters,
-    sample_filter,
     words,
 )
 
