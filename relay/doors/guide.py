@@ -45,8 +45,8 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         "the packet's review targets (file + lines); antigravity_continue(run_id, feedback) at most twice; "
         "antigravity_get_result only when the packet is not enough. Do not delegate questions or one-line edits.",
         "A packet's status is SUCCESS or says what failed with error.hint as the next step; "
-        "resource relay://statuses explains each. If a call timed out or was cancelled, "
-        "antigravity_get_result without run_id lists recent runs.",
+        "resource relay://statuses explains each. RUNNING: the run goes on; antigravity_get_result(run_id, wait_seconds) "
+        "waits for it. After a timeout, antigravity_get_result() lists recent runs.",
         worker,
         profile,
     ])

@@ -33,7 +33,10 @@ from mcp.server import Server, ServerRequestContext
 
 from relay import __version__
 from relay.doors.cli_runs import recent_runs
-from relay.core.contracts import ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet, Status, explain
+from contextlib import asynccontextmanager
+
+from relay.core.contracts import (CancelInput, ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet,
+                                  Running, Status, explain)
 from relay.core.errors import RelayError
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
 from relay.call.orchestrate import Relay, no_progress
@@ -48,6 +51,12 @@ __all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
 log = logging.getLogger("relay.doors.mcp_server")
 
 EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+CANCEL = "antigravity_cancel"
+
+
+# Only the hints that differ from the spec's defaults (readOnly false, idempotent false, openWorld true):
+# every session pays for these bytes (issue 9 kept tools/list + instructions under 3,200).
+_WRITES = types.ToolAnnotations(destructive_hint=False)
 
 
 def tool_definitions() -> list[types.Tool]:
@@ -56,24 +65,28 @@ def tool_definitions() -> list[types.Tool]:
             name=EXECUTE,
             description=(
                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                "compact review packet: changed files, the line ranges worth reviewing ranked by risk, test counts."
+                "compact review packet: changed files, risk-ranked line ranges to review, test counts."
             ),
             input_schema=input_schema(ExecuteArgs),
-            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                              open_world_hint=True),
+            annotations=_WRITES,
         ),
         types.Tool(
             name=CONTINUE,
             description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
             input_schema=input_schema(ContinueArgs),
-            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                              open_world_hint=True),
+            annotations=_WRITES,
         ),
         types.Tool(
             name=GET_RESULT,
             description="Read a run's record: the packet (summary), the failure details (errors) or everything (full).",
             input_schema=input_schema(GetResultInput),
             annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+        ),
+        types.Tool(
+            name=CANCEL,
+            description="Stop a RUNNING run; the packet lists its changes.",
+            input_schema=input_schema(CancelInput),
+            annotations=types.ToolAnnotations(destructive_hint=False, open_world_hint=False),
         ),
     ]
 
@@ -116,6 +129,13 @@ def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[st
 def _packet_result(packet: Packet) -> types.CallToolResult:
     obj = packet_object(packet)
     return _result(obj, encode(obj).decode(), is_error=not packet.ok)
+
+
+def _answer(answer: Packet | Running) -> types.CallToolResult:
+    if isinstance(answer, Running):
+        obj = msgspec.to_builtins(answer)
+        return _result(obj, encode(obj).decode(), is_error=False)  # not a failure: the run goes on
+    return _packet_result(answer)
 
 
 def _bad_arguments(tool: str, exc: Exception, accepted: type) -> RelayError:
@@ -182,16 +202,33 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 # Refused, and recorded like any early refusal.
                 return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
+            wait = relay.detached.wait_for(args)
+            if wait is not None and relay.detached.available:
+                # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
+                return _answer(await relay.detached.call(
+                    lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), wait, progress))
             return _packet_result(await run(args, progress, ignored=ignored))
+        if name == CANCEL:
+            known, _ignored = _split_arguments(arguments, CancelInput)
+            try:
+                args = msgspec.convert(known, CancelInput, strict=False)
+            except msgspec.ValidationError as exc:
+                raise _bad_arguments(CANCEL, exc, CancelInput) from None
+            return _packet_result(await relay.detached.cancel(args.run_id))
         if name == GET_RESULT:
             known, _ignored = _split_arguments(arguments, GetResultInput)
             try:
                 args = msgspec.convert(known, GetResultInput, strict=False)
             except msgspec.ValidationError as exc:
                 raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
+            if args.run_id is not None and args.wait_seconds is not None:
+                answer = await relay.detached.wait(args, progress)
+                if isinstance(answer, Running) or args.detail.value == "summary":
+                    return _answer(answer)  # the summary of a finished run: execute's own bytes
             obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
             return _result(obj, text, is_error=False)
-        raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
+        raise RelayError(Status.INVALID_INPUT, f"unknown tool {name!r}",
+                         f"Use {EXECUTE}, {CONTINUE}, {GET_RESULT} or {CANCEL}.")
     except RelayError as exc:
         obj = {"ok": False, "status": exc.status.value, "error": msgspec.to_builtins(exc.info())}
         return _result(obj, encode(obj).decode(), is_error=True)
@@ -255,8 +292,15 @@ def create_server(settings: Settings, relay: Relay | None = None,
     async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         return render_prompt(params.name, params.arguments or {})
 
+    @asynccontextmanager
+    async def lifespan(_server):
+        # Detached runs belong to the server's lifetime, not to the call that started them.
+        async with relay.detached.serving():
+            yield {}
+
     return Server(
         "gravity-relay",
+        lifespan=lifespan,
         version=__version__,
         instructions=instructions(settings, agy),
         on_list_tools=on_list_tools,
