@@ -259,3 +259,28 @@ def _wait_until(condition, seconds: float = 15) -> None:
             raise TimeoutError("condition not met")
         time.sleep(0.05)
 
+
+
+def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_path, repo):
+    import os
+    import subprocess
+    import sys
+
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(3))
+    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+
+    early = cli("execute", "add new.py", "--workspace", str(repo), "--wait", "0.5")
+    assert early.returncode == 0, early.stderr
+    running = json.loads(early.stdout)
+    assert running["status"] == "RUNNING" and set(running) == {"run_id", "status", "where", "elapsed_seconds", "next"}
+    # The command has exited; the child relay it left behind finishes the run.
+    done = cli("runs", "wait", running["run_id"])
+    assert done.returncode == 0, done.stderr
+    record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
+    assert record.status.value == "SUCCESS" and (repo / "src" / "new.py").exists()
+    # The shell's door prints the MCP tool's bytes: execute's packet, as a waited execute returns it.
+    assert done.stdout == encode(packet_object(record.packet)).decode() + "\n"
