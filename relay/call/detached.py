@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 import anyio
 import anyio.abc
 
-from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, Running, Status
+from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running, Status
 from relay.core.errors import RelayError
 from relay.runs.results import packet_of, status_of
-from relay.runs.store import new_run_id
+from relay.runs.store import new_run_id, now_iso
 from relay.runs.waiting import POLL_SECONDS, cancel_request_path, running_packet, wait_for_run
 
 if TYPE_CHECKING:
@@ -121,7 +121,11 @@ class Detacher:
         if run.done.is_set():
             return run.packet or self._final(run.run_id)
         run.forward = _silent
-        return running_packet(self.relay.store.read(run.run_id), self.relay.where(run.run_id), wait)
+        try:
+            record = self.relay.store.read(run.run_id)
+        except RelayError:  # wait 0: the run task may not have written its record yet
+            record = RunRecord(run_id=run.run_id, created_at=now_iso())
+        return running_packet(record, self.relay.where(run.run_id), wait)
 
     async def _body(self, run: _Run, launch: Launch) -> None:
         try:
