@@ -1,6 +1,6 @@
 """Leader cost of long runs (issue 9): bytes and calls per task (a script, not a test).
 
-    python tests/bench_long_runs.py [--scale 0.1] [--wait 50] [--long] [--json]
+    python tests/bench_long_runs.py [--scale 0.1] [--wait 50] [--long] [--json] [--short-client]
 
 For a worker of 10 s and 60 s (and 300 s with ``--long``) the fake agy sleeps that long
 in a real git repo, behind the real relay in process (the SDK client, in-memory). Two
@@ -16,6 +16,11 @@ Leader bytes = every result text the leader receives for the task. Time is scale
 ``--scale`` (worker sleep, W and the 5-s poll period all multiplied) so the script ends in
 reasonable time; call counts do not depend on it, and bytes barely (``elapsed_seconds``
 has fewer digits). ``--scale 1 --long`` is the real thing (about 12 minutes).
+
+``--short-client`` adds the issue's check at real time (about 45 s): through the SDK client
+with a 5 s read timeout, a 40 s worker via ``execute(wait_seconds=3)`` + ``get_result`` waits
+of 3 s: the statuses seen (no CANCELLED), the bytes, and whether the final answer is the
+run's recorded packet byte for byte.
 
 Also printed: how long ``antigravity_cancel`` takes to stop a detached run (worker and
 grandchild gone, CANCELLED recorded).
@@ -115,15 +120,48 @@ async def _measure(workers: list[float], scale: float, wait: float) -> dict:
     return out
 
 
+async def _short_client() -> dict:
+    from mcp import Client
+
+    from relay.core.settings import load_settings
+    from relay.doors.mcp_server import create_server
+    from relay.runs.results import encode, packet_object
+    from relay.runs.store import RunStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        repo = _repo(tmp_path / "project")
+        agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "success", "edits": EDIT, "sleep": 40}))
+        settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+        texts: list[str] = []
+        started = time.monotonic()
+        async with Client(create_server(settings), read_timeout_seconds=5) as client:
+            got = await client.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo),
+                                                                 "wait_seconds": 3})
+            texts.append(got.content[0].text)
+            run_id = json.loads(texts[0])["run_id"]
+            while json.loads(texts[-1])["status"] == "RUNNING":
+                got = await client.call_tool("antigravity_get_result", {"run_id": run_id, "wait_seconds": 3})
+                texts.append(got.content[0].text)
+        record = RunStore(tmp_path / "data" / "runs").read(run_id)
+        return {"seconds": round(time.monotonic() - started, 1), "calls": len(texts),
+                "statuses": sorted({json.loads(t)["status"] for t in texts}),
+                "leader_bytes": sum(len(t.encode()) for t in texts), "packet_bytes": len(texts[-1].encode()),
+                "final_is_recorded_packet": texts[-1] == encode(packet_object(record.packet)).decode()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=0.1, help="time factor (default 0.1: a 60 s worker sleeps 6 s)")
     parser.add_argument("--wait", type=float, default=50.0, help="the leader's wait_seconds, unscaled (default 50)")
     parser.add_argument("--long", action="store_true", help="also the 300 s worker")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--short-client", action="store_true", help="also the 5 s read timeout / 40 s worker check")
     args = parser.parse_args()
     workers = [10.0, 60.0] + ([300.0] if args.long else [])
     figures = anyio.run(_measure, workers, args.scale, args.wait)
+    if args.short_client:
+        figures["short_client"] = anyio.run(_short_client)
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -139,6 +177,13 @@ def main() -> int:
     c = figures["cancel"]
     print(f"cancel of a detached run: answered in {c['answer_seconds']} s, worker + grandchild gone in "
           f"{c['group_gone_seconds']} s; {c['status']}, changes listed: {c['files']}")
+    if "short_client" in figures:
+        s = figures["short_client"]
+        running = s["calls"] - 1
+        print(f"5 s read timeout, 40 s worker, waits of 3 s: {s['calls']} calls in {s['seconds']} s, statuses "
+              f"{s['statuses']}, {s['leader_bytes']} bytes = packet {s['packet_bytes']} + {running} RUNNING x "
+              f"{(s['leader_bytes'] - s['packet_bytes']) / max(1, running):.0f}; final = recorded packet: "
+              f"{s['final_is_recorded_packet']}")
     return 0
 
 

@@ -455,6 +455,7 @@ class Relay:
             packet = fit_packet(packet)
         record.packet = packet
         record.pgid = None
+        record.where = None  # only a running run is somewhere
         self._output_notes.pop(record.run_id, None)
         try:
             self._save_final(record)
