@@ -1,4 +1,4 @@
-"""The MCP edge: three tools, a few resources and prompts, over the SDK's low-level server.
+"""The MCP edge: four tools, a few resources and prompts, over the SDK's low-level server.
 
 Thin on purpose: arguments are decoded once with msgspec into the contracts,
 the work is done by ``Relay`` (orchestrate.py) and ``render_result``
@@ -24,6 +24,7 @@ import logging
 import os
 import signal
 import sys
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -33,8 +34,6 @@ from mcp.server import Server, ServerRequestContext
 
 from relay import __version__
 from relay.doors.cli_runs import recent_runs
-from contextlib import asynccontextmanager
-
 from relay.core.contracts import (CancelInput, ContinueArgs, ContinueInput, ExecuteArgs, ExecuteInput, GetResultInput, Packet,
                                   Running, Status, explain)
 from relay.core.errors import RelayError
