@@ -284,3 +284,23 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
     assert record.status.value == "SUCCESS" and (repo / "src" / "new.py").exists()
     # The shell's door prints the MCP tool's bytes: execute's packet, as a waited execute returns it.
     assert done.stdout == encode(packet_object(record.packet)).decode() + "\n"
+
+
+async def test_get_result_wait_on_a_run_whose_relay_died_answers_interrupted_at_once(tmp_path):
+    import subprocess
+    import sys
+
+    from relay.core.contracts import RunRecord
+    from relay.runs.store import new_run_id, now_iso
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a pid that no longer runs (and, reaped, is nobody's)
+    store = RunStore(tmp_path / "data" / "runs")
+    store.runs_dir.mkdir(parents=True)
+    run_id = new_run_id()
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=gone.pid, task="t"))
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(0))
+    async with Client(create_server(_settings(tmp_path, agy))) as client:
+        started = time.monotonic()
+        answer = payload(await client.call_tool("antigravity_get_result", {"run_id": run_id, "wait_seconds": 60}))
+    assert answer["status"] == "INTERRUPTED" and time.monotonic() - started < 30  # not the whole 60 s wait
