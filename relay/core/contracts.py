@@ -118,7 +118,7 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
         ExecutionMode | None,
         Meta(description="safe: sandboxed, commands may be denied; trusted: every tool auto-approved."),
     ] = None
-    wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (under your tool timeout); the run goes on.")] = None
+    wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (keep it under your tool timeout).")] = None
 
 
 class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):

@@ -77,7 +77,7 @@ def tool_definitions() -> list[types.Tool]:
         ),
         types.Tool(
             name=GET_RESULT,
-            description="Read a run's record: the packet (summary), the failure details (errors) or everything (full).",
+            description="Read a run's record; wait_seconds waits for a RUNNING run.",
             input_schema=input_schema(GetResultInput),
             annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
         ),
@@ -85,7 +85,7 @@ def tool_definitions() -> list[types.Tool]:
             name=CANCEL,
             description="Stop a RUNNING run; the packet lists its changes.",
             input_schema=input_schema(CancelInput),
-            annotations=types.ToolAnnotations(destructive_hint=False, open_world_hint=False),
+            annotations=_WRITES,
         ),
     ]
 
