@@ -268,7 +268,8 @@ def test_doctor_headless_names_relay_settings_the_codex_entry_will_not_pass(home
 
 def test_doctor_headless_accepts_codex_per_tool_approval(home, script):
     tools = "".join(f'[mcp_servers.antigravity.tools.{t}]\napproval_mode = "approve"\n'
-                    for t in ("antigravity_execute", "antigravity_continue", "antigravity_get_result"))
+                    for t in ("antigravity_execute", "antigravity_continue", "antigravity_get_result",
+                                  "antigravity_cancel"))
     (home / ".codex").mkdir()
     (home / ".codex/config.toml").write_text(
         f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n\n{tools}')

@@ -37,7 +37,8 @@ async def test_stdio_lists_three_tools_with_generated_schemas_and_instructions(e
         assert "antigravity_continue(run_id" in client.instructions
         assert "Do not delegate questions or one-line edits" in client.instructions
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(tools) == {"antigravity_execute", "antigravity_continue", "antigravity_get_result"}
+    assert set(tools) == {"antigravity_execute", "antigravity_continue", "antigravity_get_result",
+                          "antigravity_cancel"}
     execute = tools["antigravity_execute"].input_schema
     assert execute["required"] == ["task"]
     assert execute["properties"]["execution_mode"]["enum"] == ["safe", "trusted"]

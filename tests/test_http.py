@@ -181,7 +181,7 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
     relay, repo, _agy = shared
     async with http_client(relay.url, relay.token, mode=mode) as client:
         names = sorted(t.name for t in (await client.list_tools()).tools)
-        assert names == ["antigravity_continue", "antigravity_execute", "antigravity_get_result"]
+        assert names == ["antigravity_cancel", "antigravity_continue", "antigravity_execute", "antigravity_get_result"]
         packet = payload(await client.call_tool("antigravity_execute", {"task": f"over http {mode}",
                                                                           "workspace": str(repo)}))
         assert packet["status"] == "SUCCESS", packet

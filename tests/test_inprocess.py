@@ -19,7 +19,7 @@ async def test_inprocess_execute_and_get_result_in_both_modes(tmp_path, repo, mo
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
     async with Client(create_server(settings), mode=mode) as client:
         tools = (await client.list_tools()).tools
-        assert len(tools) == 3
+        assert len(tools) == 4
         packet = payload(await client.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo)}))
         assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["src/new.py"]
         again = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))

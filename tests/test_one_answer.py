@@ -48,7 +48,8 @@ def test_tool_annotations_say_a_worker_may_delete_files_and_get_result_only_read
     # Broke: execute/continue said destructiveHint false, yet a worker can delete files.
     tools = {t.name: t.annotations for t in tool_definitions()}
     for name in ("antigravity_execute", "antigravity_continue"):
-        assert tools[name].destructive_hint is True and tools[name].read_only_hint is False
+        # readOnlyHint left out means false (the spec's default; every session pays for the bytes)
+        assert tools[name].destructive_hint is True and not tools[name].read_only_hint
     assert tools["antigravity_get_result"].read_only_hint is True
 
 

@@ -371,7 +371,7 @@ def test_setup_registers_each_found_client_in_its_own_format(tmp_path, fake_scri
     assert claude == {"type": "stdio", "command": str(fake_script), "args": ["serve"]}
     allow = json.loads((home / ".claude/settings.json").read_text())["permissions"]["allow"]
     assert allow == ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
-                     "mcp__antigravity__antigravity_get_result"]
+                     "mcp__antigravity__antigravity_get_result", "mcp__antigravity__antigravity_cancel"]
     cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
     assert cursor == {"command": str(fake_script), "args": ["serve"]}
     gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
@@ -584,7 +584,7 @@ def test_setup_plan_reports_unreadable_toml_instead_of_overwriting(tmp_path, fak
 
 
 RULES = ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
-         "mcp__antigravity__antigravity_get_result"]
+         "mcp__antigravity__antigravity_get_result", "mcp__antigravity__antigravity_cancel"]
 
 
 def test_setup_tool_names_are_the_servers_own():

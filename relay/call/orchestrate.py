@@ -38,6 +38,7 @@ from relay.core.contracts import (
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
+from relay.call.detached import Detacher
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.core.process import kill_group, tail
@@ -102,12 +103,15 @@ class Relay:
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
         self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
+        self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
+        self.cancel_reasons: dict[str, str] = {}  # per run stopped on request (antigravity_cancel): why
+        self.detached = Detacher(self)  # runs that answered RUNNING and go on (issue 9)
 
     # ------------------------------------------------------------------ tools
 
     async def execute(self, args: ExecuteInput, progress: Progress = no_progress, *,
-                      ignored: list[str] | None = None) -> Packet:
-        record = RunRecord(run_id=new_run_id(), tool="execute", created_at=now_iso(), task=_no_nul(args.task),
+                      ignored: list[str] | None = None, run_id: str | None = None) -> Packet:
+        record = RunRecord(run_id=run_id or new_run_id(), tool="execute", created_at=now_iso(), task=_no_nul(args.task),
                            relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
@@ -129,8 +133,8 @@ class Relay:
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
     async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
-                        ignored: list[str] | None = None) -> Packet:
-        record = RunRecord(run_id=new_run_id(), tool="continue", created_at=now_iso(), task=_no_nul(args.feedback),
+                        ignored: list[str] | None = None, run_id: str | None = None) -> Packet:
+        record = RunRecord(run_id=run_id or new_run_id(), tool="continue", created_at=now_iso(), task=_no_nul(args.feedback),
                            relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
@@ -168,14 +172,19 @@ class Relay:
         except OSError as exc:
             # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
             return self._unrecorded(record, exc)
-        live = _Live()
+        live = self._live[record.run_id] = _Live()
 
         async def tick() -> None:
             while True:
                 await anyio.sleep(self.settings.progress_interval)
-                step = live.reader.progress_line() if live.stage == "running" else None
-                where = self.coordinator.status(record.run_id) if live.stage == "queued" else live.stage
-                await progress(time.monotonic() - started, redact(f"{where}" + (f" · {step}" if step else "")))
+                where = self.where(record.run_id) or live.stage
+                if where != record.where and record.state == "running":
+                    record.where = where  # so a RUNNING answer from another relay process says where it is
+                    try:
+                        self.store.write(record)
+                    except OSError:
+                        pass
+                await progress(time.monotonic() - started, where)
 
         try:
             async with anyio.create_task_group() as tg:
@@ -191,14 +200,26 @@ class Relay:
             with anyio.CancelScope(shield=True):
                 await self._stop_worker(record)
                 changes = await self._observe_after_cancel(record, plan, live)
-                self._finish(record, Verdict(status=Status.CANCELLED, message="the call was cancelled; the worker was stopped",
+                why = self.cancel_reasons.pop(record.run_id, "the call was cancelled")
+                self._finish(record, Verdict(status=Status.CANCELLED, message=f"{why}; the worker was stopped",
                                              hint="Call again to retry; changes made so far stay in the workspace "
                                              "(listed in the run record)."),
                              started=started, changes=changes)
             raise
         except Exception as exc:  # noqa: BLE001 - every path out of a run finishes its record
             return await self._unexpected(record, plan, live, exc, started)
+        finally:
+            self._live.pop(record.run_id, None)
         return packet
+
+    def where(self, run_id: str) -> str | None:
+        """Where a run of this process is now (the progress line), or None if this process does not run it."""
+        live = self._live.get(run_id)
+        if live is None:
+            return None
+        step = live.reader.progress_line() if live.stage == "running" else None
+        where = self.coordinator.status(run_id) if live.stage == "queued" else live.stage
+        return redact(f"{where}" + (f" · {step}" if step else ""))
 
     async def _unexpected(self, record: RunRecord, plan: RunPlan, live: _Live, exc: BaseException,
                           started: float) -> Packet:
@@ -423,6 +444,7 @@ class Relay:
             packet = fit_packet(packet)
         record.packet = packet
         record.pgid = None
+        record.where = None  # only a running run is somewhere
         self._output_notes.pop(record.run_id, None)
         try:
             self._save_final(record)

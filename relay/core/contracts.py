@@ -24,6 +24,9 @@ __all__ = [
     "ContinueArgs",
     "ContinueInput",
     "GetResultInput",
+    "CancelInput",
+    "Running",
+    "WaitSeconds",
     "Profile",
     "ErrorInfo",
     "ReviewTarget",
@@ -93,6 +96,9 @@ Risk = Literal["low", "medium", "high"]
 Task = Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must do.")]
 Text = Annotated[str, Meta(max_length=400_000)]
 Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
+# How long a call waits before it answers RUNNING and leaves the run going (issue 9). No upper bound is
+# published (bytes every session pays for): a wait longer than the run's timeout just waits to its end.
+WaitSeconds = Annotated[float, Meta(ge=0)]
 
 
 # --------------------------------------------------------------------------- inputs
@@ -110,8 +116,9 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
     workspace: Annotated[str | None, Meta(description="Absolute path of the workspace; defaults to the profile's.")] = None
     execution_mode: Annotated[
         ExecutionMode | None,
-        Meta(description="safe: sandboxed commands, edits allowed, commands may be denied; trusted: every tool auto-approved."),
+        Meta(description="safe: sandboxed, commands may be denied; trusted: every tool auto-approved."),
     ] = None
+    wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (keep it under your tool timeout).")] = None
 
 
 class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
@@ -136,6 +143,7 @@ class ContinueArgs(Struct, frozen=True, kw_only=True):
 
     run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, conversation, profile and mode are restored.")] = None
     feedback: Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must fix or do next.")]
+    wait_seconds: WaitSeconds | None = None  # as execute's (described there and in the instructions)
 
 
 class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
@@ -154,12 +162,17 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
 
 
 class GetResultInput(Struct, frozen=True, kw_only=True):
-    run_id: Annotated[str | None, Meta(description="A run id returned by execute or continue; omit it to list recent runs.")] = None
+    run_id: Annotated[str | None, Meta(description="Omit it to list recent runs.")] = None
     detail: Annotated[
         Detail,
-        Meta(description="summary: the packet; errors: status, error, stderr and response tails; full: the whole record."),
+        Meta(description="summary: the packet; errors: status, error, stderr/response tails; full: the whole record."),
     ] = Detail.SUMMARY
     max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
+    wait_seconds: WaitSeconds | None = None  # described in the tool's description
+
+
+class CancelInput(Struct, frozen=True, kw_only=True):
+    run_id: str
 
 
 # --------------------------------------------------------------------------- profiles
@@ -171,6 +184,8 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     workspace: str | None = None
     execution_mode: ExecutionMode | None = None
     timeout_minutes: Minutes | None = None
+    # A call that names no wait_seconds answers RUNNING after this long (issue 9); None: it waits to the end.
+    wait_seconds: WaitSeconds | None = None
     constraints: list[str] = []
     model: str | None = None
     effort: str | None = None
@@ -233,6 +248,16 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     flags: list[str] = []
     conversation_id: str | None = None
     error: ErrorInfo | None = None
+
+
+class Running(Struct, kw_only=True):
+    """What a call answers when its wait ends before the run does: small, and says what to call next."""
+
+    run_id: str
+    status: Status = Status.RUNNING
+    where: str  # queued (position) / checking agy's login / running · agy's last step / observing / verifying
+    elapsed_seconds: int
+    next: str
 
 
 # --------------------------------------------------------------------------- worker report
@@ -345,6 +370,7 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     parent_run_id: str | None = None
     requested_conversation_id: str | None = None
     ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
+    where: str | None = None  # the stage of a running run, for RUNNING answers from other relay processes
     # what happened
     agy_bin: str | None = None
     agy_version: str | None = None

@@ -49,6 +49,8 @@ class Settings(Struct, kw_only=True, frozen=True):
     queue_wait_seconds: float = 120 * 60.0
     # The transcript on disk keeps its head and tail within this size; the middle is cut, and the cut said.
     transcript_max_bytes: int = 20 * 1024 * 1024
+    # Calls that name no wait_seconds answer RUNNING after this long (issue 9); None: they wait to the end.
+    wait_seconds: float | None = None
 
     @property
     def runs_dir(self) -> Path:
@@ -112,6 +114,7 @@ _BOUNDS: dict[str, tuple[float, float, float, bool, str | None]] = {
     "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": (30.0, 1, 3600, False, None),
     "GRAVITY_RELAY_QUEUE_WAIT_MINUTES": (120.0, 0.01, 10_080, False, None),
     "GRAVITY_RELAY_TRANSCRIPT_MAX_MB": (20.0, 0.0625, 102_400, False, None),
+    "GRAVITY_RELAY_WAIT_SECONDS": (0.0, 1, 86_400, False, "no default: a call waits for the end of its run"),
 }
 _MAX_SIZE_BOUND = 1024**5  # 1 PiB: past it a size is a typo
 
@@ -233,6 +236,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         timeout_grace_seconds=_number(env, "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", problems),
         queue_wait_seconds=60 * _number(env, "GRAVITY_RELAY_QUEUE_WAIT_MINUTES", problems),
         transcript_max_bytes=max(64 * 1024, int(1024 * 1024 * _number(env, "GRAVITY_RELAY_TRANSCRIPT_MAX_MB", problems))),
+        wait_seconds=_number(env, "GRAVITY_RELAY_WAIT_SECONDS", problems) or None,
     )
 
 

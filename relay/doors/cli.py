@@ -75,6 +75,10 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     settings = load_settings()
     if args.runs_command == "show":
         return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
+    if args.runs_command == "wait":
+        from relay.doors.cli_wait import runs_wait
+
+        return runs_wait(settings, args.run_id, args.wait)
     return runs_list(settings, status=args.status, limit=args.limit, as_json=args.json)
 
 
@@ -323,6 +327,11 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
             arguments[key] = json.loads(value)
         except ValueError:
             arguments[key] = value
+    if args.wait is not None:
+        # The run may outlive this command: a child relay keeps it going after a RUNNING answer.
+        from relay.doors.cli_wait import delegate_detachable
+
+        return delegate_detachable(name, {**arguments, "wait_seconds": args.wait})
 
     async def progress(elapsed: float, message: str) -> None:
         print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
@@ -338,6 +347,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     _quiet()
     settings = _settings_or_none()
     return 2 if settings is None else demo_main(settings, as_json=args.json)
+
+
+_WAIT_HELP = ("answer RUNNING (run_id, stage) after this long and exit; a background relay keeps the run going "
+              "(`gravity-relay runs wait RUN_ID` gets its packet)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -365,15 +378,17 @@ def build_parser() -> argparse.ArgumentParser:
     execute.add_argument("--execution-mode", choices=["safe", "trusted"])
     execute.add_argument("--arg", action="append", metavar="KEY=VALUE",
                          help="any other tool argument, e.g. --arg timeout_minutes=10 (repeatable)")
+    execute.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
     execute.set_defaults(func=_cmd_delegate)
     cont = sub.add_parser("continue", help="send follow-up feedback on a run (the same code and answer as the MCP tool)")
     cont.add_argument("run_id")
     cont.add_argument("feedback")
     cont.add_argument("--arg", action="append", metavar="KEY=VALUE", help="any other tool argument (repeatable)")
+    cont.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
     cont.set_defaults(func=_cmd_delegate)
 
     runs = sub.add_parser("runs", help="list runs or show one run's record")
-    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|wait")
     lst = runs_sub.add_parser("list", help="recent runs, newest first")
     lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
@@ -382,6 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
     show.add_argument("--detail", choices=["summary", "errors", "full"], default="summary")
     show.add_argument("--max-chars", type=int, default=12_000)
+    wait = runs_sub.add_parser("wait", help="wait for a run's packet, exactly as antigravity_get_result with "
+                               "wait_seconds answers (RUNNING when the wait ends first)")
+    wait.add_argument("run_id")
+    wait.add_argument("--wait", type=float, metavar="SECONDS", help="give up after this long (default: to the end)")
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
 
     demo = sub.add_parser(

@@ -45,8 +45,8 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         "the packet's review targets (file + lines); antigravity_continue(run_id, feedback) at most twice; "
         "antigravity_get_result only when the packet is not enough. Do not delegate questions or one-line edits.",
         "A packet's status is SUCCESS or says what failed with error.hint as the next step; "
-        "resource relay://statuses explains each. If a call timed out or was cancelled, "
-        "antigravity_get_result without run_id lists recent runs.",
+        "resource relay://statuses explains each. RUNNING: the run goes on; antigravity_get_result(run_id, wait_seconds) "
+        "waits for it. After a timeout, antigravity_get_result() lists recent runs.",
         worker,
         profile,
     ])
@@ -81,7 +81,8 @@ STATUS_GUIDE: dict[Status, str] = {
     "which run holds the slot); wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
     Status.CANCELLED: "The call was cancelled; the worker was stopped.",
-    Status.RUNNING: "Not an outcome: get_result on a run whose relay is still working on it. Ask again later.",
+    Status.RUNNING: "Not an outcome: the run goes on. antigravity_get_result(run_id, wait_seconds) waits for its packet; "
+                    "antigravity_cancel(run_id) stops it.",
     Status.INTERRUPTED: "The relay process ended mid-run; its worker was stopped (identity checked) at the next start "
     "or before the next worker; the files git shows changed are listed.",
     Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
@@ -106,6 +107,12 @@ is `measured` when the relay ran the profile's verification commands, `claimed` 
 Follow up with antigravity_continue(run_id, feedback): name the file and lines and what is wrong.
 Stop after two follow-ups and fix the rest yourself. antigravity_get_result(run_id, detail="errors")
 explains a failure; detail="full" has the whole record (transcript path included).
+
+Long runs: if your client cuts tool calls (60 s in many hosts, 300 s in Codex, 600 s in Gemini CLI), pass
+wait_seconds a little under that limit. An answer with status RUNNING means the run goes on: call
+antigravity_get_result(run_id, wait_seconds) again until the packet comes (each RUNNING answer is ~230 bytes);
+antigravity_cancel(run_id) stops it and lists what it changed. If a call timed out anyway, the run was
+cancelled with it: antigravity_get_result() without run_id lists recent runs and what they changed.
 """
 
 

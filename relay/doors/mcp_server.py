@@ -1,4 +1,4 @@
-"""The MCP edge: three tools, a few resources and prompts, over the SDK's low-level server.
+"""The MCP edge: four tools, a few resources and prompts, over the SDK's low-level server.
 
 Thin on purpose: the tools themselves (dispatch, argument decoding, the error shape) live in
 tools.py, which the CLI calls too; here they are announced and their answers sent, as structured
@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -27,9 +28,9 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 
 from relay import __version__
-from relay.core.contracts import ContinueArgs, ExecuteArgs, GetResultInput
+from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
-from relay.doors.tools import CONTINUE, EXECUTE, GET_RESULT, as_text, call_tool, lone_surrogate
+from relay.doors.tools import CANCEL, CONTINUE, EXECUTE, GET_RESULT, as_text, call_tool, lone_surrogate
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
@@ -40,8 +41,10 @@ __all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
 
 log = logging.getLogger("relay.doors.mcp_server")
 
-# A worker edits, and may delete, files in the workspace: honest annotations say so.
-_WRITES = types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True)
+# A worker edits, and may delete, files in the workspace: honest annotations say so. Only the hints that
+# differ from the spec's defaults are sent (readOnly false, idempotent false, openWorld true): every session
+# pays for these bytes (tools/list + instructions stay under 3,200).
+_WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
@@ -50,7 +53,7 @@ def tool_definitions() -> list[types.Tool]:
             name=EXECUTE,
             description=(
                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                "compact review packet: changed files, the line ranges worth reviewing ranked by risk, test counts."
+                "compact review packet: changed files, risk-ranked line ranges to review, test counts."
             ),
             input_schema=input_schema(ExecuteArgs),
             annotations=_WRITES,
@@ -63,9 +66,15 @@ def tool_definitions() -> list[types.Tool]:
         ),
         types.Tool(
             name=GET_RESULT,
-            description="Read a run's record: the packet (summary), the failure details (errors) or everything (full).",
+            description="Read a run's record; wait_seconds waits for a RUNNING run.",
             input_schema=input_schema(GetResultInput),
             annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+        ),
+        types.Tool(
+            name=CANCEL,
+            description="Stop a RUNNING run; the packet lists its changes.",
+            input_schema=input_schema(CancelInput),
+            annotations=_WRITES,
         ),
     ]
 
@@ -140,8 +149,15 @@ def create_server(settings: Settings, relay: Relay | None = None,
     async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         return render_prompt(params.name, params.arguments or {})
 
+    @asynccontextmanager
+    async def lifespan(_server):
+        # Detached runs belong to the server's lifetime, not to the call that started them.
+        async with relay.detached.serving():
+            yield {}
+
     return Server(
         "gravity-relay",
+        lifespan=lifespan,
         version=__version__,
         instructions=instructions(settings, agy),
         on_list_tools=on_list_tools,

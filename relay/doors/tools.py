@@ -20,17 +20,19 @@ import msgspec
 from mcp import types
 
 from relay.call.orchestrate import Relay, no_progress
-from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, explain
+from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
+                                  explain)
 from relay.core.errors import InvalidInput, RelayError, error_object
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
-__all__ = ["EXECUTE", "CONTINUE", "GET_RESULT", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
+__all__ = ["EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
            "lone_surrogate", "as_text"]
 
 log = logging.getLogger("relay.doors.tools")
 
 EXECUTE, CONTINUE, GET_RESULT = "antigravity_execute", "antigravity_continue", "antigravity_get_result"
+CANCEL = "antigravity_cancel"
 RECENT_RUNS = 10  # what the leader gets: enough to find a lost run, small enough to pay for
 _TASK_CHARS = 60
 
@@ -53,6 +55,21 @@ def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[st
 def _packet_result(packet: Packet) -> types.CallToolResult:
     obj = packet_object(packet)
     return _result(obj, encode(obj).decode(), is_error=not packet.ok)
+
+
+def _answer(answer: Packet | Running) -> types.CallToolResult:
+    if isinstance(answer, Running):
+        obj = msgspec.to_builtins(answer)
+        return _result(obj, encode(obj).decode(), is_error=False)  # not a failure: the run goes on
+    return _packet_result(answer)
+
+
+def _decode(name: str, arguments: dict[str, Any], kind: type):
+    known, _ignored = _split_arguments(arguments, kind)
+    try:
+        return msgspec.convert(known, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        raise _bad_arguments(name, exc, kind) from None
 
 
 def _bad_arguments(tool: str, exc: msgspec.ValidationError, accepted: type) -> RelayError:
@@ -111,10 +128,22 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 # Refused, and recorded like any early refusal.
                 return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
+            wait = relay.detached.wait_for(args)
+            if wait is not None and relay.detached.available:
+                # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
+                return _answer(await relay.detached.call(
+                    lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), wait, progress))
             return _packet_result(await run(args, progress, ignored=ignored))
+        if name == CANCEL:
+            return _packet_result(await relay.detached.cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
+            args = _decode(GET_RESULT, arguments, GetResultInput)
+            if args.run_id is not None and args.wait_seconds is not None:
+                answer = await relay.detached.wait(args, progress)
+                if isinstance(answer, Running) or args.detail.value == "summary":
+                    return _answer(answer)  # the summary of a finished run: execute's own bytes
             return get_result(relay, arguments)
-        raise InvalidInput(f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE} or {GET_RESULT}.")
+        raise InvalidInput(f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE}, {GET_RESULT} or {CANCEL}.")
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # noqa: BLE001 - the one boundary: every exception leaves in the error shape
@@ -124,11 +153,7 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
 def get_result(relay: Relay, arguments: dict[str, Any]) -> types.CallToolResult:
     """antigravity_get_result; synchronous, so ``runs show`` calls it as it is."""
     try:
-        known, _ignored = _split_arguments(arguments, GetResultInput)
-        try:
-            args = msgspec.convert(known, GetResultInput, strict=False)
-        except msgspec.ValidationError as exc:
-            raise _bad_arguments(GET_RESULT, exc, GetResultInput) from None
+        args = _decode(GET_RESULT, arguments, GetResultInput)
         obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
         return _result(obj, text, is_error=False)
     except Exception as exc:  # noqa: BLE001 - the one boundary

@@ -91,7 +91,7 @@ CODEX_TOOL_TIMEOUT_SEC = 7200
 GEMINI_TIMEOUT_MS = 7_200_000
 
 # The relay's tool names (relay/server.py; a test keeps the two in step).
-TOOL_NAMES = ("antigravity_execute", "antigravity_continue", "antigravity_get_result")
+TOOL_NAMES = ("antigravity_execute", "antigravity_continue", "antigravity_get_result", "antigravity_cancel")
 # Claude Code names an MCP tool mcp__<server>__<tool>; its permission rules use that name.
 CLAUDE_SETTINGS_FILE = ".claude/settings.json"
 CLAUDE_ALLOW_RULES = tuple(f"mcp__{SERVER_NAME}__{tool}" for tool in TOOL_NAMES)

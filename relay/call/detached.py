@@ -1,0 +1,217 @@
+"""Runs that outlive the call that started them (issue 9).
+
+A call with a wait (its ``wait_seconds``, else its profile's, else GRAVITY_RELAY_WAIT_SECONDS)
+starts its run in a task group owned by the server's lifetime, not by the call: when
+the wait ends first, the call answers RUNNING and the run goes on. Until then the call
+is attached: its progress notifications flow, and a client that cancels it still
+cancels the run (today's behaviour). Without any wait the run stays inline in the call,
+exactly as before.
+
+Stopping a detached run: in the relay that runs it, its cancel scope is cancelled, so
+``Relay._run`` kills the worker group, observes what it changed and records CANCELLED —
+the one path every cancellation already takes. From another relay process a cancel
+request file (``runs/<run_id>.cancel``) asks the owner to do the same: only the owner
+holds the pre-run snapshot that tells the run's changes from earlier edits, and one
+writer per record avoids two processes finishing it differently. The owner polls for
+the file every half second while the run is detached.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+import anyio
+import anyio.abc
+
+from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running, Status
+from relay.core.errors import RelayError
+from relay.runs.results import packet_of, status_of
+from relay.runs.store import new_run_id, now_iso
+from relay.runs.waiting import POLL_SECONDS, cancel_request_path, running_packet, wait_for_run
+
+if TYPE_CHECKING:
+    from relay.call.orchestrate import Progress, Relay
+
+__all__ = ["Detacher"]
+
+log = logging.getLogger("relay")
+
+Launch = Callable[["Progress", str], Awaitable[Packet]]  # (progress, run_id) -> the run's packet
+
+
+async def _silent(elapsed: float, message: str) -> None:
+    return None
+
+
+class _Run:
+    def __init__(self, run_id: str, progress: Progress) -> None:
+        self.run_id = run_id
+        self.forward = progress  # the attached call's progress; silent once the call has answered
+        self.scope = anyio.CancelScope()
+        self.done = anyio.Event()
+        self.packet: Packet | None = None
+
+    async def progress(self, elapsed: float, message: str) -> None:
+        await self.forward(elapsed, message)
+
+
+class Detacher:
+    """The detached runs of one relay process, and the waits and cancels on any run."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._runs: dict[str, _Run] = {}
+
+    @property
+    def available(self) -> bool:
+        return self._tg is not None
+
+    @asynccontextmanager
+    async def serving(self, *, finish_runs: bool = False) -> AsyncIterator[Detacher]:
+        """The lifetime detached runs live in. On exit they are stopped and recorded CANCELLED (a server that
+        ends leaves no worker behind), or, with ``finish_runs`` (the shell's `execute --wait`), waited for."""
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            try:
+                yield self
+            finally:
+                self._tg = None
+                if not finish_runs:
+                    for run in list(self._runs.values()):
+                        self.relay.cancel_reasons.setdefault(run.run_id, "the relay stopped")
+                        run.scope.cancel()
+
+    def wait_for(self, args: ExecuteInput | ContinueInput) -> float | None:
+        """The call's wait: its own, else its profile's, else the server's default; None waits to the end."""
+        if args.wait_seconds is not None:
+            return args.wait_seconds
+        settings = self.relay.settings
+        name = getattr(args, "profile", None)
+        if name is None and isinstance(args, ContinueInput) and args.run_id:
+            try:
+                name = self.relay.store.read(args.run_id).profile
+            except RelayError:
+                name = None
+        profile = settings.profiles.get(name or settings.default_profile or "")
+        if profile is not None and profile.wait_seconds is not None:
+            return profile.wait_seconds
+        return settings.wait_seconds
+
+    async def call(self, launch: Launch, wait: float, progress: Progress) -> Packet | Running:
+        """Start a run in the server's lifetime; its packet if it ends within ``wait``, else RUNNING."""
+        if self._tg is None:
+            raise RuntimeError("no detached-run lifetime: use Detacher.serving()")
+        run = _Run(new_run_id(), progress)
+        self._runs[run.run_id] = run
+        self._tg.start_soon(self._body, run, launch)
+        try:
+            with anyio.move_on_after(wait):
+                await run.done.wait()
+        except anyio.get_cancelled_exc_class():
+            # The client gave up before the run detached: the run stops with the call, as it always did.
+            run.scope.cancel()
+            with anyio.CancelScope(shield=True):
+                await run.done.wait()
+            raise
+        if run.done.is_set():
+            return run.packet or self._final(run.run_id)
+        run.forward = _silent
+        try:
+            record = self.relay.store.read(run.run_id)
+        except RelayError:  # wait 0: the run task may not have written its record yet
+            record = RunRecord(run_id=run.run_id, created_at=now_iso())
+        return running_packet(record, self.relay.where(run.run_id), wait)
+
+    async def _body(self, run: _Run, launch: Launch) -> None:
+        try:
+            with run.scope:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(self._watch_cancel_request, run)
+                    run.packet = await launch(run.progress, run.run_id)
+                    tg.cancel_scope.cancel()
+        except Exception:  # noqa: BLE001 - Relay._run records its own failures; this is a last guard
+            log.exception("detached run %s failed", run.run_id)
+        finally:
+            self._runs.pop(run.run_id, None)
+            _unlink(cancel_request_path(self.relay.store, run.run_id))  # a request that came too late
+            run.done.set()
+
+    async def _watch_cancel_request(self, run: _Run) -> None:
+        path = cancel_request_path(self.relay.store, run.run_id)
+        while True:
+            await anyio.sleep(POLL_SECONDS)
+            try:
+                asker = path.read_text(encoding="utf-8", errors="replace").strip()[:40]
+            except FileNotFoundError:
+                continue
+            except OSError:
+                asker = ""
+            _unlink(path)
+            self.relay.cancel_reasons[run.run_id] = f"stopped by antigravity_cancel{' from ' + asker if asker else ''}"
+            run.scope.cancel()
+            return
+
+    def _final(self, run_id: str) -> Packet:
+        return packet_of(self.relay.store.read(run_id))
+
+    # ------------------------------------------------------------------ any run, from any relay process
+
+    async def wait(self, args: GetResultInput, progress: Progress) -> Packet | Running:
+        """get_result with a wait: the run's packet once it ends (execute's own bytes), or a fresh RUNNING."""
+        assert args.run_id is not None and args.wait_seconds is not None
+        started = anyio.current_time()
+
+        async def tick(record) -> None:
+            where = self.relay.where(record.run_id) or record.where or "running"
+            await progress(anyio.current_time() - started, where)
+
+        record = await wait_for_run(self.relay.store, args.run_id, args.wait_seconds, tick,
+                                    tick_every=self.relay.settings.progress_interval)
+        if status_of(record) is Status.RUNNING:
+            return running_packet(record, self.relay.where(record.run_id), args.wait_seconds)
+        return packet_of(record)
+
+    async def cancel(self, run_id: str) -> Packet:
+        """Stop a running run: CANCELLED recorded with the changes so far; the packet lists them."""
+        store = self.relay.store
+        record = store.read(run_id)
+        if status_of(record) is not Status.RUNNING:
+            return packet_of(record)  # nothing to stop: the run's own answer says how it ended
+        run = self._runs.get(run_id)
+        if run is not None:
+            self.relay.cancel_reasons[run_id] = "stopped by antigravity_cancel"
+            run.scope.cancel()
+            with anyio.CancelScope(shield=True):
+                await run.done.wait()
+            return self._final(run_id)
+        if record.relay_pid == os.getpid():
+            raise RelayError(Status.BUSY, f"run {run_id} is running inside a call that is still waiting for it",
+                             "Cancel that call in your client; the run stops with it.", retryable=True)
+        # Another relay process runs it: ask it, and wait for its record to say CANCELLED.
+        path = cancel_request_path(store, run_id)
+        try:
+            path.write_text(f"relay pid {os.getpid()}", encoding="utf-8")
+        except OSError as exc:
+            raise RelayError(Status.STORAGE_ERROR, f"cannot write the cancel request {path}: {exc.strerror or exc}",
+                             f"Make {store.runs_dir} writable, then call again.") from None
+        limit = self.relay.settings.kill_grace_seconds + 30.0
+        record = await wait_for_run(store, run_id, limit)
+        if status_of(record) is Status.RUNNING:
+            _unlink(path)
+            raise RelayError(Status.BUSY, f"relay pid {record.relay_pid} runs {run_id} and did not stop it within "
+                             f"{limit:g} s (it stops only runs that answered RUNNING)",
+                             "Wait for its packet with antigravity_get_result, or stop that relay.", retryable=True)
+        _unlink(path)
+        return packet_of(record)
+
+
+def _unlink(path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
