@@ -56,7 +56,7 @@ def _wait_gone(*pids: int, seconds: float = 5.0) -> bool:
 
 
 async def test_execute_with_wait_answers_running_then_get_result_returns_the_waited_packet(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(2.5))
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(1.5))
     async with Client(create_server(_settings(tmp_path, agy))) as client:
         waited = await client.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo)})
         assert payload(waited)["status"] == "SUCCESS"
