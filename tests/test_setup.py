@@ -373,11 +373,12 @@ def test_setup_registers_each_found_client_in_its_own_format(tmp_path, fake_scri
     assert allow == ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
                      "mcp__antigravity__antigravity_get_result", "mcp__antigravity__antigravity_cancel"]
     cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
-    assert cursor == {"command": str(fake_script), "args": ["serve"]}
+    # Cursor and Windsurf cut a tool call at about 60 s: their relay answers RUNNING at 45 s (issue 9).
+    assert cursor == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
     gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
     assert gemini == {"command": str(fake_script), "args": ["serve"], "timeout": 7_200_000, "trust": True}
     windsurf = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text())["mcpServers"]["antigravity"]
-    assert windsurf == {"command": str(fake_script), "args": ["serve"]}
+    assert windsurf == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
     assert not (home / ".gemini/config/mcp_config.json").exists()
     assert actions(got.stdout) == {"codex": "added", "claude": "added", "cursor": "added", "gemini": "added",
                                    "antigravity": "skipped", "windsurf": "added"}
@@ -474,7 +475,7 @@ def test_setup_leaves_a_foreign_antigravity_entry_alone_unless_forced(tmp_path, 
     forced = run_cli("setup", "--force", "--command", str(fake_script), home=home)
     assert forced.returncode == 0, forced.stdout
     entry = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
-    assert entry == {"command": str(fake_script), "args": ["serve"]}
+    assert entry == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
 
 
 def test_setup_skips_antigravity_unless_named_and_warns_when_named(tmp_path, fake_script):
@@ -523,7 +524,7 @@ def test_setup_updates_a_stale_relay_command_and_keeps_keys_the_user_added(tmp_p
     assert got.returncode == 0, got.stderr
     assert actions(got.stdout)["codex"] == "updated" and actions(got.stdout)["cursor"] == "updated"
     cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
-    assert cursor == {"command": str(fake_script), "args": ["serve"], "disabled": False}
+    assert cursor == {"command": str(fake_script), "args": ["serve"], "disabled": False, "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
     text = (home / ".codex/config.toml").read_text()
     assert text.startswith(CODEX_TOML)
     codex = tomllib.loads(text)["mcp_servers"]["antigravity"]
@@ -546,7 +547,7 @@ def test_setup_names_a_client_with_no_config_dir_by_creating_its_file(tmp_path, 
     got = run_cli("setup", "--client", "windsurf", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
     doc = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text())
-    assert doc == {"mcpServers": {"antigravity": {"command": str(fake_script), "args": ["serve"]}}}
+    assert doc == {"mcpServers": {"antigravity": {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}}}
 
 
 def test_setup_json_output_describes_each_client(tmp_path, fake_script):

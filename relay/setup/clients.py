@@ -313,6 +313,11 @@ def _url_entry(client: str, url: str, token: str) -> dict[str, Any]:
                      "register it for stdio (setup without --http)")
 
 
+# Clients that cut a tool call at a fixed, short limit (about 60 s) and take no per-server timeout
+# from setup: their relay answers RUNNING before that (issue 9), and the leader waits with get_result.
+SHORT_LIMIT_WAIT_SECONDS = {"cursor": "45", "windsurf": "45"}
+
+
 def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None, *,
                   approvals: bool = True, http: tuple[str, str] | None = None) -> dict[str, Any]:
     """The relay's server entry in one client's own format, ready for headless use.
@@ -335,6 +340,8 @@ def desired_entry(client: str, command: str, env: Mapping[str, str] | None = Non
         entry["timeout"] = GEMINI_TIMEOUT_MS
     if approvals:
         entry.update(APPROVAL_KEYS.get(client, {}))
+    if http is None and client in SHORT_LIMIT_WAIT_SECONDS:
+        env = {"GRAVITY_RELAY_WAIT_SECONDS": SHORT_LIMIT_WAIT_SECONDS[client], **(env or {})}
     if env and http is None:  # a URL entry starts no process: the relay's env is the running relay's
         entry["env"] = dict(env)
     return entry
