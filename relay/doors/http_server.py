@@ -180,23 +180,13 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     """Serve until SIGTERM/SIGINT/SIGHUP; every run in flight is cancelled and recorded before exit."""
     import uvicorn
 
-    from relay.call.orchestrate import Relay
     from relay.core.http_state import remove_state, write_state
     from relay.core.http_token import load_or_create_token, token_path
-    from relay.doors.mcp_server import create_server
-    from relay.runs.recovery import recover_interrupted
+    from relay.doors.mcp_server import create_server, serving_relay
     from relay.runs.retention import retain_in_background
 
-    for problem in settings.problems:
-        log.warning("configuration: %s", problem)
     token = load_or_create_token(settings.data_dir)
-    relay = Relay(settings)  # the one coordinator, auth cache and version cache of every session
-    try:
-        recovered = recover_interrupted(relay.store)
-        if recovered:
-            log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
-    except OSError as exc:
-        log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
+    relay = serving_relay(settings)  # the one coordinator, auth cache and version cache of every session
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     url = f"http://{_url_host(host)}:{port}{MCP_PATH}"

@@ -37,7 +37,7 @@ from relay.runs.retention import retain_in_background
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
 
-__all__ = ["create_server", "serve", "tool_definitions", "call_tool"]
+__all__ = ["create_server", "serve", "serving_relay", "tool_definitions", "call_tool"]
 
 log = logging.getLogger("relay.doors.mcp_server")
 
@@ -169,11 +169,9 @@ def create_server(settings: Settings, relay: Relay | None = None,
     )
 
 
-async def serve(settings: Settings | None = None, agy: tuple[str | None, str | None] | None = None) -> None:
-    """Serve MCP over stdio until the client hangs up or a signal arrives."""
-    from mcp.server.stdio import stdio_server
-
-    settings = settings or load_settings()
+def serving_relay(settings: Settings) -> Relay:
+    """The Relay a long-lived server starts with (stdio or HTTP): settings problems said, and the runs of
+    relay processes that died finished first (INTERRUPTED, their orphan groups killed, identity checked)."""
     for problem in settings.problems:
         log.warning("configuration: %s", problem)
     relay = Relay(settings)
@@ -183,6 +181,15 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
             log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
     except OSError as exc:
         log.warning("could not check for interrupted runs in %s: %s", settings.runs_dir, exc)
+    return relay
+
+
+async def serve(settings: Settings | None = None, agy: tuple[str | None, str | None] | None = None) -> None:
+    """Serve MCP over stdio until the client hangs up or a signal arrives."""
+    from mcp.server.stdio import stdio_server
+
+    settings = settings or load_settings()
+    relay = serving_relay(settings)
     server = create_server(settings, relay, agy)
     server_scope = anyio.CancelScope()
     stopped_by: list[int] = []
