@@ -19,11 +19,12 @@ import signal
 import time
 from pathlib import Path
 
-from relay.core.contracts import Changes, ErrorInfo, FileChange, Packet, Status
+from relay.core.contracts import Changes, FileChange, Packet, Status
 from relay.core.errors import RelayError
 from relay.observe.git import GitError, run_git
 from relay.core.process import group_alive
 from relay.core.identity import Identity, group_is_run, owner_alive
+from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore, now_iso
 
 __all__ = ["recover_interrupted", "recover_run", "git_visible_changes"]
@@ -154,14 +155,7 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
                                            before_dirty=record.before_dirty)
     if why_not:
         notes.append(why_not)
-    pid_note = "" if record.relay_pid is None else f" {record.relay_pid}"
-    error = ErrorInfo(
-        code=Status.INTERRUPTED,
-        message=f"the relay process{pid_note} that ran this call ended before it finished"
-        + (f"; {'; '.join(notes)}" if notes else ""),
-        hint="Check the workspace (changes may be partial; the listed files are what git shows changed now); "
-        "call again to redo the task.",
-    )
+    error = interrupted_error(record.relay_pid, notes, recovered=True)
     record.state = "interrupted"
     record.status = Status.INTERRUPTED
     record.error = error

@@ -15,7 +15,7 @@ from relay.core.process import tail
 from relay.core.identity import owner_alive
 from relay.core.redact import redact_obj
 
-__all__ = ["render_result", "packet_of", "packet_object", "encode", "status_of"]
+__all__ = ["render_result", "packet_of", "interrupted_error", "packet_object", "encode", "status_of"]
 
 _encoder = msgspec.json.Encoder()
 
@@ -43,6 +43,19 @@ def status_of(record: RunRecord) -> Status:
     return Status.INTERRUPTED
 
 
+def interrupted_error(relay_pid: int | None, notes: list[str] | tuple[str, ...] = (), *, recovered: bool) -> ErrorInfo:
+    """Why a run of a dead relay has no packet: read before recovery finished it, or written by recovery."""
+    pid = "" if relay_pid is None else f" {relay_pid}"
+    return ErrorInfo(
+        code=Status.INTERRUPTED,
+        message=f"the relay process{pid} that ran this call ended before it finished"
+        + (f"; {'; '.join(notes)}" if notes else ""),
+        hint="Check the workspace (changes may be partial; the listed files are what git shows changed now); call "
+        "again to redo the task." if recovered else "Check the workspace (changes may be partial); call again to redo "
+        "the task. The next relay start finishes this record.",
+    )
+
+
 def packet_of(record: RunRecord) -> Packet:
     """The record's packet; a running run says so, and a dead relay's run gets one made from what it holds."""
     if record.packet is not None:
@@ -55,10 +68,7 @@ def packet_of(record: RunRecord) -> Packet:
                           f"relay pid {record.relay_pid})",
                           hint="Wait for its packet, or call antigravity_get_result again later.", retryable=True)
     elif error is None:
-        error = ErrorInfo(code=Status.INTERRUPTED,
-                          message=f"the relay process {record.relay_pid} that ran this call ended before it finished",
-                          hint="Check the workspace (changes may be partial); call again to redo the task. The next "
-                          "relay start finishes this record.")
+        error = interrupted_error(record.relay_pid, recovered=False)
     return Packet(ok=False, run_id=record.run_id, status=status, error=error)
 
 
