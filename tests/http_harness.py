@@ -69,14 +69,15 @@ def http_relay(env: dict[str, str], *, address: str = "127.0.0.1:0", startup: fl
 
 
 @asynccontextmanager
-async def http_client(url: str, token: str, *, mode: str = "legacy") -> AsyncIterator[Any]:
+async def http_client(url: str, token: str, *, mode: str = "legacy", **options: Any) -> AsyncIterator[Any]:
+    """``options`` go to ``mcp.Client`` (e.g. ``message_handler=``)."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
     timeout = httpx2.Timeout(30.0, read=300.0)
     async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=timeout) as http:
-        async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+        async with Client(streamable_http_client(url, http_client=http), mode=mode, **options) as client:
             yield client
 
 

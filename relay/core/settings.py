@@ -51,6 +51,8 @@ class Settings(Struct, kw_only=True, frozen=True):
     transcript_max_bytes: int = 20 * 1024 * 1024
     # Calls that name no wait_seconds answer RUNNING after this long (issue 9); None: they wait to the end.
     wait_seconds: float | None = None
+    # The HTTP door's global request rate (token bucket, burst 4x): a runaway client cannot flood the relay.
+    http_max_rps: float = 50.0
 
     @property
     def runs_dir(self) -> Path:
@@ -115,6 +117,7 @@ _BOUNDS: dict[str, tuple[float, float, float, bool, str | None]] = {
     "GRAVITY_RELAY_QUEUE_WAIT_MINUTES": (120.0, 0.01, 10_080, False, None),
     "GRAVITY_RELAY_TRANSCRIPT_MAX_MB": (20.0, 0.0625, 102_400, False, None),
     "GRAVITY_RELAY_WAIT_SECONDS": (0.0, 1, 86_400, False, "no default: a call waits for the end of its run"),
+    "GRAVITY_RELAY_HTTP_MAX_RPS": (50.0, 0.1, 100_000, False, None),
 }
 _MAX_SIZE_BOUND = 1024**5  # 1 PiB: past it a size is a typo
 
@@ -237,6 +240,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         queue_wait_seconds=60 * _number(env, "GRAVITY_RELAY_QUEUE_WAIT_MINUTES", problems),
         transcript_max_bytes=max(64 * 1024, int(1024 * 1024 * _number(env, "GRAVITY_RELAY_TRANSCRIPT_MAX_MB", problems))),
         wait_seconds=_number(env, "GRAVITY_RELAY_WAIT_SECONDS", problems) or None,
+        http_max_rps=_number(env, "GRAVITY_RELAY_HTTP_MAX_RPS", problems),
     )
 
 

@@ -7,6 +7,8 @@ in three layers, outermost first:
 * the bind address: loopback unless the operator says ``--allow-remote`` (``parse_address``);
 * a bearer token (``relay.core.http_token``) on every request, checked by ``TokenGate`` before
   the SDK sees anything, so a refused request can never start a run;
+* a request-rate bound (``RateBucket``): one global token bucket for authenticated requests
+  (per address would mean nothing: every client is 127.0.0.1), answered 429 with Retry-After;
 * DNS-rebinding protection: the SDK's Host/Origin check, pinned to the loopback names of the
   bound port (a web page that rebinds ``evil.example`` to 127.0.0.1 sends ``Host: evil.example``).
 
@@ -20,16 +22,18 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import os
 import signal
 import socket
+import time
 from typing import Any
 
 import anyio
 
 from relay.core.settings import Settings
 
-__all__ = ["AddressError", "parse_address", "is_loopback", "TokenGate", "build_app", "serve_http",
+__all__ = ["AddressError", "parse_address", "is_loopback", "TokenGate", "RateBucket", "build_app", "serve_http",
            "MAX_BODY_BYTES", "MCP_PATH"]
 
 log = logging.getLogger("relay.doors.http_server")
@@ -101,6 +105,31 @@ def _json_refusal(status: int, code: int, message: str, extra: list[tuple[bytes,
             {"type": "http.response.body", "body": body})
 
 
+class RateBucket:
+    """A token bucket: ``rate`` requests a second on average, bursts of ``4 * rate`` (at least 8).
+
+    Global, not per client: on loopback every client has the same address. Sized so that a leader's
+    normal traffic (a handful of requests per tool call) never meets it; a runaway loop does.
+    """
+
+    def __init__(self, rate: float, *, clock: Any = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = max(8.0, 4.0 * rate)
+        self._clock = clock
+        self._tokens = self.burst
+        self._at = clock()
+
+    def take(self) -> float:
+        """0.0 if the request may pass (one token spent), else the seconds until a token is there."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return 0.0
+        return (1.0 - self._tokens) / self.rate
+
+
 class TokenGate:
     """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``; bodies are capped.
 
@@ -108,13 +137,16 @@ class TokenGate:
     session is made and no run is recorded for them.
     """
 
-    def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES, max_rps: float = 50.0) -> None:
         from relay.core.http_token import token_matches
 
         self.app = app
         self._matches = lambda header: token_matches(token, header)
         self.max_body = max_body
+        # After the token check: a flood without the token costs a compare each and must not lock the leaders out.
+        self.bucket = RateBucket(max_rps)
         self.refused = 0  # seen by tests and the log; cheap
+        self.throttled = 0
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -140,10 +172,23 @@ class TokenGate:
             await send(start)
             await send(body)
             return
+        wait = self.bucket.take()
+        if wait:
+            self.throttled += 1
+            if self.throttled == 1 or self.throttled % 100 == 0:
+                log.warning("request rate over %g/s (GRAVITY_RELAY_HTTP_MAX_RPS): %d request(s) answered 429 so far",
+                            self.bucket.rate, self.throttled)
+            retry = max(1, math.ceil(wait))
+            start, body = _json_refusal(
+                429, -32000, f"Too many requests: the relay serves at most {self.bucket.rate:g} requests a second "
+                f"(GRAVITY_RELAY_HTTP_MAX_RPS); retry after {retry} s.", [(b"retry-after", str(retry).encode())])
+            await send(start)
+            await send(body)
+            return
         await self.app(scope, receive, send)
 
 
-def build_app(server: Any, *, host: str, port: int, token: str) -> tuple[Any, Any]:
+def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float = 50.0) -> tuple[Any, Any]:
     """(the ASGI app to serve, the SDK's session manager that must run around it)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -157,7 +202,7 @@ def build_app(server: Any, *, host: str, port: int, token: str) -> tuple[Any, An
     )
     starlette_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security, host=host,
                                                max_request_body_size=MAX_BODY_BYTES)
-    return TokenGate(starlette_app, token), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
+    return TokenGate(starlette_app, token, max_rps=max_rps), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -190,7 +235,8 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     url = f"http://{_url_host(host)}:{port}{MCP_PATH}"
-    app, sessions = build_app(create_server(settings, relay, agy), host=host, port=port, token=token)
+    app, sessions = build_app(create_server(settings, relay, agy), host=host, port=port, token=token,
+                              max_rps=settings.http_max_rps)
 
     class _Server(uvicorn.Server):
         def capture_signals(self):  # ours (below): uvicorn's re-raises the signal after a clean stop

@@ -1,0 +1,139 @@
+"""`gravity-relay serve --http` with several client sessions (issue 12): what each session is owed.
+
+A real relay process on a loopback port (tests/http_harness.py), real SDK clients over streamable
+HTTP, the fake agy as a real subprocess. Proves: progress goes only to the session whose call it is;
+a session that goes away cancels its own call and nobody else's; calls from several sessions run in
+arrival order; the door's request-rate bound answers a flood with 429 and leaves normal use alone.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from conftest import payload, relay_env
+from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, wait_for_launches
+from http_harness import http_client, http_relay, raw_request
+
+EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+REPORT = {"summary": "ok", "files_changed": ["src/new.py"]}
+OK = {"behaviour": "slow", "sleep": 0.2, "edits": EDIT, "report": REPORT}
+INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}).encode()
+
+
+def _tickets(data_dir: Path) -> int:
+    queue = data_dir / "queue"
+    return len(list(queue.iterdir())) if queue.is_dir() else 0
+
+
+async def _until(check, what: str, timeout: float = 60.0) -> None:
+    with anyio.move_on_after(timeout) as scope:
+        while not await anyio.to_thread.run_sync(check):
+            await anyio.sleep(0.05)
+    if scope.cancelled_caught:
+        raise TimeoutError(f"waited {timeout} s for {what}")
+
+
+def _record(data_dir: Path, run_id: str) -> dict:
+    return json.loads((data_dir / "runs" / f"{run_id}.json").read_text())
+
+
+# --------------------------------------------------------------------------- progress, per session
+
+
+@pytest.mark.anyio
+async def test_http_sessions_each_receive_only_their_own_progress_notifications(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", scenario({**OK, "sleep": 1.0}))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROGRESS_SECONDS="0.1")
+    with http_relay(env) as relay:
+        seen: dict[str, list] = {"a": [], "b": []}
+        called: dict[str, int] = {"a": 0, "b": 0}
+        statuses: dict[str, str] = {}
+
+        async def session(name: str, warmups: int) -> None:
+            async def on_message(message) -> None:
+                note = getattr(message, "root", message)
+                if getattr(note, "method", None) == "notifications/progress":
+                    seen[name].append(note.params.progress_token)
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                called[name] += 1
+
+            async with http_client(relay.url, relay.token, message_handler=on_message) as client:
+                # The SDK makes a call's request id its progress token, and both sessions count ids from
+                # the same start: B's extra requests give its call another id, so a notification sent to
+                # the wrong session would show as a foreign token instead of passing unseen.
+                for _ in range(warmups):
+                    await client.list_tools()
+                result = await client.call_tool("antigravity_execute", {"task": f"session {name}",
+                                                                        "workspace": str(repo)},
+                                                progress_callback=on_progress)
+                statuses[name] = payload(result)["status"]
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(session, "a", 0)
+                tg.start_soon(session, "b", 3)
+    assert statuses == {"a": "SUCCESS", "b": "SUCCESS"}
+    assert seen["a"] and seen["b"], seen
+    own_a, own_b = set(seen["a"]), set(seen["b"])
+    assert len(own_a) == 1 and len(own_b) == 1 and own_a.isdisjoint(own_b), seen
+    # Every notification a session received was matched to its own pending call by its client.
+    await anyio.sleep(0.2)  # the SDK runs progress callbacks in their own tasks
+    assert called == {"a": len(seen["a"]), "b": len(seen["b"])}, (called, seen)
+
+
+
+# --------------------------------------------------------------------------- the request-rate bound
+
+
+def test_rate_bucket_passes_a_burst_then_refuses_until_tokens_refill():
+    from relay.doors.http_server import RateBucket
+
+    now = [0.0]
+    bucket = RateBucket(2.0, clock=lambda: now[0])
+    assert bucket.burst == 8.0
+    assert [bucket.take() for _ in range(8)] == [0.0] * 8
+    assert bucket.take() == pytest.approx(0.5)  # one token comes back every 1/rate s
+    now[0] += 0.5
+    assert bucket.take() == 0.0 and bucket.take() > 0
+
+
+def test_http_flood_is_answered_429_with_retry_after_as_a_jsonrpc_error(tmp_path):
+    # 1 request/s, burst 8: a bounded flood of authenticated requests on loopback meets the bound.
+    with http_relay(relay_env(tmp_path / "data", None, GRAVITY_RELAY_HTTP_MAX_RPS="1")) as relay:
+        auth = {"Authorization": f"Bearer {relay.token}"}
+        answers = [raw_request(relay.url, "POST", INIT, auth) for _ in range(40)]
+        codes = [code for code, _headers, _body in answers]
+        assert set(codes) <= {200, 429} and codes[0] == 200, codes
+        assert codes.count(429) >= 40 - 8 - 30, codes  # even a 1 s per request machine refills only ~30
+        code, headers, body = next(a for a in answers if a[0] == 429)
+        error = json.loads(body)
+        assert error["jsonrpc"] == "2.0" and error["error"]["code"] == -32000
+        assert "GRAVITY_RELAY_HTTP_MAX_RPS" in error["error"]["message"]
+        assert int(headers["retry-after"]) >= 1
+        # Refused without the token is still 401 (the bound counts only authenticated requests).
+        assert raw_request(relay.url, "POST", INIT, {})[0] == 401
+        # After the wait it asked for, the relay serves again.
+        time.sleep(int(headers["retry-after"]) + 0.1)
+        assert raw_request(relay.url, "POST", INIT, auth)[0] == 200
+        assert "answered 429" in relay.stderr.read_text()  # the log line the test below looks for
+
+
+@pytest.mark.anyio
+async def test_http_normal_session_traffic_never_meets_the_default_rate_bound(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", scenario(OK))
+    with http_relay(relay_env(tmp_path / "data", agy)) as relay:
+        async with http_client(relay.url, relay.token) as client:
+            for _ in range(20):
+                await client.list_tools()
+            for n in range(3):
+                packet = payload(await client.call_tool("antigravity_execute", {"task": f"t{n}",
+                                                                                  "workspace": str(repo)}))
+                assert packet["status"] == "SUCCESS", packet
+        assert "answered 429" not in relay.stderr.read_text()
