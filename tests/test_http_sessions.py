@@ -89,6 +89,40 @@ async def test_http_sessions_each_receive_only_their_own_progress_notifications(
 
 
 
+
+# --------------------------------------------------------------------------- arrival order
+
+
+@pytest.mark.anyio
+async def test_http_calls_from_several_sessions_run_in_arrival_order(tmp_path, repo):
+    # A first call holds the worker slot until the release file appears; sessions 1-3 then call one after
+    # another, each waiting for the previous call's queue ticket, so their arrival order is known.
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", scenario({**OK, "sleep": 600, "release_file": str(release)}))
+    with http_relay(relay_env(tmp_path / "data", agy)) as relay:
+        statuses: dict[str, str] = {}
+
+        async def session(name: str) -> None:
+            async with http_client(relay.url, relay.token) as client:
+                result = await client.call_tool("antigravity_execute", {"task": f"order {name}",
+                                                                        "workspace": str(repo)})
+                statuses[name] = payload(result)["status"]
+
+        with anyio.fail_after(180):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(session, "holder")
+                await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1, timeout=60))
+                for n, name in enumerate(["first", "second", "third"], start=2):
+                    tg.start_soon(session, name)
+                    await _until(lambda: _tickets(relay.data_dir) == n, f"{name}'s queue ticket")
+                assert len(launches(agy)) == 1  # all three wait behind the holder
+                release.write_text("go")
+    assert statuses == dict.fromkeys(["holder", "first", "second", "third"], "SUCCESS")
+    order = [next(w for w in ("holder", "first", "second", "third") if f"order {w}" in run["prompt"])
+             for run in sorted(launches(agy), key=lambda r: r["start"])]
+    assert order == ["holder", "first", "second", "third"]
+
+
 # --------------------------------------------------------------------------- the request-rate bound
 
 
