@@ -90,6 +90,46 @@ async def test_http_sessions_each_receive_only_their_own_progress_notifications(
 
 
 
+# --------------------------------------------------------------------------- a session that goes away
+
+
+@pytest.mark.anyio
+async def test_http_session_that_disconnects_cancels_only_its_own_call(tmp_path, repo):
+    # A's launch hangs (with a grandchild in its group); B's, queued behind it, is a normal run.
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}, OK))
+    with http_relay(relay_env(tmp_path / "data", agy)) as relay:
+        answers: dict[str, object] = {}
+
+        async def call(name: str) -> None:
+            async with http_client(relay.url, relay.token) as client:
+                answers[name] = payload(await client.call_tool("antigravity_execute", {
+                    "task": f"session {name}", "workspace": str(repo)}))
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as tg:
+                async with anyio.create_task_group() as session_a:
+                    session_a.start_soon(call, "a")
+                    await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1, timeout=30))
+                    await _until(lambda: launches(agy)[0].get("grandchild_pid"), "A's grandchild")
+                    tg.start_soon(call, "b")
+                    await _until(lambda: _tickets(relay.data_dir) == 2, "B's call to queue behind A's")
+                    (run_a,) = launches(agy)
+                    # A's client goes away mid-call, as a killed leader does: its connections close, and
+                    # its exit (DELETE, courtesy cancel) is cancelled with it, so the relay hears nothing but
+                    # the dropped connection. (Regression: the SDK then ran A's call to its end.)
+                    session_a.cancel_scope.cancel()
+                await _until(lambda: not pid_alive(run_a["pid"]) and not pid_alive(run_a["grandchild_pid"]),
+                             "A's worker group to be gone", timeout=30)
+    assert "a" not in answers and answers["b"]["status"] == "SUCCESS", answers
+    records = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    assert len(records) == 2
+    (b_record,) = [r for r in records if r["run_id"] == answers["b"]["run_id"]]
+    (a_record,) = [r for r in records if r["run_id"] != answers["b"]["run_id"]]
+    assert a_record["state"] == "finished" and a_record["status"] == "CANCELLED", a_record
+    assert b_record["status"] == "SUCCESS"
+    assert "went away during request" in relay.stderr.read_text()
+
+
 # --------------------------------------------------------------------------- arrival order
 
 

@@ -185,7 +185,80 @@ class TokenGate:
             await send(start)
             await send(body)
             return
-        await self.app(scope, receive, send)
+        if scope.get("method") == "POST" and b"mcp-session-id" in headers:
+            await cancel_on_disconnect(self.app, scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+async def cancel_on_disconnect(app: Any, scope: dict, receive: Any, send: Any) -> None:
+    """Serve one POST of a session; if its client went away before the answer, cancel what it asked.
+
+    The SDK keeps a request running when the connection that carries its answer drops (it expects a
+    client to come back for it with Last-Event-ID, which this relay, keeping no event store, cannot
+    serve): a leader killed mid-call would leave its agy run going to the end, for nobody. A client
+    that closes cleanly sends a cancellation or a DELETE; this sends, on the dropped client's behalf,
+    the JSON-RPC cancellation it would have sent, through the SDK's own door, so only the requests
+    of that POST are cancelled and the session's other calls go on.
+    """
+    body = bytearray()
+    seen = {"gone": False, "answered": False}
+
+    async def watching_receive():
+        message = await receive()
+        if message["type"] == "http.request" and len(body) <= MAX_BODY_BYTES:
+            body.extend(message.get("body", b""))
+        elif message["type"] == "http.disconnect":
+            seen["gone"] = True
+        return message
+
+    async def watching_send(message):
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            seen["answered"] = True
+        await send(message)
+
+    try:
+        await app(scope, watching_receive, watching_send)
+    finally:
+        if seen["gone"] and not seen["answered"]:
+            with anyio.CancelScope(shield=True):
+                await _cancel_requests(app, scope, bytes(body))
+
+
+async def _cancel_requests(app: Any, scope: dict, body: bytes) -> None:
+    import json
+
+    try:
+        sent = json.loads(body)
+    except ValueError:
+        return
+    for message in sent if isinstance(sent, list) else [sent]:
+        if not (isinstance(message, dict) and "id" in message and isinstance(message.get("method"), str)):
+            continue  # a notification or a response: nothing runs for it
+        note = json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+            "requestId": message["id"], "reason": "the client disconnected before the answer"}}).encode()
+        headers = [(k, v) for k, v in scope["headers"] if k not in (b"content-length", b"content-type")]
+        headers += [(b"content-type", b"application/json"), (b"content-length", str(len(note)).encode())]
+        delivered = False
+
+        async def one_body():
+            nonlocal delivered
+            if delivered:
+                await anyio.sleep_forever()
+            delivered = True
+            return {"type": "http.request", "body": note, "more_body": False}
+
+        async def discard(_message):
+            pass
+
+        log.info("client of session %s went away during request %r (%s): cancelling it",
+                 dict(scope["headers"]).get(b"mcp-session-id", b"?").decode(errors="replace"),
+                 message["id"], message["method"])
+        try:
+            with anyio.move_on_after(5):
+                await app({**scope, "headers": headers}, one_body, discard)
+        except Exception as exc:  # noqa: BLE001 - the session may be gone already; nothing left to cancel then
+            log.debug("cancellation of request %r not delivered: %s", message["id"], exc)
 
 
 def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float = 50.0) -> tuple[Any, Any]:
