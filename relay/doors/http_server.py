@@ -12,6 +12,9 @@ in three layers, outermost first:
 * DNS-rebinding protection: the SDK's Host/Origin check, pinned to the loopback names of the
   bound port (a web page that rebinds ``evil.example`` to 127.0.0.1 sends ``Host: evil.example``).
 
+A client that drops a POST before its answer (killed, closed mid-call) has that POST's requests
+cancelled (``cancel_on_disconnect``): the SDK alone would run them to the end for nobody.
+
 Shutdown on SIGTERM/SIGINT/SIGHUP: the SDK's session manager is left first, which cancels every
 call in flight (each kills its worker's process group and records CANCELLED, as over stdio), then
 uvicorn closes the sockets. uvicorn's own signal handling is off: it re-raises the signal at exit,
