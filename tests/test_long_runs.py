@@ -27,8 +27,16 @@ pytestmark = pytest.mark.anyio
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 
 
-def _slow_success(seconds: float) -> dict:
-    return scenario({"behaviour": "success", "edits": EDIT, "sleep": seconds, "response": "done"})
+def _slow_success(seconds: float, release: Path | None = None) -> dict:
+    """A successful run that sleeps ``seconds`` before its result, or less: until ``release`` exists.
+
+    The release file is the test's event for "the run may end now", so a run outlasts a wait for
+    sure (it cannot end before the test says so) without the suite sleeping out a guessed length.
+    """
+    launch = {"behaviour": "success", "edits": EDIT, "sleep": seconds, "response": "done"}
+    if release is not None:
+        launch["release_file"] = str(release)
+    return scenario(launch)
 
 
 def _settings(tmp_path: Path, agy: Path, **env: str):
@@ -56,12 +64,15 @@ def _wait_gone(*pids: int, seconds: float = 5.0) -> bool:
 
 
 async def test_execute_with_wait_answers_running_then_get_result_returns_the_waited_packet(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(1.5))
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(120, release))
     async with Client(create_server(_settings(tmp_path, agy))) as client:
+        release.touch()  # the waited run ends at once
         waited = await client.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo)})
         assert payload(waited)["status"] == "SUCCESS"
         (repo / "src" / "new.py").unlink()  # the same starting point for the second run
 
+        release.unlink()  # the second run cannot end before its 0.5 s wait has answered
         early = await client.call_tool("antigravity_execute",
                                        {"task": "add new.py", "workspace": str(repo), "wait_seconds": 0.5})
         running = payload(early)
@@ -70,6 +81,7 @@ async def test_execute_with_wait_answers_running_then_get_result_returns_the_wai
         assert running["where"] and "antigravity_get_result" in running["next"]
         assert len(_text(early)) <= 350
 
+        release.touch()
         final = await client.call_tool("antigravity_get_result", {"run_id": running["run_id"], "wait_seconds": 30})
     assert payload(final)["status"] == "SUCCESS" and payload(final)["run_id"] == running["run_id"]
     assert final.is_error == waited.is_error
@@ -81,22 +93,32 @@ async def test_execute_with_wait_answers_running_then_get_result_returns_the_wai
 
 
 async def test_short_client_read_timeout_completes_a_longer_run_through_waits(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(5))
+    # The run ends only when the test releases it, once it has run for longer than the client's read
+    # timeout; each call's wait stays 1.5 s under that timeout. get_result waits 1 s: past the
+    # record's 0.5 s poll, so progress ticks (every 0.1 s here) are sent while it waits.
+    read_timeout = 2.5
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(120, release))
     seen: list[str] = []
 
     async def on_progress(progress, total, message) -> None:
         seen.append(message or "")
 
     answers = []
-    async with Client(create_server(_settings(tmp_path, agy)), read_timeout_seconds=3) as client:
+    settings = _settings(tmp_path, agy, GRAVITY_RELAY_PROGRESS_SECONDS="0.1")  # several per 0.5 s wait
+    async with Client(create_server(settings), read_timeout_seconds=read_timeout) as client:
         result = await client.call_tool("antigravity_execute",
-                                        {"task": "add new.py", "workspace": str(repo), "wait_seconds": 1})
+                                        {"task": "add new.py", "workspace": str(repo), "wait_seconds": 0.5})
         answers.append(payload(result))
+        running_since = time.monotonic()  # the run answered RUNNING: it has started
         run_id = answers[0]["run_id"]
         while answers[-1]["status"] == "RUNNING":
-            result = await client.call_tool("antigravity_get_result", {"run_id": run_id, "wait_seconds": 1.5},
+            if time.monotonic() - running_since > read_timeout:
+                release.touch()
+            result = await client.call_tool("antigravity_get_result", {"run_id": run_id, "wait_seconds": 1},
                                             progress_callback=on_progress)
             answers.append(payload(result))
+    assert release.exists(), "the run ended before the test released it"
     statuses = [a["status"] for a in answers]
     assert statuses[-1] == "SUCCESS" and "CANCELLED" not in statuses, statuses
     assert set(statuses[:-1]) == {"RUNNING"} and len(answers) >= 3
@@ -174,22 +196,27 @@ async def test_server_end_stops_detached_runs_and_records_them(tmp_path, repo):
 
 
 async def test_server_default_wait_from_env_and_profile_detaches_calls_that_name_none(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(1.5))
+    # Each run sleeps 1.5 s (longer than the env's 1 s wait) unless the release file ends it sooner.
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(1.5, release))
     settings = _settings(tmp_path, agy, GRAVITY_RELAY_WAIT_SECONDS="1",
                          GRAVITY_RELAY_PROFILES=json.dumps({"now": {"workspace": str(repo), "wait_seconds": 0},
                                                             "long": {"workspace": str(repo), "wait_seconds": 60}}))
     async with Client(create_server(settings)) as client:
         by_env = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         assert by_env["status"] == "RUNNING"
+        release.touch()
         done = payload(await client.call_tool("antigravity_get_result", {"run_id": by_env["run_id"], "wait_seconds": 30}))
         assert done["status"] == "SUCCESS"
         (repo / "src" / "new.py").unlink()
+        release.unlink()  # this run takes its whole 1.5 s, past the env's 1 s wait
         by_profile = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "long"}))
         assert by_profile["status"] == "SUCCESS"  # the profile's 60 s wins over the env's 1 s
         (repo / "src" / "new.py").unlink()
         by_call = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "long",
                                                                         "wait_seconds": 0}))
         assert by_call["status"] == "RUNNING"  # the call's own wait wins over both
+        release.touch()
         await client.call_tool("antigravity_get_result", {"run_id": by_call["run_id"], "wait_seconds": 30})
 
 
@@ -217,12 +244,14 @@ async def test_wait_seconds_of_the_wrong_type_is_refused_with_the_accepted_argum
 
 
 async def test_a_run_started_by_one_relay_is_waited_on_and_cancelled_from_another(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(2))
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(120, release))
     async with stdio_relay(relay_env(tmp_path / "data", agy)) as owner, \
             Client(create_server(_settings(tmp_path, agy))) as other:
         first = payload(await owner.call_tool("antigravity_execute",
                                               {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
         assert first["status"] == "RUNNING"
+        release.touch()
         finished = await other.call_tool("antigravity_get_result", {"run_id": first["run_id"], "wait_seconds": 30})
         assert payload(finished)["status"] == "SUCCESS"
         record = RunStore(tmp_path / "data" / "runs").read(first["run_id"])
@@ -266,7 +295,8 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
     import subprocess
     import sys
 
-    agy = install_fake_agy(tmp_path / "bin", _slow_success(3))
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(120, release))
     env = {**os.environ, **relay_env(tmp_path / "data", agy)}
 
     def cli(*args: str) -> subprocess.CompletedProcess:
@@ -277,6 +307,7 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
     assert early.returncode == 0, early.stderr
     running = json.loads(early.stdout)
     assert running["status"] == "RUNNING" and set(running) == {"run_id", "status", "where", "elapsed_seconds", "next"}
+    release.touch()  # the run could not end before the command answered
     # The command has exited; the child relay it left behind finishes the run.
     done = cli("runs", "wait", running["run_id"])
     assert done.returncode == 0, done.stderr

@@ -295,8 +295,14 @@ _FRAGMENTS = [
 
 
 def _valid_docs():
+    # Every fragment alone and every ordered pair (what precedes and follows the table is what an
+    # editor gets wrong), then every third ordered triple: about 450 documents. All 1,111 took
+    # ~2.5 s of the suite; tomlkit does the edit now, so the sample checks our use of it, not a
+    # hand-written parser, and still puts each fragment before, between and after the others.
     for size in (1, 2, 3):
-        for combo in itertools.permutations(range(len(_FRAGMENTS)), size):
+        for n, combo in enumerate(itertools.permutations(range(len(_FRAGMENTS)), size)):
+            if size == 3 and n % 3:
+                continue
             text = "".join(_FRAGMENTS[i] for i in combo)
             try:
                 tomllib.loads(text)
