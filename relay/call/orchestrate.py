@@ -32,12 +32,14 @@ from relay.core.contracts import (
     ExecuteInput,
     GetResultInput,
     Packet,
+    Preview,
     RunRecord,
     Status,
     Tests,
     WorkerReport,
 )
 from relay.runs.coordinator import Coordinator
+from relay.call.confirm import Gate, plan_argv, preview_answer
 from relay.call.detached import Detacher
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
@@ -106,6 +108,7 @@ class Relay:
         self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
         self.cancel_reasons: dict[str, str] = {}  # per run stopped on request (antigravity_cancel): why
         self.detached = Detacher(self)  # runs that answered RUNNING and go on (issue 9)
+        self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
 
     # ------------------------------------------------------------------ tools
 
@@ -128,8 +131,12 @@ class Relay:
             )
             prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
                                     plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
+            texts = {"task": args.task, "plan": args.plan, "acceptance_criteria": args.acceptance_criteria}
+            preview = await self.gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=None)
         except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
+        if preview is not None:
+            return self._preview(record, plan, preview)
         return await self._run(record, plan, prompt, conversation_id=None, progress=progress)
 
     async def continue_(self, args: ContinueInput, progress: Progress = no_progress, *,
@@ -145,8 +152,12 @@ class Relay:
             record.requested_conversation_id = conversation_id
             plan = resolve_plan(call, self.settings)
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
+            preview = await self.gate.check(record, plan, prompt, args.confirm, texts={"feedback": args.feedback},
+                                            conversation_id=conversation_id)
         except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
             return self._refused(record, exc)
+        if preview is not None:
+            return self._preview(record, plan, preview)
         return await self._run(record, plan, prompt, conversation_id=conversation_id, progress=progress)
 
     def refuse_input(self, tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Packet:
@@ -322,14 +333,9 @@ class Relay:
         transcript = self.store.transcript_path(record.run_id)
         record.transcript = str(transcript)
 
-        def argv_for(log_file: Path) -> list[str]:
-            return agy_cli.build_agy_argv(agy_cli.AgyInvocation(
-                agy=agy, version=version, workspace=plan.workspace, prompt=argv_prompt,
-                execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
-                timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
-                conversation_id=conversation_id, extra_dirs=(spill,) if spill else (), log_file=str(log_file),
-                schema=agy_cli.report_schema(),
-            ))
+        def argv_for(log_file: Path) -> list[str]:  # the same function a confirm preview shows (confirm.py)
+            return plan_argv(plan, agy=agy, version=version, prompt=argv_prompt, conversation_id=conversation_id,
+                             spill=spill, log_file=str(log_file))
 
         async def attempt_once() -> tuple[Outcome, Verdict, bool]:
             number = len(record.attempts) + 1
@@ -491,6 +497,13 @@ class Relay:
                                        "to make room for the run record"]
             self.store.write(record)
         self.store.clear_active(record.run_id)
+
+    def _preview(self, record: RunRecord, plan: RunPlan, preview: Preview) -> Packet:
+        """A trusted call under a confirm_trusted profile: nothing ran; recorded like a refusal (confirm.py)."""
+        self._fill_from_plan(record, plan)
+        record.argv = preview.command
+        verdict, packet = preview_answer(record, plan, preview)
+        return self._finish(record, verdict, packet=fit_packet(packet))
 
     def _refused(self, record: RunRecord, exc: Exception, *, started: float | None = None) -> Packet:
         if not isinstance(exc, RelayError):

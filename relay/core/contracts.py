@@ -33,6 +33,7 @@ __all__ = [
     "Changes",
     "Tests",
     "Packet",
+    "Preview",
     "WorkerReport",
     "FileChange",
     "Attempt",
@@ -75,6 +76,8 @@ class Status(str, enum.Enum):
     NOT_FOUND = "NOT_FOUND"
     STORAGE_ERROR = "STORAGE_ERROR"
     MCP_ERROR = "MCP_ERROR"
+    # issue 10, gate: a trusted run under a confirm_trusted profile waits for the leader's confirm token
+    CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
 
 
 class ExecutionMode(str, enum.Enum):
@@ -119,6 +122,7 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
         Meta(description="safe: sandboxed, commands may be denied; trusted: every tool auto-approved."),
     ] = None
     wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (keep it under your tool timeout).")] = None
+    confirm: Annotated[str | None, Meta(description="Token from a preview.")] = None  # issue 10, gate
 
 
 class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
@@ -159,6 +163,7 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     agent: str | None = None
     sandbox: bool | None = None
     skip_permissions: bool | None = None
+    confirm: str | None = None  # issue 10, gate: the token of a CONFIRMATION_REQUIRED preview (hint names it)
 
 
 class GetResultInput(Struct, frozen=True, kw_only=True):
@@ -200,6 +205,8 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     env: dict[str, str] = {}
     paths: list[str] = []
     description: str | None = None
+    # issue 10, gate: a trusted run first answers CONFIRMATION_REQUIRED with a preview and a token
+    confirm_trusted: bool = False
 
 
 # --------------------------------------------------------------------------- packet
@@ -236,6 +243,19 @@ class Tests(Struct, kw_only=True, omit_defaults=True):
     source: Literal["measured", "claimed", "none"] = "none"
 
 
+class Preview(Struct, kw_only=True, omit_defaults=True):
+    """What a confirm_trusted profile shows before a trusted run (issue 10, gate): run it by repeating the call
+    with ``confirm``."""
+
+    command: list[str]  # agy's argv as the relay would run it; prompt and report schema shortened
+    workspace: str
+    execution_mode: str
+    timeout_minutes: float
+    policy: dict[str, object] = {}
+    confirm: str  # the token, bound to exactly these arguments
+    expires_at: str
+
+
 class Packet(Struct, kw_only=True, omit_defaults=True):
     """The review packet: the leader reads this instead of the diff and the transcript."""
 
@@ -248,6 +268,7 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     flags: list[str] = []
     conversation_id: str | None = None
     error: ErrorInfo | None = None
+    preview: Preview | None = None  # issue 10, gate: only on CONFIRMATION_REQUIRED
 
 
 class Running(Struct, kw_only=True):

@@ -87,6 +87,8 @@ STATUS_GUIDE: dict[Status, str] = {
     "or before the next worker; the files git shows changed are listed.",
     Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
     Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
+    Status.CONFIRMATION_REQUIRED: "The profile asks to confirm trusted runs: `preview` shows what would run; repeat the "
+    "call with confirm=<token> as error.hint says. A refused token (expired, other arguments): call again without it.",
     Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
     "still names its run_id and the worker's changes.",
 }

@@ -1,0 +1,329 @@
+"""The escalation gate (issue 10): a trusted run under a ``confirm_trusted`` profile is shown before it runs.
+
+The first call answers CONFIRMATION_REQUIRED with a preview (agy's argv as the relay would run it,
+the workspace, the policy, the time limit) and a token; repeating the call with ``confirm=<token>``
+runs it. Stateless, so any relay process sharing the data dir accepts the token:
+
+    token = "c1.<expiry, unix seconds>.<one keyed byte per argument group, hex>.<tag, hex>"
+    tag   = HMAC-SHA256(key, "c1" | expiry | group bytes | canonical JSON of the whole resolved call)[:12]
+
+The canonical JSON is the resolved RunPlan (every field, so keys added later are bound too), the
+hash of the composed prompt, the task text, the agy binary and version, the tool and the
+conversation. The tag binds all of it; the group bytes only let a refusal say *what* differs
+(workspace, time limit, ...) without keeping the earlier call anywhere.
+
+The key is 32 random bytes in ``<data_dir>/confirm-key``, created 0600 by a temp file linked into
+place (two relays cannot both create it; a reader never sees half a key). A key file that others
+could read (group/other bits), that another user owns, that is a symlink or of the wrong size is
+*replaced* with a new key, not chmod-ed: it may have leaked, and a leaked key forges tokens.
+Replacing it invalidates tokens not yet used; their calls are refused and ask again.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import stat
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+
+from relay.agy import command as agy_cli
+from relay.agy.classify import Verdict
+from relay.agy.prompt import ARGV_PROMPT_LIMIT
+from relay.call.policy import RunPlan
+from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
+from relay.core.errors import InvalidInput, RelayError, StorageError
+from relay.core.settings import Settings
+from relay.runs.store import RunStore
+
+__all__ = ["Gate", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "issue_token", "check_token",
+           "plan_argv", "preview_answer", "Refusal"]
+
+log = logging.getLogger("relay.call.confirm")
+
+KEY_FILE = "confirm-key"
+TOKEN_TTL_SECONDS = 300  # a few minutes: long enough to read the preview, short enough not to linger
+_KEY_BYTES = 32
+_TAG_BYTES = 12
+_PREFIX = "c1"
+# What a refusal can name. Order is part of the token format (one byte each).
+GROUPS = ("tool", "task", "workspace", "execution mode", "time limit", "model/effort/agent", "profile", "policy", "agy")
+_TOOL_NAMES = {"execute": "antigravity_execute", "continue": "antigravity_continue"}
+_PROMPT_SHOWN = 80
+
+
+# --------------------------------------------------------------------------- the key
+
+
+def load_or_create_key(data_dir: Path) -> bytes:
+    """The gate's HMAC key: read from ``data_dir/confirm-key`` (owner-only), else made there."""
+    path = data_dir / KEY_FILE
+    key, problem = _read_private(path)
+    if key is not None:
+        return key
+    data_dir.mkdir(parents=True, exist_ok=True)
+    new = secrets.token_bytes(_KEY_BYTES)
+    fd, tmp = tempfile.mkstemp(prefix=f".{KEY_FILE}.", suffix=".tmp", dir=data_dir)  # mkstemp: mode 0600
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(new)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if problem is None:
+            try:
+                os.link(tmp, path)  # atomic create-if-absent: the first relay's key wins
+            except FileExistsError:
+                key, problem = _read_private(path)
+                if key is None:
+                    raise StorageError(f"the confirm key {path} appeared but cannot be used: {problem}") from None
+                return key
+        else:
+            log.warning("confirm key %s %s: replaced with a new key (tokens issued before are refused)", path, problem)
+            os.replace(tmp, path)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    return new
+
+
+def _read_private(path: Path) -> tuple[bytes | None, str | None]:
+    """(key, None) when the file is a good key; (None, None) when there is none; (None, why) when it must go."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, "is a symlink"
+        raise StorageError(f"cannot read the confirm key {path}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())  # the file actually opened, not the name: no check-then-use race
+        if stat.S_ISDIR(st.st_mode):
+            raise StorageError(f"the confirm key {path} is a directory",
+                               f"Remove {path}; the relay makes a new key at the next trusted call.")
+        if not stat.S_ISREG(st.st_mode):
+            return None, "is not a regular file"
+        if os.name != "nt" and st.st_uid != os.geteuid():
+            return None, f"is owned by uid {st.st_uid}, not this user"
+        if os.name != "nt" and st.st_mode & 0o077:
+            return None, f"was readable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+        data = fh.read(_KEY_BYTES + 1)
+    if len(data) != _KEY_BYTES:
+        return None, f"holds {len(data)} bytes, not {_KEY_BYTES}"
+    return data, None
+
+
+# --------------------------------------------------------------------------- the token
+
+
+def _canonical(value: Any) -> bytes:
+    return msgspec.json.encode(value, order="sorted")
+
+
+def _group_bytes(key: bytes, groups: dict[str, Any]) -> bytes:
+    return bytes(hmac.new(key, b"group\0" + label.encode() + b"\0" + _canonical(groups[label]), hashlib.sha256).digest()[0]
+                 for label in GROUPS)
+
+
+def _tag(key: bytes, expiry: int, group_bytes: bytes, whole: bytes) -> bytes:
+    message = b"\0".join([_PREFIX.encode(), str(expiry).encode(), group_bytes, hashlib.sha256(whole).digest()])
+    return hmac.new(key, message, hashlib.sha256).digest()[:_TAG_BYTES]
+
+
+def issue_token(key: bytes, groups: dict[str, Any], extra: dict[str, Any], *, now: float,
+                ttl: float = TOKEN_TTL_SECONDS) -> tuple[str, int]:
+    """(token, expiry in unix seconds) binding ``groups`` (named in refusals) and ``extra`` (bound only)."""
+    expiry = int(now + ttl)
+    group_bytes = _group_bytes(key, groups)
+    tag = _tag(key, expiry, group_bytes, _canonical({"groups": groups, "extra": extra}))
+    return f"{_PREFIX}.{expiry}.{group_bytes.hex()}.{tag.hex()}", expiry
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    kind: str  # "differ" | "expired" | "invalid"
+    differs: tuple[str, ...] = ()
+    expiry: int = 0
+
+
+def check_token(key: bytes, token: str, groups: dict[str, Any], extra: dict[str, Any], *, now: float) -> Refusal | None:
+    """None when ``token`` was issued for exactly these arguments and has not expired; else why not."""
+    parts = token.strip().split(".")
+    try:
+        if len(parts) != 4 or parts[0] != _PREFIX:
+            raise ValueError
+        expiry, given_groups, given_tag = int(parts[1]), bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
+    except ValueError:
+        return Refusal("invalid")
+    if len(given_groups) != len(GROUPS) or len(given_tag) != _TAG_BYTES:
+        return Refusal("invalid")
+    whole = _canonical({"groups": groups, "extra": extra})
+    if hmac.compare_digest(_tag(key, expiry, given_groups, whole), given_tag):
+        # The tag covers the expiry too: only now is it worth believing.
+        return Refusal("expired", expiry=expiry) if now > expiry else None
+    differs = tuple(label for label, had, has in zip(GROUPS, given_groups, _group_bytes(key, groups)) if had != has)
+    return Refusal("differ", differs) if differs else Refusal("invalid")
+
+
+# --------------------------------------------------------------------------- the preview
+
+
+def plan_argv(plan: RunPlan, *, agy: str, version: agy_cli.AgyVersion | None, prompt: str, conversation_id: str | None,
+              spill: str | None, log_file: str) -> list[str]:
+    """agy's argv for a plan: what a run launches, and what a preview shows (the same function)."""
+    return agy_cli.build_agy_argv(agy_cli.AgyInvocation(
+        agy=agy, version=version, workspace=plan.workspace, prompt=prompt,
+        execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
+        timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
+        conversation_id=conversation_id, extra_dirs=(spill,) if spill else (), log_file=log_file,
+        schema=agy_cli.report_schema(),
+    ))
+
+
+def _shown(value: Any) -> Any:
+    """A policy value small enough for the packet's budget (the token binds the whole value)."""
+    if isinstance(value, str):
+        return value if len(value) <= 120 else value[:119] + "…"
+    if isinstance(value, list):
+        head = [_shown(v) for v in value[:6]]
+        return head + [f"… (+{len(value) - 6} more)"] if len(value) > 6 else head
+    return value
+
+
+def _policy(plan: RunPlan) -> dict[str, Any]:
+    """Every plan key the command line does not already show (future policy keys included)."""
+    shown = msgspec.to_builtins(plan)
+    for key in ("workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
+                "agent", "notes", "env", "verify_timeout_seconds"):
+        shown.pop(key, None)
+    policy = {k: _shown(v) for k, v in shown.items() if v not in (None, [], {}, "")}
+    if plan.env:
+        policy["env"] = sorted(plan.env)  # names only: values can be credentials
+    return policy
+
+
+def _iso(unix: float) -> str:
+    return datetime.fromtimestamp(unix, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _trusted(plan: RunPlan) -> bool:
+    if plan.execution_mode is not None:
+        return plan.execution_mode is ExecutionMode.TRUSTED
+    return plan.skip_permissions
+
+
+class Gate:
+    """One per Relay. Tokens carry wall-clock expiries, so they mean the same in every relay process."""
+
+    # The clock, injectable: an instance's own (``Gate(..., clock=f)``), or the class's in tests of a whole relay.
+    clock: Callable[[], float] = staticmethod(time.time)
+
+    def __init__(self, settings: Settings, store: RunStore, environ: dict[str, str],
+                 clock: Callable[[], float] | None = None) -> None:
+        self.settings, self.store, self.environ = settings, store, environ
+        if clock is not None:
+            self.clock = clock
+
+    def needed(self, plan: RunPlan) -> bool:
+        profile = self.settings.profiles.get(plan.profile) if plan.profile else None
+        return bool(profile is not None and profile.confirm_trusted and _trusted(plan))
+
+    async def check(self, record: RunRecord, plan: RunPlan, prompt: str, confirm: str | None, *,
+                    texts: dict[str, Any], conversation_id: str | None) -> Preview | None:
+        """None: the call may run (no gate, or a good token). A Preview: answer it. Raises on a refused token."""
+        if not self.needed(plan):
+            return None
+        agy = agy_cli.locate_agy(self.settings, self.environ)
+        try:
+            version = (await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ,
+                                                      abandon_on_cancel=True)).version
+        except OSError as exc:
+            raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
+                             "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+        plan_fields = msgspec.to_builtins(plan)
+        groups = {
+            "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.parent_run_id},
+            "task": hashlib.sha256(_canonical(texts)).hexdigest(),
+            "workspace": plan.workspace,
+            "execution mode": [plan_fields["execution_mode"], plan.sandbox, plan.skip_permissions],
+            "time limit": plan.timeout_seconds,
+            "model/effort/agent": [plan.model, plan.effort, plan.agent],
+            "profile": plan.profile,
+            "policy": {k: v for k, v in plan_fields.items() if k not in (
+                "workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
+                "agent", "profile")},
+            "agy": [agy, list(version) if version else None],
+        }
+        extra = {"prompt": hashlib.sha256(prompt.encode()).hexdigest()}
+        key = await anyio.to_thread.run_sync(load_or_create_key, self.settings.data_dir)
+        now = self.clock()
+        if confirm is not None and confirm.strip():
+            refusal = check_token(key, confirm, groups, extra, now=now)
+            if refusal is None:
+                log.info("run %s: confirm token accepted for a trusted run", record.run_id)
+                return None
+            raise _refused(refusal, _TOOL_NAMES.get(record.tool, record.tool))
+        token, expiry = issue_token(key, groups, extra, now=now)
+        text = next((v for v in texts.values() if isinstance(v, str)), "")
+        return Preview(command=self._command(record, plan, prompt, text, agy, version, conversation_id),
+                       workspace=plan.workspace, execution_mode=ExecutionMode.TRUSTED.value,
+                       timeout_minutes=round(plan.timeout_seconds / 60, 2), policy=_policy(plan), confirm=token,
+                       expires_at=_iso(expiry))
+
+    def _command(self, record: RunRecord, plan: RunPlan, prompt: str, text: str, agy: str,
+                 version: agy_cli.AgyVersion | None, conversation_id: str | None) -> list[str]:
+        """The argv a run would launch; the run's own id (unknown yet) as <run_id>, long texts shortened: the
+        prompt shows its size and the start of the task (its own start is the relay's fixed preamble)."""
+        placeholder = "<run_id>"
+        spill = str(self.store.runs_dir / f"{placeholder}.prompt") if len(prompt) > ARGV_PROMPT_LIMIT else None
+        log_file = str(self.store.log_path(record.run_id, 1)).replace(record.run_id, placeholder)
+        schema = agy_cli.report_schema()
+        one_line = " ".join(text.split())
+        begins = one_line if len(one_line) <= _PROMPT_SHOWN else one_line[:_PROMPT_SHOWN] + "…"
+        shown_prompt = f"<prompt, {len(prompt)} chars; its task begins: {begins}>"
+        argv = plan_argv(plan, agy=agy, version=version, prompt=shown_prompt, conversation_id=conversation_id,
+                         spill=spill, log_file=log_file)
+        return [f"<report schema, {len(schema)} chars>" if a == schema else a for a in argv]
+
+
+def _refused(refusal: Refusal, tool: str) -> RelayError:
+    again = (f"Call {tool} again without `confirm` for a new preview and token, check the preview, then repeat "
+             "the call with that token.")
+    if refusal.kind == "expired":
+        return RelayError(Status.CONFIRMATION_REQUIRED,
+                          f"confirm: the token expired at {_iso(refusal.expiry)} (tokens last "
+                          f"{TOKEN_TTL_SECONDS // 60} minutes); nothing ran", again)
+    if refusal.kind == "differ":
+        return RelayError(Status.CONFIRMATION_REQUIRED,
+                          f"confirm: the arguments differ from the preview the token was issued for "
+                          f"({', '.join(refusal.differs)}); nothing ran", again)
+    return InvalidInput("confirm: not a token this relay issued for these arguments (altered or malformed, or "
+                        "issued before the relay's confirm key was replaced); nothing ran", again)
+
+
+def preview_answer(record: RunRecord, plan: RunPlan, preview: Preview) -> tuple[Verdict, Packet]:
+    """The CONFIRMATION_REQUIRED answer: what would run, and exactly how to run it."""
+    tool = _TOOL_NAMES.get(record.tool, record.tool)
+    verdict = Verdict(
+        status=Status.CONFIRMATION_REQUIRED,
+        message=f"profile {plan.profile!r} asks for confirmation before a trusted run (every tool auto-approved); "
+        "nothing ran. `preview` shows the agy command, workspace, policy and time limit.",
+        hint=f"To run exactly this, repeat the same {tool} call with the same arguments plus "
+        f"confirm: \"{preview.confirm}\" before {preview.expires_at}. Any other change needs a new preview.",
+        retryable=False,
+    )
+    packet = Packet(ok=False, run_id=record.run_id, status=Status.CONFIRMATION_REQUIRED, flags=list(plan.notes),
+                    error=verdict.error(), preview=preview)
+    return verdict, packet
