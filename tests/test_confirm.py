@@ -182,3 +182,23 @@ def test_confirm_check_token_names_only_the_groups_that_differ():
     assert confirm.check_token(key, token, changed, {"prompt": "p"}, now=1000.0).differs == ("workspace", "agy")
     assert confirm.check_token(key, token, groups, {"prompt": "q"}, now=1000.0).kind == "invalid"
     assert confirm.check_token(b"x" * 32, token, groups, {"prompt": "p"}, now=1000.0).kind in ("differ", "invalid")
+
+
+def test_confirm_gate_applies_to_every_trusted_plan_of_a_confirm_trusted_profile(tmp_path):
+    from relay.call.policy import CallOptions, resolve_plan
+    from relay.core.contracts import ExecutionMode
+    from relay.core.settings import load_settings
+    from relay.runs.store import RunStore
+
+    profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": True},
+                "legacy": {"skip_permissions": True, "confirm_trusted": True}, "open": {"execution_mode": "trusted"}}
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
+    gate = confirm.Gate(settings, RunStore(settings.runs_dir), {})
+
+    def needed(profile: str, **call) -> bool:
+        return gate.needed(resolve_plan(CallOptions(profile=profile, workspace=str(tmp_path), **call), settings))
+
+    assert needed("gated")  # trusted by the profile's default, not only when the call asks
+    assert needed("legacy", skip_permissions=True) and needed("legacy")
+    assert not needed("gated", execution_mode=ExecutionMode.SAFE)  # narrowing to safe needs no confirmation
+    assert not needed("open", execution_mode=ExecutionMode.TRUSTED)
