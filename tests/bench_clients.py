@@ -39,7 +39,9 @@ async def main() -> None:
         settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
                                   "AGY_BIN": str(tmp_path / "nowhere" / "agy")})
         quota_agy = install_fake_agy(tmp_path / "bin", failure_scenario("quota_1_2_11"))
-        quota_settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(quota_agy)})
+        quota_settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(quota_agy),
+                                        "GRAVITY_RELAY_PROFILES": '{"gated": {"execution_mode": "trusted", '
+                                                                  '"confirm_trusted": true}}'})
         fact = ("/usr/local/bin/agy", "1.2.17")
         async with Client(create_server(settings, agy=fact), mode="legacy") as client:
             listed = await client.list_tools()
@@ -57,6 +59,9 @@ async def main() -> None:
         async with Client(create_server(quota_settings, agy=fact), mode="legacy") as client:
             results["QUOTA_EXHAUSTED (fake agy)"] = await client.call_tool("antigravity_execute", {
                 "task": "add a feature", "workspace": str(repo)})
+            # issue 10's gate: the preview (agy's argv, workspace, policy, time limit) and its token
+            results["CONFIRMATION_REQUIRED (preview)"] = await client.call_tool("antigravity_execute", {
+                "task": "add a feature", "workspace": str(repo), "profile": "gated"})
         for name, result in results.items():
             packet = result.content[0].text
             gemini = js_stringify(result.model_dump(by_alias=True, exclude_unset=True, mode="json"))
