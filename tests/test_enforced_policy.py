@@ -14,6 +14,8 @@ import pytest
 
 from conftest import git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, launches, set_scenario, success_scenario
+from relay.agy.classify import Verdict
+from relay.call.enforce import enforce_policy
 from relay.call.limits import AskedLimits
 from relay.call.policy import CallOptions, resolve_plan
 from relay.core.contracts import Status
@@ -21,6 +23,7 @@ from relay.core.errors import RelayError
 from relay.core.path_globs import path_matches, pattern_within
 from relay.core.settings import load_settings
 from relay.observe import snapshot as snapshot_mod
+from relay.observe.changes import observe_changes
 from relay.observe.restore import restore_paths
 from relay.observe.snapshot import take_snapshot
 
@@ -163,6 +166,23 @@ def test_restore_paths_never_writes_through_a_folder_turned_into_a_symlink(tmp_p
     restored, refused = restore_paths(snap, ["src/app.py"])
     assert restored == [] and "leads out of the workspace" in refused["src/app.py"]
     assert list(outside.iterdir()) == []
+
+
+def test_enforce_policy_a_rename_into_a_protected_folder_is_undone_whole_in_a_subfolder_workspace(tmp_path):
+    text = "".join(f"line {i}\n" for i in range(20))
+    repo = make_repo(tmp_path / "mono", {"app/src/a.py": text, "other/b.txt": "b\n"})
+    ws = repo / "app"
+    before = take_snapshot(ws)
+    (ws / "config").mkdir()
+    (ws / "src/a.py").rename(ws / "config/a.py")
+    files = observe_changes(before, ws).files
+    assert [(c.kind, c.path, c.old_path) for c in files] == [("renamed", "config/a.py", "src/a.py")]
+    plan = _plan(tmp_path, {"protected": ["config/"], "on_violation": "revert"})
+    verdict, violation = enforce_policy(plan, files, before, Verdict(status=Status.SUCCESS, message="", hint=""))
+    assert verdict.status is Status.POLICY_VIOLATION and "config/a.py" in verdict.message
+    assert violation.restored == ["config/a.py", "src/a.py"] and violation.not_restored == {}
+    assert (ws / "src/a.py").read_text() == text and not (ws / "config/a.py").exists()
+    assert git(repo, "status", "--porcelain") == ""
 
 
 # --------------------------------------------------------------------------- narrowing

@@ -53,18 +53,21 @@ def check_policy(limits: RunPlan, files: list[FileChange]) -> PolicyViolation | 
     rules: list[str] = []
     lines: list[str] = []
     offending: dict[str, None] = {}
+    # A rename breaking a rule is undone whole: both its sides are offending, the message names the side that broke it.
     if limits.paths:
         outside = [p for c in files for p in _sides(c) if not matches_any(p, limits.paths)]
         if outside:
             rules.append("paths")
+            bad = set(outside)
             lines.append(f"paths ({', '.join(limits.paths)}): {len(outside)} file(s) outside: {_names(outside)}")
-            offending.update(dict.fromkeys(outside))
+            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
     if limits.protected:
         touched = [p for c in files for p in _sides(c) if matches_any(p, limits.protected)]
         if touched:
             rules.append("protected")
+            bad = set(touched)
             lines.append(f"protected ({', '.join(limits.protected)}): {len(touched)} file(s) touched: {_names(touched)}")
-            offending.update(dict.fromkeys(touched))
+            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
     whole = [p for c in files for p in _sides(c)]
     if limits.max_files is not None and len(files) > limits.max_files:
         rules.append("max_files")
