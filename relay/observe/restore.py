@@ -31,6 +31,7 @@ class Before(NamedTuple):
     executable: bool = False
 
 
+_PATHS_PER_CALL = 1000
 _NOT_KEPT = "its pre-run content was not kept (larger than the snapshot's per-file limit, or past its budget)"
 
 
@@ -52,11 +53,14 @@ def _from_head(state: RepoState, paths: list[str]) -> dict[str, Before | str]:
     found: dict[str, Before | str] = {}
     if not state.head:
         return found
-    try:
-        listing = run_git(Path(state.root), "ls-tree", ["-z", "--full-tree"], values=[state.head], paths=paths,
-                          config=state.config)
-    except GitError as exc:
-        return {p: f"git could not read HEAD ({exc})" for p in paths}
+    listing = b""
+    for start in range(0, len(paths), _PATHS_PER_CALL):  # a bounded argv, whatever the number of paths
+        chunk = paths[start : start + _PATHS_PER_CALL]
+        try:
+            listing += run_git(Path(state.root), "ls-tree", ["-z", "--full-tree"], values=[state.head], paths=chunk,
+                               config=state.config) + b"\0"
+        except GitError as exc:
+            found.update({p: f"git could not read HEAD ({exc})" for p in chunk})
     objects: list[tuple[str, str, str]] = []  # path, mode, oid
     for rec in listing.split(b"\0"):
         if not rec or b"\t" not in rec:
