@@ -215,10 +215,14 @@ def test_resolve_plan_a_call_narrows_the_policy_and_adds_protected_patterns(tmp_
     assert (plan.max_files, plan.max_lines, plan.on_violation) == (10, 99, "revert")
 
 
-def test_resolve_plan_a_pattern_leaving_the_workspace_is_refused(tmp_path):
+@pytest.mark.parametrize(("profile", "asked", "named"), [
+    ({"protected": ["../secrets"]}, {}, "profile 'app': protected pattern '../secrets' leads out of the workspace"),
+    ({}, {"paths": ["/etc"]}, "the call's paths pattern '/etc' is absolute"),
+])
+def test_resolve_plan_a_pattern_leaving_the_workspace_is_refused(tmp_path, profile, asked, named):
     with pytest.raises(RelayError) as info:
-        _plan(tmp_path, {"protected": ["../secrets"]})
-    assert info.value.status is Status.INVALID_INPUT and "'../secrets'" in info.value.message
+        _plan(tmp_path, profile, **asked)
+    assert info.value.status is Status.INVALID_INPUT and named in info.value.message
 
 
 @pytest.mark.parametrize(("path", "pattern", "matches"), [

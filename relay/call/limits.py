@@ -33,10 +33,6 @@ class Limits(Struct, kw_only=True, frozen=True):
     max_lines: int | None = None
     on_violation: OnViolation = "keep"
 
-    @property
-    def any(self) -> bool:
-        return bool(self.paths or self.protected or self.max_files or self.max_lines)
-
 
 class AskedLimits(Struct, kw_only=True, frozen=True):
     """What one call asked for (None: what its bound says)."""
