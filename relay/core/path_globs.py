@@ -70,26 +70,38 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"(?:/.*)?\Z", re.DOTALL)  # a matching folder covers what is under it
 
 
-def path_matches(path: str, raw_pattern: str) -> bool:
-    """Whether the workspace-relative ``path`` is covered by the pattern (rules in the module docstring)."""
+@functools.lru_cache(maxsize=4096)
+def _matcher(raw_pattern: str):
+    """One compiled test per pattern: the rules are applied once, not per path."""
     pattern = clean_pattern(raw_pattern)
     if not pattern:
-        return True
+        return lambda path: True
+    if not _is_glob(pattern):
+        bare = pattern.rstrip("/")
+        prefix = bare + "/"
+        return lambda path: path == bare or path.startswith(prefix)
+    rx = _compiled(pattern.rstrip("/"))
+    if "/" not in pattern.rstrip("/"):
+        # A name glob: any component of the path (a folder named so covers its contents).
+        return lambda path: any(rx.match(part) for part in path.split("/"))
+    return lambda path: rx.match(path) is not None
+
+
+def _normal(path: str) -> str:
     path = path.lstrip("/")
     while path.startswith("./"):
         path = path[2:]
-    if not _is_glob(pattern):
-        bare = pattern.rstrip("/")
-        return path == bare or path.startswith(bare + "/")
-    if "/" not in pattern.rstrip("/"):
-        # A name glob: any component of the path (a folder named so covers its contents).
-        rx = _compiled(pattern.rstrip("/"))
-        return any(rx.match(part) for part in path.split("/"))
-    return _compiled(pattern.rstrip("/")).match(path) is not None
+    return path
+
+
+def path_matches(path: str, raw_pattern: str) -> bool:
+    """Whether the workspace-relative ``path`` is covered by the pattern (rules in the module docstring)."""
+    return _matcher(raw_pattern)(_normal(path))
 
 
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
-    return any(path_matches(path, p) for p in patterns)
+    path = _normal(path)
+    return any(_matcher(p)(path) for p in patterns)
 
 
 def pattern_within(narrow: str, bounds: Iterable[str]) -> bool:
