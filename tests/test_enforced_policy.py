@@ -15,10 +15,10 @@ import pytest
 from conftest import git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, launches, set_scenario, success_scenario
 from relay.agy.classify import Verdict
-from relay.call.enforce import enforce_policy
+from relay.call.enforce import check_policy, enforce_policy
 from relay.call.limits import AskedLimits
 from relay.call.policy import CallOptions, resolve_plan
-from relay.core.contracts import Status
+from relay.core.contracts import FileChange, Status
 from relay.core.errors import RelayError
 from relay.core.path_globs import path_matches, pattern_within
 from relay.core.settings import load_settings
@@ -183,6 +183,19 @@ def test_enforce_policy_a_rename_into_a_protected_folder_is_undone_whole_in_a_su
     assert violation.restored == ["config/a.py", "src/a.py"] and violation.not_restored == {}
     assert (ws / "src/a.py").read_text() == text and not (ws / "config/a.py").exists()
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_check_policy_names_each_rule_that_fired_with_its_limit_and_files(tmp_path):
+    files = [FileChange(path="src/a.py", additions=30, deletions=5),
+             FileChange(path="lib/b.py", kind="renamed", old_path="src/b.py", additions=1),
+             FileChange(path="src/c.bin", binary=True)]
+    plan = _plan(tmp_path, {"paths": ["src/"], "max_lines": 35})
+    violation = check_policy(plan, files)
+    assert violation.rules == ["paths", "max_lines"]
+    assert violation.limits == ["paths (src/): 1 file(s) outside: lib/b.py",
+                                "max_lines 35: 36 lines changed (added + removed)"]
+    assert violation.files == ["lib/b.py", "src/b.py", "src/a.py", "src/c.bin"]  # the whole change, for max_lines
+    assert check_policy(_plan(tmp_path, {"paths": ["src/", "lib/"], "max_lines": 36, "max_files": 3}), files) is None
 
 
 # --------------------------------------------------------------------------- narrowing
