@@ -18,9 +18,10 @@ from relay.core.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 
-EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+# Inside the docs profile's paths: since issue 10 a write outside them is a POLICY_VIOLATION, not a flag.
+EDIT = [{"op": "write", "path": "docs/new.md", "content": "x = 1\n"}]
 # The README's example profile "docs" (profiles/example.profiles.json): it names no execution_mode.
-DOCS_PROFILE = {"description": "Documentation only", "constraints": ["Only change Markdown files."], "paths": ["docs/"]}
+DOCS_PROFILE = {"description": "Documentation only", "constraints": ["Only change Markdown files."], "paths": ["**/*.md"]}
 
 
 def shape(argv: list[str]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["compose_prompt", "compose_feedback", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
+__all__ = ["compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
 
 # agy-protocol.md §1: prompts travel in argv; Windows caps a command line at 32,767 chars.
 ARGV_PROMPT_LIMIT = 30_000
@@ -29,6 +29,25 @@ def _bullets(items: str | list[str] | None) -> list[str]:
     return [f"- {item.strip().removeprefix('- ')}" for item in items if item.strip()]
 
 
+def limit_lines(*, paths: list[str] = (), protected: list[str] = (), max_files: int | None = None,
+                max_lines: int | None = None, revert: bool = False) -> list[str]:
+    """The enforced limits (issue 10), told to the worker up front: the relay checks them after the run."""
+    lines = []
+    if paths:
+        lines.append("- Change only files under: " + ", ".join(paths))
+    if protected:
+        lines.append("- Never create, edit, delete or rename files matching: " + ", ".join(protected))
+    if max_files is not None:
+        lines.append(f"- Change at most {max_files} files in total.")
+    if max_lines is not None:
+        lines.append(f"- Change at most {max_lines} lines in total (added + removed).")
+    if not lines:
+        return []
+    after = " and the violating files are restored to their earlier content" if revert else ""
+    return ["# Limits (enforced: the relay checks your change when you finish)", *lines,
+            f"A change past these limits fails the run{after}. If the task needs more, stop and say so in your report."]
+
+
 def compose_prompt(
     *,
     task: str,
@@ -37,6 +56,7 @@ def compose_prompt(
     plan: str | None = None,
     acceptance_criteria: str | list[str] | None = None,
     paths: list[str] | None = None,
+    limits: list[str] = (),
 ) -> str:
     parts = [f"You are working in the project at {workspace}. Make the changes there.", "", "# Task", task.strip()]
     if plan and plan.strip():
@@ -44,20 +64,24 @@ def compose_prompt(
     criteria = _bullets(acceptance_criteria)
     if criteria:
         parts += ["", "# Acceptance criteria", *criteria]
-    if paths:
+    if paths and not limits:  # the limits name the paths themselves
         parts += ["", "# Scope", "Change only files under: " + ", ".join(paths)]
     rules = _bullets(constraints)
     if rules:
         parts += ["", "# Constraints (from the project's owner; always apply)", *rules]
+    if limits:
+        parts += ["", *limits]
     parts += ["", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 
 
-def compose_feedback(*, feedback: str, constraints: list[str]) -> str:
+def compose_feedback(*, feedback: str, constraints: list[str], limits: list[str] = ()) -> str:
     parts = ["# Follow-up from the reviewer", feedback.strip()]
     rules = _bullets(constraints)
     if rules:
         parts += ["", "# Constraints (still apply)", *rules]
+    if limits:
+        parts += ["", *limits]
     parts += ["", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 

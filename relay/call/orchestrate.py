@@ -43,6 +43,8 @@ from relay.call.confirm import Gate, plan_argv, preview_answer
 from relay.call.detached import Detacher
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
+from relay.call.enforce import enforce_policy, prompt_limits
+from relay.call.limits import asked_by, recorded_limits
 from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
 from relay.runs.recovery import recover_interrupted, recover_run
@@ -125,12 +127,13 @@ class Relay:
                     profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
                     sandbox=args.sandbox, skip_permissions=args.skip_permissions,
                     constraints=_strings(args.constraints), model=args.model, effort=args.effort,
-                    agent=args.agent, timeout_minutes=args.timeout_minutes,
+                    agent=args.agent, timeout_minutes=args.timeout_minutes, limits=asked_by(args),
                 ),
                 self.settings,
             )
             prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
-                                    plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths)
+                                    plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths,
+                                    limits=prompt_limits(plan))
             texts = {"task": args.task, "plan": args.plan, "acceptance_criteria": args.acceptance_criteria}
             preview = await self.gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=None)
         except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
@@ -151,7 +154,7 @@ class Relay:
             record.parent_run_id = parent
             record.requested_conversation_id = conversation_id
             plan = resolve_plan(call, self.settings)
-            prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints)
+            prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints, limits=prompt_limits(plan))
             preview = await self.gate.check(record, plan, prompt, args.confirm, texts={"feedback": args.feedback},
                                             conversation_id=conversation_id)
         except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
@@ -301,6 +304,8 @@ class Relay:
                     lambda: observe_changes(before, Path(plan.workspace), reported=list(report.files_changed) if report else [])
                 )
                 record.observation_ms = _ms(observed_at)
+                verdict, record.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
+                    enforce_policy, plan, changeset.files, before, verdict)
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -314,7 +319,7 @@ class Relay:
             self.auth.mark_healthy()
         elif verdict.status in LOGIN_CLASS:
             self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
-        if mutated:
+        if mutated and record.violation is None:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
                 message=f"attempt {len(record.attempts)} failed ({verdict.status.value}: {verdict.message}) after it had "
@@ -552,7 +557,7 @@ class Relay:
                     profile=parent.profile, workspace=parent.workspace, execution_mode=mode,
                     sandbox=None if mode else parent.sandbox, skip_permissions=None if mode else parent.skip_permissions,
                     **{k: v or getattr(parent, k, None) for k, v in overrides.items() if k != "constraints"},
-                    constraints=overrides["constraints"],
+                    constraints=overrides["constraints"], limits=asked_by(args), inherited=recorded_limits(parent),
                 ),
                 parent.conversation_id,
                 parent.run_id,
@@ -569,7 +574,7 @@ class Relay:
             )
         return (
             CallOptions(profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
-                        sandbox=args.sandbox, skip_permissions=args.skip_permissions, **overrides),
+                        sandbox=args.sandbox, skip_permissions=args.skip_permissions, limits=asked_by(args), **overrides),
             args.conversation_id,
             None,
         )
@@ -585,6 +590,8 @@ class Relay:
         record.constraints = plan.constraints
         record.verify = plan.verify
         record.paths = plan.paths
+        record.protected, record.max_files, record.max_lines = plan.protected, plan.max_files, plan.max_lines
+        record.on_violation = "revert" if plan.on_violation == "revert" else None  # None reads as "keep"
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
     """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""

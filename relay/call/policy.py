@@ -21,7 +21,8 @@ from pathlib import Path
 
 from msgspec import Struct
 
-from relay.core.contracts import ExecutionMode, Profile, Status
+from relay.call.limits import AskedLimits, Limits, inherit, narrow, profile_limits
+from relay.core.contracts import ExecutionMode, OnViolation, Profile, Status
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
 from relay.core.settings import Settings
 
@@ -43,6 +44,8 @@ class CallOptions(Struct, kw_only=True, frozen=True):
     effort: str | None = None
     agent: str | None = None
     timeout_minutes: float | None = None
+    limits: AskedLimits = AskedLimits()  # issue 10: narrower paths / protected / max_files / max_lines
+    inherited: Limits | None = None  # a continue's run's limits: its bound instead of the profile's alone
 
 
 class RunPlan(Struct, kw_only=True, frozen=True):
@@ -63,6 +66,11 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     env: dict[str, str]
     paths: list[str]
     notes: list[str]
+    # issue 10: enforced after the run (relay.call.enforce)
+    protected: list[str] = []
+    max_files: int | None = None
+    max_lines: int | None = None
+    on_violation: OnViolation = "keep"
 
 
 def _conflict(message: str, hint: str) -> RelayError:
@@ -280,6 +288,12 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         notes.append(f"timeout_minutes capped at {whose}")
         minutes = limit
 
+    bound = profile_limits(profile, name)
+    if call.inherited is not None:
+        bound = inherit(call.inherited, bound)
+    limits = narrow(bound, call.limits, "the run" if call.inherited is not None else
+                    f"profile {name!r}" if name else "the relay's default (no profile)")
+
     return RunPlan(
         workspace=workspace,
         profile=name,
@@ -294,6 +308,10 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         verify=list(profile.verify),
         verify_timeout_seconds=profile.verify_timeout_minutes * 60.0,
         env=dict(profile.env),
-        paths=list(profile.paths),
+        paths=limits.paths,
         notes=notes,
+        protected=limits.protected,
+        max_files=limits.max_files,
+        max_lines=limits.max_lines,
+        on_violation=limits.on_violation,
     )

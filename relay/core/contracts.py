@@ -42,6 +42,8 @@ __all__ = [
     "ProcessStamp",
     "RUN_RECORD_SCHEMA_VERSION",
     "explain",
+    "OnViolation",
+    "PolicyViolation",
 ]
 
 
@@ -78,6 +80,8 @@ class Status(str, enum.Enum):
     MCP_ERROR = "MCP_ERROR"
     # issue 10, gate: a trusted run under a confirm_trusted profile waits for the leader's confirm token
     CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
+    # issue 10, policy: the run's change broke the profile's paths / protected / max_files / max_lines
+    POLICY_VIOLATION = "POLICY_VIOLATION"
 
 
 class ExecutionMode(str, enum.Enum):
@@ -102,6 +106,9 @@ Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
 # How long a call waits before it answers RUNNING and leaves the run going (issue 9). No upper bound is
 # published (bytes every session pays for): a wait longer than the run's timeout just waits to its end.
 WaitSeconds = Annotated[float, Meta(ge=0)]
+# issue 10, policy: what happens to a violating change made in place (README: "Enforced policy").
+OnViolation = Literal["keep", "revert"]
+FileLimit = Annotated[int, Meta(ge=1)]
 
 
 # --------------------------------------------------------------------------- inputs
@@ -140,6 +147,12 @@ class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
     timeout_minutes: Minutes | None = None
     sandbox: bool | None = None
     skip_permissions: bool | None = None
+    # issue 10, policy: a call may narrow its profile's limits, never widen them (unpublished; README).
+    paths: list[str] | None = None
+    protected: list[str] | None = None
+    max_files: FileLimit | None = None
+    max_lines: FileLimit | None = None
+    on_violation: OnViolation | None = None
 
 
 class ContinueArgs(Struct, frozen=True, kw_only=True):
@@ -164,6 +177,12 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     sandbox: bool | None = None
     skip_permissions: bool | None = None
     confirm: str | None = None  # issue 10, gate: the token of a CONFIRMATION_REQUIRED preview (hint names it)
+    # issue 10, policy: narrows the continued run's limits further (never widens them).
+    paths: list[str] | None = None
+    protected: list[str] | None = None
+    max_files: FileLimit | None = None
+    max_lines: FileLimit | None = None
+    on_violation: OnViolation | None = None
 
 
 class GetResultInput(Struct, frozen=True, kw_only=True):
@@ -204,6 +223,11 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     verify_timeout_minutes: Minutes = 10.0
     env: dict[str, str] = {}
     paths: list[str] = []
+    # issue 10, policy: enforced after the run (relay.call.enforce); a call may only narrow them.
+    protected: list[str] = []
+    max_files: FileLimit | None = None
+    max_lines: FileLimit | None = None
+    on_violation: OnViolation = "keep"
     description: str | None = None
     # issue 10, gate: a trusted run first answers CONFIRMATION_REQUIRED with a preview and a token
     confirm_trusted: bool = False
@@ -351,6 +375,17 @@ class ProcessStamp(Struct, kw_only=True, omit_defaults=True):
     marker: str | None = None  # the worker's GRAVITY_RELAY_WORKER_RUN value
 
 
+class PolicyViolation(Struct, kw_only=True, omit_defaults=True):
+    """Which policy rules a run's change broke, the files that broke them, and what was put back (issue 10)."""
+
+    rules: list[str]  # "paths", "protected", "max_files", "max_lines", in that order
+    limits: list[str] = []  # one line per rule that fired: the bound and what the run did
+    files: list[str] = []  # the offending files (for max_files / max_lines: every changed file)
+    on_violation: OnViolation = "keep"
+    restored: list[str] = []  # put back to their pre-run bytes (on_violation "revert")
+    not_restored: dict[str, str] = {}  # path -> why it was left as the worker made it
+
+
 RUN_RECORD_SCHEMA_VERSION = 1
 
 
@@ -388,6 +423,12 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     constraints: list[str] = []
     verify: list[str] = []
     paths: list[str] = []
+    # issue 10, policy: the run's enforced limits (a continue inherits them) and what fired
+    protected: list[str] = []
+    max_files: int | None = None
+    max_lines: int | None = None
+    on_violation: OnViolation | None = None
+    violation: PolicyViolation | None = None
     parent_run_id: str | None = None
     requested_conversation_id: str | None = None
     ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know

@@ -16,6 +16,7 @@ import msgspec
 from msgspec import Struct
 
 from relay.core.contracts import Profile, explain
+from relay.core.path_globs import pattern_problem
 
 __all__ = ["Settings", "load_settings", "parse_profiles", "parse_size", "parse_bounded", "SIZE_FORMS", "agy_candidates",
            "WORKER_MARKER_ENV"]
@@ -74,6 +75,11 @@ def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
         if profile.workspace is not None and not os.path.isabs(os.path.expanduser(profile.workspace.strip())):
             raise ValueError(f"{source}: profile {name!r}: workspace {profile.workspace!r} is not an absolute path; "
                              "give the project's full path, e.g. /home/me/src/app")
+        for key in ("paths", "protected"):  # enforced after every run (issue 10): a bad pattern is caught here
+            for pattern in getattr(profile, key):
+                if (problem := pattern_problem(pattern)) is not None:
+                    raise ValueError(f"{source}: profile {name!r}: {key} pattern {pattern!r} {problem}; write "
+                                     "workspace-relative folders or globs, e.g. \"src/\", \".github/**\", \"*.lock\"")
     return profiles
 
 

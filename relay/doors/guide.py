@@ -77,6 +77,8 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
     Status.INVALID_WORKSPACE: "The workspace is blank, relative, missing, a root, outside the allowed roots, the data dir, a bare repo or a .git folder; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
+    Status.POLICY_VIOLATION: "The change broke the run's paths / protected / max_files / max_lines; error.message "
+                             "names the files and limits; the changes are listed (restored if on_violation is revert).",
     Status.BUSY: "That conversation is running a turn now, or the queue wait passed its bound (the message says "
     "which run holds the slot); wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",

@@ -19,7 +19,6 @@ and assertions, security tokens, mechanical edits) is read by ``relay.observe.co
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import posixpath
 import re
@@ -39,6 +38,7 @@ from relay.observe.code_reading import (
     weakened,
 )
 from relay.core.contracts import FileChange, Risk
+from relay.core.path_globs import matches_any
 from relay.observe.file_kinds import (
     SKIP_WORDS,
     BUILD_GLOBS,
@@ -430,16 +430,9 @@ def _outside_paths(c: FileChange, ctx: RiskContext) -> str | None:
 
 
 def _within(path: str, patterns: Iterable[str]) -> bool:
-    for raw in patterns:
-        pattern = raw.strip().lstrip("./") if raw.strip() not in (".", "./") else ""
-        if not pattern:
-            return True
-        if any(ch in pattern for ch in "*?["):
-            if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, pattern.rstrip("/") + "/*"):
-                return True
-        elif path == pattern.rstrip("/") or path.startswith(pattern.rstrip("/") + "/"):
-            return True
-    return False
+    # The same rules the enforcement after the run uses (issue 10), so a flag and a refusal agree;
+    # the old lstrip("./") read ".github/" as "github/".
+    return matches_any(path, patterns)
 
 
 def _not_mentioned(c: FileChange, ctx: RiskContext) -> bool:

@@ -1,0 +1,253 @@
+"""Enforced policy (issue 10): protected files, max_files / max_lines, revert in place, narrowing only.
+
+Real git repositories in tmp dirs; the fake agy runs as a real subprocess behind the in-memory relay.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import git, make_repo, memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, launches, set_scenario, success_scenario
+from relay.agy.classify import Verdict
+from relay.call.enforce import check_policy, enforce_policy
+from relay.call.limits import AskedLimits
+from relay.call.policy import CallOptions, resolve_plan
+from relay.core.contracts import FileChange, Status
+from relay.core.errors import RelayError
+from relay.core.path_globs import path_matches, pattern_within
+from relay.core.settings import load_settings
+from relay.observe import snapshot as snapshot_mod
+from relay.observe.changes import observe_changes
+from relay.observe.restore import restore_paths
+from relay.observe.snapshot import take_snapshot
+
+BINARY = bytes(range(256)) * 3
+
+pytestmark = pytest.mark.anyio
+
+
+def _env(tmp_path: Path, agy: Path, profiles: dict, default: str = "app") -> dict[str, str]:
+    return relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                     GRAVITY_RELAY_DEFAULT_PROFILE=default)
+
+
+async def _run(env: dict[str, str], args: dict) -> tuple[dict, dict]:
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", args))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+    return packet, full
+
+
+async def test_enforced_policy_a_protected_file_written_gives_policy_violation_and_keeps_the_change(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": ".github/workflows/ci.yml", "content": "on: push\n"},
+        {"op": "write", "path": "src/ok.py", "content": "ok = 1\n"},
+    ]))
+    profiles = {"app": {"workspace": str(repo), "protected": [".github/**", "*.lock"]}}
+    packet, full = await _run(_env(tmp_path, agy, profiles), {"task": "add CI"})
+
+    assert packet["status"] == "POLICY_VIOLATION" and packet["ok"] is False
+    message = packet["error"]["message"]
+    assert "protected (.github/**, *.lock)" in message and ".github/workflows/ci.yml" in message
+    assert "src/ok.py" not in message  # only the offending file is named
+    assert set(packet["changes"]["files"]) == {".github/workflows/ci.yml", "src/ok.py"}  # still listed
+    assert full["violation"] == {"rules": ["protected"], "files": [".github/workflows/ci.yml"],
+                                 "limits": ["protected (.github/**, *.lock): 1 file(s) touched: .github/workflows/ci.yml"]}
+    assert (repo / ".github/workflows/ci.yml").read_text() == "on: push\n"  # on_violation "keep" by default
+    # The worker was told up front.
+    prompt = launches(agy)[-1]["argv"][-1]
+    assert "Never create, edit, delete or rename files matching: .github/**, *.lock" in prompt
+
+
+async def test_enforced_policy_300_files_against_max_files_50_gives_policy_violation_and_continue_inherits(tmp_path, repo):
+    edits = [{"op": "write", "path": f"gen/f{i:03}.txt", "content": f"{i}\n"} for i in range(300)]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    env = _env(tmp_path, agy, {"app": {"workspace": str(repo), "max_files": 100, "max_lines": 5000}})
+    async with memory_relay(env) as client:
+        # A call narrows the profile's 100 to 50.
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "generate", "max_files": 50}))
+        assert packet["status"] == "POLICY_VIOLATION", packet
+        assert "max_files 50: 300 files changed" in packet["error"]["message"]
+        assert packet["changes"]["count"] == 300
+        prompt = launches(agy)[-1]["argv"][-1]
+        assert "Change at most 50 files in total." in prompt and "Change at most 5000 lines" in prompt
+
+        # A continue keeps the run's limits: told again, and never widened past them.
+        set_scenario(agy, success_scenario([{"op": "write", "path": "gen/one.txt", "content": "1\n"}]))
+        wider = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "feedback": "fewer",
+                                                                        "max_files": 80}))
+        assert wider["status"] == "CONFLICTING_OPTIONS"
+        assert "max_files 80 is above the run's max_files 50" in wider["error"]["message"]
+        follow = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "feedback": "fewer"}))
+        assert follow["status"] == "SUCCESS", follow
+        assert "Change at most 50 files in total." in launches(agy)[-1]["argv"][-1]
+
+
+async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_files(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "project", {
+        "src/app.py": "def main():\n    return 1\n",
+        "config/settings.toml": "debug = false\n",
+        "config/old.toml": "old = true\n",
+        "config/blob.bin": "placeholder\n",
+        "config/local.toml": "local = 1\n",
+        "config/big.toml": "big = 0\n",
+    })
+    (repo / "config/blob.bin").write_bytes(BINARY)
+    git(repo, "commit", "-qam", "binary")
+    # The user's own edits before the run: never the worker's, never touched by the revert.
+    (repo / "src/app.py").write_text("def main():\n    return 2  # user edit\n")
+    (repo / "notes.txt").write_text("user notes\n")
+    (repo / "config/local.toml").write_text("local = 2  # user edit\n")
+    (repo / "config/big.toml").write_text("big = 1\n" + "#" * 3000 + "\n")  # past the (lowered) keep limit
+    before = {p: (repo / p).read_bytes() for p in
+              ("src/app.py", "notes.txt", "config/settings.toml", "config/old.toml", "config/blob.bin", "config/local.toml")}
+    monkeypatch.setattr(snapshot_mod, "KEEP_FILE_BYTES", 2000)
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "append", "path": "src/app.py", "content": "# worker line\n"},
+        {"op": "write", "path": "config/settings.toml", "content": "debug = true\n"},
+        {"op": "delete", "path": "config/old.toml"},
+        {"op": "write", "path": "config/blob.bin", "content_b64": base64.b64encode(BINARY[::-1]).decode()},
+        {"op": "chmod", "path": "config/local.toml", "mode": "755"},
+        {"op": "append", "path": "config/big.toml", "content": "worker = 1\n"},
+        {"op": "write", "path": "poetry.lock", "content": "# lock\n"},
+    ]))
+    profiles = {"app": {"workspace": str(repo), "protected": ["config/", "*.lock"], "on_violation": "revert"}}
+    packet, full = await _run(_env(tmp_path, agy, profiles), {"task": "t"})
+
+    assert packet["status"] == "POLICY_VIOLATION", packet
+    violation = full["violation"]
+    assert violation["restored"] == ["config/blob.bin", "config/local.toml", "config/old.toml", "config/settings.toml",
+                                     "poetry.lock"]
+    assert list(violation["not_restored"]) == ["config/big.toml"]
+    assert "not kept" in violation["not_restored"]["config/big.toml"]
+    assert "could not restore 1: config/big.toml" in packet["error"]["message"]
+    for path in ("notes.txt", "config/settings.toml", "config/old.toml", "config/blob.bin", "config/local.toml"):
+        assert (repo / path).read_bytes() == before[path], path
+    assert not os.access(repo / "config/local.toml", os.X_OK)  # the mode change is undone too
+    assert not (repo / "poetry.lock").exists()  # added by the worker: removed
+    assert (repo / "src/app.py").read_bytes() == before["src/app.py"] + b"# worker line\n"  # allowed: kept
+    assert (repo / "config/big.toml").read_text().endswith("worker = 1\n")  # before unknown: left alone
+    # The packet still lists every change the worker made.
+    assert packet["changes"]["count"] == 7
+    assert git(repo, "status", "--porcelain") == (" M config/big.toml\n M config/local.toml\n M src/app.py\n"
+                                                  "?? notes.txt\n")
+
+
+def test_restore_paths_outside_git_uses_the_walked_snapshot(tmp_path):
+    ws = tmp_path / "plain"
+    (ws / "keep").mkdir(parents=True)
+    (ws / "keep/a.txt").write_bytes(b"a\r\n\x00")
+    snap = take_snapshot(ws)
+    assert snap.source == "tree"
+    (ws / "keep/a.txt").write_text("changed")
+    (ws / "keep/new.txt").write_text("new")
+    (ws / "node_modules").mkdir()
+    (ws / "node_modules/x.js").write_text("x")
+    restored, refused = restore_paths(snap, ["keep/a.txt", "keep/new.txt", "node_modules/x.js"])
+    assert restored == ["keep/a.txt", "keep/new.txt"]
+    assert (ws / "keep/a.txt").read_bytes() == b"a\r\n\x00" and not (ws / "keep/new.txt").exists()
+    assert list(refused) == ["node_modules/x.js"] and (ws / "node_modules/x.js").exists()
+
+
+def test_restore_paths_never_writes_through_a_folder_turned_into_a_symlink(tmp_path, repo):
+    snap = take_snapshot(repo)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo / "src/app.py").unlink()
+    (repo / "src").rmdir()
+    (repo / "src").symlink_to(outside)
+    restored, refused = restore_paths(snap, ["src/app.py"])
+    assert restored == [] and "leads out of the workspace" in refused["src/app.py"]
+    assert list(outside.iterdir()) == []
+
+
+def test_enforce_policy_a_rename_into_a_protected_folder_is_undone_whole_in_a_subfolder_workspace(tmp_path):
+    text = "".join(f"line {i}\n" for i in range(20))
+    repo = make_repo(tmp_path / "mono", {"app/src/a.py": text, "other/b.txt": "b\n"})
+    ws = repo / "app"
+    before = take_snapshot(ws)
+    (ws / "config").mkdir()
+    (ws / "src/a.py").rename(ws / "config/a.py")
+    files = observe_changes(before, ws).files
+    assert [(c.kind, c.path, c.old_path) for c in files] == [("renamed", "config/a.py", "src/a.py")]
+    plan = _plan(tmp_path, {"protected": ["config/"], "on_violation": "revert"})
+    verdict, violation = enforce_policy(plan, files, before, Verdict(status=Status.SUCCESS, message="", hint=""))
+    assert verdict.status is Status.POLICY_VIOLATION and "config/a.py" in verdict.message
+    assert violation.restored == ["config/a.py", "src/a.py"] and violation.not_restored == {}
+    assert (ws / "src/a.py").read_text() == text and not (ws / "config/a.py").exists()
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_check_policy_names_each_rule_that_fired_with_its_limit_and_files(tmp_path):
+    files = [FileChange(path="src/a.py", additions=30, deletions=5),
+             FileChange(path="lib/b.py", kind="renamed", old_path="src/b.py", additions=1),
+             FileChange(path="src/c.bin", binary=True)]
+    plan = _plan(tmp_path, {"paths": ["src/"], "max_lines": 35})
+    violation = check_policy(plan, files)
+    assert violation.rules == ["paths", "max_lines"]
+    assert violation.limits == ["paths (src/): 1 file(s) outside: lib/b.py",
+                                "max_lines 35: 36 lines changed (added + removed)"]
+    assert violation.files == ["lib/b.py", "src/b.py", "src/a.py", "src/c.bin"]  # the whole change, for max_lines
+    assert check_policy(_plan(tmp_path, {"paths": ["src/", "lib/"], "max_lines": 36, "max_files": 3}), files) is None
+
+
+# --------------------------------------------------------------------------- narrowing
+
+
+def _plan(tmp_path: Path, profile: dict, **asked):
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(tmp_path), **profile}})})
+    return resolve_plan(CallOptions(profile="app", limits=AskedLimits(**asked)), settings)
+
+
+@pytest.mark.parametrize(("profile", "asked", "named"), [
+    ({"max_files": 50}, {"max_files": 51}, "max_files 51 is above profile 'app''s max_files 50"),
+    ({"max_lines": 400}, {"max_lines": 1000}, "max_lines 1000 is above profile 'app''s max_lines 400"),
+    ({"paths": ["src/"]}, {"paths": ["src/api", "lib"]}, "paths 'lib' lie outside profile 'app''s paths (src/)"),
+    ({"paths": ["src/"]}, {"paths": ["*.py"]}, "paths '*.py' lie outside profile 'app''s paths (src/)"),
+    ({"on_violation": "revert"}, {"on_violation": "keep"}, "would widen profile 'app''s on_violation 'revert'"),
+])
+def test_resolve_plan_a_call_widening_the_policy_is_refused_naming_the_bound(tmp_path, profile, asked, named):
+    with pytest.raises(RelayError) as info:
+        _plan(tmp_path, profile, **asked)
+    assert info.value.status is Status.CONFLICTING_OPTIONS
+    assert named in info.value.message
+
+
+def test_resolve_plan_a_call_narrows_the_policy_and_adds_protected_patterns(tmp_path):
+    plan = _plan(tmp_path, {"paths": ["src/"], "protected": ["*.lock"], "max_files": 50},
+                 paths=["src/api/"], protected=["src/api/schema.sql"], max_files=10, max_lines=99, on_violation="revert")
+    assert (plan.paths, plan.protected) == (["src/api/"], ["*.lock", "src/api/schema.sql"])
+    assert (plan.max_files, plan.max_lines, plan.on_violation) == (10, 99, "revert")
+
+
+@pytest.mark.parametrize(("profile", "asked", "named"), [
+    ({"protected": ["../secrets"]}, {}, "profile 'app': protected pattern '../secrets' leads out of the workspace"),
+    ({}, {"paths": ["/etc"]}, "the call's paths pattern '/etc' is absolute"),
+])
+def test_resolve_plan_a_pattern_leaving_the_workspace_is_refused(tmp_path, profile, asked, named):
+    with pytest.raises(RelayError) as info:
+        _plan(tmp_path, profile, **asked)
+    assert info.value.status is Status.INVALID_INPUT and named in info.value.message
+
+
+@pytest.mark.parametrize(("path", "pattern", "matches"), [
+    ("src/a/b.py", "src", True), ("srcx/a.py", "src/", False), ("src/a/b.py", "src/*.py", False),
+    ("src/b.py", "src/*.py", True), ("x/y/poetry.lock", "*.lock", True), (".github/workflows/ci.yml", ".github/**", True),
+    ("a/.github/ci.yml", ".github/**", False), ("a/b/package-lock.json", "**/package-lock.json", True),
+    ("db/migrations/0001.py", "**/migrations/", True), ("anything/at/all", ".", True),
+])
+def test_path_matches_follows_the_documented_pattern_rules(path, pattern, matches):
+    assert path_matches(path, pattern) is matches
+
+
+def test_pattern_within_accepts_only_narrower_patterns():
+    assert pattern_within("src/api/*.py", ["src/"]) and pattern_within("src/**/test_*.py", ["src/**/*.py"])
+    assert not pattern_within("s*", ["src"]) and not pattern_within("*.py", ["src"]) and not pattern_within("lib", ["src"])
