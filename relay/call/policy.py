@@ -24,6 +24,7 @@ from msgspec import Struct
 from relay.core.contracts import ExecutionMode, Profile, Status
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
 from relay.core.settings import Settings
+from relay.isolate.repo import repo_facts
 
 __all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
 
@@ -63,6 +64,9 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     env: dict[str, str]
     paths: list[str]
     notes: list[str]
+    # Isolation (issue 10): the profile's; a non-git workspace is refused here, before anything runs.
+    isolation: str = "in_place"
+    carry_uncommitted: bool = False
 
 
 def _conflict(message: str, hint: str) -> RelayError:
@@ -279,6 +283,8 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         whose = f"the profile's {limit:g}" if profile.timeout_minutes else f"the default {limit:g} (no profile sets one)"
         notes.append(f"timeout_minutes capped at {whose}")
         minutes = limit
+    if profile.isolation == "worktree":
+        repo_facts(workspace)  # CONFLICTING_OPTIONS naming why, when the workspace cannot be isolated
 
     return RunPlan(
         workspace=workspace,
@@ -296,4 +302,6 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         env=dict(profile.env),
         paths=list(profile.paths),
         notes=notes,
+        isolation=profile.isolation,
+        carry_uncommitted=profile.carry_uncommitted,
     )

@@ -75,6 +75,8 @@ class Status(str, enum.Enum):
     NOT_FOUND = "NOT_FOUND"
     STORAGE_ERROR = "STORAGE_ERROR"
     MCP_ERROR = "MCP_ERROR"
+    # Isolation (issue 10): applying a worktree run's change would conflict with the user's tree.
+    APPLY_CONFLICT = "APPLY_CONFLICT"
 
 
 class ExecutionMode(str, enum.Enum):
@@ -159,6 +161,10 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     agent: str | None = None
     sandbox: bool | None = None
     skip_permissions: bool | None = None
+    # Isolation (issue 10): bring a worktree run's change into the user's tree instead of a new turn.
+    # Unpublished (the packet of a worktree run says how); feedback may then be left out.
+    apply: bool = False
+    feedback: Annotated[str, Meta(max_length=400_000)] = ""
 
 
 class GetResultInput(Struct, frozen=True, kw_only=True):
@@ -200,6 +206,10 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     env: dict[str, str] = {}
     paths: list[str] = []
     description: str | None = None
+    # Isolation (issue 10): run the worker in a pooled git worktree on branch gravity-relay/<run_id>;
+    # carry_uncommitted copies the user's uncommitted edits (untracked non-ignored files too) into it.
+    isolation: Literal["in_place", "worktree"] = "in_place"
+    carry_uncommitted: bool = False
 
 
 # --------------------------------------------------------------------------- packet
@@ -248,6 +258,9 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     flags: list[str] = []
     conversation_id: str | None = None
     error: ErrorInfo | None = None
+    # Isolation (issue 10): where a worktree run's change lives until it is applied.
+    branch: str | None = None
+    worktree: str | None = None
 
 
 class Running(Struct, kw_only=True):
@@ -390,6 +403,14 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     verification: list[VerifyResult] = []
     error: ErrorInfo | None = None
     packet: Packet | None = None
+    # Isolation (issue 10): the worktree the worker ran in (its workspace inside it), the run's branch,
+    # the commit its change is measured from (HEAD, the carried edits, or a parent's) and the commit
+    # holding the change; applied_at once `apply` brought it into the user's tree.
+    worktree: str | None = None
+    branch: str | None = None
+    base_commit: str | None = None
+    tip_commit: str | None = None
+    applied_at: str | None = None
 
 
 # --------------------------------------------------------------------------- error text

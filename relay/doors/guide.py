@@ -87,6 +87,8 @@ STATUS_GUIDE: dict[Status, str] = {
     "or before the next worker; the files git shows changed are listed.",
     Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
     Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
+    Status.APPLY_CONFLICT: "Applying a worktree run's change would conflict with your tree (error.message names each "
+                           "file and why); nothing was changed.",
     Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
     "still names its run_id and the worker's changes.",
 }
