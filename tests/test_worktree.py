@@ -190,3 +190,38 @@ def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_t
         assert again.slot == lease.slot and not again.created and not (again.workdir / "half.txt").exists()
     finally:
         again.release()
+
+
+def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_leftovers(tmp_path, repo):
+    from relay.core.contracts import RunRecord, Status
+    from relay.core.settings import load_settings
+    from relay.doors.doctor import check_worktrees
+    from relay.isolate.pool import lease_worktree
+    from relay.runs.retention import apply_retention
+    from relay.runs.store import RunStore
+
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    store = RunStore(settings.runs_dir)
+    ids = ["r20250101T000000-0000000a", "r20250101T000001-0000000b", "r20250101T000002-0000000c"]
+    slots = []
+    for i, run_id in enumerate(ids):
+        # Three runs, each in its own worktree (the first two leases are held while the next one is taken).
+        lease = lease_worktree(settings.data_dir, repo, run_id)
+        slots.append(lease)
+        store.write(RunRecord(run_id=run_id, created_at="2025-01-01T00:00:0%dZ" % i, state="finished",
+                              status=Status.SUCCESS, workspace=str(repo), worktree=str(lease.workdir),
+                              branch=lease.branch, base_commit=lease.base))
+    for lease in slots:
+        lease.release()
+    assert check_worktrees(settings).level == "ok"
+    store.record_path(ids[2]).unlink()  # a record removed by hand: its branch is a leftover
+    warned = check_worktrees(settings)
+    assert warned.level == "warning" and f"gravity-relay/{ids[2]} of a run whose record is gone" in warned.message
+
+    summary = apply_retention(settings, max_runs=1, max_age_days=0)  # keeps only the newest record (ids[1])
+    assert [r.run_id for r in summary.removed] == [ids[0]] and summary.errors == []
+    branches = git(repo, "branch", "--list", "gravity-relay/*").split()
+    assert branches == [f"gravity-relay/{ids[1]}"]
+    assert not slots[0].slot.exists() and slots[1].slot.exists()  # the removed run's worktree went with it
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 3  # user's + ids[1]'s + ids[2]'s pooled one
+    assert check_worktrees(settings).level == "ok"

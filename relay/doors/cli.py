@@ -287,6 +287,8 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
         print(f"{verb} {run.run_id}  {run.reason}  ({len(run.files)} file(s), {human_bytes(run.bytes)})")
         for path in run.files:
             print(f"    {path}")
+    for item in summary.worktrees:
+        print(f"{verb} {item}")
     for error in summary.errors:
         print(f"could not remove {error}", file=sys.stderr)
     limits = ", ".join(part for part in (

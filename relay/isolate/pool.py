@@ -28,6 +28,7 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -276,7 +277,7 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
     return errors
 
 
-def find_leftovers(data_dir: Path, known_runs: set[str]) -> list[str]:
+def find_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
     """What the pool holds that no run owns any more: pools of repositories that are gone, broken worktrees,
     branches of runs whose record is gone (only branches this data dir created)."""
     found: list[str] = []
@@ -298,7 +299,7 @@ def find_leftovers(data_dir: Path, known_runs: set[str]) -> list[str]:
     return found
 
 
-def remove_leftovers(data_dir: Path, known_runs: set[str]) -> tuple[list[str], list[str]]:
+def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[str], list[str]]:
     """Remove what ``find_leftovers`` reports (never a worktree in use); (removed, errors)."""
     removed: list[str] = []
     errors: list[str] = []
