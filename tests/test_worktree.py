@@ -225,3 +225,42 @@ def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_le
     assert not slots[0].slot.exists() and slots[1].slot.exists()  # the removed run's worktree went with it
     assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 3  # user's + ids[1]'s + ids[2]'s pooled one
     assert check_worktrees(settings).level == "ok"
+
+
+async def test_apply_refuses_a_run_that_broke_its_policy_and_changes_nothing(tmp_path, repo):
+    from relay.core.contracts import Status
+    from relay.runs.store import RunStore
+
+    if not hasattr(Status, "POLICY_VIOLATION"):
+        pytest.skip("Status.POLICY_VIOLATION comes with the policy part of issue 10")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "ci.yml", "content": "x\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                         "workspace": str(repo)}))
+        store = RunStore(tmp_path / "data" / "runs")
+        record = store.read(packet["run_id"])
+        record.status = Status.POLICY_VIOLATION
+        store.write(record)
+        before = _tree(repo)
+        answer = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
+    assert answer["status"] == "INVALID_INPUT" and "POLICY_VIOLATION" in answer["error"]["message"]
+    assert _tree(repo) == before and not (repo / "ci.yml").exists()
+
+
+def test_a_worktree_whose_git_file_was_pointed_at_the_main_repository_is_replaced_not_reset(tmp_path, repo):
+    # A worker can rewrite its worktree's .git file; the next lease must not then check out (and clean) with the
+    # user's own git dir, which would move the user's HEAD and index.
+    from relay.isolate.pool import lease_worktree
+    from relay.runs.store import new_run_id
+
+    (repo / "dirty.txt").write_text("the user's untracked file\n")
+    head = git(repo, "rev-parse", "HEAD")
+    first = lease_worktree(tmp_path / "data", repo, new_run_id())
+    (first.slot / ".git").write_text(f"gitdir: {repo / '.git'}\n")
+    first.release()
+    git(repo, "commit", "-q", "--allow-empty", "-m", "moved on")
+    second = lease_worktree(tmp_path / "data", repo, new_run_id())
+    second.release()
+    assert second.created and second.slot == first.slot
+    assert git(repo, "symbolic-ref", "HEAD").strip() == "refs/heads/main" and git(repo, "rev-parse", "HEAD") != head
+    assert (repo / "dirty.txt").exists() and git(repo, "status", "--porcelain") == "?? dirty.txt\n"

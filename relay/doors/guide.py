@@ -107,6 +107,8 @@ Open only those ranges. `flags` says where the worker's claims and the diff disa
 is `measured` when the relay ran the profile's verification commands, `claimed` when it is the worker's word.
 
 Follow up with antigravity_continue(run_id, feedback): name the file and lines and what is wrong.
+A packet with `branch` ran isolated in a git worktree: nothing reached the user's tree until
+antigravity_continue(run_id, apply=true) applies it (APPLY_CONFLICT names the files when it cannot).
 Stop after two follow-ups and fix the rest yourself. antigravity_get_result(run_id, detail="errors")
 explains a failure; detail="full" has the whole record (transcript path included).
 

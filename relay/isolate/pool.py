@@ -74,15 +74,20 @@ def _lock(slot: Path) -> FileLock:
 
 
 def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
-    """Is ``slot`` a worktree whose top level is itself (and of this repository)? Checked before any clean."""
+    """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
+    checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
+    git dir must not get the user's HEAD and index reset by the next lease."""
     if not (slot / ".git").is_file():
         return False
     try:
-        top, common = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel", "--git-common-dir"],
-                              timeout=20).decode("utf-8", "surrogateescape").split("\n")[:2]
+        top, common, gitdir = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel",
+                                                          "--git-common-dir", "--absolute-git-dir"],
+                                      timeout=20).decode("utf-8", "surrogateescape").split("\n")[:3]
     except (GitError, ValueError):
         return False
-    return Path(top).resolve() == slot.resolve() and (common_dir is None or Path(common).resolve() == common_dir)
+    common_path = Path(common).resolve()
+    return (Path(top).resolve() == slot.resolve() and (common_dir is None or common_path == common_dir)
+            and Path(gitdir).resolve().parent == common_path / "worktrees")
 
 
 def _remove_slot(slot: Path, repo: Path | None) -> None:
