@@ -194,6 +194,7 @@ def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_t
 
 def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_leftovers(tmp_path, repo):
     from relay.core.contracts import RunRecord, Status
+    from relay.core.errors import RelayError
     from relay.core.settings import load_settings
     from relay.doors.doctor import check_worktrees
     from relay.isolate.pool import lease_worktree
@@ -211,6 +212,11 @@ def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_le
         store.write(RunRecord(run_id=run_id, created_at="2025-01-01T00:00:0%dZ" % i, state="finished",
                               status=Status.SUCCESS, workspace=str(repo), worktree=str(lease.workdir),
                               branch=lease.branch, base_commit=lease.base))
+    # Held worktrees are never shared: three runs, three worktrees; a fourth run meanwhile is BUSY.
+    assert len({lease.slot for lease in slots}) == 3
+    with pytest.raises(RelayError) as busy:
+        lease_worktree(settings.data_dir, repo, "r20250101T000003-0000000d")
+    assert busy.value.status is Status.BUSY and "all 3 worktrees" in busy.value.message
     for lease in slots:
         lease.release()
     assert check_worktrees(settings).level == "ok"
