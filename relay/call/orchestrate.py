@@ -551,7 +551,9 @@ class Relay:
     def _settle(self, record: RunRecord, lease: Lease) -> None:
         """Record the worktree's state on the run's branch, then give the worktree back to the pool."""
         try:
-            record.tip_commit = record_change(lease, f"gravity-relay run {record.run_id}\n\n{record.task[:2000]}")
+            # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
+            first = redact((record.task.strip().splitlines() or [""])[0][:200])
+            record.tip_commit = record_change(lease, f"gravity-relay run {record.run_id}: {first}")
             if record.state == "finished":
                 self.store.write(record)
         except (GitError, OSError) as exc:
