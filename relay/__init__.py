@@ -5,6 +5,7 @@ The parts, lowest first (a part imports only from parts below it; tests/test_lay
     core     contracts, errors, settings, schemas, processes, atomic files, redaction
     agy      the worker: argv, env, login probe, one attempt, its verdict
     observe  what changed: git, snapshot, change set, file kinds
+    isolate  the worker in a pooled git worktree, its change on a branch, the three-way apply
     review   risk ranking, the packet, verification
     runs     records, results, the one-worker queue, recovery, retention
     call     policy and the path of one call (orchestrate)

@@ -8,7 +8,8 @@ from pathlib import Path
 RELAY = Path(__file__).resolve().parent.parent / "relay"
 
 # Lowest first; a module may import from its own part and from parts of a lower rank.
-RANK = {"core": 0, "agy": 1, "observe": 1, "review": 2, "runs": 2, "call": 3, "setup": 3, "demo": 4, "doors": 5}
+RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3, "call": 4, "setup": 4, "demo": 5,
+        "doors": 6}
 
 
 def _imports(path: Path) -> set[str]:

@@ -14,10 +14,13 @@ import errno
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 import anyio
+import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
 from relay.agy import command as agy_cli
@@ -40,8 +43,11 @@ from relay.core.contracts import (
 )
 from relay.runs.coordinator import Coordinator
 from relay.call.confirm import Gate, plan_argv, preview_answer
+from relay.call.apply_run import apply_run
 from relay.call.detached import Detacher
-from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, as_relay_error
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, StorageError, as_relay_error
+from relay.isolate.pool import Lease, lease_worktree, record_change
+from relay.observe.git import GitError
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.call.enforce import enforce_policy, prompt_limits
 from relay.call.limits import asked_by, recorded_limits
@@ -82,6 +88,8 @@ class _Live:
         self.stage = "starting"
         self.reader = StreamReader()
         self.before: Snapshot | None = None
+        self.workspace: str | None = None  # where the worker runs, when not the plan's (its worktree)
+        self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -224,6 +232,8 @@ class Relay:
             return await self._unexpected(record, plan, live, exc, started)
         finally:
             self._live.pop(record.run_id, None)
+            if live.lease is not None:  # the run ended early: record what its worktree holds, then free it
+                self._settle(record, live.lease)
         return packet
 
     def where(self, run_id: str) -> str | None:
@@ -287,7 +297,9 @@ class Relay:
 
             live.stage = "queued"
             await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
-            async with self.coordinator.slot(record.run_id) as waited_ms:
+            # Isolation (issue 10): inside the slot (a crashed run's worktree is recovered first), `plan` is rebound
+            # to run in the worktree; the user's workspace stays in the record.
+            async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(record, plan, live) as plan:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
@@ -433,7 +445,8 @@ class Relay:
             return None
         with anyio.move_on_after(30):
             try:
-                changeset = await anyio.to_thread.run_sync(observe_changes, live.before, Path(plan.workspace))
+                changeset = await anyio.to_thread.run_sync(observe_changes, live.before,
+                                                           Path(live.workspace or plan.workspace))
             except OSError as exc:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
@@ -453,6 +466,10 @@ class Relay:
             packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes or Changes(),
                             conversation_id=record.conversation_id, error=record.error)
             packet = fit_packet(packet)
+        if record.branch:
+            packet.branch, packet.worktree = record.branch, record.worktree
+            packet.flags = [*packet.flags, f"isolated: nothing reached {record.workspace}; apply the change with "
+                            f"antigravity_continue(run_id, apply=true) or `gravity-relay runs apply {record.run_id}`"]
         record.packet = packet
         record.pgid = None
         record.where = None  # only a running run is somewhere
@@ -516,6 +533,51 @@ class Relay:
         error = as_relay_error(exc, f"run {record.run_id} (before agy started)")
         return self._finish(record, Verdict(status=error.status, message=error.message[:2000], hint=error.hint,
                                             retryable=error.retryable), started=started)
+
+    # ------------------------------------------------------------------ isolation (issue 10)
+
+    async def apply(self, args: ContinueInput) -> Packet:
+        """antigravity_continue(run_id, apply=true): the run's change into the user's tree (call/apply_run.py)."""
+        return await anyio.to_thread.run_sync(apply_run, self.store, args.run_id)
+
+    @asynccontextmanager
+    async def _isolated(self, record: RunRecord, plan: RunPlan, live: _Live) -> AsyncIterator[RunPlan]:
+        """The plan, moved into a pooled worktree when the profile (or a continued run) isolates it."""
+        parent = self.store.read(record.parent_run_id) if record.parent_run_id else None
+        if not (parent.branch if parent is not None else plan.isolation == "worktree"):
+            yield plan
+            return
+        live.stage = "preparing the worktree"
+        # A continue starts from its parent's change, in the parent's worktree when it is free; its change is
+        # measured from the chain's base (or from the parent's tip once the parent was applied).
+        start = (parent.tip_commit or parent.base_commit) if parent is not None else None
+        try:
+            lease = await anyio.to_thread.run_sync(partial(
+                lease_worktree, self.settings.data_dir, plan.workspace, record.run_id, start=start,
+                carry=plan.carry_uncommitted and parent is None, prefer=parent.worktree if parent else None))
+        except (GitError, OSError) as exc:
+            raise StorageError(f"could not prepare a worktree for {plan.workspace}: {exc}") from None
+        live.lease = lease
+        live.workspace = str(lease.workdir)
+        record.worktree, record.branch = str(lease.workdir), lease.branch
+        record.base_commit = lease.base if parent is None or parent.applied_at else parent.base_commit
+        self.store.write(record)
+        yield msgspec.structs.replace(plan, workspace=str(lease.workdir))
+        live.lease = None
+        await anyio.to_thread.run_sync(self._settle, record, lease)
+
+    def _settle(self, record: RunRecord, lease: Lease) -> None:
+        """Record the worktree's state on the run's branch, then give the worktree back to the pool."""
+        try:
+            # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
+            first = redact((record.task.strip().splitlines() or [""])[0][:200])
+            record.tip_commit = record_change(lease, f"gravity-relay run {record.run_id}: {first}")
+            if record.state == "finished":
+                self.store.write(record)
+        except (GitError, OSError) as exc:
+            log.error("run %s: could not record its worktree's change on %s: %s", record.run_id, lease.branch, exc)
+        finally:
+            lease.release()
 
     # ------------------------------------------------------------------ helpers
 

@@ -25,6 +25,7 @@ from relay.call.limits import AskedLimits, Limits, inherit, narrow, profile_limi
 from relay.core.contracts import ExecutionMode, OnViolation, Profile, Status
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
 from relay.core.settings import Settings
+from relay.isolate.repo import repo_facts
 
 __all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
 
@@ -71,6 +72,9 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     max_files: int | None = None
     max_lines: int | None = None
     on_violation: OnViolation = "keep"
+    # Isolation (issue 10): the profile's; a non-git workspace is refused here, before anything runs.
+    isolation: str = "in_place"
+    carry_uncommitted: bool = False
 
 
 def _conflict(message: str, hint: str) -> RelayError:
@@ -287,6 +291,8 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         whose = f"the profile's {limit:g}" if profile.timeout_minutes else f"the default {limit:g} (no profile sets one)"
         notes.append(f"timeout_minutes capped at {whose}")
         minutes = limit
+    if profile.isolation == "worktree":
+        repo_facts(workspace)  # CONFLICTING_OPTIONS naming why, when the workspace cannot be isolated
 
     bound = profile_limits(profile, name)
     if call.inherited is not None:
@@ -314,4 +320,6 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         max_files=limits.max_files,
         max_lines=limits.max_lines,
         on_violation=limits.on_violation,
+        isolation=profile.isolation,
+        carry_uncommitted=profile.carry_uncommitted,
     )

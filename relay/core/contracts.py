@@ -82,6 +82,8 @@ class Status(str, enum.Enum):
     CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
     # issue 10, policy: the run's change broke the profile's paths / protected / max_files / max_lines
     POLICY_VIOLATION = "POLICY_VIOLATION"
+    # Isolation (issue 10): applying a worktree run's change would conflict with the user's tree.
+    APPLY_CONFLICT = "APPLY_CONFLICT"
 
 
 class ExecutionMode(str, enum.Enum):
@@ -183,6 +185,10 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     max_files: FileLimit | None = None
     max_lines: FileLimit | None = None
     on_violation: OnViolation | None = None
+    # Isolation (issue 10): bring a worktree run's change into the user's tree instead of a new turn.
+    # Unpublished (the packet of a worktree run says how); feedback may then be left out.
+    apply: bool = False
+    feedback: Annotated[str, Meta(max_length=400_000)] = ""
 
 
 class GetResultInput(Struct, frozen=True, kw_only=True):
@@ -231,6 +237,10 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     description: str | None = None
     # issue 10, gate: a trusted run first answers CONFIRMATION_REQUIRED with a preview and a token
     confirm_trusted: bool = False
+    # Isolation (issue 10): run the worker in a pooled git worktree on branch gravity-relay/<run_id>;
+    # carry_uncommitted copies the user's uncommitted edits (untracked non-ignored files too) into it.
+    isolation: Literal["in_place", "worktree"] = "in_place"
+    carry_uncommitted: bool = False
 
 
 # --------------------------------------------------------------------------- packet
@@ -293,6 +303,9 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     conversation_id: str | None = None
     error: ErrorInfo | None = None
     preview: Preview | None = None  # issue 10, gate: only on CONFIRMATION_REQUIRED
+    # Isolation (issue 10): where a worktree run's change lives until it is applied.
+    branch: str | None = None
+    worktree: str | None = None
 
 
 class Running(Struct, kw_only=True):
@@ -452,6 +465,14 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     verification: list[VerifyResult] = []
     error: ErrorInfo | None = None
     packet: Packet | None = None
+    # Isolation (issue 10): the worktree the worker ran in (its workspace inside it), the run's branch,
+    # the commit its change is measured from (HEAD, the carried edits, or a parent's) and the commit
+    # holding the change; applied_at once `apply` brought it into the user's tree.
+    worktree: str | None = None
+    branch: str | None = None
+    base_commit: str | None = None
+    tip_commit: str | None = None
+    applied_at: str | None = None
 
 
 # --------------------------------------------------------------------------- error text

@@ -75,6 +75,10 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     settings = load_settings()
     if args.runs_command == "show":
         return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
+    if args.runs_command == "apply":
+        from relay.doors.cli_runs import runs_apply
+
+        return runs_apply(settings, args.run_id)
     if args.runs_command == "wait":
         from relay.doors.cli_wait import runs_wait
 
@@ -283,6 +287,8 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
         print(f"{verb} {run.run_id}  {run.reason}  ({len(run.files)} file(s), {human_bytes(run.bytes)})")
         for path in run.files:
             print(f"    {path}")
+    for item in summary.worktrees:
+        print(f"{verb} {item}")
     for error in summary.errors:
         print(f"could not remove {error}", file=sys.stderr)
     limits = ", ".join(part for part in (
@@ -388,7 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     cont.set_defaults(func=_cmd_delegate)
 
     runs = sub.add_parser("runs", help="list runs or show one run's record")
-    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|wait")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|wait|apply")
     lst = runs_sub.add_parser("list", help="recent runs, newest first")
     lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
@@ -401,6 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "wait_seconds answers (RUNNING when the wait ends first)")
     wait.add_argument("run_id")
     wait.add_argument("--wait", type=float, metavar="SECONDS", help="give up after this long (default: to the end)")
+    apply = runs_sub.add_parser("apply", help="bring a worktree run's change into its workspace (three-way, all or "
+                                "nothing; exactly as antigravity_continue with apply=true answers)")
+    apply.add_argument("run_id")
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
 
     demo = sub.add_parser(

@@ -1,6 +1,7 @@
-"""``gravity-relay runs list|show``: the run records, read the way the MCP tool reads them.
+"""``gravity-relay runs list|show|apply``: the run records, read the way the MCP tool reads them.
 
 ``runs show`` is ``antigravity_get_result`` itself (tools.get_result): the same bytes, errors included.
+``runs apply`` is ``antigravity_continue(run_id, apply=true)`` itself (tools.call_tool), likewise.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.settings import Settings
-from relay.doors.tools import RECENT_RUNS, get_result, recent_runs, run_row
+from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, recent_runs, run_row
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
 
-__all__ = ["runs_list", "runs_show", "recent_runs", "run_row", "RECENT_RUNS"]
+__all__ = ["runs_list", "runs_show", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
 
 
 def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
@@ -32,6 +33,21 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
     error = msgspec.json.decode(text)["error"]
     print(f"gravity-relay: {error['message']}\n  {error['hint']}", file=sys.stderr)
     return 2 if error["code"] == Status.INVALID_INPUT.value else 1
+
+
+def runs_apply(settings: Settings, run_id: str) -> int:
+    """Apply a worktree run's change: print exactly what antigravity_continue(run_id, apply=true) answers
+    (stdout), the error in words on stderr. Exit 0, 1 when refused (a conflict included), 2 for a bad run id."""
+    import anyio
+
+    result = anyio.run(call_tool, Relay(settings), CONTINUE, {"run_id": run_id, "apply": True})
+    text = result.content[0].text
+    sys.stdout.write(text + "\n")
+    if not result.is_error:
+        return 0
+    error = msgspec.json.decode(text)["error"]
+    print(f"gravity-relay: {error['message']}\n  {error['hint']}", file=sys.stderr)
+    return 2 if error["code"] == Status.INVALID_INPUT.value and "not a Gravity Relay run id" in error["message"] else 1
 
 
 def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20, as_json: bool = False) -> int:

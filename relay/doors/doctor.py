@@ -23,7 +23,7 @@ from relay.core.errors import RelayError
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 
-__all__ = ["Check", "run_doctor", "render_checks", "check_http_relay", "VERSION_TIMEOUT"]
+__all__ = ["Check", "check_worktrees", "run_doctor", "render_checks", "check_http_relay", "VERSION_TIMEOUT"]
 
 Level = Literal["ok", "warning", "failure"]
 
@@ -187,6 +187,24 @@ def check_data_dir(settings: Settings) -> Check:
         return _warn("data dir", f"{message} ({', '.join(over)})", "Run `gravity-relay cleanup` (the server also "
                      "trims at start-up).")
     return _ok("data dir", message)
+
+
+def check_worktrees(settings: Settings) -> Check:
+    """Isolation (issue 10): what the worktree pool holds that no run owns (a repository gone, a broken
+    worktree, the branch of a run whose record was removed by hand)."""
+    from relay.isolate.pool import find_leftovers, pool_root
+    from relay.runs.store import RunStore
+
+    root = pool_root(settings.data_dir)
+    if not root.is_dir():
+        return _ok("worktrees", "none (no run has used isolation 'worktree')")
+    leftovers = find_leftovers(settings.data_dir, set(RunStore(settings.runs_dir).iter_ids()))
+    pools = sum(1 for p in root.iterdir() if p.is_dir())
+    if not leftovers:
+        return _ok("worktrees", f"{root}: {pools} repositor{'y' if pools == 1 else 'ies'}, no leftovers")
+    shown = "; ".join(leftovers[:5]) + (f"; and {len(leftovers) - 5} more" if len(leftovers) > 5 else "")
+    return _warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
+                 "Run `gravity-relay cleanup`: it removes them (never a worktree in use).")
 
 
 def check_http_relay(settings: Settings) -> Check:
@@ -379,6 +397,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
 
         checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
+    checks.append(check_worktrees(settings))
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))

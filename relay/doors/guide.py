@@ -91,6 +91,8 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
     Status.CONFIRMATION_REQUIRED: "The profile asks to confirm trusted runs: `preview` shows what would run; repeat the "
     "call with confirm=<token> as error.hint says. A refused token (expired, other arguments): call again without it.",
+    Status.APPLY_CONFLICT: "Applying a worktree run's change would conflict with your tree (error.message names each "
+                           "file and why); nothing was changed.",
     Status.MCP_ERROR: "A relay bug (see the relay's stderr) or a file it could not write (full disk); a run's answer "
     "still names its run_id and the worker's changes.",
 }
@@ -109,6 +111,8 @@ Open only those ranges. `flags` says where the worker's claims and the diff disa
 is `measured` when the relay ran the profile's verification commands, `claimed` when it is the worker's word.
 
 Follow up with antigravity_continue(run_id, feedback): name the file and lines and what is wrong.
+A packet with `branch` ran isolated in a git worktree: nothing reached the user's tree until
+antigravity_continue(run_id, apply=true) applies it (APPLY_CONFLICT names the files when it cannot).
 Stop after two follow-ups and fix the rest yourself. antigravity_get_result(run_id, detail="errors")
 explains a failure; detail="full" has the whole record (transcript path included).
 

@@ -128,6 +128,8 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 # Refused, and recorded like any early refusal.
                 return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
+            if name == CONTINUE and args.apply:
+                return _packet_result(await relay.apply(args))  # not a turn: the run's change into the user's tree
             wait = relay.detached.wait_for(args)
             if wait is not None and relay.detached.available:
                 # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).

@@ -24,6 +24,7 @@ from relay.core.errors import RelayError
 from relay.observe.git import GitError, run_git
 from relay.core.process import group_alive
 from relay.core.identity import Identity, group_is_run, owner_alive
+from relay.isolate.pool import salvage_worktree
 from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore, now_iso
 
@@ -151,10 +152,15 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
             log.warning("run %s: process group %s is alive but not provably its worker (%s); left alone",
                         run_id, record.pgid, verdict.value)
             notes.append(f"process group {record.pgid} was left alone: it could not be verified as this run's worker")
-    changes, why_not = git_visible_changes(record.workspace, before_head=record.before_head,
+    # A worktree run (issue 10) changed its worktree, not the workspace: observed there, then its state is
+    # recorded on the run's branch and the worktree goes back to the pool (or is removed when broken).
+    changes, why_not = git_visible_changes(record.worktree or record.workspace, before_head=record.before_head,
                                            before_dirty=record.before_dirty)
     if why_not:
         notes.append(why_not)
+    if record.worktree and record.branch:
+        record.tip_commit, done = salvage_worktree(store.runs_dir.parent, record.worktree, record.branch, run_id)
+        notes.append(done)
     error = interrupted_error(record.relay_pid, notes, recovered=True)
     record.state = "interrupted"
     record.status = Status.INTERRUPTED
@@ -163,6 +169,7 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     record.changes = changes
     files = [c.path for c in changes]
     record.packet = Packet(ok=False, run_id=run_id, status=Status.INTERRUPTED, error=error,
+                           branch=record.branch, worktree=record.worktree,
                            changes=Changes(count=len(files), files=files, source="git" if files else None),
                            flags=[changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else [])
     record.pgid = None

@@ -28,7 +28,9 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from relay.core.errors import RelayError
 from relay.core.settings import Settings, parse_size
+from relay.isolate.pool import discard_run, remove_leftovers
 from relay.runs.store import RunStore, run_created
 
 __all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
@@ -61,6 +63,8 @@ class RetentionSummary(Struct, kw_only=True):
     errors: list[str] = []
     # Set when the start-up pass refused to apply the limits (it would remove most records).
     withheld: str | None = None
+    # Isolation (issue 10): worktrees and branches removed with their runs, and leftovers no run owns.
+    worktrees: list[str] = []
 
 
 def human_bytes(size: int) -> str:
@@ -129,7 +133,8 @@ def apply_retention(
     runs_dir = settings.runs_dir
     summary = RetentionSummary(runs_dir=str(runs_dir), dry_run=dry_run, max_runs=max_runs or None,
                                max_age_days=max_age_days or None, max_size_bytes=max_size_bytes or None)
-    runs = _collect(RunStore(runs_dir))
+    store = RunStore(runs_dir)
+    runs = _collect(store)
     summary.running = [r.run_id for r in runs if r.running]
 
     if max_runs and max_runs > 0:
@@ -168,6 +173,7 @@ def apply_retention(
             summary.kept_bytes += run.bytes
             continue
         if not dry_run:
+            _discard_worktree(settings, store, run.run_id, summary)
             for path in run.paths:
                 try:
                     _remove(path)
@@ -179,9 +185,44 @@ def apply_retention(
                                           bytes=run.bytes, created_at=run.created.isoformat().replace("+00:00", "Z")))
         summary.freed_bytes += run.bytes
     summary.removed.reverse()  # oldest first reads naturally
+    if not dry_run and summary.withheld is None:
+        removed, errors = remove_leftovers(settings.data_dir, _Owned(store, {r.run_id for r in runs if r.reason is None
+                                                                              or r.running}))
+        summary.worktrees += removed
+        summary.errors += errors
     if summary.removed and not dry_run:
         log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))
     return summary
+
+
+class _Owned:
+    """Run ids that still own their branch: kept runs, and any run whose record exists by now (a run that
+    started while this pass was running must keep its branch)."""
+
+    def __init__(self, store: RunStore, kept: set[str]) -> None:
+        self._store, self._kept = store, kept
+
+    def __contains__(self, run_id: object) -> bool:
+        if run_id in self._kept:
+            return True
+        try:
+            return self._store.record_path(run_id).exists()  # type: ignore[arg-type]
+        except RelayError:
+            return True  # not a run id: not the relay's to remove
+
+
+def _discard_worktree(settings: Settings, store: RunStore, run_id: str, summary: RetentionSummary) -> None:
+    """A removed worktree run takes its branch with it, and its worktree when that still holds it."""
+    try:
+        record = store.read(run_id)
+    except RelayError:
+        return  # no readable record: a leftover branch is found by remove_leftovers
+    if not record.branch:
+        return
+    errors = discard_run(settings.data_dir, run_id, record.worktree, record.branch)
+    summary.errors += errors
+    if not errors:
+        summary.worktrees.append(f"branch {record.branch}")
 
 
 def _limits_text(max_runs: int | None, max_age_days: float | None, max_size_bytes: int | None) -> str:

@@ -1,0 +1,8 @@
+"""Isolation: the worker in a pooled git worktree, its change kept on a branch, applied on request.
+
+repo     what a workspace's repository is (toplevel, common dir, HEAD), or why it cannot be isolated
+pool     worktrees reused per repository, leased under a lock; the change recorded on the run's branch
+merge    the three-way apply of a run's change into the user's tree (all or nothing)
+"""
+
+__all__: list[str] = []

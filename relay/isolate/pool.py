@@ -1,0 +1,346 @@
+"""Worktrees reused per repository from a small pool, each leased under a lock; a run's change on its branch.
+
+Layout, under the relay's data dir (never inside the user's repository, so the user's ``git status``,
+editor indexers, file watchers, test discovery and ``git clean`` never see a second copy of the project,
+and nothing needs adding to their .gitignore)::
+
+    <data dir>/worktrees/<repo name>-<hash of its .git>/
+        repo            the user's work tree root (for doctor and cleanup)
+        w0 w1 w2        the worktrees (git worktrees of the user's repository, HEAD detached)
+        w0.lock         held while a run uses w0 (a flock: it dies with its process)
+        w0.run          the run that used w0 last
+        runs/<run_id>   one per run that got a branch here (so cleanup deletes only the relay's own branches)
+
+A lease takes the first free worktree (the parent's first, for a continue), resets it to the run's base
+(``checkout -f --detach``, then ``clean -ffdx`` inside that worktree only, after checking git says it is
+its own top level) and creates branch ``gravity-relay/<run_id>`` there. Only a repository's first run
+pays a checkout (``git worktree add``); later runs rewrite only the files that differ.
+
+The worker's change is recorded without touching the worktree, its index or HEAD: a copy of the index
+takes ``add -A`` (untracked non-ignored files included), ``write-tree`` and ``commit-tree`` make the
+commit, and only the branch moves. Observation after the run therefore sees exactly what it would see in
+place, and a cancelled or crashed run's change can be recorded the same way later.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Container
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from relay.core.errors import Busy
+from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, pool_key, repo_facts
+from relay.observe.git import GitError, filter_overrides, git_env, run_git
+
+__all__ = ["Lease", "lease_worktree", "record_change", "salvage_worktree", "discard_run", "find_leftovers",
+           "remove_leftovers", "pool_root", "POOL_SIZE"]
+
+log = logging.getLogger("relay.isolate.pool")
+
+POOL_SIZE = 3  # runs are queued one at a time per machine; three leave room for a continue and a crash
+_IDENTITY = {"GIT_AUTHOR_NAME": "Gravity Relay", "GIT_AUTHOR_EMAIL": "gravity-relay@localhost",
+             "GIT_COMMITTER_NAME": "Gravity Relay", "GIT_COMMITTER_EMAIL": "gravity-relay@localhost"}
+
+
+def pool_root(data_dir: Path) -> Path:
+    return Path(data_dir) / "worktrees"
+
+
+@dataclass
+class Lease:
+    """One worktree held by one run until ``release``."""
+
+    slot: Path  # the worktree's root
+    workdir: Path  # where the worker runs: the workspace's place inside the worktree
+    facts: RepoFacts
+    branch: str
+    base: str  # the commit the change is measured from
+    created: bool  # True when this lease paid a `git worktree add`
+    lock: FileLock = field(repr=False)
+
+    def release(self) -> None:
+        if self.lock.is_locked:
+            self.lock.release()
+
+
+def _lock(slot: Path) -> FileLock:
+    return FileLock(str(slot.with_name(slot.name + ".lock")), thread_local=False)
+
+
+def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
+    """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
+    checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
+    git dir must not get the user's HEAD and index reset by the next lease."""
+    if not (slot / ".git").is_file():
+        return False
+    try:
+        top, common, gitdir = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel",
+                                                          "--git-common-dir", "--absolute-git-dir"],
+                                      timeout=20).decode("utf-8", "surrogateescape").split("\n")[:3]
+    except (GitError, ValueError):
+        return False
+    common_path = Path(common).resolve()
+    return (Path(top).resolve() == slot.resolve() and (common_dir is None or common_path == common_dir)
+            and Path(gitdir).resolve().parent == common_path / "worktrees")
+
+
+def _remove_slot(slot: Path, repo: Path | None) -> None:
+    """Delete a worktree folder of the pool (never anything outside it), and let git forget it."""
+    if slot.is_symlink() or slot.is_file():
+        slot.unlink()
+    elif slot.exists():
+        shutil.rmtree(slot)
+    if repo is not None and repo.is_dir():
+        try:
+            run_git(repo, "worktree", ["prune"], timeout=60)
+        except GitError as exc:
+            log.warning("git worktree prune in %s: %s", repo, exc)
+
+
+def _commit_of(cwd: Path, parent: str, message: str, filters: list[tuple[str, str]], scratch: Path) -> str:
+    """A commit of everything in ``cwd``'s work tree (untracked non-ignored files too) on top of ``parent``,
+    made through a copy of its index: the work tree, the real index and HEAD are left as they are."""
+    index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"],
+                         timeout=20).decode("utf-8", "surrogateescape").strip())
+    fd, tmp = tempfile.mkstemp(prefix="index-", dir=scratch)
+    os.close(fd)
+    try:
+        if index.is_file():
+            # Its stat data spares re-hashing every clean file. copy2 keeps the index's mtime: git trusts an
+            # entry's stat data only for files older than the index file, so a fresh mtime on the copy would
+            # hide a same-size edit made in the index's own second (the "racy git" rule).
+            shutil.copy2(index, tmp)
+        else:
+            os.unlink(tmp)
+        env = {**git_env(), "GIT_INDEX_FILE": tmp, **_IDENTITY}
+        run_git(cwd, "add", ["-A"], paths=["."], env=env, config=filters)
+        tree = run_git(cwd, "write-tree", env=env, config=filters).decode().strip()
+    finally:
+        for leftover in (tmp, tmp + ".lock"):
+            try:
+                os.unlink(leftover)
+            except FileNotFoundError:
+                pass
+    if tree == run_git(cwd, "rev-parse", values=[f"{parent}^{{tree}}"], timeout=20).decode().strip():
+        return parent
+    return run_git(cwd, "commit-tree", ["-p", parent, "-m", message], values=[tree],
+                   env={**git_env(), **_IDENTITY}).decode().strip()
+
+
+def _set_branch(cwd: Path, branch: str, commit: str) -> None:
+    run_git(cwd, "update-ref", ["-m", "gravity-relay"], values=[f"refs/heads/{branch}", commit], timeout=20)
+
+
+def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start: str | None = None,
+                   carry: bool = False, prefer: str | None = None, pool_size: int = POOL_SIZE) -> Lease:
+    """A worktree of ``workspace``'s repository, reset to ``start`` (default HEAD, or HEAD plus the user's
+    uncommitted edits with ``carry``), on new branch gravity-relay/<run_id>; BUSY when every one is in use."""
+    facts = repo_facts(workspace)
+    pool = pool_root(data_dir) / pool_key(facts)
+    pool.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (pool / "runs").mkdir(exist_ok=True, mode=0o700)
+    if not (pool / "repo").is_file() or (pool / "repo").read_text() != str(facts.toplevel):
+        (pool / "repo").write_text(str(facts.toplevel))
+    filters = filter_overrides(facts.toplevel)
+    base = start or facts.head
+    if carry and start is None:
+        base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run",
+                          filters, pool)
+    names = [f"w{i}" for i in range(pool_size)]
+    preferred = _slot_of(data_dir, prefer) if prefer else None
+    if preferred is not None and preferred.parent == pool and preferred.name in names:
+        names.remove(preferred.name)
+        names.insert(0, preferred.name)
+    branch = f"{BRANCH_PREFIX}{run_id}"
+    for name in names:
+        slot = pool / name
+        lock = _lock(slot)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            continue
+        try:
+            created = not _own_top(slot, facts.common_dir)
+            if created:
+                _remove_slot(slot, facts.toplevel)  # a broken or foreign leftover in our pool
+                run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach"], values=[str(slot), base],
+                        config=filters, timeout=1800)
+            else:
+                run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], config=filters, timeout=1800)
+                run_git(slot, "clean", ["-q", "-ffdx"], config=filters, timeout=600)  # slot checked: its own top level
+            _set_branch(facts.toplevel, branch, base)
+            (pool / "runs" / run_id).touch()
+            slot.with_name(name + ".run").write_text(run_id)
+            return Lease(slot=slot, workdir=slot / facts.prefix if facts.prefix else slot, facts=facts,
+                         branch=branch, base=base, created=created, lock=lock)
+        except BaseException:
+            lock.release()
+            raise
+    raise Busy(f"all {pool_size} worktrees of {facts.toplevel} are in use by other runs",
+               "Wait for one of them to finish, then call again.", retryable=True)
+
+
+def record_change(lease: Lease, message: str) -> str:
+    """Move the run's branch to a commit of what the worktree holds now (the worker's own commits included);
+    returns that commit. The worktree itself is left exactly as the worker left it."""
+    head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
+    tip = _commit_of(lease.slot, head, message, filter_overrides(lease.slot), lease.slot.parent)
+    _set_branch(lease.slot, lease.branch, tip)
+    return tip
+
+
+def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
+    """The pool worktree that holds ``path`` (a run's recorded worktree), or None if it is not one of ours."""
+    if not path:
+        return None
+    root = pool_root(data_dir)
+    try:
+        rel = Path(path).relative_to(root)
+    except ValueError:
+        try:
+            rel = Path(path).resolve().relative_to(root.resolve())
+            root = root.resolve()
+        except (ValueError, OSError):
+            return None
+    if len(rel.parts) < 2 or not rel.parts[1].startswith("w"):
+        return None
+    return root / rel.parts[0] / rel.parts[1]
+
+
+def _repo_of(pool: Path) -> Path | None:
+    try:
+        return Path((pool / "repo").read_text())
+    except OSError:
+        return None
+
+
+def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) -> tuple[str | None, str]:
+    """After a crash: record what the run's worktree holds on its branch, then return the worktree to the
+    pool (or remove it when it is broken). Returns (the commit, what was done)."""
+    slot = _slot_of(data_dir, worktree)
+    if slot is None:
+        return None, f"its worktree {worktree} is not in the relay's pool; left alone"
+    lock = _lock(slot)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return None, f"its worktree {slot} is in use by another run; its changes there are not recorded"
+    try:
+        last = slot.with_name(slot.name + ".run")
+        if not last.is_file() or last.read_text() != run_id:
+            return None, f"its worktree {slot} was reused since; left alone"
+        if not _own_top(slot):
+            _remove_slot(slot, _repo_of(slot.parent))
+            return None, f"its worktree {slot} was broken and was removed"
+        head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
+        tip = _commit_of(slot, head, f"gravity-relay: run {run_id}, recorded at recovery", filter_overrides(slot),
+                         slot.parent)
+        _set_branch(slot, branch, tip)
+        return tip, f"its worktree's changes were recorded on branch {branch}; the worktree went back to the pool"
+    except (GitError, OSError) as exc:
+        return None, f"its worktree {slot} could not be recorded ({exc})"
+    finally:
+        lock.release()
+
+
+def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str | None) -> list[str]:
+    """Retention: delete an old run's branch, and its worktree if that still holds the run (and is free).
+    Returns what could not be done."""
+    errors: list[str] = []
+    slot = _slot_of(data_dir, worktree)
+    pool = slot.parent if slot is not None else None
+    repo = _repo_of(pool) if pool is not None else None
+    if slot is not None:
+        last = slot.with_name(slot.name + ".run")
+        lock = _lock(slot)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            lock = None
+        if lock is not None:
+            try:
+                if last.is_file() and last.read_text() == run_id and slot.exists():
+                    _remove_slot(slot, repo)
+                    last.unlink()
+            except (GitError, OSError) as exc:
+                errors.append(f"worktree {slot}: {exc}")
+            finally:
+                lock.release()
+    if branch and repo is not None and repo.is_dir():
+        try:
+            run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{branch}"], timeout=20)
+        except GitError as exc:
+            errors.append(f"branch {branch} in {repo}: {exc}")
+    if pool is not None:
+        try:
+            (pool / "runs" / run_id).unlink()
+        except FileNotFoundError:
+            pass
+    return errors
+
+
+def find_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
+    """What the pool holds that no run owns any more: pools of repositories that are gone, broken worktrees,
+    branches of runs whose record is gone (only branches this data dir created)."""
+    found: list[str] = []
+    root = pool_root(data_dir)
+    if not root.is_dir():
+        return found
+    for pool in sorted(p for p in root.iterdir() if p.is_dir()):
+        repo = _repo_of(pool)
+        if repo is None or not repo.is_dir():
+            found.append(f"{pool}: worktrees of a repository that is gone ({repo})")
+            continue
+        for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
+            if not (slot / ".git").is_file():
+                found.append(f"{slot}: not a git worktree any more")
+        ledger = pool / "runs"
+        for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
+            if entry.name not in known_runs:
+                found.append(f"{repo}: branch {BRANCH_PREFIX}{entry.name} of a run whose record is gone")
+    return found
+
+
+def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[str], list[str]]:
+    """Remove what ``find_leftovers`` reports (never a worktree in use); (removed, errors)."""
+    removed: list[str] = []
+    errors: list[str] = []
+    root = pool_root(data_dir)
+    if not root.is_dir():
+        return removed, errors
+    for pool in sorted(p for p in root.iterdir() if p.is_dir()):
+        repo = _repo_of(pool)
+        try:
+            if repo is None or not repo.is_dir():
+                shutil.rmtree(pool)
+                removed.append(f"{pool} (its repository is gone)")
+                continue
+            for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
+                if (slot / ".git").is_file():
+                    continue
+                lock = _lock(slot)
+                try:
+                    lock.acquire(timeout=0)
+                except Timeout:
+                    continue
+                try:
+                    _remove_slot(slot, repo)
+                    removed.append(f"{slot} (not a git worktree)")
+                finally:
+                    lock.release()
+            ledger = pool / "runs"
+            for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
+                if entry.name in known_runs:
+                    continue
+                run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{BRANCH_PREFIX}{entry.name}"], timeout=20)
+                entry.unlink()
+                removed.append(f"branch {BRANCH_PREFIX}{entry.name} in {repo}")
+        except (GitError, OSError) as exc:
+            errors.append(f"{pool}: {exc}")
+    return removed, errors

@@ -1,0 +1,70 @@
+"""What the workspace's repository is, read once with the relay's safe git, or why it cannot be isolated.
+
+Isolation needs a real work tree with a commit to branch from: a folder outside git, a bare repository
+or an unborn branch (``git init`` without a commit) are refused with CONFLICTING_OPTIONS, since the
+workspace itself is fine for a run in place; it is the option that does not fit it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from msgspec import Struct
+
+from relay.core.contracts import Status
+from relay.core.errors import RelayError
+from relay.observe.git import GitError, run_git
+
+__all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX"]
+
+BRANCH_PREFIX = "gravity-relay/"
+
+_HINT = ("Run it in place (a profile with \"isolation\": \"in_place\", the default), or make the workspace a git "
+         "repository with at least one commit (`git init && git add -A && git commit -m init`).")
+
+
+class RepoFacts(Struct, frozen=True, kw_only=True):
+    toplevel: Path  # the user's work tree root
+    common_dir: Path  # the repository's shared .git (objects, refs): the pool is per repository
+    prefix: str  # the workspace inside the work tree ("" at its root, else "sub/dir/")
+    head: str  # the commit a run starts from
+
+
+def _refuse(workspace: str, why: str) -> RelayError:
+    return RelayError(Status.CONFLICTING_OPTIONS,
+                      f"isolation 'worktree' needs a git work tree with a commit; workspace {workspace} {why}", _HINT)
+
+
+def repo_facts(workspace: str | Path) -> RepoFacts:
+    """The repository of ``workspace``; CONFLICTING_OPTIONS naming the reason when it cannot be isolated."""
+    ws = Path(workspace)
+    try:
+        out = run_git(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree"], ok_codes=(0, 128), timeout=20)
+    except GitError as exc:
+        raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 2 or not lines[0]:
+        raise _refuse(str(workspace), "is not inside a git repository")
+    if lines[0] == "true" or lines[1] != "true":
+        raise _refuse(str(workspace), "is a bare repository or a git directory, not a work tree")
+    try:
+        paths = run_git(ws, "rev-parse", ["--path-format=absolute", "--show-toplevel", "--git-common-dir",
+                                          "--show-prefix"], timeout=20).decode("utf-8", "surrogateescape").split("\n")
+        head = run_git(ws, "rev-parse", ["--verify", "--quiet"], values=["HEAD^{commit}"], ok_codes=(0, 1),
+                       timeout=20).decode().strip()
+    except GitError as exc:
+        raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
+    if not head:
+        raise _refuse(str(workspace), "has no commit yet (an unborn branch): there is nothing to branch from")
+    return RepoFacts(toplevel=Path(paths[0]).resolve(), common_dir=Path(paths[1]).resolve(), prefix=paths[2],
+                     head=head)
+
+
+def pool_key(facts: RepoFacts) -> str:
+    """A folder name per repository: readable (the work tree's name) and unique (a hash of its .git)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", facts.toplevel.name)[:40] or "repo"
+    digest = hashlib.sha256(os.fsencode(facts.common_dir)).hexdigest()[:12]
+    return f"{name}-{digest}"
