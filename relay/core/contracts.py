@@ -88,6 +88,7 @@ class Detail(str, enum.Enum):
     SUMMARY = "summary"
     ERRORS = "errors"
     FULL = "full"
+    DIFF = "diff"  # the run's patch, riskiest hunks first (relay/review/diff_view.py)
 
 
 Risk = Literal["low", "medium", "high"]
@@ -165,7 +166,7 @@ class GetResultInput(Struct, frozen=True, kw_only=True):
     run_id: Annotated[str | None, Meta(description="Omit it to list recent runs.")] = None
     detail: Annotated[
         Detail,
-        Meta(description="summary: the packet; errors: status, error, stderr/response tails; full: the whole record."),
+        Meta(description="summary: the packet; errors: status, error, stderr/response tails; full: the whole record; diff: the patch."),
     ] = Detail.SUMMARY
     max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
     wait_seconds: WaitSeconds | None = None  # described in the tool's description

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import os
 import stat as stat_mod
 import time
@@ -38,12 +39,15 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.core.files import write_atomic
+from relay.observe.changes import ChangeSet
 from relay.observe.diff import is_binary, opcodes
 from relay.observe.git import GitError, run_git
 from relay.observe.snapshot import ABSENT, RepoState, Snapshot, read_bytes
 
 __all__ = ["PATCH_MAX_BYTES", "PatchWritten", "Section", "build_run_patch", "write_run_patch", "split_patch",
            "quote_path", "unquote_path", "NOT_IN_PATCH", "CUT"]
+
+log = logging.getLogger("relay.observe.run_patch")
 
 # Default bound of one run's patch (GRAVITY_RELAY_PATCH_MAX_BYTES).
 PATCH_MAX_BYTES = 8 * 1024 * 1024
@@ -392,18 +396,19 @@ def _left_out_reason(change: FileChange, outside: dict[str, str]) -> str | None:
     return None
 
 
-def build_run_patch(before: Snapshot, files: list[FileChange], workspace: Path, *, run_id: str,
-                    outside: dict[str, str] | None = None, max_bytes: int = PATCH_MAX_BYTES) -> tuple[bytes, int, list[str]] | None:
+def build_run_patch(before: Snapshot, changes: ChangeSet, workspace: Path, *, run_id: str,
+                    max_bytes: int = PATCH_MAX_BYTES) -> tuple[bytes, int, list[str]] | None:
     """(the patch, how many file sections, the paths left out) of a run, or None when there is none
-    to write (no snapshot worth the name, nothing changed)."""
-    if before.source not in ("git", "tree") or not files:
+    to write (no snapshot worth the name, nothing changed, the workspace itself gone)."""
+    if before.source not in ("git", "tree") or changes.source == "report" or changes.workspace_gone or not changes.files:
         return None
+    files, outside = changes.files, changes.outside
     ws = str(Path(os.path.abspath(workspace)))
     algo = "sha256" if before.repo is not None and before.repo.head and len(before.repo.head) == 64 else "sha1"
     left_out: dict[str, str] = {}
     wanted: list[FileChange] = []
     for change in files:
-        why = _left_out_reason(change, outside or {})
+        why = _left_out_reason(change, outside)
         if why:
             left_out[change.path] = why
         else:
@@ -452,23 +457,24 @@ def build_run_patch(before: Snapshot, files: list[FileChange], workspace: Path, 
     return data, len(kept), sorted([*left_out, *cut])
 
 
-def write_run_patch(before: Snapshot, files: list[FileChange], workspace: Path, dest: Path, *, run_id: str,
-                    outside: dict[str, str] | None = None, max_bytes: int = PATCH_MAX_BYTES) -> PatchWritten | None:
+def write_run_patch(before: Snapshot, changes: ChangeSet, workspace: Path, dest: Path, *, run_id: str,
+                    max_bytes: int = PATCH_MAX_BYTES) -> PatchWritten | None:
     """Write the run's patch to ``dest`` (atomic, 0600); None when there is nothing to write.
 
     Never raises for git or the file system: the run's answer matters more than its patch.
     """
     started = time.perf_counter()
     try:
-        built = build_run_patch(before, files, workspace, run_id=run_id, outside=outside, max_bytes=max_bytes)
+        built = build_run_patch(before, changes, workspace, run_id=run_id, max_bytes=max_bytes)
         if built is None:
             return None
         data, sections, left_out = built
         write_atomic(dest, data)
     except (GitError, OSError, ValueError) as exc:
-        import logging
-
-        logging.getLogger("relay.observe.run_patch").warning("patch of run %s not written: %s", run_id, exc)
+        log.warning("patch of run %s not written: %s", run_id, exc)
+        return None
+    except Exception:  # noqa: BLE001 - a bug here must not cost the run its answer; logged whole
+        log.exception("patch of run %s not written", run_id)
         return None
     return PatchWritten(path=dest, files=sections, bytes=len(data), left_out=left_out,
                         elapsed_ms=int((time.perf_counter() - started) * 1000))
