@@ -7,6 +7,7 @@ fake agy through the in-memory relay end to end.
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -49,22 +50,24 @@ def _tree(root: Path) -> dict[str, tuple]:
     return out
 
 
-def _workspace(root: Path, *, use_git: bool) -> Path:
+def _workspace(root: Path, *, use_git: bool, folder: str = "") -> Path:
+    """A workspace with one of each kind of file; with ``folder``, a folder of the repository at ``root``."""
     files = {
         "keep.txt": "one\ntwo\nthree\n", "old name.txt": "".join(f"line {i}\n" for i in range(30)), "gone.txt": "bye\n",
         "tool.sh": "#!/bin/sh\necho hi\n", UNICODE: "bonjour\n", "noeol.txt": "a\nb", "mine.txt": "1\n2\n3\n4\n5\n6\n7\n8\n",
         "kind": "a file, then a symlink\n",
     }
     if use_git:
-        make_repo(root, files)
+        make_repo(root, {"outside.txt": "not the workspace's\n", **{folder + k: v for k, v in files.items()}})
+        repo, root = root, root / folder
     else:
         root.mkdir(parents=True)
         for name, text in files.items():
             (root / name).write_text(text)
     (root / "data.bin").write_bytes(BLOB)
     if use_git:
-        git(root, "add", "data.bin")
-        git(root, "commit", "-q", "-m", "binary")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "binary")
     # The user's own edits, before the run: they must survive a revert and never be in the patch.
     (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\n7\n8\n")
     (root / "notes.txt").write_text("the user's untracked notes\n")
@@ -102,10 +105,12 @@ def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, st
     return store, run_id
 
 
-@pytest.mark.parametrize("use_git", [True, False], ids=["git", "plain-folder"])
-def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_modes_and_unicode(tmp_path, use_git):
-    root = _workspace(tmp_path / "ws", use_git=use_git)
-    before = _tree(root)
+@pytest.mark.parametrize("use_git, folder", [(True, ""), (True, "pkg/"), (False, "")],
+                         ids=["git", "git-subfolder", "plain-folder"])
+def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_modes_and_unicode(tmp_path, use_git, folder):
+    # A subfolder workspace: git apply reads a git patch's paths from the top level (--directory covers it).
+    root = _workspace(tmp_path / "ws", use_git=use_git, folder=folder)
+    before = _tree(tmp_path / "ws")
     store, run_id = _run(tmp_path, root)
     after = _tree(root)
     patch = store.patch_path(run_id).read_bytes()
@@ -121,7 +126,7 @@ def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_mod
     assert "restore gone.txt (the run deleted it)" in dry.actions and "delete new.bin (the run created it)" in dry.actions
 
     assert revert_run(store, run_id).reverted
-    assert _tree(root) == before
+    assert _tree(tmp_path / "ws") == before
 
 
 def test_revert_refuses_naming_the_files_that_moved_on_and_changes_nothing(tmp_path):
@@ -170,7 +175,8 @@ def test_retention_removes_a_runs_patch_with_its_record(tmp_path):
     store, run_id = _run(tmp_path, root, lambda ws: (ws / "README.md").write_text("# changed\n"))
     assert store.patch_path(run_id).exists()
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
-    summary = apply_retention(settings, max_runs=0, max_age_days=0.000001, now=None)
+    tomorrow = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+    summary = apply_retention(settings, max_runs=0, max_age_days=0.5, now=tomorrow)
     assert [r.run_id for r in summary.removed] == [run_id]
     assert str(store.patch_path(run_id)) in summary.removed[0].files
     assert not store.patch_path(run_id).exists() and not store.record_path(run_id).exists()

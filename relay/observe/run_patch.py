@@ -57,6 +57,9 @@ NOT_IN_PATCH = b"# not in this patch: "
 CUT = b"# cut: "
 _CONTEXT = 3
 _NAMES_IN_HEADER = 20
+_NAMES_BYTES = 1024
+# Room kept for the header: two lines, one per reason a file was left out, the cut; names bounded above.
+_HEADER_ROOM = 16 * 1024
 # git's binary patch: deflated data in lines of at most 52 bytes, base85, led by a length letter.
 _BINARY_LINE = 52
 
@@ -66,6 +69,7 @@ class _Side:
     kind: str  # "absent", "file", "link", "other"
     mode: str | None = None
     data: bytes | None = None  # None: not known (a budget, a read failure)
+    over_budget: bool = False  # not read: the patch's bound was reached before it
 
 
 _ABSENT = _Side("absent", data=b"")
@@ -331,10 +335,12 @@ def _tree_entries(data: bytes, hash_len: int):
         pos = nul + 1 + hash_len
 
 
-def _head_sides(state: RepoState, paths: list[str], limit: int) -> dict[str, _Side]:
+def _head_sides(state: RepoState, paths: list[str], limit: int, total: int) -> dict[str, _Side]:
     """HEAD's mode and bytes of ``paths`` (repository-relative), with no pathspec (git matches each
     against every entry: 1,000 paths in a 10k-file repository cost more than the rest of the patch):
-    the trees of their folders, the blobs' sizes, then the blobs, one ``cat-file`` each."""
+    the trees of their folders, the blobs' sizes, then the blobs, one ``cat-file`` each. Blobs past
+    ``limit`` are not read; nor, in path order, those past ``total`` together (the patch could not
+    hold them: memory stays bounded however many large files a run touched)."""
     if state.head is None or not paths:
         return {}
     sides: dict[str, _Side] = {path: _ABSENT for path in paths}
@@ -363,7 +369,15 @@ def _head_sides(state: RepoState, paths: list[str], limit: int) -> dict[str, _Si
             if mode in _BLOB_MODES:
                 found.append((path, mode, oid))
     sizes = _batch(state, [oid.encode() for _, _, oid in found], "--batch-check")
-    wanted = [item for item, size in zip(found, sizes) if size is not None and int(size[1]) <= limit]
+    wanted = []
+    for (path, mode, oid), size in sorted(zip(found, sizes)):
+        if size is None or int(size[1]) > limit:
+            continue
+        total -= int(size[1])
+        if total < 0:
+            sides[path].over_budget = True
+            continue
+        wanted.append((path, mode, oid))
     for (path, mode, _), blob in zip(wanted, _batch(state, [oid.encode() for _, _, oid in wanted], "--batch")):
         if blob is not None:
             sides[path] = _Side("link" if mode == "120000" else "file", mode, blob[1])
@@ -383,7 +397,7 @@ def _entry_side(snapshot: Snapshot, abspath: str, kind: str, executable: bool) -
     return _Side("other")
 
 
-def _before_sides(snapshot: Snapshot, paths: list[str], limit: int) -> dict[str, _Side]:
+def _before_sides(snapshot: Snapshot, paths: list[str], limit: int, total: int) -> dict[str, _Side]:
     """The before side of every path: the snapshot's kept bytes, or (clean before) HEAD's blob."""
     sides: dict[str, _Side] = {}
     if snapshot.source == "tree":
@@ -402,7 +416,7 @@ def _before_sides(snapshot: Snapshot, paths: list[str], limit: int) -> dict[str,
         else:
             from_head.setdefault(id(state), (state, []))[1].append((path, rel))
     for state, items in from_head.values():
-        head = _head_sides(state, [rel for _, rel in items], limit)
+        head = _head_sides(state, [rel for _, rel in items], limit, total)
         for path, rel in items:
             sides[path] = head.get(rel, _ABSENT)
     return sides
@@ -412,9 +426,16 @@ def _before_sides(snapshot: Snapshot, paths: list[str], limit: int) -> dict[str,
 
 
 def _names(paths: list[str]) -> bytes:
-    shown = b", ".join(quote_path(os.fsencode(p)) for p in paths[:_NAMES_IN_HEADER])
-    more = len(paths) - _NAMES_IN_HEADER
-    return shown + (b" (+%d more)" % more if more > 0 else b"")
+    shown: list[bytes] = []
+    used = 0
+    for path in paths[:_NAMES_IN_HEADER]:
+        name = quote_path(os.fsencode(path))
+        if used + len(name) > _NAMES_BYTES:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    more = len(paths) - len(shown)
+    return b", ".join(shown) + (b" (+%d more)" % more if more > 0 else b"")
 
 
 def _left_out_reason(change: FileChange, outside: dict[str, str]) -> str | None:
@@ -444,35 +465,37 @@ def build_run_patch(before: Snapshot, changes: ChangeSet, workspace: Path, *, ru
             left_out[change.path] = why
         else:
             wanted.append(change)
-    befores = _before_sides(before, sorted({c.old_path or c.path for c in wanted}), max_bytes)
-    pieces: list[tuple[str, bytes]] = []
-    for change in sorted(wanted, key=lambda c: c.path):
-        old = change.old_path or change.path
-        b_side = befores.get(old, _ABSENT)
-        a_side = _after(ws, change.path, max_bytes)
-        if "other" in (b_side.kind, a_side.kind):
-            left_out[change.path] = "not a file or symlink"
-        elif b_side.data is None:
-            left_out[change.path] = "before-content not kept"
-        elif a_side.data is None:
-            left_out[change.path] = "too large" if a_side.kind == "file" else "unreadable"
-        else:
-            if change.old_path is not None and a_side.kind == "absent":
-                # The rename's new name is gone again: what is left to undo is the deletion.
-                a_side = _ABSENT
-            for piece in _sections(old, change.path, b_side, a_side, algo):
-                pieces.append((change.path, piece))
+    budget = max_bytes - _HEADER_ROOM
+    befores = _before_sides(before, sorted({c.old_path or c.path for c in wanted}), max_bytes, budget)
     kept: list[bytes] = []
     cut: list[str] = []
     size = 0
-    budget = max_bytes - 4096  # the header's room
-    for path, piece in pieces:
-        if size + len(piece) > budget:
-            if path not in cut:
-                cut.append(path)
+    for change in sorted(wanted, key=lambda c: c.path):
+        old = change.old_path or change.path
+        b_side = befores.get(old, _ABSENT)
+        if size >= budget or b_side.over_budget:
+            cut.append(change.path)
             continue
-        kept.append(piece)
-        size += len(piece)
+        a_side = _after(ws, change.path, max_bytes)
+        if "other" in (b_side.kind, a_side.kind):
+            left_out[change.path] = "not a file or symlink"
+            continue
+        if b_side.data is None:
+            left_out[change.path] = "before-content not kept"
+            continue
+        if a_side.data is None:
+            left_out[change.path] = "too large" if a_side.kind == "file" else "unreadable"
+            continue
+        if change.old_path is not None and a_side.kind == "absent":
+            # The rename's new name is gone again: what is left to undo is the deletion.
+            a_side = _ABSENT
+        pieces = _sections(old, change.path, b_side, a_side, algo)
+        length = sum(map(len, pieces))
+        if size + length > budget:  # all of a file or none of it: a later, smaller one may still fit
+            cut.append(change.path)
+            continue
+        kept.extend(pieces)
+        size += length
     if not kept and not left_out and not cut:
         return None
     header = [b"# gravity-relay: the change of run " + run_id.encode() + b" in " + quote_path(os.fsencode(ws))

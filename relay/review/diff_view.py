@@ -42,7 +42,9 @@ def diff_view(record: RunRecord, patch: bytes | None, patch_path: str, max_chars
     """(structured content, text block): the run's patch in risk order, cut at a hunk boundary."""
     run_id = record.run_id
     if patch is None:
-        if not record.changes:
+        if record.state == "running":
+            text = f"# run {run_id} has not finished: its patch is written once its changes are observed\n"
+        elif not record.changes:
             text = f"# run {run_id} changed no files: there is no patch\n"
         else:
             text = (f"# run {run_id} has no patch ({len(record.changes)} files changed): it ran before patches were "
