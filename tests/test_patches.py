@@ -76,7 +76,7 @@ def _workspace(root: Path, *, use_git: bool, folder: str = "") -> Path:
 
 def _work(root: Path) -> None:
     """What a worker does: edit, rename + edit, delete, binary rewrite and add, chmod, non-ASCII name, a symlink
-    replacing a file, an edit on top of the user's edit, no final newline."""
+    replacing a file, an edit on top of the user's edit, no final newline, a name git must quote."""
     (root / "keep.txt").write_text("one\nTWO\nthree\nfour\n")
     (root / "old name.txt").rename(root / "new name.txt")
     with open(root / "new name.txt", "a") as fh:
@@ -90,6 +90,7 @@ def _work(root: Path) -> None:
     (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\nWORKER EDIT\n8\n")
     (root / "kind").unlink()
     (root / "kind").symlink_to("keep.txt")
+    (root / 'say "hi"\tnow.txt').write_text("a name git quotes\n")
 
 
 def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, str]:
