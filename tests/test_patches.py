@@ -217,7 +217,7 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
                 .content[0].text for n in (200, 350, 600, len(whole.content[0].text) - 1)}
     assert packet["status"] == "SUCCESS" and packet["changes"]["review"][0]["file"] == "src/auth/session.py"
     text = whole.content[0].text
-    assert not whole.is_error and whole.structured_content == {"run_id": run_id, "diff": text}
+    assert not whole.is_error and whole.structured_content == {"run_id": run_id, "status": "SUCCESS", "diff": text}
     first_file = text.index("diff --git ")
     assert text[first_file:].startswith("diff --git a/src/auth/session.py b/src/auth/session.py\n")
     assert text.index("+    return True  # skip auth") < text.index("@@ -1,5 +1,5 @@")  # riskiest hunk before README's

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from relay.core.contracts import RunRecord
+from relay.core.contracts import RunRecord, Status
 from relay.core.redact import redact
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch
 from relay.review.packet import rank_changes
@@ -38,11 +38,14 @@ def _ordered(record: RunRecord, sections: list[Section]) -> list[Section]:
     return sorted(sections, key=lambda s: (rank.get(s.path, rank.get(s.old_path, last)), s.path))
 
 
-def diff_view(record: RunRecord, patch: bytes | None, patch_path: str, max_chars: int) -> tuple[dict[str, Any], str]:
-    """(structured content, text block): the run's patch in risk order, cut at a hunk boundary."""
+def diff_view(record: RunRecord, status: Status, patch: bytes | None, patch_path: str,
+              max_chars: int) -> tuple[dict[str, Any], str]:
+    """(structured content, text block): the run's patch in risk order, cut at a hunk boundary.
+
+    ``status`` is the run's status as every view reads it (RUNNING while its relay lives)."""
     run_id = record.run_id
     if patch is None:
-        if record.state == "running":
+        if status is Status.RUNNING:
             text = f"# run {run_id} has not finished: its patch is written once its changes are observed\n"
         elif not record.changes:
             text = f"# run {run_id} changed no files: there is no patch\n"
@@ -51,7 +54,7 @@ def diff_view(record: RunRecord, patch: bytes | None, patch_path: str, max_chars
                     f"kept, its changes came from the worker's report only, or patches are off "
                     f"(GRAVITY_RELAY_PATCH_MAX_SIZE=0); detail=\"full\" lists the files\n")
         text = text[:max_chars]
-        return {"run_id": run_id, "diff": text}, text
+        return {"run_id": run_id, "status": status.value, "diff": text}, text
     header, sections = split_patch(patch)
     notes = [_text(line) for line in header if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
     top = f"# run {run_id}: {len(sections)} file sections, riskiest first (review targets first); full patch: {patch_path}\n"
@@ -68,7 +71,7 @@ def diff_view(record: RunRecord, patch: bytes | None, patch_path: str, max_chars
     used = sum(map(len, pieces))
     if used + sum(len(t) for t, _ in body) <= max_chars:
         text = "".join(pieces) + "".join(t for t, _ in body)
-        return {"run_id": run_id, "diff": text}, text
+        return {"run_id": run_id, "status": status.value, "diff": text}, text
     files_shown = hunks_shown = 0
     for piece, first in body:
         if used + len(piece) + _NOTE_ROOM > max_chars:
@@ -83,7 +86,7 @@ def diff_view(record: RunRecord, patch: bytes | None, patch_path: str, max_chars
         pieces.pop()  # only the header lines can be this long: drop them rather than answer over the limit
     pieces.append(note[: max_chars - sum(map(len, pieces))])
     text = "".join(pieces)
-    return {"run_id": run_id, "diff": text}, text
+    return {"run_id": run_id, "status": status.value, "diff": text}, text
 
 
 # Room kept for the cut note (its longest form is ~150 characters); a header note line's own bound.
