@@ -23,6 +23,7 @@ from relay.core.contracts import RunRecord
 from relay.core.errors import RelayError
 from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
+from relay.observe import run_patch
 from relay.observe.run_patch import split_patch, write_run_patch
 from relay.observe.snapshot import take_snapshot
 from relay.runs.patches import revert_run
@@ -106,10 +107,14 @@ def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, st
     return store, run_id
 
 
-@pytest.mark.parametrize("use_git, folder", [(True, ""), (True, "pkg/"), (False, "")],
-                         ids=["git", "git-subfolder", "plain-folder"])
-def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_modes_and_unicode(tmp_path, use_git, folder):
+@pytest.mark.parametrize("use_git, folder, by_trees", [(True, "", False), (True, "pkg/", True), (False, "", False)],
+                         ids=["git", "git-subfolder-by-trees", "plain-folder"])
+def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_modes_and_unicode(
+        tmp_path, monkeypatch, use_git, folder, by_trees):
     # A subfolder workspace: git apply reads a git patch's paths from the top level (--directory covers it).
+    # by_trees: HEAD's side read from the folders' trees, as for a run that changed many files.
+    if by_trees:
+        monkeypatch.setattr(run_patch, "_PATHSPEC_MAX", 0)
     root = _workspace(tmp_path / "ws", use_git=use_git, folder=folder)
     before = _tree(tmp_path / "ws")
     store, run_id = _run(tmp_path, root)

@@ -60,6 +60,8 @@ _NAMES_IN_HEADER = 20
 _NAMES_BYTES = 1024
 # Room kept for the header: two lines, one per reason a file was left out, the cut; names bounded above.
 _HEADER_ROOM = 16 * 1024
+# Up to this many paths HEAD's entries are listed by pathspec (one git call); past it, by their folders' trees.
+_PATHSPEC_MAX = 32
 # git's binary patch: deflated data in lines of at most 52 bytes, base85, led by a length letter.
 _BINARY_LINE = 52
 
@@ -336,14 +338,56 @@ def _tree_entries(data: bytes, hash_len: int):
 
 
 def _head_sides(state: RepoState, paths: list[str], limit: int, total: int) -> dict[str, _Side]:
-    """HEAD's mode and bytes of ``paths`` (repository-relative), with no pathspec (git matches each
-    against every entry: 1,000 paths in a 10k-file repository cost more than the rest of the patch):
-    the trees of their folders, the blobs' sizes, then the blobs, one ``cat-file`` each. Blobs past
-    ``limit`` are not read; nor, in path order, those past ``total`` together (the patch could not
-    hold them: memory stays bounded however many large files a run touched)."""
+    """HEAD's mode and bytes of ``paths`` (repository-relative).
+
+    A few paths: one ``ls-tree -l`` names their modes, blobs and sizes. Many: git would match each
+    pathspec against every entry (1,000 paths in a 10k-file repository cost more than the rest of
+    the patch), so the trees of their folders are read instead and the sizes asked for, one
+    ``cat-file`` each. Then the blobs, one ``cat-file``. Blobs past ``limit`` are not read; nor, in
+    path order, those past ``total`` together (the patch could not hold them: memory stays bounded
+    however many large files a run touched)."""
     if state.head is None or not paths:
         return {}
     sides: dict[str, _Side] = {path: _ABSENT for path in paths}
+    sized = _listed(state, paths, sides) if len(paths) <= _PATHSPEC_MAX else _from_trees(state, paths, sides)
+    wanted = []
+    for path, mode, oid, size in sorted(sized):
+        if size > limit:
+            continue
+        total -= size
+        if total < 0:
+            sides[path].over_budget = True
+            continue
+        wanted.append((path, mode, oid))
+    for (path, mode, _), blob in zip(wanted, _batch(state, [oid.encode() for _, _, oid in wanted], "--batch")):
+        if blob is not None:
+            sides[path] = _Side("link" if mode == "120000" else "file", mode, blob[1])
+    return sides
+
+
+def _entry(sides: dict[str, _Side], path: str, mode: str) -> bool:
+    """Record what HEAD has at ``path`` (its content still unread); True for a blob."""
+    blob = mode in _BLOB_MODES
+    sides[path] = _Side("link" if mode == "120000" else "file", mode, None) if blob else _Side("other")
+    return blob
+
+
+def _listed(state: RepoState, paths: list[str], sides: dict[str, _Side]) -> list[tuple[str, str, str, int]]:
+    out = run_git(Path(state.root), "ls-tree", ["-r", "-z", "-l", "--full-tree"], values=[state.head or ""], paths=paths,
+                  config=state.config)
+    sized = []
+    for rec in out.split(b"\0"):
+        meta, _, name = rec.partition(b"\t")
+        path = os.fsdecode(name)
+        if path not in sides:  # a folder in HEAD lists its files: not asked for
+            continue
+        mode, _kind, oid, size = meta.decode().split()
+        if _entry(sides, path, mode):
+            sized.append((path, mode, oid, int(size)))
+    return sized
+
+
+def _from_trees(state: RepoState, paths: list[str], sides: dict[str, _Side]) -> list[tuple[str, str, str, int]]:
     by_dir: dict[str, dict[bytes, str]] = {}
     for path in paths:
         if "\n" in path:
@@ -351,7 +395,7 @@ def _head_sides(state: RepoState, paths: list[str], limit: int, total: int) -> d
             continue
         by_dir.setdefault(posixpath.dirname(path), {})[os.fsencode(posixpath.basename(path))] = path
     dirs = sorted(by_dir)
-    head = state.head
+    head = state.head or ""
     trees = _batch(state, [f"{head}:{d}".encode("utf-8", "surrogateescape") if d else f"{head}^{{tree}}".encode()
                            for d in dirs], "--batch")
     found: list[tuple[str, str, str]] = []  # (path, mode, oid)
@@ -361,27 +405,11 @@ def _head_sides(state: RepoState, paths: list[str], limit: int, total: int) -> d
         names = by_dir[folder]
         for mode, name, oid in _tree_entries(answer[1], len(head) // 2):
             path = names.get(name)
-            if path is None:
-                continue
             mode = mode.rjust(6, "0")
-            sides[path] = _Side("link" if mode == "120000" else "file", mode, None) if mode in _BLOB_MODES \
-                else _Side("other")
-            if mode in _BLOB_MODES:
+            if path is not None and _entry(sides, path, mode):
                 found.append((path, mode, oid))
     sizes = _batch(state, [oid.encode() for _, _, oid in found], "--batch-check")
-    wanted = []
-    for (path, mode, oid), size in sorted(zip(found, sizes)):
-        if size is None or int(size[1]) > limit:
-            continue
-        total -= int(size[1])
-        if total < 0:
-            sides[path].over_budget = True
-            continue
-        wanted.append((path, mode, oid))
-    for (path, mode, _), blob in zip(wanted, _batch(state, [oid.encode() for _, _, oid in wanted], "--batch")):
-        if blob is not None:
-            sides[path] = _Side("link" if mode == "120000" else "file", mode, blob[1])
-    return sides
+    return [(path, mode, oid, int(size[1])) for (path, mode, oid), size in zip(found, sizes) if size is not None]
 
 
 _BLOB_MODES = ("100644", "100755", "120000")
