@@ -19,7 +19,8 @@ import pytest
 
 from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, success_scenario
-from relay.core.contracts import RunRecord
+from relay.call.orchestrate import Relay
+from relay.core.contracts import Detail, FileChange, GetResultInput, RunRecord
 from relay.core.errors import RelayError
 from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
@@ -154,6 +155,22 @@ def test_revert_says_a_run_is_already_reverted_instead_of_naming_every_file(tmp_
     revert_run(store, run_id)
     with pytest.raises(RelayError, match="looks reverted already"):
         revert_run(store, run_id)
+
+
+def test_a_run_without_a_patch_says_why_in_the_diff_view_and_revert_refuses_it(tmp_path):
+    root = make_repo(tmp_path / "ws")
+    store = RunStore(tmp_path / "data" / "runs")
+    run_id = new_run_id()
+    # As a run whose changes came from the worker's report only (no snapshot): listed, but no patch.
+    store.write(RunRecord(run_id=run_id, tool="execute", created_at=now_iso(), task="t", state="finished",
+                          workspace=str(root), changes=[FileChange(path="README.md")]))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    obj, text = Relay(settings).get_result(GetResultInput(run_id=run_id, detail=Detail.DIFF, max_chars=200))
+    assert text.startswith(f"# run {run_id} has no patch (1 files changed)") and len(text) <= 200
+    assert obj == {"run_id": run_id, "status": "INTERRUPTED", "diff": text}  # no status in the record: as every view says
+    with pytest.raises(RelayError, match="has no patch"):
+        revert_run(store, run_id)
+    assert git(root, "status", "--porcelain") == ""
 
 
 def test_patch_over_its_bound_states_the_cut_and_revert_refuses_it(tmp_path):

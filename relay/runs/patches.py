@@ -168,8 +168,9 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
         detail = f"these files changed since the run: {named}" if files else \
             f"git apply -R --check refused: {' '.join(stderr.split())[:600]}"
         raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: {detail}",
-                         "Nothing was changed. Undo or commit the later edits to those files (or revert them by hand "
-                         f"with: git apply -R --3way {patch_path}), then run the revert again.")
+                         "Nothing was changed. Undo the later edits to those files, then run the revert again; or "
+                         f"reverse what still applies by hand: git apply -R --reject {patch_path} (from the workspace; "
+                         "it leaves a .rej file beside each file it could not undo).")
     if dry_run:
         return result
     done = _apply(cwd, ["-R", *directory], config, patch)
