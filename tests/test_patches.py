@@ -22,6 +22,7 @@ from fake_agy_harness import install_fake_agy, success_scenario
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Detail, FileChange, GetResultInput, RunRecord
 from relay.core.errors import RelayError
+from relay.core.identity import own_stamp
 from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
 from relay.observe import run_patch
@@ -147,6 +148,19 @@ def test_revert_refuses_naming_the_files_that_moved_on_and_changes_nothing(tmp_p
     assert "keep.txt" in refused.value.message and "new.bin" in refused.value.message
     assert "Nothing was changed" in refused.value.hint
     assert _tree(root) == moved_on  # all or nothing: not even the files that would apply were touched
+
+
+def test_revert_waits_for_no_one_while_a_worker_runs_in_the_same_workspace(tmp_path):
+    root = _workspace(tmp_path / "ws", use_git=True)
+    store, run_id = _run(tmp_path, root)
+    after = _tree(root)
+    live = new_run_id()  # a run of this (live) relay process, working in the same workspace
+    store.write(RunRecord(run_id=live, tool="execute", created_at=now_iso(), task="t", state="running",
+                          workspace=str(root.resolve()), relay_pid=os.getpid(), relay_stamp=own_stamp()))
+    store.mark_active(live)
+    with pytest.raises(RelayError, match=f"run {live} is working in"):
+        revert_run(store, run_id)
+    assert _tree(root) == after
 
 
 def test_revert_says_a_run_is_already_reverted_instead_of_naming_every_file(tmp_path):

@@ -4,7 +4,7 @@ The patch on disk (``relay.observe.run_patch``) is in path order, as ``git apply
 The view puts the files in the packet's risk order (``rank_changes``: the review targets come
 first, exactly as the packet lists them), keeps each file's hunks in order, and stops at a hunk
 boundary when the next hunk would pass ``max_chars``; the last line then says what was cut and
-how to see the rest. A binary file's payload is shown as "binary, N bytes". Credentials are
+how to see the rest. A binary file's payload is shown as "binary, N bytes", object ids short. Credentials are
 masked as in every other view (``relay.core.redact``); the file on disk keeps them (0600).
 
 ``gravity-relay runs diff`` prints these same characters (it calls ``antigravity_get_result``).
@@ -12,6 +12,7 @@ masked as in every other view (``relay.core.redact``); the file on disk keeps th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from relay.core.contracts import RunRecord, Status
@@ -20,6 +21,10 @@ from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch
 from relay.review.packet import rank_changes
 
 __all__ = ["diff_view"]
+
+
+# The patch's full object ids (git apply needs them for binary files) read as git's short ones here.
+_SHORT_INDEX = re.compile(r"^index ([0-9a-f]{7})[0-9a-f]*\.\.([0-9a-f]{7})[0-9a-f]*", re.MULTILINE)
 
 
 def _text(data: bytes) -> str:
@@ -64,7 +69,7 @@ def diff_view(record: RunRecord, status: Status, patch: bytes | None, patch_path
     # (text, starts a file) for every hunk, in risk order; a file's header goes with its first hunk.
     body: list[tuple[str, bool]] = []
     for section in _ordered(record, sections):
-        head = redact(_text(section.head))
+        head = redact(_SHORT_INDEX.sub(r"index \1..\2", _text(section.head)))
         hunks = [_binary_head(section)] if section.binary is not None else [redact(_text(h)) for h in section.hunks]
         for i, hunk in enumerate(hunks or [""]):
             body.append(((head if i == 0 else "") + hunk, i == 0))

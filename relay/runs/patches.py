@@ -124,6 +124,18 @@ def _apply(cwd: Path, options: list[str], config: list[tuple[str, str]], patch: 
                          "Nothing was written if the check timed out; try again.") from None
 
 
+def _refuse_while_a_worker_runs_there(store: RunStore, workspace: str) -> None:
+    """A worker editing the workspace while its files are put back would leave neither state."""
+    for other in store.active_ids():
+        try:
+            record = store.read(other)
+        except RelayError:
+            continue
+        if record.workspace == workspace and status_of(record) is Status.RUNNING:
+            raise Busy(f"run {other} is working in {workspace} now; a revert would race its edits",
+                       "Revert after that run ends (or antigravity_cancel it first). Nothing was changed.")
+
+
 def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> RevertResult:
     """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole."""
     record = store.read(run_id)
@@ -154,6 +166,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
                           actions=revert_actions(sections))
     if not sections:
         return result
+    _refuse_while_a_worker_runs_there(store, record.workspace)
     cwd, directory, config = _where(Path(record.workspace))
     check = _apply(cwd, ["-R", "--check", *directory], config, patch)
     if check.returncode != 0:
