@@ -150,7 +150,7 @@ def test_revert_refuses_naming_the_files_that_moved_on_and_changes_nothing(tmp_p
     assert _tree(root) == moved_on  # all or nothing: not even the files that would apply were touched
 
 
-def test_revert_waits_for_no_one_while_a_worker_runs_in_the_same_workspace(tmp_path):
+def test_revert_refuses_while_a_worker_runs_in_the_same_workspace(tmp_path):
     root = _workspace(tmp_path / "ws", use_git=True)
     store, run_id = _run(tmp_path, root)
     after = _tree(root)

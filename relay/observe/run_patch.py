@@ -50,7 +50,7 @@ __all__ = ["PATCH_MAX_BYTES", "PatchWritten", "Section", "build_run_patch", "wri
 
 log = logging.getLogger("relay.observe.run_patch")
 
-# Default bound of one run's patch (GRAVITY_RELAY_PATCH_MAX_BYTES).
+# Default bound of one run's patch (GRAVITY_RELAY_PATCH_MAX_SIZE; Settings.patch_max_bytes).
 PATCH_MAX_BYTES = 8 * 1024 * 1024
 # Header lines a revert refuses (the patch does not hold the whole run) and the view repeats.
 NOT_IN_PATCH = b"# not in this patch: "
@@ -137,9 +137,7 @@ def unquote_path(text: bytes) -> bytes:
 
 
 def _name(prefix: bytes, path: str) -> bytes:
-    raw = os.fsencode(path)
-    quoted = quote_path(prefix + raw)
-    return quoted
+    return quote_path(prefix + os.fsencode(path))
 
 
 # --------------------------------------------------------------------------- sections
