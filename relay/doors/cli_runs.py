@@ -87,8 +87,6 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     return 0
 
 
-
-
 def runs_diff(settings: Settings, run_id: str, *, max_chars: int = 12_000) -> int:
     """The run's patch, riskiest hunks first: exactly antigravity_get_result(detail="diff")'s text."""
     return runs_show(settings, run_id, detail="diff", max_chars=max_chars)
@@ -111,7 +109,7 @@ def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_js
         sys.stdout.write(f"run {run_id}: its patch holds no file change; nothing to revert\n")
         return 0
     verb = "would revert" if dry_run else "reverted"
-    sys.stdout.write(f"{verb} run {run_id} in {result.workspace} ({len(result.actions)} files):\n")
+    sys.stdout.write(f"{verb} run {run_id} in {result.workspace}:\n")
     for action in result.actions:
         sys.stdout.write(f"  {action}\n")
     if dry_run:

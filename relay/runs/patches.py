@@ -106,7 +106,13 @@ def _where(workspace: Path) -> tuple[Path, list[str], list[tuple[str, str]]]:
     if len(lines) < 2 or not lines[0]:
         return workspace, [], []
     top, prefix = Path(lines[0]), lines[1]
-    return top, [f"--directory={prefix}"] if prefix else [], filter_overrides(top)
+    try:
+        overrides = filter_overrides(top)
+    except GitError as exc:  # a filter name git's -c cannot neutralise: git apply could run the repository's code
+        raise RelayError(Status.INVALID_WORKSPACE, f"git cannot write safely in {top}: {exc}",
+                         "Nothing was changed. Apply the reverse patch yourself if you trust the repository's "
+                         "filters: git apply -R <the run's .patch file>.") from None
+    return top, [f"--directory={prefix}"] if prefix else [], overrides
 
 
 def _apply(cwd: Path, options: list[str], config: list[tuple[str, str]], patch: bytes) -> subprocess.CompletedProcess:
