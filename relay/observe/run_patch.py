@@ -32,6 +32,7 @@ import hashlib
 import logging
 import os
 import posixpath
+import re
 import stat as stat_mod
 import time
 import zlib
@@ -326,13 +327,12 @@ def _batch(state: RepoState, requests: list[bytes], option: str) -> list[tuple[b
 
 
 def _tree_entries(data: bytes, hash_len: int):
-    """(mode, name, oid) of each entry of a raw tree object."""
-    pos = 0
-    while pos < len(data):
-        space = data.index(b" ", pos)
-        nul = data.index(b"\0", space)
-        yield data[pos:space].decode(), data[space + 1 : nul], data[nul + 1 : nul + 1 + hash_len].hex()
-        pos = nul + 1 + hash_len
+    """(mode, name, raw oid) of each entry of a raw tree object ("<mode> <name>\\0<oid bytes>"), matched in C:
+    each match consumes exactly one entry, so oid bytes are never read as a name."""
+    return _TREE_ENTRY[hash_len].findall(data)
+
+
+_TREE_ENTRY = {n: re.compile(rb"([0-7]+) ([^\0]*)\0(.{%d})" % n, re.DOTALL) for n in (20, 32)}
 
 
 def _head_sides(state: RepoState, paths: list[str], limit: int, total: int) -> dict[str, _Side]:
@@ -401,11 +401,13 @@ def _from_trees(state: RepoState, paths: list[str], sides: dict[str, _Side]) -> 
         if answer is None or answer[0] != b"tree":
             continue
         names = by_dir[folder]
-        for mode, name, oid in _tree_entries(answer[1], len(head) // 2):
+        for raw_mode, name, oid in _tree_entries(answer[1], len(head) // 2):
             path = names.get(name)
-            mode = mode.rjust(6, "0")
-            if path is not None and _entry(sides, path, mode):
-                found.append((path, mode, oid))
+            if path is None:
+                continue
+            mode = raw_mode.decode().rjust(6, "0")
+            if _entry(sides, path, mode):
+                found.append((path, mode, oid.hex()))
     sizes = _batch(state, [oid.encode() for _, _, oid in found], "--batch-check")
     return [(path, mode, oid, int(size[1])) for (path, mode, oid), size in zip(found, sizes) if size is not None]
 
