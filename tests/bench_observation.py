@@ -186,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\nrelay ms = take_snapshot + observe_changes (two status passes + diffs of changed files);")
         print("git ms   = one `git status --porcelain` + one `git diff --numstat` on the same state (best of two:")
         print("           once before the relay's observe_changes, once after).")
-        print("patch ms = write_run_patch after observation (HEAD blobs by ls-tree + cat-file, the diff in Python,")
-        print("           the atomic write); +patch = that as a share of relay ms.")
+        print("patch ms = write_run_patch after observation (HEAD entries by ls-tree, or by their folders' trees past 32 paths;")
+        print("           blobs by cat-file; the diff in Python; the atomic write); +patch = that as a share of relay ms.")
     finally:
         if not args.dir:
             shutil.rmtree(base, ignore_errors=True)
