@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -142,6 +143,11 @@ def _refuse_while_a_worker_runs_there(store: RunStore, workspace: str) -> None:
                        "Revert after that run ends (or antigravity_cancel it first). Nothing was changed.")
 
 
+def _by_hand(cwd: Path, directory: list[str], patch: Path, *options: str) -> str:
+    """The git command that does by hand what the refusal would not."""
+    return shlex.join(["git", "-C", str(cwd), "apply", "-R", *options, *directory, str(patch)])
+
+
 def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> RevertResult:
     """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole."""
     record = store.read(run_id)
@@ -160,6 +166,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
         raise InvalidWorkspace(f"run {run_id}'s workspace {record.workspace!r} is not a folder any more",
                                "Nothing was changed. Restore the folder first, or apply the patch by hand: "
                                f"git apply -R {patch_path}")
+    cwd, directory, config = _where(Path(record.workspace))
     header, sections = split_patch(patch)
     partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
                if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
@@ -167,13 +174,12 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
         raise RelayError(Status.INVALID_WORKSPACE,
                          f"run {run_id}'s patch does not hold the whole run, so it cannot undo it: {'; '.join(partial)}"[:2000],
                          "Nothing was changed. Restore those files yourself (git checkout / your backup); the rest can "
-                         f"be reversed by hand: git apply -R {patch_path}")
+                         f"be reversed by hand: {_by_hand(cwd, directory, patch_path)}")
     result = RevertResult(run_id=run_id, workspace=record.workspace, patch=str(patch_path), dry_run=dry_run,
                           actions=revert_actions(sections))
     if not sections:
         return result
     _refuse_while_a_worker_runs_there(store, record.workspace)
-    cwd, directory, config = _where(Path(record.workspace))
     check = _apply(cwd, ["-R", "--check", *directory], config, patch)
     if check.returncode != 0:
         stderr = check.stderr.decode("utf-8", "replace")
@@ -182,14 +188,16 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
             raise RelayError(Status.INVALID_WORKSPACE,
                              f"run {run_id} looks reverted already: its patch applies forward, not backward, in "
                              f"{record.workspace}", "Nothing was changed.")
-        files = _failed_files(stderr)
+        prefix = directory[0].split("=", 1)[1] if directory else ""
+        # Named as the packet names them: relative to the workspace, not to the repository's top.
+        files = [f[len(prefix):] if prefix and f.startswith(prefix) else f for f in _failed_files(stderr)]
         named = ", ".join(files[:20]) + (f" (+{len(files) - 20} more)" if len(files) > 20 else "")
         detail = f"these files changed since the run: {named}" if files else \
             f"git apply -R --check refused: {' '.join(stderr.split())[:600]}"
         raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: {detail}",
                          "Nothing was changed. Undo the later edits to those files, then run the revert again; or "
-                         f"reverse what still applies by hand: git apply -R --reject {patch_path} (from the workspace; "
-                         "it leaves a .rej file beside each file it could not undo).")
+                         f"reverse what still applies by hand: {_by_hand(cwd, directory, patch_path, '--reject')} "
+                         "(it leaves a .rej file beside each file it could not undo).")
     if dry_run:
         return result
     done = _apply(cwd, ["-R", *directory], config, patch)
