@@ -8,7 +8,8 @@ Not a test. Run from the repository root:
 For each generated repository and each change-set size it prints: the packet's bytes and
 approximate tokens (bytes / 4), the full ``git diff`` size, their ratio, and the relay's
 observation time (take_snapshot + observe_changes, shown separately) against plain
-``git status --porcelain`` + ``git diff --numstat`` on the same repository state.
+``git status --porcelain`` + ``git diff --numstat`` on the same repository state, and what
+writing the run's patch adds (``patch ms``: build_run_patch + the atomic write, issue 10).
 Each "worker" edit changes one line and appends one; five files are dirty before every
 run (the user's own edits) and must not be blamed.
 """
@@ -31,6 +32,7 @@ import msgspec  # noqa: E402
 from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import PACKET_BUDGET_BYTES, build_review, fit_packet  # noqa: E402
+from relay.observe.run_patch import PATCH_MAX_BYTES, write_run_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -118,6 +120,11 @@ def _measure(root: Path, repo_files: int, changed: int) -> dict[str, float]:
         _edit(root, i, "worker")
     git_before_ms = _git_baseline(root)
     changeset, observe_ms = _timed(lambda: observe_changes(snap, root))
+    patch_file = root.parent / "bench.patch"
+    written, patch_ms = _timed(lambda: write_run_patch(snap, changeset, root, patch_file, run_id="r20250101T000000-00000000",
+                                                       max_bytes=PATCH_MAX_BYTES))
+    assert written is not None and written.files == changed, written
+    patch_file.unlink()
     git_ms = min(git_before_ms, _git_baseline(root))
     blamed = {c.path for c in changeset.files} & {_rel(i) for i in pre_dirty}
     assert not blamed, f"pre-existing edits blamed on the worker: {sorted(blamed)[:3]}"
@@ -140,6 +147,8 @@ def _measure(root: Path, repo_files: int, changed: int) -> dict[str, float]:
         "relay_ms": snap_ms + observe_ms,
         "review_ms": review_ms,
         "git_ms": git_ms,
+        "patch_ms": patch_ms,
+        "patch_bytes": written.bytes,
     }
 
 
@@ -147,6 +156,7 @@ def _row(r: dict[str, float]) -> str:
     return (
         f"{int(r['changed']):>7,} {int(r['packet']):>8,} {r['tokens']:>7,.0f} {int(r['diff']):>12,} {r['ratio']:>8,.1f}x"
         f" {r['snap_ms']:>8,.0f} {r['observe_ms']:>9,.0f} {r['relay_ms']:>8,.0f} {r['git_ms']:>8,.0f} {r['relay_ms'] / max(r['git_ms'], 0.001):>6,.1f}x {r['review_ms']:>7,.0f}"
+        f" {r['patch_ms']:>8,.1f} {100 * r['patch_ms'] / max(r['relay_ms'], 0.001):>6,.1f}% {int(r['patch_bytes']):>11,}"
     )
 
 
@@ -167,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(root)
             gen_s = _generate(root, repo_files)
             print(f"\nrepository: {repo_files:,} files (generated in {gen_s:.1f}s)")
-            print(f"{'changed':>7} {'packet B':>8} {'~tokens':>7} {'git diff B':>12} {'ratio':>9} {'snap ms':>8} {'observe':>9} {'relay ms':>8} {'git ms':>8} {'rel/git':>7} {'review':>7}")
+            print(f"{'changed':>7} {'packet B':>8} {'~tokens':>7} {'git diff B':>12} {'ratio':>9} {'snap ms':>8} {'observe':>9} {'relay ms':>8} {'git ms':>8} {'rel/git':>7} {'review':>7} {'patch ms':>8} {'+patch':>7} {'patch B':>11}")
             for changed in sizes:
                 if changed > repo_files - 5:
                     continue
@@ -176,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\nrelay ms = take_snapshot + observe_changes (two status passes + diffs of changed files);")
         print("git ms   = one `git status --porcelain` + one `git diff --numstat` on the same state (best of two:")
         print("           once before the relay's observe_changes, once after).")
+        print("patch ms = write_run_patch after observation (HEAD entries by ls-tree, or by their folders' trees past 32 paths;")
+        print("           blobs by cat-file; the diff in Python; the atomic write); +patch = that as a share of relay ms.")
     finally:
         if not args.dir:
             shutil.rmtree(base, ignore_errors=True)

@@ -44,7 +44,7 @@ async def test_stdio_lists_three_tools_with_generated_schemas_and_instructions(e
     assert execute["properties"]["execution_mode"]["enum"] == ["safe", "trusted"]
     for legacy in ("plan", "acceptance_criteria", "skip_permissions", "sandbox", "timeout_minutes", "model"):
         assert legacy not in execute["properties"]
-    assert set(tools["antigravity_get_result"].input_schema["properties"]["detail"]["enum"]) == {"summary", "errors", "full"}
+    assert set(tools["antigravity_get_result"].input_schema["properties"]["detail"]["enum"]) == {"summary", "errors", "full", "diff"}
     assert tools["antigravity_get_result"].annotations.read_only_hint is True
 
 

@@ -251,3 +251,26 @@ def test_path_matches_follows_the_documented_pattern_rules(path, pattern, matche
 def test_pattern_within_accepts_only_narrower_patterns():
     assert pattern_within("src/api/*.py", ["src/"]) and pattern_within("src/**/test_*.py", ["src/**/*.py"])
     assert not pattern_within("s*", ["src"]) and not pattern_within("*.py", ["src"]) and not pattern_within("lib", ["src"])
+
+
+async def test_enforced_policy_revert_leaves_a_patch_of_what_is_left_so_runs_revert_undoes_the_rest(tmp_path):
+    # Broke once on merging: the run's patch was written before the policy restored the protected file, so
+    # `runs revert` found that file already back and refused the whole revert.
+    from relay.runs.patches import revert_run
+    from relay.runs.store import RunStore
+
+    repo = make_repo(tmp_path / "project", {"src/app.py": "def main():\n    return 1\n", "config/settings.toml": "a = 1\n"})
+    (repo / "notes.txt").write_text("user notes\n")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "append", "path": "src/app.py", "content": "# worker line\n"},
+        {"op": "write", "path": "config/settings.toml", "content": "a = 2\n"},
+    ]))
+    profiles = {"app": {"workspace": str(repo), "protected": ["config/"], "on_violation": "revert"}}
+    packet, full = await _run(_env(tmp_path, agy, profiles), {"task": "t"})
+    assert packet["status"] == "POLICY_VIOLATION" and full["violation"]["restored"] == ["config/settings.toml"]
+    assert packet["changes"]["count"] == 2  # the packet still lists both
+
+    assert revert_run(RunStore(tmp_path / "data" / "runs"), packet["run_id"]).reverted
+    assert (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
+    assert (repo / "config/settings.toml").read_text() == "a = 1\n"
+    assert git(repo, "status", "--porcelain") == "?? notes.txt\n"

@@ -25,12 +25,14 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 
 from relay.agy import command as agy_cli
 from relay.agy.auth import AuthPreflight
-from relay.observe.changes import observe_changes, workspace_changed
+from relay.observe.changes import ChangeSet, observe_changes, workspace_changed
+from relay.observe.run_patch import write_run_patch
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
 from relay.core.contracts import (
     Attempt,
     Changes,
     ContinueInput,
+    Detail,
     ErrorInfo,
     ExecuteInput,
     GetResultInput,
@@ -56,7 +58,8 @@ from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from relay.core.redact import redact
-from relay.runs.results import render_result
+from relay.runs.results import render_result, status_of
+from relay.review.diff_view import diff_view
 from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
 from relay.observe.snapshot import Snapshot, take_snapshot
@@ -180,6 +183,9 @@ class Relay:
 
     def get_result(self, args: GetResultInput) -> tuple[dict, str]:
         record = self.store.read(args.run_id)
+        if args.detail is Detail.DIFF:
+            return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
+                             str(self.store.patch_path(args.run_id)), args.max_chars)
         return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
 
     # ------------------------------------------------------------------ the run
@@ -313,11 +319,16 @@ class Relay:
                 live.stage = "observing changes"
                 observed_at = time.monotonic()
                 changeset = await anyio.to_thread.run_sync(
-                    lambda: observe_changes(before, Path(plan.workspace), reported=list(report.files_changed) if report else [])
+                    lambda: self._observe(record, before, Path(plan.workspace),
+                                          reported=list(report.files_changed) if report else [])
                 )
                 record.observation_ms = _ms(observed_at)
                 verdict, record.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
                     enforce_policy, plan, changeset.files, before, verdict)
+                if record.violation is not None and record.violation.restored:
+                    # The packet keeps listing what the worker did; the patch is what is left in the tree, so
+                    # `runs revert` undoes the rest instead of refusing over the files already restored.
+                    await anyio.to_thread.run_sync(self._observe, record, before, Path(plan.workspace))
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -445,7 +456,7 @@ class Relay:
             return None
         with anyio.move_on_after(30):
             try:
-                changeset = await anyio.to_thread.run_sync(observe_changes, live.before,
+                changeset = await anyio.to_thread.run_sync(self._observe, record, live.before,
                                                            Path(live.workspace or plan.workspace))
             except OSError as exc:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
@@ -453,6 +464,14 @@ class Relay:
             changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths)
             return changes
         return None
+
+    def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
+        """What changed, and the run's patch beside its record (before verification can touch a file)."""
+        changeset = observe_changes(before, workspace, reported=reported or [])
+        if self.settings.patch_max_bytes:
+            write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
+                            run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
+        return changeset
 
     def _finish(self, record: RunRecord, verdict: Verdict, *, started: float | None = None,
                 packet: Packet | None = None, changes: Changes | None = None) -> Packet:

@@ -97,6 +97,7 @@ class Detail(str, enum.Enum):
     SUMMARY = "summary"
     ERRORS = "errors"
     FULL = "full"
+    DIFF = "diff"  # the run's patch, riskiest hunks first (relay/review/diff_view.py)
 
 
 Risk = Literal["low", "medium", "high"]
@@ -124,7 +125,7 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_execute``."""
 
     task: Task
-    profile: Annotated[str | None, Meta(description="Server-side profile name; defaults to GRAVITY_RELAY_DEFAULT_PROFILE.")] = None
+    profile: Annotated[str | None, Meta(description="Server-side profile name.")] = None
     workspace: Annotated[str | None, Meta(description="Absolute path of the workspace; defaults to the profile's.")] = None
     execution_mode: Annotated[
         ExecutionMode | None,
@@ -195,7 +196,7 @@ class GetResultInput(Struct, frozen=True, kw_only=True):
     run_id: Annotated[str | None, Meta(description="Omit it to list recent runs.")] = None
     detail: Annotated[
         Detail,
-        Meta(description="summary: the packet; errors: status, error, stderr/response tails; full: the whole record."),
+        Meta(description="summary: the packet; errors: error, stderr/response tails; full: the record; diff: the patch."),
     ] = Detail.SUMMARY
     max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
     wait_seconds: WaitSeconds | None = None  # described in the tool's description

@@ -54,6 +54,8 @@ class Settings(Struct, kw_only=True, frozen=True):
     wait_seconds: float | None = None
     # The HTTP door's global request rate (token bucket, burst 4x): a runaway client cannot flood the relay.
     http_max_rps: float = 50.0
+    # Each run's patch (<run_id>.patch) is cut to this size, the cut stated; 0: no patches are written.
+    patch_max_bytes: int = 8 * 1024 * 1024
 
     @property
     def runs_dir(self) -> Path:
@@ -247,7 +249,14 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         transcript_max_bytes=max(64 * 1024, int(1024 * 1024 * _number(env, "GRAVITY_RELAY_TRANSCRIPT_MAX_MB", problems))),
         wait_seconds=_number(env, "GRAVITY_RELAY_WAIT_SECONDS", problems) or None,
         http_max_rps=_number(env, "GRAVITY_RELAY_HTTP_MAX_RPS", problems),
+        patch_max_bytes=_patch_size(env, problems),
     )
+
+
+def _patch_size(env: dict[str, str], problems: list[str]) -> int:
+    # 0 turns patches off; anything else is at least 64 KiB (the header and one small file).
+    size = _size(env, "GRAVITY_RELAY_PATCH_MAX_SIZE", 8 * 1024 * 1024, problems)
+    return 0 if size == 0 else max(size, 64 * 1024)
 
 
 def agy_candidates(settings: Settings, environ: dict[str, str] | None = None) -> list[str]:

@@ -69,16 +69,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
-    from relay.doors.cli_runs import runs_list, runs_show
+    from relay.doors.cli_runs import runs_apply, runs_diff, runs_list, runs_revert, runs_show
     from relay.core.settings import load_settings
 
     settings = load_settings()
     if args.runs_command == "show":
         return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
     if args.runs_command == "apply":
-        from relay.doors.cli_runs import runs_apply
-
         return runs_apply(settings, args.run_id)
+    if args.runs_command == "diff":
+        return runs_diff(settings, args.run_id, max_chars=args.max_chars)
+    if args.runs_command == "revert":
+        return runs_revert(settings, args.run_id, dry_run=args.dry_run, as_json=args.json)
     if args.runs_command == "wait":
         from relay.doors.cli_wait import runs_wait
 
@@ -393,16 +395,25 @@ def build_parser() -> argparse.ArgumentParser:
     cont.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
     cont.set_defaults(func=_cmd_delegate)
 
-    runs = sub.add_parser("runs", help="list runs or show one run's record")
-    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|wait|apply")
+    runs = sub.add_parser("runs", help="list runs, show one run's record or patch, revert or apply a run")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|diff|revert|apply|wait")
     lst = runs_sub.add_parser("list", help="recent runs, newest first")
     lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
     show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
     show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
-    show.add_argument("--detail", choices=["summary", "errors", "full"], default="summary")
+    show.add_argument("--detail", choices=["summary", "errors", "full", "diff"], default="summary")
     show.add_argument("--max-chars", type=int, default=12_000)
+    diff = runs_sub.add_parser("diff", help="a run's patch, riskiest hunks first, exactly as antigravity_get_result "
+                               "with detail=\"diff\" answers (the whole patch: <data dir>/runs/RUN_ID.patch)")
+    diff.add_argument("run_id")
+    diff.add_argument("--max-chars", type=int, default=12_000)
+    revert = runs_sub.add_parser("revert", help="undo a run: reverse-apply its patch to its workspace, all or nothing "
+                                 "(refused, naming the files, when they changed since)")
+    revert.add_argument("run_id")
+    revert.add_argument("--dry-run", action="store_true", help="say what it would do and check that it applies; change nothing")
+    revert.add_argument("--json", action="store_true", help="the result (or the refusal) as one JSON object")
     wait = runs_sub.add_parser("wait", help="wait for a run's packet, exactly as antigravity_get_result with "
                                "wait_seconds answers (RUNNING when the wait ends first)")
     wait.add_argument("run_id")

@@ -1,7 +1,9 @@
-"""``gravity-relay runs list|show|apply``: the run records, read the way the MCP tool reads them.
+"""``gravity-relay runs list|show|diff|revert|apply``: the run records, read the way the MCP tool reads them.
 
-``runs show`` is ``antigravity_get_result`` itself (tools.get_result): the same bytes, errors included.
-``runs apply`` is ``antigravity_continue(run_id, apply=true)`` itself (tools.call_tool), likewise.
+``runs show`` is ``antigravity_get_result`` itself (tools.get_result): the same bytes, errors included;
+``runs diff`` is ``antigravity_get_result(detail="diff")``, the patch text as it is. ``runs apply`` is
+``antigravity_continue(run_id, apply=true)`` itself (tools.call_tool), likewise. ``runs revert`` undoes
+a run from its patch (relay.runs.patches).
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.settings import Settings
 from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, recent_runs, run_row
+from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
 
-__all__ = ["runs_list", "runs_show", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
+__all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
 
 
 def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
@@ -27,7 +30,8 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
     arguments = {} if run_id is None else {"run_id": run_id, "detail": detail, "max_chars": max_chars}
     result = get_result(Relay(settings), arguments)
     text = result.content[0].text
-    sys.stdout.write(text + "\n")
+    # A diff view ends with its own newline; the JSON views get one.
+    sys.stdout.write(text if detail == "diff" and not result.is_error else text + "\n")
     if not result.is_error:
         return 0
     error = msgspec.json.decode(text)["error"]
@@ -99,3 +103,31 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     return 0
 
 
+def runs_diff(settings: Settings, run_id: str, *, max_chars: int = 12_000) -> int:
+    """The run's patch, riskiest hunks first: exactly antigravity_get_result(detail="diff")'s text."""
+    return runs_show(settings, run_id, detail="diff", max_chars=max_chars)
+
+
+def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_json: bool = False) -> int:
+    """Undo a run from its patch; exit 0 when done (or, with --dry-run, when it would apply), 1 when refused."""
+    try:
+        result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run)
+    except RelayError as exc:
+        if as_json:
+            sys.stdout.write(encode({"run_id": run_id, "error": {"code": exc.status.value, "message": exc.message,
+                                                                 "hint": exc.hint}}).decode() + "\n")
+        print(f"gravity-relay: {exc.message}\n  {exc.hint}", file=sys.stderr)
+        return 2 if exc.status is Status.INVALID_INPUT else 1
+    if as_json:
+        sys.stdout.write(encode(result).decode() + "\n")
+        return 0
+    if not result.actions:
+        sys.stdout.write(f"run {run_id}: its patch holds no file change; nothing to revert\n")
+        return 0
+    verb = "would revert" if dry_run else "reverted"
+    sys.stdout.write(f"{verb} run {run_id} in {result.workspace}:\n")
+    for action in result.actions:
+        sys.stdout.write(f"  {action}\n")
+    if dry_run:
+        sys.stdout.write("the patch reverse-applies cleanly (git apply -R --check); run without --dry-run to do it\n")
+    return 0

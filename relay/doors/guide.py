@@ -114,7 +114,8 @@ Follow up with antigravity_continue(run_id, feedback): name the file and lines a
 A packet with `branch` ran isolated in a git worktree: nothing reached the user's tree until
 antigravity_continue(run_id, apply=true) applies it (APPLY_CONFLICT names the files when it cannot).
 Stop after two follow-ups and fix the rest yourself. antigravity_get_result(run_id, detail="errors")
-explains a failure; detail="full" has the whole record (transcript path included).
+explains a failure; detail="full" has the whole record (transcript path included); detail="diff" has the
+run's patch, riskiest hunks first, so you can read the changed lines without opening files.
 
 Long runs: if your client cuts tool calls (60 s in many hosts, 300 s in Codex, 600 s in Gemini CLI), pass
 wait_seconds a little under that limit. An answer with status RUNNING means the run goes on: call

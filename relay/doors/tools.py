@@ -75,7 +75,7 @@ def _decode(name: str, arguments: dict[str, Any], kind: type):
 def _bad_arguments(tool: str, exc: msgspec.ValidationError, accepted: type) -> RelayError:
     names = ", ".join(accepted.__struct_fields__)
     return InvalidInput(f"{tool}: {explain(exc)}", f"Accepted arguments: {names}. execution_mode is 'safe' or "
-                        "'trusted'; detail is 'summary', 'errors' or 'full'.")
+                        "'trusted'; detail is 'summary', 'errors', 'full' or 'diff'.")
 
 
 def lone_surrogate(value: Any, where: str = "arguments") -> str | None:

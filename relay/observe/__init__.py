@@ -1,6 +1,6 @@
 """What the worker really changed: git run safely (git), the workspace before the run (snapshot), the
 change set after it (changes: the observer; diff: one file's lines in Python; patch: git's patches;
-reported: the worker's own list), what kind each file is and which changed lines are kept
+reported: the worker's own list), each run's change kept as a git patch (run_patch), what kind each file is and which changed lines are kept
 (file_kinds, code_reading).
 """
 

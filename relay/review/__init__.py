@@ -1,5 +1,6 @@
 """From observed changes to the leader's packet: each file ranked by risk (risk), the packet built within
-its byte budget (packet), the profile's test commands measured (verify).
+its byte budget (packet), the run's patch riskiest hunks first (diff_view), the profile's test commands
+measured (verify).
 """
 
 __all__: list[str] = []

@@ -1,6 +1,6 @@
 """Runs on disk and across processes: records and transcripts (store), what get_result answers
 (results), one worker at a time per machine (coordinator), crashed runs finished (recovery), the
-runs folder kept bounded (retention).
+runs folder kept bounded (retention), a run undone from its patch (patches).
 """
 
 __all__: list[str] = []

@@ -92,6 +92,20 @@ class RunStore:
     def transcript_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{check_run_id(run_id)}.ndjson"
 
+    def patch_path(self, run_id: str) -> Path:
+        """The run's change as a git patch (relay.observe.run_patch); retention removes it with the record."""
+        return self.runs_dir / f"{check_run_id(run_id)}.patch"
+
+    def read_patch(self, run_id: str) -> bytes | None:
+        """The run's patch, or None when it has none (nothing changed, an older run, patches off)."""
+        try:
+            return _read_regular(self.patch_path(run_id))
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise NotFound(f"patch {self.patch_path(run_id)} cannot be read: {exc.strerror or exc}",
+                           "Fix its owner or permissions, or remove it.") from None
+
     def log_path(self, run_id: str, attempt: int = 1) -> Path:
         """agy's own log for one attempt (one file each: a retry must not read the last one's markers)."""
         return self.runs_dir / f"{check_run_id(run_id)}.agy-{attempt}.log"

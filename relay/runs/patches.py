@@ -1,0 +1,209 @@
+"""``gravity-relay runs revert``: undo a run by reverse-applying its patch, all or nothing.
+
+The patch (``relay.observe.run_patch``) holds the worker's change only, so reversing it brings
+back exactly what the workspace held before the run, the user's own earlier edits included.
+``git apply -R --check`` runs first and nothing is written unless the whole patch applies; when
+a file moved on since the run (edited, deleted, recreated), the refusal names it. A patch that
+does not hold the whole run (its header says ``not in this patch`` or ``cut``) is refused too:
+a revert that restores part of a run would be a new state nobody asked for.
+
+git runs as everywhere in the relay (``relay.observe.git``): pinned safe config, the
+repository's filters neutralised, no inherited ``GIT_*``. Outside a repository ``git apply``
+works as a plain patch tool; inside one, from its top level with ``--directory`` set to the
+workspace's folder (a git patch's paths are top-level relative), touching the work tree only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import msgspec
+
+from relay.core.contracts import Status
+from relay.core.errors import Busy, InvalidWorkspace, NotFound, RelayError
+from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
+from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
+from relay.runs.results import status_of
+from relay.runs.store import RunStore
+
+__all__ = ["RevertResult", "revert_run", "revert_actions"]
+
+
+class RevertResult(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What a revert did (or, with ``dry_run``, would do), one line per file."""
+
+    run_id: str
+    workspace: str
+    patch: str
+    dry_run: bool = False
+    reverted: bool = False
+    actions: list[str] = []
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def revert_actions(sections: list[Section]) -> list[str]:
+    """What reversing each file section does, in words."""
+    actions = []
+    for s in sections:
+        head = s.head
+        if b"\nnew file mode " in head:
+            actions.append(f"delete {s.path} (the run created it)")
+            continue
+        if b"\ndeleted file mode " in head:
+            actions.append(f"restore {s.old_path} (the run deleted it)")
+            continue
+        parts = []
+        if s.path != s.old_path:
+            parts.append(f"rename {s.path} back to {s.old_path}")
+        mode = re.search(rb"\nold mode (\d+)\n", head)
+        if mode:
+            parts.append(f"set the mode of {s.old_path} back to {mode.group(1).decode()}")
+        if s.binary is not None:
+            parts.append(f"restore the earlier bytes of {s.old_path} (binary, {s.binary[0]:,} bytes)")
+        elif s.hunks:
+            parts.append(f"undo {_count(len(s.hunks), 'hunk')} in {s.old_path}")
+        actions.append("; ".join(parts) or f"{s.path}: nothing to undo")
+    return actions
+
+
+_FAILED = [
+    re.compile(r"^error: patch failed: (?P<name>.+):\d+$"),
+    re.compile(r"^error: (?P<name>.+): (?:patch does not apply|already exists in working directory|No such file or "
+               r"directory|does not exist in index|wrong type|has type \d+, expected \d+|does not match index)$"),
+    re.compile(r"^error: the patch applies to '(?P<name>.+)' \([0-9a-f]+\), which does not match the current contents\.$"),
+]
+
+
+def _failed_files(stderr: str) -> list[str]:
+    names: list[str] = []
+    for line in stderr.splitlines():
+        for pattern in _FAILED:
+            match = pattern.match(line.strip())
+            if match:
+                name = match.group("name")
+                if name.startswith('"'):
+                    name = os.fsdecode(unquote_path(os.fsencode(name)))
+                if name not in names:
+                    names.append(name)
+                break
+    return names
+
+
+def _where(workspace: Path) -> tuple[Path, list[str], list[tuple[str, str]]]:
+    """(where git apply runs, its --directory option, filter overrides): the repository's top level when
+    the workspace is in one, else the workspace itself."""
+    try:
+        out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix"])
+    except GitError:
+        return workspace, [], []
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 2 or not lines[0]:
+        return workspace, [], []
+    top, prefix = Path(lines[0]), lines[1]
+    try:
+        overrides = filter_overrides(top)
+    except GitError as exc:  # a filter name git's -c cannot neutralise: git apply could run the repository's code
+        raise RelayError(Status.INVALID_WORKSPACE, f"git cannot write safely in {top}: {exc}",
+                         "Nothing was changed. Apply the reverse patch yourself if you trust the repository's "
+                         "filters: git apply -R <the run's .patch file>.") from None
+    return top, [f"--directory={prefix}"] if prefix else [], overrides
+
+
+def _apply(cwd: Path, options: list[str], config: list[tuple[str, str]], patch: bytes) -> subprocess.CompletedProcess:
+    argv = ["git", "--no-pager"]
+    for key, value in (*SAFE_CONFIG, *config):
+        argv += ["-c", f"{key}={value}"]
+    argv += ["-C", os.fspath(cwd), "apply", "--whitespace=nowarn", *options]  # the patch comes on stdin
+    try:
+        return subprocess.run(argv, input=patch, capture_output=True, env=git_env(), timeout=GIT_TIMEOUT_SECONDS,
+                              check=False)
+    except FileNotFoundError:
+        raise RelayError(Status.SPAWN_ERROR, "git is not installed or not on PATH", "Install git; a revert is `git apply -R`.") from None
+    except subprocess.TimeoutExpired:
+        raise RelayError(Status.SPAWN_ERROR, f"git apply took longer than {GIT_TIMEOUT_SECONDS:.0f}s",
+                         "Nothing was written if the check timed out; try again.") from None
+
+
+def _refuse_while_a_worker_runs_there(store: RunStore, workspace: str) -> None:
+    """A worker editing the workspace while its files are put back would leave neither state."""
+    for other in store.active_ids():
+        try:
+            record = store.read(other)
+        except RelayError:
+            continue
+        if record.workspace == workspace and status_of(record) is Status.RUNNING:
+            raise Busy(f"run {other} is working in {workspace} now; a revert would race its edits",
+                       "Revert after that run ends (or antigravity_cancel it first). Nothing was changed.")
+
+
+def _by_hand(cwd: Path, directory: list[str], patch: Path, *options: str) -> str:
+    """The git command that does by hand what the refusal would not."""
+    return shlex.join(["git", "-C", str(cwd), "apply", "-R", *options, *directory, str(patch)])
+
+
+def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> RevertResult:
+    """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole."""
+    record = store.read(run_id)
+    patch_path = store.patch_path(run_id)
+    if status_of(record) is Status.RUNNING:
+        raise Busy(f"run {run_id} is still running", "Revert it after it ends (or antigravity_cancel it first).")
+    patch = store.read_patch(run_id)
+    if patch is None:
+        why = "it changed no files" if not record.changes else (
+            "it ran before patches were kept, its changes came from the worker's report only, or patches were off "
+            "(GRAVITY_RELAY_PATCH_MAX_SIZE=0)")
+        raise NotFound(f"run {run_id} has no patch ({patch_path}): {why}",
+                       "Nothing to revert from the relay's side; `gravity-relay runs show RUN_ID --detail full` lists "
+                       "the files it changed.")
+    if not record.workspace or not os.path.isdir(record.workspace):
+        raise InvalidWorkspace(f"run {run_id}'s workspace {record.workspace!r} is not a folder any more",
+                               "Nothing was changed. Restore the folder first, or apply the patch by hand: "
+                               f"git apply -R {patch_path}")
+    cwd, directory, config = _where(Path(record.workspace))
+    header, sections = split_patch(patch)
+    partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
+               if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
+    if partial:
+        raise RelayError(Status.INVALID_WORKSPACE,
+                         f"run {run_id}'s patch does not hold the whole run, so it cannot undo it: {'; '.join(partial)}"[:2000],
+                         "Nothing was changed. Restore those files yourself (git checkout / your backup); the rest can "
+                         f"be reversed by hand: {_by_hand(cwd, directory, patch_path)}")
+    result = RevertResult(run_id=run_id, workspace=record.workspace, patch=str(patch_path), dry_run=dry_run,
+                          actions=revert_actions(sections))
+    if not sections:
+        return result
+    _refuse_while_a_worker_runs_there(store, record.workspace)
+    check = _apply(cwd, ["-R", "--check", *directory], config, patch)
+    if check.returncode != 0:
+        stderr = check.stderr.decode("utf-8", "replace")
+        forward = _apply(cwd, ["--check", *directory], config, patch)
+        if forward.returncode == 0:
+            raise RelayError(Status.INVALID_WORKSPACE,
+                             f"run {run_id} looks reverted already: its patch applies forward, not backward, in "
+                             f"{record.workspace}", "Nothing was changed.")
+        prefix = directory[0].split("=", 1)[1] if directory else ""
+        # Named as the packet names them: relative to the workspace, not to the repository's top.
+        files = [f[len(prefix):] if prefix and f.startswith(prefix) else f for f in _failed_files(stderr)]
+        named = ", ".join(files[:20]) + (f" (+{len(files) - 20} more)" if len(files) > 20 else "")
+        detail = f"these files changed since the run: {named}" if files else \
+            f"git apply -R --check refused: {' '.join(stderr.split())[:600]}"
+        raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: {detail}",
+                         "Nothing was changed. Undo the later edits to those files, then run the revert again; or "
+                         f"reverse what still applies by hand: {_by_hand(cwd, directory, patch_path, '--reject')} "
+                         "(it leaves a .rej file beside each file it could not undo).")
+    if dry_run:
+        return result
+    done = _apply(cwd, ["-R", *directory], config, patch)
+    if done.returncode != 0:  # the check passed a moment ago: something wrote in between
+        stderr = " ".join(done.stderr.decode("utf-8", "replace").split())[:600]
+        raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: git apply -R refused after its check "
+                         f"passed ({stderr})", "git apply writes all or nothing; check the workspace and try again.")
+    result.reverted = True
+    return result
