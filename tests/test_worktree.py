@@ -291,3 +291,24 @@ def test_record_change_sees_a_same_size_edit_made_in_the_index_files_own_timesta
     finally:
         lease.release()
     assert git(repo, "show", f"{tip}:src/app.py") == "def main():\n    return 2\n"
+
+
+async def test_runs_revert_of_a_worktree_run_refuses_before_apply_and_undoes_it_after(tmp_path, repo):
+    from relay.core.errors import RelayError
+    from relay.runs.patches import revert_run
+    from relay.runs.store import RunStore
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "src/new.py", "content": "x = 1\n"},
+        {"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2, "content": "    return 2\n"}]))
+    before = _tree(repo)
+    store = RunStore(tmp_path / "data" / "runs")
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                         "workspace": str(repo)}))
+        with pytest.raises(RelayError, match="never applied"):
+            revert_run(store, packet["run_id"])
+        applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
+    assert applied["status"] == "SUCCESS" and (repo / "src" / "new.py").exists()
+    assert revert_run(store, packet["run_id"]).reverted
+    assert _tree(repo) == before

@@ -154,6 +154,13 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
     patch_path = store.patch_path(run_id)
     if status_of(record) is Status.RUNNING:
         raise Busy(f"run {run_id} is still running", "Revert it after it ends (or antigravity_cancel it first).")
+    if record.branch and not record.applied_at:
+        # An isolated run's change is on its branch only: the user's tree never had it (issue 10, worktree).
+        raise RelayError(Status.INVALID_WORKSPACE,
+                         f"run {run_id} ran in a worktree and was never applied: its change is only on branch "
+                         f"{record.branch}, so there is nothing to revert in {record.workspace}",
+                         "Nothing was changed. To drop the change, leave it unapplied (retention deletes the branch) "
+                         f"or delete it: git branch -D {record.branch}")
     patch = store.read_patch(run_id)
     if patch is None:
         why = "it changed no files" if not record.changes else (
