@@ -233,24 +233,22 @@ def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_le
     assert check_worktrees(settings).level == "ok"
 
 
-async def test_apply_refuses_a_run_that_broke_its_policy_and_changes_nothing(tmp_path, repo):
-    from relay.core.contracts import Status
-    from relay.runs.store import RunStore
-
-    if not hasattr(Status, "POLICY_VIOLATION"):
-        pytest.skip("Status.POLICY_VIOLATION comes with the policy part of issue 10")
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "ci.yml", "content": "x\n"}]))
-    async with memory_relay(_env(tmp_path, agy)) as client:
-        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+async def test_worktree_run_that_breaks_its_policy_leaves_the_users_tree_byte_identical_and_apply_refuses_it(
+        tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": ".github/workflows/ci.yml", "content": "x\n"},
+        *({"op": "write", "path": f"gen/f{i}.txt", "content": f"{i}\n"} for i in range(60))]))
+    profiles = json.dumps({"guarded": {"isolation": "worktree", "protected": [".github/**"], "max_files": 50}})
+    before = _tree(repo)
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "guarded",
                                                                          "workspace": str(repo)}))
-        store = RunStore(tmp_path / "data" / "runs")
-        record = store.read(packet["run_id"])
-        record.status = Status.POLICY_VIOLATION
-        store.write(record)
-        before = _tree(repo)
+        assert packet["status"] == "POLICY_VIOLATION", packet
+        assert "protected" in packet["error"]["message"] and "max_files 50" in packet["error"]["message"]
+        assert _tree(repo) == before
         answer = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert answer["status"] == "INVALID_INPUT" and "POLICY_VIOLATION" in answer["error"]["message"]
-    assert _tree(repo) == before and not (repo / "ci.yml").exists()
+    assert _tree(repo) == before and not (repo / ".github").exists()
 
 
 def test_a_worktree_whose_git_file_was_pointed_at_the_main_repository_is_replaced_not_reset(tmp_path, repo):
