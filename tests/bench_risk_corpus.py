@@ -260,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped: list[str] = []
     max_bytes = 0
     token_fires = token_on_riskiest = riskiest_sources = source_files = 0
+    benign_sources = token_on_benign = 0
     review_ms: list[float] = []
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
     try:
@@ -295,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
                 low_security += 1
                 marks.append("overall LOW")
             benign = _benign(entry, list(out["risk"]))
+            benign_sources += sum(1 for p in benign if p in out["sources"])
+            token_on_benign += sum(1 for p in benign if p in out["token_fires"])
             bad = [p for p in benign if out["risk"][p] == "high"]
             benign_total += len(benign)
             benign_high += len(bad)
@@ -323,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             f"token rule: fires on {token_fires} of {source_files} changed source files; {token_on_riskiest} of them are a labelled riskiest file"
             f" (precision {token_on_riskiest / token_fires:.0%}); it fires on {token_on_riskiest} of {riskiest_sources} labelled riskiest source files"
         )
+    if benign_sources or token_fires:
+        print(f"token rule on labelled-benign source files (mechanical controls): fires on {token_on_benign} of {benign_sources}")
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
     if args.token_rate:

@@ -74,6 +74,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     "type_change": (fc("link", kind="type"), fc("link"), NO_CTX),
     "symlink": (fc("link", symlink=True, added_lines=["a.txt"]), fc("link.txt"), NO_CTX),
     "submodule": (fc("vendor/lib", submodule=True), fc("vendor/lib.py"), NO_CTX),
+    "beside_security_test": (
+        fc("src/shim.py", additions=1, deletions=1, removed_lines=["def parse(s, scripting=False):"], added_lines=["def parse(s, scripting=True):"]),
+        fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "3.1.0"'], added_lines=['__version__ = "3.1.1"']),
+        RiskContext(security_test="GHSA-q65m-pv3f-wr5r"),
+    ),
 }
 
 
@@ -301,6 +306,62 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
     assert assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX).risk == "low"
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "found"),
+    [
+        # Regressions: algorithmic-DoS and unclean-root fixes whose only words were in comments
+        # (sqlparse GHSA-f2ff-p2ww-7p4p, filepath-securejoin's unclean root) were ranked low.
+        ("sqlparse/engine/grouping.py", "            # per remaining comment token (which is O(n**2)).", "advisory: O(n**2)"),
+        ("join.go", "\t// the root must not be attacker-controlled.", "advisory: attacker"),
+        ("lib/parse.js", "  // CVE-2022-46175: refuse such keys", "advisory: CVE-2022-46175"),
+    ],
+)
+def test_security_tokens_read_comments_that_name_an_advisory_or_attack(path: str, line: str, found: str) -> None:
+    assert line_matters(path, line)
+    out = assess(fc(path, additions=2, added_lines=[line, "    break"]), NO_CTX)
+    assert out.risk == "high" and found in out.reasons[0], out.reasons
+
+
+def test_mechanical_comment_only_change_naming_a_cve_stays_mechanical() -> None:
+    change = fc("src/parse.py", additions=1, added_lines=["    # see CVE-2022-46175 for why keys are checked"])
+    out = assess(change, NO_CTX)
+    assert out.risk == "low" and out.reasons == ["mechanical: comments or blank lines only"]
+
+
+@pytest.mark.parametrize(
+    ("line", "fires"),
+    [
+        # Regression: node-tar's negative-size fix (GHSA-8x88-c5mf-7j5w) had no token at all.
+        ("            (k === 'size' && Number(v) < 0) ||", True),
+        ("    if len(data) > MAX_LINE_LENGTH:", True),
+        ("    if (header.size > this.maxSize) throw new Error('too big')", True),
+        ("  for (let i = len - 1; i >= 0; i--) {", False),
+        ("    total = offset + length", False),
+    ],
+)
+def test_security_tokens_see_bounds_on_sizes(line: str, fires: bool) -> None:
+    out = assess(fc("src/header.ts", additions=1, added_lines=[line]), NO_CTX)
+    assert (out.risk == "high") is fires, out.reasons
+
+
+def test_security_tokens_see_path_cleaning_in_go() -> None:
+    out = assess(fc("join.go", additions=1, added_lines=["\tif filepath.Clean(root) != root {"]), NO_CTX)
+    assert out.risk == "high" and "paths/symlinks" in out.reasons[0], out.reasons
+
+
+def test_assess_all_raises_source_beside_a_test_naming_an_advisory() -> None:
+    # Regression: bleach 3.1.1 (CVE-2020-6802) flipped one default in source; its test named
+    # GHSA-q65m-pv3f-wr5r in a comment, and the whole change came out low.
+    shim = fc("bleach/html5lib_shim.py", additions=1, deletions=1, removed_lines=["    def _parse(self, scripting=False):"], added_lines=["    def _parse(self, scripting=True):"])
+    test = fc("tests/test_clean.py", additions=3, added_lines=["    # refs: bug 1615315 / GHSA-q65m-pv3f-wr5r", "def test_noscript_rawtag_(raw_tag, data, expected):"])
+    docs = fc("CHANGES", additions=5)
+    out = {c.path: c for c in assess_all([shim, test, docs], NO_CTX)}
+    assert out["bleach/html5lib_shim.py"].risk == "medium" and "GHSA-q65m-pv3f-wr5r" in out["bleach/html5lib_shim.py"].reasons[0]
+    assert out["CHANGES"].risk == "low" and out["tests/test_clean.py"].risk == "low"
+    plain = {c.path: c for c in assess_all([shim, fc("tests/test_clean.py", additions=1, added_lines=["def test_noscript():"])], NO_CTX)}
+    assert plain["bleach/html5lib_shim.py"].risk == "low"
 
 
 def test_security_tokens_do_not_read_comments() -> None:

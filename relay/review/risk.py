@@ -30,6 +30,7 @@ import msgspec
 
 from relay.observe.code_reading import (
     SAMPLE_LINES,
+    advisory_words,
     complete_sample,
     mechanical_verdict,
     reformat_verdict,
@@ -69,6 +70,7 @@ __all__ = [
     "max_risk",
     "assess_all",
     "moved_dependencies",
+    "security_test_names",
     "LARGE_HUNK_LINES",
 ]
 
@@ -108,6 +110,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Dependency names removed from some manifest of the same change: adding one of them
     # elsewhere moves it, it does not bring in anything new (see ``assess_all``).
     moved_deps: frozenset[str] = frozenset()
+    # An advisory id or attack word that a changed test of the same change names (see
+    # ``assess_all``): the source edits beside it are the fix it tests.
+    security_test: str = ""
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -281,6 +286,15 @@ def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
     if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
         return None
     return security_token([*c.added_lines, *c.removed_lines])
+
+
+def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+        return None
+    lines = [*c.added_lines, *c.removed_lines]
+    if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
+        return None  # the release's version string, not the fix
+    return ctx.security_test
 
 
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
@@ -491,6 +505,7 @@ RULES: tuple[Rule, ...] = (
     Rule("new_dependency", "high", "adds a dependency: {detail}", _new_dependency),
     Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", _symlink_escapes),
     Rule("huge_change", "high", "very large change ({detail})", _huge),
+    Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
     Rule("lockfile", "medium", "lockfile", _lockfile),
@@ -569,4 +584,20 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     moved = moved_dependencies(changes)
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    named = security_test_names(changes)
+    if named and not ctx.security_test:
+        ctx = msgspec.structs.replace(ctx, security_test=named)
     return [assess(change, ctx) for change in changes]
+
+
+def security_test_names(changes: Iterable[FileChange]) -> str:
+    """The advisory id or attack word that an added line of a changed test names ("" if none):
+    a security regression test, whose presence says the change is a security fix."""
+    for c in changes:
+        if c.kind == "deleted" or file_kind(c.path) != "test":
+            continue
+        for line in c.added_lines:
+            found = advisory_words(line)
+            if found:
+                return found[:40]
+    return ""
