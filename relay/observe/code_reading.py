@@ -346,6 +346,8 @@ def mechanical_verdict(c: Sampled) -> str | None:
     # Reformatting never changes the letters and digits, in order: a cheap test first.
     if _NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed):
         return "reformatted only"
+    if c.path.lower().endswith((".py", ".pyi")) and _docstring_only([*added, *removed]):
+        return "docstrings only"
     if _requalified_only(added, removed):
         return "definition moved to another module, uses renamed only"
     if all(IMPORT_RE.match(line) for line in (*added, *removed)):
@@ -353,6 +355,79 @@ def mechanical_verdict(c: Sampled) -> str | None:
         if names_added <= set(re.findall(r"\w+", " ".join(removed))):
             return "imports removed or regrouped only"
     return None
+
+
+# ----- Python docstrings: prose lines, read without the file around them
+
+_PROSE_WORDS_RE = re.compile(r"[A-Za-z]{2,}[,;:.]?\s+[`*(\"']*[A-Za-z]{2,}")
+_DOCSTRING_QUOTES_RE = re.compile(r"[rRuU]?(?:\"\"\"|''')\s*")
+_PROSE_END_RE = re.compile(r"^\.\. [\w-]+::|^:\w[^:]*:|[A-Za-z]{2,}\.$")
+_REST_UNDERLINE_RE = re.compile(r"([-=~^*])\1{2,}")
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _code_readings(text: str) -> Iterable[str]:
+    """The ways one line could be a piece of Python: a block opener, a branch of a block,
+    part of a bracketed expression or of an argument list."""
+    body = text + " pass" if text.endswith(":") else text
+    yield body
+    yield "if 1:\n pass\n" + body
+    yield text + "\n case _: pass"  # a match statement's header
+    yield "try:\n pass\n" + body + ("" if text.startswith(("except", "finally")) else "\nexcept: pass")
+    opened = [ch for ch in text if ch in "([{"]
+    closed = [ch for ch in text if ch in ")]}"]
+    bare = text.rstrip(",\\ ")
+    # A continuation line: it may close brackets opened above, open some closed below, or
+    # go on an expression with an operator ("and not x", "is None)").
+    before = "(" * max(len(closed) - len(opened), 0)
+    after = "".join(_CLOSERS[ch] for ch in reversed(opened[len(closed):])) if len(opened) > len(closed) else ""
+    for head in ("", "_ "):
+        yield before + head + bare + after
+        yield "f(" + before + head + bare + after + ")"
+    yield "[" + text.strip(",[]") + "]"
+
+
+def _docstring_line(text: str) -> bool:
+    """A line of docstring prose or a docstring's own quotes; never a line that reads as code."""
+    if _DOCSTRING_QUOTES_RE.fullmatch(text):
+        return True
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError):
+        body = None
+    if body is not None:
+        # Only a whole one-line docstring parses and still counts: not an assignment or call.
+        return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
+    if _REST_UNDERLINE_RE.fullmatch(text):
+        return True
+    letters = sum(ch.isalpha() or ch == " " for ch in text)
+    # Words, a sentence's end, or a reST directive or field: never how code reads.
+    if letters < 0.6 * len(text) or not (_PROSE_WORDS_RE.search(text) or _PROSE_END_RE.search(text)):
+        return False
+    return not any(_parses(reading) for reading in _code_readings(text))
+
+
+def _docstring_only(lines: list[str]) -> bool:
+    """Every changed line is docstring prose (a wording fix, a reST field), not code. Lines
+    arrive without the file around them, so a line counts as prose only when it reads as words
+    and no reading of it as Python parses: ``verify=False,`` or ``else:`` never do. A lone word
+    (a sentence's last word wrapped onto its own line) could be code too, so it passes only
+    beside prose."""
+    prose = False
+    for line in lines:
+        if _docstring_line(line):
+            prose = True
+        elif not line.isidentifier():
+            return False
+    return prose
 
 
 @functools.lru_cache(maxsize=512)
