@@ -7,12 +7,15 @@ worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run 
 real call. The corpus holds only repository names, commit ids, file names and labels; the
 code comes from local mirrors at run time.
 
-Getting the mirrors (bare clones, a few MiB each, ~60 MiB in all):
+Getting the mirrors (bare clones, a few MiB each, ~100 MiB in all):
 
     mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
     for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
              paramiko/paramiko yaml/pyyaml cthackers/adm-zip cyphar/filepath-securejoin \\
-             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz; do
+             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz \\
+             pallets/jinja sybrenstuvel/python-rsa tlsfuzzer/python-ecdsa yargs/yargs-parser \\
+             npm/hosted-git-info go-yaml/yaml chalk/ansi-regex gulpjs/glob-parent \\
+             faisalman/ua-parser-js Qix-/color-string; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:

@@ -524,3 +524,30 @@ def test_a_full_added_sample_cannot_show_lost_cases() -> None:
 def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:
     out = assess(fc("lib/walk.js", additions=1, deletions=1, removed_lines=["  items.map(x => check(x))"], added_lines=["  items.map((x) => check(x));"]), NO_CTX)
     assert out.reasons == ["mechanical: reformatted only"]
+
+
+# --------------------------------------------------------------------------- docstring-only edits
+
+
+def test_mechanical_docstring_rewording_in_python_is_capped_low() -> None:
+    # Regression: a docstring tweak in paramiko/client.py (``:raises:`` fields naming
+    # authentication) was called high by the token rule; prose is not a check.
+    removed = [":raises:", "`.BadHostKeyException` -- if the server's host key could not be", "verified", ":raises: `.AuthenticationException` -- if authentication failed"]
+    added = [":raises BadHostKeyException:", "if the server's host key could not be verified.", ":raises AuthenticationException: if authentication failed.", ".. warning::"]
+    out = assess(fc("paramiko/client.py", additions=4, deletions=4, removed_lines=removed, added_lines=added), NO_CTX)
+    assert out.risk == "low" and out.reasons == ["mechanical: docstrings only"], out.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added"),
+    [
+        (["        verify=True,"], ["        verify=False,"]),
+        (["    if not allowed:"], ["    if not allowed and strict:"]),
+        (["            and not allow_agent"], ["            or not allow_agent"]),
+        (["    key_filename"], ["    key_file"]),  # a lone word with no prose beside it could be code
+        (["    return a if b else c"], ["    return a if c else b"]),
+    ],
+)
+def test_mechanical_docstring_check_never_takes_code_for_prose(removed: list[str], added: list[str]) -> None:
+    out = assess(fc("src/client.py", additions=1, deletions=1, removed_lines=removed, added_lines=added), NO_CTX)
+    assert not out.reasons[0].startswith("mechanical"), out.reasons
