@@ -150,7 +150,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     files = [c.path for c in changeset.files]
     report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
     started = time.perf_counter()
-    changes, flags, assessed = build_review(changeset, report=report)
+    changes, flags, assessed = build_review(changeset, report=report, workspace=work)
     review_ms = (time.perf_counter() - started) * 1000
     packet = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes, flags=flags, tests=Tests(source="none")))
     relay_order = [t.file for t in packet.changes.review]

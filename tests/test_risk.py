@@ -8,7 +8,7 @@ import pytest
 from relay.observe.changes import SAMPLE_LINES
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
-from relay.review.risk import RULES, RiskContext, assess, assess_all, max_risk
+from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -551,3 +551,30 @@ def test_mechanical_docstring_rewording_in_python_is_capped_low() -> None:
 def test_mechanical_docstring_check_never_takes_code_for_prose(removed: list[str], added: list[str]) -> None:
     out = assess(fc("src/client.py", additions=1, deletions=1, removed_lines=removed, added_lines=added), NO_CTX)
     assert not out.reasons[0].startswith("mechanical"), out.reasons
+
+
+# --------------------------------------------------------------------------- a new pin file repeating pins
+
+
+def test_new_pin_file_repeating_existing_pins_adds_no_dependency(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The misfire: a new pin file repeating the project's pins was reported as new dependencies.
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\nPyYAML>=6\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = [\n    "click>=8.1",\n]\n')
+    pins = fc("requirements-lock.txt", kind="added", additions=3, added_lines=["requests==2.32.3", "pyyaml==6.0.2", "click==8.1.7"])
+    known = existing_dependencies(tmp_path, [pins])
+    assert {"requests", "pyyaml", "click"} <= known
+    [out] = assess_all([pins], RiskContext(known_deps=known))
+    assert not any(r.startswith("adds a dependency") for r in out.reasons), out.reasons
+    extra = msgspec.structs.replace(pins, added_lines=[*pins.added_lines, "left-pad==1.3.0"])
+    [out] = assess_all([extra], RiskContext(known_deps=known))
+    assert out.reasons[0] == "adds a dependency: left-pad", out.reasons
+
+
+def test_existing_dependencies_read_nothing_without_an_added_manifest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\n")
+    edited = fc("requirements.txt", additions=1, added_lines=["flask==3.0"])
+    assert existing_dependencies(tmp_path, [edited]) == frozenset()
+    # A manifest the change itself edits is not "existing": its new pins stay new.
+    (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n")
+    added = fc("requirements-dev.txt", kind="added", additions=1, added_lines=["flask==3.0"])
+    assert existing_dependencies(tmp_path, [edited, added]) == frozenset()

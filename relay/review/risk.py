@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
@@ -71,6 +73,7 @@ __all__ = [
     "assess_all",
     "moved_dependencies",
     "security_test_names",
+    "existing_dependencies",
     "LARGE_HUNK_LINES",
 ]
 
@@ -113,6 +116,10 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # An advisory id or attack word that a changed test of the same change names (see
     # ``assess_all``): the source edits beside it are the fix it tests.
     security_test: str = ""
+    # Dependency names the project's unchanged manifests already declare, read only when the
+    # change adds a manifest (see ``existing_dependencies``): a new pin file repeating them
+    # brings in nothing new.
+    known_deps: frozenset[str] = frozenset()
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -359,6 +366,8 @@ def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
     if not is_manifest(c.path):
         return None
     gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
+    if c.kind == "added":
+        gone |= ctx.known_deps
     new = sorted(name for name in _dep_names(c.path, c.added_lines) if _dep_key(name) not in gone)
     if not new:
         return None
@@ -601,3 +610,40 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
             if found:
                 return found[:40]
     return ""
+
+
+# Bounds on what ``existing_dependencies`` reads: a few small files, once per added manifest.
+_MAX_PIN_FILES = 8
+_MAX_PIN_BYTES = 256 * 1024
+
+
+def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names declared by the unchanged manifests beside an added one (its folder and
+    the workspace root). Read only when the change adds a manifest, at most a few small files,
+    never through a symlink; whatever cannot be read is simply not known."""
+    changes = list(changes)
+    added = [c for c in changes if c.kind == "added" and is_manifest(c.path)]
+    if not added:
+        return frozenset()
+    changed = {c.path for c in changes}
+    names: set[str] = set()
+    read = 0
+    for folder in sorted({posixpath.dirname(c.path) for c in added} | {""}):
+        try:
+            entries = sorted(os.listdir(workspace / folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = posixpath.join(folder, entry) if folder else entry
+            if rel in changed or not is_manifest(rel) or read >= _MAX_PIN_FILES:
+                continue
+            full = workspace / rel
+            try:
+                if full.is_symlink() or not full.is_file() or full.stat().st_size > _MAX_PIN_BYTES:
+                    continue
+                text = full.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            read += 1
+            names |= {_dep_key(name) for name in _dep_names(rel, text.splitlines())}
+    return frozenset(names)
