@@ -3,8 +3,9 @@
 Three readers for ``relay.review.risk``'s rules, kept apart from the rule table because each is
 a small parser of its own: test cases and assertions counted by the language's syntax
 (Python through ``ast`` when a line parses, other languages by simple token patterns);
-security-relevant tokens in changed source lines; and mechanical edits (comments only,
-reordered lines, reformatting, a definition moved to another module) that need no review.
+security-relevant tokens in changed source lines (and in comments that name an advisory or an
+attack); and mechanical edits (comments only, Python docstrings only, reordered lines,
+reformatting, a definition moved to another module) that need no review.
 None of them knows a file's kind: the rules decide which files each applies to.
 """
 
