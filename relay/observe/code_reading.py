@@ -364,6 +364,8 @@ _PROSE_WORDS_RE = re.compile(r"[A-Za-z]{2,}[,;:.]?\s+[`*(\"']*[A-Za-z]{2,}")
 _DOCSTRING_QUOTES_RE = re.compile(r"[rRuU]?(?:\"\"\"|''')\s*")
 _PROSE_END_RE = re.compile(r"^\.\. [\w-]+::|^:\w[^:]*:|[A-Za-z]{2,}\.$")
 _REST_UNDERLINE_RE = re.compile(r"([-=~^*])\1{2,}")
+_NOT_PROSE_CHARS_RE = re.compile(r"[^A-Za-z ]+")
+_ONE_LINE_DOCSTRING_RE = re.compile(r"[rRuU]?(\"\"\"|\'\'\')(?:(?!\1).)*\1")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -396,24 +398,25 @@ def _code_readings(text: str) -> Iterable[str]:
     yield "[" + text.strip(",[]") + "]"
 
 
+def _prose_shape(text: str) -> bool | None:
+    """The cheap half of ``_docstring_line``: True for a docstring's quotes or a reST underline,
+    False for a line that cannot be prose, None when only parsing can tell."""
+    if _DOCSTRING_QUOTES_RE.fullmatch(text) or _ONE_LINE_DOCSTRING_RE.fullmatch(text) or _REST_UNDERLINE_RE.fullmatch(text):
+        return True
+    # Words, a sentence's end, or a reST directive or field: never how code reads.
+    if not (_PROSE_WORDS_RE.search(text) or _PROSE_END_RE.search(text)):
+        return False
+    if len(_NOT_PROSE_CHARS_RE.sub("", text)) < 0.6 * len(text):
+        return False
+    return None
+
+
 def _docstring_line(text: str) -> bool:
     """A line of docstring prose or a docstring's own quotes; never a line that reads as code."""
-    if _DOCSTRING_QUOTES_RE.fullmatch(text):
-        return True
-    try:
-        body = ast.parse(text).body
-    except (SyntaxError, ValueError):
-        body = None
-    if body is not None:
-        # Only a whole one-line docstring parses and still counts: not an assignment or call.
-        return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
-    if _REST_UNDERLINE_RE.fullmatch(text):
-        return True
-    letters = sum(ch.isalpha() or ch == " " for ch in text)
-    # Words, a sentence's end, or a reST directive or field: never how code reads.
-    if letters < 0.6 * len(text) or not (_PROSE_WORDS_RE.search(text) or _PROSE_END_RE.search(text)):
-        return False
-    return not any(_parses(reading) for reading in _code_readings(text))
+    shape = _prose_shape(text)
+    if shape is not None:
+        return shape
+    return not _parses(text) and not any(_parses(reading) for reading in _code_readings(text))
 
 
 def _docstring_only(lines: list[str]) -> bool:
@@ -421,7 +424,10 @@ def _docstring_only(lines: list[str]) -> bool:
     arrive without the file around them, so a line counts as prose only when it reads as words
     and no reading of it as Python parses: ``verify=False,`` or ``else:`` never do. A lone word
     (a sentence's last word wrapped onto its own line) could be code too, so it passes only
-    beside prose."""
+    beside prose. The cheap shape test runs on every line before any parsing: most code
+    fails it at once."""
+    if not lines or any(_prose_shape(line) is False and not line.isidentifier() for line in lines):
+        return False
     prose = False
     for line in lines:
         if _docstring_line(line):
