@@ -7,12 +7,15 @@ worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run 
 real call. The corpus holds only repository names, commit ids, file names and labels; the
 code comes from local mirrors at run time.
 
-Getting the mirrors (bare clones, a few MiB each, ~60 MiB in all):
+Getting the mirrors (bare clones, a few MiB each, ~100 MiB in all):
 
     mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
     for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
              paramiko/paramiko yaml/pyyaml cthackers/adm-zip cyphar/filepath-securejoin \\
-             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz; do
+             jaraco/zipp mozilla/bleach json5/json5 mde/ejs minimistjs/minimist ulikunitz/xz \\
+             pallets/jinja sybrenstuvel/python-rsa tlsfuzzer/python-ecdsa yargs/yargs-parser \\
+             npm/hosted-git-info go-yaml/yaml chalk/ansi-regex gulpjs/glob-parent \\
+             faisalman/ua-parser-js Qix-/color-string; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -147,7 +150,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     files = [c.path for c in changeset.files]
     report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
     started = time.perf_counter()
-    changes, flags, assessed = build_review(changeset, report=report)
+    changes, flags, assessed = build_review(changeset, report=report, workspace=work)
     review_ms = (time.perf_counter() - started) * 1000
     packet = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes, flags=flags, tests=Tests(source="none")))
     relay_order = [t.file for t in packet.changes.review]
@@ -260,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped: list[str] = []
     max_bytes = 0
     token_fires = token_on_riskiest = riskiest_sources = source_files = 0
+    benign_sources = token_on_benign = 0
     review_ms: list[float] = []
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
     try:
@@ -295,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                 low_security += 1
                 marks.append("overall LOW")
             benign = _benign(entry, list(out["risk"]))
+            benign_sources += sum(1 for p in benign if p in out["sources"])
+            token_on_benign += sum(1 for p in benign if p in out["token_fires"])
             bad = [p for p in benign if out["risk"][p] == "high"]
             benign_total += len(benign)
             benign_high += len(bad)
@@ -323,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             f"token rule: fires on {token_fires} of {source_files} changed source files; {token_on_riskiest} of them are a labelled riskiest file"
             f" (precision {token_on_riskiest / token_fires:.0%}); it fires on {token_on_riskiest} of {riskiest_sources} labelled riskiest source files"
         )
+    if benign_sources or token_fires:
+        print(f"token rule on labelled-benign source files (mechanical controls): fires on {token_on_benign} of {benign_sources}")
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
     if args.token_rate:

@@ -8,7 +8,7 @@ import pytest
 from relay.observe.changes import SAMPLE_LINES
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
-from relay.review.risk import RULES, RiskContext, assess, assess_all, max_risk
+from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -74,6 +74,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     "type_change": (fc("link", kind="type"), fc("link"), NO_CTX),
     "symlink": (fc("link", symlink=True, added_lines=["a.txt"]), fc("link.txt"), NO_CTX),
     "submodule": (fc("vendor/lib", submodule=True), fc("vendor/lib.py"), NO_CTX),
+    "beside_security_test": (
+        fc("src/shim.py", additions=1, deletions=1, removed_lines=["def parse(s, scripting=False):"], added_lines=["def parse(s, scripting=True):"]),
+        fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "3.1.0"'], added_lines=['__version__ = "3.1.1"']),
+        RiskContext(security_test="GHSA-q65m-pv3f-wr5r"),
+    ),
 }
 
 
@@ -303,6 +308,62 @@ def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
     assert assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX).risk == "low"
 
 
+@pytest.mark.parametrize(
+    ("path", "line", "found"),
+    [
+        # Regressions: algorithmic-DoS and unclean-root fixes whose only words were in comments
+        # (sqlparse GHSA-f2ff-p2ww-7p4p, filepath-securejoin's unclean root) were ranked low.
+        ("sqlparse/engine/grouping.py", "            # per remaining comment token (which is O(n**2)).", "advisory: O(n**2)"),
+        ("join.go", "\t// the root must not be attacker-controlled.", "advisory: attacker"),
+        ("lib/parse.js", "  // CVE-2022-46175: refuse such keys", "advisory: CVE-2022-46175"),
+    ],
+)
+def test_security_tokens_read_comments_that_name_an_advisory_or_attack(path: str, line: str, found: str) -> None:
+    assert line_matters(path, line)
+    out = assess(fc(path, additions=2, added_lines=[line, "    break"]), NO_CTX)
+    assert out.risk == "high" and found in out.reasons[0], out.reasons
+
+
+def test_mechanical_comment_only_change_naming_a_cve_stays_mechanical() -> None:
+    change = fc("src/parse.py", additions=1, added_lines=["    # see CVE-2022-46175 for why keys are checked"])
+    out = assess(change, NO_CTX)
+    assert out.risk == "low" and out.reasons == ["mechanical: comments or blank lines only"]
+
+
+@pytest.mark.parametrize(
+    ("line", "fires"),
+    [
+        # Regression: node-tar's negative-size fix (GHSA-8x88-c5mf-7j5w) had no token at all.
+        ("            (k === 'size' && Number(v) < 0) ||", True),
+        ("    if len(data) > MAX_LINE_LENGTH:", True),
+        ("    if (header.size > this.maxSize) throw new Error('too big')", True),
+        ("  for (let i = len - 1; i >= 0; i--) {", False),
+        ("    total = offset + length", False),
+    ],
+)
+def test_security_tokens_see_bounds_on_sizes(line: str, fires: bool) -> None:
+    out = assess(fc("src/header.ts", additions=1, added_lines=[line]), NO_CTX)
+    assert (out.risk == "high") is fires, out.reasons
+
+
+def test_security_tokens_see_path_cleaning_in_go() -> None:
+    out = assess(fc("join.go", additions=1, added_lines=["\tif filepath.Clean(root) != root {"]), NO_CTX)
+    assert out.risk == "high" and "paths/symlinks" in out.reasons[0], out.reasons
+
+
+def test_assess_all_raises_source_beside_a_test_naming_an_advisory() -> None:
+    # Regression: bleach 3.1.1 (CVE-2020-6802) flipped one default in source; its test named
+    # GHSA-q65m-pv3f-wr5r in a comment, and the whole change came out low.
+    shim = fc("bleach/html5lib_shim.py", additions=1, deletions=1, removed_lines=["    def _parse(self, scripting=False):"], added_lines=["    def _parse(self, scripting=True):"])
+    test = fc("tests/test_clean.py", additions=3, added_lines=["    # refs: bug 1615315 / GHSA-q65m-pv3f-wr5r", "def test_noscript_rawtag_(raw_tag, data, expected):"])
+    docs = fc("CHANGES", additions=5)
+    out = {c.path: c for c in assess_all([shim, test, docs], NO_CTX)}
+    assert out["bleach/html5lib_shim.py"].risk == "medium" and "GHSA-q65m-pv3f-wr5r" in out["bleach/html5lib_shim.py"].reasons[0]
+    assert out["CHANGES"].risk == "low" and out["tests/test_clean.py"].risk == "low"
+    plain = {c.path: c for c in assess_all([shim, fc("tests/test_clean.py", additions=1, added_lines=["def test_noscript():"])], NO_CTX)}
+    assert plain["bleach/html5lib_shim.py"].risk == "low"
+
+
 def test_security_tokens_do_not_read_comments() -> None:
     # relay.observe.changes keeps no comment line of source; a comment naming a symlink is no check.
     assert not line_matters("src/unpack.py", "    # refuse symlinks here later")
@@ -463,3 +524,57 @@ def test_a_full_added_sample_cannot_show_lost_cases() -> None:
 def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:
     out = assess(fc("lib/walk.js", additions=1, deletions=1, removed_lines=["  items.map(x => check(x))"], added_lines=["  items.map((x) => check(x));"]), NO_CTX)
     assert out.reasons == ["mechanical: reformatted only"]
+
+
+# --------------------------------------------------------------------------- docstring-only edits
+
+
+def test_mechanical_docstring_rewording_in_python_is_capped_low() -> None:
+    # Regression: a docstring tweak in paramiko/client.py (``:raises:`` fields naming
+    # authentication) was called high by the token rule; prose is not a check.
+    removed = [":raises:", "`.BadHostKeyException` -- if the server's host key could not be", "verified", ":raises: `.AuthenticationException` -- if authentication failed"]
+    added = [":raises BadHostKeyException:", "if the server's host key could not be verified.", ":raises AuthenticationException: if authentication failed.", ".. warning::"]
+    out = assess(fc("paramiko/client.py", additions=4, deletions=4, removed_lines=removed, added_lines=added), NO_CTX)
+    assert out.risk == "low" and out.reasons == ["mechanical: docstrings only"], out.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added"),
+    [
+        (["        verify=True,"], ["        verify=False,"]),
+        (["    if not allowed:"], ["    if not allowed and strict:"]),
+        (["            and not allow_agent"], ["            or not allow_agent"]),
+        (["    key_filename"], ["    key_file"]),  # a lone word with no prose beside it could be code
+        (["    return a if b else c"], ["    return a if c else b"]),
+    ],
+)
+def test_mechanical_docstring_check_never_takes_code_for_prose(removed: list[str], added: list[str]) -> None:
+    out = assess(fc("src/client.py", additions=1, deletions=1, removed_lines=removed, added_lines=added), NO_CTX)
+    assert not out.reasons[0].startswith("mechanical"), out.reasons
+
+
+# --------------------------------------------------------------------------- a new pin file repeating pins
+
+
+def test_new_pin_file_repeating_existing_pins_adds_no_dependency(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The misfire: a new pin file repeating the project's pins was reported as new dependencies.
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\nPyYAML>=6\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = [\n    "click>=8.1",\n]\n')
+    pins = fc("requirements-lock.txt", kind="added", additions=3, added_lines=["requests==2.32.3", "pyyaml==6.0.2", "click==8.1.7"])
+    known = existing_dependencies(tmp_path, [pins])
+    assert {"requests", "pyyaml", "click"} <= known
+    [out] = assess_all([pins], RiskContext(known_deps=known))
+    assert not any(r.startswith("adds a dependency") for r in out.reasons), out.reasons
+    extra = msgspec.structs.replace(pins, added_lines=[*pins.added_lines, "left-pad==1.3.0"])
+    [out] = assess_all([extra], RiskContext(known_deps=known))
+    assert out.reasons[0] == "adds a dependency: left-pad", out.reasons
+
+
+def test_existing_dependencies_read_nothing_without_an_added_manifest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\n")
+    edited = fc("requirements.txt", additions=1, added_lines=["flask==3.0"])
+    assert existing_dependencies(tmp_path, [edited]) == frozenset()
+    # A manifest the change itself edits is not "existing": its new pins stay new.
+    (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n")
+    added = fc("requirements-dev.txt", kind="added", additions=1, added_lines=["flask==3.0"])
+    assert existing_dependencies(tmp_path, [edited, added]) == frozenset()

@@ -430,7 +430,7 @@ class Relay:
         if isinstance(usage, dict):
             record.usage = {k: v for k, v in usage.items() if isinstance(v, int)}
 
-        changes, flags, files = build_review(changeset, report=report, paths=plan.paths)
+        changes, flags, files = build_review(changeset, report=report, paths=plan.paths, workspace=Path(plan.workspace))
         record.changes = files
         record.observation_source = changes.source
         flags = list(plan.notes) + self._output_notes.pop(record.run_id, []) + flags
@@ -461,7 +461,7 @@ class Relay:
             except OSError as exc:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
-            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths)
+            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=Path(plan.workspace))
             return changes
         return None
 

@@ -3,8 +3,9 @@
 Three readers for ``relay.review.risk``'s rules, kept apart from the rule table because each is
 a small parser of its own: test cases and assertions counted by the language's syntax
 (Python through ``ast`` when a line parses, other languages by simple token patterns);
-security-relevant tokens in changed source lines; and mechanical edits (comments only,
-reordered lines, reformatting, a definition moved to another module) that need no review.
+security-relevant tokens in changed source lines (and in comments that name an advisory or an
+attack); and mechanical edits (comments only, Python docstrings only, reordered lines,
+reformatting, a definition moved to another module) that need no review.
 None of them knows a file's kind: the rules decide which files each applies to.
 """
 
@@ -27,6 +28,9 @@ __all__ = [
     "ROW_RE",
     "IMPORT_RE",
     "SECURITY_TOKENS",
+    "ADVISORY_RE",
+    "advisory_words",
+    "is_advisory_comment",
     "Sampled",
     "sampled",
     "complete_sample",
@@ -133,9 +137,40 @@ def weakened(c: FileChange) -> tuple[int, int]:
 
 # ----- what changed in source: security-relevant tokens in the changed lines
 
+# A fix naming what it fixes: advisory ids, the attack, the complexity it removes. Read in code
+# and in comments (relay.observe.file_kinds keeps a comment line of source or tests only when
+# it matches), so a comment-only change naming a CVE stays mechanical (see ``mechanical_verdict``).
+ADVISORY_RE = re.compile(
+    r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4})\b|\b(?:Re)?DoS\b|"
+    r"(?i:denial[- ]of[- ]service|\bquadratic|\bO\(\s*n\s*(?:\^|\*\*)\s*[2-9]\s*\)|\bO\(n²\)|exponential[- ](?:time|blow)|"
+    r"catastrophic backtracking|\b(?:cpu|memory|resource|stack) exhaustion|\bvulnerab\w*|\bexploit\w*|\battacker\w*|"
+    r"\bmalicious\b|\buntrusted\b|\bxss\b|\binjection\b|path traversal|zip[- ]?slip|prototype pollution)"
+)
+_ADVISORY_WORDS = (
+    "cve-", "ghsa", "cwe-", "dos", "denial", "quadratic", "o(", "exponential", "backtracking", "exhaustion", "vulnerab",
+    "exploit", "attacker", "malicious", "untrusted", "xss", "injection", "traversal", "slip", "pollution",
+)
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
+
+
+def advisory_words(line: str) -> str | None:
+    """The advisory id or attack word a changed line names, or None."""
+    low = line.lower()
+    if not any(word in low for word in _ADVISORY_WORDS):
+        return None
+    found = ADVISORY_RE.search(line)
+    return found.group(0) if found else None
+
+
+def is_advisory_comment(line: str) -> bool:
+    """A comment line kept in a sample only because it names an advisory or attack."""
+    text = line.lstrip()
+    return text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
+
+
 # Narrow on purpose (measured by tests/bench_risk_corpus.py --token-rate): names of the
 # checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
-SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
     ("redirects", re.compile(r"redirect", re.I)),
     ("TLS verification", re.compile(
@@ -143,7 +178,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
     # Distinctive names match inside identifiers too (hasOpenat2, is_symlink, _canonicalize).
     ("paths/symlinks", re.compile(
-        r"symlink|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bisabs\b|is_?absolute|linkpath|hardlink|"
+        r"symlink|\b(?:filepath|path)\.Clean\s*\(|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bisabs\b|is_?absolute|linkpath|hardlink|"
         r"nofollow|openat2?\b|resolve_(?:beneath|in_root|no_symlinks)|parentdir|strip_?absolute|path_?reservation|zip_?slip|"
         r"\b(?:os\.path|posixpath|filepath|path(?:\.posix|\.win32)?)\.(?:join|resolve|normalize|relative|isAbsolute)\s*\(|"
         r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
@@ -154,7 +189,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
     ("limits/overflow", re.compile(
         r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
-        r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b", re.I)),
+        r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b|"
+        # A bound on a size: a size-like name compared with a limit, or refused when negative.
+        r"\b\w*(?:size|length|len|count|depth)\w*['\"]?(?:\([^()]*\))?\s*(?:>=?|<=?)\s*(?:\w*(?:max|limit)\w*|[A-Z][A-Z0-9_]*(?:MAX|LIMIT)\w*)|"
+        r"\b\w*(?:size|length|len|offset)\b\W[^;]{0,40}?(?:[^<]<\s*0\b(?!\.)|>=\s*0\b(?!\.))", re.I)),
     ("permissions/auth", re.compile(
         r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
@@ -163,6 +201,9 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
+    # What a fix says about itself in its comments or strings (only such comment lines are
+    # sampled): an advisory id, the attack or the complexity it removes.
+    ("advisory", None),
     ("regular expression", re.compile(
         r"\bre\.(?:compile|match|search|sub|fullmatch|finditer)\s*\(|\bnew\s+RegExp\s*\(|\bRegex::new\s*\(|"
         r"\bregexp\.(?:MustCompile|Compile)\s*\(|\br['\"][^'\"]*(?:\.\*|\.\+|\)[*+]|\][*+])")),
@@ -179,7 +220,8 @@ _TOKEN_WORDS = (
     "shell", "eval", "replace", "max", "recursion", "overflow", "checked_", "saturating", "too", "size", "len", "chmod", "chown",
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
     "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
-    "-----begin", "x509", "private", "public", "prototype", "constructor",
+    "-----begin", "x509", "private", "public", "prototype", "constructor", "clean", "count", "depth", "limit", "offset",
+    "length", *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
@@ -191,9 +233,9 @@ def security_token(lines: Iterable[str]) -> str | None:
         if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code):
             continue  # an import names a module (often the project itself), not a check
         for category, pattern in SECURITY_TOKENS:
-            found = pattern.search(code)
+            found = advisory_words(code) if pattern is None else pattern.search(code)
             if found:
-                return f"{category}: {found.group(0).strip()[:30]}"
+                return f"{category}: {(found if isinstance(found, str) else found.group(0)).strip()[:30]}"
     return None
 
 
@@ -295,8 +337,9 @@ def mechanical_verdict(c: Sampled) -> str | None:
         return "renamed, content unchanged"
     if not (c.additions or c.deletions) or not complete_sample(c):
         return None
-    added = [line.strip() for line in c.added_lines]
-    removed = [line.strip() for line in c.removed_lines]
+    # A comment naming an advisory is sampled for the token rule; it is still only a comment.
+    added = [line.strip() for line in c.added_lines if not is_advisory_comment(line)]
+    removed = [line.strip() for line in c.removed_lines if not is_advisory_comment(line)]
     if not added and not removed:
         return "comments or blank lines only"
     if sorted(added) == sorted(removed):
@@ -304,6 +347,8 @@ def mechanical_verdict(c: Sampled) -> str | None:
     # Reformatting never changes the letters and digits, in order: a cheap test first.
     if _NOT_WORD_RE.sub("", "".join(added)) == _NOT_WORD_RE.sub("", "".join(removed)) and _normalized(added) == _normalized(removed):
         return "reformatted only"
+    if c.path.lower().endswith((".py", ".pyi")) and _docstring_only([*added, *removed]):
+        return "docstrings only"
     if _requalified_only(added, removed):
         return "definition moved to another module, uses renamed only"
     if all(IMPORT_RE.match(line) for line in (*added, *removed)):
@@ -311,6 +356,85 @@ def mechanical_verdict(c: Sampled) -> str | None:
         if names_added <= set(re.findall(r"\w+", " ".join(removed))):
             return "imports removed or regrouped only"
     return None
+
+
+# ----- Python docstrings: prose lines, read without the file around them
+
+_PROSE_WORDS_RE = re.compile(r"[A-Za-z]{2,}[,;:.]?\s+[`*(\"']*[A-Za-z]{2,}")
+_DOCSTRING_QUOTES_RE = re.compile(r"[rRuU]?(?:\"\"\"|''')\s*")
+_PROSE_END_RE = re.compile(r"^\.\. [\w-]+::|^:\w[^:]*:|[A-Za-z]{2,}\.$")
+_REST_UNDERLINE_RE = re.compile(r"([-=~^*])\1{2,}")
+_NOT_PROSE_CHARS_RE = re.compile(r"[^A-Za-z ]+")
+_ONE_LINE_DOCSTRING_RE = re.compile(r"[rRuU]?(\"\"\"|\'\'\')(?:(?!\1).)*\1")
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _code_readings(text: str) -> Iterable[str]:
+    """The ways one line could be a piece of Python: a block opener, a branch of a block,
+    part of a bracketed expression or of an argument list."""
+    body = text + " pass" if text.endswith(":") else text
+    yield body
+    yield "if 1:\n pass\n" + body
+    yield text + "\n case _: pass"  # a match statement's header
+    yield "try:\n pass\n" + body + ("" if text.startswith(("except", "finally")) else "\nexcept: pass")
+    opened = [ch for ch in text if ch in "([{"]
+    closed = [ch for ch in text if ch in ")]}"]
+    bare = text.rstrip(",\\ ")
+    # A continuation line: it may close brackets opened above, open some closed below, or
+    # go on an expression with an operator ("and not x", "is None)").
+    before = "(" * max(len(closed) - len(opened), 0)
+    after = "".join(_CLOSERS[ch] for ch in reversed(opened[len(closed):])) if len(opened) > len(closed) else ""
+    for head in ("", "_ "):
+        yield before + head + bare + after
+        yield "f(" + before + head + bare + after + ")"
+    yield "[" + text.strip(",[]") + "]"
+
+
+def _prose_shape(text: str) -> bool | None:
+    """The cheap half of ``_docstring_line``: True for a docstring's quotes or a reST underline,
+    False for a line that cannot be prose, None when only parsing can tell."""
+    if _DOCSTRING_QUOTES_RE.fullmatch(text) or _ONE_LINE_DOCSTRING_RE.fullmatch(text) or _REST_UNDERLINE_RE.fullmatch(text):
+        return True
+    # Words, a sentence's end, or a reST directive or field: never how code reads.
+    if not (_PROSE_WORDS_RE.search(text) or _PROSE_END_RE.search(text)):
+        return False
+    if len(_NOT_PROSE_CHARS_RE.sub("", text)) < 0.6 * len(text):
+        return False
+    return None
+
+
+def _docstring_line(text: str) -> bool:
+    """A line of docstring prose or a docstring's own quotes; never a line that reads as code."""
+    shape = _prose_shape(text)
+    if shape is not None:
+        return shape
+    return not _parses(text) and not any(_parses(reading) for reading in _code_readings(text))
+
+
+def _docstring_only(lines: list[str]) -> bool:
+    """Every changed line is docstring prose (a wording fix, a reST field), not code. Lines
+    arrive without the file around them, so a line counts as prose only when it reads as words
+    and no reading of it as Python parses: ``verify=False,`` or ``else:`` never do. A lone word
+    (a sentence's last word wrapped onto its own line) could be code too, so it passes only
+    beside prose. The cheap shape test runs on every line before any parsing: most code
+    fails it at once."""
+    if not lines or any(_prose_shape(line) is False and not line.isidentifier() for line in lines):
+        return False
+    prose = False
+    for line in lines:
+        if _docstring_line(line):
+            prose = True
+        elif not line.isidentifier():
+            return False
+    return prose
 
 
 @functools.lru_cache(maxsize=512)
@@ -321,8 +445,8 @@ def reformat_verdict(c: Sampled) -> bool:
     if complete_sample(c) or not c.added_lines or not c.removed_lines:
         return False
     # Parentheses too: formatters add them around long expressions.
-    before = [t for t in _normalized(c.removed_lines) if t not in "()"]
-    after = [t for t in _normalized(c.added_lines) if t not in "()"]
+    before = [t for t in _normalized(line for line in c.removed_lines if not is_advisory_comment(line)) if t not in "()"]
+    after = [t for t in _normalized(line for line in c.added_lines if not is_advisory_comment(line)) if t not in "()"]
     short, long = sorted((before, after), key=len)
     if len(short) < 60:
         return False

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words
 
 __all__ = [
     "SKIP_WORDS",
@@ -254,13 +254,20 @@ _KEEP_TEST_WORDS = _screened(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _
 
 
 def _keep_test_signals(line: str) -> bool:
-    # Assertions, skip markers, case starts and table rows: what counting cases needs.
+    # Assertions, skip markers, case starts and table rows: what counting cases needs; and a
+    # line naming an advisory or attack (a security regression test, see relay.review.risk).
     head = line.lstrip()[:1]
-    return _KEEP_TEST_WORDS(line) or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
+    return (
+        _KEEP_TEST_WORDS(line)
+        or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
+        or advisory_words(line) is not None
+    )
 
 
 # Source keeps every line that is code: comment-only lines are left out, so a change whose
-# sample is empty changed only comments and blank lines.
+# sample is empty changed only comments and blank lines. A comment naming an advisory or an
+# attack (CVE-…, "quadratic", "attacker") is kept for the token rule; the mechanical check
+# in relay.observe.code_reading still reads it as a comment.
 _HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
 _DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
 
@@ -277,7 +284,9 @@ def _comment_prefixes(path: str) -> tuple[str, ...]:
 def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
     def keep(line: str) -> bool:
         text = line.strip()
-        return bool(text) and not text.startswith(prefixes)
+        if not text:
+            return False
+        return not text.startswith(prefixes) or advisory_words(text) is not None
 
     return keep
 

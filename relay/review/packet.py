@@ -10,6 +10,7 @@ hard byte budget on the whole serialized packet. Whatever is cut is said in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import msgspec
 
@@ -17,7 +18,7 @@ from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
 from relay.observe.file_kinds import kind_rank
-from relay.review.risk import RiskContext, assess_all, max_risk, risk_rank
+from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, risk_rank
 
 __all__ = [
     "build_review",
@@ -172,14 +173,18 @@ def _target(change: FileChange) -> ReviewTarget:
 
 
 def build_review(
-    changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str] = ()
+    changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str] = (), workspace: Path | None = None
 ) -> tuple[Changes, list[str], list[FileChange]]:
-    """The packet's ``changes`` section, the claims-vs-diff flags, and every assessed change."""
+    """The packet's ``changes`` section, the claims-vs-diff flags, and every assessed change.
+
+    ``workspace``, when given, lets a manifest the change adds be read against the project's
+    other manifests (``existing_dependencies``); nothing is read otherwise."""
     claimed = None
     if report is not None and changeset.source != "report":
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
-    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()))
+    known = existing_dependencies(workspace, changeset.files) if workspace is not None and changeset.source != "report" else frozenset()
+    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known)
     assessed = [_beyond_view(change, changeset) for change in assess_all(changeset.files, ctx)]
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]

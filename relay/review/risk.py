@@ -20,15 +20,18 @@ and assertions, security tokens, mechanical edits) is read by ``relay.observe.co
 from __future__ import annotations
 
 import functools
+import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
 
 from relay.observe.code_reading import (
     SAMPLE_LINES,
+    advisory_words,
     complete_sample,
     mechanical_verdict,
     reformat_verdict,
@@ -69,6 +72,8 @@ __all__ = [
     "max_risk",
     "assess_all",
     "moved_dependencies",
+    "security_test_names",
+    "existing_dependencies",
     "LARGE_HUNK_LINES",
 ]
 
@@ -108,6 +113,13 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Dependency names removed from some manifest of the same change: adding one of them
     # elsewhere moves it, it does not bring in anything new (see ``assess_all``).
     moved_deps: frozenset[str] = frozenset()
+    # An advisory id or attack word that a changed test of the same change names (see
+    # ``assess_all``): the source edits beside it are the fix it tests.
+    security_test: str = ""
+    # Dependency names the project's unchanged manifests already declare, read only when the
+    # change adds a manifest (see ``existing_dependencies``): a new pin file repeating them
+    # brings in nothing new.
+    known_deps: frozenset[str] = frozenset()
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -283,6 +295,15 @@ def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
     return security_token([*c.added_lines, *c.removed_lines])
 
 
+def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+        return None
+    lines = [*c.added_lines, *c.removed_lines]
+    if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
+        return None  # the release's version string, not the fix
+    return ctx.security_test
+
+
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
     if not glob_any(c.path, COVERAGE_FILES):
         return None
@@ -345,6 +366,8 @@ def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
     if not is_manifest(c.path):
         return None
     gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
+    if c.kind == "added":
+        gone |= ctx.known_deps
     new = sorted(name for name in _dep_names(c.path, c.added_lines) if _dep_key(name) not in gone)
     if not new:
         return None
@@ -484,6 +507,7 @@ RULES: tuple[Rule, ...] = (
     Rule("new_dependency", "high", "adds a dependency: {detail}", _new_dependency),
     Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", _symlink_escapes),
     Rule("huge_change", "high", "very large change ({detail})", _huge),
+    Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
     Rule("lockfile", "medium", "lockfile", _lockfile),
@@ -562,4 +586,57 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     moved = moved_dependencies(changes)
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    named = security_test_names(changes)
+    if named and not ctx.security_test:
+        ctx = msgspec.structs.replace(ctx, security_test=named)
     return [assess(change, ctx) for change in changes]
+
+
+def security_test_names(changes: Iterable[FileChange]) -> str:
+    """The advisory id or attack word that an added line of a changed test names ("" if none):
+    a security regression test, whose presence says the change is a security fix."""
+    for c in changes:
+        if c.kind == "deleted" or file_kind(c.path) != "test":
+            continue
+        for line in c.added_lines:
+            found = advisory_words(line)
+            if found:
+                return found[:40]
+    return ""
+
+
+# Bounds on what ``existing_dependencies`` reads: a few small files, once per added manifest.
+_MAX_PIN_FILES = 8
+_MAX_PIN_BYTES = 256 * 1024
+
+
+def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names declared by the unchanged manifests beside an added one (its folder and
+    the workspace root). Read only when the change adds a manifest, at most a few small files,
+    never through a symlink; whatever cannot be read is simply not known."""
+    changes = list(changes)
+    added = [c for c in changes if c.kind == "added" and is_manifest(c.path)]
+    if not added:
+        return frozenset()
+    changed = {c.path for c in changes}
+    names: set[str] = set()
+    read = 0
+    for folder in sorted({posixpath.dirname(c.path) for c in added} | {""}):
+        try:
+            entries = sorted(os.listdir(workspace / folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = posixpath.join(folder, entry) if folder else entry
+            if rel in changed or not is_manifest(rel) or read >= _MAX_PIN_FILES:
+                continue
+            full = workspace / rel
+            try:
+                if full.is_symlink() or not full.is_file() or full.stat().st_size > _MAX_PIN_BYTES:
+                    continue
+                text = full.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            read += 1
+            names |= {_dep_key(name) for name in _dep_names(rel, text.splitlines())}
+    return frozenset(names)
