@@ -454,14 +454,14 @@ class Relay:
         """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
         if live.before is None:
             return None
+        workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
         with anyio.move_on_after(30):
             try:
-                changeset = await anyio.to_thread.run_sync(self._observe, record, live.before,
-                                                           Path(live.workspace or plan.workspace))
+                changeset = await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)
             except OSError as exc:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
-            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=Path(plan.workspace))
+            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=workspace)
             return changes
         return None
 
