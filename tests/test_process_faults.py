@@ -233,6 +233,33 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
         stranger.kill()
 
 
+async def test_queue_unstamped_ticket_stops_counting_when_its_pid_started_after_it_was_written(tmp_path):
+    # Broke: a legacy ticket with no identity stamp whose pid was reused by a live unrelated process
+    # counted forever, so every call queued behind it until the bound answered BUSY.
+    from relay.core.errors import Busy
+    from relay.runs.coordinator import Coordinator
+
+    queue = tmp_path / "data" / "queue"
+    queue.mkdir(parents=True)
+    stranger = sleeper()
+    try:
+        reused = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-00000011"
+        reused.write_bytes(b"")  # an older relay's ticket: a pid and nothing to check it against
+        hour_ago = time.time() - 3600
+        os.utime(reused, (hour_ago, hour_ago))  # written an hour before the stranger started
+        plausible = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000012"
+        plausible.write_bytes(b"")  # written after the stranger started: may be its own, so it counts
+        coordinator = Coordinator(tmp_path / "data", max_wait=0.3)
+        with anyio.fail_after(30), pytest.raises(Busy) as busy:
+            async with coordinator.slot("r20261130T100000-00000013"):
+                pass  # not reached: the plausible ticket is ahead and its pid lives
+        assert "position 1" in busy.value.message, busy.value.message  # only the plausible ticket counts
+        assert not reused.exists() and plausible.exists()
+        assert stranger.poll() is None, "a process named by a ticket was killed"
+    finally:
+        stranger.kill()
+
+
 # --------------------------------------------------------------------------- 7. no second agy beside an orphan
 
 
