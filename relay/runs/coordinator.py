@@ -44,6 +44,9 @@ _POLL = 0.1
 # How long a ticket can be held once its wait is over: a run (24 h at most, contracts.Minutes), its
 # verify commands (24 h at most) and an hour for the grace, observation and recording around them.
 _LONGEST_HOLD = 2 * 24 * 3600.0 + 3600.0
+# The longest a call may queue in any relay (GRAVITY_RELAY_QUEUE_WAIT_MINUTES' upper bound): the
+# ticket's own relay may allow more than this one does.
+_LONGEST_QUEUE_WAIT = 10_080 * 60.0
 
 log = logging.getLogger("relay.runs.coordinator")
 
@@ -103,7 +106,7 @@ class Coordinator:
             written = path.stat().st_mtime
         except OSError:
             return False
-        if time.time() - written > self._max_wait + _LONGEST_HOLD:
+        if time.time() - written > max(self._max_wait, _LONGEST_QUEUE_WAIT) + _LONGEST_HOLD:
             log.info("queue ticket %s has no identity and is older than any wait and run: not counted", path.name)
             return False
         if started_after(pid, written):
