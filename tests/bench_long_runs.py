@@ -23,7 +23,8 @@ of 3 s: the statuses seen (no CANCELLED), the bytes, and whether the final answe
 run's recorded packet byte for byte.
 
 Also printed: how long ``antigravity_cancel`` takes to stop a detached run (worker and
-grandchild gone, CANCELLED recorded).
+grandchild gone, CANCELLED recorded), and a run started with no wait in one relay process
+(stdio) stopped by ``antigravity_cancel`` from another.
 """
 
 from __future__ import annotations
@@ -120,6 +121,46 @@ async def _measure(workers: list[float], scale: float, wait: float) -> dict:
     return out
 
 
+async def _cross_process_inline_cancel() -> dict:
+    """A run started with no wait in a stdio relay, cancelled from an in-process one over the same data dir."""
+    from mcp import Client
+
+    from conftest import relay_env, stdio_relay
+    from relay.core.settings import load_settings
+    from relay.doors.mcp_server import create_server
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        repo = _repo(tmp_path / "project")
+        agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True, edits=EDIT))
+        settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+        out: dict = {}
+        async with stdio_relay(relay_env(tmp_path / "data", agy)) as owner, Client(create_server(settings)) as other:
+            async def start() -> None:
+                got = await owner.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)})
+                out["owner_status"] = json.loads(got.content[0].text)["status"]
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(start)
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline and not (launches(agy) and launches(agy)[-1]["grandchild_pid"]):
+                    await anyio.sleep(0.05)
+                run = launches(agy)[-1]
+                (record,) = (tmp_path / "data" / "runs").glob("r*.json")
+                started = time.monotonic()
+                answer = json.loads((await other.call_tool("antigravity_cancel", {"run_id": record.stem})).content[0].text)
+                out["answer_seconds"] = round(time.monotonic() - started, 2)
+                out["status"] = answer["status"]
+                gone_by = time.monotonic() + 30
+                while (alive := pid_alive(run["pid"]) or pid_alive(run["grandchild_pid"])) and time.monotonic() < gone_by:
+                    await anyio.sleep(0.02)
+                out["group_gone_seconds"] = "not gone after 30 s" if alive else round(time.monotonic() - started, 2)
+                if alive:  # not stopped: end it here, so the bench ends
+                    await owner.call_tool("antigravity_cancel", {"run_id": record.stem})
+                    tg.cancel_scope.cancel()
+        return out
+
+
 async def _short_client() -> dict:
     from mcp import Client
 
@@ -160,6 +201,7 @@ def main() -> int:
     args = parser.parse_args()
     workers = [10.0, 60.0] + ([300.0] if args.long else [])
     figures = anyio.run(_measure, workers, args.scale, args.wait)
+    figures["cross_cancel"] = anyio.run(_cross_process_inline_cancel)
     if args.short_client:
         figures["short_client"] = anyio.run(_short_client)
     if args.json:
@@ -177,6 +219,11 @@ def main() -> int:
     c = figures["cancel"]
     print(f"cancel of a detached run: answered in {c['answer_seconds']} s, worker + grandchild gone in "
           f"{c['group_gone_seconds']} s; {c['status']}, changes listed: {c['files']}")
+    x = figures["cross_cancel"]
+    print(f"cancel from another relay process of a run started with no wait: answered {x['status']} in "
+          f"{x['answer_seconds']} s, worker + grandchild gone: {x['group_gone_seconds']}"
+          f"{' s' if isinstance(x['group_gone_seconds'], float) else ''}; the waiting call "
+          f"answered {x.get('owner_status')}")
     if "short_client" in figures:
         s = figures["short_client"]
         running = s["calls"] - 1

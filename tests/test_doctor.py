@@ -294,14 +294,28 @@ def test_doctor_headless_wants_gemini_trust_and_mentions_trusted_folders(home, s
     assert headless(home)["headless gemini"].level == "ok"
 
 
+def test_doctor_headless_warns_when_gemini_has_no_auth_type_chosen(home, script):
+    # Broke: doctor said a trusted Gemini entry was ready, yet gemini -p exited 41 ("Invalid auth
+    # method selected.") because the user had never chosen an auth type.
+    register(home, ".gemini/settings.json", {"command": str(script), "args": ["serve"], "trust": True})
+    auth = headless(home)["headless gemini auth"]
+    assert auth.level == "warning" and "exits 41" in auth.message
+    assert '"selectedType": "gemini-api-key"' in auth.fix and "\n" not in auth.fix  # the fix in one line
+    settings = json.loads((home / ".gemini/settings.json").read_text())
+    settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
+    (home / ".gemini/settings.json").write_text(json.dumps(settings))
+    auth = headless(home)["headless gemini auth"]
+    assert auth.level == "ok" and "oauth-personal" in auth.message
+
+
 def test_doctor_headless_is_quiet_after_setup_wrote_the_entries(tmp_path, home, script):
     from relay.setup.clients import setup
 
     for marker in (".codex", ".claude", ".gemini"):
         (home / marker).mkdir()
-    (home / ".gemini/settings.json").write_text("{}")
+    (home / ".gemini/settings.json").write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}')
     shell = {"AGY_BIN": "/opt/agy/bin/agy"}
     setup(home, ["codex", "claude", "gemini"], command=str(script), exported=shell)
     checks = headless(home, shell)
     assert {name: c.level for name, c in checks.items()} == {
-        "headless codex": "ok", "headless claude": "ok", "headless gemini": "ok"}
+        "headless codex": "ok", "headless claude": "ok", "headless gemini": "ok", "headless gemini auth": "ok"}

@@ -270,6 +270,31 @@ def test_doctor_reports_a_stale_http_state_file_of_a_dead_relay(tmp_path):
     assert check.level == "ok" and "not running" in check.message and "gone" in check.message
 
 
+def test_http_session_left_idle_past_the_idle_timeout_is_closed_and_answers_404(tmp_path):
+    # Broke: session expiry was left to the SDK's default (30 min: unsaid, not settable), so a
+    # session dropped without DELETE lasted whatever the installed SDK chose; the relay sets it now.
+    from relay.core.settings import load_settings
+    from relay.doors.doctor import check_http_relay
+
+    env = relay_env(tmp_path / "data", tmp_path / "no-agy")
+    env["GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES"] = "0.01"  # 0.6 s
+    with http_relay(env) as relay:
+        headers = {"Authorization": f"Bearer {relay.token}", "Host": f"127.0.0.1:{relay.port}"}
+        status, answer_headers, _ = raw_request(relay.url, "POST", INIT, headers)
+        assert status == 200 and answer_headers.get("mcp-session-id")
+        session = {**headers, "Mcp-Session-Id": answer_headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
+        listing = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode()
+        deadline = time.monotonic() + 30
+        while (status := raw_post(relay.url, listing, session)[0]) == 200 and time.monotonic() < deadline:
+            time.sleep(1.0)  # longer than the idle timeout: a request restarts the countdown
+        assert status == 404, status
+        settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
+        deadline = time.monotonic() + 30
+        while "0 MCP session(s) open" not in check_http_relay(settings).message and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "0 MCP session(s) open" in check_http_relay(settings).message
+
+
 # --------------------------------------------------------------------------- SIGTERM
 
 

@@ -281,6 +281,32 @@ async def test_a_run_started_by_one_relay_is_waited_on_and_cancelled_from_anothe
         assert not (tmp_path / "data" / "runs" / f"{second['run_id']}.cancel").exists()
 
 
+async def test_cancel_from_another_relay_stops_a_run_started_without_a_wait(tmp_path, repo):
+    # Regression: a run started with no wait (the call waits to its end) did not poll the cancel
+    # request file, so antigravity_cancel from another relay answered BUSY (after ~33 s across
+    # processes) and the run went on. Two servers over one data dir stand for two relays.
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True, edits=EDIT))
+    answers: list = []
+    async with Client(create_server(_settings(tmp_path, agy))) as owner, \
+            Client(create_server(_settings(tmp_path, agy))) as other:
+        async def start() -> None:
+            answers.append(await owner.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(start)
+                await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+                await anyio.to_thread.run_sync(lambda: _wait_for_grandchild(agy))
+                (run_id,) = [p.stem for p in (tmp_path / "data" / "runs").glob("*.json")]
+                cancelled = payload(await other.call_tool("antigravity_cancel", {"run_id": run_id}))
+    assert cancelled["status"] == "CANCELLED", cancelled
+    assert cancelled["changes"]["files"] == ["src/new.py"] and "antigravity_cancel" in cancelled["error"]["message"]
+    assert payload(answers[0])["status"] == "CANCELLED"  # the waiting call gets the same ending
+    (run,) = launches(agy)
+    assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
+    assert not (tmp_path / "data" / "runs" / f"{run_id}.cancel").exists()
+
+
 def _wait_until(condition, seconds: float = 15) -> None:
     deadline = time.monotonic() + seconds
     while not condition():

@@ -110,6 +110,36 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
                 proc.kill()
 
 
+def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tmp_path, repo, caplog):
+    # Broke: recovery followed a symbolic link named like a record (it finished and rewrote the
+    # record it pointed to), and refused a FIFO without a word; neither may hang start-up.
+    import threading
+
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.store import RunStore
+
+    runs = tmp_path / "data" / "runs"
+    elsewhere = write_running_record(tmp_path / "elsewhere", "r20261130T100000-0000000e", relay_pid=dead_pid(),
+                                     workspace=str(repo))
+    runs.mkdir(parents=True)
+    (runs / "active").mkdir()
+    (runs / "r20261130T100000-0000000e.json").symlink_to(elsewhere)
+    os.mkfifo(runs / "r20261130T100000-0000000f.json")
+    for run_id in ("r20261130T100000-0000000e", "r20261130T100000-0000000f"):
+        (runs / "active" / run_id).touch()
+    recovered: list = []
+    with caplog.at_level("WARNING", logger="relay.runs.recovery"):
+        worker = threading.Thread(target=lambda: recovered.append(recover_interrupted(RunStore(runs))), daemon=True)
+        worker.start()
+        worker.join(timeout=20)
+    assert not worker.is_alive(), "recovery hung on a record that is not a regular file"
+    assert recovered == [[]]
+    assert json.loads(elsewhere.read_text())["state"] == "running"  # the file the link names was not touched
+    lines = [r.getMessage() for r in caplog.records]
+    assert any("0000000e" in line and "symbolic link" in line for line in lines), lines
+    assert any("0000000f" in line and "FIFO" in line for line in lines), lines
+
+
 def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tmp_path, repo):
     # Broke: a live unrelated process with the relay's old pid kept the run "running" (continue said BUSY forever).
     from relay.core.contracts import ContinueInput
@@ -199,6 +229,33 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
         assert "position 1" in busy["error"]["message"] and "r20261130T100000-00000010" in busy["error"]["message"]
         assert busy["run_id"]
         assert len(launches(agy)) == 1
+    finally:
+        stranger.kill()
+
+
+async def test_queue_unstamped_ticket_stops_counting_when_its_pid_started_after_it_was_written(tmp_path):
+    # Broke: a legacy ticket with no identity stamp whose pid was reused by a live unrelated process
+    # counted forever, so every call queued behind it until the bound answered BUSY.
+    from relay.core.errors import Busy
+    from relay.runs.coordinator import Coordinator
+
+    queue = tmp_path / "data" / "queue"
+    queue.mkdir(parents=True)
+    stranger = sleeper()
+    try:
+        reused = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-00000011"
+        reused.write_bytes(b"")  # an older relay's ticket: a pid and nothing to check it against
+        hour_ago = time.time() - 3600
+        os.utime(reused, (hour_ago, hour_ago))  # written an hour before the stranger started
+        plausible = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000012"
+        plausible.write_bytes(b"")  # written after the stranger started: may be its own, so it counts
+        coordinator = Coordinator(tmp_path / "data", max_wait=0.3)
+        with anyio.fail_after(30), pytest.raises(Busy) as busy:
+            async with coordinator.slot("r20261130T100000-00000013"):
+                pass  # not reached: the plausible ticket is ahead and its pid lives
+        assert "position 1" in busy.value.message, busy.value.message  # only the plausible ticket counts
+        assert not reused.exists() and plausible.exists()
+        assert stranger.poll() is None, "a process named by a ticket was killed"
     finally:
         stranger.kill()
 

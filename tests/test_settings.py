@@ -30,6 +30,7 @@ def settings_with(tmp_path, **env: str):
         ("GRAVITY_RELAY_PROGRESS_SECONDS", "inf", "number from 0.05 to 3600"),
         ("GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", "-5", "number from 1 to 3600"),
         ("GRAVITY_RELAY_HTTP_MAX_RPS", "0", "number from 0.1 to 100000"),
+        ("GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES", "-1", "or 0 for sessions that never expire"),
         ("GRAVITY_RELAY_MAX_SIZE", "inf", "500MB"),
         ("GRAVITY_RELAY_MAX_SIZE", "lots", "500MB"),
     ],
@@ -48,6 +49,8 @@ def test_load_settings_out_of_range_value_is_a_problem_naming_variable_value_and
     ("GRAVITY_RELAY_PROGRESS_SECONDS", "0.5", "progress_interval", 0.5),
     ("GRAVITY_RELAY_HTTP_MAX_RPS", "200", "http_max_rps", 200.0),
     ("GRAVITY_RELAY_HTTP_MAX_RPS", "", "http_max_rps", 50.0),
+    ("GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES", "", "http_session_idle_seconds", 8 * 3600.0),
+    ("GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES", "0", "http_session_idle_seconds", None),  # never expire
     ("GRAVITY_RELAY_MAX_SIZE", "2GB", "max_size_bytes", 2 * 1024**3),
     ("GRAVITY_RELAY_MAX_SIZE", "500", "max_size_bytes", 500 * 1024**2),
     ("GRAVITY_RELAY_MAX_SIZE", "", "max_size_bytes", 500 * 1024**2),

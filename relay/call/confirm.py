@@ -4,7 +4,7 @@ The first call answers CONFIRMATION_REQUIRED with a preview (agy's argv as the r
 the workspace, the policy, the time limit) and a token; repeating the call with ``confirm=<token>``
 runs it. Stateless, so any relay process sharing the data dir accepts the token:
 
-    token = "c1.<expiry, unix seconds>.<one keyed byte per argument group, hex>.<tag, hex>"
+    token = "c1.<expiry, unix seconds>.<two keyed bytes per argument group, hex>.<tag, hex>"
     tag   = HMAC-SHA256(key, "c1" | expiry | group bytes | canonical JSON of the whole resolved call)[:12]
 
 The canonical JSON is the resolved RunPlan (every field, so keys added later are bound too), the
@@ -56,6 +56,9 @@ KEY_FILE = "confirm-key"
 TOKEN_TTL_SECONDS = 300  # a few minutes: long enough to read the preview, short enough not to linger
 _KEY_BYTES = 32
 _TAG_BYTES = 12
+# Per argument group, so a refusal can name what changed. One byte named the wrong groups once in 256
+# (a changed task read as unchanged); two make that 1 in 65,536. The tag, not these, is the security.
+_GROUP_BYTES = 2
 _PREFIX = "c1"
 # What a refusal can name. Order is part of the token format (one byte each).
 GROUPS = ("tool", "task", "workspace", "execution mode", "time limit", "model/effort/agent", "profile", "policy", "agy")
@@ -134,8 +137,8 @@ def _canonical(value: Any) -> bytes:
 
 
 def _group_bytes(key: bytes, groups: dict[str, Any]) -> bytes:
-    return bytes(hmac.new(key, b"group\0" + label.encode() + b"\0" + _canonical(groups[label]), hashlib.sha256).digest()[0]
-                 for label in GROUPS)
+    return b"".join(hmac.new(key, b"group\0" + label.encode() + b"\0" + _canonical(groups[label]),
+                             hashlib.sha256).digest()[:_GROUP_BYTES] for label in GROUPS)
 
 
 def _tag(key: bytes, expiry: int, group_bytes: bytes, whole: bytes) -> bytes:
@@ -167,13 +170,15 @@ def check_token(key: bytes, token: str, groups: dict[str, Any], extra: dict[str,
         expiry, given_groups, given_tag = int(parts[1]), bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
     except ValueError:
         return Refusal("invalid")
-    if len(given_groups) != len(GROUPS) or len(given_tag) != _TAG_BYTES:
+    if len(given_groups) != len(GROUPS) * _GROUP_BYTES or len(given_tag) != _TAG_BYTES:
         return Refusal("invalid")
     whole = _canonical({"groups": groups, "extra": extra})
     if hmac.compare_digest(_tag(key, expiry, given_groups, whole), given_tag):
         # The tag covers the expiry too: only now is it worth believing.
         return Refusal("expired", expiry=expiry) if now > expiry else None
-    differs = tuple(label for label, had, has in zip(GROUPS, given_groups, _group_bytes(key, groups)) if had != has)
+    now = _group_bytes(key, groups)
+    differs = tuple(label for i, label in enumerate(GROUPS)
+                    if given_groups[i * _GROUP_BYTES:(i + 1) * _GROUP_BYTES] != now[i * _GROUP_BYTES:(i + 1) * _GROUP_BYTES])
     return Refusal("differ", differs) if differs else Refusal("invalid")
 
 

@@ -13,7 +13,8 @@ the one path every cancellation already takes. From another relay process a canc
 request file (``runs/<run_id>.cancel``) asks the owner to do the same: only the owner
 holds the pre-run snapshot that tells the run's changes from earlier edits, and one
 writer per record avoids two processes finishing it differently. The owner polls for
-the file every half second while the run is detached.
+the file every half second while the run runs, whether it was started detached or inline
+(``Detacher.inline``): a run started without a wait is stopped the same way.
 """
 
 from __future__ import annotations
@@ -127,19 +128,39 @@ class Detacher:
             record = RunRecord(run_id=run.run_id, created_at=now_iso())
         return running_packet(record, self.relay.where(run.run_id), wait)
 
+    async def inline(self, launch: Launch, progress: Progress) -> Packet:
+        """A run the call waits for to its end (no wait given): stoppable by antigravity_cancel like a detached one."""
+        # Regression: such a run once did not poll the cancel request, so a cancel from another relay
+        # answered BUSY after ~33 s and the run went on.
+        run = _Run(new_run_id(), progress)
+        self._runs[run.run_id] = run
+        await self._guarded(run, launch)
+        return run.packet or self._final(run.run_id)
+
     async def _body(self, run: _Run, launch: Launch) -> None:
+        try:
+            await self._guarded(run, launch)
+        except Exception:  # noqa: BLE001 - Relay._run records its own failures; this is a last guard
+            log.exception("detached run %s failed", run.run_id)
+
+    async def _guarded(self, run: _Run, launch: Launch) -> None:
+        """Run ``launch`` in the run's cancel scope while watching for a cancel request; a failure leaves as it is."""
+        failure: Exception | None = None
         try:
             with run.scope:
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(self._watch_cancel_request, run)
-                    run.packet = await launch(run.progress, run.run_id)
+                    try:
+                        run.packet = await launch(run.progress, run.run_id)
+                    except Exception as exc:  # noqa: BLE001 - raised below, not wrapped in an ExceptionGroup
+                        failure = exc
                     tg.cancel_scope.cancel()
-        except Exception:  # noqa: BLE001 - Relay._run records its own failures; this is a last guard
-            log.exception("detached run %s failed", run.run_id)
         finally:
             self._runs.pop(run.run_id, None)
             _unlink(cancel_request_path(self.relay.store, run.run_id))  # a request that came too late
             run.done.set()
+        if failure is not None:
+            raise failure
 
     async def _watch_cancel_request(self, run: _Run) -> None:
         path = cancel_request_path(self.relay.store, run.run_id)
@@ -189,10 +210,8 @@ class Detacher:
             with anyio.CancelScope(shield=True):
                 await run.done.wait()
             return self._final(run_id)
-        if record.relay_pid == os.getpid():
-            raise RelayError(Status.BUSY, f"run {run_id} is running inside a call that is still waiting for it",
-                             "Cancel that call in your client; the run stops with it.", retryable=True)
-        # Another relay process runs it: ask it, and wait for its record to say CANCELLED.
+        # Another relay (another process, or another server in this one) runs it: ask it, and wait for its
+        # record to say CANCELLED. Every run a relay starts polls for this request (``_watch_cancel_request``).
         path = cancel_request_path(store, run_id)
         try:
             path.write_text(f"relay pid {os.getpid()}", encoding="utf-8")
@@ -204,7 +223,7 @@ class Detacher:
         if status_of(record) is Status.RUNNING:
             _unlink(path)
             raise RelayError(Status.BUSY, f"relay pid {record.relay_pid} runs {run_id} and did not stop it within "
-                             f"{limit:g} s (it stops only runs that answered RUNNING)",
+                             f"{limit:g} s",
                              "Wait for its packet with antigravity_get_result, or stop that relay.", retryable=True)
         _unlink(path)
         return packet_of(record)

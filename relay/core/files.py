@@ -1,12 +1,42 @@
-"""Writing a file so that a reader never sees half of it: run records, queue files, client configs."""
+"""Writing a file so that a reader never sees half of it (run records, queue files, client configs),
+and reading one back only when it is a regular file, so a pipe or a link in its place cannot hang or mislead."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["write_atomic", "read_regular"]
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file at ``path``; anything else is an OSError saying what it is, at once.
+
+    O_NOFOLLOW: a symbolic link named like the relay's file is refused, not followed to whatever it
+    names. O_NONBLOCK: opening a FIFO does not wait for a writer (it is then refused by its fstat).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+            raise OSError(errno.ELOOP, "a symbolic link, not a regular file (not followed)", str(path)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+            raise OSError(errno.EINVAL, f"{kind}, not a regular file", str(path))
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Temp file beside ``path``, fsync, chmod, ``os.replace``: readers see the old or the new file, whole."""

@@ -24,7 +24,8 @@ import subprocess
 from relay.core.contracts import ProcessStamp
 from relay.core.settings import WORKER_MARKER_ENV
 
-__all__ = ["Identity", "own_stamp", "stamp_of", "check", "worker_marker", "group_members", "group_is_run", "owner_alive"]
+__all__ = ["Identity", "own_stamp", "stamp_of", "check", "worker_marker", "group_members", "group_is_run", "owner_alive",
+           "started_after"]
 
 _PROC = "/proc"
 
@@ -190,6 +191,38 @@ def owner_alive(pid: int | None, stamp: ProcessStamp | None) -> bool:
     if verdict is Identity.UNKNOWN:
         return stamp is None or _pid_exists(stamp.pid) is not False
     return False
+
+
+# The boot time (/proc/stat btime) is whole seconds and start ticks are 1/100 s: a start this close
+# to a file's mtime is not told apart from it.
+_CLOCK_SLACK = 2.0
+
+
+def _linux_started_at(pid: int) -> float | None:
+    """When ``pid`` started, in epoch seconds (Linux: boot time + start ticks), or None."""
+    ticks = _linux_start(pid)
+    if ticks is None:
+        return None
+    try:
+        with open(os.path.join(_PROC, "stat"), "rb") as fh:
+            btime = next(int(line.split()[1]) for line in fh if line.startswith(b"btime "))
+        return btime + int(ticks) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, StopIteration, IndexError):
+        return None
+
+
+def started_after(pid: int, when: float) -> bool | None:
+    """Did the process now holding ``pid`` provably start after ``when`` (epoch seconds)?
+
+    For a bare pid read from disk with no stamp: a process that started after the file naming it
+    was written cannot be the one that wrote it. None when it cannot be told (no such process, no /proc).
+    """
+    if not _has_proc():
+        return None
+    started = _linux_started_at(pid)
+    if started is None:
+        return None
+    return started > when + _CLOCK_SLACK
 
 
 _OWN: ProcessStamp | None = None

@@ -56,6 +56,8 @@ class Settings(Struct, kw_only=True, frozen=True):
     http_max_rps: float = 50.0
     # Each run's patch (<run_id>.patch) is cut to this size, the cut stated; 0: no patches are written.
     patch_max_bytes: int = 8 * 1024 * 1024
+    # An HTTP session with no request in flight (no call, no open GET stream) this long is closed; None: never.
+    http_session_idle_seconds: float | None = 8 * 3600.0
 
     @property
     def runs_dir(self) -> Path:
@@ -126,6 +128,7 @@ _BOUNDS: dict[str, tuple[float, float, float, bool, str | None]] = {
     "GRAVITY_RELAY_TRANSCRIPT_MAX_MB": (20.0, 0.0625, 102_400, False, None),
     "GRAVITY_RELAY_WAIT_SECONDS": (0.0, 1, 86_400, False, "no default: a call waits for the end of its run"),
     "GRAVITY_RELAY_HTTP_MAX_RPS": (50.0, 0.1, 100_000, False, None),
+    "GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES": (480.0, 0.01, 10_080, False, "sessions that never expire"),
 }
 _MAX_SIZE_BOUND = 1024**5  # 1 PiB: past it a size is a typo
 
@@ -250,6 +253,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         wait_seconds=_number(env, "GRAVITY_RELAY_WAIT_SECONDS", problems) or None,
         http_max_rps=_number(env, "GRAVITY_RELAY_HTTP_MAX_RPS", problems),
         patch_max_bytes=_patch_size(env, problems),
+        http_session_idle_seconds=60 * _number(env, "GRAVITY_RELAY_HTTP_SESSION_IDLE_MINUTES", problems) or None,
     )
 
 

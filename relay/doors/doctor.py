@@ -307,7 +307,8 @@ def check_clients(home: Path) -> list[Check]:
 def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
     """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
     before it reaches the relay. Each problem is said with the exact fix."""
-    from relay.setup.clients import CLAUDE_ALLOW_RULES, claude_allow_rules, registrations, relay_settings
+    from relay.setup.clients import (CLAUDE_ALLOW_RULES, GEMINI_AUTH_FIX, claude_allow_rules, gemini_auth_type,
+                                     registrations, relay_settings)
 
     checks: list[Check] = []
     for reg in registrations(home, ("codex", "claude", "gemini")):
@@ -365,6 +366,13 @@ def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]
                                     "disables MCP servers in untrusted folders: trust your project folder."))
             else:
                 checks.append(_ok(name, "Gemini entry trusted; in a trusted folder gemini -p can call the relay"))
+            chosen, error = gemini_auth_type(home)
+            if chosen:
+                checks.append(_ok(f"{name} auth", f"Gemini CLI auth type: {chosen}"))
+            elif not error:  # an unreadable file is already said by the client check
+                checks.append(_warn(f"{name} auth", "no auth type chosen in ~/.gemini/settings.json "
+                                    "(security.auth.selectedType): gemini -p exits 41 \"Invalid auth method "
+                                    "selected.\", even with GEMINI_API_KEY set", GEMINI_AUTH_FIX))
     return checks
 
 

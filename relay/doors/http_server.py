@@ -264,8 +264,15 @@ async def _cancel_requests(app: Any, scope: dict, body: bytes) -> None:
             log.debug("cancellation of request %r not delivered: %s", message["id"], exc)
 
 
-def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float = 50.0) -> tuple[Any, Any]:
-    """(the ASGI app to serve, the SDK's session manager that must run around it)."""
+def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float = 50.0,
+              session_idle_seconds: float | None = 8 * 3600.0) -> tuple[Any, Any]:
+    """(the ASGI app to serve, the SDK's session manager that must run around it).
+
+    ``session_idle_seconds``: a session with nothing in flight that long (a client gone without DELETE)
+    is closed and answers 404 after, so a spec-following client opens a new one. Said here, not left to
+    the SDK's default (30 min), and long: a leader idle over lunch must not find its session gone, and
+    some clients do not re-initialise after a 404.
+    """
     from mcp.server.transport_security import TransportSecuritySettings
 
     names = loopback_names(port)
@@ -277,7 +284,8 @@ def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float =
         allowed_origins=[f"http://{name}" for name in names],
     )
     starlette_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security, host=host,
-                                               max_request_body_size=MAX_BODY_BYTES)
+                                               max_request_body_size=MAX_BODY_BYTES,
+                                               session_idle_timeout=session_idle_seconds)
     return TokenGate(starlette_app, token, max_rps=max_rps), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
 
 
@@ -312,7 +320,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     port = sock.getsockname()[1]
     url = f"http://{_url_host(host)}:{port}{MCP_PATH}"
     app, sessions = build_app(create_server(settings, relay, agy), host=host, port=port, token=token,
-                              max_rps=settings.http_max_rps)
+                              max_rps=settings.http_max_rps, session_idle_seconds=settings.http_session_idle_seconds)
 
     class _Server(uvicorn.Server):
         def capture_signals(self):  # ours (below): uvicorn's re-raises the signal after a clean stop

@@ -135,7 +135,8 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
                 return _answer(await relay.detached.call(
                     lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), wait, progress))
-            return _packet_result(await run(args, progress, ignored=ignored))
+            return _packet_result(await relay.detached.inline(
+                lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), progress))
         if name == CANCEL:
             return _packet_result(await relay.detached.cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:

@@ -7,7 +7,10 @@ in the data dir and the oldest live ticket runs next, with a file lock under it.
 A conversation that is already running is refused at once rather than forked.
 
 A ticket carries its relay's identity (proc_identity.py), so a dead relay's ticket
-is dropped even when its pid was reused; a wait past its bound answers BUSY. A
+is dropped even when its pid was reused; an unstamped ticket (an older relay, or no
+way to read a stamp) is judged by what can be checked: dropped when the process with
+its pid started after the ticket was written, or when the ticket is older than any
+queue wait plus the longest run could hold it. A wait past its bound answers BUSY. A
 relay SIGKILLed mid-run leaves its agy running and releases the lock: before a
 worker starts, the holder reaps such orphans (identity checked; their runs are
 finished INTERRUPTED with what they changed). Reaping rather than waiting: the
@@ -31,13 +34,19 @@ from filelock import FileLock, Timeout
 
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
-from relay.core.identity import own_stamp, owner_alive
-from relay.core.files import write_atomic
+from relay.core.identity import own_stamp, owner_alive, started_after
+from relay.core.files import read_regular, write_atomic
 from relay.runs.store import now_iso
 
 __all__ = ["Coordinator"]
 
 _POLL = 0.1
+# How long a ticket can be held once its wait is over: a run (24 h at most, contracts.Minutes), its
+# verify commands (24 h at most) and an hour for the grace, observation and recording around them.
+_LONGEST_HOLD = 2 * 24 * 3600.0 + 3600.0
+# The longest a call may queue in any relay (GRAVITY_RELAY_QUEUE_WAIT_MINUTES' upper bound): the
+# ticket's own relay may allow more than this one does.
+_LONGEST_QUEUE_WAIT = 10_080 * 60.0
 
 log = logging.getLogger("relay.runs.coordinator")
 
@@ -74,7 +83,7 @@ class Coordinator:
         if pid == os.getpid():
             return True
         try:
-            data = path.read_bytes()
+            data = read_regular(path)  # a FIFO named like a ticket must not hang the queue
         except FileNotFoundError:
             return False
         except OSError:
@@ -87,7 +96,24 @@ class Coordinator:
                 stamp = None
         if stamp is not None and stamp.pid != pid:
             stamp = None
+        if stamp is None and not self._unstamped_plausible(path, pid):
+            return False  # never killed, only no longer counted (regression: it counted forever)
         return owner_alive(pid, stamp)
+
+    def _unstamped_plausible(self, path: Path, pid: int) -> bool:
+        """Could the process with ``pid`` still be the relay that wrote this unstamped ticket?"""
+        try:
+            written = path.stat().st_mtime
+        except OSError:
+            return False
+        if time.time() - written > max(self._max_wait, _LONGEST_QUEUE_WAIT) + _LONGEST_HOLD:
+            log.info("queue ticket %s has no identity and is older than any wait and run: not counted", path.name)
+            return False
+        if started_after(pid, written):
+            log.info("queue ticket %s has no identity and pid %d started after it was written: not counted",
+                     path.name, pid)
+            return False
+        return True
 
     def _tickets(self) -> list[Path]:
         """Live tickets in arrival order; tickets of relay processes that died (or whose pid was reused) are removed."""

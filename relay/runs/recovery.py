@@ -130,7 +130,10 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running)."""
     try:
         record = store.read(run_id)
-    except RelayError:
+    except RelayError as exc:
+        # Not recovered, and said: a FIFO, a symbolic link or a folder named like the record is refused
+        # (never followed, never waited on), so start-up neither hangs nor acts on another file.
+        log.warning("run %s left running is not recovered: %s", run_id, exc.message)
         store.clear_active(run_id)
         return False
     if record.state != "running":

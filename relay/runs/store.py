@@ -8,17 +8,15 @@ against the relay's own format before it is ever joined to a path.
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import os
 import re
 import secrets
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 
-from relay.core.files import write_atomic
+from relay.core.files import read_regular, write_atomic
 from relay.core.contracts import RunRecord, Status
 from relay.core.errors import InvalidInput, NotFound, RelayError
 
@@ -65,18 +63,6 @@ def check_run_id(run_id: str) -> str:
     return run_id
 
 
-def _read_regular(path: Path) -> bytes:
-    """The bytes of a regular file; anything else (a folder, a FIFO that would block) is an OSError."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    finally:
-        os.close(fd)
-
-
 class RunStore:
     """The runs folder of one data dir."""
 
@@ -99,7 +85,7 @@ class RunStore:
     def read_patch(self, run_id: str) -> bytes | None:
         """The run's patch, or None when it has none (nothing changed, an older run, patches off)."""
         try:
-            return _read_regular(self.patch_path(run_id))
+            return read_regular(self.patch_path(run_id))
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -117,7 +103,7 @@ class RunStore:
     def read(self, run_id: str) -> RunRecord:
         path = self.record_path(run_id)
         try:
-            data = _read_regular(path)
+            data = read_regular(path)
         except FileNotFoundError:
             raise NotFound(
                 f"no run record {run_id} in {self.runs_dir}",
@@ -143,7 +129,11 @@ class RunStore:
 
     def read_raw(self, run_id: str) -> bytes:
         self.read(run_id)  # validates and gives the NOT_FOUND answer
-        return self.record_path(run_id).read_bytes()
+        try:
+            return read_regular(self.record_path(run_id))
+        except OSError as exc:  # replaced between the two reads
+            raise NotFound(f"run record {self.record_path(run_id)} cannot be read: {exc.strerror or exc}",
+                           "Remove it, or call again.") from None
 
     def run_files(self, run_id: str) -> list[Path]:
         """The files of a run (record, transcript, agy logs); a spilled prompt lives in the folder ``<run_id>.prompt/``."""
@@ -173,7 +163,7 @@ class RunStore:
         if (self.runs_dir / "active" / check_run_id(run_id)).exists():
             return True
         try:
-            return _state_only.decode(_read_regular(self.record_path(run_id))).get("state") == "running"
+            return _state_only.decode(read_regular(self.record_path(run_id))).get("state") == "running"
         except (OSError, msgspec.DecodeError):
             return False  # no record, or none worth the name (a folder, a FIFO, damaged JSON)
 

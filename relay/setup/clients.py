@@ -794,6 +794,28 @@ def claude_allow_rules(home: Path) -> tuple[list[str], str | None]:
     return [rule for rule in CLAUDE_ALLOW_RULES if rule in allow], None
 
 
+GEMINI_SETTINGS_FILE = ".gemini/settings.json"
+# What `gemini -p` needs besides the entry: an auth type the user chose (else it exits 41, "Invalid auth
+# method selected.", even with GEMINI_API_KEY set). Setup never picks one: it is the user's sign-in.
+GEMINI_AUTH_FIX = ('Run `gemini` once and choose how to sign in, or add "security": {"auth": {"selectedType": '
+                   '"gemini-api-key"}} (or "oauth-personal", "vertex-ai") to ~/.gemini/settings.json.')
+
+
+def gemini_auth_type(home: Path) -> tuple[str | None, str | None]:
+    """The auth type Gemini CLI's user settings select (``security.auth.selectedType``, or the older
+    top-level ``selectedAuthType`` it migrates), and why not when the file cannot be read."""
+    try:
+        doc = _load_json(_read(home / GEMINI_SETTINGS_FILE))
+    except SetupError as exc:
+        return None, str(exc)
+    security = doc.get("security")
+    auth = security.get("auth") if isinstance(security, dict) else None
+    chosen = auth.get("selectedType") if isinstance(auth, dict) else None
+    if not chosen:
+        chosen = doc.get("selectedAuthType")
+    return (chosen if isinstance(chosen, str) and chosen.strip() else None), None
+
+
 def _claude_allow_list(doc: dict[str, Any]) -> list[Any]:
     permissions = doc.get("permissions")
     if permissions is None:
