@@ -25,7 +25,7 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
     (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument."""
     arguments = {} if run_id is None else {"run_id": run_id, "detail": detail, "max_chars": max_chars}
     result = get_result(Relay(settings), arguments)
-    text = result.content[0].text
+    text = result.text
     sys.stdout.write(text + "\n")
     if not result.is_error:
         return 0
