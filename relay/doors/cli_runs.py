@@ -20,6 +20,11 @@ from relay.runs.store import RunStore
 __all__ = ["runs_list", "runs_show", "recent_runs", "run_row", "RECENT_RUNS"]
 
 
+def _say(message: str, hint: str) -> None:
+    """An error in words on stderr, the one way the runs commands say one: what is wrong, then what to do."""
+    print(f"gravity-relay: {message}\n  {hint}", file=sys.stderr)
+
+
 def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
     """Print exactly the text block antigravity_get_result returns for the same arguments, errors included
     (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument."""
@@ -30,7 +35,7 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
     if not result.is_error:
         return 0
     error = msgspec.json.decode(text)["error"]
-    print(f"gravity-relay: {error['message']}\n  {error['hint']}", file=sys.stderr)
+    _say(error["message"], error["hint"])
     return 2 if error["code"] == Status.INVALID_INPUT.value else 1
 
 
@@ -79,7 +84,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
     for error in unreadable:
-        print(f"gravity-relay: {error.message}\n  {error.hint}", file=sys.stderr)
+        _say(error.message, error.hint)
     return 0
 
 
