@@ -21,6 +21,28 @@ if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
 
+# Files whose tests share one relay process through a module fixture (a start-up is ~1-1.5 s of CPU). Under
+# xdist each is one unit of work, so the relay starts once, not once per worker that gets one of its tests.
+# (xdist's xdist_group marks do nothing with pytest 9: --dist loadgroup renames node ids pytest no longer reads.)
+SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.py"})
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None  # an explicit --dist keeps xdist's own scheduler
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneByOne(LoadScopeScheduling):
+        """xdist's `load`, test by test, but each of SHARED_RELAY_FILES is one unit (handed out first)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in SHARED_RELAY_FILES else nodeid
+
+    return OneByOne(config, log)
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

@@ -88,11 +88,6 @@ def test_token_is_made_once_with_mode_0600_and_reused(tmp_path):
 # --------------------------------------------------------------------------- one shared relay
 
 
-# The tests of the shared relay run on one xdist worker (`--dist loadgroup` in addopts): a module fixture is
-# otherwise set up again on each worker that gets one of them, a relay start-up (~1 s of CPU) each.
-on_the_shared_relay = pytest.mark.xdist_group("http-shared-relay")
-
-
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
     """One HTTP relay for the tests below (start-up is the slow part); each test counts what it adds."""
@@ -110,7 +105,6 @@ def _records(relay) -> list[str]:
     return sorted(p.name for p in (relay.data_dir / "runs").glob("r*.json")) if (relay.data_dir / "runs").exists() else []
 
 
-@on_the_shared_relay
 @pytest.mark.parametrize("headers, status", [
     ({}, 401),
     ({"Authorization": "Bearer not-the-token"}, 401),
@@ -127,7 +121,6 @@ def test_http_request_without_the_right_token_is_refused_401_and_runs_nothing(sh
     assert _records(relay) == before and len(launches(agy)) == launched
 
 
-@on_the_shared_relay
 @pytest.mark.parametrize("headers, status", [
     ({"Host": "evil.example"}, 421),                       # DNS rebinding: a page's name resolved to 127.0.0.1
     ({"Host": "evil.example:{port}"}, 421),
@@ -145,7 +138,6 @@ def test_http_request_with_a_foreign_host_or_origin_is_refused_even_with_the_tok
     assert _records(relay) == before and len(launches(agy)) == launched
 
 
-@on_the_shared_relay
 def test_http_request_body_over_the_cap_is_refused_413_as_a_jsonrpc_error(shared):
     relay, _repo, agy = shared
     before = _records(relay)
@@ -167,7 +159,6 @@ def test_http_request_body_over_the_cap_is_refused_413_as_a_jsonrpc_error(shared
     assert _records(relay) == before
 
 
-@on_the_shared_relay
 def test_http_request_with_the_token_and_loopback_names_is_served(shared):
     relay, _repo, _agy = shared
     for host in (f"127.0.0.1:{relay.port}", f"localhost:{relay.port}"):
@@ -180,7 +171,6 @@ def test_http_request_with_the_token_and_loopback_names_is_served(shared):
         assert code == 200, text
 
 
-@on_the_shared_relay
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_door(shared, mode):
@@ -203,7 +193,6 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
     assert over_http.content[0].text == in_process.text
 
 
-@on_the_shared_relay
 @pytest.mark.anyio
 async def test_http_two_sessions_two_calls_each_are_served_one_worker_at_a_time(shared):
     relay, repo, agy = shared
@@ -234,7 +223,6 @@ async def test_http_two_sessions_two_calls_each_are_served_one_worker_at_a_time(
     assert sum(1 for r in launches(agy, print_mode_only=False) if r["mode"] == "models") - probes_before <= 1
 
 
-@on_the_shared_relay
 def test_doctor_finds_the_running_http_relay_with_its_address_and_uptime(shared):
     from relay.core.settings import load_settings
     from relay.doors.doctor import check_http_relay
@@ -246,7 +234,6 @@ def test_doctor_finds_the_running_http_relay_with_its_address_and_uptime(shared)
     assert "up " in check.message
 
 
-@on_the_shared_relay
 @pytest.mark.anyio
 async def test_doctor_counts_the_mcp_sessions_the_http_relay_serves(shared):
     from relay.core.settings import load_settings

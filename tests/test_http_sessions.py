@@ -46,10 +46,6 @@ def _record(data_dir: Path, run_id: str) -> dict:
     return json.loads((data_dir / "runs" / f"{run_id}.json").read_text())
 
 
-# The tests of the shared relay run on one xdist worker, one after another (`--dist loadgroup`).
-on_the_sessions_relay = pytest.mark.xdist_group("http-sessions-relay")
-
-
 @pytest.fixture(scope="module")
 def sessions_relay(tmp_path_factory):
     root = tmp_path_factory.mktemp("sessions")
@@ -74,7 +70,6 @@ def use_agy(sessions_relay, directory: Path, scen: dict):
 # --------------------------------------------------------------------------- progress, per session
 
 
-@on_the_sessions_relay
 @pytest.mark.anyio
 async def test_http_sessions_each_receive_only_their_own_progress_notifications(tmp_path, repo, sessions_relay):
     relay, agy = use_agy(sessions_relay, tmp_path / "bin", scenario({**OK, "sleep": 1.0}))
@@ -120,7 +115,6 @@ async def test_http_sessions_each_receive_only_their_own_progress_notifications(
 # --------------------------------------------------------------------------- a session that goes away
 
 
-@on_the_sessions_relay
 @pytest.mark.anyio
 async def test_http_session_that_disconnects_cancels_only_its_own_call(tmp_path, repo, sessions_relay):
     # A's launch hangs (with a grandchild in its group); B's, queued behind it, is a normal run.
@@ -162,7 +156,6 @@ async def test_http_session_that_disconnects_cancels_only_its_own_call(tmp_path,
 # --------------------------------------------------------------------------- arrival order
 
 
-@on_the_sessions_relay
 @pytest.mark.anyio
 async def test_http_calls_from_several_sessions_run_in_arrival_order(tmp_path, repo, sessions_relay):
     # A first call holds the worker slot until the release file appears; sessions 1-3 then call one after
@@ -228,7 +221,6 @@ def test_http_flood_is_answered_429_with_retry_after_as_a_jsonrpc_error(tmp_path
         assert "answered 429" in relay.stderr.read_text()  # the log line the test below looks for
 
 
-@on_the_sessions_relay
 @pytest.mark.anyio
 async def test_http_normal_session_traffic_never_meets_the_default_rate_bound(tmp_path, repo, sessions_relay):
     relay, agy = use_agy(sessions_relay, tmp_path / "bin", scenario(OK))
