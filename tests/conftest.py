@@ -19,6 +19,10 @@ TESTS = Path(__file__).resolve().parent
 CAPTURES = TESTS / "fixtures" / "agy-captures"
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+# Compiled, assert-rewritten test modules are kept (__pycache__, ignored by git) even where
+# PYTHONDONTWRITEBYTECODE=1 is exported, as on this machine: otherwise every xdist worker compiles and
+# rewrites every test module again on every run (~2 s of CPU a worker). Only this process is concerned.
+sys.dont_write_bytecode = False
 
 
 # Files whose tests share one relay process through a module fixture (a start-up is ~1-1.5 s of CPU). Under
