@@ -48,35 +48,16 @@ _WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
-    return [
-        types.Tool(
-            name=EXECUTE,
-            description=(
-                "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                "compact review packet: changed files, risk-ranked line ranges to review, test counts."
-            ),
-            input_schema=input_schema(ExecuteArgs),
-            annotations=_WRITES,
-        ),
-        types.Tool(
-            name=CONTINUE,
-            description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
-            input_schema=input_schema(ContinueArgs),
-            annotations=_WRITES,
-        ),
-        types.Tool(
-            name=GET_RESULT,
-            description="Read a run's record; wait_seconds waits for a RUNNING run.",
-            input_schema=input_schema(GetResultInput),
-            annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-        ),
-        types.Tool(
-            name=CANCEL,
-            description="Stop a RUNNING run; the packet lists its changes.",
-            input_schema=input_schema(CancelInput),
-            annotations=_WRITES,
-        ),
-    ]
+    read_only = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    return [types.Tool(name=name, description=description, input_schema=input_schema(args), annotations=hints)
+            for name, args, hints, description in (
+                (EXECUTE, ExecuteArgs, _WRITES,
+                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
+                 "compact review packet: changed files, risk-ranked line ranges to review, test counts."),
+                (CONTINUE, ContinueArgs, _WRITES,
+                 "Send follow-up feedback to the worker on an earlier run (same workspace and conversation)."),
+                (GET_RESULT, GetResultInput, read_only, "Read a run's record; wait_seconds waits for a RUNNING run."),
+                (CANCEL, CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:

@@ -17,12 +17,9 @@ client instead. Codex starts servers with a minimal environment, so the relay se
 this shell (``AGY_BIN``, ``GRAVITY_RELAY_*``) are copied into its entry's ``env``.
 
 Edits are structural and small: JSON files are decoded, the one entry set or removed and
-written back in the file's own indentation; the Codex TOML is edited with tomlkit (only the
-``[mcp_servers.antigravity]`` table changes, every other line kept, comments included) and the
-result is re-parsed with ``tomllib`` and compared with what was intended before anything is
-written. A file is only ever replaced atomically, after a timestamped
-backup. An entry that is not the relay's own (another program registered as ``antigravity``)
-is left alone unless ``force`` is given.
+written back in the file's own indentation; the Codex TOML's one table is edited by toml_edit.py.
+A file is only ever replaced atomically, after a timestamped backup. An entry that is not the
+relay's own (another program registered as ``antigravity``) is left alone unless ``force`` is given.
 
 The readers (``registrations``) are shared with ``gravity-relay doctor``.
 """
@@ -453,6 +450,11 @@ def _entry_label(spec: ClientSpec) -> str:
     return f"[mcp_servers.{SERVER_NAME}]" if spec.format == "toml" else f"mcpServers.{SERVER_NAME}"
 
 
+def _refused(plan: Plan, exc: SetupError) -> Plan:
+    plan.action, plan.message = "refuse", f"cannot edit {plan.path}: {exc}"
+    return plan
+
+
 def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str] | None = None,
                  force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None,
                  http: tuple[str, str] | None = None) -> Plan:
@@ -491,9 +493,7 @@ def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str
             servers[SERVER_NAME] = entry
             new = _dump_json(doc, old)
     except SetupError as exc:
-        plan.action = "refuse"
-        plan.message = f"cannot edit {path}: {exc}"
-        return plan
+        return _refused(plan, exc)
     plan.new_text = new
     plan.action = "add" if current is None else "update"
     if current is None:
@@ -525,9 +525,7 @@ def plan_uninstall(client: str, home: Path, *, force: bool = False) -> Plan:
             doc["mcpServers"].pop(SERVER_NAME)
             new = _dump_json(doc, old)
     except SetupError as exc:
-        plan.action = "refuse"
-        plan.message = f"cannot edit {path}: {exc}"
-        return plan
+        return _refused(plan, exc)
     plan.new_text = new
     plan.action = "remove"
     plan.message = _entry_label(spec)
@@ -595,9 +593,7 @@ def plan_claude_rules(home: Path, *, allow: bool) -> Plan:
                 doc.pop("permissions")
         plan.new_text = _dump_json(doc, old)
     except SetupError as exc:
-        plan.action = "refuse"
-        plan.message = f"cannot edit {path}: {exc}"
-        return plan
+        return _refused(plan, exc)
     plan.action = ("add" if old is None else "update") if allow else "remove"
     return plan
 
