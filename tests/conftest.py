@@ -75,7 +75,20 @@ def make_repo(path: Path, files: dict[str, str] | None = None) -> Path:
     # What `git config` would write, without three more git processes per repo (~170 repos per suite run).
     with (path / ".git" / "config").open("a", encoding="utf-8") as config:
         config.write("[user]\n\temail = dev@example.com\n\tname = Dev\n[commit]\n\tgpgsign = false\n")
-    for name, text in (files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}).items():
+    files = files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}
+    if len(files) > 200:
+        # The same commit, by one `git fast-import` (one pack, not a loose object a file) and one checkout that
+        # writes the files: a third of the time of `add -A` for thousands of files.
+        stream = bytearray()
+        for mark, text in enumerate(files.values(), 1):
+            data = text.encode()
+            stream += b"blob\nmark :%d\ndata %d\n%s\n" % (mark, len(data), data)
+        stream += b"commit refs/heads/main\ncommitter Dev <dev@example.com> 0 +0000\ndata 7\ninitial\n"
+        stream += b"".join(b"M 100644 :%d %s\n" % (mark, name.encode()) for mark, name in enumerate(files, 1))
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=bytes(stream), check=True, capture_output=True)
+        git(path, "checkout", "-q", "-f", "main")
+        return path
+    for name, text in files.items():
         target = path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
