@@ -20,11 +20,13 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
+from conftest import make_repo, memory_relay, payload, relay_env, stdio_relay  # noqa: E402
 from fake_agy_harness import install_fake_agy, launches, scenario  # noqa: E402
 
 
-async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: float) -> dict:
+async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: float, in_process: int = 0) -> dict:
+    """`in_process` of the relays run in this process (behind the SDK's in-memory client), the rest over stdio:
+    a test keeps two relay processes (this one and a child) for one Python start-up."""
     repo = make_repo(root / "project")
     agy = install_fake_agy(root / "bin", scenario({"behaviour": "slow", "sleep": sleep,
                                                    "report": {"summary": "ok", "files_changed": []}}))
@@ -33,7 +35,7 @@ async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: floa
     started = time.monotonic()
 
     async def one_process(p: int) -> None:
-        async with stdio_relay(env) as client:
+        async with (memory_relay if p < in_process else stdio_relay)(env) as client:
             async def one_call(c: int) -> None:
                 result = await client.call_tool("antigravity_execute",
                                                 {"task": f"call p{p}c{c}", "workspace": str(repo)})

@@ -19,6 +19,32 @@ TESTS = Path(__file__).resolve().parent
 CAPTURES = TESTS / "fixtures" / "agy-captures"
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+# Compiled, assert-rewritten test modules are kept (__pycache__, ignored by git) even where
+# PYTHONDONTWRITEBYTECODE=1 is exported, as on this machine: otherwise every xdist worker compiles and
+# rewrites every test module again on every run (~2 s of CPU a worker). Only this process is concerned.
+sys.dont_write_bytecode = False
+
+
+# Files whose tests share one relay process through a module fixture (a start-up is ~1-1.5 s of CPU). Under
+# xdist each is one unit of work, so the relay starts once, not once per worker that gets one of its tests.
+# (xdist's xdist_group marks do nothing with pytest 9: --dist loadgroup renames node ids pytest no longer reads.)
+SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.py"})
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None  # an explicit --dist keeps xdist's own scheduler
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneByOne(LoadScopeScheduling):
+        """xdist's `load`, test by test, but each of SHARED_RELAY_FILES is one unit (handed out first)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in SHARED_RELAY_FILES else nodeid
+
+    return OneByOne(config, log)
 
 
 @pytest.fixture
@@ -46,10 +72,23 @@ def git(repo: Path, *args: str) -> str:
 def make_repo(path: Path, files: dict[str, str] | None = None) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.email", "dev@example.com")
-    git(path, "config", "user.name", "Dev")
-    git(path, "config", "commit.gpgsign", "false")
-    for name, text in (files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}).items():
+    # What `git config` would write, without three more git processes per repo (~170 repos per suite run).
+    with (path / ".git" / "config").open("a", encoding="utf-8") as config:
+        config.write("[user]\n\temail = dev@example.com\n\tname = Dev\n[commit]\n\tgpgsign = false\n")
+    files = files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}
+    if len(files) > 200:
+        # The same commit, by one `git fast-import` (one pack, not a loose object a file) and one checkout that
+        # writes the files: a third of the time of `add -A` for thousands of files.
+        stream = bytearray()
+        for mark, text in enumerate(files.values(), 1):
+            data = text.encode()
+            stream += b"blob\nmark :%d\ndata %d\n%s\n" % (mark, len(data), data)
+        stream += b"commit refs/heads/main\ncommitter Dev <dev@example.com> 0 +0000\ndata 7\ninitial\n"
+        stream += b"".join(b"M 100644 :%d %s\n" % (mark, name.encode()) for mark, name in enumerate(files, 1))
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=bytes(stream), check=True, capture_output=True)
+        git(path, "checkout", "-q", "-f", "main")
+        return path
+    for name, text in files.items():
         target = path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
@@ -137,7 +176,11 @@ def cli_main(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
 
     from relay.doors.cli import main
 
+    import logging
+
     saved = dict(os.environ)
+    root = logging.getLogger()
+    level = root.level  # operator commands quieten the root logger; the next test must not inherit that
     out, err = io.StringIO(), io.StringIO()
     try:
         os.environ.clear()
@@ -150,6 +193,7 @@ def cli_main(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
     finally:
         os.environ.clear()
         os.environ.update(saved)
+        root.setLevel(level)
     return subprocess.CompletedProcess(["gravity-relay", *args], code, out.getvalue(), err.getvalue())
 
 
@@ -157,7 +201,12 @@ def payload(result: Any) -> dict[str, Any]:
     """The tool result's object, read from its one text block.
 
     A success carries the same JSON as structured content too; an error carries it once,
-    in the text only (Gemini CLI stringifies the whole result of an error for its model)."""
+    in the text only (Gemini CLI stringifies the whole result of an error for its model). A tools.call_tool
+    answer (in process, no MCP session) is read as the MCP server sends it."""
+    from relay.doors.mcp_server import ToolAnswer, call_result
+
+    if isinstance(result, ToolAnswer):
+        result = call_result(result)
     assert len(result.content) == 1
     text = result.content[0].text
     if result.is_error:

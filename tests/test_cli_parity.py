@@ -2,9 +2,10 @@
 
 The records are real: one successful run and one failed run made by the relay with the fake
 agy, and one early refusal (with non-ASCII text, so encoding differences would show). The MCP
-side is the real server over a real stdio pipe (legacy handshake); the CLI side is the real
-command: in a subprocess for the non-ASCII case (the process's own stdout encoding), in process
-for the rest (a Python start-up each would cost ~1 s and prove nothing more).
+side is the server `serve` builds behind the SDK's client (legacy handshake; the stdio pipe itself
+is test_e2e_stdio's); the CLI side is the real command: in a subprocess for the non-ASCII case (the
+process's own stdout encoding) and for one shell `execute`, in process for the rest (a Python start-up
+each would cost ~1 s and prove nothing more).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_repo, payload, relay_env, stdio_relay
+from conftest import cli_main, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import failure_scenario, install_fake_agy, success_scenario
 
 from relay.call.orchestrate import Relay
@@ -96,7 +97,7 @@ def runs_show_in_process(monkeypatch, data: Path, run_id: str, detail: str, max_
 async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tmp_path, monkeypatch):
     data, ids = await make_records(tmp_path)
     mcp_texts: dict[tuple[str, str, int], str] = {}
-    async with stdio_relay(relay_env(data, agy=None)) as client:
+    async with memory_relay(relay_env(data, agy=None)) as client:
         for run_id in ids:
             for detail in DETAILS:
                 for max_chars in MAX_CHARS:
@@ -122,8 +123,7 @@ async def test_runs_show_prints_the_same_bytes_as_get_result_for_every_detail(tm
 def runs_cli(data: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env["GRAVITY_RELAY_DATA_DIR"] = str(data)
-    return subprocess.run([sys.executable, "-m", "relay", "runs", *args], env=env, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    return cli_main(["runs", *args], env)
 
 
 @pytest.mark.anyio

@@ -1,4 +1,7 @@
-"""Two relay processes, several concurrent calls each: agy never runs twice at once."""
+"""Two relay processes, several concurrent calls each: agy never runs twice at once.
+
+One relay runs in the test's own process (the in-memory door), the other is `gravity-relay serve` over
+stdio: two processes sharing one data dir, for one Python start-up."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
-    figures = await run_concurrency(tmp_path, processes=2, calls=3, sleep=0.3)
+    figures = await run_concurrency(tmp_path, processes=2, calls=3, sleep=0.3, in_process=1)
     assert figures["successes"] == 6
     assert figures["launches"] == 6
     assert figures["overlaps"] == 0
@@ -22,7 +25,7 @@ async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
 async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path: Path):
     import anyio
 
-    from conftest import make_repo, payload, relay_env, stdio_relay
+    from conftest import make_repo, memory_relay, payload, relay_env, stdio_relay
     from fake_agy_harness import install_fake_agy, launches, scenario, wait_for_launches
 
     repo = make_repo(tmp_path / "project")
@@ -40,7 +43,7 @@ async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path:
             while len(list(queue.iterdir())) < count:
                 await anyio.sleep(0.02)
 
-    async with stdio_relay(env) as first, stdio_relay(env) as second:
+    async with memory_relay(env) as first, stdio_relay(env) as second:
         async def call(client, name: str) -> None:
             payload(await client.call_tool("antigravity_execute", {"task": name, "workspace": str(repo)}))
 

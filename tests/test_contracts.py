@@ -52,3 +52,18 @@ def test_importing_the_package_prints_nothing(capfd):
 
     out = subprocess.run([sys.executable, "-c", "import relay.doors.mcp_server, relay.doors.cli"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout == ""
+
+
+def test_shell_commands_that_read_runs_never_import_the_mcp_sdk(tmp_path):
+    # Importing the SDK is ~0.7 s of CPU; `runs list|show` answered in 0.9 s for it before tools.py stopped
+    # building the SDK's result type.
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from relay.doors.cli import main; main(['runs', 'list']); main(['runs', 'show']); "
+            "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "[]"

@@ -7,29 +7,34 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from conftest import cli_main
 from relay.core.contracts import Packet, RunRecord, WorkerReport
 from relay.demo.run import DEMO_TASK, install_demo_worker, make_demo_repo
 
 WORKER = Path(__file__).resolve().parent.parent / "relay" / "demo" / "worker.py"
 
 
-def run_demo(*args: str, data_dir: Path, tmpdir: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
-    env.update({"GRAVITY_RELAY_DATA_DIR": str(data_dir), "TMPDIR": str(tmpdir)})
-    return subprocess.run([sys.executable, "-m", "relay", "demo", *args], env=env, capture_output=True, text=True,
-                          timeout=180, stdin=subprocess.DEVNULL)
-
-
 @pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
+def dirs(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
     data, scratch = tmp_path / "data", tmp_path / "scratch"
     scratch.mkdir()
+    # What TMPDIR is to a new process; tempfile has read TMPDIR already in this one.
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     return data, scratch
+
+
+def run_demo(*args: str, data_dir: Path, tmpdir: Path) -> subprocess.CompletedProcess:
+    """`gravity-relay demo ARGS` by cli.main in this process (the demo's worker, git and relay run as they would).
+    The last test of the file runs it as a real process, with no git on PATH."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
+    env.update({"GRAVITY_RELAY_DATA_DIR": str(data_dir), "TMPDIR": str(tmpdir)})
+    return cli_main(["demo", *args], env)
 
 
 def test_demo_json_prints_only_the_packet_of_a_successful_reviewed_run(dirs):
@@ -90,9 +95,7 @@ def test_demo_prints_the_packet_and_the_bytes_the_leader_did_not_read(dirs):
 def test_demo_run_is_readable_with_runs_show_like_any_other_run(dirs):
     data, scratch = dirs
     packet = json.loads(run_demo("--json", data_dir=data, tmpdir=scratch).stdout)
-    env = {**os.environ, "GRAVITY_RELAY_DATA_DIR": str(data)}
-    shown = subprocess.run([sys.executable, "-m", "relay", "runs", "show", packet["run_id"]], env=env,
-                           capture_output=True, text=True, timeout=60)
+    shown = cli_main(["runs", "show", packet["run_id"]], {**os.environ, "GRAVITY_RELAY_DATA_DIR": str(data)})
     assert json.loads(shown.stdout) == packet
 
 

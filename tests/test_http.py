@@ -190,7 +190,7 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
     assert record["status"] == "SUCCESS"
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
     in_process = await call_tool(Relay(settings), GET_RESULT, {"run_id": packet["run_id"]})
-    assert over_http.content[0].text == in_process.content[0].text
+    assert over_http.content[0].text == in_process.text
 
 
 @pytest.mark.anyio

@@ -484,3 +484,22 @@ def test_cleanup_removes_an_old_run_whose_relay_pid_was_reused(tmp_path):
         assert reused.poll() is None
     finally:
         reused.kill()
+
+
+def test_recovery_lists_a_staged_rename_and_a_commit_since_the_run_started_from_real_git(repo):
+    # Both of recovery's git answers go through observe.git.z_records: porcelain v1 (a rename's old path in the
+    # record after it) and --name-status (each code followed by its path).
+    from relay.runs.recovery import git_visible_changes
+
+    start = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "mv", "README.md", "GUIDE.md")
+    (repo / "src" / "app.py").write_text("def main():\n    return 2\n")
+    git(repo, "commit", "-q", "-am", "worker's commit")
+    git(repo, "mv", "src/app.py", "src/main.py")
+    (repo / "new file.txt").write_text("x\n")
+    changes, problem = git_visible_changes(str(repo), before_head=start)
+    assert problem is None
+    kinds = {c.path: (c.kind, c.old_path) for c in changes}
+    assert kinds["src/main.py"] == ("renamed", "src/app.py")  # staged: from git status
+    assert kinds["new file.txt"] == ("added", None)
+    assert kinds["GUIDE.md"] == ("added", None) and kinds["README.md"] == ("deleted", None)  # committed: from git diff

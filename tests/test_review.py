@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import msgspec
@@ -25,7 +24,8 @@ from relay.review.packet import (
 from relay.review.packet import tests_from_report as claimed_tests
 from relay.review.risk import risk_rank
 from relay.observe.snapshot import take_snapshot
-from review_corpus import CASES, Case, git, git_env, make_repo, run_case, write
+import conftest
+from review_corpus import CASES, Case, git, make_repo, run_case, write
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -116,20 +116,7 @@ def test_packet_budget_five_thousand_files(tmp_path: Path) -> None:
             (root / rel).write_text((root / rel).read_text() + "w = 1\n")
         (root / "pkg00/some_longer_module_name_00000.py").unlink()
 
-    # The repo is built by one `git fast-import` (one pack, no 5,000 loose objects) and one checkout
-    # that writes the files: the same 5,000 committed files as make_repo, in a third of its time.
-    root = tmp_path / "repo"
-    root.mkdir()
-    git(root, "-c", "init.defaultBranch=main", "init", "-q")
-    stream = bytearray()
-    for mark, content in enumerate(files.values(), 1):
-        data = content.encode()
-        stream += b"blob\nmark :%d\ndata %d\n%s\n" % (mark, len(data), data)
-    stream += b"commit refs/heads/main\ncommitter Test <test@example.com> 0 +0000\ndata 7\ninitial\n"
-    for mark, rel in enumerate(files, 1):
-        stream += b"M 100644 :%d %s\n" % (mark, rel.encode())
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, env=git_env(), input=bytes(stream), check=True)
-    git(root, "checkout", "-q", "-f", "main")
+    root = conftest.make_repo(tmp_path / "repo", files)  # by one git fast-import and one checkout
     assert not git(root, "status", "--porcelain") and len(git(root, "ls-files").splitlines()) == 5000
     snap = take_snapshot(root)
     work(root)

@@ -15,9 +15,10 @@ import logging
 import time
 
 import anyio
+import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
-from relay.agy.classify import KEYRING_HINT, LOGIN_HINT, TRANSIENT, Verdict, parse_reset, says, verification_hint
+from relay.agy.classify import TRANSIENT, Outcome, Verdict, classify, says
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, kill_group, settle, spawned, start_drains
 
@@ -32,41 +33,27 @@ def _settles(text: str) -> bool:
     return says("signed_out", text) or says("verification", text) or says("oauth_prompt", text)
 
 
+# What a probe can settle; anything else `agy models` says is left for the worker run to tell.
+_PROBE_ANSWERS = frozenset({Status.ACCOUNT_VERIFICATION_REQUIRED, Status.LOGIN_REQUIRED, Status.KEYRING_TIMEOUT,
+                            Status.QUOTA_EXHAUSTED})
+
+
 def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool) -> Verdict | None:
     """None when healthy (or when the probe says nothing about auth: the worker run will tell).
 
-    The sign-in texts are read before the timeout: agy 1.2.14 prints "authentication required" and
-    then blocks for a pasted code, so a probe cut short there is a sign-out, not a slow network.
+    What `agy models` said is read by the classifier's RULES as a failed run's stderr, so a wording, a
+    status and a hint are taught once. The sign-in texts are read before the timeout: agy 1.2.14 prints
+    "authentication required" and then blocks for a pasted code, so a probe cut short there is a sign-out.
     """
-    text = stdout + "\n" + stderr
-    if says("verification", text):
-        return Verdict(status=Status.ACCOUNT_VERIFICATION_REQUIRED,
-                       message="agy's account check failed during the auth probe (`agy models`): "
-                               + _said_line(text, lambda line: says("verification", line)),
-                       hint=verification_hint(text), retryable=False)
-    if _settles(text):
-        return Verdict(status=Status.LOGIN_REQUIRED,
-                       message="agy is not signed in (`agy models` said: " + _said_line(text, _settles) + ")",
-                       hint=LOGIN_HINT)
-    if says("keyring", text):
-        return Verdict(status=Status.KEYRING_TIMEOUT, message="agy's keyring access timed out during the auth probe",
-                       hint=KEYRING_HINT)
+    verdict = classify(Outcome(exit_code=exit_code or 1, stderr=stdout + "\n" + stderr, schema_requested=False))
+    if verdict.status in _PROBE_ANSWERS:
+        return msgspec.structs.replace(verdict, message=f"auth probe (`agy models`): {verdict.message}")
     if timed_out:
         return Verdict(status=Status.AUTH_TIMEOUT, message=f"agy's auth probe (`agy models`) did not answer within {PROBE_TIMEOUT:g}s",
                        hint="Usually transient (retried once). If it persists, run `agy models` in a terminal.")
-    if says("quota", text):
-        return Verdict(status=Status.QUOTA_EXHAUSTED, message="agy's quota is used up", hint="Wait for the reset.",
-                       resets_in_seconds=parse_reset(text), retryable=False)
     if exit_code not in (0, None):
         log.warning("auth probe exited %s (not an auth answer); going on: %s", exit_code, stderr.strip()[:200])
     return None
-
-
-def _said_line(text: str, match) -> str:
-    for line in text.splitlines():
-        if line.strip() and match(line):
-            return line.strip()[:200]
-    return ""
 
 
 async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Captured:

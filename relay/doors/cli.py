@@ -345,7 +345,7 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
         print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
 
     result = anyio.run(call_tool, Relay(settings), name, arguments, progress)
-    sys.stdout.write(result.content[0].text + "\n")
+    sys.stdout.write(result.text + "\n")
     return 1 if result.is_error else 0
 
 

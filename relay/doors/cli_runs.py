@@ -24,18 +24,23 @@ from relay.runs.store import RunStore
 __all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
 
 
+def _say(message: str, hint: str) -> None:
+    """An error in words on stderr, the one way the runs commands say one: what is wrong, then what to do."""
+    print(f"gravity-relay: {message}\n  {hint}", file=sys.stderr)
+
+
 def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
     """Print exactly the text block antigravity_get_result returns for the same arguments, errors included
     (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument."""
     arguments = {} if run_id is None else {"run_id": run_id, "detail": detail, "max_chars": max_chars}
     result = get_result(Relay(settings), arguments)
-    text = result.content[0].text
+    text = result.text
     # A diff view ends with its own newline; the JSON views get one.
     sys.stdout.write(text if detail == "diff" and not result.is_error else text + "\n")
     if not result.is_error:
         return 0
     error = msgspec.json.decode(text)["error"]
-    print(f"gravity-relay: {error['message']}\n  {error['hint']}", file=sys.stderr)
+    _say(error["message"], error["hint"])
     return 2 if error["code"] == Status.INVALID_INPUT.value else 1
 
 
@@ -45,12 +50,12 @@ def runs_apply(settings: Settings, run_id: str) -> int:
     import anyio
 
     result = anyio.run(call_tool, Relay(settings), CONTINUE, {"run_id": run_id, "apply": True})
-    text = result.content[0].text
+    text = result.text
     sys.stdout.write(text + "\n")
     if not result.is_error:
         return 0
     error = msgspec.json.decode(text)["error"]
-    print(f"gravity-relay: {error['message']}\n  {error['hint']}", file=sys.stderr)
+    _say(error["message"], error["hint"])
     return 2 if error["code"] == Status.INVALID_INPUT.value and "not a Gravity Relay run id" in error["message"] else 1
 
 
@@ -99,7 +104,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
     for error in unreadable:
-        print(f"gravity-relay: {error.message}\n  {error.hint}", file=sys.stderr)
+        _say(error.message, error.hint)
     return 0
 
 
@@ -116,7 +121,7 @@ def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_js
         if as_json:
             sys.stdout.write(encode({"run_id": run_id, "error": {"code": exc.status.value, "message": exc.message,
                                                                  "hint": exc.hint}}).decode() + "\n")
-        print(f"gravity-relay: {exc.message}\n  {exc.hint}", file=sys.stderr)
+        _say(exc.message, exc.hint)
         return 2 if exc.status is Status.INVALID_INPUT else 1
     if as_json:
         sys.stdout.write(encode(result).decode() + "\n")

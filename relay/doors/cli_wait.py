@@ -89,7 +89,7 @@ def _child() -> int:
             tg.start_soon(on_signals)
             async with relay.detached.serving(finish_runs=True):
                 result = await call_tool(relay, call["name"], call["arguments"], progress)
-                text = result.content[0].text
+                text = result.text
                 sys.stdout.write(text + "\n")
                 if _is_running(text):
                     released.append(True)
@@ -104,7 +104,7 @@ def _child() -> int:
 
 async def _wait_call(settings, run_id: str, wait: float):
     from relay.call.orchestrate import Relay
-    from relay.doors.mcp_server import GET_RESULT, call_tool
+    from relay.doors.tools import GET_RESULT, call_tool
 
     async def progress(elapsed: float, message: str) -> None:
         print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
@@ -117,7 +117,7 @@ def runs_wait(settings, run_id: str, wait: float | None) -> int:
     import anyio
 
     result = anyio.run(_wait_call, settings, run_id, WAIT_FOR_EVER if wait is None else wait)
-    sys.stdout.write(result.content[0].text + "\n")
+    sys.stdout.write(result.text + "\n")
     return 1 if result.is_error else 0
 
 

@@ -30,14 +30,14 @@ from mcp.server import Server, ServerRequestContext
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
-from relay.doors.tools import CANCEL, CONTINUE, EXECUTE, GET_RESULT, as_text, call_tool, lone_surrogate
+from relay.doors.tools import CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, lone_surrogate
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
 
-__all__ = ["create_server", "serve", "serving_relay", "tool_definitions", "call_tool"]
+__all__ = ["create_server", "serve", "serving_relay", "tool_definitions", "call_tool", "call_result"]
 
 log = logging.getLogger("relay.doors.mcp_server")
 
@@ -48,35 +48,16 @@ _WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
-    return [
-        types.Tool(
-            name=EXECUTE,
-            description=(
-                "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                "compact review packet: changed files, risk-ranked line ranges to review, test counts."
-            ),
-            input_schema=input_schema(ExecuteArgs),
-            annotations=_WRITES,
-        ),
-        types.Tool(
-            name=CONTINUE,
-            description="Send follow-up feedback to the worker on an earlier run (same workspace and conversation).",
-            input_schema=input_schema(ContinueArgs),
-            annotations=_WRITES,
-        ),
-        types.Tool(
-            name=GET_RESULT,
-            description="Read a run's record; wait_seconds waits for a RUNNING run.",
-            input_schema=input_schema(GetResultInput),
-            annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-        ),
-        types.Tool(
-            name=CANCEL,
-            description="Stop a RUNNING run; the packet lists its changes.",
-            input_schema=input_schema(CancelInput),
-            annotations=_WRITES,
-        ),
-    ]
+    read_only = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    return [types.Tool(name=name, description=description, input_schema=input_schema(args), annotations=hints)
+            for name, args, hints, description in (
+                (EXECUTE, ExecuteArgs, _WRITES,
+                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
+                 "compact review packet: changed files, risk-ranked line ranges to review, test counts."),
+                (CONTINUE, ContinueArgs, _WRITES,
+                 "Send follow-up feedback to the worker on an earlier run (same workspace and conversation)."),
+                (GET_RESULT, GetResultInput, read_only, "Read a run's record; wait_seconds waits for a RUNNING run."),
+                (CANCEL, CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:
@@ -91,12 +72,13 @@ def _client_name(ctx: ServerRequestContext) -> str:
         return ""
 
 
-def _for_client(result: types.CallToolResult, client: str) -> types.CallToolResult:
-    if result.is_error and client in _ISERROR_MANGLERS:
-        text = result.content[0].text
-        return types.CallToolResult(content=result.content, structured_content=msgspec.json.decode(text),
-                                    is_error=False)
-    return result
+def call_result(answer: ToolAnswer, client: str = "") -> types.CallToolResult:
+    """The SDK's result for a tool's answer: one text block, and the same JSON as structured content unless it
+    is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc)."""
+    if answer.is_error and client in _ISERROR_MANGLERS:
+        answer = ToolAnswer(answer.text, msgspec.json.decode(answer.text), is_error=False)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=answer.text)],
+                                structured_content=answer.structured, is_error=answer.is_error)
 
 
 def create_server(settings: Settings, relay: Relay | None = None,
@@ -122,7 +104,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
-        return _for_client(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx))
+        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx))
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(
@@ -289,7 +271,7 @@ async def _reply_to_undecodable(relay: Relay, exc: Exception):
     log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
     if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not lone_surrogate(params["name"]):
         arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
-        result = await call_tool(relay, params["name"], arguments)
+        result = call_result(await call_tool(relay, params["name"], arguments))
         reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
                                       result=result.model_dump(mode="json", by_alias=True, exclude_none=True))
     else:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["GitError", "run_git", "git_env", "filter_overrides", "SAFE_CONFIG", "GIT_TIMEOUT_SECONDS"]
+__all__ = ["GitError", "run_git", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "GIT_TIMEOUT_SECONDS"]
 
 _log = logging.getLogger("relay.git")
 
@@ -161,3 +161,19 @@ def run_git(
         tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git {subcommand} exited {proc.returncode}: {tail[-1] if tail else 'no message'}"[:300])
     return proc.stdout
+
+
+def z_records(out: bytes, followers: Callable[[bytes], int]) -> Iterator[tuple[bytes, list[bytes]]]:
+    """The entries of a ``-z`` answer: each non-empty record with the records that belong to it.
+
+    ``followers(record)`` says how many records that follow are its own (a rename's other path, the
+    paths of a ``--name-status`` code); fewer come back only where the answer was cut short.
+    """
+    records = out.split(b"\0")
+    i = 0
+    while i < len(records):
+        record, i = records[i], i + 1
+        if record:
+            count = followers(record)
+            yield record, records[i : i + count]
+            i += count

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from relay.observe.git import GitError, filter_overrides, run_git
+from relay.observe.git import GitError, filter_overrides, run_git, z_records
 
 __all__ = [
     "Snapshot",
@@ -288,13 +288,8 @@ def _parse_status(out: bytes) -> tuple[str | None, dict[str, str], set[str]]:
     head: str | None = None
     status: dict[str, str] = {}
     gitlinks: set[str] = set()
-    records = out.split(b"\0")
-    i = 0
-    while i < len(records):
-        rec = records[i]
-        i += 1
-        if not rec:
-            continue
+    # A rename ("2 ") has its original path in the record after it.
+    for rec, _original in z_records(out, lambda rec: 1 if rec.startswith(b"2 ") else 0):
         tag = rec[:2]
         if rec.startswith(b"# branch.oid "):
             oid = rec[len(b"# branch.oid ") :].decode("ascii", "replace")
@@ -306,9 +301,7 @@ def _parse_status(out: bytes) -> tuple[str | None, dict[str, str], set[str]]:
             if b"160000" in fields[3:6]:
                 gitlinks.add(path)
         elif tag == b"2 ":
-            fields = rec.split(b" ", 9)
-            status[os.fsdecode(fields[9])] = "tracked"
-            i += 1  # the original path follows in its own record
+            status[os.fsdecode(rec.split(b" ", 9)[9])] = "tracked"
         elif tag == b"u ":
             fields = rec.split(b" ", 10)
             status[os.fsdecode(fields[10])] = "tracked"

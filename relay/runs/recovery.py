@@ -21,7 +21,7 @@ from pathlib import Path
 
 from relay.core.contracts import Changes, FileChange, Packet, Status
 from relay.core.errors import RelayError
-from relay.observe.git import GitError, run_git
+from relay.observe.git import GitError, run_git, z_records
 from relay.core.process import group_alive
 from relay.core.identity import Identity, group_is_run, owner_alive
 from relay.isolate.pool import salvage_worktree
@@ -42,30 +42,16 @@ _SINCE_NOTE = "observed at recovery: changed since the run started (git, against
 def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
     """(status letters, path, old path) from ``git status --porcelain=v1 -z`` or ``git diff --name-status -z``."""
     found = []
-    records = out.split(b"\0")
-    i = 0
-    while i < len(records):
-        rec = records[i]
-        i += 1
-        if not rec:
-            continue
-        if name_status:
-            code = rec.decode("ascii", "replace")
-            path = os.fsdecode(records[i]) if i < len(records) else ""
-            i += 1
-            old = None
-            if code[:1] in ("R", "C"):
-                old, path = path, (os.fsdecode(records[i]) if i < len(records) else "")
-                i += 1
-            found.append((code[:1], path, old))
-            continue
-        if len(rec) < 4:
-            continue
-        xy, path, old = rec[:2].decode("ascii", "replace"), os.fsdecode(rec[3:]), None
-        if "R" in xy or "C" in xy:
-            old = os.fsdecode(records[i]) if i < len(records) else None
-            i += 1
-        found.append((xy, path, old))
+    if name_status:  # a code, then its path (a copy or rename: the old path, then the new one)
+        for code, paths in z_records(out, lambda rec: 2 if rec[:1] in (b"R", b"C") else 1):
+            names = [os.fsdecode(p) for p in paths] + ["", ""]
+            letter = code.decode("ascii", "replace")[:1]
+            found.append((letter, names[1], names[0]) if letter in ("R", "C") else (letter, names[0], None))
+        return found
+    # "XY path", a copy or rename followed by its old path; shorter records are not entries
+    for rec, old in z_records(out, lambda rec: 1 if len(rec) >= 4 and (b"R" in rec[:2] or b"C" in rec[:2]) else 0):
+        if len(rec) >= 4:
+            found.append((rec[:2].decode("ascii", "replace"), os.fsdecode(rec[3:]), os.fsdecode(old[0]) if old else None))
     return found
 
 
