@@ -73,6 +73,16 @@ def _lock(slot: Path) -> FileLock:
     return FileLock(str(slot.with_name(slot.name + ".lock")), thread_local=False)
 
 
+def _try_lock(slot: Path) -> FileLock | None:
+    """The slot's lock, held, or None when another run holds it (never waits: a busy slot is skipped)."""
+    lock = _lock(slot)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return None
+    return lock
+
+
 def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
     """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
     checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
@@ -160,10 +170,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     branch = f"{BRANCH_PREFIX}{run_id}"
     for name in names:
         slot = pool / name
-        lock = _lock(slot)
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
+        lock = _try_lock(slot)
+        if lock is None:
             continue
         try:
             created = not _own_top(slot, facts.common_dir)
@@ -226,10 +234,8 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
     slot = _slot_of(data_dir, worktree)
     if slot is None:
         return None, f"its worktree {worktree} is not in the relay's pool; left alone"
-    lock = _lock(slot)
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
+    lock = _try_lock(slot)
+    if lock is None:
         return None, f"its worktree {slot} is in use by another run; its changes there are not recorded"
     try:
         last = slot.with_name(slot.name + ".run")
@@ -258,11 +264,7 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
     repo = _repo_of(pool) if pool is not None else None
     if slot is not None:
         last = slot.with_name(slot.name + ".run")
-        lock = _lock(slot)
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            lock = None
+        lock = _try_lock(slot)
         if lock is not None:
             try:
                 if last.is_file() and last.read_text() == run_id and slot.exists():
@@ -324,10 +326,8 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
             for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
                 if (slot / ".git").is_file():
                     continue
-                lock = _lock(slot)
-                try:
-                    lock.acquire(timeout=0)
-                except Timeout:
+                lock = _try_lock(slot)
+                if lock is None:
                     continue
                 try:
                     _remove_slot(slot, repo)
