@@ -81,6 +81,26 @@ def test_published_schemas_leave_additional_properties_open():
 # --------------------------------------------------------------------------- error results
 
 
+def test_continue_schema_publishes_apply_and_lets_a_validating_client_send_it_without_feedback():
+    # Regression: apply was unpublished and feedback required, so Gemini CLI (which checks every call against the
+    # published inputSchema) refused {run_id, apply: true} with "params must have required property 'feedback'".
+    import jsonschema
+
+    schema = next(t for t in tool_definitions() if t.name == "antigravity_continue").input_schema
+    assert schema["properties"]["apply"]["type"] == "boolean"
+    jsonschema.validate({"run_id": "r1", "apply": True}, schema)
+    jsonschema.validate({"run_id": "r1", "feedback": "fix the test"}, schema)
+
+
+async def test_continue_with_neither_feedback_nor_apply_is_refused_naming_both(tmp_path):
+    async with Client(create_server(relay_settings(tmp_path)), mode="legacy") as client:
+        left_out = payload(await client.call_tool("antigravity_continue", {"run_id": "r1"}))
+        blank = payload(await client.call_tool("antigravity_continue", {"run_id": "r1", "feedback": "  "}))
+    assert left_out["status"] == "INVALID_INPUT" and "feedback was left out" in left_out["error"]["message"]
+    assert "needs feedback or apply=true" in blank["error"]["message"] and "blank" in blank["error"]["message"]
+    assert "apply=true" in left_out["error"]["hint"] and "`feedback`" in left_out["error"]["hint"]
+
+
 async def test_error_results_carry_the_packet_once_in_the_text_block(tmp_path):
     settings = relay_settings(tmp_path)
     async with Client(create_server(settings), mode="legacy") as client:

@@ -159,7 +159,12 @@ class Relay:
                            relay_pid=os.getpid(), relay_stamp=own_stamp(), ignored_arguments=list(ignored or []))
         try:
             self._refuse_inside_worker()
-            require_text("feedback", args.feedback)
+            if not args.feedback.strip():
+                # feedback is optional in the published schema (a call with apply needs none): say both choices.
+                said = "blank (only whitespace)" if args.feedback else "left out"
+                raise InvalidInput(f"antigravity_continue needs feedback or apply=true; feedback was {said}",
+                                   "Say in `feedback` what the worker must do next, or send apply=true (no feedback) "
+                                   "to bring a worktree run's change into your tree.")
             _refuse_nul(args)
             call, conversation_id, parent = self._continue_options(args)
             record.parent_run_id = parent

@@ -161,8 +161,12 @@ class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
 class ContinueArgs(Struct, frozen=True, kw_only=True):
     """The published arguments of ``antigravity_continue``."""
 
-    run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, conversation, profile and mode are restored.")] = None
-    feedback: Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must fix or do next.")]
+    run_id: Annotated[str | None, Meta(description="The run to continue; its workspace, profile and mode are kept.")] = None
+    # Published as optional: a call with apply needs none (Gemini CLI refuses a call that lacks a required field).
+    feedback: Annotated[str, Meta(max_length=400_000, description="What the worker must fix or do next.")] | None = None
+    # Published so a leader finds it and a client that checks calls against the schema lets it through
+    # (README "Isolation and apply"); ``True`` only: a bool | None publishes no default.
+    apply: Annotated[bool | None, Meta(description="true: put a worktree run's change in your tree.")] = None
     wait_seconds: WaitSeconds | None = None  # as execute's (described there and in the instructions)
 
 
@@ -186,9 +190,7 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     max_files: FileLimit | None = None
     max_lines: FileLimit | None = None
     on_violation: OnViolation | None = None
-    # Isolation (issue 10): bring a worktree run's change into the user's tree instead of a new turn.
-    # Unpublished (the packet of a worktree run says how); feedback may then be left out.
-    apply: bool = False
+    # The text the code reads: "" when left out (refused unless apply is set: orchestrate.continue_).
     feedback: Annotated[str, Meta(max_length=400_000)] = ""
 
 

@@ -47,4 +47,6 @@ def input_schema(struct: type) -> dict[str, Any]:
     schema = struct_schema(struct)
     schema.pop("additionalProperties", None)
     schema.pop("description", None)
+    if schema.get("required") == []:  # the same meaning as no list; every session pays for the bytes
+        schema.pop("required")
     return schema

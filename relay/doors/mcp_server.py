@@ -55,7 +55,7 @@ def tool_definitions() -> list[types.Tool]:
                  "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
                  "compact review packet: changed files, risk-ranked line ranges to review, test counts."),
                 (CONTINUE, ContinueArgs, _WRITES,
-                 "Send follow-up feedback to the worker on an earlier run (same workspace and conversation)."),
+                 "Send the worker feedback on an earlier run (same workspace and conversation), or apply its change."),
                 (GET_RESULT, GetResultInput, read_only, "Read a run's record; wait_seconds waits for a RUNNING run."),
                 (CANCEL, CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
 

@@ -77,13 +77,20 @@ def _tool(names: list[str], suffix: str) -> str | None:
 
 
 class Delegation:
-    """Turn 1 calls ``antigravity_execute``; with its output, ``antigravity_continue`` (its run_id); then text."""
+    """Turn 1 calls ``antigravity_execute``; with its output, ``antigravity_continue`` (its run_id); then text.
+
+    ``apply``: the continue is ``{"run_id", "apply": true}`` alone (no feedback), as a leader that read only
+    the published schema would send it to bring a worktree run's change into the tree.
+    """
 
     def __init__(self, workspace: str, *, task: str = "Add a file hello.txt saying hello.",
-                 feedback: str | None = "Also say goodbye.") -> None:
+                 feedback: str | None = "Also say goodbye.", apply: bool = False,
+                 profile: str | None = None) -> None:
         self.workspace = workspace
         self.task = task
-        self.feedback = feedback  # None: no continue (a failing call is answered in text)
+        self.feedback = feedback  # None (and no apply): no continue (a failing call is answered in text)
+        self.apply = apply
+        self.profile = profile
         self.outputs: list[ToolOutput] = []  # every distinct output handed back, in order
         self.offered: list[list[str]] = []  # tool names per main request
         self.calls: list[Call] = []
@@ -98,12 +105,14 @@ class Delegation:
             if execute is None:
                 return Say(NO_TOOLS_TEXT)
             if not outputs:
-                call = Call(execute, {"task": self.task, "workspace": self.workspace})
-            elif len(outputs) == 1 and self.feedback is not None:
+                profile = {"profile": self.profile} if self.profile else {}
+                call = Call(execute, {"task": self.task, "workspace": self.workspace, **profile})
+            elif len(outputs) == 1 and (self.feedback is not None or self.apply):
                 run_id = run_id_in(outputs[0].text)
                 if run_id is None:
                     return Say(f"No run_id in the output: {outputs[0].text[:200]}")
-                call = Call(_tool(names, CONTINUE) or CONTINUE, {"run_id": run_id, "feedback": self.feedback})
+                follow = {"apply": True} if self.apply else {"feedback": self.feedback}
+                call = Call(_tool(names, CONTINUE) or CONTINUE, {"run_id": run_id, **follow})
             else:
                 return Say(FINAL_TEXT)
             self.calls.append(call)

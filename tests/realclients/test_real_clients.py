@@ -9,6 +9,7 @@ env (GRAVITY_RELAY_DATA_DIR, AGY_BIN) exported in the shell before setup, as a u
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,31 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
     assert follow[0].get("parent_run_id") == first["run_id"]
     assert follow[0].get("status") == "SUCCESS", f"continue did not succeed\n{s.explain()}"
     assert len(runs) == 2, f"the fake agy should have run the task and the follow-up\n{s.explain()}"
+    assert s.result.returncode == 0 and FINAL_TEXT in s.result.stdout, s.explain()
+
+
+# Regression: `apply` was not in continue's published schema and `feedback` was required there, so a client
+# that checks a call against the published inputSchema could refuse {run_id, apply: true}, or drop apply.
+def test_real_client_applies_a_worktree_run_with_run_id_and_apply_alone(driver: Driver, tmp_path: Path,
+                                                                        workspace: Path, agy: Path) -> None:
+    profiles = json.dumps({"iso": {"isolation": "worktree"}})
+    s = delegate(driver, tmp_path / "run", agy, workspace, feedback=None, apply=True, profile="iso",
+                 relay_env={"GRAVITY_RELAY_PROFILES": profiles})
+    records = _assert_reached_relay(s)
+    first = records[0]
+    assert first.get("status") == "SUCCESS" and first.get("branch"), f"the worktree run did not succeed\n{s.explain()}"
+    flags = first.get("packet", {}).get("flags", [])
+    assert first.get("worktree") and any("apply=true" in f for f in flags), f"not a worktree run\n{s.explain()}"
+    # The model was shown apply (the published schema is all a leader reads) ...
+    assert any(b"put a worktree run" in r.body for r in s.requests), f"apply was never shown to the model\n{s.explain()}"
+    # ... and the client passed the call on as the model made it.
+    assert len(s.dialogue.calls) == 2 and s.dialogue.calls[1].args == {"run_id": first["run_id"], "apply": True}
+    assert len(s.dialogue.outputs) >= 2, f"the apply call's answer never reached the model\n{s.explain()}"
+    assert first.get("applied_at"), f"the relay never applied the run\n{s.explain()}"
+    assert (workspace / "hello.txt").read_text() == "hello\n", s.explain()
+    print(f"{driver.name} apply: the model got {s.dialogue.outputs[1].size} B:\n{s.dialogue.outputs[1].text}")
+    assert "applied run" in s.dialogue.outputs[1].text, s.explain()
+    assert len(records) == 1, "apply started a new turn"
     assert s.result.returncode == 0 and FINAL_TEXT in s.result.stdout, s.explain()
 
 
