@@ -458,6 +458,15 @@ def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
     assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), NO_CTX).risk == "high"
 
 
+def test_a_formatter_run_over_a_huge_file_is_medium_not_high() -> None:
+    # Formatter runs (Black, prettier) are mechanical controls: never high, even past the huge-change size.
+    before = [f"    value_{i} = compute({i}, 'x')" for i in range(40)]
+    after = ["    value_0 = compute(", '        0, "x"', "    )", *(f'    value_{i} = compute({i}, "x")' for i in range(1, 40))]
+    out = assess(fc("src/big.py", additions=2500, deletions=2400, ranges=[(1, 2500)], removed_lines=before, added_lines=after[:40]), NO_CTX)
+    assert out.risk == "medium" and out.reasons[0].startswith("large change"), out.reasons
+    assert assess(fc("src/big.py", additions=2500, deletions=2400, ranges=[(1, 2500)], removed_lines=before, added_lines=CODE40), NO_CTX).risk == "high"
+
+
 def test_a_rename_with_unchanged_content_is_mechanical() -> None:
     out = assess(fc("src/auth/new_name.py", kind="renamed", old_path="src/auth/old_name.py"), NO_CTX)
     assert out.reasons == ["mechanical: renamed, content unchanged"]

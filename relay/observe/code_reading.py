@@ -39,6 +39,7 @@ __all__ = [
     "security_token",
     "changed_security_token",
     "edited_pattern",
+    "formatter_run",
     "mechanical_verdict",
     "reformat_verdict",
 ]
@@ -285,6 +286,15 @@ def changed_security_token(added: Sequence[str], removed: Sequence[str]) -> str 
 # The share of a file's changed lines found again on the other side above which the file
 # reads as a formatter's run (a fix rewrites its lines; a formatter only moves their text).
 _FORMATTER_SHARE = 0.8
+
+
+def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether a sample reads as a formatter's run: nearly every changed line stands again,
+    squeezed, on the other side (a fix rewrites its lines; a formatter only moves their text)."""
+    if not added or not removed:
+        return False
+    joined = ["".join(_squeezed(o) for o in removed), "".join(_squeezed(o) for o in added)]
+    return _formatter_share(added, removed, joined) >= _FORMATTER_SHARE
 
 
 def _formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:

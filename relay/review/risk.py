@@ -37,6 +37,7 @@ from relay.observe.code_reading import (
     reformat_verdict,
     sampled,
     changed_security_token,
+    formatter_run,
     test_counts,
     weakened,
 )
@@ -495,14 +496,19 @@ _NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
 
 def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
-    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c):
+    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c) and not _formatted(c):
         return f"{total:,} lines"
     return None
 
 
+def _formatted(c: FileChange) -> bool:
+    # A formatter's run over a big file is big, not risky: the size rule below says so (medium).
+    return file_kind(c.path) == "source" and formatter_run(c.added_lines, c.removed_lines)
+
+
 def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
     kind = file_kind(c.path)
-    if kind in _NO_SIZE_RULES or c.additions + c.deletions >= _HUGE_CHANGE_LINES or _mechanical(c):
+    if kind in _NO_SIZE_RULES or (c.additions + c.deletions >= _HUGE_CHANGE_LINES and not _formatted(c)) or _mechanical(c):
         return None
     largest = _largest_hunk(c)
     # Many new test lines are more tests, not a risk; many removed ones are caught below.
