@@ -366,6 +366,7 @@ def _ci_versions(c: FileChange, ctx: RiskContext) -> bool:
         and complete_sample(c)
         and glob_any(c.path, CI_GLOBS)
         and all(_CI_VERSION_LINE_RE.match(line.strip()) for line in lines)
+        and not all(line.lstrip().startswith("#") for line in lines)  # a matrix, not only comments
     )
 
 
