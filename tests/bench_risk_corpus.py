@@ -155,6 +155,9 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     snap = take_snapshot(work)
     _apply(mirror, work, commit, parent)
     changeset = observe_changes(snap, work)
+    if changeset.source == "report":
+        # git could not diff (a snapshot lacking an object): nothing was observed, so nothing to judge.
+        raise subprocess.CalledProcessError(128, ["observe_changes", changeset.note[:120]])
     files = [c.path for c in changeset.files]
     report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
     started = time.perf_counter()
