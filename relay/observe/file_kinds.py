@@ -301,8 +301,8 @@ def sample_filter(path: str) -> Callable[[str], bool]:
     any other file only skip markers. ``relay.observe.diff`` stops asking once a side holds
     ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
     """
-    if is_manifest(path):
-        return _keep_nonblank
+    if is_manifest(path) or glob_any(path, CI_GLOBS):
+        return _keep_nonblank  # a CI file's lines tell a version matrix from new steps
     if glob_any(path, COVERAGE_FILES):
         return _KEEP_COVERAGE
     kind = file_kind(path)

@@ -36,7 +36,8 @@ from relay.observe.code_reading import (
     mechanical_verdict,
     reformat_verdict,
     sampled,
-    security_token,
+    changed_security_token,
+    formatter_run,
     test_counts,
     weakened,
 )
@@ -292,7 +293,7 @@ def _looks_reformatted(c: FileChange) -> bool:
 def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
     if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
         return None
-    return security_token([*c.added_lines, *c.removed_lines])
+    return changed_security_token(c.added_lines, c.removed_lines)
 
 
 def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
@@ -344,7 +345,29 @@ def _name_auth_word(name: str) -> str | None:
 
 
 def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
-    return glob_any(c.path, CI_GLOBS)
+    return glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
+
+
+# One line of a CI version matrix: a version, a list of versions, or a key set to one
+# ("- '3.8'", "node-version: [14, 16]", "go: 1.21.x"), or a comment.
+_VERSION_VALUE = r"""["']?v?\d[\w.*-]*["']?"""
+_CI_VERSION_LINE_RE = re.compile(
+    rf"^(?:#.*|-?\s*(?:[\w.-]+\s*:\s*)?(?:{_VERSION_VALUE}|\[\s*{_VERSION_VALUE}(?:\s*,\s*{_VERSION_VALUE})*\s*\])\s*(?:#.*)?)$"
+)
+
+
+def _ci_versions(c: FileChange, ctx: RiskContext) -> bool:
+    """A CI edit that only changes which versions the matrix tests (a release's usual
+    edit): no new step, command, secret or action runs."""
+    lines = [*c.added_lines, *c.removed_lines]
+    return (
+        c.kind == "modified"
+        and bool(lines)
+        and complete_sample(c)
+        and glob_any(c.path, CI_GLOBS)
+        and all(_CI_VERSION_LINE_RE.match(line.strip()) for line in lines)
+        and not all(line.lstrip().startswith("#") for line in lines)  # a matrix, not only comments
+    )
 
 
 def _hooks(c: FileChange, ctx: RiskContext) -> bool:
@@ -474,14 +497,19 @@ _NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
 
 def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
-    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c):
+    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c) and not _formatted(c):
         return f"{total:,} lines"
     return None
 
 
+def _formatted(c: FileChange) -> bool:
+    # A formatter's run over a big file is big, not risky: the size rule below says so (medium).
+    return file_kind(c.path) == "source" and formatter_run(c.added_lines, c.removed_lines)
+
+
 def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
     kind = file_kind(c.path)
-    if kind in _NO_SIZE_RULES or c.additions + c.deletions >= _HUGE_CHANGE_LINES or _mechanical(c):
+    if kind in _NO_SIZE_RULES or (c.additions + c.deletions >= _HUGE_CHANGE_LINES and not _formatted(c)) or _mechanical(c):
         return None
     largest = _largest_hunk(c)
     # Many new test lines are more tests, not a risk; many removed ones are caught below.
@@ -502,6 +530,7 @@ RULES: tuple[Rule, ...] = (
     Rule("security_tokens", "high", "changes security-relevant code ({detail})", _security_tokens),
     Rule("auth_path", "high", "security-sensitive path ({detail})", _auth_path),
     Rule("ci_config", "high", "CI configuration (runs with repository secrets)", _ci_config),
+    Rule("ci_versions", "medium", "CI configuration: test matrix versions only", _ci_versions),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", _hooks),
     Rule("migration", "high", "database migration", _migration),
     Rule("new_dependency", "high", "adds a dependency: {detail}", _new_dependency),
