@@ -197,6 +197,9 @@ def test_not_mentioned_is_not_judged_without_a_report() -> None:
 def test_path_classes() -> None:
     assert is_test_path("pkg/foo_test.go") and is_test_path("src/__tests__/x.js") and is_test_path("conftest.py")
     assert not is_test_path("src/contest.py")
+    # A root test.js (many npm packages) and Rust's src/tests.rs read as source once, and outranked the fix.
+    assert is_test_path("test.js") and is_test_path("src/tests.rs") and is_test_path("src/parse_tests.rs")
+    assert not is_test_path("latest.js") and not is_test_path("src/attest.rs") and not is_test_path("src/test_utils.rs")
     assert is_secret_path("deploy/id_rsa") and is_secret_path(".env") and not is_secret_path(".env.sample")
 
 

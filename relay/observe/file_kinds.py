@@ -83,6 +83,9 @@ _TEST_NAMES = (
     "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
     "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
     "*_spec.rb", "*_test.rb", "*test.php", "*_test.exs", "*tests.swift", "*test.kt",
+    # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
+    # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
+    "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
 )
 
 
