@@ -324,3 +324,40 @@ async def test_banner_line_before_the_stream_is_tolerated(tmp_path, repo):
     packet, runs, *_ = await run_one(tmp_path, failure_scenario("banner", edits=EDIT), repo)
     assert packet["status"] == "SUCCESS", packet
     assert packet["changes"]["files"] == ["src/new.py"] and len(runs) == 1
+
+
+async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_and_one_line_on_stderr(tmp_path, repo):
+    # Before: the SDK's stdout writer raised BrokenPipeError and serve died with an ExceptionGroup
+    # traceback (exit 1); the operator reading stderr saw a crash, not "the client went away".
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
+    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+    from conftest import relay_command
+
+    proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    send = lambda obj: (proc.stdin.write((json.dumps(obj) + "\n").encode()), proc.stdin.flush())  # noqa: E731
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+    proc.stdout.readline()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo)}, "_meta": {"progressToken": 7}}})
+    wait_for_launches(agy, 1)
+    assert _wait_for(lambda: launches(agy)[0]["grandchild_pid"]), "the worker never started its grandchild"
+    run = launches(agy)[0]
+    proc.stdout.close()  # the client stops reading; the next progress notification hits a broken pipe
+    try:
+        # The calls in flight are stopped while the relay still waits on its stdin (a read no cancellation
+        # reaches); the client's exit then closes stdin too, and the relay leaves.
+        assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived"
+        records = tmp_path / "data" / "runs"
+        assert _wait_for(lambda: [json.loads(p.read_text()) for p in records.glob("r*.json")][0]["state"] == "finished")
+        proc.stdin.close()
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    stderr = proc.stderr.read().decode()
+    assert proc.returncode == 0 and "Traceback" not in stderr, stderr[-2000:]
+    assert "the client stopped reading (broken pipe)" in stderr
+    (record,) = [json.loads(p.read_text()) for p in records.glob("r*.json")]
+    assert record["status"] == "CANCELLED" and record["state"] == "finished"

@@ -64,8 +64,24 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"gravity-relay serve: {exc}", file=sys.stderr)
             return 2
         return 0
-    anyio.run(serve, settings, agy)
+    try:
+        anyio.run(serve, settings, agy)
+    except (BrokenPipeError, BaseExceptionGroup) as exc:
+        if not _only_broken_pipes(exc):
+            raise
+        # The client stopped reading stdout: it is gone. Calls in flight were cancelled on the way out (their
+        # workers stopped, records CANCELLED); say so in one line, not the SDK writer's traceback.
+        print("gravity-relay serve: the client stopped reading (broken pipe); calls in flight were stopped and "
+              "recorded; exiting", file=sys.stderr)
+        # Python flushes stdout once more at exit: point it somewhere that cannot break.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _only_broken_pipes(exc: BaseException) -> bool:
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_only_broken_pipes(inner) for inner in exc.exceptions)
+    return isinstance(exc, BrokenPipeError)
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
