@@ -350,7 +350,7 @@ async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_
         # reaches); the client's exit then closes stdin too, and the relay leaves.
         assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived"
         records = tmp_path / "data" / "runs"
-        assert _wait_for(lambda: [json.loads(p.read_text()) for p in records.glob("r*.json")][0]["state"] == "finished")
+        assert _wait_for(lambda: [json.loads(p.read_text()) for p in records.glob("r*.json")][0].get("state") == "finished")
         proc.stdin.close()
         proc.wait(timeout=20)
     finally:
