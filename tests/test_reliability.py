@@ -257,22 +257,28 @@ async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(
         assert (await client.list_tools()).tools
 
 
-async def test_client_disconnect_kills_worker_group(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
-    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+def _stdio_relay_mid_run(tmp_path: Path, repo: Path, *, stderr: int, meta: dict | None = None):
+    """A relay over a real stdio pipe with one execute in flight, its fake agy hung with a grandchild:
+    (the relay process, the worker's launch)."""
     from conftest import relay_command
 
-    proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
+    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+    proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env)
     send = lambda obj: (proc.stdin.write((json.dumps(obj) + "\n").encode()), proc.stdin.flush())  # noqa: E731
     send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
     proc.stdout.readline()
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-          "params": {"name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo)}}})
+    params = {"name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo)}}
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {**params, **({"_meta": meta} if meta else {})}})
     wait_for_launches(agy, 1)
     assert _wait_for(lambda: launches(agy)[0]["grandchild_pid"]), "the worker never started its grandchild"
-    run = launches(agy)[0]
+    return proc, launches(agy)[0]
+
+
+async def test_client_disconnect_kills_worker_group(tmp_path, repo):
+    proc, run = _stdio_relay_mid_run(tmp_path, repo, stderr=subprocess.DEVNULL)
     proc.stdin.close()  # the client goes away
     try:
         proc.wait(timeout=10)
@@ -329,21 +335,7 @@ async def test_banner_line_before_the_stream_is_tolerated(tmp_path, repo):
 async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_and_one_line_on_stderr(tmp_path, repo):
     # Before: the SDK's stdout writer raised BrokenPipeError and serve died with an ExceptionGroup
     # traceback (exit 1); the operator reading stderr saw a crash, not "the client went away".
-    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
-    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
-    from conftest import relay_command
-
-    proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    send = lambda obj: (proc.stdin.write((json.dumps(obj) + "\n").encode()), proc.stdin.flush())  # noqa: E731
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
-    proc.stdout.readline()
-    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo)}, "_meta": {"progressToken": 7}}})
-    wait_for_launches(agy, 1)
-    assert _wait_for(lambda: launches(agy)[0]["grandchild_pid"]), "the worker never started its grandchild"
-    run = launches(agy)[0]
+    proc, run = _stdio_relay_mid_run(tmp_path, repo, stderr=subprocess.PIPE, meta={"progressToken": 7})
     proc.stdout.close()  # the client stops reading; the next progress notification hits a broken pipe
     try:
         # The calls in flight are stopped while the relay still waits on its stdin (a read no cancellation

@@ -43,7 +43,7 @@ from relay.agy.classify import Verdict
 from relay.agy.prompt import ARGV_PROMPT_LIMIT
 from relay.call.policy import RunPlan
 from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
-from relay.core.errors import InvalidInput, RelayError, StorageError
+from relay.core.errors import InvalidInput, RelayError, SpawnError, StorageError
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
@@ -255,8 +255,7 @@ class Gate:
             version = (await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ,
                                                       abandon_on_cancel=True)).version
         except OSError as exc:
-            raise RelayError(Status.SPAWN_ERROR, f"could not start {agy}: {exc.strerror or exc}",
-                             "Check that AGY_BIN points at an executable agy (`gravity-relay doctor`).") from None
+            raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None  # as the run itself says
         plan_fields = msgspec.to_builtins(plan)
         groups = {
             "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.parent_run_id},
