@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words, attack_test_name
 
 __all__ = [
     "SKIP_WORDS",
@@ -164,7 +164,12 @@ _DOC_NAMES = (
 )
 _DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
 _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
-_GENERATED_DIRS = {"dist", "node_modules", "vendor", "third_party", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
+# Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
+# reviewed upstream; in a change they are a dependency update, not the project's source.
+_GENERATED_DIRS = {
+    "dist", "node_modules", "vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals",
+    "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
+}
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
@@ -258,12 +263,14 @@ _KEEP_TEST_WORDS = _screened(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _
 
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; and a
-    # line naming an advisory or attack (a security regression test, see relay.review.risk).
+    # line naming an advisory or attack, or a case named for one (a security regression test,
+    # see relay.review.risk).
     head = line.lstrip()[:1]
     return (
         _KEEP_TEST_WORDS(line)
         or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
         or advisory_words(line) is not None
+        or attack_test_name(line) is not None
     )
 
 
