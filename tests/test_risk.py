@@ -306,6 +306,15 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("src/buf.c", "    memcpy(dst, src, n);", "memory safety"),
         ("gjson.go", "\t\t\t\t\tif i >= len(json) {", "limits/overflow"),
         ("lib/read.js", "  if (pos > buf.length) throw new RangeError('out of range')", "limits/overflow"),
+        # The classic sinks, by name.
+        ("src/xml.py", "    parser = etree.XMLParser(resolve_entities=False, no_network=True)", "XML entities"),
+        ("src/Reader.java", "        factory.setFeature(\"http://apache.org/xml/features/disallow-doctype-decl\", true);", "XML entities"),
+        ("lib/config.rb", "    data = YAML.load(text)", "deserialization"),
+        ("src/Session.php", "        $data = unserialize($raw);", "deserialization"),
+        ("src/render.ts", "  el.innerHTML = marked(text)", "HTML injection"),
+        ("app/helpers.py", "    return mark_safe(value)", "HTML injection"),
+        ("src/store.py", "    cur.execute(f\"SELECT * FROM items WHERE name = '{name}'\")", "SQL built from strings"),
+        ("src/store.js", "  db.query(\"DELETE FROM items WHERE id = \" + id)", "SQL built from strings"),
     ],
 )
 def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:
@@ -329,6 +338,9 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         "    np.random.shuffle(indices)",
         "\tfor i := 0; i < len(s); i++ {",
         "    if len(parts) > 3:",
+        # SQL that takes no input, a sentence that starts like SQL.
+        '    cur.execute("SELECT id FROM items")',
+        '    log("Update the cache for " + name)',
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:

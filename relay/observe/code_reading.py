@@ -240,6 +240,20 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting.
     ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]|\bdefineProperty\s*\(|\bcreate\(\s*null\s*\)")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
+    # The classic sinks of static analysers, by name: an XML parser's entity and DTD switches
+    # (XXE), deserializers that build any object, HTML written unescaped, SQL built from strings.
+    ("XML entities", re.compile(
+        r"resolve_entities|load_dtd|\bno_network\b|huge_tree|external[-_ ]?(?:general[-_ ]|parameter[-_ ])?entities|"
+        r"disallow-doctype-decl|FEATURE_SECURE_PROCESSING|SUPPORT_DTD|SUPPORTING_EXTERNAL_ENTITIES|setExpandEntityReferences|"
+        r"ACCESS_EXTERNAL_(?:DTD|SCHEMA)|<!ENTITY|\bdefusedxml\b|\bLIBXML_NOENT\b|\b(?:expand|process)Entities\b", re.I)),
+    ("deserialization", re.compile(
+        r"\bObjectInputStream\b|\breadObject\s*\(|\bunserialize\s*\(|\bYAML\.(?:load|unsafe_load)\b|\byaml\.load\s*\(|"
+        r"\bjsonpickle\b|__wakeup|\bBinaryFormatter\b|TypeNameHandling|(?:enable|activate)DefaultTyping|\bMarshal\.load\b")),
+    ("HTML injection", re.compile(
+        r"\b(?:inner|outer)HTML\b|dangerouslySetInnerHTML|insertAdjacentHTML|\bdocument\.write\s*\(|\bmark_safe\s*\(|"
+        r"\bMarkup\s*\(|\bhtml_safe\b|\|\s*safe\b|\bv-html\b|\bautoescape\b")),
+    ("SQL built from strings", re.compile(
+        r"""(?i:f|\$)?(['"`])(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s(?:(?!\1).)*(?:\{|\1\s*(?:\+|%\s*[\w(]|\.format\s*\())""")),
     # Where random values come from (weak randomness, CWE-330): the generators themselves, not
     # a seeded shuffle in data code ("np.random.shuffle" is left out by the look-behind).
     ("randomness", re.compile(
@@ -276,7 +290,10 @@ _TOKEN_WORDS = (
     "-----begin", "x509", "private", "public", "prototype", "constructor", "clean", "count", "depth", "limit", "offset",
     "length", "defineproperty", "create(", "rand", "secrets.", "securerandom", "randombytes", "getrandomvalues", "rng",
     "ptr::", "set_len", "from_raw_parts", "transmute", "unchecked", "maybeuninit", "mem::", "memcpy", "memmove", "strcpy",
-    "strncpy", "strcat", "strncat", "sprintf", "alloca", *_ADVISORY_WORDS,
+    "strncpy", "strcat", "strncat", "sprintf", "alloca", "entit", "dtd", "no_network", "huge_tree", "doctype",
+    "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
+    "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
+    "autoescape", "select ", "insert ", "update ", "delete ", *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
