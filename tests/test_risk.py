@@ -249,6 +249,9 @@ def test_file_change_round_trips_after_assess() -> None:
         ("joblib/externals/loky/backend/context.py", "generated"),
         ("src/wheel/vendored/packaging/tags.py", "generated"),
         ("src/pip/_vendor/rich/text.py", "generated"),
+        ("fuzz/fuzz_targets/parse.rs", "test"),
+        ("t/basic.t", "test"),
+        ("src/parser_test.c", "test"),
         ("assets/logo.png", "data"),
     ],
 )

@@ -78,7 +78,8 @@ def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
     return by_path is not None and by_path.match(lowered) is not None
 
 
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata"}
+# Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets"}
 _TEST_NAMES = (
     "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
     "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
@@ -86,6 +87,7 @@ _TEST_NAMES = (
     # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
     # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
     "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
+    "t/*.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
 )
 
 
