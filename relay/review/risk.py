@@ -347,7 +347,8 @@ def _name_auth_word(name: str) -> str | None:
 
 
 def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
-    return glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
+    # A deleted pipeline runs nothing with the secrets; losing its checks is "deletes a file".
+    return c.kind != "deleted" and glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
 
 
 # One line of a CI version matrix: a version, a list of versions, or a key set to one
@@ -373,7 +374,7 @@ def _ci_versions(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _hooks(c: FileChange, ctx: RiskContext) -> bool:
-    return glob_any(c.path, HOOK_GLOBS)
+    return c.kind != "deleted" and glob_any(c.path, HOOK_GLOBS)
 
 
 def _migration(c: FileChange, ctx: RiskContext) -> bool:
