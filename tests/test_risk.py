@@ -318,6 +318,9 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("app/helpers.py", "    return mark_safe(value)", "HTML injection"),
         ("src/store.py", "    cur.execute(f\"SELECT * FROM items WHERE name = '{name}'\")", "SQL built from strings"),
         ("src/store.js", "  db.query(\"DELETE FROM items WHERE id = \" + id)", "SQL built from strings"),
+        ("src/run.go", "\tcmd := exec.Command(\"git\", args...)", "escaping/execution"),
+        ("src/hooks.py", "    subprocess.run(argv, check=True)", "escaping/execution"),
+        ("src/view.go", "\treturn template.HTML(s)", "HTML injection"),
     ],
 )
 def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:

@@ -220,7 +220,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
         # Not a bare "unsafe": Go's unsafe.Pointer and Rust's unsafe blocks fill syscall code.
         r"unsafe_?load|unsafe\w*\s*=|Unsafe(?:Loader|Constructor)|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
-        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
+        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)|"
+        # Starting another program: what a command-injection fix changes.
+        r"\bsubprocess\.(?:run|call|check_output|check_call)\s*\(|\b(?:execFile|spawn)(?:Sync)?\s*\(|\bexec\.Command(?:Context)?\s*\(|"
+        r"\bRuntime\.getRuntime\(\)\.exec\b|\bProcessBuilder\b|\bCommand::new\s*\(", re.I)),
     ("limits/overflow", re.compile(
         r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
         r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b|"
@@ -251,7 +254,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\bjsonpickle\b|__wakeup|\bBinaryFormatter\b|TypeNameHandling|(?:enable|activate)DefaultTyping|\bMarshal\.load\b")),
     ("HTML injection", re.compile(
         r"\b(?:inner|outer)HTML\b|dangerouslySetInnerHTML|insertAdjacentHTML|\bdocument\.write\s*\(|\bmark_safe\s*\(|"
-        r"\bMarkup\s*\(|\bhtml_safe\b|\|\s*safe\b|\bv-html\b|\bautoescape\b")),
+        r"\bMarkup\s*\(|\bhtml_safe\b|\|\s*safe\b|\bv-html\b|\bautoescape\b|\btemplate\.(?:HTML|JS|URL)\s*\(")),
     ("SQL built from strings", re.compile(
         r"""(?i:f|\$)?(['"`])(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s(?:(?!\1).)*(?:\{|\1\s*(?:\+|%\s*[\w(]|\.format\s*\())""")),
     # Where random values come from (weak randomness, CWE-330): the generators themselves, not
@@ -293,7 +296,8 @@ _TOKEN_WORDS = (
     "strncpy", "strcat", "strncat", "sprintf", "alloca", "entit", "dtd", "no_network", "huge_tree", "doctype",
     "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
     "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
-    "autoescape", "select ", "insert ", "update ", "delete ", *_ADVISORY_WORDS,
+    "autoescape", "select ", "insert ", "update ", "delete ", "subprocess", "execfile", "spawn", "command", "runtime",
+    "processbuilder", "template.", *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
