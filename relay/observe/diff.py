@@ -19,13 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relay.core.contracts import FileChange
-from relay.observe.code_reading import SAMPLE_LINES
+from relay.observe.code_reading import SAMPLE_CHARS, SAMPLE_LINES
 from relay.observe.file_kinds import sample_filter
 
 __all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "MAX_RANGES", "LineSample", "Side", "ABSENT_SIDE", "split_lines", "is_binary",
            "opcodes", "compare_sides", "fill_counts", "mark_mode_only"]
 
-SAMPLE_CHARS = 200
 MAX_RANGES = 100
 # difflib on the part between common prefix and suffix; above this many line pairs it can be
 # slow, so the middle is split on lines that occur once on both sides first (patience diff).

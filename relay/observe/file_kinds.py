@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words, attack_test_name
 
 __all__ = [
     "SKIP_WORDS",
@@ -78,7 +78,8 @@ def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
     return by_path is not None and by_path.match(lowered) is not None
 
 
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata"}
+# Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets"}
 _TEST_NAMES = (
     "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
     "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
@@ -86,6 +87,7 @@ _TEST_NAMES = (
     # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
     # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
     "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
+    "t/*.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
 )
 
 
@@ -164,7 +166,12 @@ _DOC_NAMES = (
 )
 _DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
 _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
-_GENERATED_DIRS = {"dist", "node_modules", "vendor", "third_party", "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen"}
+# Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
+# reviewed upstream; in a change they are a dependency update, not the project's source.
+_GENERATED_DIRS = {
+    "dist", "node_modules", "vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals",
+    "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
+}
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
@@ -258,12 +265,14 @@ _KEEP_TEST_WORDS = _screened(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _
 
 def _keep_test_signals(line: str) -> bool:
     # Assertions, skip markers, case starts and table rows: what counting cases needs; and a
-    # line naming an advisory or attack (a security regression test, see relay.review.risk).
+    # line naming an advisory or attack, or a case named for one (a security regression test,
+    # see relay.review.risk).
     head = line.lstrip()[:1]
     return (
         _KEEP_TEST_WORDS(line)
         or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
         or advisory_words(line) is not None
+        or attack_test_name(line) is not None
     )
 
 

@@ -30,8 +30,10 @@ from typing import NamedTuple
 import msgspec
 
 from relay.observe.code_reading import (
+    ROW_RE,
     SAMPLE_LINES,
     advisory_words,
+    attack_test_name,
     complete_sample,
     mechanical_verdict,
     reformat_verdict,
@@ -345,7 +347,8 @@ def _name_auth_word(name: str) -> str | None:
 
 
 def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
-    return glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
+    # A deleted pipeline runs nothing with the secrets; losing its checks is "deletes a file".
+    return c.kind != "deleted" and glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
 
 
 # One line of a CI version matrix: a version, a list of versions, or a key set to one
@@ -371,7 +374,7 @@ def _ci_versions(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _hooks(c: FileChange, ctx: RiskContext) -> bool:
-    return glob_any(c.path, HOOK_GLOBS)
+    return c.kind != "deleted" and glob_any(c.path, HOOK_GLOBS)
 
 
 def _migration(c: FileChange, ctx: RiskContext) -> bool:
@@ -621,17 +624,37 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     return [assess(change, ctx) for change in changes]
 
 
+# A test file named for the attacks or bounds it covers (limit_test.go, test_security.py,
+# fuzz_test.rs): a case added to it is a security regression test.
+_SECURITY_TEST_FILE_WORDS = frozenset({
+    "security", "limit", "limits", "fuzz", "overflow", "dos", "redos", "malicious", "hostile", "untrusted", "traversal",
+    "injection", "exploit", "exploits", "cve", "vuln", "vulnerability",
+})
+
+
 def security_test_names(changes: Iterable[FileChange]) -> str:
-    """The advisory id or attack word that an added line of a changed test names ("" if none):
-    a security regression test, whose presence says the change is a security fix."""
+    """The advisory id or attack word that an added line of a changed test names, the attack a
+    new case is named for, or the test file's own name when it names one ("" if none): a
+    security regression test, whose presence says the change is a security fix."""
     for c in changes:
         if c.kind == "deleted" or file_kind(c.path) != "test":
             continue
         for line in c.added_lines:
-            found = advisory_words(line)
+            found = advisory_words(line) or attack_test_name(line)
             if found:
                 return found[:40]
+        if _gains_cases(c) and _SECURITY_TEST_FILE_WORDS.intersection(words(basename(c.path))):
+            return basename(c.path)[:40]
     return ""
+
+
+def _gains_cases(c: FileChange) -> bool:
+    """A test file that holds more cases or table rows than before (a formatter's run over it,
+    which only re-wraps them, does not)."""
+    if _adds_a_case(c):
+        return True
+    rows = [sum(1 for line in side if ROW_RE.match(line)) for side in (c.added_lines, c.removed_lines)]
+    return rows[0] > rows[1]
 
 
 # Bounds on what ``existing_dependencies`` reads: a few small files, once per added manifest.
