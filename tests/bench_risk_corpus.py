@@ -7,7 +7,7 @@ worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run 
 real call. The corpus holds only repository names, commit ids, file names and labels; the
 code comes from local mirrors at run time.
 
-Getting the mirrors (bare clones, a few MiB each, ~100 MiB in all):
+Getting the mirrors (bare clones, a few MiB to ~25 MiB each, ~400 MiB in all):
 
     mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
     for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
@@ -19,7 +19,12 @@ Getting the mirrors (bare clones, a few MiB each, ~100 MiB in all):
              sindresorhus/trim-newlines sindresorhus/normalize-url sindresorhus/semver-regex \\
              isaacs/minimatch micromatch/braces markedjs/marked moment/moment npm/ini pypa/setuptools \\
              pypa/wheel python-babel/babel tqdm/tqdm joblib/joblib sqlalchemy/mako tidwall/gjson \\
-             Masterminds/goutils servo/rust-smallvec rust-lang/regex; do
+             Masterminds/goutils servo/rust-smallvec rust-lang/regex \\
+             nodeca/js-yaml handlebars-lang/handlebars.js xmldom/xmldom npm/node-semver \\
+             cure53/DOMPurify jashkenas/underscore gitpython-developers/GitPython \\
+             trentm/python-markdown2 lepture/mistune ruby/rexml rubyzip/rubyzip \\
+             sporkmonger/addressable golang-jwt/jwt mholt/archiver rust-ammonia/ammonia \\
+             madler/zlib libexpat/libexpat jqlang/jq; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -32,6 +37,13 @@ Run from the repository root:
         # held-out commits: labelled before their first run, written after the rules were
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout2.json
         # the second held-out set (committed before the fourth session's rule changes)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout3.json
+        # the third held-out set (labels committed before any run; run it once, with the final rules)
+    python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
+        # only check a corpus: each mirror holds base and commit (and the new content a replay
+        # writes), and every labelled riskiest/benign file is among the changed files
+        # (git diff --name-only base commit); one line per problem, a summary, exit 1 on any
+        # problem. Nothing is observed or ranked, so it is safe on a held-out set.
 
 A mirror is looked up as DIR/owner+name.git, DIR/owner+name/repo(/.git), DIR/owner+name or
 DIR/name.git; a repository that is absent is skipped with a message, as is a commit the
@@ -250,6 +262,61 @@ def _changes_from_patch(patch: str) -> list[FileChange]:
     return out
 
 
+def _check(base: Path, corpus: list[dict]) -> int:
+    """Verify a corpus without observing or ranking anything: every entry's mirror holds its
+    base and commit (and the objects a replay would write), and every labelled riskiest or
+    benign file is among the files the commit changes. One line per problem, then a summary."""
+    problems: list[str] = []
+    repos: set[str] = set()
+    for entry in corpus:
+        where = f"{entry.get('repo', '?')}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry.get('commit', '?')}"
+        missing = [k for k in ("repo", "commit", "kind", "riskiest", "benign", "label_from") if k not in entry]
+        if missing:
+            problems.append(f"{where}: missing field(s) {', '.join(missing)}")
+            continue
+        mirror = _find_mirror(base, entry["repo"])
+        if mirror is None:
+            problems.append(f"{where}: no mirror of {entry['repo']} under {base}")
+            continue
+        repos.add(entry["repo"])
+        revs = {}
+        for name, rev in (("commit", entry["commit"]), ("base", entry.get("base", entry["commit"] + "^1"))):
+            try:
+                revs[name] = _git(None, "rev-parse", "--verify", "--quiet", rev + "^{commit}", git_dir=mirror).decode().strip()
+            except subprocess.CalledProcessError:
+                problems.append(f"{where}: the mirror does not hold {name} {rev}")
+        if len(revs) < 2:
+            continue
+        try:
+            raw = _git(None, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", revs["base"], revs["commit"], git_dir=mirror).split(b"\0")
+        except subprocess.CalledProcessError as exc:
+            problems.append(f"{where}: git diff failed ({exc.stderr.decode(errors='replace').strip()[:120]})")
+            continue
+        changed: set[str] = set()
+        blobs: list[tuple[str, str]] = []
+        for meta, path in zip(raw[0:-1:2], raw[1::2]):
+            fields = meta.decode().lstrip(":").split(" ")
+            changed.add(os.fsdecode(path))
+            if fields[4] != "D" and fields[1] != "160000":
+                blobs.append((fields[3], os.fsdecode(path)))
+        if blobs:
+            # A snapshot may list its largest files without holding them: the replay would fail.
+            out = subprocess.run(["git", "--git-dir", str(mirror), "cat-file", "--batch-check"], input="\n".join(b for b, _ in blobs).encode(), capture_output=True, env=_env()).stdout.decode()
+            absent = [p for (b, p), line in zip(blobs, out.splitlines()) if line.endswith(" missing")]
+            if absent:
+                problems.append(f"{where}: the mirror lacks the new content of {len(absent)} file(s), e.g. {absent[0]}")
+        for label in ("riskiest", "benign"):
+            for path in entry[label]:
+                if path not in changed:
+                    problems.append(f"{where}: {label} file {path} is not among the {len(changed)} changed files")
+        if entry["kind"] == "control" and entry["riskiest"]:
+            problems.append(f"{where}: a control names a riskiest file")
+    for line in problems:
+        print(line)
+    print(f"checked {len(corpus)} entries from {len(repos)} mirrored projects: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
 def _hit(order: list[str], wanted: list[str], k: int) -> bool:
     return any(path in order[:k] for path in wanted)
 
@@ -259,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"), help="folder of bare mirrors (or env RELAY_RISK_MIRRORS)")
     parser.add_argument("--corpus", default=str(CORPUS))
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
+    parser.add_argument("--check", action="store_true", help="only verify the corpus against the mirrors (commits present, labelled files changed); no observation, no ranking")
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the token rule fires on the N latest commits of each repository")
     args = parser.parse_args(argv)
     if not args.mirrors:
@@ -266,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     base = Path(args.mirrors).expanduser()
     corpus = json.loads(Path(args.corpus).read_text())["commits"]
+    if args.check:
+        return _check(base, corpus)
     names = ("relay", "biggest", "source_first")
     at3 = dict.fromkeys(names, 0)
     at8 = dict.fromkeys(names, 0)

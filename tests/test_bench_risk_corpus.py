@@ -1,0 +1,60 @@
+"""bench_risk_corpus.py --check: verifies a corpus against real git mirrors without ranking anything."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import bench_risk_corpus
+from conftest import git, make_repo
+
+
+def _mirror(base: Path) -> Path:
+    # Laid out as the fetch tool lays a snapshot out: DIR/owner+name/repo/.git.
+    repo = make_repo(base / "acme+lib" / "repo", {"README.md": "# lib\n", "src/app.py": "def main():\n    return 1\n"})
+    git(repo, "tag", "v1.0")
+    (repo / "src" / "app.py").write_text("def main():\n    return 2\n")
+    (repo / "README.md").write_text("# lib, now 2\n")
+    git(repo, "commit", "-q", "-am", "fix")
+    git(repo, "tag", "v1.1")
+    return base
+
+
+def _corpus(tmp_path: Path, entries: list[dict]) -> str:
+    path = tmp_path / "corpus.json"
+    path.write_text(json.dumps({"commits": entries}))
+    return str(path)
+
+
+def _entry(**over: object) -> dict:
+    entry = {"repo": "acme/lib", "base": "v1.0", "commit": "v1.1", "kind": "security", "riskiest": ["src/app.py"], "benign": ["README.md"], "label_from": "test"}
+    entry.update(over)
+    return entry
+
+
+def test_risk_corpus_check_reports_each_problem_without_replaying(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    mirrors = _mirror(tmp_path / "mirrors")
+    monkeypatch.setattr(bench_risk_corpus, "_replay", lambda *a: pytest.fail("--check replayed a commit"))
+    corpus = _corpus(tmp_path, [
+        _entry(),
+        _entry(riskiest=["src/other.py"]),
+        _entry(base="v0.9"),
+        _entry(repo="acme/absent"),
+    ])
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "--check"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "acme/lib@v1.0..v1.1: riskiest file src/other.py is not among the 2 changed files",
+        "acme/lib@v0.9..v1.1: the mirror does not hold base v0.9",
+        f"acme/absent@v1.0..v1.1: no mirror of acme/absent under {mirrors}",
+        "checked 4 entries from 1 mirrored projects: 3 problem(s)",
+    ]
+
+
+def test_risk_corpus_check_passes_a_clean_corpus_and_a_plain_commit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mirrors = _mirror(tmp_path / "mirrors")
+    corpus = _corpus(tmp_path, [_entry(), {k: v for k, v in _entry().items() if k != "base"}])  # commit^ as base
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "--check"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["checked 2 entries from 1 mirrored projects: 0 problem(s)"]
