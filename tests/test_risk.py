@@ -9,6 +9,7 @@ from relay.observe.changes import SAMPLE_LINES
 from relay.observe.code_reading import SAMPLE_CHARS
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
+from relay.review.packet import rank_changes
 from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
 
 __all__: list[str] = []  # a test module exports nothing
@@ -84,6 +85,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         fc("src/shim.py", additions=1, deletions=1, removed_lines=["def parse(s, scripting=False):"], added_lines=["def parse(s, scripting=True):"]),
         fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "3.1.0"'], added_lines=['__version__ = "3.1.1"']),
         RiskContext(security_test="GHSA-q65m-pv3f-wr5r"),
+    ),
+    "beside_security_note": (
+        fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
+        fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "2.4.8"'], added_lines=['__version__ = "2.4.9"']),
+        RiskContext(security_note="CVE-2022-40674"),
     ),
 }
 
@@ -321,6 +327,9 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("src/run.go", "\tcmd := exec.Command(\"git\", args...)", "escaping/execution"),
         ("src/hooks.py", "    subprocess.run(argv, check=True)", "escaping/execution"),
         ("src/view.go", "\treturn template.HTML(s)", "HTML injection"),
+        # Regression (held-out-3's one run): golang-jwt 4.5.1 moved the signature check before the
+        # claims check (CVE-2024-51744); overall low.
+        ("parser.go", "\tif err := token.Method.Verify(strings.Join(parts[0:2], \".\"), token.Signature, key); err != nil {", "permissions/auth"),
     ],
 )
 def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:
@@ -360,6 +369,9 @@ def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
         # (sqlparse GHSA-f2ff-p2ww-7p4p, filepath-securejoin's unclean root) were ranked low.
         ("sqlparse/engine/grouping.py", "            # per remaining comment token (which is O(n**2)).", "advisory: O(n**2)"),
         ("join.go", "\t// the root must not be attacker-controlled.", "advisory: attacker"),
+        # Regression: js-yaml 3.13.0's fix said why in a comment ("... or execute code via toString").
+        ("lib/loader.js", "  // (deeply nested arrays that explode exponentially using aliases) or execute code via toString.", "advisory: execute code"),
+        ("src/lib.rs", "    // RUSTSEC-2021-0074: strip the attribute", "advisory: RUSTSEC-2021-0074"),
         ("lib/parse.js", "  // CVE-2022-46175: refuse such keys", "advisory: CVE-2022-46175"),
     ],
 )
@@ -491,6 +503,32 @@ def test_assess_all_raises_source_beside_a_test_named_for_an_attack_or_a_bound(t
                   fc("parse_test.go", additions=1, added_lines=['\t{name: "nested lines", data: []byte(x)},']), rewrapped):
         plain = {c.path: c for c in assess_all([source, quiet], NO_CTX)}
         assert plain["src/lib.rs"].risk == "low", plain["src/lib.rs"].reasons
+
+
+def test_assess_all_raises_source_where_the_changelog_names_a_security_fix() -> None:
+    # Regression (held-out-3's one run): expat 2.4.9 and 2.5.0 fixed use-after-frees in xmlparse.c
+    # with no token a reader could see; the release's Changes named CVE-2022-40674, and the file
+    # was low, behind ten workflow files.
+    fix = fc("expat/lib/xmlparse.c", additions=2, deletions=1, removed_lines=["    return doContent(parser);"], added_lines=["    result = doContent(parser);", "    return result;"])
+    line = "            #629 #640  CVE-2022-40674 -- Heap use-after-free vulnerability in function doContent"
+    assert line_matters("expat/Changes", line)
+    out = {c.path: c for c in assess_all([fix, fc("expat/Changes", additions=1, added_lines=[line])], NO_CTX)}
+    assert out["expat/lib/xmlparse.c"].risk == "medium" and "CVE-2022-40674" in out["expat/lib/xmlparse.c"].reasons[0]
+    assert out["expat/Changes"].risk == "low"
+    # A changelog that says "untrusted input" or "injection" about a feature names no fix.
+    feature = fc("CHANGES.md", additions=1, added_lines=["- Dependency injection for untrusted input sources"])
+    plain = {c.path: c for c in assess_all([fix, feature], NO_CTX)}
+    assert plain["expat/lib/xmlparse.c"].risk == "low", plain["expat/lib/xmlparse.c"].reasons
+
+
+def test_review_order_puts_repeats_of_one_reason_after_the_rest() -> None:
+    # Regression (held-out-3's one run): a release touching ten workflow files filled all eight
+    # targets with "CI configuration" and left the fixed source file out of the packet.
+    workflows = [assess(fc(f".github/workflows/w{i}.yml", additions=3), NO_CTX) for i in range(10)]
+    source = assess(fc("src/jv.c", additions=4, deletions=1, added_lines=["  x = 1;"], removed_lines=["  x = 2;"]), NO_CTX)
+    order = [c.path for c in rank_changes([*workflows, source])]
+    assert order[:3] == [".github/workflows/w0.yml", ".github/workflows/w1.yml", "src/jv.c"], order
+    assert {c.risk for c in workflows} == {"high"}  # demoted in order, not in risk
 
 
 def test_security_tokens_do_not_read_comments() -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "ADVISORY_RE",
     "advisory_words",
     "attack_test_name",
+    "security_note",
     "is_advisory_comment",
     "Sampled",
     "sampled",
@@ -148,14 +149,18 @@ def weakened(c: FileChange) -> tuple[int, int]:
 # and in comments (relay.observe.file_kinds keeps a comment line of source or tests only when
 # it matches), so a comment-only change naming a CVE stays mechanical (see ``mechanical_verdict``).
 ADVISORY_RE = re.compile(
-    r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4})\b|\b(?:Re)?DoS\b|"
+    r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b|\b(?:Re)?DoS\b|"
+    r"(?i:arbitrary code|code execution|execute (?:arbitrary )?code|use[- ]after[- ]free|double[- ]free|"
+    r"(?:heap|stack|buffer)[- ](?:buffer[- ])?overflow|out[- ]of[- ]bounds|infinite loop|billion laughs|zip bomb)|"
     r"(?i:denial[- ]of[- ]service|\bquadratic|\bO\(\s*n\s*(?:\^|\*\*)\s*[2-9]\s*\)|\bO\(n²\)|exponential[- ](?:time|blow)|"
     r"catastrophic backtracking|\b(?:cpu|memory|resource|stack) exhaustion|\bvulnerab\w*|\bexploit\w*|\battacker\w*|"
     r"\bmalicious\b|\buntrusted\b|\bxss\b|\binjection\b|path traversal|zip[- ]?slip|prototype pollution)"
 )
 _ADVISORY_WORDS = (
     "cve-", "ghsa", "cwe-", "dos", "denial", "quadratic", "o(", "exponential", "backtracking", "exhaustion", "vulnerab",
-    "exploit", "attacker", "malicious", "untrusted", "xss", "injection", "traversal", "slip", "pollution",
+    "exploit", "attacker", "malicious", "untrusted", "xss", "injection", "traversal", "slip", "pollution", "rustsec-",
+    "pysec-", "arbitrary code", "code execution", "execute", "after-free", "after free", "double", "overflow", "bounds",
+    "infinite loop", "billion laughs", "zip bomb",
 )
 _COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
@@ -193,6 +198,25 @@ def attack_test_name(line: str) -> str | None:
         return None
     name = next(group for group in declared.groups() if group is not None)
     found = _ATTACK_NAME_RE.search(name)
+    return found.group(0) if found else None
+
+
+# What a changelog or news entry says when the change fixes a vulnerability: an advisory id, or
+# the words themselves. Stricter than ``advisory_words`` (prose says "untrusted" and "injection"
+# about features too).
+_SECURITY_NOTE_RE = re.compile(
+    r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b|"
+    r"(?i:\bsecurity (?:fix(?:es)?|issues?|vulnerabilit(?:y|ies)|release|advisory)\b|\bvulnerabilit(?:y|ies)\b)"
+)
+_SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulnerab")
+
+
+def security_note(line: str) -> str | None:
+    """The advisory id, or "security fix" in the change's own notes (a changelog line), or None."""
+    low = line.lower()
+    if not any(word in low for word in _SECURITY_NOTE_WORDS):
+        return None
+    found = _SECURITY_NOTE_RE.search(line)
     return found.group(0) if found else None
 
 
@@ -238,6 +262,8 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("permissions/auth", re.compile(
         r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
+        # A signature checked (or its failure reported): what a token or package verifier's fix moves.
+        r"signature_?invalid|invalid_?signature|bad_?signature|\.verify\s*\(|"
         r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
     ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
     # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting.

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words, attack_test_name
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words, attack_test_name, security_note
 
 __all__ = [
     "SKIP_WORDS",
@@ -310,7 +310,7 @@ def sample_filter(path: str) -> Callable[[str], bool]:
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
     coverage config its thresholds, a test file its assertions, skip markers, case starts
     and table rows, a source file every line of code (comment-only lines are left out),
-    any other file only skip markers. ``relay.observe.diff`` stops asking once a side holds
+    prose its skip markers and lines naming an advisory, any other file only skip markers. ``relay.observe.diff`` stops asking once a side holds
     ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
     """
     if is_manifest(path) or glob_any(path, CI_GLOBS):
@@ -322,7 +322,14 @@ def sample_filter(path: str) -> Callable[[str], bool]:
         return _keep_test_signals
     if kind == "source":
         return _keep_code(_comment_prefixes(path))
+    if kind == "docs":
+        return _keep_doc_signals
     return _KEEP_SKIPS
+
+
+def _keep_doc_signals(line: str) -> bool:
+    # A changelog entry naming an advisory says the change beside it is a security fix.
+    return _KEEP_SKIPS(line) or security_note(line) is not None
 
 
 def line_matters(path: str, line: str) -> bool:

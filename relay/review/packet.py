@@ -1,7 +1,7 @@
 """The review section of the packet: what changed, ranked by risk, and where the claims differ.
 
 ``build_review`` assesses every observed change (``relay.review.risk``), ranks them (risk, then
-the file's kind, then size), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
+the file's kind, then size; repeats of one reason after the rest), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
 compares the worker's report with what was observed. ``fit_packet`` then enforces the
 hard byte budget on the whole serialized packet. Whatever is cut is said in
 ``Changes.truncated``, with where to find the rest; nothing is dropped silently.
@@ -9,6 +9,7 @@ hard byte budget on the whole serialized packet. Whatever is cut is said in
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import msgspec
 from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
-from relay.observe.file_kinds import kind_rank
+from relay.observe.file_kinds import file_kind, kind_rank
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, risk_rank
 
 __all__ = [
@@ -41,6 +42,7 @@ MAX_FILES = 12
 FULL_HINT = 'antigravity_get_result(detail="full") has everything'
 
 _MERGE_GAP = 5
+_REPEATS = 2
 _MAX_TARGET_RANGES = 3
 _PATH_CHARS = 160
 _REASON_CHARS = 110
@@ -75,8 +77,25 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     """Highest risk first; within a risk, by kind (source, config, data, tests, examples,
-    docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path."""
-    return sorted(files, key=lambda c: (-risk_rank(c.risk), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+    docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
+
+    Past the first ``_REPEATS`` files of one kind flagged for the same reason (a release's ten
+    workflow files, each "CI configuration"), more of them tell the reviewer nothing new: they
+    go after the rest, so the targets still reach the source a release fixed. Their risk stays."""
+    ordered = sorted(files, key=lambda c: (-risk_rank(c.risk), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+    seen: Counter[tuple[str, str, str]] = Counter()
+    head: list[FileChange] = []
+    repeats: list[FileChange] = []
+    for change in ordered:
+        kind = file_kind(change.path)
+        if kind != "source" and change.risk != "low" and change.reasons:
+            key = (kind, change.risk, change.reasons[0])
+            seen[key] += 1
+            if seen[key] > _REPEATS:
+                repeats.append(change)
+                continue
+        head.append(change)
+    return head + repeats
 
 
 def _names(paths: Sequence[str]) -> str:
@@ -196,7 +215,7 @@ def build_review(
         source=changeset.source,
     )
     if len(ranked) > MAX_FILES:
-        changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (highest risk first); {FULL_HINT}."
+        changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (in review order); {FULL_HINT}."
     flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
 

@@ -34,6 +34,7 @@ from relay.observe.code_reading import (
     SAMPLE_LINES,
     advisory_words,
     attack_test_name,
+    security_note,
     complete_sample,
     mechanical_verdict,
     reformat_verdict,
@@ -76,6 +77,7 @@ __all__ = [
     "assess_all",
     "moved_dependencies",
     "security_test_names",
+    "security_notes",
     "existing_dependencies",
     "LARGE_HUNK_LINES",
 ]
@@ -119,6 +121,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # An advisory id or attack word that a changed test of the same change names (see
     # ``assess_all``): the source edits beside it are the fix it tests.
     security_test: str = ""
+    # An advisory id or "security fix" that the change's own notes name (a changelog entry, see
+    # ``assess_all``): the source edits beside it are the fix those notes announce.
+    security_note: str = ""
     # Dependency names the project's unchanged manifests already declare, read only when the
     # change adds a manifest (see ``existing_dependencies``): a new pin file repeating them
     # brings in nothing new.
@@ -307,6 +312,15 @@ def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
     return ctx.security_test
 
 
+def _beside_security_note(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.security_note or ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+        return None  # beside a security test already says it
+    lines = [*c.added_lines, *c.removed_lines]
+    if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
+        return None  # the release's version string, not the fix
+    return ctx.security_note
+
+
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
     if not glob_any(c.path, COVERAGE_FILES):
         return None
@@ -346,9 +360,15 @@ def _name_auth_word(name: str) -> str | None:
     return hits[0] if hits else None
 
 
+# Files kept beside the pipelines that no runner executes (expected outputs, notes).
+_CI_DATA_EXTS = (".txt", ".md", ".rst", ".csv")
+
+
 def _ci_config(c: FileChange, ctx: RiskContext) -> bool:
     # A deleted pipeline runs nothing with the secrets; losing its checks is "deletes a file".
-    return c.kind != "deleted" and glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
+    if c.kind == "deleted" or c.path.lower().endswith(_CI_DATA_EXTS):
+        return False
+    return glob_any(c.path, CI_GLOBS) and not _ci_versions(c, ctx)
 
 
 # One line of a CI version matrix: a version, a list of versions, or a key set to one
@@ -540,6 +560,7 @@ RULES: tuple[Rule, ...] = (
     Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", _symlink_escapes),
     Rule("huge_change", "high", "very large change ({detail})", _huge),
     Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
+    Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", _beside_security_note),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
     Rule("lockfile", "medium", "lockfile", _lockfile),
@@ -621,6 +642,9 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     named = security_test_names(changes)
     if named and not ctx.security_test:
         ctx = msgspec.structs.replace(ctx, security_test=named)
+    noted = security_notes(changes)
+    if noted and not ctx.security_note:
+        ctx = msgspec.structs.replace(ctx, security_note=noted)
     return [assess(change, ctx) for change in changes]
 
 
@@ -630,6 +654,18 @@ _SECURITY_TEST_FILE_WORDS = frozenset({
     "security", "limit", "limits", "fuzz", "overflow", "dos", "redos", "malicious", "hostile", "untrusted", "traversal",
     "injection", "exploit", "exploits", "cve", "vuln", "vulnerability",
 })
+
+
+def security_notes(changes: Iterable[FileChange]) -> str:
+    """The advisory id or "security fix" that an added line of the change's prose names ("" if none)."""
+    for c in changes:
+        if c.kind == "deleted" or file_kind(c.path) != "docs":
+            continue
+        for line in c.added_lines:
+            found = security_note(line)
+            if found:
+                return found[:40]
+    return ""
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
