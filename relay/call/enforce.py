@@ -27,10 +27,13 @@ from relay.core.path_globs import matches_any
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
-__all__ = ["check_policy", "enforce_policy", "prompt_limits"]
+__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits"]
 
 _SHOWN = 8  # files named per rule in the message; the record keeps up to _KEPT
 _KEPT = 2000
+
+VIOLATION_HINT = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue "
+                  "with feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
 
 
 def prompt_limits(plan: RunPlan) -> list[str]:
@@ -84,15 +87,17 @@ def check_policy(limits: RunPlan, files: list[FileChange]) -> PolicyViolation | 
                            on_violation="revert" if limits.on_violation == "revert" else "keep")
 
 
-def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict
-                   ) -> tuple[Verdict, PolicyViolation | None]:
-    """Check the observed change; on a violation, revert when asked and say so in a POLICY_VIOLATION verdict.
+def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None
+                 ) -> tuple[PolicyViolation | None, str]:
+    """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
+    Every exit path that observed a change calls it: a finished run (``enforce_policy``) and a stopped one
+    (cancelled, the client gone, the relay stopping), which keeps its own status and carries the violation.
     Runs in a worker thread (the revert writes files); ``before`` is the run's pre-run snapshot.
     """
     violation = check_policy(limits, files)
     if violation is None:
-        return verdict, None
+        return None, ""
     message = "the run's change broke its policy: " + "; ".join(violation.limits)
     if violation.on_violation == "revert":
         if before is None:
@@ -106,12 +111,20 @@ def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | 
                         f"({first}: {why})")
     else:
         message += ". The changes were left in place (on_violation: keep)"
-    if verdict.status is not Status.SUCCESS:
-        message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
-    hint = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue with "
-            "feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
     # The record keeps bounded lists; the message has the full counts.
     violation.files = violation.files[:_KEPT]
     violation.restored = violation.restored[:_KEPT]
     violation.not_restored = dict(list(violation.not_restored.items())[:_KEPT])
-    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=hint, retryable=False), violation
+    return violation, message
+
+
+def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict
+                   ) -> tuple[Verdict, PolicyViolation | None]:
+    """A finished run: on a violation, a POLICY_VIOLATION verdict (the worker's own outcome in its message)."""
+    violation, message = apply_policy(limits, files, before)
+    if violation is None:
+        return verdict, None
+    if verdict.status is not Status.SUCCESS:
+        message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
+    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
+                   retryable=False), violation
