@@ -194,7 +194,10 @@ class RunStore:
                 yield record
 
     def iter_readable(self) -> Iterator[tuple[str, RunRecord | None, RelayError | None]]:
-        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read."""
+        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read.
+
+        The one walk over the records: `runs list` and ``recent_runs`` (get_result without a run id) read it.
+        """
         for run_id in self.iter_ids():
             try:
                 yield run_id, self.read(run_id), None
