@@ -1,6 +1,6 @@
 """Enforced policy (issue 10): after the run is observed, check its change against the run's limits.
 
-Rules, checked on what the relay observed (never on the worker's claims):
+Rules (``relay.core.policy_rules``), checked on what the relay observed (never on the worker's claims):
 
 paths      every changed file (both sides of a rename) lies within the allowed paths;
 protected  no changed file matches a protected pattern;
@@ -23,14 +23,13 @@ from relay.agy.classify import Verdict
 from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
 from relay.core.contracts import FileChange, PolicyViolation, Status
-from relay.core.path_globs import matches_any
+from relay.core.policy_rules import check_policy, name_files
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
 __all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits"]
 
-_SHOWN = 8  # files named per rule in the message; the record keeps up to _KEPT
-_KEPT = 2000
+_KEPT = 2000  # files the record keeps per list; the message has the full counts
 
 VIOLATION_HINT = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue "
                   "with feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
@@ -40,51 +39,6 @@ def prompt_limits(plan: RunPlan) -> list[str]:
     """The prompt's limits section for this plan (empty when nothing is enforced)."""
     return limit_lines(paths=plan.paths, protected=plan.protected, max_files=plan.max_files,
                        max_lines=plan.max_lines, revert=plan.on_violation == "revert")
-
-
-def _sides(change: FileChange) -> list[str]:
-    return [change.path] + ([change.old_path] if change.old_path else [])
-
-
-def _names(paths: list[str]) -> str:
-    shown = ", ".join(paths[:_SHOWN])
-    return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
-
-
-def check_policy(limits: RunPlan, files: list[FileChange]) -> PolicyViolation | None:
-    """Which rules ``files`` break, with the offending files; None when the change is within the limits."""
-    rules: list[str] = []
-    lines: list[str] = []
-    offending: dict[str, None] = {}
-    # A rename breaking a rule is undone whole: both its sides are offending, the message names the side that broke it.
-    if limits.paths:
-        outside = [p for c in files for p in _sides(c) if not matches_any(p, limits.paths)]
-        if outside:
-            rules.append("paths")
-            bad = set(outside)
-            lines.append(f"paths ({', '.join(limits.paths)}): {len(outside)} file(s) outside: {_names(outside)}")
-            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
-    if limits.protected:
-        touched = [p for c in files for p in _sides(c) if matches_any(p, limits.protected)]
-        if touched:
-            rules.append("protected")
-            bad = set(touched)
-            lines.append(f"protected ({', '.join(limits.protected)}): {len(touched)} file(s) touched: {_names(touched)}")
-            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
-    whole = [p for c in files for p in _sides(c)]
-    if limits.max_files is not None and len(files) > limits.max_files:
-        rules.append("max_files")
-        lines.append(f"max_files {limits.max_files}: {len(files)} files changed")
-        offending.update(dict.fromkeys(whole))
-    total = sum(c.additions + c.deletions for c in files)
-    if limits.max_lines is not None and total > limits.max_lines:
-        rules.append("max_lines")
-        lines.append(f"max_lines {limits.max_lines}: {total} lines changed (added + removed)")
-        offending.update(dict.fromkeys(whole))
-    if not rules:
-        return None
-    return PolicyViolation(rules=rules, limits=lines, files=list(offending),
-                           on_violation="revert" if limits.on_violation == "revert" else "keep")
 
 
 def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None
@@ -107,7 +61,7 @@ def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | No
         message += f". Restored {len(violation.restored)} file(s) to their pre-run content"
         if violation.not_restored:
             first, why = next(iter(violation.not_restored.items()))
-            message += (f"; could not restore {len(violation.not_restored)}: {_names(list(violation.not_restored))} "
+            message += (f"; could not restore {len(violation.not_restored)}: {name_files(list(violation.not_restored))} "
                         f"({first}: {why})")
     else:
         message += ". The changes were left in place (on_violation: keep)"
