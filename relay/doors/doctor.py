@@ -214,8 +214,10 @@ def check_confirm_key(settings: Settings) -> Check:
     if problem is None:
         used = f"used by {', '.join(gated)}" if gated else "no confirm_trusted profile uses it now"
         return _ok("confirm key", f"{path}: owner-only, {used}")
-    leaked = " and may have leaked: a leaked key forges confirm tokens" if problem.startswith("was readable") else ""
-    return _warn("confirm key", f"{path} {problem}{leaked}; the relay replaces it with a new key at the next trusted "
+    readable = problem.startswith("was readable")  # the gate's words for group/other permission bits
+    if readable:
+        problem = "is" + problem[len("was"):] + " and may have leaked: a leaked key forges confirm tokens"
+    return _warn("confirm key", f"{path} {problem}; the relay replaces it with a new key at the next trusted "
                  "call (tokens issued before are refused)",
                  f"Remove it (`rm {path}`): a new owner-only key is made on first use. `chmod 600 {path}` alone "
                  "would keep a key others may have copied.")
