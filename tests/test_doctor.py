@@ -319,3 +319,39 @@ def test_doctor_headless_is_quiet_after_setup_wrote_the_entries(tmp_path, home, 
     checks = headless(home, shell)
     assert {name: c.level for name, c in checks.items()} == {
         "headless codex": "ok", "headless claude": "ok", "headless gemini": "ok", "headless gemini auth": "ok"}
+
+
+def test_doctor_reports_the_confirm_key_absent_good_readable_by_others_and_unusable(home):
+    # doctor did not look at the confirm gate's key: a key others could read (maybe leaked) went unsaid.
+    key = home / "relay-data" / "confirm-key"
+    key.parent.mkdir(parents=True)
+    absent = checks_of(doctor("--json", home=home))["confirm key"]
+    assert absent["level"] == "ok" and "not created yet" in absent["message"] and not key.exists()
+
+    key.write_bytes(os.urandom(32))
+    key.chmod(0o600)
+    assert checks_of(doctor("--json", home=home))["confirm key"]["level"] == "ok"
+
+    key.chmod(0o644)
+    shared = checks_of(doctor("--json", home=home))["confirm key"]
+    assert shared["level"] == "warning", shared
+    assert "mode 0644" in shared["message"] and "may have leaked" in shared["message"]
+    assert f"rm {key}" in shared["fix"] and "chmod 600" in shared["fix"]
+    assert key.stat().st_mode & 0o777 == 0o644  # doctor reports, never replaces
+
+    key.unlink()
+    key.mkdir()  # a key the gate cannot read at all: a gated call would be refused
+    profiles = json.dumps({"ops": {"execution_mode": "trusted", "confirm_trusted": True}})
+    broken = checks_of(doctor("--json", home=home, extra={"GRAVITY_RELAY_PROFILES": profiles}))["confirm key"]
+    assert broken["level"] == "failure" and "is a directory" in broken["message"], broken
+
+
+def test_doctor_warns_a_confirm_trusted_profile_that_grants_no_trusted_mode(home):
+    # A profile with confirm_trusted but no trusted mode can never trigger the gate: a configuration mistake.
+    profiles = json.dumps({"web": {"confirm_trusted": True},
+                           "ops": {"execution_mode": "trusted", "confirm_trusted": True}})
+    checks = checks_of(doctor("--json", home=home, extra={"GRAVITY_RELAY_PROFILES": profiles}))
+    assert checks["profile web confirm"]["level"] == "warning"
+    assert "'web': confirm_trusted is set" in checks["profile web confirm"]["message"]
+    assert "execution_mode" in checks["profile web confirm"]["fix"]
+    assert "profile ops confirm" not in checks

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import git, make_repo, memory_relay, payload, relay_env
-from fake_agy_harness import install_fake_agy, launches, set_scenario, success_scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, launches, set_scenario, success_scenario
 from relay.agy.classify import Verdict
 from relay.call.enforce import check_policy, enforce_policy
 from relay.call.limits import AskedLimits
@@ -274,3 +274,51 @@ async def test_enforced_policy_revert_leaves_a_patch_of_what_is_left_so_runs_rev
     assert (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
     assert (repo / "config/settings.toml").read_text() == "a = 1\n"
     assert git(repo, "status", "--porcelain") == "?? notes.txt\n"
+
+
+async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps_cancelled_and_is_reverted(tmp_path, repo):
+    # Broke before: a run stopped mid-way (antigravity_cancel, client gone, relay stopping) skipped the
+    # policy, so a protected file the worker wrote before the stop stayed in the tree, unflagged.
+    import anyio
+    from mcp import Client
+
+    from relay.doors.mcp_server import create_server
+    from relay.runs.store import RunStore
+
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", edits=[
+        {"op": "write", "path": ".github/workflows/ci.yml", "content": "on: push\n"},
+        {"op": "write", "path": "src/ok.py", "content": "ok = 1\n"}]))
+    profiles = {"app": {"workspace": str(repo), "protected": [".github/**"], "on_violation": "revert"}}
+    async with Client(create_server(load_settings(_env(tmp_path, agy, profiles)))) as client:
+        running = payload(await client.call_tool("antigravity_execute", {"task": "t", "wait_seconds": 0.2}))
+        assert running["status"] == "RUNNING", running
+        with anyio.fail_after(30):
+            while not (repo / "src/ok.py").exists():  # the worker's edits are done; it now hangs
+                await anyio.sleep(0.05)
+        packet = payload(await client.call_tool("antigravity_cancel", {"run_id": running["run_id"]}))
+
+    assert packet["status"] == "CANCELLED" and packet["ok"] is False  # why it ended stays the status
+    assert "protected (.github/**): 1 file(s) touched: .github/workflows/ci.yml" in packet["error"]["message"]
+    assert any(flag.startswith("policy violation") for flag in packet["flags"]), packet["flags"]
+    assert set(packet["changes"]["files"]) == {".github/workflows/ci.yml", "src/ok.py"}  # still listed
+    assert not (repo / ".github/workflows/ci.yml").exists()  # reverted, like a finished run's
+    assert (repo / "src/ok.py").read_text() == "ok = 1\n"
+    record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
+    assert record.status is Status.CANCELLED and record.violation is not None
+    assert record.violation.rules == ["protected"] and record.violation.restored == [".github/workflows/ci.yml"]
+
+
+def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp_path):
+    # A stopped run keeps its CANCELLED status; apply checked only the POLICY_VIOLATION status, so it
+    # would have brought a cancelled run's violating change into the user's tree.
+    from relay.call.apply_run import apply_run
+    from relay.core.contracts import PolicyViolation, RunRecord
+    from relay.runs.store import RunStore, new_run_id, now_iso
+
+    store = RunStore(tmp_path / "runs")
+    run_id = new_run_id()
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), state="finished", status=Status.CANCELLED,
+                          workspace=str(tmp_path), branch="gravity-relay/x", base_commit="0" * 40, tip_commit="1" * 40,
+                          violation=PolicyViolation(rules=["protected"], files=[".github/ci.yml"])))
+    answer = apply_run(store, run_id)
+    assert answer.status is Status.INVALID_INPUT and "broke its profile's policy" in answer.error.message

@@ -110,6 +110,31 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
                 proc.kill()
 
 
+def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_nothing(tmp_path, repo):
+    # Broke: a run whose relay died was finished INTERRUPTED without its policy checked, so a protected
+    # file its worker wrote stayed unflagged (and a worktree run of it could be applied).
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.store import RunStore
+
+    runs = tmp_path / "data" / "runs"
+    run_id = "r20261130T100000-0000000c"
+    (repo / "src" / "app.py").write_text("the user's edit, before the run\n")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    write_running_record(runs, run_id, relay_pid=dead_pid(), workspace=str(repo), before_head=head,
+                         before_dirty=["src/app.py"], protected=[".github/**", "src/app.py"], on_violation="revert")
+    (repo / ".github").mkdir()
+    (repo / ".github" / "ci.yml").write_text("on: push\n")  # the worker's, before its relay died
+    assert recover_interrupted(RunStore(runs)) == [run_id]
+    record = RunStore(runs).read(run_id)
+    assert record.status.value == "INTERRUPTED"  # why it ended stays the status
+    # Only what changed since the run started counts: the user's earlier edit of a protected file does not.
+    assert record.violation is not None and record.violation.files == [".github/ci.yml"]
+    assert record.violation.restored == [] and ".github/ci.yml" in record.violation.not_restored
+    assert "broke the run's policy: protected" in record.error.message
+    assert record.packet.flags[0].startswith("policy violation before the run ended: protected")
+    assert (repo / ".github" / "ci.yml").read_text() == "on: push\n"  # never restored at recovery
+
+
 def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tmp_path, repo, caplog):
     # Broke: recovery followed a symbolic link named like a record (it finished and rewrote the
     # record it pointed to), and refused a FIFO without a word; neither may hang start-up.

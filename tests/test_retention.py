@@ -116,6 +116,18 @@ def test_retention_removes_every_file_of_a_run_including_its_prompt_folder(setti
         p.name.startswith(run_id) for p in store.runs_dir.iterdir())
 
 
+def test_run_files_does_not_list_a_symlink_planted_in_the_runs_dir(tmp_path, settings, store):
+    # run_files used is_file(), which follows links: a link named like a run's log was listed (and its
+    # target's size counted) as the run's own file. Retention then removes the link, never its target.
+    run_id = make_run(store, days_ago=100, n=1, transcript=10)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the relay's\n")
+    store.log_path(run_id).symlink_to(outside)
+    assert store.run_files(run_id) == [store.record_path(run_id), store.transcript_path(run_id)]
+    apply_retention(settings, max_age_days=30, now=NOW)
+    assert outside.read_text() == "not the relay's\n" and not store.log_path(run_id).is_symlink()
+
+
 def test_retention_dry_run_reports_the_same_and_removes_nothing(settings, store):
     for d in range(4):
         make_run(store, days_ago=d * 20, n=d, transcript=1000)

@@ -54,7 +54,8 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
             raise InvalidInput(f"run {run_id} ran in place: its changes are already in {record.workspace}",
                                "Only runs of a profile with \"isolation\": \"worktree\" are applied.")
         # Compared by value: the policy check (another part) owns that status.
-        if record.status is not None and record.status.value == "POLICY_VIOLATION":
+        # A run stopped mid-way keeps its CANCELLED status but carries the violation it made (record.violation).
+        if record.violation is not None or (record.status is not None and record.status.value == "POLICY_VIOLATION"):
             raise InvalidInput(f"run {run_id} broke its profile's policy (POLICY_VIOLATION); its change is not applied",
                                "Read its error, then continue the run to fix it and apply that run. Your tree is "
                                "unchanged.")

@@ -47,8 +47,8 @@ from relay.core.errors import InvalidInput, RelayError, SpawnError, StorageError
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
-__all__ = ["Gate", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "issue_token", "check_token",
-           "plan_argv", "preview_answer", "Refusal"]
+__all__ = ["Gate", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "key_problem", "issue_token",
+           "check_token", "plan_argv", "preview_answer", "Refusal"]
 
 log = logging.getLogger("relay.call.confirm")
 
@@ -102,6 +102,16 @@ def load_or_create_key(data_dir: Path) -> bytes:
     return new
 
 
+def key_problem(path: Path) -> tuple[bool, str | None]:
+    """(exists, problem) of a key file, by the gate's own rules, without making or replacing it (doctor).
+
+    problem None with exists True: a good key. A problem the gate replaces the key over ("was readable
+    by others (mode 0644)") is returned as is; one it cannot get past raises StorageError, as at a call.
+    """
+    key, problem = _read_private(path)
+    return key is not None or problem is not None, problem
+
+
 def _read_private(path: Path) -> tuple[bytes | None, str | None]:
     """(key, None) when the file is a good key; (None, None) when there is none; (None, why) when it must go."""
     try:
@@ -112,11 +122,13 @@ def _read_private(path: Path) -> tuple[bytes | None, str | None]:
         if exc.errno == errno.ELOOP:
             return None, "is a symlink"
         raise StorageError(f"cannot read the confirm key {path}: {exc.strerror or exc}") from None
+    st = os.fstat(fd)  # the file actually opened, not the name: no check-then-use race
+    if stat.S_ISDIR(st.st_mode):
+        # Checked before fdopen, which refuses a directory with IsADirectoryError (and left the fd open).
+        os.close(fd)
+        raise StorageError(f"the confirm key {path} is a directory",
+                           f"Remove {path}; the relay makes a new key at the next trusted call.")
     with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())  # the file actually opened, not the name: no check-then-use race
-        if stat.S_ISDIR(st.st_mode):
-            raise StorageError(f"the confirm key {path} is a directory",
-                               f"Remove {path}; the relay makes a new key at the next trusted call.")
         if not stat.S_ISREG(st.st_mode):
             return None, "is not a regular file"
         if os.name != "nt" and st.st_uid != os.geteuid():

@@ -1,6 +1,6 @@
 """Enforced policy (issue 10): after the run is observed, check its change against the run's limits.
 
-Rules, checked on what the relay observed (never on the worker's claims):
+Rules (``relay.core.policy_rules``), checked on what the relay observed (never on the worker's claims):
 
 paths      every changed file (both sides of a rename) lies within the allowed paths;
 protected  no changed file matches a protected pattern;
@@ -23,14 +23,16 @@ from relay.agy.classify import Verdict
 from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
 from relay.core.contracts import FileChange, PolicyViolation, Status
-from relay.core.path_globs import matches_any
+from relay.core.policy_rules import check_policy, name_files
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
-__all__ = ["check_policy", "enforce_policy", "prompt_limits"]
+__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits"]
 
-_SHOWN = 8  # files named per rule in the message; the record keeps up to _KEPT
-_KEPT = 2000
+_KEPT = 2000  # files the record keeps per list; the message has the full counts
+
+VIOLATION_HINT = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue "
+                  "with feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
 
 
 def prompt_limits(plan: RunPlan) -> list[str]:
@@ -39,60 +41,17 @@ def prompt_limits(plan: RunPlan) -> list[str]:
                        max_lines=plan.max_lines, revert=plan.on_violation == "revert")
 
 
-def _sides(change: FileChange) -> list[str]:
-    return [change.path] + ([change.old_path] if change.old_path else [])
+def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None
+                 ) -> tuple[PolicyViolation | None, str]:
+    """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
-
-def _names(paths: list[str]) -> str:
-    shown = ", ".join(paths[:_SHOWN])
-    return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
-
-
-def check_policy(limits: RunPlan, files: list[FileChange]) -> PolicyViolation | None:
-    """Which rules ``files`` break, with the offending files; None when the change is within the limits."""
-    rules: list[str] = []
-    lines: list[str] = []
-    offending: dict[str, None] = {}
-    # A rename breaking a rule is undone whole: both its sides are offending, the message names the side that broke it.
-    if limits.paths:
-        outside = [p for c in files for p in _sides(c) if not matches_any(p, limits.paths)]
-        if outside:
-            rules.append("paths")
-            bad = set(outside)
-            lines.append(f"paths ({', '.join(limits.paths)}): {len(outside)} file(s) outside: {_names(outside)}")
-            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
-    if limits.protected:
-        touched = [p for c in files for p in _sides(c) if matches_any(p, limits.protected)]
-        if touched:
-            rules.append("protected")
-            bad = set(touched)
-            lines.append(f"protected ({', '.join(limits.protected)}): {len(touched)} file(s) touched: {_names(touched)}")
-            offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
-    whole = [p for c in files for p in _sides(c)]
-    if limits.max_files is not None and len(files) > limits.max_files:
-        rules.append("max_files")
-        lines.append(f"max_files {limits.max_files}: {len(files)} files changed")
-        offending.update(dict.fromkeys(whole))
-    total = sum(c.additions + c.deletions for c in files)
-    if limits.max_lines is not None and total > limits.max_lines:
-        rules.append("max_lines")
-        lines.append(f"max_lines {limits.max_lines}: {total} lines changed (added + removed)")
-        offending.update(dict.fromkeys(whole))
-    if not rules:
-        return None
-    return PolicyViolation(rules=rules, limits=lines, files=list(offending),
-                           on_violation="revert" if limits.on_violation == "revert" else "keep")
-
-
-def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict
-                   ) -> tuple[Verdict, PolicyViolation | None]:
-    """Check the observed change; on a violation, revert when asked and say so in a POLICY_VIOLATION verdict.
-
+    Every exit path that observed a change calls it: a finished run (``enforce_policy``) and a stopped one
+    (cancelled, the client gone, the relay stopping), which keeps its own status and carries the violation.
     Runs in a worker thread (the revert writes files); ``before`` is the run's pre-run snapshot.
     """
     violation = check_policy(limits, files)
     if violation is None:
-        return verdict, None
+        return None, ""
     message = "the run's change broke its policy: " + "; ".join(violation.limits)
     if violation.on_violation == "revert":
         if before is None:
@@ -102,16 +61,24 @@ def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | 
         message += f". Restored {len(violation.restored)} file(s) to their pre-run content"
         if violation.not_restored:
             first, why = next(iter(violation.not_restored.items()))
-            message += (f"; could not restore {len(violation.not_restored)}: {_names(list(violation.not_restored))} "
+            message += (f"; could not restore {len(violation.not_restored)}: {name_files(list(violation.not_restored))} "
                         f"({first}: {why})")
     else:
         message += ". The changes were left in place (on_violation: keep)"
-    if verdict.status is not Status.SUCCESS:
-        message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
-    hint = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue with "
-            "feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
     # The record keeps bounded lists; the message has the full counts.
     violation.files = violation.files[:_KEPT]
     violation.restored = violation.restored[:_KEPT]
     violation.not_restored = dict(list(violation.not_restored.items())[:_KEPT])
-    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=hint, retryable=False), violation
+    return violation, message
+
+
+def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict
+                   ) -> tuple[Verdict, PolicyViolation | None]:
+    """A finished run: on a violation, a POLICY_VIOLATION verdict (the worker's own outcome in its message)."""
+    violation, message = apply_policy(limits, files, before)
+    if violation is None:
+        return verdict, None
+    if verdict.status is not Status.SUCCESS:
+        message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
+    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
+                   retryable=False), violation

@@ -51,7 +51,7 @@ from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnE
 from relay.isolate.pool import Lease, lease_worktree, record_change
 from relay.observe.git import GitError
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
-from relay.call.enforce import enforce_policy, prompt_limits
+from relay.call.enforce import VIOLATION_HINT, apply_policy, enforce_policy, prompt_limits
 from relay.call.limits import asked_by, recorded_limits
 from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
@@ -93,6 +93,7 @@ class _Live:
         self.before: Snapshot | None = None
         self.workspace: str | None = None  # where the worker runs, when not the plan's (its worktree)
         self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
+        self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -234,9 +235,9 @@ class Relay:
                 await self._stop_worker(record)
                 changes = await self._observe_after_cancel(record, plan, live)
                 why = self.cancel_reasons.pop(record.run_id, "the call was cancelled")
-                self._finish(record, Verdict(status=Status.CANCELLED, message=f"{why}; the worker was stopped",
-                                             hint="Call again to retry; changes made so far stay in the workspace "
-                                             "(listed in the run record)."),
+                self._finish(record, _stopped(Verdict(status=Status.CANCELLED, message=f"{why}; the worker was stopped",
+                                                      hint="Call again to retry; changes made so far stay in the "
+                                                      "workspace (listed in the run record)."), live),
                              started=started, changes=changes)
             raise
         except Exception as exc:  # noqa: BLE001 - every path out of a run finishes its record
@@ -270,13 +271,15 @@ class Relay:
         error = as_relay_error(inner, f"run {record.run_id}")
         verdict = Verdict(status=error.status, message=error.message[:2000],
                           hint=error.hint + " The worker was stopped; the files it changed are listed.")
-        return self._finish(record, verdict, started=started, changes=changes)
+        return self._finish(record, _stopped(verdict, live), started=started, changes=changes)
 
     async def _with_changes(self, record: RunRecord, plan: RunPlan, live: _Live, packet: Packet) -> Packet:
         """A refusal after the worker ran (a spawn error on a retry): the record lists what changed."""
         changes = await self._observe_after_cancel(record, plan, live)
         if changes is not None and changes.count:
             packet.changes = changes
+            if record.violation is not None:
+                packet.flags = [_violation_flag(record), *packet.flags]
             record.packet = packet
             try:
                 self.store.write(record)
@@ -467,6 +470,11 @@ class Relay:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
             changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=workspace)
+            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
+            record.violation, live.violation = await anyio.to_thread.run_sync(
+                apply_policy, plan, changeset.files, live.before)
+            if record.violation is not None and record.violation.restored:
+                await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
             return changes
         return None
 
@@ -490,6 +498,8 @@ class Relay:
             packet = Packet(ok=verdict.ok, run_id=record.run_id, status=verdict.status, changes=changes or Changes(),
                             conversation_id=record.conversation_id, error=record.error)
             packet = fit_packet(packet)
+        if record.violation is not None and verdict.status is not Status.POLICY_VIOLATION:
+            packet.flags = [_violation_flag(record), *packet.flags]  # a stopped run's status says why it ended
         if record.branch:
             packet.branch, packet.worktree = record.branch, record.worktree
             packet.flags = [*packet.flags, f"isolated: nothing reached {record.workspace}; apply the change with "
@@ -687,6 +697,26 @@ def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
     record.before_head = repo.head
     record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
                                  if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+
+
+def _stopped(verdict: Verdict, live: _Live) -> Verdict:
+    """A run stopped before its end keeps its status (why it ended); a policy it broke goes in the message.
+
+    Not POLICY_VIOLATION: the leader that cancelled must see its cancel took, and a waiting call the same
+    ending; the violation is in the message, a flag, the record, and `apply` refuses the run.
+    """
+    if not live.violation:
+        return verdict
+    return Verdict(status=verdict.status, message=f"{verdict.message}; {live.violation}"[:2000],
+                   hint=f"{VIOLATION_HINT} {verdict.hint}", retryable=False)
+
+
+def _violation_flag(record: RunRecord) -> str:
+    violation = record.violation
+    assert violation is not None
+    done = f"; {len(violation.restored)} file(s) restored" if violation.restored else ""
+    said = "; ".join(violation.limits)
+    return f"policy violation before the run ended: {said if len(said) <= 240 else said[:240] + '…'}{done}"
 
 
 def _no_nul(text: str) -> str:

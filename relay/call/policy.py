@@ -27,7 +27,7 @@ from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
 from relay.core.settings import Settings
 from relay.isolate.repo import repo_facts
 
-__all__ = ["RunPlan", "CallOptions", "resolve_plan", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
+__all__ = ["RunPlan", "CallOptions", "resolve_plan", "profile_grants_trusted", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
 
 DEFAULT_TIMEOUT_MINUTES = 30.0
 
@@ -222,6 +222,12 @@ def _merge(*groups: list[str]) -> list[str]:
     return list(seen)
 
 
+def profile_grants_trusted(profile: Profile) -> bool:
+    """Only a profile grants trusted: ``execution_mode: "trusted"``, or the legacy ``skip_permissions: true``."""
+    return profile.execution_mode is ExecutionMode.TRUSTED or (
+        profile.execution_mode is None and profile.skip_permissions is True)
+
+
 def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     name, profile = _pick_profile(settings, call.profile)
     notes: list[str] = []
@@ -248,8 +254,7 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         raise _conflict(f"profile {name!r} does not auto-approve tools; skip_permissions would widen it",
                         "Drop skip_permissions, or use a trusted profile.")
     # Only a profile grants trusted: one that names no mode is safe-bounded (issue 13, item 4).
-    grants_trusted = profile.execution_mode is ExecutionMode.TRUSTED or (
-        profile.execution_mode is None and profile.skip_permissions is True)
+    grants_trusted = profile_grants_trusted(profile)
     if not grants_trusted and (call.execution_mode is ExecutionMode.TRUSTED or call.skip_permissions):
         asked = "execution_mode 'trusted'" if call.execution_mode is ExecutionMode.TRUSTED else "skip_permissions=true"
         whose = f"profile {name!r} names no execution_mode" if name else "no profile is in use"

@@ -23,7 +23,8 @@ from relay.core.errors import RelayError
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 
-__all__ = ["Check", "check_worktrees", "run_doctor", "render_checks", "check_http_relay", "VERSION_TIMEOUT"]
+__all__ = ["Check", "check_confirm_key", "check_worktrees", "run_doctor", "render_checks", "check_http_relay",
+           "VERSION_TIMEOUT"]
 
 Level = Literal["ok", "warning", "failure"]
 
@@ -189,6 +190,39 @@ def check_data_dir(settings: Settings) -> Check:
     return _ok("data dir", message)
 
 
+def check_confirm_key(settings: Settings) -> Check:
+    """The confirm gate's HMAC key (call/confirm.py), by the gate's own rules; doctor never makes or replaces it."""
+    from relay.call.confirm import KEY_FILE, key_problem
+    from relay.core.errors import StorageError
+
+    path = settings.data_dir / KEY_FILE
+    gated = sorted(name for name, p in settings.profiles.items() if p.confirm_trusted)
+    if not settings.data_dir.is_dir():  # the data dir check says what is wrong with it
+        return _ok("confirm key", f"{path} not created yet (no data dir): it is made, owner-only, at the first trusted "
+                   "call of a confirm_trusted profile")
+    try:
+        exists, problem = key_problem(path)
+    except StorageError as exc:
+        # The gate raises the same at a call: every trusted call of a confirm_trusted profile would be refused.
+        make = _fail if gated else _warn
+        return make("confirm key", f"{exc.message}; a confirm_trusted call cannot be confirmed until it is fixed",
+                    f"Make {path} a file readable by this user (`chmod u+r`, or `chown` it if another user made it), "
+                    "or remove it: a new key is made at the next trusted call.")
+    if not exists:
+        return _ok("confirm key", f"{path} not created yet: it is made, owner-only, at the first trusted call of a "
+                   "confirm_trusted profile")
+    if problem is None:
+        used = f"used by {', '.join(gated)}" if gated else "no confirm_trusted profile uses it now"
+        return _ok("confirm key", f"{path}: owner-only, {used}")
+    readable = problem.startswith("was readable")  # the gate's words for group/other permission bits
+    if readable:
+        problem = "is" + problem[len("was"):] + " and may have leaked: a leaked key forges confirm tokens"
+    return _warn("confirm key", f"{path} {problem}; the relay replaces it with a new key at the next trusted "
+                 "call (tokens issued before are refused)",
+                 f"Remove it (`rm {path}`): a new owner-only key is made on first use. `chmod 600 {path}` alone "
+                 "would keep a key others may have copied.")
+
+
 def check_worktrees(settings: Settings) -> Check:
     """Isolation (issue 10): what the worktree pool holds that no run owns (a repository gone, a broken
     worktree, the branch of a run whose record was removed by hand)."""
@@ -226,7 +260,7 @@ def check_http_relay(settings: Settings) -> Check:
 
 
 def check_profiles(settings: Settings) -> list[Check]:
-    from relay.call.policy import validate_workspace
+    from relay.call.policy import profile_grants_trusted, validate_workspace
 
     if settings.profile_error:
         return [_fail("profiles", settings.profile_error,
@@ -244,6 +278,12 @@ def check_profiles(settings: Settings) -> list[Check]:
     for name in sorted(settings.profiles, key=lambda n: (n != default, n)):
         profile = settings.profiles[name]
         label = "default profile" if name == default else f"profile {name}"
+        if profile.confirm_trusted and not profile_grants_trusted(profile):
+            # The gate only stops trusted runs, and this profile never runs one: the confirmation can never be asked.
+            checks.append(_warn(f"{label} confirm", f"'{name}': confirm_trusted is set, but the profile grants no "
+                                "trusted mode, so no run is ever confirmed (its runs are safe-bounded)",
+                                f"Set \"execution_mode\": \"trusted\" in profile '{name}' if its runs are meant to "
+                                "be trusted, or remove its confirm_trusted."))
         if not profile.workspace:
             if name == default:
                 checks.append(_warn(label, f"'{name}' has no workspace: every call must pass one",
@@ -405,6 +445,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
 
         checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
+    checks.append(check_confirm_key(settings))
     checks.append(check_worktrees(settings))
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)

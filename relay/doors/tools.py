@@ -189,19 +189,19 @@ def run_row(record: RunRecord) -> dict[str, Any]:
 
 def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, Any], str]:
     """(structured content, text block) listing the newest runs, newest first."""
-    # Ids sort by their second only; runs started in the same second are ordered by created_at (µs).
+    # The store's one walk (as `runs list`). Ids sort by their second only; runs started in the same second
+    # are ordered by created_at (µs), so the walk goes on to the end of the last second before the sort.
     records: list[RunRecord] = []
     unreadable: list[str] = []
     last_second = None
-    for run_id in store.iter_ids():
+    for run_id, record, error in store.iter_readable():
         second = run_id.split("-", 1)[0]
         if len(records) >= limit and second != last_second:
             break
-        try:
-            records.append(store.read(run_id))
-        except RelayError as exc:
-            unreadable.append(exc.message)  # named, not hidden: one bad file must not hide a run
+        if record is None:
+            unreadable.append(error.message)  # named, not hidden: one bad file must not hide a run
             continue
+        records.append(record)
         last_second = second
     records.sort(key=lambda r: (r.created_at, r.run_id), reverse=True)
     obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records[:limit]]}

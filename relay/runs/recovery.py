@@ -19,9 +19,10 @@ import signal
 import time
 from pathlib import Path
 
-from relay.core.contracts import Changes, FileChange, Packet, Status
+from relay.core.contracts import Changes, FileChange, Packet, PolicyViolation, RunRecord, Status
 from relay.core.errors import RelayError
 from relay.observe.git import GitError, run_git, z_records
+from relay.core.policy_rules import check_policy
 from relay.core.process import group_alive
 from relay.core.identity import Identity, group_is_run, owner_alive
 from relay.isolate.pool import salvage_worktree
@@ -150,6 +151,9 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     if record.worktree and record.branch:
         record.tip_commit, done = salvage_worktree(store.runs_dir.parent, record.worktree, record.branch, run_id)
         notes.append(done)
+    record.violation = _violation(record, changes)
+    if record.violation is not None:
+        notes.append("its change so far broke the run's policy: " + "; ".join(record.violation.limits))
     error = interrupted_error(record.relay_pid, notes, recovered=True)
     record.state = "interrupted"
     record.status = Status.INTERRUPTED
@@ -157,14 +161,33 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     record.finished_at = now_iso()
     record.changes = changes
     files = [c.path for c in changes]
+    flags = [changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else []
+    if record.violation is not None:
+        flags.insert(0, "policy violation before the run ended: " + "; ".join(record.violation.limits)[:240])
     record.packet = Packet(ok=False, run_id=run_id, status=Status.INTERRUPTED, error=error,
                            branch=record.branch, worktree=record.worktree,
-                           changes=Changes(count=len(files), files=files, source="git" if files else None),
-                           flags=[changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else [])
+                           changes=Changes(count=len(files), files=files, source="git" if files else None), flags=flags)
     record.pgid = None
     store.write(record)
     store.clear_active(run_id)
     return True
+
+
+def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation | None:
+    """The run's policy (its record keeps the limits), checked on the paths git shows changed since it started.
+
+    Checked, never restored: the pre-run snapshot died with the relay, and by now the user may have edited
+    those files. Paths already changed before the run are left out (not provably the worker's); git gives
+    no line counts here, so max_lines is not checked.
+    """
+    since = [c for c in changes if _SINCE_NOTE in c.reasons]
+    violation = check_policy(record, since)
+    if violation is not None and violation.on_violation == "revert":
+        violation.not_restored = {p: "not restored at recovery: the relay running it died with its pre-run "
+                                  "snapshot, and the files may have been edited since" for p in violation.files[:2000]}
+    if violation is not None:
+        violation.files = violation.files[:2000]
+    return violation
 
 
 def _recovery_flag(changes: list[FileChange]) -> str:

@@ -11,6 +11,7 @@ import datetime as _dt
 import os
 import re
 import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,7 +139,7 @@ class RunStore:
     def run_files(self, run_id: str) -> list[Path]:
         """The files of a run (record, transcript, agy logs); a spilled prompt lives in the folder ``<run_id>.prompt/``."""
         check_run_id(run_id)
-        return sorted(p for p in self.runs_dir.glob(f"{run_id}*") if p.is_file())
+        return sorted(p for p in self.runs_dir.glob(f"{run_id}*") if _regular(p))
 
     # A marker per running run, so start-up finds leftovers without reading every record.
     def mark_active(self, run_id: str) -> None:
@@ -194,9 +195,21 @@ class RunStore:
                 yield record
 
     def iter_readable(self) -> Iterator[tuple[str, RunRecord | None, RelayError | None]]:
-        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read."""
+        """(run_id, record, None) for each record, newest first; (run_id, None, why) for one that cannot be read.
+
+        The one walk over the records: `runs list` and ``recent_runs`` (get_result without a run id) read it.
+        """
         for run_id in self.iter_ids():
             try:
                 yield run_id, self.read(run_id), None
             except RelayError as exc:
                 yield run_id, None, exc
+
+
+def _regular(path: Path) -> bool:
+    """A regular file itself (lstat, as core.files.read_regular opens): a symbolic link planted in the runs
+    folder is not the run's file, so it is never listed, measured, read or removed through."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
