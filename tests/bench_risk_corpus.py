@@ -7,7 +7,7 @@ worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run 
 real call. The corpus holds only repository names, commit ids, file names and labels; the
 code comes from local mirrors at run time.
 
-Getting the mirrors (bare clones, a few MiB to ~25 MiB each, ~400 MiB in all):
+Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~550 MiB in all):
 
     mkdir -p ~/risk-mirrors && cd ~/risk-mirrors
     for r in alexcrichton/tar-rs andialbrecht/sqlparse isaacs/node-tar jpadilla/pyjwt \\
@@ -24,7 +24,11 @@ Getting the mirrors (bare clones, a few MiB to ~25 MiB each, ~400 MiB in all):
              cure53/DOMPurify jashkenas/underscore gitpython-developers/GitPython \\
              trentm/python-markdown2 lepture/mistune ruby/rexml rubyzip/rubyzip \\
              sporkmonger/addressable golang-jwt/jwt mholt/archiver rust-ammonia/ammonia \\
-             madler/zlib libexpat/libexpat jqlang/jq; do
+             madler/zlib libexpat/libexpat jqlang/jq \\
+             lxml/lxml ultrajson/ultrajson jhy/jsoup apache/commons-compress apache/commons-text \\
+             twigphp/Twig pear/Archive_Tar erusev/parsedown yaml/libyaml DaveGamble/cJSON \\
+             json-c/json-c ruby/uri vmg/redcarpet microcosm-cc/bluemonday gomarkdown/markdown \\
+             buger/jsonparser; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -39,6 +43,8 @@ Run from the repository root:
         # the second held-out set (committed before the fourth session's rule changes)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout3.json
         # the third held-out set (labels committed before any run; run it once, with the final rules)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout4.json
+        # the fourth held-out set (16 other projects; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
