@@ -86,6 +86,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "3.1.0"'], added_lines=['__version__ = "3.1.1"']),
         RiskContext(security_test="GHSA-q65m-pv3f-wr5r"),
     ),
+    "length_guard": (
+        fc("parser.go", additions=3, added_lines=["\tif len(data) == 0 {", "\t\treturn 0", "\t}"]),
+        fc("parser.go", additions=1, added_lines=["\tfor i := 0; i < len(data); i++ {"]),
+        NO_CTX,
+    ),
     "beside_security_note": (
         fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
         fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "2.4.8"'], added_lines=['__version__ = "2.4.9"']),
@@ -327,6 +332,17 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("src/run.go", "\tcmd := exec.Command(\"git\", args...)", "escaping/execution"),
         ("src/hooks.py", "    subprocess.run(argv, check=True)", "escaping/execution"),
         ("src/view.go", "\treturn template.HTML(s)", "HTML injection"),
+        # Regressions (held-out-4's one run, overall low): ultrajson b21da40 (a double free), commons-
+        # compress CVE-2024-25710 (a wrap-around and a size below one) and CVE-2019-12402 (underflow
+        # loop), jsoup CVE-2022-36033 (control characters in URLs), ruby/uri CVE-2025-61594 (userinfo
+        # kept across hosts), Archive_Tar CVE-2020-28948 (the check named for what it refuses).
+        ("lib/ultrajsondec.c", "        ds->dec->free(ds->escStart);", "memory safety"),
+        ("DumpArchiveUtil.java", "            if (offset > offset + len) {", "limits/overflow"),
+        ("TapeInputStream.java", "        if (blockSize < 1) {", "limits/overflow"),
+        ("NioZipEncoding.java", "            } else if (res.isUnderflow() || res.isError()) {", "limits/overflow"),
+        ("StringUtil.java", "    private static final Pattern controlChars = Pattern.compile(\"[\\\\x00-\\\\x1f]*\");", "escaping/execution"),
+        ("lib/uri/generic.rb", "      @password = password if password", "credentials"),
+        ("Archive/Tar.php", "        if ($this->_isMaliciousFilename($v_header['filename'])) {", "advisory"),
         # Regression (held-out-3's one run): golang-jwt 4.5.1 moved the signature check before the
         # claims check (CVE-2024-51744); overall low.
         ("parser.go", "\tif err := token.Method.Verify(strings.Join(parts[0:2], \".\"), token.Signature, key); err != nil {", "permissions/auth"),
@@ -356,10 +372,14 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         # SQL that takes no input, a sentence that starts like SQL.
         '    cur.execute("SELECT id FROM items")',
         '    log("Update the cache for " + name)',
+        # An emptiness test of len() is a guard at most (medium), never a token.
+        "    if len(items) < 1:",
+        "    if (length > 0) {",
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
-    assert assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX).risk == "low"
+    out = assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX)
+    assert out.risk != "high" and not any("security-relevant" in reason for reason in out.reasons), out.reasons
 
 
 @pytest.mark.parametrize(
@@ -531,6 +551,29 @@ def test_review_order_puts_repeats_of_one_reason_after_the_rest() -> None:
     assert {c.risk for c in workflows} == {"high"}  # demoted in order, not in risk
 
 
+@pytest.mark.parametrize(
+    ("line", "fires"),
+    [
+        # Regressions (held-out-4's one run, overall low): gomarkdown CVE-2023-42821 and
+        # CVE-2024-44337, jsonparser CVE-2020-35381 — each added a length test before indexing.
+        ("\t\tif len(data) == 0 {", True),
+        ("\tif len(data) > 0 && data[0] != '#' {", True),
+        ("\t\t\t\tif keyLen < 3 || keys[level][0] != '[' || keys[level][keyLen-1] != ']' {", True),
+        ("    if (s.length < 2) return null;", True),
+        ("    if buf.isEmpty() {", True),
+        ("\tfor i := 0; i < len(data); i++ {", False),
+        ("\tif err != nil {", False),
+        ("\tn := len(data) - 1", False),
+    ],
+)
+def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
+    out = assess(fc("parser/block.go", additions=2, deletions=1, removed_lines=["\treturn prev + n"], added_lines=[line, "\treturn prev + n"]), NO_CTX)
+    assert (out.risk == "medium" and out.reasons[0].startswith("adds a length check")) is fires, out.reasons
+    # Already there before the change (moved or re-indented): not added.
+    moved = assess(fc("parser/block.go", additions=1, deletions=1, removed_lines=[line], added_lines=["  " + line]), NO_CTX)
+    assert moved.risk == "low", moved.reasons
+
+
 def test_security_tokens_do_not_read_comments() -> None:
     # relay.observe.changes keeps no comment line of source; a comment naming a symlink is no check.
     assert not line_matters("src/unpack.py", "    # refuse symlinks here later")
@@ -677,6 +720,15 @@ def test_a_deleted_pipeline_or_hook_is_a_deleted_file_not_code_that_runs() -> No
         out = assess(fc(path, kind="deleted", deletions=9), NO_CTX)
         assert out.risk == "medium" and out.reasons[0].startswith("deletes a file"), out.reasons
     assert assess(fc("docs/workflows.md"), NO_CTX).risk == "low"
+
+
+def test_a_dependency_of_the_docs_build_is_a_manifest_edit_not_a_new_dependency() -> None:
+    # Regressions: pyjwt 1.5.1's docs/requirements-docs.txt and Twig 3.4.3's doc/_build/composer.json
+    # (labelled benign) were high "adds a dependency".
+    docs = assess(fc("docs/requirements-docs.txt", kind="added", additions=2, added_lines=["sphinx", "sphinx_rtd_theme"]), NO_CTX)
+    assert docs.risk == "medium" and docs.reasons == ["dependency manifest"], docs.reasons
+    shipped = assess(fc("requirements.txt", additions=1, added_lines=["sphinx"]), NO_CTX)
+    assert shipped.risk == "high" and "adds a dependency" in shipped.reasons[0]
 
 
 def test_changelog_folder_is_not_a_migration() -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "security_token",
     "changed_security_token",
     "edited_pattern",
+    "added_length_guard",
     "formatter_run",
     "mechanical_verdict",
     "reformat_verdict",
@@ -154,7 +155,7 @@ ADVISORY_RE = re.compile(
     r"(?:heap|stack|buffer)[- ](?:buffer[- ])?overflow|out[- ]of[- ]bounds|infinite loop|billion laughs|zip bomb)|"
     r"(?i:denial[- ]of[- ]service|\bquadratic|\bO\(\s*n\s*(?:\^|\*\*)\s*[2-9]\s*\)|\bO\(n²\)|exponential[- ](?:time|blow)|"
     r"catastrophic backtracking|\b(?:cpu|memory|resource|stack) exhaustion|\bvulnerab\w*|\bexploit\w*|\battacker\w*|"
-    r"\bmalicious\b|\buntrusted\b|\bxss\b|\binjection\b|path traversal|zip[- ]?slip|prototype pollution)"
+    r"malicious|untrusted|\bxss\b|\binjection\b|path traversal|zip[- ]?slip|prototype pollution)"
 )
 _ADVISORY_WORDS = (
     "cve-", "ghsa", "cwe-", "dos", "denial", "quadratic", "o(", "exponential", "backtracking", "exhaustion", "vulnerab",
@@ -230,6 +231,8 @@ def is_advisory_comment(line: str) -> bool:
 # checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
 SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
+    # Credentials carried by a URL or an object: what a leak fix stops copying ("@password", userinfo).
+    ("credentials", re.compile(r"userinfo|\bpassw(?:or)?d\b|@password\b|\bcredentials?\b", re.I)),
     ("redirects", re.compile(r"redirect", re.I)),
     ("TLS verification", re.compile(
         r"verify_mode|check_hostname|cert_none|cert_required|insecure_?skip_?verify|reject_?unauthorized|"
@@ -247,13 +250,19 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)|"
         # Starting another program: what a command-injection fix changes.
         r"\bsubprocess\.(?:run|call|check_output|check_call)\s*\(|\b(?:execFile|spawn)(?:Sync)?\s*\(|\bexec\.Command(?:Context)?\s*\(|"
-        r"\bRuntime\.getRuntime\(\)\.exec\b|\bProcessBuilder\b|\bCommand::new\s*\(", re.I)),
+        r"\bRuntime\.getRuntime\(\)\.exec\b|\bProcessBuilder\b|\bCommand::new\s*\(|"
+        # Control characters stripped or refused (a URL or header a browser would read otherwise).
+        r"control_?char|\\\\?x00-\\\\?x1f|\\\\?u0000-\\\\?u001f", re.I)),
     ("limits/overflow", re.compile(
-        r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|"
+        r"max_?(?:size|length|len|depth|bytes|entries|files|recursion)|recursion|overflow|underflow|"
         r"checked_(?:add|sub|mul|pow)|saturating_|too[ _](?:large|long|big|deep|many)\b|"
         # A bound on a size: a size-like name compared with a limit, or refused when negative.
         r"\b\w*(?:size|length|len|count|depth)\w*['\"]?(?:\([^()]*\))?\s*(?:>=?|<=?)\s*(?:\w*(?:max|limit)\w*|[A-Z][A-Z0-9_]*(?:MAX|LIMIT)\w*)|"
         r"\b\w*(?:size|length|len|offset)\b\W[^;]{0,40}?(?:[^<]<\s*0\b(?!\.)|>=\s*0\b(?!\.))|"
+        # A declared size refused below one ("if (blockSize < 1) throw"), not an emptiness test of len().
+        r"\b\w*(?:size|length)\s*(?:<\s*1|<=\s*0)\b(?!\.)|"
+        # The wrap-around test an integer-overflow fix adds ("offset > offset + len", "a + b < a").
+        r"\b(\w+)\s*>\s*\1\s*\+\s*\w|\b(\w+)\s*\+\s*\w+\s*<\s*\2\b|"
         # A declared length checked against the buffer that holds it (a DER/ASN.1 or header parser).
         r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b|"
         # An index checked against the end of what it indexes, in a branch (not a loop header):
@@ -295,7 +304,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("memory safety", re.compile(
         r"\bptr::(?:copy|copy_nonoverlapping|write|read|write_bytes)\b|\.set_len\s*\(|\bfrom_raw_parts(?:_mut)?\b|"
         r"\btransmute\b|\bget_unchecked(?:_mut)?\b|\bMaybeUninit\b|\bmem::(?:forget|uninitialized|zeroed)\b|"
-        r"\b(?:memcpy|memmove|strcpy|strncpy|strcat|strncat|sprintf|vsprintf|alloca)\s*\(")),
+        r"\b(?:memcpy|memmove|strcpy|strncpy|strcat|strncat|sprintf|vsprintf|alloca|free)\s*\(")),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     # What a fix says about itself in its comments or strings (only such comment lines are
     # sampled): an advisory id, the attack or the complexity it removes.
@@ -323,7 +332,8 @@ _TOKEN_WORDS = (
     "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
     "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
     "autoescape", "select ", "insert ", "update ", "delete ", "subprocess", "execfile", "spawn", "command", "runtime",
-    "processbuilder", "template.", *_ADVISORY_WORDS,
+    "processbuilder", "template.", "underflow", "free(", "control", "x00", "u0000", "userinfo", "passw", "credential",
+    *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
@@ -451,6 +461,29 @@ def edited_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return f"regular expression: {sorted(new - old or new)[0][:24]}"
     if old and not new and len(added) > 2 * len(removed):
         return f"regular expression replaced by code: {sorted(old)[0][:24]}"
+    return None
+
+
+# A guard added in front of an index or a read: the input's length or emptiness tested in a
+# branch ("if len(data) == 0 {", "if (s.length < 2) return", "if keyLen < 3 ||", "isEmpty()").
+# Common in ordinary code too, so it makes a file worth a look (medium), never high.
+_LENGTH_GUARD_RE = re.compile(
+    r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b.*?(?:"
+    r"\blen\s*\([^()]*\)\s*(?:[<>]=?|==|!=)\s*\d|\d\s*(?:[<>]=?|==|!=)\s*len\s*\(|"
+    r"\b[\w.]*(?:length|size|len|count)(?:\(\))?\s*(?:[<>]=?|==|!=)\s*\d|"
+    r"\.(?:isEmpty|is_empty|empty\?)(?:\s*\(\s*\))?)",
+    re.I,
+)
+
+
+def added_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first added branch that tests a length or emptiness and was not there before."""
+    before = {_squeezed(line.strip()) for line in removed}
+    for line in added:
+        code = line.strip()
+        if ("len" in code.lower() or "size" in code.lower() or "count" in code.lower() or "empty" in code.lower()) and _LENGTH_GUARD_RE.match(code):
+            if _squeezed(code) not in before:
+                return code[:40]
     return None
 
 

@@ -32,6 +32,7 @@ import msgspec
 from relay.observe.code_reading import (
     ROW_RE,
     SAMPLE_LINES,
+    added_length_guard,
     advisory_words,
     attack_test_name,
     security_note,
@@ -303,6 +304,12 @@ def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
     return changed_security_token(c.added_lines, c.removed_lines)
 
 
+def _length_guard(c: FileChange, ctx: RiskContext) -> str | None:
+    if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return added_length_guard(c.added_lines, c.removed_lines)
+
+
 def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
     if not ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
         return None
@@ -408,8 +415,13 @@ def _migration(c: FileChange, ctx: RiskContext) -> bool:
     )
 
 
+# A manifest that only builds the documentation (docs/requirements.txt, doc/_build/composer.json):
+# nothing it adds ships with the project or runs its tests, so it stays "dependency manifest".
+_DOCS_BUILD_DIRS = {"doc", "docs", "documentation"}
+
+
 def _new_dependency(c: FileChange, ctx: RiskContext) -> str | None:
-    if not is_manifest(c.path):
+    if not is_manifest(c.path) or _DOCS_BUILD_DIRS.intersection(c.path.lower().split("/")[:-1]):
         return None
     gone = {_dep_key(name) for name in _dep_names(c.path, c.removed_lines)} | ctx.moved_deps
     if c.kind == "added":
@@ -561,6 +573,7 @@ RULES: tuple[Rule, ...] = (
     Rule("huge_change", "high", "very large change ({detail})", _huge),
     Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", _beside_security_note),
+    Rule("length_guard", "medium", "adds a length check ({detail})", _length_guard),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
     Rule("lockfile", "medium", "lockfile", _lockfile),
