@@ -28,7 +28,12 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~550 MiB in all):
              lxml/lxml ultrajson/ultrajson jhy/jsoup apache/commons-compress apache/commons-text \\
              twigphp/Twig pear/Archive_Tar erusev/parsedown yaml/libyaml DaveGamble/cJSON \\
              json-c/json-c ruby/uri vmg/redcarpet microcosm-cc/bluemonday gomarkdown/markdown \\
-             buger/jsonparser; do
+             buger/jsonparser \\
+             dom4j/dom4j x-stream/xstream codehaus-plexus/plexus-archiver phpseclib/phpseclib \\
+             kkos/oniguruma py-pdf/pypdf miurahr/py7zr hashicorp/go-getter marshallpierce/rust-base64 \\
+             zip-rs/zip2 NaturalIntelligence/fast-xml-parser mafintosh/tar-fs digitalbazaar/forge \\
+             indutny/elliptic Leonidas-from-XIV/node-xml2js kevva/decompress apostrophecms/sanitize-html \\
+             rgrove/sanitize flavorjones/loofah gettalong/kramdown; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -45,6 +50,8 @@ Run from the repository root:
         # the third held-out set (labels committed before any run; run it once, with the final rules)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout4.json
         # the fourth held-out set (16 other projects; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout5.json
+        # the fifth held-out set (20 other projects, 8 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
