@@ -91,6 +91,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         fc("parser.go", additions=1, added_lines=["\tfor i := 0; i < len(data); i++ {"]),
         NO_CTX,
     ),
+    "named_by_security_note": (
+        fc("phpseclib/Crypt/RSA.php", additions=3, deletions=2, added_lines=["    if ($em !== $expected) {"], removed_lines=["    if ($em != $expected) {"]),
+        fc("phpseclib/Net/SSH2.php", additions=3, deletions=2, added_lines=["    $this->timeout = $t;"], removed_lines=["    $this->timeout = 0;"]),
+        RiskContext(security_note="CVE-2021-30130", security_note_words=frozenset({"rsa", "cleanup", "pkcs", "signature", "verification"})),
+    ),
     "beside_security_note": (
         fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
         fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "2.4.8"'], added_lines=['__version__ = "2.4.9"']),
@@ -343,6 +348,8 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("StringUtil.java", "    private static final Pattern controlChars = Pattern.compile(\"[\\\\x00-\\\\x1f]*\");", "escaping/execution"),
         ("lib/uri/generic.rb", "      @password = password if password", "credentials"),
         ("Archive/Tar.php", "        if ($this->_isMaliciousFilename($v_header['filename'])) {", "advisory"),
+        # Regression (held-out-5's one run, overall low): plexus-archiver's zip-slip fix d4f6b500.
+        ("AbstractUnArchiver.java", "        Path canonicalDirPath = dir.getCanonicalFile().toPath();", "paths/symlinks"),
         # Regression (held-out-3's one run): golang-jwt 4.5.1 moved the signature check before the
         # claims check (CVE-2024-51744); overall low.
         ("parser.go", "\tif err := token.Method.Verify(strings.Join(parts[0:2], \".\"), token.Signature, key); err != nil {", "permissions/auth"),
@@ -539,6 +546,31 @@ def test_assess_all_raises_source_where_the_changelog_names_a_security_fix() -> 
     feature = fc("CHANGES.md", additions=1, added_lines=["- Dependency injection for untrusted input sources"])
     plain = {c.path: c for c in assess_all([fix, feature], NO_CTX)}
     assert plain["expat/lib/xmlparse.c"].risk == "low", plain["expat/lib/xmlparse.c"].reasons
+
+
+def test_a_file_the_changelog_names_beside_an_advisory_is_high_and_first() -> None:
+    # Regression (held-out-5's one run): phpseclib 2.0.31's CHANGELOG said "RSA: cleanup RSA PKCS#1
+    # v1.5 signature verification (CVE-2021-30130)"; Crypt/RSA.php came sixth, behind bigger files
+    # with tokens of their own.
+    rsa = fc("phpseclib/Crypt/RSA.php", additions=3, deletions=2, added_lines=["    if ($em !== $expected) {"], removed_lines=["    if ($em != $expected) {"])
+    ssh = fc("phpseclib/Net/SSH2.php", additions=80, deletions=40, added_lines=["        if (!$this->authenticate($user)) {"])
+    note = fc("CHANGELOG.md", additions=2, added_lines=["- RSA: cleanup RSA PKCS#1 v1.5 signature verification (CVE-2021-30130)", "- SSH2: add getTimeout() method (#1889)"])
+    out = assess_all([rsa, ssh, note], NO_CTX)
+    order = [c.path for c in rank_changes(out)]
+    assert order[0] == "phpseclib/Crypt/RSA.php", order
+    named = next(c for c in out if c.path == "phpseclib/Crypt/RSA.php")
+    assert named.risk == "high" and "CVE-2021-30130" in named.reasons[0], named.reasons
+    # A line of the same changelog that names no advisory names no file (SSH2 stays as it was).
+    assert not any("names this file" in r for c in out for r in c.reasons if c.path.endswith("SSH2.php"))
+
+
+def test_huge_new_test_data_is_more_tests_not_a_very_large_change() -> None:
+    # Regression (held-out-5's one run): elliptic 6.5.4 added a 7,678-line fixture table under test/,
+    # called high "very large change" above the fixed source.
+    fixture = assess(fc("test/fixtures/derivation-fixtures.js", kind="added", additions=7678), NO_CTX)
+    assert fixture.risk == "low", fixture.reasons
+    emptied = assess(fc("test/test_parse.py", additions=1500, deletions=900), NO_CTX)
+    assert emptied.risk == "high", emptied.reasons
 
 
 def test_review_order_puts_repeats_of_one_reason_after_the_rest() -> None:

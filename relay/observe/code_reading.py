@@ -239,7 +239,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
     # Distinctive names match inside identifiers too (hasOpenat2, is_symlink, _canonicalize).
     ("paths/symlinks", re.compile(
-        r"symlink|\b(?:filepath|path)\.Clean\s*\(|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bisabs\b|is_?absolute|linkpath|hardlink|"
+        r"symlink|\b(?:filepath|path)\.Clean\s*\(|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bgetCanonical(?:Path|File)\b|\btoRealPath\b|\bisabs\b|is_?absolute|linkpath|hardlink|"
         r"nofollow|openat2?\b|resolve_(?:beneath|in_root|no_symlinks)|parentdir|strip_?absolute|path_?reservation|zip_?slip|"
         r"\b(?:os\.path|posixpath|filepath|path(?:\.posix|\.win32)?)\.(?:join|resolve|normalize|relative|isAbsolute)\s*\(|"
         r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
@@ -320,7 +320,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
 _TOKEN_WORDS = (
     "author", "cookie", "authenticat", "redirect", "verify", "hostname", "cert_", "insecure", "ssl", "symlink", "readlink",
     "lstat", "realpath", "abspath", "normpath", "canonicali", "isabs", "absolute", "linkpath", "hardlink", "nofollow", "openat",
-    "resolve", "parentdir", "reservation", "slip", "join", "normalize", "relative", "..", "link", "escape", "sanitiz", "shlex",
+    "resolve", "getcanonical", "torealpath", "parentdir", "reservation", "slip", "join", "normalize", "relative", "..", "link", "escape", "sanitiz", "shlex",
     "quote", "python_", "__", "import_module", "unsafe", "pickle", "marshal", "system", "popen", "child_process", "execsync",
     "shell", "eval", "replace", "max", "recursion", "overflow", "checked_", "saturating", "too", "size", "len", "chmod", "chown",
     "umask", "setuid", "setgid", "permission", "privileg", "compare_digest", "constant", "timing", "hmac", "key", "pem", "ssh",

@@ -19,7 +19,7 @@ from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
 from relay.observe.file_kinds import file_kind, kind_rank
-from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, risk_rank
+from relay.review.risk import NAMED_BY_NOTE, RiskContext, assess_all, existing_dependencies, max_risk, risk_rank
 
 __all__ = [
     "build_review",
@@ -75,14 +75,18 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
     return text
 
 
+def _named_by_note(change: FileChange) -> bool:
+    return any(reason.startswith(NAMED_BY_NOTE) for reason in change.reasons)
+
+
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first; within a risk, by kind (source, config, data, tests, examples,
+    """Highest risk first; within a risk, a file the change's own security note names first, then by kind (source, config, data, tests, examples,
     docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged for the same reason (a release's ten
     workflow files, each "CI configuration"), more of them tell the reviewer nothing new: they
     go after the rest, so the targets still reach the source a release fixed. Their risk stays."""
-    ordered = sorted(files, key=lambda c: (-risk_rank(c.risk), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+    ordered = sorted(files, key=lambda c: (-risk_rank(c.risk), not _named_by_note(c), kind_rank(c.path), -(c.additions + c.deletions), c.path))
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []

@@ -69,6 +69,7 @@ from relay.observe.file_kinds import (
 )
 
 __all__ = [
+    "NAMED_BY_NOTE",
     "RULES",
     "Rule",
     "RiskContext",
@@ -125,6 +126,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # An advisory id or "security fix" that the change's own notes name (a changelog entry, see
     # ``assess_all``): the source edits beside it are the fix those notes announce.
     security_note: str = ""
+    # The words of those notes' lines ("RSA: cleanup signature verification (CVE-2021-30130)"): a
+    # source file whose own name is one of them is the file the note says was fixed.
+    security_note_words: frozenset[str] = frozenset()
     # Dependency names the project's unchanged manifests already declare, read only when the
     # change adds a manifest (see ``existing_dependencies``): a new pin file repeating them
     # brings in nothing new.
@@ -317,6 +321,21 @@ def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
     if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
         return None  # the release's version string, not the fix
     return ctx.security_test
+
+
+# The reason's start, which relay.review.packet reads to put such a file first within its risk.
+NAMED_BY_NOTE = "the change's security note names this file"
+# Stems too generic to say which file a note means.
+_GENERIC_STEMS = frozenset({"index", "main", "init", "__init__", "lib", "mod", "core", "base", "common", "src", "app"})
+
+
+def _named_by_security_note(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.security_note_words or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+        return None
+    stem = basename(c.path).rsplit(".", 1)[0].lower()
+    if len(stem) < 3 or stem in _GENERIC_STEMS or stem not in ctx.security_note_words:
+        return None
+    return f"{basename(c.path)[:40]}, {ctx.security_note}"
 
 
 def _beside_security_note(c: FileChange, ctx: RiskContext) -> str | None:
@@ -532,9 +551,11 @@ _NO_SIZE_RULES = ("docs", "example", "generated", "lockfile")
 
 def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
-    if total >= _HUGE_CHANGE_LINES and file_kind(c.path) not in _NO_SIZE_RULES and not _mechanical(c) and not _formatted(c):
-        return f"{total:,} lines"
-    return None
+    if total < _HUGE_CHANGE_LINES or file_kind(c.path) in _NO_SIZE_RULES or _mechanical(c) or _formatted(c):
+        return None
+    if file_kind(c.path) == "test" and c.deletions < ctx.large_hunk:
+        return None  # thousands of new test lines (a fixture table) are more tests; removals are caught below
+    return f"{total:,} lines"
 
 
 def _formatted(c: FileChange) -> bool:
@@ -556,6 +577,7 @@ def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule("named_by_security_note", "high", NAMED_BY_NOTE + " ({detail})", _named_by_security_note),
     Rule("deleted_test", "high", "deletes a test file", _deleted_test),
     Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
     Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
@@ -655,9 +677,9 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     named = security_test_names(changes)
     if named and not ctx.security_test:
         ctx = msgspec.structs.replace(ctx, security_test=named)
-    noted = security_notes(changes)
+    noted, note_words = security_notes(changes)
     if noted and not ctx.security_note:
-        ctx = msgspec.structs.replace(ctx, security_note=noted)
+        ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
     return [assess(change, ctx) for change in changes]
 
 
@@ -669,16 +691,20 @@ _SECURITY_TEST_FILE_WORDS = frozenset({
 })
 
 
-def security_notes(changes: Iterable[FileChange]) -> str:
-    """The advisory id or "security fix" that an added line of the change's prose names ("" if none)."""
+def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
+    """The first advisory id or "security fix" that an added line of the change's prose names
+    ("" if none), and the words of every such line (lowercased)."""
+    first = ""
+    note_words: set[str] = set()
     for c in changes:
         if c.kind == "deleted" or file_kind(c.path) != "docs":
             continue
         for line in c.added_lines:
             found = security_note(line)
             if found:
-                return found[:40]
-    return ""
+                first = first or found[:40]
+                note_words.update(w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", line))
+    return first, frozenset(note_words)
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
