@@ -33,7 +33,12 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~550 MiB in all):
              kkos/oniguruma py-pdf/pypdf miurahr/py7zr hashicorp/go-getter marshallpierce/rust-base64 \\
              zip-rs/zip2 NaturalIntelligence/fast-xml-parser mafintosh/tar-fs digitalbazaar/forge \\
              indutny/elliptic Leonidas-from-XIV/node-xml2js kevva/decompress apostrophecms/sanitize-html \\
-             rgrove/sanitize flavorjones/loofah gettalong/kramdown; do
+             rgrove/sanitize flavorjones/loofah gettalong/kramdown \\
+             libarchive/libarchive GNOME/libxml2 libgit2/libgit2 thephpleague/commonmark \\
+             thephpleague/flysystem zeroturnaround/zt-zip apache/commons-io Stuk/jszip \\
+             node-saml/xml-crypto unshiftio/url-parse jonschlinkert/set-value \\
+             mariocasciaro/object-path eemeli/yaml ruby/date ruby/time golang/glog \\
+             hashicorp/go-slug pygments/pygments; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -52,6 +57,8 @@ Run from the repository root:
         # the fourth held-out set (16 other projects; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout5.json
         # the fifth held-out set (20 other projects, 8 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout6.json
+        # the sixth held-out set (18 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
