@@ -166,13 +166,18 @@ _ADVISORY_WORDS = (
 _COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
+def _screened_search(line: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> str | None:
+    # A substring screen first: most lines hold none of the words, and the regex costs more.
+    low = line.lower()
+    if not any(word in low for word in words):
+        return None
+    found = pattern.search(line)
+    return found.group(0) if found else None
+
+
 def advisory_words(line: str) -> str | None:
     """The advisory id or attack word a changed line names, or None."""
-    low = line.lower()
-    if not any(word in low for word in _ADVISORY_WORDS):
-        return None
-    found = ADVISORY_RE.search(line)
-    return found.group(0) if found else None
+    return _screened_search(line, _ADVISORY_WORDS, ADVISORY_RE)
 
 
 # A test case named for what a security fix guards against: the overflow, the bound, the
@@ -214,11 +219,7 @@ _SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulne
 
 def security_note(line: str) -> str | None:
     """The advisory id, or "security fix" in the change's own notes (a changelog line), or None."""
-    low = line.lower()
-    if not any(word in low for word in _SECURITY_NOTE_WORDS):
-        return None
-    found = _SECURITY_NOTE_RE.search(line)
-    return found.group(0) if found else None
+    return _screened_search(line, _SECURITY_NOTE_WORDS, _SECURITY_NOTE_RE)
 
 
 def is_advisory_comment(line: str) -> bool:
