@@ -212,7 +212,8 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
     try:
         stale = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-0000000f"
         stale.write_text(json.dumps(stamp(stranger.pid, start="linux:1")))
-        settings = settings_for(tmp_path, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.05")
+        # The shortest queue bound (0.6 s; it was 3 s): the stale ticket is dropped at the first look, before any bound.
+        settings = settings_for(tmp_path, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.01")
         async with Client(create_server(settings)) as client:
             with anyio.fail_after(60):
                 packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
