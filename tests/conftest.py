@@ -19,6 +19,8 @@ TESTS = Path(__file__).resolve().parent
 CAPTURES = TESTS / "fixtures" / "agy-captures"
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+
+from git_repos import git, make_repo  # noqa: E402  (the suite's one make_repo, re-exported for the tests)
 # Compiled, assert-rewritten test modules are kept (__pycache__, ignored by git) even where
 # PYTHONDONTWRITEBYTECODE=1 is exported, as on this machine: otherwise every xdist worker compiles and
 # rewrites every test module again on every run (~2 s of CPU a worker). Only this process is concerned.
@@ -63,38 +65,6 @@ def no_retry_backoff(monkeypatch):
 
     if hasattr(orchestrate, "wait_exponential"):  # where the retry policy lives today; if it moves, follow it
         monkeypatch.setattr(orchestrate, "wait_exponential", lambda **_: tenacity.wait_none())
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
-
-
-def make_repo(path: Path, files: dict[str, str] | None = None) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    # What `git config` would write, without three more git processes per repo (~170 repos per suite run).
-    with (path / ".git" / "config").open("a", encoding="utf-8") as config:
-        config.write("[user]\n\temail = dev@example.com\n\tname = Dev\n[commit]\n\tgpgsign = false\n")
-    files = files or {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}
-    if len(files) > 200:
-        # The same commit, by one `git fast-import` (one pack, not a loose object a file) and one checkout that
-        # writes the files: a third of the time of `add -A` for thousands of files.
-        stream = bytearray()
-        for mark, text in enumerate(files.values(), 1):
-            data = text.encode()
-            stream += b"blob\nmark :%d\ndata %d\n%s\n" % (mark, len(data), data)
-        stream += b"commit refs/heads/main\ncommitter Dev <dev@example.com> 0 +0000\ndata 7\ninitial\n"
-        stream += b"".join(b"M 100644 :%d %s\n" % (mark, name.encode()) for mark, name in enumerate(files, 1))
-        subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=bytes(stream), check=True, capture_output=True)
-        git(path, "checkout", "-q", "-f", "main")
-        return path
-    for name, text in files.items():
-        target = path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "initial")
-    return path
 
 
 @pytest.fixture

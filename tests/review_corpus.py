@@ -6,13 +6,12 @@ then observes and reviews. The labels say what a reviewer must be shown (``must_
 ``top``), what must never be blamed on the worker (``absent``), which file must outrank
 which (``outranks``), and the risk a file must get (``risk``).
 
-Also the git helpers the observation tests share (there is no conftest by design).
+Also re-exports the git helpers the observation tests share (from git_repos).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,53 +20,9 @@ from relay.observe.changes import ChangeSet, observe_changes
 from relay.core.contracts import Changes, FileChange, WorkerReport
 from relay.review.packet import build_review
 from relay.observe.snapshot import take_snapshot
+from git_repos import git, git_env, make_repo, write
 
 __all__ = ["git", "git_env", "make_repo", "write", "Case", "CASES", "Outcome", "run_case"]
-
-
-def git_env() -> dict[str, str]:
-    """A test git that ignores this machine's config and commits with a fixed identity."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_AUTHOR_NAME="Test",
-        GIT_AUTHOR_EMAIL="test@example.com",
-        GIT_COMMITTER_NAME="Test",
-        GIT_COMMITTER_EMAIL="test@example.com",
-    )
-    return env
-
-
-def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=repo, env=git_env(), capture_output=True, check=False)
-    if proc.returncode:
-        raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
-    return proc.stdout.decode("utf-8", "replace")
-
-
-def write(root: Path, rel: str, content: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
-
-
-def make_repo(root: Path, files: dict[str, str | bytes], *, message: str = "initial") -> Path:
-    """``git init`` in ``root`` with a local identity, the files committed."""
-    root.mkdir(parents=True, exist_ok=True)
-    git(root, "-c", "init.defaultBranch=main", "init", "-q")
-    git(root, "config", "user.name", "Test")
-    git(root, "config", "user.email", "test@example.com")
-    for rel, content in files.items():
-        write(root, rel, content)
-    if files:
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", message)
-    return root
 
 
 def _py(n: int, name: str = "value") -> str:

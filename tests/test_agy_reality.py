@@ -72,8 +72,9 @@ def test_every_section6_scenario_has_a_row_and_every_row_a_scenario():
 async def run_through_relay(root: Path, scen: dict, args: dict) -> tuple[dict, list[dict], float]:
     repo = make_repo(root / "project")
     agy = install_fake_agy(root / "bin", scen)
+    # A short kill grace: a worker that ignores SIGTERM at its sign-out line is SIGKILLed 0.2 s later, not 1 s.
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(root / "data"), "AGY_BIN": str(agy),
-                              "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": "2"})
+                              "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": "2", "GRAVITY_RELAY_KILL_GRACE_SECONDS": "0.2"})
     async with Client(create_server(settings, agy=(str(agy), None)), mode="legacy") as client:
         started = time.monotonic()
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **args}))

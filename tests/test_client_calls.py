@@ -118,7 +118,8 @@ async def test_error_results_carry_the_packet_once_in_the_text_block(tmp_path):
 
 async def test_progress_values_strictly_increase_from_the_first_notification(tmp_path, repo):
     # The queued and "agy started" notifications both carried 0.1: a spec violation.
-    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "edits": EDIT,
+    # A 0.4 s run (the fake's default slow run is 1 s) at 0.05 s ticks: still several notifications to compare.
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 0.4, "edits": EDIT,
                                                         "report": {"summary": "s", "files_changed": ["src/new.py"]}}))
     settings = relay_settings(tmp_path, agy, GRAVITY_RELAY_PROGRESS_SECONDS="0.05")
     seen: list[float] = []

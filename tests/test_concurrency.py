@@ -15,7 +15,9 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
-    figures = await run_concurrency(tmp_path, processes=2, calls=3, sleep=0.3, in_process=1)
+    # 0.2 s runs (were 0.3): calls that overlapped would still start within a run of each other (checked
+    # failing with the queue's slot not waited for).
+    figures = await run_concurrency(tmp_path, processes=2, calls=3, sleep=0.2, in_process=1)
     assert figures["successes"] == 6
     assert figures["launches"] == 6
     assert figures["overlaps"] == 0

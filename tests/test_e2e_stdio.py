@@ -1,7 +1,7 @@
 """End to end: the relay behind the SDK's MCP client, the fake agy as a real executable, real git repos.
 
-Two smoke tests start `gravity-relay serve` in a subprocess over a real stdio pipe (the legacy
-initialize handshake, as Codex does, and the SDK's current one); the rest run the same server in
+One smoke test starts `gravity-relay serve` in a subprocess over a real stdio pipe (the legacy
+initialize handshake, as Codex does); the rest run the same server in
 process (`memory_relay`), which answers with the same bytes at a fraction of the start-up cost."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from conftest import memory_relay, payload, relay_env, stdio_relay
 from fake_agy_harness import failure_scenario, install_fake_agy, launches, scenario, set_scenario, success_scenario
+from test_agy_launches import AGY_AUTH, PLANTED, assert_allowlisted
 
 pytestmark = pytest.mark.anyio
 
@@ -32,11 +33,17 @@ def env(tmp_path: Path, agy: Path) -> dict[str, str]:
     return relay_env(tmp_path / "data", agy)
 
 
-async def test_stdio_lists_three_tools_with_generated_schemas_and_instructions(env):
+async def test_stdio_serve_lists_the_tools_then_executes_with_files_ranges_and_only_the_allowlisted_env(agy, tmp_path, repo):
+    # One `gravity-relay serve` process for what three stdio tests each started one for (listing the tools,
+    # an execute's packet and launch, the secrets planted in serve's environment): the same session, the same
+    # process, the same assertions. The legacy handshake, as Codex does; the SDK's current one is tested
+    # in process (test_inprocess.py) and over HTTP (test_http.py): the stdio transport is the same for both.
+    env = relay_env(tmp_path / "data", agy, **PLANTED, **AGY_AUTH)
     async with stdio_relay(env) as client:
         assert "antigravity_continue(run_id" in client.instructions
         assert "Do not delegate questions or one-line edits" in client.instructions
         tools = {t.name: t for t in (await client.list_tools()).tools}
+        result = await client.call_tool("antigravity_execute", {"task": "use compute()", "workspace": str(repo)})
     assert set(tools) == {"antigravity_execute", "antigravity_continue", "antigravity_get_result",
                           "antigravity_cancel"}
     execute = tools["antigravity_execute"].input_schema
@@ -47,10 +54,6 @@ async def test_stdio_lists_three_tools_with_generated_schemas_and_instructions(e
     assert set(tools["antigravity_get_result"].input_schema["properties"]["detail"]["enum"]) == {"summary", "errors", "full", "diff"}
     assert tools["antigravity_get_result"].annotations.read_only_hint is True
 
-
-async def test_stdio_execute_returns_packet_with_files_and_ranges(env, agy, repo: Path):
-    async with stdio_relay(env, mode="auto") as client:  # the SDK's current handshake
-        result = await client.call_tool("antigravity_execute", {"task": "use compute()", "workspace": str(repo)})
     packet = payload(result)
     assert result.is_error is False
     assert packet["ok"] is True and packet["status"] == "SUCCESS"
@@ -72,6 +75,12 @@ async def test_stdio_execute_returns_packet_with_files_and_ranges(env, agy, repo
     assert argv[-1].startswith("--print=") and "use compute()" in argv[-1]
     assert launch["stdin"]["devnull"] is True
     assert launch["pgid"] == launch["pid"]  # its own process group
+    # Every agy launch of the serve process (version at start-up and before the run, auth probe, worker) got
+    # the allowlisted environment, not serve's planted secrets (issue 13, item 6).
+    runs = launches(agy, print_mode_only=False)
+    assert {"version", "models", "print"} <= {r["mode"] for r in runs}
+    for run in runs:
+        assert_allowlisted(run)
 
 
 async def test_e2e_continue_by_run_id_resumes_conversation_in_same_workspace(env, agy, repo: Path, tmp_path: Path):

@@ -72,7 +72,8 @@ def use_agy(sessions_relay, directory: Path, scen: dict):
 
 @pytest.mark.anyio
 async def test_http_sessions_each_receive_only_their_own_progress_notifications(tmp_path, repo, sessions_relay):
-    relay, agy = use_agy(sessions_relay, tmp_path / "bin", scenario({**OK, "sleep": 1.0}))
+    # Each run lasts 0.4 s, several of the relay's 0.1 s progress ticks (it was 1 s: more of the same ticks).
+    relay, agy = use_agy(sessions_relay, tmp_path / "bin", scenario({**OK, "sleep": 0.4}))
     seen: dict[str, list] = {"a": [], "b": []}
     called: dict[str, int] = {"a": 0, "b": 0}
     statuses: dict[str, str] = {}

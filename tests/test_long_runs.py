@@ -92,6 +92,26 @@ async def test_execute_with_wait_answers_running_then_get_result_returns_the_wai
     assert _text(final) == encode(packet_object(record.packet)).decode()
 
 
+async def test_get_result_wait_on_a_run_of_the_same_relay_answers_when_it_ends_not_at_the_next_poll(tmp_path, repo,
+                                                                                                   monkeypatch):
+    # Before: every get_result wait polled the record every 0.5 s, a run of the same relay too; the answer came
+    # up to a poll late. The poll is made an hour long here: only the run's own end event can answer in time.
+    import relay.runs.waiting as waiting
+
+    monkeypatch.setattr(waiting, "POLL_SECONDS", 3600.0)
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(120, release))
+    async with Client(create_server(_settings(tmp_path, agy))) as client:
+        running = payload(await client.call_tool("antigravity_execute",
+                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0}))
+        assert running["status"] == "RUNNING"
+        release.touch()
+        with anyio.fail_after(30):  # a bound for a wait that ignores the event (it would last the 600 s asked)
+            final = payload(await client.call_tool("antigravity_get_result",
+                                                   {"run_id": running["run_id"], "wait_seconds": 600}))
+    assert final["status"] == "SUCCESS" and final["run_id"] == running["run_id"]
+
+
 async def test_short_client_read_timeout_completes_a_longer_run_through_waits(tmp_path, repo):
     # The run ends only when the test releases it, once it has run for longer than the client's read
     # timeout; each call's wait stays 1.5 s under that timeout. get_result waits 1 s: past the

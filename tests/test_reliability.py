@@ -9,6 +9,7 @@ a cancelled call and a client that hangs up go over a real stdio pipe.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -140,13 +141,18 @@ async def test_missing_or_non_executable_agy_bin_is_spawn_error_naming_the_path(
     assert packet["status"] == "SPAWN_ERROR" and "not executable" in packet["error"]["message"]
 
 
-async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo):
+async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo, caplog):
+    # The worker ignores SIGTERM, so only the SIGKILL after GRAVITY_RELAY_KILL_GRACE_SECONDS stops it: a short
+    # grace here (the default 3 s was waited out by every run of this test), read from the environment.
     scen = failure_scenario("hang", grandchild=True, ignore_sigterm=True)
-    packet, runs, elapsed, _ = await run_one(tmp_path, scen, repo, {"timeout_minutes": 0.01})
+    with caplog.at_level(logging.WARNING, logger="relay"):
+        packet, runs, elapsed, _ = await run_one(tmp_path, scen, repo, {"timeout_minutes": 0.01},
+                                                 GRAVITY_RELAY_KILL_GRACE_SECONDS="0.2")
     assert packet["status"] == "EXECUTION_TIMEOUT", packet
     (run,) = runs
     assert run["grandchild_pid"]
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the timeout"
+    assert "ignored SIGTERM for 0.2s; killed" in caplog.text  # the setting's grace, then SIGKILL
 
 
 async def test_worker_env_is_sanitized(tmp_path, repo):
@@ -198,14 +204,15 @@ async def test_second_continue_on_a_running_conversation_is_busy(tmp_path, repo)
 
 
 async def test_progress_notifications_reach_a_client_that_asked(tmp_path, repo):
-    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 2, "edits": EDIT,
+    # A 0.6 s run with a tick every 0.1 s gives several notifications (it was 2 s at 0.5 s: the same ticks, slower).
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "slow", "sleep": 0.6, "edits": EDIT,
                                                         "report": {"summary": "s", "files_changed": ["src/new.py"]}}))
     seen: list[tuple[float, str | None]] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         seen.append((progress, message))
 
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROGRESS_SECONDS="0.1")) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)},
                                                 progress_callback=on_progress))
     assert packet["status"] == "SUCCESS"

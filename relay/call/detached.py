@@ -191,8 +191,10 @@ class Detacher:
             where = self.relay.where(record.run_id) or record.where or "running"
             await progress(anyio.current_time() - started, where)
 
+        own = self._runs.get(args.run_id)  # a run of this relay: its end is an event, not the next poll
         record = await wait_for_run(self.relay.store, args.run_id, args.wait_seconds, tick,
-                                    tick_every=self.relay.settings.progress_interval)
+                                    tick_every=self.relay.settings.progress_interval,
+                                    ended=own.done if own is not None else None)
         if status_of(record) is Status.RUNNING:
             return running_packet(record, self.relay.where(record.run_id), args.wait_seconds)
         return packet_of(record)

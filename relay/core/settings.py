@@ -43,6 +43,7 @@ class Settings(Struct, kw_only=True, frozen=True):
     max_size_bytes: int = 500 * 1024 * 1024
     progress_interval: float = 3.0
     auth_cache_seconds: float = 60.0
+    # A stopped worker's group gets SIGTERM, then SIGKILL this long after if any of it is still alive.
     kill_grace_seconds: float = 3.0
     # agy's own --print-timeout fires first; the relay's hard stop waits this much longer.
     timeout_grace_seconds: float = 30.0
@@ -124,6 +125,8 @@ _BOUNDS: dict[str, tuple[float, float, float, bool, str | None]] = {
     "GRAVITY_RELAY_MAX_AGE_DAYS": (30.0, 0.01, 36_500, False, "no age limit"),
     "GRAVITY_RELAY_PROGRESS_SECONDS": (3.0, 0.05, 3600, False, None),
     "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS": (30.0, 1, 3600, False, None),
+    # 0 is refused: agy always gets a moment to stop on SIGTERM (it then writes its "interrupted" result).
+    "GRAVITY_RELAY_KILL_GRACE_SECONDS": (3.0, 0.1, 600, False, None),
     "GRAVITY_RELAY_QUEUE_WAIT_MINUTES": (120.0, 0.01, 10_080, False, None),
     "GRAVITY_RELAY_TRANSCRIPT_MAX_MB": (20.0, 0.0625, 102_400, False, None),
     "GRAVITY_RELAY_WAIT_SECONDS": (0.0, 1, 86_400, False, "no default: a call waits for the end of its run"),
@@ -248,6 +251,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         max_size_bytes=_size(env, "GRAVITY_RELAY_MAX_SIZE", 500 * 1024 * 1024, problems),
         progress_interval=_number(env, "GRAVITY_RELAY_PROGRESS_SECONDS", problems),
         timeout_grace_seconds=_number(env, "GRAVITY_RELAY_TIMEOUT_GRACE_SECONDS", problems),
+        kill_grace_seconds=_number(env, "GRAVITY_RELAY_KILL_GRACE_SECONDS", problems),
         queue_wait_seconds=60 * _number(env, "GRAVITY_RELAY_QUEUE_WAIT_MINUTES", problems),
         transcript_max_bytes=max(64 * 1024, int(1024 * 1024 * _number(env, "GRAVITY_RELAY_TRANSCRIPT_MAX_MB", problems))),
         wait_seconds=_number(env, "GRAVITY_RELAY_WAIT_SECONDS", problems) or None,

@@ -3,7 +3,8 @@
 The record file is the truth: a run is RUNNING while its relay lives (``status_of``,
 identity checked) and finished once the record has a packet. Waiting polls the file's
 mtime every half second — a stat, and a read only when it changed — so a relay that did
-not start the run can wait on it as cheaply as the one that did.
+not start the run can wait on it as cheaply as the one that did; the one that did is also
+woken by the run's end, so its answer is not up to a poll late.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ def cancel_request_path(store: RunStore, run_id: str):
 
 async def wait_for_run(store: RunStore, run_id: str, seconds: float,
                        tick: Callable[[RunRecord], Awaitable[None]] | None = None,
-                       tick_every: float = 3.0) -> RunRecord:
-    """The run's record once it is no longer RUNNING, or as it stands when ``seconds`` have passed."""
+                       tick_every: float = 3.0, ended: anyio.Event | None = None) -> RunRecord:
+    """The run's record once it is no longer RUNNING, or as it stands when ``seconds`` have passed.
+
+    ``ended``: set when the run, started by this process, has finished its record; the wait then answers
+    at once instead of at the next poll (up to half a second later)."""
     path = store.record_path(run_id)
     record = store.read(run_id)
     deadline = time.monotonic() + seconds
@@ -60,9 +64,17 @@ async def wait_for_run(store: RunStore, run_id: str, seconds: float,
         if tick is not None and now >= next_tick:
             next_tick = now + tick_every
             await tick(record)
-        await anyio.sleep(min(POLL_SECONDS, max(0.0, deadline - now)))
+        pause = min(POLL_SECONDS, max(0.0, deadline - now))
+        if ended is None:
+            await anyio.sleep(pause)
+        else:
+            with anyio.move_on_after(pause):
+                await ended.wait()
         mtime = _mtime(path)
-        if mtime != seen:
+        if mtime != seen or (ended is not None and ended.is_set()):
+            # Once ended, the record is read once more; should it still say RUNNING (it could not be written),
+            # the wait goes back to polling rather than spinning on the set event.
+            ended = None if ended is not None and ended.is_set() else ended
             seen = mtime
             record = store.read(run_id)
     return record
