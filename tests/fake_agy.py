@@ -70,7 +70,8 @@ Launch keys (every key optional)::
     resets_in       quota reset text; error: override the error text; error_id: AGY_ERROR id
     usage           {"input_tokens", "output_tokens", "thinking_tokens", "cache_read_tokens"} of the turn
     conversation_id force the id of a new conversation; forget_conversation: treat
-                    --conversation as unknown
+                    --conversation as unknown; result_without_conversation_id: the result
+                    envelope lacks the key (reported by users, agy-protocol.md §6.2)
     stderr          extra lines written to stderr at start; banner / garbage_lines: the texts
                     of those behaviours; checkpoint: force/suppress the checkpoint step;
                     exit_code: override the exit code
@@ -828,6 +829,8 @@ class Fake:
         return code
 
     def emit_result(self, result: dict) -> None:
+        if self.launch.get("result_without_conversation_id"):
+            result = {k: v for k, v in result.items() if k != "conversation_id"}  # agy-protocol.md §6.2 (#1018)
         if self.fmt == "stream-json":
             self.out(enc({"event": "result", "result": result}) + "\n")
         elif self.fmt == "json":

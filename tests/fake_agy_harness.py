@@ -291,6 +291,8 @@ SECTION6_SCENARIOS: dict[str, dict] = {
     "oauth_prompt_twice": scenario({"behaviour": "login_required", "wait_seconds": 60}, version="1.1.27"),
     "auth_timed_out_without_prompt": scenario({"behaviour": "auth_timeout_network"}),
     "not_logged_in_log_then_success": scenario({**_OK, "log_lines": NOT_LOGGED_IN_LOG}),
+    # a result envelope without conversation_id (users' reports, agy-protocol.md §6.2): still a success
+    "result_without_conversation_id": scenario({**_OK, "result_without_conversation_id": True}),
     # account verification / eligibility
     "probe_verification_required": _models("verification"),
     "probe_eligibility_401": _models("eligibility_401"),

@@ -38,6 +38,7 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
     "oauth_prompt_twice": ({}, "LOGIN_REQUIRED", 2, (LOGIN,), False),
     "auth_timed_out_without_prompt": ({}, "AUTH_TIMEOUT", 2, ("transient",), True),
     "not_logged_in_log_then_success": ({}, "SUCCESS", 1, (), None),
+    "result_without_conversation_id": ({}, "SUCCESS", 1, (), None),
     "probe_verification_required": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 0, (VALIDATION_URL_FOR_TESTS,), False),
     "probe_eligibility_401": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 0, ("401", LOGIN), False),
     "worker_verification_required": ({}, "ACCOUNT_VERIFICATION_REQUIRED", 1, (VALIDATION_URL_FOR_TESTS,), False),
@@ -121,3 +122,17 @@ async def test_not_logged_in_start_up_line_in_the_log_of_a_successful_run_is_not
     assert packet["status"] == "SUCCESS" and len(runs) == 1
     log = Path(runs[0]["flags"]["log-file"]).read_text()
     assert "You are not logged into Antigravity." in log  # the line was really there
+
+
+async def test_a_result_without_conversation_id_is_a_success_that_can_be_continued(tmp_path):
+    # agy-protocol.md §6.2: a user pasted a result with no conversation_id. The relay called such a
+    # run INVALID_ENVELOPE, though agy had done the work; the id is in the stream's init event.
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", SECTION6_SCENARIOS["result_without_conversation_id"])
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    async with Client(create_server(settings, agy=(str(agy), None)), mode="legacy") as client:
+        first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        assert first["status"] == "SUCCESS" and first.get("conversation_id"), first
+        second = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
+    assert second["status"] == "SUCCESS", second
+    assert launches(agy)[-1]["flags"].get("conversation") == first["conversation_id"]

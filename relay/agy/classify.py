@@ -556,7 +556,7 @@ RULES: list[Rule] = [
          lambda o: f"agy's stream ended without a result event (exit {o.exit_code})",
          "The worker may have crashed mid-turn; see detail='errors'. Changes so far are listed."),
     Rule(Status.INVALID_ENVELOPE, lambda o: o.envelope is None,
-         lambda o: "agy's result event does not have the expected fields (conversation_id, status, response)",
+         lambda o: "agy's result event does not have the expected fields (status, response)",
          "agy's output format changed; update the relay or pin agy."),
     Rule(Status.WORKER_ERROR, lambda o: _status(o) != "SUCCESS",
          lambda o: f"agy reported {_status(o) or 'no status'}: {_error_text(o)[:300] or _first_line(o.stderr)}",

@@ -77,8 +77,10 @@ class LineSplitter:
         self._skipping = False
         return [rest] if rest else []
 
-# The keys every result envelope has (agy-protocol.md §2); missing ones make the envelope invalid.
-ENVELOPE_KEYS = ("conversation_id", "status", "response")
+# The keys a result envelope must have (agy-protocol.md §2); missing ones make it invalid. Not
+# conversation_id: users have seen results without it (§6.2, #1018) for turns that did the work;
+# the id then comes from the init event, or the run simply cannot be continued.
+ENVELOPE_KEYS = ("status", "response")
 
 _decode = msgspec.json.Decoder().decode
 
