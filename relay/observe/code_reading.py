@@ -477,14 +477,17 @@ _LENGTH_GUARD_RE = re.compile(
 )
 
 
+_LENGTH_GUARD_WORDS = ("len", "size", "count", "empty")  # every alternative above holds one
+
+
 def added_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first added branch that tests a length or emptiness and was not there before."""
     before = {_squeezed(line.strip()) for line in removed}
     for line in added:
         code = line.strip()
-        if ("len" in code.lower() or "size" in code.lower() or "count" in code.lower() or "empty" in code.lower()) and _LENGTH_GUARD_RE.match(code):
-            if _squeezed(code) not in before:
-                return code[:40]
+        low = code.lower()
+        if any(word in low for word in _LENGTH_GUARD_WORDS) and _LENGTH_GUARD_RE.match(code) and _squeezed(code) not in before:
+            return code[:40]
     return None
 
 

@@ -314,13 +314,19 @@ def _length_guard(c: FileChange, ctx: RiskContext) -> str | None:
     return added_length_guard(c.added_lines, c.removed_lines)
 
 
-def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
-    if not ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+def _source_beside(c: FileChange, evidence: str) -> str | None:
+    """``evidence`` (a security test's or note's word) for a source edit made beside it; nothing
+    for a deletion, a mechanical edit or the release's version string (not the fix)."""
+    if not evidence or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
         return None
     lines = [*c.added_lines, *c.removed_lines]
     if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
-        return None  # the release's version string, not the fix
-    return ctx.security_test
+        return None
+    return evidence
+
+
+def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
+    return _source_beside(c, ctx.security_test)
 
 
 # The reason's start, which relay.review.packet reads to put such a file first within its risk.
@@ -339,12 +345,8 @@ def _named_by_security_note(c: FileChange, ctx: RiskContext) -> str | None:
 
 
 def _beside_security_note(c: FileChange, ctx: RiskContext) -> str | None:
-    if not ctx.security_note or ctx.security_test or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
-        return None  # beside a security test already says it
-    lines = [*c.added_lines, *c.removed_lines]
-    if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
-        return None  # the release's version string, not the fix
-    return ctx.security_note
+    # Beside a security test already says it.
+    return None if ctx.security_test else _source_beside(c, ctx.security_note)
 
 
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
