@@ -268,6 +268,18 @@ def test_classify_account_verification_carries_the_validation_url():
     assert unauth.status is Status.ACCOUNT_VERIFICATION_REQUIRED and "401" in unauth.hint
 
 
+def test_classify_verification_url_is_read_whole_when_the_stop_line_cut_it():
+    # Regression (flaky in CI): when agy's log line settled the run first, the stop line (cut at 300
+    # characters) was read before the whole log and the hint's URL ended at "continue=https:".
+    url = "https://accounts.google.com/signin/continue?sarp=1&scc=1&continue=https://antigravity.google/verify&plt=x"
+    log = ("E1130 22:05:58.651120   19858 eligibility.go:88] Eligibility check failed: PERMISSION_DENIED (code 403): "
+           f'{{"error":{{"code":403,"details":[{{"reason":"VALIDATION_REQUIRED","metadata":{{"validation_url":"{url}"}}}}]}}}}')
+    stop_line = log[: log.index("continue=https:") + len("continue=https:")]
+    verdict = classify(outcome_from("", exit_code=1, log=log, stopped_for=Status.ACCOUNT_VERIFICATION_REQUIRED,
+                                    stop_kind="verification", stop_line=stop_line))
+    assert verdict.status is Status.ACCOUNT_VERIFICATION_REQUIRED and f"Open {url} in a browser" in verdict.hint, verdict.hint
+
+
 def test_classify_agy_error_retryable_503_is_upstream_and_keeps_agys_retryable():
     err = ('AGY_ERROR: {"short_error":"UNAVAILABLE (code 503): No capacity available for model m","status":"UNAVAILABLE",'
            '"error_code":503,"code_kind":"http","retryable":true}')

@@ -355,7 +355,9 @@ def _login_message(o: Outcome) -> str:
 
 
 def _verification_text(o: Outcome) -> str:
-    return "\n".join((o.stop_line, _error_text(o), o.stderr, o.log))
+    # The whole texts first: the stop line is cut at 300 characters, and agy's log line carrying the
+    # validation URL is longer (the URL came out cut at "continue=https:" when the log won the race).
+    return "\n".join((_error_text(o), o.stderr, o.log, o.stop_line))
 
 
 def _upstream(o: Outcome) -> bool:
