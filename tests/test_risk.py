@@ -91,6 +91,11 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         fc("parser.go", additions=1, added_lines=["\tfor i := 0; i < len(data); i++ {"]),
         NO_CTX,
     ),
+    "input_check": (
+        fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"]),
+        fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[begin] == '\\\\')"]),
+        NO_CTX,
+    ),
     "named_by_security_note": (
         fc("phpseclib/Crypt/RSA.php", additions=3, deletions=2, added_lines=["    if ($em !== $expected) {"], removed_lines=["    if ($em != $expected) {"]),
         fc("phpseclib/Net/SSH2.php", additions=3, deletions=2, added_lines=["    $this->timeout = $t;"], removed_lines=["    $this->timeout = 0;"]),
@@ -604,6 +609,41 @@ def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
     # Already there before the change (moved or re-indented): not added.
     moved = assess(fc("parser/block.go", additions=1, deletions=1, removed_lines=[line], added_lines=["  " + line]), NO_CTX)
     assert moved.risk == "low", moved.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "fires"),
+    [
+        # Regressions (held-out-6's one run, overall low): each fix refused one more input or
+        # bounded a loop, with no word a token reader knows.
+        # libxml2 5e9ec5c1 (CVE-2025-6170): a copy loop gained "&& i < MAX - 1".
+        (["        while ((*cur != '\\n') && (*cur != '\\r') && (*cur != 0)) {"],
+         ["        while ((*cur != '\\n') && (*cur != '\\r') && (*cur != 0) && (i < (MAX_ARG_SIZE-1))) {"], True),
+        # The same over two lines: the old line's condition goes on with a new clause.
+        (["               (*cur != '\\n') && (*cur != '\\r')) {"],
+         ["               (*cur != '\\n') && (*cur != '\\r') &&", "               (i < (MAX_COMMAND_SIZE - 1))) {"], True),
+        # libgit2 3595e237c (CVE-2019-1352): one more refused character.
+        (["\tif (path[start] == '\\\\')"], ["\tif (path[start] == '\\\\' || path[start] == ':')"], True),
+        # libgit2 467c2d95e: a submodule path refused as invalid.
+        ([], ["\tgit_error_set(GIT_ERROR_SUBMODULE, \"invalid value for submodule name: '%s'\", name);"], True),
+        # dom4j 835fc99 (CVE-2018-1000632), oniguruma 0f7f61e (CVE-2019-13224).
+        ([], ["        throw new IllegalArgumentException(String.format(\"Illegal character in name: '%s'.\", name));"], True),
+        (["    r = conv_encoding(ci->pattern_enc, ci->target_enc, pattern, pattern_end,"], ["    return ONIGERR_NOT_SUPPORTED_ENCODING_COMBINATION;"], True),
+        # object-path 7bdf4ab (prototype pollution): a key's type checked before use.
+        ([], ["      if (typeof currentPath !== 'string' && typeof currentPath !== 'number') {"], True),
+        ([], ["    if not isinstance(name, str):"], True),
+        # Near misses: a new loop with its own bound, a condition only renamed or re-wrapped,
+        # an error about something else, a check that was there before.
+        ([], ["    for (i = 0; i < MAX_ARGS; i++) {"], False),
+        (["    if (count > limit) {"], ["    if (total > limit) {"], False),
+        (["    if (a == b && c == d) {"], ["    if (a == b", "        && c == d) {"], False),
+        ([], ["        raise RuntimeError('worker stopped')"], False),
+        (["    if typeof x !== 'string' {"], ["        if typeof x !== 'string' {"], False),
+    ],
+)
+def test_a_changed_input_check_is_worth_a_look(removed: list[str], added: list[str], fires: bool) -> None:
+    out = assess(fc("src/parse.c", additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added), NO_CTX)
+    assert (out.risk == "medium" and out.reasons[0].startswith("changes an input check")) is fires, out.reasons
 
 
 def test_security_tokens_do_not_read_comments() -> None:

@@ -491,6 +491,64 @@ def added_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+
+# An input refused: an error thrown, raised or returned whose class, constant or message says
+# the input was wrong ("throw new IllegalArgumentException", "return GIT_EINVALID",
+# 'errors.New("invalid path")'). Ordinary code refuses input too, so medium at most.
+_REFUSAL_RE = re.compile(
+    r"\b(?:throw|raise)\s+(?:new\s+)?\w*(?:Illegal|Invalid|Security|Malformed|Unsafe|Forbidden|Suspicious)\w*|"
+    r"\breturn\s*\(?-?\s*[A-Z][A-Z0-9_]*(?:INVAL|ILLEGAL|NOT_?SUPPORTED|UNSUPPORTED|ERANGE|OVERFLOW|TOO_?(?:LONG|BIG|LARGE|MANY)|MALFORMED|CORRUPT)\w*|"
+    r"\b(?:throw|raise|panic!?|bail!?|Err|\w*errors?\.New|\w*Errorf|\w*error_set|\w*[Ee]rror)\b.*['\"`](?i:[^'\"`]*\b(?:invalid|illegal|not allowed|disallowed|forbidden|refus\w*|reject\w*|unsafe|malformed))"
+)
+_REFUSAL_WORDS = ("throw", "raise", "return", "panic", "bail", "err")
+
+# A type checked in a branch before a value is used as a key or path (JavaScript's typeof,
+# Python's isinstance): how a type-confusion or prototype-pollution fix starts.
+_TYPE_GUARD_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|unless)\b.*?(?:\btypeof\s+[\w.\[\]'\"]+\s*!==?|\bnot\s+isinstance\s*\(|!\s*\(?\s*[\w.]+\s+instanceof\b)")
+
+# A branch or loop condition that gained (or lost) a clause: "if (c == '\\')" became
+# "if (c == '\\' || c == ':')", "while (*cur != '\n')" became "… && i < MAX - 1". The shape of
+# a fix that adds one more refused case or a bound to an existing check.
+_CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|while|unless|until|guard)\b|&&|\|\||\band\b|\bor\b")
+_CLAUSE_JOINS = ("&&", "||", "and", "or")
+_CONDITION_END_RE = re.compile(r"(?:\{|:|\bthen|\bdo)$")
+
+
+def added_input_check(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first added line that refuses input, checks its type in a branch, or a condition
+    that gained or lost a clause (medium evidence: ordinary code checks input too)."""
+    before = {_squeezed(line.strip()) for line in removed}
+    for line in added:
+        code = line.strip()
+        if _squeezed(code) in before or IMPORT_RE.match(code):
+            continue
+        low = code.lower()
+        if (any(word in low for word in _REFUSAL_WORDS) and _REFUSAL_RE.search(code)) or (
+            "type" in low or "instance" in low) and _TYPE_GUARD_RE.match(code):
+            return code[:40]
+    return _changed_condition(added, removed)
+
+
+def _condition_core(line: str) -> str:
+    squeezed = _squeezed(line.strip())
+    return _CONDITION_END_RE.sub("", squeezed) if squeezed else ""
+
+
+def _changed_condition(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    conditions = [core for line in removed if _CONDITION_RE.search(line) and len(core := _condition_core(line)) >= 6]
+    if not conditions:
+        return None
+    for line in added:
+        if not _CONDITION_RE.search(line):
+            continue
+        core = _condition_core(line)
+        for old in conditions:
+            longer, shorter = (core, old) if len(core) > len(old) else (old, core)
+            if longer.startswith(shorter) and longer[len(shorter):].startswith(_CLAUSE_JOINS):
+                return line.strip()[:40]
+    return None
+
+
 # ----- mechanical edits: nothing a reviewer must read
 
 # An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').

@@ -32,6 +32,7 @@ import msgspec
 from relay.observe.code_reading import (
     ROW_RE,
     SAMPLE_LINES,
+    added_input_check,
     added_length_guard,
     advisory_words,
     attack_test_name,
@@ -312,6 +313,12 @@ def _length_guard(c: FileChange, ctx: RiskContext) -> str | None:
     if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
         return None
     return added_length_guard(c.added_lines, c.removed_lines)
+
+
+def _input_check(c: FileChange, ctx: RiskContext) -> str | None:
+    if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
+        return None
+    return added_input_check(c.added_lines, c.removed_lines)
 
 
 def _source_beside(c: FileChange, evidence: str) -> str | None:
@@ -598,6 +605,7 @@ RULES: tuple[Rule, ...] = (
     Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", _beside_security_note),
     Rule("length_guard", "medium", "adds a length check ({detail})", _length_guard),
+    Rule("input_check", "medium", "changes an input check ({detail})", _input_check),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
     Rule("lockfile", "medium", "lockfile", _lockfile),
