@@ -38,7 +38,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              thephpleague/flysystem zeroturnaround/zt-zip apache/commons-io Stuk/jszip \\
              node-saml/xml-crypto unshiftio/url-parse jonschlinkert/set-value \\
              mariocasciaro/object-path eemeli/yaml ruby/date ruby/time golang/glog \\
-             hashicorp/go-slug pygments/pygments; do
+             hashicorp/go-slug pygments/pygments \\
+             c-ares/c-ares libssh2/libssh2 nih-at/libzip pnggroup/libpng snakeyaml/snakeyaml \\
+             codehaus-plexus/plexus-utils sindresorhus/dot-prop ljharb/shell-quote yargs/y18n \\
+             unclechu/node-deep-extend ZJONSSON/node-unzipper pyasn1/pyasn1 Legrandin/pycryptodome \\
+             kurtmckee/feedparser go-git/go-git klauspost/compress mikel/mail ohler55/ox; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -59,6 +63,8 @@ Run from the repository root:
         # the fifth held-out set (20 other projects, 8 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout6.json
         # the sixth held-out set (18 other projects, 7 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout7.json
+        # the seventh held-out set (18 other projects, 6 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
