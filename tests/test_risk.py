@@ -358,6 +358,14 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         # Regression (held-out-3's one run): golang-jwt 4.5.1 moved the signature check before the
         # claims check (CVE-2024-51744); overall low.
         ("parser.go", "\tif err := token.Method.Verify(strings.Join(parts[0:2], \".\"), token.Signature, key); err != nil {", "permissions/auth"),
+        # Regressions (held-out-7's one run, overall low): libzip CVE-2015-2331 (a count held
+        # against its type's largest value), libzip 2217022b (a double free: the library's own
+        # release call removed), shell-quote CVE-2016-10541 (a hand-written escaping replace).
+        ("lib/zip_dirent.c", "    else if ((nentry > SIZE_MAX/sizeof(*(cd->entry))) || (cd->entry=malloc(n)) == NULL) {", "limits/overflow"),
+        ("reader.go", "	if n > math.MaxInt32 {", "limits/overflow"),
+        ("src/lib.rs", "        if len > u32::MAX as usize {", "limits/overflow"),
+        ("lib/zip_dirent.c", "	    _zip_buffer_free(buffer);", "memory safety"),
+        ("index.js", "            return String(s).replace(/([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])/g, '\\\\$1');", "escaping/execution"),
     ],
 )
 def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str, line: str, category: str) -> None:
@@ -387,6 +395,9 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         # An emptiness test of len() is a guard at most (medium), never a token.
         "    if len(items) < 1:",
         "    if (length > 0) {",
+        # A sentinel compared with a type's largest value is no bound; a replace without a backslash.
+        "    if (pos == SIZE_T_MAX) {",
+        "    name = name.replace(/-/g, '_')",
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
@@ -632,6 +643,9 @@ def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
         # object-path 7bdf4ab (prototype pollution): a key's type checked before use.
         ([], ["      if (typeof currentPath !== 'string' && typeof currentPath !== 'number') {"], True),
         ([], ["    if not isinstance(name, str):"], True),
+        # go-git 5.16.5 (CVE-2025-21613/4 follow-up): an index file refused on a checksum mismatch.
+        ([], ["\t\treturn fmt.Errorf(\"%w: checksum mismatch: %q instead of %q\","], True),
+        ([], ["\t\treturn ErrMalformedIdxFile"], True),
         # Near misses: a new loop with its own bound, a condition only renamed or re-wrapped,
         # an error about something else, a check that was there before.
         ([], ["    for (i = 0; i < MAX_ARGS; i++) {"], False),
@@ -644,6 +658,35 @@ def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
 def test_a_changed_input_check_is_worth_a_look(removed: list[str], added: list[str], fires: bool) -> None:
     out = assess(fc("src/parse.c", additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added), NO_CTX)
     assert (out.risk == "medium" and out.reasons[0].startswith("changes an input check")) is fires, out.reasons
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "reason"),
+    [
+        # Regressions (held-out-7's one run, overall low): libssh2 CVE-2019-17498 replaced hand
+        # bounds checks with safe readers (the checks removed), GHSA-6c79-444r-wx26 and libzip
+        # 9b46957e held a length against arithmetic before reading that far.
+        (["                if(datalen >= 9) {"], ["                _libssh2_get_u32(&buf, &reason);"], "removes a length check (if(datalen >= 9) {)"),
+        ([], ["                if(p->total_num < mac_len + 4 + (size_t)blocksize) {"], "adds a length check (if(p->total_num < mac_len + 4 + (size_t))"),
+        ([], ["    if (offset+size > buf_offset + eocd_offset) {"], "adds a length check (if (offset+size > buf_offset + eocd_offs)"),
+        # A pointer's arrow is no arithmetic; a length moved, not removed.
+        ([], ["    if (dict->ref_counter > 0) {"], None),
+        (["    if (len(data) > 0) {"], ["        if (len(data) > 0) {"], None),
+    ],
+)
+def test_a_length_check_added_or_removed_is_worth_a_look(removed: list[str], added: list[str], reason: str | None) -> None:
+    out = assess(fc("src/packet.c", additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added), NO_CTX)
+    assert (out.reasons[0] if out.risk == "medium" else None) == reason, out.reasons
+
+
+def test_a_formatter_that_only_adds_braces_changes_no_security_token() -> None:
+    # Regression (held-out-7 control, c-ares a13b89cc, clang-format with InsertBraces): a
+    # re-aligned "ares_free(sa);" in a file whose other changes were added braces read as a
+    # changed release call (high).
+    removed = ["    if (node->ai_family == aftype)", "    ares_free(sa);                /* LCOV_EXCL_LINE: OutOfMemory */"]
+    added = ["    if (node->ai_family == aftype) {", "    }", "    ares_free(sa);      /* LCOV_EXCL_LINE: OutOfMemory */"]
+    out = assess(fc("src/lib/ares_addrinfo_localhost.c", additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added), NO_CTX)
+    assert out.risk == "low", out.reasons
 
 
 def test_security_tokens_do_not_read_comments() -> None:

@@ -42,7 +42,8 @@ __all__ = [
     "security_token",
     "changed_security_token",
     "edited_pattern",
-    "added_length_guard",
+    "changed_length_guard",
+    "added_input_check",
     "formatter_run",
     "mechanical_verdict",
     "reformat_verdict",
@@ -249,6 +250,8 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         # Not a bare "unsafe": Go's unsafe.Pointer and Rust's unsafe blocks fill syscall code.
         r"unsafe_?load|unsafe\w*\s*=|Unsafe(?:Loader|Constructor)|\bpickle\b|\bmarshal\b|os\.system|\bpopen\b|child_process|execSync|\bshell\s*=\s*True\b|\beval\s*\(|"
         r"\.replace\(\s*(?:r?['\"](?:\\\\|\\?['\"]|[<>&])['\"]|/\\\\)|"
+        # A replacement that puts a backslash before what it matched: escaping by hand.
+        r"\.(?:replace|replaceAll|g?sub)\b.*['\"]\\\\[$\\]?[1&0]['\"]|"
         # Starting another program: what a command-injection fix changes.
         r"\bsubprocess\.(?:run|call|check_output|check_call)\s*\(|\b(?:execFile|spawn)(?:Sync)?\s*\(|\bexec\.Command(?:Context)?\s*\(|"
         r"\bRuntime\.getRuntime\(\)\.exec\b|\bProcessBuilder\b|\bCommand::new\s*\(|"
@@ -264,6 +267,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\b\w*(?:size|length)\s*(?:<\s*1|<=\s*0)\b(?!\.)|"
         # The wrap-around test an integer-overflow fix adds ("offset > offset + len", "a + b < a").
         r"\b(\w+)\s*>\s*\1\s*\+\s*\w|\b(\w+)\s*\+\s*\w+\s*<\s*\2\b|"
+        # A value compared with its type's largest value: the overflow check itself
+        # ("nentry > SIZE_MAX / sizeof(*e)", "n > math.MaxInt32", "len > u32::MAX").
+        r"[<>]=?\s*\(?\s*(?:(?:SIZE|SSIZE|SIZE_T|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|U?INT(?:8|16|32|64))_MAX\b|"
+        r"math\.Max(?:Int|Uint)\d*\b|(?:Integer|Long|Short)\.MAX_VALUE\b|\b[iu](?:8|16|32|64|size)::MAX\b)|"
         # A declared length checked against the buffer that holds it (a DER/ASN.1 or header parser).
         r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b|"
         # An index checked against the end of what it indexes, in a branch (not a loop header):
@@ -305,7 +312,10 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("memory safety", re.compile(
         r"\bptr::(?:copy|copy_nonoverlapping|write|read|write_bytes)\b|\.set_len\s*\(|\bfrom_raw_parts(?:_mut)?\b|"
         r"\btransmute\b|\bget_unchecked(?:_mut)?\b|\bMaybeUninit\b|\bmem::(?:forget|uninitialized|zeroed)\b|"
-        r"\b(?:memcpy|memmove|strcpy|strncpy|strcat|strncat|sprintf|vsprintf|alloca|free)\s*\(")),
+        r"\b(?:memcpy|memmove|strcpy|strncpy|strcat|strncat|sprintf|vsprintf|alloca|free)\s*\(|"
+        # A library's own release function ("_zip_buffer_free(buffer)"): a double free or a use
+        # after free is fixed by moving or removing one of these.
+        r"\b\w+_free\s*\(")),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     # What a fix says about itself in its comments or strings (only such comment lines are
     # sampled): an advisory id, the attack or the complexity it removes.
@@ -333,7 +343,7 @@ _TOKEN_WORDS = (
     "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
     "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
     "autoescape", "select ", "insert ", "update ", "delete ", "subprocess", "execfile", "spawn", "command", "runtime",
-    "processbuilder", "template.", "underflow", "free(", "control", "x00", "u0000", "userinfo", "passw", "credential",
+    "processbuilder", "template.", "underflow", "free(", "gsub", ".sub", "control", "x00", "u0000", "userinfo", "passw", "credential",
     *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
@@ -363,7 +373,7 @@ def _squeezed(text: str) -> str:
     return _SQUEEZE_RE.sub("", text.replace("'", '"'))
 
 
-_SQUEEZE_RE = re.compile(r"[\s,;\\()]+")  # a formatter adds and drops wrapping parentheses too
+_SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrapping parentheses, and braces (clang-format InsertBraces)
 
 
 def changed_security_token(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -472,24 +482,29 @@ _LENGTH_GUARD_RE = re.compile(
     r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b.*?(?:"
     r"\blen\s*\([^()]*\)\s*(?:[<>]=?|==|!=)\s*\d|\d\s*(?:[<>]=?|==|!=)\s*len\s*\(|"
     r"\b[\w.]*(?:length|size|len|count)(?:\(\))?\s*(?:[<>]=?|==|!=)\s*\d|"
+    # A length held against arithmetic on others ("total_num < mac_len + 4", "size > base + off"):
+    # the bound a parser checks before it reads that far. "->" is a pointer, not a minus.
+    r"\b[\w.>-]*(?:len|length|size|num|count|total|offset)\w*\s*[<>]=?\s*\(?\s*[\w.>-]+\s*[-+](?!>)\s*\w|"
+    r"[-+](?!>)\s*[\w.>-]*(?:len|length|size|num|count)\w*\s*[<>]=?|"
     r"\.(?:isEmpty|is_empty|empty\?)(?:\s*\(\s*\))?)",
     re.I,
 )
 
 
-_LENGTH_GUARD_WORDS = ("len", "size", "count", "empty")  # every alternative above holds one
+_LENGTH_GUARD_WORDS = ("len", "size", "count", "empty", "num", "total", "offset")  # every alternative above holds one
 
 
-def added_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """The first added branch that tests a length or emptiness and was not there before."""
-    before = {_squeezed(line.strip()) for line in removed}
-    for line in added:
-        code = line.strip()
-        low = code.lower()
-        if any(word in low for word in _LENGTH_GUARD_WORDS) and _LENGTH_GUARD_RE.match(code) and _squeezed(code) not in before:
-            return code[:40]
+def changed_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first branch testing a length or emptiness that the change added, or else removed
+    (a bound taken away is as worth a look as one put in), as "adds/removes a length check (…)"."""
+    for verb, lines, other in (("adds", added, removed), ("removes", removed, added)):
+        before = {_squeezed(line.strip()) for line in other}
+        for line in lines:
+            code = line.strip()
+            low = code.lower()
+            if any(word in low for word in _LENGTH_GUARD_WORDS) and _LENGTH_GUARD_RE.match(code) and _squeezed(code) not in before:
+                return f"{verb} a length check ({code[:40]})"
     return None
-
 
 
 # An input refused: an error thrown, raised or returned whose class, constant or message says
@@ -498,7 +513,9 @@ def added_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | No
 _REFUSAL_RE = re.compile(
     r"\b(?:throw|raise)\s+(?:new\s+)?\w*(?:Illegal|Invalid|Security|Malformed|Unsafe|Forbidden|Suspicious)\w*|"
     r"\breturn\s*\(?-?\s*[A-Z][A-Z0-9_]*(?:INVAL|ILLEGAL|NOT_?SUPPORTED|UNSUPPORTED|ERANGE|OVERFLOW|TOO_?(?:LONG|BIG|LARGE|MANY)|MALFORMED|CORRUPT)\w*|"
-    r"\b(?:throw|raise|panic!?|bail!?|Err|\w*errors?\.New|\w*Errorf|\w*error_set|\w*[Ee]rror)\b.*['\"`](?i:[^'\"`]*\b(?:invalid|illegal|not allowed|disallowed|forbidden|refus\w*|reject\w*|unsafe|malformed))"
+    r"\b(?:throw|raise|panic!?|bail!?|Err|\w*errors?\.New|\w*Errorf|\w*error_set|\w*[Ee]rror)\b.*['\"`](?i:[^'\"`]*\b(?:invalid|illegal|not allowed|disallowed|forbidden|refus\w*|reject\w*|unsafe|malformed|mismatch))|"
+    # Go's error values named for the refusal ('return ErrMalformedIdx', 'fmt.Errorf("%w: …", ErrInvalidPath)').
+    r"\b(?:return|Errorf)\b.*\bErr(?:Invalid|Malformed|Illegal|Unsafe|Forbidden|Corrupt)\w*"
 )
 _REFUSAL_WORDS = ("throw", "raise", "return", "panic", "bail", "err")
 

@@ -33,7 +33,7 @@ from relay.observe.code_reading import (
     ROW_RE,
     SAMPLE_LINES,
     added_input_check,
-    added_length_guard,
+    changed_length_guard,
     advisory_words,
     attack_test_name,
     security_note,
@@ -312,7 +312,7 @@ def _security_tokens(c: FileChange, ctx: RiskContext) -> str | None:
 def _length_guard(c: FileChange, ctx: RiskContext) -> str | None:
     if file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _looks_reformatted(c):
         return None
-    return added_length_guard(c.added_lines, c.removed_lines)
+    return changed_length_guard(c.added_lines, c.removed_lines)
 
 
 def _input_check(c: FileChange, ctx: RiskContext) -> str | None:
@@ -604,7 +604,7 @@ RULES: tuple[Rule, ...] = (
     Rule("huge_change", "high", "very large change ({detail})", _huge),
     Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", _beside_security_note),
-    Rule("length_guard", "medium", "adds a length check ({detail})", _length_guard),
+    Rule("length_guard", "medium", "{detail}", _length_guard),
     Rule("input_check", "medium", "changes an input check ({detail})", _input_check),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
     Rule("manifest", "medium", "dependency manifest", _manifest),
