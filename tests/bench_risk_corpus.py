@@ -42,7 +42,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              c-ares/c-ares libssh2/libssh2 nih-at/libzip pnggroup/libpng snakeyaml/snakeyaml \\
              codehaus-plexus/plexus-utils sindresorhus/dot-prop ljharb/shell-quote yargs/y18n \\
              unclechu/node-deep-extend ZJONSSON/node-unzipper pyasn1/pyasn1 Legrandin/pycryptodome \\
-             kurtmckee/feedparser go-git/go-git klauspost/compress mikel/mail ohler55/ox; do
+             kurtmckee/feedparser go-git/go-git klauspost/compress mikel/mail ohler55/ox \\
+             smarty-php/smarty dompdf/php-svg-lib libjpeg-turbo/libjpeg-turbo libexif/libexif \\
+             akheron/jansson lloyd/yajl tukaani-project/xz html5lib/html5lib-python pyca/pyopenssl \\
+             lodash/lodash hughsk/flat jonschlinkert/mixin-deep time-rs/time image-rs/image \\
+             FasterXML/woodstox FasterXML/jackson-dataformats-text ruby/psych; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -65,6 +69,8 @@ Run from the repository root:
         # the sixth held-out set (18 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout7.json
         # the seventh held-out set (18 other projects, 6 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout8.json
+        # the eighth held-out set (17 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
