@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from relay.observe.changes import SAMPLE_LINES
-from relay.observe.code_reading import SAMPLE_CHARS
+from relay.observe.line_shapes import SAMPLE_CHARS
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
 from relay.review.packet import rank_changes

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relay.core.contracts import FileChange
-from relay.observe.code_reading import SAMPLE_CHARS, SAMPLE_LINES
+from relay.observe.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
 from relay.observe.file_kinds import sample_filter
 
 __all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "MAX_RANGES", "LineSample", "Side", "ABSENT_SIDE", "split_lines", "is_binary",

@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE, advisory_words, attack_test_name, security_note
+from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+from relay.observe.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
     "SKIP_WORDS",

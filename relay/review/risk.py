@@ -13,8 +13,9 @@ two modules agree on what the rules need.
 
 Every file is first given a kind from its path (``file_kind``: source, test, docs, CI,
 manifest…); rules depend on it (a security word in the name makes source risky, never
-prose) and ``relay.review.packet`` breaks ties with it. What the changed lines say (test cases
-and assertions, security tokens, mechanical edits) is read by ``relay.observe.code_reading``.
+prose) and ``relay.review.packet`` breaks ties with it. What the changed lines say is read by
+``relay.observe.code_reading`` (test cases and assertions, mechanical edits) and
+``relay.observe.security_reading`` (security tokens, length and input checks).
 """
 
 from __future__ import annotations
@@ -31,20 +32,21 @@ import msgspec
 
 from relay.observe.code_reading import (
     ROW_RE,
-    SAMPLE_LINES,
-    added_input_check,
-    changed_length_guard,
-    advisory_words,
-    attack_test_name,
-    security_note,
     complete_sample,
     mechanical_verdict,
     reformat_verdict,
     sampled,
-    changed_security_token,
-    formatter_run,
     test_counts,
     weakened,
+)
+from relay.observe.line_shapes import SAMPLE_LINES, formatter_run
+from relay.observe.security_reading import (
+    added_input_check,
+    advisory_words,
+    attack_test_name,
+    changed_length_guard,
+    changed_security_token,
+    security_note,
 )
 from relay.core.contracts import FileChange, Risk
 from relay.core.path_globs import matches_any
@@ -294,7 +296,8 @@ def _mechanical(c: FileChange) -> str | None:
     return verdict
 
 
-# ----- content rules: what the changed lines say (the readers live in relay.observe.code_reading)
+# ----- content rules: what the changed lines say (the readers live in relay.observe.code_reading
+# and relay.observe.security_reading)
 
 
 def _looks_reformatted(c: FileChange) -> bool:

@@ -1,0 +1,59 @@
+"""The shapes of changed lines that more than one reader of them needs.
+
+How much of each side the observation keeps, what an import line looks like, and a line as a
+formatter cannot change it ("squeezed"): the security reader and the mechanical-edit reader
+(``relay.observe.security_reading``, ``relay.observe.code_reading``) both ask whether a line
+stands again on the other side of a change once a formatter's freedom is taken out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "squeezed", "formatter_share", "formatter_run"]
+
+# How many changed lines of each side the observation keeps (relay.observe.diff uses this one). A side that
+# kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
+SAMPLE_LINES = 40
+# How many characters of each kept line; a longer line (a minified regex, a long literal) is cut.
+SAMPLE_CHARS = 200
+
+# An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
+IMPORT_RE = re.compile(
+    r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use\s|#include\b|(?:const|let|var)\s+\{?[\w\s,]+\}?\s*=\s*require\s*\(|"
+    r"\w+(?:\s+as\s+\w+)?\s*,\s*$|\)\s*;?\s*$|(?:\w+\s+)?\"[\w./-]+\"\s*$)"
+)
+
+
+def squeezed(text: str) -> str:
+    """A line as a formatter cannot change it: no whitespace, one quote style, no separators."""
+    return _SQUEEZE_RE.sub("", text.replace("'", '"'))
+
+
+_SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrapping parentheses, and braces (clang-format InsertBraces)
+
+
+# The share of a file's changed lines found again on the other side above which the file
+# reads as a formatter's run (a fix rewrites its lines; a formatter only moves their text).
+FORMATTER_SHARE = 0.8
+
+
+def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether a sample reads as a formatter's run: nearly every changed line stands again,
+    squeezed, on the other side (a fix rewrites its lines; a formatter only moves their text)."""
+    if not added or not removed:
+        return False
+    joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]
+    return formatter_share(added, removed, joined) >= FORMATTER_SHARE
+
+
+def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:
+    total = found = 0
+    for side, lines in enumerate((added, removed)):
+        for line in lines:
+            shape = squeezed(line.strip())
+            if shape:
+                total += 1
+                found += shape in joined[side]
+    return found / total if total else 0.0
