@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, make_repo, memory_relay, payload, relay_env
+from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import failure_scenario, install_fake_agy, launches, set_scenario, success_scenario
 from relay.agy.classify import Verdict
 from relay.call.enforce import check_policy, enforce_policy
@@ -306,6 +306,12 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
     assert record.status is Status.CANCELLED and record.violation is not None
     assert record.violation.rules == ["protected"] and record.violation.restored == [".github/workflows/ci.yml"]
+    # The run lists keep both: why it ended (CANCELLED) and that it broke the policy.
+    env = _env(tmp_path, agy, profiles)
+    listed = cli_main(["runs", "list"], env)
+    assert listed.returncode == 0 and "CANCELLED" in listed.stdout and "! policy violation" in listed.stdout, listed
+    listed = cli_main(["runs", "list", "--json"], env)
+    assert json.loads(listed.stdout)["policy_violation"] is True, listed.stdout
 
 
 def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp_path):

@@ -16,7 +16,7 @@ from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.settings import Settings
-from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, recent_runs, run_row
+from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
@@ -96,8 +96,9 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             row = {**run_row(record), "files": files, "duration_ms": record.duration_ms, "workspace": record.workspace}
             sys.stdout.write(encode(row).decode() + "\n")
         else:
+            broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {record.workspace or ''}\n")
+                             f"{files:>4} files  {seconds:>8}  {record.workspace or ''}{broke}\n")
         shown += 1
         if shown >= limit:
             break

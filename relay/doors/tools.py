@@ -20,7 +20,7 @@ import msgspec
 
 from relay.call.orchestrate import Relay, no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
-                                  explain)
+                                  Status, explain)
 from relay.core.errors import InvalidInput, RelayError, error_object
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
@@ -178,13 +178,22 @@ def _error_result(name: str, exc: Exception) -> ToolAnswer:
 def run_row(record: RunRecord) -> dict[str, Any]:
     """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning."""
     task = " ".join(record.task.split())
-    return {
+    row: dict[str, Any] = {
         "run_id": record.run_id,
         "tool": record.tool,
         "status": record.status.value if record.status else record.state.upper(),
         "created_at": record.created_at[:19],
         "task": task if len(task) <= _TASK_CHARS else task[: _TASK_CHARS - 1] + "…",
     }
+    if policy_broken_beside(record):
+        row["policy_violation"] = True
+    return row
+
+
+def policy_broken_beside(record: RunRecord) -> bool:
+    """Whether a run that ended for another reason (cancelled, stopped, interrupted) also broke its
+    policy: its status says why it ended, so a list would hide the violation without this."""
+    return record.violation is not None and record.status is not Status.POLICY_VIOLATION
 
 
 def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, Any], str]:
