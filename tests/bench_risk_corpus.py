@@ -46,7 +46,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              smarty-php/smarty dompdf/php-svg-lib libjpeg-turbo/libjpeg-turbo libexif/libexif \\
              akheron/jansson lloyd/yajl tukaani-project/xz html5lib/html5lib-python pyca/pyopenssl \\
              lodash/lodash hughsk/flat jonschlinkert/mixin-deep time-rs/time image-rs/image \\
-             FasterXML/woodstox FasterXML/jackson-dataformats-text ruby/psych; do
+             FasterXML/woodstox FasterXML/jackson-dataformats-text ruby/psych \\
+             PCRE2Project/pcre2 lz4/lz4 webmproject/libwebp GNOME/libxslt file/file \\
+             uclouvain/openjpeg composer/composer PHPMailer/PHPMailer sfackler/rust-openssl \\
+             pypa/pip nltk/nltk gogo/protobuf russellhaering/goxmldsig immerjs/immer \\
+             protobufjs/protobuf.js pugjs/pug ruby/rdoc FasterXML/jackson-databind; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -71,6 +75,8 @@ Run from the repository root:
         # the seventh held-out set (18 other projects, 6 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout8.json
         # the eighth held-out set (17 other projects, 7 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout9.json
+        # the ninth held-out set (18 other projects, 8 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
