@@ -365,6 +365,10 @@ def test_auth_path_word_is_quiet_on_import_sorting() -> None:
         ("reader.go", "	if n > math.MaxInt32 {", "limits/overflow"),
         ("src/lib.rs", "        if len > u32::MAX as usize {", "limits/overflow"),
         ("lib/zip_dirent.c", "	    _zip_buffer_free(buffer);", "memory safety"),
+        # Regressions (held-out-9's one run, overall low): openjpeg CVE-2020-6851 (a value held
+        # against INT_MAX through a cast), file CVE-2019-18218 (a count refused above a named limit).
+        ("src/lib/openjp2/j2k.c", "        if (p_image->x0 > (OPJ_UINT32)INT_MAX ||", "limits/overflow"),
+        ("src/cdf.c", "\t\t\tif (nelements > CDF_ELEMENT_LIMIT || nelements == 0) {", "limits/overflow"),
         ("index.js", "            return String(s).replace(/([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])/g, '\\\\$1');", "escaping/execution"),
     ],
 )
@@ -398,11 +402,23 @@ def test_security_tokens_fire_on_each_category_in_changed_source_lines(path: str
         # A sentinel compared with a type's largest value is no bound; a replace without a backslash.
         "    if (pos == SIZE_T_MAX) {",
         "    name = name.replace(/-/g, '_')",
+        # Held-out-9's pip 23.3: a package name normalised is no path; a loop up to a named maximum.
+        "        name = canonicalize_name(req.name)",
+        "    for (i = 0; i < MAX_NAMES; i++) {",
     ],
 )
 def test_security_tokens_stay_quiet_on_ordinary_code(line: str) -> None:
     out = assess(fc("src/module.py", additions=1, added_lines=[line]), NO_CTX)
     assert out.risk != "high" and not any("security-relevant" in reason for reason in out.reasons), out.reasons
+
+
+def test_security_tokens_skip_prose_lines_of_a_block_comment() -> None:
+    # Regression (held-out-9, pcre2 10.40): a licence header's line inside /* … */ has no comment
+    # mark of its own, so "written permission." read as a permission check (high) in a table file.
+    licence = ["      this software without specific prior written permission.", "  int n = 0;"]
+    assert assess(fc("src/pcre2_ucd.c", additions=2, added_lines=licence), NO_CTX).risk == "low"
+    code = ["      if (permission != GRANTED) {", "  int n = 0;"]
+    assert assess(fc("src/pcre2_ucd.c", additions=2, added_lines=code), NO_CTX).risk == "high"
 
 
 @pytest.mark.parametrize(
@@ -646,6 +662,9 @@ def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
         # go-git 5.16.5 (CVE-2025-21613/4 follow-up): an index file refused on a checksum mismatch.
         ([], ["\t\treturn fmt.Errorf(\"%w: checksum mismatch: %q instead of %q\","], True),
         ([], ["\t\treturn ErrMalformedIdxFile"], True),
+        # Held-out-9: file CVE-2019-18218 put a clause in front; openjpeg refused "not supported" input.
+        (["\t\t\tif (nelements == 0) {"], ["\t\t\tif (nelements > ELEMENTS || nelements == 0) {"], True),
+        ([], ['            opj_event_msg(p_manager, EVT_ERROR, "Image coordinates above INT_MAX are not supported\\n");'], True),
         # Near misses: a new loop with its own bound, a condition only renamed or re-wrapped,
         # an error about something else, a check that was there before.
         ([], ["    for (i = 0; i < MAX_ARGS; i++) {"], False),
@@ -669,6 +688,8 @@ def test_a_changed_input_check_is_worth_a_look(removed: list[str], added: list[s
         (["                if(datalen >= 9) {"], ["                _libssh2_get_u32(&buf, &reason);"], "removes a length check (if(datalen >= 9) {)"),
         ([], ["                if(p->total_num < mac_len + 4 + (size_t)blocksize) {"], "adds a length check (if(p->total_num < mac_len + 4 + (size_t))"),
         ([], ["    if (offset+size > buf_offset + eocd_offset) {"], "adds a length check (if (offset+size > buf_offset + eocd_offs)"),
+        # Held-out-9's rust-openssl 0.10.55 (RUSTSEC-2023-0044): a length test in an expression-if.
+        ([], ['            let raw_host = if host.is_empty() { "\\0" } else { host };'], 'adds a length check (let raw_host = if host.is_empty() { "\\0")'),
         # A pointer's arrow is no arithmetic; a length moved, not removed.
         ([], ["    if (dict->ref_counter > 0) {"], None),
         (["    if (len(data) > 0) {"], ["        if (len(data) > 0) {"], None),

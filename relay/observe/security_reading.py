@@ -123,7 +123,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"verify_?(?:ssl|peer|host(?:name)?)\b|server_hostname|match_hostname|ssl_?context", re.I)),
     # Distinctive names match inside identifiers too (hasOpenat2, is_symlink, _canonicalize).
     ("paths/symlinks", re.compile(
-        r"symlink|\b(?:filepath|path)\.Clean\s*\(|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e|\bgetCanonical(?:Path|File)\b|\btoRealPath\b|\bisabs\b|is_?absolute|linkpath|hardlink|"
+        r"symlink|\b(?:filepath|path)\.Clean\s*\(|readlink|lstat\b|realpath|abspath|normpath|canonicali[sz]e(?!_(?:name|version))|\bgetCanonical(?:Path|File)\b|\btoRealPath\b|\bisabs\b|is_?absolute|linkpath|hardlink|"
         r"nofollow|openat2?\b|resolve_(?:beneath|in_root|no_symlinks)|parentdir|strip_?absolute|path_?reservation|zip_?slip|"
         r"\b(?:os\.path|posixpath|filepath|path(?:\.posix|\.win32)?)\.(?:join|resolve|normalize|relative|isAbsolute)\s*\(|"
         r"['\"]\.\.[/\\'\"]|['\"](?:Link|SymbolicLink)['\"]", re.I)),
@@ -149,9 +149,11 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\b\w*(?:size|length)\s*(?:<\s*1|<=\s*0)\b(?!\.)|"
         # The wrap-around test an integer-overflow fix adds ("offset > offset + len", "a + b < a").
         r"\b(\w+)\s*>\s*\1\s*\+\s*\w|\b(\w+)\s*\+\s*\w+\s*<\s*\2\b|"
+        # A value refused above a named limit ("nelements > CDF_ELEMENT_LIMIT"; not a loop's "i < MAX_N").
+        r"\b\w+\s*>=?\s*(?-i:[A-Z][A-Z0-9_]*(?:MAX|LIMIT)[A-Z0-9_]*)\b|"
         # A value compared with its type's largest value: the overflow check itself
         # ("nentry > SIZE_MAX / sizeof(*e)", "n > math.MaxInt32", "len > u32::MAX").
-        r"[<>]=?\s*\(?\s*(?:(?:SIZE|SSIZE|SIZE_T|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|U?INT(?:8|16|32|64))_MAX\b|"
+        r"[<>]=?\s*(?:\(\s*\w+\s*\)\s*)?\(?\s*(?:(?:SIZE|SSIZE|SIZE_T|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|U?INT(?:8|16|32|64))_MAX\b|"
         r"math\.Max(?:Int|Uint)\d*\b|(?:Integer|Long|Short)\.MAX_VALUE\b|\b[iu](?:8|16|32|64|size)::MAX\b)|"
         # A declared length checked against the buffer that holds it (a DER/ASN.1 or header parser).
         r"\b\w*(?:size|length)\s*>=?\s*len\s*\(|\blen\s*\([^()]*\)\s*[<>]=?\s*\w*(?:size|length)\b|"
@@ -232,9 +234,14 @@ _TOKEN_WORDS = (
 _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
 
 
+# A line of prose only: words and commas, five or more, as a licence header or a docstring
+# continues inside a block comment that the sample cannot see begin ("…prior written permission.").
+_PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*(?:,?\s+[A-Za-z][\w'’-]*){4,}[.,:;]?$")
+
+
 def _line_token(code: str) -> str | None:
-    if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code):
-        return None  # an import names a module (often the project itself), not a check
+    if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code) or _PROSE_LINE_RE.match(code):
+        return None  # an import names a module (often the project itself), not a check; prose checks nothing
     for category, pattern in SECURITY_TOKENS:
         found = advisory_words(code) if pattern is None else pattern.search(code)
         if found:
@@ -328,7 +335,8 @@ def edited_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # branch ("if len(data) == 0 {", "if (s.length < 2) return", "if keyLen < 3 ||", "isEmpty()").
 # Common in ordinary code too, so it makes a file worth a look (medium), never high.
 _LENGTH_GUARD_RE = re.compile(
-    r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b.*?(?:"
+    # A branch, also one that is an expression ("let raw = if host.is_empty() {", "x = if s.empty?").
+    r"^\s*(?:\}\s*)?(?:else\s*)?(?:(?:(?:let|val|var|const)\s+(?:mut\s+)?)?\w+\s*(?::[^=]+)?=\s*)?(?:if|elif|elsif|unless|guard)\b.*?(?:"
     r"\blen\s*\([^()]*\)\s*(?:[<>]=?|==|!=)\s*\d|\d\s*(?:[<>]=?|==|!=)\s*len\s*\(|"
     r"\b[\w.]*(?:length|size|len|count)(?:\(\))?\s*(?:[<>]=?|==|!=)\s*\d|"
     # A length held against arithmetic on others ("total_num < mac_len + 4", "size > base + off"):
@@ -362,7 +370,7 @@ def changed_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | 
 _REFUSAL_RE = re.compile(
     r"\b(?:throw|raise)\s+(?:new\s+)?\w*(?:Illegal|Invalid|Security|Malformed|Unsafe|Forbidden|Suspicious)\w*|"
     r"\breturn\s*\(?-?\s*[A-Z][A-Z0-9_]*(?:INVAL|ILLEGAL|NOT_?SUPPORTED|UNSUPPORTED|ERANGE|OVERFLOW|TOO_?(?:LONG|BIG|LARGE|MANY)|MALFORMED|CORRUPT)\w*|"
-    r"\b(?:throw|raise|panic!?|bail!?|Err|\w*errors?\.New|\w*Errorf|\w*error_set|\w*[Ee]rror)\b.*['\"`](?i:[^'\"`]*\b(?:invalid|illegal|not allowed|disallowed|forbidden|refus\w*|reject\w*|unsafe|malformed|mismatch))|"
+    r"\b(?:throw|raise|panic!?|bail!?|Err|\w*errors?\.New|\w*Errorf|\w*error_set|\w*(?i:error))\b.*['\"`](?i:[^'\"`]*\b(?:invalid|illegal|not allowed|disallowed|forbidden|refus\w*|reject\w*|unsafe|malformed|mismatch|not supported))|"
     # Go's error values named for the refusal ('return ErrMalformedIdx', 'fmt.Errorf("%w: …", ErrInvalidPath)').
     r"\b(?:return|Errorf)\b.*\bErr(?:Invalid|Malformed|Illegal|Unsafe|Forbidden|Corrupt)\w*"
 )
@@ -378,6 +386,7 @@ _TYPE_GUARD_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|unless)\b.*?(
 _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|while|unless|until|guard)\b|&&|\|\||\band\b|\bor\b")
 _CLAUSE_JOINS = ("&&", "||", "and", "or")
 _CONDITION_END_RE = re.compile(r"(?:\{|:|\bthen|\bdo)$")
+_KEYWORD_RE = re.compile(r"^(?:\}?else)?(?:if|elif|elsif|while|unless|until|guard)")  # on a squeezed line
 
 
 def added_input_check(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -411,5 +420,10 @@ def _changed_condition(added: Sequence[str], removed: Sequence[str]) -> str | No
         for old in conditions:
             longer, shorter = (core, old) if len(core) > len(old) else (old, core)
             if longer.startswith(shorter) and longer[len(shorter):].startswith(_CLAUSE_JOINS):
+                return line.strip()[:40]
+            # The clause put in front: "if (n == 0)" became "if (n > LIMIT || n == 0)".
+            keyword = _KEYWORD_RE.match(shorter)
+            rest = shorter[keyword.end():] if keyword else ""
+            if keyword and len(rest) >= 4 and longer.startswith(keyword.group(0)) and longer.endswith(rest) and longer[:-len(rest)].endswith(_CLAUSE_JOINS):
                 return line.strip()[:40]
     return None
