@@ -50,7 +50,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              PCRE2Project/pcre2 lz4/lz4 webmproject/libwebp GNOME/libxslt file/file \\
              uclouvain/openjpeg composer/composer PHPMailer/PHPMailer sfackler/rust-openssl \\
              pypa/pip nltk/nltk gogo/protobuf russellhaering/goxmldsig immerjs/immer \\
-             protobufjs/protobuf.js pugjs/pug ruby/rdoc FasterXML/jackson-databind; do
+             protobufjs/protobuf.js pugjs/pug ruby/rdoc FasterXML/jackson-databind \\
+             libsndfile/libsndfile richgel999/miniz saitoha/libsixel google/brotli \\
+             janl/node-jsonpointer mickhansen/dottie.js rubygems/rubygems go-jose/go-jose \\
+             Masterminds/vcs nix-rust/nix Python-Markdown/markdown thephpleague/csv \\
+             BurntSushi/toml symfony/yaml tafia/quick-xml; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -77,6 +81,8 @@ Run from the repository root:
         # the eighth held-out set (17 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout9.json
         # the ninth held-out set (18 other projects, 8 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout10.json
+        # the tenth held-out set (15 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
