@@ -54,7 +54,10 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              libsndfile/libsndfile richgel999/miniz saitoha/libsixel google/brotli \\
              janl/node-jsonpointer mickhansen/dottie.js rubygems/rubygems go-jose/go-jose \\
              Masterminds/vcs nix-rust/nix Python-Markdown/markdown thephpleague/csv \\
-             BurntSushi/toml symfony/yaml tafia/quick-xml; do
+             BurntSushi/toml symfony/yaml tafia/quick-xml \\
+             mpdavis/python-jose firebase/php-jwt auth0/node-jsonwebtoken jquense/expr \\
+             chyh1990/yaml-rust hunterhacker/jdom expr-lang/expr facebook/zstd CESNET/libyang \\
+             isaacs/sax-js pelletier/go-toml russross/blackfriday; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -83,6 +86,8 @@ Run from the repository root:
         # the ninth held-out set (18 other projects, 8 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout10.json
         # the tenth held-out set (15 other projects, 7 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout11.json
+        # the eleventh held-out set (12 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
