@@ -64,8 +64,10 @@ Run from the repository root:
 
     python tests/bench_risk_corpus.py --mirrors ~/risk-mirrors     # or RELAY_RISK_MIRRORS=...
     python tests/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
-    python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200
-        # also: how often the security-token rule fires on the 200 latest commits of each repo
+    python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200 [--rule input_check ...]
+        # also: how often a rule (default: the security tokens) fires on the 200 latest commits of each repo
+    python tests/bench_risk_corpus.py --mirrors DIR --all
+        # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json
         # held-out commits: labelled before their first run, written after the rules were
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout2.json
@@ -255,10 +257,12 @@ def _benign(entry: dict, paths: list[str]) -> list[str]:
 _TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_tokens")
 
 
-def _token_rate(base: Path, repos: list[str], commits: int) -> None:
-    """How often the token rule fires on ordinary history: the last ``commits`` non-merge
-    commits of each mirror, every changed source file, sampled as relay.observe.changes samples."""
-    total = fired = 0
+def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) -> None:
+    """How often each rule fires on ordinary history: the last ``commits`` non-merge commits of each
+    mirror, every changed source file, sampled as relay.observe.changes samples."""
+    predicates = {rule.name: rule.predicate for rule in RULES if rule.name in rules}
+    total = 0
+    fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
     for repo in repos:
         mirror = _find_mirror(base, repo)
@@ -274,14 +278,20 @@ def _token_rate(base: Path, repos: list[str], commits: int) -> None:
                 if file_kind(change.path) != "source":
                     continue
                 total += 1
-                found = _TOKEN_RULE(change, RiskContext())
-                if found:
-                    fired += 1
-                    category = str(found).split(":")[0]
-                    by_category[category] = by_category.get(category, 0) + 1
-    if total:
-        print(f"token rule on ordinary history ({commits} latest commits per repository): fires on {fired} of {total} changed source files ({fired / total:.0%})")
-        print("  by category: " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items(), key=lambda kv: -kv[1])))
+                for name, predicate in predicates.items():
+                    found = predicate(change, RiskContext())
+                    if found:
+                        fired[name] += 1
+                        if name == "security_tokens":
+                            category = str(found).split(":")[0]
+                            by_category[category] = by_category.get(category, 0) + 1
+    if not total:
+        return
+    print(f"on ordinary history ({commits} latest commits of {len(repos)} repositories, {total:,} changed source files):")
+    for name, count in fired.items():
+        print(f"  rule {name}: fires on {count:,} ({count / total:.0%})")
+    if by_category:
+        print("  security_tokens by category: " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items(), key=lambda kv: -kv[1])))
 
 
 def _changes_from_patch(patch: str) -> list[FileChange]:
@@ -373,18 +383,52 @@ def _hit(order: list[str], wanted: list[str], k: int) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"), help="folder of bare mirrors (or env RELAY_RISK_MIRRORS)")
-    parser.add_argument("--corpus", default=str(CORPUS))
+    parser.add_argument("--corpus", action="append", help="a corpus file (repeatable; default tests/fixtures/risk_corpus.json)")
+    parser.add_argument("--all", action="store_true", help="every tests/fixtures/risk_corpus*.json, then one summary line per set")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
     parser.add_argument("--check", action="store_true", help="only verify the corpus against the mirrors (commits present, labelled files changed); no observation, no ranking")
-    parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the token rule fires on the N latest commits of each repository")
+    parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")
+    parser.add_argument("--rule", action="append", metavar="NAME", help="a rule whose rate --token-rate measures (repeatable; default security_tokens)")
     args = parser.parse_args(argv)
     if not args.mirrors:
         print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
         return 2
+    known = {rule.name for rule in RULES}
+    unknown = [name for name in args.rule or [] if name not in known]
+    if unknown:
+        print(f"unknown rule {', '.join(unknown)}; one of: {', '.join(sorted(known))}", file=sys.stderr)
+        return 2
     base = Path(args.mirrors).expanduser()
-    corpus = json.loads(Path(args.corpus).read_text())["commits"]
-    if args.check:
-        return _check(base, corpus)
+    files = [Path(f) for f in args.corpus or []]
+    if args.all:
+        files += sorted(CORPUS.parent.glob("risk_corpus*.json"), key=lambda f: (len(f.name), f.name))
+    files = files or [CORPUS]
+    summary: list[str] = []
+    status = 0
+    repos: set[str] = set()
+    for file in files:
+        corpus = json.loads(file.read_text())["commits"]
+        repos.update(e["repo"] for e in corpus)
+        if len(files) > 1:
+            print(f"\n== {file.name}")
+        if args.check:
+            status = max(status, _check(base, corpus))
+            continue
+        line = _bench(base, corpus, verbose=args.verbose)
+        if line is None:
+            status = 1
+        else:
+            summary.append(f"{file.stem.removeprefix('risk_corpus_') if file.stem != 'risk_corpus' else 'main':<12} {line}")
+    if len(summary) > 1:
+        print(f"\n{'set':<12} {'top-3':>14} {'top-8':>14} {'benign high':>13} {'sec. low':>9}")
+        print("\n".join(summary))
+    if args.token_rate and not args.check:
+        _rule_rates(base, sorted(repos), args.token_rate, args.rule or ["security_tokens"])
+    return status
+
+
+def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
+    """Replay one corpus and print its figures; return them as one summary line (None: nothing replayed)."""
     names = ("relay", "biggest", "source_first")
     at3 = dict.fromkeys(names, 0)
     at8 = dict.fromkeys(names, 0)
@@ -441,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
             benign_high += len(bad)
             if bad:
                 marks.append("benign high: " + ", ".join(f"{p} ({'; '.join(out['reasons'][p])})" for p in bad))
-            if args.verbose:
+            if verbose:
                 print(f"{entry['repo']}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry['commit']} [{entry['kind']}] {out['files']} files, {out['overall']}, {out['bytes']} B: " + "; ".join(marks), flush=True)
                 for p in out["orders"]["relay"][:3]:
                     print(f"      {out['risk'][p]:6} {p}: {'; '.join(out['reasons'][p])}")
@@ -451,12 +495,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: {line}", file=sys.stderr)
     if not replayed:
         print("nothing replayed", file=sys.stderr)
-        return 1
+        return None
     print(f"\n{replayed} commits from {len(repos)} projects replayed; {labelled} with a labelled riskiest file")
     print(f"{'order':<34} {'recall@3':>10} {'recall@8':>10}")
+    share = max(labelled, 1)  # a set of controls alone labels no riskiest file
     titles = {"relay": "relay (packet targets)", "biggest": "naive: biggest change first", "source_first": "naive: source before tests/docs"}
     for name in names:
-        print(f"{titles[name]:<34} {at3[name]:>4}/{labelled:<3} {at3[name] / labelled:>4.0%} {at8[name]:>4}/{labelled:<3} {at8[name] / labelled:>4.0%}")
+        print(f"{titles[name]:<34} {at3[name]:>4}/{labelled:<3} {at3[name] / share:>4.0%} {at8[name]:>4}/{labelled:<3} {at8[name] / share:>4.0%}")
     print(f"benign files called high: {benign_high} of {benign_total}")
     print(f"security commits with overall risk low: {low_security}")
     if token_fires:
@@ -468,9 +513,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"token rule on labelled-benign source files (mechanical controls): fires on {token_on_benign} of {benign_sources}")
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
-    if args.token_rate:
-        _token_rate(base, sorted({e["repo"] for e in corpus}), args.token_rate)
-    return 0
+    return (f"{at3['relay']:>4}/{labelled:<3} {at3['relay'] / share:>4.0%} {at8['relay']:>4}/{labelled:<3} {at8['relay'] / share:>4.0%}"
+            f" {benign_high:>6}/{benign_total:<6} {low_security:>9}")
+
+
 
 
 if __name__ == "__main__":

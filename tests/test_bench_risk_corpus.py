@@ -58,3 +58,18 @@ def test_risk_corpus_check_passes_a_clean_corpus_and_a_plain_commit(tmp_path: Pa
     corpus = _corpus(tmp_path, [_entry(), {k: v for k, v in _entry().items() if k != "base"}])  # commit^ as base
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "--check"]) == 0
     assert capsys.readouterr().out.splitlines() == ["checked 2 entries from 1 mirrored projects: 0 problem(s)"]
+
+
+def test_risk_corpus_replays_several_sets_and_sums_them_up_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mirrors = _mirror(tmp_path / "mirrors")
+    first = _corpus(tmp_path, [_entry()])
+    (tmp_path / "two").mkdir()
+    second = _corpus(tmp_path / "two", [_entry(kind="control", riskiest=[], benign=["README.md", "src/app.py"])])
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", first, "--corpus", second, "--token-rate", "5", "--rule", "length_guard"]) == 0
+    out = capsys.readouterr().out
+    summary = out.split("\nset ", 1)[1].splitlines()
+    assert summary[1].split()[:3] == ["corpus", "1/1", "100%"], summary  # the fix is on top
+    assert summary[2].split() == ["corpus", "0/0", "0%", "0/0", "0%", "0/2", "0"], summary  # a control: nothing labelled riskiest
+    assert "rule length_guard: fires on 0 (0%)" in out
+    # A rule the table does not have is refused with the names it has.
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--rule", "lenght_guard"]) == 2
