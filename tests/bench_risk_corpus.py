@@ -420,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             summary.append(f"{file.stem.removeprefix('risk_corpus_') if file.stem != 'risk_corpus' else 'main':<12} {line}")
     if len(summary) > 1:
-        print(f"\n{'set':<12} {'top-3':>14} {'top-8':>14} {'benign high':>13} {'sec. low':>9}")
+        print(f"\n{'set':<12} {'top-3':>13} {'top-8':>13} {'benign high':>13} {'sec. low':>9}")
         print("\n".join(summary))
     if args.token_rate and not args.check:
         _rule_rates(base, sorted(repos), args.token_rate, args.rule or ["security_tokens"])

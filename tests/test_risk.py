@@ -672,6 +672,8 @@ def test_an_added_length_check_is_worth_a_look(line: str, fires: bool) -> None:
         (["    if (a == b && c == d) {"], ["    if (a == b", "        && c == d) {"], False),
         ([], ["        raise RuntimeError('worker stopped')"], False),
         (["    if typeof x !== 'string' {"], ["        if typeof x !== 'string' {"], False),
+        (["    if value:"], ["    if valueordinal:"], False),
+        (["    if value:"], ["    if value or default:"], True),
     ],
 )
 def test_a_changed_input_check_is_worth_a_look(removed: list[str], added: list[str], fires: bool) -> None:

@@ -385,6 +385,7 @@ _TYPE_GUARD_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|unless)\b.*?(
 # a fix that adds one more refused case or a bound to an existing check.
 _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|while|unless|until|guard)\b|&&|\|\||\band\b|\bor\b")
 _CLAUSE_JOINS = ("&&", "||", "and", "or")
+_WORD_JOIN_RE = re.compile(r"\b(?:and|or)\b")
 _CONDITION_END_RE = re.compile(r"(?:\{|:|\bthen|\bdo)$")
 _KEYWORD_RE = re.compile(r"^(?:\}?else)?(?:if|elif|elsif|while|unless|until|guard)")  # on a squeezed line
 
@@ -417,13 +418,15 @@ def _changed_condition(added: Sequence[str], removed: Sequence[str]) -> str | No
         if not _CONDITION_RE.search(line):
             continue
         core = _condition_core(line)
+        # Squeezed, "if valueordinal" would read as "if value or dinal": words count only when written as words.
+        joins = _CLAUSE_JOINS if _WORD_JOIN_RE.search(line) else _CLAUSE_JOINS[:2]
         for old in conditions:
             longer, shorter = (core, old) if len(core) > len(old) else (old, core)
-            if longer.startswith(shorter) and longer[len(shorter):].startswith(_CLAUSE_JOINS):
+            if longer.startswith(shorter) and longer[len(shorter):].startswith(joins):
                 return line.strip()[:40]
             # The clause put in front: "if (n == 0)" became "if (n > LIMIT || n == 0)".
             keyword = _KEYWORD_RE.match(shorter)
             rest = shorter[keyword.end():] if keyword else ""
-            if keyword and len(rest) >= 4 and longer.startswith(keyword.group(0)) and longer.endswith(rest) and longer[:-len(rest)].endswith(_CLAUSE_JOINS):
+            if keyword and len(rest) >= 4 and longer.startswith(keyword.group(0)) and longer.endswith(rest) and longer[:-len(rest)].endswith(joins):
                 return line.strip()[:40]
     return None
