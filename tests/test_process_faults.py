@@ -343,6 +343,9 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
     crashed = next(json.loads(p.read_text()) for p in runs.glob("r*.json")
                    if json.loads(p.read_text())["run_id"] != packet["run_id"])
     assert crashed["status"] == "INTERRUPTED" and "killed" in crashed["error"]["message"]
+    # What agy had printed before A died is on disk for the diagnosis (broke: it sat in A's write buffer).
+    printed = (runs / f"{crashed['run_id']}.ndjson").read_text()
+    assert '"event": "init"' in printed or '"event":"init"' in printed, printed[:300]
     # What the orphan had changed, told apart from the edit that was there before (minor item: recovery observes).
     assert crashed["packet"]["changes"]["files"] == ["README.md", "src/new.py"]
     reasons = {c["path"]: c["reasons"][0] for c in crashed["changes"]}

@@ -2,14 +2,18 @@
 
 agy's stdout goes here byte for byte until the head budget is spent; after that only the last
 ``tail`` bytes are kept (in memory, trimmed as they come) and written after a marker line when the
-attempt ends. Memory stays flat whatever agy prints. A write error (a full disk) stops the
-transcript, not the run: the error is kept and reported in the packet's flags.
+attempt ends. Memory stays flat whatever agy prints. The head is written unbuffered, chunk by
+chunk as agy prints it: a relay killed mid-run (SIGKILL, OOM) leaves every byte agy printed so far
+on disk for whoever diagnoses the run, not just what a buffer had flushed. A write error (a full
+disk) stops the transcript, not the run: the error is kept and reported in the packet's flags.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 from pathlib import Path
 
 __all__ = ["BoundedTranscript"]
@@ -27,7 +31,7 @@ class BoundedTranscript:
         self._tail = bytearray()
         self._fh = None
         try:
-            self._fh = path.open("ab")
+            self._fh = path.open("ab", buffering=0)
             self.written = self._fh.tell()  # a retry appends: the budget counts the earlier attempt's bytes
         except OSError as exc:
             self._fail(exc)
@@ -51,7 +55,7 @@ class BoundedTranscript:
         try:
             if room > 0:
                 part = chunk[:room]
-                self._fh.write(part)
+                self._write_all(part)
                 self.written += len(part)
                 chunk = chunk[room:]
         except OSError as exc:
@@ -76,15 +80,23 @@ class BoundedTranscript:
                 marker = {"gravity_relay": "transcript cut", "bytes_cut": self.cut,
                           "kept": f"the first {self.written} and the last {len(self._tail)} bytes",
                           "setting": "GRAVITY_RELAY_TRANSCRIPT_MAX_MB"}
-                self._fh.write(b"\n" + json.dumps(marker).encode() + b"\n")
-            self._fh.write(self._tail)
-            self._fh.flush()
+                self._write_all(b"\n" + json.dumps(marker).encode() + b"\n")
+            self._write_all(bytes(self._tail))
             self._fh.close()
         except OSError as exc:
             self._fail(exc)
             return
         self._fh = None
         self._tail = bytearray()
+
+    def _write_all(self, data: bytes) -> None:
+        # An unbuffered file may take part of a write (a signal, a nearly full disk): go on until all is written.
+        view = memoryview(data)
+        while view:
+            done = self._fh.write(view)
+            if not done:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            view = view[done:]
 
     def note(self) -> str | None:
         """What the packet should say about the transcript, if anything."""
