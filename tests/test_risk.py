@@ -417,6 +417,11 @@ def test_security_tokens_skip_prose_lines_of_a_block_comment() -> None:
     # mark of its own, so "written permission." read as a permission check (high) in a table file.
     licence = ["      this software without specific prior written permission.", "  int n = 0;"]
     assert assess(fc("src/pcre2_ucd.c", additions=2, added_lines=licence), NO_CTX).risk == "low"
+    # Held-out-11's jdom 2.0.6.1: the same licence, its lines cut mid-sentence, an address, a quoted name.
+    jdom = ["    derived from this software without prior written permission.  For",
+            "    written permission, please contact <request_AT_jdom_DOT_org>.",
+            '    may "JDOM" appear in their name, without prior written permission']
+    assert assess(fc("src/Util.java", additions=3, added_lines=jdom), NO_CTX).risk == "low"
     code = ["      if (permission != GRANTED) {", "  int n = 0;"]
     assert assess(fc("src/pcre2_ucd.c", additions=2, added_lines=code), NO_CTX).risk == "high"
 
@@ -603,6 +608,9 @@ def test_huge_new_test_data_is_more_tests_not_a_very_large_change() -> None:
     assert fixture.risk == "low", fixture.reasons
     emptied = assess(fc("test/test_parse.py", additions=1500, deletions=900), NO_CTX)
     assert emptied.risk == "high", emptied.reasons
+    # Held-out-11's expr 1.17.0: a regenerated fuzz corpus (23,270 lines) is test data, not a risky change.
+    corpus = assess(fc("test/fuzz/fuzz_corpus.txt", additions=12000, deletions=11270), NO_CTX)
+    assert corpus.risk != "high", corpus.reasons
 
 
 def test_review_order_puts_repeats_of_one_reason_after_the_rest() -> None:

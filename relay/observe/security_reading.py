@@ -161,7 +161,8 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         # the guard an out-of-bounds read is fixed with ("if i >= len(json)", "if (pos > buf.length)").
         r"^\s*(?:\}\s*)?(?:else\s+)?if\b[^;{]*?\b\w+\s*>=?\s*(?:len\s*\(\s*[\w.]+\s*\)|[\w.]+\.len\(\)|[\w.]+\.length\b)", re.I)),
     ("permissions/auth", re.compile(
-        r"chmod|\bchown|umask|setuid|setgid|\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
+        # Not a licence's "prior written permission" (a header line inside a block comment).
+        r"chmod|\bchown|umask|setuid|setgid|(?<!written )\bpermissions?\b|authenticat|authoriz|privileg|compare_digest|"
         r"constant_?time|timing_?safe_?equal|\bhmac\b|min_?key_?length|is_?pem|is_?ssh_?key|verify_?signature|"
         # A signature checked (or its failure reported): what a token or package verifier's fix moves.
         r"signature_?invalid|invalid_?signature|bad_?signature|\.verify\s*\(|"
@@ -236,7 +237,7 @@ _TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, k
 
 # A line of prose only: words and commas, five or more, as a licence header or a docstring
 # continues inside a block comment that the sample cannot see begin ("…prior written permission.").
-_PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*(?:,?\s+[A-Za-z][\w'’-]*){4,}[.,:;]?$")
+_PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*[.,:;]?(?:\s+[\"(]?[A-Za-z][\w'’-]*[\")]?[.,:;]?){4,}$")
 
 
 def _line_token(code: str) -> str | None:

@@ -565,8 +565,10 @@ def _huge(c: FileChange, ctx: RiskContext) -> str | None:
     total = c.additions + c.deletions
     if total < _HUGE_CHANGE_LINES or file_kind(c.path) in _NO_SIZE_RULES or _mechanical(c) or _formatted(c):
         return None
-    if file_kind(c.path) == "test" and c.deletions < ctx.large_hunk:
-        return None  # thousands of new test lines (a fixture table) are more tests; removals are caught below
+    if file_kind(c.path) == "test" and (c.deletions < ctx.large_hunk or not _is_code(c.path)):
+        # Thousands of new test lines (a fixture table) are more tests, and a regenerated data file (a fuzz
+        # corpus, a snapshot) is data; removed test code is caught below.
+        return None
     return f"{total:,} lines"
 
 
