@@ -49,6 +49,8 @@ def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
 
 
 def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:
+    """The share of changed lines found again, squeezed, in the other side's text (``joined``: the
+    removed side's squeezed lines run together, then the added side's)."""
     total = found = 0
     for side, lines in enumerate((added, removed)):
         for line in lines:
