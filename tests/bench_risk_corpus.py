@@ -57,7 +57,10 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              BurntSushi/toml symfony/yaml tafia/quick-xml \\
              mpdavis/python-jose firebase/php-jwt auth0/node-jsonwebtoken jquense/expr \\
              chyh1990/yaml-rust hunterhacker/jdom expr-lang/expr facebook/zstd CESNET/libyang \\
-             isaacs/sax-js pelletier/go-toml russross/blackfriday; do
+             isaacs/sax-js pelletier/go-toml russross/blackfriday \\
+             patriksimek/vm2 zopefoundation/RestrictedPython newville/asteval josdejong/mathjs \\
+             stleary/JSON-java junrar/junrar google/gson mity/md4c github/cmark-gfm ccxvii/mujs \\
+             fitzgen/bumpalo dompdf/dompdf robrichards/xmlseclibs jsonpickle/jsonpickle; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -90,6 +93,8 @@ Run from the repository root:
         # the tenth held-out set (15 other projects, 7 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout11.json
         # the eleventh held-out set (12 other projects, 7 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout12.json
+        # the twelfth held-out set (14 other projects, 6 languages; labels committed before any run; run it once)
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
