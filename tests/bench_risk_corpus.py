@@ -71,30 +71,10 @@ Run from the repository root:
         # also: how often a rule (default: the security tokens) fires on the 200 latest commits of each repo
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json
-        # held-out commits: labelled before their first run, written after the rules were
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout2.json
-        # the second held-out set (committed before the fourth session's rule changes)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout3.json
-        # the third held-out set (labels committed before any run; run it once, with the final rules)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout4.json
-        # the fourth held-out set (16 other projects; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout5.json
-        # the fifth held-out set (20 other projects, 8 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout6.json
-        # the sixth held-out set (18 other projects, 7 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout7.json
-        # the seventh held-out set (18 other projects, 6 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout8.json
-        # the eighth held-out set (17 other projects, 7 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout9.json
-        # the ninth held-out set (18 other projects, 8 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout10.json
-        # the tenth held-out set (15 other projects, 7 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout11.json
-        # the eleventh held-out set (12 other projects, 7 languages; labels committed before any run; run it once)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout12.json
-        # the twelfth held-out set (14 other projects, 6 languages; labels committed before any run; run it once)
+    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
+        # one held-out set, N = '' (the first), 2 … 12: each built by someone who never ranked it, its
+        # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
+        # run it is a development set like the main corpus
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
