@@ -69,6 +69,8 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
     python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200 [--rule input_check ...]
         # also: how often a rule (default: the security tokens) fires on the 200 latest commits of each repo
+    python tests/bench_risk_corpus.py --mirrors DIR --task-rate 200
+        # also: how often those commits' messages, read as a leader's task, name a security fix
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
@@ -86,7 +88,10 @@ DIR/name.git; a repository that is absent is skipped with a message, as is a com
 mirror does not hold. Printed: recall@3 and recall@8 of the labelled riskiest file (the
 relay's packet targets against two naive orders computed on the same changes), how many
 labelled-benign files were called ``high``, security commits whose overall risk is
-``low``, the largest packet and the review time.
+``low``, the largest packet and the review time. An entry that carries a ``task`` (the
+instruction a leader would have given, written from the public report before the fix; its
+``task_from`` says where) is ranked a second time as a run given that task, and the same
+figures are printed for it.
 """
 
 from __future__ import annotations
@@ -110,7 +115,7 @@ from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.observe.file_kinds import file_kind, sample_filter  # noqa: E402
-from relay.review.risk import RULES, RiskContext  # noqa: E402
+from relay.review.risk import RULES, RiskContext, task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -217,7 +222,21 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
     sources = [c for c in changeset.files if file_kind(c.path) == "source"]
+    with_task = None
+    if entry.get("task"):
+        # The same change reviewed as the relay reviews a run: with the task the leader gave.
+        changes_t, _, assessed_t = build_review(changeset, report=report, workspace=work, task=entry["task"])
+        packet_t = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes_t, flags=[], tests=Tests(source="none")))
+        with_task = {
+            "order": [t.file for t in packet_t.changes.review],
+            "overall": packet_t.changes.risk,
+            "risk": {c.path: c.risk for c in assessed_t},
+            "reasons": {c.path: c.reasons for c in assessed_t},
+            "bytes": len(msgspec.json.encode(packet_t)),
+            "security": bool(task_security(entry["task"])[0]),
+        }
     return {
+        "with_task": with_task,
         "orders": {"relay": relay_order, "biggest": biggest, "source_first": source_first},
         "risk": risk,
         "reasons": {c.path: c.reasons for c in assessed},
@@ -373,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
     parser.add_argument("--check", action="store_true", help="only verify the corpus against the mirrors (commits present, labelled files changed); no observation, no ranking")
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")
+    parser.add_argument("--task-rate", type=int, default=0, metavar="N", help="also measure how often a task would name a security fix, on the messages of the N latest commits of each repository")
     parser.add_argument("--rule", action="append", metavar="NAME", help="a rule whose rate --token-rate measures (repeatable; default security_tokens)")
     args = parser.parse_args(argv)
     if not args.mirrors:
@@ -409,7 +429,33 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(summary))
     if args.token_rate and not args.check:
         _rule_rates(base, sorted(repos), args.token_rate, args.rule or ["security_tokens"])
+    if args.task_rate and not args.check:
+        _task_rate(base, sorted(repos), args.task_rate)
     return status
+
+
+def _task_rate(base: Path, repos: list[str], commits: int) -> None:
+    """How often ``task_security`` fires on ordinary commit messages, the nearest stand-in for the
+    tasks leaders write: each fire makes a run's source edits at least medium."""
+    total = fired = 0
+    words: dict[str, int] = {}
+    for repo in repos:
+        mirror = _find_mirror(base, repo)
+        if mirror is None:
+            continue
+        log = _git(None, "log", "--no-merges", f"--max-count={commits}", "--format=%B%x00", "HEAD", git_dir=mirror)
+        for message in log.decode("utf-8", "replace").split("\0"):
+            if not message.strip():
+                continue
+            total += 1
+            found = task_security(message)[0]
+            if found:
+                fired += 1
+                words[found.lower()] = words.get(found.lower(), 0) + 1
+    if total:
+        common = sorted(words.items(), key=lambda kv: -kv[1])[:12]
+        print(f"task signal on ordinary commit messages ({commits} latest of {len(repos)} repositories): fires on {fired:,} of {total:,} ({fired / total:.1%})")
+        print("  most common: " + ", ".join(f"{k} {v}" for k, v in common))
 
 
 def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
@@ -424,6 +470,10 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     token_fires = token_on_riskiest = riskiest_sources = source_files = 0
     benign_sources = token_on_benign = 0
     review_ms: list[float] = []
+    # The same figures with the task each entry carries (sets from held-out-13 on), and how often the
+    # task itself names a security fix: on security entries (wanted) and on the others (false alarms).
+    tasked = tasked_labelled = task_at3 = task_at8 = task_low_security = task_benign_high = 0
+    task_fired = {"security": [0, 0], "other": [0, 0]}
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
     try:
         for entry in corpus:
@@ -470,6 +520,26 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             benign_high += len(bad)
             if bad:
                 marks.append("benign high: " + ", ".join(f"{p} ({'; '.join(out['reasons'][p])})" for p in bad))
+            task = out["with_task"]
+            if task is not None:
+                tasked += 1
+                pool = task_fired["security" if entry["kind"] == "security" else "other"]
+                pool[0] += task["security"]
+                pool[1] += 1
+                if wanted:
+                    tasked_labelled += 1
+                    task_at3 += _hit(task["order"], wanted, 3)
+                    task_at8 += _hit(task["order"], wanted, 8)
+                    pos = next((i + 1 for i, p in enumerate(task["order"]) if p in wanted), None)
+                    marks.append(f"with task: at {pos or '-'}")
+                max_bytes = max(max_bytes, task["bytes"])
+                if entry["kind"] == "security" and task["overall"] == "low":
+                    task_low_security += 1
+                    marks.append("with task: overall LOW")
+                task_bad = [p for p in benign if task["risk"][p] == "high"]
+                task_benign_high += len(task_bad)
+                if task_bad:
+                    marks.append("with task: benign high: " + ", ".join(f"{p} ({'; '.join(task['reasons'][p])})" for p in task_bad))
             if verbose:
                 print(f"{entry['repo']}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry['commit']} [{entry['kind']}] {out['files']} files, {out['overall']}, {out['bytes']} B: " + "; ".join(marks), flush=True)
                 for p in out["orders"]["relay"][:3]:
@@ -496,10 +566,20 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
         )
     if benign_sources or token_fires:
         print(f"token rule on labelled-benign source files (mechanical controls): fires on {token_on_benign} of {benign_sources}")
+    with_task = ""
+    if tasked:
+        print(f"\nwith the leader's task ({tasked} entries carry one; see 'task_from' for where each came from):")
+        share_t = max(tasked_labelled, 1)
+        print(f"{'relay (packet targets), with task':<34} {task_at3:>4}/{tasked_labelled:<3} {task_at3 / share_t:>4.0%} {task_at8:>4}/{tasked_labelled:<3} {task_at8 / share_t:>4.0%}")
+        print(f"benign files called high: {task_benign_high}; security commits with overall risk low: {task_low_security}")
+        sec, other = task_fired["security"], task_fired["other"]
+        print(f"the task names a security fix: {sec[0]} of {sec[1]} security entries, {other[0]} of {other[1]} others")
+        with_task = (f"   with task: {task_at3:>3}/{tasked_labelled:<3} {task_at8:>3}/{tasked_labelled:<3}"
+                     f" {task_benign_high:>3} high {task_low_security:>3} low")
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
     return (f"{at3['relay']:>4}/{labelled:<3} {at3['relay'] / share:>4.0%} {at8['relay']:>4}/{labelled:<3} {at8['relay'] / share:>4.0%}"
-            f" {benign_high:>6}/{benign_total:<6} {low_security:>9}")
+            f" {benign_high:>6}/{benign_total:<6} {low_security:>9}{with_task}")
 
 
 

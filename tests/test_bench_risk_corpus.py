@@ -73,3 +73,18 @@ def test_risk_corpus_replays_several_sets_and_sums_them_up_one_line_each(tmp_pat
     assert "rule length_guard: fires on 0 (0%)" in out
     # A rule the table does not have is refused with the names it has.
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--rule", "lenght_guard"]) == 2
+
+
+def test_risk_corpus_bench_reports_figures_with_the_entries_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Sets from held-out-13 on carry the task a leader would have written: the bench ranks each
+    # change twice, as the diff alone and as a run given that task, and prints both.
+    mirrors = _mirror(tmp_path / "mirrors")
+    corpus = _corpus(tmp_path, [_entry(task="Fix the out-of-bounds read in app.py (CVE-2024-0001)"),
+                                _entry(kind="control", riskiest=[], benign=["README.md", "src/app.py"], task="Reformat the package")])
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "security commits with overall risk low: 1\n" in out  # the diff alone: `return 2` says nothing
+    assert "with the leader's task (2 entries carry one" in out
+    assert "benign files called high: 0; security commits with overall risk low: 0" in out
+    assert "the task names a security fix: 1 of 1 security entries, 0 of 1 others" in out
+    assert "with task: at 1" in out

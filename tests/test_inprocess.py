@@ -48,3 +48,32 @@ async def test_inprocess_numbers_and_booleans_sent_as_strings_are_accepted(tmp_p
     argv = launches(agy)[-1]["argv"]
     assert argv[argv.index("--print-timeout") + 1] == "300s" and "--dangerously-skip-permissions" in argv
     assert len(str(cut)) < 2000
+
+
+async def test_inprocess_a_security_task_ranks_its_quiet_fix_and_a_follow_up_keeps_it(tmp_path, repo):
+    # Held-out sets showed ~1 real fix in 6 with nothing in its lines that says "security"; the
+    # leader's own task does say it, and before this the packet called such a run overall low.
+    from fake_agy_harness import set_scenario
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "src/decode.py", "content": "def decode(buf):\n    return buf[1:]\n"},
+        {"op": "write", "path": "src/helpers.py", "content": "".join(f"V{i} = {i}\n" for i in range(30))}]))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    async with Client(create_server(settings), mode="legacy") as client:
+        fix = payload(await client.call_tool("antigravity_execute", {
+            "task": "Fix the out-of-bounds read in decode.py (CVE-2025-0001) when the buffer is empty",
+            "workspace": str(repo)}))
+        assert fix["changes"]["risk"] == "high", fix
+        first, second = fix["changes"]["review"][:2]
+        assert first["file"] == "src/decode.py" and "CVE-2025-0001" in first["reason"], fix["changes"]
+        assert second["risk"] == "medium" and "the task names" in second["reason"], fix["changes"]
+
+        set_scenario(agy, success_scenario([{"op": "write", "path": "src/errors.py", "content": "MSG = 'empty'\n"}]))
+        follow = payload(await client.call_tool("antigravity_continue", {
+            "run_id": fix["run_id"], "feedback": "Also give the error a clearer message"}))
+        assert follow["changes"]["risk"] == "medium", follow
+        assert "CVE-2025-0001" in follow["changes"]["review"][0]["reason"], follow["changes"]
+
+        set_scenario(agy, success_scenario([{"op": "write", "path": "src/more.py", "content": "y = 2\n"}]))
+        plain = payload(await client.call_tool("antigravity_execute", {"task": "Add more.py", "workspace": str(repo)}))
+        assert plain["changes"]["risk"] == "low", plain

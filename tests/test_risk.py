@@ -10,7 +10,7 @@ from relay.observe.line_shapes import SAMPLE_CHARS
 from relay.core.contracts import FileChange
 from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
 from relay.review.packet import rank_changes
-from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
+from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk, task_security
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -105,6 +105,16 @@ EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
         fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
         fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "2.4.8"'], added_lines=['__version__ = "2.4.9"']),
         RiskContext(security_note="CVE-2022-40674"),
+    ),
+    "named_by_security_task": (
+        fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+        fc("lib/png.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+        RiskContext(task_security="heap overflow", task_words=frozenset({"fix", "the", "heap", "overflow", "rle", "decoder"})),
+    ),
+    "for_security_task": (
+        fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+        fc("tests/test_rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+        RiskContext(task_security="heap overflow"),
     ),
 }
 
@@ -599,6 +609,48 @@ def test_a_file_the_changelog_names_beside_an_advisory_is_high_and_first() -> No
     assert named.risk == "high" and "CVE-2021-30130" in named.reasons[0], named.reasons
     # A line of the same changelog that names no advisory names no file (SSH2 stays as it was).
     assert not any("names this file" in r for c in out for r in c.reasons if c.path.endswith("SSH2.php"))
+
+
+# A fix with nothing in its lines that says "security" (held-out-9's libxslt use-after-free fix).
+_QUIET_FIX = fc("libxslt/transform.c", additions=1, ranges=[(812, 812)], added_lines=["    ctxt->lasttext = NULL;"])
+_BIGGER = fc("libxslt/extensions.c", additions=40, deletions=12, ranges=[(100, 140)], added_lines=CODE40)
+
+
+def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() -> None:
+    plain = {c.path: c for c in assess_all([_QUIET_FIX, _BIGGER], NO_CTX)}
+    assert plain["libxslt/transform.c"].risk == "low"  # the diff alone says nothing
+    for task in ("Fix the heap use-after-free in xsltApplyTemplates (CVE-2024-55549).",
+                 "Fix the security issue reported in #123: a crafted stylesheet frees the text node twice",
+                 "GHSA-xxxx-yyyy-zzzz: stop the out-of-bounds read when copying text"):
+        named, words = task_security(task)
+        out = {c.path: c for c in assess_all([_QUIET_FIX, _BIGGER], RiskContext(task_security=named, task_words=words))}
+        assert out["libxslt/transform.c"].risk == "medium", (task, out["libxslt/transform.c"].reasons)
+        assert "the task names" in out["libxslt/transform.c"].reasons[0]
+
+
+def test_a_task_that_names_no_security_fix_changes_nothing() -> None:
+    for task in ("Add a --quiet flag to the transform command", "Refactor transform.c to use the new text buffer API",
+                 "Handle the security settings page in the docs"):
+        named, words = task_security(task)
+        assert (named, words) == ("", frozenset()), task
+    out = assess_all([_QUIET_FIX], RiskContext())
+    assert out[0].risk == "low"
+
+
+def test_the_file_a_security_task_names_is_high_and_first() -> None:
+    named, words = task_security("Fix CVE-2024-55549: use-after-free in transform.c when a template is applied twice")
+    out = assess_all([_BIGGER, _QUIET_FIX], RiskContext(task_security=named, task_words=words))
+    order = [c.path for c in rank_changes(out)]
+    assert order[0] == "libxslt/transform.c", order
+    fixed = next(c for c in out if c.path == "libxslt/transform.c")
+    assert fixed.risk == "high" and "CVE-2024-55549" in fixed.reasons[0], fixed.reasons
+    other = next(c for c in out if c.path == "libxslt/extensions.c")
+    assert other.risk == "medium", other.reasons
+    # A test or note of the change itself names the fix already: the task adds no second reason.
+    note = fc("NEWS", additions=1, added_lines=["  - CVE-2024-55549: use-after-free in transform"])
+    with_note = {c.path: c for c in assess_all([_QUIET_FIX, note], RiskContext(task_security=named, task_words=words))}
+    assert with_note["libxslt/transform.c"].reasons[0].startswith("the change's security note names this file")
+    assert not any("task" in r for r in with_note["libxslt/transform.c"].reasons), with_note["libxslt/transform.c"].reasons
 
 
 def test_huge_new_test_data_is_more_tests_not_a_very_large_change() -> None:

@@ -78,6 +78,8 @@ Progress = Callable[[float, str], Awaitable[None]]
 
 _MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
 _RESPONSE_LIMIT = 1_000_000
+# How many earlier runs of a conversation a follow-up's review reads the task of (``_asked``).
+_ASKED_DEPTH = 8
 
 
 async def no_progress(elapsed: float, message: str) -> None:
@@ -438,7 +440,8 @@ class Relay:
         if isinstance(usage, dict):
             record.usage = {k: v for k, v in usage.items() if isinstance(v, int)}
 
-        changes, flags, files = build_review(changeset, report=report, paths=plan.paths, workspace=Path(plan.workspace))
+        changes, flags, files = build_review(changeset, report=report, paths=plan.paths, workspace=Path(plan.workspace),
+                                             task=self._asked(record))
         record.changes = files
         record.observation_source = changes.source
         flags = list(plan.notes) + self._output_notes.pop(record.run_id, []) + flags
@@ -469,7 +472,8 @@ class Relay:
             except OSError as exc:
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
-            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=workspace)
+            changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=workspace,
+                                                      task=self._asked(record))
             # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
             record.violation, live.violation = await anyio.to_thread.run_sync(
                 apply_policy, plan, changeset.files, live.before)
@@ -477,6 +481,22 @@ class Relay:
                 await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
             return changes
         return None
+
+    def _asked(self, record: RunRecord) -> str:
+        """What the leader asked for in this conversation: the run's task or feedback and those of
+        the runs it continues (a few, best effort), so a follow-up of a security fix is read as one."""
+        texts = [record.task]
+        parent = record.parent_run_id
+        for _ in range(_ASKED_DEPTH):
+            if not parent:
+                break
+            try:
+                earlier = self.store.read(parent)
+            except (RelayError, OSError):
+                break
+            texts.append(earlier.task)
+            parent = earlier.parent_run_id
+        return "\n".join(texts)
 
     def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
         """What changed, and the run's patch beside its record (before verification can touch a file)."""

@@ -19,7 +19,16 @@ from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
 from relay.observe.file_kinds import file_kind, kind_rank
-from relay.review.risk import NAMED_BY_NOTE, RiskContext, assess_all, existing_dependencies, max_risk, risk_rank
+from relay.review.risk import (
+    NAMED_BY_NOTE,
+    NAMED_BY_TASK,
+    RiskContext,
+    assess_all,
+    existing_dependencies,
+    max_risk,
+    risk_rank,
+    task_security,
+)
 
 __all__ = [
     "build_review",
@@ -76,12 +85,13 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
 
 
 def _named_by_note(change: FileChange) -> bool:
-    return any(reason.startswith(NAMED_BY_NOTE) for reason in change.reasons)
+    return any(reason.startswith((NAMED_BY_NOTE, NAMED_BY_TASK)) for reason in change.reasons)
 
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first; within a risk, a file the change's own security note names first, then by kind (source, config, data, tests, examples,
-    docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
+    """Highest risk first; within a risk, a file the change's own security note (or the task's
+    security fix) names first, then by kind (source, config, data, tests, examples, docs:
+    ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged for the same reason (a release's ten
     workflow files, each "CI configuration"), more of them tell the reviewer nothing new: they
@@ -196,18 +206,22 @@ def _target(change: FileChange) -> ReviewTarget:
 
 
 def build_review(
-    changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str] = (), workspace: Path | None = None
+    changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str] = (), workspace: Path | None = None,
+    task: str = "",
 ) -> tuple[Changes, list[str], list[FileChange]]:
     """The packet's ``changes`` section, the claims-vs-diff flags, and every assessed change.
 
     ``workspace``, when given, lets a manifest the change adds be read against the project's
-    other manifests (``existing_dependencies``); nothing is read otherwise."""
+    other manifests (``existing_dependencies``); nothing is read otherwise. ``task`` is what the
+    leader asked for: when it names a security fix, the source edits are ranked as that fix."""
     claimed = None
     if report is not None and changeset.source != "report":
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
     known = existing_dependencies(workspace, changeset.files) if workspace is not None and changeset.source != "report" else frozenset()
-    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known)
+    named, task_words = task_security(task)
+    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
+                      task_security=named, task_words=task_words)
     assessed = [_beyond_view(change, changeset) for change in assess_all(changeset.files, ctx)]
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]

@@ -73,6 +73,7 @@ from relay.observe.file_kinds import (
 
 __all__ = [
     "NAMED_BY_NOTE",
+    "NAMED_BY_TASK",
     "RULES",
     "Rule",
     "RiskContext",
@@ -83,6 +84,7 @@ __all__ = [
     "moved_dependencies",
     "security_test_names",
     "security_notes",
+    "task_security",
     "existing_dependencies",
     "LARGE_HUNK_LINES",
 ]
@@ -136,6 +138,12 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # change adds a manifest (see ``existing_dependencies``): a new pin file repeating them
     # brings in nothing new.
     known_deps: frozenset[str] = frozenset()
+    # An advisory id or attack word that the leader's own task names ("Fix the heap overflow in
+    # the RLE decoder (CVE-2024-1234)", see ``task_security``): the run is a security fix, so its
+    # source edits are what the review is for, whatever their lines look like.
+    task_security: str = ""
+    # The words of that task: a source file whose own name is one of them is the file it fixes.
+    task_words: frozenset[str] = frozenset()
 
 
 Predicate = Callable[[FileChange, RiskContext], "bool | str | None"]
@@ -339,24 +347,42 @@ def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
     return _source_beside(c, ctx.security_test)
 
 
-# The reason's start, which relay.review.packet reads to put such a file first within its risk.
+# The reasons' starts, which relay.review.packet reads to put such a file first within its risk.
 NAMED_BY_NOTE = "the change's security note names this file"
+NAMED_BY_TASK = "the task's security fix names this file"
 # Stems too generic to say which file a note means.
 _GENERIC_STEMS = frozenset({"index", "main", "init", "__init__", "lib", "mod", "core", "base", "common", "src", "app"})
 
 
-def _named_by_security_note(c: FileChange, ctx: RiskContext) -> str | None:
-    if not ctx.security_note_words or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+def _named_in(c: FileChange, named: frozenset[str], evidence: str) -> str | None:
+    """The file and ``evidence`` when a source file's own name is one of ``named`` (the words of
+    a security note or task): the file a fix is said to be in."""
+    if not named or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
         return None
     stem = basename(c.path).rsplit(".", 1)[0].lower()
-    if len(stem) < 3 or stem in _GENERIC_STEMS or stem not in ctx.security_note_words:
+    if len(stem) < 3 or stem in _GENERIC_STEMS or stem not in named:
         return None
-    return f"{basename(c.path)[:40]}, {ctx.security_note}"
+    return f"{basename(c.path)[:40]}, {evidence}"
+
+
+def _named_by_security_note(c: FileChange, ctx: RiskContext) -> str | None:
+    return _named_in(c, ctx.security_note_words, ctx.security_note)
+
+
+def _named_by_security_task(c: FileChange, ctx: RiskContext) -> str | None:
+    if not ctx.task_security or _named_by_security_note(c, ctx):
+        return None  # the change's own note says it already
+    return _named_in(c, ctx.task_words, ctx.task_security)
 
 
 def _beside_security_note(c: FileChange, ctx: RiskContext) -> str | None:
     # Beside a security test already says it.
     return None if ctx.security_test else _source_beside(c, ctx.security_note)
+
+
+def _for_security_task(c: FileChange, ctx: RiskContext) -> str | None:
+    # A test or note of the change itself already says it, with evidence from the change.
+    return None if ctx.security_test or ctx.security_note else _source_beside(c, ctx.task_security)
 
 
 def _coverage_lowered(c: FileChange, ctx: RiskContext) -> str | None:
@@ -592,6 +618,7 @@ def _large_hunk(c: FileChange, ctx: RiskContext) -> str | None:
 
 RULES: tuple[Rule, ...] = (
     Rule("named_by_security_note", "high", NAMED_BY_NOTE + " ({detail})", _named_by_security_note),
+    Rule("named_by_security_task", "high", NAMED_BY_TASK + " ({detail})", _named_by_security_task),
     Rule("deleted_test", "high", "deletes a test file", _deleted_test),
     Rule("removed_assertions", "high", "test weakened: removes {detail}", _removed_assertions),
     Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", _skip_marker),
@@ -609,6 +636,7 @@ RULES: tuple[Rule, ...] = (
     Rule("huge_change", "high", "very large change ({detail})", _huge),
     Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", _beside_security_test),
     Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", _beside_security_note),
+    Rule("for_security_task", "medium", "changed for the security fix the task names ({detail})", _for_security_task),
     Rule("length_guard", "medium", "{detail}", _length_guard),
     Rule("input_check", "medium", "changes an input check ({detail})", _input_check),
     Rule("deleted_file", "medium", "deletes a file", _deleted),
@@ -706,6 +734,10 @@ _SECURITY_TEST_FILE_WORDS = frozenset({
 })
 
 
+# Identifiers and path parts of a text ("lib/tar.js" gives lib, tar, js), lowercased by the callers.
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
 def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
     """The first advisory id or "security fix" that an added line of the change's prose names
     ("" if none), and the words of every such line (lowercased)."""
@@ -718,8 +750,18 @@ def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
             found = security_note(line)
             if found:
                 first = first or found[:40]
-                note_words.update(w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", line))
+                note_words.update(w.lower() for w in _WORD_RE.findall(line))
     return first, frozenset(note_words)
+
+
+def task_security(task: str) -> tuple[str, frozenset[str]]:
+    """The advisory id, attack word or "security fix" the leader's task names ("" if none), and
+    the task's words (lowercased, empty when it names none). Read from the task as given, not
+    from the worker's report: the leader says what the run is for."""
+    found = security_note(task) or advisory_words(task)
+    if not found:
+        return "", frozenset()
+    return found[:40], frozenset(w.lower() for w in _WORD_RE.findall(task))
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
