@@ -275,9 +275,10 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
 
     Cuts go from what a reviewer misses least to what they miss most, checking the size
     after each: lists capped at their maxima; then long text trimmed (summary, flags,
-    reasons); review targets dropped from the lowest risk up to the top three; file names
-    not already named by a target; the rest of the file names; summary and flags cut
-    further; targets down to the top one; then everything that is left to cut.
+    reasons); file names no target names (a bare name tells less than a target's lines,
+    risk and reason); review targets dropped from the lowest risk up to the top three; the
+    rest of the file names; summary and flags cut further; targets down to the top one;
+    then everything that is left to cut.
     ``Changes.truncated`` names each cut and where the full record is. The input packet
     is not modified.
     """
@@ -335,8 +336,8 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
     steps = (
         lambda: fits(),
         lambda: trim_text(400, 140, 70),
-        lambda: drop_targets(3),
         lambda: drop_files(keep_named=True),
+        lambda: drop_targets(3),
         lambda: drop_files(keep_named=False),
         lambda: trim_text(120, 80, 50),
         lambda: drop_flags(2),
