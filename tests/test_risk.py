@@ -628,9 +628,22 @@ def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() 
         assert "the task names" in out["libxslt/transform.c"].reasons[0]
 
 
+@pytest.mark.parametrize("task", [
+    "Fix the XXE in the XLSX reader", "Stop the integer overflow when a chunk length is near 2**32",
+    "Close the sandbox escape through Function.prototype", "Reject crafted archives (zip slip) in extract()",
+    "Make the parser safe for untrusted input", "Fix ReDoS in the email validator", "Fix a security issue in the tokenizer",
+])
+def test_task_security_reads_the_ways_a_leader_names_a_security_fix(task: str) -> None:
+    assert task_security(task)[0], task
+
+
 def test_a_task_that_names_no_security_fix_changes_nothing() -> None:
+    # Prose that sounds like an attack but asks for none (advisory_words, made for code comments,
+    # fires on the first three).
     for task in ("Add a --quiet flag to the transform command", "Refactor transform.c to use the new text buffer API",
-                 "Handle the security settings page in the docs"):
+                 "Handle the security settings page in the docs", "Add dependency injection to the service layer",
+                 "Make the merge step not quadratic in the number of files", "Fix the infinite loop in the retry helper",
+                 "Double the default buffer size", "Show the overflow menu on small screens"):
         named, words = task_security(task)
         assert (named, words) == ("", frozenset()), task
     out = assess_all([_QUIET_FIX], RiskContext())

@@ -21,6 +21,7 @@ __all__ = [
     "advisory_words",
     "attack_test_name",
     "security_note",
+    "task_security_words",
     "is_advisory_comment",
     "security_token",
     "changed_security_token",
@@ -103,6 +104,37 @@ _SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulne
 def security_note(line: str) -> str | None:
     """The advisory id, or "security fix" in the change's own notes (a changelog line), or None."""
     return _screened_search(line, _SECURITY_NOTE_WORDS, _SECURITY_NOTE_RE)
+
+
+# What a leader's task says when it asks for a security fix. Tasks are prose, so this is stricter
+# than ``advisory_words`` where prose misleads ("dependency injection", "make the sort not quadratic",
+# "fix the infinite loop in the retry") and wider where a task names the class of bug ("XXE", "SSRF",
+# "sandbox escape", "integer overflow"). Its rate on commit messages read as tasks is measured by
+# ``tests/bench_risk_corpus.py --task-rate``.
+# An advisory id, read first wherever it stands: the most precise name a reason can carry.
+_ADVISORY_ID_RE = re.compile(r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b")
+_TASK_SECURITY_RE = re.compile(
+    r"\b(?:Re)?DoS\b|\bXXE\b|\bSSRF\b|"
+    r"(?i:\bsecurity (?:fix(?:es)?|issues?|bugs?|holes?|flaws?|problems?|patch(?:es)?|vulnerabilit(?:y|ies)|release|advisory)\b|"
+    r"\bvulnerab\w*|\bexploit\w*|\battacker\w*|\bmalicious|\buntrusted|\bhostile input|"
+    r"use[- ]after[- ]free|double[- ]free|\b(?:heap|stack|buffer|integer)[- ](?:buffer[- ])?(?:overflow|underflow|over-?read)|"
+    r"out[- ]of[- ]bounds|denial[- ]of[- ]service|\b(?:path|directory) traversal|zip[- ]?slip|prototype pollution|\bxss\b|"
+    r"cross[- ]site scripting|\b(?:sql|command|code|shell|template|header|xml|ldap|html|script|os|crlf|argument|expression|xpath) injection|"
+    r"arbitrary (?:code|command|file)|code execution|billion laughs|zip bomb|(?:cpu|memory|resource|stack) exhaustion|"
+    r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature) bypass|privilege escalation)"
+)
+_TASK_SECURITY_WORDS = (
+    "cve-", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
+    "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
+    "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
+    "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation",
+)
+
+
+def task_security_words(text: str) -> str | None:
+    """The advisory id, attack or "security fix" a leader's task names, or None."""
+    advisory = _screened_search(text, _TASK_SECURITY_WORDS[:5], _ADVISORY_ID_RE)
+    return advisory or _screened_search(text, _TASK_SECURITY_WORDS, _TASK_SECURITY_RE)
 
 
 def is_advisory_comment(line: str) -> bool:

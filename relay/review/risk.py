@@ -47,6 +47,7 @@ from relay.observe.security_reading import (
     changed_length_guard,
     changed_security_token,
     security_note,
+    task_security_words,
 )
 from relay.core.contracts import FileChange, Risk
 from relay.core.path_globs import matches_any
@@ -758,7 +759,7 @@ def task_security(task: str) -> tuple[str, frozenset[str]]:
     """The advisory id, attack word or "security fix" the leader's task names ("" if none), and
     the task's words (lowercased, empty when it names none). Read from the task as given, not
     from the worker's report: the leader says what the run is for."""
-    found = security_note(task) or advisory_words(task)
+    found = task_security_words(task)
     if not found:
         return "", frozenset()
     return found[:40], frozenset(w.lower() for w in _WORD_RE.findall(task))
