@@ -60,7 +60,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              isaacs/sax-js pelletier/go-toml russross/blackfriday \\
              patriksimek/vm2 zopefoundation/RestrictedPython newville/asteval josdejong/mathjs \\
              stleary/JSON-java junrar/junrar google/gson mity/md4c github/cmark-gfm ccxvii/mujs \\
-             fitzgen/bumpalo dompdf/dompdf robrichards/xmlseclibs jsonpickle/jsonpickle; do
+             fitzgen/bumpalo dompdf/dompdf robrichards/xmlseclibs jsonpickle/jsonpickle \\
+             ljharb/qs yahoo/serialize-javascript validatorjs/validator.js markdown-it/markdown-it \\
+             mongodb/js-bson alibaba/fastjson apache/commons-configuration apache/commons-beanutils \\
+             PHPOffice/PhpSpreadsheet Exiv2/exiv2 LibRaw/LibRaw sparklemotion/nokogiri \\
+             dtolnay/serde-yaml nwaples/rardecode; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -74,9 +78,10 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
-        # one held-out set, N = '' (the first), 2 … 12: each built by someone who never ranked it, its
+        # one held-out set, N = '' (the first), 2 … 13: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
-        # run it is a development set like the main corpus
+        # run it is a development set like the main corpus; from 13 on, each entry also carries
+        # 'task' / 'task_from': the leader's instruction, written only from the public report
     python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
