@@ -632,6 +632,11 @@ def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() 
     "Fix the XXE in the XLSX reader", "Stop the integer overflow when a chunk length is near 2**32",
     "Close the sandbox escape through Function.prototype", "Reject crafted archives (zip slip) in extract()",
     "Make the parser safe for untrusted input", "Fix ReDoS in the email validator", "Fix a security issue in the tokenizer",
+    # Held-out-13's tasks, written from advisories, that the first reading missed:
+    "Prepare release 12.3.2: fix possible ReDOS in newline rule.",
+    "Fix the uncontrolled resource consumption: patterns with length > 50K chars slow the parser down",
+    "Fix the StackOverflowError calling ListDelimiterHandler.flatten(Object, int) with a cyclical object tree.",
+    "Make the reader refuse a specially crafted RAR file whose dictionary size is too large",
 ])
 def test_task_security_reads_the_ways_a_leader_names_a_security_fix(task: str) -> None:
     assert task_security(task)[0], task
@@ -664,6 +669,17 @@ def test_the_file_a_security_task_names_is_high_and_first() -> None:
     with_note = {c.path: c for c in assess_all([_QUIET_FIX, note], RiskContext(task_security=named, task_words=words))}
     assert with_note["libxslt/transform.c"].reasons[0].startswith("the change's security note names this file")
     assert not any("task" in r for r in with_note["libxslt/transform.c"].reasons), with_note["libxslt/transform.c"].reasons
+
+
+def test_clearing_the_executable_bit_is_low_and_not_the_fix_a_task_names() -> None:
+    # Regression (held-out-13's one run): fastjson 1.2.69 cleared the executable bit on ~900 files;
+    # each was "permission bits changed" medium and the fixed ParserConfig.java (low) fell out of
+    # the targets. With the task read, mode-only files were also "changed for the security fix".
+    cleared = fc("src/main/java/com/alibaba/fastjson/JSON.java", kind="mode", mode_before="100755", mode_after="100644")
+    out = assess(cleared, RiskContext(task_security="CVE-2022-25845"))
+    assert out.risk == "low" and out.reasons == ["permission bits changed (100755 → 100644)"], out.reasons
+    made_runnable = assess(fc("tools/run.sh", kind="mode", mode_before="100644", mode_after="100755"), NO_CTX)
+    assert made_runnable.risk == "medium", made_runnable.reasons
 
 
 def test_huge_new_test_data_is_more_tests_not_a_very_large_change() -> None:

@@ -114,20 +114,23 @@ def security_note(line: str) -> str | None:
 # An advisory id, read first wherever it stands: the most precise name a reason can carry.
 _ADVISORY_ID_RE = re.compile(r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b")
 _TASK_SECURITY_RE = re.compile(
-    r"\b(?:Re)?DoS\b|\bXXE\b|\bSSRF\b|"
+    r"\b(?:Re)?DoS\b|\b(?i:redos)\b|\bXXE\b|\bSSRF\b|\bRCE\b|\bStackOverflow(?:Error|Exception)\b|"
     r"(?i:\bsecurity (?:fix(?:es)?|issues?|bugs?|holes?|flaws?|problems?|patch(?:es)?|vulnerabilit(?:y|ies)|release|advisory)\b|"
     r"\bvulnerab\w*|\bexploit\w*|\battacker\w*|\bmalicious|\buntrusted|\bhostile input|"
     r"use[- ]after[- ]free|double[- ]free|\b(?:heap|stack|buffer|integer)[- ](?:buffer[- ])?(?:overflow|underflow|over-?read)|"
     r"out[- ]of[- ]bounds|denial[- ]of[- ]service|\b(?:path|directory) traversal|zip[- ]?slip|prototype pollution|\bxss\b|"
     r"cross[- ]site scripting|\b(?:sql|command|code|shell|template|header|xml|ldap|html|script|os|crlf|argument|expression|xpath) injection|"
     r"arbitrary (?:code|command|file)|code execution|billion laughs|zip bomb|(?:cpu|memory|resource|stack) exhaustion|"
-    r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature) bypass|privilege escalation)"
+    r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature|validation) bypass|privilege escalation|"
+    r"\bcrafted\b|uncontrolled (?:resource consumption|recursion|memory allocation)|unbounded recursion|"
+    r"out[- ]of[- ]buffer|insecure (?:de)?serialization)"
 )
 _TASK_SECURITY_WORDS = (
     "cve-", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
     "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
     "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
-    "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation",
+    "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation", "rce", "crafted",
+    "uncontrolled", "unbounded", "out-of-buffer", "out of buffer", "insecure",
 )
 
 

@@ -338,6 +338,8 @@ def _source_beside(c: FileChange, evidence: str) -> str | None:
     for a deletion, a mechanical edit or the release's version string (not the fix)."""
     if not evidence or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
         return None
+    if not (c.additions or c.deletions):
+        return None  # its content did not change (permission bits only, a pure rename): not the fix
     lines = [*c.added_lines, *c.removed_lines]
     if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
         return None
@@ -550,9 +552,10 @@ def _submodule(c: FileChange, ctx: RiskContext) -> bool:
 
 
 def _mode_change(c: FileChange, ctx: RiskContext) -> str | None:
-    # Only the executable bit of a regular file; a file <-> symlink swap is a type change.
-    regular = ("100644", "100755", "100664")
-    if c.mode_before in regular and c.mode_after in regular and c.mode_before != c.mode_after:
+    # Only the executable bit of a regular file, and only when it is set: a file that can now be run
+    # is worth a look, one that no longer can is not (fastjson 1.2.69 cleared it on 900 files, and
+    # the fixed file fell out of the targets behind them). A file <-> symlink swap is a type change.
+    if c.mode_before in ("100644", "100664") and c.mode_after == "100755":
         return f"{c.mode_before} → {c.mode_after}"
     return None
 
@@ -665,6 +668,8 @@ def _describe(c: FileChange) -> str:
         return f"deleted ({_lines(c.deletions)})"
     if c.kind == "modified" and _version_bump(c):
         return "version bump"
+    if c.kind == "mode":
+        return f"permission bits changed ({c.mode_before} → {c.mode_after})"
     if c.kind == "added":
         return f"new file ({_lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
