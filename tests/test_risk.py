@@ -671,6 +671,25 @@ def test_the_file_a_security_task_names_is_high_and_first() -> None:
     assert not any("task" in r for r in with_note["libxslt/transform.c"].reasons), with_note["libxslt/transform.c"].reasons
 
 
+def test_a_keep_a_changelog_security_section_and_a_pathological_test_mark_the_fix() -> None:
+    # Regression (held-out-13's one run): markdown-it 12.3.2 replaced `replace(/ +$/, '')` by a loop
+    # (ReDoS); its CHANGELOG said "### Security / - Fix possible ReDOS in newline rule." and it added
+    # a case to test/pathological.js, yet the run was overall low.
+    fix = fc("lib/rules_inline/newline.js", additions=5, deletions=1, removed_lines=["        state.pending = state.pending.replace(/ +$/, '');"],
+             added_lines=["        ws = pmax - 1;", "        while (ws >= 1 && state.pending.charCodeAt(ws - 1) === 0x20) ws--;", "        state.pending = state.pending.slice(0, ws);"])
+    for line in ("### Security", "- Fix possible ReDOS in newline rule. Thanks to @MakeNowJust."):
+        assert line_matters("CHANGELOG.md", line), line
+        out = {c.path: c for c in assess_all([fix, fc("CHANGELOG.md", additions=1, added_lines=[line])], NO_CTX)}
+        assert out["lib/rules_inline/newline.js"].risk != "low", (line, out["lib/rules_inline/newline.js"].reasons)
+    test = fc("test/pathological.js", additions=6, added_lines=["  it('newline', async () => {", "    await test_pattern('x' + ' '.repeat(100000) + 'x  \\nx')"])
+    out = {c.path: c for c in assess_all([fix, test], NO_CTX)}
+    assert out["lib/rules_inline/newline.js"].risk == "medium", out["lib/rules_inline/newline.js"].reasons
+    # "Security" in a sentence or another heading names no fix.
+    for line in ("## Security considerations for plugins", "Security is discussed in SECURITY.md"):
+        plain = {c.path: c for c in assess_all([fix, fc("CHANGELOG.md", additions=1, added_lines=[line])], NO_CTX)}
+        assert plain["lib/rules_inline/newline.js"].risk == "low", line
+
+
 def test_clearing_the_executable_bit_is_low_and_not_the_fix_a_task_names() -> None:
     # Regression (held-out-13's one run): fastjson 1.2.69 cleared the executable bit on ~900 files;
     # each was "permission bits changed" medium and the fixed ParserConfig.java (low) fell out of

@@ -72,7 +72,7 @@ _CASE_NAME_RE = re.compile(
     r"^\s*(?:it|test|describe|specify|context)\s*\(\s*['\"`]([^'\"`]*)|\bt\.Run\s*\(\s*\"([^\"]*)"
 )
 _ATTACK_NAME_RE = re.compile(
-    r"(?i)overflow|underflow|out_?of_?bounds|redos|traversal|injection|zip_?bomb|malicious|crafted|untrusted|hostile|"
+    r"(?i)overflow|underflow|out_?of_?bounds|redos|traversal|injection|zip_?bomb|malicious|crafted|untrusted|hostile|pathological|"
     r"exhaust|too[_ ]?(?:large|long|deep|many|big)|max_?(?:depth|size|len)|deeply[_ ]?nested|\bdos\b|_dos\b"
 )
 _CASE_NAME_WORDS = ("fn ", "def ", "func ", "function ", "it(", "it (", "test(", "describe(", "specify(", "context(", "t.run(")
@@ -96,9 +96,11 @@ def attack_test_name(line: str) -> str | None:
 # about features too).
 _SECURITY_NOTE_RE = re.compile(
     r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b|"
-    r"(?i:\bsecurity (?:fix(?:es)?|issues?|vulnerabilit(?:y|ies)|release|advisory)\b|\bvulnerabilit(?:y|ies)\b)"
+    r"(?i:\bsecurity (?:fix(?:es)?|issues?|vulnerabilit(?:y|ies)|release|advisory)\b|\bvulnerabilit(?:y|ies)\b|\bredos\b|denial[- ]of[- ]service)|"
+    # Keep a Changelog's own section for fixed vulnerabilities ("### Security").
+    r"^\s*#{2,4}\s*Security\s*$"
 )
-_SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulnerab")
+_SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulnerab", "redos", "denial")
 
 
 def security_note(line: str) -> str | None:

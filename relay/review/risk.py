@@ -737,11 +737,20 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
 _SECURITY_TEST_FILE_WORDS = frozenset({
     "security", "limit", "limits", "fuzz", "overflow", "dos", "redos", "malicious", "hostile", "untrusted", "traversal",
     "injection", "exploit", "exploits", "cve", "vuln", "vulnerability",
+    # commonmark's and markdown-it's suites of inputs that once took quadratic time or worse
+    "pathological",
 })
 
 
-# Identifiers and path parts of a text ("lib/tar.js" gives lib, tar, js), lowercased by the callers.
+# Identifiers and path parts of a text ("lib/tar.js" gives lib, tar, js).
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+# A link names a project and a pull request, not a file ("https://github.com/moment/moment/pull/6015").
+_URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
+
+
+def _named_words(text: str) -> set[str]:
+    """The words that may name a file: identifiers and path parts, lowercased, links left out."""
+    return {w.lower() for w in _WORD_RE.findall(_URL_RE.sub(" ", text))}
 
 
 def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
@@ -756,7 +765,7 @@ def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
             found = security_note(line)
             if found:
                 first = first or found[:40]
-                note_words.update(w.lower() for w in _WORD_RE.findall(line))
+                note_words.update(_named_words(line))
     return first, frozenset(note_words)
 
 
@@ -767,7 +776,7 @@ def task_security(task: str) -> tuple[str, frozenset[str]]:
     found = task_security_words(task)
     if not found:
         return "", frozenset()
-    return found[:40], frozenset(w.lower() for w in _WORD_RE.findall(task))
+    return found[:40], frozenset(_named_words(task))
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
