@@ -64,7 +64,11 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              ljharb/qs yahoo/serialize-javascript validatorjs/validator.js markdown-it/markdown-it \\
              mongodb/js-bson alibaba/fastjson apache/commons-configuration apache/commons-beanutils \\
              PHPOffice/PhpSpreadsheet Exiv2/exiv2 LibRaw/LibRaw sparklemotion/nokogiri \\
-             dtolnay/serde-yaml nwaples/rardecode; do
+             dtolnay/serde-yaml nwaples/rardecode \\
+             redis/hiredis mm2/Little-CMS libgd/libgd Tencent/rapidjson webpack/loader-utils \\
+             postcss/postcss PrismJS/prism thejoshwolfe/yauzl highlightjs/highlight.js rustls/rustls \\
+             ruby/stringio opencontainers/runc ipython/ipython jupyter/nbconvert \\
+             ESAPI/esapi-java-legacy tecnickcom/TCPDF; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -78,7 +82,7 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
-        # one held-out set, N = '' (the first), 2 … 13: each built by someone who never ranked it, its
+        # one held-out set, N = '' (the first), 2 … 14: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
         # run it is a development set like the main corpus; from 13 on, each entry also carries
         # 'task' / 'task_from': the leader's instruction, written only from the public report
