@@ -690,6 +690,19 @@ def test_a_keep_a_changelog_security_section_and_a_pathological_test_mark_the_fi
         assert plain["lib/rules_inline/newline.js"].risk == "low", line
 
 
+def test_a_version_bump_is_never_the_file_a_task_names() -> None:
+    # Regression (held-out-14's one run): IPython 8.0.1's task said "Prepare release 8.0.1, a security
+    # release (CVE-2022-21699)…"; core/release.py, whose one change is `_version_patch = 1`, was
+    # named by "release" and went first, ahead of the fixed profiledir.py.
+    named, words = task_security("Prepare release 8.0.1, a security release (CVE-2022-21699): stop searching the working directory for profiles")
+    bump = fc("IPython/core/release.py", additions=1, deletions=1, removed_lines=["_version_patch = 0"], added_lines=["_version_patch = 1"])
+    fix = fc("IPython/core/profiledir.py", additions=2, deletions=2, removed_lines=["        paths = [os.getcwd(), ipython_dir]"], added_lines=["        paths = [ipython_dir]"])
+    out = rank_changes(assess_all([bump, fix], RiskContext(task_security=named, task_words=words)))
+    assert [c.path for c in out] == ["IPython/core/profiledir.py", "IPython/core/release.py"], [(c.path, c.reasons) for c in out]
+    assert out[1].risk == "low" and out[1].reasons == ["version bump"], out[1].reasons
+    assert assess(fc("src/lcms2.h", additions=1, deletions=1, removed_lines=["#define LCMS_VERSION        2080"], added_lines=["#define LCMS_VERSION        2090"]), NO_CTX).reasons == ["version bump"]
+
+
 def test_clearing_the_executable_bit_is_low_and_not_the_fix_a_task_names() -> None:
     # Regression (held-out-13's one run): fastjson 1.2.69 cleared the executable bit on ~900 files;
     # each was "permission bits changed" medium and the fixed ParserConfig.java (low) fell out of

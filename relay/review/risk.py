@@ -338,12 +338,15 @@ def _source_beside(c: FileChange, evidence: str) -> str | None:
     for a deletion, a mechanical edit or the release's version string (not the fix)."""
     if not evidence or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
         return None
-    if not (c.additions or c.deletions):
+    if not (c.additions or c.deletions) or _only_version(c):
         return None  # its content did not change (permission bits only, a pure rename): not the fix
-    lines = [*c.added_lines, *c.removed_lines]
-    if lines and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines):
-        return None
     return evidence
+
+
+def _only_version(c: FileChange) -> bool:
+    """Every changed line is the release's version string (``__version__ = "8.0.1"``)."""
+    lines = [*c.added_lines, *c.removed_lines]
+    return bool(lines) and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines)
 
 
 def _beside_security_test(c: FileChange, ctx: RiskContext) -> str | None:
@@ -360,7 +363,7 @@ _GENERIC_STEMS = frozenset({"index", "main", "init", "__init__", "lib", "mod", "
 def _named_in(c: FileChange, named: frozenset[str], evidence: str) -> str | None:
     """The file and ``evidence`` when a source file's own name is one of ``named`` (the words of
     a security note or task): the file a fix is said to be in."""
-    if not named or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c):
+    if not named or file_kind(c.path) != "source" or c.kind == "deleted" or _mechanical(c) or _only_version(c):
         return None
     stem = basename(c.path).rsplit(".", 1)[0].lower()
     if len(stem) < 3 or stem in _GENERIC_STEMS or stem not in named:
@@ -513,13 +516,14 @@ def _lockfile(c: FileChange, ctx: RiskContext) -> bool:
     return is_lockfile(c.path)
 
 
-_VERSION_LINE_RE = re.compile(r"""^\s*["']?(?:__)?version(?:__)?["']?\s*[:=]|^\s*VERSION\s*=""", re.IGNORECASE)
+# A release's version string: __version__ = "1.2", _version_patch = 1, "version": "1.2",
+# #define LCMS_VERSION 2090.
+_VERSION_LINE_RE = re.compile(r"""^\s*["']?_{0,2}version\w*["']?\s*[:=]|^\s*#\s*define\s+\w*VERSION\w*\s""", re.IGNORECASE)
 
 
 def _version_bump(c: FileChange) -> bool:
     """A manifest edit that only changes the project's own version (a release)."""
-    lines = [*c.added_lines, *c.removed_lines]
-    return bool(lines) and is_manifest(c.path) and complete_sample(c) and all(_VERSION_LINE_RE.match(line) for line in lines)
+    return is_manifest(c.path) and _only_version(c)
 
 
 def _build_config(c: FileChange, ctx: RiskContext) -> bool:
@@ -666,7 +670,7 @@ def _describe(c: FileChange) -> str:
         return f"mechanical: {mechanical}"[:_MAX_REASON_CHARS]
     if c.kind == "deleted":
         return f"deleted ({_lines(c.deletions)})"
-    if c.kind == "modified" and _version_bump(c):
+    if c.kind == "modified" and _only_version(c):
         return "version bump"
     if c.kind == "mode":
         return f"permission bits changed ({c.mode_before} → {c.mode_after})"
