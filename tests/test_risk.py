@@ -637,6 +637,9 @@ def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() 
     "Fix the uncontrolled resource consumption: patterns with length > 50K chars slow the parser down",
     "Fix the StackOverflowError calling ListDelimiterHandler.flatten(Object, int) with a cyclical object tree.",
     "Make the reader refuse a specially crafted RAR file whose dictionary size is too large",
+    # Held-out-15's, likewise:
+    "Fix comrak so that unsafe URLs, like javascript: ones, cannot be smuggled into the output",
+    "Prepare release 1.0.3: fix memory errors reported in crbug.com/1504792",
 ])
 def test_task_security_reads_the_ways_a_leader_names_a_security_fix(task: str) -> None:
     assert task_security(task)[0], task
@@ -648,7 +651,8 @@ def test_a_task_that_names_no_security_fix_changes_nothing() -> None:
     for task in ("Add a --quiet flag to the transform command", "Refactor transform.c to use the new text buffer API",
                  "Handle the security settings page in the docs", "Add dependency injection to the service layer",
                  "Make the merge step not quadratic in the number of files", "Fix the infinite loop in the retry helper",
-                 "Double the default buffer size", "Show the overflow menu on small screens"):
+                 "Double the default buffer size", "Show the overflow menu on small screens",
+                 "Reduce memory use of the cache", "Mark the FFI wrappers unsafe", "Add a javascript: example to the docs"):
         named, words = task_security(task)
         assert (named, words) == ("", frozenset()), task
     out = assess_all([_QUIET_FIX], RiskContext())

@@ -125,14 +125,15 @@ _TASK_SECURITY_RE = re.compile(
     r"arbitrary (?:code|command|file)|code execution|billion laughs|zip bomb|(?:cpu|memory|resource|stack) exhaustion|"
     r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature|validation) bypass|privilege escalation|"
     r"\bcrafted\b|uncontrolled (?:resource consumption|recursion|memory allocation)|unbounded recursion|"
-    r"out[- ]of[- ]buffer|insecure (?:de)?serialization)"
+    r"out[- ]of[- ]buffer|insecure (?:de)?serialization|memory (?:corruption|errors?|safety (?:bugs?|issues?))|"
+    r"unsafe (?:urls?|uris?|links?|schemes?|html)\b|\bjavascript: (?:urls?|links?|schemes?|ones))"
 )
 _TASK_SECURITY_WORDS = (
     "cve-", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
     "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
     "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
     "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation", "rce", "crafted",
-    "uncontrolled", "unbounded", "out-of-buffer", "out of buffer", "insecure",
+    "uncontrolled", "unbounded", "out-of-buffer", "out of buffer", "insecure", "memory", "unsafe", "javascript:",
 )
 
 
