@@ -71,7 +71,10 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              ESAPI/esapi-java-legacy tecnickcom/TCPDF \\
              jquery/jquery janl/mustache.js ajv-validator/ajv moment/luxon mpdf/mpdf cloudflare/circl \\
              kivikakk/comrak OWASP/java-html-sanitizer harfbuzz/harfbuzz AOMediaCodec/libavif \\
-             jasper-software/jasper python-pillow/Pillow strukturag/libheif; do
+             jasper-software/jasper python-pillow/Pillow strukturag/libheif \\
+             fribidi/fribidi gdraheim/zziplib juliangruber/brace-expansion browserify/sha.js \\
+             sindresorhus/file-type vercel/ms psf/black mruby/mruby OpenSC/OpenSC libvips/libvips \\
+             Byron/gitoxide apache/xmlgraphics-batik chronotope/chrono pierrec/lz4; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -85,7 +88,7 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
-        # one held-out set, N = '' (the first), 2 … 15: each built by someone who never ranked it, its
+        # one held-out set, N = '' (the first), 2 … 16: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
         # run it is a development set like the main corpus; from 13 on, each entry also carries
         # 'task' / 'task_from': the leader's instruction, written only from the public report
