@@ -640,6 +640,11 @@ def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() 
     # Held-out-15's, likewise:
     "Fix comrak so that unsafe URLs, like javascript: ones, cannot be smuggled into the output",
     "Prepare release 1.0.3: fix memory errors reported in crbug.com/1504792",
+    # Held-out-16's, likewise:
+    "Prepare release 0.13.68: fix a number of CVEs reported with special *.zip files",
+    "Fix the inefficient regular expression complexity in the function parse of the file index.js",
+    "Fix the segmentation fault caused by invalid memory access in the zzip_disk_fread function",
+    "Prepare release 8.14.4: fix null-pointer dereference during svgload",
 ])
 def test_task_security_reads_the_ways_a_leader_names_a_security_fix(task: str) -> None:
     assert task_security(task)[0], task
@@ -652,7 +657,8 @@ def test_a_task_that_names_no_security_fix_changes_nothing() -> None:
                  "Handle the security settings page in the docs", "Add dependency injection to the service layer",
                  "Make the merge step not quadratic in the number of files", "Fix the infinite loop in the retry helper",
                  "Double the default buffer size", "Show the overflow menu on small screens",
-                 "Reduce memory use of the cache", "Mark the FFI wrappers unsafe", "Add a javascript: example to the docs"):
+                 "Reduce memory use of the cache", "Mark the FFI wrappers unsafe", "Add a javascript: example to the docs",
+                 "Return a null pointer instead of panicking", "Add a cve field to the advisory model"):
         named, words = task_security(task)
         assert (named, words) == ("", frozenset()), task
     out = assess_all([_QUIET_FIX], RiskContext())

@@ -126,14 +126,19 @@ _TASK_SECURITY_RE = re.compile(
     r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature|validation) bypass|privilege escalation|"
     r"\bcrafted\b|uncontrolled (?:resource consumption|recursion|memory allocation)|unbounded recursion|"
     r"out[- ]of[- ]buffer|insecure (?:de)?serialization|memory (?:corruption|errors?|safety (?:bugs?|issues?))|"
-    r"unsafe (?:urls?|uris?|links?|schemes?|html)\b|\bjavascript: (?:urls?|links?|schemes?|ones))"
+    r"unsafe (?:urls?|uris?|links?|schemes?|html)\b|\bjavascript: (?:urls?|links?|schemes?|ones)|"
+    r"invalid memory (?:access|reads?|writes?)|uninitiali[sz]ed memory|null[- ]pointer dereference|"
+    r"inefficient regular expression complexity)|"
+    # "a number of CVEs", "the CVE reported by …": the bare word, in capitals.
+    r"\bCVEs?\b"
 )
 _TASK_SECURITY_WORDS = (
-    "cve-", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
+    "cve", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
     "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
     "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
     "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation", "rce", "crafted",
     "uncontrolled", "unbounded", "out-of-buffer", "out of buffer", "insecure", "memory", "unsafe", "javascript:",
+    "pointer", "inefficient regular",
 )
 
 

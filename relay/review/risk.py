@@ -773,14 +773,31 @@ def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
     return first, frozenset(note_words)
 
 
+# What in a task's prose can name a file: a file name or path (`decode.py`, lib/tar.js), text in
+# backticks, a call (`rtrim(`), or an identifier that is not an ordinary word (QuickTimeVideo,
+# zzip_disk_fread, RLE). Plain words ("repository", "checkout") name concepts, not files: gitoxide's
+# task "…during checkout…" put gix/src/clone/checkout.rs ahead of the fixed path.rs.
+_TASK_NAME_RE = re.compile(
+    r"`([^`]{1,200})`|([\w./-]*[/.][A-Za-z]\w{0,9})\b|\b(\w+)\(|"
+    r"\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z][A-Z0-9]{2,})\b"
+)
+
+
+def _task_named_words(task: str) -> set[str]:
+    named: set[str] = set()
+    for match in _TASK_NAME_RE.finditer(_URL_RE.sub(" ", task)):
+        named |= _named_words(next(group for group in match.groups() if group))
+    return named
+
+
 def task_security(task: str) -> tuple[str, frozenset[str]]:
     """The advisory id, attack word or "security fix" the leader's task names ("" if none), and
-    the task's words (lowercased, empty when it names none). Read from the task as given, not
-    from the worker's report: the leader says what the run is for."""
+    the words that may name a file in it (lowercased, empty when it names none). Read from the
+    task as given, not from the worker's report: the leader says what the run is for."""
     found = task_security_words(task)
     if not found:
         return "", frozenset()
-    return found[:40], frozenset(_named_words(task))
+    return found[:40], frozenset(_task_named_words(task))
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
