@@ -645,6 +645,9 @@ def test_a_task_that_names_a_security_fix_makes_its_quiet_source_edits_medium() 
     "Fix the inefficient regular expression complexity in the function parse of the file index.js",
     "Fix the segmentation fault caused by invalid memory access in the zzip_disk_fread function",
     "Prepare release 8.14.4: fix null-pointer dereference during svgload",
+    # Held-out-17's, likewise:
+    "Prepare release 3.8.4: security: fix `include` bypass of `EntryFilter#filter` symlink check (#7228).",
+    "Prevent arbitrary method invocation on condition objects in the if tag.",
 ])
 def test_task_security_reads_the_ways_a_leader_names_a_security_fix(task: str) -> None:
     assert task_security(task)[0], task
@@ -658,7 +661,8 @@ def test_a_task_that_names_no_security_fix_changes_nothing() -> None:
                  "Make the merge step not quadratic in the number of files", "Fix the infinite loop in the retry helper",
                  "Double the default buffer size", "Show the overflow menu on small screens",
                  "Reduce memory use of the cache", "Mark the FFI wrappers unsafe", "Add a javascript: example to the docs",
-                 "Return a null pointer instead of panicking", "Add a cve field to the advisory model"):
+                 "Return a null pointer instead of panicking", "Add a cve field to the advisory model",
+                 "Accept an arbitrary number of arguments", "Document the security: section of the config"):
         named, words = task_security(task)
         assert (named, words) == ("", frozenset()), task
     out = assess_all([_QUIET_FIX], RiskContext())

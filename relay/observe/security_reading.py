@@ -122,7 +122,7 @@ _TASK_SECURITY_RE = re.compile(
     r"use[- ]after[- ]free|double[- ]free|\b(?:heap|stack|buffer|integer)[- ](?:buffer[- ])?(?:overflow|underflow|over-?read)|"
     r"out[- ]of[- ]bounds|denial[- ]of[- ]service|\b(?:path|directory) traversal|zip[- ]?slip|prototype pollution|\bxss\b|"
     r"cross[- ]site scripting|\b(?:sql|command|code|shell|template|header|xml|ldap|html|script|os|crlf|argument|expression|xpath) injection|"
-    r"arbitrary (?:code|command|file)|code execution|billion laughs|zip bomb|(?:cpu|memory|resource|stack) exhaustion|"
+    r"arbitrary (?:code|commands?|files?|methods?|method invocation|objects?|class(?:es)?)|(?:^|(?<=[:;,(]\s)|(?<=[:;,(]))security:\s|code execution|billion laughs|zip bomb|(?:cpu|memory|resource|stack) exhaustion|"
     r"catastrophic backtracking|sandbox (?:escape|bypass)|(?:auth(?:entication|orization)?|signature|validation) bypass|privilege escalation|"
     r"\bcrafted\b|uncontrolled (?:resource consumption|recursion|memory allocation)|unbounded recursion|"
     r"out[- ]of[- ]buffer|insecure (?:de)?serialization|memory (?:corruption|errors?|safety (?:bugs?|issues?))|"
