@@ -323,8 +323,14 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
         try:
             call_execute(a, repo)
             (orphan,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+            def _printed_init() -> bool:
+                # A reads agy's output on its own schedule: kill it only once the head reached the disk
+                # (flaked under a loaded full suite when A died before it had read the first line).
+                return any("init" in t.read_text() for t in (tmp_path / "data" / "runs").glob("*.ndjson"))
+
             with anyio.fail_after(60):  # a bound for a broken run only
-                while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
+                while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")
+                           and _printed_init()):
                     await anyio.sleep(0.05)
             a.kill()
             a.wait(timeout=5)
