@@ -27,8 +27,8 @@ from relay.review.risk import (
     existing_dependencies,
     max_risk,
     risk_rank,
-    task_security,
 )
+from relay.review.task_reading import task_security
 
 __all__ = [
     "build_review",

@@ -15,7 +15,8 @@ Every file is first given a kind from its path (``file_kind``: source, test, doc
 manifest…); rules depend on it (a security word in the name makes source risky, never
 prose) and ``relay.review.packet`` breaks ties with it. What the changed lines say is read by
 ``relay.observe.code_reading`` (test cases and assertions, mechanical edits) and
-``relay.observe.security_reading`` (security tokens, length and input checks).
+``relay.observe.security_reading`` (security tokens, length and input checks); what the leader's
+task says the run fixes, by ``relay.review.task_reading``.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ from relay.observe.security_reading import (
     changed_length_guard,
     changed_security_token,
     security_note,
-    task_security_words,
 )
+from relay.review.task_reading import named_words
 from relay.core.contracts import FileChange, Risk
 from relay.core.path_globs import matches_any
 from relay.observe.file_kinds import (
@@ -85,7 +86,6 @@ __all__ = [
     "moved_dependencies",
     "security_test_names",
     "security_notes",
-    "task_security",
     "existing_dependencies",
     "LARGE_HUNK_LINES",
 ]
@@ -140,7 +140,7 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # brings in nothing new.
     known_deps: frozenset[str] = frozenset()
     # An advisory id or attack word that the leader's own task names ("Fix the heap overflow in
-    # the RLE decoder (CVE-2024-1234)", see ``task_security``): the run is a security fix, so its
+    # the RLE decoder (CVE-2024-1234)", see ``relay.review.task_reading``): the run is a security fix, so its
     # source edits are what the review is for, whatever their lines look like.
     task_security: str = ""
     # The words of that task: a source file whose own name is one of them is the file it fixes.
@@ -746,17 +746,6 @@ _SECURITY_TEST_FILE_WORDS = frozenset({
 })
 
 
-# Identifiers and path parts of a text ("lib/tar.js" gives lib, tar, js).
-_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-# A link names a project and a pull request, not a file ("https://github.com/moment/moment/pull/6015").
-_URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
-
-
-def _named_words(text: str) -> set[str]:
-    """The words that may name a file: identifiers and path parts, lowercased, links left out."""
-    return {w.lower() for w in _WORD_RE.findall(_URL_RE.sub(" ", text))}
-
-
 def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
     """The first advisory id or "security fix" that an added line of the change's prose names
     ("" if none), and the words of every such line (lowercased)."""
@@ -769,35 +758,8 @@ def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
             found = security_note(line)
             if found:
                 first = first or found[:40]
-                note_words.update(_named_words(line))
+                note_words.update(named_words(line))
     return first, frozenset(note_words)
-
-
-# What in a task's prose can name a file: a file name or path (`decode.py`, lib/tar.js), text in
-# backticks, a call (`rtrim(`), or an identifier that is not an ordinary word (QuickTimeVideo,
-# zzip_disk_fread, RLE). Plain words ("repository", "checkout") name concepts, not files: gitoxide's
-# task "…during checkout…" put gix/src/clone/checkout.rs ahead of the fixed path.rs.
-_TASK_NAME_RE = re.compile(
-    r"`([^`]{1,200})`|([\w./-]*[/.][A-Za-z]\w{0,9})\b|\b(\w+)\(|"
-    r"\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z][A-Z0-9]{2,})\b"
-)
-
-
-def _task_named_words(task: str) -> set[str]:
-    named: set[str] = set()
-    for match in _TASK_NAME_RE.finditer(_URL_RE.sub(" ", task)):
-        named |= _named_words(next(group for group in match.groups() if group))
-    return named
-
-
-def task_security(task: str) -> tuple[str, frozenset[str]]:
-    """The advisory id, attack word or "security fix" the leader's task names ("" if none), and
-    the words that may name a file in it (lowercased, empty when it names none). Read from the
-    task as given, not from the worker's report: the leader says what the run is for."""
-    found = task_security_words(task)
-    if not found:
-        return "", frozenset()
-    return found[:40], frozenset(_task_named_words(task))
 
 
 def security_test_names(changes: Iterable[FileChange]) -> str:
