@@ -78,7 +78,10 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              acornjs/acorn babel/babel zlib-ng/zlib-ng leethomason/tinyxml2 jbeder/yaml-cpp \\
              tokio-rs/bytes jekyll/jekyll Shopify/liquid libming/libming nothings/stb \\
              commonmark/commonmark.js ezyang/htmlpurifier PHPOffice/PHPWord hashicorp/hcl \\
-             Textualize/rich; do
+             Textualize/rich \\
+             xiph/vorbis xiph/flac xiph/ogg knik0/faad2 exiftool/exiftool xhtml2pdf/xhtml2pdf \\
+             jazzband/tablib sleuthkit/sleuthkit SheetJS/sheetjs mvdan/sh toml-rs/toml \\
+             pallets/markupsafe; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
@@ -92,7 +95,7 @@ Run from the repository root:
     python tests/bench_risk_corpus.py --mirrors DIR --all
         # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
     python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
-        # one held-out set, N = '' (the first), 2 … 17: each built by someone who never ranked it, its
+        # one held-out set, N = '' (the first), 2 … 18: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
         # run it is a development set like the main corpus; from 13 on, each entry also carries
         # 'task' / 'task_from': the leader's instruction, written only from the public report
