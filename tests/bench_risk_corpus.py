@@ -81,7 +81,7 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
              Textualize/rich \\
              xiph/vorbis xiph/flac xiph/ogg knik0/faad2 exiftool/exiftool xhtml2pdf/xhtml2pdf \\
              jazzband/tablib sleuthkit/sleuthkit SheetJS/sheetjs mvdan/sh toml-rs/toml \\
-             pallets/markupsafe; do
+             pallets/markupsafe numpy/numpy mozilla/pdf.js; do
         git clone -q --bare "https://github.com/$r" "${r/\\//+}.git"; done
 
 Run from the repository root:
