@@ -237,9 +237,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     files = [c.path for c in changeset.files]
     report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
     started = time.perf_counter()
-    changes, flags, assessed = build_review(changeset, report=report, workspace=work)
+    packet, assessed = _reviewed(changeset, report, work)
     review_ms = (time.perf_counter() - started) * 1000
-    packet = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes, flags=flags, tests=Tests(source="none")))
     relay_order = [t.file for t in packet.changes.review]
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
@@ -248,8 +247,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     with_task = None
     if entry.get("task"):
         # The same change reviewed as the relay reviews a run: with the task the leader gave.
-        changes_t, _, assessed_t = build_review(changeset, report=report, workspace=work, task=entry["task"])
-        packet_t = fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary, changes=changes_t, flags=[], tests=Tests(source="none")))
+        packet_t, assessed_t = _reviewed(changeset, report, work, task=entry["task"])
         with_task = {
             "order": [t.file for t in packet_t.changes.review],
             "overall": packet_t.changes.risk,
@@ -270,6 +268,14 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         "token_fires": [c.path for c in sources if _TOKEN_RULE(c, RiskContext())],
         "sources": [c.path for c in sources],
     }
+
+
+def _reviewed(changeset, report: WorkerReport, work: Path, *, task: str = "") -> tuple[Packet, list[FileChange]]:
+    """The packet the relay would answer with for this change (and ``task``), and every assessed file."""
+    changes, flags, assessed = build_review(changeset, report=report, workspace=work, task=task)
+    packet = Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary,
+                    changes=changes, flags=flags, tests=Tests(source="none"))
+    return fit_packet(packet), assessed
 
 
 def _benign(entry: dict, paths: list[str]) -> list[str]:

@@ -33,8 +33,10 @@ __all__ = [
 # A fix naming what it fixes: advisory ids, the attack, the complexity it removes. Read in code
 # and in comments (relay.observe.file_kinds keeps a comment line of source or tests only when
 # it matches), so a comment-only change naming a CVE stays mechanical (see ``mechanical_verdict``).
+_ADVISORY_IDS = r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b"
+_ADVISORY_ID_WORDS = ("cve", "ghsa", "cwe-", "rustsec-", "pysec-")
 ADVISORY_RE = re.compile(
-    r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b|\b(?:Re)?DoS\b|"
+    _ADVISORY_IDS + r"|\b(?:Re)?DoS\b|"
     r"(?i:arbitrary code|code execution|execute (?:arbitrary )?code|use[- ]after[- ]free|double[- ]free|"
     r"(?:heap|stack|buffer)[- ](?:buffer[- ])?overflow|out[- ]of[- ]bounds|infinite loop|billion laughs|zip bomb)|"
     r"(?i:denial[- ]of[- ]service|\bquadratic|\bO\(\s*n\s*(?:\^|\*\*)\s*[2-9]\s*\)|\bO\(n²\)|exponential[- ](?:time|blow)|"
@@ -108,13 +110,13 @@ def security_note(line: str) -> str | None:
     return _screened_search(line, _SECURITY_NOTE_WORDS, _SECURITY_NOTE_RE)
 
 
+# An advisory id, read first wherever it stands in a task: the most precise name a reason can carry.
+_ADVISORY_ID_RE = re.compile(_ADVISORY_IDS)
 # What a leader's task says when it asks for a security fix. Tasks are prose, so this is stricter
 # than ``advisory_words`` where prose misleads ("dependency injection", "make the sort not quadratic",
 # "fix the infinite loop in the retry") and wider where a task names the class of bug ("XXE", "SSRF",
 # "sandbox escape", "integer overflow"). Its rate on commit messages read as tasks is measured by
 # ``tests/bench_risk_corpus.py --task-rate``.
-# An advisory id, read first wherever it stands: the most precise name a reason can carry.
-_ADVISORY_ID_RE = re.compile(r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b")
 _TASK_SECURITY_RE = re.compile(
     r"\b(?:Re)?DoS\b|\b(?i:redos)\b|\bXXE\b|\bSSRF\b|\bRCE\b|\bStackOverflow(?:Error|Exception)\b|"
     r"(?i:\bsecurity (?:fix(?:es)?|issues?|bugs?|holes?|flaws?|problems?|patch(?:es)?|vulnerabilit(?:y|ies)|release|advisory)\b|"
@@ -132,8 +134,8 @@ _TASK_SECURITY_RE = re.compile(
     # "a number of CVEs", "the CVE reported by …": the bare word, in capitals.
     r"\bCVEs?\b"
 )
-_TASK_SECURITY_WORDS = (
-    "cve", "ghsa", "cwe-", "rustsec-", "pysec-", "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
+_TASK_SECURITY_WORDS = _ADVISORY_ID_WORDS + (
+    "dos", "xxe", "ssrf", "security", "vulnerab", "exploit", "attacker",
     "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
     "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
     "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation", "rce", "crafted",
@@ -144,7 +146,7 @@ _TASK_SECURITY_WORDS = (
 
 def task_security_words(text: str) -> str | None:
     """The advisory id, attack or "security fix" a leader's task names, or None."""
-    advisory = _screened_search(text, _TASK_SECURITY_WORDS[:5], _ADVISORY_ID_RE)
+    advisory = _screened_search(text, _ADVISORY_ID_WORDS, _ADVISORY_ID_RE)
     return advisory or _screened_search(text, _TASK_SECURITY_WORDS, _TASK_SECURITY_RE)
 
 
