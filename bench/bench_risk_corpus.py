@@ -137,6 +137,7 @@ from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.observe.file_kinds import file_kind, sample_filter  # noqa: E402
+from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
@@ -287,13 +288,21 @@ def _benign(entry: dict, paths: list[str]) -> list[str]:
     ]
 
 
-_TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_tokens")
+def _detail(rule_name: str, change: FileChange, ctx: RiskContext) -> bool | str | None:
+    """What one row of the table finds on one change, alone (its scope, then its check; no precedence)."""
+    rule = next(r for r in RULES if r.name == rule_name)
+    facts = FileFacts(change)
+    return rule.check(facts, ctx) if rule.scope.admits(facts) else None
+
+
+def _TOKEN_RULE(change: FileChange, ctx: RiskContext) -> bool | str | None:
+    return _detail("security_tokens", change, ctx)
 
 
 def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) -> None:
     """How often each rule fires on ordinary history: the last ``commits`` non-merge commits of each
     mirror, every changed source file, sampled as relay.observe.changes samples."""
-    predicates = {rule.name: rule.predicate for rule in RULES if rule.name in rules}
+    predicates = {rule.name: (lambda c, ctx, name=rule.name: _detail(name, c, ctx)) for rule in RULES if rule.name in rules}
     total = 0
     fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
