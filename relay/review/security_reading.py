@@ -5,7 +5,7 @@ in comments that name an advisory or an attack), an edited regular expression, a
 added or removed, an input check changed; and the words of a security test's name or a
 changelog's security note, which ``relay.review.file_kinds`` reads. None of them knows a file's
 kind: the rules decide which files each applies to. Each rule's rate on ordinary history is
-measured by ``tests/bench_risk_corpus.py --token-rate``.
+measured by ``bench/bench_risk_corpus.py --token-rate``.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ _ADVISORY_ID_RE = re.compile(_ADVISORY_IDS)
 # than ``advisory_words`` where prose misleads ("dependency injection", "make the sort not quadratic",
 # "fix the infinite loop in the retry") and wider where a task names the class of bug ("XXE", "SSRF",
 # "sandbox escape", "integer overflow"). Its rate on commit messages read as tasks is measured by
-# ``tests/bench_risk_corpus.py --task-rate``.
+# ``bench/bench_risk_corpus.py --task-rate``.
 _TASK_SECURITY_RE = re.compile(
     r"\b(?:Re)?DoS\b|\b(?i:redos)\b|\bXXE\b|\bSSRF\b|\bRCE\b|\bStackOverflow(?:Error|Exception)\b|"
     r"(?i:\bsecurity (?:fix(?:es)?|issues?|bugs?|holes?|flaws?|problems?|patch(?:es)?|vulnerabilit(?:y|ies)|release|advisory)\b|"
@@ -156,7 +156,7 @@ def is_advisory_comment(line: str) -> bool:
     return text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
 
 
-# Narrow on purpose (measured by tests/bench_risk_corpus.py --token-rate): names of the
+# Narrow on purpose (measured by bench/bench_risk_corpus.py --token-rate): names of the
 # checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
 SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),
