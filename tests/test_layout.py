@@ -48,3 +48,12 @@ def test_imports_flow_one_way_from_doors_down_to_core():
             if RANK[dep] >= RANK[part]:
                 wrong.append(f"{path.relative_to(RELAY)} imports relay.{dep} ({part} may use only lower parts)")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
+    # Benches print figures and read corpora the tests never read: they live in bench/, which pytest
+    # does not collect, so a bench is never mistaken for a test nor a corpus for a fixture.
+    tests = RELAY.parent / "tests"
+    stray = sorted(str(p.relative_to(RELAY.parent)) for p in [*tests.rglob("bench_*.py"), *tests.rglob("*corpus*.json")])
+    assert stray == [], f"move these into bench/ (corpora into bench/corpora/): {stray}"
+    assert (RELAY.parent / "bench" / "corpora").is_dir()
