@@ -325,7 +325,7 @@ async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancell
                 gone_after = time.monotonic() - sent
                 assert await anyio.to_thread.run_sync(lambda: relay.proc.wait(timeout=15)) == 0
                 tg.cancel_scope.cancel()  # the client would go on retrying a relay that is gone
-    # The 3 s goal is measured by tests/bench_http.py; here only "gone" (a bound that load cannot break).
+    # The 3 s goal is measured by bench/bench_http.py; here only "gone" (a bound that load cannot break).
     print(f"worker group gone {gone_after:.2f} s after SIGTERM")
     assert gone_after < 10.0, f"worker group still alive {gone_after:.2f} s after SIGTERM"
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]

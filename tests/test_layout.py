@@ -122,3 +122,11 @@ def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_pa
     (part / "c.py").write_text("from relay.call.a import f\n")
     assert _circles(_module_graph(tmp_path / "relay")) == [["relay.call.a", "relay.call.b"]]
 
+
+def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
+    # Benches print figures and read corpora the tests never read: they live in bench/, which pytest
+    # does not collect, so a bench is never mistaken for a test nor a corpus for a fixture.
+    tests = RELAY.parent / "tests"
+    stray = sorted(str(p.relative_to(RELAY.parent)) for p in [*tests.rglob("bench_*.py"), *tests.rglob("*corpus*.json")])
+    assert stray == [], f"move these into bench/ (corpora into bench/corpora/): {stray}"
+    assert (RELAY.parent / "bench" / "corpora").is_dir()

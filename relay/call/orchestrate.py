@@ -26,6 +26,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 from relay.agy import command as agy_cli
 from relay.agy.auth import AuthPreflight
 from relay.observe.changes import ChangeSet, observe_changes, workspace_changed
+from relay.review.file_kinds import is_secret_path
 from relay.observe.run_patch import write_run_patch
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
 from relay.core.contracts import (
@@ -493,7 +494,7 @@ class Relay:
 
     def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
         """What changed, and the run's patch beside its record (before verification can touch a file)."""
-        changeset = observe_changes(before, workspace, reported=reported or [])
+        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
