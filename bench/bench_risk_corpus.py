@@ -136,8 +136,8 @@ import msgspec  # noqa: E402
 from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
-from relay.observe.file_kinds import file_kind, sample_filter  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
+from relay.review.file_kinds import file_kind, sample_filter  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from regex_samples import samples
-from relay.observe import code_reading, file_kinds, security_reading
-from relay.observe.line_shapes import Screen, screen_text
+from relay.review import code_reading, file_kinds, security_reading
+from relay.review.line_shapes import Screen, screen_text
 
 __all__: list[str] = []  # a test module exports nothing
 

@@ -4,7 +4,7 @@ A check reads a file's facts (``relay.review.facts.FileFacts``) and the change's
 nothing (no match), True, or a short detail that fills the rule's reason. Where a rule applies (the
 file's kind, the kind of change, facts that must or must not hold) is the row's ``Scope``, never
 written again here; which rule silences which is the row's ``outranks``. The line readers they call
-live in ``relay.observe.code_reading`` and ``relay.observe.security_reading``.
+live in ``relay.review.code_reading`` and ``relay.review.security_reading``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import posixpath
 import re
 
 from relay.core.path_globs import matches_any
-from relay.observe.code_reading import weakened
-from relay.observe.file_kinds import (
+from relay.review.code_reading import weakened
+from relay.review.file_kinds import (
     CI_GLOBS,
     COVERAGE_FILES,
     COVERAGE_RE,
@@ -29,7 +29,7 @@ from relay.observe.file_kinds import (
     is_test_path,
     words,
 )
-from relay.observe.security_reading import added_input_check, changed_length_guard, changed_security_token
+from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review.dependencies import new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from relay.core.contracts import FileChange
-from relay.observe.file_kinds import glob_any, is_manifest
+from relay.review.file_kinds import glob_any, is_manifest
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS
 
 __all__ = ["dep_key", "dep_names", "existing_dependencies", "moved_dependencies", "new_dependencies", "touches_dependencies"]

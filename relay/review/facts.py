@@ -26,10 +26,10 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.observe.code_reading import ROW_RE, complete_sample, mechanical_verdict, reformat_verdict, test_counts
-from relay.observe.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, words
-from relay.observe.line_shapes import SAMPLE_LINES, formatter_run
-from relay.observe.security_reading import advisory_words, attack_test_name, security_note
+from relay.review.code_reading import ROW_RE, complete_sample, mechanical_verdict, reformat_verdict, test_counts
+from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, words
+from relay.review.line_shapes import SAMPLE_LINES, formatter_run
+from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
 

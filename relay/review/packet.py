@@ -18,6 +18,7 @@ import msgspec
 from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
+from relay.review.file_kinds import sampled
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
 
@@ -185,7 +186,7 @@ def build_review(
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone)
-    assessed = assess_all(changeset.files, ctx)
+    assessed = assess_all([sampled(c) for c in changeset.files], ctx)
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(

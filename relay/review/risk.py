@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from relay.core.contracts import FileChange, Risk
-from relay.observe.file_kinds import file_kind, kind_rank
+from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
@@ -137,7 +137,7 @@ def _top_rule(change: FileChange) -> str:
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     """Highest risk first; within a risk, a file a leading rule fired on (the change's security
     note or the task's security fix names it) first, then by kind (source, config, data, tests,
-    examples, docs: ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
+    examples, docs: ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow
     files, each "CI configuration"), more of them tell the reviewer nothing new: they go after the

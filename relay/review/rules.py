@@ -35,7 +35,7 @@ __all__ = ["Example", "RULES", "RULE_BY_NAME", "Rule", "Scope"]
 class Scope(NamedTuple):
     """Where a rule applies; an empty tuple means "any"."""
 
-    kinds: tuple[str, ...] = ()  # file kinds (relay.observe.file_kinds.FileKind)
+    kinds: tuple[str, ...] = ()  # file kinds (relay.review.file_kinds.FileKind)
     not_kinds: tuple[str, ...] = ()
     changes: tuple[str, ...] = ()  # kinds of change (FileChange.kind)
     not_changes: tuple[str, ...] = ()

@@ -2,7 +2,7 @@
 
 Each list says in its comment what it is for and which rule reads it (``relay.review.rules``). The
 word lists of the line readers (security tokens, the task's vocabulary) stand beside their regular
-expressions in ``relay.observe.security_reading``: each is a pre-check for one pattern, and
+expressions in ``relay.review.security_reading``: each is a pre-check for one pattern, and
 ``tests/test_screens.py`` proves no pre-check hides a match of its pattern.
 """
 

@@ -3,7 +3,7 @@
 For ``relay.review.risk``'s rules: a narrow set of security-relevant tokens in changed lines (and
 in comments that name an advisory or an attack), an edited regular expression, a length check
 added or removed, an input check changed; and the words of a security test's name or a
-changelog's security note, which ``relay.observe.file_kinds`` reads. None of them knows a file's
+changelog's security note, which ``relay.review.file_kinds`` reads. None of them knows a file's
 kind: the rules decide which files each applies to. Each rule's rate on ordinary history is
 measured by ``bench/bench_risk_corpus.py --token-rate``.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.observe.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, Screen, formatter_share, squeezed
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, Screen, formatter_share, squeezed
 
 __all__ = [
     "ADVISORY_RE",
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 # A fix naming what it fixes: advisory ids, the attack, the complexity it removes. Read in code
-# and in comments (relay.observe.file_kinds keeps a comment line of source or tests only when
+# and in comments (relay.review.file_kinds keeps a comment line of source or tests only when
 # it matches), so a comment-only change naming a CVE stays mechanical (see ``mechanical_verdict``).
 _ADVISORY_IDS = r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b"
 _ADVISORY_ID_WORDS = ("cve", "ghsa", "cwe-", "rustsec-", "pysec-")
