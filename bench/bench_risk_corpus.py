@@ -97,8 +97,12 @@ Run from the repository root:
     python bench/bench_risk_corpus.py --mirrors DIR --corpus bench/corpora/risk_corpus_heldoutN.json
         # one held-out set, N = '' (the first), 2 … 18: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
-        # run it is a development set like the main corpus; from 13 on, each entry also carries
-        # 'task' / 'task_from': the leader's instruction, written only from the public report
+        # run it is a development set like the main corpus (bench/LEDGER.md keeps each first run);
+        # from 13 on, each entry also carries 'task' / 'task_from': the leader's instruction,
+        # written only from the public report
+    python bench/bench_risk_corpus.py --mirrors DIR --all --sealed
+        # also the sealed sets ("sealed": true): never tuned on, run only to report; their figures
+        # only, never a line per commit (without --sealed they are skipped, and refused by name)
     python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
@@ -432,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")
     parser.add_argument("--task-rate", type=int, default=0, metavar="N", help="also measure how often a task would name a security fix, on the messages of the N latest commits of each repository")
     parser.add_argument("--rule", action="append", metavar="NAME", help="a rule whose rate --token-rate measures (repeatable; default security_tokens)")
+    parser.add_argument("--sealed", action="store_true", help="also run the sealed sets (bench/LEDGER.md): their figures only, never a line per commit")
     args = parser.parse_args(argv)
     if not args.mirrors:
         print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
@@ -450,14 +455,22 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     repos: set[str] = set()
     for file in files:
-        corpus = json.loads(file.read_text())["commits"]
+        doc = json.loads(file.read_text())
+        corpus = doc["commits"]
+        sealed = bool(doc.get("sealed"))
+        if sealed and not (args.sealed or args.check):
+            # A sealed set is never tuned on: it runs only to report, and only when asked by name of the flag.
+            print(f"{file.name} is sealed (bench/LEDGER.md): not run; --sealed runs it to report its figures only", file=sys.stderr)
+            if not args.all:
+                return 2
+            continue
         repos.update(e["repo"] for e in corpus)
         if len(files) > 1:
-            print(f"\n== {file.name}")
+            print(f"\n== {file.name}" + (" (sealed: figures only)" if sealed else ""))
         if args.check:
             status = max(status, _check(base, corpus))
             continue
-        line = _bench(base, corpus, verbose=args.verbose)
+        line = _bench(base, corpus, verbose=args.verbose and not sealed)
         if line is None:
             status = 1
         else:
