@@ -60,11 +60,12 @@ ROWS = [
     ("default profile: no mode", {"guarded": {}}, "guarded", {}, "SUCCESS", False),
 ]
 
-_IDS = re.compile(r'"(run_id|conversation_id|confirm)":"[^"]*"|r\d{8}T\d{6}-[0-9a-f]{8}|\b[0-9a-f]{8}-[0-9a-f-]{27}\b')
+_IDS = re.compile(r'"(run_id|conversation_id|confirm)":"[^"]*"|r\d{8}T\d{6}-[0-9a-f]{8}|\b[0-9a-f]{8}-[0-9a-f-]{27}\b'
+                  r'|\\?"c1[A-Za-z0-9_-]{20,}\\?"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?')
 
 
 def _masked(text: str) -> str:
-    """The answer with what differs per run (its ids, the confirm token) masked."""
+    """The answer with what differs per run (its ids, the confirm token, the preview's expiry) masked."""
     return _IDS.sub(lambda m: f'"{m.group(1)}":"<id>"' if m.group(1) else "<id>", text.strip())
 
 
