@@ -1,9 +1,11 @@
 """``gravity-relay doctor --write-probe``: can safe mode write files with this machine's agy?
 
-Safe mode runs agy with ``--mode accept-edits --sandbox`` and no auto-approval. One measurement on
-agy 1.1.3 says accept-edits no longer lets headless runs create or edit files (soft-denied,
-agy-protocol.md §6.1); if that holds here, every safe run ends PERMISSION_DENIED with nothing done.
-This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
+Safe mode runs agy with no auto-approval: on agy 1.2.14+ under agy's own default policy
+(request-review, which lets workspace edits through: agy-protocol.md §7.1) with no --mode flag, on
+older agy with ``--mode accept-edits`` (no headless write grant where measured, 1.1.3 and 1.1.13);
+``--sandbox`` where the profile asks for it. Where edits are refused, every safe run ends
+PERMISSION_DENIED with nothing done; where agy's settings auto-approve every tool, a safe run is
+stopped at its start (CONFLICTING_OPTIONS). This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
 safe profile gets, to create one small file, then looks whether the file is there. It spends one
 agy turn, so doctor runs it only when asked.
 """
@@ -75,13 +77,19 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
     except OSError as exc:
         return Check(name=name, level="warning", message=f"not run: {agy} could not start: {exc}")
     which = f"agy {answer.shown}" if answer.shown else "this agy"
+    mode = agy_cli.safe_mode_flags(answer.version)
+    under = f"`{' '.join(mode)}`" if mode else "agy's default policy (no --mode flag)"
     if got.wrote:
         return Check(name=name, level="ok",
-                     message=f"safe mode can write: {which} created a file under `--mode accept-edits` (one turn spent)")
+                     message=f"safe mode can write: {which} created a file under {under} (one turn spent)")
+    if got.status is Status.CONFLICTING_OPTIONS:
+        return Check(name=name, level="warning",
+                     message=f"safe mode is refused with {which}: {got.message}; every safe run would be stopped "
+                             "the same way", fix=got.hint)
     if got.status is Status.PERMISSION_DENIED:
         return Check(name=name, level="warning",
-                     message=f"safe mode cannot write with {which}: {got.message}; every safe run would end "
-                             "PERMISSION_DENIED with nothing done",
+                     message=f"safe mode cannot write with {which} under {under}: {got.message}; every safe run "
+                             "would end PERMISSION_DENIED with nothing done",
                      fix=got.hint)
     return Check(name=name, level="warning",
                  message=f"write probe inconclusive: agy ended {got.status.value} ({got.message}) and wrote nothing",
