@@ -21,7 +21,8 @@ from relay.call.orchestrate import Relay
 from relay.doors.mcp_server import create_server
 from relay.core.settings import load_settings
 from relay.agy.env import AGY_AUTH_KEYS
-from relay.doors.write_probe import PROBE_FILE, check_safe_write
+from relay.doors.doctor import check_safe_write
+from relay.doors.write_probe import PROBE_FILE
 
 pytestmark = pytest.mark.anyio
 

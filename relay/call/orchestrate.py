@@ -14,7 +14,7 @@ import errno
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -26,6 +26,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 from relay.agy import command as agy_cli
 from relay.agy.auth import AuthPreflight
 from relay.observe.changes import ChangeSet, observe_changes, workspace_changed
+from relay.review.file_kinds import is_secret_path
 from relay.observe.run_patch import write_run_patch
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
 from relay.core.contracts import (
@@ -46,7 +47,7 @@ from relay.core.contracts import (
 from relay.runs.coordinator import Coordinator
 from relay.call.confirm import Gate, plan_argv, preview_answer
 from relay.call.apply_run import apply_run
-from relay.call.detached import Detacher
+from relay.call.progress import Progress, no_progress
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, StorageError, as_relay_error
 from relay.isolate.pool import Lease, lease_worktree, record_change
 from relay.observe.git import GitError
@@ -69,21 +70,14 @@ from relay.review.verify import run_verification, tests_from_verification
 from relay.agy.worker import run_worker
 from relay.agy.env import build_worker_env
 
-__all__ = ["Relay", "Progress", "no_progress"]
+__all__ = ["Relay"]
 
 log = logging.getLogger("relay")
-
-# (elapsed seconds, message) -> sent as an MCP progress notification, or printed by the CLI.
-Progress = Callable[[float, str], Awaitable[None]]
 
 _MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
 _RESPONSE_LIMIT = 1_000_000
 # How many earlier runs of a conversation a follow-up's review reads the task of (``_asked``).
 _ASKED_DEPTH = 8
-
-
-async def no_progress(elapsed: float, message: str) -> None:
-    return None
 
 
 class _Live:
@@ -122,8 +116,8 @@ class Relay:
         self.auth = AuthPreflight(settings.auth_cache_seconds)
         self._output_notes: dict[str, list[str]] = {}  # per running run: what the packet says about agy's output
         self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
-        self.cancel_reasons: dict[str, str] = {}  # per run stopped on request (antigravity_cancel): why
-        self.detached = Detacher(self)  # runs that answered RUNNING and go on (issue 9)
+        # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
+        self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
 
     # ------------------------------------------------------------------ tools
@@ -500,7 +494,7 @@ class Relay:
 
     def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
         """What changed, and the run's patch beside its record (before verification can touch a file)."""
-        changeset = observe_changes(before, workspace, reported=reported or [])
+        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)

@@ -198,7 +198,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
     if http is not None:
-        from relay.core.http_token import mask
+        from relay.doors.http_token import mask
 
         # The token never reaches the screen: a dry run's diff, --json and notes show it masked.
         hidden = mask(http[1])
@@ -252,8 +252,8 @@ def _http_target(url: str) -> tuple[str, str] | None:
     """(the relay's URL, its token) for `setup --http`; the token is made now if the relay never ran."""
     from urllib.parse import urlsplit
 
-    from relay.core.http_state import read_live_state
-    from relay.core.http_token import load_or_create_token
+    from relay.doors.http_state import read_live_state
+    from relay.doors.http_token import load_or_create_token
 
     settings = _settings_or_none()
     if settings is None:
