@@ -344,6 +344,23 @@ def check_clients(home: Path) -> list[Check]:
     return checks
 
 
+def check_shadowed(home: Path, cwd: Path | None) -> list[Check]:
+    """Project- and local-scope entries named like setup's: where they apply, the client never sees setup's
+    user-scope entry (a `claude mcp add` or `gemini mcp add` without `-s user` makes one)."""
+    from relay.setup.clients import CLIENTS, shadowing_entries
+
+    checks: list[Check] = []
+    for shadow in shadowing_entries(home, cwd):
+        shown = shadow.path.replace(str(home), "~", 1) if shadow.path.startswith(str(home)) else shadow.path
+        runs = (f"another installation of the relay ({shadow.command})" if shadow.ours and shadow.command
+                else "the relay" if shadow.ours else f"{shadow.command!r}, not Gravity Relay")
+        checks.append(_warn(f"shadow {shadow.client}",
+                            f"{CLIENTS[shadow.client].title}: a {shadow.scope}-scope 'antigravity' entry in {shown} "
+                            f"wins over the user-scope one in {shadow.project}; it runs {runs}",
+                            f"Remove it so the user-scope entry applies there too: {shadow.fix}."))
+    return checks
+
+
 def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
     """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
     before it reaches the relay. Each problem is said with the exact fix."""
@@ -446,7 +463,7 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
 
 
 def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
-               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
+               probe_timeout: float | None = None, write_probe: bool = False, cwd: Path | None = None) -> list[Check]:
     from relay.agy.auth import PROBE_TIMEOUT
     from relay.setup.clients import home_dir
 
@@ -467,6 +484,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))
+    checks += check_shadowed(home or home_dir(env), Path.cwd() if cwd is None else cwd)
     checks += check_client_headless(home or home_dir(env), env)
     return checks
 
