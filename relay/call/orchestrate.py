@@ -28,7 +28,8 @@ from relay.agy.auth import AuthPreflight
 from relay.observe.changes import ChangeSet, observe_changes, workspace_changed
 from relay.review.file_kinds import is_secret_path
 from relay.observe.run_patch import write_run_patch
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
+from relay.agy.classify import (LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, refusals_flag, relay_retries,
+                                report_of, transient_oauth)
 from relay.core.contracts import (
     Attempt,
     Changes,
@@ -443,6 +444,8 @@ class Relay:
         if asked and record.conversation_id and record.conversation_id != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({record.conversation_id}) "
                             "without the earlier context")
+        if outcome.refused_total:
+            flags.insert(0, refusals_flag(outcome))
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
