@@ -130,3 +130,9 @@ def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
     stray = sorted(str(p.relative_to(RELAY.parent)) for p in [*tests.rglob("bench_*.py"), *tests.rglob("*corpus*.json")])
     assert stray == [], f"move these into bench/ (corpora into bench/corpora/): {stray}"
     assert (RELAY.parent / "bench" / "corpora").is_dir()
+
+
+def test_no_module_of_review_is_over_500_lines():
+    # Issue 25: the ranking was one 824-line module that did everything; it is now small modules with one job each.
+    long = {p.name: n for p in (RELAY / "review").glob("*.py") if (n := len(p.read_text().splitlines())) > 500}
+    assert long == {}, f"split these by job: {long}"
