@@ -126,13 +126,18 @@ def _replay(mirror: Path, entry: dict, tmp: Path, max_chars: int | None) -> dict
     _, view = diff_view(record, Status.SUCCESS, patch, patch_path, max_chars)
     whole = _git(None, "diff", "--no-renames", parent, commit, git_dir=mirror)
     shown = {file for file, _, hunks in view_labels(view) if hunks}
+    # A file the packet names no lines for (deleted, binary, renamed only) is in the view as the packet names
+    # it when its own label is: there are no hunks of it to show.
+    bare = {t.file for t in packet.changes.review if not t.lines and f"## {t.file} (" in view}
     return {
         "packet": len(encode(packet_object(packet))),
         "view": len(view.encode()),
         "whole": len(whole),
         "files": len(changeset.files),
         "riskiest": entry.get("riskiest", []),
-        "in_view": any(path in shown for path in entry.get("riskiest", [])),
+        "in_view": any(path in shown or path in bare for path in entry.get("riskiest", [])),
+        "bare": not any(path in shown for path in entry.get("riskiest", [])) and any(
+            path in bare for path in entry.get("riskiest", [])),
         "top": packet.changes.review[0].file if packet.changes.review else "",
     }
 
@@ -190,18 +195,24 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print("no commit replayed", file=sys.stderr)
         return 1
-    labelled = [r for r in rows if r["riskiest"]]
-    hits = sum(r["in_view"] for r in labelled)
     projects = len({r["name"].split("@")[0] for r in rows})
     budget = "default" if args.max_chars is None else f"max_chars={args.max_chars:,}"
     print(f"{len(rows)} commits from {projects} projects ({statistics.median(r['files'] for r in rows):.0f} files "
           f"changed at the median, {max(r['files'] for r in rows)} at most); the view at its {budget} budget")
-    print(f"  packet text           {_stats([r['packet'] for r in rows])}")
-    print(f"  default view          {_stats([r['view'] for r in rows])}")
-    print(f"  packet + view         {_stats([r['packet'] + r['view'] for r in rows])}")
-    print(f"  whole git diff        {_stats([r['whole'] for r in rows])}")
-    if labelled:
-        print(f"  riskiest file's hunks in the view: {hits} of {len(labelled)} commits ({hits / len(labelled):.0%})")
+    for name, some in (("all commits", rows), ("commits changing 2 files or more", [r for r in rows if r["files"] > 1])):
+        if not some:
+            continue
+        labelled = [r for r in some if r["riskiest"]]
+        hits = sum(r["in_view"] for r in labelled)
+        bare = sum(r["bare"] for r in labelled)
+        print(f"{name} ({len(some)}):")
+        print(f"  packet text           {_stats([r['packet'] for r in some])}")
+        print(f"  view                  {_stats([r['view'] for r in some])}")
+        print(f"  packet + view         {_stats([r['packet'] + r['view'] for r in some])}")
+        print(f"  whole git diff        {_stats([r['whole'] for r in some])}")
+        if labelled:
+            print(f"  riskiest file's hunks in the view: {hits} of {len(labelled)} commits ({hits / len(labelled):.0%})"
+                  + (f"; {bare} of them a file with no lines to show (deleted, binary), by its label" if bare else ""))
     return 0
 
 

@@ -47,15 +47,19 @@ DEFAULT_VIEW_CHARS = 2_500
 
 # Room kept for the closing note (what was left out, how to read more, the patch's path).
 _TAIL_ROOM = 420
+_SHORT_TAIL = 32
 _NOTE_LINE = 400
 # The header's "not in this patch" / "cut" lines: at most this many, each cut to _NOTE_LINE.
 _HEADER_NOTES = 3
 _NAMES = 3
 # In the first pass a hunk is worth cutting to fit from this many characters and rows on; a file shown
-# in part gets a line saying so.
-_MIN_SHARE = 240
+# in part says so on its label.
+_MIN_SHARE = 400
+# A lower risk's telling hunk this small (label included) is kept room for while higher ones are cut.
+_SMALL = 360
+_RISKS = ("high", "medium", "low")
 _MIN_ROWS = 3
-_NOTE_COST = 64
+_NOTE_COST = 28
 _LABEL = re.compile(r"^## (?P<file>.+) lines (?P<lines>[0-9][0-9,\-]*(?: \+\d+ more)?)(?: \(.*\))?$")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 
@@ -204,6 +208,7 @@ def _items(record: RunRecord, sections: list[Section], not_in_patch: bool, line_
         seen.add(path)
         named = _named_ranges(t.lines)
         items.append(patch.item(path, t.file, t.lines, named, target=True, line_chars=line_chars))
+        items[-1].risk = t.risk  # the packet's word on it
         change = patch.changes.get(path)
         if named and change is not None:
             more = [r for r in merge_ranges(change.ranges) if not any(r[0] <= e and r[1] >= s for s, e in named)]
@@ -241,22 +246,46 @@ class _Pick:
         self.chosen.setdefault(i, []).append(h)
         self.order.append((i, h))
 
+    def take_label(self, i: int) -> None:
+        self.labels.add(i)
+        self.order.append((i, -1))
+
     def drop_last(self) -> None:
         i, h = self.order.pop()
+        if h < 0:
+            self.labels.discard(i)
+            return
         self.chosen[i].remove(h)
         if not self.chosen[i]:
             del self.chosen[i]
         self.cut.pop((i, h), None)
 
 
-def _more_note(item: _Item, shown: list[int]) -> str:
-    left = [k for k in range(len(item.hunks)) if k not in shown]
-    if not left:
-        return ""
-    spans = ", ".join(_span((item.hunks[k].start, item.hunks[k].end)) for k in left[:4])
-    more = f" +{len(left) - 4}" if len(left) > 4 else ""
-    noun = "hunk" if len(left) == 1 else "hunks"
-    return f"# … {len(left)} more {noun} of this file left out: lines {spans}{more}\n"
+def _fill(needs: dict[int, int], weights: dict[int, int], room: int) -> dict[int, int]:
+    """Water-filling: each gets what it needs if that is under its weighted share of what is left, and the
+    ones that need more split the rest by weight."""
+    alloc = dict.fromkeys(needs, 0)
+    active = set(needs)
+    left = max(room, 0)
+    while active:
+        weight = sum(weights[i] for i in active)
+        met = [i for i in active if needs[i] * weight <= left * weights[i]]
+        if not met:
+            for i in active:
+                alloc[i] = left * weights[i] // weight
+            break
+        for i in met:
+            alloc[i] = needs[i]
+            left -= needs[i]
+            active.discard(i)
+    return alloc
+
+
+def _shown(label: str, item: _Item, shown: list[int]) -> str:
+    """A file's label, saying how many of its hunks are shown when not all are."""
+    if len(shown) >= len(item.hunks):
+        return label
+    return f"{label[:-1]} (shown: {len(shown)} of {len(item.hunks)} hunks)\n"
 
 
 def _render_items(items: list[_Item], pick: _Pick) -> list[str]:
@@ -265,9 +294,8 @@ def _render_items(items: list[_Item], pick: _Pick) -> list[str]:
         if not pick.shows(i):
             continue
         shown = sorted(pick.chosen.get(i, []))
-        out.append(item.label)
+        out.append(_shown(item.label, item, shown))
         out.extend(pick.cut.get((i, h), item.texts[h]) for h in shown)
-        out.append(_more_note(item, shown))
     return out
 
 
@@ -302,12 +330,18 @@ def _telling_row(change: FileChange | None, path: str, lines: list) -> int | Non
 
 def _cut_text(change: FileChange | None, path: str, text: str, room: int, line_chars: int, least: int) -> str | None:
     """A window of a hunk too big for ``room``: from just before the row the ranking finds most telling (else
-    from its top), as many rows as fit, with its own ``@@`` counts and a line saying the rest is in the patch;
+    its first added row, else its top), as many rows as fit, with its own ``@@`` counts and a line saying the rest is in the patch;
     None when fewer than ``least`` rows fit."""
     lines = parse_lines(text)
     total = len(lines)
     row = _telling_row(change, path, lines)
-    where = "around the ranking's finding" if row is not None and row > 0 else "from its top"
+    where = "around the ranking's finding"
+    if row is None:
+        # Nothing tells more than the rest: what the worker wrote (the first added line) says most.
+        row = next((i for i, ln in enumerate(lines) if ln.sign == "+"), None)
+        where = "from its first added line"
+    if row is None or row <= CONTEXT:
+        where = "from its top"
     note = f"# … {{}} of this hunk's {total:,} lines, {where}\n"
     sizes = [len(ln.text) if len(ln.text) <= line_chars + 1 else line_chars + 24 for ln in lines]
     budget = room - len(note) - 8 - 40  # 8: the count's digits; 40: the @@ line
@@ -362,7 +396,7 @@ def _review_read(record: RunRecord, patch: bytes, patch_path: str, budget: int) 
     top = (f"# run {record.run_id}: {n_targets} review target{'' if n_targets == 1 else 's'}, riskiest first, at the "
            f"packet's lines ±1\n")
     if len(top) > budget // 4:
-        top = f"# run {record.run_id}: review targets first\n"
+        top = "# review targets first\n"
     pieces_top = [top, *[redact(n[:_NOTE_LINE]) for n in notes[:_HEADER_NOTES]]]
     if sum(map(len, pieces_top)) > budget // 3:
         pieces_top = [top]
@@ -383,41 +417,50 @@ def _review_read(record: RunRecord, patch: bytes, patch_path: str, budget: int) 
             return len(text) - (note if shown + 1 == len(item.hunks) else 0)
         return len(item.label) + len(text) + note
 
-    # First pass: each target's most telling hunk, in the packet's order. A target takes at most a share of
-    # the room left while targets of its own risk come after it, so that they still show theirs; a hunk over
-    # its share shows a window of it, and the riskiest target's shows one in whatever room there is rather
-    # than none.
+    # First pass, one risk at a time from the highest: the targets of that risk that have no lines (deleted,
+    # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by
+    # water-filling (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest
+    # target's share weighs double). Room is kept for the small telling hunks of lower risks (up to a quarter):
+    # a window of a big hunk loses a few rows and every small target is seen. A hunk over its share shows a
+    # window of it; a target whose share is too small for a useful window gives it back to the ones before it,
+    # except the riskiest, which shows a window in whatever room there is rather than none.
     with_hunks = [i for i, item in enumerate(items) if item.hunks]
-    for i, item in enumerate(items):
-        if not item.hunks:
-            if used + len(item.label) <= room:
-                pick.labels.add(i)
+    riskiest = with_hunks[0] if with_hunks else -1
+    needs = {i: cost(i, items[i].texts[items[i].telling]) for i in with_hunks}
+    for n, risk in enumerate(_RISKS):
+        for i, item in enumerate(items):
+            if item.risk == risk and not item.hunks and used + len(item.label) <= room and i != riskiest:
+                pick.take_label(i)
                 used += len(item.label)
-            continue
-        h = item.telling
-        left = room - used
-        # Of the room left, a target takes 2/(k+1) with k targets of its risk still to show (itself too): all
-        # of it for the last one (only lower risks come after it), more than an even split for the first.
-        k = sum(1 for j in with_hunks if j >= i and items[j].risk == item.risk)
-        share = max(_MIN_SHARE, left * 2 // (k + 1))
-        full = cost(i, item.texts[h])
-        if full <= share:
+        level = [i for i in with_hunks if items[i].risk == risk]
+        small = sum(needs[i] for i in with_hunks if items[i].risk in _RISKS[n + 1:] and needs[i] <= _SMALL)
+        kept = min(small, (room - used) // 4)
+        share = room - used - kept
+        while True:
+            alloc = _fill({i: needs[i] for i in level}, {i: 2 if i == riskiest else 1 for i in level}, share)
+            tiny = [i for i in level if alloc[i] < min(needs[i], _MIN_SHARE) and i != riskiest]
+            if not tiny:
+                break
+            level.remove(tiny[-1])
+        for i in level:
+            item, h = items[i], items[i].telling
+            # The riskiest target may take the room kept for lower ones, and the closing note's down to its
+            # shortest form, to be shown whole.
+            grace = kept + tail_room - _SHORT_TAIL if i == riskiest else 0
+            if needs[i] <= alloc[i] + grace:
+                pick.take(i, h)
+                used += needs[i]
+                continue
+            over = needs[i] - len(item.texts[h])
+            cut = _cut_text(item.change, item.path, item.texts[h], alloc[i] - over, line_chars,
+                            1 if i == riskiest else _MIN_ROWS)
+            if cut is None and i == riskiest:
+                cut = f"# … its most telling hunk ({item.hunks[h].line_count:,} lines) does not fit\n"
+            if cut is None:
+                continue
             pick.take(i, h)
-            used += full
-            continue
-        riskiest = i == with_hunks[0]
-        if share < _MIN_SHARE and not riskiest:
-            continue
-        over = full - len(item.texts[h])
-        cut = _cut_text(item.change, item.path, item.texts[h], min(share, left) - over, line_chars,
-                        1 if riskiest else _MIN_ROWS)
-        if cut is None and riskiest:
-            cut = f"# … its most telling hunk ({item.hunks[h].line_count:,} lines) does not fit\n"
-        if cut is None:
-            continue
-        pick.take(i, h)
-        pick.cut[(i, h)] = cut
-        used += over + len(cut)
+            pick.cut[(i, h)] = cut
+            used += over + len(cut)
     # Then a cut hunk shown whole where it now fits; the targets' other hunks; and, with room left, the rest
     # of the change: all in risk and line order.
     for (i, h), cut in list(pick.cut.items()):
@@ -434,23 +477,27 @@ def _review_read(record: RunRecord, patch: bytes, patch_path: str, budget: int) 
                 pick.take(i, h)
                 used += c
 
-    def render() -> str:
-        body = _render_items(every, pick)
-        return "".join(pieces_top) + "".join(body) + _tail(every, n_targets, pick, budget, head_len, patch_path)
+    def render() -> str | None:
+        body = "".join(pieces_top) + "".join(_render_items(every, pick))
+        tail = _tail(every, n_targets, pick, budget, head_len, patch_path, budget - len(body))
+        return None if tail is None else body + tail
 
     text = render()
-    # The notes a partly shown file gets were not counted above: give back hunks (the last taken first,
-    # never the riskiest target's first one) until the whole answer fits.
-    while len(text) > budget and len(pick.order) > 1:
+    # The labels' "shown: k of n hunks" were counted roughly above: give back what was taken last (never the
+    # riskiest target's first hunk) until the whole answer, its closing note included, fits.
+    while text is None and len(pick.order) > 1:
         pick.drop_last()
         text = render()
-    if len(text) > budget:
-        text = text[: max(budget - 2, 0)] + "…\n" if budget > 2 else text[:budget]
+    if text is None:  # only when max_chars is below any useful size (the schema's floor is 200)
+        whole = "".join(pieces_top) + "".join(_render_items(every, pick))
+        text = whole[: max(budget - 2, 0)] + "…\n" if budget > 2 else whole[:budget]
     return text
 
 
-def _tail(every: list[_Item], n_targets: int, pick: _Pick, budget: int, head_len: int, patch_path: str) -> str:
-    """The closing note: what is left out, and how to read it."""
+def _tail(every: list[_Item], n_targets: int, pick: _Pick, budget: int, head_len: int, patch_path: str,
+          room: int) -> str | None:
+    """The closing note: what is left out and how to read it, in its longest form that fits ``room``; None
+    when even the shortest does not."""
     size = [len(it.label) + sum(map(len, it.texts)) for it in every]
     whole_targets = head_len + sum(size[:n_targets]) + 160
     whole = whole_targets + sum(size[n_targets:])
@@ -469,23 +516,25 @@ def _tail(every: list[_Item], n_targets: int, pick: _Pick, budget: int, head_len
         more = f" (+{len(missing) - _NAMES} more)" if len(missing) > _NAMES else ""
         said.append(f"target{'' if len(missing) == 1 else 's'} {names}{more}")
     if partial:
-        said.append(f"part of {len(partial)} target{'' if len(partial) == 1 else 's'} (said under each)")
+        said.append(f"part of {len(partial)} target{'' if len(partial) == 1 else 's'} (said on each)")
     if files:
         said.append(f"{hunks:,} more hunk{'' if hunks == 1 else 's'} in {len(files)} file{'' if len(files) == 1 else 's'} "
                     "past the targets")
     if not said:
-        return f"# that is the whole change; the patch: {patch_path}\n"
+        for note in (f"# that is the whole change; the patch: {patch_path}\n", "# that is the whole change\n"):
+            if len(note) <= room:
+                return note
+        return None
     asks = [f"max_chars={_round(whole_targets)} shows every target's lines" if missing or partial else "",
             f"max_chars={_round(whole)} the whole change" if files else ""]
     how = ", ".join(a for a in asks if a)
-    limit = min(_TAIL_ROOM, budget // 3)
     for note in (f"# left out at max_chars={budget}: {'; '.join(said)}. More: {how}; the patch: {patch_path}\n",
                  f"# left out at max_chars={budget}: {'; '.join(said)}. More: {how}\n",
                  f"# more was left out: ask with max_chars={_round(whole)}, or read the patch file\n",
                  f"# more: max_chars={_round(whole)}\n"):
-        if len(note) <= limit:
+        if len(note) <= room:
             return note
-    return note[:limit]
+    return None
 
 
 def _round(n: int) -> int:
