@@ -18,6 +18,10 @@ DIR/owner+name or DIR/name.git (tests/bench_risk_corpus.py's docstring lists the
 clone them; a snapshot brought by a fetch tool, DIR/owner+name/repo, works as is). A repository
 without a mirror is skipped, and said.
 
+The README's figures: the main corpus, held-out and held-out-11 over the mirrors of alexcrichton/tar-rs,
+andialbrecht/sqlparse, isaacs/node-tar, jpadilla/pyjwt, paramiko/paramiko, yaml/pyyaml, cthackers/adm-zip,
+cyphar/filepath-securejoin, pallets/jinja and firebase/php-jwt (85 commits).
+
 Run from the repository root:
 
     python tests/bench_review_read.py --mirrors DIR                  # the main corpus
