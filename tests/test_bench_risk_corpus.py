@@ -1,14 +1,19 @@
-"""bench_risk_corpus.py --check: verifies a corpus against real git mirrors without ranking anything."""
+"""bench/bench_risk_corpus.py: --check verifies a corpus against real git mirrors without ranking anything;
+a replay prints each set's figures. The bench is not a test; these tests are what keep it honest."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-import bench_risk_corpus
-from conftest import git, make_repo
+# The benches live in bench/ (not collected); this is the one test module that imports one.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import bench_risk_corpus  # noqa: E402
+from conftest import git, make_repo  # noqa: E402
 
 
 def _mirror(base: Path) -> Path:

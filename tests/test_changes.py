@@ -15,6 +15,8 @@ from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
 from relay.core.contracts import FileChange
 from relay.observe.snapshot import take_snapshot
+from relay.review.file_kinds import is_secret_path, sampled
+from relay.review.line_shapes import SAMPLE_LINES
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing
@@ -250,7 +252,7 @@ def test_observe_new_ignored_build_output_is_not_listed_but_a_new_secret_is(repo
     write(repo, "src/app.pyc", b"\0pyc")
     write(repo, "src/__pycache__/app.cpython-311.pyc", b"\0pyc")
     write(repo, ".env.local", "TOKEN=1\n")
-    assert list(_by_path(observe_changes(snap, repo))) == [".env.local"]
+    assert list(_by_path(observe_changes(snap, repo, list_ignored=is_secret_path))) == [".env.local"]
 
 
 def test_observe_lists_new_ignored_files_when_the_worker_changed_ignore_rules(repo: Path) -> None:
@@ -269,9 +271,9 @@ def test_observe_samples_only_the_lines_the_rules_need_and_bounds_them(repo: Pat
     git(repo, "commit", "-qm", "tests")
     snap = take_snapshot(repo)
     write(repo, "tests/test_f.py", "".join(f"def test_{i}():\n    pass  {'x' * 300}\n" for i in range(100)))
-    change = _by_path(observe_changes(snap, repo))["tests/test_f.py"]
+    change = sampled(_by_path(observe_changes(snap, repo))["tests/test_f.py"])
     assert change.deletions == 100 and change.additions == 100
-    assert len(change.removed_lines) == changes_mod.SAMPLE_LINES
+    assert len(change.removed_lines) == SAMPLE_LINES
     assert all("assert" in line for line in change.removed_lines)
     assert change.added_lines == []  # nothing a rule reads
 

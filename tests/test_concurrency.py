@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_concurrency import run_concurrency
+from concurrency_harness import run_concurrency
 
 pytestmark = pytest.mark.anyio
 

@@ -186,7 +186,7 @@ def test_helper_behaviours_match_the_fake():
 
 def test_fake_is_stdlib_only(install):
     # The wrapper runs it with -I -S (no site-packages), so a third-party import would fail this run.
-    # How quickly it starts is a figure for tests/bench_startup.py, not an assert that flakes under load.
+    # How quickly it starts is a figure for bench/bench_startup.py, not an assert that flakes under load.
     agy = install(scenario())
     assert "-I -S" in agy.read_text()
     assert run(agy, "--version").returncode == 0  # a real process: the point is what it can import

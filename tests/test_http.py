@@ -72,7 +72,7 @@ def test_serve_http_on_a_public_address_exits_2_before_binding(tmp_path, capsys,
 
 
 def test_token_is_made_once_with_mode_0600_and_reused(tmp_path):
-    from relay.core.http_token import load_or_create_token, token_matches
+    from relay.doors.http_token import load_or_create_token, token_matches
 
     first = load_or_create_token(tmp_path / "data")
     path = tmp_path / "data" / "http-token"
@@ -325,7 +325,7 @@ async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancell
                 gone_after = time.monotonic() - sent
                 assert await anyio.to_thread.run_sync(lambda: relay.proc.wait(timeout=15)) == 0
                 tg.cancel_scope.cancel()  # the client would go on retrying a relay that is gone
-    # The 3 s goal is measured by tests/bench_http.py; here only "gone" (a bound that load cannot break).
+    # The 3 s goal is measured by bench/bench_http.py; here only "gone" (a bound that load cannot break).
     print(f"worker group gone {gone_after:.2f} s after SIGTERM")
     assert gone_after < 10.0, f"worker group still alive {gone_after:.2f} s after SIGTERM"
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]

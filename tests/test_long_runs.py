@@ -297,7 +297,7 @@ async def test_a_run_started_by_one_relay_is_waited_on_and_cancelled_from_anothe
         assert "src/other.py" in cancelled["changes"]["files"]
         assert "from relay pid" in cancelled["error"]["message"]
         assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
-        assert took < 30  # bounded; the figure is printed by tests/bench_long_runs.py
+        assert took < 30  # bounded; the figure is printed by bench/bench_long_runs.py
         assert not (tmp_path / "data" / "runs" / f"{second['run_id']}.cancel").exists()
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay.observe.changes import SAMPLE_LINES
-from relay.observe.line_shapes import SAMPLE_CHARS
+from relay.review.line_shapes import SAMPLE_LINES
+from relay.review.line_shapes import SAMPLE_CHARS
 from relay.core.contracts import FileChange
-from relay.observe.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
+from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
 from relay.review.packet import rank_changes
 from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
 from relay.review.task_reading import task_security

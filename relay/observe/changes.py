@@ -24,15 +24,14 @@ import os
 import posixpath
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.observe.diff import ABSENT_SIDE, SAMPLE_LINES, Side, compare_sides, is_binary, split_lines
-from relay.observe.file_kinds import is_secret_path
+from relay.observe.diff import ABSENT_SIDE, Side, compare_sides, is_binary, split_lines
 from relay.observe.git import GitError, run_git
 from relay.observe.patch import git_patches, patch_change
 from relay.observe.reported import normalize_reported, report_changes
@@ -49,8 +48,8 @@ from relay.observe.snapshot import (
     walk_tree,
 )
 
-# SAMPLE_LINES and normalize_reported are re-exported: callers knew them from here.
-__all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "SAMPLE_LINES"]
+# normalize_reported is re-exported: callers knew it from here.
+__all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported"]
 
 # Files larger than this are not diffed in Python; git handles tracked ones of any size.
 _DIFF_READ_LIMIT = 32 * 1024 * 1024
@@ -112,8 +111,9 @@ def _changed(before: Entry, now: Entry, abspath: str) -> Entry | None:
 class _Observer:
     """Compares before and after states; with ``diff=False`` stops at the first difference."""
 
-    def __init__(self, snapshot: Snapshot, *, diff: bool) -> None:
+    def __init__(self, snapshot: Snapshot, *, diff: bool, list_ignored: Callable[[str], bool] | None = None) -> None:
         self.snapshot = snapshot
+        self.list_ignored = list_ignored or (lambda path: False)
         self.store = snapshot.store
         self.diff = diff
         self.changes: list[FileChange] = []
@@ -152,7 +152,7 @@ class _Observer:
         for path, code in after.status.items():
             if path in subs or path in candidates:
                 continue
-            if code == "ignored" and not is_secret_path(path):
+            if code == "ignored" and not self.list_ignored(path):
                 # New ignored files are build output by the repository's own word; a new
                 # secret-looking file is listed anyway, the rest only if ignore rules changed.
                 new_ignored.append(path)
@@ -399,15 +399,19 @@ def _join_notes(*parts: str | None) -> str | None:
     return text if len(text) <= _NOTE_CHARS else text[: _NOTE_CHARS - 1] + "…"
 
 
-def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str] = ()) -> ChangeSet:
-    """Everything that changed in ``workspace`` since ``before`` was taken, by the relay's own eyes."""
+def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str] = (),
+                    list_ignored: Callable[[str], bool] | None = None) -> ChangeSet:
+    """Everything that changed in ``workspace`` since ``before`` was taken, by the relay's own eyes.
+
+    ``list_ignored(path)`` says which new git-ignored files are worth listing (review's reader
+    answers: a secret-looking one); others are build output by the repository's own word."""
     started = time.perf_counter()
     ws = Path(os.path.abspath(workspace))
     if not ws.is_dir():
         # The worker deleted the workspace itself: one change, said loudly (see _gone).
         return _gone(before, ws, started)
     ws = ws.resolve()
-    observer = _Observer(before, diff=True)
+    observer = _Observer(before, diff=True, list_ignored=list_ignored)
     source = before.source
     fallback_note = None
     after: RepoState | None = None

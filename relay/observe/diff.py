@@ -3,9 +3,8 @@
 Why it exists: a file dirty, untracked or ignored before the run is diffed here against the
 bytes the snapshot kept (git knows only HEAD), so earlier edits are never blamed on the worker.
 
-Only a bounded sample of changed lines is kept per file: the lines the risk rules read
-(``relay.observe.file_kinds.sample_filter``), at most ``SAMPLE_LINES`` of each side, each cut to
-``SAMPLE_CHARS``. Ranges are 1-based inclusive line numbers in the new file; a hunk that
+The changed lines are kept whole, up to ``HUNK_LINES`` a side, each cut to ``HUNK_CHARS``; which of
+them the risk rules read is review's choice (``relay.review.file_kinds.sampled``). Ranges are 1-based inclusive line numbers in the new file; a hunk that
 only removes lines is marked at the line it was removed after.
 """
 
@@ -19,13 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relay.core.contracts import FileChange
-from relay.observe.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
-from relay.observe.file_kinds import sample_filter
 
-__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "MAX_RANGES", "LineSample", "Side", "ABSENT_SIDE", "split_lines", "is_binary",
+__all__ = ["HUNK_LINES", "HUNK_CHARS", "MAX_RANGES", "LineSample", "Side", "ABSENT_SIDE", "split_lines", "is_binary",
            "opcodes", "compare_sides", "fill_counts", "mark_mode_only"]
 
 MAX_RANGES = 100
+# Changed lines kept per side of a file, and characters per line: whole hunks for the readers,
+# bounded so a generated file cannot fill the memory.
+HUNK_LINES = 4000
+HUNK_CHARS = 1000
 # difflib on the part between common prefix and suffix; above this many line pairs it can be
 # slow, so the middle is split on lines that occur once on both sides first (patience diff).
 _DIFFLIB_MAX_PRODUCT = 4_000_000
@@ -34,9 +35,9 @@ _NO_EOL = b"\0no-newline-at-end"
 
 
 class LineSample:
-    """Counts, ranges and the bounded line sample for one file, fed hunk by hunk."""
+    """Counts, ranges and the changed lines (bounded) of one file, fed hunk by hunk."""
 
-    __slots__ = ("additions", "deletions", "ranges", "added", "removed", "_keep")
+    __slots__ = ("additions", "deletions", "ranges", "added", "removed")
 
     def __init__(self, path: str) -> None:
         self.additions = 0
@@ -44,7 +45,6 @@ class LineSample:
         self.ranges: list[tuple[int, int]] = []
         self.added: list[str] = []
         self.removed: list[str] = []
-        self._keep = sample_filter(path)
 
     def hunk(self, new_start: int, old_count: int, new_count: int) -> None:
         self.additions += new_count
@@ -57,11 +57,8 @@ class LineSample:
 
     def line(self, sign: str, raw: bytes) -> None:
         side = self.added if sign == "+" else self.removed
-        if len(side) >= SAMPLE_LINES:
-            return
-        text = raw.replace(_NO_EOL, b"").decode("utf-8", "replace")
-        if self._keep(text):
-            side.append(text[:SAMPLE_CHARS])
+        if len(side) < HUNK_LINES:
+            side.append(raw.replace(_NO_EOL, b"")[:HUNK_CHARS * 4].decode("utf-8", "replace")[:HUNK_CHARS])
 
 
 def bounded_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -226,7 +223,7 @@ def compare_sides(path: str, before: Side, after: Side, *, old_path: str | None 
     fill_counts(change, acc)
     if change.symlink and after.kind == "link" and b_data is not None:
         # The rules judge a symlink by its target, which no sample filter would keep.
-        change.added_lines = [os.fsdecode(b_data)[:SAMPLE_CHARS]]
+        change.added_lines = [os.fsdecode(b_data)[:HUNK_CHARS]]
     return mark_mode_only(change, not acc.additions and not acc.deletions)
 
 

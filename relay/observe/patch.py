@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relay.core.contracts import FileChange
-from relay.observe.diff import SAMPLE_LINES, LineSample, fill_counts, mark_mode_only
+from relay.observe.diff import HUNK_LINES, LineSample, fill_counts, mark_mode_only
 from relay.observe.git import run_git
 from relay.observe.snapshot import RepoState
 
@@ -142,7 +142,7 @@ def patch_change(out_path: str, parts: list[_Patch]) -> FileChange:
         acc.ranges += p.acc.ranges
         acc.added += p.acc.added
         acc.removed += p.acc.removed
-    acc.added, acc.removed = acc.added[:SAMPLE_LINES], acc.removed[:SAMPLE_LINES]
+    acc.added, acc.removed = acc.added[:HUNK_LINES], acc.removed[:HUNK_LINES]
     fill_counts(change, acc)
     if change.kind == "deleted":
         change.ranges = []  # a deleted file has no new lines

@@ -31,8 +31,8 @@ from typing import Any
 
 from relay.core.contracts import FileChange, ReviewTarget, RunRecord, Status
 from relay.core.redact import redact
-from relay.observe.file_kinds import sample_filter
-from relay.observe.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
+from relay.review.file_kinds import sample_filter
+from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import CONTEXT, RangeHunk, cut_hunks, parse_lines, window

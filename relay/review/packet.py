@@ -18,7 +18,7 @@ import msgspec
 from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
-from relay.observe.file_kinds import file_kind, kind_rank
+from relay.review.file_kinds import file_kind, kind_rank, sampled
 from relay.review.risk import (
     NAMED_BY_NOTE,
     NAMED_BY_TASK,
@@ -101,7 +101,7 @@ def _named_by_note(change: FileChange) -> bool:
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     """Highest risk first; within a risk, a file the change's own security note (or the task's
     security fix) names first, then by kind (source, config, data, tests, examples, docs:
-    ``relay.observe.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
+    ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged for the same reason (a release's ten
     workflow files, each "CI configuration"), more of them tell the reviewer nothing new: they
@@ -233,7 +233,7 @@ def build_review(
     named, task_words = task_security(task)
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
                       task_security=named, task_words=task_words)
-    assessed = [_beyond_view(change, changeset) for change in assess_all(changeset.files, ctx)]
+    assessed = [_beyond_view(change, changeset) for change in assess_all([sampled(c) for c in changeset.files], ctx)]
     ranked = rank_changes(assessed)
     targets = [review_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(

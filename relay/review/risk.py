@@ -14,8 +14,8 @@ two modules agree on what the rules need.
 Every file is first given a kind from its path (``file_kind``: source, test, docs, CI,
 manifest…); rules depend on it (a security word in the name makes source risky, never
 prose) and ``relay.review.packet`` breaks ties with it. What the changed lines say is read by
-``relay.observe.code_reading`` (test cases and assertions, mechanical edits) and
-``relay.observe.security_reading`` (security tokens, length and input checks); what the leader's
+``relay.review.code_reading`` (test cases and assertions, mechanical edits) and
+``relay.review.security_reading`` (security tokens, length and input checks); what the leader's
 task says the run fixes, by ``relay.review.task_reading``.
 """
 
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from relay.observe.code_reading import (
+from relay.review.code_reading import (
     ROW_RE,
     complete_sample,
     mechanical_verdict,
@@ -40,8 +40,8 @@ from relay.observe.code_reading import (
     test_counts,
     weakened,
 )
-from relay.observe.line_shapes import SAMPLE_LINES, formatter_run
-from relay.observe.security_reading import (
+from relay.review.line_shapes import SAMPLE_LINES, formatter_run
+from relay.review.security_reading import (
     added_input_check,
     advisory_words,
     attack_test_name,
@@ -52,7 +52,7 @@ from relay.observe.security_reading import (
 from relay.review.task_reading import named_words
 from relay.core.contracts import FileChange, Risk
 from relay.core.path_globs import matches_any
-from relay.observe.file_kinds import (
+from relay.review.file_kinds import (
     SKIP_WORDS,
     BUILD_GLOBS,
     CI_GLOBS,
@@ -305,8 +305,8 @@ def _mechanical(c: FileChange) -> str | None:
     return verdict
 
 
-# ----- content rules: what the changed lines say (the readers live in relay.observe.code_reading
-# and relay.observe.security_reading)
+# ----- content rules: what the changed lines say (the readers live in relay.review.code_reading
+# and relay.review.security_reading)
 
 
 def _looks_reformatted(c: FileChange) -> bool:

@@ -2,7 +2,7 @@
 
 ``relay.review.risk`` reads a task that names a security fix as evidence about the change (its
 source edits are that fix; a file the task names is where it is). The vocabulary is
-``relay.observe.security_reading.task_security_words``; this module decides which words of a
+``relay.review.security_reading.task_security_words``; this module decides which words of a
 task (or of a changelog's security note) may name a file.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from relay.observe.security_reading import task_security_words
+from relay.review.security_reading import task_security_words
 
 __all__ = ["named_words", "task_security"]
 

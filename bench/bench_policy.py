@@ -5,7 +5,7 @@ adds ADDED new files and deletes a few. The relay's own snapshot / observation r
 ``enforce_policy`` with ``max_files`` below the change (so every changed file is restored), and the
 tree is compared with the pre-run state. Prints figures; asserts only correctness.
 
-    python tests/bench_policy.py [COMMITTED] [EDITED] [ADDED]
+    python bench/bench_policy.py [COMMITTED] [EDITED] [ADDED]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the suite's helpers: conftest, the fake agy
 
 from conftest import git, make_repo  # noqa: E402
 from relay.agy.classify import Verdict  # noqa: E402

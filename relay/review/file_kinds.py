@@ -1,8 +1,8 @@
 """What kind of file a path is, and which of its changed lines are worth keeping.
 
-Path knowledge shared by observation and review: ``relay.observe.diff`` keeps, per
-changed file, a bounded sample of lines (``sample_filter`` says which), and never reads
-the content of a file that holds secrets by its name (``is_secret_path``);
+Observation hands review every changed line of a file (whole hunks, bounded); ``sampled``
+keeps the ones the rules read (``sample_filter`` says which, ``SAMPLE_LINES`` a side), and
+``is_secret_path`` tells observation which new git-ignored files are worth listing.
 ``relay.review.risk`` ranks files by the kind given here (``file_kind``: source, test,
 docs, CI, manifest…) and by what the sampled lines say.
 """
@@ -15,8 +15,12 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from relay.observe.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
-from relay.observe.security_reading import advisory_words, attack_test_name, security_note
+import msgspec
+
+from relay.core.contracts import FileChange
+from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
+from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
     "SKIP_WORDS",
@@ -37,6 +41,7 @@ __all__ = [
     "is_lockfile",
     "is_manifest",
     "is_secret_path",
+    "sampled",
     "is_test_path",
     "kind_rank",
     "line_matters",
@@ -280,7 +285,7 @@ def _keep_test_signals(line: str) -> bool:
 # Source keeps every line that is code: comment-only lines are left out, so a change whose
 # sample is empty changed only comments and blank lines. A comment naming an advisory or an
 # attack (CVE-…, "quadratic", "attacker") is kept for the token rule; the mechanical check
-# in relay.observe.code_reading still reads it as a comment.
+# in relay.review.code_reading still reads it as a comment.
 _HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
 _DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
 
@@ -331,6 +336,26 @@ def sample_filter(path: str) -> Callable[[str], bool]:
 def _keep_doc_signals(line: str) -> bool:
     # A changelog entry naming an advisory says the change beside it is a security fix.
     return _KEEP_SKIPS(line) or security_note(line) is not None
+
+
+def sampled(change: FileChange) -> FileChange:
+    """``change`` with only the lines the rules read: those its path's filter keeps, at most
+    ``SAMPLE_LINES`` a side, each cut to ``SAMPLE_CHARS``. A symlink's target and a submodule's
+    commits are kept as they are: the rules read them whatever the filter says."""
+    if change.symlink or change.submodule:
+        return change
+    keep = sample_filter(change.path)
+
+    def side(lines: list[str]) -> list[str]:
+        out: list[str] = []
+        for line in lines:
+            if len(out) >= SAMPLE_LINES:
+                break
+            if keep(line):
+                out.append(line[:SAMPLE_CHARS])
+        return out
+
+    return msgspec.structs.replace(change, added_lines=side(change.added_lines), removed_lines=side(change.removed_lines))
 
 
 def line_matters(path: str, line: str) -> bool:

@@ -6,8 +6,8 @@ runs lost (a run with no record, or left "running"), processes left (fake agy wo
 helpers still alive at the end; an unrelated process the relay must NOT kill is reported apart),
 peak relay memory (VmHWM of the serve process) and the wall time of the fault's answer.
 
-    python tests/bench_faults.py            # every fault (the 400 MB one takes a while)
-    python tests/bench_faults.py sigkill flood-100
+    python bench/bench_faults.py            # every fault (the 400 MB one takes a while)
+    python bench/bench_faults.py sigkill flood-100
 
 Linux only (reads /proc); "disk full" needs root to mount a 1 MiB tmpfs and is skipped otherwise.
 """
@@ -25,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the suite's helpers: conftest, the fake agy
 
 from conftest import make_repo, relay_command, relay_env  # noqa: E402
 from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario  # noqa: E402

@@ -2,7 +2,7 @@
 
 How much of each side the observation keeps, what an import line looks like, and a line as a
 formatter cannot change it ("squeezed"): the security reader and the mechanical-edit reader
-(``relay.observe.security_reading``, ``relay.observe.code_reading``) both ask whether a line
+(``relay.review.security_reading``, ``relay.review.code_reading``) both ask whether a line
 stands again on the other side of a change once a formatter's freedom is taken out.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 __all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "squeezed", "formatter_share", "formatter_run"]
 
-# How many changed lines of each side the observation keeps (relay.observe.diff uses this one). A side that
+# How many changed lines of each side the rules read (relay.review.file_kinds.sampled keeps them). A side that
 # kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
 SAMPLE_LINES = 40
 # How many characters of each kept line; a longer line (a minified regex, a long literal) is cut.

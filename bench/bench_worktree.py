@@ -2,8 +2,8 @@
 
 Not a test. Run from the repository root:
 
-    python tests/bench_worktree.py                    # 20,000 files, in a temp dir (says which filesystem)
-    python tests/bench_worktree.py --files 20000 --runs 7 --dir /some/disk/folder
+    python bench/bench_worktree.py                    # 20,000 files, in a temp dir (says which filesystem)
+    python bench/bench_worktree.py --files 20000 --runs 7 --dir /some/disk/folder
 
 It builds a repository of ``--files`` committed files (one ``git fast-import`` and one checkout), then
 prints, each the median of several samples:

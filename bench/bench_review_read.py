@@ -1,6 +1,6 @@
 """Benchmark: what the leader reads to review a run — the packet, then the default diff view.
 
-Not a test. Each commit of the risk corpora (tests/fixtures/risk_corpus*.json) whose repository
+Not a test. Each commit of the risk corpora (bench/corpora/risk_corpus*.json) whose repository
 has a local mirror is replayed as a run would see it: the parent commit is checked out in a temp
 dir, a snapshot is taken, the commit's files are written over it (as the worker would), then the
 relay's own observation, review, packet budget, run patch and diff view run on it. Printed per
@@ -14,7 +14,7 @@ commit (with -v) and as median / max over all commits:
   (a ``@@`` line under that file) is in the default view.
 
 Mirrors: bare clones or snapshots, looked up as DIR/owner+name.git, DIR/owner+name/repo,
-DIR/owner+name or DIR/name.git (tests/bench_risk_corpus.py's docstring lists them all and how to
+DIR/owner+name or DIR/name.git (bench/bench_risk_corpus.py's docstring lists them all and how to
 clone them; a snapshot brought by a fetch tool, DIR/owner+name/repo, works as is). A repository
 without a mirror is skipped, and said.
 
@@ -24,10 +24,10 @@ cyphar/filepath-securejoin, pallets/jinja and firebase/php-jwt (85 commits).
 
 Run from the repository root:
 
-    python tests/bench_review_read.py --mirrors DIR                  # the main corpus
-    python tests/bench_review_read.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldout.json ...
-    python tests/bench_review_read.py --mirrors DIR --all -v         # every set, one line per commit
-    python tests/bench_review_read.py --mirrors DIR --max-chars 12000   # the view at another budget
+    python bench/bench_review_read.py --mirrors DIR                  # the main corpus
+    python bench/bench_review_read.py --mirrors DIR --corpus bench/corpora/risk_corpus_heldout.json ...
+    python bench/bench_review_read.py --mirrors DIR --all -v         # every set, one line per commit
+    python bench/bench_review_read.py --mirrors DIR --max-chars 12000   # the view at another budget
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from relay.runs.results import encode, packet_object  # noqa: E402
 
 __all__ = ["main"]
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "corpora"
 CORPUS = FIXTURES / "risk_corpus.json"
 RUN_ID = "r20260101T000000-0000abcd"
 
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"),
                         help="folder of mirrors (or env RELAY_RISK_MIRRORS)")
     parser.add_argument("--corpus", action="append", help="a corpus file (repeatable; default the main corpus)")
-    parser.add_argument("--all", action="store_true", help="every tests/fixtures/risk_corpus*.json")
+    parser.add_argument("--all", action="store_true", help="every bench/corpora/risk_corpus*.json")
     parser.add_argument("--max-chars", type=int, default=None, help="ask the view with this max_chars (default: none, "
                         "the view's own default)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")

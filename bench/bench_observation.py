@@ -2,8 +2,8 @@
 
 Not a test. Run from the repository root:
 
-    python tests/bench_observation.py                       # 10,000- and 100,000-file repos
-    python tests/bench_observation.py --repo-files 10000 --sizes 1,10,100,1000,5000
+    python bench/bench_observation.py                       # 10,000- and 100,000-file repos
+    python bench/bench_observation.py --repo-files 10000 --sizes 1,10,100,1000,5000
 
 For each generated repository and each change-set size it prints: the packet's bytes and
 approximate tokens (bytes / 4), the full ``git diff`` size, their ratio, and the relay's

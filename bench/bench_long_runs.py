@@ -1,6 +1,6 @@
 """Leader cost of long runs (issue 9): bytes and calls per task (a script, not a test).
 
-    python tests/bench_long_runs.py [--scale 0.1] [--wait 50] [--long] [--json] [--short-client]
+    python bench/bench_long_runs.py [--scale 0.1] [--wait 50] [--long] [--json] [--short-client]
 
 For a worker of 10 s and 60 s (and 300 s with ``--long``) the fake agy sleeps that long
 in a real git repo, behind the real relay in process (the SDK client, in-memory). Two

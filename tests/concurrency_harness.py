@@ -1,27 +1,18 @@
-"""Concurrency figures: N relay processes x M concurrent calls each against one fake agy.
+"""N relay processes x M concurrent calls each against one fake agy: who ran when, and did two overlap.
 
-Every call goes through `gravity-relay serve` over stdio. The fake agy records the start and end
-of every print-mode launch, so the script can check that no two workers ever overlapped (one agy
-per machine, across processes) and print the order in which calls were served.
-
-    python tests/bench_concurrency.py                 # 3 processes x 4 calls, the issue's figure
-    python tests/bench_concurrency.py --processes 2 --calls 2 --sleep 0.3
-"""
+Shared by tests/test_concurrency.py (asserts on the figures) and bench/bench_concurrency.py (prints them)."""
 
 from __future__ import annotations
 
-import argparse
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import anyio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import make_repo, memory_relay, payload, relay_env, stdio_relay
+from fake_agy_harness import install_fake_agy, launches, scenario
 
-from conftest import make_repo, memory_relay, payload, relay_env, stdio_relay  # noqa: E402
-from fake_agy_harness import install_fake_agy, launches, scenario  # noqa: E402
+__all__ = ["run_concurrency"]
 
 
 async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: float, in_process: int = 0) -> dict:
@@ -61,24 +52,3 @@ async def run_concurrency(root: Path, *, processes: int, calls: int, sleep: floa
         "wall_seconds": round(time.monotonic() - started, 2),
         "busy_seconds": round(sum(r["end"] - r["start"] for r in runs if r["end"]), 2),
     }
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--processes", type=int, default=3)
-    parser.add_argument("--calls", type=int, default=4)
-    parser.add_argument("--sleep", type=float, default=0.5, help="seconds each fake agy run takes")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        figures = anyio.run(lambda: run_concurrency(Path(tmp), processes=args.processes, calls=args.calls,
-                                                    sleep=args.sleep))
-    print(f"relay processes x calls : {args.processes} x {args.calls} = {figures['calls']}")
-    print(f"successes               : {figures['successes']}")
-    print(f"agy launches            : {figures['launches']}")
-    print(f"overlapping runs        : {figures['overlaps']}")
-    print(f"wall time               : {figures['wall_seconds']} s (agy busy {figures['busy_seconds']} s)")
-    print(f"order of service        : {' '.join(figures['order'])}")
-
-
-if __name__ == "__main__":
-    main()

@@ -5,7 +5,7 @@ a small parser of its own: test cases and assertions counted by the language's s
 (Python through ``ast`` when a line parses, other languages by simple token patterns); and
 mechanical edits (comments only, Python docstrings only, reordered lines, reformatting, a
 definition moved to another module) that need no review. The third reader, of security-relevant
-changes, is ``relay.observe.security_reading``; the line shapes both use, ``relay.observe.line_shapes``.
+changes, is ``relay.review.security_reading``; the line shapes both use, ``relay.review.line_shapes``.
 None of them knows a file's kind: the rules decide which files each applies to.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from relay.core.contracts import FileChange
-from relay.observe.line_shapes import IMPORT_RE, SAMPLE_LINES
-from relay.observe.security_reading import is_advisory_comment
+from relay.review.line_shapes import IMPORT_RE, SAMPLE_LINES
+from relay.review.security_reading import is_advisory_comment
 
 __all__ = [
     "ASSERT_WORDS",

@@ -1,6 +1,6 @@
 """What the relay costs a client's model: listing bytes, and an error result as Gemini CLI hands it on.
 
-Prints figures; asserts nothing. Run: python tests/bench_clients.py
+Prints figures; asserts nothing. Run: python bench/bench_clients.py
 
 - tools/list + instructions: the JSON of the ListToolsResult and the instructions text, in bytes
   (paid in every session).
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the suite's helpers: conftest, the fake agy
 
 
 def js_stringify(value) -> str:

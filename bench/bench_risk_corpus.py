@@ -1,6 +1,6 @@
 """Benchmark: does the risk ranking put the file that matters on top, on real upstream commits?
 
-Not a test. Each commit of tests/fixtures/risk_corpus.json is replayed through the relay's
+Not a test. Each commit of bench/corpora/risk_corpus.json is replayed through the relay's
 own observation and review: the parent commit is checked out in a temp dir (the workspace),
 a snapshot is taken, each changed file is written with its post-commit content (as the
 worker would), then ``observe_changes`` + ``build_review`` + ``fit_packet`` run as in a
@@ -86,20 +86,20 @@ Getting the mirrors (bare clones, a few MiB to ~60 MiB each, ~1.1 GiB in all):
 
 Run from the repository root:
 
-    python tests/bench_risk_corpus.py --mirrors ~/risk-mirrors     # or RELAY_RISK_MIRRORS=...
-    python tests/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
-    python tests/bench_risk_corpus.py --mirrors DIR --token-rate 200 [--rule input_check ...]
+    python bench/bench_risk_corpus.py --mirrors ~/risk-mirrors     # or RELAY_RISK_MIRRORS=...
+    python bench/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
+    python bench/bench_risk_corpus.py --mirrors DIR --token-rate 200 [--rule input_check ...]
         # also: how often a rule (default: the security tokens) fires on the 200 latest commits of each repo
-    python tests/bench_risk_corpus.py --mirrors DIR --task-rate 200
+    python bench/bench_risk_corpus.py --mirrors DIR --task-rate 200
         # also: how often those commits' messages, read as a leader's task, name a security fix
-    python tests/bench_risk_corpus.py --mirrors DIR --all
-        # every set in tests/fixtures/, each set's figures, then one summary line per set (~10 min)
-    python tests/bench_risk_corpus.py --mirrors DIR --corpus tests/fixtures/risk_corpus_heldoutN.json
+    python bench/bench_risk_corpus.py --mirrors DIR --all
+        # every set in bench/corpora/, each set's figures, then one summary line per set (~10 min)
+    python bench/bench_risk_corpus.py --mirrors DIR --corpus bench/corpora/risk_corpus_heldoutN.json
         # one held-out set, N = '' (the first), 2 … 18: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
         # run it is a development set like the main corpus; from 13 on, each entry also carries
         # 'task' / 'task_from': the leader's instruction, written only from the public report
-    python tests/bench_risk_corpus.py --mirrors DIR --check --corpus tests/fixtures/risk_corpus_heldout3.json
+    python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
         # (git diff --name-only base commit); one line per problem, a summary, exit 1 on any
@@ -136,14 +136,14 @@ import msgspec  # noqa: E402
 from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
-from relay.observe.file_kinds import file_kind, sample_filter  # noqa: E402
+from relay.review.file_kinds import file_kind, sample_filter  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
 
-CORPUS = Path(__file__).resolve().parent / "fixtures" / "risk_corpus.json"
+CORPUS = Path(__file__).resolve().parent / "corpora" / "risk_corpus.json"
 
 # The naive "source first" order's idea of source, kept deliberately simple and separate
 # from relay.review.risk so the comparison is not the relay against itself.
@@ -416,8 +416,8 @@ def _hit(order: list[str], wanted: list[str], k: int) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirrors", default=os.environ.get("RELAY_RISK_MIRRORS"), help="folder of bare mirrors (or env RELAY_RISK_MIRRORS)")
-    parser.add_argument("--corpus", action="append", help="a corpus file (repeatable; default tests/fixtures/risk_corpus.json)")
-    parser.add_argument("--all", action="store_true", help="every tests/fixtures/risk_corpus*.json, then one summary line per set")
+    parser.add_argument("--corpus", action="append", help="a corpus file (repeatable; default bench/corpora/risk_corpus.json)")
+    parser.add_argument("--all", action="store_true", help="every bench/corpora/risk_corpus*.json, then one summary line per set")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per commit")
     parser.add_argument("--check", action="store_true", help="only verify the corpus against the mirrors (commits present, labelled files changed); no observation, no ranking")
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")

@@ -4,7 +4,7 @@ Each scenario runs one `antigravity_execute` through `gravity-relay serve` over 
 fake agy (which waits as long as the real one does: 60 s for a login prompt, 40 s for a keyring
 timeout), so the wall time shows what the leader actually waits.
 
-    python tests/bench_failures.py
+    python bench/bench_failures.py
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import anyio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the suite's helpers: conftest, the fake agy
 
 from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
 from fake_agy_harness import (  # noqa: E402

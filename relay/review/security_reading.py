@@ -3,9 +3,9 @@
 For ``relay.review.risk``'s rules: a narrow set of security-relevant tokens in changed lines (and
 in comments that name an advisory or an attack), an edited regular expression, a length check
 added or removed, an input check changed; and the words of a security test's name or a
-changelog's security note, which ``relay.observe.file_kinds`` reads. None of them knows a file's
+changelog's security note, which ``relay.review.file_kinds`` reads. None of them knows a file's
 kind: the rules decide which files each applies to. Each rule's rate on ordinary history is
-measured by ``tests/bench_risk_corpus.py --token-rate``.
+measured by ``bench/bench_risk_corpus.py --token-rate``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.observe.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, formatter_share, squeezed
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, formatter_share, squeezed
 
 __all__ = [
     "ADVISORY_RE",
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 # A fix naming what it fixes: advisory ids, the attack, the complexity it removes. Read in code
-# and in comments (relay.observe.file_kinds keeps a comment line of source or tests only when
+# and in comments (relay.review.file_kinds keeps a comment line of source or tests only when
 # it matches), so a comment-only change naming a CVE stays mechanical (see ``mechanical_verdict``).
 _ADVISORY_IDS = r"\b(?i:CVE-\d{4}-\d{3,}|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d{2,4}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+)\b"
 _ADVISORY_ID_WORDS = ("cve", "ghsa", "cwe-", "rustsec-", "pysec-")
@@ -116,7 +116,7 @@ _ADVISORY_ID_RE = re.compile(_ADVISORY_IDS)
 # than ``advisory_words`` where prose misleads ("dependency injection", "make the sort not quadratic",
 # "fix the infinite loop in the retry") and wider where a task names the class of bug ("XXE", "SSRF",
 # "sandbox escape", "integer overflow"). Its rate on commit messages read as tasks is measured by
-# ``tests/bench_risk_corpus.py --task-rate``.
+# ``bench/bench_risk_corpus.py --task-rate``.
 _TASK_SECURITY_RE = re.compile(
     r"\b(?:Re)?DoS\b|\b(?i:redos)\b|\bXXE\b|\bSSRF\b|\bRCE\b|\bStackOverflow(?:Error|Exception)\b|"
     r"(?i:\bsecurity (?:fix(?:es)?|issues?|bugs?|holes?|flaws?|problems?|patch(?:es)?|vulnerabilit(?:y|ies)|release|advisory)\b|"
@@ -156,7 +156,7 @@ def is_advisory_comment(line: str) -> bool:
     return text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
 
 
-# Narrow on purpose (measured by tests/bench_risk_corpus.py --token-rate): names of the
+# Narrow on purpose (measured by bench/bench_risk_corpus.py --token-rate): names of the
 # checks themselves, not the nouns around them ("path", "size", "user" are everywhere).
 SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("headers/cookies", re.compile(r"\b(?:authorization|proxy-authorization|set-cookie|cookies?|www-authenticate)\b", re.I)),

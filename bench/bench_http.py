@@ -1,13 +1,13 @@
 """HTTP figures: N concurrent client sessions x M calls through one `serve --http` relay, next to stdio.
 
 Over HTTP every session talks to the same relay process; over stdio each session is its own
-relay process (tests/bench_concurrency.py). The fake agy logs every launch, so the script checks
+relay process (bench/bench_concurrency.py). The fake agy logs every launch, so the script checks
 that no two workers overlapped and prints the order of service. Per-call overhead is the wall
 time minus the time agy was busy, divided by the calls. Last, SIGTERM mid-run: how long until the
 worker's process group is gone, and the run's recorded status.
 
-    python tests/bench_http.py                    # 8 sessions x 2 calls, the issue's figure
-    python tests/bench_http.py --sessions 2 --calls 2 --sleep 0.2
+    python bench/bench_http.py                    # 8 sessions x 2 calls, the issue's figure
+    python bench/bench_http.py --sessions 2 --calls 2 --sleep 0.2
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import anyio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the suite's helpers: conftest, the fake agy
 
-from bench_concurrency import run_concurrency  # noqa: E402
+from concurrency_harness import run_concurrency  # noqa: E402
 from conftest import make_repo, payload, relay_env  # noqa: E402
 from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, wait_for_launches  # noqa: E402
 from http_harness import http_client, http_relay  # noqa: E402

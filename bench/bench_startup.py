@@ -1,6 +1,6 @@
 """Start-up figures of ``gravity-relay serve`` (a script, not a test).
 
-    python tests/bench_startup.py [--runs 10] [--json]
+    python bench/bench_startup.py [--runs 10] [--json]
 
 Measures, in one run, with the SDK client in legacy mode (the ``initialize``
 handshake today's hosts use):
