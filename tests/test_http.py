@@ -72,7 +72,7 @@ def test_serve_http_on_a_public_address_exits_2_before_binding(tmp_path, capsys,
 
 
 def test_token_is_made_once_with_mode_0600_and_reused(tmp_path):
-    from relay.core.http_token import load_or_create_token, token_matches
+    from relay.doors.http_token import load_or_create_token, token_matches
 
     first = load_or_create_token(tmp_path / "data")
     path = tmp_path / "data" / "http-token"

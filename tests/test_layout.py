@@ -50,6 +50,79 @@ def test_imports_flow_one_way_from_doors_down_to_core():
     assert wrong == [], "\n".join(wrong)
 
 
+def _module_of(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _module_graph(root: Path = RELAY) -> dict[str, set[str]]:
+    """relay module -> the relay modules it imports, at any depth: inside a function and under
+    TYPE_CHECKING too (an import hidden there to dodge a circle is still a circle)."""
+    modules = {_module_of(p, root): p for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:  # `from relay.call import orchestrate` names a module too
+                    whole = f"{node.module}.{alias.name}"
+                    found.add(whole if whole in modules else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each as a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for dep in sorted(graph[node]):
+            if dep not in index:
+                visit(dep)
+                low[node] = min(low[node], low[dep])
+            elif dep in stack:
+                low[node] = min(low[node], index[dep])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_import_circle_between_relay_modules_even_inside_one_part():
+    # Regression (issue 24): call/detached.py ⇄ call/orchestrate.py (the relay built the detacher, the detacher
+    # called back into the relay) and doors/doctor.py ⇄ doors/write_probe.py (imports hidden in functions).
+    circles = _circles(_module_graph())
+    assert circles == [], "import circles: " + "; ".join(" ⇄ ".join(c) for c in circles)
+
+
+def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_path):
+    part = tmp_path / "relay" / "call"
+    part.mkdir(parents=True)
+    (tmp_path / "relay" / "__init__.py").write_text("")
+    (part / "__init__.py").write_text("")
+    (part / "a.py").write_text("from relay.call.b import f\n")
+    (part / "b.py").write_text("def f():\n    from relay.call import a\n")
+    (part / "c.py").write_text("from relay.call.a import f\n")
+    assert _circles(_module_graph(tmp_path / "relay")) == [["relay.call.a", "relay.call.b"]]
+
+
 def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
     # Benches print figures and read corpora the tests never read: they live in bench/, which pytest
     # does not collect, so a bench is never mistaken for a test nor a corpus for a fixture.

@@ -23,25 +23,26 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
-
 import anyio
 import anyio.abc
 
+from relay.call.progress import Progress
 from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running, Status
 from relay.core.errors import RelayError
+from relay.core.files import read_regular
+from relay.core.settings import Settings
 from relay.runs.results import packet_of, status_of
-from relay.runs.store import new_run_id, now_iso
+from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.waiting import POLL_SECONDS, cancel_request_path, running_packet, wait_for_run
-
-if TYPE_CHECKING:
-    from relay.call.orchestrate import Progress, Relay
 
 __all__ = ["Detacher"]
 
 log = logging.getLogger("relay")
 
-Launch = Callable[["Progress", str], Awaitable[Packet]]  # (progress, run_id) -> the run's packet
+_REQUEST_BYTES = 4096  # a request holds who asked ("relay pid N"); more is never read
+
+Launch = Callable[[Progress, str], Awaitable[Packet]]  # (progress, run_id) -> the run's packet
+Where = Callable[[str], "str | None"]  # run_id -> where this process's run is now (Relay.where), None if not ours
 
 
 async def _silent(elapsed: float, message: str) -> None:
@@ -61,10 +62,14 @@ class _Run:
 
 
 class Detacher:
-    """The detached runs of one relay process, and the waits and cancels on any run."""
+    """The detached runs of one relay process, and the waits and cancels on any run.
 
-    def __init__(self, relay: Relay) -> None:
-        self.relay = relay
+    Built by the doors beside the Relay (``relay.doors.tools.detacher_for``) from what both share: the
+    store, the settings, the cancel reasons the run's CANCELLED message quotes, and where a run is now.
+    """
+
+    def __init__(self, store: RunStore, settings: Settings, cancel_reasons: dict[str, str], where: Where) -> None:
+        self.store, self.settings, self.cancel_reasons, self.where = store, settings, cancel_reasons, where
         self._tg: anyio.abc.TaskGroup | None = None
         self._runs: dict[str, _Run] = {}
 
@@ -84,18 +89,18 @@ class Detacher:
                 self._tg = None
                 if not finish_runs:
                     for run in list(self._runs.values()):
-                        self.relay.cancel_reasons.setdefault(run.run_id, "the relay stopped")
+                        self.cancel_reasons.setdefault(run.run_id, "the relay stopped")
                         run.scope.cancel()
 
     def wait_for(self, args: ExecuteInput | ContinueInput) -> float | None:
         """The call's wait: its own, else its profile's, else the server's default; None waits to the end."""
         if args.wait_seconds is not None:
             return args.wait_seconds
-        settings = self.relay.settings
+        settings = self.settings
         name = getattr(args, "profile", None)
         if name is None and isinstance(args, ContinueInput) and args.run_id:
             try:
-                name = self.relay.store.read(args.run_id).profile
+                name = self.store.read(args.run_id).profile
             except RelayError:
                 name = None
         profile = settings.profiles.get(name or settings.default_profile or "")
@@ -123,10 +128,10 @@ class Detacher:
             return run.packet or self._final(run.run_id)
         run.forward = _silent
         try:
-            record = self.relay.store.read(run.run_id)
+            record = self.store.read(run.run_id)
         except RelayError:  # wait 0: the run task may not have written its record yet
             record = RunRecord(run_id=run.run_id, created_at=now_iso())
-        return running_packet(record, self.relay.where(run.run_id), wait)
+        return running_packet(record, self.where(run.run_id), wait)
 
     async def inline(self, launch: Launch, progress: Progress) -> Packet:
         """A run the call waits for to its end (no wait given): stoppable by antigravity_cancel like a detached one."""
@@ -157,28 +162,27 @@ class Detacher:
                     tg.cancel_scope.cancel()
         finally:
             self._runs.pop(run.run_id, None)
-            _unlink(cancel_request_path(self.relay.store, run.run_id))  # a request that came too late
+            _unlink(cancel_request_path(self.store, run.run_id))  # a request that came too late
             run.done.set()
         if failure is not None:
             raise failure
 
     async def _watch_cancel_request(self, run: _Run) -> None:
-        path = cancel_request_path(self.relay.store, run.run_id)
+        path = cancel_request_path(self.store, run.run_id)
         while True:
             await anyio.sleep(POLL_SECONDS)
-            try:
-                asker = path.read_text(encoding="utf-8", errors="replace").strip()[:40]
-            except FileNotFoundError:
+            # Off the event loop, as records are read (issue 22, D4): a FIFO named like the request once
+            # blocked this read inside the loop, and every call of every session waited with it.
+            asker = await anyio.to_thread.run_sync(_read_cancel_request, path)
+            if asker is None:
                 continue
-            except OSError:
-                asker = ""
             _unlink(path)
-            self.relay.cancel_reasons[run.run_id] = f"stopped by antigravity_cancel{' from ' + asker if asker else ''}"
+            self.cancel_reasons[run.run_id] = f"stopped by antigravity_cancel{' from ' + asker if asker else ''}"
             run.scope.cancel()
             return
 
     def _final(self, run_id: str) -> Packet:
-        return packet_of(self.relay.store.read(run_id))
+        return packet_of(self.store.read(run_id))
 
     # ------------------------------------------------------------------ any run, from any relay process
 
@@ -188,26 +192,26 @@ class Detacher:
         started = anyio.current_time()
 
         async def tick(record) -> None:
-            where = self.relay.where(record.run_id) or record.where or "running"
+            where = self.where(record.run_id) or record.where or "running"
             await progress(anyio.current_time() - started, where)
 
         own = self._runs.get(args.run_id)  # a run of this relay: its end is an event, not the next poll
-        record = await wait_for_run(self.relay.store, args.run_id, args.wait_seconds, tick,
-                                    tick_every=self.relay.settings.progress_interval,
+        record = await wait_for_run(self.store, args.run_id, args.wait_seconds, tick,
+                                    tick_every=self.settings.progress_interval,
                                     ended=own.done if own is not None else None)
         if status_of(record) is Status.RUNNING:
-            return running_packet(record, self.relay.where(record.run_id), args.wait_seconds)
+            return running_packet(record, self.where(record.run_id), args.wait_seconds)
         return packet_of(record)
 
     async def cancel(self, run_id: str) -> Packet:
         """Stop a running run: CANCELLED recorded with the changes so far; the packet lists them."""
-        store = self.relay.store
+        store = self.store
         record = store.read(run_id)
         if status_of(record) is not Status.RUNNING:
             return packet_of(record)  # nothing to stop: the run's own answer says how it ended
         run = self._runs.get(run_id)
         if run is not None:
-            self.relay.cancel_reasons[run_id] = "stopped by antigravity_cancel"
+            self.cancel_reasons[run_id] = "stopped by antigravity_cancel"
             run.scope.cancel()
             with anyio.CancelScope(shield=True):
                 await run.done.wait()
@@ -220,7 +224,7 @@ class Detacher:
         except OSError as exc:
             raise RelayError(Status.STORAGE_ERROR, f"cannot write the cancel request {path}: {exc.strerror or exc}",
                              f"Make {store.runs_dir} writable, then call again.") from None
-        limit = self.relay.settings.kill_grace_seconds + 30.0
+        limit = self.settings.kill_grace_seconds + 30.0
         record = await wait_for_run(store, run_id, limit)
         if status_of(record) is Status.RUNNING:
             _unlink(path)
@@ -229,6 +233,22 @@ class Detacher:
                              "Wait for its packet with antigravity_get_result, or stop that relay.", retryable=True)
         _unlink(path)
         return packet_of(record)
+
+
+def _read_cancel_request(path) -> str | None:
+    """Who asked (the request's first words), "" when it says nothing, or None when there is no request.
+
+    Only a regular file is a request (read_regular: no link followed, a FIFO never waited on), and only its
+    first bytes are read; anything else in its place is removed and is not a request."""
+    try:
+        data = read_regular(path, limit=_REQUEST_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        log.warning("ignoring %s: %s", path, exc.strerror or exc)
+        _unlink(path)
+        return None
+    return data.decode("utf-8", "replace").strip()[:40]
 
 
 def _unlink(path) -> None:

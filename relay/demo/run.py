@@ -118,7 +118,8 @@ def demo_settings(base: Settings, *, agy: Path, workspace: Path) -> Settings:
 
 async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | None = None) -> DemoResult:
     from relay.core.contracts import ExecuteInput
-    from relay.call.orchestrate import Relay, no_progress
+    from relay.call.orchestrate import Relay
+    from relay.call.progress import no_progress
     from relay.runs.results import encode, packet_object
     from relay.runs.store import RunStore
 

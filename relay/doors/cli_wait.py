@@ -66,7 +66,7 @@ def _child() -> int:
 
     from relay.call.orchestrate import Relay
     from relay.core.settings import load_settings
-    from relay.doors.tools import call_tool
+    from relay.doors.tools import call_tool, detacher_for
 
     call = json.loads(sys.stdin.read())
     settings = load_settings()
@@ -87,7 +87,7 @@ def _child() -> int:
                         return
 
             tg.start_soon(on_signals)
-            async with relay.detached.serving(finish_runs=True):
+            async with detacher_for(relay).serving(finish_runs=True):
                 result = await call_tool(relay, call["name"], call["arguments"], progress)
                 text = result.text
                 sys.stdout.write(text + "\n")

@@ -23,7 +23,7 @@ from relay.core.errors import RelayError
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 
-__all__ = ["Check", "check_confirm_key", "check_worktrees", "run_doctor", "render_checks", "check_http_relay",
+__all__ = ["Check", "check_safe_write", "check_confirm_key", "check_worktrees", "run_doctor", "render_checks", "check_http_relay",
            "VERSION_TIMEOUT"]
 
 Level = Literal["ok", "warning", "failure"]
@@ -245,7 +245,7 @@ def check_http_relay(settings: Settings) -> Check:
     """Is a `serve --http` relay running on this data dir: its address, uptime and runs in flight."""
     import time
 
-    from relay.core.http_state import read_live_state
+    from relay.doors.http_state import read_live_state
 
     state, why = read_live_state(settings.data_dir)
     if state is None:
@@ -344,6 +344,23 @@ def check_clients(home: Path) -> list[Check]:
     return checks
 
 
+def check_shadowed(home: Path, cwd: Path | None) -> list[Check]:
+    """Project- and local-scope entries named like setup's: where they apply, the client never sees setup's
+    user-scope entry (a `claude mcp add` or `gemini mcp add` without `-s user` makes one)."""
+    from relay.setup.clients import CLIENTS, shadowing_entries
+
+    checks: list[Check] = []
+    for shadow in shadowing_entries(home, cwd):
+        shown = shadow.path.replace(str(home), "~", 1) if shadow.path.startswith(str(home)) else shadow.path
+        runs = (f"another installation of the relay ({shadow.command})" if shadow.ours and shadow.command
+                else "the relay" if shadow.ours else f"{shadow.command!r}, not Gravity Relay")
+        checks.append(_warn(f"shadow {shadow.client}",
+                            f"{CLIENTS[shadow.client].title}: a {shadow.scope}-scope 'antigravity' entry in {shown} "
+                            f"wins over the user-scope one in {shadow.project}; it runs {runs}",
+                            f"Remove it so the user-scope entry applies there too: {shadow.fix}."))
+    return checks
+
+
 def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
     """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
     before it reaches the relay. Each problem is said with the exact fix."""
@@ -426,8 +443,30 @@ def _codex_tools_approved(entry: Mapping) -> bool:
     return all(isinstance(tools.get(t), Mapping) and tools[t].get("approval_mode") == "approve" for t in TOOL_NAMES)
 
 
+def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout: float | None = None) -> Check:
+    """ok when safe mode wrote the probe's file, a warning saying what to change when it did not."""
+    from relay.core.contracts import Status
+    from relay.doors.write_probe import PROBE_TIMEOUT, run_write_probe
+
+    name = "safe-write"
+    got = run_write_probe(settings, environ, timeout=PROBE_TIMEOUT if timeout is None else timeout)
+    if got.not_run is not None:
+        return _warn(name, f"not run: {got.not_run}", got.hint)
+    if got.wrote:
+        return _ok(name, f"safe mode can write: {got.agy} created a file under {got.under} (one turn spent)")
+    if got.status is Status.CONFLICTING_OPTIONS:  # agy's settings auto-approve: a safe run is stopped at init
+        return _warn(name, f"safe mode is refused with {got.agy}: {got.message}; every safe run would be stopped "
+                           "the same way", got.hint)
+    if got.status is Status.PERMISSION_DENIED:
+        return _warn(name, f"safe mode cannot write with {got.agy} under {got.under}: {got.message}; every safe run "
+                           "would end PERMISSION_DENIED with nothing done", got.hint)
+    return _warn(name, f"write probe inconclusive: agy ended {got.status.value if got.status else 'without a verdict'} "
+                       f"({got.message}) and wrote nothing",
+                 got.hint or "Run `gravity-relay doctor` without --write-probe first and fix what it reports.")
+
+
 def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
-               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
+               probe_timeout: float | None = None, write_probe: bool = False, cwd: Path | None = None) -> list[Check]:
     from relay.agy.auth import PROBE_TIMEOUT
     from relay.setup.clients import home_dir
 
@@ -440,9 +479,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
         checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
                             "here refuses to delegate (RECURSION_REFUSED)"))
     checks += check_agy(settings, env, PROBE_TIMEOUT if probe_timeout is None else probe_timeout)
-    if write_probe:  # opt-in: it spends one agy turn (relay/write_probe.py)
-        from relay.doors.write_probe import check_safe_write
-
+    if write_probe:  # opt-in: it spends one agy turn (relay/doors/write_probe.py)
         checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
     checks.append(check_confirm_key(settings))
@@ -450,6 +487,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))
+    checks += check_shadowed(home or home_dir(env), Path.cwd() if cwd is None else cwd)
     checks += check_client_headless(home or home_dir(env), env)
     return checks
 

@@ -5,7 +5,7 @@ one ``Relay`` (one queue, one auth cache, one version cache) serves every sessio
 in three layers, outermost first:
 
 * the bind address: loopback unless the operator says ``--allow-remote`` (``parse_address``);
-* a bearer token (``relay.core.http_token``) on every request, checked by ``TokenGate`` before
+* a bearer token (``relay.doors.http_token``) on every request, checked by ``TokenGate`` before
   the SDK sees anything, so a refused request can never start a run;
 * a request-rate bound (``RateBucket``): one global token bucket for authenticated requests
   (per address would mean nothing: every client is 127.0.0.1), answered 429 with Retry-After;
@@ -141,7 +141,7 @@ class TokenGate:
     """
 
     def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES, max_rps: float = 50.0) -> None:
-        from relay.core.http_token import token_matches
+        from relay.doors.http_token import token_matches
 
         self.app = app
         self._matches = lambda header: token_matches(token, header)
@@ -309,8 +309,8 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     """Serve until SIGTERM/SIGINT/SIGHUP; every run in flight is cancelled and recorded before exit."""
     import uvicorn
 
-    from relay.core.http_state import remove_state, write_state
-    from relay.core.http_token import load_or_create_token, token_path
+    from relay.doors.http_state import remove_state, write_state
+    from relay.doors.http_token import load_or_create_token, token_path
     from relay.doors.mcp_server import create_server, serving_relay
     from relay.runs.retention import retain_in_background
 

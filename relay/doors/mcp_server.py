@@ -30,7 +30,8 @@ from mcp.server import Server, ServerRequestContext
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
-from relay.doors.tools import CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, lone_surrogate
+from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, detacher_for,
+                               lone_surrogate)
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
@@ -134,7 +135,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
     @asynccontextmanager
     async def lifespan(_server):
         # Detached runs belong to the server's lifetime, not to the call that started them.
-        async with relay.detached.serving():
+        async with detacher_for(relay).serving():
             yield {}
 
     return Server(

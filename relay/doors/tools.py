@@ -13,19 +13,23 @@ or Ctrl-C the leader never saw the run id, and this is how it finds the run agai
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import Any
 
 import anyio
 import msgspec
 
-from relay.call.orchestrate import Relay, no_progress
+from relay.call.detached import Detacher
+from relay.call.orchestrate import Relay
+from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
                                   Status, explain)
 from relay.core.errors import InvalidInput, RelayError, error_object
+from relay.core.redact import redact, redact_obj
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
-__all__ = ["EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
+__all__ = ["detacher_for", "EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
            "lone_surrogate", "as_text"]
 
 log = logging.getLogger("relay.doors.tools")
@@ -44,6 +48,20 @@ class ToolAnswer(msgspec.Struct, frozen=True):
     text: str
     structured: dict[str, Any] | None  # None for an error: its packet goes once, as the text (mcp_server's doc)
     is_error: bool
+
+
+_DETACHERS: weakref.WeakKeyDictionary[Relay, Detacher] = weakref.WeakKeyDictionary()
+
+
+def detacher_for(relay: Relay) -> Detacher:
+    """The detacher of ``relay`` (one per Relay, built at first use): its detached runs, waits and cancels.
+
+    The doors own it (the run never calls back into it): both doors reach the same one through the Relay they
+    share, so a run started by the MCP server is waited for and cancelled by the same object."""
+    detacher = _DETACHERS.get(relay)
+    if detacher is None:
+        detacher = _DETACHERS[relay] = Detacher(relay.store, relay.settings, relay.cancel_reasons, relay.where)
+    return detacher
 
 
 def _result(obj: Any, text: str, *, is_error: bool) -> ToolAnswer:
@@ -135,19 +153,20 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
                 return _packet_result(await relay.apply(args))  # not a turn: the run's change into the user's tree
-            wait = relay.detached.wait_for(args)
-            if wait is not None and relay.detached.available:
+            detached = detacher_for(relay)
+            wait = detached.wait_for(args)
+            if wait is not None and detached.available:
                 # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
-                return _answer(await relay.detached.call(
+                return _answer(await detached.call(
                     lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), wait, progress))
-            return _packet_result(await relay.detached.inline(
+            return _packet_result(await detached.inline(
                 lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), progress))
         if name == CANCEL:
-            return _packet_result(await relay.detached.cancel(_decode(CANCEL, arguments, CancelInput).run_id))
+            return _packet_result(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
             args = _decode(GET_RESULT, arguments, GetResultInput)
             if args.run_id is not None and args.wait_seconds is not None:
-                answer = await relay.detached.wait(args, progress)
+                answer = await detacher_for(relay).wait(args, progress)
                 if isinstance(answer, Running) or args.detail.value == "summary":
                     return _answer(answer)  # the summary of a finished run: execute's own bytes
             return get_result(relay, arguments)
@@ -175,9 +194,14 @@ def _error_result(name: str, exc: Exception) -> ToolAnswer:
     return _result(obj, encode(obj).decode(), is_error=True)
 
 
-def run_row(record: RunRecord) -> dict[str, Any]:
-    """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning."""
-    task = " ".join(record.task.split())
+def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
+    """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning
+    (``wide``: its file count, duration and workspace too, as `runs list --json` prints).
+
+    The one redaction step of every view of recent runs (get_result without a run id, `runs show` without
+    an id, `runs list --json`): the task is masked whole before it is cut, so a key cut at the edge cannot
+    leave its first part readable (issue 22, D5), and every other text of the row is masked too."""
+    task = redact(" ".join(record.task.split()))
     row: dict[str, Any] = {
         "run_id": record.run_id,
         "tool": record.tool,
@@ -187,7 +211,9 @@ def run_row(record: RunRecord) -> dict[str, Any]:
     }
     if policy_broken_beside(record):
         row["policy_violation"] = True
-    return row
+    if wide:
+        row.update(files=len(record.changes), duration_ms=record.duration_ms, workspace=record.workspace)
+    return redact_obj(row)
 
 
 def policy_broken_beside(record: RunRecord) -> bool:

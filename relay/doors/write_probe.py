@@ -1,9 +1,11 @@
 """``gravity-relay doctor --write-probe``: can safe mode write files with this machine's agy?
 
-Safe mode runs agy with ``--mode accept-edits --sandbox`` and no auto-approval. One measurement on
-agy 1.1.3 says accept-edits no longer lets headless runs create or edit files (soft-denied,
-agy-protocol.md §6.1); if that holds here, every safe run ends PERMISSION_DENIED with nothing done.
-This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
+Safe mode runs agy with no auto-approval: on agy 1.2.14+ under agy's own default policy
+(request-review, which lets workspace edits through: agy-protocol.md §7.1) with no --mode flag, on
+older agy with ``--mode accept-edits`` (no headless write grant where measured, 1.1.3 and 1.1.13);
+``--sandbox`` where the profile asks for it. Where edits are refused, every safe run ends
+PERMISSION_DENIED with nothing done; where agy's settings auto-approve every tool, a safe run is
+stopped at its start (CONFLICTING_OPTIONS). This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
 safe profile gets, to create one small file, then looks whether the file is there. It spends one
 agy turn, so doctor runs it only when asked.
 """
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import anyio
+import msgspec
 
 from relay.agy import command as agy_cli
 from relay.agy.classify import classify
@@ -25,7 +28,7 @@ from relay.agy.stream import StreamReader
 from relay.agy.worker import run_worker
 from relay.agy.env import build_worker_env
 
-__all__ = ["PROBE_FILE", "WriteProbe", "probe_safe_write", "check_safe_write"]
+__all__ = ["PROBE_FILE", "PROBE_TIMEOUT", "WriteProbe", "probe_safe_write", "run_write_probe"]
 
 PROBE_FILE = "gravity-relay-write-probe.txt"
 PROBE_TIMEOUT = 180.0
@@ -33,11 +36,19 @@ _PROMPT = (f"Create a file named {PROBE_FILE} in the current project containing 
            "Do nothing else: no commands, no other files.")
 
 
-class WriteProbe:
-    """What the probe saw: whether the file appeared, and the relay's verdict on agy's run."""
+class WriteProbe(msgspec.Struct, kw_only=True, frozen=True):
+    """What the probe saw: whether the file appeared, and the relay's verdict on agy's run (doctor judges it).
 
-    def __init__(self, wrote: bool, status: Status, message: str, hint: str) -> None:
-        self.wrote, self.status, self.message, self.hint = wrote, status, message, hint
+    ``not_run`` says why no turn was spent (no agy, agy would not start); ``hint`` is then the fix, if any.
+    """
+
+    wrote: bool = False
+    status: Status | None = None
+    message: str = ""
+    hint: str = ""
+    agy: str = "this agy"  # how the answer names the agy it asked ("agy 1.2.17")
+    under: str = "agy's default policy (no --mode flag)"  # the permission flags safe mode gave it
+    not_run: str | None = None
 
 
 async def probe_safe_write(agy: str, version: agy_cli.AgyVersion | None, environ: Mapping[str, str], *,
@@ -57,32 +68,20 @@ async def probe_safe_write(agy: str, version: agy_cli.AgyVersion | None, environ
         outcome.schema_requested = False
         verdict = classify(outcome)
         wrote = (workspace / PROBE_FILE).is_file()
-    return WriteProbe(wrote, verdict.status, verdict.message, verdict.hint)
+    return WriteProbe(wrote=wrote, status=verdict.status, message=verdict.message, hint=verdict.hint)
 
 
-def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout: float = PROBE_TIMEOUT):
-    """doctor's check: ok when safe mode wrote the file, a warning saying what to change when it did not."""
-    from relay.doors.doctor import Check
-
-    name = "safe-write"
+def run_write_probe(settings: Settings, environ: Mapping[str, str], *, timeout: float = PROBE_TIMEOUT) -> WriteProbe:
+    """Locate this machine's agy and probe it (``doctor --write-probe`` turns the answer into its check)."""
     try:
         agy = agy_cli.locate_agy(settings, dict(environ))
     except RelayError as exc:
-        return Check(name=name, level="warning", message=f"not run: {exc.message}", fix=exc.hint)
+        return WriteProbe(not_run=exc.message, hint=exc.hint)
     try:
         answer = agy_cli.read_version(agy, dict(environ), 3.0)
         got = anyio.run(lambda: probe_safe_write(agy, answer.version, environ, timeout=timeout))
     except OSError as exc:
-        return Check(name=name, level="warning", message=f"not run: {agy} could not start: {exc}")
-    which = f"agy {answer.shown}" if answer.shown else "this agy"
-    if got.wrote:
-        return Check(name=name, level="ok",
-                     message=f"safe mode can write: {which} created a file under `--mode accept-edits` (one turn spent)")
-    if got.status is Status.PERMISSION_DENIED:
-        return Check(name=name, level="warning",
-                     message=f"safe mode cannot write with {which}: {got.message}; every safe run would end "
-                             "PERMISSION_DENIED with nothing done",
-                     fix=got.hint)
-    return Check(name=name, level="warning",
-                 message=f"write probe inconclusive: agy ended {got.status.value} ({got.message}) and wrote nothing",
-                 fix=got.hint or "Run `gravity-relay doctor` without --write-probe first and fix what it reports.")
+        return WriteProbe(not_run=f"{agy} could not start: {exc}")
+    mode = agy_cli.safe_mode_flags(answer.version)
+    return msgspec.structs.replace(got, agy=f"agy {answer.shown}" if answer.shown else "this agy",
+                                   **({"under": f"`{' '.join(mode)}`"} if mode else {}))
