@@ -28,7 +28,8 @@ from relay.agy.auth import AuthPreflight
 from relay.observe.changes import ChangeSet, observe_changes, workspace_changed
 from relay.review.file_kinds import is_secret_path
 from relay.observe.run_patch import write_run_patch
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, relay_retries, report_of, transient_oauth
+from relay.agy.classify import (LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, refusals_flag, relay_retries,
+                                report_of, transient_oauth)
 from relay.core.contracts import (
     Attempt,
     Changes,
@@ -49,10 +50,11 @@ from relay.call.confirm import Gate, plan_argv, preview_answer
 from relay.call.apply_run import apply_run
 from relay.call.progress import Progress, no_progress
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, StorageError, as_relay_error
-from relay.isolate.pool import Lease, lease_worktree, record_change
+from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
 from relay.observe.git import GitError
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
-from relay.call.enforce import VIOLATION_HINT, apply_policy, enforce_policy, prompt_limits
+from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
+                                outside_violation, prompt_limits)
 from relay.call.limits import asked_by, recorded_limits
 from relay.core.process import kill_group, tail
 from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
@@ -91,6 +93,7 @@ class _Live:
         self.workspace: str | None = None  # where the worker runs, when not the plan's (its worktree)
         self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
         self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
+        self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -334,6 +337,9 @@ class Relay:
                     # The packet keeps listing what the worker did; the patch is what is left in the tree, so
                     # `runs revert` undoes the rest instead of refusing over the files already restored.
                     await anyio.to_thread.run_sync(self._observe, record, before, Path(plan.workspace))
+                if live.lease is not None:  # issue 22, D1: what the worktree changed outside the workspace
+                    verdict, record.violation = enforce_outside(verdict, record.violation, live.outside,
+                                                                live.lease.facts.prefix, plan.on_violation)
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -444,6 +450,8 @@ class Relay:
         if asked and record.conversation_id and record.conversation_id != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({record.conversation_id}) "
                             "without the earlier context")
+        if outcome.refused_total:
+            flags.insert(0, refusals_flag(outcome))
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
@@ -465,7 +473,7 @@ class Relay:
         with anyio.move_on_after(30):
             try:
                 changeset = await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)
-            except OSError as exc:
+            except (OSError, RelayError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
             changes, _, record.changes = build_review(changeset, report=None, paths=plan.paths, workspace=workspace,
@@ -475,6 +483,10 @@ class Relay:
                 apply_policy, plan, changeset.files, live.before)
             if record.violation is not None and record.violation.restored:
                 await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
+            if live.lease is not None and live.outside:
+                record.violation, line = outside_violation(record.violation, live.outside, live.lease.facts.prefix,
+                                                           plan.on_violation)
+                live.violation = "; ".join(filter(None, [live.violation, line]))
             return changes
         return None
 
@@ -495,11 +507,24 @@ class Relay:
         return "\n".join(texts)
 
     def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
-        """What changed, and the run's patch beside its record (before verification can touch a file)."""
+        """What changed, and the run's patch beside its record (before verification can touch a file).
+
+        A worktree run (issue 22, D1): its worktree is first checked to be still its own (never a git command
+        in a worktree the worker repointed at the user's git dir), then its whole state is recorded on its
+        branch: that commit is the observed change apply will write, and what it touches outside the
+        workspace's folder is a violation (``live.outside``)."""
+        live = self._live.get(record.run_id)
+        lease = live.lease if live is not None else None
+        if lease is not None and not still_own(lease):
+            raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
+                             "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
         changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
+        if lease is not None:
+            record.tip_commit = record_change(lease, _branch_message(record))
+            live.outside = changed_outside(lease, record.tip_commit)
         return changeset
 
     def _finish(self, record: RunRecord, verdict: Verdict, *, started: float | None = None,
@@ -617,11 +642,12 @@ class Relay:
         await anyio.to_thread.run_sync(self._settle, record, lease)
 
     def _settle(self, record: RunRecord, lease: Lease) -> None:
-        """Record the worktree's state on the run's branch, then give the worktree back to the pool."""
+        """Give the worktree back to the pool; a run that was not observed (stopped before) gets its worktree's
+        state recorded on its branch first. An observed run keeps the commit it was observed as: apply writes
+        exactly that change, never what a verification command wrote afterwards (issue 22, D1)."""
         try:
-            # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
-            first = redact((record.task.strip().splitlines() or [""])[0][:200])
-            record.tip_commit = record_change(lease, f"gravity-relay run {record.run_id}: {first}")
+            if record.tip_commit is None and still_own(lease):
+                record.tip_commit = record_change(lease, _branch_message(record))
             if record.state == "finished":
                 self.store.write(record)
         except (GitError, OSError) as exc:
@@ -704,6 +730,12 @@ class Relay:
         record.paths = plan.paths
         record.protected, record.max_files, record.max_lines = plan.protected, plan.max_files, plan.max_lines
         record.on_violation = "revert" if plan.on_violation == "revert" else None  # None reads as "keep"
+
+def _branch_message(record: RunRecord) -> str:
+    # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
+    first = redact((record.task.strip().splitlines() or [""])[0][:200])
+    return f"gravity-relay run {record.run_id}: {first}"
+
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
     """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""

@@ -15,6 +15,7 @@ import msgspec
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
+from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
@@ -97,14 +98,15 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         usage = record_usage(record)
         usages.append(usage)
         if as_json:
-            row = {**run_row(record), "files": files, "duration_ms": record.duration_ms, "workspace": record.workspace}
+            row = run_row(record, wide=True)
             if usage is not None:
                 row["usage"] = usage
             sys.stdout.write(encode(row).decode() + "\n")
         else:
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  {record.workspace or ''}{broke}\n")
+                             f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
+                             f"{redact(record.workspace or '')}{broke}\n")
         shown += 1
         if shown >= limit:
             break

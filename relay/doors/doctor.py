@@ -453,10 +453,13 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
     if got.not_run is not None:
         return _warn(name, f"not run: {got.not_run}", got.hint)
     if got.wrote:
-        return _ok(name, f"safe mode can write: {got.agy} created a file under `--mode accept-edits` (one turn spent)")
+        return _ok(name, f"safe mode can write: {got.agy} created a file under {got.under} (one turn spent)")
+    if got.status is Status.CONFLICTING_OPTIONS:  # agy's settings auto-approve: a safe run is stopped at init
+        return _warn(name, f"safe mode is refused with {got.agy}: {got.message}; every safe run would be stopped "
+                           "the same way", got.hint)
     if got.status is Status.PERMISSION_DENIED:
-        return _warn(name, f"safe mode cannot write with {got.agy}: {got.message}; every safe run would end "
-                           "PERMISSION_DENIED with nothing done", got.hint)
+        return _warn(name, f"safe mode cannot write with {got.agy} under {got.under}: {got.message}; every safe run "
+                           "would end PERMISSION_DENIED with nothing done", got.hint)
     return _warn(name, f"write probe inconclusive: agy ended {got.status.value if got.status else 'without a verdict'} "
                        f"({got.message}) and wrote nothing",
                  got.hint or "Run `gravity-relay doctor` without --write-probe first and fix what it reports.")
