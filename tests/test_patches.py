@@ -22,7 +22,7 @@ from fake_agy_harness import install_fake_agy, success_scenario
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Detail, FileChange, GetResultInput, RunRecord
 from relay.core.errors import RelayError
-from relay.core.identity import own_stamp
+from relay.core.platform import own_stamp
 from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
 from relay.observe import run_patch

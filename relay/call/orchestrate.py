@@ -56,8 +56,8 @@ from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, 
 from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
                                 outside_violation, prompt_limits)
 from relay.call.limits import asked_by, recorded_limits
-from relay.core.process import kill_group, tail
-from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
+from relay.core.process import tail
+from relay.core.platform import Identity, own_stamp, stamp_of, stop_worker, verify_worker
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from relay.core.redact import redact
@@ -574,9 +574,10 @@ class Relay:
                       flags=["no run record was written: get_result will not find this run_id"])
 
     async def _stop_worker(self, record: RunRecord) -> None:
-        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
-        if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
-            await kill_group(record.pgid, self.settings.kill_grace_seconds)
+        """Stop the run's worker if it is still there — and still ours (its leader may be reaped already)."""
+        verdict, worker = verify_worker(record.pgid, record.worker_stamp, record.run_id)
+        if verdict is Identity.SAME and worker is not None:
+            await stop_worker(worker, self.settings.kill_grace_seconds)
 
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
