@@ -61,7 +61,7 @@ from relay.core.platform import Identity, own_stamp, stamp_of, stop_worker, veri
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from relay.core.redact import redact
-from relay.runs.results import render_result, status_of
+from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.review.diff_view import diff_view
 from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
@@ -192,7 +192,7 @@ class Relay:
         if args.detail is Detail.DIFF:
             return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
                              str(self.store.patch_path(args.run_id)), args.max_chars)
-        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+        return render_result(record, args.detail, args.max_chars or MAX_CHARS, str(self.store.record_path(args.run_id)))
 
     # ------------------------------------------------------------------ the run
 
