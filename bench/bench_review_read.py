@@ -203,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     budget = "default" if args.max_chars is None else f"max_chars={args.max_chars:,}"
     print(f"{len(rows)} commits from {projects} projects ({statistics.median(r['files'] for r in rows):.0f} files "
           f"changed at the median, {max(r['files'] for r in rows)} at most); the view at its {budget} budget")
-    for name, some in (("all commits", rows), ("commits changing 2 files or more", [r for r in rows if r["files"] > 1])):
+    groups = [("all commits", rows)] + [(f"commits changing {n} files or more", [r for r in rows if r["files"] >= n])
+                                         for n in (2, 5)]
+    for name, some in groups:
         if not some:
             continue
         labelled = [r for r in some if r["riskiest"]]

@@ -184,7 +184,7 @@ class _Patch:
         else:
             label = f"## {label_file} ({_about(sections[0] if sections else None, change, self.not_in_patch)}){suffix}\n"
         return _Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks],
-                     telling=_telling(change, path, hunks), target=target, path=path, lines=lines,
+                     telling=_telling(change, path, hunks) if target else 0, target=target, path=path, lines=lines,
                      risk=change.risk if change is not None else "low", change=change)
 
 
