@@ -147,7 +147,7 @@ async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | N
     record = store.read(packet.run_id)
     record.tool = "demo"  # set after the fact: the run went through the ordinary execute path
     store.write(record)
-    transcript = Path(record.transcript) if record.transcript else None
+    transcript = Path(record.process.transcript) if record.process.transcript else None
     transcript_bytes = transcript.stat().st_size if transcript and transcript.exists() else 0
     return DemoResult(
         packet=packet,

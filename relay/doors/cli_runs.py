@@ -89,16 +89,16 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         shown_status = status_of(record)
         if wanted is not None and shown_status is not wanted:
             continue
-        files = len(record.changes)
-        seconds = f"{record.duration_ms / 1000:.1f}s" if record.duration_ms is not None else "-"
+        files = len(record.observation.changes)
+        seconds = f"{record.outcome.duration_ms / 1000:.1f}s" if record.outcome.duration_ms is not None else "-"
         state = shown_status.value
         if as_json:
-            row = {**run_row(record), "files": files, "duration_ms": record.duration_ms, "workspace": record.workspace}
+            row = {**run_row(record), "files": files, "duration_ms": record.outcome.duration_ms, "workspace": record.plan.workspace}
             sys.stdout.write(encode(row).decode() + "\n")
         else:
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {record.workspace or ''}{broke}\n")
+                             f"{files:>4} files  {seconds:>8}  {record.plan.workspace or ''}{broke}\n")
         shown += 1
         if shown >= limit:
             break

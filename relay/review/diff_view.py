@@ -37,7 +37,7 @@ def _binary_head(section: Section) -> str:
 
 
 def _ordered(record: RunRecord, sections: list[Section]) -> list[Section]:
-    rank = {c.path: i for i, c in enumerate(rank_changes(record.changes))}
+    rank = {c.path: i for i, c in enumerate(rank_changes(record.observation.changes))}
     last = len(rank)
     # A file <-> symlink swap has two sections of one path: sorted() keeps their order.
     return sorted(sections, key=lambda s: (rank.get(s.path, rank.get(s.old_path, last)), s.path))
@@ -52,10 +52,10 @@ def diff_view(record: RunRecord, status: Status, patch: bytes | None, patch_path
     if patch is None:
         if status is Status.RUNNING:
             text = f"# run {run_id} has not finished: its patch is written once its changes are observed\n"
-        elif not record.changes:
+        elif not record.observation.changes:
             text = f"# run {run_id} changed no files: there is no patch\n"
         else:
-            text = (f"# run {run_id} has no patch ({len(record.changes)} files changed): it ran before patches were "
+            text = (f"# run {run_id} has no patch ({len(record.observation.changes)} files changed): it ran before patches were "
                     f"kept, its changes came from the worker's report only, or patches are off "
                     f"(GRAVITY_RELAY_PATCH_MAX_SIZE=0); detail=\"full\" lists the files\n")
         text = text[:max_chars]
