@@ -17,8 +17,12 @@ Scenario (every key optional)::
      "models_sleep": 3600,              # seconds `agy models` sleeps in the "hang" variant
      "model_list": [["slug", "Label"], ...],   # replaces the captured `agy models` output
      "known_models": ["slug", ...],     # if set (1.1.2+), another --model fails: invalid model selection
-     "permissions": "lenient" | "strict",
+     "permissions": "lenient" | "strict" | "policy",
      "accept_edits": "writes" | "denied",  # strict + "denied": --mode accept-edits soft-denies edits too (1.1.3)
+     "tool_permission": "request-review",  # agy's settings.json toolPermission (policy: request-review | strict |
+                                        # proceed-in-sandbox | always-proceed); init.permission_mode reports it
+     "deny_rules": ["write_to_file:out.txt", ...],  # "tool" or "tool:file name" a permissions.deny rule refuses
+     "hook_denies": ["run_command", ...],   # the same, refused by a pre-tool hook (agy-protocol.md §7.1)
      "stdin_hang": false,               # read stdin to EOF first (an open pipe hangs, like old builds)
      "tools": [...],                    # init.tools
      "launches": [{...}, ...]}          # one per print-mode launch, in order; the last one repeats
@@ -31,6 +35,19 @@ Launch keys (every key optional)::
                     no_result | stale_error | invalid_model | banner | no_report | slow | crash |
                     signed_out | please_sign_in_result | auth_timeout_network | verification |
                     quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
+                    interrupted | keyring_locked | agy_error_short | background_cut   (agy-protocol.md §7)
+    keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
+                    "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
+                    `You are not logged into Antigravity.` in the log, no auth success after it)
+    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false)
+    background      background_cut: number of background tasks cut at exit (1); background_wait (5 s)
+    result_status   the result's status instead of SUCCESS (CANCELED, WAITING: agy-protocol.md §7.3)
+    extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1)
+    on_signal       "interrupted": SIGTERM/SIGINT end the run with agy's interrupted result (1.1.27+),
+                    exit 1, instead of dying by the signal
+    think_seconds   pause after init, before the first step (the model's first call; real turns take seconds)
+    not_found_warning  false: no `not found` line at all (the relay's id comparison is then the only test)
+    not_found_lead  seconds between `warning: conversation … not found` and init (1.7, agy-protocol.md §7.2)
     wording         signed_out: "current" (`…to log in, then retry.`, default) | "early" (`…to log in.`);
                     where: "stderr" (default) | "stdout" | "log" (the line goes only there);
                     with_result: also a lone ERROR result "authentication failed or timed out";
@@ -178,6 +195,16 @@ CAPACITY_503 = "UNAVAILABLE (code 503): No capacity available for model {model} 
 SETTINGS_BROKEN = "failed to load settings.json: invalid character '}' looking for beginning of object key string"
 PRINT_TIMEOUT_TEXT = "Error: timed out waiting for response\n"
 UPSTREAM_ERROR_ID = "9f1c2e77-5b0a-4a8e-9d43-1c6f0e2ab7d1-1"
+# agy-protocol.md §7 (1.2.x-1.3.x)
+KEYRING_LOCKED = "Error: failed to retrieve token: secret keyring is locked\n"
+NOT_LOGGED_IN = "You are not logged into Antigravity."
+INTERRUPTED = "interrupted"
+DENY_RULE = 'permission check failed for {tool} "{target}": Permission denied: Matches user-configured deny rule'
+HOOK_DENY = "tool call denied by pre-tool hook: {tool} blocked by hook pre_tool_use (exit status 2)"
+BACKGROUND_IDLE = "root agent idle; waiting up to 5s for {n} background task(s)\n"
+BACKGROUND_CUT = "terminating {n} background task(s) on exit\n"
+BACKGROUND_NARRATION = ("I have started the test suite in the background and will wait for it to finish, "
+                        "then report the results.\n")
 BUBBLETEA = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: device not configured\n"
 
 OAUTH_URL = (
@@ -240,6 +267,7 @@ BEHAVIOURS = (
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
+    "interrupted", "keyring_locked", "agy_error_short", "background_cut",
 )
 
 # name -> (kind, since, canonical name)
@@ -610,7 +638,25 @@ class Fake:
         if signum == signal.SIGTERM and self.ignore_sigterm:
             self.record({"event": "signal", "signal": signum, "ignored": True})
             return
+        if self.launch.get("on_signal") == "interrupted" and signum in (signal.SIGTERM, signal.SIGINT) \
+                and self.conversation_id and not self.ended:
+            # 1.1.27+ (1.3.1 replays): the turn ends with agy's own ERROR result, then `error: interrupted`, exit 1
+            self.record({"event": "signal", "signal": signum, "ignored": False})
+            self.interrupted_result(self.conversation_id)
+            self.record_end(1, signal=signum, interrupted=True)
+            os._exit(1)
         self.die(signum)
+
+    def interrupted_result(self, conv: str) -> None:
+        """agy-protocol.md §7.2: the id kept, usage non-zero, `error: interrupted` echoed on stderr after it."""
+        st = self.locked_state(lambda st: dict(st["conversations"].get(conv) or {}))
+        usage = usage_add(st.get("usage") or ZERO_USAGE, {"input_tokens": 12000 + len(getattr(self, "prompt", "")) // 4,
+                                                           "output_tokens": 60})
+        self.emit_result({"conversation_id": conv, "status": "ERROR", "response": "", "error": INTERRUPTED,
+                          "duration_seconds": round(time.monotonic() - T0, 6), "num_turns": int(st.get("turns", 0)) + 1,
+                          "usage": usage})
+        if self.fmt != "text":
+            self.err(f"error: {INTERRUPTED}\n")
 
     # ---- state
     def locked_state(self, update):
@@ -749,6 +795,9 @@ class Fake:
             return 1
         if variant == "eligibility_401":
             self.err(ELIGIBILITY_401)
+            return 1
+        if variant == "keyring_locked":
+            self.err(KEYRING_LOCKED)
             return 1
         custom = self.scenario.get("model_list")
         if custom:
@@ -893,7 +942,7 @@ class Fake:
 
         # failures before the turn starts (edits listed in the launch still happen first)
         if beh in ("invalid_model", "login_required", "keyring_timeout", "quota_text", "empty_output", "garbage",
-                   "signed_out", "please_sign_in_result", "auth_timeout_network", "verification"):
+                   "signed_out", "please_sign_in_result", "auth_timeout_network", "verification", "keyring_locked"):
             self.silent_edits()
         if beh == "invalid_model":
             model = self.flags.get("model") or "default"
@@ -912,6 +961,8 @@ class Fake:
             return self.login_required()
         if beh == "keyring_timeout":
             return self.keyring_timeout()
+        if beh == "keyring_locked":
+            return self.keyring_locked()
         if beh == "quota_text":
             resets = L.get("resets_in", "2m38s")
             self.err("Error: " + (L.get("error") or QUOTA_TEXT.format(resets=resets)) + "\n")
@@ -1003,6 +1054,21 @@ class Fake:
         self.err(AGENT_TERMINATED.format(error_id=self.launch.get("error_id", UPSTREAM_ERROR_ID)))
         return 1
 
+    def keyring_locked(self) -> int:
+        """A locked keyring (agy-protocol.md §7.3): the vendor's line, or the 1.1.10 case seen only in the log."""
+        self.log("I", "printmode.go:201", "Print mode: not authenticated, trying silent auth")
+        self.log("W", "auth.go:118", NOT_LOGGED_IN)
+        if self.launch.get("keyring", "docs") == "terminated":
+            # no `Auth succeeded` / `authenticated via keyring` / `silent auth succeeded` after it
+            result = {"conversation_id": "", "status": "ERROR", "response": "",
+                      "error": "Agent execution terminated due to error.", "duration_seconds": 0, "num_turns": 0,
+                      "usage": usage_total(ZERO_USAGE)}
+            self.emit_result(result)
+            self.err("error: Agent execution terminated due to error.\n")
+            return 1
+        self.err(KEYRING_LOCKED)
+        return 1
+
     def keyring_timeout(self) -> int:
         L = self.launch
         wait = float(L.get("wait_seconds", 40))
@@ -1059,8 +1125,15 @@ class Fake:
             return conv, entry["turns"], entry["next_step"], dict(entry["usage"]), entry["turns"] > 0
 
         conv, turns, next_step, usage, continued = self.locked_state(update)
-        for w in warn:
-            self.err(f'warning: conversation "{w}" not found\n')
+        for w in warn if self.launch.get("not_found_warning", True) else []:
+            # 1.3.x: stderr, ~1.7 s before init (text mode: `Warning: … not found.` on stdout); then a new
+            # conversation runs the prompt without its context (agy-protocol.md §7.2)
+            if self.fmt == "text":
+                self.out(f'Warning: conversation "{w}" not found.\n')
+            else:
+                self.err(f'warning: conversation "{w}" not found\n')
+            self.extra_end["conversation_not_found"] = w
+            time.sleep(float(self.launch.get("not_found_lead", 1.7)))
         self.conversation_id = conv
         self.extra_end["requested_conversation_id"] = requested
         self.log("I", "printmode.go:142", f"Print mode: conversation {conv}")
@@ -1185,7 +1258,44 @@ class Fake:
             su["usage"] = usage_total(usage)
         self.event({"event": "step_update", "step_update": su})
 
+    def permission_mode(self) -> str:
+        """What init reports: the flag, else agy's settings.json toolPermission (agy-protocol.md §7.1)."""
+        if self.flags.get("dangerously-skip-permissions"):
+            return "always-proceed"
+        return str(self.scenario.get("tool_permission", "request-review"))
+
+    def policy_allows(self, kind: str) -> bool:
+        """agy-protocol.md §7.1, "permissions": "policy". always-proceed approves every tool. request-review
+        (the default) lets workspace edits through on 1.2.14+ [meas] and blocks shell, web and MCP;
+        ``--mode accept-edits`` (applied from 1.1.12) is no headless write grant (measured on 1.1.13, carried
+        forward [I]); before 1.2.14 the default policy is taken to soft-deny edits too (no measurement [I])."""
+        mode = self.permission_mode()
+        if mode == "always-proceed":
+            return True
+        if kind == "command":
+            return mode == "proceed-in-sandbox" and bool(self.flags.get("sandbox"))
+        if mode == "strict":
+            return False
+        if self.flags.get("mode") == "accept-edits" and self.version >= (1, 1, 12):
+            return False
+        return self.version >= (1, 2, 14)
+
+    def refusal(self, name: str, target: str) -> str | None:
+        """A deny rule or a pre-tool hook refusing this tool: the step ends ERROR, the turn goes on (§7.1)."""
+        base = os.path.basename(target) if target else name
+
+        def hit(rules) -> bool:  # "tool" or "tool:file name"
+            return any(rule.partition(":")[0] == name and rule.partition(":")[2] in ("", base) for rule in rules or [])
+
+        if hit(self.scenario.get("deny_rules")):
+            return DENY_RULE.format(tool=name, target=base)
+        if hit(self.scenario.get("hook_denies")):
+            return HOOK_DENY.format(tool=name)
+        return None
+
     def allowed(self, kind: str) -> bool:
+        if self.scenario.get("permissions") == "policy":
+            return self.policy_allows(kind)
         if self.behaviour == "permission_denied":
             return kind != "command"
         if self.flags.get("dangerously-skip-permissions"):
@@ -1220,14 +1330,18 @@ class Fake:
         while not os.path.exists(release) and time.monotonic() < end:
             time.sleep(min(0.02, max(end - time.monotonic(), 0)))
 
+    def print_timeout_ns(self) -> int:
+        """--print-timeout, else agy's default: 5m0s, and 0s (no limit) on 1.2.14+ (agy-protocol.md §7.4)."""
+        return self.flags.get("print-timeout", 0 if self.version >= (1, 2, 14) else 300 * 10**9)
+
     def pre_result_sleep(self, default: float) -> bool:
         """Sleep before the result; True if --print-timeout expired first."""
         secs = float(self.launch.get("sleep", default) or 0)
         if self.behaviour == "hang":
             self.nap(secs)
             return False
-        limit = self.flags.get("print-timeout", 300 * 10**9) / 1e9
-        if secs > limit:
+        limit = self.print_timeout_ns() / 1e9
+        if limit and secs > limit:
             self.nap(max(limit - (time.monotonic() - T0), 0))
             return not self.launch.get("release_file") or not os.path.exists(self.launch["release_file"])
         self.nap(secs)
@@ -1243,8 +1357,9 @@ class Fake:
             init["model"] = self.flags["model"]
         init["cwd"] = os.getcwd()
         init["tools"] = self.scenario.get("tools") or (TOOLS if old else ["ask_custom_permission"] + TOOLS)
-        init["permission_mode"] = "always-proceed" if self.flags.get("dangerously-skip-permissions") else "request-review"
+        init["permission_mode"] = self.permission_mode()
         self.event({"event": "init", "conversation_id": conv, "init": init})
+        self.nap(float(L.get("think_seconds", 0) or 0))  # the model's first call, before any tool step
         self.step(conv, idx, "DONE", "user_input")
         idx += 1
         if old:
@@ -1287,8 +1402,19 @@ class Fake:
                 perm = "command" if needs_cmd else "edit"  # needs_command_permission: false lets it through
             info = {"name": name, "parameters": params}
             self.step(conv, idx, "ACTIVE", "tool", tool_name=name, tool_info=dict(info))
+            refused = self.refusal(name, str(params.get("TargetFile") or params.get("CommandLine") or ""))
+            if refused:
+                info["error"] = {"type": "PERMISSION_DENIED", "message": refused}
+                self.step(conv, idx, "ERROR", "tool", tool_name=name, duration=0.001, tool_info=info)
+                idx += 1
+                continue
             if not self.allowed(perm):
                 denied = perm
+                if self.scenario.get("permissions") == "policy" and self.version >= (1, 2, 7):
+                    # 1.2.7-1.3.x soft deny: the blocked step ends DONE with no output; the run stops there
+                    self.step(conv, idx, "DONE", "tool", tool_name=name, duration=0.001, tool_info=info)
+                    idx += 1
+                    break
                 info["error"] = {"type": "PERMISSION_DENIED",
                                  "message": f'tool {name} requires the "{perm}" permission; auto-denied in headless mode'}
                 self.step(conv, idx, "ERROR", "tool", tool_name=name, duration=0.001, tool_info=info)
@@ -1302,6 +1428,49 @@ class Fake:
             else:
                 info["output"] = output
                 self.step(conv, idx, "DONE", "tool", tool_name=name, duration=0.711072, tool_info=info)
+            idx += 1
+
+        if beh == "interrupted":
+            # someone else's SIGINT/SIGTERM (OOM killer, shutdown, a Ctrl-C on the group): agy-protocol.md §7.2
+            self.close_conversation(conv, idx, turn_usage)
+            self.interrupted_result(conv)
+            return 1
+        if beh == "agy_error_short":
+            # 1.2.9/1.3.1: AGY_ERROR with only short_error, retryable, error_id; line 1 `error: <message>`; exit 3
+            self.pre_result_sleep(0)
+            self.close_conversation(conv, idx, turn_usage)
+            short = L.get("short_error") or "NOT_FOUND (code 404): Requested entity was not found."
+            self.err(f"error: {short}\n")
+            self.err("AGY_ERROR: " + enc({"short_error": short, "retryable": bool(L.get("retryable", False)),
+                                         "error_id": L.get("error_id", API_ERROR_ID)}) + "\n")
+            return 3
+        if beh == "background_cut":
+            # 1.2.6-1.2.7: a background task still runs when the root agent goes idle; agy waits 5 s, cuts it
+            n = int(L.get("background", 1))
+            name = "run_command"
+            info = {"name": name, "parameters": {"CommandLine": "npm test", "Background": True}}
+            self.step(conv, idx, "ACTIVE", "tool", tool_name=name, tool_info=info)
+            idx += 1
+            response = L.get("response") or BACKGROUND_NARRATION
+            usage = {"input_tokens": base_in, "output_tokens": max(1, len(response) // 4), "thinking_tokens": 0,
+                     "cache_read_tokens": 0}
+            turn_usage = usage_add(turn_usage, usage)
+            self.emit_response(conv, idx, response, usage, partial=False, old=old)
+            idx += 1
+            self.err(BACKGROUND_IDLE.format(n=n))
+            time.sleep(float(L.get("background_wait", 5)))
+            self.err(BACKGROUND_CUT.format(n=n))
+            self.close_conversation(conv, idx, turn_usage)
+            self.emit_result({"conversation_id": conv, "status": "SUCCESS", "response": response,
+                              "duration_seconds": round(time.monotonic() - T0, 6), "num_turns": prior_turns + 1,
+                              "usage": usage_add(prior_usage, turn_usage)})
+            return 0
+        for kind in L.get("extra_steps") or []:
+            # 1.3.1's new step types: a subagent (subagent_info) and the JSON-schema finish tool
+            extra = {"conversation_id": conv, "step_index": idx, "state": "DONE", "step_type": kind}
+            if kind == "subagent":
+                extra["subagent_info"] = {"name": "explorer", "conversation_id": new_uuid(), "status": "DONE"}
+            self.event({"event": "step_update", "step_update": extra})
             idx += 1
 
         upstream = L.get("upstream", "agy_error_503")
@@ -1324,7 +1493,7 @@ class Fake:
             # 1.2.1+/1.2.2+: agy retried in-process until --print-timeout, then exits 0 with an ERROR result
             self.pre_result_sleep(0)
             self.close_conversation(conv, idx, turn_usage)
-            pt = format_duration(self.flags.get("print-timeout", 300 * 10**9))
+            pt = format_duration(self.print_timeout_ns())
             self.err(f"[agy] print timeout after {pt} with turn in progress; returning partial output\n")
             if beh == "quota_print_timeout":
                 error = "API error (attempt 7): RESOURCE_EXHAUSTED (code 429): " + QUOTA_TEXT.format(
@@ -1396,11 +1565,12 @@ class Fake:
         if beh == "no_result":
             return 0
         if new_timeout:
-            pt = format_duration(self.flags.get("print-timeout", 300 * 10**9))
+            pt = format_duration(self.print_timeout_ns())
             self.err(f"[agy] print timeout after {pt} with turn in progress; returning partial output\n")
         if denied:
             self.err(JETSKI.format(action=denied))
 
+        status = L.get("result_status", status)  # CANCELED, WAITING (agy-protocol.md §7.3)
         result = {"conversation_id": conv, "status": status, "response": response}
         if error is not None:
             result["error"] = error

@@ -45,6 +45,7 @@ BEHAVIOURS = (
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
+    "interrupted", "keyring_locked", "agy_error_short", "background_cut",
 )
 
 # A typical worker report: the relay's WorkerReport shape, as agy returns it in structured_output.
@@ -327,6 +328,74 @@ SECTION6_SCENARIOS: dict[str, dict] = {
     "safe_mode_edits_soft_denied": {**scenario({"behaviour": "success", "edits": _EDIT}), "permissions": "strict",
                                     "accept_edits": "denied"},
     "command_soft_denied": scenario({"behaviour": "permission_denied", "commands": ["npm test"]}),
+}
+
+# --------------------------------------------------------------------------- agy-protocol.md §7, by name
+
+_POLICY = {"permissions": "policy"}  # agy's own permission policy, by version (§7.1)
+_WRITE_OUT = {"op": "write", "path": "out.txt", "content": "refused\n"}
+BAD_GATEWAY = ('Post "https://daily-cloudcode-pa.googleapis.com/v1internal:streamGenerateContent?alt=sse": '
+               "Bad Gateway")
+WSASEND = ("write tcp 192.168.1.20:52144->142.250.74.106:443: wsasend: An existing connection was forcibly closed "
+           "by the remote host.")
+NOT_FOUND_MODEL = "NOT_FOUND (code 404): Requested entity was not found."
+UNAUTHENTICATED = ("UNAUTHENTICATED (code 401): Request had invalid authentication credentials. Expected OAuth 2 "
+                   "access token, login cookie or other valid authentication credential.")
+QUOTA_SHORT = "RESOURCE_EXHAUSTED (code 429): Individual quota reached. Resets in 3h2m1s."
+QUOTA_IN_RESULT = "Individual quota reached. Resets in 94h19m9s."
+
+
+def _short(short: str, **launch) -> dict:
+    return {"behaviour": "agy_error_short", "short_error": short, **launch}
+
+
+# Every §7 text the relay acts on, each a named scenario (item numbers of issue 26 in the comments).
+SECTION7_SCENARIOS: dict[str, dict] = {
+    # 1. safe mode: agy's own request-review policy writes from 1.2.14; a safe run reported always-proceed
+    "safe_writes_under_agys_default_policy": {**scenario(_OK, version="1.3.2"), **_POLICY},
+    "safe_writes_on_1_2_14": {**scenario(_OK, version="1.2.14"), **_POLICY},
+    "safe_edits_denied_under_accept_edits_on_1_2_13": {**scenario(_OK, version="1.2.13"), **_POLICY},
+    "safe_run_reported_always_proceed": {**scenario({**_OK, "think_seconds": 5}, version="1.3.2"), **_POLICY,
+                                         "tool_permission": "always-proceed"},
+    "safe_run_under_strict_policy": {**scenario(_OK, version="1.3.2"), **_POLICY, "tool_permission": "strict"},
+    # 3. interrupted: by someone else; at the relay's own timeout
+    "interrupted_by_someone_else": scenario({"behaviour": "interrupted", "edits": _EDIT}, version="1.3.1"),
+    "interrupted_at_the_relays_timeout": scenario({"behaviour": "hang", "on_signal": "interrupted"}, version="1.3.1"),
+    # 4. locked keyring: the vendor's line, agy's models probe, and the 1.1.10 zero-usage case
+    "keyring_locked_line": scenario({"behaviour": "keyring_locked"}, version="1.3.1"),
+    "keyring_locked_terminated_zero_usage": scenario({"behaviour": "keyring_locked", "keyring": "terminated"},
+                                                     version="1.1.10"),
+    "probe_keyring_locked": {**scenario(_OK, version="1.3.1"), "models": "keyring_locked"},
+    # 5. refused by a deny rule and by a pre-tool hook: SUCCESS with denied_actions empty
+    "deny_rule_and_hook_refusals": {**scenario({**_OK, "edits": [*_EDIT, _WRITE_OUT],
+                                                "commands": [{"command": "curl https://example.com"}],
+                                                "needs_command_permission": False}, version="1.3.1"),
+                                    "deny_rules": ["write_to_file:out.txt"], "hook_denies": ["run_command"]},
+    # 7. AGY_ERROR with only short_error (1.2.9, 1.3.1)
+    "agy_error_short_not_found": scenario(_short(NOT_FOUND_MODEL), version="1.3.1"),
+    "agy_error_short_unauthenticated": scenario(_short(UNAUTHENTICATED), version="1.3.1"),
+    "agy_error_short_quota": scenario(_short(QUOTA_SHORT, retryable=True), version="1.2.9"),
+    # 7. network failures with retryable:false, exit 3: once more, behind the mutation guard
+    "bad_gateway_exit_3_then_success": scenario(_short(BAD_GATEWAY), _OK, version="1.3.1"),
+    "wsasend_exit_3_twice": scenario(_short(WSASEND), version="1.3.1"),
+    "bad_gateway_after_a_write": scenario(_short(BAD_GATEWAY, edits=_EDIT), _OK, version="1.3.1"),
+    # 7. quota in the result's error, no RESOURCE_EXHAUSTED prefix, exit 1
+    "quota_in_result_error": scenario({"behaviour": "quota_1_2_2", "error": QUOTA_IN_RESULT, "exit_code": 1},
+                                      version="1.3.1"),
+    # 7. new result statuses and step types
+    "result_status_canceled": scenario({**_OK, "result_status": "CANCELED"}, version="1.3.1"),
+    "result_status_waiting": scenario({**_OK, "result_status": "WAITING"}, version="1.3.1"),
+    "subagent_and_finish_steps": scenario({**_OK, "extra_steps": ["subagent", "finish"]}, version="1.3.1"),
+    # 7. exit 2 that is not an old agy
+    "p_took_a_dash_prompt_exit_2": scenario({"behaviour": "empty_output", "exit_code": 2,
+                                             "stderr": ['Error: -p took "--model" as its prompt']}, version="1.3.1"),
+    "unknown_subcommand_exit_2": scenario({"behaviour": "empty_output", "exit_code": 2,
+                                           "stderr": ['Error: unknown command "modles" for "agy"']}, version="1.3.1"),
+    # 7. background tasks cut at exit (1.2.6-1.2.7): narration-only SUCCESS
+    "background_tasks_cut_at_exit": scenario({"behaviour": "background_cut", "background_wait": 0.2},
+                                             version="1.2.7"),
+    # 7. a daemon task left running after a normal exit (1.2.13+): swept with the group
+    "daemon_left_after_a_normal_exit": scenario({**_OK, "grandchild": True}, version="1.3.1"),
 }
 
 # The validation URL the fake's verification scenarios print (the hint must carry it).

@@ -34,7 +34,8 @@ PLANTED = {
 }
 # What agy's own auth reads (agy-protocol.md §6.5): passed through.
 AGY_AUTH = {"GEMINI_API_KEY": "AIza-planted", "USE_ADC": "1", "GOOGLE_APPLICATION_CREDENTIALS": "/home/u/adc.json",
-            "GOOGLE_CLOUD_PROJECT": "my-project"}
+            "GOOGLE_CLOUD_PROJECT": "my-project", "AGY_ADC_AUTH": "true", "GOOGLE_CLOUD_QUOTA_PROJECT": "quota-project",
+            "GOOGLE_CLOUD_LOCATION": "us-central1"}  # the last three: Enterprise ADC (agy-protocol.md §7.4)
 
 
 def _base() -> dict[str, str]:
@@ -91,13 +92,15 @@ def test_doctor_probes_get_the_allowlisted_env(tmp_path):
         assert_allowlisted(run)
 
 
-def _probe_scenario(accept_edits: str) -> dict:
-    return {**scenario({"behaviour": "success", "edits": [{"op": "write", "path": PROBE_FILE, "content": "ok\n"}]}),
-            "permissions": "strict", "accept_edits": accept_edits}
+def _probe_scenario(accept_edits: str, version: str = "1.3.2", think: float = 0, **top) -> dict:
+    # agy-protocol.md §7.1 ("permissions": "policy"): agy's default policy writes from 1.2.14; accept-edits does not
+    edit = [{"op": "write", "path": PROBE_FILE, "content": "ok\n"}]
+    return {**scenario({"behaviour": "success", "edits": edit, "think_seconds": think}, version=version),
+            "permissions": "policy", **top}
 
 
 def test_write_probe_reports_safe_mode_cannot_write_when_accept_edits_is_soft_denied(tmp_path):
-    agy = install_fake_agy(tmp_path / "bin", _probe_scenario("denied"))
+    agy = install_fake_agy(tmp_path / "bin", _probe_scenario("denied", version="1.2.13"))
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
     check = check_safe_write(settings, _base(), timeout=30)
     assert check.level == "warning" and "cannot write" in check.message, check
@@ -111,7 +114,19 @@ def test_write_probe_reports_safe_mode_can_write_when_the_file_appears(tmp_path)
     agy = install_fake_agy(tmp_path / "bin", _probe_scenario("writes"))
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
     check = check_safe_write(settings, _base(), timeout=30)
-    assert check.level == "ok" and "can write" in check.message, check
+    assert check.level == "ok" and "can write" in check.message and "default policy" in check.message, check
+    (run,) = launches(agy)
+    assert "--mode" not in run["argv"] and "--sandbox" in run["argv"]  # agy 1.3.2: its own request-review policy
+
+
+def test_write_probe_says_safe_runs_are_stopped_when_agys_settings_auto_approve(tmp_path):
+    # think: the model's first call between init and the write (the relay stops the run on init)
+    agy = install_fake_agy(tmp_path / "bin", _probe_scenario("writes", think=5, tool_permission="always-proceed"))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    check = check_safe_write(settings, _base(), timeout=30)
+    assert check.level == "warning" and "always-proceed" in check.message and "settings.json" in check.fix, check
+    (run,) = launches(agy)
+    assert run["exit_code"] != 0  # stopped, not finished
 
 
 def test_doctor_runs_the_write_probe_only_when_asked(tmp_path):

@@ -33,16 +33,15 @@ def test_build_argv_whole_list_when_the_mode_is_trusted():
 
 
 def test_build_argv_whole_list_when_the_mode_is_safe_with_a_sandbox():
-    assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True) == [*_HEAD, "--mode", "accept-edits", "--sandbox",
-                                                                      *_TAIL]
+    assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True) == [*_HEAD, "--sandbox", *_TAIL]
 
 
 def test_build_argv_whole_list_when_the_mode_is_safe_without_a_sandbox():
-    assert argv(execution_mode=ExecutionMode.SAFE) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+    assert argv(execution_mode=ExecutionMode.SAFE) == [*_HEAD, *_TAIL]
 
 
 def test_build_argv_whole_list_when_no_mode_is_set():
-    assert argv() == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+    assert argv() == [*_HEAD, *_TAIL]
     assert argv(skip_permissions=True) == [*_HEAD, "--dangerously-skip-permissions", *_TAIL]  # the legacy flag
 
 
@@ -50,13 +49,13 @@ def test_build_argv_whole_list_with_every_option_in_its_place():
     got = argv(execution_mode=ExecutionMode.SAFE, sandbox=True, conversation_id="c-1", model="m", effort="high",
                agent="a", extra_dirs=("/data/prompt",), log_file="/tmp/x.log", schema="{}")
     assert got == ["/bin/agy", "--output-format", "stream-json", "--json-schema", "{}", "--add-dir", "/work/p",
-                   "--add-dir", "/data/prompt", "--conversation", "c-1", "--mode", "accept-edits", "--sandbox",
+                   "--add-dir", "/data/prompt", "--conversation", "c-1", "--sandbox",
                    "--model", "m", "--effort", "high", "--agent", "a", "--disable-slash-commands",
                    "--print-timeout", "600s", "--log-file", "/tmp/x.log", "--print=do it"]
 
 
 def test_build_argv_mode_wins_over_the_legacy_flag():
-    assert argv(execution_mode=ExecutionMode.SAFE, skip_permissions=True) == [*_HEAD, "--mode", "accept-edits", *_TAIL]
+    assert argv(execution_mode=ExecutionMode.SAFE, skip_permissions=True) == [*_HEAD, *_TAIL]
 
 
 def test_build_argv_prompt_is_last_and_bound_to_its_flag():
@@ -65,19 +64,27 @@ def test_build_argv_prompt_is_last_and_bound_to_its_flag():
     assert sum(a.startswith("--print=") or a == "-p" for a in got) == 1
 
 
-def test_build_argv_default_mode_is_accept_edits_without_sandbox_or_skip():
+def test_build_argv_default_mode_is_agys_own_policy_without_sandbox_or_skip():
     got = argv()
     assert got[:3] == ["/bin/agy", "--output-format", "stream-json"]
-    assert ["--mode", "accept-edits"] == got[got.index("--mode"):got.index("--mode") + 2]
-    assert "--sandbox" not in got and "--dangerously-skip-permissions" not in got
+    assert "--mode" not in got and "--sandbox" not in got and "--dangerously-skip-permissions" not in got
+
+
+@pytest.mark.parametrize("version, mode", [
+    ((1, 3, 2), []), ((1, 2, 14), []), (None, []),  # agy's default request-review writes (agy-protocol.md §7.1)
+    ((1, 2, 13), ["--mode", "accept-edits"]), ((1, 1, 12), ["--mode", "accept-edits"]),  # not measured: kept
+])
+def test_build_argv_safe_passes_accept_edits_only_below_1_2_14(version, mode):
+    # Regression (issue 26): every safe run passed --mode accept-edits, which is no headless write grant, while
+    # agy's default policy lets workspace edits through from 1.2.14.
+    assert argv(version=version, execution_mode=ExecutionMode.SAFE, sandbox=True) == [*_HEAD, *mode, "--sandbox", *_TAIL]
 
 
 def test_build_argv_trusted_skips_permissions_and_safe_sandboxes():
     trusted = argv(execution_mode=ExecutionMode.TRUSTED, skip_permissions=True)
     assert "--dangerously-skip-permissions" in trusted and "--mode" not in trusted and "--sandbox" not in trusted
     safe = argv(execution_mode=ExecutionMode.SAFE, sandbox=True)
-    assert "--sandbox" in safe and "--dangerously-skip-permissions" not in safe
-    assert safe[safe.index("--mode") + 1] == "accept-edits"
+    assert "--sandbox" in safe and "--dangerously-skip-permissions" not in safe and "--mode" not in safe
 
 
 def test_build_argv_add_dir_is_absolute_and_repeated_per_dir():
@@ -210,14 +217,14 @@ def _expected(repo: Path, log_file: str, mode_flags: list[str], *, conversation:
 @pytest.mark.parametrize(
     ("arguments", "mode_flags"),
     [
-        ({}, ["--mode", "accept-edits"]),  # no mode: agy's default permissions, edits accepted
-        ({"execution_mode": "safe"}, ["--mode", "accept-edits", "--sandbox"]),
-        ({"profile": "safe"}, ["--mode", "accept-edits", "--sandbox"]),
-        ({"sandbox": True}, ["--mode", "accept-edits", "--sandbox"]),  # the legacy flag
+        ({}, []),  # no mode: agy's default request-review policy (1.2.14+: workspace edits go through)
+        ({"execution_mode": "safe"}, ["--sandbox"]),
+        ({"profile": "safe"}, ["--sandbox"]),
+        ({"sandbox": True}, ["--sandbox"]),  # the legacy flag
         ({"profile": "trusted"}, ["--dangerously-skip-permissions"]),
         ({"profile": "trusted", "execution_mode": "trusted"}, ["--dangerously-skip-permissions"]),
         ({"profile": "legacy-skip"}, ["--dangerously-skip-permissions"]),  # the legacy profile key
-        ({"profile": "trusted", "execution_mode": "safe"}, ["--mode", "accept-edits", "--sandbox"]),  # narrowed
+        ({"profile": "trusted", "execution_mode": "safe"}, ["--sandbox"]),  # narrowed
     ],
     ids=["default", "safe", "safe-profile", "legacy-sandbox", "trusted-profile", "trusted-call",
          "legacy-skip-profile", "trusted-profile-narrowed-to-safe"],
@@ -231,7 +238,7 @@ def test_relay_argv_on_continue_names_the_conversation_before_the_mode(tmp_path,
     got, _, packet = _relay_launch(tmp_path, repo, {"feedback": "again", "timeout_minutes": 5, "model": "m1"},
                                    continue_first=True)
     log_file = str(Path(tmp_path / "data" / "runs" / f"{packet['run_id']}.agy-1.log"))
-    expected = _expected(repo, log_file, ["--mode", "accept-edits"],
+    expected = _expected(repo, log_file, [],
                          conversation=["--conversation", packet["conversation_id"]], timeout="300s")
     expected[expected.index("--disable-slash-commands"):expected.index("--disable-slash-commands")] = ["--model", "m1"]
     assert got[:-1] == expected
@@ -243,11 +250,11 @@ def test_relay_argv_on_the_oldest_supported_agy_leaves_out_later_flags(tmp_path,
 
 
 def test_build_argv_whole_lists_for_each_flag_combination():
-    assert argv() == ["/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p", "--mode", "accept-edits",
+    assert argv() == ["/bin/agy", "--output-format", "stream-json", "--add-dir", "/work/p",
                       "--disable-slash-commands", "--print-timeout", "600s", "--print=do it"]
     assert argv(execution_mode=ExecutionMode.SAFE, sandbox=True, schema="{}", log_file="/l") == [
         "/bin/agy", "--output-format", "stream-json", "--json-schema", "{}", "--add-dir", "/work/p",
-        "--mode", "accept-edits", "--sandbox", "--disable-slash-commands", "--print-timeout", "600s",
+        "--sandbox", "--disable-slash-commands", "--print-timeout", "600s",
         "--log-file", "/l", "--print=do it"]
     assert argv(execution_mode=ExecutionMode.TRUSTED, skip_permissions=True, conversation_id="c1", model="m",
                 effort="high", agent="a", extra_dirs=["/d"]) == [

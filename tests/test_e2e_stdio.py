@@ -102,9 +102,10 @@ async def test_e2e_continue_by_run_id_resumes_conversation_in_same_workspace(env
 
 
 async def test_e2e_continue_says_plainly_when_agy_started_a_new_conversation(env, agy, repo: Path):
+    # The backstop: no `warning: conversation … not found` line (agy-protocol.md §7.2 stops on it), only a new id.
     async with memory_relay(env) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-        set_scenario(agy, scenario({"behaviour": "success", "forget_conversation": True,
+        set_scenario(agy, scenario({"behaviour": "success", "forget_conversation": True, "not_found_warning": False,
                                     "report": {"summary": "ok", "files_changed": []}}))
         second = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
     assert second["conversation_id"] != first["conversation_id"]

@@ -67,17 +67,17 @@ async def call(server, tool: str, args: dict) -> dict:
 # --------------------------------------------------------------------------- item 4: trusted only from a profile
 
 
-@pytest.mark.parametrize("profile", [None, "docs"])
 @pytest.mark.parametrize("widen", [{"execution_mode": "trusted"}, {"skip_permissions": True}])
-async def test_execute_without_a_trusted_profile_cannot_widen_to_trusted(tmp_path, repo, agy, profile, widen):
+async def test_execute_under_a_profile_naming_no_mode_cannot_widen_to_trusted(tmp_path, repo, agy, widen):
     # Regression (issue 13, item 4): a call's execution_mode "trusted" or skip_permissions=true
     # launched agy with --dangerously-skip-permissions when the profile named no mode, the
-    # README's own example profile "docs" included.
+    # README's own example profile "docs" included. (With no profile in use the call chooses: issue 22,
+    # tests/test_trusted_contract.py.)
     server = relay_for(tmp_path, agy, {"docs": {**DOCS_PROFILE, "workspace": str(repo)}})
-    args = {"task": "t", "workspace": str(repo), **widen, **({"profile": profile} if profile else {})}
+    args = {"task": "t", "workspace": str(repo), **widen, "profile": "docs"}
     packet = await call(server, "antigravity_execute", args)
     assert packet["status"] == "CONFLICTING_OPTIONS", packet
-    assert "granted only by a server profile" in packet["error"]["message"]
+    assert "not granted by profile 'docs'" in packet["error"]["message"]
     assert "trusted" in packet["error"]["hint"]
     assert launches(agy) == []  # agy never started in print mode
 
@@ -89,7 +89,7 @@ async def test_execute_without_a_mode_launches_agy_in_the_default_mode_whole_arg
                                                         **({"profile": profile} if profile else {})})
     assert packet["status"] == "SUCCESS", packet
     (launch,) = launches(agy)
-    assert shape(launch["argv"]) == base_argv("--mode", "accept-edits")
+    assert shape(launch["argv"]) == base_argv()
 
 
 @pytest.mark.parametrize("grant", [{"execution_mode": "trusted"}, {"skip_permissions": True}])
@@ -102,7 +102,7 @@ async def test_execute_with_a_trusted_profile_launches_agy_with_skip_permissions
     set_scenario(agy, success_scenario(EDIT))
     safe = await call(server, "antigravity_execute", {"task": "t", "profile": "yolo", "execution_mode": "safe"})
     assert safe["status"] == "SUCCESS", safe
-    assert shape(launches(agy)[-1]["argv"]) == base_argv("--mode", "accept-edits", "--sandbox")
+    assert shape(launches(agy)[-1]["argv"]) == base_argv("--sandbox")
 
 
 # --------------------------------------------------------------------------- item 5: the default timeout is a bound
@@ -113,11 +113,11 @@ async def test_execute_without_a_profile_timeout_caps_the_call_at_the_default(tm
     server = relay_for(tmp_path, agy)
     packet = await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "timeout_minutes": 1440})
     assert packet["status"] == "SUCCESS", packet
-    assert shape(launches(agy)[0]["argv"]) == base_argv("--mode", "accept-edits", timeout="1800s")
+    assert shape(launches(agy)[0]["argv"]) == base_argv(timeout="1800s")
     assert any("capped at the default 30" in f for f in packet["flags"])
     set_scenario(agy, success_scenario(EDIT))
     await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "timeout_minutes": 5})
-    assert shape(launches(agy)[-1]["argv"]) == base_argv("--mode", "accept-edits", timeout="300s")
+    assert shape(launches(agy)[-1]["argv"]) == base_argv(timeout="300s")
 
 
 # --------------------------------------------------------------------------- model / agent: the profile wins
@@ -137,11 +137,11 @@ async def test_execute_model_and_agent_of_the_profile_win_unless_the_profile_all
     packet = await call(server, "antigravity_execute", {"task": "t", "profile": "choice", "model": "m-flash",
                                                         "agent": "reviewer"})
     assert packet["status"] == "SUCCESS", packet
-    assert shape(launches(agy)[0]["argv"]) == base_argv("--mode", "accept-edits",
+    assert shape(launches(agy)[0]["argv"]) == base_argv(
                                                         extra=("--model", "m-flash", "--agent", "reviewer"))
     set_scenario(agy, success_scenario(EDIT))
     await call(server, "antigravity_execute", {"task": "t", "profile": "pinned"})
-    assert shape(launches(agy)[-1]["argv"]) == base_argv("--mode", "accept-edits",
+    assert shape(launches(agy)[-1]["argv"]) == base_argv(
                                                          extra=("--model", "m-pro", "--agent", "coder"))
 
 

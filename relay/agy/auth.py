@@ -30,7 +30,8 @@ PROBE_TIMEOUT = 25.0
 
 def _settles(text: str) -> bool:
     """A line that answers the probe on its own: agy stops to wait for a login or a verification."""
-    return says("signed_out", text) or says("verification", text) or says("oauth_prompt", text)
+    return (says("signed_out", text) or says("verification", text) or says("oauth_prompt", text)
+            or says("keyring_locked", text))
 
 
 # What a probe can settle; anything else `agy models` says is left for the worker run to tell.

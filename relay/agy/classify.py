@@ -43,8 +43,10 @@ __all__ = [
     "says",
     "LOGIN_HINT",
     "KEYRING_HINT",
+    "KEYRING_LOCKED_HINT",
     "verification_hint",
     "report_of",
+    "refusals_flag",
 ]
 
 
@@ -55,7 +57,8 @@ class Outcome(Struct, kw_only=True):
     relay_timeout: bool = False
     cancelled: bool = False
     stopped_for: Status | None = None  # an early-stop marker seen while it ran
-    stop_kind: str = ""  # why: signed_out | oauth_prompt | verification | keyring
+    stop_kind: str = ""  # why: signed_out | oauth_prompt | verification | keyring | keyring_locked | always_proceed |
+    # conversation_not_found (watch.py)
     stop_line: str = ""  # the line that stopped it
     stdout_lines: int = 0
     json_lines: int = 0
@@ -67,6 +70,8 @@ class Outcome(Struct, kw_only=True):
     conversation_id: str | None = None
     stderr: str = ""
     log: str = ""
+    refusals: list[str] = []  # tool steps a deny rule or a pre-tool hook refused (stream.StreamReader.refusals)
+    refused_total: int = 0
     schema_requested: bool = True
     min_version: str = ""
 
@@ -77,6 +82,7 @@ class Verdict(Struct, kw_only=True):
     hint: str
     resets_in_seconds: int | None = None
     retryable: bool | None = None  # None: transient statuses are retryable, others not
+    retry_once: bool = False  # the relay runs it once more whatever agy's version (a network failure agy did not retry)
 
     @property
     def ok(self) -> bool:
@@ -108,10 +114,11 @@ def relay_retries(verdict: Verdict, version: tuple[int, int, int] | None) -> boo
     Transient auth: yes, once. An upstream outage (503, capacity, network): only when this agy
     does not retry in-process (older than 1.2.1); a newer agy already retried with backoff, so a
     second turn right away would spend its tokens for the same answer: the leader is told it
-    may call again later (``retryable: true``). Quota: never (agy says retryable even for
-    week-long resets).
+    may call again later (``retryable: true``). A network failure agy ended the turn on (exit 3,
+    `Bad Gateway`, `wsasend`: agy says retryable:false, agy-protocol.md §7.3): once, any version.
+    Quota: never (agy says retryable even for week-long resets).
     """
-    if verdict.status in TRANSIENT:
+    if verdict.status in TRANSIENT or verdict.retry_once:
         return True
     if verdict.status is Status.UPSTREAM_UNAVAILABLE:
         return version is not None and version < IN_PROCESS_RETRY_SINCE
@@ -133,11 +140,21 @@ AUTH_SIGNALS: dict[str, re.Pattern[str]] = {
     "verification": re.compile(r"Eligibility check failed|VALIDATION_REQUIRED|Verify your account to continue",
                                re.IGNORECASE),
     "keyring": re.compile(r"keyringAuth: timed out"),
+    # The vendor's troubleshooting text for a locked keyring (agy-protocol.md §6.5, §7.3).
+    "keyring_locked": re.compile(r"secret keyring is locked|keyring is locked", re.IGNORECASE),
     "quota": re.compile(r"quota reached|RESOURCE_EXHAUSTED", re.IGNORECASE),
 }
 LOGIN_HINT = (
     "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
     "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
+)
+KEYRING_LOCKED_HINT = (
+    "agy keeps its sign-in token in the system keyring, and the keyring was locked (or out of reach) for the "
+    "relay's worker. Unlock it: start the relay (or your editor) from your logged-in desktop session, so "
+    "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR reach agy (the relay passes both to the worker), and unlock the "
+    "keyring there (on a headless box: `export $(dbus-launch)` and unlock it in that session). Or use a route "
+    "without the keyring: agy's file token (~/.gemini/antigravity-cli/antigravity-oauth-token, used over SSH and in "
+    "containers) or an API key (GEMINI_API_KEY with modelProvider gemini) — README, 'agy's own credentials'."
 )
 KEYRING_HINT = (
     "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "
@@ -159,6 +176,17 @@ _SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
 _SOFT_DENY_ACTION = re.compile(r"required the \"([\w-]+)\" permission")
 _UNKNOWN_FLAG = re.compile(r"flags provided but not defined: (-\S+)")
 _AGY_ERROR = re.compile(r"AGY_ERROR: (\{.*\})")
+# 1.2.9/1.3.1 AGY_ERROR carries only short_error: its prefix names the status (agy-protocol.md §7.3).
+_SHORT_STATUS = re.compile(r"^\s*([A-Z][A-Z_]+) \(code (\d+)\):")
+# Transport failures agy ends a turn on with retryable:false (exit 3): the flag cannot be trusted (§7.3).
+_NETWORK_FAIL = re.compile(r"Bad Gateway|wsasend|connection reset|connection refused|broken pipe|i/o timeout|"
+                           r"TLS handshake timeout|no such host|network is unreachable|unexpected EOF", re.IGNORECASE)
+_INTERRUPTED = re.compile(r"^error: interrupted\s*$", re.MULTILINE)
+_BACKGROUND_CUT = re.compile(r"terminating (\d+) background task\(s\) on exit")
+_TOOK_PROMPT = re.compile(r"-p took .{0,80} as its prompt")
+# Healthy start-up lines after "You are not logged into Antigravity." (agy-protocol.md §6.4).
+_AUTH_OK = re.compile(r"Auth succeeded|authenticated via keyring|ChainedAuth: authenticated|silent auth succeeded",
+                      re.IGNORECASE)
 _NETWORK = re.compile(r"network issue connecting to the server", re.IGNORECASE)
 _TERMINATED = re.compile(r"Agent execution terminated due to error")
 _CAPACITY = re.compile(r"UNAVAILABLE|\(code 50[234]\)|No capacity available|overloaded", re.IGNORECASE)
@@ -205,6 +233,9 @@ class AuthWatch:
             return None
         if says("verification", line):
             return self._settle("verification", line, Status.ACCOUNT_VERIFICATION_REQUIRED)
+        if says("keyring_locked", line):
+            # Final (the token cannot be read), and the CLI may hang after it (agy-protocol.md §7.3).
+            return self._settle("keyring_locked", line, Status.LOGIN_REQUIRED)
         if says("signed_out", line):
             return self._settle("signed_out", line, Status.LOGIN_REQUIRED)
         if "silent auth failed, triggering OAuth" in line or says("oauth_prompt", line):
@@ -215,7 +246,7 @@ class AuthWatch:
 
     # A later, plainer line wins: agy prints "authentication required" and then its paste prompt, and the
     # readers of stderr, stdout and the log race; the sign-out must not be taken for a transient prompt.
-    _RANK = {"oauth_prompt": 1, "keyring": 1, "signed_out": 2, "verification": 3}
+    _RANK = {"oauth_prompt": 1, "keyring": 1, "signed_out": 2, "keyring_locked": 2, "verification": 3}
 
     def _settle(self, kind: str, line: str, status: Status) -> Status:
         if self._RANK[kind] > self._RANK.get(self.kind, 0):
@@ -289,9 +320,27 @@ def _agy_error(o: Outcome) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _agy_error_is_quota(o: Outcome) -> bool:
+def _agy_status(o: Outcome) -> tuple[str, int | None]:
+    """AGY_ERROR's status and code: its fields, else the short_error's `NAME (code N):` prefix."""
     err = _agy_error(o)
-    return err.get("status") == "RESOURCE_EXHAUSTED" or err.get("error_code") == 429
+    status, code = err.get("status"), err.get("error_code")
+    prefix = _SHORT_STATUS.match(str(err.get("short_error") or ""))
+    if prefix:
+        status = status if isinstance(status, str) and status else prefix[1]
+        code = code if isinstance(code, int) else int(prefix[2])
+    return (status if isinstance(status, str) else ""), (code if isinstance(code, int) else None)
+
+
+def _agy_error_is_quota(o: Outcome) -> bool:
+    status, code = _agy_status(o)
+    return status == "RESOURCE_EXHAUSTED" or code == 429
+
+
+def _network_failure(o: Outcome) -> bool:
+    """A transport failure that ended the turn (exit 3 with AGY_ERROR, or its `error:` line)."""
+    if _succeeded(o) or not _agy_error(o):
+        return False
+    return bool(_NETWORK_FAIL.search(str(_agy_error(o).get("short_error") or "") + "\n" + o.stderr))
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S)
@@ -334,9 +383,23 @@ def _auth_failed(o: Outcome) -> bool:
     return "authentication failed" in _error_text(o) or bool(_AUTH_TIMED_OUT.search(o.stderr + o.log))
 
 
+def _keyring_locked(o: Outcome) -> bool:
+    """agy could not read its token from a locked keyring (agy-protocol.md §7.3): the vendor's line, or a failed
+    run with zero usage whose log says "You are not logged into Antigravity." with no auth success after it."""
+    if o.stop_kind == "keyring_locked" or says("keyring_locked", _heard(o)):
+        return True
+    env = o.envelope or {}
+    if _succeeded(o) or _status(o) != "ERROR" or any((env.get("usage") or {}).get(k) for k in ("input_tokens", "output_tokens")):
+        return False
+    at = o.log.rfind("You are not logged into Antigravity.")
+    return at >= 0 and not _AUTH_OK.search(o.log[at:])
+
+
 def _login_signal(o: Outcome) -> bool:
     """A sign-out line or an OAuth prompt beside a failed run (so a lone 'authentication failed' is a login)."""
     if o.stopped_for is Status.LOGIN_REQUIRED:
+        return True
+    if _agy_status(o)[0] == "UNAUTHENTICATED":
         return True
     text = _heard(o)
     return says("signed_out", text) or says("oauth_prompt", text) or (
@@ -344,6 +407,13 @@ def _login_signal(o: Outcome) -> bool:
 
 
 def _login_message(o: Outcome) -> str:
+    if _keyring_locked(o):
+        said = o.stop_line or _first_line("\n".join(ln for ln in _heard(o).splitlines() if says("keyring_locked", ln)))
+        return ("agy could not read its sign-in token: the system keyring is locked"
+                + (f" (agy said: {said[:160]})" if said else " (agy's run ended with no usage, and its log says it "
+                   "was not logged in, with no successful sign-in after that)"))
+    if _agy_status(o)[0] == "UNAUTHENTICATED" and not o.stopped_for:
+        return f"agy's service refused the sign-in: {str(_agy_error(o).get('short_error') or 'UNAUTHENTICATED')[:200]}"
     line = o.stop_line or _first_line("\n".join(
         ln for ln in _heard(o).splitlines() if says("signed_out", ln) or says("oauth_prompt", ln)))
     if o.stop_kind == "oauth_prompt" or (not o.stop_kind and says("oauth_prompt", line or "")):
@@ -366,9 +436,9 @@ def _upstream(o: Outcome) -> bool:
         return False
     err = _agy_error(o)
     if err and not _agy_error_is_quota(o):
-        if err.get("retryable") is True:
+        if err.get("retryable") is True or _network_failure(o):
             return True
-        return bool(_CAPACITY.search(str(err.get("status", "")) + " " + str(err.get("short_error", ""))))
+        return bool(_CAPACITY.search(_agy_status(o)[0] + " " + str(err.get("short_error", ""))))
     said = _said(o)
     if _NETWORK.search(said):
         return True
@@ -392,6 +462,10 @@ def _upstream_message(o: Outcome) -> str:
 
 
 def _upstream_hint(o: Outcome) -> str:
+    if _network_failure(o):
+        return ("A network failure between agy and its service (agy marks it not retryable, yet it usually is): the "
+                "relay ran the task once more when the workspace was still untouched. Call again in a minute; if it "
+                "persists, check this machine's network and proxy settings (HTTPS_PROXY reaches agy).")
     return ("Transient: agy ≥ 1.2.1 already retried in-process (an older agy is retried once by the relay, "
             "workspace unchanged). Call again in a minute; if it persists, check agy's status page or switch model.")
 
@@ -401,6 +475,86 @@ def _terminated_hint(o: Outcome) -> str:
     ref = f" (agy's Error ID: {eid[1]})" if eid else ""
     return ("agy's agent stopped on an internal error" + ref + ". Check that agy's settings.json "
             "(~/.gemini/antigravity-cli/) is valid JSON and that `agy` works in a terminal; then call again.")
+
+
+def _login_hint(o: Outcome) -> str:
+    return KEYRING_LOCKED_HINT if _keyring_locked(o) else LOGIN_HINT
+
+
+def _interrupted(o: Outcome) -> bool:
+    """agy's turn ended "interrupted" (a SIGINT/SIGTERM; agy-protocol.md §7.2), or its result said CANCELED.
+    Read only after the rules for the relay's own stops (timeout, early stop; cancel is handled by the caller)."""
+    return (_error_text(o).strip() == "interrupted" or _status(o) == "CANCELED"
+            or (not _succeeded(o) and bool(_INTERRUPTED.search(o.stderr))))
+
+
+def _interrupted_message(o: Outcome) -> str:
+    if _status(o) == "CANCELED":
+        return "agy reported its turn CANCELED (the relay did not stop it)"
+    return ("agy's turn was interrupted by a signal the relay did not send (an OOM killer, a shutdown, or a Ctrl-C "
+            "on its process group); not retried")
+
+
+def _interrupted_hint(o: Outcome) -> str:
+    how = ("the conversation was kept: antigravity_continue(run_id, feedback) carries on from where it stopped "
+           "(review the listed changes first)") if _conversation_of(o) else "call again with the whole task"
+    return f"Nothing was retried; {how}. If it keeps happening, check the machine's memory and who signals agy."
+
+
+def _conversation_of(o: Outcome) -> str | None:
+    cid = (o.envelope or {}).get("conversation_id")
+    return cid if isinstance(cid, str) and cid else o.conversation_id
+
+
+def _api_error_hint(o: Outcome) -> str:
+    status, code = _agy_status(o)
+    if status == "NOT_FOUND" or code == 404:
+        return ("agy's service did not find what the turn asked for: usually the model is not available to this "
+                "account or in this location. Pick another model from `agy models` for the profile's model, then "
+                "call again; `antigravity_get_result(detail='errors')` has agy's stderr.")
+    if status == "PERMISSION_DENIED" or code == 403:
+        return ("agy's service refused the request for this account (403). Run `agy` in a terminal to check the "
+                "account and its access; `antigravity_get_result(detail='errors')` has agy's stderr.")
+    return "Read the message; `antigravity_get_result(detail='errors')` has agy's stderr."
+
+
+def _api_error_message(o: Outcome) -> str:
+    err = _agy_error(o)
+    status, code = _agy_status(o)
+    short = str(err.get("short_error") or status)
+    named = "" if short.startswith(status) or not status else f"{status}{f' ({code})' if code else ''}: "
+    return f"agy API error: {named}{short}"[:300]
+
+
+def _background_cut(o: Outcome) -> bool:
+    return _succeeded(o) and bool(_BACKGROUND_CUT.search(o.stderr))
+
+
+def _background_message(o: Outcome) -> str:
+    n = _BACKGROUND_CUT.search(o.stderr)[1]
+    return (f"agy ended the turn while {n} background task(s) still ran and terminated them at exit (agy said: "
+            f"terminating {n} background task(s) on exit): the answer is the worker's narration, not the finished "
+            "work")
+
+
+def _cli_refused(o: Outcome) -> bool:
+    """Exit 2 for something else than an unknown flag (agy-protocol.md §7.4): not an old agy."""
+    return (o.exit_code == 2 and o.json_lines == 0 and not _UNKNOWN_FLAG.search(o.stderr)
+            and "panic:" not in o.stderr)  # a Go panic exits 2 too: a crash, read by the stream rules below
+
+
+def _cli_refused_message(o: Outcome) -> str:
+    said = _first_line(o.stderr) or _first_line(o.log)
+    what = "took a dash-leading word as its prompt" if _TOOK_PROMPT.search(o.stderr) else "refused its command line"
+    return f"agy {what} (exit 2, not an unknown flag: this agy is not too old)" + (f": {said[:200]}" if said else "")
+
+
+def refusals_flag(o: Outcome) -> str:
+    """The packet's line for tool calls agy's own rules refused (agy-protocol.md §7.1): the turn went on and
+    ended SUCCESS with denied_actions empty, but a reviewer needs to know what the worker was not let do."""
+    more = o.refused_total - len(o.refusals)
+    return (f"agy refused {o.refused_total} tool call(s) by your rules: " + "; ".join(o.refusals)
+            + (f"; and {more} more" if more > 0 else ""))
 
 
 def _denied(o: Outcome) -> list[str]:
@@ -491,6 +645,7 @@ class Rule(Struct, frozen=True):
     message: Callable[[Outcome], str]
     hint: str | Callable[[Outcome], str]
     retryable: Callable[[Outcome], bool | None] | None = None
+    retry_once: Callable[[Outcome], bool] | None = None
 
 
 def _agy_retryable(o: Outcome) -> bool | None:
@@ -507,16 +662,38 @@ RULES: list[Rule] = [
          lambda o: "agy's account check failed: the account must be verified in a browser"
                    + (f" (agy said: {_first_line(o.stop_line or _said(o))[:200]})" if (o.stop_line or _said(o).strip()) else ""),
          lambda o: verification_hint(_verification_text(o)), lambda o: False),
-    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, LOGIN_HINT),
+    Rule(Status.LOGIN_REQUIRED, lambda o: o.stopped_for is Status.LOGIN_REQUIRED, _login_message, _login_hint),
     Rule(Status.KEYRING_TIMEOUT, lambda o: o.stopped_for is Status.KEYRING_TIMEOUT,
          lambda o: "agy timed out reaching the system keyring and fell back to a browser login; stopped at once",
          KEYRING_HINT),
+    # The relay's own early stops of watch.py: a safe run agy reports as always-proceed, an unknown conversation.
+    Rule(Status.CONFLICTING_OPTIONS, lambda o: o.stopped_for is Status.CONFLICTING_OPTIONS,
+         lambda o: (f"the call asked for a safe run, but agy reported permission_mode \"{o.stop_line[:40]}\" "
+                    "(tools auto-approved): the worker was stopped at its start, before any tool ran"),
+         lambda o: (f"agy's own settings auto-approve tools (toolPermission \"{o.stop_line[:40]}\" in agy's "
+                    "settings.json, ~/.gemini/antigravity-cli/), which a safe run must not inherit. Set it back to "
+                    "request-review (or strict) for safe runs, or use a profile with execution_mode 'trusted' if agy "
+                    "may run every tool unasked in this workspace."), lambda o: False),
+    Rule(Status.NOT_FOUND, lambda o: o.stopped_for is Status.NOT_FOUND,
+         lambda o: (f"agy does not know the conversation this continue named ({o.stop_line[:200]}): it would have run "
+                    "the feedback in a new conversation without the earlier context; the worker was stopped before "
+                    "it did anything"),
+         lambda o: ("Start a fresh antigravity_execute with the whole task (the original task and this feedback "
+                    "together): agy no longer has that conversation (its state under ~/.gemini/antigravity-cli/ was "
+                    "cleared, or the run was made by another user or machine). The earlier run's changes stay as "
+                    "they are."), lambda o: False),
     Rule(Status.EXECUTION_TIMEOUT, lambda o: o.relay_timeout,
          lambda o: "the worker did not finish within its timeout and was stopped (its whole process group killed)",
          "Split the task, or raise timeout_minutes in the profile; changes so far are listed."),
     Rule(Status.AGY_TOO_OLD, lambda o: o.exit_code == 2 and bool(_UNKNOWN_FLAG.search(o.stderr)),
          lambda o: f"agy rejected the flag {_UNKNOWN_FLAG.search(o.stderr)[1]}: this agy is too old",
          f"Update the Antigravity CLI (`agy update`) to {'.'.join(map(str, MIN_VERSION))} or newer."),
+    Rule(Status.WORKER_ERROR, _cli_refused, _cli_refused_message,
+         "The relay builds agy's command line itself, so this is a relay bug or a wrapper in front of agy: run "
+         "`gravity-relay doctor`, and report it with antigravity_get_result(detail='errors').", lambda o: False),
+    # agy's "interrupted" (a signal the relay did not send: its own timeout and stops are read above, its cancel
+    # by the caller): CANCELLED, not retried; the conversation is kept and can be continued.
+    Rule(Status.CANCELLED, _interrupted, _interrupted_message, _interrupted_hint, lambda o: False),
     # Quota from the envelope's error, AGY_ERROR and stderr of a failed run: a SUCCESS envelope wins (agy ≥ 1.2.1
     # retries per-minute 429s itself, so a successful run can carry the words in its log).
     Rule(Status.QUOTA_EXHAUSTED, lambda o: _agy_error_is_quota(o) or says("quota", _said(o)),
@@ -524,16 +701,17 @@ RULES: list[Rule] = [
                                                       if (_error_text(o) or o.stderr).strip() else ""),
          "Wait for the reset shown in resets_in_seconds, or switch model/account; retrying sooner fails again.",
          lambda o: False),
+    Rule(Status.LOGIN_REQUIRED, _keyring_locked, _login_message, KEYRING_LOCKED_HINT, lambda o: False),
     Rule(Status.KEYRING_TIMEOUT, lambda o: says("keyring", o.log + o.stderr) and (o.exit_code != 0 or _auth_failed(o))
          and not _succeeded(o),
          lambda o: "agy timed out reaching the system keyring and could not authenticate", KEYRING_HINT),
-    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, LOGIN_HINT),
+    Rule(Status.LOGIN_REQUIRED, _login_signal, _login_message, _login_hint),
     Rule(Status.AUTH_TIMEOUT, lambda o: _auth_failed(o) and not _succeeded(o),
          lambda o: f"agy could not authenticate: {_error_text(o) or _first_line(o.stderr)} (no sign-in prompt "
                    "beside it: the auth endpoint may have been unreachable)",
          "Usually transient (the relay retried once). If it persists, run `agy` in a terminal to check the login "
          "and the network."),
-    Rule(Status.UPSTREAM_UNAVAILABLE, _upstream, _upstream_message, _upstream_hint, lambda o: True),
+    Rule(Status.UPSTREAM_UNAVAILABLE, _upstream, _upstream_message, _upstream_hint, lambda o: True, _network_failure),
     Rule(Status.EXECUTION_TIMEOUT, lambda o: bool(_PRINT_TIMEOUT.search(o.stderr + "\n" + _error_text(o))),
          lambda o: "agy's own print timeout expired before the turn finished; any answer is partial",
          "Split the task, or raise timeout_minutes; changes so far are listed."),
@@ -541,9 +719,7 @@ RULES: list[Rule] = [
          lambda o: bool((o.envelope or {}).get("denied_actions")) or bool(_SOFT_DENY.search(o.stderr)),
          _denied_message, _denied_hint),
     Rule(Status.WORKER_ERROR, _bad_model, _model_message, _model_hint, lambda o: False),
-    Rule(Status.WORKER_ERROR, lambda o: bool(_agy_error(o)),
-         lambda o: f"agy API error: {str(_agy_error(o).get('short_error') or _agy_error(o).get('status'))[:300]}",
-         "Read the message; `antigravity_get_result(detail='errors')` has agy's stderr.", _agy_retryable),
+    Rule(Status.WORKER_ERROR, lambda o: bool(_agy_error(o)), _api_error_message, _api_error_hint, _agy_retryable),
     Rule(Status.WORKER_ERROR, lambda o: not _succeeded(o) and bool(_TERMINATED.search(_said(o))),
          lambda o: f"agy stopped: {_first_line(_error_text(o)) or _first_line(o.stderr)}", _terminated_hint),
     Rule(Status.STREAM_ERROR, lambda o: o.stdout_lines == 0 and o.exit_code == 0,
@@ -560,6 +736,9 @@ RULES: list[Rule] = [
     Rule(Status.INVALID_ENVELOPE, lambda o: o.envelope is None,
          lambda o: "agy's result event does not have the expected fields (status, response)",
          "agy's output format changed; update the relay or pin agy."),
+    Rule(Status.WORKER_ERROR, _background_cut, _background_message,
+         "Continue the run asking the worker to run that command in the foreground and wait for its end (agy "
+         "1.2.13+ waits for background tasks itself: `agy update`); the changes so far are listed.", lambda o: False),
     Rule(Status.WORKER_ERROR, lambda o: _status(o) != "SUCCESS",
          lambda o: f"agy reported {_status(o) or 'no status'}: {_error_text(o)[:300] or _first_line(o.stderr)}",
          "Read the error; continue the run with feedback, or see detail='errors'."),
@@ -583,5 +762,6 @@ def classify(outcome: Outcome) -> Verdict:
                 resets_in_seconds=parse_reset(_error_text(outcome) + "\n" + outcome.stderr)
                 if status is Status.QUOTA_EXHAUSTED else None,
                 retryable=rule.retryable(outcome) if rule.retryable else None,
+                retry_once=bool(rule.retry_once and rule.retry_once(outcome)),
             )
     return Verdict(status=Status.SUCCESS, message="", hint="")

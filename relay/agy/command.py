@@ -38,6 +38,7 @@ __all__ = [
     "read_version",
     "too_old",
     "AgyInvocation",
+    "safe_mode_flags",
 ]
 
 AgyVersion = tuple[int, int, int]
@@ -57,6 +58,9 @@ FEATURES: dict[str, AgyVersion] = {
     "--disable-slash-commands": (1, 1, 9),
     "--mode in print mode": (1, 1, 12),
     "denied_actions": (1, 1, 27),
+    # agy's default request-review policy lets workspace edits through headless (measured on 1.2.14 and 1.3.x,
+    # agy-protocol.md §7.1): from here a safe run passes no --mode at all.
+    "default policy writes": (1, 2, 14),
 }
 
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
@@ -211,13 +215,26 @@ class AgyInvocation(Struct, kw_only=True, frozen=True):
     schema: str | None = None
 
 
+def safe_mode_flags(version: AgyVersion | None, sandbox: bool = False) -> list[str]:
+    """A safe run's permission flags (agy-protocol.md §7.1).
+
+    1.2.14+ (and an unknown version, read as current): none. agy's default request-review policy lets
+    edits inside the workspace through and blocks shell, web and MCP calls; `--mode accept-edits` is no
+    headless write grant (measured on 1.1.13). Older agy keeps `--mode accept-edits`: nobody measured the
+    default policy there, accept-edits is the mode agy documents for edits, and `doctor --write-probe`
+    shows whether it writes; a denied edit answers PERMISSION_DENIED saying so.
+    """
+    mode = [] if supports(version, "default policy writes") else ["--mode", "accept-edits"]
+    return [*mode, *(["--sandbox"] if sandbox else [])]
+
+
 def _permission_flags(inv: AgyInvocation) -> list[str]:
-    """The mode decides: trusted auto-approves every tool; safe (and the default) accepts edits only —
-    commands still need a rule in agy's settings — and is sandboxed when asked."""
+    """The mode decides: trusted auto-approves every tool; safe (and the default) lets agy's own policy
+    approve workspace edits (commands still need a rule in agy's settings) and is sandboxed when asked."""
     trusted = inv.skip_permissions if inv.execution_mode is None else inv.execution_mode is ExecutionMode.TRUSTED
     if trusted:
         return ["--dangerously-skip-permissions"]
-    return ["--mode", "accept-edits", *(["--sandbox"] if inv.sandbox else [])]
+    return safe_mode_flags(inv.version, inv.sandbox)
 
 
 def build_agy_argv(inv: AgyInvocation) -> list[str]:

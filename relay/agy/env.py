@@ -21,7 +21,8 @@ from relay.core.settings import WORKER_MARKER_ENV
 __all__ = ["build_worker_env", "AGY_AUTH_KEYS", "KEEP", "KEEP_PREFIXES"]
 
 # What agy's own auth reads besides its OAuth token (documented in README, "agy's own credentials").
-AGY_AUTH_KEYS = ("GEMINI_API_KEY", "USE_ADC", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT")
+AGY_AUTH_KEYS = ("GEMINI_API_KEY", "USE_ADC", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT",
+                 "AGY_ADC_AUTH", "GOOGLE_CLOUD_QUOTA_PROJECT", "GOOGLE_CLOUD_LOCATION")
 
 KEEP = frozenset(
     {
@@ -34,6 +35,9 @@ KEEP = frozenset(
         # agy's own non-OAuth auth (agy-protocol.md §6.5): GEMINI_API_KEY when settings name
         # modelProvider gemini; ADC with USE_ADC=1 (1.0.11+), which reads these Google Cloud variables.
         "GEMINI_API_KEY", "USE_ADC", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT",
+        # Enterprise ADC (agy-protocol.md §7.4): AGY_ADC_AUTH=true (an AGY_* variable, kept by its prefix) with
+        # the quota project and location it reads.
+        "GOOGLE_CLOUD_QUOTA_PROJECT", "GOOGLE_CLOUD_LOCATION",
         # Windows needs these to start anything at all.
         "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PROGRAMDATA",
         "COMSPEC", "PATHEXT", "HOMEDRIVE", "HOMEPATH",

@@ -9,6 +9,7 @@ yields its envelope.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 
@@ -84,6 +85,11 @@ ENVELOPE_KEYS = ("status", "response")
 
 _decode = msgspec.json.Decoder().decode
 
+# A tool step refused by a permissions.deny rule or a pre-tool hook ends ERROR and the turn goes on, ending
+# SUCCESS with denied_actions empty (agy-protocol.md §7.1): the reader keeps those refusals, compact and capped.
+_REFUSED = re.compile(r"Matches user-configured deny rule|denied by pre-tool hook", re.IGNORECASE)
+MAX_REFUSALS = 8
+
 
 class StreamReader:
     """Accumulates what a run printed on stdout."""
@@ -109,6 +115,8 @@ class StreamReader:
         self.steps = 0
         self.tool_steps = 0
         self.tool_errors = 0
+        self.refusals: list[str] = []
+        self.refused_total = 0
 
     def feed(self, raw: bytes | str) -> dict[str, Any] | None:
         """Take one line; return the decoded event if it was one (for progress reporting)."""
@@ -169,6 +177,19 @@ class StreamReader:
                 self.tool_steps += 1
             if step.get("state") == "ERROR":
                 self.tool_errors += 1
+                self._take_refusal(self.tool, step.get("tool_info"))
+
+    def _take_refusal(self, name: str | None, info: Any) -> None:
+        error = info.get("error") if isinstance(info, dict) else None
+        message = error.get("message") if isinstance(error, dict) else None
+        if not isinstance(message, str) or not _REFUSED.search(message):
+            return
+        self.refused_total += 1
+        if len(self.refusals) < MAX_REFUSALS:
+            why = "a pre-tool hook" if "hook" in message.lower() else "a deny rule"
+            target = re.search(r'for \w+ "([^"]{1,80})"', message)
+            what = f"{name or 'a tool'}{f' {target[1]}' if target else ''}"
+            self.refusals.append(f"{what} (refused by {why})")
 
     def _take_result(self, result: Any) -> None:
         self.results += 1

@@ -18,11 +18,12 @@ from pathlib import Path
 import anyio
 from anyio.abc import Process
 
-from relay.agy.classify import AuthWatch, Outcome
+from relay.agy.classify import Outcome
 from relay.core.contracts import Status
 from relay.core.process import kill_group, settle, spawned, start_drains, tail
 from relay.agy.stream import LineSplitter, StreamReader
 from relay.agy.transcript import BoundedTranscript
+from relay.agy.watch import RunWatch
 
 __all__ = ["run_worker", "TextTail"]
 
@@ -59,11 +60,12 @@ class TextTail:
 class _Attempt:
     """What one attempt has seen so far: the transcript, the stream, the watched texts, an early stop."""
 
-    def __init__(self, reader: StreamReader, transcript: Path, transcript_max_bytes: int, log_file: Path | None) -> None:
+    def __init__(self, reader: StreamReader, transcript: Path, transcript_max_bytes: int, log_file: Path | None,
+                 watch: RunWatch) -> None:
         self.reader = reader
         self.sink = BoundedTranscript(transcript, transcript_max_bytes)
         self.splitter = LineSplitter()
-        self.watch = AuthWatch()
+        self.watch = watch
         self.stderr = TextTail()
         self.agy_log = TextTail()
         self.log_file = log_file
@@ -73,16 +75,20 @@ class _Attempt:
 
     def judge(self, lines: list[str]) -> None:
         for line in lines:
-            verdict = self.watch.feed(line)
-            if verdict is not None and self.stopped_for is None:
-                log.info("early stop (%s) on: %s", verdict.value, line[:160])
-                self.stopped_for = verdict
-                self.finished.set()
+            self._stop(self.watch.feed(line), line)
+
+    def _stop(self, verdict: Status | None, line: str) -> None:
+        if verdict is not None and self.stopped_for is None:
+            log.info("early stop (%s) on: %s", verdict.value, line[:160])
+            self.stopped_for = verdict
+            self.finished.set()
 
     def take_stdout(self, chunk: bytes) -> None:
         self.sink.write(chunk)
         for line in self.splitter.feed(chunk) if chunk else self.splitter.finish():
-            self.reader.feed(line)
+            event = self.reader.feed(line)
+            if event is not None and event.get("event") == "init":
+                self._stop(self.watch.feed_event(event), "init event")
             if not line.lstrip()[:1] == b"{":
                 # Text on stdout (an OAuth prompt printed to the terminal) can settle the run too.
                 self.judge([line[:4096].decode("utf-8", "replace")])
@@ -157,7 +163,7 @@ async def run_worker(
         async with spawned(argv, cwd=cwd, env=env, grace=kill_grace) as proc:
             if on_spawn:
                 on_spawn(proc.pid)  # start_new_session makes the child its own group leader
-            attempt = _Attempt(reader, transcript, transcript_max_bytes, log_file)
+            attempt = _Attempt(reader, transcript, transcript_max_bytes, log_file, RunWatch(argv))
             with anyio.move_on_after(timeout) as scope:
                 async with anyio.create_task_group() as tg:
                     drained = await start_drains(tg, [(proc.stdout, attempt.take_stdout), (proc.stderr, attempt.take_stderr)])
@@ -181,4 +187,5 @@ async def run_worker(
         stdout_lines=reader.lines, json_lines=reader.json_lines, bad_lines=reader.bad_lines, results=reader.results,
         envelope=reader.envelope, result_raw=reader.result, response=reader.response,
         conversation_id=reader.conversation_id, stderr=attempt.stderr.text, log=attempt.agy_log.text,
+        refusals=list(reader.refusals), refused_total=reader.refused_total,
     )

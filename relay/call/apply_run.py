@@ -62,9 +62,10 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
         if not record.isolation.tip_commit:
             raise InvalidInput(f"run {run_id} has no recorded change on branch {record.isolation.branch}",
                                "Nothing to apply; start a new run if the work is still needed.")
-        top = repo_facts(record.plan.workspace).toplevel
+        facts = repo_facts(record.plan.workspace)
+        top = facts.toplevel
         try:
-            applied = three_way_apply(top, record.isolation.base_commit, record.isolation.tip_commit)
+            applied = three_way_apply(top, record.isolation.base_commit, record.isolation.tip_commit, within=facts.prefix)
         except ApplyConflicts as exc:
             listed = "; ".join(f"{path} ({why})" for path, why in exc.conflicts[:_LISTED_CONFLICTS])
             more = len(exc.conflicts) - _LISTED_CONFLICTS

@@ -29,6 +29,7 @@ import anyio.abc
 from relay.call.progress import Progress
 from relay.core.contracts import GetResultInput, Packet, RunRecord, Running, Status
 from relay.core.errors import RelayError
+from relay.core.files import read_regular
 from relay.core.settings import Settings
 from relay.runs.results import packet_of, status_of
 from relay.runs.store import RunStore, new_run_id, now_iso
@@ -37,6 +38,8 @@ from relay.runs.waiting import POLL_SECONDS, cancel_request_path, running_packet
 __all__ = ["Detacher"]
 
 log = logging.getLogger("relay")
+
+_REQUEST_BYTES = 4096  # a request holds who asked ("relay pid N"); more is never read
 
 Launch = Callable[[Progress, str], Awaitable[Packet]]  # (progress, run_id) -> the run's packet
 Where = Callable[[str], "str | None"]  # run_id -> where this process's run is now (Relay.where), None if not ours
@@ -154,12 +157,11 @@ class Detacher:
         path = cancel_request_path(self.store, run.run_id)
         while True:
             await anyio.sleep(POLL_SECONDS)
-            try:
-                asker = path.read_text(encoding="utf-8", errors="replace").strip()[:40]
-            except FileNotFoundError:
+            # Off the event loop, as records are read (issue 22, D4): a FIFO named like the request once
+            # blocked this read inside the loop, and every call of every session waited with it.
+            asker = await anyio.to_thread.run_sync(_read_cancel_request, path)
+            if asker is None:
                 continue
-            except OSError:
-                asker = ""
             _unlink(path)
             self.cancel_reasons[run.run_id] = f"stopped by antigravity_cancel{' from ' + asker if asker else ''}"
             run.scope.cancel()
@@ -217,6 +219,22 @@ class Detacher:
                              "Wait for its packet with antigravity_get_result, or stop that relay.", retryable=True)
         _unlink(path)
         return packet_of(record)
+
+
+def _read_cancel_request(path) -> str | None:
+    """Who asked (the request's first words), "" when it says nothing, or None when there is no request.
+
+    Only a regular file is a request (read_regular: no link followed, a FIFO never waited on), and only its
+    first bytes are read; anything else in its place is removed and is not a request."""
+    try:
+        data = read_regular(path, limit=_REQUEST_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        log.warning("ignoring %s: %s", path, exc.strerror or exc)
+        _unlink(path)
+        return None
+    return data.decode("utf-8", "replace").strip()[:40]
 
 
 def _unlink(path) -> None:

@@ -19,6 +19,8 @@ Files whose pre-run content the relay does not hold are left as they are, and na
 
 from __future__ import annotations
 
+import os
+
 from relay.agy.classify import Verdict
 from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
@@ -27,7 +29,8 @@ from relay.core.policy_rules import check_policy, name_files
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
-__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits"]
+__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits", "outside_violation",
+           "enforce_outside", "HIJACKED"]
 
 _KEPT = 2000  # files the record keeps per list; the message has the full counts
 
@@ -80,5 +83,48 @@ def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | 
         return verdict, None
     if verdict.status is not Status.SUCCESS:
         message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
+    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
+                   retryable=False), violation
+
+
+HIJACKED = ("the worker repointed its worktree's .git file away from the worktree's own git dir; the relay did not "
+            "observe or record it (its git commands would have touched your repository's index), and nothing of this "
+            "run can be applied")
+
+
+def outside_violation(violation: PolicyViolation | None, outside: list[str], prefix: str, on_violation: str
+                      ) -> tuple[PolicyViolation | None, str]:
+    """A worktree run whose change reaches outside its workspace's folder (``outside``: repository-relative
+    paths, ``prefix``: the workspace's folder in the repository) broke its policy, whatever else it did: the
+    violation gains the "workspace" rule, and the line saying it ("" when nothing is outside). Those files live
+    only in the run's worktree: apply refuses the run, so nothing of them reaches the user's tree (issue 22, D1)."""
+    if not outside:
+        return violation, ""
+    shown = [os.path.relpath(p, prefix) for p in outside]  # as seen from the workspace: "../Makefile"
+    line = f"workspace ({prefix}): {len(shown)} file(s) changed outside it, in the run's worktree: {name_files(shown)}"
+    if violation is None:
+        violation = PolicyViolation(rules=[], on_violation="revert" if on_violation == "revert" else "keep")
+    violation.rules = ["workspace", *violation.rules]
+    violation.limits = [line, *violation.limits]
+    violation.files = [*shown, *violation.files][:_KEPT]
+    if violation.on_violation == "revert":
+        kept = {p: "outside the run's workspace: left in the run's worktree, never applied" for p in shown}
+        violation.not_restored = dict(list({**kept, **violation.not_restored}.items())[:_KEPT])
+    return violation, line
+
+
+def enforce_outside(verdict: Verdict, violation: PolicyViolation | None, outside: list[str], prefix: str,
+                    on_violation: str) -> tuple[Verdict, PolicyViolation | None]:
+    """A finished worktree run: a change outside its workspace makes it POLICY_VIOLATION (see outside_violation)."""
+    violation, line = outside_violation(violation, outside, prefix, on_violation)
+    if not line:
+        return verdict, violation
+    if verdict.status is Status.POLICY_VIOLATION:
+        message = verdict.message.replace("the run's change broke its policy: ", f"the run's change broke its policy: "
+                                          f"{line}; ", 1)
+    else:
+        message = f"the run's change broke its policy: {line}"
+        if verdict.status is not Status.SUCCESS:
+            message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
     return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
                    retryable=False), violation

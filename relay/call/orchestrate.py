@@ -23,13 +23,14 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, refusals_flag, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
 from relay.call.attempts import run_attempts
 from relay.call.confirm import Gate, preview_answer
-from relay.call.enforce import VIOLATION_HINT, apply_policy, enforce_policy
+from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
+                                outside_violation)
 from relay.call.finish import Ending, finish, refusal_ending, violation_flag
 from relay.call.intake import CallPlan, Refusal, refused_input, take_in
 from relay.call.policy import RunPlan
@@ -41,12 +42,13 @@ from relay.core.identity import Identity, group_is_run
 from relay.core.process import kill_group, tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
-from relay.isolate.pool import Lease, lease_worktree, record_change
+from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.review.diff_view import diff_view
+from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
@@ -72,6 +74,7 @@ class _Live:
         self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
         self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
         self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
+        self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
 
 
 def _ms(since: float) -> int:
@@ -244,6 +247,9 @@ class Relay:
                     # The packet keeps listing what the worker did; the patch is what is left in the tree, so
                     # `runs revert` undoes the rest instead of refusing over the files already restored.
                     await anyio.to_thread.run_sync(self._observe, record, before, Path(plan.workspace))
+                if live.lease is not None:  # issue 22, D1: what the worktree changed outside the workspace
+                    verdict, record.outcome.violation = enforce_outside(
+                        verdict, record.outcome.violation, live.outside, live.lease.facts.prefix, plan.on_violation)
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -290,6 +296,8 @@ class Relay:
         if asked and got and got != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({got}) without the "
                             "earlier context")
+        if outcome.refused_total:
+            flags.insert(0, refusals_flag(outcome))
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
@@ -337,11 +345,24 @@ class Relay:
     # ------------------------------------------------------------------ observation
 
     def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
-        """What changed, and the run's patch beside its record (before verification can touch a file)."""
-        changeset = observe_changes(before, workspace, reported=reported or [])
+        """What changed, and the run's patch beside its record (before verification can touch a file).
+
+        A worktree run (issue 22, D1): its worktree is first checked to be still its own (never a git command
+        in a worktree the worker repointed at the user's git dir), then its whole state is recorded on its
+        branch: that commit is the observed change apply will write, and what it touches outside the
+        workspace's folder is a violation (``live.outside``)."""
+        live = self._live.get(record.run_id)
+        lease = live.lease if live is not None else None
+        if lease is not None and not still_own(lease):
+            raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
+                             "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
+        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
+        if lease is not None:
+            record.isolation.tip_commit = record_change(lease, _branch_message(record))
+            live.outside = changed_outside(lease, record.isolation.tip_commit)
         return changeset
 
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
@@ -353,7 +374,7 @@ class Relay:
         with anyio.move_on_after(30):
             try:
                 changeset = await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)
-            except OSError as exc:
+            except (OSError, RelayError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
             changes, _, record.observation.changes = build_review(changeset, report=None, paths=plan.paths,
@@ -363,6 +384,10 @@ class Relay:
                 apply_policy, plan, changeset.files, live.before)
             if record.outcome.violation is not None and record.outcome.violation.restored:
                 await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
+            if live.lease is not None and live.outside:
+                record.outcome.violation, line = outside_violation(record.outcome.violation, live.outside,
+                                                                   live.lease.facts.prefix, plan.on_violation)
+                live.violation = "; ".join(filter(None, [live.violation, line]))
             return changes
         return None
 
@@ -397,17 +422,24 @@ class Relay:
         await anyio.to_thread.run_sync(self._settle, record, lease)
 
     def _settle(self, record: RunRecord, lease: Lease) -> None:
-        """Record the worktree's state on the run's branch, then give the worktree back to the pool."""
+        """Give the worktree back to the pool; a run that was not observed (stopped before) gets its worktree's
+        state recorded on its branch first. An observed run keeps the commit it was observed as: apply writes
+        exactly that change, never what a verification command wrote afterwards (issue 22, D1)."""
         try:
-            # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
-            first = redact((record.request.task.strip().splitlines() or [""])[0][:200])
-            record.isolation.tip_commit = record_change(lease, f"gravity-relay run {record.run_id}: {first}")
+            if record.isolation.tip_commit is None and still_own(lease):
+                record.isolation.tip_commit = record_change(lease, _branch_message(record))
             if record.state == "finished":
                 self.store.write(record)
         except (GitError, OSError) as exc:
             log.error("run %s: could not record its worktree's change on %s: %s", record.run_id, lease.branch, exc)
         finally:
             lease.release()
+
+
+def _branch_message(record: RunRecord) -> str:
+    # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
+    first = redact((record.request.task.strip().splitlines() or [""])[0][:200])
+    return f"gravity-relay run {record.run_id}: {first}"
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:

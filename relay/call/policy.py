@@ -6,9 +6,19 @@ refused here, before anything is spawned.
 
 The bounds, when the profile is silent (or there is no profile):
 
-* trusted (``--dangerously-skip-permissions``) is granted only by a profile, with
-  ``execution_mode: "trusted"`` or the legacy ``skip_permissions: true``; a profile
-  that names no mode is safe-bounded: the call gets the default mode or safe;
+* who may choose trusted (``--dangerously-skip-permissions``), issue 22:
+
+  ========================  ==========================================================
+  no profile in use         the call chooses: safe, trusted, or the legacy booleans
+                            (contradictions are CONFLICTING_OPTIONS)
+  profile names no mode     safe-bounded: a call asking trusted is CONFLICTING_OPTIONS
+  profile ``safe``          a call cannot widen it (CONFLICTING_OPTIONS)
+  profile ``trusted``       granted (``execution_mode: "trusted"`` or the legacy
+                            ``skip_permissions: true``), behind ``confirm_trusted``
+  ========================  ==========================================================
+
+  An operator forbids trusted runs by setting a default profile (GRAVITY_RELAY_DEFAULT_PROFILE):
+  a call then always has a profile in use, and no profile that names no trusted mode grants it;
 * the timeout bound is the default (30 minutes); a call may ask for less;
 * a profile's ``model`` / ``agent`` win over the call's, unless the profile lists the
   call's choice in ``allowed_models`` / ``allowed_agents``.
@@ -228,7 +238,8 @@ def _merge(*groups: list[str]) -> list[str]:
 
 
 def profile_grants_trusted(profile: Profile) -> bool:
-    """Only a profile grants trusted: ``execution_mode: "trusted"``, or the legacy ``skip_permissions: true``."""
+    """Whether a profile in use lets its calls run trusted: ``execution_mode: "trusted"``, or the legacy
+    ``skip_permissions: true``."""
     return profile.execution_mode is ExecutionMode.TRUSTED or (
         profile.execution_mode is None and profile.skip_permissions is True)
 
@@ -258,13 +269,13 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     if profile.skip_permissions is False and (call.skip_permissions or call.execution_mode is ExecutionMode.TRUSTED):
         raise _conflict(f"profile {name!r} does not auto-approve tools; skip_permissions would widen it",
                         "Drop skip_permissions, or use a trusted profile.")
-    # Only a profile grants trusted: one that names no mode is safe-bounded (issue 13, item 4).
-    grants_trusted = profile_grants_trusted(profile)
-    if not grants_trusted and (call.execution_mode is ExecutionMode.TRUSTED or call.skip_permissions):
+    # A profile in use is the operator's word and bounds the call: one that names no mode is safe-bounded
+    # (issue 13, item 4). With no profile in use the call chooses, as the seed's contract says (issue 22).
+    if name is not None and not profile_grants_trusted(profile) and (
+            call.execution_mode is ExecutionMode.TRUSTED or call.skip_permissions):
         asked = "execution_mode 'trusted'" if call.execution_mode is ExecutionMode.TRUSTED else "skip_permissions=true"
-        whose = f"profile {name!r} names no execution_mode" if name else "no profile is in use"
         raise _conflict(
-            f"{asked} is granted only by a server profile, and {whose}: the call is bounded to safe",
+            f"{asked} is not granted by profile {name!r}, which names no execution_mode: the call is bounded to safe",
             "Drop it (the worker runs in the default mode; commands not allowed in agy's settings are denied), "
             "or use a profile with \"execution_mode\": \"trusted\" set by the relay's owner.",
         )

@@ -15,8 +15,9 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (s
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
-def read_regular(path: Path) -> bytes:
-    """The bytes of the regular file at ``path``; anything else is an OSError saying what it is, at once.
+def read_regular(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``path`` (its first ``limit`` bytes when given); anything else is an
+    OSError saying what it is, at once.
 
     O_NOFOLLOW: a symbolic link named like the relay's file is refused, not followed to whatever it
     names. O_NONBLOCK: opening a FIFO does not wait for a writer (it is then refused by its fstat).
@@ -34,7 +35,7 @@ def read_regular(path: Path) -> bytes:
             kind = next((name for test, name in _KINDS if test(mode)), "not a file")
             raise OSError(errno.EINVAL, f"{kind}, not a regular file", str(path))
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
+            return fh.read() if limit is None else fh.read(limit)
     finally:
         os.close(fd)
 

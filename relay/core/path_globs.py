@@ -105,27 +105,87 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
 
 
 def pattern_within(narrow: str, bounds: Iterable[str]) -> bool:
-    """Whether everything ``narrow`` can match is covered by one of ``bounds`` (conservative: may say no).
+    """Whether every path ``narrow`` can match is matched by one of ``bounds`` (sound, conservative: when
+    that cannot be shown it says no, and the call's pattern is refused).
 
-    A literal path is within a bound it matches; a glob is within a bound that covers its
-    literal head (``src/api/*.py`` within ``src``), or that matches its text as a path
-    (``src/**/test_*.py`` within ``src/**/*.py``).
+    Decided on what the patterns match, never on their text (issue 22, D3: ``src/**.py`` read as a path
+    matched ``src/*.py``, so a call widened its profile to every folder under ``src``). The patterns are
+    compared folder by folder: a literal folder equals a literal folder; a one-folder glob (``*``, ``?``,
+    ``[...]``) is within another only when the other is ``*``, or shares its literal head and tail
+    (``test_*.py`` within ``*.py``), or equals it; ``**`` in a bound absorbs any run of folders; ``**`` in the
+    call's pattern, or inside a name (``**.py``, which crosses folders), is covered only by a bound's ``**``.
     """
-    pattern = clean_pattern(narrow)
-    bounds = [clean_pattern(b) for b in bounds]
-    if any(not b for b in bounds):
+    pattern = clean_pattern(narrow).rstrip("/")
+    cleaned = [clean_pattern(b).rstrip("/") for b in bounds]
+    if any(not b for b in cleaned):
         return True
     if not pattern:
         return False
-    if pattern in bounds:
-        return True
     if not _is_glob(pattern):
-        return matches_any(pattern.rstrip("/"), bounds)
-    if "/" not in pattern.rstrip("/"):
-        return False  # a name glob reaches every folder: only "everything" covers it
-    head = pattern[: min(pattern.index(c) for c in _WILD if c in pattern)]
-    head = head[: head.rfind("/")] if "/" in head else ""
-    return bool(head and matches_any(head, bounds)) or any(_is_glob(b) and path_matches(pattern, b) for b in bounds)
+        return matches_any(pattern, cleaned)  # one path (and what is under it): matched, or not
+    mine = _segments(pattern)
+    for bound in cleaned:
+        if _is_glob(bound) and "/" not in bound:
+            # A name glob in a bound matches a path having such a component anywhere: the call's pattern is
+            # within it when one of its own folders always is such a component.
+            if "/" in pattern and any(_one_folder(seg) and _segment_within(seg, bound) for seg in mine):
+                return True
+            if "/" not in pattern and _segment_within(pattern, bound):
+                return True
+            continue
+        if "/" not in pattern:
+            continue  # a name glob reaches every folder: only "everything" or a name glob covers it
+        if _within(tuple(mine), tuple(_segments(bound))):
+            return True
+    return False
+
+
+def _segments(pattern: str) -> list[str]:
+    """Folders of an anchored pattern; a trailing ``**`` (one or more folders) reads as ``**/*``."""
+    parts = pattern.split("/")
+    if parts[-1] == "**":
+        parts.append("*")
+    return parts
+
+
+def _one_folder(segment: str) -> bool:
+    return "**" not in segment
+
+
+def _segment_within(mine: str, bound: str) -> bool:
+    """Whether every folder name ``mine`` matches is matched by ``bound`` (both within one folder)."""
+    if mine == bound or bound == "*":
+        return True
+    if not _is_glob(mine):
+        return _compiled(bound).fullmatch(mine) is not None if _is_glob(bound) else False
+    if not _is_glob(bound) or bound.count("*") != 1 or "?" in bound or "[" in bound or "[" in mine:
+        return False
+    head, tail = bound.split("*")
+    # mine's matches all start with bound's head and end with its tail (plain text in mine, not overlapping)
+    return mine.startswith(head) and mine.endswith(tail) and len(head) + len(tail) <= len(mine)
+
+
+@functools.lru_cache(maxsize=4096)
+def _within(mine: tuple[str, ...], bound: tuple[str, ...]) -> bool:
+    """Every folder sequence matching ``mine`` exactly has a prefix matching ``bound`` exactly."""
+    if not bound:
+        return True  # a matching folder covers what is under it
+    if not mine:
+        return False
+    first, rest = bound[0], bound[1:]
+    if first == "**":
+        if rest == ("*",):
+            return True  # "x/**" covers every path under x, and what is left of mine matches at least one folder
+        # the bound's "**/" absorbs zero folders, or whatever the call's first folder (or "**") matches
+        return _within(mine, rest) or _within(mine[1:], bound)
+    if "**" in first:
+        return mine == bound  # a name crossing folders in a bound: only the same text is shown to be within
+    if mine[0] == "**" and first == "*":
+        # mine's "**/" is zero folders, or a first folder (any name: the bound's "*" takes it) and "**/" again
+        return _within(mine[1:], bound) and _within(mine, rest)
+    if not _one_folder(mine[0]):
+        return False  # the call's "**" (or "x**y") may match several folders: one folder of the bound cannot
+    return _segment_within(mine[0], first) and _within(mine[1:], rest)
 
 
 def pattern_problem(raw: str) -> str | None:

@@ -231,7 +231,7 @@ def print_mode(flags: dict) -> int:
         stream.emit = lambda event: None  # type: ignore[method-assign]
     stream.emit({"event": "init", "conversation_id": conversation_id,
                  "init": {"cwd": os.getcwd(), "tools": TOOLS,
-                          "permission_mode": "always-proceed" if trusted else flags.get("mode", "default"),
+                          "permission_mode": "always-proceed" if trusted else "request-review",
                           **({"model": flags["model"]} if flags.get("model") else {})}})
     stream.step_update("DONE", "user_input")
     stream.step += 1

@@ -14,7 +14,7 @@ import sys
 
 from relay import __version__
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "mcp_main", "build_parser"]
 
 DEFAULT_HTTP_PORT = "8765"  # `serve --http` and `setup --http` agree on it without being told
 
@@ -173,7 +173,9 @@ _VERBS = {
 def _cmd_setup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from relay.setup.clients import SetupError, home_dir, relay_command, relay_settings, setup
+    import shlex
+
+    from relay.setup.clients import SetupError, home_dir, relay_launch, relay_settings, setup
 
     _quiet()
     env: dict[str, str] = {}
@@ -190,10 +192,14 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         if http is None:
             return 2
     try:
-        command = None if args.uninstall or http else (args.command or relay_command())
+        command, command_args = None, None
+        if not (args.uninstall or http):
+            # --command "uvx gravity-relay-mcp" names a command line; a lone path gets `serve`.
+            given = shlex.split(args.command, posix=os.name != "nt") if args.command else []
+            command, command_args = (given[0], given[1:] or ["serve"]) if given else relay_launch()
         plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
                       dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
-                      exported=relay_settings(), http=http)
+                      exported=relay_settings(), http=http, args=command_args)
     except SetupError as exc:
         print(f"gravity-relay setup: {exc}", file=sys.stderr)
         return 1
@@ -212,7 +218,8 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         rows = [{"client": p.client, "path": p.path, "action": p.action, "message": p.message,
                  "changed": p.writes, "backup": p.backup, "warning": p.warning or None, "notes": p.notes,
                  "diff": p.diff() if args.dry_run and p.writes else None} for p in plans]
-        doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "clients": rows}
+        doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "args": command_args,
+               "clients": rows}
         sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
         return 1 if any(p.action == "refuse" for p in plans) else 0
 
@@ -241,10 +248,11 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         print(f"{'Would register' if args.dry_run else 'Registered'}: {http[0]} with the bearer token from "
               f"the data dir's http-token (start it with `gravity-relay serve --http`)")
     if command and not args.uninstall and changed:
+        line = shlex.join([command, *(command_args or [])])
         if args.dry_run:
-            print(f"Would register: {command} serve")
+            print(f"Would register: {line}")
         else:
-            print(f"Registered command: {command} serve (restart the clients to pick it up)")
+            print(f"Registered command: {line} (restart the clients to pick it up)")
     return 1 if any(p.action == "refuse" for p in plans) else 0
 
 
@@ -471,8 +479,10 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--uninstall", action="store_true", help="remove the relay's entry (only the relay's)")
     setup.add_argument("--env", action="append", metavar="KEY=VALUE",
                        help="environment for the server entry, e.g. GRAVITY_RELAY_DEFAULT_PROFILE=web (repeatable)")
-    setup.add_argument("--command", metavar="PATH",
-                       help="the command to register (default: this installation's gravity-relay script)")
+    setup.add_argument("--command", metavar="COMMAND",
+                       help="the command to register: a path (run with `serve`) or a whole command line such as "
+                       "\"uvx gravity-relay-mcp\" (default: this installation's gravity-relay script, or `uvx "
+                       "gravity-relay-mcp` when run from uvx's cache)")
     setup.add_argument("--force", action="store_true",
                        help="replace or remove an 'antigravity' entry that is not Gravity Relay")
     setup.add_argument("--client-approvals", action="store_true",
@@ -510,3 +520,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     _setup_logging()
     return args.func(args)
+
+
+def mcp_main(argv: list[str] | None = None) -> int:
+    """``gravity-relay-mcp``: the package's own name as a command (what ``uvx gravity-relay-mcp`` runs).
+
+    Without arguments it serves over stdio, as an MCP client starts it; with arguments it is
+    ``gravity-relay`` (``uvx gravity-relay-mcp setup`` works too)."""
+    args = sys.argv[1:] if argv is None else argv
+    return main(args or ["serve"])

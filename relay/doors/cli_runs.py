@@ -15,6 +15,7 @@ import msgspec
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
+from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
@@ -93,12 +94,11 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         seconds = f"{record.outcome.duration_ms / 1000:.1f}s" if record.outcome.duration_ms is not None else "-"
         state = shown_status.value
         if as_json:
-            row = {**run_row(record), "files": files, "duration_ms": record.outcome.duration_ms, "workspace": record.plan.workspace}
-            sys.stdout.write(encode(row).decode() + "\n")
+            sys.stdout.write(encode(run_row(record, wide=True)).decode() + "\n")
         else:
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {record.plan.workspace or ''}{broke}\n")
+                             f"{files:>4} files  {seconds:>8}  {redact(record.plan.workspace or '')}{broke}\n")
         shown += 1
         if shown >= limit:
             break

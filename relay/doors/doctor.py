@@ -344,6 +344,23 @@ def check_clients(home: Path) -> list[Check]:
     return checks
 
 
+def check_shadowed(home: Path, cwd: Path | None) -> list[Check]:
+    """Project- and local-scope entries named like setup's: where they apply, the client never sees setup's
+    user-scope entry (a `claude mcp add` or `gemini mcp add` without `-s user` makes one)."""
+    from relay.setup.clients import CLIENTS, shadowing_entries
+
+    checks: list[Check] = []
+    for shadow in shadowing_entries(home, cwd):
+        shown = shadow.path.replace(str(home), "~", 1) if shadow.path.startswith(str(home)) else shadow.path
+        runs = (f"another installation of the relay ({shadow.command})" if shadow.ours and shadow.command
+                else "the relay" if shadow.ours else f"{shadow.command!r}, not Gravity Relay")
+        checks.append(_warn(f"shadow {shadow.client}",
+                            f"{CLIENTS[shadow.client].title}: a {shadow.scope}-scope 'antigravity' entry in {shown} "
+                            f"wins over the user-scope one in {shadow.project}; it runs {runs}",
+                            f"Remove it so the user-scope entry applies there too: {shadow.fix}."))
+    return checks
+
+
 def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
     """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
     before it reaches the relay. Each problem is said with the exact fix."""
@@ -436,17 +453,20 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
     if got.not_run is not None:
         return _warn(name, f"not run: {got.not_run}", got.hint)
     if got.wrote:
-        return _ok(name, f"safe mode can write: {got.agy} created a file under `--mode accept-edits` (one turn spent)")
+        return _ok(name, f"safe mode can write: {got.agy} created a file under {got.under} (one turn spent)")
+    if got.status is Status.CONFLICTING_OPTIONS:  # agy's settings auto-approve: a safe run is stopped at init
+        return _warn(name, f"safe mode is refused with {got.agy}: {got.message}; every safe run would be stopped "
+                           "the same way", got.hint)
     if got.status is Status.PERMISSION_DENIED:
-        return _warn(name, f"safe mode cannot write with {got.agy}: {got.message}; every safe run would end "
-                           "PERMISSION_DENIED with nothing done", got.hint)
+        return _warn(name, f"safe mode cannot write with {got.agy} under {got.under}: {got.message}; every safe run "
+                           "would end PERMISSION_DENIED with nothing done", got.hint)
     return _warn(name, f"write probe inconclusive: agy ended {got.status.value if got.status else 'without a verdict'} "
                        f"({got.message}) and wrote nothing",
                  got.hint or "Run `gravity-relay doctor` without --write-probe first and fix what it reports.")
 
 
 def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, home: Path | None = None,
-               probe_timeout: float | None = None, write_probe: bool = False) -> list[Check]:
+               probe_timeout: float | None = None, write_probe: bool = False, cwd: Path | None = None) -> list[Check]:
     from relay.agy.auth import PROBE_TIMEOUT
     from relay.setup.clients import home_dir
 
@@ -467,6 +487,7 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
     checks += check_clients(home or home_dir(env))
+    checks += check_shadowed(home or home_dir(env), Path.cwd() if cwd is None else cwd)
     checks += check_client_headless(home or home_dir(env), env)
     return checks
 

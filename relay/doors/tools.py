@@ -27,6 +27,7 @@ from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
                                   Status, explain)
 from relay.core.errors import InvalidInput, RelayError, error_object
+from relay.core.redact import redact, redact_obj
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
@@ -200,9 +201,14 @@ def _error_result(name: str, exc: Exception) -> ToolAnswer:
     return _result(obj, encode(obj).decode(), is_error=True)
 
 
-def run_row(record: RunRecord) -> dict[str, Any]:
-    """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning."""
-    task = " ".join(record.request.task.split())
+def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
+    """One run in a line: id, tool, status (or state while it runs), start time, the task's beginning
+    (``wide``: its file count, duration and workspace too, as `runs list --json` prints).
+
+    The one redaction step of every view of recent runs (get_result without a run id, `runs show` without
+    an id, `runs list --json`): the task is masked whole before it is cut, so a key cut at the edge cannot
+    leave its first part readable (issue 22, D5), and every other text of the row is masked too."""
+    task = redact(" ".join(record.request.task.split()))
     row: dict[str, Any] = {
         "run_id": record.run_id,
         "tool": record.tool,
@@ -212,7 +218,9 @@ def run_row(record: RunRecord) -> dict[str, Any]:
     }
     if policy_broken_beside(record):
         row["policy_violation"] = True
-    return row
+    if wide:
+        row.update(files=len(record.observation.changes), duration_ms=record.outcome.duration_ms, workspace=record.plan.workspace)
+    return redact_obj(row)
 
 
 def policy_broken_beside(record: RunRecord) -> bool:

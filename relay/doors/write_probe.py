@@ -1,9 +1,11 @@
 """``gravity-relay doctor --write-probe``: can safe mode write files with this machine's agy?
 
-Safe mode runs agy with ``--mode accept-edits --sandbox`` and no auto-approval. One measurement on
-agy 1.1.3 says accept-edits no longer lets headless runs create or edit files (soft-denied,
-agy-protocol.md §6.1); if that holds here, every safe run ends PERMISSION_DENIED with nothing done.
-This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
+Safe mode runs agy with no auto-approval: on agy 1.2.14+ under agy's own default policy
+(request-review, which lets workspace edits through: agy-protocol.md §7.1) with no --mode flag, on
+older agy with ``--mode accept-edits`` (no headless write grant where measured, 1.1.3 and 1.1.13);
+``--sandbox`` where the profile asks for it. Where edits are refused, every safe run ends
+PERMISSION_DENIED with nothing done; where agy's settings auto-approve every tool, a safe run is
+stopped at its start (CONFLICTING_OPTIONS). This probe answers for this machine: in a throwaway directory it asks agy, with exactly the argv a
 safe profile gets, to create one small file, then looks whether the file is there. It spends one
 agy turn, so doctor runs it only when asked.
 """
@@ -45,6 +47,7 @@ class WriteProbe(msgspec.Struct, kw_only=True, frozen=True):
     message: str = ""
     hint: str = ""
     agy: str = "this agy"  # how the answer names the agy it asked ("agy 1.2.17")
+    under: str = "agy's default policy (no --mode flag)"  # the permission flags safe mode gave it
     not_run: str | None = None
 
 
@@ -79,4 +82,6 @@ def run_write_probe(settings: Settings, environ: Mapping[str, str], *, timeout: 
         got = anyio.run(lambda: probe_safe_write(agy, answer.version, environ, timeout=timeout))
     except OSError as exc:
         return WriteProbe(not_run=f"{agy} could not start: {exc}")
-    return msgspec.structs.replace(got, agy=f"agy {answer.shown}" if answer.shown else "this agy")
+    mode = agy_cli.safe_mode_flags(answer.version)
+    return msgspec.structs.replace(got, agy=f"agy {answer.shown}" if answer.shown else "this agy",
+                                   **({"under": f"`{' '.join(mode)}`"} if mode else {}))

@@ -13,7 +13,10 @@ Per changed path (``git diff-tree base tip``), with *yours* the file in the user
   binary files, submodules) conflicts.
 
 Every path is decided before anything is written; one conflict refuses the whole apply, naming each
-file and why, and nothing in the user's tree changes. The file mode follows the same rule (the run's
+file and why, and nothing in the user's tree changes. Two refusals guard the user's tree whatever the
+change holds (issue 22): a path outside the run's workspace folder (``within``), and a path with a symbolic
+link in any parent folder in the user's tree (as ``git apply`` refuses: the link may lead out of the
+repository, and the worker's worktree had a plain folder there). The file mode follows the same rule (the run's
 new mode unless yours changed it too).
 """
 
@@ -150,6 +153,20 @@ def _decide(path: str, base: _Side | None, theirs: _Side | None, yours: _Side | 
     return _Action(path, _Side("file", merged, mode))
 
 
+def _linked_parent(toplevel: Path, path: str) -> str | None:
+    """The first parent folder of ``path`` that is a symbolic link in the user's tree, or None."""
+    parts = Path(path).parts[:-1]
+    for i in range(1, len(parts) + 1):
+        try:
+            if stat.S_ISLNK(os.lstat(toplevel.joinpath(*parts[:i])).st_mode):
+                return "/".join(parts[:i])
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError:
+            return None  # a file where a folder should be: _yours names it
+    return None
+
+
 def _confined(toplevel: Path, path: str) -> Path | None:
     parts = Path(path).parts
     if not parts or ".." in parts or ".git" in parts or Path(path).is_absolute():
@@ -183,8 +200,9 @@ def _write(target: Path, side: _Side | None) -> None:
         raise
 
 
-def three_way_apply(toplevel: Path, base: str, tip: str, *, dry_run: bool = False) -> Applied:
-    """Apply ``base..tip`` to the work tree at ``toplevel``; ApplyConflicts (nothing written) on any conflict."""
+def three_way_apply(toplevel: Path, base: str, tip: str, *, within: str = "", dry_run: bool = False) -> Applied:
+    """Apply ``base..tip`` to the work tree at ``toplevel``; ApplyConflicts (nothing written) on any conflict.
+    ``within``: the run's workspace folder in the repository ("sub/"; "" for its root)."""
     entries = _entries(toplevel, base, tip)
     wanted = {sha for old_mode, new_mode, old_sha, new_sha, _ in entries
               for mode, sha in ((old_mode, old_sha), (new_mode, new_sha)) if sha != _ZERO and mode != _GITLINK}
@@ -196,6 +214,14 @@ def three_way_apply(toplevel: Path, base: str, tip: str, *, dry_run: bool = Fals
         target = _confined(toplevel, path)
         if target is None:
             conflicts.append((path, "not a path inside the work tree"))
+            continue
+        if within and not path.startswith(within):
+            conflicts.append((path, f"outside the run's workspace ({within}); a run's change there is never applied"))
+            continue
+        linked = _linked_parent(toplevel, path)
+        if linked is not None:
+            conflicts.append((path, f"its folder {linked} is a symbolic link in your tree; apply never writes "
+                                    "through one"))
             continue
         if _GITLINK in (old_mode, new_mode):
             conflicts.append((path, "a submodule change cannot be applied; update the submodule by hand"))

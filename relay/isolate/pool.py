@@ -38,7 +38,7 @@ from relay.core.errors import Busy
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, pool_key, repo_facts
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
-__all__ = ["Lease", "lease_worktree", "record_change", "salvage_worktree", "discard_run", "find_leftovers",
+__all__ = ["Lease", "lease_worktree", "record_change", "still_own", "changed_outside", "salvage_worktree", "discard_run", "find_leftovers",
            "remove_leftovers", "pool_root", "POOL_SIZE"]
 
 log = logging.getLogger("relay.isolate.pool")
@@ -201,6 +201,25 @@ def record_change(lease: Lease, message: str) -> str:
     tip = _commit_of(lease.slot, head, message, filter_overrides(lease.slot), lease.slot.parent)
     _set_branch(lease.slot, lease.branch, tip)
     return tip
+
+
+def still_own(lease: Lease) -> bool:
+    """Is the leased worktree still a worktree of its repository whose top level is itself? Checked before
+    anything observes or records it: a worker that repointed the worktree's ``.git`` file at the user's git
+    dir would have the relay's git commands read and refresh the user's own index (issue 22)."""
+    return _own_top(lease.slot, lease.facts.common_dir)
+
+
+def changed_outside(lease: Lease, tip: str) -> list[str]:
+    """The paths (relative to the repository's root) the run's change ``lease.base..tip`` touches outside its
+    workspace's folder: the worker wrote them through ``..`` from its sub-folder (issue 22, D1)."""
+    prefix = lease.facts.prefix
+    if not prefix:
+        return []
+    out = run_git(lease.slot, "diff-tree", ["-r", "-z", "--name-only", "--no-renames", "--no-commit-id"],
+                  values=[lease.base, tip], timeout=120)
+    paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
+    return [p for p in paths if not p.startswith(prefix)]
 
 
 def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:

@@ -53,6 +53,11 @@ __all__ = [
     "SetupError",
     "home_dir",
     "relay_command",
+    "relay_launch",
+    "ephemeral_runner",
+    "PACKAGE_NAME",
+    "Shadow",
+    "shadowing_entries",
     "desired_entry",
     "is_relay_entry",
     "found_clients",
@@ -75,6 +80,10 @@ __all__ = [
 
 SERVER_NAME = "antigravity"
 SCRIPT_NAME = "gravity-relay"
+# The PyPI name, also a console script that serves with no arguments: `uvx gravity-relay-mcp`.
+PACKAGE_NAME = "gravity-relay-mcp"
+# Runners that fetch a package into a cache and run it from there; an entry naming the runner outlives the cache.
+_RUNNER_ARGS = {"uvx": (), "pipx": ("run",)}
 
 # Long tool calls are the point: a worker run may take an hour. Codex's own limits (codex-rs
 # rmcp_client.rs: 30 s to start, 300 s per tool call since 0.169) and Gemini's (10 minutes per
@@ -234,6 +243,53 @@ def relay_command(environ: Mapping[str, str] | None = None) -> str:
     )
 
 
+def ephemeral_runner(prefix: str | None = None, environ: Mapping[str, str] | None = None) -> str | None:
+    """``"uvx"`` or ``"pipx"`` when the running installation is a throwaway environment in that runner's
+    cache (``uvx gravity-relay-mcp setup``, ``pipx run …``), else None.
+
+    A path into such a cache works today and vanishes at the next ``uv cache clean`` or pipx's
+    expiry (14 days), so setup must not register it."""
+    env = os.environ if environ is None else environ
+    where = Path(os.path.abspath(prefix or sys.prefix))
+    parts = [p.lower() for p in where.parts]
+    uv_caches = [env.get("UV_CACHE_DIR"), env.get("XDG_CACHE_HOME") and os.path.join(env["XDG_CACHE_HOME"], "uv")]
+    home = env.get("HOME") or env.get("USERPROFILE")
+    if home:
+        uv_caches.append(os.path.join(home, ".cache", "uv"))
+    if env.get("LOCALAPPDATA"):
+        uv_caches.append(os.path.join(env["LOCALAPPDATA"], "uv", "cache"))
+    if any(c and _is_within(where, Path(c)) for c in uv_caches) or (
+            "uv" in parts and any(re.fullmatch(r"(archive|environments|builds)-v\d+", p) for p in parts)):
+        return "uvx"
+    pipx_caches = [env.get("PIPX_CACHE_DIR"), env.get("PIPX_HOME") and os.path.join(env["PIPX_HOME"], ".cache")]
+    if home:
+        pipx_caches += [os.path.join(home, ".cache", "pipx"), os.path.join(home, ".local", "pipx", ".cache"),
+                        os.path.join(home, "Library", "Caches", "pipx")]
+    if any(c and _is_within(where, Path(c)) for c in pipx_caches) or any(
+            a == "pipx" and b in (".cache", "cache") for a, b in zip(parts, parts[1:])):
+        return "pipx"
+    return None
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(os.path.abspath(folder))
+    except ValueError:
+        return False
+    return True
+
+
+def relay_launch(environ: Mapping[str, str] | None = None, prefix: str | None = None) -> tuple[str, list[str]]:
+    """(command, args) that setup registers: this installation's script with ``serve``, or, when the relay
+    runs from a runner's cache (``ephemeral_runner``), the runner itself: ``uvx gravity-relay-mcp``."""
+    env = os.environ if environ is None else environ
+    runner = ephemeral_runner(prefix, env)
+    if runner is None:
+        return relay_command(env), ["serve"]
+    found = shutil.which(runner, path=env.get("PATH"))
+    return (os.path.abspath(found) if found else runner), [*_RUNNER_ARGS[runner], PACKAGE_NAME]
+
+
 def is_relay_entry(entry: Any) -> bool:
     """True when a server entry runs Gravity Relay (its console script, or ``python -m relay``)."""
     if not isinstance(entry, dict):
@@ -246,9 +302,14 @@ def is_relay_entry(entry: Any) -> bool:
     name = re.split(r"[\\/]", command)[-1].lower()
     for suffix in (".exe", ".cmd", ".bat"):
         name = name.removesuffix(suffix)
-    if name == SCRIPT_NAME:
+    if name in (SCRIPT_NAME, PACKAGE_NAME):
         return True
     args = entry.get("args")
+    if name in ("uvx", "uv", "pipx") and isinstance(args, list):
+        # `uvx gravity-relay-mcp`, `uvx gravity-relay-mcp@0.2.0`, `uvx --from gravity-relay-mcp gravity-relay serve`,
+        # `uv tool run …`, `pipx run gravity-relay-mcp`
+        return any(isinstance(a, str) and re.fullmatch(re.escape(PACKAGE_NAME) + r"(\[[^\]]*\])?([@=<>!~].*)?", a)
+                   for a in args)
     if isinstance(args, list) and len(args) >= 2:
         for a, b in zip(args, args[1:]):
             if a == "-m" and b == "relay":
@@ -308,11 +369,13 @@ SHORT_LIMIT_WAIT_SECONDS = {"cursor": "45", "windsurf": "45"}
 
 
 def desired_entry(client: str, command: str, env: Mapping[str, str] | None = None, *,
-                  approvals: bool = True, http: tuple[str, str] | None = None) -> dict[str, Any]:
+                  approvals: bool = True, http: tuple[str, str] | None = None,
+                  args: Iterable[str] | None = None) -> dict[str, Any]:
     """The relay's server entry in one client's own format, ready for headless use.
 
     ``approvals`` False leaves tool approval to the client (no pre-approval keys). ``http``
-    (url, token): the entry reaches a running `serve --http` relay by URL instead of starting one."""
+    (url, token): the entry reaches a running `serve --http` relay by URL instead of starting one. ``args``: the
+    command's arguments (default ``serve``; ``uvx`` takes the package's name)."""
     entry: dict[str, Any] = {}
     if http is not None:
         entry.update(_url_entry(client, *http))
@@ -320,7 +383,7 @@ def desired_entry(client: str, command: str, env: Mapping[str, str] | None = Non
         if client == "claude":
             entry["type"] = "stdio"
         entry["command"] = command
-        entry["args"] = ["serve"]
+        entry["args"] = ["serve"] if args is None else list(args)
     if client == "codex":
         entry["required"] = True  # codex exec waits for the relay instead of starting the turn without its tools
         entry["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT_SEC
@@ -337,9 +400,10 @@ def desired_entry(client: str, command: str, env: Mapping[str, str] | None = Non
 
 
 def _merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str] | None,
-                  approvals: bool = True, http: tuple[str, str] | None = None) -> dict[str, Any]:
+                  approvals: bool = True, http: tuple[str, str] | None = None,
+                  args: Iterable[str] | None = None) -> dict[str, Any]:
     """Our entry over the relay's existing one: keys a user added to it (and its env) are kept."""
-    wanted = desired_entry(client, command, env, approvals=approvals, http=http)
+    wanted = desired_entry(client, command, env, approvals=approvals, http=http, args=args)
     if not is_relay_entry(existing):
         return wanted
     merged = {**existing, **wanted}
@@ -457,7 +521,7 @@ def _refused(plan: Plan, exc: SetupError) -> Plan:
 
 def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str] | None = None,
                  force: bool = False, approvals: bool = True, exported: Mapping[str, str] | None = None,
-                 http: tuple[str, str] | None = None) -> Plan:
+                 http: tuple[str, str] | None = None, args: Iterable[str] | None = None) -> Plan:
     """``exported``: the relay settings of this shell, carried into the entry of clients that do not
     pass the shell's environment to their servers (Codex); ``env`` (from --env) wins over them."""
     spec = CLIENTS[client]
@@ -477,7 +541,7 @@ def plan_install(client: str, home: Path, command: str, *, env: Mapping[str, str
         carried = sorted(k for k in (exported or {}) if k not in (env or {})) \
             if client in MINIMAL_ENV_CLIENTS and http is None else []
         full_env = {**{k: (exported or {})[k] for k in carried}, **(env or {})}
-        entry = _merged_entry(client, current, command, full_env, approvals, http)
+        entry = _merged_entry(client, current, command, full_env, approvals, http, args)
         plan.notes = _headless_notes(client, approvals, carried)
         if current == entry:
             plan.action = "unchanged"
@@ -654,21 +718,23 @@ def apply_plan(plan: Plan) -> Plan:
 def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | None = None,
           env: Mapping[str, str] | None = None, uninstall: bool = False, dry_run: bool = False,
           force: bool = False, client_approvals: bool = False,
-          exported: Mapping[str, str] | None = None, http: tuple[str, str] | None = None) -> list[Plan]:
+          exported: Mapping[str, str] | None = None, http: tuple[str, str] | None = None,
+          args: Iterable[str] | None = None) -> list[Plan]:
     """Plan (and unless ``dry_run``, apply) the registration for each client.
 
     Without ``clients``: install goes to every client found here except the opt-in ones
     (Antigravity), which are reported and skipped; uninstall looks at every client's file.
     ``client_approvals`` leaves tool approval to each client (no pre-approval keys, no Claude
     allow rules, and removes those setup wrote before). ``exported``: the relay settings of
-    this shell (``relay_settings()``), copied into Codex's entry.
+    this shell (``relay_settings()``), copied into Codex's entry. ``args``: the command's arguments (default
+    ``serve``); without a command, ``relay_launch()`` chooses both.
     """
     named = list(dict.fromkeys(clients or []))
     for name in named:
         if name not in CLIENTS:
             raise SetupError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
     if not uninstall and command is None and http is None:
-        command = relay_command()
+        command, args = relay_launch()
     plans: list[Plan] = []
     for name, spec in CLIENTS.items():
         if named and name not in named:
@@ -691,7 +757,7 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
                         message=f"found, not registered by default; `--client {name}` registers it anyway")
         else:
             plan = plan_install(name, home, command or "", env=env, force=force, approvals=not client_approvals,
-                                exported=exported, http=http)
+                                exported=exported, http=http, args=args)
             if name == "claude" and plan.action != "refuse":
                 extra.append(plan_claude_rules(home, allow=not client_approvals))
         for each in (plan, *extra):
@@ -737,3 +803,69 @@ def registrations(home: Path, clients: Iterable[str] | None = None) -> list[Regi
                 reg.command_exists = _command_exists(command)
         out.append(reg)
     return out
+
+
+class Shadow(Struct, kw_only=True, omit_defaults=True):
+    """An ``antigravity`` entry at a narrower scope than setup's user-scope one: the client uses it instead."""
+
+    client: str
+    scope: Literal["local", "project"]
+    path: str  # the file that holds it
+    project: str  # the folder where it wins
+    ours: bool  # it runs the relay (perhaps another installation's command), else another program
+    command: str | None = None
+    fix: str = ""
+
+
+def shadowing_entries(home: Path, cwd: Path | None = None) -> list[Shadow]:
+    """Entries that shadow the user-scope registration (``claude mcp add`` / ``gemini mcp add`` without
+    ``-s user`` write them): Claude Code's local scope (``projects.<dir>.mcpServers`` in ~/.claude.json)
+    and project scope (``<dir>/.mcp.json``), Gemini CLI's project settings (``<dir>/.gemini/settings.json``).
+
+    Looked for in ``cwd`` and its parents and in every project ~/.claude.json knows. An unreadable file
+    is skipped here: the client reports it when it loads it."""
+    found: list[Shadow] = []
+    try:
+        claude = _load_json(_read(home / ".claude.json"))
+    except SetupError:
+        claude = {}
+    projects = claude.get("projects") if isinstance(claude.get("projects"), dict) else {}
+    for folder, state in projects.items():
+        servers = state.get("mcpServers") if isinstance(state, dict) else None
+        entry = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+        if entry is not None:
+            found.append(_shadow("claude", "local", home / ".claude.json", folder, entry,
+                                 f"in {folder}: `claude mcp remove -s local {SERVER_NAME}`"))
+    folders: list[Path] = []
+    if cwd is not None:
+        here = Path(os.path.abspath(cwd))
+        folders += [here, *here.parents]
+    folders += [Path(f) for f in projects if isinstance(f, str) and os.path.isabs(f)]
+    seen: set[str] = set()
+    for folder in folders:
+        key = os.path.normcase(str(folder))
+        if key in seen:
+            continue
+        seen.add(key)
+        for client, file, fix in (
+                ("claude", folder / ".mcp.json", f"in {folder}: `claude mcp remove -s project {SERVER_NAME}` "
+                 f"(or delete mcpServers.{SERVER_NAME} from .mcp.json)"),
+                ("gemini", folder / ".gemini" / "settings.json", f"in {folder}: `gemini mcp remove -s project "
+                 f"{SERVER_NAME}` (or delete mcpServers.{SERVER_NAME} from .gemini/settings.json)")):
+            if client == "gemini" and os.path.normcase(str(folder)) == os.path.normcase(str(home)):
+                continue  # ~/.gemini/settings.json is the user scope itself
+            try:
+                entry = (_load_json(_read(file)).get("mcpServers") or {}).get(SERVER_NAME)
+            except (SetupError, OSError):
+                continue
+            if entry is not None:
+                found.append(_shadow(client, "project", file, str(folder), entry, fix))
+    return found
+
+
+def _shadow(client: str, scope: Literal["local", "project"], path: Path, project: str, entry: Any,
+            fix: str) -> Shadow:
+    command = entry.get("command") or entry.get("url") or entry.get("httpUrl") if isinstance(entry, dict) else None
+    return Shadow(client=client, scope=scope, path=str(path), project=project, ours=is_relay_entry(entry),
+                  command=command if isinstance(command, str) else None, fix=fix)
+
