@@ -23,7 +23,7 @@ from relay.call.orchestrate import Relay
 from relay.core.contracts import (Detail, FileChange, GetResultInput, RecordObservation, RecordPlan, RecordProcess,
                                   RecordRequest, RunRecord)
 from relay.core.errors import RelayError
-from relay.core.identity import own_stamp
+from relay.core.platform import own_stamp
 from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
 from relay.observe import run_patch

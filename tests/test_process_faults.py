@@ -17,7 +17,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from conftest import git, payload, relay_command, relay_env
+from conftest import assert_grouping, git, payload, relay_command, relay_env
 from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
 
 pytestmark = pytest.mark.anyio
@@ -47,7 +47,7 @@ def write_running_record(runs: Path, run_id: str, **fields) -> Path:
 
 
 def stamp(pid: int, *, start: str | None = None) -> dict:
-    from relay.core.identity import stamp_of
+    from relay.core.platform import stamp_of
 
     real = stamp_of(pid)
     assert real is not None
@@ -79,7 +79,7 @@ def settings_for(tmp_path: Path, agy: Path | None = None, **env: str):
 # --------------------------------------------------------------------------- 1. identity before kill or trust
 
 
-def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_runs_worker(tmp_path, repo):
+def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_runs_worker(tmp_path, repo, process_path):
     # Broke: start-up recovery SIGKILLed whatever process group had the recorded pgid.
     from relay.runs.recovery import recover_interrupted
     from relay.runs.store import RunStore
@@ -92,7 +92,7 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
                              workspace=str(repo), worker_stamp=stamp(ours.pid))
         # The stranger has the recorded pgid, but neither its start time nor its environment match.
         write_running_record(runs, "r20261130T100000-0000000b", relay_pid=dead_pid(), pgid=stranger.pid,
-                             workspace=str(repo), worker_stamp=stamp(stranger.pid, start="linux:1"))
+                             workspace=str(repo), worker_stamp=stamp(stranger.pid, start="psutil:1.000"))
         (repo / "src" / "app.py").write_text("changed by the worker\n")
         recovered = recover_interrupted(RunStore(runs))
         assert sorted(recovered) == ["r20261130T100000-0000000a", "r20261130T100000-0000000b"]
@@ -176,7 +176,7 @@ def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tm
     try:
         runs = tmp_path / "data" / "runs"
         write_running_record(runs, "r20261130T100000-0000000c", relay_pid=reused.pid, workspace=str(repo),
-                             relay_stamp=stamp(reused.pid, start="linux:1"), conversation_id="c-1")
+                             relay_stamp=stamp(reused.pid, start="psutil:1.000"), conversation_id="c-1")
         relay = Relay(settings_for(tmp_path))
         # continue: not BUSY; the run is finished as INTERRUPTED on the spot, then continued (agy is absent here).
         packet = anyio.run(relay.continue_, ContinueInput(run_id="r20261130T100000-0000000c", feedback="go on"))
@@ -236,7 +236,7 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
     stranger = sleeper()
     try:
         stale = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-0000000f"
-        stale.write_text(json.dumps(stamp(stranger.pid, start="linux:1")))
+        stale.write_text(json.dumps(stamp(stranger.pid, start="psutil:1.000")))
         # The shortest queue bound (0.6 s; it was 3 s): the stale ticket is dropped at the first look, before any bound.
         settings = settings_for(tmp_path, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.01")
         async with Client(create_server(settings)) as client:
@@ -309,7 +309,7 @@ def call_execute(proc: subprocess.Popen, repo: Path, task: str = "t") -> None:
                 "params": {"name": "antigravity_execute", "arguments": {"task": task, "workspace": str(repo)}}})
 
 
-async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_own(tmp_path, repo):
+async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_own(tmp_path, repo, process_path):
     # Broke: relay A SIGKILLed mid-run left agy running; live relay B started a second agy beside it.
     from relay.doors.mcp_server import create_server
 
@@ -332,6 +332,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
                 while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")
                            and _printed_init()):
                     await anyio.sleep(0.05)
+            assert_grouping(launches(agy)[0], process_path)
             a.kill()
             a.wait(timeout=5)
             assert pid_alive(orphan["pid"])  # A's agy outlived A
@@ -369,7 +370,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-async def test_signal_makes_an_idle_serve_exit(tmp_path, signum):
+async def test_signal_makes_an_idle_serve_exit(tmp_path, signum, process_path):
     # Broke: `serve` logged "signal 15: stopping" and stayed blocked on stdin.
     proc = _raw_relay(relay_env(tmp_path / "data", None))
     try:
@@ -383,7 +384,7 @@ async def test_signal_makes_an_idle_serve_exit(tmp_path, signum):
             proc.kill()
 
 
-async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_path, repo):
+async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_path, repo, process_path):
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
     proc = _raw_relay(relay_env(tmp_path / "data", agy))
     try:
@@ -393,6 +394,7 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
             while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                 await anyio.sleep(0.05)
         (run,) = launches(agy)
+        assert_grouping(run, process_path)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
@@ -513,7 +515,7 @@ def test_cleanup_removes_an_old_run_whose_relay_pid_was_reused(tmp_path):
     try:
         runs = tmp_path / "data" / "runs"
         path = write_running_record(runs, "r20200101T000000-00000011", relay_pid=reused.pid,
-                                    relay_stamp=stamp(reused.pid, start="linux:1"))
+                                    relay_stamp=stamp(reused.pid, start="psutil:1.000"))
         done = subprocess.run(relay_command()[:-1] + ["cleanup", "--max-age-days", "30"], capture_output=True, text=True,
                               env={**os.environ, **relay_env(tmp_path / "data", None)}, timeout=60)
         assert done.returncode == 0, done.stderr

@@ -28,7 +28,7 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
                        request=RecordRequest(task="t"))
     if state == "running":
         # Owned by a live relay (this test process, identity recorded): cleanup first finishes runs of dead relays.
-        from relay.core.identity import own_stamp
+        from relay.core.platform import own_stamp
 
         record.process.relay_pid, record.process.relay_stamp = os.getpid(), own_stamp()
     store.write(record)

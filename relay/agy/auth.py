@@ -20,7 +20,7 @@ from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_ex
 
 from relay.agy.classify import TRANSIENT, Outcome, Verdict, classify, says
 from relay.core.contracts import Status
-from relay.core.process import ByteTail, Captured, kill_group, settle, spawned, start_drains
+from relay.core.process import ByteTail, Captured, settle, spawned, start_drains, stop_spawned
 
 __all__ = ["AuthPreflight", "judge_probe", "probe_models", "PROBE_TIMEOUT"]
 
@@ -86,7 +86,7 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
                 tg.start_soon(exited)
                 await settled.wait()
                 if proc.returncode is None:
-                    await kill_group(proc.pid, grace=0.5)
+                    await stop_spawned(proc, grace=0.5)
                 await settle(tg, drained, grace=1.0)
     timed_out = scope.cancelled_caught
     return Captured(exit_code=None if timed_out else proc.returncode, stdout=out.data.decode("utf-8", "replace"),

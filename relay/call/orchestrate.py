@@ -38,8 +38,8 @@ from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ErrorInfo, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
-from relay.core.identity import Identity, group_is_run
-from relay.core.process import kill_group, tail
+from relay.core.platform import Identity, stop_worker, verify_worker
+from relay.core.process import tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
@@ -337,10 +337,10 @@ class Relay:
                       flags=["no run record was written: get_result will not find this run_id"])
 
     async def _stop_worker(self, record: RunRecord) -> None:
-        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
-        pgid = record.process.pgid
-        if pgid and group_is_run(pgid, record.process.worker_stamp, record.run_id) is Identity.SAME:
-            await kill_group(pgid, self.settings.kill_grace_seconds)
+        """Stop the run's worker if it is still there — and still ours (its leader may be reaped already)."""
+        verdict, worker = verify_worker(record.process.pgid, record.process.worker_stamp, record.run_id)
+        if verdict is Identity.SAME and worker is not None:
+            await stop_worker(worker, self.settings.kill_grace_seconds)
 
     # ------------------------------------------------------------------ observation
 

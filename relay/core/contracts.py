@@ -396,11 +396,11 @@ class VerifyResult(Struct, kw_only=True, omit_defaults=True):
 
 
 class ProcessStamp(Struct, kw_only=True, omit_defaults=True):
-    """What identifies a process beside its pid, so a reused pid is never mistaken for it (proc_identity.py)."""
+    """What identifies a process beside its pid, so a reused pid is never mistaken for it (core/platform.py)."""
 
     pid: int
-    start: str  # "linux:<ticks since boot>" (/proc/PID/stat field 22) or "ps:<lstart>"
-    boot_id: str | None = None
+    start: str  # "psutil:<create time, epoch s>"; older relays wrote "linux:<ticks>" or "ps:<lstart>" (not compared)
+    boot_id: str | None = None  # "boot:<boot time, epoch s>" (psutil); older relays: the Linux boot_id
     marker: str | None = None  # the worker's GRAVITY_RELAY_WORKER_RUN value
 
 

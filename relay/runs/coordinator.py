@@ -6,7 +6,7 @@ process and across relay processes (two editor windows): waiters take tickets
 in the data dir and the oldest live ticket runs next, with a file lock under it.
 A conversation that is already running is refused at once rather than forked.
 
-A ticket carries its relay's identity (proc_identity.py), so a dead relay's ticket
+A ticket carries its relay's identity (core/platform.py), so a dead relay's ticket
 is dropped even when its pid was reused; an unstamped ticket (an older relay, or no
 way to read a stamp) is judged by what can be checked: dropped when the process with
 its pid started after the ticket was written, or when the ticket is older than any
@@ -34,7 +34,7 @@ from filelock import FileLock, Timeout
 
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
-from relay.core.identity import own_stamp, owner_alive, started_after
+from relay.core.platform import own_stamp, owner_alive, started_after
 from relay.core.files import read_regular, write_atomic
 from relay.runs.store import now_iso
 

@@ -2,7 +2,7 @@
 
 Their worker's process group may still be alive (the relay was SIGKILLed, the
 machine slept). Such a run is finished INTERRUPTED, its group killed — but only
-once identity checks prove the group is that run's worker (proc_identity.py):
+once identity checks prove the group is that run's worker (core/platform.py):
 a pgid read from disk may belong to someone else by now, and on doubt nothing is
 killed. A record whose relay pid was reused by an unrelated process counts as
 dead, not as running forever.
@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
-import time
 from pathlib import Path
 
 from relay.core.contracts import Changes, FileChange, Packet, PolicyViolation, RunRecord, Status
 from relay.core.errors import RelayError
 from relay.observe.git import GitError, run_git, z_records
 from relay.core.policy_rules import check_policy
-from relay.core.process import group_alive
-from relay.core.identity import Identity, group_is_run, owner_alive
+from relay.core.platform import Identity, kill_worker_now, owner_alive, verify_worker
 from relay.isolate.pool import salvage_worktree
 from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore, now_iso
@@ -97,22 +94,6 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
     return sorted(seen.values(), key=lambda c: c.path), None
 
 
-def _kill_group(pgid: int, wait: float) -> bool:
-    """SIGKILL a verified group and wait (bounded) until it is gone; True if it is."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        if not group_alive(pgid):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running)."""
     try:
@@ -130,9 +111,9 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
         return False  # a live relay (maybe this one) owns it
     notes = []
     if record.process.pgid:
-        verdict = group_is_run(record.process.pgid, record.process.worker_stamp, run_id)
-        if verdict is Identity.SAME:
-            if _kill_group(record.process.pgid, wait):
+        verdict, worker = verify_worker(record.process.pgid, record.process.worker_stamp, run_id)
+        if verdict is Identity.SAME and worker is not None:
+            if kill_worker_now(worker, wait):
                 log.warning("killed leftover worker group %s of run %s", record.process.pgid, run_id)
                 notes.append(f"its worker group {record.process.pgid} was still running and was killed")
             else:
