@@ -101,10 +101,18 @@ def test_a_wall_clock_step_reads_as_unknown_not_as_another_process(monkeypatch):
     assert platform.owner_alive(stamp.pid, stamp) is True
 
 
+def _until_env_readable(proc: subprocess.Popen, key: str = "GRAVITY_RELAY_WORKER_RUN") -> None:
+    """Right after exec a process's environment reads as empty for a moment (on Linux): wait it out."""
+    deadline = time.monotonic() + 10
+    while key not in psutil.Process(proc.pid).environ() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_a_worker_marker_that_differs_makes_it_another_process():
     env = {**os.environ, "GRAVITY_RELAY_WORKER_RUN": "r-other"}
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env=env)
     try:
+        _until_env_readable(proc)
         assert platform.check(platform.stamp_of(proc.pid, marker="r-other")) is platform.Identity.SAME
         assert platform.check(platform.stamp_of(proc.pid, marker="r-mine")) is platform.Identity.OTHER
     finally:
@@ -172,7 +180,9 @@ async def test_spawned_stops_the_worker_and_a_grandchild_outside_its_group(mode,
 
 def _orphan_with_marker(run_id: str) -> subprocess.Popen:
     env = {**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id}
-    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], env=env, start_new_session=True)
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], env=env, start_new_session=True)
+    _until_env_readable(proc)
+    return proc
 
 
 def test_verify_worker_finds_a_runs_orphan_by_its_marker_and_kills_only_it(process_path):

@@ -224,7 +224,8 @@ class Relay:
             async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
-                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
+                                                                       self.store.trees_path(record.run_id))
                 _keep_snapshot_identity(record, before)
 
                 live.stage = "running"
@@ -443,13 +444,9 @@ def _branch_message(record: RunRecord) -> str:
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
-    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
-    repo = before.repo
-    if before.source != "git" or repo is None:
-        return
-    record.observation.before_head = repo.head
-    record.observation.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
-                                             if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+    """HEAD, saved with the record (at spawn); the trees themselves are on disk beside it (``trees_path``)."""
+    if before.source == "git" and before.repo is not None:
+        record.observation.before_head = before.repo.head
 
 
 def _stopped(verdict: Verdict, live: _Live) -> Verdict:
