@@ -574,7 +574,7 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
     store = RunStore(tmp_path / "data" / "runs")
     (run_id,) = recover_interrupted(store)  # what a restarted relay does first (the orphan agy is killed)
     record = store.read(run_id)
-    assert [c.path for c in record.changes] == ["README.md", "src/new.py"]
+    assert [c.path for c in record.observation.changes] == ["README.md", "src/new.py"]
     patch = store.read_patch(run_id)
     assert patch is not None
     _, sections = split_patch(patch)
