@@ -53,7 +53,7 @@ from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
 from relay.runs.recovery import recover_interrupted
-from relay.runs.results import render_result, status_of
+from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
 
 __all__ = ["Relay"]
@@ -133,7 +133,7 @@ class Relay:
         if args.detail is Detail.DIFF:
             return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
                              str(self.store.patch_path(args.run_id)), args.max_chars)
-        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+        return render_result(record, args.detail, args.max_chars or MAX_CHARS, str(self.store.record_path(args.run_id)))
 
     async def apply(self, args: ContinueInput) -> Packet:
         """antigravity_continue(run_id, apply=true): the run's change into the user's tree (call/apply_run.py)."""
