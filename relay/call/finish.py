@@ -16,7 +16,7 @@ from pathlib import Path
 import msgspec
 
 from relay.agy.classify import Verdict
-from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests
+from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests, Usage
 from relay.core.errors import RelayError, as_relay_error
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, now_iso
@@ -35,6 +35,7 @@ class Ending(msgspec.Struct, kw_only=True):
     tests: Tests | None = None
     flags: list[str] = []
     preview: Preview | None = None  # a confirm_trusted profile's preview (CONFIRMATION_REQUIRED)
+    usage: Usage | None = None  # what a run that launched agy cost (issue 27: relay.runs.usage)
     recorded: bool = True  # False: the data dir cannot be written; the packet is the only copy and says so
 
 
@@ -68,7 +69,7 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     packet = fit_packet(Packet(run_id=record.run_id, status=verdict.status, summary=ending.summary,
                                changes=ending.changes or Changes(), tests=ending.tests or Tests(),
                                flags=list(ending.flags), conversation_id=outcome.conversation_id, error=outcome.error,
-                               preview=ending.preview))
+                               preview=ending.preview, usage=ending.usage))
     if not ending.recorded:
         return packet
     if outcome.violation is not None and verdict.status is not Status.POLICY_VIOLATION:

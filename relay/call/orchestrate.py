@@ -55,6 +55,7 @@ from relay.runs.coordinator import Coordinator
 from relay.runs.recovery import recover_interrupted
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
+from relay.runs.usage import run_usage
 
 __all__ = ["Relay"]
 
@@ -211,17 +212,22 @@ class Relay:
         async with self.coordinator.conversation(call.conversation_id):
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
-            # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
+            # Auth preflight: shared, cached, and never beside a worker (agy/auth.py): before the queue only while
+            # the worker slot is idle (a sign-out answers at once); behind a busy slot, the last sign-out if any.
             live.stage = "checking agy's login"
-            verdict = await self.auth.check(call.agy, env)
-            if verdict is not None:
-                raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
+            async with self.coordinator.idle() as idle:
+                _refuse_login(await self.auth.check(call.agy, env) if idle else self.auth.known_bad())
 
             live.stage = "queued"
             await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
             # Isolation (issue 10): inside the slot (a crashed run's worktree is recovered first), `plan` is rebound
             # to run in the worktree; the user's workspace stays in the record.
-            async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(call, live) as plan:
+            async def login_in_slot() -> None:  # probes only when no healthy answer is cached (a call that queued past it)
+                live.stage = "checking agy's login"
+                _refuse_login(await self.auth.check(call.agy, env))
+
+            async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
+                    self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
@@ -263,7 +269,7 @@ class Relay:
         if verdict.ok:
             self.auth.mark_healthy()
         elif verdict.status in LOGIN_CLASS:
-            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
+            self.auth.forget(verdict)  # the next call asks agy again instead of trusting the cached answer
         if attempted.mutated and record.outcome.violation is None:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
@@ -271,10 +277,10 @@ class Relay:
                 "after it had already changed the workspace; not retried, changes left in place",
                 hint="Review the listed changes; keep or revert them, then call again.",
             )
-        return self._review(call, outcome, verdict, changeset, report, tests, live)
+        return self._review(call, outcome, verdict, changeset, report, tests, live, started)
 
     def _review(self, call: CallPlan, outcome: Outcome, verdict: Verdict, changeset: ChangeSet,
-                report: WorkerReport | None, tests: Tests | None, live: _Live) -> Ending:
+                report: WorkerReport | None, tests: Tests | None, live: _Live, started: float) -> Ending:
         """What the worker said and what the relay saw, into the record and the run's Ending."""
         record, plan = call.record, call.plan
         process = record.process
@@ -304,7 +310,8 @@ class Relay:
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
             flags.append("no structured report and no observed change")
         summary = (report.summary if report else "") or outcome.response.strip()
-        return Ending(verdict=verdict, summary=summary, changes=changes, tests=tests, flags=flags)
+        return Ending(verdict=verdict, summary=summary, changes=changes, tests=tests, flags=flags,
+                      usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started, store=self.store))
 
     async def _unexpected(self, call: CallPlan, live: _Live, exc: BaseException, started: float) -> Packet:
         """A failure nobody planned for: stop the worker, keep what it changed, answer with the run_id."""
@@ -459,6 +466,11 @@ def _stopped(verdict: Verdict, live: _Live) -> Verdict:
         return verdict
     return Verdict(status=verdict.status, message=f"{verdict.message}; {live.violation}"[:2000],
                    hint=f"{VIOLATION_HINT} {verdict.hint}", retryable=False)
+
+
+def _refuse_login(verdict: Verdict | None) -> None:
+    if verdict is not None:
+        raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
 
 
 def _conversation(outcome: Outcome) -> str | None:
