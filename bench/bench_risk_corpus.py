@@ -141,7 +141,7 @@ from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
-from relay.review.file_kinds import file_kind, sample_filter  # noqa: E402
+from relay.review.file_kinds import file_kind, sample_filter, sampled  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
@@ -248,7 +248,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
-    sources = [c for c in changeset.files if file_kind(c.path) == "source"]
+    # Sampled as build_review samples them: observation keeps whole hunks, the rules read the sample.
+    sources = [sampled(c) for c in changeset.files if file_kind(c.path) == "source"]
     with_task = None
     if entry.get("task"):
         # The same change reviewed as the relay reviews a run: with the task the leader gave.
