@@ -49,6 +49,7 @@ from relay.runs.coordinator import Coordinator
 from relay.call.confirm import Gate, plan_argv, preview_answer
 from relay.call.apply_run import apply_run
 from relay.call.progress import Progress, no_progress
+from relay.core.files import create_private
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError, StorageError, as_relay_error
 from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
 from relay.observe.git import GitError
@@ -65,6 +66,7 @@ from relay.runs.results import render_result, status_of
 from relay.review.diff_view import diff_view
 from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
+from relay.observe.permissions import permission_bits
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.agy.stream import StreamReader
@@ -93,6 +95,7 @@ class _Live:
         self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
         self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
         self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
+        self.modes: dict[str, int] | None = None  # permission bits before the run, when it may revert
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -317,6 +320,8 @@ class Relay:
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
                 _keep_snapshot_identity(record, before)
+                if plan.on_violation == "revert":  # a revert puts each file's mode back exactly (issue 22)
+                    live.modes = await anyio.to_thread.run_sync(permission_bits, Path(plan.workspace))
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -331,7 +336,7 @@ class Relay:
                 )
                 record.observation_ms = _ms(observed_at)
                 verdict, record.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
-                    enforce_policy, plan, changeset.files, before, verdict)
+                    enforce_policy, plan, changeset.files, before, verdict, live.modes)
                 if record.violation is not None and record.violation.restored:
                     # The packet keeps listing what the worker did; the patch is what is left in the tree, so
                     # `runs revert` undoes the rest instead of refusing over the files already restored.
@@ -380,6 +385,10 @@ class Relay:
             if number > 1:
                 reader.reset()
             log_file = self.store.log_path(record.run_id, number)
+            try:  # made owner-only before agy writes to it (agy's own umask would leave it readable by others)
+                os.close(create_private(log_file))
+            except OSError:
+                pass  # agy makes it, or says why it cannot
             argv = argv_for(log_file)
             record.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
             attempt = Attempt(number=number, started_at=now_iso())
@@ -478,7 +487,7 @@ class Relay:
                                                       task=self._asked(record))
             # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
             record.violation, live.violation = await anyio.to_thread.run_sync(
-                apply_policy, plan, changeset.files, live.before)
+                apply_policy, plan, changeset.files, live.before, live.modes)
             if record.violation is not None and record.violation.restored:
                 await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
             if live.lease is not None and live.outside:
