@@ -239,7 +239,7 @@ def fault_unreadable_record(root: Path) -> dict:
 
 def fault_pid_reuse(root: Path) -> dict:
     """A record and a queue ticket that name live, unrelated processes (their pid was "reused")."""
-    from relay.core.identity import stamp_of
+    from relay.core.platform import stamp_of
 
     repo, agy, env = setup(root, scenario({"behaviour": "success", "edits": EDIT, "report": REPORT}),
                            GRAVITY_RELAY_QUEUE_WAIT_MINUTES="1")
@@ -247,7 +247,7 @@ def fault_pid_reuse(root: Path) -> dict:
     try:
         runs = root / "data" / "runs"
         (runs / "active").mkdir(parents=True)
-        old = {"pid": relay_reused.pid, "start": "linux:1", "boot_id": stamp_of(relay_reused.pid).boot_id}
+        old = {"pid": relay_reused.pid, "start": "psutil:1.000", "boot_id": stamp_of(relay_reused.pid).boot_id}
         (runs / "r20261130T100000-000000cc.json").write_text(json.dumps({
             "run_id": "r20261130T100000-000000cc", "created_at": "2026-11-30T10:00:00Z", "state": "running",
             "relay_pid": relay_reused.pid, "relay_stamp": old, "pgid": group_reused.pid,

@@ -81,12 +81,45 @@ def relay_command() -> list[str]:
     return [found, "serve"] if found else [sys.executable, "-m", "relay", "serve"]
 
 
+# Set by the `process_path` fixture while a test runs on the Windows path (see windows_path/sitecustomize.py).
+WINDOWS_PATH = {"on": False}
+POSIX_GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid", "setpgid", "setpgrp", "getsid")
+
+
+@pytest.fixture(params=["posix", pytest.param("windows", id="windows-path")])
+def process_path(request, monkeypatch) -> str:
+    """Run a process-fault test twice: as the relay runs on POSIX, then on the path Windows takes.
+
+    "windows": the POSIX process-group calls are deleted from ``os`` in this process (the in-process relay)
+    and, through windows_path/sitecustomize.py, in every relay process the test starts (and their child
+    relays); those also lose ``signal.SIGHUP``. The relay then has no process groups to use: its workers are
+    found by their psutil tree and spawn token, its stop signals come through ``signal.signal``.
+    """
+    if request.param == "windows":
+        for name in POSIX_GROUP_CALLS:
+            monkeypatch.delattr(os, name, raising=False)
+        monkeypatch.setitem(WINDOWS_PATH, "on", True)
+    return request.param
+
+
+def assert_grouping(launch: dict, process_path: str) -> None:
+    """The worker leads its own process group on POSIX; on the Windows path there are no groups to make, so
+    it stays in its relay's: proof that the relay really ran without the POSIX group calls."""
+    if process_path == "windows":
+        assert launch["pgid"] != launch["pid"], launch
+    else:
+        assert launch["pgid"] == launch["pid"], launch
+
+
 def relay_env(data_dir: Path, agy: Path | str | None, **extra: str) -> dict[str, str]:
     env = {
         "GRAVITY_RELAY_DATA_DIR": str(data_dir),
         "GRAVITY_RELAY_PROGRESS_SECONDS": "0.5",
         "PYTHONPATH": str(TESTS.parent),
     }
+    if WINDOWS_PATH["on"]:
+        env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "windows_path"), str(TESTS.parent)])
+        env["GRAVITY_RELAY_TEST_WINDOWS_PATH"] = "1"
     if agy is not None:
         env["AGY_BIN"] = str(agy)
     env.update(extra)

@@ -15,7 +15,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from conftest import payload, relay_env, stdio_relay
+from conftest import assert_grouping, payload, relay_env, stdio_relay
 from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, wait_for_launches
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
@@ -49,8 +49,9 @@ def _text(result) -> str:
 
 
 def _normalised(text: str) -> str:
-    """Two runs of one scenario differ only in their run id and agy's conversation id."""
+    """Two runs of one scenario differ only in their run id, agy's conversation id and how long they took."""
     text = re.sub(r"r\d{8}T\d{6}-[0-9a-f]{8}", "RUN", text)
+    text = re.sub(r'"seconds":[0-9.]+', '"seconds":S', text)
     return re.sub(r'"conversation_id":"[^"]*"', '"conversation_id":"C"', text)
 
 
@@ -146,7 +147,7 @@ async def test_short_client_read_timeout_completes_a_longer_run_through_waits(tm
     assert RunStore(tmp_path / "data" / "runs").read(run_id).status.value == "SUCCESS"
 
 
-async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_changes(tmp_path, repo):
+async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_changes(tmp_path, repo, process_path):
     agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True, edits=EDIT))
     async with Client(create_server(_settings(tmp_path, agy))) as client:
         running = payload(await client.call_tool("antigravity_execute",
@@ -161,6 +162,7 @@ async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_ch
     assert packet["status"] == "CANCELLED" and packet["changes"]["files"] == ["src/new.py"]
     assert "antigravity_cancel" in packet["error"]["message"]
     (run,) = launches(agy)
+    assert_grouping(run, process_path)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
     assert record.status.value == "CANCELLED" and [c.path for c in record.changes] == ["src/new.py"]
@@ -301,7 +303,7 @@ async def test_a_run_started_by_one_relay_is_waited_on_and_cancelled_from_anothe
         assert not (tmp_path / "data" / "runs" / f"{second['run_id']}.cancel").exists()
 
 
-async def test_cancel_from_another_relay_stops_a_run_started_without_a_wait(tmp_path, repo):
+async def test_cancel_from_another_relay_stops_a_run_started_without_a_wait(tmp_path, repo, process_path):
     # Regression: a run started with no wait (the call waits to its end) did not poll the cancel
     # request file, so antigravity_cancel from another relay answered BUSY (after ~33 s across
     # processes) and the run went on. Two servers over one data dir stand for two relays.
@@ -323,6 +325,7 @@ async def test_cancel_from_another_relay_stops_a_run_started_without_a_wait(tmp_
     assert cancelled["changes"]["files"] == ["src/new.py"] and "antigravity_cancel" in cancelled["error"]["message"]
     assert payload(answers[0])["status"] == "CANCELLED"  # the waiting call gets the same ending
     (run,) = launches(agy)
+    assert_grouping(run, process_path)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
     assert not (tmp_path / "data" / "runs" / f"{run_id}.cancel").exists()
 

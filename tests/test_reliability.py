@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import memory_relay, payload, relay_env, stdio_relay
+from conftest import assert_grouping, memory_relay, payload, relay_env, stdio_relay
 from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
 
 pytestmark = pytest.mark.anyio
@@ -141,7 +141,7 @@ async def test_missing_or_non_executable_agy_bin_is_spawn_error_naming_the_path(
     assert packet["status"] == "SPAWN_ERROR" and "not executable" in packet["error"]["message"]
 
 
-async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo, caplog):
+async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo, caplog, process_path):
     # The worker ignores SIGTERM, so only the SIGKILL after GRAVITY_RELAY_KILL_GRACE_SECONDS stops it: a short
     # grace here (the default 3 s was waited out by every run of this test), read from the environment.
     scen = failure_scenario("hang", grandchild=True, ignore_sigterm=True)
@@ -150,6 +150,7 @@ async def test_relay_timeout_kills_hung_worker_and_its_grandchild(tmp_path, repo
                                                  GRAVITY_RELAY_KILL_GRACE_SECONDS="0.2")
     assert packet["status"] == "EXECUTION_TIMEOUT", packet
     (run,) = runs
+    assert_grouping(run, process_path)
     assert run["grandchild_pid"]
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the timeout"
     assert "ignored SIGTERM for 0.2s; killed" in caplog.text  # the setting's grace, then SIGKILL
@@ -235,7 +236,7 @@ def _wait_gone(*pids: int, seconds: float = 30.0) -> bool:
     return _wait_for(lambda: not any(pid_alive(p) for p in pids), seconds)
 
 
-async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(tmp_path, repo):
+async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(tmp_path, repo, process_path):
     agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True, edits=EDIT))
     async with stdio_relay(relay_env(tmp_path / "data", agy)) as client:
         with anyio.move_on_after(20):
@@ -250,6 +251,7 @@ async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(
                                                                  and launches(agy)[0]["grandchild_pid"]))
                 tg.cancel_scope.cancel()
         (run,) = launches(agy)
+        assert_grouping(run, process_path)
         assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
         # The record is written with CANCELLED, and the relay still answers afterwards.
         runs_dir = tmp_path / "data" / "runs"
@@ -284,8 +286,9 @@ def _stdio_relay_mid_run(tmp_path: Path, repo: Path, *, stderr: int, meta: dict 
     return proc, launches(agy)[0]
 
 
-async def test_client_disconnect_kills_worker_group(tmp_path, repo):
+async def test_client_disconnect_kills_worker_group(tmp_path, repo, process_path):
     proc, run = _stdio_relay_mid_run(tmp_path, repo, stderr=subprocess.DEVNULL)
+    assert_grouping(run, process_path)
     proc.stdin.close()  # the client goes away
     try:
         proc.wait(timeout=10)
@@ -297,7 +300,7 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo):
     assert record["status"] == "CANCELLED"
 
 
-async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo):
+async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo, process_path):
     from relay.core.contracts import RunRecord
     from relay.runs.store import RunStore, new_run_id, now_iso
 

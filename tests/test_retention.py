@@ -27,7 +27,7 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
                        status=None if state == "running" else Status.SUCCESS, task="t")
     if state == "running":
         # Owned by a live relay (this test process, identity recorded): cleanup first finishes runs of dead relays.
-        from relay.core.identity import own_stamp
+        from relay.core.platform import own_stamp
 
         record.relay_pid, record.relay_stamp = os.getpid(), own_stamp()
     store.write(record)

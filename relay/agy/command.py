@@ -131,9 +131,10 @@ def _spawn_version(agy: str, environ: dict[str, str] | None) -> subprocess.Popen
     """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
     tools' credentials). Raises OSError."""
     from relay.agy.env import build_worker_env
+    from relay.core.platform import spawn_options
 
     return subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            stderr=subprocess.PIPE, text=True, **spawn_options(),
                             env=build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
 
 

@@ -20,7 +20,7 @@ from anyio.abc import Process
 
 from relay.agy.classify import Outcome
 from relay.core.contracts import Status
-from relay.core.process import kill_group, settle, spawned, start_drains, tail
+from relay.core.process import settle, spawned, start_drains, stop_spawned, tail
 from relay.agy.stream import LineSplitter, StreamReader
 from relay.agy.transcript import BoundedTranscript
 from relay.agy.watch import RunWatch
@@ -162,7 +162,7 @@ async def run_worker(
     try:
         async with spawned(argv, cwd=cwd, env=env, grace=kill_grace) as proc:
             if on_spawn:
-                on_spawn(proc.pid)  # start_new_session makes the child its own group leader
+                on_spawn(proc.pid)  # the worker's leader: on POSIX also its process group id
             attempt = _Attempt(reader, transcript, transcript_max_bytes, log_file, RunWatch(argv))
             with anyio.move_on_after(timeout) as scope:
                 async with anyio.create_task_group() as tg:
@@ -171,7 +171,7 @@ async def run_worker(
                     tg.start_soon(attempt.wait_exit, proc)
                     await attempt.finished.wait()
                     if attempt.stopped_for is not None:
-                        await kill_group(proc.pid, min(kill_grace, _STOP_GRACE))
+                        await stop_spawned(proc, min(kill_grace, _STOP_GRACE))
                     await settle(tg, drained)
     finally:
         if attempt is not None:
@@ -187,5 +187,11 @@ async def run_worker(
         stdout_lines=reader.lines, json_lines=reader.json_lines, bad_lines=reader.bad_lines, results=reader.results,
         envelope=reader.envelope, result_raw=reader.result, response=reader.response,
         conversation_id=reader.conversation_id, stderr=attempt.stderr.text, log=attempt.agy_log.text,
+        model=_init_model(reader.init),
         refusals=list(reader.refusals), refused_total=reader.refused_total,
     )
+
+
+def _init_model(init: dict | None) -> str | None:
+    model = (init or {}).get("model")
+    return model if isinstance(model, str) and model.strip() else None

@@ -45,6 +45,7 @@ from relay.call.policy import RunPlan
 from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError, SpawnError, StorageError
 from relay.core.files import private_dir
+from relay.core.platform import owned_by_someone_else
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
@@ -132,7 +133,7 @@ def _read_private(path: Path) -> tuple[bytes | None, str | None]:
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(st.st_mode):
             return None, "is not a regular file"
-        if os.name != "nt" and st.st_uid != os.geteuid():
+        if owned_by_someone_else(st):
             return None, f"is owned by uid {st.st_uid}, not this user"
         if os.name != "nt" and st.st_mode & 0o077:
             return None, f"was readable by others (mode {stat.S_IMODE(st.st_mode):04o})"

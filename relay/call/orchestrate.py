@@ -57,18 +57,19 @@ from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, 
 from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
                                 outside_violation, prompt_limits)
 from relay.call.limits import asked_by, recorded_limits
-from relay.core.process import kill_group, tail
-from relay.core.identity import Identity, group_is_run, own_stamp, stamp_of
+from relay.core.process import tail
+from relay.core.platform import Identity, own_stamp, stamp_of, stop_worker, verify_worker
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from relay.core.redact import redact
-from relay.runs.results import render_result, status_of
+from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.review.diff_view import diff_view
 from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
 from relay.observe.permissions import permission_bits
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.runs.store import RunStore, new_run_id, now_iso
+from relay.runs.usage import run_usage
 from relay.agy.stream import StreamReader
 from relay.review.verify import run_verification, tests_from_verification
 from relay.agy.worker import run_worker
@@ -194,7 +195,7 @@ class Relay:
         if args.detail is Detail.DIFF:
             return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
                              str(self.store.patch_path(args.run_id)), args.max_chars)
-        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+        return render_result(record, args.detail, args.max_chars or MAX_CHARS, str(self.store.record_path(args.run_id)))
 
     # ------------------------------------------------------------------ the run
 
@@ -305,20 +306,26 @@ class Relay:
                 raise old
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
-            # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
+            # Auth preflight: shared, cached, and never beside a worker (agy/auth.py): before the queue only while
+            # the worker slot is idle (a sign-out answers at once); behind a busy slot, the last sign-out if any.
             live.stage = "checking agy's login"
-            verdict = await self.auth.check(agy, env)
-            if verdict is not None:
-                raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
+            async with self.coordinator.idle() as idle:
+                _refuse_login(await self.auth.check(agy, env) if idle else self.auth.known_bad())
 
             live.stage = "queued"
             await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
             # Isolation (issue 10): inside the slot (a crashed run's worktree is recovered first), `plan` is rebound
             # to run in the worktree; the user's workspace stays in the record.
-            async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(record, plan, live) as plan:
+            async def login_in_slot() -> None:  # probes only when no healthy answer is cached (a call that queued past it)
+                live.stage = "checking agy's login"
+                _refuse_login(await self.auth.check(agy, env))
+
+            async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
+                    self._isolated(record, plan, live) as plan:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
-                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
+                                                                       self.store.trees_path(record.run_id))
                 _keep_snapshot_identity(record, before)
                 if plan.on_violation == "revert":  # a revert puts each file's mode back exactly (issue 22)
                     live.modes = await anyio.to_thread.run_sync(permission_bits, Path(plan.workspace))
@@ -356,7 +363,7 @@ class Relay:
         if verdict.ok:
             self.auth.mark_healthy()
         elif verdict.status in LOGIN_CLASS:
-            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
+            self.auth.forget(verdict)  # the next call asks agy again instead of trusting the cached answer
         if mutated and record.violation is None:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
@@ -469,6 +476,7 @@ class Relay:
         packet = Packet(
             ok=verdict.ok, run_id=record.run_id, status=verdict.status, summary=summary, changes=changes,
             tests=tests, flags=flags, conversation_id=record.conversation_id, error=verdict.error(),
+            usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started, store=self.store),
         )
         return self._finish(record, verdict, started=started, packet=fit_packet(packet))
 
@@ -581,9 +589,10 @@ class Relay:
                       flags=["no run record was written: get_result will not find this run_id"])
 
     async def _stop_worker(self, record: RunRecord) -> None:
-        """Kill the run's worker group if it is still there — and still ours (its leader may be reaped already)."""
-        if record.pgid and group_is_run(record.pgid, record.worker_stamp, record.run_id) is Identity.SAME:
-            await kill_group(record.pgid, self.settings.kill_grace_seconds)
+        """Stop the run's worker if it is still there — and still ours (its leader may be reaped already)."""
+        verdict, worker = verify_worker(record.pgid, record.worker_stamp, record.run_id)
+        if verdict is Identity.SAME and worker is not None:
+            await stop_worker(worker, self.settings.kill_grace_seconds)
 
     def _save_final(self, record: RunRecord) -> None:
         """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
@@ -745,13 +754,9 @@ def _branch_message(record: RunRecord) -> str:
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
-    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
-    repo = before.repo
-    if before.source != "git" or repo is None:
-        return
-    record.before_head = repo.head
-    record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
-                                 if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+    """HEAD, saved with the record (at spawn); the trees themselves are on disk beside it (``trees_path``)."""
+    if before.source == "git" and before.repo is not None:
+        record.before_head = before.repo.head
 
 
 def _stopped(verdict: Verdict, live: _Live) -> Verdict:
@@ -788,6 +793,11 @@ def _refuse_nul(args: object) -> None:
                 f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
                 f"Remove the NUL character from {name} and call again.",
             )
+
+
+def _refuse_login(verdict: Verdict | None) -> None:
+    if verdict is not None:
+        raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
 
 
 def _conversation(outcome: Outcome) -> str | None:

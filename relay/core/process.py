@@ -1,14 +1,14 @@
-"""Child processes the relay starts: own process group, stdin closed, a hard timeout, a group kill.
+"""Child processes the relay starts: own group, stdin closed, a hard timeout, the whole worker stopped.
 
 Every spawn goes through here, so no child can inherit the MCP pipe on stdin
-and none outlives the call that started it.
+and none outlives the call that started it. How a worker is grouped, found and
+stopped on this OS is ``platform.py``'s business.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-import os
-import signal
 import subprocess
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
@@ -18,10 +18,9 @@ import anyio
 from anyio.abc import Process
 from msgspec import Struct
 
-from relay.core.identity import group_members
+from relay.core import platform
 
-__all__ = ["Captured", "ByteTail", "run_capture", "spawned", "kill_group", "group_alive", "pid_alive", "tail", "start_drains",
-           "settle"]
+__all__ = ["Captured", "ByteTail", "run_capture", "spawned", "stop_spawned", "worker_of", "tail", "start_drains", "settle"]
 
 log = logging.getLogger("relay.core.process")
 
@@ -79,26 +78,49 @@ async def start_drains(tg, pairs: Sequence[tuple[AsyncIterable[bytes], Callable[
     return done
 
 
+# The workers of the children spawned here and not yet reaped, by pid (so a stop reaches their token too).
+_WORKERS: dict[int, platform.Worker] = {}
+
+
+def worker_of(proc: Process) -> platform.Worker:
+    """The worker of a child ``spawned`` started (its group, its tree, its spawn token)."""
+    return _WORKERS.get(proc.pid) or platform.spawned_worker(proc.pid, None, time.time())
+
+
 @asynccontextmanager
 async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
                   grace: float = 1.0) -> AsyncIterator[Process]:
-    """The one spawn: ``argv`` in its own process group, stdin on /dev/null, stdout and stderr piped.
+    """The one spawn: ``argv`` in its own group (platform.spawn_options), stdin on /dev/null, stdout and
+    stderr piped, a fresh spawn token in its environment.
 
-    On the way out, whatever happened (exit, timeout, cancellation), the whole group is
-    killed (it also reaps helpers agy left behind), the child reaped and its pipes closed.
+    On the way out, whatever happened (exit, timeout, cancellation), the whole worker is
+    stopped (it also reaps helpers agy left behind), the child reaped and its pipes closed.
     Raises OSError when it cannot be started at all.
     """
+    child_env, token = platform.spawn_env(env)
+    since = time.time()
     proc = await anyio.open_process(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    cwd=cwd, env=dict(env) if env is not None else None, start_new_session=True)
+                                    cwd=cwd, env=child_env, **platform.spawn_options())
+    _WORKERS[proc.pid] = platform.spawned_worker(proc.pid, token, since)
     try:
         yield proc
     finally:
         with anyio.CancelScope(shield=True):
-            await kill_group(proc.pid, grace)
+            await stop_spawned(proc, grace)
             if proc.returncode is None:
                 with anyio.move_on_after(grace + 2):
                     await proc.wait()
+            _WORKERS.pop(proc.pid, None)
             await proc.aclose()
+
+
+async def stop_spawned(proc: Process, grace: float = 3.0) -> None:
+    """Stop the worker of a child ``spawned`` started: ask, wait up to ``grace`` seconds, then kill."""
+    worker = worker_of(proc)
+    if proc.returncode is not None:
+        # Reaped already: its pid may name someone else by now; its group and its token still find the rest.
+        worker = dataclasses.replace(worker, leader_trusted=False)
+    await platform.stop_worker(worker, grace)
 
 
 async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
@@ -107,47 +129,6 @@ async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
     with anyio.move_on_after(grace):
         await drained.wait()
     tg.cancel_scope.cancel()
-
-
-def _answers(send, target: int) -> bool:
-    """Whether signal 0 finds ``target`` (someone else's process answers with EPERM: alive)."""
-    try:
-        send(target, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
-
-
-def pid_alive(pid: int | None) -> bool:
-    return bool(pid) and _answers(os.kill, pid)
-
-
-def group_alive(pgid: int) -> bool:
-    """True while any member of the group is alive; a zombie (dead, not yet reaped) does not count."""
-    members = group_members(pgid)
-    return bool(members) if members is not None else _answers(os.killpg, pgid)
-
-
-async def kill_group(pgid: int | None, grace: float = 3.0) -> None:
-    """TERM the whole group, wait up to ``grace`` seconds, then KILL what is left."""
-    if not pgid or pgid <= 1 or pgid == os.getpgrp():
-        return
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        return
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        if not group_alive(pgid):
-            return
-        await anyio.sleep(0.05)
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-        log.warning("process group %s ignored SIGTERM for %.1fs; killed", pgid, grace)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 async def run_capture(

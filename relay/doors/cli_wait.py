@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from typing import Any
@@ -32,8 +31,10 @@ def _is_running(text: str) -> bool:
 
 def delegate_detachable(name: str, arguments: dict[str, Any]) -> int:
     """Parent side: start the child relay, pass the call on its stdin, copy its answer to stdout."""
+    from relay.core.platform import ask_child_to_stop, detached_options
+
     child = subprocess.Popen([sys.executable, "-m", "relay.doors.cli_wait"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, start_new_session=True)
+                             stdout=subprocess.PIPE, **detached_options())
     try:
         child.stdin.write(json.dumps({"name": name, "arguments": arguments}).encode())
         child.stdin.close()
@@ -41,7 +42,7 @@ def delegate_detachable(name: str, arguments: dict[str, Any]) -> int:
     except KeyboardInterrupt:
         # Ctrl-C before the answer: the run stops with the command, as a cancelled MCP call's does.
         # The child is ours and not yet reaped, so its pid is still its own.
-        child.send_signal(signal.SIGTERM)
+        ask_child_to_stop(child)
         child.wait()
         return 130
     sys.stdout.write(text)
@@ -66,6 +67,7 @@ def _child() -> int:
 
     from relay.call.orchestrate import Relay
     from relay.core.settings import load_settings
+    from relay.core.platform import stop_signals
     from relay.doors.tools import call_tool, detacher_for
 
     call = json.loads(sys.stdin.read())
@@ -80,8 +82,8 @@ def _child() -> int:
     async def main() -> int:
         async with anyio.create_task_group() as tg:
             async def on_signals() -> None:
-                # SIGTERM/SIGHUP: stop the run, record CANCELLED, leave no worker behind.
-                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
+                # SIGTERM/SIGHUP/Ctrl-C/Ctrl-Break: stop the run, record CANCELLED, leave no worker behind.
+                with stop_signals() as signals:
                     async for _ in signals:
                         tg.cancel_scope.cancel()
                         return

@@ -27,13 +27,13 @@ import ipaddress
 import logging
 import math
 import os
-import signal
 import socket
 import time
 from typing import Any
 
 import anyio
 
+from relay.core.platform import stop_signals
 from relay.core.settings import Settings
 
 __all__ = ["AddressError", "parse_address", "is_loopback", "TokenGate", "RateBucket", "build_app", "serve_http",
@@ -394,24 +394,22 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
                 tg.start_soon(run_web)
                 tg.start_soon(retain_in_background, settings)
                 tg.start_soon(track_sessions)
-                if os.name != "nt":
-                    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
-                        async with anyio.create_task_group() as wait:
-                            async def on_signal() -> None:
-                                async for signum in signals:
-                                    stopped_by.append(int(signum))
-                                    log.info("signal %s: stopping; cancelling calls in flight", signum)
-                                    break
-                                wait.cancel_scope.cancel()
+                # Every platform: SIGTERM/SIGHUP/Ctrl-C, and Ctrl-Break on Windows (core/platform.py).
+                with stop_signals() as signals:
+                    async with anyio.create_task_group() as wait:
+                        async def on_signal() -> None:
+                            async for signum in signals:
+                                stopped_by.append(int(signum))
+                                log.info("signal %s: stopping; cancelling calls in flight", signum)
+                                break
+                            wait.cancel_scope.cancel()
 
-                            async def on_web_end() -> None:
-                                await served.wait()
-                                wait.cancel_scope.cancel()
+                        async def on_web_end() -> None:
+                            await served.wait()
+                            wait.cancel_scope.cancel()
 
-                            wait.start_soon(on_signal)
-                            wait.start_soon(on_web_end)
-                else:
-                    await served.wait()
+                        wait.start_soon(on_signal)
+                        wait.start_soon(on_web_end)
                 web.should_exit = True  # no new connections while the calls are cancelled
 
                 async def watchdog() -> None:

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 from relay.core.files import private_dir
+from relay.core.platform import owned_by_someone_else
 
 log = logging.getLogger("relay.doors.http_token")
 
@@ -55,7 +56,7 @@ def _read(path: Path) -> tuple[str | None, str | None]:
                                  "(then `gravity-relay setup --http` gives clients the new token).")
         if not stat.S_ISREG(st.st_mode):
             return None, "is not a regular file"
-        if os.name != "nt" and st.st_uid != os.geteuid():
+        if owned_by_someone_else(st):
             return None, f"is owned by uid {st.st_uid}, not this user"
         if os.name != "nt" and st.st_mode & 0o077:
             os.fchmod(fd, 0o600)  # someone loosened it: the token is a password, keep it private

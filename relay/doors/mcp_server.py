@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 from contextlib import asynccontextmanager
 from typing import Any
@@ -35,6 +34,7 @@ from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTIN
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
+from relay.core.platform import stop_signals
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
 
@@ -179,8 +179,8 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
     async with anyio.create_task_group() as tg:
 
         async def on_signals() -> None:
-            # SIGTERM from the client must still kill the worker's group and write its record, then exit.
-            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as signals:
+            # SIGTERM from the client (or Ctrl-C, Ctrl-Break) must still stop the worker and write its record, then exit.
+            with stop_signals() as signals:
                 async for signum in signals:
                     log.info("signal %s: stopping", signum)
                     stopped_by.append(int(signum))
@@ -191,8 +191,7 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
             log.error("cleanup after signal %s took over %ss; exiting", stopped_by[0], _STOP_DEADLINE)
             _exit_now(1)
 
-        if os.name != "nt":
-            tg.start_soon(on_signals)
+        tg.start_soon(on_signals)
         tg.start_soon(retain_in_background, settings)
         async with stdio_server() as (read, write):
             # Requests the SDK cannot parse (a lone surrogate) are answered by a filter in between.

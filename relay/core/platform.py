@@ -1,0 +1,524 @@
+"""The one module that knows how processes work on this OS: spawn, identity, stop, liveness, stop signals.
+
+Every process operation the relay needs goes through here, and no other module calls a POSIX-only
+function (``os.killpg``, ``os.getpgid``, ``start_new_session``, ``signal.SIGKILL``, ``os.geteuid``, …);
+``tests/test_platform.py`` greps ``relay/`` to keep it so. psutil does the portable rest.
+
+A *worker* is a process the relay started plus everything it started. It is found three ways, and a
+stop reaches all of them:
+
+* the POSIX process group (``start_new_session``: the worker leads its own group) — the one thing that
+  still finds a grandchild whose parent already exited, since the kernel re-parents it to init;
+* the psutil process tree under the leader, while the leader lives (a helper that left the group);
+* an environment token: every spawn gets ``GRAVITY_RELAY_SPAWN=<unique>`` and every agy worker
+  ``GRAVITY_RELAY_WORKER_RUN=<run id>``; children inherit their parent's environment, so a process
+  carrying the token is the worker's even once orphaned. Where there are no process groups (Windows),
+  this is what finds an orphaned grandchild. Only processes started no earlier than the worker are read.
+
+Where the POSIX group calls are absent (Windows; or a test that deletes them from ``os`` to prove this
+path) the relay takes the Windows path: no group, the tree and the token only, ``CREATE_NEW_PROCESS_GROUP``
+so the worker can be sent Ctrl-Break, stop signals through ``signal.signal``.
+
+No Job Object. It would make "everything it started" a kernel guarantee on Windows, but: it cannot be
+run or tested on the Linux machine this relay is built on (untested ctypes code that kills processes is
+the wrong trade); the token finds the same descendants, including ones that outlived their parent; and
+a job is a handle held by the relay process, so a relay restarted after a crash could not use it to
+reap the orphan — recovery must work from what the run record says, which the token does. A process
+that clears its own environment (a daemon that re-execs with an empty one) escapes the token on
+Windows; on POSIX the group still holds it. Revisit if a Windows leg of CI shows such an escape.
+
+Identity (a pid read from disk may be reused): psutil's create time and the boot time, stored beside
+every pid the relay records, plus the worker token in the process's environment when readable. Every
+answer is ``SAME`` (verified), ``GONE`` (no such process), ``OTHER`` (a different process has that pid)
+or ``UNKNOWN`` (cannot tell). Callers that kill act only on ``SAME``: on doubt, never kill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass
+
+import anyio
+import psutil
+
+from relay.core.contracts import ProcessStamp
+from relay.core.settings import WORKER_MARKER_ENV
+
+__all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_options", "spawn_env",
+           "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
+           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals", "ask_child_to_stop",
+           "owned_by_someone_else"]
+
+log = logging.getLogger("relay.core.platform")
+
+SPAWN_TOKEN_ENV = "GRAVITY_RELAY_SPAWN"
+_GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid")
+
+# Create and boot times are compared to this many seconds: psutil's Linux create time is boot time (whole
+# seconds in /proc/stat, which may step by one) + ticks; Windows computes boot time from the uptime, which
+# jitters by about a second. A pid is not reused by another process this close to the first one's start.
+_SLACK = 1.5
+
+
+def posix_groups() -> bool:
+    """Whether the POSIX process-group calls exist here (read at each call: a test removes them)."""
+    return all(hasattr(os, name) for name in _GROUP_CALLS)
+
+
+def _windows() -> bool:
+    return sys.platform == "win32"
+
+
+def spawn_options() -> dict:
+    """Popen / anyio.open_process keywords that start a worker in its own group (POSIX) or console
+    process group (Windows: so Ctrl-Break can be sent to it, and the console's Ctrl-C is not)."""
+    if posix_groups():
+        return {"start_new_session": True}
+    if _windows():
+        return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200)}
+    return {}
+
+
+def detached_options() -> dict:
+    """For a child relay that must outlive the shell command that started it (``execute --wait``)."""
+    return spawn_options()
+
+
+def spawn_env(env: Mapping[str, str] | None) -> tuple[dict[str, str], str]:
+    """``env`` (or this process's) with a fresh spawn token added; (the environment, the token)."""
+    token = f"{os.getpid()}-{secrets.token_hex(8)}"
+    out = dict(os.environ if env is None else env)
+    out[SPAWN_TOKEN_ENV] = token
+    return out, token
+
+
+# --------------------------------------------------------------------------- identity
+
+
+class Identity(str, enum.Enum):
+    SAME = "same"
+    GONE = "gone"
+    OTHER = "other"
+    UNKNOWN = "unknown"
+
+
+def _process(pid: int | None) -> psutil.Process | None:
+    """The live (non-zombie) process with ``pid``; None when there is none."""
+    if not pid or pid <= 0:
+        return None
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return None  # it has finished: it runs nothing any more
+        return proc
+    except psutil.NoSuchProcess:
+        return None
+    except psutil.AccessDenied:
+        return proc  # someone else's process: it exists
+
+
+def _boot() -> float | None:
+    try:
+        return psutil.boot_time()
+    except (OSError, RuntimeError):
+        return None
+
+
+def stamp_of(pid: int, *, marker: str | None = None) -> ProcessStamp | None:
+    """What identifies ``pid`` now; None if it cannot be read (the process is gone, or no way to tell)."""
+    proc = _process(pid)
+    if proc is None:
+        return None
+    try:
+        created = proc.create_time()
+    except psutil.Error:
+        return None
+    boot = _boot()
+    return ProcessStamp(pid=pid, start=f"psutil:{created:.3f}", boot_id=None if boot is None else f"boot:{boot:.3f}",
+                        marker=marker)
+
+
+def _recorded(stamp: ProcessStamp) -> tuple[float | None, float | None]:
+    """(create time, boot time) of a stamp this module wrote; None for what an older relay wrote."""
+    def num(text: str | None, prefix: str) -> float | None:
+        if not text or not text.startswith(prefix):
+            return None
+        try:
+            return float(text[len(prefix):])
+        except ValueError:
+            return None
+    return num(stamp.start, "psutil:"), num(stamp.boot_id, "boot:")
+
+
+def _env_of(proc: psutil.Process) -> dict[str, str] | None:
+    try:
+        return proc.environ()
+    except (psutil.Error, OSError):
+        return None
+
+
+def check(stamp: ProcessStamp | None, pid: int | None = None) -> Identity:
+    """Is the process recorded in ``stamp`` (or, with no stamp, the bare ``pid``) the one alive now?"""
+    pid = stamp.pid if stamp is not None else pid
+    proc = _process(pid)
+    if proc is None:
+        return Identity.GONE
+    if stamp is None:
+        return Identity.UNKNOWN  # an old record: a pid and nothing to compare it with
+    created, booted = _recorded(stamp)
+    if created is None:
+        return Identity.UNKNOWN  # an older relay's stamp (/proc ticks, `ps` text): not comparable
+    try:
+        d_create = proc.create_time() - created
+    except psutil.Error:
+        return Identity.UNKNOWN
+    boot = _boot()
+    d_boot = (boot - booted) if boot is not None and booted is not None else 0.0
+    if abs(d_create) <= _SLACK and abs(d_boot) <= _SLACK:
+        verdict = Identity.SAME
+    elif abs(d_create) <= _SLACK or abs(d_create - d_boot) <= _SLACK:
+        # One of the two moved and not the other, or both by the same amount: a wall-clock step
+        # (Linux derives create times from the boot time) or a reboot — cannot be told apart.
+        return Identity.UNKNOWN
+    else:
+        return Identity.OTHER
+    if stamp.marker:
+        # Only another run's marker proves another process: no marker at all is also what a process shows
+        # in the moment after exec, before its environment is readable (measured: ~half of fresh children).
+        found = (_env_of(proc) or {}).get(WORKER_MARKER_ENV)
+        if found is not None and found != stamp.marker:
+            return Identity.OTHER
+    return verdict
+
+
+def owner_alive(pid: int | None, stamp: ProcessStamp | None) -> bool:
+    """Is the relay process that wrote a record (or a ticket) still alive?
+
+    A pid reused by another process is not alive for this purpose. A record with no stamp
+    (written by an older relay) falls back to "a process with that pid exists"; so does a stamp
+    that cannot be compared (on doubt it is alive: nothing of it is finished or killed).
+    """
+    verdict = check(stamp, pid)
+    if verdict is Identity.SAME:
+        return True
+    if verdict is Identity.UNKNOWN:
+        return _process(stamp.pid if stamp is not None else pid) is not None
+    return False
+
+
+def started_after(pid: int, when: float) -> bool | None:
+    """Did the process now holding ``pid`` provably start after ``when`` (epoch seconds)?
+
+    For a bare pid read from disk with no stamp: a process that started after the file naming it
+    was written cannot be the one that wrote it. None when it cannot be told (no such process).
+    """
+    proc = _process(pid)
+    if proc is None:
+        return None
+    try:
+        return proc.create_time() > when + _SLACK
+    except psutil.Error:
+        return None
+
+
+def pid_alive(pid: int | None) -> bool:
+    """A live process (not a zombie) has this pid — whose ever it is."""
+    return _process(pid) is not None
+
+
+_OWN: ProcessStamp | None = None
+
+
+def own_stamp() -> ProcessStamp | None:
+    """This process's stamp (read once; a fork gets its own pid, so it is re-read then)."""
+    global _OWN
+    if _OWN is None or _OWN.pid != os.getpid():
+        _OWN = stamp_of(os.getpid())
+    return _OWN
+
+
+def owned_by_someone_else(st: os.stat_result) -> bool:
+    """A file whose owner is not this user (POSIX). Windows has no uid in ``stat``: its data dir is
+    protected by the per-user profile's ACL instead, so there is nothing to compare and this is False."""
+    geteuid = getattr(os, "geteuid", None)
+    return geteuid is not None and st.st_uid != geteuid()
+
+
+# --------------------------------------------------------------------------- a worker and its processes
+
+
+@dataclass
+class Worker:
+    """A process the relay started and everything it started.
+
+    ``leader`` is the pid spawned (on POSIX also its group id: the run record's ``pgid``);
+    ``leader_trusted`` says the leader pid itself is verified (ours and unreaped, or its stamp checked);
+    ``group`` that the POSIX group ``leader`` is this worker's; ``token_env``/``token`` the environment
+    entry its processes inherit; ``since`` when it started (members never start earlier).
+    """
+
+    leader: int
+    token_env: str
+    token: str | None
+    leader_trusted: bool = True
+    group: bool = False
+    since: float | None = None
+
+
+def spawned_worker(pid: int, token: str | None, since: float) -> Worker:
+    """The worker of a child this process just started (not reaped yet, so its pid is still its own)."""
+    return Worker(leader=pid, token_env=SPAWN_TOKEN_ENV, token=token, group=posix_groups(), since=since)
+
+
+def _live(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+    except psutil.AccessDenied:
+        return True
+
+
+def _group_members(pgid: int) -> list[psutil.Process]:
+    """Live members of POSIX process group ``pgid``."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if os.getpgid(proc.pid) == pgid and _live(proc):
+                found.append(proc)
+        except OSError:
+            continue
+    return found
+
+
+def _token_holders(key: str, value: str, since: float | None) -> list[psutil.Process]:
+    """Live processes whose environment has ``key=value``, started no earlier than ``since``."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if since is not None and proc.create_time() < since - _SLACK:
+                continue
+        except psutil.Error:
+            continue
+        env = _env_of(proc)
+        if env is not None and env.get(key) == value and _live(proc):
+            found.append(proc)
+    return found
+
+
+def _with_trees(procs: list[psutil.Process]) -> list[psutil.Process]:
+    out: dict[int, psutil.Process] = {}
+    for proc in procs:
+        out.setdefault(proc.pid, proc)
+        try:
+            for child in proc.children(recursive=True):
+                out.setdefault(child.pid, child)
+        except psutil.Error:
+            pass
+    return [p for p in out.values() if _live(p)]
+
+
+def _spared() -> set[int]:
+    """This process and its ancestors: never part of a worker (a relay started inside a worker carries
+    that worker's marker, and on the Windows path a worker shares nothing else with the relay)."""
+    spared = {os.getpid()}
+    try:
+        spared.update(p.pid for p in psutil.Process().parents())
+    except psutil.Error:
+        pass
+    return spared
+
+
+def worker_members(worker: Worker) -> list[psutil.Process]:
+    """The worker's live processes: its group, the leader's tree, and every holder of its token."""
+    roots: list[psutil.Process] = []
+    if worker.leader_trusted and (leader := _process(worker.leader)) is not None:
+        roots.append(leader)
+    if worker.group and posix_groups():
+        roots.extend(_group_members(worker.leader))
+    if worker.token:
+        roots.extend(_token_holders(worker.token_env, worker.token, worker.since))
+    spared = _spared()
+    return [p for p in _with_trees(roots) if p.pid not in spared]
+
+
+def worker_alive(worker: Worker) -> bool:
+    return bool(worker_members(worker))
+
+
+def verify_worker(leader: int | None, stamp: ProcessStamp | None, run_id: str) -> tuple[Identity, Worker | None]:
+    """Is the worker recorded as ``leader`` (the record's pgid) with ``stamp`` still ``run_id``'s worker?
+
+    SAME when the leader is the recorded process (create and boot time), or when live processes carry
+    the relay's marker for this run (agy's helpers inherit it; on POSIX a group id cannot be reused while
+    any member of the group lives). Then the worker to stop comes with it: the leader's group and tree
+    only when the leader itself or a marked member of its group proves them. GONE when nothing is left;
+    OTHER when something alive is provably someone else's; UNKNOWN otherwise — callers leave it alone.
+    """
+    if not leader or leader <= 1:
+        return Identity.GONE, None
+    since = _recorded(stamp)[0] if stamp is not None else None
+    leader_id = check(stamp, leader) if stamp is not None else Identity.UNKNOWN
+    groups = posix_groups()
+    if leader_id is Identity.SAME:
+        return Identity.SAME, Worker(leader=leader, token_env=WORKER_MARKER_ENV, token=run_id, group=groups, since=since)
+    spared = _spared()
+    holders = [p for p in _token_holders(WORKER_MARKER_ENV, run_id, since) if p.pid not in spared]
+    members = [p for p in _group_members(leader) if p.pid not in spared] if groups else []
+    if holders:
+        in_group = bool({p.pid for p in holders} & {p.pid for p in members})
+        return Identity.SAME, Worker(leader=leader, token_env=WORKER_MARKER_ENV, token=run_id, leader_trusted=False,
+                                     group=in_group, since=since)
+    if members:
+        markers = [(_env_of(p) or {}).get(WORKER_MARKER_ENV) for p in members]
+        if leader_id is Identity.OTHER or any(m is not None for m in markers):
+            return Identity.OTHER, None
+        return Identity.UNKNOWN, None
+    if _process(leader) is None:
+        return Identity.GONE, None
+    return (leader_id if leader_id is not Identity.GONE else Identity.UNKNOWN), None
+
+
+# --------------------------------------------------------------------------- stopping a worker
+
+
+def _signal_group(pgid: int, hard: bool) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL if hard else signal.SIGTERM)
+    except OSError:
+        pass
+
+
+def _ask(proc: psutil.Process) -> None:
+    """The polite stop: SIGTERM on POSIX. Windows has no such request for a process without a console
+    window (TerminateProcess is already the hard stop), so there the leader's console group gets
+    Ctrl-Break instead (see ``_ask_group``) and the rest wait for the hard stop."""
+    if _windows():
+        return
+    with contextlib.suppress(psutil.Error):
+        proc.terminate()
+
+
+def _ask_group(worker: Worker) -> None:
+    if worker.group and posix_groups():
+        _signal_group(worker.leader, hard=False)
+    elif _windows() and worker.leader_trusted and hasattr(signal, "CTRL_BREAK_EVENT"):
+        with contextlib.suppress(OSError):
+            os.kill(worker.leader, signal.CTRL_BREAK_EVENT)  # its own console group (CREATE_NEW_PROCESS_GROUP)
+
+
+def _kill_all(worker: Worker, procs: list[psutil.Process]) -> None:
+    if worker.group and posix_groups():
+        _signal_group(worker.leader, hard=True)
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()  # psutil refuses a pid that now names another process
+
+
+def _any_alive(procs: list[psutil.Process]) -> bool:
+    return any(_live(p) for p in procs)
+
+
+async def stop_worker(worker: Worker, grace: float = 3.0) -> None:
+    """Ask the whole worker to stop, wait up to ``grace`` seconds, then kill what is left."""
+    procs = worker_members(worker)
+    if not procs:
+        return
+    grouped = {p.pid for p in _group_members(worker.leader)} if worker.group and posix_groups() else set()
+    _ask_group(worker)
+    for proc in procs:
+        if proc.pid not in grouped:  # the group signal reached those already: one SIGTERM each
+            _ask(proc)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if not _any_alive(procs):
+            break
+        await anyio.sleep(0.05)
+    else:
+        log.warning("worker %s ignored SIGTERM for %.1fs; killed", worker.leader, grace)
+    # Once more from scratch: a grandchild started while the first ones were stopping.
+    left = [p for p in {p.pid: p for p in procs + worker_members(worker)}.values() if _live(p)]
+    if left:
+        _kill_all(worker, left)
+
+
+def kill_worker_now(worker: Worker, wait: float) -> bool:
+    """Kill a verified worker at once and wait (bounded) until it is gone; True if it is."""
+    procs = worker_members(worker)
+    _kill_all(worker, procs)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not worker_alive(worker):
+            return True
+        _kill_all(worker, worker_members(worker))
+        time.sleep(0.05)
+    return False
+
+
+def ask_child_to_stop(child: subprocess.Popen) -> None:
+    """Ask a child relay (ours, not reaped yet) to stop the way it handles: SIGTERM on POSIX,
+    Ctrl-Break on Windows (its SIGBREAK handler cancels the run and writes its record)."""
+    if _windows() and hasattr(signal, "CTRL_BREAK_EVENT"):
+        try:
+            os.kill(child.pid, signal.CTRL_BREAK_EVENT)
+            return
+        except OSError:
+            pass
+    child.terminate()
+
+
+# --------------------------------------------------------------------------- stop signals
+
+
+def stop_signal_numbers() -> list[int]:
+    """The signals that ask a relay to stop here: SIGTERM, SIGINT (Ctrl-C), and SIGHUP (POSIX) or
+    SIGBREAK (Windows Ctrl-Break)."""
+    return [getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK") if hasattr(signal, name)]
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[AsyncIterator[int]]:
+    """An async iterator of the stop signals received while the block runs.
+
+    POSIX: anyio's receiver (the event loop's own handlers). Windows' event loop has no signal
+    handlers, so there plain ``signal.signal`` handlers hand the number to the loop (they run in the
+    main thread, between bytecodes; the loop's wake-up fd makes it notice).
+    """
+    numbers = stop_signal_numbers()
+    if posix_groups():
+        with anyio.open_signal_receiver(*numbers) as received:
+            yield received
+        return
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    send, receive = anyio.create_memory_object_stream[int](16)
+
+    def deliver(signum: int) -> None:
+        with contextlib.suppress(anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            send.send_nowait(signum)
+
+    def handler(signum, _frame) -> None:
+        loop.call_soon_threadsafe(deliver, int(signum))
+
+    previous = {num: signal.signal(num, handler) for num in numbers}
+
+    async def numbers_received() -> AsyncIterator[int]:
+        async for num in receive:
+            yield num
+
+    try:
+        yield numbers_received()
+    finally:
+        for num, old in previous.items():
+            signal.signal(num, old)
+        send.close()

@@ -1,0 +1,244 @@
+"""The platform layer (relay/core/platform.py): the one module with POSIX-only calls; identity through psutil;
+a worker found and stopped whole, with or without process groups; stop signals on the Windows path.
+
+Real processes throughout. "The Windows path" is this machine with the POSIX group calls deleted from ``os``
+(conftest.process_path), which is how the relay sees a Windows host.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import psutil
+import pytest
+
+from fake_agy_harness import pid_alive
+from relay.core import platform
+from relay.core.contracts import ProcessStamp
+
+RELAY = Path(__file__).resolve().parent.parent / "relay"
+
+# What exists only on POSIX (or means "POSIX" in a call): not to be used outside the platform layer.
+POSIX_ONLY_ATTRS = {
+    "os": {"killpg", "getpgid", "getpgrp", "setsid", "setpgid", "setpgrp", "getsid", "geteuid", "getuid", "getegid",
+           "getgid", "fork", "kill", "getppid", "chown", "fchown", "lchown", "getpwuid"},
+    "signal": {"SIGKILL", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGCHLD", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGINT",
+               "SIGBREAK", "CTRL_BREAK_EVENT", "signal", "open_signal_receiver"},
+    "anyio": {"open_signal_receiver"},
+}
+POSIX_ONLY_KEYWORDS = {"start_new_session", "process_group", "preexec_fn"}
+POSIX_ONLY_MODULES = {"fcntl", "termios", "resource", "grp", "pwd", "pty"}
+
+
+def _posix_only_uses(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.attr in POSIX_ONLY_ATTRS.get(node.value.id, ()):
+            found.append(f"{node.value.id}.{node.attr} (line {node.lineno})")
+        elif isinstance(node, ast.keyword) and node.arg in POSIX_ONLY_KEYWORDS:
+            found.append(f"{node.arg}= (line {node.value.lineno})")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [f"import {n} (line {node.lineno})" for n in names if n.split(".")[0] in POSIX_ONLY_MODULES]
+            if isinstance(node, ast.ImportFrom) and node.module in ("os", "signal"):
+                found += [f"from {node.module} import {a.name} (line {node.lineno})" for a in node.names
+                          if a.name in POSIX_ONLY_ATTRS[node.module]]
+    return found
+
+
+def test_posix_only_calls_live_in_the_platform_layer_alone():
+    # Broke: os.killpg / os.getpgrp in core/process.py, os.killpg + signal.SIGKILL in runs/recovery.py,
+    # os.geteuid in call/confirm.py, start_new_session in four places, SIGHUP in three doors.
+    wrong = {str(p.relative_to(RELAY)): uses for p in sorted(RELAY.rglob("*.py"))
+             if p != RELAY / "core" / "platform.py" and (uses := _posix_only_uses(p))}
+    assert wrong == {}, wrong
+    assert _posix_only_uses(RELAY / "core" / "platform.py")  # the check itself sees them where they are
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def test_identity_of_a_live_process_a_dead_one_and_a_reused_pid():
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        stamp = platform.stamp_of(proc.pid)
+        assert stamp is not None and stamp.start.startswith("psutil:") and stamp.boot_id.startswith("boot:")
+        assert platform.check(stamp) is platform.Identity.SAME
+        created = float(stamp.start.split(":", 1)[1])
+        # The same pid started a minute earlier: another process that had it before.
+        reused = ProcessStamp(pid=proc.pid, start=f"psutil:{created - 60:.3f}", boot_id=stamp.boot_id)
+        assert platform.check(reused) is platform.Identity.OTHER
+        assert platform.owner_alive(proc.pid, reused) is False
+        # An older relay's stamp (/proc ticks): not comparable, so never "other" — and never killed.
+        old = ProcessStamp(pid=proc.pid, start="linux:12345", boot_id="8c1f")
+        assert platform.check(old) is platform.Identity.UNKNOWN
+        assert platform.owner_alive(proc.pid, old) is True
+        assert platform.check(None, proc.pid) is platform.Identity.UNKNOWN
+    finally:
+        proc.kill()
+        proc.wait()
+    assert platform.check(stamp) is platform.Identity.GONE
+    assert platform.owner_alive(proc.pid, stamp) is False
+
+
+def test_a_wall_clock_step_reads_as_unknown_not_as_another_process(monkeypatch):
+    # Linux derives create times from the boot time: after a clock step both move by the same amount.
+    # That is not proof of another process (nor of the same one): on doubt, nothing is killed or finished.
+    stamp = platform.own_stamp()
+    real_boot = psutil.boot_time()
+    real_create = psutil.Process().create_time()
+    monkeypatch.setattr(psutil, "boot_time", lambda: real_boot + 3600)
+    monkeypatch.setattr(psutil.Process, "create_time", lambda self: real_create + 3600)
+    assert platform.check(stamp) is platform.Identity.UNKNOWN
+    assert platform.owner_alive(stamp.pid, stamp) is True
+
+
+def _until_env_readable(proc: subprocess.Popen, key: str = "GRAVITY_RELAY_WORKER_RUN") -> None:
+    """Right after exec a process's environment reads as empty for a moment (on Linux): wait it out."""
+    deadline = time.monotonic() + 10
+    while key not in psutil.Process(proc.pid).environ() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_worker_marker_that_differs_makes_it_another_process():
+    env = {**os.environ, "GRAVITY_RELAY_WORKER_RUN": "r-other"}
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env=env)
+    try:
+        _until_env_readable(proc)
+        assert platform.check(platform.stamp_of(proc.pid, marker="r-other")) is platform.Identity.SAME
+        assert platform.check(platform.stamp_of(proc.pid, marker="r-mine")) is platform.Identity.OTHER
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_started_after_tells_a_process_younger_than_a_file():
+    assert platform.started_after(os.getpid(), time.time() - 3600) is True
+    assert platform.started_after(os.getpid(), time.time() + 60) is False
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    assert platform.started_after(dead.pid, 0) is None
+
+
+def test_owned_by_someone_else_has_no_uid_to_compare_on_windows(tmp_path, monkeypatch):
+    st = os.stat(tmp_path)
+    assert platform.owned_by_someone_else(st) is False
+    fake = os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid + 1, st.st_gid, 0, 0, 0, 0))
+    assert platform.owned_by_someone_else(fake) is True
+    monkeypatch.delattr(os, "geteuid")  # Windows: no uid; the profile's ACL protects the data dir
+    assert platform.owned_by_someone_else(fake) is False
+
+
+# --------------------------------------------------------------------------- a worker, stopped whole
+
+# A worker that starts a grandchild in a session of its own (out of the worker's group), prints both pids,
+# then (with "exit") leaves it orphaned. Only the tree (while the worker lives) or the token finds it then.
+_WORKER = """
+import subprocess, sys, time
+g = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+print(g.pid, flush=True)
+if sys.argv[1] == "exit":
+    sys.exit(0)
+time.sleep(120)
+"""
+
+
+async def _start(mode: str) -> tuple:
+    from relay.core.process import spawned
+
+    cm = spawned([sys.executable, "-c", _WORKER, mode])
+    proc = await cm.__aenter__()
+    line = b""
+    while not line.endswith(b"\n"):
+        line += await proc.stdout.receive(64)
+    return cm, proc, int(line)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["stay", "exit"])
+async def test_spawned_stops_the_worker_and_a_grandchild_outside_its_group(mode, process_path):
+    # Broke on the Windows path: "AttributeError: module 'os' has no attribute 'getpgrp'" at the first spawn;
+    # and a grandchild outside the group (a daemon agy starts) survived on POSIX too.
+    cm, proc, grandchild = await _start(mode)
+    if mode == "exit":
+        await proc.wait()  # the worker is gone; its grandchild lives on, re-parented
+    assert pid_alive(grandchild)
+    await cm.__aexit__(None, None, None)
+    deadline = time.monotonic() + 10
+    while pid_alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pid_alive(grandchild), "the grandchild outlived the stop"
+
+
+def _orphan_with_marker(run_id: str) -> subprocess.Popen:
+    env = {**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id}
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], env=env, start_new_session=True)
+    _until_env_readable(proc)
+    return proc
+
+
+def test_verify_worker_finds_a_runs_orphan_by_its_marker_and_kills_only_it(process_path):
+    # The leader is long gone (its pid names nothing, or someone else); what carries the run's marker is its.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    ours, other = _orphan_with_marker("r-ours"), _orphan_with_marker("r-other")
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        verdict, worker = platform.verify_worker(dead.pid, None, "r-ours")
+        assert verdict is platform.Identity.SAME and worker is not None
+        assert platform.kill_worker_now(worker, wait=5)
+        assert ours.wait(timeout=5) == -signal.SIGKILL
+        assert other.poll() is None and stranger.poll() is None
+        # A live stranger with the recorded pid and no stamp: cannot be told, so it is left alone.
+        assert platform.verify_worker(stranger.pid, None, "r-gone") == (platform.Identity.UNKNOWN, None)
+        assert platform.verify_worker(dead.pid, None, "r-gone") == (platform.Identity.GONE, None)
+        wrong = ProcessStamp(pid=stranger.pid, start="psutil:1.000", boot_id=platform.own_stamp().boot_id)
+        assert platform.verify_worker(stranger.pid, wrong, "r-gone")[0] is platform.Identity.OTHER
+        assert stranger.poll() is None
+    finally:
+        for proc in (ours, other, stranger):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def test_spawn_options_follow_the_platform(monkeypatch):
+    assert platform.spawn_options() == {"start_new_session": True}
+    monkeypatch.delattr(os, "setsid")
+    assert platform.spawn_options() == {}
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert platform.spawn_options() == {"creationflags": 0x200}  # CREATE_NEW_PROCESS_GROUP: Ctrl-Break reaches it
+
+
+# --------------------------------------------------------------------------- stop signals
+
+
+def test_stop_signals_on_the_windows_path_come_through_signal_handlers(process_path):
+    got = []
+
+    async def main() -> None:
+        with platform.stop_signals() as received:
+            os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C is; on Windows SIGBREAK (Ctrl-Break) too
+            with anyio.fail_after(5):
+                async for num in received:
+                    got.append(num)
+                    break
+
+    before = signal.getsignal(signal.SIGINT)
+    anyio.run(main)
+    assert got == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is before  # put back
+
+
+def test_stop_signal_numbers_include_ctrl_break_where_it_exists(monkeypatch):
+    monkeypatch.delattr(signal, "SIGHUP")
+    monkeypatch.setattr(signal, "SIGBREAK", 21, raising=False)
+    assert platform.stop_signal_numbers() == [signal.SIGTERM, signal.SIGINT, 21]
