@@ -9,6 +9,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from relay.core.platform import owned_by_someone_else
+
 __all__ = ["write_atomic", "read_regular", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
@@ -54,10 +56,10 @@ def private_dir(path: Path) -> Path:
             folder.mkdir(mode=0o700)
         except FileExistsError:
             pass
-    if os.name != "nt":
+    if os.name != "nt":  # Windows: the per-user profile's ACL protects the data dir (relay.core.platform)
         try:
             info = os.stat(path)
-            if info.st_uid == os.geteuid() and info.st_mode & 0o077 and stat.S_ISDIR(info.st_mode):
+            if not owned_by_someone_else(info) and info.st_mode & 0o077 and stat.S_ISDIR(info.st_mode):
                 os.chmod(path, 0o700)
         except OSError:
             pass
