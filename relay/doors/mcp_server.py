@@ -44,21 +44,24 @@ log = logging.getLogger("relay.doors.mcp_server")
 
 # A worker edits, and may delete, files in the workspace: honest annotations say so. Only the hints that
 # differ from the spec's defaults are sent (readOnly false, idempotent false, openWorld true): every session
-# pays for these bytes (tools/list + instructions stay under 3,200).
+# pays for these bytes (tools/list + instructions stay within 3,300: tests/test_tools_snapshot.py).
 _WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
     read_only = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-    return [types.Tool(name=name, description=description, input_schema=input_schema(args), annotations=hints)
-            for name, args, hints, description in (
-                (EXECUTE, ExecuteArgs, _WRITES,
-                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                 "compact review packet: changed files, risk-ranked line ranges to review, test counts."),
-                (CONTINUE, ContinueArgs, _WRITES,
+    # Titles: what a client shows a person in its tool list and approval prompts (issue 27, item 6).
+    return [types.Tool(name=name, title=title, description=description, input_schema=input_schema(args),
+                       annotations=hints)
+            for name, title, args, hints, description in (
+                (EXECUTE, "Delegate to agy", ExecuteArgs, _WRITES,
+                 "The Antigravity worker (agy) implements a task in the workspace; you get a compact review packet: "
+                 "changed files, risk-ranked line ranges to review, test counts."),
+                (CONTINUE, "Continue a run", ContinueArgs, _WRITES,
                  "Send the worker feedback on an earlier run (same workspace and conversation), or apply its change."),
-                (GET_RESULT, GetResultInput, read_only, "Read a run's record; wait_seconds waits for a RUNNING run."),
-                (CANCEL, CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
+                (GET_RESULT, "Read a run", GetResultInput, read_only,
+                 "Read a run's record; wait_seconds waits for a RUNNING run."),
+                (CANCEL, "Cancel a run", CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:
