@@ -29,11 +29,13 @@ from mcp.server import Server, ServerRequestContext
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
+from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, detacher_for,
                                lone_surrogate)
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
+from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
@@ -76,13 +78,22 @@ def _client_name(ctx: ServerRequestContext) -> str:
         return ""
 
 
-def call_result(answer: ToolAnswer, client: str = "") -> types.CallToolResult:
+def call_result(answer: ToolAnswer, client: str = "", store: RunStore | None = None) -> types.CallToolResult:
     """The SDK's result for a tool's answer: one text block, and the same JSON as structured content unless it
-    is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc)."""
+    is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc).
+    With ``store``, a finished run's answer also links its diff and transcript as resources (run_resources.py)."""
     if answer.is_error and client in _ISERROR_MANGLERS:
         answer = ToolAnswer(answer.text, msgspec.json.decode(answer.text), is_error=False)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=answer.text)],
-                                structured_content=answer.structured, is_error=answer.is_error)
+    content: list[Any] = [types.TextContent(type="text", text=answer.text)]
+    if store is not None:
+        obj = answer.structured
+        if obj is None:
+            try:
+                obj = msgspec.json.decode(answer.text)
+            except msgspec.DecodeError:
+                obj = None
+        content += run_links(store, obj)
+    return types.CallToolResult(content=content, structured_content=answer.structured, is_error=answer.is_error)
 
 
 def create_server(settings: Settings, relay: Relay | None = None,
@@ -108,7 +119,8 @@ def create_server(settings: Settings, relay: Relay | None = None,
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
-        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx))
+        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx),
+                           relay.store)
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(
@@ -116,10 +128,17 @@ def create_server(settings: Settings, relay: Relay | None = None,
                        for uri, r in RESOURCES.items()]
         )
 
+    async def on_list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=TEMPLATES)
+
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         if uri not in RESOURCES:
-            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}")
+            run_file = await anyio.to_thread.run_sync(read_run_resource, relay.store, uri)
+            if run_file is not None:
+                return types.ReadResourceResult(contents=[run_file])
+            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}, "
+                             f"{', '.join(t.uri_template for t in TEMPLATES)}")
         res = RESOURCES[uri]
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type=res.mime_type, text=res.render(settings))]
@@ -149,6 +168,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
         on_list_resources=on_list_resources,
+        on_list_resource_templates=on_list_resource_templates,
         on_read_resource=on_read_resource,
         on_list_prompts=on_list_prompts,
         on_get_prompt=on_get_prompt,
