@@ -303,7 +303,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
     """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree, its tree written."""
     index = "after" if after else "before"
     if after and not repo.no_git:
-        shutil.copyfile(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
+        shutil.copy2(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
     if repo.git_dir is not None or repo.no_git:
         _scan_walked(snapshot_dir, repo, after=after)
         return
@@ -374,8 +374,10 @@ def _sub_repo(snapshot_dir: str, parent: Repo, sub: str) -> Repo | None:
 
 
 def _copy_index(src: str, dest: str) -> None:
+    # copy2 keeps the index's mtime, which git's racy-clean check reads: an entry as new as its index is
+    # re-read, so a same-size edit within the second the index was written is still seen.
     try:
-        shutil.copyfile(src, dest)
+        shutil.copy2(src, dest)
     except FileNotFoundError:
         pass  # a repository with no index yet: the private one starts empty
 
