@@ -26,6 +26,7 @@ __all__ = [
     "GetResultInput",
     "CancelInput",
     "Running",
+    "Usage",
     "WaitSeconds",
     "Profile",
     "ErrorInfo",
@@ -97,7 +98,7 @@ class Detail(str, enum.Enum):
     SUMMARY = "summary"
     ERRORS = "errors"
     FULL = "full"
-    DIFF = "diff"  # the run's patch, riskiest hunks first (relay/review/diff_view.py)
+    DIFF = "diff"  # the review read: the targets at the packet's lines, then the rest (relay/review/diff_view.py)
 
 
 Risk = Literal["low", "medium", "high"]
@@ -200,7 +201,9 @@ class GetResultInput(Struct, frozen=True, kw_only=True):
         Detail,
         Meta(description="summary: the packet; errors: error, stderr/response tails; full: the record; diff: the patch."),
     ] = Detail.SUMMARY
-    max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
+    # None: each detail's own default (12,000; detail="diff": the review read's small budget, relay.review.diff_view).
+    max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description=(
+        "Cut the answer to this many characters (default 12,000; diff: 2,500)."))] | None = None
     wait_seconds: WaitSeconds | None = None  # described in the tool's description
 
 
@@ -280,6 +283,17 @@ class Tests(Struct, kw_only=True, omit_defaults=True):
     source: Literal["measured", "claimed", "none"] = "none"
 
 
+class Usage(Struct, kw_only=True, omit_defaults=True):
+    """What a run cost (issue 27, item 4): the tokens of this run alone (agy counts a conversation's turns
+    together: a continue's share is its total less the earlier run's), the model, the run's wall time.
+    No tokens when agy reported none (a print timeout's partial result says zero)."""
+
+    tokens_in: int = msgspec.field(default=0, name="in")  # short keys: every packet pays for them
+    tokens_out: int = msgspec.field(default=0, name="out")
+    model: str | None = None
+    seconds: float = 0.0
+
+
 class Preview(Struct, kw_only=True, omit_defaults=True):
     """What a confirm_trusted profile shows before a trusted run (issue 10, gate): run it by repeating the call
     with ``confirm``."""
@@ -309,6 +323,7 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     # Isolation (issue 10): where a worktree run's change lives until it is applied.
     branch: str | None = None
     worktree: str | None = None
+    usage: Usage | None = None  # issue 27: tokens, model, duration; a few dozen bytes
 
 
 class Running(Struct, kw_only=True):

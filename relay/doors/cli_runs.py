@@ -21,6 +21,7 @@ from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, poli
 from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
+from relay.runs.usage import record_usage, usage_totals
 
 __all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
 
@@ -30,10 +31,13 @@ def _say(message: str, hint: str) -> None:
     print(f"gravity-relay: {message}\n  {hint}", file=sys.stderr)
 
 
-def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
+def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int | None = None) -> int:
     """Print exactly the text block antigravity_get_result returns for the same arguments, errors included
-    (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument."""
-    arguments = {} if run_id is None else {"run_id": run_id, "detail": detail, "max_chars": max_chars}
+    (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument.
+    ``max_chars`` None leaves it out, as a call that names none: each detail's own default."""
+    arguments: dict = {} if run_id is None else {"run_id": run_id, "detail": detail}
+    if run_id is not None and max_chars is not None:
+        arguments["max_chars"] = max_chars
     result = get_result(Relay(settings), arguments)
     text = result.text
     # A diff view ends with its own newline; the JSON views get one.
@@ -73,6 +77,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     store = RunStore(settings.runs_dir)
     shown = 0
     unreadable: list[RelayError] = []
+    usages = []  # of the runs listed, for the totals line of --json
     for run_id, record, error in store.iter_readable():
         if record is None:
             # Listed as what it is, never a traceback: one bad file must not hide the others.
@@ -93,15 +98,24 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         files = len(record.changes)
         seconds = f"{record.duration_ms / 1000:.1f}s" if record.duration_ms is not None else "-"
         state = shown_status.value
+        usage = record_usage(record)
+        usages.append(usage)
         if as_json:
-            sys.stdout.write(encode(run_row(record, wide=True)).decode() + "\n")
+            row = run_row(record, wide=True)
+            if usage is not None:
+                row["usage"] = usage
+            sys.stdout.write(encode(row).decode() + "\n")
         else:
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {redact(record.workspace or '')}{broke}\n")
+                             f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
+                             f"{redact(record.workspace or '')}{broke}\n")
         shown += 1
         if shown >= limit:
             break
+    if as_json:
+        # The last line: what the listed runs cost together (a line without run_id, so readers of the rows can skip it).
+        sys.stdout.write(encode({"totals": usage_totals(usages)}).decode() + "\n")
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
     for error in unreadable:
@@ -109,8 +123,17 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     return 0
 
 
-def runs_diff(settings: Settings, run_id: str, *, max_chars: int = 12_000) -> int:
-    """The run's patch, riskiest hunks first: exactly antigravity_get_result(detail="diff")'s text."""
+def _tokens_text(usage) -> str:
+    """``12.9k/127 tok``: tokens in (thousands) / out; ``-`` when agy reported none."""
+    if usage is None or not (usage.tokens_in or usage.tokens_out):
+        return "-"
+    tokens_in = f"{usage.tokens_in / 1000:.1f}k" if usage.tokens_in >= 1000 else str(usage.tokens_in)
+    return f"{tokens_in}/{usage.tokens_out} tok"
+
+
+def runs_diff(settings: Settings, run_id: str, *, max_chars: int | None = None) -> int:
+    """The run's review read (its review targets at the packet's lines, then the rest as room allows):
+    exactly antigravity_get_result(detail="diff")'s text."""
     return runs_show(settings, run_id, detail="diff", max_chars=max_chars)
 
 
