@@ -67,6 +67,7 @@ from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.runs.store import RunStore, new_run_id, now_iso
+from relay.runs.usage import run_usage
 from relay.agy.stream import StreamReader
 from relay.review.verify import run_verification, tests_from_verification
 from relay.agy.worker import run_worker
@@ -461,6 +462,7 @@ class Relay:
         packet = Packet(
             ok=verdict.ok, run_id=record.run_id, status=verdict.status, summary=summary, changes=changes,
             tests=tests, flags=flags, conversation_id=record.conversation_id, error=verdict.error(),
+            usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started, store=self.store),
         )
         return self._finish(record, verdict, started=started, packet=fit_packet(packet))
 
