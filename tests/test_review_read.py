@@ -232,7 +232,7 @@ def test_review_read_of_every_kind_of_change_fits_any_budget_and_names_every_fil
         assert text.splitlines()[-1].startswith("# "), n  # it always ends on its closing note
     whole = views[100_000]
     assert whole.endswith(".patch\n") and "# that is the whole change" in whole
-    for change in record.changes:
+    for change in record.observation.changes:
         assert f"## {change.path} " in whole, change.path
     assert "+WORKER EDIT\n" in whole and "USER EDIT\n-" not in whole
 
