@@ -12,6 +12,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 
+import platformdirs.macos
+import platformdirs.unix
+import platformdirs.windows
+
 __all__ = ["on_windows", "pure", "expand_user", "is_absolute", "is_drive_root", "split_roots", "root_problem",
            "agy_install_paths", "default_data_dir", "ROOTS_SEPARATORS"]
 
@@ -93,10 +97,6 @@ def default_data_dir(platform: str | None = None) -> Path:
 
     Windows has no POSIX modes: there the folder is private because it lives in the user's profile,
     whose ACL grants only that user, SYSTEM and the administrators."""
-    import platformdirs.macos
-    import platformdirs.unix
-    import platformdirs.windows
-
     kind = platform or sys.platform
     cls = (platformdirs.windows.Windows if on_windows(kind)
            else platformdirs.macos.MacOS if kind == "darwin" else platformdirs.unix.Unix)

@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 from msgspec import Struct
 
+from relay.core.places import on_windows
 from relay.core.files import write_atomic
 from relay.setup.toml_edit import SetupError, toml_remove_table, toml_set_table, toml_value, value_at
 
@@ -221,12 +222,12 @@ class Registration(Struct, kw_only=True, omit_defaults=True):
 def home_dir(environ: Mapping[str, str] | None = None) -> Path:
     """HOME from the environment (tests point it at a temp dir), else the platform's home."""
     env = os.environ if environ is None else environ
-    home = env.get("HOME") or (env.get("USERPROFILE") if os.name == "nt" else None)
+    home = env.get("HOME") or (env.get("USERPROFILE") if on_windows() else None)
     return Path(home) if home else Path.home()
 
 
 def _script_names() -> list[str]:
-    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if os.name == "nt" else [SCRIPT_NAME]
+    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if on_windows() else [SCRIPT_NAME]
 
 
 def relay_command(environ: Mapping[str, str] | None = None) -> str:
@@ -238,7 +239,7 @@ def relay_command(environ: Mapping[str, str] | None = None) -> str:
     """
     env = os.environ if environ is None else environ
     dirs: list[Path] = []
-    for scheme in (None, f"{os.name}_user"):
+    for scheme in (None, "nt_user" if on_windows() else "posix_user"):
         try:
             got = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
         except KeyError:
