@@ -10,11 +10,10 @@ import msgspec
 import pytest
 
 from relay.observe import changes as changes_mod
-from relay.observe import diff as diff_mod
 from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
 from relay.core.contracts import FileChange
-from relay.observe.snapshot import take_snapshot
+from relay.observe.snapshot import git_private, take_snapshot
 from relay.review.file_kinds import is_secret_path, sampled
 from relay.review.line_shapes import SAMPLE_LINES
 from review_corpus import git, make_repo, write
@@ -22,6 +21,13 @@ from review_corpus import git, make_repo, write
 __all__: list[str] = []  # a test module exports nothing
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is required")
+
+
+def _listed(snap) -> set[str]:
+    """The paths of the snapshot's before tree."""
+    repo = snap.repo
+    out = git_private(snap.dir, repo, "ls-tree", ["-r", "-z", "--name-only"], values=[repo.before])
+    return {p.decode() for p in out.split(b"\0") if p}
 
 
 def _by_path(cs: ChangeSet) -> dict[str, FileChange]:
@@ -286,19 +292,25 @@ def test_observe_bounds_the_number_of_ranges(repo: Path) -> None:
     write(repo, "big.txt", _lines(5000).replace("0\n", "0 changed\n"))
     change = _by_path(observe_changes(snap, repo))["big.txt"]
     assert change.additions == 500
-    assert 0 < len(change.ranges) <= diff_mod.MAX_RANGES
+    assert 0 < len(change.ranges) <= changes_mod.MAX_RANGES
 
 
-def test_observe_over_the_content_budget_falls_back_to_head_and_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(snapshot_mod, "KEEP_FILE_BYTES", 10)
+def test_observe_compares_a_large_untracked_file_by_size_and_time_and_diffs_tracked_ones_exactly(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The size rule (issue 23): a file git does not track and past TREE_FILE_MAX stays out of the trees.
+    monkeypatch.setattr(snapshot_mod, "TREE_FILE_MAX", 100)
+    write(repo, "data.bin", "d" * 500)
     (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n"))
     snap = take_snapshot(repo)
-    assert "not kept" in (snap.note or "")
+    assert "compared by size and time only" in (snap.note or "")
+    assert workspace_changed(snap, repo) is False
     (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n") + "worker\n")
+    write(repo, "data.bin", "e" * 501)
     cs = observe_changes(snap, repo)
-    assert "diff is against HEAD" in (cs.note or "")
-    assert _by_path(cs)["a.txt"].additions == 2  # honest about including the earlier edit
-
+    got = _by_path(cs)
+    assert got["a.txt"].additions == 1 and got["a.txt"].deletions == 0  # tracked: exact, past any size
+    assert got["data.bin"].kind == "modified" and "data.bin" in cs.not_in_patch
+    assert "data.bin: not diffed" in (cs.note or "")
 
 def test_observe_after_git_disappears_falls_back_to_the_report(repo: Path) -> None:
     snap = take_snapshot(repo)
@@ -368,7 +380,7 @@ def test_observe_tree_skips_heavy_folders(tmp_path: Path) -> None:
     write(ws, "myenv/pyvenv.cfg", "home = /usr\n")
     write(ws, "myenv/lib/site.py", "v\n")
     snap = take_snapshot(ws)
-    assert snap.tree is not None and set(snap.tree) == {"src/a.py"}
+    assert _listed(snap) == {"src/a.py"}
     for rel in [*heavy, "myenv/lib/site.py"]:
         write(ws, rel, "changed\n")
     write(ws, "src/a.py", "a\nb\n")
@@ -403,14 +415,6 @@ def test_normalize_reported_drops_paths_outside_the_workspace(tmp_path: Path) ->
     assert got == ["a.py", "c.py", "d.py"]
 
 
-def test_patience_split_handles_a_huge_middle_with_two_far_apart_edits() -> None:
-    a = [f"line {i}".encode() for i in range(60_000)]
-    b = list(a)
-    b[10] = b"changed 10"
-    b[50_000] = b"changed 50000"
-    assert diff_mod.opcodes(a, b) == [(10, 11, 10, 11), (50_000, 50_001, 50_000, 50_001)]
-
-
 def test_observe_reads_no_fifo(tmp_path: Path) -> None:
     if not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs here")
@@ -423,15 +427,15 @@ def test_observe_reads_no_fifo(tmp_path: Path) -> None:
 
 
 
-def test_observe_lists_files_past_the_read_budget_without_reading_them(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(changes_mod, "_MAX_FILE_READS", 3)
+def test_observe_lists_files_past_the_lines_budget_without_their_lines(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(changes_mod, "MAX_LINES_KEPT", 3)
     snap = take_snapshot(repo)
     for i in range(10):
         write(repo, f"gen/f{i}.txt", f"{i}\n")
     cs = observe_changes(snap, repo)
-    assert len(cs.files) == 10 and all(c.kind == "added" for c in cs.files)
-    assert sum(c.additions for c in cs.files) == 3
-    assert "7 files listed without line counts" in (cs.note or "")
+    assert len(cs.files) == 10 and all(c.kind == "added" and c.additions == 1 for c in cs.files)
+    assert sum(len(c.added_lines) for c in cs.files) == 3
+    assert "7 files listed without their lines" in (cs.note or "")
 
 
 def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_named_never_unchanged(tmp_path: Path) -> None:

@@ -90,6 +90,12 @@ def test_demo_prints_the_packet_and_the_bytes_the_leader_did_not_read(dirs):
     assert f"Run record: {data / 'runs' / (run_id + '.json')}" in out
     assert f"gravity-relay runs show {run_id}" in out
     assert "agy started" in got.stderr  # progress goes to stderr, never into the answer
+    # Issue 29: the review read a leader reads next, measured, and no bigger than the 890 bytes it was.
+    view = re.search(rf"its review read, the targets' changed lines \(([\d,]+) bytes; detail=\"diff\"\): "
+                     rf"gravity-relay runs diff {run_id}\n", out)
+    assert view, out
+    shown = cli_main(["runs", "diff", run_id], {"GRAVITY_RELAY_DATA_DIR": str(data), "PATH": os.environ["PATH"]})
+    assert int(view[1].replace(",", "")) == len(shown.stdout.encode()) < 890
 
 
 def test_demo_run_is_readable_with_runs_show_like_any_other_run(dirs):

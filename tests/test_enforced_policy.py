@@ -96,7 +96,6 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
         "config/old.toml": "old = true\n",
         "config/blob.bin": "placeholder\n",
         "config/local.toml": "local = 1\n",
-        "config/big.toml": "big = 0\n",
     })
     (repo / "config/blob.bin").write_bytes(BINARY)
     git(repo, "commit", "-qam", "binary")
@@ -104,10 +103,11 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
     (repo / "src/app.py").write_text("def main():\n    return 2  # user edit\n")
     (repo / "notes.txt").write_text("user notes\n")
     (repo / "config/local.toml").write_text("local = 2  # user edit\n")
-    (repo / "config/big.toml").write_text("big = 1\n" + "#" * 3000 + "\n")  # past the (lowered) keep limit
+    # Untracked and past the (lowered) size rule: kept out of the trees, so its before is unknown.
+    (repo / "config/big.toml").write_text("big = 1\n" + "#" * 3000 + "\n")
     before = {p: (repo / p).read_bytes() for p in
               ("src/app.py", "notes.txt", "config/settings.toml", "config/old.toml", "config/blob.bin", "config/local.toml")}
-    monkeypatch.setattr(snapshot_mod, "KEEP_FILE_BYTES", 2000)
+    monkeypatch.setattr(snapshot_mod, "TREE_FILE_MAX", 2000)
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario([
         {"op": "append", "path": "src/app.py", "content": "# worker line\n"},
@@ -136,7 +136,7 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
     assert (repo / "config/big.toml").read_text().endswith("worker = 1\n")  # before unknown: left alone
     # The packet still lists every change the worker made.
     assert packet["changes"]["count"] == 7
-    assert git(repo, "status", "--porcelain") == (" M config/big.toml\n M config/local.toml\n M src/app.py\n"
+    assert git(repo, "status", "--porcelain") == (" M config/local.toml\n M src/app.py\n?? config/big.toml\n"
                                                   "?? notes.txt\n")
 
 

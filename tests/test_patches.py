@@ -109,14 +109,11 @@ def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, st
     return store, run_id
 
 
-@pytest.mark.parametrize("use_git, folder, by_trees", [(True, "", False), (True, "pkg/", True), (False, "", False)],
-                         ids=["git", "git-subfolder-by-trees", "plain-folder"])
+@pytest.mark.parametrize("use_git, folder", [(True, ""), (True, "pkg/"), (False, "")],
+                         ids=["git", "git-subfolder", "plain-folder"])
 def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_modes_and_unicode(
-        tmp_path, monkeypatch, use_git, folder, by_trees):
+        tmp_path, monkeypatch, use_git, folder):
     # A subfolder workspace: git apply reads a git patch's paths from the top level (--directory covers it).
-    # by_trees: HEAD's side read from the folders' trees, as for a run that changed many files.
-    if by_trees:
-        monkeypatch.setattr(run_patch, "_PATHSPEC_MAX", 0)
     root = _workspace(tmp_path / "ws", use_git=use_git, folder=folder)
     before = _tree(tmp_path / "ws")
     store, run_id = _run(tmp_path, root)
@@ -245,6 +242,7 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
         {"op": "chmod", "path": "README.md", "mode": "755"},
     ]))
     env = relay_env(tmp_path / "data", agy)
+    data_dir = tmp_path / "data"
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         run_id = packet["run_id"]
@@ -254,15 +252,18 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
     assert packet["status"] == "SUCCESS" and packet["changes"]["review"][0]["file"] == "src/auth/session.py"
     text = whole.content[0].text
     assert not whole.is_error and whole.structured_content == {"run_id": run_id, "status": "SUCCESS", "diff": text}
-    first_file = text.index("diff --git ")
-    assert text[first_file:].startswith("diff --git a/src/auth/session.py b/src/auth/session.py\n")
-    assert text.index("+    return True  # skip auth") < text.index("@@ -1,5 +1,5 @@")  # riskiest hunk before README's
-    assert "binary, 8 bytes (before: 205 bytes)" in text and "GIT binary patch" not in text
+    # The review read (issue 29): the targets in the packet's order, each under its packet lines.
+    labels = [line for line in text.splitlines() if line.startswith("## ")]
+    assert labels[0] == "## src/auth/session.py lines 2"
+    assert text.index("+    return True  # skip auth") < text.index("@@ -1,3 +1,3 @@")  # riskiest hunk before README's
+    assert "## README.md lines 2,35 (mode 100644 → 100755)" in labels
+    assert "## logo.png (binary, 8 bytes; before: 205 bytes)" in labels and "GIT binary patch" not in text
+    assert "## docs/guía.md (renamed from docs/guide.md)" in labels
+    assert text.endswith(f"# that is the whole change; the patch: {data_dir / 'runs' / run_id}.patch\n")
     for n, cut in cuts.items():
         assert len(cut) <= n, n
-        assert "# cut at max_chars=" in cut
-        if "diff --git" in cut:
-            assert cut[cut.index("diff --git"):].startswith("diff --git a/src/auth/session.py")
+        assert "max_chars=" in cut.splitlines()[-1]  # the last line says how to read the rest
+        assert "## src/auth/session.py lines 2\n@@ -1,2 +1,2 @@\n" in cut  # never without the riskiest target
 
     data = {"GRAVITY_RELAY_DATA_DIR": env["GRAVITY_RELAY_DATA_DIR"], "PATH": os.environ["PATH"]}
     shown = cli_main(["runs", "diff", run_id, "--max-chars", "100000"], data)

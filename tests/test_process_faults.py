@@ -19,6 +19,7 @@ from mcp import Client
 
 from conftest import assert_grouping, git, payload, relay_command, relay_env
 from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from relay.observe.patch import split_patch
 
 pytestmark = pytest.mark.anyio
 
@@ -353,11 +354,11 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
     # What agy had printed before A died is on disk for the diagnosis (broke: it sat in A's write buffer).
     printed = (runs / f"{crashed['run_id']}.ndjson").read_text()
     assert '"event": "init"' in printed or '"event":"init"' in printed, printed[:300]
-    # What the orphan had changed, told apart from the edit that was there before (minor item: recovery observes).
-    assert crashed["packet"]["changes"]["files"] == ["README.md", "src/new.py"]
-    reasons = {c["path"]: c["reasons"][0] for c in crashed["changes"]}
-    assert "already changed before the run" in reasons["README.md"]
-    assert "changed since the run started" in reasons["src/new.py"]
+    # What the orphan had changed, exactly: the user's earlier edit of README.md is in the run's before tree, saved
+    # in the data dir at the start, so it is not the run's (issue 23; broke: listed as "already changed before").
+    assert crashed["packet"]["changes"]["files"] == ["src/new.py"]
+    assert "before trees" in crashed["changes"][0]["reasons"][0]
+    assert (runs / f"{crashed['run_id']}.patch").read_text().count("diff --git") == 1
     # The orphan was gone before the second agy started: its end was recorded before B's launch.
     finished = crashed["finished_at"]
     import datetime as dt
@@ -542,3 +543,46 @@ def test_recovery_lists_a_staged_rename_and_a_commit_since_the_run_started_from_
     assert kinds["src/main.py"] == ("renamed", "src/app.py")  # staged: from git status
     assert kinds["new file.txt"] == ("added", None)
     assert kinds["GUIDE.md"] == ("added", None) and kinds["README.md"] == ("deleted", None)  # committed: from git diff
+
+
+async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactly_after_a_restart(tmp_path, repo):
+    # Issue 23. Broke: the pre-run snapshot lived only in the relay's memory, so a relay SIGKILLed mid-run left a
+    # run whose `runs diff` said "no patch" and whose change list counted a file the user had edited before.
+    from relay.runs.patches import revert_run
+    from relay.runs.recovery import recover_interrupted
+    from relay.runs.store import RunStore
+
+    edits = [{"op": "append", "path": "README.md", "content": "worker line\n"},
+             {"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "edits": edits}))
+    readme = (repo / "README.md").read_text() + "the user's line, before the run\n"
+    (repo / "README.md").write_text(readme)
+    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    tracked = {p: (repo / p).read_bytes() for p in ("README.md", "notes.txt", "src/app.py")}
+    a = _raw_relay(relay_env(tmp_path / "data", agy))
+    try:
+        call_execute(a, repo)
+        wait_for_launches(agy, 1)
+        with anyio.fail_after(60):  # a bound for a broken run only
+            while not ((repo / "src" / "new.py").exists() and "worker line" in (repo / "README.md").read_text()):
+                await anyio.sleep(0.05)
+        a.kill()
+        a.wait(timeout=5)
+    finally:
+        if a.poll() is None:
+            a.kill()
+    store = RunStore(tmp_path / "data" / "runs")
+    (run_id,) = recover_interrupted(store)  # what a restarted relay does first (the orphan agy is killed)
+    record = store.read(run_id)
+    assert [c.path for c in record.changes] == ["README.md", "src/new.py"]
+    patch = store.read_patch(run_id)
+    assert patch is not None
+    _, sections = split_patch(patch)
+    assert [s.path for s in sections] == ["README.md", "src/new.py"]
+    readme_lines = [line for h in sections[0].hunks for line in h.split(b"\n") if line[:1] in (b"+", b"-")]
+    assert readme_lines == [b"+worker line"]  # only the worker's line: the user's is in the before tree
+    assert b"notes.txt" not in patch
+    result = revert_run(store, run_id)
+    assert result.reverted
+    assert {p: (repo / p).read_bytes() for p in tracked} == tracked  # byte for byte, the user's edits kept
+    assert not (repo / "src" / "new.py").exists()

@@ -13,7 +13,8 @@ from relay.observe import git as gitcmd
 from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import observe_changes, workspace_changed
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
-from relay.observe.snapshot import Snapshot, take_snapshot
+from relay.observe.restore import Before, before_of
+from relay.observe.snapshot import Snapshot, git_private, load_snapshot, take_snapshot
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing
@@ -160,15 +161,33 @@ def test_hostile_repository_config_never_runs_its_scripts(tmp_path: Path, monkey
 # --------------------------------------------------------------------------- sources and budgets
 
 
-def test_take_snapshot_of_a_git_workspace_records_only_dirty_paths(tmp_path: Path) -> None:
+def _listed(snap) -> list[str]:
+    out = git_private(snap.dir, snap.repo, "ls-tree", ["-r", "-z", "--name-only"], values=[snap.repo.before])
+    return sorted(p.decode() for p in out.split(b"\0") if p)
+
+
+def _object_files(objects: Path) -> list[Path]:
+    return [p for p in objects.rglob("*") if p.is_file()]
+
+
+def test_take_snapshot_of_a_git_workspace_leaves_the_users_index_and_objects_untouched(tmp_path: Path) -> None:
+    # Issue 23: the before tree holds the user's uncommitted and untracked files, written with a private
+    # index into a private object store; the repository's index and object store are not touched.
     root = make_repo(tmp_path / "r", {f"f{i}.txt": f"{i}\n" for i in range(50)})
     (root / "f1.txt").write_text("changed\n")
     write(root, "new.txt", "n\n")
+    index_before = (root / ".git" / "index").read_bytes()
+    objects_before = _object_files(root / ".git" / "objects")
     snap = take_snapshot(root)
     assert isinstance(snap, Snapshot) and snap.source == "git" and snap.note is None
-    assert snap.repo is not None and set(snap.repo.entries) == {"f1.txt", "new.txt"}
-    assert snap.store.content(str(root / "f1.txt")) == b"changed\n"
+    assert (root / ".git" / "index").read_bytes() == index_before
+    assert _object_files(root / ".git" / "objects") == objects_before
+    assert "new.txt" in _listed(snap) and len(_listed(snap)) == 51
+    assert before_of(snap, ["f1.txt", "new.txt", "f2.txt", "absent.txt"]) == {
+        "f1.txt": Before("file", b"changed\n"), "new.txt": Before("file", b"n\n"), "f2.txt": Before("file", b"2\n"),
+        "absent.txt": Before("absent")}
     assert "source='git'" in repr(snap)
+    assert run_git(root, "status", ["--porcelain"]) == b" M f1.txt\n?? new.txt\n"
 
 
 def test_take_snapshot_outside_git_walks_the_tree(tmp_path: Path) -> None:
@@ -176,7 +195,8 @@ def test_take_snapshot_outside_git_walks_the_tree(tmp_path: Path) -> None:
     write(ws, "a.py", "a\n")
     write(ws, "node_modules/x.js", "x\n")
     snap = take_snapshot(ws)
-    assert snap.source == "tree" and snap.tree is not None and list(snap.tree) == ["a.py"]
+    assert snap.source == "tree" and _listed(snap) == ["a.py"]
+    assert not (ws / ".git").exists()  # the private git dir is the snapshot's, never the workspace's
 
 
 def test_take_snapshot_falls_back_to_report_past_the_file_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,44 +215,39 @@ def test_take_snapshot_broken_git_repository_uses_the_tree_and_says_why(tmp_path
     snap = take_snapshot(ws)
     assert snap.source in ("tree", "git")
     if snap.source == "tree":
-        assert snap.tree is not None and ".git/HEAD" not in snap.tree
+        assert ".git/HEAD" not in _listed(snap)
 
 
-def test_content_store_keeps_small_files_and_hashes_large_ones(tmp_path: Path) -> None:
-    small = write(tmp_path, "small.txt", "s" * 100)
-    large = write(tmp_path, "large.txt", "L" * 5000)
-    store = snapshot_mod.ContentStore(keep_file=1000)
-    e_small = store.record(str(small), "small.txt")
-    e_large = store.record(str(large), "large.txt")
-    assert store.content(str(small)) == b"s" * 100
-    assert store.content(str(large)) is None and store.not_kept == ["large.txt"]
-    assert e_small.digest is not None and e_large.digest is not None
-    assert snapshot_mod.read_entry(str(large), want_digest=True).digest == e_large.digest
+def test_snapshot_holds_the_target_of_a_symlink(tmp_path: Path) -> None:
+    ws = tmp_path / "plain"
+    write(ws, "a.txt", "a\n")
+    os.symlink("somewhere/else", ws / "link")
+    snap = take_snapshot(ws)
+    assert before_of(snap, ["link"]) == {"link": Before("link", b"somewhere/else")}
 
 
-def test_content_store_past_the_hash_budget_uses_stat_only(tmp_path: Path) -> None:
-    path = write(tmp_path, "f.txt", "x" * 100)
-    store = snapshot_mod.ContentStore(hash_total=10)
-    entry = store.record(str(path), "f.txt")
-    assert entry.digest is None and store.not_hashed == ["f.txt"]
+def test_snapshot_keeps_a_large_untracked_file_out_of_the_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mod, "TREE_FILE_MAX", 1000)
+    root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    write(root, "big.bin", "b" * 5000)
+    snap = take_snapshot(root)
+    assert "big.bin" not in _listed(snap) and "big.bin" in snap.repo.big
+    assert "compared by size and time only" in (snap.note or "")
+    assert "larger than" in before_of(snap, ["big.bin"])["big.bin"]
 
 
-def test_content_store_holds_the_target_of_a_symlink(tmp_path: Path) -> None:
-    os.symlink("somewhere/else", tmp_path / "link")
-    store = snapshot_mod.ContentStore()
-    entry = store.record(str(tmp_path / "link"), "link")
-    assert entry.kind == "link" and store.content(str(tmp_path / "link")) == b"somewhere/else"
-
-
-def test_snapshot_memory_stays_small_for_a_large_clean_repository(tmp_path: Path) -> None:
+def test_snapshot_of_a_large_clean_repository_writes_no_object(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "r", {f"d{i % 20}/f{i}.txt": f"{i}\n" * 50 for i in range(2000)})
     snap = take_snapshot(root)
-    assert snap.repo is not None and snap.repo.entries == {} and snap.store.kept_bytes == 0
+    assert _object_files(Path(snap.dir) / "objects") == []
 
 
-def test_read_bytes_never_follows_a_symlink(tmp_path: Path) -> None:
-    target = write(tmp_path, "t.txt", "secret\n")
-    os.symlink(target, tmp_path / "l")
-    assert snapshot_mod.read_bytes(str(tmp_path / "l")) is None
-    assert snapshot_mod.read_bytes(str(target)) == b"secret\n"
-    assert stat.S_ISLNK(os.lstat(tmp_path / "l").st_mode)
+def test_snapshot_is_saved_and_read_back_after_a_restart(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    (root / "a.txt").write_text("user\n")
+    snap = take_snapshot(root, tmp_path / "trees")
+    again = load_snapshot(tmp_path / "trees")
+    assert again is not None and again.repo == snap.repo and again.source == "git"
+    (root / "a.txt").write_text("user\nworker\n")
+    got = {c.path: c for c in observe_changes(again, root).files}
+    assert list(got) == ["a.txt"] and got["a.txt"].added_lines == ["worker"] and got["a.txt"].deletions == 0

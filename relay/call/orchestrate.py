@@ -61,7 +61,7 @@ from relay.core.platform import Identity, own_stamp, stamp_of, stop_worker, veri
 from relay.runs.recovery import recover_interrupted, recover_run
 from relay.agy.prompt import argv_safe_prompt, compose_feedback, compose_prompt
 from relay.core.redact import redact
-from relay.runs.results import render_result, status_of
+from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.review.diff_view import diff_view
 from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
@@ -191,7 +191,7 @@ class Relay:
         if args.detail is Detail.DIFF:
             return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
                              str(self.store.patch_path(args.run_id)), args.max_chars)
-        return render_result(record, args.detail, args.max_chars, str(self.store.record_path(args.run_id)))
+        return render_result(record, args.detail, args.max_chars or MAX_CHARS, str(self.store.record_path(args.run_id)))
 
     # ------------------------------------------------------------------ the run
 
@@ -315,7 +315,8 @@ class Relay:
             async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(record, plan, live) as plan:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
-                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace))
+                before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
+                                                                       self.store.trees_path(record.run_id))
                 _keep_snapshot_identity(record, before)
 
                 live.stage = "running"
@@ -737,13 +738,9 @@ def _branch_message(record: RunRecord) -> str:
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
-    """HEAD and the already-changed paths, saved with the record (at spawn) for recovery after a crash."""
-    repo = before.repo
-    if before.source != "git" or repo is None:
-        return
-    record.before_head = repo.head
-    record.before_dirty = sorted(repo.out(path) for path, kind in repo.status.items()
-                                 if kind != "ignored" and path.startswith(repo.prefix))[:2000]
+    """HEAD, saved with the record (at spawn); the trees themselves are on disk beside it (``trees_path``)."""
+    if before.source == "git" and before.repo is not None:
+        record.before_head = before.repo.head
 
 
 def _stopped(verdict: Verdict, live: _Live) -> Verdict:

@@ -97,7 +97,7 @@ class Detail(str, enum.Enum):
     SUMMARY = "summary"
     ERRORS = "errors"
     FULL = "full"
-    DIFF = "diff"  # the run's patch, riskiest hunks first (relay/review/diff_view.py)
+    DIFF = "diff"  # the review read: the targets at the packet's lines, then the rest (relay/review/diff_view.py)
 
 
 Risk = Literal["low", "medium", "high"]
@@ -200,7 +200,9 @@ class GetResultInput(Struct, frozen=True, kw_only=True):
         Detail,
         Meta(description="summary: the packet; errors: error, stderr/response tails; full: the record; diff: the patch."),
     ] = Detail.SUMMARY
-    max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description="Cut the answer to this many characters.")] = 12_000
+    # None: each detail's own default (12,000; detail="diff": the review read's small budget, relay.review.diff_view).
+    max_chars: Annotated[int, Meta(ge=200, le=1_000_000, description=(
+        "Cut the answer to this many characters (default 12,000; diff: 2,500)."))] | None = None
     wait_seconds: WaitSeconds | None = None  # described in the tool's description
 
 

@@ -62,6 +62,7 @@ class DemoResult(Struct, kw_only=True):
     run_files: list[str]
     transcript_bytes: int
     packet_bytes: int
+    view_bytes: int  # its review read (detail="diff"), what a leader reads before it accepts the run
     workspace: str
     git: bool
 
@@ -117,7 +118,7 @@ def demo_settings(base: Settings, *, agy: Path, workspace: Path) -> Settings:
 
 
 async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | None = None) -> DemoResult:
-    from relay.core.contracts import ExecuteInput
+    from relay.core.contracts import Detail, ExecuteInput, GetResultInput
     from relay.call.orchestrate import Relay
     from relay.call.progress import no_progress
     from relay.runs.results import encode, packet_object
@@ -149,12 +150,14 @@ async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | N
     store.write(record)
     transcript = Path(record.transcript) if record.transcript else None
     transcript_bytes = transcript.stat().st_size if transcript and transcript.exists() else 0
+    _, view = relay.get_result(GetResultInput(run_id=packet.run_id, detail=Detail.DIFF))
     return DemoResult(
         packet=packet,
         record_path=str(store.record_path(packet.run_id)),
         run_files=[str(p) for p in store.run_files(packet.run_id)],
         transcript_bytes=transcript_bytes,
         packet_bytes=len(encode(packet_object(packet))),
+        view_bytes=len(view.encode()),
         workspace=str(repo),
         git=has_git,
     )
@@ -206,5 +209,7 @@ def demo_main(settings: Settings, *, as_json: bool = False) -> int:
     if others:
         out.write("  with: " + ", ".join(Path(f).name for f in others) + "\n")
     out.write(f"  read it with: gravity-relay runs show {result.packet.run_id} --detail full\n")
+    out.write(f"  its review read, the targets' changed lines ({result.view_bytes:,} bytes; detail=\"diff\"): "
+              f"gravity-relay runs diff {result.packet.run_id}\n")
     out.write(f"The temporary repository and the demo worker were removed; {time.monotonic() - started:.1f}s in all.\n")
     return 0 if result.packet.ok else 1

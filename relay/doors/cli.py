@@ -428,11 +428,14 @@ def build_parser() -> argparse.ArgumentParser:
     show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
     show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
     show.add_argument("--detail", choices=["summary", "errors", "full", "diff"], default="summary")
-    show.add_argument("--max-chars", type=int, default=12_000)
-    diff = runs_sub.add_parser("diff", help="a run's patch, riskiest hunks first, exactly as antigravity_get_result "
-                               "with detail=\"diff\" answers (the whole patch: <data dir>/runs/RUN_ID.patch)")
+    show.add_argument("--max-chars", type=int, default=None,
+                      help="cut the answer to this many characters (default 12,000; --detail diff: 2,500)")
+    diff = runs_sub.add_parser("diff", help="the review read: a run's review targets at the lines the packet names, "
+                               "riskiest first, exactly as antigravity_get_result with detail=\"diff\" answers (the "
+                               "whole patch: <data dir>/runs/RUN_ID.patch)")
     diff.add_argument("run_id")
-    diff.add_argument("--max-chars", type=int, default=12_000)
+    diff.add_argument("--max-chars", type=int, default=None,
+                      help="cut it to this many characters (default 2,500; a larger one shows more of the change)")
     revert = runs_sub.add_parser("revert", help="undo a run: reverse-apply its patch to its workspace, all or nothing "
                                  "(refused, naming the files, when they changed since)")
     revert.add_argument("run_id")

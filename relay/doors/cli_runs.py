@@ -30,10 +30,13 @@ def _say(message: str, hint: str) -> None:
     print(f"gravity-relay: {message}\n  {hint}", file=sys.stderr)
 
 
-def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int = 12_000) -> int:
+def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int | None = None) -> int:
     """Print exactly the text block antigravity_get_result returns for the same arguments, errors included
-    (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument."""
-    arguments = {} if run_id is None else {"run_id": run_id, "detail": detail, "max_chars": max_chars}
+    (stdout); an error is also said in words on stderr. Exit 0, 1 for an error, 2 for a bad argument.
+    ``max_chars`` None leaves it out, as a call that names none: each detail's own default."""
+    arguments: dict = {} if run_id is None else {"run_id": run_id, "detail": detail}
+    if run_id is not None and max_chars is not None:
+        arguments["max_chars"] = max_chars
     result = get_result(Relay(settings), arguments)
     text = result.text
     # A diff view ends with its own newline; the JSON views get one.
@@ -109,8 +112,9 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     return 0
 
 
-def runs_diff(settings: Settings, run_id: str, *, max_chars: int = 12_000) -> int:
-    """The run's patch, riskiest hunks first: exactly antigravity_get_result(detail="diff")'s text."""
+def runs_diff(settings: Settings, run_id: str, *, max_chars: int | None = None) -> int:
+    """The run's review read (its review targets at the packet's lines, then the rest as room allows):
+    exactly antigravity_get_result(detail="diff")'s text."""
     return runs_show(settings, run_id, detail="diff", max_chars=max_chars)
 
 

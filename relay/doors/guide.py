@@ -114,8 +114,9 @@ Follow up with antigravity_continue(run_id, feedback): name the file and lines a
 A packet with `branch` ran isolated in a git worktree: nothing reached the user's tree until
 antigravity_continue(run_id, apply=true) applies it (APPLY_CONFLICT names the files when it cannot).
 Stop after two follow-ups and fix the rest yourself. antigravity_get_result(run_id, detail="errors")
-explains a failure; detail="full" has the whole record (transcript path included); detail="diff" has the
-run's patch, riskiest hunks first, so you can read the changed lines without opening files.
+explains a failure; detail="full" has the whole record (transcript path included); detail="diff" is the
+review read: the targets' changed lines at exactly those ranges, riskiest first, in 2,500 characters (its last
+line says what it left out and the max_chars that shows it), so you can review without opening files.
 
 Long runs: if your client cuts tool calls (60 s in many hosts, 300 s in Codex, 600 s in Gemini CLI), pass
 wait_seconds a little under that limit. An answer with status RUNNING means the run goes on: call

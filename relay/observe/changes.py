@@ -1,29 +1,23 @@
-"""What the worker really changed: the second look, compared with the snapshot taken before.
+"""What the worker really changed: git's diff of the before and after trees of the workspace.
 
-Cost: one more status pass (per repository), then work only for the paths that pass
-or the snapshot names:
+The snapshot (``relay.observe.snapshot``) wrote the workspace as a tree before the run; this
+module writes the after tree the same way and asks git for the difference of the two, once per
+repository: ``git diff-tree -p --binary --full-index -M``. That one answer is the change set
+(renames, modes, binaries, submodules, symlinks, every hunk whole, for the readers in
+``relay.review``) and the run's patch (``relay.observe.run_patch`` keeps it beside the record).
+Earlier edits are never blamed on the worker: they are in the before tree.
 
-* a path that was clean before and is dirty now: its before-content is HEAD, so one
-  ``git diff -U0 <HEAD before> -- <paths>`` for all of them gives hunks and counts (past a
-  few dozen paths, one diff of the workspace, whose other patches are skipped: git's
-  pathspec matching costs more than the stat pass);
-* a path that was already dirty, untracked or ignored before: compared by stat, then by
-  content hash; only if it really differs is it diffed, in Python, against the bytes the
-  snapshot kept, so the earlier edits are never blamed on the worker;
-* a path that vanished and one that appeared with similar content are paired as a rename
-  (git only sees renames it was told about with ``git mv``).
-
-Why it exists: the observer is the one place that decides which path changed and how it is
-compared; one file's diff is ``relay.observe.diff``, git's patches ``relay.observe.patch``,
-the worker's own list ``relay.observe.reported``.
+What git's view cannot show is said, never called unchanged: files kept out of the trees by
+size (compared by size and times), claims inside ignored folders and nested repositories
+(judged by timestamp), writes through a symlink that leads out of the workspace.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
+import re
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -31,36 +25,40 @@ from typing import Literal
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.observe.diff import ABSENT_SIDE, Side, compare_sides, is_binary, split_lines
-from relay.observe.git import GitError, run_git
-from relay.observe.patch import git_patches, patch_change
+from relay.observe.git import GitError
+from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.snapshot import (
-    ABSENT,
     SKIP_DIRS,
-    Entry,
-    RepoState,
+    TREE_FILE_MAX,
+    Repo,
     Snapshot,
     TooManyFiles,
-    read_bytes,
-    read_entry,
-    scan_repo,
-    walk_tree,
+    git_private,
+    repo_head,
+    stat_key,
+    write_after,
 )
 
 # normalize_reported is re-exported: callers knew it from here.
-__all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported"]
+__all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
+           "MAX_RANGES"]
 
-# Files larger than this are not diffed in Python; git handles tracked ones of any size.
-_DIFF_READ_LIMIT = 32 * 1024 * 1024
-# Rename pairing compares contents pairwise, so both sides are capped.
-_RENAME_MAX_SIDE = 200
-_RENAME_MAX_BYTES = 1024 * 1024
-_RENAME_MIN_SIMILARITY = 0.5
-# Files read in Python for one observation (new files, files dirty before); past it, the
-# rest are listed without line counts.
-_MAX_FILE_READS = 5_000
+# Changed lines kept per side of a file, and characters per line: whole hunks for the readers,
+# bounded so a generated file cannot fill the memory.
+HUNK_LINES = 4000
+HUNK_CHARS = 1000
+# Changed lines kept for one observation in all; past it, files are listed with their counts only.
+MAX_LINES_KEPT = 400_000
+MAX_RANGES = 100
 _NOTE_CHARS = 600
+
+# Everything the answer's shape depends on is pinned: the user's diff settings never reach it. Myers
+# without the indent heuristic keeps the line ranges the ranking was tuned on.
+_DIFF_OPTS = ("-r", "-p", "--binary", "--full-index", "--find-renames", "--no-ext-diff", "--no-textconv", "--no-color",
+              "--ignore-submodules=none", "--diff-algorithm=myers", "--no-indent-heuristic", "-U3",
+              "--inter-hunk-context=0")
+_DIFF_CONFIG = [("diff.suppressBlankEmpty", "false"), ("diff.renameLimit", "1000"), ("core.autocrlf", "false")]
 
 
 class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -82,290 +80,118 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     escapes: dict[str, str] = {}
     # The workspace itself no longer exists after the run.
     workspace_gone: bool = False
+    # git's patch of the two trees (every repository's, paths as in ``files``), and what it cannot hold: path -> why.
+    patch: bytes = b""
+    not_in_patch: dict[str, str] = {}
 
 
-class _Found(Exception):
-    """Raised by a comparison asked only whether anything changed."""
+# --------------------------------------------------------------------------- git's answer, read
 
 
-# --------------------------------------------------------------------------- git comparison
+_HUNK_HEAD = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
-def _changed(before: Entry, now: Entry, abspath: str) -> Entry | None:
-    """The entry now when it differs from ``before``, None when it is the same: kind, mode and
-    stat decide when they can, else the content hash (read only then)."""
-    if before.kind != now.kind or before.executable != now.executable:
-        return now
-    if before.kind in ("absent", "dir"):
-        return None
-    if before.kind == "link":
-        return None if before.digest == now.digest else now
-    if before.stat is not None and before.stat == now.stat:
-        return None
-    if before.kind == "special" or before.digest is None:
-        return now
-    now = read_entry(abspath, want_digest=True)
-    return None if now.digest == before.digest else now
+def _modes(head: bytes) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for line in head.split(b"\n")[1:]:
+        for key in ("new file mode ", "deleted file mode ", "old mode ", "new mode "):
+            if line.startswith(key.encode()):
+                found[key.strip()] = line[len(key):].decode("ascii", "replace")
+        if line.startswith(b"index ") and b" " in line[6:]:
+            found["index"] = line.rsplit(b" ", 1)[1].decode("ascii", "replace")
+    return found
 
 
-class _Observer:
-    """Compares before and after states; with ``diff=False`` stops at the first difference."""
-
-    def __init__(self, snapshot: Snapshot, *, diff: bool, list_ignored: Callable[[str], bool] | None = None) -> None:
-        self.snapshot = snapshot
-        self.list_ignored = list_ignored or (lambda path: False)
-        self.store = snapshot.store
-        self.diff = diff
-        self.changes: list[FileChange] = []
-        self.notes: list[str] = []
-        # out path -> where its before-content lives (for rename pairing)
-        self.origin: dict[str, tuple[RepoState | None, str, Entry | None]] = {}
-        self.reads_left = _MAX_FILE_READS
-        self.unread = 0
-
-    def found(self) -> None:
-        if not self.diff:
-            raise _Found
-
-    def look(self, workspace: Path) -> RepoState | None:
-        """Compare the snapshot with the workspace now, by the snapshot's own means (git status
-        or the walk); the repository's state now when it is git's."""
-        before = self.snapshot
-        if before.source == "git":
-            assert before.repo is not None
-            if not os.path.isdir(before.repo.root):
-                raise GitError("the repository is gone")
-            after = scan_repo(before.repo.root, before.repo.prefix, store=None)
-            self.compare_repo(before.repo, after, follow_head=True)
-            return after
-        if before.source == "tree":
-            self.compare_tree(before.tree or {}, walk_tree(str(workspace), store=None))
-        return None
-
-    # -- git
-
-    def compare_repo(self, before: RepoState, after: RepoState, *, follow_head: bool) -> None:
-        subs = set(before.subs) | set(after.subs)
-        base = before.head if follow_head else after.head
-        candidates: dict[str, Entry | None] = {p: e for p, e in before.entries.items() if p not in subs}
-        new_ignored: list[str] = []
-        for path, code in after.status.items():
-            if path in subs or path in candidates:
+def _read_hunks(section: Section, change: FileChange, ranges: list[tuple[int, int]], keep: bool) -> None:
+    """Counts, ranges (1-based, in the new file; a removal is marked at the line it follows) and the lines."""
+    for hunk in section.hunks:
+        if hunk.startswith(b"GIT binary patch"):
+            change.binary = True
+            continue
+        lines = hunk.split(b"\n")
+        match = _HUNK_HEAD.match(lines[0])
+        if match is None:
+            continue
+        new_line = int(match.group(1))
+        block: list[int] | None = None  # [first new line, added count]
+        for line in lines[1:]:
+            sign = line[:1]
+            if sign in (b"+", b"-"):
+                if block is None:
+                    block = [new_line, 0]
+                side = change.added_lines if sign == b"+" else change.removed_lines
+                if keep and len(side) < HUNK_LINES:
+                    side.append(line[1:HUNK_CHARS * 4].decode("utf-8", "replace")[:HUNK_CHARS])
+                if sign == b"+":
+                    change.additions += 1
+                    block[1] += 1
+                    new_line += 1
+                else:
+                    change.deletions += 1
                 continue
-            if code == "ignored" and not self.list_ignored(path):
-                # New ignored files are build output by the repository's own word; a new
-                # secret-looking file is listed anyway, the rest only if ignore rules changed.
-                new_ignored.append(path)
+            if sign == b"\\":
                 continue
-            candidates[path] = None
-        if follow_head and before.head != after.head:
-            self.found()
-            for path in self._head_moves(before, after):
-                if path not in subs:
-                    candidates.setdefault(path, None)
+            if block is not None:
+                ranges.append((block[0], block[0] + block[1] - 1) if block[1] else (max(block[0] - 1, 1),) * 2)
+                block = None
+            new_line += 1
+        if block is not None:
+            ranges.append((block[0], block[0] + block[1] - 1) if block[1] else (max(block[0] - 1, 1),) * 2)
 
-        batch = self._compare_entries(before, after, candidates, base)
-        if batch:
-            self._git_batch(before, after, batch, base)
-        if new_ignored and any(posixpath.basename(c.path) == ".gitignore" for c in self.changes):
-            self.notes.append("ignore rules changed: new ignored files are listed, files in newly ignored folders are not")
-            for path in new_ignored:
-                abspath = os.path.join(after.root, path)
-                self._compare(after.out(path), ABSENT_SIDE, abspath, read_entry(abspath, want_digest=False), before, path, None)
-        for sub in sorted(subs):
-            self._compare_sub(before, after, sub)
 
-    def _compare_entries(self, before: RepoState, after: RepoState, candidates: dict[str, Entry | None], base: str | None) -> list[str]:
-        batch: list[str] = []
-        for path, entry in candidates.items():
-            abspath = os.path.join(after.root, path)
-            out_path = after.out(path)
-            if entry is None:
-                if base is not None and after.status.get(path) not in ("untracked", "ignored"):
-                    self.found()
-                    batch.append(path)
-                elif (now := read_entry(abspath, want_digest=False)).kind != "absent":
-                    self.found()
-                    self._compare(out_path, ABSENT_SIDE, abspath, now, before, path, None)
-                continue
-            now = _changed(entry, read_entry(abspath, want_digest=False), abspath)
-            if now is None:
-                continue
-            self.found()
-            data = self.store.content(abspath)
-            if entry.kind == "file" and data is None and before.status.get(path) == "tracked" and base is not None:
-                # Before-content was over the budget; HEAD is the best before we have.
-                self.notes.append(f"{out_path}: before-content not kept, diff is against HEAD")
-                batch.append(path)
-                continue
-            before_side = Side(entry.kind, entry.executable, data if entry.kind in ("file", "link") else b"")
-            self._compare(out_path, before_side, abspath, now, before, path, entry)
-        return batch
+def _bounded_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Merge adjacent hunks, then coarser and coarser, until at most MAX_RANGES remain."""
+    gap = 1
+    out = sorted(ranges)
+    while True:
+        merged: list[tuple[int, int]] = []
+        for start, end in out:
+            if merged and start - merged[-1][1] <= gap:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        if len(merged) <= MAX_RANGES:
+            return merged
+        out, gap = merged, gap * 4
 
-    def _compare(self, out_path: str, before_side: Side, abspath: str, now: Entry, state: RepoState | None, path: str,
-                 entry: Entry | None) -> None:
-        """Compare one path in Python and keep the change, with where its before-content lives."""
-        unread = self.unread
-        after_side = self._side_now(abspath, now)
-        self._add(compare_sides(out_path, before_side, after_side, notes=self.notes if self.unread == unread else None),
-                  state, path, entry)
 
-    def _side_now(self, abspath: str, now: Entry) -> Side:
-        if now.kind == "file":
-            if self.reads_left <= 0:
-                # A worker that generated tens of thousands of files (an install without a
-                # .gitignore) gets them listed, not read; one note says how many.
-                self.unread += 1
-                return Side("file", now.executable, None)
-            self.reads_left -= 1
-            data = read_bytes(abspath, limit=_DIFF_READ_LIMIT + 1)
-            if data is None:
-                return ABSENT_SIDE  # gone (or unreadable) since the status pass
-            return Side("file", now.executable, data if len(data) <= _DIFF_READ_LIMIT else None)
-        if now.kind == "link":
-            try:
-                return Side("link", False, os.fsencode(os.readlink(abspath)))
-            except OSError:
-                return ABSENT_SIDE
-        return Side(now.kind, data=b"")
+def _change(parts: list[Section], keep: bool = True) -> FileChange:
+    """One path's change from its section(s) of git's patch (a file <-> symlink swap is two)."""
+    first = parts[0]
+    modes = [_modes(p.head) for p in parts]
+    seen = {m for found in modes for m in found.values()}
+    change = FileChange(path=first.path)
+    if len(parts) > 1:
+        change.kind = "type"
+    elif first.old_path != first.path:
+        change.kind, change.old_path = "renamed", first.old_path
+    elif "new file mode" in modes[0]:
+        change.kind = "added"
+    elif "deleted file mode" in modes[0]:
+        change.kind = "deleted"
+    change.symlink = "120000" in seen
+    change.submodule = "160000" in seen
+    mode_b = modes[0].get("old mode") or modes[0].get("deleted file mode") or modes[0].get("index")
+    mode_a = modes[-1].get("new mode") or modes[-1].get("new file mode") or modes[-1].get("index")
+    if mode_b and mode_a and mode_b != mode_a:
+        change.mode_before, change.mode_after = mode_b, mode_a
+    ranges: list[tuple[int, int]] = []
+    for part in parts:
+        _read_hunks(part, change, ranges, keep)
+        change.binary = change.binary or b"\nBinary files " in b"\n" + part.head
+    change.ranges = [] if change.kind == "deleted" or change.submodule else _bounded_ranges(ranges)
+    if change.kind == "modified" and change.mode_before and not (change.additions or change.deletions or change.binary):
+        change.kind = "mode"
+    return change
 
-    def _add(self, change: FileChange | None, before: RepoState | None, path: str, entry: Entry | None) -> None:
-        if change is None:
-            return
-        self.changes.append(change)
-        self.origin[change.path] = (before, path, entry)
 
-    def _head_moves(self, before: RepoState, after: RepoState) -> list[str]:
-        """Paths whose committed content moved during the run (the worker committed, reset...)."""
-        scope = [after.prefix.rstrip("/") or "."]
-        if after.head is None:
-            return []
-        if before.head is None:
-            out = run_git(Path(after.root), "ls-tree", ["-r", "-z", "--name-only"], values=[after.head], paths=scope, config=after.config)
-        else:
-            out = run_git(
-                Path(after.root), "diff", ["--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"],
-                values=[before.head, after.head], paths=scope, config=after.config,
-            )
-        return [os.fsdecode(p) for p in out.split(b"\0") if p]
-
-    def _git_batch(self, before: RepoState, after: RepoState, paths: list[str], base: str | None) -> None:
-        if base is not None:
-            for path, parts in git_patches(after, base, paths).items():
-                self._add(patch_change(after.out(path), parts), before, path, None)
-
-    def _compare_sub(self, before: RepoState, after: RepoState, sub: str) -> None:
-        had = sub in before.subs
-        b_state, a_state = before.subs.get(sub), after.subs.get(sub)
-        out_path = after.out(sub)
-        b_head = b_state.head if b_state else None
-        a_head = a_state.head if a_state else None
-        if b_state and a_state:
-            if b_head != a_head:
-                self.found()
-                self.changes.append(_sub_change(out_path, "modified", b_head, a_head))
-            self.compare_repo(b_state, a_state, follow_head=False)
-        elif a_state:
-            self.found()
-            self.changes.append(_sub_change(out_path, "added" if not had else "modified", None, a_head))
-        elif b_state:
-            self.found()
-            gone = not os.path.lexists(os.path.join(after.root, sub))
-            self.changes.append(_sub_change(out_path, "deleted" if gone else "modified", b_head, None))
-
-    # -- tree
-
-    def compare_tree(self, before: dict[str, Entry], after: dict[str, Entry]) -> None:
-        root = str(self.snapshot.workspace)
-        for path in sorted(before.keys() | after.keys()):
-            entry = before.get(path, ABSENT)
-            abspath = os.path.join(root, path)
-            now = _changed(entry, after.get(path, ABSENT), abspath)
-            if now is None:
-                continue
-            self.found()
-            data = self.store.content(abspath) if entry.kind in ("file", "link") else b""
-            self._compare(path, Side(entry.kind, entry.executable, data), abspath, now, None, path, entry)
-
-    # -- renames
-
-    def pair_renames(self) -> None:
-        deleted = [c for c in self.changes if c.kind == "deleted" and not c.submodule and not c.symlink]
-        added = [c for c in self.changes if c.kind == "added" and not c.submodule and not c.symlink]
-        if not deleted or not added or len(deleted) > _RENAME_MAX_SIDE or len(added) > _RENAME_MAX_SIDE:
-            return
-        old = self._before_contents(deleted)
-        root = str(self.snapshot.workspace)
-        new: dict[str, bytes] = {}
-        for c in added:
-            data = read_bytes(os.path.join(root, c.path), limit=_RENAME_MAX_BYTES + 1)
-            if data is not None and len(data) <= _RENAME_MAX_BYTES:
-                new[c.path] = data
-        scored: list[tuple[float, str, str]] = []
-        line_sets = {p: Counter(split_lines(d)) for p, d in old.items() if not is_binary(d)}
-        for a_path, a_data in new.items():
-            a_lines = None if is_binary(a_data) else Counter(split_lines(a_data))
-            for d_path, d_data in old.items():
-                if a_data == d_data:
-                    scored.append((1.0, a_path, d_path))
-                elif a_lines is not None and d_path in line_sets:
-                    d_lines = line_sets[d_path]
-                    total = sum(a_lines.values()) + sum(d_lines.values())
-                    if total:
-                        score = 2 * sum((a_lines & d_lines).values()) / total
-                        if score >= _RENAME_MIN_SIMILARITY:
-                            scored.append((score, a_path, d_path))
-        used_a: set[str] = set()
-        used_d: set[str] = set()
-        renamed: list[FileChange] = []
-        for _, a_path, d_path in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
-            if a_path in used_a or d_path in used_d:
-                continue
-            used_a.add(a_path)
-            used_d.add(d_path)
-            change = compare_sides(a_path, Side("file", data=old[d_path]), Side("file", data=new[a_path]), old_path=d_path)
-            if change is not None:
-                renamed.append(change)
-        if renamed:
-            self.changes = [c for c in self.changes if c.path not in used_a and c.path not in used_d] + renamed
-
-    def _before_contents(self, deleted: list[FileChange]) -> dict[str, bytes]:
-        """Before-content of deleted files: kept by the snapshot, or read from HEAD in one batch."""
-        out: dict[str, bytes] = {}
-        wanted: dict[str, tuple[RepoState, list[tuple[str, str]]]] = {}
-        root = str(self.snapshot.workspace)
-        for c in deleted:
-            state, path, entry = self.origin.get(c.path, (None, c.path, None))
-            if entry is not None or state is None:
-                data = self.store.content(os.path.join(state.root if state else root, path))
-                if data is not None and len(data) <= _RENAME_MAX_BYTES:
-                    out[c.path] = data
-            elif state.head and "\n" not in path:
-                wanted.setdefault(state.root, (state, []))[1].append((c.path, path))
-        for state, items in wanted.values():
-            request = b"".join(f"{state.head}:{path}\n".encode("utf-8", "surrogateescape") for _, path in items)
-            try:
-                blob = run_git(Path(state.root), "cat-file", ["--batch"], config=state.config, input=request)
-            except GitError:
-                continue
-            pos = 0
-            for out_path, _ in items:
-                header_end = blob.find(b"\n", pos)
-                if header_end < 0:
-                    break
-                header = blob[pos:header_end].split(b" ")
-                pos = header_end + 1
-                if len(header) == 3 and header[1] == b"blob":
-                    size = int(header[2])
-                    if size <= _RENAME_MAX_BYTES:
-                        out[out_path] = blob[pos : pos + size]
-                    pos += size + 1
-        return out
+def change_is_link(parts: list[Section]) -> bool:
+    return any(b" 120000" in p.head for p in parts)
 
 
 def _printable(text: str) -> str:
-    # A file name that is not UTF-8 arrives with surrogate escapes (so it could be opened);
-    # the record and the packet are JSON, so such bytes are shown as U+FFFD.
+    # A file name that is not UTF-8 arrives with surrogate escapes; the record and the packet
+    # are JSON, so such bytes are shown as U+FFFD.
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
@@ -373,23 +199,128 @@ def _printable_change(change: FileChange) -> FileChange:
     change.path = _printable(change.path)
     if change.old_path is not None:
         change.old_path = _printable(change.old_path)
-    if change.symlink:
-        change.added_lines = [_printable(line) for line in change.added_lines]
     return change
+
+
+def _diff(snapshot: Snapshot, repo: Repo) -> bytes:
+    if not repo.after or repo.before == repo.after:
+        return b""
+    prefix = repo.out_prefix
+    return git_private(snapshot.dir, repo, "diff-tree", [*_DIFF_OPTS, f"--src-prefix=a/{prefix}", f"--dst-prefix=b/{prefix}"],
+                       values=[repo.before, repo.after], config=_DIFF_CONFIG)
 
 
 def _sub_change(path: str, kind: str, old: str | None, new: str | None) -> FileChange:
     change = FileChange(path=path, kind=kind, submodule=True)  # type: ignore[arg-type]
     if old:
-        change.removed_lines = [f"Subproject commit {old}"]
-        change.deletions = 1
+        change.removed_lines, change.deletions = [f"Subproject commit {old}"], 1
     if new:
-        change.added_lines = [f"Subproject commit {new}"]
-        change.additions = 1
+        change.added_lines, change.additions = [f"Subproject commit {new}"], 1
     return change
 
 
+class _Look:
+    """One look after the run: every repository's diff, read into changes."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.changes: list[FileChange] = []
+        self.patch: list[bytes] = []
+        self.not_in_patch: dict[str, str] = {}
+        self.notes: list[str] = []
+        self.lines_left = MAX_LINES_KEPT
+        self.unread = 0
+
+    def repo(self, repo: Repo, list_ignored: Callable[[str], bool] | None) -> None:
+        if repo.depth and not repo.after:
+            self.changes.append(_sub_change(repo.out_prefix.rstrip("/"), "deleted", repo.head, None))
+            return
+        out = _diff(self.snapshot, repo)
+        header, sections = split_patch(out)
+        if repo.new_ignored and any(posixpath.basename(s.path) == ".gitignore" for s in sections):
+            # The worker changed the ignore rules: files they now hide are listed after all.
+            self.notes.append("ignore rules changed: new ignored files are listed, files in newly ignored folders are not")
+            paths = [p for p in repo.new_ignored if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
+            git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
+                        input=b"".join(os.fsencode(p) + b"\0" for p in paths))
+            options = ["--prefix=" + repo.prefix] if repo.prefix else []
+            repo.after = git_private(self.snapshot.dir, repo, "write-tree", options, index="after").decode().strip()
+            out = _diff(self.snapshot, repo)
+            header, sections = split_patch(out)
+        by_path: dict[str, list[Section]] = {}
+        explained = self._committed(repo) if repo.depth else set()
+        for section in sections:
+            if section.path not in explained:
+                by_path.setdefault(section.path, []).append(section)
+        for parts in by_path.values():
+            change = _change(parts, keep=self.lines_left > 0 or change_is_link(parts))
+            if self.lines_left <= 0 and not change.symlink:
+                self.unread += 1
+            self.lines_left -= len(change.added_lines) + len(change.removed_lines)
+            self.changes.append(change)
+            if change.submodule:
+                self.not_in_patch[change.path] = "submodule commit moved"
+            else:
+                self.patch.extend(p.data for p in parts)
+        self._big(repo)
+        self._nested(repo)
+
+    def _committed(self, repo: Repo) -> set[str]:
+        """In a submodule whose commit moved: the paths that commit explains (clean before and clean
+        now), left to the pointer's change rather than listed again file by file."""
+        now = repo_head(repo)
+        if not now or not repo.head or now == repo.head:
+            return set()
+
+        def names(a: str, b: str) -> set[str]:
+            out = git_private(self.snapshot.dir, repo, "diff-tree", ["-r", "-z", "--name-only", "--no-renames"], values=[a, b])
+            return {repo.out_prefix + os.fsdecode(p) for p in out.split(b"\0") if p}
+
+        try:
+            return names(repo.head, now) - names(repo.head, repo.before) - names(now, repo.after)
+        except GitError:
+            return set()
+
+    def _big(self, repo: Repo) -> None:
+        for path in sorted(repo.big.keys() | repo.after_big.keys()):
+            before, now = repo.big.get(path), repo.after_big.get(path)
+            if before == now:
+                continue
+            out = repo.out(path)
+            kind = "added" if before is None else "deleted" if now is None else "modified"
+            self.changes.append(FileChange(path=out, kind=kind))  # type: ignore[arg-type]
+            if repo.no_git:
+                self.not_in_patch[out] = "git is not installed (compared by size and time only)"
+                continue
+            self.not_in_patch[out] = f"larger than {TREE_FILE_MAX // (1024 * 1024)} MB (compared by size and time only)"
+            self.notes.append(f"{out}: not diffed (larger than {TREE_FILE_MAX // (1024 * 1024)} MB)")
+
+    def _nested(self, repo: Repo) -> None:
+        """Untracked nested repositories: the parent's tree does not hold their commit, so a move is said here."""
+        for path in repo.nested:
+            sub = repo.subs.get(path)
+            if sub is None or not sub.after:
+                continue
+            now = repo_head(sub)
+            if now != sub.head:
+                self.changes.append(_sub_change(repo.out(path), "modified", sub.head, now))
+                self.not_in_patch[repo.out(path)] = "submodule commit moved"
+        for path in repo.new_nested:
+            head = repo_head(Repo(root=os.path.join(repo.root, path), config=repo.config))
+            self.changes.append(_sub_change(repo.out(path), "added", None, head))
+            self.not_in_patch[repo.out(path)] = "submodule commit moved"
+
+
+def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Look:
+    write_after(snapshot, list_ignored=list_ignored)
+    look = _Look(snapshot)
+    for repo in snapshot.repos():
+        look.repo(repo, list_ignored)
+    return look
+
+
 # --------------------------------------------------------------------------- entry points
+
 
 def _join_notes(*parts: str | None) -> str | None:
     seen = list(dict.fromkeys(p for p in parts if p))
@@ -411,29 +342,50 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
         # The worker deleted the workspace itself: one change, said loudly (see _gone).
         return _gone(before, ws, started)
     ws = ws.resolve()
-    observer = _Observer(before, diff=True, list_ignored=list_ignored)
     source = before.source
     fallback_note = None
-    after: RepoState | None = None
-    try:
-        after = observer.look(ws)
-    except (GitError, TooManyFiles, OSError) as exc:
-        fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
-        source = "report"
-    if source == "report":
-        files = report_changes(ws, reported)
-    else:
-        observer.pair_renames()
-        files = sorted((_printable_change(c) for c in observer.changes), key=lambda c: c.path)
-    notes = observer.notes
-    if observer.unread:
-        notes.insert(0, f"{observer.unread:,} files listed without line counts (past {_MAX_FILE_READS:,} files read)")
-    budget_notes = "; ".join(notes[:3]) + (f" (+{len(notes) - 3} more)" if len(notes) > 3 else "") if notes else None
-    result = ChangeSet(source=source, files=files, note=_join_notes(before.note, fallback_note, budget_notes))
+    look = None
     if source != "report":
-        _beyond_view(result, before, after, ws, reported)
+        try:
+            look = _look(before, list_ignored)
+        except (GitError, TooManyFiles, OSError) as exc:
+            fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
+            source = "report"
+    if look is None:
+        result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note))
+    else:
+        notes = look.notes
+        if look.unread:
+            # A worker that generated tens of thousands of files gets them listed, not read into memory.
+            notes.insert(0, f"{look.unread:,} files listed without their lines (past {MAX_LINES_KEPT:,} lines kept)")
+        budget_notes = "; ".join(notes[:3]) + (f" (+{len(notes) - 3} more)" if len(notes) > 3 else "") if notes else None
+        result = ChangeSet(source=source, files=sorted((_printable_change(c) for c in look.changes), key=lambda c: c.path),
+                           note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
+                           not_in_patch=look.not_in_patch)
+        _beyond_view(result, before, ws, reported)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
+
+
+def workspace_changed(before: Snapshot, workspace: Path) -> bool:
+    """Whether anything changed since ``before``.
+
+    Used by the retry guard, so when it cannot tell (no snapshot worth the name, git
+    failing) it answers True: a run that may have touched files is never retried.
+    """
+    if before.source not in ("git", "tree"):
+        return True
+    try:
+        write_after(before)
+        look = _Look(before)
+        for repo in before.repos():
+            if repo.depth and not repo.after:
+                return True
+            look._big(repo)
+            look._nested(repo)
+        return bool(look.changes) or any(r.before != r.after for r in before.repos())
+    except (GitError, TooManyFiles, OSError):
+        return True
 
 
 # --------------------------------------------------------------------------- beyond the view
@@ -477,51 +429,59 @@ def _link_escape(ws: Path, path: str) -> tuple[str, str] | None:
     return None
 
 
-def _folded_reason(before: Snapshot, after: RepoState | None, path: str) -> str | None:
+def _folded_reason(before: Snapshot, path: str) -> str | None:
     """Why git (or the walk) cannot see ``path``, or None when it can."""
     if before.source == "tree":
         for part in Path(path).parts[:-1]:
             if part in SKIP_DIRS:
                 return f"inside {part}/, which the relay does not walk"
         return None
-    states = [s for s in (before.repo, after) if s is not None]
-    for state in states:
-        stack = [state]
-        while stack:
-            repo = stack.pop()
-            for folder in repo.folded:
-                out = repo.out(folder) if folder.startswith(repo.prefix) else None
-                if out and path.startswith(out):
-                    kind = "nested repository" if folder.rstrip("/") in repo.subs or folder.rstrip("/") in repo.nested \
-                        else "ignored folder"
-                    return f"inside the {kind} {out}, which git does not show"
-            stack.extend(sub for sub in repo.subs.values() if sub is not None)
-            if path.startswith(repo.out_prefix) and repo.status.get(repo.prefix + path[len(repo.out_prefix):]) == "ignored":
-                return "an ignored file, which git does not show"
-    if after is not None:
-        for sub, sub_state in after.subs.items():
-            out = after.out(sub) + "/"
-            if path.startswith(out) and before.repo is not None and sub not in before.repo.subs:
+    for repo in before.repos():
+        for folder in repo.folded:
+            out = repo.out(folder) if folder.startswith(repo.prefix) else None
+            if out and path.startswith(out):
+                sub = folder.rstrip("/")
+                kind = "nested repository" if sub in repo.subs or sub in repo.nested else "ignored folder"
+                return f"inside the {kind} {out}, which git does not show"
+        for new in repo.new_nested:
+            out = repo.out(new) + "/"
+            if path.startswith(out):
                 return f"inside the nested repository {out}, new in this run"
+        if path.startswith(repo.out_prefix):
+            rel = repo.prefix + path[len(repo.out_prefix):]
+            if rel in repo.new_ignored:
+                return "an ignored file, which git does not show"
     return None
 
 
-def _beyond_view(result: ChangeSet, before: Snapshot, after: RepoState | None, ws: Path, reported: Sequence[str]) -> None:
-    """What git's status and the tree walk cannot show: claims inside ignored folders or nested
-    repositories, and writes through symlinks that lead out of the workspace.
+def _links(before: Snapshot) -> list[str]:
+    """Symlinks of the before trees (a write through one leaves the trees unchanged)."""
+    found: list[str] = []
+    for repo in before.repos():
+        if not repo.before:
+            continue
+        try:
+            out = git_private(before.dir, repo, "ls-tree", ["-r", "-z"], values=[repo.before])
+        except GitError:
+            continue
+        for rec in out.split(b"\0"):
+            if rec.startswith(b"120000 "):
+                found.append(repo.out_prefix + os.fsdecode(rec.split(b"\t", 1)[1]))
+                if len(found) >= _MAX_BEYOND_CHECKS:
+                    return found
+    return found
+
+
+def _beyond_view(result: ChangeSet, before: Snapshot, ws: Path, reported: Sequence[str]) -> None:
+    """What the trees cannot show: claims inside ignored folders or nested repositories, and
+    writes through symlinks that lead out of the workspace.
 
     Never a verdict of "unchanged" on what was not looked at: a path there is listed as
     changed when its timestamps are newer than the snapshot, else named as not confirmed.
     """
     seen = {c.path for c in result.files} | {c.old_path for c in result.files if c.old_path}
     claims = normalize_reported(reported, ws)
-    # Symlinks the snapshot knows (dirty, untracked or walked) are checked even when unclaimed.
-    links = []
-    if before.repo is not None:
-        links = [before.repo.out(p) for p, e in before.repo.entries.items() if e.kind == "link"]
-    elif before.tree is not None:
-        links = [p for p, e in before.tree.items() if e.kind == "link"]
-    candidates = list(dict.fromkeys([*claims, *links]))[:_MAX_BEYOND_CHECKS]
+    candidates = list(dict.fromkeys([*claims, *_links(before)]))[:_MAX_BEYOND_CHECKS]
     claimed = set(claims)
     for path in candidates:
         escape = _link_escape(ws, path)
@@ -537,7 +497,7 @@ def _beyond_view(result: ChangeSet, before: Snapshot, after: RepoState | None, w
             continue
         if path in seen or path not in claimed:
             continue
-        why = _folded_reason(before, after, path)
+        why = _folded_reason(before, path)
         if why is None:
             continue  # git sees this path: "claimed but unchanged" is the truth
         changed = _changed_during(str(ws / path), before.started_ns)
@@ -548,18 +508,3 @@ def _beyond_view(result: ChangeSet, before: Snapshot, after: RepoState | None, w
             state = "not there" if changed is None else "its timestamps predate the run"
             result.unseen[path] = f"{why}; {state}"
     result.files.sort(key=lambda c: c.path)
-
-
-def workspace_changed(before: Snapshot, workspace: Path) -> bool:
-    """Whether anything changed since ``before``; stops at the first difference.
-
-    Used by the retry guard, so when it cannot tell (no snapshot worth the name, git
-    failing) it answers True: a run that may have touched files is never retried.
-    """
-    if before.source not in ("git", "tree"):
-        return True
-    try:
-        _Observer(before, diff=False).look(Path(workspace).resolve())
-    except (_Found, GitError, TooManyFiles, OSError):
-        return True
-    return False

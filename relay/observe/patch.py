@@ -1,181 +1,161 @@
-"""git's own patches: asked for in as few ``git diff -U0`` calls as fit, parsed into changes.
+"""Reading a run's patch back: its header lines and per-file sections (git's own patch format).
 
-Why it exists: a path clean before the run has HEAD as its before-content, which git diffs far
-faster than Python; its output (C-quoted paths, mode lines, binary markers, a type change as two
-patches) becomes the same ``FileChange`` and line sample ``relay.observe.diff`` gives the rest.
+Why it exists: the diff view (``relay.review.diff_view``) and ``runs revert`` (``relay.runs.patches``)
+read the patch ``relay.observe.run_patch`` keeps; a section's names, hunks and binary sizes are
+what they show and check. git writes the patch; nothing here writes one.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from relay.core.contracts import FileChange
-from relay.observe.diff import HUNK_LINES, LineSample, fill_counts, mark_mode_only
-from relay.observe.git import run_git
-from relay.observe.snapshot import RepoState
+__all__ = ["Section", "split_patch", "quote_path", "unquote_path", "NOT_IN_PATCH", "CUT"]
 
-__all__ = ["git_patches", "parse_patch", "patch_change"]
-
-# Past this many paths one unrestricted diff beats pathspec matching (see git_patches).
-_PATHSPEC_MAX = 48
-# Argument lists stay well under every platform's limit.
-_ARGV_CHUNK_BYTES = 64 * 1024
-
-_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12, ord("r"): 13, ord('"'): 34, ord("\\"): 92}
+# Header lines a revert refuses (the patch does not hold the whole run) and the view repeats.
+NOT_IN_PATCH = b"# not in this patch: "
+CUT = b"# cut: "
 
 
-def _unquote(quoted: bytes) -> tuple[bytes, int]:
-    """Decode one C-quoted git path starting at quoted[0] == '"'; returns (bytes, end index)."""
+def quote_path(name: bytes) -> bytes:
+    """A path as git writes it (``core.quotepath=off``): C-quoted only when it holds a quote, a
+    backslash or a control character; bytes past ASCII stay as they are."""
+    if not any(c < 0x20 or c in (0x22, 0x5C, 0x7F) for c in name):
+        return name
+    out = bytearray(b'"')
+    escapes = {0x07: b"\\a", 0x08: b"\\b", 0x09: b"\\t", 0x0A: b"\\n", 0x0B: b"\\v", 0x0C: b"\\f", 0x0D: b"\\r",
+               0x22: b'\\"', 0x5C: b"\\\\"}
+    for c in name:
+        if c in escapes:
+            out += escapes[c]
+        elif c < 0x20 or c == 0x7F:
+            out += b"\\%03o" % c
+        else:
+            out.append(c)
+    out += b'"'
+    return bytes(out)
+
+
+def unquote_path(text: bytes) -> bytes:
+    """The inverse of ``quote_path`` (and of git's own quoting, octal escapes included)."""
+    if not (text.startswith(b'"') and text.endswith(b'"') and len(text) >= 2):
+        return text
+    body = text[1:-1]
+    simple = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12, ord("r"): 13,
+              ord('"'): 0x22, ord("\\"): 0x5C}
     out = bytearray()
-    i = 1
-    while i < len(quoted):
-        ch = quoted[i]
-        if ch == 0x22:
-            return bytes(out), i + 1
-        if ch == 0x5C and i + 1 < len(quoted):
-            nxt = quoted[i + 1]
-            if 0x30 <= nxt <= 0x37:
-                out.append(int(quoted[i + 1 : i + 4], 8) & 0xFF)
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == 0x5C and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt in simple:
+                out.append(simple[nxt])
+                i += 2
+                continue
+            if 0x30 <= nxt <= 0x37 and i + 3 < len(body) + 1:
+                out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
                 i += 4
                 continue
-            out.append(_ESCAPES.get(nxt, nxt))
-            i += 2
-            continue
-        out.append(ch)
+        out.append(c)
         i += 1
-    return bytes(out), i
+    return bytes(out)
 
 
-def _header_path(rest: bytes) -> str:
-    """The path of ``diff --git a/P b/P`` (renames are off, so both names are the same P)."""
-    if rest.startswith(b'"'):
-        raw, _ = _unquote(rest)
-        return os.fsdecode(raw[2:])
-    length = (len(rest) - 5) // 2
-    return os.fsdecode(rest[2 : 2 + length])
+def _lines(data: bytes) -> list[bytes]:
+    """Lines with their newline; a last line without one stays without (git's "\\ No newline")."""
+    parts = data.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
 
 
 @dataclass(slots=True)
-class _Patch:
+class Section:
+    """One file's part of a patch: its header lines, its hunks (or binary payload), its path."""
+
     path: str
-    acc: LineSample
-    kind: str = "modified"
-    mode_before: str | None = None
-    mode_after: str | None = None
-    binary: bool = False
+    old_path: str
+    head: bytes
+    hunks: list[bytes]
+    binary: tuple[int, int] | None = None  # (bytes before, bytes after) of a binary file
+
+    @property
+    def data(self) -> bytes:
+        return self.head + b"".join(self.hunks)
 
 
-def parse_patch(out: bytes, wanted: set[str] | None = None) -> dict[str, list[_Patch]]:
-    """Split ``git diff -U0`` output into per-path patches (a type change gives two).
+def _diff_names(line: bytes) -> tuple[bytes, bytes]:
+    """The a/ and b/ names of a ``diff --git`` line whose two names are the same path."""
+    rest = line[len(b"diff --git ") :].rstrip(b"\n")
+    if rest.startswith(b'"'):
+        end = 1
+        while end < len(rest) and rest[end] != 0x22:
+            end += 2 if rest[end] == 0x5C else 1
+        a, b = rest[: end + 1], rest[end + 2 :]
+        return unquote_path(a)[2:], unquote_path(b)[2:]
+    half = (len(rest) - 1) // 2
+    return rest[2:half], rest[half + 3 :]
 
-    With ``wanted``, patches of other paths are stepped over without being sampled.
+
+def split_patch(data: bytes) -> tuple[list[bytes], list[Section]]:
+    """(the header's lines, the file sections) of a patch written by ``build_run_patch``.
+
+    Inside a section, a line starting ``@@ `` begins a hunk (content lines start with a space,
+    ``+``, ``-`` or ``\\``), and ``diff --git`` at a line's start begins the next file (a
+    base85 line holds no space).
     """
-    patches: dict[str, list[_Patch]] = {}
-    cur: _Patch | None = None
-    skip = False
-    old_left = new_left = 0
-    for line in out.split(b"\n"):
-        if old_left or new_left:
-            # Inside a hunk the counts decide, so a removed line reading "--- a/x" or
-            # "diff --git" is content, never a header.
-            if line.startswith(b"-") and old_left:
-                old_left -= 1
-                if not skip:
-                    cur.acc.line("-", line[1:])  # type: ignore[union-attr]
-            elif line.startswith(b"+") and new_left:
-                new_left -= 1
-                if not skip:
-                    cur.acc.line("+", line[1:])  # type: ignore[union-attr]
-            continue
+    header: list[bytes] = []
+    sections: list[Section] = []
+    cur_head: list[bytes] = []
+    hunks: list[bytes] = []
+    hunk: list[bytes] = []
+    binary_sizes: list[int] = []
+    in_binary = False
+
+    def close() -> None:
+        if not cur_head:
+            return
+        if hunk:
+            hunks.append(b"".join(hunk))
+        head = b"".join(cur_head)
+        a, b = _diff_names(cur_head[0])
+        old, new = a, b
+        for line in cur_head[1:]:
+            if line.startswith(b"rename from "):
+                old = unquote_path(line[12:].rstrip(b"\n"))
+            elif line.startswith(b"rename to "):
+                new = unquote_path(line[10:].rstrip(b"\n"))
+        binary = (binary_sizes[1], binary_sizes[0]) if len(binary_sizes) == 2 else None
+        sections.append(Section(path=os.fsdecode(new), old_path=os.fsdecode(old), head=head, hunks=list(hunks), binary=binary))
+
+    for line in _split_nl(data):
         if line.startswith(b"diff --git "):
-            path = _header_path(line[len(b"diff --git ") :])
-            skip = wanted is not None and path not in wanted
-            cur = _Patch(path, LineSample(path))
-            if not skip:
-                patches.setdefault(cur.path, []).append(cur)
-        elif cur is None or line.startswith(b"\\"):
-            continue
+            close()
+            cur_head, hunks, hunk, binary_sizes, in_binary = [line], [], [], [], False
+        elif not cur_head:
+            header.append(line)
+        elif in_binary:
+            hunk.append(line)
+            if line.startswith(b"literal ") or line.startswith(b"delta "):
+                binary_sizes.append(int(line.split()[1]))
         elif line.startswith(b"@@ "):
-            old_part, new_part = line.split(b" ", 3)[1:3]
-            old_count = int(old_part.split(b",")[1]) if b"," in old_part else 1
-            new_start, _, new_count_raw = new_part[1:].partition(b",")
-            new_count = int(new_count_raw) if new_count_raw else 1
-            cur.acc.hunk(int(new_start), old_count, new_count)
-            old_left, new_left = old_count, new_count
-        elif line.startswith(b"new file mode "):
-            cur.kind, cur.mode_after = "added", line[14:].decode()
-        elif line.startswith(b"deleted file mode "):
-            cur.kind, cur.mode_before = "deleted", line[18:].decode()
-        elif line.startswith(b"old mode "):
-            cur.mode_before = line[9:].decode()
-        elif line.startswith(b"new mode "):
-            cur.mode_after = line[9:].decode()
-        elif line.startswith(b"index ") and b" " in line[6:]:
-            mode = line.rsplit(b" ", 1)[1].decode()
-            cur.mode_before = cur.mode_before or mode
-            cur.mode_after = cur.mode_after or mode
-        elif line.startswith(b"Binary files "):
-            cur.binary = True
-    return patches
+            if hunk:
+                hunks.append(b"".join(hunk))
+            hunk = [line]
+        elif line.startswith(b"GIT binary patch"):
+            in_binary = True
+            hunk = [line]
+        elif hunk:
+            hunk.append(line)
+        else:
+            cur_head.append(line)
+    close()
+    return header, sections
 
 
-def patch_change(out_path: str, parts: list[_Patch]) -> FileChange:
-    first, last = parts[0], parts[-1]
-    modes = {m for p in parts for m in (p.mode_before, p.mode_after) if m}
-    change = FileChange(path=out_path, kind=first.kind)  # type: ignore[arg-type]
-    if len(parts) > 1:
-        change.kind = "type"  # git writes a file <-> symlink swap as a deletion plus an addition
-    change.symlink = "120000" in modes
-    change.submodule = "160000" in modes
-    change.binary = any(p.binary for p in parts)
-    mode_b = first.mode_before
-    mode_a = last.mode_after
-    if mode_b and mode_a and mode_b != mode_a:
-        change.mode_before, change.mode_after = mode_b, mode_a
-    acc = LineSample(out_path)
-    for p in parts:
-        acc.additions += p.acc.additions
-        acc.deletions += p.acc.deletions
-        acc.ranges += p.acc.ranges
-        acc.added += p.acc.added
-        acc.removed += p.acc.removed
-    acc.added, acc.removed = acc.added[:HUNK_LINES], acc.removed[:HUNK_LINES]
-    fill_counts(change, acc)
-    if change.kind == "deleted":
-        change.ranges = []  # a deleted file has no new lines
-    return mark_mode_only(change, not change.binary and not change.additions and not change.deletions)
-
-
-def _chunks(paths: Sequence[str]) -> Iterable[list[str]]:
-    chunk: list[str] = []
-    size = 0
-    for path in paths:
-        if chunk and size + len(path) > _ARGV_CHUNK_BYTES:
-            yield chunk
-            chunk, size = [], 0
-        chunk.append(path)
-        size += len(path) + 1
-    if chunk:
-        yield chunk
-
-
-_DIFF_OPTS = ("--no-ext-diff", "--no-textconv", "--no-color", "--no-renames", "--ignore-submodules=dirty", "-U0",
-              "--inter-hunk-context=0", "--src-prefix=a/", "--dst-prefix=b/", "--diff-algorithm=myers", "--no-indent-heuristic")
-
-
-def git_patches(state: RepoState, base: str, paths: list[str]) -> dict[str, list[_Patch]]:
-    """The patches of ``paths`` (repository-relative) between ``base`` and the work tree."""
-    if len(paths) > _PATHSPEC_MAX:
-        # git matches every pathspec against every index entry, so past a few dozen
-        # paths one diff of the whole workspace (unchanged files cost a stat) is faster;
-        # the patches of paths not asked for are stepped over.
-        out = run_git(Path(state.root), "diff", _DIFF_OPTS, values=[base], paths=[state.prefix.rstrip("/") or "."], config=state.config)
-        return parse_patch(out, wanted=set(paths))
-    parsed: dict[str, list[_Patch]] = {}
-    for chunk in _chunks(paths):
-        out = run_git(Path(state.root), "diff", _DIFF_OPTS, values=[base], paths=chunk, config=state.config)
-        parsed.update(parse_patch(out))
-    return parsed
+def _split_nl(data: bytes) -> list[bytes]:
+    # bytes.splitlines also splits on \r, \x0b, \x0c...: content lines hold those, so split on \n only.
+    return _lines(data)

@@ -1,11 +1,10 @@
 """Put chosen files back to what they held before a run (issue 10, ``on_violation: "revert"``).
 
-The pre-run snapshot is the only source: a file that was dirty, untracked or ignored
-before has its bytes in the snapshot's ContentStore (within its budgets); a clean tracked
-file's before is the snapshot's HEAD, read from git; a path that was not there before is
-removed. A file whose before the relay does not hold (past the snapshot's budget, under a
-folder git folds, a submodule it did not scan, a workspace with no snapshot) is never
-touched: ``restore_paths`` says why instead. Nothing is written outside the workspace: a
+The before tree is the only source (``before_of``): a file's blob there is what it held,
+the user's uncommitted edits included; a path not in it was not there before and is removed.
+A file whose before the relay does not hold (kept out of the trees by size, under a folder
+git folds, a submodule it did not scan, a workspace with no snapshot) is never touched:
+``restore_paths`` says why instead. Nothing is written outside the workspace: a
 folder the worker turned into a symlink leading out is refused, and a symlink at the path
 itself is replaced, never written through.
 """
@@ -17,8 +16,8 @@ import stat as stat_mod
 from pathlib import Path
 from typing import NamedTuple
 
-from relay.observe.git import GitError, run_git
-from relay.observe.snapshot import SKIP_DIRS, RepoState, Snapshot
+from relay.observe.git import GitError
+from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, git_private
 
 __all__ = ["Before", "before_of", "restore_paths"]
 
@@ -32,123 +31,109 @@ class Before(NamedTuple):
 
 
 _PATHS_PER_CALL = 1000
-_NOT_KEPT = "its pre-run content was not kept (larger than the snapshot's per-file limit, or past its budget)"
 
 
-def _locate(repo: RepoState, out_path: str) -> tuple[RepoState, str] | str:
-    """The repository that holds ``out_path`` and the path inside it, or why the relay cannot say."""
-    for sub, state in repo.subs.items():
-        sub_out = repo.out(sub)
-        if out_path == sub_out:
-            return "it is a submodule or nested repository (its commit is not restored)"
-        if out_path.startswith(sub_out + "/"):
-            if state is None:
-                return "it lies in a submodule or nested repository the snapshot did not scan"
-            return _locate(state, out_path)
-    return repo, repo.prefix + out_path[len(repo.out_prefix) :]
+def _locate(snapshot: Snapshot, out_path: str) -> tuple[Repo, str] | str:
+    """The repository whose trees hold ``out_path`` and the path inside its trees, or why the relay cannot say."""
+    repo = snapshot.repo
+    assert repo is not None
+    while True:
+        for sub, state in repo.subs.items():
+            sub_out = repo.out(sub)
+            if out_path == sub_out:
+                return "it is a submodule or nested repository (its commit is not restored)"
+            if out_path.startswith(sub_out + "/"):
+                if state is None:
+                    return "it lies in a submodule or nested repository the snapshot did not scan"
+                repo = state
+                break
+        else:
+            return repo, out_path[len(repo.out_prefix):]
 
 
-def _from_head(state: RepoState, paths: list[str]) -> dict[str, Before | str]:
-    """Before-states of clean paths from the snapshot's HEAD: one ls-tree and one cat-file for all."""
+def _unknown(snapshot: Snapshot, repo: Repo, rel: str) -> str | None:
+    """Why the before trees do not say what ``rel`` held, or None when they do."""
+    if repo.no_git:
+        return "git is not installed: the relay kept no pre-run content"
+    if rel in repo.big:
+        return f"its pre-run content was not kept (larger than {TREE_FILE_MAX // (1024 * 1024)} MB: compared by size only)"
+    if snapshot.source == "tree" and any(part in SKIP_DIRS for part in rel.split("/")[:-1]):
+        return "it lies in a folder the snapshot does not walk"
+    full = repo.prefix + rel
+    if any(full.startswith(folder) for folder in repo.folded):
+        return "it lies in a folder git folds (ignored, or a nested repository); its before is unknown"
+    return None
+
+
+def _from_tree(snapshot: Snapshot, repo: Repo, paths: list[str]) -> dict[str, Before | str]:
+    """Before-states from the before tree: one ls-tree per thousand paths, one cat-file for all."""
     found: dict[str, Before | str] = {}
-    if not state.head:
-        return found
-    listing = b""
+    objects: list[tuple[str, str, str]] = []  # path, mode, oid
     for start in range(0, len(paths), _PATHS_PER_CALL):  # a bounded argv, whatever the number of paths
         chunk = paths[start : start + _PATHS_PER_CALL]
         try:
-            listing += run_git(Path(state.root), "ls-tree", ["-z", "--full-tree"], values=[state.head], paths=chunk,
-                               config=state.config) + b"\0"
+            listing = git_private(snapshot.dir, repo, "ls-tree", ["-z"], values=[repo.before], paths=chunk)
         except GitError as exc:
-            found.update({p: f"git could not read HEAD ({exc})" for p in chunk})
-    objects: list[tuple[str, str, str]] = []  # path, mode, oid
-    for rec in listing.split(b"\0"):
-        if not rec or b"\t" not in rec:
+            found.update({p: f"git could not read the before tree ({exc})" for p in chunk})
             continue
-        meta, _, name = rec.partition(b"\t")
-        mode, kind, oid = meta.decode("ascii", "replace").split(" ")
-        path = os.fsdecode(name)
-        if kind != "blob":
-            found[path] = f"it is a {kind} in HEAD, not a file"
-        else:
-            objects.append((path, mode, oid))
-    if not objects:
-        return found
-    try:
-        blob = run_git(Path(state.root), "cat-file", ["--batch"], config=state.config,
-                       input="".join(f"{oid}\n" for _, _, oid in objects).encode("ascii"))
-    except GitError as exc:
-        return {**found, **{p: f"git could not read HEAD ({exc})" for p, _, _ in objects}}
-    pos = 0
-    for path, mode, _ in objects:
-        end = blob.find(b"\n", pos)
-        header = blob[pos:end].split(b" ")
-        pos = end + 1
-        if len(header) != 3:
-            found[path] = "git could not read its HEAD content"
-            continue
-        size = int(header[2])
-        data = blob[pos : pos + size]
-        pos += size + 1
-        found[path] = Before("link" if mode == "120000" else "file", data, mode == "100755")
+        for rec in listing.split(b"\0"):
+            if not rec or b"\t" not in rec:
+                continue
+            meta, _, name = rec.partition(b"\t")
+            mode, kind, oid = meta.decode("ascii", "replace").split(" ")
+            path = os.fsdecode(name)
+            if kind != "blob":
+                found[path] = f"it was a {'folder' if kind == 'tree' else kind} before the run, not a file"
+            else:
+                objects.append((path, mode, oid))
+    if objects:
+        try:
+            blob = git_private(snapshot.dir, repo, "cat-file", ["--batch"],
+                               input="".join(f"{oid}\n" for _, _, oid in objects).encode("ascii"))
+        except GitError as exc:
+            return {**found, **{p: f"git could not read the before tree ({exc})" for p, _, _ in objects}}
+        pos = 0
+        for path, mode, _ in objects:
+            end = blob.find(b"\n", pos)
+            header = blob[pos:end].split(b" ")
+            pos = end + 1
+            if len(header) != 3:
+                found[path] = "git could not read its pre-run content"
+                continue
+            size = int(header[2])
+            found[path] = Before("link" if mode == "120000" else "file", blob[pos : pos + size], mode == "100755")
+            pos += size + 1
+    for path in paths:
+        if path not in found:
+            found[path] = Before("absent") if not repo.ignored_overflow else \
+                "it may be an ignored file past the snapshot's watch limit; its before is unknown"
     return found
 
 
-def _in_folded(state: RepoState, rel: str) -> bool:
-    return any(rel.startswith(folder) for folder in state.folded)
-
-
 def before_of(snapshot: Snapshot, paths: list[str]) -> dict[str, Before | str]:
-    """Each workspace-relative path's pre-run state, or (a string) why the relay does not hold it."""
+    """Each workspace-relative path's pre-run state, or (a string) why the relay does not hold it.
+
+    The one place that knows what a file held before the run: the blob of the before tree."""
     out: dict[str, Before | str] = {}
-    if snapshot.source == "report":
+    if snapshot.source == "report" or snapshot.repo is None:
         return {p: "the relay took no snapshot of this workspace before the run" for p in paths}
-    if snapshot.source == "tree":
-        tree = snapshot.tree or {}
-        for path in paths:
-            entry = tree.get(path)
-            if entry is None:
-                skipped = any(part in SKIP_DIRS for part in path.split("/")[:-1])
-                out[path] = "it lies in a folder the snapshot does not walk" if skipped else Before("absent")
-            else:
-                out[path] = _kept(snapshot, os.path.join(str(snapshot.workspace), path), entry.kind, entry.executable)
-        return out
-    assert snapshot.repo is not None
-    from_head: dict[int, tuple[RepoState, dict[str, str]]] = {}  # repo -> {rel: out path}
+    wanted: dict[int, tuple[Repo, dict[str, str]]] = {}  # repo -> {path in its trees: out path}
     for path in paths:
-        where = _locate(snapshot.repo, path)
+        where = _locate(snapshot, path)
         if isinstance(where, str):
             out[path] = where
             continue
-        state, rel = where
-        entry = state.entries.get(rel)
-        if entry is not None:
-            out[path] = _kept(snapshot, os.path.join(state.root, rel), entry.kind, entry.executable)
-        elif _in_folded(state, rel):
-            out[path] = "it lies in a folder git folds (ignored, or a nested repository); its before is unknown"
+        repo, rel = where
+        why = _unknown(snapshot, repo, rel)
+        if why is not None:
+            out[path] = why
         else:
-            from_head.setdefault(id(state), (state, {}))[1][rel] = path
-    for state, wanted in from_head.values():
-        heads = _from_head(state, sorted(wanted))
-        for rel, path in wanted.items():
-            if rel in heads:
-                out[path] = heads[rel]
-            elif state.ignored_overflow:
-                out[path] = "it may be an ignored file past the snapshot's watch limit; its before is unknown"
-            else:
-                out[path] = Before("absent")  # not in HEAD, not dirty, untracked or ignored before: new
+            wanted.setdefault(id(repo), (repo, {}))[1][rel] = path
+    for repo, rels in wanted.values():
+        for rel, before in _from_tree(snapshot, repo, sorted(rels)).items():
+            if rel in rels:
+                out[rels[rel]] = before
     return out
-
-
-def _kept(snapshot: Snapshot, abspath: str, kind: str, executable: bool) -> Before | str:
-    if kind == "absent":
-        return Before("absent")
-    if kind not in ("file", "link"):
-        return f"it was a {kind} before the run, not a file"
-    data = snapshot.store.content(abspath)
-    if data is None:
-        return _NOT_KEPT
-    return Before(kind, data, executable)
 
 
 def _inside(real: str, root: str) -> bool:

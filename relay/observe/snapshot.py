@@ -1,72 +1,76 @@
-"""Record what the workspace holds before a run, so nothing already there is blamed on the worker.
+"""The workspace at one moment as git trees, written without touching the user's repository.
 
-Three sources, tried in order (``Snapshot.source`` says which one was used):
+Before the worker starts, each repository's index is copied to a private file; with
+``GIT_INDEX_FILE`` at that copy and objects going to a private object directory that borrows
+the repository's (``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths
+``git status`` names as differing from that index (dirty, untracked, watched ignored files) are
+added to it and ``git write-tree`` gives the **before tree** of the workspace folder: the user's
+uncommitted and untracked files included, their index and object store untouched. The same pass
+after the worker, from a copy of the before index, gives the **after tree**. Everything a run
+changed is then git's answer about those two trees (``relay.observe.changes``), and "what a file
+held before the run" is a blob of the before tree (``before_of``): no content is kept in memory.
 
-git   One ``git status`` pass (porcelain v2, ``-z``, untracked files listed one by one,
-      ignored *files* listed but ignored folders left folded). Every path git reports as
-      dirty, untracked or ignored is recorded by content identity (a hash, not only its
-      mtime), and its bytes are kept, compressed, so that a file the worker edits on top of
-      earlier edits can later show only the worker's lines. Clean tracked files need
-      nothing: their before-content is HEAD. Checked-out submodules get the same treatment,
-      each by its own safe git.
-tree  Outside git: a walk of the workspace that skips .git, dependency folders,
-      virtualenvs, caches and build output, recording every file the same way.
-report  When neither works (a tree past ``TREE_MAX_FILES``), the worker's own list is all
-      there will be; the snapshot records only that fact.
+The private index and objects live in a folder of their own (the run's, in the data dir, or a
+temporary one), with ``snapshot.json`` beside them, so a run whose relay died is diffed and
+reverted exactly after a restart (``load_snapshot``).
 
-Everything is bounded: per-file and total budgets for kept content and for hashing. Past
-a budget a file is remembered by hash only, then by stat only, and ``Snapshot.note`` says
-so. The building blocks here (``Entry``, ``RepoState``, ``ContentStore``, ``scan_repo``,
-``walk_tree``, ``read_entry``) are shared with ``relay.observe.changes``, which takes the second
-look after the run.
+Sources (``Snapshot.source``): ``git``; ``tree`` outside git (the same, with a private git dir,
+over a walk that skips dependency folders, virtualenvs, caches and build output); ``report``
+when neither works (a tree past ``TREE_MAX_FILES``): the worker's list is all there will be.
+
+Rules kept from the file snapshot: ignored *folders* are folded (never called unchanged, judged
+by timestamp when claimed); ignored *files* are watched up to ``_MAX_IGNORED``; submodules and
+untracked nested repositories get a private index each. A size rule keeps a file the repository
+does not track and larger than ``TREE_FILE_MAX`` out of the trees: hashing and storing a
+multi-hundred-MB untracked file on every run would cost more than the rest of the observation;
+such a file is compared by size, times and inode (``Repo.big``).
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
+import shutil
 import stat as stat_mod
+import tempfile
 import time
-import zlib
-from dataclasses import dataclass, field
+import weakref
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
-from relay.observe.git import GitError, filter_overrides, run_git, z_records
+import msgspec
+
+from relay.observe.git import GitError, filter_overrides, git_env, run_git, z_records
 
 __all__ = [
     "Snapshot",
+    "Repo",
     "take_snapshot",
-    "Entry",
-    "ABSENT",
-    "RepoState",
-    "ContentStore",
-    "scan_repo",
+    "load_snapshot",
+    "write_after",
     "walk_tree",
-    "read_entry",
-    "read_bytes",
+    "repo_head",
+    "stat_key",
     "TooManyFiles",
     "SKIP_DIRS",
     "TREE_MAX_FILES",
-    "KEEP_FILE_BYTES",
+    "TREE_FILE_MAX",
+    "EMPTY_TREE",
 ]
 
 Source = Literal["git", "tree", "report"]
 
-# Before-content is kept for files up to this size (larger ones: hash only, and a note).
-KEEP_FILE_BYTES = 4 * 1024 * 1024
-# Total compressed before-content a snapshot may hold in memory.
-_KEEP_TOTAL_BYTES = 48 * 1024 * 1024
-# Total bytes read for hashing; past it, identity falls back to stat (size, mtime, ctime, inode).
-_HASH_TOTAL_BYTES = 512 * 1024 * 1024
+# Untracked and ignored files larger than this stay out of the trees (compared by stat).
+TREE_FILE_MAX = 16 * 1024 * 1024
 # Past this many files a non-git workspace is not walked: the report is used instead.
 TREE_MAX_FILES = 50_000
 # Ignored files are watched (a worker editing a git-ignored .env matters) up to this many.
 _MAX_IGNORED = 5_000
 _MAX_SUBMODULES = 32
 _MAX_SUBMODULE_DEPTH = 2
-_CHUNK = 1024 * 1024
+# git's empty tree, in each hash function
+EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+              64: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"}
 
 # Folders a tree walk never enters: VCS data, dependencies, virtualenvs, caches, build output.
 SKIP_DIRS = frozenset(
@@ -80,236 +84,144 @@ SKIP_DIRS = frozenset(
     }
 )
 
+# Pinned for the private index: a full index of our own (no shared index in the user's .git), no
+# untracked cache to maintain, and fast loose objects.
+_PRIVATE_CONFIG = (("core.splitIndex", "false"), ("core.untrackedCache", "false"), ("core.looseCompression", "1"),
+                   ("core.bigFileThreshold", "16m"), ("index.threads", "1"))
+
 
 class TooManyFiles(Exception):
     """The workspace tree is larger than a snapshot may walk."""
 
 
-class Entry(NamedTuple):
-    """The identity of one path at one moment.
+class Repo(msgspec.Struct, kw_only=True):
+    """One repository (the workspace's, a submodule, a nested one, or the private one of a folder
+    outside git) and the trees written of it.
 
-    kind: "file", "link", "dir" (a nested repository git folds) or "absent".
-    stat: (size, mtime_ns, ctime_ns, inode), the cheap first comparison.
-    digest: a hash of the content (of the target for a link); None when a budget ran out.
-    """
-
-    kind: str
-    executable: bool
-    stat: tuple[int, int, int, int] | None
-    digest: bytes | None
-
-
-ABSENT = Entry("absent", False, None, b"absent")
-
-
-def _hash(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-class ContentStore:
-    """Before-content of dirty, untracked and ignored files: compressed, in memory, bounded."""
-
-    def __init__(self, *, keep_file: int | None = None, keep_total: int | None = None, hash_total: int | None = None) -> None:
-        # Defaults are read at call time so a test (or a tuned deployment) can move them.
-        self._blobs: dict[str, bytes] = {}
-        self._keep_file = KEEP_FILE_BYTES if keep_file is None else keep_file
-        self._keep_left = _KEEP_TOTAL_BYTES if keep_total is None else keep_total
-        self._hash_left = _HASH_TOTAL_BYTES if hash_total is None else hash_total
-        self.not_kept: list[str] = []  # hashed, content not kept (too large or budget spent)
-        self.not_hashed: list[str] = []  # stat only
-
-    def record(self, abspath: str, label: str, *, ignored: bool = False) -> Entry:
-        """Read ``abspath`` once: identity, and the bytes when the budgets allow.
-
-        Ignored files over the per-file limit (databases, models, archives) are known by
-        stat alone and without a note: hashing them on every run would cost more than the
-        whole observation, and they are not where a worker's edits hide.
-        """
-        st, entry = _lstat_entry(abspath)
-        if entry.kind == "link":
-            try:
-                self._blobs[abspath] = zlib.compress(os.fsencode(os.readlink(abspath)), 1)
-            except OSError:  # replaced since the lstat; its digest already says what it was
-                pass
-            return entry
-        if st is None or entry.kind != "file":
-            return entry
-        size = st.st_size
-        if ignored and size > self._keep_file:
-            return entry
-        if size > self._hash_left:
-            self.not_hashed.append(label)
-            return entry
-        if size <= self._keep_file and self._keep_left > 0:
-            data = read_bytes(abspath)
-            if data is None:  # vanished or became unreadable since the lstat
-                return entry
-            self._hash_left -= len(data)
-            packed = zlib.compress(data, 1)
-            self._keep_left -= len(packed)
-            self._blobs[abspath] = packed
-            return entry._replace(digest=_hash(data))
-        hasher = hashlib.blake2b(digest_size=16)
-        if read_bytes(abspath, limit=0, hasher=hasher) is None:
-            return entry
-        self._hash_left -= size
-        self.not_kept.append(label)
-        return entry._replace(digest=hasher.digest())
-
-    def content(self, abspath: str) -> bytes | None:
-        packed = self._blobs.get(abspath)
-        return None if packed is None else zlib.decompress(packed)
-
-    @property
-    def kept_bytes(self) -> int:
-        return sum(len(b) for b in self._blobs.values())
-
-
-def _lstat_entry(abspath: str) -> tuple[os.stat_result | None, Entry]:
-    try:
-        st = os.lstat(abspath)
-    except OSError:
-        return None, ABSENT
-    key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-    if stat_mod.S_ISLNK(st.st_mode):
-        try:
-            target = os.fsencode(os.readlink(abspath))
-        except OSError:
-            target = b""
-        return st, Entry("link", False, key, _hash(b"link:" + target))
-    if stat_mod.S_ISDIR(st.st_mode):
-        return st, Entry("dir", False, None, b"dir")
-    if not stat_mod.S_ISREG(st.st_mode):
-        # FIFOs, sockets, devices: never opened (a FIFO would block); identity by stat only.
-        return st, Entry("special", False, key, None)
-    return st, Entry("file", bool(st.st_mode & 0o100), key, None)
-
-
-def read_bytes(abspath: str, *, limit: int | None = None, hasher: "hashlib._Hash | None" = None) -> bytes | None:
-    """Read a regular file without following a symlink or blocking on a FIFO.
-
-    With ``hasher`` the content is streamed into it and only the first ``limit`` bytes are
-    returned (``limit=0``: none); without, the whole file (up to ``limit``) is returned.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(abspath, flags)
-    except OSError:
-        return None
-    parts: list[bytes] = []
-    kept = 0
-    try:
-        if not stat_mod.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        while True:
-            chunk = os.read(fd, _CHUNK)
-            if not chunk:
-                break
-            if hasher is not None:
-                hasher.update(chunk)
-            if limit is None or kept < limit:
-                piece = chunk if limit is None else chunk[: limit - kept]
-                parts.append(piece)
-                kept += len(piece)
-            elif hasher is None:
-                break
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return b"".join(parts)
-
-
-def read_entry(abspath: str, *, want_digest: bool) -> Entry:
-    """The identity of a path now; the content hash only when asked (it costs a read)."""
-    st, entry = _lstat_entry(abspath)
-    if st is None or entry.kind != "file" or not want_digest:
-        return entry
-    hasher = hashlib.blake2b(digest_size=16)
-    if read_bytes(abspath, limit=0, hasher=hasher) is None:
-        return entry
-    return entry._replace(digest=hasher.digest())
-
-
-# --------------------------------------------------------------------------- git
-
-
-@dataclass(slots=True)
-class RepoState:
-    """One repository (the workspace's, or a submodule inside it) as git saw it.
-
-    Paths are relative to ``root``; ``prefix`` is the workspace's folder inside the repo
-    ("" or "a/b/"), ``out_prefix`` how this repo's paths are written in the change set
-    ("" for the workspace repo, "vendor/lib/" for a submodule).
+    ``prefix`` is the workspace's folder inside the repository ("" or "a/b/"), ``out_prefix`` how
+    its paths are written in the change set ("" for the workspace's, "vendor/lib/" for a submodule).
+    Trees are of the workspace folder (``write-tree --prefix``), so their paths are the workspace's.
     """
 
     root: str
-    prefix: str
-    out_prefix: str
-    head: str | None
-    status: dict[str, str]  # path -> "tracked" | "untracked" | "ignored"
-    entries: dict[str, Entry] = field(default_factory=dict)  # before only: identities of every path in status
-    subs: dict[str, RepoState | None] = field(default_factory=dict)  # submodule path -> state (None: not checked out)
-    config: list[tuple[str, str]] = field(default_factory=list)
+    prefix: str = ""
+    out_prefix: str = ""
+    git_dir: str | None = None  # a private git dir: the workspace is outside git
+    no_git: bool = False  # git is not installed: every file is compared by size and times (``big``)
+    objects: str | None = None  # the repository's object directory, borrowed
+    config: list[tuple[str, str]] = []
+    head: str | None = None
+    key: str = "r"  # names this repository's files in the snapshot's folder
+    before: str = ""  # the before tree
+    after: str = ""  # the tree of the latest look after
+    big: dict[str, tuple[int, int, int, int]] = {}  # kept out of the trees by size: path -> stat key
+    after_big: dict[str, tuple[int, int, int, int]] = {}
+    folded: list[str] = []  # ignored folders, nested repositories past the limits: timestamp only
+    nested: list[str] = []  # untracked nested repositories (scanned like submodules)
+    subs: dict[str, Repo | None] = {}  # path (repository-relative) -> its repository (None: not scanned)
     ignored_overflow: int = 0
+    new_ignored: list[str] = []  # after: ignored files not watched before (listed when ignore rules changed)
+    new_nested: list[str] = []  # after: nested repositories that were not there before
     depth: int = 0
-    # Folders git folds and the relay does not look into: ignored ones ("build/"), and
-    # nested repositories it could not scan. Edits there are judged by timestamp only.
-    folded: list[str] = field(default_factory=list)
-    nested: set[str] = field(default_factory=set)  # untracked nested repositories, scanned like submodules
 
     def out(self, path: str) -> str:
-        return self.out_prefix + path[len(self.prefix) :]
+        return self.out_prefix + path[len(self.prefix):]
 
 
-_STATUS_OPTS = (
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=all",
-    "--ignored=matching",
-    "--no-renames",
-    # Commit moves of a submodule are seen here; its content is scanned by its own git below,
-    # so no git ever runs inside a submodule without that submodule's filters neutralised.
-    "--ignore-submodules=dirty",
-)
+class Snapshot(msgspec.Struct, kw_only=True, weakref=True):
+    """What the workspace held before the run: trees of its repositories, in ``dir``."""
+
+    source: Source
+    workspace: str
+    dir: str = ""
+    elapsed_ms: int = 0
+    note: str | None = None
+    started_ns: int = 0  # wall clock: what git cannot show is judged by timestamps newer than this
+    repo: Repo | None = None
+
+    def __repr__(self) -> str:
+        return f"Snapshot(source={self.source!r}, workspace={self.workspace!r}, elapsed_ms={self.elapsed_ms})"
+
+    def repos(self) -> list[Repo]:
+        """Every scanned repository, the workspace's first."""
+        out, stack = [], [self.repo] if self.repo else []
+        while stack:
+            repo = stack.pop(0)
+            out.append(repo)
+            stack.extend(s for s in repo.subs.values() if s is not None)
+        return out
 
 
-def _toplevel(workspace: Path) -> tuple[str, str]:
-    """(repository root, the workspace's prefix inside it), or GitError outside git."""
-    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix"])
+def stat_key(abspath: str) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.lstat(abspath)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+# --------------------------------------------------------------------------- git with a private index
+
+
+def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, index: str | None = None,
+                config=(), **kw) -> bytes:
+    """git in ``repo`` with the snapshot's private index (``index``: which one) and object store."""
+    env = git_env()
+    objects = os.path.join(snapshot_dir, "objects")
+    if repo.git_dir is not None:
+        env.update(GIT_DIR=repo.git_dir, GIT_WORK_TREE=repo.root)
+    else:
+        env["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = repo.objects or ""
+    env["GIT_OBJECT_DIRECTORY"] = objects
+    env["GIT_INDEX_FILE"] = os.path.join(snapshot_dir, f"{repo.key}.{index or 'before'}.index")
+    return run_git(Path(repo.root), subcommand, options, env=env, config=[*_PRIVATE_CONFIG, *repo.config, *config], **kw)
+
+
+__all__ += ["git_private"]
+
+
+def _toplevel(workspace: Path) -> tuple[str, str, str, str]:
+    """(repository root, the workspace's prefix inside it, the index file, the object dir), or GitError."""
+    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"])
     lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 2 or not lines[0]:
+    if len(lines) < 4 or not lines[0]:
         raise GitError("git rev-parse gave no top level")
-    return lines[0], lines[1]
+    index, objects = (os.path.join(str(workspace), p) if not os.path.isabs(p) else p for p in lines[2:4])
+    return lines[0], lines[1], index, objects
 
 
-def _parse_status(out: bytes) -> tuple[str | None, dict[str, str], set[str]]:
-    head: str | None = None
-    status: dict[str, str] = {}
+_STATUS_OPTS = ("--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching", "--no-renames",
+                # A submodule's content is looked at by its own git (its filters neutralised), never from here.
+                "--ignore-submodules=dirty")
+
+
+def _status(snapshot_dir: str, repo: Repo, index: str) -> tuple[list[str], list[str], list[str], set[str]]:
+    """(paths whose work tree differs from the private index, untracked, ignored, gitlinks)."""
+    out = git_private(snapshot_dir, repo, "status", _STATUS_OPTS, index=index, paths=[repo.prefix.rstrip("/") or "."])
+    dirty: list[str] = []
+    untracked: list[str] = []
+    ignored: list[str] = []
     gitlinks: set[str] = set()
-    # A rename ("2 ") has its original path in the record after it.
-    for rec, _original in z_records(out, lambda rec: 1 if rec.startswith(b"2 ") else 0):
+    for rec, _ in z_records(out, lambda rec: 1 if rec.startswith(b"2 ") else 0):
         tag = rec[:2]
-        if rec.startswith(b"# branch.oid "):
-            oid = rec[len(b"# branch.oid ") :].decode("ascii", "replace")
-            head = None if oid == "(initial)" else oid
-        elif tag == b"1 ":
+        if tag == b"1 ":
             fields = rec.split(b" ", 8)
             path = os.fsdecode(fields[8])
-            status[path] = "tracked"
             if b"160000" in fields[3:6]:
                 gitlinks.add(path)
+            if fields[1][1:2] != b".":
+                dirty.append(path)
         elif tag == b"2 ":
-            status[os.fsdecode(rec.split(b" ", 9)[9])] = "tracked"
+            fields = rec.split(b" ", 9)
+            if fields[1][1:2] != b".":
+                dirty.append(os.fsdecode(fields[9]))
         elif tag == b"u ":
-            fields = rec.split(b" ", 10)
-            status[os.fsdecode(fields[10])] = "tracked"
+            dirty.append(os.fsdecode(rec.split(b" ", 10)[10]))
         elif tag == b"? ":
-            status[os.fsdecode(rec[2:])] = "untracked"
+            untracked.append(os.fsdecode(rec[2:]))
         elif tag == b"! ":
-            status[os.fsdecode(rec[2:])] = "ignored"
-    return head, status, gitlinks
+            ignored.append(os.fsdecode(rec[2:]))
+    return dirty, untracked, ignored, gitlinks
 
 
 def _gitmodule_paths(root: str) -> list[str]:
@@ -329,67 +241,136 @@ def _gitmodule_paths(root: str) -> list[str]:
     return paths
 
 
-def scan_repo(root: str, prefix: str, *, store: ContentStore | None, out_prefix: str = "", depth: int = 0) -> RepoState:
-    """One status pass over ``root`` (limited to ``prefix``); with a store, record identities too."""
-    config = filter_overrides(Path(root))
-    out = run_git(Path(root), "status", _STATUS_OPTS, paths=[prefix.rstrip("/") or "."], config=config)
-    head, status, gitlinks = _parse_status(out)
-    state = RepoState(root=root, prefix=prefix, out_prefix=out_prefix, head=head, status=status, config=config, depth=depth)
-
-    # An untracked nested repository is one folded "? dir/" entry: git never looks inside, so
-    # edits there were invisible and a worker's true claim was called false (issue 13, item 13).
-    # It gets its own status pass, like a submodule.
-    nested = [p.rstrip("/") for p, code in status.items() if code == "untracked" and p.endswith("/")]
-    state.nested = set(nested)
-    sub_paths = [p for p in dict.fromkeys([*_gitmodule_paths(root), *sorted(gitlinks), *nested]) if p.startswith(prefix)]
-    for sub in sub_paths[_MAX_SUBMODULES:]:
-        status.pop(sub + "/", None)
-        state.folded.append(sub + "/")
-    for sub in sub_paths[:_MAX_SUBMODULES]:
-        status.pop(sub, None)
-        status.pop(sub + "/", None)
-        sub_root = os.path.join(root, sub)
-        # .gitmodules is workspace content: a "submodule" reached through a symlink could be
-        # any repository on the machine, so only a real folder inside this one is scanned.
-        inside = os.path.realpath(sub_root).startswith(os.path.realpath(root) + os.sep) and not os.path.islink(sub_root)
-        if not inside or depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
-            state.subs[sub] = None
-            state.folded.append(sub + "/")
-            continue
+def _sized(root: str, paths: list[str], big: dict[str, tuple[int, int, int, int]]) -> list[str]:
+    """``paths`` a tree can hold; the ones past ``TREE_FILE_MAX`` go to ``big`` by stat instead."""
+    kept = []
+    for path in paths:
         try:
-            state.subs[sub] = scan_repo(sub_root, "", store=store, out_prefix=state.out(sub) + "/", depth=depth + 1)
-        except GitError:
-            state.subs[sub] = None
-            state.folded.append(sub + "/")
-
-    # Folded directories (an ignored folder, an untracked nested repository) are not files;
-    # ignored files past the cap are not watched, and the snapshot says how many.
-    ignored_seen = 0
-    for path in list(status):
-        if path.endswith("/") and status[path] == "ignored":
-            del status[path]
-            state.folded.append(path)
-        elif status[path] == "ignored":
-            ignored_seen += 1
-            if ignored_seen > _MAX_IGNORED:
-                del status[path]
-                state.ignored_overflow += 1
-
-    if store is not None:
-        # Tracked and untracked first, so the budgets go where edits are likeliest to be blamed.
-        order = sorted(status, key=lambda p: status[p] == "ignored")
-        for path in order:
-            state.entries[path] = store.record(os.path.join(root, path), state.out(path), ignored=status[path] == "ignored")
-    return state
+            st = os.lstat(os.path.join(root, path))
+        except OSError:
+            kept.append(path)  # gone: the index forgets it
+            continue
+        if not (stat_mod.S_ISREG(st.st_mode) or stat_mod.S_ISLNK(st.st_mode) or stat_mod.S_ISDIR(st.st_mode)):
+            continue  # a FIFO, a socket, a device: git holds none (and a FIFO would block a reader)
+        if st.st_size > TREE_FILE_MAX and stat_mod.S_ISREG(st.st_mode):
+            big[path] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        else:
+            kept.append(path)
+    return kept
 
 
-# --------------------------------------------------------------------------- tree
+def _update(snapshot_dir: str, repo: Repo, index: str, paths: list[str]) -> None:
+    if paths:
+        data = b"".join(os.fsencode(p) + b"\0" for p in paths)
+        git_private(snapshot_dir, repo, "update-index", ["--add", "--remove", "-z", "--stdin"], index=index, input=data)
 
 
-def walk_tree(workspace: str, *, store: ContentStore | None, limit: int | None = None) -> dict[str, Entry]:
+def _write_tree(snapshot_dir: str, repo: Repo, index: str) -> str:
+    options = ["--prefix=" + repo.prefix] if repo.prefix else []
+    try:
+        return git_private(snapshot_dir, repo, "write-tree", options, index=index).decode().strip()
+    except GitError:
+        if not repo.prefix:
+            raise
+        # Nothing left under the workspace's folder in this index: its tree is the empty one.
+        return EMPTY_TREE[64 if repo.head and len(repo.head) == 64 else 40]
+
+
+def repo_head(repo: Repo) -> str | None:
+    try:
+        return run_git(Path(repo.root), "rev-parse", ["-q", "--verify"], values=["HEAD^{commit}"], config=repo.config,
+                       ok_codes=(0, 1)).decode().strip() or None
+    except GitError:
+        return None
+
+
+def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> None:
+    """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree, its tree written."""
+    index = "after" if after else "before"
+    if after and not repo.no_git:
+        shutil.copyfile(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
+    if repo.git_dir is not None or repo.no_git:
+        _scan_walked(snapshot_dir, repo, after=after)
+        return
+    dirty, untracked, ignored, gitlinks = _status(snapshot_dir, repo, index)
+    repo.head = repo_head(repo) if not after else repo.head
+    # An untracked nested repository is one folded "? dir/" entry (git never looks inside): it gets a private index of its own.
+    nested = [p.rstrip("/") for p in untracked if p.endswith("/")]
+    untracked = [p for p in untracked if not p.endswith("/")]
+    folded = [p for p in ignored if p.endswith("/")]
+    ignored = [p for p in ignored if not p.endswith("/")]
+    if not after:
+        repo.nested = nested
+        subs = [p for p in dict.fromkeys([*_gitmodule_paths(repo.root), *sorted(gitlinks), *nested]) if p.startswith(repo.prefix)]
+        repo.folded = folded + [s + "/" for s in subs[_MAX_SUBMODULES:]]
+        for sub in subs[:_MAX_SUBMODULES]:
+            repo.subs[sub] = _sub_repo(snapshot_dir, repo, sub)
+            if repo.subs[sub] is None:
+                repo.folded.append(sub + "/")
+        if len(ignored) > _MAX_IGNORED:
+            repo.ignored_overflow = len(ignored) - _MAX_IGNORED
+            ignored = ignored[:_MAX_IGNORED]
+        big: dict[str, tuple[int, int, int, int]] = {}
+        _update(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
+        repo.big = big
+        repo.before = _write_tree(snapshot_dir, repo, index)
+    else:
+        # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
+        repo.new_ignored = [p for p in ignored if p not in repo.big]
+        listed = [p for p in repo.new_ignored if list_ignored is not None and list_ignored(p)]
+        repo.new_nested = [p for p in nested if p not in repo.subs]
+        big = {}
+        _update(snapshot_dir, repo, index, dirty + _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big))
+        for path in repo.big:
+            key = stat_key(os.path.join(repo.root, path))
+            if key is not None:
+                big[path] = key
+        repo.after_big = big
+        repo.after = _write_tree(snapshot_dir, repo, index)
+    for sub in repo.subs.values():
+        if sub is not None:
+            try:
+                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored)
+            except (GitError, OSError):
+                if not after:
+                    raise
+                sub.after = ""  # gone or unreadable now: its files are reported from the parent's view
+
+
+def _sub_repo(snapshot_dir: str, parent: Repo, sub: str) -> Repo | None:
+    """A submodule or nested repository, its index copied; None when it is not scanned."""
+    sub_root = os.path.join(parent.root, sub)
+    # .gitmodules is workspace content: a "submodule" reached through a symlink could be any
+    # repository on the machine, so only a real folder inside this one is scanned.
+    inside = os.path.realpath(sub_root).startswith(os.path.realpath(parent.root) + os.sep) and not os.path.islink(sub_root)
+    if not inside or parent.depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
+        return None
+    try:
+        root, prefix, index, objects = _toplevel(Path(sub_root))
+        if os.path.realpath(root) != os.path.realpath(sub_root):
+            return None
+        repo = Repo(root=root, prefix="", out_prefix=parent.out(sub) + "/", objects=objects, config=filter_overrides(Path(root)),
+                    key=f"{parent.key}.{len(parent.subs)}", depth=parent.depth + 1)
+        _copy_index(index, os.path.join(snapshot_dir, f"{repo.key}.before.index"))
+        return repo
+    except (GitError, OSError):
+        return None
+
+
+def _copy_index(src: str, dest: str) -> None:
+    try:
+        shutil.copyfile(src, dest)
+    except FileNotFoundError:
+        pass  # a repository with no index yet: the private one starts empty
+
+
+# --------------------------------------------------------------------------- outside git
+
+
+def walk_tree(workspace: str, *, limit: int | None = None) -> list[str]:
     """Every file under ``workspace`` outside ``SKIP_DIRS`` and virtualenvs, by relative path."""
     limit = TREE_MAX_FILES if limit is None else limit
-    found: dict[str, Entry] = {}
+    found: list[str] = []
     stack = [""]
     while stack:
         rel_dir = stack.pop()
@@ -414,89 +395,118 @@ def walk_tree(workspace: str, *, store: ContentStore | None, limit: int | None =
                 continue
             if len(found) >= limit:
                 raise TooManyFiles(f"more than {limit:,} files outside skipped folders")
-            if store is not None:
-                found[rel] = store.record(item.path, rel)
-            else:
-                found[rel] = _lstat_entry(item.path)[1]
+            found.append(rel)
     return found
 
 
-# --------------------------------------------------------------------------- snapshot
+def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
+    index = "after" if after else "before"
+    walked = walk_tree(repo.root)
+    if repo.no_git:
+        found = {p: k for p in walked if (k := stat_key(os.path.join(repo.root, p))) is not None}
+        if after:
+            repo.after_big = found
+        else:
+            repo.big = found
+        return
+    if after:
+        known = git_private(snapshot_dir, repo, "ls-files", ["-z"], index=index).split(b"\0")
+        walked = list(dict.fromkeys([*walked, *(os.fsdecode(p) for p in known if p)]))
+    big: dict[str, tuple[int, int, int, int]] = {}
+    _update(snapshot_dir, repo, index, _sized(repo.root, walked, big))
+    if after:
+        for path in repo.big:
+            key = stat_key(os.path.join(repo.root, path))
+            if key is not None:
+                big[path] = key
+        repo.after_big, repo.after = big, _write_tree(snapshot_dir, repo, index)
+    else:
+        repo.big, repo.before = big, _write_tree(snapshot_dir, repo, index)
 
 
-class Snapshot:
-    """What the workspace held before the run. Opaque to callers; cheap to keep for a run."""
-
-    __slots__ = ("source", "workspace", "elapsed_ms", "note", "repo", "tree", "store", "started_ns")
-
-    def __init__(
-        self,
-        *,
-        source: Source,
-        workspace: Path,
-        elapsed_ms: int,
-        note: str | None = None,
-        repo: RepoState | None = None,
-        tree: dict[str, Entry] | None = None,
-        store: ContentStore | None = None,
-        started_ns: int | None = None,
-    ) -> None:
-        # Wall-clock start: what the relay cannot diff (ignored folders, targets of symlinks
-        # leading outside) is judged changed when its timestamps are newer than this.
-        self.started_ns = time.time_ns() if started_ns is None else started_ns
-        self.source = source
-        self.workspace = workspace
-        self.elapsed_ms = elapsed_ms
-        self.note = note
-        self.repo = repo
-        self.tree = tree
-        self.store = store or ContentStore()
-
-    def __repr__(self) -> str:
-        size = len(self.repo.entries) if self.repo else len(self.tree or {})
-        return f"Snapshot(source={self.source!r}, workspace={str(self.workspace)!r}, entries={size}, elapsed_ms={self.elapsed_ms})"
+# --------------------------------------------------------------------------- entry points
 
 
-def _budget_note(store: ContentStore, ignored_overflow: int = 0) -> str | None:
-    parts = []
-    if store.not_kept:
-        parts.append(f"before-content of {len(store.not_kept)} large file(s) not kept (e.g. {store.not_kept[0][:80]}); their diffs may include earlier edits")
-    if store.not_hashed:
-        parts.append(f"{len(store.not_hashed)} file(s) compared by size and time only")
-    if ignored_overflow:
-        parts.append(f"{ignored_overflow} ignored file(s) past {_MAX_IGNORED:,} not watched")
-    return "; ".join(parts) or None
+def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
+    if where is None:
+        return tempfile.mkdtemp(prefix="relay-trees-"), True
+    where.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return str(where), False
 
 
-def take_snapshot(workspace: Path) -> Snapshot:
-    """Record the workspace before a run: git if it is a repository, else a tree walk, else nothing."""
+def _save(snap: Snapshot) -> None:
+    path = os.path.join(snap.dir, "snapshot.json")
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(msgspec.json.encode(snap))
+    os.replace(tmp, path)
+
+
+def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
+    """Write the workspace's before trees into ``where`` (a temporary folder when None, removed with
+    the snapshot); git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
     ws = Path(workspace).resolve()
-    store = ContentStore()
+    snapshot_dir, temporary = _snapshot_dir(where)
+    os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
     git_note = None
+    snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
+    if temporary:
+        weakref.finalize(snap, shutil.rmtree, snapshot_dir, True)
     try:
-        root, prefix = _toplevel(ws)
-        repo = scan_repo(root, prefix, store=store)
-        return Snapshot(
-            source="git", workspace=ws, repo=repo, store=store, started_ns=started_ns,
-            elapsed_ms=int((time.perf_counter() - started) * 1000), note=_budget_note(store, repo.ignored_overflow),
-        )
+        root, prefix, index, objects = _toplevel(ws)
+        repo = Repo(root=root, prefix=prefix, objects=objects, config=filter_overrides(Path(root)))
+        _copy_index(index, os.path.join(snapshot_dir, "r.before.index"))
+        _scan(snapshot_dir, repo, after=False)
+        snap.source, snap.repo = "git", repo
     except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
-            git_note = f"git could not read the repository ({exc}); using a file-tree snapshot"
-    store = ContentStore()
+            git_note = f"git could not read the repository ({exc}); using a private git dir over the files"
+        try:
+            git_dir = os.path.join(snapshot_dir, "git")
+            try:
+                run_git(ws, "init", ["-q", "--bare"], values=[git_dir])
+                repo = Repo(root=str(ws), git_dir=git_dir)
+            except GitError as exc:
+                if "not installed" not in str(exc):
+                    raise
+                repo = Repo(root=str(ws), no_git=True)
+                git_note = "git is not installed: files are compared by size and time, without their lines"
+            _scan(snapshot_dir, repo, after=False)
+            snap.source, snap.repo = "tree", repo
+            snap.note = git_note
+        except (TooManyFiles, GitError, OSError) as exc2:
+            reason = exc2 if isinstance(exc2, TooManyFiles) else f"cannot snapshot the workspace ({exc2})"
+            note = f"{reason}; changes will be taken from the worker's report"
+            snap.note = f"{git_note.split(';')[0]}; {note}" if git_note else note
+    big = sum(len(r.big) for r in snap.repos() if not r.no_git)
+    overflow = sum(r.ignored_overflow for r in snap.repos())
+    notes = [n for n in (snap.note,
+                         f"{big} file(s) larger than {TREE_FILE_MAX // (1024 * 1024)} MB compared by size and time only" if big else None,
+                         f"{overflow} ignored file(s) past {_MAX_IGNORED:,} not watched" if overflow else None) if n]
+    snap.note = "; ".join(notes) or None
+    snap.elapsed_ms = int((time.perf_counter() - started) * 1000)
+    if snap.source != "report":
+        _save(snap)
+    return snap
+
+
+def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
+    """Write the after trees of every repository of ``snapshot`` (in place; ``Repo.after``)."""
+    assert snapshot.repo is not None
+    if not os.path.isdir(snapshot.repo.root):
+        raise GitError("the repository is gone")
+    _scan(snapshot.dir, snapshot.repo, after=True, list_ignored=list_ignored)
+
+
+def load_snapshot(where: Path) -> Snapshot | None:
+    """The snapshot saved in ``where`` (a run's trees folder), or None when there is none to read."""
     try:
-        tree = walk_tree(str(ws), store=store)
-    except (TooManyFiles, OSError) as exc:
-        reason = exc if isinstance(exc, TooManyFiles) else f"cannot walk the workspace ({exc})"
-        note = f"{reason}; changes will be taken from the worker's report"
-        if git_note:
-            note = f"{git_note.split(';')[0]}; {note}"
-        return Snapshot(source="report", workspace=ws, elapsed_ms=int((time.perf_counter() - started) * 1000), note=note,
-                        started_ns=started_ns)
-    notes = [n for n in (git_note, _budget_note(store)) if n]
-    return Snapshot(
-        source="tree", workspace=ws, tree=tree, store=store, started_ns=started_ns,
-        elapsed_ms=int((time.perf_counter() - started) * 1000), note="; ".join(notes) or None,
-    )
+        data = (where / "snapshot.json").read_bytes()
+        snap = msgspec.json.decode(data, type=Snapshot)
+    except (OSError, msgspec.DecodeError):
+        return None
+    snap.dir = str(where)
+    return snap
+

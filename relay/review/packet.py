@@ -36,6 +36,8 @@ __all__ = [
     "tests_from_report",
     "fit_packet",
     "format_lines",
+    "merge_ranges",
+    "review_target",
     "rank_changes",
     "PACKET_BUDGET_BYTES",
     "MAX_TARGETS",
@@ -69,14 +71,22 @@ def _cut_path(path: str, limit: int = _PATH_CHARS) -> str:
     return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
-def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, most: int = _MAX_TARGET_RANGES) -> str:
-    """``[(10, 20), (24, 28), (40, 44)]`` -> ``"10-28,40-44"``: nearby hunks merged, few ranges shown."""
+def merge_ranges(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP) -> list[tuple[int, int]]:
+    """``[(10, 20), (24, 28), (40, 44)]`` -> ``[(10, 28), (40, 44)]``: hunks ``gap`` lines apart or closer, one range."""
     merged: list[list[int]] = []
     for start, end in sorted(ranges):
         if merged and start - merged[-1][1] <= gap + 1:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
+    return [(s, e) for s, e in merged]
+
+
+def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, most: int = _MAX_TARGET_RANGES) -> str:
+    """``[(10, 20), (24, 28), (40, 44)]`` -> ``"10-28,40-44"``: nearby hunks merged, few ranges shown.
+
+    The review read (``relay.review.diff_view``) shows exactly the ranges this text names."""
+    merged = merge_ranges(ranges, gap=gap)
     parts = [f"{s}" if s == e else f"{s}-{e}" for s, e in merged[:most]]
     text = ",".join(parts)
     if len(merged) > most:
@@ -199,7 +209,8 @@ def tests_from_report(report: WorkerReport | None) -> Tests:
     return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
 
 
-def _target(change: FileChange) -> ReviewTarget:
+def review_target(change: FileChange) -> ReviewTarget:
+    """The packet's review target for one ranked change."""
     lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges)
     reason = "; ".join(change.reasons)
     return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=_cut(reason, _REASON_CHARS))
@@ -224,7 +235,7 @@ def build_review(
                       task_security=named, task_words=task_words)
     assessed = [_beyond_view(change, changeset) for change in assess_all([sampled(c) for c in changeset.files], ctx)]
     ranked = rank_changes(assessed)
-    targets = [_target(c) for c in ranked[:MAX_TARGETS]]
+    targets = [review_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(
         count=len(ranked),
         files=[_cut_path(c.path) for c in ranked[:MAX_FILES]],

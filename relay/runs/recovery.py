@@ -19,7 +19,10 @@ from pathlib import Path
 
 from relay.core.contracts import Changes, FileChange, Packet, PolicyViolation, RunRecord, Status
 from relay.core.errors import RelayError
+from relay.observe.changes import observe_changes
 from relay.observe.git import GitError, run_git, z_records
+from relay.observe.run_patch import write_run_patch
+from relay.observe.snapshot import load_snapshot
 from relay.core.policy_rules import check_policy
 from relay.core.platform import Identity, kill_worker_now, owner_alive, verify_worker
 from relay.isolate.pool import salvage_worktree
@@ -35,6 +38,7 @@ _RECOVERY_NOTE = ("observed at recovery from git status: the pre-run snapshot di
                   "that were already there before the run may be included")
 _DIRTY_NOTE = "observed at recovery: this path was already changed before the run; the diff may include those edits"
 _SINCE_NOTE = "observed at recovery: changed since the run started (git, against the run's starting HEAD)"
+_TREES_NOTE = "observed at recovery against the run's before trees: the worker's change only"
 
 
 def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
@@ -125,8 +129,7 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
             notes.append(f"process group {record.pgid} was left alone: it could not be verified as this run's worker")
     # A worktree run (issue 10) changed its worktree, not the workspace: observed there, then its state is
     # recorded on the run's branch and the worktree goes back to the pool (or is removed when broken).
-    changes, why_not = git_visible_changes(record.worktree or record.workspace, before_head=record.before_head,
-                                           before_dirty=record.before_dirty)
+    changes, why_not = _observed(store, record)
     if why_not:
         notes.append(why_not)
     if record.worktree and record.branch:
@@ -154,6 +157,23 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     return True
 
 
+def _observed(store: RunStore, record: RunRecord) -> tuple[list[FileChange], str | None]:
+    """What the run changed: exactly, from the before trees it saved at its start (and its patch written
+    beside the record, so ``runs diff`` and ``runs revert`` work); else what git shows now."""
+    before = load_snapshot(store.trees_path(record.run_id))
+    if before is not None and before.source in ("git", "tree"):
+        changeset = observe_changes(before, Path(before.workspace))
+        if changeset.source != "report" and not changeset.workspace_gone:
+            write_run_patch(before, changeset, Path(before.workspace), store.patch_path(record.run_id), run_id=record.run_id)
+            files = changeset.files[:_MAX_LISTED]
+            for change in files:
+                # No ranking at recovery: the lines stay in the patch, the record keeps counts and ranges.
+                change.added_lines, change.removed_lines, change.reasons = [], [], [_TREES_NOTE]
+            return files, None
+    return git_visible_changes(record.worktree or record.workspace, before_head=record.before_head,
+                               before_dirty=record.before_dirty)
+
+
 def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation | None:
     """The run's policy (its record keeps the limits), checked on the paths git shows changed since it started.
 
@@ -161,7 +181,7 @@ def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation 
     those files. Paths already changed before the run are left out (not provably the worker's); git gives
     no line counts here, so max_lines is not checked.
     """
-    since = [c for c in changes if _SINCE_NOTE in c.reasons]
+    since = [c for c in changes if _SINCE_NOTE in c.reasons or _TREES_NOTE in c.reasons]
     violation = check_policy(record, since)
     if violation is not None and violation.on_violation == "revert":
         violation.not_restored = {p: "not restored at recovery: the relay running it died with its pre-run "
@@ -172,6 +192,8 @@ def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation 
 
 
 def _recovery_flag(changes: list[FileChange]) -> str:
+    if all(_TREES_NOTE in c.reasons for c in changes):
+        return f"observed at recovery against the run's before trees: {len(changes)} path(s) changed by the run"
     earlier = sum(1 for c in changes if _DIRTY_NOTE in c.reasons)
     if any(_RECOVERY_NOTE in c.reasons for c in changes):
         return _RECOVERY_NOTE

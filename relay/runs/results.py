@@ -15,7 +15,10 @@ from relay.core.process import tail
 from relay.core.platform import owner_alive
 from relay.core.redact import redact_obj
 
-__all__ = ["render_result", "packet_of", "interrupted_error", "packet_object", "encode", "status_of"]
+__all__ = ["render_result", "packet_of", "interrupted_error", "packet_object", "encode", "status_of", "MAX_CHARS"]
+
+# The JSON views' default max_chars (detail="diff" has its own: relay.review.diff_view.DEFAULT_VIEW_CHARS).
+MAX_CHARS = 12_000
 
 _encoder = msgspec.json.Encoder()
 

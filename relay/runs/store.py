@@ -83,6 +83,11 @@ class RunStore:
         """The run's change as a git patch (relay.observe.run_patch); retention removes it with the record."""
         return self.runs_dir / f"{check_run_id(run_id)}.patch"
 
+    def trees_path(self, run_id: str) -> Path:
+        """The run's before and after trees (private index, private objects: relay.observe.snapshot), kept so a
+        run whose relay died is diffed and reverted exactly; retention removes them with the record."""
+        return self.runs_dir / f"{check_run_id(run_id)}.trees"
+
     def read_patch(self, run_id: str) -> bytes | None:
         """The run's patch, or None when it has none (nothing changed, an older run, patches off)."""
         try:
