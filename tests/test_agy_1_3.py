@@ -220,3 +220,68 @@ async def test_worker_env_passes_the_sign_in_routes(tmp_path):
     assert packet.status.value == "SUCCESS"
     (run,) = launches(agy)
     assert set(routes) <= set(run["env_keys"]) and "OPENAI_API_KEY" not in run["env_keys"]
+
+
+# ---------------------------------------------------------------- 6. the auth probe never beside a worker
+
+def _two_relays(tmp_path: Path, scen: dict):
+    from relay.call.orchestrate import Relay
+
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", scen)
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)})
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    # Two relay processes' worth of state (each its own auth cache), one data dir: one machine-wide slot.
+    return repo, agy, Relay(settings, environ=env), Relay(settings, environ=env)
+
+
+def _overlaps(a: dict, b: dict) -> bool:
+    return a["start"] < (b["end"] or time.time()) and b["start"] < (a["end"] or time.time())
+
+
+async def test_auth_probe_never_runs_beside_another_relays_worker(tmp_path):
+    # Users saw `agy models` starting beside a run end it in `Agent execution terminated due to error.` (§7.2).
+    # Regression: relay B probed before queueing, while relay A's worker was starting or running.
+    from relay.core.contracts import ExecuteInput
+
+    release = tmp_path / "release"
+    edit = {"op": "write", "path": "src/new.py", "content": "x = 1\n"}
+    slow = {"behaviour": "slow", "sleep": 60, "release_file": str(release), "edits": [edit]}
+    repo, agy, relay_a, relay_b = _two_relays(tmp_path, scenario(slow, {"behaviour": "success", "edits": []}))
+    answers: dict[str, object] = {}
+
+    async def run(name, relay):
+        answers[name] = await relay.execute(ExecuteInput(task=name, workspace=str(repo)))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run, "a", relay_a)
+        await anyio.to_thread.run_sync(wait_for_launches, agy, 1)
+        tg.start_soon(run, "b", relay_b)
+        await anyio.sleep(1.0)  # B is queued behind A's worker by now (nothing B does may start agy meanwhile)
+        release.write_text("go")
+    assert answers["a"].status.value == "SUCCESS" and answers["b"].status.value == "SUCCESS", answers
+    everything = launches(agy, print_mode_only=False)
+    probes = [r for r in everything if r["mode"] == "models"]
+    workers = [r for r in everything if r["mode"] == "print"]
+    assert len(probes) == 2 and len(workers) == 2  # each relay asked agy once, its cache being empty
+    assert not [(p["start"], w["start"]) for p in probes for w in workers if _overlaps(p, w)]
+
+
+async def test_a_sign_out_behind_a_busy_slot_still_answers_at_once(tmp_path):
+    from relay.core.contracts import ExecuteInput
+
+    release = tmp_path / "release"
+    repo, agy, relay_a, relay_b = _two_relays(tmp_path, {**scenario({"behaviour": "success"}), "models": "signed_out"})
+    first = await relay_b.execute(ExecuteInput(task="b1", workspace=str(repo)))
+    assert first.status.value == "LOGIN_REQUIRED"
+    set_scenario(agy, scenario({"behaviour": "slow", "sleep": 60, "release_file": str(release)}))
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(relay_a.execute, ExecuteInput(task="a", workspace=str(repo)))
+        await anyio.to_thread.run_sync(wait_for_launches, agy, 1)
+        probes_before = len([r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"])
+        with anyio.fail_after(5):  # not behind A's worker, which waits for the release file
+            second = await relay_b.execute(ExecuteInput(task="b2", workspace=str(repo)))
+        release.write_text("go")
+    assert second.status.value == "LOGIN_REQUIRED", second
+    assert "last check" in second.error.message and "running worker" in second.error.hint
+    assert len([r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"]) == probes_before

@@ -137,7 +137,8 @@ async def test_runs_list_is_newest_first_filters_by_status_and_speaks_json(tmp_p
     assert [row.split()[0] for row in rows] == sorted(ids, reverse=True)
     assert "SUCCESS" in next(r for r in rows if r.startswith(ids[0]))
     only = runs_cli(data, "list", "--status", "worker_error", "--json")
-    (row,) = [json.loads(line) for line in only.stdout.splitlines()]
+    (row, totals) = [json.loads(line) for line in only.stdout.splitlines()]
+    assert totals["totals"]["runs"] == 1  # the last line sums what the listed runs cost (issue 27)
     assert row["run_id"] == ids[1] and row["status"] == "WORKER_ERROR"
     bad = runs_cli(data, "list", "--status", "GREAT")
     assert bad.returncode == 2 and "SUCCESS" in bad.stderr and "LOGIN_REQUIRED" in bad.stderr

@@ -311,7 +311,7 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
     listed = cli_main(["runs", "list"], env)
     assert listed.returncode == 0 and "CANCELLED" in listed.stdout and "! policy violation" in listed.stdout, listed
     listed = cli_main(["runs", "list", "--json"], env)
-    assert json.loads(listed.stdout)["policy_violation"] is True, listed.stdout
+    assert json.loads(listed.stdout.splitlines()[0])["policy_violation"] is True, listed.stdout
 
 
 def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp_path):

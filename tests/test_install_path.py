@@ -215,13 +215,12 @@ def wheel_venv(tmp_path_factory) -> tuple[Path, Path]:
     # The build backend pyproject names, called as a frontend calls it, on a copy of what git tracks (the
     # checkout gets no build/ dir). The test extra brings setuptools>=77; without it, pip's isolated build.
     source = base / "src"
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    for name in tracked.decode().split("\0"):
+    # What git tracks, and new files not yet committed (not what .gitignore names).
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout
+    for name in listed.decode().split("\0"):
         if name and (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, source / name)
-    for name in ("relay/setup/registry.py", "server.json"):  # new files before their first commit
-        if not (source / name).exists() and (ROOT / name).exists():
             shutil.copy2(ROOT / name, source / name)
     import setuptools
 

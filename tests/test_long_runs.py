@@ -49,8 +49,9 @@ def _text(result) -> str:
 
 
 def _normalised(text: str) -> str:
-    """Two runs of one scenario differ only in their run id and agy's conversation id."""
+    """Two runs of one scenario differ only in their run id, agy's conversation id and how long they took."""
     text = re.sub(r"r\d{8}T\d{6}-[0-9a-f]{8}", "RUN", text)
+    text = re.sub(r'"seconds":[0-9.]+', '"seconds":S', text)
     return re.sub(r'"conversation_id":"[^"]*"', '"conversation_id":"C"', text)
 
 

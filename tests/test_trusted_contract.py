@@ -65,7 +65,9 @@ _IDS = re.compile(r'"(run_id|conversation_id|confirm)":"[^"]*"|r\d{8}T\d{6}-[0-9
 
 
 def _masked(text: str) -> str:
-    """The answer with what differs per run (its ids, the confirm token, the preview's expiry) masked."""
+    """The answer with what differs per run (its ids, the confirm token, the preview's expiry, how long it took)
+    masked."""
+    text = re.sub(r'"seconds":[0-9.]+', '"seconds":0', text)
     return _IDS.sub(lambda m: f'"{m.group(1)}":"<id>"' if m.group(1) else "<id>", text.strip())
 
 

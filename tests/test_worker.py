@@ -50,3 +50,17 @@ async def test_transcript_keeps_stdout_byte_for_byte(tmp_path):
     assert (tmp_path / "t.ndjson").read_bytes() == capture.read_bytes()
     assert outcome.exit_code == 0 and outcome.results == 1 and reader.tool_steps == 1
     assert outcome.conversation_id == "1f18ba00-a3ce-4a9e-8200-fdf181ecaeb6"
+
+
+def test_run_watch_judges_only_a_print_mode_argv_the_relay_built():
+    from relay.agy.watch import RunWatch
+
+    init = {"event": "init", "init": {"permission_mode": "always-proceed"}}
+    assert RunWatch(["/bin/agy", "--add-dir", "/w", "--print=x"]).feed_event(init) is Status.CONFLICTING_OPTIONS
+    assert RunWatch(["/bin/agy", "--dangerously-skip-permissions", "--print=x"]).feed_event(init) is None
+    assert RunWatch(["/bin/sh", "script.sh"]).feed_event(init) is None  # not an agy print run: not judged
+    # the prompt is never read as a flag
+    assert RunWatch(["/bin/agy", "--print=--dangerously-skip-permissions"]).feed_event(init) is Status.CONFLICTING_OPTIONS
+    assert RunWatch(["/bin/agy", "--print=--conversation x"]).feed("warning: conversation \"x\" not found") is None
+    assert RunWatch(["/bin/agy", "--conversation", "x", "--print=p"]).feed(
+        'warning: conversation "x" not found') is Status.NOT_FOUND

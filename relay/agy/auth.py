@@ -1,5 +1,11 @@
 """Auth preflight: a cheap probe before a worker run, shared, cached, retried once when transient.
 
+Never beside a worker (agy-protocol.md §7.2: `agy models` starting with a run ended one in three in
+`Agent execution terminated due to error.`): the run path probes only while it holds the worker lock
+(``Coordinator.idle`` before queueing, or inside its slot), and while another worker runs it relies on
+the last answer instead — healthy (cached) or a sign-out (``known_bad``, so a signed-out call behind a
+long queue still answers at once).
+
 The probe is ``agy models``: it needs a signed-in account (signed out it says
 "Please sign in", or "authentication required. Run 'agy' to log in", and exits
 1 — or, on 1.2.14, blocks for a pasted code) but spends no model quota. It is
@@ -18,7 +24,7 @@ import anyio
 import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
-from relay.agy.classify import TRANSIENT, Outcome, Verdict, classify, says
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, says
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, settle, spawned, start_drains, stop_spawned
 
@@ -101,16 +107,35 @@ class AuthPreflight:
         self._healthy_at: float | None = None
         self._inflight: anyio.Event | None = None
         self._last: Verdict | None = None
+        self._bad: tuple[Verdict, float] | None = None  # the last login-class answer, and when
         self.probes = 0
 
     def mark_healthy(self) -> None:
         """A successful worker run proves the login works: refresh the cache."""
+        self._bad = None
         self._healthy_at = time.monotonic()
         self._healthy_until = self._healthy_at + self.cache_seconds
 
-    def forget(self) -> None:
+    def forget(self, bad: Verdict | None = None) -> None:
+        """The login is no longer known to work; ``bad`` is the login-class answer that said so (a run's)."""
         self._healthy_until = 0.0
         self._healthy_at = None
+        if bad is not None and bad.status in LOGIN_CLASS:
+            self._bad = (bad, time.monotonic())
+
+    def known_bad(self) -> Verdict | None:
+        """The last login-class answer of this relay, within the cache window and with no healthy run since:
+        what a call behind a busy worker slot is told at once (agy is not asked beside a running worker)."""
+        if self._bad is None or self._healthy_at is not None:
+            return None
+        verdict, at = self._bad
+        ago = time.monotonic() - at
+        if ago >= self.cache_seconds:
+            return None
+        return msgspec.structs.replace(
+            verdict, message=f"{verdict.message} (this relay's last check, {ago:.0f}s ago: agy is not asked again "
+                             "while another worker runs)",
+            hint=f"{verdict.hint} If you have just fixed it, call again once the running worker is done.")
 
     def healthy_seconds_ago(self) -> float | None:
         """Seconds since the login was last confirmed healthy, None if not within the cache window."""
@@ -132,6 +157,8 @@ class AuthPreflight:
             self._last = await self._probe_with_retry(agy, env)
             if self._last is None:
                 self.mark_healthy()
+            else:
+                self.forget(self._last)
             return self._last
         finally:
             event, self._inflight = self._inflight, None

@@ -68,6 +68,7 @@ class Outcome(Struct, kw_only=True):
     result_raw: Any = None
     response: str = ""
     conversation_id: str | None = None
+    model: str | None = None  # init.model: the model agy ran (always said from 1.3.2; before, only with --model)
     stderr: str = ""
     log: str = ""
     refusals: list[str] = []  # tool steps a deny rule or a pre-tool hook refused (stream.StreamReader.refusals)

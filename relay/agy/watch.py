@@ -46,9 +46,11 @@ def _flag_value(argv: Sequence[str], flag: str) -> str | None:
 class RunWatch(AuthWatch):
     def __init__(self, argv: Sequence[str] = ()) -> None:
         super().__init__()
-        prompt_at = next((i for i, a in enumerate(argv) if a.startswith("--print=")), len(argv))
+        prompt_at = next((i for i, a in enumerate(argv) if a.startswith("--print=")), None)
         flags = list(argv[:prompt_at])  # never read the prompt as a flag
-        self.safe = bool(flags) and "--dangerously-skip-permissions" not in flags
+        # A print-mode argv the relay built (build_agy_argv binds the prompt last as --print=) without auto-approval;
+        # any other command (a test's script) is not judged.
+        self.safe = prompt_at is not None and "--dangerously-skip-permissions" not in flags
         self.conversation = _flag_value(flags, "--conversation")
         self.permission_mode: str | None = None
 

@@ -187,5 +187,11 @@ async def run_worker(
         stdout_lines=reader.lines, json_lines=reader.json_lines, bad_lines=reader.bad_lines, results=reader.results,
         envelope=reader.envelope, result_raw=reader.result, response=reader.response,
         conversation_id=reader.conversation_id, stderr=attempt.stderr.text, log=attempt.agy_log.text,
+        model=_init_model(reader.init),
         refusals=list(reader.refusals), refused_total=reader.refused_total,
     )
+
+
+def _init_model(init: dict | None) -> str | None:
+    model = (init or {}).get("model")
+    return model if isinstance(model, str) and model.strip() else None

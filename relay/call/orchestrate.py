@@ -67,6 +67,7 @@ from relay.review.packet import build_review, fit_packet, tests_from_report
 from relay.core.settings import Settings
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.runs.store import RunStore, new_run_id, now_iso
+from relay.runs.usage import run_usage
 from relay.agy.stream import StreamReader
 from relay.review.verify import run_verification, tests_from_verification
 from relay.agy.worker import run_worker
@@ -302,17 +303,22 @@ class Relay:
                 raise old
             env = build_worker_env(self.environ, run_id=record.run_id, passthrough=plan.env)
 
-            # Auth preflight: shared, cached; a login prompt answers at once, before any queueing.
+            # Auth preflight: shared, cached, and never beside a worker (agy/auth.py): before the queue only while
+            # the worker slot is idle (a sign-out answers at once); behind a busy slot, the last sign-out if any.
             live.stage = "checking agy's login"
-            verdict = await self.auth.check(agy, env)
-            if verdict is not None:
-                raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
+            async with self.coordinator.idle() as idle:
+                _refuse_login(await self.auth.check(agy, env) if idle else self.auth.known_bad())
 
             live.stage = "queued"
             await progress(time.monotonic() - started, self.coordinator.status(record.run_id))
             # Isolation (issue 10): inside the slot (a crashed run's worktree is recovered first), `plan` is rebound
             # to run in the worktree; the user's workspace stays in the record.
-            async with self.coordinator.slot(record.run_id) as waited_ms, self._isolated(record, plan, live) as plan:
+            async def login_in_slot() -> None:  # probes only when no healthy answer is cached (a call that queued past it)
+                live.stage = "checking agy's login"
+                _refuse_login(await self.auth.check(agy, env))
+
+            async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
+                    self._isolated(record, plan, live) as plan:
                 record.queue_wait_ms = waited_ms
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
@@ -352,7 +358,7 @@ class Relay:
         if verdict.ok:
             self.auth.mark_healthy()
         elif verdict.status in LOGIN_CLASS:
-            self.auth.forget()  # the next call asks agy again instead of trusting the cached answer
+            self.auth.forget(verdict)  # the next call asks agy again instead of trusting the cached answer
         if mutated and record.violation is None:
             verdict = Verdict(
                 status=Status.MUTATION_ABORTED,
@@ -461,6 +467,7 @@ class Relay:
         packet = Packet(
             ok=verdict.ok, run_id=record.run_id, status=verdict.status, summary=summary, changes=changes,
             tests=tests, flags=flags, conversation_id=record.conversation_id, error=verdict.error(),
+            usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started, store=self.store),
         )
         return self._finish(record, verdict, started=started, packet=fit_packet(packet))
 
@@ -777,6 +784,11 @@ def _refuse_nul(args: object) -> None:
                 f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
                 f"Remove the NUL character from {name} and call again.",
             )
+
+
+def _refuse_login(verdict: Verdict | None) -> None:
+    if verdict is not None:
+        raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
 
 
 def _conversation(outcome: Outcome) -> str | None:

@@ -26,6 +26,7 @@ __all__ = [
     "GetResultInput",
     "CancelInput",
     "Running",
+    "Usage",
     "WaitSeconds",
     "Profile",
     "ErrorInfo",
@@ -282,6 +283,17 @@ class Tests(Struct, kw_only=True, omit_defaults=True):
     source: Literal["measured", "claimed", "none"] = "none"
 
 
+class Usage(Struct, kw_only=True, omit_defaults=True):
+    """What a run cost (issue 27, item 4): the tokens of this run alone (agy counts a conversation's turns
+    together: a continue's share is its total less the earlier run's), the model, the run's wall time.
+    No tokens when agy reported none (a print timeout's partial result says zero)."""
+
+    tokens_in: int = msgspec.field(default=0, name="in")  # short keys: every packet pays for them
+    tokens_out: int = msgspec.field(default=0, name="out")
+    model: str | None = None
+    seconds: float = 0.0
+
+
 class Preview(Struct, kw_only=True, omit_defaults=True):
     """What a confirm_trusted profile shows before a trusted run (issue 10, gate): run it by repeating the call
     with ``confirm``."""
@@ -311,6 +323,7 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     # Isolation (issue 10): where a worktree run's change lives until it is applied.
     branch: str | None = None
     worktree: str | None = None
+    usage: Usage | None = None  # issue 27: tokens, model, duration; a few dozen bytes
 
 
 class Running(Struct, kw_only=True):

@@ -21,6 +21,7 @@ from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, poli
 from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
+from relay.runs.usage import record_usage, usage_totals
 
 __all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
 
@@ -76,6 +77,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
     store = RunStore(settings.runs_dir)
     shown = 0
     unreadable: list[RelayError] = []
+    usages = []  # of the runs listed, for the totals line of --json
     for run_id, record, error in store.iter_readable():
         if record is None:
             # Listed as what it is, never a traceback: one bad file must not hide the others.
@@ -96,20 +98,37 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         files = len(record.changes)
         seconds = f"{record.duration_ms / 1000:.1f}s" if record.duration_ms is not None else "-"
         state = shown_status.value
+        usage = record_usage(record)
+        usages.append(usage)
         if as_json:
-            sys.stdout.write(encode(run_row(record, wide=True)).decode() + "\n")
+            row = run_row(record, wide=True)
+            if usage is not None:
+                row["usage"] = usage
+            sys.stdout.write(encode(row).decode() + "\n")
         else:
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
-                             f"{files:>4} files  {seconds:>8}  {redact(record.workspace or '')}{broke}\n")
+                             f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
+                             f"{redact(record.workspace or '')}{broke}\n")
         shown += 1
         if shown >= limit:
             break
+    if as_json:
+        # The last line: what the listed runs cost together (a line without run_id, so readers of the rows can skip it).
+        sys.stdout.write(encode({"totals": usage_totals(usages)}).decode() + "\n")
     if shown == 0 and not as_json:
         print(f"no runs{' with status ' + wanted.value if wanted else ''} in {store.runs_dir}", file=sys.stderr)
     for error in unreadable:
         _say(error.message, error.hint)
     return 0
+
+
+def _tokens_text(usage) -> str:
+    """``12.9k/127 tok``: tokens in (thousands) / out; ``-`` when agy reported none."""
+    if usage is None or not (usage.tokens_in or usage.tokens_out):
+        return "-"
+    tokens_in = f"{usage.tokens_in / 1000:.1f}k" if usage.tokens_in >= 1000 else str(usage.tokens_in)
+    return f"{tokens_in}/{usage.tokens_out} tok"
 
 
 def runs_diff(settings: Settings, run_id: str, *, max_chars: int | None = None) -> int:

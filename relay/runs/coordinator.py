@@ -24,7 +24,7 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -148,8 +148,11 @@ class Coordinator:
             "GRAVITY_RELAY_QUEUE_WAIT_MINUTES sets how long a call may queue.")
 
     @asynccontextmanager
-    async def slot(self, run_id: str) -> AsyncIterator[int]:
+    async def slot(self, run_id: str, first: Callable[[], Awaitable[None]] | None = None) -> AsyncIterator[int]:
         """Hold the machine's worker slot; yields how long the wait was, in ms.
+
+        ``first`` runs once the slot is held, before the caller's block (the auth probe: never beside a
+        worker); what it raises leaves the slot and reaches the caller.
 
         Every waiter, in every relay process, takes a ticket in the data dir; the oldest live
         ticket runs next. That makes the queue FIFO across processes, not only within one, and
@@ -198,7 +201,10 @@ class Coordinator:
                              _TICKET.encode({"run_id": run_id, "pid": os.getpid(), "since": now_iso()}))
             except OSError:
                 pass  # only used to say who holds the slot
-            yield int((time.monotonic() - started) * 1000)
+            waited = int((time.monotonic() - started) * 1000)
+            if first is not None:
+                await first()
+            yield waited
         finally:
             self._positions.pop(run_id, None)
             if self._holder == run_id:
@@ -209,6 +215,30 @@ class Coordinator:
                 if held and held.get("run_id") == run_id:
                     (self._dir / "holder.json").unlink(missing_ok=True)
                 file_lock.release()
+
+    @asynccontextmanager
+    async def idle(self) -> AsyncIterator[bool]:
+        """Hold the worker lock for a moment when no worker runs and nobody queues, in any relay process.
+
+        Yields True while held (the auth probe runs then: never beside a starting worker, the overlap users
+        saw end in `Agent execution terminated due to error.`, agy-protocol.md §7.2), False at once when a
+        worker holds the slot or a ticket waits (the caller does not wait here: it queues).
+        """
+        self._dir.mkdir(parents=True, exist_ok=True)
+        self._queue_dir.mkdir(parents=True, exist_ok=True)
+        if self._holder is not None or await anyio.to_thread.run_sync(self._tickets):
+            yield False
+            return
+        file_lock = FileLock(str(self._dir / "worker.lock"), thread_local=False)
+        try:
+            file_lock.acquire(timeout=0)
+        except Timeout:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            file_lock.release()
 
     @asynccontextmanager
     async def conversation(self, conversation_id: str | None) -> AsyncIterator[None]:

@@ -1,0 +1,84 @@
+"""What a run cost: its own tokens, the model, its wall time (issue 27, item 4), and totals over runs.
+
+agy's result counts a conversation's turns together (``--conversation``: usage, num_turns and
+duration_seconds are cumulative, agy-protocol.md §7.2), so a continue's own share is its total less
+the total of the latest earlier run of the same conversation that reported one. A print timeout's
+partial result reports zero (§6.2): such a run shows no tokens, and a later continue's share then
+includes the cut turn's tokens, which agy did spend. The record keeps agy's raw totals (``usage``);
+the packet carries the run's own share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from relay.core.contracts import RunRecord, Usage
+from relay.core.errors import RelayError
+from relay.runs.store import RunStore
+
+__all__ = ["run_usage", "usage_totals", "record_usage"]
+
+_ANCESTORS = 50  # a conversation longer than this is counted from its 50th-latest run
+
+
+def _tokens(raw: Mapping[str, Any] | None) -> tuple[int, int]:
+    raw = raw or {}
+    got = raw.get("input_tokens", 0), raw.get("output_tokens", 0)
+    return tuple(v if isinstance(v, int) and v > 0 else 0 for v in got)  # type: ignore[return-value]
+
+
+def _earlier_total(store: RunStore | None, record: RunRecord) -> tuple[int, int]:
+    """agy's running total of the conversation before this run: the latest earlier run of the same
+    conversation that reported tokens, else nothing (a new conversation)."""
+    parent, seen = record.parent_run_id, 0
+    while store is not None and parent and seen < _ANCESTORS:
+        seen += 1
+        try:
+            earlier = store.read(parent)
+        except (RelayError, OSError):
+            break
+        if earlier.conversation_id != record.conversation_id:
+            break  # this run started a new conversation: its total is its own
+        if any(_tokens(earlier.usage)):
+            return _tokens(earlier.usage)
+        parent = earlier.parent_run_id
+    return 0, 0
+
+
+def run_usage(record: RunRecord, *, model: str | None, seconds: float, store: RunStore | None = None) -> Usage:
+    """The packet's usage of a run that launched agy (``record.usage`` holds agy's raw totals)."""
+    total_in, total_out = _tokens(record.usage)
+    before_in, before_out = _earlier_total(store, record) if record.parent_run_id else (0, 0)
+    if total_in < before_in or total_out < before_out:
+        before_in = before_out = 0  # not a running total after all (agy restarted the count): take it as it is
+    own_in, own_out = (total_in - before_in, total_out - before_out) if total_in or total_out else (0, 0)
+    return Usage(tokens_in=own_in, tokens_out=own_out, model=model or record.model, seconds=round(seconds, 1))
+
+
+def record_usage(record: RunRecord) -> Usage | None:
+    """The usage a finished run's packet carries (None for runs that never launched agy, or older records)."""
+    return record.packet.usage if record.packet is not None else None
+
+
+def usage_totals(usages: Iterable[Usage | None]) -> dict[str, Any]:
+    """Sums over runs for `runs list --json`: runs, runs with usage, tokens in/out, seconds, per model."""
+    totals: dict[str, Any] = {"runs": 0, "runs_with_usage": 0, "tokens_in": 0, "tokens_out": 0, "seconds": 0.0}
+    models: dict[str, dict[str, Any]] = {}
+    for usage in usages:
+        totals["runs"] += 1
+        if usage is None:
+            continue
+        totals["runs_with_usage"] += 1
+        totals["tokens_in"] += usage.tokens_in
+        totals["tokens_out"] += usage.tokens_out
+        totals["seconds"] += usage.seconds
+        if usage.model:
+            row = models.setdefault(usage.model, {"runs": 0, "tokens_in": 0, "tokens_out": 0})
+            row["runs"] += 1
+            row["tokens_in"] += usage.tokens_in
+            row["tokens_out"] += usage.tokens_out
+    totals["seconds"] = round(totals["seconds"], 1)
+    if models:
+        totals["models"] = dict(sorted(models.items()))
+    return totals
