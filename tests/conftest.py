@@ -78,10 +78,10 @@ def no_retry_backoff(monkeypatch):
     processes (stdio_relay, the CLI) keep the real backoff."""
     import tenacity
 
-    import relay.call.orchestrate as orchestrate
+    import relay.call.attempts as attempts
 
-    if hasattr(orchestrate, "wait_exponential"):  # where the retry policy lives today; if it moves, follow it
-        monkeypatch.setattr(orchestrate, "wait_exponential", lambda **_: tenacity.wait_none())
+    if hasattr(attempts, "wait_exponential"):  # where the retry policy lives today; if it moves, follow it
+        monkeypatch.setattr(attempts, "wait_exponential", lambda **_: tenacity.wait_none())
 
 
 @pytest.fixture

@@ -7,8 +7,9 @@ the same, and the old records must still be listed, shown, diffed, reverted and 
 
 What differs from one replay to the next is put in words first (``normalize``): the temp folder the
 runs live in (``@ROOT@``), run ids and agy's conversation ids in packets (``@RUN1@``, ``@CONV2@``…, in
-the order they appear), the worktree pool's folder hash, a quota's time to reset (it counts down), and the
-confirm token with its expiry. Records keep their run ids; only their temp folder becomes ``@ROOT@``.
+the order they appear), the worktree pool's folder hash, the size of a preview's prompt (it holds the folder), a quota's time to reset (it counts down), the
+confirm token with its expiry, and the packet's ``usage`` (added by issue 27 after the fixtures were made; its
+own tests pin its bytes). Records keep their run ids; only their temp folder becomes ``@ROOT@``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ _TOKEN = re.compile(r"c1\.\d+\.[0-9a-f]+\.[0-9a-f]+")
 _EXPIRES = re.compile(r'"expires_at":"[0-9TZ:-]+"')
 _BEFORE = re.compile(r"before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _CONVERSATION = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_RESETS = re.compile(r"Resets in [0-9hms]+|\"resets_in_seconds\":\d+")
+_RESETS = re.compile(r"Resets in [0-9hms]+")
+_RESETS_IN = re.compile(r"\"resets_in_seconds\":\d+")
+_PROMPT_SIZE = re.compile(r"<prompt, \d+ chars")  # holds the temp folder's path, whose length varies
+_USAGE = re.compile(r',"usage":\{[^{}]*\}')  # issue 27's packet field, added after the fixtures (tests/test_usage.py)
 _POOL = re.compile(r"/worktrees/([^/\"]+)-[0-9a-f]{12}/")
 
 _EDITS = [{"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2,
@@ -66,8 +70,11 @@ def normalize(text: str, root: Path, ids: dict[str, str]) -> str:
         ids.setdefault(found, f"@CONV{len(ids) + 1}@")
     for real, word in ids.items():
         text = text.replace(real, word)
-    text = _RESETS.sub("@RESETS@", text)
+    text = _RESETS.sub("Resets in @RESETS@", text)
+    text = _RESETS_IN.sub('"resets_in_seconds":0', text)
     text = _POOL.sub(r"/worktrees/\1-@POOL@/", text)
+    text = _USAGE.sub("", text)
+    text = _PROMPT_SIZE.sub("<prompt, @N@ chars", text)
     text = _TOKEN.sub("@TOKEN@", text)
     text = _EXPIRES.sub('"expires_at":"@EXPIRES@"', text)
     return _BEFORE.sub("before @EXPIRES@", text)

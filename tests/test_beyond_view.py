@@ -45,7 +45,7 @@ async def test_execute_edits_inside_an_untracked_nested_repository_are_observed(
     assert packet["status"] == "SUCCESS", packet
     assert set(packet["changes"]["files"]) == {"vendor/lib/lib.py", "vendor/lib/extra.py"}
     assert "claimed but unchanged" not in flags_text(packet)
-    lib = next(c for c in full["changes"] if c["path"] == "vendor/lib/lib.py")
+    lib = next(c for c in full["observation"]["changes"] if c["path"] == "vendor/lib/lib.py")
     assert lib["additions"] == 1 and lib["deletions"] == 1  # diffed, not guessed
 
 
@@ -62,7 +62,7 @@ async def test_execute_edits_inside_an_ignored_folder_are_listed_by_timestamp_ne
     packet, full = await run(tmp_path, repo, edits, ["build/out.txt", "run.log", "build/stale.txt"])
     assert packet["status"] == "SUCCESS", packet
     assert {"build/out.txt", "run.log"} <= set(packet["changes"]["files"])
-    out = next(c for c in full["changes"] if c["path"] == "build/out.txt")
+    out = next(c for c in full["observation"]["changes"] if c["path"] == "build/out.txt")
     assert "ignored folder build/" in out["reasons"][0] and "timestamp" in out["reasons"][0]
     text = flags_text(packet)
     assert "claimed but unchanged" not in text
@@ -91,7 +91,7 @@ async def test_execute_write_through_a_symlink_out_of_the_workspace_is_flagged_w
     assert "written outside the workspace through a symlink (2)" in text
     assert f"ext/secret.txt via ext → {outside}" in text
     assert "claimed but unchanged" not in text
-    secret = next(c for c in full["changes"] if c["path"] == "ext/secret.txt")
+    secret = next(c for c in full["observation"]["changes"] if c["path"] == "ext/secret.txt")
     assert secret["risk"] == "high" and f"symlink ext → {outside}" in secret["reasons"][0]
 
 

@@ -47,8 +47,8 @@ async def test_tools_ignore_gemini_wait_for_previous_and_record_it(tmp_path, rep
             "run_id": packet["run_id"], "wait_for_previous": True}))
         assert got == packet
     store = RunStore(settings.runs_dir)
-    assert store.read(packet["run_id"]).ignored_arguments == ["_client_hint", "wait_for_previous"]
-    assert store.read(again["run_id"]).ignored_arguments == ["wait_for_previous"]
+    assert store.read(packet["run_id"]).request.ignored_arguments == ["_client_hint", "wait_for_previous"]
+    assert store.read(again["run_id"]).request.ignored_arguments == ["wait_for_previous"]
 
 
 async def test_tools_still_refuse_a_wrong_type_naming_the_field_and_its_values(tmp_path, repo):
@@ -67,7 +67,7 @@ async def test_tools_still_refuse_a_wrong_type_naming_the_field_and_its_values(t
     assert "detail" in detail["error"]["message"] and "'summary', 'errors', 'full'" in detail["error"]["message"]
     assert "timeout_minutes" in payload(bad_minutes)["error"]["message"]
     record = RunStore(settings.runs_dir).read(mode["run_id"])
-    assert record.status.value == "INVALID_INPUT" and record.ignored_arguments == ["wait_for_previous"]
+    assert record.outcome.status.value == "INVALID_INPUT" and record.request.ignored_arguments == ["wait_for_previous"]
 
 
 def test_published_schemas_leave_additional_properties_open():

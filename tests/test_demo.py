@@ -62,11 +62,11 @@ def test_demo_leaves_only_its_run_record_and_marks_it_as_a_demo(dirs):
     assert f"{packet['run_id']}.json" in names and f"{packet['run_id']}.ndjson" in names
     assert list((runs / "active").iterdir()) == []
     record = msgspec.json.decode((runs / f"{packet['run_id']}.json").read_bytes(), type=RunRecord)
-    assert record.tool == "demo" and record.state == "finished" and record.task == DEMO_TASK
-    assert msgspec.to_builtins(record.packet) == packet
-    assert record.agy_version == "1.2.17"
-    assert [c.path for c in record.changes] == ["greet.py", "tests/test_greet.py"]
-    assert record.report is not None and record.report.files_changed == ["greet.py", "tests/test_greet.py"]
+    assert record.tool == "demo" and record.state == "finished" and record.request.task == DEMO_TASK
+    assert msgspec.to_builtins(record.outcome.packet) == packet
+    assert record.plan.agy_version == "1.2.17"
+    assert [c.path for c in record.observation.changes] == ["greet.py", "tests/test_greet.py"]
+    assert record.process.report is not None and record.process.report.files_changed == ["greet.py", "tests/test_greet.py"]
 
 
 def test_demo_prints_the_packet_and_the_bytes_the_leader_did_not_read(dirs):

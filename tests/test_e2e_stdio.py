@@ -98,7 +98,7 @@ async def test_e2e_continue_by_run_id_resumes_conversation_in_same_workspace(env
     assert argv[argv.index("--conversation") + 1] == first["conversation_id"]
     assert argv[argv.index("--add-dir") + 1] == str(repo.resolve())
     record = json.loads((tmp_path / "data" / "runs" / f"{second['run_id']}.json").read_text())
-    assert record["parent_run_id"] == first["run_id"] and record["tool"] == "continue"
+    assert record["request"]["parent_run_id"] == first["run_id"] and record["tool"] == "continue"
 
 
 async def test_e2e_continue_says_plainly_when_agy_started_a_new_conversation(env, agy, repo: Path):
@@ -132,8 +132,8 @@ async def test_e2e_get_result_in_all_three_details(env, repo: Path, tmp_path: Pa
         cut = payload(await client.call_tool("antigravity_get_result", {"run_id": run_id, "detail": "full", "max_chars": 400}))
     assert summary == packet
     assert errors["status"] == "SUCCESS" and errors["run_id"] == run_id and "attempts" in errors
-    assert full["run_id"] == run_id and full["workspace"] == str(repo.resolve()) and full["changes"]
-    assert Path(full["transcript"]).read_text().count('"event"') >= 3
+    assert full["run_id"] == run_id and full["plan"]["workspace"] == str(repo.resolve()) and full["observation"]["changes"]
+    assert Path(full["process"]["transcript"]).read_text().count('"event"') >= 3
     assert "truncated" in cut and len(json.dumps(cut, separators=(",", ":"))) <= 400
 
 

@@ -57,7 +57,7 @@ async def test_enforced_policy_a_protected_file_written_gives_policy_violation_a
     assert "protected (.github/**, *.lock)" in message and ".github/workflows/ci.yml" in message
     assert "src/ok.py" not in message  # only the offending file is named
     assert set(packet["changes"]["files"]) == {".github/workflows/ci.yml", "src/ok.py"}  # still listed
-    assert full["violation"] == {"rules": ["protected"], "files": [".github/workflows/ci.yml"],
+    assert full["outcome"]["violation"] == {"rules": ["protected"], "files": [".github/workflows/ci.yml"],
                                  "limits": ["protected (.github/**, *.lock): 1 file(s) touched: .github/workflows/ci.yml"]}
     assert (repo / ".github/workflows/ci.yml").read_text() == "on: push\n"  # on_violation "keep" by default
     # The worker was told up front.
@@ -122,7 +122,7 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
     packet, full = await _run(_env(tmp_path, agy, profiles), {"task": "t"})
 
     assert packet["status"] == "POLICY_VIOLATION", packet
-    violation = full["violation"]
+    violation = full["outcome"]["violation"]
     assert violation["restored"] == ["config/blob.bin", "config/local.toml", "config/old.toml", "config/settings.toml",
                                      "poetry.lock"]
     assert list(violation["not_restored"]) == ["config/big.toml"]
@@ -267,7 +267,7 @@ async def test_enforced_policy_revert_leaves_a_patch_of_what_is_left_so_runs_rev
     ]))
     profiles = {"app": {"workspace": str(repo), "protected": ["config/"], "on_violation": "revert"}}
     packet, full = await _run(_env(tmp_path, agy, profiles), {"task": "t"})
-    assert packet["status"] == "POLICY_VIOLATION" and full["violation"]["restored"] == ["config/settings.toml"]
+    assert packet["status"] == "POLICY_VIOLATION" and full["outcome"]["violation"]["restored"] == ["config/settings.toml"]
     assert packet["changes"]["count"] == 2  # the packet still lists both
 
     assert revert_run(RunStore(tmp_path / "data" / "runs"), packet["run_id"]).reverted
@@ -304,8 +304,8 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
     assert not (repo / ".github/workflows/ci.yml").exists()  # reverted, like a finished run's
     assert (repo / "src/ok.py").read_text() == "ok = 1\n"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
-    assert record.status is Status.CANCELLED and record.violation is not None
-    assert record.violation.rules == ["protected"] and record.violation.restored == [".github/workflows/ci.yml"]
+    assert record.outcome.status is Status.CANCELLED and record.outcome.violation is not None
+    assert record.outcome.violation.rules == ["protected"] and record.outcome.violation.restored == [".github/workflows/ci.yml"]
     # The run lists keep both: why it ended (CANCELLED) and that it broke the policy.
     env = _env(tmp_path, agy, profiles)
     listed = cli_main(["runs", "list"], env)
@@ -318,13 +318,15 @@ def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp
     # A stopped run keeps its CANCELLED status; apply checked only the POLICY_VIOLATION status, so it
     # would have brought a cancelled run's violating change into the user's tree.
     from relay.call.apply_run import apply_run
-    from relay.core.contracts import PolicyViolation, RunRecord
+    from relay.core.contracts import PolicyViolation, RecordIsolation, RecordOutcome, RecordPlan, RunRecord
     from relay.runs.store import RunStore, new_run_id, now_iso
 
     store = RunStore(tmp_path / "runs")
     run_id = new_run_id()
-    store.write(RunRecord(run_id=run_id, created_at=now_iso(), state="finished", status=Status.CANCELLED,
-                          workspace=str(tmp_path), branch="gravity-relay/x", base_commit="0" * 40, tip_commit="1" * 40,
-                          violation=PolicyViolation(rules=["protected"], files=[".github/ci.yml"])))
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), state="finished",
+                          plan=RecordPlan(workspace=str(tmp_path)),
+                          outcome=RecordOutcome(status=Status.CANCELLED, violation=PolicyViolation(
+                              rules=["protected"], files=[".github/ci.yml"])),
+                          isolation=RecordIsolation(branch="gravity-relay/x", base_commit="0" * 40, tip_commit="1" * 40)))
     answer = apply_run(store, run_id)
     assert answer.status is Status.INVALID_INPUT and "broke its profile's policy" in answer.error.message

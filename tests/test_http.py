@@ -187,7 +187,7 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
         assert packet["status"] == "SUCCESS", packet
         over_http = await client.call_tool(GET_RESULT, {"run_id": packet["run_id"]})
     record = json.loads((relay.data_dir / "runs" / f"{packet['run_id']}.json").read_text())
-    assert record["status"] == "SUCCESS"
+    assert record["outcome"]["status"] == "SUCCESS"
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
     in_process = await call_tool(Relay(settings), GET_RESULT, {"run_id": packet["run_id"]})
     assert over_http.content[0].text == in_process.text
@@ -329,7 +329,7 @@ async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancell
     print(f"worker group gone {gone_after:.2f} s after SIGTERM")
     assert gone_after < 10.0, f"worker group still alive {gone_after:.2f} s after SIGTERM"
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
-    assert record["state"] == "finished" and record["status"] == "CANCELLED"
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
     assert not (tmp_path / "data" / "http-relay.json").exists()
 
 

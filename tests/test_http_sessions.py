@@ -145,12 +145,12 @@ async def test_http_session_that_disconnects_cancels_only_its_own_call(tmp_path,
                          "A's worker group to be gone", timeout=30)
     assert "a" not in answers and answers["b"]["status"] == "SUCCESS", answers
     records = [r for r in (json.loads(p.read_text()) for p in (relay.data_dir / "runs").glob("r*.json"))
-               if r["workspace"] == str(repo)]  # this test's runs
+               if r["plan"]["workspace"] == str(repo)]  # this test's runs
     assert len(records) == 2
     (b_record,) = [r for r in records if r["run_id"] == answers["b"]["run_id"]]
     (a_record,) = [r for r in records if r["run_id"] != answers["b"]["run_id"]]
-    assert a_record["state"] == "finished" and a_record["status"] == "CANCELLED", a_record
-    assert b_record["status"] == "SUCCESS"
+    assert a_record["state"] == "finished" and a_record["outcome"]["status"] == "CANCELLED", a_record
+    assert b_record["outcome"]["status"] == "SUCCESS"
     assert "went away during request" in relay.stderr.read_text()
 
 

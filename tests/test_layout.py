@@ -130,3 +130,8 @@ def test_benches_and_their_corpora_live_in_bench_not_beside_the_tests():
     stray = sorted(str(p.relative_to(RELAY.parent)) for p in [*tests.rglob("bench_*.py"), *tests.rglob("*corpus*.json")])
     assert stray == [], f"move these into bench/ (corpora into bench/corpora/): {stray}"
     assert (RELAY.parent / "bench" / "corpora").is_dir()
+
+
+def test_every_module_of_the_call_part_stays_within_500_lines():
+    long = {p.name: n for p in (RELAY / "call").glob("*.py") if (n := len(p.read_text().splitlines())) > 500}
+    assert long == {}, f"relay/call modules over 500 lines (split by step): {long}"

@@ -90,7 +90,7 @@ async def test_execute_with_wait_answers_running_then_get_result_returns_the_wai
     assert _normalised(_text(final)) == _normalised(_text(waited))
     # ... and exactly the run's own packet as recorded.
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
-    assert _text(final) == encode(packet_object(record.packet)).decode()
+    assert _text(final) == encode(packet_object(record.outcome.packet)).decode()
 
 
 async def test_get_result_wait_on_a_run_of_the_same_relay_answers_when_it_ends_not_at_the_next_poll(tmp_path, repo,
@@ -144,7 +144,7 @@ async def test_short_client_read_timeout_completes_a_longer_run_through_waits(tm
     assert statuses[-1] == "SUCCESS" and "CANCELLED" not in statuses, statuses
     assert set(statuses[:-1]) == {"RUNNING"} and len(answers) >= 3
     assert any(m.startswith("running") for m in seen), seen  # get_result kept sending progress while it waited
-    assert RunStore(tmp_path / "data" / "runs").read(run_id).status.value == "SUCCESS"
+    assert RunStore(tmp_path / "data" / "runs").read(run_id).outcome.status.value == "SUCCESS"
 
 
 async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_changes(tmp_path, repo, process_path):
@@ -165,7 +165,7 @@ async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_ch
     assert_grouping(run, process_path)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
-    assert record.status.value == "CANCELLED" and [c.path for c in record.changes] == ["src/new.py"]
+    assert record.outcome.status.value == "CANCELLED" and [c.path for c in record.observation.changes] == ["src/new.py"]
 
 
 def _wait_for_grandchild(agy: Path) -> None:
@@ -197,7 +197,7 @@ async def test_client_cancel_before_the_wait_ends_still_cancels_the_run(tmp_path
         if record.state == "finished":
             break
         await anyio.sleep(0.1)
-    assert record.status.value == "CANCELLED" and "the call was cancelled" in record.error.message
+    assert record.outcome.status.value == "CANCELLED" and "the call was cancelled" in record.outcome.error.message
 
 
 def _wait_for_grandchild_after_launch(agy: Path) -> None:
@@ -214,7 +214,7 @@ async def test_server_end_stops_detached_runs_and_records_them(tmp_path, repo):
     (run,) = launches(agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "a detached worker outlived its server"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
-    assert record.status.value == "CANCELLED" and "the relay stopped" in record.error.message
+    assert record.outcome.status.value == "CANCELLED" and "the relay stopped" in record.outcome.error.message
 
 
 async def test_server_default_wait_from_env_and_profile_detaches_calls_that_name_none(tmp_path, repo):
@@ -277,7 +277,7 @@ async def test_a_run_started_by_one_relay_is_waited_on_and_cancelled_from_anothe
         finished = await other.call_tool("antigravity_get_result", {"run_id": first["run_id"], "wait_seconds": 30})
         assert payload(finished)["status"] == "SUCCESS"
         record = RunStore(tmp_path / "data" / "runs").read(first["run_id"])
-        assert _text(finished) == encode(packet_object(record.packet)).decode()
+        assert _text(finished) == encode(packet_object(record.outcome.packet)).decode()
 
         # The second run hangs; the other relay stops it through the owner.
         from fake_agy_harness import set_scenario
@@ -361,16 +361,16 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
     done = cli("runs", "wait", running["run_id"])
     assert done.returncode == 0, done.stderr
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
-    assert record.status.value == "SUCCESS" and (repo / "src" / "new.py").exists()
+    assert record.outcome.status.value == "SUCCESS" and (repo / "src" / "new.py").exists()
     # The shell's door prints the MCP tool's bytes: execute's packet, as a waited execute returns it.
-    assert done.stdout == encode(packet_object(record.packet)).decode() + "\n"
+    assert done.stdout == encode(packet_object(record.outcome.packet)).decode() + "\n"
 
 
 async def test_get_result_wait_on_a_run_whose_relay_died_answers_interrupted_at_once(tmp_path):
     import subprocess
     import sys
 
-    from relay.core.contracts import RunRecord
+    from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord
     from relay.runs.store import new_run_id, now_iso
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -378,7 +378,8 @@ async def test_get_result_wait_on_a_run_whose_relay_died_answers_interrupted_at_
     store = RunStore(tmp_path / "data" / "runs")
     store.runs_dir.mkdir(parents=True)
     run_id = new_run_id()
-    store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=gone.pid, task="t"))
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), process=RecordProcess(relay_pid=gone.pid),
+                          request=RecordRequest(task="t")))
     agy = install_fake_agy(tmp_path / "bin", _slow_success(0))
     async with Client(create_server(_settings(tmp_path, agy))) as client:
         started = time.monotonic()

@@ -79,7 +79,7 @@ async def test_a_store_failure_during_a_run_is_storage_error_not_a_relay_bug(tmp
     write = RunStore.write
 
     def failing_write(self, record):
-        if record.attempts and record.status is None:
+        if record.process.attempts and record.outcome.status is None:
             raise OSError(errno.EIO, "Input/output error", str(self.record_path(record.run_id)))
         return write(self, record)
 

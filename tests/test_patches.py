@@ -20,7 +20,8 @@ import pytest
 from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, success_scenario
 from relay.call.orchestrate import Relay
-from relay.core.contracts import Detail, FileChange, GetResultInput, RunRecord
+from relay.core.contracts import (Detail, FileChange, GetResultInput, RecordObservation, RecordPlan, RecordProcess,
+                                  RecordRequest, RunRecord)
 from relay.core.errors import RelayError
 from relay.core.platform import own_stamp
 from relay.core.settings import load_settings
@@ -104,8 +105,9 @@ def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, st
     work(root)
     changes = observe_changes(before, root)
     write_run_patch(before, changes, root, store.patch_path(run_id), run_id=run_id, **limits)
-    store.write(RunRecord(run_id=run_id, tool="execute", created_at=now_iso(), task="t", state="finished",
-                          workspace=str(root.resolve()), changes=changes.files))
+    store.write(RunRecord(run_id=run_id, tool="execute", created_at=now_iso(), state="finished",
+                          request=RecordRequest(task="t"), plan=RecordPlan(workspace=str(root.resolve())),
+                          observation=RecordObservation(changes=changes.files)))
     return store, run_id
 
 
@@ -152,8 +154,9 @@ def test_revert_refuses_while_a_worker_runs_in_the_same_workspace(tmp_path):
     store, run_id = _run(tmp_path, root)
     after = _tree(root)
     live = new_run_id()  # a run of this (live) relay process, working in the same workspace
-    store.write(RunRecord(run_id=live, tool="execute", created_at=now_iso(), task="t", state="running",
-                          workspace=str(root.resolve()), relay_pid=os.getpid(), relay_stamp=own_stamp()))
+    store.write(RunRecord(run_id=live, tool="execute", created_at=now_iso(), state="running",
+                          request=RecordRequest(task="t"), plan=RecordPlan(workspace=str(root.resolve())),
+                          process=RecordProcess(relay_pid=os.getpid(), relay_stamp=own_stamp())))
     store.mark_active(live)
     with pytest.raises(RelayError, match=f"run {live} is working in"):
         revert_run(store, run_id)
@@ -173,8 +176,9 @@ def test_a_run_without_a_patch_says_why_in_the_diff_view_and_revert_refuses_it(t
     store = RunStore(tmp_path / "data" / "runs")
     run_id = new_run_id()
     # As a run whose changes came from the worker's report only (no snapshot): listed, but no patch.
-    store.write(RunRecord(run_id=run_id, tool="execute", created_at=now_iso(), task="t", state="finished",
-                          workspace=str(root), changes=[FileChange(path="README.md")]))
+    store.write(RunRecord(run_id=run_id, tool="execute", created_at=now_iso(), state="finished",
+                          request=RecordRequest(task="t"), plan=RecordPlan(workspace=str(root)),
+                          observation=RecordObservation(changes=[FileChange(path="README.md")])))
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
     obj, text = Relay(settings).get_result(GetResultInput(run_id=run_id, detail=Detail.DIFF, max_chars=200))
     assert text.startswith(f"# run {run_id} has no patch (1 files changed)") and len(text) <= 200
@@ -277,4 +281,4 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
     again = cli_main(["runs", "revert", run_id], data)
     assert again.returncode == 1 and "looks reverted already" in again.stderr
     record = msgspec.json.decode(RunStore(tmp_path / "data" / "runs").record_path(run_id).read_bytes())
-    assert record["status"] == "SUCCESS"
+    assert record["outcome"]["status"] == "SUCCESS"

@@ -100,11 +100,11 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
         assert ours.wait(timeout=5) == -signal.SIGKILL
         assert stranger.poll() is None, "an unrelated process group was killed"
         left = json.loads((runs / "r20261130T100000-0000000b.json").read_text())
-        assert left["status"] == "INTERRUPTED" and "left alone" in left["error"]["message"]
+        assert left["outcome"]["status"] == "INTERRUPTED" and "left alone" in left["outcome"]["error"]["message"]
         # Minor: the interrupted run lists what git shows changed, with the caveat said.
         killed = json.loads((runs / "r20261130T100000-0000000a.json").read_text())
-        assert killed["packet"]["changes"]["files"] == ["src/app.py"]
-        assert "before the run may be included" in killed["packet"]["flags"][0]
+        assert killed["outcome"]["packet"]["changes"]["files"] == ["src/app.py"]
+        assert "before the run may be included" in killed["outcome"]["packet"]["flags"][0]
     finally:
         for proc in (ours, stranger):
             if proc.poll() is None:
@@ -127,12 +127,12 @@ def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_no
     (repo / ".github" / "ci.yml").write_text("on: push\n")  # the worker's, before its relay died
     assert recover_interrupted(RunStore(runs)) == [run_id]
     record = RunStore(runs).read(run_id)
-    assert record.status.value == "INTERRUPTED"  # why it ended stays the status
+    assert record.outcome.status.value == "INTERRUPTED"  # why it ended stays the status
     # Only what changed since the run started counts: the user's earlier edit of a protected file does not.
-    assert record.violation is not None and record.violation.files == [".github/ci.yml"]
-    assert record.violation.restored == [] and ".github/ci.yml" in record.violation.not_restored
-    assert "broke the run's policy: protected" in record.error.message
-    assert record.packet.flags[0].startswith("policy violation before the run ended: protected")
+    assert record.outcome.violation is not None and record.outcome.violation.files == [".github/ci.yml"]
+    assert record.outcome.violation.restored == [] and ".github/ci.yml" in record.outcome.violation.not_restored
+    assert "broke the run's policy: protected" in record.outcome.error.message
+    assert record.outcome.packet.flags[0].startswith("policy violation before the run ended: protected")
     assert (repo / ".github" / "ci.yml").read_text() == "on: push\n"  # never restored at recovery
 
 
@@ -183,7 +183,7 @@ def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tm
         packet = anyio.run(relay.continue_, ContinueInput(run_id="r20261130T100000-0000000c", feedback="go on"))
         assert packet.status.value != "BUSY", packet
         record = RunStore(runs).read("r20261130T100000-0000000c")
-        assert record.state == "interrupted" and record.status.value == "INTERRUPTED"
+        assert record.state == "interrupted" and record.outcome.status.value == "INTERRUPTED"
         assert recover_interrupted(RunStore(runs)) == []  # nothing left running
         assert reused.poll() is None
     finally:
@@ -350,17 +350,17 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
     runs = tmp_path / "data" / "runs"
     crashed = next(json.loads(p.read_text()) for p in runs.glob("r*.json")
                    if json.loads(p.read_text())["run_id"] != packet["run_id"])
-    assert crashed["status"] == "INTERRUPTED" and "killed" in crashed["error"]["message"]
+    assert crashed["outcome"]["status"] == "INTERRUPTED" and "killed" in crashed["outcome"]["error"]["message"]
     # What agy had printed before A died is on disk for the diagnosis (broke: it sat in A's write buffer).
     printed = (runs / f"{crashed['run_id']}.ndjson").read_text()
     assert '"event": "init"' in printed or '"event":"init"' in printed, printed[:300]
     # What the orphan had changed, exactly: the user's earlier edit of README.md is in the run's before tree, saved
     # in the data dir at the start, so it is not the run's (issue 23; broke: listed as "already changed before").
-    assert crashed["packet"]["changes"]["files"] == ["src/new.py"]
-    assert "before trees" in crashed["changes"][0]["reasons"][0]
+    assert crashed["outcome"]["packet"]["changes"]["files"] == ["src/new.py"]
+    assert "before trees" in crashed["observation"]["changes"][0]["reasons"][0]
     assert (runs / f"{crashed['run_id']}.patch").read_text().count("diff --git") == 1
     # The orphan was gone before the second agy started: its end was recorded before B's launch.
-    finished = crashed["finished_at"]
+    finished = crashed["outcome"]["finished_at"]
     import datetime as dt
 
     finished_ts = dt.datetime.fromisoformat(finished.replace("Z", "+00:00")).timestamp()
@@ -403,8 +403,8 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
             proc.kill()
     assert _wait_gone(run["pid"], run["grandchild_pid"])
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
-    assert record["state"] == "finished" and record["status"] == "CANCELLED"
-    assert [c["path"] for c in record["changes"]] == ["src/new.py"]
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
+    assert [c["path"] for c in record["observation"]["changes"]] == ["src/new.py"]
 
 
 # --------------------------------------------------------------------------- 12. every path finishes its record
@@ -422,7 +422,7 @@ async def test_nul_byte_in_an_argument_is_refused_naming_the_field_and_recorded(
         packet = payload(await client.call_tool("antigravity_execute", args))
     assert packet["status"] == "INVALID_INPUT" and field in packet["error"]["message"], packet
     record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text())
-    assert record["state"] == "finished" and record["status"] == "INVALID_INPUT"
+    assert record["state"] == "finished" and record["outcome"]["status"] == "INVALID_INPUT"
     assert launches(agy) == []
 
 
@@ -455,7 +455,7 @@ async def test_full_disk_while_the_transcript_is_written_answers_with_run_id_and
     assert packet["run_id"] and packet["changes"]["files"] == ["src/new.py"], packet
     assert any("transcript" in f and "No space left" in f for f in packet["flags"]), packet["flags"]
     record = json.loads((tiny_disk / "data" / "runs" / f"{packet['run_id']}.json").read_text())
-    assert record["state"] == "finished" and record["status"] == packet["status"]
+    assert record["state"] == "finished" and record["outcome"]["status"] == packet["status"]
 
 
 # --------------------------------------------------------------------------- 3. bounded output
@@ -574,7 +574,7 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
     store = RunStore(tmp_path / "data" / "runs")
     (run_id,) = recover_interrupted(store)  # what a restarted relay does first (the orphan agy is killed)
     record = store.read(run_id)
-    assert [c.path for c in record.changes] == ["README.md", "src/new.py"]
+    assert [c.path for c in record.observation.changes] == ["README.md", "src/new.py"]
     patch = store.read_patch(run_id)
     assert patch is not None
     _, sections = split_patch(patch)

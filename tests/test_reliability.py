@@ -36,7 +36,7 @@ async def run_one(tmp_path: Path, scen: dict, repo: Path, args: dict | None = No
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **(args or {})}))
         elapsed = time.monotonic() - started
     record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text())
-    assert record["state"] == "finished" and record["status"] == packet["status"]
+    assert record["state"] == "finished" and record["outcome"]["status"] == packet["status"]
     return packet, launches(agy), elapsed, record
 
 
@@ -64,7 +64,7 @@ async def test_failure_behaviour_gets_its_status_hint_and_one_launch(tmp_path, r
     assert packet["ok"] is False
     assert hint_word.lower() in packet["error"]["hint"].lower()
     assert len(runs) == 1  # deterministic failures are never retried
-    assert len(record["attempts"]) == 1
+    assert len(record["process"]["attempts"]) == 1
 
 
 async def test_quota_reset_time_is_parsed_for_the_leader(tmp_path, repo):
@@ -101,7 +101,7 @@ async def test_keyring_timeout_then_success_is_two_launches_and_success(tmp_path
                     {"behaviour": "success", "edits": EDIT, "report": {"summary": "ok", "files_changed": ["src/new.py"]}})
     packet, runs, _, record = await run_one(tmp_path, scen, repo)
     assert packet["status"] == "SUCCESS", packet
-    assert len(runs) == 2 and [a["status"] for a in record["attempts"]] == ["KEYRING_TIMEOUT", "SUCCESS"]
+    assert len(runs) == 2 and [a["status"] for a in record["process"]["attempts"]] == ["KEYRING_TIMEOUT", "SUCCESS"]
 
 
 async def test_keyring_timeout_twice_fails_after_two_launches(tmp_path, repo):
@@ -119,7 +119,7 @@ async def test_keyring_timeout_after_a_write_is_mutation_aborted_and_not_retried
     assert len(runs) == 1
     assert packet["changes"]["files"] == ["src/new.py"]
     assert (repo / "src" / "new.py").read_text() == "x = 1\n"  # left exactly in place
-    assert record["attempts"][0]["workspace_changed"] is True
+    assert record["process"]["attempts"][0]["workspace_changed"] is True
 
 
 async def test_agy_too_old_is_refused_by_version_before_any_launch(tmp_path, repo):
@@ -260,9 +260,9 @@ async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(
             if records and records[0].get("state") == "finished":
                 break
             await anyio.sleep(0.1)
-        assert records[0]["status"] == "CANCELLED"
-        assert [c["path"] for c in records[0]["changes"]] == ["src/new.py"]  # nothing lost
-        assert records[0]["packet"]["changes"]["files"] == ["src/new.py"]
+        assert records[0]["outcome"]["status"] == "CANCELLED"
+        assert [c["path"] for c in records[0]["observation"]["changes"]] == ["src/new.py"]  # nothing lost
+        assert records[0]["outcome"]["packet"]["changes"]["files"] == ["src/new.py"]
         assert (await client.list_tools()).tools
 
 
@@ -297,11 +297,11 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo, process_path
             proc.kill()
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the disconnect"
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
-    assert record["status"] == "CANCELLED"
+    assert record["outcome"]["status"] == "CANCELLED"
 
 
 async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo, process_path):
-    from relay.core.contracts import RunRecord
+    from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord
     from relay.runs.store import RunStore, new_run_id, now_iso
 
     run_id = new_run_id()
@@ -311,7 +311,8 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = RunStore(tmp_path / "data" / "runs")
-    store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=dead.pid, pgid=leftover.pid, workspace=str(repo)))
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), process=RecordProcess(relay_pid=dead.pid, pgid=leftover.pid),
+                          plan=RecordPlan(workspace=str(repo))))
     store.mark_active(run_id)
     try:
         agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
@@ -362,4 +363,4 @@ async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_
     assert proc.returncode == 0 and "Traceback" not in stderr, stderr[-2000:]
     assert "the client stopped reading (broken pipe)" in stderr
     (record,) = [json.loads(p.read_text()) for p in records.glob("r*.json")]
-    assert record["status"] == "CANCELLED" and record["state"] == "finished"
+    assert record["outcome"]["status"] == "CANCELLED" and record["state"] == "finished"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from relay.core.contracts import RunRecord, Status
+from relay.core.contracts import RecordOutcome, RecordRequest, RunRecord, Status
 from relay.runs.retention import apply_retention, human_bytes, parse_size
 from relay.core.settings import Settings, load_settings
 from relay.runs.store import RunStore
@@ -24,12 +24,13 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
     created = NOW - dt.timedelta(days=days_ago)
     run_id = f"r{created:%Y%m%dT%H%M%S}-{n:08x}"
     record = RunRecord(run_id=run_id, created_at=created.isoformat().replace("+00:00", "Z"), state=state,
-                       status=None if state == "running" else Status.SUCCESS, task="t")
+                       outcome=RecordOutcome(status=None if state == "running" else Status.SUCCESS),
+                       request=RecordRequest(task="t"))
     if state == "running":
         # Owned by a live relay (this test process, identity recorded): cleanup first finishes runs of dead relays.
         from relay.core.platform import own_stamp
 
-        record.relay_pid, record.relay_stamp = os.getpid(), own_stamp()
+        record.process.relay_pid, record.process.relay_stamp = os.getpid(), own_stamp()
     store.write(record)
     if transcript:
         store.transcript_path(run_id).write_bytes(b"x" * transcript)

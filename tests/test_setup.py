@@ -693,3 +693,18 @@ def test_setup_uninstall_removes_only_the_relays_allow_rules(tmp_path, fake_scri
     assert got.returncode == 0, got.stderr
     assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(ls)"]}}
     assert actions(got.stdout, "settings.json")["claude"] == "removed"
+
+
+def test_setup_and_the_cli_know_the_same_clients_named_in_one_place():
+    # Regression (issue 24): the CLI's --client choices were a second, hand-kept list of setup's clients.
+    import argparse
+
+    from relay.doors.cli import build_parser
+    from relay.setup.client_names import CLIENT_NAMES
+    from relay.setup.clients import CLIENTS
+
+    assert tuple(CLIENTS) == CLIENT_NAMES
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    client = next(a for a in sub.choices["setup"]._actions if a.dest == "client")  # noqa: SLF001
+    assert tuple(client.choices) == CLIENT_NAMES

@@ -61,7 +61,7 @@ ROWS = [
 ]
 
 _IDS = re.compile(r'"(run_id|conversation_id|confirm)":"[^"]*"|r\d{8}T\d{6}-[0-9a-f]{8}|\b[0-9a-f]{8}-[0-9a-f-]{27}\b'
-                  r'|\\?"c1[A-Za-z0-9_-]{20,}\\?"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?')
+                  r'|\\?"c1[A-Za-z0-9_.-]{20,}\\?"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?')
 
 
 def _masked(text: str) -> str:

@@ -66,8 +66,8 @@ async def test_a_zero_usage_partial_shows_no_tokens_and_the_next_turn_counts_fro
     assert cut["status"] == "QUOTA_EXHAUSTED", cut
     assert cut["usage"].keys() == {"seconds"}  # no tokens, no model (the fake's 1.2.17 names none), the time
     store = RunStore(tmp_path / "data" / "runs")
-    assert store.read(cut["run_id"]).usage["input_tokens"] == 0
-    total = store.read(last["run_id"]).usage  # agy's running total: the three turns, the cut one included
+    assert store.read(cut["run_id"]).process.usage["input_tokens"] == 0
+    total = store.read(last["run_id"]).process.usage  # agy's running total: the three turns, the cut one included
     assert total["input_tokens"] >= 14_000
     assert last["usage"]["in"] == total["input_tokens"] - 10_000
     assert last["usage"]["out"] == total["output_tokens"] - 200

@@ -44,7 +44,7 @@ async def test_profile_verify_commands_make_tests_measured_not_claimed(tmp_path,
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
         full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
     assert packet["tests"] == {"passed": 4, "failed": 1, "source": "measured"}
-    (result,) = full["verification"]
+    (result,) = full["observation"]["verification"]
     assert "4 passed" in result["output_tail"] and result["exit_code"] == 0
 
 

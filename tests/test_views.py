@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from conftest import cli_main, payload
-from relay.core.contracts import Packet, RunRecord, Status
+from relay.core.contracts import Packet, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord, Status
 from relay.doors.mcp_server import create_server
 from relay.core.settings import load_settings
 from relay.runs.store import RunStore
@@ -29,9 +29,11 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 def write_good(store: RunStore, run_id: str = GOOD, response: str = "") -> None:
-    store.write(RunRecord(run_id=run_id, created_at="2026-11-30T10:00:00.000Z", state="finished", status=Status.SUCCESS,
-                          task="t", workspace="/w", response=response,
-                          packet=Packet(ok=True, run_id=run_id, status=Status.SUCCESS, summary="s" * len(response))))
+    store.write(RunRecord(run_id=run_id, created_at="2026-11-30T10:00:00.000Z", state="finished",
+                          request=RecordRequest(task="t"), plan=RecordPlan(workspace="/w"),
+                          process=RecordProcess(response=response),
+                          outcome=RecordOutcome(status=Status.SUCCESS, packet=Packet(
+                              run_id=run_id, status=Status.SUCCESS, summary="s" * len(response)))))
 
 
 @pytest.fixture

@@ -163,7 +163,7 @@ async def test_worktree_isolation_is_refused_for_a_workspace_outside_git(tmp_pat
 
 
 def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_to_the_pool(tmp_path, repo):
-    from relay.core.contracts import RunRecord
+    from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord
     from relay.isolate.pool import lease_worktree
     from relay.runs.recovery import recover_interrupted
     from relay.runs.store import RunStore, new_run_id, now_iso
@@ -175,15 +175,16 @@ def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_t
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = RunStore(data / "runs")
-    store.write(RunRecord(run_id=run_id, created_at=now_iso(), relay_pid=dead.pid, workspace=str(repo),
-                          worktree=str(lease.workdir), branch=lease.branch, base_commit=lease.base))
+    store.write(RunRecord(run_id=run_id, created_at=now_iso(), process=RecordProcess(relay_pid=dead.pid),
+                          plan=RecordPlan(workspace=str(repo)),
+                          isolation=RecordIsolation(worktree=str(lease.workdir), branch=lease.branch, base_commit=lease.base)))
     store.mark_active(run_id)
     lease.release()  # what the crash did: the flock died with the process
     assert recover_interrupted(store) == [run_id]
     record = store.read(run_id)
-    assert record.status.value == "INTERRUPTED" and [c.path for c in record.changes] == ["half.txt"]
+    assert record.outcome.status.value == "INTERRUPTED" and [c.path for c in record.observation.changes] == ["half.txt"]
     assert git(repo, "show", f"{lease.branch}:half.txt") == "written before the crash\n"
-    assert record.tip_commit == git(repo, "rev-parse", lease.branch).strip()
+    assert record.isolation.tip_commit == git(repo, "rev-parse", lease.branch).strip()
     # Back in the pool: the next lease reuses the same worktree, reset.
     again = lease_worktree(data, repo, new_run_id())
     try:
@@ -193,7 +194,7 @@ def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_t
 
 
 def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_leftovers(tmp_path, repo):
-    from relay.core.contracts import RunRecord, Status
+    from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RunRecord, Status
     from relay.core.errors import RelayError
     from relay.core.settings import load_settings
     from relay.doors.doctor import check_worktrees
@@ -210,8 +211,9 @@ def test_retention_removes_old_runs_branches_and_worktrees_and_doctor_reports_le
         lease = lease_worktree(settings.data_dir, repo, run_id)
         slots.append(lease)
         store.write(RunRecord(run_id=run_id, created_at="2025-01-01T00:00:0%dZ" % i, state="finished",
-                              status=Status.SUCCESS, workspace=str(repo), worktree=str(lease.workdir),
-                              branch=lease.branch, base_commit=lease.base))
+                              outcome=RecordOutcome(status=Status.SUCCESS), plan=RecordPlan(workspace=str(repo)),
+                              isolation=RecordIsolation(worktree=str(lease.workdir), branch=lease.branch,
+                                                        base_commit=lease.base)))
     # Held worktrees are never shared: three runs, three worktrees; a fourth run meanwhile is BUSY.
     assert len({lease.slot for lease in slots}) == 3
     with pytest.raises(RelayError) as busy:

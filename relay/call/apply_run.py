@@ -33,7 +33,7 @@ _LISTED_CONFLICTS = 20
 
 def _refusal(run_id: str, exc: BaseException, *, branch: str | None = None, worktree: str | None = None) -> Packet:
     error = as_relay_error(exc, f"apply of run {run_id}")
-    return fit_packet(Packet(ok=False, run_id=run_id, status=error.status, error=error.info(), branch=branch,
+    return fit_packet(Packet(run_id=run_id, status=error.status, error=error.info(), branch=branch,
                              worktree=worktree))
 
 
@@ -46,34 +46,34 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
         record = store.read(check_run_id(run_id))
     except RelayError as exc:
         return _refusal(run_id, exc)
-    where = dict(branch=record.branch, worktree=record.worktree)
+    where = dict(branch=record.isolation.branch, worktree=record.isolation.worktree)
     try:
         if record.state == "running":
             raise Busy(f"run {run_id} is still running", "Wait for its packet, then apply it.")
-        if not record.branch or not record.base_commit:
-            raise InvalidInput(f"run {run_id} ran in place: its changes are already in {record.workspace}",
+        if not record.isolation.branch or not record.isolation.base_commit:
+            raise InvalidInput(f"run {run_id} ran in place: its changes are already in {record.plan.workspace}",
                                "Only runs of a profile with \"isolation\": \"worktree\" are applied.")
         # Compared by value: the policy check (another part) owns that status.
-        # A run stopped mid-way keeps its CANCELLED status but carries the violation it made (record.violation).
-        if record.violation is not None or (record.status is not None and record.status.value == "POLICY_VIOLATION"):
+        # A run stopped mid-way keeps its CANCELLED status but carries the violation it made (record.outcome.violation).
+        if record.outcome.violation is not None or (record.outcome.status is not None and record.outcome.status.value == "POLICY_VIOLATION"):
             raise InvalidInput(f"run {run_id} broke its profile's policy (POLICY_VIOLATION); its change is not applied",
                                "Read its error, then continue the run to fix it and apply that run. Your tree is "
                                "unchanged.")
-        if not record.tip_commit:
-            raise InvalidInput(f"run {run_id} has no recorded change on branch {record.branch}",
+        if not record.isolation.tip_commit:
+            raise InvalidInput(f"run {run_id} has no recorded change on branch {record.isolation.branch}",
                                "Nothing to apply; start a new run if the work is still needed.")
-        facts = repo_facts(record.workspace)
+        facts = repo_facts(record.plan.workspace)
         top = facts.toplevel
         try:
-            applied = three_way_apply(top, record.base_commit, record.tip_commit, within=facts.prefix)
+            applied = three_way_apply(top, record.isolation.base_commit, record.isolation.tip_commit, within=facts.prefix)
         except ApplyConflicts as exc:
             listed = "; ".join(f"{path} ({why})" for path, why in exc.conflicts[:_LISTED_CONFLICTS])
             more = len(exc.conflicts) - _LISTED_CONFLICTS
             message = (f"run {run_id}'s change conflicts with {top} in {len(exc.conflicts)} file(s): {listed}"
                        + (f"; and {more} more" if more > 0 else "") + ". Nothing was changed.")
-            hint = (f"Keep or undo your own edits to those files, then apply again; `git diff {record.base_commit[:12]} "
-                    f"{record.branch}` shows the run's change.")
-            return fit_packet(Packet(ok=False, run_id=run_id, status=Status.APPLY_CONFLICT, **where,
+            hint = (f"Keep or undo your own edits to those files, then apply again; `git diff {record.isolation.base_commit[:12]} "
+                    f"{record.isolation.branch}` shows the run's change.")
+            return fit_packet(Packet(run_id=run_id, status=Status.APPLY_CONFLICT, **where,
                                      error=ErrorInfo(code=Status.APPLY_CONFLICT, message=message[:4000], hint=hint),
                                      changes=Changes(count=len(exc.conflicts), files=[p for p, _ in exc.conflicts],
                                                      source="git")))
@@ -82,16 +82,16 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
             exc = RelayError(Status.STORAGE_ERROR, f"git could not apply run {run_id}: {exc}",
                              "Check the workspace's repository (`git status`); nothing was changed.")
         return _refusal(run_id, exc, **where)
-    record.applied_at = now_iso()
+    record.isolation.applied_at = now_iso()
     try:
         store.write(record)
     except OSError as exc:
         log.warning("run %s applied, but its record could not be updated: %s", run_id, exc)
     files = sorted(applied.written)
-    summary = (f"applied run {run_id}'s change ({len(files)} file(s), branch {record.branch}) to {top}"
+    summary = (f"applied run {run_id}'s change ({len(files)} file(s), branch {record.isolation.branch}) to {top}"
                if files else f"nothing to apply: {top} already holds run {run_id}'s change")
     if applied.unchanged and files:
         summary += f"; {len(applied.unchanged)} file(s) already held it"
-    return fit_packet(Packet(ok=True, run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
+    return fit_packet(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
                              changes=Changes(count=len(files), files=files, source="git" if files else None)))
 

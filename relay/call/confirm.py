@@ -42,8 +42,8 @@ from relay.agy import command as agy_cli
 from relay.agy.classify import Verdict
 from relay.agy.prompt import ARGV_PROMPT_LIMIT
 from relay.call.policy import RunPlan
-from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
-from relay.core.errors import InvalidInput, RelayError, SpawnError, StorageError
+from relay.core.contracts import ExecutionMode, Preview, RunRecord, Status
+from relay.core.errors import InvalidInput, RelayError, StorageError
 from relay.core.platform import owned_by_someone_else
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
@@ -223,7 +223,7 @@ def _shown(value: Any) -> Any:
 def _policy(plan: RunPlan) -> dict[str, Any]:
     """Every plan key the command line does not already show (future policy keys included)."""
     shown = msgspec.to_builtins(plan)
-    for key in ("workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
+    for key in (*_UNBOUND, "workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
                 "agent", "notes", "env", "verify_timeout_seconds"):
         shown.pop(key, None)
     policy = {k: _shown(v) for k, v in shown.items() if v not in (None, [], {}, "")}
@@ -234,6 +234,10 @@ def _policy(plan: RunPlan) -> dict[str, Any]:
 
 def _iso(unix: float) -> str:
     return datetime.fromtimestamp(unix, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# Plan keys about the call rather than the run: neither shown in a preview's policy nor bound by the token.
+_UNBOUND = ("confirm_trusted", "wait_seconds")
 
 
 def _trusted(plan: RunPlan) -> bool:
@@ -255,23 +259,19 @@ class Gate:
             self.clock = clock
 
     def needed(self, plan: RunPlan) -> bool:
-        profile = self.settings.profiles.get(plan.profile) if plan.profile else None
-        return bool(profile is not None and profile.confirm_trusted and _trusted(plan))
+        return plan.confirm_trusted and _trusted(plan)
 
     async def check(self, record: RunRecord, plan: RunPlan, prompt: str, confirm: str | None, *,
-                    texts: dict[str, Any], conversation_id: str | None) -> Preview | None:
-        """None: the call may run (no gate, or a good token). A Preview: answer it. Raises on a refused token."""
+                    texts: dict[str, Any], conversation_id: str | None, agy: str,
+                    version: agy_cli.AgyVersion | None) -> Preview | None:
+        """None: the call may run (no gate, or a good token). A Preview: answer it. Raises on a refused token.
+
+        ``agy`` and ``version``: the agy the call will run, located once at intake (the token binds them)."""
         if not self.needed(plan):
             return None
-        agy = agy_cli.locate_agy(self.settings, self.environ)
-        try:
-            version = (await anyio.to_thread.run_sync(agy_cli.read_version, agy, self.environ,
-                                                      abandon_on_cancel=True)).version
-        except OSError as exc:
-            raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None  # as the run itself says
-        plan_fields = msgspec.to_builtins(plan)
+        plan_fields = {k: v for k, v in msgspec.to_builtins(plan).items() if k not in _UNBOUND}
         groups = {
-            "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.parent_run_id},
+            "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.request.parent_run_id},
             "task": hashlib.sha256(_canonical(texts)).hexdigest(),
             "workspace": plan.workspace,
             "execution mode": [plan_fields["execution_mode"], plan.sandbox, plan.skip_permissions],
@@ -330,10 +330,10 @@ def _refused(refusal: Refusal, tool: str) -> RelayError:
                         "issued before the relay's confirm key was replaced); nothing ran", again)
 
 
-def preview_answer(record: RunRecord, plan: RunPlan, preview: Preview) -> tuple[Verdict, Packet]:
-    """The CONFIRMATION_REQUIRED answer: what would run, and exactly how to run it."""
+def preview_answer(record: RunRecord, plan: RunPlan, preview: Preview) -> Verdict:
+    """The CONFIRMATION_REQUIRED ending: what would run (the preview goes in the packet), and how to run it."""
     tool = _TOOL_NAMES.get(record.tool, record.tool)
-    verdict = Verdict(
+    return Verdict(
         status=Status.CONFIRMATION_REQUIRED,
         message=f"profile {plan.profile!r} asks for confirmation before a trusted run (every tool auto-approved); "
         "nothing ran. `preview` shows the agy command, workspace, policy and time limit.",
@@ -341,6 +341,3 @@ def preview_answer(record: RunRecord, plan: RunPlan, preview: Preview) -> tuple[
         f"confirm: \"{preview.confirm}\" before {preview.expires_at}. Any other change needs a new preview.",
         retryable=False,
     )
-    packet = Packet(ok=False, run_id=record.run_id, status=Status.CONFIRMATION_REQUIRED, flags=list(plan.notes),
-                    error=verdict.error(), preview=preview)
-    return verdict, packet

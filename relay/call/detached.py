@@ -27,7 +27,7 @@ import anyio
 import anyio.abc
 
 from relay.call.progress import Progress
-from relay.core.contracts import ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running, Status
+from relay.core.contracts import GetResultInput, Packet, RunRecord, Running, Status
 from relay.core.errors import RelayError
 from relay.core.files import read_regular
 from relay.core.settings import Settings
@@ -92,27 +92,13 @@ class Detacher:
                         self.cancel_reasons.setdefault(run.run_id, "the relay stopped")
                         run.scope.cancel()
 
-    def wait_for(self, args: ExecuteInput | ContinueInput) -> float | None:
-        """The call's wait: its own, else its profile's, else the server's default; None waits to the end."""
-        if args.wait_seconds is not None:
-            return args.wait_seconds
-        settings = self.settings
-        name = getattr(args, "profile", None)
-        if name is None and isinstance(args, ContinueInput) and args.run_id:
-            try:
-                name = self.store.read(args.run_id).profile
-            except RelayError:
-                name = None
-        profile = settings.profiles.get(name or settings.default_profile or "")
-        if profile is not None and profile.wait_seconds is not None:
-            return profile.wait_seconds
-        return settings.wait_seconds
-
-    async def call(self, launch: Launch, wait: float, progress: Progress) -> Packet | Running:
-        """Start a run in the server's lifetime; its packet if it ends within ``wait``, else RUNNING."""
+    async def call(self, launch: Launch, wait: float, progress: Progress, *, run_id: str | None = None
+                   ) -> Packet | Running:
+        """Start a run in the server's lifetime; its packet if it ends within ``wait`` (the call's, decided at
+        intake), else RUNNING."""
         if self._tg is None:
             raise RuntimeError("no detached-run lifetime: use Detacher.serving()")
-        run = _Run(new_run_id(), progress)
+        run = _Run(run_id or new_run_id(), progress)
         self._runs[run.run_id] = run
         self._tg.start_soon(self._body, run, launch)
         try:
@@ -133,11 +119,11 @@ class Detacher:
             record = RunRecord(run_id=run.run_id, created_at=now_iso())
         return running_packet(record, self.where(run.run_id), wait)
 
-    async def inline(self, launch: Launch, progress: Progress) -> Packet:
+    async def inline(self, launch: Launch, progress: Progress, *, run_id: str | None = None) -> Packet:
         """A run the call waits for to its end (no wait given): stoppable by antigravity_cancel like a detached one."""
         # Regression: such a run once did not poll the cancel request, so a cancel from another relay
         # answered BUSY after ~33 s and the run went on.
-        run = _Run(new_run_id(), progress)
+        run = _Run(run_id or new_run_id(), progress)
         self._runs[run.run_id] = run
         await self._guarded(run, launch)
         return run.packet or self._final(run.run_id)
@@ -192,7 +178,7 @@ class Detacher:
         started = anyio.current_time()
 
         async def tick(record) -> None:
-            where = self.where(record.run_id) or record.where or "running"
+            where = self.where(record.run_id) or record.process.where or "running"
             await progress(anyio.current_time() - started, where)
 
         own = self._runs.get(args.run_id)  # a run of this relay: its end is an event, not the next poll
@@ -228,7 +214,7 @@ class Detacher:
         record = await wait_for_run(store, run_id, limit)
         if status_of(record) is Status.RUNNING:
             _unlink(path)
-            raise RelayError(Status.BUSY, f"relay pid {record.relay_pid} runs {run_id} and did not stop it within "
+            raise RelayError(Status.BUSY, f"relay pid {record.process.relay_pid} runs {run_id} and did not stop it within "
                              f"{limit:g} s",
                              "Wait for its packet with antigravity_get_result, or stop that relay.", retryable=True)
         _unlink(path)

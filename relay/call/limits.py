@@ -73,8 +73,8 @@ def _least(a: int | None, b: int | None) -> int | None:
 
 def recorded_limits(run: RunRecord) -> Limits:
     """The limits a run ran under, as its record keeps them."""
-    return Limits(paths=list(run.paths), protected=list(run.protected), max_files=run.max_files,
-                  max_lines=run.max_lines, on_violation=run.on_violation or "keep")
+    return Limits(paths=list(run.plan.paths), protected=list(run.plan.protected), max_files=run.plan.max_files,
+                  max_lines=run.plan.max_lines, on_violation=run.plan.on_violation or "keep")
 
 
 def inherit(run: Limits, profile: Limits) -> Limits:

@@ -86,6 +86,11 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     # Isolation (issue 10): the profile's; a non-git workspace is refused here, before anything runs.
     isolation: str = "in_place"
     carry_uncommitted: bool = False
+    # What the profile says of the call itself (the plan is the one place the profile is read): a trusted run
+    # waits for a confirm token (issue 10, gate); the wait before a RUNNING answer (issue 9). Neither is shown
+    # in a preview's policy nor bound by its token (confirm._UNBOUND).
+    confirm_trusted: bool = False
+    wait_seconds: float | None = None
 
 
 def _conflict(message: str, hint: str) -> RelayError:
@@ -348,4 +353,6 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         on_violation=limits.on_violation,
         isolation=profile.isolation,
         carry_uncommitted=profile.carry_uncommitted,
+        confirm_trusted=profile.confirm_trusted,
+        wait_seconds=profile.wait_seconds,
     )

@@ -3,7 +3,8 @@
 The JSON schemas that MCP clients see are generated from these Structs
 (see ``relay.schemas``), so the values the code branches on are the values
 clients are told about. Records and packets only ever gain defaulted
-fields; ``RunRecord.schema_version`` marks a change of shape.
+fields; ``RunRecord.schema_version`` marks a change of shape (2: the grouped record; 1, flat, is still
+read by ``relay.runs.record_v1``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ __all__ = [
     "Attempt",
     "VerifyResult",
     "RunRecord",
+    "RecordRequest",
+    "RecordPlan",
+    "RecordProcess",
+    "RecordOutcome",
+    "RecordObservation",
+    "RecordIsolation",
     "ProcessStamp",
     "RUN_RECORD_SCHEMA_VERSION",
     "explain",
@@ -308,9 +315,12 @@ class Preview(Struct, kw_only=True, omit_defaults=True):
 
 
 class Packet(Struct, kw_only=True, omit_defaults=True):
-    """The review packet: the leader reads this instead of the diff and the transcript."""
+    """The review packet: the leader reads this instead of the diff and the transcript.
 
-    ok: bool
+    ``ok`` is derived, never set: it means the status is SUCCESS (``__post_init__``, on decoding too).
+    """
+
+    ok: bool | None = None  # always written: None is never its value once built
     run_id: str
     status: Status
     summary: str = ""
@@ -324,6 +334,9 @@ class Packet(Struct, kw_only=True, omit_defaults=True):
     branch: str | None = None
     worktree: str | None = None
     usage: Usage | None = None  # issue 27: tokens, model, duration; a few dozen bytes
+
+    def __post_init__(self) -> None:
+        self.ok = self.status is Status.SUCCESS
 
 
 class Running(Struct, kw_only=True):
@@ -417,33 +430,23 @@ class PolicyViolation(Struct, kw_only=True, omit_defaults=True):
     not_restored: dict[str, str] = {}  # path -> why it was left as the worker made it
 
 
-RUN_RECORD_SCHEMA_VERSION = 1
+RUN_RECORD_SCHEMA_VERSION = 2  # 1: the flat record of before issue 24, still read (relay.runs.record_v1)
 
 
-class RunRecord(Struct, kw_only=True, omit_defaults=True):
-    """Everything a run needs later, so the relay stays stateless between calls."""
+class RecordRequest(Struct, kw_only=True, omit_defaults=True):
+    """What the call asked, before anything was resolved."""
 
-    schema_version: int = RUN_RECORD_SCHEMA_VERSION
-    run_id: str
-    tool: Literal["execute", "continue", "demo"] = "execute"
-    state: Literal["running", "finished", "interrupted"] = "running"
-    status: Status | None = None
-    created_at: str
-    finished_at: str | None = None
-    duration_ms: int | None = None
-    queue_wait_ms: int | None = None
-    relay_pid: int | None = None
-    relay_stamp: ProcessStamp | None = None
-    pgid: int | None = None
-    worker_stamp: ProcessStamp | None = None
-    # The pre-run snapshot's identity, cheap to keep: if the relay dies, recovery can tell the run's
-    # changes from edits that were already there (git HEAD, and the paths git showed changed).
-    before_head: str | None = None
-    before_dirty: list[str] = []
-    # what was asked
-    task: str = ""
+    task: str = ""  # the task, or a continue's feedback
+    parent_run_id: str | None = None  # the run a continue follows
+    requested_conversation_id: str | None = None  # the conversation a continue asked agy to resume
+    ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
+
+
+class RecordPlan(Struct, kw_only=True, omit_defaults=True):
+    """What the call was resolved to, once, at intake: the profile's bounds and the agy that runs it."""
+
+    workspace: str | None = None  # the user's workspace (a worktree run's own tree is under ``isolation``)
     profile: str | None = None
-    workspace: str | None = None
     execution_mode: ExecutionMode | None = None
     sandbox: bool = False
     skip_permissions: bool = False
@@ -453,44 +456,91 @@ class RunRecord(Struct, kw_only=True, omit_defaults=True):
     timeout_seconds: float | None = None
     constraints: list[str] = []
     verify: list[str] = []
+    # issue 10, policy: the run's enforced limits (a continue inherits them)
     paths: list[str] = []
-    # issue 10, policy: the run's enforced limits (a continue inherits them) and what fired
     protected: list[str] = []
     max_files: int | None = None
     max_lines: int | None = None
-    on_violation: OnViolation | None = None
-    violation: PolicyViolation | None = None
-    parent_run_id: str | None = None
-    requested_conversation_id: str | None = None
-    ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
-    where: str | None = None  # the stage of a running run, for RUNNING answers from other relay processes
-    # what happened
+    on_violation: OnViolation | None = None  # None reads as "keep"
     agy_bin: str | None = None
     agy_version: str | None = None
+
+
+class RecordProcess(Struct, kw_only=True, omit_defaults=True):
+    """The processes of the run: the relay that owns it, the worker it spawned, and what the worker said."""
+
+    relay_pid: int | None = None
+    relay_stamp: ProcessStamp | None = None
+    pgid: int | None = None  # the worker's group while it runs
+    worker_stamp: ProcessStamp | None = None
+    where: str | None = None  # the stage of a running run, for RUNNING answers from other relay processes
+    queue_wait_ms: int | None = None
     argv: list[str] = []
     prompt_chars: int = 0
     attempts: list[Attempt] = []
-    conversation_id: str | None = None
     exit_code: int | None = None
     response: str = ""
     report: WorkerReport | None = None
     stderr_tail: str = ""
     transcript: str | None = None
     usage: dict[str, int] = {}
-    observation_source: Literal["git", "tree", "report"] | None = None
-    observation_ms: int | None = None
+
+
+class RecordOutcome(Struct, kw_only=True, omit_defaults=True):
+    """How the run ended (written once, by the finish step): the packet the leader got is part of it."""
+
+    status: Status | None = None  # None while running
+    error: ErrorInfo | None = None
+    finished_at: str | None = None
+    duration_ms: int | None = None
+    conversation_id: str | None = None  # agy's, for a continue
+    violation: PolicyViolation | None = None  # the policy the change broke (issue 10), whatever the status
+    packet: Packet | None = None
+
+
+class RecordObservation(Struct, kw_only=True, omit_defaults=True):
+    """What the relay saw change (never the worker's claim), and the verification it ran."""
+
+    # The pre-run snapshot's identity, cheap to keep: if the relay dies, recovery can tell the run's
+    # changes from edits that were already there (git HEAD, and the paths git showed changed).
+    before_head: str | None = None
+    before_dirty: list[str] = []
+    source: Literal["git", "tree", "report"] | None = None
+    ms: int | None = None
     changes: list[FileChange] = []
     verification: list[VerifyResult] = []
-    error: ErrorInfo | None = None
-    packet: Packet | None = None
-    # Isolation (issue 10): the worktree the worker ran in (its workspace inside it), the run's branch,
-    # the commit its change is measured from (HEAD, the carried edits, or a parent's) and the commit
-    # holding the change; applied_at once `apply` brought it into the user's tree.
+
+
+class RecordIsolation(Struct, kw_only=True, omit_defaults=True):
+    """Isolation (issue 10): the worktree the worker ran in (its workspace inside it), the run's branch, the
+    commit its change is measured from (HEAD, the carried edits, or a parent's) and the commit holding the
+    change; applied_at once `apply` brought it into the user's tree."""
+
     worktree: str | None = None
     branch: str | None = None
     base_commit: str | None = None
     tip_commit: str | None = None
     applied_at: str | None = None
+
+
+class RunRecord(Struct, kw_only=True):
+    """Everything a run needs later, so the relay stays stateless between calls: a few keys, grouped by
+    step (what was asked, what it was resolved to, the processes, the ending, what changed, the worktree).
+
+    Every key is written (``schema_version`` included), each part without its defaults.
+    """
+
+    schema_version: int = RUN_RECORD_SCHEMA_VERSION
+    run_id: str
+    tool: Literal["execute", "continue", "demo"] = "execute"
+    state: Literal["running", "finished", "interrupted"] = "running"
+    created_at: str
+    request: RecordRequest = msgspec.field(default_factory=RecordRequest)
+    plan: RecordPlan = msgspec.field(default_factory=RecordPlan)
+    process: RecordProcess = msgspec.field(default_factory=RecordProcess)
+    outcome: RecordOutcome = msgspec.field(default_factory=RecordOutcome)
+    observation: RecordObservation = msgspec.field(default_factory=RecordObservation)
+    isolation: RecordIsolation = msgspec.field(default_factory=RecordIsolation)
 
 
 # --------------------------------------------------------------------------- error text

@@ -10,6 +10,9 @@ flag (relay.review.risk) both match with these rules, so a flag and a refusal ne
 * a glob with no ``/`` (``*.lock``, ``.env*``) matches a file name at any depth, as in
   .gitignore; every other pattern is anchored at the root (``**/package-lock.json`` for
   a literal name at any depth).
+
+The review's file tables (which files are CI, lockfiles, tests…) use the same pattern language
+through ``names_file``: every row matches at any depth, and names files, never folders.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-__all__ = ["clean_pattern", "path_matches", "matches_any", "pattern_within", "pattern_problem"]
+__all__ = ["clean_pattern", "path_matches", "matches_any", "pattern_within", "pattern_problem", "names_file"]
 
 _WILD = frozenset("*?[")
 
@@ -37,7 +40,8 @@ def _is_glob(pattern: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _compiled(pattern: str) -> re.Pattern[str]:
+def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str]:
+    """The pattern as a regex of the whole path; ``folders``: a match also covers what is under it."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -67,7 +71,8 @@ def _compiled(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(ch))
         i += 1
-    return re.compile("".join(out) + r"(?:/.*)?\Z", re.DOTALL)  # a matching folder covers what is under it
+    # A matching folder covers what is under it (a policy's patterns); a file table's names only files.
+    return re.compile("".join(out) + (r"(?:/.*)?\Z" if folders else r"\Z"), re.DOTALL)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -102,6 +107,22 @@ def path_matches(path: str, raw_pattern: str) -> bool:
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
     path = _normal(path)
     return any(_matcher(p)(path) for p in patterns)
+
+
+def names_file(path: str, patterns: Iterable[str]) -> bool:
+    """Whether ``path`` is a file one of ``patterns`` names, as the review's file tables use them
+    (``relay.review.file_kinds``): a pattern without "/" matches the file's name, one with "/" the path's
+    tail from any folder down ("sub/.github/workflows/x.yml" in a monorepo too); ``*``, ``?``, ``[...]``
+    and ``**`` as above. Unlike a policy's pattern it names files only: no folder covers what is under it."""
+    path = _normal(path)
+    name = path.rsplit("/", 1)[-1]
+    for pattern in patterns:
+        if "/" in pattern:
+            if _compiled("**/" + pattern, False).match(path):
+                return True
+        elif _compiled(pattern, False).match(name):
+            return True
+    return False
 
 
 def pattern_within(narrow: str, bounds: Iterable[str]) -> bool:

@@ -148,7 +148,7 @@ async def run_demo(base: Settings, *, progress=None, environ: dict[str, str] | N
     record = store.read(packet.run_id)
     record.tool = "demo"  # set after the fact: the run went through the ordinary execute path
     store.write(record)
-    transcript = Path(record.transcript) if record.transcript else None
+    transcript = Path(record.process.transcript) if record.process.transcript else None
     transcript_bytes = transcript.stat().st_size if transcript and transcript.exists() else 0
     _, view = relay.get_result(GetResultInput(run_id=packet.run_id, detail=Detail.DIFF))
     return DemoResult(

@@ -13,6 +13,7 @@ import os
 import sys
 
 from relay import __version__
+from relay.setup.client_names import CLIENT_NAMES
 
 __all__ = ["main", "mcp_main", "build_parser"]
 
@@ -475,9 +476,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Register `gravity-relay serve` with each MCP client whose config dir exists, in its own file "
         "and format, keeping everything else in those files. Idempotent; backs up each file it changes. "
         "Antigravity is registered only when named (--client antigravity): agy's own runs load that file.")
-    setup.add_argument("--client", action="append", metavar="NAME",
-                       choices=["codex", "claude", "cursor", "gemini", "antigravity", "windsurf"],
-                       help="only this client (repeatable): codex, claude, cursor, gemini, antigravity, windsurf")
+    setup.add_argument("--client", action="append", metavar="NAME", choices=CLIENT_NAMES,
+                       help=f"only this client (repeatable): {', '.join(CLIENT_NAMES)}")
     setup.add_argument("--dry-run", action="store_true", help="print the diff of each file instead of writing")
     setup.add_argument("--uninstall", action="store_true", help="remove the relay's entry (only the relay's)")
     setup.add_argument("--env", action="append", metavar="KEY=VALUE",

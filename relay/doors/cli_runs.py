@@ -95,8 +95,8 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
         shown_status = status_of(record)
         if wanted is not None and shown_status is not wanted:
             continue
-        files = len(record.changes)
-        seconds = f"{record.duration_ms / 1000:.1f}s" if record.duration_ms is not None else "-"
+        files = len(record.observation.changes)
+        seconds = f"{record.outcome.duration_ms / 1000:.1f}s" if record.outcome.duration_ms is not None else "-"
         state = shown_status.value
         usage = record_usage(record)
         usages.append(usage)
@@ -109,7 +109,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
                              f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
-                             f"{redact(record.workspace or '')}{broke}\n")
+                             f"{redact(record.plan.workspace or '')}{broke}\n")
         shown += 1
         if shown >= limit:
             break

@@ -34,7 +34,7 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         profile = "Profiles: misconfigured (calls are refused until fixed; see `gravity-relay doctor`)."
     elif settings.default_profile:
         p = settings.profiles[settings.default_profile]
-        mode = p.execution_mode.value if p.execution_mode else "default (accept-edits)"
+        mode = p.execution_mode.value if p.execution_mode else "default (agy's own permission policy)"
         profile = f"Default profile '{settings.default_profile}': workspace {p.workspace or 'not set'}, mode {mode}; a call needs only `task`."
     else:
         names = ", ".join(sorted(settings.profiles))
@@ -73,7 +73,8 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.INVALID_JSON: "agy printed something that is not JSON.",
     Status.INVALID_ENVELOPE: "agy's result lacked the expected fields.",
     Status.WORKER_ERROR: "agy reported a failed turn (API error, bad model, ...); see error.message.",
-    Status.CONFLICTING_OPTIONS: "The call's options contradict each other or widen the profile; nothing ran.",
+    Status.CONFLICTING_OPTIONS: "The call's options contradict each other or widen the profile; nothing ran. Or a "
+                                "safe run's agy auto-approves every tool (its own settings): stopped before any tool.",
     Status.INVALID_INPUT: "An argument was wrong; error.hint lists what is accepted; nothing ran.",
     Status.INVALID_WORKSPACE: "The workspace is blank, relative, missing, a root, outside the allowed roots, the data dir, a bare repo or a .git folder; nothing ran.",
     Status.MUTATION_ABORTED: "A failed attempt had already changed files, so it was not retried; changes are listed.",
@@ -82,12 +83,14 @@ STATUS_GUIDE: dict[Status, str] = {
     Status.BUSY: "That conversation is running a turn now, or the queue wait passed its bound (the message says "
     "which run holds the slot); wait for its packet.",
     Status.RECURSION_REFUSED: "This relay runs inside an agy worker and will not delegate again.",
-    Status.CANCELLED: "The call was cancelled; the worker was stopped.",
+    Status.CANCELLED: "The call was cancelled; the worker was stopped. Or agy's turn was interrupted by someone "
+                      "else: not retried, antigravity_continue carries on.",
     Status.RUNNING: "Not an outcome: the run goes on. antigravity_get_result(run_id, wait_seconds) waits for its packet; "
                     "antigravity_cancel(run_id) stops it.",
     Status.INTERRUPTED: "The relay process ended mid-run; its worker was stopped (identity checked) at the next start "
     "or before the next worker; the files git shows changed are listed.",
-    Status.NOT_FOUND: "No readable run record with that id; error.message says which and why.",
+    Status.NOT_FOUND: "No readable run record with that id; error.message says which and why. Or agy no longer "
+                      "knows the conversation a continue named: start a fresh execute with the whole task.",
     Status.STORAGE_ERROR: "The relay cannot write its run records (data dir read-only or missing); nothing ran.",
     Status.CONFIRMATION_REQUIRED: "The profile asks to confirm trusted runs: `preview` shows what would run; repeat the "
     "call with confirm=<token> as error.hint says. A refused token (expired, other arguments): call again without it.",

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import logging
 import weakref
+from functools import partial
 from typing import Any
 
 import anyio
 import msgspec
 
 from relay.call.detached import Detacher
+from relay.call.intake import CallPlan
 from relay.call.orchestrate import Relay
 from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
@@ -140,8 +142,7 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 return _packet_result(relay.refuse_input(name, as_text(text), error))
             raise error
         if name in (EXECUTE, CONTINUE):
-            kind, run, text_field = {EXECUTE: (ExecuteInput, relay.execute, "task"),
-                                     CONTINUE: (ContinueInput, relay.continue_, "feedback")}[name]
+            kind, text_field = {EXECUTE: (ExecuteInput, "task"), CONTINUE: (ContinueInput, "feedback")}[name]
             known, ignored = _split_arguments(arguments, kind)
             if ignored:
                 log.info("%s: ignored unknown argument(s) %s", name, ", ".join(ignored))
@@ -153,14 +154,16 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
                 return _packet_result(await relay.apply(args))  # not a turn: the run's change into the user's tree
+            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here.
+            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored)
+            if isinstance(call, Packet):
+                return _packet_result(call)
             detached = detacher_for(relay)
-            wait = detached.wait_for(args)
-            if wait is not None and detached.available:
+            launch = partial(_launch, relay, call)
+            if call.wait is not None and detached.available:
                 # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
-                return _answer(await detached.call(
-                    lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), wait, progress))
-            return _packet_result(await detached.inline(
-                lambda p, run_id: run(args, p, ignored=ignored, run_id=run_id), progress))
+                return _answer(await detached.call(launch, call.wait, progress, run_id=call.record.run_id))
+            return _packet_result(await detached.inline(launch, progress, run_id=call.record.run_id))
         if name == CANCEL:
             return _packet_result(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
@@ -175,6 +178,10 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
         raise
     except Exception as exc:  # noqa: BLE001 - the one boundary: every exception leaves in the error shape
         return _error_result(name, exc)
+
+
+async def _launch(relay: Relay, call: CallPlan, progress, run_id: str) -> Packet:
+    return await relay.run(call, progress)
 
 
 def get_result(relay: Relay, arguments: dict[str, Any]) -> ToolAnswer:
@@ -201,25 +208,25 @@ def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
     The one redaction step of every view of recent runs (get_result without a run id, `runs show` without
     an id, `runs list --json`): the task is masked whole before it is cut, so a key cut at the edge cannot
     leave its first part readable (issue 22, D5), and every other text of the row is masked too."""
-    task = redact(" ".join(record.task.split()))
+    task = redact(" ".join(record.request.task.split()))
     row: dict[str, Any] = {
         "run_id": record.run_id,
         "tool": record.tool,
-        "status": record.status.value if record.status else record.state.upper(),
+        "status": record.outcome.status.value if record.outcome.status else record.state.upper(),
         "created_at": record.created_at[:19],
         "task": task if len(task) <= _TASK_CHARS else task[: _TASK_CHARS - 1] + "…",
     }
     if policy_broken_beside(record):
         row["policy_violation"] = True
     if wide:
-        row.update(files=len(record.changes), duration_ms=record.duration_ms, workspace=record.workspace)
+        row.update(files=len(record.observation.changes), duration_ms=record.outcome.duration_ms, workspace=record.plan.workspace)
     return redact_obj(row)
 
 
 def policy_broken_beside(record: RunRecord) -> bool:
     """Whether a run that ended for another reason (cancelled, stopped, interrupted) also broke its
     policy: its status says why it ended, so a list would hide the violation without this."""
-    return record.violation is not None and record.status is not Status.POLICY_VIOLATION
+    return record.outcome.violation is not None and record.outcome.status is not Status.POLICY_VIOLATION
 
 
 def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, Any], str]:

@@ -158,7 +158,7 @@ class _Patch:
         self.sections: dict[str, list[Section]] = {}
         for s in sections:
             self.sections.setdefault(s.path, []).append(s)
-        self.changes = {c.path: c for c in record.changes}
+        self.changes = {c.path: c for c in record.observation.changes}
         self.not_in_patch = not_in_patch
 
     def path_of(self, name: str) -> str:
@@ -189,11 +189,11 @@ class _Patch:
 
 
 def _targets(record: RunRecord) -> list[ReviewTarget]:
-    packet = record.packet
+    packet = record.outcome.packet
     if packet is not None and packet.changes.review:
         return list(packet.changes.review)
     # No packet (a run whose relay died before it): the targets the packet would have named.
-    return [review_target(c) for c in rank_changes(record.changes)[:MAX_TARGETS]]
+    return [review_target(c) for c in rank_changes(record.observation.changes)[:MAX_TARGETS]]
 
 
 def _items(record: RunRecord, sections: list[Section], not_in_patch: bool, line_chars: int) -> tuple[list[_Item], list[_Item]]:
@@ -217,7 +217,7 @@ def _items(record: RunRecord, sections: list[Section], not_in_patch: bool, line_
                                    suffix=" (past the packet's ranges)")
                 if extra.hunks:
                     rest.append(extra)
-    ranked = [c.path for c in rank_changes(record.changes)]
+    ranked = [c.path for c in rank_changes(record.observation.changes)]
     others = [p for p in ranked if p not in seen] + sorted(p for p in patch.sections if p not in seen and p not in ranked)
     for path in others:
         change = patch.changes.get(path)
@@ -374,10 +374,10 @@ def diff_view(record: RunRecord, status: Status, patch: bytes | None, patch_path
     if patch is None:
         if status is Status.RUNNING:
             text = f"# run {run_id} has not finished: its patch is written once its changes are observed\n"
-        elif not record.changes:
+        elif not record.observation.changes:
             text = f"# run {run_id} changed no files: there is no patch\n"
         else:
-            text = (f"# run {run_id} has no patch ({len(record.changes)} files changed): it ran before patches were "
+            text = (f"# run {run_id} has no patch ({len(record.observation.changes)} files changed): it ran before patches were "
                     f"kept, its changes came from the worker's report only, or patches are off "
                     f"(GRAVITY_RELAY_PATCH_MAX_SIZE=0); detail=\"full\" lists the files\n")
         text = text[:budget]

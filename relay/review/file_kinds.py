@@ -9,7 +9,6 @@ docs, CI, manifest…) and by what the sampled lines say.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import re
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import Literal
 import msgspec
 
 from relay.core.contracts import FileChange
+from relay.core.path_globs import names_file
 from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
@@ -62,26 +62,11 @@ def words(path: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
-@functools.lru_cache(maxsize=None)
-def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str] | None]:
-    # Per table: a set for the literal base names (most rows), one regex for the base-name
-    # globs and one for the path globs, instead of one fnmatch per row per file.
-    literal = frozenset(p for p in patterns if "/" not in p and not any(ch in p for ch in "*?["))
-    names = [fnmatch.translate(p) for p in patterns if "/" not in p and p not in literal]
-    paths = [fnmatch.translate(p) for p in patterns if "/" in p] + [fnmatch.translate("*/" + p) for p in patterns if "/" in p]
-    return literal, (re.compile("|".join(names)) if names else None), (re.compile("|".join(paths)) if paths else None)
-
-
 @functools.lru_cache(maxsize=65536)
 def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
-    """Match lowercase globs: against the base name, or (patterns with a "/") the whole path
-    at any depth, so "sub/.github/workflows/x.yml" in a monorepo counts too."""
-    lowered = path.lower()
-    literal, by_name, by_path = _compiled(patterns)
-    name = basename(lowered)
-    if name in literal or (by_name is not None and by_name.match(name)):
-        return True
-    return by_path is not None and by_path.match(lowered) is not None
+    """Whether the lowercased ``path`` is a file one of the table's lowercase patterns names, at any depth
+    (``relay.core.path_globs.names_file``: the pattern language of the policy's paths, one meaning)."""
+    return names_file(path.lower(), patterns)
 
 
 # Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
@@ -93,7 +78,7 @@ _TEST_NAMES = (
     # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
     # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
     "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
-    "t/*.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
+    "t/**.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
 )
 
 
@@ -107,20 +92,20 @@ def is_test_path(path: str) -> bool:
 SECRET_GLOBS = (
     ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "id_rsa*",
     "id_dsa*", "id_ecdsa*", "id_ed25519*", "secrets.*", "secret.*", "credentials", "credentials.*", ".npmrc",
-    ".pypirc", ".netrc", ".htpasswd", "kubeconfig", "*.tfvars", "*/.aws/*", "*/.ssh/*", ".aws/*", ".ssh/*",
+    ".pypirc", ".netrc", ".htpasswd", "kubeconfig", "*.tfvars", ".aws/**", ".ssh/**",
 )
 SECRET_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl")
 
 CI_GLOBS = (
-    ".github/workflows/*", ".github/actions/*", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/*", ".circleci/*",
-    "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/*",
-    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/*", "cloudbuild.yaml",
-    "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/*", "codecov.yml", ".codecov.yml",
+    ".github/workflows/**", ".github/actions/**", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/**", ".circleci/**",
+    "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/**",
+    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/**", "cloudbuild.yaml",
+    "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/**", "codecov.yml", ".codecov.yml",
 )
-HOOK_GLOBS = (".husky/*", ".githooks/*", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
+HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
 
 _MANIFESTS = (
-    "package.json", "requirements*.txt", "requirements/*.txt", "constraints*.txt", "pyproject.toml", "setup.py",
+    "package.json", "requirements*.txt", "requirements/**.txt", "constraints*.txt", "pyproject.toml", "setup.py",
     "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
@@ -237,7 +222,7 @@ COVERAGE_RE = re.compile(
 COVERAGE_FILES = (
     ".coveragerc", "setup.cfg", "pyproject.toml", "tox.ini", "pytest.ini", "package.json", "jest.config.*",
     "vitest.config.*", "vite.config.*", ".nycrc", ".nycrc.*", "karma.conf.*", "codecov.yml", ".codecov.yml",
-    "makefile", "noxfile.py", ".github/workflows/*", ".gitlab-ci.yml", ".ci/*", "*.mk", ".simplecov",
+    "makefile", "noxfile.py", ".github/workflows/**", ".gitlab-ci.yml", ".ci/**", "*.mk", ".simplecov",
     "phpunit.xml*", "build.gradle*", "pom.xml", ".c8rc*", "go.mk",
 )
 

@@ -138,7 +138,7 @@ def _refuse_while_a_worker_runs_there(store: RunStore, workspace: str) -> None:
             record = store.read(other)
         except RelayError:
             continue
-        if record.workspace == workspace and status_of(record) is Status.RUNNING:
+        if record.plan.workspace == workspace and status_of(record) is Status.RUNNING:
             raise Busy(f"run {other} is working in {workspace} now; a revert would race its edits",
                        "Revert after that run ends (or antigravity_cancel it first). Nothing was changed.")
 
@@ -154,26 +154,26 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
     patch_path = store.patch_path(run_id)
     if status_of(record) is Status.RUNNING:
         raise Busy(f"run {run_id} is still running", "Revert it after it ends (or antigravity_cancel it first).")
-    if record.branch and not record.applied_at:
+    if record.isolation.branch and not record.isolation.applied_at:
         # An isolated run's change is on its branch only: the user's tree never had it (issue 10, worktree).
         raise RelayError(Status.INVALID_WORKSPACE,
                          f"run {run_id} ran in a worktree and was never applied: its change is only on branch "
-                         f"{record.branch}, so there is nothing to revert in {record.workspace}",
+                         f"{record.isolation.branch}, so there is nothing to revert in {record.plan.workspace}",
                          "Nothing was changed. To drop the change, leave it unapplied (retention deletes the branch) "
-                         f"or delete it: git branch -D {record.branch}")
+                         f"or delete it: git branch -D {record.isolation.branch}")
     patch = store.read_patch(run_id)
     if patch is None:
-        why = "it changed no files" if not record.changes else (
+        why = "it changed no files" if not record.observation.changes else (
             "it ran before patches were kept, its changes came from the worker's report only, or patches were off "
             "(GRAVITY_RELAY_PATCH_MAX_SIZE=0)")
         raise NotFound(f"run {run_id} has no patch ({patch_path}): {why}",
                        "Nothing to revert from the relay's side; `gravity-relay runs show RUN_ID --detail full` lists "
                        "the files it changed.")
-    if not record.workspace or not os.path.isdir(record.workspace):
-        raise InvalidWorkspace(f"run {run_id}'s workspace {record.workspace!r} is not a folder any more",
+    if not record.plan.workspace or not os.path.isdir(record.plan.workspace):
+        raise InvalidWorkspace(f"run {run_id}'s workspace {record.plan.workspace!r} is not a folder any more",
                                "Nothing was changed. Restore the folder first, or apply the patch by hand: "
                                f"git apply -R {patch_path}")
-    cwd, directory, config = _where(Path(record.workspace))
+    cwd, directory, config = _where(Path(record.plan.workspace))
     header, sections = split_patch(patch)
     partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
                if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
@@ -182,11 +182,11 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
                          f"run {run_id}'s patch does not hold the whole run, so it cannot undo it: {'; '.join(partial)}"[:2000],
                          "Nothing was changed. Restore those files yourself (git checkout / your backup); the rest can "
                          f"be reversed by hand: {_by_hand(cwd, directory, patch_path)}")
-    result = RevertResult(run_id=run_id, workspace=record.workspace, patch=str(patch_path), dry_run=dry_run,
+    result = RevertResult(run_id=run_id, workspace=record.plan.workspace, patch=str(patch_path), dry_run=dry_run,
                           actions=revert_actions(sections))
     if not sections:
         return result
-    _refuse_while_a_worker_runs_there(store, record.workspace)
+    _refuse_while_a_worker_runs_there(store, record.plan.workspace)
     check = _apply(cwd, ["-R", "--check", *directory], config, patch)
     if check.returncode != 0:
         stderr = check.stderr.decode("utf-8", "replace")
@@ -194,7 +194,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
         if forward.returncode == 0:
             raise RelayError(Status.INVALID_WORKSPACE,
                              f"run {run_id} looks reverted already: its patch applies forward, not backward, in "
-                             f"{record.workspace}", "Nothing was changed.")
+                             f"{record.plan.workspace}", "Nothing was changed.")
         prefix = directory[0].split("=", 1)[1] if directory else ""
         # Named as the packet names them: relative to the workspace, not to the repository's top.
         files = [f[len(prefix):] if prefix and f.startswith(prefix) else f for f in _failed_files(stderr)]

@@ -111,47 +111,47 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     if record.state != "running":
         store.clear_active(run_id)
         return False
-    if owner_alive(record.relay_pid, record.relay_stamp):
+    if owner_alive(record.process.relay_pid, record.process.relay_stamp):
         return False  # a live relay (maybe this one) owns it
     notes = []
-    if record.pgid:
-        verdict, worker = verify_worker(record.pgid, record.worker_stamp, run_id)
+    if record.process.pgid:
+        verdict, worker = verify_worker(record.process.pgid, record.process.worker_stamp, run_id)
         if verdict is Identity.SAME and worker is not None:
             if kill_worker_now(worker, wait):
-                log.warning("killed leftover worker group %s of run %s", record.pgid, run_id)
-                notes.append(f"its worker group {record.pgid} was still running and was killed")
+                log.warning("killed leftover worker group %s of run %s", record.process.pgid, run_id)
+                notes.append(f"its worker group {record.process.pgid} was still running and was killed")
             else:
-                notes.append(f"its worker group {record.pgid} could not be killed")
+                notes.append(f"its worker group {record.process.pgid} could not be killed")
         elif verdict is not Identity.GONE:
             # Someone else's processes now, or we cannot tell: never kill on doubt.
             log.warning("run %s: process group %s is alive but not provably its worker (%s); left alone",
-                        run_id, record.pgid, verdict.value)
-            notes.append(f"process group {record.pgid} was left alone: it could not be verified as this run's worker")
+                        run_id, record.process.pgid, verdict.value)
+            notes.append(f"process group {record.process.pgid} was left alone: it could not be verified as this run's worker")
     # A worktree run (issue 10) changed its worktree, not the workspace: observed there, then its state is
     # recorded on the run's branch and the worktree goes back to the pool (or is removed when broken).
     changes, why_not = _observed(store, record)
     if why_not:
         notes.append(why_not)
-    if record.worktree and record.branch:
-        record.tip_commit, done = salvage_worktree(store.runs_dir.parent, record.worktree, record.branch, run_id)
+    if record.isolation.worktree and record.isolation.branch:
+        record.isolation.tip_commit, done = salvage_worktree(store.runs_dir.parent, record.isolation.worktree, record.isolation.branch, run_id)
         notes.append(done)
-    record.violation = _violation(record, changes)
-    if record.violation is not None:
-        notes.append("its change so far broke the run's policy: " + "; ".join(record.violation.limits))
-    error = interrupted_error(record.relay_pid, notes, recovered=True)
+    record.outcome.violation = _violation(record, changes)
+    if record.outcome.violation is not None:
+        notes.append("its change so far broke the run's policy: " + "; ".join(record.outcome.violation.limits))
+    error = interrupted_error(record.process.relay_pid, notes, recovered=True)
     record.state = "interrupted"
-    record.status = Status.INTERRUPTED
-    record.error = error
-    record.finished_at = now_iso()
-    record.changes = changes
+    record.outcome.status = Status.INTERRUPTED
+    record.outcome.error = error
+    record.outcome.finished_at = now_iso()
+    record.observation.changes = changes
     files = [c.path for c in changes]
     flags = [changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else []
-    if record.violation is not None:
-        flags.insert(0, "policy violation before the run ended: " + "; ".join(record.violation.limits)[:240])
-    record.packet = Packet(ok=False, run_id=run_id, status=Status.INTERRUPTED, error=error,
-                           branch=record.branch, worktree=record.worktree,
+    if record.outcome.violation is not None:
+        flags.insert(0, "policy violation before the run ended: " + "; ".join(record.outcome.violation.limits)[:240])
+    record.outcome.packet = Packet(run_id=run_id, status=Status.INTERRUPTED, error=error,
+                           branch=record.isolation.branch, worktree=record.isolation.worktree,
                            changes=Changes(count=len(files), files=files, source="git" if files else None), flags=flags)
-    record.pgid = None
+    record.process.pgid = None
     store.write(record)
     store.clear_active(run_id)
     return True
@@ -170,8 +170,8 @@ def _observed(store: RunStore, record: RunRecord) -> tuple[list[FileChange], str
                 # No ranking at recovery: the lines stay in the patch, the record keeps counts and ranges.
                 change.added_lines, change.removed_lines, change.reasons = [], [], [_TREES_NOTE]
             return files, None
-    return git_visible_changes(record.worktree or record.workspace, before_head=record.before_head,
-                               before_dirty=record.before_dirty)
+    return git_visible_changes(record.isolation.worktree or record.plan.workspace, before_head=record.observation.before_head,
+                               before_dirty=record.observation.before_dirty)
 
 
 def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation | None:
@@ -182,7 +182,7 @@ def _violation(record: RunRecord, changes: list[FileChange]) -> PolicyViolation 
     no line counts here, so max_lines is not checked.
     """
     since = [c for c in changes if _SINCE_NOTE in c.reasons or _TREES_NOTE in c.reasons]
-    violation = check_policy(record, since)
+    violation = check_policy(record.plan, since)
     if violation is not None and violation.on_violation == "revert":
         violation.not_restored = {p: "not restored at recovery: the relay running it died with its pre-run "
                                   "snapshot, and the files may have been edited since" for p in violation.files[:2000]}

@@ -39,9 +39,9 @@ def packet_object(packet: Packet) -> dict[str, Any]:
 def status_of(record: RunRecord) -> Status:
     """One answer for every view, from any relay process: RUNNING while the relay that runs it lives
     (identity checked, so a reused pid does not count), INTERRUPTED once it is gone."""
-    if record.status is not None:
-        return record.status
-    if record.state == "running" and owner_alive(record.relay_pid, record.relay_stamp):
+    if record.outcome.status is not None:
+        return record.outcome.status
+    if record.state == "running" and owner_alive(record.process.relay_pid, record.process.relay_stamp):
         return Status.RUNNING
     return Status.INTERRUPTED
 
@@ -61,40 +61,40 @@ def interrupted_error(relay_pid: int | None, notes: list[str] | tuple[str, ...] 
 
 def packet_of(record: RunRecord) -> Packet:
     """The record's packet; a running run says so, and a dead relay's run gets one made from what it holds."""
-    if record.packet is not None:
-        return record.packet
+    if record.outcome.packet is not None:
+        return record.outcome.packet
     status = status_of(record)
-    error = record.error
+    error = record.outcome.error
     if status is Status.RUNNING:
         error = ErrorInfo(code=Status.RUNNING,
                           message=f"run {record.run_id} is still running (started {record.created_at}, "
-                          f"relay pid {record.relay_pid})",
+                          f"relay pid {record.process.relay_pid})",
                           hint="Wait for its packet, or call antigravity_get_result again later.", retryable=True)
     elif error is None:
-        error = interrupted_error(record.relay_pid, recovered=False)
-    return Packet(ok=False, run_id=record.run_id, status=status, error=error)
+        error = interrupted_error(record.process.relay_pid, recovered=False)
+    return Packet(run_id=record.run_id, status=status, error=error)
 
 
 def _errors_view(record: RunRecord, budget: int) -> dict[str, Any]:
     share = max(200, budget // 3)
     status = status_of(record)
     view: dict[str, Any] = {"run_id": record.run_id, "status": status.value, "state": record.state}
-    if record.error is not None:
-        view["error"] = msgspec.to_builtins(record.error)
+    if record.outcome.error is not None:
+        view["error"] = msgspec.to_builtins(record.outcome.error)
     elif status is not Status.SUCCESS:
         view["error"] = msgspec.to_builtins(packet_of(record).error)
-    if record.exit_code is not None:
-        view["exit_code"] = record.exit_code
-    if record.attempts:
+    if record.process.exit_code is not None:
+        view["exit_code"] = record.process.exit_code
+    if record.process.attempts:
         view["attempts"] = [
-            {k: v for k, v in msgspec.to_builtins(a).items() if k not in ("argv", "stderr_tail")} for a in record.attempts
+            {k: v for k, v in msgspec.to_builtins(a).items() if k not in ("argv", "stderr_tail")} for a in record.process.attempts
         ]
-    if record.stderr_tail:
-        view["stderr_tail"] = tail(record.stderr_tail, share)
-    if record.response:
-        view["response_tail"] = tail(record.response, share)
-    if record.transcript:
-        view["transcript"] = record.transcript
+    if record.process.stderr_tail:
+        view["stderr_tail"] = tail(record.process.stderr_tail, share)
+    if record.process.response:
+        view["response_tail"] = tail(record.process.response, share)
+    if record.process.transcript:
+        view["transcript"] = record.process.transcript
     return view
 
 

@@ -217,12 +217,12 @@ def _discard_worktree(settings: Settings, store: RunStore, run_id: str, summary:
         record = store.read(run_id)
     except RelayError:
         return  # no readable record: a leftover branch is found by remove_leftovers
-    if not record.branch:
+    if not record.isolation.branch:
         return
-    errors = discard_run(settings.data_dir, run_id, record.worktree, record.branch)
+    errors = discard_run(settings.data_dir, run_id, record.isolation.worktree, record.isolation.branch)
     summary.errors += errors
     if not errors:
-        summary.worktrees.append(f"branch {record.branch}")
+        summary.worktrees.append(f"branch {record.isolation.branch}")
 
 
 def _limits_text(max_runs: int | None, max_age_days: float | None, max_size_bytes: int | None) -> str:

@@ -20,6 +20,7 @@ import msgspec
 from relay.core.files import read_regular, write_atomic
 from relay.core.contracts import RunRecord, Status
 from relay.core.errors import InvalidInput, NotFound, RelayError
+from relay.runs.record_v1 import RunRecordV1, upgrade
 
 __all__ = [
     "new_run_id",
@@ -28,6 +29,7 @@ __all__ = [
     "RunStore",
     "now_iso",
     "RUN_ID_PATTERN",
+    "decode_record",
 ]
 
 # r20261129T213900-1a2b3c4d: sortable by creation time, 8 random hex digits against collisions.
@@ -36,8 +38,23 @@ RUN_ID_PATTERN = re.compile(r"r\d{8}T\d{6}-[0-9a-f]{8}")
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(RunRecord)
+_decoder_v1 = msgspec.json.Decoder(RunRecordV1)
+
+
+class _Version(msgspec.Struct):
+    schema_version: int = 1  # version 1 never wrote it (a default, omitted)
+
+
+_version = msgspec.json.Decoder(_Version)
 # Is-active reads only the state, so a record of an older or newer shape still answers.
 _state_only = msgspec.json.Decoder(dict)
+
+
+def decode_record(data: bytes) -> RunRecord:
+    """A record file's bytes as today's RunRecord, whichever schema version wrote them (1: flat, upgraded)."""
+    if _version.decode(data).schema_version <= 1:
+        return upgrade(_decoder_v1.decode(data))
+    return _decoder.decode(data)  # 2, or newer: the keys it knows (a newer relay only adds defaulted ones)
 
 
 def now_iso() -> str:
@@ -125,7 +142,7 @@ class RunStore:
                 "`sudo chown $USER` it), or remove it.",
             ) from None
         try:
-            return _decoder.decode(data)
+            return decode_record(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise RelayError(
                 Status.INVALID_JSON,

@@ -31,34 +31,34 @@ def _tokens(raw: Mapping[str, Any] | None) -> tuple[int, int]:
 def _earlier_total(store: RunStore | None, record: RunRecord) -> tuple[int, int]:
     """agy's running total of the conversation before this run: the latest earlier run of the same
     conversation that reported tokens, else nothing (a new conversation)."""
-    parent, seen = record.parent_run_id, 0
+    parent, seen = record.request.parent_run_id, 0
     while store is not None and parent and seen < _ANCESTORS:
         seen += 1
         try:
             earlier = store.read(parent)
         except (RelayError, OSError):
             break
-        if earlier.conversation_id != record.conversation_id:
+        if earlier.outcome.conversation_id != record.outcome.conversation_id:
             break  # this run started a new conversation: its total is its own
-        if any(_tokens(earlier.usage)):
-            return _tokens(earlier.usage)
-        parent = earlier.parent_run_id
+        if any(_tokens(earlier.process.usage)):
+            return _tokens(earlier.process.usage)
+        parent = earlier.request.parent_run_id
     return 0, 0
 
 
 def run_usage(record: RunRecord, *, model: str | None, seconds: float, store: RunStore | None = None) -> Usage:
-    """The packet's usage of a run that launched agy (``record.usage`` holds agy's raw totals)."""
-    total_in, total_out = _tokens(record.usage)
-    before_in, before_out = _earlier_total(store, record) if record.parent_run_id else (0, 0)
+    """The packet's usage of a run that launched agy (``record.process.usage`` holds agy's raw totals)."""
+    total_in, total_out = _tokens(record.process.usage)
+    before_in, before_out = _earlier_total(store, record) if record.request.parent_run_id else (0, 0)
     if total_in < before_in or total_out < before_out:
         before_in = before_out = 0  # not a running total after all (agy restarted the count): take it as it is
     own_in, own_out = (total_in - before_in, total_out - before_out) if total_in or total_out else (0, 0)
-    return Usage(tokens_in=own_in, tokens_out=own_out, model=model or record.model, seconds=round(seconds, 1))
+    return Usage(tokens_in=own_in, tokens_out=own_out, model=model or record.plan.model, seconds=round(seconds, 1))
 
 
 def record_usage(record: RunRecord) -> Usage | None:
     """The usage a finished run's packet carries (None for runs that never launched agy, or older records)."""
-    return record.packet.usage if record.packet is not None else None
+    return record.outcome.packet.usage if record.outcome.packet is not None else None
 
 
 def usage_totals(usages: Iterable[Usage | None]) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def _elapsed(record: RunRecord) -> int:
 def running_packet(record: RunRecord, where: str | None, wait_seconds: float | None) -> Running:
     """The small answer of a call whose wait ended first: the run id, where the run is, and what to call next."""
     wait = f"wait_seconds {wait_seconds:g}" if wait_seconds else "wait_seconds"
-    return Running(run_id=record.run_id, where=where or record.where or "starting", elapsed_seconds=_elapsed(record),
+    return Running(run_id=record.run_id, where=where or record.process.where or "starting", elapsed_seconds=_elapsed(record),
                    next=f"antigravity_get_result with this run_id and {wait}; antigravity_cancel stops it")
 
 

@@ -148,6 +148,7 @@ _ANTIGRAVITY_WARNING = (
     "unless you use the relay from the Antigravity IDE itself"
 )
 
+# Keyed by the names of relay.setup.client_names, in its order (the CLI's `setup --client` choices read those).
 CLIENTS: dict[str, ClientSpec] = {
     spec.name: spec
     for spec in (

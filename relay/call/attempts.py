@@ -1,0 +1,126 @@
+"""The worker step with its retry guard (DESIGN.md's steps 7–9): run agy, and run it once more only when
+the failure is one the relay retries (``classify.relay_retries``) and the workspace is untouched.
+
+Whether to retry is decided once, in ``_attempt``: the attempt's answer carries the decision
+(``again``), and the retry policy only reads it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+import msgspec
+from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
+
+from relay.agy.classify import Outcome, Verdict, classify, relay_retries, transient_oauth
+from relay.agy.prompt import argv_safe_prompt
+from relay.agy.stream import StreamReader
+from relay.agy.worker import run_worker
+from relay.call.confirm import plan_argv
+from relay.call.intake import CallPlan
+from relay.call.policy import RunPlan
+from relay.core.contracts import Attempt, RunRecord
+from relay.core.errors import SpawnError
+from relay.core.platform import stamp_of
+from relay.core.process import tail
+from relay.core.settings import Settings
+from relay.observe.changes import workspace_changed
+from relay.observe.snapshot import Snapshot
+from relay.runs.store import RunStore, now_iso
+
+__all__ = ["Attempted", "MAX_ATTEMPTS", "run_attempts"]
+
+log = logging.getLogger("relay")
+
+MAX_ATTEMPTS = 2  # one retry (classify.relay_retries says which failures), only if the workspace is untouched
+
+
+class Attempted(msgspec.Struct, kw_only=True):
+    """The last attempt's outcome and verdict; whether it had changed the workspace; whether to run again."""
+
+    outcome: Outcome
+    verdict: Verdict
+    mutated: bool = False
+    again: bool = False
+
+
+def _ms(since: float) -> int:
+    return int((time.monotonic() - since) * 1000)
+
+
+async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settings: Settings, env: dict[str, str],
+                       before: Snapshot, reader: StreamReader, notes: list[str],
+                       healthy_seconds_ago: Callable[[], float | None]) -> Attempted:
+    """Run agy for ``call`` in ``plan``'s workspace (a worktree run's own); the record follows every attempt."""
+    record = call.record
+    argv_prompt, spill = argv_safe_prompt(call.prompt, store.runs_dir, record.run_id)
+    record.process.prompt_chars = len(call.prompt)
+    transcript = store.transcript_path(record.run_id)
+    record.process.transcript = str(transcript)
+
+    async def attempt() -> Attempted:
+        number = len(record.process.attempts) + 1
+        if number > 1:
+            reader.reset()
+        log_file = store.log_path(record.run_id, number)
+        # The same function a confirm preview shows (confirm.py).
+        argv = plan_argv(plan, agy=call.agy, version=call.version, prompt=argv_prompt,
+                         conversation_id=call.conversation_id, spill=spill, log_file=str(log_file))
+        record.process.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
+        outcome, verdict, attempt = await _spawn(record, store, settings, argv, plan, env, transcript, log_file,
+                                                 reader, notes, number, healthy_seconds_ago())
+        answer = Attempted(outcome=outcome, verdict=verdict)
+        if relay_retries(verdict, call.version):
+            # Mutation guard: a failed attempt that already changed files is never repeated.
+            answer.mutated = attempt.workspace_changed = await anyio.to_thread.run_sync(
+                workspace_changed, before, Path(plan.workspace))
+            answer.again = not answer.mutated and number < MAX_ATTEMPTS
+            if answer.again:
+                log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
+        return answer
+
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(MAX_ATTEMPTS),
+        wait=wait_exponential(multiplier=1, max=4),
+        retry=retry_if_result(lambda got: got.again),
+        retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
+        reraise=True,
+    )
+    return await retrying(attempt)
+
+
+async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: list[str], plan: RunPlan,
+                 env: dict[str, str], transcript: Path, log_file: Path, reader: StreamReader, notes: list[str],
+                 number: int, healthy_ago: float | None) -> tuple[Outcome, Verdict, Attempt]:
+    """One attempt: spawn agy, stream it, classify its end; the attempt is in the record from its start."""
+    attempt = Attempt(number=number, started_at=now_iso())
+    record.process.attempts.append(attempt)
+    store.write(record)
+    t0 = time.monotonic()
+
+    def spawned(pgid: int) -> None:
+        attempt.pgid = record.process.pgid = pgid
+        # Identity beside the pid: a relay restarted after a crash kills this group only if it is still ours.
+        record.process.worker_stamp = stamp_of(pgid, marker=record.run_id)
+        store.write(record)  # so a relay restarted after a crash can find and kill the group
+
+    try:
+        # agy's own --print-timeout fires first; the relay's hard stop leaves it a grace period.
+        outcome = await run_worker(argv, cwd=plan.workspace, env=env,
+                                   timeout=plan.timeout_seconds + settings.timeout_grace_seconds,
+                                   transcript=transcript, log_file=log_file, reader=reader, on_spawn=spawned,
+                                   kill_grace=settings.kill_grace_seconds,
+                                   transcript_max_bytes=settings.transcript_max_bytes, notes=notes)
+    except OSError as exc:
+        raise SpawnError(f"could not start {argv[0]}: {exc.strerror or exc}") from None
+    verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
+    attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
+    attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
+    attempt.stderr_tail = tail(outcome.stderr, 2000)
+    attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
+    record.process.pgid = None
+    return outcome, verdict, attempt

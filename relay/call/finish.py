@@ -1,0 +1,111 @@
+"""The end of a call, in one place: an ``Ending`` becomes the record's outcome and the packet.
+
+Every way a call ends (refused at intake, previewed, finished, failed, stopped, broken by a bug, the
+data dir unwritable) is one Ending handed to ``finish``, which fills the record's outcome, builds the
+packet from it (``ok`` is the packet's own: status SUCCESS), adds what the record says about the run
+(a policy broken before a stop, a worktree to apply), and writes the record once.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import time
+from pathlib import Path
+
+import msgspec
+
+from relay.agy.classify import Verdict
+from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests, Usage
+from relay.core.errors import RelayError, as_relay_error
+from relay.review.packet import fit_packet
+from relay.runs.store import RunStore, now_iso
+
+__all__ = ["Ending", "finish", "refusal_ending", "violation_flag"]
+
+log = logging.getLogger("relay")
+
+
+class Ending(msgspec.Struct, kw_only=True):
+    """How a call ended: the verdict (status, message, hint) and what the packet says beside it."""
+
+    verdict: Verdict
+    summary: str = ""
+    changes: Changes | None = None
+    tests: Tests | None = None
+    flags: list[str] = []
+    preview: Preview | None = None  # a confirm_trusted profile's preview (CONFIRMATION_REQUIRED)
+    usage: Usage | None = None  # what a run that launched agy cost (issue 27: relay.runs.usage)
+    recorded: bool = True  # False: the data dir cannot be written; the packet is the only copy and says so
+
+
+def refusal_ending(run_id: str, exc: Exception) -> Ending:
+    """A call refused before its worker ran (or after, by a RelayError): the error's own status and words."""
+    if not isinstance(exc, RelayError):
+        log.error("call %s failed before its run started", run_id, exc_info=exc)
+    error = as_relay_error(exc, f"run {run_id} (before agy started)")
+    return Ending(verdict=Verdict(status=error.status, message=error.message[:2000], hint=error.hint,
+                                  retryable=error.retryable))
+
+
+def violation_flag(record: RunRecord) -> str:
+    violation = record.outcome.violation
+    assert violation is not None
+    done = f"; {len(violation.restored)} file(s) restored" if violation.restored else ""
+    said = "; ".join(violation.limits)
+    return f"policy violation before the run ended: {said if len(said) <= 240 else said[:240] + '…'}{done}"
+
+
+def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float | None = None) -> Packet:
+    """The record's outcome and the packet from ``ending``; the record written (its last write)."""
+    verdict = ending.verdict
+    outcome = record.outcome
+    record.state = "finished"
+    outcome.status = verdict.status
+    outcome.error = verdict.error()
+    outcome.finished_at = now_iso()
+    if started is not None:
+        outcome.duration_ms = int((time.monotonic() - started) * 1000)
+    packet = fit_packet(Packet(run_id=record.run_id, status=verdict.status, summary=ending.summary,
+                               changes=ending.changes or Changes(), tests=ending.tests or Tests(),
+                               flags=list(ending.flags), conversation_id=outcome.conversation_id, error=outcome.error,
+                               preview=ending.preview, usage=ending.usage))
+    if not ending.recorded:
+        return packet
+    if outcome.violation is not None and verdict.status is not Status.POLICY_VIOLATION:
+        packet.flags = [violation_flag(record), *packet.flags]  # a stopped run's status says why it ended
+    isolation = record.isolation
+    if isolation.branch:
+        packet.branch, packet.worktree = isolation.branch, isolation.worktree
+        packet.flags = [*packet.flags, f"isolated: nothing reached {record.plan.workspace}; apply the change with "
+                        f"antigravity_continue(run_id, apply=true) or `gravity-relay runs apply {record.run_id}`"]
+    outcome.packet = packet
+    record.process.pgid = None
+    record.process.where = None  # only a running run is somewhere
+    try:
+        _save_final(store, record)
+    except OSError as exc:
+        log.error("could not write run record %s: %s", record.run_id, exc)
+        packet.flags = [*packet.flags, f"run record {record.run_id} not saved ({exc.strerror or exc}); "
+                        "this answer is the only copy of the result"]
+    log.info("run %s finished: %s", record.run_id, verdict.status.value)
+    return packet
+
+
+def _save_final(store: RunStore, record: RunRecord) -> None:
+    """Write the finished record; on a full disk, shrink this run's transcript to make room and try again."""
+    try:
+        store.write(record)
+    except OSError as exc:
+        transcript = Path(record.process.transcript) if record.process.transcript else None
+        if exc.errno != errno.ENOSPC or transcript is None or not transcript.exists():
+            raise
+        with transcript.open("r+b") as fh:
+            fh.truncate(min(transcript.stat().st_size, 64 * 1024))
+        log.warning("disk full: cut transcript %s to 64 KiB to save run record %s", transcript, record.run_id)
+        packet = record.outcome.packet
+        if packet is not None:
+            packet.flags = [*packet.flags, "disk full: the transcript was cut to its first 64 KiB to make room for "
+                            "the run record"]
+        store.write(record)
+    store.clear_active(record.run_id)

@@ -1,0 +1,252 @@
+"""Intake: a tool's input turned, once, into the plan of one call (DESIGN.md's steps 1–3).
+
+Everything later steps need is decided here and carried in the ``CallPlan``: the profile and its
+bounds (``policy.resolve_plan``, the one place a profile is read), the parent record of a continue
+(read once, recovered first if its relay died), the agy that will run and its version (located and
+asked once), the prompt, the tasks of the conversation so far (what the review reads), and the
+wait before a RUNNING answer. Nothing after intake reads a profile or a parent record again.
+
+A call refused here is a ``Refusal``: the record as far as it got and why; the finish step records it.
+The confirm gate runs here too: a trusted call under a ``confirm_trusted`` profile ends with its preview.
+"""
+
+from __future__ import annotations
+
+import os
+
+import anyio
+import msgspec
+
+from relay.agy import command as agy_cli
+from relay.agy.prompt import compose_feedback, compose_prompt
+from relay.call.confirm import Gate
+from relay.call.enforce import prompt_limits
+from relay.call.limits import asked_by, recorded_limits
+from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
+from relay.core.contracts import (ContinueInput, ExecuteInput, Preview, RecordPlan, RecordProcess, RecordRequest,
+                                  RunRecord, Status)
+from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
+from relay.core.platform import own_stamp
+from relay.core.settings import Settings
+from relay.runs.recovery import recover_run
+from relay.runs.store import RunStore, new_run_id, now_iso
+
+__all__ = ["CallPlan", "Refusal", "take_in", "refused_input", "record_plan"]
+
+# How many earlier runs of a conversation a follow-up's review reads the task of (``_asked``).
+_ASKED_DEPTH = 8
+
+
+class CallPlan(msgspec.Struct, kw_only=True):
+    """One call, resolved: what every later step reads (and nothing re-reads)."""
+
+    record: RunRecord  # the run's record: request and plan filled in
+    plan: RunPlan
+    prompt: str
+    conversation_id: str | None  # the agy conversation a continue resumes
+    parent: RunRecord | None  # the run a continue follows, as read (once) at intake
+    agy: str
+    version: agy_cli.AgyVersion | None
+    asked: str  # the task and those of the runs it continues: what the review reads the change against
+    wait: float | None  # seconds before a RUNNING answer (the call's, else its profile's, else the relay's)
+    preview: Preview | None = None  # set: a confirm_trusted profile's preview; the call ends with it
+
+
+class Refusal(msgspec.Struct, kw_only=True):
+    """A call refused at intake: its record as far as it got, and why (finished as an early refusal)."""
+
+    record: RunRecord
+    error: Exception
+    plan: RunPlan | None = None
+
+
+def _strings(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [line.strip() for line in value.splitlines() if line.strip()]
+    return [v.strip() for v in value if v.strip()]
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\0", "\\0") if isinstance(text, str) else text
+
+
+def _refuse_nul(args: object) -> None:
+    """A NUL byte cannot travel in an argv or an environment; refuse it early, naming the field."""
+    for name in args.__struct_fields__:
+        value = getattr(args, name)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and "\0" in v for v in values):
+            raise InvalidInput(
+                f"{name} contains a NUL byte (\\u0000), which cannot be passed to agy",
+                f"Remove the NUL character from {name} and call again.",
+            )
+
+
+def new_record(tool: str, text: str, *, ignored: list[str] | None, run_id: str | None) -> RunRecord:
+    """A run's record from the moment the call arrives (early refusals are recorded too)."""
+    return RunRecord(run_id=run_id or new_run_id(), tool="continue" if tool == "continue" else "execute",
+                     created_at=now_iso(), request=RecordRequest(task=_no_nul(text), ignored_arguments=list(ignored or [])),
+                     process=RecordProcess(relay_pid=os.getpid(), relay_stamp=own_stamp()))
+
+
+def refused_input(tool: str, task: str, exc: RelayError, *, ignored: list[str] | None = None) -> Refusal:
+    """Arguments that did not decode: refused, and recorded like any other early refusal."""
+    return Refusal(record=new_record("continue" if tool.endswith("continue") else "execute", task[:10_000],
+                                     ignored=ignored, run_id=None), error=exc)
+
+
+def record_plan(plan: RunPlan, agy: str | None = None, version: agy_cli.AgyVersion | None = None) -> RecordPlan:
+    """The plan as the record keeps it (no profile env values: they can be credentials)."""
+    return RecordPlan(
+        workspace=plan.workspace, profile=plan.profile, execution_mode=plan.execution_mode, sandbox=plan.sandbox,
+        skip_permissions=plan.skip_permissions, model=plan.model, effort=plan.effort, agent=plan.agent,
+        timeout_seconds=plan.timeout_seconds, constraints=plan.constraints, verify=plan.verify, paths=plan.paths,
+        protected=plan.protected, max_files=plan.max_files, max_lines=plan.max_lines,
+        on_violation="revert" if plan.on_violation == "revert" else None,  # None reads as "keep"
+        agy_bin=agy, agy_version=".".join(map(str, version)) if version else None)
+
+
+async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Settings, store: RunStore,
+                  environ: dict[str, str], gate: Gate, ignored: list[str] | None = None,
+                  run_id: str | None = None) -> CallPlan | Refusal:
+    """Resolve one execute or continue call (see the module's docstring)."""
+    text = args.task if isinstance(args, ExecuteInput) else args.feedback
+    record = new_record(tool, text, ignored=ignored, run_id=run_id)
+    plan: RunPlan | None = None
+    try:
+        if settings.inside_worker:
+            raise RelayError(
+                Status.RECURSION_REFUSED,
+                f"this relay was started inside agy worker run {settings.inside_worker}; it will not delegate to agy again",
+                "Do the work directly. (agy loads the same MCP config as your editor; see README, 'Antigravity and "
+                "recursion'.)",
+            )
+        if isinstance(args, ExecuteInput):
+            require_text("task", args.task)
+            _refuse_nul(args)
+            parent, conversation_id = None, None
+            plan = resolve_plan(_execute_options(args), settings)
+            prompt = compose_prompt(task=args.task, workspace=plan.workspace, constraints=plan.constraints,
+                                    plan=args.plan, acceptance_criteria=args.acceptance_criteria, paths=plan.paths,
+                                    limits=prompt_limits(plan))
+            texts = {"task": args.task, "plan": args.plan, "acceptance_criteria": args.acceptance_criteria}
+        else:
+            if not args.feedback.strip():
+                # feedback is optional in the published schema (a call with apply needs none): say both choices.
+                said = "blank (only whitespace)" if args.feedback else "left out"
+                raise InvalidInput(f"antigravity_continue needs feedback or apply=true; feedback was {said}",
+                                   "Say in `feedback` what the worker must do next, or send apply=true (no feedback) "
+                                   "to bring a worktree run's change into your tree.")
+            _refuse_nul(args)
+            call, conversation_id, parent = _continue_options(args, settings, store)
+            record.request.parent_run_id = parent.run_id if parent is not None else None
+            record.request.requested_conversation_id = conversation_id
+            plan = resolve_plan(call, settings)
+            prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints, limits=prompt_limits(plan))
+            texts = {"feedback": args.feedback}
+        record.plan = record_plan(plan)
+        agy, version = await _locate_agy(settings, environ)
+        record.plan = record_plan(plan, agy, version)
+        if (old := agy_cli.too_old(version)) is not None:
+            raise old
+        preview = await gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=conversation_id,
+                                   agy=agy, version=version)
+    except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
+        return Refusal(record=record, error=exc, plan=plan)
+    wait = args.wait_seconds if args.wait_seconds is not None else (
+        plan.wait_seconds if plan.wait_seconds is not None else settings.wait_seconds)
+    return CallPlan(record=record, plan=plan, prompt=prompt, conversation_id=conversation_id, parent=parent, agy=agy,
+                    version=version, asked=_asked(store, record.request.task, parent), wait=wait, preview=preview)
+
+
+async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str, agy_cli.AgyVersion | None]:
+    """Where agy is and which version it is: decided once per call (the cached `agy --version` probe)."""
+    agy = agy_cli.locate_agy(settings, environ)
+    try:
+        answer = await anyio.to_thread.run_sync(agy_cli.read_version, agy, environ, abandon_on_cancel=True)
+    except OSError as exc:
+        raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
+    return agy, answer.version
+
+
+def _execute_options(args: ExecuteInput) -> CallOptions:
+    return CallOptions(
+        profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode, sandbox=args.sandbox,
+        skip_permissions=args.skip_permissions, constraints=_strings(args.constraints), model=args.model,
+        effort=args.effort, agent=args.agent, timeout_minutes=args.timeout_minutes, limits=asked_by(args),
+    )
+
+
+def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
+                      ) -> tuple[CallOptions, str, RunRecord | None]:
+    """(the call's options, the conversation to resume, the parent run) of a continue."""
+    overrides = dict(timeout_minutes=args.timeout_minutes, model=args.model, effort=args.effort, agent=args.agent)
+    if args.run_id:
+        parent = store.read(args.run_id)
+        if parent.state == "running":
+            # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
+            if not recover_run(store, parent.run_id):
+                raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
+                                 "Wait for its packet, then continue it.", retryable=True)
+            parent = store.read(args.run_id)
+        if not parent.outcome.conversation_id:
+            ended = parent.outcome.status.value if parent.outcome.status else "early"
+            raise InvalidInput(f"run {args.run_id} has no agy conversation to continue (it ended {ended})",
+                               "Start a new antigravity_execute instead.")
+        ran = parent.plan
+        if args.workspace:
+            # A continue runs where its run ran; another folder is refused, never silently ignored.
+            asked = validate_workspace(args.workspace, settings)
+            if ran.workspace and asked != ran.workspace:
+                raise InvalidWorkspace(
+                    f"run {args.run_id} ran in {ran.workspace}; a continue cannot move it to {asked}",
+                    "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
+                )
+        mode = ran.execution_mode
+        return (
+            CallOptions(
+                profile=ran.profile, workspace=ran.workspace, execution_mode=mode,
+                sandbox=None if mode else ran.sandbox, skip_permissions=None if mode else ran.skip_permissions,
+                **{k: v or getattr(ran, k, None) for k, v in overrides.items()},
+                constraints=_strings(args.constraints), limits=asked_by(args), inherited=recorded_limits(parent),
+            ),
+            parent.outcome.conversation_id,
+            parent,
+        )
+    if not args.conversation_id:
+        raise InvalidInput(
+            "antigravity_continue needs run_id (or the older conversation_id + workspace)",
+            "Pass the run_id from the packet you are following up on.",
+        )
+    if not args.workspace:
+        raise InvalidWorkspace(
+            "continuing by conversation_id needs the workspace it ran in",
+            "Pass run_id instead (the relay restores everything), or add workspace.",
+        )
+    return (
+        CallOptions(profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode,
+                    sandbox=args.sandbox, skip_permissions=args.skip_permissions, limits=asked_by(args),
+                    constraints=_strings(args.constraints), **overrides),
+        args.conversation_id,
+        None,
+    )
+
+
+def _asked(store: RunStore, task: str, parent: RunRecord | None) -> str:
+    """What the leader asked for in this conversation: the run's task or feedback and those of the runs it
+    continues (a few, best effort), so a follow-up of a security fix is read as one."""
+    texts = [task]
+    earlier = parent
+    for _ in range(_ASKED_DEPTH):
+        if earlier is None:
+            break
+        texts.append(earlier.request.task)
+        if not earlier.request.parent_run_id:
+            break
+        try:
+            earlier = store.read(earlier.request.parent_run_id)
+        except (RelayError, OSError):
+            break
+    return "\n".join(texts)
