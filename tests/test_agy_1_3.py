@@ -128,8 +128,9 @@ async def _execute_then_continue(tmp_path: Path, continue_launch: dict, version:
 async def test_continue_into_a_conversation_agy_does_not_know_is_stopped_on_its_warning_line(tmp_path):
     # agy 1.3.x: `warning: conversation "<id>" not found` ~1.7 s before init, then the feedback runs in a new
     # conversation without its context and edits files. Regression: the relay let it run (SUCCESS + a flag).
-    launch = {"behaviour": "success", "forget_conversation": True, "edits": [{"op": "write", "path": "feedback.py",
-                                                                              "content": "x = 2\n"}]}
+    # The lead is 1.7 s on real agy (the relay stops in well under 0.5 s); 5 s here so a loaded machine cannot flake it.
+    launch = {"behaviour": "success", "forget_conversation": True, "not_found_lead": 5,
+              "edits": [{"op": "write", "path": "feedback.py", "content": "x = 2\n"}]}
     started = time.monotonic()
     first, second, repo, agy = await _execute_then_continue(tmp_path, launch)
     assert second["status"] == "NOT_FOUND", second
@@ -279,7 +280,7 @@ async def test_a_sign_out_behind_a_busy_slot_still_answers_at_once(tmp_path):
         tg.start_soon(relay_a.execute, ExecuteInput(task="a", workspace=str(repo)))
         await anyio.to_thread.run_sync(wait_for_launches, agy, 1)
         probes_before = len([r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"])
-        with anyio.fail_after(5):  # not behind A's worker, which waits for the release file
+        with anyio.fail_after(20):  # not behind A's worker, which waits 60 s for the release file
             second = await relay_b.execute(ExecuteInput(task="b2", workspace=str(repo)))
         release.write_text("go")
     assert second.status.value == "LOGIN_REQUIRED", second

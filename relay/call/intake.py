@@ -30,10 +30,11 @@ from relay.core.platform import own_stamp
 from relay.core.settings import Settings
 from relay.runs.recovery import recover_run
 from relay.runs.store import RunStore, new_run_id, now_iso
+from relay.runs.usage import ANCESTORS
 
 __all__ = ["CallPlan", "Refusal", "take_in", "refused_input", "record_plan"]
 
-# How many earlier runs of a conversation a follow-up's review reads the task of (``_asked``).
+# How many earlier runs of a conversation a follow-up's review reads the task of (``CallPlan.asked``).
 _ASKED_DEPTH = 8
 
 
@@ -45,6 +46,7 @@ class CallPlan(msgspec.Struct, kw_only=True):
     prompt: str
     conversation_id: str | None  # the agy conversation a continue resumes
     parent: RunRecord | None  # the run a continue follows, as read (once) at intake
+    ancestors: list[RunRecord]  # the runs it continues, nearest (the parent) first: the review's tasks, the usage
     agy: str
     version: agy_cli.AgyVersion | None
     asked: str  # the task and those of the runs it continues: what the review reads the change against
@@ -157,8 +159,10 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
         return Refusal(record=record, error=exc, plan=plan)
     wait = args.wait_seconds if args.wait_seconds is not None else (
         plan.wait_seconds if plan.wait_seconds is not None else settings.wait_seconds)
-    return CallPlan(record=record, plan=plan, prompt=prompt, conversation_id=conversation_id, parent=parent, agy=agy,
-                    version=version, asked=_asked(store, record.request.task, parent), wait=wait, preview=preview)
+    ancestors = _ancestors(store, parent)
+    asked = "\n".join([record.request.task, *(run.request.task for run in ancestors[:_ASKED_DEPTH])])
+    return CallPlan(record=record, plan=plan, prompt=prompt, conversation_id=conversation_id, parent=parent,
+                    ancestors=ancestors, agy=agy, version=version, asked=asked, wait=wait, preview=preview)
 
 
 async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str, agy_cli.AgyVersion | None]:
@@ -234,19 +238,17 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
     )
 
 
-def _asked(store: RunStore, task: str, parent: RunRecord | None) -> str:
-    """What the leader asked for in this conversation: the run's task or feedback and those of the runs it
-    continues (a few, best effort), so a follow-up of a security fix is read as one."""
-    texts = [task]
+def _ancestors(store: RunStore, parent: RunRecord | None) -> list[RunRecord]:
+    """The runs a continue follows, nearest first (a bounded chain, best effort): what the leader asked in
+    this conversation (a follow-up of a security fix is read as one) and agy's token totals before this run."""
+    chain: list[RunRecord] = []
     earlier = parent
-    for _ in range(_ASKED_DEPTH):
-        if earlier is None:
-            break
-        texts.append(earlier.request.task)
+    while earlier is not None and len(chain) < max(_ASKED_DEPTH, ANCESTORS):
+        chain.append(earlier)
         if not earlier.request.parent_run_id:
             break
         try:
             earlier = store.read(earlier.request.parent_run_id)
         except (RelayError, OSError):
             break
-    return "\n".join(texts)
+    return chain

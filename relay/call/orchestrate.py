@@ -311,7 +311,8 @@ class Relay:
             flags.append("no structured report and no observed change")
         summary = (report.summary if report else "") or outcome.response.strip()
         return Ending(verdict=verdict, summary=summary, changes=changes, tests=tests, flags=flags,
-                      usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started, store=self.store))
+                      usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started,
+                                      earlier=call.ancestors))
 
     async def _unexpected(self, call: CallPlan, live: _Live, exc: BaseException, started: float) -> Packet:
         """A failure nobody planned for: stop the worker, keep what it changed, answer with the run_id."""

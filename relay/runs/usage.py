@@ -14,12 +14,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from relay.core.contracts import RunRecord, Usage
-from relay.core.errors import RelayError
-from relay.runs.store import RunStore
 
-__all__ = ["run_usage", "usage_totals", "record_usage"]
+__all__ = ["ANCESTORS", "run_usage", "usage_totals", "record_usage"]
 
-_ANCESTORS = 50  # a conversation longer than this is counted from its 50th-latest run
+ANCESTORS = 50  # a conversation longer than this is counted from its 50th-latest run
 
 
 def _tokens(raw: Mapping[str, Any] | None) -> tuple[int, int]:
@@ -28,28 +26,22 @@ def _tokens(raw: Mapping[str, Any] | None) -> tuple[int, int]:
     return tuple(v if isinstance(v, int) and v > 0 else 0 for v in got)  # type: ignore[return-value]
 
 
-def _earlier_total(store: RunStore | None, record: RunRecord) -> tuple[int, int]:
+def _earlier_total(earlier: Iterable[RunRecord], record: RunRecord) -> tuple[int, int]:
     """agy's running total of the conversation before this run: the latest earlier run of the same
-    conversation that reported tokens, else nothing (a new conversation)."""
-    parent, seen = record.request.parent_run_id, 0
-    while store is not None and parent and seen < _ANCESTORS:
-        seen += 1
-        try:
-            earlier = store.read(parent)
-        except (RelayError, OSError):
-            break
-        if earlier.outcome.conversation_id != record.outcome.conversation_id:
+    conversation that reported tokens, else nothing (a new conversation). ``earlier``: the runs this one
+    continues, nearest first, as intake read them (``CallPlan.ancestors``)."""
+    for seen, run in enumerate(earlier):
+        if seen >= ANCESTORS or run.outcome.conversation_id != record.outcome.conversation_id:
             break  # this run started a new conversation: its total is its own
-        if any(_tokens(earlier.process.usage)):
-            return _tokens(earlier.process.usage)
-        parent = earlier.request.parent_run_id
+        if any(_tokens(run.process.usage)):
+            return _tokens(run.process.usage)
     return 0, 0
 
 
-def run_usage(record: RunRecord, *, model: str | None, seconds: float, store: RunStore | None = None) -> Usage:
+def run_usage(record: RunRecord, *, model: str | None, seconds: float, earlier: Iterable[RunRecord] = ()) -> Usage:
     """The packet's usage of a run that launched agy (``record.process.usage`` holds agy's raw totals)."""
     total_in, total_out = _tokens(record.process.usage)
-    before_in, before_out = _earlier_total(store, record) if record.request.parent_run_id else (0, 0)
+    before_in, before_out = _earlier_total(earlier, record) if record.request.parent_run_id else (0, 0)
     if total_in < before_in or total_out < before_out:
         before_in = before_out = 0  # not a running total after all (agy restarted the count): take it as it is
     own_in, own_out = (total_in - before_in, total_out - before_out) if total_in or total_out else (0, 0)
