@@ -227,7 +227,9 @@ def payload(result: Any) -> dict[str, Any]:
 
     if isinstance(result, ToolAnswer):
         result = call_result(result)
-    assert len(result.content) == 1
+    text_blocks = [c for c in result.content if c.type == "text"]
+    assert len(text_blocks) == 1  # one text block; resource links to the run's diff/transcript may follow (issue 27)
+    assert result.content[0].type == "text" and all(c.type == "resource_link" for c in result.content[1:])
     text = result.content[0].text
     if result.is_error:
         assert result.structured_content is None

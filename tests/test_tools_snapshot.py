@@ -63,3 +63,17 @@ def test_tools_snapshot_names_the_three_tools_and_their_hints():
     assert all(t["inputSchema"]["type"] == "object" and t.get("annotations") for t in tools.values())
     assert tools["antigravity_get_result"]["annotations"]["readOnlyHint"] is True
     assert pinned["result_bytes"] > 1000
+
+
+async def test_every_tool_has_a_title_and_tools_list_with_instructions_stays_within_3300_bytes(tmp_path):
+    # Every session pays for tools/list and the instructions (issue 27, item 6). Measured with agy NOT FOUND,
+    # the longest instructions line the relay writes (a found agy's path is usually shorter).
+    from relay.doors.guide import instructions
+
+    listed = await listed_tools(tmp_path)
+    assert all(t.get("title") for t in listed["tools"]), [t["name"] for t in listed["tools"] if not t.get("title")]
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(tmp_path / "no-agy")})
+    said = instructions(settings, (None, None))
+    assert "NOT FOUND" in said
+    total = listed["result_bytes"] + len(said.encode("utf-8"))
+    assert total <= 3300, total

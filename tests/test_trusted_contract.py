@@ -84,7 +84,7 @@ def _env(tmp_path: Path, agy: Path, profiles: dict | None, default: str | None) 
 async def _through_mcp(env: dict[str, str], args: dict) -> str:
     async with memory_relay(env) as client:
         result = await client.call_tool("antigravity_execute", args)
-    (block,) = result.content
+    block = result.content[0]  # then links to the run's diff and transcript (issue 27)
     return block.text
 
 

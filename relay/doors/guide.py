@@ -40,7 +40,7 @@ def instructions(settings: Settings, agy: tuple[str | None, str | None] | None =
         names = ", ".join(sorted(settings.profiles))
         profile = "No default profile; pass `workspace` (absolute)" + (f" or a profile ({names})." if names else ".")
     return "\n".join([
-        "Gravity Relay delegates implementation to the Antigravity worker and returns a compact review packet.",
+        "Gravity Relay: agy implements, you review its packet.",
         "Workflow: plan briefly; antigravity_execute(task) with the goal, files and acceptance criteria; read only "
         "the packet's review targets (file + lines); antigravity_continue(run_id, feedback) at most twice; "
         "antigravity_get_result only when the packet is not enough. Do not delegate questions or one-line edits.",

@@ -29,11 +29,13 @@ from mcp.server import Server, ServerRequestContext
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
+from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, detacher_for,
                                lone_surrogate)
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
+from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
@@ -44,21 +46,24 @@ log = logging.getLogger("relay.doors.mcp_server")
 
 # A worker edits, and may delete, files in the workspace: honest annotations say so. Only the hints that
 # differ from the spec's defaults are sent (readOnly false, idempotent false, openWorld true): every session
-# pays for these bytes (tools/list + instructions stay under 3,200).
+# pays for these bytes (tools/list + instructions stay within 3,300: tests/test_tools_snapshot.py).
 _WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
 def tool_definitions() -> list[types.Tool]:
     read_only = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-    return [types.Tool(name=name, description=description, input_schema=input_schema(args), annotations=hints)
-            for name, args, hints, description in (
-                (EXECUTE, ExecuteArgs, _WRITES,
-                 "Delegate an implementation task to the Antigravity worker (agy). It edits the workspace; you get a "
-                 "compact review packet: changed files, risk-ranked line ranges to review, test counts."),
-                (CONTINUE, ContinueArgs, _WRITES,
+    # Titles: what a client shows a person in its tool list and approval prompts (issue 27, item 6).
+    return [types.Tool(name=name, title=title, description=description, input_schema=input_schema(args),
+                       annotations=hints)
+            for name, title, args, hints, description in (
+                (EXECUTE, "Delegate to agy", ExecuteArgs, _WRITES,
+                 "The Antigravity worker (agy) implements a task in the workspace; you get a compact review packet: "
+                 "changed files, risk-ranked line ranges to review, test counts."),
+                (CONTINUE, "Continue a run", ContinueArgs, _WRITES,
                  "Send the worker feedback on an earlier run (same workspace and conversation), or apply its change."),
-                (GET_RESULT, GetResultInput, read_only, "Read a run's record; wait_seconds waits for a RUNNING run."),
-                (CANCEL, CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
+                (GET_RESULT, "Read a run", GetResultInput, read_only,
+                 "Read a run's record; wait_seconds waits for a RUNNING run."),
+                (CANCEL, "Cancel a run", CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:
@@ -73,13 +78,22 @@ def _client_name(ctx: ServerRequestContext) -> str:
         return ""
 
 
-def call_result(answer: ToolAnswer, client: str = "") -> types.CallToolResult:
+def call_result(answer: ToolAnswer, client: str = "", store: RunStore | None = None) -> types.CallToolResult:
     """The SDK's result for a tool's answer: one text block, and the same JSON as structured content unless it
-    is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc)."""
+    is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc).
+    With ``store``, a finished run's answer also links its diff and transcript as resources (run_resources.py)."""
     if answer.is_error and client in _ISERROR_MANGLERS:
         answer = ToolAnswer(answer.text, msgspec.json.decode(answer.text), is_error=False)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=answer.text)],
-                                structured_content=answer.structured, is_error=answer.is_error)
+    content: list[Any] = [types.TextContent(type="text", text=answer.text)]
+    if store is not None:
+        obj = answer.structured
+        if obj is None:
+            try:
+                obj = msgspec.json.decode(answer.text)
+            except msgspec.DecodeError:
+                obj = None
+        content += run_links(store, obj)
+    return types.CallToolResult(content=content, structured_content=answer.structured, is_error=answer.is_error)
 
 
 def create_server(settings: Settings, relay: Relay | None = None,
@@ -105,7 +119,8 @@ def create_server(settings: Settings, relay: Relay | None = None,
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
-        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx))
+        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx),
+                           relay.store)
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(
@@ -113,10 +128,17 @@ def create_server(settings: Settings, relay: Relay | None = None,
                        for uri, r in RESOURCES.items()]
         )
 
+    async def on_list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=TEMPLATES)
+
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         if uri not in RESOURCES:
-            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}")
+            run_file = await anyio.to_thread.run_sync(read_run_resource, relay.store, uri)
+            if run_file is not None:
+                return types.ReadResourceResult(contents=[run_file])
+            raise ValueError(f"unknown resource {uri}; known: {', '.join(RESOURCES)}, "
+                             f"{', '.join(t.uri_template for t in TEMPLATES)}")
         res = RESOURCES[uri]
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type=res.mime_type, text=res.render(settings))]
@@ -146,6 +168,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
         on_list_resources=on_list_resources,
+        on_list_resource_templates=on_list_resource_templates,
         on_read_resource=on_read_resource,
         on_list_prompts=on_list_prompts,
         on_get_prompt=on_get_prompt,
