@@ -48,10 +48,6 @@ class Attempted(msgspec.Struct, kw_only=True):
     again: bool = False
 
 
-def _ms(since: float) -> int:
-    return int((time.monotonic() - since) * 1000)
-
-
 async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settings: Settings, env: dict[str, str],
                        before: Snapshot, reader: StreamReader, notes: list[str],
                        healthy_seconds_ago: Callable[[], float | None]) -> Attempted:
@@ -118,7 +114,7 @@ async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: l
     except OSError as exc:
         raise SpawnError(f"could not start {argv[0]}: {exc.strerror or exc}") from None
     verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
-    attempt.ended_at, attempt.duration_ms = now_iso(), _ms(t0)
+    attempt.ended_at, attempt.duration_ms = now_iso(), int((time.monotonic() - t0) * 1000)
     attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
     attempt.stderr_tail = tail(outcome.stderr, 2000)
     attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]

@@ -21,7 +21,7 @@ from relay.core.errors import RelayError, as_relay_error
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, now_iso
 
-__all__ = ["Ending", "finish", "refusal_ending", "violation_flag"]
+__all__ = ["Ending", "finish", "refusal_ending"]
 
 log = logging.getLogger("relay")
 
@@ -48,7 +48,7 @@ def refusal_ending(run_id: str, exc: Exception) -> Ending:
                                   retryable=error.retryable))
 
 
-def violation_flag(record: RunRecord) -> str:
+def _violation_flag(record: RunRecord) -> str:
     violation = record.outcome.violation
     assert violation is not None
     done = f"; {len(violation.restored)} file(s) restored" if violation.restored else ""
@@ -73,7 +73,7 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     if not ending.recorded:
         return packet
     if outcome.violation is not None and verdict.status is not Status.POLICY_VIOLATION:
-        packet.flags = [violation_flag(record), *packet.flags]  # a stopped run's status says why it ended
+        packet.flags = [_violation_flag(record), *packet.flags]  # a stopped run's status says why it ended
     isolation = record.isolation
     if isolation.branch:
         packet.branch, packet.worktree = isolation.branch, isolation.worktree

@@ -59,7 +59,6 @@ class Refusal(msgspec.Struct, kw_only=True):
 
     record: RunRecord
     error: Exception
-    plan: RunPlan | None = None
 
 
 def _strings(value: str | list[str] | None) -> list[str]:
@@ -116,7 +115,6 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
     """Resolve one execute or continue call (see the module's docstring)."""
     text = args.task if isinstance(args, ExecuteInput) else args.feedback
     record = new_record(tool, text, ignored=ignored, run_id=run_id)
-    plan: RunPlan | None = None
     try:
         if settings.inside_worker:
             raise RelayError(
@@ -148,7 +146,7 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
             plan = resolve_plan(call, settings)
             prompt = compose_feedback(feedback=args.feedback, constraints=plan.constraints, limits=prompt_limits(plan))
             texts = {"feedback": args.feedback}
-        record.plan = record_plan(plan)
+        record.plan = record_plan(plan)  # a refusal from here on records what the call was resolved to
         agy, version = await _locate_agy(settings, environ)
         record.plan = record_plan(plan, agy, version)
         if (old := agy_cli.too_old(version)) is not None:
@@ -156,7 +154,7 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
         preview = await gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=conversation_id,
                                    agy=agy, version=version)
     except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
-        return Refusal(record=record, error=exc, plan=plan)
+        return Refusal(record=record, error=exc)
     wait = args.wait_seconds if args.wait_seconds is not None else (
         plan.wait_seconds if plan.wait_seconds is not None else settings.wait_seconds)
     ancestors = _ancestors(store, parent)

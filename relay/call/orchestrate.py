@@ -31,11 +31,11 @@ from relay.call.attempts import run_attempts
 from relay.call.confirm import Gate, preview_answer
 from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
                                 outside_violation)
-from relay.call.finish import Ending, finish, refusal_ending, violation_flag
+from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import CallPlan, Refusal, refused_input, take_in
 from relay.call.policy import RunPlan
 from relay.call.progress import Progress, no_progress
-from relay.core.contracts import (Changes, ContinueInput, Detail, ErrorInfo, ExecuteInput, GetResultInput, Packet,
+from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
 from relay.core.platform import Identity, stop_worker, verify_worker
