@@ -294,8 +294,7 @@ class Gate:
             raise _refused(refusal, _TOOL_NAMES.get(record.tool, record.tool))
         token, expiry = issue_token(key, groups, extra, now=now)
         text = next((v for v in texts.values() if isinstance(v, str)), "")
-        by = {True: "human_or_token", "human": "human"}.get(plan.confirm_trusted, "token")
-        return Preview(command=self._command(record, plan, prompt, text, agy, version, conversation_id), confirm_by=by,
+        return Preview(command=self._command(record, plan, prompt, text, agy, version, conversation_id),
                        workspace=plan.workspace, execution_mode=ExecutionMode.TRUSTED.value,
                        timeout_minutes=round(plan.timeout_seconds / 60, 2), policy=_policy(plan), confirm=token,
                        expires_at=_iso(expiry))

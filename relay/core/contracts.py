@@ -309,9 +309,6 @@ class Preview(Struct, kw_only=True, omit_defaults=True):
     with ``confirm``."""
 
     command: list[str]  # agy's argv as the relay would run it; prompt and report schema shortened
-    # Who may confirm (the profile's confirm_trusted): the MCP door asks a person for "human" and, where the
-    # client can show a form, "human_or_token" (relay/doors/person_confirm.py).
-    confirm_by: Literal["token", "human", "human_or_token"] = "token"
     workspace: str
     execution_mode: str
     timeout_minutes: float

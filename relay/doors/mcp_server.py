@@ -128,7 +128,7 @@ async def _answered(relay: Relay, params: types.CallToolRequestParams, progress)
     # The call as first made (no token): its own preview answer, so a refusal reads like the first one.
     first = await call_tool(relay, params.name, {k: v for k, v in (params.arguments or {}).items() if k != "confirm"},
                             progress)
-    if preview_for_person(first) is None:
+    if preview_for_person(first, relay.settings) is None:
         return first  # nothing to confirm (any more): the call has answered by itself
     return await _decided(relay, params.name, params.arguments, params.request_state or "", said, first, progress)
 
@@ -172,7 +172,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
             answer = await _answered(relay, params, progress)
         else:
             answer = await call_tool(relay, params.name, params.arguments, progress)
-            asked = preview_for_person(answer)
+            asked = preview_for_person(answer, relay.settings)
             if asked is not None:
                 preview, by = asked
                 if not _can_show_form(ctx):

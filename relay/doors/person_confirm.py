@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from relay.core.contracts import Status
+from relay.core.settings import Settings
 from relay.doors.tools import ToolAnswer
 from relay.runs.results import encode
 
@@ -42,15 +43,18 @@ def _object(answer: ToolAnswer) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) else None
 
 
-def preview_for_person(answer: ToolAnswer) -> tuple[dict[str, Any], str] | None:
-    """(the preview, who may confirm) when the answer is a gated call's preview that a person may answer."""
+def preview_for_person(answer: ToolAnswer, settings: Settings) -> tuple[dict[str, Any], str] | None:
+    """(the preview, "human" or "human_or_token") when the answer is a gated call's preview that a person may
+    answer: its profile (named in the preview's policy) says ``confirm_trusted`` "human" or true."""
     obj = _object(answer)
     if obj is None or obj.get("status") != Status.CONFIRMATION_REQUIRED.value:
         return None
     preview = obj.get("preview")
-    if not isinstance(preview, dict) or preview.get("confirm_by") not in ("human", "human_or_token"):
+    if not isinstance(preview, dict) or not isinstance(preview.get("confirm"), str):
         return None
-    return preview, preview["confirm_by"]
+    profile = settings.profiles.get(str((preview.get("policy") or {}).get("profile")))
+    by = {"human": "human", True: "human_or_token"}.get(profile.confirm_trusted) if profile is not None else None
+    return (preview, by) if by else None
 
 
 def _nothing_ran(answer: ToolAnswer, message: str, hint: str) -> ToolAnswer:
