@@ -16,6 +16,7 @@ import logging
 import os
 from pathlib import Path
 
+from relay.core.files import create_private
 __all__ = ["BoundedTranscript"]
 
 log = logging.getLogger("relay.agy.transcript")
@@ -31,7 +32,7 @@ class BoundedTranscript:
         self._tail = bytearray()
         self._fh = None
         try:
-            self._fh = path.open("ab", buffering=0)
+            self._fh = os.fdopen(create_private(path), "ab", buffering=0)  # owner-only, like the record
             self.written = self._fh.tell()  # a retry appends: the budget counts the earlier attempt's bytes
         except OSError as exc:
             self._fail(exc)

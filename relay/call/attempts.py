@@ -8,6 +8,7 @@ Whether to retry is decided once, in ``_attempt``: the attempt's answer carries 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from relay.call.intake import CallPlan
 from relay.call.policy import RunPlan
 from relay.core.contracts import Attempt, RunRecord
 from relay.core.errors import SpawnError
+from relay.core.files import create_private
 from relay.core.platform import stamp_of
 from relay.core.process import tail
 from relay.core.settings import Settings
@@ -63,6 +65,10 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
         if number > 1:
             reader.reset()
         log_file = store.log_path(record.run_id, number)
+        try:  # made owner-only before agy writes to it (agy's own umask would leave it readable by others)
+            os.close(create_private(log_file))
+        except OSError:
+            pass  # agy makes it, or says why it cannot
         # The same function a confirm preview shows (confirm.py).
         argv = plan_argv(plan, agy=call.agy, version=call.version, prompt=argv_prompt,
                          conversation_id=call.conversation_id, spill=spill, log_file=str(log_file))

@@ -44,6 +44,7 @@ from relay.agy.prompt import ARGV_PROMPT_LIMIT
 from relay.call.policy import RunPlan
 from relay.core.contracts import ExecutionMode, Preview, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError, StorageError
+from relay.core.files import private_dir
 from relay.core.platform import owned_by_someone_else
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
@@ -76,7 +77,7 @@ def load_or_create_key(data_dir: Path) -> bytes:
     key, problem = _read_private(path)
     if key is not None:
         return key
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
     new = secrets.token_bytes(_KEY_BYTES)
     fd, tmp = tempfile.mkstemp(prefix=f".{KEY_FILE}.", suffix=".tmp", dir=data_dir)  # mkstemp: mode 0600
     try:

@@ -44,8 +44,8 @@ def prompt_limits(plan: RunPlan) -> list[str]:
                        max_lines=plan.max_lines, revert=plan.on_violation == "revert")
 
 
-def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None
-                 ) -> tuple[PolicyViolation | None, str]:
+def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None,
+                 modes: dict[str, int] | None = None) -> tuple[PolicyViolation | None, str]:
     """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
     Every exit path that observed a change calls it: a finished run (``enforce_policy``) and a stopped one
@@ -60,7 +60,7 @@ def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | No
         if before is None:
             violation.not_restored = {p: "the relay took no snapshot before the run" for p in violation.files}
         else:
-            violation.restored, violation.not_restored = restore_paths(before, violation.files)
+            violation.restored, violation.not_restored = restore_paths(before, violation.files, modes)
         message += f". Restored {len(violation.restored)} file(s) to their pre-run content"
         if violation.not_restored:
             first, why = next(iter(violation.not_restored.items()))
@@ -75,10 +75,11 @@ def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | No
     return violation, message
 
 
-def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict
+def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict,
+                   modes: dict[str, int] | None = None
                    ) -> tuple[Verdict, PolicyViolation | None]:
     """A finished run: on a violation, a POLICY_VIOLATION verdict (the worker's own outcome in its message)."""
-    violation, message = apply_policy(limits, files, before)
+    violation, message = apply_policy(limits, files, before, modes)
     if violation is None:
         return verdict, None
     if verdict.status is not Status.SUCCESS:

@@ -46,6 +46,7 @@ from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_ch
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
+from relay.observe.permissions import permission_bits
 from relay.observe.snapshot import Snapshot, take_snapshot
 from relay.review.diff_view import diff_view
 from relay.review.file_kinds import is_secret_path
@@ -76,6 +77,7 @@ class _Live:
         self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
         self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
         self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
+        self.modes: dict[str, int] | None = None  # permission bits before the run, when it may revert
 
 
 def _ms(since: float) -> int:
@@ -233,6 +235,8 @@ class Relay:
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
                 _keep_snapshot_identity(record, before)
+                if plan.on_violation == "revert":  # a revert puts each file's mode back exactly (issue 22)
+                    live.modes = await anyio.to_thread.run_sync(permission_bits, Path(plan.workspace))
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -249,7 +253,7 @@ class Relay:
                 )
                 record.observation.ms = _ms(observed_at)
                 verdict, record.outcome.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
-                    enforce_policy, plan, changeset.files, before, verdict)
+                    enforce_policy, plan, changeset.files, before, verdict, live.modes)
                 if record.outcome.violation is not None and record.outcome.violation.restored:
                     # The packet keeps listing what the worker did; the patch is what is left in the tree, so
                     # `runs revert` undoes the rest instead of refusing over the files already restored.
@@ -390,7 +394,7 @@ class Relay:
                                                                   workspace=workspace, task=call.asked)
             # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
             record.outcome.violation, live.violation = await anyio.to_thread.run_sync(
-                apply_policy, plan, changeset.files, live.before)
+                apply_policy, plan, changeset.files, live.before, live.modes)
             if record.outcome.violation is not None and record.outcome.violation.restored:
                 await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
             if live.lease is not None and live.outside:

@@ -9,7 +9,9 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic", "read_regular"]
+from relay.core.platform import owned_by_someone_else
+
+__all__ = ["write_atomic", "read_regular", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -38,6 +40,37 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
             return fh.read() if limit is None else fh.read(limit)
     finally:
         os.close(fd)
+
+def private_dir(path: Path) -> Path:
+    """``path`` as an owner-only folder (0700): every folder made on the way to it too (``mkdir(parents=True,
+    mode=…)`` gives the mode to the last one only), and an existing one of ours that others could read is
+    tightened. The relay's data dir, its runs and worktrees hold tasks, transcripts and copies of code."""
+    path = Path(path)
+    missing = []
+    probe = path
+    while not probe.exists() and probe.parent != probe:
+        missing.append(probe)
+        probe = probe.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+    if os.name != "nt":  # Windows: the per-user profile's ACL protects the data dir (relay.core.platform)
+        try:
+            info = os.stat(path)
+            if not owned_by_someone_else(info) and info.st_mode & 0o077 and stat.S_ISDIR(info.st_mode):
+                os.chmod(path, 0o700)
+        except OSError:
+            pass
+    return path
+
+
+def create_private(path: Path) -> int:
+    """An fd appending to ``path``, created owner-only (0600) when new; a symbolic link there is not followed."""
+    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                   | getattr(os, "O_CLOEXEC", 0), 0o600)
+
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Temp file beside ``path``, fsync, chmod, ``os.replace``: readers see the old or the new file, whole."""

@@ -58,10 +58,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     agy = found[0] if found else (None, None)
     if args.http is not None:
         from relay.doors.http_server import serve_http
+        from relay.doors.http_token import TokenFileError
 
         try:
             anyio.run(serve_http, settings, agy, *address)
-        except AddressError as exc:
+        except (AddressError, TokenFileError) as exc:
             print(f"gravity-relay serve: {exc}", file=sys.stderr)
             return 2
         return 0
@@ -240,7 +241,13 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         if args.dry_run and p.writes:
             sys.stdout.write(p.diff())
     changed = [p for p in plans if p.writes]
-    if not changed and not any(p.action == "refuse" for p in plans):
+    absent = [p for p in plans if p.action == "skip" and p.message.startswith("not found")]
+    if not args.uninstall and plans and len(absent) == len(plans):
+        # Issue 22: "already registered wherever a client was found" read as if something had been checked.
+        looked = "; ".join(f"{p.client}: {p.message.split('(', 1)[-1].split(')', 1)[0]}" for p in absent)
+        print(f"No client found, so nothing was registered. Looked for {looked} (under {home}). Install a "
+              "client, or name one with --client to register it anyway.")
+    elif not changed and not any(p.action == "refuse" for p in plans):
         print("Nothing to change" + (": no registration found to remove." if args.uninstall else
                                      ": the relay is already registered wherever a client was found."))
     elif args.dry_run and changed:
@@ -262,7 +269,7 @@ def _http_target(url: str) -> tuple[str, str] | None:
     from urllib.parse import urlsplit
 
     from relay.doors.http_state import read_live_state
-    from relay.doors.http_token import load_or_create_token
+    from relay.doors.http_token import TokenFileError, load_or_create_token
 
     settings = _settings_or_none()
     if settings is None:
@@ -277,7 +284,11 @@ def _http_target(url: str) -> tuple[str, str] | None:
         print(f"gravity-relay setup: --http {url!r}: give the relay's URL, e.g. http://127.0.0.1:8765/mcp, "
               "or its port", file=sys.stderr)
         return None
-    return url, load_or_create_token(settings.data_dir)
+    try:
+        return url, load_or_create_token(settings.data_dir)
+    except TokenFileError as exc:
+        print(f"gravity-relay setup: {exc}", file=sys.stderr)
+        return None
 
 
 def _cmd_cleanup(args: argparse.Namespace) -> int:

@@ -140,10 +140,15 @@ class TokenGate:
     session is made and no run is recorded for them.
     """
 
-    def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES, max_rps: float = 50.0) -> None:
+    def __init__(self, app: Any, token: str, *, max_body: int = MAX_BODY_BYTES, max_rps: float = 50.0,
+                 hosts: list[str] | None = None) -> None:
         from relay.doors.http_token import token_matches
 
         self.app = app
+        # DNS rebinding (issue 22): checked here too, so a foreign Host / Origin gets a JSON-RPC error body as every
+        # other refusal does (the SDK's own check, behind this one, answers in plain text).
+        self.hosts = set(hosts) if hosts is not None else None
+        self.origins = {f"http://{name}" for name in hosts} if hosts is not None else None
         self._matches = lambda header: token_matches(token, header)
         self.max_body = max_body
         # After the token check: a flood without the token costs a compare each and must not lock the leaders out.
@@ -164,6 +169,13 @@ class TokenGate:
                 401, -32001, "Unauthorized: send 'Authorization: Bearer <token>'; the token is in the relay's data "
                 "dir, file http-token (`gravity-relay setup --http` registers clients with it).",
                 [(b"www-authenticate", b'Bearer realm="gravity-relay"')])
+            await send(start)
+            await send(body)
+            return
+        refusal = self._foreign(headers)
+        if refusal is not None:
+            self.refused += 1
+            start, body = refusal
             await send(start)
             await send(body)
             return
@@ -192,6 +204,24 @@ class TokenGate:
             await cancel_on_disconnect(self.app, scope, receive, send)
         else:
             await self.app(scope, receive, send)
+
+
+    def _foreign(self, headers: dict[bytes, bytes]) -> tuple[dict, dict] | None:
+        """The refusal of a request whose Host or Origin is not this relay's own address, or None."""
+        if self.hosts is None:
+            return None
+        host = headers.get(b"host", b"").decode("latin-1")
+        listed = ", ".join(sorted(self.hosts))
+        if host not in self.hosts:
+            log.warning("refused a request for Host %r: not this relay's address", host)
+            return _json_refusal(421, -32600, f"Misdirected request: Host {host!r} is not this relay's address "
+                                 f"({listed}); a page whose name resolves to this machine is refused.")
+        origin = headers.get(b"origin")
+        if origin is not None and origin.decode("latin-1") not in self.origins:
+            log.warning("refused a request from Origin %r", origin.decode("latin-1"))
+            return _json_refusal(403, -32600, f"Forbidden: Origin {origin.decode('latin-1')!r} is not this relay's "
+                                 f"address ({listed}); web pages may not call the relay.")
+        return None
 
 
 async def cancel_on_disconnect(app: Any, scope: dict, receive: Any, send: Any) -> None:
@@ -286,7 +316,7 @@ def build_app(server: Any, *, host: str, port: int, token: str, max_rps: float =
     starlette_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security, host=host,
                                                max_request_body_size=MAX_BODY_BYTES,
                                                session_idle_timeout=session_idle_seconds)
-    return TokenGate(starlette_app, token, max_rps=max_rps), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
+    return TokenGate(starlette_app, token, max_rps=max_rps, hosts=names), server._session_manager  # noqa: SLF001 - the SDK's way to reach it
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -309,7 +339,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     """Serve until SIGTERM/SIGINT/SIGHUP; every run in flight is cancelled and recorded before exit."""
     import uvicorn
 
-    from relay.doors.http_state import remove_state, write_state
+    from relay.doors.http_state import names_us, remove_state, write_state
     from relay.doors.http_token import load_or_create_token, token_path
     from relay.doors.mcp_server import create_server, serving_relay
     from relay.runs.retention import retain_in_background
@@ -335,12 +365,13 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     state = write_state(settings.data_dir, url=url, host=host, port=port)
 
     async def track_sessions() -> None:
-        """Keep the state file's session count current, for doctor (a write only when it changes)."""
+        """Keep the state file's session count current, for doctor (a write only when it changes, or when the
+        file does not name this relay: another relay on this data dir had it, and may have stopped since)."""
         shown = 0
         while True:
             await anyio.sleep(1.0)
             now = len(getattr(sessions, "_server_instances", ()))  # the SDK's table of open sessions
-            if now != shown:
+            if now != shown or not names_us(settings.data_dir):
                 try:
                     write_state(settings.data_dir, url=url, host=host, port=port, started_at=state.started_at,
                                 sessions=now)

@@ -13,10 +13,10 @@ from pathlib import Path
 import msgspec
 
 from relay.core.contracts import ProcessStamp
-from relay.core.files import write_atomic
+from relay.core.files import read_regular, write_atomic
 from relay.core.platform import Identity, check, own_stamp
 
-__all__ = ["STATE_FILE", "HttpRelayState", "write_state", "remove_state", "read_live_state"]
+__all__ = ["STATE_FILE", "HttpRelayState", "write_state", "remove_state", "read_live_state", "names_us"]
 
 STATE_FILE = "http-relay.json"
 
@@ -39,12 +39,29 @@ def _path(data_dir: Path) -> Path:
 
 def write_state(data_dir: Path, *, url: str, host: str, port: int, started_at: float | None = None,
                 sessions: int = 0) -> HttpRelayState:
+    """Our state, written unless the file names another relay that is still serving (returned either way).
+
+    Two HTTP relays on one data dir (issue 22): the file names the first; the second neither overwrites it nor,
+    stopping, removes it (``remove_state``), so doctor keeps seeing the first. When the first stops, the other
+    writes its own at its next update (``serve_http`` calls this every second)."""
     import os
 
     state = HttpRelayState(url=url, host=host, port=port, pid=os.getpid(), started_at=started_at or time.time(),
                            stamp=own_stamp(), sessions=sessions)
-    write_atomic(_path(data_dir), msgspec.json.encode(state), mode=0o600)
+    other, _why = read_live_state(data_dir)
+    if other is None or other.pid == state.pid:
+        write_atomic(_path(data_dir), msgspec.json.encode(state), mode=0o600)
     return state
+
+
+def names_us(data_dir: Path) -> bool:
+    """Whether the file names this process now."""
+    import os
+
+    try:
+        return msgspec.json.decode(read_regular(_path(data_dir), limit=1 << 16), type=HttpRelayState).pid == os.getpid()
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return False
 
 
 def remove_state(data_dir: Path) -> None:
@@ -53,7 +70,7 @@ def remove_state(data_dir: Path) -> None:
 
     path = _path(data_dir)
     try:
-        state = msgspec.json.decode(path.read_bytes(), type=HttpRelayState)
+        state = msgspec.json.decode(read_regular(path, limit=1 << 16), type=HttpRelayState)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return
     if state.pid == os.getpid():
@@ -64,7 +81,7 @@ def read_live_state(data_dir: Path) -> tuple[HttpRelayState | None, str]:
     """(the state of a live HTTP relay, "") or (None, why not): absent, unreadable, or its process is gone."""
     path = _path(data_dir)
     try:
-        state = msgspec.json.decode(path.read_bytes(), type=HttpRelayState)
+        state = msgspec.json.decode(read_regular(path, limit=1 << 16), type=HttpRelayState)
     except FileNotFoundError:
         return None, "no HTTP relay has registered in this data dir"
     except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:

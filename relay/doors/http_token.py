@@ -7,52 +7,100 @@ else. ``setup --http`` reads the same file to register clients.
 
 from __future__ import annotations
 
+import errno
 import hmac
+import logging
 import os
 import secrets
+import stat
 from pathlib import Path
 
-__all__ = ["TOKEN_FILE", "token_path", "load_or_create_token", "read_token", "token_matches", "mask"]
+from relay.core.files import private_dir
+from relay.core.platform import owned_by_someone_else
+
+log = logging.getLogger("relay.doors.http_token")
+
+__all__ = ["TOKEN_FILE", "TokenFileError", "token_path", "load_or_create_token", "read_token", "token_matches", "mask"]
 
 TOKEN_FILE = "http-token"
+_MAX_BYTES = 4096  # a token is 43 characters; a bigger file is not one
+
+
+class TokenFileError(Exception):
+    """The token file is something the relay will neither use nor replace (a folder, unreadable): ``str`` says
+    what, and what to do."""
 
 
 def token_path(data_dir: Path) -> Path:
     return data_dir / TOKEN_FILE
 
 
-def read_token(data_dir: Path) -> str | None:
-    """The token, or None when none was made yet (or the file is empty)."""
+def _read(path: Path) -> tuple[str | None, str | None]:
+    """(token, None) for a good token file; (None, None) when there is none (or it is empty); (None, why) when
+    the file must be replaced. Like the confirm key (issue 22): a symbolic link is never followed (its target's
+    text would become the token, and the chmod below would land on the target), a FIFO never waited on."""
     try:
-        text = token_path(data_dir).read_text(encoding="utf-8").strip()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        return None
-    return text or None
+        return None, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, "is a symbolic link"
+        raise TokenFileError(f"cannot read the HTTP token {path}: {exc.strerror or exc}. Fix its permissions, "
+                             "or remove it (the relay makes a new one; run `gravity-relay setup --http` again "
+                             "to give clients the new token).") from None
+    try:
+        st = os.fstat(fd)  # the file opened, not the name: no check-then-use race
+        if stat.S_ISDIR(st.st_mode):
+            raise TokenFileError(f"the HTTP token {path} is a folder. Remove it; the relay makes a new token "
+                                 "(then `gravity-relay setup --http` gives clients the new token).")
+        if not stat.S_ISREG(st.st_mode):
+            return None, "is not a regular file"
+        if owned_by_someone_else(st):
+            return None, f"is owned by uid {st.st_uid}, not this user"
+        if os.name != "nt" and st.st_mode & 0o077:
+            os.fchmod(fd, 0o600)  # someone loosened it: the token is a password, keep it private
+        data = os.read(fd, _MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    text = data.decode("utf-8", "replace").strip()
+    if len(data) > _MAX_BYTES or any(ch.isspace() for ch in text):
+        return None, "does not hold a token"
+    return text or None, None
+
+
+def read_token(data_dir: Path) -> str | None:
+    """The token, or None when none was made yet, the file is empty, or it is not a file the relay trusts."""
+    return _read(token_path(data_dir))[0]
 
 
 def load_or_create_token(data_dir: Path) -> str:
-    """The existing token, else a new one written with O_EXCL at mode 0600 (two starts cannot race)."""
-    existing = read_token(data_dir)
+    """The existing token, else a new one written with O_EXCL at mode 0600 (two starts cannot race); a suspect
+    file (a symbolic link, a FIFO, another user's) is replaced. TokenFileError when it cannot be used at all."""
     path = token_path(data_dir)
+    existing, problem = _read(path)
     if existing:
-        if os.name != "nt" and path.stat().st_mode & 0o077:
-            os.chmod(path, 0o600)  # someone loosened it: the token is a password, keep it private
         return existing
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
     token = secrets.token_urlsafe(32)
+    if problem is not None:
+        log.warning("HTTP token %s %s: replaced with a new token (run `gravity-relay setup --http` again)",
+                    path, problem)
+        return _replace(path, token)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except FileExistsError:  # another relay made it between our read and our open (or it was empty)
-        return read_token(data_dir) or _replace_empty(path, token)
+        again, problem = _read(path)
+        return again or _replace(path, token)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(token + "\n")
     return token
 
 
-def _replace_empty(path: Path, token: str) -> str:
+def _replace(path: Path, token: str) -> str:
     from relay.core.files import write_atomic
 
-    write_atomic(path, (token + "\n").encode(), mode=0o600)
+    write_atomic(path, (token + "\n").encode(), mode=0o600)  # os.replace swaps the name: a link is not followed
     return token
 
 

@@ -32,8 +32,8 @@ from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResu
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
 from relay.doors.person_confirm import DECISION, FORM_KEY, RUN, confirm_form, declined, preview_for_person, without_person
 from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
-from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, as_text, call_tool, detacher_for,
-                               lone_surrogate)
+from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
+                               detacher_for, lone_surrogate, nesting_depth)
 from relay.call.orchestrate import Relay
 from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
@@ -346,7 +346,7 @@ async def _reply_to_undecodable(relay: Relay, exc: Exception):
         return None
     try:
         message = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(message, dict) or "id" not in message or not isinstance(message.get("method"), str):
         return None
@@ -354,10 +354,25 @@ async def _reply_to_undecodable(relay: Relay, exc: Exception):
     request_id = message["id"]
     if not isinstance(request_id, (int, str)) or lone_surrogate(request_id):
         return None
-    bad = lone_surrogate(message)
-    if bad is None:
+    deep = nesting_depth(message, stop=MAX_NESTING + 4) > MAX_NESTING + 3  # the envelope adds params, arguments
+    bad = None if deep else lone_surrogate(message)
+    if bad is None and not deep:
         return None  # some other reason; the SDK's behaviour stands
-    log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
+    if deep:  # past the SDK parser's recursion limit (issue 22): the request is answered, not dropped
+        bad = "the request nests lists or objects too deep"
+        log.warning("request %s: %s; answered without the SDK", request_id, bad)
+    else:
+        log.warning("request %s: %s is not valid Unicode (lone surrogate); answered without the SDK", request_id, bad)
+    if deep and message["method"] == "tools/call" and isinstance(params.get("name"), str):
+        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+        result = call_result(await call_tool(relay, params["name"], arguments))
+        reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
+                                      result=result.model_dump(mode="json", by_alias=True, exclude_none=True))
+        return SessionMessage(reply)
+    if deep:
+        reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(
+            code=types.INVALID_PARAMS, message=f"{bad} (more than {MAX_NESTING} levels)"))
+        return SessionMessage(reply)
     if message["method"] == "tools/call" and isinstance(params.get("name"), str) and not lone_surrogate(params["name"]):
         arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
         result = call_result(await call_tool(relay, params["name"], arguments))

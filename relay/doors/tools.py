@@ -32,7 +32,7 @@ from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
 __all__ = ["detacher_for", "EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
-           "lone_surrogate", "as_text"]
+           "lone_surrogate", "as_text", "nesting_depth", "MAX_NESTING"]
 
 log = logging.getLogger("relay.doors.tools")
 
@@ -120,6 +120,24 @@ def lone_surrogate(value: Any, where: str = "arguments") -> str | None:
     return None
 
 
+MAX_NESTING = 32  # the deepest argument a tool has is 2 levels; JSON parsers stop at a few hundred
+
+
+def nesting_depth(value: Any, stop: int = MAX_NESTING + 1) -> int:
+    """How deep lists and objects nest in ``value`` (a string is 0), counted up to ``stop`` without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest >= stop:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def as_text(value: Any) -> str:
     return str(value).encode("utf-8", "replace").decode("utf-8")
 
@@ -129,6 +147,16 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
     progress = progress or no_progress
     arguments = arguments or {}
     try:
+        if nesting_depth(arguments) > MAX_NESTING:
+            # Issue 22: 400 levels got no answer over stdio (the SDK's parser stops at its recursion limit and
+            # the line was dropped); refused here, for every door, before anything walks it recursively.
+            error = InvalidInput(f"{as_text(name)}: the arguments nest lists or objects more than {MAX_NESTING} "
+                                 "levels deep", "Send the tool's arguments as its schema says: strings, numbers, "
+                                 "lists of strings.")
+            if name in (EXECUTE, CONTINUE):
+                text = arguments.get("task" if name == EXECUTE else "feedback", "")
+                return _packet_result(relay.refuse_input(name, as_text(text) if isinstance(text, str) else "", error))
+            raise error
         bad = lone_surrogate(arguments)
         if bad:
             # Text no file, argv or JSON answer can hold: refused here, before it reaches any of them.

@@ -35,6 +35,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
+from relay.core.files import private_dir
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, pool_key, repo_facts
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
@@ -152,7 +153,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     """A worktree of ``workspace``'s repository, reset to ``start`` (default HEAD, or HEAD plus the user's
     uncommitted edits with ``carry``), on new branch gravity-relay/<run_id>; BUSY when every one is in use."""
     facts = repo_facts(workspace)
-    pool = pool_root(data_dir) / pool_key(facts)
+    pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
     if not (pool / "repo").is_file() or (pool / "repo").read_text() != str(facts.toplevel):

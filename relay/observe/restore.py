@@ -140,8 +140,9 @@ def _inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _put_back(root: str, path: str, before: Before) -> str | None:
-    """Make ``path`` hold ``before`` again; None when done, else why it was left alone."""
+def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> str | None:
+    """Make ``path`` hold ``before`` again; None when done, else why it was left alone. ``mode``: the file's
+    permission bits before the run, when the relay took them (issue 22): put back exactly."""
     target = os.path.join(root, *path.split("/"))
     ancestor = os.path.dirname(target)
     while not os.path.lexists(ancestor):
@@ -175,7 +176,9 @@ def _put_back(root: str, path: str, before: Before) -> str | None:
         except BaseException:
             os.unlink(tmp)
             raise
-        if st is not None and stat_mod.S_ISREG(st.st_mode):
+        if mode is not None:
+            os.chmod(tmp, mode)
+        elif st is not None and stat_mod.S_ISREG(st.st_mode):
             mode = stat_mod.S_IMODE(st.st_mode)  # keep the file's permissions; only the exec bits follow before
             mode = mode | ((mode & 0o444) >> 2) if before.executable else mode & ~0o111
             os.chmod(tmp, mode)
@@ -183,8 +186,10 @@ def _put_back(root: str, path: str, before: Before) -> str | None:
     return None
 
 
-def restore_paths(snapshot: Snapshot, paths: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not})."""
+def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | None = None
+                  ) -> tuple[list[str], dict[str, str]]:
+    """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not}). ``modes``:
+    the files' permission bits before the run (relay.observe.permissions), when taken."""
     root = os.path.realpath(snapshot.workspace)
     restored: list[str] = []
     refused: dict[str, str] = {}
@@ -197,7 +202,7 @@ def restore_paths(snapshot: Snapshot, paths: list[str]) -> tuple[list[str], dict
             refused[path] = before
             continue
         try:
-            why = _put_back(root, path, before)
+            why = _put_back(root, path, before, (modes or {}).get(path))
         except OSError as exc:
             why = f"could not write it ({exc.strerror or exc})"
         if why is None:

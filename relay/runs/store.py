@@ -17,7 +17,7 @@ from pathlib import Path
 
 import msgspec
 
-from relay.core.files import read_regular, write_atomic
+from relay.core.files import private_dir, read_regular, write_atomic
 from relay.core.contracts import RunRecord, Status
 from relay.core.errors import InvalidInput, NotFound, RelayError
 from relay.runs.record_v1 import RunRecordV1, upgrade
@@ -88,7 +88,8 @@ class RunStore:
         self.runs_dir = runs_dir
 
     def ensure(self) -> None:
-        self.runs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(self.runs_dir.parent)  # the data dir: owner-only, as its records are (issue 22)
+        private_dir(self.runs_dir)
 
     def record_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{check_run_id(run_id)}.json"

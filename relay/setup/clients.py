@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import sysconfig
 import tomllib
@@ -460,11 +461,22 @@ def _json_indent(text: str) -> str | int:
     return 2
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            # json.loads keeps the last one: a rewrite would silently drop the other (issue 22)
+            raise SetupError(f"it has the key {key!r} twice in one object (a rewrite would keep only one); "
+                             "fix it first")
+        seen[key] = value
+    return seen
+
+
 def _load_json(text: str | None) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise SetupError(
             f"it is not plain JSON ({exc.msg} at line {exc.lineno}; comments are not supported); "
@@ -481,19 +493,42 @@ def _load_json(text: str | None) -> dict[str, Any]:
 def _dump_json(doc: Mapping[str, Any], like: str | None) -> str:
     indent = _json_indent(like) if like and like.strip() else 2
     text = json.dumps(doc, indent=indent, ensure_ascii=False)
-    return text + ("\n" if like is None or like.endswith("\n") or not like.strip() else "")
+    text += "\n" if like is None or like.endswith("\n") or not like.strip() else ""
+    return text.replace("\n", "\r\n") if like and "\r\n" in like else text  # CRLF files stay CRLF
 
 
 # --------------------------------------------------------------------------- plans
 
 
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # far above any client's config; a bigger file is not edited
+
+
 def _read(path: Path) -> str | None:
+    """The config's text, None when there is none; SetupError saying why it cannot be edited. A FIFO is never
+    waited on, a huge file never read whole (issue 22: hostile config files)."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
     except IsADirectoryError:
         raise SetupError("it is a directory") from None
+    except OSError as exc:
+        raise SetupError(f"it cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SetupError("it is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise SetupError("it is not a regular file (a FIFO, a socket or a device)")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise SetupError(f"it is {info.st_size:,} bytes, larger than any client config setup edits "
+                             f"({MAX_CONFIG_BYTES:,}); add the entry by hand")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+    finally:
+        os.close(fd)
     try:
         return data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
     except UnicodeDecodeError:
@@ -695,24 +730,59 @@ def _backup_name(path: Path) -> Path:
     return candidate
 
 
-def apply_plan(plan: Plan) -> Plan:
-    """Write a plan's new text: backup first, then an atomic replace keeping the file's mode.
+def unwritable(path: Path) -> str | None:
+    """Why setup must not replace the file at ``path`` (None: it may). Checked before any write, and for a dry
+    run, so the user hears what was not done and why (issue 22): a symbolic link (replacing it would cut the
+    link a dotfile manager made), a file its owner made read-only."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"it cannot be examined ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return (f"it is a symbolic link (to {os.readlink(path)}); setup does not replace links: add the entry "
+                "to the file it points to by hand")
+    if os.name != "nt" and stat.S_ISREG(info.st_mode) and not info.st_mode & stat.S_IWUSR:
+        return (f"it is read-only (mode {stat.S_IMODE(info.st_mode):04o}); setup leaves it so: make it writable, "
+                "or add the entry by hand")
+    return None
 
-    Refuses when the file changed since the plan was made (a client rewrote it meanwhile).
+
+def apply_plan(plan: Plan, *, private: bool = False) -> Plan:
+    """Write a plan's new text: backup first, then an atomic replace keeping the file's mode (and its byte
+    order mark). ``private``: the text holds a secret (the HTTP token): the file and its backup are made
+    owner-only whatever their mode was.
+
+    Refuses when the file changed since the plan was made (a client rewrote it meanwhile), and when
+    ``unwritable`` says so.
     """
     if not plan.writes:
         return plan
     path = Path(plan.path)
+    why = unwritable(path)
+    if why:
+        raise SetupError(why)
     if _read(path) != plan.old_text:
         raise SetupError(f"{path} changed while setup was running; run setup again")
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = 0o600
+    data = (plan.new_text or "").encode("utf-8")
     if plan.old_text is not None:
+        with open(path, "rb") as fh:
+            if fh.read(3) == b"\xef\xbb\xbf":
+                data = b"\xef\xbb\xbf" + data  # the file's BOM stays: the client wrote it so
         backup = _backup_name(path)
         shutil.copy2(path, backup)
         plan.backup = str(backup)
         mode = path.stat().st_mode & 0o7777
-    write_atomic(path, (plan.new_text or "").encode("utf-8"), mode)
+        if private and mode & 0o077:
+            os.chmod(backup, mode & 0o700)
+            plan.warning = "; ".join(filter(None, [plan.warning, f"made owner-only (was {mode:04o}): it now holds "
+                                                   "the relay's token"]))
+    if private:
+        mode &= 0o700
+    write_atomic(path, data, mode)
     return plan
 
 
@@ -762,9 +832,13 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
             if name == "claude" and plan.action != "refuse":
                 extra.append(plan_claude_rules(home, allow=not client_approvals))
         for each in (plan, *extra):
-            if not dry_run and each.writes:
+            why = unwritable(Path(each.path)) if each.writes else None
+            if why:
+                each.action, each.message = "refuse", f"cannot edit {each.path}: {why}"
+                each.new_text = None  # nothing is written, nor shown as if it would be
+            elif not dry_run and each.writes:
                 try:
-                    apply_plan(each)
+                    apply_plan(each, private=http is not None)
                 except (SetupError, OSError) as exc:
                     each.action = "refuse"
                     each.message = f"cannot write {each.path}: {exc}"
