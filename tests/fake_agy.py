@@ -86,6 +86,7 @@ Launch keys (every key optional)::
                     with no newline until the end); "json" lines are agent_response step events
     resets_in       quota reset text; error: override the error text; error_id: AGY_ERROR id
     usage           {"input_tokens", "output_tokens", "thinking_tokens", "cache_read_tokens"} of the turn
+                    (top level: default_model, what init.model says without --model from 1.3.2)
     conversation_id force the id of a new conversation; forget_conversation: treat
                     --conversation as unknown; result_without_conversation_id: the result
                     envelope lacks the key (reported by users, agy-protocol.md §6.2)
@@ -1360,8 +1361,10 @@ class Fake:
         conv, prior_turns, idx, prior_usage, continued = self.open_conversation()
         root = self.edit_root(conv)
         init = {}
-        if self.flags.get("model") or self.version >= (1, 3, 2):  # always present from 1.3.2 (agy-protocol.md §7.4)
-            init["model"] = self.flags.get("model") or "gemini-3.6-flash-high"
+        if self.flags.get("model"):
+            init["model"] = self.flags["model"]
+        elif self.version >= (1, 3, 2):  # init.model is always present from 1.3.2 (agy-protocol.md §7.4)
+            init["model"] = self.scenario.get("default_model", "gemini-3.6-flash-medium")
         init["cwd"] = os.getcwd()
         init["tools"] = self.scenario.get("tools") or (TOOLS if old else ["ask_custom_permission"] + TOOLS)
         init["permission_mode"] = self.permission_mode()

@@ -38,7 +38,7 @@ async def test_the_packet_says_this_runs_own_tokens_model_and_time_even_in_a_con
     packet = payload(first)
     # Init.model is what agy ran (1.3.2 always says it); the turn's tokens as agy reported them.
     assert packet["usage"]["in"] == 12_000 and packet["usage"]["out"] == 300
-    assert packet["usage"]["model"] == "gemini-3.6-flash-high"
+    assert packet["usage"]["model"] == "gemini-3.6-flash-medium"
     assert 0 < packet["usage"]["seconds"] < 60
     # agy's second result says 15,000 / 380 for the conversation: the continue itself spent 3,000 / 80.
     assert follow["conversation_id"] == packet["conversation_id"]
