@@ -30,6 +30,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
+from relay.doors.mcp_tasks import TASKS, TaskParams, as_task, declares_tasks, task_state
 from relay.doors.person_confirm import DECISION, FORM_KEY, RUN, confirm_form, declined, preview_for_person, without_person
 from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
@@ -152,7 +153,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams
-                           ) -> types.CallToolResult | types.InputRequiredResult:
+                           ) -> types.CallToolResult | types.InputRequiredResult | dict[str, Any]:
         sent: list[float] = []  # the last value sent
 
         async def progress(elapsed: float, message: str) -> None:
@@ -167,11 +168,21 @@ def create_server(settings: Settings, relay: Relay | None = None,
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
+        # A client that declares Tasks gets a RUNNING run as a task at once (mcp_tasks.py): wait 0, polled later.
+        tasked = declares_tasks(ctx, params.name) and isinstance(params.arguments, dict)
+        if tasked:
+            params = params.model_copy(update={"arguments": {**params.arguments, "wait_seconds": 0}})
         if params.request_state is not None and params.name in (EXECUTE, CONTINUE):
             # A 2026-07-28 retry after our input_required question: the person's answer, the token as state.
             answer = await _answered(relay, params, progress)
+            task = as_task(answer) if tasked else None
+            if task is not None:
+                return task
         else:
             answer = await call_tool(relay, params.name, params.arguments, progress)
+            task = as_task(answer) if tasked else None
+            if task is not None:
+                return task  # the run goes on; the client polls tasks/get
             asked = preview_for_person(answer, relay.settings)
             if asked is not None:
                 preview, by = asked
@@ -226,7 +237,16 @@ def create_server(settings: Settings, relay: Relay | None = None,
         async with detacher_for(relay).serving():
             yield {}
 
-    return Server(
+    def result_of(answer: ToolAnswer) -> types.CallToolResult:
+        return call_result(answer, "", relay.store)
+
+    async def on_task_get(ctx: ServerRequestContext, params: TaskParams) -> dict[str, Any]:
+        return await task_state(relay, params.task_id, result_of)
+
+    async def on_task_cancel(ctx: ServerRequestContext, params: TaskParams) -> dict[str, Any]:
+        return await task_state(relay, params.task_id, result_of, cancel=True)
+
+    server = Server(
         "gravity-relay",
         lifespan=lifespan,
         version=__version__,
@@ -239,6 +259,11 @@ def create_server(settings: Settings, relay: Relay | None = None,
         on_list_prompts=on_list_prompts,
         on_get_prompt=on_get_prompt,
     )
+    # Tasks for clients that declare them (issue 27, item 2): advertised, and served from the run store.
+    server.extensions[TASKS] = {}
+    server.add_request_handler("tasks/get", TaskParams, on_task_get)
+    server.add_request_handler("tasks/cancel", TaskParams, on_task_cancel)
+    return server
 
 
 def serving_relay(settings: Settings) -> Relay:
