@@ -44,7 +44,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from relay.core.contracts import Packet, RunRecord, Status, Tests, WorkerReport  # noqa: E402
+from relay.core.contracts import (  # noqa: E402
+    Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests, WorkerReport,
+)
 from relay.observe.changes import observe_changes  # noqa: E402
 from relay.observe.run_patch import build_run_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
@@ -122,8 +124,9 @@ def _replay(mirror: Path, entry: dict, tmp: Path, max_chars: int | None) -> dict
     changes, flags, assessed = build_review(changeset, report=report, workspace=work)
     packet = fit_packet(Packet(ok=True, run_id=RUN_ID, status=Status.SUCCESS, summary=report.summary, changes=changes,
                                flags=flags, tests=Tests(source="none")))
-    record = RunRecord(run_id=RUN_ID, created_at="2026-01-01T00:00:00Z", state="finished", status=Status.SUCCESS,
-                       workspace=str(work), changes=assessed, packet=packet)
+    record = RunRecord(run_id=RUN_ID, created_at="2026-01-01T00:00:00Z", state="finished",
+                       plan=RecordPlan(workspace=str(work)), observation=RecordObservation(changes=assessed),
+                       outcome=RecordOutcome(status=Status.SUCCESS, packet=packet))
     built = build_run_patch(snap, changeset, work, run_id=RUN_ID)
     patch = built[0] if built else None
     patch_path = f"/home/me/.local/share/gravity-relay/runs/{RUN_ID}.patch"

@@ -16,6 +16,10 @@ import pytest
 
 from conftest import cli_main, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, success_scenario
+from relay.call.orchestrate import Relay
+from relay.core.contracts import Detail, GetResultInput
+from relay.core.settings import load_settings
+from test_patches import _run, _workspace
 
 pytestmark = pytest.mark.anyio
 
@@ -211,3 +215,40 @@ async def test_review_read_never_drops_the_riskiest_target_and_shows_where_its_f
         # The lower targets still get their lines, after it.
         assert text.index(label) < text.index("## README.md lines 3\n")
     assert "max_chars=" in views[200].splitlines()[-1]
+
+
+@pytest.mark.parametrize("use_git", [True, False], ids=["git", "plain-folder"])
+def test_review_read_of_every_kind_of_change_fits_any_budget_and_names_every_file_when_it_has_room(tmp_path, use_git):
+    # A record without a packet (its relay died before the review): the targets are the ones the packet
+    # would have named. Renames, deletions, binaries, modes, a symlink for a file, no final newline, quoted names.
+    root = _workspace(tmp_path / "ws", use_git=use_git)
+    store, run_id = _run(tmp_path, root)
+    relay = Relay(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}))
+    record = store.read(run_id)
+    views = {n: relay.get_result(GetResultInput(run_id=run_id, detail=Detail.DIFF, max_chars=n))[1]
+             for n in (200, 300, 500, 800, 1_200, 2_000, 100_000)}
+    for n, text in views.items():
+        assert len(text) <= n, n
+        assert text.splitlines()[-1].startswith("# "), n  # it always ends on its closing note
+    whole = views[100_000]
+    assert whole.endswith(".patch\n") and "# that is the whole change" in whole
+    for change in record.observation.changes:
+        assert f"## {change.path} " in whole, change.path
+    assert "+WORKER EDIT\n" in whole and "USER EDIT\n-" not in whole
+
+
+def test_review_read_masks_a_credential_in_a_target_s_lines_and_in_a_window(tmp_path):
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    root = make_repo(tmp_path / "ws", {"src/config.py": "NAME = 'x'\n"})
+
+    def work(ws: Path) -> None:
+        rows = [f"SETTING_{i} = 'value number {i} of a long generated table'\n" for i in range(400)]
+        rows[3] = f"TOKEN = '{token}'\n"
+        (ws / "src" / "config.py").write_text("NAME = 'x'\n" + "".join(rows))
+
+    store, run_id = _run(tmp_path, root, work)
+    relay = Relay(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}))
+    for n in (None, 100_000):
+        text = relay.get_result(GetResultInput(run_id=run_id, detail=Detail.DIFF, max_chars=n))[1]
+        assert token not in text and "[REDACTED:github-token]" in text, n
+    assert token.encode() in store.patch_path(run_id).read_bytes()  # the file keeps it (0600)
