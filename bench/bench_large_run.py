@@ -7,7 +7,7 @@ whatever ``relay`` the interpreter imports: put another checkout first on PYTHON
     python bench/bench_large_run.py /tmp/large                 # one run: prints its figures as JSON
     python bench/bench_large_run.py /tmp/large --rounds 5 --vs /path/to/other/checkout
 
-One run: the worker's 1,000 edits are undone (``git checkout``), the snapshot is taken, the
+One run: tracked files go back to HEAD (``git checkout``) and the user's five edits are made, the snapshot is taken, the
 worker edits 1,000 tracked files (one line changed, one appended), then observation and the
 run's patch (when the relay under test keeps one). ``observe ms`` = snapshot + observation +
 patch; the reset and the edits are outside it. Five files are dirty before the run (the user's
@@ -59,12 +59,18 @@ def make(root: Path, files: int, big_mb: int) -> None:
     with open(root / "dataset.bin", "wb") as fh:  # untracked, never ignored
         for _ in range(big_mb):
             fh.write(os.urandom(1024 * 1024))
+    _user_edits(root)
+
+
+def _user_edits(root: Path) -> None:
     for i in range(5):  # the user's own edits, before every run
         with open(root / _rel(i * 7 + 3), "a") as fh:
             fh.write("user_edit = True\n")
 
 
 def one_run(root: Path, edits: int) -> dict[str, float | int | str]:
+    # An editable install answers for any relay.* the checkout under test lacks: only PYTHONPATH's may answer.
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
     try:
         from relay.observe.changes import observe_changes
         from relay.observe.snapshot import take_snapshot
@@ -77,7 +83,8 @@ def one_run(root: Path, edits: int) -> dict[str, float | int | str]:
         write_run_patch = None  # type: ignore[assignment]
     step = max(1, _FILES // edits)
     worker = [_rel(i * step + 1) for i in range(edits)]
-    _git(root, "checkout", "-q", "--", *worker)
+    _git(root, "checkout", "-q", "--", ".")  # every tracked file back to HEAD (a run of another size left its own)
+    _user_edits(root)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         snap = take_snapshot(root)

@@ -1,8 +1,9 @@
 """What the worker really changed: git's diff of the before and after trees of the workspace.
 
 The snapshot (``relay.observe.snapshot``) wrote the workspace as a tree before the run; this
-module writes the after tree the same way and asks git for the difference of the two, once per
-repository: ``git diff-tree -p --binary --full-index -M``. That one answer is the change set
+module brings a private after index to the work tree the same way and asks git for the difference,
+once per repository: ``git diff-index --cached -p --binary --full-index -M <before tree>``. That
+one answer is the change set
 (renames, modes, binaries, submodules, symlinks, every hunk whole, for the readers in
 ``relay.review``) and the run's patch (``relay.observe.run_patch`` keeps it beside the record).
 Earlier edits are never blamed on the worker: they are in the before tree.
@@ -34,6 +35,7 @@ from relay.observe.snapshot import (
     Repo,
     Snapshot,
     TooManyFiles,
+    PACKED,
     git_private,
     repo_head,
     stat_key,
@@ -202,12 +204,21 @@ def _printable_change(change: FileChange) -> FileChange:
     return change
 
 
-def _diff(snapshot: Snapshot, repo: Repo) -> bytes:
-    if not repo.after or repo.before == repo.after:
+def _diff(snapshot: Snapshot, repo: Repo, *, quiet: bool = False) -> bytes:
+    """git's patch of the before tree against the after index (``quiet``: b"1" when they differ, else b"")."""
+    if not repo.after:
         return b""
-    prefix = repo.out_prefix
-    return git_private(snapshot.dir, repo, "diff-tree", [*_DIFF_OPTS, f"--src-prefix=a/{prefix}", f"--dst-prefix=b/{prefix}"],
-                       values=[repo.before, repo.after], config=_DIFF_CONFIG)
+    options = ["--cached", f"--src-prefix=a/{repo.out_prefix}", f"--dst-prefix=b/{repo.out_prefix}"]
+    if repo.prefix:
+        options.append("--relative=" + repo.prefix)
+    if quiet:
+        try:
+            git_private(snapshot.dir, repo, "diff-index", ["--quiet", *options], index="after", values=[repo.before_root])
+            return b""
+        except GitError:
+            return b"1"
+    return git_private(snapshot.dir, repo, "diff-index", [*_DIFF_OPTS, *options], index="after",
+                       values=[repo.before_root], config=_DIFF_CONFIG)
 
 
 def _sub_change(path: str, kind: str, old: str | None, new: str | None) -> FileChange:
@@ -242,9 +253,7 @@ class _Look:
             self.notes.append("ignore rules changed: new ignored files are listed, files in newly ignored folders are not")
             paths = [p for p in repo.new_ignored if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
-                        input=b"".join(os.fsencode(p) + b"\0" for p in paths))
-            options = ["--prefix=" + repo.prefix] if repo.prefix else []
-            repo.after = git_private(self.snapshot.dir, repo, "write-tree", options, index="after").decode().strip()
+                        input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
             out = _diff(self.snapshot, repo)
             header, sections = split_patch(out)
         by_path: dict[str, list[Section]] = {}
@@ -272,12 +281,14 @@ class _Look:
         if not now or not repo.head or now == repo.head:
             return set()
 
-        def names(a: str, b: str) -> set[str]:
-            out = git_private(self.snapshot.dir, repo, "diff-tree", ["-r", "-z", "--name-only", "--no-renames"], values=[a, b])
+        def names(command: str, *values: str) -> set[str]:
+            options = ["-r", "-z", "--name-only", "--no-renames"] + (["--cached"] if command == "diff-index" else [])
+            out = git_private(self.snapshot.dir, repo, command, options, index="after", values=list(values))
             return {repo.out_prefix + os.fsdecode(p) for p in out.split(b"\0") if p}
 
         try:
-            return names(repo.head, now) - names(repo.head, repo.before) - names(now, repo.after)
+            return (names("diff-tree", repo.head, now) - names("diff-tree", repo.head, repo.before)
+                    - names("diff-index", now))
         except GitError:
             return set()
 
@@ -383,7 +394,7 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
                 return True
             look._big(repo)
             look._nested(repo)
-        return bool(look.changes) or any(r.before != r.after for r in before.repos())
+        return bool(look.changes) or any(_diff(before, r, quiet=True) for r in before.repos())
     except (GitError, TooManyFiles, OSError):
         return True
 

@@ -5,8 +5,8 @@ leader moves on, the change itself was gone. The patch keeps it, so the leader c
 risky hunks (``detail="diff"``) and the user can undo a run (``gravity-relay runs revert``,
 which is ``git apply -R``).
 
-The patch is git's: ``git diff-tree -p --binary --full-index`` of the before and after trees
-(``relay.observe.changes`` asked for it once, for the change set and this file alike), so only
+The patch is git's: ``git diff-index --cached -p --binary --full-index`` of the before tree and
+the after index (``relay.observe.changes`` asked for it once, for the change set and this file alike), so only
 the worker's change is in it, never the user's earlier edits, and binary files, renames, modes
 and symlinks go back byte for byte. This module picks whole sections of that answer and writes
 a header over them.

@@ -4,11 +4,13 @@ Before the worker starts, each repository's index is copied to a private file; w
 ``GIT_INDEX_FILE`` at that copy and objects going to a private object directory that borrows
 the repository's (``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths
 ``git status`` names as differing from that index (dirty, untracked, watched ignored files) are
-added to it and ``git write-tree`` gives the **before tree** of the workspace folder: the user's
-uncommitted and untracked files included, their index and object store untouched. The same pass
-after the worker, from a copy of the before index, gives the **after tree**. Everything a run
-changed is then git's answer about those two trees (``relay.observe.changes``), and "what a file
-held before the run" is a blob of the before tree (``before_of``): no content is kept in memory.
+added to it and ``git write-tree`` gives the **before tree**: the user's uncommitted and untracked
+files included, their index and object store untouched. The same pass after the worker, from a copy
+of the before index, gives the **after index** (its tree is not written: git diffs the after index
+against the before tree, which spares a tree object per changed folder). Everything a run changed is
+then git's answer (``relay.observe.changes``), and "what a file held before the run" is a blob of
+the before tree (``relay.observe.restore.before_of``): no content is kept in memory. Blobs are
+written packed (one pack per pass, git's bulk check-in), not one loose file each.
 
 The private index and objects live in a folder of their own (the run's, in the data dir, or a
 temporary one), with ``snapshot.json`` beside them, so a run whose relay died is diffed and
@@ -56,6 +58,7 @@ __all__ = [
     "TREE_MAX_FILES",
     "TREE_FILE_MAX",
     "EMPTY_TREE",
+    "PACKED",
 ]
 
 Source = Literal["git", "tree", "report"]
@@ -87,7 +90,14 @@ SKIP_DIRS = frozenset(
 # Pinned for the private index: a full index of our own (no shared index in the user's .git), no
 # untracked cache to maintain, and fast loose objects.
 _PRIVATE_CONFIG = (("core.splitIndex", "false"), ("core.untrackedCache", "false"), ("core.looseCompression", "1"),
+                   ("core.fsync", "none"), ("core.fsyncObjectFiles", "false"),
                    ("core.bigFileThreshold", "16m"), ("index.threads", "1"))
+
+
+# For the calls that hash files: every blob goes into one pack per call (git's bulk check-in, which
+# applies past core.bigFileThreshold) instead of a loose file each: a thousand edited files cost one
+# file on disk, not a thousand.
+PACKED = (("core.bigFileThreshold", "1"), ("core.compression", "1"))
 
 
 class TooManyFiles(Exception):
@@ -100,7 +110,8 @@ class Repo(msgspec.Struct, kw_only=True):
 
     ``prefix`` is the workspace's folder inside the repository ("" or "a/b/"), ``out_prefix`` how
     its paths are written in the change set ("" for the workspace's, "vendor/lib/" for a submodule).
-    Trees are of the workspace folder (``write-tree --prefix``), so their paths are the workspace's.
+    ``before`` is the tree of the workspace folder (its paths are the workspace's), ``before_root`` the
+    whole repository's (the after index is diffed against it, ``--relative`` to the folder).
     """
 
     root: str
@@ -112,8 +123,9 @@ class Repo(msgspec.Struct, kw_only=True):
     config: list[tuple[str, str]] = []
     head: str | None = None
     key: str = "r"  # names this repository's files in the snapshot's folder
-    before: str = ""  # the before tree
-    after: str = ""  # the tree of the latest look after
+    before: str = ""  # the before tree of the workspace folder
+    before_root: str = ""  # the same, of the whole repository (what the after index is diffed against)
+    after: str = ""  # "index" once a look after brought the after index up to date ("" : not, or gone)
     big: dict[str, tuple[int, int, int, int]] = {}  # kept out of the trees by size: path -> stat key
     after_big: dict[str, tuple[int, int, int, int]] = {}
     folded: list[str] = []  # ignored folders, nested repositories past the limits: timestamp only
@@ -262,18 +274,21 @@ def _sized(root: str, paths: list[str], big: dict[str, tuple[int, int, int, int]
 def _update(snapshot_dir: str, repo: Repo, index: str, paths: list[str]) -> None:
     if paths:
         data = b"".join(os.fsencode(p) + b"\0" for p in paths)
-        git_private(snapshot_dir, repo, "update-index", ["--add", "--remove", "-z", "--stdin"], index=index, input=data)
+        git_private(snapshot_dir, repo, "update-index", ["--add", "--remove", "-z", "--stdin"], index=index, input=data,
+                    config=PACKED)
 
 
-def _write_tree(snapshot_dir: str, repo: Repo, index: str) -> str:
-    options = ["--prefix=" + repo.prefix] if repo.prefix else []
+def _write_tree(snapshot_dir: str, repo: Repo, index: str) -> tuple[str, str]:
+    """(the tree of the workspace folder, the tree of the whole repository) of the private index."""
+    root = git_private(snapshot_dir, repo, "write-tree", index=index).decode().strip()
+    if not repo.prefix:
+        return root, root
     try:
-        return git_private(snapshot_dir, repo, "write-tree", options, index=index).decode().strip()
+        return git_private(snapshot_dir, repo, "rev-parse", ["-q", "--verify"], values=[f"{root}:{repo.prefix.rstrip('/')}"]
+                           ).decode().strip(), root
     except GitError:
-        if not repo.prefix:
-            raise
         # Nothing left under the workspace's folder in this index: its tree is the empty one.
-        return EMPTY_TREE[64 if repo.head and len(repo.head) == 64 else 40]
+        return EMPTY_TREE[64 if len(root) == 64 else 40], root
 
 
 def repo_head(repo: Repo) -> str | None:
@@ -288,7 +303,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
     """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree, its tree written."""
     index = "after" if after else "before"
     if after and not repo.no_git:
-        shutil.copyfile(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
+        shutil.copy2(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
     if repo.git_dir is not None or repo.no_git:
         _scan_walked(snapshot_dir, repo, after=after)
         return
@@ -313,7 +328,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
         big: dict[str, tuple[int, int, int, int]] = {}
         _update(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
         repo.big = big
-        repo.before = _write_tree(snapshot_dir, repo, index)
+        repo.before, repo.before_root = _write_tree(snapshot_dir, repo, index)
     else:
         # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
@@ -325,8 +340,9 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
             key = stat_key(os.path.join(repo.root, path))
             if key is not None:
                 big[path] = key
-        repo.after_big = big
-        repo.after = _write_tree(snapshot_dir, repo, index)
+        # No after tree is written: git diffs the after index against the before tree (diff-index
+        # --cached), which spares a hundred tree objects on disk per observation of a wide change.
+        repo.after_big, repo.after = big, "index"
     for sub in repo.subs.values():
         if sub is not None:
             try:
@@ -358,8 +374,10 @@ def _sub_repo(snapshot_dir: str, parent: Repo, sub: str) -> Repo | None:
 
 
 def _copy_index(src: str, dest: str) -> None:
+    # copy2 keeps the index's mtime, which git's racy-clean check reads: an entry as new as its index is
+    # re-read, so a same-size edit within the second the index was written is still seen.
     try:
-        shutil.copyfile(src, dest)
+        shutil.copy2(src, dest)
     except FileNotFoundError:
         pass  # a repository with no index yet: the private one starts empty
 
@@ -419,9 +437,10 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
             key = stat_key(os.path.join(repo.root, path))
             if key is not None:
                 big[path] = key
-        repo.after_big, repo.after = big, _write_tree(snapshot_dir, repo, index)
+        repo.after_big, repo.after = big, "index"
     else:
-        repo.big, repo.before = big, _write_tree(snapshot_dir, repo, index)
+        repo.big = big
+        repo.before, repo.before_root = _write_tree(snapshot_dir, repo, index)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -493,7 +512,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
 
 
 def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
-    """Write the after trees of every repository of ``snapshot`` (in place; ``Repo.after``)."""
+    """Bring the after index of every repository of ``snapshot`` up to the work tree (``Repo.after``)."""
     assert snapshot.repo is not None
     if not os.path.isdir(snapshot.repo.root):
         raise GitError("the repository is gone")
