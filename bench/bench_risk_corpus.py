@@ -97,8 +97,12 @@ Run from the repository root:
     python bench/bench_risk_corpus.py --mirrors DIR --corpus bench/corpora/risk_corpus_heldoutN.json
         # one held-out set, N = '' (the first), 2 … 18: each built by someone who never ranked it, its
         # labels (advisory, CVE, changelog, commit message) committed before its one run; after that
-        # run it is a development set like the main corpus; from 13 on, each entry also carries
-        # 'task' / 'task_from': the leader's instruction, written only from the public report
+        # run it is a development set like the main corpus (bench/LEDGER.md keeps each first run);
+        # from 13 on, each entry also carries 'task' / 'task_from': the leader's instruction,
+        # written only from the public report
+    python bench/bench_risk_corpus.py --mirrors DIR --all --sealed
+        # also the sealed sets ("sealed": true): never tuned on, run only to report; their figures
+        # only, never a line per commit (without --sealed they are skipped, and refused by name)
     python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
@@ -136,7 +140,8 @@ import msgspec  # noqa: E402
 from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
-from relay.review.file_kinds import file_kind, sample_filter  # noqa: E402
+from relay.review.facts import FileFacts  # noqa: E402
+from relay.review.file_kinds import file_kind, sample_filter, sampled  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
@@ -243,7 +248,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
-    sources = [c for c in changeset.files if file_kind(c.path) == "source"]
+    # Sampled as build_review samples them: observation keeps whole hunks, the rules read the sample.
+    sources = [sampled(c) for c in changeset.files if file_kind(c.path) == "source"]
     with_task = None
     if entry.get("task"):
         # The same change reviewed as the relay reviews a run: with the task the leader gave.
@@ -287,13 +293,21 @@ def _benign(entry: dict, paths: list[str]) -> list[str]:
     ]
 
 
-_TOKEN_RULE = next(rule.predicate for rule in RULES if rule.name == "security_tokens")
+def _detail(rule_name: str, change: FileChange, ctx: RiskContext) -> bool | str | None:
+    """What one row of the table finds on one change, alone (its scope, then its check; no precedence)."""
+    rule = next(r for r in RULES if r.name == rule_name)
+    facts = FileFacts(change)
+    return rule.check(facts, ctx) if rule.scope.admits(facts) else None
+
+
+def _TOKEN_RULE(change: FileChange, ctx: RiskContext) -> bool | str | None:
+    return _detail("security_tokens", change, ctx)
 
 
 def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) -> None:
     """How often each rule fires on ordinary history: the last ``commits`` non-merge commits of each
     mirror, every changed source file, sampled as relay.observe.changes samples."""
-    predicates = {rule.name: rule.predicate for rule in RULES if rule.name in rules}
+    predicates = {rule.name: (lambda c, ctx, name=rule.name: _detail(name, c, ctx)) for rule in RULES if rule.name in rules}
     total = 0
     fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
@@ -423,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")
     parser.add_argument("--task-rate", type=int, default=0, metavar="N", help="also measure how often a task would name a security fix, on the messages of the N latest commits of each repository")
     parser.add_argument("--rule", action="append", metavar="NAME", help="a rule whose rate --token-rate measures (repeatable; default security_tokens)")
+    parser.add_argument("--sealed", action="store_true", help="also run the sealed sets (bench/LEDGER.md): their figures only, never a line per commit")
     args = parser.parse_args(argv)
     if not args.mirrors:
         print("no mirrors folder: pass --mirrors DIR or set RELAY_RISK_MIRRORS (see this script's docstring for how to get them)", file=sys.stderr)
@@ -441,14 +456,22 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     repos: set[str] = set()
     for file in files:
-        corpus = json.loads(file.read_text())["commits"]
+        doc = json.loads(file.read_text())
+        corpus = doc["commits"]
+        sealed = bool(doc.get("sealed"))
+        if sealed and not (args.sealed or args.check):
+            # A sealed set is never tuned on: it runs only to report, and only when asked by name of the flag.
+            print(f"{file.name} is sealed (bench/LEDGER.md): not run; --sealed runs it to report its figures only", file=sys.stderr)
+            if not args.all:
+                return 2
+            continue
         repos.update(e["repo"] for e in corpus)
         if len(files) > 1:
-            print(f"\n== {file.name}")
+            print(f"\n== {file.name}" + (" (sealed: figures only)" if sealed else ""))
         if args.check:
             status = max(status, _check(base, corpus))
             continue
-        line = _bench(base, corpus, verbose=args.verbose)
+        line = _bench(base, corpus, verbose=args.verbose and not sealed)
         if line is None:
             status = 1
         else:

@@ -35,7 +35,7 @@ Launch keys (every key optional)::
                     no_result | stale_error | invalid_model | banner | no_report | slow | crash |
                     signed_out | please_sign_in_result | auth_timeout_network | verification |
                     quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
-                    interrupted | keyring_locked | agy_error_short | background_cut   (agy-protocol.md §7)
+                    interrupted | keyring_locked | agy_error_short | background_cut | region   (agy-protocol.md §7)
     keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
                     "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
                     `You are not logged into Antigravity.` in the log, no auth success after it)
@@ -199,6 +199,7 @@ UPSTREAM_ERROR_ID = "9f1c2e77-5b0a-4a8e-9d43-1c6f0e2ab7d1-1"
 # agy-protocol.md §7 (1.2.x-1.3.x)
 KEYRING_LOCKED = "Error: failed to retrieve token: secret keyring is locked\n"
 NOT_LOGGED_IN = "You are not logged into Antigravity."
+REGION = "Antigravity is not currently available in your location."
 INTERRUPTED = "interrupted"
 DENY_RULE = 'permission check failed for {tool} "{target}": Permission denied: Matches user-configured deny rule'
 HOOK_DENY = "tool call denied by pre-tool hook: {tool} blocked by hook pre_tool_use (exit status 2)"
@@ -268,7 +269,7 @@ BEHAVIOURS = (
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
-    "interrupted", "keyring_locked", "agy_error_short", "background_cut",
+    "interrupted", "keyring_locked", "agy_error_short", "background_cut", "region",
 )
 
 # name -> (kind, since, canonical name)
@@ -943,7 +944,8 @@ class Fake:
 
         # failures before the turn starts (edits listed in the launch still happen first)
         if beh in ("invalid_model", "login_required", "keyring_timeout", "quota_text", "empty_output", "garbage",
-                   "signed_out", "please_sign_in_result", "auth_timeout_network", "verification", "keyring_locked"):
+                   "signed_out", "please_sign_in_result", "auth_timeout_network", "verification", "keyring_locked",
+                   "region"):
             self.silent_edits()
         if beh == "invalid_model":
             model = self.flags.get("model") or "default"
@@ -964,6 +966,11 @@ class Fake:
             return self.keyring_timeout()
         if beh == "keyring_locked":
             return self.keyring_locked()
+        if beh == "region":
+            # 1.2.14 region eligibility: a lone ERROR result, exit 1, no init (agy-protocol.md §7.3)
+            self.lone_result(L.get("error") or REGION, 1)
+            self.err("error: " + (L.get("error") or REGION) + "\n")
+            return 1
         if beh == "quota_text":
             resets = L.get("resets_in", "2m38s")
             self.err("Error: " + (L.get("error") or QUOTA_TEXT.format(resets=resets)) + "\n")
@@ -1354,8 +1361,8 @@ class Fake:
         conv, prior_turns, idx, prior_usage, continued = self.open_conversation()
         root = self.edit_root(conv)
         init = {}
-        if self.flags.get("model"):
-            init["model"] = self.flags["model"]
+        if self.flags.get("model") or self.version >= (1, 3, 2):  # always present from 1.3.2 (agy-protocol.md §7.4)
+            init["model"] = self.flags.get("model") or "gemini-3.6-flash-high"
         elif self.version >= (1, 3, 2):  # init.model is always present from 1.3.2 (agy-protocol.md §7.4)
             init["model"] = self.scenario.get("default_model", "gemini-3.6-flash-medium")
         init["cwd"] = os.getcwd()

@@ -45,7 +45,7 @@ BEHAVIOURS = (
     "empty_output", "garbage", "no_result", "stale_error", "invalid_model", "banner", "no_report",
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
-    "interrupted", "keyring_locked", "agy_error_short", "background_cut",
+    "interrupted", "keyring_locked", "agy_error_short", "background_cut", "region",
 )
 
 # A typical worker report: the relay's WorkerReport shape, as agy returns it in structured_output.
@@ -243,17 +243,14 @@ def failure_scenario(behaviour: str, *, edits: list[dict] | None = None, version
 
 
 def pid_alive(pid: int) -> bool:
-    """True if ``pid`` exists and is not a zombie."""
+    """True if ``pid`` exists and is not a zombie (psutil: the same answer on Linux and macOS)."""
+    import psutil
+
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+    except psutil.AccessDenied:
         return True
 
 
@@ -375,6 +372,8 @@ SECTION7_SCENARIOS: dict[str, dict] = {
     "agy_error_short_not_found": scenario(_short(NOT_FOUND_MODEL), version="1.3.1"),
     "agy_error_short_unauthenticated": scenario(_short(UNAUTHENTICATED), version="1.3.1"),
     "agy_error_short_quota": scenario(_short(QUOTA_SHORT, retryable=True), version="1.2.9"),
+    # 7. region eligibility (1.2.14): a lone ERROR result, exit 1, no init; `agy models` still passes
+    "region_not_available": scenario({"behaviour": "region"}, version="1.2.14"),
     # 7. network failures with retryable:false, exit 3: once more, behind the mutation guard
     "bad_gateway_exit_3_then_success": scenario(_short(BAD_GATEWAY), _OK, version="1.3.1"),
     "wsasend_exit_3_twice": scenario(_short(WSASEND), version="1.3.1"),

@@ -43,6 +43,8 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
     "agy_error_short_not_found": ({}, "WORKER_ERROR", 1, ("NOT_FOUND", "agy models", "location"), False),
     "agy_error_short_unauthenticated": ({}, "LOGIN_REQUIRED", 1, ("UNAUTHENTICATED", "`agy`"), False),
     "agy_error_short_quota": ({}, "QUOTA_EXHAUSTED", 1, ("reset",), False),
+    "region_not_available": ({}, "WORKER_ERROR", 1, ("not currently available in your location", "will not help"),
+                             False),
     "bad_gateway_exit_3_then_success": ({}, "SUCCESS", 2, (), None),
     "wsasend_exit_3_twice": ({}, "UPSTREAM_UNAVAILABLE", 2, ("wsasend", "network"), True),
     "bad_gateway_after_a_write": ({}, "MUTATION_ABORTED", 1, ("Bad Gateway", "revert"), None),

@@ -93,3 +93,16 @@ def test_risk_corpus_bench_reports_figures_with_the_entries_task(tmp_path: Path,
     assert "benign files called high: 0; security commits with overall risk low: 0" in out
     assert "the task names a security fix: 1 of 1 security entries, 0 of 1 others" in out
     assert "with task: at 1" in out
+
+
+def test_risk_corpus_bench_runs_a_sealed_set_only_to_report_its_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A sealed set is never tuned on: without --sealed it is refused by name and skipped by --all;
+    # with it, only the set's figures print, never a line per commit (nothing to tune on).
+    mirrors = _mirror(tmp_path / "mirrors")
+    path = tmp_path / "sealed.json"
+    path.write_text(json.dumps({"sealed": True, "commits": [_entry()]}))
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v"]) == 2
+    assert "is sealed" in capsys.readouterr().err
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v", "--sealed"]) == 0
+    out = capsys.readouterr().out
+    assert "relay (packet targets)" in out and "acme/lib@" not in out

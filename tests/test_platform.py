@@ -242,3 +242,13 @@ def test_stop_signal_numbers_include_ctrl_break_where_it_exists(monkeypatch):
     monkeypatch.delattr(signal, "SIGHUP")
     monkeypatch.setattr(signal, "SIGBREAK", 21, raising=False)
     assert platform.stop_signal_numbers() == [signal.SIGTERM, signal.SIGINT, 21]
+
+
+def test_the_ci_workflow_runs_the_readmes_test_command_on_linux_macos_and_windows():
+    root = RELAY.parent
+    workflow = (root / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = readme.split("## Run the tests", 1)[1].split("```bash", 1)[1].split("```", 1)[0].strip()
+    assert command == "python -m pytest"
+    assert "os: [ubuntu-latest, macos-latest, windows-latest]" in workflow
+    assert f"run: {command} -rs" in workflow  # -rs: each skipped test's reason in the log

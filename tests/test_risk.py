@@ -1,4 +1,4 @@
-"""relay.review.risk: every row of RULES has a case that fires it and one that must not."""
+"""relay.review.risk: how the rule table ranks real shapes of change (each row's own example: tests/test_rules.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from relay.review.line_shapes import SAMPLE_CHARS
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
 from relay.review.packet import rank_changes
-from relay.review.risk import RULES, RiskContext, assess, assess_all, existing_dependencies, max_risk
+from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, max_risk
 from relay.review.task_reading import task_security
 
 __all__: list[str] = []  # a test module exports nothing
@@ -22,123 +22,6 @@ CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
 
 def fc(path: str, **kw: object) -> FileChange:
     return FileChange(path=path, **kw)  # type: ignore[arg-type]
-
-
-# name -> (fires, must not fire, context)
-EXAMPLES: dict[str, tuple[FileChange, FileChange, RiskContext]] = {
-    "deleted_test": (fc("tests/test_api.py", kind="deleted", deletions=40), fc("tests/data/sample.txt", kind="deleted", deletions=3), NO_CTX),
-    "removed_assertions": (
-        fc("tests/test_api.py", deletions=2, removed_lines=["    assert r.status == 200", "    assert r.json()"]),
-        fc("tests/test_api.py", deletions=1, additions=1, removed_lines=["    assert x == 1"], added_lines=["    assert x == 2"]),
-        NO_CTX,
-    ),
-    "skip_marker": (
-        fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]),
-        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]),
-        NO_CTX,
-    ),
-    "skip_with_new_test": (
-        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
-        fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')"]),
-        NO_CTX,
-    ),
-    "security_tokens": (
-        fc("src/extract.py", additions=2, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]),
-        fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]),
-        NO_CTX,
-    ),
-    "coverage_lowered": (
-        fc("pyproject.toml", removed_lines=["fail_under = 90"], added_lines=["fail_under = 80"]),
-        fc("pyproject.toml", removed_lines=["fail_under = 80"], added_lines=["fail_under = 90"]),
-        NO_CTX,
-    ),
-    "secret_path": (fc("config/.env.production"), fc(".env.example"), NO_CTX),
-    "auth_path": (fc("src/middleware/authMiddleware.ts"), fc("examples/auth/server.py"), NO_CTX),
-    "ci_config": (fc(".github/workflows/release.yml"), fc(".travis.yml", kind="deleted", deletions=9), NO_CTX),
-    "ci_versions": (
-        fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']),
-        fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"']),
-        NO_CTX,
-    ),
-    "hooks": (fc(".husky/pre-commit"), fc("src/hooks/useThing.ts"), NO_CTX),
-    "migration": (fc("db/migrate/20240101_add_users.rb"), fc("changelog/1234.bugfix.rst"), NO_CTX),
-    "new_dependency": (
-        fc("requirements.txt", added_lines=["requests==2.32.0"]),
-        fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]),
-        NO_CTX,
-    ),
-    "symlink_escapes": (fc("data/link", kind="added", symlink=True, added_lines=["../../etc/passwd"]), fc("data/link", symlink=True, added_lines=["local.txt"]), NO_CTX),
-    "huge_change": (fc("src/gen.py", additions=5000, added_lines=CODE40), fc("package-lock.json", additions=5000), NO_CTX),
-    "deleted_file": (fc("src/old.py", kind="deleted", deletions=10), fc("src/old.py"), NO_CTX),
-    "manifest": (fc("go.mod", added_lines=["require example.com/x v1.2.3"]), fc("pyproject.toml", added_lines=["line-length = 100"]), NO_CTX),
-    "lockfile": (fc("yarn.lock"), fc("src/lock.py"), NO_CTX),
-    "build_config": (fc("Dockerfile"), fc("package.json", additions=1, deletions=1, removed_lines=['  "version": "1.2.3",'], added_lines=['  "version": "1.2.4",']), NO_CTX),
-    "secret_template": (fc(".env.example"), fc(".env"), NO_CTX),
-    "outside_paths": (fc("scripts/deploy.sh"), fc("src/app/main.py"), RiskContext(paths=("src/", "docs/*.md"))),
-    "not_mentioned": (fc("src/b.py"), fc("src/a.py"), RiskContext(claimed=frozenset({"src/a.py"}))),
-    "large_hunk": (fc("src/big.py", additions=300, ranges=[(10, 309)], added_lines=CODE40), fc("docs/guide.md", additions=300, ranges=[(10, 309)]), NO_CTX),
-    "binary": (fc("assets/logo.png", binary=True), fc("tests/archives/links.tar", binary=True), NO_CTX),
-    "mode_change": (fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), fc("link", kind="type", mode_before="100644", mode_after="120000"), NO_CTX),
-    "type_change": (fc("link", kind="type"), fc("link"), NO_CTX),
-    "symlink": (fc("link", symlink=True, added_lines=["a.txt"]), fc("link.txt"), NO_CTX),
-    "submodule": (fc("vendor/lib", submodule=True), fc("vendor/lib.py"), NO_CTX),
-    "beside_security_test": (
-        fc("src/shim.py", additions=1, deletions=1, removed_lines=["def parse(s, scripting=False):"], added_lines=["def parse(s, scripting=True):"]),
-        fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "3.1.0"'], added_lines=['__version__ = "3.1.1"']),
-        RiskContext(security_test="GHSA-q65m-pv3f-wr5r"),
-    ),
-    "length_guard": (
-        fc("parser.go", additions=3, added_lines=["\tif len(data) == 0 {", "\t\treturn 0", "\t}"]),
-        fc("parser.go", additions=1, added_lines=["\tfor i := 0; i < len(data); i++ {"]),
-        NO_CTX,
-    ),
-    "input_check": (
-        fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"]),
-        fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[begin] == '\\\\')"]),
-        NO_CTX,
-    ),
-    "named_by_security_note": (
-        fc("phpseclib/Crypt/RSA.php", additions=3, deletions=2, added_lines=["    if ($em !== $expected) {"], removed_lines=["    if ($em != $expected) {"]),
-        fc("phpseclib/Net/SSH2.php", additions=3, deletions=2, added_lines=["    $this->timeout = $t;"], removed_lines=["    $this->timeout = 0;"]),
-        RiskContext(security_note="CVE-2021-30130", security_note_words=frozenset({"rsa", "cleanup", "pkcs", "signature", "verification"})),
-    ),
-    "beside_security_note": (
-        fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
-        fc("src/_version.py", additions=1, deletions=1, removed_lines=['__version__ = "2.4.8"'], added_lines=['__version__ = "2.4.9"']),
-        RiskContext(security_note="CVE-2022-40674"),
-    ),
-    "named_by_security_task": (
-        fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
-        fc("lib/png.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
-        RiskContext(task_security="heap overflow", task_words=frozenset({"fix", "the", "heap", "overflow", "rle", "decoder"})),
-    ),
-    "for_security_task": (
-        fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
-        fc("tests/test_rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
-        RiskContext(task_security="heap overflow"),
-    ),
-}
-
-
-def test_every_rule_has_an_example() -> None:
-    assert {rule.name for rule in RULES} == set(EXAMPLES)
-    assert len({rule.name for rule in RULES}) == len(RULES)
-
-
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
-def test_rule_fires_on_its_example_and_not_on_the_near_miss(rule) -> None:  # type: ignore[no-untyped-def]
-    fires, near_miss, ctx = EXAMPLES[rule.name]
-    assert rule.predicate(fires, ctx), rule.name
-    assert not rule.predicate(near_miss, ctx), rule.name
-
-
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
-def test_assess_gives_the_rule_risk_and_a_bounded_reason(rule) -> None:  # type: ignore[no-untyped-def]
-    fires, _, ctx = EXAMPLES[rule.name]
-    out = assess(fires, ctx)
-    assert out.risk == max_risk([out.risk, rule.risk])  # at least the rule's risk
-    assert out.reasons and all(0 < len(r) <= 120 for r in out.reasons) and len(out.reasons) <= 3
-    assert "{detail}" not in " ".join(out.reasons)
 
 
 def test_assess_orders_reasons_highest_risk_first() -> None:

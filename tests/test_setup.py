@@ -387,7 +387,7 @@ def test_setup_registers_each_found_client_in_its_own_format(tmp_path, fake_scri
     assert windsurf == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
     assert not (home / ".gemini/config/mcp_config.json").exists()
     assert actions(got.stdout) == {"codex": "added", "claude": "added", "cursor": "added", "gemini": "added",
-                                   "antigravity": "skipped", "windsurf": "added"}
+                                   "antigravity": "skipped", "windsurf": "added", "claude-desktop": "skipped"}
 
 
 def test_setup_keeps_other_servers_comments_and_keys_in_every_file(tmp_path, fake_script):
@@ -462,7 +462,7 @@ def test_setup_uninstall_removes_only_the_relay_entry(tmp_path, fake_script):
     cursor = json.loads((home / ".cursor/mcp.json").read_text())
     assert cursor["mcpServers"] == {"linear": {"url": "https://mcp.linear.app/sse"}}
     assert actions(got.stdout) == {"codex": "removed", "claude": "removed", "cursor": "removed",
-                                   "gemini": "absent", "antigravity": "absent", "windsurf": "absent"}
+                                   "gemini": "absent", "antigravity": "absent", "windsurf": "absent", "claude-desktop": "absent"}
     again = run_cli("setup", "--uninstall", home=home)
     assert "Nothing to change" in again.stdout
 

@@ -185,6 +185,8 @@ _NETWORK_FAIL = re.compile(r"Bad Gateway|wsasend|connection reset|connection ref
 _INTERRUPTED = re.compile(r"^error: interrupted\s*$", re.MULTILINE)
 _BACKGROUND_CUT = re.compile(r"terminating (\d+) background task\(s\) on exit")
 _TOOK_PROMPT = re.compile(r"-p took .{0,80} as its prompt")
+# Region eligibility (1.2.14): exit 1, no init, while `agy models` still passes (agy-protocol.md §7.3).
+_REGION = re.compile(r"not (?:currently )?available in your (?:location|region|country)", re.IGNORECASE)
 # Healthy start-up lines after "You are not logged into Antigravity." (agy-protocol.md §6.4).
 _AUTH_OK = re.compile(r"Auth succeeded|authenticated via keyring|ChainedAuth: authenticated|silent auth succeeded",
                       re.IGNORECASE)
@@ -720,6 +722,11 @@ RULES: list[Rule] = [
          lambda o: bool((o.envelope or {}).get("denied_actions")) or bool(_SOFT_DENY.search(o.stderr)),
          _denied_message, _denied_hint),
     Rule(Status.WORKER_ERROR, _bad_model, _model_message, _model_hint, lambda o: False),
+    Rule(Status.WORKER_ERROR, lambda o: bool(_REGION.search(_said(o))),
+         lambda o: f"agy is not available here: {_first_line(chr(10).join(ln for ln in _said(o).splitlines() if _REGION.search(ln)))}",
+         "agy's service is not offered in this location for this account (a region eligibility check; `agy models` "
+         "may still pass). Calling again will not help: run the relay where agy is available, or use another "
+         "account or model.", lambda o: False),
     Rule(Status.WORKER_ERROR, lambda o: bool(_agy_error(o)), _api_error_message, _api_error_hint, _agy_retryable),
     Rule(Status.WORKER_ERROR, lambda o: not _succeeded(o) and bool(_TERMINATED.search(_said(o))),
          lambda o: f"agy stopped: {_first_line(_error_text(o)) or _first_line(o.stderr)}", _terminated_hint),

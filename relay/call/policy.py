@@ -34,6 +34,7 @@ from msgspec import Struct
 from relay.call.limits import AskedLimits, Limits, inherit, narrow, profile_limits
 from relay.core.contracts import ExecutionMode, OnViolation, Profile, Status
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError
+from relay.core.places import is_absolute, on_windows, root_problem
 from relay.core.settings import Settings
 from relay.isolate.repo import repo_facts
 
@@ -133,10 +134,11 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
             "(GRAVITY_RELAY_DEFAULT_PROFILE makes it the default).",
         )
     raw = os.path.expanduser(raw.strip())
-    if not os.path.isabs(raw):
+    if not is_absolute(raw):
         raise InvalidWorkspace(
             f"workspace {raw!r} is not an absolute path",
-            "Pass the full path of the project folder, e.g. /home/me/project.",
+            "Pass the full path of the project folder, e.g. "
+            + (r"E:\projects\app." if on_windows() else "/home/me/project."),
         )
     path = Path(raw)
     if not path.is_dir():
@@ -152,13 +154,21 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
         )
     _refuse_relay_internals(real, raw, settings)
     if settings.allowed_roots:
-        relative = [r for r in settings.allowed_roots if not os.path.isabs(os.path.expanduser(r))]
+        relative = [r for r in settings.allowed_roots if not is_absolute(r)]
         if relative:
             # Never resolved against the relay's cwd: that would allow whatever folder it started in.
             raise InvalidWorkspace(
                 f"GRAVITY_RELAY_ALLOWED_ROOTS has a relative entry ({', '.join(map(repr, relative))}); no workspace "
                 "is accepted until it is fixed",
                 "Use absolute paths in GRAVITY_RELAY_ALLOWED_ROOTS (see `gravity-relay doctor`).",
+            )
+        drives = [r for r in settings.allowed_roots if root_problem(r) is not None]
+        if drives:
+            # `C:\` or `/` as a root allows every folder on the drive: the list would bound nothing.
+            raise InvalidWorkspace(
+                f"GRAVITY_RELAY_ALLOWED_ROOTS has a drive root ({', '.join(map(repr, drives))}), which would allow "
+                "every folder on it; no workspace is accepted until it is fixed",
+                "Name the project folders in GRAVITY_RELAY_ALLOWED_ROOTS instead (see `gravity-relay doctor`).",
             )
         roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
         if not any(real == root or real.is_relative_to(root) for root in roots):
@@ -168,7 +178,7 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
                 "Use a folder under GRAVITY_RELAY_ALLOWED_ROOTS, or add its root there in the relay's configuration.",
             )
     if within:
-        if not os.path.isabs(os.path.expanduser(within.strip())):
+        if not is_absolute(within):
             raise RelayError(Status.INVALID_WORKSPACE, f"the profile's workspace {within!r} is not an absolute path",
                              "Give the profile's workspace as a full path.")
         bound = Path(os.path.expanduser(within.strip())).resolve()

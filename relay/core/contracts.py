@@ -385,6 +385,9 @@ class FileChange(Struct, kw_only=True, omit_defaults=True):
     added_lines: list[str] = []
     risk: Risk = "low"
     reasons: list[str] = []
+    # The ranking rules behind ``risk`` and ``reasons`` (relay.review.rules), in the reasons' order: the
+    # review order reads these, never the reasons' text. Empty in records written before they existed.
+    rules: list[str] = []
 
 
 class Attempt(Struct, kw_only=True, omit_defaults=True):

@@ -469,7 +469,7 @@ def ask_child_to_stop(child: subprocess.Popen) -> None:
     Ctrl-Break on Windows (its SIGBREAK handler cancels the run and writes its record)."""
     if _windows() and hasattr(signal, "CTRL_BREAK_EVENT"):
         try:
-            os.kill(child.pid, signal.CTRL_BREAK_EVENT)
+            child.send_signal(signal.CTRL_BREAK_EVENT)  # its own console group (detached_options)
             return
         except OSError:
             pass

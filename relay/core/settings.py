@@ -15,7 +15,9 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
+from relay.core import places
 from relay.core.contracts import Profile, explain
+from relay.core.places import is_absolute, on_windows, root_problem, split_roots
 from relay.core.path_globs import pattern_problem
 
 __all__ = ["Settings", "load_settings", "parse_profiles", "parse_size", "parse_bounded", "SIZE_FORMS", "agy_candidates",
@@ -77,9 +79,10 @@ def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
     for name, profile in profiles.items():
         # A relative workspace would be resolved against whatever folder the client started
         # the relay in, and bound calls to that: refused, whatever the cwd happens to be.
-        if profile.workspace is not None and not os.path.isabs(os.path.expanduser(profile.workspace.strip())):
+        if profile.workspace is not None and not is_absolute(profile.workspace):
+            example = r"E:\projects\app" if on_windows() else "/home/me/src/app"
             raise ValueError(f"{source}: profile {name!r}: workspace {profile.workspace!r} is not an absolute path; "
-                             "give the project's full path, e.g. /home/me/src/app")
+                             f"give the project's full path, e.g. {example}")
         for key in ("paths", "protected"):  # enforced after every run (issue 10): a bad pattern is caught here
             for pattern in getattr(profile, key):
                 if (problem := pattern_problem(pattern)) is not None:
@@ -89,19 +92,11 @@ def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
 
 
 def _allowed_roots(raw: str, problems: list[str]) -> list[str]:
-    roots = _split_list(raw, ";,")
+    roots = split_roots(raw)
     for root in roots:
-        if not os.path.isabs(os.path.expanduser(root)):
-            problems.append(f"GRAVITY_RELAY_ALLOWED_ROOTS entry {root!r} is not an absolute path: use full paths "
-                            "separated by ';' or ',', e.g. /home/me/src")
+        if (problem := root_problem(root)) is not None:
+            problems.append(f"GRAVITY_RELAY_ALLOWED_ROOTS entry {root!r} {problem}")
     return roots
-
-
-def _split_list(raw: str, seps: str) -> list[str]:
-    items = [raw]
-    for sep in seps:
-        items = [part for item in items for part in item.split(sep)]
-    return [item.strip() for item in items if item.strip()]
 
 
 def _fixed_constraints(raw: str | None) -> list[str]:
@@ -203,9 +198,7 @@ def _size(env: dict[str, str], key: str, default: int, problems: list[str]) -> i
 
 
 def default_data_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("gravity-relay", appauthor=False))
+    return places.default_data_dir()
 
 
 def load_settings(environ: dict[str, str] | None = None) -> Settings:
@@ -274,9 +267,4 @@ def agy_candidates(settings: Settings, environ: dict[str, str] | None = None) ->
         return [settings.agy_bin]
     found = shutil.which("agy", path=env.get("PATH"))
     out = [found] if found else []
-    home = Path(env.get("HOME") or Path.home())
-    out.append(str(home / ".local" / "bin" / "agy"))
-    out.append("/opt/homebrew/bin/agy")
-    if env.get("LOCALAPPDATA"):
-        out.append(str(Path(env["LOCALAPPDATA"]) / "agy" / "bin" / "agy.exe"))
-    return out
+    return out + [path for path in places.agy_install_paths(env) if path not in out]

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import ast
 import difflib
-import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from relay.core.contracts import FileChange
-from relay.review.line_shapes import IMPORT_RE, SAMPLE_LINES
+from relay.review.line_shapes import IMPORT_RE, SAMPLE_LINES, Screen
 from relay.review.security_reading import is_advisory_comment
 
 __all__ = [
@@ -27,8 +26,7 @@ __all__ = [
     "CASE_RE",
     "PARAM_RE",
     "ROW_RE",
-    "Sampled",
-    "sampled",
+    "SCREENS",
     "complete_sample",
     "test_counts",
     "weakened",
@@ -64,6 +62,9 @@ _ASSERT_TOKEN_RE = re.compile(
 _DECLARATION_RE = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|import|from|use|package)\b")
 _STRING_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
 _ASSERT_CALL_NAME = re.compile(r"^(?:assert\w*|fail\w*|raises|expect\w*|verify)$")
+_ASSERTS = Screen(ASSERT_WORDS, _ASSERT_TOKEN_RE)
+# Every pre-check of this module with the patterns it guards, for tests/test_screens.py.
+SCREENS: dict[str, Screen] = {"assertions": _ASSERTS}
 
 
 def _py_asserts(text: str) -> int | None:
@@ -86,8 +87,7 @@ def _py_asserts(text: str) -> int | None:
 
 def _asserts_in(line: str, python: bool) -> int:
     text = line.strip()
-    low = text.lower()
-    if not text or not any(word in low for word in ASSERT_WORDS) or _DECLARATION_RE.match(text):
+    if not text or not _ASSERTS.passes(text) or _DECLARATION_RE.match(text):
         return 0
     if python:
         parsed = _py_asserts(text)
@@ -129,7 +129,7 @@ def weakened(c: FileChange) -> tuple[int, int]:
 # ----- mechanical edits: nothing a reviewer must read
 
 
-def complete_sample(c: FileChange | Sampled) -> bool:
+def complete_sample(c: FileChange) -> bool:
     return len(c.added_lines) < SAMPLE_LINES and len(c.removed_lines) < SAMPLE_LINES
 
 
@@ -184,27 +184,7 @@ def _requalified_only(added: list[str], removed: list[str]) -> bool:
     return bool(body_added) and body_added == body_removed
 
 
-class Sampled(NamedTuple):
-    """The parts of a FileChange the mechanical checks read, hashable so each file's
-    verdict is computed once although several rules and the description ask for it."""
-
-    path: str
-    kind: str
-    binary: bool
-    symlink: bool
-    submodule: bool
-    additions: int
-    deletions: int
-    added_lines: tuple[str, ...]
-    removed_lines: tuple[str, ...]
-
-
-def sampled(c: FileChange) -> Sampled:
-    return Sampled(c.path, c.kind, c.binary, c.symlink, c.submodule, c.additions, c.deletions, tuple(c.added_lines), tuple(c.removed_lines))
-
-
-@functools.lru_cache(maxsize=512)
-def mechanical_verdict(c: Sampled) -> str | None:
+def mechanical_verdict(c: FileChange) -> str | None:
     """Why a source edit is mechanical (nothing to review), or None.
 
     Read from the sample, which for source holds every changed line of code when it is
@@ -318,8 +298,7 @@ def _docstring_only(lines: list[str]) -> bool:
     return prose
 
 
-@functools.lru_cache(maxsize=512)
-def reformat_verdict(c: Sampled) -> bool:
+def reformat_verdict(c: FileChange) -> bool:
     """A change too big for a complete sample whose sampled code reads the same on both
     sides (one side's text a prefix of the other's): a formatter's run. Not proof, so it
     only keeps the content rules quiet; the size rules still see it."""

@@ -18,8 +18,8 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
-from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
+from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES, Screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "KIND_ORDER",
     "SECRET_GLOBS",
     "SECRET_TEMPLATES",
+    "SCREENS",
     "SKIP_RE",
     "basename",
     "file_kind",
@@ -235,23 +236,23 @@ _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", 
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 
 
-def _screened(words: tuple[str, ...], *patterns: re.Pattern[str]) -> Callable[[str], bool]:
-    def keep(line: str) -> bool:
-        low = line.lower()
-        if not any(word in low for word in words):
-            return False
-        return any(p.search(line) for p in patterns)
-
-    return keep
-
-
 def _keep_nonblank(line: str) -> bool:
     return bool(line.strip())
 
 
-_KEEP_SKIPS = _screened(SKIP_WORDS, SKIP_RE)
-_KEEP_COVERAGE = _screened(SKIP_WORDS + ASSERT_WORDS + _COVERAGE_WORDS, SKIP_RE, _ASSERT_RE, COVERAGE_RE)
-_KEEP_TEST_WORDS = _screened(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _ASSERT_RE, CASE_RE, PARAM_RE)
+_SKIPS = Screen(SKIP_WORDS, SKIP_RE)
+_COVERAGE = Screen(SKIP_WORDS + ASSERT_WORDS + _COVERAGE_WORDS, SKIP_RE, _ASSERT_RE, COVERAGE_RE)
+_TEST_WORDS = Screen(SKIP_WORDS + ASSERT_WORDS + _CASE_WORDS, SKIP_RE, _ASSERT_RE, CASE_RE, PARAM_RE)
+# Every pre-check of this module with the patterns it guards, for tests/test_screens.py.
+SCREENS: dict[str, Screen] = {"skip markers": _SKIPS, "coverage settings": _COVERAGE, "test signals": _TEST_WORDS}
+
+
+def _KEEP_SKIPS(line: str) -> bool:
+    return _SKIPS.search(line) is not None
+
+
+def _KEEP_COVERAGE(line: str) -> bool:
+    return _COVERAGE.search(line) is not None
 
 
 def _keep_test_signals(line: str) -> bool:
@@ -260,7 +261,7 @@ def _keep_test_signals(line: str) -> bool:
     # see relay.review.risk).
     head = line.lstrip()[:1]
     return (
-        _KEEP_TEST_WORDS(line)
+        _TEST_WORDS.search(line) is not None
         or (head in "([{p" and bool(head) and ROW_RE.match(line) is not None)
         or advisory_words(line) is not None
         or attack_test_name(line) is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "squeezed", "formatter_share", "formatter_run"]
+__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "formatter_run"]
 
 # How many changed lines of each side the rules read (relay.review.file_kinds.sampled keeps them). A side that
 # kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
@@ -59,3 +59,42 @@ def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[s
                 total += 1
                 found += shape in joined[side]
     return found / total if total else 0.0
+
+
+# The letters that re.IGNORECASE matches as ASCII ones although lower() keeps them apart (the long s,
+# the Kelvin sign, the dotted and dotless I).
+_FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def screen_text(line: str) -> str:
+    """A line as the word pre-checks read it: lowercased, every whitespace character removed, and
+    the letters re.IGNORECASE folds to ASCII written as ASCII. A pre-check word (folded the same way)
+    that a pattern's match contains is then found whatever case, spacing or spelling the line uses."""
+    if not line.isascii():
+        line = line.translate(_FOLD)
+    return "".join(line.lower().split())
+
+
+class Screen:
+    """A pre-check before one or more costly patterns: words, one of which every match of those
+    patterns contains. Most lines hold none, and one alternation of plain words is far cheaper than
+    the patterns; ``tests/test_screens.py`` proves for every screen that it never hides a match."""
+
+    def __init__(self, words: Sequence[str], *patterns: re.Pattern[str]) -> None:
+        self.words = tuple(dict.fromkeys("".join(w.lower().split()) for w in words))
+        self.patterns = patterns
+        self._any = re.compile("|".join(re.escape(w) for w in sorted(self.words, key=len, reverse=True)))
+
+    def passes(self, line: str) -> bool:
+        """Whether ``line`` may match: it holds one of the words."""
+        return self._any.search(screen_text(line)) is not None
+
+    def search(self, line: str) -> re.Match[str] | None:
+        """The first pattern's match in ``line``, looked for only when the line passes the screen."""
+        if not self.passes(line):
+            return None
+        for pattern in self.patterns:
+            found = pattern.search(line)
+            if found:
+                return found
+        return None

@@ -1,15 +1,15 @@
 """The review section of the packet: what changed, ranked by risk, and where the claims differ.
 
-``build_review`` assesses every observed change (``relay.review.risk``), ranks them (risk, then
-the file's kind, then size; repeats of one reason after the rest), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names, and
-compares the worker's report with what was observed. ``fit_packet`` then enforces the
+``build_review`` assesses every observed change and orders them by the rule table's decisions
+(``relay.review.risk``: risk, a file the fix's note or task names, the file's kind, size; repeats of
+one rule after the rest), keeps at most ``MAX_TARGETS`` review targets and ``MAX_FILES`` file names,
+and compares the worker's report with what was observed. ``fit_packet`` then enforces the
 hard byte budget on the whole serialized packet. Whatever is cut is said in
 ``Changes.truncated``, with where to find the rest; nothing is dropped silently.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,17 +18,10 @@ import msgspec
 from relay.observe.changes import ChangeSet, normalize_reported
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
-from relay.review.file_kinds import file_kind, kind_rank, sampled
-from relay.review.risk import (
-    NAMED_BY_NOTE,
-    NAMED_BY_TASK,
-    RiskContext,
-    assess_all,
-    existing_dependencies,
-    max_risk,
-    risk_rank,
-)
+from relay.review.file_kinds import sampled
+from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
+from relay.review.workflows import workflow_credentials
 
 __all__ = [
     "build_review",
@@ -53,7 +46,6 @@ MAX_FILES = 12
 FULL_HINT = 'antigravity_get_result(detail="full") has everything'
 
 _MERGE_GAP = 5
-_REPEATS = 2
 _MAX_TARGET_RANGES = 3
 _PATH_CHARS = 160
 _REASON_CHARS = 110
@@ -92,34 +84,6 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
     if len(merged) > most:
         text += f" +{len(merged) - most} more"
     return text
-
-
-def _named_by_note(change: FileChange) -> bool:
-    return any(reason.startswith((NAMED_BY_NOTE, NAMED_BY_TASK)) for reason in change.reasons)
-
-
-def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first; within a risk, a file the change's own security note (or the task's
-    security fix) names first, then by kind (source, config, data, tests, examples, docs:
-    ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
-
-    Past the first ``_REPEATS`` files of one kind flagged for the same reason (a release's ten
-    workflow files, each "CI configuration"), more of them tell the reviewer nothing new: they
-    go after the rest, so the targets still reach the source a release fixed. Their risk stays."""
-    ordered = sorted(files, key=lambda c: (-risk_rank(c.risk), not _named_by_note(c), kind_rank(c.path), -(c.additions + c.deletions), c.path))
-    seen: Counter[tuple[str, str, str]] = Counter()
-    head: list[FileChange] = []
-    repeats: list[FileChange] = []
-    for change in ordered:
-        kind = file_kind(change.path)
-        if kind != "source" and change.risk != "low" and change.reasons:
-            key = (kind, change.risk, change.reasons[0])
-            seen[key] += 1
-            if seen[key] > _REPEATS:
-                repeats.append(change)
-                continue
-        head.append(change)
-    return head + repeats
 
 
 def _names(paths: Sequence[str]) -> str:
@@ -229,11 +193,14 @@ def build_review(
     if report is not None and changeset.source != "report":
         claims = _Claims(report)
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
-    known = existing_dependencies(workspace, changeset.files) if workspace is not None and changeset.source != "report" else frozenset()
+    read = workspace is not None and changeset.source != "report"
+    known = existing_dependencies(workspace, changeset.files) if read else frozenset()
+    workflows = workflow_credentials(workspace, changeset.files) if read else {}
     named, task_words = task_security(task)
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
-                      task_security=named, task_words=task_words)
-    assessed = [_beyond_view(change, changeset) for change in assess_all([sampled(c) for c in changeset.files], ctx)]
+                      task_security=named, task_words=task_words, outside=dict(changeset.outside),
+                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows)
+    assessed = assess_all([sampled(c) for c in changeset.files], ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c) for c in ranked[:MAX_TARGETS]]
     changes = Changes(
@@ -247,17 +214,6 @@ def build_review(
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (in review order); {FULL_HINT}."
     flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
-
-
-def _beyond_view(change: FileChange, changeset: ChangeSet) -> FileChange:
-    """Say how a change outside git's view was seen; a write leading out of the workspace, or the
-    workspace deleted, is high risk whatever the file."""
-    why = changeset.outside.get(change.path)
-    if why:
-        change = msgspec.structs.replace(change, reasons=[why, *change.reasons][:3])
-    if change.path in changeset.escapes or (changeset.workspace_gone and change.path == "."):
-        change = msgspec.structs.replace(change, risk="high")
-    return change
 
 
 # --------------------------------------------------------------------------- budget

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, formatter_share, squeezed
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, Screen, formatter_share, squeezed
 
 __all__ = [
     "ADVISORY_RE",
+    "SCREENS",
     "SECURITY_TOKENS",
     "advisory_words",
     "attack_test_name",
@@ -52,18 +53,18 @@ _ADVISORY_WORDS = (
 _COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
-def _screened_search(line: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> str | None:
-    # A substring screen first: most lines hold none of the words, and the regex costs more.
-    low = line.lower()
-    if not any(word in low for word in words):
-        return None
-    found = pattern.search(line)
+def _screened_search(line: str, screen: Screen) -> str | None:
+    # The words first: most lines hold none of them, and the regex costs more.
+    found = screen.search(line)
     return found.group(0) if found else None
+
+
+_ADVISORY = Screen(_ADVISORY_WORDS, ADVISORY_RE)
 
 
 def advisory_words(line: str) -> str | None:
     """The advisory id or attack word a changed line names, or None."""
-    return _screened_search(line, _ADVISORY_WORDS, ADVISORY_RE)
+    return _screened_search(line, _ADVISORY)
 
 
 # A test case named for what a security fix guards against: the overflow, the bound, the
@@ -77,15 +78,12 @@ _ATTACK_NAME_RE = re.compile(
     r"(?i)overflow|underflow|out_?of_?bounds|redos|traversal|injection|zip_?bomb|malicious|crafted|untrusted|hostile|pathological|"
     r"exhaust|too[_ ]?(?:large|long|deep|many|big)|max_?(?:depth|size|len)|deeply[_ ]?nested|\bdos\b|_dos\b"
 )
-_CASE_NAME_WORDS = ("fn ", "def ", "func ", "function ", "it(", "it (", "test(", "describe(", "specify(", "context(", "t.run(")
+_CASE_NAME = Screen(("fn ", "def ", "func ", "function ", "it(", "it (", "test(", "describe(", "specify(", "context(", "t.run("), _CASE_NAME_RE)
 
 
 def attack_test_name(line: str) -> str | None:
     """The attack or bound a test case's name says it covers, or None."""
-    low = line.lower()
-    if not any(word in low for word in _CASE_NAME_WORDS):
-        return None
-    declared = _CASE_NAME_RE.search(line)
+    declared = _CASE_NAME.search(line)
     if not declared:
         return None
     name = next(group for group in declared.groups() if group is not None)
@@ -102,12 +100,12 @@ _SECURITY_NOTE_RE = re.compile(
     # Keep a Changelog's own section for fixed vulnerabilities ("### Security").
     r"^\s*#{2,4}\s*Security\s*$"
 )
-_SECURITY_NOTE_WORDS = ("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulnerab", "redos", "denial")
+_SECURITY_NOTE = Screen(("cve-", "ghsa", "rustsec-", "pysec-", "security", "vulnerab", "redos", "denial"), _SECURITY_NOTE_RE)
 
 
 def security_note(line: str) -> str | None:
     """The advisory id, or "security fix" in the change's own notes (a changelog line), or None."""
-    return _screened_search(line, _SECURITY_NOTE_WORDS, _SECURITY_NOTE_RE)
+    return _screened_search(line, _SECURITY_NOTE)
 
 
 # An advisory id, read first wherever it stands in a task: the most precise name a reason can carry.
@@ -139,15 +137,16 @@ _TASK_SECURITY_WORDS = _ADVISORY_ID_WORDS + (
     "malicious", "untrusted", "hostile", "after-free", "after free", "double", "flow", "over-read", "overread", "bounds",
     "denial", "traversal", "slip", "pollution", "xss", "scripting", "injection", "arbitrary", "execution",
     "billion laughs", "zip bomb", "exhaustion", "backtracking", "sandbox", "bypass", "escalation", "rce", "crafted",
-    "uncontrolled", "unbounded", "out-of-buffer", "out of buffer", "insecure", "memory", "unsafe", "javascript:",
+    "uncontrolled", "unbounded", "of-buffer", "ofbuffer", "insecure", "memory", "unsafe", "javascript:",
     "pointer", "inefficient regular",
 )
+_ADVISORY_ID = Screen(_ADVISORY_ID_WORDS, _ADVISORY_ID_RE)
+_TASK_SECURITY = Screen(_TASK_SECURITY_WORDS, _TASK_SECURITY_RE)
 
 
 def task_security_words(text: str) -> str | None:
     """The advisory id, attack or "security fix" a leader's task names, or None."""
-    advisory = _screened_search(text, _ADVISORY_ID_WORDS, _ADVISORY_ID_RE)
-    return advisory or _screened_search(text, _TASK_SECURITY_WORDS, _TASK_SECURITY_RE)
+    return _screened_search(text, _ADVISORY_ID) or _screened_search(text, _TASK_SECURITY)
 
 
 def is_advisory_comment(line: str) -> bool:
@@ -269,15 +268,17 @@ _TOKEN_WORDS = (
     "-----begin", "x509", "private", "public", "prototype", "constructor", "clean", "count", "depth", "limit", "offset",
     "length", "defineproperty", "create(", "rand", "secrets.", "securerandom", "randombytes", "getrandomvalues", "rng",
     "ptr::", "set_len", "from_raw_parts", "transmute", "unchecked", "maybeuninit", "mem::", "memcpy", "memmove", "strcpy",
-    "strncpy", "strcat", "strncat", "sprintf", "alloca", "entit", "dtd", "no_network", "huge_tree", "doctype",
+    "strncpy", "strcat", "strncat", "sprintf", "alloca", "entit", "dtd", "access_external", "no_network", "huge_tree", "doctype",
     "secure_processing", "defusedxml", "noent", "objectinputstream", "readobject", "unserialize", "yaml", "jsonpickle",
     "binaryformatter", "typenamehandling", "defaulttyping", "html", "document.write", "mark_safe", "markup", "safe",
     "autoescape", "select ", "insert ", "update ", "delete ", "subprocess", "execfile", "spawn", "command", "runtime",
     "processbuilder", "template.", "underflow", "free(", "gsub", ".sub", "control", "x00", "u0000", "userinfo", "passw", "credential",
+    # a bound written as a wraparound check ("n > n + len", "off + len < off"): no word, only the sum
+    "+",
     *_ADVISORY_WORDS,
 )
 # One alternation of plain words runs ~3x faster than ``any(word in line ...)`` over 80 words.
-_TOKEN_SCREEN = re.compile("|".join(re.escape(w) for w in sorted(_TOKEN_WORDS, key=len, reverse=True)))
+_TOKENS = Screen(_TOKEN_WORDS, *(pattern for _, pattern in SECURITY_TOKENS if pattern is not None), ADVISORY_RE)
 
 
 # A line of prose only: words and commas, five or more, as a licence header or a docstring
@@ -286,7 +287,7 @@ _PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*[.,:;]?(?:\s+[\"(]?[A-Za-z][\w'
 
 
 def _line_token(code: str) -> str | None:
-    if not _TOKEN_SCREEN.search(code.lower()) or IMPORT_RE.match(code) or _PROSE_LINE_RE.match(code):
+    if not _TOKENS.passes(code) or IMPORT_RE.match(code) or _PROSE_LINE_RE.match(code):
         return None  # an import names a module (often the project itself), not a check; prose checks nothing
     for category, pattern in SECURITY_TOKENS:
         found = advisory_words(code) if pattern is None else pattern.search(code)
@@ -394,7 +395,7 @@ _LENGTH_GUARD_RE = re.compile(
 )
 
 
-_LENGTH_GUARD_WORDS = ("len", "size", "count", "empty", "num", "total", "offset")  # every alternative above holds one
+_LENGTH_GUARD = Screen(("len", "size", "count", "empty", "num", "total", "offset"), _LENGTH_GUARD_RE)  # every alternative holds one
 
 
 def changed_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -404,8 +405,7 @@ def changed_length_guard(added: Sequence[str], removed: Sequence[str]) -> str | 
         before = {squeezed(line.strip()) for line in other}
         for line in lines:
             code = line.strip()
-            low = code.lower()
-            if any(word in low for word in _LENGTH_GUARD_WORDS) and _LENGTH_GUARD_RE.match(code) and squeezed(code) not in before:
+            if _LENGTH_GUARD.passes(code) and _LENGTH_GUARD_RE.match(code) and squeezed(code) not in before:
                 return f"{verb} a length check ({code[:40]})"
     return None
 
@@ -420,11 +420,12 @@ _REFUSAL_RE = re.compile(
     # Go's error values named for the refusal ('return ErrMalformedIdx', 'fmt.Errorf("%w: …", ErrInvalidPath)').
     r"\b(?:return|Errorf)\b.*\bErr(?:Invalid|Malformed|Illegal|Unsafe|Forbidden|Corrupt)\w*"
 )
-_REFUSAL_WORDS = ("throw", "raise", "return", "panic", "bail", "err")
+_REFUSAL = Screen(("throw", "raise", "return", "panic", "bail", "err"), _REFUSAL_RE)
 
 # A type checked in a branch before a value is used as a key or path (JavaScript's typeof,
 # Python's isinstance): how a type-confusion or prototype-pollution fix starts.
 _TYPE_GUARD_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|unless)\b.*?(?:\btypeof\s+[\w.\[\]'\"]+\s*!==?|\bnot\s+isinstance\s*\(|!\s*\(?\s*[\w.]+\s+instanceof\b)")
+_TYPE_GUARD = Screen(("type", "instance"), _TYPE_GUARD_RE)
 
 # A branch or loop condition that gained (or lost) a clause: "if (c == '\\')" became
 # "if (c == '\\' || c == ':')", "while (*cur != '\n')" became "… && i < MAX - 1". The shape of
@@ -444,9 +445,7 @@ def added_input_check(added: Sequence[str], removed: Sequence[str]) -> str | Non
         code = line.strip()
         if squeezed(code) in before or IMPORT_RE.match(code):
             continue
-        low = code.lower()
-        if (any(word in low for word in _REFUSAL_WORDS) and _REFUSAL_RE.search(code)) or (
-            "type" in low or "instance" in low) and _TYPE_GUARD_RE.match(code):
+        if _REFUSAL.search(code) or (_TYPE_GUARD.passes(code) and _TYPE_GUARD_RE.match(code)):
             return code[:40]
     return _changed_condition(added, removed)
 
@@ -476,3 +475,11 @@ def _changed_condition(added: Sequence[str], removed: Sequence[str]) -> str | No
             if keyword and len(rest) >= 4 and longer.startswith(keyword.group(0)) and longer.endswith(rest) and longer[:-len(rest)].endswith(joins):
                 return line.strip()[:40]
     return None
+
+
+# Every pre-check of this module with the patterns it guards, for tests/test_screens.py.
+SCREENS: dict[str, Screen] = {
+    "advisory": _ADVISORY, "case name": _CASE_NAME, "security note": _SECURITY_NOTE, "advisory id": _ADVISORY_ID,
+    "task security": _TASK_SECURITY, "security tokens": _TOKENS, "length guard": _LENGTH_GUARD, "refusal": _REFUSAL,
+    "type guard": _TYPE_GUARD,
+}

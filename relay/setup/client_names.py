@@ -6,4 +6,4 @@ from __future__ import annotations
 
 __all__ = ["CLIENT_NAMES"]
 
-CLIENT_NAMES = ("codex", "claude", "cursor", "gemini", "antigravity", "windsurf")
+CLIENT_NAMES = ("codex", "claude", "cursor", "gemini", "antigravity", "windsurf", "claude-desktop")

@@ -9,6 +9,12 @@ Each client keeps its MCP servers in its own file and format:
     antigravity  ~/.gemini/config/mcp_config.json     mcpServers.antigravity  (opt-in: agy's own
                  headless runs load this file, so every worker would see the relay)
     windsurf     ~/.codeium/windsurf/mcp_config.json  mcpServers.antigravity
+    claude-desktop  where Claude Desktop keeps it:    mcpServers.antigravity
+                 Windows %APPDATA%\\Claude\\claude_desktop_config.json (its default place under the profile),
+                 macOS ~/Library/Application Support/Claude/…, Linux ~/.config/Claude/…
+
+HOME is the user's profile (%USERPROFILE% on Windows), so on Windows Codex's file is
+%USERPROFILE%\\.codex\\config.toml and Gemini CLI's %USERPROFILE%\\.gemini\\settings.json.
 
 The entry is made for headless use (``codex exec``, ``claude -p``, ``gemini -p``): Codex gets
 ``required = true`` and its tools pre-approved, Claude Code allow rules for the relay's tools in
@@ -42,6 +48,7 @@ from typing import Any, Literal
 
 from msgspec import Struct
 
+from relay.core.places import on_windows
 from relay.core.files import write_atomic
 from relay.setup.toml_edit import SetupError, toml_remove_table, toml_set_table, toml_value, value_at
 
@@ -105,8 +112,9 @@ APPROVAL_KEYS: dict[str, dict[str, Any]] = {
     "codex": {"default_tools_approval_mode": "approve"},
     "gemini": {"trust": True},
 }
-# Clients that start MCP servers without the user's shell environment.
-MINIMAL_ENV_CLIENTS = ("codex",)
+# Clients that start MCP servers without the user's shell environment (a desktop app started from the
+# Dock or the Start menu has none of it).
+MINIMAL_ENV_CLIENTS = ("codex", "claude-desktop")
 # Set by the relay for its own workers: never a setting to carry.
 _NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
 
@@ -119,11 +127,19 @@ class ClientSpec(Struct, frozen=True, kw_only=True):
     markers: tuple[str, ...]  # relative to HOME; any of them existing means the client is here
     opt_in: bool = False  # registered only when named with --client
     warning: str = ""
+    # Where the file is instead on one OS (by sys.platform: "win32", "darwin"), relative to HOME; the
+    # folder holding it is then the marker.
+    files: dict[str, str] = {}
+
+    def where(self) -> str:
+        return self.files.get(sys.platform, self.file)
 
     def path(self, home: Path) -> Path:
-        return home / self.file
+        return home / self.where()
 
     def found(self, home: Path) -> bool:
+        if self.files:
+            return self.path(home).parent.is_dir()
         return any((home / marker).exists() for marker in self.markers)
 
 
@@ -148,6 +164,10 @@ CLIENTS: dict[str, ClientSpec] = {
                    markers=(".gemini/config", ".gemini/antigravity"), opt_in=True, warning=_ANTIGRAVITY_WARNING),
         ClientSpec(name="windsurf", title="Windsurf", file=".codeium/windsurf/mcp_config.json", format="json",
                    markers=(".codeium/windsurf",)),
+        ClientSpec(name="claude-desktop", title="Claude Desktop", file=".config/Claude/claude_desktop_config.json",
+                   format="json", markers=(), files={
+                       "win32": "AppData/Roaming/Claude/claude_desktop_config.json",
+                       "darwin": "Library/Application Support/Claude/claude_desktop_config.json"}),
     )
 }
 
@@ -204,12 +224,12 @@ class Registration(Struct, kw_only=True, omit_defaults=True):
 def home_dir(environ: Mapping[str, str] | None = None) -> Path:
     """HOME from the environment (tests point it at a temp dir), else the platform's home."""
     env = os.environ if environ is None else environ
-    home = env.get("HOME") or (env.get("USERPROFILE") if os.name == "nt" else None)
+    home = env.get("HOME") or (env.get("USERPROFILE") if on_windows() else None)
     return Path(home) if home else Path.home()
 
 
 def _script_names() -> list[str]:
-    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if os.name == "nt" else [SCRIPT_NAME]
+    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if on_windows() else [SCRIPT_NAME]
 
 
 def relay_command(environ: Mapping[str, str] | None = None) -> str:
@@ -221,7 +241,7 @@ def relay_command(environ: Mapping[str, str] | None = None) -> str:
     """
     env = os.environ if environ is None else environ
     dirs: list[Path] = []
-    for scheme in (None, f"{os.name}_user"):
+    for scheme in (None, "nt_user" if on_windows() else "posix_user"):
         try:
             got = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
         except KeyError:

@@ -1,0 +1,103 @@
+"""Where things are, and what a path means, on each OS: Windows (drive letters, ``;`` lists,
+``%LOCALAPPDATA%``), macOS (``~/Library``) and Linux.
+
+Each rule takes the platform as an argument defaulting to this one, so tests check the Windows and
+macOS rules on any machine with a Windows- or macOS-shaped environment (``PureWindowsPath``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+
+import platformdirs.macos
+import platformdirs.unix
+import platformdirs.windows
+
+__all__ = ["on_windows", "pure", "expand_user", "is_absolute", "is_drive_root", "split_roots", "root_problem",
+           "agy_install_paths", "default_data_dir", "ROOTS_SEPARATORS"]
+
+# GRAVITY_RELAY_ALLOWED_ROOTS: ';' everywhere (Windows' own list separator: `E:\projects;D:\workspace`);
+# ',' too on POSIX. Never ':' — it is part of every Windows path (`E:`).
+ROOTS_SEPARATORS = {"windows": ";", "posix": ";,"}
+
+
+def on_windows(platform: str | None = None) -> bool:
+    return (platform or sys.platform) == "win32"
+
+
+def pure(text: str, platform: str | None = None) -> PurePath:
+    """``text`` as a path of that platform (``E:\\projects`` is a drive path only on Windows)."""
+    return PureWindowsPath(text) if on_windows(platform) else PurePosixPath(text)
+
+
+def expand_user(text: str, platform: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """``~`` expanded as that platform does: USERPROFILE on Windows, HOME elsewhere."""
+    text = text.strip()
+    if not (text == "~" or text.startswith(("~/", "~\\"))):
+        return text  # ~user forms are left alone (and then not absolute)
+    env = os.environ if environ is None else environ
+    home = (env.get("USERPROFILE") or env.get("HOME")) if on_windows(platform) else env.get("HOME")
+    if not home:
+        return os.path.expanduser(text) if not on_windows(platform) else text
+    return str(pure(home, platform) / text[2:]) if len(text) > 1 else home
+
+
+def is_absolute(text: str, platform: str | None = None, environ: Mapping[str, str] | None = None) -> bool:
+    """A full path there. On Windows that needs a drive and a root (``E:\\projects``) or a UNC share:
+    ``\\projects`` (the current drive's) and ``E:projects`` (relative to E:'s current folder) are not."""
+    return pure(expand_user(text, platform, environ), platform).is_absolute()
+
+
+def is_drive_root(text: str, platform: str | None = None) -> bool:
+    """``/``, ``C:\\``, ``\\\\server\\share\\``: a root that is every folder on its drive at once."""
+    path = pure(text.strip(), platform)
+    return path.is_absolute() and path.parent == path
+
+
+def split_roots(raw: str, platform: str | None = None) -> list[str]:
+    items = [raw or ""]
+    for sep in ROOTS_SEPARATORS["windows" if on_windows(platform) else "posix"]:
+        items = [part for item in items for part in item.split(sep)]
+    return [item.strip() for item in items if item.strip()]
+
+
+def root_problem(root: str, platform: str | None = None, environ: Mapping[str, str] | None = None) -> str | None:
+    """Why an allowed-roots entry cannot be used; None when it can."""
+    example = r"E:\projects;D:\workspace" if on_windows(platform) else "/home/me/src;/srv/work"
+    if not is_absolute(root, platform, environ):
+        return f"is not an absolute path: use full paths separated by ';', e.g. {example}"
+    if is_drive_root(expand_user(root, platform, environ), platform):
+        return f"is a drive root, which would allow every folder on it: name the project folders, e.g. {example}"
+    return None
+
+
+def agy_install_paths(environ: Mapping[str, str], platform: str | None = None) -> list[str]:
+    """Where agy's installer puts it, after PATH: ``%LOCALAPPDATA%\\agy\\bin\\agy.exe`` on Windows;
+    ``~/.local/bin/agy`` (and Homebrew's bin on macOS) elsewhere."""
+    if on_windows(platform):
+        local = environ.get("LOCALAPPDATA") or (
+            str(PureWindowsPath(environ["USERPROFILE"]) / "AppData" / "Local") if environ.get("USERPROFILE") else None)
+        return [str(PureWindowsPath(local) / "agy" / "bin" / "agy.exe")] if local else []
+    home = environ.get("HOME") or str(Path.home())
+    out = [str(PurePosixPath(home) / ".local" / "bin" / "agy")]
+    if (platform or sys.platform) == "darwin":
+        out += ["/opt/homebrew/bin/agy", "/usr/local/bin/agy"]
+    else:
+        out.append("/opt/homebrew/bin/agy")  # Linuxbrew users sometimes link it there too
+    return out
+
+
+def default_data_dir(platform: str | None = None) -> Path:
+    """The relay's data dir (runs, queue, keys), per user, where the OS keeps app data (platformdirs):
+    Linux ``~/.local/share/gravity-relay`` (XDG_DATA_HOME), macOS ``~/Library/Application Support/gravity-relay``,
+    Windows ``%LOCALAPPDATA%\\gravity-relay`` (not roaming: run records are this machine's).
+
+    Windows has no POSIX modes: there the folder is private because it lives in the user's profile,
+    whose ACL grants only that user, SYSTEM and the administrators."""
+    kind = platform or sys.platform
+    cls = (platformdirs.windows.Windows if on_windows(kind)
+           else platformdirs.macos.MacOS if kind == "darwin" else platformdirs.unix.Unix)
+    return Path(cls(appname="gravity-relay", appauthor=False).user_data_dir)

@@ -1,0 +1,332 @@
+"""What each rule of ``relay.review.rules`` looks for, once its scope has admitted the file.
+
+A check reads a file's facts (``relay.review.facts.FileFacts``) and the change's context and returns
+nothing (no match), True, or a short detail that fills the rule's reason. Where a rule applies (the
+file's kind, the kind of change, facts that must or must not hold) is the row's ``Scope``, never
+written again here; which rule silences which is the row's ``outranks``. The line readers they call
+live in ``relay.review.code_reading`` and ``relay.review.security_reading``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from relay.core.path_globs import matches_any
+from relay.review.code_reading import weakened
+from relay.review.file_kinds import (
+    CI_GLOBS,
+    COVERAGE_FILES,
+    COVERAGE_RE,
+    BUILD_GLOBS,
+    HOOK_GLOBS,
+    SECRET_GLOBS,
+    SECRET_TEMPLATES,
+    glob_any,
+    is_lockfile,
+    is_manifest,
+    is_secret_path,
+    is_test_path,
+    words,
+)
+from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
+from relay.review.dependencies import new_dependencies, touches_dependencies
+from relay.review.facts import FileFacts, RiskContext
+from relay.review.workflows import credentials_in
+from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
+
+__all__ = [
+    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config",
+    "ci_credentials", "ci_versions",
+    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
+    "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
+    "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
+    "removed_assertions", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
+    "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
+]
+
+Detail = bool | str | None
+
+
+def lines(n: int) -> str:
+    return f"{n:,} line" + ("" if n == 1 else "s")
+
+
+# ----- what the change's notes and the task say
+
+
+def _named_in(f: FileFacts, named: frozenset[str], evidence: str) -> str | None:
+    # The file a fix is said to be in: a source file whose own name is one of the note's or task's words.
+    stem = f.name.rsplit(".", 1)[0].lower()
+    if not named or len(stem) < 3 or stem in GENERIC_STEMS or stem not in named:
+        return None
+    return f"{f.name[:40]}, {evidence}"
+
+
+def named_by_security_note(f: FileFacts, ctx: RiskContext) -> Detail:
+    return _named_in(f, ctx.security_note_words, ctx.security_note)
+
+
+def named_by_security_task(f: FileFacts, ctx: RiskContext) -> Detail:
+    return _named_in(f, ctx.task_words, ctx.task_security) if ctx.task_security else None
+
+
+def beside_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.security_test or None
+
+
+def beside_security_note(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.security_note or None
+
+
+def for_security_task(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.task_security or None
+
+
+# ----- tests
+
+
+def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
+    return lines(f.change.deletions) if f.change.deletions else True
+
+
+def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
+    if not f.added_complete:
+        return None
+    cases, asserts = weakened(f.change)
+    if cases:
+        return f"{cases} test case{'s' if cases != 1 else ''}"
+    return f"{asserts} assertion{'s' if asserts != 1 else ''}" if asserts else None
+
+
+def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.new_skips[0][:40]
+
+
+def skip_with_new_test(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.new_skips[0][:40]
+
+
+def _coverage_values(text: list[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in text:
+        for found in COVERAGE_RE.finditer(line):
+            out.setdefault(found.group("key").lower().replace("_", "-"), float(found.group("value")))
+    return out
+
+
+def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
+    if not glob_any(f.path, COVERAGE_FILES):
+        return None
+    before = _coverage_values(f.change.removed_lines)
+    after = _coverage_values(f.change.added_lines)
+    for key, old in before.items():
+        new = after.get(key)
+        if new is None:
+            return f"removes {key} {old:g}"
+        if new < old:
+            return f"{key} {old:g} → {new:g}"
+    return None
+
+
+# ----- what the lines of source say
+
+
+def security_tokens(f: FileFacts, ctx: RiskContext) -> Detail:
+    return changed_security_token(f.change.added_lines, f.change.removed_lines)
+
+
+def length_guard(f: FileFacts, ctx: RiskContext) -> Detail:
+    return changed_length_guard(f.change.added_lines, f.change.removed_lines)
+
+
+def input_check(f: FileFacts, ctx: RiskContext) -> Detail:
+    return added_input_check(f.change.added_lines, f.change.removed_lines)
+
+
+def auth_word(f: FileFacts, ctx: RiskContext) -> Detail:
+    # The file's own name only: a project whose whole tree sits under "crypto/" is not high everywhere.
+    return next((w for w in words(f.name) if w in AUTH_WORDS), None)
+
+
+# ----- what the path says
+
+
+def secret_path(f: FileFacts, ctx: RiskContext) -> Detail:
+    return is_secret_path(f.path)
+
+
+def secret_template(f: FileFacts, ctx: RiskContext) -> Detail:
+    return glob_any(f.path, SECRET_GLOBS) and f.name.lower().endswith(SECRET_TEMPLATES)
+
+
+def _ci_file(f: FileFacts) -> bool:
+    return not f.path.lower().endswith(CI_DATA_EXTS) and glob_any(f.path, CI_GLOBS)
+
+
+def ci_credentials(f: FileFacts, ctx: RiskContext) -> Detail:
+    """What the project's credentials the workflow runs with: read from the file, or a line the change adds."""
+    if not _ci_file(f):
+        return None
+    return ctx.ci_credentials.get(f.path) or credentials_in("\n".join(f.change.added_lines)) or None
+
+
+def ci_config(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Not read (another CI system, no workspace): whether it runs with secrets is not known, so it may.
+    return _ci_file(f) and f.path not in ctx.ci_credentials
+
+
+def ci_build(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Read, and it runs with none of the project's credentials: it builds and tests.
+    return _ci_file(f) and ctx.ci_credentials.get(f.path) == ""
+
+
+# One line of a CI version matrix: a version, a list of versions, or a key set to one
+# ("- '3.8'", "node-version: [14, 16]", "go: 1.21.x"), or a comment.
+_VERSION_VALUE = r"""["']?v?\d[\w.*-]*["']?"""
+_CI_VERSION_LINE_RE = re.compile(
+    rf"^(?:#.*|-?\s*(?:[\w.-]+\s*:\s*)?(?:{_VERSION_VALUE}|\[\s*{_VERSION_VALUE}(?:\s*,\s*{_VERSION_VALUE})*\s*\])\s*(?:#.*)?)$"
+)
+
+
+def ci_versions(f: FileFacts, ctx: RiskContext) -> Detail:
+    """A CI edit that only changes which versions the matrix tests: no new step, command, secret or action
+    runs. Not in a workflow that runs with the project's credentials: what runs there is read first."""
+    text = [*f.change.added_lines, *f.change.removed_lines]
+    return (
+        not ctx.ci_credentials.get(f.path)
+        and bool(text)
+        and f.complete
+        and glob_any(f.path, CI_GLOBS)
+        and all(_CI_VERSION_LINE_RE.match(line.strip()) for line in text)
+        and not all(line.lstrip().startswith("#") for line in text)  # a matrix, not only comments
+    )
+
+
+def hooks(f: FileFacts, ctx: RiskContext) -> Detail:
+    return glob_any(f.path, HOOK_GLOBS)
+
+
+def migration(f: FileFacts, ctx: RiskContext) -> Detail:
+    parts = f.path.lower().split("/")
+    if any(part in MIGRATION_DIRS for part in parts[:-1]):
+        return True
+    return bool(re.match(r"v\d+(?:[._]\d+)*__\w+\.sql$", f.name, re.IGNORECASE)) or (
+        "versions" in parts[:-1] and "alembic" in f.path.lower()
+    )
+
+
+def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    new = new_dependencies(f.change, ctx.moved_deps, ctx.known_deps)
+    if not new:
+        return None
+    more = f" +{len(new) - 2} more" if len(new) > 2 else ""
+    return ", ".join(name[:40] for name in new[:2]) + more
+
+
+def manifest(f: FileFacts, ctx: RiskContext) -> Detail:
+    return touches_dependencies(f.change)
+
+
+def lockfile(f: FileFacts, ctx: RiskContext) -> Detail:
+    return is_lockfile(f.path)
+
+
+def build_config(f: FileFacts, ctx: RiskContext) -> Detail:
+    return glob_any(f.path, BUILD_GLOBS) or is_manifest(f.path)
+
+
+def deleted_file(f: FileFacts, ctx: RiskContext) -> Detail:
+    if is_test_path(f.path):
+        return None
+    return lines(f.change.deletions) if f.change.deletions else True
+
+
+# ----- links, bits, binaries
+
+
+def symlink_escapes(f: FileFacts, ctx: RiskContext) -> Detail:
+    c = f.change
+    if not c.symlink or not c.added_lines:
+        return None
+    target = c.added_lines[0]
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(c.path), target))
+    if target.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", target) or joined == ".." or joined.startswith("../"):
+        return target[:60]
+    return None
+
+
+def symlink(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.change.symlink
+
+
+def binary(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.change.binary and not f.change.submodule
+
+
+def submodule(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.change.submodule
+
+
+def mode_change(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Only the executable bit of a regular file, and only when it is set: a file that can now be run
+    # is worth a look, one that no longer can is not (fastjson 1.2.69 cleared it on 900 files, and
+    # the fixed file fell out of the targets behind them). A file <-> symlink swap is a type change.
+    c = f.change
+    if c.mode_before in ("100644", "100664") and c.mode_after == "100755":
+        return f"{c.mode_before} → {c.mode_after}"
+    return None
+
+
+def type_change(f: FileFacts, ctx: RiskContext) -> Detail:
+    return True
+
+
+# ----- the call: the task's paths, the worker's report, what git could not see
+
+
+def outside_paths(f: FileFacts, ctx: RiskContext) -> Detail:
+    # The rules the enforcement after the run uses (relay.core.path_globs), so a flag and a refusal agree.
+    c = f.change
+    if not ctx.paths or matches_any(c.path, ctx.paths) or (c.old_path and matches_any(c.old_path, ctx.paths)):
+        return None
+    return ", ".join(p[:30] for p in ctx.paths[:2]) + (" …" if len(ctx.paths) > 2 else "")
+
+
+def not_mentioned(f: FileFacts, ctx: RiskContext) -> Detail:
+    if ctx.claimed is None:
+        return False
+    c = f.change
+    return c.path not in ctx.claimed and not (c.old_path and c.old_path in ctx.claimed)
+
+
+def escapes_workspace(f: FileFacts, ctx: RiskContext) -> Detail:
+    if f.path in ctx.escapes:
+        return ctx.outside.get(f.path) or f"written through the symlink {ctx.escapes[f.path]}, outside the workspace"
+    if ctx.workspace_gone and f.path == ".":
+        return "the worker deleted the whole workspace"
+    return None
+
+
+def seen_beyond_git(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.outside.get(f.path)
+
+
+# ----- size
+
+
+def huge(f: FileFacts, ctx: RiskContext) -> Detail:
+    if f.kind == "test" and (f.change.deletions < ctx.large_hunk or not f.is_code):
+        # Thousands of new test lines (a fixture table) are more tests, and a regenerated data file (a fuzz
+        # corpus, a snapshot) is data; removed test code is caught below.
+        return None
+    return f"{f.size:,} lines"
+
+
+def large_hunk(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Many new test lines are more tests, not a risk; many removed ones are caught below.
+    if f.largest_hunk >= ctx.large_hunk and not (f.kind == "test" and f.change.deletions < ctx.large_hunk):
+        return f"{f.largest_hunk:,} lines in one hunk"
+    if f.change.kind != "deleted" and f.change.deletions >= ctx.large_hunk:
+        return f"removes {f.change.deletions:,} lines"
+    return None

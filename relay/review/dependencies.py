@@ -1,0 +1,135 @@
+"""What a manifest edit does to the project's dependencies: names read per manifest family.
+
+``relay.review.rules`` asks whether an edit adds a dependency (``new_dependencies``) or touches a
+dependency line at all (``touches_dependencies``); the change set as a whole says which names moved
+between manifests (``moved_dependencies``); the project's unchanged manifests say which names it
+already had (``existing_dependencies``, read only when the change adds a manifest).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from relay.core.contracts import FileChange
+from relay.review.file_kinds import glob_any, is_manifest
+from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS
+
+__all__ = ["dep_key", "dep_names", "existing_dependencies", "moved_dependencies", "new_dependencies", "touches_dependencies"]
+
+# Per manifest family: how a dependency line names its package. Versions are ignored so a
+# bump reads as "changed", not as "new".
+_VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|workspace:|file:|link:|git|github:|npm:|https?:|\{)"""
+_DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
+     re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
+    (("requirements*.txt", "requirements/*.txt", "constraints*.txt"),
+     re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
+    # Mixed files (tool settings live beside dependencies): only a versioned requirement
+    # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
+    # quoted word or a number, which are far more often settings ("E501", timeout = 30).
+    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml"),
+     re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
+    (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
+    (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
+    (("gemfile", "*.gemspec"), re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
+    (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
+    (("build.gradle", "build.gradle.kts"),
+     re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
+    (("*.csproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
+    (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
+     re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
+)
+
+
+def dep_names(path: str, lines: Iterable[str]) -> set[str]:
+    """The dependency names that ``lines`` of the manifest ``path`` declare (lowercased)."""
+    for globs, pattern in _DEP_PATTERNS:
+        if glob_any(path, globs):
+            break
+    else:
+        return set()
+    names: set[str] = set()
+    for line in lines:
+        if line.lstrip().startswith(("#", "//", "-r ", "-c ", "--")):
+            continue
+        found = pattern.search(line)
+        if found and found.group("name").lower() not in NOT_DEPS:
+            names.add(found.group("name").lower())
+    return names
+
+
+def dep_key(name: str) -> str:
+    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]) -> list[str]:
+    """Names an edit of a shipped manifest adds that it did not remove, that no other manifest of
+    the change removed (``moved``) and, for a new manifest, that the project did not already
+    declare (``known``); sorted."""
+    if not is_manifest(c.path) or DOCS_BUILD_DIRS.intersection(c.path.lower().split("/")[:-1]):
+        return []
+    gone = {dep_key(name) for name in dep_names(c.path, c.removed_lines)} | moved
+    if c.kind == "added":
+        gone |= known
+    return sorted(name for name in dep_names(c.path, c.added_lines) if dep_key(name) not in gone)
+
+
+def touches_dependencies(c: FileChange) -> bool:
+    """A manifest edit that is a dependency change: any edit of a pure manifest, a dependency line
+    of a mixed one (pyproject.toml, package.json: settings live there too)."""
+    if not is_manifest(c.path):
+        return False
+    if not glob_any(c.path, MIXED_MANIFESTS):
+        return True
+    return bool(dep_names(c.path, [*c.added_lines, *c.removed_lines]))
+
+
+def moved_dependencies(changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names that some manifest of this change set removes."""
+    removed: set[str] = set()
+    for c in changes:
+        if is_manifest(c.path):
+            removed |= {dep_key(name) for name in dep_names(c.path, c.removed_lines)}
+    return frozenset(removed)
+
+
+# Bounds on what ``existing_dependencies`` reads: a few small files, once per added manifest.
+_MAX_PIN_FILES = 8
+_MAX_PIN_BYTES = 256 * 1024
+
+
+def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
+    """Dependency names declared by the unchanged manifests beside an added one (its folder and
+    the workspace root). Read only when the change adds a manifest, at most a few small files,
+    never through a symlink; whatever cannot be read is simply not known."""
+    changes = list(changes)
+    added = [c for c in changes if c.kind == "added" and is_manifest(c.path)]
+    if not added:
+        return frozenset()
+    changed = {c.path for c in changes}
+    names: set[str] = set()
+    read = 0
+    for folder in sorted({posixpath.dirname(c.path) for c in added} | {""}):
+        try:
+            entries = sorted(os.listdir(workspace / folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = posixpath.join(folder, entry) if folder else entry
+            if rel in changed or not is_manifest(rel) or read >= _MAX_PIN_FILES:
+                continue
+            full = workspace / rel
+            try:
+                if full.is_symlink() or not full.is_file() or full.stat().st_size > _MAX_PIN_BYTES:
+                    continue
+                text = full.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            read += 1
+            names |= {dep_key(name) for name in dep_names(rel, text.splitlines())}
+    return frozenset(names)

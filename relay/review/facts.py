@@ -1,0 +1,259 @@
+"""What the ranking knows about one changed file, worked out once, and about the change it belongs to.
+
+``FileFacts`` wraps one ``FileChange``: its kind (``file_kind``: source, test, docs, CI…), its size and
+hunks, whether its edit is mechanical or a formatter's run, whether it only moves the release's version
+string. Each fact is computed the first time a rule asks and kept on the object, so a file's facts are
+worked out once however many rules read them (``relay.review.rules`` says which rules need which).
+
+``RiskContext`` holds what only the whole change, the task or the call knows: the worker's claims, the
+task's paths, a security regression test or changelog note beside the file, what the leader's task says
+it fixes, what was seen outside git's view. ``change_context`` fills the parts read from the change set.
+
+Three facts say "nothing here to read line by line", each for its own case, and only here:
+``mechanical`` (a complete sample: comments, docstrings, reordering, a reformat, a pure rename: no rule
+that reads lines or size applies), ``reformatted`` (a sample too big to be complete whose lines read the
+same on both sides: the rules that read lines stay quiet, the size rules still see it) and
+``formatter_run`` (nearly every changed line stands again on the other side: a big formatter's run is
+big, not "very large").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+
+import msgspec
+
+from relay.core.contracts import FileChange
+from relay.review.code_reading import ROW_RE, complete_sample, mechanical_verdict, reformat_verdict, test_counts
+from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, words
+from relay.review.line_shapes import SAMPLE_LINES, formatter_run
+from relay.review.security_reading import advisory_words, attack_test_name, security_note
+from relay.review.task_reading import named_words
+from relay.review.words import SECURITY_TEST_FILE_WORDS
+
+__all__ = ["FACTS", "FileFacts", "LARGE_HUNK_LINES", "HUGE_CHANGE_LINES", "RiskContext", "change_context",
+           "security_notes", "security_test_names"]
+
+LARGE_HUNK_LINES = 200
+# A change this big cannot be reviewed line by line, whatever the file is.
+HUGE_CHANGE_LINES = 2_000
+
+# A release's version string: __version__ = "1.2", _version_patch = 1, "version": "1.2",
+# #define LCMS_VERSION 2090.
+_VERSION_LINE_RE = re.compile(r"""^\s*["']?_{0,2}version\w*["']?\s*[:=]|^\s*#\s*define\s+\w*VERSION\w*\s""", re.IGNORECASE)
+
+
+_SKIP_MARKERS = SCREENS["skip markers"]  # SKIP_RE behind its word pre-check
+
+
+class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What the rules know beyond the file itself.
+
+    claimed: workspace-relative paths the worker's report lists; None when there is no
+    report (then "not mentioned" cannot be judged and is not flagged).
+    paths: path prefixes or globs the task or profile named; empty means "anywhere".
+    """
+
+    claimed: frozenset[str] | None = None
+    paths: tuple[str, ...] = ()
+    large_hunk: int = LARGE_HUNK_LINES
+    # Dependency names removed from some manifest of the same change: adding one of them
+    # elsewhere moves it, it does not bring in anything new (see ``change_context``).
+    moved_deps: frozenset[str] = frozenset()
+    # An advisory id or attack word that a changed test of the same change names: the source
+    # edits beside it are the fix it tests.
+    security_test: str = ""
+    # An advisory id or "security fix" that the change's own notes name (a changelog entry): the
+    # source edits beside it are the fix those notes announce.
+    security_note: str = ""
+    # The words of those notes' lines ("RSA: cleanup signature verification (CVE-2021-30130)"): a
+    # source file whose own name is one of them is the file the note says was fixed.
+    security_note_words: frozenset[str] = frozenset()
+    # Dependency names the project's unchanged manifests already declare, read only when the
+    # change adds a manifest (``relay.review.dependencies.existing_dependencies``): a new pin file
+    # repeating them brings in nothing new.
+    known_deps: frozenset[str] = frozenset()
+    # An advisory id or attack word that the leader's own task names ("Fix the heap overflow in
+    # the RLE decoder (CVE-2024-1234)", see ``relay.review.task_reading``): the run is a security fix,
+    # so its source edits are what the review is for, whatever their lines look like.
+    task_security: str = ""
+    # The words of that task: a source file whose own name is one of them is the file it fixes.
+    task_words: frozenset[str] = frozenset()
+    # Seen beyond git's view (``relay.observe.changes``): path -> how it was seen; path -> the
+    # symlink a write went out through; whether the worker removed the whole workspace.
+    outside: dict[str, str] = msgspec.field(default_factory=dict)
+    escapes: dict[str, str] = msgspec.field(default_factory=dict)
+    workspace_gone: bool = False
+    # Changed GitHub workflows read as the run left them (``relay.review.workflows``): path -> the
+    # credentials the workflow runs with ("" for none). A workflow not in it was not read.
+    ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+# Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
+# rule's scope (``relay.review.rules.Scope``), which names facts by these keys.
+FACTS: dict[str, str] = {
+    "is_code": "the file's extension is a programming language's",
+    "content_changed": "lines were added or removed (not only a rename or permission bits)",
+    "mechanical": "a complete sample shows nothing to review: comments, docstrings, reordering, a reformat, a pure rename",
+    "reformatted": "too big for a complete sample, and the sampled lines read the same on both sides (a formatter's run)",
+    "formatter_run": "nearly every changed line stands again, squeezed, on the other side",
+    "only_version": "every changed line is the release's version string",
+    "version_bump": "a manifest whose only edit is the project's own version",
+    "oversized": f"{HUGE_CHANGE_LINES:,} changed lines or more, not a formatter's run",
+    "skips_added": "adds a skip or focus marker that was not there before",
+    "adds_case": "a new file or one with more test cases than before",
+}
+
+
+class FileFacts:
+    """One changed file's facts; each is computed on first use and kept."""
+
+    def __init__(self, change: FileChange) -> None:
+        self.change = change
+        self.path = change.path
+
+    @cached_property
+    def kind(self) -> FileKind:
+        return file_kind(self.path)
+
+    @cached_property
+    def name(self) -> str:
+        return basename(self.path)
+
+    @cached_property
+    def is_code(self) -> bool:
+        name = self.name.lower()
+        return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
+
+    @cached_property
+    def size(self) -> int:
+        return self.change.additions + self.change.deletions
+
+    @property
+    def content_changed(self) -> bool:
+        return self.size > 0
+
+    @cached_property
+    def largest_hunk(self) -> int:
+        return max((end - start + 1 for start, end in self.change.ranges), default=0)
+
+    @cached_property
+    def complete(self) -> bool:
+        """Each side's sample kept fewer lines than the cap, so it holds every line its filter keeps."""
+        return complete_sample(self.change)
+
+    @cached_property
+    def mechanical(self) -> str | None:
+        """Why the edit needs no review (a phrase), or None. Only source edits are read line by
+        line; a pure rename is mechanical anywhere."""
+        c = self.change
+        if c.kind in ("added", "deleted", "type", "mode") or c.binary or c.symlink or c.submodule:
+            return None
+        if self.kind != "source" and self.content_changed:
+            return None
+        return mechanical_verdict(c)
+
+    @cached_property
+    def reformatted(self) -> bool:
+        c = self.change
+        if self.complete or not c.added_lines or not c.removed_lines or self.kind != "source":
+            return False
+        return reformat_verdict(c)
+
+    @cached_property
+    def formatter_run(self) -> bool:
+        return self.kind == "source" and formatter_run(self.change.added_lines, self.change.removed_lines)
+
+    @cached_property
+    def only_version(self) -> bool:
+        lines = [*self.change.added_lines, *self.change.removed_lines]
+        return bool(lines) and self.complete and all(_VERSION_LINE_RE.match(line) for line in lines)
+
+    @cached_property
+    def version_bump(self) -> bool:
+        return is_manifest(self.path) and self.only_version
+
+    @cached_property
+    def oversized(self) -> bool:
+        return self.size >= HUGE_CHANGE_LINES and not self.formatter_run
+
+    @cached_property
+    def new_skips(self) -> list[str]:
+        """Skip or focus markers the change adds that it did not remove (as written, cut to 40)."""
+        c = self.change
+        added = [m.group(0).strip() for line in c.added_lines if (m := _SKIP_MARKERS.search(line))]
+        removed = {m.group(0).strip() for line in c.removed_lines if (m := _SKIP_MARKERS.search(line))}
+        return [marker for marker in added if marker not in removed]
+
+    @property
+    def skips_added(self) -> bool:
+        return bool(self.new_skips)
+
+    @cached_property
+    def adds_case(self) -> bool:
+        c = self.change
+        return c.kind == "added" or test_counts(c.path, c.added_lines).cases > test_counts(c.path, c.removed_lines).cases
+
+    @cached_property
+    def gains_cases(self) -> bool:
+        """More test cases or table rows than before (a formatter's run, which only re-wraps them, has not)."""
+        if self.adds_case:
+            return True
+        rows = [sum(1 for line in side if ROW_RE.match(line)) for side in (self.change.added_lines, self.change.removed_lines)]
+        return rows[0] > rows[1]
+
+    @cached_property
+    def added_complete(self) -> bool:
+        # A full added side may hold more cases than it kept, so only a complete one can show fewer.
+        return len(self.change.added_lines) < SAMPLE_LINES
+
+
+# --------------------------------------------------------------------------- what the whole change says
+
+
+def security_notes(changes: Iterable[FileChange]) -> tuple[str, frozenset[str]]:
+    """The first advisory id or "security fix" that an added line of the change's prose names
+    ("" if none), and the words of every such line (lowercased)."""
+    first = ""
+    note_words: set[str] = set()
+    for c in changes:
+        if c.kind == "deleted" or file_kind(c.path) != "docs":
+            continue
+        for line in c.added_lines:
+            found = security_note(line)
+            if found:
+                first = first or found[:40]
+                note_words.update(named_words(line))
+    return first, frozenset(note_words)
+
+
+def security_test_names(changes: Iterable[FileChange]) -> str:
+    """The advisory id or attack word that an added line of a changed test names, the attack a
+    new case is named for, or the test file's own name when it names one ("" if none): a
+    security regression test, whose presence says the change is a security fix."""
+    for c in changes:
+        if c.kind == "deleted" or file_kind(c.path) != "test":
+            continue
+        for line in c.added_lines:
+            found = advisory_words(line) or attack_test_name(line)
+            if found:
+                return found[:40]
+        if FileFacts(c).gains_cases and SECURITY_TEST_FILE_WORDS.intersection(words(basename(c.path))):
+            return basename(c.path)[:40]
+    return ""
+
+
+def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
+    """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
+    (``moved``), a security regression test among its tests, a security note in its changelog."""
+    if moved:
+        ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
+    named = security_test_names(changes)
+    if named and not ctx.security_test:
+        ctx = msgspec.structs.replace(ctx, security_test=named)
+    noted, note_words = security_notes(changes)
+    if noted and not ctx.security_note:
+        ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
+    return ctx

@@ -1,0 +1,143 @@
+"""The ranking page of the docs (English and Chinese), written from the rule table itself.
+
+``render`` writes the page from ``relay.review.rules.RULES`` and ``relay.review.facts.FACTS``;
+``tests/test_ranking_doc.py`` fails when ``docs/ranking.md`` or ``docs/zh/ranking.md`` differs from it
+(and rewrites both with ``GRAVITY_RELAY_UPDATE_SNAPSHOTS=1``), so the page never describes rules the
+code does not have. ``python -m relay.review.ranking_doc [en|zh]`` prints a page.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from relay.review.facts import FACTS
+from relay.review.rules import RULES, Rule, Scope
+
+__all__ = ["LANGUAGES", "render", "main"]
+
+_TEXT = {
+    "en": {
+        "title": "# How the review packet ranks changed files",
+        "generated": "Generated from the rule table (`relay/review/rules.py`); `tests/test_ranking_doc.py` fails when this "
+                     "page and the table differ. Do not edit by hand: after changing the table, run "
+                     "`GRAVITY_RELAY_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_ranking_doc.py`.",
+        "how": """## How a file's risk is decided
+
+1. **Facts, once.** Each changed file's facts are worked out once (`relay/review/facts.py`): its kind from
+   its path (source, test, docs, CI, manifest, build, lockfile, data, example, generated), its size and
+   hunks, and the facts below. What only the whole change shows (a security regression test or changelog
+   note beside the file, dependencies moved between manifests) and what the call says (the leader's task,
+   its paths, the worker's report, what was seen outside git's view) come with the change.
+2. **Rules, as rows.** Each row of the table below applies only where its scope says; inside it, its check
+   looks for one thing. A row that fires decides a risk (or, for a note, only a reason) and gives a reason.
+3. **Precedence, in one place.** A row that fires silences the rows it outranks on the same file. The
+   file's risk is the highest left (`low` when none); its reasons are theirs, notes first, then highest risk
+   first, in table order, at most three. A file no row flagged says what kind of edit it is.
+4. **The review order** reads only those decisions: risk, then a file a *leading* row fired on, then the
+   file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
+   the rest of them come after the other files (their risk stays).""",
+        "facts": "## Facts a scope can name",
+        "fact_head": "| fact | meaning |\n| --- | --- |",
+        "rules": "## The rules, in table order",
+        "rule_head": "| rule | decides | reason | applies to | outranks | example (fires on → reason) |\n| --- | --- | --- | --- | --- | --- |",
+        "note": "note", "any": "any file", "leads": "; leads",
+        "kinds": "{} files", "not_kinds": "not {}", "changes": "{} only", "not_changes": "not {}",
+        "needs": "{}", "unless": "not {}",
+    },
+    "zh": {
+        "title": "# 审查包如何为变更文件排序",
+        "generated": "本页由规则表（`relay/review/rules.py`）生成；本页与规则表不一致时 `tests/test_ranking_doc.py` 会失败。"
+                     "请勿手工编辑：修改规则表后执行 `GRAVITY_RELAY_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_ranking_doc.py`。",
+        "how": """## 文件的风险如何判定
+
+1. **事实只算一次。** 每个变更文件的事实只计算一次（`relay/review/facts.py`）：由路径得出的类别（源码、测试、文档、
+   CI、清单、构建、锁文件、数据、示例、生成物）、大小与变更块，以及下表中的各项事实。只有整个变更才能看出的信息
+   （文件旁的安全回归测试或变更日志中的安全说明、在清单之间移动的依赖）以及调用本身提供的信息（领导者的任务、
+   其路径、执行者的报告、在 git 视野之外看到的内容）随变更一并给出。
+2. **规则即表中的行。** 下表每一行只在其适用范围内生效；在范围内，其检查只寻找一件事。命中的行决定一个风险等级
+   （"说明"类行只给出理由，不决定风险），并给出一条理由。
+3. **优先级集中在一处。** 命中的行会使它所压制（outranks）的行在同一文件上不再生效。文件的风险取剩余命中行中的
+   最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条。
+   没有任何行命中的文件会说明它是哪种编辑。
+4. **审查顺序**只读取这些判定：先按风险，再把"领先"（leads）行命中的文件排前，再按文件类别（源码在前，文档在后），
+   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。""",
+        "facts": "## 适用范围可引用的事实",
+        "fact_head": "| 事实 | 含义 |\n| --- | --- |",
+        "rules": "## 规则（按表中顺序）",
+        "rule_head": "| 规则 | 判定 | 理由 | 适用于 | 压制 | 示例（命中 → 理由） |\n| --- | --- | --- | --- | --- | --- |",
+        "note": "说明", "any": "任何文件", "leads": "；领先",
+        "kinds": "{} 类文件", "not_kinds": "非 {}", "changes": "仅 {}", "not_changes": "非 {}",
+        "needs": "{}", "unless": "非 {}",
+    },
+}
+
+LANGUAGES = tuple(_TEXT)
+
+# The facts' meanings in Chinese (the English ones are relay.review.facts.FACTS).
+_FACTS_ZH = {
+    "is_code": "文件扩展名属于某种编程语言",
+    "content_changed": "有行被增删（不只是改名或权限位）",
+    "mechanical": "完整样本显示无需审查：仅注释、文档字符串、重排、重新格式化、纯改名",
+    "reformatted": "样本过大无法完整，且采样行两侧读起来相同（格式化工具的结果）",
+    "formatter_run": "几乎每一条变更行（压缩空白后）都在另一侧再次出现",
+    "only_version": "每条变更行都是发布版本号字符串",
+    "version_bump": "清单文件中唯一的修改是项目自身的版本号",
+    "oversized": "变更行数达到 2,000 行或以上，且不是格式化工具的结果",
+    "skips_added": "新增了此前没有的跳过或聚焦标记",
+    "adds_case": "新文件，或测试用例比之前多",
+}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    # A backtick span that may itself hold backticks.
+    fence = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return f"{fence}{pad}{_cell(text)}{pad}{fence}"
+
+
+def _scope(scope: Scope, words: dict[str, str]) -> str:
+    parts: list[str] = []
+    for field in ("kinds", "not_kinds", "changes", "not_changes", "needs", "unless"):
+        values = getattr(scope, field)
+        if values:
+            parts.append(words[field].format(", ".join(f"`{v}`" for v in values)))
+    return "; ".join(parts) or words["any"]
+
+
+def _example(rule: Rule) -> str:
+    change = rule.example.fires
+    shown = next(iter(change.added_lines or change.removed_lines), "")
+    what = f"{_code(change.path)} ({change.kind})" + (f": {_code(shown[:60])}" if shown else "")
+    return f"{what} → {_code(rule.example.reason)}"
+
+
+def render(lang: str) -> str:
+    words = _TEXT[lang]
+    facts = FACTS if lang == "en" else _FACTS_ZH
+    out = [words["title"], "", words["generated"], "", words["how"], "", words["facts"], "", words["fact_head"]]
+    out += [f"| `{name}` | {_cell(facts[name])} |" for name in FACTS]
+    out += ["", words["rules"], "", words["rule_head"]]
+    for rule in RULES:
+        decides = (rule.risk or words["note"]) + (words["leads"] if rule.leads else "")
+        outranks = ", ".join(f"`{name}`" for name in rule.outranks)
+        out.append(f"| `{rule.name}` | {decides} | {_code(rule.reason)} | {_scope(rule.scope, words)} | {outranks} | {_example(rule)} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the page in the language asked for (English by default)."""
+    args = argv if argv is not None else sys.argv[1:]
+    lang = args[0] if args else "en"
+    if lang not in _TEXT:
+        print(f"unknown language {lang!r}: use one of {', '.join(_TEXT)}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render(lang))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,248 @@
+"""The ranking's rules, one row each: where it applies, what it decides, what it outranks, an example.
+
+A row is the whole rule:
+
+- ``scope``: the files it applies to, as data (file kinds, kinds of change, facts of
+  ``relay.review.facts.FACTS`` that must or must not hold), so "source, not deleted, not mechanical"
+  is written once per row and read by the ranking page;
+- ``check``: what it looks for inside that scope (``relay.review.checks``);
+- ``risk`` and ``reason``: what it decides when it fires (``None`` for a note that says how the change
+  was seen and decides no risk); ``{detail}`` is filled from what the check found;
+- ``outranks``: the rules it silences on the same file when it fires (their reason would say the same
+  thing less precisely);
+- ``leads``: a file it fires on goes first among the files of its risk in the review order;
+- ``example``: a change it fires on (with the reason it gives) and a near miss it must not fire on
+  (``more``: further such cases); ``tests/test_rules.py`` runs each row's examples, and proves each
+  ``outranks`` entry on one of them.
+
+Precedence lives here and only here: a file's risk is the highest of its rules that fired and were not
+outranked; its reasons are theirs, notes first, then highest risk first, then in table order.
+``relay.review.risk`` applies the table; ``docs/ranking.md`` is generated from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from relay.core.contracts import FileChange, Risk
+from relay.review import checks
+from relay.review.facts import FACTS, FileFacts, RiskContext
+from relay.review.words import NO_SIZE_KINDS
+
+__all__ = ["Example", "RULES", "RULE_BY_NAME", "Rule", "Scope"]
+
+
+class Scope(NamedTuple):
+    """Where a rule applies; an empty tuple means "any"."""
+
+    kinds: tuple[str, ...] = ()  # file kinds (relay.review.file_kinds.FileKind)
+    not_kinds: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()  # kinds of change (FileChange.kind)
+    not_changes: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()  # facts that must hold (FACTS), in the order they are worked out
+    unless: tuple[str, ...] = ()  # facts that must not hold
+
+    def admits(self, f: FileFacts) -> bool:
+        change = f.change.kind
+        if (self.changes and change not in self.changes) or change in self.not_changes:
+            return False
+        if (self.kinds and f.kind not in self.kinds) or f.kind in self.not_kinds:
+            return False
+        return all(getattr(f, fact) for fact in self.needs) and not any(getattr(f, fact) for fact in self.unless)
+
+
+class Example(NamedTuple):
+    """A change the rule fires on, the reason ``assess`` then gives for it, and a near miss."""
+
+    fires: FileChange
+    reason: str
+    near_miss: FileChange
+    ctx: RiskContext = RiskContext()
+
+
+class Rule(NamedTuple):
+    name: str
+    risk: Risk | None
+    reason: str
+    check: Callable[[FileFacts, RiskContext], bool | str | None]
+    example: Example
+    scope: Scope = Scope()
+    outranks: tuple[str, ...] = ()
+    leads: bool = False
+    # Further cases it fires on, where the example alone cannot show each rule it outranks firing too.
+    more: tuple[Example, ...] = ()
+
+
+def _fc(path: str, **kw: object) -> FileChange:
+    return FileChange(path=path, **kw)  # type: ignore[arg-type]
+
+
+# The scopes most rows share.
+_READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted"))
+_FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
+_NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
+_CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # what observation keeps of a big source change
+_QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
+_VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
+
+RULES: tuple[Rule, ...] = (
+    # ----- seen beyond git's view (relay.observe.changes)
+    Rule("escapes_workspace", "high", "{detail}", checks.escapes_workspace, outranks=("seen_beyond_git",), example=Example(
+        _fc("ext/secret.txt"), "written through the symlink ext → /srv/data, outside the workspace", _fc("ext/other.txt"),
+        RiskContext(escapes={"ext/secret.txt": "ext → /srv/data"},
+                    outside={"ext/secret.txt": "written through the symlink ext → /srv/data, outside the workspace"}))),
+    Rule("seen_beyond_git", None, "{detail}", checks.seen_beyond_git, example=Example(
+        _fc("build/out.txt"), "ignored folder build/: changed during the run by its timestamp (not diffed)", _fc("build/old.txt"),
+        RiskContext(outside={"build/out.txt": "ignored folder build/: changed during the run by its timestamp (not diffed)"}))),
+    # ----- what the change's own notes and the leader's task say the fix is
+    Rule("named_by_security_note", "high", "the change's security note names this file ({detail})", checks.named_by_security_note,
+         scope=_NAMED_SOURCE, leads=True, outranks=("named_by_security_task",), example=Example(
+             _fc("phpseclib/Crypt/RSA.php", additions=3, deletions=2, added_lines=["    if ($em !== $expected) {"], removed_lines=["    if ($em != $expected) {"]),
+             "the change's security note names this file (RSA.php, CVE-2021-30130)",
+             _fc("phpseclib/Net/SSH2.php", additions=3, deletions=2, added_lines=["    $this->timeout = $t;"], removed_lines=["    $this->timeout = 0;"]),
+             RiskContext(security_note="CVE-2021-30130", security_note_words=frozenset({"rsa", "cleanup", "pkcs", "signature", "verification"}),
+                         task_security="signature bypass", task_words=frozenset({"rsa"})))),
+    Rule("named_by_security_task", "high", "the task's security fix names this file ({detail})", checks.named_by_security_task,
+         scope=_NAMED_SOURCE, leads=True, example=Example(
+             _QUIET_FIX, "the task's security fix names this file (rle.c, heap overflow)",
+             _fc("lib/png.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+             RiskContext(task_security="heap overflow", task_words=frozenset({"fix", "the", "heap", "overflow", "rle", "decoder"})))),
+    # ----- tests weakened
+    Rule("deleted_test", "high", "deletes a test file", checks.deleted_test, scope=Scope(kinds=("test",), changes=("deleted",), needs=("is_code",)),
+         example=Example(_fc("tests/test_api.py", kind="deleted", deletions=40), "deletes a test file (40 lines)",
+                         _fc("tests/data/sample.txt", kind="deleted", deletions=3))),
+    Rule("removed_assertions", "high", "test weakened: removes {detail}", checks.removed_assertions,
+         scope=Scope(kinds=("test",), not_changes=("deleted",)), example=Example(
+             _fc("tests/test_api.py", deletions=2, removed_lines=["    assert r.status == 200", "    assert r.json()"]),
+             "test weakened: removes 2 assertions",
+             _fc("tests/test_api.py", deletions=1, additions=1, removed_lines=["    assert x == 1"], added_lines=["    assert x == 2"]))),
+    Rule("skip_marker", "high", "adds a skip/focus marker ({detail})", checks.skip_marker,
+         scope=Scope(needs=("skips_added",), unless=("adds_case",)), example=Example(
+             _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
+             _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
+    Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", checks.skip_with_new_test,
+         scope=Scope(needs=("skips_added", "adds_case")), example=Example(
+             _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
+             "new test added with a skip/focus marker (@pytest.mark.xfail)",
+             _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')"]))),
+    Rule("coverage_lowered", "high", "lowers a coverage threshold ({detail})", checks.coverage_lowered, example=Example(
+        _fc("pyproject.toml", removed_lines=["fail_under = 90"], added_lines=["fail_under = 80"]), "lowers a coverage threshold (fail-under 90 → 80)",
+        _fc("pyproject.toml", removed_lines=["fail_under = 80"], added_lines=["fail_under = 90"]))),
+    # ----- secrets, security-relevant code and what runs with the project's credentials
+    Rule("secret_path", "high", "secret or environment file", checks.secret_path, example=Example(
+        _fc("config/.env.production"), "secret or environment file", _fc(".env.example"))),
+    Rule("security_tokens", "high", "changes security-relevant code ({detail})", checks.security_tokens, scope=_READ_SOURCE, example=Example(
+        _fc("src/extract.py", additions=2, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]),
+        "changes security-relevant code (paths/symlinks: realpath)",
+        _fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]))),
+    Rule("auth_path", "high", "security-sensitive path ({detail})", checks.auth_word,
+         scope=Scope(kinds=("source",), unless=("mechanical", "reformatted")), example=Example(
+             _fc("src/middleware/authMiddleware.ts"), "security-sensitive path (auth)", _fc("examples/auth/server.py"))),
+    Rule("ci_credentials", "high", "CI runs with the project's credentials ({detail})", checks.ci_credentials,
+         scope=Scope(not_changes=("deleted",)), outranks=("ci_config",), example=Example(
+             _fc(".gitlab-ci.yml", additions=1, added_lines=["    NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}"]),
+             "CI runs with the project's credentials (secrets.NPM_TOKEN)",
+             _fc(".github/workflows/test.yml", additions=1, deletions=1, added_lines=["      - uses: actions/checkout@v4"], removed_lines=["      - uses: actions/checkout@v3"]),
+             RiskContext(ci_credentials={".github/workflows/test.yml": ""}))),
+    Rule("ci_config", "high", "CI configuration (runs with repository secrets)", checks.ci_config, scope=Scope(not_changes=("deleted",)),
+         example=Example(_fc(".github/workflows/release.yml"), "CI configuration (runs with repository secrets)",
+                         _fc(".travis.yml", kind="deleted", deletions=9))),
+    Rule("ci_build", "medium", "CI configuration (no project credentials)", checks.ci_build,
+         scope=Scope(not_changes=("deleted",)), example=Example(
+             _fc(".github/workflows/test.yml"), "CI configuration (no project credentials)",
+             _fc(".github/workflows/other.yml"), RiskContext(ci_credentials={".github/workflows/test.yml": ""}))),
+    Rule("ci_versions", "medium", "CI configuration: test matrix versions only", checks.ci_versions, scope=Scope(changes=("modified",)),
+         outranks=("ci_config", "ci_build"), example=Example(
+             _fc(".travis.yml", additions=1, deletions=1, added_lines=['  - "16"'], removed_lines=['  - "6"']), "CI configuration: test matrix versions only",
+             _fc(".travis.yml", additions=1, deletions=1, added_lines=["  - curl -s https://example.com/x.sh | sh"], removed_lines=['  - "6"'])),
+         more=(Example(_fc(".github/workflows/test.yml", additions=1, deletions=1, added_lines=["        python: ['3.12', '3.13']"],
+                           removed_lines=["        python: ['3.11', '3.12']"]),
+                       "CI configuration: test matrix versions only",
+                       _fc(".github/workflows/release.yml", additions=1, deletions=1, added_lines=["        python: ['3.12', '3.13']"],
+                           removed_lines=["        python: ['3.11', '3.12']"]),
+                       RiskContext(ci_credentials={".github/workflows/test.yml": "", ".github/workflows/release.yml": "secrets.PYPI_TOKEN"})),)),
+    Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", checks.hooks, scope=Scope(not_changes=("deleted",)),
+         example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
+    Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), example=Example(
+        _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
+    Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
+        _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
+        _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),
+    Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", checks.symlink_escapes, scope=Scope(not_changes=("deleted",)),
+         example=Example(_fc("data/link", kind="added", symlink=True, added_lines=["../../etc/passwd"]),
+                         "symlink points outside the workspace (→ ../../etc/passwd)", _fc("data/link", symlink=True, added_lines=["local.txt"]))),
+    Rule("huge_change", "high", "very large change ({detail})", checks.huge,
+         scope=Scope(not_kinds=NO_SIZE_KINDS, needs=("oversized",), unless=("mechanical",)), example=Example(
+             _fc("src/gen.py", additions=5000, added_lines=_CODE40), "very large change (5,000 lines)", _fc("package-lock.json", additions=5000))),
+    # ----- source edited beside a security fix's evidence
+    Rule("beside_security_test", "medium", "changed with a security regression test ({detail})", checks.beside_security_test,
+         scope=_FIX_SOURCE, outranks=("beside_security_note", "for_security_task"), example=Example(
+             _fc("src/shim.py", additions=1, deletions=1, removed_lines=["def parse(s, scripting=False):"], added_lines=["def parse(s, scripting=True):"]),
+             "changed with a security regression test (GHSA-q65m-pv3f-wr5r)", _fc("src/_version.py", **_VERSION),
+             RiskContext(security_test="GHSA-q65m-pv3f-wr5r", security_note="GHSA-q65m-pv3f-wr5r", task_security="XSS"))),
+    Rule("beside_security_note", "medium", "changed where the notes name a security fix ({detail})", checks.beside_security_note,
+         scope=_FIX_SOURCE, outranks=("for_security_task",), example=Example(
+             _fc("lib/xmlparse.c", additions=2, deletions=1, removed_lines=["  return doContent(parser);"], added_lines=["  result = doContent(parser);", "  return result;"]),
+             "changed where the notes name a security fix (CVE-2022-40674)", _fc("src/_version.py", **_VERSION),
+             RiskContext(security_note="CVE-2022-40674", task_security="use after free"))),
+    Rule("for_security_task", "medium", "changed for the security fix the task names ({detail})", checks.for_security_task,
+         scope=_FIX_SOURCE, example=Example(
+             _QUIET_FIX, "changed for the security fix the task names (heap overflow)",
+             _fc("tests/test_rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
+             RiskContext(task_security="heap overflow"))),
+    # ----- checks added or changed in source
+    Rule("length_guard", "medium", "{detail}", checks.length_guard, scope=_READ_SOURCE, example=Example(
+        _fc("parser.go", additions=3, added_lines=["\tif len(data) == 0 {", "\t\treturn 0", "\t}"]), "adds a length check (if len(data) == 0 {)",
+        _fc("parser.go", additions=1, added_lines=["\tfor i := 0; i < len(data); i++ {"]))),
+    Rule("input_check", "medium", "changes an input check ({detail})", checks.input_check, scope=_READ_SOURCE, example=Example(
+        _fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"]),
+        "changes an input check (if (path[start] == '\\\\' || path[start] =)",
+        _fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[begin] == '\\\\')"]))),
+    # ----- files removed, dependencies, build
+    Rule("deleted_file", "medium", "deletes a file", checks.deleted_file, scope=Scope(changes=("deleted",)), example=Example(
+        _fc("src/old.py", kind="deleted", deletions=10), "deletes a file (10 lines)", _fc("src/old.py"))),
+    Rule("manifest", "medium", "dependency manifest", checks.manifest, outranks=("build_config",), example=Example(
+        _fc("go.mod", added_lines=["require example.com/x v1.2.3"]), "dependency manifest", _fc("pyproject.toml", added_lines=["line-length = 100"]))),
+    Rule("lockfile", "medium", "lockfile", checks.lockfile, example=Example(_fc("yarn.lock"), "lockfile", _fc("src/lock.py"))),
+    Rule("build_config", "medium", "build configuration", checks.build_config, scope=Scope(unless=("version_bump",)), example=Example(
+        _fc("Dockerfile"), "build configuration",
+        _fc("package.json", additions=1, deletions=1, removed_lines=['  "version": "1.2.3",'], added_lines=['  "version": "1.2.4",']))),
+    Rule("secret_template", "medium", "environment template", checks.secret_template, example=Example(
+        _fc(".env.example"), "environment template", _fc(".env"))),
+    # ----- the call: the task's paths, the worker's own report
+    Rule("outside_paths", "medium", "outside the task's paths ({detail})", checks.outside_paths, example=Example(
+        _fc("scripts/deploy.sh"), "outside the task's paths (src/, docs/*.md)", _fc("src/app/main.py"), RiskContext(paths=("src/", "docs/*.md")))),
+    Rule("not_mentioned", "medium", "changed but not in the worker's report", checks.not_mentioned, example=Example(
+        _fc("src/b.py"), "changed but not in the worker's report", _fc("src/a.py"), RiskContext(claimed=frozenset({"src/a.py"})))),
+    # ----- size, and what cannot be read as text
+    Rule("large_hunk", "medium", "large change ({detail})", checks.large_hunk,
+         scope=Scope(not_kinds=NO_SIZE_KINDS, unless=("oversized", "mechanical")), example=Example(
+             _fc("src/big.py", additions=300, ranges=[(10, 309)], added_lines=_CODE40), "large change (300 lines in one hunk)",
+             _fc("docs/guide.md", additions=300, ranges=[(10, 309)]))),
+    Rule("binary", "medium", "binary file (not reviewable as text)", checks.binary, scope=Scope(not_kinds=("test", "docs", "example")),
+         example=Example(_fc("assets/logo.png", binary=True), "binary file (not reviewable as text)", _fc("tests/archives/links.tar", binary=True))),
+    Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
+        _fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), "permission bits changed (100644 → 100755)",
+        _fc("link", kind="type", mode_before="100644", mode_after="120000"))),
+    Rule("type_change", "medium", "file type changed", checks.type_change, scope=Scope(changes=("type",)), example=Example(
+        _fc("link", kind="type"), "file type changed", _fc("link"))),
+    Rule("symlink", "medium", "symlink", checks.symlink, example=Example(
+        _fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
+    Rule("submodule", "medium", "submodule pointer changed", checks.submodule, example=Example(
+        _fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
+)
+
+RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def _consistent() -> None:
+    # A typo in a scope or an outranks list would silently never match: refuse it at import.
+    for rule in RULES:
+        unknown = [f for f in (*rule.scope.needs, *rule.scope.unless) if f not in FACTS]
+        unknown += [n for n in rule.outranks if n not in RULE_BY_NAME]
+        if unknown:
+            raise ValueError(f"rule {rule.name} names what does not exist: {unknown}")
+
+
+_consistent()

@@ -1,0 +1,72 @@
+"""The ranking's word lists, as data: which names, folders and words make a rule fire.
+
+Each list says in its comment what it is for and which rule reads it (``relay.review.rules``). The
+word lists of the line readers (security tokens, the task's vocabulary) stand beside their regular
+expressions in ``relay.review.security_reading``: each is a pre-check for one pattern, and
+``tests/test_screens.py`` proves no pre-check hides a match of its pattern.
+"""
+
+from __future__ import annotations
+
+
+__all__ = [
+    "AUTH_WORDS",
+    "CI_DATA_EXTS",
+    "DOCS_BUILD_DIRS",
+    "GENERIC_STEMS",
+    "MIGRATION_DIRS",
+    "MIXED_MANIFESTS",
+    "NOT_DEPS",
+    "NO_SIZE_KINDS",
+    "SECURITY_TEST_FILE_WORDS",
+]
+
+# auth_path: a word of a source file's own name that says it guards access or secrets.
+AUTH_WORDS = frozenset({
+    "auth", "authn", "authz", "authenticate", "authentication", "authenticator", "authorization", "authorize",
+    "authorizer", "login", "logout", "signin", "signup", "oauth", "oauth2", "oidc", "jwt", "session", "sessions",
+    "password", "passwords", "passwd", "credential", "credentials", "secret", "secrets", "permission",
+    "permissions", "perms", "acl", "acls", "rbac", "crypto", "cryptography", "cipher", "encrypt", "encryption",
+    "decrypt", "sso", "saml", "csrf", "security", "token", "keystore", "keychain", "privilege",
+    "privileges", "sudo", "sandbox", "hmac", "signing", "tls", "ssl", "cert", "certs", "certificate",
+})
+
+# migration: a folder that holds database migrations.
+MIGRATION_DIRS = frozenset({"migrations", "migration", "migrate", "alembic", "flyway", "liquibase", "schema_migrations"})
+
+# beside_security_test: a test file named for the attacks or bounds it covers (limit_test.go,
+# test_security.py, fuzz_test.rs): a case added to it is a security regression test.
+SECURITY_TEST_FILE_WORDS = frozenset({
+    "security", "limit", "limits", "fuzz", "overflow", "dos", "redos", "malicious", "hostile", "untrusted", "traversal",
+    "injection", "exploit", "exploits", "cve", "vuln", "vulnerability",
+    # commonmark's and markdown-it's suites of inputs that once took quadratic time or worse
+    "pathological",
+})
+
+# named_by_security_note / named_by_security_task: stems too generic to say which file a note means.
+GENERIC_STEMS = frozenset({"index", "main", "init", "__init__", "lib", "mod", "core", "base", "common", "src", "app"})
+
+# new_dependency: a manifest that only builds the documentation (docs/requirements.txt): nothing it
+# adds ships with the project or runs its tests, so it stays "dependency manifest".
+DOCS_BUILD_DIRS = frozenset({"doc", "docs", "documentation"})
+
+# manifest: files that hold dependencies among much else; an edit there is a dependency change only
+# when a dependency line moved (otherwise it is build configuration).
+MIXED_MANIFESTS = (
+    "pyproject.toml", "setup.cfg", "setup.py", "package.json", "composer.json", "cargo.toml", "build.gradle",
+    "build.gradle.kts", "pom.xml", "mix.exs", "deno.json", "deno.jsonc", "*.csproj", "pubspec.yaml",
+)
+
+# new_dependency: keys that look like "name = version" but are the project's own metadata.
+NOT_DEPS = frozenset({
+    "name", "version", "description", "license", "main", "module", "types", "typings", "private", "type",
+    "python", "requires-python", "python_requires", "edition", "rust-version", "go", "toolchain", "packagemanager",
+    "node", "npm", "engines", "homepage", "repository", "author", "line-length", "target-version", "build-backend",
+})
+
+# ci_config: files kept beside the pipelines that no runner executes (expected outputs, notes).
+CI_DATA_EXTS = (".txt", ".md", ".rst", ".csv")
+
+# huge_change / large_hunk: size alone never makes prose or generated output risky.
+NO_SIZE_KINDS = ("docs", "example", "generated", "lockfile")
+
