@@ -1361,8 +1361,8 @@ class Fake:
         conv, prior_turns, idx, prior_usage, continued = self.open_conversation()
         root = self.edit_root(conv)
         init = {}
-        if self.flags.get("model") or self.version >= (1, 3, 2):  # always present from 1.3.2 (agy-protocol.md §7.4)
-            init["model"] = self.flags.get("model") or "gemini-3.6-flash-high"
+        if self.flags.get("model"):
+            init["model"] = self.flags["model"]
         elif self.version >= (1, 3, 2):  # init.model is always present from 1.3.2 (agy-protocol.md §7.4)
             init["model"] = self.scenario.get("default_model", "gemini-3.6-flash-medium")
         init["cwd"] = os.getcwd()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from msgspec import Struct
 
@@ -89,7 +90,7 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     # What the profile says of the call itself (the plan is the one place the profile is read): a trusted run
     # waits for a confirm token (issue 10, gate); the wait before a RUNNING answer (issue 9). Neither is shown
     # in a preview's policy nor bound by its token (confirm._UNBOUND).
-    confirm_trusted: bool = False
+    confirm_trusted: bool | Literal["human", "token"] = False
     wait_seconds: float | None = None
 
 

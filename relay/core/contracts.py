@@ -249,7 +249,10 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     on_violation: OnViolation = "keep"
     description: str | None = None
     # issue 10, gate: a trusted run first answers CONFIRMATION_REQUIRED with a preview and a token
-    confirm_trusted: bool = False
+    # "token" (true before issue 27 meant this): the preview's token, repeated by the leader; "human": a person
+    # answers an elicitation form, never the model (a client that cannot ask gets a refusal); true: "human"
+    # where the client declares form elicitation, else "token".
+    confirm_trusted: bool | Literal["human", "token"] = False
     # Isolation (issue 10): run the worker in a pooled git worktree on branch gravity-relay/<run_id>;
     # carry_uncommitted copies the user's uncommitted edits (untracked non-ignored files too) into it.
     isolation: Literal["in_place", "worktree"] = "in_place"

@@ -381,6 +381,11 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
         print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
 
     result = anyio.run(call_tool, Relay(settings), name, arguments, progress)
+    from relay.doors.person_confirm import preview_for_person, without_person
+
+    asked = preview_for_person(result, settings)
+    if asked is not None and asked[1] == "human":  # a person must confirm, and a shell command cannot ask one
+        result = without_person(result, "`gravity-relay execute` cannot show a confirmation form")
     sys.stdout.write(result.text + "\n")
     return 1 if result.is_error else 0
 

@@ -25,10 +25,12 @@ import anyio
 import msgspec
 from mcp import types
 from mcp.server import Server, ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
+from relay.doors.person_confirm import DECISION, FORM_KEY, RUN, confirm_form, declined, preview_for_person, without_person
 from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
                                detacher_for, lone_surrogate, nesting_depth)
@@ -96,6 +98,51 @@ def call_result(answer: ToolAnswer, client: str = "", store: RunStore | None = N
     return types.CallToolResult(content=content, structured_content=answer.structured, is_error=answer.is_error)
 
 
+def _can_show_form(ctx: ServerRequestContext) -> bool:
+    """Whether the client declared form elicitation (``elicitation: {}`` means form, per the spec)."""
+    try:
+        caps = ctx.session.client_capabilities
+    except AttributeError:
+        return False
+    elicitation = getattr(caps, "elicitation", None) if caps is not None else None
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+async def _ask_now(ctx: ServerRequestContext, relay: Relay, params: types.CallToolRequestParams,
+                   preview: dict[str, Any], answer: ToolAnswer, progress) -> ToolAnswer:
+    """A 2025-era session: ask the person while the call waits; run only on their "run"."""
+    message, schema = confirm_form(preview)
+    try:
+        said = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # noqa: BLE001 - a client that fails the request has not confirmed anything
+        log.warning("confirmation form not answered: %s", exc)
+        return declined(answer, "error")
+    return await _decided(relay, params.name, params.arguments, preview["confirm"], said, answer, progress)
+
+
+async def _answered(relay: Relay, params: types.CallToolRequestParams, progress) -> ToolAnswer:
+    """A 2026-07-28 retry: the person's answer in input_responses, our token as request_state."""
+    said = (params.input_responses or {}).get(FORM_KEY)
+    # The call as first made (no token): its own preview answer, so a refusal reads like the first one.
+    first = await call_tool(relay, params.name, {k: v for k, v in (params.arguments or {}).items() if k != "confirm"},
+                            progress)
+    if preview_for_person(first, relay.settings) is None:
+        return first  # nothing to confirm (any more): the call has answered by itself
+    return await _decided(relay, params.name, params.arguments, params.request_state or "", said, first, progress)
+
+
+async def _decided(relay: Relay, name: str, arguments: dict[str, Any] | None, token: str, said: Any,
+                   answer: ToolAnswer, progress) -> ToolAnswer:
+    action = getattr(said, "action", None)
+    content = getattr(said, "content", None) or {}
+    if action == "accept" and content.get(DECISION) == RUN:
+        # Exactly the previewed call, with its token: the gate checks it as any other (one launch).
+        return await call_tool(relay, name, {**(arguments or {}), "confirm": token}, progress)
+    return declined(answer, "chose_cancel" if action == "accept" else str(action))
+
+
 def create_server(settings: Settings, relay: Relay | None = None,
                   agy: tuple[str | None, str | None] | None = None) -> Server:
     relay = relay or Relay(settings)
@@ -104,7 +151,8 @@ def create_server(settings: Settings, relay: Relay | None = None,
     async def on_list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams
+                           ) -> types.CallToolResult | types.InputRequiredResult:
         sent: list[float] = []  # the last value sent
 
         async def progress(elapsed: float, message: str) -> None:
@@ -119,8 +167,26 @@ def create_server(settings: Settings, relay: Relay | None = None,
             except Exception as exc:  # progress is a courtesy; never let it fail the call
                 log.debug("progress not sent: %s", exc)
 
-        return call_result(await call_tool(relay, params.name, params.arguments, progress), _client_name(ctx),
-                           relay.store)
+        if params.request_state is not None and params.name in (EXECUTE, CONTINUE):
+            # A 2026-07-28 retry after our input_required question: the person's answer, the token as state.
+            answer = await _answered(relay, params, progress)
+        else:
+            answer = await call_tool(relay, params.name, params.arguments, progress)
+            asked = preview_for_person(answer, relay.settings)
+            if asked is not None:
+                preview, by = asked
+                if not _can_show_form(ctx):
+                    if by == "human":
+                        answer = without_person(answer)
+                elif ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                    message, schema = confirm_form(preview)
+                    return types.InputRequiredResult(
+                        input_requests={FORM_KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
+                            message=message, requested_schema=schema))},
+                        request_state=preview["confirm"])
+                else:
+                    answer = await _ask_now(ctx, relay, params, preview, answer, progress)
+        return call_result(answer, _client_name(ctx), relay.store)
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(

@@ -49,8 +49,9 @@ def run_links(store: RunStore, answer: Any) -> list[types.ResourceLink]:
         except (OSError, RelayError):  # no such file, or not a run id: nothing to link
             continue
         if size:
+            # The name is short: clients show it to the model beside the URI (Claude Code, Gemini CLI).
             links.append(types.ResourceLink(type="resource_link", uri=f"relay://runs/{run_id}/{kind}",
-                                            name=f"{run_id} {kind}", mime_type=mime, size=size))
+                                            name=kind, mime_type=mime, size=size))
     return links
 
 

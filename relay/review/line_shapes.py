@@ -8,6 +8,7 @@ stands again on the other side of a change once a formatter's freedom is taken o
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -66,6 +67,7 @@ def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[s
 _FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
 
 
+@functools.lru_cache(maxsize=4096)
 def screen_text(line: str) -> str:
     """A line as the word pre-checks read it: lowercased, every whitespace character removed, and
     the letters re.IGNORECASE folds to ASCII written as ASCII. A pre-check word (folded the same way)

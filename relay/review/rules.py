@@ -44,12 +44,19 @@ class Scope(NamedTuple):
     unless: tuple[str, ...] = ()  # facts that must not hold
 
     def admits(self, f: FileFacts) -> bool:
+        # Plain loops, cheapest test first: every row asks this of every file.
         change = f.change.kind
         if (self.changes and change not in self.changes) or change in self.not_changes:
             return False
-        if (self.kinds and f.kind not in self.kinds) or f.kind in self.not_kinds:
+        if (self.kinds and f.kind not in self.kinds) or (self.not_kinds and f.kind in self.not_kinds):
             return False
-        return all(getattr(f, fact) for fact in self.needs) and not any(getattr(f, fact) for fact in self.unless)
+        for fact in self.needs:
+            if not getattr(f, fact):
+                return False
+        for fact in self.unless:
+            if getattr(f, fact):
+                return False
+        return True
 
 
 class Example(NamedTuple):

@@ -106,5 +106,11 @@ class ClientHome:
             except (OSError, ValueError):
                 continue
             if isinstance(doc, dict) and "run_id" in doc:
+                # A grouped record (schema 2: request, plan, process, outcome, observation, isolation) read as
+                # the flat one these tests were written for: each group's fields lifted to the top.
+                for group in ("request", "plan", "process", "outcome", "observation", "isolation"):
+                    if isinstance(doc.get(group), dict):
+                        for key, value in doc[group].items():
+                            doc.setdefault(key, value)
                 out.append(doc)
         return sorted(out, key=lambda r: str(r.get("created_at") or r.get("started_at") or ""))
