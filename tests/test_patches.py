@@ -254,6 +254,11 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
         cuts = {n: (await client.call_tool("antigravity_get_result", {"run_id": run_id, "detail": "diff", "max_chars": n}))
                 .content[0].text for n in (200, 350, 600, len(whole.content[0].text) - 1)}
     assert packet["status"] == "SUCCESS" and packet["changes"]["review"][0]["file"] == "src/auth/session.py"
+    # The run's before tree stays with it (issue 23); the private indexes, a stat cache as large as the
+    # repository's index, go when the run ends.
+    trees = data_dir / "runs" / f"{run_id}.trees"
+    assert (trees / "snapshot.json").is_file() and any((trees / "objects").iterdir())
+    assert sorted(p.name for p in trees.iterdir() if p.name.endswith(".index")) == []
     text = whole.content[0].text
     assert not whole.is_error and whole.structured_content == {"run_id": run_id, "status": "SUCCESS", "diff": text}
     # The review read (issue 29): the targets in the packet's order, each under its packet lines.

@@ -141,3 +141,17 @@ def test_trusted_refusal_under_a_profile_names_the_profile_and_the_way_out(tmp_p
     assert code == 1 and packet["status"] == "CONFLICTING_OPTIONS"
     assert "profile 'guarded'" in packet["error"]["message"] and "bounded to safe" in packet["error"]["message"]
     assert '"execution_mode": "trusted"' in packet["error"]["hint"]
+
+
+def test_doctor_says_the_readmes_guarded_default_profile_forbids_trusted_runs(tmp_path):
+    # README's two lines set a default profile with no workspace: doctor says what it does, it does not warn.
+    agy = install_fake_agy(tmp_path / "agy", success_scenario(EDIT))
+    env = {**_env(tmp_path, agy, {"guarded": {}}, "guarded"), "HOME": str(tmp_path / "home")}
+    (tmp_path / "home").mkdir()
+    done = cli_main(["doctor", "--json"], env)
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    row = checks["default profile"]
+    assert row["level"] == "ok" and "no call runs trusted" in row["message"], row
+    bare = cli_main(["doctor", "--json"], _env(tmp_path, agy, None, None) | {"HOME": str(tmp_path / "home")})
+    none = {c["name"]: c for c in json.loads(bare.stdout)["checks"]}["profiles"]
+    assert "trusted" in none["message"] and "default profile forbids" in none["message"], none

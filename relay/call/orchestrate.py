@@ -47,7 +47,7 @@ from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
 from relay.observe.permissions import permission_bits
-from relay.observe.snapshot import Snapshot, take_snapshot
+from relay.observe.snapshot import Snapshot, release_indexes, take_snapshot
 from relay.review.diff_view import diff_view
 from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
@@ -204,6 +204,8 @@ class Relay:
             return await self._unexpected(call, live, exc, started)
         finally:
             self._live.pop(record.run_id, None)
+            if live.before is not None:  # the run has ended: its trees stay, the private indexes go
+                release_indexes(live.before)
             if live.lease is not None:  # the run ended early: record what its worktree holds, then free it
                 self._settle(record, live.lease)
         return packet

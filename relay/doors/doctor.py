@@ -267,8 +267,9 @@ def check_profiles(settings: Settings) -> list[Check]:
                       "Fix the profile configuration (GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE); until "
                       "then every call is refused. Schema: resource relay://profile-schema.")]
     if not settings.profiles:
-        return [_ok("profiles", "none configured: each call passes an absolute workspace "
-                    "(profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
+        return [_ok("profiles", "none configured: each call passes an absolute workspace and chooses its mode, "
+                    "trusted included (a default profile forbids trusted runs: README, 'Who may choose trusted'; "
+                    "profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
     names = ", ".join(sorted(settings.profiles))
     checks = [_ok("profiles", f"{len(settings.profiles)} from {settings.profile_source}: {names}")]
     default = settings.default_profile
@@ -286,8 +287,10 @@ def check_profiles(settings: Settings) -> list[Check]:
                                 "be trusted, or remove its confirm_trusted."))
         if not profile.workspace:
             if name == default:
-                checks.append(_warn(label, f"'{name}' has no workspace: every call must pass one",
-                                    f"Add \"workspace\": \"/abs/path\" to profile '{name}'."))
+                # README's way to forbid trusted runs is such a profile ({"guarded": {}}): said, not warned about.
+                bound = ("no call runs trusted" if not profile_grants_trusted(profile)
+                         else "its calls may run trusted")
+                checks.append(_ok(label, f"'{name}' has no workspace: every call passes one; {bound}"))
             continue
         try:
             real = validate_workspace(profile.workspace, settings)

@@ -49,6 +49,7 @@ __all__ = [
     "Repo",
     "take_snapshot",
     "load_snapshot",
+    "release_indexes",
     "write_after",
     "walk_tree",
     "repo_head",
@@ -343,13 +344,15 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
         # No after tree is written: git diffs the after index against the before tree (diff-index
         # --cached), which spares a hundred tree objects on disk per observation of a wide change.
         repo.after_big, repo.after = big, "index"
-    for sub in repo.subs.values():
+    for path, sub in list(repo.subs.items()):
         if sub is not None:
             try:
                 _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored)
             except (GitError, OSError):
-                if not after:
-                    raise
+                if not after:  # a submodule git cannot read is folded, as one the snapshot does not scan
+                    repo.subs[path] = None
+                    repo.folded.append(path + "/")
+                    continue
                 sub.after = ""  # gone or unreadable now: its files are reported from the parent's view
 
 
@@ -517,6 +520,23 @@ def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
     if not os.path.isdir(snapshot.repo.root):
         raise GitError("the repository is gone")
     _scan(snapshot.dir, snapshot.repo, after=True, list_ignored=list_ignored)
+
+
+def release_indexes(snapshot: Snapshot) -> None:
+    """Drop the private index files once the run has ended: they only speed up its own looks after
+    (a stat cache of the workspace, as large as the repository's index); the trees stay with the run."""
+    if not snapshot.dir:
+        return
+    try:
+        names = os.listdir(snapshot.dir)
+    except OSError:
+        return
+    for name in names:
+        if name.endswith(".index"):
+            try:
+                os.unlink(os.path.join(snapshot.dir, name))
+            except OSError:
+                pass
 
 
 def load_snapshot(where: Path) -> Snapshot | None:
