@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import anyio
@@ -189,10 +190,12 @@ def test_verify_worker_finds_a_runs_orphan_by_its_marker_and_kills_only_it(proce
     # The leader is long gone (its pid names nothing, or someone else); what carries the run's marker is its.
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    ours, other = _orphan_with_marker("r-ours"), _orphan_with_marker("r-other")
+    # Markers of this test run alone: a marker is looked for machine-wide, and the two variants run side by side.
+    mine, theirs = f"r-ours-{uuid.uuid4().hex}", f"r-other-{uuid.uuid4().hex}"
+    ours, other = _orphan_with_marker(mine), _orphan_with_marker(theirs)
     stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
     try:
-        verdict, worker = platform.verify_worker(dead.pid, None, "r-ours")
+        verdict, worker = platform.verify_worker(dead.pid, None, mine)
         assert verdict is platform.Identity.SAME and worker is not None
         assert platform.kill_worker_now(worker, wait=5)
         assert ours.wait(timeout=5) == -signal.SIGKILL
