@@ -146,6 +146,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path, max_chars: int | None) -> dict
         "bare": not any(path in shown for path in entry.get("riskiest", [])) and any(
             path in bare for path in entry.get("riskiest", [])),
         "top": packet.changes.review[0].file if packet.changes.review else "",
+        # Where the packet puts the riskiest file: its target number (1-based), 0 when it is not a target.
+        "rank": next((k for k, t in enumerate(packet.changes.review, 1) if t.file in entry.get("riskiest", [])), 0),
     }
 
 
@@ -194,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                     mark = "-" if not row["riskiest"] else "yes" if row["in_view"] else "NO"
                     print(f"{row['name']:<46} files {row['files']:>3}  packet {row['packet']:>5}  view {row['view']:>6}"
                           f"  total {row['packet'] + row['view']:>6}  whole {row['whole']:>8}  riskiest in view {mark}"
-                          + ("" if mark != "NO" else f" (riskiest {row['riskiest'][0]}, top target {row['top']})"))
+                          + ("" if mark != "NO" else f" (riskiest {row['riskiest'][0]}: "
+                             + (f"target {row['rank']}" if row["rank"] else "not a target") + ")"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if skipped:
@@ -220,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  packet + view         {_stats([r['packet'] + r['view'] for r in some])}")
         print(f"  whole git diff        {_stats([r['whole'] for r in some])}")
         if labelled:
+            targeted = [r for r in labelled if r["rank"]]
+            print(f"  riskiest file among the packet's targets: {len(targeted)} of {len(labelled)}; its hunks in the view "
+                  f"when it is: {sum(r['in_view'] for r in targeted)} of {len(targeted)}")
             print(f"  riskiest file's hunks in the view: {hits} of {len(labelled)} commits ({hits / len(labelled):.0%})"
                   + (f"; {bare} of them a file with no lines to show (deleted, binary), by its label" if bare else ""))
     return 0
