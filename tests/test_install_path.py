@@ -27,6 +27,7 @@ from relay.setup.registry import REGISTRY_NAME, USER_SETTINGS, render
 
 ROOT = Path(__file__).resolve().parent.parent
 READMES = (ROOT / "README.md", ROOT / "README.zh.md")
+CONFIGURATION = (ROOT / "docs" / "configuration.md", ROOT / "docs" / "zh" / "configuration.md")  # the README's Configure table moved there
 
 
 # --------------------------------------------------------------------------- server.json and README
@@ -61,10 +62,10 @@ def test_server_json_names_only_settings_the_relay_reads_and_the_readme_explains
         changed = load_settings({"GRAVITY_RELAY_DATA_DIR": "/tmp/d", name: value} if name != "GRAVITY_RELAY_DATA_DIR"
                                 else {name: value})
         assert base != changed, f"{name} changes nothing load_settings reads"
-    for readme in READMES:
-        text = readme.read_text()
+    for page in CONFIGURATION:
+        text = page.read_text()
         for name, _d, _f in USER_SETTINGS:
-            assert f"| `{name}` |" in text, f"{readme.name}: {name} is not in the Configure table"
+            assert f"| `{name}` |" in text, f"{page}: {name} is not in the table of variables"
 
 
 def test_readme_carries_the_registry_marker_and_each_clients_one_liner():

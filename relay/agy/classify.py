@@ -147,7 +147,7 @@ AUTH_SIGNALS: dict[str, re.Pattern[str]] = {
 }
 LOGIN_HINT = (
     "agy is not signed in. Run `agy` once in a terminal on this machine and complete the Google login, then call "
-    "again. (An API key or ADC login works too: see README, 'agy's own credentials'.)"
+    "again. (An API key or ADC login works too: see docs/configuration.md, 'agy's own credentials'.)"
 )
 KEYRING_LOCKED_HINT = (
     "agy keeps its sign-in token in the system keyring, and the keyring was locked (or out of reach) for the "
@@ -155,7 +155,7 @@ KEYRING_LOCKED_HINT = (
     "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR reach agy (the relay passes both to the worker), and unlock the "
     "keyring there (on a headless box: `export $(dbus-launch)` and unlock it in that session). Or use a route "
     "without the keyring: agy's file token (~/.gemini/antigravity-cli/antigravity-oauth-token, used over SSH and in "
-    "containers) or an API key (GEMINI_API_KEY with modelProvider gemini) — README, 'agy's own credentials'."
+    "containers) or an API key (GEMINI_API_KEY with modelProvider gemini) — docs/configuration.md, 'agy's own credentials'."
 )
 KEYRING_HINT = (
     "agy could not reach the system keyring (no D-Bus/Secret Service session?). The relay retried once. "

@@ -20,7 +20,7 @@ from relay.core.settings import WORKER_MARKER_ENV
 
 __all__ = ["build_worker_env", "AGY_AUTH_KEYS", "KEEP", "KEEP_PREFIXES"]
 
-# What agy's own auth reads besides its OAuth token (documented in README, "agy's own credentials").
+# What agy's own auth reads besides its OAuth token (documented in docs/configuration.md, "agy's own credentials").
 AGY_AUTH_KEYS = ("GEMINI_API_KEY", "USE_ADC", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT",
                  "AGY_ADC_AUTH", "GOOGLE_CLOUD_QUOTA_PROJECT", "GOOGLE_CLOUD_LOCATION")
 

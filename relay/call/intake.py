@@ -120,7 +120,7 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
             raise RelayError(
                 Status.RECURSION_REFUSED,
                 f"this relay was started inside agy worker run {settings.inside_worker}; it will not delegate to agy again",
-                "Do the work directly. (agy loads the same MCP config as your editor; see README, 'Antigravity and "
+                "Do the work directly. (agy loads the same MCP config as your editor; see docs/clients.md, 'Antigravity and "
                 "recursion'.)",
             )
         if isinstance(args, ExecuteInput):

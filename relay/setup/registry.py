@@ -21,7 +21,7 @@ REGISTRY_NAME = "io.github.gravity-relay/gravity-relay"
 SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 
 # The environment a user sets in the client's server entry: (name, description, format). Every other
-# GRAVITY_RELAY_* setting has a default that suits a first install (README, "Configure").
+# GRAVITY_RELAY_* setting has a default that suits a first install (docs/configuration.md).
 USER_SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("AGY_BIN", "The agy executable (default: agy on PATH, then its usual install locations).", "filepath"),
     ("GRAVITY_RELAY_DEFAULT_PROFILE", "The profile a call uses when it names none; with it a call needs only a task.",
