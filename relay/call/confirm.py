@@ -21,13 +21,11 @@ Replacing it invalidates tokens not yet used; their calls are refused and ask ag
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import hmac
 import logging
 import os
 import secrets
-import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -44,8 +42,7 @@ from relay.agy.prompt import ARGV_PROMPT_LIMIT
 from relay.call.policy import RunPlan
 from relay.core.contracts import ExecutionMode, Preview, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError, StorageError
-from relay.core.files import private_dir
-from relay.core.platform import owned_by_someone_else
+from relay.core.files import private_dir, read_secret
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
@@ -117,27 +114,14 @@ def key_problem(path: Path) -> tuple[bool, str | None]:
 def _read_private(path: Path) -> tuple[bytes | None, str | None]:
     """(key, None) when the file is a good key; (None, None) when there is none; (None, why) when it must go."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return None, None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return None, "is a symlink"
-        raise StorageError(f"cannot read the confirm key {path}: {exc.strerror or exc}") from None
-    st = os.fstat(fd)  # the file actually opened, not the name: no check-then-use race
-    if stat.S_ISDIR(st.st_mode):
-        # Checked before fdopen, which refuses a directory with IsADirectoryError (and left the fd open).
-        os.close(fd)
+        data, problem = read_secret(path, _KEY_BYTES, tighten=False)
+    except IsADirectoryError:
         raise StorageError(f"the confirm key {path} is a directory",
-                           f"Remove {path}; the relay makes a new key at the next trusted call.")
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(st.st_mode):
-            return None, "is not a regular file"
-        if owned_by_someone_else(st):
-            return None, f"is owned by uid {st.st_uid}, not this user"
-        if os.name != "nt" and st.st_mode & 0o077:
-            return None, f"was readable by others (mode {stat.S_IMODE(st.st_mode):04o})"
-        data = fh.read(_KEY_BYTES + 1)
+                           f"Remove {path}; the relay makes a new key at the next trusted call.") from None
+    except OSError as exc:
+        raise StorageError(f"cannot read the confirm key {path}: {exc.strerror or exc}") from None
+    if data is None:
+        return None, problem
     if len(data) != _KEY_BYTES:
         return None, f"holds {len(data)} bytes, not {_KEY_BYTES}"
     return data, None

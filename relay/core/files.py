@@ -11,10 +11,45 @@ from pathlib import Path
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "read_regular", "private_dir", "create_private"]
+__all__ = ["write_atomic", "read_regular", "read_secret", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def read_secret(path: Path, limit: int, *, tighten: bool) -> tuple[bytes | None, str | None]:
+    """A secret the relay keeps in its data dir (the HTTP token, the confirm key), read by one rule.
+
+    (data, None) for a good file (at most ``limit`` + 1 bytes, so the caller can tell an oversized one);
+    (None, None) when there is none; (None, why) when the file must be replaced: a symbolic link (never
+    followed: its target's text would become the secret and a chmod would land on the target), a FIFO or
+    other non-file (never waited on), another user's file, or one readable by others unless ``tighten``
+    (then it is made owner-only and kept). A folder or an unreadable file raises the OSError: the caller
+    says what to do, since neither can be replaced by the relay.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, "is a symbolic link"
+        raise
+    try:
+        st = os.fstat(fd)  # the file opened, not the name: no check-then-use race
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            return None, "is not a regular file"
+        if owned_by_someone_else(st):
+            return None, f"is owned by uid {st.st_uid}, not this user"
+        if os.name != "nt" and st.st_mode & 0o077:
+            if not tighten:
+                return None, f"was readable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+            os.fchmod(fd, 0o600)
+        return os.read(fd, limit + 1), None
+    finally:
+        os.close(fd)
 
 
 def read_regular(path: Path, limit: int | None = None) -> bytes:

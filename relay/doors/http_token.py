@@ -7,16 +7,13 @@ else. ``setup --http`` reads the same file to register clients.
 
 from __future__ import annotations
 
-import errno
 import hmac
 import logging
 import os
 import secrets
-import stat
 from pathlib import Path
 
-from relay.core.files import private_dir
-from relay.core.platform import owned_by_someone_else
+from relay.core.files import private_dir, read_secret
 
 log = logging.getLogger("relay.doors.http_token")
 
@@ -40,29 +37,16 @@ def _read(path: Path) -> tuple[str | None, str | None]:
     the file must be replaced. Like the confirm key (issue 22): a symbolic link is never followed (its target's
     text would become the token, and the chmod below would land on the target), a FIFO never waited on."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return None, None
+        data, problem = read_secret(path, _MAX_BYTES, tighten=True)  # loosened by someone: the token is a password
+    except IsADirectoryError:
+        raise TokenFileError(f"the HTTP token {path} is a folder. Remove it; the relay makes a new token "
+                             "(then `gravity-relay setup --http` gives clients the new token).") from None
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return None, "is a symbolic link"
         raise TokenFileError(f"cannot read the HTTP token {path}: {exc.strerror or exc}. Fix its permissions, "
                              "or remove it (the relay makes a new one; run `gravity-relay setup --http` again "
                              "to give clients the new token).") from None
-    try:
-        st = os.fstat(fd)  # the file opened, not the name: no check-then-use race
-        if stat.S_ISDIR(st.st_mode):
-            raise TokenFileError(f"the HTTP token {path} is a folder. Remove it; the relay makes a new token "
-                                 "(then `gravity-relay setup --http` gives clients the new token).")
-        if not stat.S_ISREG(st.st_mode):
-            return None, "is not a regular file"
-        if owned_by_someone_else(st):
-            return None, f"is owned by uid {st.st_uid}, not this user"
-        if os.name != "nt" and st.st_mode & 0o077:
-            os.fchmod(fd, 0o600)  # someone loosened it: the token is a password, keep it private
-        data = os.read(fd, _MAX_BYTES + 1)
-    finally:
-        os.close(fd)
+    if data is None:
+        return None, problem
     text = data.decode("utf-8", "replace").strip()
     if len(data) > _MAX_BYTES or any(ch.isspace() for ch in text):
         return None, "does not hold a token"
