@@ -60,27 +60,8 @@ FIXTURES = Path(__file__).resolve().parent / "corpora"
 CORPUS = FIXTURES / "risk_corpus.json"
 RUN_ID = "r20260101T000000-0000abcd"
 
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
-    return env
-
-
-def _git(cwd: Path | None, *args: str, git_dir: Path | None = None) -> bytes:
-    argv = ["git", "-c", "gc.auto=0", "-c", "maintenance.auto=false"]
-    if git_dir is not None:
-        argv += ["--git-dir", str(git_dir)]
-    return subprocess.run([*argv, *args], cwd=cwd, env=_env(), check=True, capture_output=True).stdout
-
-
-def _find_mirror(base: Path, repo: str) -> Path | None:
-    owner, name = repo.split("/")
-    home = base / f"{owner}+{name}"
-    for cand in (base / f"{owner}+{name}.git", home / "repo", home / "repo" / ".git", home, base / f"{name}.git"):
-        if (cand / "HEAD").exists() or (cand / "objects").is_dir():
-            return cand
-    return None
+# One way to reach a mirror and run git on it, shared with the risk bench (same folder on sys.path).
+from bench_risk_corpus import _find_mirror, _git  # noqa: E402
 
 
 def _write_commit(mirror: Path, work: Path, commit: str, parent: str) -> None:
