@@ -61,7 +61,7 @@ CORPUS = FIXTURES / "risk_corpus.json"
 RUN_ID = "r20260101T000000-0000abcd"
 
 # One way to reach a mirror and run git on it, shared with the risk bench (same folder on sys.path).
-from bench_risk_corpus import _find_mirror, _git  # noqa: E402
+from bench_risk_corpus import _checkout_parent, _find_mirror, _git  # noqa: E402
 
 
 def _write_commit(mirror: Path, work: Path, commit: str, parent: str) -> None:
@@ -85,17 +85,10 @@ def _write_commit(mirror: Path, work: Path, commit: str, parent: str) -> None:
 
 
 def _replay(mirror: Path, entry: dict, tmp: Path, max_chars: int | None) -> dict | None:
-    try:
-        commit = _git(None, "rev-parse", "--verify", entry["commit"] + "^{commit}", git_dir=mirror).decode().strip()
-        parent = _git(None, "rev-parse", "--verify", entry.get("base", commit + "^1") + "^{commit}",
-                      git_dir=mirror).decode().strip()
-    except subprocess.CalledProcessError:
+    checked_out = _checkout_parent(mirror, entry, tmp)
+    if checked_out is None:
         return None
-    work = tmp / "ws"
-    if work.exists():
-        shutil.rmtree(work)
-    _git(None, "clone", "-q", "--shared", "--no-checkout", str(mirror), str(work))
-    _git(work, "checkout", "-q", "--detach", parent)
+    work, commit, parent = checked_out
     snap = take_snapshot(work)
     _write_commit(mirror, work, commit, parent)
     changeset = observe_changes(snap, work)

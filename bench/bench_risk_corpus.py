@@ -218,10 +218,11 @@ def _apply(mirror: Path, work: Path, commit: str, parent: str) -> None:
                 target.chmod(0o755)
 
 
-def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
+def _checkout_parent(mirror: Path, entry: dict, tmp: Path) -> tuple[Path, str, str] | None:
+    """(workspace at the entry's parent, commit, parent) in a fresh shared clone; None when the mirror lacks them.
+    A release (``base``..commit) is replayed as one change, as a worker's big run would be."""
     try:
         commit = _git(None, "rev-parse", "--verify", entry["commit"] + "^{commit}", git_dir=mirror).decode().strip()
-        # A release (``base``..commit) is replayed as one change, as a worker's big run would be.
         parent = _git(None, "rev-parse", "--verify", entry.get("base", commit + "^1") + "^{commit}", git_dir=mirror).decode().strip()
     except subprocess.CalledProcessError:
         return None
@@ -230,6 +231,14 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         shutil.rmtree(work)
     _git(None, "clone", "-q", "--shared", "--no-checkout", str(mirror), str(work))
     _git(work, "checkout", "-q", "--detach", parent)
+    return work, commit, parent
+
+
+def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
+    checked_out = _checkout_parent(mirror, entry, tmp)
+    if checked_out is None:
+        return None
+    work, commit, parent = checked_out
     _git(work, "config", "user.name", "Bench")
     _git(work, "config", "user.email", "bench@example.com")
     _git(work, "status", "--porcelain")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +55,16 @@ async def test_execute_with_an_unwritable_data_dir_names_the_dir_and_the_fix(tmp
 def _rpc(proc: subprocess.Popen, message: str) -> None:
     proc.stdin.write(message.encode() + b"\n")
     proc.stdin.flush()
+
+
+def _close(proc: subprocess.Popen) -> None:
+    """End a stdio relay the way a client does (stdin closed); kill it only if it does not go in 20 s."""
+    proc.stdin.close()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _answer(proc: subprocess.Popen, request_id: int, timeout: float = 30.0) -> dict:
@@ -109,12 +118,7 @@ def test_stdio_lone_surrogate_in_arguments_gets_invalid_input_and_the_server_kee
         _rpc(proc, '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"relay://\\udc00"}}')
         assert _answer(proc, 4)["error"]["code"] == -32602
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _close(proc)
     assert launches(agy) == []
 
 

@@ -76,7 +76,7 @@ def test_serve_http_with_a_folder_as_http_token_exits_with_a_clear_error_not_a_t
 
 def test_stdio_arguments_nested_400_deep_get_invalid_input_and_the_server_keeps_answering(tmp_path, repo):
     # Before: the SDK's JSON parser stopped at its recursion limit and the request was dropped: no answer.
-    from test_hostile_input import _answer, _rpc
+    from test_hostile_input import _answer, _close, _rpc
 
     agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
@@ -101,12 +101,7 @@ def test_stdio_arguments_nested_400_deep_get_invalid_input_and_the_server_keeps_
         _rpc(proc, '{"jsonrpc":"2.0","id":4,"method":"tools/list"}')
         assert "tools" in _answer(proc, 4)["result"]  # still answering
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _close(proc)
     assert launches(agy) == []
 
 
