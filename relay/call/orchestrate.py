@@ -92,13 +92,18 @@ class Relay:
         self.settings = settings
         self.environ = dict(os.environ if environ is None else environ)
         self.store = RunStore(settings.runs_dir)
-        self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
+        self.coordinator = Coordinator(settings.data_dir, reap=self.recover_dead_runs,
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
         self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
+
+    def recover_dead_runs(self) -> list[str]:
+        """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
+        new git-ignored file that looks like a secret is listed (the review's rule, handed down)."""
+        return recover_interrupted(self.store, secret_path=is_secret_path)
 
     # ------------------------------------------------------------------ tools
 
