@@ -361,8 +361,9 @@ async def test_retention_removes_a_runs_kept_trees_and_their_objects_with_its_re
     runs = tmp_path / "data" / "runs"
     first = runs / f"{ids[0]}.trees"
     assert (first / "after.json").is_file() and any((first / "objects").rglob("*.pack")), sorted(first.rglob("*"))
+    older, newer = sorted(ids)  # by the id (its second, then its random part): both may start in one second
     summary = apply_retention(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}), max_runs=1)
-    assert [r.run_id for r in summary.removed] == [ids[0]] and summary.errors == []
-    assert str(first) in summary.removed[0].files
-    assert not [p for p in runs.iterdir() if p.name.startswith(ids[0])]  # record, patch, trees: all gone
-    assert (runs / f"{ids[1]}.trees" / "snapshot.json").is_file()  # the kept run keeps its trees
+    assert [r.run_id for r in summary.removed] == [older] and summary.errors == []
+    assert str(runs / f"{older}.trees") in summary.removed[0].files
+    assert not [p for p in runs.iterdir() if p.name.startswith(older)]  # record, patch, trees: all gone
+    assert (runs / f"{newer}.trees" / "snapshot.json").is_file()  # the kept run keeps its trees
