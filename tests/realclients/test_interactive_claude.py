@@ -1,0 +1,128 @@
+"""The real Claude Code CLI, interactive in a terminal, runs a delegation as an MCP task (issue 27, item 2).
+
+Opt-in like the other real-client tests (GRAVITY_RELAY_REAL_CLIENTS=1), and skipped without tmux. The
+test types into Claude Code's TUI in a tmux pane and reads the screen; its model API is the loopback fake
+(anthropic_api.py); the relay is registered by `gravity-relay setup --client claude` alone, behind a tap
+that logs the stdio wire (wiretap.py). What is proved is seen from the relay's side: the wire (tools/call
+answered with a task, tasks/get polled to the run's end, tasks/cancel), the run record, and the fake agy's
+launch log; and from the model's side: the packet in the task notification Claude Code hands it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import make_repo
+from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scenario
+
+from .install import skip_reason
+from .interactive import InteractiveClaude, task_notifications
+from .session import packet_bytes
+from .terminal import tmux_missing
+
+SKIP = skip_reason() or tmux_missing()
+pytestmark = [pytest.mark.real_clients, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
+
+EDITS = [{"op": "write", "path": "hello.txt", "content": "hello\n"}]
+TASKS = "io.modelcontextprotocol/tasks"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "project")
+
+
+def _task_of_the_call(c: InteractiveClaude) -> dict:
+    """The relay's answer to the execute call: a task (resultType "task"), the call having declared the extension."""
+    calls = c.wait_wire(lambda: c.answers_to("tools/call"), 90, "an answer to tools/call")
+    (request,) = c.requests_of("tools/call")
+    assert request["params"]["name"] == "antigravity_execute", c.explain()
+    declared = request["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]
+    assert TASKS in declared, f"Claude Code did not declare the Tasks extension on the call\n{c.explain()}"
+    result = calls[0].get("result") or {}
+    assert result.get("resultType") == "task" and result.get("status") == "working", \
+        f"the call was not answered with a task\n{c.explain()}"
+    return result
+
+
+def _polls(c: InteractiveClaude, task_id: str) -> list[dict]:
+    return [a.get("result") or a for a in c.answers_to("tasks/get")
+            if (a.get("result") or {}).get("taskId") == task_id]
+
+
+def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_the_packet(
+        tmp_path: Path, workspace: Path) -> None:
+    began = time.monotonic()
+    release = tmp_path / "release"  # the fake agy finishes once the test has seen the task polled while working
+    agy = install_fake_agy(tmp_path / "agy", scenario({"behaviour": "success", "edits": EDITS, "sleep": 120,
+                                                        "response": "done", "release_file": str(release)}))
+    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+        c.ask()
+        task = _task_of_the_call(c)
+        run_id = task["taskId"]
+        assert run_id.startswith("r") and task["createdAt"] and "ttlMs" in task and task["pollIntervalMs"] > 0
+        # The call went to the background: Claude Code says so, and polls the task while the run runs.
+        c.terminal.wait_for("MCP task", 30, "Claude Code's background-task line")
+        c.wait_wire(lambda: any(p["status"] == "working" for p in _polls(c, run_id)), 30, "tasks/get: working")
+        release.touch()
+        done = c.wait_wire(lambda: [p for p in _polls(c, run_id) if p["status"] != "working"], 60,
+                           "tasks/get reaching the run's end")[0]
+        # The model is told: the task notification carries the packet.
+        notices = c.wait_wire(lambda: [n for n in task_notifications(c.requests) if run_id in n], 60,
+                              "the task notification in a model request")
+        c.terminal.wait_for(f"MCP task {run_id}", 30, "the completion on screen")
+        records = c.records()
+        explain = c.explain()
+    (rec,) = records
+    assert rec["run_id"] == run_id and rec.get("status") == "SUCCESS", explain
+    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert len(c.agy_launches()) == 1, f"one launch for one call\n{explain}"
+    packet = packet_bytes(rec).decode()
+    assert done["status"] == "completed" and done["result"]["content"][0]["text"] == packet, explain
+    assert done["createdAt"] == task["createdAt"] and done["lastUpdatedAt"] >= done["createdAt"], explain
+    assert len(notices) == 1 and "<status>completed</status>" in notices[0] and packet in notices[0], explain
+    seconds = time.monotonic() - began
+    print(f"claude interactive task: {len(_polls(c, run_id))} tasks/get polls, the model got "
+          f"{len(notices[0].encode())} B of notification for a {len(packet)} B packet; {seconds:.1f}s in all")
+
+
+def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path, workspace: Path) -> None:
+    began = time.monotonic()
+    agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
+    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+        c.ask()
+        run_id = _task_of_the_call(c)["taskId"]
+        c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
+                    "the hanging worker and its grandchild started")
+        (run,) = c.agy_launches()
+        # The person opens the background tasks (↓, Enter) and stops this one (x), as the panel says.
+        c.terminal.wait_for("↓ to manage", 30, "the background-task hint")
+        c.terminal.press("Down")
+        c.terminal.wait_for("enter to view tasks", 10, "the task line selected")
+        c.terminal.press("Enter")
+        c.terminal.wait_for(run_id, 10, "the task's panel")
+        c.terminal.wait_for("x to stop", 10, "the panel's stop key")
+        c.terminal.press("x")
+        c.wait_wire(lambda: c.answers_to("tasks/cancel"), 30, "tasks/cancel answered")
+        gone = _wait_gone(run["pid"], run["grandchild_pid"], seconds=15)
+        c.terminal.wait_for("No tasks currently running", 15, "the panel emptied")
+        records = c.records()
+        cancels = c.answers_to("tasks/cancel")
+        explain = c.explain()
+    assert gone, f"the worker or its grandchild survived tasks/cancel\n{explain}"
+    (rec,) = records
+    assert rec["run_id"] == run_id and rec.get("status") == "CANCELLED", explain
+    assert all("error" not in a for a in cancels), explain
+    print(f"claude interactive cancel: {len(cancels)} tasks/cancel; {time.monotonic() - began:.1f}s in all")
+
+
+def _wait_gone(*pids: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(pid_alive(p) for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
