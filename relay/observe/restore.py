@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from relay.observe.git import GitError
-from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, git_private
+from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, before_trees, git_private
 
 __all__ = ["Before", "before_of", "blob_states", "restore_paths"]
 
@@ -133,6 +133,7 @@ def before_of(snapshot: Snapshot, paths: list[str]) -> dict[str, Before | str]:
     out: dict[str, Before | str] = {}
     if snapshot.source == "report" or snapshot.repo is None:
         return {p: "the relay took no snapshot of this workspace before the run" for p in paths}
+    before_trees(snapshot)  # written by the first look after; now, if there was none
     wanted: dict[int, tuple[Repo, dict[str, str]]] = {}  # repo -> {path in its trees: out path}
     for path in paths:
         where = _locate(snapshot, path)
