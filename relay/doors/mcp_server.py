@@ -37,7 +37,6 @@ from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
                                detacher_for, lone_surrogate, nesting_depth)
 from relay.call.orchestrate import Relay
-from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
 from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
@@ -281,7 +280,7 @@ def serving_relay(settings: Settings) -> Relay:
         log.warning("configuration: %s", problem)
     relay = Relay(settings)
     try:
-        recovered = recover_interrupted(relay.store)
+        recovered = relay.recover_dead_runs()
         if recovered:
             log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
     except OSError as exc:

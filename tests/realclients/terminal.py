@@ -64,6 +64,19 @@ class Terminal:
     def press(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "client", *keys)
 
+    def press_until(self, key: str, want: Callable[[str], bool], what: str, *, tries: int = 3,
+                    each: float = 5.0) -> str:
+        """Press ``key`` until the screen shows ``want``: a TUI that is still re-rendering may drop a key
+        (seen with Claude Code's forms under load), so a key whose effect is not seen is pressed again."""
+        for attempt in range(tries):
+            self.press(key)
+            try:
+                return self.wait_for(want, each, what)
+            except AssertionError:
+                if attempt == tries - 1 or self.dead():
+                    raise
+        raise AssertionError(what)  # not reached
+
     def dead(self) -> bool:
         got = self._tmux("display-message", "-p", "-t", "client", "#{pane_dead}", check=False)
         return got.returncode != 0 or got.stdout.strip() == "1"

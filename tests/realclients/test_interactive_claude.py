@@ -10,16 +10,18 @@ launch log; and from the model's side: the packet in the task notification Claud
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import make_repo
-from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scenario, success_scenario
 
+from .dialogue import Delegation
 from .install import skip_reason
-from .interactive import InteractiveClaude, task_notifications
+from .interactive import Interactive, task_notifications
 from .session import packet_bytes
 from .terminal import tmux_missing
 
@@ -35,7 +37,7 @@ def workspace(tmp_path: Path) -> Path:
     return make_repo(tmp_path / "project")
 
 
-def _task_of_the_call(c: InteractiveClaude) -> dict:
+def _task_of_the_call(c: Interactive) -> dict:
     """The relay's answer to the execute call: a task (resultType "task"), the call having declared the extension."""
     calls = c.wait_wire(lambda: c.answers_to("tools/call"), 90, "an answer to tools/call")
     (request,) = c.requests_of("tools/call")
@@ -48,7 +50,7 @@ def _task_of_the_call(c: InteractiveClaude) -> dict:
     return result
 
 
-def _polls(c: InteractiveClaude, task_id: str) -> list[dict]:
+def _polls(c: Interactive, task_id: str) -> list[dict]:
     return [a.get("result") or a for a in c.answers_to("tasks/get")
             if (a.get("result") or {}).get("taskId") == task_id]
 
@@ -59,7 +61,7 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
     release = tmp_path / "release"  # the fake agy finishes once the test has seen the task polled while working
     agy = install_fake_agy(tmp_path / "agy", scenario({"behaviour": "success", "edits": EDITS, "sleep": 120,
                                                         "response": "done", "release_file": str(release)}))
-    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
         c.ask()
         task = _task_of_the_call(c)
         run_id = task["taskId"]
@@ -92,7 +94,7 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
 def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path, workspace: Path) -> None:
     began = time.monotonic()
     agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
-    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
         c.ask()
         run_id = _task_of_the_call(c)["taskId"]
         c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
@@ -126,3 +128,100 @@ def _wait_gone(*pids: int, seconds: float) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+# ---------------------------------------------------------------------------- a person confirms (issue 27, item 1)
+
+FIELD = "Run this trusted agy run?"
+
+
+def _gated(tmp_path: Path, workspace: Path) -> Interactive:
+    agy = install_fake_agy(tmp_path / "agy", success_scenario(EDITS))
+    profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": "human"}}
+    return Interactive("claude", tmp_path / "run", agy, workspace,
+                             dialogue=Delegation(str(workspace), feedback=None, profile="gated"),
+                             relay_env={"GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
+
+
+def _form(c: Interactive) -> str:
+    """The confirmation form on screen: the relay's question (the preview) and its one required field."""
+    shown = c.terminal.wait_for("requests your input", 60, "the confirmation form")
+    assert "run agy in TRUSTED mode" in shown and str(c.workspace) in shown and FIELD in shown, shown
+    assert not c.agy_launches(), f"agy ran before the person answered\n{c.explain()}"
+    return shown
+
+
+def _choose(c: Interactive, value: str) -> None:
+    """Open the field's choices (→), move to ``value``, select it (Space), go down to the buttons."""
+    c.terminal.press("Right")
+    c.terminal.wait_for("◯ cancel", 10, "the field's choices")
+    if value == "cancel":
+        c.terminal.press("Down")
+    c.terminal.press("Space")
+    c.terminal.wait_for(f"{FIELD}: ▸ {value}", 10, f"{value!r} chosen")
+    c.terminal.press("Down")
+    c.terminal.wait_for("❯ Accept", 10, "the Accept button focused")
+
+
+def _submit(c: Interactive, key: str = "Enter") -> None:
+    c.terminal.press_until(key, lambda s: "requests your input" not in s, "the form closed")
+
+
+def _answer_on_the_wire(c: Interactive) -> dict:
+    """The person's answer as Claude Code sent it back: the retried tools/call's inputResponses."""
+    retried = c.wait_wire(lambda: [r for r in c.requests_of("tools/call") if r["params"].get("inputResponses")], 30,
+                          "the tools/call retried with the person's answer")
+    assert len(c.requests_of("tools/call")) == 2, c.explain()
+    return retried[0]["params"]["inputResponses"]["confirm_trusted"]
+
+
+def test_claude_code_interactive_shows_the_confirmation_form_and_run_launches_agy_once(
+        tmp_path: Path, workspace: Path) -> None:
+    began = time.monotonic()
+    with _gated(tmp_path, workspace) as c:
+        c.ask()
+        _form(c)
+        _choose(c, "run")
+        _submit(c)
+        said = _answer_on_the_wire(c)
+        # Confirmed, the run goes on as a task (the question was settled before the task was made).
+        answers = c.wait_wire(lambda: c.answers_to("tools/call")[1:], 30, "the answer to the confirmed call")
+        run_id = answers[0]["result"]["taskId"]
+        c.wait_wire(lambda: [p for p in _polls(c, run_id) if p["status"] == "completed"], 60, "the run's end")
+        c.wait_wire(lambda: [n for n in task_notifications(c.requests) if run_id in n], 60, "the task notification")
+        records, explain = c.records(), c.explain()
+    assert said == {"action": "accept", "content": {"decision": "run"}}, explain
+    assert len(c.agy_launches()) == 1, f"one confirmation, one launch\n{explain}"
+    assert [r.get("status") for r in records if r["run_id"] == run_id] == ["SUCCESS"], explain
+    assert "--dangerously-skip-permissions" in c.agy_launches()[0]["argv"], explain
+    assert (workspace / "hello.txt").read_text() == "hello\n"
+    print(f"claude interactive confirm (run): {time.monotonic() - began:.1f}s in all")
+
+
+@pytest.mark.parametrize("how", ["escape", "decline", "choose_cancel"])
+def test_claude_code_interactive_confirmation_refused_runs_nothing(tmp_path: Path, workspace: Path, how: str) -> None:
+    began = time.monotonic()
+    with _gated(tmp_path, workspace) as c:
+        c.ask()
+        _form(c)
+        if how == "escape":
+            _submit(c, "Escape")
+        elif how == "decline":
+            c.terminal.press("Down")
+            c.terminal.wait_for("❯ Accept", 10, "the buttons focused")
+            c.terminal.press("Right")
+            _submit(c)
+        else:
+            _choose(c, "cancel")
+            _submit(c)
+        said = _answer_on_the_wire(c)
+        outputs = c.wait_wire(lambda: c.dialogue.outputs, 60, "the refusal handed to the model")
+        explain = c.explain()
+    expected = {"escape": {"action": "cancel"}, "decline": {"action": "decline"},
+                "choose_cancel": {"action": "accept", "content": {"decision": "cancel"}}}[how]
+    assert said == expected, explain
+    assert not c.agy_launches(), f"agy ran although the person did not confirm\n{explain}"
+    told = outputs[0].text
+    assert "nothing ran" in told and "CONFIRMATION_REQUIRED" in told, told
+    assert "confirm" not in json.loads(told[told.index("{"):]).get("preview", {}), "the token reached the model"
+    print(f"claude interactive confirm ({how}): {time.monotonic() - began:.1f}s in all")
