@@ -5,10 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay.review.line_shapes import SAMPLE_LINES
-from relay.review.line_shapes import SAMPLE_CHARS
+from relay.review.line_shapes import LINE_CHARS
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
+from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters, partly_kept, rule_lines
 from relay.review.packet import rank_changes
 from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, max_risk
 from relay.review.task_reading import task_security
@@ -395,13 +394,13 @@ def test_security_tokens_see_an_edited_regular_expression(removed: list[str], ad
     assert (out.risk == "high" and "regular expression" in out.reasons[0]) is fires, out.reasons
 
 
-def test_security_tokens_see_a_regular_expression_longer_than_the_sample_line() -> None:
-    # Regression: semver-regex 4.0.1 (CVE-2021-3795) edits a 230-character one-line pattern; the
-    # sample keeps 200 characters of a line, so neither side held a whole literal and it was low.
-    old = "\treturn /(?<=^v?|\\sv?)(?:(?:0|[1-9]\\d*)\\.){2}(?:0|[1-9]\\d*)(?:-(?:0|[1-9]\\d*|[\\da-z-]*[a-z-][\\da-z-]*)" + "(?:\\.[\\da-z-]+)*" * 12 + "/gi;"
+def test_security_tokens_see_a_regular_expression_longer_than_a_kept_line() -> None:
+    # Regression: semver-regex 4.0.1 (CVE-2021-3795) edits a long one-line pattern; observation cuts
+    # a line at LINE_CHARS, so when neither side holds a whole literal the cut one is still read.
+    old = "\treturn /(?<=^v?|\\sv?)(?:(?:0|[1-9]\\d*)\\.){2}(?:0|[1-9]\\d*)(?:-(?:0|[1-9]\\d*|[\\da-z-]*[a-z-][\\da-z-]*)" + "(?:\\.[\\da-z-]+)*" * 80 + "/gi;"
     new = old.replace("[1-9]\\d*)\\.", "[1-9]\\d{0,9})\\.")
-    cut = [line[:SAMPLE_CHARS] for line in (old, new)]
-    assert all(len(line) == SAMPLE_CHARS for line in cut)
+    cut = [line[:LINE_CHARS] for line in (old, new)]
+    assert all(len(line) == LINE_CHARS for line in cut)
     out = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[1]]), NO_CTX)
     assert out.risk == "high" and "regular expression" in out.reasons[0], out.reasons
     same = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[0] + ""]), NO_CTX)
@@ -769,18 +768,35 @@ def test_an_edit_that_changes_one_token_is_not_mechanical(removed: list[str], ad
     assert not out.reasons[0].startswith("mechanical:")
 
 
-def test_an_incomplete_sample_is_never_called_mechanical() -> None:
+def test_lines_kept_only_in_part_are_never_called_mechanical() -> None:
+    # Observation keeps HUNK_LINES a side: what it dropped cannot show that nothing else changed.
     change = fc("src/mod.py", additions=400, deletions=400, removed_lines=CODE40, added_lines=list(reversed(CODE40)))
-    assert not assess(change, NO_CTX).reasons[0].startswith("mechanical:")
+    assert not assess(change, RiskContext(partial=frozenset({"src/mod.py"}))).reasons[0].startswith("mechanical:")
+    assert assess(change, NO_CTX).reasons == ["mechanical: lines reordered or re-indented only"]
+    # build_review knows it from the counts: fewer lines kept than changed.
+    [out] = assess_all([change], RiskContext(partial=partly_kept([change])))
+    assert not out.reasons[0].startswith("mechanical:")
+
+
+def test_the_rules_read_whole_hunks_not_a_sample() -> None:
+    # A token past the 40th changed line (the old sample's cut) is read, in a hunk of code
+    # whose comment lines the rules leave out.
+    body = [f"    value_{i} = compute({i})" for i in range(60)]
+    change = rule_lines(fc("src/walk.py", additions=62, added_lines=["    # walk the tree", *body, "    if not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]))
+    assert "    # walk the tree" not in change.added_lines and len(change.added_lines) == 62
+    out = assess(change, NO_CTX)
+    assert out.risk == "high" and "realpath" in out.reasons[0], out.reasons
 
 
 def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
+    # Lines kept only in part that read the same on both sides: a formatter's run too big to keep whole.
     before = [f"    check_symlink(path_{i}, 'x')" for i in range(40)]
     after = [f'    check_symlink(path_{i}, "x")' for i in range(40)]
-    out = assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=after), NO_CTX)
+    part = RiskContext(partial=frozenset({"src/walk.py"}))
+    out = assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=after), part)
     assert out.risk == "medium" and out.reasons[0].startswith("large change")
     edited = [f"    check_symlink(path_{i}, flag_{i})" for i in range(40)]
-    assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), NO_CTX).risk == "high"
+    assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), part).risk == "high"
 
 
 def test_a_formatter_run_over_a_huge_file_is_medium_not_high() -> None:
@@ -907,12 +923,11 @@ def test_a_formatter_splitting_a_case_call_loses_no_case() -> None:
     assert assess(change, NO_CTX).risk == "low"
 
 
-def test_a_full_added_sample_cannot_show_lost_cases() -> None:
+def test_lines_kept_only_in_part_cannot_show_lost_cases() -> None:
     removed = [f"  it('case {i}', () => {{" for i in range(17)]
     added = ["  t.test('case 0', t => {"] + [f"    t.equal(run({i}), {i})" for i in range(39)]
-    assert len(added) == SAMPLE_LINES
-    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "low"
-    assert assess(_test_change(removed, added[:5], "test/errors.js"), NO_CTX).risk == "high"
+    assert assess(_test_change(removed, added, "test/errors.js"), RiskContext(partial=frozenset({"test/errors.js"}))).risk == "low"
+    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "high"
 
 
 def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:

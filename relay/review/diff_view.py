@@ -33,12 +33,10 @@ from typing import Any
 
 from relay.core.contracts import FileChange, ReviewTarget, RunRecord, Status
 from relay.core.redact import redact
-from relay.review.file_kinds import sample_filter
-from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import CONTEXT, RangeHunk, cut_hunks, parse_lines, window
-from relay.review.risk import RiskContext, assess, risk_rank
+from relay.review.telling import read_alone, telling_order
 
 __all__ = ["diff_view", "DEFAULT_VIEW_CHARS", "view_labels"]
 
@@ -97,32 +95,9 @@ def _span(r: tuple[int, int]) -> str:
     return f"{r[0]}" if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
 
-def _sample(path: str, lines: tuple[str, ...]) -> list[str]:
-    keep = sample_filter(path)
-    return [ln[:SAMPLE_CHARS] for ln in lines if keep(ln)][:SAMPLE_LINES]
-
-
-def _stem(reason: str) -> str:
-    return reason.split(" (", 1)[0].split(":", 1)[0]
-
-
 def _telling(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
-    """The hunk the ranking would call most telling: its own assessment nearest the file's (risk,
-    then reasons in common), then the one that changes most, then the first."""
-    if len(hunks) < 2:
-        return 0
-    stems = {_stem(r) for r in change.reasons} if change is not None else set()
-    kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
-
-    def score(i: int) -> tuple[int, int, int, int]:
-        h = hunks[i]
-        alone = assess(FileChange(path=path, kind=kind, additions=len(h.added), deletions=len(h.removed),
-                                  ranges=[(h.start, h.end)], added_lines=_sample(path, h.added),
-                                  removed_lines=_sample(path, h.removed)), RiskContext())
-        shared = len(stems & {_stem(r) for r in alone.reasons})
-        return risk_rank(alone.risk), shared, h.changed, -i
-
-    return max(range(len(hunks)), key=score)
+    """The hunk the ranking would call most telling (``relay.review.telling``)."""
+    return telling_order(change, path, hunks)[0] if hunks else 0
 
 
 def _facts(section: Section) -> str:
@@ -305,13 +280,7 @@ def _render_items(items: list[_Item], pick: _Pick) -> list[str]:
 
 def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int]:
     """How the ranking reads these lines alone: (their risk, how many of the file's reasons they give)."""
-    kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
-    start = 1
-    found = assess(FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed),
-                              ranges=[(start, start + max(len(added), 1) - 1)], added_lines=_sample(path, added),
-                              removed_lines=_sample(path, removed)), RiskContext())
-    stems = {_stem(r) for r in change.reasons} if change is not None else set()
-    return risk_rank(found.risk), len(stems & {_stem(r) for r in found.reasons})
+    return read_alone(change, path, added, removed)
 
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.

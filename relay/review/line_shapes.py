@@ -1,7 +1,7 @@
 """The shapes of changed lines that more than one reader of them needs.
 
-How much of each side the observation keeps, what an import line looks like, and a line as a
-formatter cannot change it ("squeezed"): the security reader and the mechanical-edit reader
+How long a kept line may be, what an import line looks like, and a line as a formatter cannot
+change it ("squeezed"): the security reader and the mechanical-edit reader
 (``relay.review.security_reading``, ``relay.review.code_reading``) both ask whether a line
 stands again on the other side of a change once a formatter's freedom is taken out.
 """
@@ -12,13 +12,14 @@ import functools
 import re
 from collections.abc import Sequence
 
-__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "formatter_run"]
+from relay.observe.changes import HUNK_CHARS
 
-# How many changed lines of each side the rules read (relay.review.file_kinds.sampled keeps them). A side that
-# kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
-SAMPLE_LINES = 40
-# How many characters of each kept line; a longer line (a minified regex, a long literal) is cut.
-SAMPLE_CHARS = 200
+__all__ = ["LINE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share"]
+
+# The rules read whole hunks: every changed line observation keeps (``relay.observe.changes``: up to
+# HUNK_LINES a side, each cut to HUNK_CHARS characters). A longer line (a minified regex, a long
+# literal) arrives cut at this length.
+LINE_CHARS = HUNK_CHARS
 
 # An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
 IMPORT_RE = re.compile(
@@ -38,15 +39,6 @@ _SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrappin
 # The share of a file's changed lines found again on the other side above which the file
 # reads as a formatter's run (a fix rewrites its lines; a formatter only moves their text).
 FORMATTER_SHARE = 0.8
-
-
-def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
-    """Whether a sample reads as a formatter's run: nearly every changed line stands again,
-    squeezed, on the other side (a fix rewrites its lines; a formatter only moves their text)."""
-    if not added or not removed:
-        return False
-    joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]
-    return formatter_share(added, removed, joined) >= FORMATTER_SHARE
 
 
 def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:
