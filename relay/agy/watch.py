@@ -1,6 +1,6 @@
 """The lines and events that stop a worker while it runs, before it changes anything.
 
-``RunWatch`` adds two stops to the sign-in ones of ``classify.AuthWatch`` (agy-protocol.md §7):
+``RunWatch`` adds two stops to the sign-in ones of ``auth_reading.AuthWatch`` (agy-protocol.md §7):
 
 - a continue into a conversation agy does not know: agy 1.3.x prints
   `warning: conversation "<id>" not found` (stderr; `Warning: … not found.` on stdout in text
@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from relay.agy.classify import AuthWatch
+from relay.agy.auth_reading import AuthWatch
 from relay.core.contracts import Status
 
 __all__ = ["RunWatch", "AUTO_APPROVE_MODES"]

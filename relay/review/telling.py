@@ -1,11 +1,13 @@
-"""Which part of a changed file tells most: its hunks (or line ranges) read alone by the ranking.
+"""Where the ranking's finding sits in a file's change: its most telling ranges and hunk, and a window of a
+hunk too big to show whole, placed around its most telling row.
 
-A file's risk and reasons are decided on all its changed lines (``relay.review.risk.assess``). To
-point a reviewer at the right place, each part is read alone by the same rules: the part whose own
-reading comes closest to the file's (its risk, then how many of the file's reasons it gives again)
-is the most telling, then the one that changes most, then the first. The packet names a file's most
-telling ranges first (``relay.review.packet``); the review read spends its budget on each target's
-most telling hunk first and windows a big hunk around its most telling row (``relay.review.diff_view``).
+A file's risk and reasons are decided on all its changed lines (``relay.review.risk.assess``). To point a
+reviewer at the right place, each part of it (a range, a hunk, a row) is read alone by the same rules: the
+part whose own reading comes closest to the file's (its risk, then how many of the file's reasons it gives
+again) is the most telling, then the one that changes most, then the first. The packet names a file's most
+telling ranges first (``relay.review.packet``); the review read (``relay.review.diff_view``) shows each
+target's most telling hunk first and windows a big hunk around its most telling row; the view decides how
+much room each gets (``relay.review.view_budget``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ from typing import Protocol
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import line_filter
+from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.risk import RiskContext, assess, risk_rank
 
-__all__ = ["Part", "read_alone", "telling_order"]
+__all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
+
+# A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
+_WINDOW_SCAN = 400
 
 
 class Part(Protocol):
@@ -66,3 +72,63 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -
         return read_alone(change, path, p.added, p.removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
 
     return sorted(range(len(parts)), key=score, reverse=True)
+
+
+def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
+    """The hunk the ranking would call most telling (``telling_order``'s first)."""
+    return telling_order(change, path, hunks)[0] if hunks else 0
+
+
+def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int]:
+    return read_alone(change, path, added, removed)
+
+
+def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
+    """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
+    base = _alone(change, path, (), ())
+    best: tuple[tuple[int, int], int] | None = None
+    for i, ln in enumerate(lines[:_WINDOW_SCAN]):
+        if ln.sign not in "+-":
+            continue
+        body = (ln.text[1:-1],)
+        score = _alone(change, path, body if ln.sign == "+" else (), body if ln.sign == "-" else ())
+        if score > base and (best is None or score > best[0]):
+            best = (score, i)
+    return None if best is None else best[1]
+
+
+def cut_window(change: FileChange | None, path: str, text: str, room: int, line_chars: int, least: int) -> str | None:
+    """A window of a hunk too big for ``room``: from just before the row the ranking finds most telling (else
+    its first added row, else its top), as many rows as fit, with its own ``@@`` counts and a line saying the rest is in the patch;
+    None when fewer than ``least`` rows fit."""
+    lines = parse_lines(text)
+    total = len(lines)
+    row = _telling_row(change, path, lines)
+    where = "around the ranking's finding"
+    if row is None:
+        # Nothing tells more than the rest: what the worker wrote (the first added line) says most.
+        row = next((i for i, ln in enumerate(lines) if ln.sign == "+"), None)
+        where = "from its first added line"
+    if row is None or row <= CONTEXT:
+        where = "from its top"
+    note = f"# … {{}} of this hunk's {total:,} lines, {where}\n"
+    sizes = [len(ln.text) if len(ln.text) <= line_chars + 1 else line_chars + 24 for ln in lines]
+    budget = room - len(note) - 8 - 40  # 8: the count's digits; 40: the @@ line
+    first = max((row or 0) - CONTEXT, 0)
+    end = first
+    used = 0
+    while end < total and used + sizes[end] <= budget:
+        used += sizes[end]
+        end += 1
+    while first > 0 and used + sizes[first - 1] <= budget:
+        first -= 1
+        used += sizes[first]
+    if end - first < max(least, 1):
+        return None
+    shown = window(text, first, end, line_chars=line_chars)
+    while len(shown) + len(note) + 8 > room and end - first > max(least, 1):
+        end -= 1
+        shown = window(text, first, end, line_chars=line_chars)
+    if len(shown) + len(note) + 8 > room:
+        return None
+    return shown + note.format(end - first)

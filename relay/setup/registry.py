@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from relay import __version__
-from relay.setup.clients import PACKAGE_NAME
+from relay.setup.launch import PACKAGE_NAME
 
 __all__ = ["REGISTRY_NAME", "SCHEMA_URL", "USER_SETTINGS", "server_json", "render"]
 

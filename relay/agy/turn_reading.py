@@ -1,0 +1,163 @@
+"""How the turn itself went wrong: a signal the relay did not send, background tasks cut at exit, a command line
+agy refused, tool calls agy denied or refused by the user's rules, a model agy does not know."""
+
+from __future__ import annotations
+
+import re
+
+from relay.agy.agy_said import envelope_status, error_text, first_line, succeeded
+from relay.agy.outcome import Outcome
+
+__all__ = [
+    "UNKNOWN_FLAG", "interrupted", "interrupted_message", "interrupted_hint", "background_cut",
+    "background_message", "cli_refused", "cli_refused_message", "refusals_flag", "denied_message", "denied_hint",
+    "bad_model", "model_message", "model_hint",
+]
+
+_SOFT_DENY_ACTION = re.compile(r"required the \"([\w-]+)\" permission")
+UNKNOWN_FLAG = re.compile(r"flags provided but not defined: (-\S+)")
+_INTERRUPTED = re.compile(r"^error: interrupted\s*$", re.MULTILINE)
+_BACKGROUND_CUT = re.compile(r"terminating (\d+) background task\(s\) on exit")
+_TOOK_PROMPT = re.compile(r"-p took .{0,80} as its prompt")
+_BAD_MODEL = re.compile(r"invalid model selection|Failed to resolve model flag|Available models:|is not recognized")
+_RESOLVE_MODEL = re.compile(r"Failed to resolve model flag (\S+?):? model (\S+) is not recognized")
+_QUOTED_MODEL = re.compile(r"model \"([^\"]+)\"")
+_SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*[a-z0-9]")
+
+
+def interrupted(o: Outcome) -> bool:
+    """agy's turn ended "interrupted" (a SIGINT/SIGTERM; agy-protocol.md §7.2), or its result said CANCELED.
+    Read only after the rules for the relay's own stops (timeout, early stop; cancel is handled by the caller)."""
+    return (error_text(o).strip() == "interrupted" or envelope_status(o) == "CANCELED"
+            or (not succeeded(o) and bool(_INTERRUPTED.search(o.stderr))))
+
+
+def interrupted_message(o: Outcome) -> str:
+    if envelope_status(o) == "CANCELED":
+        return "agy reported its turn CANCELED (the relay did not stop it)"
+    return ("agy's turn was interrupted by a signal the relay did not send (an OOM killer, a shutdown, or a Ctrl-C "
+            "on its process group); not retried")
+
+
+def interrupted_hint(o: Outcome) -> str:
+    how = ("the conversation was kept: antigravity_continue(run_id, feedback) carries on from where it stopped "
+           "(review the listed changes first)") if _conversation_of(o) else "call again with the whole task"
+    return f"Nothing was retried; {how}. If it keeps happening, check the machine's memory and who signals agy."
+
+
+def _conversation_of(o: Outcome) -> str | None:
+    cid = (o.envelope or {}).get("conversation_id")
+    return cid if isinstance(cid, str) and cid else o.conversation_id
+
+
+def background_cut(o: Outcome) -> bool:
+    return succeeded(o) and bool(_BACKGROUND_CUT.search(o.stderr))
+
+
+def background_message(o: Outcome) -> str:
+    n = _BACKGROUND_CUT.search(o.stderr)[1]
+    return (f"agy ended the turn while {n} background task(s) still ran and terminated them at exit (agy said: "
+            f"terminating {n} background task(s) on exit): the answer is the worker's narration, not the finished "
+            "work")
+
+
+def cli_refused(o: Outcome) -> bool:
+    """Exit 2 for something else than an unknown flag (agy-protocol.md §7.4): not an old agy."""
+    return (o.exit_code == 2 and o.json_lines == 0 and not UNKNOWN_FLAG.search(o.stderr)
+            and "panic:" not in o.stderr)  # a Go panic exits 2 too: a crash, read by the stream rules below
+
+
+def cli_refused_message(o: Outcome) -> str:
+    said = first_line(o.stderr) or first_line(o.log)
+    what = "took a dash-leading word as its prompt" if _TOOK_PROMPT.search(o.stderr) else "refused its command line"
+    return f"agy {what} (exit 2, not an unknown flag: this agy is not too old)" + (f": {said[:200]}" if said else "")
+
+
+def refusals_flag(o: Outcome) -> str:
+    """The packet's line for tool calls agy's own rules refused (agy-protocol.md §7.1): the turn went on and
+    ended SUCCESS with denied_actions empty, but a reviewer needs to know what the worker was not let do."""
+    more = o.refused_total - len(o.refusals)
+    return (f"agy refused {o.refused_total} tool call(s) by your rules: " + "; ".join(o.refusals)
+            + (f"; and {more} more" if more > 0 else ""))
+
+
+def _denied(o: Outcome) -> list[str]:
+    """What agy auto-denied: the envelope's denied_actions, else the permission named on stderr."""
+    env = o.envelope or {}
+    out = []
+    for a in env.get("denied_actions") or []:
+        if isinstance(a, dict):
+            action, name = a.get("action"), a.get("display_name")
+            label = f"{name} ({action})" if name and action else str(name or action)
+            if label not in out:
+                out.append(label)
+    if not out:
+        out = [f'the "{m}" permission' for m in dict.fromkeys(_SOFT_DENY_ACTION.findall(o.stderr))]
+    return out
+
+
+def _denied_kinds(o: Outcome) -> set[str]:
+    kinds = {str(a.get("action")) for a in (o.envelope or {}).get("denied_actions") or [] if isinstance(a, dict)}
+    return kinds | set(_SOFT_DENY_ACTION.findall(o.stderr))
+
+
+def denied_message(o: Outcome) -> str:
+    what = _denied(o)
+    return "agy auto-denied " + (", ".join(what) if what else "a tool permission") + " (headless agy cannot ask)"
+
+
+def denied_hint(o: Outcome) -> str:
+    kinds = _denied_kinds(o)
+    writes = kinds & {"edit", "write", "file", "write_file", "edit_file", "create_file"}
+    if writes:
+        return ("Safe mode's `--mode accept-edits` did not let file edits through on this agy (agy-protocol.md §6.1; "
+                "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' "
+                "(agy then auto-approves every tool: keep it to workspaces you can revert), or allow file edits in "
+                "agy's settings.json (permissions.allow).")
+    if "command" in kinds or not kinds:
+        return ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
+                "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
+                "execution_mode 'trusted'.")
+    names = ", ".join(sorted(kinds))
+    return (f"Allow {names} in agy's settings.json (permissions.allow), or use a profile with execution_mode "
+            "'trusted'.")
+
+
+def bad_model(o: Outcome) -> bool:
+    return bool(_BAD_MODEL.search(error_text(o) + "\n" + ("" if succeeded(o) else o.stderr + "\n" + o.log)))
+
+
+def _model_facts(o: Outcome) -> tuple[str, list[str]]:
+    """(the model agy refused, the slugs it listed after "Available models:"), at most 40."""
+    text = error_text(o) + "\n" + o.stderr + "\n" + o.log
+    named = _RESOLVE_MODEL.search(text) or _QUOTED_MODEL.search(text)
+    model = named[1] if named else ""
+    listed: list[str] = []
+    at = text.find("Available models:")
+    if at >= 0:
+        for line in text[at + len("Available models:"):].splitlines():
+            # a row is "slug", "slug<TAB>Label" or "slug · description"; labels hold no hyphenated lowercase word
+            tokens = (t.strip("\"'`.;()") for t in re.split(r"[,\s]+", line.strip()))
+            slugs = [t for t in tokens if _SLUG.fullmatch(t) and "-" in t]
+            if not slugs and listed:
+                break  # the list ended
+            listed += [slug for slug in slugs if slug not in listed]
+            if len(listed) >= 40:
+                break
+    return model, listed[:40]
+
+
+def model_message(o: Outcome) -> str:
+    model, _ = _model_facts(o)
+    first = first_line(error_text(o)) or next(
+        (ln.strip() for ln in (o.stderr + "\n" + o.log).splitlines() if _BAD_MODEL.search(ln)), "")
+    return f"agy rejected the model settings{f' (model {model})' if model else ''}: {first[:200]}"
+
+
+def model_hint(o: Outcome) -> str:
+    model, listed = _model_facts(o)
+    shown = ", ".join(listed[:12]) + (f" … ({len(listed) - 12} more)" if len(listed) > 12 else "")
+    known = f" Available on this agy: {shown}." if listed else ""
+    which = f"`{model}` is not a model this agy knows." if model else "agy refused the model settings."
+    return (f"{which}{known} Use a slug from `agy models` in the profile's model, and do not combine --effort "
+            "with an effort-suffixed model.")

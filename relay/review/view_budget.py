@@ -1,0 +1,161 @@
+"""How the review read spends its characters: which hunks of which items it shows, whole or as a window.
+
+First each review target's most telling hunk (``relay.review.telling``), one risk at a time from the
+highest, the room split among the targets of a risk by water-filling with the riskiest target weighing
+double; a hunk bigger than its share shows a window of it, around the row the ranking finds most telling.
+Then the targets' other hunks, in target and line order; then, with room left, the rest of the change: the
+ranges past the three a target names, then the files that are not targets, in the packet's risk order. The
+riskiest target is never dropped for the others: when even a window of its hunk does not fit, it keeps its
+label and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from relay.review.telling import cut_window
+from relay.review.view_items import Item
+
+__all__ = ["Pick", "spend"]
+
+# The first pass: a share smaller than this (characters) is too small for a useful window, and a window
+# shows at least this many rows (the riskiest target's: one); room is kept for a lower risk's telling hunk
+# this small (label included) while higher ones are cut; "(shown: k of n hunks)" on a label costs this.
+_MIN_SHARE = 400
+_MIN_ROWS = 3
+_SMALL = 360
+_NOTE_COST = 28
+_RISKS = ("high", "medium", "low")
+# The length of the closing note's shortest form, which the riskiest target may take the rest of.
+_SHORT_TAIL = 32
+
+
+@dataclass
+class Pick:
+    """What the view shows: per item, the hunks chosen (a cut text for one too big to show whole), and
+    the items shown by their label alone (a deleted or binary file)."""
+
+    chosen: dict[int, list[int]] = field(default_factory=dict)
+    order: list[tuple[int, int]] = field(default_factory=list)
+    cut: dict[tuple[int, int], str] = field(default_factory=dict)
+    labels: set[int] = field(default_factory=set)
+
+    def shows(self, i: int) -> bool:
+        return i in self.chosen or i in self.labels
+
+    def take(self, i: int, h: int) -> None:
+        self.chosen.setdefault(i, []).append(h)
+        self.order.append((i, h))
+
+    def take_label(self, i: int) -> None:
+        self.labels.add(i)
+        self.order.append((i, -1))
+
+    def drop_last(self) -> None:
+        i, h = self.order.pop()
+        if h < 0:
+            self.labels.discard(i)
+            return
+        self.chosen[i].remove(h)
+        if not self.chosen[i]:
+            del self.chosen[i]
+        self.cut.pop((i, h), None)
+
+
+def _fill(needs: dict[int, int], weights: dict[int, int], room: int) -> dict[int, int]:
+    """Water-filling: each gets what it needs if that is under its weighted share of what is left, and the
+    ones that need more split the rest by weight."""
+    alloc = dict.fromkeys(needs, 0)
+    active = set(needs)
+    left = max(room, 0)
+    while active:
+        weight = sum(weights[i] for i in active)
+        met = [i for i in active if needs[i] * weight <= left * weights[i]]
+        if not met:
+            for i in active:
+                alloc[i] = left * weights[i] // weight
+            break
+        for i in met:
+            alloc[i] = needs[i]
+            left -= needs[i]
+            active.discard(i)
+    return alloc
+
+
+def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_chars: int) -> Pick:
+    """The hunks shown of ``every`` item (the review targets ``items`` first, then the rest of the change)
+    within ``room`` characters; ``tail_room`` is kept for the closing note, which the riskiest target may
+    take down to its shortest form."""
+    pick = Pick()
+    used = 0
+
+    def cost(i: int, text: str) -> int:
+        """What showing one more hunk of item ``i`` costs: its text, the item's label if it is not shown yet,
+        and room for the line saying the rest of the item is left out while some of it is."""
+        item = every[i]
+        shown = len(pick.chosen.get(i, []))
+        note = _NOTE_COST if len(item.hunks) > 1 else 0
+        if pick.shows(i):
+            return len(text) - (note if shown + 1 == len(item.hunks) else 0)
+        return len(item.label) + len(text) + note
+
+    # First pass, one risk at a time from the highest: the targets of that risk that have no lines (deleted,
+    # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by
+    # water-filling (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest
+    # target's share weighs double). Room is kept for the small telling hunks of lower risks (up to a quarter):
+    # a window of a big hunk loses a few rows and every small target is seen. A hunk over its share shows a
+    # window of it; a target whose share is too small for a useful window gives it back to the ones before it,
+    # except the riskiest, which shows a window in whatever room there is rather than none.
+    with_hunks = [i for i, item in enumerate(items) if item.hunks]
+    riskiest = with_hunks[0] if with_hunks else -1
+    needs = {i: cost(i, items[i].texts[items[i].telling]) for i in with_hunks}
+    for n, risk in enumerate(_RISKS):
+        for i, item in enumerate(items):
+            if item.risk == risk and not item.hunks and used + len(item.label) <= room and i != riskiest:
+                pick.take_label(i)
+                used += len(item.label)
+        level = [i for i in with_hunks if items[i].risk == risk]
+        small = sum(needs[i] for i in with_hunks if items[i].risk in _RISKS[n + 1:] and needs[i] <= _SMALL)
+        kept = min(small, (room - used) // 4)
+        share = room - used - kept
+        while True:
+            alloc = _fill({i: needs[i] for i in level}, {i: 2 if i == riskiest else 1 for i in level}, share)
+            tiny = [i for i in level if alloc[i] < min(needs[i], _MIN_SHARE) and i != riskiest]
+            if not tiny:
+                break
+            level.remove(tiny[-1])
+        for i in level:
+            item, h = items[i], items[i].telling
+            # The riskiest target may take the room kept for lower ones, and the closing note's down to its
+            # shortest form, to be shown whole.
+            grace = kept + tail_room - _SHORT_TAIL if i == riskiest else 0
+            if needs[i] <= alloc[i] + grace:
+                pick.take(i, h)
+                used += needs[i]
+                continue
+            over = needs[i] - len(item.texts[h])
+            cut = cut_window(item.change, item.path, item.texts[h], alloc[i] - over, line_chars,
+                             1 if i == riskiest else _MIN_ROWS)
+            if cut is None and i == riskiest:
+                cut = f"# … its most telling hunk ({item.hunks[h].line_count:,} lines) does not fit\n"
+            if cut is None:
+                continue
+            pick.take(i, h)
+            pick.cut[(i, h)] = cut
+            used += over + len(cut)
+    # Then a cut hunk shown whole where it now fits; the targets' other hunks; and, with room left, the rest
+    # of the change: all in risk and line order.
+    for (i, h), cut in list(pick.cut.items()):
+        extra = len(every[i].texts[h]) - len(cut)
+        if used + extra <= room:
+            del pick.cut[(i, h)]
+            used += extra
+    for i, item in enumerate(every):
+        for h in range(len(item.hunks)):
+            if h in pick.chosen.get(i, []):
+                continue
+            c = cost(i, item.texts[h])
+            if used + c <= room:
+                pick.take(i, h)
+                used += c
+    return pick

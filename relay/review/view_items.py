@@ -1,0 +1,163 @@
+"""The run's change as the review read's items: each review target at the lines the packet names, then the
+rest of the change (a target's ranges past the ones the packet names, the files that are not targets).
+
+Each item carries its label (``## FILE lines LINES`` in the packet's own words, or ``## FILE (what it is)``
+for a file with no lines to show: deleted, binary, renamed only), its hunks re-cut to those lines
+(``relay.review.range_hunks``) and masked (``relay.core.redact``), and which hunk tells most
+(``relay.review.telling``). How much of each the view shows is ``relay.review.view_budget``'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from relay.core.contracts import FileChange, ReviewTarget, RunRecord
+from relay.core.redact import redact
+from relay.observe.run_patch import Section
+from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
+from relay.review.range_hunks import RangeHunk, cut_hunks
+from relay.review.telling import telling_hunk
+
+__all__ = ["Item", "view_items", "span"]
+
+_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+@dataclass
+class Item:
+    """One file as the view shows it: a review target, the rest of a target, or another file."""
+
+    label: str  # "## FILE lines LINES\n" (or "## FILE (what it is)\n" when it has no lines)
+    hunks: list[RangeHunk] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # each hunk as shown (masked)
+    telling: int = 0
+    target: bool = True
+    path: str = ""
+    lines: str = ""
+    risk: str = "low"
+    change: FileChange | None = None
+
+
+def _named_ranges(lines: str) -> list[tuple[int, int]]:
+    """The ranges a target's ``lines`` text names: ``"10-28,40 +2 more"`` -> ``[(10, 28), (40, 40)]``."""
+    head = lines.split(" +", 1)[0]
+    return [(int(a), int(b or a)) for a, b in _RANGE.findall(head)]
+
+
+def span(r: tuple[int, int]) -> str:
+    """A line range as a label writes it: ``12`` or ``12-20``."""
+    return f"{r[0]}" if r[0] == r[1] else f"{r[0]}-{r[1]}"
+
+
+def _facts(section: Section) -> str:
+    """What a file's patch header says beside its lines: a rename, a mode change."""
+    rows = _text(section.head).splitlines()[1:]
+    said = [f"renamed from {ln[12:]}" for ln in rows if ln.startswith("rename from ")]
+    old = [ln[9:] for ln in rows if ln.startswith("old mode ")]
+    new = [ln[9:] for ln in rows if ln.startswith("new mode ")]
+    if old and new:
+        said.append(f"mode {old[0]} → {new[0]}")
+    return "; ".join(said)[:200]
+
+
+def _about(section: Section | None, change: FileChange | None, not_in_patch: bool) -> str:
+    """What a file with no lines to show is, in a few words."""
+    if section is None:
+        return "not in the patch: its header says why" if not_in_patch else "no text change in the patch"
+    if section.binary is not None:
+        before, after = section.binary
+        return f"binary, {after:,} bytes; before: {before:,} bytes"
+    head = _text(section.head)
+    if "\ndeleted file mode " in head:
+        removed = sum(_text(h).count("\n-") for h in section.hunks)
+        return f"deleted, {removed:,} lines; the patch holds them"
+    facts = _facts(section)
+    if facts:
+        return facts
+    if change is not None and change.kind == "type":
+        return "file type changed"
+    return "no text change"
+
+
+class _Patch:
+    """The run's patch, its sections found by path and the record's changes beside them."""
+
+    def __init__(self, record: RunRecord, sections: list[Section], not_in_patch: bool) -> None:
+        self.sections: dict[str, list[Section]] = {}
+        for s in sections:
+            self.sections.setdefault(s.path, []).append(s)
+        self.changes = {c.path: c for c in record.observation.changes}
+        self.not_in_patch = not_in_patch
+
+    def path_of(self, name: str) -> str:
+        # The packet keeps the end of a very long path behind "…".
+        if name in self.sections or name in self.changes or not name.startswith("…"):
+            return name
+        tail = name[1:]
+        return next((p for p in [*self.sections, *self.changes] if p.endswith(tail)), name)
+
+    def item(self, path: str, label_file: str, lines: str, ranges: list[tuple[int, int]] | None, *, target: bool,
+             line_chars: int, suffix: str = "") -> Item:
+        sections = self.sections.get(path, [])
+        change = self.changes.get(path)
+        texts = [_text(h) for s in sections if s.binary is None for h in s.hunks]
+        hunks = cut_hunks(texts, ranges, line_chars=line_chars) if (lines or ranges is None) and texts else []
+        if lines and texts and not hunks:
+            # The patch and the observation cut the change differently (it cannot happen when both are git's):
+            # show the file's hunks rather than nothing.
+            hunks = cut_hunks(texts, None, line_chars=line_chars)
+        if hunks:
+            facts = _facts(sections[0]) if sections and target else ""
+            label = f"## {label_file} lines {lines}{f' ({facts})' if facts else ''}{suffix}\n"
+        else:
+            label = f"## {label_file} ({_about(sections[0] if sections else None, change, self.not_in_patch)}){suffix}\n"
+        return Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks],
+                    telling=telling_hunk(change, path, hunks) if target else 0, target=target, path=path, lines=lines,
+                    risk=change.risk if change is not None else "low", change=change)
+
+
+def _targets(record: RunRecord) -> list[ReviewTarget]:
+    packet = record.outcome.packet
+    if packet is not None and packet.changes.review:
+        return list(packet.changes.review)
+    # No packet (a run whose relay died before it): the targets the packet would have named.
+    return [review_target(c) for c in rank_changes(record.observation.changes)[:MAX_TARGETS]]
+
+
+def view_items(record: RunRecord, sections: list[Section], not_in_patch: bool,
+               line_chars: int) -> tuple[list[Item], list[Item]]:
+    """(the review targets, the rest of the change) as view items, each list in risk order."""
+    patch = _Patch(record, sections, not_in_patch)
+    targets = _targets(record)
+    items: list[Item] = []
+    rest: list[Item] = []
+    seen: set[str] = set()
+    for t in targets:
+        path = patch.path_of(t.file)
+        seen.add(path)
+        named = _named_ranges(t.lines)
+        items.append(patch.item(path, t.file, t.lines, named, target=True, line_chars=line_chars))
+        items[-1].risk = t.risk  # the packet's word on it
+        change = patch.changes.get(path)
+        if named and change is not None:
+            more = [r for r in merge_ranges(change.ranges) if not any(r[0] <= e and r[1] >= s for s, e in named)]
+            if more:
+                extra = patch.item(path, t.file, ",".join(map(span, more)), more, target=False, line_chars=line_chars,
+                                   suffix=" (past the packet's ranges)")
+                if extra.hunks:
+                    rest.append(extra)
+    ranked = [c.path for c in rank_changes(record.observation.changes)]
+    others = [p for p in ranked if p not in seen] + sorted(p for p in patch.sections if p not in seen and p not in ranked)
+    for path in others:
+        change = patch.changes.get(path)
+        lines = format_lines(change.ranges, most=10_000) if change is not None and change.ranges else ""
+        item = patch.item(path, path, lines, None, target=False, line_chars=line_chars)
+        if item.hunks and not lines:
+            item.label = redact(f"## {path} lines {','.join(span((h.start, h.end)) for h in item.hunks)}\n")
+        rest.append(item)
+    return items, rest

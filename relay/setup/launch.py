@@ -1,0 +1,126 @@
+"""What setup registers as the relay's command: this installation's console script (or a runner such as
+``uvx`` when the relay runs from a runner's throwaway cache), and the relay settings of this shell.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import sysconfig
+from collections.abc import Mapping
+from pathlib import Path
+
+from relay.core.places import on_windows
+from relay.setup.toml_edit import SetupError
+
+__all__ = [
+    "SCRIPT_NAME", "PACKAGE_NAME", "home_dir", "relay_command", "ephemeral_runner", "relay_launch", "relay_settings",
+]
+
+SCRIPT_NAME = "gravity-relay"
+# The PyPI name, also a console script that serves with no arguments: `uvx gravity-relay-mcp`.
+PACKAGE_NAME = "gravity-relay-mcp"
+# Runners that fetch a package into a cache and run it from there; an entry naming the runner outlives the cache.
+_RUNNER_ARGS = {"uvx": (), "pipx": ("run",)}
+# Set by the relay for its own workers: never a setting to carry.
+_NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
+
+
+def home_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """HOME from the environment (tests point it at a temp dir), else the platform's home."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME") or (env.get("USERPROFILE") if on_windows() else None)
+    return Path(home) if home else Path.home()
+
+
+def _script_names() -> list[str]:
+    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if on_windows() else [SCRIPT_NAME]
+
+
+def relay_command(environ: Mapping[str, str] | None = None) -> str:
+    """The absolute path of the ``gravity-relay`` console script of the running installation.
+
+    Never an interpreter path: the script keeps working when the relay is upgraded in place,
+    and a pipx/uv shim on PATH (which survives reinstalls) is preferred when it leads to the
+    same installation as the one running.
+    """
+    env = os.environ if environ is None else environ
+    dirs: list[Path] = []
+    for scheme in (None, "nt_user" if on_windows() else "posix_user"):
+        try:
+            got = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
+        except KeyError:
+            got = None
+        if got:
+            dirs.append(Path(got))
+    dirs.append(Path(sys.executable).parent)
+    beside = next((d / n for d in dirs for n in _script_names() if (d / n).is_file()), None)
+    on_path = shutil.which(SCRIPT_NAME, path=env.get("PATH"))
+    if on_path:
+        on_path = os.path.abspath(on_path)
+    if beside is not None:
+        if on_path and os.path.realpath(on_path) == os.path.realpath(beside):
+            return on_path
+        return str(beside.absolute())
+    if on_path:
+        return on_path
+    raise SetupError(
+        f"the {SCRIPT_NAME} command was not found next to {sys.executable} nor on PATH; install the package "
+        f"(pipx install gravity-relay-mcp, or pip install into a venv), or pass --command /path/to/{SCRIPT_NAME}"
+    )
+
+
+def ephemeral_runner(prefix: str | None = None, environ: Mapping[str, str] | None = None) -> str | None:
+    """``"uvx"`` or ``"pipx"`` when the running installation is a throwaway environment in that runner's
+    cache (``uvx gravity-relay-mcp setup``, ``pipx run …``), else None.
+
+    A path into such a cache works today and vanishes at the next ``uv cache clean`` or pipx's
+    expiry (14 days), so setup must not register it."""
+    env = os.environ if environ is None else environ
+    where = Path(os.path.abspath(prefix or sys.prefix))
+    parts = [p.lower() for p in where.parts]
+    uv_caches = [env.get("UV_CACHE_DIR"), env.get("XDG_CACHE_HOME") and os.path.join(env["XDG_CACHE_HOME"], "uv")]
+    home = env.get("HOME") or env.get("USERPROFILE")
+    if home:
+        uv_caches.append(os.path.join(home, ".cache", "uv"))
+    if env.get("LOCALAPPDATA"):
+        uv_caches.append(os.path.join(env["LOCALAPPDATA"], "uv", "cache"))
+    if any(c and _is_within(where, Path(c)) for c in uv_caches) or (
+            "uv" in parts and any(re.fullmatch(r"(archive|environments|builds)-v\d+", p) for p in parts)):
+        return "uvx"
+    pipx_caches = [env.get("PIPX_CACHE_DIR"), env.get("PIPX_HOME") and os.path.join(env["PIPX_HOME"], ".cache")]
+    if home:
+        pipx_caches += [os.path.join(home, ".cache", "pipx"), os.path.join(home, ".local", "pipx", ".cache"),
+                        os.path.join(home, "Library", "Caches", "pipx")]
+    if any(c and _is_within(where, Path(c)) for c in pipx_caches) or any(
+            a == "pipx" and b in (".cache", "cache") for a, b in zip(parts, parts[1:])):
+        return "pipx"
+    return None
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(os.path.abspath(folder))
+    except ValueError:
+        return False
+    return True
+
+
+def relay_launch(environ: Mapping[str, str] | None = None, prefix: str | None = None) -> tuple[str, list[str]]:
+    """(command, args) that setup registers: this installation's script with ``serve``, or, when the relay
+    runs from a runner's cache (``ephemeral_runner``), the runner itself: ``uvx gravity-relay-mcp``."""
+    env = os.environ if environ is None else environ
+    runner = ephemeral_runner(prefix, env)
+    if runner is None:
+        return relay_command(env), ["serve"]
+    found = shutil.which(runner, path=env.get("PATH"))
+    return (os.path.abspath(found) if found else runner), [*_RUNNER_ARGS[runner], PACKAGE_NAME]
+
+
+def relay_settings(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The relay's settings exported in this environment: ``AGY_BIN`` and every ``GRAVITY_RELAY_*``."""
+    env = os.environ if environ is None else environ
+    return {k: v for k, v in sorted(env.items())
+            if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
