@@ -14,7 +14,7 @@ from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
 from relay.core.contracts import FileChange
 from relay.observe.snapshot import git_private, take_snapshot
-from relay.review.file_kinds import is_secret_path, partly_kept, rule_lines
+from relay.review.file_kinds import is_secret_path, read_changes
 from relay.observe.changes import HUNK_CHARS
 from review_corpus import git, make_repo, write
 
@@ -279,8 +279,8 @@ def test_the_rules_read_every_line_they_need_of_whole_hunks(repo: Path) -> None:
     write(repo, "tests/test_f.py", "".join(f"def test_{i}():\n    pass  {'x' * 2000}\n" for i in range(100)))
     observed = _by_path(observe_changes(snap, repo))["tests/test_f.py"]
     assert len(observed.added_lines) == 100 and max(map(len, observed.added_lines)) == HUNK_CHARS  # bounded per line
-    assert partly_kept([observed]) == frozenset()
-    change = rule_lines(observed)
+    [change], partial = read_changes([observed])
+    assert partial == frozenset()
     assert change.deletions == 100 and change.additions == 100
     assert len(change.removed_lines) == 100  # every assertion removed, not the first 40
     assert all("assert" in line for line in change.removed_lines)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay.review.line_shapes import LINE_CHARS
+from relay.review.line_shapes import LINE_CHARS, READ_LINES
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters, partly_kept, rule_lines
+from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters, read_changes, rule_lines, subject
 from relay.review.packet import rank_changes
 from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, max_risk
 from relay.review.task_reading import task_security
@@ -774,8 +774,9 @@ def test_lines_kept_only_in_part_are_never_called_mechanical() -> None:
     assert not assess(change, RiskContext(partial=frozenset({"src/mod.py"}))).reasons[0].startswith("mechanical:")
     assert assess(change, NO_CTX).reasons == ["mechanical: lines reordered or re-indented only"]
     # build_review knows it from the counts: fewer lines kept than changed.
-    [out] = assess_all([change], RiskContext(partial=partly_kept([change])))
-    assert not out.reasons[0].startswith("mechanical:")
+    read, partial = read_changes([change])
+    [out] = assess_all(read, RiskContext(partial=partial))
+    assert partial == {"src/mod.py"} and not out.reasons[0].startswith("mechanical:")
 
 
 def test_the_rules_read_whole_hunks_not_a_sample() -> None:
@@ -786,6 +787,11 @@ def test_the_rules_read_whole_hunks_not_a_sample() -> None:
     assert "    # walk the tree" not in change.added_lines and len(change.added_lines) == 62
     out = assess(change, NO_CTX)
     assert out.risk == "high" and "realpath" in out.reasons[0], out.reasons
+    # Bounded for speed at READ_LINES a side: past it the file is read in part, never called mechanical.
+    big = fc("src/table.py", additions=READ_LINES + 10, deletions=READ_LINES + 10, added_lines=body * 10, removed_lines=list(reversed(body * 10)))
+    [kept], partial = read_changes([big])
+    assert len(kept.added_lines) == READ_LINES and partial == {"src/table.py"}
+    assert not assess(kept, RiskContext(partial=partial)).reasons[0].startswith("mechanical:")
 
 
 def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
@@ -987,3 +993,45 @@ def test_existing_dependencies_read_nothing_without_an_added_manifest(tmp_path) 
     (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n")
     added = fc("requirements-dev.txt", kind="added", additions=1, added_lines=["flask==3.0"])
     assert existing_dependencies(tmp_path, [edited, added]) == frozenset()
+
+
+# --------------------------------------------------------------------------- kinds beyond advisories
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [("tests/test_nose.py", "nose"), ("tests/PhpWord/AutoloaderTest.php", "autoloader"), ("test/integration/tags/local_test.rb", "local"),
+     ("spec/models/story_repository_spec.rb", "storyrepository"), ("src/lib/__tests__/charts.test.ts", "charts"),
+     ("flask/ext/__init__.py", "ext"), ("src/_pytest/resultlog.py", "resultlog"), ("lib/index.js", "lib")],
+)
+def test_a_file_is_matched_to_what_it_is_about(path: str, expected: str) -> None:
+    assert subject(path) == expected
+
+
+def test_a_module_deleted_with_its_tests_is_the_removal_to_review() -> None:
+    # pytest ef946d5 (kinds-2b, api-removal): --resultlog removed; its module and tests deleted, other tests
+    # lose cases about it. The deleted module (was "deletes a file", medium, behind the deleted tests) leads.
+    files = [fc("src/_pytest/resultlog.py", kind="deleted", deletions=108), fc("testing/test_resultlog.py", kind="deleted", deletions=256),
+             fc("testing/test_warnings.py", kind="deleted", deletions=90), fc("src/_pytest/config/__init__.py", additions=1, deletions=1)]
+    out = rank_changes(assess_all(files, NO_CTX))
+    assert (out[0].path, out[0].risk, out[0].reasons) == ("src/_pytest/resultlog.py", "high", ["removes a module and its tests (public API: resultlog)"])
+    assert [c.risk for c in out[1:3]] == ["high", "high"]  # the deleted tests stay findings of their own
+    # A module deleted alone (its tests kept) is a deleted file, medium.
+    alone = {c.path: c for c in assess_all([files[0], files[2]], NO_CTX)}
+    assert (alone["src/_pytest/resultlog.py"].risk, alone["src/_pytest/resultlog.py"].reasons) == ("medium", ["deletes a file (108 lines)"])
+
+
+def test_a_source_file_named_like_prose_is_source() -> None:
+    # werkzeug's src/werkzeug/security.py (kinds-2, release-merge: its path-safety fix) read as a SECURITY policy.
+    assert file_kind("src/werkzeug/security.py") == "source"
+    assert file_kind("relay/observe/changes.py") == "source"
+    assert file_kind("SECURITY.md") == "docs" and file_kind("CHANGES") == "docs" and file_kind("NEWS.txt") == "docs"
+
+
+def test_a_migration_leads_the_files_of_its_risk() -> None:
+    # umami 8a9532f (kinds-2b): a migration dropping a column behind auth-named source rated high for words.
+    files = assess_all([fc("lib/auth.ts", additions=30, deletions=20, added_lines=["  if (!canUpdate(PERMISSIONS.websiteUpdate)) {"]),
+                        fc("db/postgresql/migrations/07_remove_user_id/migration.sql", kind="added", additions=3,
+                           added_lines=['ALTER TABLE "website" DROP COLUMN "user_id";'])], NO_CTX)
+    ranked = rank_changes(files)
+    assert [c.risk for c in ranked] == ["high", "high"] and ranked[0].path.endswith("migration.sql"), [(c.path, c.reasons) for c in ranked]

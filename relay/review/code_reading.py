@@ -85,7 +85,7 @@ def _py_asserts(text: str) -> int | None:
     return count
 
 
-@functools.lru_cache(maxsize=65536)  # read again when a part of the file is read alone
+@functools.lru_cache(maxsize=16384)  # read again when a part of the file is read alone
 def _asserts_in(line: str, python: bool) -> int:
     text = line.strip()
     if not text or not _ASSERTS.passes(text) or _DECLARATION_RE.match(text):
@@ -296,8 +296,8 @@ def _docstring_only(lines: list[str]) -> bool:
 
 
 # How many tokens of the sides a formatter's run is judged on: the matcher's cost grows with the
-# square of it, and a few thousand tokens of a formatter's run already read the same.
-_REFORMAT_TOKENS = 3000
+# square of it, and the first several hundred tokens of a formatter's run already read the same.
+_REFORMAT_TOKENS = 400
 
 
 def reformat_verdict(c: FileChange) -> bool:

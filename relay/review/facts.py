@@ -32,8 +32,8 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, words
-from relay.review.line_shapes import FORMATTER_SHARE, formatter_share, squeezed
+from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, subject, words
+from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
@@ -97,6 +97,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Files whose changed lines observation kept only in part (a side past its per-file bound, or
     # the whole change past its budget): what they kept cannot show that nothing else changed.
     partial: frozenset[str] = frozenset()
+    # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
+    # with its own tests is a public name removed on purpose.
+    removed_tests: frozenset[str] = frozenset()
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
@@ -131,6 +134,11 @@ class FileFacts:
     @cached_property
     def name(self) -> str:
         return basename(self.path)
+
+    @cached_property
+    def subject(self) -> str:
+        """What the file is about (``file_kinds.subject``): a test file's module, a module's name."""
+        return subject(self.path)
 
     @cached_property
     def is_code(self) -> bool:
@@ -172,7 +180,12 @@ class FileFacts:
         # Every changed line stands again on the other side, only re-wrapped or re-quoted: nothing in
         # it was rewritten (a formatter's run that moved text across lines, which "reformatted only"
         # cannot tell token by token when a long string or comment is re-flowed).
-        return self.restated_share == 1.0
+        return self.formatter_run and all_restated(c.added_lines, c.removed_lines, self._joined)
+
+    @cached_property
+    def _joined(self) -> list[str]:
+        # Each side's squeezed text, run together: where a line is looked for on the other side.
+        return ["".join(squeezed(o) for o in self.change.removed_lines), "".join(squeezed(o) for o in self.change.added_lines)]
 
     @cached_property
     def restated_share(self) -> float:
@@ -180,8 +193,7 @@ class FileFacts:
         added, removed = self.change.added_lines, self.change.removed_lines
         if not added or not removed:
             return 0.0
-        joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]
-        return formatter_share(added, removed, joined)
+        return formatter_share(added, removed, self._joined)
 
     @cached_property
     def formatter_run(self) -> bool:
@@ -264,7 +276,8 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
 
 def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
     """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
-    (``moved``), a security regression test among its tests, a security note in its changelog."""
+    (``moved``), a security regression test among its tests, a security note in its changelog, the
+    test files it deletes."""
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
     named = security_test_names(changes)
@@ -273,4 +286,7 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     noted, note_words = security_notes(changes)
     if noted and not ctx.security_note:
         ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
+    tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))
+    if tests:
+        ctx = msgspec.structs.replace(ctx, removed_tests=tests | ctx.removed_tests)
     return ctx

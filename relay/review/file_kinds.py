@@ -19,7 +19,7 @@ import msgspec
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
-from relay.review.line_shapes import Screen
+from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -42,7 +42,8 @@ __all__ = [
     "is_lockfile",
     "is_manifest",
     "is_secret_path",
-    "partly_kept",
+    "read_changes",
+    "subject",
     "rule_lines",
     "is_test_path",
     "kind_rank",
@@ -72,7 +73,7 @@ def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 # Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets"}
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets", "oss-fuzz"}
 _TEST_NAMES = (
     "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
     "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
@@ -187,7 +188,9 @@ def file_kind(path: str) -> FileKind:
         return "generated"
     if is_test_path(path):
         return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
-    if ext in _DOC_EXTS or glob_any(path, _DOC_NAMES) or any(d in _DOC_DIRS for d in dirs):
+    # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
+    # werkzeug's security.py is its path-safety code, not a security policy.
+    if ext in _DOC_EXTS or (ext not in CODE_EXTS and glob_any(path, _DOC_NAMES)) or any(d in _DOC_DIRS for d in dirs):
         return "docs"
     if any(d in _EXAMPLE_DIRS for d in dirs):
         return "example"
@@ -325,21 +328,58 @@ def _keep_doc_signals(line: str) -> bool:
 
 
 def rule_lines(change: FileChange) -> FileChange:
-    """``change`` with only the lines the rules read: every kept changed line its path's filter
-    accepts (whole hunks, as observation kept them). A symlink's target and a submodule's commits
-    are kept as they are: the rules read them whatever the filter says."""
+    """``change`` with only the lines the rules read: the kept changed lines its path's filter
+    accepts, whole hunks in line order, at most ``READ_LINES`` a side. A symlink's target and a
+    submodule's commits are kept as they are: the rules read them whatever the filter says."""
     if change.symlink or change.submodule:
         return change
     keep = line_filter(change.path)
-    return msgspec.structs.replace(change, added_lines=[ln for ln in change.added_lines if keep(ln)],
-                                   removed_lines=[ln for ln in change.removed_lines if keep(ln)])
+
+    def side(lines: list[str]) -> list[str]:
+        out: list[str] = []
+        for line in lines:
+            if keep(line):
+                out.append(line)
+                if len(out) > READ_LINES:
+                    break  # one past the bound: partly_kept knows the side was cut
+        return out
+
+    return msgspec.structs.replace(change, added_lines=side(change.added_lines), removed_lines=side(change.removed_lines))
 
 
-def partly_kept(changes: Iterable[FileChange]) -> frozenset[str]:
-    """The files whose changed lines observation kept only in part (a side past its bound per
-    file, or every line past its budget for the whole change)."""
-    return frozenset(c.path for c in changes if not (c.symlink or c.submodule or c.binary)
-                     and (len(c.added_lines) < c.additions or len(c.removed_lines) < c.deletions))
+def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], frozenset[str]]:
+    """Every change as the rules read it (``rule_lines``), and the files read only in part: those whose
+    lines observation kept only in part (a side past its bound per file, or every line past its budget
+    for the whole change) or whose kept lines run past ``READ_LINES`` a side."""
+    read: list[FileChange] = []
+    partial: set[str] = set()
+    for c in changes:
+        r = rule_lines(c)
+        if not (c.symlink or c.submodule or c.binary):
+            if len(c.added_lines) < c.additions or len(c.removed_lines) < c.deletions:
+                partial.add(c.path)
+            if len(r.added_lines) > READ_LINES or len(r.removed_lines) > READ_LINES:
+                partial.add(c.path)
+                r = msgspec.structs.replace(r, added_lines=r.added_lines[:READ_LINES], removed_lines=r.removed_lines[:READ_LINES])
+        read.append(r)
+    return read, frozenset(partial)
+
+
+_TEST_AFFIXES_RE = re.compile(r"^(?:test_|tests_)|(?:[._-]?(?:tests?|specs?))$")
+_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
+
+
+def subject(path: str) -> str:
+    """What a file is about, as a name to match a test with the module it tests: a test file's name
+    without its test affixes (``test_nose.py``, ``AutoloaderTest.php``, ``local_test.rb``), a module's
+    name, or a package file's folder (``flask/ext/__init__.py`` is ``ext``); lowercased, letters and
+    digits only."""
+    parts = path.lower().split("/")
+    stem = parts[-1].split(".", 1)[0]
+    if stem in _PACKAGE_FILES and len(parts) > 1:
+        stem = parts[-2]
+    stem = _TEST_AFFIXES_RE.sub("", stem) or stem
+    return re.sub(r"[^a-z0-9]+", "", stem)
 
 
 def line_matters(path: str, line: str) -> bool:

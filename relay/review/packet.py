@@ -19,7 +19,7 @@ from relay.observe.changes import ChangeSet, normalize_reported
 from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
-from relay.review.file_kinds import partly_kept, rule_lines
+from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
@@ -205,11 +205,12 @@ def build_review(
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
     workflows = workflow_credentials(workspace, changeset.files) if read else {}
     named, task_words = task_security(task)
+    read, partial = read_changes(changeset.files)
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
-                      partial=partly_kept(changeset.files))
-    assessed = assess_all([rule_lines(c) for c in changeset.files], ctx)
+                      partial=partial)
+    assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
     changes = Changes(

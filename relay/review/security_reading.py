@@ -288,7 +288,7 @@ _PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*[.,:;]?(?:\s+[\"(]?[A-Za-z][\w'
 
 
 # A line is read again when a part of its file is read alone (relay.review.telling): remember it.
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=16384)
 def _line_token(code: str) -> str | None:
     if not _TOKENS.passes(code) or IMPORT_RE.match(code) or _PROSE_LINE_RE.match(code):
         return None  # an import names a module (often the project itself), not a check; prose checks nothing

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import line_filter
+from relay.review.file_kinds import read_changes
+from relay.review.line_shapes import READ_LINES
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.risk import RiskContext, assess, risk_rank
 
@@ -24,6 +25,11 @@ __all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
 _WINDOW_SCAN = 400
+# Each part is read alone on at most this many of its changed lines a side (fewer when a file has many
+# parts, down to the least): a file's parts together may hold thousands of lines (a generated table),
+# and a part that tells shows it in its first lines.
+_PART_LINES = 100
+_PART_LEAST = 20
 
 
 class Part(Protocol):
@@ -52,11 +58,10 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
     file's reading): (their risk, how many of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
-    keep = line_filter(path)
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
-    found = assess(FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
-                              added_lines=[ln for ln in added if keep(ln)], removed_lines=[ln for ln in removed if keep(ln)]),
-                   RiskContext())
+    [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
+                                               added_lines=list(added), removed_lines=list(removed))])
+    found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     return risk_rank(found.risk), len(stems & {_stem(r) for r in found.reasons})
 
@@ -67,9 +72,13 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -
     if len(parts) < 2:
         return list(range(len(parts)))
 
+    # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
+    most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
+
     def score(i: int) -> tuple[tuple[int, int], int, int]:
         p = parts[i]
-        return read_alone(change, path, p.added, p.removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
+        added, removed = p.added[:most], p.removed[:most]
+        return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
 
     return sorted(range(len(parts)), key=score, reverse=True)
 
