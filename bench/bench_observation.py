@@ -4,6 +4,7 @@ Not a test. Run from the repository root:
 
     python bench/bench_observation.py                       # 10,000- and 100,000-file repos
     python bench/bench_observation.py --repo-files 10000 --sizes 1,10,100,1000,5000
+    python bench/bench_observation.py --repo-files 10000 --sizes 1,10,100,1000 --vs /path/to/other/checkout --rounds 7
 
 For each generated repository and each change-set size it prints: the packet's bytes and
 approximate tokens (bytes / 4), the full ``git diff`` size, their ratio, and the relay's
@@ -12,6 +13,11 @@ observation time (take_snapshot + observe_changes, shown separately) against pla
 writing the run's patch adds (``patch ms``: build_run_patch + the atomic write, issue 10).
 Each "worker" edit changes one line and appends one; five files are dirty before every
 run (the user's own edits) and must not be blamed.
+
+``--vs`` times this checkout (A) and another (B) side by side on one generated repository: each
+measurement is a fresh process importing its checkout's ``relay`` (PYTHONPATH), A and B in turn for
+every size and round (the order flipped each round, so a loaded machine weighs on both alike); it
+prints the medians of snapshot + observation + patch and the median of the per-round ratios A/B.
 """
 
 from __future__ import annotations
@@ -19,19 +25,22 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if "--child" in sys.argv:
+    # A measurement of the checkout on PYTHONPATH: an editable install must not answer for any relay.* it lacks.
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+else:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import msgspec  # noqa: E402
 
 from relay.observe.changes import observe_changes  # noqa: E402
-from relay.core.contracts import Packet, Status, Tests, WorkerReport  # noqa: E402
-from relay.review.packet import PACKET_BUDGET_BYTES, build_review, fit_packet  # noqa: E402
 from relay.observe.run_patch import PATCH_MAX_BYTES, write_run_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
@@ -107,7 +116,7 @@ def _timed(fn):  # type: ignore[no-untyped-def]
     return out, (time.perf_counter() - started) * 1000
 
 
-def _measure(root: Path, repo_files: int, changed: int) -> dict[str, float]:
+def _measure(root: Path, repo_files: int, changed: int, *, review: bool = True) -> dict[str, float]:
     _reset(root)
     step = max(repo_files // max(changed, 1), 1)
     targets = [k * step for k in range(changed)]
@@ -129,6 +138,11 @@ def _measure(root: Path, repo_files: int, changed: int) -> dict[str, float]:
     blamed = {c.path for c in changeset.files} & {_rel(i) for i in pre_dirty}
     assert not blamed, f"pre-existing edits blamed on the worker: {sorted(blamed)[:3]}"
     assert len(changeset.files) == changed, (len(changeset.files), changed)
+    if not review:
+        return {"changed": changed, "snap_ms": snap_ms, "observe_ms": observe_ms, "patch_ms": patch_ms,
+                "total_ms": snap_ms + observe_ms + patch_ms}
+    from relay.core.contracts import Packet, Status, Tests, WorkerReport
+    from relay.review.packet import build_review, fit_packet
 
     report = WorkerReport(summary="Applied the requested edit across the package.", files_changed=[_rel(i) for i in targets], tests_passed=12, tests_run=True)
     (changes, flags, _), review_ms = _timed(lambda: build_review(changeset, report=report))
@@ -160,15 +174,65 @@ def _row(r: dict[str, float]) -> str:
     )
 
 
+def _child(root: Path, repo_files: int, changed: int, checkout: str) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": checkout}
+    out = subprocess.run([sys.executable, __file__, "--child", str(root), "--repo-files", str(repo_files), "--sizes",
+                          str(changed)], env=env, check=True, capture_output=True, text=True).stdout
+    return msgspec.json.decode(out.strip().splitlines()[-1])
+
+
+def side_by_side(base: Path, repo_files: int, sizes: list[int], other: str, rounds: int) -> None:
+    """This checkout (A) and ``other`` (B) in turn, fresh processes, medians and the median ratio A/B."""
+    root = base / f"repo-{repo_files}"
+    if root.exists():
+        shutil.rmtree(root)
+    _generate(root, repo_files)
+    here = str(Path(__file__).resolve().parents[1])
+    runs: dict[tuple[int, str], list[dict[str, float]]] = {}
+    _child(root, repo_files, sizes[0], here)  # warm-up: the page cache, both sides
+    _child(root, repo_files, sizes[0], other)
+    for n in range(rounds):
+        for changed in sizes:
+            for side in (("A", here), ("B", other))[:: 1 if n % 2 == 0 else -1]:
+                runs.setdefault((changed, side[0]), []).append(_child(root, repo_files, changed, side[1]))
+    print(f"repository: {repo_files:,} files; {rounds} rounds; A = {here}, B = {other}; ms are medians "
+          "(snapshot + observe + patch), A/B the median of the per-round ratios (min-max)")
+    print(f"{'changed':>7} {'A snap':>7} {'A obs':>7} {'A patch':>7} {'A total':>8} {'B snap':>7} {'B obs':>7} {'B patch':>7}"
+          f" {'B total':>8} {'A/B':>5} (range)")
+    for changed in sizes:
+        a, b = runs[(changed, "A")], runs[(changed, "B")]
+        med = {(side, key): statistics.median(r[key] for r in rs) for side, rs in (("A", a), ("B", b))
+               for key in ("snap_ms", "observe_ms", "patch_ms", "total_ms")}
+        ratios = sorted(x["total_ms"] / y["total_ms"] for x, y in zip(a, b))
+        print(f"{changed:>7,} " + " ".join(f"{med[(s, k)]:>{8 if k == 'total_ms' else 7}.0f}" for s in "AB"
+                                            for k in ("snap_ms", "observe_ms", "patch_ms", "total_ms"))
+              + f" {statistics.median(ratios):>5.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1,10,100,1000,5000", help="changed-file counts, comma-separated")
     parser.add_argument("--repo-files", default="10000,100000", help="generated repository sizes, comma-separated")
     parser.add_argument("--dir", default=None, help="where to generate (default: a temp dir, removed afterwards)")
+    parser.add_argument("--vs", help="another checkout's root, timed side by side with this one")
+    parser.add_argument("--rounds", type=int, default=7, help="with --vs: measurements per size and side")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     repo_sizes = [int(s) for s in args.repo_files.split(",") if s.strip()]
+    if args.child:
+        print(msgspec.json.encode(_measure(args.child, repo_sizes[0], sizes[0], review=False)).decode())
+        return 0
     base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="relay-bench-"))
+    if args.vs:
+        try:
+            for repo_files in repo_sizes:
+                side_by_side(base, repo_files, sizes, args.vs, args.rounds)
+        finally:
+            if not args.dir:
+                shutil.rmtree(base, ignore_errors=True)
+        return 0
+    from relay.review.packet import PACKET_BUDGET_BYTES
     print(f"packet budget {PACKET_BUDGET_BYTES:,} bytes; {os.cpu_count()} CPUs; {subprocess.run(['git', '--version'], capture_output=True, text=True).stdout.strip()}")
     try:
         for repo_files in repo_sizes:

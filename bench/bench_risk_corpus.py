@@ -101,8 +101,9 @@ Run from the repository root:
         # from 13 on, each entry also carries 'task' / 'task_from': the leader's instruction,
         # written only from the public report
     python bench/bench_risk_corpus.py --mirrors DIR --all --sealed
-        # also the sealed sets ("sealed": true): never tuned on, run only to report; their figures
-        # only, never a line per commit (without --sealed they are skipped, and refused by name)
+        # also the sealed sets ("sealed": true, or any file named risk_corpus_sealed*.json): never
+        # tuned on, run only to report; their figures only, never a line per commit (without --sealed
+        # they are skipped, and refused by name)
     python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
@@ -433,6 +434,9 @@ def _check(base: Path, corpus: list[dict]) -> int:
     return 1 if problems else 0
 
 
+SEALED_NAMES = "risk_corpus_sealed*.json"  # any file so named is sealed, whatever its "sealed" flag says
+
+
 def _hit(order: list[str], wanted: list[str], k: int) -> bool:
     return any(path in order[:k] for path in wanted)
 
@@ -468,7 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     for file in files:
         doc = json.loads(file.read_text())
         corpus = doc["commits"]
-        sealed = bool(doc.get("sealed"))
+        # Sealed by its flag or by its name: a new risk_corpus_sealedN.json whose flag was forgotten
+        # must still never be read entry by entry.
+        sealed = bool(doc.get("sealed")) or fnmatch.fnmatch(file.name, SEALED_NAMES)
         if sealed and not (args.sealed or args.check):
             # A sealed set is never tuned on: it runs only to report, and only when asked by name of the flag.
             print(f"{file.name} is sealed (bench/LEDGER.md): not run; --sealed runs it to report its figures only", file=sys.stderr)

@@ -173,12 +173,11 @@ async def memory_relay(env: dict[str, str], mode: str = "legacy") -> AsyncIterat
     from relay.call.orchestrate import Relay
     from relay.core.settings import load_settings
     from relay.doors.mcp_server import create_server
-    from relay.runs.recovery import recover_interrupted
 
     environ = {**get_default_environment(), **env}
     settings = load_settings(environ)
     relay = Relay(settings, environ=environ)
-    recover_interrupted(relay.store)
+    relay.recover_dead_runs()
     agy = agy_fact(settings, environ=environ)
     async with Client(create_server(settings, relay, agy), mode=mode) as client:
         yield client

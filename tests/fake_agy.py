@@ -1584,12 +1584,14 @@ class Fake:
         result = {"conversation_id": conv, "status": status, "response": response}
         if error is not None:
             result["error"] = error
-        result["duration_seconds"] = round(time.monotonic() - T0, 6)
+        # A print timeout's partial result says zero usage and zero duration (agy-protocol.md §6.2), though the
+        # conversation's running total goes on counting the cut turn (close_conversation above).
+        result["duration_seconds"] = 0 if new_timeout else round(time.monotonic() - T0, 6)
         result["num_turns"] = prior_turns + 1
         if structured is not None:
             result["structured_output"] = sort_keys(structured)
             result["json_schema"] = schema
-        result["usage"] = usage_add(prior_usage, turn_usage)
+        result["usage"] = usage_total(ZERO_USAGE) if new_timeout else usage_add(prior_usage, turn_usage)
         if denied and self.version >= (1, 1, 27):
             display = {"command": "RunCommand", "edit": "EditFile"}.get(denied, denied)
             result["denied_actions"] = [{"action": denied, "display_name": display}]

@@ -167,6 +167,52 @@ def test_read_version_asks_agy_once_per_binary_and_again_after_an_update(tmp_pat
     assert [r["mode"] for r in launches(agy, print_mode_only=False)] == ["version", "version"]
 
 
+_HELPER_HOLDS_STDOUT = """\
+import subprocess, sys, time
+if sys.argv[1:] == ["--version"]:
+    # A helper of agy's that inherits its stdout and outlives it: the probe never sees EOF.
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    open(sys.argv[0] + ".helper", "w").write(str(helper.pid))
+    time.sleep(60)
+"""
+
+
+def test_read_version_timeout_kills_agy_and_a_helper_holding_its_stdout_and_returns_in_time(tmp_path: Path):
+    # Broke: on a timeout the probe killed agy alone, then drained its pipes with no bound: a helper holding
+    # stdout open hung the caller (serve's start-up, every run, doctor) for as long as the helper lived.
+    import sys
+    import threading
+    import time
+
+    import psutil
+
+    from relay.agy.command import read_version
+
+    agy = tmp_path / "agy"
+    agy.write_text(f"#!{sys.executable}\n{_HELPER_HOLDS_STDOUT}")
+    agy.chmod(0o755)
+    answers = []
+    probe = threading.Thread(target=lambda: answers.append(read_version(str(agy), timeout=1.5)), daemon=True)
+    started = time.monotonic()
+    probe.start()
+    probe.join(8.0)
+    took = time.monotonic() - started
+    helper = int((tmp_path / "agy.helper").read_text()) if (tmp_path / "agy.helper").exists() else None
+
+    def alive(pid: int | None) -> bool:
+        try:
+            return pid is not None and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    left = alive(helper)
+    if left:  # never leave it behind, whatever the verdict
+        psutil.Process(helper).kill()
+    assert not probe.is_alive(), f"the probe still waits {took:.1f}s after a 1.5s timeout"
+    assert answers and answers[0].version is None and answers[0].exit_code is None
+    assert helper is not None and not left, "agy's helper survived the probe"
+
+
 # --------------------------------------------------------------------------- whole argv per execution mode
 # Through the relay (profile + call -> plan -> argv -> a real launch of the fake agy), so a mode that stopped
 # reaching the command line (issue 11: build_agy_argv ignored execution_mode; only the plan's flags made it

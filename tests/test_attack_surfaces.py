@@ -134,7 +134,7 @@ async def test_apply_refuses_a_path_under_a_symlinked_folder_of_the_users_tree(t
 
 def test_three_way_apply_refuses_every_path_under_a_symlinked_parent_and_writes_nothing(tmp_path):
     # The same at the merge step, with the worker's commit made by hand (an ignored `out` in the user's tree).
-    from relay.isolate.merge import ApplyConflicts, three_way_apply
+    from relay.isolate.merge import ApplyConflicts, changed_entries, three_way_apply
 
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "out\n"})
     base = git(repo, "rev-parse", "HEAD").strip()
@@ -152,7 +152,7 @@ def test_three_way_apply_refuses_every_path_under_a_symlinked_parent_and_writes_
     (elsewhere / "deep").mkdir(parents=True)
     (repo / "out").symlink_to(elsewhere, target_is_directory=True)
     with pytest.raises(ApplyConflicts) as info:
-        three_way_apply(repo, base, tip)
+        three_way_apply(repo, changed_entries(repo, base, tip))
     assert info.value.conflicts == [("out/deep/evil.txt", "its folder out is a symbolic link in your tree; apply "
                                                           "never writes through one")]
     assert list((elsewhere / "deep").iterdir()) == [] and (repo / "a.txt").read_text() == "a\n"

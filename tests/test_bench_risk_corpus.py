@@ -99,6 +99,18 @@ def test_risk_corpus_bench_reports_figures_with_the_entries_task(tmp_path: Path,
     assert kinds["control"][1:4] == ["1", "0/0", "0/0"] and kinds["control"][4] == "0/2", kinds
 
 
+def test_risk_corpus_bench_treats_every_risk_corpus_sealed_file_as_sealed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The name is a second lock: a file named risk_corpus_sealed*.json (sealed2, sealed3, ...) is refused
+    # without --sealed even if its "sealed" flag was forgotten, so a new sealed set cannot be read entry by entry.
+    mirrors = _mirror(tmp_path / "mirrors")
+    path = tmp_path / "risk_corpus_sealed2.json"
+    path.write_text(json.dumps({"commits": [_entry()]}))
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v"]) == 2
+    assert "risk_corpus_sealed2.json is sealed" in capsys.readouterr().err
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v", "--sealed"]) == 0
+    assert "acme/lib@" not in capsys.readouterr().out
+
+
 def test_risk_corpus_bench_runs_a_sealed_set_only_to_report_its_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # A sealed set is never tuned on: without --sealed it is refused by name and skipped by --all;
     # with it, only the set's figures print, never a line per commit (nothing to tune on).

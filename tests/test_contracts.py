@@ -22,6 +22,33 @@ def test_profile_schema_file_matches_the_profile_struct():
     assert published["additionalProperties"] == struct_schema(Profile)
 
 
+def test_schema_descriptions_point_to_docs_pages_and_headings_that_exist():
+    # Broke: ExecutionMode said "see README: execution modes" after that section moved to docs/profiles.md.
+    import re
+
+    root = PROFILES.parent
+    said: list[str] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("description"), str):
+                said.append(node["description"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads((PROFILES / "profile.schema.json").read_text()))
+    pointers = [m for text in said for m in re.findall(r"see ([^()]*?)(?:\)|$)", text, re.IGNORECASE)]
+    assert pointers, "no description points anywhere: the check would prove nothing"
+    for pointer in pointers:
+        page, _, heading = pointer.partition(": ")
+        assert (root / page).is_file(), f"{pointer!r} names no file in the repository"
+        headings = [ln.lstrip("#").strip().lower() for ln in (root / page).read_text().splitlines() if ln.startswith("#")]
+        assert heading.lower() in headings, f"{pointer!r}: {page} has no heading {heading!r}"
+
+
 def test_example_profiles_parse_with_the_relays_own_decoder():
     profiles = parse_profiles((PROFILES / "example.profiles.json").read_text(), "example")
     assert {"app", "sandbox-repo", "docs"} <= set(profiles)

@@ -905,6 +905,9 @@ def test_print_timeout_new_returns_partial_output(install, ws):
     assert result["status"] == "SUCCESS" and result["response"]
     assert "first half, second half\n".startswith(result["response"])
     assert result["response"] != "first half, second half\n"
+    # agy-protocol.md §6.2: a partial result carries zero usage and duration_seconds 0 (the fake reported the
+    # turn's tokens, so the relay was never shown the zero it must handle).
+    assert result["duration_seconds"] == 0 and not any(result["usage"].values()), result
     assert_deltas_match(events)
     assert not [e for e in events if e.get("step_update", {}).get("step_type") == "agent_response"
                 and e["step_update"]["state"] == "DONE" and "text_delta" in e["step_update"]]

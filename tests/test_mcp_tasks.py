@@ -36,6 +36,10 @@ class _TaskParams(types.RequestParams):
     task_id: str = Field(alias="taskId")
 
 
+class _UpdateParams(_TaskParams):
+    input_responses: dict[str, Any] = Field(default_factory=dict, alias="inputResponses")
+
+
 class _TaskRequest(types.Request[_TaskParams, str]):
     method: str
     params: _TaskParams
@@ -152,8 +156,9 @@ async def test_tasks_cancel_stops_the_worker_group(tmp_path, repo):
         await anyio.to_thread.run_sync(lambda: _wait_for_grandchild(agy))
         cancelled = await _task(client, "tasks/cancel", task["taskId"])
         again = await _task(client, "tasks/get", task["taskId"])
-    assert cancelled["status"] == "cancelled" and again["status"] == "cancelled"
-    packet = json.loads(cancelled["result"]["content"][0]["text"])
+    # The extension's acknowledgement is empty; the stopped run's packet stays readable through tasks/get.
+    assert set(cancelled) <= {"resultType", "_meta"} and again["status"] == "cancelled"
+    packet = json.loads(again["result"]["content"][0]["text"])
     assert packet["status"] == "CANCELLED" and packet["changes"]["files"] == ["src/new.py"]
     (run,) = launches(agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived tasks/cancel"
@@ -195,3 +200,74 @@ async def test_a_client_without_the_extension_keeps_wait_seconds_and_running(tmp
         waited = payload(await client.call_tool("antigravity_get_result",
                                                 {"run_id": running["run_id"], "wait_seconds": 30}))
     assert waited["status"] == "SUCCESS"
+
+
+TASK_FIELDS = {"taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"}
+
+
+def _stamp(text: str) -> float:
+    import datetime as dt
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+async def test_every_task_object_carries_the_fields_the_extension_requires(tmp_path, repo):
+    # The 2026-07-28 Task: createdAt, lastUpdatedAt, ttlMs (null = unlimited) required; pollIntervalMs a hint.
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(release))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy),
+                              "GRAVITY_RELAY_PROGRESS_SECONDS": "1.5", "GRAVITY_RELAY_MAX_AGE_DAYS": "2"})
+    async with Client(create_server(settings), extensions=[advertise(TASKS)]) as client:
+        task = await _call(client, "antigravity_execute", {"task": "add new.py", "workspace": str(repo)})
+        working = await _task(client, "tasks/get", task["taskId"])
+        release.touch()
+        for _ in range(200):
+            done = await _task(client, "tasks/get", task["taskId"])
+            if done["status"] != "working":
+                break
+            await anyio.sleep(0.1)
+    record = RunStore(tmp_path / "data" / "runs").read(task["taskId"])
+    for seen in (task, working, done):
+        assert TASK_FIELDS <= set(seen), seen
+        assert seen["createdAt"] == record.created_at
+        assert seen["ttlMs"] == 2 * 86_400_000 and seen["pollIntervalMs"] == 1500
+        assert _stamp(seen["lastUpdatedAt"]) >= _stamp(seen["createdAt"])
+    assert done["status"] == "completed" and done["lastUpdatedAt"] == record.outcome.finished_at
+
+
+async def test_ttl_is_null_when_runs_are_kept_without_an_age_limit(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(tmp_path / "release"))
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy),
+                              "GRAVITY_RELAY_MAX_AGE_DAYS": "0"})
+    async with Client(create_server(settings), extensions=[advertise(TASKS)]) as client:
+        answer = await client.session.call_tool("antigravity_execute", {"task": "add new.py", "workspace": str(repo)},
+                                                allow_input_required=False, allow_claimed=True)
+        task = answer.model_dump(mode="json", by_alias=True)  # None kept: null is the value said
+        await _task(client, "tasks/cancel", task["taskId"])
+    assert "ttlMs" in task and task["ttlMs"] is None
+
+
+async def test_tasks_update_acknowledges_and_refuses_an_unknown_task(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(tmp_path / "release"))
+    async with Client(create_server(_settings(tmp_path, agy)), extensions=[advertise(TASKS)]) as client:
+        task = await _call(client, "antigravity_execute", {"task": "add new.py", "workspace": str(repo)})
+        update = _TaskRequest(method="tasks/update", params=_UpdateParams(taskId=task["taskId"], inputResponses={}))
+        acked = (await client.session.send_request(update, _Answer)).model_dump(by_alias=True, exclude_none=True)
+        with pytest.raises(MCPError) as caught:
+            await client.session.send_request(
+                _TaskRequest(method="tasks/update", params=_UpdateParams(taskId="r20260101T000000-deadbeef")), _Answer)
+        still = await _task(client, "tasks/get", task["taskId"])
+        await _task(client, "tasks/cancel", task["taskId"])
+    assert set(acked) <= {"resultType", "_meta"} and still["status"] == "working"
+    assert caught.value.code == types.INVALID_PARAMS and "r20260101T000000-deadbeef" in str(caught.value)
+
+
+async def test_tasks_get_from_a_client_without_the_extension_is_refused_with_32021(tmp_path, repo):
+    agy = install_fake_agy(tmp_path / "bin", _slow_success(tmp_path / "release"))
+    async with Client(create_server(_settings(tmp_path, agy)), extensions=[advertise(TASKS)]) as client:
+        task = await _call(client, "antigravity_execute", {"task": "add new.py", "workspace": str(repo)})
+        async with Client(create_server(_settings(tmp_path, agy))) as plain:
+            with pytest.raises(MCPError) as caught:
+                await _task(plain, "tasks/get", task["taskId"])
+        await _task(client, "tasks/cancel", task["taskId"])
+    assert caught.value.code == -32021 and TASKS in str(caught.value)
+    assert caught.value.error.data == {"requiredCapabilities": {"extensions": {TASKS: {}}}}

@@ -591,3 +591,98 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
     assert result.reverted
     assert {p: (repo / p).read_bytes() for p in tracked} == tracked  # byte for byte, the user's edits kept
     assert not (repo / "src" / "new.py").exists()
+
+
+def _crash_mid_run(tmp_path: Path, repo: Path, agy: Path, done, *, profiles: str | None = None,
+                   profile: str | None = None) -> None:
+    """A relay started over stdio, its run begun, then SIGKILLed once ``done()`` says the worker's edits are on disk."""
+    a = _raw_relay(relay_env(tmp_path / "data", agy, **({"GRAVITY_RELAY_PROFILES": profiles} if profiles else {})))
+    try:
+        send(a, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "antigravity_execute", "arguments": {"task": "t", "workspace": str(repo),
+                                                         **({"profile": profile} if profile else {})}}})
+        wait_for_launches(agy, 1)
+        deadline = time.monotonic() + 60  # a bound for a broken run only
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert done(), "the worker's edits never appeared"
+        a.kill()
+        a.wait(timeout=5)
+    finally:
+        if a.poll() is None:
+            a.kill()
+
+
+SECRET_FILES = {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n",
+                ".gitignore": ".env\n*.pem\n*.log\n", "certs/README": "certificates live here\n"}
+SECRET_EDITS = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"},
+                {"op": "write", "path": ".env", "content": "TOKEN=not-a-real-one\n"},
+                {"op": "write", "path": "certs/server.pem", "content": "-----BEGIN PRIVATE KEY-----\n"},
+                {"op": "write", "path": "build.log", "content": "build output\n"}]
+
+
+async def test_a_crashed_runs_new_ignored_secrets_are_listed_after_recovery_as_a_live_run_lists_them(tmp_path):
+    # Issue 23. Broke: recovery observed a crashed run without the rule that lists a new git-ignored secret, so the
+    # record and packet of a worker that wrote .env and a .pem key (both ignored) named neither; a live run does.
+    from conftest import make_repo, memory_relay
+    from relay.runs.store import RunStore
+
+    live_repo = make_repo(tmp_path / "live", SECRET_FILES)
+    live_agy = install_fake_agy(tmp_path / "bin-live", success_scenario(SECRET_EDITS, report=REPORT))
+    async with memory_relay(relay_env(tmp_path / "live-data", live_agy)) as client:
+        live = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(live_repo)}))
+    assert sorted(live["changes"]["files"]) == [".env", "certs/server.pem", "src/new.py"], live
+
+    repo = make_repo(tmp_path / "project", SECRET_FILES)
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "edits": SECRET_EDITS}))
+    await anyio.to_thread.run_sync(_crash_mid_run, tmp_path, repo, agy, (repo / "build.log").exists)
+    store = RunStore(tmp_path / "data" / "runs")
+    async with memory_relay(relay_env(tmp_path / "data", agy)):
+        pass  # a restarted relay recovers the dead one's run first (mcp_server.build_relay)
+    (run_id,) = store.iter_ids()
+    record = store.read(run_id)
+    assert record.outcome.status.value == "INTERRUPTED"
+    assert sorted(c.path for c in record.observation.changes) == sorted(live["changes"]["files"])
+    assert sorted(record.outcome.packet.changes.files) == sorted(live["changes"]["files"])
+    secrets = {c.path: c.reasons for c in record.observation.changes if c.path != "src/new.py"}
+    assert all(any("secret" in r for r in reasons) for reasons in secrets.values()), secrets
+    patch = store.read_patch(run_id)
+    assert patch is not None and b"TOKEN=not-a-real-one" in patch and b"build output" not in patch
+
+
+async def test_a_relay_killed_mid_worktree_run_leaves_a_run_that_diffs_applies_and_reverts_exactly(tmp_path, repo):
+    # Issue 23, for isolation: after a restart, the crashed worktree run's diff is exactly the worker's change, apply
+    # writes exactly that (from the trees kept at recovery), and revert after apply gives back the user's tree byte
+    # for byte, their own edit and untracked file kept.
+    from conftest import cli_main, memory_relay
+    from relay.runs.store import RunStore
+    from test_worktree import _tree
+
+    (repo / "README.md").write_text("# project\nthe user's line, before the run\n")
+    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    before = _tree(repo)
+    edits = [{"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2, "content": "    return 2\n"},
+             {"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "edits": edits}))
+    profiles = json.dumps({"iso": {"isolation": "worktree"}})
+    pool = tmp_path / "data" / "worktrees"
+    await anyio.to_thread.run_sync(lambda: _crash_mid_run(
+        tmp_path, repo, agy, lambda: any(pool.glob("*/w*/src/new.py")), profiles=profiles, profile="iso"))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles)
+    async with memory_relay(env) as client:  # the restart: the dead relay's run is recovered first
+        (run_id,) = RunStore(tmp_path / "data" / "runs").iter_ids()
+        diff = await anyio.to_thread.run_sync(cli_main, ["runs", "diff", run_id], env)
+        shown = [line.strip()[3:].split(" lines")[0] for line in diff.stdout.splitlines() if line.strip().startswith("## ")]
+        assert shown == ["src/app.py", "src/new.py"] and "that is the whole change" in diff.stdout, diff.stdout
+        assert "the user's line" not in diff.stdout and "notes" not in diff.stdout
+        _, sections = split_patch(RunStore(tmp_path / "data" / "runs").read_patch(run_id) or b"")
+        assert [s.path for s in sections] == ["src/app.py", "src/new.py"]
+        assert _tree(repo) == before  # isolated: nothing reached the user's tree
+        answer = await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True})
+        applied = payload(answer)
+    assert not answer.is_error and applied["changes"]["files"] == ["src/app.py", "src/new.py"], applied
+    assert (repo / "src" / "app.py").read_text() == "def main():\n    return 2\n"
+    assert (repo / "README.md").read_text() == "# project\nthe user's line, before the run\n"
+    reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", run_id], env)
+    assert reverted.returncode == 0, reverted.stdout + reverted.stderr
+    assert _tree(repo) == before

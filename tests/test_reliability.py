@@ -65,6 +65,9 @@ async def test_failure_behaviour_gets_its_status_hint_and_one_launch(tmp_path, r
     assert hint_word.lower() in packet["error"]["hint"].lower()
     assert len(runs) == 1  # deterministic failures are never retried
     assert len(record["process"]["attempts"]) == 1
+    if behaviour == "print_timeout_new":
+        # Its partial result reports zero usage (agy-protocol.md §6.2): the packet shows no tokens, not a zero cost.
+        assert packet["usage"].keys() == {"seconds"} and record["process"]["usage"]["input_tokens"] == 0, packet
 
 
 async def test_quota_reset_time_is_parsed_for_the_leader(tmp_path, repo):

@@ -340,3 +340,30 @@ def test_apply_retention_asked_for_on_purpose_removes_most_records_after_a_warni
     assert summary.withheld is None and len(summary.removed) == 10
     assert ids_on_disk(store) == sorted(ids[:2])
     assert any(r.levelname == "WARNING" and "removing 10 of 12 runs" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.anyio
+async def test_retention_removes_a_runs_kept_trees_and_their_objects_with_its_record(tmp_path):
+    # Issue 23: a run's before and after trees (a private index and object store, runs/<id>.trees/) are kept so a
+    # crashed run can be diffed, reverted and applied; they must go with the run, not pile up beside the records.
+    from conftest import make_repo, memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
+
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "a\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    ids = []
+    async with memory_relay(env) as client:
+        for i, profile in enumerate(("iso", None)):  # a worktree run (its after tree kept too), then one in place
+            set_scenario(agy, success_scenario([{"op": "write", "path": f"f{i}.txt", "content": f"{i}\n"}]))
+            args = {"task": "t", "workspace": str(repo), **({"profile": profile} if profile else {})}
+            ids.append(payload(await client.call_tool("antigravity_execute", args))["run_id"])
+    runs = tmp_path / "data" / "runs"
+    first = runs / f"{ids[0]}.trees"
+    assert (first / "after.json").is_file() and any((first / "objects").rglob("*.pack")), sorted(first.rglob("*"))
+    older, newer = sorted(ids)  # by the id (its second, then its random part): both may start in one second
+    summary = apply_retention(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}), max_runs=1)
+    assert [r.run_id for r in summary.removed] == [older] and summary.errors == []
+    assert str(runs / f"{older}.trees") in summary.removed[0].files
+    assert not [p for p in runs.iterdir() if p.name.startswith(older)]  # record, patch, trees: all gone
+    assert (runs / f"{newer}.trees" / "snapshot.json").is_file()  # the kept run keeps its trees

@@ -14,7 +14,7 @@ from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import observe_changes, workspace_changed
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 from relay.observe.restore import Before, before_of
-from relay.observe.snapshot import Snapshot, git_private, load_snapshot, take_snapshot
+from relay.observe.snapshot import Snapshot, before_trees, git_private, load_snapshot, take_snapshot
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing
@@ -162,6 +162,7 @@ def test_hostile_repository_config_never_runs_its_scripts(tmp_path: Path, monkey
 
 
 def _listed(snap) -> list[str]:
+    before_trees(snap)  # written at the first look after, or now
     out = git_private(snap.dir, snap.repo, "ls-tree", ["-r", "-z", "--name-only"], values=[snap.repo.before])
     return sorted(p.decode() for p in out.split(b"\0") if p)
 

@@ -151,6 +151,39 @@ def test_client_configs_live_in_the_user_profile_on_windows(windows, monkeypatch
         "claude_desktop_config.json"
 
 
+def test_setup_finds_the_client_configs_in_the_user_profile_even_when_a_shell_sets_home_on_windows(windows,
+                                                                                                   monkeypatch):
+    # Broke: setup read HOME first, so from Git Bash or MSYS (HOME=/c/Users/me or an MSYS home) it wrote configs
+    # the clients never read: Codex, Claude Code and Gemini CLI look in the profile, %USERPROFILE%.
+    from relay.core.places import expand_user
+    from relay.setup.clients import CLIENTS, home_dir
+
+    monkeypatch.setenv("HOME", r"C:\msys64\home\me")
+    assert win(home_dir()) == PureWindowsPath(r"C:\Users\me")
+    assert win(CLIENTS["codex"].path(home_dir())) == PureWindowsPath(r"C:\Users\me\.codex\config.toml")
+    assert win(expand_user("~\\src")) == PureWindowsPath(r"C:\Users\me\src")
+
+
+@pytest.mark.parametrize("key", ["directory", "wrong size"])
+def test_doctor_confirm_key_hints_use_windows_commands_on_windows(windows, tmp_path, key):
+    # Broke: doctor told a Windows user to `rm` the key and `chmod` it, commands cmd and PowerShell do not have.
+    from relay.core.settings import Settings
+    from relay.doors.doctor import check_confirm_key
+
+    from relay.call.confirm import KEY_FILE
+
+    path = tmp_path / KEY_FILE
+    if key == "directory":
+        path.mkdir()
+    else:
+        path.write_bytes(b"short")
+        path.chmod(0o600)
+    check = check_confirm_key(Settings(data_dir=tmp_path))
+    assert check.fix and check.level != "ok", check
+    assert "chmod" not in check.fix and "rm " not in check.fix, check.fix
+    assert f'del "{path}"' in check.fix, check.fix
+
+
 def test_setup_registers_claude_desktop_where_macos_keeps_it(monkeypatch, tmp_path, fake_script):
     from relay.setup.clients import setup
 

@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import msgspec
@@ -127,23 +128,34 @@ def _key(agy: str | None) -> tuple[str, int, int] | None:
     return (agy, st.st_mtime_ns, st.st_size)
 
 
-def _spawn_version(agy: str, environ: dict[str, str] | None) -> subprocess.Popen:
+class _Probe(Struct, frozen=True):
+    proc: subprocess.Popen
+    token: str
+    since: float
+
+
+def _spawn_version(agy: str, environ: dict[str, str] | None) -> _Probe:
     """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
-    tools' credentials). Raises OSError."""
+    tools' credentials), its own group and a spawn token, so a timeout stops all it started. Raises OSError."""
     from relay.agy.env import build_worker_env
-    from relay.core.platform import spawn_options
+    from relay.core.platform import spawn_env, spawn_options
 
-    return subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **spawn_options(),
-                            env=build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
+    env, token = spawn_env(build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
+    since = time.time()
+    proc = subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **spawn_options(), env=env)
+    return _Probe(proc, token, since)
 
 
-def _answer(agy: str, proc: subprocess.Popen, timeout: float) -> VersionAnswer:
+def _answer(agy: str, probe: _Probe, timeout: float) -> VersionAnswer:
+    from relay.core.platform import kill_child_and_drain
+
+    proc = probe.proc
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
+        # agy, or a helper it started that holds its stdout: stop them all, and never wait unbounded on the pipe.
+        kill_child_and_drain(proc, probe.token, probe.since)
         return VersionAnswer(None)
     version = parse_version(out) if proc.returncode == 0 else None
     said = "" if version else ((out or err or "").strip().splitlines() or [""])[0][:120]

@@ -5,21 +5,31 @@ Why a field of continue rather than a fifth tool: every tool's schema is paid by
 applying is the natural next step after reading a packet, like a follow-up; the packet of a worktree
 run says how. ``feedback`` may be left out (it is ignored when ``apply`` is set).
 
-The change applied is the run's branch from its base: for a continue, the whole chain since the first
-run's base (or since the last applied run of the chain), so applying the last run of a chain brings
-everything. Refused, with nothing changed: a run still running, a run in place (its change is already
-in the tree), a run that broke its profile's policy (POLICY_VIOLATION), and any conflict (APPLY_CONFLICT,
-naming each file and why).
+The change applied is exactly the one observed and checked (issue 23): the diff of the run's before and
+after trees (``relay.isolate.trees``), as its policy left it — nothing outside the run's workspace, none of
+the files a policy revert put back, nothing a verification command wrote after observation. For a
+continue, the whole chain since the first run's before tree (or since the last applied run of the chain),
+so applying the last run of a chain brings everything. Files the trees do not hold (larger than the
+trees' size limit) come from the run's commit, recorded at the same moment; a run from before the trees
+were kept applies its commits as it always did. Paths are named relative to the workspace, as the packet
+names them.
+
+Refused, with nothing changed: a run still running, a run in place (its change is already in the
+tree), a run whose policy violation stands (POLICY_VIOLATION kept, or a revert that could not put every
+file back), and any conflict (APPLY_CONFLICT, naming each file and why).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 
 from relay.core.contracts import Changes, ErrorInfo, Packet, Status
 from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
-from relay.isolate.merge import ApplyConflicts, three_way_apply
-from relay.isolate.repo import repo_facts
+from relay.core.contracts import RunRecord
+from relay.isolate.merge import ApplyConflicts, Entry, changed_entries, three_way_apply
+from relay.isolate.repo import RepoFacts, repo_facts
+from relay.isolate.trees import run_trees
 from relay.observe.git import GitError
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, check_run_id, now_iso
@@ -29,12 +39,83 @@ __all__ = ["apply_run"]
 log = logging.getLogger("relay.call.apply_run")
 
 _LISTED_CONFLICTS = 20
+_MAX_CHAIN = 200  # continues followed back to the chain's first run
 
 
 def _refusal(run_id: str, exc: BaseException, *, branch: str | None = None, worktree: str | None = None) -> Packet:
     error = as_relay_error(exc, f"apply of run {run_id}")
     return fit_packet(Packet(run_id=run_id, status=error.status, error=error.info(), branch=branch,
                              worktree=worktree))
+
+
+def _named(path: str, prefix: str) -> str:
+    """A repository path as the packet names it: relative to the workspace ("../x" outside it)."""
+    if not prefix or path.startswith(prefix):
+        return path[len(prefix):]
+    return os.path.relpath(path, prefix)
+
+
+def _violation_stands(record: RunRecord) -> bool:
+    """Does the run's policy violation still hold in what it left? Not when the policy's revert put every
+    violating file back (the worktree then holds the kept change only, as a run in place leaves its tree)."""
+    violation = record.outcome.violation
+    # Compared by value: the policy check (another part) owns that status.
+    said = record.outcome.status is not None and record.outcome.status.value == "POLICY_VIOLATION"
+    if violation is None:
+        return said
+    return violation.on_violation != "revert" or bool(violation.not_restored) or \
+        set(violation.restored) != set(violation.files)
+
+
+def _chain_start(store: RunStore, record: RunRecord) -> RunRecord:
+    """The first run of ``record``'s chain of continues whose change is not applied yet (``record`` itself when
+    it is no continue): the chain's change is measured from that run's before tree."""
+    run = record
+    for _ in range(_MAX_CHAIN):
+        parent_id = run.request.parent_run_id
+        if not parent_id:
+            break
+        try:
+            parent = store.read(parent_id)
+        except RelayError:
+            break
+        if parent.isolation.applied_at or parent.isolation.base_commit != record.isolation.base_commit:
+            break
+        run = parent
+    return run
+
+
+def _change(store: RunStore, record: RunRecord, facts: RepoFacts) -> tuple[list[Entry], dict[str, str] | None]:
+    """(the change to apply, git's environment where its objects are): the diff of the run's kept trees, or of
+    its commits for a run from before they were kept."""
+    isolation = record.isolation
+    assert isolation.base_commit and isolation.tip_commit
+    start = _chain_start(store, record)
+    trees = run_trees(store.trees_path(start.run_id), store.trees_path(record.run_id), facts.common_dir / "objects")
+    if trees is None:
+        return changed_entries(facts.toplevel, isolation.base_commit, isolation.tip_commit), None
+    entries = changed_entries(facts.toplevel, trees.before, trees.after, env=trees.env, under=facts.prefix)
+    big = sorted(facts.prefix + p for p, why in trees.left_out.items() if why.startswith("larger than"))
+    if big:  # kept out of the trees by size: their content is in the commit recorded at the same moment
+        entries += changed_entries(facts.toplevel, isolation.base_commit, isolation.tip_commit, env=trees.env,
+                                   paths=big)
+    return entries, trees.env
+
+
+def _not_applied(record: RunRecord, applied: set[str]) -> str:
+    """The files the run's packet listed that apply did not write, and why (said, never silently dropped)."""
+    violation = record.outcome.violation
+    put_back = set(violation.restored) if violation is not None else set()
+    left: dict[str, list[str]] = {}
+    for change in record.observation.changes:
+        if change.path in applied or change.path == ".":
+            continue
+        why = ("put back by the run's policy" if change.path in put_back else
+               "its content was not kept (seen by its timestamp only)")
+        left.setdefault(why, []).append(change.path)
+    return "".join(f"; not applied, {why}: {', '.join(paths[:5])}" + (f" and {len(paths) - 5} more" if len(paths) > 5
+                                                                        else "")
+                   for why, paths in sorted(left.items()))
 
 
 def apply_run(store: RunStore, run_id: str | None) -> Packet:
@@ -53,9 +134,8 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
         if not record.isolation.branch or not record.isolation.base_commit:
             raise InvalidInput(f"run {run_id} ran in place: its changes are already in {record.plan.workspace}",
                                "Only runs of a profile with \"isolation\": \"worktree\" are applied.")
-        # Compared by value: the policy check (another part) owns that status.
         # A run stopped mid-way keeps its CANCELLED status but carries the violation it made (record.outcome.violation).
-        if record.outcome.violation is not None or (record.outcome.status is not None and record.outcome.status.value == "POLICY_VIOLATION"):
+        if _violation_stands(record):
             raise InvalidInput(f"run {run_id} broke its profile's policy (POLICY_VIOLATION); its change is not applied",
                                "Read its error, then continue the run to fix it and apply that run. Your tree is "
                                "unchanged.")
@@ -64,9 +144,11 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
                                "Nothing to apply; start a new run if the work is still needed.")
         facts = repo_facts(record.plan.workspace)
         top = facts.toplevel
+        entries, env = _change(store, record, facts)
         try:
-            applied = three_way_apply(top, record.isolation.base_commit, record.isolation.tip_commit, within=facts.prefix)
+            applied = three_way_apply(top, entries, env=env, within=facts.prefix)
         except ApplyConflicts as exc:
+            exc.conflicts = [(_named(path, facts.prefix), why) for path, why in exc.conflicts]
             listed = "; ".join(f"{path} ({why})" for path, why in exc.conflicts[:_LISTED_CONFLICTS])
             more = len(exc.conflicts) - _LISTED_CONFLICTS
             message = (f"run {run_id}'s change conflicts with {top} in {len(exc.conflicts)} file(s): {listed}"
@@ -87,11 +169,12 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
         store.write(record)
     except OSError as exc:
         log.warning("run %s applied, but its record could not be updated: %s", run_id, exc)
-    files = sorted(applied.written)
+    files = sorted(_named(p, facts.prefix) for p in applied.written)
     summary = (f"applied run {run_id}'s change ({len(files)} file(s), branch {record.isolation.branch}) to {top}"
                if files else f"nothing to apply: {top} already holds run {run_id}'s change")
     if applied.unchanged and files:
         summary += f"; {len(applied.unchanged)} file(s) already held it"
+    summary += _not_applied(record, {_named(p, facts.prefix) for p in [*applied.written, *applied.unchanged]})
     return fit_packet(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
                              changes=Changes(count=len(files), files=files, source="git" if files else None)))
 

@@ -28,6 +28,7 @@ from relay.core.contracts import (ContinueInput, ExecuteInput, Preview, RecordPl
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.platform import own_stamp
 from relay.core.settings import Settings
+from relay.review.file_kinds import is_secret_path
 from relay.runs.recovery import recover_run
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS
@@ -189,7 +190,7 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
         parent = store.read(args.run_id)
         if parent.state == "running":
             # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
-            if not recover_run(store, parent.run_id):
+            if not recover_run(store, parent.run_id, secret_path=is_secret_path):
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
                                  "Wait for its packet, then continue it.", retryable=True)
             parent = store.read(args.run_id)

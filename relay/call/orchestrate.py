@@ -43,6 +43,7 @@ from relay.core.process import tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
+from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
@@ -91,13 +92,18 @@ class Relay:
         self.settings = settings
         self.environ = dict(os.environ if environ is None else environ)
         self.store = RunStore(settings.runs_dir)
-        self.coordinator = Coordinator(settings.data_dir, reap=lambda: recover_interrupted(self.store),
+        self.coordinator = Coordinator(settings.data_dir, reap=self.recover_dead_runs,
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds)
         self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
+
+    def recover_dead_runs(self) -> list[str]:
+        """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
+        new git-ignored file that looks like a secret is listed (the review's rule, handed down)."""
+        return recover_interrupted(self.store, secret_path=is_secret_path)
 
     # ------------------------------------------------------------------ tools
 
@@ -365,7 +371,8 @@ class Relay:
         A worktree run (issue 22, D1): its worktree is first checked to be still its own (never a git command
         in a worktree the worker repointed at the user's git dir), then its whole state is recorded on its
         branch: that commit is the observed change apply will write, and what it touches outside the
-        workspace's folder is a violation (``live.outside``)."""
+        workspace's folder is a violation (``live.outside``). Its after tree is kept beside the before tree: the
+        diff of the two is what apply writes (a second look, after a policy revert, replaces it)."""
         live = self._live.get(record.run_id)
         lease = live.lease if live is not None else None
         if lease is not None and not still_own(lease):
@@ -378,6 +385,7 @@ class Relay:
         if lease is not None:
             record.isolation.tip_commit = record_change(lease, _branch_message(record))
             live.outside = changed_outside(lease, record.isolation.tip_commit)
+            keep_or_drop_after_tree(before, changeset, record.run_id)  # what apply writes (issue 23)
         return changeset
 
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:

@@ -95,7 +95,7 @@ class Status(str, enum.Enum):
 
 
 class ExecutionMode(str, enum.Enum):
-    """How much the worker may do without asking (see README: execution modes)."""
+    """How much the worker may do without asking (see docs/profiles.md: Execution modes)."""
 
     SAFE = "safe"
     TRUSTED = "trusted"

@@ -16,7 +16,7 @@ import platformdirs.macos
 import platformdirs.unix
 import platformdirs.windows
 
-__all__ = ["on_windows", "pure", "expand_user", "is_absolute", "is_drive_root", "split_roots", "root_problem",
+__all__ = ["on_windows", "pure", "user_home", "expand_user", "is_absolute", "is_drive_root", "split_roots", "root_problem",
            "agy_install_paths", "default_data_dir", "ROOTS_SEPARATORS"]
 
 # GRAVITY_RELAY_ALLOWED_ROOTS: ';' everywhere (Windows' own list separator: `E:\projects;D:\workspace`);
@@ -33,13 +33,21 @@ def pure(text: str, platform: str | None = None) -> PurePath:
     return PureWindowsPath(text) if on_windows(platform) else PurePosixPath(text)
 
 
+def user_home(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """The user's home as that platform's programs see it: USERPROFILE on Windows (HOME only without it: Git
+    Bash and MSYS set HOME to a home of their own, which Python, Node and the MCP clients do not read), HOME
+    elsewhere; None when the environment names none."""
+    env = os.environ if environ is None else environ
+    home = (env.get("USERPROFILE") or env.get("HOME")) if on_windows(platform) else env.get("HOME")
+    return home or None
+
+
 def expand_user(text: str, platform: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """``~`` expanded as that platform does: USERPROFILE on Windows, HOME elsewhere."""
     text = text.strip()
     if not (text == "~" or text.startswith(("~/", "~\\"))):
         return text  # ~user forms are left alone (and then not absolute)
-    env = os.environ if environ is None else environ
-    home = (env.get("USERPROFILE") or env.get("HOME")) if on_windows(platform) else env.get("HOME")
+    home = user_home(environ, platform)
     if not home:
         return os.path.expanduser(text) if not on_windows(platform) else text
     return str(pure(home, platform) / text[2:]) if len(text) > 1 else home

@@ -56,7 +56,7 @@ from relay.core.settings import WORKER_MARKER_ENV
 __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_options", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
            "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals", "ask_child_to_stop",
-           "owned_by_someone_else"]
+           "owned_by_someone_else", "kill_child_and_drain"]
 
 log = logging.getLogger("relay.core.platform")
 
@@ -462,6 +462,24 @@ def kill_worker_now(worker: Worker, wait: float) -> bool:
         _kill_all(worker, worker_members(worker))
         time.sleep(0.05)
     return False
+
+
+def kill_child_and_drain(child: subprocess.Popen, token: str | None, since: float, wait: float = 2.0) -> None:
+    """Kill a child this process started (not reaped yet) with everything it started, then reap it and
+    drain its pipes within ``wait`` seconds each: a helper that inherited a pipe and outlived the child
+    would otherwise keep the drain waiting for an end of file as long as it lives. ``token``: the
+    child's spawn token (``spawn_env``), which finds a helper that left the group."""
+    kill_worker_now(spawned_worker(child.pid, token, since), wait)
+    try:
+        child.communicate(timeout=wait)
+    except (subprocess.TimeoutExpired, OSError, ValueError):
+        # Something still holds a pipe (it escaped the kill): give up on its output rather than wait.
+        for pipe in (child.stdout, child.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=wait)
 
 
 def ask_child_to_stop(child: subprocess.Popen) -> None:

@@ -20,6 +20,7 @@ from relay import __version__
 
 from relay.agy import command as agy_cli
 from relay.core.errors import RelayError
+from relay.core.places import on_windows
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 
@@ -205,9 +206,11 @@ def check_confirm_key(settings: Settings) -> Check:
     except StorageError as exc:
         # The gate raises the same at a call: every trusted call of a confirm_trusted profile would be refused.
         make = _fail if gated else _warn
+        readable = (f"its Properties → Security, or `icacls \"{path}\" /grant \"%USERNAME%:R\"`" if on_windows()
+                    else "`chmod u+r`, or `chown` it if another user made it")
         return make("confirm key", f"{exc.message}; a confirm_trusted call cannot be confirmed until it is fixed",
-                    f"Make {path} a file readable by this user (`chmod u+r`, or `chown` it if another user made it), "
-                    "or remove it: a new key is made at the next trusted call.")
+                    f"Make {path} a file readable by this user ({readable}), or remove it ({_remove(path)}): a new "
+                    "key is made at the next trusted call.")
     if not exists:
         return _ok("confirm key", f"{path} not created yet: it is made, owner-only, at the first trusted call of a "
                    "confirm_trusted profile")
@@ -219,8 +222,13 @@ def check_confirm_key(settings: Settings) -> Check:
         problem = "is" + problem[len("was"):] + " and may have leaked: a leaked key forges confirm tokens"
     return _warn("confirm key", f"{path} {problem}; the relay replaces it with a new key at the next trusted "
                  "call (tokens issued before are refused)",
-                 f"Remove it (`rm {path}`): a new owner-only key is made on first use. `chmod 600 {path}` alone "
-                 "would keep a key others may have copied.")
+                 f"Remove it ({_remove(path)}): a new owner-only key is made on first use."
+                 + (f" `chmod 600 {path}` alone would keep a key others may have copied." if readable else ""))
+
+
+def _remove(path: Path) -> str:
+    """The command that removes a file, in this OS's own shell (cmd's ``del`` on Windows)."""
+    return f'`del "{path}"`' if on_windows() else f"`rm {path}`"
 
 
 def check_worktrees(settings: Settings) -> Check:

@@ -30,13 +30,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from relay import __version__
 from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResultInput
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
-from relay.doors.mcp_tasks import TASKS, TaskParams, as_task, declares_tasks, task_state
+from relay.doors.mcp_tasks import (TASKS, TaskParams, TaskUpdateParams, as_task, declares_tasks, refuse_undeclared,
+                                   task_acknowledged, task_state)
 from relay.doors.person_confirm import DECISION, FORM_KEY, RUN, confirm_form, declined, preview_for_person, without_person
 from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
                                detacher_for, lone_surrogate, nesting_depth)
 from relay.call.orchestrate import Relay
-from relay.runs.recovery import recover_interrupted
 from relay.runs.retention import retain_in_background
 from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
@@ -175,12 +175,12 @@ def create_server(settings: Settings, relay: Relay | None = None,
         if params.request_state is not None and params.name in (EXECUTE, CONTINUE):
             # A 2026-07-28 retry after our input_required question: the person's answer, the token as state.
             answer = await _answered(relay, params, progress)
-            task = as_task(answer) if tasked else None
+            task = await as_task(relay, answer) if tasked else None
             if task is not None:
                 return task
         else:
             answer = await call_tool(relay, params.name, params.arguments, progress)
-            task = as_task(answer) if tasked else None
+            task = await as_task(relay, answer) if tasked else None
             if task is not None:
                 return task  # the run goes on; the client polls tasks/get
             asked = preview_for_person(answer, relay.settings)
@@ -241,10 +241,16 @@ def create_server(settings: Settings, relay: Relay | None = None,
         return call_result(answer, "", relay.store)
 
     async def on_task_get(ctx: ServerRequestContext, params: TaskParams) -> dict[str, Any]:
+        refuse_undeclared(ctx, "tasks/get")
         return await task_state(relay, params.task_id, result_of)
 
     async def on_task_cancel(ctx: ServerRequestContext, params: TaskParams) -> dict[str, Any]:
-        return await task_state(relay, params.task_id, result_of, cancel=True)
+        refuse_undeclared(ctx, "tasks/cancel")
+        return await task_acknowledged(relay, params.task_id, cancel=True)
+
+    async def on_task_update(ctx: ServerRequestContext, params: TaskUpdateParams) -> dict[str, Any]:
+        refuse_undeclared(ctx, "tasks/update")
+        return await task_acknowledged(relay, params.task_id, cancel=False)
 
     server = Server(
         "gravity-relay",
@@ -263,6 +269,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
     server.extensions[TASKS] = {}
     server.add_request_handler("tasks/get", TaskParams, on_task_get)
     server.add_request_handler("tasks/cancel", TaskParams, on_task_cancel)
+    server.add_request_handler("tasks/update", TaskUpdateParams, on_task_update)
     return server
 
 
@@ -273,7 +280,7 @@ def serving_relay(settings: Settings) -> Relay:
         log.warning("configuration: %s", problem)
     relay = Relay(settings)
     try:
-        recovered = recover_interrupted(relay.store)
+        recovered = relay.recover_dead_runs()
         if recovered:
             log.warning("marked %d run(s) of dead relay processes INTERRUPTED: %s", len(recovered), ", ".join(recovered))
     except OSError as exc:

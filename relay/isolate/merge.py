@@ -1,13 +1,19 @@
-"""Apply a run's change (``base..tip``) to the user's work tree with a three-way merge per file, all or nothing.
+"""Apply a run's change to the user's work tree with a three-way merge per file, all or nothing.
+
+The change is a list of ``Entry`` (old and new mode and blob of each path), from ``git diff-tree`` of two
+trees or commits (``changed_entries``): for a run since issue 23, the before and after trees observation
+kept (``relay.isolate.trees``), so what is applied is exactly what was observed and checked; for an older
+run, its recorded commits. Both sides' content comes through ``relay.observe.restore.blob_states``, the one
+reader of a tree's files.
 
 Why not ``git apply --3way``: it implies ``--index``, so it stages the change and refuses a file whose
 working copy differs from the index. A run in place leaves its edits unstaged in the working tree; an
 applied worktree run should look the same, with the user's index untouched and unstaged edits merged.
 
-Per changed path (``git diff-tree base tip``), with *yours* the file in the user's tree now:
+Per changed path, with *yours* the file in the user's tree now:
 
 * yours equals the run's result: nothing to do (applying twice is harmless);
-* yours equals base: the run's result is written (or the file deleted);
+* yours equals the before (the run's base): the run's result is written (or the file deleted);
 * both changed a text file: ``git merge-file``; a clean merge is written, overlapping edits conflict;
 * anything else (a file you deleted that the run edited, a file you created where the run adds one,
   binary files, submodules) conflicts.
@@ -25,12 +31,15 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
 from relay.observe.git import GitError, run_git
+from relay.observe.restore import Before, blob_states
 
-__all__ = ["ApplyConflicts", "Applied", "three_way_apply"]
+__all__ = ["ApplyConflicts", "Applied", "Entry", "changed_entries", "three_way_apply"]
 
 _ZERO = "0" * 40
 _LINK, _GITLINK = "120000", "160000"
@@ -49,20 +58,28 @@ class Applied(NamedTuple):
     unchanged: list[str]  # paths that already held the run's result
 
 
-class _Side(NamedTuple):
-    kind: str  # "file" | "link"
-    data: bytes
-    exec: bool = False
+class Entry(NamedTuple):
+    """One path the change touches (relative to the repository's top level), as ``git diff-tree --raw`` says."""
+
+    old_mode: str
+    new_mode: str
+    old_sha: str
+    new_sha: str
+    path: str
 
 
 class _Action(NamedTuple):
     path: str
-    result: _Side | None  # None: delete
+    result: Before | None  # None: delete
 
 
-def _entries(toplevel: Path, base: str, tip: str) -> list[tuple[str, str, str, str, str]]:
-    """(old mode, new mode, old blob, new blob, path) of every path the change touches."""
-    out = run_git(toplevel, "diff-tree", ["-r", "-z", "--no-renames", "--no-commit-id"], values=[base, tip])
+def changed_entries(toplevel: Path, base: str, tip: str, *, env: Mapping[str, str] | None = None, under: str = "",
+                    paths: Sequence[str] | None = None) -> list[Entry]:
+    """Every path changed from tree (or commit) ``base`` to ``tip``; ``under``: the folder the trees stand for
+    in the repository ("sub/" for trees of a workspace folder), prefixed to each path. ``env``: git's
+    environment where the trees' objects are (default: the repository's)."""
+    out = run_git(toplevel, "diff-tree", ["-r", "-z", "--no-renames", "--no-commit-id"], values=[base, tip], env=env,
+                  paths=None if paths is None else list(paths))
     fields = out.split(b"\0")
     found = []
     for i in range(0, len(fields) - 1, 2):
@@ -70,33 +87,30 @@ def _entries(toplevel: Path, base: str, tip: str) -> list[tuple[str, str, str, s
         if not meta.startswith(":"):
             continue
         old_mode, new_mode, old_sha, new_sha, _status = meta[1:].split(" ")
-        found.append((old_mode, new_mode, old_sha, new_sha, os.fsdecode(fields[i + 1])))
+        found.append(Entry(old_mode, new_mode, old_sha, new_sha, under + os.fsdecode(fields[i + 1])))
     return found
 
 
-def _blobs(toplevel: Path, shas: set[str]) -> dict[str, bytes]:
-    if not shas:
-        return {}
-    ordered = sorted(shas)
-    out = run_git(toplevel, "cat-file", ["--batch"], input="".join(f"{s}\n" for s in ordered).encode())
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    for sha in ordered:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split(b" ")
-        size = int(header[2])
-        blobs[sha] = out[end + 1 : end + 1 + size]
-        pos = end + 1 + size + 1
-    return blobs
+def _sides(toplevel: Path, entries: list[Entry], env: Mapping[str, str] | None) -> dict[str, Before]:
+    """Each blob both sides of the change name, read once."""
+    wanted = {sha: mode for e in entries for mode, sha in ((e.old_mode, e.old_sha), (e.new_mode, e.new_sha))
+              if sha != _ZERO and mode not in (_GITLINK, "000000")}
+    # A blob id names its bytes; whether it is a link is its mode's, given per side in _side.
+    objects = sorted(wanted.items())
+    states = blob_states(partial(run_git, toplevel, env=env), [(mode, sha) for sha, mode in objects])
+    missing = [sha for (sha, _), state in zip(objects, states) if state is None]
+    if missing:
+        raise GitError(f"the run's objects are gone ({len(missing)} blob(s), e.g. {missing[0][:12]})")
+    return {sha: state for (sha, _), state in zip(objects, states) if state is not None}
 
 
-def _side(mode: str, sha: str, blobs: dict[str, bytes]) -> _Side | None:
+def _side(mode: str, sha: str, blobs: dict[str, Before]) -> Before | None:
     if sha == _ZERO or mode == "000000":
         return None
-    return _Side("link" if mode == _LINK else "file", blobs[sha], mode == "100755")
+    return Before("link" if mode == _LINK else "file", blobs[sha].data, mode == "100755")
 
 
-def _yours(target: Path) -> _Side | None | str:
+def _yours(target: Path) -> Before | None | str:
     """The user's file now: a side, None if absent, or why it cannot be compared."""
     try:
         info = target.lstat()
@@ -105,9 +119,9 @@ def _yours(target: Path) -> _Side | None | str:
     except NotADirectoryError:
         return "a parent of it is a file in your tree"
     if stat.S_ISLNK(info.st_mode):
-        return _Side("link", os.fsencode(os.readlink(target)))
+        return Before("link", os.fsencode(os.readlink(target)))
     if stat.S_ISREG(info.st_mode):
-        return _Side("file", target.read_bytes(), bool(info.st_mode & stat.S_IXUSR))
+        return Before("file", target.read_bytes(), bool(info.st_mode & stat.S_IXUSR))
     return "it is a folder or a special file in your tree"
 
 
@@ -126,7 +140,7 @@ def _merge_text(yours: bytes, base: bytes, theirs: bytes) -> bytes | None:
             return None  # exit code = number of conflicts (or an error): either way, not clean
 
 
-def _decide(path: str, base: _Side | None, theirs: _Side | None, yours: _Side | None) -> _Action | str | None:
+def _decide(path: str, base: Before | None, theirs: Before | None, yours: Before | None) -> _Action | str | None:
     """What to do with one path: an action, None (already done), or why it conflicts."""
     if yours == theirs:
         return None
@@ -140,17 +154,17 @@ def _decide(path: str, base: _Side | None, theirs: _Side | None, yours: _Side | 
         return "changed in your tree since the run started; the run deletes it"
     if yours.kind != "file" or base.kind != "file" or theirs.kind != "file":
         return "a symbolic link changed on both sides"
-    mode = theirs.exec if yours.exec == base.exec else yours.exec
+    mode = theirs.executable if yours.executable == base.executable else yours.executable
     if yours.data == base.data or yours.data == theirs.data:
         data = theirs.data if yours.data == base.data else yours.data
-        return None if (data, mode) == (yours.data, yours.exec) else _Action(path, _Side("file", data, mode))
+        return None if (data, mode) == (yours.data, yours.executable) else _Action(path, Before("file", data, mode))
     merged = _merge_text(yours.data, base.data, theirs.data)
     if merged is None:
         binary = b"\0" in yours.data or b"\0" in theirs.data
         return "binary file changed on both sides" if binary else "your edits and the run's overlap"
-    if merged == yours.data and mode == yours.exec:
+    if merged == yours.data and mode == yours.executable:
         return None  # the run's edit is already in your file (applied before, or made by hand)
-    return _Action(path, _Side("file", merged, mode))
+    return _Action(path, Before("file", merged, mode))
 
 
 def _linked_parent(toplevel: Path, path: str) -> str | None:
@@ -174,7 +188,7 @@ def _confined(toplevel: Path, path: str) -> Path | None:
     return toplevel / path
 
 
-def _write(target: Path, side: _Side | None) -> None:
+def _write(target: Path, side: Before | None) -> None:
     if side is None:
         target.unlink(missing_ok=True)
         return
@@ -192,7 +206,7 @@ def _write(target: Path, side: _Side | None) -> None:
         umask = os.umask(0)
         os.umask(umask)
         mode = old_mode if old_mode is not None else 0o666 & ~umask
-        mode = (mode | (0o111 & ~umask)) if side.exec else (mode & ~0o111)
+        mode = (mode | (0o111 & ~umask)) if side.executable else (mode & ~0o111)
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
@@ -200,13 +214,12 @@ def _write(target: Path, side: _Side | None) -> None:
         raise
 
 
-def three_way_apply(toplevel: Path, base: str, tip: str, *, within: str = "", dry_run: bool = False) -> Applied:
-    """Apply ``base..tip`` to the work tree at ``toplevel``; ApplyConflicts (nothing written) on any conflict.
-    ``within``: the run's workspace folder in the repository ("sub/"; "" for its root)."""
-    entries = _entries(toplevel, base, tip)
-    wanted = {sha for old_mode, new_mode, old_sha, new_sha, _ in entries
-              for mode, sha in ((old_mode, old_sha), (new_mode, new_sha)) if sha != _ZERO and mode != _GITLINK}
-    blobs = _blobs(toplevel, wanted)
+def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, str] | None = None, within: str = "",
+                    dry_run: bool = False) -> Applied:
+    """Apply ``entries`` (``changed_entries``) to the work tree at ``toplevel``; ApplyConflicts (nothing written)
+    on any conflict. ``env``: git's environment where their blobs are. ``within``: the run's workspace folder in
+    the repository ("sub/"; "" for its root): a path outside it is never written."""
+    blobs = _sides(toplevel, entries, env)
     actions: list[_Action] = []
     unchanged: list[str] = []
     conflicts: list[tuple[str, str]] = []

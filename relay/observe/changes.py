@@ -15,6 +15,7 @@ size (compared by size and times), claims inside ignored folders and nested repo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import re
@@ -466,21 +467,17 @@ def _folded_reason(before: Snapshot, path: str) -> str | None:
 
 
 def _links(before: Snapshot) -> list[str]:
-    """Symlinks of the before trees (a write through one leaves the trees unchanged)."""
+    """Symlinks of the before trees (a write through one leaves the trees unchanged): read from the before index
+    by the snapshot; from the before tree where it could not read the index."""
     found: list[str] = []
     for repo in before.repos():
-        if not repo.before:
-            continue
-        try:
-            out = git_private(before.dir, repo, "ls-tree", ["-r", "-z"], values=[repo.before])
-        except GitError:
-            continue
-        for rec in out.split(b"\0"):
-            if rec.startswith(b"120000 "):
-                found.append(repo.out_prefix + os.fsdecode(rec.split(b"\t", 1)[1]))
-                if len(found) >= _MAX_BEYOND_CHECKS:
-                    return found
-    return found
+        links = repo.links
+        if links is None and repo.before:
+            with contextlib.suppress(GitError):
+                out = git_private(before.dir, repo, "ls-tree", ["-r", "-z"], values=[repo.before])
+                links = [repo.out_prefix + os.fsdecode(r.split(b"\t", 1)[1]) for r in out.split(b"\0") if r.startswith(b"120000 ")]
+        found.extend(links or [])
+    return found[:_MAX_BEYOND_CHECKS]
 
 
 def _beyond_view(result: ChangeSet, before: Snapshot, ws: Path, reported: Sequence[str]) -> None:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
 from relay.observe.git import GitError
-from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, git_private
+from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, before_trees, git_private
 
-__all__ = ["Before", "before_of", "restore_paths"]
+__all__ = ["Before", "before_of", "blob_states", "restore_paths"]
 
 
 class Before(NamedTuple):
@@ -31,6 +33,30 @@ class Before(NamedTuple):
 
 
 _PATHS_PER_CALL = 1000
+_LINK = "120000"
+
+
+def blob_states(git: Callable[..., bytes], objects: list[tuple[str, str]]) -> list[Before | None]:
+    """What each (mode, blob id) of a tree holds, as a ``Before`` ("file" or "link"), None where git has no such
+    blob; one ``cat-file --batch`` for all. ``git(subcommand, options, input=...)`` runs git where the blobs are
+    (a run's private object store, borrowing the repository's). The one reader of a tree's content: restore
+    (the before of a file) and worktree apply (both sides of the run's change) read through it."""
+    if not objects:
+        return []
+    out = git("cat-file", ["--batch"], input="".join(f"{oid}\n" for _, oid in objects).encode("ascii"))
+    states: list[Before | None] = []
+    pos = 0
+    for mode, _ in objects:
+        end = out.find(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) != 3:  # "<oid> missing"
+            states.append(None)
+            continue
+        size = int(header[2])
+        states.append(Before("link" if mode == _LINK else "file", out[pos : pos + size], mode == "100755"))
+        pos += size + 1
+    return states
 
 
 def _locate(snapshot: Snapshot, out_path: str) -> tuple[Repo, str] | str:
@@ -88,21 +114,11 @@ def _from_tree(snapshot: Snapshot, repo: Repo, paths: list[str]) -> dict[str, Be
                 objects.append((path, mode, oid))
     if objects:
         try:
-            blob = git_private(snapshot.dir, repo, "cat-file", ["--batch"],
-                               input="".join(f"{oid}\n" for _, _, oid in objects).encode("ascii"))
+            states = blob_states(partial(git_private, snapshot.dir, repo), [(mode, oid) for _, mode, oid in objects])
         except GitError as exc:
             return {**found, **{p: f"git could not read the before tree ({exc})" for p, _, _ in objects}}
-        pos = 0
-        for path, mode, _ in objects:
-            end = blob.find(b"\n", pos)
-            header = blob[pos:end].split(b" ")
-            pos = end + 1
-            if len(header) != 3:
-                found[path] = "git could not read its pre-run content"
-                continue
-            size = int(header[2])
-            found[path] = Before("link" if mode == "120000" else "file", blob[pos : pos + size], mode == "100755")
-            pos += size + 1
+        for (path, _, _), state in zip(objects, states):
+            found[path] = state if state is not None else "git could not read its pre-run content"
     for path in paths:
         if path not in found:
             found[path] = Before("absent") if not repo.ignored_overflow else \
@@ -117,6 +133,7 @@ def before_of(snapshot: Snapshot, paths: list[str]) -> dict[str, Before | str]:
     out: dict[str, Before | str] = {}
     if snapshot.source == "report" or snapshot.repo is None:
         return {p: "the relay took no snapshot of this workspace before the run" for p in paths}
+    before_trees(snapshot)  # written by the first look after; now, if there was none
     wanted: dict[int, tuple[Repo, dict[str, str]]] = {}  # repo -> {path in its trees: out path}
     for path in paths:
         where = _locate(snapshot, path)

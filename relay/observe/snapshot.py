@@ -1,16 +1,16 @@
 """The workspace at one moment as git trees, written without touching the user's repository.
 
-Before the worker starts, each repository's index is copied to a private file; with
+Before the worker starts, each repository's index is copied (linked) to a private file; with
 ``GIT_INDEX_FILE`` at that copy and objects going to a private object directory that borrows
 the repository's (``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths
 ``git status`` names as differing from that index (dirty, untracked, watched ignored files) are
-added to it and ``git write-tree`` gives the **before tree**: the user's uncommitted and untracked
-files included, their index and object store untouched. The same pass after the worker, from a copy
-of the before index, gives the **after index** (its tree is not written: git diffs the after index
-against the before tree, which spares a tree object per changed folder). Everything a run changed is
-then git's answer (``relay.observe.changes``), and "what a file held before the run" is a blob of
-the before tree (``relay.observe.restore.before_of``): no content is kept in memory. Blobs are
-written packed (one pack per pass, git's bulk check-in), not one loose file each.
+added to it: the **before index**, its blobs the user's uncommitted and untracked files, their index
+and object store untouched. ``git write-tree`` of it gives the **before tree**, at the first look after
+(while git reads the work tree). That look, from a copy of the before index, gives the **after index**
+(git diffs it against the before tree). Everything a run changed is then git's answer
+(``relay.observe.changes``), and "what a file held before the run" is a blob of the before tree
+(``relay.observe.restore.before_of``): no content is kept in memory. Blobs are written packed (one
+pack per pass, git's bulk check-in), not one loose file each.
 
 The private index and objects live in a folder of their own (the run's, in the data dir, or a
 temporary one), with ``snapshot.json`` beside them, so a run whose relay died is diffed and
@@ -30,13 +30,16 @@ such a file is compared by size, times and inode (``Repo.big``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import hashlib
 import os
 import shutil
 import stat as stat_mod
 import tempfile
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
@@ -44,23 +47,9 @@ import msgspec
 
 from relay.observe.git import GitError, filter_overrides, git_env, run_git, z_records
 
-__all__ = [
-    "Snapshot",
-    "Repo",
-    "take_snapshot",
-    "load_snapshot",
-    "release_indexes",
-    "write_after",
-    "walk_tree",
-    "repo_head",
-    "stat_key",
-    "TooManyFiles",
-    "SKIP_DIRS",
-    "TREE_MAX_FILES",
-    "TREE_FILE_MAX",
-    "EMPTY_TREE",
-    "PACKED",
-]
+__all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
+           "walk_tree", "repo_head", "stat_key", "TooManyFiles", "SKIP_DIRS", "TREE_MAX_FILES", "TREE_FILE_MAX",
+           "EMPTY_TREE", "PACKED"]
 
 Source = Literal["git", "tree", "report"]
 
@@ -99,6 +88,8 @@ _PRIVATE_CONFIG = (("core.splitIndex", "false"), ("core.untrackedCache", "false"
 # applies past core.bigFileThreshold) instead of a loose file each: a thousand edited files cost one
 # file on disk, not a thousand.
 PACKED = (("core.bigFileThreshold", "1"), ("core.compression", "1"))
+# The kernel stamps files with a coarse clock that may lag time.time_ns() by a tick or two.
+_CLOCK_SLACK_NS = 100_000_000
 
 
 class TooManyFiles(Exception):
@@ -123,6 +114,7 @@ class Repo(msgspec.Struct, kw_only=True):
     objects: str | None = None  # the repository's object directory, borrowed
     config: list[tuple[str, str]] = []
     head: str | None = None
+    sha256: bool = False  # the repository's objects are named by SHA-256
     key: str = "r"  # names this repository's files in the snapshot's folder
     before: str = ""  # the before tree of the workspace folder
     before_root: str = ""  # the same, of the whole repository (what the after index is diffed against)
@@ -135,6 +127,7 @@ class Repo(msgspec.Struct, kw_only=True):
     ignored_overflow: int = 0
     new_ignored: list[str] = []  # after: ignored files not watched before (listed when ignore rules changed)
     new_nested: list[str] = []  # after: nested repositories that were not there before
+    links: list[str] | None = None  # symlinks of the before tree (None: not read from the index; ask git)
     depth: int = 0
 
     def out(self, path: str) -> str:
@@ -193,14 +186,22 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
 __all__ += ["git_private"]
 
 
-def _toplevel(workspace: Path) -> tuple[str, str, str, str]:
-    """(repository root, the workspace's prefix inside it, the index file, the object dir), or GitError."""
-    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"])
+def _toplevel(workspace: Path) -> tuple[str, str, str, str, str | None, list[tuple[str, str]], bool]:
+    """(repository root, the workspace's prefix inside it, the index file, the object dir, HEAD's commit or None,
+    the filter overrides, whether objects are SHA-256), or GitError. Two git calls, run at once: their waits overlap."""
+    with ThreadPoolExecutor(1) as pool:
+        filters = pool.submit(filter_overrides, workspace)
+        # An unborn HEAD fails only the --verify part: exit 1, the other answers printed.
+        out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path",
+                                               "objects", "--show-object-format", "--verify", "-q"],
+                      values=["HEAD^{commit}"], ok_codes=(0, 1))
+        config = filters.result()
     lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 4 or not lines[0]:
+    if len(lines) < 5 or not lines[0]:
         raise GitError("git rev-parse gave no top level")
     index, objects = (os.path.join(str(workspace), p) if not os.path.isabs(p) else p for p in lines[2:4])
-    return lines[0], lines[1], index, objects
+    head = lines[5].strip() if len(lines) > 5 and lines[5].strip() else None
+    return lines[0], lines[1], index, objects, head, config, lines[4].strip() == "sha256"
 
 
 _STATUS_OPTS = ("--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching", "--no-renames",
@@ -279,17 +280,27 @@ def _update(snapshot_dir: str, repo: Repo, index: str, paths: list[str]) -> None
                     config=PACKED)
 
 
-def _write_tree(snapshot_dir: str, repo: Repo, index: str) -> tuple[str, str]:
-    """(the tree of the workspace folder, the tree of the whole repository) of the private index."""
-    root = git_private(snapshot_dir, repo, "write-tree", index=index).decode().strip()
-    if not repo.prefix:
-        return root, root
+def _write_before(snapshot_dir: str, repo: Repo) -> None:
+    """The before trees (``Repo.before``, ``Repo.before_root``) of the before index, written from a copy of it
+    (write-tree rewrites its index, and the before index must stay as the snapshot left it)."""
+    tree_index = os.path.join(snapshot_dir, f"{repo.key}.tree.index")
     try:
-        return git_private(snapshot_dir, repo, "rev-parse", ["-q", "--verify"], values=[f"{root}:{repo.prefix.rstrip('/')}"]
-                           ).decode().strip(), root
-    except GitError:
-        # Nothing left under the workspace's folder in this index: its tree is the empty one.
-        return EMPTY_TREE[64 if len(root) == 64 else 40], root
+        _copy_index(os.path.join(snapshot_dir, f"{repo.key}.before.index"), tree_index)
+    except FileNotFoundError:
+        raise GitError("the before index is gone and its tree was never written") from None
+    try:
+        root = git_private(snapshot_dir, repo, "write-tree", index="tree").decode().strip()
+        before = root
+        if repo.prefix:
+            try:
+                before = git_private(snapshot_dir, repo, "rev-parse", ["-q", "--verify"],
+                                     values=[f"{root}:{repo.prefix.rstrip('/')}"]).decode().strip()
+            except GitError:
+                # Nothing left under the workspace's folder in this index: its tree is the empty one.
+                before = EMPTY_TREE[64 if len(root) == 64 else 40]
+        repo.before, repo.before_root = before, root
+    finally:
+        os.unlink(tree_index)
 
 
 def repo_head(repo: Repo) -> str | None:
@@ -300,16 +311,27 @@ def repo_head(repo: Repo) -> str | None:
         return None
 
 
-def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> None:
-    """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree, its tree written."""
+def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
+    """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree."""
+    with ThreadPoolExecutor(1) as pool:
+        # The before trees are written at the first look after, while git reads the work tree (a process of its
+        # own: the waits overlap); the snapshot only had to capture the content (the before index and its blobs).
+        trees = pool.submit(_write_before, snapshot_dir, repo) if after and not (repo.no_git or repo.before_root) else None
+        try:
+            _scan_pass(snapshot_dir, repo, after=after, list_ignored=list_ignored, since_s=since_s)
+        finally:
+            if trees is not None:
+                trees.result()
+
+
+def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
     index = "after" if after else "before"
     if after and not repo.no_git:
-        shutil.copy2(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
+        _after_index(snapshot_dir, repo)
     if repo.git_dir is not None or repo.no_git:
-        _scan_walked(snapshot_dir, repo, after=after)
+        _scan_walked(snapshot_dir, repo, after=after, since_s=since_s)
         return
     dirty, untracked, ignored, gitlinks = _status(snapshot_dir, repo, index)
-    repo.head = repo_head(repo) if not after else repo.head
     # An untracked nested repository is one folded "? dir/" entry (git never looks inside): it gets a private index of its own.
     nested = [p.rstrip("/") for p in untracked if p.endswith("/")]
     untracked = [p for p in untracked if not p.endswith("/")]
@@ -329,7 +351,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
         big: dict[str, tuple[int, int, int, int]] = {}
         _update(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
         repo.big = big
-        repo.before, repo.before_root = _write_tree(snapshot_dir, repo, index)
+        _index_pass(snapshot_dir, repo, since_s)
     else:
         # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
@@ -347,7 +369,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
     for path, sub in list(repo.subs.items()):
         if sub is not None:
             try:
-                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored)
+                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored, since_s=since_s)
             except (GitError, OSError):
                 if not after:  # a submodule git cannot read is folded, as one the snapshot does not scan
                     repo.subs[path] = None
@@ -365,24 +387,111 @@ def _sub_repo(snapshot_dir: str, parent: Repo, sub: str) -> Repo | None:
     if not inside or parent.depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
         return None
     try:
-        root, prefix, index, objects = _toplevel(Path(sub_root))
+        root, prefix, index, objects, head, config, sha256 = _toplevel(Path(sub_root))
         if os.path.realpath(root) != os.path.realpath(sub_root):
             return None
-        repo = Repo(root=root, prefix="", out_prefix=parent.out(sub) + "/", objects=objects, config=filter_overrides(Path(root)),
+        repo = Repo(root=root, prefix="", out_prefix=parent.out(sub) + "/", objects=objects, config=config, head=head, sha256=sha256,
                     key=f"{parent.key}.{len(parent.subs)}", depth=parent.depth + 1)
-        _copy_index(index, os.path.join(snapshot_dir, f"{repo.key}.before.index"))
+        _copy_index(index, os.path.join(snapshot_dir, f"{repo.key}.before.index"), missing_ok=True)
         return repo
     except (GitError, OSError):
         return None
 
 
-def _copy_index(src: str, dest: str) -> None:
-    # copy2 keeps the index's mtime, which git's racy-clean check reads: an entry as new as its index is
-    # re-read, so a same-size edit within the second the index was written is still seen.
+def _after_index(snapshot_dir: str, repo: Repo) -> None:
+    """The after index starts as a copy of the before one (its stat data spares re-reading unchanged files);
+    once the run has ended and it was released, from the before tree itself: every file compared by content."""
     try:
-        shutil.copy2(src, dest)
+        _copy_index(os.path.join(snapshot_dir, f"{repo.key}.before.index"), os.path.join(snapshot_dir, f"{repo.key}.after.index"))
     except FileNotFoundError:
-        pass  # a repository with no index yet: the private one starts empty
+        git_private(snapshot_dir, repo, "read-tree", index="after", values=[repo.before_root])
+
+
+_SYMLINK_MODE = (0o120000).to_bytes(4, "big")
+
+
+def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
+    """Read the before index once written: its symlinks (``Repo.links``), and its entries whose stat data could
+    lie smudged. git compares ctime by the second (unless built with nanosecond stat) and re-reads an entry only
+    when its mtime is not older than the index: a same-size rewrite in the second of the entry's ctime, its mtime
+    put back, would look clean. Entries whose ctime is that recent get size 0 (git's own smudge), so git compares
+    their content. An index this does not read (version 4, split, sparse) is rewritten as version 2 first."""
+    path = os.path.join(snapshot_dir, f"{repo.key}.before.index")
+    hash_len = 32 if repo.sha256 else 20
+    for attempt in range(2):
+        try:
+            st, data = os.stat(path), bytearray(Path(path).read_bytes())
+        except FileNotFoundError:
+            repo.links = []  # nothing was ever added: no entries
+            return
+        index_s = st.st_mtime_ns // 10**9
+        # Most indexes need no reading: an entry cannot be a symlink, nor have a recent ctime, without those bytes.
+        if _SYMLINK_MODE not in data and not any(s.to_bytes(4, "big") in data for s in range(since_s, index_s + 2)):
+            repo.links = []
+            return
+        read = _read_index(data, hash_len, since_s, index_s)
+        if read is not None:
+            break
+        if attempt:
+            return  # links stay None: observation asks git for them
+        git_private(snapshot_dir, repo, "update-index", ["--no-split-index", "--index-version", "2"])
+    links, smudged = read
+    repo.links = [repo.out(p) for p in links if p.startswith(repo.prefix)]
+    if smudged:
+        if any(data[-hash_len:]):  # an index written with index.skipHash keeps its zero trailer
+            data[-hash_len:] = hashlib.new("sha256" if hash_len == 32 else "sha1", data[:-hash_len]).digest()
+        Path(path + ".tmp").write_bytes(data)
+        # The index's own mtime is what git's racy-clean rule reads: it stays as git wrote it.
+        os.utime(path + ".tmp", ns=(st.st_atime_ns, st.st_mtime_ns))
+        os.replace(path + ".tmp", path)
+
+
+def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> tuple[list[str], bool] | None:
+    """(the symlinks, whether an entry was smudged) of a version 2 or 3 index (gitformat-index), smudging in
+    ``data`` its entries with a ctime of ``since_s`` or later that git's racy rule (an mtime of ``index_s`` or
+    later) does not already re-read; None for any other index, or one cut short."""
+    if data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3):
+        return None
+    since, index = since_s.to_bytes(4, "big"), index_s.to_bytes(4, "big")
+    fixed = 42 + hash_len  # ctime, mtime, dev, ino, mode, uid, gid, size (4 bytes each), the object id, flags
+    end, any_links = len(data) - hash_len, _SYMLINK_MODE in data
+    offset, links, smudged = 12, [], False
+    try:
+        for _ in range(int.from_bytes(data[8:12], "big")):
+            flags = data[offset + fixed - 2]
+            head = fixed + 2 if flags & 0x40 else fixed  # version 3's extended flags
+            size = (flags & 0x0F) << 8 | data[offset + fixed - 1]
+            if size == 0xFFF:  # a long name: its length is where its NUL is
+                size = data.index(0, offset + head, end) - offset - head
+            if data[offset:offset + 4] >= since and data[offset + 8:offset + 12] < index and any(data[offset + 36:offset + 40]):
+                data[offset + 36:offset + 40] = bytes(4)
+                smudged = True
+            if any_links and data[offset + 24:offset + 28] == _SYMLINK_MODE:
+                links.append(os.fsdecode(bytes(data[offset + head:offset + head + size])))
+            offset += (head + size + 8) & ~7
+    except (IndexError, ValueError):
+        return None  # cut short
+    while offset + 8 <= end:  # extensions: a split or sparse index lists only part of its entries here
+        if data[offset:offset + 4] in (b"link", b"sdir"):
+            return None
+        offset += 8 + int.from_bytes(data[offset + 4:offset + 8], "big")
+    return (links, smudged) if offset == end else None
+
+
+def _copy_index(src: str, dest: str, *, missing_ok: bool = False) -> None:
+    """``dest`` as ``src``: a hard link where the file system allows (git replaces an index whole, never writes
+    into one, so neither can change under the other; a megabyte not written per copy), else a copy. Both keep the
+    index's mtime, which git's racy-clean check reads: an entry as new as its index is re-read. A missing ``src``
+    (``missing_ok``: a repository with no index yet) leaves none: the private index starts empty."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(dest)
+    try:
+        os.link(src, dest)
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+    except OSError:
+        shutil.copy2(src, dest)
 
 
 # --------------------------------------------------------------------------- outside git
@@ -420,7 +529,7 @@ def walk_tree(workspace: str, *, limit: int | None = None) -> list[str]:
     return found
 
 
-def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
+def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0) -> None:
     index = "after" if after else "before"
     walked = walk_tree(repo.root)
     if repo.no_git:
@@ -443,7 +552,7 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
         repo.after_big, repo.after = big, "index"
     else:
         repo.big = big
-        repo.before, repo.before_root = _write_tree(snapshot_dir, repo, index)
+        _index_pass(snapshot_dir, repo, since_s)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -469,6 +578,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     the snapshot); git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
+    since_s = (started_ns - _CLOCK_SLACK_NS) // 10**9
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
     os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
@@ -477,10 +587,10 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     if temporary:
         weakref.finalize(snap, shutil.rmtree, snapshot_dir, True)
     try:
-        root, prefix, index, objects = _toplevel(ws)
-        repo = Repo(root=root, prefix=prefix, objects=objects, config=filter_overrides(Path(root)))
-        _copy_index(index, os.path.join(snapshot_dir, "r.before.index"))
-        _scan(snapshot_dir, repo, after=False)
+        root, prefix, index, objects, head, config, sha256 = _toplevel(ws)
+        repo = Repo(root=root, prefix=prefix, objects=objects, config=config, head=head, sha256=sha256)
+        _copy_index(index, os.path.join(snapshot_dir, "r.before.index"), missing_ok=True)
+        _scan(snapshot_dir, repo, after=False, since_s=since_s)
         snap.source, snap.repo = "git", repo
     except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
@@ -495,7 +605,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
                     raise
                 repo = Repo(root=str(ws), no_git=True)
                 git_note = "git is not installed: files are compared by size and time, without their lines"
-            _scan(snapshot_dir, repo, after=False)
+            _scan(snapshot_dir, repo, after=False, since_s=since_s)
             snap.source, snap.repo = "tree", repo
             snap.note = git_note
         except (TooManyFiles, GitError, OSError) as exc2:
@@ -519,24 +629,33 @@ def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
     assert snapshot.repo is not None
     if not os.path.isdir(snapshot.repo.root):
         raise GitError("the repository is gone")
+    unwritten = any(not r.before_root and not r.no_git for r in snapshot.repos())
     _scan(snapshot.dir, snapshot.repo, after=True, list_ignored=list_ignored)
+    if unwritten:
+        _save(snapshot)  # the before trees, now written, kept with the run
+
+
+def before_trees(snapshot: Snapshot) -> None:
+    """Write the before trees of ``snapshot`` now, for a reader that needs them before any look after."""
+    unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
+    for repo in unwritten:
+        _write_before(snapshot.dir, repo)
+    if unwritten:
+        _save(snapshot)
 
 
 def release_indexes(snapshot: Snapshot) -> None:
     """Drop the private index files once the run has ended: they only speed up its own looks after
-    (a stat cache of the workspace, as large as the repository's index); the trees stay with the run."""
+    (a stat cache of the workspace, as large as the repository's index); the trees stay with the run
+    (written now if no look after wrote them)."""
     if not snapshot.dir:
         return
-    try:
-        names = os.listdir(snapshot.dir)
-    except OSError:
-        return
-    for name in names:
-        if name.endswith(".index"):
-            try:
+    with contextlib.suppress(GitError, OSError):
+        before_trees(snapshot)
+    with contextlib.suppress(OSError):
+        for name in [n for n in os.listdir(snapshot.dir) if n.endswith(".index")]:
+            with contextlib.suppress(OSError):
                 os.unlink(os.path.join(snapshot.dir, name))
-            except OSError:
-                pass
 
 
 def load_snapshot(where: Path) -> Snapshot | None:

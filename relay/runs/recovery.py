@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from relay.core.contracts import Changes, FileChange, Packet, PolicyViolation, RunRecord, Status
@@ -26,6 +27,7 @@ from relay.observe.snapshot import load_snapshot
 from relay.core.policy_rules import check_policy
 from relay.core.platform import Identity, kill_worker_now, owner_alive, verify_worker
 from relay.isolate.pool import salvage_worktree
+from relay.isolate.trees import keep_or_drop_after_tree
 from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore, now_iso
 
@@ -33,12 +35,15 @@ __all__ = ["recover_interrupted", "recover_run", "git_visible_changes"]
 
 log = logging.getLogger("relay.runs.recovery")
 
+SecretRule = Callable[[str], bool]
+
 _MAX_LISTED = 500
 _RECOVERY_NOTE = ("observed at recovery from git status: the pre-run snapshot died with the relay, so edits "
                   "that were already there before the run may be included")
 _DIRTY_NOTE = "observed at recovery: this path was already changed before the run; the diff may include those edits"
 _SINCE_NOTE = "observed at recovery: changed since the run started (git, against the run's starting HEAD)"
 _TREES_NOTE = "observed at recovery against the run's before trees: the worker's change only"
+_SECRET_NOTE = "secret or environment file"  # the live review's words for such a path
 
 
 def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
@@ -98,8 +103,12 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
     return sorted(seen.values(), key=lambda c: c.path), None
 
 
-def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
-    """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running)."""
+def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0, secret_path: SecretRule | None = None) -> bool:
+    """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running).
+
+    ``secret_path(path)``: the review's rule for a file that holds secrets by its name (``relay.review`` sits
+    beside this part, so its callers hand it in): a new git-ignored file it names is listed, as a live run
+    lists it, and every path it names carries the review's words for it."""
     try:
         record = store.read(run_id)
     except RelayError as exc:
@@ -129,7 +138,7 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
             notes.append(f"process group {record.process.pgid} was left alone: it could not be verified as this run's worker")
     # A worktree run (issue 10) changed its worktree, not the workspace: observed there, then its state is
     # recorded on the run's branch and the worktree goes back to the pool (or is removed when broken).
-    changes, why_not = _observed(store, record)
+    changes, why_not = _observed(store, record, secret_path)
     if why_not:
         notes.append(why_not)
     if record.isolation.worktree and record.isolation.branch:
@@ -146,6 +155,10 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     record.observation.changes = changes
     files = [c.path for c in changes]
     flags = [changes[0].reasons[0] if len(changes) == 1 else _recovery_flag(changes)] if files else []
+    secrets = [c.path for c in changes if _SECRET_NOTE in c.reasons]
+    if secrets:  # the live packet ranks these high for the same reason
+        flags.append(f"{_SECRET_NOTE} changed: " + ", ".join(secrets[:8]) + (f" and {len(secrets) - 8} more"
+                                                                             if len(secrets) > 8 else ""))
     if record.outcome.violation is not None:
         flags.insert(0, "policy violation before the run ended: " + "; ".join(record.outcome.violation.limits)[:240])
     record.outcome.packet = Packet(run_id=run_id, status=Status.INTERRUPTED, error=error,
@@ -157,18 +170,23 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     return True
 
 
-def _observed(store: RunStore, record: RunRecord) -> tuple[list[FileChange], str | None]:
+def _observed(store: RunStore, record: RunRecord, secret_path: SecretRule | None) -> tuple[list[FileChange], str | None]:
     """What the run changed: exactly, from the before trees it saved at its start (and its patch written
-    beside the record, so ``runs diff`` and ``runs revert`` work); else what git shows now."""
+    beside the record, so ``runs diff`` and ``runs revert`` work; a worktree run's after tree beside them, so
+    apply writes that change); else what git shows now."""
     before = load_snapshot(store.trees_path(record.run_id))
     if before is not None and before.source in ("git", "tree"):
-        changeset = observe_changes(before, Path(before.workspace))
+        changeset = observe_changes(before, Path(before.workspace), list_ignored=secret_path)
         if changeset.source != "report" and not changeset.workspace_gone:
             write_run_patch(before, changeset, Path(before.workspace), store.patch_path(record.run_id), run_id=record.run_id)
+            if record.isolation.worktree:
+                keep_or_drop_after_tree(before, changeset, record.run_id)
             files = changeset.files[:_MAX_LISTED]
             for change in files:
                 # No ranking at recovery: the lines stay in the patch, the record keeps counts and ranges.
                 change.added_lines, change.removed_lines, change.reasons = [], [], [_TREES_NOTE]
+                if secret_path is not None and secret_path(change.path):
+                    change.reasons.append(_SECRET_NOTE)
             return files, None
     return git_visible_changes(record.isolation.worktree or record.plan.workspace, before_head=record.observation.before_head,
                                before_dirty=record.observation.before_dirty)
@@ -201,12 +219,14 @@ def _recovery_flag(changes: list[FileChange]) -> str:
             + (f", {earlier} already changed before it (their diffs may include earlier edits)" if earlier else ""))
 
 
-def recover_interrupted(store: RunStore, *, own_pid: int | None = None, wait: float = 5.0) -> list[str]:
-    """Finish every run of a dead relay (identity checked) and kill its verified leftover group; returns their ids."""
+def recover_interrupted(store: RunStore, *, own_pid: int | None = None, wait: float = 5.0,
+                        secret_path: SecretRule | None = None) -> list[str]:
+    """Finish every run of a dead relay (identity checked) and kill its verified leftover group; returns their ids.
+    ``secret_path``: as for ``recover_run``."""
     recovered = []
     for run_id in store.active_ids():
         try:
-            if recover_run(store, run_id, wait=wait):
+            if recover_run(store, run_id, wait=wait, secret_path=secret_path):
                 recovered.append(run_id)
         except (OSError, RelayError) as exc:
             # One unreadable record (a directory, root-owned) must not stop the others, nor the next run.

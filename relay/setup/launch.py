@@ -12,7 +12,7 @@ import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
-from relay.core.places import on_windows
+from relay.core.places import on_windows, user_home
 from relay.setup.toml_edit import SetupError
 
 __all__ = [
@@ -29,9 +29,9 @@ _NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
 
 
 def home_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """HOME from the environment (tests point it at a temp dir), else the platform's home."""
-    env = os.environ if environ is None else environ
-    home = env.get("HOME") or (env.get("USERPROFILE") if on_windows() else None)
+    """The user's home from the environment (``user_home``: USERPROFILE on Windows, HOME elsewhere; tests point
+    it at a temp dir), else the platform's home."""
+    home = user_home(environ)
     return Path(home) if home else Path.home()
 
 
@@ -82,7 +82,7 @@ def ephemeral_runner(prefix: str | None = None, environ: Mapping[str, str] | Non
     where = Path(os.path.abspath(prefix or sys.prefix))
     parts = [p.lower() for p in where.parts]
     uv_caches = [env.get("UV_CACHE_DIR"), env.get("XDG_CACHE_HOME") and os.path.join(env["XDG_CACHE_HOME"], "uv")]
-    home = env.get("HOME") or env.get("USERPROFILE")
+    home = user_home(env)
     if home:
         uv_caches.append(os.path.join(home, ".cache", "uv"))
     if env.get("LOCALAPPDATA"):

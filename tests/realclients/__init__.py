@@ -10,4 +10,7 @@ clients.py        per client: its own model settings and its headless command li
 home.py           a fresh HOME with the relay's env exported, `gravity-relay setup`, running a client
 session.py        one headless delegation end to end, and what it left behind
 figures.py        the bytes each client handed its model, printed at the end (conftest.py)
+terminal.py       a tmux pane on a private server: keys in, screen out, waits that poll the screen
+wiretap.py        a `gravity-relay` in front of the relay that logs the stdio wire, each way
+interactive.py    Claude Code's interactive CLI in that pane, first-run screens answered, the wire tapped
 """

@@ -1,0 +1,83 @@
+"""A wire tap between a real client and the relay: every stdio line, each way, appended to a log file.
+
+``install_wiretap(dir, log)`` writes an executable named ``gravity-relay`` (so `setup --command` and
+`doctor` know it for the relay) that runs the real relay script as its child and copies the client's
+stdin to it and its stdout back, line by line, appending ``> `` (client to relay) or ``< `` (relay to
+client) and the line to ``log``. The relay's stderr is passed through untouched. A signal the client
+sends (SIGTERM, SIGINT, SIGHUP) is passed on to the relay, and the tap exits with the relay's code, so
+the relay's own shutdown (its workers' groups killed, records written) is what the test sees.
+``messages(log)`` reads the log back as (direction, JSON-RPC message) pairs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["install_wiretap", "messages"]
+
+_TAP = r'''#!{python}
+import os, signal, subprocess, sys, threading
+LOG = {log!r}
+child = subprocess.Popen([{relay!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+lock = threading.Lock()
+for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(signum, lambda n, f: child.send_signal(n))
+
+def note(tag, line):
+    with lock, open(LOG, "ab") as fh:
+        fh.write(tag + line if line.endswith(b"\n") else tag + line + b"\n")
+
+def to_relay():
+    try:
+        for line in sys.stdin.buffer:
+            note(b"> ", line)
+            child.stdin.write(line)
+            child.stdin.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        try:
+            child.stdin.close()
+        except OSError:
+            pass
+
+threading.Thread(target=to_relay, daemon=True).start()
+out = sys.stdout.buffer
+try:
+    for line in child.stdout:
+        note(b"< ", line)
+        out.write(line)
+        out.flush()
+except (BrokenPipeError, OSError):
+    pass
+sys.exit(child.wait())
+'''
+
+
+def install_wiretap(directory: Path, log: Path, relay: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    tap = directory / "gravity-relay"
+    tap.write_text(_TAP.format(python=sys.executable, log=str(log), relay=str(relay)))
+    tap.chmod(0o755)
+    return tap
+
+
+def messages(log: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(">" client to relay | "<" relay to client, message) for every JSON line in the log."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    try:
+        lines = log.read_bytes().splitlines()
+    except FileNotFoundError:
+        return out
+    for line in lines:
+        direction, _, body = line.partition(b" ")
+        try:
+            msg = json.loads(body)
+        except ValueError:
+            continue
+        if isinstance(msg, dict):
+            out.append((direction.decode(), msg))
+    return out
