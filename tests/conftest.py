@@ -23,11 +23,16 @@ def _ram_temp_dir() -> None:
     The suite makes thousands of small files (git repos, run records written with fsync, the fake agy's logs):
     on this machine's disk, under load, 5,000 files took 6 s to write in /tmp and 0.4 s in /dev/shm. Set
     before pytest picks its temp root, so tmp_path, every xdist worker and every subprocess (relay, fake
-    agy, git) inherit it. GRAVITY_RELAY_TEST_TMP=disk keeps the default."""
+    agy, git) inherit it. GRAVITY_RELAY_TEST_TMP=disk keeps the default; so does a small /dev/shm (a
+    container's is 64 MiB by default, and a run of the suite leaves ~150 MiB, pytest keeping the last three)."""
     if os.environ.get("TMPDIR") or os.environ.get("GRAVITY_RELAY_TEST_TMP") == "disk" or sys.platform != "linux":
         return
     shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+    try:
+        room = os.statvfs(shm)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= 2 << 30 and os.access(shm, os.W_OK | os.X_OK):
         import tempfile
 
         os.environ["TMPDIR"] = str(shm)
