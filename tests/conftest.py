@@ -56,6 +56,8 @@ sys.dont_write_bytecode = False
 # xdist each is one unit of work, so the relay starts once, not once per worker that gets one of its tests.
 # (xdist's xdist_group marks do nothing with pytest 9: --dist loadgroup renames node ids pytest no longer reads.)
 SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.py"})
+# Likewise one unit: files whose tests share a cache worth keeping (test_layout parses the package once).
+ONE_UNIT_FILES = SHARED_RELAY_FILES | {"tests/test_layout.py"}
 
 
 # What a Windows host runs (the CI workflow's windows leg): the files that need no POSIX host. The others drive
@@ -82,11 +84,11 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class OneByOne(LoadScopeScheduling):
-        """xdist's `load`, test by test, but each of SHARED_RELAY_FILES is one unit (handed out first)."""
+        """xdist's `load`, test by test, but each of ONE_UNIT_FILES is one unit (handed out first)."""
 
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
-            return path if path in SHARED_RELAY_FILES else nodeid
+            return path if path in ONE_UNIT_FILES else nodeid
 
     return OneByOne(config, log)
 
