@@ -59,6 +59,7 @@ async def test_apply_of_a_run_whose_violation_policy_reverted_writes_only_the_ke
     assert applied["changes"]["files"] == ["src/new.py"]
     assert (repo / "src" / "new.py").read_text() == "x = 1\n"
     assert (repo / "README.md").read_text() == "# project\n"  # the reverted edit never reaches the user's tree
+    assert "not applied, put back by the run's policy: README.md" in applied["summary"]
 
 
 async def test_apply_of_a_run_whose_violation_was_kept_is_still_refused(tmp_path, repo):
@@ -96,6 +97,7 @@ async def test_apply_brings_the_new_ignored_secret_the_packet_listed_and_revert_
     assert not refused and applied["changes"]["files"] == [".env", "src/new.py"], applied
     assert (repo / ".env").read_text() == "API_URL=http://localhost\n"
     assert not (repo / "build.log").exists()  # not observed, not checked: not applied
+    assert "not applied" not in applied["summary"]
     assert revert_run(RunStore(tmp_path / "data" / "runs"), packet["run_id"]).reverted
     assert _tree(repo) == before
 
@@ -215,3 +217,20 @@ async def test_apply_takes_a_file_the_trees_keep_out_by_size_from_the_runs_commi
         refused, applied = await _apply(client, packet["run_id"])
     assert not refused and applied["changes"]["files"] == ["data/big.csv", "src/new.py"], applied
     assert (repo / "data" / "big.csv").read_text() == big
+
+
+
+async def test_apply_says_which_listed_files_it_could_not_write_a_claimed_file_in_an_ignored_folder(tmp_path, repo):
+    # A file inside an ignored folder, claimed by the worker, is listed by its timestamp only: the trees hold no
+    # content of it, so apply does not write it, and says so instead of dropping it silently.
+    _ignore(repo, "build/\n")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "src/new.py", "content": "x = 1\n"},
+        {"op": "write", "path": "build/out.txt", "content": "generated\n"}]))
+    async with memory_relay(_env(tmp_path, agy, {"iso": {"isolation": "worktree"}})) as client:
+        packet = await _run(client, repo, "iso")
+        assert sorted(packet["changes"]["files"]) == ["build/out.txt", "src/new.py"], packet
+        refused, applied = await _apply(client, packet["run_id"])
+    assert not refused and applied["changes"]["files"] == ["src/new.py"], applied
+    assert "not applied, its content was not kept (seen by its timestamp only): build/out.txt" in applied["summary"]
+    assert not (repo / "build").exists()

@@ -512,3 +512,18 @@ def test_observing_twice_from_one_snapshot_gives_the_same_answer_after_its_index
     again = observe_changes(snap, repo)
     assert again.source == "git" and (again.files, again.patch) == (first.files, first.patch)
     assert workspace_changed(snap, repo)
+
+
+def test_a_claimed_file_inside_an_ignored_folder_new_in_the_run_is_never_called_unchanged(repo: Path) -> None:
+    # Broke: git folds a new ignored folder ("! build/"), which only the before pass recorded as folded, so a
+    # worker's claimed build/out.txt there was "claimed but unchanged" (in neither `outside` nor `unseen`). Every
+    # ignored folder is new in a worktree run (its worktree starts clean).
+    write(repo, ".gitignore", "build/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore build")
+    snap = take_snapshot(repo)
+    write(repo, "build/out.txt", "generated\n")
+    result = observe_changes(snap, repo, reported=["build/out.txt", "build/never.txt"])
+    assert "build/out.txt" in result.outside and "new in this run" in result.outside["build/out.txt"]
+    assert [c.path for c in result.files] == ["build/out.txt"]
+    assert "build/never.txt" in result.unseen

@@ -102,6 +102,22 @@ def _change(store: RunStore, record: RunRecord, facts: RepoFacts) -> tuple[list[
     return entries, trees.env
 
 
+def _not_applied(record: RunRecord, applied: set[str]) -> str:
+    """The files the run's packet listed that apply did not write, and why (said, never silently dropped)."""
+    violation = record.outcome.violation
+    put_back = set(violation.restored) if violation is not None else set()
+    left: dict[str, list[str]] = {}
+    for change in record.observation.changes:
+        if change.path in applied or change.path == ".":
+            continue
+        why = ("put back by the run's policy" if change.path in put_back else
+               "its content was not kept (seen by its timestamp only)")
+        left.setdefault(why, []).append(change.path)
+    return "".join(f"; not applied, {why}: {', '.join(paths[:5])}" + (f" and {len(paths) - 5} more" if len(paths) > 5
+                                                                        else "")
+                   for why, paths in sorted(left.items()))
+
+
 def apply_run(store: RunStore, run_id: str | None) -> Packet:
     """Three-way apply a worktree run's change to its workspace; the answer is a packet either way."""
     if not run_id:
@@ -158,6 +174,7 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
                if files else f"nothing to apply: {top} already holds run {run_id}'s change")
     if applied.unchanged and files:
         summary += f"; {len(applied.unchanged)} file(s) already held it"
+    summary += _not_applied(record, {_named(p, facts.prefix) for p in [*applied.written, *applied.unchanged]})
     return fit_packet(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
                              changes=Changes(count=len(files), files=files, source="git" if files else None)))
 

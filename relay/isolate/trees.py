@@ -35,9 +35,11 @@ AFTER_FILE = "after.json"
 
 
 class AfterTree(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The after tree of a run's workspace folder, and the paths it does not hold (path -> why)."""
+    """The after tree of a run's workspace folder, the before tree it is diffed against (kept here too: the
+    snapshot may write its before tree only at the first look after), and the paths it does not hold."""
 
     tree: str
+    before: str = ""
     left_out: dict[str, str] = {}
 
 
@@ -53,7 +55,7 @@ def keep_after_tree(snapshot: Snapshot, left_out: dict[str, str]) -> str | None:
     to date a moment ago) and save it in the snapshot's folder; its id, or None when there is none to write
     (not a git workspace, no look after). Raises GitError or OSError."""
     repo = snapshot.repo
-    if snapshot.source != "git" or repo is None or repo.after != "index" or not snapshot.dir:
+    if snapshot.source != "git" or repo is None or repo.after != "index" or not repo.before or not snapshot.dir:
         return None
     try:
         options = [f"--prefix={repo.prefix}"] if repo.prefix else []
@@ -62,7 +64,8 @@ def keep_after_tree(snapshot: Snapshot, left_out: dict[str, str]) -> str | None:
         if not repo.prefix:
             raise
         tree = EMPTY_TREE[64 if len(repo.before) == 64 else 40]  # nothing is left under the workspace's folder
-    write_atomic(Path(snapshot.dir) / AFTER_FILE, msgspec.json.encode(AfterTree(tree=tree, left_out=dict(left_out))))
+    write_atomic(Path(snapshot.dir) / AFTER_FILE, msgspec.json.encode(AfterTree(tree=tree, before=repo.before,
+                                                                               left_out=dict(left_out))))
     return tree
 
 
@@ -77,22 +80,28 @@ def run_trees(first: Path, last: Path, repo_objects: Path) -> RunTrees | None:
     """The change from the before tree kept in ``first`` (a run's trees folder) to the after tree kept in
     ``last`` (the same folder for a single run), or None when either is not there (a run from before trees
     were kept for apply, a workspace outside git, retention removed one)."""
-    before, after = load_snapshot(first), _after(last)
-    if before is None or before.source != "git" or before.repo is None or not before.repo.before or after is None:
+    after = _after(last)
+    start = after if first == last else _after(first)
+    before = start.before if start is not None else ""
+    if not before:  # no before tree beside the after tree: the one the snapshot saved
+        snapshot = load_snapshot(first)
+        before = snapshot.repo.before if snapshot is not None and snapshot.source == "git" and snapshot.repo else ""
+    if not before or after is None:
         return None
     env = git_env()
     env["GIT_OBJECT_DIRECTORY"] = str(last / "objects")
     env["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = os.pathsep.join(
         dict.fromkeys([str(repo_objects), str(first / "objects")]))
-    return RunTrees(before=before.repo.before, after=after.tree, env=env, left_out=after.left_out)
+    return RunTrees(before=before, after=after.tree, env=env, left_out=after.left_out)
 
 
 def keep_or_drop_after_tree(snapshot: Snapshot, changeset: ChangeSet, run_id: str) -> None:
     """``keep_after_tree`` for a run just observed; when it fails, no after tree is left at all (an earlier one,
     from before a policy revert, would make apply write the reverted files): apply then uses the run's commit."""
     try:
-        keep_after_tree(snapshot, changeset.not_in_patch)
-        return
+        if keep_after_tree(snapshot, changeset.not_in_patch) is not None:
+            return
+        log.warning("run %s: no after tree to keep (no look after in git); apply will use its commit", run_id)
     except (GitError, OSError) as exc:
         log.warning("run %s: its after tree was not kept (%s); apply will use its commit", run_id, exc)
     try:

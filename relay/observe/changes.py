@@ -459,6 +459,10 @@ def _folded_reason(before: Snapshot, path: str) -> str | None:
             out = repo.out(new) + "/"
             if path.startswith(out):
                 return f"inside the nested repository {out}, new in this run"
+        for folder in repo.new_folded:
+            out = repo.out(folder) if folder.startswith(repo.prefix) else None
+            if out and path.startswith(out):
+                return f"inside the ignored folder {out}, new in this run, which git does not show"
         if path.startswith(repo.out_prefix):
             rel = repo.prefix + path[len(repo.out_prefix):]
             if rel in repo.new_ignored:

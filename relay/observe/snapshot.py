@@ -127,6 +127,7 @@ class Repo(msgspec.Struct, kw_only=True):
     ignored_overflow: int = 0
     new_ignored: list[str] = []  # after: ignored files not watched before (listed when ignore rules changed)
     new_nested: list[str] = []  # after: nested repositories that were not there before
+    new_folded: list[str] = []  # after: ignored folders that were not there before (timestamp only, as ``folded``)
     links: list[str] | None = None  # symlinks of the before tree (None: not read from the index; ask git)
     depth: int = 0
 
@@ -357,6 +358,7 @@ def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None,
         repo.new_ignored = [p for p in ignored if p not in repo.big]
         listed = [p for p in repo.new_ignored if list_ignored is not None and list_ignored(p)]
         repo.new_nested = [p for p in nested if p not in repo.subs]
+        repo.new_folded = [p for p in folded if p not in repo.folded]
         big = {}
         _update(snapshot_dir, repo, index, dirty + _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big))
         for path in repo.big:
