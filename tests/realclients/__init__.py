@@ -12,5 +12,5 @@ session.py        one headless delegation end to end, and what it left behind
 figures.py        the bytes each client handed its model, printed at the end (conftest.py)
 terminal.py       a tmux pane on a private server: keys in, screen out, waits that poll the screen
 wiretap.py        a `gravity-relay` in front of the relay that logs the stdio wire, each way
-interactive.py    Claude Code's interactive CLI in that pane, first-run screens answered, the wire tapped
+interactive.py    Claude Code's or Codex's TUI in that pane, first-run screens answered, the wire tapped
 """

@@ -1,12 +1,14 @@
-"""Claude Code's interactive CLI in a real terminal (tmux), its model faked on loopback, the MCP wire tapped.
+"""A real client's interactive TUI in a real terminal (tmux), its model faked on loopback, the MCP wire tapped.
 
-``InteractiveClaude`` is a context manager: a fresh HOME with the relay's env exported, the fake model
-started, `gravity-relay setup --client claude --command <tap>` (the tap is a ``gravity-relay`` that logs
-the stdio wire, wiretap.py), the first-run screens a person would have clicked through already answered
-in the HOME (onboarding done, the project folder trusted, the dummy API key approved), then ``claude`` in
-a tmux pane in the workspace. On exit the terminal is closed (the client and everything in its session
-killed), the fake model stopped, and any fake agy process of the run still alive is killed after checking
-it is that fake (its command line names the fake's path), so nothing outlives the test.
+``Interactive("claude" | "codex", ...)`` is a context manager: a fresh HOME with the relay's env exported,
+the fake model started, `gravity-relay setup --client X --command <tap>` (the tap is a ``gravity-relay``
+that logs the stdio wire, wiretap.py), the first-run screens a person would have clicked through already
+answered in the HOME (Claude Code: onboarding done, the project folder trusted, the dummy API key
+approved; Codex: the project trusted), then the client in a tmux pane in the workspace. On exit the
+terminal is closed (the client and everything in its session killed), the fake model stopped, and what
+the client started outside its session is stopped too: Codex's TUI runs a managed app-server daemon
+(which starts the MCP servers) from the HOME's ``.codex/packages``; any process whose command line names
+this test's own folder (the HOME, the tap, the fake agy) is ours and is killed, so nothing outlives the test.
 """
 
 from __future__ import annotations
@@ -29,20 +31,22 @@ from .install import client_bin
 from .terminal import Terminal
 from .wiretap import install_wiretap, messages
 
-__all__ = ["InteractiveClaude", "task_notifications"]
+__all__ = ["Interactive", "task_notifications"]
 
-READY = "auto mode on"  # the footer under the prompt once the TUI takes input
+# The footer under the prompt once the TUI takes input.
+READY = {"claude": "auto mode on", "codex": "? for shortcuts"}
 
 
-class InteractiveClaude:
-    def __init__(self, root: Path, agy: Path, workspace: Path, *, dialogue: Delegation | None = None,
+class Interactive:
+    def __init__(self, client: str, root: Path, agy: Path, workspace: Path, *, dialogue: Delegation | None = None,
                  relay_env: dict[str, str] | None = None, lifetime: float = 300.0) -> None:
+        self.client = client
         self.root = root
         self.agy = agy
         self.workspace = workspace
         self.dialogue = dialogue or Delegation(str(workspace), feedback=None)
         self.home = ClientHome(root, agy, **(relay_env or {}))
-        self.server = FakeModelServer(DRIVERS["claude"].adapter(self.dialogue), lifetime=lifetime)
+        self.server = FakeModelServer(DRIVERS[client].adapter(self.dialogue), lifetime=lifetime)
         self.wire_log = root / "wire.log"
         self.terminal = Terminal(root)
         self.setup: RunResult | None = None
@@ -50,7 +54,7 @@ class InteractiveClaude:
 
     # ------------------------------------------------------------------ start and stop
 
-    def __enter__(self) -> "InteractiveClaude":
+    def __enter__(self) -> "Interactive":
         try:
             self._start()
         except BaseException:
@@ -59,23 +63,32 @@ class InteractiveClaude:
         return self
 
     def _start(self) -> None:
-        exe = client_bin("claude")
+        exe = client_bin(self.client)
         self.server.start()
-        client_env = DRIVERS["claude"].prepare(self.home, self.server.url, self.workspace)
+        client_env = DRIVERS[self.client].prepare(self.home, self.server.url, self.workspace)
         tap = install_wiretap(self.root / "tap", self.wire_log, relay_script())
-        self.setup = self.home.setup("claude", "--command", str(tap))
-        self._first_run_answered(client_env["ANTHROPIC_API_KEY"])
+        self.setup = self.home.setup(self.client, "--command", str(tap))
         env = {**self.home.env, **client_env, "TERM": "xterm-256color", "COLUMNS": str(self.terminal.width),
                "LINES": str(self.terminal.height)}
         env.pop("NO_COLOR", None)
-        if os.geteuid() == 0:
-            env["IS_SANDBOX"] = "1"  # Claude Code refuses to start as root outside a sandbox
+        if self.client == "claude":
+            self._claude_first_run(client_env["ANTHROPIC_API_KEY"])
+            if os.geteuid() == 0:
+                env["IS_SANDBOX"] = "1"  # Claude Code refuses to start as root outside a sandbox
+        else:
+            self._codex_first_run()
         self.terminal.start([str(exe)], env, self.workspace)
-        self.terminal.wait_for(READY, 90, "Claude Code's prompt")
+        self.terminal.wait_for(READY[self.client], 90, f"{self.client}'s prompt")
         # The relay must be connected before the prompt is sent, or the first turn goes without its tools.
         self.wait_wire(lambda: self.answered("tools/list"), 60, "tools/list answered by the relay")
 
-    def _first_run_answered(self, api_key: str) -> None:
+    def _codex_first_run(self) -> None:
+        """The trust question Codex asks once per project, answered in its config (beside setup's entry)."""
+        config = self.home.home / ".codex" / "config.toml"
+        with config.open("a", encoding="utf-8") as fh:
+            fh.write(f'\n[projects."{self.workspace}"]\ntrust_level = "trusted"\n')
+
+    def _claude_first_run(self, api_key: str) -> None:
         """What a person does once on a new machine, written where Claude Code keeps it (beside setup's entry)."""
         path = self.home.home / ".claude.json"
         doc = json.loads(path.read_text()) if path.exists() else {}
@@ -90,19 +103,31 @@ class InteractiveClaude:
             self.terminal.close()
         finally:
             self.server.stop()
-            self._kill_leftover_agy()
+            self._stop_strays()
 
-    def _kill_leftover_agy(self) -> None:
-        for run in launches(self.agy):
-            for pid in (run.get("pid"), run.get("grandchild_pid")):
-                if not pid:
-                    continue
-                try:
-                    proc = psutil.Process(pid)
-                    if str(self.agy) in " ".join(proc.cmdline()):  # that fake, not a reused pid
-                        proc.kill()
-                except (psutil.NoSuchProcess, psutil.AccessDenied):
-                    continue
+    def _stop_strays(self) -> None:
+        """Every process whose command line names this test's folder (its HOME, tap, fake agy): ours.
+        Asked to stop first (the relay then finishes its records), killed if it does not within 10 s."""
+        mine = [str(self.root), str(self.agy)]
+        strays = []
+        for proc in psutil.process_iter(["pid", "cmdline"]):
+            try:
+                line = " ".join(proc.info["cmdline"] or [])
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            if proc.info["pid"] != os.getpid() and any(m in line for m in mine):
+                strays.append(proc)
+        for proc in strays:
+            try:
+                proc.terminate()
+            except psutil.NoSuchProcess:
+                pass
+        _, alive = psutil.wait_procs(strays, timeout=10)
+        for proc in alive:
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
 
     # ------------------------------------------------------------------ driving
 
@@ -124,6 +149,13 @@ class InteractiveClaude:
         wire = self.wire()
         ids = [m.get("id") for d, m in wire if d == ">" and m.get("method") == method]
         answers = {m.get("id"): m for d, m in wire if d == "<" and "id" in m and "method" not in m}
+        return [answers[i] for i in ids if i in answers]
+
+    def client_answers_to(self, method: str) -> list[dict[str, Any]]:
+        """The client's answers to the relay's own requests of ``method`` (elicitation/create on a 2025 session)."""
+        wire = self.wire()
+        ids = [m.get("id") for d, m in wire if d == "<" and m.get("method") == method]
+        answers = {m.get("id"): m for d, m in wire if d == ">" and "id" in m and "method" not in m}
         return [answers[i] for i in ids if i in answers]
 
     def answered(self, method: str) -> bool:

@@ -21,7 +21,7 @@ from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scen
 
 from .dialogue import Delegation
 from .install import skip_reason
-from .interactive import InteractiveClaude, task_notifications
+from .interactive import Interactive, task_notifications
 from .session import packet_bytes
 from .terminal import tmux_missing
 
@@ -37,7 +37,7 @@ def workspace(tmp_path: Path) -> Path:
     return make_repo(tmp_path / "project")
 
 
-def _task_of_the_call(c: InteractiveClaude) -> dict:
+def _task_of_the_call(c: Interactive) -> dict:
     """The relay's answer to the execute call: a task (resultType "task"), the call having declared the extension."""
     calls = c.wait_wire(lambda: c.answers_to("tools/call"), 90, "an answer to tools/call")
     (request,) = c.requests_of("tools/call")
@@ -50,7 +50,7 @@ def _task_of_the_call(c: InteractiveClaude) -> dict:
     return result
 
 
-def _polls(c: InteractiveClaude, task_id: str) -> list[dict]:
+def _polls(c: Interactive, task_id: str) -> list[dict]:
     return [a.get("result") or a for a in c.answers_to("tasks/get")
             if (a.get("result") or {}).get("taskId") == task_id]
 
@@ -61,7 +61,7 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
     release = tmp_path / "release"  # the fake agy finishes once the test has seen the task polled while working
     agy = install_fake_agy(tmp_path / "agy", scenario({"behaviour": "success", "edits": EDITS, "sleep": 120,
                                                         "response": "done", "release_file": str(release)}))
-    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
         c.ask()
         task = _task_of_the_call(c)
         run_id = task["taskId"]
@@ -94,7 +94,7 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
 def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path, workspace: Path) -> None:
     began = time.monotonic()
     agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
-    with InteractiveClaude(tmp_path / "run", agy, workspace) as c:
+    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
         c.ask()
         run_id = _task_of_the_call(c)["taskId"]
         c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
@@ -135,15 +135,15 @@ def _wait_gone(*pids: int, seconds: float) -> bool:
 FIELD = "Run this trusted agy run?"
 
 
-def _gated(tmp_path: Path, workspace: Path) -> InteractiveClaude:
+def _gated(tmp_path: Path, workspace: Path) -> Interactive:
     agy = install_fake_agy(tmp_path / "agy", success_scenario(EDITS))
     profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": "human"}}
-    return InteractiveClaude(tmp_path / "run", agy, workspace,
+    return Interactive("claude", tmp_path / "run", agy, workspace,
                              dialogue=Delegation(str(workspace), feedback=None, profile="gated"),
                              relay_env={"GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
 
 
-def _form(c: InteractiveClaude) -> str:
+def _form(c: Interactive) -> str:
     """The confirmation form on screen: the relay's question (the preview) and its one required field."""
     shown = c.terminal.wait_for("requests your input", 60, "the confirmation form")
     assert "run agy in TRUSTED mode" in shown and str(c.workspace) in shown and FIELD in shown, shown
@@ -151,7 +151,7 @@ def _form(c: InteractiveClaude) -> str:
     return shown
 
 
-def _choose(c: InteractiveClaude, value: str) -> None:
+def _choose(c: Interactive, value: str) -> None:
     """Open the field's choices (→), move to ``value``, select it (Space), go down to the buttons."""
     c.terminal.press("Right")
     c.terminal.wait_for("◯ cancel", 10, "the field's choices")
@@ -163,11 +163,11 @@ def _choose(c: InteractiveClaude, value: str) -> None:
     c.terminal.wait_for("❯ Accept", 10, "the Accept button focused")
 
 
-def _submit(c: InteractiveClaude, key: str = "Enter") -> None:
+def _submit(c: Interactive, key: str = "Enter") -> None:
     c.terminal.press_until(key, lambda s: "requests your input" not in s, "the form closed")
 
 
-def _answer_on_the_wire(c: InteractiveClaude) -> dict:
+def _answer_on_the_wire(c: Interactive) -> dict:
     """The person's answer as Claude Code sent it back: the retried tools/call's inputResponses."""
     retried = c.wait_wire(lambda: [r for r in c.requests_of("tools/call") if r["params"].get("inputResponses")], 30,
                           "the tools/call retried with the person's answer")
