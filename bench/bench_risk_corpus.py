@@ -132,6 +132,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -142,7 +143,7 @@ from relay.observe.changes import observe_changes  # noqa: E402
 from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
-from relay.review.file_kinds import file_kind, sample_filter, sampled  # noqa: E402
+from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
@@ -258,8 +259,8 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
-    # Sampled as build_review samples them: observation keeps whole hunks, the rules read the sample.
-    sources = [sampled(c) for c in changeset.files if file_kind(c.path) == "source"]
+    # The lines the rules read, as build_review keeps them (whole hunks, comment lines left out).
+    sources = [rule_lines(c) for c in changeset.files if file_kind(c.path) == "source"]
     with_task = None
     if entry.get("task"):
         # The same change reviewed as the relay reviews a run: with the task the leader gave.
@@ -316,7 +317,7 @@ def _TOKEN_RULE(change: FileChange, ctx: RiskContext) -> bool | str | None:
 
 def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) -> None:
     """How often each rule fires on ordinary history: the last ``commits`` non-merge commits of each
-    mirror, every changed source file, sampled as relay.observe.changes samples."""
+    mirror, every changed source file, its lines as build_review keeps them."""
     predicates = {rule.name: (lambda c, ctx, name=rule.name: _detail(name, c, ctx)) for rule in RULES if rule.name in rules}
     total = 0
     fired = dict.fromkeys(predicates, 0)
@@ -359,18 +360,18 @@ def _changes_from_patch(patch: str) -> list[FileChange]:
         if line.startswith("diff --git "):
             path = line.split(" b/", 1)[-1]
             cur = FileChange(path=path)
-            keep = sample_filter(path)
+            keep = line_filter(path)
             out.append(cur)
         elif cur is None or line.startswith(("+++", "---")):
             continue
         elif line.startswith("+"):
             cur.additions += 1
-            if len(cur.added_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
-                cur.added_lines.append(line[1:][:200])
+            if keep(line[1:]):  # type: ignore[misc]
+                cur.added_lines.append(line[1:])
         elif line.startswith("-"):
             cur.deletions += 1
-            if len(cur.removed_lines) < 40 and keep(line[1:]):  # type: ignore[misc]
-                cur.removed_lines.append(line[1:][:200])
+            if keep(line[1:]):  # type: ignore[misc]
+                cur.removed_lines.append(line[1:])
         elif line.startswith("new file"):
             cur.kind = "added"
         elif line.startswith("deleted file"):
@@ -541,6 +542,8 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     # task itself names a security fix: on security entries (wanted) and on the others (false alarms).
     tasked = tasked_labelled = task_at3 = task_at8 = task_low_security = task_benign_high = 0
     task_fired = {"security": [0, 0], "other": [0, 0]}
+    # The same figures per kind of entry (security, control, ci-publish, test-deletion…).
+    by_kind: dict[str, Counter[str]] = {}
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
     try:
         for entry in corpus:
@@ -562,6 +565,8 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             max_bytes = max(max_bytes, out["bytes"])
             review_ms.append(out["review_ms"])
             wanted = entry["riskiest"]
+            kind = by_kind.setdefault(entry["kind"], Counter())
+            kind["entries"] += 1
             source_files += len(out["sources"])
             token_fires += len(out["token_fires"])
             token_on_riskiest += sum(1 for p in out["token_fires"] if p in wanted)
@@ -569,15 +574,19 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             marks = []
             if wanted:
                 labelled += 1
+                kind["labelled"] += 1
                 for name in names:
                     h3, h8 = _hit(out["orders"][name], wanted, 3), _hit(out["orders"][name], wanted, 8)
                     at3[name] += h3
                     at8[name] += h8
+                    kind[f"{name}@3"] += h3
+                    kind[f"{name}@8"] += h8
                     if name == "relay":
                         pos = next((i + 1 for i, p in enumerate(out["orders"]["relay"]) if p in wanted), None)
                         marks.append(f"riskiest at {pos or '-'}")
             if entry["kind"] == "security" and out["overall"] == "low":
                 low_security += 1
+                kind["low"] += 1
                 marks.append("overall LOW")
             benign = _benign(entry, list(out["risk"]))
             benign_sources += sum(1 for p in benign if p in out["sources"])
@@ -585,6 +594,8 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             bad = [p for p in benign if out["risk"][p] == "high"]
             benign_total += len(benign)
             benign_high += len(bad)
+            kind["benign"] += len(benign)
+            kind["benign high"] += len(bad)
             if bad:
                 marks.append("benign high: " + ", ".join(f"{p} ({'; '.join(out['reasons'][p])})" for p in bad))
             task = out["with_task"]
@@ -597,11 +608,15 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
                     tasked_labelled += 1
                     task_at3 += _hit(task["order"], wanted, 3)
                     task_at8 += _hit(task["order"], wanted, 8)
+                    kind["tasked"] += 1
+                    kind["task@3"] += _hit(task["order"], wanted, 3)
+                    kind["task@8"] += _hit(task["order"], wanted, 8)
                     pos = next((i + 1 for i, p in enumerate(task["order"]) if p in wanted), None)
                     marks.append(f"with task: at {pos or '-'}")
                 max_bytes = max(max_bytes, task["bytes"])
                 if entry["kind"] == "security" and task["overall"] == "low":
                     task_low_security += 1
+                    kind["task low"] += 1
                     marks.append("with task: overall LOW")
                 task_bad = [p for p in benign if task["risk"][p] == "high"]
                 task_benign_high += len(task_bad)
@@ -643,12 +658,24 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
         print(f"the task names a security fix: {sec[0]} of {sec[1]} security entries, {other[0]} of {other[1]} others")
         with_task = (f"   with task: {task_at3:>3}/{tasked_labelled:<3} {task_at8:>3}/{tasked_labelled:<3}"
                      f" {task_benign_high:>3} high {task_low_security:>3} low")
+    if len(by_kind) > 1 or any(k not in ("security", "control") for k in by_kind):
+        _print_kinds(by_kind)
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
     return (f"{at3['relay']:>4}/{labelled:<3} {at3['relay'] / share:>4.0%} {at8['relay']:>4}/{labelled:<3} {at8['relay'] / share:>4.0%}"
             f" {benign_high:>6}/{benign_total:<6} {low_security:>9}{with_task}")
 
 
+
+def _print_kinds(by_kind: dict[str, Counter[str]]) -> None:
+    """One line per kind of entry: the set's figures for the entries of that kind alone."""
+    print(f"\nby kind: {'kind':<16} {'n':>3} {'top-3':>9} {'top-8':>9} {'benign high':>12} {'sec. low':>8} {'naive top-3 (biggest / source-first)':>38} {'with task top-3 / top-8':>24}")
+    for name, k in sorted(by_kind.items()):
+        n = k["labelled"]
+        task = f"{k['task@3']}/{k['tasked']} / {k['task@8']}/{k['tasked']}" if k["tasked"] else "-"
+        low = f"{k['low']}" + (f" / {k['task low']}" if k["tasked"] else "") if name == "security" else "-"
+        print(f"         {name:<16} {k['entries']:>3} {k['relay@3']:>4}/{n:<4} {k['relay@8']:>4}/{n:<4} {k['benign high']:>5}/{k['benign']:<6}"
+              f" {low:>8} {k['biggest@3']:>17}/{n:<3} / {k['source_first@3']:>3}/{n:<10} {task:>24}")
 
 
 if __name__ == "__main__":

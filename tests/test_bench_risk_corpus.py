@@ -93,6 +93,10 @@ def test_risk_corpus_bench_reports_figures_with_the_entries_task(tmp_path: Path,
     assert "benign files called high: 0; security commits with overall risk low: 0" in out
     assert "the task names a security fix: 1 of 1 security entries, 0 of 1 others" in out
     assert "with task: at 1" in out
+    # The figures again per kind of entry, each kind alone.
+    kinds = {line.split()[0]: line.split() for line in out.split("\nby kind:", 1)[1].splitlines()[1:3]}
+    assert kinds["security"][1:4] == ["1", "1/1", "1/1"] and kinds["security"][-3:] == ["1/1", "/", "1/1"], kinds
+    assert kinds["control"][1:4] == ["1", "0/0", "0/0"] and kinds["control"][4] == "0/2", kinds
 
 
 def test_risk_corpus_bench_treats_every_risk_corpus_sealed_file_as_sealed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

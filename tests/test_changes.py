@@ -14,8 +14,8 @@ from relay.observe import snapshot as snapshot_mod
 from relay.observe.changes import ChangeSet, normalize_reported, observe_changes, workspace_changed
 from relay.core.contracts import FileChange
 from relay.observe.snapshot import git_private, take_snapshot
-from relay.review.file_kinds import is_secret_path, sampled
-from relay.review.line_shapes import SAMPLE_LINES
+from relay.review.file_kinds import is_secret_path, read_changes
+from relay.observe.changes import HUNK_CHARS
 from review_corpus import git, make_repo, write
 
 __all__: list[str] = []  # a test module exports nothing
@@ -271,16 +271,19 @@ def test_observe_lists_new_ignored_files_when_the_worker_changed_ignore_rules(re
     assert "ignore rules changed" in (cs.note or "")
 
 
-def test_observe_samples_only_the_lines_the_rules_need_and_bounds_them(repo: Path) -> None:
+def test_the_rules_read_every_line_they_need_of_whole_hunks(repo: Path) -> None:
     body = "".join(f"def test_{i}():\n    assert f({i}) == {i}\n" for i in range(100))
     write(repo, "tests/test_f.py", body)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "tests")
     snap = take_snapshot(repo)
-    write(repo, "tests/test_f.py", "".join(f"def test_{i}():\n    pass  {'x' * 300}\n" for i in range(100)))
-    change = sampled(_by_path(observe_changes(snap, repo))["tests/test_f.py"])
+    write(repo, "tests/test_f.py", "".join(f"def test_{i}():\n    pass  {'x' * 2000}\n" for i in range(100)))
+    observed = _by_path(observe_changes(snap, repo))["tests/test_f.py"]
+    assert len(observed.added_lines) == 100 and max(map(len, observed.added_lines)) == HUNK_CHARS  # bounded per line
+    [change], partial = read_changes([observed])
+    assert partial == frozenset()
     assert change.deletions == 100 and change.additions == 100
-    assert len(change.removed_lines) == SAMPLE_LINES
+    assert len(change.removed_lines) == 100  # every assertion removed, not the first 40
     assert all("assert" in line for line in change.removed_lines)
     assert change.added_lines == []  # nothing a rule reads
 

@@ -87,11 +87,13 @@ def _answer(proc: subprocess.Popen, request_id: int, timeout: float = 30.0) -> d
     raise AssertionError(f"no answer to request {request_id} within {timeout}s")
 
 
-def test_stdio_lone_surrogate_in_arguments_gets_invalid_input_and_the_server_keeps_answering(tmp_path, repo):
+def test_stdio_lone_surrogate_or_400_deep_arguments_get_invalid_input_and_the_server_keeps_answering(tmp_path, repo):
     # Regression (issue 13, item 10): the SDK's JSON parser (pydantic-core) refuses a lone
     # "\ud800" escape; the line became an exception the dispatcher dropped at DEBUG level, and
     # the leader never got an answer. The raw pipe is written by hand: an SDK client would
     # refuse to send such a string at all.
+    # Regression (issue 22): arguments nested 400 deep stopped the SDK's JSON parser at its recursion limit and
+    # the request was dropped: no answer. Both on one relay process (its start-up is the cost).
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env.update({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy),
@@ -117,6 +119,17 @@ def test_stdio_lone_surrogate_in_arguments_gets_invalid_input_and_the_server_kee
         assert again["status"] == "INVALID_INPUT"  # the refusal was recorded like any other
         _rpc(proc, '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"relay://\\udc00"}}')
         assert _answer(proc, 4)["error"]["code"] == -32602
+        deep = "[" * 400 + "]" * 400
+        _rpc(proc, '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"antigravity_execute",'
+                   f'"arguments":{{"task":"t","workspace":{json.dumps(str(repo))},"constraints":{deep}}}}}}}')
+        got = _answer(proc, 5)
+        assert got["result"]["isError"] is True
+        packet = json.loads(got["result"]["content"][0]["text"])
+        assert packet["status"] == "INVALID_INPUT" and "levels deep" in packet["error"]["message"], packet
+        _rpc(proc, '{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"relay://x","x":' + deep + "}}")
+        assert _answer(proc, 6)["error"]["code"] == -32602
+        _rpc(proc, '{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
+        assert "tools" in _answer(proc, 7)["result"]  # still answering
     finally:
         _close(proc)
     assert launches(agy) == []

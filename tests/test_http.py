@@ -135,6 +135,11 @@ def test_http_request_with_a_foreign_host_or_origin_is_refused_even_with_the_tok
     for body in (INIT, CALL):
         code, text = raw_post(relay.url, body, {"Authorization": f"Bearer {relay.token}", **headers})
         assert code == status, text
+        # As a JSON-RPC error object naming the refused name (before: the SDK's plain-text "Invalid Host header" /
+        # "Invalid Origin header", where README promised JSON-RPC error objects for every refusal).
+        answer = json.loads(text)
+        assert answer["jsonrpc"] == "2.0" and answer["error"]["code"] == -32600, answer
+        assert next(iter(headers.values())).split("//")[-1] in answer["error"]["message"], answer
     assert _records(relay) == before and len(launches(agy)) == launched
 
 
@@ -251,6 +256,31 @@ async def test_doctor_counts_the_mcp_sessions_the_http_relay_serves(shared):
     async with http_client(relay.url, relay.token), http_client(relay.url, relay.token):
         await until("2 MCP session(s) open")
     await until("0 MCP session(s) open")  # the clients closed their sessions (DELETE) on the way out
+
+
+def test_second_http_relay_stopping_leaves_the_first_ones_state_file(shared):
+    # Before: the second relay overwrote http-relay.json, then removed it on stopping: doctor lost the first.
+    import subprocess
+
+    from conftest import relay_command
+    from relay.doors.http_state import read_live_state
+
+    first, _repo, _agy = shared
+    env = {**os.environ, "GRAVITY_RELAY_DATA_DIR": str(first.data_dir), "AGY_BIN": str(first.data_dir / "no-agy")}
+    second = subprocess.Popen([*relay_command(), "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while b"serving MCP over HTTP" not in (second.stderr.peek(4096) if hasattr(second.stderr, "peek") else b""):
+            assert second.poll() is None and time.monotonic() < deadline, "the second relay did not start"
+            time.sleep(0.05)
+        state, why = read_live_state(first.data_dir)
+        assert state is not None and state.pid == first.proc.pid, why
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=20)
+    state, why = read_live_state(first.data_dir)
+    assert state is not None and state.pid == first.proc.pid and state.url == first.url, why
 
 
 def test_doctor_reports_a_stale_http_state_file_of_a_dead_relay(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 RELAY = Path(__file__).resolve().parent.parent / "relay"
@@ -12,10 +13,16 @@ RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3,
         "doors": 6}
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for every test here (parsing the package is most of their time)."""
+    return ast.parse(path.read_text())
+
+
 def _imports(path: Path) -> set[str]:
     """Every ``relay.<part>`` a module imports, at any depth (lazy imports inside functions count too)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]
         elif isinstance(node, ast.Import):
@@ -34,7 +41,7 @@ def test_every_module_lives_in_a_part_and_uses_absolute_imports():
     assert loose == [], f"modules outside a part: {loose}"
     assert sorted(p.name for p in RELAY.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(RANK)
     relative = [str(p.relative_to(RELAY)) for p in RELAY.rglob("*.py")
-                if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(p.read_text())))]
+                if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(_tree(p)))]
     assert relative == [], f"relative imports hide the part they reach into: {relative}"
 
 
@@ -62,7 +69,7 @@ def _module_graph(root: Path = RELAY) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for alias in node.names:  # `from relay.call import orchestrate` names a module too
                     whole = f"{node.module}.{alias.name}"

@@ -282,3 +282,29 @@ def test_build_review_ranks_a_three_line_redirect_fix_above_docs_and_tests() -> 
     changes, _, _ = build_review(_cs(*files), report=None)
     assert changes.review[0].file == "src/client/follow.py" and changes.review[0].risk == "high"
     assert changes.risk == "high"
+
+
+@needs_git
+def test_the_packet_names_a_files_most_telling_ranges_first(tmp_path: Path) -> None:
+    # Regression: node-tar d18e4e1 (GHSA-83g3-92jg-28cx) changes src/unpack.ts in 13 places: imports,
+    # a constant, a rename, then the symlink check in the 6th range. The packet named the first three
+    # ranges in line order and the fix sat in "+7 more".
+    filler = [f"const v{i} = compute({i})\n" for i in range(200)]
+    root = make_repo(tmp_path / "repo", {"src/unpack.ts": "".join(filler)})
+    snap = take_snapshot(root)
+    lines = list(filler)
+    lines[1] = "import { SymlinkError } from './symlink-error.js'\n"
+    lines[20] = "const ENSURE_NO_SYMLINK = Symbol('ensureNoSymlink')\n"
+    lines[40] = "const v40 = compute(40, 'x')\n"
+    lines[60] = "const v60 = compute(60, 'y')\n"
+    lines[100:101] = ["  fs.lstat(t, (er, st) => {\n", "    if (st?.isSymbolicLink()) return onError(new SymlinkError(t))\n", "  })\n"]
+    lines[150] = "const v150 = compute(150, 'z')\n"
+    write(root, "src/unpack.ts", "".join(lines))
+    changes, _, _ = build_review(observe_changes(snap, root), report=None)
+    [target] = changes.review
+    assert target.risk == "high" and "symlinks" in target.reason, target
+    assert target.lines.startswith("101-103,"), target.lines
+    assert target.lines.endswith(" +3 more"), target.lines
+    # A file whose ranges all fit keeps them in line order.
+    assert format_lines([(1, 1), (20, 20), (40, 40)], first=[2, 0, 1]) == "40,1,20"
+    assert format_lines([(1, 1), (20, 20), (40, 40)]) == "1,20,40"

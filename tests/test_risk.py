@@ -5,10 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from relay.review.line_shapes import SAMPLE_LINES
-from relay.review.line_shapes import SAMPLE_CHARS
+from relay.review.line_shapes import LINE_CHARS, READ_LINES
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters
+from relay.review.file_kinds import file_kind, is_secret_path, is_test_path, line_matters, read_changes, rule_lines, subject
 from relay.review.packet import rank_changes
 from relay.review.risk import RiskContext, assess, assess_all, existing_dependencies, max_risk
 from relay.review.task_reading import task_security
@@ -395,13 +394,13 @@ def test_security_tokens_see_an_edited_regular_expression(removed: list[str], ad
     assert (out.risk == "high" and "regular expression" in out.reasons[0]) is fires, out.reasons
 
 
-def test_security_tokens_see_a_regular_expression_longer_than_the_sample_line() -> None:
-    # Regression: semver-regex 4.0.1 (CVE-2021-3795) edits a 230-character one-line pattern; the
-    # sample keeps 200 characters of a line, so neither side held a whole literal and it was low.
-    old = "\treturn /(?<=^v?|\\sv?)(?:(?:0|[1-9]\\d*)\\.){2}(?:0|[1-9]\\d*)(?:-(?:0|[1-9]\\d*|[\\da-z-]*[a-z-][\\da-z-]*)" + "(?:\\.[\\da-z-]+)*" * 12 + "/gi;"
+def test_security_tokens_see_a_regular_expression_longer_than_a_kept_line() -> None:
+    # Regression: semver-regex 4.0.1 (CVE-2021-3795) edits a long one-line pattern; observation cuts
+    # a line at LINE_CHARS, so when neither side holds a whole literal the cut one is still read.
+    old = "\treturn /(?<=^v?|\\sv?)(?:(?:0|[1-9]\\d*)\\.){2}(?:0|[1-9]\\d*)(?:-(?:0|[1-9]\\d*|[\\da-z-]*[a-z-][\\da-z-]*)" + "(?:\\.[\\da-z-]+)*" * 80 + "/gi;"
     new = old.replace("[1-9]\\d*)\\.", "[1-9]\\d{0,9})\\.")
-    cut = [line[:SAMPLE_CHARS] for line in (old, new)]
-    assert all(len(line) == SAMPLE_CHARS for line in cut)
+    cut = [line[:LINE_CHARS] for line in (old, new)]
+    assert all(len(line) == LINE_CHARS for line in cut)
     out = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[1]]), NO_CTX)
     assert out.risk == "high" and "regular expression" in out.reasons[0], out.reasons
     same = assess(fc("index.js", additions=1, deletions=1, removed_lines=[cut[0]], added_lines=[cut[0] + ""]), NO_CTX)
@@ -769,18 +768,41 @@ def test_an_edit_that_changes_one_token_is_not_mechanical(removed: list[str], ad
     assert not out.reasons[0].startswith("mechanical:")
 
 
-def test_an_incomplete_sample_is_never_called_mechanical() -> None:
+def test_lines_kept_only_in_part_are_never_called_mechanical() -> None:
+    # Observation keeps HUNK_LINES a side: what it dropped cannot show that nothing else changed.
     change = fc("src/mod.py", additions=400, deletions=400, removed_lines=CODE40, added_lines=list(reversed(CODE40)))
-    assert not assess(change, NO_CTX).reasons[0].startswith("mechanical:")
+    assert not assess(change, RiskContext(partial=frozenset({"src/mod.py"}))).reasons[0].startswith("mechanical:")
+    assert assess(change, NO_CTX).reasons == ["mechanical: lines reordered or re-indented only"]
+    # build_review knows it from the counts: fewer lines kept than changed.
+    read, partial = read_changes([change])
+    [out] = assess_all(read, RiskContext(partial=partial))
+    assert partial == {"src/mod.py"} and not out.reasons[0].startswith("mechanical:")
+
+
+def test_the_rules_read_whole_hunks_not_a_sample() -> None:
+    # A token past the 40th changed line (the old sample's cut) is read, in a hunk of code
+    # whose comment lines the rules leave out.
+    body = [f"    value_{i} = compute({i})" for i in range(60)]
+    change = rule_lines(fc("src/walk.py", additions=62, added_lines=["    # walk the tree", *body, "    if not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]))
+    assert "    # walk the tree" not in change.added_lines and len(change.added_lines) == 62
+    out = assess(change, NO_CTX)
+    assert out.risk == "high" and "realpath" in out.reasons[0], out.reasons
+    # Bounded for speed at READ_LINES a side: past it the file is read in part, never called mechanical.
+    big = fc("src/table.py", additions=READ_LINES + 10, deletions=READ_LINES + 10, added_lines=body * 10, removed_lines=list(reversed(body * 10)))
+    [kept], partial = read_changes([big])
+    assert len(kept.added_lines) == READ_LINES and partial == {"src/table.py"}
+    assert not assess(kept, RiskContext(partial=partial)).reasons[0].startswith("mechanical:")
 
 
 def test_a_reformatted_big_file_keeps_size_rules_but_not_token_rules() -> None:
+    # Lines kept only in part that read the same on both sides: a formatter's run too big to keep whole.
     before = [f"    check_symlink(path_{i}, 'x')" for i in range(40)]
     after = [f'    check_symlink(path_{i}, "x")' for i in range(40)]
-    out = assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=after), NO_CTX)
+    part = RiskContext(partial=frozenset({"src/walk.py"}))
+    out = assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=after), part)
     assert out.risk == "medium" and out.reasons[0].startswith("large change")
     edited = [f"    check_symlink(path_{i}, flag_{i})" for i in range(40)]
-    assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), NO_CTX).risk == "high"
+    assert assess(fc("src/walk.py", additions=300, deletions=300, ranges=[(1, 300)], removed_lines=before, added_lines=edited), part).risk == "high"
 
 
 def test_a_formatter_run_over_a_huge_file_is_medium_not_high() -> None:
@@ -907,12 +929,11 @@ def test_a_formatter_splitting_a_case_call_loses_no_case() -> None:
     assert assess(change, NO_CTX).risk == "low"
 
 
-def test_a_full_added_sample_cannot_show_lost_cases() -> None:
+def test_lines_kept_only_in_part_cannot_show_lost_cases() -> None:
     removed = [f"  it('case {i}', () => {{" for i in range(17)]
     added = ["  t.test('case 0', t => {"] + [f"    t.equal(run({i}), {i})" for i in range(39)]
-    assert len(added) == SAMPLE_LINES
-    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "low"
-    assert assess(_test_change(removed, added[:5], "test/errors.js"), NO_CTX).risk == "high"
+    assert assess(_test_change(removed, added, "test/errors.js"), RiskContext(partial=frozenset({"test/errors.js"}))).risk == "low"
+    assert assess(_test_change(removed, added, "test/errors.js"), NO_CTX).risk == "high"
 
 
 def test_adding_parentheses_around_an_arrow_parameter_is_formatting() -> None:
@@ -972,3 +993,45 @@ def test_existing_dependencies_read_nothing_without_an_added_manifest(tmp_path) 
     (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n")
     added = fc("requirements-dev.txt", kind="added", additions=1, added_lines=["flask==3.0"])
     assert existing_dependencies(tmp_path, [edited, added]) == frozenset()
+
+
+# --------------------------------------------------------------------------- kinds beyond advisories
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [("tests/test_nose.py", "nose"), ("tests/PhpWord/AutoloaderTest.php", "autoloader"), ("test/integration/tags/local_test.rb", "local"),
+     ("spec/models/story_repository_spec.rb", "storyrepository"), ("src/lib/__tests__/charts.test.ts", "charts"),
+     ("flask/ext/__init__.py", "ext"), ("src/_pytest/resultlog.py", "resultlog"), ("lib/index.js", "lib")],
+)
+def test_a_file_is_matched_to_what_it_is_about(path: str, expected: str) -> None:
+    assert subject(path) == expected
+
+
+def test_a_module_deleted_with_its_tests_is_the_removal_to_review() -> None:
+    # pytest ef946d5 (kinds-2b, api-removal): --resultlog removed; its module and tests deleted, other tests
+    # lose cases about it. The deleted module (was "deletes a file", medium, behind the deleted tests) leads.
+    files = [fc("src/_pytest/resultlog.py", kind="deleted", deletions=108), fc("testing/test_resultlog.py", kind="deleted", deletions=256),
+             fc("testing/test_warnings.py", kind="deleted", deletions=90), fc("src/_pytest/config/__init__.py", additions=1, deletions=1)]
+    out = rank_changes(assess_all(files, NO_CTX))
+    assert (out[0].path, out[0].risk, out[0].reasons) == ("src/_pytest/resultlog.py", "high", ["removes a module and its tests (public API: resultlog)"])
+    assert [c.risk for c in out[1:3]] == ["high", "high"]  # the deleted tests stay findings of their own
+    # A module deleted alone (its tests kept) is a deleted file, medium.
+    alone = {c.path: c for c in assess_all([files[0], files[2]], NO_CTX)}
+    assert (alone["src/_pytest/resultlog.py"].risk, alone["src/_pytest/resultlog.py"].reasons) == ("medium", ["deletes a file (108 lines)"])
+
+
+def test_a_source_file_named_like_prose_is_source() -> None:
+    # werkzeug's src/werkzeug/security.py (kinds-2, release-merge: its path-safety fix) read as a SECURITY policy.
+    assert file_kind("src/werkzeug/security.py") == "source"
+    assert file_kind("relay/observe/changes.py") == "source"
+    assert file_kind("SECURITY.md") == "docs" and file_kind("CHANGES") == "docs" and file_kind("NEWS.txt") == "docs"
+
+
+def test_a_migration_leads_the_files_of_its_risk() -> None:
+    # umami 8a9532f (kinds-2b): a migration dropping a column behind auth-named source rated high for words.
+    files = assess_all([fc("lib/auth.ts", additions=30, deletions=20, added_lines=["  if (!canUpdate(PERMISSIONS.websiteUpdate)) {"]),
+                        fc("db/postgresql/migrations/07_remove_user_id/migration.sql", kind="added", additions=3,
+                           added_lines=['ALTER TABLE "website" DROP COLUMN "user_id";'])], NO_CTX)
+    ranked = rank_changes(files)
+    assert [c.risk for c in ranked] == ["high", "high"] and ranked[0].path.endswith("migration.sql"), [(c.path, c.reasons) for c in ranked]

@@ -513,8 +513,16 @@ def stop_signals() -> Iterator[AsyncIterator[int]]:
     """
     numbers = stop_signal_numbers()
     if posix_groups():
-        with anyio.open_signal_receiver(*numbers) as received:
-            yield received
+        # asyncio's removal sets SIGINT to Python's default handler and the rest to the default action, not to
+        # what they were: a signal ignored when the relay started (a background job, nohup) is ignored again after.
+        previous = {num: signal.getsignal(num) for num in numbers}
+        try:
+            with anyio.open_signal_receiver(*numbers) as received:
+                yield received
+        finally:
+            for num, old in previous.items():
+                if old is not None:  # None: a handler not set from Python, which cannot be put back
+                    signal.signal(num, old)
         return
     import asyncio
 

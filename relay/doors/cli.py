@@ -13,11 +13,11 @@ import os
 import sys
 
 from relay import __version__
+from relay.doors.cli_settings import quiet, refuse_bad_settings, settings_or_none
+from relay.doors.cli_setup import DEFAULT_HTTP_PORT, setup_command
 from relay.setup.client_names import CLIENT_NAMES
 
 __all__ = ["main", "mcp_main", "build_parser"]
-
-DEFAULT_HTTP_PORT = "8765"  # `serve --http` and `setup --http` agree on it without being told
 
 
 def _setup_logging() -> None:
@@ -44,7 +44,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"gravity-relay serve: {exc}", file=sys.stderr)
             return 2
     settings = load_settings()
-    if _refuse_bad_settings(settings.problems):
+    if refuse_bad_settings(settings.problems):
         return 2
     # `agy --version` runs while Python imports the MCP SDK (the slowest part of start-up); 3 s at most.
     found: list[tuple[str | None, str | None]] = []
@@ -106,42 +106,11 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     return runs_list(settings, status=args.status, limit=args.limit, as_json=args.json)
 
 
-def _quiet() -> None:
-    """Operator commands print their own answer; the relay's INFO logs only on request."""
-    if not os.environ.get("GRAVITY_RELAY_LOG_LEVEL"):
-        logging.getLogger().setLevel(logging.WARNING)
-
-
-def _refuse_bad_settings(problems: list[str]) -> bool:
-    """Say on stderr which environment values are out of range; True if there are any.
-
-    A typo in a limit must stop the relay, not quietly become another limit (issue 13, item 2).
-    """
-    for problem in problems:
-        print(f"gravity-relay: configuration error: {problem}", file=sys.stderr)
-    if problems:
-        print("gravity-relay: fix the variable in the relay's environment (the MCP client's server env); "
-              "`gravity-relay doctor` lists every problem.", file=sys.stderr)
-    return bool(problems)
-
-
-def _settings_or_none():
-    """The settings, or None after saying on stderr what in the environment is wrong."""
-    from relay.core.settings import load_settings
-
-    try:
-        settings = load_settings()
-    except ValueError as exc:
-        print(f"gravity-relay: configuration error: {exc}", file=sys.stderr)
-        return None
-    return None if _refuse_bad_settings(settings.problems) else settings
-
-
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from relay.doors.doctor import Check, render_checks, run_doctor
     from relay.core.settings import load_settings
 
-    _quiet()
+    quiet()
     try:
         checks = run_doctor(load_settings(), probe_timeout=args.probe_timeout, write_probe=args.write_probe)
     except ValueError as exc:  # the environment itself does not parse: that is the finding
@@ -161,146 +130,16 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
-_VERBS = {
-    "add": ("added", "would add"),
-    "update": ("updated", "would update"),
-    "remove": ("removed", "would remove"),
-    "unchanged": ("unchanged", "unchanged"),
-    "absent": ("absent", "absent"),
-    "skip": ("skipped", "skipped"),
-    "refuse": ("REFUSED", "REFUSED"),
-}
-
-
-def _cmd_setup(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    import shlex
-
-    from relay.setup.clients import SetupError, home_dir, relay_launch, relay_settings, setup
-
-    _quiet()
-    env: dict[str, str] = {}
-    for item in args.env or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            print(f"gravity-relay setup: --env wants KEY=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        env[key.strip()] = value
-    home = home_dir()
-    http = None
-    if args.http is not None and not args.uninstall:
-        http = _http_target(args.http)
-        if http is None:
-            return 2
-    try:
-        command, command_args = None, None
-        if not (args.uninstall or http):
-            # --command "uvx gravity-relay-mcp" names a command line; a lone path gets `serve`.
-            given = shlex.split(args.command, posix=os.name != "nt") if args.command else []
-            command, command_args = (given[0], given[1:] or ["serve"]) if given else relay_launch()
-        plans = setup(home, args.client, command=command, env=env, uninstall=args.uninstall,
-                      dry_run=args.dry_run, force=args.force, client_approvals=args.client_approvals,
-                      exported=relay_settings(), http=http, args=command_args)
-    except SetupError as exc:
-        print(f"gravity-relay setup: {exc}", file=sys.stderr)
-        return 1
-    if http is not None:
-        from relay.doors.http_token import mask
-
-        # The token never reaches the screen: a dry run's diff, --json and notes show it masked.
-        hidden = mask(http[1])
-        for p in plans:
-            for field in ("old_text", "new_text"):
-                if args.dry_run and getattr(p, field):
-                    setattr(p, field, getattr(p, field).replace(http[1], hidden))
-    if args.json:
-        import msgspec
-
-        rows = [{"client": p.client, "path": p.path, "action": p.action, "message": p.message,
-                 "changed": p.writes, "backup": p.backup, "warning": p.warning or None, "notes": p.notes,
-                 "diff": p.diff() if args.dry_run and p.writes else None} for p in plans]
-        doc = {"dry_run": args.dry_run, "uninstall": args.uninstall, "command": command, "args": command_args,
-               "clients": rows}
-        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
-        return 1 if any(p.action == "refuse" for p in plans) else 0
-
-    width = max(len(p.client) for p in plans) if plans else 8
-    for p in plans:
-        verb = _VERBS[p.action][1 if args.dry_run else 0]
-        where = p.path.replace(str(home), "~", 1) if p.path.startswith(str(home)) else p.path
-        line = f"{p.client:<{width}}  {verb:<12} {where}: {p.message}"
-        if p.backup:
-            line += f" (backup: {Path(p.backup).name})"
-        print(line)
-        if p.warning and p.action in ("add", "update", "skip", "unchanged"):
-            print(f"{'':<{width}}  {'':<12} note: {p.warning}")
-        if p.action in ("add", "update"):
-            for note in p.notes:
-                print(f"{'':<{width}}  {'':<12} headless: {note}")
-        if args.dry_run and p.writes:
-            sys.stdout.write(p.diff())
-    changed = [p for p in plans if p.writes]
-    absent = [p for p in plans if p.action == "skip" and p.message.startswith("not found")]
-    if not args.uninstall and plans and len(absent) == len(plans):
-        # Issue 22: "already registered wherever a client was found" read as if something had been checked.
-        looked = "; ".join(f"{p.client}: {p.message.split('(', 1)[-1].split(')', 1)[0]}" for p in absent)
-        print(f"No client found, so nothing was registered. Looked for {looked} (under {home}). Install a "
-              "client, or name one with --client to register it anyway.")
-    elif not changed and not any(p.action == "refuse" for p in plans):
-        print("Nothing to change" + (": no registration found to remove." if args.uninstall else
-                                     ": the relay is already registered wherever a client was found."))
-    elif args.dry_run and changed:
-        print(f"Dry run: {len(changed)} file(s) would change; nothing was written.")
-    if http is not None and changed:
-        print(f"{'Would register' if args.dry_run else 'Registered'}: {http[0]} with the bearer token from "
-              f"the data dir's http-token (start it with `gravity-relay serve --http`)")
-    if command and not args.uninstall and changed:
-        line = shlex.join([command, *(command_args or [])])
-        if args.dry_run:
-            print(f"Would register: {line}")
-        else:
-            print(f"Registered command: {line} (restart the clients to pick it up)")
-    return 1 if any(p.action == "refuse" for p in plans) else 0
-
-
-def _http_target(url: str) -> tuple[str, str] | None:
-    """(the relay's URL, its token) for `setup --http`; the token is made now if the relay never ran."""
-    from urllib.parse import urlsplit
-
-    from relay.doors.http_state import read_live_state
-    from relay.doors.http_token import TokenFileError, load_or_create_token
-
-    settings = _settings_or_none()
-    if settings is None:
-        return None
-    if not url:  # --http alone: the running relay's URL, else the default port's
-        state, _why = read_live_state(settings.data_dir)
-        url = state.url if state else f"http://127.0.0.1:{DEFAULT_HTTP_PORT}/mcp"
-    elif "://" not in url:
-        url = f"http://{url if ':' in url else '127.0.0.1:' + url}/mcp"
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or not parts.port:
-        print(f"gravity-relay setup: --http {url!r}: give the relay's URL, e.g. http://127.0.0.1:8765/mcp, "
-              "or its port", file=sys.stderr)
-        return None
-    try:
-        return url, load_or_create_token(settings.data_dir)
-    except TokenFileError as exc:
-        print(f"gravity-relay setup: {exc}", file=sys.stderr)
-        return None
-
-
 def _cmd_cleanup(args: argparse.Namespace) -> int:
     from relay.runs.retention import apply_retention, human_bytes, parse_size
 
-    _quiet()
+    quiet()
     try:
         max_size = parse_size(args.max_size) if args.max_size is not None else None
     except ValueError as exc:
         print(f"gravity-relay cleanup: --max-size: {exc}", file=sys.stderr)
         return 2
-    settings = _settings_or_none()
+    settings = settings_or_none()
     if settings is None:
         return 2
     if not args.dry_run:
@@ -352,7 +191,7 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
     from relay.call.orchestrate import Relay
     from relay.doors.tools import CONTINUE, EXECUTE, call_tool
 
-    settings = _settings_or_none()
+    settings = settings_or_none()
     if settings is None:
         return 2
     if args.command == "execute":
@@ -394,8 +233,8 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from relay.demo.run import demo_main
 
-    _quiet()
-    settings = _settings_or_none()
+    quiet()
+    settings = settings_or_none()
     return 2 if settings is None else demo_main(settings, as_json=args.json)
 
 
@@ -513,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "URL, else http://127.0.0.1:8765/mcp; a bare PORT works too) and its bearer token "
                        "(Codex, Claude Code, Gemini CLI, Cursor); --dry-run shows the token masked")
     setup.add_argument("--json", action="store_true", help="one JSON object describing each client")
-    setup.set_defaults(func=_cmd_setup)
+    setup.set_defaults(func=setup_command)
 
     cleanup = sub.add_parser(
         "cleanup", help="remove old run records by count, age and total size",

@@ -12,9 +12,6 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
-
-from msgspec import Struct
 
 from relay import __version__
 
@@ -23,32 +20,13 @@ from relay.core.errors import RelayError
 from relay.core.places import on_windows
 from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
+from relay.doors.doctor_check import Check, fail, ok, render_checks, warn
+from relay.doors.doctor_clients import check_client_headless, check_clients, check_shadowed
 
 __all__ = ["Check", "check_safe_write", "check_confirm_key", "check_worktrees", "run_doctor", "render_checks", "check_http_relay",
-           "VERSION_TIMEOUT"]
-
-Level = Literal["ok", "warning", "failure"]
+           "check_clients", "check_shadowed", "check_client_headless", "VERSION_TIMEOUT"]
 
 VERSION_TIMEOUT = 15.0
-
-
-class Check(Struct, kw_only=True, omit_defaults=True):
-    name: str
-    level: Level
-    message: str
-    fix: str = ""
-
-
-def _ok(name: str, message: str) -> Check:
-    return Check(name=name, level="ok", message=message)
-
-
-def _warn(name: str, message: str, fix: str = "") -> Check:
-    return Check(name=name, level="warning", message=message, fix=fix)
-
-
-def _fail(name: str, message: str, fix: str = "") -> Check:
-    return Check(name=name, level="failure", message=message, fix=fix)
 
 
 # --------------------------------------------------------------------------- checks
@@ -58,8 +36,8 @@ def check_python() -> Check:
     version = ".".join(map(str, sys.version_info[:3]))
     where = f"Python {version} ({sys.executable}); gravity-relay {__version__} ({Path(__file__).resolve().parent})"
     if sys.version_info < (3, 11):
-        return _fail("python", where, "The relay needs Python 3.11 or newer: reinstall it with a newer interpreter.")
-    return _ok("python", where)
+        return fail("python", where, "The relay needs Python 3.11 or newer: reinstall it with a newer interpreter.")
+    return ok("python", where)
 
 
 async def _probe_agy(agy: str, environ: Mapping[str, str], env: dict[str, str], probe_timeout: float):
@@ -89,8 +67,8 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
     try:
         agy = agy_cli.locate_agy(settings, dict(environ))
     except RelayError as exc:
-        return [_fail("agy", exc.message, exc.hint),
-                _warn("auth", "not checked: agy was not found", "Fix agy first, then run doctor again.")]
+        return [fail("agy", exc.message, exc.hint),
+                warn("auth", "not checked: agy was not found", "Fix agy first, then run doctor again.")]
     source = "AGY_BIN" if settings.agy_bin else "found on PATH or an install location"
     passthrough = {}
     if settings.default_profile and settings.default_profile in settings.profiles:
@@ -101,45 +79,45 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
     checks: list[Check] = []
     if isinstance(got_version, OSError):
         detail = got_version.strerror or str(got_version)
-        return [_fail("agy", f"{agy} ({source}) cannot be started: {detail}",
+        return [fail("agy", f"{agy} ({source}) cannot be started: {detail}",
                       "Point AGY_BIN at the agy executable (`which agy`), or reinstall the Antigravity CLI."),
-                _warn("auth", "not checked: agy cannot be started")]
+                warn("auth", "not checked: agy cannot be started")]
     version = got_version.version
     if got_version.exit_code is None:
-        checks.append(_warn("agy", f"{agy} ({source}): `agy --version` did not answer within {VERSION_TIMEOUT:g}s",
+        checks.append(warn("agy", f"{agy} ({source}): `agy --version` did not answer within {VERSION_TIMEOUT:g}s",
                             "Run `agy --version` in a terminal; a first run may be updating itself."))
     elif version is None:
         said = got_version.said
-        checks.append(_warn("agy", f"{agy} ({source}): version unknown (`agy --version` exited {got_version.exit_code}"
+        checks.append(warn("agy", f"{agy} ({source}): version unknown (`agy --version` exited {got_version.exit_code}"
                             f"{': ' + said if said else ''})",
                             "The relay will assume every flag exists; update agy (`agy update`) if runs fail."))
     elif (old := agy_cli.too_old(version)) is not None:
-        checks.append(_fail("agy", f"{old.message} (at {agy})", old.hint))
+        checks.append(fail("agy", f"{old.message} (at {agy})", old.hint))
     else:
-        checks.append(_ok("agy", f"agy {got_version.shown} at {agy} ({source})"))
+        checks.append(ok("agy", f"agy {got_version.shown} at {agy} ({source})"))
     supported = agy_cli.feature_list(version)
     missing = [name for name in agy_cli.FEATURES if name not in supported]
     if version is None:
-        checks.append(_warn("features", "unknown version: all relay features assumed (" + ", ".join(supported) + ")"))
+        checks.append(warn("features", "unknown version: all relay features assumed (" + ", ".join(supported) + ")"))
     elif missing:
-        checks.append(_warn("features", f"supported: {', '.join(supported) or 'none'}; missing: {', '.join(missing)}",
+        checks.append(warn("features", f"supported: {', '.join(supported) or 'none'}; missing: {', '.join(missing)}",
                             "Run `agy update` for the missing ones."))
     else:
-        checks.append(_ok("features", f"all relay features supported: {', '.join(supported)}"))
+        checks.append(ok("features", f"all relay features supported: {', '.join(supported)}"))
 
     if isinstance(got_models, OSError):
-        checks.append(_warn("auth", f"`agy models` could not start: {got_models}"))
+        checks.append(warn("auth", f"`agy models` could not start: {got_models}"))
         return checks
     verdict = judge_probe(got_models.exit_code, got_models.stdout, got_models.stderr, got_models.timed_out)
     if verdict is not None:
-        checks.append(_fail("auth", f"{verdict.status.value}: {verdict.message}", verdict.hint))
+        checks.append(fail("auth", f"{verdict.status.value}: {verdict.message}", verdict.hint))
     elif got_models.exit_code != 0:
         first = (got_models.stderr or got_models.stdout).strip().splitlines()[:1]
-        checks.append(_warn("auth", f"`agy models` exited {got_models.exit_code}: {first[0][:160] if first else 'no output'}",
+        checks.append(warn("auth", f"`agy models` exited {got_models.exit_code}: {first[0][:160] if first else 'no output'}",
                             "Run `agy models` in a terminal to see what agy says."))
     else:
         count = sum(1 for line in got_models.stdout.splitlines() if "\t" in line)
-        checks.append(_ok("auth", f"signed in (`agy models` lists {count} model{'s' if count != 1 else ''})"))
+        checks.append(ok("auth", f"signed in (`agy models` lists {count} model{'s' if count != 1 else ''})"))
     return checks
 
 
@@ -164,17 +142,17 @@ def check_data_dir(settings: Settings) -> Check:
         while not parent.exists() and parent.parent != parent:
             parent = parent.parent
         if os.access(parent, os.W_OK | os.X_OK):
-            return _ok("data dir", f"{folder} does not exist yet; it will be created on the first run")
-        return _fail("data dir", f"{folder} does not exist and {parent} is not writable",
+            return ok("data dir", f"{folder} does not exist yet; it will be created on the first run")
+        return fail("data dir", f"{folder} does not exist and {parent} is not writable",
                      "Set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP server env.")
     if not folder.is_dir():
-        return _fail("data dir", f"{folder} is not a directory", "Set GRAVITY_RELAY_DATA_DIR to a folder.")
+        return fail("data dir", f"{folder} is not a directory", "Set GRAVITY_RELAY_DATA_DIR to a folder.")
     probe = folder / f".doctor-{os.getpid()}.tmp"
     try:
         probe.write_bytes(b"ok")
         probe.unlink()
     except OSError as exc:
-        return _fail("data dir", f"{folder} is not writable: {exc.strerror or exc}",
+        return fail("data dir", f"{folder} is not writable: {exc.strerror or exc}",
                      "Fix its permissions, or set GRAVITY_RELAY_DATA_DIR to a writable folder.")
     size, _files = _tree_size(folder)
     store = RunStore(settings.runs_dir)
@@ -186,9 +164,9 @@ def check_data_dir(settings: Settings) -> Check:
     if settings.max_runs and runs > settings.max_runs:
         over.append(f"more than {settings.max_runs} runs")
     if over:
-        return _warn("data dir", f"{message} ({', '.join(over)})", "Run `gravity-relay cleanup` (the server also "
+        return warn("data dir", f"{message} ({', '.join(over)})", "Run `gravity-relay cleanup` (the server also "
                      "trims at start-up).")
-    return _ok("data dir", message)
+    return ok("data dir", message)
 
 
 def check_confirm_key(settings: Settings) -> Check:
@@ -199,28 +177,28 @@ def check_confirm_key(settings: Settings) -> Check:
     path = settings.data_dir / KEY_FILE
     gated = sorted(name for name, p in settings.profiles.items() if p.confirm_trusted)
     if not settings.data_dir.is_dir():  # the data dir check says what is wrong with it
-        return _ok("confirm key", f"{path} not created yet (no data dir): it is made, owner-only, at the first trusted "
+        return ok("confirm key", f"{path} not created yet (no data dir): it is made, owner-only, at the first trusted "
                    "call of a confirm_trusted profile")
     try:
         exists, problem = key_problem(path)
     except StorageError as exc:
         # The gate raises the same at a call: every trusted call of a confirm_trusted profile would be refused.
-        make = _fail if gated else _warn
+        make = fail if gated else warn
         readable = (f"its Properties → Security, or `icacls \"{path}\" /grant \"%USERNAME%:R\"`" if on_windows()
                     else "`chmod u+r`, or `chown` it if another user made it")
         return make("confirm key", f"{exc.message}; a confirm_trusted call cannot be confirmed until it is fixed",
                     f"Make {path} a file readable by this user ({readable}), or remove it ({_remove(path)}): a new "
                     "key is made at the next trusted call.")
     if not exists:
-        return _ok("confirm key", f"{path} not created yet: it is made, owner-only, at the first trusted call of a "
+        return ok("confirm key", f"{path} not created yet: it is made, owner-only, at the first trusted call of a "
                    "confirm_trusted profile")
     if problem is None:
         used = f"used by {', '.join(gated)}" if gated else "no confirm_trusted profile uses it now"
-        return _ok("confirm key", f"{path}: owner-only, {used}")
+        return ok("confirm key", f"{path}: owner-only, {used}")
     readable = problem.startswith("was readable")  # the gate's words for group/other permission bits
     if readable:
         problem = "is" + problem[len("was"):] + " and may have leaked: a leaked key forges confirm tokens"
-    return _warn("confirm key", f"{path} {problem}; the relay replaces it with a new key at the next trusted "
+    return warn("confirm key", f"{path} {problem}; the relay replaces it with a new key at the next trusted "
                  "call (tokens issued before are refused)",
                  f"Remove it ({_remove(path)}): a new owner-only key is made on first use."
                  + (f" `chmod 600 {path}` alone would keep a key others may have copied." if readable else ""))
@@ -239,13 +217,13 @@ def check_worktrees(settings: Settings) -> Check:
 
     root = pool_root(settings.data_dir)
     if not root.is_dir():
-        return _ok("worktrees", "none (no run has used isolation 'worktree')")
+        return ok("worktrees", "none (no run has used isolation 'worktree')")
     leftovers = find_leftovers(settings.data_dir, set(RunStore(settings.runs_dir).iter_ids()))
     pools = sum(1 for p in root.iterdir() if p.is_dir())
     if not leftovers:
-        return _ok("worktrees", f"{root}: {pools} repositor{'y' if pools == 1 else 'ies'}, no leftovers")
+        return ok("worktrees", f"{root}: {pools} repositor{'y' if pools == 1 else 'ies'}, no leftovers")
     shown = "; ".join(leftovers[:5]) + (f"; and {len(leftovers) - 5} more" if len(leftovers) > 5 else "")
-    return _warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
+    return warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
                  "Run `gravity-relay cleanup`: it removes them (never a worktree in use).")
 
 
@@ -257,13 +235,13 @@ def check_http_relay(settings: Settings) -> Check:
 
     state, why = read_live_state(settings.data_dir)
     if state is None:
-        return _ok("http relay", f"not running ({why}); leaders use stdio, or start one with "
+        return ok("http relay", f"not running ({why}); leaders use stdio, or start one with "
                    "`gravity-relay serve --http`")
     up = int(time.time() - state.started_at)
     uptime = f"{up // 3600}h{up % 3600 // 60:02d}m" if up >= 3600 else f"{up // 60}m{up % 60:02d}s"
     active = settings.runs_dir / "active"
     running = sum(1 for _ in active.iterdir()) if active.is_dir() else 0
-    return _ok("http relay", f"serving {state.url} (pid {state.pid}, up {uptime}, {state.sessions} MCP session(s) "
+    return ok("http relay", f"serving {state.url} (pid {state.pid}, up {uptime}, {state.sessions} MCP session(s) "
                f"open); {running} run(s) in flight on this data dir")
 
 
@@ -271,25 +249,25 @@ def check_profiles(settings: Settings) -> list[Check]:
     from relay.call.policy import profile_grants_trusted, validate_workspace
 
     if settings.profile_error:
-        return [_fail("profiles", settings.profile_error,
+        return [fail("profiles", settings.profile_error,
                       "Fix the profile configuration (GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE); until "
                       "then every call is refused. Schema: resource relay://profile-schema.")]
     if not settings.profiles:
-        return [_ok("profiles", "none configured: each call passes an absolute workspace and chooses its mode, "
+        return [ok("profiles", "none configured: each call passes an absolute workspace and chooses its mode, "
                     "trusted included (a default profile forbids trusted runs: README, 'Who may choose trusted'; "
                     "profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
     names = ", ".join(sorted(settings.profiles))
-    checks = [_ok("profiles", f"{len(settings.profiles)} from {settings.profile_source}: {names}")]
+    checks = [ok("profiles", f"{len(settings.profiles)} from {settings.profile_source}: {names}")]
     default = settings.default_profile
     if not default:
-        checks.append(_ok("default profile", "none: a call names a profile or a workspace "
+        checks.append(ok("default profile", "none: a call names a profile or a workspace "
                           "(GRAVITY_RELAY_DEFAULT_PROFILE sets one)"))
     for name in sorted(settings.profiles, key=lambda n: (n != default, n)):
         profile = settings.profiles[name]
         label = "default profile" if name == default else f"profile {name}"
         if profile.confirm_trusted and not profile_grants_trusted(profile):
             # The gate only stops trusted runs, and this profile never runs one: the confirmation can never be asked.
-            checks.append(_warn(f"{label} confirm", f"'{name}': confirm_trusted is set, but the profile grants no "
+            checks.append(warn(f"{label} confirm", f"'{name}': confirm_trusted is set, but the profile grants no "
                                 "trusted mode, so no run is ever confirmed (its runs are safe-bounded)",
                                 f"Set \"execution_mode\": \"trusted\" in profile '{name}' if its runs are meant to "
                                 "be trusted, or remove its confirm_trusted."))
@@ -298,160 +276,17 @@ def check_profiles(settings: Settings) -> list[Check]:
                 # README's way to forbid trusted runs is such a profile ({"guarded": {}}): said, not warned about.
                 bound = ("no call runs trusted" if not profile_grants_trusted(profile)
                          else "its calls may run trusted")
-                checks.append(_ok(label, f"'{name}' has no workspace: every call passes one; {bound}"))
+                checks.append(ok(label, f"'{name}' has no workspace: every call passes one; {bound}"))
             continue
         try:
             real = validate_workspace(profile.workspace, settings)
         except RelayError as exc:
-            make = _fail if name == default else _warn
+            make = fail if name == default else warn
             checks.append(make(label, f"'{name}': {exc.message}", exc.hint))
             continue
         if name == default:
-            checks.append(_ok(label, f"'{name}': workspace {real} exists"))
+            checks.append(ok(label, f"'{name}': workspace {real} exists"))
     return checks
-
-
-def check_clients(home: Path) -> list[Check]:
-    from relay.setup.clients import CLIENTS, registrations
-
-    checks: list[Check] = []
-    registered = 0
-    for reg in registrations(home):
-        spec = CLIENTS[reg.client]
-        shown = reg.path.replace(str(home), "~", 1) if reg.path.startswith(str(home)) else reg.path
-        name = f"client {reg.client}"
-        if reg.error:
-            checks.append(_warn(name, f"{reg.title}: {shown} cannot be read: {reg.error}",
-                                "Fix the file, then run `gravity-relay setup`."))
-            continue
-        if not reg.registered:
-            if reg.found and not spec.opt_in:
-                checks.append(_warn(name, f"{reg.title} found, relay not registered",
-                                    f"Run `gravity-relay setup --client {reg.client}`."))
-            elif reg.found:
-                checks.append(_ok(name, f"{reg.title} found, relay not registered there (recommended: "
-                                  "agy's own runs load that file)"))
-            continue
-        if not reg.ours:
-            checks.append(_warn(name, f"{reg.title}: 'antigravity' in {shown} runs {reg.command!r}, not Gravity Relay",
-                                f"Rename or remove that entry, or `gravity-relay setup --client {reg.client} --force`."))
-            continue
-        registered += 1
-        url = (reg.entry or {}).get("url") or (reg.entry or {}).get("httpUrl")
-        if reg.command is None and isinstance(url, str):  # `setup --http`: reaches a running relay by URL
-            checks.append(_ok(name, f"{reg.title}: registered in {shown} → {url} (the HTTP relay must be running)"))
-        elif not reg.command_exists:
-            checks.append(_fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} no longer "
-                                "exists", f"Run `gravity-relay setup --client {reg.client}` again from the "
-                                "installation you use."))
-        elif spec.opt_in:
-            checks.append(_warn(name, f"{reg.title}: registered in {shown} → {reg.command}; {spec.warning}",
-                                f"`gravity-relay setup --uninstall --client {reg.client}` removes it."))
-        else:
-            checks.append(_ok(name, f"{reg.title}: registered in {shown} → {reg.command}"))
-    if registered == 0:
-        checks.append(_warn("clients", "the relay is not registered with any MCP client",
-                            "Run `gravity-relay setup` (or `--dry-run` first to see the edits)."))
-    return checks
-
-
-def check_shadowed(home: Path, cwd: Path | None) -> list[Check]:
-    """Project- and local-scope entries named like setup's: where they apply, the client never sees setup's
-    user-scope entry (a `claude mcp add` or `gemini mcp add` without `-s user` makes one)."""
-    from relay.setup.clients import CLIENTS, shadowing_entries
-
-    checks: list[Check] = []
-    for shadow in shadowing_entries(home, cwd):
-        shown = shadow.path.replace(str(home), "~", 1) if shadow.path.startswith(str(home)) else shadow.path
-        runs = (f"another installation of the relay ({shadow.command})" if shadow.ours and shadow.command
-                else "the relay" if shadow.ours else f"{shadow.command!r}, not Gravity Relay")
-        checks.append(_warn(f"shadow {shadow.client}",
-                            f"{CLIENTS[shadow.client].title}: a {shadow.scope}-scope 'antigravity' entry in {shown} "
-                            f"wins over the user-scope one in {shadow.project}; it runs {runs}",
-                            f"Remove it so the user-scope entry applies there too: {shadow.fix}."))
-    return checks
-
-
-def check_client_headless(home: Path, environ: Mapping[str, str]) -> list[Check]:
-    """Per registered client: what would stop a headless call (codex exec, claude -p, gemini -p)
-    before it reaches the relay. Each problem is said with the exact fix."""
-    from relay.setup.clients import (CLAUDE_ALLOW_RULES, GEMINI_AUTH_FIX, claude_allow_rules, gemini_auth_type,
-                                     registrations, relay_settings)
-
-    checks: list[Check] = []
-    for reg in registrations(home, ("codex", "claude", "gemini")):
-        if not reg.ours or reg.entry is None:
-            continue
-        entry = reg.entry
-        name = f"headless {reg.client}"
-        shown = reg.path.replace(str(home), "~", 1) if reg.path.startswith(str(home)) else reg.path
-        setup_fix = f"Run `gravity-relay setup --client {reg.client}` from this shell"
-        if reg.client == "codex":
-            problems, keys = [], []
-            if entry.get("required") is not True:
-                problems.append("no `required = true` (codex exec may start the turn before the relay lists its tools)")
-                keys.append("required = true")
-            if entry.get("default_tools_approval_mode") != "approve" and not _codex_tools_approved(entry):
-                problems.append("no tool approval (codex exec, approval policy never, refuses the relay's tools)")
-                keys.append('default_tools_approval_mode = "approve"')
-            if problems:
-                checks.append(_warn(name, f"Codex entry in {shown}: " + "; ".join(problems),
-                                    f"{setup_fix}, or add {' and '.join(keys)} to [mcp_servers.antigravity] "
-                                    "(fine to leave if you approve calls yourself)."))
-            else:
-                checks.append(_ok(name, "Codex entry: required, tools approved; codex exec can call the relay"))
-            exported = relay_settings(environ)
-            env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
-            missing = [k for k in exported if k not in env]
-            differ = [k for k in exported if k in env and str(env[k]) != exported[k]]
-            if missing or differ:
-                said = []
-                if missing:
-                    said.append(f"{', '.join(missing)} set in this shell but not in the entry's env")
-                if differ:
-                    said.append(f"{', '.join(differ)} different in the entry's env")
-                checks.append(_warn(f"{name} env", "Codex starts the relay with a minimal environment: "
-                                    + "; ".join(said), f"{setup_fix} (it copies them into the entry's env), or edit "
-                                    f"the env table of [mcp_servers.antigravity] in {shown}."))
-        elif reg.client == "claude":
-            allowed, error = claude_allow_rules(home)
-            missing = [r for r in CLAUDE_ALLOW_RULES if r not in allowed]
-            if error:
-                checks.append(_warn(name, f"~/.claude/settings.json cannot be read: {error}",
-                                    "Fix the file, then run `gravity-relay setup --client claude`."))
-            elif missing:
-                checks.append(_warn(name, f"no allow rule in ~/.claude/settings.json for {', '.join(missing)}: claude -p "
-                                    "denies those calls (interactive sessions ask)",
-                                    f"{setup_fix}, or add \"mcp__antigravity\" to permissions.allow "
-                                    "(or pass --allowedTools mcp__antigravity)."))
-            else:
-                checks.append(_ok(name, "Claude Code allows the relay's tools; claude -p can call them"))
-        elif reg.client == "gemini":
-            if entry.get("trust") is not True:
-                checks.append(_warn(name, f"Gemini entry in {shown} has no \"trust\": true: gemini -p does not offer "
-                                    "the relay's tools without --yolo",
-                                    f"{setup_fix}, or add \"trust\": true to mcpServers.antigravity. Gemini CLI also "
-                                    "disables MCP servers in untrusted folders: trust your project folder."))
-            else:
-                checks.append(_ok(name, "Gemini entry trusted; in a trusted folder gemini -p can call the relay"))
-            chosen, error = gemini_auth_type(home)
-            if chosen:
-                checks.append(_ok(f"{name} auth", f"Gemini CLI auth type: {chosen}"))
-            elif not error:  # an unreadable file is already said by the client check
-                checks.append(_warn(f"{name} auth", "no auth type chosen in ~/.gemini/settings.json "
-                                    "(security.auth.selectedType): gemini -p exits 41 \"Invalid auth method "
-                                    "selected.\", even with GEMINI_API_KEY set", GEMINI_AUTH_FIX))
-    return checks
-
-
-def _codex_tools_approved(entry: Mapping) -> bool:
-    """Every relay tool approved one by one ([mcp_servers.antigravity.tools.<name>] approval_mode)."""
-    from relay.setup.clients import TOOL_NAMES
-
-    tools = entry.get("tools")
-    if not isinstance(tools, Mapping):
-        return False
-    return all(isinstance(tools.get(t), Mapping) and tools[t].get("approval_mode") == "approve" for t in TOOL_NAMES)
 
 
 def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout: float | None = None) -> Check:
@@ -462,16 +297,16 @@ def check_safe_write(settings: Settings, environ: Mapping[str, str], *, timeout:
     name = "safe-write"
     got = run_write_probe(settings, environ, timeout=PROBE_TIMEOUT if timeout is None else timeout)
     if got.not_run is not None:
-        return _warn(name, f"not run: {got.not_run}", got.hint)
+        return warn(name, f"not run: {got.not_run}", got.hint)
     if got.wrote:
-        return _ok(name, f"safe mode can write: {got.agy} created a file under {got.under} (one turn spent)")
+        return ok(name, f"safe mode can write: {got.agy} created a file under {got.under} (one turn spent)")
     if got.status is Status.CONFLICTING_OPTIONS:  # agy's settings auto-approve: a safe run is stopped at init
-        return _warn(name, f"safe mode is refused with {got.agy}: {got.message}; every safe run would be stopped "
+        return warn(name, f"safe mode is refused with {got.agy}: {got.message}; every safe run would be stopped "
                            "the same way", got.hint)
     if got.status is Status.PERMISSION_DENIED:
-        return _warn(name, f"safe mode cannot write with {got.agy} under {got.under}: {got.message}; every safe run "
+        return warn(name, f"safe mode cannot write with {got.agy} under {got.under}: {got.message}; every safe run "
                            "would end PERMISSION_DENIED with nothing done", got.hint)
-    return _warn(name, f"write probe inconclusive: agy ended {got.status.value if got.status else 'without a verdict'} "
+    return warn(name, f"write probe inconclusive: agy ended {got.status.value if got.status else 'without a verdict'} "
                        f"({got.message}) and wrote nothing",
                  got.hint or "Run `gravity-relay doctor` without --write-probe first and fix what it reports.")
 
@@ -484,10 +319,10 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     env = dict(os.environ if environ is None else environ)
     checks = [check_python()]
     for problem in settings.problems:
-        checks.append(_fail("settings", problem, "Fix that variable in the relay's environment (the MCP client's "
+        checks.append(fail("settings", problem, "Fix that variable in the relay's environment (the MCP client's "
                             "server env); until then `gravity-relay serve` refuses to start."))
     if settings.inside_worker:
-        checks.append(_warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
+        checks.append(warn("worker", f"this shell is inside agy worker run {settings.inside_worker}: a relay started "
                             "here refuses to delegate (RECURSION_REFUSED)"))
     checks += check_agy(settings, env, PROBE_TIMEOUT if probe_timeout is None else probe_timeout)
     if write_probe:  # opt-in: it spends one agy turn (relay/doors/write_probe.py)
@@ -503,15 +338,3 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     return checks
 
 
-def render_checks(checks: list[Check]) -> str:
-    width = max(len(c.name) for c in checks)
-    lines = []
-    for c in checks:
-        lines.append(f"{c.level:<8} {c.name:<{width}}  {c.message}")
-        if c.fix:
-            lines.append(f"{'':<8} {'':<{width}}  → {c.fix}")
-    counts = {level: sum(1 for c in checks if c.level == level) for level in ("ok", "warning", "failure")}
-    lines.append(f"\n{counts['ok']} ok, {counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, "
-                 f"{counts['failure']} failure{'s' if counts['failure'] != 1 else ''}"
-                 " (checked with this shell's environment; an MCP client starts the relay with the env in its config)")
-    return "\n".join(lines) + "\n"

@@ -199,9 +199,7 @@ def _printable(text: str) -> str:
 
 
 def _printable_change(change: FileChange) -> FileChange:
-    change.path = _printable(change.path)
-    if change.old_path is not None:
-        change.old_path = _printable(change.old_path)
+    change.path, change.old_path = _printable(change.path), change.old_path and _printable(change.old_path)
     return change
 
 

@@ -413,11 +413,11 @@ _SYMLINK_MODE = (0o120000).to_bytes(4, "big")
 
 
 def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
-    """Read the before index once written: its symlinks (``Repo.links``), and its entries whose stat data could
-    lie smudged. git compares ctime by the second (unless built with nanosecond stat) and re-reads an entry only
-    when its mtime is not older than the index: a same-size rewrite in the second of the entry's ctime, its mtime
-    put back, would look clean. Entries whose ctime is that recent get size 0 (git's own smudge), so git compares
-    their content. An index this does not read (version 4, split, sparse) is rewritten as version 2 first."""
+    """Read the before index once written: its symlinks (``Repo.links``), and its entries whose stat could lie
+    smudged. git compares ctime by the second (unless built with nanosecond stat) and re-reads an entry only when
+    its mtime is not older than the index: a same-size rewrite in the second of the entry's ctime, mtime put back,
+    looks clean. Such entries get size 0 (git's own smudge): git compares their content. An index this does not
+    read (version 4, split, sparse) is rewritten as version 2 first."""
     path = os.path.join(snapshot_dir, f"{repo.key}.before.index")
     hash_len = 32 if repo.sha256 else 20
     for attempt in range(2):
@@ -432,11 +432,11 @@ def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
             repo.links = []
             return
         read = _read_index(data, hash_len, since_s, index_s)
-        if read is not None:
-            break
-        if attempt:
-            return  # links stay None: observation asks git for them
+        if read is not None or attempt:
+            break  # None twice: links stay None (observation asks git), nothing smudged
         git_private(snapshot_dir, repo, "update-index", ["--no-split-index", "--index-version", "2"])
+    if read is None:
+        return
     links, smudged = read
     repo.links = [repo.out(p) for p in links if p.startswith(repo.prefix)]
     if smudged:
@@ -576,8 +576,9 @@ def _save(snap: Snapshot) -> None:
 
 
 def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
-    """Write the workspace's before trees into ``where`` (a temporary folder when None, removed with
-    the snapshot); git if it is a repository, else a private git dir over a walk, else nothing."""
+    """Capture the workspace before the run into ``where`` (a temporary folder when None, removed with the
+    snapshot): its before index and blobs (the trees are written at the first look after, ``before_trees``);
+    git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
     since_s = (started_ns - _CLOCK_SLACK_NS) // 10**9

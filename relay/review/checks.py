@@ -41,7 +41,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "removed_assertions", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
+    "removed_assertions", "removes_tested_module", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
 
@@ -90,8 +90,13 @@ def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
     return lines(f.change.deletions) if f.change.deletions else True
 
 
+def removes_tested_module(f: FileFacts, ctx: RiskContext) -> Detail:
+    # A module deleted together with its own tests: a public name goes, on purpose (an API removal).
+    return f.subject if f.subject in ctx.removed_tests else None
+
+
 def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
-    if not f.added_complete:
+    if not f.complete:  # lines not kept may hold the cases it seems to lose
         return None
     cases, asserts = weakened(f.change)
     if cases:

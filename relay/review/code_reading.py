@@ -1,4 +1,4 @@
-"""What the changed lines of one file say, read from the sample ``relay.observe.changes`` keeps.
+"""What the changed lines of one file say, read from the whole hunks ``relay.observe.changes`` keeps.
 
 Two readers for ``relay.review.risk``'s rules, kept apart from the rule table because each is
 a small parser of its own: test cases and assertions counted by the language's syntax
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from relay.core.contracts import FileChange
-from relay.review.line_shapes import IMPORT_RE, SAMPLE_LINES, Screen
+from relay.review.line_shapes import IMPORT_RE, Screen
 from relay.review.security_reading import is_advisory_comment
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "PARAM_RE",
     "ROW_RE",
     "SCREENS",
-    "complete_sample",
     "test_counts",
     "weakened",
     "mechanical_verdict",
@@ -85,6 +85,7 @@ def _py_asserts(text: str) -> int | None:
     return count
 
 
+@functools.lru_cache(maxsize=16384)  # read again when a part of the file is read alone
 def _asserts_in(line: str, python: bool) -> int:
     text = line.strip()
     if not text or not _ASSERTS.passes(text) or _DECLARATION_RE.match(text):
@@ -127,10 +128,6 @@ def weakened(c: FileChange) -> tuple[int, int]:
 
 
 # ----- mechanical edits: nothing a reviewer must read
-
-
-def complete_sample(c: FileChange) -> bool:
-    return len(c.added_lines) < SAMPLE_LINES and len(c.removed_lines) < SAMPLE_LINES
 
 
 _CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
@@ -187,8 +184,8 @@ def _requalified_only(added: list[str], removed: list[str]) -> bool:
 def mechanical_verdict(c: FileChange) -> str | None:
     """Why a source edit is mechanical (nothing to review), or None.
 
-    Read from the sample, which for source holds every changed line of code when it is
-    complete: no code line at all (comments, blank lines), the same lines in another order
+    Read from every changed line of code (the caller makes sure observation kept them all):
+    no code line at all (comments, blank lines), the same lines in another order
     or indentation (import sorting, moves), the same code reformatted, or imports only
     dropped or regrouped; a rename with unchanged content too.
     """
@@ -196,9 +193,9 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return None
     if c.kind == "renamed" and not c.additions and not c.deletions:
         return "renamed, content unchanged"
-    if not (c.additions or c.deletions) or not complete_sample(c):
+    if not (c.additions or c.deletions):
         return None
-    # A comment naming an advisory is sampled for the token rule; it is still only a comment.
+    # A comment naming an advisory is kept for the token rule; it is still only a comment.
     added = [line.strip() for line in c.added_lines if not is_advisory_comment(line)]
     removed = [line.strip() for line in c.removed_lines if not is_advisory_comment(line)]
     if not added and not removed:
@@ -298,11 +295,16 @@ def _docstring_only(lines: list[str]) -> bool:
     return prose
 
 
+# How many tokens of the sides a formatter's run is judged on: the matcher's cost grows with the
+# square of it, and the first several hundred tokens of a formatter's run already read the same.
+_REFORMAT_TOKENS = 400
+
+
 def reformat_verdict(c: FileChange) -> bool:
-    """A change too big for a complete sample whose sampled code reads the same on both
-    sides (one side's text a prefix of the other's): a formatter's run. Not proof, so it
-    only keeps the content rules quiet; the size rules still see it."""
-    if complete_sample(c) or not c.added_lines or not c.removed_lines:
+    """A change whose lines were kept only in part (the caller knows) and whose kept code reads
+    the same on both sides (one side's text a prefix of the other's): a formatter's run. Not
+    proof, so it only keeps the content rules quiet; the size rules still see it."""
+    if not c.added_lines or not c.removed_lines:
         return False
     # Parentheses too: formatters add them around long expressions.
     before = [t for t in _normalized(line for line in c.removed_lines if not is_advisory_comment(line)) if t not in "()"]
@@ -310,8 +312,9 @@ def reformat_verdict(c: FileChange) -> bool:
     short, long = sorted((before, after), key=len)
     if len(short) < 60:
         return False
-    # Each side stops at its own 40th line, so the shorter should read as the start of the
-    # longer; a line cut at SAMPLE_CHARS or moved across the cut costs a few tokens.
+    short = short[:_REFORMAT_TOKENS]
+    # Each side stops at its own bound, so the shorter should read as the start of the
+    # longer; a line cut at LINE_CHARS or moved across the cut costs a few tokens.
     matcher = difflib.SequenceMatcher(None, short, long[: len(short) + 40], autojunk=False)
     return sum(size for _, _, size in matcher.get_matching_blocks()) >= 0.9 * len(short)
 

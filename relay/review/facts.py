@@ -9,10 +9,15 @@ worked out once however many rules read them (``relay.review.rules`` says which 
 task's paths, a security regression test or changelog note beside the file, what the leader's task says
 it fixes, what was seen outside git's view. ``change_context`` fills the parts read from the change set.
 
+The rules read whole hunks: every changed line observation kept. A file is ``complete`` when it kept
+all of them (observation stops at ``relay.observe.changes.HUNK_LINES`` a side, and past its budget for
+the whole change lists files without their lines: ``RiskContext.partial`` names those files).
+
 Three facts say "nothing here to read line by line", each for its own case, and only here:
-``mechanical`` (a complete sample: comments, docstrings, reordering, a reformat, a pure rename: no rule
-that reads lines or size applies), ``reformatted`` (a sample too big to be complete whose lines read the
-same on both sides: the rules that read lines stay quiet, the size rules still see it) and
+``mechanical`` (every changed line read: comments, docstrings, reordering, a reformat, a pure rename:
+no rule that reads lines or size applies), ``reformatted`` (every changed line stands again on the other
+side, or lines kept only in part read the same on both sides: the rules that read lines stay quiet, the
+size rules still see it) and
 ``formatter_run`` (nearly every changed line stands again on the other side: a big formatter's run is
 big, not "very large").
 """
@@ -26,9 +31,9 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review.code_reading import ROW_RE, complete_sample, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, words
-from relay.review.line_shapes import SAMPLE_LINES, formatter_run
+from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
+from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, subject, words
+from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
@@ -89,6 +94,12 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Changed GitHub workflows read as the run left them (``relay.review.workflows``): path -> the
     # credentials the workflow runs with ("" for none). A workflow not in it was not read.
     ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)
+    # Files whose changed lines observation kept only in part (a side past its per-file bound, or
+    # the whole change past its budget): what they kept cannot show that nothing else changed.
+    partial: frozenset[str] = frozenset()
+    # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
+    # with its own tests is a public name removed on purpose.
+    removed_tests: frozenset[str] = frozenset()
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
@@ -96,8 +107,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
 FACTS: dict[str, str] = {
     "is_code": "the file's extension is a programming language's",
     "content_changed": "lines were added or removed (not only a rename or permission bits)",
-    "mechanical": "a complete sample shows nothing to review: comments, docstrings, reordering, a reformat, a pure rename",
-    "reformatted": "too big for a complete sample, and the sampled lines read the same on both sides (a formatter's run)",
+    "mechanical": "every changed line read shows nothing to review: comments, docstrings, reordering, a reformat, a pure rename",
+    "reformatted": "every changed line stands again, squeezed, on the other side; or, when too big for every line to be kept, the kept lines read the same on both sides (a formatter's run)",
     "formatter_run": "nearly every changed line stands again, squeezed, on the other side",
     "only_version": "every changed line is the release's version string",
     "version_bump": "a manifest whose only edit is the project's own version",
@@ -110,9 +121,11 @@ FACTS: dict[str, str] = {
 class FileFacts:
     """One changed file's facts; each is computed on first use and kept."""
 
-    def __init__(self, change: FileChange) -> None:
+    def __init__(self, change: FileChange, *, complete: bool = True) -> None:
         self.change = change
         self.path = change.path
+        # Observation kept every changed line of the file (the lines it holds are whole hunks).
+        self.complete = complete
 
     @cached_property
     def kind(self) -> FileKind:
@@ -121,6 +134,11 @@ class FileFacts:
     @cached_property
     def name(self) -> str:
         return basename(self.path)
+
+    @cached_property
+    def subject(self) -> str:
+        """What the file is about (``file_kinds.subject``): a test file's module, a module's name."""
+        return subject(self.path)
 
     @cached_property
     def is_code(self) -> bool:
@@ -140,11 +158,6 @@ class FileFacts:
         return max((end - start + 1 for start, end in self.change.ranges), default=0)
 
     @cached_property
-    def complete(self) -> bool:
-        """Each side's sample kept fewer lines than the cap, so it holds every line its filter keeps."""
-        return complete_sample(self.change)
-
-    @cached_property
     def mechanical(self) -> str | None:
         """Why the edit needs no review (a phrase), or None. Only source edits are read line by
         line; a pure rename is mechanical anywhere."""
@@ -153,18 +166,38 @@ class FileFacts:
             return None
         if self.kind != "source" and self.content_changed:
             return None
+        if not self.complete and (c.additions or c.deletions):
+            return None  # lines not kept cannot show that nothing else changed
         return mechanical_verdict(c)
 
     @cached_property
     def reformatted(self) -> bool:
         c = self.change
-        if self.complete or not c.added_lines or not c.removed_lines or self.kind != "source":
+        if not c.added_lines or not c.removed_lines or self.kind != "source" or self.mechanical:
             return False
-        return reformat_verdict(c)
+        if not self.complete:
+            return reformat_verdict(c)
+        # Every changed line stands again on the other side, only re-wrapped or re-quoted: nothing in
+        # it was rewritten (a formatter's run that moved text across lines, which "reformatted only"
+        # cannot tell token by token when a long string or comment is re-flowed).
+        return self.formatter_run and all_restated(c.added_lines, c.removed_lines, self._joined)
+
+    @cached_property
+    def _joined(self) -> list[str]:
+        # Each side's squeezed text, run together: where a line is looked for on the other side.
+        return ["".join(squeezed(o) for o in self.change.removed_lines), "".join(squeezed(o) for o in self.change.added_lines)]
+
+    @cached_property
+    def restated_share(self) -> float:
+        """The share of changed lines found again, squeezed, on the other side (``line_shapes.formatter_share``)."""
+        added, removed = self.change.added_lines, self.change.removed_lines
+        if not added or not removed:
+            return 0.0
+        return formatter_share(added, removed, self._joined)
 
     @cached_property
     def formatter_run(self) -> bool:
-        return self.kind == "source" and formatter_run(self.change.added_lines, self.change.removed_lines)
+        return self.kind == "source" and self.restated_share >= FORMATTER_SHARE
 
     @cached_property
     def only_version(self) -> bool:
@@ -204,10 +237,6 @@ class FileFacts:
         rows = [sum(1 for line in side if ROW_RE.match(line)) for side in (self.change.added_lines, self.change.removed_lines)]
         return rows[0] > rows[1]
 
-    @cached_property
-    def added_complete(self) -> bool:
-        # A full added side may hold more cases than it kept, so only a complete one can show fewer.
-        return len(self.change.added_lines) < SAMPLE_LINES
 
 
 # --------------------------------------------------------------------------- what the whole change says
@@ -247,7 +276,8 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
 
 def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
     """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
-    (``moved``), a security regression test among its tests, a security note in its changelog."""
+    (``moved``), a security regression test among its tests, a security note in its changelog, the
+    test files it deletes."""
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
     named = security_test_names(changes)
@@ -256,4 +286,7 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     noted, note_words = security_notes(changes)
     if noted and not ctx.security_note:
         ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
+    tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))
+    if tests:
+        ctx = msgspec.structs.replace(ctx, removed_tests=tests | ctx.removed_tests)
     return ctx

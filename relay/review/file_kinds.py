@@ -1,17 +1,17 @@
 """What kind of file a path is, and which of its changed lines are worth keeping.
 
-Observation hands review every changed line of a file (whole hunks, bounded); ``sampled``
-keeps the ones the rules read (``sample_filter`` says which, ``SAMPLE_LINES`` a side), and
-``is_secret_path`` tells observation which new git-ignored files are worth listing.
-``relay.review.risk`` ranks files by the kind given here (``file_kind``: source, test,
-docs, CI, manifest…) and by what the sampled lines say.
+Observation hands review every changed line of a file (whole hunks, bounded); ``rule_lines``
+keeps the ones the rules read (``line_filter`` says which: code, not comments; a test's
+assertions and cases…), all of them, and ``is_secret_path`` tells observation which new
+git-ignored files are worth listing. ``relay.review.risk`` ranks files by the kind given here
+(``file_kind``: source, test, docs, CI, manifest…) and by what the kept lines say.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 import msgspec
@@ -19,7 +19,7 @@ import msgspec
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
-from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES, Screen
+from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -42,11 +42,13 @@ __all__ = [
     "is_lockfile",
     "is_manifest",
     "is_secret_path",
-    "sampled",
+    "read_changes",
+    "subject",
+    "rule_lines",
     "is_test_path",
     "kind_rank",
     "line_matters",
-    "sample_filter",
+    "line_filter",
     "words",
 ]
 
@@ -71,7 +73,7 @@ def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 # Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets"}
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets", "oss-fuzz"}
 _TEST_NAMES = (
     "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
     "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
@@ -186,7 +188,9 @@ def file_kind(path: str) -> FileKind:
         return "generated"
     if is_test_path(path):
         return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
-    if ext in _DOC_EXTS or glob_any(path, _DOC_NAMES) or any(d in _DOC_DIRS for d in dirs):
+    # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
+    # werkzeug's security.py is its path-safety code, not a security policy.
+    if ext in _DOC_EXTS or (ext not in CODE_EXTS and glob_any(path, _DOC_NAMES)) or any(d in _DOC_DIRS for d in dirs):
         return "docs"
     if any(d in _EXAMPLE_DIRS for d in dirs):
         return "example"
@@ -202,7 +206,7 @@ def kind_rank(path: str) -> int:
 
 # --------------------------------------------------------------------------- line signals
 
-# Lines the rules read; relay.observe.diff keeps only these in its bounded sample.
+# Lines the rules read of a test file (``line_filter``): assertions, skip markers, case starts, table rows.
 _ASSERT_RE = re.compile(
     r"\bassert\b|\bassert[A-Z_]\w*\s*\(|\bassert_\w+!?\s*\(|\bexpect\s*\(|\.should\b|\bshould\.|"
     r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\b|\brequire\.\w+\(|\bXCTAssert|\bverify\s*\(|"
@@ -269,7 +273,7 @@ def _keep_test_signals(line: str) -> bool:
 
 
 # Source keeps every line that is code: comment-only lines are left out, so a change whose
-# sample is empty changed only comments and blank lines. A comment naming an advisory or an
+# kept lines are none changed only comments and blank lines. A comment naming an advisory or an
 # attack (CVE-…, "quadratic", "attacker") is kept for the token rule; the mechanical check
 # in relay.review.code_reading still reads it as a comment.
 _HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
@@ -296,14 +300,13 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
 
 
 @functools.lru_cache(maxsize=4096)
-def sample_filter(path: str) -> Callable[[str], bool]:
-    """The test for "does this changed line of ``path`` belong in the sample the rules read".
+def line_filter(path: str) -> Callable[[str], bool]:
+    """The test for "is this changed line of ``path`` one the rules read".
 
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
     coverage config its thresholds, a test file its assertions, skip markers, case starts
     and table rows, a source file every line of code (comment-only lines are left out),
-    prose its skip markers and lines naming an advisory, any other file only skip markers. ``relay.observe.diff`` stops asking once a side holds
-    ``SAMPLE_LINES``, so per file this costs at most a few dozen calls plus the screens.
+    prose its skip markers and lines naming an advisory, any other file only skip markers.
     """
     if is_manifest(path) or glob_any(path, CI_GLOBS):
         return _keep_nonblank  # a CI file's lines tell a version matrix from new steps
@@ -324,29 +327,64 @@ def _keep_doc_signals(line: str) -> bool:
     return _KEEP_SKIPS(line) or security_note(line) is not None
 
 
-def sampled(change: FileChange) -> FileChange:
-    """``change`` with only the lines the rules read: those its path's filter keeps, at most
-    ``SAMPLE_LINES`` a side, each cut to ``SAMPLE_CHARS``. A symlink's target and a submodule's
-    commits are kept as they are: the rules read them whatever the filter says."""
+def rule_lines(change: FileChange) -> FileChange:
+    """``change`` with only the lines the rules read: the kept changed lines its path's filter
+    accepts, whole hunks in line order, at most ``READ_LINES`` a side. A symlink's target and a
+    submodule's commits are kept as they are: the rules read them whatever the filter says."""
     if change.symlink or change.submodule:
         return change
-    keep = sample_filter(change.path)
+    keep = line_filter(change.path)
 
     def side(lines: list[str]) -> list[str]:
         out: list[str] = []
         for line in lines:
-            if len(out) >= SAMPLE_LINES:
-                break
             if keep(line):
-                out.append(line[:SAMPLE_CHARS])
+                out.append(line)
+                if len(out) > READ_LINES:
+                    break  # one past the bound: partly_kept knows the side was cut
         return out
 
     return msgspec.structs.replace(change, added_lines=side(change.added_lines), removed_lines=side(change.removed_lines))
 
 
+def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], frozenset[str]]:
+    """Every change as the rules read it (``rule_lines``), and the files read only in part: those whose
+    lines observation kept only in part (a side past its bound per file, or every line past its budget
+    for the whole change) or whose kept lines run past ``READ_LINES`` a side."""
+    read: list[FileChange] = []
+    partial: set[str] = set()
+    for c in changes:
+        r = rule_lines(c)
+        if not (c.symlink or c.submodule or c.binary):
+            if len(c.added_lines) < c.additions or len(c.removed_lines) < c.deletions:
+                partial.add(c.path)
+            if len(r.added_lines) > READ_LINES or len(r.removed_lines) > READ_LINES:
+                partial.add(c.path)
+                r = msgspec.structs.replace(r, added_lines=r.added_lines[:READ_LINES], removed_lines=r.removed_lines[:READ_LINES])
+        read.append(r)
+    return read, frozenset(partial)
+
+
+_TEST_AFFIXES_RE = re.compile(r"^(?:test_|tests_)|(?:[._-]?(?:tests?|specs?))$")
+_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
+
+
+def subject(path: str) -> str:
+    """What a file is about, as a name to match a test with the module it tests: a test file's name
+    without its test affixes (``test_nose.py``, ``AutoloaderTest.php``, ``local_test.rb``), a module's
+    name, or a package file's folder (``flask/ext/__init__.py`` is ``ext``); lowercased, letters and
+    digits only."""
+    parts = path.lower().split("/")
+    stem = parts[-1].split(".", 1)[0]
+    if stem in _PACKAGE_FILES and len(parts) > 1:
+        stem = parts[-2]
+    stem = _TEST_AFFIXES_RE.sub("", stem) or stem
+    return re.sub(r"[^a-z0-9]+", "", stem)
+
+
 def line_matters(path: str, line: str) -> bool:
-    """Whether a changed line belongs in the bounded sample the rules read."""
-    return sample_filter(path)(line)
+    """Whether a changed line is one the rules read."""
+    return line_filter(path)(line)
 
 def is_secret_path(path: str) -> bool:
     """A file that holds secrets by its name (.env, keys, credentials), not a template of one."""

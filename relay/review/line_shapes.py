@@ -1,7 +1,7 @@
 """The shapes of changed lines that more than one reader of them needs.
 
-How much of each side the observation keeps, what an import line looks like, and a line as a
-formatter cannot change it ("squeezed"): the security reader and the mechanical-edit reader
+How long a kept line may be, what an import line looks like, and a line as a formatter cannot
+change it ("squeezed"): the security reader and the mechanical-edit reader
 (``relay.review.security_reading``, ``relay.review.code_reading``) both ask whether a line
 stands again on the other side of a change once a formatter's freedom is taken out.
 """
@@ -12,13 +12,18 @@ import functools
 import re
 from collections.abc import Sequence
 
-__all__ = ["SAMPLE_LINES", "SAMPLE_CHARS", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "formatter_run"]
+from relay.observe.changes import HUNK_CHARS
 
-# How many changed lines of each side the rules read (relay.review.file_kinds.sampled keeps them). A side that
-# kept fewer lines than this kept every line its filter accepts, so it can be read as complete.
-SAMPLE_LINES = 40
-# How many characters of each kept line; a longer line (a minified regex, a long literal) is cut.
-SAMPLE_CHARS = 200
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES"]
+
+# The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
+# HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
+# reads (``relay.review.file_kinds.rule_lines``). A longer line (a minified regex, a long literal)
+# arrives cut at LINE_CHARS. READ_LINES is there for speed alone: each line is read by a few dozen
+# patterns, and a generated table of 8,000 lines (exiftool's TagLookup.pm) took seconds; hunks that
+# fix something are far shorter.
+LINE_CHARS = HUNK_CHARS
+READ_LINES = 500
 
 # An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
 IMPORT_RE = re.compile(
@@ -27,6 +32,7 @@ IMPORT_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
 def squeezed(text: str) -> str:
     """A line as a formatter cannot change it: no whitespace, one quote style, no separators."""
     return _SQUEEZE_RE.sub("", text.replace("'", '"'))
@@ -40,26 +46,36 @@ _SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrappin
 FORMATTER_SHARE = 0.8
 
 
-def formatter_run(added: Sequence[str], removed: Sequence[str]) -> bool:
-    """Whether a sample reads as a formatter's run: nearly every changed line stands again,
-    squeezed, on the other side (a fix rewrites its lines; a formatter only moves their text)."""
-    if not added or not removed:
-        return False
-    joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]
-    return formatter_share(added, removed, joined) >= FORMATTER_SHARE
+# The share is read on at most this many lines of each side, spread evenly over it: each line is looked
+# for in the whole other side, so reading every line of a file of thousands costs seconds, and a share
+# needs no more lines than this to tell a formatter's run (nearly all) from a rewrite.
+SHARE_LINES = 400
 
 
 def formatter_share(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> float:
     """The share of changed lines found again, squeezed, in the other side's text (``joined``: the
-    removed side's squeezed lines run together, then the added side's)."""
+    removed side's squeezed lines run together, then the added side's), read on at most
+    ``SHARE_LINES`` lines of each side."""
     total = found = 0
     for side, lines in enumerate((added, removed)):
-        for line in lines:
+        step = -(-len(lines) // SHARE_LINES) or 1
+        for line in lines[::step]:
             shape = squeezed(line.strip())
             if shape:
                 total += 1
                 found += shape in joined[side]
     return found / total if total else 0.0
+
+
+def all_restated(added: Sequence[str], removed: Sequence[str], joined: list[str]) -> bool:
+    """Whether every changed line is found again, squeezed, in the other side's text (``joined`` as
+    for ``formatter_share``); stops at the first that is not."""
+    for side, lines in enumerate((added, removed)):
+        for line in lines:
+            shape = squeezed(line.strip())
+            if shape and shape not in joined[side]:
+                return False
+    return True
 
 
 # The letters that re.IGNORECASE matches as ASCII ones although lower() keeps them apart (the long s,

@@ -16,11 +16,14 @@ from pathlib import Path
 import msgspec
 
 from relay.observe.changes import ChangeSet, normalize_reported
+from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.redact import redact_obj
-from relay.review.file_kinds import sampled
+from relay.review.file_kinds import read_changes
+from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
+from relay.review.telling import telling_order
 from relay.review.workflows import workflow_credentials
 
 __all__ = [
@@ -74,12 +77,17 @@ def merge_ranges(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP) ->
     return [(s, e) for s, e in merged]
 
 
-def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, most: int = _MAX_TARGET_RANGES) -> str:
+def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, most: int = _MAX_TARGET_RANGES,
+                 first: Sequence[int] = ()) -> str:
     """``[(10, 20), (24, 28), (40, 44)]`` -> ``"10-28,40-44"``: nearby hunks merged, few ranges shown.
 
-    The review read (``relay.review.diff_view``) shows exactly the ranges this text names."""
+    ``first``: the merged ranges' indices in the order to name them (the most telling first); the
+    rest follow in line order. The review read (``relay.review.diff_view``) shows exactly the ranges
+    this text names."""
     merged = merge_ranges(ranges, gap=gap)
-    parts = [f"{s}" if s == e else f"{s}-{e}" for s, e in merged[:most]]
+    order = [*dict.fromkeys(i for i in first if 0 <= i < len(merged)), *range(len(merged))]
+    named = [merged[i] for i in dict.fromkeys(order)]
+    parts = [f"{s}" if s == e else f"{s}-{e}" for s, e in named[:most]]
     text = ",".join(parts)
     if len(merged) > most:
         text += f" +{len(merged) - most} more"
@@ -173,9 +181,9 @@ def tests_from_report(report: WorkerReport | None) -> Tests:
     return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
 
 
-def review_target(change: FileChange) -> ReviewTarget:
-    """The packet's review target for one ranked change."""
-    lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges)
+def review_target(change: FileChange, first: Sequence[int] = ()) -> ReviewTarget:
+    """The packet's review target for one ranked change (``first``: see ``format_lines``)."""
+    lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges, first=first)
     reason = "; ".join(change.reasons)
     return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=_cut(reason, _REASON_CHARS))
 
@@ -197,12 +205,14 @@ def build_review(
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
     workflows = workflow_credentials(workspace, changeset.files) if read else {}
     named, task_words = task_security(task)
+    read, partial = read_changes(changeset.files)
     ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
-                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows)
-    assessed = assess_all([sampled(c) for c in changeset.files], ctx)
+                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
+                      partial=partial)
+    assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
-    targets = [review_target(c) for c in ranked[:MAX_TARGETS]]
+    targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
     changes = Changes(
         count=len(ranked),
         files=[_cut_path(c.path) for c in ranked[:MAX_FILES]],
@@ -214,6 +224,40 @@ def build_review(
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (in review order); {FULL_HINT}."
     flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
+
+
+def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:
+    """For each target, its merged ranges most telling first (``relay.review.telling``) when it has
+    more than the packet names, so the ranges it names are the ones that tell most (a release's fix
+    in its seventh hunk is named, not left in "+7 more"); else none (line order). A low-risk file
+    keeps line order: no part of it told the ranking anything. Read from the change's own patch:
+    the hunks each range holds."""
+    order: list[list[int]] = [[] for _ in targets]
+    many = [i for i, c in enumerate(targets) if c.risk != "low" and c.kind != "deleted" and not c.binary
+            and len(merge_ranges(c.ranges)) > _MAX_TARGET_RANGES]
+    if not many or not changeset.patch:
+        return order
+    wanted = {targets[i].path for i in many}
+    texts: dict[str, list[str]] = {}
+    for section in split_patch(changeset.patch)[1]:
+        if section.path in wanted and section.binary is None:
+            texts.setdefault(section.path, []).extend(h.decode("utf-8", "replace") for h in section.hunks)
+    for i in many:
+        change = targets[i]
+        merged = merge_ranges(change.ranges)
+        lines: list[tuple[list[str], list[str]]] = [([], []) for _ in merged]
+        at = 0
+        # Each run of changed lines, once, into the merged range that holds it (both in line order).
+        for run in cut_hunks(texts.get(change.path, []), None, context=0):
+            while at < len(merged) and merged[at][1] < run.start:
+                at += 1
+            if at < len(merged) and run.end >= merged[at][0]:
+                lines[at][0].extend(run.added)
+                lines[at][1].extend(run.removed)
+        if any(a or r for a, r in lines):
+            parts = [RangeHunk(start, end, "", tuple(a), tuple(r)) for (start, end), (a, r) in zip(merged, lines)]
+            order[i] = telling_order(change, change.path, parts)
+    return order
 
 
 # --------------------------------------------------------------------------- budget

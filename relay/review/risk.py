@@ -102,7 +102,7 @@ def _describe(f: FileFacts) -> str:
 
 def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     """Return a copy of ``change`` with ``risk``, ``reasons`` and ``rules`` decided by ``RULES``."""
-    facts = FileFacts(change)
+    facts = FileFacts(change, complete=change.path not in ctx.partial)
     fired = [(order, rule, reason) for order, rule in enumerate(RULES) if (reason := _fires(rule, facts, ctx)) is not None]
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
     kept = sorted(((-_PLACE[rule.risk], order, rule, reason) for order, rule, reason in fired if rule.name not in silenced),

@@ -116,6 +116,13 @@ RULES: tuple[Rule, ...] = (
              _fc("lib/png.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"]),
              RiskContext(task_security="heap overflow", task_words=frozenset({"fix", "the", "heap", "overflow", "rle", "decoder"})))),
     # ----- tests weakened
+    # ----- public names removed: a module deleted with its own tests (its tests stay "deletes a test file":
+    # in a refactor that moves the module's code, the deleted tests are the finding)
+    Rule("removes_tested_module", "high", "removes a module and its tests (public API: {detail})", checks.removes_tested_module,
+         scope=Scope(kinds=("source",), changes=("deleted",), needs=("is_code",)), outranks=("deleted_file",), example=Example(
+             _fc("lib/liquid/tags/local.rb", kind="deleted", deletions=30), "removes a module and its tests (public API: local)",
+             _fc("lib/liquid/tags/cycle.rb", kind="deleted", deletions=30),
+             RiskContext(removed_tests=frozenset({"local"})))),
     Rule("deleted_test", "high", "deletes a test file", checks.deleted_test, scope=Scope(kinds=("test",), changes=("deleted",), needs=("is_code",)),
          example=Example(_fc("tests/test_api.py", kind="deleted", deletions=40), "deletes a test file (40 lines)",
                          _fc("tests/data/sample.txt", kind="deleted", deletions=3))),
@@ -171,7 +178,7 @@ RULES: tuple[Rule, ...] = (
                        RiskContext(ci_credentials={".github/workflows/test.yml": "", ".github/workflows/release.yml": "secrets.PYPI_TOKEN"})),)),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", checks.hooks, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
-    Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), example=Example(
+    Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",

@@ -1,4 +1,4 @@
-"""What changed source lines say about security, read from the sample ``relay.observe.changes`` keeps.
+"""What changed source lines say about security, read from the whole hunks ``relay.observe.changes`` keeps.
 
 For ``relay.review.risk``'s rules: a narrow set of security-relevant tokens in changed lines (and
 in comments that name an advisory or an attack), an edited regular expression, a length check
@@ -10,10 +10,11 @@ measured by ``bench/bench_risk_corpus.py --token-rate``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, SAMPLE_CHARS, Screen, formatter_share, squeezed
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, formatter_share, squeezed
 
 __all__ = [
     "ADVISORY_RE",
@@ -150,7 +151,7 @@ def task_security_words(text: str) -> str | None:
 
 
 def is_advisory_comment(line: str) -> bool:
-    """A comment line kept in a sample only because it names an advisory or attack."""
+    """A comment line kept for the rules only because it names an advisory or attack."""
     text = line.lstrip()
     return text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
 
@@ -247,7 +248,7 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"\b\w+_free\s*\(")),
     ("unicode normalization", re.compile(r"\bnormalize\s*\(\s*['\"]NF|\bNF[KC]?[CD]\b|\bunicodedata\b")),
     # What a fix says about itself in its comments or strings (only such comment lines are
-    # sampled): an advisory id, the attack or the complexity it removes.
+    # kept): an advisory id, the attack or the complexity it removes.
     ("advisory", None),
     ("regular expression", re.compile(
         r"\bre\.(?:compile|match|search|sub|fullmatch|finditer)\s*\(|\bnew\s+RegExp\s*\(|\bRegex::new\s*\(|"
@@ -282,10 +283,12 @@ _TOKENS = Screen(_TOKEN_WORDS, *(pattern for _, pattern in SECURITY_TOKENS if pa
 
 
 # A line of prose only: words and commas, five or more, as a licence header or a docstring
-# continues inside a block comment that the sample cannot see begin ("…prior written permission.").
+# continues inside a block comment whose start is outside the hunk ("…prior written permission.").
 _PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*[.,:;]?(?:\s+[\"(]?[A-Za-z][\w'’-]*[\")]?[.,:;]?){4,}$")
 
 
+# A line is read again when a part of its file is read alone (relay.review.telling): remember it.
+@functools.lru_cache(maxsize=16384)
 def _line_token(code: str) -> str | None:
     if not _TOKENS.passes(code) or IMPORT_RE.match(code) or _PROSE_LINE_RE.match(code):
         return None  # an import names a module (often the project itself), not a check; prose checks nothing
@@ -311,18 +314,19 @@ def changed_security_token(added: Sequence[str], removed: Sequence[str]) -> str 
     (whitespace, quote style, separators: a Black or prettier run), a token line that stands
     on the other side too was only re-wrapped or re-quoted: it says nothing about this change.
     Then an edited regular expression (see ``edited_pattern``), the shape of a ReDoS fix."""
-    hits: list[tuple[int, str, str]] = []
+    joined: list[str] = []
     for side, lines in enumerate((added, removed)):
         for line in lines:
             code = line.strip()
             found = _line_token(code)
-            if found:
-                hits.append((side, squeezed(code), found))
-    if hits:
-        joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]  # the other side's
-        if formatter_share(added, removed, joined) < FORMATTER_SHARE:
-            return hits[0][2]
-        for side, shape, found in hits:
+            if not found:
+                continue
+            if not joined:
+                # Read once, at the first token: most files are no formatter's run and end here.
+                joined = ["".join(squeezed(o) for o in removed), "".join(squeezed(o) for o in added)]  # the other side's
+                if formatter_share(added, removed, joined) < FORMATTER_SHARE:
+                    return found
+            shape = squeezed(code)
             if not shape or shape not in joined[side]:
                 return found
     return edited_pattern(added, removed)
@@ -334,7 +338,7 @@ def changed_security_token(added: Sequence[str], removed: Sequence[str]) -> str 
 _JS_REGEX_RE = re.compile(r"(?:^|[=(,:!&|?{};\[]|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+/[dgimsuy]*)")
 _STRING_LIT_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
 _REGEX_SYNTAX_RE = re.compile(r"\(\?(?:[:=!]|<[=!]|P?<\w+>)|\\{1,2}[dDsSwWbB]|\[\^?\\{1,2}[\w]|\\{1,2}u[0-9A-Fa-f]{4}")
-# A JavaScript literal that runs past the sample's cut (a long one-line pattern).
+# A JavaScript literal that runs past the cut of a kept line (a long one-line pattern, minified code).
 _JS_REGEX_CUT_RE = re.compile(r"(?:^|[=(,:!&|?{};\[]|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+)$")
 _QUANTIFIER_RE = re.compile(r"[)\]}\w.][*+]|\{\d+,\d*\}")
 
@@ -347,7 +351,7 @@ def _patterns(lines: Sequence[str]) -> set[str]:
             for m in _JS_REGEX_RE.finditer(line):
                 if _QUANTIFIER_RE.search(m.group(1)):
                     found.add(m.group(1))
-            if len(found) == before and len(line) >= SAMPLE_CHARS:
+            if len(found) == before and len(line) >= LINE_CHARS:
                 cut = _JS_REGEX_CUT_RE.search(line)
                 if cut and _QUANTIFIER_RE.search(cut.group(1)):
                     found.add(cut.group(1))

@@ -1,62 +1,95 @@
-"""Where the ranking's finding sits in a file's change: its most telling hunk, and a window of a hunk too big
-to show whole, placed around its most telling row.
+"""Where the ranking's finding sits in a file's change: its most telling ranges and hunk, and a window of a
+hunk too big to show whole, placed around its most telling row.
 
-The review read (``relay.review.diff_view``) shows first what made the ranking rank a file: the hunk and the
-rows whose own assessment (``relay.review.risk.assess`` of those lines alone) comes closest to the file's risk
-and reasons. This module finds them; the view decides how much room each gets (``relay.review.view_budget``).
+A file's risk and reasons are decided on all its changed lines (``relay.review.risk.assess``). To point a
+reviewer at the right place, each part of it (a range, a hunk, a row) is read alone by the same rules: the
+part whose own reading comes closest to the file's (its risk, then how many of the file's reasons it gives
+again) is the most telling, then the one that changes most, then the first. The packet names a file's most
+telling ranges first (``relay.review.packet``); the review read (``relay.review.diff_view``) shows each
+target's most telling hunk first and windows a big hunk around its most telling row; the view decides how
+much room each gets (``relay.review.view_budget``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import sample_filter
-from relay.review.line_shapes import SAMPLE_CHARS, SAMPLE_LINES
+from relay.review.file_kinds import read_changes
+from relay.review.line_shapes import READ_LINES
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.risk import RiskContext, assess, risk_rank
 
-__all__ = ["telling_hunk", "cut_window"]
+__all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
 _WINDOW_SCAN = 400
+# Each part is read alone on at most this many of its changed lines a side (fewer when a file has many
+# parts, down to the least): a file's parts together may hold thousands of lines (a generated table),
+# and a part that tells shows it in its first lines.
+_PART_LINES = 100
+_PART_LEAST = 20
 
 
-def _sample(path: str, lines: tuple[str, ...]) -> list[str]:
-    keep = sample_filter(path)
-    return [ln[:SAMPLE_CHARS] for ln in lines if keep(ln)][:SAMPLE_LINES]
+class Part(Protocol):
+    """A part of a file's change: the range it covers in the new file and its changed lines."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+    @property
+    def added(self) -> Sequence[str]: ...
+
+    @property
+    def removed(self) -> Sequence[str]: ...
 
 
 def _stem(reason: str) -> str:
+    # "changes security-relevant code (paths: realpath)" and "...: (limits: n)" give the same reason.
     return reason.split(" (", 1)[0].split(":", 1)[0]
 
 
-def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
-    """The hunk the ranking would call most telling: its own assessment nearest the file's (risk,
-    then reasons in common), then the one that changes most, then the first."""
-    if len(hunks) < 2:
-        return 0
-    stems = {_stem(r) for r in change.reasons} if change is not None else set()
+def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
+               span: tuple[int, int] | None = None) -> tuple[int, int]:
+    """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
+    file's reading): (their risk, how many of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
+    ranges = [span] if span is not None else [(1, max(len(added), 1))]
+    [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
+                                               added_lines=list(added), removed_lines=list(removed))])
+    found = assess(part, RiskContext(partial=partial))
+    stems = {_stem(r) for r in change.reasons} if change is not None else set()
+    return risk_rank(found.risk), len(stems & {_stem(r) for r in found.reasons})
 
-    def score(i: int) -> tuple[int, int, int, int]:
-        h = hunks[i]
-        alone = assess(FileChange(path=path, kind=kind, additions=len(h.added), deletions=len(h.removed),
-                                  ranges=[(h.start, h.end)], added_lines=_sample(path, h.added),
-                                  removed_lines=_sample(path, h.removed)), RiskContext())
-        shared = len(stems & {_stem(r) for r in alone.reasons})
-        return risk_rank(alone.risk), shared, h.changed, -i
 
-    return max(range(len(hunks)), key=score)
+def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
+    """The indices of ``parts``, most telling first: read alone nearest the file's own reading (risk,
+    then reasons in common), then the one that changes most, then in the order given."""
+    if len(parts) < 2:
+        return list(range(len(parts)))
+
+    # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
+    most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
+
+    def score(i: int) -> tuple[tuple[int, int], int, int]:
+        p = parts[i]
+        added, removed = p.added[:most], p.removed[:most]
+        return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
+
+    return sorted(range(len(parts)), key=score, reverse=True)
+
+
+def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
+    """The hunk the ranking would call most telling (``telling_order``'s first)."""
+    return telling_order(change, path, hunks)[0] if hunks else 0
 
 
 def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int]:
-    """How the ranking reads these lines alone: (their risk, how many of the file's reasons they give)."""
-    kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
-    start = 1
-    found = assess(FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed),
-                              ranges=[(start, start + max(len(added), 1) - 1)], added_lines=_sample(path, added),
-                              removed_lines=_sample(path, removed)), RiskContext())
-    stems = {_stem(r) for r in change.reasons} if change is not None else set()
-    return risk_rank(found.risk), len(stems & {_stem(r) for r in found.reasons})
+    return read_alone(change, path, added, removed)
 
 
 def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
