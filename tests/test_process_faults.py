@@ -412,6 +412,33 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
     assert [c["path"] for c in record["observation"]["changes"]] == ["src/new.py"]
 
 
+async def test_sigint_then_sigterm_mid_run_still_records_cancelled(tmp_path, repo, process_path):
+    # Claude Code 2.1.332, leaving with a run in flight ("Exit and stop tasks"), sends SIGINT, then SIGTERM.
+    # Broke: the first signal closed the relay's signal receiver, so the second one killed it mid-cleanup: the
+    # worker was stopped but the record stayed "running" (found by tests/realclients, the interactive exit).
+    if process_path == "windows":
+        pytest.skip("Windows delivers no SIGTERM (a kill there is TerminateProcess)")
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
+    proc = _raw_relay(relay_env(tmp_path / "data", agy))
+    try:
+        call_execute(proc, repo)
+        await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+        with anyio.fail_after(60):
+            while not launches(agy)[0].get("grandchild_pid"):
+                await anyio.sleep(0.05)
+        (run,) = launches(agy)
+        proc.send_signal(signal.SIGINT)
+        await anyio.sleep(0.05)  # the relay is stopping when the second signal comes
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _wait_gone(run["pid"], run["grandchild_pid"])
+    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
+
+
 # --------------------------------------------------------------------------- 12. every path finishes its record
 
 
@@ -686,3 +713,36 @@ async def test_a_relay_killed_mid_worktree_run_leaves_a_run_that_diffs_applies_a
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", run_id], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
     assert _tree(repo) == before
+
+
+async def test_a_crashed_worktree_run_whose_git_file_was_repointed_is_not_observed_at_recovery(tmp_path, repo):
+    # Issue 22's guard, at recovery too: a worker that pointed its worktree's .git file at the user's git dir must
+    # not have the relay's git run in that worktree (the live path refuses to observe it). Broke: recovery ran its
+    # git commands there and listed what it saw as the run's change.
+    from conftest import memory_relay
+    from relay.runs.store import RunStore
+
+    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    index = (repo / ".git" / "index").read_bytes()
+    edits = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"},
+             {"op": "write", "path": ".git", "content": f"gitdir: {repo / '.git'}\n"}]
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "edits": edits}))
+    profiles = json.dumps({"iso": {"isolation": "worktree"}})
+    pool = tmp_path / "data" / "worktrees"
+
+    def repointed() -> bool:
+        return any(p.read_text().startswith(f"gitdir: {repo}") for p in pool.glob("*/w*/.git") if p.is_file())
+
+    await anyio.to_thread.run_sync(lambda: _crash_mid_run(tmp_path, repo, agy, repointed, profiles=profiles,
+                                                          profile="iso"))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles)
+    store = RunStore(tmp_path / "data" / "runs")
+    async with memory_relay(env) as client:
+        (run_id,) = store.iter_ids()
+        answer = await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True})
+    record = store.read(run_id)
+    assert record.outcome.status.value == "INTERRUPTED"
+    assert record.observation.changes == [] and store.read_patch(run_id) is None, record.observation.changes
+    assert "repointed its .git file" in record.outcome.error.message
+    assert answer.is_error and not (repo / "src" / "new.py").exists()
+    assert (repo / ".git" / "index").read_bytes() == index

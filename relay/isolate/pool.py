@@ -39,7 +39,8 @@ from relay.core.files import private_dir
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, pool_key, repo_facts
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
-__all__ = ["Lease", "lease_worktree", "record_change", "still_own", "changed_outside", "salvage_worktree", "discard_run", "find_leftovers",
+__all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
+           "discard_run", "find_leftovers",
            "remove_leftovers", "pool_root", "POOL_SIZE"]
 
 log = logging.getLogger("relay.isolate.pool")
@@ -221,6 +222,13 @@ def changed_outside(lease: Lease, tip: str) -> list[str]:
                   values=[lease.base, tip], timeout=120)
     paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
     return [p for p in paths if not p.startswith(prefix)]
+
+
+def worktree_is_own(data_dir: Path, worktree: str | None) -> bool:
+    """Is a run's recorded worktree one of the pool's, still a worktree whose top level is itself? ``still_own``
+    for a run whose lease died with its relay: checked before recovery runs git there (issue 22)."""
+    slot = _slot_of(data_dir, worktree)
+    return slot is not None and _own_top(slot)
 
 
 def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:

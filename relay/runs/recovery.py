@@ -26,7 +26,7 @@ from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
 from relay.core.policy_rules import check_policy
 from relay.core.platform import Identity, kill_worker_now, owner_alive, verify_worker
-from relay.isolate.pool import salvage_worktree
+from relay.isolate.pool import salvage_worktree, worktree_is_own
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore, now_iso
@@ -44,6 +44,8 @@ _DIRTY_NOTE = "observed at recovery: this path was already changed before the ru
 _SINCE_NOTE = "observed at recovery: changed since the run started (git, against the run's starting HEAD)"
 _TREES_NOTE = "observed at recovery against the run's before trees: the worker's change only"
 _SECRET_NOTE = "secret or environment file"  # the live review's words for such a path
+_HIJACKED = ("its worktree is no longer its own (the worker repointed its .git file, or it is gone): not observed, "
+             "so the relay's git never read your repository through it")
 
 
 def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
@@ -138,7 +140,10 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0, secret_path:
             notes.append(f"process group {record.process.pgid} was left alone: it could not be verified as this run's worker")
     # A worktree run (issue 10) changed its worktree, not the workspace: observed there, then its state is
     # recorded on the run's branch and the worktree goes back to the pool (or is removed when broken).
-    changes, why_not = _observed(store, record, secret_path)
+    if record.isolation.worktree and not worktree_is_own(store.runs_dir.parent, record.isolation.worktree):
+        changes, why_not = [], _HIJACKED  # as the live path: no git command in a worktree the worker repointed
+    else:
+        changes, why_not = _observed(store, record, secret_path)
     if why_not:
         notes.append(why_not)
     if record.isolation.worktree and record.isolation.branch:
