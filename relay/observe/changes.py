@@ -61,7 +61,8 @@ _NOTE_CHARS = 600
 _DIFF_OPTS = ("-r", "-p", "--binary", "--full-index", "--find-renames", "--no-ext-diff", "--no-textconv", "--no-color",
               "--ignore-submodules=none", "--diff-algorithm=myers", "--no-indent-heuristic", "-U3",
               "--inter-hunk-context=0")
-_DIFF_CONFIG = [("diff.suppressBlankEmpty", "false"), ("diff.renameLimit", "1000"), ("core.autocrlf", "false")]
+# (core.autocrlf is the repository's: a diff that reads the work tree converts it as update-index would.)
+_DIFF_CONFIG = [("diff.suppressBlankEmpty", "false"), ("diff.renameLimit", "1000")]
 
 
 class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -204,12 +205,19 @@ def _printable_change(change: FileChange) -> FileChange:
 
 
 def _diff(snapshot: Snapshot, repo: Repo, *, quiet: bool = False) -> bytes:
-    """git's patch of the before tree against the after index (``quiet``: b"1" when they differ, else b"")."""
+    """git's patch of the before tree against the after index, or for a few changed paths (``Repo.changed``) the
+    work tree itself (``quiet``: b"1" when they differ, else b"")."""
     if not repo.after:
         return b""
-    options = ["--cached", f"--src-prefix=a/{repo.out_prefix}", f"--dst-prefix=b/{repo.out_prefix}"]
+    options = [f"--src-prefix=a/{repo.out_prefix}", f"--dst-prefix=b/{repo.out_prefix}"]
     if repo.prefix:
         options.append("--relative=" + repo.prefix)
+    if repo.changed is not None:
+        if quiet or not repo.changed:  # status named exactly the paths whose content differs from the before tree
+            return b"1" if repo.changed else b""
+        return git_private(snapshot.dir, repo, "diff-index", [*_DIFF_OPTS, *options], index="after", flush=False,
+                           values=[repo.before_root], paths=repo.changed, config=_DIFF_CONFIG)
+    options.insert(0, "--cached")
     if quiet:
         try:
             git_private(snapshot.dir, repo, "diff-index", ["--quiet", *options], index="after", values=[repo.before_root])
@@ -250,6 +258,8 @@ class _Look:
             paths = [p for p in repo.new_ignored if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
                         input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
+            if repo.changed is not None:
+                repo.changed += paths
             out = _diff(self.snapshot, repo)
             header, sections = split_patch(out)
         by_path: dict[str, list[Section]] = {}

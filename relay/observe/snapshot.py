@@ -84,6 +84,10 @@ _PRIVATE_CONFIG = (("core.splitIndex", "false"), ("core.untrackedCache", "false"
                    ("core.bigFileThreshold", "16m"), ("index.threads", "1"))
 
 
+# Up to this many changed paths, the diff names them (git matches each path against each name: more would cost
+# more than writing the after index).
+_READ_FROM_TREE_MAX = 64
+
 # For the calls that hash files: every blob goes into one pack per call (git's bulk check-in, which
 # applies past core.bigFileThreshold) instead of a loose file each: a thousand edited files cost one
 # file on disk, not a thousand.
@@ -96,7 +100,7 @@ class TooManyFiles(Exception):
     """The workspace tree is larger than a snapshot may walk."""
 
 
-class Repo(msgspec.Struct, kw_only=True):
+class Repo(msgspec.Struct, kw_only=True, dict=True):
     """One repository (the workspace's, a submodule, a nested one, or the private one of a folder
     outside git) and the trees written of it.
 
@@ -130,6 +134,12 @@ class Repo(msgspec.Struct, kw_only=True):
     new_folded: list[str] = []  # after: ignored folders that were not there before (timestamp only, as ``folded``)
     links: list[str] | None = None  # symlinks of the before tree (None: not read from the index; ask git)
     depth: int = 0
+    # Of the last look after, in this process only (not saved): when it found few changed paths (``changed``), the
+    # diff reads them from the work tree and their blobs go into the after index (``pending``) only when a reader
+    # of that index asks (``git_private``): a small change rewrites no index of the repository's size.
+    # ``changed`` None: the after index holds every change.
+    changed = None
+    pending = ()
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
@@ -171,8 +181,12 @@ def stat_key(abspath: str) -> tuple[int, int, int, int] | None:
 
 
 def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, index: str | None = None,
-                config=(), **kw) -> bytes:
-    """git in ``repo`` with the snapshot's private index (``index``: which one) and object store."""
+                config=(), flush: bool = True, **kw) -> bytes:
+    """git in ``repo`` with the snapshot's private index (``index``: which one) and object store; a reader of the
+    after index gets it with every change (``Repo.pending`` written first, unless ``flush`` is False)."""
+    if index == "after" and repo.pending and flush:
+        pending, repo.pending = repo.pending, []
+        _update(snapshot_dir, repo, "after", pending)
     env = git_env()
     objects = os.path.join(snapshot_dir, "objects")
     if repo.git_dir is not None:
@@ -210,13 +224,14 @@ _STATUS_OPTS = ("--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matc
                 "--ignore-submodules=dirty")
 
 
-def _status(snapshot_dir: str, repo: Repo, index: str) -> tuple[list[str], list[str], list[str], set[str]]:
-    """(paths whose work tree differs from the private index, untracked, ignored, gitlinks)."""
+def _status(snapshot_dir: str, repo: Repo, index: str) -> tuple[list[str], list[str], list[str], set[str], bool]:
+    """(paths whose work tree differs from the private index, untracked, ignored, gitlinks, whether any is unmerged)."""
     out = git_private(snapshot_dir, repo, "status", _STATUS_OPTS, index=index, paths=[repo.prefix.rstrip("/") or "."])
     dirty: list[str] = []
     untracked: list[str] = []
     ignored: list[str] = []
     gitlinks: set[str] = set()
+    unmerged = False
     for rec, _ in z_records(out, lambda rec: 1 if rec.startswith(b"2 ") else 0):
         tag = rec[:2]
         if tag == b"1 ":
@@ -231,12 +246,13 @@ def _status(snapshot_dir: str, repo: Repo, index: str) -> tuple[list[str], list[
             if fields[1][1:2] != b".":
                 dirty.append(os.fsdecode(fields[9]))
         elif tag == b"u ":
+            unmerged = True
             dirty.append(os.fsdecode(rec.split(b" ", 10)[10]))
         elif tag == b"? ":
             untracked.append(os.fsdecode(rec[2:]))
         elif tag == b"! ":
             ignored.append(os.fsdecode(rec[2:]))
-    return dirty, untracked, ignored, gitlinks
+    return dirty, untracked, ignored, gitlinks, unmerged
 
 
 def _gitmodule_paths(root: str) -> list[str]:
@@ -328,11 +344,12 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
 def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
     index = "after" if after else "before"
     if after and not repo.no_git:
+        repo.pending = []  # the after index starts again from the before one
         _after_index(snapshot_dir, repo)
     if repo.git_dir is not None or repo.no_git:
         _scan_walked(snapshot_dir, repo, after=after, since_s=since_s)
         return
-    dirty, untracked, ignored, gitlinks = _status(snapshot_dir, repo, index)
+    dirty, untracked, ignored, gitlinks, unmerged = _status(snapshot_dir, repo, index)
     # An untracked nested repository is one folded "? dir/" entry (git never looks inside): it gets a private index of its own.
     nested = [p.rstrip("/") for p in untracked if p.endswith("/")]
     untracked = [p for p in untracked if not p.endswith("/")]
@@ -360,7 +377,11 @@ def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None,
         repo.new_nested = [p for p in nested if p not in repo.subs]
         repo.new_folded = [p for p in folded if p not in repo.folded]
         big = {}
-        _update(snapshot_dir, repo, index, dirty + _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big))
+        added = _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big)
+        # Few changed files, none a submodule or unmerged: the diff reads them from the work tree (see ``changed``).
+        few = len(dirty) + len(added) <= _READ_FROM_TREE_MAX and not unmerged and not gitlinks.intersection(dirty)
+        _update(snapshot_dir, repo, index, added if few else dirty + added)
+        repo.pending, repo.changed = (dirty, dirty + added) if few else ([], None)
         for path in repo.big:
             key = stat_key(os.path.join(repo.root, path))
             if key is not None:
