@@ -2,8 +2,8 @@
 
 The snapshot (``relay.observe.snapshot``) wrote the workspace as a tree before the run; this
 module brings a private after index to the work tree the same way and asks git for the difference,
-once per repository: ``git diff-index --cached -p --binary --full-index -M <before tree>``. That
-one answer is the change set
+once per repository: ``git diff-index --cached -p --binary --full-index -M <before tree>`` (for a few changed
+paths, the work tree itself: no index rewritten). That one answer is the change set
 (renames, modes, binaries, submodules, symlinks, every hunk whole, for the readers in
 ``relay.review``) and the run's patch (``relay.observe.run_patch`` keeps it beside the record).
 Earlier edits are never blamed on the worker: they are in the before tree.
@@ -30,18 +30,8 @@ from relay.core.contracts import FileChange
 from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
-from relay.observe.snapshot import (
-    SKIP_DIRS,
-    TREE_FILE_MAX,
-    Repo,
-    Snapshot,
-    TooManyFiles,
-    PACKED,
-    git_private,
-    repo_head,
-    stat_key,
-    write_after,
-)
+from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles,
+                                    git_private, repo_head, stat_key, write_after)
 
 # normalize_reported is re-exported: callers knew it from here.
 __all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
@@ -404,9 +394,6 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
 
 # --------------------------------------------------------------------------- beyond the view
 
-# Timestamps are compared with the snapshot's start less this slack: the kernel stamps files
-# with a coarse clock that may lag time.time_ns() by a tick or two.
-_CLOCK_SLACK_NS = 100_000_000
 _MAX_BEYOND_CHECKS = 2_000
 
 
@@ -423,7 +410,7 @@ def _changed_during(path: str, started_ns: int) -> bool | None:
         st = os.stat(path)
     except OSError:
         return None
-    return max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - _CLOCK_SLACK_NS
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - CLOCK_SLACK_NS
 
 
 def _link_escape(ws: Path, path: str) -> tuple[str, str] | None:

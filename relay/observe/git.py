@@ -110,19 +110,9 @@ def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None) -> list
     return pairs
 
 
-def run_git(
-    cwd: Path,
-    subcommand: str,
-    options: Sequence[str] = (),
-    *,
-    values: Sequence[str] = (),
-    paths: Sequence[str] | None = None,
-    config: Sequence[tuple[str, str]] = (),
-    ok_codes: Sequence[int] = (0,),
-    env: Mapping[str, str] | None = None,
-    input: bytes | None = None,
-    timeout: float = GIT_TIMEOUT_SECONDS,
-) -> bytes:
+def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
+            paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (), ok_codes: Sequence[int] = (0,),
+            env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float = GIT_TIMEOUT_SECONDS) -> bytes:
     """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
 
     ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files

@@ -49,7 +49,7 @@ from relay.observe.git import GitError, filter_overrides, git_env, run_git, z_re
 
 __all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
            "walk_tree", "repo_head", "stat_key", "TooManyFiles", "SKIP_DIRS", "TREE_MAX_FILES", "TREE_FILE_MAX",
-           "EMPTY_TREE", "PACKED"]
+           "EMPTY_TREE", "PACKED", "CLOCK_SLACK_NS", "git_private"]
 
 Source = Literal["git", "tree", "report"]
 
@@ -93,7 +93,7 @@ _READ_FROM_TREE_MAX = 64
 # file on disk, not a thousand.
 PACKED = (("core.bigFileThreshold", "1"), ("core.compression", "1"))
 # The kernel stamps files with a coarse clock that may lag time.time_ns() by a tick or two.
-_CLOCK_SLACK_NS = 100_000_000
+CLOCK_SLACK_NS = 100_000_000
 
 
 class TooManyFiles(Exception):
@@ -198,9 +198,6 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
     return run_git(Path(repo.root), subcommand, options, env=env, config=[*_PRIVATE_CONFIG, *repo.config, *config], **kw)
 
 
-__all__ += ["git_private"]
-
-
 def _toplevel(workspace: Path) -> tuple[str, str, str, str, str | None, list[tuple[str, str]], bool]:
     """(repository root, the workspace's prefix inside it, the index file, the object dir, HEAD's commit or None,
     the filter overrides, whether objects are SHA-256), or GitError. Two git calls, run at once: their waits overlap."""
@@ -270,6 +267,11 @@ def _gitmodule_paths(root: str) -> list[str]:
             if value and not value.startswith("/") and ".." not in value.split("/"):
                 paths.append(value)
     return paths
+
+
+def _still_big(repo: Repo) -> dict[str, tuple[int, int, int, int]]:
+    """The files kept out of the trees by size that are still there, by their stat now."""
+    return {p: k for p in repo.big if (k := stat_key(os.path.join(repo.root, p))) is not None}
 
 
 def _sized(root: str, paths: list[str], big: dict[str, tuple[int, int, int, int]]) -> list[str]:
@@ -376,18 +378,13 @@ def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None,
         listed = [p for p in repo.new_ignored if list_ignored is not None and list_ignored(p)]
         repo.new_nested = [p for p in nested if p not in repo.subs]
         repo.new_folded = [p for p in folded if p not in repo.folded]
-        big = {}
+        big = _still_big(repo)
         added = _sized(repo.root, [p for p in untracked if p not in repo.big] + listed, big)
         # Few changed files, none a submodule or unmerged: the diff reads them from the work tree (see ``changed``).
         few = len(dirty) + len(added) <= _READ_FROM_TREE_MAX and not unmerged and not gitlinks.intersection(dirty)
         _update(snapshot_dir, repo, index, added if few else dirty + added)
         repo.pending, repo.changed = (dirty, dirty + added) if few else ([], None)
-        for path in repo.big:
-            key = stat_key(os.path.join(repo.root, path))
-            if key is not None:
-                big[path] = key
-        # No after tree is written: git diffs the after index against the before tree (diff-index
-        # --cached), which spares a hundred tree objects on disk per observation of a wide change.
+        # No after tree is written: git diffs the after index (or work tree) against the before tree.
         repo.after_big, repo.after = big, "index"
     for path, sub in list(repo.subs.items()):
         if sub is not None:
@@ -569,13 +566,9 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0
     if after:
         known = git_private(snapshot_dir, repo, "ls-files", ["-z"], index=index).split(b"\0")
         walked = list(dict.fromkeys([*walked, *(os.fsdecode(p) for p in known if p)]))
-    big: dict[str, tuple[int, int, int, int]] = {}
+    big = _still_big(repo) if after else {}
     _update(snapshot_dir, repo, index, _sized(repo.root, walked, big))
     if after:
-        for path in repo.big:
-            key = stat_key(os.path.join(repo.root, path))
-            if key is not None:
-                big[path] = key
         repo.after_big, repo.after = big, "index"
     else:
         repo.big = big
@@ -606,7 +599,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
-    since_s = (started_ns - _CLOCK_SLACK_NS) // 10**9
+    since_s = (started_ns - CLOCK_SLACK_NS) // 10**9
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
     os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
