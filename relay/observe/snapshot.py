@@ -5,8 +5,8 @@ Before the worker starts, each repository's index is copied (linked) to a privat
 the repository's (``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths
 ``git status`` names as differing from that index (dirty, untracked, watched ignored files) are
 added to it: the **before index**, its blobs the user's uncommitted and untracked files, their index
-and object store untouched. ``git write-tree`` of it gives the **before tree**, at the first look after
-(while git reads the work tree). That look, from a copy of the before index, gives the **after index**
+and object store untouched. ``git write-tree`` of it gives the **before tree**, in the background while the
+worker starts (or at the first look after). That look, from a copy of the before index, gives the **after index**
 (git diffs it against the before tree). Everything a run changed is then git's answer
 (``relay.observe.changes``), and "what a file held before the run" is a blob of the before tree
 (``relay.observe.restore.before_of``): no content is kept in memory. Blobs are written packed (one
@@ -37,6 +37,7 @@ import os
 import shutil
 import stat as stat_mod
 import tempfile
+import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -145,7 +146,7 @@ class Repo(msgspec.Struct, kw_only=True, dict=True):
         return self.out_prefix + path[len(self.prefix):]
 
 
-class Snapshot(msgspec.Struct, kw_only=True, weakref=True):
+class Snapshot(msgspec.Struct, kw_only=True, weakref=True, dict=True):
     """What the workspace held before the run: trees of its repositories, in ``dir``."""
 
     source: Source
@@ -155,6 +156,7 @@ class Snapshot(msgspec.Struct, kw_only=True, weakref=True):
     note: str | None = None
     started_ns: int = 0  # wall clock: what git cannot show is judged by timestamps newer than this
     repo: Repo | None = None
+    trees_job = None  # the before trees being written in the background (this process only, not saved)
 
     def __repr__(self) -> str:
         return f"Snapshot(source={self.source!r}, workspace={self.workspace!r}, elapsed_ms={self.elapsed_ms})"
@@ -302,13 +304,15 @@ def _update(snapshot_dir: str, repo: Repo, index: str, paths: list[str]) -> None
 def _write_before(snapshot_dir: str, repo: Repo) -> None:
     """The before trees (``Repo.before``, ``Repo.before_root``) of the before index, written from a copy of it
     (write-tree rewrites its index, and the before index must stay as the snapshot left it)."""
-    tree_index = os.path.join(snapshot_dir, f"{repo.key}.tree.index")
+    # A name of this writer's own: another process (or thread) may write the same trees at the same time.
+    name = f"tree-{os.getpid()}-{threading.get_ident()}"
+    tree_index = os.path.join(snapshot_dir, f"{repo.key}.{name}.index")
     try:
         _copy_index(os.path.join(snapshot_dir, f"{repo.key}.before.index"), tree_index)
     except FileNotFoundError:
         raise GitError("the before index is gone and its tree was never written") from None
     try:
-        root = git_private(snapshot_dir, repo, "write-tree", index="tree").decode().strip()
+        root = git_private(snapshot_dir, repo, "write-tree", index=name).decode().strip()
         before = root
         if repo.prefix:
             try:
@@ -595,7 +599,7 @@ def _save(snap: Snapshot) -> None:
 
 def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     """Capture the workspace before the run into ``where`` (a temporary folder when None, removed with the
-    snapshot): its before index and blobs (the trees are written at the first look after, ``before_trees``);
+    snapshot): its before index and blobs (the trees are written in the background, ``before_trees``);
     git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
@@ -642,7 +646,28 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     snap.elapsed_ms = int((time.perf_counter() - started) * 1000)
     if snap.source != "report":
         _save(snap)
+        # The before trees are written while the worker starts: the content is captured, git only reads the index.
+        snap.trees_job = _TREE_WRITER.submit(_write_trees, snap)
     return snap
+
+
+_TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")
+
+
+def _write_trees(snapshot: Snapshot) -> bool:
+    unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
+    for repo in unwritten:
+        _write_before(snapshot.dir, repo)
+    return bool(unwritten)
+
+
+def _joined(snapshot: Snapshot) -> bool:
+    """Wait for the before trees written in the background; whether there was such a job (its trees to be saved).
+    Whatever it could not write is written again by the caller, which says why."""
+    job, snapshot.trees_job = snapshot.trees_job, None
+    with contextlib.suppress(Exception):
+        job and job.result()
+    return job is not None
 
 
 def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
@@ -650,7 +675,7 @@ def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
     assert snapshot.repo is not None
     if not os.path.isdir(snapshot.repo.root):
         raise GitError("the repository is gone")
-    unwritten = any(not r.before_root and not r.no_git for r in snapshot.repos())
+    unwritten = _joined(snapshot) or any(not r.before_root and not r.no_git for r in snapshot.repos())
     _scan(snapshot.dir, snapshot.repo, after=True, list_ignored=list_ignored)
     if unwritten:
         _save(snapshot)  # the before trees, now written, kept with the run
@@ -658,10 +683,7 @@ def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
 
 def before_trees(snapshot: Snapshot) -> None:
     """Write the before trees of ``snapshot`` now, for a reader that needs them before any look after."""
-    unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
-    for repo in unwritten:
-        _write_before(snapshot.dir, repo)
-    if unwritten:
+    if _joined(snapshot) | _write_trees(snapshot):
         _save(snapshot)
 
 
