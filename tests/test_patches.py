@@ -28,7 +28,7 @@ from relay.core.settings import load_settings
 from relay.observe.changes import observe_changes
 from relay.observe import run_patch
 from relay.observe.run_patch import split_patch, write_run_patch
-from relay.observe.snapshot import take_snapshot
+from relay.observe.snapshot import git_private, load_snapshot, take_snapshot
 from relay.runs.patches import revert_run
 from relay.runs.retention import apply_retention
 from relay.runs.store import RunStore, new_run_id, now_iso
@@ -257,7 +257,9 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
     # The run's before tree stays with it (issue 23); the private indexes, a stat cache as large as the
     # repository's index, go when the run ends.
     trees = data_dir / "runs" / f"{run_id}.trees"
-    assert (trees / "snapshot.json").is_file() and any((trees / "objects").iterdir())
+    saved = load_snapshot(trees)  # its before tree, readable through the run's own object store
+    assert saved is not None and saved.repo is not None and saved.repo.before
+    assert git_private(str(trees), saved.repo, "cat-file", ["-t"], values=[saved.repo.before]) == b"tree\n"
     assert sorted(p.name for p in trees.iterdir() if p.name.endswith(".index")) == []
     text = whole.content[0].text
     assert not whole.is_error and whole.structured_content == {"run_id": run_id, "status": "SUCCESS", "diff": text}

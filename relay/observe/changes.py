@@ -179,18 +179,11 @@ def _change(parts: list[Section], keep: bool = True) -> FileChange:
     return change
 
 
-def change_is_link(parts: list[Section]) -> bool:
-    return any(b" 120000" in p.head for p in parts)
-
-
-def _printable(text: str) -> str:
-    # A file name that is not UTF-8 arrives with surrogate escapes; the record and the packet
-    # are JSON, so such bytes are shown as U+FFFD.
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 def _printable_change(change: FileChange) -> FileChange:
-    change.path, change.old_path = _printable(change.path), change.old_path and _printable(change.old_path)
+    # A file name that is not UTF-8 arrives with surrogate escapes; the record and the packet are JSON, so such
+    # bytes are shown as U+FFFD.
+    fix = lambda text: text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # noqa: E731
+    change.path, change.old_path = fix(change.path), change.old_path and fix(change.old_path)
     return change
 
 
@@ -258,7 +251,7 @@ class _Look:
             if section.path not in explained:
                 by_path.setdefault(section.path, []).append(section)
         for parts in by_path.values():
-            change = _change(parts, keep=self.lines_left > 0 or change_is_link(parts))
+            change = _change(parts, keep=self.lines_left > 0 or any(b" 120000" in p.head for p in parts))
             if self.lines_left <= 0 and not change.symlink:
                 self.unread += 1
             self.lines_left -= len(change.added_lines) + len(change.removed_lines)

@@ -1,31 +1,27 @@
 """The workspace at one moment as git trees, written without touching the user's repository.
 
-Before the worker starts, each repository's index is copied (linked) to a private file; with
-``GIT_INDEX_FILE`` at that copy and objects going to a private object directory that borrows
-the repository's (``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths
-``git status`` names as differing from that index (dirty, untracked, watched ignored files) are
-added to it: the **before index**, its blobs the user's uncommitted and untracked files, their index
-and object store untouched. ``git write-tree`` of it gives the **before tree**, in the background while the
-worker starts (or at the first look after). That look, from a copy of the before index, gives the **after index**
-(git diffs it against the before tree). Everything a run changed is then git's answer
-(``relay.observe.changes``), and "what a file held before the run" is a blob of the before tree
-(``relay.observe.restore.before_of``): no content is kept in memory. Blobs are written packed (one
-pack per pass, git's bulk check-in), not one loose file each.
+Before the worker starts, each repository's index is copied (linked) to a private file; with ``GIT_INDEX_FILE``
+at that copy and objects going to a private object directory that borrows the repository's
+(``GIT_OBJECT_DIRECTORY`` + ``GIT_ALTERNATE_OBJECT_DIRECTORIES``), the paths ``git status`` names as differing
+from it (dirty, untracked, watched ignored files) are added: the **before index**, its blobs the user's
+uncommitted and untracked files (packed: git's bulk check-in), their index and object store untouched.
+``git write-tree`` of it gives the **before tree**, in the background while the worker starts. A look after
+starts from a copy of the before index (the **after index**) and git diffs it, or for a few changed paths the
+work tree itself, against the before tree (``relay.observe.changes``); "what a file held before the run" is a
+blob of the before tree (``relay.observe.restore.before_of``): no content is kept in memory.
 
-The private index and objects live in a folder of their own (the run's, in the data dir, or a
-temporary one), with ``snapshot.json`` beside them, so a run whose relay died is diffed and
-reverted exactly after a restart (``load_snapshot``).
+The private index and objects live in a folder of their own (the run's, in the data dir, or a temporary one),
+with ``snapshot.json`` beside them, so a run whose relay died is diffed and reverted exactly after a restart.
 
-Sources (``Snapshot.source``): ``git``; ``tree`` outside git (the same, with a private git dir,
-over a walk that skips dependency folders, virtualenvs, caches and build output); ``report``
-when neither works (a tree past ``TREE_MAX_FILES``): the worker's list is all there will be.
+Sources (``Snapshot.source``): ``git``; ``tree`` outside git (the same, with a private git dir, over a walk
+that skips dependency folders, virtualenvs, caches and build output); ``report`` when neither works (a tree
+past ``TREE_MAX_FILES``): the worker's list is all there will be.
 
-Rules kept from the file snapshot: ignored *folders* are folded (never called unchanged, judged
-by timestamp when claimed); ignored *files* are watched up to ``_MAX_IGNORED``; submodules and
-untracked nested repositories get a private index each. A size rule keeps a file the repository
-does not track and larger than ``TREE_FILE_MAX`` out of the trees: hashing and storing a
-multi-hundred-MB untracked file on every run would cost more than the rest of the observation;
-such a file is compared by size, times and inode (``Repo.big``).
+Rules kept from the file snapshot: ignored *folders* are folded (never called unchanged, judged by timestamp
+when claimed); ignored *files* are watched up to ``_MAX_IGNORED``; submodules and untracked nested
+repositories get a private index each. An untracked file larger than ``TREE_FILE_MAX`` stays out of the trees
+(hashing a multi-hundred-MB file every run would cost more than the rest): it is compared by size, times and
+inode (``Repo.big``).
 """
 
 from __future__ import annotations
@@ -85,14 +81,13 @@ _PRIVATE_CONFIG = (("core.splitIndex", "false"), ("core.untrackedCache", "false"
                    ("core.bigFileThreshold", "16m"), ("index.threads", "1"))
 
 
-# Up to this many changed paths, the diff names them (git matches each path against each name: more would cost
-# more than writing the after index).
+# Up to this many changed paths the diff names them (past it, matching each path to each name costs more).
 _READ_FROM_TREE_MAX = 64
 
-# For the calls that hash files: every blob goes into one pack per call (git's bulk check-in, which
-# applies past core.bigFileThreshold) instead of a loose file each: a thousand edited files cost one
-# file on disk, not a thousand.
-PACKED = (("core.bigFileThreshold", "1"), ("core.compression", "1"))
+# For the calls that hash past PACKED_FROM files: every blob into one pack per call (git's bulk check-in, past
+# core.bigFileThreshold): a thousand edited files cost one file on disk, not a thousand (a few loose ones cost
+# less than a pack, its index and their renames, which a disk busy writing can hold up for tens of ms).
+PACKED, PACKED_FROM = (("core.bigFileThreshold", "1"), ("core.compression", "1")), 64
 # The kernel stamps files with a coarse clock that may lag time.time_ns() by a tick or two.
 CLOCK_SLACK_NS = 100_000_000
 
@@ -135,10 +130,9 @@ class Repo(msgspec.Struct, kw_only=True, dict=True):
     new_folded: list[str] = []  # after: ignored folders that were not there before (timestamp only, as ``folded``)
     links: list[str] | None = None  # symlinks of the before tree (None: not read from the index; ask git)
     depth: int = 0
-    # Of the last look after, in this process only (not saved): when it found few changed paths (``changed``), the
-    # diff reads them from the work tree and their blobs go into the after index (``pending``) only when a reader
-    # of that index asks (``git_private``): a small change rewrites no index of the repository's size.
-    # ``changed`` None: the after index holds every change.
+    # Of the last look after, in this process only (not saved): a few changed paths (``changed``; None: the after
+    # index holds them all) the diff reads from the work tree, their blobs put into the after index (``pending``)
+    # only when a reader of it asks (``git_private``): a small change rewrites no index of the repository's size.
     changed = None
     pending = ()
 
@@ -298,7 +292,7 @@ def _update(snapshot_dir: str, repo: Repo, index: str, paths: list[str]) -> None
     if paths:
         data = b"".join(os.fsencode(p) + b"\0" for p in paths)
         git_private(snapshot_dir, repo, "update-index", ["--add", "--remove", "-z", "--stdin"], index=index, input=data,
-                    config=PACKED)
+                    config=PACKED if len(paths) >= PACKED_FROM else ())
 
 
 def _write_before(snapshot_dir: str, repo: Repo) -> None:
@@ -336,18 +330,8 @@ def repo_head(repo: Repo) -> str | None:
 
 def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
     """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree."""
-    with ThreadPoolExecutor(1) as pool:
-        # The before trees are written at the first look after, while git reads the work tree (a process of its
-        # own: the waits overlap); the snapshot only had to capture the content (the before index and its blobs).
-        trees = pool.submit(_write_before, snapshot_dir, repo) if after and not (repo.no_git or repo.before_root) else None
-        try:
-            _scan_pass(snapshot_dir, repo, after=after, list_ignored=list_ignored, since_s=since_s)
-        finally:
-            if trees is not None:
-                trees.result()
-
-
-def _scan_pass(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
+    if after and not (repo.no_git or repo.before_root):
+        raise GitError("the before tree was not written")
     index = "after" if after else "before"
     if after and not repo.no_git:
         repo.pending = []  # the after index starts again from the before one
@@ -657,13 +641,16 @@ _TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")
 def _write_trees(snapshot: Snapshot) -> bool:
     unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
     for repo in unwritten:
-        _write_before(snapshot.dir, repo)
+        try:
+            _write_before(snapshot.dir, repo)
+        except (GitError, OSError):
+            if not repo.depth:
+                raise  # a sub-repository's look says it (its changes are reported from the parent's view)
     return bool(unwritten)
 
 
 def _joined(snapshot: Snapshot) -> bool:
-    """Wait for the before trees written in the background; whether there was such a job (its trees to be saved).
-    Whatever it could not write is written again by the caller, which says why."""
+    """Wait for the before trees written in the background; whether there was such a job (its trees to be saved)."""
     job, snapshot.trees_job = snapshot.trees_job, None
     with contextlib.suppress(Exception):
         job and job.result()
@@ -675,10 +662,9 @@ def write_after(snapshot: Snapshot, *, list_ignored=None) -> None:
     assert snapshot.repo is not None
     if not os.path.isdir(snapshot.repo.root):
         raise GitError("the repository is gone")
-    unwritten = _joined(snapshot) or any(not r.before_root and not r.no_git for r in snapshot.repos())
+    if _joined(snapshot) | _write_trees(snapshot):  # written in the background (or now, after a restart)
+        _save(snapshot)  # kept with the run
     _scan(snapshot.dir, snapshot.repo, after=True, list_ignored=list_ignored)
-    if unwritten:
-        _save(snapshot)  # the before trees, now written, kept with the run
 
 
 def before_trees(snapshot: Snapshot) -> None:
