@@ -250,3 +250,16 @@ async def test_apply_of_a_chain_whose_last_run_undid_the_first_writes_nothing_an
     assert not refused and applied["changes"]["files"] == ["b.txt"], applied  # the chain: b added, a never there
     assert "not applied" not in applied["summary"]
     assert not (repo / "a.txt").exists() and (repo / "b.txt").read_text() == "b\n"
+
+
+def test_blob_states_reads_each_blob_once_and_says_none_for_one_git_does_not_have(tmp_path, repo):
+    from functools import partial
+
+    from relay.observe.git import run_git
+    from relay.observe.restore import Before, blob_states
+
+    app = git(repo, "rev-parse", "HEAD:src/app.py").strip()
+    missing = "0123456789abcdef0123456789abcdef01234567"
+    states = blob_states(partial(run_git, repo), [("100644", missing), ("100755", app), ("120000", app)])
+    assert states == [None, Before("file", b"def main():\n    return 1\n", True),
+                      Before("link", b"def main():\n    return 1\n", False)]
