@@ -29,6 +29,9 @@ _PUBLISH = "on:\n  release:\njobs:\n  publish:\n    steps:\n      - uses: action
         ("permissions:\n  contents: write\n", "contents: write"),
         ("on:\n  pull_request_target:\n", "pull_request_target"),  # a fork's PR with the base repository's secrets
         ("key: ${{ secrets[matrix.name] }}\n", "secrets["),
+        # A reporting service's token cannot publish (pyjwt's main.yml, kinds-1): the test workflow it is.
+        ("      - uses: codecov/codecov-action@v4\n        with:\n          token: ${{ secrets.CODECOV_TOKEN }}\n", ""),
+        ("  token: ${{ secrets.CODECOV_TOKEN }}\n  pypi: ${{ secrets.PYPI_API_TOKEN }}\n", "secrets.PYPI_API_TOKEN"),
     ],
 )
 def test_credentials_in_reads_what_a_workflow_runs_with(text: str, found: str) -> None:

@@ -41,7 +41,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "removed_assertions", "removes_tested_module", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
+    "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
 
@@ -93,6 +93,23 @@ def deleted_test(f: FileFacts, ctx: RiskContext) -> Detail:
 def removes_tested_module(f: FileFacts, ctx: RiskContext) -> Detail:
     # A module deleted together with its own tests: a public name goes, on purpose (an API removal).
     return f.subject if f.subject in ctx.removed_tests else None
+
+
+# A definition's name on a changed line: def/function/class/fn/func/sub NAME.
+_DEFINES_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|static\s+)*(?:def|function|class|fn|func|sub|module)\s+(\w+)")
+
+
+def _defined(lines: list[str]) -> set[str]:
+    return {m.group(1).replace("_", "").lower() for line in lines if (m := _DEFINES_RE.match(line))}
+
+
+def removes_tested_name(f: FileFacts, ctx: RiskContext) -> Detail:
+    # A function or class the change removes whose own test file it deletes: an endpoint or public
+    # name taken away (healthchecks' bounce view, its test_bounce.py deleted with it).
+    if not ctx.removed_tests:
+        return None
+    gone = (_defined(f.change.removed_lines) - _defined(f.change.added_lines)) & ctx.removed_tests
+    return min(gone) if gone else None
 
 
 def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -123,6 +123,12 @@ RULES: tuple[Rule, ...] = (
              _fc("lib/liquid/tags/local.rb", kind="deleted", deletions=30), "removes a module and its tests (public API: local)",
              _fc("lib/liquid/tags/cycle.rb", kind="deleted", deletions=30),
              RiskContext(removed_tests=frozenset({"local"})))),
+    Rule("removes_tested_name", "high", "removes {detail} and its tests (public API)", checks.removes_tested_name,
+         scope=Scope(kinds=("source",), changes=("modified", "renamed"), unless=("mechanical",)), example=Example(
+             _fc("hc/api/views.py", deletions=3, removed_lines=["@csrf_exempt", "def bounce(request, code):", "    return HttpResponse()"]),
+             "removes bounce and its tests (public API)",
+             _fc("hc/api/views.py", deletions=2, removed_lines=["def bounce_count(request):", "    return 0"]),
+             RiskContext(removed_tests=frozenset({"bounce"})))),
     Rule("deleted_test", "high", "deletes a test file", checks.deleted_test, scope=Scope(kinds=("test",), changes=("deleted",), needs=("is_code",)),
          example=Example(_fc("tests/test_api.py", kind="deleted", deletions=40), "deletes a test file (40 lines)",
                          _fc("tests/data/sample.txt", kind="deleted", deletions=3))),
@@ -144,8 +150,12 @@ RULES: tuple[Rule, ...] = (
         _fc("pyproject.toml", removed_lines=["fail_under = 90"], added_lines=["fail_under = 80"]), "lowers a coverage threshold (fail-under 90 → 80)",
         _fc("pyproject.toml", removed_lines=["fail_under = 80"], added_lines=["fail_under = 90"]))),
     # ----- secrets, security-relevant code and what runs with the project's credentials
-    Rule("secret_path", "high", "secret or environment file", checks.secret_path, example=Example(
-        _fc("config/.env.production"), "secret or environment file", _fc(".env.example"))),
+    Rule("secret_path", "high", "secret or environment file", checks.secret_path, scope=Scope(not_kinds=("test",)), example=Example(
+        _fc("config/.env.production"), "secret or environment file", _fc("tests/certs/server.pem"))),
+    # A key or certificate among the tests is a fixture more often than a leak (requests' release 2.32.4
+    # regenerated tests/certs/*.pem: two "secret" files came before the fix): worth a look, not first.
+    Rule("test_secret", "medium", "key or certificate among the tests (a fixture?)", checks.secret_path, scope=Scope(kinds=("test",)),
+         example=Example(_fc("tests/certs/mtls/client/client.pem"), "key or certificate among the tests (a fixture?)", _fc("tests/certs/README.md"))),
     Rule("security_tokens", "high", "changes security-relevant code ({detail})", checks.security_tokens, scope=_READ_SOURCE, example=Example(
         _fc("src/extract.py", additions=2, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]),
         "changes security-relevant code (paths/symlinks: realpath)",
@@ -162,9 +172,9 @@ RULES: tuple[Rule, ...] = (
     Rule("ci_config", "high", "CI configuration (runs with repository secrets)", checks.ci_config, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".github/workflows/release.yml"), "CI configuration (runs with repository secrets)",
                          _fc(".travis.yml", kind="deleted", deletions=9))),
-    Rule("ci_build", "medium", "CI configuration (no project credentials)", checks.ci_build,
+    Rule("ci_build", "medium", "CI configuration (no credentials that publish)", checks.ci_build,
          scope=Scope(not_changes=("deleted",)), example=Example(
-             _fc(".github/workflows/test.yml"), "CI configuration (no project credentials)",
+             _fc(".github/workflows/test.yml"), "CI configuration (no credentials that publish)",
              _fc(".github/workflows/other.yml"), RiskContext(ci_credentials={".github/workflows/test.yml": ""}))),
     Rule("ci_versions", "medium", "CI configuration: test matrix versions only", checks.ci_versions, scope=Scope(changes=("modified",)),
          outranks=("ci_config", "ci_build"), example=Example(

@@ -32,9 +32,18 @@ _MAX_FILES = 64
 _MAX_BYTES = 256 * 1024
 
 
+# A token for a service that only reads or reports (coverage, code analysis, chat, browser farms) cannot
+# publish or push: a workflow holding only such a secret builds and tests (pyjwt's main.yml and its
+# CODECOV_TOKEN came before the workflow that publishes to PyPI).
+_REPORTING_SECRET_RE = re.compile(
+    r"secrets\s*\.\s*\w*(?:CODECOV|COVERALLS|CODACY|CODECLIMATE|CC_TEST_REPORTER|SONAR|SLACK|DISCORD|GITTER|SNYK|DEEPSOURCE|"
+    r"CODSPEED|BROWSERSTACK|SAUCE)\w*", re.IGNORECASE)
+
+
 def credentials_in(text: str) -> str:
-    """The first sign in a workflow's text that it runs with the project's credentials ("" if none)."""
-    found = [m for pattern in _CREDENTIALS if (m := pattern.search(text))]
+    """The first sign in a workflow's text that it runs with the project's credentials ("" if none);
+    a secret of a reporting service is no such sign."""
+    found = [m for pattern in _CREDENTIALS for m in pattern.finditer(text) if not _REPORTING_SECRET_RE.match(m.group(0) + text[m.end():m.end() + 40])]
     if not found:
         return ""
     return " ".join(min(found, key=lambda m: m.start()).group(0).split())[:40]
