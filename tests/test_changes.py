@@ -474,7 +474,8 @@ def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_na
 # --------------------------------------------------------------------------- stat data that lies
 
 
-def test_a_same_size_rewrite_with_its_mtime_put_back_in_the_second_of_its_ctime_is_seen(repo: Path) -> None:
+@pytest.mark.parametrize("user_edit", [False, True], ids=["index-linked", "index-rewritten"])
+def test_a_same_size_rewrite_with_its_mtime_put_back_in_the_second_of_its_ctime_is_seen(repo: Path, user_edit: bool) -> None:
     # git here compares ctime by the second (built without nanosecond stat) and its racy-clean rule keys on mtime
     # only: a file whose mtime predates the index, rewritten in place to the same size in the same second as the
     # ctime the index recorded, its mtime put back, looks clean to a git status. The snapshot must still see it.
@@ -486,6 +487,8 @@ def test_a_same_size_rewrite_with_its_mtime_put_back_in_the_second_of_its_ctime_
         os.utime(target, ns=(10**18, 10**18))  # an mtime long before the index's (as an archive or `cp -p` leaves)
         git(repo, "add", target.name)
         recorded = os.stat(target)
+        if user_edit:  # the snapshot then writes its own before index (else it is the user's, linked)
+            (repo / "keep.txt").write_text(f"user edit {attempt}\n")
         snap = take_snapshot(repo)
         with open(target, "r+b") as fh:  # in place: same inode, same size
             fh.write(b"bbbb\n")

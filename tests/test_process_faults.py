@@ -412,6 +412,33 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
     assert [c["path"] for c in record["observation"]["changes"]] == ["src/new.py"]
 
 
+async def test_sigint_then_sigterm_mid_run_still_records_cancelled(tmp_path, repo, process_path):
+    # Claude Code 2.1.332, leaving with a run in flight ("Exit and stop tasks"), sends SIGINT, then SIGTERM.
+    # Broke: the first signal closed the relay's signal receiver, so the second one killed it mid-cleanup: the
+    # worker was stopped but the record stayed "running" (found by tests/realclients, the interactive exit).
+    if process_path == "windows":
+        pytest.skip("Windows delivers no SIGTERM (a kill there is TerminateProcess)")
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
+    proc = _raw_relay(relay_env(tmp_path / "data", agy))
+    try:
+        call_execute(proc, repo)
+        await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+        with anyio.fail_after(60):
+            while not launches(agy)[0].get("grandchild_pid"):
+                await anyio.sleep(0.05)
+        (run,) = launches(agy)
+        proc.send_signal(signal.SIGINT)
+        await anyio.sleep(0.05)  # the relay is stopping when the second signal comes
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _wait_gone(run["pid"], run["grandchild_pid"])
+    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
+
+
 # --------------------------------------------------------------------------- 12. every path finishes its record
 
 

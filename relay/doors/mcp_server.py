@@ -301,13 +301,20 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
 
         async def on_signals() -> None:
             # SIGTERM from the client (or Ctrl-C, Ctrl-Break) must still stop the worker and write its record, then exit.
+            # The receiver stays open until the process leaves: a second signal during that cleanup (Claude Code
+            # sends SIGINT, then SIGTERM) must not take the default action and kill the relay mid-record.
             with stop_signals() as signals:
                 async for signum in signals:
+                    if stopped_by:
+                        log.info("signal %s: already stopping (records first)", signum)
+                        continue
                     log.info("signal %s: stopping", signum)
                     stopped_by.append(int(signum))
                     server_scope.cancel()  # calls in flight stop their worker and record CANCELLED
-                    break
-            # Watchdog: if that cleanup itself hangs, leave anyway.
+                    tg.start_soon(watchdog)
+
+        async def watchdog() -> None:
+            # If that cleanup itself hangs, leave anyway.
             await anyio.sleep(_STOP_DEADLINE)
             log.error("cleanup after signal %s took over %ss; exiting", stopped_by[0], _STOP_DEADLINE)
             _exit_now(1)

@@ -221,12 +221,9 @@ def _diff(snapshot: Snapshot, repo: Repo, *, quiet: bool = False) -> bytes:
 
 
 def _sub_change(path: str, kind: str, old: str | None, new: str | None) -> FileChange:
-    change = FileChange(path=path, kind=kind, submodule=True)  # type: ignore[arg-type]
-    if old:
-        change.removed_lines, change.deletions = [f"Subproject commit {old}"], 1
-    if new:
-        change.added_lines, change.additions = [f"Subproject commit {new}"], 1
-    return change
+    return FileChange(path=path, kind=kind, submodule=True,  # type: ignore[arg-type]
+                      removed_lines=[f"Subproject commit {old}"] if old else [], deletions=1 if old else 0,
+                      added_lines=[f"Subproject commit {new}"] if new else [], additions=1 if new else 0)
 
 
 class _Look:
@@ -333,11 +330,8 @@ def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Lo
 
 
 def _join_notes(*parts: str | None) -> str | None:
-    seen = list(dict.fromkeys(p for p in parts if p))
-    if not seen:
-        return None
-    text = "; ".join(seen)
-    return text if len(text) <= _NOTE_CHARS else text[: _NOTE_CHARS - 1] + "…"
+    text = "; ".join(dict.fromkeys(p for p in parts if p))
+    return (text if len(text) <= _NOTE_CHARS else text[: _NOTE_CHARS - 1] + "…") or None
 
 
 def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str] = (),

@@ -418,8 +418,7 @@ def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
     its mtime is not older than the index: a same-size rewrite in the second of the entry's ctime, mtime put back,
     looks clean. Such entries get size 0 (git's own smudge): git compares their content. An index this does not
     read (version 4, split, sparse) is rewritten as version 2 first."""
-    path = os.path.join(snapshot_dir, f"{repo.key}.before.index")
-    hash_len = 32 if repo.sha256 else 20
+    path, hash_len = os.path.join(snapshot_dir, f"{repo.key}.before.index"), 32 if repo.sha256 else 20
     for attempt in range(2):
         try:
             st, data = os.stat(path), bytearray(Path(path).read_bytes())
@@ -442,14 +441,19 @@ def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
     if smudged:
         if any(data[-hash_len:]):  # an index written with index.skipHash keeps its zero trailer
             data[-hash_len:] = hashlib.new("sha256" if hash_len == 32 else "sha1", data[:-hash_len]).digest()
-        Path(path + ".tmp").write_bytes(data)
-        # The index's own mtime is what git's racy-clean rule reads: it stays as git wrote it.
-        os.utime(path + ".tmp", ns=(st.st_atime_ns, st.st_mtime_ns))
-        os.replace(path + ".tmp", path)
+        if st.st_nlink == 1:  # the snapshot's own file (not linked to the user's index): the changed bytes only
+            with open(path, "r+b") as fh:
+                for at, width in [*((o + 36, 4) for o in smudged), (len(data) - hash_len, hash_len)]:
+                    fh.seek(at)
+                    fh.write(data[at:at + width])
+        else:
+            Path(path + ".tmp").write_bytes(data)
+            os.replace(path + ".tmp", path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # the mtime git's racy rule reads: as git wrote it
 
 
-def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> tuple[list[str], bool] | None:
-    """(the symlinks, whether an entry was smudged) of a version 2 or 3 index (gitformat-index), smudging in
+def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> tuple[list[str], list[int]] | None:
+    """(the symlinks, the offsets of the entries smudged) of a version 2 or 3 index (gitformat-index), smudging in
     ``data`` its entries with a ctime of ``since_s`` or later that git's racy rule (an mtime of ``index_s`` or
     later) does not already re-read; None for any other index, or one cut short."""
     if data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3):
@@ -457,7 +461,7 @@ def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> t
     since, index = since_s.to_bytes(4, "big"), index_s.to_bytes(4, "big")
     fixed = 42 + hash_len  # ctime, mtime, dev, ino, mode, uid, gid, size (4 bytes each), the object id, flags
     end, any_links = len(data) - hash_len, _SYMLINK_MODE in data
-    offset, links, smudged = 12, [], False
+    offset, links, smudged = 12, [], []
     try:
         for _ in range(int.from_bytes(data[8:12], "big")):
             flags = data[offset + fixed - 2]
@@ -467,7 +471,7 @@ def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> t
                 size = data.index(0, offset + head, end) - offset - head
             if data[offset:offset + 4] >= since and data[offset + 8:offset + 12] < index and any(data[offset + 36:offset + 40]):
                 data[offset + 36:offset + 40] = bytes(4)
-                smudged = True
+                smudged.append(offset)
             if any_links and data[offset + 24:offset + 28] == _SYMLINK_MODE:
                 links.append(os.fsdecode(bytes(data[offset + head:offset + head + size])))
             offset += (head + size + 8) & ~7

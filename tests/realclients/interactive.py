@@ -108,15 +108,12 @@ class Interactive:
     def _stop_strays(self) -> None:
         """Every process whose command line names this test's folder (its HOME, tap, fake agy): ours.
         Asked to stop first (the relay then finishes its records), killed if it does not within 10 s."""
-        mine = [str(self.root), str(self.agy)]
-        strays = []
-        for proc in psutil.process_iter(["pid", "cmdline"]):
+        strays = self.strays()
+        for proc in list(strays):  # with their children (Claude Code's daemon keeps pty hosts that do not name us)
             try:
-                line = " ".join(proc.info["cmdline"] or [])
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                strays += [c for c in proc.children(recursive=True) if c not in strays]
+            except psutil.NoSuchProcess:
                 continue
-            if proc.info["pid"] != os.getpid() and any(m in line for m in mine):
-                strays.append(proc)
         for proc in strays:
             try:
                 proc.terminate()
@@ -128,6 +125,21 @@ class Interactive:
                 proc.kill()
             except psutil.NoSuchProcess:
                 pass
+
+    def strays(self) -> list[psutil.Process]:
+        """Live processes whose command line names this test's folders (its HOME and tap, the workspace, the fake
+        agy): started by this test, whatever session or parent they ended up with."""
+        mine = [str(self.root), str(self.agy), str(self.workspace)]
+        found = []
+        for proc in psutil.process_iter(["pid", "cmdline"]):
+            try:
+                line = " ".join(proc.info["cmdline"] or [])
+                if proc.info["pid"] != os.getpid() and any(m in line for m in mine) \
+                        and proc.status() != psutil.STATUS_ZOMBIE:
+                    found.append(proc)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+        return found
 
     # ------------------------------------------------------------------ driving
 

@@ -90,7 +90,7 @@ class Terminal:
             shown = self.screen()
             if check(shown):
                 return shown
-            if self.dead():
+            if self.dead() and not check(self.screen()):
                 raise AssertionError(f"the client exited while waiting for {what or want!r}:\n{shown}")
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what or repr(want)} not on screen after {timeout:.0f}s:\n{shown}")

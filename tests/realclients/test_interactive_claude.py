@@ -24,6 +24,7 @@ from .install import skip_reason
 from .interactive import Interactive, task_notifications
 from .session import packet_bytes
 from .terminal import tmux_missing
+from .wiretap import events
 
 SKIP = skip_reason() or tmux_missing()
 pytestmark = [pytest.mark.real_clients, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -119,6 +120,53 @@ def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path
     assert rec["run_id"] == run_id and rec.get("status") == "CANCELLED", explain
     assert all("error" not in a for a in cancels), explain
     print(f"claude interactive cancel: {len(cancels)} tasks/cancel; {time.monotonic() - began:.1f}s in all")
+
+
+def test_claude_code_interactive_exit_with_a_running_task_leaves_no_process(tmp_path: Path, workspace: Path) -> None:
+    # The person leaves Claude Code while a run runs and picks "Exit and stop tasks": the worker group must go
+    # with the session, and the record must say how the run ended (never "running" forever).
+    began = time.monotonic()
+    agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
+    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
+        c.ask()
+        run_id = _task_of_the_call(c)["taskId"]
+        c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
+                    "the hanging worker and its grandchild started")
+        (run,) = c.agy_launches()
+        c.terminal.wait_for("MCP task", 30, "the background-task line")
+        c.terminal.type("/exit")
+        c.terminal.wait_for("/exit", 10, "the command typed")
+        c.terminal.press("Enter")
+        c.terminal.wait_for("Exit and stop tasks", 15, "Claude Code's question about the running task")
+        c.terminal.press_until("Enter", lambda s: "Exit and stop tasks" not in s, "the question answered")
+        c.terminal.wait_for("Pane is dead", 30, "Claude Code exited")
+        gone = _wait_gone(run["pid"], run["grandchild_pid"], seconds=15)
+        deadline = time.monotonic() + 20  # the relay finishing its record after the client left
+        while (left := _session_left(c)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        records, cancels, explain = c.records(), c.answers_to("tasks/cancel"), c.explain()
+        tap = events(c.wire_log)
+    assert gone, f"the worker or its grandchild outlived Claude Code\n{explain}"
+    assert not left, f"processes of the session outlived Claude Code: {left}\n{explain}"
+    # Claude Code stops the relay with signals (SIGINT, then SIGTERM); the relay finishes the record, then exits 0.
+    # Broke: the second signal killed the relay mid-cleanup (exit -15), the record left "running".
+    assert tap[-1] == "relay exit 0", f"{tap}\n{explain}"
+    (rec,) = records
+    assert rec["run_id"] == run_id and rec.get("status") == "CANCELLED", explain
+    print(f"claude interactive exit: signals {tap[:-1]}, {len(cancels)} tasks/cancel, record {rec.get('status')} "
+          f"({(rec.get('error') or {}).get('message')}); {time.monotonic() - began:.1f}s in all")
+
+
+def _session_left(c: Interactive) -> list[str]:
+    """What of the session still runs once the client exited (the terminal's own tmux server aside)."""
+    out = []
+    for proc in c.strays():
+        try:
+            if proc.name() != "tmux: server" and not proc.name().startswith("tmux"):
+                out.append(" ".join(proc.cmdline())[:200])
+        except Exception:  # gone meanwhile
+            continue
+    return out
 
 
 def _wait_gone(*pids: int, seconds: float) -> bool:

@@ -6,6 +6,7 @@ stdin to it and its stdout back, line by line, appending ``> `` (client to relay
 client) and the line to ``log``. The relay's stderr is passed through untouched. A signal the client
 sends (SIGTERM, SIGINT, SIGHUP) is passed on to the relay, and the tap exits with the relay's code, so
 the relay's own shutdown (its workers' groups killed, records written) is what the test sees.
+The signals the tap got and the relay's exit code are logged too (``! `` lines; ``events(log)``).
 ``messages(log)`` reads the log back as (direction, JSON-RPC message) pairs.
 """
 
@@ -16,19 +17,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["install_wiretap", "messages"]
+__all__ = ["install_wiretap", "messages", "events"]
 
 _TAP = r'''#!{python}
 import os, signal, subprocess, sys, threading
 LOG = {log!r}
 child = subprocess.Popen([{relay!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 lock = threading.Lock()
-for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-    signal.signal(signum, lambda n, f: child.send_signal(n))
 
 def note(tag, line):
     with lock, open(LOG, "ab") as fh:
         fh.write(tag + line if line.endswith(b"\n") else tag + line + b"\n")
+
+def forward(signum, frame):
+    note(b"! ", b"signal %d" % signum)
+    child.send_signal(signum)
+
+for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(signum, forward)
 
 def to_relay():
     try:
@@ -53,7 +59,9 @@ try:
         out.flush()
 except (BrokenPipeError, OSError):
     pass
-sys.exit(child.wait())
+code = child.wait()
+note(b"! ", b"relay exit %d" % code)
+sys.exit(code)
 '''
 
 
@@ -81,3 +89,11 @@ def messages(log: Path) -> list[tuple[str, dict[str, Any]]]:
         if isinstance(msg, dict):
             out.append((direction.decode(), msg))
     return out
+
+
+def events(log: Path) -> list[str]:
+    """The tap's own notes: the signals it passed on, the relay's exit code."""
+    try:
+        return [line[2:].decode() for line in log.read_bytes().splitlines() if line.startswith(b"! ")]
+    except FileNotFoundError:
+        return []
