@@ -23,11 +23,16 @@ def _ram_temp_dir() -> None:
     The suite makes thousands of small files (git repos, run records written with fsync, the fake agy's logs):
     on this machine's disk, under load, 5,000 files took 6 s to write in /tmp and 0.4 s in /dev/shm. Set
     before pytest picks its temp root, so tmp_path, every xdist worker and every subprocess (relay, fake
-    agy, git) inherit it. GRAVITY_RELAY_TEST_TMP=disk keeps the default."""
+    agy, git) inherit it. GRAVITY_RELAY_TEST_TMP=disk keeps the default; so does a small /dev/shm (a
+    container's is 64 MiB by default, and a run of the suite leaves ~150 MiB, pytest keeping the last three)."""
     if os.environ.get("TMPDIR") or os.environ.get("GRAVITY_RELAY_TEST_TMP") == "disk" or sys.platform != "linux":
         return
     shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+    try:
+        room = os.statvfs(shm)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= 2 << 30 and os.access(shm, os.W_OK | os.X_OK):
         import tempfile
 
         os.environ["TMPDIR"] = str(shm)
@@ -51,6 +56,8 @@ sys.dont_write_bytecode = False
 # xdist each is one unit of work, so the relay starts once, not once per worker that gets one of its tests.
 # (xdist's xdist_group marks do nothing with pytest 9: --dist loadgroup renames node ids pytest no longer reads.)
 SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.py"})
+# Likewise one unit: files whose tests share a cache worth keeping (test_layout parses the package once).
+ONE_UNIT_FILES = SHARED_RELAY_FILES | {"tests/test_layout.py"}
 
 
 # What a Windows host runs (the CI workflow's windows leg): the files that need no POSIX host. The others drive
@@ -77,11 +84,11 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class OneByOne(LoadScopeScheduling):
-        """xdist's `load`, test by test, but each of SHARED_RELAY_FILES is one unit (handed out first)."""
+        """xdist's `load`, test by test, but each of ONE_UNIT_FILES is one unit (handed out first)."""
 
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
-            return path if path in SHARED_RELAY_FILES else nodeid
+            return path if path in ONE_UNIT_FILES else nodeid
 
     return OneByOne(config, log)
 
