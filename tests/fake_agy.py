@@ -1136,11 +1136,13 @@ class Fake:
         for w in warn if self.launch.get("not_found_warning", True) else []:
             # 1.3.x: stderr, ~1.7 s before init (text mode: `Warning: … not found.` on stdout); then a new
             # conversation runs the prompt without its context (agy-protocol.md §7.2)
+            # Noted before it is printed: the relay stops the fake on this line, and the end record (written by the
+            # signal handler) must already carry it.
+            self.extra_end["conversation_not_found"] = w
             if self.fmt == "text":
                 self.out(f'Warning: conversation "{w}" not found.\n')
             else:
                 self.err(f'warning: conversation "{w}" not found\n')
-            self.extra_end["conversation_not_found"] = w
             time.sleep(float(self.launch.get("not_found_lead", 1.7)))
         self.conversation_id = conv
         self.extra_end["requested_conversation_id"] = requested

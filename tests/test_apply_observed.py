@@ -234,3 +234,32 @@ async def test_apply_says_which_listed_files_it_could_not_write_a_claimed_file_i
     assert not refused and applied["changes"]["files"] == ["src/new.py"], applied
     assert "not applied, its content was not kept (seen by its timestamp only): build/out.txt" in applied["summary"]
     assert not (repo / "build").exists()
+
+
+async def test_apply_of_a_chain_whose_last_run_undid_the_first_writes_nothing_and_blames_nothing(tmp_path, repo):
+    from fake_agy_harness import set_scenario
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "a.txt", "content": "a\n"}, {"op": "write", "path": "b.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy, {"iso": {"isolation": "worktree"}})) as client:
+        first = await _run(client, repo, "iso")
+        set_scenario(agy, success_scenario([{"op": "delete", "path": "a.txt"}]))
+        follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "no a"}))
+        assert follow["status"] == "SUCCESS" and follow["changes"]["files"] == ["a.txt"], follow
+        refused, applied = await _apply(client, follow["run_id"])
+    assert not refused and applied["changes"]["files"] == ["b.txt"], applied  # the chain: b added, a never there
+    assert "not applied" not in applied["summary"]
+    assert not (repo / "a.txt").exists() and (repo / "b.txt").read_text() == "b\n"
+
+
+def test_blob_states_reads_each_blob_once_and_says_none_for_one_git_does_not_have(tmp_path, repo):
+    from functools import partial
+
+    from relay.observe.git import run_git
+    from relay.observe.restore import Before, blob_states
+
+    app = git(repo, "rev-parse", "HEAD:src/app.py").strip()
+    missing = "0123456789abcdef0123456789abcdef01234567"
+    states = blob_states(partial(run_git, repo), [("100644", missing), ("100755", app), ("120000", app)])
+    assert states == [None, Before("file", b"def main():\n    return 1\n", True),
+                      Before("link", b"def main():\n    return 1\n", False)]

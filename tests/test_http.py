@@ -329,7 +329,10 @@ def test_http_session_left_idle_past_the_idle_timeout_is_closed_and_answers_404(
 
 
 @pytest.mark.anyio
-async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancelled_and_exits_0(tmp_path, repo):
+# "twice": SIGINT, then SIGTERM 50 ms later, as Claude Code stops a server; broke: the second signal killed the
+# relay mid-cleanup (the receiver was closed after the first), the record left "running".
+@pytest.mark.parametrize("signals", ["once", "twice"])
+async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancelled_and_exits_0(tmp_path, repo, signals):
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
     with http_relay(relay_env(tmp_path / "data", agy)) as relay:
         answers: list = []
@@ -348,6 +351,9 @@ async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancell
                 while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                     await anyio.sleep(0.05)
                 (run,) = launches(agy)
+                if signals == "twice":
+                    relay.proc.send_signal(signal.SIGINT)
+                    await anyio.sleep(0.05)
                 relay.proc.send_signal(signal.SIGTERM)
                 sent = time.monotonic()
                 while (pid_alive(run["pid"]) or pid_alive(run["grandchild_pid"])) and time.monotonic() - sent < 10:

@@ -731,7 +731,8 @@ async def test_a_crashed_worktree_run_whose_git_file_was_repointed_is_not_observ
     pool = tmp_path / "data" / "worktrees"
 
     def repointed() -> bool:
-        return any(p.read_text().startswith(f"gitdir: {repo}") for p in pool.glob("*/w*/.git") if p.is_file())
+        # Its own .git file names <repo>/.git/worktrees/w0: only the worker's names the user's git dir itself.
+        return any(p.read_text().strip() == f"gitdir: {repo / '.git'}" for p in pool.glob("*/w*/.git") if p.is_file())
 
     await anyio.to_thread.run_sync(lambda: _crash_mid_run(tmp_path, repo, agy, repointed, profiles=profiles,
                                                           profile="iso"))

@@ -31,6 +31,7 @@ from relay.isolate.merge import ApplyConflicts, Entry, changed_entries, three_wa
 from relay.isolate.repo import RepoFacts, repo_facts
 from relay.isolate.trees import run_trees
 from relay.observe.git import GitError
+from relay.observe.patch import split_patch
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, check_run_id, now_iso
 
@@ -102,16 +103,27 @@ def _change(store: RunStore, record: RunRecord, facts: RepoFacts) -> tuple[list[
     return entries, trees.env
 
 
-def _not_applied(record: RunRecord, applied: set[str]) -> str:
-    """The files the run's packet listed that apply did not write, and why (said, never silently dropped)."""
+def _not_applied(store: RunStore, record: RunRecord, applied: set[str]) -> str:
+    """The files the run's packet listed that apply did not write, and why (said, never silently dropped): put
+    back by the policy, or listed without content (by timestamp). A file the run's patch holds is in the trees:
+    when it is not applied, a later run of the chain undid it, and there is nothing to say."""
     violation = record.outcome.violation
     put_back = set(violation.restored) if violation is not None else set()
+    try:
+        patch = store.read_patch(record.run_id)
+    except RelayError:
+        patch = None
+    in_patch = {p for s in split_patch(patch)[1] for p in (s.path, s.old_path)} if patch is not None else None
     left: dict[str, list[str]] = {}
     for change in record.observation.changes:
         if change.path in applied or change.path == ".":
             continue
-        why = ("put back by the run's policy" if change.path in put_back else
-               "its content was not kept (seen by its timestamp only)")
+        if change.path in put_back:
+            why = "put back by the run's policy"
+        elif in_patch is not None and change.path not in in_patch:
+            why = "its content was not kept (seen by its timestamp only)"
+        else:
+            continue
         left.setdefault(why, []).append(change.path)
     return "".join(f"; not applied, {why}: {', '.join(paths[:5])}" + (f" and {len(paths) - 5} more" if len(paths) > 5
                                                                         else "")
@@ -174,7 +186,7 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
                if files else f"nothing to apply: {top} already holds run {run_id}'s change")
     if applied.unchanged and files:
         summary += f"; {len(applied.unchanged)} file(s) already held it"
-    summary += _not_applied(record, {_named(p, facts.prefix) for p in [*applied.written, *applied.unchanged]})
+    summary += _not_applied(store, record, {_named(p, facts.prefix) for p in [*applied.written, *applied.unchanged]})
     return fit_packet(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
                              changes=Changes(count=len(files), files=files, source="git" if files else None)))
 

@@ -381,21 +381,24 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
     # One line on stderr that scripts (and tests) can wait for.
     log.warning("serving MCP over HTTP at %s (token in %s)", url, token_path(settings.data_dir))
     try:
-        async with anyio.create_task_group() as tg:
-            async with sessions.run():
-                served = anyio.Event()
+        # Every platform: SIGTERM/SIGHUP/Ctrl-C, and Ctrl-Break on Windows (core/platform.py). The receiver stays
+        # open until the calls are cancelled and recorded: a second signal meanwhile (Claude Code sends SIGINT,
+        # then SIGTERM) must not take the default action and kill the relay mid-record.
+        with stop_signals() as signals:
+            async with anyio.create_task_group() as tg:
+                async with sessions.run():
+                    served = anyio.Event()
 
-                async def run_web() -> None:
-                    try:
-                        await web.serve(sockets=[sock])
-                    finally:
-                        served.set()
+                    async def run_web() -> None:
+                        try:
+                            await web.serve(sockets=[sock])
+                        finally:
+                            served.set()
 
-                tg.start_soon(run_web)
-                tg.start_soon(retain_in_background, settings)
-                tg.start_soon(track_sessions)
-                # Every platform: SIGTERM/SIGHUP/Ctrl-C, and Ctrl-Break on Windows (core/platform.py).
-                with stop_signals() as signals:
+                    tg.start_soon(run_web)
+                    tg.start_soon(retain_in_background, settings)
+                    tg.start_soon(track_sessions)
+                    # The first stop signal (or the web server's end) ends the wait.
                     async with anyio.create_task_group() as wait:
                         async def on_signal() -> None:
                             async for signum in signals:
@@ -410,19 +413,19 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
 
                         wait.start_soon(on_signal)
                         wait.start_soon(on_web_end)
-                web.should_exit = True  # no new connections while the calls are cancelled
+                    web.should_exit = True  # no new connections while the calls are cancelled
 
-                async def watchdog() -> None:
-                    await anyio.sleep(_STOP_DEADLINE)
-                    log.error("cleanup took over %ss; exiting", _STOP_DEADLINE)
-                    logging.shutdown()  # flush the log, then leave whatever still hangs
-                    os._exit(1)
+                    async def watchdog() -> None:
+                        await anyio.sleep(_STOP_DEADLINE)
+                        log.error("cleanup took over %ss; exiting", _STOP_DEADLINE)
+                        logging.shutdown()  # flush the log, then leave whatever still hangs
+                        os._exit(1)
 
-                tg.start_soon(watchdog)
-            # Leaving sessions.run() cancelled every session: each call stopped its worker and wrote its record.
-            with anyio.move_on_after(_SHUTDOWN_GRACE + 3):
-                await served.wait()
-            tg.cancel_scope.cancel()
+                    tg.start_soon(watchdog)
+                # Leaving sessions.run() cancelled every session: each call stopped its worker and wrote its record.
+                with anyio.move_on_after(_SHUTDOWN_GRACE + 3):
+                    await served.wait()
+                tg.cancel_scope.cancel()
     finally:
         remove_state(settings.data_dir)
         sock.close()

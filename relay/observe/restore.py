@@ -37,10 +37,8 @@ _LINK = "120000"
 
 
 def blob_states(git: Callable[..., bytes], objects: list[tuple[str, str]]) -> list[Before | None]:
-    """What each (mode, blob id) of a tree holds, as a ``Before`` ("file" or "link"), None where git has no such
-    blob; one ``cat-file --batch`` for all. ``git(subcommand, options, input=...)`` runs git where the blobs are
-    (a run's private object store, borrowing the repository's). The one reader of a tree's content: restore
-    (the before of a file) and worktree apply (both sides of the run's change) read through it."""
+    """Each (mode, blob id)'s content as a ``Before`` (None: no such blob), one ``cat-file --batch`` run by ``git``
+    where the blobs are: the one reader of a tree's files (restore's before, both sides of worktree apply)."""
     if not objects:
         return []
     out = git("cat-file", ["--batch"], input="".join(f"{oid}\n" for _, oid in objects).encode("ascii"))
@@ -48,14 +46,11 @@ def blob_states(git: Callable[..., bytes], objects: list[tuple[str, str]]) -> li
     pos = 0
     for mode, _ in objects:
         end = out.find(b"\n", pos)
-        header = out[pos:end].split(b" ")
-        pos = end + 1
-        if len(header) != 3:  # "<oid> missing"
-            states.append(None)
-            continue
-        size = int(header[2])
-        states.append(Before("link" if mode == _LINK else "file", out[pos : pos + size], mode == "100755"))
-        pos += size + 1
+        header, pos = out[pos:end].split(b" "), end + 1
+        size = int(header[2]) if len(header) == 3 else -1  # "<oid> missing": no content follows
+        states.append(Before("link" if mode == _LINK else "file", out[pos : pos + size], mode == "100755")
+                      if size >= 0 else None)
+        pos += size + 1 if size >= 0 else 0
     return states
 
 

@@ -80,3 +80,69 @@ def test_dialogue_calls_execute_then_continue_with_the_run_id_then_answers() -> 
 def test_dialogue_says_so_when_the_relay_tools_are_not_offered() -> None:
     step = Delegation("/w").next(["exec_command"], [])
     assert isinstance(step, Say) and "not offered" in step.text
+
+
+# ---------------------------------------------------------------------------- the wire tap and the notices
+
+
+_ECHO_RELAY = """#!{python}
+import json, signal, sys
+signal.signal(signal.SIGTERM, lambda n, f: sys.exit(3))
+for line in sys.stdin:
+    request = json.loads(line)
+    print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": {{"echo": request["method"]}}}}), flush=True)
+"""
+
+
+def _tapped(tmp_path):
+    import subprocess
+    import sys
+
+    from .wiretap import install_wiretap
+
+    relay = tmp_path / "relay"
+    relay.write_text(_ECHO_RELAY.format(python=sys.executable))
+    relay.chmod(0o755)
+    log = tmp_path / "wire.log"
+    tap = install_wiretap(tmp_path / "tap", log, relay)
+    proc = subprocess.Popen([str(tap), "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    proc.stdin.write((json.dumps(request) + "\n").encode())
+    proc.stdin.flush()
+    answer = json.loads(proc.stdout.readline())  # a round trip: the relay is up, its handler set
+    return proc, log, request, answer
+
+
+def test_wiretap_passes_lines_both_ways_and_logs_them_and_the_exit(tmp_path):
+    from .wiretap import events, messages
+
+    proc, log, request, answer = _tapped(tmp_path)
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+    assert answer == {"jsonrpc": "2.0", "id": 1, "result": {"echo": "tools/list"}}
+    assert messages(log) == [(">", request), ("<", answer)]
+    assert events(log) == ["relay exit 0"]
+
+
+def test_wiretap_passes_a_signal_on_and_exits_with_the_relay(tmp_path):
+    import signal
+
+    from .wiretap import events
+
+    proc, log, _, _ = _tapped(tmp_path)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 3
+    proc.stdin.close()
+    assert events(log) == [f"signal {int(signal.SIGTERM)}", "relay exit 3"]
+
+
+def test_task_notifications_are_read_from_the_user_text_blocks():
+    from .fakemodel import Recorded
+    from .interactive import task_notifications
+
+    notice = "<system-reminder>\n<task-notification>\n<status>completed</status>\n<result>{}</result>"
+    body = {"messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": [{"type": "text", "text": "<task-notification>"}]},
+                         {"role": "user", "content": [{"type": "text", "text": notice}]}]}
+    recorded = Recorded("POST", "/v1/messages", {}, json.dumps(body).encode())
+    assert task_notifications([recorded, recorded]) == [notice]  # once, whatever repeats it; users' only

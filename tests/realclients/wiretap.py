@@ -23,7 +23,7 @@ _TAP = r'''#!{python}
 import os, signal, subprocess, sys, threading
 LOG = {log!r}
 child = subprocess.Popen([{relay!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-lock = threading.Lock()
+lock = threading.RLock()  # re-entrant: the signal handler notes from the main thread, maybe inside note()
 
 def note(tag, line):
     with lock, open(LOG, "ab") as fh:
@@ -61,7 +61,12 @@ except (BrokenPipeError, OSError):
     pass
 code = child.wait()
 note(b"! ", b"relay exit %d" % code)
-sys.exit(code)
+try:
+    out.flush()
+except (BrokenPipeError, OSError, ValueError):
+    pass
+# os._exit: the stdin thread may still be blocked in a read, and a normal exit then aborts (SIGABRT) on its lock.
+os._exit(code if code >= 0 else 128 - code)
 '''
 
 
