@@ -328,7 +328,7 @@ def repo_head(repo: Repo) -> str | None:
         return None
 
 
-def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
+def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> None:
     """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree."""
     if after and not (repo.no_git or repo.before_root):
         raise GitError("the before tree was not written")
@@ -337,7 +337,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
         repo.pending = []  # the after index starts again from the before one
         _after_index(snapshot_dir, repo)
     if repo.git_dir is not None or repo.no_git:
-        _scan_walked(snapshot_dir, repo, after=after, since_s=since_s)
+        _scan_walked(snapshot_dir, repo, after=after)
         return
     dirty, untracked, ignored, gitlinks, unmerged = _status(snapshot_dir, repo, index)
     # An untracked nested repository is one folded "? dir/" entry (git never looks inside): it gets a private index of its own.
@@ -359,7 +359,6 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
         big: dict[str, tuple[int, int, int, int]] = {}
         _update(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
         repo.big = big
-        _index_pass(snapshot_dir, repo, since_s)
     else:
         # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
@@ -377,7 +376,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
     for path, sub in list(repo.subs.items()):
         if sub is not None:
             try:
-                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored, since_s=since_s)
+                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored)
             except (GitError, OSError):
                 if not after:  # a submodule git cannot read is folded, as one the snapshot does not scan
                     repo.subs[path] = None
@@ -541,7 +540,7 @@ def walk_tree(workspace: str, *, limit: int | None = None) -> list[str]:
     return found
 
 
-def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0) -> None:
+def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
     index = "after" if after else "before"
     walked = walk_tree(repo.root)
     if repo.no_git:
@@ -560,7 +559,6 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0
         repo.after_big, repo.after = big, "index"
     else:
         repo.big = big
-        _index_pass(snapshot_dir, repo, since_s)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -587,7 +585,6 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
-    since_s = (started_ns - CLOCK_SLACK_NS) // 10**9
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
     os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
@@ -599,7 +596,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         root, prefix, index, objects, head, config, sha256 = _toplevel(ws)
         repo = Repo(root=root, prefix=prefix, objects=objects, config=config, head=head, sha256=sha256)
         _copy_index(index, os.path.join(snapshot_dir, "r.before.index"), missing_ok=True)
-        _scan(snapshot_dir, repo, after=False, since_s=since_s)
+        _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
     except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
@@ -614,7 +611,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
                     raise
                 repo = Repo(root=str(ws), no_git=True)
                 git_note = "git is not installed: files are compared by size and time, without their lines"
-            _scan(snapshot_dir, repo, after=False, since_s=since_s)
+            _scan(snapshot_dir, repo, after=False)
             snap.source, snap.repo = "tree", repo
             snap.note = git_note
         except (TooManyFiles, GitError, OSError) as exc2:
@@ -642,6 +639,8 @@ def _write_trees(snapshot: Snapshot) -> bool:
     unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
     for repo in unwritten:
         try:
+            if repo.links is None:  # its entries whose stat could lie smudged before a look copies the index
+                _index_pass(snapshot.dir, repo, (snapshot.started_ns - CLOCK_SLACK_NS) // 10**9)
             _write_before(snapshot.dir, repo)
         except (GitError, OSError):
             if not repo.depth:
