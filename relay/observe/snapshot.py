@@ -27,6 +27,7 @@ inode (``Repo.big``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import errno
 import hashlib
 import os
@@ -88,6 +89,7 @@ _READ_FROM_TREE_MAX = 64
 # core.bigFileThreshold): a thousand edited files cost one file on disk, not a thousand (a few loose ones cost
 # less than a pack, its index and their renames, which a disk busy writing can hold up for tens of ms).
 PACKED, PACKED_FROM = (("core.bigFileThreshold", "1"), ("core.compression", "1")), 64
+_TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")  # see take_snapshot
 # The kernel stamps files with a coarse clock that may lag time.time_ns() by a tick or two.
 CLOCK_SLACK_NS = 100_000_000
 
@@ -628,23 +630,25 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     if snap.source != "report":
         _save(snap)
         # The before trees are written while the worker starts: the content is captured, git only reads the index.
-        snap.trees_job = _TREE_WRITER.submit(_write_trees, snap)
+        snap.trees_job = _TREE_WRITER.submit(_background_trees, snap)
     return snap
 
 
-_TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")
+def _background_trees(snapshot: Snapshot) -> list[Repo]:
+    _write_trees(snapshot, repos := copy.deepcopy(snapshot.repos()))  # a copy: the snapshot changes when joined
+    return repos
 
 
-def _write_trees(snapshot: Snapshot) -> bool:
-    unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
+def _write_trees(snapshot: Snapshot, repos: list[Repo] | None = None) -> bool:
+    unwritten = [r for r in repos or snapshot.repos() if not r.before_root and not r.no_git]
     for repo in unwritten:
         try:
             if repo.links is None:  # its entries whose stat could lie smudged before a look copies the index
                 _index_pass(snapshot.dir, repo, (snapshot.started_ns - CLOCK_SLACK_NS) // 10**9)
             _write_before(snapshot.dir, repo)
         except (GitError, OSError):
-            if not repo.depth:
-                raise  # a sub-repository's look says it (its changes are reported from the parent's view)
+            if not repo.depth:  # a sub-repository's look says it (its changes reported from the parent's view)
+                raise
     return bool(unwritten)
 
 
@@ -652,7 +656,8 @@ def _joined(snapshot: Snapshot) -> bool:
     """Wait for the before trees written in the background; whether there was such a job (its trees to be saved)."""
     job, snapshot.trees_job = snapshot.trees_job, None
     with contextlib.suppress(Exception):
-        job and job.result()
+        for repo, done in zip(snapshot.repos(), job.result() if job else []):
+            repo.before, repo.before_root, repo.links = done.before, done.before_root, done.links
     return job is not None
 
 
