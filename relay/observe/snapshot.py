@@ -27,6 +27,7 @@ inode (``Repo.big``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import errno
 import hashlib
 import os
@@ -88,6 +89,7 @@ _READ_FROM_TREE_MAX = 64
 # core.bigFileThreshold): a thousand edited files cost one file on disk, not a thousand (a few loose ones cost
 # less than a pack, its index and their renames, which a disk busy writing can hold up for tens of ms).
 PACKED, PACKED_FROM = (("core.bigFileThreshold", "1"), ("core.compression", "1")), 64
+_TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")  # see take_snapshot
 # The kernel stamps files with a coarse clock that may lag time.time_ns() by a tick or two.
 CLOCK_SLACK_NS = 100_000_000
 
@@ -328,7 +330,7 @@ def repo_head(repo: Repo) -> str | None:
         return None
 
 
-def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, since_s: int = 0) -> None:
+def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> None:
     """One pass over ``repo`` and its sub-repositories: the private index brought to the work tree."""
     if after and not (repo.no_git or repo.before_root):
         raise GitError("the before tree was not written")
@@ -337,7 +339,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
         repo.pending = []  # the after index starts again from the before one
         _after_index(snapshot_dir, repo)
     if repo.git_dir is not None or repo.no_git:
-        _scan_walked(snapshot_dir, repo, after=after, since_s=since_s)
+        _scan_walked(snapshot_dir, repo, after=after)
         return
     dirty, untracked, ignored, gitlinks, unmerged = _status(snapshot_dir, repo, index)
     # An untracked nested repository is one folded "? dir/" entry (git never looks inside): it gets a private index of its own.
@@ -359,7 +361,6 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
         big: dict[str, tuple[int, int, int, int]] = {}
         _update(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
         repo.big = big
-        _index_pass(snapshot_dir, repo, since_s)
     else:
         # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
         repo.new_ignored = [p for p in ignored if p not in repo.big]
@@ -377,7 +378,7 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None, sinc
     for path, sub in list(repo.subs.items()):
         if sub is not None:
             try:
-                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored, since_s=since_s)
+                _scan(snapshot_dir, sub, after=after, list_ignored=list_ignored)
             except (GitError, OSError):
                 if not after:  # a submodule git cannot read is folded, as one the snapshot does not scan
                     repo.subs[path] = None
@@ -541,7 +542,7 @@ def walk_tree(workspace: str, *, limit: int | None = None) -> list[str]:
     return found
 
 
-def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0) -> None:
+def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
     index = "after" if after else "before"
     walked = walk_tree(repo.root)
     if repo.no_git:
@@ -560,7 +561,6 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool, since_s: int = 0
         repo.after_big, repo.after = big, "index"
     else:
         repo.big = big
-        _index_pass(snapshot_dir, repo, since_s)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -587,7 +587,6 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git if it is a repository, else a private git dir over a walk, else nothing."""
     started = time.perf_counter()
     started_ns = time.time_ns()
-    since_s = (started_ns - CLOCK_SLACK_NS) // 10**9
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
     os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
@@ -599,7 +598,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         root, prefix, index, objects, head, config, sha256 = _toplevel(ws)
         repo = Repo(root=root, prefix=prefix, objects=objects, config=config, head=head, sha256=sha256)
         _copy_index(index, os.path.join(snapshot_dir, "r.before.index"), missing_ok=True)
-        _scan(snapshot_dir, repo, after=False, since_s=since_s)
+        _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
     except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
@@ -614,7 +613,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
                     raise
                 repo = Repo(root=str(ws), no_git=True)
                 git_note = "git is not installed: files are compared by size and time, without their lines"
-            _scan(snapshot_dir, repo, after=False, since_s=since_s)
+            _scan(snapshot_dir, repo, after=False)
             snap.source, snap.repo = "tree", repo
             snap.note = git_note
         except (TooManyFiles, GitError, OSError) as exc2:
@@ -631,21 +630,25 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     if snap.source != "report":
         _save(snap)
         # The before trees are written while the worker starts: the content is captured, git only reads the index.
-        snap.trees_job = _TREE_WRITER.submit(_write_trees, snap)
+        snap.trees_job = _TREE_WRITER.submit(_background_trees, snap)
     return snap
 
 
-_TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")
+def _background_trees(snapshot: Snapshot) -> list[Repo]:
+    _write_trees(snapshot, repos := copy.deepcopy(snapshot.repos()))  # a copy: the snapshot changes when joined
+    return repos
 
 
-def _write_trees(snapshot: Snapshot) -> bool:
-    unwritten = [r for r in snapshot.repos() if not r.before_root and not r.no_git]
+def _write_trees(snapshot: Snapshot, repos: list[Repo] | None = None) -> bool:
+    unwritten = [r for r in repos or snapshot.repos() if not r.before_root and not r.no_git]
     for repo in unwritten:
         try:
+            if repo.links is None:  # its entries whose stat could lie smudged before a look copies the index
+                _index_pass(snapshot.dir, repo, (snapshot.started_ns - CLOCK_SLACK_NS) // 10**9)
             _write_before(snapshot.dir, repo)
         except (GitError, OSError):
-            if not repo.depth:
-                raise  # a sub-repository's look says it (its changes are reported from the parent's view)
+            if not repo.depth:  # a sub-repository's look says it (its changes reported from the parent's view)
+                raise
     return bool(unwritten)
 
 
@@ -653,7 +656,8 @@ def _joined(snapshot: Snapshot) -> bool:
     """Wait for the before trees written in the background; whether there was such a job (its trees to be saved)."""
     job, snapshot.trees_job = snapshot.trees_job, None
     with contextlib.suppress(Exception):
-        job and job.result()
+        for repo, done in zip(snapshot.repos(), job.result() if job else []):
+            repo.before, repo.before_root, repo.links = done.before, done.before_root, done.links
     return job is not None
 
 
