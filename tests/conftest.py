@@ -40,6 +40,13 @@ def _ram_temp_dir() -> None:
 
 
 _ram_temp_dir()
+# This pytest run's token: set once by the controller (xdist workers inherit it), baked into every fake agy
+# install (fake_agy_harness.RUN_ENV), so a fake left running by this run is found by it and by nothing else.
+RUN_TOKEN_ENV = "GRAVITY_RELAY_TEST_RUN"
+if not os.environ.get(RUN_TOKEN_ENV):
+    import uuid
+
+    os.environ[RUN_TOKEN_ENV] = uuid.uuid4().hex
 # Real agy outputs, copied byte for byte from shared/agy-captures.
 CAPTURES = TESTS / "fixtures" / "agy-captures"
 if str(TESTS) not in sys.path:
@@ -91,6 +98,84 @@ def pytest_xdist_make_scheduler(config, log):
             return path if path in ONE_UNIT_FILES else nodeid
 
     return OneByOne(config, log)
+
+
+def _orphans_named(found) -> str:
+    return "; ".join(f"pid {proc.pid} ({' '.join(_cmdline(proc))[:80]}) from {test}" for proc, test in found)
+
+
+def _cmdline(proc) -> list[str]:
+    try:
+        return proc.cmdline()
+    except Exception:  # noqa: BLE001 - gone meanwhile
+        return ["?"]
+
+
+def _settle(find, seconds: float) -> list:
+    """What ``find()`` still returns after up to ``seconds`` (a relay may be in its stop grace right now)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while (found := find()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_fake_agy_left_by_the_test():
+    """A fake agy (or a process it started) still alive after its test is an orphan: the test fails at teardown
+    naming it, and it is killed. Cheap: only the fakes this test installed, by the pids their launch logs name."""
+    from fake_agy_harness import INSTALLED, fakes_alive
+
+    first = len(INSTALLED)
+    yield
+    mine = INSTALLED[first:]
+    if not mine:
+        return
+    left = _settle(lambda: [p for state in mine for p in fakes_alive(state)], 10.0)
+    if left:
+        for proc in left:
+            try:
+                proc.kill()
+            except Exception:  # noqa: BLE001 - gone meanwhile
+                pass
+        pytest.fail(f"fake agy process(es) left running by this test (now killed): "
+                    f"{_orphans_named([(p, 'this test') for p in left])}", pytrace=False)
+
+
+def _left_by_this_run(worker: str | None) -> list:
+    from fake_agy_harness import run_fakes
+
+    found = _settle(lambda: run_fakes(os.environ[RUN_TOKEN_ENV], worker), 5.0)
+    for proc, _test in found:
+        try:
+            proc.kill()
+        except Exception:  # noqa: BLE001 - gone meanwhile
+            pass
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_fake_agy_left_by_the_session():
+    """The sweep behind the per-test check: at the end of this (xdist worker's) session, every process that
+    carries this run's token and this worker's name is an orphan (one not in a launch log: killed before it
+    wrote one). Reported as an error naming the test that installed it, then killed."""
+    yield
+    found = _left_by_this_run(os.environ.get("PYTEST_XDIST_WORKER", "main"))
+    if found:
+        pytest.fail(f"fake agy process(es) left running by this run (now killed): {_orphans_named(found)}",
+                    pytrace=False)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The controller's last look (under xdist): a fake of a worker that died, or one the workers missed."""
+    if hasattr(session.config, "workerinput"):
+        return
+    found = _left_by_this_run(None)
+    if found:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        sys.stderr.write(f"\nERROR: fake agy process(es) left running by this run (now killed): "
+                         f"{_orphans_named(found)}\n")
 
 
 @pytest.fixture

@@ -33,6 +33,8 @@ __all__ = [
     "make_report",
     "pid_alive",
     "read_capture",
+    "fakes_alive",
+    "kill_fakes",
 ]
 
 FAKE_AGY = Path(__file__).resolve().with_name("fake_agy.py")
@@ -94,6 +96,19 @@ _LAUNCHER = (f"import sys; sys.path.insert(0, {str(FAKE_AGY.parent)!r}); import 
              "sys.exit(fake_agy.main())")
 
 
+# Every fake (and whatever it starts) carries these, baked into its wrapper because the relay hands its worker an
+# allow-listed environment: the pytest run's token (conftest.RUN_TOKEN_ENV, set once by the controller and
+# inherited by every xdist worker), the xdist worker and the test that installed it. tests/conftest.py finds a
+# fake left running by them, names its test and kills it; nothing else on the machine carries this run's token.
+RUN_ENV, WORKER_ENV, TEST_ENV = "FAKE_AGY_RUN", "FAKE_AGY_WORKER", "FAKE_AGY_TEST"
+# The state dirs installed in this process, in order (the per-test check looks at the ones its test added).
+INSTALLED: list[Path] = []
+
+
+def _current_test() -> str:
+    return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0] or "outside a test"
+
+
 def install_fake_agy(directory: Path, scenario: dict) -> Path:
     """Write ``scenario.json`` and an executable ``agy`` wrapper in ``directory``; return the wrapper."""
     directory = Path(directory).resolve()
@@ -107,11 +122,16 @@ def install_fake_agy(directory: Path, scenario: dict) -> Path:
         "#!/bin/sh\n"
         f"FAKE_AGY_SCENARIO={shlex.quote(str(scen))}\n"
         f"FAKE_AGY_STATE={shlex.quote(str(state))}\n"
-        "export FAKE_AGY_SCENARIO FAKE_AGY_STATE\n"
+        f"{RUN_ENV}={shlex.quote(os.environ.get('GRAVITY_RELAY_TEST_RUN', ''))}\n"
+        f"{WORKER_ENV}={shlex.quote(os.environ.get('PYTEST_XDIST_WORKER', 'main'))}\n"
+        f"{TEST_ENV}={shlex.quote(_current_test())}\n"
+        f"export FAKE_AGY_SCENARIO FAKE_AGY_STATE {RUN_ENV} {WORKER_ENV} {TEST_ENV}\n"
         f"exec {shlex.quote(sys.executable)} -I -S -X utf8 -c {shlex.quote(_LAUNCHER)} \"$@\"\n",
         encoding="utf-8",
     )
     wrapper.chmod(0o755)
+    if state not in INSTALLED:
+        INSTALLED.append(state)
     return wrapper
 
 
@@ -252,6 +272,73 @@ def pid_alive(pid: int) -> bool:
         return False
     except psutil.AccessDenied:
         return True
+
+
+def _env_of(proc) -> dict[str, str]:
+    import psutil
+
+    try:
+        return proc.environ()
+    except (psutil.Error, OSError):
+        return {}
+
+
+def fakes_alive(agy_path: Path) -> list:
+    """The live processes of this fake install (the fake and whatever it started), found by the state dir baked
+    into their environment; a pid from its launch log is trusted only when its environment names this install.
+    Cheap: only the pids its launch log names, and their children."""
+    import psutil
+
+    agy_path = Path(agy_path)
+    state = str(agy_path if agy_path.name == STATE_DIR else state_dir(agy_path))
+    path = Path(state) / "launches.jsonl"
+    pids: set[int] = set()
+    if path.exists():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            pids.update(p for p in (rec.get("pid"), rec.get("grandchild_pid")) if isinstance(p, int))
+    found: dict[int, psutil.Process] = {}
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            family = [proc, *proc.children(recursive=True)]
+        except psutil.Error:
+            continue
+        for member in family:
+            if member.pid not in found and _env_of(member).get("FAKE_AGY_STATE") == state and pid_alive(member.pid):
+                found[member.pid] = member
+    return list(found.values())
+
+
+def kill_fakes(agy_path: Path) -> list[int]:
+    """SIGKILL what ``fakes_alive`` finds (a test's own teardown: whatever became of its relay); the pids killed."""
+    import psutil
+
+    killed = []
+    for proc in fakes_alive(agy_path):
+        try:
+            proc.kill()
+            killed.append(proc.pid)
+        except psutil.Error:
+            pass
+    return killed
+
+
+def run_fakes(run_token: str, worker: str | None = None) -> list:
+    """Every live process carrying this pytest run's token (of one xdist worker when ``worker`` is given):
+    a scan of the machine's processes, for the end of a session."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter():
+        env = _env_of(proc)
+        if run_token and env.get(RUN_ENV) == run_token and (worker is None or env.get(WORKER_ENV) == worker) \
+                and pid_alive(proc.pid):
+            found.append((proc, env.get(TEST_ENV, "?")))
+    return found
 
 
 # --------------------------------------------------------------------------- agy-protocol.md §6, by name

@@ -17,7 +17,7 @@ import anyio
 import pytest
 
 from conftest import payload, relay_env
-from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import install_fake_agy, kill_fakes, launches, pid_alive, scenario, success_scenario, wait_for_launches
 from http_harness import http_client, http_relay, raw_post, raw_request
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
@@ -334,6 +334,13 @@ def test_http_session_left_idle_past_the_idle_timeout_is_closed_and_answers_404(
 @pytest.mark.parametrize("signals", ["once", "twice"])
 async def test_http_relay_sigterm_mid_run_kills_the_worker_group_records_cancelled_and_exits_0(tmp_path, repo, signals):
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
+    try:
+        await _sigterm_mid_run(tmp_path, repo, agy, signals)
+    finally:
+        kill_fakes(agy)  # after http_relay's exit (SIGTERM, then SIGKILL): a killed relay stops nothing
+
+
+async def _sigterm_mid_run(tmp_path, repo, agy, signals) -> None:
     with http_relay(relay_env(tmp_path / "data", agy)) as relay:
         answers: list = []
 

@@ -18,7 +18,8 @@ import pytest
 from mcp import Client
 
 from conftest import assert_grouping, git, payload, relay_command, relay_env
-from fake_agy_harness import install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import (fakes_alive, install_fake_agy, kill_fakes, launches, pid_alive, scenario, success_scenario,
+                              wait_for_launches)
 from relay.observe.patch import split_patch
 
 pytestmark = pytest.mark.anyio
@@ -303,6 +304,16 @@ def _raw_relay(env: dict[str, str]) -> subprocess.Popen:
     return proc
 
 
+def _kill_relay_then_its_fakes(proc: subprocess.Popen, agy: Path) -> None:
+    """A test's teardown when its relay did not stop as it should (a failed wait, a timeout under load): SIGKILL
+    the relay, which then cannot stop its worker, and kill that worker by its install's marker (the state dir in
+    its environment), so a failed run leaves no fake agy (and grandchild) sleeping for an hour."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(timeout=10)
+        kill_fakes(agy)
+
+
 def send(proc: subprocess.Popen, obj: dict) -> None:
     proc.stdin.write((json.dumps(obj) + "\n").encode())
     proc.stdin.flush()
@@ -404,8 +415,7 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        _kill_relay_then_its_fakes(proc, agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"])
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
@@ -432,8 +442,7 @@ async def test_sigint_then_sigterm_mid_run_still_records_cancelled(tmp_path, rep
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        _kill_relay_then_its_fakes(proc, agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"])
     (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
@@ -635,6 +644,11 @@ def _crash_mid_run(tmp_path: Path, repo: Path, agy: Path, done, *, profiles: str
         assert done(), "the worker's edits never appeared"
         a.kill()
         a.wait(timeout=5)
+    except BaseException:
+        # The crash did not happen as planned, so no restarted relay will recover (and reap) the worker: do it here.
+        _kill_relay_then_its_fakes(a, agy)
+        kill_fakes(agy)
+        raise
     finally:
         if a.poll() is None:
             a.kill()
@@ -666,6 +680,7 @@ async def test_a_crashed_runs_new_ignored_secrets_are_listed_after_recovery_as_a
     store = RunStore(tmp_path / "data" / "runs")
     async with memory_relay(relay_env(tmp_path / "data", agy)):
         pass  # a restarted relay recovers the dead one's run first (mcp_server.build_relay)
+    assert not fakes_alive(agy), "the restart's recovery left the crashed run's worker running"
     (run_id,) = store.iter_ids()
     record = store.read(run_id)
     assert record.outcome.status.value == "INTERRUPTED"
@@ -697,6 +712,7 @@ async def test_a_relay_killed_mid_worktree_run_leaves_a_run_that_diffs_applies_a
         tmp_path, repo, agy, lambda: any(pool.glob("*/w*/src/new.py")), profiles=profiles, profile="iso"))
     env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles)
     async with memory_relay(env) as client:  # the restart: the dead relay's run is recovered first
+        assert not fakes_alive(agy), "the restart's recovery left the crashed run's worker running"
         (run_id,) = RunStore(tmp_path / "data" / "runs").iter_ids()
         diff = await anyio.to_thread.run_sync(cli_main, ["runs", "diff", run_id], env)
         shown = [line.strip()[3:].split(" lines")[0] for line in diff.stdout.splitlines() if line.strip().startswith("## ")]
@@ -738,7 +754,8 @@ async def test_a_crashed_worktree_run_whose_git_file_was_repointed_is_not_observ
                                                           profile="iso"))
     env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles)
     store = RunStore(tmp_path / "data" / "runs")
-    async with memory_relay(env) as client:
+    async with memory_relay(env) as client:  # the restart recovers the crashed run and reaps its worker
+        assert not fakes_alive(agy), "the restart's recovery left the crashed run's worker running"
         (run_id,) = store.iter_ids()
         answer = await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True})
     record = store.read(run_id)
