@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -115,11 +116,10 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
             env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float = GIT_TIMEOUT_SECONDS) -> bytes:
     """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
 
-    ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files
-    for --no-index) must not start with ``-`` so they can never be read as an option;
-    ``paths`` always follow ``--``. Raises GitError on a missing git, a timeout, or an exit
-    code outside ``ok_codes``. ``input`` feeds stdin (``cat-file --batch``); otherwise
-    stdin is closed so git can never wait on it.
+    ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files for --no-index)
+    must not start with ``-`` so they can never be read as an option; ``paths`` always follow ``--``. Raises
+    GitError on a missing git, a timeout, or an exit code outside ``ok_codes``. ``input`` feeds stdin
+    (``cat-file --batch``); otherwise stdin is closed so git can never wait on it.
     """
     for value in values:
         if not value or value.startswith("-"):
@@ -131,26 +131,27 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
     if paths is not None:
         argv += ["--", *paths]
     _log.debug("spawn %s", argv[:40])
+    killed: list[bool] = []
     try:
-        proc = subprocess.run(
-            argv,
-            input=input,
-            stdin=None if input is not None else subprocess.DEVNULL,
-            capture_output=True,
-            env=git_env() if env is None else dict(env),
-            timeout=timeout,
-            check=False,
-        )
+        with subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env() if env is None else dict(env)) as proc:
+            # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
+            timer = threading.Timer(timeout, lambda: killed.append(True) or proc.kill())
+            timer.start()
+            try:
+                stdout, stderr = proc.communicate(input)
+            finally:
+                timer.cancel()
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {subcommand} took longer than {timeout:.0f}s") from None
     except OSError as exc:
         raise GitError(f"git {subcommand} could not start: {exc.strerror or exc}") from None
+    if killed:
+        raise GitError(f"git {subcommand} took longer than {timeout:.0f}s")
     if proc.returncode not in ok_codes:
-        tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        tail = stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git {subcommand} exited {proc.returncode}: {tail[-1] if tail else 'no message'}"[:300])
-    return proc.stdout
+    return stdout
 
 
 def z_records(out: bytes, followers: Callable[[bytes], int]) -> Iterator[tuple[bytes, list[bytes]]]:
