@@ -21,7 +21,7 @@ from typing import Any
 
 import psutil
 
-from fake_agy_harness import launches
+from fake_agy_harness import install_fake_agy, launches, success_scenario
 
 from .clients import DRIVERS, PROMPT
 from .dialogue import Delegation
@@ -218,3 +218,13 @@ def task_notifications(requests: list[Recorded]) -> list[str]:
                 if "<task-notification>" in text and text not in found:
                     found.append(text)
     return found
+
+
+def gated_session(client: str, tmp_path: Path, workspace: Path, edits: list[dict]) -> Interactive:
+    """``client`` in a terminal whose relay confirms trusted runs with a person (a ``confirm_trusted: "human"``
+    profile) and whose model asks for one trusted run of ``edits``."""
+    agy = install_fake_agy(tmp_path / "agy", success_scenario(edits))
+    profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": "human"}}
+    return Interactive(client, tmp_path / "run", agy, workspace,
+                       dialogue=Delegation(str(workspace), feedback=None, profile="gated"),
+                       relay_env={"GRAVITY_RELAY_PROFILES": json.dumps(profiles)})

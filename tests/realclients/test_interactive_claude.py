@@ -17,11 +17,10 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo
-from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scenario, success_scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, pid_alive, scenario
 
-from .dialogue import Delegation
 from .install import skip_reason
-from .interactive import Interactive, task_notifications
+from .interactive import Interactive, gated_session, task_notifications
 from .session import packet_bytes
 from .terminal import tmux_missing
 from .wiretap import events
@@ -139,7 +138,7 @@ def test_claude_code_interactive_exit_with_a_running_task_leaves_no_process(tmp_
         c.terminal.press("Enter")
         c.terminal.wait_for("Exit and stop tasks", 15, "Claude Code's question about the running task")
         c.terminal.press_until("Enter", lambda s: "Exit and stop tasks" not in s, "the question answered")
-        c.terminal.wait_for("Pane is dead", 30, "Claude Code exited")
+        c.terminal.wait_for(lambda s: "Pane is dead" in s or c.terminal.dead(), 30, "Claude Code exited")
         gone = _wait_gone(run["pid"], run["grandchild_pid"], seconds=15)
         deadline = time.monotonic() + 20  # the relay finishing its record after the client left
         while (left := _session_left(c)) and time.monotonic() < deadline:
@@ -184,11 +183,7 @@ FIELD = "Run this trusted agy run?"
 
 
 def _gated(tmp_path: Path, workspace: Path) -> Interactive:
-    agy = install_fake_agy(tmp_path / "agy", success_scenario(EDITS))
-    profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": "human"}}
-    return Interactive("claude", tmp_path / "run", agy, workspace,
-                             dialogue=Delegation(str(workspace), feedback=None, profile="gated"),
-                             relay_env={"GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
+    return gated_session("claude", tmp_path, workspace, EDITS)
 
 
 def _form(c: Interactive) -> str:

@@ -8,18 +8,15 @@ Tasks extension: the confirmed call is answered with the packet itself.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import make_repo
-from fake_agy_harness import install_fake_agy, success_scenario
 
-from .dialogue import Delegation
 from .install import skip_reason
-from .interactive import Interactive
+from .interactive import Interactive, gated_session
 from .session import packet_bytes
 from .terminal import tmux_missing
 
@@ -37,11 +34,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def _gated(tmp_path: Path, workspace: Path) -> Interactive:
-    agy = install_fake_agy(tmp_path / "agy", success_scenario(EDITS))
-    profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": "human"}}
-    return Interactive("codex", tmp_path / "run", agy, workspace,
-                       dialogue=Delegation(str(workspace), feedback=None, profile="gated"),
-                       relay_env={"GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
+    return gated_session("codex", tmp_path, workspace, EDITS)
 
 
 def _form(c: Interactive) -> None:
