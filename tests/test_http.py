@@ -17,7 +17,7 @@ import anyio
 import pytest
 
 from conftest import payload, relay_env
-from fake_agy_harness import install_fake_agy, kill_fakes, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import install_fake_agy, kill_fakes, launches, pid_alive, scenario, wait_for_launches
 from http_harness import http_client, http_relay, raw_post, raw_request
 
 EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]

@@ -15,7 +15,6 @@ import os
 import stat as stat_mod
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import NamedTuple
 
 from relay.observe.git import GitError

@@ -8,7 +8,6 @@ against the relay's own format before it is ever joined to a path.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import re
 import secrets
 import stat
