@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -91,8 +93,10 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
           f"{len(notices[0].encode())} B of notification for a {len(packet)} B packet; {seconds:.1f}s in all")
 
 
-def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path, workspace: Path) -> None:
-    began = time.monotonic()
+@contextmanager
+def _hanging_task(tmp_path: Path, workspace: Path) -> Iterator[tuple[Interactive, str, dict]]:
+    """Claude Code in a terminal whose delegated call became a task; its worker hangs with a grandchild.
+    Yields the session, the task's id (the run id) and the worker's launch record."""
     agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
     with Interactive("claude", tmp_path / "run", agy, workspace) as c:
         c.ask()
@@ -100,6 +104,12 @@ def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path
         c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
                     "the hanging worker and its grandchild started")
         (run,) = c.agy_launches()
+        yield c, run_id, run
+
+
+def test_claude_code_interactive_stops_a_task_from_its_task_panel(tmp_path: Path, workspace: Path) -> None:
+    began = time.monotonic()
+    with _hanging_task(tmp_path, workspace) as (c, run_id, run):
         # The person opens the background tasks (↓, Enter) and stops this one (x), as the panel says.
         c.terminal.wait_for("↓ to manage", 30, "the background-task hint")
         c.terminal.press("Down")
@@ -125,13 +135,7 @@ def test_claude_code_interactive_exit_with_a_running_task_leaves_no_process(tmp_
     # The person leaves Claude Code while a run runs and picks "Exit and stop tasks": the worker group must go
     # with the session, and the record must say how the run ended (never "running" forever).
     began = time.monotonic()
-    agy = install_fake_agy(tmp_path / "agy", failure_scenario("hang", grandchild=True, edits=EDITS))
-    with Interactive("claude", tmp_path / "run", agy, workspace) as c:
-        c.ask()
-        run_id = _task_of_the_call(c)["taskId"]
-        c.wait_wire(lambda: [r for r in c.agy_launches() if r.get("grandchild_pid")], 30,
-                    "the hanging worker and its grandchild started")
-        (run,) = c.agy_launches()
+    with _hanging_task(tmp_path, workspace) as (c, run_id, run):
         c.terminal.wait_for("MCP task", 30, "the background-task line")
         c.terminal.type("/exit")
         c.terminal.wait_for("/exit", 10, "the command typed")
