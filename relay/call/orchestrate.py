@@ -23,7 +23,8 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, refusals_flag, report_of
+from relay.agy.answer_reading import answer_flags
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
@@ -34,6 +35,7 @@ from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_
 from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import CallPlan, Refusal, refused_input, take_in
 from relay.call.policy import RunPlan
+from relay.call.prelaunch import check_before_launch
 from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
@@ -64,6 +66,9 @@ __all__ = ["Relay"]
 log = logging.getLogger("relay")
 
 _RESPONSE_LIMIT = 1_000_000
+# A print timeout's partial answer can be a degenerate repetition (289 KB seen, agy-protocol.md §8.2): the record
+# keeps its head; the transcript keeps every byte.
+_PARTIAL_LIMIT = 64_000
 
 
 class _Live:
@@ -239,6 +244,8 @@ class Relay:
             async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
+                # The model listing and the agy configuration of the folder the worker uses (call/prelaunch.py).
+                live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
@@ -297,7 +304,8 @@ class Relay:
         record, plan = call.record, call.plan
         process = record.process
         process.exit_code = outcome.exit_code
-        process.response = outcome.response[:_RESPONSE_LIMIT]
+        process.response = outcome.response[:_PARTIAL_LIMIT if verdict.status is Status.EXECUTION_TIMEOUT
+                                            else _RESPONSE_LIMIT]
         process.report = report
         process.stderr_tail = tail(outcome.stderr, 16_000)
         record.outcome.conversation_id = _conversation(outcome)
@@ -315,8 +323,7 @@ class Relay:
         if asked and got and got != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({got}) without the "
                             "earlier context")
-        if outcome.refused_total:
-            flags.insert(0, refusals_flag(outcome))
+        flags[:0] = answer_flags(outcome)  # refused tools, agy's error steps, a folded answer (agy-protocol.md §8)
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
