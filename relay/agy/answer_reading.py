@@ -18,7 +18,7 @@ from relay.agy.agy_said import succeeded
 from relay.agy.outcome import Outcome
 from relay.agy.turn_reading import refusals_flag
 
-__all__ = ["subagent_stall", "stall_message", "stall_hint", "STALL_REASON", "folds", "answer_flags",
+__all__ = ["stored_answer", "subagent_stall", "stall_message", "stall_hint", "STALL_REASON", "folds", "answer_flags",
            "STALL_MIN_OUTPUT_TOKENS"]
 
 STALL_REASON = "subagent_unfinished"
@@ -29,6 +29,15 @@ _WAITING = re.compile(r"\bwait(?:ing)?\b|\bonce (?:it|they|the [\w -]{1,40}) (?:
                       r"\buntil (?:it|they|the [\w -]{1,40}) (?:complete|finish|report)", re.IGNORECASE)
 _WAITED_FOR = re.compile(r"waiting for (?:the |my |an? )?([\w -]{1,60}?) ?sub-?agent", re.IGNORECASE)
 _FOLD = re.compile(r"^<truncated (\d+) (bytes|lines)>\r?$", re.MULTILINE)
+_STORED = 1_000_000
+# A print timeout's partial answer can be a degenerate repetition (289 KB seen, agy-protocol.md §8.2, §8.6 item 7):
+# the record keeps its head; the transcript keeps every byte.
+_STORED_PARTIAL = 64_000
+
+
+def stored_answer(o: Outcome, *, timed_out: bool) -> str:
+    """What the run record keeps of the worker's answer."""
+    return o.response[:_STORED_PARTIAL if timed_out else _STORED]
 
 
 def _output_tokens(o: Outcome) -> int:

@@ -23,7 +23,7 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.answer_reading import answer_flags
+from relay.agy.answer_reading import answer_flags, stored_answer
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
@@ -64,11 +64,6 @@ from relay.runs.usage import run_usage
 __all__ = ["Relay"]
 
 log = logging.getLogger("relay")
-
-_RESPONSE_LIMIT = 1_000_000
-# A print timeout's partial answer can be a degenerate repetition (289 KB seen, agy-protocol.md §8.2): the record
-# keeps its head; the transcript keeps every byte.
-_PARTIAL_LIMIT = 64_000
 
 
 class _Live:
@@ -249,8 +244,7 @@ class Relay:
             async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
-                # The model listing and the agy configuration of the folder the worker uses (call/prelaunch.py).
-                live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)
+                live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
@@ -309,8 +303,7 @@ class Relay:
         record, plan = call.record, call.plan
         process = record.process
         process.exit_code = outcome.exit_code
-        process.response = outcome.response[:_PARTIAL_LIMIT if verdict.status is Status.EXECUTION_TIMEOUT
-                                            else _RESPONSE_LIMIT]
+        process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
         process.report = report
         process.stderr_tail = tail(outcome.stderr, 16_000)
         record.outcome.conversation_id = _conversation(outcome)
