@@ -33,6 +33,7 @@ from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_
                                 outside_violation)
 from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import CallPlan, Refusal, refused_input, take_in
+from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
@@ -54,6 +55,7 @@ from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
+from relay.runs.keys import KeyBook
 from relay.runs.recovery import recover_interrupted
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
@@ -99,6 +101,7 @@ class Relay:
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
+        self.once = Once(self.store, KeyBook(settings.data_dir / "keys"))  # a retried call: one run (once.py)
 
     def recover_dead_runs(self) -> list[str]:
         """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
@@ -108,10 +111,10 @@ class Relay:
     # ------------------------------------------------------------------ tools
 
     async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
-                     run_id: str | None = None) -> CallPlan | Packet:
+                     run_id: str | None = None, fingerprint: str | None = None) -> CallPlan | Packet:
         """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
-                              gate=self.gate, ignored=ignored, run_id=run_id)
+                              gate=self.gate, ignored=ignored, run_id=run_id, fingerprint=fingerprint)
         if isinstance(taken, Refusal):
             return finish(self.store, taken.record, refusal_ending(taken.record.run_id, taken.error))
         if taken.preview is not None:

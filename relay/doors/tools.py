@@ -21,7 +21,8 @@ import anyio
 import msgspec
 
 from relay.call.detached import Detacher
-from relay.call.intake import CallPlan
+from relay.call.intake import CallPlan, call_wait
+from relay.call.once import Repeat
 from relay.call.orchestrate import Relay
 from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
@@ -142,8 +143,10 @@ def as_text(value: Any) -> str:
     return str(value).encode("utf-8", "replace").decode("utf-8")
 
 
-async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> ToolAnswer:
-    """Dispatch one tool call; shared by the MCP handler, the CLI and tests."""
+async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None, *,
+                    session: object | None = None) -> ToolAnswer:
+    """Dispatch one tool call; shared by the MCP handler, the CLI and tests. ``session``: the MCP session that
+    sent it (a repeat of a running call attaches to its run only within one session: relay/call/once.py)."""
     progress = progress or no_progress
     arguments = arguments or {}
     try:
@@ -182,16 +185,28 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
                 return _packet_result(await relay.apply(args))  # not a turn: the run's change into the user's tree
-            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here.
-            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored)
-            if isinstance(call, Packet):
-                return _packet_result(call)
-            detached = detacher_for(relay)
-            launch = partial(_launch, relay, call)
-            if call.wait is not None and detached.available:
-                # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
-                return _answer(await detached.call(launch, call.wait, progress, run_id=call.record.run_id))
-            return _packet_result(await detached.inline(launch, progress, run_id=call.record.run_id))
+            tool = "execute" if name == EXECUTE else "continue"
+            try:
+                taken = await relay.once.take(tool, args, session)
+            except RelayError as exc:  # a bad key, a key of other arguments, an edited claim: recorded, nothing ran
+                return _packet_result(relay.refuse_input(name, getattr(args, text_field) or "", exc, ignored=ignored))
+            if isinstance(taken, Repeat):
+                # A retry of a call that has its run (relay/call/once.py): that run's answer; nothing starts.
+                wait = call_wait(args, relay.settings)
+                return _answer(await relay.once.answer(taken, wait, detacher_for(relay), progress))
+            try:
+                # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here.
+                call = await relay.intake(tool, args, ignored=ignored, run_id=taken.run_id, fingerprint=taken.fingerprint)
+                if isinstance(call, Packet):
+                    return _packet_result(call)
+                detached = detacher_for(relay)
+                launch = partial(_launch, relay, call)
+                if call.wait is not None and detached.available:
+                    # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
+                    return _answer(await detached.call(launch, call.wait, progress, run_id=call.record.run_id))
+                return _packet_result(await detached.inline(launch, progress, run_id=call.record.run_id))
+            finally:
+                relay.once.done(taken)
         if name == CANCEL:
             return _packet_result(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
