@@ -25,6 +25,7 @@ import hashlib
 import math
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 import anyio
 import msgspec
@@ -79,8 +80,8 @@ class _Live:
 class Once:
     """The calls of one relay process, and the keys of its data dir."""
 
-    def __init__(self, store: RunStore, keys: KeyBook) -> None:
-        self.store, self.keys = store, keys
+    def __init__(self, store: RunStore, data_dir: Path) -> None:
+        self.store, self.keys = store, KeyBook(data_dir / "keys")
         self._lock = anyio.Lock()
         self._live: dict[tuple[str, str, str | None], _Live] = {}
         self._sessions: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()

@@ -55,7 +55,6 @@ from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
-from relay.runs.keys import KeyBook
 from relay.runs.recovery import recover_interrupted
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
@@ -101,7 +100,7 @@ class Relay:
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
-        self.once = Once(self.store, KeyBook(settings.data_dir / "keys"))  # a retried call: one run (once.py)
+        self.once = Once(self.store, settings.data_dir)  # a retried call: answered by one run (once.py)
 
     def recover_dead_runs(self) -> list[str]:
         """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
@@ -110,12 +109,10 @@ class Relay:
 
     # ------------------------------------------------------------------ tools
 
-    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
-                     run_id: str | None = None, fingerprint: str | None = None, ask: bool = False
-                     ) -> CallPlan | AwaitingPerson | Packet:
+    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None, run_id:
+                     str | None = None, fingerprint: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
         """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview. ``ask``:
-        the door can show a person a form; a call only a person may confirm then waits for the door to ask.
-        ``run_id`` and ``fingerprint``: what the call was taken under (once.py)."""
+        the door can show a person a form; a call only a person may confirm then waits for the door to ask."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
                               gate=self.gate, ignored=ignored, run_id=run_id, fingerprint=fingerprint, ask=ask)
         if isinstance(taken, Refusal):
