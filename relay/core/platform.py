@@ -41,6 +41,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
 from dataclasses import dataclass
 
 import anyio
@@ -51,10 +52,10 @@ from relay.core.identity import (_SLACK, Identity, _env_of, _process, _recorded,
                                   pid_alive, stamp_of, started_after)
 from relay.core.settings import WORKER_MARKER_ENV
 
-__all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_options", "spawn_env",
+__all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_popen", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
-           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals", "ask_child_to_stop",
-           "owned_by_someone_else", "kill_child_and_drain"]
+           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals",
+           "owned_by_someone_else", "kill_child_and_drain", "spawned_worker"]
 
 log = logging.getLogger("relay.core.platform")
 
@@ -80,9 +81,31 @@ def spawn_options() -> dict:
     return {}
 
 
-def detached_options() -> dict:
-    """For a child relay that must outlive the shell command that started it (``execute --wait``)."""
-    return spawn_options()
+# Windows creation flags (subprocess names some of them only on Windows).
+_CREATE_NO_WINDOW = 0x08000000
+_CREATE_BREAKAWAY_FROM_JOB = 0x01000000
+
+
+def detached_popen(argv: list[str], **popen: Any) -> subprocess.Popen:
+    """A child relay that must outlive the shell command that started it (``execute --wait``).
+
+    POSIX: its own session, so the terminal's signals and hang-up do not reach it. Windows (issue 37 W12): out
+    of the caller's console — a console of its own with no window (``CREATE_NO_WINDOW``), so closing the
+    caller's window does not end the run; not ``DETACHED_PROCESS``, under which every console program the relay
+    starts (agy, git, verify commands) would open a window of its own and Ctrl-Break could not reach agy — its
+    own console group, and out of the caller's job (``CREATE_BREAKAWAY_FROM_JOB``) so that a leader's shell tool
+    that kills its job when the command ends does not end the run. A job that does not allow breakaway refuses
+    the creation (access denied): then the child starts in it, and the run lasts as long as that job does (when
+    the job is killed, the child's workers die with it: their own jobs close with the child's handles).
+    """
+    if not _windows():
+        return subprocess.Popen(argv, **popen, **spawn_options())
+    flags = spawn_options().get("creationflags", 0) | _CREATE_NO_WINDOW
+    try:
+        return subprocess.Popen(argv, **popen, creationflags=flags | _CREATE_BREAKAWAY_FROM_JOB)
+    except PermissionError:
+        log.info("the caller's job does not allow breakaway: the detached relay stays in it")
+        return subprocess.Popen(argv, **popen, creationflags=flags)
 
 
 def spawn_env(env: Mapping[str, str] | None) -> tuple[dict[str, str], str]:
@@ -110,7 +133,9 @@ class Worker:
     ``leader`` is the pid spawned (on POSIX also its group id: the run record's ``pgid``);
     ``leader_trusted`` says the leader pid itself is verified (ours and unreaped, or its stamp checked);
     ``group`` that the POSIX group ``leader`` is this worker's; ``token_env``/``token`` the environment
-    entry its processes inherit; ``since`` when it started (members never start earlier).
+    entry its processes inherit; ``since`` when it started (members never start earlier); ``reaper`` the
+    subreaper the leader runs under (reaper.py; the relay's unreaped child), whose tree holds its orphans;
+    ``job`` the Windows Job Object holding everything it started (winjob.py), terminated with the hard stop.
     """
 
     leader: int
@@ -119,11 +144,15 @@ class Worker:
     leader_trusted: bool = True
     group: bool = False
     since: float | None = None
+    reaper: int | None = None
+    job: Any = None
 
 
-def spawned_worker(pid: int, token: str | None, since: float) -> Worker:
-    """The worker of a child this process just started (not reaped yet, so its pid is still its own)."""
-    return Worker(leader=pid, token_env=SPAWN_TOKEN_ENV, token=token, group=posix_groups(), since=since)
+def spawned_worker(pid: int, token: str | None, since: float, *, reaper: int | None = None, job: Any = None) -> Worker:
+    """The worker of a child this process just started (not reaped yet, so its pid is still its own); with
+    ``reaper``, ``pid`` is the program that subreaper (this process's unreaped child) started."""
+    return Worker(leader=pid, token_env=SPAWN_TOKEN_ENV, token=token, group=posix_groups(), since=since, reaper=reaper,
+                  job=job)
 
 
 def _live(proc: psutil.Process) -> bool:
@@ -190,6 +219,8 @@ def worker_members(worker: Worker) -> list[psutil.Process]:
     roots: list[psutil.Process] = []
     if worker.leader_trusted and (leader := _process(worker.leader)) is not None:
         roots.append(leader)
+    if worker.reaper is not None and (reaper := _process(worker.reaper)) is not None:
+        roots.append(reaper)  # its tree: the orphans it adopted
     if worker.group and posix_groups():
         roots.extend(_group_members(worker.leader))
     if worker.token:
@@ -264,6 +295,8 @@ def _ask_group(worker: Worker) -> None:
 
 
 def _kill_all(worker: Worker, procs: list[psutil.Process]) -> None:
+    if worker.job is not None:
+        worker.job.terminate()  # Windows: everything it started, found or not
     if worker.group and posix_groups():
         _signal_group(worker.leader, hard=True)
     for proc in procs:
@@ -327,18 +360,6 @@ def kill_child_and_drain(child: subprocess.Popen, token: str | None, since: floa
                     pipe.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=wait)
-
-
-def ask_child_to_stop(child: subprocess.Popen) -> None:
-    """Ask a child relay (ours, not reaped yet) to stop the way it handles: SIGTERM on POSIX,
-    Ctrl-Break on Windows (its SIGBREAK handler cancels the run and writes its record)."""
-    if _windows() and hasattr(signal, "CTRL_BREAK_EVENT"):
-        try:
-            child.send_signal(signal.CTRL_BREAK_EVENT)  # its own console group (detached_options)
-            return
-        except OSError:
-            pass
-    child.terminate()
 
 
 # --------------------------------------------------------------------------- stop signals
