@@ -50,7 +50,7 @@ import psutil
 from relay.core.contracts import ProcessStamp
 from relay.core.identity import (_SLACK, Identity, _env_of, _process, _recorded, check, own_stamp, owner_alive,
                                   pid_alive, stamp_of, started_after)
-from relay.core.settings import WORKER_MARKER_ENV
+from relay.core.settings import SPAWN_TOKEN_ENV, WORKER_MARKER_ENV
 
 __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_popen", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
@@ -59,7 +59,6 @@ __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_optio
 
 log = logging.getLogger("relay.core.platform")
 
-SPAWN_TOKEN_ENV = "GRAVITY_RELAY_SPAWN"
 _GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid")
 
 def posix_groups() -> bool:
