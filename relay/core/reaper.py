@@ -26,6 +26,7 @@ None and spawns run as before.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import sys
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ import anyio
 from relay.core.platform import posix_groups
 
 __all__ = ["available", "Held", "wrap"]
+
+log = logging.getLogger("relay.core.reaper")
 
 SHIM = Path(__file__).with_name("reaper_shim.py")
 
@@ -79,7 +82,11 @@ class Held:
             self.read_fd = _close(self.read_fd)
         kind, _, rest = answer.decode("utf-8", "replace").partition(" ")
         if kind == "ok":
-            return int(rest.split()[0])
+            pid, _, held = rest.partition(" ")
+            if held.strip() != "1":
+                log.warning("prctl(PR_SET_CHILD_SUBREAPER) was refused: orphans of pid %s are found by group and "
+                            "token only", pid)
+            return int(pid)
         if kind == "err":
             number, _, text = rest.partition(" ")
             raise OSError(int(number) if number.isdigit() else 0, text or "could not start")

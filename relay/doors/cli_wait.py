@@ -75,7 +75,21 @@ def _close_quietly(pipe) -> None:
         pass
 
 
-def _on_stop_line(stop) -> None:
+def _read_line(pending: bytearray) -> bytes:
+    """The next line on fd 0 (with its newline; what is left at the end of file), read with ``os.read``: no
+    buffered reader whose lock a thread still waiting in it would hold while the interpreter shuts down (a
+    fatal error, SIGABRT), and nothing read ahead past the line into a buffer the next reader cannot see."""
+    while b"\n" not in pending:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        pending += chunk
+    line, newline, rest = bytes(pending).partition(b"\n")
+    pending[:] = rest
+    return line + newline
+
+
+def _on_stop_line(pending: bytearray, stop) -> None:
     """Child side: call ``stop`` (from another thread) when the parent sends STOP_LINE. The end of file (the
     parent gone, or done with the answer) is no stop: the run outlives the command. A daemon thread: the read
     may still be waiting when the relay leaves."""
@@ -83,8 +97,8 @@ def _on_stop_line(stop) -> None:
 
     def read() -> None:
         try:
-            line = sys.stdin.buffer.readline()
-        except (OSError, ValueError):
+            line = _read_line(pending)
+        except OSError:
             return
         if line == STOP_LINE:
             stop()
@@ -114,7 +128,8 @@ def _child() -> int:
     from relay.core.platform import stop_signals
     from relay.doors.tools import call_tool, detacher_for
 
-    call = json.loads(sys.stdin.buffer.readline())
+    pending = bytearray()
+    call = json.loads(_read_line(pending))
     settings = load_settings()
     relay = Relay(settings)
     released: list[bool] = []
@@ -138,7 +153,7 @@ def _child() -> int:
             work.cancel()
 
         loop = asyncio.get_running_loop()
-        _on_stop_line(lambda: loop.call_soon_threadsafe(stop, "the command that started it was interrupted"))
+        _on_stop_line(pending, lambda: loop.call_soon_threadsafe(stop, "the command that started it was interrupted"))
         # The receiver stays open until the process leaves: a second signal during the cleanup (SIGINT, then
         # SIGTERM, as Claude Code stops what it started) must not take the default action and kill the relay
         # before the run's record says CANCELLED. SIGTERM/SIGHUP/Ctrl-C/Ctrl-Break: stop the run, leave no worker.
