@@ -243,12 +243,10 @@ def test_agy_version_launch_gets_its_own_console_group_on_windows(fake_process, 
     assert seen["env"]["SYSTEMROOT"] == r"C:\Windows" and "OPENAI_API_KEY" not in seen["env"]
 
 
-def test_the_detached_child_relay_leaves_the_callers_console_and_job_on_windows(fake_process, windows_launches,
-                                                                                 monkeypatch):
+def test_the_detached_child_relay_leaves_the_callers_console_and_job_on_windows(fake_process, windows_launches):
     # Issue 37 W12: its own console group, a console of its own with no window (CREATE_NO_WINDOW), and out of the
     # caller's job (CREATE_BREAKAWAY_FROM_JOB); a job that forbids breakaway refuses the creation (access
     # denied), and the child then starts in it rather than not at all.
-    from relay.core import platform
     from relay.doors.cli_wait import delegate_detachable
 
     argv = [sys.executable, "-m", "relay.doors.cli_wait"]
@@ -258,6 +256,12 @@ def test_the_detached_child_relay_leaves_the_callers_console_and_job_on_windows(
     assert delegate_detachable("antigravity_execute", {"task": "t"}) == 0
     assert seen[-1]["creationflags"] == 0x200 | 0x08000000 | 0x01000000 and "start_new_session" not in seen[-1]
 
+
+def test_a_caller_job_that_forbids_breakaway_still_gets_the_detached_relay_started_in_it(windows_launches, monkeypatch):
+    # (Not with fake_process: its Popen must not be what monkeypatch puts back at the end.)
+    from relay.core import platform
+
+    argv = [sys.executable, "-m", "relay.doors.cli_wait"]
     tried = []
 
     def refusing_popen(args, **kwargs):

@@ -19,13 +19,12 @@ Where the POSIX group calls are absent (Windows; or a test that deletes them fro
 path) the relay takes the Windows path: no group, the tree and the token only, ``CREATE_NEW_PROCESS_GROUP``
 so the worker can be sent Ctrl-Break, stop signals through ``signal.signal``.
 
-No Job Object. It would make "everything it started" a kernel guarantee on Windows, but: it cannot be
-run or tested on the Linux machine this relay is built on (untested ctypes code that kills processes is
-the wrong trade); the token finds the same descendants, including ones that outlived their parent; and
-a job is a handle held by the relay process, so a relay restarted after a crash could not use it to
-reap the orphan — recovery must work from what the run record says, which the token does. A process
-that clears its own environment (a daemon that re-execs with an empty one) escapes the token on
-Windows; on POSIX the group still holds it. Revisit if a Windows leg of CI shows such an escape.
+What none of the three finds — a daemon gone through a double fork, ``setsid`` and an empty environment —
+the kernel holds where it can (``reaper.py``): on Linux each spawn runs under its own subreaper (the
+``Worker.reaper``, whose tree holds the orphans), on Windows in its own kill-on-close Job Object
+(``winjob.py``, the ``Worker.job``, terminated with the hard stop). A job is a handle of the relay
+process: a relay restarted after a crash cannot use it (the kernel closed it, killing what was in it),
+so recovery still works from what the run record says, through the group, the tree and the token.
 
 Identity (is a pid read from disk still ours?) lives in ``identity``; this module uses it.
 """
