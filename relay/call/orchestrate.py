@@ -39,8 +39,7 @@ from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
-from relay.core.identity import Identity
-from relay.core.platform import stop_worker, verify_worker
+from relay.core.platform import Identity, stop_worker, verify_worker
 from relay.core.process import tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
