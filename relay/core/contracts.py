@@ -85,6 +85,8 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
     ] = None
     wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (keep it under your tool timeout).")] = None
     confirm: Annotated[str | None, Meta(description="Token from a preview.")] = None  # issue 10, gate
+    # issue 38: a retry with the same key answers that run, never a second one (relay/call/once.py, checked there)
+    idempotency_key: Annotated[str | None, Meta(description="Same key on a retry: that run's answer, no new run.")] = None
 
 
 class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):

@@ -99,6 +99,8 @@ class RecordRequest(Struct, kw_only=True, omit_defaults=True):
     parent_run_id: str | None = None  # the run a continue follows
     requested_conversation_id: str | None = None  # the conversation a continue asked agy to resume
     ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
+    idempotency_key: str | None = None  # the key the call named (relay/call/once.py)
+    fingerprint: str | None = None  # a digest of the arguments that say what runs: a retry's are equal (once.py)
 
 
 class RecordPlan(Struct, kw_only=True, omit_defaults=True):
