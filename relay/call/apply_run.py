@@ -29,6 +29,7 @@ from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
 from relay.core.contracts import RunRecord
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
+from relay.isolate.apply_temps import sweep as sweep_temps
 from relay.isolate.merge import ApplyConflicts, Entry, changed_entries, three_way_apply
 from relay.isolate.repo import RepoFacts, repo_facts
 from relay.isolate.trees import run_trees
@@ -161,8 +162,10 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
         facts = repo_facts(record.plan.workspace)
         top = facts.toplevel
         entries, env = _change(store, record, facts)
+        data_dir = store.runs_dir.parent
+        sweep_temps(data_dir)  # what an apply killed mid-write left in a user's tree (relay.isolate.apply_temps)
         try:
-            applied = three_way_apply(top, entries, env=env, within=facts.prefix)
+            applied = three_way_apply(top, entries, env=env, within=facts.prefix, data_dir=data_dir)
         except ApplyConflicts as exc:
             exc.conflicts = [(_named(path, facts.prefix), why) for path, why in exc.conflicts]
             listed = "; ".join(f"{path} ({why})" for path, why in exc.conflicts[:_LISTED_CONFLICTS])
