@@ -309,3 +309,44 @@ def test_a_forged_apply_ledger_never_removes_a_file_the_relay_did_not_name_as_it
         {"pid": 2**22 + 1, "temps": [str(repo / "README.md"), str(link), str(repo / "src")]}))
     apply_temps.sweep(tmp_path / "data")
     assert (repo / "README.md").is_file() and link.is_symlink() and (repo / "src").is_dir()
+
+
+# --------------------------------------------------------------------------- revert after a chain's apply
+
+
+def _snapshot(repo: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(repo)): p.read_bytes() for p in sorted(repo.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(repo).parts}
+
+
+@pytest.mark.parametrize("sub", ["", "pkg"])
+async def test_revert_after_applying_a_chain_undoes_exactly_what_that_apply_wrote(tmp_path, sub):
+    # Before: `runs apply B` (B continues A) wrote A's change and B's, but `runs revert B` reversed B's own patch
+    # only: A's part stayed in the user's tree, and `runs revert A` refused (A itself was never applied).
+    from conftest import make_repo, memory_relay, relay_env
+    from fake_agy_harness import set_scenario, success_scenario
+
+    repo = make_repo(tmp_path / "project", {"pkg/app.py": "def f():\n    return 1\n", "README.md": "r\n"})
+    workspace = repo / sub if sub else repo
+    prefix = "" if sub else "pkg/"
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "replace-lines", "path": f"{prefix}app.py", "start": 2, "end": 2, "lines": ["    return 2"]},
+        {"op": "write", "path": "a_new.txt", "content": "from A\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    (repo / "README.md").write_text("r\nthe user's own edit, before and after\n")
+    before = _snapshot(repo)
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                        "workspace": str(workspace)}))
+        set_scenario(agy, success_scenario([{"op": "write", "path": "b_new.txt", "content": "from B\n"},
+                                            {"op": "append", "path": "a_new.txt", "content": "and B\n"}]))
+        follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
+        applied = payload(await client.call_tool("antigravity_continue", {"run_id": follow["run_id"], "apply": True}))
+    assert applied["status"] == "SUCCESS", applied
+    assert (workspace / "a_new.txt").read_text() == "from A\nand B\n" and (workspace / "b_new.txt").exists()
+    assert "return 2" in (repo / "pkg/app.py").read_text()
+    dry = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"], "--dry-run"], env)
+    assert dry.returncode == 0 and "app.py" in dry.stdout, dry  # the chain's files, A's included
+    shell = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"]], env)
+    assert shell.returncode == 0, shell
+    assert _snapshot(repo) == before  # A's part and B's undone; the user's own edit kept
