@@ -49,7 +49,7 @@ class View(msgspec.Struct, frozen=True):
 
     obj: dict[str, Any]
     text: str
-    error: ErrorInfo | None = None  # an error answer's error, for the doors that say it in words
+    error: ErrorInfo | None = None  # set: the answer is this error (the shell door says it in words too)
 
 
 class ToolAnswer:
@@ -61,9 +61,11 @@ class ToolAnswer:
 
     __slots__ = ("answer", "is_error", "_obj", "_text")
 
-    def __init__(self, answer: Packet | Running | View | AwaitingPerson, *, is_error: bool = False) -> None:
+    def __init__(self, answer: Packet | Running | View | AwaitingPerson) -> None:
         self.answer = answer
-        self.is_error = (not answer.ok) if isinstance(answer, Packet) else is_error
+        # A failure: a packet that is not SUCCESS, a view of an error. RUNNING is not one: the run goes on.
+        self.is_error = (not answer.ok) if isinstance(answer, Packet) else (
+            isinstance(answer, View) and answer.error is not None)
         self._obj: dict[str, Any] | None = None
         self._text: str | None = None
 
@@ -88,11 +90,6 @@ class ToolAnswer:
         if self._text is None:
             self._text = self.answer.text if isinstance(self.answer, View) else encode(self.obj).decode()
         return self._text
-
-    @property
-    def structured(self) -> dict[str, Any] | None:
-        """Structured content: the object, or None for an error (its packet goes once, as the text: mcp_server)."""
-        return None if self.is_error else self.obj
 
     @property
     def error(self) -> ErrorInfo | None:
@@ -272,7 +269,7 @@ def _error_result(name: str, exc: Exception) -> ToolAnswer:
         log.exception("tool %s failed", name)  # a bug: logged whole; the leader gets something it can act on
     error = as_relay_error(exc, name)
     obj = error_object(error, name)
-    return ToolAnswer(View(obj, encode(obj).decode(), error.info()), is_error=True)
+    return ToolAnswer(View(obj, encode(obj).decode(), error.info()))
 
 
 def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
