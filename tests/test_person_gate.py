@@ -304,3 +304,26 @@ async def test_a_persons_yes_runs_the_previewed_call_once_with_one_record(tmp_pa
     (record,) = _records(tmp_path)  # no preview record beside the run, none per retry
     assert record.stem == ran["run_id"]
     _no_token(record.read_text())
+
+
+# --------------------------------------------------------------------------- the held calls themselves
+
+
+def test_a_held_call_is_taken_once_expires_and_the_oldest_goes_first_when_too_many_wait():
+    from relay.call.confirm import TOKEN_TTL_SECONDS
+    from relay.doors.person_confirm import Pending
+
+    now = [1000.0]
+    pending = Pending(clock=lambda: now[0], limit=2)
+    first, second, third = (object() for _ in range(3))
+    a = pending.hold(first, EXECUTE, {"task": "a"})
+    assert pending.take(a, EXECUTE, {"task": "other"}) == (first, False)  # taken, but not this call's: runs nothing
+    assert pending.take(a, EXECUTE, {"task": "a"}) == (None, False)  # once only
+    b = pending.hold(second, EXECUTE, {"task": "b"})
+    c = pending.hold(third, EXECUTE, {"task": "c"})
+    d = pending.hold(first, EXECUTE, {"task": "d"})  # a third waiting: the oldest (b) is let go
+    assert pending.take(b, EXECUTE, {"task": "b"}) == (None, False)
+    assert pending.take(c, EXECUTE, {"task": "c"}) == (third, True)
+    now[0] += TOKEN_TTL_SECONDS + 1
+    assert pending.take(d, EXECUTE, {"task": "d"}) == (None, False)  # expired with the token's lifetime
+    assert len({a, b, c, d}) == 4 and all(len(k) >= 40 for k in (a, b, c, d))  # random, unguessable keys
