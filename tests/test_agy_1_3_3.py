@@ -185,3 +185,16 @@ async def test_every_launch_has_a_print_timeout_and_never_reads_the_prompt_from_
     argv = print_run["argv"]
     assert argv[argv.index("--print-timeout") + 1] not in ("0", "0s")
     assert print_run["flags"]["print-timeout"] > 0 and print_run["stdin"]["devnull"]
+
+
+@pytest.mark.parametrize("tools,said", [(None, True), (["view_file", "write_to_file", "run_command"], False)])
+async def test_an_agent_that_still_offers_invoke_subagent_is_said(tmp_path, tools, said):
+    # The other way to prevent the stall (agy-protocol.md §8.6 item 2): an --agent whose tools leave out
+    # invoke_subagent, checked against what agy's init says it offered.
+    scen = json.loads(json.dumps(SECTION8_SCENARIOS["subagent_came_back"]))
+    if tools:
+        scen["tools"] = tools
+    packet, (run,), _ = await run_through_relay(tmp_path, scen, {"agent": "implementer"})
+    assert run["argv"][run["argv"].index("--agent") + 1] == "implementer"
+    flags = packet.get("flags", [])
+    assert any("implementer still offers invoke_subagent" in f for f in flags) is said, flags

@@ -100,6 +100,10 @@ def answer_flags(o: Outcome) -> list[str]:
     if o.error_steps:
         flags.append("agy reported an internal error step (no reason given)" if o.error_steps == 1 else
                      f"agy reported {o.error_steps} internal error steps (no reason given)")
+    if o.agent and o.offered_tools is not None and "invoke_subagent" in o.offered_tools:
+        # An --agent is the way to leave delegation out (agy 1.3.0 applies an agent's tool list, §8.1): this one did not.
+        flags.append(f"agy agent {o.agent[:40]} still offers invoke_subagent (init.tools): a subagent stall stays "
+                     "possible; give the agent a tool list without it")
     folded = folds(o.response)
     if folded:
         flags.append(f"lossy answer: agy folded the worker's answer ({', '.join(folded[:2])} cut from its middle; "

@@ -37,6 +37,7 @@ class Outcome(Struct, kw_only=True):
     permission_checks: list[str] = []  # tool steps whose permission check failed (§8.3), named
     subagents: dict[str, bool] = {}  # the worker's delegations (§8.2) -> whether each came back with output
     offered_tools: list[str] | None = None  # init.tools
+    agent: str | None = None  # the --agent the worker ran as (its tools can leave out invoke_subagent)
     schema_requested: bool = True
     min_version: str = ""
 

@@ -52,6 +52,7 @@ class RunWatch(AuthWatch):
         # any other command (a test's script) is not judged.
         self.safe = prompt_at is not None and "--dangerously-skip-permissions" not in flags
         self.conversation = _flag_value(flags, "--conversation")
+        self.agent = _flag_value(flags, "--agent")
         self.permission_mode: str | None = None
 
     def feed(self, line: str) -> Status | None:
