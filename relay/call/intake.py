@@ -29,7 +29,7 @@ from relay.call.recovery import recover_run
 from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, RecordProcess, RecordRequest,
                                   RunRecord, Status)
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
-from relay.core.platform import own_stamp
+from relay.core.identity import own_stamp
 from relay.core.settings import Settings
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS

@@ -20,7 +20,7 @@ from relay.call.finish import Ending, finish
 from relay.call.judge import judge_change
 from relay.core.contracts import Changes, Status
 from relay.core.errors import RelayError
-from relay.core.platform import owner_alive
+from relay.core.identity import owner_alive
 from relay.isolate.pool import salvage_worktree, worktree_is_own
 from relay.observe.changes import ChangeSet
 from relay.review.file_kinds import is_secret_path

@@ -3,7 +3,7 @@ and what the run changed, observed without the relay that ran it.
 
 A run left "running" by a relay process that no longer exists may still have its worker's process
 group alive (the relay was SIGKILLed, the machine slept): ``stop_leftover`` kills it — but only once
-identity checks prove the group is that run's worker (core/platform.py): a pgid read from disk may belong
+identity checks prove the group is that run's worker (core/identity.py): a pgid read from disk may belong
 to someone else by now, and on doubt nothing is killed. ``observe_crashed`` says what the run changed:
 exactly, from the before trees it saved at its start; else from what git shows now. Recovery
 (``relay.call.recovery``) judges that change and ends the run through the same finish as every run.
@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 from relay.core.contracts import FileChange, RunRecord
-from relay.core.platform import Identity, kill_worker_now, verify_worker
+from relay.core.identity import Identity
+from relay.core.platform import kill_worker_now, verify_worker
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError, filter_overrides, run_git, z_records
