@@ -240,8 +240,14 @@ def process_path(request, monkeypatch) -> str:
     found by their psutil tree and spawn token, its stop signals come through ``signal.signal``.
     """
     if request.param == "windows":
+        import types
+
+        import mcp.os.posix.utilities as sdk_posix
         from fake_agy_harness import LAUNCHER
 
+        # The SDK's stdio client in this process is not the relay under test: when a relay is slow to exit (2 s
+        # after stdin closes, under load) it stops it with its own POSIX group kill, which keeps the real os.
+        monkeypatch.setattr(sdk_posix, "os", types.SimpleNamespace(**vars(os)))
         for name in POSIX_GROUP_CALLS:
             monkeypatch.delattr(os, name, raising=False)
         monkeypatch.setitem(WINDOWS_PATH, "on", True)
