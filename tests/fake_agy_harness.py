@@ -205,7 +205,9 @@ def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     if not path.exists():
         return []
     merged: dict[str, dict] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    text = path.read_text(encoding="utf-8")
+    # A line still being written (a reader can meet an appended record half-way) is read on the next call.
+    for line in text[:text.rfind("\n") + 1].splitlines():
         if not line.strip():
             continue
         rec = json.loads(line)

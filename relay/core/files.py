@@ -7,11 +7,12 @@ import errno
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "read_regular", "read_secret", "private_dir", "create_private"]
+__all__ = ["write_atomic", "replace_file", "read_regular", "read_secret", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -107,6 +108,28 @@ def create_private(path: Path) -> int:
                    | getattr(os, "O_CLOEXEC", 0), 0o600)
 
 
+# How long a rename waits for another handle to let go (a `runs wait` poller reading the record, an antivirus or
+# search indexer scanning the new file): Windows refuses to replace a file that is open without FILE_SHARE_DELETE
+# (WinError 5 or 32, a PermissionError), and the handle is usually gone within milliseconds.
+REPLACE_PATIENCE_SECONDS = 2.0
+
+
+def replace_file(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """``os.replace``, tried again for up to REPLACE_PATIENCE_SECONDS while it is refused with a PermissionError
+    (on POSIX one means a real permission problem, and still fails, as late as that)."""
+    deadline = time.monotonic() + REPLACE_PATIENCE_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Temp file beside ``path``, fsync, chmod, ``os.replace``: readers see the old or the new file, whole."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +140,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        replace_file(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)

@@ -43,6 +43,7 @@ from typing import Literal
 
 import msgspec
 
+from relay.core.files import replace_file
 from relay.observe.git import GitError, filter_overrides, git_env, run_git, z_records
 
 __all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
@@ -455,7 +456,7 @@ def _index_pass(snapshot_dir: str, repo: Repo, since_s: int) -> None:
                     fh.write(data[at:at + width])
         else:
             Path(path + ".tmp").write_bytes(data)
-            os.replace(path + ".tmp", path)
+            replace_file(path + ".tmp", path)
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # the mtime git's racy rule reads: as git wrote it
 
 
@@ -578,7 +579,7 @@ def _save(snap: Snapshot) -> None:
     tmp = path + ".tmp"
     with open(tmp, "wb") as fh:
         fh.write(msgspec.json.encode(snap))
-    os.replace(tmp, path)
+    replace_file(tmp, path)
 
 
 def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
