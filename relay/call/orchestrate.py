@@ -146,7 +146,7 @@ class Relay:
 
     async def apply(self, args: ContinueInput) -> Packet:
         """antigravity_continue(run_id, apply=true): the run's change into the user's tree (call/apply_run.py)."""
-        return await anyio.to_thread.run_sync(apply_run, self.store, args.run_id)
+        return await anyio.to_thread.run_sync(apply_run, self.store, args.run_id, self.settings)
 
     def where(self, run_id: str) -> str | None:
         """Where a run of this process is now (the progress line), or None if this process does not run it."""

@@ -140,7 +140,7 @@ def runs_diff(settings: Settings, run_id: str, *, max_chars: int | None = None) 
 def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_json: bool = False) -> int:
     """Undo a run from its patch; exit 0 when done (or, with --dry-run, when it would apply), 1 when refused."""
     try:
-        result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run)
+        result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run, settings=settings)
     except RelayError as exc:
         if as_json:
             sys.stdout.write(encode({"run_id": run_id, "error": {"code": exc.status.value, "message": exc.message,
