@@ -230,3 +230,44 @@ def test_a_prompt_that_fits_quoted_stays_on_the_command_line():
     argv = ["agy", "--output-format", "stream-json", "--add-dir", r"C:\Users\me\project"]
     assert prompt_fits("x" * 30_000, argv)  # no quotes: 30,000 fit
     assert not prompt_fits('"' * 16_500, argv)  # 16,500 characters, 33,000 quoted
+
+
+# --------------------------------------------------------------------------- W6: verify commands under cmd.exe
+
+
+def cmd_reads_after_c(line: str) -> str:
+    """What cmd.exe runs for ``… /c REST`` (its own rule, `cmd /?`): the quotes are kept only when REST has exactly
+    two, around an executable's name with whitespace and nothing special; otherwise a leading quote and the last
+    quote are removed. (The test commands below are never a bare executable's name.)"""
+    rest = line.split(" /c ", 1)[1].lstrip()
+    if rest.startswith('"'):
+        last = rest.rfind('"')
+        rest = rest[1:last] + rest[last + 1:]
+    return rest
+
+
+@pytest.mark.parametrize("command", [
+    r'"C:\Users\me\AppData\Local\Programs\Python\Python312\python.exe" run_tests.py',  # the demo's own
+    r'"C:\Program Files\nodejs\npm.cmd" test -- --grep "parser"',
+    "pytest -q",
+])
+def test_a_verify_command_reaches_cmd_exe_as_written(command):
+    # Broke: the command went through list2cmdline as cmd.exe's argument, which wrote each `"` as `\"`; cmd.exe
+    # does not read `\"`, so the demo's quoted python.exe was no program and a passing suite was reported failing.
+    from relay.review.verify import shell_command
+
+    handed = shell_command(command, windows=True)
+    if isinstance(handed, str):  # a shell line: subprocess (shell=True) builds `%ComSpec% /c "LINE"` on Windows
+        line = rf'C:\Windows\system32\cmd.exe /c "{handed}"'
+    else:
+        line = subprocess.list2cmdline(handed)
+    assert cmd_reads_after_c(line) == command
+    assert shell_command(command, windows=False) == ["/bin/sh", "-c", command]
+
+
+@pytest.mark.anyio
+async def test_a_shell_line_runs_through_the_one_spawn():
+    from relay.core.process import run_capture
+
+    got = await run_capture("echo one && echo two", timeout=30)
+    assert got.exit_code == 0 and got.stdout.split() == ["one", "two"]

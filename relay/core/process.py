@@ -88,7 +88,7 @@ def worker_of(proc: Process) -> platform.Worker:
 
 
 @asynccontextmanager
-async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
+async def spawned(argv: Sequence[str] | str, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
                   grace: float = 1.0) -> AsyncIterator[Process]:
     """The one spawn: ``argv`` in its own group (platform.spawn_options), stdin on /dev/null, stdout and
     stderr piped, a fresh spawn token in its environment.
@@ -99,7 +99,9 @@ async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[s
     """
     child_env, token = platform.spawn_env(env)
     since = time.time()
-    proc = await anyio.open_process(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    # A str is a shell line (a Windows verify command): anyio hands it to the shell as subprocess's shell=True does.
+    command = argv if isinstance(argv, str) else list(argv)
+    proc = await anyio.open_process(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     cwd=cwd, env=child_env, **platform.spawn_options())
     _WORKERS[proc.pid] = platform.spawned_worker(proc.pid, token, since)
     try:
@@ -132,7 +134,7 @@ async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
 
 
 async def run_capture(
-    argv: Sequence[str],
+    argv: Sequence[str] | str,
     *,
     timeout: float,
     cwd: str | None = None,
@@ -144,7 +146,7 @@ async def run_capture(
     Raises OSError when it cannot be started at all.
     """
     started = time.monotonic()
-    log.info("spawn %s", list(argv)[:6])
+    log.info("spawn %s", argv if isinstance(argv, str) else list(argv)[:6])
     out, err = ByteTail(limit), ByteTail(limit)
     async with spawned(argv, cwd=cwd, env=env) as proc:
         with anyio.move_on_after(timeout) as scope:
