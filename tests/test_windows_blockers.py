@@ -271,3 +271,87 @@ async def test_a_shell_line_runs_through_the_one_spawn():
 
     got = await run_capture("echo one && echo two", timeout=30)
     assert got.exit_code == 0 and got.stdout.split() == ["one", "two"]
+
+
+# --------------------------------------------------------------------------- W14 / M2: case-insensitive filesystems
+
+
+@pytest.fixture
+def case_insensitive(monkeypatch):
+    """Names compared as NTFS and APFS compare them, on this ext4 machine: the policy's filesystem probe says so, and
+    a lookup that misses retries each part of the path without case (os.stat, what the relay's comparisons use)."""
+    import os
+
+    from relay.core import policy_rules
+
+    real_stat = os.stat
+
+    def folded(path: str) -> str:
+        parts = os.path.abspath(path).split(os.sep)
+        here = os.sep
+        for part in parts[1:]:
+            try:
+                here = os.path.join(here, next(n for n in os.listdir(here) if n.lower() == part.lower()))
+            except (OSError, StopIteration):
+                raise FileNotFoundError(2, "No such file or directory", path) from None
+        return here
+
+    def stat(path, *args, **kwargs):
+        try:
+            return real_stat(path, *args, **kwargs)
+        except FileNotFoundError:
+            if isinstance(path, int):
+                raise
+            return real_stat(folded(os.fspath(path)), *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(policy_rules, "folds_case", lambda folder: True)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("sneaky", [".ENV", ".GitHub/workflows/x.yml", ".GITHUB/dependabot.yml"])
+async def test_protected_patterns_catch_a_differently_cased_name_on_a_case_insensitive_filesystem(
+        tmp_path, case_insensitive, sneaky):
+    # The party: the worker. Broke: protected [".env", ".github/"] compared names case-sensitively, so a worker on
+    # Windows or macOS wrote `.ENV` (which every program opening `.env` reads there) or a workflow under `.GitHub\`.
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": sneaky, "content": "x\n"}]))
+    import json
+
+    profiles = json.dumps({"app": {"workspace": str(repo), "protected": [".env", ".github/"]}})
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=profiles, GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
+    assert packet["status"] == "POLICY_VIOLATION" and sneaky in packet["error"]["message"], packet
+
+
+def test_protected_patterns_keep_case_on_a_case_sensitive_filesystem(tmp_path):
+    from relay.core.contracts import FileChange
+    from relay.core.policy_rules import check_policy
+
+    class Limits:
+        paths, protected, max_files, max_lines, on_violation = [], [".env"], None, None, None
+        workspace = str(tmp_path)
+
+    assert check_policy(Limits(), [FileChange(path=".ENV")]) is None  # ext4: another file than .env
+    assert check_policy(Limits(), [FileChange(path=".env")]) is not None
+
+
+def test_an_allowed_root_spelled_in_another_case_admits_its_folders_on_a_case_insensitive_filesystem(
+        tmp_path, case_insensitive):
+    # Broke: on macOS GRAVITY_RELAY_ALLOWED_ROOTS=/Users/me/Projects refused /Users/me/projects/app, the same folder
+    # (resolve() keeps the spelling it is given there), so the user's own project could not be worked on.
+    from relay.core.settings import load_settings
+    from relay.core.workspace import validate_workspace
+
+    app = tmp_path / "projects" / "app"
+    app.mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+                              "GRAVITY_RELAY_ALLOWED_ROOTS": str(tmp_path / "Projects")})
+    assert validate_workspace(str(app), settings) == str(app)
+    with pytest.raises(Exception, match="outside the allowed roots"):
+        validate_workspace(str(tmp_path / "other"), settings)
