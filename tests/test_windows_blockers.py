@@ -355,3 +355,58 @@ def test_an_allowed_root_spelled_in_another_case_admits_its_folders_on_a_case_in
     assert validate_workspace(str(app), settings) == str(app)
     with pytest.raises(Exception, match="outside the allowed roots"):
         validate_workspace(str(tmp_path / "other"), settings)
+
+
+# --------------------------------------------------------------------------- W5: read-only git objects
+
+
+@pytest.fixture
+def read_only_files_refuse_deletion(monkeypatch):
+    """Windows' rule on this machine: a file without its write bit cannot be deleted (PermissionError, WinError 5).
+    git writes its objects and packs read-only, so every run's saved snapshot and every worktree holds such files."""
+    import os
+    import stat
+
+    real_unlink = os.unlink
+
+    def unlink(path, *, dir_fd=None):
+        info = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        if stat.S_ISREG(info.st_mode) and not info.st_mode & stat.S_IWRITE:
+            raise PermissionError(13, "[WinError 5] Access is denied", str(path))
+        return real_unlink(path, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    monkeypatch.setattr(os, "remove", unlink)
+
+
+def test_retention_removes_a_run_whose_saved_snapshot_holds_read_only_git_objects(tmp_path,
+                                                                                  read_only_files_refuse_deletion):
+    # Broke: shutil.rmtree stopped at the first read-only object; on Windows retention failed on every run with a
+    # saved snapshot, and the data dir grew past GRAVITY_RELAY_MAX_SIZE.
+    from relay.core.contracts import RunRecord
+    from relay.core.settings import load_settings
+    from relay.runs.retention import apply_retention
+    from relay.runs.store import RunStore
+
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    store = RunStore(settings.data_dir / "runs")
+    old = "r20200101T000000-0000000a"
+    store.write(RunRecord(run_id=old, created_at="2020-01-01T00:00:00Z", state="finished"))
+    objects = store.runs_dir / f"{old}.snapshot" / "objects" / "ab"
+    objects.mkdir(parents=True)
+    (objects / "cdef").write_bytes(b"blob")
+    (objects / "cdef").chmod(0o444)
+    summary = apply_retention(settings, max_runs=0, max_age_days=1)
+    assert old in [r.run_id for r in summary.removed], summary
+    assert not (store.runs_dir / f"{old}.snapshot").exists()
+
+
+def test_a_worktree_slot_with_read_only_git_objects_is_removed(tmp_path, read_only_files_refuse_deletion):
+    from relay.isolate.pool import _remove_slot
+
+    slot = tmp_path / "w0"
+    (slot / "objects").mkdir(parents=True)
+    (slot / "objects" / "pack.idx").write_bytes(b"x")
+    (slot / "objects" / "pack.idx").chmod(0o444)
+    _remove_slot(slot, None)
+    assert not slot.exists()

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "replace_file", "read_regular", "read_secret", "private_dir", "create_private"]
+__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "read_secret", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -128,6 +130,25 @@ def replace_file(src: str | os.PathLike, dst: str | os.PathLike) -> None:
                 raise
         time.sleep(pause)
         pause = min(pause * 2, 0.1)
+
+
+def remove_tree(path: str | os.PathLike, *, missing_ok: bool = False) -> None:
+    """``shutil.rmtree``, through read-only files: git writes its objects and packs read-only, and Windows refuses
+    to delete a read-only file (PermissionError), so a run's snapshot or a worktree stopped retention half-way.
+    A refused entry is made writable and removed again; a second refusal raises as before."""
+    def writable_and_again(func, name, _exc) -> None:
+        try:
+            os.chmod(name, stat.S_IWRITE | stat.S_IREAD | (stat.S_IEXEC if os.path.isdir(name) else 0))
+        except OSError:
+            pass
+        func(name)
+
+    if missing_ok and not os.path.lexists(path):
+        return
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=writable_and_again)
+    else:
+        shutil.rmtree(path, onerror=writable_and_again)
 
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:

@@ -35,7 +35,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
-from relay.core.files import private_dir
+from relay.core.files import private_dir, remove_tree
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
@@ -107,7 +107,7 @@ def _remove_slot(slot: Path, repo: Path | None) -> None:
     if slot.is_symlink() or slot.is_file():
         slot.unlink()
     elif slot.exists():
-        shutil.rmtree(slot)
+        remove_tree(slot)
     if repo is not None and repo.is_dir():
         try:
             run_git(repo, "worktree", ["prune"], timeout=60)
@@ -353,7 +353,7 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
         repo = _repo_of(pool)
         try:
             if repo is None or not repo.is_dir():
-                shutil.rmtree(pool)
+                remove_tree(pool)
                 removed.append(f"{pool} (its repository is gone)")
                 continue
             for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):

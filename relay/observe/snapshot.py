@@ -43,7 +43,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import replace_file
+from relay.core.files import remove_tree, replace_file
 from relay.observe.git import GitError, filter_overrides, git_env, run_git, z_records
 
 __all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
@@ -574,6 +574,14 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     return str(where), False
 
 
+def _discard(folder: str) -> None:
+    """A temporary snapshot's folder, its read-only git objects too (core.files.remove_tree); a finalizer never raises."""
+    try:
+        remove_tree(folder, missing_ok=True)
+    except OSError:
+        pass
+
+
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
     tmp = path + ".tmp"
@@ -594,7 +602,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:
-        weakref.finalize(snap, shutil.rmtree, snapshot_dir, True)
+        weakref.finalize(snap, _discard, snapshot_dir)
     try:
         root, prefix, index, objects, head, config, sha256 = _toplevel(ws)
         repo = Repo(root=root, prefix=prefix, objects=objects, config=config, head=head, sha256=sha256)
