@@ -132,10 +132,11 @@ def replace_file(src: str | os.PathLike, dst: str | os.PathLike) -> None:
         pause = min(pause * 2, 0.1)
 
 
-def remove_tree(path: str | os.PathLike, *, missing_ok: bool = False) -> None:
+def remove_tree(path: str | os.PathLike, *, missing_ok: bool = False, ignore_errors: bool = False) -> None:
     """``shutil.rmtree``, through read-only files: git writes its objects and packs read-only, and Windows refuses
     to delete a read-only file (PermissionError), so a run's snapshot or a worktree stopped retention half-way.
-    A refused entry is made writable and removed again; a second refusal raises as before."""
+    A refused entry is made writable and removed again; a second refusal raises as before (``ignore_errors``: never
+    raises, for a finalizer)."""
     def writable_and_again(func, name, _exc) -> None:
         try:
             os.chmod(name, stat.S_IWRITE | stat.S_IREAD | (stat.S_IEXEC if os.path.isdir(name) else 0))
@@ -145,10 +146,14 @@ def remove_tree(path: str | os.PathLike, *, missing_ok: bool = False) -> None:
 
     if missing_ok and not os.path.lexists(path):
         return
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(path, onexc=writable_and_again)
-    else:
-        shutil.rmtree(path, onerror=writable_and_again)
+    try:
+        if sys.version_info >= (3, 12):
+            shutil.rmtree(path, onexc=writable_and_again)
+        else:
+            shutil.rmtree(path, onerror=writable_and_again)
+    except OSError:
+        if not ignore_errors:
+            raise
 
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:

@@ -364,14 +364,6 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     return str(where), False
 
 
-def _discard(folder: str) -> None:
-    """A temporary snapshot's folder, its read-only git objects too (core.files.remove_tree); a finalizer never raises."""
-    try:
-        remove_tree(folder, missing_ok=True)
-    except OSError:
-        pass
-
-
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
     tmp = path + ".tmp"
@@ -392,7 +384,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:
-        weakref.finalize(snap, _discard, snapshot_dir)
+        weakref.finalize(snap, remove_tree, snapshot_dir, ignore_errors=True)
     try:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
