@@ -410,3 +410,70 @@ def test_a_worktree_slot_with_read_only_git_objects_is_removed(tmp_path, read_on
     (slot / "objects" / "pack.idx").chmod(0o444)
     _remove_slot(slot, None)
     assert not slot.exists()
+
+
+# --------------------------------------------------------------------------- §3: what setup registers on Windows
+
+
+@pytest.fixture
+def windows_host(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "win32")
+
+
+def test_setup_never_registers_a_script_or_a_cmd_shim_for_the_relay_on_windows(windows_host, monkeypatch, tmp_path):
+    # Broke: without gravity-relay.exe beside the interpreter, setup registered gravity-relay-script.py (or the
+    # extensionless name, or a .cmd on PATH): Codex starts servers without PATHEXT or a shell, "program not found".
+    import sysconfig
+
+    from relay.setup.launch import relay_command
+    from relay.setup.toml_edit import SetupError
+
+    scripts, shims = tmp_path / "venv" / "Scripts", tmp_path / "shims"
+    scripts.mkdir(parents=True)
+    shims.mkdir()
+    for name in ("gravity-relay-script.py", "gravity-relay"):
+        (scripts / name).write_text("", encoding="utf-8")
+    (shims / "gravity-relay.cmd").write_text("@python -m relay %*\r\n", encoding="utf-8")
+    (shims / "gravity-relay.cmd").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(scripts / "python.exe"))
+    monkeypatch.setattr(sysconfig, "get_path", lambda name, scheme=None: str(scripts))
+    with pytest.raises(SetupError):
+        relay_command({"PATH": str(shims)})
+    (shims / "gravity-relay.exe").write_bytes(b"MZ")
+    (shims / "gravity-relay.exe").chmod(0o755)
+    assert relay_command({"PATH": str(shims)}) == str(shims / "gravity-relay.exe")
+
+
+def test_setup_registers_the_target_of_a_winget_link_not_the_link(windows_host, tmp_path):
+    # WinGet puts uvx.exe on PATH as a link in %LOCALAPPDATA%\Microsoft\WinGet\Links, which can fail to start under a
+    # scheduled task or a service: the registration names the real uvx.exe.
+    from relay.setup.launch import relay_launch
+
+    real = tmp_path / "Local" / "Microsoft" / "WinGet" / "Packages" / "astral-sh.uv" / "uvx.exe"
+    links = tmp_path / "Local" / "Microsoft" / "WinGet" / "Links"
+    real.parent.mkdir(parents=True)
+    links.mkdir(parents=True)
+    real.write_bytes(b"MZ")
+    real.chmod(0o755)
+    (links / "uvx.exe").symlink_to(real)
+    cache = tmp_path / "Local" / "uv" / "cache" / "archive-v0" / "abc"
+    env = {"LOCALAPPDATA": str(tmp_path / "Local"), "PATH": str(links), "USERPROFILE": str(tmp_path)}
+    command, args = relay_launch(env, prefix=str(cache))
+    assert command == str(real) and args == ["gravity-relay-mcp"]
+
+
+def test_setup_writes_agy_bin_as_the_installed_agy_exe_on_windows(windows_host, monkeypatch, tmp_path):
+    # agy's installer puts agy.exe on PATH only for processes started after it: a client started before would not
+    # find agy. Broke: setup wrote no AGY_BIN unless the shell exported one (and then a .cmd shim as it was).
+    from relay.setup import launch
+
+    installed = tmp_path / "Local" / "agy" / "bin" / "agy.exe"
+    installed.parent.mkdir(parents=True)
+    installed.write_bytes(b"MZ")
+    monkeypatch.setattr(launch, "agy_install_paths", lambda env: [str(installed)])
+    assert launch.relay_settings({"GRAVITY_RELAY_MAX_RUNS": "9"}) == {"AGY_BIN": str(installed),
+                                                                      "GRAVITY_RELAY_MAX_RUNS": "9"}
+    shim = tmp_path / "npm" / "agy.cmd"
+    shim.parent.mkdir()
+    shim.write_text(f'@"{installed}" %*\r\n', encoding="utf-8")
+    assert launch.relay_settings({"AGY_BIN": str(shim)}) == {"AGY_BIN": str(installed)}
