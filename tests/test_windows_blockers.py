@@ -477,3 +477,44 @@ def test_setup_writes_agy_bin_as_the_installed_agy_exe_on_windows(windows_host, 
     shim.parent.mkdir()
     shim.write_text(f'@"{installed}" %*\r\n', encoding="utf-8")
     assert launch.relay_settings({"AGY_BIN": str(shim)}) == {"AGY_BIN": str(installed)}
+
+
+# --------------------------------------------------------------------------- W10, W13: what doctor says of the host
+
+
+def test_doctor_says_a_data_dir_outside_the_profile_is_readable_by_other_users_on_windows(tmp_path):
+    # On Windows the relay's 0600 modes and O_NOFOLLOW do nothing; only the profile's ACL keeps other users out.
+    # Broke: GRAVITY_RELAY_DATA_DIR=E:\relay-data passed doctor without a word.
+    from relay.core.settings import Settings
+    from relay.doors.doctor_host import check_data_dir_privacy
+
+    env = {"USERPROFILE": r"C:\Users\me", "LOCALAPPDATA": r"C:\Users\me\AppData\Local"}
+    outside = check_data_dir_privacy(Settings(data_dir=Path(r"E:\relay-data")), env, platform="win32")
+    assert outside.level == "warning" and "other users" in outside.message and "icacls" in outside.fix
+    inside = check_data_dir_privacy(Settings(data_dir=Path(r"c:\users\ME\AppData\Local\gravity-relay")), env,
+                                    platform="win32")
+    assert inside.level == "ok"
+    assert check_data_dir_privacy(Settings(data_dir=tmp_path), {"HOME": "/home/me"}, platform="linux") is None
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() != 0,
+                    reason="gives a repository to another user (chown): needs root")
+def test_doctor_names_a_workspace_git_refuses_as_another_users_with_the_safe_directory_fix(tmp_path):
+    # The repository of another account, or on an exFAT drive (no owners: git sees another user). Broke: the
+    # relay's git read it as "not a repository" and its runs silently fell back to a file-tree snapshot.
+    import json
+    import os
+
+    from relay.core.settings import load_settings
+    from relay.doors.doctor import run_doctor
+
+    repo = make_repo(tmp_path / "theirs")
+    for folder, dirs, files in os.walk(repo):
+        for name in [folder, *(os.path.join(folder, n) for n in dirs + files)]:
+            os.lchown(name, 54321, 54321)
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(repo)}})})
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path)}
+    checks = run_doctor(settings, environ=env, home=tmp_path, probe_timeout=1, cwd=tmp_path)
+    (said,) = [c for c in checks if c.name == "git ownership"]
+    assert "profile app" in said.message and f"safe.directory {repo.as_posix()}" in said.fix
