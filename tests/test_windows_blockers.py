@@ -518,3 +518,23 @@ def test_doctor_names_a_workspace_git_refuses_as_another_users_with_the_safe_dir
     checks = run_doctor(settings, environ=env, home=tmp_path, probe_timeout=1, cwd=tmp_path)
     (said,) = [c for c in checks if c.name == "git ownership"]
     assert "profile app" in said.message and f"safe.directory {repo.as_posix()}" in said.fix
+
+
+# --------------------------------------------------------------------------- W8: long paths
+
+
+def test_a_worktree_pool_path_stays_short_on_windows_and_git_may_pass_max_path():
+    # Broke: a worktree re-rooted the repository ~100 characters deeper (…\gravity-relay\worktrees\<40-char name>-
+    # <12 hex>\w0\), and git for Windows refused paths past 260 characters without core.longpaths.
+    import ntpath
+
+    from relay.isolate.repo import RepoFacts, pool_key
+    from relay.observe.git import SAFE_CONFIG
+
+    facts = RepoFacts(toplevel=Path("/e/projects/customer-portal-frontend-monorepo-2026"),
+                      common_dir=Path("/e/projects/customer-portal-frontend-monorepo-2026/.git"), prefix="", head="0" * 40)
+    data = r"C:\Users\me\AppData\Local\gravity-relay"
+    slot = ntpath.join(data, "worktrees", pool_key(facts, platform="win32"), "w0")
+    assert len(slot) - len(r"E:\projects\customer-portal-frontend-monorepo-2026") <= 40, slot
+    assert len(pool_key(facts, platform="linux")) > len(pool_key(facts, platform="win32"))  # elsewhere: as it was
+    assert ("core.longpaths", "true") in SAFE_CONFIG  # every git the relay runs (worktree add, checkout, snapshots)
