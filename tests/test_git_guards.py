@@ -301,3 +301,19 @@ async def test_a_folder_swapped_for_a_symlink_leading_out_is_observed_and_revert
     assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text(encoding="utf-8") == "def main():\n    return 1\n"
     assert (repo / "src/util.py").read_text(encoding="utf-8") == "u = 1\n"
     assert sorted(p.name for p in outside.iterdir()) == ["other.py"]  # nothing written outside
+
+
+async def test_a_protected_folder_swapped_for_a_symlink_is_a_violation_and_the_policy_puts_it_back(tmp_path):
+    # Broke (issue 34 §3): the swap was not observed (the worker's report said nothing), so `protected: ["src/"]`
+    # never saw it: SUCCESS, and the folder stayed a link to elsewhere.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = make_repo(tmp_path / "project", {"src/app.py": "def main():\n    return 1\n", "README.md": "r\n"})
+    edits = [{"op": "delete", "path": "src"}, {"op": "symlink", "path": "src", "target": str(outside)}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=make_report(files_changed=[])))
+    env = _env(tmp_path, agy, {"app": {"workspace": str(repo), "protected": ["src/"], "on_violation": "revert"}})
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "app"}))
+    assert packet["status"] == "POLICY_VIOLATION", packet
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
+    assert list(outside.iterdir()) == []

@@ -141,6 +141,8 @@ class ExecuteArgs(Struct, frozen=True, kw_only=True):
     ] = None
     wait_seconds: Annotated[WaitSeconds | None, Meta(description="Answer RUNNING after this long (keep it under your tool timeout).")] = None
     confirm: Annotated[str | None, Meta(description="Token from a preview.")] = None  # issue 10, gate
+    # issue 38: a retry with the same key answers that run, never a second one (relay/call/once.py, checked there)
+    idempotency_key: Annotated[str | None, Meta(description="Same key on a retry: that run's answer, no new run.")] = None
 
 
 class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
@@ -448,6 +450,8 @@ class RecordRequest(Struct, kw_only=True, omit_defaults=True):
     parent_run_id: str | None = None  # the run a continue follows
     requested_conversation_id: str | None = None  # the conversation a continue asked agy to resume
     ignored_arguments: list[str] = []  # argument names the call sent that the tool does not know
+    idempotency_key: str | None = None  # the key the call named (relay/call/once.py)
+    fingerprint: str | None = None  # a digest of the arguments that say what runs: a retry's are equal (once.py)
 
 
 class RecordPlan(Struct, kw_only=True, omit_defaults=True):

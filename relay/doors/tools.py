@@ -21,7 +21,8 @@ import anyio
 import msgspec
 
 from relay.call.detached import Detacher
-from relay.call.intake import AwaitingPerson, CallPlan
+from relay.call.intake import AwaitingPerson, CallPlan, call_wait
+from relay.call.once import Repeat
 from relay.call.orchestrate import Relay
 from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ErrorInfo, ExecuteInput, GetResultInput, Packet, RunRecord,
@@ -49,7 +50,7 @@ class View(msgspec.Struct, frozen=True):
 
     obj: dict[str, Any]
     text: str
-    error: ErrorInfo | None = None  # an error answer's error, for the doors that say it in words
+    error: ErrorInfo | None = None  # set: the answer is this error (the shell door says it in words too)
 
 
 class ToolAnswer:
@@ -61,9 +62,11 @@ class ToolAnswer:
 
     __slots__ = ("answer", "is_error", "_obj", "_text")
 
-    def __init__(self, answer: Packet | Running | View | AwaitingPerson, *, is_error: bool = False) -> None:
+    def __init__(self, answer: Packet | Running | View | AwaitingPerson) -> None:
         self.answer = answer
-        self.is_error = (not answer.ok) if isinstance(answer, Packet) else is_error
+        # A failure: a packet that is not SUCCESS, a view of an error. RUNNING is not one: the run goes on.
+        self.is_error = (not answer.ok) if isinstance(answer, Packet) else (
+            isinstance(answer, View) and answer.error is not None)
         self._obj: dict[str, Any] | None = None
         self._text: str | None = None
 
@@ -88,11 +91,6 @@ class ToolAnswer:
         if self._text is None:
             self._text = self.answer.text if isinstance(self.answer, View) else encode(self.obj).decode()
         return self._text
-
-    @property
-    def structured(self) -> dict[str, Any] | None:
-        """Structured content: the object, or None for an error (its packet goes once, as the text: mcp_server)."""
-        return None if self.is_error else self.obj
 
     @property
     def error(self) -> ErrorInfo | None:
@@ -179,9 +177,11 @@ def as_text(value: Any) -> str:
 
 
 async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None, *,
-                    ask: bool = False) -> ToolAnswer:
+                    ask: bool = False, session: object | None = None) -> ToolAnswer:
     """Dispatch one tool call; shared by the MCP handler, the CLI and tests. ``ask``: this door can show a person
-    a confirmation form (then a call only a person may confirm answers ``AwaitingPerson``; else it is refused)."""
+    a confirmation form (then a call only a person may confirm answers ``AwaitingPerson``; else it is refused).
+    ``session``: the client connection that sent it (a repeat of a running call attaches to its run only
+    within one session: relay/call/once.py)."""
     progress = progress or no_progress
     arguments = arguments or {}
     try:
@@ -220,12 +220,26 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
                 return ToolAnswer(await relay.apply(args))  # not a turn: the run's change into the user's tree
-            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here,
-            # and a call a person must confirm goes back to the door that asks (mcp_server), which runs it below.
-            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored, ask=ask)
-            if isinstance(call, (Packet, AwaitingPerson)):
-                return ToolAnswer(call)
-            return await run_call(relay, call, progress)
+            tool = "execute" if name == EXECUTE else "continue"
+            try:
+                taken = await relay.once.take(tool, args, session)
+            except RelayError as exc:  # a bad key, a key of other arguments, an edited claim: recorded, nothing ran
+                return ToolAnswer(relay.refuse_input(name, getattr(args, text_field) or "", exc, ignored=ignored))
+            if isinstance(taken, Repeat):
+                # A retry of a call that has its run (relay/call/once.py): that run's answer; nothing starts.
+                wait = call_wait(args, relay.settings)
+                return ToolAnswer(await relay.once.answer(taken, wait, detacher_for(relay), progress))
+            try:
+                # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers
+                # here, and a call a person must confirm goes back to the door that asks (mcp_server), which runs
+                # it below.
+                call = await relay.intake(tool, args, ignored=ignored, ask=ask, run_id=taken.run_id,
+                                          fingerprint=taken.fingerprint)
+                if isinstance(call, (Packet, AwaitingPerson)):
+                    return ToolAnswer(call)
+                return await run_call(relay, call, progress)
+            finally:
+                relay.once.done(taken)
         if name == CANCEL:
             return ToolAnswer(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
@@ -272,7 +286,7 @@ def _error_result(name: str, exc: Exception) -> ToolAnswer:
         log.exception("tool %s failed", name)  # a bug: logged whole; the leader gets something it can act on
     error = as_relay_error(exc, name)
     obj = error_object(error, name)
-    return ToolAnswer(View(obj, encode(obj).decode(), error.info()), is_error=True)
+    return ToolAnswer(View(obj, encode(obj).decode(), error.info()))
 
 
 def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
