@@ -315,5 +315,5 @@ async def test_a_protected_folder_swapped_for_a_symlink_is_a_violation_and_the_p
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "app"}))
     assert packet["status"] == "POLICY_VIOLATION", packet
-    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text(encoding="utf-8") == "def main():\n    return 1\n"
     assert list(outside.iterdir()) == []

@@ -268,7 +268,7 @@ def test_a_failure_of_the_background_tree_writer_is_logged_and_the_trees_written
 
     monkeypatch.setattr(snapshot_mod, "_write_trees", broken)
     snap = take_snapshot(root)
-    (root / "a.txt").write_text("a\nworker\n")
+    (root / "a.txt").write_text("a\nworker\n", encoding="utf-8")
     with caplog.at_level("WARNING", logger="relay.observe.snapshot"):
         changes = observe_changes(snap, root)
     assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git"
