@@ -120,7 +120,11 @@ T0 = time.monotonic()
 _getpgid = getattr(os, "getpgid", None)
 _getsid = getattr(os, "getsid", None)
 SIGPIPE = getattr(signal, "SIGPIPE", 13)
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK")
+                     if hasattr(signal, name))
+# The polite stop: SIGTERM, or on Windows the Ctrl-Break the relay sends a worker's console group (agy, a Go
+# program, reads it as an interrupt); ignore_sigterm ignores either.
+POLITE = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGBREAK") if hasattr(signal, name))
 
 
 def lock_file(fd: int) -> None:
@@ -677,10 +681,10 @@ class Fake:
         os._exit(128 + signum)
 
     def on_signal(self, signum, _frame) -> None:
-        if signum == signal.SIGTERM and self.ignore_sigterm:
+        if signum in POLITE and self.ignore_sigterm:
             self.record({"event": "signal", "signal": signum, "ignored": True})
             return
-        if self.launch.get("on_signal") == "interrupted" and signum in (signal.SIGTERM, signal.SIGINT) \
+        if self.launch.get("on_signal") == "interrupted" and signum in (*POLITE, signal.SIGINT) \
                 and self.conversation_id and not self.ended:
             # 1.1.27+ (1.3.1 replays): the turn ends with agy's own ERROR result, then `error: interrupted`, exit 1
             self.record({"event": "signal", "signal": signum, "ignored": False})
