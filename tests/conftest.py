@@ -73,7 +73,7 @@ ONE_UNIT_FILES = SHARED_RELAY_FILES | {"tests/test_layout.py"}
 # POSIX signals or read process groups. A file joins this set once it was read for POSIX assumptions.
 WINDOWS_RUNNABLE = frozenset({"test_windows_places.py", "test_contracts.py", "test_layout.py", "test_review.py",
                               "test_settings.py", "test_tools_snapshot.py", "test_bench_risk_corpus.py",
-                              "test_windows_ci.py", "test_windows_blockers.py"})
+                              "test_windows_ci.py", "test_windows_blockers.py", "test_job_object.py"})
 WINDOWS_PROCESS_TESTS = frozenset({
     "test_relay_timeout_kills_hung_worker_and_its_grandchild",
     "test_cancel_kills_worker_group_and_records_cancelled_with_its_changes",
