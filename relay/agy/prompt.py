@@ -11,8 +11,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "prompt_fits", "ARGV_PROMPT_LIMIT",
-           "COMMAND_LINE_LIMIT"]
+__all__ = ["NO_DELEGATION", "compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "prompt_fits",
+           "ARGV_PROMPT_LIMIT", "COMMAND_LINE_LIMIT"]
 
 # agy-protocol.md §1: prompts travel in argv. Windows caps a command line at 32,767 characters, its terminating NUL
 # included, and counts it *after* quoting: list2cmdline writes each `"` as `\"` and doubles the backslashes before
@@ -23,6 +23,12 @@ ARGV_PROMPT_LIMIT = 30_000
 COMMAND_LINE_LIMIT = 32_766
 _MARGIN = 64
 
+# agy's print mode ends the turn while a subagent still runs, and the worker's answer is then only its narration
+# (agy-protocol.md §8.2, §8.6 item 2): the worker is told to do the work itself.
+NO_DELEGATION = (
+    "Do the work yourself, in this conversation: do not delegate to subagents (invoke_subagent). This run is "
+    "headless and ends with your turn, so a subagent's result would be lost."
+)
 _REPORT_RULES = (
     "When you finish, your final answer is the structured report requested by the JSON schema: "
     "a short summary, every file you created, edited or deleted (workspace-relative), and test counts. "
@@ -80,7 +86,7 @@ def compose_prompt(
         parts += ["", "# Constraints (from the project's owner; always apply)", *rules]
     if limits:
         parts += ["", *limits]
-    parts += ["", "# Report", _REPORT_RULES]
+    parts += ["", "# Working", NO_DELEGATION, "", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 
 
@@ -91,7 +97,7 @@ def compose_feedback(*, feedback: str, constraints: list[str], limits: list[str]
         parts += ["", "# Constraints (still apply)", *rules]
     if limits:
         parts += ["", *limits]
-    parts += ["", "# Report", _REPORT_RULES]
+    parts += ["", "# Working", NO_DELEGATION, "", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 
 

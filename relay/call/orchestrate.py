@@ -23,7 +23,8 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, refusals_flag, report_of
+from relay.agy.answer_reading import answer_flags, stored_answer
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
@@ -35,6 +36,7 @@ from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
 from relay.call.once import Once
 from relay.call.policy import RunPlan
+from relay.call.prelaunch import check_before_launch
 from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
@@ -63,8 +65,6 @@ from relay.runs.usage import run_usage
 __all__ = ["Relay"]
 
 log = logging.getLogger("relay")
-
-_RESPONSE_LIMIT = 1_000_000
 
 
 class _Live:
@@ -246,6 +246,7 @@ class Relay:
             async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
+                live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
@@ -304,7 +305,7 @@ class Relay:
         record, plan = call.record, call.plan
         process = record.process
         process.exit_code = outcome.exit_code
-        process.response = outcome.response[:_RESPONSE_LIMIT]
+        process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
         process.report = report
         process.stderr_tail = tail(outcome.stderr, 16_000)
         record.outcome.conversation_id = _conversation(outcome)
@@ -322,8 +323,7 @@ class Relay:
         if asked and got and got != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({got}) without the "
                             "earlier context")
-        if outcome.refused_total:
-            flags.insert(0, refusals_flag(outcome))
+        flags[:0] = answer_flags(outcome)  # refused tools, agy's error steps, a folded answer (agy-protocol.md §8)
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
