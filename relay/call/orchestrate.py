@@ -1,7 +1,7 @@
 """The path of one call, top to bottom (DESIGN.md, "The path of one call").
 
     intake (surface, policy, agy, gate) ─▶ record ─▶ coordinator ─▶ auth preflight ─▶ snapshot
-            ─▶ worker (+ retry guard) ─▶ observe ─▶ enforce ─▶ verify ─▶ review ─▶ finish
+            ─▶ worker (+ retry guard) ─▶ observe and judge (judge.py) ─▶ verify ─▶ review ─▶ finish
 
 ``Relay`` holds what lives as long as the process (settings, the store, the worker queue, the auth
 cache). A call is resolved once (``intake.take_in``: a CallPlan), run by ``run`` (the steps below,
@@ -30,14 +30,15 @@ from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
 from relay.call.attempts import run_attempts
 from relay.call.confirm import Gate, declined_packet, preview_packet
-from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
-                                outside_violation)
+from relay.call.enforce import HIJACKED, VIOLATION_HINT
 from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
+from relay.call.judge import Judged, judge_change
 from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.prelaunch import check_before_launch
 from relay.call.progress import Progress, no_progress
+from relay.call.recovery import recover_interrupted
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
@@ -57,7 +58,6 @@ from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
-from relay.runs.recovery import recover_interrupted
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
 from relay.runs.usage import run_usage
@@ -82,10 +82,6 @@ class _Live:
         self.modes: dict[str, int] | None = None  # permission bits before the run, when it may revert
 
 
-def _ms(since: float) -> int:
-    return int((time.monotonic() - since) * 1000)
-
-
 class Relay:
     """One per process: the long-lived parts every call shares."""
 
@@ -103,14 +99,14 @@ class Relay:
         self.once = Once(self.store, settings.data_dir)  # a retried call: answered by one run (once.py)
 
     def recover_dead_runs(self) -> list[str]:
-        """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
-        new git-ignored file that looks like a secret is listed (the review's rule, handed down)."""
-        return recover_interrupted(self.store, secret_path=is_secret_path)
+        """Finish the runs of relay processes that died (``relay.call.recovery``), observed as a live run is."""
+        return recover_interrupted(self.store)
 
     # ------------------------------------------------------------------ tools
 
-    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None, run_id:
-                     str | None = None, fingerprint: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
+    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
+                     run_id: str | None = None, fingerprint: str | None = None, ask: bool = False
+                     ) -> CallPlan | AwaitingPerson | Packet:
         """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview. ``ask``:
         the door can show a person a form; a call only a person may confirm then waits for the door to ask."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
@@ -262,21 +258,10 @@ class Relay:
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
                 live.stage = "observing changes"
-                observed_at = time.monotonic()
-                changeset = await anyio.to_thread.run_sync(
-                    lambda: self._observe(record, before, Path(plan.workspace),
-                                          reported=list(report.files_changed) if report else [])
-                )
-                record.observation.ms = _ms(observed_at)
-                verdict, record.outcome.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
-                    enforce_policy, plan, changeset.files, before, verdict, live.modes)
-                if record.outcome.violation is not None and record.outcome.violation.restored:
-                    # The packet keeps listing what the worker did; the patch is what is left in the tree, so
-                    # `runs revert` undoes the rest instead of refusing over the files already restored.
-                    await anyio.to_thread.run_sync(self._observe, record, before, Path(plan.workspace))
-                if live.lease is not None:  # issue 22, D1: what the worktree changed outside the workspace
-                    verdict, record.outcome.violation = enforce_outside(
-                        verdict, record.outcome.violation, live.outside, live.lease.facts.prefix, plan.on_violation)
+                judged = await anyio.to_thread.run_sync(self._judge, call, live, Path(plan.workspace),
+                                                        list(report.files_changed) if report else [])
+                changeset, record.observation.ms = judged.changeset, judged.ms
+                record.outcome.violation, verdict = judged.violation, judged.verdict(verdict)  # issue 10: enforced
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -395,6 +380,17 @@ class Relay:
             keep_or_drop_after_tree(before, changeset, record.run_id)  # what apply writes (issue 23)
         return changeset
 
+    def _judge(self, call: CallPlan, live: _Live, workspace: Path, reported: list[str] | None = None) -> Judged:
+        """The run's change observed and judged against its policy, as every ending sees it (judge.py)."""
+        record, before = call.record, live.before
+        assert before is not None
+
+        def outside() -> tuple[list[str], str] | None:  # issue 22, D1: what the worktree changed outside the workspace
+            return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
+
+        return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported),
+                            call.plan, before=before, modes=live.modes, outside=outside)
+
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
         """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
         if live.before is None:
@@ -403,21 +399,14 @@ class Relay:
         workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
         with anyio.move_on_after(30):
             try:
-                changeset = await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)
+                # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
+                judged = await anyio.to_thread.run_sync(self._judge, call, live, workspace)
             except (OSError, RelayError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
-            changes, _, record.observation.changes = build_review(changeset, report=None, paths=plan.paths,
+            record.outcome.violation, live.violation = judged.violation, judged.said
+            changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
                                                                   workspace=workspace, task=call.asked)
-            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
-            record.outcome.violation, live.violation = await anyio.to_thread.run_sync(
-                apply_policy, plan, changeset.files, live.before, live.modes)
-            if record.outcome.violation is not None and record.outcome.violation.restored:
-                await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
-            if live.lease is not None and live.outside:
-                record.outcome.violation, line = outside_violation(record.outcome.violation, live.outside,
-                                                                   live.lease.facts.prefix, plan.on_violation)
-                live.violation = "; ".join(filter(None, [live.violation, line]))
             return changes
         return None
 
