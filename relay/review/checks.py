@@ -30,6 +30,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
+from relay.review import guard_reading, risky_lines
 from relay.review.dependencies import new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
@@ -41,6 +42,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
+    "dangerous_call", "removes_guard", "unsafe_value",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
@@ -149,6 +151,21 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
         if new < old:
             return f"{key} {old:g} → {new:g}"
     return None
+
+
+# ----- the one risky line: read wherever code lives (examples and docs too), a sentence of prose left out
+
+
+def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
+    return risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+
+
+def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
+    return risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+
+
+def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
+    return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
 
 
 # ----- what the lines of source say

@@ -20,6 +20,7 @@ from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
+from relay.review.risky_lines import risky_screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -108,7 +109,9 @@ CI_GLOBS = (
 HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
 
 _MANIFESTS = (
-    "package.json", "requirements*.txt", "requirements/**.txt", "constraints*.txt", "pyproject.toml", "setup.py",
+    # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
+    "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
+    "pyproject.toml", "setup.py",
     "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
@@ -315,16 +318,28 @@ def line_filter(path: str) -> Callable[[str], bool]:
     kind = file_kind(path)
     if kind == "test":
         return _keep_test_signals
-    if kind == "source":
+    if kind == "source" or (kind == "example" and _is_code(path)):
+        # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(_comment_prefixes(path))
     if kind == "docs":
         return _keep_doc_signals
-    return _KEEP_SKIPS
+    return _keep_skips_or_risky
+
+
+def _is_code(path: str) -> bool:
+    name = basename(path).lower()
+    return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
 
 def _keep_doc_signals(line: str) -> bool:
-    # A changelog entry naming an advisory says the change beside it is a security fix.
-    return _KEEP_SKIPS(line) or security_note(line) is not None
+    # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
+    # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines).
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line)
+
+
+def _keep_skips_or_risky(line: str) -> bool:
+    # Settings, build files, examples in other languages: a skip marker, or a line that may be a risky one.
+    return _KEEP_SKIPS(line) or risky_screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -88,6 +88,9 @@ def _fc(path: str, **kw: object) -> FileChange:
 # The scopes most rows share.
 _READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted"))
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
+# Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
+# tests (a test disables verification to test it), generated output or lockfiles.
+_RISKY_LINES = Scope(not_kinds=("test", "generated", "lockfile"), not_changes=("deleted",), unless=("mechanical",))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
@@ -102,6 +105,49 @@ RULES: tuple[Rule, ...] = (
     Rule("seen_beyond_git", None, "{detail}", checks.seen_beyond_git, example=Example(
         _fc("build/out.txt"), "ignored folder build/: changed during the run by its timestamp (not diffed)", _fc("build/old.txt"),
         RiskContext(outside={"build/out.txt": "ignored folder build/: changed during the run by its timestamp (not diffed)"}))),
+    # ----- the one risky line a change carries, wherever the file lives and however large the rest of the change is:
+    # named in the reason, first among the files of its risk (relay.review.risky_lines, relay.review.guard_reading)
+    Rule("unsafe_value", "high", "{detail}", checks.unsafe_value, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+         example=Example(
+             _fc("examples/client.py", additions=1, deletions=1, removed_lines=["    r = session.get(url, timeout=5)"],
+                 added_lines=["    r = session.get(url, timeout=5, verify=False)"]),
+             "turns TLS verification off: r = session.get(url, timeout=5, verify=False)",
+             _fc("src/client.py", additions=1, deletions=1, removed_lines=["    r = session.get(url, verify=False)"],
+                 added_lines=["    r = session.get(url, verify=True)"])),
+         more=(Example(_fc("app/templates.py", additions=1, deletions=1,
+                           removed_lines=["env = Environment(loader=loader, autoescape=select_autoescape(['html']))"],
+                           added_lines=["env = Environment(loader=loader, autoescape=False)"]),
+                       "turns autoescaping off: env = Environment(loader=loader, autoescape=False)",
+                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])),)),
+    Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+         example=Example(
+             _fc("src/plugins.py", additions=2, added_lines=["def load(blob):", "    return pickle.loads(blob)"]),
+             "deserializes untrusted data: return pickle.loads(blob)",
+             _fc("tests/test_plugins.py", additions=1, added_lines=["    assert pickle.loads(pickle.dumps(x)) == x"])),
+         more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
+                       "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
+                       _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),)),
+    Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example"), not_changes=("deleted",),
+         unless=("mechanical",)), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
+             _fc("app/views.py", deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),
+             "deletes a guard: if not request.user.has_perm('reports.view'): raise PermissionDenied",
+             _fc("app/views.py", additions=2, deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"],
+                 added_lines=["    if not request.user.has_perm('reports.read'):", "        raise PermissionDenied"])),
+         more=(Example(_fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > MAX_NAME or '..' in name:"],
+                           added_lines=["    if len(name) > MAX_NAME or '..' not in name:"]),
+                       "inverts a check: if len(name) > MAX_NAME or '..' not in name:",
+                       _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > MAX_NAME or '..' in name:"],
+                           added_lines=["    if len(name) > MAX_NAME or '..' in name or not name:"])),
+               Example(_fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"],
+                           added_lines=["  if (!user.isAuthenticated) {"]),
+                       "drops a clause from a check: if (!user.isAuthenticated || !user.isAdmin) {",
+                       _fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated) {"],
+                           added_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"])),
+               Example(_fc("server/upload.py", additions=1, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
+                           added_lines=["    body = request.get_data()"]),
+                       "deletes a guard: if len(body) > 65536: raise TooLarge()",
+                       _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
+                           added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
     # ----- what the change's own notes and the leader's task say the fix is
     Rule("named_by_security_note", "high", "the change's security note names this file ({detail})", checks.named_by_security_note,
          scope=_NAMED_SOURCE, leads=True, outranks=("named_by_security_task",), example=Example(

@@ -1,0 +1,201 @@
+"""A guard the change deletes or inverts: the check in front of auth, permission, path or input handling.
+
+Read from a file's changed lines alone (whole hunks, in order), for ``relay.review.rules``'s
+``removes_guard``:
+
+- a refusal deleted with the condition that guards it (``if not user.is_admin:`` / ``abort(403)``, ``if
+  '..' in path: raise``), when the change writes no refusal of its own in its place;
+- a call to a check deleted and called nowhere in what the change writes (``@login_required``,
+  ``validate_path(p)``, ``hmac.compare_digest`` replaced by ``==``, ``bleach.clean``, ``is_safe_url``);
+- a check inverted (``if not ok`` → ``if ok``, ``!=`` → ``==``), made to pass always (``if True or …``,
+  ``return True`` where a check's answer was returned).
+
+A line that stands again, squeezed, on the other side was only moved: it is no deletion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import IMPORT_RE, Screen, squeezed
+
+__all__ = ["SCREENS", "removed_guard"]
+
+_SHOWN = 72
+
+# What a guard is about, in the names and words of its lines.
+_GUARD_WORDS = (
+    "auth", "login", "logged", "perm", "admin", "staff", "superuser", "owner", "role", "access", "csrf", "xsrf", "token",
+    "signature", "verif", "valid", "safe", "allow", "forbid", "deny", "denied", "trusted", "secure", "host", "origin", "path",
+    "..", "travers", "symlink", "realpath", "abspath", "startswith", "sanitiz", "saniti", "escape", "scope", "privileg",
+    "unauthori", "401", "403", "session", "password", "hmac", "digest", "user", "isinstance", "typeof", "len(", "length",
+    "size", "max", "limit", "match", "re.", "regex", "whitelist", "blacklist", "allowlist", "denylist", "filename", "redirect",
+)
+_GUARD = Screen(_GUARD_WORDS)
+
+# A refusal: raise, throw, abort, an error status or value returned.
+_REFUSAL_RE = re.compile(
+    r"^\s*(?:raise|throw)\b|\babort\s*\(|\bpanic!?\s*\(|\bbail!?\s*\(|\breturn\s+Err\s*\(|"
+    r"\breturn\b.*\b(?:40[0-9]|Forbidden|Unauthorized|BadRequest|HttpResponseForbidden|HttpResponseBadRequest|PermissionDenied|"
+    r"AccessDenied|http\.Status(?:Forbidden|Unauthorized|BadRequest|NotFound)|errors?\.New|fmt\.Errorf|Error\s*\()|"
+    r"\b(?:res|response|ctx|c|w)\.(?:status|sendStatus|AbortWithStatus\w*|JSON)\s*\(\s*(?:40[0-9]|http\.Status(?:Forbidden|Unauthorized|BadRequest))|"
+    r"\bhttp\.Error\s*\(|^\s*return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?\s*$|^\s*(?:deny|reject|fail)\w*\s*\("
+)
+_CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b")
+
+# A check called by name: a decorator, a call, a middleware in a route's list.
+_CHECK_NAME_RE = re.compile(
+    r"(?:@|\b)((?:[A-Za-z_]\w*\.)?[A-Za-z_]*(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
+    r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|valid\w*|trusted)\w*|"
+    r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|check_?\w*|verify_?\w*|validate_?\w*|"
+    r"\w*sanitiz\w*|\w*escape\w*|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
+    r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
+    r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
+)
+_CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
+                 "escape", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
+                 "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+_DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b")
+
+# A condition made to pass always, or a check's answer replaced by "yes".
+_ALWAYS_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif)\s*\(?\s*(?:(?:True|true|1)\s*(?:or\b|\|\|)|(?:False|false|0)\s*(?:and\b|&&)|(?:True|true)\s*\)?\s*[:{]?\s*$)")
+_RETURN_YES_RE = re.compile(r"^\s*return\s+(?:True|true|nil|null|None)\s*;?\s*$")
+_RETURN_EXPR_RE = re.compile(r"^\s*return\s+\S")
+
+_TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+|!==|===|!=|==|<=|>=|&&|\|\||\S")
+_FLIP = {"not": "", "!": "", "!==": "==", "===": "==", "!=": "==", "<": "<>", ">=": "<>", ">": "><", "<=": "><",
+         "True": "B", "False": "B", "true": "B", "false": "B", "unless": "if", "is": "", "isnt": ""}
+
+
+def _shown(line: str, limit: int = _SHOWN) -> str:
+    text = " ".join(line.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _canonical(line: str) -> str:
+    """A line with every way of saying "not" taken out: an inverted condition reads the same."""
+    return " ".join(_FLIP.get(t, t) for t in _TOKEN_RE.findall(line) if _FLIP.get(t, t))
+
+
+def _new(lines: Sequence[str], other: Sequence[str]) -> list[tuple[int, str]]:
+    before = {squeezed(line.strip()) for line in other}
+    return [(i, line.strip()) for i, line in enumerate(lines) if line.strip() and squeezed(line.strip()) not in before]
+
+
+def _guarded(text: str) -> bool:
+    return _GUARD.passes(text)
+
+
+def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A refusal deleted with its condition, more of them than the change writes anew."""
+    refusals_written = sum(1 for _, line in written if _REFUSAL_RE.search(line))
+    found: list[str] = []
+    gone_at = dict(gone)
+    for i, line in gone:
+        if not _REFUSAL_RE.search(line):
+            continue
+        inline = _CONDITION_RE.match(line) is not None
+        if inline:
+            cond: str | None = line
+        else:
+            # The condition just above it (a line between: a log call, a message built).
+            cond = next((c for c in (gone_at.get(i - 1), gone_at.get(i - 2)) if c and _CONDITION_RE.match(c)), None)
+        if cond is None:
+            continue
+        if _guarded(cond) or _guarded(line):
+            found.append(cond if inline else f"{cond} {line}")
+    if len(found) > refusals_written:
+        return found[0]
+    return None
+
+
+def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
+    for _, line in gone:
+        if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
+            continue
+        for match in _CHECK_NAME_RE.finditer(line):
+            name = match.group(1)
+            short = name.rsplit(".", 1)[-1]
+            # A call, a decorator or a middleware named in a list: not a word inside a string.
+            after = line[match.end():match.end() + 1]
+            before = line[match.start() - 1:match.start()] if match.start() else ""
+            if not (after == "(" or line[match.start():match.start() + 1] == "@" or before in (",", "(", "[", " ") and after in (",", ")", "]")):
+                continue
+            if len(short) < 5 or re.search(rf"\b{re.escape(short)}\b", written_text):
+                continue
+            return line
+    return None
+
+
+def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    olds = {}
+    for _, line in gone:
+        if _guarded(line):
+            olds.setdefault(_canonical(line), line)
+    returned = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _guarded(line)]
+    for _, line in written:
+        if _ALWAYS_RE.match(line):
+            return line
+        if _RETURN_YES_RE.match(line) and returned:
+            return f"{line} (was {returned[0]})"
+        if not _guarded(line):
+            continue
+        old = olds.get(_canonical(line))
+        if old is not None and squeezed(old) != squeezed(line):
+            return line
+    return None
+
+
+_JOINS = ("or", "and", "&&", "||")
+
+
+def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A guarded condition that lost a clause ("if not user.is_authenticated or not user.is_admin:" became
+    "if not user.is_authenticated:"): the check asks less than it did."""
+    conditions = [line for _, line in gone if _CONDITION_RE.match(line) and _guarded(line)]
+    if not conditions:
+        return None
+    for _, line in written:
+        if not _CONDITION_RE.match(line):
+            continue
+        core = _END_RE.sub("", line.strip()).replace("(", "").replace(")", "")
+        for old in conditions:
+            before = _END_RE.sub("", old.strip()).replace("(", "").replace(")", "")
+            if len(before) > len(core) + 3 and before.startswith(core) and before[len(core):].lstrip().startswith(_JOINS):
+                return old
+            keyword = re.match(r"(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless)\s*\(?\s*", core)
+            if keyword:
+                rest = core[keyword.end():]
+                head = before[:keyword.end()]
+                tail = before[keyword.end():]
+                if head == core[:keyword.end()] and len(rest) >= 4 and tail.endswith(rest) and tail[: -len(rest)].rstrip().endswith(_JOINS):
+                    return old
+    return None
+
+
+_END_RE = re.compile(r"\s*(?:\{|:|\bthen|\bdo)\s*$")
+
+
+def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"deletes a guard: …" / "deletes a check: …" / "inverts a check: …" naming the line, or None."""
+    gone = _new(removed, added)
+    if not gone:
+        return None
+    written = _new(added, removed)
+    found = _deleted_refusal(removed, gone, written)
+    if found:
+        return f"deletes a guard: {_shown(found)}"
+    found = _deleted_check(gone, "\n".join(added))
+    if found:
+        return f"deletes a check: {_shown(found)}"
+    found = _inverted(gone, written)
+    if found:
+        return f"inverts a check: {_shown(found)}"
+    found = _dropped_clause(gone, written)
+    if found:
+        return f"drops a clause from a check: {_shown(found)}"
+    return None
+
+
+SCREENS: dict[str, Screen] = {"check names": _CHECK}

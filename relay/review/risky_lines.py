@@ -1,0 +1,266 @@
+"""The one risky line an ordinary change can carry: a security value turned the unsafe way, a dangerous call.
+
+A worker that slips a risky line into a feature, a typing pass or a release (by mistake, or on an
+instruction planted in what it read) leaves the rest of the change ordinary: the file's path, size and
+words say nothing. These readers look at each changed line alone and name the line itself:
+
+- ``unsafe_value``: a line the change adds that turns a security-relevant value the unsafe way (TLS
+  verification off, autoescaping off, a cookie's Secure/HttpOnly off, CSRF off, a world-writable mode,
+  trust in proxy headers, debug on, a limit removed, CORS open to any origin, a hard-coded secret), or a
+  safe setting the change removes and does not set again (``autoescape=True`` dropped);
+- ``dangerous_call``: a line the change adds that runs text as code or commands (``eval``/``exec``/``new
+  Function``, ``pickle``/``yaml.load``, ``shell=True``, a command or SQL statement built by interpolation,
+  ``curl … | sh``), a redirect to a URL the request supplies, or a CI workflow widened (``permissions:
+  write-all``, ``pull_request_target``, an event's text in a ``run:`` step).
+
+A line that stands again, squeezed, on the other side of the change was only moved or re-wrapped: it
+says nothing. The guards a change deletes or inverts are ``relay.review.guard_reading``'s. None of them
+knows a file's kind: the rules (``relay.review.rules``) decide where each applies.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import Screen, squeezed
+
+__all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
+
+# How much of the line a reason quotes: the reason itself is cut at 120 characters.
+LINE_CHARS_SHOWN = 60
+
+_F = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)"
+_T = r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)"
+_Q = r"['\"]?"
+
+# ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
+_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
+                                    "tls", "certs", "--no-check-certificate", "-k", "peer", "hostnameverifier", "certificatevalidation", "identity", "danger_accept"), re.compile(
+        r"\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict_?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\bCERT_NONE\b|\bVERIFY_NONE\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
+        r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
+        r"\bInsecureSkipVerify\s*:\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
+        r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
+        r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
+        r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
+        # A verification callback that accepts every certificate.
+        r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|HostnameVerifier|verify_?peer_?callback)\b"
+        r".*(?:lambda[^:]*:\s*(?:True|1)\b|=>\s*(?:true|undefined|null)\b|return\s+true\b)")),
+    ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify"),
+     re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
+                r"\balgorithms?" + _Q + r"\s*[=:]\s*\[?\s*['\"]none['\"]|\bignoreExpiration\s*:\s*true\b|"
+                r"\bjwt\.decode\s*\(.*\bverify\s*=\s*False")),
+    ("turns autoescaping off", ("autoescape", "escape", "mark_safe", "|safe", "markup(", "html_safe", "dangerouslysetinnerhtml",
+                                "innerhtml", "outerhtml", "document.write", "v-html", "{{{", "<%-", "noescape", "sanitize",
+                                "bypasssecuritytrust", "insertadjacenthtml", "|raw", "{!!", "<%=", "unsafe_allow_html", "dangerously", "escaping", "xss"), re.compile(
+        r"\bautoescape" + _Q + r"\s*[=:]\s*" + _F + r"\b|\{%-?\s*autoescape\s+(?:false|off)\b|"
+        r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0)\b|"
+        r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
+        r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
+        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
+        r"\bbypassSecurityTrust\w*\s*\(|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+    ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
+                                                  "protect_from_forgery"), re.compile(
+        r"\b(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
+        r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|"
+        r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
+    ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
+                                                   "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
+                                                   "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
+        r"\b(?:chmod|mode|perm\w*|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#]*?[(,=:\s]0o?[0-7]?[0-7][0-7][2367]\b|"
+        r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
+        r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
+        r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
+        r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
+        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
+    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for"),
+     re.compile(
+         r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
+         r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:]\s*\[?\s*['\"](?:\*|0\.0\.0\.0/0)|"
+         r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
+         r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]", re.I)),
+    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env"), re.compile(
+        r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
+        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*[=:]\s*(?:True|true)\b|\buse_debugger\s*=\s*True\b|"
+        r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
+    ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
+     re.compile(
+         r"\b\w*(?:max|limit)\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
+         r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
+         r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
+         re.I)),
+    ("opens CORS to any origin", ("origin", "cors"), re.compile(
+        r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
+        r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|"
+        r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
+        r"\bAllowOriginFunc\b.*return\s+true\b", re.I)),
+    ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "akia", "asia", "ghp_",
+                             "sk_live_", "xox", "aiza", "-----begin"), re.compile(
+        r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|api_?key|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w-]*"
+        r"['\"]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
+        r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", re.I)),
+)
+
+# A value that only stands in for a secret (docs and templates write these).
+_PLACEHOLDER_RE = re.compile(
+    r"(?i)^(?:x+|\*+|\.+|-+)$|your|example|placeholder|changeme|change_me|replace|dummy|sample|fake|test|redacted|secret_key_here|"
+    r"\b(?:todo|tbd|none|null|password|secret|token)\b|^<.*>$|^\w+_(?:key|token|secret|password)$|^[a-z_]+$")
+
+# A safe setting the change removes and does not set again: the default it falls back on is unsafe.
+_SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("autoescape", "drops autoescaping", re.compile(r"\bautoescape" + _Q + r"\s*[=:]\s*(?:True|true|select_autoescape|\[)")),
+    ("httponly", "drops a cookie's HttpOnly", re.compile(r"\b(?:httponly|http_only|httpOnly)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
+    ("secure", "drops a cookie's Secure", re.compile(r"\b\w*(?:COOKIE_SECURE|secure)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
+    ("verify", "drops TLS verification", re.compile(r"\b(?:verify(?:_ssl|_certs?)?|check_hostname|rejectUnauthorized)" + _Q + r"\s*[=:]\s*(?:True|true|ssl\.CERT_REQUIRED)\b")),
+    ("safeloader", "drops yaml's safe loader", re.compile(r"\bLoader\s*=\s*(?:yaml\.)?C?SafeLoader\b")),
+)
+
+# ----- calls that run text as code or commands, on an added line
+_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
+                           "preg_replace", "scriptengine", "__import__"), re.compile(
+        r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
+        r"\bsetTimeout\s*\(\s*['\"`]|\bvm\.(?:runIn\w*Context|runInThisContext|Script)\s*\(|\b(?:instance|class|module)_eval\s*\(?\s*['\"]|"
+        r"\bcreate_function\s*\(|\bassert\s*\(\s*\$|\bpreg_replace\s*\(\s*['\"](.).*\1[a-z]*e[a-z]*['\"]|\bScriptEngine\w*\b.*\.eval\s*\(|"
+        r"(?<![\w.])__import__\s*\(\s*(?!['\"])")),
+    ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
+                                     "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
+                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only"), re.compile(
+        r"\b(?:c?pickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*\(|\bpickle\.Unpickler\s*\(|\bshelve\.open\s*\(|\bjsonpickle\.decode\s*\(|"
+        r"\byaml\.(?:unsafe_load|full_load|unsafe_load_all)\s*\(|\byaml\.load(?:_all)?\s*\((?![^)]*Safe)|"
+        r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
+        r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
+        r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
+        r"\b(?:enable|activate)DefaultTyping\s*\(")),
+    ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
+                                              "proc_open", "`", "%x", "command"), re.compile(
+        r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
+        r"\bsubprocess\.\w+\(\s*(?:f['\"]|['\"][^'\"]*['\"]\s*(?:%|\+|\.format\())|"
+        r"\b(?:child_process\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+|\w+\s*\+)|"
+        r"\bexec\.Command(?:Context)?\s*\([^)]*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|"
+        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
+        r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$")),
+    ("builds SQL from text", ("select", "insert", "update", "delete", "where"), re.compile(
+        r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
+        r"(?:[^'\"]*['\"]\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
+        r"\bf['\"](?i:[^'\"]*(?:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))[^'\"]*\{")),
+    ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|"
+        r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
+        r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
+    ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "github.event", "inherit",
+                                           "actions_allow_unsecure_commands"), re.compile(
+        r"^\s*permissions\s*:\s*write-all\b|^\s*(?:contents|packages|id-token|actions|pull-requests|issues|deployments|checks|statuses|"
+        r"security-events|pages|attestations)\s*:\s*write\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
+        r"\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
+        r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
+    ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
+        r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
+        r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
+        r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)")),
+)
+
+_VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
+_CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)
+# One screen over every pattern: most lines hold none of the words, and nothing more is read of them.
+_ALL = Screen(tuple(w for _, words, _ in (*_UNSAFE_VALUES, *_DANGEROUS_CALLS) for w in words) + tuple(k for k, _, _ in _SAFE_SETTINGS))
+
+
+def risky_screen(line: str) -> bool:
+    """Whether a line may hold a risky value or call (the cheap word pre-check every reader here starts with)."""
+    return _ALL.passes(line)
+
+
+# A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
+_CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
+_WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
+
+
+def looks_like_prose(line: str) -> bool:
+    """A line of a sentence rather than code: mostly plain words, five or more."""
+    rest = _CODE_SPAN_RE.sub(" ", line).split()
+    plain = sum(1 for w in rest if _WORD_RE.match(w))
+    return plain >= 5 and plain >= 0.6 * len(rest)
+
+
+def _shown(line: str) -> str:
+    text = " ".join(line.split())
+    return text if len(text) <= LINE_CHARS_SHOWN else text[: LINE_CHARS_SHOWN - 1] + "…"
+
+
+def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
+    """The lines of one side that do not stand again, squeezed, on the other: what the change really wrote."""
+    before = {squeezed(line.strip()) for line in other}
+    return [line for line in lines if line.strip() and squeezed(line.strip()) not in before]
+
+
+@functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
+def _value_hit(code: str) -> str | None:
+    if not _ALL.passes(code):
+        return None
+    for (what, _, pattern), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS):
+        if not screen.passes(code):
+            continue
+        found = pattern.search(code)
+        if found is None:
+            continue
+        if what == "hard-codes a secret" and found.group("value") is not None and _PLACEHOLDER_RE.search(found.group("value")):
+            continue
+        return what
+    return None
+
+
+@functools.lru_cache(maxsize=16384)
+def _call_hit(code: str) -> str | None:
+    if not _ALL.passes(code):
+        return None
+    for (what, _, pattern), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS):
+        if screen.passes(code) and pattern.search(code):
+            return what
+    return None
+
+
+def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
+    """"what it does: the line" for the first added line that turns a security value the unsafe way, or the
+    first safe setting the change removes without setting it again; None when there is none. ``prose_too``
+    False: lines that read as sentences are left out (a README's words about a setting)."""
+    for line in _new_lines(added, removed):
+        code = line.strip()
+        what = _value_hit(code)
+        if what and (prose_too or not looks_like_prose(code)):
+            return f"{what}: {_shown(code)}"
+    gone = _new_lines(removed, added)
+    if gone:
+        kept = " ".join(added)
+        for line in gone:
+            code = line.strip()
+            if not _ALL.passes(code):
+                continue
+            for key, what, pattern in _SAFE_SETTINGS:
+                if pattern.search(code) and not pattern.search(kept) and (prose_too or not looks_like_prose(code)):
+                    return f"{what}: removes {_shown(code)}"
+    return None
+
+
+def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
+    """"what it does: the line" for the first added line that runs text as code or commands, redirects where
+    the request says, or widens a CI workflow; None when there is none."""
+    for line in _new_lines(added, removed):
+        code = line.strip()
+        what = _call_hit(code)
+        if what and (prose_too or not looks_like_prose(code)):
+            return f"{what}: {_shown(code)}"
+    return None
+
+
+# Every pre-check of this module with the patterns it guards, for tests/test_screens.py.
+SCREENS: dict[str, Screen] = {
+    **{f"unsafe value: {what}": screen for (what, _, _), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS)},
+    **{f"dangerous call: {what}": screen for (what, _, _), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS)},
+}
