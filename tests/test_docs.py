@@ -119,3 +119,18 @@ def test_no_stale_test_counts_in_the_pages(folder: Path) -> None:
     for page in folder.glob("*.md"):
         text = page.read_text(encoding="utf-8")
         assert not re.search(r"\b\d[\d,]* tests\b|\d[\d,]* 个测试", text), f"{page.name} states a test count"
+
+
+@pytest.mark.parametrize("folder", [DOCS, ZH], ids=["en", "zh"])
+def test_security_page_names_only_tests_that_exist(folder: Path) -> None:
+    # docs/security.md proves each boundary by a test's name: a renamed or deleted test must not leave a line
+    # that claims a proof nobody runs any more (issue 34, §4).
+    text = (folder / "security.md").read_text(encoding="utf-8")
+    named = re.findall(r"`(test_[a-z0-9_]+\.py)::(test_[a-z0-9_]+)`", text)
+    assert len(named) > 20  # the scan itself works
+    missing = []
+    for file, test in named:
+        path = ROOT / "tests" / file
+        if not path.is_file() or not re.search(rf"^(async )?def {test}\(", path.read_text(encoding="utf-8"), re.M):
+            missing.append(f"{file}::{test}")
+    assert not missing, f"{folder / 'security.md'} names tests that do not exist: {missing}"
