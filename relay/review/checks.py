@@ -15,6 +15,7 @@ import re
 from relay.core.path_globs import matches_any
 from relay.review.code_reading import weakened
 from relay.review.file_kinds import (
+    SKIP_RE as _SKIP_LINE,
     CI_GLOBS,
     COVERAGE_FILES,
     COVERAGE_RE,
@@ -31,7 +32,7 @@ from relay.review.file_kinds import (
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review import guard_reading, risky_lines
-from relay.review.dependencies import new_dependencies, touches_dependencies
+from relay.review.dependencies import lookalike_rename, new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
@@ -42,7 +43,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "dangerous_call", "removes_guard", "unsafe_value",
+    "dangerous_call", "lookalike_dependency", "removes_guard", "skips_security_test", "unsafe_value",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
@@ -125,6 +126,17 @@ def removed_assertions(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
     return f.new_skips[0][:40]
+
+
+# A test named for a security property: skipping it turns a guard's own proof off.
+_SECURITY_TEST_WORDS_RE = re.compile(
+    r"(?i)verif|auth|csrf|xsrf|xss|ssl|tls|cert|permission|password|passwd|token|saniti|escap|inject|travers|secur|signature|"
+    r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret")
+
+
+def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
+    marker = next((line.strip() for line in f.change.added_lines if _SKIP_LINE.search(line) and _SECURITY_TEST_WORDS_RE.search(line)), None)
+    return marker[:60] if marker and f.new_skips else None
 
 
 def skip_with_new_test(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -261,6 +273,10 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""
     return ", ".join(name[:40] for name in new[:2]) + more
+
+
+def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return lookalike_rename(f.change)
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:

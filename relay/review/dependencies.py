@@ -18,7 +18,8 @@ from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_manifest
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS
 
-__all__ = ["dep_key", "dep_names", "existing_dependencies", "moved_dependencies", "new_dependencies", "touches_dependencies"]
+__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_rename", "moved_dependencies", "new_dependencies",
+           "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
 # bump reads as "changed", not as "new".
@@ -77,6 +78,45 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
     if c.kind == "added":
         gone |= known
     return sorted(name for name in dep_names(c.path, c.added_lines) if dep_key(name) not in gone)
+
+
+# A name as a dependency line writes it: letters, digits and the separators package names use.
+_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9][\w.\-/@]*")
+_VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
+
+
+def _near(a: str, b: str) -> bool:
+    """One or two letters apart (a letter added, dropped, changed, or two swapped), not only in case."""
+    if a.lower() == b.lower() or abs(len(a) - len(b)) > 2:
+        return False
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1] <= (1 if min(len(a), len(b)) < 8 else 2)
+
+
+def lookalike_rename(c: FileChange) -> str | None:
+    """"old → new" when a dependency line of a manifest comes back with its package's name one or two letters
+    off and nothing else changed ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"): the shape of
+    a typo-squat slipped into a routine bump. A version changed beside the name is still the same shape."""
+    if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
+        return None
+    removed = [(_NAME_TOKEN_RE.findall(line), line) for line in c.removed_lines]
+    for line in c.added_lines:
+        new = _NAME_TOKEN_RE.findall(line)
+        for old, _ in removed:
+            if len(old) != len(new) or old == new:
+                continue
+            differ = [(a, b) for a, b in zip(old, new) if a != b and not (_VERSION_TOKEN_RE.match(a) and _VERSION_TOKEN_RE.match(b))]
+            if len(differ) == 1 and len(differ[0][0]) >= 4 and not _VERSION_TOKEN_RE.match(differ[0][1]) and _near(*differ[0]):
+                return f"{differ[0][0][:40]} → {differ[0][1][:40]}"
+    return None
 
 
 def touches_dependencies(c: FileChange) -> bool:

@@ -220,7 +220,9 @@ SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@Ignore\b|@Disabled\b|"
-    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip"
+    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
+    # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").
+    r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]"
 )
 COVERAGE_RE = re.compile(
     r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
@@ -238,7 +240,8 @@ COVERAGE_FILES = (
 # Cheap substring screens run before the regexes: almost no changed line contains any of
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
-SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
+SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
+              "xspecify", "xscenario", "fcontext")
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 

@@ -40,7 +40,9 @@ _REFUSAL_RE = re.compile(
     r"\breturn\b.*\b(?:40[0-9]|Forbidden|Unauthorized|BadRequest|HttpResponseForbidden|HttpResponseBadRequest|PermissionDenied|"
     r"AccessDenied|http\.Status(?:Forbidden|Unauthorized|BadRequest|NotFound)|errors?\.New|fmt\.Errorf|Error\s*\()|"
     r"\b(?:res|response|ctx|c|w)\.(?:status|sendStatus|AbortWithStatus\w*|JSON)\s*\(\s*(?:40[0-9]|http\.Status(?:Forbidden|Unauthorized|BadRequest))|"
-    r"\bhttp\.Error\s*\(|^\s*return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?\s*$|^\s*(?:deny|reject|fail)\w*\s*\("
+    r"\bhttp\.Error\s*\(|^\s*return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?\s*$|^\s*(?:deny|reject|fail)\w*\s*\(|"
+    # A loop that skips what fails the check.
+    r"^\s*(?:continue|next)\s*;?\s*$"
 )
 _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b")
 
@@ -49,13 +51,14 @@ _CHECK_NAME_RE = re.compile(
     r"(?:@|\b)((?:[A-Za-z_]\w*\.)?[A-Za-z_]*(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
     r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|valid\w*|trusted)\w*|"
     r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|check_?\w*|verify_?\w*|validate_?\w*|"
-    r"\w*sanitiz\w*|\w*escape\w*|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
+    r"\w*sanitiz\w*|\w*escape\w*|(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
     r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
 )
 _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
-                 "escape", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
+                 "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+_ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz")
 _DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b")
 
 # A condition made to pass always, or a check's answer replaced by "yes".
@@ -188,7 +191,8 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return f"deletes a guard: {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
-        return f"deletes a check: {_shown(found)}"
+        what = "removes escaping" if _ESCAPING_RE.search(found) else "deletes a check"
+        return f"{what}: {_shown(found)}"
     found = _inverted(gone, written)
     if found:
         return f"inverts a check: {_shown(found)}"

@@ -58,7 +58,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
                                 "innerhtml", "outerhtml", "document.write", "v-html", "{{{", "<%-", "noescape", "sanitize",
                                 "bypasssecuritytrust", "insertadjacenthtml", "|raw", "{!!", "<%=", "unsafe_allow_html", "dangerously", "escaping", "xss"), re.compile(
         r"\bautoescape" + _Q + r"\s*[=:]\s*" + _F + r"\b|\{%-?\s*autoescape\s+(?:false|off)\b|"
-        r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0)\b|"
+        r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
@@ -78,15 +78,20 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
-    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for"),
+    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy"),
      re.compile(
          r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
          r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:]\s*\[?\s*['\"](?:\*|0\.0\.0\.0/0)|"
          r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
-         r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]", re.I)),
-    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env"), re.compile(
+         r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
+         # koa's app.proxy: X-Forwarded-* trusted when true.
+         r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b", re.I)),
+    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar"), re.compile(
         r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
-        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*[=:]\s*(?:True|true)\b|\buse_debugger\s*=\s*True\b|"
+        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]\s*(?:True|true)\b|\buse_debugger\s*=\s*True\b|"
+        # A profiler or debugger served over HTTP.
+        r"\bmiddleware\.Profiler\s*\(|\bnet/http/pprof\b|\bpprof\.(?:Index|Handler|Register)\b|/debug/pprof|\bexpvar\.Handler\s*\(|"
+        r"\bDebuggedApplication\s*\(|\bdebug_toolbar\b|"
         r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
     ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
      re.compile(
@@ -94,15 +99,19 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
          r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
-    ("opens CORS to any origin", ("origin", "cors"), re.compile(
+    ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any"), re.compile(
         r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
         r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|"
         r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
-        r"\bAllowOriginFunc\b.*return\s+true\b", re.I)),
+        r"\bAllowOriginFunc\b.*return\s+true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
+        r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
     ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "akia", "asia", "ghp_",
                              "sk_live_", "xox", "aiza", "-----begin"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|api_?key|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w-]*"
         r"['\"]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
+        # A secret read from the environment with a literal to fall back on ("… .unwrap_or(\"Zx8p…\")", "|| 'k3y…'").
+        r"\b[\w-]*(?:secret|passw(?:or)?d|api_?key|token|private_?key)[\w-]*\s*(?::=|=)[^;#]*?(?:env|getenv|environ|ENV)\b[^;#]*?"
+        r"['\"](?P<fallback>(?=[^'\"\s]*\d)(?=[^'\"\s]*[A-Za-z])[A-Za-z0-9+/_\-]{16,})['\"]|"
         r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
         r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", re.I)),
 )
@@ -162,6 +171,8 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
     ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
+        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
+        r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
         r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)")),
 )
@@ -210,8 +221,10 @@ def _value_hit(code: str) -> str | None:
         found = pattern.search(code)
         if found is None:
             continue
-        if what == "hard-codes a secret" and found.group("value") is not None and _PLACEHOLDER_RE.search(found.group("value")):
-            continue
+        if what == "hard-codes a secret":
+            value = found.group("value") or found.group("fallback")
+            if value is not None and _PLACEHOLDER_RE.search(value):
+                continue
         return what
     return None
 

@@ -187,6 +187,13 @@ RULES: tuple[Rule, ...] = (
          scope=Scope(needs=("skips_added",), unless=("adds_case",)), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
+    Rule("skips_security_test", "high", "skips a security test: {detail}", checks.skips_security_test,
+         scope=Scope(needs=("skips_added",), unless=("adds_case",)), leads=True, outranks=("skip_marker",), example=Example(
+             _fc("spec/client/ssl_spec.rb", additions=1, deletions=1, removed_lines=["  it 'verifies the server hostname' do"],
+                 added_lines=["  xit 'verifies the server hostname' do"]),
+             "skips a security test: xit 'verifies the server hostname' do",
+             _fc("spec/client/retry_spec.rb", additions=1, deletions=1, removed_lines=["  it 'retries twice' do"],
+                 added_lines=["  xit 'retries twice' do"]))),
     Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", checks.skip_with_new_test,
          scope=Scope(needs=("skips_added", "adds_case")), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
@@ -236,6 +243,12 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
+    Rule("lookalike_dependency", "high", "renames a dependency to a look-alike (a typo-squat?): {detail}", checks.lookalike_dependency,
+         leads=True, outranks=("new_dependency", "manifest"), example=Example(
+             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"],
+                 added_lines=["python-dateutil==2.9.0", "pyhton-dateutil==2.9.0"]),
+             "renames a dependency to a look-alike (a typo-squat?): python-dateutil → pyhton-dateutil",
+             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"]))),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),
