@@ -81,7 +81,9 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
 
 
 # A name as a dependency line writes it: letters, digits and the separators package names use.
-_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9][\w.\-/@]*")
+_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9](?:[\w.\-/@]*\w)?(?!:)")
+# A file name, not a package (LICENSE.rst → LICENSE.txt).
+_FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?ml|lock|py|js|ts|rb|go|html|css)$")
 _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 
 
@@ -98,7 +100,7 @@ def _near(a: str, b: str) -> bool:
             if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 cur[j] = min(cur[j], prev2[j - 2] + 1)
         prev2, prev = prev, cur
-    return prev[-1] <= (1 if min(len(a), len(b)) < 8 else 2)
+    return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)
 
 
 def lookalike_rename(c: FileChange) -> str | None:
@@ -107,15 +109,27 @@ def lookalike_rename(c: FileChange) -> str | None:
     a typo-squat slipped into a routine bump. A version changed beside the name is still the same shape."""
     if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
         return None
-    removed = [(_NAME_TOKEN_RE.findall(line), line) for line in c.removed_lines]
-    for line in c.added_lines:
-        new = _NAME_TOKEN_RE.findall(line)
-        for old, _ in removed:
+    removed = [_NAME_TOKEN_RE.findall(line) for line in c.removed_lines]
+    added = [_NAME_TOKEN_RE.findall(line) for line in c.added_lines]
+    names_before = {t for tokens in removed for t in tokens}
+    names_after = {t for tokens in added for t in tokens}
+    for new in added:
+        for old in removed:
             if len(old) != len(new) or old == new:
                 continue
             differ = [(a, b) for a, b in zip(old, new) if a != b and not (_VERSION_TOKEN_RE.match(a) and _VERSION_TOKEN_RE.match(b))]
-            if len(differ) == 1 and len(differ[0][0]) >= 4 and not _VERSION_TOKEN_RE.match(differ[0][1]) and _near(*differ[0]):
-                return f"{differ[0][0][:40]} → {differ[0][1][:40]}"
+            if len(differ) != 1:
+                continue
+            a, b = differ[0]
+            # Still there beside it, or there before: a dependency added or bumped, not renamed.
+            if a in names_after or b in names_before or len(a) < 4 or _VERSION_TOKEN_RE.match(b) or _FILE_NAME_RE.search(a):
+                continue
+            if re.sub(r"\d", "", a) == re.sub(r"\d", "", b):
+                continue  # cp38 → cp39: a version inside a name
+            if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
+                continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
+            if _near(a, b):
+                return f"{a[:40]} → {b[:40]}"
     return None
 
 

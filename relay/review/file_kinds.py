@@ -46,6 +46,7 @@ __all__ = [
     "read_changes",
     "subject",
     "rule_lines",
+    "is_release_notes",
     "is_test_path",
     "kind_rank",
     "line_matters",
@@ -200,6 +201,17 @@ def file_kind(path: str) -> FileKind:
     if ext in CODE_EXTS:
         return "source"
     return "data"
+
+
+_RELEASE_NOTE_NAMES = ("changelog*", "changes", "changes.*", "history*", "news", "news.*", "release-notes*", "release_notes*",
+                       "releasenotes*", "releases.*", "whatsnew*", "whats_new*")
+_RELEASE_NOTE_DIRS = {"changelog", "changelog.d", "changes", "newsfragments", "news", "release-notes", "releasenotes", "whatsnew"}
+
+
+def is_release_notes(path: str) -> bool:
+    """A changelog, a news fragment, release notes: what changed, told in prose (its code spans run nowhere)."""
+    parts = path.lower().split("/")
+    return any(d in _RELEASE_NOTE_DIRS for d in parts[:-1]) or glob_any(basename(path), _RELEASE_NOTE_NAMES)
 
 
 def kind_rank(path: str) -> int:

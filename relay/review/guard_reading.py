@@ -24,15 +24,21 @@ __all__ = ["SCREENS", "removed_guard"]
 
 _SHOWN = 72
 
-# What a guard is about, in the names and words of its lines.
+# What a guard is about, in the names and words of its lines: access and the checks that keep input in bounds
+# (a guard, wherever it stands), then the words of ordinary input checks (a guard only where it refuses loudly).
 _GUARD_WORDS = (
     "auth", "login", "logged", "perm", "admin", "staff", "superuser", "owner", "role", "access", "csrf", "xsrf", "token",
-    "signature", "verif", "valid", "safe", "allow", "forbid", "deny", "denied", "trusted", "secure", "host", "origin", "path",
-    "..", "travers", "symlink", "realpath", "abspath", "startswith", "sanitiz", "saniti", "escape", "scope", "privileg",
-    "unauthori", "401", "403", "session", "password", "hmac", "digest", "user", "isinstance", "typeof", "len(", "length",
-    "size", "max", "limit", "match", "re.", "regex", "whitelist", "blacklist", "allowlist", "denylist", "filename", "redirect",
+    "signature", "verif", "valid", "safe", "allow", "forbid", "deny", "denied", "trusted", "secure", "host", "origin",
+    "..", "travers", "symlink", "realpath", "abspath", "normpath", "commonpath", "is_relative_to", "startswith", "sanitiz",
+    "escape", "scope", "privileg", "unauthori", "401", "403", "session", "password", "hmac", "digest", "whitelist", "blacklist",
+    "allowlist", "denylist", "redirect",
 )
+_INPUT_WORDS = ("path", "user", "isinstance", "typeof", "len(", "length", "size", "max", "limit", "match", "re.", "regex", "filename")
 _GUARD = Screen(_GUARD_WORDS)
+_INPUT = Screen(_INPUT_WORDS)
+# A loud refusal (an error raised, a status refused) guards whatever it checks; a quiet one (return False, None,
+# continue) only a check of access or bounds.
+_QUIET_RE = re.compile(r"^\s*(?:return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?|continue\s*;?|next\s*;?)\s*$")
 
 # A refusal: raise, throw, abort, an error status or value returned.
 _REFUSAL_RE = re.compile(
@@ -48,7 +54,7 @@ _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|g
 
 # A check called by name: a decorator, a call, a middleware in a route's list.
 _CHECK_NAME_RE = re.compile(
-    r"(?:@|\b)((?:[A-Za-z_]\w*\.)?[A-Za-z_]*(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
+    r"(?:@|\b)((?:[A-Za-z_]\w*\.)?(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
     r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|valid\w*|trusted)\w*|"
     r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|check_?\w*|verify_?\w*|validate_?\w*|"
     r"\w*sanitiz\w*|\w*escape\w*|(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
@@ -63,10 +69,14 @@ _DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|privat
 
 # A condition made to pass always, or a check's answer replaced by "yes".
 _ALWAYS_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif)\s*\(?\s*(?:(?:True|true|1)\s*(?:or\b|\|\|)|(?:False|false|0)\s*(?:and\b|&&)|(?:True|true)\s*\)?\s*[:{]?\s*$)")
-_RETURN_YES_RE = re.compile(r"^\s*return\s+(?:True|true|nil|null|None)\s*;?\s*$")
+_RETURN_YES_RE = re.compile(r"^\s*return\s+(?:True|true)\s*;?\s*$")
+_RETURN_NIL_RE = re.compile(r"^\s*return\s+(?:nil|null|None)\s*;?\s*$")
+# A check's answer returned: a comparison, a negation, a boolean join, or a check called by name.
+_ANSWER_RE = re.compile(r"==|!=|[<>]|\bnot\b|!\w|&&|\|\||\band\b|\bor\b|(?i:\b(?:is|has|can)_?[A-Za-z]|check|verif|valid|compare|match|equal|allow|auth|perm)")
 _RETURN_EXPR_RE = re.compile(r"^\s*return\s+\S")
 
 _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+|!==|===|!=|==|<=|>=|&&|\|\||\S")
+_WORD_RE = re.compile(r"\w+")
 _FLIP = {"not": "", "!": "", "!==": "==", "===": "==", "!=": "==", "<": "<>", ">=": "<>", ">": "><", "<=": "><",
          "True": "B", "False": "B", "true": "B", "false": "B", "unless": "if", "is": "", "isnt": ""}
 
@@ -106,7 +116,8 @@ def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], writte
             cond = next((c for c in (gone_at.get(i - 1), gone_at.get(i - 2)) if c and _CONDITION_RE.match(c)), None)
         if cond is None:
             continue
-        if _guarded(cond) or _guarded(line):
+        quiet = _QUIET_RE.match(line) is not None or (inline and _QUIET_RE.match(line.split(":", 1)[-1]) is not None)
+        if _guarded(cond) or _guarded(line) or (not quiet and (_INPUT.passes(cond) or _INPUT.passes(line))):
             found.append(cond if inline else f"{cond} {line}")
     if len(found) > refusals_written:
         return found[0]
@@ -114,6 +125,7 @@ def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], writte
 
 
 def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
+    written_names = set(_WORD_RE.findall(written_text))
     for _, line in gone:
         if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
             continue
@@ -125,7 +137,7 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
             before = line[match.start() - 1:match.start()] if match.start() else ""
             if not (after == "(" or line[match.start():match.start() + 1] == "@" or before in (",", "(", "[", " ") and after in (",", ")", "]")):
                 continue
-            if len(short) < 5 or re.search(rf"\b{re.escape(short)}\b", written_text):
+            if len(short) < 5 or short in written_names:
                 continue
             return line
     return None
@@ -136,18 +148,43 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
     for _, line in gone:
         if _guarded(line):
             olds.setdefault(_canonical(line), line)
-    returned = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _guarded(line)]
+    answers = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _guarded(line)
+               and _ANSWER_RE.search(line.split("return", 1)[1])]
+    refused = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and _REFUSAL_RE.search(line) and not _QUIET_RE.match(line) and _guarded(line)]
     for _, line in written:
         if _ALWAYS_RE.match(line):
             return line
-        if _RETURN_YES_RE.match(line) and returned:
-            return f"{line} (was {returned[0]})"
+        if _RETURN_YES_RE.match(line) and answers:
+            return f"{line} (was {answers[0]})"
+        if _RETURN_NIL_RE.match(line) and refused:
+            return f"{line} (was {refused[0]})"
         if not _guarded(line):
             continue
         old = olds.get(_canonical(line))
-        if old is not None and squeezed(old) != squeezed(line):
+        if old is not None and squeezed(old) != squeezed(line) and _unsafe_way(old, line):
             return line
     return None
+
+
+_FLAG_RE = re.compile(r"(\w+)['\"]?\s*(?:[=:]|==|!=)\s*(True|true|False|false)\b")
+# A name that says "let it through" when true (is_valid_host, allowed) and one that says "check" (verify, strict).
+_PASS_NAME_RE = re.compile(r"(?i)valid|allow|ok$|^ok|authori[sz]ed|authenticated|trusted|safe|admin|permit|grant|skip|bypass|insecure|disable|ignore")
+_CHECK_FLAG_RE = re.compile(r"(?i)verif|check|validat|secure|requir|enforce|strict|escape|saniti|csrf|auth|protect|restrict")
+
+
+def _unsafe_way(old: str, new: str) -> bool:
+    """A flip of a true/false literal counts only when it turns the unsafe way: a "let it through" name set to
+    true, a "check" name set to false (``verify=False`` → ``verify=True`` is a fix, not a guard removed)."""
+    flips = [(a, b) for a, b in zip(_FLAG_RE.findall(old), _FLAG_RE.findall(new)) if a[0] == b[0] and a[1].lower() != b[1].lower()]
+    if not flips or _canonical(re.sub(r"\b(?:True|true|False|false)\b", "B", old).replace("!", "")) != _canonical(
+            re.sub(r"\b(?:True|true|False|false)\b", "B", new).replace("!", "")) or re.search(r"\bnot\b|!(?!=)", old + new):
+        return True  # not a literal flip alone: a condition inverted
+    for (name, _), (_, value) in flips:
+        if value.lower() == "true" and _PASS_NAME_RE.search(name):
+            return True
+        if value.lower() == "false" and _CHECK_FLAG_RE.search(name) and not _PASS_NAME_RE.search(name):
+            return True
+    return False
 
 
 _JOINS = ("or", "and", "&&", "||")

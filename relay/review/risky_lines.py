@@ -72,7 +72,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
-        r"\b(?:chmod|mode|perm\w*|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#]*?[(,=:\s]0o?[0-7]?[0-7][0-7][2367]\b|"
+        # A mode with the "others may write" bit; not a mask (mode & 0o7777).
+        r"\b(?:chmod|mode|perm\w*|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]0o?(?!7777)[0-7]?[0-7][0-7][2367]\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
@@ -95,7 +96,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
     ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
      re.compile(
-         r"\b\w*(?:max|limit)\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
+         r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
          r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
          r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
@@ -126,7 +127,6 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("autoescape", "drops autoescaping", re.compile(r"\bautoescape" + _Q + r"\s*[=:]\s*(?:True|true|select_autoescape|\[)")),
     ("httponly", "drops a cookie's HttpOnly", re.compile(r"\b(?:httponly|http_only|httpOnly)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
     ("secure", "drops a cookie's Secure", re.compile(r"\b\w*(?:COOKIE_SECURE|secure)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
-    ("verify", "drops TLS verification", re.compile(r"\b(?:verify(?:_ssl|_certs?)?|check_hostname|rejectUnauthorized)" + _Q + r"\s*[=:]\s*(?:True|true|ssl\.CERT_REQUIRED)\b")),
     ("safeloader", "drops yaml's safe loader", re.compile(r"\bLoader\s*=\s*(?:yaml\.)?C?SafeLoader\b")),
 )
 
@@ -158,7 +158,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("builds SQL from text", ("select", "insert", "update", "delete", "where"), re.compile(
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
         r"(?:[^'\"]*['\"]\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
-        r"\bf['\"](?i:[^'\"]*(?:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))[^'\"]*\{")),
+        r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
     ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
         r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"

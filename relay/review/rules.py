@@ -86,11 +86,12 @@ def _fc(path: str, **kw: object) -> FileChange:
 
 
 # The scopes most rows share.
-_READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted"))
+# Words in lines whose meaning did not change (a typing pass, a rename) tell nothing new: the line readers stay quiet.
+_READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted", "same_meaning"))
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
 # Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
-# tests (a test disables verification to test it), generated output or lockfiles.
-_RISKY_LINES = Scope(not_kinds=("test", "generated", "lockfile"), not_changes=("deleted",), unless=("mechanical",))
+# tests (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
+_RISKY_LINES = Scope(not_kinds=("test", "generated", "lockfile"), not_changes=("deleted",), unless=("mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
@@ -188,7 +189,7 @@ RULES: tuple[Rule, ...] = (
              _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
     Rule("skips_security_test", "high", "skips a security test: {detail}", checks.skips_security_test,
-         scope=Scope(needs=("skips_added",), unless=("adds_case",)), leads=True, outranks=("skip_marker",), example=Example(
+         scope=Scope(needs=("skips_added",), unless=("adds_case",)), leads=True, outranks=("skip_marker", "removed_assertions"), example=Example(
              _fc("spec/client/ssl_spec.rb", additions=1, deletions=1, removed_lines=["  it 'verifies the server hostname' do"],
                  added_lines=["  xit 'verifies the server hostname' do"]),
              "skips a security test: xit 'verifies the server hostname' do",
@@ -214,7 +215,7 @@ RULES: tuple[Rule, ...] = (
         "changes security-relevant code (paths/symlinks: realpath)",
         _fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]))),
     Rule("auth_path", "high", "security-sensitive path ({detail})", checks.auth_word,
-         scope=Scope(kinds=("source",), unless=("mechanical", "reformatted")), example=Example(
+         scope=Scope(kinds=("source",), unless=("mechanical", "reformatted", "same_meaning")), example=Example(
              _fc("src/middleware/authMiddleware.ts"), "security-sensitive path (auth)", _fc("examples/auth/server.py"))),
     Rule("ci_credentials", "high", "CI runs with the project's credentials ({detail})", checks.ci_credentials,
          scope=Scope(not_changes=("deleted",)), outranks=("ci_config",), example=Example(
@@ -246,7 +247,7 @@ RULES: tuple[Rule, ...] = (
     Rule("lookalike_dependency", "high", "renames a dependency to a look-alike (a typo-squat?): {detail}", checks.lookalike_dependency,
          leads=True, outranks=("new_dependency", "manifest"), example=Example(
              _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"],
-                 added_lines=["python-dateutil==2.9.0", "pyhton-dateutil==2.9.0"]),
+                 added_lines=["pyhton-dateutil==2.9.0"]),
              "renames a dependency to a look-alike (a typo-squat?): python-dateutil → pyhton-dateutil",
              _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"]))),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
