@@ -35,6 +35,9 @@ _GUARD_WORDS = (
 )
 _INPUT_WORDS = ("path", "user", "isinstance", "typeof", "len(", "length", "size", "max", "limit", "match", "re.", "regex", "filename")
 _GUARD = Screen(_GUARD_WORDS)
+# What a clause of a check asks that, dropped, lets more through: access, a secret, a path kept inside.
+_ACCESS = Screen(("auth", "admin", "perm", "role", "owner", "csrf", "xsrf", "signature", "login", "privileg", "scope", "verif",
+                  "valid", "trusted", "allow", "secure", "..", "travers", "sanitiz", "escape", "staff", "superuser", "password"))
 _INPUT = Screen(_INPUT_WORDS)
 # A loud refusal (an error raised, a status refused) guards whatever it checks; a quiet one (return False, None,
 # continue) only a check of access or bounds.
@@ -53,11 +56,16 @@ _REFUSAL_RE = re.compile(
 _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b")
 
 # A check called by name: a decorator, a call, a middleware in a route's list.
+_NOUNS = (r"(?i:perm|auth|access|csrf|xsrf|token|sig|path|origin|host|owner|role|scope|admin|login|password|passwd|hmac|cert|tls|ssl|"
+          r"user|session|request|url|redirect|input|name|upload|file|safe|secure|header|content|body|length|size|type|format|"
+          r"referer|referrer|nonce|key|credential|account|identity)")
 _CHECK_NAME_RE = re.compile(
     r"(?:@|\b)((?:[A-Za-z_]\w*\.)?(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
-    r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|valid\w*|trusted)\w*|"
-    r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|check_?\w*|verify_?\w*|validate_?\w*|"
-    r"\w*sanitiz\w*|\w*escape\w*|(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
+    r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|trusted)\w*|"
+    r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|"
+    # A check named for what it checks: access, a secret, a path or input that comes from outside.
+    r"(?:check|verify|validate|is_?valid|ensure)_?(?:" + _NOUNS + r")?\w*(?<![Uu]pdate)(?<![Vv]ersion)(?<![Dd]ate)|"
+    r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
     r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
 )
@@ -65,7 +73,9 @@ _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is"
                  "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
 _ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz")
-_DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b")
+_DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b|"
+                             # A method's signature in a declaration (TypeScript's .d.ts, an interface): no call.
+                             r"^\s*(?:readonly\s+)?\w+\??\s*(?:<[^>]*>)?\([^()]*\)\s*:\s*[\w<>\[\]|., ]+;?\s*$")
 
 # A condition made to pass always, or a check's answer replaced by "yes".
 _ALWAYS_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif)\s*\(?\s*(?:(?:True|true|1)\s*(?:or\b|\|\|)|(?:False|false|0)\s*(?:and\b|&&)|(?:True|true)\s*\)?\s*[:{]?\s*$)")
@@ -148,7 +158,7 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
     for _, line in gone:
         if _guarded(line):
             olds.setdefault(_canonical(line), line)
-    answers = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _guarded(line)
+    answers = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _ACCESS.passes(line)
                and _ANSWER_RE.search(line.split("return", 1)[1])]
     refused = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and _REFUSAL_RE.search(line) and not _QUIET_RE.match(line) and _guarded(line)]
     for _, line in written:
@@ -203,14 +213,17 @@ def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]])
         for old in conditions:
             before = _END_RE.sub("", old.strip()).replace("(", "").replace(")", "")
             if len(before) > len(core) + 3 and before.startswith(core) and before[len(core):].lstrip().startswith(_JOINS):
-                return old
+                if _ACCESS.passes(before[len(core):]):
+                    return old
+                continue
             keyword = re.match(r"(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless)\s*\(?\s*", core)
             if keyword:
                 rest = core[keyword.end():]
                 head = before[:keyword.end()]
                 tail = before[keyword.end():]
                 if head == core[:keyword.end()] and len(rest) >= 4 and tail.endswith(rest) and tail[: -len(rest)].rstrip().endswith(_JOINS):
-                    return old
+                    if _ACCESS.passes(tail[: -len(rest)]):
+                        return old
     return None
 
 

@@ -61,7 +61,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
-        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
+        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
         r"\bbypassSecurityTrust\w*\s*\(|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
                                                   "protect_from_forgery"), re.compile(
@@ -96,7 +96,11 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
     ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
      re.compile(
-         r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
+         # Set to "none" where it is set (a statement, a setting; a parameter's default None only defers to one).
+         r"^\s*(?:[\w.\[\]'\"]+\.)?(?:@{0,2}|\$)?\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q
+         + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|undefined)\s*[,;]?\s*$|"
+         # Set to "no end" anywhere.
+         r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
          r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
          r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
@@ -165,9 +169,9 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
     ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "github.event", "inherit",
                                            "actions_allow_unsecure_commands"), re.compile(
-        r"^\s*permissions\s*:\s*write-all\b|^\s*(?:contents|packages|id-token|actions|pull-requests|issues|deployments|checks|statuses|"
-        r"security-events|pages|attestations)\s*:\s*write\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
-        r"\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
+        r"^\s*permissions\s*:\s*write-all\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
+        # An event's text pasted into a step's script (not a key's value: concurrency groups, names, conditions).
+        r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
         r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
     ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
@@ -261,14 +265,26 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
     return None
 
 
+# A workflow's permission turned from read (or none) to write: a publishing workflow asks for write from the
+# start, a build that gains it was widened.
+_SCOPE_RE = re.compile(r"^\s*(contents|packages|id-token|actions|pull-requests|issues|deployments|checks|statuses|security-events|pages|"
+                       r"attestations)\s*:\s*(read|write|none)\b")
+
+
 def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
     """"what it does: the line" for the first added line that runs text as code or commands, redirects where
     the request says, or widens a CI workflow; None when there is none."""
-    for line in _new_lines(added, removed):
+    new = _new_lines(added, removed)
+    for line in new:
         code = line.strip()
         what = _call_hit(code)
         if what and (prose_too or not looks_like_prose(code)):
             return f"{what}: {_shown(code)}"
+    narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
+    for line in new:
+        m = _SCOPE_RE.match(line)
+        if m and m.group(2) == "write" and m.group(1) in narrower:
+            return f"widens CI permissions or triggers: {_shown(line)}"
     return None
 
 
