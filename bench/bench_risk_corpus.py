@@ -104,6 +104,13 @@ Run from the repository root:
         # also the sealed sets ("sealed": true, or any file named risk_corpus_sealed*.json): never
         # tuned on, run only to report; their figures only, never a line per commit (without --sealed
         # they are skipped, and refused by name)
+    python bench/bench_risk_corpus.py --mirrors DIR -v --corpus bench/corpora/risk_corpus_planted_dev.json
+        # a planted-risk set (issue 36; 'planted_heldout' and 'sealed_planted' too): ordinary commits, each with one
+        # risky edit of 1-3 lines ('plant': file, find, replace, line, risk, words) written over the post-commit
+        # tree before observation (also into a file the commit does not change). Printed beside the naive orders:
+        # the planted line's file in the top 3 / top 8, the planted line in the default review read
+        # (detail="diff", no max_chars; a credential shows masked there, as the leader reads it), named by the
+        # planted file's reason (one of the plant's words, in the packet target's reason), the change not low
     python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files

@@ -121,8 +121,10 @@ def test_near_misses_of_a_risky_line_stay_quiet(path: str, added: list[str], rem
 
 @pytest.mark.parametrize("path", ["dev-requirements.txt", "requirements/test.in", "ci/test-requirements.txt", "constraints-dev.txt"])
 def test_dependency_files_of_every_name_go_through_the_dependency_rules(path: str) -> None:
-    out = assess(fc(path, ["reqeusts==2.32.0"]), NO_CTX)
-    assert out.risk == "high" and out.reasons[0] == "adds a dependency: reqeusts", out.reasons
+    out = assess(fc(path, ["fastjsonschema==2.20.0"]), NO_CTX)
+    assert out.risk == "high" and out.reasons[0] == "adds a dependency: fastjsonschema", out.reasons
+    # A new one a letter off a widely used package is called what it looks like.
+    assert assess(fc(path, ["reqeusts==2.32.0"]), NO_CTX).reasons[0] == "adds a look-alike of requests (a typo-squat?): reqeusts"
 
 
 @pytest.mark.parametrize(
@@ -191,3 +193,20 @@ async def test_the_packet_names_the_risky_range_first_and_the_review_read_shows_
     after = view[view.index(label):]
     first_hunk = after[after.index("\n@@ "):].split("\n@@ ", 2)[1]
     assert "+response = session.get(url, timeout=5, verify=False)" in first_hunk, view
+
+
+@pytest.mark.anyio
+async def test_a_risky_line_deep_in_a_big_new_file_is_read_named_and_shown(tmp_path):
+    # 900 new lines of ordinary code, the risky one at line 700: past the lines every rule reads (500 a side) and
+    # past the rows a window's placement reads row by row (400). It is still read, named, and the window holds it.
+    repo = make_repo(tmp_path / "project", {"README.md": "# project\n"})
+    body = [f"value_{i} = compute({i}, options=DEFAULTS)\n" for i in range(900)]
+    body[699] = "payload = pickle.loads(request_body)\n"
+    agy = install_fake_agy(tmp_path / "agy", success_scenario([{"op": "write", "path": "src/pipeline.py", "content": "".join(body)}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "Add the pipeline", "workspace": str(repo)}))
+        view = (await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "diff"})).content[0].text
+    top = packet["changes"]["review"][0]
+    assert top["file"] == "src/pipeline.py" and top["risk"] == "high"
+    assert top["reason"].startswith("deserializes untrusted data: payload = pickle.loads(request_body)"), top
+    assert "+payload = pickle.loads(request_body)\n" in view and len(view) <= 2_500, view

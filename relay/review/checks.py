@@ -32,7 +32,7 @@ from relay.review.file_kinds import (
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review import guard_reading, risky_lines
-from relay.review.dependencies import lookalike_rename, new_dependencies, touches_dependencies
+from relay.review.dependencies import lookalike_new, lookalike_rename, new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
@@ -135,8 +135,16 @@ _SECURITY_TEST_WORDS_RE = re.compile(
 
 
 def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
-    marker = next((line.strip() for line in f.change.added_lines if _SKIP_LINE.search(line) and _SECURITY_TEST_WORDS_RE.search(line)), None)
-    return marker[:60] if marker and f.new_skips else None
+    """The skip marker the change adds to a test named for a security property: the marker's own line, the lines
+    written next to it (a decorator's test), or the test file's name (test_csrf.py) says which."""
+    if not f.new_skips:
+        return None
+    added = f.change.added_lines
+    named_file = bool(_SECURITY_TEST_WORDS_RE.search(f.name))
+    for i, line in enumerate(added):
+        if _SKIP_LINE.search(line) and (named_file or any(_SECURITY_TEST_WORDS_RE.search(near) for near in added[max(i - 1, 0):i + 2])):
+            return line.strip()[:60]
+    return None
 
 
 def skip_with_new_test(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -276,7 +284,7 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_rename(f.change)
+    return lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:

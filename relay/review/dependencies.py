@@ -16,9 +16,9 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_manifest
-from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS
+from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_rename", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_new", "lookalike_rename", "moved_dependencies", "new_dependencies",
            "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
@@ -104,7 +104,7 @@ def _near(a: str, b: str) -> bool:
 
 
 def lookalike_rename(c: FileChange) -> str | None:
-    """"old → new" when a dependency line of a manifest comes back with its package's name one or two letters
+    """"renames … old → new" when a dependency line of a manifest comes back with its package's name one or two letters
     off and nothing else changed ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"): the shape of
     a typo-squat slipped into a routine bump. A version changed beside the name is still the same shape."""
     if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
@@ -129,7 +129,22 @@ def lookalike_rename(c: FileChange) -> str | None:
             if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
                 continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
             if _near(a, b):
-                return f"{a[:40]} → {b[:40]}"
+                return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
+    return None
+
+
+_POPULAR_KEYS = {dep_key(name): name for name in POPULAR_PACKAGES}
+
+
+def lookalike_new(names: list[str]) -> str | None:
+    """"adds a look-alike of popular …: new" for the first new dependency one or two letters off a widely used package (never one of them)."""
+    for name in names:
+        key = dep_key(name)
+        if key in _POPULAR_KEYS or len(key) < 5:
+            continue
+        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key)), None)
+        if near:
+            return f"adds a look-alike of {near} (a typo-squat?): {name[:40]}"
     return None
 
 

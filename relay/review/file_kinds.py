@@ -367,14 +367,37 @@ def rule_lines(change: FileChange) -> FileChange:
 
     def side(lines: list[str]) -> list[str]:
         out: list[str] = []
-        for line in lines:
+        for i, line in enumerate(lines):
             if keep(line):
                 out.append(line)
                 if len(out) > READ_LINES:
-                    break  # one past the bound: partly_kept knows the side was cut
+                    # One past the bound: read_changes knows the side was cut. Past it, the lines that may be a
+                    # risky one are still kept (a bounded few): one line slipped into a big change decides.
+                    out.extend(_risky_rest(lines[i + 1:], keep))
+                    break
         return out
 
     return msgspec.structs.replace(change, added_lines=side(change.added_lines), removed_lines=side(change.removed_lines))
+
+
+# Past READ_LINES a side, at most this many lines that may be risky ones are still read (a generated table of
+# thousands of lines that mention "token" costs no more than this).
+RISKY_REST = 100
+
+
+def _risky_rest(lines: list[str], keep: Callable[[str], bool]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if risky_screen(line) and keep(line):
+            out.append(line)
+            if len(out) >= RISKY_REST:
+                break
+    return out
+
+
+def _bounded(lines: list[str]) -> list[str]:
+    """A side cut to READ_LINES, the risky lines after the cut kept (``rule_lines`` kept only those past it)."""
+    return lines[:READ_LINES] + [line for line in lines[READ_LINES:READ_LINES + 1] if risky_screen(line)] + lines[READ_LINES + 1:]
 
 
 def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], frozenset[str]]:
@@ -390,7 +413,7 @@ def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], froze
                 partial.add(c.path)
             if len(r.added_lines) > READ_LINES or len(r.removed_lines) > READ_LINES:
                 partial.add(c.path)
-                r = msgspec.structs.replace(r, added_lines=r.added_lines[:READ_LINES], removed_lines=r.removed_lines[:READ_LINES])
+                r = msgspec.structs.replace(r, added_lines=_bounded(r.added_lines), removed_lines=_bounded(r.removed_lines))
         read.append(r)
     return read, frozenset(partial)
 

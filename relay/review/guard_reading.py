@@ -66,13 +66,15 @@ _CHECK_NAME_RE = re.compile(
     # A check named for what it checks: access, a secret, a path or input that comes from outside.
     r"(?:check|verify|validate|is_?valid|ensure)_?(?:" + _NOUNS + r")?\w*(?<![Uu]pdate)(?<![Vv]ersion)(?<![Dd]ate)|"
     r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
-    r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
+    r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
+    r"bleach\.clean|clean_html|\w*[Pp]urify\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
     r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
 )
 _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
                  "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
-                 "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
-_ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz")
+                 "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
+                 "purif", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+_ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz|bleach|clean_html|purif")
 _DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b|"
                              # A method's signature in a declaration (TypeScript's .d.ts, an interface): no call.
                              r"^\s*(?:readonly\s+)?\w+\??\s*(?:<[^>]*>)?\([^()]*\)\s*:\s*[\w<>\[\]|., ]+;?\s*$")
@@ -147,7 +149,7 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
             before = line[match.start() - 1:match.start()] if match.start() else ""
             if not (after == "(" or line[match.start():match.start() + 1] == "@" or before in (",", "(", "[", " ") and after in (",", ")", "]")):
                 continue
-            if len(short) < 5 or short in written_names:
+            if len(short) < 5 or (short in written_names if "." not in name or short.lower() not in {"equal", "isequal", "clean"} else name in written_text):
                 continue
             return line
     return None

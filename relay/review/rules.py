@@ -244,12 +244,15 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
-    Rule("lookalike_dependency", "high", "renames a dependency to a look-alike (a typo-squat?): {detail}", checks.lookalike_dependency,
+    Rule("lookalike_dependency", "high", "{detail}", checks.lookalike_dependency,
          leads=True, outranks=("new_dependency", "manifest"), example=Example(
              _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"],
                  added_lines=["pyhton-dateutil==2.9.0"]),
              "renames a dependency to a look-alike (a typo-squat?): python-dateutil → pyhton-dateutil",
-             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"]))),
+             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"])),
+         more=(Example(_fc("package.json", additions=1, added_lines=['    "expresss": "^4.19.2",']),
+                       "adds a look-alike of express (a typo-squat?): expresss",
+                       _fc("package.json", additions=1, added_lines=['    "express-session": "^1.18.0",'])),)),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),

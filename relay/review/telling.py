@@ -19,7 +19,9 @@ from relay.core.contracts import FileChange
 from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
+from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
+from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
 __all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
 
@@ -55,7 +57,7 @@ def _stem(reason: str) -> str:
 
 # The rows that read one risky line (relay.review.risky_lines, relay.review.guard_reading): the part that holds the
 # line such a row named is the most telling part of its file, whatever else the file's other parts say.
-LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard"})
+LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test"})
 
 
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
@@ -100,8 +102,27 @@ def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed
     return read_alone(change, path, added, removed)
 
 
+def _risky_row(lines: list) -> int | None:
+    """The first changed row that is a risky line read alone (a value turned the unsafe way, a dangerous call, a
+    check deleted), anywhere in the hunk: cheap enough to read every row, so a line deep in a big hunk is found."""
+    for i, ln in enumerate(lines):
+        if ln.sign not in "+-":
+            continue
+        text = ln.text[1:-1]
+        if ln.sign == "+":
+            if risky_screen(text) and (unsafe_value([text], []) or dangerous_call([text], [])):
+                return i
+        elif removed_guard([], [text]) or (risky_screen(text) and unsafe_value([], [text])):
+            return i
+    return None
+
+
 def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
     """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
+    if change is not None and LINE_RULES.intersection(change.rules):
+        risky = _risky_row(lines)
+        if risky is not None:
+            return risky
     base = _alone(change, path, (), ())
     best: tuple[tuple[int, int, int], int] | None = None
     for i, ln in enumerate(lines[:_WINDOW_SCAN]):
