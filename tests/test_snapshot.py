@@ -81,8 +81,8 @@ def test_filter_overrides_refuse_a_name_that_cannot_be_overridden(tmp_path: Path
     (root / ".git/config").write_text((root / ".git/config").read_text() + '[filter "a=b"]\n\tclean = evil\n')
     with pytest.raises(GitError, match="cannot be neutralised"):
         filter_overrides(root)
-    # ... and the snapshot then does not trust git with it at all
-    assert take_snapshot(root).source == "tree"
+    # ... while observation reads no filter of the repository's at all (issue 34 D2): git, and nothing to refuse
+    assert take_snapshot(root).source == "git"
 
 
 # --------------------------------------------------------------------------- hostile repository

@@ -27,6 +27,8 @@ import os
 from relay.core.contracts import Changes, ErrorInfo, Packet, Status
 from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
 from relay.core.contracts import RunRecord
+from relay.core.settings import Settings, load_settings
+from relay.core.workspace import recorded_workspace
 from relay.isolate.merge import ApplyConflicts, Entry, changed_entries, three_way_apply
 from relay.isolate.repo import RepoFacts, repo_facts
 from relay.isolate.trees import run_trees
@@ -130,8 +132,9 @@ def _not_applied(store: RunStore, record: RunRecord, applied: set[str]) -> str:
                    for why, paths in sorted(left.items()))
 
 
-def apply_run(store: RunStore, run_id: str | None) -> Packet:
-    """Three-way apply a worktree run's change to its workspace; the answer is a packet either way."""
+def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = None) -> Packet:
+    """Three-way apply a worktree run's change to its workspace; the answer is a packet either way. ``settings``:
+    what workspaces the relay accepts (default: this process's environment's)."""
     if not run_id:
         return _refusal("", InvalidInput("apply needs the run_id of a worktree run",
                                          "Pass run_id as the packet returned it, with apply=true."))
@@ -154,6 +157,7 @@ def apply_run(store: RunStore, run_id: str | None) -> Packet:
         if not record.isolation.tip_commit:
             raise InvalidInput(f"run {run_id} has no recorded change on branch {record.isolation.branch}",
                                "Nothing to apply; start a new run if the work is still needed.")
+        recorded_workspace(run_id, record.plan.workspace, settings or load_settings())
         facts = repo_facts(record.plan.workspace)
         top = facts.toplevel
         entries, env = _change(store, record, facts)

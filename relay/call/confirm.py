@@ -17,6 +17,14 @@ place (two relays cannot both create it; a reader never sees half a key). A key 
 could read (group/other bits), that another user owns, that is a symlink or of the wrong size is
 *replaced* with a new key, not chmod-ed: it may have leaked, and a leaked key forges tokens.
 Replacing it invalidates tokens not yet used; their calls are refused and ask again.
+
+Who may confirm (issue 34, D1): the token is the model's way, so it exists only where the model may
+confirm: ``"token"`` profiles, and ``true`` where the door cannot ask a person (``ask`` False: a client
+without forms, the shell). Under ``"human"``, and ``true`` where the door can ask, no token is issued and a
+``confirm`` argument is refused whatever it holds: the call comes back as a ``Question`` ``by="person"`` and
+the door asks (relay/doors/person_confirm.py); nothing is written until the person answers, and no record
+ever holds a token. A ``true`` profile's record keeps its preview without the token too (its answer alone
+carries it); a ``"token"`` profile's record keeps it, as before.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import msgspec
@@ -39,15 +47,16 @@ import msgspec
 from relay.agy import command as agy_cli
 from relay.agy.classify import Verdict
 from relay.agy.prompt import ARGV_PROMPT_LIMIT
+from relay.call.finish import Ending, finish
 from relay.call.policy import RunPlan
-from relay.core.contracts import ExecutionMode, Preview, RunRecord, Status
+from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError, StorageError
 from relay.core.files import private_dir, read_secret
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
-__all__ = ["Gate", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "key_problem", "issue_token",
-           "check_token", "plan_argv", "preview_answer", "Refusal"]
+__all__ = ["Gate", "Question", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "key_problem",
+           "issue_token", "check_token", "plan_argv", "preview_answer", "preview_packet", "declined_packet", "Refusal"]
 
 log = logging.getLogger("relay.call.confirm")
 
@@ -225,10 +234,50 @@ def _iso(unix: float) -> str:
 _UNBOUND = ("confirm_trusted", "wait_seconds")
 
 
+ConfirmBy = Literal["token", "person"]
+
+
+class Question(msgspec.Struct, frozen=True, kw_only=True):
+    """A gated call's answer before it runs: what would run, and who may say yes. ``by="token"``: the
+    model, repeating the call with the preview's token; ``by="person"``: a person, in the door's own form
+    (the preview then has no token: nothing the model can read confirms it)."""
+
+    preview: Preview
+    by: ConfirmBy
+
+
+def _who_confirms(confirm_trusted: bool | str, ask: bool) -> ConfirmBy:
+    """"token" profiles: the model; "human": a person (refused where the door cannot ask); true: a person where
+    the door can ask, else the model."""
+    if confirm_trusted == "human" or (confirm_trusted is True and ask):
+        return "person"
+    return "token"
+
+
 def _trusted(plan: RunPlan) -> bool:
     if plan.execution_mode is not None:
         return plan.execution_mode is ExecutionMode.TRUSTED
     return plan.skip_permissions
+
+
+def _bound(record: RunRecord, plan: RunPlan, prompt: str, texts: dict[str, Any], conversation_id: str | None,
+           agy: str, version: agy_cli.AgyVersion | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the groups a refusal can name, what the tag binds besides): the whole resolved call."""
+    plan_fields = {k: v for k, v in msgspec.to_builtins(plan).items() if k not in _UNBOUND}
+    groups = {
+        "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.request.parent_run_id},
+        "task": hashlib.sha256(_canonical(texts)).hexdigest(),
+        "workspace": plan.workspace,
+        "execution mode": [plan_fields["execution_mode"], plan.sandbox, plan.skip_permissions],
+        "time limit": plan.timeout_seconds,
+        "model/effort/agent": [plan.model, plan.effort, plan.agent],
+        "profile": plan.profile,
+        "policy": {k: v for k, v in plan_fields.items() if k not in (
+            "workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
+            "agent", "profile")},
+        "agy": [agy, list(version) if version else None],
+    }
+    return groups, {"prompt": hashlib.sha256(prompt.encode()).hexdigest()}
 
 
 class Gate:
@@ -244,33 +293,31 @@ class Gate:
             self.clock = clock
 
     def needed(self, plan: RunPlan) -> bool:
-        return plan.confirm_trusted and _trusted(plan)
+        return bool(plan.confirm_trusted) and _trusted(plan)
 
     async def check(self, record: RunRecord, plan: RunPlan, prompt: str, confirm: str | None, *,
                     texts: dict[str, Any], conversation_id: str | None, agy: str,
-                    version: agy_cli.AgyVersion | None) -> Preview | None:
-        """None: the call may run (no gate, or a good token). A Preview: answer it. Raises on a refused token.
+                    version: agy_cli.AgyVersion | None, ask: bool = False) -> Question | None:
+        """None: the call may run (no gate, or a good token). A Question: answer it (its preview, and who
+        confirms). Raises on a refused token, on a token where only a person may confirm, and where a person
+        must confirm but the door cannot ask (``ask``: the door can show the person a form).
 
         ``agy`` and ``version``: the agy the call will run, located once at intake (the token binds them)."""
         if not self.needed(plan):
             return None
-        plan_fields = {k: v for k, v in msgspec.to_builtins(plan).items() if k not in _UNBOUND}
-        groups = {
-            "tool": {"tool": record.tool, "conversation": conversation_id, "parent": record.request.parent_run_id},
-            "task": hashlib.sha256(_canonical(texts)).hexdigest(),
-            "workspace": plan.workspace,
-            "execution mode": [plan_fields["execution_mode"], plan.sandbox, plan.skip_permissions],
-            "time limit": plan.timeout_seconds,
-            "model/effort/agent": [plan.model, plan.effort, plan.agent],
-            "profile": plan.profile,
-            "policy": {k: v for k, v in plan_fields.items() if k not in (
-                "workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
-                "agent", "profile")},
-            "agy": [agy, list(version) if version else None],
-        }
-        extra = {"prompt": hashlib.sha256(prompt.encode()).hexdigest()}
-        key = await anyio.to_thread.run_sync(load_or_create_key, self.settings.data_dir)
+        by = _who_confirms(plan.confirm_trusted, ask)
+        if by == "person":
+            if confirm is not None and confirm.strip():
+                raise _token_not_accepted(plan, ask, _TOOL_NAMES.get(record.tool, record.tool))
+            if not ask:
+                raise _needs_person()
         now = self.clock()
+        if by == "person":
+            # No token: the door asks, and holds the call meanwhile; nothing the model reads confirms it.
+            return Question(preview=self._preview(record, plan, prompt, texts, agy, version, conversation_id, now),
+                            by="person")
+        groups, extra = _bound(record, plan, prompt, texts, conversation_id, agy, version)
+        key = await anyio.to_thread.run_sync(load_or_create_key, self.settings.data_dir)
         if confirm is not None and confirm.strip():
             refusal = check_token(key, confirm, groups, extra, now=now)
             if refusal is None:
@@ -278,10 +325,15 @@ class Gate:
                 return None
             raise _refused(refusal, _TOOL_NAMES.get(record.tool, record.tool))
         token, expiry = issue_token(key, groups, extra, now=now)
+        preview = self._preview(record, plan, prompt, texts, agy, version, conversation_id, expiry)
+        return Question(preview=msgspec.structs.replace(preview, confirm=token), by="token")
+
+    def _preview(self, record: RunRecord, plan: RunPlan, prompt: str, texts: dict[str, Any], agy: str,
+                 version: agy_cli.AgyVersion | None, conversation_id: str | None, expiry: float) -> Preview:
         text = next((v for v in texts.values() if isinstance(v, str)), "")
         return Preview(command=self._command(record, plan, prompt, text, agy, version, conversation_id),
                        workspace=plan.workspace, execution_mode=ExecutionMode.TRUSTED.value,
-                       timeout_minutes=round(plan.timeout_seconds / 60, 2), policy=_policy(plan), confirm=token,
+                       timeout_minutes=round(plan.timeout_seconds / 60, 2), policy=_policy(plan),
                        expires_at=_iso(expiry))
 
     def _command(self, record: RunRecord, plan: RunPlan, prompt: str, text: str, agy: str,
@@ -298,6 +350,25 @@ class Gate:
         argv = plan_argv(plan, agy=agy, version=version, prompt=shown_prompt, conversation_id=conversation_id,
                          spill=spill, log_file=log_file)
         return [f"<report schema, {len(schema)} chars>" if a == schema else a for a in argv]
+
+
+def _token_not_accepted(plan: RunPlan, ask: bool, tool: str) -> RelayError:
+    who = ('confirm_trusted "human"' if plan.confirm_trusted == "human"
+           else "confirm_trusted true, on a client that shows confirmation forms")
+    return RelayError(
+        Status.CONFIRMATION_REQUIRED,
+        f"confirm: a token is not accepted for profile {plan.profile!r} ({who}): a person confirms its trusted runs "
+        "in the client's form; nothing ran",
+        f"Call {tool} again without `confirm`: the user is asked in a form." if ask else _NO_FORM_HINT)
+
+
+_NO_FORM_HINT = ("Run it from a client that shows MCP elicitation forms (Claude Code or Codex, interactive), use "
+                 "execution_mode \"safe\", or ask the user to set the profile's confirm_trusted to \"token\".")
+
+
+def _needs_person() -> RelayError:
+    return RelayError(Status.CONFIRMATION_REQUIRED, "this profile needs a person to confirm a trusted run, and this "
+                      "client cannot show a confirmation form; nothing ran", _NO_FORM_HINT)
 
 
 def _refused(refusal: Refusal, tool: str) -> RelayError:
@@ -318,11 +389,42 @@ def _refused(refusal: Refusal, tool: str) -> RelayError:
 def preview_answer(record: RunRecord, plan: RunPlan, preview: Preview) -> Verdict:
     """The CONFIRMATION_REQUIRED ending: what would run (the preview goes in the packet), and how to run it."""
     tool = _TOOL_NAMES.get(record.tool, record.tool)
+    token = (f"confirm: \"{preview.confirm}\"" if preview.confirm is not None
+             else "`confirm`: the token this call answered (not kept in the run record)")
     return Verdict(
         status=Status.CONFIRMATION_REQUIRED,
         message=f"profile {plan.profile!r} asks for confirmation before a trusted run (every tool auto-approved); "
         "nothing ran. `preview` shows the agy command, workspace, policy and time limit.",
         hint=f"To run exactly this, repeat the same {tool} call with the same arguments plus "
-        f"confirm: \"{preview.confirm}\" before {preview.expires_at}. Any other change needs a new preview.",
+        f"{token} before {preview.expires_at}. Any other change needs a new preview.",
         retryable=False,
     )
+
+
+def preview_packet(store: RunStore, record: RunRecord, plan: RunPlan, preview: Preview) -> Packet:
+    """A token preview's answer, recorded like a refusal. Only a "token" profile's record keeps the token: a
+    ``true`` profile's may be read by a model on a client that shows forms, where no token may confirm."""
+    record.process.argv = preview.command
+    kept = preview if plan.confirm_trusted == "token" else msgspec.structs.replace(preview, confirm=None)
+    packet = finish(store, record, Ending(verdict=preview_answer(record, plan, kept), flags=list(plan.notes),
+                                          preview=kept))
+    if kept is preview:
+        return packet
+    return msgspec.structs.replace(packet, preview=preview, error=preview_answer(record, plan, preview).error())
+
+
+_SAID = {"decline": "declined", "cancel": "dismissed the confirmation without answering",
+         "chose_cancel": "chose not to run it", "changed": "was asked about other arguments than this retry's"}
+
+
+def declined_packet(store: RunStore, record: RunRecord, plan: RunPlan, said: str) -> Packet:
+    """What the model hears, and the record keeps, when the person said no: declined (``decline``), dismissed
+    the form (``cancel``), chose cancel (``chose_cancel``), or the client failed the form (anything else).
+    Final for that preview: the door held the call, and lets go of it here."""
+    record.process.argv = record.process.argv or []
+    verdict = Verdict(
+        status=Status.CONFIRMATION_REQUIRED,
+        message=f"the person {_SAID.get(said, 'did not confirm it')}: the trusted run did not start; nothing ran",
+        hint="Ask the user how to go on before trying again; a safe run (execution_mode \"safe\") needs no "
+        "confirmation.")
+    return finish(store, record, Ending(verdict=verdict, flags=list(plan.notes)))

@@ -7,7 +7,9 @@ asked once), the prompt, the tasks of the conversation so far (what the review r
 wait before a RUNNING answer. Nothing after intake reads a profile or a parent record again.
 
 A call refused here is a ``Refusal``: the record as far as it got and why; the finish step records it.
-The confirm gate runs here too: a trusted call under a ``confirm_trusted`` profile ends with its preview.
+The confirm gate runs here too: a trusted call under a ``confirm_trusted`` profile ends with its
+question (its preview, and who may confirm it); one a person must confirm is an ``AwaitingPerson``: the
+door asks, then runs or declines that very CallPlan (no second intake, no second record).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ import msgspec
 
 from relay.agy import command as agy_cli
 from relay.agy.prompt import compose_feedback, compose_prompt
-from relay.call.confirm import Gate
+from relay.call.confirm import Gate, Question
 from relay.call.enforce import prompt_limits
 from relay.call.limits import asked_by, recorded_limits
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
-from relay.core.contracts import (ContinueInput, ExecuteInput, Preview, RecordPlan, RecordProcess, RecordRequest,
+from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, RecordProcess, RecordRequest,
                                   RunRecord, Status)
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.platform import own_stamp
@@ -33,7 +35,7 @@ from relay.runs.recovery import recover_run
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS
 
-__all__ = ["CallPlan", "Refusal", "take_in", "refused_input", "record_plan"]
+__all__ = ["CallPlan", "AwaitingPerson", "Refusal", "take_in", "refused_input", "record_plan"]
 
 # How many earlier runs of a conversation a follow-up's review reads the task of (``CallPlan.asked``).
 _ASKED_DEPTH = 8
@@ -52,7 +54,14 @@ class CallPlan(msgspec.Struct, kw_only=True):
     version: agy_cli.AgyVersion | None
     asked: str  # the task and those of the runs it continues: what the review reads the change against
     wait: float | None  # seconds before a RUNNING answer (the call's, else its profile's, else the relay's)
-    preview: Preview | None = None  # set: a confirm_trusted profile's preview; the call ends with it
+    question: Question | None = None  # set: a confirm_trusted profile's preview and who confirms; nothing runs yet
+
+
+class AwaitingPerson(msgspec.Struct):
+    """A call a person must confirm (confirm_trusted "human", or true where the door can ask): the door shows
+    ``call.question.preview`` in its form, then runs this very call or records the person's no."""
+
+    call: CallPlan
 
 
 class Refusal(msgspec.Struct, kw_only=True):
@@ -112,7 +121,7 @@ def record_plan(plan: RunPlan, agy: str | None = None, version: agy_cli.AgyVersi
 
 async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Settings, store: RunStore,
                   environ: dict[str, str], gate: Gate, ignored: list[str] | None = None,
-                  run_id: str | None = None) -> CallPlan | Refusal:
+                  run_id: str | None = None, ask: bool = False) -> CallPlan | Refusal:
     """Resolve one execute or continue call (see the module's docstring)."""
     text = args.task if isinstance(args, ExecuteInput) else args.feedback
     record = new_record(tool, text, ignored=ignored, run_id=run_id)
@@ -152,8 +161,8 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
         record.plan = record_plan(plan, agy, version)
         if (old := agy_cli.too_old(version)) is not None:
             raise old
-        preview = await gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=conversation_id,
-                                   agy=agy, version=version)
+        question = await gate.check(record, plan, prompt, args.confirm, texts=texts, conversation_id=conversation_id,
+                                    agy=agy, version=version, ask=ask)
     except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
         return Refusal(record=record, error=exc)
     wait = args.wait_seconds if args.wait_seconds is not None else (
@@ -161,7 +170,7 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
     ancestors = _ancestors(store, parent)
     asked = "\n".join([record.request.task, *(run.request.task for run in ancestors[:_ASKED_DEPTH])])
     return CallPlan(record=record, plan=plan, prompt=prompt, conversation_id=conversation_id, parent=parent,
-                    ancestors=ancestors, agy=agy, version=version, asked=asked, wait=wait, preview=preview)
+                    ancestors=ancestors, agy=agy, version=version, asked=asked, wait=wait, question=question)
 
 
 async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str, agy_cli.AgyVersion | None]:

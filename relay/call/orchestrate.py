@@ -28,11 +28,11 @@ from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
 from relay.call.attempts import run_attempts
-from relay.call.confirm import Gate, preview_answer
+from relay.call.confirm import Gate, declined_packet, preview_packet
 from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
                                 outside_violation)
 from relay.call.finish import Ending, finish, refusal_ending
-from relay.call.intake import CallPlan, Refusal, refused_input, take_in
+from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
 from relay.call.policy import RunPlan
 from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
@@ -108,19 +108,24 @@ class Relay:
     # ------------------------------------------------------------------ tools
 
     async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
-                     run_id: str | None = None) -> CallPlan | Packet:
-        """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview."""
+                     run_id: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
+        """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview. ``ask``:
+        the door can show a person a form; a call only a person may confirm then waits for the door to ask."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
-                              gate=self.gate, ignored=ignored, run_id=run_id)
+                              gate=self.gate, ignored=ignored, run_id=run_id, ask=ask)
         if isinstance(taken, Refusal):
             return finish(self.store, taken.record, refusal_ending(taken.record.run_id, taken.error))
-        if taken.preview is not None:
-            # A trusted call under a confirm_trusted profile: nothing runs; recorded like a refusal (confirm.py).
-            taken.record.process.argv = taken.preview.command
-            return finish(self.store, taken.record, Ending(
-                verdict=preview_answer(taken.record, taken.plan, taken.preview), flags=list(taken.plan.notes),
-                preview=taken.preview))
-        return taken
+        question = taken.question
+        if question is None:
+            return taken
+        if question.by == "person":
+            taken.record.process.argv = question.preview.command
+            return AwaitingPerson(taken)  # nothing written yet: the person's answer ends it (confirm.py)
+        return preview_packet(self.store, taken.record, taken.plan, question.preview)  # recorded like a refusal
+
+    def decline(self, call: CallPlan, said: str) -> Packet:
+        """A person did not confirm ``call`` (declined, dismissed, chose cancel): recorded, nothing ran."""
+        return declined_packet(self.store, call.record, call.plan, said)
 
     async def execute(self, args: ExecuteInput, progress: Progress = no_progress, *,
                       ignored: list[str] | None = None, run_id: str | None = None) -> Packet:
@@ -146,7 +151,7 @@ class Relay:
 
     async def apply(self, args: ContinueInput) -> Packet:
         """antigravity_continue(run_id, apply=true): the run's change into the user's tree (call/apply_run.py)."""
-        return await anyio.to_thread.run_sync(apply_run, self.store, args.run_id)
+        return await anyio.to_thread.run_sync(apply_run, self.store, args.run_id, self.settings)
 
     def where(self, run_id: str) -> str | None:
         """Where a run of this process is now (the progress line), or None if this process does not run it."""

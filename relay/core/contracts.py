@@ -313,7 +313,9 @@ class Preview(Struct, kw_only=True, omit_defaults=True):
     execution_mode: str
     timeout_minutes: float
     policy: dict[str, object] = {}
-    confirm: str  # the token, bound to exactly these arguments
+    # The token, bound to exactly these arguments: only where the model may confirm ("token", or true on a client
+    # that cannot show a form); never in a record but a "token" profile's (issue 34, relay/call/confirm.py).
+    confirm: str | None = None
     expires_at: str
 
 

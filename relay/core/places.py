@@ -7,7 +7,9 @@ macOS rules on any machine with a Windows- or macOS-shaped environment (``PureWi
 
 from __future__ import annotations
 
+import ntpath
 import os
+import posixpath
 import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
@@ -77,9 +79,20 @@ def root_problem(root: str, platform: str | None = None, environ: Mapping[str, s
     example = r"E:\projects;D:\workspace" if on_windows(platform) else "/home/me/src;/srv/work"
     if not is_absolute(root, platform, environ):
         return f"is not an absolute path: use full paths separated by ';', e.g. {example}"
-    if is_drive_root(expand_user(root, platform, environ), platform):
+    if is_drive_root(_resolved(expand_user(root, platform, environ), platform), platform):
         return f"is a drive root, which would allow every folder on it: name the project folders, e.g. {example}"
     return None
+
+
+def _resolved(text: str, platform: str | None) -> str:
+    """Where an absolute path leads: ``..`` taken away as that platform does, then, for this machine's own
+    paths, symlinks followed. ``/usr/..`` and a link to ``/`` are ``/`` (issue 34): judged as written, they
+    passed as roots and then allowed every folder once the workspace check resolved them."""
+    windows = on_windows(platform)
+    text = (ntpath if windows else posixpath).normpath(text.strip())
+    if windows == (os.name == "nt"):  # a path of this OS: follow its links (a Windows-shaped test on POSIX cannot)
+        text = os.path.realpath(text)
+    return text
 
 
 def agy_install_paths(environ: Mapping[str, str], platform: str | None = None) -> list[str]:

@@ -51,7 +51,7 @@ import anyio
 import psutil
 
 from relay.core.contracts import ProcessStamp
-from relay.core.settings import WORKER_MARKER_ENV
+from relay.core.settings import SPAWN_TOKEN_ENV, WORKER_MARKER_ENV
 
 __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_options", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
@@ -60,7 +60,6 @@ __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_optio
 
 log = logging.getLogger("relay.core.platform")
 
-SPAWN_TOKEN_ENV = "GRAVITY_RELAY_SPAWN"
 _GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid")
 
 # Create and boot times are compared to this many seconds: psutil's Linux create time is boot time (whole

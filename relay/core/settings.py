@@ -21,10 +21,14 @@ from relay.core.places import is_absolute, on_windows, root_problem, split_roots
 from relay.core.path_globs import pattern_problem
 
 __all__ = ["Settings", "load_settings", "parse_profiles", "parse_size", "parse_bounded", "SIZE_FORMS", "agy_candidates",
-           "WORKER_MARKER_ENV"]
+           "WORKER_MARKER_ENV", "SPAWN_TOKEN_ENV", "RELAY_OWN_ENV"]
 
 # Set in the worker's environment; a relay that sees it was started by agy itself.
 WORKER_MARKER_ENV = "GRAVITY_RELAY_WORKER_RUN"
+# Set in every process the relay spawns (relay.core.platform): finds a descendant that outlived its parent.
+SPAWN_TOKEN_ENV = "GRAVITY_RELAY_SPAWN"
+# The relay's marks on its own processes: never settings (setup never writes them into a client's entry).
+RELAY_OWN_ENV = (WORKER_MARKER_ENV, SPAWN_TOKEN_ENV)
 
 
 class Settings(Struct, kw_only=True, frozen=True):

@@ -220,12 +220,8 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
     async def progress(elapsed: float, message: str) -> None:
         print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
 
+    # The shell cannot show a person a form: a "human" profile's trusted call is refused by the gate itself.
     result = anyio.run(call_tool, Relay(settings), name, arguments, progress)
-    from relay.doors.person_confirm import preview_for_person, without_person
-
-    asked = preview_for_person(result, settings)
-    if asked is not None and asked[1] == "human":  # a person must confirm, and a shell command cannot ask one
-        result = without_person(result, "`gravity-relay execute` cannot show a confirmation form")
     sys.stdout.write(result.text + "\n")
     return 1 if result.is_error else 0
 

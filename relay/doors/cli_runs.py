@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import sys
 
-import msgspec
-
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
@@ -44,9 +42,10 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
     sys.stdout.write(text if detail == "diff" and not result.is_error else text + "\n")
     if not result.is_error:
         return 0
-    error = msgspec.json.decode(text)["error"]
-    _say(error["message"], error["hint"])
-    return 2 if error["code"] == Status.INVALID_INPUT.value else 1
+    error = result.error
+    assert error is not None  # an error answer carries its error
+    _say(error.message, error.hint)
+    return 2 if error.code is Status.INVALID_INPUT else 1
 
 
 def runs_apply(settings: Settings, run_id: str) -> int:
@@ -59,9 +58,10 @@ def runs_apply(settings: Settings, run_id: str) -> int:
     sys.stdout.write(text + "\n")
     if not result.is_error:
         return 0
-    error = msgspec.json.decode(text)["error"]
-    _say(error["message"], error["hint"])
-    return 2 if error["code"] == Status.INVALID_INPUT.value and "not a Gravity Relay run id" in error["message"] else 1
+    error = result.error
+    assert error is not None  # an error answer carries its error
+    _say(error.message, error.hint)
+    return 2 if error.code is Status.INVALID_INPUT and "not a Gravity Relay run id" in error.message else 1
 
 
 def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20, as_json: bool = False) -> int:
@@ -140,7 +140,7 @@ def runs_diff(settings: Settings, run_id: str, *, max_chars: int | None = None) 
 def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_json: bool = False) -> int:
     """Undo a run from its patch; exit 0 when done (or, with --dry-run, when it would apply), 1 when refused."""
     try:
-        result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run)
+        result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run, settings=settings)
     except RelayError as exc:
         if as_json:
             sys.stdout.write(encode({"run_id": run_id, "error": {"code": exc.status.value, "message": exc.message,

@@ -29,6 +29,7 @@ def setup_command(args: argparse.Namespace) -> int:
 
     import shlex
 
+    from relay.core.settings import RELAY_OWN_ENV
     from relay.setup.clients import SetupError, home_dir, relay_launch, relay_settings, setup
 
     quiet()
@@ -37,6 +38,10 @@ def setup_command(args: argparse.Namespace) -> int:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             print(f"gravity-relay setup: --env wants KEY=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        if key.strip() in RELAY_OWN_ENV:
+            print(f"gravity-relay setup: --env {key.strip()} is not a setting: the relay sets it on its own processes "
+                  "(to know them again); leave it out", file=sys.stderr)
             return 2
         env[key.strip()] = value
     home = home_dir()

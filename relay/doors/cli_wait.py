@@ -23,6 +23,7 @@ WAIT_FOR_EVER = 24 * 3600.0  # `runs wait` without --wait: to the end of any run
 
 
 def _is_running(text: str) -> bool:
+    """Whether the child's answer says RUNNING: across a process boundary, the text is all there is."""
     try:
         return json.loads(text).get("status") == "RUNNING"
     except (ValueError, AttributeError):
@@ -66,6 +67,7 @@ def _child() -> int:
     import anyio
 
     from relay.call.orchestrate import Relay
+    from relay.core.contracts import Running
     from relay.core.settings import load_settings
     from relay.core.platform import stop_signals
     from relay.doors.tools import call_tool, detacher_for
@@ -91,9 +93,8 @@ def _child() -> int:
             tg.start_soon(on_signals)
             async with detacher_for(relay).serving(finish_runs=True):
                 result = await call_tool(relay, call["name"], call["arguments"], progress)
-                text = result.text
-                sys.stdout.write(text + "\n")
-                if _is_running(text):
+                sys.stdout.write(result.text + "\n")
+                if isinstance(result.answer, Running):
                     released.append(True)
                     _let_go()
             tg.cancel_scope.cancel()

@@ -22,7 +22,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-import msgspec
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -32,11 +31,14 @@ from relay.core.contracts import CancelInput, ContinueArgs, ExecuteArgs, GetResu
 from relay.doors.guide import PROMPTS, RESOURCES, instructions, render_prompt
 from relay.doors.mcp_tasks import (TASKS, TaskParams, TaskUpdateParams, as_task, declares_tasks, refuse_undeclared,
                                    task_acknowledged, task_state)
-from relay.doors.person_confirm import DECISION, FORM_KEY, RUN, confirm_form, declined, preview_for_person, without_person
+from relay.doors.person_confirm import FORM_KEY, RUN, Pending, confirm_form, decision
 from relay.doors.run_resources import TEMPLATES, read_run_resource, run_links
 from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTING, ToolAnswer, as_text, call_tool,
-                               detacher_for, lone_surrogate, nesting_depth)
+                               detacher_for, lone_surrogate, nesting_depth, run_call)
+from relay.call.intake import AwaitingPerson
 from relay.call.orchestrate import Relay
+from relay.core.contracts import Status
+from relay.core.errors import RelayError
 from relay.runs.retention import retain_in_background
 from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
@@ -85,18 +87,12 @@ def call_result(answer: ToolAnswer, client: str = "", store: RunStore | None = N
     """The SDK's result for a tool's answer: one text block, and the same JSON as structured content unless it
     is an error. For the clients in ``_ISERROR_MANGLERS`` an error leaves as an ordinary result (module doc).
     With ``store``, a finished run's answer also links its diff and transcript as resources (run_resources.py)."""
-    if answer.is_error and client in _ISERROR_MANGLERS:
-        answer = ToolAnswer(answer.text, msgspec.json.decode(answer.text), is_error=False)
+    is_error = answer.is_error and client not in _ISERROR_MANGLERS
     content: list[Any] = [types.TextContent(type="text", text=answer.text)]
     if store is not None:
-        obj = answer.structured
-        if obj is None:
-            try:
-                obj = msgspec.json.decode(answer.text)
-            except msgspec.DecodeError:
-                obj = None
-        content += run_links(store, obj)
-    return types.CallToolResult(content=content, structured_content=answer.structured, is_error=answer.is_error)
+        content += run_links(store, answer.obj)
+    return types.CallToolResult(content=content, structured_content=None if is_error else answer.obj,
+                                is_error=is_error)
 
 
 def _can_show_form(ctx: ServerRequestContext) -> bool:
@@ -109,45 +105,46 @@ def _can_show_form(ctx: ServerRequestContext) -> bool:
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
-async def _ask_now(ctx: ServerRequestContext, relay: Relay, params: types.CallToolRequestParams,
-                   preview: dict[str, Any], answer: ToolAnswer, progress) -> ToolAnswer:
+async def _ask_now(ctx: ServerRequestContext, relay: Relay, waiting: AwaitingPerson, progress) -> ToolAnswer:
     """A 2025-era session: ask the person while the call waits; run only on their "run"."""
-    message, schema = confirm_form(preview)
+    assert waiting.call.question is not None
+    message, schema = confirm_form(waiting.call.question.preview)
     try:
         said = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # noqa: BLE001 - a client that fails the request has not confirmed anything
         log.warning("confirmation form not answered: %s", exc)
-        return declined(answer, "error")
-    return await _decided(relay, params.name, params.arguments, preview["confirm"], said, answer, progress)
+        return ToolAnswer(relay.decline(waiting.call, "error"))
+    return await _decided(relay, waiting, said, progress)
 
 
-async def _answered(relay: Relay, params: types.CallToolRequestParams, progress) -> ToolAnswer:
-    """A 2026-07-28 retry: the person's answer in input_responses, our token as request_state."""
-    said = (params.input_responses or {}).get(FORM_KEY)
-    # The call as first made (no token): its own preview answer, so a refusal reads like the first one.
-    first = await call_tool(relay, params.name, {k: v for k, v in (params.arguments or {}).items() if k != "confirm"},
-                            progress)
-    if preview_for_person(first, relay.settings) is None:
-        return first  # nothing to confirm (any more): the call has answered by itself
-    return await _decided(relay, params.name, params.arguments, params.request_state or "", said, first, progress)
+async def _answered(relay: Relay, pending: Pending, params: types.CallToolRequestParams, progress) -> ToolAnswer:
+    """A 2026-07-28 retry: the person's answer in input_responses, our key to the held call as request_state."""
+    waiting, same = pending.take(params.request_state or "", params.name, params.arguments)
+    if waiting is None:
+        text = (params.arguments or {}).get("task" if params.name == EXECUTE else "feedback", "")
+        return ToolAnswer(relay.refuse_input(params.name, as_text(text) if isinstance(text, str) else "", RelayError(
+            Status.CONFIRMATION_REQUIRED, "this confirmation is not pending: it was answered already, it expired, or "
+            "this relay did not ask it; nothing ran", "Call the tool again for a new confirmation form.")))
+    if not same:  # the person was asked about another call than this retry's: neither runs
+        return ToolAnswer(relay.decline(waiting.call, "changed"))
+    return await _decided(relay, waiting, (params.input_responses or {}).get(FORM_KEY), progress)
 
 
-async def _decided(relay: Relay, name: str, arguments: dict[str, Any] | None, token: str, said: Any,
-                   answer: ToolAnswer, progress) -> ToolAnswer:
-    action = getattr(said, "action", None)
-    content = getattr(said, "content", None) or {}
-    if action == "accept" and content.get(DECISION) == RUN:
-        # Exactly the previewed call, with its token: the gate checks it as any other (one launch).
-        return await call_tool(relay, name, {**(arguments or {}), "confirm": token}, progress)
-    return declined(answer, "chose_cancel" if action == "accept" else str(action))
+async def _decided(relay: Relay, waiting: AwaitingPerson, said: Any, progress) -> ToolAnswer:
+    choice = decision(said)
+    if choice != RUN:
+        return ToolAnswer(relay.decline(waiting.call, choice))
+    log.info("run %s: a person confirmed the trusted run", waiting.call.record.run_id)
+    return await run_call(relay, waiting.call, progress)  # exactly the previewed call: one launch, one record
 
 
 def create_server(settings: Settings, relay: Relay | None = None,
                   agy: tuple[str | None, str | None] | None = None) -> Server:
     relay = relay or Relay(settings)
     tools = tool_definitions()
+    pending = Pending()  # the calls a 2026 session's person is being asked about (person_confirm.py)
 
     async def on_list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
@@ -173,30 +170,23 @@ def create_server(settings: Settings, relay: Relay | None = None,
         if tasked:
             params = params.model_copy(update={"arguments": {**params.arguments, "wait_seconds": 0}})
         if params.request_state is not None and params.name in (EXECUTE, CONTINUE):
-            # A 2026-07-28 retry after our input_required question: the person's answer, the token as state.
-            answer = await _answered(relay, params, progress)
-            task = await as_task(relay, answer) if tasked else None
-            if task is not None:
-                return task
+            # A 2026-07-28 retry after our input_required question: the person's answer, our key as state.
+            answer = await _answered(relay, pending, params, progress)
         else:
-            answer = await call_tool(relay, params.name, params.arguments, progress)
-            task = await as_task(relay, answer) if tasked else None
-            if task is not None:
-                return task  # the run goes on; the client polls tasks/get
-            asked = preview_for_person(answer, relay.settings)
-            if asked is not None:
-                preview, by = asked
-                if not _can_show_form(ctx):
-                    if by == "human":
-                        answer = without_person(answer)
-                elif ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                    message, schema = confirm_form(preview)
+            answer = await call_tool(relay, params.name, params.arguments, progress, ask=_can_show_form(ctx))
+            waiting = answer.answer
+            if isinstance(waiting, AwaitingPerson):  # only a person may confirm this trusted run: ask them
+                if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                    assert waiting.call.question is not None
+                    message, schema = confirm_form(waiting.call.question.preview)
                     return types.InputRequiredResult(
                         input_requests={FORM_KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
                             message=message, requested_schema=schema))},
-                        request_state=preview["confirm"])
-                else:
-                    answer = await _ask_now(ctx, relay, params, preview, answer, progress)
+                        request_state=pending.hold(waiting, params.name, params.arguments))
+                answer = await _ask_now(ctx, relay, waiting, progress)
+        task = await as_task(relay, answer) if tasked else None
+        if task is not None:
+            return task  # the run goes on; the client polls tasks/get
         return call_result(answer, _client_name(ctx), relay.store)
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:

@@ -28,14 +28,13 @@ import os
 from typing import Any
 
 import anyio
-import msgspec
 from mcp import types
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
-from relay.core.contracts import Status
+from relay.core.contracts import Packet, Running, Status
 from relay.core.errors import RelayError
 from relay.doors.tools import CANCEL, CONTINUE, EXECUTE, GET_RESULT, ToolAnswer, call_tool
 from relay.runs.results import status_of
@@ -117,12 +116,12 @@ async def _record(relay, task_id: str):
 async def as_task(relay, answer: ToolAnswer) -> dict[str, Any] | None:
     """The task answer for a call's answer when it is a RUNNING run, else None (the call answered by itself:
     a refusal, a preview, an apply)."""
-    obj = answer.structured
-    if answer.is_error or not isinstance(obj, dict) or obj.get("status") != "RUNNING" or "run_id" not in obj:
+    running = answer.answer
+    if not isinstance(running, Running):
         return None
-    record = await _record(relay, obj["run_id"])
-    return {"resultType": "task", "taskId": obj["run_id"], "status": "working",
-            "statusMessage": str(obj.get("where") or "running"), **await anyio.to_thread.run_sync(_task_times, relay, record)}
+    record = await _record(relay, running.run_id)
+    return {"resultType": "task", "taskId": running.run_id, "status": "working",
+            "statusMessage": running.where or "running", **await anyio.to_thread.run_sync(_task_times, relay, record)}
 
 
 async def task_acknowledged(relay, task_id: str, *, cancel: bool) -> dict[str, Any]:
@@ -140,18 +139,13 @@ async def task_state(relay, task_id: str, result_of) -> dict[str, Any]:
     ``result_of`` turns a ToolAnswer into the tools/call result (mcp_server.call_result)."""
     await _record(relay, task_id)
     answer = await call_tool(relay, GET_RESULT, {"run_id": task_id, "wait_seconds": 0})
-    obj = answer.structured
-    if obj is None:  # a failure packet travels as text only (mcp_server.call_result)
-        try:
-            obj = msgspec.json.decode(answer.text)
-        except msgspec.DecodeError:
-            obj = None
-    if not isinstance(obj, dict):
+    said = answer.answer
+    if not isinstance(said, (Packet, Running)):  # a read that failed: say it as the request's error
         raise MCPError(code=types.INTERNAL_ERROR, message=f"task {task_id}: {answer.text}")
     # Read after the answer: the times then describe the state the answer gives (a run may end in between).
     times = await anyio.to_thread.run_sync(_task_times, relay, await _record(relay, task_id))
-    if obj.get("status") == "RUNNING":
-        return {"taskId": task_id, "status": "working", "statusMessage": str(obj.get("where") or "running"), **times}
-    state = "cancelled" if obj.get("status") == "CANCELLED" else "completed"
+    if isinstance(said, Running):
+        return {"taskId": task_id, "status": "working", "statusMessage": said.where or "running", **times}
+    state = "cancelled" if said.status is Status.CANCELLED else "completed"
     result = result_of(answer).model_dump(mode="json", by_alias=True, exclude_none=True)
-    return {"taskId": task_id, "status": state, "statusMessage": str(obj.get("status")), **times, "result": result}
+    return {"taskId": task_id, "status": state, "statusMessage": said.status.value, **times, "result": result}

@@ -1,104 +1,63 @@
-"""A person, not the model, confirms a trusted run (issue 27, item 1): MCP elicitation at the door.
+"""A person, not the model, confirms a trusted run (issue 27, item 1; issue 34, D1): MCP elicitation at the door.
 
 A profile's ``confirm_trusted`` says who may confirm: ``"token"`` (the preview's token, repeated by the
-leader: issue 10), ``"human"`` (a person answers a form; the token never reaches the model) or ``true``
-("human" where the client declares form elicitation, else "token"). The core answers every gated call
-the same way, CONFIRMATION_REQUIRED with a preview and its token (relay/call/confirm.py); this module
-turns that answer, at the MCP door, into a question to the person:
+leader: issue 10), ``"human"`` (a person answers a form) or ``true`` ("human" where the client declares form
+elicitation, else "token"). The gate decides it at intake (relay/call/confirm.py), told by the door whether it
+can ask: a call only a person may confirm comes back as ``AwaitingPerson`` (the resolved call, its preview,
+no token), and this door asks:
 
 - a 2025-era session (initialize handshake): an ``elicitation/create`` request while the call waits;
 - a 2026-07-28 session (no server-to-client requests): the call answers ``input_required`` with the
-  form, its ``requestState`` the token itself (HMAC-bound to the arguments, expiring in minutes), and
-  the client's retry carries the person's answer and the token back.
+  form; its ``requestState`` is a random key to the call the door holds in memory (``Pending``), never a
+  token and never written anywhere; the client's retry carries the person's answer and that key back.
 
-"Run" runs the call exactly as previewed (the token is checked as any other: one launch). Declining,
-cancelling or choosing "cancel" runs nothing and says so. A client that cannot ask (no form
-elicitation: Gemini CLI, a headless host) gets the token flow under ``true`` and a refusal under
-``"human"``: never a run. The shell door (`gravity-relay execute`) cannot ask either.
+"Run" runs that very call (no second intake, one record, one launch). Declining, dismissing or choosing
+"cancel" records that and runs nothing; the held call is let go, so the no is final for that preview. A
+``confirm`` argument is refused for such a call whatever it holds, and no record or view of it carries a
+token: the model cannot confirm by itself, nor race the person from a second session. A client that cannot
+ask (no form elicitation: Gemini CLI, a headless host, the shell door) gets the token flow under ``true``
+and a refusal under ``"human"``: never a run.
 """
 
 from __future__ import annotations
 
+import secrets
 import shlex
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-import msgspec
+from relay.call.confirm import TOKEN_TTL_SECONDS
+from relay.call.intake import AwaitingPerson
+from relay.core.contracts import Preview
 
-from relay.core.contracts import Status
-from relay.core.settings import Settings
-from relay.doors.tools import ToolAnswer
-from relay.runs.results import encode
-
-__all__ = ["preview_for_person", "without_person", "declined", "confirm_form", "DECISION", "RUN", "FORM_KEY"]
+__all__ = ["Pending", "confirm_form", "decision", "DECISION", "RUN", "FORM_KEY"]
 
 FORM_KEY = "confirm_trusted"  # the input request's key in an input_required answer
 DECISION, RUN, CANCEL = "decision", "run", "cancel"
 
 
-def _object(answer: ToolAnswer) -> dict[str, Any] | None:
-    try:
-        obj = msgspec.json.decode(answer.text)
-    except msgspec.DecodeError:
-        return None
-    return obj if isinstance(obj, dict) else None
+def decision(said: Any) -> str:
+    """The person's answer to the form: ``RUN``, or what they did instead ("decline", "cancel" (dismissed),
+    "chose_cancel", or the unknown action as given). Read from an ElicitResult, or its JSON object."""
+    get = said.get if isinstance(said, dict) else (lambda name: getattr(said, name, None))
+    action, content = get("action"), get("content") or {}
+    if action == "accept":
+        return RUN if isinstance(content, dict) and content.get(DECISION) == RUN else "chose_cancel"
+    return str(action)
 
 
-def preview_for_person(answer: ToolAnswer, settings: Settings) -> tuple[dict[str, Any], str] | None:
-    """(the preview, "human" or "human_or_token") when the answer is a gated call's preview that a person may
-    answer: its profile (named in the preview's policy) says ``confirm_trusted`` "human" or true."""
-    obj = _object(answer)
-    if obj is None or obj.get("status") != Status.CONFIRMATION_REQUIRED.value:
-        return None
-    preview = obj.get("preview")
-    if not isinstance(preview, dict) or not isinstance(preview.get("confirm"), str):
-        return None
-    profile = settings.profiles.get(str((preview.get("policy") or {}).get("profile")))
-    by = {"human": "human", True: "human_or_token"}.get(profile.confirm_trusted) if profile is not None else None
-    return (preview, by) if by else None
-
-
-def _nothing_ran(answer: ToolAnswer, message: str, hint: str) -> ToolAnswer:
-    """The preview's packet without its token (the model must not be able to confirm by itself)."""
-    obj = dict(_object(answer) or {})
-    obj.pop("preview", None)
-    obj["ok"] = False
-    obj["status"] = Status.CONFIRMATION_REQUIRED.value
-    error = dict(obj.get("error") or {})
-    error.pop("retryable", None)
-    error.update(code=Status.CONFIRMATION_REQUIRED.value, message=message, hint=hint)
-    obj["error"] = error
-    return ToolAnswer(encode(obj).decode(), None, is_error=True)
-
-
-def without_person(answer: ToolAnswer, why: str = "this client cannot show a confirmation form") -> ToolAnswer:
-    """A "human" profile's answer where no person can be asked: a refusal, without the token."""
-    return _nothing_ran(
-        answer, f"this profile needs a person to confirm a trusted run, and {why}; nothing ran",
-        "Run it from a client that shows MCP elicitation forms (Claude Code or Codex, interactive), use "
-        "execution_mode \"safe\", or ask the user to set the profile's confirm_trusted to \"token\".")
-
-
-def declined(answer: ToolAnswer, action: str) -> ToolAnswer:
-    """What the model hears when the person said no (decline), dismissed the form (cancel) or chose cancel
-    (``chose_cancel``)."""
-    said = {"decline": "declined", "cancel": "dismissed the confirmation without answering",
-            "chose_cancel": "chose not to run it"}.get(action, "did not confirm it")
-    return _nothing_ran(answer, f"the person {said}: the trusted run did not start; nothing ran",
-                        "Ask the user how to go on before trying again; a safe run (execution_mode \"safe\") needs "
-                        "no confirmation.")
-
-
-def confirm_form(preview: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def confirm_form(preview: Preview) -> tuple[str, dict[str, Any]]:
     """(message, requested schema): the preview in words, and one required choice."""
-    policy = preview.get("policy") or {}
     lines = [
         "Gravity Relay: run agy in TRUSTED mode (every tool auto-approved, shell commands included)?",
-        f"Workspace: {preview.get('workspace')}",
-        f"Time limit: {preview.get('timeout_minutes')} min",
-        f"Command: {shlex.join(str(a) for a in preview.get('command') or [])}",
+        f"Workspace: {preview.workspace}",
+        f"Time limit: {preview.timeout_minutes} min",
+        f"Command: {shlex.join(str(a) for a in preview.command)}",
     ]
-    if policy:
-        lines.append("Policy: " + "; ".join(f"{k}={v}" for k, v in policy.items()))
+    if preview.policy:
+        lines.append("Policy: " + "; ".join(f"{k}={v}" for k, v in preview.policy.items()))
     lines.append("Nothing runs unless you choose \"run\".")
     schema = {
         "type": "object",
@@ -106,3 +65,37 @@ def confirm_form(preview: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         "required": [DECISION],
     }
     return "\n".join(lines), schema
+
+
+class Pending:
+    """The calls a 2026 session's person is being asked about, by the random ``requestState`` sent with the
+    form. A key is taken once (a yes or a no ends it: a replayed retry finds nothing), lives as long as a token
+    would (``TOKEN_TTL_SECONDS``), and at most ``limit`` wait at a time (the oldest is let go first: nothing of
+    theirs was written or run)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, limit: int = 64) -> None:
+        self._clock, self._limit = clock, limit
+        self._held: OrderedDict[str, tuple[float, AwaitingPerson, str, dict[str, Any]]] = OrderedDict()
+
+    def hold(self, waiting: AwaitingPerson, name: str, arguments: dict[str, Any] | None) -> str:
+        self._forget_expired()
+        while len(self._held) >= self._limit:
+            self._held.popitem(last=False)
+        key = secrets.token_urlsafe(32)
+        self._held[key] = (self._clock() + TOKEN_TTL_SECONDS, waiting, name, dict(arguments or {}))
+        return key
+
+    def take(self, key: str, name: str, arguments: dict[str, Any] | None) -> tuple[AwaitingPerson | None, bool]:
+        """(the held call, whether the retry is the call the person was asked about); (None, False) when no
+        call waits under ``key`` (answered already, expired, another relay process, or never issued)."""
+        self._forget_expired()
+        held = self._held.pop(key, None) if isinstance(key, str) else None
+        if held is None:
+            return None, False
+        _expiry, waiting, asked_name, asked_arguments = held
+        return waiting, (asked_name, asked_arguments) == (name, dict(arguments or {}))
+
+    def _forget_expired(self) -> None:
+        now = self._clock()
+        for key in [k for k, (expiry, *_rest) in self._held.items() if expiry < now]:
+            del self._held[key]

@@ -21,17 +21,18 @@ import anyio
 import msgspec
 
 from relay.call.detached import Detacher
-from relay.call.intake import CallPlan
+from relay.call.intake import AwaitingPerson, CallPlan
 from relay.call.orchestrate import Relay
 from relay.call.progress import no_progress
-from relay.core.contracts import (CancelInput, ContinueInput, ExecuteInput, GetResultInput, Packet, RunRecord, Running,
-                                  Status, explain)
-from relay.core.errors import InvalidInput, RelayError, error_object
+from relay.core.contracts import (CancelInput, ContinueInput, ErrorInfo, ExecuteInput, GetResultInput, Packet, RunRecord,
+                                  Running, Status, explain)
+from relay.core.errors import InvalidInput, RelayError, as_relay_error, error_object
 from relay.core.redact import redact, redact_obj
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
-__all__ = ["detacher_for", "EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "call_tool", "get_result", "recent_runs", "run_row", "RECENT_RUNS",
+__all__ = ["detacher_for", "EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "View", "call_tool", "run_call",
+           "get_result", "recent_runs", "run_row", "RECENT_RUNS",
            "lone_surrogate", "as_text", "nesting_depth", "MAX_NESTING"]
 
 log = logging.getLogger("relay.doors.tools")
@@ -42,14 +43,58 @@ RECENT_RUNS = 10  # what the leader gets: enough to find a lost run, small enoug
 _TASK_CHARS = 60
 
 
-class ToolAnswer(msgspec.Struct, frozen=True):
-    """A tool's answer, whichever door asked: its one text block, the same JSON as an object, and whether it is
-    an error. Free of the MCP SDK, so the shell's commands start without importing it (~0.7 s of CPU each);
-    the MCP server wraps it (mcp_server.call_result)."""
+class View(msgspec.Struct, frozen=True):
+    """A read's answer as the reader sees it (get_result's views, the recent runs, an error): its object and
+    its text, made by the function that read it (runs/results.py, errors.error_object) and never re-read."""
 
+    obj: dict[str, Any]
     text: str
-    structured: dict[str, Any] | None  # None for an error: its packet goes once, as the text (mcp_server's doc)
-    is_error: bool
+    error: ErrorInfo | None = None  # set: the answer is this error (the shell door says it in words too)
+
+
+class ToolAnswer:
+    """A tool's answer, whichever door asked: one typed value from the call to the door's last line, and whether
+    it is an error. A ``Packet`` or ``Running`` becomes JSON once, when a door first reads ``text`` or ``obj``
+    (the edge); an ``AwaitingPerson`` never leaves a door: the MCP door asks the person, then answers with what
+    they chose (mcp_server). Free of the MCP SDK, so the shell's commands start without importing it (~0.7 s
+    of CPU each); the MCP server wraps it (mcp_server.call_result)."""
+
+    __slots__ = ("answer", "is_error", "_obj", "_text")
+
+    def __init__(self, answer: Packet | Running | View | AwaitingPerson) -> None:
+        self.answer = answer
+        # A failure: a packet that is not SUCCESS, a view of an error. RUNNING is not one: the run goes on.
+        self.is_error = (not answer.ok) if isinstance(answer, Packet) else (
+            isinstance(answer, View) and answer.error is not None)
+        self._obj: dict[str, Any] | None = None
+        self._text: str | None = None
+
+    @property
+    def obj(self) -> dict[str, Any]:
+        """The answer as JSON's object: what structured content carries, the same as ``text`` says."""
+        if self._obj is None:
+            answer = self.answer
+            if isinstance(answer, View):
+                self._obj = answer.obj
+            elif isinstance(answer, Packet):
+                self._obj = packet_object(answer)
+            elif isinstance(answer, Running):
+                self._obj = msgspec.to_builtins(answer)
+            else:
+                raise TypeError(f"{type(answer).__name__} is answered by the door that asks, never sent as it is")
+        return self._obj
+
+    @property
+    def text(self) -> str:
+        """The one text block (a view keeps its own: a diff view's text is the patch)."""
+        if self._text is None:
+            self._text = self.answer.text if isinstance(self.answer, View) else encode(self.obj).decode()
+        return self._text
+
+    @property
+    def error(self) -> ErrorInfo | None:
+        answer = self.answer
+        return answer.error if isinstance(answer, (Packet, View)) else None
 
 
 _DETACHERS: weakref.WeakKeyDictionary[Relay, Detacher] = weakref.WeakKeyDictionary()
@@ -66,8 +111,8 @@ def detacher_for(relay: Relay) -> Detacher:
     return detacher
 
 
-def _result(obj: Any, text: str, *, is_error: bool) -> ToolAnswer:
-    return ToolAnswer(text, None if is_error else obj, is_error)
+def _view(obj: dict[str, Any], text: str) -> ToolAnswer:
+    return ToolAnswer(View(obj, text))
 
 
 def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[str, Any], list[str]]:
@@ -75,18 +120,6 @@ def _split_arguments(arguments: dict[str, Any], accepted: type) -> tuple[dict[st
     fields = accepted.__struct_fields__
     known = {k: v for k, v in arguments.items() if k in fields}
     return known, sorted(k for k in arguments if k not in fields)
-
-
-def _packet_result(packet: Packet) -> ToolAnswer:
-    obj = packet_object(packet)
-    return _result(obj, encode(obj).decode(), is_error=not packet.ok)
-
-
-def _answer(answer: Packet | Running) -> ToolAnswer:
-    if isinstance(answer, Running):
-        obj = msgspec.to_builtins(answer)
-        return _result(obj, encode(obj).decode(), is_error=False)  # not a failure: the run goes on
-    return _packet_result(answer)
 
 
 def _decode(name: str, arguments: dict[str, Any], kind: type):
@@ -142,8 +175,10 @@ def as_text(value: Any) -> str:
     return str(value).encode("utf-8", "replace").decode("utf-8")
 
 
-async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None) -> ToolAnswer:
-    """Dispatch one tool call; shared by the MCP handler, the CLI and tests."""
+async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None, *,
+                    ask: bool = False) -> ToolAnswer:
+    """Dispatch one tool call; shared by the MCP handler, the CLI and tests. ``ask``: this door can show a person
+    a confirmation form (then a call only a person may confirm answers ``AwaitingPerson``; else it is refused)."""
     progress = progress or no_progress
     arguments = arguments or {}
     try:
@@ -155,7 +190,7 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                  "lists of strings.")
             if name in (EXECUTE, CONTINUE):
                 text = arguments.get("task" if name == EXECUTE else "feedback", "")
-                return _packet_result(relay.refuse_input(name, as_text(text) if isinstance(text, str) else "", error))
+                return ToolAnswer(relay.refuse_input(name, as_text(text) if isinstance(text, str) else "", error))
             raise error
         bad = lone_surrogate(arguments)
         if bad:
@@ -167,7 +202,7 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
             )
             if name in (EXECUTE, CONTINUE):
                 text = arguments.get("task" if name == EXECUTE else "feedback", "")
-                return _packet_result(relay.refuse_input(name, as_text(text), error))
+                return ToolAnswer(relay.refuse_input(name, as_text(text), error))
             raise error
         if name in (EXECUTE, CONTINUE):
             kind, text_field = {EXECUTE: (ExecuteInput, "task"), CONTINUE: (ContinueInput, "feedback")}[name]
@@ -178,34 +213,41 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                 args = msgspec.convert(known, kind, strict=False)
             except msgspec.ValidationError as exc:
                 # Refused, and recorded like any early refusal.
-                return _packet_result(relay.refuse_input(name, str(arguments.get(text_field, "")),
+                return ToolAnswer(relay.refuse_input(name, str(arguments.get(text_field, "")),
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
-                return _packet_result(await relay.apply(args))  # not a turn: the run's change into the user's tree
-            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here.
-            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored)
-            if isinstance(call, Packet):
-                return _packet_result(call)
-            detached = detacher_for(relay)
-            launch = partial(_launch, relay, call)
-            if call.wait is not None and detached.available:
-                # Detachable: answers RUNNING when the wait ends first, and the run goes on (relay/call/detached.py).
-                return _answer(await detached.call(launch, call.wait, progress, run_id=call.record.run_id))
-            return _packet_result(await detached.inline(launch, progress, run_id=call.record.run_id))
+                return ToolAnswer(await relay.apply(args))  # not a turn: the run's change into the user's tree
+            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here,
+            # and a call a person must confirm goes back to the door that asks (mcp_server), which runs it below.
+            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored, ask=ask)
+            if isinstance(call, (Packet, AwaitingPerson)):
+                return ToolAnswer(call)
+            return await run_call(relay, call, progress)
         if name == CANCEL:
-            return _packet_result(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
+            return ToolAnswer(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:
             args = _decode(GET_RESULT, arguments, GetResultInput)
             if args.run_id is not None and args.wait_seconds is not None:
                 answer = await detacher_for(relay).wait(args, progress)
                 if isinstance(answer, Running) or args.detail.value == "summary":
-                    return _answer(answer)  # the summary of a finished run: execute's own bytes
+                    return ToolAnswer(answer)  # the summary of a finished run: execute's own bytes
             return get_result(relay, arguments)
         raise InvalidInput(f"unknown tool {name!r}", f"Use {EXECUTE}, {CONTINUE}, {GET_RESULT} or {CANCEL}.")
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # noqa: BLE001 - the one boundary: every exception leaves in the error shape
         return _error_result(name, exc)
+
+
+async def run_call(relay: Relay, call: CallPlan, progress=None) -> ToolAnswer:
+    """Run a resolved call: RUNNING when its wait ends first and the run goes on (relay/call/detached.py), else
+    its packet. The door that asked a person runs the call they confirmed through here too."""
+    progress = progress or no_progress
+    detached = detacher_for(relay)
+    launch = partial(_launch, relay, call)
+    if call.wait is not None and detached.available:
+        return ToolAnswer(await detached.call(launch, call.wait, progress, run_id=call.record.run_id))
+    return ToolAnswer(await detached.inline(launch, progress, run_id=call.record.run_id))
 
 
 async def _launch(relay: Relay, call: CallPlan, progress, run_id: str) -> Packet:
@@ -217,7 +259,7 @@ def get_result(relay: Relay, arguments: dict[str, Any]) -> ToolAnswer:
     try:
         args = _decode(GET_RESULT, arguments, GetResultInput)
         obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
-        return _result(obj, text, is_error=False)
+        return _view(obj, text)
     except Exception as exc:  # noqa: BLE001 - the one boundary
         return _error_result(GET_RESULT, exc)
 
@@ -225,8 +267,9 @@ def get_result(relay: Relay, arguments: dict[str, Any]) -> ToolAnswer:
 def _error_result(name: str, exc: Exception) -> ToolAnswer:
     if not isinstance(exc, (RelayError, OSError)):
         log.exception("tool %s failed", name)  # a bug: logged whole; the leader gets something it can act on
-    obj = error_object(exc, name)
-    return _result(obj, encode(obj).decode(), is_error=True)
+    error = as_relay_error(exc, name)
+    obj = error_object(error, name)
+    return ToolAnswer(View(obj, encode(obj).decode(), error.info()))
 
 
 def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
 from relay.core.files import private_dir
-from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, pool_key, repo_facts
+from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
@@ -169,7 +169,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     if preferred is not None and preferred.parent == pool and preferred.name in names:
         names.remove(preferred.name)
         names.insert(0, preferred.name)
-    branch = f"{BRANCH_PREFIX}{run_id}"
+    branch = run_branch(run_id)
     for name in names:
         slot = pool / name
         lock = _try_lock(slot)
@@ -262,6 +262,8 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
     slot = _slot_of(data_dir, worktree)
     if slot is None:
         return None, f"its worktree {worktree} is not in the relay's pool; left alone"
+    if (why := not_own_branch(branch, run_id)) is not None:
+        return None, f"its worktree's changes were not recorded: {why}"
     lock = _try_lock(slot)
     if lock is None:
         return None, f"its worktree {slot} is in use by another run; its changes there are not recorded"
@@ -302,11 +304,14 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
                 errors.append(f"worktree {slot}: {exc}")
             finally:
                 lock.release()
+    if branch and (why := not_own_branch(branch, run_id)) is not None:
+        errors.append(f"run {run_id}: {why}")
     if branch and repo is not None and repo.is_dir():
+        own = run_branch(run_id)  # never the record's word for it
         try:
-            run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{branch}"], timeout=20)
+            run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{own}"], timeout=20)
         except GitError as exc:
-            errors.append(f"branch {branch} in {repo}: {exc}")
+            errors.append(f"branch {own} in {repo}: {exc}")
     if pool is not None:
         try:
             (pool / "runs" / run_id).unlink()

@@ -18,9 +18,23 @@ from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.observe.git import GitError, run_git
 
-__all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX"]
+__all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX", "run_branch", "not_own_branch"]
 
 BRANCH_PREFIX = "gravity-relay/"
+
+
+def run_branch(run_id: str) -> str:
+    """The one branch the relay makes for a run (``relay.isolate.pool``)."""
+    return f"{BRANCH_PREFIX}{run_id}"
+
+
+def not_own_branch(branch: str, run_id: str) -> str | None:
+    """Why a record's branch is not one the relay would have made for ``run_id``; None when it is. A record is
+    input (whoever writes the data dir writes it, issue 34): cleanup deletes, and recovery moves, only the
+    relay's own branch of that run, never the user's."""
+    if branch == run_branch(run_id):
+        return None
+    return f"its record names branch {branch!r}, not the relay's own {run_branch(run_id)!r}; that branch was left alone"
 
 _HINT = ("Run it in place (a profile with \"isolation\": \"in_place\", the default), or make the workspace a git "
          "repository with at least one commit (`git init && git add -A && git commit -m init`).")

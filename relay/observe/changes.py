@@ -15,7 +15,6 @@ size (compared by size and times), claims inside ignored folders and nested repo
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
 import re
@@ -30,8 +29,10 @@ from relay.core.contracts import FileChange
 from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
-from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles,
-                                    git_private, repo_head, stat_key, write_after)
+from relay.observe.beyond import beyond_view
+from relay.observe.private_repo import look_of
+from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
+                                    stat_key, write_after)
 
 # normalize_reported is re-exported: callers knew it from here.
 __all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
@@ -195,11 +196,12 @@ def _diff(snapshot: Snapshot, repo: Repo, *, quiet: bool = False) -> bytes:
     options = [f"--src-prefix=a/{repo.out_prefix}", f"--dst-prefix=b/{repo.out_prefix}"]
     if repo.prefix:
         options.append("--relative=" + repo.prefix)
-    if repo.changed is not None:
-        if quiet or not repo.changed:  # status named exactly the paths whose content differs from the before tree
-            return b"1" if repo.changed else b""
+    changed = look_of(repo).changed
+    if changed is not None:
+        if quiet or not changed:  # status named exactly the paths whose content differs from the before tree
+            return b"1" if changed else b""
         return git_private(snapshot.dir, repo, "diff-index", [*_DIFF_OPTS, *options], index="after", flush=False,
-                           values=[repo.before_root], paths=repo.changed, config=_DIFF_CONFIG)
+                           values=[repo.before_root], paths=changed, config=_DIFF_CONFIG)
     options.insert(0, "--cached")
     if quiet:
         try:
@@ -241,8 +243,8 @@ class _Look:
             paths = [p for p in repo.new_ignored if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
                         input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
-            if repo.changed is not None:
-                repo.changed += paths
+            if look_of(repo).changed is not None:
+                look_of(repo).changed += paths
             out = _diff(self.snapshot, repo)
             header, sections = split_patch(out)
         by_path: dict[str, list[Section]] = {}
@@ -319,6 +321,13 @@ def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Lo
     return look
 
 
+def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
+    change = FileChange(path=".", kind="deleted", reasons=["the whole workspace was deleted"])
+    elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
+    return ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
+                     note=f"the workspace {ws} no longer exists after the run")
+
+
 # --------------------------------------------------------------------------- entry points
 
 
@@ -359,7 +368,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
         result = ChangeSet(source=source, files=sorted((_printable_change(c) for c in look.changes), key=lambda c: c.path),
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch)
-        _beyond_view(result, before, ws, reported)
+        beyond_view(result, before, ws, reported)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
@@ -383,122 +392,3 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
         return bool(look.changes) or any(_diff(before, r, quiet=True) for r in before.repos())
     except (GitError, TooManyFiles, OSError):
         return True
-
-
-# --------------------------------------------------------------------------- beyond the view
-
-_MAX_BEYOND_CHECKS = 2_000
-
-
-def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
-    change = FileChange(path=".", kind="deleted", reasons=["the whole workspace was deleted"])
-    elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
-    return ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
-                     note=f"the workspace {ws} no longer exists after the run")
-
-
-def _changed_during(path: str, started_ns: int) -> bool | None:
-    """True if the file's timestamps are newer than the snapshot; None if it is not there."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - CLOCK_SLACK_NS
-
-
-def _link_escape(ws: Path, path: str) -> tuple[str, str] | None:
-    """(the symlink, its target) when ``path`` leads out of the workspace through a symlink."""
-    real = os.path.realpath(ws / path)
-    root = str(ws)
-    if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
-        return None
-    where = ws
-    for part in Path(path).parts:
-        where = where / part
-        if where.is_symlink():
-            try:
-                return str(where.relative_to(ws)), os.readlink(where)
-            except OSError:
-                return str(where.relative_to(ws)), real
-    return None
-
-
-def _folded_reason(before: Snapshot, path: str) -> str | None:
-    """Why git (or the walk) cannot see ``path``, or None when it can."""
-    if before.source == "tree":
-        for part in Path(path).parts[:-1]:
-            if part in SKIP_DIRS:
-                return f"inside {part}/, which the relay does not walk"
-        return None
-    for repo in before.repos():
-        for folder in repo.folded:
-            out = repo.out(folder) if folder.startswith(repo.prefix) else None
-            if out and path.startswith(out):
-                sub = folder.rstrip("/")
-                kind = "nested repository" if sub in repo.subs or sub in repo.nested else "ignored folder"
-                return f"inside the {kind} {out}, which git does not show"
-        for new in repo.new_nested:
-            out = repo.out(new) + "/"
-            if path.startswith(out):
-                return f"inside the nested repository {out}, new in this run"
-        for folder in repo.new_folded:
-            out = repo.out(folder) if folder.startswith(repo.prefix) else None
-            if out and path.startswith(out):
-                return f"inside the ignored folder {out}, new in this run, which git does not show"
-        if path.startswith(repo.out_prefix):
-            rel = repo.prefix + path[len(repo.out_prefix):]
-            if rel in repo.new_ignored:
-                return "an ignored file, which git does not show"
-    return None
-
-
-def _links(before: Snapshot) -> list[str]:
-    """Symlinks of the before trees (a write through one leaves the trees unchanged): read from the before index
-    by the snapshot; from the before tree where it could not read the index."""
-    found: list[str] = []
-    for repo in before.repos():
-        links = repo.links
-        if links is None and repo.before:
-            with contextlib.suppress(GitError):
-                out = git_private(before.dir, repo, "ls-tree", ["-r", "-z"], values=[repo.before])
-                links = [repo.out_prefix + os.fsdecode(r.split(b"\t", 1)[1]) for r in out.split(b"\0") if r.startswith(b"120000 ")]
-        found.extend(links or [])
-    return found[:_MAX_BEYOND_CHECKS]
-
-
-def _beyond_view(result: ChangeSet, before: Snapshot, ws: Path, reported: Sequence[str]) -> None:
-    """What the trees cannot show: claims inside ignored folders or nested repositories, and
-    writes through symlinks that lead out of the workspace.
-
-    Never a verdict of "unchanged" on what was not looked at: a path there is listed as
-    changed when its timestamps are newer than the snapshot, else named as not confirmed.
-    """
-    seen = {c.path for c in result.files} | {c.old_path for c in result.files if c.old_path}
-    claims = normalize_reported(reported, ws)
-    candidates = list(dict.fromkeys([*claims, *_links(before)]))[:_MAX_BEYOND_CHECKS]
-    claimed = set(claims)
-    for path in candidates:
-        escape = _link_escape(ws, path)
-        if escape is not None:
-            link, target = escape
-            changed = _changed_during(str(ws / path), before.started_ns)
-            if changed or path in claimed:
-                result.escapes[path] = f"{link} → {target}"
-            if changed:
-                if path not in seen:
-                    result.files.append(FileChange(path=path, kind="modified", symlink=True))
-                result.outside[path] = f"written through the symlink {link} → {target}, outside the workspace"
-            continue
-        if path in seen or path not in claimed:
-            continue
-        why = _folded_reason(before, path)
-        if why is None:
-            continue  # git sees this path: "claimed but unchanged" is the truth
-        changed = _changed_during(str(ws / path), before.started_ns)
-        if changed:
-            result.files.append(FileChange(path=path, kind="modified"))
-            result.outside[path] = f"{why}: changed during the run by its timestamp (not diffed)"
-        else:
-            state = "not there" if changed is None else "its timestamps predate the run"
-            result.unseen[path] = f"{why}; {state}"
-    result.files.sort(key=lambda c: c.path)

@@ -4,11 +4,15 @@ The relay asks git what changed in a workspace the worker (or anyone who
 cloned it) controls, so everything a repository can configure is treated as
 hostile:
 
-* code that git would run on our behalf is switched off on the command line,
-  which outranks every config file: the pager, ``core.fsmonitor``, hooks,
-  external diff drivers (``--no-ext-diff``), textconv (``--no-textconv``) and
-  the clean/smudge/process filters the repository defines (read first, then
-  each one overridden with an empty command);
+* observation reads no config of the repository's at all: its git runs with a
+  private git dir (``relay.observe.private_repo``) and ``OWN_CONFIG_ONLY``;
+* elsewhere (a worktree's commit, ``runs revert``'s apply, recovery without a
+  snapshot) code that git would run on our behalf is switched off on the command
+  line, which outranks every config file: the pager, ``core.fsmonitor``, hooks,
+  signing, submodule recursion, external diff drivers (``--no-ext-diff``),
+  textconv (``--no-textconv``) and the clean/smudge/process filters the
+  repository defines (read right before the command, then each one overridden
+  with an empty command: ``filter_overrides``);
 * settings that change the shape of the output are pinned (``-z``, no colour,
   no quoting, fixed locale, explicit prefixes and context in the callers);
 * the child's environment drops every inherited ``GIT_*`` variable
@@ -28,7 +32,8 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["GitError", "run_git", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "GIT_TIMEOUT_SECONDS"]
+__all__ = ["GitError", "run_git", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "OWN_CONFIG_ONLY",
+           "GIT_TIMEOUT_SECONDS"]
 
 _log = logging.getLogger("relay.git")
 
@@ -51,7 +56,15 @@ SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("status.showUntrackedFiles", "all"),
     # A partial clone would otherwise fetch missing blobs from its remote mid-diff.
     ("protocol.allow", "never"),
+    # commit-tree signs when the config says so (gpg.program: any program); a checkout recurses into submodules.
+    ("commit.gpgSign", "false"),
+    ("tag.gpgSign", "false"),
+    ("submodule.recurse", "false"),
 )
+
+# For git that must read no config file but the one of the git dir it is given (a private one, written by the
+# relay): neither the system's nor the user's (git 2.32+ for GIT_CONFIG_GLOBAL), nor the system's attributes.
+OWN_CONFIG_ONLY = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1"}
 
 # Kept from the parent environment: what git needs to find itself, its user config
 # (safe.directory, excludesFile) and a temp dir. Everything else, GIT_* above all, is dropped.

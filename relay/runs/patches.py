@@ -25,6 +25,8 @@ import msgspec
 
 from relay.core.contracts import Status
 from relay.core.errors import Busy, InvalidWorkspace, NotFound, RelayError
+from relay.core.settings import Settings, load_settings
+from relay.core.workspace import recorded_workspace
 from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
 from relay.runs.results import status_of
@@ -148,8 +150,9 @@ def _by_hand(cwd: Path, directory: list[str], patch: Path, *options: str) -> str
     return shlex.join(["git", "-C", str(cwd), "apply", "-R", *options, *directory, str(patch)])
 
 
-def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> RevertResult:
-    """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole."""
+def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings: Settings | None = None) -> RevertResult:
+    """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole.
+    ``settings``: what workspaces the relay accepts (default: this process's environment's)."""
     record = store.read(run_id)
     patch_path = store.patch_path(run_id)
     if status_of(record) is Status.RUNNING:
@@ -173,6 +176,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False) -> Revert
         raise InvalidWorkspace(f"run {run_id}'s workspace {record.plan.workspace!r} is not a folder any more",
                                "Nothing was changed. Restore the folder first, or apply the patch by hand: "
                                f"git apply -R {patch_path}")
+    recorded_workspace(run_id, record.plan.workspace, settings or load_settings())
     cwd, directory, config = _where(Path(record.plan.workspace))
     header, sections = split_patch(patch)
     partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header

@@ -21,7 +21,7 @@ from pathlib import Path
 from relay.core.contracts import Changes, FileChange, Packet, PolicyViolation, RunRecord, Status
 from relay.core.errors import RelayError
 from relay.observe.changes import observe_changes
-from relay.observe.git import GitError, run_git, z_records
+from relay.observe.git import GitError, filter_overrides, run_git, z_records
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
 from relay.core.policy_rules import check_policy
@@ -81,12 +81,15 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
     ws = Path(workspace)
     try:
         prefix = run_git(ws, "rev-parse", ["--show-prefix"], timeout=10).decode("utf-8", "surrogateescape").strip()
-        entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], timeout=20),
-                         name_status=False)
+        # The repository's own git dir and config (no snapshot to give a private one): the filters it defines now,
+        # the worker's included, are read right before and switched off (status hashes a file through them).
+        filters = filter_overrides(ws)
+        entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], config=filters,
+                                 timeout=20), name_status=False)
         if before_head:
             # Also what the worker committed: the working tree against the HEAD the run started from.
-            entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames"], values=[before_head],
-                                      paths=["."], timeout=20), name_status=True)
+            entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"],
+                                      values=[before_head], paths=["."], config=filters, timeout=20), name_status=True)
     except (GitError, OSError, ValueError) as exc:
         return [], f"changes not observed: {exc}"
     dirty = set(before_dirty or [])

@@ -6,24 +6,45 @@ the total of the latest earlier run of the same conversation that reported one. 
 partial result reports zero (§6.2): such a run shows no tokens, and a later continue's share then
 includes the cut turn's tokens, which agy did spend. The record keeps agy's raw totals (``usage``);
 the packet carries the run's own share.
+
+What agy reports is the worker's word, and it goes into the leader's context: a count past ``MAX_TOKENS``
+is no count (not shown), and the model name keeps only the characters model names are made of, cut to
+``MODEL_MAX`` (issue 34: ``in: 10^30`` and a 3 KB "model" holding an instruction went through whole).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from relay.core.contracts import RunRecord, Usage
 
-__all__ = ["ANCESTORS", "run_usage", "usage_totals", "record_usage"]
+__all__ = ["ANCESTORS", "MAX_TOKENS", "MODEL_MAX", "run_usage", "usage_totals", "record_usage", "model_name"]
 
 ANCESTORS = 50  # a conversation longer than this is counted from its 50th-latest run
+# Ten billion tokens: thousands of times a long conversation's total; a larger count is not agy counting.
+MAX_TOKENS = 10**10
+MODEL_MAX = 48  # "gemini-3.6-flash-medium" is 23; room for longer slugs, never for prose
+_NOT_IN_A_MODEL_NAME = re.compile(r"[^A-Za-z0-9._:/@+-]+")
+
+
+def model_name(raw: str | None) -> str | None:
+    """A model name fit for the packet: each run of characters no slug holds (spaces, newlines, quotes,
+    backticks…) becomes one ``-``, cut to ``MODEL_MAX``; None when nothing is left."""
+    if not raw:
+        return None
+    name = _NOT_IN_A_MODEL_NAME.sub("-", raw).strip("-")
+    if len(name) > MODEL_MAX:
+        name = name[:MODEL_MAX - 1].rstrip("-") + "~"
+    return name or None
 
 
 def _tokens(raw: Mapping[str, Any] | None) -> tuple[int, int]:
     raw = raw or {}
     got = raw.get("input_tokens", 0), raw.get("output_tokens", 0)
-    return tuple(v if isinstance(v, int) and v > 0 else 0 for v in got)  # type: ignore[return-value]
+    # bool is an int to Python, not a count; past MAX_TOKENS it is no count either
+    return tuple(v if type(v) is int and 0 < v <= MAX_TOKENS else 0 for v in got)  # type: ignore[return-value]
 
 
 def _earlier_total(earlier: Iterable[RunRecord], record: RunRecord) -> tuple[int, int]:
@@ -45,7 +66,8 @@ def run_usage(record: RunRecord, *, model: str | None, seconds: float, earlier: 
     if total_in < before_in or total_out < before_out:
         before_in = before_out = 0  # not a running total after all (agy restarted the count): take it as it is
     own_in, own_out = (total_in - before_in, total_out - before_out) if total_in or total_out else (0, 0)
-    return Usage(tokens_in=own_in, tokens_out=own_out, model=model or record.plan.model, seconds=round(seconds, 1))
+    return Usage(tokens_in=own_in, tokens_out=own_out, model=model_name(model or record.plan.model),
+                 seconds=round(seconds, 1))
 
 
 def record_usage(record: RunRecord) -> Usage | None:

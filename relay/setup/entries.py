@@ -16,6 +16,7 @@ from typing import Any
 
 from relay.setup.client_table import (APPROVAL_KEYS, CODEX_STARTUP_TIMEOUT_SEC, CODEX_TOOL_TIMEOUT_SEC,
                                        GEMINI_TIMEOUT_MS)
+from relay.core.settings import RELAY_OWN_ENV
 from relay.setup.launch import PACKAGE_NAME, SCRIPT_NAME
 from relay.setup.toml_edit import SetupError
 
@@ -143,6 +144,10 @@ def merged_entry(client: str, existing: Any, command: str, env: Mapping[str, str
     old_env = existing.get("env")
     if isinstance(old_env, dict) and old_env:
         merged["env"] = {**old_env, **(env or {})}
+    if isinstance(merged.get("env"), dict):  # an earlier setup from a worker's shell may have written them
+        merged["env"] = {k: v for k, v in merged["env"].items() if k not in RELAY_OWN_ENV}
+        if not merged["env"]:
+            merged.pop("env")
     if "env" in merged:
         merged["env"] = merged.pop("env")  # the env table stays last
     return merged

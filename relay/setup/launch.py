@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from relay.core.places import on_windows, user_home
+from relay.core.settings import RELAY_OWN_ENV
 from relay.setup.toml_edit import SetupError
 
 __all__ = [
@@ -24,8 +25,8 @@ SCRIPT_NAME = "gravity-relay"
 PACKAGE_NAME = "gravity-relay-mcp"
 # Runners that fetch a package into a cache and run it from there; an entry naming the runner outlives the cache.
 _RUNNER_ARGS = {"uvx": (), "pipx": ("run",)}
-# Set by the relay for its own workers: never a setting to carry.
-_NOT_SETTINGS = ("GRAVITY_RELAY_WORKER_RUN",)
+# Set by the relay on its own processes (a shell inside a worker carries both): never a setting to carry.
+_NOT_SETTINGS = RELAY_OWN_ENV
 
 
 def home_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -1,0 +1,56 @@
+"""A workspace outside git, walked: every file outside dependency folders, virtualenvs, caches and build output."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+__all__ = ["walk_tree", "SKIP_DIRS", "TooManyFiles"]
+
+# Folders a tree walk never enters: VCS data, dependencies, virtualenvs, caches, build output.
+SKIP_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".jj", "node_modules", "bower_components", "jspm_packages", ".venv", "venv",
+        ".virtualenv", "virtualenv", "env.bak", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+        ".hypothesis", ".tox", ".nox", ".eggs", "build", "dist", "target", "out", ".next", ".nuxt", ".svelte-kit",
+        ".parcel-cache", ".turbo", ".cache", ".gradle", ".idea", ".vs", ".terraform", "coverage", "htmlcov",
+        ".angular", ".expo", ".dart_tool", "Pods", "DerivedData", ".stack-work", "_build", ".bundle", ".direnv",
+        ".pnpm-store", ".yarn",
+    }
+)
+
+
+class TooManyFiles(Exception):
+    """The workspace tree is larger than a snapshot may walk."""
+
+
+def walk_tree(workspace: str, *, limit: int) -> list[str]:
+    """Every file under ``workspace`` outside ``SKIP_DIRS`` and virtualenvs, by relative path; TooManyFiles past
+    ``limit``."""
+    found: list[str] = []
+    stack = [""]
+    while stack:
+        rel_dir = stack.pop()
+        abs_dir = os.path.join(workspace, rel_dir) if rel_dir else workspace
+        try:
+            with os.scandir(abs_dir) as it:
+                items = list(it)
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                continue
+            raise
+        for item in items:
+            rel = f"{rel_dir}/{item.name}" if rel_dir else item.name
+            try:
+                is_dir = item.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if item.name in SKIP_DIRS or os.path.exists(os.path.join(item.path, "pyvenv.cfg")):
+                    continue
+                stack.append(rel)
+                continue
+            if len(found) >= limit:
+                raise TooManyFiles(f"more than {limit:,} files outside skipped folders")
+            found.append(rel)
+    return found
