@@ -157,14 +157,23 @@ def test_restore_paths_outside_git_uses_the_walked_snapshot(tmp_path):
 
 
 def test_restore_paths_never_writes_through_a_folder_turned_into_a_symlink(tmp_path, repo):
+    # Issue 34 §3: the folder the worker swapped for a link comes back as a folder (the link removed, never
+    # written through); a symlinked folder the before tree already had is still refused.
     snap = take_snapshot(repo)
     outside = tmp_path / "outside"
     outside.mkdir()
+    original = (repo / "src/app.py").read_bytes()
     (repo / "src/app.py").unlink()
     (repo / "src").rmdir()
     (repo / "src").symlink_to(outside)
     restored, refused = restore_paths(snap, ["src/app.py"])
-    assert restored == [] and "leads out of the workspace" in refused["src/app.py"]
+    assert restored == ["src/app.py"] and refused == {}
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_bytes() == original
+    assert list(outside.iterdir()) == []
+    (repo / "lib").symlink_to(outside)  # there before the next snapshot: the user's own link
+    snap = take_snapshot(repo)
+    restored, refused = restore_paths(snap, ["lib/x.py"])
+    assert restored == [] and "leads out of the workspace" in refused["lib/x.py"]
     assert list(outside.iterdir()) == []
 
 

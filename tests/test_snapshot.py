@@ -252,3 +252,24 @@ def test_snapshot_is_saved_and_read_back_after_a_restart(tmp_path: Path) -> None
     (root / "a.txt").write_text("user\nworker\n")
     got = {c.path: c for c in observe_changes(again, root).files}
     assert list(got) == ["a.txt"] and got["a.txt"].added_lines == ["worker"] and got["a.txt"].deletions == 0
+
+
+def test_a_failure_of_the_background_tree_writer_is_logged_and_the_trees_written_again(tmp_path: Path, monkeypatch,
+                                                                                      caplog) -> None:
+    # Issue 38 §3: the background writer's errors were swallowed whole (contextlib.suppress(Exception)); now they
+    # are logged, and the look after writes the trees itself.
+    root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    real = snapshot_mod._write_trees
+
+    def broken(snapshot, repos=None):
+        if repos is not None:  # the background call (the look after's own call passes no copies)
+            raise OSError("disk gone for a moment")
+        return real(snapshot, repos)
+
+    monkeypatch.setattr(snapshot_mod, "_write_trees", broken)
+    snap = take_snapshot(root)
+    (root / "a.txt").write_text("a\nworker\n")
+    with caplog.at_level("WARNING", logger="relay.observe.snapshot"):
+        changes = observe_changes(snap, root)
+    assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git"
+    assert any("background" in r.getMessage() and r.exc_info for r in caplog.records), caplog.records

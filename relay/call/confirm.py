@@ -421,7 +421,6 @@ def declined_packet(store: RunStore, record: RunRecord, plan: RunPlan, said: str
     """What the model hears, and the record keeps, when the person said no: declined (``decline``), dismissed
     the form (``cancel``), chose cancel (``chose_cancel``), or the client failed the form (anything else).
     Final for that preview: the door held the call, and lets go of it here."""
-    record.process.argv = record.process.argv or []
     verdict = Verdict(
         status=Status.CONFIRMATION_REQUIRED,
         message=f"the person {_SAID.get(said, 'did not confirm it')}: the trusted run did not start; nothing ran",

@@ -35,7 +35,7 @@ from relay.runs.recovery import recover_run
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS
 
-__all__ = ["CallPlan", "AwaitingPerson", "Refusal", "take_in", "refused_input", "record_plan"]
+__all__ = ["CallPlan", "AwaitingPerson", "Refusal", "take_in", "refused_input", "record_plan", "call_wait"]
 
 # How many earlier runs of a conversation a follow-up's review reads the task of (``CallPlan.asked``).
 _ASKED_DEPTH = 8
@@ -95,10 +95,13 @@ def _refuse_nul(args: object) -> None:
             )
 
 
-def new_record(tool: str, text: str, *, ignored: list[str] | None, run_id: str | None) -> RunRecord:
+def new_record(tool: str, text: str, *, ignored: list[str] | None, run_id: str | None, key: str | None = None,
+               fingerprint: str | None = None) -> RunRecord:
     """A run's record from the moment the call arrives (early refusals are recorded too)."""
+    request = RecordRequest(task=_no_nul(text), ignored_arguments=list(ignored or []), idempotency_key=key,
+                            fingerprint=fingerprint)
     return RunRecord(run_id=run_id or new_run_id(), tool="continue" if tool == "continue" else "execute",
-                     created_at=now_iso(), request=RecordRequest(task=_no_nul(text), ignored_arguments=list(ignored or [])),
+                     created_at=now_iso(), request=request,
                      process=RecordProcess(relay_pid=os.getpid(), relay_stamp=own_stamp()))
 
 
@@ -121,10 +124,12 @@ def record_plan(plan: RunPlan, agy: str | None = None, version: agy_cli.AgyVersi
 
 async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Settings, store: RunStore,
                   environ: dict[str, str], gate: Gate, ignored: list[str] | None = None,
-                  run_id: str | None = None, ask: bool = False) -> CallPlan | Refusal:
-    """Resolve one execute or continue call (see the module's docstring)."""
+                  run_id: str | None = None, fingerprint: str | None = None, ask: bool = False) -> CallPlan | Refusal:
+    """Resolve one execute or continue call (see the module's docstring). ``run_id`` and ``fingerprint``: the
+    id and the digest the call was taken under (relay/call/once.py), kept in its record with its key."""
     text = args.task if isinstance(args, ExecuteInput) else args.feedback
-    record = new_record(tool, text, ignored=ignored, run_id=run_id)
+    record = new_record(tool, text, ignored=ignored, run_id=run_id, key=getattr(args, "idempotency_key", None),
+                        fingerprint=fingerprint)
     try:
         if settings.inside_worker:
             raise RelayError(
@@ -165,12 +170,28 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
                                     agy=agy, version=version, ask=ask)
     except Exception as exc:  # noqa: BLE001 - a refusal, or a bug, before the run: recorded, with a run_id
         return Refusal(record=record, error=exc)
-    wait = args.wait_seconds if args.wait_seconds is not None else (
-        plan.wait_seconds if plan.wait_seconds is not None else settings.wait_seconds)
+    wait = _wait(args, plan.wait_seconds, settings)
     ancestors = _ancestors(store, parent)
     asked = "\n".join([record.request.task, *(run.request.task for run in ancestors[:_ASKED_DEPTH])])
     return CallPlan(record=record, plan=plan, prompt=prompt, conversation_id=conversation_id, parent=parent,
                     ancestors=ancestors, agy=agy, version=version, asked=asked, wait=wait, question=question)
+
+
+def _wait(args: ExecuteInput | ContinueInput, profile_wait: float | None, settings: Settings) -> float | None:
+    if args.wait_seconds is not None:
+        return args.wait_seconds
+    return profile_wait if profile_wait is not None else settings.wait_seconds
+
+
+def call_wait(args: ExecuteInput | ContinueInput, settings: Settings) -> float | None:
+    """The wait a call of these arguments gets, without taking it in (a repeat's: relay/call/once.py)."""
+    profile_wait = None
+    if isinstance(args, ExecuteInput) and args.wait_seconds is None:
+        try:
+            profile_wait = resolve_plan(_execute_options(args), settings).wait_seconds
+        except (RelayError, OSError):
+            pass  # the first call was refused the same way; its answer says so
+    return _wait(args, profile_wait, settings)
 
 
 async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str, agy_cli.AgyVersion | None]:

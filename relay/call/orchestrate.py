@@ -33,6 +33,7 @@ from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_
                                 outside_violation)
 from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
+from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.progress import Progress, no_progress
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
@@ -99,6 +100,7 @@ class Relay:
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
+        self.once = Once(self.store, settings.data_dir)  # a retried call: answered by one run (once.py)
 
     def recover_dead_runs(self) -> list[str]:
         """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
@@ -107,12 +109,12 @@ class Relay:
 
     # ------------------------------------------------------------------ tools
 
-    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
-                     run_id: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
+    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None, run_id:
+                     str | None = None, fingerprint: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
         """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview. ``ask``:
         the door can show a person a form; a call only a person may confirm then waits for the door to ask."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
-                              gate=self.gate, ignored=ignored, run_id=run_id, ask=ask)
+                              gate=self.gate, ignored=ignored, run_id=run_id, fingerprint=fingerprint, ask=ask)
         if isinstance(taken, Refusal):
             return finish(self.store, taken.record, refusal_ending(taken.record.run_id, taken.error))
         question = taken.question

@@ -197,7 +197,7 @@ def _cmd_delegate(args: argparse.Namespace) -> int:
     if args.command == "execute":
         name = EXECUTE
         arguments = {"task": args.task, "profile": args.profile, "workspace": args.workspace,
-                     "execution_mode": args.execution_mode}
+                     "execution_mode": args.execution_mode, "idempotency_key": args.idempotency_key}
     else:
         name = CONTINUE
         arguments = {"run_id": args.run_id, "feedback": args.feedback}
@@ -264,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     execute.add_argument("--arg", action="append", metavar="KEY=VALUE",
                          help="any other tool argument, e.g. --arg timeout_minutes=10 (repeatable)")
     execute.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
+    execute.add_argument("--idempotency-key", metavar="KEY",
+                         help="repeat it on a retry: the same run's answer (within 24 h), never a second run")
     execute.set_defaults(func=_cmd_delegate)
     cont = sub.add_parser("continue", help="send follow-up feedback on a run (the same code and answer as the MCP tool)")
     cont.add_argument("run_id")

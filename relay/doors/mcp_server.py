@@ -51,7 +51,7 @@ log = logging.getLogger("relay.doors.mcp_server")
 
 # A worker edits, and may delete, files in the workspace: honest annotations say so. Only the hints that
 # differ from the spec's defaults are sent (readOnly false, idempotent false, openWorld true): every session
-# pays for these bytes (tools/list + instructions stay within 3,300: tests/test_tools_snapshot.py).
+# pays for these bytes (tools/list + instructions stay within 3,400: tests/test_tools_snapshot.py).
 _WRITES = types.ToolAnnotations(destructive_hint=True)
 
 
@@ -93,6 +93,15 @@ def call_result(answer: ToolAnswer, client: str = "", store: RunStore | None = N
         content += run_links(store, answer.obj)
     return types.CallToolResult(content=content, structured_content=None if is_error else answer.obj,
                                 is_error=is_error)
+
+
+def _connection(ctx: ServerRequestContext) -> object | None:
+    """The client connection a request came on, which a repeated call must share to attach to the first one's
+    run (relay/call/once.py). SDK 2.3 builds a ServerSession per request around the connection it keeps as
+    ``_connection``; a 2026-07-28 single-exchange request has a connection of its own (no session: only an
+    idempotency key makes its retry one run). Should the SDK stop keeping it there, each request is its own
+    session: nothing attaches (tests/test_once.py fails), never two sessions' calls to one run."""
+    return getattr(ctx.session, "_connection", ctx.session)
 
 
 def _can_show_form(ctx: ServerRequestContext) -> bool:
@@ -173,7 +182,8 @@ def create_server(settings: Settings, relay: Relay | None = None,
             # A 2026-07-28 retry after our input_required question: the person's answer, our key as state.
             answer = await _answered(relay, pending, params, progress)
         else:
-            answer = await call_tool(relay, params.name, params.arguments, progress, ask=_can_show_form(ctx))
+            answer = await call_tool(relay, params.name, params.arguments, progress, ask=_can_show_form(ctx),
+                                     session=_connection(ctx))
             waiting = answer.answer
             if isinstance(waiting, AwaitingPerson):  # only a person may confirm this trusted run: ask them
                 if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -21,7 +21,8 @@ import anyio
 import msgspec
 
 from relay.call.detached import Detacher
-from relay.call.intake import AwaitingPerson, CallPlan
+from relay.call.intake import AwaitingPerson, CallPlan, call_wait
+from relay.call.once import Repeat
 from relay.call.orchestrate import Relay
 from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ErrorInfo, ExecuteInput, GetResultInput, Packet, RunRecord,
@@ -176,9 +177,11 @@ def as_text(value: Any) -> str:
 
 
 async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, progress=None, *,
-                    ask: bool = False) -> ToolAnswer:
+                    ask: bool = False, session: object | None = None) -> ToolAnswer:
     """Dispatch one tool call; shared by the MCP handler, the CLI and tests. ``ask``: this door can show a person
-    a confirmation form (then a call only a person may confirm answers ``AwaitingPerson``; else it is refused)."""
+    a confirmation form (then a call only a person may confirm answers ``AwaitingPerson``; else it is refused).
+    ``session``: the client connection that sent it (a repeat of a running call attaches to its run only
+    within one session: relay/call/once.py)."""
     progress = progress or no_progress
     arguments = arguments or {}
     try:
@@ -217,12 +220,26 @@ async def call_tool(relay: Relay, name: str, arguments: dict[str, Any] | None, p
                                                          _bad_arguments(name, exc, kind), ignored=ignored))
             if name == CONTINUE and args.apply:
                 return ToolAnswer(await relay.apply(args))  # not a turn: the run's change into the user's tree
-            # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers here,
-            # and a call a person must confirm goes back to the door that asks (mcp_server), which runs it below.
-            call = await relay.intake("execute" if name == EXECUTE else "continue", args, ignored=ignored, ask=ask)
-            if isinstance(call, (Packet, AwaitingPerson)):
-                return ToolAnswer(call)
-            return await run_call(relay, call, progress)
+            tool = "execute" if name == EXECUTE else "continue"
+            try:
+                taken = await relay.once.take(tool, args, session)
+            except RelayError as exc:  # a bad key, a key of other arguments, an edited claim: recorded, nothing ran
+                return ToolAnswer(relay.refuse_input(name, getattr(args, text_field) or "", exc, ignored=ignored))
+            if isinstance(taken, Repeat):
+                # A retry of a call that has its run (relay/call/once.py): that run's answer; nothing starts.
+                wait = call_wait(args, relay.settings)
+                return ToolAnswer(await relay.once.answer(taken, wait, detacher_for(relay), progress))
+            try:
+                # Resolved once (relay/call/intake.py), before the wait is decided: a refusal or a preview answers
+                # here, and a call a person must confirm goes back to the door that asks (mcp_server), which runs
+                # it below.
+                call = await relay.intake(tool, args, ignored=ignored, ask=ask, run_id=taken.run_id,
+                                          fingerprint=taken.fingerprint)
+                if isinstance(call, (Packet, AwaitingPerson)):
+                    return ToolAnswer(call)
+                return await run_call(relay, call, progress)
+            finally:
+                relay.once.done(taken)
         if name == CANCEL:
             return ToolAnswer(await detacher_for(relay).cancel(_decode(CANCEL, arguments, CancelInput).run_id))
         if name == GET_RESULT:

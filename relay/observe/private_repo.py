@@ -140,12 +140,29 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
         with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
             with open(src, "rb") as fh:
                 Path(path, "info", name).write_bytes(fh.read(4 * 1024 * 1024))
+    _freeze_excludes(path, repo)
     if git_dir:
         with contextlib.suppress(OSError):
             for name in os.listdir(git_dir):
                 if name.startswith("sharedindex."):
                     copy_index(os.path.join(git_dir, name), os.path.join(path, name))
     return path
+
+
+def _freeze_excludes(path: str, repo: Repo) -> None:
+    """The excludes file the config names (else git's default one, the user's) as it is now, in the private git dir,
+    and ``repo.config`` naming that copy: a rule the worker adds to it (a tracked file, say) hides nothing new."""
+    named = [v for k, v in repo.config if k == "core.excludesfile"]
+    if named:
+        src = os.path.join(repo.root, os.path.expanduser(named[-1]))
+    else:
+        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        src = os.path.join(xdg, "git", "ignore")
+    frozen = os.path.join(path, "info", "excludes-file")
+    with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
+        with open(src, "rb") as fh:
+            Path(frozen).write_bytes(fh.read(4 * 1024 * 1024))
+    repo.config = [(k, v) for k, v in repo.config if k != "core.excludesfile"] + [("core.excludesfile", frozen)]
 
 
 def _ensure_private_dir(snapshot_dir: str, repo: Repo) -> str:

@@ -24,7 +24,8 @@ __all__ = ["Before", "before_of", "blob_states", "restore_paths"]
 
 
 class Before(NamedTuple):
-    """A path's pre-run state: ``kind`` "absent", "file" or "link" (data: the bytes, or the link's target)."""
+    """A path's pre-run state: ``kind`` "absent", "file", "link" (data: the bytes, or the link's target) or
+    "folder" (a tree: only ever put back as a folder in place of a symlink the worker swapped in)."""
 
     kind: str
     data: bytes = b""
@@ -103,7 +104,7 @@ def _from_tree(snapshot: Snapshot, repo: Repo, paths: list[str]) -> dict[str, Be
             mode, kind, oid = meta.decode("ascii", "replace").split(" ")
             path = os.fsdecode(name)
             if kind != "blob":
-                found[path] = f"it was a {'folder' if kind == 'tree' else kind} before the run, not a file"
+                found[path] = Before("folder") if kind == "tree" else f"it was a {kind} before the run, not a file"
             else:
                 objects.append((path, mode, oid))
     if objects:
@@ -166,6 +167,12 @@ def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> 
         st = os.lstat(target)
     except FileNotFoundError:
         st = None
+    if before.kind == "folder":  # the worker swapped the folder for a symlink: the link goes, never written through
+        if st is not None and stat_mod.S_ISLNK(st.st_mode):
+            os.unlink(target)
+            os.mkdir(target)
+            return None
+        return None if st is not None and stat_mod.S_ISDIR(st.st_mode) else "it was a folder before the run, not a file"
     if st is not None and stat_mod.S_ISDIR(st.st_mode):
         return "it is a folder now; folders are not removed"
     if before.kind == "absent":
@@ -197,6 +204,21 @@ def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> 
     return None
 
 
+def _unswap(snapshot: Snapshot, root: str, paths: list[str]) -> None:
+    """The folders on the way to ``paths`` that the worker swapped for a symlink (a folder in the before tree, a
+    link now) become folders again, so their files are put back inside the workspace, never through the link."""
+    links = sorted({parent for path in paths for parent in _parents(path) if os.path.islink(os.path.join(root, parent))})
+    if links:
+        for link, before in before_of(snapshot, links).items():
+            if isinstance(before, Before) and before.kind == "folder":
+                _put_back(root, link, before)
+
+
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
 def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | None = None
                   ) -> tuple[list[str], dict[str, str]]:
     """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not}). ``modes``:
@@ -207,6 +229,7 @@ def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | 
     wanted = list(dict.fromkeys(paths))
     for path in [p for p in wanted if "\ufffd" in p or p in (".", "")]:
         refused[path] = "the relay cannot name it exactly (the whole workspace, or a name that is not UTF-8)"
+    _unswap(snapshot, root, [p for p in wanted if p not in refused])
     befores = before_of(snapshot, [p for p in wanted if p not in refused])
     for path, before in befores.items():
         if isinstance(before, str):
