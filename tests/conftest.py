@@ -71,7 +71,8 @@ ONE_UNIT_FILES = SHARED_RELAY_FILES | {"tests/test_layout.py"}
 # the fake agy through its /bin/sh wrapper, send POSIX signals or read process groups; the relay's Windows path
 # is proven by their `windows-path` variants on Linux instead (the `process_path` fixture below).
 WINDOWS_RUNNABLE = frozenset({"test_windows_places.py", "test_contracts.py", "test_layout.py", "test_review.py",
-                              "test_settings.py", "test_tools_snapshot.py", "test_bench_risk_corpus.py"})
+                              "test_settings.py", "test_tools_snapshot.py", "test_bench_risk_corpus.py",
+                              "test_job_object.py"})
 
 
 def pytest_collection_modifyitems(config, items):

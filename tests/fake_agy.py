@@ -81,6 +81,10 @@ Launch keys (every key optional)::
     grandchild      spawn a sleeping grandchild in the same process group that inherits
                     stdout/stderr (its pid goes to the launch log); grandchild_sleep (3600)
     ignore_sigterm  the fake (and its grandchild) ignore SIGTERM
+    daemon          {"path": "leak.log", "every": 0.05, "life": 120}: start a daemon the way one escapes every
+                    tie to its starter (POSIX): fork, setsid, fork again, the middle process exits, the
+                    daemon closes stdio and re-execs with an empty environment (`env -i`); it appends
+                    "<pid> <time>" to <workspace>/path every `every` seconds for `life` seconds
     flood           {"bytes": N, "line_bytes": L, "stream": "stdout" | "stderr", "kind": "text" | "json"}:
                     print N bytes of chatter before the result, in lines of L bytes (L = 0: one line
                     with no newline until the end); "json" lines are agent_response step events
@@ -850,6 +854,8 @@ class Fake:
             self.err(line.rstrip("\n") + "\n")
         if launch.get("grandchild"):
             self.spawn_grandchild()
+        if launch.get("daemon"):
+            self.spawn_daemon(launch["daemon"])
         if self.scenario.get("stdin_hang"):
             self.drain_stdin()
         self.log("I", "main.go:61", f"agy {self.version_text} starting in print mode")
@@ -871,6 +877,33 @@ class Fake:
         p = subprocess.Popen([sys.executable, "-S", "-c", code], stdin=subprocess.DEVNULL)
         self.extra_end["grandchild_pid"] = p.pid
         self.record({"event": "grandchild", "grandchild_pid": p.pid})
+
+    def spawn_daemon(self, spec: dict) -> None:
+        """A daemon with no group, no parent and no token of the relay's (issue 34 §2)."""
+        target = os.path.join(self.workspace or os.getcwd(), spec.get("path", "leak.log"))
+        code = ("import os, time\n"
+                f"end = time.monotonic() + {float(spec.get('life', 120))!r}\n"
+                "while time.monotonic() < end:\n"
+                f"    with open({target!r}, 'a') as fh:\n"
+                "        fh.write(f'{os.getpid()} {time.time()}\\n')\n"
+                f"    time.sleep({float(spec.get('every', 0.05))!r})\n")
+        middle = os.fork()
+        if middle == 0:
+            try:
+                os.setsid()
+                if os.fork() == 0:
+                    null = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null, fd)
+                    os.closerange(3, 256)
+                    os.execve(sys.executable, [sys.executable, "-I", "-S", "-c", code], {})
+            finally:
+                os._exit(0)
+        os.waitpid(middle, 0)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(target) and time.monotonic() < deadline:  # it runs: its first line is written
+            time.sleep(0.01)
+        self.record({"event": "daemon", "daemon_file": target})
 
     # lone results, before a turn starts
     def lone_result(self, error: str, code: int) -> int:

@@ -238,3 +238,115 @@ async def test_revert_and_apply_of_a_record_whose_workspace_is_outside_the_allow
     assert applied.returncode != 0 and "outside the allowed roots" in applied.stdout, applied
     # Neither wrote a byte there.
     assert (outside_r / "a.txt").read_text() == "run\n" and (outside_a / "a.txt").read_text() == "a\n"
+
+
+# --------------------------------------------------------------------------- a `runs apply` killed mid-write
+
+
+_DIES_AT_ITS_FIRST_REPLACE = """
+import os, signal, sys
+real = os.replace
+def dying(src, dst, *args, **kwargs):
+    # The moment a kill -9 leaves the most behind: the temp file written, not yet renamed into place.
+    if os.path.basename(os.fspath(src)).startswith(".gravity-relay-"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(src, dst, *args, **kwargs)
+os.replace = dying
+from relay.doors.cli import main
+sys.exit(main(["runs", "apply", sys.argv[1]]))
+"""
+
+
+def _temps(repo: Path) -> list[str]:
+    return sorted(str(p.relative_to(repo)) for p in repo.rglob(".gravity-relay-*"))
+
+
+@pytest.mark.parametrize("next_step", ["apply", "cleanup"])
+async def test_a_killed_apply_leaves_a_temp_file_that_doctor_names_and_the_next_apply_or_cleanup_removes(
+        tmp_path, repo, next_step):
+    # Before: the temp file of an apply killed between its write and its rename stayed in the user's tree for
+    # good (`src/.gravity-relay-k2j4…`): nothing knew it was there, nothing removed it, doctor said nothing.
+    import subprocess
+    import sys
+
+    from conftest import memory_relay, relay_env
+    from fake_agy_harness import success_scenario
+    from relay.doors.doctor import check_worktrees
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py", "content": "x\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    async with memory_relay(env) as client:
+        run_id = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                        "profile": "iso"}))["run_id"]
+    killed = await anyio.to_thread.run_sync(lambda: subprocess.run(
+        [sys.executable, "-c", _DIES_AT_ITS_FIRST_REPLACE, run_id], env={**os.environ, **env}, capture_output=True))
+    assert killed.returncode == -9, killed
+    left = _temps(repo)
+    assert left and left[0].startswith("src/.gravity-relay-"), left  # what kill -9 left in the user's tree
+    said = check_worktrees(load_settings(env))
+    assert said.level == "warning" and left[0] in said.message and "killed" in said.message, said
+    if next_step == "apply":
+        shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run_id], env)
+        assert json.loads(shell.stdout)["status"] == "SUCCESS", shell.stdout
+        assert (repo / "src/new.py").read_text() == "x\n"
+    else:
+        shell = await anyio.to_thread.run_sync(cli_main, ["cleanup", "--json"], env)
+        assert shell.returncode == 0 and left[0] in shell.stdout, shell
+    assert _temps(repo) == []
+    assert check_worktrees(load_settings(env)).level == "ok"
+
+
+def test_a_forged_apply_ledger_never_removes_a_file_the_relay_did_not_name_as_its_temp(tmp_path, repo):
+    # The ledger is in the data dir, so whoever writes that writes it: it may name the user's files, or a
+    # symlink named like a temp file. The sweep removes only regular files named as the relay names its temps.
+    from relay.isolate import apply_temps
+
+    link = repo / ".gravity-relay-0123456789abcdef-0"
+    os.symlink(repo / "README.md", link)
+    ledger = tmp_path / "data" / apply_temps.LEDGER_DIR
+    ledger.mkdir(parents=True)
+    (ledger / "0123456789abcdef.json").write_text(json.dumps(
+        {"pid": 2**22 + 1, "temps": [str(repo / "README.md"), str(link), str(repo / "src")]}))
+    apply_temps.sweep(tmp_path / "data")
+    assert (repo / "README.md").is_file() and link.is_symlink() and (repo / "src").is_dir()
+
+
+# --------------------------------------------------------------------------- revert after a chain's apply
+
+
+def _snapshot(repo: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(repo)): p.read_bytes() for p in sorted(repo.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(repo).parts}
+
+
+@pytest.mark.parametrize("sub", ["", "pkg"])
+async def test_revert_after_applying_a_chain_undoes_exactly_what_that_apply_wrote(tmp_path, sub):
+    # Before: `runs apply B` (B continues A) wrote A's change and B's, but `runs revert B` reversed B's own patch
+    # only: A's part stayed in the user's tree, and `runs revert A` refused (A itself was never applied).
+    from conftest import make_repo, memory_relay, relay_env
+    from fake_agy_harness import set_scenario, success_scenario
+
+    repo = make_repo(tmp_path / "project", {"pkg/app.py": "def f():\n    return 1\n", "README.md": "r\n"})
+    workspace = repo / sub if sub else repo
+    prefix = "" if sub else "pkg/"
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "replace-lines", "path": f"{prefix}app.py", "start": 2, "end": 2, "lines": ["    return 2"]},
+        {"op": "write", "path": "a_new.txt", "content": "from A\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    (repo / "README.md").write_text("r\nthe user's own edit, before and after\n")
+    before = _snapshot(repo)
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                        "workspace": str(workspace)}))
+        set_scenario(agy, success_scenario([{"op": "write", "path": "b_new.txt", "content": "from B\n"},
+                                            {"op": "append", "path": "a_new.txt", "content": "and B\n"}]))
+        follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
+        applied = payload(await client.call_tool("antigravity_continue", {"run_id": follow["run_id"], "apply": True}))
+    assert applied["status"] == "SUCCESS", applied
+    assert (workspace / "a_new.txt").read_text() == "from A\nand B\n" and (workspace / "b_new.txt").exists()
+    assert "return 2" in (repo / "pkg/app.py").read_text()
+    dry = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"], "--dry-run"], env)
+    assert dry.returncode == 0 and "app.py" in dry.stdout, dry  # the chain's files, A's included
+    shell = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"]], env)
+    assert shell.returncode == 0, shell
+    assert _snapshot(repo) == before  # A's part and B's undone; the user's own edit kept

@@ -243,22 +243,33 @@ def test_agy_version_launch_gets_its_own_console_group_on_windows(fake_process, 
     assert seen["env"]["SYSTEMROOT"] == r"C:\Windows" and "OPENAI_API_KEY" not in seen["env"]
 
 
-def test_the_detached_child_relay_gets_its_own_console_group_and_ctrl_break_on_windows(fake_process, windows_launches,
-                                                                                       monkeypatch):
-    import signal
-
-    from relay.core import platform
+def test_the_detached_child_relay_leaves_the_callers_console_and_job_on_windows(fake_process, windows_launches):
+    # Issue 37 W12: its own console group, a console of its own with no window (CREATE_NO_WINDOW), and out of the
+    # caller's job (CREATE_BREAKAWAY_FROM_JOB); a job that forbids breakaway refuses the creation (access
+    # denied), and the child then starts in it rather than not at all.
     from relay.doors.cli_wait import delegate_detachable
 
-    monkeypatch.setattr(signal, "CTRL_BREAK_EVENT", 1, raising=False)
-    seen = {}
+    argv = [sys.executable, "-m", "relay.doors.cli_wait"]
+    seen = []
     # (The fake fills its stdout only once waited on: the answer it prints is not what is checked here.)
-    fake_process.register([sys.executable, "-m", "relay.doors.cli_wait"], returncode=0,
-                          callback=lambda proc: seen.update(proc.kwargs))
+    fake_process.register(argv, returncode=0, callback=lambda proc: seen.append(proc.kwargs))
     assert delegate_detachable("antigravity_execute", {"task": "t"}) == 0
-    assert seen["creationflags"] == 0x200 and "start_new_session" not in seen
-    # Ctrl-C before the answer: the child is asked with Ctrl-Break, which its SIGBREAK handler turns into a cancel.
-    fake_process.register(["child-relay"])
-    child = subprocess.Popen(["child-relay"])
-    platform.ask_child_to_stop(child)
-    assert child.received_signals() == (1,)
+    assert seen[-1]["creationflags"] == 0x200 | 0x08000000 | 0x01000000 and "start_new_session" not in seen[-1]
+
+
+def test_a_caller_job_that_forbids_breakaway_still_gets_the_detached_relay_started_in_it(windows_launches, monkeypatch):
+    # (Not with fake_process: its Popen must not be what monkeypatch puts back at the end.)
+    from relay.core import platform
+
+    argv = [sys.executable, "-m", "relay.doors.cli_wait"]
+    tried = []
+
+    def refusing_popen(args, **kwargs):
+        tried.append(kwargs["creationflags"])
+        if kwargs["creationflags"] & 0x01000000:
+            raise PermissionError(13, "Access is denied")
+        return "started"
+
+    monkeypatch.setattr(subprocess, "Popen", refusing_popen)
+    assert platform.detached_popen(argv, stdin=subprocess.PIPE) == "started"
+    assert tried == [0x200 | 0x08000000 | 0x01000000, 0x200 | 0x08000000]

@@ -20,7 +20,7 @@ from anyio.abc import Process
 
 from relay.agy.classify import Outcome
 from relay.core.contracts import Status
-from relay.core.process import settle, spawned, start_drains, stop_spawned, tail
+from relay.core.process import settle, spawned, start_drains, stop_spawned, tail, worker_of
 from relay.agy.stream import LineSplitter, StreamReader
 from relay.agy.transcript import BoundedTranscript
 from relay.agy.watch import RunWatch
@@ -162,7 +162,7 @@ async def run_worker(
     try:
         async with spawned(argv, cwd=cwd, env=env, grace=kill_grace) as proc:
             if on_spawn:
-                on_spawn(proc.pid)  # the worker's leader: on POSIX also its process group id
+                on_spawn(worker_of(proc).leader)  # agy's pid: on POSIX also its process group id
             attempt = _Attempt(reader, transcript, transcript_max_bytes, log_file, RunWatch(argv))
             with anyio.move_on_after(timeout) as scope:
                 async with anyio.create_task_group() as tg:

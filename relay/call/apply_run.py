@@ -29,9 +29,11 @@ from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
 from relay.core.contracts import RunRecord
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
+from relay.isolate.apply_temps import sweep as sweep_temps
 from relay.isolate.merge import ApplyConflicts, Entry, changed_entries, three_way_apply
 from relay.isolate.repo import RepoFacts, repo_facts
-from relay.isolate.trees import run_trees
+from relay.core.files import write_atomic
+from relay.isolate.trees import RunTrees, chain_patch, run_trees
 from relay.observe.git import GitError
 from relay.observe.patch import split_patch
 from relay.review.packet import fit_packet
@@ -88,12 +90,12 @@ def _chain_start(store: RunStore, record: RunRecord) -> RunRecord:
     return run
 
 
-def _change(store: RunStore, record: RunRecord, facts: RepoFacts) -> tuple[list[Entry], dict[str, str] | None]:
-    """(the change to apply, git's environment where its objects are): the diff of the run's kept trees, or of
-    its commits for a run from before they were kept."""
+def _change(store: RunStore, record: RunRecord, start: RunRecord, facts: RepoFacts
+            ) -> tuple[list[Entry], RunTrees | None]:
+    """(the change to apply, the kept trees it comes from): the diff of the chain's kept trees (from ``start``,
+    ``_chain_start``), or of the run's commits for a run from before they were kept."""
     isolation = record.isolation
     assert isolation.base_commit and isolation.tip_commit
-    start = _chain_start(store, record)
     trees = run_trees(store.trees_path(start.run_id), store.trees_path(record.run_id), facts.common_dir / "objects")
     if trees is None:
         return changed_entries(facts.toplevel, isolation.base_commit, isolation.tip_commit), None
@@ -102,7 +104,23 @@ def _change(store: RunStore, record: RunRecord, facts: RepoFacts) -> tuple[list[
     if big:  # kept out of the trees by size: their content is in the commit recorded at the same moment
         entries += changed_entries(facts.toplevel, isolation.base_commit, isolation.tip_commit, env=trees.env,
                                    paths=big)
-    return entries, trees.env
+    return entries, trees
+
+
+def _keep_chain_patch(store: RunStore, record: RunRecord, start: RunRecord, facts: RepoFacts,
+                      trees: RunTrees | None) -> None:
+    """An apply of a chain wrote more than this run's own patch holds: keep what it wrote for `runs revert`."""
+    if start.run_id == record.run_id:
+        return
+    isolation = record.isolation
+    assert isolation.base_commit and isolation.tip_commit
+    try:
+        data = chain_patch(facts.toplevel, trees, isolation.base_commit, isolation.tip_commit, facts.prefix,
+                           runs=f"{start.run_id}..{record.run_id}", workspace=record.plan.workspace)
+        write_atomic(store.applied_patch_path(record.run_id), data)
+        isolation.applied_from = start.run_id
+    except (GitError, OSError) as exc:  # the apply is done: say what revert will lack, never undo the apply
+        log.warning("run %s applied, but what it wrote was not kept for revert: %s", record.run_id, exc)
 
 
 def _not_applied(store: RunStore, record: RunRecord, applied: set[str]) -> str:
@@ -160,9 +178,13 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
         recorded_workspace(run_id, record.plan.workspace, settings or load_settings())
         facts = repo_facts(record.plan.workspace)
         top = facts.toplevel
-        entries, env = _change(store, record, facts)
+        start = _chain_start(store, record)
+        entries, trees = _change(store, record, start, facts)
+        env = trees.env if trees is not None else None
+        data_dir = store.runs_dir.parent
+        sweep_temps(data_dir)  # what an apply killed mid-write left in a user's tree (relay.isolate.apply_temps)
         try:
-            applied = three_way_apply(top, entries, env=env, within=facts.prefix)
+            applied = three_way_apply(top, entries, env=env, within=facts.prefix, data_dir=data_dir)
         except ApplyConflicts as exc:
             exc.conflicts = [(_named(path, facts.prefix), why) for path, why in exc.conflicts]
             listed = "; ".join(f"{path} ({why})" for path, why in exc.conflicts[:_LISTED_CONFLICTS])
@@ -181,6 +203,7 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
                              "Check the workspace's repository (`git status`); nothing was changed.")
         return _refusal(run_id, exc, **where)
     record.isolation.applied_at = now_iso()
+    _keep_chain_patch(store, record, start, facts, trees)
     try:
         store.write(record)
     except OSError as exc:

@@ -27,7 +27,7 @@ from relay.call.policy import RunPlan
 from relay.core.contracts import Attempt, RunRecord
 from relay.core.errors import SpawnError
 from relay.core.files import create_private
-from relay.core.platform import stamp_of
+from relay.core.identity import stamp_of
 from relay.core.process import tail
 from relay.core.settings import Settings
 from relay.observe.changes import workspace_changed

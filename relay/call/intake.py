@@ -28,7 +28,7 @@ from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, 
 from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, RecordProcess, RecordRequest,
                                   RunRecord, Status)
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
-from relay.core.platform import own_stamp
+from relay.core.identity import own_stamp
 from relay.core.settings import Settings
 from relay.review.file_kinds import is_secret_path
 from relay.runs.recovery import recover_run

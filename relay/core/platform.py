@@ -19,24 +19,19 @@ Where the POSIX group calls are absent (Windows; or a test that deletes them fro
 path) the relay takes the Windows path: no group, the tree and the token only, ``CREATE_NEW_PROCESS_GROUP``
 so the worker can be sent Ctrl-Break, stop signals through ``signal.signal``.
 
-No Job Object. It would make "everything it started" a kernel guarantee on Windows, but: it cannot be
-run or tested on the Linux machine this relay is built on (untested ctypes code that kills processes is
-the wrong trade); the token finds the same descendants, including ones that outlived their parent; and
-a job is a handle held by the relay process, so a relay restarted after a crash could not use it to
-reap the orphan — recovery must work from what the run record says, which the token does. A process
-that clears its own environment (a daemon that re-execs with an empty one) escapes the token on
-Windows; on POSIX the group still holds it. Revisit if a Windows leg of CI shows such an escape.
+What none of the three finds — a daemon gone through a double fork, ``setsid`` and an empty environment —
+the kernel holds where it can (``reaper.py``): on Linux each spawn runs under its own subreaper (the
+``Worker.reaper``, whose tree holds the orphans), on Windows in its own kill-on-close Job Object
+(``winjob.py``, the ``Worker.job``, terminated with the hard stop). A job is a handle of the relay
+process: a relay restarted after a crash cannot use it (the kernel closed it, killing what was in it),
+so recovery still works from what the run record says, through the group, the tree and the token.
 
-Identity (a pid read from disk may be reused): psutil's create time and the boot time, stored beside
-every pid the relay records, plus the worker token in the process's environment when readable. Every
-answer is ``SAME`` (verified), ``GONE`` (no such process), ``OTHER`` (a different process has that pid)
-or ``UNKNOWN`` (cannot tell). Callers that kill act only on ``SAME``: on doubt, never kill.
+Identity (is a pid read from disk still ours?) lives in ``identity``; this module uses it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import enum
 import logging
 import os
 import secrets
@@ -45,28 +40,25 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
 from dataclasses import dataclass
 
 import anyio
 import psutil
 
 from relay.core.contracts import ProcessStamp
+from relay.core.identity import (_SLACK, Identity, _env_of, _process, _recorded, check, own_stamp, owner_alive,
+                                  pid_alive, stamp_of, started_after)
 from relay.core.settings import SPAWN_TOKEN_ENV, WORKER_MARKER_ENV
 
-__all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_options", "spawn_env",
+__all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_popen", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
-           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals", "ask_child_to_stop",
-           "owned_by_someone_else", "kill_child_and_drain"]
+           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals",
+           "owned_by_someone_else", "kill_child_and_drain", "spawned_worker"]
 
 log = logging.getLogger("relay.core.platform")
 
 _GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid")
-
-# Create and boot times are compared to this many seconds: psutil's Linux create time is boot time (whole
-# seconds in /proc/stat, which may step by one) + ticks; Windows computes boot time from the uptime, which
-# jitters by about a second. A pid is not reused by another process this close to the first one's start.
-_SLACK = 1.5
-
 
 def posix_groups() -> bool:
     """Whether the POSIX process-group calls exist here (read at each call: a test removes them)."""
@@ -87,9 +79,31 @@ def spawn_options() -> dict:
     return {}
 
 
-def detached_options() -> dict:
-    """For a child relay that must outlive the shell command that started it (``execute --wait``)."""
-    return spawn_options()
+# Windows creation flags (subprocess names some of them only on Windows).
+_CREATE_NO_WINDOW = 0x08000000
+_CREATE_BREAKAWAY_FROM_JOB = 0x01000000
+
+
+def detached_popen(argv: list[str], **popen: Any) -> subprocess.Popen:
+    """A child relay that must outlive the shell command that started it (``execute --wait``).
+
+    POSIX: its own session, so the terminal's signals and hang-up do not reach it. Windows (issue 37 W12): out
+    of the caller's console — a console of its own with no window (``CREATE_NO_WINDOW``), so closing the
+    caller's window does not end the run; not ``DETACHED_PROCESS``, under which every console program the relay
+    starts (agy, git, verify commands) would open a window of its own and Ctrl-Break could not reach agy — its
+    own console group, and out of the caller's job (``CREATE_BREAKAWAY_FROM_JOB``) so that a leader's shell tool
+    that kills its job when the command ends does not end the run. A job that does not allow breakaway refuses
+    the creation (access denied): then the child starts in it, and the run lasts as long as that job does (when
+    the job is killed, the child's workers die with it: their own jobs close with the child's handles).
+    """
+    if not _windows():
+        return subprocess.Popen(argv, **popen, **spawn_options())
+    flags = spawn_options().get("creationflags", 0) | _CREATE_NO_WINDOW
+    try:
+        return subprocess.Popen(argv, **popen, creationflags=flags | _CREATE_BREAKAWAY_FROM_JOB)
+    except PermissionError:
+        log.info("the caller's job does not allow breakaway: the detached relay stays in it")
+        return subprocess.Popen(argv, **popen, creationflags=flags)
 
 
 def spawn_env(env: Mapping[str, str] | None) -> tuple[dict[str, str], str]:
@@ -98,151 +112,6 @@ def spawn_env(env: Mapping[str, str] | None) -> tuple[dict[str, str], str]:
     out = dict(os.environ if env is None else env)
     out[SPAWN_TOKEN_ENV] = token
     return out, token
-
-
-# --------------------------------------------------------------------------- identity
-
-
-class Identity(str, enum.Enum):
-    SAME = "same"
-    GONE = "gone"
-    OTHER = "other"
-    UNKNOWN = "unknown"
-
-
-def _process(pid: int | None) -> psutil.Process | None:
-    """The live (non-zombie) process with ``pid``; None when there is none."""
-    if not pid or pid <= 0:
-        return None
-    try:
-        proc = psutil.Process(pid)
-        if proc.status() == psutil.STATUS_ZOMBIE:
-            return None  # it has finished: it runs nothing any more
-        return proc
-    except psutil.NoSuchProcess:
-        return None
-    except psutil.AccessDenied:
-        return proc  # someone else's process: it exists
-
-
-def _boot() -> float | None:
-    try:
-        return psutil.boot_time()
-    except (OSError, RuntimeError):
-        return None
-
-
-def stamp_of(pid: int, *, marker: str | None = None) -> ProcessStamp | None:
-    """What identifies ``pid`` now; None if it cannot be read (the process is gone, or no way to tell)."""
-    proc = _process(pid)
-    if proc is None:
-        return None
-    try:
-        created = proc.create_time()
-    except psutil.Error:
-        return None
-    boot = _boot()
-    return ProcessStamp(pid=pid, start=f"psutil:{created:.3f}", boot_id=None if boot is None else f"boot:{boot:.3f}",
-                        marker=marker)
-
-
-def _recorded(stamp: ProcessStamp) -> tuple[float | None, float | None]:
-    """(create time, boot time) of a stamp this module wrote; None for what an older relay wrote."""
-    def num(text: str | None, prefix: str) -> float | None:
-        if not text or not text.startswith(prefix):
-            return None
-        try:
-            return float(text[len(prefix):])
-        except ValueError:
-            return None
-    return num(stamp.start, "psutil:"), num(stamp.boot_id, "boot:")
-
-
-def _env_of(proc: psutil.Process) -> dict[str, str] | None:
-    try:
-        return proc.environ()
-    except (psutil.Error, OSError):
-        return None
-
-
-def check(stamp: ProcessStamp | None, pid: int | None = None) -> Identity:
-    """Is the process recorded in ``stamp`` (or, with no stamp, the bare ``pid``) the one alive now?"""
-    pid = stamp.pid if stamp is not None else pid
-    proc = _process(pid)
-    if proc is None:
-        return Identity.GONE
-    if stamp is None:
-        return Identity.UNKNOWN  # an old record: a pid and nothing to compare it with
-    created, booted = _recorded(stamp)
-    if created is None:
-        return Identity.UNKNOWN  # an older relay's stamp (/proc ticks, `ps` text): not comparable
-    try:
-        d_create = proc.create_time() - created
-    except psutil.Error:
-        return Identity.UNKNOWN
-    boot = _boot()
-    d_boot = (boot - booted) if boot is not None and booted is not None else 0.0
-    if abs(d_create) <= _SLACK and abs(d_boot) <= _SLACK:
-        verdict = Identity.SAME
-    elif abs(d_create) <= _SLACK or abs(d_create - d_boot) <= _SLACK:
-        # One of the two moved and not the other, or both by the same amount: a wall-clock step
-        # (Linux derives create times from the boot time) or a reboot — cannot be told apart.
-        return Identity.UNKNOWN
-    else:
-        return Identity.OTHER
-    if stamp.marker:
-        # Only another run's marker proves another process: no marker at all is also what a process shows
-        # in the moment after exec, before its environment is readable (measured: ~half of fresh children).
-        found = (_env_of(proc) or {}).get(WORKER_MARKER_ENV)
-        if found is not None and found != stamp.marker:
-            return Identity.OTHER
-    return verdict
-
-
-def owner_alive(pid: int | None, stamp: ProcessStamp | None) -> bool:
-    """Is the relay process that wrote a record (or a ticket) still alive?
-
-    A pid reused by another process is not alive for this purpose. A record with no stamp
-    (written by an older relay) falls back to "a process with that pid exists"; so does a stamp
-    that cannot be compared (on doubt it is alive: nothing of it is finished or killed).
-    """
-    verdict = check(stamp, pid)
-    if verdict is Identity.SAME:
-        return True
-    if verdict is Identity.UNKNOWN:
-        return _process(stamp.pid if stamp is not None else pid) is not None
-    return False
-
-
-def started_after(pid: int, when: float) -> bool | None:
-    """Did the process now holding ``pid`` provably start after ``when`` (epoch seconds)?
-
-    For a bare pid read from disk with no stamp: a process that started after the file naming it
-    was written cannot be the one that wrote it. None when it cannot be told (no such process).
-    """
-    proc = _process(pid)
-    if proc is None:
-        return None
-    try:
-        return proc.create_time() > when + _SLACK
-    except psutil.Error:
-        return None
-
-
-def pid_alive(pid: int | None) -> bool:
-    """A live process (not a zombie) has this pid — whose ever it is."""
-    return _process(pid) is not None
-
-
-_OWN: ProcessStamp | None = None
-
-
-def own_stamp() -> ProcessStamp | None:
-    """This process's stamp (read once; a fork gets its own pid, so it is re-read then)."""
-    global _OWN
-    if _OWN is None or _OWN.pid != os.getpid():
-        _OWN = stamp_of(os.getpid())
-    return _OWN
 
 
 def owned_by_someone_else(st: os.stat_result) -> bool:
@@ -262,7 +131,9 @@ class Worker:
     ``leader`` is the pid spawned (on POSIX also its group id: the run record's ``pgid``);
     ``leader_trusted`` says the leader pid itself is verified (ours and unreaped, or its stamp checked);
     ``group`` that the POSIX group ``leader`` is this worker's; ``token_env``/``token`` the environment
-    entry its processes inherit; ``since`` when it started (members never start earlier).
+    entry its processes inherit; ``since`` when it started (members never start earlier); ``reaper`` the
+    subreaper the leader runs under (reaper.py; the relay's unreaped child), whose tree holds its orphans;
+    ``job`` the Windows Job Object holding everything it started (winjob.py), terminated with the hard stop.
     """
 
     leader: int
@@ -271,11 +142,15 @@ class Worker:
     leader_trusted: bool = True
     group: bool = False
     since: float | None = None
+    reaper: int | None = None
+    job: Any = None
 
 
-def spawned_worker(pid: int, token: str | None, since: float) -> Worker:
-    """The worker of a child this process just started (not reaped yet, so its pid is still its own)."""
-    return Worker(leader=pid, token_env=SPAWN_TOKEN_ENV, token=token, group=posix_groups(), since=since)
+def spawned_worker(pid: int, token: str | None, since: float, *, reaper: int | None = None, job: Any = None) -> Worker:
+    """The worker of a child this process just started (not reaped yet, so its pid is still its own); with
+    ``reaper``, ``pid`` is the program that subreaper (this process's unreaped child) started."""
+    return Worker(leader=pid, token_env=SPAWN_TOKEN_ENV, token=token, group=posix_groups(), since=since, reaper=reaper,
+                  job=job)
 
 
 def _live(proc: psutil.Process) -> bool:
@@ -342,6 +217,8 @@ def worker_members(worker: Worker) -> list[psutil.Process]:
     roots: list[psutil.Process] = []
     if worker.leader_trusted and (leader := _process(worker.leader)) is not None:
         roots.append(leader)
+    if worker.reaper is not None and (reaper := _process(worker.reaper)) is not None:
+        roots.append(reaper)  # its tree: the orphans it adopted
     if worker.group and posix_groups():
         roots.extend(_group_members(worker.leader))
     if worker.token:
@@ -416,6 +293,8 @@ def _ask_group(worker: Worker) -> None:
 
 
 def _kill_all(worker: Worker, procs: list[psutil.Process]) -> None:
+    if worker.job is not None:
+        worker.job.terminate()  # Windows: everything it started, found or not
     if worker.group and posix_groups():
         _signal_group(worker.leader, hard=True)
     for proc in procs:
@@ -479,18 +358,6 @@ def kill_child_and_drain(child: subprocess.Popen, token: str | None, since: floa
                     pipe.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=wait)
-
-
-def ask_child_to_stop(child: subprocess.Popen) -> None:
-    """Ask a child relay (ours, not reaped yet) to stop the way it handles: SIGTERM on POSIX,
-    Ctrl-Break on Windows (its SIGBREAK handler cancels the run and writes its record)."""
-    if _windows() and hasattr(signal, "CTRL_BREAK_EVENT"):
-        try:
-            child.send_signal(signal.CTRL_BREAK_EVENT)  # its own console group (detached_options)
-            return
-        except OSError:
-            pass
-    child.terminate()
 
 
 # --------------------------------------------------------------------------- stop signals

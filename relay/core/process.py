@@ -18,7 +18,7 @@ import anyio
 from anyio.abc import Process
 from msgspec import Struct
 
-from relay.core import platform
+from relay.core import platform, reaper, winjob
 
 __all__ = ["Captured", "ByteTail", "run_capture", "spawned", "stop_spawned", "worker_of", "tail", "start_drains", "settle"]
 
@@ -83,7 +83,8 @@ _WORKERS: dict[int, platform.Worker] = {}
 
 
 def worker_of(proc: Process) -> platform.Worker:
-    """The worker of a child ``spawned`` started (its group, its tree, its spawn token)."""
+    """The worker of a child ``spawned`` started (its group, its tree, its spawn token). Its ``leader`` is the
+    program's pid (the record's pgid): ``proc.pid`` is its subreaper's where there is one (reaper.py)."""
     return _WORKERS.get(proc.pid) or platform.spawned_worker(proc.pid, None, time.time())
 
 
@@ -91,7 +92,8 @@ def worker_of(proc: Process) -> platform.Worker:
 async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
                   grace: float = 1.0) -> AsyncIterator[Process]:
     """The one spawn: ``argv`` in its own group (platform.spawn_options), stdin on /dev/null, stdout and
-    stderr piped, a fresh spawn token in its environment.
+    stderr piped, a fresh spawn token in its environment; on Linux under its own subreaper (reaper.py), on
+    Windows in its own kill-on-close Job Object (winjob.py), so what it starts cannot outlive it.
 
     On the way out, whatever happened (exit, timeout, cancellation), the whole worker is
     stopped (it also reaps helpers agy left behind), the child reaped and its pipes closed.
@@ -99,9 +101,32 @@ async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[s
     """
     child_env, token = platform.spawn_env(env)
     since = time.time()
-    proc = await anyio.open_process(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    cwd=cwd, env=child_env, **platform.spawn_options())
-    _WORKERS[proc.pid] = platform.spawned_worker(proc.pid, token, since)
+    held = reaper.wrap(list(argv))  # Linux: under its own subreaper, which also holds the orphans it leaves
+    options = {**platform.spawn_options(), **(held.options if held else {})}
+    if winjob.available():  # Windows: suspended until it is in its job (winjob.hold)
+        options["creationflags"] = options.get("creationflags", 0) | winjob.CREATE_SUSPENDED
+    try:
+        proc = await anyio.open_process(held.argv if held else list(argv), stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=child_env, **options)
+    except BaseException:
+        if held:
+            held.abandon()
+        raise
+    if held is None:
+        job = winjob.hold(proc.pid) if winjob.available() else None
+        _WORKERS[proc.pid] = platform.spawned_worker(proc.pid, token, since, job=job)
+    else:
+        _WORKERS[proc.pid] = platform.spawned_worker(proc.pid, token, since, reaper=proc.pid)  # until it answers
+        try:
+            with anyio.CancelScope(shield=True):
+                leader = await held.leader()
+        except OSError:
+            with anyio.CancelScope(shield=True):
+                await proc.wait()  # it has exited (it could not start the program): reap it
+                _WORKERS.pop(proc.pid, None)
+                await proc.aclose()
+            raise
+        _WORKERS[proc.pid] = platform.spawned_worker(leader, token, since, reaper=proc.pid)
     try:
         yield proc
     finally:
@@ -110,7 +135,10 @@ async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[s
             if proc.returncode is None:
                 with anyio.move_on_after(grace + 2):
                     await proc.wait()
-            _WORKERS.pop(proc.pid, None)
+            worker = _WORKERS.pop(proc.pid, None)
+            if worker is not None and worker.job is not None:
+                worker.job.terminate()  # what it started and nothing found (a daemon with no tree and no token)
+                worker.job.close()
             await proc.aclose()
 
 
@@ -118,8 +146,9 @@ async def stop_spawned(proc: Process, grace: float = 3.0) -> None:
     """Stop the worker of a child ``spawned`` started: ask, wait up to ``grace`` seconds, then kill."""
     worker = worker_of(proc)
     if proc.returncode is not None:
-        # Reaped already: its pid may name someone else by now; its group and its token still find the rest.
-        worker = dataclasses.replace(worker, leader_trusted=False)
+        # Reaped already: its pid may name someone else by now (and so may the program's, which a subreaper
+        # reaped before it exited); the group and the token still find the rest.
+        worker = dataclasses.replace(worker, leader_trusted=False, reaper=None)
     await platform.stop_worker(worker, grace)
 
 

@@ -182,6 +182,9 @@ class RecordIsolation(Struct, kw_only=True, omit_defaults=True):
     base_commit: str | None = None
     tip_commit: str | None = None
     applied_at: str | None = None
+    # When apply brought a chain of continues (issue 34): its first run. What that apply wrote is then kept as
+    # runs/<run_id>.applied.patch, which `runs revert` reverses instead of this run's own patch.
+    applied_from: str | None = None
 
 
 class RunRecord(Struct, kw_only=True):

@@ -30,27 +30,80 @@ def _is_running(text: str) -> bool:
         return False
 
 
+# What the parent writes on the child's stdin, after the call's line, when the command is interrupted before the
+# answer. A line on a pipe rather than a signal: on Windows the child has a console of its own (detached_popen),
+# which Ctrl-Break cannot reach; the same path everywhere keeps it tested on every platform.
+STOP_LINE = b"stop\n"
+
+
 def delegate_detachable(name: str, arguments: dict[str, Any]) -> int:
     """Parent side: start the child relay, pass the call on its stdin, copy its answer to stdout."""
-    from relay.core.platform import ask_child_to_stop, detached_options
+    from relay.core.platform import detached_popen
 
-    child = subprocess.Popen([sys.executable, "-m", "relay.doors.cli_wait"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, **detached_options())
+    child = detached_popen([sys.executable, "-m", "relay.doors.cli_wait"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
-        child.stdin.write(json.dumps({"name": name, "arguments": arguments}).encode())
-        child.stdin.close()
+        child.stdin.write(json.dumps({"name": name, "arguments": arguments}).encode() + b"\n")
+        child.stdin.flush()  # stdin stays open until the answer: it is how a Ctrl-C reaches the child
         text = child.stdout.read().decode("utf-8", "replace")  # EOF: the child answered and let go, or ended
     except KeyboardInterrupt:
         # Ctrl-C before the answer: the run stops with the command, as a cancelled MCP call's does.
-        # The child is ours and not yet reaped, so its pid is still its own.
         ask_child_to_stop(child)
         child.wait()
         return 130
+    _close_quietly(child.stdin)
     sys.stdout.write(text)
     sys.stdout.flush()
     if _is_running(text):
         return 0
     return child.wait()
+
+
+def ask_child_to_stop(child: subprocess.Popen) -> None:
+    """Ask the child relay (ours, not reaped yet) to stop its run and record it CANCELLED."""
+    try:
+        child.stdin.write(STOP_LINE)
+        child.stdin.flush()
+    except (OSError, ValueError):
+        pass  # it has ended (or closed its side): nothing to ask
+    _close_quietly(child.stdin)
+
+
+def _close_quietly(pipe) -> None:
+    try:
+        pipe.close()
+    except OSError:
+        pass
+
+
+def _read_line(pending: bytearray) -> bytes:
+    """The next line on fd 0 (with its newline; what is left at the end of file), read with ``os.read``: no
+    buffered reader whose lock a thread still waiting in it would hold while the interpreter shuts down (a
+    fatal error, SIGABRT), and nothing read ahead past the line into a buffer the next reader cannot see."""
+    while b"\n" not in pending:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        pending += chunk
+    line, newline, rest = bytes(pending).partition(b"\n")
+    pending[:] = rest
+    return line + newline
+
+
+def _on_stop_line(pending: bytearray, stop) -> None:
+    """Child side: call ``stop`` (from another thread) when the parent sends STOP_LINE. The end of file (the
+    parent gone, or done with the answer) is no stop: the run outlives the command. A daemon thread: the read
+    may still be waiting when the relay leaves."""
+    import threading
+
+    def read() -> None:
+        try:
+            line = _read_line(pending)
+        except OSError:
+            return
+        if line == STOP_LINE:
+            stop()
+
+    threading.Thread(target=read, name="stop-line", daemon=True).start()
 
 
 def _let_go() -> None:
@@ -64,6 +117,9 @@ def _let_go() -> None:
 
 
 def _child() -> int:
+    import asyncio
+    import logging
+
     import anyio
 
     from relay.call.orchestrate import Relay
@@ -72,34 +128,52 @@ def _child() -> int:
     from relay.core.platform import stop_signals
     from relay.doors.tools import call_tool, detacher_for
 
-    call = json.loads(sys.stdin.read())
+    pending = bytearray()
+    call = json.loads(_read_line(pending))
     settings = load_settings()
     relay = Relay(settings)
     released: list[bool] = []
+    log = logging.getLogger("relay.doors.cli_wait")
 
     async def progress(elapsed: float, message: str) -> None:
         if not released:
             print(f"[{elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
 
     async def main() -> int:
-        async with anyio.create_task_group() as tg:
-            async def on_signals() -> None:
-                # SIGTERM/SIGHUP/Ctrl-C/Ctrl-Break: stop the run, record CANCELLED, leave no worker behind.
-                with stop_signals() as signals:
-                    async for _ in signals:
-                        tg.cancel_scope.cancel()
-                        return
+        result = None
+        work = anyio.CancelScope()
+        stopped: list[str] = []
 
-            tg.start_soon(on_signals)
-            async with detacher_for(relay).serving(finish_runs=True):
-                result = await call_tool(relay, call["name"], call["arguments"], progress)
-                sys.stdout.write(result.text + "\n")
-                if isinstance(result.answer, Running):
-                    released.append(True)
-                    _let_go()
-            tg.cancel_scope.cancel()
+        def stop(why: str) -> None:
+            if stopped:
+                log.info("%s: already stopping (the record first)", why)
+                return
+            log.info("%s: stopping the run", why)
+            stopped.append(why)
+            work.cancel()
+
+        loop = asyncio.get_running_loop()
+        _on_stop_line(pending, lambda: loop.call_soon_threadsafe(stop, "the command that started it was interrupted"))
+        # The receiver stays open until the process leaves: a second signal during the cleanup (SIGINT, then
+        # SIGTERM, as Claude Code stops what it started) must not take the default action and kill the relay
+        # before the run's record says CANCELLED. SIGTERM/SIGHUP/Ctrl-C/Ctrl-Break: stop the run, leave no worker.
+        with stop_signals() as signals:
+            async with anyio.create_task_group() as tg:
+                async def on_signals() -> None:
+                    async for signum in signals:
+                        stop(f"signal {signum}")
+
+                tg.start_soon(on_signals)
+                with work:
+                    async with detacher_for(relay).serving(finish_runs=True):
+                        result = await call_tool(relay, call["name"], call["arguments"], progress)
+                        sys.stdout.write(result.text + "\n")
+                        if isinstance(result.answer, Running):
+                            released.append(True)
+                            _let_go()
+                tg.cancel_scope.cancel()
         if result is None:
-            return 130  # stopped by a signal before it answered; the record says CANCELLED
+            return 130  # stopped before it answered; the record says CANCELLED
         return 1 if result.is_error else 0
 
     return anyio.run(main)

@@ -212,19 +212,23 @@ def _remove(path: Path) -> str:
 def check_worktrees(settings: Settings) -> Check:
     """Isolation (issue 10): what the worktree pool holds that no run owns (a repository gone, a broken
     worktree, the branch of a run whose record was removed by hand)."""
+    from relay.isolate.apply_temps import leftovers as apply_temps
     from relay.isolate.pool import find_leftovers, pool_root
     from relay.runs.store import RunStore
 
     root = pool_root(settings.data_dir)
-    if not root.is_dir():
+    temps = [f"{temp}: a temp file of an apply that was killed" for temp in apply_temps(settings.data_dir)]
+    if not root.is_dir() and not temps:
         return ok("worktrees", "none (no run has used isolation 'worktree')")
-    leftovers = find_leftovers(settings.data_dir, set(RunStore(settings.runs_dir).iter_ids()))
-    pools = sum(1 for p in root.iterdir() if p.is_dir())
+    leftovers = temps + (find_leftovers(settings.data_dir, set(RunStore(settings.runs_dir).iter_ids()))
+                         if root.is_dir() else [])
+    pools = sum(1 for p in root.iterdir() if p.is_dir()) if root.is_dir() else 0
     if not leftovers:
         return ok("worktrees", f"{root}: {pools} repositor{'y' if pools == 1 else 'ies'}, no leftovers")
     shown = "; ".join(leftovers[:5]) + (f"; and {len(leftovers) - 5} more" if len(leftovers) > 5 else "")
     return warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
-                 "Run `gravity-relay cleanup`: it removes them (never a worktree in use).")
+                 "Run `gravity-relay cleanup`: it removes them (never a worktree in use; the next apply removes "
+                 "a killed apply's temp files too).")
 
 
 def check_http_relay(settings: Settings) -> Check:

@@ -14,7 +14,7 @@ import msgspec
 
 from relay.core.contracts import ProcessStamp
 from relay.core.files import read_regular, write_atomic
-from relay.core.platform import Identity, check, own_stamp
+from relay.core.identity import Identity, check, own_stamp
 
 __all__ = ["STATE_FILE", "HttpRelayState", "write_state", "remove_state", "read_live_state", "names_us"]
 

@@ -36,6 +36,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from relay.isolate.apply_temps import ledgered, temp_names
 from relay.observe.git import GitError, run_git
 from relay.observe.restore import Before, blob_states
 
@@ -188,7 +189,8 @@ def _confined(toplevel: Path, path: str) -> Path | None:
     return toplevel / path
 
 
-def _write(target: Path, side: Before | None) -> None:
+def _write(target: Path, side: Before | None, tmp: Path) -> None:
+    """Write one path; a file goes through ``tmp`` (named in the apply's ledger: ``relay.isolate.apply_temps``)."""
     if side is None:
         target.unlink(missing_ok=True)
         return
@@ -199,7 +201,8 @@ def _write(target: Path, side: Before | None) -> None:
         os.symlink(os.fsdecode(side.data), target)
         return
     old_mode = target.stat().st_mode & 0o777 if target.exists() else None
-    fd, tmp = tempfile.mkstemp(prefix=".gravity-relay-", dir=target.parent)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(tmp, flags, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(side.data)
@@ -215,10 +218,11 @@ def _write(target: Path, side: Before | None) -> None:
 
 
 def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, str] | None = None, within: str = "",
-                    dry_run: bool = False) -> Applied:
+                    dry_run: bool = False, data_dir: Path | None = None) -> Applied:
     """Apply ``entries`` (``changed_entries``) to the work tree at ``toplevel``; ApplyConflicts (nothing written)
     on any conflict. ``env``: git's environment where their blobs are. ``within``: the run's workspace folder in
-    the repository ("sub/"; "" for its root): a path outside it is never written."""
+    the repository ("sub/"; "" for its root): a path outside it is never written. ``data_dir``: where the
+    ledger of the temp files goes, so a killed apply's are removed later (``relay.isolate.apply_temps``)."""
     blobs = _sides(toplevel, entries, env)
     actions: list[_Action] = []
     unchanged: list[str] = []
@@ -253,6 +257,8 @@ def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, s
     if conflicts:
         raise ApplyConflicts(conflicts)
     if not dry_run:
-        for action in actions:
-            _write(toplevel / action.path, action.result)
+        token, temps = temp_names([toplevel / action.path for action in actions])
+        with ledgered(data_dir, token, temps):
+            for action, tmp in zip(actions, temps):
+                _write(toplevel / action.path, action.result, tmp)
     return Applied(written=[a.path for a in actions], unchanged=unchanged)

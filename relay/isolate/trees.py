@@ -24,10 +24,11 @@ import msgspec
 
 from relay.core.files import write_atomic
 from relay.observe.changes import ChangeSet
-from relay.observe.git import GitError, git_env
+from relay.observe.git import GitError, git_env, run_git
+from relay.observe.patch import NOT_IN_PATCH, quote_path
 from relay.observe.snapshot import EMPTY_TREE, Snapshot, git_private, load_snapshot
 
-__all__ = ["AFTER_FILE", "AfterTree", "RunTrees", "keep_after_tree", "keep_or_drop_after_tree", "run_trees"]
+__all__ = ["AFTER_FILE", "AfterTree", "RunTrees", "keep_after_tree", "keep_or_drop_after_tree", "run_trees", "chain_patch"]
 
 log = logging.getLogger("relay.isolate.trees")
 
@@ -108,3 +109,31 @@ def keep_or_drop_after_tree(snapshot: Snapshot, changeset: ChangeSet, run_id: st
         (Path(snapshot.dir) / AFTER_FILE).unlink(missing_ok=True)
     except OSError:
         pass
+
+
+_PATCH_OPTS = ["-r", "-p", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-commit-id"]
+
+
+def chain_patch(toplevel: Path, trees: RunTrees | None, base: str, tip: str, prefix: str, *, runs: str,
+                workspace: str) -> bytes:
+    """What an apply of a chain of continues wrote, as a patch ``runs revert`` reverses (issue 34): the diff apply
+    used (the chain's kept trees, the files kept out of them by size from the commits, as apply takes them; for
+    runs from before trees were kept, their commits under the workspace's folder). Paths are relative to the
+    workspace, as in every run's patch; what it cannot hold is named in its header, so a revert refuses it rather
+    than undo part of the apply. Raises GitError."""
+    relative = [f"--relative={prefix}"] if prefix else []
+    left_out: dict[str, str] = {}
+    if trees is not None:
+        body = run_git(toplevel, "diff-tree", _PATCH_OPTS, values=[trees.before, trees.after], env=trees.env)
+        big = sorted(prefix + p for p, why in trees.left_out.items() if why.startswith("larger than"))
+        if big:
+            body += run_git(toplevel, "diff-tree", _PATCH_OPTS + relative, values=[base, tip], env=trees.env, paths=big)
+        left_out = {p: why for p, why in trees.left_out.items() if not why.startswith("larger than")}
+    else:
+        body = run_git(toplevel, "diff-tree", _PATCH_OPTS + relative, values=[base, tip])
+    header = [b"# gravity-relay: what `runs apply` wrote for runs " + runs.encode() + b" in "
+              + quote_path(os.fsencode(workspace)) + b" (the chain's change; earlier edits are not in it)\n"]
+    for why in sorted(set(left_out.values())):
+        names = b", ".join(quote_path(os.fsencode(p)) for p, w in sorted(left_out.items()) if w == why)
+        header.append(NOT_IN_PATCH + why.encode() + b": " + names + b"\n")
+    return b"".join(header) + body

@@ -29,8 +29,11 @@ import logging
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
 __all__ = ["GitError", "run_git", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "OWN_CONFIG_ONLY",
            "GIT_TIMEOUT_SECONDS"]
@@ -145,11 +148,21 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
         argv += ["--", *paths]
     _log.debug("spawn %s", argv[:40])
     killed: list[bool] = []
+    # Its own group and a spawn token, as every child of the relay's: a timeout stops git with whatever it
+    # started (a helper holding its stdout would otherwise keep the read below waiting, and outlive the call).
+    child_env, token = spawn_env(git_env() if env is None else env)
+    since = time.time()
+
+    def stop(proc: subprocess.Popen) -> None:
+        killed.append(True)
+        if proc.poll() is None:  # not reaped yet: its pid and group are still git's
+            kill_worker_now(spawned_worker(proc.pid, token, since), wait=2.0)
+
     try:
         with subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env() if env is None else dict(env)) as proc:
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env, **spawn_options()) as proc:
             # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
-            timer = threading.Timer(timeout, lambda: killed.append(True) or proc.kill())
+            timer = threading.Timer(timeout, stop, (proc,))
             timer.start()
             try:
                 stdout, stderr = proc.communicate(input)

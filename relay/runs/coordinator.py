@@ -34,7 +34,7 @@ from filelock import FileLock, Timeout
 
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
-from relay.core.platform import own_stamp, owner_alive, started_after
+from relay.core.identity import own_stamp, owner_alive, started_after
 from relay.core.files import read_regular, write_atomic
 from relay.runs.store import now_iso
 

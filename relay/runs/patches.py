@@ -23,8 +23,9 @@ from pathlib import Path
 
 import msgspec
 
-from relay.core.contracts import Status
+from relay.core.contracts import RunRecord, Status
 from relay.core.errors import Busy, InvalidWorkspace, NotFound, RelayError
+from relay.core.files import read_regular
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
 from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
@@ -150,11 +151,25 @@ def _by_hand(cwd: Path, directory: list[str], patch: Path, *options: str) -> str
     return shlex.join(["git", "-C", str(cwd), "apply", "-R", *options, *directory, str(patch)])
 
 
+def _what_to_reverse(store: RunStore, record: RunRecord) -> tuple[bytes | None, Path]:
+    """(the patch a revert reverses, its file): the run's own, or, when `runs apply` brought the run's whole chain
+    of continues, what that apply wrote (kept then: the run's own patch holds only its own turn, issue 34)."""
+    if not record.isolation.applied_from:
+        return store.read_patch(record.run_id), store.patch_path(record.run_id)
+    path = store.applied_patch_path(record.run_id)
+    try:
+        return read_regular(path), path
+    except OSError as exc:
+        raise NotFound(f"run {record.run_id} was applied with the runs it continues (from "
+                       f"{record.isolation.applied_from}), but what that apply wrote ({path}) cannot be read: "
+                       f"{exc.strerror or exc}",
+                       "Nothing was changed. Undo the applied files by hand (git checkout / your backup).") from None
+
+
 def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings: Settings | None = None) -> RevertResult:
     """Reverse-apply run ``run_id``'s patch to its workspace; refuse, changing nothing, when it does not apply whole.
     ``settings``: what workspaces the relay accepts (default: this process's environment's)."""
     record = store.read(run_id)
-    patch_path = store.patch_path(run_id)
     if status_of(record) is Status.RUNNING:
         raise Busy(f"run {run_id} is still running", "Revert it after it ends (or antigravity_cancel it first).")
     if record.isolation.branch and not record.isolation.applied_at:
@@ -164,7 +179,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
                          f"{record.isolation.branch}, so there is nothing to revert in {record.plan.workspace}",
                          "Nothing was changed. To drop the change, leave it unapplied (retention deletes the branch) "
                          f"or delete it: git branch -D {record.isolation.branch}")
-    patch = store.read_patch(run_id)
+    patch, patch_path = _what_to_reverse(store, record)
     if patch is None:
         why = "it changed no files" if not record.observation.changes else (
             "it ran before patches were kept, its changes came from the worker's report only, or patches were off "

@@ -25,7 +25,8 @@ from relay.observe.git import GitError, filter_overrides, run_git, z_records
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
 from relay.core.policy_rules import check_policy
-from relay.core.platform import Identity, kill_worker_now, owner_alive, verify_worker
+from relay.core.identity import Identity, owner_alive
+from relay.core.platform import kill_worker_now, verify_worker
 from relay.isolate.pool import salvage_worktree, worktree_is_own
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.runs.results import interrupted_error

@@ -12,7 +12,7 @@ import msgspec
 
 from relay.core.contracts import Detail, ErrorInfo, Packet, RunRecord, Status
 from relay.core.process import tail
-from relay.core.platform import owner_alive
+from relay.core.identity import owner_alive
 from relay.core.redact import redact_obj
 
 __all__ = ["render_result", "packet_of", "interrupted_error", "packet_object", "encode", "status_of", "MAX_CHARS"]

@@ -30,6 +30,7 @@ from msgspec import Struct
 
 from relay.core.errors import RelayError
 from relay.core.settings import Settings, parse_size
+from relay.isolate.apply_temps import sweep as sweep_temps
 from relay.isolate.pool import discard_run, remove_leftovers
 from relay.runs.store import RunStore, run_created
 
@@ -189,6 +190,9 @@ def apply_retention(
         removed, errors = remove_leftovers(settings.data_dir, _Owned(store, {r.run_id for r in runs if r.reason is None
                                                                               or r.running}))
         summary.worktrees += removed
+        summary.errors += errors
+        temps, errors = sweep_temps(settings.data_dir)
+        summary.worktrees += [f"{temp} (a temp file of an apply that was killed)" for temp in temps]
         summary.errors += errors
     if summary.removed and not dry_run:
         log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))

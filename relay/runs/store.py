@@ -100,6 +100,11 @@ class RunStore:
         """The run's change as a git patch (relay.observe.run_patch); retention removes it with the record."""
         return self.runs_dir / f"{check_run_id(run_id)}.patch"
 
+    def applied_patch_path(self, run_id: str) -> Path:
+        """What `runs apply` of a chain of continues wrote (relay.isolate.trees.chain_patch), for `runs revert`;
+        retention removes it with the record."""
+        return self.runs_dir / f"{check_run_id(run_id)}.applied.patch"
+
     def trees_path(self, run_id: str) -> Path:
         """The run's before and after trees (private index, private objects: relay.observe.snapshot), kept so a
         run whose relay died is diffed and reverted exactly; retention removes them with the record."""

@@ -1,0 +1,123 @@
+"""What holds a spawn's descendants that left its group, its tree and its token (issue 34 §2).
+
+A daemon a worker starts with a double fork, ``setsid`` and an empty environment (``env -i``) has no group, no
+parent and no token of the relay's: the group, tree and token searches of ``platform`` cannot find it, and
+it can go on writing into the workspace after the relay's look. Where the kernel can hold such orphans, it
+does, per spawn:
+
+* Linux: each spawn runs under its own subreaper (``reaper_shim.py``: ``prctl(PR_SET_CHILD_SUBREAPER)``),
+  which starts the program as the leader of its own session and group (so the record's pgid stays the
+  program's pid) and adopts every orphan among its descendants. While it lives they are in its psutil tree
+  (the relay's stop reaches them); when the program ends it stops and reaps them itself, then exits as the
+  program did. Per spawn, not the relay process itself: an orphan re-parented to the relay could not be told
+  apart from another run's orphan, from git, or from the host process's own children (a test runner, an
+  embedding app) — a per-spawn reaper holds exactly one spawn's descendants, by construction, and leaves no
+  zombies in the relay. Costs one small Python process per spawn (~20 ms to start on a quiet machine).
+* Windows: a Job Object per spawn (``winjob.py``), closed at the spawn's end: KILL_ON_JOB_CLOSE.
+* macOS (and any POSIX without a subreaper): nothing kernel-side. What holds there is the worker's group
+  (a helper that stayed in it, even once orphaned), its tree while the leader lives, and the token where
+  ``environ()`` can be read (rarely, on recent macOS). A daemon that double-forks, calls ``setsid`` and
+  clears its environment outlives the run there; docs/security.md says so.
+
+Where no subreaper can be made (not Linux, the POSIX group calls absent, no ``prctl``) ``wrap`` returns
+None and spawns run as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+
+from relay.core.platform import posix_groups
+
+__all__ = ["available", "Held", "wrap"]
+
+log = logging.getLogger("relay.core.reaper")
+
+SHIM = Path(__file__).with_name("reaper_shim.py")
+
+
+@functools.cache
+def _prctl() -> bool:
+    if not sys.platform.startswith("linux") or not SHIM.is_file():
+        return False
+    try:
+        import ctypes
+
+        return hasattr(ctypes.CDLL(None), "prctl")
+    except (OSError, ImportError):
+        return False
+
+
+def available() -> bool:
+    """Whether spawns here run under a subreaper (read at each call: a test removes the group calls)."""
+    return posix_groups() and _prctl()
+
+
+@dataclass
+class Held:
+    """One spawn under its subreaper: the argv that starts the shim, and the pipe it answers on."""
+
+    argv: list[str]
+    read_fd: int
+    write_fd: int
+    options: dict = field(default_factory=dict)
+
+    def started(self) -> None:
+        """Right after the shim was started: the relay lets go of the pipe's write end."""
+        self.write_fd = _close(self.write_fd)
+
+    async def leader(self) -> int:
+        """The program's pid, once the shim started it; OSError (as Popen's) when it could not be started."""
+        self.started()
+        try:
+            answer = await anyio.to_thread.run_sync(_read_all, self.read_fd)
+        finally:
+            self.read_fd = _close(self.read_fd)
+        kind, _, rest = answer.decode("utf-8", "replace").partition(" ")
+        if kind == "ok":
+            pid, _, held = rest.partition(" ")
+            if held.strip() != "1":
+                log.warning("prctl(PR_SET_CHILD_SUBREAPER) was refused: orphans of pid %s are found by group and "
+                            "token only", pid)
+            return int(pid)
+        if kind == "err":
+            number, _, text = rest.partition(" ")
+            raise OSError(int(number) if number.isdigit() else 0, text or "could not start")
+        raise OSError(0, "the subreaper ended before it started the program")
+
+    def abandon(self) -> None:
+        self.write_fd = _close(self.write_fd)
+        self.read_fd = _close(self.read_fd)
+
+
+def wrap(argv: list[str]) -> Held | None:
+    """``argv`` started under a subreaper: what to start instead; None where there is no subreaper."""
+    if not available():
+        return None
+    read_fd, write_fd = os.pipe()
+    return Held(argv=[sys.executable, "-I", "-S", str(SHIM), str(write_fd), *argv], read_fd=read_fd, write_fd=write_fd,
+                options={"pass_fds": (write_fd,)})
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 4096):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _close(fd: int) -> int:
+    """Close ``fd`` once (-1: closed already; a number closed twice could be another file's by then)."""
+    if fd >= 0:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    return -1

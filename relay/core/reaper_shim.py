@@ -1,0 +1,131 @@
+"""The subreaper between the relay and one spawn (Linux), run as ``python -I -S reaper_shim.py FD ARGV...``.
+
+Started by ``relay/core/reaper.py``; standard library only, and nothing of the relay's is imported (it runs
+isolated, without site-packages). It makes itself the child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``), so
+every orphan among the descendants of the program it starts — a daemon gone through a double fork, ``setsid``
+and an empty environment included — is re-parented to it rather than to init. It starts the program (ARGV) as
+the leader of a new session and group, as the relay would, writes ``ok <pid> <held>`` (or ``err <errno>
+<text>``) to the status pipe FD, then waits. When the program ends, whatever of its descendants is left is
+the shim's own child by then: each is asked to stop (SIGTERM), killed after a short grace, and reaped; then
+the shim exits the way the program did (its exit code, or the same signal), so the relay reads agy's ending.
+
+Its own SIGTERM/SIGINT/SIGHUP do nothing: the relay stops the program through its group, and the shim must
+outlive it to sweep what it left. Only a SIGKILL stops the shim early (the relay's last resort, which then
+kills the members it found itself). This file is the one other place, beside ``platform.py``, with POSIX-only
+calls (tests/test_platform.py names both).
+"""
+
+import ctypes
+import os
+import signal
+import sys
+import time
+
+__all__ = ["main"]
+
+PR_SET_CHILD_SUBREAPER = 36
+GRACE = 0.5  # seconds an orphan gets between SIGTERM and SIGKILL: agy itself has already ended
+
+
+def _nothing(_signum, _frame):
+    pass
+
+
+def _children():
+    """This process's live children (adopted orphans included): /proc/*/stat with our pid as parent."""
+    me = str(os.getpid()).encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(b")") + 2:].split()  # after "(comm)": state, ppid, …
+        if len(fields) > 1 and fields[1] == me and fields[0] != b"Z":
+            found.append(int(name))
+    return found
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _sweep():
+    """Stop every child left (each is unreaped, so its pid cannot name another process), until none is."""
+    deadline = time.monotonic() + GRACE
+    asked = set()
+    while True:
+        _reap()
+        left = _children()
+        if not left:
+            return
+        hard = time.monotonic() >= deadline
+        for pid in left:
+            if hard or pid not in asked:
+                try:
+                    os.kill(pid, signal.SIGKILL if hard else signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                asked.add(pid)
+        time.sleep(0.02)
+
+
+def _end_like(status):
+    """Exit the way the program did."""
+    if os.WIFSIGNALED(status):
+        signum = os.WTERMSIG(status)
+        try:
+            signal.signal(signum, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass  # SIGKILL/SIGSTOP: already the default
+        os.kill(os.getpid(), signum)
+        return 128 + signum
+    return os.waitstatus_to_exitcode(status)
+
+
+def main():
+    status_fd, argv = int(sys.argv[1]), sys.argv[2:]
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, _nothing)  # a handler, not SIG_IGN: the program starts with the default again
+    os.set_inheritable(status_fd, False)  # the program must not hold the relay's status pipe
+    try:
+        held = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        held = False
+    try:
+        pid = os.posix_spawnp(argv[0], argv, os.environ, setsid=True, setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+    except OSError as exc:
+        os.write(status_fd, f"err {exc.errno or 0} {exc.strerror or exc}".encode("utf-8", "replace"))
+        os.close(status_fd)
+        return 127
+    os.write(status_fd, f"ok {pid} {int(held)}".encode())
+    os.close(status_fd)
+    # The program's output is the relay's pipes: this process lets go of them, so their end of file is the
+    # program's (and its helpers') alone.
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    status = None
+    while status is None:
+        try:
+            got, st = os.waitpid(-1, 0)  # reaps adopted orphans as they end, too
+        except ChildProcessError:
+            return 1
+        if got == pid:
+            status = st
+    _sweep()
+    return _end_like(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
