@@ -67,13 +67,33 @@ _CHECK_NAME_RE = re.compile(
     r"(?:check|verify|validate|is_?valid|ensure)_?(?:" + _NOUNS + r")?\w*(?<![Uu]pdate)(?<![Vv]ersion)(?<![Dd]ate)|"
     r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
-    r"bleach\.clean|clean_html|\w*[Pp]urify\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
+    r"bleach\.clean|clean_html|\w*[Pp]urify\w*|remove_sensitive\w*|strip_?(?:auth|credential|sensitive|cookie)\w*|redact\w*|mask_?(?:secret|token|password|auth|header)\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
     r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
 )
 _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
                  "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
-                 "purif", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+                 "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+_CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.equal|isequal")
+_CALL2_RE = re.compile(r"\b(\w+)\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
+_SECRETISH_RE = re.compile(r"(?i)sig|hash|hmac|digest|token|mac\b|password|passwd|secret|key|nonce|csrf")
+
+
+def _compare_replaced(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A two-argument comparison call of secrets (``_lscmp(sig, expected)``, ``compare_digest(a, b)``) whose
+    arguments the change now compares with ``==``: a constant-time comparison replaced by one that leaks timing."""
+    for _, line in gone:
+        for m in _CALL2_RE.finditer(line):
+            a, b = squeezed(m.group(2)), squeezed(m.group(3))
+            if not (_SECRETISH_RE.search(m.group(0)) or _CONSTANT_TIME_RE.search(m.group(1))):
+                continue
+            for _, new in written:
+                flat = squeezed(new)
+                if any(f"{x}{op}{y}" in flat for x, y in ((a, b), (b, a)) for op in ("==", "!=", "===", "!==")):
+                    return line
+    return None
+
+
 _ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz|bleach|clean_html|purif")
 _DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b|"
                              # A method's signature in a declaration (TypeScript's .d.ts, an interface): no call.
@@ -241,9 +261,13 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     found = _deleted_refusal(removed, gone, written)
     if found:
         return f"deletes a guard: {_shown(found)}"
+    found = _compare_replaced(gone, written)
+    if found:
+        return f"replaces a constant-time comparison with ==: {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
-        what = "removes escaping" if _ESCAPING_RE.search(found) else "deletes a check"
+        what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else
+                "removes escaping" if _ESCAPING_RE.search(found) else "deletes a check")
         return f"{what}: {_shown(found)}"
     found = _inverted(gone, written)
     if found:

@@ -69,6 +69,10 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
         r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|"
         r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
+    ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass"), re.compile(
+        r"\b\w*(?:poison|protect|sanitiz|safe_?mode|xss)\w*['\"]?\s*[=:]\s*['\"]?(?:ignore|off|none|disabled?|false|False|allow)\b|"
+        r"\b(?:skip|disable|bypass)_?(?:clean|normaliz|valid|verif|check|sanitiz|escap|auth|csrf|xss|secur|protect)\w*['\"]?\s*[=:]\s*(?:true|True|1)\b",
+        re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
@@ -82,7 +86,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy"),
      re.compile(
          r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
-         r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:]\s*\[?\s*['\"](?:\*|0\.0\.0\.0/0)|"
+         r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:].*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
          r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
          r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
          # koa's app.proxy: X-Forwarded-* trusted when true.
@@ -182,6 +186,9 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # An event's text pasted into a step's script (not a key's value: concurrency groups, names, conditions).
         r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
         r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
+    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args"), re.compile(
+        r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
+        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b", re.I)),
     ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
         r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
@@ -213,9 +220,16 @@ def looks_like_prose(line: str) -> bool:
     return plain >= 5 and plain >= 0.6 * len(rest)
 
 
-def _shown(line: str) -> str:
+def _shown(line: str, at: int = 0) -> str:
+    """The line as a reason quotes it: whole when short, else a window that holds what was found (at ``at``)."""
     text = " ".join(line.split())
-    return text if len(text) <= LINE_CHARS_SHOWN else text[: LINE_CHARS_SHOWN - 1] + "…"
+    if len(text) <= LINE_CHARS_SHOWN:
+        return text
+    at = len(" ".join(line[:at].split())) if at else 0
+    start = 0 if at + 16 < LINE_CHARS_SHOWN else max(0, min(at - 16, len(text) - LINE_CHARS_SHOWN + 1))
+    head = "…" if start else ""
+    body = text[start:start + LINE_CHARS_SHOWN - 1 - len(head)]
+    return head + body + ("…" if start + len(body) < len(text) else "")
 
 
 def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
@@ -225,7 +239,7 @@ def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
-def _value_hit(code: str) -> str | None:
+def _value_hit(code: str) -> tuple[str, int] | None:
     if not _ALL.passes(code):
         return None
     for (what, _, pattern), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS):
@@ -238,17 +252,18 @@ def _value_hit(code: str) -> str | None:
             value = found.group("value") or found.group("fallback") or found.group("bearer")
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
-        return what
+        return what, found.start()
     return None
 
 
 @functools.lru_cache(maxsize=16384)
-def _call_hit(code: str) -> str | None:
+def _call_hit(code: str) -> tuple[str, int] | None:
     if not _ALL.passes(code):
         return None
     for (what, _, pattern), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS):
-        if screen.passes(code) and pattern.search(code):
-            return what
+        found = pattern.search(code) if screen.passes(code) else None
+        if found:
+            return what, found.start()
     return None
 
 
@@ -258,9 +273,9 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
     False: lines that read as sentences are left out (a README's words about a setting)."""
     for line in _new_lines(added, removed):
         code = line.strip()
-        what = _value_hit(code)
-        if what and (prose_too or not looks_like_prose(code)):
-            return f"{what}: {_shown(code)}"
+        hit = _value_hit(code)
+        if hit and (prose_too or not looks_like_prose(code)):
+            return f"{hit[0]}: {_shown(code, hit[1])}"
     gone = _new_lines(removed, added)
     if gone:
         kept = " ".join(added)
@@ -286,9 +301,9 @@ def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: b
     new = _new_lines(added, removed)
     for line in new:
         code = line.strip()
-        what = _call_hit(code)
-        if what and (prose_too or not looks_like_prose(code)):
-            return f"{what}: {_shown(code)}"
+        hit = _call_hit(code)
+        if hit and (prose_too or not looks_like_prose(code)):
+            return f"{hit[0]}: {_shown(code, hit[1])}"
     narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
     for line in new:
         m = _SCOPE_RE.match(line)
