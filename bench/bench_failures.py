@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the su
 from conftest import make_repo, payload, relay_env, stdio_relay  # noqa: E402
 from fake_agy_harness import (  # noqa: E402
     SECTION6_SCENARIOS,
+    SECTION8_SCENARIOS,
     failure_scenario,
     install_fake_agy,
     launches,
@@ -81,6 +82,18 @@ SCENARIOS: list[tuple[str, dict, dict]] = [
     ("timed out waiting for response (text)", SECTION6_SCENARIOS["print_timeout_text_wording"], {}),
     ("invalid model, 1.1.2+ list", SECTION6_SCENARIOS["invalid_model_lists_available"], {"model": "gemini-9-ultra"}),
     ("safe mode edits soft-denied", SECTION6_SCENARIOS["safe_mode_edits_soft_denied"], {}),
+    # agy-protocol.md §8: agy 1.3.x up to 1.3.3
+    ("1.3.3 Authentication expired (stderr)", SECTION8_SCENARIOS["auth_expired_on_stderr"], {}),
+    ("base id needs --effort, agy models lists it", SECTION8_SCENARIOS["base_model_needs_effort_listed"],
+     {"model": "gemini-3.8-flash"}),
+    ("base id needs --effort, levels listed only", SECTION8_SCENARIOS["base_model_needs_effort_unlisted"],
+     {"model": "gemini-3.8-flash"}),
+    ("subagent stall (invoke_subagent)", SECTION8_SCENARIOS["subagent_stall_tool_step"], {}),
+    ("subagent came back", SECTION8_SCENARIOS["subagent_came_back"], {}),
+    ("denied, no denied_actions (1.2.12)", SECTION8_SCENARIOS["denied_write_without_a_list"], {}),
+    ("soft deny only in agy's log (1.1.24)", SECTION8_SCENARIOS["soft_deny_only_in_the_log"], {}),
+    ("503 No capacity, result error, exit 3", SECTION8_SCENARIOS["no_capacity_in_the_result_exit_3"], {}),
+    ("289 KB partial at print timeout", SECTION8_SCENARIOS["degenerate_partial_at_print_timeout"], {}),
 ]
 
 

@@ -216,6 +216,17 @@ WINDOWS_PATH = {"on": False}
 POSIX_GROUP_CALLS = ("killpg", "getpgid", "getpgrp", "setsid", "setpgid", "setpgrp", "getsid")
 
 
+class _ClientOs:
+    """``os`` as the MCP SDK's stdio client sees it on the Windows path: the real module, with the POSIX group
+    calls the fixture deletes from it kept."""
+
+    def __init__(self, kept: dict) -> None:
+        self._kept = kept
+
+    def __getattr__(self, name: str):
+        return self._kept[name] if name in self._kept else getattr(os, name)
+
+
 @pytest.fixture(params=["posix", pytest.param("windows", id="windows-path")])
 def process_path(request, monkeypatch) -> str:
     """Run a process-fault test twice: as the relay runs on POSIX, then on the path Windows takes.
@@ -226,6 +237,13 @@ def process_path(request, monkeypatch) -> str:
     found by their psutil tree and spawn token, its stop signals come through ``signal.signal``.
     """
     if request.param == "windows":
+        # The test's own MCP client is the leader's, not the relay: it keeps its POSIX calls. Its stdio client
+        # stops a relay that is slow to exit with os.killpg (mcp/os/posix/utilities.py), which raised
+        # AttributeError under load once killpg was gone from this process (failed 5 runs in 6 at load ~30).
+        import mcp.os.posix.utilities as client_posix
+
+        monkeypatch.setattr(client_posix, "os", _ClientOs({name: getattr(os, name) for name in POSIX_GROUP_CALLS
+                                                           if hasattr(os, name)}))
         for name in POSIX_GROUP_CALLS:
             monkeypatch.delattr(os, name, raising=False)
         monkeypatch.setitem(WINDOWS_PATH, "on", True)

@@ -17,6 +17,11 @@ Scenario (every key optional)::
      "models_sleep": 3600,              # seconds `agy models` sleeps in the "hang" variant
      "model_list": [["slug", "Label"], ...],   # replaces the captured `agy models` output
      "known_models": ["slug", ...],     # if set (1.1.2+), another --model fails: invalid model selection
+     "base_models": {"gemini-3.8-flash": ["low", "medium", "high"]},  # 1.3.0+: these ids need --effort
+                                        # (`--model X requires --effort (available: …)`, agy-protocol.md §8.1);
+                                        # 1.2.17+: --effort with an id `agy models` does not list fails
+                                        # `--effort is not supported for model X`; both a lone ERROR result echoed
+                                        # on stderr, exit 1 (stream and exit unconfirmed; exit_code overrides)
      "permissions": "lenient" | "strict" | "policy",
      "accept_edits": "writes" | "denied",  # strict + "denied": --mode accept-edits soft-denies edits too (1.1.3)
      "tool_permission": "request-review",  # agy's settings.json toolPermission (policy: request-review | strict |
@@ -36,13 +41,28 @@ Launch keys (every key optional)::
                     signed_out | please_sign_in_result | auth_timeout_network | verification |
                     quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
                     interrupted | keyring_locked | agy_error_short | background_cut | region   (agy-protocol.md §7)
+                    auth_expired | subagent_stall | denied_no_list | soft_deny_log   (agy-protocol.md §8)
+    where           auth_expired: "stderr" (default: the line alone) | "result" (a lone ERROR result carrying it) |
+                    "both" (the result, then agy's `error: …` echo on stderr); exit 1 (agy-protocol.md §8.3)
+    subagent        subagent_stall: "tool" (an invoke_subagent tool step, default) | "step" (1.3.1's subagent step);
+                    subagent_name ("independent reviewer"); returned: the subagent came back with output and the
+                    worker answered (default false: the turn ends on the worker's narration, 22,282 output tokens)
+    denied          denied_no_list: "write" (write_to_file, `permission check failed for write_file`, default) |
+                    "command" (`… for unsandboxed command`); the §8.3 capture: init with only the id, SUCCESS,
+                    empty response, no denied_actions, no usage, exit 0
+    output          soft_deny_log: "stream" (init, the blocked tool step, an empty SUCCESS result, default) |
+                    "none" (nothing on stdout); either way agy's log says `Print mode: soft-denying tool
+                    confirmation "RunCommand" at step 4` and stderr says nothing (agy-protocol.md §8.3)
+    fold            "bytes" | "lines": an answer over ~4 KB has its middle replaced by an own-line
+                    `<truncated N bytes>` / `<truncated N lines>` marker (fold_crlf: the marker line ends CRLF; §8.2)
     keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
                     "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
                     `You are not logged into Antigravity.` in the log, no auth success after it)
     short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false)
     background      background_cut: number of background tasks cut at exit (1); background_wait (5 s)
     result_status   the result's status instead of SUCCESS (CANCELED, WAITING: agy-protocol.md §7.3)
-    extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1)
+    extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1), "error_message"
+                    (1.3.3: exactly `{"step_index":N,"state":"DONE","step_type":"error_message","duration_seconds":0}`)
     on_signal       "interrupted": SIGTERM/SIGINT end the run with agy's interrupted result (1.1.27+),
                     exit 1, instead of dying by the signal
     think_seconds   pause after init, before the first step (the model's first call; real turns take seconds)
@@ -211,6 +231,15 @@ BACKGROUND_IDLE = "root agent idle; waiting up to 5s for {n} background task(s)\
 BACKGROUND_CUT = "terminating {n} background task(s) on exit\n"
 BACKGROUND_NARRATION = ("I have started the test suite in the background and will wait for it to finish, "
                         "then report the results.\n")
+# agy-protocol.md §8 (1.3.x, up to 1.3.3)
+AUTH_EXPIRED = "Authentication expired. Please log back in."
+EFFORT_NEEDED = "--model {model} requires --effort (available: {levels})"
+EFFORT_UNSUPPORTED = "--effort is not supported for model {model}"
+STALL_NARRATION = "I am waiting for the {name} subagent to complete its analysis."
+SUBAGENT_REPORT = "The {name} found no problem in the change."
+PERMISSION_CHECK_WRITE = "permission check failed for write_file: user denied permission for write_file"
+PERMISSION_CHECK_COMMAND = "permission check failed for unsandboxed command: user denied permission to run command"
+SOFT_DENY_LOG = 'Print mode: soft-denying tool confirmation "{name}" at step {step}'
 BUBBLETEA = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: device not configured\n"
 
 OAUTH_URL = (
@@ -274,6 +303,7 @@ BEHAVIOURS = (
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
     "interrupted", "keyring_locked", "agy_error_short", "background_cut", "region",
+    "auth_expired", "subagent_stall", "denied_no_list", "soft_deny_log",
 )
 
 # name -> (kind, since, canonical name)
@@ -842,6 +872,7 @@ class Fake:
         self.record_start(
             "print", launch_index=index, behaviour=beh, prompt=self.prompt, positionals=positionals,
             flags={k: v for k, v in f.items() if k != "print"}, workspace=self.workspace,
+            workspace_agents=self.workspace_agents(),
         )
         if beh not in BEHAVIOURS:
             self.err(f"fake agy: unknown behaviour {beh!r}; known: {', '.join(BEHAVIOURS)}\n")
@@ -865,6 +896,18 @@ class Fake:
         if "exit_code" in launch:
             code = int(launch["exit_code"])
         return code
+
+    def workspace_agents(self) -> list[str]:
+        """agy ≥1.3 loads the workspace's own MCP servers and hooks in print mode too, with no trust gate
+        (agy-protocol.md §8.4): what this launch would have loaded, for the launch log."""
+        if not self.workspace or self.version < (1, 3, 0):
+            return []
+        import glob
+
+        root = os.path.join(self.workspace, ".agents")
+        found = [os.path.join(root, "mcp_config.json"), os.path.join(root, "hooks.json"),
+                 *sorted(glob.glob(os.path.join(root, "plugins", "*", "mcp_config.json")))]
+        return [os.path.relpath(p, self.workspace) for p in found if os.path.isfile(p)]
 
     def spawn_grandchild(self) -> None:
         import subprocess
@@ -952,10 +995,24 @@ class Fake:
             if model and re.search(r"-(low|medium|high|max)$", model):
                 return (f'invalid model selection: --effort "{effort}" conflicts with the effort '
                         f'of model "{model}"')
+        base = self.scenario.get("base_models") or {}
+        if model and model in base and effort is None and self.version >= (1, 3, 0):
+            return EFFORT_NEEDED.format(model=model, levels=", ".join(base[model]))
+        if model and effort is not None and self.version >= (1, 2, 17) and model not in base \
+                and model not in self.listed_models():
+            return EFFORT_UNSUPPORTED.format(model=model)
         known = self.scenario.get("known_models")
         if model and known is not None and self.version >= (1, 1, 2) and model not in known:
             return self.unknown_model(model, known)
         return None
+
+    def listed_models(self) -> list[str]:
+        """What `agy models` lists: model_list, else the known models, else the captured listing."""
+        custom = self.scenario.get("model_list")
+        if custom:
+            return [slug for slug, _label in custom]
+        known = self.scenario.get("known_models")
+        return list(known) if known is not None else [ln.split("\t")[0] for ln in MODELS_STDOUT.splitlines()]
 
     def unknown_model(self, model: str, known: list) -> str:
         """1.1.2+: a bad --model fails and lists the models; the log names the flag (agy-protocol.md §6.4)."""
@@ -972,13 +1029,18 @@ class Fake:
                 isinstance(schema, dict) and schema.get("type") == "object"):
             return self.lone_result('invalid --json-schema: the root schema must be "type": "object"', 1)
         model_error = self.check_model()
+        if model_error and model_error.startswith("--"):
+            # §8.1's model/effort texts: a lone ERROR result, echoed on stderr like 1.3.x's ERROR results (§7.3)
+            self.lone_result(model_error, 1)
+            self.err(f"error: {model_error}\n")
+            return 1
         if model_error:
             return self.lone_result(model_error, 1)
 
         # failures before the turn starts (edits listed in the launch still happen first)
         if beh in ("invalid_model", "login_required", "keyring_timeout", "quota_text", "empty_output", "garbage",
                    "signed_out", "please_sign_in_result", "auth_timeout_network", "verification", "keyring_locked",
-                   "region"):
+                   "region", "auth_expired"):
             self.silent_edits()
         if beh == "invalid_model":
             model = self.flags.get("model") or "default"
@@ -999,6 +1061,12 @@ class Fake:
             return self.keyring_timeout()
         if beh == "keyring_locked":
             return self.keyring_locked()
+        if beh == "auth_expired":
+            return self.auth_expired()
+        if beh == "denied_no_list":
+            return self.denied_without_list()
+        if beh == "soft_deny_log":
+            return self.soft_deny_log()
         if beh == "region":
             # 1.2.14 region eligibility: a lone ERROR result, exit 1, no init (agy-protocol.md §7.3)
             self.lone_result(L.get("error") or REGION, 1)
@@ -1109,6 +1177,77 @@ class Fake:
             return 1
         self.err(KEYRING_LOCKED)
         return 1
+
+    def auth_expired(self) -> int:
+        """1.3.3 signed out (agy-protocol.md §8.3): `Authentication expired. Please log back in.`, stderr or the
+        result's error (which one is unconfirmed), exit 1; the user must run agy interactively once."""
+        where = self.launch.get("where", "stderr")
+        self.log("I", "printmode.go:201", "Print mode: not authenticated, trying silent auth")
+        if where == "stderr":
+            self.err(AUTH_EXPIRED + "\n")
+            return 1
+        self.lone_result(AUTH_EXPIRED, 1)
+        if where == "both":
+            self.err(f"error: {AUTH_EXPIRED}\n")
+        return 1
+
+    def denied_without_list(self) -> int:
+        """The §8.3 host capture (build ~1.2.12): init with only the conversation id, a tool step whose permission
+        check fails, then a SUCCESS result with an empty response, no denied_actions and no usage; exit 0."""
+        conv = self.open_conversation()[0]
+        self.out(enc({"event": "init", "conversation_id": conv}) + "\n")
+        import tempfile
+
+        if self.launch.get("denied", "write") == "command":
+            name, params, message = "run_command", {"CommandLine": "npm test"}, PERMISSION_CHECK_COMMAND
+        else:
+            target = os.path.join(tempfile.gettempdir(), "agy-review-notes.md")  # outside the workspace
+            name, params, message = "write_to_file", {"TargetFile": target}, PERMISSION_CHECK_WRITE
+        info = {"name": name, "parameters": params}
+        self.step(conv, 1, "ACTIVE", "tool", tool_name=name, tool_info=dict(info))
+        info["error"] = {"type": "TOOL_ERROR", "message": message}
+        self.step(conv, 1, "ERROR", "tool", tool_name=name, duration=0.002, tool_info=info)
+        self.close_conversation(conv, 2, ZERO_USAGE)
+        self.emit_result({"conversation_id": conv, "status": "SUCCESS", "response": ""})
+        return 0
+
+    def soft_deny_log(self) -> int:
+        """1.1.24 with --log-file (agy-protocol.md §8.3): only agy's log says it soft-denied a tool; exit 0, empty."""
+        conv = self.open_conversation()[0]
+        stream = self.launch.get("output", "stream") == "stream"
+        if stream:
+            self.event({"event": "init", "conversation_id": conv, "init": {"cwd": os.getcwd(), "tools": TOOLS,
+                                                                          "permission_mode": self.permission_mode()}})
+            self.step(conv, 0, "DONE", "user_input")
+            info = {"name": "run_command", "parameters": {"CommandLine": "npm test"}}
+            self.step(conv, 4, "ACTIVE", "tool", tool_name="run_command", tool_info=info)
+        self.log("I", "tool_confirmation_manager.go:188", SOFT_DENY_LOG.format(name="RunCommand", step=4))
+        self.close_conversation(conv, 5, ZERO_USAGE)
+        if stream:
+            self.emit_result({"conversation_id": conv, "status": "SUCCESS", "response": "",
+                              "duration_seconds": round(time.monotonic() - T0, 6), "num_turns": 1,
+                              "usage": usage_total(ZERO_USAGE)})
+        return 0
+
+    def delegate(self, conv: str, idx: int) -> int:
+        """subagent_stall: the worker hands the work to a subagent (agy-protocol.md §8.2); it comes back only when
+        ``returned`` (the stall: the turn ends while it runs, as agy treats the stopped tool call as the turn's end)."""
+        name = self.launch.get("subagent_name", "independent reviewer")
+        back = bool(self.launch.get("returned"))
+        if self.launch.get("subagent", "tool") == "step":
+            info = {"name": name, "conversation_id": new_uuid()}
+            if back:
+                info["status"] = "DONE"
+            self.event({"event": "step_update", "step_update": {"conversation_id": conv, "step_index": idx,
+                        "state": "DONE" if back else "ACTIVE", "step_type": "subagent", "subagent_info": info}})
+            return idx + 1
+        info = {"name": "invoke_subagent", "parameters": {"AgentName": name,
+                                                          "Task": "Review the change independently and report."}}
+        self.step(conv, idx, "ACTIVE", "tool", tool_name="invoke_subagent", tool_info=dict(info))
+        if back:
+            info["output"] = SUBAGENT_REPORT.format(name=name)
+            self.step(conv, idx, "DONE", "tool", tool_name="invoke_subagent", duration=41.5, tool_info=info)
+        return idx + 1
 
     def keyring_timeout(self) -> int:
         L = self.launch
@@ -1511,7 +1650,13 @@ class Fake:
                               "usage": usage_add(prior_usage, turn_usage)})
             return 0
         for kind in L.get("extra_steps") or []:
-            # 1.3.1's new step types: a subagent (subagent_info) and the JSON-schema finish tool
+            # 1.3.1's new step types: a subagent (subagent_info) and the JSON-schema finish tool; 1.3.3's
+            # error_message, exactly as captured (no conversation_id, no reason: agy-protocol.md §8.2)
+            if kind == "error_message":
+                self.event({"event": "step_update", "step_update": {"step_index": idx, "state": "DONE",
+                            "step_type": "error_message", "duration_seconds": 0}})
+                idx += 1
+                continue
             extra = {"conversation_id": conv, "step_index": idx, "state": "DONE", "step_type": kind}
             if kind == "subagent":
                 extra["subagent_info"] = {"name": "explorer", "conversation_id": new_uuid(), "status": "DONE"}
@@ -1564,6 +1709,9 @@ class Fake:
                                              "retryable": True, "error_id": L.get("error_id", QUOTA_ERROR_ID)}) + "\n")
             return 3
 
+        if beh == "subagent_stall":
+            idx = self.delegate(conv, idx)
+        stalled = beh == "subagent_stall" and not L.get("returned")
         flood_output(self, conv, idx)
         timed_out = self.pre_result_sleep({"hang": 3600, "slow": 1}.get(beh, 0))
         if beh in ("print_timeout_old", "print_timeout_new"):
@@ -1583,11 +1731,17 @@ class Fake:
         else:
             if schema is not None and beh != "no_report":
                 structured = L.get("report")
-                if structured is None:
+                if structured is None and not stalled:  # a stall's result may carry a report (§8.2): when given
                     structured = self.default_report()
             response = L.get("response")
+            if response is None and stalled:
+                response = STALL_NARRATION.format(name=L.get("subagent_name", "independent reviewer")) + "\n"
+                override = override or {"input_tokens": base_in, "output_tokens": 22282, "thinking_tokens": 0,
+                                        "cache_read_tokens": 0}
             if response is None:
                 response = (enc(sort_keys(structured)) + "\n") if structured is not None else "done\n"
+            if L.get("fold"):
+                response = fold_answer(response, L["fold"], bool(L.get("fold_crlf")))
             if new_timeout:
                 response = L.get("partial_response", response[: max(1, len(response) // 2)] if response else "")
                 structured = None
@@ -1654,6 +1808,18 @@ class Fake:
         for c in chunks:
             self.step(conv, idx, "ACTIVE", "agent_response", text_delta=c)
         self.step(conv, idx, "DONE", "agent_response", text_delta=last or None, duration=4.040153, usage=usage)
+
+
+def fold_answer(text: str, unit: str, crlf: bool) -> str:
+    """agy-protocol.md §8.2: an answer over ~4 KB keeps its head and tail; an own-line marker replaces the middle."""
+    data = text.encode("utf-8")
+    if len(data) <= 4096:
+        return text
+    head, tail = data[:2048].decode("utf-8", "ignore"), data[-1024:].decode("utf-8", "ignore")
+    head, tail = head.rsplit("\n", 1)[0] + "\n", tail.split("\n", 1)[-1]
+    middle = text[len(head):len(text) - len(tail)]
+    count = middle.count("\n") if unit == "lines" else len(middle.encode("utf-8"))
+    return f"{head}<truncated {count} {unit}>" + ("\r\n" if crlf else "\n") + tail
 
 
 # --------------------------------------------------------------------------- flood (output bounds)

@@ -48,6 +48,7 @@ BEHAVIOURS = (
     "slow", "crash", "signed_out", "please_sign_in_result", "auth_timeout_network", "verification",
     "quota_print_timeout", "upstream", "print_timeout_text",
     "interrupted", "keyring_locked", "agy_error_short", "background_cut", "region",
+    "auth_expired", "subagent_stall", "denied_no_list", "soft_deny_log",
 )
 
 # A typical worker report: the relay's WorkerReport shape, as agy returns it in structured_output.
@@ -482,6 +483,69 @@ SECTION7_SCENARIOS: dict[str, dict] = {
                                              version="1.2.7"),
     # 7. a daemon task left running after a normal exit (1.2.13+): swept with the group
     "daemon_left_after_a_normal_exit": scenario({**_OK, "grandchild": True}, version="1.3.1"),
+}
+
+# --------------------------------------------------------------------------- agy-protocol.md §8, by name
+
+_LEVELS = ["low", "medium", "high"]
+_BASE = {"gemini-3.8-flash": _LEVELS}
+# `agy models` naming the base id beside its levels: whether X needs an effort cannot be known before a launch
+_LISTS_BASE = [["gemini-3.8-flash", "Gemini 3.8 Flash"]] + [[f"gemini-3.8-flash-{lv}", f"Gemini 3.8 Flash ({lv})"]
+                                                            for lv in _LEVELS]
+# only the levelled ids: the bare id is not a model this agy runs without an effort (knowable from the listing)
+_LISTS_LEVELS = _LISTS_BASE[1:]
+EFFORT_UNSUPPORTED_TEXT = "--effort is not supported for model gemini-3-1-pro"
+EFFORT_NEEDED_TEXT = "--model gemini-3.8-flash requires --effort (available: low, medium, high)"
+NO_CAPACITY = "UNAVAILABLE (code 503): No capacity available for model gemini-3.6-flash-high on the server"
+_LONG_ANSWER = "".join(f"Finding {i}: the parser accepts an empty header in case {i}; see src/new.py.\n"
+                       for i in range(120))
+DEGENERATE = "all work and no play makes a dull answer " * 7000  # ~289 KB, a print timeout's partial (§8.2)
+
+# Every §8 text (agy 1.3.x, up to 1.3.3) the relay acts on, each a named scenario (items of issue 35).
+SECTION8_SCENARIOS: dict[str, dict] = {
+    # 1. signed out on 1.3.3: stderr, the result's error, or both (which one is unconfirmed)
+    "auth_expired_on_stderr": scenario({"behaviour": "auth_expired"}, version="1.3.3"),
+    "auth_expired_in_the_result": scenario({"behaviour": "auth_expired", "where": "result"}, version="1.3.3"),
+    "auth_expired_result_and_echo": scenario({"behaviour": "auth_expired", "where": "both"}, version="1.3.3"),
+    # 1. model and effort (1.3.0; 1.2.17)
+    "base_model_needs_effort_listed": {**scenario(_OK, version="1.3.3"), "base_models": _BASE,
+                                       "model_list": _LISTS_BASE},
+    "base_model_needs_effort_unlisted": {**scenario(_OK, version="1.3.3"), "base_models": _BASE,
+                                         "model_list": _LISTS_LEVELS},
+    "base_model_needs_effort_exit_2": {**scenario({"behaviour": "empty_output", "exit_code": 2,
+                                                   "stderr": [EFFORT_NEEDED_TEXT]}, version="1.3.3"),
+                                       "model_list": _LISTS_BASE},
+    "effort_not_supported_unlisted": scenario(_OK, version="1.3.0"),
+    # the listing named it (so the relay launched), yet agy refused the effort at run time
+    "effort_not_supported_at_run": {**scenario({"behaviour": "invalid_model", "error": EFFORT_UNSUPPORTED_TEXT,
+                                                "stderr": ["error: " + EFFORT_UNSUPPORTED_TEXT]}, version="1.3.0"),
+                                    "model_list": [["gemini-3-1-pro", "Gemini 3.1 Pro"]]},
+    # 1. the subagent stall (google-antigravity/antigravity-cli#1077) and a subagent that came back
+    "subagent_stall_tool_step": scenario({"behaviour": "subagent_stall", "edits": _EDIT}, version="1.3.3"),
+    "subagent_stall_step_with_a_report": scenario({"behaviour": "subagent_stall", "subagent": "step",
+                                                   "edits": _EDIT, "report": _REPORT}, version="1.3.1"),
+    "subagent_came_back": scenario({"behaviour": "subagent_stall", "returned": True, "edits": _EDIT,
+                                    "report": _REPORT}, version="1.3.3"),
+    # 1. denials without denied_actions (the §8.3 host capture), and the log-only soft deny (1.1.24)
+    "denied_write_without_a_list": scenario({"behaviour": "denied_no_list"}, version="1.2.12"),
+    "denied_command_without_a_list": scenario({"behaviour": "denied_no_list", "denied": "command"},
+                                              version="1.2.12"),
+    "soft_deny_only_in_the_log": scenario({"behaviour": "soft_deny_log"}, version="1.1.24"),
+    "soft_deny_only_in_the_log_no_output": scenario({"behaviour": "soft_deny_log", "output": "none"},
+                                                    version="1.1.24"),
+    # 1. error_message steps and folded answers
+    "error_message_step": scenario({**_OK, "extra_steps": ["error_message", "error_message"]}, version="1.3.3"),
+    "folded_answer_bytes": scenario({**_OK, "response": _LONG_ANSWER, "fold": "bytes"}, version="1.3.3"),
+    "folded_answer_lines_crlf": scenario({**_OK, "response": _LONG_ANSWER, "fold": "lines", "fold_crlf": True},
+                                         version="1.3.3"),
+    # 3. keep holding: 503 "No capacity" is capacity, not quota; a degenerate partial; agy's skip advice
+    "no_capacity_agy_error_exit_3": scenario({"behaviour": "upstream"}, version="1.3.1"),
+    "no_capacity_in_the_result_exit_3": scenario({"behaviour": "quota_1_2_2", "error": NO_CAPACITY,
+                                                  "exit_code": 3}, version="1.3.1"),
+    "degenerate_partial_at_print_timeout": scenario({"behaviour": "print_timeout_new", "edits": _EDIT,
+                                                     "partial_response": DEGENERATE}, version="1.3.3"),
+    "soft_deny_advice_on_1_3_3": scenario({"behaviour": "permission_denied", "commands": ["npm test"]},
+                                          version="1.3.3"),
 }
 
 # The validation URL the fake's verification scenarios print (the hint must carry it).

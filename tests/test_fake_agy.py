@@ -10,6 +10,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -1228,3 +1229,46 @@ def test_success_scenario_helper_shapes():
     assert make_report(tests_failed=2)["tests_failed"] == 2
     with pytest.raises(ValueError):
         failure_scenario("nope")
+
+
+# --------------------------------------------------------------------------- agy-protocol.md §8 (1.3.x up to 1.3.3)
+
+
+def test_error_message_step_is_exactly_the_captured_shape(install, ws):
+    agy = install(scenario({"behaviour": "success", "extra_steps": ["error_message"]}, version="1.3.3"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    steps = [e["step_update"] for e in lines(r.stdout) if e["event"] == "step_update"]
+    (err,) = [s for s in steps if s["step_type"] == "error_message"]
+    assert list(err) == ["step_index", "state", "step_type", "duration_seconds"] and err["duration_seconds"] == 0
+
+
+def test_denial_without_a_list_is_the_captured_run(install, ws):
+    agy = install(scenario({"behaviour": "denied_no_list"}, version="1.2.12"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    events = lines(r.stdout)
+    assert r.returncode == 0 and list(events[0]) == ["event", "conversation_id"]  # init with only the id
+    failed = [e["step_update"] for e in events if e["event"] == "step_update" and e["step_update"]["state"] == "ERROR"]
+    assert failed[0]["tool_info"]["error"]["message"] == ("permission check failed for write_file: user denied "
+                                                         "permission for write_file")
+    assert result_of(r.stdout) == {"conversation_id": events[0]["conversation_id"], "status": "SUCCESS", "response": ""}
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--model", "gemini-3.8-flash"], "--model gemini-3.8-flash requires --effort (available: low, medium, high)"),
+    (["--model", "gemini-3-1-pro", "--effort", "high"], "--effort is not supported for model gemini-3-1-pro")])
+def test_model_and_effort_refusals_of_1_3(install, ws, args, said):
+    agy = install({**scenario({"behaviour": "success"}, version="1.3.3"),
+                   "base_models": {"gemini-3.8-flash": ["low", "medium", "high"]}})
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, *args, "-p", "x")
+    assert r.returncode == 1 and result_of(r.stdout)["error"] == said and f"error: {said}" in r.stderr.decode()
+    assert run_inline(agy, "--add-dir", str(ws), *STREAM, "--model", "gemini-3.8-flash", "--effort", "low",
+                      "-p", "x").returncode == 0
+
+
+def test_fold_marks_the_cut_on_its_own_line(install, ws):
+    answer = "".join(f"line {i} of a long answer\n" for i in range(400))
+    agy = install(scenario({"behaviour": "success", "response": answer, "fold": "lines", "fold_crlf": True},
+                           version="1.3.3"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    text = result_of(r.stdout)["response"]
+    assert re.search(r"^<truncated \d+ lines>\r$", text, re.M) and len(text.encode()) < 4096

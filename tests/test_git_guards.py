@@ -185,7 +185,7 @@ async def test_programs_planted_before_a_relay_crash_never_run_at_recovery(tmp_p
 def test_recovery_without_a_snapshot_runs_no_filter_of_the_repository(tmp_path):
     # The fallback when a crashed run's snapshot is gone: git status on the repository itself, with the filters
     # it defines read right before and switched off. Broke: status hashed the new file through the clean filter.
-    from relay.runs.recovery import git_visible_changes
+    from relay.runs.crashed import git_visible_changes
 
     prog, marker = _evil(tmp_path)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})

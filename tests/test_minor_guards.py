@@ -184,7 +184,7 @@ def test_recovery_of_a_record_naming_the_users_branch_never_moves_it(tmp_path, r
 
     from relay.core.contracts import RecordIsolation, RecordPlan, RecordProcess, RunRecord
     from relay.isolate.pool import lease_worktree
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore, new_run_id, now_iso
 
     data = tmp_path / "data"

@@ -304,3 +304,43 @@ async def test_a_persons_yes_runs_the_previewed_call_once_with_one_record(tmp_pa
     (record,) = _records(tmp_path)  # no preview record beside the run, none per retry
     assert record.stem == ran["run_id"]
     _no_token(record.read_text())
+
+
+# --------------------------------------------------------------------------- the held calls themselves
+
+
+def test_a_held_call_is_taken_once_expires_and_the_oldest_goes_first_when_too_many_wait():
+    from relay.call.confirm import TOKEN_TTL_SECONDS
+    from relay.doors.person_confirm import Pending
+
+    now = [1000.0]
+    pending = Pending(clock=lambda: now[0], limit=2)
+    first, second, third = (object() for _ in range(3))
+    a = pending.hold(first, EXECUTE, {"task": "a"})
+    assert pending.take(a, EXECUTE, {"task": "other"}) == (first, False)  # taken, but not this call's: runs nothing
+    assert pending.take(a, EXECUTE, {"task": "a"}) == (None, False)  # once only
+    b = pending.hold(second, EXECUTE, {"task": "b"})
+    c = pending.hold(third, EXECUTE, {"task": "c"})
+    d = pending.hold(first, EXECUTE, {"task": "d"})  # a third waiting: the oldest (b) is let go
+    assert pending.take(b, EXECUTE, {"task": "b"}) == (None, False)
+    assert pending.take(c, EXECUTE, {"task": "c"}) == (third, True)
+    now[0] += TOKEN_TTL_SECONDS + 1
+    assert pending.take(d, EXECUTE, {"task": "d"}) == (None, False)  # expired with the token's lifetime
+    assert len({a, b, c, d}) == 4 and all(len(k) >= 40 for k in (a, b, c, d))  # random, unguessable keys
+
+
+async def test_a_continue_of_a_human_run_asks_the_person_again_and_takes_no_token(tmp_path, repo):
+    # Each turn is a new trusted launch with text the first yes did not cover: the person is asked again.
+    agy = _agy(tmp_path)
+    answer, asked = _person("accept", "run")
+    async with Client(_server(_env(tmp_path, agy, "human")), mode="legacy", elicitation_callback=answer) as client:
+        parent = payload(await client.call_tool(EXECUTE, _call(repo)))
+        follow = {"run_id": parent["run_id"], "feedback": "also add a docstring"}
+        sent = payload(await client.call_tool("antigravity_continue", {**follow, "confirm": "c1.1.00.00"}))
+        assert len(asked) == 1 and len(launches(agy)) == 1, sent  # a confirm argument: refused, nobody asked
+        ran = payload(await client.call_tool("antigravity_continue", follow))
+    assert parent["status"] == "SUCCESS" and ran["status"] == "SUCCESS", ran
+    assert sent["status"] == "CONFIRMATION_REQUIRED" and "not accepted" in sent["error"]["message"], sent
+    assert len(asked) == 2 and "--conversation" in " ".join(asked[1].message.split())
+    assert len(launches(agy)) == 2 and "--dangerously-skip-permissions" in launches(agy)[-1]["argv"]
+    _no_token(*(p.read_text() for p in _records(tmp_path)))

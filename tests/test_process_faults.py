@@ -83,7 +83,7 @@ def settings_for(tmp_path: Path, agy: Path | None = None, **env: str):
 
 def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_runs_worker(tmp_path, repo, process_path):
     # Broke: start-up recovery SIGKILLed whatever process group had the recorded pgid.
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore
 
     runs = tmp_path / "data" / "runs"
@@ -118,7 +118,7 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
 def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_nothing(tmp_path, repo):
     # Broke: a run whose relay died was finished INTERRUPTED without its policy checked, so a protected
     # file its worker wrote stayed unflagged (and a worktree run of it could be applied).
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore
 
     runs = tmp_path / "data" / "runs"
@@ -145,7 +145,7 @@ def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tm
     # record it pointed to), and refused a FIFO without a word; neither may hang start-up.
     import threading
 
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore
 
     runs = tmp_path / "data" / "runs"
@@ -158,7 +158,7 @@ def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tm
     for run_id in ("r20261130T100000-0000000e", "r20261130T100000-0000000f"):
         (runs / "active" / run_id).touch()
     recovered: list = []
-    with caplog.at_level("WARNING", logger="relay.runs.recovery"):
+    with caplog.at_level("WARNING", logger="relay.call.recovery"):
         worker = threading.Thread(target=lambda: recovered.append(recover_interrupted(RunStore(runs))), daemon=True)
         worker.start()
         worker.join(timeout=20)
@@ -174,7 +174,7 @@ def test_record_whose_relay_pid_was_reused_is_interrupted_not_running_forever(tm
     # Broke: a live unrelated process with the relay's old pid kept the run "running" (continue said BUSY forever).
     from relay.core.contracts import ContinueInput
     from relay.call.orchestrate import Relay
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore
 
     reused = sleeper()
@@ -570,7 +570,7 @@ def test_cleanup_removes_an_old_run_whose_relay_pid_was_reused(tmp_path):
 def test_recovery_lists_a_staged_rename_and_a_commit_since_the_run_started_from_real_git(repo):
     # Both of recovery's git answers go through observe.git.z_records: porcelain v1 (a rename's old path in the
     # record after it) and --name-status (each code followed by its path).
-    from relay.runs.recovery import git_visible_changes
+    from relay.runs.crashed import git_visible_changes
 
     start = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "mv", "README.md", "GUIDE.md")
@@ -590,7 +590,7 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
     # Issue 23. Broke: the pre-run snapshot lived only in the relay's memory, so a relay SIGKILLed mid-run left a
     # run whose `runs diff` said "no patch" and whose change list counted a file the user had edited before.
     from relay.runs.patches import revert_run
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore
 
     edits = [{"op": "append", "path": "README.md", "content": "worker line\n"},

@@ -21,7 +21,7 @@ from git_repos import git, git_env, make_repo
 from record_runs import ROOT, normalize, replay
 from relay.core.contracts import RUN_RECORD_SCHEMA_VERSION, Status
 from relay.core.settings import load_settings
-from relay.runs.recovery import recover_interrupted
+from relay.call.recovery import recover_interrupted
 from relay.runs.retention import apply_retention
 from relay.runs.store import RunStore
 

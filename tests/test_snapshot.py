@@ -273,3 +273,23 @@ def test_a_failure_of_the_background_tree_writer_is_logged_and_the_trees_written
         changes = observe_changes(snap, root)
     assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git"
     assert any("background" in r.getMessage() and r.exc_info for r in caplog.records), caplog.records
+
+
+def test_the_users_own_ignore_file_still_ignores_though_observations_git_reads_no_user_config(tmp_path: Path,
+                                                                                            monkeypatch) -> None:
+    # Observation's git gets no HOME and no user config (issue 34 D2); git's default excludes file, the user's,
+    # is copied in before the run instead: what it ignores stays ignored, and a filter the user's config defines
+    # does not run.
+    home = tmp_path / "home"
+    write(home, ".config/git/ignore", "*.tmp\n")
+    write(home, ".config/git/attributes", "* filter=x\n")
+    marker = tmp_path / "MARKER"
+    write(home, ".gitconfig", f"[filter \"x\"]\n\tclean = sh -c 'echo ran >> {marker}; cat'\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    snap = take_snapshot(root)
+    (root / "junk.tmp").write_text("scratch\n")
+    (root / "new.txt").write_text("new\n")
+    assert [c.path for c in observe_changes(snap, root).files] == ["new.txt"]
+    assert not marker.exists()

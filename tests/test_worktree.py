@@ -165,7 +165,7 @@ async def test_worktree_isolation_is_refused_for_a_workspace_outside_git(tmp_pat
 def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_to_the_pool(tmp_path, repo):
     from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord
     from relay.isolate.pool import lease_worktree
-    from relay.runs.recovery import recover_interrupted
+    from relay.call.recovery import recover_interrupted
     from relay.runs.store import RunStore, new_run_id, now_iso
 
     data = tmp_path / "data"

@@ -25,6 +25,7 @@ import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, says
+from relay.agy.models import listed_models
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, settle, spawned, start_drains, stop_spawned
 
@@ -109,6 +110,9 @@ class AuthPreflight:
         self._last: Verdict | None = None
         self._bad: tuple[Verdict, float] | None = None  # the last login-class answer, and when
         self.probes = 0
+        # What the last healthy probe's `agy models` listed (None: no listing yet): a model the listing settles
+        # agy would refuse is refused before a launch (relay.agy.models).
+        self.models: list[str] | None = None
 
     def mark_healthy(self) -> None:
         """A successful worker run proves the login works: refresh the cache."""
@@ -186,4 +190,7 @@ class AuthPreflight:
         except OSError as exc:
             log.warning("auth probe could not start %s: %s", agy, exc)
             return None  # the worker spawn will report SPAWN_ERROR with the path
-        return judge_probe(got.exit_code, got.stdout, got.stderr, got.timed_out)
+        verdict = judge_probe(got.exit_code, got.stdout, got.stderr, got.timed_out)
+        if verdict is None and got.exit_code == 0:
+            self.models = listed_models(got.stdout) or None
+        return verdict

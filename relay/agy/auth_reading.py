@@ -26,7 +26,11 @@ __all__ = [
 AUTH_SIGNALS: dict[str, re.Pattern[str]] = {
     # Signed out, today's wording (≥1.0.11, also from `agy models`) and its earlier ending; "Please sign in"
     # comes from `agy models` and from 1.2.x envelopes. Case-insensitive: the probe once missed it.
-    "signed_out": re.compile(r"authentication required\. run .?agy.? to log in|please sign in", re.IGNORECASE),
+    # 1.3.3: "Authentication expired. Please log back in." (stderr or the result's error, agy-protocol.md §8.3),
+    # matched at a line start (agy's `error: ` echo allowed), so a sentence quoting it mid-line settles nothing.
+    "signed_out": re.compile(r"authentication required\. run .?agy.? to log in|please sign in|"
+                             r"^[ \t]*(?:error:[ \t]*)?authentication expired\. please log back in",
+                             re.IGNORECASE | re.MULTILINE),
     # The interactive OAuth prompt (print mode falls back to a browser login nobody will finish).
     "oauth_prompt": re.compile(r"Authentication required\. Please visit the URL|Waiting for authentication \(timeout|"
                                r"paste the authorization code here|accounts\.google\.com/o/oauth2"),
@@ -184,6 +188,8 @@ def login_message(o: Outcome) -> str:
         ln for ln in heard_of(o).splitlines() if says("signed_out", ln) or says("oauth_prompt", ln)))
     if o.stop_kind == "oauth_prompt" or (not o.stop_kind and says("oauth_prompt", line or "")):
         what = "agy asked for an interactive browser login"
+    elif "expired" in (line or "").lower():
+        what = "agy's sign-in has expired"
     else:
         what = "agy is signed out"
     stopped = "; the worker was stopped at once" if o.stopped_for else ""

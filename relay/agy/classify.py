@@ -29,10 +29,13 @@ from relay.agy.outcome import LOGIN_CLASS, TRANSIENT, Outcome, Verdict
 from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_retryable, api_error_hint,
                                        api_error_message, network_failure, parse_reset, relay_retries,
                                        terminated_hint, upstream, upstream_hint, upstream_message)
+from relay.agy.answer_reading import STALL_REASON, stall_hint, stall_message, subagent_stall
 from relay.agy.turn_reading import (UNKNOWN_FLAG, background_cut, background_message, bad_model, cli_refused,
-                                    cli_refused_message, denied_hint, denied_message, interrupted, interrupted_hint,
-                                    interrupted_message, model_hint, model_message, refusals_flag)
+                                    cli_refused_message, denied, denied_hint, denied_message, effort_conflict,
+                                    effort_hint, effort_message, interrupted, interrupted_hint, interrupted_message,
+                                    model_hint, model_message, refusals_flag)
 from relay.core.contracts import Status
+from relay.core.redact import drop_skip_advice
 
 __all__ = [
     "Outcome", "Verdict", "Rule", "RULES", "classify", "parse_reset", "AuthWatch", "TRANSIENT", "LOGIN_CLASS",
@@ -41,7 +44,6 @@ __all__ = [
 ]
 
 _PRINT_TIMEOUT = re.compile(r"\[agy\] print timeout|timeout waiting for response|timed out waiting for response")
-_SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
 # Region eligibility (1.2.14): exit 1, no init, while `agy models` still passes (agy-protocol.md §7.3).
 _REGION = re.compile(r"not (?:currently )?available in your (?:location|region|country)", re.IGNORECASE)
 
@@ -53,6 +55,7 @@ class Rule(Struct, frozen=True):
     hint: str | Callable[[Outcome], str]
     retryable: Callable[[Outcome], bool | None] | None = None
     retry_once: Callable[[Outcome], bool] | None = None
+    reason: str | None = None  # a finer code inside the status (Verdict.reason)
 
 
 RULES: list[Rule] = [
@@ -89,6 +92,9 @@ RULES: list[Rule] = [
     Rule(Status.AGY_TOO_OLD, lambda o: o.exit_code == 2 and bool(UNKNOWN_FLAG.search(o.stderr)),
          lambda o: f"agy rejected the flag {UNKNOWN_FLAG.search(o.stderr)[1]}: this agy is too old",
          f"Update the Antigravity CLI (`agy update`) to {'.'.join(map(str, MIN_VERSION))} or newer."),
+    # --model/--effort refused as a pair (1.2.17, 1.3.0; agy-protocol.md §8.1): the call's options, not agy's health;
+    # read before the exit-2 rule (the exit code is unconfirmed) and never retried.
+    Rule(Status.CONFLICTING_OPTIONS, effort_conflict, effort_message, effort_hint, lambda o: False),
     Rule(Status.WORKER_ERROR, cli_refused, cli_refused_message,
          "The relay builds agy's command line itself, so this is a relay bug or a wrapper in front of agy: run "
          "`gravity-relay doctor`, and report it with antigravity_get_result(detail='errors').", lambda o: False),
@@ -116,9 +122,7 @@ RULES: list[Rule] = [
     Rule(Status.EXECUTION_TIMEOUT, lambda o: bool(_PRINT_TIMEOUT.search(o.stderr + "\n" + error_text(o))),
          lambda o: "agy's own print timeout expired before the turn finished; any answer is partial",
          "Split the task, or raise timeout_minutes; changes so far are listed."),
-    Rule(Status.PERMISSION_DENIED,
-         lambda o: bool((o.envelope or {}).get("denied_actions")) or bool(_SOFT_DENY.search(o.stderr)),
-         denied_message, denied_hint),
+    Rule(Status.PERMISSION_DENIED, denied, denied_message, denied_hint),
     Rule(Status.WORKER_ERROR, bad_model, model_message, model_hint, lambda o: False),
     Rule(Status.WORKER_ERROR, lambda o: bool(_REGION.search(said_of(o))),
          lambda o: f"agy is not available here: {first_line(chr(10).join(ln for ln in said_of(o).splitlines() if _REGION.search(ln)))}",
@@ -151,6 +155,8 @@ RULES: list[Rule] = [
     Rule(Status.WORKER_ERROR, lambda o: o.exit_code not in (0, None),
          lambda o: f"agy reported success but exited {o.exit_code}: {first_line(o.stderr)}",
          "See detail='errors'."),
+    # The subagent stall (agy-protocol.md §8.2, §8.6 item 2): SUCCESS, yet the answer is the worker's narration.
+    Rule(Status.WORKER_ERROR, subagent_stall, stall_message, stall_hint, lambda o: False, reason=STALL_REASON),
     Rule(Status.INVALID_REPORT, lambda o: o.schema_requested and report_of(o) is None,
          lambda o: "agy finished but returned no structured report; the change set below is the relay's own observation",
          "Review the listed changes; continue the run asking for the report if you need the worker's summary."),
@@ -163,7 +169,8 @@ def classify(outcome: Outcome) -> Verdict:
             status = rule.status
             return Verdict(
                 status=status,
-                message=rule.message(outcome),
+                message=drop_skip_advice(rule.message(outcome)),  # agy-protocol.md §8.6 item 8
+                reason=rule.reason,
                 hint=rule.hint(outcome) if callable(rule.hint) else rule.hint,
                 resets_in_seconds=parse_reset(error_text(outcome) + "\n" + outcome.stderr)
                 if status is Status.QUOTA_EXHAUSTED else None,

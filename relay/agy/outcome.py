@@ -33,6 +33,10 @@ class Outcome(Struct, kw_only=True):
     log: str = ""
     refusals: list[str] = []  # tool steps a deny rule or a pre-tool hook refused (stream.StreamReader.refusals)
     refused_total: int = 0
+    error_steps: int = 0  # `error_message` steps (agy-protocol.md §8.2): counted, the reason is agy's secret
+    permission_checks: list[str] = []  # tool steps whose permission check failed (§8.3), named
+    subagents: dict[str, bool] = {}  # the worker's delegations (§8.2) -> whether each came back with output
+    offered_tools: list[str] | None = None  # init.tools
     schema_requested: bool = True
     min_version: str = ""
 
@@ -44,6 +48,7 @@ class Verdict(Struct, kw_only=True):
     resets_in_seconds: int | None = None
     retryable: bool | None = None  # None: transient statuses are retryable, others not
     retry_once: bool = False  # the relay runs it once more whatever agy's version (a network failure agy did not retry)
+    reason: str | None = None  # a finer code inside the status, e.g. subagent_unfinished (a WORKER_ERROR)
 
     @property
     def ok(self) -> bool:
@@ -58,6 +63,7 @@ class Verdict(Struct, kw_only=True):
             hint=self.hint,
             retryable=self.status in TRANSIENT if self.retryable is None else self.retryable,
             resets_in_seconds=self.resets_in_seconds,
+            reason=self.reason,
         )
 
 

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
+__all__ = ["NO_DELEGATION", "compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
 
 # agy-protocol.md §1: prompts travel in argv; Windows caps a command line at 32,767 chars.
 ARGV_PROMPT_LIMIT = 30_000
 
+# agy's print mode ends the turn while a subagent still runs, and the worker's answer is then only its narration
+# (agy-protocol.md §8.2, §8.6 item 2): the worker is told to do the work itself.
+NO_DELEGATION = (
+    "Do the work yourself, in this conversation: do not delegate to subagents (invoke_subagent). This run is "
+    "headless and ends with your turn, so a subagent's result would be lost."
+)
 _REPORT_RULES = (
     "When you finish, your final answer is the structured report requested by the JSON schema: "
     "a short summary, every file you created, edited or deleted (workspace-relative), and test counts. "
@@ -71,7 +77,7 @@ def compose_prompt(
         parts += ["", "# Constraints (from the project's owner; always apply)", *rules]
     if limits:
         parts += ["", *limits]
-    parts += ["", "# Report", _REPORT_RULES]
+    parts += ["", "# Working", NO_DELEGATION, "", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 
 
@@ -82,7 +88,7 @@ def compose_feedback(*, feedback: str, constraints: list[str], limits: list[str]
         parts += ["", "# Constraints (still apply)", *rules]
     if limits:
         parts += ["", *limits]
-    parts += ["", "# Report", _REPORT_RULES]
+    parts += ["", "# Working", NO_DELEGATION, "", "# Report", _REPORT_RULES]
     return "\n".join(parts)
 
 

@@ -89,6 +89,12 @@ _decode = msgspec.json.Decoder().decode
 # SUCCESS with denied_actions empty (agy-protocol.md §7.1): the reader keeps those refusals, compact and capped.
 _REFUSED = re.compile(r"Matches user-configured deny rule|denied by pre-tool hook", re.IGNORECASE)
 MAX_REFUSALS = 8
+# A tool step agy's permission check refused (agy-protocol.md §8.3: `permission check failed for write_file: user
+# denied permission for write_file`), whatever the result says: a turn that then answers nothing was denied.
+_PERMISSION_CHECK = re.compile(r"^\s*permission check failed for (unsandboxed command|[\w.-]+)", re.IGNORECASE)
+# A delegation (agy-protocol.md §8.2): an `invoke_subagent` tool step, or (1.3.1) a `subagent` step.
+SUBAGENT_TOOL = "invoke_subagent"
+_NAME_KEY = re.compile(r"name|agent|role", re.IGNORECASE)
 
 
 class StreamReader:
@@ -117,6 +123,9 @@ class StreamReader:
         self.tool_errors = 0
         self.refusals: list[str] = []
         self.refused_total = 0
+        self.error_steps = 0  # `error_message` steps (1.3.3): agy says something failed, never what (§8.2)
+        self.permission_checks: list[str] = []  # tools whose permission check failed (§8.3), capped
+        self.subagents: dict[str, bool] = {}  # who the worker delegated to -> whether it came back with output
 
     def feed(self, raw: bytes | str) -> dict[str, Any] | None:
         """Take one line; return the decoded event if it was one (for progress reporting)."""
@@ -170,14 +179,42 @@ class StreamReader:
                 gone = self.text.popleft()
                 self._text_chars -= len(gone)
                 self.text_cut += len(gone)
+        if kind == "error_message":
+            self.error_steps += 1
+        if kind == "subagent":
+            info = step.get("subagent_info")
+            name = info.get("name") if isinstance(info, dict) else None
+            self._take_subagent(name if isinstance(name, str) else "", step.get("state") == "DONE" and isinstance(
+                info, dict) and str(info.get("status", "")).upper() in ("DONE", "COMPLETED", "SUCCESS"))
         if kind == "tool":
             name = step.get("tool_name")
             self.tool = name if isinstance(name, str) else None
+            info = step.get("tool_info")
+            if self.tool == SUBAGENT_TOOL or (isinstance(info, dict) and info.get("name") == SUBAGENT_TOOL):
+                output = info.get("output") if isinstance(info, dict) else None
+                self._take_subagent(_subagent_name(info), step.get("state") == "DONE" and bool(
+                    isinstance(output, str) and output.strip()))
             if step.get("state") == "DONE":
                 self.tool_steps += 1
             if step.get("state") == "ERROR":
                 self.tool_errors += 1
-                self._take_refusal(self.tool, step.get("tool_info"))
+                self._take_refusal(self.tool, info)
+                self._take_permission_check(self.tool, info)
+
+    def _take_subagent(self, name: str, returned: bool) -> None:
+        name = name.strip()[:80] or "a subagent"
+        if name in self.subagents or len(self.subagents) < MAX_REFUSALS:
+            self.subagents[name] = self.subagents.get(name, False) or returned
+
+    def _take_permission_check(self, name: str | None, info: Any) -> None:
+        error = info.get("error") if isinstance(info, dict) else None
+        message = error.get("message") if isinstance(error, dict) else None
+        match = _PERMISSION_CHECK.match(message) if isinstance(message, str) else None
+        if match and len(self.permission_checks) < MAX_REFUSALS:
+            checked = match[1]
+            label = f"{name} ({checked})" if name and name != checked else checked
+            if label not in self.permission_checks:
+                self.permission_checks.append(label)
 
     def _take_refusal(self, name: str | None, info: Any) -> None:
         error = info.get("error") if isinstance(info, dict) else None
@@ -190,6 +227,12 @@ class StreamReader:
             target = re.search(r'for \w+ "([^"]{1,80})"', message)
             what = f"{name or 'a tool'}{f' {target[1]}' if target else ''}"
             self.refusals.append(f"{what} (refused by {why})")
+
+    @property
+    def offered_tools(self) -> list[str] | None:
+        """init.tools: what agy offered the worker (None when init did not say)."""
+        tools = (self.init or {}).get("tools")
+        return [t for t in tools if isinstance(t, str)] if isinstance(tools, list) else None
 
     def _take_result(self, result: Any) -> None:
         self.results += 1
@@ -224,3 +267,12 @@ class StreamReader:
         if self.step_type:
             return f"agy step {self.steps}: {self.step_type}"
         return None
+
+
+def _subagent_name(info: Any) -> str:
+    """Who an invoke_subagent step called: a parameter that names it (its key says name, agent or role)."""
+    params = info.get("parameters") if isinstance(info, dict) else None
+    if not isinstance(params, dict):
+        return ""
+    named = [v for k, v in params.items() if isinstance(v, str) and _NAME_KEY.search(str(k)) and len(v) <= 80]
+    return named[0] if named else ""

@@ -11,7 +11,7 @@ from relay.agy.outcome import Outcome
 __all__ = [
     "UNKNOWN_FLAG", "interrupted", "interrupted_message", "interrupted_hint", "background_cut",
     "background_message", "cli_refused", "cli_refused_message", "refusals_flag", "denied_message", "denied_hint",
-    "bad_model", "model_message", "model_hint",
+    "bad_model", "model_message", "model_hint", "denied", "effort_conflict", "effort_message", "effort_hint",
 ]
 
 _SOFT_DENY_ACTION = re.compile(r"required the \"([\w-]+)\" permission")
@@ -23,6 +23,13 @@ _BAD_MODEL = re.compile(r"invalid model selection|Failed to resolve model flag|A
 _RESOLVE_MODEL = re.compile(r"Failed to resolve model flag (\S+?):? model (\S+) is not recognized")
 _QUOTED_MODEL = re.compile(r"model \"([^\"]+)\"")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*[a-z0-9]")
+# agy-protocol.md §8.1 (1.3.0; 1.2.17): a base model id without --effort, --effort with an id `agy models` does not list
+_EFFORT_NEEDED = re.compile(r"--model (\S+) requires --effort \(available: ([^)]*)\)")
+_EFFORT_UNSUPPORTED = re.compile(r"--effort is not supported for model (\S+)")
+# agy's log when it soft-denies a tool (1.1.24, glog prefix before it; agy-protocol.md §8.3): the fallback when
+# stderr and the envelope say nothing
+_SOFT_DENY_LOG = re.compile(r'Print mode: soft-denying tool confirmation "([^"]{1,80})"')
+_SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
 
 
 def interrupted(o: Outcome) -> bool:
@@ -81,6 +88,16 @@ def refusals_flag(o: Outcome) -> str:
             + (f"; and {more} more" if more > 0 else ""))
 
 
+def denied(o: Outcome) -> bool:
+    """agy denied a tool: denied_actions, its stderr line, or (agy-protocol.md §8.3, §8.6 item 3) an empty answer
+    after a tool step its permission check refused, or after its log's soft-deny marker, whatever the status said."""
+    if (o.envelope or {}).get("denied_actions") or _SOFT_DENY.search(o.stderr):
+        return True
+    if o.response.strip() or envelope_status(o) not in ("SUCCESS", ""):
+        return False
+    return bool(o.permission_checks) or bool(_SOFT_DENY_LOG.search(o.log))
+
+
 def _denied(o: Outcome) -> list[str]:
     """What agy auto-denied: the envelope's denied_actions, else the permission named on stderr."""
     env = o.envelope or {}
@@ -93,6 +110,8 @@ def _denied(o: Outcome) -> list[str]:
                 out.append(label)
     if not out:
         out = [f'the "{m}" permission' for m in dict.fromkeys(_SOFT_DENY_ACTION.findall(o.stderr))]
+    if not out:
+        out = list(o.permission_checks) or list(dict.fromkeys(_SOFT_DENY_LOG.findall(o.log)))
     return out
 
 
@@ -101,12 +120,26 @@ def _denied_kinds(o: Outcome) -> set[str]:
     return kinds | set(_SOFT_DENY_ACTION.findall(o.stderr))
 
 
+def _unlisted(o: Outcome) -> bool:
+    """Denied with no list and no stderr line: read from a tool step's error or agy's log (§8.3)."""
+    return not (o.envelope or {}).get("denied_actions") and not _SOFT_DENY.search(o.stderr)
+
+
 def denied_message(o: Outcome) -> str:
-    what = _denied(o)
-    return "agy auto-denied " + (", ".join(what) if what else "a tool permission") + " (headless agy cannot ask)"
+    what = ", ".join(_denied(o)) or "a tool permission"
+    if _unlisted(o) and o.permission_checks:
+        return (f"agy's permission check refused {what} and the turn ended with an empty answer (agy said "
+                f"{envelope_status(o) or 'nothing'}, with no denied_actions)")
+    if _unlisted(o):
+        return f"agy soft-denied {what} (its log says so) and the turn ended with an empty answer"
+    return "agy auto-denied " + what + " (headless agy cannot ask)"
 
 
 def denied_hint(o: Outcome) -> str:
+    if _unlisted(o) and o.permission_checks and not any("command" in c for c in o.permission_checks):
+        return ("agy's own permission check refused the tool (agy 1.2.12 refused a write outside the workspace, in "
+                "a temp folder, this way). Keep the worker's files inside the workspace, add an allow rule for it in "
+                "agy's settings.json (permissions.allow), or use a profile with execution_mode 'trusted'.")
     kinds = _denied_kinds(o)
     writes = kinds & {"edit", "write", "file", "write_file", "edit_file", "create_file"}
     if writes:
@@ -114,7 +147,7 @@ def denied_hint(o: Outcome) -> str:
                 "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' "
                 "(agy then auto-approves every tool: keep it to workspaces you can revert), or allow file edits in "
                 "agy's settings.json (permissions.allow).")
-    if "command" in kinds or not kinds:
+    if "command" in kinds or not kinds or _unlisted(o):
         return ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
                 "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
                 "execution_mode 'trusted'.")
@@ -161,3 +194,30 @@ def model_hint(o: Outcome) -> str:
     which = f"`{model}` is not a model this agy knows." if model else "agy refused the model settings."
     return (f"{which}{known} Use a slug from `agy models` in the profile's model, and do not combine --effort "
             "with an effort-suffixed model.")
+
+
+def effort_conflict(o: Outcome) -> bool:
+    """agy refused --model/--effort as a pair (agy-protocol.md §8.1): stderr or the lone result's error."""
+    text = error_text(o) + "\n" + o.stderr
+    return bool(_EFFORT_NEEDED.search(text) or _EFFORT_UNSUPPORTED.search(text))
+
+
+def effort_message(o: Outcome) -> str:
+    text = error_text(o) + "\n" + o.stderr
+    said = _EFFORT_NEEDED.search(text) or _EFFORT_UNSUPPORTED.search(text)
+    return f"agy refused the model and effort settings before any turn: {said[0][:200]}"
+
+
+def effort_hint(o: Outcome) -> str:
+    text = error_text(o) + "\n" + o.stderr
+    needed = _EFFORT_NEEDED.search(text)
+    if needed:
+        model, levels = needed[1].strip("\"'"), needed[2].strip()
+        first = levels.split(",")[0].strip() or "high"
+        return (f"`{model}` is a base model id: this agy runs it only with an effort. Set `effort` to one of "
+                f"{levels} in the profile (or the call), or use an id that names its level (e.g. `{model}-{first}`, "
+                "see `agy models`). Calling again unchanged fails the same way.")
+    model = _EFFORT_UNSUPPORTED.search(text)[1].strip("\"'.")
+    return (f"`{model}` takes no --effort on this agy (it refuses --effort for a model `agy models` does not list): "
+            "drop `effort` from the profile (or the call), or pick a model `agy models` lists. Calling again unchanged "
+            "fails the same way.")

@@ -189,6 +189,8 @@ async def run_worker(
         conversation_id=reader.conversation_id, stderr=attempt.stderr.text, log=attempt.agy_log.text,
         model=_init_model(reader.init),
         refusals=list(reader.refusals), refused_total=reader.refused_total,
+        error_steps=reader.error_steps, permission_checks=list(reader.permission_checks),
+        subagents=dict(reader.subagents), offered_tools=reader.offered_tools,
     )
 
 

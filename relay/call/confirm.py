@@ -220,6 +220,8 @@ def _policy(plan: RunPlan) -> dict[str, Any]:
     for key in (*_UNBOUND, "workspace", "execution_mode", "sandbox", "skip_permissions", "timeout_seconds", "model", "effort",
                 "agent", "notes", "env", "verify_timeout_seconds"):
         shown.pop(key, None)
+    if not plan.allow_workspace_agy_config:
+        shown.pop("allow_workspace_agy_config", None)  # shown when a profile allows it; a preview's bytes unchanged
     policy = {k: _shown(v) for k, v in shown.items() if v not in (None, [], {}, "")}
     if plan.env:
         policy["env"] = sorted(plan.env)  # names only: values can be credentials

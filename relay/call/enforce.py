@@ -24,15 +24,16 @@ import os
 from relay.agy.classify import Verdict
 from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
-from relay.core.contracts import FileChange, PolicyViolation, Status
+from relay.core.contracts import FileChange, PolicyViolation, RecordPlan, Status
 from relay.core.policy_rules import check_policy, name_files
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
-__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "prompt_limits", "outside_violation",
-           "enforce_outside", "HIJACKED"]
+__all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "policy_verdict", "prompt_limits",
+           "outside_violation", "HIJACKED"]
 
 _KEPT = 2000  # files the record keeps per list; the message has the full counts
+_BROKE = "the run's change broke its policy: "
 
 VIOLATION_HINT = ("Review the listed changes (detail=\"full\" has the violation and what was restored). Continue "
                   "with feedback that keeps within the limits, or revert the run; the profile's owner sets the limits.")
@@ -44,20 +45,24 @@ def prompt_limits(plan: RunPlan) -> list[str]:
                        max_lines=plan.max_lines, revert=plan.on_violation == "revert")
 
 
-def apply_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None,
-                 modes: dict[str, int] | None = None) -> tuple[PolicyViolation | None, str]:
+def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: Snapshot | None,
+                 modes: dict[str, int] | None = None, *, unrestored: str | None = None
+                 ) -> tuple[PolicyViolation | None, str]:
     """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
-    Every exit path that observed a change calls it: a finished run (``enforce_policy``) and a stopped one
-    (cancelled, the client gone, the relay stopping), which keeps its own status and carries the violation.
-    Runs in a worker thread (the revert writes files); ``before`` is the run's pre-run snapshot.
+    Every way a run ends calls it, through ``relay.call.judge``: a finished run, a stopped one (cancelled, the
+    client gone, the relay stopping), which keeps its own status and carries the violation, and one whose
+    relay died (``unrestored``: why nothing is restored). Runs in a worker thread (the revert writes files);
+    ``before`` is the run's pre-run snapshot.
     """
     violation = check_policy(limits, files)
     if violation is None:
         return None, ""
-    message = "the run's change broke its policy: " + "; ".join(violation.limits)
+    message = _BROKE + "; ".join(violation.limits)
     if violation.on_violation == "revert":
-        if before is None:
+        if unrestored is not None:
+            violation.not_restored = {p: unrestored for p in violation.files}
+        elif before is None:
             violation.not_restored = {p: "the relay took no snapshot before the run" for p in violation.files}
         else:
             violation.restored, violation.not_restored = restore_paths(before, violation.files, modes)
@@ -80,12 +85,22 @@ def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | 
                    ) -> tuple[Verdict, PolicyViolation | None]:
     """A finished run: on a violation, a POLICY_VIOLATION verdict (the worker's own outcome in its message)."""
     violation, message = apply_policy(limits, files, before, modes)
-    if violation is None:
-        return verdict, None
+    return policy_verdict(verdict, message, ""), violation
+
+
+def policy_verdict(verdict: Verdict, broke: str, outside: str) -> Verdict:
+    """A finished run's verdict: POLICY_VIOLATION when it broke its limits (``broke``: apply_policy's sentence) or
+    changed files outside its workspace (``outside``: outside_violation's line), the worker's own outcome kept in
+    the message; else ``verdict`` as it is."""
+    if not broke and not outside:
+        return verdict
+    if broke and outside:
+        message = broke.replace(_BROKE, f"{_BROKE}{outside}; ", 1)
+    else:
+        message = broke or _BROKE + outside
     if verdict.status is not Status.SUCCESS:
         message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
-    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
-                   retryable=False), violation
+    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT, retryable=False)
 
 
 HIJACKED = ("the worker repointed its worktree's .git file away from the worktree's own git dir; the relay did not "
@@ -112,20 +127,3 @@ def outside_violation(violation: PolicyViolation | None, outside: list[str], pre
         kept = {p: "outside the run's workspace: left in the run's worktree, never applied" for p in shown}
         violation.not_restored = dict(list({**kept, **violation.not_restored}.items())[:_KEPT])
     return violation, line
-
-
-def enforce_outside(verdict: Verdict, violation: PolicyViolation | None, outside: list[str], prefix: str,
-                    on_violation: str) -> tuple[Verdict, PolicyViolation | None]:
-    """A finished worktree run: a change outside its workspace makes it POLICY_VIOLATION (see outside_violation)."""
-    violation, line = outside_violation(violation, outside, prefix, on_violation)
-    if not line:
-        return verdict, violation
-    if verdict.status is Status.POLICY_VIOLATION:
-        message = verdict.message.replace("the run's change broke its policy: ", f"the run's change broke its policy: "
-                                          f"{line}; ", 1)
-    else:
-        message = f"the run's change broke its policy: {line}"
-        if verdict.status is not Status.SUCCESS:
-            message += f". The worker itself ended {verdict.status.value}: {verdict.message[:300]}"
-    return Verdict(status=Status.POLICY_VIOLATION, message=message[:2000], hint=VIOLATION_HINT,
-                   retryable=False), violation

@@ -1,7 +1,7 @@
 """The end of a call, in one place: an ``Ending`` becomes the record's outcome and the packet.
 
 Every way a call ends (refused at intake, previewed, finished, failed, stopped, broken by a bug, the
-data dir unwritable) is one Ending handed to ``finish``, which fills the record's outcome, builds the
+data dir unwritable, its relay dead: recovery) is one Ending handed to ``finish``, which fills the record's outcome, builds the
 packet from it (``ok`` is the packet's own: status SUCCESS), adds what the record says about the run
 (a policy broken before a stop, a worktree to apply), and writes the record once.
 """
@@ -12,6 +12,7 @@ import errno
 import logging
 import time
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -37,6 +38,7 @@ class Ending(msgspec.Struct, kw_only=True):
     preview: Preview | None = None  # a confirm_trusted profile's preview (CONFIRMATION_REQUIRED)
     usage: Usage | None = None  # what a run that launched agy cost (issue 27: relay.runs.usage)
     recorded: bool = True  # False: the data dir cannot be written; the packet is the only copy and says so
+    state: Literal["finished", "interrupted"] = "finished"  # interrupted: its relay died (call/recovery.py)
 
 
 def refusal_ending(run_id: str, exc: Exception) -> Ending:
@@ -60,7 +62,7 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     """The record's outcome and the packet from ``ending``; the record written (its last write)."""
     verdict = ending.verdict
     outcome = record.outcome
-    record.state = "finished"
+    record.state = ending.state
     outcome.status = verdict.status
     outcome.error = verdict.error()
     outcome.finished_at = now_iso()

@@ -25,13 +25,12 @@ from relay.call.confirm import Gate, Question
 from relay.call.enforce import prompt_limits
 from relay.call.limits import asked_by, recorded_limits
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
+from relay.call.recovery import recover_run
 from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, RecordProcess, RecordRequest,
                                   RunRecord, Status)
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.identity import own_stamp
 from relay.core.settings import Settings
-from relay.review.file_kinds import is_secret_path
-from relay.runs.recovery import recover_run
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS
 
@@ -220,7 +219,7 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
         parent = store.read(args.run_id)
         if parent.state == "running":
             # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
-            if not recover_run(store, parent.run_id, secret_path=is_secret_path):
+            if not recover_run(store, parent.run_id):
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
                                  "Wait for its packet, then continue it.", retryable=True)
             parent = store.read(args.run_id)

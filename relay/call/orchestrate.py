@@ -1,7 +1,7 @@
 """The path of one call, top to bottom (DESIGN.md, "The path of one call").
 
     intake (surface, policy, agy, gate) ─▶ record ─▶ coordinator ─▶ auth preflight ─▶ snapshot
-            ─▶ worker (+ retry guard) ─▶ observe ─▶ enforce ─▶ verify ─▶ review ─▶ finish
+            ─▶ worker (+ retry guard) ─▶ observe and judge (judge.py) ─▶ verify ─▶ review ─▶ finish
 
 ``Relay`` holds what lives as long as the process (settings, the store, the worker queue, the auth
 cache). A call is resolved once (``intake.take_in``: a CallPlan), run by ``run`` (the steps below,
@@ -23,19 +23,22 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, refusals_flag, report_of
+from relay.agy.answer_reading import answer_flags, stored_answer
+from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
 from relay.call.attempts import run_attempts
 from relay.call.confirm import Gate, declined_packet, preview_packet
-from relay.call.enforce import (HIJACKED, VIOLATION_HINT, apply_policy, enforce_outside, enforce_policy,
-                                outside_violation)
+from relay.call.enforce import HIJACKED, VIOLATION_HINT
 from relay.call.finish import Ending, finish, refusal_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
+from relay.call.judge import Judged, judge_change
 from relay.call.once import Once
 from relay.call.policy import RunPlan
+from relay.call.prelaunch import check_before_launch
 from relay.call.progress import Progress, no_progress
+from relay.call.recovery import recover_interrupted
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
@@ -55,7 +58,6 @@ from relay.review.file_kinds import is_secret_path
 from relay.review.packet import build_review, tests_from_report
 from relay.review.verify import run_verification, tests_from_verification
 from relay.runs.coordinator import Coordinator
-from relay.runs.recovery import recover_interrupted
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
 from relay.runs.usage import run_usage
@@ -63,8 +65,6 @@ from relay.runs.usage import run_usage
 __all__ = ["Relay"]
 
 log = logging.getLogger("relay")
-
-_RESPONSE_LIMIT = 1_000_000
 
 
 class _Live:
@@ -80,10 +80,6 @@ class _Live:
         self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
         self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
         self.modes: dict[str, int] | None = None  # permission bits before the run, when it may revert
-
-
-def _ms(since: float) -> int:
-    return int((time.monotonic() - since) * 1000)
 
 
 class Relay:
@@ -103,14 +99,14 @@ class Relay:
         self.once = Once(self.store, settings.data_dir)  # a retried call: answered by one run (once.py)
 
     def recover_dead_runs(self) -> list[str]:
-        """Finish the runs of relay processes that died (``relay.runs.recovery``), observed as a live run is: a
-        new git-ignored file that looks like a secret is listed (the review's rule, handed down)."""
-        return recover_interrupted(self.store, secret_path=is_secret_path)
+        """Finish the runs of relay processes that died (``relay.call.recovery``), observed as a live run is."""
+        return recover_interrupted(self.store)
 
     # ------------------------------------------------------------------ tools
 
-    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None, run_id:
-                     str | None = None, fingerprint: str | None = None, ask: bool = False) -> CallPlan | AwaitingPerson | Packet:
+    async def intake(self, tool: str, args: ExecuteInput | ContinueInput, *, ignored: list[str] | None = None,
+                     run_id: str | None = None, fingerprint: str | None = None, ask: bool = False
+                     ) -> CallPlan | AwaitingPerson | Packet:
         """The call resolved (intake.py), or its answer when it ends there: refused, or a confirm preview. ``ask``:
         the door can show a person a form; a call only a person may confirm then waits for the door to ask."""
         taken = await take_in(tool, args, settings=self.settings, store=self.store, environ=self.environ,
@@ -246,6 +242,7 @@ class Relay:
             async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
+                live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
@@ -261,21 +258,10 @@ class Relay:
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
                 live.stage = "observing changes"
-                observed_at = time.monotonic()
-                changeset = await anyio.to_thread.run_sync(
-                    lambda: self._observe(record, before, Path(plan.workspace),
-                                          reported=list(report.files_changed) if report else [])
-                )
-                record.observation.ms = _ms(observed_at)
-                verdict, record.outcome.violation = await anyio.to_thread.run_sync(  # issue 10: enforced policy
-                    enforce_policy, plan, changeset.files, before, verdict, live.modes)
-                if record.outcome.violation is not None and record.outcome.violation.restored:
-                    # The packet keeps listing what the worker did; the patch is what is left in the tree, so
-                    # `runs revert` undoes the rest instead of refusing over the files already restored.
-                    await anyio.to_thread.run_sync(self._observe, record, before, Path(plan.workspace))
-                if live.lease is not None:  # issue 22, D1: what the worktree changed outside the workspace
-                    verdict, record.outcome.violation = enforce_outside(
-                        verdict, record.outcome.violation, live.outside, live.lease.facts.prefix, plan.on_violation)
+                judged = await anyio.to_thread.run_sync(self._judge, call, live, Path(plan.workspace),
+                                                        list(report.files_changed) if report else [])
+                changeset, record.observation.ms = judged.changeset, judged.ms
+                record.outcome.violation, verdict = judged.violation, judged.verdict(verdict)  # issue 10: enforced
 
                 tests: Tests | None = None
                 if plan.verify and verdict.ok:
@@ -304,7 +290,7 @@ class Relay:
         record, plan = call.record, call.plan
         process = record.process
         process.exit_code = outcome.exit_code
-        process.response = outcome.response[:_RESPONSE_LIMIT]
+        process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
         process.report = report
         process.stderr_tail = tail(outcome.stderr, 16_000)
         record.outcome.conversation_id = _conversation(outcome)
@@ -322,8 +308,7 @@ class Relay:
         if asked and got and got != asked:
             flags.insert(0, f"agy did not resume conversation {asked}: it started a new one ({got}) without the "
                             "earlier context")
-        if outcome.refused_total:
-            flags.insert(0, refusals_flag(outcome))
+        flags[:0] = answer_flags(outcome)  # refused tools, agy's error steps, a folded answer (agy-protocol.md §8)
         if tests is None:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
@@ -395,6 +380,17 @@ class Relay:
             keep_or_drop_after_tree(before, changeset, record.run_id)  # what apply writes (issue 23)
         return changeset
 
+    def _judge(self, call: CallPlan, live: _Live, workspace: Path, reported: list[str] | None = None) -> Judged:
+        """The run's change observed and judged against its policy, as every ending sees it (judge.py)."""
+        record, before = call.record, live.before
+        assert before is not None
+
+        def outside() -> tuple[list[str], str] | None:  # issue 22, D1: what the worktree changed outside the workspace
+            return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
+
+        return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported),
+                            call.plan, before=before, modes=live.modes, outside=outside)
+
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
         """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
         if live.before is None:
@@ -403,21 +399,14 @@ class Relay:
         workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
         with anyio.move_on_after(30):
             try:
-                changeset = await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)
+                # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
+                judged = await anyio.to_thread.run_sync(self._judge, call, live, workspace)
             except (OSError, RelayError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
-            changes, _, record.observation.changes = build_review(changeset, report=None, paths=plan.paths,
+            record.outcome.violation, live.violation = judged.violation, judged.said
+            changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
                                                                   workspace=workspace, task=call.asked)
-            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
-            record.outcome.violation, live.violation = await anyio.to_thread.run_sync(
-                apply_policy, plan, changeset.files, live.before, live.modes)
-            if record.outcome.violation is not None and record.outcome.violation.restored:
-                await anyio.to_thread.run_sync(self._observe, record, live.before, workspace)  # the patch: what is left
-            if live.lease is not None and live.outside:
-                record.outcome.violation, line = outside_violation(record.outcome.violation, live.outside,
-                                                                   live.lease.facts.prefix, plan.on_violation)
-                live.violation = "; ".join(filter(None, [live.violation, line]))
             return changes
         return None
 

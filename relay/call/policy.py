@@ -90,6 +90,8 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     # in a preview's policy nor bound by its token (confirm._UNBOUND).
     confirm_trusted: bool | Literal["human", "token"] = False
     wait_seconds: float | None = None
+    # The workspace's own agy MCP servers and hooks may load in a run that is not trusted (call/prelaunch.py).
+    allow_workspace_agy_config: bool = False
 
 
 def _conflict(message: str, hint: str) -> RelayError:
@@ -258,4 +260,5 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         carry_uncommitted=profile.carry_uncommitted,
         confirm_trusted=profile.confirm_trusted,
         wait_seconds=profile.wait_seconds,
+        allow_workspace_agy_config=profile.allow_workspace_agy_config,
     )

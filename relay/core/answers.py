@@ -25,6 +25,8 @@ class ErrorInfo(Struct, kw_only=True, omit_defaults=True):
     hint: str
     retryable: bool = False
     resets_in_seconds: int | None = None
+    # A finer code inside the status, when one helps the leader act (e.g. WORKER_ERROR subagent_unfinished).
+    reason: str | None = None
 
 
 class ReviewTarget(Struct, kw_only=True, omit_defaults=True):

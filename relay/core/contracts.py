@@ -203,6 +203,10 @@ class Profile(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # carry_uncommitted copies the user's uncommitted edits (untracked non-ignored files too) into it.
     isolation: Literal["in_place", "worktree"] = "in_place"
     carry_uncommitted: bool = False
+    # agy ≥1.3 loads the workspace's own MCP servers and hooks (.agents/mcp_config.json, .agents/plugins/*/
+    # mcp_config.json, .agents/hooks.json) in print mode, with no trust gate: a run that is not trusted is refused
+    # while they are there, unless the profile vouches for them here (agy-protocol.md §8.4).
+    allow_workspace_agy_config: bool = False
 
 
 # --------------------------------------------------------------------------- error text

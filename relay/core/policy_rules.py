@@ -6,7 +6,7 @@ max_files  at most this many changed files (a rename counts once);
 max_lines  at most this many lines added + removed over the whole change (binary: 0).
 
 In core, below every part that observes a change: a finished or stopped run is checked (and
-reverted) by relay.call.enforce, a run whose relay died by recovery (relay.runs.recovery), with
+reverted) by relay.call.enforce, a run whose relay died by recovery (relay.call.recovery), with
 the limits its record keeps. Pattern rules: relay.core.path_globs.
 """
 

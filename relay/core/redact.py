@@ -10,6 +10,10 @@ One table, most specific first. Each pattern names what it masks; a pattern with
 keeps the text before the group (a header name, a URL's user) and masks only the secret.
 Shapes are deliberately exact (prefix plus a minimum length of the right alphabet) so that
 ordinary words ("sk-learn", "task-runner", "AKIA" alone) pass untouched.
+
+One sentence of agy's is dropped the same way: its soft-deny advice to "re-run with
+`--dangerously-skip-permissions`" (agy-protocol.md §8.3, §8.6 item 8). A leader's model reads the packet and
+the views and would follow it; the record keeps it, and the relay's hints name its own ways instead.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["PATTERNS", "redact", "redact_obj", "MASK"]
+__all__ = ["PATTERNS", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
 
 MASK = "[REDACTED:{}]"
 
@@ -58,13 +62,25 @@ def _masker(kind: str):
 _REPLACERS = [(pattern, _masker(kind)) for kind, pattern in PATTERNS]
 
 
+_SKIP_ADVICE = re.compile(r"[^.\n]*\b(?:re-?run|run again|retry)\b[^.\n]*--dangerously-skip-permissions[^.\n]*\.?",
+                          re.IGNORECASE)
+SKIP_ADVICE_GONE = "[agy's advice to auto-approve every tool removed]"
+
+
+def drop_skip_advice(text: str) -> str:
+    """``text`` without agy's sentence telling to re-run with ``--dangerously-skip-permissions``."""
+    if not text or "dangerously-skip-permissions" not in text:
+        return text
+    return _SKIP_ADVICE.sub(" " + SKIP_ADVICE_GONE, text)
+
+
 def redact(text: str) -> str:
-    """``text`` with every credential shape in ``PATTERNS`` masked."""
+    """``text`` with every credential shape in ``PATTERNS`` masked (and agy's auto-approve advice dropped)."""
     if not text:
         return text
     for pattern, replace in _REPLACERS:
         text = pattern.sub(replace, text)
-    return text
+    return drop_skip_advice(text)
 
 
 def redact_obj(value: Any) -> Any:

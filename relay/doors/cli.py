@@ -145,12 +145,11 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
     if not args.dry_run:
         # Runs of dead relays (identity checked: a reused pid does not count) are finished first, so
         # cleanup can remove them instead of keeping them as "running" forever.
-        from relay.review.file_kinds import is_secret_path
-        from relay.runs.recovery import recover_interrupted
+        from relay.call.recovery import recover_interrupted
         from relay.runs.store import RunStore
 
         try:
-            recover_interrupted(RunStore(settings.runs_dir), secret_path=is_secret_path)
+            recover_interrupted(RunStore(settings.runs_dir))
         except OSError as exc:
             print(f"gravity-relay cleanup: could not check for interrupted runs: {exc}", file=sys.stderr)
     summary = apply_retention(settings, max_runs=args.max_runs, max_age_days=args.max_age_days,

@@ -10,10 +10,11 @@ observation reads any of it:
   run started from), a config of three lines, and copies of ``info/exclude`` and ``info/attributes`` taken before
   the run. git runs with ``GIT_DIR`` there and ``GIT_WORK_TREE`` at the repository's root, so the repository's
   own config (with its includes, ``config.worktree``, ``core.worktree``) and its hooks are never opened;
-* ``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL`` (git 2.32+) and ``GIT_ATTR_NOSYSTEM`` keep the system and user
-  files out too; what of them shapes the answer (line endings, case, symlinks, the user's excludes file) is read
-  once before the run (``read_settings``: reading runs nothing) and passed with ``-c``, with every other setting
-  ``relay.observe.git`` pins;
+* ``GIT_CONFIG_NOSYSTEM``, ``GIT_ATTR_NOSYSTEM``, ``GIT_CONFIG_GLOBAL`` (git 2.32+) and a ``HOME`` with nothing in
+  it (for an older git) keep the system's and the user's files out too; what of them shapes the answer (line
+  endings, case, symlinks) is read once before the run (``read_settings``: reading runs nothing) and passed with
+  ``-c``, with every setting ``relay.observe.git`` pins; the excludes and attributes files the config names (or
+  git's default ones) are copied in beside ``info/exclude``: ignore rules are the ones from before the run;
 * objects: the repository's are borrowed read-only (``GIT_ALTERNATE_OBJECT_DIRECTORIES``), new ones go to the
   snapshot's own store; the index is a private file (``index_file``), never the user's.
 
@@ -140,7 +141,7 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
         with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
             with open(src, "rb") as fh:
                 Path(path, "info", name).write_bytes(fh.read(4 * 1024 * 1024))
-    _freeze_excludes(path, repo)
+    _freeze(path, repo)
     if git_dir:
         with contextlib.suppress(OSError):
             for name in os.listdir(git_dir):
@@ -149,20 +150,22 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
     return path
 
 
-def _freeze_excludes(path: str, repo: Repo) -> None:
-    """The excludes file the config names (else git's default one, the user's) as it is now, in the private git dir,
-    and ``repo.config`` naming that copy: a rule the worker adds to it (a tracked file, say) hides nothing new."""
-    named = [v for k, v in repo.config if k == "core.excludesfile"]
-    if named:
-        src = os.path.join(repo.root, os.path.expanduser(named[-1]))
-    else:
-        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        src = os.path.join(xdg, "git", "ignore")
-    frozen = os.path.join(path, "info", "excludes-file")
-    with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
-        with open(src, "rb") as fh:
-            Path(frozen).write_bytes(fh.read(4 * 1024 * 1024))
-    repo.config = [(k, v) for k, v in repo.config if k != "core.excludesfile"] + [("core.excludesfile", frozen)]
+def _freeze(path: str, repo: Repo) -> None:
+    """The excludes and attributes files the config names (else git's default ones, the user's) as they are now, in
+    the private git dir, and ``repo.config`` naming those copies: a rule the worker adds to one (a tracked file, say)
+    hides nothing new, and git needs no home of the user's to find them (``git_private`` gives it none)."""
+    for key, default in (("core.excludesfile", "ignore"), ("core.attributesfile", "attributes")):
+        named = [v for k, v in repo.config if k == key]
+        if named:
+            src = os.path.join(repo.root, os.path.expanduser(named[-1]))
+        else:
+            xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+            src = os.path.join(xdg, "git", default)
+        frozen = os.path.join(path, "info", f"user-{default}")
+        with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
+            with open(src, "rb") as fh:
+                Path(frozen).write_bytes(fh.read(4 * 1024 * 1024))
+        repo.config = [(k, v) for k, v in repo.config if k != key] + [(key, frozen)]
 
 
 def _ensure_private_dir(snapshot_dir: str, repo: Repo) -> str:
@@ -205,8 +208,10 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
     if repo.git_dir is not None:
         env.update(GIT_DIR=repo.git_dir, GIT_WORK_TREE=repo.root)
     else:
-        env.update(GIT_DIR=_ensure_private_dir(snapshot_dir, repo), GIT_WORK_TREE=repo.root,
-                   GIT_ALTERNATE_OBJECT_DIRECTORIES=repo.objects or "")
+        private = _ensure_private_dir(snapshot_dir, repo)
+        # No home either: a git older than 2.32 (no GIT_CONFIG_GLOBAL) finds no user config there.
+        env.update(GIT_DIR=private, GIT_WORK_TREE=repo.root, GIT_ALTERNATE_OBJECT_DIRECTORIES=repo.objects or "",
+                   HOME=private, XDG_CONFIG_HOME=private)
     env["GIT_OBJECT_DIRECTORY"] = os.path.join(snapshot_dir, "objects")
     env["GIT_INDEX_FILE"] = index_file(snapshot_dir, repo, index or "before")
     return run_git(Path(repo.root), subcommand, options, env=env, config=[*repo.config, *PRIVATE_CONFIG, *config], **kw)

@@ -393,3 +393,23 @@ def large_hunk(f: FileFacts, ctx: RiskContext) -> Detail:
     if f.change.kind != "deleted" and f.change.deletions >= ctx.large_hunk:
         return f"removes {f.change.deletions:,} lines"
     return None
+
+
+# ----- agy's own configuration, carried by the repository (agy-protocol.md §8.4)
+
+_AGY_PROGRAMS = frozenset({"mcp_config.json", "hooks.json"})
+_AGY_RULES = frozenset({"agents.md", "gemini.md"})
+
+
+def agy_config(f: FileFacts, ctx: RiskContext) -> Detail:
+    """A file agy loads from the workspace into every later worker run: MCP servers and hooks it starts (no trust
+    gate in print mode), or rules it reads into the worker's instructions. Names which, with the path."""
+    parts = f.path.lower().split("/")
+    if ".agents" in parts[:-1]:
+        what = "MCP servers or hooks agy starts" if parts[-1] in _AGY_PROGRAMS else "agy loads it"
+    elif parts[-1] in _AGY_RULES:
+        what = "rules agy reads into the worker's instructions"
+    else:
+        return None
+    return f"{f.path}: {what}"
+

@@ -242,6 +242,13 @@ RULES: tuple[Rule, ...] = (
                        RiskContext(ci_credentials={".github/workflows/test.yml": "", ".github/workflows/release.yml": "secrets.PYPI_TOKEN"})),)),
     Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", checks.hooks, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
+    # agy ≥1.3 loads these from the workspace into every worker run (agy-protocol.md §8.4, §8.6 item 1)
+    Rule("agy_config", "high", "agy configuration ({detail})", checks.agy_config, scope=Scope(not_changes=("deleted",)),
+         example=Example(_fc(".agents/plugins/lint/mcp_config.json"),
+                         "agy configuration (.agents/plugins/lint/mcp_config.json: MCP servers or hooks agy starts)",
+                         _fc("docs/agents.txt"),),
+         more=(Example(_fc("AGENTS.md"), "agy configuration (AGENTS.md: rules agy reads into the worker's instructions)",
+                       _fc("docs/agents/guide.md")),)),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
     Rule("lookalike_dependency", "high", "{detail}", checks.lookalike_dependency,

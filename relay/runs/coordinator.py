@@ -64,7 +64,7 @@ class Coordinator:
         self._positions: dict[str, int] = {}
         self._holder: str | None = None
         self._conversations: set[str] = set()
-        # Finishes runs of dead relays and kills their verified orphan agy (recovery.py), so a crashed
+        # Finishes runs of dead relays and kills their verified orphan agy (relay/call/recovery.py, handed in), so a crashed
         # relay's worker never runs beside the next one.
         self._reap = reap
         self._max_wait = max_wait

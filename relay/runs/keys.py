@@ -30,7 +30,7 @@ from filelock import FileLock, Timeout
 from relay.core.contracts import ProcessStamp, Status
 from relay.core.errors import InvalidInput, RelayError
 from relay.core.files import private_dir, read_regular, write_atomic
-from relay.core.platform import own_stamp, owner_alive
+from relay.core.identity import own_stamp, owner_alive
 from relay.runs.store import check_run_id
 
 __all__ = ["KEY_PATTERN", "WINDOW_SECONDS", "KeyClaim", "KeyBook", "check_key"]

@@ -1,0 +1,72 @@
+"""What a run changed, and whether it kept its policy: one function for every way a run ends.
+
+A run that finished, one stopped before its end (cancelled, its client gone, a failure inside the relay)
+and one whose relay died (recovery) are all observed and judged by ``judge_change``: observe; check the
+policy, restoring the violating files when the plan says revert and the relay may; observe again when
+files were restored (the run's patch is then what is left in the tree); a worktree run's change outside
+its workspace (issue 22, D1). Only what the ending says differs: a finished run becomes
+POLICY_VIOLATION (``Judged.verdict``), a stopped one keeps its status and names the violation in its
+message (``Judged.said``), and recovery checks without restoring (the files may have been edited since).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from relay.agy.classify import Verdict
+from relay.call.enforce import apply_policy, outside_violation, policy_verdict
+from relay.call.policy import RunPlan
+from relay.core.contracts import PolicyViolation, RecordPlan
+from relay.observe.changes import ChangeSet
+from relay.observe.snapshot import Snapshot
+
+__all__ = ["Judged", "judge_change"]
+
+# A worktree run: (its paths outside the workspace, the workspace's folder in the repository); None for other runs.
+Outside = Callable[[], "tuple[list[str], str] | None"]
+
+
+@dataclass
+class Judged:
+    """A run's observed change and the policy it broke (None: kept), with the sentences that say so."""
+
+    changeset: ChangeSet
+    violation: PolicyViolation | None = None
+    broke: str = ""  # the limits it broke and what was restored ("" when none)
+    outside: str = ""  # what it changed outside its workspace ("" when nothing)
+    ms: int = 0  # how long the first look took (the record's observation.ms)
+
+    def verdict(self, verdict: Verdict) -> Verdict:
+        """A finished run's verdict: POLICY_VIOLATION when it broke its policy (its own outcome kept in the message)."""
+        return policy_verdict(verdict, self.broke, self.outside)
+
+    @property
+    def said(self) -> str:
+        """What a stopped run's message adds: the policy it broke, before it was stopped."""
+        return "; ".join(filter(None, [self.broke, self.outside]))
+
+
+def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordPlan, *, before: Snapshot | None,
+                 modes: dict[str, int] | None = None, outside: Outside | None = None,
+                 checked: Collection[str] | None = None, unrestored: str | None = None) -> Judged:
+    """Observe the run's change and judge it against ``limits`` (see the module's docstring). In a worker thread.
+
+    ``observe(again)`` looks at the workspace and writes the run's patch (``again``: after a restore, for the
+    patch only); ``checked``: the paths provably the run's (None: every observed path); ``unrestored``: why
+    nothing is restored, when the relay must not (recovery)."""
+    started = time.monotonic()
+    changeset = observe(False)
+    ms = int((time.monotonic() - started) * 1000)
+    files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
+    violation, broke = apply_policy(limits, files, before, modes, unrestored=unrestored)
+    if violation is not None and violation.restored:
+        # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
+        # undoes the rest instead of refusing over the files already restored.
+        observe(True)
+    line = ""
+    beyond = outside() if outside is not None else None
+    if beyond is not None:
+        violation, line = outside_violation(violation, *beyond, limits.on_violation or "keep")
+    return Judged(changeset=changeset, violation=violation, broke=broke, outside=line, ms=ms)
