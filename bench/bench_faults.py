@@ -57,7 +57,7 @@ class Relay:
     def _sample(self) -> None:
         while self.proc.poll() is None:
             try:
-                text = Path(f"/proc/{self.proc.pid}/status").read_text()
+                text = Path(f"/proc/{self.proc.pid}/status").read_text(encoding="utf-8")
                 hwm = int(next(line.split()[1] for line in text.splitlines() if line.startswith("VmHWM:")))
                 self.peak_kb = max(self.peak_kb, hwm)
             except (OSError, StopIteration, ValueError):
@@ -118,7 +118,7 @@ def tally(data: Path, agy: Path, expected_runs: int, unrelated: list[int] = ()) 
     records = []
     for path in sorted((data / "runs").glob("r*.json")):
         try:
-            records.append(json.loads(path.read_text()))
+            records.append(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError):
             records.append({"state": "unreadable"})
     finished = sum(1 for r in records if r.get("state") in ("finished", "interrupted"))
@@ -221,7 +221,7 @@ def fault_unreadable_record(root: Path) -> dict:
     repo, agy, env = setup(root, scenario({"behaviour": "success", "edits": EDIT, "report": REPORT}))
     runs = root / "data" / "runs"
     (runs / "active").mkdir(parents=True)
-    (runs / "r20261130T100000-000000aa.json").write_text("{not json")
+    (runs / "r20261130T100000-000000aa.json").write_text("{not json", encoding="utf-8")
     (runs / "active" / "r20261130T100000-000000aa").touch()
     (runs / "r20261130T100000-000000bb.json").mkdir()  # a directory where a record should be
     (runs / "active" / "r20261130T100000-000000bb").touch()
@@ -231,7 +231,7 @@ def fault_unreadable_record(root: Path) -> dict:
     took = time.monotonic() - started
     relay.close()
     listed = subprocess.run(relay_command()[:-1] + ["runs", "list"], capture_output=True, text=True,
-                            env={**os.environ, **env})
+                            env={**os.environ, **env}, encoding="utf-8")
     return {**tally(root / "data", agy, 1), "peak MB": relay.peak_kb / 1024, "answer s": took,
             "note": f"new run {got.get('status')}; `runs list` exit {listed.returncode}"
                     f"{' (traceback)' if 'Traceback' in listed.stderr else ''}"}
@@ -251,11 +251,11 @@ def fault_pid_reuse(root: Path) -> dict:
         (runs / "r20261130T100000-000000cc.json").write_text(json.dumps({
             "run_id": "r20261130T100000-000000cc", "created_at": "2026-11-30T10:00:00Z", "state": "running",
             "relay_pid": relay_reused.pid, "relay_stamp": old, "pgid": group_reused.pid,
-            "worker_stamp": {**old, "pid": group_reused.pid}, "workspace": str(repo)}))
+            "worker_stamp": {**old, "pid": group_reused.pid}, "workspace": str(repo)}), encoding="utf-8")
         (runs / "active" / "r20261130T100000-000000cc").touch()
         queue_dir = root / "data" / "queue"
         queue_dir.mkdir()
-        (queue_dir / f"{1:020d}-{relay_reused.pid}-r20261130T100000-000000dd").write_text(json.dumps(old))
+        (queue_dir / f"{1:020d}-{relay_reused.pid}-r20261130T100000-000000dd").write_text(json.dumps(old), encoding="utf-8")
         started = time.monotonic()
         relay = Relay(env)
         got = relay.call("antigravity_execute", {"task": "t", "workspace": str(repo)}, timeout=120)

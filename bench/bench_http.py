@@ -61,7 +61,7 @@ async def run_http(root: Path, *, sessions: int, calls: int, sleep: float) -> di
                 tg.start_soon(session, s)
         wall = time.monotonic() - started
     overlaps, order, busy = _serial_figures(launches(agy))
-    records = [json.loads(p.read_text()) for p in (root / "data" / "runs").glob("r*.json")]
+    records = [json.loads(p.read_text(encoding="utf-8")) for p in (root / "data" / "runs").glob("r*.json")]
     return {"calls": sessions * calls, "successes": statuses.count("SUCCESS"), "launches": len(order),
             "records": len(records), "overlaps": overlaps, "order": order, "wall_seconds": round(wall, 2),
             "busy_seconds": round(busy, 2)}
@@ -92,7 +92,7 @@ async def run_sigterm(root: Path) -> dict:
             code = await anyio.to_thread.run_sync(lambda: relay.proc.wait(timeout=30))
             exited = time.monotonic() - sent
             tg.cancel_scope.cancel()
-    (record,) = [json.loads(p.read_text()) for p in (root / "data" / "runs").glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (root / "data" / "runs").glob("r*.json")]
     return {"gone": round(gone, 2), "exited": round(exited, 2), "code": code, "status": record["status"]}
 
 

@@ -53,7 +53,7 @@ def make(root: Path, files: int, big_mb: int) -> None:
     for i in range(files):
         path = root / _rel(i)
         path.parent.mkdir(exist_ok=True)
-        path.write_text("".join(f"value_{i}_{n} = {n}\n" for n in range(_LINES)))
+        path.write_text("".join(f"value_{i}_{n} = {n}\n" for n in range(_LINES)), encoding="utf-8")
     _git(root, "add", "-A")
     _git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "base")
     with open(root / "dataset.bin", "wb") as fh:  # untracked, never ignored
@@ -64,7 +64,7 @@ def make(root: Path, files: int, big_mb: int) -> None:
 
 def _user_edits(root: Path) -> None:
     for i in range(5):  # the user's own edits, before every run
-        with open(root / _rel(i * 7 + 3), "a") as fh:
+        with open(root / _rel(i * 7 + 3), "a", encoding="utf-8") as fh:
             fh.write("user_edit = True\n")
 
 
@@ -91,8 +91,8 @@ def one_run(root: Path, edits: int) -> dict[str, float | int | str]:
         t1 = time.perf_counter()
         for rel in worker:
             path = root / rel
-            text = path.read_text().replace(" = 3\n", " = 33\n", 1)
-            path.write_text(text + "worker_line = 1\n")
+            text = path.read_text(encoding="utf-8").replace(" = 3\n", " = 33\n", 1)
+            path.write_text(text + "worker_line = 1\n", encoding="utf-8")
         t2 = time.perf_counter()
         changes = observe_changes(snap, root)
         t3 = time.perf_counter()
@@ -112,7 +112,7 @@ def one_run(root: Path, edits: int) -> dict[str, float | int | str]:
 def _child(root: Path, edits: int, checkout: str) -> dict:
     env = {**os.environ, "PYTHONPATH": checkout}
     out = subprocess.run([sys.executable, __file__, str(root), "--edits", str(edits)], env=env, check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, encoding="utf-8").stdout
     return json.loads(out)
 
 

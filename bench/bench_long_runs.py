@@ -54,7 +54,7 @@ def _repo(path: Path) -> Path:
     for args in (["init", "-q", "-b", "main"], ["config", "user.email", "d@e.com"], ["config", "user.name", "D"]):
         subprocess.run(["git", *args], cwd=path, check=True)
     (path / "src").mkdir()
-    (path / "src" / "app.py").write_text("def main():\n    return 1\n")
+    (path / "src" / "app.py").write_text("def main():\n    return 1\n", encoding="utf-8")
     subprocess.run(["git", "add", "-A"], cwd=path, check=True)
     subprocess.run(["git", "-c", "commit.gpgsign=false", "commit", "-qm", "i"], cwd=path, check=True)
     return path

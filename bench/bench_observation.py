@@ -80,8 +80,8 @@ def _generate(root: Path, files: int) -> float:
         path = root / _rel(i)
         if i % _FILES_PER_DIR == 0:
             path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_body(i))
-    (root / ".gitignore").write_text("__pycache__/\n*.pyc\n")
+        path.write_text(_body(i), encoding="utf-8")
+    (root / ".gitignore").write_text("__pycache__/\n*.pyc\n", encoding="utf-8")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "generated")
     _git(root, "status", "--porcelain")  # refresh the index's stat data once, as any user's git would
@@ -96,8 +96,8 @@ def _reset(root: Path) -> None:
 
 def _edit(root: Path, i: int, tag: str) -> None:
     path = root / _rel(i)
-    text = path.read_text()
-    path.write_text(text.replace("return x + 1\n", f"return x + 1  # {tag}\n", 1) + f"\n# {tag} {i}\n")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("return x + 1\n", f"return x + 1  # {tag}\n", 1) + f"\n# {tag} {i}\n", encoding="utf-8")
 
 
 def _git_baseline(root: Path) -> float:
@@ -177,7 +177,7 @@ def _row(r: dict[str, float]) -> str:
 def _child(root: Path, repo_files: int, changed: int, checkout: str) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": checkout}
     out = subprocess.run([sys.executable, __file__, "--child", str(root), "--repo-files", str(repo_files), "--sizes",
-                          str(changed)], env=env, check=True, capture_output=True, text=True).stdout
+                          str(changed)], env=env, check=True, capture_output=True, text=True, encoding="utf-8").stdout
     return msgspec.json.decode(out.strip().splitlines()[-1])
 
 
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(base, ignore_errors=True)
         return 0
     from relay.review.packet import PACKET_BUDGET_BYTES
-    print(f"packet budget {PACKET_BUDGET_BYTES:,} bytes; {os.cpu_count()} CPUs; {subprocess.run(['git', '--version'], capture_output=True, text=True).stdout.strip()}")
+    print(f"packet budget {PACKET_BUDGET_BYTES:,} bytes; {os.cpu_count()} CPUs; {subprocess.run(['git', '--version'], capture_output=True, text=True, encoding='utf-8').stdout.strip()}")
     try:
         for repo_files in repo_sizes:
             root = base / f"repo-{repo_files}"

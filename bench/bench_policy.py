@@ -37,15 +37,15 @@ def main(committed: int = 5000, edited: int = 300, added: int = 300) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files = {f"pkg{i % 50}/mod{i}.py": f"value = {i}\n" * 5 for i in range(committed)}
         ws = make_repo(Path(tmp) / "repo", files)
-        (ws / "pkg0/mod0.py").write_text("user edit\n")  # a pre-existing edit the revert must keep
+        (ws / "pkg0/mod0.py").write_text("user edit\n", encoding="utf-8")  # a pre-existing edit the revert must keep
         status_before = git(ws, "status", "--porcelain")
         before = take_snapshot(ws)
         for i in range(1, edited + 1):
-            (ws / f"pkg{i % 50}/mod{i}.py").write_text("changed\n")
+            (ws / f"pkg{i % 50}/mod{i}.py").write_text("changed\n", encoding="utf-8")
         for i in range(added):
             (ws / f"new/f{i}.txt").parent.mkdir(exist_ok=True)
-            (ws / f"new/f{i}.txt").write_text(f"{i}\n")
-        (ws / "pkg0/mod0.py").write_text("user edit\nworker line\n")
+            (ws / f"new/f{i}.txt").write_text(f"{i}\n", encoding="utf-8")
+        (ws / "pkg0/mod0.py").write_text("user edit\nworker line\n", encoding="utf-8")
         t0 = time.perf_counter()
         changes = observe_changes(before, ws).files
         observed = time.perf_counter() - t0
@@ -60,7 +60,7 @@ def main(committed: int = 5000, edited: int = 300, added: int = 300) -> None:
         reverted = time.perf_counter() - t0
         assert verdict.status is Status.POLICY_VIOLATION and not violation.not_restored
         assert git(ws, "status", "--porcelain") == status_before, "the tree is not back to its pre-run state"
-        assert (ws / "pkg0/mod0.py").read_text() == "user edit\n"
+        assert (ws / "pkg0/mod0.py").read_text(encoding="utf-8") == "user edit\n"
         gs = time.perf_counter()
         subprocess.run(["git", "status", "--porcelain"], cwd=ws, capture_output=True, check=True)
         gs = time.perf_counter() - gs

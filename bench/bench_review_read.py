@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="relay-review-read-"))
     try:
         for file in files:
-            for entry in json.loads(file.read_text())["commits"]:
+            for entry in json.loads(file.read_text(encoding="utf-8"))["commits"]:
                 mirror = _find_mirror(base, entry["repo"])
                 if mirror is None:
                     skipped.add(entry["repo"])

@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     repos: set[str] = set()
     for file in files:
-        doc = json.loads(file.read_text())
+        doc = json.loads(file.read_text(encoding="utf-8"))
         corpus = doc["commits"]
         # Sealed by its flag or by its name: a new risk_corpus_sealedN.json whose flag was forgotten
         # must still never be read entry by entry.

@@ -71,7 +71,7 @@ def _children() -> set[int]:
     pids: set[int] = set()
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         try:
-            pids.update(int(p) for p in (task / "children").read_text().split())
+            pids.update(int(p) for p in (task / "children").read_text(encoding="utf-8").split())
         except OSError:
             pass
     return pids
@@ -79,7 +79,7 @@ def _children() -> set[int]:
 
 def _rss_kib(pid: int) -> int | None:
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     except OSError:
@@ -117,7 +117,7 @@ async def main(runs: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="gravity-relay-bench-") as tmp:
         tmp_path = Path(tmp)
         minimal = tmp_path / "minimal_server.py"
-        minimal.write_text(MINIMAL_SERVER)
+        minimal.write_text(MINIMAL_SERVER, encoding="utf-8")
         agy = install_demo_worker(tmp_path / "bin")
         base = {"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_LOG_LEVEL": "WARNING"}
         variants = {

@@ -42,7 +42,7 @@ __all__ = ["main"]
 
 
 def _git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=git_env()).stdout
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=git_env(), encoding="utf-8").stdout
 
 
 def _build(root: Path, files: int) -> None:
@@ -64,8 +64,8 @@ def _work(workdir: Path, n: int) -> None:
     """The stand-in worker: edit two files, add one."""
     for rel in ("pkg000/mod_00000.py", "pkg001/mod_00001.py"):
         target = workdir / rel
-        target.write_text(target.read_text() + f"edited_{n} = True\n")
-    (workdir / f"new_{n}.py").write_text("print('new')\n")
+        target.write_text(target.read_text(encoding="utf-8") + f"edited_{n} = True\n", encoding="utf-8")
+    (workdir / f"new_{n}.py").write_text("print('new')\n", encoding="utf-8")
 
 
 def _undo(repo: Path) -> None:
@@ -78,7 +78,7 @@ def _ms(seconds: float) -> str:
 
 
 def _filesystem(path: Path) -> str:
-    out = subprocess.run(["df", "-T", str(path)], capture_output=True, text=True).stdout.splitlines()
+    out = subprocess.run(["df", "-T", str(path)], capture_output=True, text=True, encoding="utf-8").stdout.splitlines()
     return " ".join(out[-1].split()[:2]) if len(out) > 1 else "unknown"
 
 

@@ -67,21 +67,34 @@ SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.
 ONE_UNIT_FILES = SHARED_RELAY_FILES | {"tests/test_layout.py"}
 
 
-# What a Windows host runs (the CI workflow's windows leg): the files that need no POSIX host. The others drive
-# the fake agy through its /bin/sh wrapper, send POSIX signals or read process groups; the relay's Windows path
-# is proven by their `windows-path` variants on Linux instead (the `process_path` fixture below).
+# What a Windows host runs (the CI workflow's windows leg): the files that need no POSIX host, and the process tests
+# (cancel, timeout, client disconnect) on their windows-path variant, whose fake agy is agy.py run by the relay's
+# own interpreter (fake_agy_harness.LAUNCHER). The other files drive the fake through its /bin/sh wrapper, send
+# POSIX signals or read process groups. A file joins this set once it was read for POSIX assumptions.
 WINDOWS_RUNNABLE = frozenset({"test_windows_places.py", "test_contracts.py", "test_layout.py", "test_review.py",
                               "test_settings.py", "test_tools_snapshot.py", "test_bench_risk_corpus.py",
-                              "test_job_object.py"})
+                              "test_windows_ci.py", "test_windows_blockers.py", "test_job_object.py"})
+WINDOWS_PROCESS_TESTS = frozenset({
+    "test_relay_timeout_kills_hung_worker_and_its_grandchild",
+    "test_cancel_kills_worker_group_and_records_cancelled_with_its_changes",
+    "test_client_disconnect_kills_worker_group",
+    "test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_changes",
+    "test_cancel_from_another_relay_stops_a_run_started_without_a_wait",
+})
+
+
+def runs_on_windows(file_name: str, test_name: str, node_name: str) -> bool:
+    return file_name in WINDOWS_RUNNABLE or test_name in WINDOWS_PROCESS_TESTS and "windows-path" in node_name
 
 
 def pytest_collection_modifyitems(config, items):
     if sys.platform != "win32":
         return
-    skip = pytest.mark.skip(reason="needs a POSIX host (the fake agy's /bin/sh wrapper, POSIX signals); the relay's "
-                            "Windows path runs on Linux as the windows-path variants of the process-fault tests")
+    skip = pytest.mark.skip(reason="needs a POSIX host (the fake agy's /bin/sh wrapper, POSIX signals, process "
+                            "groups); the relay's Windows path runs here as the windows-path variants of the process "
+                            "tests (conftest.WINDOWS_PROCESS_TESTS)")
     for item in items:
-        if item.path.name not in WINDOWS_RUNNABLE:
+        if not runs_on_windows(item.path.name, getattr(item, "originalname", item.name), item.name):
             item.add_marker(skip)
 
 
@@ -233,7 +246,8 @@ def process_path(request, monkeypatch) -> str:
 
     "windows": the POSIX process-group calls are deleted from ``os`` in this process (the in-process relay)
     and, through windows_path/sitecustomize.py, in every relay process the test starts (and their child
-    relays); those also lose ``signal.SIGHUP``. The relay then has no process groups to use: its workers are
+    relays); those also lose ``signal.SIGHUP``. The fake agy is ``agy.py``, started by the relay with its own
+    interpreter, as on Windows (fake_agy_harness.LAUNCHER). The relay then has no process groups to use: its workers are
     found by their psutil tree and spawn token, its stop signals come through ``signal.signal``.
     """
     if request.param == "windows":
@@ -244,9 +258,12 @@ def process_path(request, monkeypatch) -> str:
 
         monkeypatch.setattr(client_posix, "os", _ClientOs({name: getattr(os, name) for name in POSIX_GROUP_CALLS
                                                            if hasattr(os, name)}))
+        from fake_agy_harness import LAUNCHER
+
         for name in POSIX_GROUP_CALLS:
             monkeypatch.delattr(os, name, raising=False)
         monkeypatch.setitem(WINDOWS_PATH, "on", True)
+        monkeypatch.setitem(LAUNCHER, "kind", "python")  # AGY_BIN=…/agy.py, run by the relay's interpreter
     return request.param
 
 
@@ -373,6 +390,28 @@ def fake_script(tmp_path: Path) -> Path:
     """A stand-in for the installed `gravity-relay` console script (setup and doctor need only its path)."""
     script = tmp_path / "install" / "bin" / "gravity-relay"
     script.parent.mkdir(parents=True)
-    script.write_text("#!/bin/sh\nexit 0\n")
+    script.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
     script.chmod(0o755)
     return script
+
+
+@pytest.fixture
+def cp1252_default(monkeypatch):
+    """The default text encoding of a Windows host (cp1252 for files and pipes), in this process: every open(),
+    Path.read_text() and Path.write_text() that names no encoding gets cp1252, as it would there."""
+    import builtins
+    import io
+
+    real_open, real_text_encoding = builtins.open, io.text_encoding
+
+    def text_encoding(encoding, stacklevel=2):
+        return "cp1252" if encoding is None else real_text_encoding(encoding, stacklevel)
+
+    def windows_open(file, mode="r", buffering=-1, encoding=None, *args, **kwargs):
+        if encoding is None and "b" not in mode:
+            encoding = "cp1252"
+        return real_open(file, mode, buffering, encoding, *args, **kwargs)
+
+    monkeypatch.setattr(io, "text_encoding", text_encoding)
+    monkeypatch.setattr(builtins, "open", windows_open)
+    return "cp1252"

@@ -126,7 +126,6 @@ optional ``grandchild`` / ``signal`` record, and an ``end`` record.
 from __future__ import annotations
 
 import base64
-import fcntl
 import json
 import os
 import re
@@ -135,7 +134,48 @@ import stat
 import sys
 import time
 
+try:
+    import fcntl  # POSIX; on Windows the state lock is msvcrt's (``lock_file``)
+except ImportError:
+    fcntl = None
+
 T0 = time.monotonic()
+# What Windows lacks: no process groups or sessions (None in the launch log), no SIGHUP, no SIGPIPE.
+_getpgid = getattr(os, "getpgid", None)
+_getsid = getattr(os, "getsid", None)
+SIGPIPE = getattr(signal, "SIGPIPE", 13)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK")
+                     if hasattr(signal, name))
+# The polite stop: SIGTERM, or on Windows the Ctrl-Break the relay sends a worker's console group (agy, a Go
+# program, reads it as an interrupt); ignore_sigterm ignores either.
+POLITE = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGBREAK") if hasattr(signal, name))
+
+
+def lock_file(fd: int) -> None:
+    """An exclusive lock on the state's lock file, held until ``unlock_file``: flock on POSIX, msvcrt's
+    byte-range lock on its first byte on Windows (LK_LOCK gives up after 10 s: try again)."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    import msvcrt
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    while True:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+            return
+        except OSError:
+            continue
+
+
+def unlock_file(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return
+    import msvcrt
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
 # --------------------------------------------------------------------------- captured texts
 
@@ -626,7 +666,7 @@ class Fake:
             stream.buffer.write(text.encode("utf-8", "replace"))
             stream.buffer.flush()
         except BrokenPipeError:
-            self.die(signal.SIGPIPE)
+            self.die(SIGPIPE)
 
     def event(self, obj: dict) -> None:
         if self.fmt == "stream-json":
@@ -650,7 +690,8 @@ class Fake:
         facts = {k: k in env for k in ENV_PRESENCE}
         facts.update({k: env.get(k) for k in ENV_VALUES})
         self.record({
-            "event": "start", "ppid": os.getppid(), "pgid": os.getpgid(0), "sid": os.getsid(0),
+            "event": "start", "ppid": os.getppid(), "pgid": _getpgid(0) if _getpgid else None,
+            "sid": _getsid(0) if _getsid else None,
             "argv": self.argv, "cwd": os.getcwd(), "start": time.time(), "mode": mode,
             "version": self.version_text, "env": facts, "env_keys": sorted(env), "stdin": self.stdin,
             **extra,
@@ -665,16 +706,19 @@ class Fake:
 
     def die(self, signum: int) -> None:
         self.record_end(-signum, signal=signum)
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
+        try:
+            signal.signal(signum, signal.SIG_DFL)
+        except (ValueError, OSError):  # Windows: not a signal it can handle (SIGPIPE)
+            pass
+        os.kill(os.getpid(), signum)  # on Windows: TerminateProcess with this exit code
         time.sleep(5)
         os._exit(128 + signum)
 
     def on_signal(self, signum, _frame) -> None:
-        if signum == signal.SIGTERM and self.ignore_sigterm:
+        if signum in POLITE and self.ignore_sigterm:
             self.record({"event": "signal", "signal": signum, "ignored": True})
             return
-        if self.launch.get("on_signal") == "interrupted" and signum in (signal.SIGTERM, signal.SIGINT) \
+        if self.launch.get("on_signal") == "interrupted" and signum in (*POLITE, signal.SIGINT) \
                 and self.conversation_id and not self.ended:
             # 1.1.27+ (1.3.1 replays): the turn ends with agy's own ERROR result, then `error: interrupted`, exit 1
             self.record({"event": "signal", "signal": signum, "ignored": False})
@@ -699,7 +743,7 @@ class Fake:
         path = os.path.join(self.state_dir, "state.json")
         fd = os.open(os.path.join(self.state_dir, "lock"), os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            lock_file(fd)
             try:
                 with open(path, encoding="utf-8") as f:
                     st = json.load(f)
@@ -715,7 +759,7 @@ class Fake:
             os.replace(tmp, path)
             return result
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            unlock_file(fd)
             os.close(fd)
 
     # ---- agy's own log (--log-file)
@@ -737,7 +781,7 @@ class Fake:
 
     # ---- entry
     def run(self) -> int:
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for sig in STOP_SIGNALS:
             signal.signal(sig, self.on_signal)
         code = 70
         try:
@@ -1854,7 +1898,7 @@ def flood_output(fake: "Fake", conv: str, idx: int) -> None:
         stream.buffer.write(tail)
         stream.buffer.flush()
     except BrokenPipeError:
-        fake.die(signal.SIGPIPE)
+        fake.die(SIGPIPE)
 
 
 def main() -> int:

@@ -1,8 +1,9 @@
 """The harness around the fake ``agy`` executable (``tests/fake_agy.py``): scenarios, install, launch logs.
 
-``install_fake_agy(dir, scenario)`` writes ``dir/scenario.json`` and an executable wrapper
-``dir/agy`` that ``exec``s the fake with the scenario path and the state dir baked in (the
-relay sanitizes the worker's environment, so nothing can travel through env). The fake's
+``install_fake_agy(dir, scenario)`` writes ``dir/scenario.json`` and a launcher — an executable
+wrapper ``dir/agy`` that ``exec``s the fake, or ``dir/agy.py`` (Windows; see ``LAUNCHER``) — with the
+scenario path and the state dir baked in (the relay sanitizes the worker's environment, so nothing
+can travel through env). The fake's
 state and launch log live in ``dir/agy-state/``. The scenario schema is documented at the
 top of ``tests/fake_agy.py``.
 """
@@ -35,6 +36,7 @@ __all__ = [
     "read_capture",
     "fakes_alive",
     "kill_fakes",
+    "LAUNCHER",
 ]
 
 FAKE_AGY = Path(__file__).resolve().with_name("fake_agy.py")
@@ -110,30 +112,62 @@ def _current_test() -> str:
     return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0] or "outside a test"
 
 
-def install_fake_agy(directory: Path, scenario: dict) -> Path:
-    """Write ``scenario.json`` and an executable ``agy`` wrapper in ``directory``; return the wrapper."""
+# How the relay starts the fake. "sh": an executable ``agy`` (a /bin/sh wrapper that execs Python), run as any
+# agy binary is; POSIX only. "python": ``agy.py``, which the relay runs with its own interpreter (AGY_BIN may name
+# a Python script: relay/agy/command.py, agy_command) — the form a Windows host can run, where no .exe shim can be
+# written; the windows-path variants use it on Linux too (conftest.process_path). Tests may switch it per test.
+LAUNCHER = {"kind": "python" if os.name == "nt" else "sh"}
+
+
+def _baked_env(scen: Path, state: Path) -> dict[str, str]:
+    return {"FAKE_AGY_SCENARIO": str(scen), "FAKE_AGY_STATE": str(state),
+            RUN_ENV: os.environ.get("GRAVITY_RELAY_TEST_RUN", ""),
+            WORKER_ENV: os.environ.get("PYTEST_XDIST_WORKER", "main"), TEST_ENV: _current_test()}
+
+
+def _python_launcher(env: dict[str, str]) -> str:
+    """``agy.py``: the variables put in the environment, then the fake. On POSIX it execs a fast interpreter as the
+    sh wrapper does (same pid; the variables then in the process's own environment, where psutil reads them: a
+    putenv is not seen in /proc/PID/environ); Windows has no exec that keeps the pid, so the fake runs in place."""
+    return (
+        '"""The fake agy of one test (tests/fake_agy_harness.py); the relay runs it as `python agy.py ARGS`."""\n'
+        "import os\nimport sys\n\n"
+        f"os.environ.update({env!r})\n"
+        "if os.name != 'nt':\n"
+        f"    os.execv(sys.executable, [sys.executable, '-I', '-S', '-X', 'utf8', '-c', {_LAUNCHER!r}, *sys.argv[1:]])\n"
+        f"sys.path.insert(0, {str(FAKE_AGY.parent)!r})\n"
+        "import fake_agy  # noqa: E402\n\n"
+        "sys.exit(fake_agy.main())\n"
+    )
+
+
+def install_fake_agy(directory: Path, scenario: dict, *, launcher: str | None = None) -> Path:
+    """Write ``scenario.json`` and the fake's launcher in ``directory``; return the launcher (``agy``: a /bin/sh
+    wrapper, or ``agy.py``, as ``launcher`` or ``LAUNCHER`` says)."""
+    kind = launcher or LAUNCHER["kind"]
     directory = Path(directory).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     scen = directory / SCENARIO_FILE
     state = directory / STATE_DIR
     state.mkdir(exist_ok=True)
     _write_json(scen, scenario)
-    wrapper = directory / "agy"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f"FAKE_AGY_SCENARIO={shlex.quote(str(scen))}\n"
-        f"FAKE_AGY_STATE={shlex.quote(str(state))}\n"
-        f"{RUN_ENV}={shlex.quote(os.environ.get('GRAVITY_RELAY_TEST_RUN', ''))}\n"
-        f"{WORKER_ENV}={shlex.quote(os.environ.get('PYTEST_XDIST_WORKER', 'main'))}\n"
-        f"{TEST_ENV}={shlex.quote(_current_test())}\n"
-        f"export FAKE_AGY_SCENARIO FAKE_AGY_STATE {RUN_ENV} {WORKER_ENV} {TEST_ENV}\n"
-        f"exec {shlex.quote(sys.executable)} -I -S -X utf8 -c {shlex.quote(_LAUNCHER)} \"$@\"\n",
-        encoding="utf-8",
-    )
-    wrapper.chmod(0o755)
+    env = _baked_env(scen, state)
+    if kind == "python":
+        script = directory / "agy.py"
+        script.write_text(_python_launcher(env), encoding="utf-8")
+    else:
+        script = directory / "agy"
+        script.write_text(
+            "#!/bin/sh\n"
+            + "".join(f"{key}={shlex.quote(value)}\n" for key, value in env.items())
+            + f"export {' '.join(env)}\n"
+            f"exec {shlex.quote(sys.executable)} -I -S -X utf8 -c {shlex.quote(_LAUNCHER)} \"$@\"\n",
+            encoding="utf-8",
+        )
+        script.chmod(0o755)
     if state not in INSTALLED:
         INSTALLED.append(state)
-    return wrapper
+    return script
 
 
 def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = True) -> None:
@@ -172,7 +206,9 @@ def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     if not path.exists():
         return []
     merged: dict[str, dict] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    text = path.read_text(encoding="utf-8")
+    # A line still being written (a reader can meet an appended record half-way) is read on the next call.
+    for line in text[:text.rfind("\n") + 1].splitlines():
         if not line.strip():
             continue
         rec = json.loads(line)

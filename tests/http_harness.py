@@ -48,15 +48,15 @@ def http_relay(env: dict[str, str], *, address: str = "127.0.0.1:0", startup: fl
         deadline = time.monotonic() + startup
         while True:
             try:
-                state = json.loads(state_file.read_text())
+                state = json.loads(state_file.read_text(encoding="utf-8"))
                 if state["pid"] == proc.pid:
                     break
             except (OSError, ValueError, KeyError):
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"HTTP relay did not start (exit {proc.poll()}): {errlog.read_text()[-2000:]}")
+                raise RuntimeError(f"HTTP relay did not start (exit {proc.poll()}): {errlog.read_text(encoding='utf-8')[-2000:]}")
             time.sleep(0.05)
-        token = (data_dir / "http-token").read_text().strip()
+        token = (data_dir / "http-token").read_text(encoding="utf-8").strip()
         yield HttpRelay(url=state["url"], token=token, proc=proc, data_dir=data_dir, stderr=errlog)
     finally:
         if proc.poll() is None:

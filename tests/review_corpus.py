@@ -80,20 +80,20 @@ def run_case(case: Case, root: Path) -> Outcome:
 def _forty_edits_and_a_deleted_test(root: Path) -> None:
     for i in range(40):
         path = root / f"src/mod_{i:02d}.py"
-        path.write_text(path.read_text() + f"\n# tidy {i}\n")
+        path.write_text(path.read_text(encoding="utf-8") + f"\n# tidy {i}\n", encoding="utf-8")
     (root / "tests/test_core.py").unlink()
 
 
 def _auth_and_readme(root: Path) -> None:
-    (root / "README.md").write_text("# Project\n\nBetter words.\n")
+    (root / "README.md").write_text("# Project\n\nBetter words.\n", encoding="utf-8")
     path = root / "src/auth/session.py"
-    path.write_text(path.read_text().replace("return 0", "return 1"))
+    path.write_text(path.read_text(encoding="utf-8").replace("return 0", "return 1"), encoding="utf-8")
 
 
 def _append(rel: str, text: str) -> Callable[[Path], None]:
     def apply(root: Path) -> None:
         path = root / rel
-        path.write_text(path.read_text() + text)
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
 
     return apply
 
@@ -101,9 +101,9 @@ def _append(rel: str, text: str) -> Callable[[Path], None]:
 def _replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
     def apply(root: Path) -> None:
         path = root / rel
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
         assert old in text, (rel, old)
-        path.write_text(text.replace(old, new))
+        path.write_text(text.replace(old, new), encoding="utf-8")
 
     return apply
 

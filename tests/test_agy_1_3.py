@@ -261,7 +261,7 @@ async def test_auth_probe_never_runs_beside_another_relays_worker(tmp_path):
         await anyio.to_thread.run_sync(wait_for_launches, agy, 1)
         tg.start_soon(run, "b", relay_b)
         await anyio.sleep(1.0)  # B is queued behind A's worker by now (nothing B does may start agy meanwhile)
-        release.write_text("go")
+        release.write_text("go", encoding="utf-8")
     assert answers["a"].status.value == "SUCCESS" and answers["b"].status.value == "SUCCESS", answers
     everything = launches(agy, print_mode_only=False)
     probes = [r for r in everything if r["mode"] == "models"]
@@ -284,7 +284,7 @@ async def test_a_sign_out_behind_a_busy_slot_still_answers_at_once(tmp_path):
         probes_before = len([r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"])
         with anyio.fail_after(20):  # not behind A's worker, which waits 60 s for the release file
             second = await relay_b.execute(ExecuteInput(task="b2", workspace=str(repo)))
-        release.write_text("go")
+        release.write_text("go", encoding="utf-8")
     assert second.status.value == "LOGIN_REQUIRED", second
     assert "last check" in second.error.message and "running worker" in second.error.hint
     assert len([r for r in launches(agy, print_mode_only=False) if r["mode"] == "models"]) == probes_before

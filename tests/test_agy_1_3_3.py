@@ -148,7 +148,7 @@ async def test_degenerate_partial_keeps_the_packet_under_2kb_and_the_record_smal
     packet, _, _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS["degenerate_partial_at_print_timeout"], {})
     assert packet["status"] == "EXECUTION_TIMEOUT"
     assert len(json.dumps(packet, separators=(",", ":")).encode()) <= 2000
-    record = json.loads(next((tmp_path / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text())
+    record = json.loads(next((tmp_path / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text(encoding="utf-8"))
     assert len(json.dumps(record)) < 200_000  # the 289 KB partial is not stored whole (the transcript has it)
 
 
@@ -164,7 +164,7 @@ async def test_soft_deny_advice_is_not_in_any_view_the_leader_reads(tmp_path):
     assert "jetski: no output produced" in json.dumps(views[1])  # agy's stderr is there ...
     for view in [packet, *views]:
         assert "dangerously-skip-permissions" not in json.dumps(view)  # ... without its advice
-    record = next((tmp_path / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text()
+    record = next((tmp_path / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text(encoding="utf-8")
     assert "--dangerously-skip-permissions to auto-approve" in record  # kept in the record itself
 
 

@@ -120,7 +120,7 @@ async def test_worker_blocking_for_a_paste_and_ignoring_sigterm_is_killed_at_its
 async def test_not_logged_in_start_up_line_in_the_log_of_a_successful_run_is_not_a_failure(tmp_path):
     packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS["not_logged_in_log_then_success"], {})
     assert packet["status"] == "SUCCESS" and len(runs) == 1
-    log = Path(runs[0]["flags"]["log-file"]).read_text()
+    log = Path(runs[0]["flags"]["log-file"]).read_text(encoding="utf-8")
     assert "You are not logged into Antigravity." in log  # the line was really there
 
 

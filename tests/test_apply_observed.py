@@ -37,7 +37,7 @@ async def _apply(client, run_id: str) -> tuple[bool, dict]:
 
 
 def _ignore(repo: Path, rules: str) -> None:
-    (repo / ".gitignore").write_text(rules)
+    (repo / ".gitignore").write_text(rules, encoding="utf-8")
     git(repo, "add", ".gitignore")
     git(repo, "commit", "-q", "-m", "ignore rules")
 
@@ -57,8 +57,8 @@ async def test_apply_of_a_run_whose_violation_policy_reverted_writes_only_the_ke
         refused, applied = await _apply(client, packet["run_id"])
     assert not refused and applied["status"] == "SUCCESS", applied
     assert applied["changes"]["files"] == ["src/new.py"]
-    assert (repo / "src" / "new.py").read_text() == "x = 1\n"
-    assert (repo / "README.md").read_text() == "# project\n"  # the reverted edit never reaches the user's tree
+    assert (repo / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert (repo / "README.md").read_text(encoding="utf-8") == "# project\n"  # the reverted edit never reaches the user's tree
     assert "not applied, put back by the run's policy: README.md" in applied["summary"]
 
 
@@ -95,7 +95,7 @@ async def test_apply_brings_the_new_ignored_secret_the_packet_listed_and_revert_
         assert packet["status"] == "SUCCESS" and sorted(packet["changes"]["files"]) == [".env", "src/new.py"], packet
         refused, applied = await _apply(client, packet["run_id"])
     assert not refused and applied["changes"]["files"] == [".env", "src/new.py"], applied
-    assert (repo / ".env").read_text() == "API_URL=http://localhost\n"
+    assert (repo / ".env").read_text(encoding="utf-8") == "API_URL=http://localhost\n"
     assert not (repo / "build.log").exists()  # not observed, not checked: not applied
     assert "not applied" not in applied["summary"]
     assert revert_run(RunStore(tmp_path / "data" / "runs"), packet["run_id"]).reverted
@@ -111,7 +111,7 @@ async def test_apply_refuses_when_the_user_made_the_file_the_run_adds_naming_it_
         {"op": "write", "path": ".env", "content": "API_URL=http://worker\n"}]))
     async with memory_relay(_env(tmp_path, agy, {"iso": {"isolation": "worktree"}})) as client:
         packet = await _run(client, repo, "iso")
-        (repo / ".env").write_text("API_URL=http://users-own\n")
+        (repo / ".env").write_text("API_URL=http://users-own\n", encoding="utf-8")
         before = _tree(repo)
         refused, answer = await _apply(client, packet["run_id"])
     assert refused and answer["status"] == "APPLY_CONFLICT", answer
@@ -126,7 +126,7 @@ async def test_apply_refuses_an_edit_the_user_made_to_a_line_the_run_changed_and
         {"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2, "content": "    return 2\n"}]))
     async with memory_relay(_env(tmp_path, agy, {"iso": {"isolation": "worktree"}})) as client:
         packet = await _run(client, repo, "iso")
-        (repo / "src" / "app.py").write_text("def main():\n    return 3\n")
+        (repo / "src" / "app.py").write_text("def main():\n    return 3\n", encoding="utf-8")
         before = _tree(repo)
         refused, answer = await _apply(client, packet["run_id"])
     assert refused and answer["status"] == "APPLY_CONFLICT"
@@ -137,9 +137,9 @@ async def test_apply_refuses_an_edit_the_user_made_to_a_line_the_run_changed_and
 async def test_apply_of_binary_rename_mode_and_symlink_changes_is_byte_for_byte(tmp_path, repo):
     # Passed before too (the commit held these exactly); kept through the trees.
     (repo / "bin").mkdir()
-    (repo / "bin" / "tool.sh").write_text("#!/bin/sh\necho hi\n")
+    (repo / "bin" / "tool.sh").write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
     (repo / "docs").mkdir()
-    (repo / "docs" / "old.md").write_text("".join(f"line {i}\n" for i in range(40)))
+    (repo / "docs" / "old.md").write_text("".join(f"line {i}\n" for i in range(40)), encoding="utf-8")
     (repo / "logo.bin").write_bytes(bytes(range(256)) * 4)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "more files")
@@ -182,7 +182,7 @@ async def test_apply_never_writes_what_a_verification_command_wrote_after_observ
 
 async def test_apply_of_a_run_in_a_sub_folder_writes_inside_it_only(tmp_path, repo):
     (repo / "sub").mkdir()
-    (repo / "sub" / "a.txt").write_text("a\n")
+    (repo / "sub" / "a.txt").write_text("a\n", encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "sub")
     agy = install_fake_agy(tmp_path / "bin", success_scenario([
@@ -196,8 +196,8 @@ async def test_apply_of_a_run_in_a_sub_folder_writes_inside_it_only(tmp_path, re
                                                _env(tmp_path, agy, {"iso": {"isolation": "worktree"}}))
     assert shell.returncode == 0, shell.stdout + shell.stderr
     assert sorted(json.loads(shell.stdout)["changes"]["files"]) == ["a.txt", "deeper/b.txt"]
-    assert (repo / "sub" / "a.txt").read_text() == "a, by the worker\n"
-    assert (repo / "sub" / "deeper" / "b.txt").read_text() == "b\n"
+    assert (repo / "sub" / "a.txt").read_text(encoding="utf-8") == "a, by the worker\n"
+    assert (repo / "sub" / "deeper" / "b.txt").read_text(encoding="utf-8") == "b\n"
     assert not (repo / "a.txt").exists() and not (repo / "deeper").exists()
 
 
@@ -216,7 +216,7 @@ async def test_apply_takes_a_file_the_trees_keep_out_by_size_from_the_runs_commi
         assert sorted(packet["changes"]["files"]) == ["data/big.csv", "src/new.py"], packet
         refused, applied = await _apply(client, packet["run_id"])
     assert not refused and applied["changes"]["files"] == ["data/big.csv", "src/new.py"], applied
-    assert (repo / "data" / "big.csv").read_text() == big
+    assert (repo / "data" / "big.csv").read_text(encoding="utf-8") == big
 
 
 
@@ -249,7 +249,7 @@ async def test_apply_of_a_chain_whose_last_run_undid_the_first_writes_nothing_an
         refused, applied = await _apply(client, follow["run_id"])
     assert not refused and applied["changes"]["files"] == ["b.txt"], applied  # the chain: b added, a never there
     assert "not applied" not in applied["summary"]
-    assert not (repo / "a.txt").exists() and (repo / "b.txt").read_text() == "b\n"
+    assert not (repo / "a.txt").exists() and (repo / "b.txt").read_text(encoding="utf-8") == "b\n"
 
 
 def test_blob_states_reads_each_blob_once_and_says_none_for_one_git_does_not_have(tmp_path, repo):

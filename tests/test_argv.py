@@ -135,7 +135,7 @@ def test_parse_version_reads_agy_version_output():
 
 def test_agy_fact_reads_version_once_from_agy(fp, tmp_path: Path):
     agy = tmp_path / "agy"
-    agy.write_text("#!/bin/sh\n")
+    agy.write_text("#!/bin/sh\n", encoding="utf-8")
     agy.chmod(0o755)
     fp.register([str(agy), "--version"], stdout="1.1.12\n")
     assert agy_fact(Settings(data_dir=tmp_path, agy_bin=str(agy))) == (str(agy), "1.1.12")
@@ -144,7 +144,7 @@ def test_agy_fact_reads_version_once_from_agy(fp, tmp_path: Path):
 
 def test_agy_fact_when_version_command_fails(fp, tmp_path: Path):
     agy = tmp_path / "agy"
-    agy.write_text("#!/bin/sh\n")
+    agy.write_text("#!/bin/sh\n", encoding="utf-8")
     agy.chmod(0o755)
     fp.register([str(agy), "--version"], returncode=2, stderr="flags provided but not defined: -version\n")
     assert agy_fact(Settings(data_dir=tmp_path, agy_bin=str(agy))) == (str(agy), None)
@@ -189,7 +189,7 @@ def test_read_version_timeout_kills_agy_and_a_helper_holding_its_stdout_and_retu
     from relay.agy.command import read_version
 
     agy = tmp_path / "agy"
-    agy.write_text(f"#!{sys.executable}\n{_HELPER_HOLDS_STDOUT}")
+    agy.write_text(f"#!{sys.executable}\n{_HELPER_HOLDS_STDOUT}", encoding="utf-8")
     agy.chmod(0o755)
     answers = []
     probe = threading.Thread(target=lambda: answers.append(read_version(str(agy), timeout=1.5)), daemon=True)
@@ -197,7 +197,7 @@ def test_read_version_timeout_kills_agy_and_a_helper_holding_its_stdout_and_retu
     probe.start()
     probe.join(8.0)
     took = time.monotonic() - started
-    helper = int((tmp_path / "agy.helper").read_text()) if (tmp_path / "agy.helper").exists() else None
+    helper = int((tmp_path / "agy.helper").read_text(encoding="utf-8")) if (tmp_path / "agy.helper").exists() else None
 
     def alive(pid: int | None) -> bool:
         try:

@@ -70,7 +70,7 @@ async def test_worktree_run_of_a_sub_folder_cannot_reach_a_protected_file_at_the
     assert packet["status"] == "POLICY_VIOLATION" and "../Makefile" in packet["error"]["message"], packet
     shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", packet["run_id"]], env)
     assert shell.returncode == 1, shell.stdout
-    assert (repo / "Makefile").read_text() == "all:\n" and (repo / "sub/a.txt").read_text() == "a\n"
+    assert (repo / "Makefile").read_text(encoding="utf-8") == "all:\n" and (repo / "sub/a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 async def test_worktree_apply_writes_the_observed_change_not_what_verification_wrote_later(tmp_path):
@@ -85,7 +85,7 @@ async def test_worktree_apply_writes_the_observed_change_not_what_verification_w
         assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
         applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert applied["status"] == "SUCCESS" and applied["changes"]["files"] == ["a.txt"], applied
-    assert (repo / "a.txt").read_text() == "bb\n" and not (repo / "artifact.txt").exists()
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "bb\n" and not (repo / "artifact.txt").exists()
 
 
 async def test_worktree_whose_git_file_the_worker_repointed_is_not_observed_and_the_users_index_is_untouched(tmp_path):
@@ -105,7 +105,7 @@ async def test_worktree_whose_git_file_the_worker_repointed_is_not_observed_and_
         answer = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert answer["ok"] is False
     assert (index.read_bytes(), index.stat().st_mtime_ns) == seen
-    assert (repo / "a.txt").read_text() == "a\n"
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 # --------------------------------------------------------------------------- D2: never through a symlinked folder
@@ -129,7 +129,7 @@ async def test_apply_refuses_a_path_under_a_symlinked_folder_of_the_users_tree(t
     answer = json.loads(shell.stdout)
     assert shell.returncode == 1 and answer["status"] == "APPLY_CONFLICT", answer
     assert "out/evil.txt" in answer["error"]["message"] and "symbolic link" in answer["error"]["message"]
-    assert list(elsewhere.iterdir()) == [] and (repo / "a.txt").read_text() == "a\n"
+    assert list(elsewhere.iterdir()) == [] and (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 def test_three_way_apply_refuses_every_path_under_a_symlinked_parent_and_writes_nothing(tmp_path):
@@ -139,9 +139,9 @@ def test_three_way_apply_refuses_every_path_under_a_symlinked_parent_and_writes_
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "out\n"})
     base = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "checkout", "-q", "-b", "run")
-    (repo / "a.txt").write_text("b\n")
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")
     (repo / "out" / "deep").mkdir(parents=True)
-    (repo / "out" / "deep" / "evil.txt").write_text("x\n")
+    (repo / "out" / "deep" / "evil.txt").write_text("x\n", encoding="utf-8")
     git(repo, "add", "-f", "a.txt", "out/deep/evil.txt")
     git(repo, "commit", "-q", "-m", "run")
     tip = git(repo, "rev-parse", "HEAD").strip()
@@ -155,7 +155,7 @@ def test_three_way_apply_refuses_every_path_under_a_symlinked_parent_and_writes_
         three_way_apply(repo, changed_entries(repo, base, tip))
     assert info.value.conflicts == [("out/deep/evil.txt", "its folder out is a symbolic link in your tree; apply "
                                                           "never writes through one")]
-    assert list((elsewhere / "deep").iterdir()) == [] and (repo / "a.txt").read_text() == "a\n"
+    assert list((elsewhere / "deep").iterdir()) == [] and (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 # --------------------------------------------------------------------------- D3: a call never widens paths

@@ -20,8 +20,8 @@ def _mirror(base: Path) -> Path:
     # Laid out as the fetch tool lays a snapshot out: DIR/owner+name/repo/.git.
     repo = make_repo(base / "acme+lib" / "repo", {"README.md": "# lib\n", "src/app.py": "def main():\n    return 1\n"})
     git(repo, "tag", "v1.0")
-    (repo / "src" / "app.py").write_text("def main():\n    return 2\n")
-    (repo / "README.md").write_text("# lib, now 2\n")
+    (repo / "src" / "app.py").write_text("def main():\n    return 2\n", encoding="utf-8")
+    (repo / "README.md").write_text("# lib, now 2\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "fix")
     git(repo, "tag", "v1.1")
     return base
@@ -29,7 +29,7 @@ def _mirror(base: Path) -> Path:
 
 def _corpus(tmp_path: Path, entries: list[dict]) -> str:
     path = tmp_path / "corpus.json"
-    path.write_text(json.dumps({"commits": entries}))
+    path.write_text(json.dumps({"commits": entries}), encoding="utf-8")
     return str(path)
 
 
@@ -104,7 +104,7 @@ def test_risk_corpus_bench_treats_every_risk_corpus_sealed_file_as_sealed(tmp_pa
     # without --sealed even if its "sealed" flag was forgotten, so a new sealed set cannot be read entry by entry.
     mirrors = _mirror(tmp_path / "mirrors")
     path = tmp_path / "risk_corpus_sealed2.json"
-    path.write_text(json.dumps({"commits": [_entry()]}))
+    path.write_text(json.dumps({"commits": [_entry()]}), encoding="utf-8")
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v"]) == 2
     assert "risk_corpus_sealed2.json is sealed" in capsys.readouterr().err
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v", "--sealed"]) == 0
@@ -116,7 +116,7 @@ def test_risk_corpus_bench_runs_a_sealed_set_only_to_report_its_figures(tmp_path
     # with it, only the set's figures print, never a line per commit (nothing to tune on).
     mirrors = _mirror(tmp_path / "mirrors")
     path = tmp_path / "sealed.json"
-    path.write_text(json.dumps({"sealed": True, "commits": [_entry()]}))
+    path.write_text(json.dumps({"sealed": True, "commits": [_entry()]}), encoding="utf-8")
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v"]) == 2
     assert "is sealed" in capsys.readouterr().err
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v", "--sealed"]) == 0

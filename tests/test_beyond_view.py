@@ -52,8 +52,8 @@ async def test_execute_edits_inside_an_untracked_nested_repository_are_observed(
 async def test_execute_edits_inside_an_ignored_folder_are_listed_by_timestamp_never_called_unchanged(tmp_path):
     repo = make_repo(tmp_path / "project", {".gitignore": "build/\n*.log\n", "src/app.py": "x = 1\n"})
     (repo / "build").mkdir()
-    (repo / "build" / "out.txt").write_text("old\n")
-    (repo / "build" / "stale.txt").write_text("untouched\n")
+    (repo / "build" / "out.txt").write_text("old\n", encoding="utf-8")
+    (repo / "build" / "stale.txt").write_text("untouched\n", encoding="utf-8")
     old = 1_000_000_000  # 2001: this file was there long before the run
     os.utime(repo / "build" / "stale.txt", (old, old))
     time.sleep(0.3)  # its ctime (set by utime) is now well before the snapshot, whatever the load
@@ -73,17 +73,17 @@ async def test_execute_write_through_a_symlink_out_of_the_workspace_is_flagged_w
     # Regression: the write landed outside the workspace and the run said the file was unchanged.
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "secret.txt").write_text("before\n")
+    (outside / "secret.txt").write_text("before\n", encoding="utf-8")
     os.symlink(outside, repo / "ext")  # untracked symlink to a folder outside
     os.symlink(outside / "notes.txt", repo / "notes.txt")  # untracked symlink to a file outside
-    (outside / "notes.txt").write_text("n\n")
+    (outside / "notes.txt").write_text("n\n", encoding="utf-8")
     old = 1_000_000_000
     os.utime(outside / "notes.txt", (old, old))
     time.sleep(0.3)
     edits = [{"op": "write", "path": "ext/secret.txt", "content": "after\n"},
              {"op": "append", "path": "notes.txt", "content": "more\n"}]
     packet, full = await run(tmp_path, repo, edits, ["ext/secret.txt"])  # notes.txt is not claimed
-    assert (outside / "secret.txt").read_text() == "after\n"
+    assert (outside / "secret.txt").read_text(encoding="utf-8") == "after\n"
     assert packet["status"] == "SUCCESS", packet
     assert {"ext/secret.txt", "notes.txt"} <= set(packet["changes"]["files"])
     assert packet["changes"]["risk"] == "high"

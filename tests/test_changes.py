@@ -48,10 +48,10 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_observe_excludes_preexisting_dirty_file_the_worker_never_touched(repo: Path) -> None:
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     write(repo, "notes/todo.md", "untracked before\n")
     snap = take_snapshot(repo)
-    (repo / "a.txt").write_text(_lines(21))
+    (repo / "a.txt").write_text(_lines(21), encoding="utf-8")
     cs = observe_changes(snap, repo)
     assert cs.source == "git"
     assert list(_by_path(cs)) == ["a.txt"]
@@ -59,9 +59,9 @@ def test_observe_excludes_preexisting_dirty_file_the_worker_never_touched(repo: 
 
 def test_observe_shows_only_worker_lines_on_a_file_dirty_before_the_run(repo: Path) -> None:
     text = _lines(20).replace("line 3\n", "line 3 (user)\n")
-    (repo / "a.txt").write_text(text)
+    (repo / "a.txt").write_text(text, encoding="utf-8")
     snap = take_snapshot(repo)
-    (repo / "a.txt").write_text(text.replace("line 15\n", "line 15 (worker)\nline 15b (worker)\n"))
+    (repo / "a.txt").write_text(text.replace("line 15\n", "line 15 (worker)\nline 15b (worker)\n"), encoding="utf-8")
     change = _by_path(observe_changes(snap, repo))["a.txt"]
     assert change.kind == "modified"
     assert (change.additions, change.deletions) == (2, 1)
@@ -69,7 +69,7 @@ def test_observe_shows_only_worker_lines_on_a_file_dirty_before_the_run(repo: Pa
 
 
 def test_observe_reports_a_worker_revert_of_an_earlier_edit(repo: Path) -> None:
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     snap = take_snapshot(repo)
     git(repo, "checkout", "--", "keep.txt")
     change = _by_path(observe_changes(snap, repo))["keep.txt"]
@@ -77,10 +77,10 @@ def test_observe_reports_a_worker_revert_of_an_earlier_edit(repo: Path) -> None:
 
 
 def test_observe_ignores_a_touch_that_keeps_the_content(repo: Path) -> None:
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     snap = take_snapshot(repo)
     os.utime(repo / "keep.txt", ns=(1, 1))
-    (repo / "keep.txt").write_text("user edit\n")  # same bytes, new mtime and ctime
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")  # same bytes, new mtime and ctime
     assert observe_changes(snap, repo).files == []
     assert workspace_changed(snap, repo) is False
 
@@ -90,7 +90,7 @@ def test_observe_untracked_files_before_and_after(repo: Path) -> None:
     write(repo, "pre/edited.txt", _lines(5))
     write(repo, "pre/removed.txt", _lines(3))
     snap = take_snapshot(repo)
-    (repo / "pre/edited.txt").write_text(_lines(6))
+    (repo / "pre/edited.txt").write_text(_lines(6), encoding="utf-8")
     (repo / "pre/removed.txt").unlink()
     write(repo, "new/file.py", _lines(4, "print({})"))
     got = _by_path(observe_changes(snap, repo))
@@ -102,7 +102,7 @@ def test_observe_untracked_files_before_and_after(repo: Path) -> None:
 
 def test_observe_sees_changes_the_worker_committed(repo: Path) -> None:
     snap = take_snapshot(repo)
-    (repo / "a.txt").write_text(_lines(22))
+    (repo / "a.txt").write_text(_lines(22), encoding="utf-8")
     git(repo, "commit", "-qam", "worker commit")
     change = _by_path(observe_changes(snap, repo))["a.txt"]
     assert change.additions == 2 and change.ranges == [(21, 22)]
@@ -110,8 +110,8 @@ def test_observe_sees_changes_the_worker_committed(repo: Path) -> None:
 
 def test_observe_workspace_in_a_subfolder_reports_relative_paths_only_inside(repo: Path) -> None:
     snap = take_snapshot(repo / "src")
-    (repo / "src/app.py").write_text(_lines(31, "x{} = 1"))
-    (repo / "a.txt").write_text("outside\n")
+    (repo / "src/app.py").write_text(_lines(31, "x{} = 1"), encoding="utf-8")
+    (repo / "a.txt").write_text("outside\n", encoding="utf-8")
     cs = observe_changes(snap, repo / "src")
     assert [c.path for c in cs.files] == ["app.py"]
 
@@ -131,7 +131,7 @@ def test_observe_repository_without_commits(tmp_path: Path) -> None:
 def test_observe_git_mv_with_edit_is_a_rename_with_only_new_lines(repo: Path) -> None:
     snap = take_snapshot(repo)
     git(repo, "mv", "a.txt", "b.txt")
-    (repo / "b.txt").write_text(_lines(20) + "tail\n")
+    (repo / "b.txt").write_text(_lines(20) + "tail\n", encoding="utf-8")
     got = _by_path(observe_changes(snap, repo))
     assert list(got) == ["b.txt"]
     assert got["b.txt"].kind == "renamed" and got["b.txt"].old_path == "a.txt"
@@ -141,7 +141,7 @@ def test_observe_git_mv_with_edit_is_a_rename_with_only_new_lines(repo: Path) ->
 def test_observe_plain_move_and_edit_is_a_rename(repo: Path) -> None:
     snap = take_snapshot(repo)
     (repo / "src/app.py").rename(repo / "src/main.py")
-    (repo / "src/main.py").write_text(_lines(30, "x{} = 1").replace("x4 = 1", "x4 = 2"))
+    (repo / "src/main.py").write_text(_lines(30, "x{} = 1").replace("x4 = 1", "x4 = 2"), encoding="utf-8")
     got = _by_path(observe_changes(snap, repo))
     assert list(got) == ["src/main.py"]
     assert got["src/main.py"].old_path == "src/app.py" and got["src/main.py"].ranges == [(4, 4)]
@@ -222,11 +222,11 @@ def test_observe_non_utf8_file_name_is_shown_with_a_replacement_character(repo: 
 
 def test_observe_never_follows_a_gitmodules_path_through_a_symlink(tmp_path: Path) -> None:
     outside = make_repo(tmp_path / "outside", {"secret.txt": "s\n"})
-    (outside / "secret.txt").write_text("dirty outside\n")
+    (outside / "secret.txt").write_text("dirty outside\n", encoding="utf-8")
     root = make_repo(tmp_path / "main", {".gitmodules": '[submodule "x"]\n\tpath = link\n\turl = ../outside\n', "a.txt": "a\n"})
     os.symlink(outside, root / "link")
     snap = take_snapshot(root)
-    (outside / "secret.txt").write_text("dirty outside, more\n")
+    (outside / "secret.txt").write_text("dirty outside, more\n", encoding="utf-8")
     assert all(not c.path.startswith("link/") for c in observe_changes(snap, root).files)
 
 
@@ -238,7 +238,7 @@ def test_observe_submodule_pointer_inner_edit_and_new_submodule(tmp_path: Path) 
     git(root, "commit", "-qm", "add submodule")
     snap = take_snapshot(root)
     sub = root / "vendor/lib"
-    (sub / "lib.py").write_text(_lines(6))
+    (sub / "lib.py").write_text(_lines(6), encoding="utf-8")
     write(sub, "extra.py", "e\n")
     git(sub, "add", "extra.py")
     git(sub, "commit", "-qm", "inner")
@@ -304,11 +304,11 @@ def test_observe_compares_a_large_untracked_file_by_size_and_time_and_diffs_trac
     # The size rule (issue 23): a file git does not track and past TREE_FILE_MAX stays out of the trees.
     monkeypatch.setattr(snapshot_mod, "TREE_FILE_MAX", 100)
     write(repo, "data.bin", "d" * 500)
-    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n"))
+    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n"), encoding="utf-8")
     snap = take_snapshot(repo)
     assert "compared by size and time only" in (snap.note or "")
     assert workspace_changed(snap, repo) is False
-    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n") + "worker\n")
+    (repo / "a.txt").write_text(_lines(20).replace("line 2\n", "line 2 (user)\n") + "worker\n", encoding="utf-8")
     write(repo, "data.bin", "e" * 501)
     cs = observe_changes(snap, repo)
     got = _by_path(cs)
@@ -329,7 +329,7 @@ def test_observe_after_git_disappears_falls_back_to_the_report(repo: Path) -> No
 
 
 def test_workspace_changed_false_until_a_file_changes(repo: Path) -> None:
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     snap = take_snapshot(repo)
     assert workspace_changed(snap, repo) is False
     write(repo, "new.txt", "n\n")
@@ -337,9 +337,9 @@ def test_workspace_changed_false_until_a_file_changes(repo: Path) -> None:
 
 
 def test_workspace_changed_sees_an_edit_to_an_already_dirty_file(repo: Path) -> None:
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     snap = take_snapshot(repo)
-    (repo / "keep.txt").write_text("user edit\nworker\n")
+    (repo / "keep.txt").write_text("user edit\nworker\n", encoding="utf-8")
     assert workspace_changed(snap, repo) is True
 
 
@@ -362,7 +362,7 @@ def test_observe_tree_fallback_outside_git_shows_only_worker_lines(tmp_path: Pat
     snap = take_snapshot(ws)
     assert snap.source == "tree"
     assert workspace_changed(snap, ws) is False
-    (ws / "a.txt").write_text(_lines(10).replace("line 5\n", "line five\n"))
+    (ws / "a.txt").write_text(_lines(10).replace("line 5\n", "line five\n"), encoding="utf-8")
     (ws / "gone.txt").unlink()
     write(ws, "new.txt", "n\n")
     os.chmod(ws / "new.txt", 0o755)
@@ -451,13 +451,13 @@ def test_observe_tree_claim_inside_a_skipped_folder_is_listed_by_timestamp_or_na
 
     plain = tmp_path / "plain"
     (plain / "node_modules" / "pkg").mkdir(parents=True)
-    (plain / "node_modules" / "pkg" / "old.js").write_text("a\n")
+    (plain / "node_modules" / "pkg" / "old.js").write_text("a\n", encoding="utf-8")
     os.utime(plain / "node_modules" / "pkg" / "old.js", (1_000_000_000, 1_000_000_000))
-    (plain / "app.js").write_text("x\n")
+    (plain / "app.js").write_text("x\n", encoding="utf-8")
     time.sleep(0.3)  # the utime's ctime is now well before the snapshot
     before = take_snapshot(plain)
     assert before.source == "tree"
-    (plain / "node_modules" / "pkg" / "index.js").write_text("patched\n")
+    (plain / "node_modules" / "pkg" / "index.js").write_text("patched\n", encoding="utf-8")
     claimed = ["node_modules/pkg/index.js", "node_modules/pkg/old.js", "app.js"]
     cs = observe_changes(before, plain, reported=claimed)
     assert "node_modules/pkg/index.js" in _by_path(cs)
@@ -483,12 +483,12 @@ def test_a_same_size_rewrite_with_its_mtime_put_back_in_the_second_of_its_ctime_
     # boundary fell between them: when it holds, today's git misses the edit every time.
     for attempt in range(8):
         target = repo / f"same_{attempt}.txt"
-        target.write_text("aaaa\n")
+        target.write_text("aaaa\n", encoding="utf-8")
         os.utime(target, ns=(10**18, 10**18))  # an mtime long before the index's (as an archive or `cp -p` leaves)
         git(repo, "add", target.name)
         recorded = os.stat(target)
         if user_edit:  # the snapshot then writes its own before index (else it is the user's, linked)
-            (repo / "keep.txt").write_text(f"user edit {attempt}\n")
+            (repo / "keep.txt").write_text(f"user edit {attempt}\n", encoding="utf-8")
         snap = take_snapshot(repo)
         with open(target, "r+b") as fh:  # in place: same inode, same size
             fh.write(b"bbbb\n")
@@ -506,9 +506,9 @@ def test_observing_twice_from_one_snapshot_gives_the_same_answer_after_its_index
         repo: Path, tmp_path: Path) -> None:
     # A run's private indexes are dropped when it ends (release_indexes); a later look from its saved trees (a
     # recovery, a second look after a policy revert) must still answer from the before tree, not fall back to nothing.
-    (repo / "keep.txt").write_text("user edit\n")
+    (repo / "keep.txt").write_text("user edit\n", encoding="utf-8")
     snap = take_snapshot(repo, tmp_path / "trees")
-    (repo / "a.txt").write_text(_lines(21))
+    (repo / "a.txt").write_text(_lines(21), encoding="utf-8")
     write(repo, "new.txt", "new\n")
     first = observe_changes(snap, repo)
     assert sorted(_by_path(first)) == ["a.txt", "new.txt"]

@@ -14,7 +14,7 @@ REPORT = {"summary": "did it", "files_changed": ["a.py"], "tests_passed": 1, "te
 
 def _section(title: str) -> str:
     """The lines under '## title' in failures.real.txt."""
-    text = (CAPTURES / "failures.real.txt").read_text()
+    text = (CAPTURES / "failures.real.txt").read_text(encoding="utf-8")
     chunks = text.split("## ")
     for chunk in chunks:
         if chunk.startswith(title):
@@ -44,13 +44,13 @@ def with_report(ndjson: str) -> str:
 
 
 def test_classify_real_success_stream_with_report_is_success():
-    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8"))
     verdict = classify(outcome_from(stream))
     assert verdict.status is Status.SUCCESS
 
 
 def test_classify_real_success_without_structured_output_is_invalid_report():
-    verdict = classify(outcome_from((CAPTURES / "stream-1.1.12-model.real.ndjson").read_text()))
+    verdict = classify(outcome_from((CAPTURES / "stream-1.1.12-model.real.ndjson").read_text(encoding="utf-8")))
     assert verdict.status is Status.INVALID_REPORT
 
 
@@ -97,7 +97,7 @@ def test_classify_old_print_timeout_is_execution_timeout():
 
 
 def test_classify_new_print_timeout_with_partial_success_is_never_success():
-    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8"))
     verdict = classify(outcome_from(stream, stderr=_section("print-timeout (1.2.0+ / 1.1.28+)")))
     assert verdict.status is Status.EXECUTION_TIMEOUT
 
@@ -131,7 +131,7 @@ def test_classify_garbage_is_invalid_json():
 
 
 def test_classify_stream_without_result_is_stream_error():
-    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text().strip().splitlines()[:-1]
+    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8").strip().splitlines()[:-1]
     assert classify(outcome_from("\n".join(lines))).status is Status.STREAM_ERROR
 
 
@@ -140,14 +140,14 @@ def test_classify_result_missing_envelope_keys_is_invalid_envelope():
 
 
 def test_classify_stale_error_beside_success_is_not_a_failure():
-    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8"))
     stream = stream.replace('"status":"SUCCESS"', '"status":"SUCCESS","error":"stale thing from an earlier turn"', 1)
     stream = stream.replace('"status": "SUCCESS"', '"status": "SUCCESS", "error": "stale"', 1)
     assert classify(outcome_from(stream)).status is Status.SUCCESS
 
 
 def test_classify_banner_before_json_output_still_reads_envelope():
-    banner = "agy 1.1.12 (update available)\n" + (CAPTURES / "json-1.1.12.real.json").read_text()
+    banner = "agy 1.1.12 (update available)\n" + (CAPTURES / "json-1.1.12.real.json").read_text(encoding="utf-8")
     verdict = classify(outcome_from(banner))
     assert verdict.status is Status.INVALID_REPORT  # the envelope was found: only the report is missing
 
@@ -192,7 +192,7 @@ def test_report_found_in_the_response_text_when_structured_output_is_missing():
 
     from relay.agy.classify import report_of
 
-    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text().strip().splitlines()
+    lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8").strip().splitlines()
     last = json.loads(lines[-1])
     last["result"]["response"] = "```json\n" + json.dumps(REPORT) + "\n```"
     out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
@@ -240,7 +240,7 @@ def test_auth_watch_never_stops_on_the_not_logged_in_start_up_line():
 
 
 def test_classify_success_envelope_wins_over_quota_words_in_stderr_and_log():
-    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text())
+    stream = with_report((CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8"))
     words = "API error (attempt 1): RESOURCE_EXHAUSTED (code 429): quota reached. Retrying in 2s"
     assert classify(outcome_from(stream, stderr=words, log=words)).status is Status.SUCCESS
 

@@ -157,7 +157,7 @@ def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path, mon
 
     def cli(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
-                              timeout=120, stdin=subprocess.DEVNULL)
+                              timeout=120, stdin=subprocess.DEVNULL, encoding="utf-8")
 
     done = cli("execute", "add new.py", "--workspace", str(repo), "--arg", "timeout_minutes=5")
     assert done.returncode == 0, done.stderr

@@ -54,7 +54,7 @@ def test_sigint_then_sigterm_to_the_detached_relay_still_records_cancelled_and_s
     # Broke: cli_wait's child left its signal receiver after the first signal, so the second one (SIGTERM 50 ms
     # after SIGINT) took the default action mid-cleanup: the worker was stopped, the record stayed "running".
     agy, env, argv = _hung_run(tmp_path, repo, "0.3")
-    early = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    early = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, encoding="utf-8")
     assert early.returncode == 0 and json.loads(early.stdout)["status"] == "RUNNING", early.stderr
     (run,) = wait_for_launches(agy, 1)
     _until(lambda: launches(agy)[0]["grandchild_pid"] and (repo / "src" / "new.py").exists())

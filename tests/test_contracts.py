@@ -18,7 +18,7 @@ PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
 
 def test_profile_schema_file_matches_the_profile_struct():
-    published = json.loads((PROFILES / "profile.schema.json").read_text())
+    published = json.loads((PROFILES / "profile.schema.json").read_text(encoding="utf-8"))
     assert published["additionalProperties"] == struct_schema(Profile)
 
 
@@ -39,18 +39,18 @@ def test_schema_descriptions_point_to_docs_pages_and_headings_that_exist():
             for value in node:
                 walk(value)
 
-    walk(json.loads((PROFILES / "profile.schema.json").read_text()))
+    walk(json.loads((PROFILES / "profile.schema.json").read_text(encoding="utf-8")))
     pointers = [m for text in said for m in re.findall(r"see ([^()]*?)(?:\)|$)", text, re.IGNORECASE)]
     assert pointers, "no description points anywhere: the check would prove nothing"
     for pointer in pointers:
         page, _, heading = pointer.partition(": ")
         assert (root / page).is_file(), f"{pointer!r} names no file in the repository"
-        headings = [ln.lstrip("#").strip().lower() for ln in (root / page).read_text().splitlines() if ln.startswith("#")]
+        headings = [ln.lstrip("#").strip().lower() for ln in (root / page).read_text(encoding="utf-8").splitlines() if ln.startswith("#")]
         assert heading.lower() in headings, f"{pointer!r}: {page} has no heading {heading!r}"
 
 
 def test_example_profiles_parse_with_the_relays_own_decoder():
-    profiles = parse_profiles((PROFILES / "example.profiles.json").read_text(), "example")
+    profiles = parse_profiles((PROFILES / "example.profiles.json").read_text(encoding="utf-8"), "example")
     assert {"app", "sandbox-repo", "docs"} <= set(profiles)
     assert profiles["app"].verify == ["python -m pytest -q"]
 
@@ -77,7 +77,7 @@ def test_importing_the_package_prints_nothing(capfd):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", "import relay.doors.mcp_server, relay.doors.cli"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", "import relay.doors.mcp_server, relay.doors.cli"], capture_output=True, text=True, encoding="utf-8")
     assert out.returncode == 0 and out.stdout == ""
 
 
@@ -91,6 +91,6 @@ def test_shell_commands_that_read_runs_never_import_the_mcp_sdk(tmp_path):
     code = ("import sys; from relay.doors.cli import main; main(['runs', 'list']); main(['runs', 'show']); "
             "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+                         env={**os.environ, "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}, encoding="utf-8")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "[]"

@@ -110,7 +110,7 @@ def test_demo_run_is_readable_with_runs_show_like_any_other_run(dirs):
 
 def worker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(WORKER), *args], capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL, cwd=cwd)
+                          stdin=subprocess.DEVNULL, cwd=cwd, encoding="utf-8")
 
 
 def test_demo_worker_answers_version_help_and_models_like_agy():
@@ -160,9 +160,9 @@ def test_demo_worker_streams_init_steps_and_a_result_with_a_valid_worker_report(
     text = "".join(e["step_update"].get("text_delta", "") for e in events
                    if e["event"] == "step_update" and e["step_update"]["step_type"] == "agent_response")
     assert result["response"].strip() in text
-    assert "shout: bool = False" in (repo / "greet.py").read_text()
-    assert "test_shouts_when_asked" in (repo / "tests" / "test_greet.py").read_text()
-    assert "print mode" in log.read_text()
+    assert "shout: bool = False" in (repo / "greet.py").read_text(encoding="utf-8")
+    assert "test_shouts_when_asked" in (repo / "tests" / "test_greet.py").read_text(encoding="utf-8")
+    assert "print mode" in log.read_text(encoding="utf-8")
 
 
 def test_demo_worker_runs_the_tests_only_when_permissions_are_skipped(tmp_path):
@@ -190,14 +190,14 @@ def test_demo_worker_continues_a_conversation_it_is_given(tmp_path):
     events = _events(got.stdout)
     assert events[0]["conversation_id"] == cid and events[-1]["result"]["conversation_id"] == cid
     assert events[-1]["result"]["num_turns"] == 2
-    assert "Also note the change" in (repo / "NOTES.md").read_text()
+    assert "Also note the change" in (repo / "NOTES.md").read_text(encoding="utf-8")
 
 
 def test_demo_wrapper_is_an_executable_that_runs_the_worker(tmp_path):
     wrapper = install_demo_worker(tmp_path / "bin")
     assert os.access(wrapper, os.X_OK)
     got = subprocess.run([str(wrapper), "--version"], capture_output=True, text=True, timeout=30,
-                         stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
+                         stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"}, encoding="utf-8")
     assert got.stdout == "1.2.17\n"
 
 
@@ -205,8 +205,20 @@ def test_demo_without_git_observes_the_change_from_a_file_tree_snapshot(dirs):
     data, scratch = dirs
     env = {"HOME": str(scratch), "GRAVITY_RELAY_DATA_DIR": str(data), "TMPDIR": str(scratch), "PATH": "/nonexistent"}
     got = subprocess.run([sys.executable, "-m", "relay", "demo", "--json"], env=env, capture_output=True, text=True,
-                         timeout=180, stdin=subprocess.DEVNULL)
+                         timeout=180, stdin=subprocess.DEVNULL, encoding="utf-8")
     assert got.returncode == 0, got.stderr
     packet = json.loads(got.stdout)
     assert packet["changes"]["source"] == "tree"
     assert packet["changes"]["files"] == ["greet.py", "tests/test_greet.py"]
+
+
+def test_demo_worker_on_windows_is_the_script_itself_never_a_batch_file(tmp_path):
+    # Broke: on Windows the demo wrote bin\agy.cmd, a batch file that cmd.exe runs: it cut the task's prompt at its
+    # first newline and expanded %VAR% in it (issue 37, W7). Now the worker script, run with the relay's interpreter.
+    from relay.agy.executable import agy_command
+
+    agy = install_demo_worker(tmp_path / "bin", windows=True)
+    assert agy.suffix == ".py" and not list((tmp_path / "bin").iterdir())
+    got = subprocess.run([*agy_command(str(agy)), "--version"], capture_output=True, text=True, timeout=30,
+                         stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"}, encoding="utf-8")
+    assert got.stdout == "1.2.17\n"

@@ -31,7 +31,7 @@ def doctor(*args: str, home: Path, agy: Path | str | None = None, extra: dict[st
     if not process:
         return cli_main(["doctor", *args], env)
     return subprocess.run([sys.executable, "-m", "relay", "doctor", *args], env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL, encoding="utf-8")
 
 
 def checks_of(got: subprocess.CompletedProcess) -> dict[str, dict]:
@@ -54,7 +54,7 @@ def script(fake_script: Path) -> Path:
 def register(home: Path, client_file: str, entry: dict) -> None:
     path = home / client_file
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"mcpServers": {"antigravity": entry}}, indent=2))
+    path.write_text(json.dumps({"mcpServers": {"antigravity": entry}}, indent=2), encoding="utf-8")
 
 
 def test_doctor_reports_every_check_ok_on_a_ready_machine(tmp_path, home, script):
@@ -128,7 +128,7 @@ def test_doctor_fails_an_agy_too_old_for_the_relay_and_lists_missing_features(tm
 
 def test_doctor_reports_an_agy_bin_that_is_not_executable(tmp_path, home):
     fake = tmp_path / "agy"
-    fake.write_text("not a program")
+    fake.write_text("not a program", encoding="utf-8")
     checks = checks_of(doctor("--json", home=home, agy=fake))
     assert checks["agy"]["level"] == "failure"
     assert "is not executable" in checks["agy"]["message"]
@@ -136,7 +136,7 @@ def test_doctor_reports_an_agy_bin_that_is_not_executable(tmp_path, home):
 
 def test_doctor_reports_a_profile_error_naming_the_file_the_key_and_the_accepted_values(tmp_path, home):
     profile_file = tmp_path / "profiles.json"
-    profile_file.write_text(json.dumps({"web": {"workspace": "/srv/web", "execution_mode": "yolo"}}))
+    profile_file.write_text(json.dumps({"web": {"workspace": "/srv/web", "execution_mode": "yolo"}}), encoding="utf-8")
     checks = checks_of(doctor("--json", home=home, extra={"GRAVITY_RELAY_PROFILE_FILE": str(profile_file)}))
     profiles = checks["profiles"]
     assert profiles["level"] == "failure"
@@ -165,7 +165,7 @@ def test_doctor_flags_a_registered_command_that_no_longer_exists(home):
 def test_doctor_reads_the_codex_toml_registration(home, script):
     (home / ".codex").mkdir()
     (home / ".codex/config.toml").write_text(
-        f'# mine\n[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\n')
+        f'# mine\n[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\n', encoding="utf-8")
     checks = checks_of(doctor("--json", home=home))
     assert checks["client codex"]["level"] == "ok"
     assert "clients" not in checks  # something is registered
@@ -189,7 +189,7 @@ def test_doctor_warns_about_a_foreign_antigravity_entry_and_found_but_unregister
 
 def test_doctor_reports_a_data_dir_that_is_a_file(home):
     target = home / "not-a-dir"
-    target.write_text("x")
+    target.write_text("x", encoding="utf-8")
     checks = checks_of(doctor("--json", home=home, extra={"GRAVITY_RELAY_DATA_DIR": str(target)}))
     assert checks["data dir"]["level"] == "failure"
     assert "is not a directory" in checks["data dir"]["message"]
@@ -198,7 +198,7 @@ def test_doctor_reports_a_data_dir_that_is_a_file(home):
 def test_doctor_measures_the_data_dir_and_warns_past_the_retention_size(home):
     runs = home / "relay-data" / "runs"
     runs.mkdir(parents=True)
-    (runs / "r20260101T000000-00000001.json").write_text("{}")
+    (runs / "r20260101T000000-00000001.json").write_text("{}", encoding="utf-8")
     (runs / "r20260101T000000-00000001.ndjson").write_bytes(b"x" * 4000)
     checks = checks_of(doctor("--json", home=home, extra={"GRAVITY_RELAY_MAX_SIZE": "1KB"}))
     assert checks["data dir"]["level"] == "warning"
@@ -243,7 +243,7 @@ def headless(home: Path, environ: dict[str, str] | None = None) -> dict[str, obj
 
 def test_doctor_headless_warns_about_a_codex_entry_without_approval_or_required_with_the_fix(home, script):
     (home / ".codex").mkdir()
-    (home / ".codex/config.toml").write_text(f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\n')
+    (home / ".codex/config.toml").write_text(f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\n', encoding="utf-8")
     codex = headless(home)["headless codex"]
     assert codex.level == "warning"
     assert "no `required = true`" in codex.message and "no tool approval" in codex.message
@@ -255,7 +255,7 @@ def test_doctor_headless_names_relay_settings_the_codex_entry_will_not_pass(home
     (home / ".codex").mkdir()
     (home / ".codex/config.toml").write_text(
         f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n'
-        'default_tools_approval_mode = "approve"\nenv = { GRAVITY_RELAY_DEFAULT_PROFILE = "old" }\n')
+        'default_tools_approval_mode = "approve"\nenv = { GRAVITY_RELAY_DEFAULT_PROFILE = "old" }\n', encoding="utf-8")
     checks = headless(home, {"AGY_BIN": "/opt/agy", "GRAVITY_RELAY_DEFAULT_PROFILE": "web", "PATH": "/bin"})
     assert checks["headless codex"].level == "ok"
     env = checks["headless codex env"]
@@ -272,7 +272,7 @@ def test_doctor_headless_accepts_codex_per_tool_approval(home, script):
                                   "antigravity_cancel"))
     (home / ".codex").mkdir()
     (home / ".codex/config.toml").write_text(
-        f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n\n{tools}')
+        f'[mcp_servers.antigravity]\ncommand = "{script}"\nargs = ["serve"]\nrequired = true\n\n{tools}', encoding="utf-8")
     assert headless(home)["headless codex"].level == "ok"
 
 
@@ -282,7 +282,7 @@ def test_doctor_headless_wants_a_claude_allow_rule_and_takes_the_whole_server_fo
     assert claude.level == "warning" and "claude -p denies" in claude.message
     assert "mcp__antigravity" in claude.fix and "setup --client claude" in claude.fix
     (home / ".claude").mkdir()
-    (home / ".claude/settings.json").write_text('{"permissions": {"allow": ["mcp__antigravity"]}}')
+    (home / ".claude/settings.json").write_text('{"permissions": {"allow": ["mcp__antigravity"]}}', encoding="utf-8")
     assert headless(home)["headless claude"].level == "ok"
 
 
@@ -301,9 +301,9 @@ def test_doctor_headless_warns_when_gemini_has_no_auth_type_chosen(home, script)
     auth = headless(home)["headless gemini auth"]
     assert auth.level == "warning" and "exits 41" in auth.message
     assert '"selectedType": "gemini-api-key"' in auth.fix and "\n" not in auth.fix  # the fix in one line
-    settings = json.loads((home / ".gemini/settings.json").read_text())
+    settings = json.loads((home / ".gemini/settings.json").read_text(encoding="utf-8"))
     settings["security"] = {"auth": {"selectedType": "oauth-personal"}}
-    (home / ".gemini/settings.json").write_text(json.dumps(settings))
+    (home / ".gemini/settings.json").write_text(json.dumps(settings), encoding="utf-8")
     auth = headless(home)["headless gemini auth"]
     assert auth.level == "ok" and "oauth-personal" in auth.message
 
@@ -313,7 +313,7 @@ def test_doctor_headless_is_quiet_after_setup_wrote_the_entries(tmp_path, home, 
 
     for marker in (".codex", ".claude", ".gemini"):
         (home / marker).mkdir()
-    (home / ".gemini/settings.json").write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}')
+    (home / ".gemini/settings.json").write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}', encoding="utf-8")
     shell = {"AGY_BIN": "/opt/agy/bin/agy"}
     setup(home, ["codex", "claude", "gemini"], command=str(script), exported=shell)
     checks = headless(home, shell)

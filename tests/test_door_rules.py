@@ -61,7 +61,7 @@ def _functions(tree: ast.Module):
 
 def _doors():
     for path in sorted(DOORS.glob("*.py")):
-        yield path.name, ast.parse(path.read_text())
+        yield path.name, ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _typed_read(call: ast.Call) -> bool:

@@ -97,7 +97,7 @@ async def test_e2e_continue_by_run_id_resumes_conversation_in_same_workspace(env
     argv = launch["argv"]
     assert argv[argv.index("--conversation") + 1] == first["conversation_id"]
     assert argv[argv.index("--add-dir") + 1] == str(repo.resolve())
-    record = json.loads((tmp_path / "data" / "runs" / f"{second['run_id']}.json").read_text())
+    record = json.loads((tmp_path / "data" / "runs" / f"{second['run_id']}.json").read_text(encoding="utf-8"))
     assert record["request"]["parent_run_id"] == first["run_id"] and record["tool"] == "continue"
 
 
@@ -133,7 +133,7 @@ async def test_e2e_get_result_in_all_three_details(env, repo: Path, tmp_path: Pa
     assert summary == packet
     assert errors["status"] == "SUCCESS" and errors["run_id"] == run_id and "attempts" in errors
     assert full["run_id"] == run_id and full["plan"]["workspace"] == str(repo.resolve()) and full["observation"]["changes"]
-    assert Path(full["process"]["transcript"]).read_text().count('"event"') >= 3
+    assert Path(full["process"]["transcript"]).read_text(encoding="utf-8").count('"event"') >= 3
     assert "truncated" in cut and len(json.dumps(cut, separators=(",", ":"))) <= 400
 
 
@@ -216,8 +216,8 @@ async def test_e2e_default_profile_needs_only_task_and_appends_its_constraints(t
 
 
 async def test_e2e_preexisting_dirty_file_is_not_blamed_on_the_worker(env, repo):
-    (repo / "README.md").write_text("# project\nlocal edit before the run\n")
-    (repo / "notes.txt").write_text("untracked before the run\n")
+    (repo / "README.md").write_text("# project\nlocal edit before the run\n", encoding="utf-8")
+    (repo / "notes.txt").write_text("untracked before the run\n", encoding="utf-8")
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert set(packet["changes"]["files"]) == {"src/app.py", "src/util.py"}
@@ -235,7 +235,7 @@ async def test_e2e_worker_failure_packet_carries_error_and_hint(tmp_path, repo):
 async def test_e2e_in_a_non_git_workspace_observes_the_file_tree(env, tmp_path):
     plain = tmp_path / "plain"
     (plain / "src").mkdir(parents=True)
-    (plain / "src" / "app.py").write_text("def main():\n    return 1\n")
+    (plain / "src" / "app.py").write_text("def main():\n    return 1\n", encoding="utf-8")
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(plain)}))
     assert packet["changes"]["source"] == "tree"

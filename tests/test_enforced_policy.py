@@ -59,7 +59,7 @@ async def test_enforced_policy_a_protected_file_written_gives_policy_violation_a
     assert set(packet["changes"]["files"]) == {".github/workflows/ci.yml", "src/ok.py"}  # still listed
     assert full["outcome"]["violation"] == {"rules": ["protected"], "files": [".github/workflows/ci.yml"],
                                  "limits": ["protected (.github/**, *.lock): 1 file(s) touched: .github/workflows/ci.yml"]}
-    assert (repo / ".github/workflows/ci.yml").read_text() == "on: push\n"  # on_violation "keep" by default
+    assert (repo / ".github/workflows/ci.yml").read_text(encoding="utf-8") == "on: push\n"  # on_violation "keep" by default
     # The worker was told up front.
     prompt = launches(agy)[-1]["argv"][-1]
     assert "Never create, edit, delete or rename files matching: .github/**, *.lock" in prompt
@@ -100,11 +100,11 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
     (repo / "config/blob.bin").write_bytes(BINARY)
     git(repo, "commit", "-qam", "binary")
     # The user's own edits before the run: never the worker's, never touched by the revert.
-    (repo / "src/app.py").write_text("def main():\n    return 2  # user edit\n")
-    (repo / "notes.txt").write_text("user notes\n")
-    (repo / "config/local.toml").write_text("local = 2  # user edit\n")
+    (repo / "src/app.py").write_text("def main():\n    return 2  # user edit\n", encoding="utf-8")
+    (repo / "notes.txt").write_text("user notes\n", encoding="utf-8")
+    (repo / "config/local.toml").write_text("local = 2  # user edit\n", encoding="utf-8")
     # Untracked and past the (lowered) size rule: kept out of the trees, so its before is unknown.
-    (repo / "config/big.toml").write_text("big = 1\n" + "#" * 3000 + "\n")
+    (repo / "config/big.toml").write_text("big = 1\n" + "#" * 3000 + "\n", encoding="utf-8")
     before = {p: (repo / p).read_bytes() for p in
               ("src/app.py", "notes.txt", "config/settings.toml", "config/old.toml", "config/blob.bin", "config/local.toml")}
     monkeypatch.setattr(snapshot_mod, "TREE_FILE_MAX", 2000)
@@ -133,7 +133,7 @@ async def test_enforced_policy_revert_in_place_restores_exactly_the_violating_fi
     assert not os.access(repo / "config/local.toml", os.X_OK)  # the mode change is undone too
     assert not (repo / "poetry.lock").exists()  # added by the worker: removed
     assert (repo / "src/app.py").read_bytes() == before["src/app.py"] + b"# worker line\n"  # allowed: kept
-    assert (repo / "config/big.toml").read_text().endswith("worker = 1\n")  # before unknown: left alone
+    assert (repo / "config/big.toml").read_text(encoding="utf-8").endswith("worker = 1\n")  # before unknown: left alone
     # The packet still lists every change the worker made.
     assert packet["changes"]["count"] == 7
     assert git(repo, "status", "--porcelain") == (" M config/local.toml\n M src/app.py\n?? config/big.toml\n"
@@ -146,10 +146,10 @@ def test_restore_paths_outside_git_uses_the_walked_snapshot(tmp_path):
     (ws / "keep/a.txt").write_bytes(b"a\r\n\x00")
     snap = take_snapshot(ws)
     assert snap.source == "tree"
-    (ws / "keep/a.txt").write_text("changed")
-    (ws / "keep/new.txt").write_text("new")
+    (ws / "keep/a.txt").write_text("changed", encoding="utf-8")
+    (ws / "keep/new.txt").write_text("new", encoding="utf-8")
     (ws / "node_modules").mkdir()
-    (ws / "node_modules/x.js").write_text("x")
+    (ws / "node_modules/x.js").write_text("x", encoding="utf-8")
     restored, refused = restore_paths(snap, ["keep/a.txt", "keep/new.txt", "node_modules/x.js"])
     assert restored == ["keep/a.txt", "keep/new.txt"]
     assert (ws / "keep/a.txt").read_bytes() == b"a\r\n\x00" and not (ws / "keep/new.txt").exists()
@@ -190,7 +190,7 @@ def test_enforce_policy_a_rename_into_a_protected_folder_is_undone_whole_in_a_su
     verdict, violation = enforce_policy(plan, files, before, Verdict(status=Status.SUCCESS, message="", hint=""))
     assert verdict.status is Status.POLICY_VIOLATION and "config/a.py" in verdict.message
     assert violation.restored == ["config/a.py", "src/a.py"] and violation.not_restored == {}
-    assert (ws / "src/a.py").read_text() == text and not (ws / "config/a.py").exists()
+    assert (ws / "src/a.py").read_text(encoding="utf-8") == text and not (ws / "config/a.py").exists()
     assert git(repo, "status", "--porcelain") == ""
 
 
@@ -269,7 +269,7 @@ async def test_enforced_policy_revert_leaves_a_patch_of_what_is_left_so_runs_rev
     from relay.runs.store import RunStore
 
     repo = make_repo(tmp_path / "project", {"src/app.py": "def main():\n    return 1\n", "config/settings.toml": "a = 1\n"})
-    (repo / "notes.txt").write_text("user notes\n")
+    (repo / "notes.txt").write_text("user notes\n", encoding="utf-8")
     agy = install_fake_agy(tmp_path / "bin", success_scenario([
         {"op": "append", "path": "src/app.py", "content": "# worker line\n"},
         {"op": "write", "path": "config/settings.toml", "content": "a = 2\n"},
@@ -280,8 +280,8 @@ async def test_enforced_policy_revert_leaves_a_patch_of_what_is_left_so_runs_rev
     assert packet["changes"]["count"] == 2  # the packet still lists both
 
     assert revert_run(RunStore(tmp_path / "data" / "runs"), packet["run_id"]).reverted
-    assert (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
-    assert (repo / "config/settings.toml").read_text() == "a = 1\n"
+    assert (repo / "src/app.py").read_text(encoding="utf-8") == "def main():\n    return 1\n"
+    assert (repo / "config/settings.toml").read_text(encoding="utf-8") == "a = 1\n"
     assert git(repo, "status", "--porcelain") == "?? notes.txt\n"
 
 
@@ -311,7 +311,7 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
     assert any(flag.startswith("policy violation") for flag in packet["flags"]), packet["flags"]
     assert set(packet["changes"]["files"]) == {".github/workflows/ci.yml", "src/ok.py"}  # still listed
     assert not (repo / ".github/workflows/ci.yml").exists()  # reverted, like a finished run's
-    assert (repo / "src/ok.py").read_text() == "ok = 1\n"
+    assert (repo / "src/ok.py").read_text(encoding="utf-8") == "ok = 1\n"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
     assert record.outcome.status is Status.CANCELLED and record.outcome.violation is not None
     assert record.outcome.violation.rules == ["protected"] and record.outcome.violation.restored == [".github/workflows/ci.yml"]

@@ -189,16 +189,16 @@ def test_fake_is_stdlib_only(install):
     # The wrapper runs it with -I -S (no site-packages), so a third-party import would fail this run.
     # How quickly it starts is a figure for bench/bench_startup.py, not an assert that flakes under load.
     agy = install(scenario())
-    assert "-I -S" in agy.read_text()
+    assert "-I -S" in agy.read_text(encoding="utf-8")
     assert run(agy, "--version").returncode == 0  # a real process: the point is what it can import
-    source = FAKE_AGY.read_text()
+    source = FAKE_AGY.read_text(encoding="utf-8")
     for heavy in ("import msgspec", "import mcp", "import pytest", "import asyncio"):
         assert heavy not in source
 
 
 def test_wrapper_bakes_scenario_in_and_execs_so_pid_is_the_wrappers(install, ws):
     agy = install(success_scenario([]))
-    text = agy.read_text()
+    text = agy.read_text(encoding="utf-8")
     assert "FAKE_AGY_SCENARIO=" in text and "exec " in text
     proc = subprocess.Popen([str(agy), "--add-dir", str(ws), "-p", "x"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
@@ -500,7 +500,7 @@ def test_json_schema_output_matches_the_1_2_4_capture(install, ws, tmp_path, as_
     schema_text = json.dumps(want["json_schema"])
     if as_file:
         path = tmp_path / "schema.json"
-        path.write_text(schema_text)
+        path.write_text(schema_text, encoding="utf-8")
         schema_arg = str(path)
     else:
         schema_arg = schema_text
@@ -653,10 +653,10 @@ def test_forced_conversation_id(install, ws):
 
 
 def test_every_edit_op_lands_under_the_workspace(install, ws):
-    (ws / "keep.txt").write_text("1\n2\n3\n4\n")
-    (ws / "gone.txt").write_text("bye\n")
-    (ws / "old.txt").write_text("old\n")
-    (ws / "run.sh").write_text("echo\n")
+    (ws / "keep.txt").write_text("1\n2\n3\n4\n", encoding="utf-8")
+    (ws / "gone.txt").write_text("bye\n", encoding="utf-8")
+    (ws / "old.txt").write_text("old\n", encoding="utf-8")
+    (ws / "run.sh").write_text("echo\n", encoding="utf-8")
     edits = [
         {"op": "write", "path": "src/new.py", "content": "print('hi')\n"},
         {"op": "write", "path": "blob.bin", "content_b64": "AAEC"},
@@ -671,14 +671,14 @@ def test_every_edit_op_lands_under_the_workspace(install, ws):
     agy = install(success_scenario(edits))
     r = run_inline(agy, SKIP, "--add-dir", str(ws), *STREAM, "-p", "x")
     assert r.returncode == 0, r.stderr
-    assert (ws / "src/new.py").read_text() == "print('hi')\n"
+    assert (ws / "src/new.py").read_text(encoding="utf-8") == "print('hi')\n"
     assert (ws / "blob.bin").read_bytes() == b"\x00\x01\x02"
-    assert (ws / "keep.txt").read_text() == "1\ntwo\nthree\n4\n5\n"
+    assert (ws / "keep.txt").read_text(encoding="utf-8") == "1\ntwo\nthree\n4\n5\n"
     assert not (ws / "gone.txt").exists()
     assert os.stat(ws / "run.sh").st_mode & 0o777 == 0o755
     assert (ws / "empty/dir").is_dir()
     assert os.readlink(ws / "link") == "keep.txt"
-    assert (ws / "renamed/new.txt").read_text() == "old\n" and not (ws / "old.txt").exists()
+    assert (ws / "renamed/new.txt").read_text(encoding="utf-8") == "old\n" and not (ws / "old.txt").exists()
     events = lines(r.stdout)
     done_tools = [e["step_update"]["tool_name"] for e in events
                   if e.get("step_update", {}).get("step_type") == "tool" and e["step_update"]["state"] == "DONE"]
@@ -704,7 +704,7 @@ def test_without_add_dir_edits_go_to_a_scratch_dir_and_exit_0(install, ws, tmp_p
     assert not (ws / "a.txt").exists()
     rec = launches(agy)[-1]
     assert rec["workspace"] is None
-    assert (Path(rec["scratch_dir"]) / "a.txt").read_text() == "x"
+    assert (Path(rec["scratch_dir"]) / "a.txt").read_text(encoding="utf-8") == "x"
 
 
 # --------------------------------------------------------------------------- permissions
@@ -831,7 +831,7 @@ def test_keyring_timeout_writes_log_markers_after_a_delay(install, ws, tmp_path)
     assert r.returncode == 1
     assert r.stdout.decode() == failure_section("auth failure, stream-json")[0]
     assert (ws / "early.txt").exists()  # it changed the workspace before failing
-    log_lines = log.read_text().splitlines()
+    log_lines = log.read_text(encoding="utf-8").splitlines()
     for want in failure_section("keyring timeout"):
         level, rest = want[0], want.rstrip("\n").split(" ... ", 1)[1]
         assert any(line.startswith(level) and line.endswith(" " + rest) for line in log_lines), rest
@@ -1215,7 +1215,7 @@ def test_log_file_gets_glog_lines_on_success(install, ws, tmp_path):
     agy = install(success_scenario([]))
     log = tmp_path / "agy.log"
     run_inline(agy, "--add-dir", str(ws), "--log-file", str(log), "-p", "x")
-    text = log.read_text()
+    text = log.read_text(encoding="utf-8")
     assert "keyringAuth: loaded credentials" in text and "Print mode: conversation " in text
     assert "timed out" not in text
 

@@ -32,7 +32,7 @@ _HOOKS = ("pre-commit", "post-commit", "post-checkout", "post-index-change", "re
 def _evil(tmp_path: Path) -> tuple[Path, Path]:
     """(the marker-writing script, its marker): outside every workspace, as ``~/prog`` would be."""
     marker, script = tmp_path / "MARKER", tmp_path / "prog"
-    script.write_text(_EVIL.format(marker=marker))
+    script.write_text(_EVIL.format(marker=marker), encoding="utf-8")
     script.chmod(0o755)
     return script, marker
 
@@ -70,7 +70,7 @@ def _env(tmp_path: Path, agy: Path, profiles: dict | None = None) -> dict[str, s
 
 
 def _ran(marker: Path) -> str:
-    return marker.read_text() if marker.exists() else ""
+    return marker.read_text(encoding="utf-8") if marker.exists() else ""
 
 
 async def test_programs_the_worker_defines_in_git_config_never_run_in_the_relays_git(tmp_path):
@@ -85,14 +85,14 @@ async def test_programs_the_worker_defines_in_git_config_never_run_in_the_relays
     env = _env(tmp_path, agy)
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-    assert "[filter \"x\"]" in (repo / ".git/config").read_text()  # the plant is there: the test is not vacuous
+    assert "[filter \"x\"]" in (repo / ".git/config").read_text(encoding="utf-8")  # the plant is there: the test is not vacuous
     assert packet["status"] == "SUCCESS" and sorted(packet["changes"]["files"]) == ["a.txt", "new.txt"], packet
     assert _ran(marker) == ""
     diff = await anyio.to_thread.run_sync(cli_main, ["runs", "diff", packet["run_id"]], env)
     assert "+a changed" in diff.stdout and "+new" in diff.stdout  # the bytes as written, no clean filter between
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
-    assert (repo / "a.txt").read_text() == "a\n" and not (repo / "new.txt").exists()
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and not (repo / "new.txt").exists()
     assert _ran(marker) == ""
 
 
@@ -128,7 +128,7 @@ async def test_programs_the_worker_defines_in_a_submodules_config_never_run(tmp_
     agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
     async with memory_relay(_env(tmp_path, agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-    assert "[filter \"x\"]" in (repo / ".git/modules/sub/config").read_text()
+    assert "[filter \"x\"]" in (repo / ".git/modules/sub/config").read_text(encoding="utf-8")
     assert packet["status"] == "SUCCESS", packet
     assert {"sub/lib.txt", "sub/new.txt"} <= set(packet["changes"]["files"]), packet
     assert _ran(marker) == ""
@@ -148,12 +148,12 @@ async def test_programs_a_worktree_run_writes_into_the_shared_config_never_run_t
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
                                                                          "workspace": str(repo)}))
-        assert "[filter \"x\"]" in (repo / ".git/config").read_text(), "the plant missed the shared config"
+        assert "[filter \"x\"]" in (repo / ".git/config").read_text(encoding="utf-8"), "the plant missed the shared config"
         assert packet["status"] == "SUCCESS" and "new.txt" in packet["changes"]["files"], packet
         assert _ran(marker) == ""
         applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert applied.get("ok", True) is not False, applied
-    assert (repo / "new.txt").read_text() == "new\n"
+    assert (repo / "new.txt").read_text(encoding="utf-8") == "new\n"
     assert _ran(marker) == ""
 
 
@@ -189,11 +189,11 @@ def test_recovery_without_a_snapshot_runs_no_filter_of_the_repository(tmp_path):
 
     prog, marker = _evil(tmp_path)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
-    with (repo / ".git/config").open("a") as fh:
+    with (repo / ".git/config").open("a", encoding="utf-8") as fh:
         fh.write(_config(prog, str(tmp_path / "hooks")))
-    (repo / ".gitattributes").write_text(_ATTRIBUTES)
-    (repo / "new.txt").write_text("new\n")
-    (repo / "a.txt").write_text("b\n")  # the same size: git must hash it (through a clean filter, if any ran)
+    (repo / ".gitattributes").write_text(_ATTRIBUTES, encoding="utf-8")
+    (repo / "new.txt").write_text("new\n", encoding="utf-8")
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")  # the same size: git must hash it (through a clean filter, if any ran)
     changes, why_not = git_visible_changes(str(repo))
     assert why_not is None and {c.path for c in changes} >= {"a.txt", "new.txt"}
     assert _ran(marker) == ""
@@ -209,7 +209,7 @@ async def test_a_protected_skip_worktree_file_rewritten_is_a_violation_and_rever
                                             "a.txt": "a\n"})
     git(repo, "update-index", "--skip-worktree", "config/settings.toml")
     git(repo, "update-index", "--assume-unchanged", "local.cfg")
-    (repo / "local.cfg").write_text("port = 2  # the user's own, hidden from git on purpose\n")
+    (repo / "local.cfg").write_text("port = 2  # the user's own, hidden from git on purpose\n", encoding="utf-8")
     index = (repo / ".git/index").read_bytes()
     edits = [{"op": "write", "path": "config/settings.toml", "content": "debug = true\n"},
              {"op": "append", "path": "local.cfg", "content": "worker = 1\n"},
@@ -221,7 +221,7 @@ async def test_a_protected_skip_worktree_file_rewritten_is_a_violation_and_rever
         full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
     assert packet["status"] == "POLICY_VIOLATION", packet
     assert full["outcome"]["violation"]["restored"] == ["config/settings.toml"], full["outcome"]["violation"]
-    assert (repo / "config/settings.toml").read_text() == "debug = false\n"
+    assert (repo / "config/settings.toml").read_text(encoding="utf-8") == "debug = false\n"
     files = {c["path"] for c in full["observation"]["changes"]}
     assert {"config/settings.toml", "local.cfg", "a.txt"} <= files, files
     diff = await anyio.to_thread.run_sync(cli_main, ["runs", "diff", packet["run_id"]], env)
@@ -233,8 +233,8 @@ async def test_a_protected_skip_worktree_file_rewritten_is_a_violation_and_rever
     # Revert undoes exactly the worker's change: the user's hidden local edit comes back, not the committed file.
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
-    assert (repo / "local.cfg").read_text() == "port = 2  # the user's own, hidden from git on purpose\n"
-    assert (repo / "a.txt").read_text() == "a\n"
+    assert (repo / "local.cfg").read_text(encoding="utf-8") == "port = 2  # the user's own, hidden from git on purpose\n"
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 def test_a_sparse_checkouts_absent_skip_worktree_file_is_not_called_deleted(tmp_path):
@@ -248,7 +248,7 @@ def test_a_sparse_checkouts_absent_skip_worktree_file_is_not_called_deleted(tmp_
     (repo / "far/away.txt").unlink()
     snap = take_snapshot(repo)
     assert observe_changes(snap, repo).files == []
-    (repo / "far/away.txt").write_text("worker\n")
+    (repo / "far/away.txt").write_text("worker\n", encoding="utf-8")
     assert [(c.path, c.kind) for c in observe_changes(snap, repo).files] == [("far/away.txt", "added")]
 
 
@@ -260,7 +260,7 @@ async def test_a_nested_repositorys_core_worktree_pointed_outside_is_never_read_
     # the relay's git in that repository took it for the work tree and read the outside file into the run's patch.
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "lib.txt").write_text("TOP SECRET outside the workspace\n")
+    (outside / "lib.txt").write_text("TOP SECRET outside the workspace\n", encoding="utf-8")
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
     make_repo(repo / "vendor/lib", {"lib.txt": "lib\n"})  # untracked in the project: a nested repository
     edits = [{"op": "append", "path": "vendor/lib/.git/config", "content": f"[core]\n\tworktree = {outside}\n"},
@@ -270,7 +270,7 @@ async def test_a_nested_repositorys_core_worktree_pointed_outside_is_never_read_
     env = _env(tmp_path, agy)
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-    assert str(outside) in (repo / "vendor/lib/.git/config").read_text()
+    assert str(outside) in (repo / "vendor/lib/.git/config").read_text(encoding="utf-8")
     assert packet["status"] == "SUCCESS", packet
     from relay.runs.store import RunStore
 
@@ -284,7 +284,7 @@ async def test_a_folder_swapped_for_a_symlink_leading_out_is_observed_and_revert
     # fell back to the worker's own report: no link, no deleted file listed, no patch, nothing to revert.
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "other.py").write_text("elsewhere\n")
+    (outside / "other.py").write_text("elsewhere\n", encoding="utf-8")
     repo = make_repo(tmp_path / "project", {"src/app.py": "def main():\n    return 1\n", "src/util.py": "u = 1\n",
                                             "README.md": "r\n"})
     edits = [{"op": "delete", "path": "src"}, {"op": "symlink", "path": "src", "target": str(outside)}]
@@ -298,8 +298,8 @@ async def test_a_folder_swapped_for_a_symlink_leading_out_is_observed_and_revert
     assert full["observation"].get("source", "git") == "git"
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
-    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
-    assert (repo / "src/util.py").read_text() == "u = 1\n"
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text(encoding="utf-8") == "def main():\n    return 1\n"
+    assert (repo / "src/util.py").read_text(encoding="utf-8") == "u = 1\n"
     assert sorted(p.name for p in outside.iterdir()) == ["other.py"]  # nothing written outside
 
 
@@ -315,7 +315,7 @@ async def test_a_protected_folder_swapped_for_a_symlink_is_a_violation_and_the_p
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "app"}))
     assert packet["status"] == "POLICY_VIOLATION", packet
-    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text() == "def main():\n    return 1\n"
+    assert not (repo / "src").is_symlink() and (repo / "src/app.py").read_text(encoding="utf-8") == "def main():\n    return 1\n"
     assert list(outside.iterdir()) == []
 
 

@@ -24,7 +24,7 @@ def unwritable_data_dir(request, tmp_path: Path):
     tests mount one (root, as in CI containers), and always a file where the folder should be."""
     if request.param == "file in its place":
         data = tmp_path / "data"
-        data.write_text("not a folder")
+        data.write_text("not a folder", encoding="utf-8")
         yield data
         return
     mount = tmp_path / "ro"

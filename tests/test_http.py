@@ -191,7 +191,7 @@ async def test_http_client_delegates_and_gets_the_same_bytes_as_the_in_process_d
                                                                           "workspace": str(repo)}))
         assert packet["status"] == "SUCCESS", packet
         over_http = await client.call_tool(GET_RESULT, {"run_id": packet["run_id"]})
-    record = json.loads((relay.data_dir / "runs" / f"{packet['run_id']}.json").read_text())
+    record = json.loads((relay.data_dir / "runs" / f"{packet['run_id']}.json").read_text(encoding="utf-8"))
     assert record["outcome"]["status"] == "SUCCESS"
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(relay.data_dir)})
     in_process = await call_tool(Relay(settings), GET_RESULT, {"run_id": packet["run_id"]})
@@ -295,7 +295,7 @@ def test_doctor_reports_a_stale_http_state_file_of_a_dead_relay(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "http-relay.json").write_text(json.dumps({"url": "http://127.0.0.1:1/mcp", "host": "127.0.0.1", "port": 1,
-                                                      "pid": dead.pid, "started_at": time.time()}))
+                                                      "pid": dead.pid, "started_at": time.time()}), encoding="utf-8")
     check = check_http_relay(load_settings({"GRAVITY_RELAY_DATA_DIR": str(data)}))
     assert check.level == "ok" and "not running" in check.message and "gone" in check.message
 
@@ -371,7 +371,7 @@ async def _sigterm_mid_run(tmp_path, repo, agy, signals) -> None:
     # The 3 s goal is measured by bench/bench_http.py; here only "gone" (a bound that load cannot break).
     print(f"worker group gone {gone_after:.2f} s after SIGTERM")
     assert gone_after < 10.0, f"worker group still alive {gone_after:.2f} s after SIGTERM"
-    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
     assert not (tmp_path / "data" / "http-relay.json").exists()
 

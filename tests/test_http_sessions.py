@@ -43,7 +43,7 @@ async def _until(check, what: str, timeout: float = 60.0) -> None:
 
 
 def _record(data_dir: Path, run_id: str) -> dict:
-    return json.loads((data_dir / "runs" / f"{run_id}.json").read_text())
+    return json.loads((data_dir / "runs" / f"{run_id}.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -144,14 +144,14 @@ async def test_http_session_that_disconnects_cancels_only_its_own_call(tmp_path,
             await _until(lambda: not pid_alive(run_a["pid"]) and not pid_alive(run_a["grandchild_pid"]),
                          "A's worker group to be gone", timeout=30)
     assert "a" not in answers and answers["b"]["status"] == "SUCCESS", answers
-    records = [r for r in (json.loads(p.read_text()) for p in (relay.data_dir / "runs").glob("r*.json"))
+    records = [r for r in (json.loads(p.read_text(encoding="utf-8")) for p in (relay.data_dir / "runs").glob("r*.json"))
                if r["plan"]["workspace"] == str(repo)]  # this test's runs
     assert len(records) == 2
     (b_record,) = [r for r in records if r["run_id"] == answers["b"]["run_id"]]
     (a_record,) = [r for r in records if r["run_id"] != answers["b"]["run_id"]]
     assert a_record["state"] == "finished" and a_record["outcome"]["status"] == "CANCELLED", a_record
     assert b_record["outcome"]["status"] == "SUCCESS"
-    assert "went away during request" in relay.stderr.read_text()
+    assert "went away during request" in relay.stderr.read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- arrival order
@@ -179,7 +179,7 @@ async def test_http_calls_from_several_sessions_run_in_arrival_order(tmp_path, r
                 tg.start_soon(session, name)
                 await _until(lambda: _tickets(relay.data_dir) == n, f"{name}'s queue ticket")
             assert len(launches(agy)) == 1  # all three wait behind the holder
-            release.write_text("go")
+            release.write_text("go", encoding="utf-8")
     assert statuses == dict.fromkeys(["holder", "first", "second", "third"], "SUCCESS")
     order = [next(w for w in ("holder", "first", "second", "third") if f"order {w}" in run["prompt"])
              for run in sorted(launches(agy), key=lambda r: r["start"])]
@@ -219,7 +219,7 @@ def test_http_flood_is_answered_429_with_retry_after_as_a_jsonrpc_error(tmp_path
         # After the wait it asked for, the relay serves again.
         time.sleep(int(headers["retry-after"]) + 0.1)
         assert raw_request(relay.url, "POST", INIT, auth)[0] == 200
-        assert "answered 429" in relay.stderr.read_text()  # the log line the test below looks for
+        assert "answered 429" in relay.stderr.read_text(encoding="utf-8")  # the log line the test below looks for
 
 
 @pytest.mark.anyio
@@ -232,4 +232,4 @@ async def test_http_normal_session_traffic_never_meets_the_default_rate_bound(tm
             packet = payload(await client.call_tool("antigravity_execute", {"task": f"t{n}",
                                                                               "workspace": str(repo)}))
             assert packet["status"] == "SUCCESS", packet
-    assert "answered 429" not in relay.stderr.read_text()
+    assert "answered 429" not in relay.stderr.read_text(encoding="utf-8")

@@ -34,13 +34,13 @@ CONFIGURATION = (ROOT / "docs" / "configuration.md", ROOT / "docs" / "zh" / "con
 
 
 def test_server_json_is_what_the_package_says_it_is():
-    on_disk = (ROOT / "server.json").read_text()
+    on_disk = (ROOT / "server.json").read_text(encoding="utf-8")
     assert on_disk == render(), "server.json drifted from the package: python -m relay.setup.registry > server.json"
     doc = json.loads(on_disk)
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert doc["version"] == version == __version__
     (package,) = doc["packages"]
-    assert package["identifier"] == PACKAGE_NAME == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"]
+    assert package["identifier"] == PACKAGE_NAME == tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
     assert package["version"] == version and package["runtimeHint"] == "uvx"
     assert package["transport"] == {"type": "stdio"} and package["registryType"] == "pypi"
     assert doc["$schema"].endswith("/2025-12-11/server.schema.json")
@@ -63,14 +63,14 @@ def test_server_json_names_only_settings_the_relay_reads_and_the_readme_explains
                                 else {name: value})
         assert base != changed, f"{name} changes nothing load_settings reads"
     for page in CONFIGURATION:
-        text = page.read_text()
+        text = page.read_text(encoding="utf-8")
         for name, _d, _f in USER_SETTINGS:
             assert f"| `{name}` |" in text, f"{page}: {name} is not in the table of variables"
 
 
 def test_readme_carries_the_registry_marker_and_each_clients_one_liner():
     for readme in READMES:
-        text = readme.read_text()
+        text = readme.read_text(encoding="utf-8")
         assert f"<!-- mcp-name: {REGISTRY_NAME} -->" in text, readme.name
         for line in ("claude mcp add -s user antigravity -- uvx gravity-relay-mcp",
                      "codex mcp add antigravity -- uvx gravity-relay-mcp",
@@ -79,7 +79,7 @@ def test_readme_carries_the_registry_marker_and_each_clients_one_liner():
 
 
 def test_pyproject_declares_the_gravity_relay_mcp_script_that_serves_by_default(monkeypatch):
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts[PACKAGE_NAME] == "relay.doors.cli:mcp_main"
     import relay.doors.cli as cli
 
@@ -125,7 +125,7 @@ def test_relay_launch_from_a_uv_cache_is_uvx_and_the_package_name(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     uvx = bin_dir / "uvx"
-    uvx.write_text("#!/bin/sh\n")
+    uvx.write_text("#!/bin/sh\n", encoding="utf-8")
     uvx.chmod(0o755)
     env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
     assert relay_launch(env, prefix=str(tmp_path / ".cache/uv/archive-v0/abc")) == (str(uvx), ["gravity-relay-mcp"])
@@ -143,13 +143,13 @@ def test_setup_command_option_takes_a_whole_command_line(tmp_path):
     got = cli_main(["setup", "--client", "cursor", "--command", "uvx gravity-relay-mcp"],
                    {"HOME": str(home), "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "d")})
     assert got.returncode == 0, got.stderr
-    entry = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert entry["command"] == "uvx" and entry["args"] == ["gravity-relay-mcp"]
     assert "Registered command: uvx gravity-relay-mcp" in got.stdout
     # A second run with this installation's script replaces the uvx entry: both are the relay's own.
     got = cli_main(["setup", "--client", "cursor", "--command", "/opt/gr/bin/gravity-relay"],
                    {"HOME": str(home), "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "d")})
-    entry = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert entry["command"] == "/opt/gr/bin/gravity-relay" and entry["args"] == ["serve"]
 
 
@@ -164,11 +164,11 @@ def test_shadowing_entries_names_claude_local_and_project_and_gemini_project_sco
     relay = {"type": "stdio", "command": "/old/venv/bin/gravity-relay", "args": ["serve"]}
     (home / ".claude.json").write_text(json.dumps({
         "mcpServers": {"antigravity": {"command": "uvx", "args": ["gravity-relay-mcp"]}},
-        "projects": {str(lib): {"mcpServers": {"antigravity": relay}}, str(other): {"mcpServers": {"x": {}}}}}))
-    (home / ".gemini/settings.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}))  # user scope
-    (app / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "npx", "args": ["agy-mcp"]}}}))
-    (app / ".gemini/settings.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}))
-    (other / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}))  # a project Claude knows
+        "projects": {str(lib): {"mcpServers": {"antigravity": relay}}, str(other): {"mcpServers": {"x": {}}}}}), encoding="utf-8")
+    (home / ".gemini/settings.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}), encoding="utf-8")  # user scope
+    (app / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "npx", "args": ["agy-mcp"]}}}), encoding="utf-8")
+    (app / ".gemini/settings.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}), encoding="utf-8")
+    (other / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": relay}}), encoding="utf-8")  # a project Claude knows
 
     found = {(s.client, s.scope, s.project): s for s in shadowing_entries(home, app / "sub")}
     assert set(found) == {("claude", "local", str(lib)), ("claude", "project", str(app)),
@@ -179,7 +179,7 @@ def test_shadowing_entries_names_claude_local_and_project_and_gemini_project_sco
     assert "claude mcp remove -s local antigravity" in found["claude", "local", str(lib)].fix
     assert "gemini mcp remove -s project antigravity" in found["gemini", "project", str(app)].fix
     assert shadowing_entries(home, tmp_path / "elsewhere")  # Claude's known projects are checked from anywhere
-    (home / ".claude.json").write_text("{}")
+    (home / ".claude.json").write_text("{}", encoding="utf-8")
     assert shadowing_entries(home, tmp_path / "elsewhere") == []
 
 
@@ -190,13 +190,13 @@ def test_doctor_warns_about_each_entry_that_shadows_setups(tmp_path):
     home, project = tmp_path / "home", tmp_path / "proj"
     (home / ".claude").mkdir(parents=True)
     project.mkdir()
-    (home / ".claude.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "uvx", "args": ["gravity-relay-mcp"]}}}))
+    (home / ".claude.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "uvx", "args": ["gravity-relay-mcp"]}}}), encoding="utf-8")
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "d"), "AGY_BIN": str(tmp_path / "no-agy")})
     env = {"PATH": "", "HOME": str(home)}
     quiet = [c for c in run_doctor(settings, environ=env, home=home, probe_timeout=1, cwd=project)
              if c.name.startswith("shadow")]
     assert quiet == []
-    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "/gone/gravity-relay"}}}))
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": {"command": "/gone/gravity-relay"}}}), encoding="utf-8")
     (shadow,) = [c for c in run_doctor(settings, environ=env, home=home, probe_timeout=1, cwd=project)
                  if c.name.startswith("shadow")]
     assert shadow.level == "warning" and shadow.name == "shadow claude"
@@ -247,8 +247,8 @@ def wheel_venv(tmp_path_factory) -> tuple[Path, Path]:
         # The dependencies are this venv's (a plain path line: this venv's own .pth files, the editable
         # install among them, are not run, so `relay` comes from the wheel).
         site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                              check=True, capture_output=True, text=True).stdout.strip()
-        Path(site, "borrowed_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+                              check=True, capture_output=True, text=True, encoding="utf-8").stdout.strip()
+        Path(site, "borrowed_deps.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     return home, venv
 
 
@@ -262,7 +262,7 @@ async def test_a_wheel_in_a_uvx_cache_serves_as_gravity_relay_mcp_and_its_setup_
     script = venv / "bin" / PACKAGE_NAME
     assert script.is_file()
     where = subprocess.run([str(venv / "bin/python"), "-c", "import relay; print(relay.__file__)"],
-                           capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+                           capture_output=True, text=True, check=True, cwd=tmp_path, encoding="utf-8").stdout
     assert where.startswith(str(venv)), where  # the wheel's copy, not this checkout
     # No arguments: it serves over stdio, as `uvx gravity-relay-mcp` is registered.
     params = StdioServerParameters(command=str(script), args=[], cwd=str(tmp_path),
@@ -276,18 +276,18 @@ async def test_a_wheel_in_a_uvx_cache_serves_as_gravity_relay_mcp_and_its_setup_
     (home / ".claude").mkdir(exist_ok=True)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "uvx").write_text("#!/bin/sh\n")
+    (bin_dir / "uvx").write_text("#!/bin/sh\n", encoding="utf-8")
     (bin_dir / "uvx").chmod(0o755)
     env = {"HOME": str(home), "PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin",
            "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}
     got = subprocess.run([str(script), "setup", "--client", "claude", "--json"], env=env,
-                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path, encoding="utf-8")
     assert got.returncode == 0, got.stderr
     doc = json.loads(got.stdout)
     assert doc["command"] == str(bin_dir / "uvx") and doc["args"] == ["gravity-relay-mcp"]
-    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert entry == {"type": "stdio", "command": str(bin_dir / "uvx"), "args": ["gravity-relay-mcp"]}
-    assert not re.search(r"archive-v0", (home / ".claude.json").read_text())
+    assert not re.search(r"archive-v0", (home / ".claude.json").read_text(encoding="utf-8"))
     # The same entry, set up later by a plain installation, becomes its script (both are the relay's own).
     plans = setup(home, ["claude"], command="/opt/gr/bin/gravity-relay", args=["serve"], dry_run=True)
     assert plans[0].action == "update"

@@ -16,7 +16,7 @@ RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3,
 @functools.cache
 def _tree(path: Path) -> ast.Module:
     """A module's syntax tree, parsed once for every test here (parsing the package is most of their time)."""
-    return ast.parse(path.read_text())
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _imports(path: Path) -> set[str]:
@@ -122,11 +122,11 @@ def test_no_import_circle_between_relay_modules_even_inside_one_part():
 def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_path):
     part = tmp_path / "relay" / "call"
     part.mkdir(parents=True)
-    (tmp_path / "relay" / "__init__.py").write_text("")
-    (part / "__init__.py").write_text("")
-    (part / "a.py").write_text("from relay.call.b import f\n")
-    (part / "b.py").write_text("def f():\n    from relay.call import a\n")
-    (part / "c.py").write_text("from relay.call.a import f\n")
+    (tmp_path / "relay" / "__init__.py").write_text("", encoding="utf-8")
+    (part / "__init__.py").write_text("", encoding="utf-8")
+    (part / "a.py").write_text("from relay.call.b import f\n", encoding="utf-8")
+    (part / "b.py").write_text("def f():\n    from relay.call import a\n", encoding="utf-8")
+    (part / "c.py").write_text("from relay.call.a import f\n", encoding="utf-8")
     assert _circles(_module_graph(tmp_path / "relay")) == [["relay.call.a", "relay.call.b"]]
 
 
@@ -144,5 +144,5 @@ def test_no_module_of_call_review_or_observe_is_over_500_lines():
     # The review read (diff_view, 559 lines) was split the same way: items, budget, the telling hunk. Issue 38:
     # observe/snapshot.py (703) gave its private repository, index bytes and walk their own modules.
     long = {f"{part}/{p.name}": n for part in ("call", "review", "observe") for p in (RELAY / part).glob("*.py")
-            if (n := len(p.read_text().splitlines())) > 500}
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
     assert long == {}, f"split these by job: {long}"

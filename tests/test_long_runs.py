@@ -350,7 +350,7 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
 
     def cli(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
-                              timeout=120, stdin=subprocess.DEVNULL)
+                              timeout=120, stdin=subprocess.DEVNULL, encoding="utf-8")
 
     early = cli("execute", "add new.py", "--workspace", str(repo), "--wait", "0.5")
     assert early.returncode == 0, early.stderr

@@ -68,9 +68,9 @@ def _setup(home: Path, script: Path, *args: str, extra: dict[str, str] | None = 
 
 
 def _entries_env(home: Path) -> dict[str, dict]:
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
-    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
-    cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
+    claude = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
+    cursor = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     return {"codex": codex.get("env", {}), "claude": claude.get("env", {}), "cursor": cursor.get("env", {})}
 
 
@@ -81,7 +81,7 @@ def test_setup_from_a_workers_shell_writes_neither_of_the_relays_own_variables(t
     home = tmp_path / "home"
     for folder in (".codex", ".claude", ".cursor"):
         (home / folder).mkdir(parents=True)
-    (home / ".codex/config.toml").write_text("")
+    (home / ".codex/config.toml").write_text("", encoding="utf-8")
     got = _setup(home, fake_script, extra={"GRAVITY_RELAY_SPAWN": "tok-of-a-run", "GRAVITY_RELAY_DEFAULT_PROFILE": "web"})
     assert got.returncode == 0, got.stderr
     envs = _entries_env(home)
@@ -96,9 +96,9 @@ def test_setup_drops_the_relays_own_variables_an_entry_carries_and_refuses_them_
     (home / ".cursor").mkdir(parents=True)
     planted = {"command": str(fake_script), "args": ["serve"],
                "env": {"GRAVITY_RELAY_SPAWN": "old", "GRAVITY_RELAY_WORKER_RUN": "r1", "MY_VAR": "kept"}}
-    (home / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": planted}}))
+    (home / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": planted}}), encoding="utf-8")
     assert _setup(home, fake_script).returncode == 0
-    env = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]["env"]
+    env = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]["env"]
     assert "GRAVITY_RELAY_SPAWN" not in env and "GRAVITY_RELAY_WORKER_RUN" not in env and env["MY_VAR"] == "kept"
     refused = _setup(home, fake_script, "--env", "GRAVITY_RELAY_SPAWN=x")
     assert refused.returncode == 2 and "GRAVITY_RELAY_SPAWN" in refused.stderr and "not a setting" in refused.stderr
@@ -190,7 +190,7 @@ def test_recovery_of_a_record_naming_the_users_branch_never_moves_it(tmp_path, r
     data = tmp_path / "data"
     run_id = new_run_id()
     lease = lease_worktree(data, repo, run_id)
-    (lease.workdir / "half.txt").write_text("written before the crash\n")
+    (lease.workdir / "half.txt").write_text("written before the crash\n", encoding="utf-8")
     name, commit = _users_branch(repo)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
@@ -226,18 +226,18 @@ async def test_revert_and_apply_of_a_record_whose_workspace_is_outside_the_allow
         isolated = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(inside),
                                                                           "profile": "iso"}))
     assert in_place["status"] == isolated["status"] == "SUCCESS"
-    (outside_r / "a.txt").write_text("run\n")  # what the in-place run's patch reverses
+    (outside_r / "a.txt").write_text("run\n", encoding="utf-8")  # what the in-place run's patch reverses
     for run_id, outside in ((in_place["run_id"], outside_r), (isolated["run_id"], outside_a)):
         path = tmp_path / "data" / "runs" / f"{run_id}.json"
-        record = json.loads(path.read_text())
+        record = json.loads(path.read_text(encoding="utf-8"))
         record["plan"]["workspace"] = str(outside)
-        path.write_text(json.dumps(record))
+        path.write_text(json.dumps(record), encoding="utf-8")
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", in_place["run_id"]], env)
     assert reverted.returncode != 0 and "outside the allowed roots" in reverted.stderr, reverted
     applied = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", isolated["run_id"]], env)
     assert applied.returncode != 0 and "outside the allowed roots" in applied.stdout, applied
     # Neither wrote a byte there.
-    assert (outside_r / "a.txt").read_text() == "run\n" and (outside_a / "a.txt").read_text() == "a\n"
+    assert (outside_r / "a.txt").read_text(encoding="utf-8") == "run\n" and (outside_a / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
 # --------------------------------------------------------------------------- a `runs apply` killed mid-write
@@ -288,7 +288,7 @@ async def test_a_killed_apply_leaves_a_temp_file_that_doctor_names_and_the_next_
     if next_step == "apply":
         shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run_id], env)
         assert json.loads(shell.stdout)["status"] == "SUCCESS", shell.stdout
-        assert (repo / "src/new.py").read_text() == "x\n"
+        assert (repo / "src/new.py").read_text(encoding="utf-8") == "x\n"
     else:
         shell = await anyio.to_thread.run_sync(cli_main, ["cleanup", "--json"], env)
         assert shell.returncode == 0 and left[0] in shell.stdout, shell
@@ -306,7 +306,7 @@ def test_a_forged_apply_ledger_never_removes_a_file_the_relay_did_not_name_as_it
     ledger = tmp_path / "data" / apply_temps.LEDGER_DIR
     ledger.mkdir(parents=True)
     (ledger / "0123456789abcdef.json").write_text(json.dumps(
-        {"pid": 2**22 + 1, "temps": [str(repo / "README.md"), str(link), str(repo / "src")]}))
+        {"pid": 2**22 + 1, "temps": [str(repo / "README.md"), str(link), str(repo / "src")]}), encoding="utf-8")
     apply_temps.sweep(tmp_path / "data")
     assert (repo / "README.md").is_file() and link.is_symlink() and (repo / "src").is_dir()
 
@@ -333,7 +333,7 @@ async def test_revert_after_applying_a_chain_undoes_exactly_what_that_apply_wrot
         {"op": "replace-lines", "path": f"{prefix}app.py", "start": 2, "end": 2, "lines": ["    return 2"]},
         {"op": "write", "path": "a_new.txt", "content": "from A\n"}]))
     env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
-    (repo / "README.md").write_text("r\nthe user's own edit, before and after\n")
+    (repo / "README.md").write_text("r\nthe user's own edit, before and after\n", encoding="utf-8")
     before = _snapshot(repo)
     async with memory_relay(env) as client:
         first = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
@@ -343,8 +343,8 @@ async def test_revert_after_applying_a_chain_undoes_exactly_what_that_apply_wrot
         follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
         applied = payload(await client.call_tool("antigravity_continue", {"run_id": follow["run_id"], "apply": True}))
     assert applied["status"] == "SUCCESS", applied
-    assert (workspace / "a_new.txt").read_text() == "from A\nand B\n" and (workspace / "b_new.txt").exists()
-    assert "return 2" in (repo / "pkg/app.py").read_text()
+    assert (workspace / "a_new.txt").read_text(encoding="utf-8") == "from A\nand B\n" and (workspace / "b_new.txt").exists()
+    assert "return 2" in (repo / "pkg/app.py").read_text(encoding="utf-8")
     dry = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"], "--dry-run"], env)
     assert dry.returncode == 0 and "app.py" in dry.stdout, dry  # the chain's files, A's included
     shell = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"]], env)

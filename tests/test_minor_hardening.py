@@ -33,7 +33,7 @@ async def test_revert_restores_a_private_files_mode_exactly_after_the_worker_mad
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "app"}))
     assert packet["status"] == "POLICY_VIOLATION", packet
-    assert (repo / "secret.env").read_text() == "TOKEN=x\n"
+    assert (repo / "secret.env").read_text(encoding="utf-8") == "TOKEN=x\n"
     assert stat.S_IMODE(os.stat(repo / "secret.env").st_mode) == 0o600
 
 
@@ -47,12 +47,12 @@ def test_http_token_symlink_is_never_followed_and_is_replaced(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     target = tmp_path / "someone-elses-file"
-    target.write_text("attacker-chosen-token\n")
+    target.write_text("attacker-chosen-token\n", encoding="utf-8")
     os.chmod(target, 0o644)
     token_path(data).symlink_to(target)
     token = load_or_create_token(data)
     assert token != "attacker-chosen-token" and len(token) >= 40
-    assert target.read_text() == "attacker-chosen-token\n" and stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert target.read_text(encoding="utf-8") == "attacker-chosen-token\n" and stat.S_IMODE(target.stat().st_mode) == 0o644
     info = os.lstat(token_path(data))
     assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o600
     assert load_or_create_token(data) == token
@@ -164,7 +164,7 @@ def test_setup_refuses_a_hostile_config_naming_why_and_changes_nothing(tmp_path,
         # Before: the link was replaced by a regular file: the dotfile manager's link was cut.
         real = home / "dotfiles" / "gemini.json"
         real.parent.mkdir(parents=True)
-        real.write_text('{"theme": "dark"}\n')
+        real.write_text('{"theme": "dark"}\n', encoding="utf-8")
         path = home / ".gemini" / "settings.json"
         path.parent.mkdir(parents=True)
         path.symlink_to(real)
@@ -228,8 +228,8 @@ def test_setup_http_never_leaves_the_token_readable_by_others(tmp_path):
     env.update({"HOME": str(home), "GRAVITY_RELAY_DATA_DIR": str(home / "relay-data")})
     done = cli_main(["setup", "--client", "gemini", "--http", "8765"], env)
     assert done.returncode == 0, done.stdout + done.stderr
-    token = (home / "relay-data" / "http-token").read_text().strip()
-    assert token in path.read_text()
+    token = (home / "relay-data" / "http-token").read_text(encoding="utf-8").strip()
+    assert token in path.read_text(encoding="utf-8")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "owner-only" in done.stdout
     for backup in path.parent.glob("settings.json.bak-*"):

@@ -54,7 +54,7 @@ async def _twice(call_one, call_two, agy: Path, release: Path, launched: int) ->
                 answers["two"] = payload(await call_two())
             inner.start_soon(call)
             await anyio.sleep(1.0)  # the repeat is in flight, waiting on the run: now the worker may end
-            release.write_text("go")
+            release.write_text("go", encoding="utf-8")
 
     with anyio.fail_after(90):
         async with anyio.create_task_group() as tg:
@@ -79,7 +79,7 @@ async def test_stdio_repeat_of_a_running_execute_attaches_and_a_key_answers_from
                                 lambda: client.call_tool("antigravity_execute", args), agy, release, 0)
         assert one["status"] == two["status"] == "SUCCESS" and one["run_id"] == two["run_id"]
         assert len(launches(agy)) == 1
-        release.write_text("go")
+        release.write_text("go", encoding="utf-8")
         first = payload(await client.call_tool("antigravity_execute", keyed))
     assert first["status"] == "SUCCESS" and len(launches(agy)) == 2
     # The stdio relay is gone (a client restart); another relay process on the data dir gets the same key.
@@ -110,7 +110,7 @@ async def test_http_repeat_in_one_session_attaches_and_a_key_from_another_sessio
         async with http_client(relay.url, relay.token) as client:
             done = payload(await client.call_tool("antigravity_execute", keyed))  # finished: its packet, no launch
             assert done["run_id"] == one["run_id"] and len(launches(agy)) == 2
-            release.write_text("go")
+            release.write_text("go", encoding="utf-8")
             other = payload(await client.call_tool("antigravity_execute", {**keyed, "idempotency_key": "another"}))
     assert other["run_id"] != one["run_id"] and other["status"] == "SUCCESS" and len(launches(agy)) == 3
 
@@ -165,11 +165,11 @@ async def test_execute_refuses_a_claim_edited_to_name_a_run_of_another_workspace
 
         book = KeyBook(tmp_path / "data" / "keys")
         claim = json.loads(book.path("mine").read_bytes())
-        book.path("mine").write_text(json.dumps({**claim, "run_id": theirs["run_id"]}))
+        book.path("mine").write_text(json.dumps({**claim, "run_id": theirs["run_id"]}), encoding="utf-8")
         edited = payload(await client.call_tool("antigravity_execute", {"task": "a", "workspace": str(repo),
                                                                         "idempotency_key": "mine"}))
         # A claim file of another key copied over this key's name: refused too.
-        book.path("mine").write_text(json.dumps({**claim, "key": "theirs"}))
+        book.path("mine").write_text(json.dumps({**claim, "key": "theirs"}), encoding="utf-8")
         copied = payload(await client.call_tool("antigravity_execute", {"task": "a", "workspace": str(repo),
                                                                         "idempotency_key": "mine"}))
         # A symbolic link in its place is never followed.
@@ -207,7 +207,7 @@ async def test_execute_key_claimed_more_than_24_hours_ago_starts_a_new_run(quick
 
         path = KeyBook(tmp_path / "data" / "keys").path("old-key")
         claim = json.loads(path.read_bytes())
-        path.write_text(json.dumps({**claim, "claimed_at": time.time() - WINDOW_SECONDS - 60}))
+        path.write_text(json.dumps({**claim, "claimed_at": time.time() - WINDOW_SECONDS - 60}), encoding="utf-8")
         later = payload(await client.call_tool("antigravity_execute", call))
     assert later["status"] == "SUCCESS" and later["run_id"] != first["run_id"] and len(launches(agy)) == 2
 

@@ -67,34 +67,34 @@ def _workspace(root: Path, *, use_git: bool, folder: str = "") -> Path:
     else:
         root.mkdir(parents=True)
         for name, text in files.items():
-            (root / name).write_text(text)
+            (root / name).write_text(text, encoding="utf-8")
     (root / "data.bin").write_bytes(BLOB)
     if use_git:
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "binary")
     # The user's own edits, before the run: they must survive a revert and never be in the patch.
-    (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\n7\n8\n")
-    (root / "notes.txt").write_text("the user's untracked notes\n")
+    (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\n7\n8\n", encoding="utf-8")
+    (root / "notes.txt").write_text("the user's untracked notes\n", encoding="utf-8")
     return root
 
 
 def _work(root: Path) -> None:
     """What a worker does: edit, rename + edit, delete, binary rewrite and add, chmod, non-ASCII name, a symlink
     replacing a file, an edit on top of the user's edit, no final newline, a name git must quote."""
-    (root / "keep.txt").write_text("one\nTWO\nthree\nfour\n")
+    (root / "keep.txt").write_text("one\nTWO\nthree\nfour\n", encoding="utf-8")
     (root / "old name.txt").rename(root / "new name.txt")
-    with open(root / "new name.txt", "a") as fh:
+    with open(root / "new name.txt", "a", encoding="utf-8") as fh:
         fh.write("appended\n")
     (root / "gone.txt").unlink()
     (root / "data.bin").write_bytes(BLOB[::-1] + b"\0tail")
     (root / "new.bin").write_bytes(b"\0\1\2\3" * 64)
     (root / "tool.sh").chmod(0o755)
-    (root / UNICODE).write_text("bonjour le monde\n")
-    (root / "noeol.txt").write_text("a\nb\nc")
-    (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\nWORKER EDIT\n8\n")
+    (root / UNICODE).write_text("bonjour le monde\n", encoding="utf-8")
+    (root / "noeol.txt").write_text("a\nb\nc", encoding="utf-8")
+    (root / "mine.txt").write_text("1\n2\nUSER EDIT\n4\n5\n6\nWORKER EDIT\n8\n", encoding="utf-8")
     (root / "kind").unlink()
     (root / "kind").symlink_to("keep.txt")
-    (root / 'say "hi"\tnow.txt').write_text("a name git quotes\n")
+    (root / 'say "hi"\tnow.txt').write_text("a name git quotes\n", encoding="utf-8")
 
 
 def _run(tmp_path: Path, root: Path, work=_work, **limits) -> tuple[RunStore, str]:
@@ -139,7 +139,7 @@ def test_revert_restores_the_tree_byte_for_byte_after_renames_deletes_binary_mod
 def test_revert_refuses_naming_the_files_that_moved_on_and_changes_nothing(tmp_path):
     root = _workspace(tmp_path / "ws", use_git=True)
     store, run_id = _run(tmp_path, root)
-    (root / "keep.txt").write_text("one\nTWO, edited again by the user\nthree\nfour\n")
+    (root / "keep.txt").write_text("one\nTWO, edited again by the user\nthree\nfour\n", encoding="utf-8")
     (root / "new.bin").write_bytes(b"rewritten since")
     moved_on = _tree(root)
     with pytest.raises(RelayError) as refused:
@@ -192,9 +192,9 @@ def test_patch_over_its_bound_states_the_cut_and_revert_refuses_it(tmp_path):
     root = make_repo(tmp_path / "ws", {"a.txt": "a\n"})
 
     def work(ws: Path) -> None:
-        (ws / "a.txt").write_text("a\nb\n")
+        (ws / "a.txt").write_text("a\nb\n", encoding="utf-8")
         for name in ("big1.txt", "big2.txt", "huge.txt"):  # 40 KB, 40 KB (together past 64 KB), 100 KB
-            (ws / name).write_text("".join(f"row {i}\n" for i in range(4_000 if name != "huge.txt" else 10_000)))
+            (ws / name).write_text("".join(f"row {i}\n" for i in range(4_000 if name != "huge.txt" else 10_000)), encoding="utf-8")
 
     store, run_id = _run(tmp_path, root, work, max_bytes=64 * 1024)
     patch = store.patch_path(run_id).read_bytes()
@@ -205,12 +205,12 @@ def test_patch_over_its_bound_states_the_cut_and_revert_refuses_it(tmp_path):
     assert b"# cut: the patch limit (65536 bytes) was reached; left out: big2.txt\n" in header
     with pytest.raises(RelayError, match="does not hold the whole run"):
         revert_run(store, run_id)
-    assert (root / "a.txt").read_text() == "a\nb\n"
+    assert (root / "a.txt").read_text(encoding="utf-8") == "a\nb\n"
 
 
 def test_retention_removes_a_runs_patch_with_its_record(tmp_path):
     root = make_repo(tmp_path / "ws")
-    store, run_id = _run(tmp_path, root, lambda ws: (ws / "README.md").write_text("# changed\n"))
+    store, run_id = _run(tmp_path, root, lambda ws: (ws / "README.md").write_text("# changed\n", encoding="utf-8"))
     assert store.patch_path(run_id).exists()
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
     tomorrow = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
@@ -284,7 +284,7 @@ async def test_e2e_diff_puts_the_riskiest_hunk_first_never_passes_max_chars_and_
     done = cli_main(["runs", "revert", run_id, "--json"], data)
     assert done.returncode == 0 and json.loads(done.stdout)["reverted"] is True
     assert _tree(repo) == before
-    assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == ""
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True, encoding="utf-8").stdout == ""
     again = cli_main(["runs", "revert", run_id], data)
     assert again.returncode == 1 and "looks reverted already" in again.stderr
     record = msgspec.json.decode(RunStore(tmp_path / "data" / "runs").record_path(run_id).read_bytes())

@@ -137,7 +137,7 @@ async def test_a_formless_client_under_human_leaves_no_token_in_any_view_and_no_
         again = payload(await client.call_tool(EXECUTE, {**_call(repo), "confirm": genuine}))
     _no_token(json.dumps(first), *texts)
     assert again["status"] == "CONFIRMATION_REQUIRED" and "not accepted" in again["error"]["message"], again
-    record = json.loads(_records(tmp_path)[0].read_text())
+    record = json.loads(_records(tmp_path)[0].read_text(encoding="utf-8"))
     assert "preview" not in json.dumps(record["outcome"]) or not TOKEN.search(json.dumps(record))
     assert launches(agy) == []
 
@@ -177,7 +177,7 @@ async def test_after_the_person_said_no_no_view_holds_a_token_no_token_runs_and_
         texts = await _views(client, first["run_id"])  # a read: never a second form
         assert len(asked) == 1
         again = payload(await client.call_tool(EXECUTE, {**_call(repo), "confirm": genuine}))
-    _no_token(json.dumps(first), *texts, *(p.read_text() for p in _records(tmp_path)))
+    _no_token(json.dumps(first), *texts, *(p.read_text(encoding="utf-8") for p in _records(tmp_path)))
     assert again["status"] == "CONFIRMATION_REQUIRED" and "not accepted" in again["error"]["message"], again
     assert len(asked) == 1 and launches(agy) == []
 
@@ -288,7 +288,7 @@ async def test_no_record_of_a_true_profile_keeps_the_token(tmp_path, repo):
         first = payload(await client.call_tool(EXECUTE, _call(repo)))
         texts = await _views(client, first["run_id"])
     assert TOKEN.fullmatch(first["preview"]["confirm"])
-    _no_token(*texts, *(p.read_text() for p in _records(tmp_path)))
+    _no_token(*texts, *(p.read_text(encoding="utf-8") for p in _records(tmp_path)))
 
 
 # --------------------------------------------------------------------------- one run, one record
@@ -303,7 +303,7 @@ async def test_a_persons_yes_runs_the_previewed_call_once_with_one_record(tmp_pa
     assert ran["status"] == "SUCCESS" and len(asked) == 1 and len(launches(agy)) == 1, ran
     (record,) = _records(tmp_path)  # no preview record beside the run, none per retry
     assert record.stem == ran["run_id"]
-    _no_token(record.read_text())
+    _no_token(record.read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------- the held calls themselves
@@ -343,4 +343,4 @@ async def test_a_continue_of_a_human_run_asks_the_person_again_and_takes_no_toke
     assert sent["status"] == "CONFIRMATION_REQUIRED" and "not accepted" in sent["error"]["message"], sent
     assert len(asked) == 2 and "--conversation" in " ".join(asked[1].message.split())
     assert len(launches(agy)) == 2 and "--dangerously-skip-permissions" in launches(agy)[-1]["argv"]
-    _no_token(*(p.read_text() for p in _records(tmp_path)))
+    _no_token(*(p.read_text(encoding="utf-8") for p in _records(tmp_path)))

@@ -93,7 +93,7 @@ def test_resolve_plan_unknown_profile_names_the_defined_ones(tmp_path):
 
 def test_load_settings_bad_profile_names_source_key_and_accepted_fields(tmp_path):
     path = tmp_path / "profiles.json"
-    path.write_text('{"app": {"workspace": "/x", "mode": "fast"}}')
+    path.write_text('{"app": {"workspace": "/x", "mode": "fast"}}', encoding="utf-8")
     s = settings_for(tmp_path, GRAVITY_RELAY_PROFILE_FILE=str(path))
     assert str(path) in s.profile_error and "mode" in s.profile_error and "execution_mode" in s.profile_error
     err = refused(CallOptions(workspace=str(tmp_path)), s)

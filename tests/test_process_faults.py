@@ -42,7 +42,7 @@ def write_running_record(runs: Path, run_id: str, **fields) -> Path:
     runs.mkdir(parents=True, exist_ok=True)
     record = {"run_id": run_id, "created_at": "2026-11-30T10:00:00.000Z", "state": "running", **fields}
     path = runs / f"{run_id}.json"
-    path.write_text(json.dumps(record))
+    path.write_text(json.dumps(record), encoding="utf-8")
     (runs / "active").mkdir(exist_ok=True)
     (runs / "active" / run_id).touch()
     return path
@@ -98,15 +98,15 @@ def test_recovery_kills_a_leftover_group_only_when_identity_proves_it_is_the_run
         # The stranger has the recorded pgid, but neither its start time nor its environment match.
         write_running_record(runs, other_id, relay_pid=dead_pid(), pgid=stranger.pid,
                              workspace=str(repo), worker_stamp=stamp(stranger.pid, start="psutil:1.000"))
-        (repo / "src" / "app.py").write_text("changed by the worker\n")
+        (repo / "src" / "app.py").write_text("changed by the worker\n", encoding="utf-8")
         recovered = recover_interrupted(RunStore(runs))
         assert sorted(recovered) == [ours_id, other_id]
         assert ours.wait(timeout=5) == -signal.SIGKILL
         assert stranger.poll() is None, "an unrelated process group was killed"
-        left = json.loads((runs / f"{other_id}.json").read_text())
+        left = json.loads((runs / f"{other_id}.json").read_text(encoding="utf-8"))
         assert left["outcome"]["status"] == "INTERRUPTED" and "left alone" in left["outcome"]["error"]["message"]
         # Minor: the interrupted run lists what git shows changed, with the caveat said.
-        killed = json.loads((runs / f"{ours_id}.json").read_text())
+        killed = json.loads((runs / f"{ours_id}.json").read_text(encoding="utf-8"))
         assert killed["outcome"]["packet"]["changes"]["files"] == ["src/app.py"]
         assert "before the run may be included" in killed["outcome"]["packet"]["flags"][0]
     finally:
@@ -123,12 +123,12 @@ def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_no
 
     runs = tmp_path / "data" / "runs"
     run_id = "r20261130T100000-0000000c"
-    (repo / "src" / "app.py").write_text("the user's edit, before the run\n")
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    (repo / "src" / "app.py").write_text("the user's edit, before the run\n", encoding="utf-8")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, encoding="utf-8").stdout.strip()
     write_running_record(runs, run_id, relay_pid=dead_pid(), workspace=str(repo), before_head=head,
                          before_dirty=["src/app.py"], protected=[".github/**", "src/app.py"], on_violation="revert")
     (repo / ".github").mkdir()
-    (repo / ".github" / "ci.yml").write_text("on: push\n")  # the worker's, before its relay died
+    (repo / ".github" / "ci.yml").write_text("on: push\n", encoding="utf-8")  # the worker's, before its relay died
     assert recover_interrupted(RunStore(runs)) == [run_id]
     record = RunStore(runs).read(run_id)
     assert record.outcome.status.value == "INTERRUPTED"  # why it ended stays the status
@@ -137,7 +137,7 @@ def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_no
     assert record.outcome.violation.restored == [] and ".github/ci.yml" in record.outcome.violation.not_restored
     assert "broke the run's policy: protected" in record.outcome.error.message
     assert record.outcome.packet.flags[0].startswith("policy violation before the run ended: protected")
-    assert (repo / ".github" / "ci.yml").read_text() == "on: push\n"  # never restored at recovery
+    assert (repo / ".github" / "ci.yml").read_text(encoding="utf-8") == "on: push\n"  # never restored at recovery
 
 
 def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tmp_path, repo, caplog):
@@ -164,7 +164,7 @@ def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tm
         worker.join(timeout=20)
     assert not worker.is_alive(), "recovery hung on a record that is not a regular file"
     assert recovered == [[]]
-    assert json.loads(elsewhere.read_text())["state"] == "running"  # the file the link names was not touched
+    assert json.loads(elsewhere.read_text(encoding="utf-8"))["state"] == "running"  # the file the link names was not touched
     lines = [r.getMessage() for r in caplog.records]
     assert any("0000000e" in line and "symbolic link" in line for line in lines), lines
     assert any("0000000f" in line and "FIFO" in line for line in lines), lines
@@ -241,7 +241,7 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
     stranger = sleeper()
     try:
         stale = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-0000000f"
-        stale.write_text(json.dumps(stamp(stranger.pid, start="psutil:1.000")))
+        stale.write_text(json.dumps(stamp(stranger.pid, start="psutil:1.000")), encoding="utf-8")
         # The shortest queue bound (0.6 s; it was 3 s): the stale ticket is dropped at the first look, before any bound.
         settings = settings_for(tmp_path, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.01")
         async with Client(create_server(settings)) as client:
@@ -251,9 +251,9 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
             assert not stale.exists()
             # A ticket of a live relay that really is ahead (true identity) is waited for, but not forever.
             ahead = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000010"
-            ahead.write_text(json.dumps(stamp(stranger.pid)))
+            ahead.write_text(json.dumps(stamp(stranger.pid)), encoding="utf-8")
             (tmp_path / "data" / "locks" / "holder.json").write_text(
-                json.dumps({"run_id": "r20261130T100000-00000010", "pid": stranger.pid, "since": "2026-11-30T10:00:00Z"}))
+                json.dumps({"run_id": "r20261130T100000-00000010", "pid": stranger.pid, "since": "2026-11-30T10:00:00Z"}), encoding="utf-8")
             with anyio.fail_after(60):
                 busy = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
         assert busy["status"] == "BUSY", busy
@@ -332,7 +332,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
                                                       {"behaviour": "success", "edits": [], "report": REPORT}))
     env = relay_env(tmp_path / "data", agy)
     settings = settings_for(tmp_path, agy)
-    (repo / "README.md").write_text("edited before the run\n")  # the user's own edit, already there
+    (repo / "README.md").write_text("edited before the run\n", encoding="utf-8")  # the user's own edit, already there
     async with Client(create_server(settings)) as b:  # relay B is up before A crashes: no start-up recovery helps
         a = _raw_relay(env)
         try:
@@ -341,7 +341,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
             def _printed_init() -> bool:
                 # A reads agy's output on its own schedule: kill it only once the head reached the disk
                 # (flaked under a loaded full suite when A died before it had read the first line).
-                return any("init" in t.read_text() for t in (tmp_path / "data" / "runs").glob("*.ndjson"))
+                return any("init" in t.read_text(encoding="utf-8") for t in (tmp_path / "data" / "runs").glob("*.ndjson"))
 
             with anyio.fail_after(60):  # a bound for a broken run only
                 while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")
@@ -362,17 +362,17 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
     # does they answer signal 0 as zombies: checked at once, this failed under heavy load (-n 8, load 10).
     assert _wait_gone(first["pid"], first["grandchild_pid"])
     runs = tmp_path / "data" / "runs"
-    crashed = next(json.loads(p.read_text()) for p in runs.glob("r*.json")
-                   if json.loads(p.read_text())["run_id"] != packet["run_id"])
+    crashed = next(json.loads(p.read_text(encoding="utf-8")) for p in runs.glob("r*.json")
+                   if json.loads(p.read_text(encoding="utf-8"))["run_id"] != packet["run_id"])
     assert crashed["outcome"]["status"] == "INTERRUPTED" and "killed" in crashed["outcome"]["error"]["message"]
     # What agy had printed before A died is on disk for the diagnosis (broke: it sat in A's write buffer).
-    printed = (runs / f"{crashed['run_id']}.ndjson").read_text()
+    printed = (runs / f"{crashed['run_id']}.ndjson").read_text(encoding="utf-8")
     assert '"event": "init"' in printed or '"event":"init"' in printed, printed[:300]
     # What the orphan had changed, exactly: the user's earlier edit of README.md is in the run's before tree, saved
     # in the data dir at the start, so it is not the run's (issue 23; broke: listed as "already changed before").
     assert crashed["outcome"]["packet"]["changes"]["files"] == ["src/new.py"]
     assert "before trees" in crashed["observation"]["changes"][0]["reasons"][0]
-    assert (runs / f"{crashed['run_id']}.patch").read_text().count("diff --git") == 1
+    assert (runs / f"{crashed['run_id']}.patch").read_text(encoding="utf-8").count("diff --git") == 1
     # The orphan was gone before the second agy started: its end was recorded before B's launch.
     finished = crashed["outcome"]["finished_at"]
     import datetime as dt
@@ -417,7 +417,7 @@ async def test_sigterm_mid_run_stops_the_worker_records_cancelled_and_exits(tmp_
     finally:
         _kill_relay_then_its_fakes(proc, agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"])
-    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
     assert [c["path"] for c in record["observation"]["changes"]] == ["src/new.py"]
 
@@ -444,7 +444,7 @@ async def test_sigint_then_sigterm_mid_run_still_records_cancelled(tmp_path, rep
     finally:
         _kill_relay_then_its_fakes(proc, agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"])
-    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
 
 
@@ -462,7 +462,7 @@ async def test_nul_byte_in_an_argument_is_refused_naming_the_field_and_recorded(
     async with Client(create_server(settings_for(tmp_path, agy))) as client:
         packet = payload(await client.call_tool("antigravity_execute", args))
     assert packet["status"] == "INVALID_INPUT" and field in packet["error"]["message"], packet
-    record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text())
+    record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text(encoding="utf-8"))
     assert record["state"] == "finished" and record["outcome"]["status"] == "INVALID_INPUT"
     assert launches(agy) == []
 
@@ -495,7 +495,7 @@ async def test_full_disk_while_the_transcript_is_written_answers_with_run_id_and
             packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["run_id"] and packet["changes"]["files"] == ["src/new.py"], packet
     assert any("transcript" in f and "No space left" in f for f in packet["flags"]), packet["flags"]
-    record = json.loads((tiny_disk / "data" / "runs" / f"{packet['run_id']}.json").read_text())
+    record = json.loads((tiny_disk / "data" / "runs" / f"{packet['run_id']}.json").read_text(encoding="utf-8"))
     assert record["state"] == "finished" and record["outcome"]["status"] == packet["status"]
 
 
@@ -559,7 +559,7 @@ def test_cleanup_removes_an_old_run_whose_relay_pid_was_reused(tmp_path):
         path = write_running_record(runs, "r20200101T000000-00000011", relay_pid=reused.pid,
                                     relay_stamp=stamp(reused.pid, start="psutil:1.000"))
         done = subprocess.run(relay_command()[:-1] + ["cleanup", "--max-age-days", "30"], capture_output=True, text=True,
-                              env={**os.environ, **relay_env(tmp_path / "data", None)}, timeout=60)
+                              env={**os.environ, **relay_env(tmp_path / "data", None)}, timeout=60, encoding="utf-8")
         assert done.returncode == 0, done.stderr
         assert not path.exists(), done.stdout + done.stderr
         assert reused.poll() is None
@@ -574,10 +574,10 @@ def test_recovery_lists_a_staged_rename_and_a_commit_since_the_run_started_from_
 
     start = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "mv", "README.md", "GUIDE.md")
-    (repo / "src" / "app.py").write_text("def main():\n    return 2\n")
+    (repo / "src" / "app.py").write_text("def main():\n    return 2\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "worker's commit")
     git(repo, "mv", "src/app.py", "src/main.py")
-    (repo / "new file.txt").write_text("x\n")
+    (repo / "new file.txt").write_text("x\n", encoding="utf-8")
     changes, problem = git_visible_changes(str(repo), before_head=start)
     assert problem is None
     kinds = {c.path: (c.kind, c.old_path) for c in changes}
@@ -596,16 +596,16 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
     edits = [{"op": "append", "path": "README.md", "content": "worker line\n"},
              {"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "edits": edits}))
-    readme = (repo / "README.md").read_text() + "the user's line, before the run\n"
-    (repo / "README.md").write_text(readme)
-    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    readme = (repo / "README.md").read_text(encoding="utf-8") + "the user's line, before the run\n"
+    (repo / "README.md").write_text(readme, encoding="utf-8")
+    (repo / "notes.txt").write_text("the user's untracked notes\n", encoding="utf-8")
     tracked = {p: (repo / p).read_bytes() for p in ("README.md", "notes.txt", "src/app.py")}
     a = _raw_relay(relay_env(tmp_path / "data", agy))
     try:
         call_execute(a, repo)
         wait_for_launches(agy, 1)
         with anyio.fail_after(60):  # a bound for a broken run only
-            while not ((repo / "src" / "new.py").exists() and "worker line" in (repo / "README.md").read_text()):
+            while not ((repo / "src" / "new.py").exists() and "worker line" in (repo / "README.md").read_text(encoding="utf-8")):
                 await anyio.sleep(0.05)
         a.kill()
         a.wait(timeout=5)
@@ -700,8 +700,8 @@ async def test_a_relay_killed_mid_worktree_run_leaves_a_run_that_diffs_applies_a
     from relay.runs.store import RunStore
     from test_worktree import _tree
 
-    (repo / "README.md").write_text("# project\nthe user's line, before the run\n")
-    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    (repo / "README.md").write_text("# project\nthe user's line, before the run\n", encoding="utf-8")
+    (repo / "notes.txt").write_text("the user's untracked notes\n", encoding="utf-8")
     before = _tree(repo)
     edits = [{"op": "replace-lines", "path": "src/app.py", "start": 2, "end": 2, "content": "    return 2\n"},
              {"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
@@ -724,8 +724,8 @@ async def test_a_relay_killed_mid_worktree_run_leaves_a_run_that_diffs_applies_a
         answer = await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True})
         applied = payload(answer)
     assert not answer.is_error and applied["changes"]["files"] == ["src/app.py", "src/new.py"], applied
-    assert (repo / "src" / "app.py").read_text() == "def main():\n    return 2\n"
-    assert (repo / "README.md").read_text() == "# project\nthe user's line, before the run\n"
+    assert (repo / "src" / "app.py").read_text(encoding="utf-8") == "def main():\n    return 2\n"
+    assert (repo / "README.md").read_text(encoding="utf-8") == "# project\nthe user's line, before the run\n"
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", run_id], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
     assert _tree(repo) == before
@@ -738,7 +738,7 @@ async def test_a_crashed_worktree_run_whose_git_file_was_repointed_is_not_observ
     from conftest import memory_relay
     from relay.runs.store import RunStore
 
-    (repo / "notes.txt").write_text("the user's untracked notes\n")
+    (repo / "notes.txt").write_text("the user's untracked notes\n", encoding="utf-8")
     index = (repo / ".git" / "index").read_bytes()
     edits = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"},
              {"op": "write", "path": ".git", "content": f"gitdir: {repo / '.git'}\n"}]
@@ -748,7 +748,7 @@ async def test_a_crashed_worktree_run_whose_git_file_was_repointed_is_not_observ
 
     def repointed() -> bool:
         # Its own .git file names <repo>/.git/worktrees/w0: only the worker's names the user's git dir itself.
-        return any(p.read_text().strip() == f"gitdir: {repo / '.git'}" for p in pool.glob("*/w*/.git") if p.is_file())
+        return any(p.read_text(encoding="utf-8").strip() == f"gitdir: {repo / '.git'}" for p in pool.glob("*/w*/.git") if p.is_file())
 
     await anyio.to_thread.run_sync(lambda: _crash_mid_run(tmp_path, repo, agy, repointed, profiles=profiles,
                                                           profile="iso"))

@@ -21,8 +21,8 @@ def test_cut_hunks_finds_git_s_own_zero_context_hunks_in_a_three_line_context_pa
     del lines[9:11]               # two removed lines (10, 11)
     lines.insert(20, "new\n")     # an added line
     lines[30:32] = ["x\n", "y\n", "z\n"]
-    (repo / "f.txt").write_text("".join(lines))
-    patch = subprocess.run(["git", "diff", "-U3", "--no-color"], cwd=repo, capture_output=True, text=True, check=True).stdout
+    (repo / "f.txt").write_text("".join(lines), encoding="utf-8")
+    patch = subprocess.run(["git", "diff", "-U3", "--no-color"], cwd=repo, capture_output=True, text=True, check=True, encoding="utf-8").stdout
     hunks = ["@@" + h for h in patch.split("\n@@")[1:]]
     hunks = [h if h.endswith("\n") else h + "\n" for h in hunks]
     git_runs = _git_runs(repo, "f.txt")

@@ -26,8 +26,8 @@ def test_ranking_page_is_in_step_with_the_rule_table(lang: str) -> None:
     page = PAGES[lang]
     if os.environ.get("GRAVITY_RELAY_UPDATE_SNAPSHOTS") == "1":
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(render(lang))
-    assert page.read_text() == render(lang), f"{page} differs from the rule table: regenerate it (see this module's docstring)"
+        page.write_text(render(lang), encoding="utf-8")
+    assert page.read_text(encoding="utf-8") == render(lang), f"{page} differs from the rule table: regenerate it (see this module's docstring)"
 
 
 def test_ranking_page_names_every_rule_and_fact_in_both_languages() -> None:

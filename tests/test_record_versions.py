@@ -127,7 +127,7 @@ def test_version_1_records_are_diffed_and_reverted_as_before(old_disk):
     assert diff.returncode == 0 and "src/app.py" in diff.stdout and "compute(1)" in diff.stdout, diff.stderr
     reverted = _cli(root, "runs", "revert", ids["continued"], "--json")
     assert reverted.returncode == 0 and json.loads(reverted.stdout)["reverted"] is True, reverted.stdout
-    assert "twice" not in (root / "project" / "src" / "new.py").read_text()
+    assert "twice" not in (root / "project" / "src" / "new.py").read_text(encoding="utf-8")
     assert _cli(root, "runs", "revert", ids["verified"]).returncode == 0
     assert _cli(root, "runs", "revert", ids["success"]).returncode == 0
     assert git(root / "project", "status", "--porcelain") == ""  # back to the commit, byte for byte
@@ -138,9 +138,9 @@ def test_a_version_1_worktree_run_is_applied_as_before(old_disk):
     applied = _cli(root, "runs", "apply", ids["worktree"])
     assert applied.returncode == 0, applied.stdout + applied.stderr
     assert json.loads(applied.stdout)["changes"]["files"] == ["src/iso.py"]
-    assert (root / "iso" / "src" / "iso.py").read_text() == "z = 3\n"
+    assert (root / "iso" / "src" / "iso.py").read_text(encoding="utf-8") == "z = 3\n"
     # The record is written again, in today's shape, with when it was applied.
-    record = json.loads((root / "data" / "runs" / f"{ids['worktree']}.json").read_text())
+    record = json.loads((root / "data" / "runs" / f"{ids['worktree']}.json").read_text(encoding="utf-8"))
     assert record["schema_version"] == 2 and record["isolation"]["applied_at"]
     # A version-1 run that broke its policy is still refused.
     refused = _cli(root, "runs", "apply", ids["policy_revert"])
@@ -157,7 +157,7 @@ def test_a_version_1_record_of_a_dead_relay_is_recovered_and_retention_reads_the
     assert recover_interrupted(store) == [DEAD]
     recovered = store.read(DEAD)
     assert recovered.outcome.status is Status.INTERRUPTED and recovered.request.task == "A run whose relay died"
-    assert json.loads((runs / f"{DEAD}.json").read_text())["schema_version"] == 2
+    assert json.loads((runs / f"{DEAD}.json").read_text(encoding="utf-8"))["schema_version"] == 2
 
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(root / "data")})
     summary = apply_retention(settings, max_runs=3)

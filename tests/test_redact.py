@@ -102,7 +102,7 @@ async def test_packet_and_get_result_mask_secrets_while_the_record_keeps_them(tm
     assert "[REDACTED:github-token]" in packet["summary"] and "[REDACTED:aws-access-key]" in packet["summary"]
     assert "[REDACTED:anthropic-key]" in json.dumps(views[2])
     record = data / "runs" / f"{packet['run_id']}.json"
-    raw = record.read_text()
+    raw = record.read_text(encoding="utf-8")
     assert GHP in raw and ANTHROPIC in raw  # the record keeps the raw text...
     assert stat.S_IMODE(record.stat().st_mode) == 0o600  # ...private to the user
     assert stat.S_IMODE((data / "runs").stat().st_mode) == 0o700

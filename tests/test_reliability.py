@@ -35,7 +35,7 @@ async def run_one(tmp_path: Path, scen: dict, repo: Path, args: dict | None = No
         started = time.monotonic()  # the call alone: what the leader waits once the relay is up
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo), **(args or {})}))
         elapsed = time.monotonic() - started
-    record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text())
+    record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text(encoding="utf-8"))
     assert record["state"] == "finished" and record["outcome"]["status"] == packet["status"]
     return packet, launches(agy), elapsed, record
 
@@ -121,7 +121,7 @@ async def test_keyring_timeout_after_a_write_is_mutation_aborted_and_not_retried
     assert packet["status"] == "MUTATION_ABORTED", packet
     assert len(runs) == 1
     assert packet["changes"]["files"] == ["src/new.py"]
-    assert (repo / "src" / "new.py").read_text() == "x = 1\n"  # left exactly in place
+    assert (repo / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"  # left exactly in place
     assert record["process"]["attempts"][0]["workspace_changed"] is True
 
 
@@ -138,7 +138,7 @@ async def test_missing_or_non_executable_agy_bin_is_spawn_error_naming_the_path(
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["status"] == "SPAWN_ERROR" and str(missing) in packet["error"]["message"]
     plain = tmp_path / "agy-not-exec"
-    plain.write_text("#!/bin/sh\n")
+    plain.write_text("#!/bin/sh\n", encoding="utf-8")
     async with memory_relay(relay_env(tmp_path / "data", plain)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["status"] == "SPAWN_ERROR" and "not executable" in packet["error"]["message"]
@@ -259,7 +259,7 @@ async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(
         # The record is written with CANCELLED, and the relay still answers afterwards.
         runs_dir = tmp_path / "data" / "runs"
         for _ in range(300):  # a generous bound: the record is written right after the kill
-            records = [json.loads(p.read_text()) for p in runs_dir.glob("r*.json")]
+            records = [json.loads(p.read_text(encoding="utf-8")) for p in runs_dir.glob("r*.json")]
             if records and records[0].get("state") == "finished":
                 break
             await anyio.sleep(0.1)
@@ -299,7 +299,7 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo, process_path
         if proc.poll() is None:
             proc.kill()
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the disconnect"
-    (record,) = [json.loads(p.read_text()) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["outcome"]["status"] == "CANCELLED"
 
 
@@ -356,7 +356,7 @@ async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_
         # reaches); the client's exit then closes stdin too, and the relay leaves.
         assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived"
         records = tmp_path / "data" / "runs"
-        assert _wait_for(lambda: [json.loads(p.read_text()) for p in records.glob("r*.json")][0].get("state") == "finished")
+        assert _wait_for(lambda: [json.loads(p.read_text(encoding="utf-8")) for p in records.glob("r*.json")][0].get("state") == "finished")
         proc.stdin.close()
         proc.wait(timeout=20)
     finally:
@@ -365,5 +365,5 @@ async def test_client_that_stops_reading_stdout_mid_run_gets_its_worker_stopped_
     stderr = proc.stderr.read().decode()
     assert proc.returncode == 0 and "Traceback" not in stderr, stderr[-2000:]
     assert "the client stopped reading (broken pipe)" in stderr
-    (record,) = [json.loads(p.read_text()) for p in records.glob("r*.json")]
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in records.glob("r*.json")]
     assert record["outcome"]["status"] == "CANCELLED" and record["state"] == "finished"

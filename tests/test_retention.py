@@ -35,11 +35,11 @@ def make_run(store: RunStore, *, days_ago: float, n: int = 0, state: str = "fini
     if transcript:
         store.transcript_path(run_id).write_bytes(b"x" * transcript)
     if log:
-        store.log_path(run_id).write_text("agy log\n")
+        store.log_path(run_id).write_text("agy log\n", encoding="utf-8")
     if prompt_dir:
         folder = store.runs_dir / f"{run_id}.prompt"
         folder.mkdir()
-        (folder / "TASK.md").write_text("a long task\n")
+        (folder / "TASK.md").write_text("a long task\n", encoding="utf-8")
     if state == "running":
         store.mark_active(run_id)
     return run_id
@@ -122,11 +122,11 @@ def test_run_files_does_not_list_a_symlink_planted_in_the_runs_dir(tmp_path, set
     # target's size counted) as the run's own file. Retention then removes the link, never its target.
     run_id = make_run(store, days_ago=100, n=1, transcript=10)
     outside = tmp_path / "outside.txt"
-    outside.write_text("not the relay's\n")
+    outside.write_text("not the relay's\n", encoding="utf-8")
     store.log_path(run_id).symlink_to(outside)
     assert store.run_files(run_id) == [store.record_path(run_id), store.transcript_path(run_id)]
     apply_retention(settings, max_age_days=30, now=NOW)
-    assert outside.read_text() == "not the relay's\n" and not store.log_path(run_id).is_symlink()
+    assert outside.read_text(encoding="utf-8") == "not the relay's\n" and not store.log_path(run_id).is_symlink()
 
 
 def test_retention_dry_run_reports_the_same_and_removes_nothing(settings, store):
@@ -158,10 +158,10 @@ def test_retention_treats_a_transcript_without_its_record_as_a_run(settings, sto
 def test_retention_leaves_temp_files_locks_and_markers_alone(settings, store):
     make_run(store, days_ago=100, n=1)
     tmp = store.runs_dir / ".r20200101T000000-0000abcd.json.x.tmp"
-    tmp.write_text("in flight")
+    tmp.write_text("in flight", encoding="utf-8")
     (settings.data_dir / "locks").mkdir()
-    (settings.data_dir / "locks" / "worker.lock").write_text("")
-    (store.runs_dir / "notes.txt").write_text("mine")
+    (settings.data_dir / "locks" / "worker.lock").write_text("", encoding="utf-8")
+    (store.runs_dir / "notes.txt").write_text("mine", encoding="utf-8")
     (store.runs_dir / "active").mkdir()
     apply_retention(settings, max_runs=0, max_age_days=1, max_size_bytes=1, now=NOW)
     assert tmp.exists() and (settings.data_dir / "locks" / "worker.lock").exists()
@@ -234,7 +234,7 @@ def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env["GRAVITY_RELAY_DATA_DIR"] = str(data_dir)
     return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=120, stdin=subprocess.DEVNULL, encoding="utf-8")
 
 
 def test_cleanup_command_prints_what_it_removed_and_the_bytes_freed(settings, store):

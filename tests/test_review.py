@@ -90,7 +90,7 @@ def _observe(tmp_path: Path, files: dict[str, str], work) -> tuple[Changes, list
 
 @needs_git
 def test_packet_budget_one_line_change_fits_untouched(tmp_path: Path) -> None:
-    changes, flags = _observe(tmp_path, {"x.py": "a = 1\n"}, lambda r: (r / "x.py").write_text("a = 2\n"))
+    changes, flags = _observe(tmp_path, {"x.py": "a = 1\n"}, lambda r: (r / "x.py").write_text("a = 2\n", encoding="utf-8"))
     packet = _packet(changes, flags)
     assert fit_packet(packet) is packet
     assert len(msgspec.json.encode(packet)) < 600
@@ -100,7 +100,7 @@ def test_packet_budget_one_line_change_fits_untouched(tmp_path: Path) -> None:
 @needs_git
 def test_packet_budget_hundred_thousand_line_rewrite(tmp_path: Path) -> None:
     big = "".join(f"value_{i} = {i}\n" for i in range(100_000))
-    changes, flags = _observe(tmp_path, {"x.py": big}, lambda r: (r / "x.py").write_text(big.replace(" = ", " == ")))
+    changes, flags = _observe(tmp_path, {"x.py": big}, lambda r: (r / "x.py").write_text(big.replace(" = ", " == "), encoding="utf-8"))
     assert changes.count == 1 and changes.review[0].risk == "high"
     packet = fit_packet(_packet(changes, flags))
     assert len(msgspec.json.encode(packet)) <= PACKET_BUDGET_BYTES
@@ -113,7 +113,7 @@ def test_packet_budget_five_thousand_files(tmp_path: Path) -> None:
 
     def work(root: Path) -> None:
         for rel in files:
-            (root / rel).write_text((root / rel).read_text() + "w = 1\n")
+            (root / rel).write_text((root / rel).read_text(encoding="utf-8") + "w = 1\n", encoding="utf-8")
         (root / "pkg00/some_longer_module_name_00000.py").unlink()
 
     root = conftest.make_repo(tmp_path / "repo", files)  # by one git fast-import and one checkout

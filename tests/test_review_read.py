@@ -86,7 +86,7 @@ def _meets(r: tuple[int, int], ranges: list[tuple[int, int]]) -> bool:
 def _git_runs(repo: Path, path: str) -> list[tuple[int, int]]:
     """What git itself says: the -U0 hunks of ``path`` against HEAD, as the packet counts their ranges."""
     out = subprocess.run(["git", "diff", "-U0", "--no-color", "HEAD", "--", path], cwd=repo, capture_output=True,
-                         text=True, check=True).stdout
+                         text=True, check=True, encoding="utf-8").stdout
     ranges = []
     for line in out.splitlines():
         match = _HEADER.match(line)
@@ -244,7 +244,7 @@ def test_review_read_masks_a_credential_in_a_target_s_lines_and_in_a_window(tmp_
     def work(ws: Path) -> None:
         rows = [f"SETTING_{i} = 'value number {i} of a long generated table'\n" for i in range(400)]
         rows[3] = f"TOKEN = '{token}'\n"
-        (ws / "src" / "config.py").write_text("NAME = 'x'\n" + "".join(rows))
+        (ws / "src" / "config.py").write_text("NAME = 'x'\n" + "".join(rows), encoding="utf-8")
 
     store, run_id = _run(tmp_path, root, work)
     relay = Relay(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}))

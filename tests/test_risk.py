@@ -976,8 +976,8 @@ def test_mechanical_docstring_check_never_takes_code_for_prose(removed: list[str
 
 def test_new_pin_file_repeating_existing_pins_adds_no_dependency(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # The misfire: a new pin file repeating the project's pins was reported as new dependencies.
-    (tmp_path / "requirements.txt").write_text("requests==2.31.0\nPyYAML>=6\n")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = [\n    "click>=8.1",\n]\n')
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\nPyYAML>=6\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = [\n    "click>=8.1",\n]\n', encoding="utf-8")
     pins = fc("requirements-lock.txt", kind="added", additions=3, added_lines=["requests==2.32.3", "pyyaml==6.0.2", "click==8.1.7"])
     known = existing_dependencies(tmp_path, [pins])
     assert {"requests", "pyyaml", "click"} <= known
@@ -989,11 +989,11 @@ def test_new_pin_file_repeating_existing_pins_adds_no_dependency(tmp_path) -> No
 
 
 def test_existing_dependencies_read_nothing_without_an_added_manifest(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "requirements.txt").write_text("requests==2.31.0\n")
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\n", encoding="utf-8")
     edited = fc("requirements.txt", additions=1, added_lines=["flask==3.0"])
     assert existing_dependencies(tmp_path, [edited]) == frozenset()
     # A manifest the change itself edits is not "existing": its new pins stay new.
-    (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n")
+    (tmp_path / "requirements-dev.txt").write_text("flask==3.0\n", encoding="utf-8")
     added = fc("requirements-dev.txt", kind="added", additions=1, added_lines=["flask==3.0"])
     assert existing_dependencies(tmp_path, [edited, added]) == frozenset()
 

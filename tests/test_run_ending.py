@@ -45,10 +45,10 @@ def test_recovery_ends_a_dead_relays_run_with_the_record_finish_writes_for_the_s
     from relay.runs.store import RunStore
 
     repo = make_repo(tmp_path / "project")
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, encoding="utf-8").stdout.strip()
     (repo / "gen").mkdir()
     for n in range(15):  # what the worker wrote before its relay died
-        (repo / "gen" / f"{n:02}.txt").write_text(f"{n}\n")
+        (repo / "gen" / f"{n:02}.txt").write_text(f"{n}\n", encoding="utf-8")
     run_id = "r20261130T100000-0000000a"
     recovered = RunStore(tmp_path / "a" / "runs")
     recovered.ensure()

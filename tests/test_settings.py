@@ -68,7 +68,7 @@ def _relay(args: list[str], tmp_path, **env: str) -> subprocess.CompletedProcess
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     clean.update({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path), **env})
     return subprocess.run([sys.executable, "-m", "relay", *args], env=clean, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+                          timeout=60, stdin=subprocess.DEVNULL, encoding="utf-8")
 
 
 def test_serve_with_an_out_of_range_setting_exits_non_zero_naming_it(tmp_path):

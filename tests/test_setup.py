@@ -74,18 +74,18 @@ def make_home(tmp_path: Path, *clients: str) -> Path:
     for name in clients:
         if name == "codex":
             (home / ".codex").mkdir()
-            (home / ".codex" / "config.toml").write_text(CODEX_TOML)
+            (home / ".codex" / "config.toml").write_text(CODEX_TOML, encoding="utf-8")
         elif name == "claude":
             (home / ".claude").mkdir()
-            (home / ".claude.json").write_text(json.dumps(CLAUDE_JSON, indent=2) + "\n")
+            (home / ".claude.json").write_text(json.dumps(CLAUDE_JSON, indent=2) + "\n", encoding="utf-8")
             (home / ".claude.json").chmod(0o600)
         elif name == "cursor":
             (home / ".cursor").mkdir()
             (home / ".cursor" / "mcp.json").write_text(
-                json.dumps({"mcpServers": {"linear": {"url": "https://mcp.linear.app/sse"}}}, indent=4) + "\n")
+                json.dumps({"mcpServers": {"linear": {"url": "https://mcp.linear.app/sse"}}}, indent=4) + "\n", encoding="utf-8")
         elif name == "gemini":
             (home / ".gemini").mkdir()
-            (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "GitHub"}, indent=2) + "\n")
+            (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "GitHub"}, indent=2) + "\n", encoding="utf-8")
         elif name == "antigravity":
             (home / ".gemini" / "config").mkdir(parents=True)
         elif name == "windsurf":
@@ -368,22 +368,22 @@ def test_setup_registers_each_found_client_in_its_own_format(tmp_path, fake_scri
     home = make_home(tmp_path, "codex", "claude", "cursor", "gemini", "windsurf")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     # The data dir run_cli exports is a relay setting: carried into Codex's env, which Codex needs.
     assert codex == {"command": str(fake_script), "args": ["serve"], "required": True, "startup_timeout_sec": 60,
                      "tool_timeout_sec": 7200, "default_tools_approval_mode": "approve",
                      "env": {"GRAVITY_RELAY_DATA_DIR": str(home / "relay-data")}}
-    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
+    claude = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert claude == {"type": "stdio", "command": str(fake_script), "args": ["serve"]}
-    allow = json.loads((home / ".claude/settings.json").read_text())["permissions"]["allow"]
+    allow = json.loads((home / ".claude/settings.json").read_text(encoding="utf-8"))["permissions"]["allow"]
     assert allow == ["mcp__antigravity__antigravity_execute", "mcp__antigravity__antigravity_continue",
                      "mcp__antigravity__antigravity_get_result", "mcp__antigravity__antigravity_cancel"]
-    cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    cursor = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     # Cursor and Windsurf cut a tool call at about 60 s: their relay answers RUNNING at 45 s (issue 9).
     assert cursor == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
-    gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
+    gemini = json.loads((home / ".gemini/settings.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert gemini == {"command": str(fake_script), "args": ["serve"], "timeout": 7_200_000, "trust": True}
-    windsurf = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text())["mcpServers"]["antigravity"]
+    windsurf = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert windsurf == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
     assert not (home / ".gemini/config/mcp_config.json").exists()
     assert actions(got.stdout) == {"codex": "added", "claude": "added", "cursor": "added", "gemini": "added",
@@ -394,17 +394,17 @@ def test_setup_keeps_other_servers_comments_and_keys_in_every_file(tmp_path, fak
     home = make_home(tmp_path, "codex", "claude", "cursor")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    codex_text = (home / ".codex/config.toml").read_text()
+    codex_text = (home / ".codex/config.toml").read_text(encoding="utf-8")
     assert codex_text.startswith(CODEX_TOML)  # every byte of the original, comments included
     codex = tomllib.loads(codex_text)
     assert codex["mcp_servers"]["github"]["env"] == {"GITHUB_TOKEN": "ghp_xxx"}
     assert codex["profiles"]["fast"]["model"] == "o4-mini"
-    claude = json.loads((home / ".claude.json").read_text())
+    claude = json.loads((home / ".claude.json").read_text(encoding="utf-8"))
     assert {k: v for k, v in claude.items() if k != "mcpServers"} == {
         k: v for k, v in CLAUDE_JSON.items() if k != "mcpServers"}
     assert claude["mcpServers"]["github"] == CLAUDE_JSON["mcpServers"]["github"]
     assert list(claude) == list(CLAUDE_JSON)  # key order kept
-    cursor = json.loads((home / ".cursor/mcp.json").read_text())
+    cursor = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))
     assert cursor["mcpServers"]["linear"] == {"url": "https://mcp.linear.app/sse"}
 
 
@@ -412,7 +412,7 @@ def test_setup_keeps_json_indentation_and_file_mode(tmp_path, fake_script):
     home = make_home(tmp_path, "claude", "cursor")
     run_cli("setup", "--command", str(fake_script), home=home)
     assert stat.S_IMODE((home / ".claude.json").stat().st_mode) == 0o600
-    cursor = (home / ".cursor/mcp.json").read_text()
+    cursor = (home / ".cursor/mcp.json").read_text(encoding="utf-8")
     assert cursor.splitlines()[1].startswith('    "mcpServers"')  # the file's own 4-space indent
     assert cursor.endswith("}\n")
 
@@ -456,10 +456,10 @@ def test_setup_uninstall_removes_only_the_relay_entry(tmp_path, fake_script):
     run_cli("setup", "--command", str(fake_script), home=home)
     got = run_cli("setup", "--uninstall", home=home)
     assert got.returncode == 0, got.stderr
-    assert (home / ".codex/config.toml").read_text() == CODEX_TOML
-    claude = json.loads((home / ".claude.json").read_text())
+    assert (home / ".codex/config.toml").read_text(encoding="utf-8") == CODEX_TOML
+    claude = json.loads((home / ".claude.json").read_text(encoding="utf-8"))
     assert claude["mcpServers"] == CLAUDE_JSON["mcpServers"]
-    cursor = json.loads((home / ".cursor/mcp.json").read_text())
+    cursor = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))
     assert cursor["mcpServers"] == {"linear": {"url": "https://mcp.linear.app/sse"}}
     assert actions(got.stdout) == {"codex": "removed", "claude": "removed", "cursor": "removed",
                                    "gemini": "absent", "antigravity": "absent", "windsurf": "absent", "claude-desktop": "absent"}
@@ -470,17 +470,17 @@ def test_setup_uninstall_removes_only_the_relay_entry(tmp_path, fake_script):
 def test_setup_leaves_a_foreign_antigravity_entry_alone_unless_forced(tmp_path, fake_script):
     home = make_home(tmp_path, "cursor")
     foreign = {"mcpServers": {"antigravity": {"command": "npx", "args": ["-y", "antigravity-cli-mcp-slim"]}}}
-    (home / ".cursor/mcp.json").write_text(json.dumps(foreign))
+    (home / ".cursor/mcp.json").write_text(json.dumps(foreign), encoding="utf-8")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 1
     assert "not Gravity Relay" in got.stdout and "--force" in got.stdout
-    assert json.loads((home / ".cursor/mcp.json").read_text()) == foreign
+    assert json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8")) == foreign
     removed = run_cli("setup", "--uninstall", home=home)
-    assert json.loads((home / ".cursor/mcp.json").read_text()) == foreign
+    assert json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8")) == foreign
     assert removed.returncode == 1
     forced = run_cli("setup", "--force", "--command", str(fake_script), home=home)
     assert forced.returncode == 0, forced.stdout
-    entry = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert entry == {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
 
 
@@ -491,7 +491,7 @@ def test_setup_skips_antigravity_unless_named_and_warns_when_named(tmp_path, fak
     assert "--client antigravity" in got.stdout
     named = run_cli("setup", "--client", "antigravity", "--command", str(fake_script), home=home)
     assert named.returncode == 0, named.stderr
-    entry = json.loads((home / ".gemini/config/mcp_config.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".gemini/config/mcp_config.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert entry["command"] == str(fake_script)
     assert "headless runs load this same file" in named.stdout
 
@@ -500,9 +500,9 @@ def test_setup_client_option_limits_the_edit_to_the_named_clients(tmp_path, fake
     home = make_home(tmp_path, "codex", "claude", "cursor")
     got = run_cli("setup", "--client", "cursor", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    assert "antigravity" in (home / ".cursor/mcp.json").read_text()
-    assert (home / ".codex/config.toml").read_text() == CODEX_TOML
-    assert "antigravity" not in (home / ".claude.json").read_text()
+    assert "antigravity" in (home / ".cursor/mcp.json").read_text(encoding="utf-8")
+    assert (home / ".codex/config.toml").read_text(encoding="utf-8") == CODEX_TOML
+    assert "antigravity" not in (home / ".claude.json").read_text(encoding="utf-8")
     assert set(actions(got.stdout)) == {"cursor"}
 
 
@@ -510,9 +510,9 @@ def test_setup_registers_env_values_and_keeps_them_on_a_later_run_without_env(tm
     home = make_home(tmp_path, "codex", "claude")
     run_cli("setup", "--command", str(fake_script), "--env", "GRAVITY_RELAY_DEFAULT_PROFILE=web",
             "--env", "GRAVITY_RELAY_DATA_DIR=/data/with space", home=home)
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     assert codex["env"] == {"GRAVITY_RELAY_DEFAULT_PROFILE": "web", "GRAVITY_RELAY_DATA_DIR": "/data/with space"}
-    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["antigravity"]
+    claude = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert claude["env"]["GRAVITY_RELAY_DEFAULT_PROFILE"] == "web"
     # Same shell settings as before (run_cli exports a data dir of its own): nothing to change.
     again = run_cli("setup", "--command", str(fake_script), home=home,
@@ -523,15 +523,15 @@ def test_setup_registers_env_values_and_keeps_them_on_a_later_run_without_env(tm
 def test_setup_updates_a_stale_relay_command_and_keeps_keys_the_user_added(tmp_path, fake_script):
     home = make_home(tmp_path, "codex", "cursor")
     old = {"command": "/old/venv/bin/gravity-relay", "args": ["serve"], "disabled": False}
-    (home / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": old}}, indent=2) + "\n")
+    (home / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"antigravity": old}}, indent=2) + "\n", encoding="utf-8")
     codex_old = CODEX_TOML + '\n[mcp_servers.antigravity]\ncommand = "/old/venv/bin/gravity-relay"\nenabled = true\n'
-    (home / ".codex/config.toml").write_text(codex_old)
+    (home / ".codex/config.toml").write_text(codex_old, encoding="utf-8")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
     assert actions(got.stdout)["codex"] == "updated" and actions(got.stdout)["cursor"] == "updated"
-    cursor = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    cursor = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert cursor == {"command": str(fake_script), "args": ["serve"], "disabled": False, "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}
-    text = (home / ".codex/config.toml").read_text()
+    text = (home / ".codex/config.toml").read_text(encoding="utf-8")
     assert text.startswith(CODEX_TOML)
     codex = tomllib.loads(text)["mcp_servers"]["antigravity"]
     assert codex["command"] == str(fake_script) and codex["enabled"] is True
@@ -540,11 +540,11 @@ def test_setup_updates_a_stale_relay_command_and_keeps_keys_the_user_added(tmp_p
 def test_setup_refuses_json_with_comments_and_leaves_the_file_untouched(tmp_path, fake_script):
     home = make_home(tmp_path, "gemini")
     jsonc = '{\n  // my settings\n  "theme": "GitHub"\n}\n'
-    (home / ".gemini/settings.json").write_text(jsonc)
+    (home / ".gemini/settings.json").write_text(jsonc, encoding="utf-8")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 1
     assert "comments are not supported" in got.stdout
-    assert (home / ".gemini/settings.json").read_text() == jsonc
+    assert (home / ".gemini/settings.json").read_text(encoding="utf-8") == jsonc
     assert not list((home / ".gemini").glob("settings.json.bak-*"))
 
 
@@ -552,7 +552,7 @@ def test_setup_names_a_client_with_no_config_dir_by_creating_its_file(tmp_path, 
     home = make_home(tmp_path)
     got = run_cli("setup", "--client", "windsurf", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    doc = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text())
+    doc = json.loads((home / ".codeium/windsurf/mcp_config.json").read_text(encoding="utf-8"))
     assert doc == {"mcpServers": {"antigravity": {"command": str(fake_script), "args": ["serve"], "env": {"GRAVITY_RELAY_WAIT_SECONDS": "45"}}}}
 
 
@@ -575,13 +575,13 @@ def test_setup_without_a_command_registers_this_installations_script(tmp_path):
     home = make_home(tmp_path, "cursor")
     got = run_cli("setup", home=home)
     assert got.returncode == 0, got.stderr
-    entry = json.loads((home / ".cursor/mcp.json").read_text())["mcpServers"]["antigravity"]
+    entry = json.loads((home / ".cursor/mcp.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert os.path.realpath(entry["command"]) == os.path.realpath(script)
 
 
 def test_setup_plan_reports_unreadable_toml_instead_of_overwriting(tmp_path, fake_script):
     home = make_home(tmp_path, "codex")
-    (home / ".codex/config.toml").write_text("model = \n")
+    (home / ".codex/config.toml").write_text("model = \n", encoding="utf-8")
     plan = plan_install("codex", home, str(fake_script))
     assert plan.action == "refuse" and "not valid TOML" in plan.message
     assert not plan.writes
@@ -608,10 +608,10 @@ def test_setup_carries_exported_relay_settings_into_codex_only_and_says_so(tmp_p
                   extra={"AGY_BIN": "/opt/agy/bin/agy", "GRAVITY_RELAY_DEFAULT_PROFILE": "web",
                          "GRAVITY_RELAY_WORKER_RUN": "r-1", "UNRELATED": "x"})
     assert got.returncode == 0, got.stderr
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     assert codex["env"] == {"AGY_BIN": "/opt/agy/bin/agy", "GRAVITY_RELAY_DATA_DIR": str(home / "relay-data"),
                             "GRAVITY_RELAY_DEFAULT_PROFILE": "web"}
-    gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
+    gemini = json.loads((home / ".gemini/settings.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert "env" not in gemini  # Gemini CLI passes the shell's environment on
     assert "AGY_BIN, GRAVITY_RELAY_DATA_DIR, GRAVITY_RELAY_DEFAULT_PROFILE copied from this shell" in got.stdout
     assert "minimal environment" in got.stdout
@@ -621,7 +621,7 @@ def test_setup_env_option_wins_over_the_exported_value(tmp_path, fake_script):
     home = make_home(tmp_path, "codex")
     run_cli("setup", "--command", str(fake_script), "--env", "AGY_BIN=/chosen/agy", home=home,
             extra={"AGY_BIN": "/exported/agy"})
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     assert codex["env"]["AGY_BIN"] == "/chosen/agy"
 
 
@@ -629,14 +629,14 @@ def test_setup_writes_headless_approvals_for_each_client_and_announces_them(tmp_
     home = make_home(tmp_path, "codex", "claude", "gemini")
     settings = home / ".claude" / "settings.json"
     settings.write_text(json.dumps({"permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(.env)"]},
-                                    "model": "opus"}, indent=2) + "\n")
+                                    "model": "opus"}, indent=2) + "\n", encoding="utf-8")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     assert codex["required"] is True and codex["default_tools_approval_mode"] == "approve"
-    doc = json.loads(settings.read_text())
+    doc = json.loads(settings.read_text(encoding="utf-8"))
     assert doc == {"permissions": {"allow": ["Bash(npm test)", *RULES], "deny": ["Read(.env)"]}, "model": "opus"}
-    assert json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]["trust"] is True
+    assert json.loads((home / ".gemini/settings.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]["trust"] is True
     assert actions(got.stdout, "settings.json")["claude"] == "updated"
     for said in ("required = true", 'default_tools_approval_mode = "approve"', "permissions.allow + mcp__antigravity",
                  '"trust": true', "untrusted folders"):
@@ -659,10 +659,10 @@ def test_setup_dry_run_shows_the_approvals_and_writes_nothing(tmp_path, fake_scr
 def test_setup_keeps_a_whole_server_allow_rule_and_adds_nothing(tmp_path, fake_script):
     home = make_home(tmp_path, "claude")
     settings = home / ".claude" / "settings.json"
-    settings.write_text('{"permissions": {"allow": ["mcp__antigravity"]}}\n')
+    settings.write_text('{"permissions": {"allow": ["mcp__antigravity"]}}\n', encoding="utf-8")
     got = run_cli("setup", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    assert settings.read_text() == '{"permissions": {"allow": ["mcp__antigravity"]}}\n'
+    assert settings.read_text(encoding="utf-8") == '{"permissions": {"allow": ["mcp__antigravity"]}}\n'
     assert actions(got.stdout, "settings.json")["claude"] == "unchanged"
 
 
@@ -671,11 +671,11 @@ def test_setup_client_approvals_leaves_prompts_to_the_clients_and_takes_back_ear
     run_cli("setup", "--command", str(fake_script), home=home)
     got = run_cli("setup", "--client-approvals", "--command", str(fake_script), home=home)
     assert got.returncode == 0, got.stderr
-    codex = tomllib.loads((home / ".codex/config.toml").read_text())["mcp_servers"]["antigravity"]
+    codex = tomllib.loads((home / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["antigravity"]
     assert "default_tools_approval_mode" not in codex and codex["required"] is True
-    gemini = json.loads((home / ".gemini/settings.json").read_text())["mcpServers"]["antigravity"]
+    gemini = json.loads((home / ".gemini/settings.json").read_text(encoding="utf-8"))["mcpServers"]["antigravity"]
     assert "trust" not in gemini
-    assert "permissions" not in json.loads((home / ".claude/settings.json").read_text())
+    assert "permissions" not in json.loads((home / ".claude/settings.json").read_text(encoding="utf-8"))
     assert "approvals left to Codex" in got.stdout and "approvals left to Gemini CLI" in got.stdout
     (tmp_path / "fresh").mkdir()
     fresh = make_home(tmp_path / "fresh", "claude")
@@ -686,12 +686,12 @@ def test_setup_client_approvals_leaves_prompts_to_the_clients_and_takes_back_ear
 def test_setup_uninstall_removes_only_the_relays_allow_rules(tmp_path, fake_script):
     home = make_home(tmp_path, "claude")
     settings = home / ".claude" / "settings.json"
-    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}, indent=2) + "\n")
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}, indent=2) + "\n", encoding="utf-8")
     run_cli("setup", "--command", str(fake_script), home=home)
-    assert json.loads(settings.read_text())["permissions"]["allow"] == ["Bash(ls)", *RULES]
+    assert json.loads(settings.read_text(encoding="utf-8"))["permissions"]["allow"] == ["Bash(ls)", *RULES]
     got = run_cli("setup", "--uninstall", home=home)
     assert got.returncode == 0, got.stderr
-    assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(ls)"]}}
+    assert json.loads(settings.read_text(encoding="utf-8")) == {"permissions": {"allow": ["Bash(ls)"]}}
     assert actions(got.stdout, "settings.json")["claude"] == "removed"
 
 

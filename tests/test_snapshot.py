@@ -78,7 +78,7 @@ def test_filter_overrides_neutralise_every_defined_filter(tmp_path: Path) -> Non
 
 def test_filter_overrides_refuse_a_name_that_cannot_be_overridden(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "r", {"a": "a\n"})
-    (root / ".git/config").write_text((root / ".git/config").read_text() + '[filter "a=b"]\n\tclean = evil\n')
+    (root / ".git/config").write_text((root / ".git/config").read_text(encoding="utf-8") + '[filter "a=b"]\n\tclean = evil\n', encoding="utf-8")
     with pytest.raises(GitError, match="cannot be neutralised"):
         filter_overrides(root)
     # ... while observation reads no filter of the repository's at all (issue 34 D2): git, and nothing to refuse
@@ -97,7 +97,7 @@ cat
 def _hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
     marker = tmp_path / "MARKER"
     script = tmp_path / "evil.sh"
-    script.write_text(_EVIL.format(marker=marker))
+    script.write_text(_EVIL.format(marker=marker), encoding="utf-8")
     script.chmod(0o755)
     hooks = tmp_path / "hooks"
     for hook in ("pre-commit", "post-checkout", "post-index-change", "fsmonitor-watchman", "reference-transaction"):
@@ -138,19 +138,19 @@ def test_hostile_repository_config_never_runs_its_scripts(tmp_path: Path, monkey
     root, marker = _hostile_repo(tmp_path)
     monkeypatch.setenv("GIT_EXTERNAL_DIFF", str(tmp_path / "evil.sh"))
     monkeypatch.setenv("GIT_PAGER", str(tmp_path / "evil.sh"))
-    (root / "a.txt").write_text("dirty before\n")
+    (root / "a.txt").write_text("dirty before\n", encoding="utf-8")
     snap = take_snapshot(root)
     assert snap.source == "git"
     # Make every tracked file stat-dirty so git must hash contents (where a clean filter runs).
     for rel in ("a.txt", "b.bin", "sub/lib.txt", ".gitattributes"):
         os.utime(root / rel, ns=(10**18, 10**18))
-    (root / "a.txt").write_text("dirty before\nworker\n")
+    (root / "a.txt").write_text("dirty before\nworker\n", encoding="utf-8")
     (root / "b.bin").write_bytes(b"\0bin2")
-    (root / "sub/lib.txt").write_text("lib\nworker\n")
+    (root / "sub/lib.txt").write_text("lib\nworker\n", encoding="utf-8")
     write(root, "untracked.txt", "u\n")
     assert workspace_changed(snap, root) is True
     cs = observe_changes(snap, root)
-    assert not marker.exists(), marker.read_text()
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
     got = {c.path: c for c in cs.files}
     assert set(got) == {"a.txt", "b.bin", "sub/lib.txt", "untracked.txt"}
     assert got["a.txt"].ranges == [(2, 2)]
@@ -175,7 +175,7 @@ def test_take_snapshot_of_a_git_workspace_leaves_the_users_index_and_objects_unt
     # Issue 23: the before tree holds the user's uncommitted and untracked files, written with a private
     # index into a private object store; the repository's index and object store are not touched.
     root = make_repo(tmp_path / "r", {f"f{i}.txt": f"{i}\n" for i in range(50)})
-    (root / "f1.txt").write_text("changed\n")
+    (root / "f1.txt").write_text("changed\n", encoding="utf-8")
     write(root, "new.txt", "n\n")
     index_before = (root / ".git" / "index").read_bytes()
     objects_before = _object_files(root / ".git" / "objects")
@@ -245,11 +245,11 @@ def test_snapshot_of_a_large_clean_repository_writes_no_object(tmp_path: Path) -
 
 def test_snapshot_is_saved_and_read_back_after_a_restart(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
-    (root / "a.txt").write_text("user\n")
+    (root / "a.txt").write_text("user\n", encoding="utf-8")
     snap = take_snapshot(root, tmp_path / "trees")
     again = load_snapshot(tmp_path / "trees")
     assert again is not None and again.repo == snap.repo and again.source == "git"
-    (root / "a.txt").write_text("user\nworker\n")
+    (root / "a.txt").write_text("user\nworker\n", encoding="utf-8")
     got = {c.path: c for c in observe_changes(again, root).files}
     assert list(got) == ["a.txt"] and got["a.txt"].added_lines == ["worker"] and got["a.txt"].deletions == 0
 
@@ -268,7 +268,7 @@ def test_a_failure_of_the_background_tree_writer_is_logged_and_the_trees_written
 
     monkeypatch.setattr(snapshot_mod, "_write_trees", broken)
     snap = take_snapshot(root)
-    (root / "a.txt").write_text("a\nworker\n")
+    (root / "a.txt").write_text("a\nworker\n", encoding="utf-8")
     with caplog.at_level("WARNING", logger="relay.observe.snapshot"):
         changes = observe_changes(snap, root)
     assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git"
@@ -289,7 +289,7 @@ def test_the_users_own_ignore_file_still_ignores_though_observations_git_reads_n
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     root = make_repo(tmp_path / "r", {"a.txt": "a\n"})
     snap = take_snapshot(root)
-    (root / "junk.tmp").write_text("scratch\n")
-    (root / "new.txt").write_text("new\n")
+    (root / "junk.tmp").write_text("scratch\n", encoding="utf-8")
+    (root / "new.txt").write_text("new\n", encoding="utf-8")
     assert [c.path for c in observe_changes(snap, root).files] == ["new.txt"]
     assert not marker.exists()

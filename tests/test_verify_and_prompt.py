@@ -69,4 +69,4 @@ async def test_a_prompt_too_large_for_argv_travels_in_a_file_the_worker_may_read
     assert len(prompt) < 1000 and "TASK.md" in prompt
     spilled = (tmp_path / "data" / "runs").glob("*.prompt/TASK.md")
     (path,) = list(spilled)
-    assert path.read_text().count("spec line") == ARGV_PROMPT_LIMIT // 5
+    assert path.read_text(encoding="utf-8").count("spec line") == ARGV_PROMPT_LIMIT // 5

@@ -25,6 +25,11 @@ WIN_ENV = {"USERPROFILE": r"C:\Users\me", "LOCALAPPDATA": r"C:\Users\me\AppData\
            "APPDATA": r"C:\Users\me\AppData\Roaming", "SYSTEMROOT": r"C:\Windows", "PATH": ""}
 
 
+# What only a POSIX host can check: how its own path rules read these entries (on Windows the twin tests above and
+# below, with the `windows` fixture, are the real thing).
+posix_host = pytest.mark.skipif(os.name == "nt", reason="this host's own (POSIX) path rules; Windows: the twin test")
+
+
 def win(path: str | Path) -> PureWindowsPath:
     return PureWindowsPath(str(path))
 
@@ -62,6 +67,7 @@ def test_a_drive_root_or_a_drive_relative_entry_is_refused_on_windows(windows, t
     assert repr(entry) in said and problem in said and r"E:\projects;D:\workspace" in said
 
 
+@posix_host
 def test_the_same_entries_read_as_this_platforms_paths(tmp_path):
     # On POSIX `E:\projects` is a relative name, and `/` the drive root.
     s = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path), "GRAVITY_RELAY_ALLOWED_ROOTS": r"E:\projects;/;/srv"})
@@ -73,7 +79,9 @@ def test_a_drive_root_among_the_allowed_roots_refuses_every_workspace(tmp_path, 
     from relay.call.policy import validate_workspace
     from relay.core.errors import RelayError
 
-    s = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_ALLOWED_ROOTS": f"/;{repo.parent}"})
+    drive_root = repo.anchor  # `/` here, `C:\\` on Windows
+    s = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+                       "GRAVITY_RELAY_ALLOWED_ROOTS": f"{drive_root};{repo.parent}"})
     with pytest.raises(RelayError) as info:
         validate_workspace(str(repo), s)
     assert info.value.status.value == "INVALID_WORKSPACE" and "drive root" in info.value.message
@@ -91,6 +99,7 @@ def test_a_profile_workspace_with_a_drive_letter_is_absolute_on_windows_only(win
     assert "not an absolute path" in s.profile_error and r"e.g. E:\projects\app" in s.profile_error
 
 
+@posix_host
 def test_a_profile_workspace_with_a_drive_letter_is_refused_on_posix(tmp_path):
     s = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path),
                        "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": r"E:\projects\app"}})})
@@ -127,6 +136,11 @@ def test_the_data_dir_is_where_each_os_keeps_app_data(monkeypatch, windows):
     monkeypatch.setenv("WIN_PD_OVERRIDE_LOCAL_APPDATA", windows["LOCALAPPDATA"])
     monkeypatch.setenv("WIN_PD_OVERRIDE_APPDATA", windows["APPDATA"])
     assert win(places.default_data_dir()) == PureWindowsPath(r"C:\Users\me\AppData\Local\gravity-relay")
+
+
+@posix_host
+def test_the_data_dir_on_macos_and_linux(monkeypatch):
+    # platformdirs builds these with the host's own path rules (on Windows, ~ is %USERPROFILE%, whatever HOME says).
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setenv("HOME", "/Users/me")
     assert places.default_data_dir() == Path("/Users/me/Library/Application Support/gravity-relay")
@@ -195,7 +209,7 @@ def test_setup_registers_claude_desktop_where_macos_keeps_it(monkeypatch, tmp_pa
     folder.mkdir(parents=True)
     plans = setup(home, command=str(fake_script), exported={"AGY_BIN": "/opt/homebrew/bin/agy"})
     assert {p.client: p.action for p in plans}["claude-desktop"] == "add"
-    doc = json.loads((folder / "claude_desktop_config.json").read_text())
+    doc = json.loads((folder / "claude_desktop_config.json").read_text(encoding="utf-8"))
     # Claude Desktop is started from the Dock, without the shell's variables: they travel in the entry.
     assert doc["mcpServers"]["antigravity"] == {"command": str(fake_script), "args": ["serve"],
                                                 "env": {"AGY_BIN": "/opt/homebrew/bin/agy"}}
@@ -208,7 +222,7 @@ def test_setup_registers_gravity_relay_exe_on_windows(windows, monkeypatch, tmp_
 
     scripts = tmp_path / "venv" / "Scripts"
     scripts.mkdir(parents=True)
-    (scripts / "gravity-relay").write_text("")  # a POSIX-style script beside it is not what Windows runs
+    (scripts / "gravity-relay").write_text("", encoding="utf-8")  # a POSIX-style script beside it is not what Windows runs
     (scripts / "gravity-relay.exe").write_bytes(b"MZ")
     monkeypatch.setattr(sys, "executable", str(scripts / "python.exe"))
     monkeypatch.setattr(sysconfig, "get_path", lambda name, scheme=None: str(scripts))

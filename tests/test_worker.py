@@ -16,7 +16,7 @@ pytestmark = pytest.mark.anyio
 
 def script(tmp_path: Path, body: str) -> list[str]:
     path = tmp_path / "agy"
-    path.write_text("#!/bin/sh\n" + body)
+    path.write_text("#!/bin/sh\n" + body, encoding="utf-8")
     path.chmod(0o755)
     return [str(path)]
 

@@ -41,12 +41,12 @@ def test_credentials_in_reads_what_a_workflow_runs_with(text: str, found: str) -
 def test_workflow_credentials_reads_changed_workflows_only_never_through_a_symlink(tmp_path: Path) -> None:
     flows = tmp_path / ".github" / "workflows"
     flows.mkdir(parents=True)
-    (flows / "publish.yml").write_text(_PUBLISH)
-    (flows / "test.yml").write_text(_TEST)
+    (flows / "publish.yml").write_text(_PUBLISH, encoding="utf-8")
+    (flows / "test.yml").write_text(_TEST, encoding="utf-8")
     outside = tmp_path.parent / f"{tmp_path.name}-outside.yml"
-    outside.write_text(_PUBLISH)
+    outside.write_text(_PUBLISH, encoding="utf-8")
     os.symlink(outside, flows / "linked.yml")
-    (tmp_path / ".travis.yml").write_text("deploy:\n  api_key: $PYPI\n")
+    (tmp_path / ".travis.yml").write_text("deploy:\n  api_key: $PYPI\n", encoding="utf-8")
     changes = [FileChange(path=p) for p in (".github/workflows/publish.yml", ".github/workflows/test.yml",
                                              ".github/workflows/linked.yml", ".travis.yml")]
     changes.append(FileChange(path=".github/workflows/gone.yml", kind="deleted"))
@@ -61,7 +61,7 @@ def test_review_puts_the_workflow_that_publishes_first_and_test_workflows_at_med
     root = make_repo(tmp_path / "repo", files)
     snap = take_snapshot(root)
     for path in files:
-        (root / path).write_text((root / path).read_text().replace("checkout@v3", "checkout@v4"))
+        (root / path).write_text((root / path).read_text(encoding="utf-8").replace("checkout@v3", "checkout@v4"), encoding="utf-8")
     changeset = observe_changes(snap, root)
     changes, _, assessed = build_review(changeset, report=None, workspace=root)
     assert changes.review[0].file == ".github/workflows/release.yml" and changes.review[0].risk == "high"

@@ -94,7 +94,7 @@ async def test_a_trusted_run_goes_on_and_the_packet_names_them(tmp_path):
 async def test_a_symlinked_agents_folder_is_followed(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "plugins" / "x").mkdir(parents=True)
-    (elsewhere / "plugins" / "x" / "mcp_config.json").write_text(SERVERS)
+    (elsewhere / "plugins" / "x" / "mcp_config.json").write_text(SERVERS, encoding="utf-8")
     packet, runs = await _run(tmp_path, {}, prepare=lambda repo: (repo / ".agents").symlink_to(elsewhere))
     _refused(packet, runs, "mcp_config.json")
 
@@ -147,8 +147,8 @@ def test_a_config_that_names_nothing_does_not_count(tmp_path):
     from relay.agy.workspace_config import find_agy_config
 
     (tmp_path / ".agents").mkdir()
-    (tmp_path / ".agents" / "mcp_config.json").write_text('{"mcpServers": {}}')
-    (tmp_path / ".agents" / "hooks.json").write_text("{}")
+    (tmp_path / ".agents" / "mcp_config.json").write_text('{"mcpServers": {}}', encoding="utf-8")
+    (tmp_path / ".agents" / "hooks.json").write_text("{}", encoding="utf-8")
     assert find_agy_config(tmp_path).programs == []
 
 
@@ -168,6 +168,6 @@ def test_a_git_dir_holding_the_marker_stops_the_look_upward(tmp_path):
 
     repo = make_repo(tmp_path / "outer", {"README.md": "x\n"})
     (tmp_path / ".agents").mkdir()
-    (tmp_path / ".agents" / "hooks.json").write_text(HOOKS)  # above the repository: not this workspace's
+    (tmp_path / ".agents" / "hooks.json").write_text(HOOKS, encoding="utf-8")  # above the repository: not this workspace's
     git(repo, "status")
     assert find_agy_config(repo).programs == []

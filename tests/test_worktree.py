@@ -42,8 +42,8 @@ def _env(tmp_path: Path, agy: Path) -> dict[str, str]:
 
 
 async def test_worktree_run_leaves_the_users_tree_byte_identical_and_says_where_the_change_lives(tmp_path, repo):
-    (repo / "notes.txt").write_text("user's untracked notes\n")
-    (repo / "README.md").write_text("# project, edited by the user\n")
+    (repo / "notes.txt").write_text("user's untracked notes\n", encoding="utf-8")
+    (repo / "README.md").write_text("# project, edited by the user\n", encoding="utf-8")
     before = _tree(repo)
     agy = install_fake_agy(tmp_path / "bin", success_scenario([
         {"op": "write", "path": "src/new.py", "content": "x = 1\n"},
@@ -56,7 +56,7 @@ async def test_worktree_run_leaves_the_users_tree_byte_identical_and_says_where_
     assert packet["branch"] == f"gravity-relay/{packet['run_id']}"
     worktree = Path(packet["worktree"])
     assert worktree.is_relative_to(tmp_path / "data" / "worktrees")
-    assert (worktree / "src" / "new.py").read_text() == "x = 1\n"
+    assert (worktree / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"
     assert _tree(repo) == before
     # The branch holds exactly the worker's change on top of the user's HEAD.
     shown = git(repo, "diff", "--stat", "main", packet["branch"])
@@ -72,13 +72,13 @@ async def test_apply_brings_the_change_into_the_users_tree_merging_with_unstaged
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
                                                                          "workspace": str(repo)}))
         # The user edits another line of the same file meanwhile (unstaged): a three-way merge keeps both.
-        (repo / "src" / "app.py").write_text("# user's comment\ndef main():\n    return 1\n")
+        (repo / "src" / "app.py").write_text("# user's comment\ndef main():\n    return 1\n", encoding="utf-8")
         index_before = (repo / ".git" / "index").read_bytes()
         applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert applied["ok"] and applied["status"] == "SUCCESS", applied
     assert applied["changes"]["files"] == ["README.md", "src/app.py", "src/new.py"]
-    assert (repo / "src" / "app.py").read_text() == "# user's comment\ndef main():\n    return 2\n"
-    assert (repo / "src" / "new.py").read_text() == "x = 1\n"
+    assert (repo / "src" / "app.py").read_text(encoding="utf-8") == "# user's comment\ndef main():\n    return 2\n"
+    assert (repo / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"
     assert not (repo / "README.md").exists()
     assert (repo / ".git" / "index").read_bytes() == index_before  # unstaged, like a run in place
     # Applying again finds the change already there and changes nothing.
@@ -94,7 +94,7 @@ async def test_apply_refuses_a_conflict_naming_the_files_and_changes_nothing(tmp
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
                                                                          "workspace": str(repo)}))
-        (repo / "src" / "app.py").write_text("def main():\n    return 3\n")
+        (repo / "src" / "app.py").write_text("def main():\n    return 3\n", encoding="utf-8")
         before = _tree(repo)
         refused = await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "feedback": "x",
                                                                   "apply": True})
@@ -117,7 +117,7 @@ async def test_continue_works_in_the_same_worktree_and_pool_reuse_adds_no_worktr
         set_scenario(agy, success_scenario([{"op": "append", "path": "a.txt", "content": "two\n"}]))
         follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
         assert follow["status"] == "SUCCESS" and follow["worktree"] == first["worktree"], follow
-        assert (Path(follow["worktree"]) / "a.txt").read_text() == "one\ntwo\n"
+        assert (Path(follow["worktree"]) / "a.txt").read_text(encoding="utf-8") == "one\ntwo\n"
         set_scenario(agy, success_scenario([{"op": "write", "path": "b.txt", "content": "b\n"}]))
         other = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
                                                                         "workspace": str(repo)}))
@@ -126,23 +126,23 @@ async def test_continue_works_in_the_same_worktree_and_pool_reuse_adds_no_worktr
     assert other["worktree"] == first["worktree"] and not (Path(other["worktree"]) / "a.txt").exists()
     assert len(git(repo, "worktree", "list", "--porcelain").strip().split("\n\n")) == 2  # the user's tree + one
     # Applying the continue brings the whole chain.
-    assert applied["status"] == "SUCCESS" and (repo / "a.txt").read_text() == "one\ntwo\n"
+    assert applied["status"] == "SUCCESS" and (repo / "a.txt").read_text(encoding="utf-8") == "one\ntwo\n"
     assert not (repo / "b.txt").exists()
 
 
 async def test_carry_uncommitted_starts_the_worker_from_the_users_edits_and_applies_only_its_own(tmp_path, repo):
-    (repo / "README.md").write_text("# edited, not committed\n")
-    (repo / "draft.py").write_text("draft = True\n")
+    (repo / "README.md").write_text("# edited, not committed\n", encoding="utf-8")
+    (repo / "draft.py").write_text("draft = True\n", encoding="utf-8")
     agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "append", "path": "draft.py",
                                                                 "content": "more = 1\n"}]))
     async with memory_relay(_env(tmp_path, agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "carry",
                                                                          "workspace": str(repo)}))
         assert packet["changes"]["files"] == ["draft.py"], packet  # the carried edits are not the worker's
-        assert (Path(packet["worktree"]) / "README.md").read_text() == "# edited, not committed\n"
+        assert (Path(packet["worktree"]) / "README.md").read_text(encoding="utf-8") == "# edited, not committed\n"
         applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
     assert applied["changes"]["files"] == ["draft.py"]
-    assert (repo / "draft.py").read_text() == "draft = True\nmore = 1\n"
+    assert (repo / "draft.py").read_text(encoding="utf-8") == "draft = True\nmore = 1\n"
 
 
 async def test_worktree_isolation_is_refused_for_a_workspace_outside_git(tmp_path):
@@ -171,7 +171,7 @@ def test_recovery_records_a_crashed_runs_worktree_on_its_branch_and_returns_it_t
     data = tmp_path / "data"
     run_id = new_run_id()
     lease = lease_worktree(data, repo, run_id)
-    (lease.workdir / "half.txt").write_text("written before the crash\n")
+    (lease.workdir / "half.txt").write_text("written before the crash\n", encoding="utf-8")
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = RunStore(data / "runs")
@@ -259,10 +259,10 @@ def test_a_worktree_whose_git_file_was_pointed_at_the_main_repository_is_replace
     from relay.isolate.pool import lease_worktree
     from relay.runs.store import new_run_id
 
-    (repo / "dirty.txt").write_text("the user's untracked file\n")
+    (repo / "dirty.txt").write_text("the user's untracked file\n", encoding="utf-8")
     head = git(repo, "rev-parse", "HEAD")
     first = lease_worktree(tmp_path / "data", repo, new_run_id())
-    (first.slot / ".git").write_text(f"gitdir: {repo / '.git'}\n")
+    (first.slot / ".git").write_text(f"gitdir: {repo / '.git'}\n", encoding="utf-8")
     first.release()
     git(repo, "commit", "-q", "--allow-empty", "-m", "moved on")
     second = lease_worktree(tmp_path / "data", repo, new_run_id())
@@ -283,7 +283,7 @@ def test_record_change_sees_a_same_size_edit_made_in_the_index_files_own_timesta
     try:
         target = lease.workdir / "src" / "app.py"
         checked_out = os.stat(target)
-        target.write_text("def main():\n    return 2\n")  # same size as "return 1"
+        target.write_text("def main():\n    return 2\n", encoding="utf-8")  # same size as "return 1"
         os.utime(target, ns=(checked_out.st_atime_ns, checked_out.st_mtime_ns))
         index = Path(git(lease.slot, "rev-parse", "--path-format=absolute", "--git-path", "index").strip())
         os.utime(index, ns=(checked_out.st_atime_ns, checked_out.st_mtime_ns))

@@ -25,6 +25,7 @@ import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, says
+from relay.agy.executable import agy_command
 from relay.agy.models import listed_models
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, settle, spawned, start_drains, stop_spawned
@@ -86,7 +87,7 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
         await proc.wait()
         settled.set()
 
-    async with spawned([agy, "models"], env=env, grace=0.5) as proc:
+    async with spawned([*agy_command(agy), "models"], env=env, grace=0.5) as proc:
         with anyio.move_on_after(timeout) as scope:
             async with anyio.create_task_group() as tg:
                 drained = await start_drains(tg, [(proc.stdout, watching(out)), (proc.stderr, watching(err))])

@@ -19,6 +19,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
+from relay.agy.executable import BATCH_SUFFIXES, agy_command, batch_target, runnable
 from relay.core.contracts import ExecutionMode, Status, WorkerReport
 from relay.core.errors import RelayError, SpawnError
 from relay.core.settings import Settings, agy_candidates
@@ -83,12 +84,13 @@ def feature_list(version: AgyVersion | None) -> list[str]:
 
 
 def locate_agy(settings: Settings, environ: dict[str, str] | None = None) -> str:
-    """The agy executable to run, or SPAWN_ERROR naming every path tried."""
+    """The agy executable to run, or SPAWN_ERROR naming every path tried. A batch shim found (agy.cmd) stands for
+    the .exe it runs, never for itself (relay/agy/executable.py)."""
     tried = agy_candidates(settings, environ)
     for candidate in tried:
         path = Path(candidate).expanduser()
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
+        if runnable(path):
+            return batch_target(str(path)) if path.suffix.lower() in BATCH_SUFFIXES else str(path)
     where = ", ".join(tried)
     if settings.agy_bin:
         path = Path(settings.agy_bin).expanduser()
@@ -142,7 +144,7 @@ def _spawn_version(agy: str, environ: dict[str, str] | None) -> _Probe:
 
     env, token = spawn_env(build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
     since = time.time()
-    proc = subprocess.Popen([agy, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([*agy_command(agy), "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **spawn_options(), env=env)
     return _Probe(proc, token, since)
 
@@ -253,7 +255,7 @@ def _permission_flags(inv: AgyInvocation) -> list[str]:
 def build_agy_argv(inv: AgyInvocation) -> list[str]:
     if not os.path.isabs(inv.workspace):
         raise ValueError(f"--add-dir needs an absolute path, got {inv.workspace!r}")
-    argv = [inv.agy, "--output-format", "stream-json"]
+    argv = [*agy_command(inv.agy), "--output-format", "stream-json"]
     if supports(inv.version, "--json-schema") and inv.schema:
         argv += ["--json-schema", inv.schema]
     for directory in (inv.workspace, *inv.extra_dirs):

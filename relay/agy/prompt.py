@@ -7,12 +7,21 @@ too large for argv is written to a file the worker is told to read.
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["NO_DELEGATION", "compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "ARGV_PROMPT_LIMIT"]
+__all__ = ["NO_DELEGATION", "compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "prompt_fits",
+           "ARGV_PROMPT_LIMIT", "COMMAND_LINE_LIMIT"]
 
-# agy-protocol.md §1: prompts travel in argv; Windows caps a command line at 32,767 chars.
+# agy-protocol.md §1: prompts travel in argv. Windows caps a command line at 32,767 characters, its terminating NUL
+# included, and counts it *after* quoting: list2cmdline writes each `"` as `\"` and doubles the backslashes before
+# one, so a prompt of code or JSON grows by a third. What is measured is the whole quoted line, the same on every
+# platform (a run moves between machines unchanged); the margin covers what differs between attempts (the attempt
+# number in the log file's name). ARGV_PROMPT_LIMIT still caps the prompt's own length.
 ARGV_PROMPT_LIMIT = 30_000
+COMMAND_LINE_LIMIT = 32_766
+_MARGIN = 64
 
 # agy's print mode ends the turn while a subagent still runs, and the worker's answer is then only its narration
 # (agy-protocol.md §8.2, §8.6 item 2): the worker is told to do the work itself.
@@ -92,12 +101,20 @@ def compose_feedback(*, feedback: str, constraints: list[str], limits: list[str]
     return "\n".join(parts)
 
 
-def argv_safe_prompt(prompt: str, spill_dir: Path, run_id: str) -> tuple[str, str | None]:
-    """Return the prompt to put in argv and, when it was too large, the folder holding the full text.
+def prompt_fits(prompt: str, argv_before: Sequence[str] = ()) -> bool:
+    """Can ``prompt`` go on the command line after ``argv_before`` (agy's argv up to its ``--print=``)?"""
+    if len(prompt) > ARGV_PROMPT_LIMIT:
+        return False
+    return len(subprocess.list2cmdline([*argv_before, f"--print={prompt}"])) + _MARGIN <= COMMAND_LINE_LIMIT
+
+
+def argv_safe_prompt(prompt: str, spill_dir: Path, run_id: str, argv_before: Sequence[str] = ()
+                     ) -> tuple[str, str | None]:
+    """Return the prompt to put in argv and, when it does not fit (``prompt_fits``), the folder holding the full text.
 
     The caller must add that folder with ``--add-dir`` so the worker may read it.
     """
-    if len(prompt) <= ARGV_PROMPT_LIMIT:
+    if prompt_fits(prompt, argv_before):
         return prompt, None
     folder = spill_dir / f"{run_id}.prompt"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)

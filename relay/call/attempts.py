@@ -55,7 +55,10 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
                        healthy_seconds_ago: Callable[[], float | None]) -> Attempted:
     """Run agy for ``call`` in ``plan``'s workspace (a worktree run's own); the record follows every attempt."""
     record = call.record
-    argv_prompt, spill = argv_safe_prompt(call.prompt, store.runs_dir, record.run_id)
+    # Measured on the argv the run launches, quoted as Windows quotes it: the prompt itself is what it leaves out.
+    argv_before = plan_argv(plan, agy=call.agy, version=call.version, prompt="", conversation_id=call.conversation_id,
+                            spill=None, log_file=str(store.log_path(record.run_id, 1)))[:-1]
+    argv_prompt, spill = argv_safe_prompt(call.prompt, store.runs_dir, record.run_id, argv_before)
     record.process.prompt_chars = len(call.prompt)
     transcript = store.transcript_path(record.run_id)
     record.process.transcript = str(transcript)

@@ -46,12 +46,12 @@ import msgspec
 
 from relay.agy import command as agy_cli
 from relay.agy.classify import Verdict
-from relay.agy.prompt import ARGV_PROMPT_LIMIT
+from relay.agy.prompt import prompt_fits
 from relay.call.finish import Ending, finish
 from relay.call.policy import RunPlan
 from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError, StorageError
-from relay.core.files import private_dir, read_secret
+from relay.core.files import private_dir, read_secret, replace_file
 from relay.core.settings import Settings
 from relay.runs.store import RunStore
 
@@ -101,7 +101,7 @@ def load_or_create_key(data_dir: Path) -> bytes:
                 return key
         else:
             log.warning("confirm key %s %s: replaced with a new key (tokens issued before are refused)", path, problem)
-            os.replace(tmp, path)
+            replace_file(tmp, path)
     finally:
         try:
             os.unlink(tmp)
@@ -343,8 +343,10 @@ class Gate:
         """The argv a run would launch; the run's own id (unknown yet) as <run_id>, long texts shortened: the
         prompt shows its size and the start of the task (its own start is the relay's fixed preamble)."""
         placeholder = "<run_id>"
-        spill = str(self.store.runs_dir / f"{placeholder}.prompt") if len(prompt) > ARGV_PROMPT_LIMIT else None
         log_file = str(self.store.log_path(record.run_id, 1)).replace(record.run_id, placeholder)
+        before = plan_argv(plan, agy=agy, version=version, prompt="", conversation_id=conversation_id, spill=None,
+                           log_file=log_file)[:-1]
+        spill = None if prompt_fits(prompt, before) else str(self.store.runs_dir / f"{placeholder}.prompt")
         schema = agy_cli.report_schema()
         one_line = " ".join(text.split())
         begins = one_line if len(one_line) <= _PROMPT_SHOWN else one_line[:_PROMPT_SHOWN] + "…"

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "read_regular", "read_secret", "private_dir", "create_private"]
+__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "read_secret", "private_dir", "create_private"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -107,6 +110,52 @@ def create_private(path: Path) -> int:
                    | getattr(os, "O_CLOEXEC", 0), 0o600)
 
 
+# How long a rename waits for another handle to let go (a `runs wait` poller reading the record, an antivirus or
+# search indexer scanning the new file): Windows refuses to replace a file that is open without FILE_SHARE_DELETE
+# (WinError 5 or 32, a PermissionError), and the handle is usually gone within milliseconds.
+REPLACE_PATIENCE_SECONDS = 2.0
+
+
+def replace_file(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """``os.replace``, tried again for up to REPLACE_PATIENCE_SECONDS while it is refused with a PermissionError
+    (on POSIX one means a real permission problem, and still fails, as late as that)."""
+    deadline = time.monotonic() + REPLACE_PATIENCE_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
+def remove_tree(path: str | os.PathLike, *, missing_ok: bool = False, ignore_errors: bool = False) -> None:
+    """``shutil.rmtree``, through read-only files: git writes its objects and packs read-only, and Windows refuses
+    to delete a read-only file (PermissionError), so a run's snapshot or a worktree stopped retention half-way.
+    A refused entry is made writable and removed again; a second refusal raises as before (``ignore_errors``: never
+    raises, for a finalizer)."""
+    def writable_and_again(func, name, _exc) -> None:
+        try:
+            os.chmod(name, stat.S_IWRITE | stat.S_IREAD | (stat.S_IEXEC if os.path.isdir(name) else 0))
+        except OSError:
+            pass
+        func(name)
+
+    if missing_ok and not os.path.lexists(path):
+        return
+    try:
+        if sys.version_info >= (3, 12):
+            shutil.rmtree(path, onexc=writable_and_again)
+        else:
+            shutil.rmtree(path, onerror=writable_and_again)
+    except OSError:
+        if not ignore_errors:
+            raise
+
+
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Temp file beside ``path``, fsync, chmod, ``os.replace``: readers see the old or the new file, whole."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +166,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        replace_file(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)

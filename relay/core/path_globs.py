@@ -104,8 +104,11 @@ def path_matches(path: str, raw_pattern: str) -> bool:
     return _matcher(raw_pattern)(_normal(path))
 
 
-def matches_any(path: str, patterns: Iterable[str]) -> bool:
+def matches_any(path: str, patterns: Iterable[str], *, fold_case: bool = False) -> bool:
+    """``fold_case``: compare as a case-insensitive filesystem does (``.ENV`` is ``.env`` on NTFS and APFS)."""
     path = _normal(path)
+    if fold_case:
+        path, patterns = path.lower(), [p.lower() for p in patterns]
     return any(_matcher(p)(path) for p in patterns)
 
 

@@ -19,7 +19,7 @@ import platformdirs.unix
 import platformdirs.windows
 
 __all__ = ["on_windows", "pure", "user_home", "expand_user", "is_absolute", "is_drive_root", "split_roots", "root_problem",
-           "agy_install_paths", "default_data_dir", "ROOTS_SEPARATORS"]
+           "agy_install_paths", "default_data_dir", "ROOTS_SEPARATORS", "folds_case"]
 
 # GRAVITY_RELAY_ALLOWED_ROOTS: ';' everywhere (Windows' own list separator: `E:\projects;D:\workspace`);
 # ',' too on POSIX. Never ':' — it is part of every Windows path (`E:`).
@@ -122,3 +122,19 @@ def default_data_dir(platform: str | None = None) -> Path:
     cls = (platformdirs.windows.Windows if on_windows(kind)
            else platformdirs.macos.MacOS if kind == "darwin" else platformdirs.unix.Unix)
     return Path(cls(appname="gravity-relay", appauthor=False).user_data_dir)
+
+
+def folds_case(folder: str | os.PathLike | None) -> bool:
+    """Whether the filesystem holding ``folder`` compares names without case (NTFS, APFS and HFS+ by default; not
+    ext4): the deepest part of its path that has letters, looked up with their case swapped, is the same folder.
+    A path without letters, or one that cannot be read: the platform's usual answer (Windows and macOS fold)."""
+    if folder:
+        path = Path(folder)
+        for candidate in (path, *path.parents):
+            name = candidate.name
+            if name and name.swapcase() != name:
+                try:
+                    return os.path.samefile(candidate, candidate.with_name(name.swapcase()))
+                except OSError:
+                    return not os.path.exists(candidate) and sys.platform in ("win32", "darwin")
+    return sys.platform in ("win32", "darwin")

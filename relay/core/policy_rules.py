@@ -16,6 +16,7 @@ from typing import Protocol
 
 from relay.core.contracts import FileChange, PolicyViolation
 from relay.core.path_globs import matches_any
+from relay.core.places import folds_case
 
 __all__ = ["PolicyLimits", "check_policy", "name_files"]
 
@@ -30,6 +31,7 @@ class PolicyLimits(Protocol):
     max_files: int | None
     max_lines: int | None
     on_violation: str | None
+    workspace: str
 
 
 def _sides(change: FileChange) -> list[str]:
@@ -46,16 +48,19 @@ def check_policy(limits: PolicyLimits, files: list[FileChange]) -> PolicyViolati
     rules: list[str] = []
     lines: list[str] = []
     offending: dict[str, None] = {}
+    # Names compared as the workspace's filesystem compares them: on NTFS or APFS a worker's `.ENV` or
+    # `.GitHub/workflows/x.yml` is the protected `.env` / `.github/` for every program that opens it.
+    fold = folds_case(getattr(limits, "workspace", None)) if limits.paths or limits.protected else False
     # A rename breaking a rule is undone whole: both its sides are offending, the message names the side that broke it.
     if limits.paths:
-        outside = [p for c in files for p in _sides(c) if not matches_any(p, limits.paths)]
+        outside = [p for c in files for p in _sides(c) if not matches_any(p, limits.paths, fold_case=fold)]
         if outside:
             rules.append("paths")
             bad = set(outside)
             lines.append(f"paths ({', '.join(limits.paths)}): {len(outside)} file(s) outside: {name_files(outside)}")
             offending.update(dict.fromkeys(p for c in files if not set(_sides(c)).isdisjoint(bad) for p in _sides(c)))
     if limits.protected:
-        touched = [p for c in files for p in _sides(c) if matches_any(p, limits.protected)]
+        touched = [p for c in files for p in _sides(c) if matches_any(p, limits.protected, fold_case=fold)]
         if touched:
             rules.append("protected")
             bad = set(touched)

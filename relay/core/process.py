@@ -89,7 +89,7 @@ def worker_of(proc: Process) -> platform.Worker:
 
 
 @asynccontextmanager
-async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
+async def spawned(argv: Sequence[str] | str, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
                   grace: float = 1.0) -> AsyncIterator[Process]:
     """The one spawn: ``argv`` in its own group (platform.spawn_options), stdin on /dev/null, stdout and
     stderr piped, a fresh spawn token in its environment; on Linux under its own subreaper (reaper.py), on
@@ -101,12 +101,15 @@ async def spawned(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[s
     """
     child_env, token = platform.spawn_env(env)
     since = time.time()
-    held = reaper.wrap(list(argv))  # Linux: under its own subreaper, which also holds the orphans it leaves
+    # A str is a shell line (a Windows verify command): anyio hands it to the shell as subprocess's shell=True does.
+    # Linux: an argv runs under its own subreaper, which also holds the orphans it leaves.
+    command = argv if isinstance(argv, str) else list(argv)
+    held = None if isinstance(command, str) else reaper.wrap(command)
     options = {**platform.spawn_options(), **(held.options if held else {})}
     if winjob.available():  # Windows: suspended until it is in its job (winjob.hold)
         options["creationflags"] = options.get("creationflags", 0) | winjob.CREATE_SUSPENDED
     try:
-        proc = await anyio.open_process(held.argv if held else list(argv), stdin=subprocess.DEVNULL,
+        proc = await anyio.open_process(held.argv if held else command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=child_env, **options)
     except BaseException:
         if held:
@@ -161,7 +164,7 @@ async def settle(tg, drained: anyio.Event, grace: float = 2.0) -> None:
 
 
 async def run_capture(
-    argv: Sequence[str],
+    argv: Sequence[str] | str,
     *,
     timeout: float,
     cwd: str | None = None,
@@ -173,7 +176,7 @@ async def run_capture(
     Raises OSError when it cannot be started at all.
     """
     started = time.monotonic()
-    log.info("spawn %s", list(argv)[:6])
+    log.info("spawn %s", argv if isinstance(argv, str) else list(argv)[:6])
     out, err = ByteTail(limit), ByteTail(limit)
     async with spawned(argv, cwd=cwd, env=env) as proc:
         with anyio.move_on_after(timeout) as scope:

@@ -73,7 +73,7 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
                 "Name the project folders in GRAVITY_RELAY_ALLOWED_ROOTS instead (see `gravity-relay doctor`).",
             )
         roots = [Path(os.path.expanduser(r)).resolve() for r in settings.allowed_roots]
-        if not any(real == root or real.is_relative_to(root) for root in roots):
+        if not any(_within(real, root) for root in roots):
             listed = "; ".join(str(r) for r in roots)
             raise InvalidWorkspace(
                 f"workspace {real} is outside the allowed roots ({listed})",
@@ -84,13 +84,32 @@ def validate_workspace(raw: str | None, settings: Settings, *, within: str | Non
             raise RelayError(Status.INVALID_WORKSPACE, f"the profile's workspace {within!r} is not an absolute path",
                              "Give the profile's workspace as a full path.")
         bound = Path(os.path.expanduser(within.strip())).resolve()
-        if not (real == bound or real.is_relative_to(bound)):
+        if not _within(real, bound):
             raise InvalidWorkspace(
                 f"workspace {real} is outside its profile's workspace {bound}",
                 "A call may narrow its profile's workspace to a sub-folder, never leave it; "
                 "use another profile for another project.",
             )
     return str(real)
+
+
+def _within(real: Path, root: Path) -> bool:
+    """``real`` is ``root`` or under it. Spelled alike, or the same folder on disk: on a case-insensitive filesystem
+    (APFS, NTFS) /Users/me/projects is /Users/me/Projects, and resolve() keeps the spelling it was given (macOS).
+    ``real`` is resolved, so its parents are real folders, never links; a folder is the same by its inode."""
+    if real == root or real.is_relative_to(root):
+        return True
+    try:
+        wanted = os.stat(root)
+    except OSError:
+        return False
+    for folder in (real, *real.parents):
+        try:
+            if os.path.samestat(os.stat(folder), wanted):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:

@@ -90,14 +90,14 @@ def make_demo_repo(path: Path) -> bool:
     return True
 
 
-def install_demo_worker(bin_dir: Path) -> Path:
-    """An executable ``agy`` that runs relay/demo_worker.py with this interpreter."""
+def install_demo_worker(bin_dir: Path, *, windows: bool | None = None) -> Path:
+    """An executable ``agy`` that runs relay/demo/worker.py with this interpreter. On Windows the worker script
+    itself: the relay runs a Python agy with its own interpreter (relay/agy/executable.py), never through a
+    batch file, whose command line cmd.exe would read again."""
     bin_dir.mkdir(parents=True, exist_ok=True)
     worker = Path(__file__).resolve().with_name("worker.py")
-    if os.name == "nt":
-        wrapper = bin_dir / "agy.cmd"
-        wrapper.write_text(f'@"{sys.executable}" -I -S "{worker}" %*\r\n', encoding="utf-8")
-        return wrapper
+    if os.name == "nt" if windows is None else windows:
+        return worker
     wrapper = bin_dir / "agy"
     wrapper.write_text(
         f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(worker))} \"$@\"\n", encoding="utf-8"

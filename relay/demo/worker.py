@@ -201,7 +201,7 @@ def _note(workspace: Path, prompt: str) -> str:
 def _run_tests(workspace: Path) -> tuple[int, int, str]:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     got = subprocess.run([sys.executable, "run_tests.py"], cwd=workspace, stdin=subprocess.DEVNULL,
-                         capture_output=True, text=True, timeout=60, env=env)
+                         capture_output=True, text=True, timeout=60, env=env, encoding="utf-8")
     out = (got.stdout + got.stderr).strip()
     passed = failed = 0
     for line in out.splitlines():

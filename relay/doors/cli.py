@@ -368,12 +368,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _utf8_output(serving: bool) -> None:
+    """What the commands print, in UTF-8 whatever the console's code page. A Windows pipe is cp1252 by default:
+    a Chinese summary, `→` or a non-Latin file name raised UnicodeEncodeError after the run had finished, and
+    `execute` exited 1 with nothing printed. `serve` keeps its stdout: the SDK writes the protocol there in UTF-8."""
+    for stream in (sys.stderr,) if serving else (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    _utf8_output(serving=args.command == "serve")
     _setup_logging()
     return args.func(args)
 

@@ -22,6 +22,7 @@ from relay.runs.retention import human_bytes
 from relay.core.settings import Settings
 from relay.doors.doctor_check import Check, fail, ok, render_checks, warn
 from relay.doors.doctor_clients import check_client_headless, check_clients, check_shadowed
+from relay.doors.doctor_host import check_data_dir_privacy, check_git_ownership
 
 __all__ = ["Check", "check_safe_write", "check_confirm_key", "check_worktrees", "run_doctor", "render_checks", "check_http_relay",
            "check_clients", "check_shadowed", "check_client_headless", "VERSION_TIMEOUT"]
@@ -332,10 +333,14 @@ def run_doctor(settings: Settings, *, environ: Mapping[str, str] | None = None, 
     if write_probe:  # opt-in: it spends one agy turn (relay/doors/write_probe.py)
         checks.append(check_safe_write(settings, env))
     checks.append(check_data_dir(settings))
+    if (privacy := check_data_dir_privacy(settings, env)) is not None:
+        checks.append(privacy)
     checks.append(check_confirm_key(settings))
     checks.append(check_worktrees(settings))
     checks.append(check_http_relay(settings))
     checks += check_profiles(settings)
+    workspaces = {f"profile {name}": p.workspace for name, p in sorted(settings.profiles.items()) if p.workspace}
+    checks += check_git_ownership({**workspaces, "this folder": str(Path.cwd() if cwd is None else cwd)}, env)
     checks += check_clients(home or home_dir(env))
     checks += check_shadowed(home or home_dir(env), Path.cwd() if cwd is None else cwd)
     checks += check_client_headless(home or home_dir(env), env)

@@ -36,6 +36,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from relay.core.files import replace_file
 from relay.isolate.apply_temps import ledgered, temp_names
 from relay.observe.git import GitError, run_git
 from relay.observe.restore import Before, blob_states
@@ -211,7 +212,7 @@ def _write(target: Path, side: Before | None, tmp: Path) -> None:
         mode = old_mode if old_mode is not None else 0o666 & ~umask
         mode = (mode | (0o111 & ~umask)) if side.executable else (mode & ~0o111)
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        replace_file(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -35,7 +35,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
-from relay.core.files import private_dir
+from relay.core.files import private_dir, remove_tree
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.observe.git import GitError, filter_overrides, git_env, run_git
 
@@ -107,7 +107,7 @@ def _remove_slot(slot: Path, repo: Path | None) -> None:
     if slot.is_symlink() or slot.is_file():
         slot.unlink()
     elif slot.exists():
-        shutil.rmtree(slot)
+        remove_tree(slot)
     if repo is not None and repo.is_dir():
         try:
             run_git(repo, "worktree", ["prune"], timeout=60)
@@ -157,8 +157,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
-    if not (pool / "repo").is_file() or (pool / "repo").read_text() != str(facts.toplevel):
-        (pool / "repo").write_text(str(facts.toplevel))
+    if not (pool / "repo").is_file() or (pool / "repo").read_text(encoding="utf-8") != str(facts.toplevel):
+        (pool / "repo").write_text(str(facts.toplevel), encoding="utf-8")
     filters = filter_overrides(facts.toplevel)
     base = start or facts.head
     if carry and start is None:
@@ -186,7 +186,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
                 run_git(slot, "clean", ["-q", "-ffdx"], config=filters, timeout=600)  # slot checked: its own top level
             _set_branch(facts.toplevel, branch, base)
             (pool / "runs" / run_id).touch()
-            slot.with_name(name + ".run").write_text(run_id)
+            slot.with_name(name + ".run").write_text(run_id, encoding="utf-8")
             return Lease(slot=slot, workdir=slot / facts.prefix if facts.prefix else slot, facts=facts,
                          branch=branch, base=base, created=created, lock=lock)
         except BaseException:
@@ -251,7 +251,7 @@ def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
 
 def _repo_of(pool: Path) -> Path | None:
     try:
-        return Path((pool / "repo").read_text())
+        return Path((pool / "repo").read_text(encoding="utf-8"))
     except OSError:
         return None
 
@@ -269,7 +269,7 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
         return None, f"its worktree {slot} is in use by another run; its changes there are not recorded"
     try:
         last = slot.with_name(slot.name + ".run")
-        if not last.is_file() or last.read_text() != run_id:
+        if not last.is_file() or last.read_text(encoding="utf-8") != run_id:
             return None, f"its worktree {slot} was reused since; left alone"
         if not _own_top(slot):
             _remove_slot(slot, _repo_of(slot.parent))
@@ -297,7 +297,7 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
         lock = _try_lock(slot)
         if lock is not None:
             try:
-                if last.is_file() and last.read_text() == run_id and slot.exists():
+                if last.is_file() and last.read_text(encoding="utf-8") == run_id and slot.exists():
                     _remove_slot(slot, repo)
                     last.unlink()
             except (GitError, OSError) as exc:
@@ -353,7 +353,7 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
         repo = _repo_of(pool)
         try:
             if repo is None or not repo.is_dir():
-                shutil.rmtree(pool)
+                remove_tree(pool)
                 removed.append(f"{pool} (its repository is gone)")
                 continue
             for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):

@@ -16,6 +16,7 @@ from msgspec import Struct
 
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
+from relay.core.places import on_windows
 from relay.observe.git import GitError, run_git
 
 __all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX", "run_branch", "not_own_branch"]
@@ -77,8 +78,10 @@ def repo_facts(workspace: str | Path) -> RepoFacts:
                      head=head)
 
 
-def pool_key(facts: RepoFacts) -> str:
-    """A folder name per repository: readable (the work tree's name) and unique (a hash of its .git)."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", facts.toplevel.name)[:40] or "repo"
-    digest = hashlib.sha256(os.fsencode(facts.common_dir)).hexdigest()[:12]
+def pool_key(facts: RepoFacts, platform: str | None = None) -> str:
+    """A folder name per repository: readable (the work tree's name) and unique (a hash of its .git). Shorter on
+    Windows, where every path of the worktree counts against MAX_PATH (260) for tools without long-path support."""
+    short = on_windows(platform)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", facts.toplevel.name)[:12 if short else 40] or "repo"
+    digest = hashlib.sha256(os.fsencode(facts.common_dir)).hexdigest()[:10 if short else 12]
     return f"{name}-{digest}"

@@ -47,6 +47,8 @@ GIT_TIMEOUT_SECONDS = 120.0
 # is inherited by any git that git itself starts (via GIT_CONFIG_PARAMETERS).
 SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("core.quotepath", "off"),
+    # Git for Windows: paths past MAX_PATH (260), which a worktree ~70 characters deeper than its repository reaches.
+    ("core.longpaths", "true"),
     ("core.fsmonitor", "false"),
     ("core.pager", "cat"),
     ("core.hooksPath", os.devnull),

@@ -17,6 +17,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from relay.core.files import replace_file
 from relay.observe.private_repo import Repo, git_private, index_file
 
 __all__ = ["index_pass", "unhide"]
@@ -62,7 +63,7 @@ def _write(path: str, data: bytearray, hash_len: int, st: os.stat_result) -> Non
     if any(data[-hash_len:]):  # an index written with index.skipHash keeps its zero trailer
         data[-hash_len:] = hashlib.new("sha256" if hash_len == 32 else "sha1", data[:-hash_len]).digest()
     Path(path + ".tmp").write_bytes(data)
-    os.replace(path + ".tmp", path)
+    replace_file(path + ".tmp", path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 

@@ -133,10 +133,10 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
     path = _private_dir(snapshot_dir, repo)
     for sub in ("refs", "info"):
         os.makedirs(os.path.join(path, sub), exist_ok=True)
-    Path(path, "HEAD").write_text(f"{repo.head}\n" if repo.head else "ref: refs/heads/unborn\n")
+    Path(path, "HEAD").write_text(f"{repo.head}\n" if repo.head else "ref: refs/heads/unborn\n", encoding="utf-8")
     Path(path, "config").write_text("[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n"
                                     "\tobjectformat = sha256\n" if repo.sha256 else
-                                    "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+                                    "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", encoding="utf-8")
     for src, name in zip(info or (), ("exclude", "attributes")):
         with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
             with open(src, "rb") as fh:

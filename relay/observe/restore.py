@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple
 
+from relay.core.files import replace_file
 from relay.observe.git import GitError
 from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, before_trees, git_private
 
@@ -200,7 +201,7 @@ def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> 
             mode = stat_mod.S_IMODE(st.st_mode)  # keep the file's permissions; only the exec bits follow before
             mode = mode | ((mode & 0o444) >> 2) if before.executable else mode & ~0o111
             os.chmod(tmp, mode)
-    os.replace(tmp, target)  # replaces a symlink at the path itself, never writes through it
+    replace_file(tmp, target)  # replaces a symlink at the path itself, never writes through it
     return None
 
 

@@ -31,7 +31,6 @@ import contextlib
 import copy
 import logging
 import os
-import shutil
 import stat as stat_mod
 import tempfile
 import threading
@@ -43,6 +42,7 @@ from typing import Literal
 
 import msgspec
 
+from relay.core.files import remove_tree, replace_file
 from relay.observe.git import GitError, run_git, z_records
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
@@ -369,7 +369,7 @@ def _save(snap: Snapshot) -> None:
     tmp = path + ".tmp"
     with open(tmp, "wb") as fh:
         fh.write(msgspec.json.encode(snap))
-    os.replace(tmp, path)
+    replace_file(tmp, path)
 
 
 def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
@@ -384,7 +384,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:
-        weakref.finalize(snap, shutil.rmtree, snapshot_dir, True)
+        weakref.finalize(snap, remove_tree, snapshot_dir, ignore_errors=True)
     try:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)

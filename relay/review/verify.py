@@ -14,7 +14,7 @@ import re
 from relay.core.contracts import Tests, VerifyResult
 from relay.core.process import run_capture, tail
 
-__all__ = ["run_verification", "parse_counts", "tests_from_verification"]
+__all__ = ["run_verification", "parse_counts", "tests_from_verification", "shell_command"]
 
 # A runner's summary line names its counts: pytest "1 failed, 5 passed", jest "2 failed, 40 passed",
 # cargo "7 passed; 0 failed", mocha "5 passing, 1 failing".
@@ -36,9 +36,13 @@ def parse_counts(output: str, exit_code: int | None) -> tuple[int, int]:
     return (1, 0) if exit_code == 0 else (0, 1)
 
 
-def _shell(command: str) -> list[str]:
-    if os.name == "nt":
-        return ["cmd.exe", "/c", command]
+def shell_command(command: str, windows: bool | None = None) -> list[str] | str:
+    """How a profile's command reaches the shell. POSIX: ``/bin/sh -c COMMAND``. Windows: the command as one line
+    for the shell (%ComSpec% ``/c "COMMAND"``, built by subprocess itself): never an argv quoted by list2cmdline,
+    whose ``\\"`` cmd.exe does not read (``"C:\\…\\python.exe" run_tests.py`` became ``\\"C:\\…\\python.exe\\"``,
+    not a program, and a passing suite was reported failing)."""
+    if os.name == "nt" if windows is None else windows:
+        return command
     return ["/bin/sh", "-c", command]
 
 
@@ -46,7 +50,7 @@ async def run_verification(commands: list[str], *, workspace: str, env: dict[str
     results = []
     for command in commands:
         try:
-            got = await run_capture(_shell(command), timeout=timeout, cwd=workspace, env=env)
+            got = await run_capture(shell_command(command), timeout=timeout, cwd=workspace, env=env)
         except OSError as exc:
             results.append(VerifyResult(command=command, exit_code=None, failed=1, output_tail=f"could not start: {exc}"))
             continue

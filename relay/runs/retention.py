@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
-import shutil
 from functools import partial
 from pathlib import Path
 
 from msgspec import Struct
 
 from relay.core.errors import RelayError
+from relay.core.files import remove_tree
 from relay.core.settings import Settings, parse_size
 from relay.isolate.apply_temps import sweep as sweep_temps
 from relay.isolate.pool import discard_run, remove_leftovers
@@ -105,7 +105,7 @@ def _collect(store: RunStore) -> list[_Run]:
 
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        remove_tree(path)
     else:
         path.unlink()
 

@@ -12,7 +12,9 @@ import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
-from relay.core.places import on_windows, user_home
+from relay.agy.executable import BATCH_SUFFIXES, batch_target
+from relay.core.errors import RelayError
+from relay.core.places import agy_install_paths, on_windows, user_home
 from relay.core.settings import RELAY_OWN_ENV
 from relay.setup.toml_edit import SetupError
 
@@ -37,7 +39,29 @@ def home_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def _script_names() -> list[str]:
-    return [f"{SCRIPT_NAME}.exe", f"{SCRIPT_NAME}-script.py", SCRIPT_NAME] if on_windows() else [SCRIPT_NAME]
+    # Windows: only the .exe launcher pip writes. Codex starts a stdio server without PATHEXT and without a shell,
+    # so a `-script.py`, an extensionless name or a .cmd shim there is "program not found".
+    return [f"{SCRIPT_NAME}.exe"] if on_windows() else [SCRIPT_NAME]
+
+
+def _on_path(name: str, path: str | None) -> str | None:
+    """``name`` as it is found on PATH. On Windows the exact name (``gravity-relay.exe``), never the current folder
+    nor a PATHEXT variant (a .cmd); elsewhere shutil.which."""
+    if not on_windows():
+        return shutil.which(name, path=path)
+    for folder in (path or "").split(os.pathsep):
+        if folder and os.path.isfile(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    return None
+
+
+def _real_exe(found: str) -> str:
+    """A command found on PATH, as setup may register it. WinGet's links (``…\\Microsoft\\WinGet\\Links\\uvx.exe``)
+    are symbolic links that can fail to start under a scheduled task or a service: their target is registered."""
+    path = os.path.abspath(found)
+    if on_windows() and "winget" in path.lower().replace("/", "\\").split("\\"):
+        return os.path.realpath(path)
+    return path
 
 
 def relay_command(environ: Mapping[str, str] | None = None) -> str:
@@ -58,9 +82,9 @@ def relay_command(environ: Mapping[str, str] | None = None) -> str:
             dirs.append(Path(got))
     dirs.append(Path(sys.executable).parent)
     beside = next((d / n for d in dirs for n in _script_names() if (d / n).is_file()), None)
-    on_path = shutil.which(SCRIPT_NAME, path=env.get("PATH"))
+    on_path = _on_path(_script_names()[0], env.get("PATH"))
     if on_path:
-        on_path = os.path.abspath(on_path)
+        on_path = _real_exe(on_path)
     if beside is not None:
         if on_path and os.path.realpath(on_path) == os.path.realpath(beside):
             return on_path
@@ -116,12 +140,27 @@ def relay_launch(environ: Mapping[str, str] | None = None, prefix: str | None = 
     runner = ephemeral_runner(prefix, env)
     if runner is None:
         return relay_command(env), ["serve"]
-    found = shutil.which(runner, path=env.get("PATH"))
-    return (os.path.abspath(found) if found else runner), [*_RUNNER_ARGS[runner], PACKAGE_NAME]
+    found = _on_path(f"{runner}.exe" if on_windows() else runner, env.get("PATH"))
+    return (_real_exe(found) if found else runner), [*_RUNNER_ARGS[runner], PACKAGE_NAME]
 
 
 def relay_settings(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The relay's settings exported in this environment: ``AGY_BIN`` and every ``GRAVITY_RELAY_*``."""
+    """The relay's settings exported in this environment: ``AGY_BIN`` and every ``GRAVITY_RELAY_*``. On Windows
+    AGY_BIN is always an absolute .exe: the one exported (a batch shim stands for the .exe it runs), else agy's
+    install location when agy is there — agy.exe is on PATH only for processes started after its install, and
+    a client started before it would not find it."""
     env = os.environ if environ is None else environ
-    return {k: v for k, v in sorted(env.items())
-            if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
+    out = {k: v for k, v in sorted(env.items())
+           if (k == "AGY_BIN" or k.startswith("GRAVITY_RELAY_")) and k not in _NOT_SETTINGS}
+    if on_windows():
+        agy = out.get("AGY_BIN")
+        if agy and agy.lower().endswith(BATCH_SUFFIXES):
+            try:
+                out["AGY_BIN"] = batch_target(agy)
+            except RelayError:
+                pass  # kept: the relay refuses it at the first run, naming the .exe to point AGY_BIN at
+        elif not agy:
+            installed = next((p for p in agy_install_paths(env) if os.path.isfile(p)), None)
+            if installed:
+                out = dict(sorted({**out, "AGY_BIN": installed}.items()))
+    return out

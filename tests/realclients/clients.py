@@ -50,7 +50,7 @@ def _codex(home: ClientHome, url: str, workspace: Path) -> dict[str, str]:
         'name = "Loopback fake model"\n'
         f'base_url = "{url}/v1"\n'
         'env_key = "FAKE_OPENAI_API_KEY"\n'
-        'wire_api = "responses"\n')
+        'wire_api = "responses"\n', encoding="utf-8")
     return {"FAKE_OPENAI_API_KEY": FAKE_KEY}
 
 
@@ -67,9 +67,9 @@ def _gemini(home: ClientHome, url: str, workspace: Path) -> dict[str, str]:
         "security": {"auth": {"selectedType": "gemini-api-key"}},
         "privacy": {"usageStatisticsEnabled": False},
         "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-    }, indent=2) + "\n")
+    }, indent=2) + "\n", encoding="utf-8")
     # The user trusts the project folder (Gemini connects no MCP server in an untrusted one).
-    (gemini / "trustedFolders.json").write_text(json.dumps({str(workspace): "TRUST_FOLDER"}, indent=2) + "\n")
+    (gemini / "trustedFolders.json").write_text(json.dumps({str(workspace): "TRUST_FOLDER"}, indent=2) + "\n", encoding="utf-8")
     return {"GEMINI_API_KEY": FAKE_KEY, "GOOGLE_GEMINI_BASE_URL": url}
 
 

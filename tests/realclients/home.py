@@ -85,7 +85,7 @@ class ClientHome:
         started = time.monotonic()
         proc = subprocess.Popen(argv, cwd=cwd or self.home, env={**self.env, **(env or {})},
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
+                                text=True, start_new_session=True, encoding="utf-8")
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -102,7 +102,7 @@ class ClientHome:
         out = []
         for path in runs:
             try:
-                doc = json.loads(path.read_text())
+                doc = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
             if isinstance(doc, dict) and "run_id" in doc:

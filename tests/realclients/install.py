@@ -57,9 +57,9 @@ def client_bin(client: str) -> Path:
             proc = subprocess.run(
                 ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
                  f"{package}@{version}"],
-                capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+                capture_output=True, text=True, timeout=INSTALL_TIMEOUT, encoding="utf-8")
             if proc.returncode != 0 or not binary.exists():
                 raise RuntimeError(f"npm install {package}@{version} failed (exit {proc.returncode}):\n"
                                    f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
-            done.write_text(f"{package}@{version}\n")
+            done.write_text(f"{package}@{version}\n", encoding="utf-8")
     return binary

@@ -91,12 +91,12 @@ class Interactive:
     def _claude_first_run(self, api_key: str) -> None:
         """What a person does once on a new machine, written where Claude Code keeps it (beside setup's entry)."""
         path = self.home.home / ".claude.json"
-        doc = json.loads(path.read_text()) if path.exists() else {}
+        doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
         doc["hasCompletedOnboarding"] = True
         doc["customApiKeyResponses"] = {"approved": [api_key[-20:]], "rejected": []}
         doc.setdefault("projects", {})[str(self.workspace)] = {"hasTrustDialogAccepted": True,
                                                                "hasCompletedProjectOnboarding": True}
-        path.write_text(json.dumps(doc, indent=2) + "\n")
+        path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
     def __exit__(self, *exc: Any) -> None:
         try:

@@ -39,13 +39,13 @@ class Terminal:
         self.height = height
         self.conf = root / "tmux.conf"
         # A dead pane stays on screen (its last words readable); a long history for the failure report.
-        self.conf.write_text("set -g remain-on-exit on\nset -g history-limit 5000\nset -g status off\n")
+        self.conf.write_text("set -g remain-on-exit on\nset -g history-limit 5000\nset -g status off\n", encoding="utf-8")
         self.pane_pid: int | None = None
         self.session_members: set[int] = set()
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         return subprocess.run(["tmux", "-S", str(self.socket), "-f", str(self.conf), *args], capture_output=True,
-                              text=True, timeout=20, check=check)
+                              text=True, timeout=20, check=check, encoding="utf-8")
 
     def start(self, argv: list[str], env: dict[str, str], cwd: Path) -> "Terminal":
         command = ["env", "-i", *[f"{k}={v}" for k, v in env.items()], *argv]

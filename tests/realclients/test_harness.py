@@ -101,7 +101,7 @@ def _tapped(tmp_path):
     from .wiretap import install_wiretap
 
     relay = tmp_path / "relay"
-    relay.write_text(_ECHO_RELAY.format(python=sys.executable))
+    relay.write_text(_ECHO_RELAY.format(python=sys.executable), encoding="utf-8")
     relay.chmod(0o755)
     log = tmp_path / "wire.log"
     tap = install_wiretap(tmp_path / "tap", log, relay)

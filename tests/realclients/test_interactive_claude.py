@@ -82,7 +82,7 @@ def test_claude_code_interactive_runs_a_delegation_as_a_task_and_its_model_gets_
         explain = c.explain()
     (rec,) = records
     assert rec["run_id"] == run_id and rec.get("status") == "SUCCESS", explain
-    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
     assert len(c.agy_launches()) == 1, f"one launch for one call\n{explain}"
     packet = packet_bytes(rec).decode()
     assert done["status"] == "completed" and done["result"]["content"][0]["text"] == packet, explain
@@ -241,7 +241,7 @@ def test_claude_code_interactive_shows_the_confirmation_form_and_run_launches_ag
     assert len(c.agy_launches()) == 1, f"one confirmation, one launch\n{explain}"
     assert [r.get("status") for r in records if r["run_id"] == run_id] == ["SUCCESS"], explain
     assert "--dangerously-skip-permissions" in c.agy_launches()[0]["argv"], explain
-    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
     print(f"claude interactive confirm (run): {time.monotonic() - began:.1f}s in all")
 
 

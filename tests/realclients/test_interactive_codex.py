@@ -69,7 +69,7 @@ def test_codex_interactive_shows_the_confirmation_form_and_run_launches_agy_once
     assert [str(r.get("status")) for r in records] == ["SUCCESS"], explain
     rec = next(r for r in records if r.get("status") == "SUCCESS")
     assert packet_bytes(rec).decode() in outputs[0].text, explain
-    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
     print(f"codex interactive confirm (run): {time.monotonic() - began:.1f}s in all")
 
 

@@ -71,7 +71,7 @@ def test_real_client_delegates_and_continues_after_setup_alone(driver: Driver, t
 
     first = next((r for r in records if r.get("tool", "execute") == "execute"), None)
     assert first is not None and first.get("status") == "SUCCESS", f"execute did not succeed\n{s.explain()}"
-    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
     if driver.name == "gemini":  # Gemini CLI adds wait_for_previous to every call: ignored, and recorded
         assert first.get("ignored_arguments") == ["wait_for_previous"], s.explain()
     runs = [launch for launch in s.agy_launches() if launch.get("mode") == "print"]
@@ -112,7 +112,7 @@ def test_real_client_applies_a_worktree_run_with_run_id_and_apply_alone(driver: 
     assert len(s.dialogue.calls) == 2 and s.dialogue.calls[1].args == {"run_id": first["run_id"], "apply": True}
     assert len(s.dialogue.outputs) >= 2, f"the apply call's answer never reached the model\n{s.explain()}"
     assert first.get("applied_at"), f"the relay never applied the run\n{s.explain()}"
-    assert (workspace / "hello.txt").read_text() == "hello\n", s.explain()
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n", s.explain()
     print(f"{driver.name} apply: the model got {s.dialogue.outputs[1].size} B:\n{s.dialogue.outputs[1].text}")
     assert "applied run" in s.dialogue.outputs[1].text, s.explain()
     assert len(records) == 1, "apply started a new turn"
@@ -145,7 +145,7 @@ def test_codex_exec_waits_for_a_relay_that_starts_two_seconds_late(tmp_path: Pat
     # than ~1 s to answer tools/list left the turn without its tools.
     slow = tmp_path / "slow" / "gravity-relay"  # the relay's own script name, so setup and doctor know it
     slow.parent.mkdir()
-    slow.write_text(f'#!/bin/sh\nsleep 2\nexec "{relay_script()}" "$@"\n')
+    slow.write_text(f'#!/bin/sh\nsleep 2\nexec "{relay_script()}" "$@"\n', encoding="utf-8")
     slow.chmod(0o755)
     s = delegate(DRIVERS["codex"], tmp_path / "run", agy, workspace, feedback=None,
                  setup_args=("--command", str(slow)))

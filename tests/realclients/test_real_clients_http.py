@@ -43,12 +43,12 @@ def test_real_client_delegates_to_the_http_relay_by_url_with_the_token(client: s
             setup = home.setup(client, "--http", relay.url)
             result = home.run(driver.headless(exe), cwd=workspace, env=client_env, timeout=270)
         s = Session(driver, home, dialogue, result, list(server.requests), list(server.errors), agy, setup)
-        log = relay.stderr.read_text()
+        log = relay.stderr.read_text(encoding="utf-8")
     assert relay.token not in setup.stdout, "setup printed the token"
     assert not s.errors and s.offered, f"the relay's tools never reached the model\n{s.explain()}\n{log[-3000:]}"
     records = s.records()
     assert records and records[0].get("status") == "SUCCESS", f"{s.explain()}\n{log[-3000:]}"
-    assert (workspace / "hello.txt").read_text() == "hello\n"
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
     assert f"run {records[0]['run_id']} finished: SUCCESS" in log  # run by the HTTP relay's process
     assert "refused" not in log, log[-3000:]  # the token from setup was accepted on every request
     assert s.result.returncode == 0, s.explain()

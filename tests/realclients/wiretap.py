@@ -73,7 +73,7 @@ os._exit(code if code >= 0 else 128 - code)
 def install_wiretap(directory: Path, log: Path, relay: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     tap = directory / "gravity-relay"
-    tap.write_text(_TAP.format(python=sys.executable, log=str(log), relay=str(relay)))
+    tap.write_text(_TAP.format(python=sys.executable, log=str(log), relay=str(relay)), encoding="utf-8")
     tap.chmod(0o755)
     return tap
 

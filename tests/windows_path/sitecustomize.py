@@ -17,3 +17,21 @@ if os.environ.get("GRAVITY_RELAY_TEST_WINDOWS_PATH") == "1":
     for name in ("SIGHUP",):  # the stop signals Windows lacks (it has SIGBREAK instead, which Linux lacks)
         if hasattr(signal, name):
             delattr(signal, name)
+
+# The POSIX-only modules, blocked for the project's own code (relay/, tests/, bench/ under this root) as on a
+# Windows host: what `pytest --collect-only` must survive on the windows-latest leg (tests/test_windows_ci.py).
+# Third-party code keeps them (psutil's Linux half needs `resource`): only the project is on trial.
+_BLOCK_ROOT = os.environ.get("GRAVITY_RELAY_TEST_BLOCK_POSIX_MODULES")
+if _BLOCK_ROOT:
+    import builtins
+
+    _POSIX_ONLY = {"fcntl", "termios", "resource", "pwd", "grp", "pty"}
+    _real_import = builtins.__import__
+
+    def _windows_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name.partition(".")[0] in _POSIX_ONLY \
+                and str((globals or {}).get("__file__") or "").startswith(_BLOCK_ROOT):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked: absent on Windows)", name=name)
+        return _real_import(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = _windows_import

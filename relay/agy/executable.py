@@ -1,0 +1,72 @@
+"""What runs as agy: a binary as it is, a Python script with the relay's own interpreter, never a batch file.
+
+A Python script (``AGY_BIN=…\\agy.py``): Windows runs no script by its first line and the relay writes no .exe shim,
+so a wrapper (the demo's worker, the tests' fake, a user's own) is started as ``sys.executable SCRIPT ARGS``, on
+every platform alike.
+
+A batch file (``agy.cmd``, ``agy.bat``: npm and hand-made shims): CreateProcess hands it to cmd.exe, which reads the
+command line again — a prompt is cut at its first newline and ``%VAR%``, ``&``, ``|``, ``^`` in it are cmd's
+(the "BatBadBut" class of flaws). No prompt may ever reach one. The ``.exe`` the shim calls (or an ``agy.exe``
+beside it) is run instead; when there is none, the relay refuses and says which file to point AGY_BIN at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from relay.core.errors import SpawnError
+
+__all__ = ["BATCH_SUFFIXES", "agy_command", "batch_target", "runnable"]
+
+BATCH_SUFFIXES = (".cmd", ".bat")
+# A quoted or bare word ending in .exe in a shim's text: `"%~dp0\agy.exe" %*`, `"%dp0%\..\agy\bin\agy.exe"`.
+_EXE_WORD = re.compile(r'"([^"\r\n]+?\.exe)"|([^\s"]+?\.exe)\b', re.IGNORECASE)
+
+
+def _suffix(path: str) -> str:
+    return os.path.splitext(path)[1].lower()
+
+
+def runnable(path: Path) -> bool:
+    """Can this file be agy: an executable file, a Python script (run with this interpreter) or a batch shim
+    (resolved to its .exe)."""
+    return path.is_file() and (_suffix(str(path)) in (".py", *BATCH_SUFFIXES) or os.access(path, os.X_OK))
+
+
+def agy_command(agy: str) -> list[str]:
+    """The command's first words for this agy (the arguments follow)."""
+    if _suffix(agy) == ".py":
+        return [sys.executable, agy]
+    if _suffix(agy) in BATCH_SUFFIXES:  # locate_agy resolves these; a path from elsewhere is refused here too
+        return [batch_target(agy)]
+    return [agy]
+
+
+def batch_target(batch: str) -> str:
+    """The ``.exe`` a batch shim runs (its text names it, ``%~dp0``/``%dp0%`` being the shim's folder), or the
+    ``agy.exe`` beside it; SPAWN_ERROR when neither exists."""
+    folder = os.path.dirname(os.path.abspath(batch))
+    try:
+        with open(batch, "rb") as f:
+            text = f.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    here = folder + os.sep
+    for match in _EXE_WORD.finditer(text):
+        word = (match[1] or match[2]).replace("%~dp0", here).replace("%dp0%", here)
+        if "%" in word:
+            continue  # another variable: not something the relay can resolve honestly
+        candidate = Path(word if os.path.isabs(word) else os.path.join(folder, word))
+        if candidate.is_file():
+            return str(candidate.resolve())
+    beside = Path(folder) / (Path(batch).stem + ".exe")
+    if beside.is_file():
+        return str(beside)
+    raise SpawnError(
+        f"agy at {batch} is a batch file and names no agy .exe: cmd.exe would read the prompt again (cut at its "
+        f"first line; %VAR%, &, | and ^ in it interpreted), so the relay never runs one",
+        r"Point AGY_BIN at agy.exe itself (the installer puts it at %LOCALAPPDATA%\agy\bin\agy.exe).",
+    )
