@@ -130,8 +130,8 @@ def _planted_mirror(base: Path) -> Path:
     client = "import requests\n\n\ndef fetch(url):\n    return requests.get(url, timeout=5)\n"
     repo = make_repo(base / "acme+lib" / "repo", {"README.md": "# lib\n", "src/app.py": "def main():\n    return 1\n", "src/client.py": client})
     git(repo, "tag", "v1.0")
-    (repo / "src" / "app.py").write_text("def main():\n    return 1\n\n\ndef helper(items):\n    return sorted(items)\n")
-    (repo / "README.md").write_text("# lib, with a helper\n")
+    (repo / "src" / "app.py").write_text("def main():\n    return 1\n\n\ndef helper(items):\n    return sorted(items)\n", encoding="utf-8")
+    (repo / "README.md").write_text("# lib, with a helper\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "add a helper")
     git(repo, "tag", "v1.1")
     return base

@@ -198,7 +198,7 @@ async def test_the_packet_names_the_risky_range_first_and_the_review_read_shows_
     top = packet["changes"]["review"][0]
     assert top["file"] == "src/client.py" and top["risk"] == "high", packet["changes"]["review"]
     assert top["reason"].startswith("turns TLS verification off: response = session.get(url, timeout=5, verify=False)")
-    risky = 1 + (repo / "src/client.py").read_text().splitlines().index("response = session.get(url, timeout=5, verify=False)")
+    risky = 1 + (repo / "src/client.py").read_text(encoding="utf-8").splitlines().index("response = session.get(url, timeout=5, verify=False)")
     assert top["lines"].split(",")[0] == str(risky) and "," in top["lines"]  # the risky range, named before the big one at the top
     assert len(view) <= 2_500
     label = f"## src/client.py lines {top['lines']}"
