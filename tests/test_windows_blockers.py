@@ -546,3 +546,23 @@ def test_a_worktree_pool_path_stays_short_on_windows_and_git_may_pass_max_path()
     assert len(slot) - len(r"E:\projects\customer-portal-frontend-monorepo-2026") <= 40, slot
     assert len(pool_key(facts, platform="linux")) > len(pool_key(facts, platform="win32"))  # elsewhere: as it was
     assert ("core.longpaths", "true") in SAFE_CONFIG  # every git the relay runs (worktree add, checkout, snapshots)
+
+
+@pytest.mark.anyio
+async def test_the_review_flag_and_the_enforcement_agree_on_a_differently_cased_path_where_names_fold(
+        tmp_path, case_insensitive, monkeypatch):
+    # The paths rule and the "outside the task's paths" review flag read one pattern language so they never
+    # disagree: where the filesystem folds case, `Src/new.py` is inside `src/` for both. Broke: the flag alone kept
+    # case and told the leader a file in the allowed folder was outside it.
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+    from relay.review import packet as packet_module
+
+    monkeypatch.setattr(packet_module, "folds_case", lambda folder: True)
+    repo = make_repo(tmp_path / "project")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "Src/new.py", "content": "x\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                        "paths": ["src/"]}))
+    assert packet["status"] == "SUCCESS", packet
+    assert "outside the task's paths" not in str(packet), packet

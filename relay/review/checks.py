@@ -351,7 +351,9 @@ def type_change(f: FileFacts, ctx: RiskContext) -> Detail:
 def outside_paths(f: FileFacts, ctx: RiskContext) -> Detail:
     # The rules the enforcement after the run uses (relay.core.path_globs), so a flag and a refusal agree.
     c = f.change
-    if not ctx.paths or matches_any(c.path, ctx.paths) or (c.old_path and matches_any(c.old_path, ctx.paths)):
+    fold = ctx.fold_case
+    if not ctx.paths or matches_any(c.path, ctx.paths, fold_case=fold) or (
+            c.old_path and matches_any(c.old_path, ctx.paths, fold_case=fold)):
         return None
     return ", ".join(p[:30] for p in ctx.paths[:2]) + (" …" if len(ctx.paths) > 2 else "")
 

@@ -64,6 +64,7 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
 
     claimed: frozenset[str] | None = None
     paths: tuple[str, ...] = ()
+    fold_case: bool = False  # the workspace's filesystem compares names without case (NTFS, APFS): as enforcement does
     large_hunk: int = LARGE_HUNK_LINES
     # Dependency names removed from some manifest of the same change: adding one of them
     # elsewhere moves it, it does not bring in anything new (see ``change_context``).

@@ -18,6 +18,7 @@ import msgspec
 from relay.observe.changes import ChangeSet, normalize_reported
 from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
+from relay.core.places import folds_case
 from relay.core.redact import redact_obj
 from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
@@ -206,7 +207,9 @@ def build_review(
     workflows = workflow_credentials(workspace, changeset.files) if read else {}
     named, task_words = task_security(task)
     read, partial = read_changes(changeset.files)
-    ctx = RiskContext(claimed=claimed, paths=tuple(p for p in paths if p and p.strip()), known_deps=known,
+    wanted = tuple(p for p in paths if p and p.strip())
+    ctx = RiskContext(claimed=claimed, paths=wanted, fold_case=bool(wanted) and workspace is not None and folds_case(workspace),
+                      known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
                       partial=partial)
