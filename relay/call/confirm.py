@@ -53,6 +53,7 @@ from relay.core.contracts import ExecutionMode, Packet, Preview, RunRecord, Stat
 from relay.core.errors import InvalidInput, RelayError, StorageError
 from relay.core.files import private_dir, read_secret, replace_file
 from relay.core.settings import Settings
+from relay.core.views import view
 from relay.runs.store import RunStore
 
 __all__ = ["Gate", "Question", "KEY_FILE", "TOKEN_TTL_SECONDS", "GROUPS", "load_or_create_key", "key_problem",
@@ -195,13 +196,9 @@ def check_token(key: bytes, token: str, groups: dict[str, Any], extra: dict[str,
 def plan_argv(plan: RunPlan, *, agy: str, version: agy_cli.AgyVersion | None, prompt: str, conversation_id: str | None,
               spill: str | None, log_file: str) -> list[str]:
     """agy's argv for a plan: what a run launches, and what a preview shows (the same function)."""
-    return agy_cli.build_agy_argv(agy_cli.AgyInvocation(
-        agy=agy, version=version, workspace=plan.workspace, prompt=prompt,
-        execution_mode=plan.execution_mode, sandbox=plan.sandbox, skip_permissions=plan.skip_permissions,
-        timeout_seconds=plan.timeout_seconds, model=plan.model, effort=plan.effort, agent=plan.agent,
-        conversation_id=conversation_id, extra_dirs=(spill,) if spill else (), log_file=log_file,
-        schema=agy_cli.report_schema(),
-    ))
+    return agy_cli.build_agy_argv(view(  # the plan's workspace, mode, time limit, model… by name (core/views.py)
+        agy_cli.AgyInvocation, plan, agy=agy, version=version, prompt=prompt, conversation_id=conversation_id,
+        extra_dirs=(spill,) if spill else (), log_file=log_file, schema=agy_cli.report_schema()))
 
 
 def _shown(value: Any) -> Any:

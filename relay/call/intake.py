@@ -31,6 +31,7 @@ from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, Recor
 from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.identity import own_stamp
 from relay.core.settings import Settings
+from relay.core.views import view
 from relay.runs.store import RunStore, new_run_id, now_iso
 from relay.runs.usage import ANCESTORS
 
@@ -112,13 +113,8 @@ def refused_input(tool: str, task: str, exc: RelayError, *, ignored: list[str] |
 
 def record_plan(plan: RunPlan, agy: str | None = None, version: agy_cli.AgyVersion | None = None) -> RecordPlan:
     """The plan as the record keeps it (no profile env values: they can be credentials)."""
-    return RecordPlan(
-        workspace=plan.workspace, profile=plan.profile, execution_mode=plan.execution_mode, sandbox=plan.sandbox,
-        skip_permissions=plan.skip_permissions, model=plan.model, effort=plan.effort, agent=plan.agent,
-        timeout_seconds=plan.timeout_seconds, constraints=plan.constraints, verify=plan.verify, paths=plan.paths,
-        protected=plan.protected, max_files=plan.max_files, max_lines=plan.max_lines,
-        on_violation="revert" if plan.on_violation == "revert" else None,  # None reads as "keep"
-        agy_bin=agy, agy_version=".".join(map(str, version)) if version else None)
+    return view(RecordPlan, plan, on_violation="revert" if plan.on_violation == "revert" else None,  # None: "keep"
+                agy_bin=agy, agy_version=".".join(map(str, version)) if version else None)
 
 
 async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Settings, store: RunStore,

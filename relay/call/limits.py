@@ -22,6 +22,7 @@ from msgspec import Struct
 from relay.core.contracts import OnViolation, Profile, RunRecord, Status
 from relay.core.errors import InvalidInput, RelayError
 from relay.core.path_globs import pattern_problem, pattern_within
+from relay.core.views import view
 
 __all__ = ["Limits", "AskedLimits", "asked_by", "profile_limits", "recorded_limits", "inherit", "narrow"]
 
@@ -62,9 +63,8 @@ def _checked(patterns: list[str], key: str, whose: str) -> list[str]:
 
 def profile_limits(profile: Profile, name: str | None) -> Limits:
     whose = f"profile {name!r}" if name else "the call's"
-    return Limits(paths=_checked(list(profile.paths), "paths", whose),
-                  protected=_checked(list(profile.protected), "protected", whose),
-                  max_files=profile.max_files, max_lines=profile.max_lines, on_violation=profile.on_violation)
+    return view(Limits, profile, paths=_checked(list(profile.paths), "paths", whose),
+                protected=_checked(list(profile.protected), "protected", whose))
 
 
 def _least(a: int | None, b: int | None) -> int | None:
@@ -73,8 +73,7 @@ def _least(a: int | None, b: int | None) -> int | None:
 
 def recorded_limits(run: RunRecord) -> Limits:
     """The limits a run ran under, as its record keeps them."""
-    return Limits(paths=list(run.plan.paths), protected=list(run.plan.protected), max_files=run.plan.max_files,
-                  max_lines=run.plan.max_lines, on_violation=run.plan.on_violation or "keep")
+    return view(Limits, run.plan, on_violation=run.plan.on_violation or "keep")
 
 
 def inherit(run: Limits, profile: Limits) -> Limits:

@@ -28,12 +28,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
 from msgspec import Struct
 
 from relay.call.limits import AskedLimits, Limits, inherit, narrow, profile_limits
 from relay.core.contracts import ExecutionMode, OnViolation, Profile, Status
 from relay.core.errors import InvalidInput, RelayError
 from relay.core.settings import Settings
+from relay.core.views import view
 from relay.core.workspace import validate_workspace
 from relay.isolate.repo import repo_facts
 
@@ -60,7 +62,8 @@ class CallOptions(Struct, kw_only=True, frozen=True):
 
 
 class RunPlan(Struct, kw_only=True, frozen=True):
-    """Everything the worker step needs, resolved and checked."""
+    """Everything the worker step needs, resolved and checked: the one plan; the record's plan and agy's
+    invocation are views of it, as the limits are of a profile and a record (core/views.py)."""
 
     workspace: str
     profile: str | None
@@ -77,7 +80,8 @@ class RunPlan(Struct, kw_only=True, frozen=True):
     env: dict[str, str]
     paths: list[str]
     notes: list[str]
-    # issue 10: enforced after the run (relay.call.enforce)
+    # issue 10: enforced after the run (relay.call.enforce); the Limits a continue inherits are read back from the
+    # record (limits.recorded_limits). The order of the fields is the preview's policy order (confirm.py).
     protected: list[str] = []
     max_files: int | None = None
     max_lines: int | None = None
@@ -236,7 +240,9 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     limits = narrow(bound, call.limits, "the run" if call.inherited is not None else
                     f"profile {name!r}" if name else "the relay's default (no profile)")
 
-    return RunPlan(
+    # The profile's other options (verify, env, isolation, the wait…) pass to the plan by name (core/views.py).
+    return view(
+        RunPlan, profile,
         workspace=workspace,
         profile=name,
         execution_mode=mode,
@@ -247,18 +253,7 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
         effort=call.effort or profile.effort,
         agent=_choice("agent", call.agent, profile.agent, profile.allowed_agents, name),
         timeout_seconds=float(minutes) * 60.0,
-        verify=list(profile.verify),
         verify_timeout_seconds=profile.verify_timeout_minutes * 60.0,
-        env=dict(profile.env),
-        paths=limits.paths,
         notes=notes,
-        protected=limits.protected,
-        max_files=limits.max_files,
-        max_lines=limits.max_lines,
-        on_violation=limits.on_violation,
-        isolation=profile.isolation,
-        carry_uncommitted=profile.carry_uncommitted,
-        confirm_trusted=profile.confirm_trusted,
-        wait_seconds=profile.wait_seconds,
-        allow_workspace_agy_config=profile.allow_workspace_agy_config,
+        **msgspec.structs.asdict(limits),
     )

@@ -12,6 +12,7 @@ from msgspec import Struct
 from relay.core.contracts import (Attempt, ErrorInfo, ExecutionMode, FileChange, OnViolation, Packet, PolicyViolation,
                                   ProcessStamp, RecordIsolation, RecordObservation, RecordOutcome, RecordPlan,
                                   RecordProcess, RecordRequest, RunRecord, Status, VerifyResult, WorkerReport)
+from relay.core.views import view
 
 __all__ = ["RunRecordV1", "upgrade"]
 
@@ -88,12 +89,7 @@ def upgrade(old: RunRecordV1) -> RunRecord:
         request=RecordRequest(task=old.task, parent_run_id=old.parent_run_id,
                               requested_conversation_id=old.requested_conversation_id,
                               ignored_arguments=old.ignored_arguments),
-        plan=RecordPlan(workspace=old.workspace, profile=old.profile, execution_mode=old.execution_mode,
-                        sandbox=old.sandbox, skip_permissions=old.skip_permissions, model=old.model, effort=old.effort,
-                        agent=old.agent, timeout_seconds=old.timeout_seconds, constraints=old.constraints,
-                        verify=old.verify, paths=old.paths, protected=old.protected, max_files=old.max_files,
-                        max_lines=old.max_lines, on_violation=old.on_violation, agy_bin=old.agy_bin,
-                        agy_version=old.agy_version),
+        plan=view(RecordPlan, old),  # every field of the plan, by its name in version 1
         process=RecordProcess(relay_pid=old.relay_pid, relay_stamp=old.relay_stamp, pgid=old.pgid,
                               worker_stamp=old.worker_stamp, where=old.where, queue_wait_ms=old.queue_wait_ms,
                               argv=old.argv, prompt_chars=old.prompt_chars, attempts=old.attempts,
