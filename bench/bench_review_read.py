@@ -61,7 +61,7 @@ CORPUS = FIXTURES / "risk_corpus.json"
 RUN_ID = "r20260101T000000-0000abcd"
 
 # One way to reach a mirror and run git on it, shared with the risk bench (same folder on sys.path).
-from bench_risk_corpus import _checkout_parent, _find_mirror, _git  # noqa: E402
+from bench_risk_corpus import PlantError, _checkout_parent, _find_mirror, _git, apply_plant  # noqa: E402
 
 
 def _write_commit(mirror: Path, work: Path, commit: str, parent: str) -> None:
@@ -91,6 +91,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path, max_chars: int | None) -> dict
     work, commit, parent = checked_out
     snap = take_snapshot(work)
     _write_commit(mirror, work, commit, parent)
+    apply_plant(work, entry)  # a planted entry (issue 36): its risky edit over the post-commit tree
     changeset = observe_changes(snap, work)
     if changeset.source == "report":
         return None
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 try:
                     row = _replay(mirror, entry, tmp, args.max_chars)
-                except subprocess.CalledProcessError:
+                except (subprocess.CalledProcessError, PlantError):
                     row = None
                 if row is None:
                     print(f"skipped {entry['repo']}@{entry['commit']}: not replayable from the mirror", file=sys.stderr)

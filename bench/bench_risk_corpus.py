@@ -104,6 +104,13 @@ Run from the repository root:
         # also the sealed sets ("sealed": true, or any file named risk_corpus_sealed*.json): never
         # tuned on, run only to report; their figures only, never a line per commit (without --sealed
         # they are skipped, and refused by name)
+    python bench/bench_risk_corpus.py --mirrors DIR -v --corpus bench/corpora/risk_corpus_planted_dev.json
+        # a planted-risk set (issue 36; 'planted_heldout' and 'sealed_planted' too): ordinary commits, each with one
+        # risky edit of 1-3 lines ('plant': file, find, replace, line, risk, words) written over the post-commit
+        # tree before observation (also into a file the commit does not change). Printed beside the naive orders:
+        # the planted line's file in the top 3 / top 8, the planted line in the default review read
+        # (detail="diff", no max_chars; a credential shows masked there, as the leader reads it), named by the
+        # planted file's reason (one of the plant's words, in the packet target's reason), the change not low
     python bench/bench_risk_corpus.py --mirrors DIR --check --corpus bench/corpora/risk_corpus_heldout3.json
         # only check a corpus: each mirror holds base and commit (and the new content a replay
         # writes), and every labelled riskiest/benign file is among the changed files
@@ -140,7 +147,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import msgspec  # noqa: E402
 
 from relay.observe.changes import observe_changes  # noqa: E402
-from relay.core.contracts import FileChange, Packet, Status, Tests, WorkerReport  # noqa: E402
+from relay.core.contracts import (  # noqa: E402
+    FileChange, Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests, WorkerReport,
+)
+from relay.core.redact import redact  # noqa: E402
+from relay.observe.run_patch import build_run_patch  # noqa: E402
+from relay.review.diff_view import diff_view  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
@@ -220,6 +232,28 @@ def _apply(mirror: Path, work: Path, commit: str, parent: str) -> None:
                 target.chmod(0o755)
 
 
+class PlantError(Exception):
+    """A plant that cannot be applied: its ``find`` text is not in the file exactly once."""
+
+
+def apply_plant(work: Path, entry: dict) -> None:
+    """Write a planted entry's risky edit (``plant``: file, find, replace) over the post-commit tree: ``find``
+    replaced by ``replace`` in ``file``, bytes kept as they are (line ends too). The file is the commit's new
+    content when the commit changes it, the parent's (the same) when it does not. Nothing for other entries."""
+    plant = entry.get("plant")
+    if not plant:
+        return
+    target = work / plant["file"]
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        raise PlantError(f"{plant['file']}: {exc.strerror}") from None
+    find, replace = plant["find"].encode(), plant["replace"].encode()
+    if data.count(find) != 1:
+        raise PlantError(f"{plant['file']}: the plant's text occurs {data.count(find)} times, not once")
+    target.write_bytes(data.replace(find, replace))
+
+
 def _checkout_parent(mirror: Path, entry: dict, tmp: Path) -> tuple[Path, str, str] | None:
     """(workspace at the entry's parent, commit, parent) in a fresh shared clone; None when the mirror lacks them.
     A release (``base``..commit) is replayed as one change, as a worker's big run would be."""
@@ -246,6 +280,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     _git(work, "status", "--porcelain")
     snap = take_snapshot(work)
     _apply(mirror, work, commit, parent)
+    apply_plant(work, entry)
     changeset = observe_changes(snap, work)
     if changeset.source == "report":
         # git could not diff (a snapshot lacking an object): nothing was observed, so nothing to judge.
@@ -273,7 +308,9 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
             "bytes": len(msgspec.json.encode(packet_t)),
             "security": bool(task_security(entry["task"])[0]),
         }
+    planted = _planted(entry, snap, changeset, work, packet, assessed) if entry.get("plant") else None
     return {
+        "planted": planted,
         "with_task": with_task,
         "orders": {"relay": relay_order, "biggest": biggest, "source_first": source_first},
         "risk": risk,
@@ -287,10 +324,32 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     }
 
 
+_RUN_ID = "run-20250101-000000-abcdef"
+
+
+def _planted(entry: dict, snap, changeset, work: Path, packet: Packet, assessed: list[FileChange]) -> dict:
+    """What the leader sees of a planted line: whether the default review read (``detail="diff"``, no
+    max_chars) shows the planted line, whether the planted file's reason names the risk (one of the
+    plant's ``words``; the packet target's reason, or the file's reasons when it is not a target)."""
+    plant = entry["plant"]
+    record = RunRecord(run_id=_RUN_ID, created_at="2026-01-01T00:00:00Z", state="finished",
+                       plan=RecordPlan(workspace=str(work)), observation=RecordObservation(changes=assessed),
+                       outcome=RecordOutcome(status=Status.SUCCESS, packet=packet))
+    built = build_run_patch(snap, changeset, work, run_id=_RUN_ID)
+    _, view = diff_view(record, Status.SUCCESS, built[0] if built else None, f"/data/runs/{_RUN_ID}.patch")
+    line = plant["line"].strip()
+    # The view masks credential shapes (relay.core.redact): a planted secret shows masked, as the leader reads it.
+    in_view = any(text and text in view for text in (line, redact(line)))
+    target = next((t for t in packet.changes.review if t.file == plant["file"]), None)
+    reason = target.reason if target is not None else "; ".join(next((c.reasons for c in assessed if c.path == plant["file"]), []))
+    named = any(word.lower() in reason.lower() for word in plant["words"])
+    return {"in_view": in_view, "named": named, "reason": reason, "view_chars": len(view)}
+
+
 def _reviewed(changeset, report: WorkerReport, work: Path, *, task: str = "") -> tuple[Packet, list[FileChange]]:
     """The packet the relay would answer with for this change (and ``task``), and every assessed file."""
     changes, flags, assessed = build_review(changeset, report=report, workspace=work, task=task)
-    packet = Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary=report.summary,
+    packet = Packet(ok=True, run_id=_RUN_ID, status=Status.SUCCESS, summary=report.summary,
                     changes=changes, flags=flags, tests=Tests(source="none"))
     return fit_packet(packet), assessed
 
@@ -542,6 +601,8 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     # task itself names a security fix: on security entries (wanted) and on the others (false alarms).
     tasked = tasked_labelled = task_at3 = task_at8 = task_low_security = task_benign_high = 0
     task_fired = {"security": [0, 0], "other": [0, 0]}
+    # Planted entries (issue 36): the planted line in the default view, named by the reason, the change not low.
+    plants = Counter()
     # The same figures per kind of entry (security, control, ci-publish, test-deletion…).
     by_kind: dict[str, Counter[str]] = {}
     tmp = Path(tempfile.mkdtemp(prefix="relay-risk-corpus-"))
@@ -556,6 +617,9 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             except subprocess.CalledProcessError as exc:
                 # A snapshot may list its largest files without holding them: the commit cannot be replayed whole.
                 skipped.append(f"{entry['repo']}@{entry['commit']} (the mirror lacks an object: {' '.join(map(str, exc.cmd[-2:]))})")
+                continue
+            except PlantError as exc:
+                skipped.append(f"{entry['repo']}@{entry['commit']} (the plant cannot be applied: {exc})")
                 continue
             if out is None:
                 skipped.append(f"{entry['repo']}@{entry['commit']} (commit not in the mirror)")
@@ -584,6 +648,15 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
                     if name == "relay":
                         pos = next((i + 1 for i, p in enumerate(out["orders"]["relay"]) if p in wanted), None)
                         marks.append(f"riskiest at {pos or '-'}")
+            if out["planted"] is not None:
+                plants["entries"] += 1
+                plants["in_view"] += out["planted"]["in_view"]
+                plants["named"] += out["planted"]["named"]
+                plants["not_low"] += out["overall"] != "low"
+                plants["view_max"] = max(plants["view_max"], out["planted"]["view_chars"])
+                marks.append("plant: " + ", ".join(
+                    [("in view" if out["planted"]["in_view"] else "NOT IN VIEW"), ("named" if out["planted"]["named"] else "NOT NAMED")]
+                    + ([] if out["overall"] != "low" else ["overall LOW"])))
             if entry["kind"] == "security" and out["overall"] == "low":
                 low_security += 1
                 kind["low"] += 1
@@ -626,6 +699,9 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
                 print(f"{entry['repo']}@{entry.get('base', '') + '..' if 'base' in entry else ''}{entry['commit']} [{entry['kind']}] {out['files']} files, {out['overall']}, {out['bytes']} B: " + "; ".join(marks), flush=True)
                 for p in out["orders"]["relay"][:3]:
                     print(f"      {out['risk'][p]:6} {p}: {'; '.join(out['reasons'][p])}")
+                if out["planted"] is not None:
+                    plant = entry["plant"]
+                    print(f"      plant [{plant['risk']}] {plant['file']} ({out['risk'].get(plant['file'], '?')}): {out['planted']['reason']}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for line in dict.fromkeys(skipped):  # once per missing repository
@@ -641,6 +717,16 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
         print(f"{titles[name]:<34} {at3[name]:>4}/{labelled:<3} {at3[name] / share:>4.0%} {at8[name]:>4}/{labelled:<3} {at8[name] / share:>4.0%}")
     print(f"benign files called high: {benign_high} of {benign_total}")
     print(f"security commits with overall risk low: {low_security}")
+    planted = ""
+    if plants["entries"]:
+        n = plants["entries"]
+        print(f"\nplanted lines ({n} entries; the planted file is the labelled riskiest):")
+        print(f"  planted line in top 3: relay {at3['relay']}/{labelled}, naive biggest {at3['biggest']}/{labelled}, naive source-first {at3['source_first']}/{labelled}")
+        print(f"  planted line in top 8: relay {at8['relay']}/{labelled}, naive biggest {at8['biggest']}/{labelled}, naive source-first {at8['source_first']}/{labelled}")
+        print(f"  planted line in the default diff view: {plants['in_view']}/{n} ({plants['in_view'] / n:.0%}); the view at most {plants['view_max']:,} characters")
+        print(f"  named by the planted file's reason: {plants['named']}/{n} ({plants['named'] / n:.0%})")
+        print(f"  overall risk not low: {plants['not_low']}/{n} (low: {n - plants['not_low']})")
+        planted = f"   plants: view {plants['in_view']}/{n} named {plants['named']}/{n} low {n - plants['not_low']}"
     if token_fires:
         print(
             f"token rule: fires on {token_fires} of {source_files} changed source files; {token_on_riskiest} of them are a labelled riskiest file"
@@ -663,7 +749,7 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     review_ms.sort()
     print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
     return (f"{at3['relay']:>4}/{labelled:<3} {at3['relay'] / share:>4.0%} {at8['relay']:>4}/{labelled:<3} {at8['relay'] / share:>4.0%}"
-            f" {benign_high:>6}/{benign_total:<6} {low_security:>9}{with_task}")
+            f" {benign_high:>6}/{benign_total:<6} {low_security:>9}{with_task}{planted}")
 
 
 

@@ -122,3 +122,56 @@ def test_risk_corpus_bench_runs_a_sealed_set_only_to_report_its_figures(tmp_path
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(path), "-v", "--sealed"]) == 0
     out = capsys.readouterr().out
     assert "relay (packet targets)" in out and "acme/lib@" not in out
+
+
+def _planted_mirror(base: Path) -> Path:
+    # An ordinary commit (a feature in app.py, a README line); client.py, which the commit does not change, holds
+    # the line a plant turns unsafe.
+    client = "import requests\n\n\ndef fetch(url):\n    return requests.get(url, timeout=5)\n"
+    repo = make_repo(base / "acme+lib" / "repo", {"README.md": "# lib\n", "src/app.py": "def main():\n    return 1\n", "src/client.py": client})
+    git(repo, "tag", "v1.0")
+    (repo / "src" / "app.py").write_text("def main():\n    return 1\n\n\ndef helper(items):\n    return sorted(items)\n", encoding="utf-8")
+    (repo / "README.md").write_text("# lib, with a helper\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "add a helper")
+    git(repo, "tag", "v1.1")
+    return base
+
+
+def _plant(**over: object) -> dict:
+    plant = {"file": "src/client.py", "find": "requests.get(url, timeout=5)", "replace": "requests.get(url, timeout=5, verify=False)",
+             "line": "return requests.get(url, timeout=5, verify=False)", "risk": "tls_verify_off", "words": ["verify", "TLS"]}
+    plant.update(over)
+    return _entry(kind="planted", base_kind="feature", riskiest=[plant["file"]], benign=["README.md"], plant=plant,
+                  task="Add a helper")
+
+
+def test_risk_corpus_replays_a_plant_and_reports_where_its_line_shows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A planted entry (issue 36): the replay writes the post-commit tree, then the plant's find → replace into a file
+    # the commit does not change; the bench says whether the planted line is in the top 3 / 8, in the default diff
+    # view, named by the file's reason, and whether the change is still low. A plant whose text is not in the file
+    # once is skipped and said, never replayed as something else.
+    mirrors = _planted_mirror(tmp_path / "mirrors")
+    absent = _plant(find="requests.post(url)")
+    corpus = _corpus(tmp_path, [_plant(), _plant(file="src/app.py", find="return sorted(items)", replace="return eval(items)",
+                                                 line="return eval(items)", risk="eval", words=["eval"]), absent])
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "-v"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "planted lines (2 entries; the planted file is the labelled riskiest):" in out
+    assert "  planted line in top 3: relay 2/2," in out
+    assert "  planted line in the default diff view: 2/2 (100%)" in out
+    assert "  named by the planted file's reason: 2/2 (100%)" in out
+    assert "  overall risk not low: 2/2 (low: 0)" in out
+    assert "plant [tls_verify_off] src/client.py (high): turns TLS verification off: return requests.get(url, timeout=5, verify=False)" in out
+    assert "the plant's text occurs 0 times, not once" in captured.err
+
+
+def test_risk_corpus_plant_replay_writes_the_edit_into_the_post_commit_tree_byte_for_byte(tmp_path: Path) -> None:
+    work = tmp_path / "ws"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "client.py").write_bytes(b"x = 1\r\nreturn requests.get(url, timeout=5)\r\n")
+    bench_risk_corpus.apply_plant(work, _plant())
+    assert (work / "src" / "client.py").read_bytes() == b"x = 1\r\nreturn requests.get(url, timeout=5, verify=False)\r\n"
+    bench_risk_corpus.apply_plant(work, _entry())  # an entry without a plant writes nothing
+    with pytest.raises(bench_risk_corpus.PlantError, match="occurs 0 times"):
+        bench_risk_corpus.apply_plant(work, _plant())  # applied once: its text is gone

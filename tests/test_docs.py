@@ -134,3 +134,20 @@ def test_security_page_names_only_tests_that_exist(folder: Path) -> None:
         if not path.is_file() or not re.search(rf"^(async )?def {test}\(", path.read_text(encoding="utf-8"), re.M):
             missing.append(f"{file}::{test}")
     assert not missing, f"{folder / 'security.md'} names tests that do not exist: {missing}"
+
+
+def test_no_tracked_text_file_carries_merge_conflict_markers():
+    # Two merges this session committed `<<<<<<<`/`>>>>>>>` lines into docs/layout.md and nothing failed.
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    marked = []
+    for name in filter(None, files):
+        path = root / name.decode("utf-8", "surrogateescape")
+        if path.suffix not in {".py", ".md", ".toml", ".json", ".yml", ".yaml", ".txt", ".cfg"} or not path.is_file():
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if any(line.startswith(("<<<<<<< ", ">>>>>>> ")) for line in lines):
+            marked.append(str(name, "utf-8"))
+    assert marked == [], f"merge conflict markers committed in: {marked}"

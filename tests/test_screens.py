@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from regex_samples import samples
-from relay.review import code_reading, file_kinds, security_reading
+from relay.review import code_reading, file_kinds, guard_reading, risky_lines, security_reading
 from relay.review.line_shapes import Screen, screen_text
 
 __all__: list[str] = []  # a test module exports nothing
 
-SCREENS: dict[str, Screen] = {**security_reading.SCREENS, **file_kinds.SCREENS, **code_reading.SCREENS}
+SCREENS: dict[str, Screen] = {**security_reading.SCREENS, **file_kinds.SCREENS, **code_reading.SCREENS, **risky_lines.SCREENS, **guard_reading.SCREENS}
 
 
 @pytest.mark.parametrize("name", sorted(SCREENS))

@@ -15,6 +15,7 @@ import re
 from relay.core.path_globs import matches_any
 from relay.review.code_reading import weakened
 from relay.review.file_kinds import (
+    SKIP_RE as _SKIP_LINE,
     CI_GLOBS,
     COVERAGE_FILES,
     COVERAGE_RE,
@@ -30,7 +31,8 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review.dependencies import new_dependencies, touches_dependencies
+from relay.review import guard_reading, risky_lines
+from relay.review.dependencies import lookalike_new, lookalike_rename, new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
@@ -41,6 +43,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
+    "dangerous_call", "lookalike_dependency", "removes_guard", "skips_security_test", "unsafe_value",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
@@ -125,6 +128,25 @@ def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
     return f.new_skips[0][:40]
 
 
+# A test named for a security property: skipping it turns a guard's own proof off.
+_SECURITY_TEST_WORDS_RE = re.compile(
+    r"(?i)verif|auth|csrf|xsrf|xss|ssl|tls|cert|permission|password|passwd|token|saniti|escap|inject|travers|secur|signature|"
+    r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret")
+
+
+def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
+    """The skip marker the change adds to a test named for a security property: the marker's own line, the lines
+    written next to it (a decorator's test), or the test file's name (test_csrf.py) says which."""
+    if not f.new_skips:
+        return None
+    added = f.change.added_lines
+    named_file = bool(_SECURITY_TEST_WORDS_RE.search(f.name))
+    for i, line in enumerate(added):
+        if _SKIP_LINE.search(line) and (named_file or any(_SECURITY_TEST_WORDS_RE.search(near) for near in added[max(i - 1, 0):i + 2])):
+            return line.strip()[:60]
+    return None
+
+
 def skip_with_new_test(f: FileFacts, ctx: RiskContext) -> Detail:
     return f.new_skips[0][:40]
 
@@ -149,6 +171,21 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
         if new < old:
             return f"{key} {old:g} → {new:g}"
     return None
+
+
+# ----- the one risky line: read wherever code lives (examples and docs too), a sentence of prose left out
+
+
+def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
+    return risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+
+
+def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
+    return risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+
+
+def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
+    return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
 
 
 # ----- what the lines of source say
@@ -244,6 +281,10 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""
     return ", ".join(name[:40] for name in new[:2]) + more
+
+
+def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:

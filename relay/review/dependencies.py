@@ -16,9 +16,10 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_manifest
-from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS
+from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "existing_dependencies", "moved_dependencies", "new_dependencies", "touches_dependencies"]
+__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_new", "lookalike_rename", "moved_dependencies", "new_dependencies",
+           "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
 # bump reads as "changed", not as "new".
@@ -26,7 +27,7 @@ _VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|workspace:|file:|link
 _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
      re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
-    (("requirements*.txt", "requirements/*.txt", "constraints*.txt"),
+    (("*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt"),
      re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|@|;|$)")),
     # Mixed files (tool settings live beside dependencies): only a versioned requirement
     # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
@@ -77,6 +78,74 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
     if c.kind == "added":
         gone |= known
     return sorted(name for name in dep_names(c.path, c.added_lines) if dep_key(name) not in gone)
+
+
+# A name as a dependency line writes it: letters, digits and the separators package names use.
+_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9](?:[\w.\-/@]*\w)?(?!:)")
+# A file name, not a package (LICENSE.rst → LICENSE.txt).
+_FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?ml|lock|py|js|ts|rb|go|html|css)$")
+_VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
+
+
+def _near(a: str, b: str) -> bool:
+    """One or two letters apart (a letter added, dropped, changed, or two swapped), not only in case."""
+    if a.lower() == b.lower() or abs(len(a) - len(b)) > 2:
+        return False
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)
+
+
+def lookalike_rename(c: FileChange) -> str | None:
+    """"renames … old → new" when a dependency line of a manifest comes back with its package's name one or two letters
+    off and nothing else changed ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"): the shape of
+    a typo-squat slipped into a routine bump. A version changed beside the name is still the same shape."""
+    if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
+        return None
+    removed = [_NAME_TOKEN_RE.findall(line) for line in c.removed_lines]
+    added = [_NAME_TOKEN_RE.findall(line) for line in c.added_lines]
+    names_before = {t for tokens in removed for t in tokens}
+    names_after = {t for tokens in added for t in tokens}
+    for new in added:
+        for old in removed:
+            if len(old) != len(new) or old == new:
+                continue
+            differ = [(a, b) for a, b in zip(old, new) if a != b and not (_VERSION_TOKEN_RE.match(a) and _VERSION_TOKEN_RE.match(b))]
+            if len(differ) != 1:
+                continue
+            a, b = differ[0]
+            # Still there beside it, or there before: a dependency added or bumped, not renamed.
+            if a in names_after or b in names_before or len(a) < 4 or _VERSION_TOKEN_RE.match(b) or _FILE_NAME_RE.search(a):
+                continue
+            if re.sub(r"\d", "", a) == re.sub(r"\d", "", b):
+                continue  # cp38 → cp39: a version inside a name
+            if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
+                continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
+            if _near(a, b):
+                return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
+    return None
+
+
+_POPULAR_KEYS = {dep_key(name): name for name in POPULAR_PACKAGES}
+
+
+def lookalike_new(names: list[str]) -> str | None:
+    """"adds a look-alike of popular …: new" for the first new dependency one or two letters off a widely used package (never one of them)."""
+    for name in names:
+        key = dep_key(name)
+        if key in _POPULAR_KEYS or len(key) < 5:
+            continue
+        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key)), None)
+        if near:
+            return f"adds a look-alike of {near} (a typo-squat?): {name[:40]}"
+    return None
 
 
 def touches_dependencies(c: FileChange) -> bool:

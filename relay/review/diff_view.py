@@ -27,6 +27,7 @@ from typing import Any
 from relay.core.contracts import RunRecord, Status
 from relay.core.redact import redact
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, split_patch
+from relay.review.telling import LINE_RULES
 from relay.review.view_budget import Pick, spend
 from relay.review.view_items import Item, view_items
 
@@ -64,6 +65,9 @@ def _render_items(items: list[Item], pick: Pick) -> list[str]:
         if not pick.shows(i):
             continue
         shown = sorted(pick.chosen.get(i, []))
+        if item.target and item.telling in shown and item.change is not None and LINE_RULES.intersection(item.change.rules):
+            # The hunk with the risky line that made the file high comes first, as its range does in the label.
+            shown = [item.telling, *(h for h in shown if h != item.telling)]
         out.append(_shown(item.label, item, shown))
         out.extend(pick.cut.get((i, h), item.texts[h]) for h in shown)
     return out

@@ -32,8 +32,9 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, subject, words
+from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, subject, words
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
+from relay.review.meaning import same_meaning
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
@@ -116,6 +117,8 @@ FACTS: dict[str, str] = {
     "oversized": f"{HUGE_CHANGE_LINES:,} changed lines or more, not a formatter's run",
     "skips_added": "adds a skip or focus marker that was not there before",
     "adds_case": "a new file or one with more test cases than before",
+    "release_notes": "a changelog, news entry or release notes: it tells what changed and runs nothing",
+    "same_meaning": "every changed line read leaves what the code does as it was: annotations added or removed, names swapped one for one",
 }
 
 
@@ -229,6 +232,18 @@ class FileFacts:
     def adds_case(self) -> bool:
         c = self.change
         return c.kind == "added" or test_counts(c.path, c.added_lines).cases > test_counts(c.path, c.removed_lines).cases
+
+    @cached_property
+    def same_meaning(self) -> str | None:
+        """"typing only" / "names changed only" for a source edit whose every changed line was kept and read."""
+        c = self.change
+        if self.kind != "source" or c.kind != "modified" or not self.complete or self.mechanical:
+            return None
+        return same_meaning(c.added_lines, c.removed_lines)
+
+    @cached_property
+    def release_notes(self) -> bool:
+        return self.kind == "docs" and is_release_notes(self.path)
 
     @cached_property
     def gains_cases(self) -> bool:

@@ -20,6 +20,7 @@ from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
+from relay.review.risky_lines import risky_screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "read_changes",
     "subject",
     "rule_lines",
+    "is_release_notes",
     "is_test_path",
     "kind_rank",
     "line_matters",
@@ -108,7 +110,9 @@ CI_GLOBS = (
 HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
 
 _MANIFESTS = (
-    "package.json", "requirements*.txt", "requirements/**.txt", "constraints*.txt", "pyproject.toml", "setup.py",
+    # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
+    "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
+    "pyproject.toml", "setup.py",
     "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
@@ -199,6 +203,17 @@ def file_kind(path: str) -> FileKind:
     return "data"
 
 
+_RELEASE_NOTE_NAMES = ("changelog*", "changes", "changes.*", "history*", "news", "news.*", "release-notes*", "release_notes*",
+                       "releasenotes*", "releases.*", "whatsnew*", "whats_new*")
+_RELEASE_NOTE_DIRS = {"changelog", "changelog.d", "changes", "newsfragments", "news", "release-notes", "releasenotes", "whatsnew"}
+
+
+def is_release_notes(path: str) -> bool:
+    """A changelog, a news fragment, release notes: what changed, told in prose (its code spans run nowhere)."""
+    parts = path.lower().split("/")
+    return any(d in _RELEASE_NOTE_DIRS for d in parts[:-1]) or glob_any(basename(path), _RELEASE_NOTE_NAMES)
+
+
 def kind_rank(path: str) -> int:
     """Tie-break in the review order: at equal risk, source first and prose last."""
     return KIND_ORDER[file_kind(path)]
@@ -217,7 +232,9 @@ SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@Ignore\b|@Disabled\b|"
-    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip"
+    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
+    # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").
+    r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]"
 )
 COVERAGE_RE = re.compile(
     r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
@@ -235,7 +252,8 @@ COVERAGE_FILES = (
 # Cheap substring screens run before the regexes: almost no changed line contains any of
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
-SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled")
+SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
+              "xspecify", "xscenario", "fcontext")
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 
@@ -315,16 +333,28 @@ def line_filter(path: str) -> Callable[[str], bool]:
     kind = file_kind(path)
     if kind == "test":
         return _keep_test_signals
-    if kind == "source":
+    if kind == "source" or (kind == "example" and _is_code(path)):
+        # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(_comment_prefixes(path))
     if kind == "docs":
         return _keep_doc_signals
-    return _KEEP_SKIPS
+    return _keep_skips_or_risky
+
+
+def _is_code(path: str) -> bool:
+    name = basename(path).lower()
+    return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
 
 def _keep_doc_signals(line: str) -> bool:
-    # A changelog entry naming an advisory says the change beside it is a security fix.
-    return _KEEP_SKIPS(line) or security_note(line) is not None
+    # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
+    # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines).
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line)
+
+
+def _keep_skips_or_risky(line: str) -> bool:
+    # Settings, build files, examples in other languages: a skip marker, or a line that may be a risky one.
+    return _KEEP_SKIPS(line) or risky_screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:
@@ -337,14 +367,37 @@ def rule_lines(change: FileChange) -> FileChange:
 
     def side(lines: list[str]) -> list[str]:
         out: list[str] = []
-        for line in lines:
+        for i, line in enumerate(lines):
             if keep(line):
                 out.append(line)
                 if len(out) > READ_LINES:
-                    break  # one past the bound: partly_kept knows the side was cut
+                    # One past the bound: read_changes knows the side was cut. Past it, the lines that may be a
+                    # risky one are still kept (a bounded few): one line slipped into a big change decides.
+                    out.extend(_risky_rest(lines[i + 1:], keep))
+                    break
         return out
 
     return msgspec.structs.replace(change, added_lines=side(change.added_lines), removed_lines=side(change.removed_lines))
+
+
+# Past READ_LINES a side, at most this many lines that may be risky ones are still read (a generated table of
+# thousands of lines that mention "token" costs no more than this).
+RISKY_REST = 100
+
+
+def _risky_rest(lines: list[str], keep: Callable[[str], bool]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if risky_screen(line) and keep(line):
+            out.append(line)
+            if len(out) >= RISKY_REST:
+                break
+    return out
+
+
+def _bounded(lines: list[str]) -> list[str]:
+    """A side cut to READ_LINES, the risky lines after the cut kept (``rule_lines`` kept only those past it)."""
+    return lines[:READ_LINES] + [line for line in lines[READ_LINES:READ_LINES + 1] if risky_screen(line)] + lines[READ_LINES + 1:]
 
 
 def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], frozenset[str]]:
@@ -360,7 +413,7 @@ def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], froze
                 partial.add(c.path)
             if len(r.added_lines) > READ_LINES or len(r.removed_lines) > READ_LINES:
                 partial.add(c.path)
-                r = msgspec.structs.replace(r, added_lines=r.added_lines[:READ_LINES], removed_lines=r.removed_lines[:READ_LINES])
+                r = msgspec.structs.replace(r, added_lines=_bounded(r.added_lines), removed_lines=_bounded(r.removed_lines))
         read.append(r)
     return read, frozenset(partial)
 

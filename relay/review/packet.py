@@ -24,7 +24,7 @@ from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
-from relay.review.telling import telling_order
+from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import workflow_credentials
 
 __all__ = [
@@ -231,13 +231,14 @@ def build_review(
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:
     """For each target, its merged ranges most telling first (``relay.review.telling``) when it has
-    more than the packet names, so the ranges it names are the ones that tell most (a release's fix
+    more than the packet names, or more than one and a risky line among them, so the ranges it names are the ones that tell most (a release's fix
     in its seventh hunk is named, not left in "+7 more"); else none (line order). A low-risk file
     keeps line order: no part of it told the ranking anything. Read from the change's own patch:
     the hunks each range holds."""
     order: list[list[int]] = [[] for _ in targets]
+    # A file a risky line made high names that line's range first however few ranges it has.
     many = [i for i, c in enumerate(targets) if c.risk != "low" and c.kind != "deleted" and not c.binary
-            and len(merge_ranges(c.ranges)) > _MAX_TARGET_RANGES]
+            and len(merge_ranges(c.ranges)) > (1 if LINE_RULES.intersection(c.rules) else _MAX_TARGET_RANGES)]
     if not many or not changeset.patch:
         return order
     wanted = {targets[i].path for i in many}

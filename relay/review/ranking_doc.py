@@ -35,7 +35,12 @@ _TEXT = {
    first, in table order, at most three. A file no row flagged says what kind of edit it is.
 4. **The review order** reads only those decisions: risk, then a file a *leading* row fired on, then the
    file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
-   the rest of them come after the other files (their risk stays).""",
+   the rest of them come after the other files (their risk stays).
+5. **One risky line decides.** The rows `unsafe_value`, `dangerous_call`, `removes_guard` read each changed line
+   alone, wherever the file lives (examples, docs code, CI, build files; not tests, generated output, lockfiles or
+   release notes): a security value turned the unsafe way, a call that runs text as code or commands, a guard
+   deleted or inverted. The reason quotes the line; the row leads; the packet names that line's range first in
+   the file's `lines`, and the review read (`detail="diff"`) shows its hunk first.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -60,7 +65,11 @@ _TEXT = {
    最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条。
    没有任何行命中的文件会说明它是哪种编辑。
 4. **审查顺序**只读取这些判定：先按风险，再把"领先"（leads）行命中的文件排前，再按文件类别（源码在前，文档在后），
-   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。""",
+   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。
+5. **一行有风险即可定论。** `unsafe_value`、`dangerous_call`、`removes_guard` 三行逐条读取每一条变更行，无论文件位于何处
+   （示例、文档中的代码、CI、构建文件；测试、生成物、锁文件与发布说明除外）：把安全相关的取值改向不安全的一侧、
+   把文本当作代码或命令运行的调用、删除或反转的防护检查。理由会引用这一行；该行领先；审查包在文件的 `lines`
+   中首先列出这一行所在的范围，审查阅读（`detail="diff"`）也首先显示它所在的变更块。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",
@@ -85,6 +94,8 @@ _FACTS_ZH = {
     "oversized": "变更行数达到 2,000 行或以上，且不是格式化工具的结果",
     "skips_added": "新增了此前没有的跳过或聚焦标记",
     "adds_case": "新文件，或测试用例比之前多",
+    "release_notes": "变更日志、新闻条目或发布说明：只讲述改了什么，不运行任何东西",
+    "same_meaning": "读到的每一条变更行都不改变代码的行为：只增删类型注解，或名字一一对应地替换",
 }
 
 

@@ -89,6 +89,8 @@ def _describe(f: FileFacts) -> str:
         return f"deleted ({lines(c.deletions)})"
     if c.kind == "modified" and f.only_version:
         return "version bump"
+    if f.same_meaning:
+        return f"{f.same_meaning} (+{c.additions}/-{c.deletions})"
     if c.kind == "mode":
         return f"permission bits changed ({c.mode_before} → {c.mode_after})"
     if c.kind == "added":

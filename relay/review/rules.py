@@ -86,8 +86,12 @@ def _fc(path: str, **kw: object) -> FileChange:
 
 
 # The scopes most rows share.
-_READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted"))
+# Words in lines whose meaning did not change (a typing pass, a rename) tell nothing new: the line readers stay quiet.
+_READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted", "same_meaning"))
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
+# Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
+# tests (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
+_RISKY_LINES = Scope(not_kinds=("test", "generated", "lockfile"), not_changes=("deleted",), unless=("mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
@@ -102,6 +106,49 @@ RULES: tuple[Rule, ...] = (
     Rule("seen_beyond_git", None, "{detail}", checks.seen_beyond_git, example=Example(
         _fc("build/out.txt"), "ignored folder build/: changed during the run by its timestamp (not diffed)", _fc("build/old.txt"),
         RiskContext(outside={"build/out.txt": "ignored folder build/: changed during the run by its timestamp (not diffed)"}))),
+    # ----- the one risky line a change carries, wherever the file lives and however large the rest of the change is:
+    # named in the reason, first among the files of its risk (relay.review.risky_lines, relay.review.guard_reading)
+    Rule("unsafe_value", "high", "{detail}", checks.unsafe_value, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+         example=Example(
+             _fc("examples/client.py", additions=1, deletions=1, removed_lines=["    r = session.get(url, timeout=5)"],
+                 added_lines=["    r = session.get(url, timeout=5, verify=False)"]),
+             "turns TLS verification off: r = session.get(url, timeout=5, verify=False)",
+             _fc("src/client.py", additions=1, deletions=1, removed_lines=["    r = session.get(url, verify=False)"],
+                 added_lines=["    r = session.get(url, verify=True)"])),
+         more=(Example(_fc("app/templates.py", additions=1, deletions=1,
+                           removed_lines=["env = Environment(loader=loader, autoescape=select_autoescape(['html']))"],
+                           added_lines=["env = Environment(loader=loader, autoescape=False)"]),
+                       "turns autoescaping off: env = Environment(loader=loader, autoescape=False)",
+                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])),)),
+    Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+         example=Example(
+             _fc("src/plugins.py", additions=2, added_lines=["def load(blob):", "    return pickle.loads(blob)"]),
+             "deserializes untrusted data: return pickle.loads(blob)",
+             _fc("tests/test_plugins.py", additions=1, added_lines=["    assert pickle.loads(pickle.dumps(x)) == x"])),
+         more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
+                       "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
+                       _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),)),
+    Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example"), not_changes=("deleted",),
+         unless=("mechanical",)), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
+             _fc("app/views.py", deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),
+             "deletes a guard: if not request.user.has_perm('reports.view'): raise PermissionDenied",
+             _fc("app/views.py", additions=2, deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"],
+                 added_lines=["    if not request.user.has_perm('reports.read'):", "        raise PermissionDenied"])),
+         more=(Example(_fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > MAX_NAME or '..' in name:"],
+                           added_lines=["    if len(name) > MAX_NAME or '..' not in name:"]),
+                       "inverts a check: if len(name) > MAX_NAME or '..' not in name:",
+                       _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > MAX_NAME or '..' in name:"],
+                           added_lines=["    if len(name) > MAX_NAME or '..' in name or not name:"])),
+               Example(_fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"],
+                           added_lines=["  if (!user.isAuthenticated) {"]),
+                       "drops a clause from a check: if (!user.isAuthenticated || !user.isAdmin) {",
+                       _fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated) {"],
+                           added_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"])),
+               Example(_fc("server/upload.py", additions=1, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
+                           added_lines=["    body = request.get_data()"]),
+                       "deletes a guard: if len(body) > 65536: raise TooLarge()",
+                       _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
+                           added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
     # ----- what the change's own notes and the leader's task say the fix is
     Rule("named_by_security_note", "high", "the change's security note names this file ({detail})", checks.named_by_security_note,
          scope=_NAMED_SOURCE, leads=True, outranks=("named_by_security_task",), example=Example(
@@ -141,6 +188,13 @@ RULES: tuple[Rule, ...] = (
          scope=Scope(needs=("skips_added",), unless=("adds_case",)), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
+    Rule("skips_security_test", "high", "skips a security test: {detail}", checks.skips_security_test,
+         scope=Scope(needs=("skips_added",), unless=("adds_case",)), leads=True, outranks=("skip_marker", "removed_assertions"), example=Example(
+             _fc("spec/client/ssl_spec.rb", additions=1, deletions=1, removed_lines=["  it 'verifies the server hostname' do"],
+                 added_lines=["  xit 'verifies the server hostname' do"]),
+             "skips a security test: xit 'verifies the server hostname' do",
+             _fc("spec/client/retry_spec.rb", additions=1, deletions=1, removed_lines=["  it 'retries twice' do"],
+                 added_lines=["  xit 'retries twice' do"]))),
     Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", checks.skip_with_new_test,
          scope=Scope(needs=("skips_added", "adds_case")), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
@@ -161,7 +215,7 @@ RULES: tuple[Rule, ...] = (
         "changes security-relevant code (paths/symlinks: realpath)",
         _fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]))),
     Rule("auth_path", "high", "security-sensitive path ({detail})", checks.auth_word,
-         scope=Scope(kinds=("source",), unless=("mechanical", "reformatted")), example=Example(
+         scope=Scope(kinds=("source",), unless=("mechanical", "reformatted", "same_meaning")), example=Example(
              _fc("src/middleware/authMiddleware.ts"), "security-sensitive path (auth)", _fc("examples/auth/server.py"))),
     Rule("ci_credentials", "high", "CI runs with the project's credentials ({detail})", checks.ci_credentials,
          scope=Scope(not_changes=("deleted",)), outranks=("ci_config",), example=Example(
@@ -197,6 +251,15 @@ RULES: tuple[Rule, ...] = (
                        _fc("docs/agents/guide.md")),)),
     Rule("migration", "high", "database migration", checks.migration, scope=Scope(not_kinds=("docs", "test", "example")), leads=True, example=Example(
         _fc("db/migrate/20240101_add_users.rb"), "database migration", _fc("changelog/1234.bugfix.rst"))),
+    Rule("lookalike_dependency", "high", "{detail}", checks.lookalike_dependency,
+         leads=True, outranks=("new_dependency", "manifest"), example=Example(
+             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"],
+                 added_lines=["pyhton-dateutil==2.9.0"]),
+             "renames a dependency to a look-alike (a typo-squat?): python-dateutil → pyhton-dateutil",
+             _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"])),
+         more=(Example(_fc("package.json", additions=1, added_lines=['    "expresss": "^4.19.2",']),
+                       "adds a look-alike of express (a typo-squat?): expresss",
+                       _fc("package.json", additions=1, added_lines=['    "express-session": "^1.18.0",'])),)),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),

@@ -19,7 +19,9 @@ from relay.core.contracts import FileChange
 from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
+from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
+from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
 __all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
 
@@ -53,17 +55,25 @@ def _stem(reason: str) -> str:
     return reason.split(" (", 1)[0].split(":", 1)[0]
 
 
+# The rows that read one risky line (relay.review.risky_lines, relay.review.guard_reading): the part that holds the
+# line such a row named is the most telling part of its file, whatever else the file's other parts say.
+LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test"})
+
+
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
-               span: tuple[int, int] | None = None) -> tuple[int, int]:
+               span: tuple[int, int] | None = None) -> tuple[int, int, int]:
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
-    file's reading): (their risk, how many of the file's reasons they give again)."""
+    file's reading): (their risk, whether they give again a risky line the file's reasons name, how many
+    of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
     [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
                                                added_lines=list(added), removed_lines=list(removed))])
     found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
-    return risk_rank(found.risk), len(stems & {_stem(r) for r in found.reasons})
+    mine = {_stem(r) for r in found.reasons}
+    lines = change is not None and any(rule in LINE_RULES for rule in change.rules) and any(rule in LINE_RULES for rule in found.rules)
+    return risk_rank(found.risk), int(lines), len(stems & mine)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
@@ -75,7 +85,7 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -
     # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
     most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
 
-    def score(i: int) -> tuple[tuple[int, int], int, int]:
+    def score(i: int) -> tuple[tuple[int, int, int], int, int]:
         p = parts[i]
         added, removed = p.added[:most], p.removed[:most]
         return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
@@ -88,14 +98,33 @@ def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -
     return telling_order(change, path, hunks)[0] if hunks else 0
 
 
-def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int]:
+def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int, int]:
     return read_alone(change, path, added, removed)
+
+
+def _risky_row(lines: list) -> int | None:
+    """The first changed row that is a risky line read alone (a value turned the unsafe way, a dangerous call, a
+    check deleted), anywhere in the hunk: cheap enough to read every row, so a line deep in a big hunk is found."""
+    for i, ln in enumerate(lines):
+        if ln.sign not in "+-":
+            continue
+        text = ln.text[1:-1]
+        if ln.sign == "+":
+            if risky_screen(text) and (unsafe_value([text], []) or dangerous_call([text], [])):
+                return i
+        elif removed_guard([], [text]) or (risky_screen(text) and unsafe_value([], [text])):
+            return i
+    return None
 
 
 def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
     """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
+    if change is not None and LINE_RULES.intersection(change.rules):
+        risky = _risky_row(lines)
+        if risky is not None:
+            return risky
     base = _alone(change, path, (), ())
-    best: tuple[tuple[int, int], int] | None = None
+    best: tuple[tuple[int, int, int], int] | None = None
     for i, ln in enumerate(lines[:_WINDOW_SCAN]):
         if ln.sign not in "+-":
             continue

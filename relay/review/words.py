@@ -18,6 +18,7 @@ __all__ = [
     "MIXED_MANIFESTS",
     "NOT_DEPS",
     "NO_SIZE_KINDS",
+    "POPULAR_PACKAGES",
     "SECURITY_TEST_FILE_WORDS",
 ]
 
@@ -70,3 +71,31 @@ CI_DATA_EXTS = (".txt", ".md", ".rst", ".csv")
 # huge_change / large_hunk: size alone never makes prose or generated output risky.
 NO_SIZE_KINDS = ("docs", "example", "generated", "lockfile")
 
+
+# lookalike_dependency: widely used packages of the main registries (PyPI, npm, RubyGems, crates.io, Go modules). A
+# new dependency one letter off one of them (reqeusts, python-dateutils) is the shape of a typo-squat.
+POPULAR_PACKAGES = frozenset("""
+requests urllib3 numpy pandas django flask fastapi pydantic sqlalchemy boto3 botocore setuptools wheel certifi idna
+charset-normalizer cryptography pyyaml jinja2 markupsafe click pytest attrs python-dateutil pytz packaging typing-extensions
+colorama rich httpx aiohttp scipy matplotlib pillow psycopg2 psycopg2-binary pymysql redis celery gunicorn uvicorn starlette
+werkzeug itsdangerous beautifulsoup4 lxml tqdm openai tensorflow torch scikit-learn protobuf grpcio google-auth jsonschema
+pyjwt paramiko mkdocs mkdocs-material mkdocstrings sphinx black ruff mypy flake8 pylint isort coverage pytest-cov tox nox
+pre-commit virtualenv poetry tomli ujson orjson simplejson docutils pygments babel pyopenssl bcrypt passlib websockets anyio
+sniffio httpcore greenlet gevent eventlet marshmallow alembic selenium playwright scrapy networkx sympy cloudpickle joblib
+openpyxl python-dotenv tabulate termcolor prompt-toolkit ipython jupyter notebook
+react react-dom lodash express axios chalk commander moment request async bluebird underscore uuid yargs minimist
+semver webpack typescript eslint prettier jest mocha sinon angular jquery body-parser cookie-parser dotenv mongoose
+socket.io tslib core-js classnames prop-types fs-extra rimraf mkdirp inquirer node-fetch cross-env nodemon colors
+cheerio puppeteer date-fns dayjs jsonwebtoken bcryptjs passport helmet morgan multer nanoid formik redux react-redux
+styled-components tailwindcss postcss autoprefixer rollup esbuild electron graphql ethers content-type cookie mime
+mime-types on-finished statuses http-errors path-to-regexp raw-body serve-static accepts escape-html finalhandler
+merge-descriptors methods proxy-addr safe-buffer setprototypeof utils-merge
+rails rack rake bundler nokogiri activesupport activerecord devise puma sinatra rspec rubocop faraday httparty thor
+sidekiq mysql2 sqlite3 aws-sdk rest-client addressable tzinfo concurrent-ruby minitest capybara webmock factory_bot
+serde serde_json tokio rand regex clap anyhow thiserror reqwest hyper futures proc-macro2 chrono lazy_static once_cell
+bytes tracing actix-web base64 itertools bitflags
+github.com/stretchr/testify github.com/sirupsen/logrus github.com/spf13/cobra github.com/spf13/viper github.com/gin-gonic/gin
+github.com/gorilla/mux github.com/gorilla/websocket github.com/pkg/errors github.com/google/uuid go.uber.org/zap
+google.golang.org/grpc google.golang.org/protobuf github.com/golang/protobuf github.com/go-chi/chi github.com/go-chi/render
+github.com/labstack/echo github.com/gofiber/fiber github.com/jackc/pgx github.com/lib/pq github.com/redis/go-redis
+""".split())

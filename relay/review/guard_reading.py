@@ -1,0 +1,281 @@
+"""A guard the change deletes or inverts: the check in front of auth, permission, path or input handling.
+
+Read from a file's changed lines alone (whole hunks, in order), for ``relay.review.rules``'s
+``removes_guard``:
+
+- a refusal deleted with the condition that guards it (``if not user.is_admin:`` / ``abort(403)``, ``if
+  '..' in path: raise``), when the change writes no refusal of its own in its place;
+- a call to a check deleted and called nowhere in what the change writes (``@login_required``,
+  ``validate_path(p)``, ``hmac.compare_digest`` replaced by ``==``, ``bleach.clean``, ``is_safe_url``);
+- a check inverted (``if not ok`` → ``if ok``, ``!=`` → ``==``), made to pass always (``if True or …``,
+  ``return True`` where a check's answer was returned).
+
+A line that stands again, squeezed, on the other side was only moved: it is no deletion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import IMPORT_RE, Screen, squeezed
+
+__all__ = ["SCREENS", "removed_guard"]
+
+_SHOWN = 72
+
+# What a guard is about, in the names and words of its lines: access and the checks that keep input in bounds
+# (a guard, wherever it stands), then the words of ordinary input checks (a guard only where it refuses loudly).
+_GUARD_WORDS = (
+    "auth", "login", "logged", "perm", "admin", "staff", "superuser", "owner", "role", "access", "csrf", "xsrf", "token",
+    "signature", "verif", "valid", "safe", "allow", "forbid", "deny", "denied", "trusted", "secure", "host", "origin",
+    "..", "travers", "symlink", "realpath", "abspath", "normpath", "commonpath", "is_relative_to", "startswith", "sanitiz",
+    "escape", "scope", "privileg", "unauthori", "401", "403", "session", "password", "hmac", "digest", "whitelist", "blacklist",
+    "allowlist", "denylist", "redirect",
+)
+_INPUT_WORDS = ("path", "user", "isinstance", "typeof", "len(", "length", "size", "max", "limit", "match", "re.", "regex", "filename")
+_GUARD = Screen(_GUARD_WORDS)
+# What a clause of a check asks that, dropped, lets more through: access, a secret, a path kept inside.
+_ACCESS = Screen(("auth", "admin", "perm", "role", "owner", "csrf", "xsrf", "signature", "login", "privileg", "scope", "verif",
+                  "valid", "trusted", "allow", "secure", "..", "travers", "sanitiz", "escape", "staff", "superuser", "password"))
+_INPUT = Screen(_INPUT_WORDS)
+# A loud refusal (an error raised, a status refused) guards whatever it checks; a quiet one (return False, None,
+# continue) only a check of access or bounds.
+_QUIET_RE = re.compile(r"^\s*(?:return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?|continue\s*;?|next\s*;?)\s*$")
+
+# A refusal: raise, throw, abort, an error status or value returned.
+_REFUSAL_RE = re.compile(
+    r"^\s*(?:raise|throw)\b|\babort\s*\(|\bpanic!?\s*\(|\bbail!?\s*\(|\breturn\s+Err\s*\(|"
+    r"\breturn\b.*\b(?:40[0-9]|Forbidden|Unauthorized|BadRequest|HttpResponseForbidden|HttpResponseBadRequest|PermissionDenied|"
+    r"AccessDenied|http\.Status(?:Forbidden|Unauthorized|BadRequest|NotFound)|errors?\.New|fmt\.Errorf|Error\s*\()|"
+    r"\b(?:res|response|ctx|c|w)\.(?:status|sendStatus|AbortWithStatus\w*|JSON)\s*\(\s*(?:40[0-9]|http\.Status(?:Forbidden|Unauthorized|BadRequest))|"
+    r"\bhttp\.Error\s*\(|^\s*return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?\s*$|^\s*(?:deny|reject|fail)\w*\s*\(|"
+    # A loop that skips what fails the check.
+    r"^\s*(?:continue|next)\s*;?\s*$"
+)
+_CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b")
+
+# A check called by name: a decorator, a call, a middleware in a route's list.
+_NOUNS = (r"(?i:perm|auth|access|csrf|xsrf|token|sig|path|origin|host|owner|role|scope|admin|login|password|passwd|hmac|cert|tls|ssl|"
+          r"user|session|request|url|redirect|input|name|upload|file|safe|secure|header|content|body|length|size|type|format|"
+          r"referer|referrer|nonce|key|credential|account|identity)")
+_CHECK_NAME_RE = re.compile(
+    r"(?:@|\b)((?:[A-Za-z_]\w*\.)?(?i:login_required|permission_required|\w*requires?_?(?:auth|login|admin|role|perm|user|scope)\w*|"
+    r"\w*authenticat\w*|\w*authoriz\w*|is_?(?:admin|authenticated|staff|superuser|owner|allowed|safe\w*|trusted)\w*|"
+    r"has_?(?:perm\w*|role\w*|access\w*|scope\w*)|can_?(?:access|edit|view|delete|manage)\w*|"
+    # A check named for what it checks: access, a secret, a path or input that comes from outside.
+    r"(?:check|verify|validate|is_?valid|ensure)_?(?:" + _NOUNS + r")?\w*(?<![Uu]pdate)(?<![Vv]ersion)(?<![Dd]ate)|"
+    r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|"
+    r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
+    r"bleach\.clean|clean_html|\w*[Pp]urify\w*|remove_sensitive\w*|strip_?(?:auth|credential|sensitive|cookie)\w*|redact\w*|mask_?(?:secret|token|password|auth|header)\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
+    r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
+)
+_CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
+                 "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
+                 "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
+                 "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard"), _CHECK_NAME_RE)
+_CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.equal|isequal")
+_CALL2_RE = re.compile(r"\b(\w+)\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
+_SECRETISH_RE = re.compile(r"(?i)sig|hash|hmac|digest|token|mac\b|password|passwd|secret|key|nonce|csrf")
+
+
+def _compare_replaced(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A two-argument comparison call of secrets (``_lscmp(sig, expected)``, ``compare_digest(a, b)``) whose
+    arguments the change now compares with ``==``: a constant-time comparison replaced by one that leaks timing."""
+    for _, line in gone:
+        for m in _CALL2_RE.finditer(line):
+            a, b = squeezed(m.group(2)), squeezed(m.group(3))
+            if not (_SECRETISH_RE.search(m.group(0)) or _CONSTANT_TIME_RE.search(m.group(1))):
+                continue
+            for _, new in written:
+                flat = squeezed(new)
+                if any(f"{x}{op}{y}" in flat for x, y in ((a, b), (b, a)) for op in ("==", "!=", "===", "!==")):
+                    return line
+    return None
+
+
+_ESCAPING_RE = re.compile(r"(?i)escape|quote|encodeuri|htmlspecialchars|htmlentities|strip_tags|sanitiz|bleach|clean_html|purif")
+_DECLARATION_RE = re.compile(r"^\s*(?:export\s+|pub\s+|async\s+|public\s+|private\s+|protected\s+|static\s+)*(?:def|function|fn|func|class|sub)\b|"
+                             # A method's signature in a declaration (TypeScript's .d.ts, an interface): no call.
+                             r"^\s*(?:readonly\s+)?\w+\??\s*(?:<[^>]*>)?\([^()]*\)\s*:\s*[\w<>\[\]|., ]+;?\s*$")
+
+# A condition made to pass always, or a check's answer replaced by "yes".
+_ALWAYS_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif)\s*\(?\s*(?:(?:True|true|1)\s*(?:or\b|\|\|)|(?:False|false|0)\s*(?:and\b|&&)|(?:True|true)\s*\)?\s*[:{]?\s*$)")
+_RETURN_YES_RE = re.compile(r"^\s*return\s+(?:True|true)\s*;?\s*$")
+_RETURN_NIL_RE = re.compile(r"^\s*return\s+(?:nil|null|None)\s*;?\s*$")
+# A check's answer returned: a comparison, a negation, a boolean join, or a check called by name.
+_ANSWER_RE = re.compile(r"==|!=|[<>]|\bnot\b|!\w|&&|\|\||\band\b|\bor\b|(?i:\b(?:is|has|can)_?[A-Za-z]|check|verif|valid|compare|match|equal|allow|auth|perm)")
+_RETURN_EXPR_RE = re.compile(r"^\s*return\s+\S")
+
+_TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+|!==|===|!=|==|<=|>=|&&|\|\||\S")
+_WORD_RE = re.compile(r"\w+")
+_FLIP = {"not": "", "!": "", "!==": "==", "===": "==", "!=": "==", "<": "<>", ">=": "<>", ">": "><", "<=": "><",
+         "True": "B", "False": "B", "true": "B", "false": "B", "unless": "if", "is": "", "isnt": ""}
+
+
+def _shown(line: str, limit: int = _SHOWN) -> str:
+    text = " ".join(line.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _canonical(line: str) -> str:
+    """A line with every way of saying "not" taken out: an inverted condition reads the same."""
+    return " ".join(_FLIP.get(t, t) for t in _TOKEN_RE.findall(line) if _FLIP.get(t, t))
+
+
+def _new(lines: Sequence[str], other: Sequence[str]) -> list[tuple[int, str]]:
+    before = {squeezed(line.strip()) for line in other}
+    return [(i, line.strip()) for i, line in enumerate(lines) if line.strip() and squeezed(line.strip()) not in before]
+
+
+def _guarded(text: str) -> bool:
+    return _GUARD.passes(text)
+
+
+def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A refusal deleted with its condition, more of them than the change writes anew."""
+    refusals_written = sum(1 for _, line in written if _REFUSAL_RE.search(line))
+    found: list[str] = []
+    gone_at = dict(gone)
+    for i, line in gone:
+        if not _REFUSAL_RE.search(line):
+            continue
+        inline = _CONDITION_RE.match(line) is not None
+        if inline:
+            cond: str | None = line
+        else:
+            # The condition just above it (a line between: a log call, a message built).
+            cond = next((c for c in (gone_at.get(i - 1), gone_at.get(i - 2)) if c and _CONDITION_RE.match(c)), None)
+        if cond is None:
+            continue
+        quiet = _QUIET_RE.match(line) is not None or (inline and _QUIET_RE.match(line.split(":", 1)[-1]) is not None)
+        if _guarded(cond) or _guarded(line) or (not quiet and (_INPUT.passes(cond) or _INPUT.passes(line))):
+            found.append(cond if inline else f"{cond} {line}")
+    if len(found) > refusals_written:
+        return found[0]
+    return None
+
+
+def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
+    written_names = set(_WORD_RE.findall(written_text))
+    for _, line in gone:
+        if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
+            continue
+        for match in _CHECK_NAME_RE.finditer(line):
+            name = match.group(1)
+            short = name.rsplit(".", 1)[-1]
+            # A call, a decorator or a middleware named in a list: not a word inside a string.
+            after = line[match.end():match.end() + 1]
+            before = line[match.start() - 1:match.start()] if match.start() else ""
+            if not (after == "(" or line[match.start():match.start() + 1] == "@" or before in (",", "(", "[", " ") and after in (",", ")", "]")):
+                continue
+            if len(short) < 5 or (short in written_names if "." not in name or short.lower() not in {"equal", "isequal", "clean"} else name in written_text):
+                continue
+            return line
+    return None
+
+
+def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    olds = {}
+    for _, line in gone:
+        if _guarded(line):
+            olds.setdefault(_canonical(line), line)
+    answers = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _ACCESS.passes(line)
+               and _ANSWER_RE.search(line.split("return", 1)[1])]
+    refused = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and _REFUSAL_RE.search(line) and not _QUIET_RE.match(line) and _guarded(line)]
+    for _, line in written:
+        if _ALWAYS_RE.match(line):
+            return line
+        if _RETURN_YES_RE.match(line) and answers:
+            return f"{line} (was {answers[0]})"
+        if _RETURN_NIL_RE.match(line) and refused:
+            return f"{line} (was {refused[0]})"
+        if not _guarded(line):
+            continue
+        old = olds.get(_canonical(line))
+        if old is not None and squeezed(old) != squeezed(line) and _unsafe_way(old, line):
+            return line
+    return None
+
+
+_FLAG_RE = re.compile(r"(\w+)['\"]?\s*(?:[=:]|==|!=)\s*(True|true|False|false)\b")
+# A name that says "let it through" when true (is_valid_host, allowed) and one that says "check" (verify, strict).
+_PASS_NAME_RE = re.compile(r"(?i)valid|allow|ok$|^ok|authori[sz]ed|authenticated|trusted|safe|admin|permit|grant|skip|bypass|insecure|disable|ignore")
+_CHECK_FLAG_RE = re.compile(r"(?i)verif|check|validat|secure|requir|enforce|strict|escape|saniti|csrf|auth|protect|restrict")
+
+
+def _unsafe_way(old: str, new: str) -> bool:
+    """A flip of a true/false literal counts only when it turns the unsafe way: a "let it through" name set to
+    true, a "check" name set to false (``verify=False`` → ``verify=True`` is a fix, not a guard removed)."""
+    flips = [(a, b) for a, b in zip(_FLAG_RE.findall(old), _FLAG_RE.findall(new)) if a[0] == b[0] and a[1].lower() != b[1].lower()]
+    if not flips or _canonical(re.sub(r"\b(?:True|true|False|false)\b", "B", old).replace("!", "")) != _canonical(
+            re.sub(r"\b(?:True|true|False|false)\b", "B", new).replace("!", "")) or re.search(r"\bnot\b|!(?!=)", old + new):
+        return True  # not a literal flip alone: a condition inverted
+    for (name, _), (_, value) in flips:
+        if value.lower() == "true" and _PASS_NAME_RE.search(name):
+            return True
+        if value.lower() == "false" and _CHECK_FLAG_RE.search(name) and not _PASS_NAME_RE.search(name):
+            return True
+    return False
+
+
+_JOINS = ("or", "and", "&&", "||")
+
+
+def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A guarded condition that lost a clause ("if not user.is_authenticated or not user.is_admin:" became
+    "if not user.is_authenticated:"): the check asks less than it did."""
+    conditions = [line for _, line in gone if _CONDITION_RE.match(line) and _guarded(line)]
+    if not conditions:
+        return None
+    for _, line in written:
+        if not _CONDITION_RE.match(line):
+            continue
+        core = _END_RE.sub("", line.strip()).replace("(", "").replace(")", "")
+        for old in conditions:
+            before = _END_RE.sub("", old.strip()).replace("(", "").replace(")", "")
+            if len(before) > len(core) + 3 and before.startswith(core) and before[len(core):].lstrip().startswith(_JOINS):
+                if _ACCESS.passes(before[len(core):]):
+                    return old
+                continue
+            keyword = re.match(r"(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless)\s*\(?\s*", core)
+            if keyword:
+                rest = core[keyword.end():]
+                head = before[:keyword.end()]
+                tail = before[keyword.end():]
+                if head == core[:keyword.end()] and len(rest) >= 4 and tail.endswith(rest) and tail[: -len(rest)].rstrip().endswith(_JOINS):
+                    if _ACCESS.passes(tail[: -len(rest)]):
+                        return old
+    return None
+
+
+_END_RE = re.compile(r"\s*(?:\{|:|\bthen|\bdo)\s*$")
+
+
+def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"deletes a guard: …" / "deletes a check: …" / "inverts a check: …" naming the line, or None."""
+    gone = _new(removed, added)
+    if not gone:
+        return None
+    written = _new(added, removed)
+    found = _deleted_refusal(removed, gone, written)
+    if found:
+        return f"deletes a guard: {_shown(found)}"
+    found = _compare_replaced(gone, written)
+    if found:
+        return f"replaces a constant-time comparison with ==: {_shown(found)}"
+    found = _deleted_check(gone, "\n".join(added))
+    if found:
+        what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else
+                "removes escaping" if _ESCAPING_RE.search(found) else "deletes a check")
+        return f"{what}: {_shown(found)}"
+    found = _inverted(gone, written)
+    if found:
+        return f"inverts a check: {_shown(found)}"
+    found = _dropped_clause(gone, written)
+    if found:
+        return f"drops a clause from a check: {_shown(found)}"
+    return None
+
+
+SCREENS: dict[str, Screen] = {"check names": _CHECK}

@@ -1,0 +1,125 @@
+"""Edits that leave what the code does as it was: a typing pass, a rename.
+
+A typing pass adds annotations (``def f(x: int) -> str:``, ``let n: number``, ``value as Foo``), a rename
+changes names consistently (``tmpl`` → ``template`` everywhere). The lines they touch still hold whatever
+words they held ("escape", "maxsize", ``re.compile``), so a reader of words calls them security-relevant;
+their meaning did not change, so nothing in them is new to review. ``same_meaning`` tells such an edit
+from the lines alone: with annotations taken out, each side reads the same (as a whole, in any order), or
+the two sides differ only by names swapped one for one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed
+
+__all__ = ["same_meaning", "without_annotations"]
+
+# Imports that bring in only types: a typing pass adds and regroups them.
+_TYPING_IMPORT_RE = re.compile(
+    r"^\s*(?:from\s+(?:typing|typing_extensions|collections\.abc|__future__|types)\s+import\b|import\s+(?:typing|typing_extensions)\b|"
+    r"import\s+type\b|export\s+type\s*\{|if\s+TYPE_CHECKING\s*:)"
+)
+_TYPE_COMMENT_RE = re.compile(r"\s*#\s*type:.*$|\s*#\s*(?:pyright|mypy):.*$")
+_RETURN_RE = re.compile(r"\)\s*->\s*[^:=]+?\s*:\s*$")
+_TS_RETURN_RE = re.compile(r"\)\s*:\s*[\w.<>\[\]|&, ]+?\s*(?=\{\s*$|=>)")
+_CAST_RE = re.compile(r"\s+as\s+(?:const\b|(?:[A-Z][\w.]*|string|number|boolean|any|unknown|never)(?:<[^<>]*>)?(?:\[\])?)(?![\w.(])|(?<=\w)!(?=[.)\]])")
+
+
+# Where a type may start: a class-like name, or a builtin type's (never a value: true, 5, "x", a call).
+_TYPE_START_RE = re.compile(
+    r"(?:[A-Z]\w*|[a-z_]\w*(?:\.\w+)*\.[A-Z]\w*|int|str|bool|float|bytes|list|dict|set|frozenset|tuple|object|type|callable|iterable|any|string|number|"
+    r"boolean|void|unknown|never|bigint|symbol|undefined|null)\b(?!\s*\()")
+# A name declared with a type: at a line's start (after let/const/readonly…), or after "(" or "," (a parameter).
+_DECLARED_RE = re.compile(r"(?:^\s*(?:(?:export|public|private|protected|readonly|static|declare|let|const|var)\s+)*|[(,]\s*)\*{0,2}\w+\??\s*:\s*")
+
+
+def _strip_colon_types(line: str) -> str:
+    """``name: Type`` → ``name`` where a name is declared (a parameter, a variable, a field) and what follows
+    the colon reads as a type; the type runs to the next ``,`` ``=`` or closing bracket at its own depth."""
+    out: list[str] = []
+    at = 0
+    for match in _DECLARED_RE.finditer(line):
+        if match.start() < at or not _TYPE_START_RE.match(line, match.end()):
+            continue
+        j, depth = match.end(), 0
+        while j < len(line):
+            c = line[j]
+            if c in "([{<":
+                depth += 1
+            elif c in ")]}>":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and (c in ",=;" or (c == ":" and not line[j + 1:].strip())):
+                break
+            j += 1
+        colon = line.rindex(":", match.start(), match.end())
+        out.append(line[at:colon])
+        at = j
+    out.append(line[at:])
+    return "".join(out)
+
+
+def without_annotations(line: str) -> str:
+    """A line with its type annotations, casts and type comments taken out (squeezed)."""
+    text = _TYPE_COMMENT_RE.sub("", line.rstrip())
+    text = _RETURN_RE.sub("):", text)
+    text = _TS_RETURN_RE.sub(")", text)
+    text = _CAST_RE.sub("", text)
+    text = _strip_colon_types(text)
+    return squeezed(text.strip())
+
+
+def _typing_only(added: Sequence[str], removed: Sequence[str]) -> bool:
+    def side(lines: Sequence[str]) -> Counter[str]:
+        return Counter(shape for line in lines if not _TYPING_IMPORT_RE.match(line) and (shape := without_annotations(line)))
+
+    before, after = side(removed), side(added)
+    if before == after:
+        return True
+    # An annotation that made a signature wrap (or unwrap): the same text, joined.
+    return "".join(sorted(before.elements())) == "".join(sorted(after.elements())) or (
+        "".join(without_annotations(line) for line in removed if not _TYPING_IMPORT_RE.match(line))
+        == "".join(without_annotations(line) for line in added if not _TYPING_IMPORT_RE.match(line)))
+
+
+_TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d+)?|\S")
+_KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not", "and", "or", "is", "in", "if", "else", "return",
+                   "raise", "throw", "def", "function", "class", "import", "from", "new", "await", "async", "yield", "lambda"})
+
+
+def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
+    """The two sides, token by token, differ only in names, each old name always becoming the same new one."""
+    old = _TOKEN_RE.findall(" ".join(removed))
+    new = _TOKEN_RE.findall(" ".join(added))
+    if len(old) != len(new) or old == new:
+        return False
+    forward: dict[str, str] = {}
+    backward: dict[str, str] = {}
+    for a, b in zip(old, new):
+        if a == b:
+            continue
+        if not (a[0].isalpha() or a[0] == "_") or not (b[0].isalpha() or b[0] == "_") or a in _KEEP or b in _KEEP:
+            return False
+        if forward.setdefault(a, b) != b or backward.setdefault(b, a) != a:
+            return False
+    # A rename renames a name everywhere it stands (twice or more here) and to a name not used before: one call
+    # swapped for another that already existed (escape → unescape) changes what the code does.
+    counts = Counter(old)
+    seen = set(old)
+    return bool(forward) and all(counts[a] >= 2 and b not in seen for a, b in forward.items())
+
+
+def same_meaning(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"typing only" or "names changed only" when the edit leaves what the code does as it was; else None."""
+    if not added or not removed:
+        return None
+    if _typing_only(added, removed):
+        return "typing only"
+    if _renamed_only(added, removed):
+        return "names changed only"
+    return None

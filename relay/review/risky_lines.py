@@ -1,0 +1,319 @@
+"""The one risky line an ordinary change can carry: a security value turned the unsafe way, a dangerous call.
+
+A worker that slips a risky line into a feature, a typing pass or a release (by mistake, or on an
+instruction planted in what it read) leaves the rest of the change ordinary: the file's path, size and
+words say nothing. These readers look at each changed line alone and name the line itself:
+
+- ``unsafe_value``: a line the change adds that turns a security-relevant value the unsafe way (TLS
+  verification off, autoescaping off, a cookie's Secure/HttpOnly off, CSRF off, a world-writable mode,
+  trust in proxy headers, debug on, a limit removed, CORS open to any origin, a hard-coded secret), or a
+  safe setting the change removes and does not set again (``autoescape=True`` dropped);
+- ``dangerous_call``: a line the change adds that runs text as code or commands (``eval``/``exec``/``new
+  Function``, ``pickle``/``yaml.load``, ``shell=True``, a command or SQL statement built by interpolation,
+  ``curl … | sh``), a redirect to a URL the request supplies, or a CI workflow widened (``permissions:
+  write-all``, ``pull_request_target``, an event's text in a ``run:`` step).
+
+A line that stands again, squeezed, on the other side of the change was only moved or re-wrapped: it
+says nothing. The guards a change deletes or inverts are ``relay.review.guard_reading``'s. None of them
+knows a file's kind: the rules (``relay.review.rules``) decide where each applies.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import Screen, squeezed
+
+__all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
+
+# How much of the line a reason quotes: the reason itself is cut at 120 characters.
+LINE_CHARS_SHOWN = 60
+
+_F = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)"
+_T = r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)"
+_Q = r"['\"]?"
+
+# ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
+_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
+                                    "tls", "certs", "--no-check-certificate", "-k", "peer", "hostnameverifier", "certificatevalidation", "identity", "danger_accept"), re.compile(
+        r"\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict_?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
+        r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
+        r"\bInsecureSkipVerify\s*:\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
+        r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
+        r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
+        r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
+        # A verification callback that accepts every certificate.
+        r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|HostnameVerifier|verify_?peer_?callback)\b"
+        r".*(?:lambda[^:]*:\s*(?:True|1)\b|=>\s*(?:true|undefined|null)\b|return\s+true\b)")),
+    ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify"),
+     re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
+                r"\balgorithms?" + _Q + r"\s*[=:]\s*\[?\s*['\"]none['\"]|\bignoreExpiration\s*:\s*true\b|"
+                r"\bjwt\.decode\s*\(.*\bverify\s*=\s*False")),
+    ("turns autoescaping off", ("autoescape", "escape", "mark_safe", "|safe", "markup(", "html_safe", "dangerouslysetinnerhtml",
+                                "innerhtml", "outerhtml", "document.write", "v-html", "{{{", "<%-", "noescape", "sanitize",
+                                "bypasssecuritytrust", "insertadjacenthtml", "template.", "raw", "|raw", "{!!", "<%=", "unsafe_allow_html", "dangerously", "escaping", "xss"), re.compile(
+        r"\bautoescape" + _Q + r"\s*[=:]\s*" + _F + r"\b|\{%-?\s*autoescape\s+(?:false|off)\b|"
+        r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
+        r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
+        r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
+        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
+        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+    ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
+                                                  "protect_from_forgery"), re.compile(
+        r"\b(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
+        r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|"
+        r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
+    ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass"), re.compile(
+        r"\b\w*(?:poison|protect|sanitiz|safe_?mode|xss)\w*['\"]?\s*[=:]\s*['\"]?(?:ignore|off|none|disabled?|false|False|allow)\b|"
+        r"\b(?:skip|disable|bypass)_?(?:clean|normaliz|valid|verif|check|sanitiz|escap|auth|csrf|xss|secur|protect)\w*['\"]?\s*[=:]\s*(?:true|True|1)\b",
+        re.I)),
+    ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
+                                                   "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
+                                                   "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
+        # A mode with the "others may write" bit; not a mask (mode & 0o7777).
+        r"\b(?:chmod|mode|perm\w*|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]0o?(?!7777)[0-7]?[0-7][0-7][2367]\b(?!\s*[&|])|"
+        r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
+        r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
+        r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
+        r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
+        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
+    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy"),
+     re.compile(
+         r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
+         r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:].*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
+         r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
+         r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
+         # koa's app.proxy: X-Forwarded-* trusted when true.
+         r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
+    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar"), re.compile(
+        r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
+        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]\s*(?:True|true)\b|\buse_debugger\s*=\s*True\b|"
+        # A profiler or debugger served over HTTP.
+        r"\bmiddleware\.Profiler\s*\(|\bnet/http/pprof\b|\bpprof\.(?:Index|Handler|Register)\b|/debug/pprof|\bexpvar\.Handler\s*\(|"
+        r"\bDebuggedApplication\s*\(|\bdebug_toolbar\b|"
+        r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
+    ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
+     re.compile(
+         # Set to "none" where it is set (a statement, a setting; a parameter's default None only defers to one).
+         r"^\s*(?:[\w.\[\]'\"]+\.)?(?:@{0,2}|\$)?\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q
+         + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|undefined)\s*[,;]?\s*$|"
+         # Set to "no end" anywhere.
+         r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
+         r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
+         r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
+         re.I)),
+    ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any"), re.compile(
+        r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
+        r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|"
+        r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\]string\s*)?(?:[\[{]\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
+        r"\borigins\s+['\"]\*['\"]|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
+        r"\bAllowOriginFunc\b.*return\s+true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
+        r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
+    ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "akia", "asia", "ghp_", "bearer", "basic",
+                             "sk_live_", "xox", "aiza", "-----begin"), re.compile(
+        r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|api_?key|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w-]*"
+        r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
+        r"['\"](?:Bearer|Basic|token)\s+(?P<bearer>[A-Za-z0-9._~+/-]{16,}=*)['\"]|"
+        # A secret read from the environment with a literal to fall back on ("… .unwrap_or(\"Zx8p…\")", "|| 'k3y…'").
+        r"\b[\w-]*(?:secret|passw(?:or)?d|api_?key|token|private_?key)[\w-]*\s*(?::=|=)[^;#]*?(?:env|getenv|environ|ENV)\b[^;#]*?"
+        r"['\"](?P<fallback>(?=[^'\"\s]*\d)(?=[^'\"\s]*[A-Za-z])[A-Za-z0-9+/_\-]{16,})['\"]|"
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
+        r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", re.I)),
+)
+
+# A value that only stands in for a secret (docs and templates write these).
+_PLACEHOLDER_RE = re.compile(
+    r"(?i)^(?:x+|\*+|\.+|-+|todo|tbd|none|null|password|secret|token|changeme|change_me|redacted)$|your[-_ ]|example|placeholder|"
+    r"changeme|change[-_]me|replace[-_ ]?me|dummy|fake|xxxx|^<.*>$|"
+    # A name, not a value: an environment variable's, an identifier's.
+    r"^(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$|^(?-i:[a-z]+(?:_[a-z]+)+)$|^(?-i:[a-z]+(?:\.[a-z]+)+)$")
+
+# A safe setting the change removes and does not set again: the default it falls back on is unsafe.
+_SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("autoescape", "drops autoescaping", re.compile(r"\bautoescape" + _Q + r"\s*[=:]\s*(?:True|true|select_autoescape|\[)")),
+    ("httponly", "drops a cookie's HttpOnly", re.compile(r"\b(?:httponly|http_only|httpOnly)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
+    ("secure", "drops a cookie's Secure", re.compile(r"\b\w*(?:COOKIE_SECURE|secure)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
+    ("safeloader", "drops yaml's safe loader", re.compile(r"\bLoader\s*=\s*(?:yaml\.)?C?SafeLoader\b")),
+    ("html/template", "drops escaping (html/template)", re.compile(r"['\"]html/template['\"]")),
+)
+
+# ----- calls that run text as code or commands, on an added line
+_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
+                           "preg_replace", "scriptengine", "__import__", "send(", "constantize"), re.compile(
+        r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
+        r"\bsetTimeout\s*\(\s*['\"`]|\bvm\.(?:runIn\w*Context|runInThisContext|Script)\s*\(|\b(?:instance|class|module)_eval\s*\(?\s*['\"]|"
+        r"\bcreate_function\s*\(|\bassert\s*\(\s*\$|\bpreg_replace\s*\(\s*['\"](.).*\1[a-z]*e[a-z]*['\"]|\bScriptEngine\w*\b.*\.eval\s*\(|"
+        r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b")),
+    ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
+                                     "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
+                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load"), re.compile(
+        r"\b(?:c?pickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*\(|\bpickle\.Unpickler\s*\(|\bshelve\.open\s*\(|\bjsonpickle\.decode\s*\(|"
+        r"\byaml\.(?:unsafe_load|full_load|unsafe_load_all)\s*\(|\byaml\.load(?:_all)?\s*\((?![^)]*Safe)|"
+        r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
+        r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
+        r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
+        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(")),
+    ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
+                                              "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell"), re.compile(
+        r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
+        r"\bsubprocess\.\w+\(\s*(?:f['\"]|['\"][^'\"]*['\"]\s*(?:%|\+|\.format\())|"
+        r"\b(?:child_process\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+|\w+\s*\+)|"
+        r"\bexec\.Command(?:Context)?\s*\([^)]*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|"
+        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
+        r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
+        r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
+    ("builds SQL from text", ("select", "insert", "update", "delete", "where"), re.compile(
+        r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
+        r"(?:[^'\"]*['\"]\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
+        r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
+        r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
+        r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
+        r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
+    ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|"
+        r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
+        r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
+    ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "github.event", "inherit",
+                                           "actions_allow_unsecure_commands"), re.compile(
+        r"^\s*permissions\s*:\s*write-all\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
+        # An event's text pasted into a step's script (not a key's value: concurrency groups, names, conditions).
+        r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
+        r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
+    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args"), re.compile(
+        r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
+        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b", re.I)),
+    ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
+        r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
+        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
+        r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
+        r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
+        r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)")),
+)
+
+_VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
+_CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)
+# One screen over every pattern: most lines hold none of the words, and nothing more is read of them.
+_ALL = Screen(tuple(w for _, words, _ in (*_UNSAFE_VALUES, *_DANGEROUS_CALLS) for w in words) + tuple(k for k, _, _ in _SAFE_SETTINGS))
+
+
+def risky_screen(line: str) -> bool:
+    """Whether a line may hold a risky value or call (the cheap word pre-check every reader here starts with)."""
+    return _ALL.passes(line)
+
+
+# A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
+_CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
+_WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
+
+
+def looks_like_prose(line: str) -> bool:
+    """A line of a sentence rather than code: mostly plain words, five or more."""
+    rest = _CODE_SPAN_RE.sub(" ", line).split()
+    plain = sum(1 for w in rest if _WORD_RE.match(w))
+    return plain >= 5 and plain >= 0.6 * len(rest)
+
+
+def _shown(line: str, at: int = 0) -> str:
+    """The line as a reason quotes it: whole when short, else a window that holds what was found (at ``at``)."""
+    text = " ".join(line.split())
+    if len(text) <= LINE_CHARS_SHOWN:
+        return text
+    at = len(" ".join(line[:at].split())) if at else 0
+    start = 0 if at + 16 < LINE_CHARS_SHOWN else max(0, min(at - 16, len(text) - LINE_CHARS_SHOWN + 1))
+    head = "…" if start else ""
+    body = text[start:start + LINE_CHARS_SHOWN - 1 - len(head)]
+    return head + body + ("…" if start + len(body) < len(text) else "")
+
+
+def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
+    """The lines of one side that do not stand again, squeezed, on the other: what the change really wrote."""
+    before = {squeezed(line.strip()) for line in other}
+    return [line for line in lines if line.strip() and squeezed(line.strip()) not in before]
+
+
+@functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
+def _value_hit(code: str) -> tuple[str, int] | None:
+    if not _ALL.passes(code):
+        return None
+    for (what, _, pattern), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS):
+        if not screen.passes(code):
+            continue
+        found = pattern.search(code)
+        if found is None:
+            continue
+        if what == "hard-codes a secret":
+            value = found.group("value") or found.group("fallback") or found.group("bearer")
+            if value is not None and _PLACEHOLDER_RE.search(value):
+                continue
+        return what, found.start()
+    return None
+
+
+@functools.lru_cache(maxsize=16384)
+def _call_hit(code: str) -> tuple[str, int] | None:
+    if not _ALL.passes(code):
+        return None
+    for (what, _, pattern), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS):
+        found = pattern.search(code) if screen.passes(code) else None
+        if found:
+            return what, found.start()
+    return None
+
+
+def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
+    """"what it does: the line" for the first added line that turns a security value the unsafe way, or the
+    first safe setting the change removes without setting it again; None when there is none. ``prose_too``
+    False: lines that read as sentences are left out (a README's words about a setting)."""
+    for line in _new_lines(added, removed):
+        code = line.strip()
+        hit = _value_hit(code)
+        if hit and (prose_too or not looks_like_prose(code)):
+            return f"{hit[0]}: {_shown(code, hit[1])}"
+    gone = _new_lines(removed, added)
+    if gone:
+        kept = " ".join(added)
+        for line in gone:
+            code = line.strip()
+            if not _ALL.passes(code):
+                continue
+            for key, what, pattern in _SAFE_SETTINGS:
+                if pattern.search(code) and not pattern.search(kept) and (prose_too or not looks_like_prose(code)):
+                    return f"{what}: removes {_shown(code)}"
+    return None
+
+
+# A workflow's permission turned from read (or none) to write: a publishing workflow asks for write from the
+# start, a build that gains it was widened.
+_SCOPE_RE = re.compile(r"^\s*(contents|packages|id-token|actions|pull-requests|issues|deployments|checks|statuses|security-events|pages|"
+                       r"attestations)\s*:\s*(read|write|none)\b")
+
+
+def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
+    """"what it does: the line" for the first added line that runs text as code or commands, redirects where
+    the request says, or widens a CI workflow; None when there is none."""
+    new = _new_lines(added, removed)
+    for line in new:
+        code = line.strip()
+        hit = _call_hit(code)
+        if hit and (prose_too or not looks_like_prose(code)):
+            return f"{hit[0]}: {_shown(code, hit[1])}"
+    narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
+    for line in new:
+        m = _SCOPE_RE.match(line)
+        if m and m.group(2) == "write" and m.group(1) in narrower:
+            return f"widens CI permissions or triggers: {_shown(line)}"
+    return None
+
+
+# Every pre-check of this module with the patterns it guards, for tests/test_screens.py.
+SCREENS: dict[str, Screen] = {
+    **{f"unsafe value: {what}": screen for (what, _, _), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS)},
+    **{f"dangerous call: {what}": screen for (what, _, _), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS)},
+}

@@ -1,0 +1,224 @@
+"""Issue 36: the one risky line a worker slips into an ordinary change decides its file's verdict.
+
+The party guarded against is the worker (by mistake, or on an instruction planted in what it read): it writes
+one line that turns verification off, deletes a permission check or runs text as code, inside a feature, a
+typing pass or a release, wherever the file lives. The line must make its file high with a reason that names
+it, lead the files of its risk, be the first range the packet names and the first hunk the review read shows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import make_repo, memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, success_scenario
+from relay.core.contracts import FileChange
+from relay.review.packet import rank_changes
+from relay.review.risk import RiskContext, assess, assess_all, max_risk
+
+__all__: list[str] = []  # a test module exports nothing
+
+NO_CTX = RiskContext()
+
+
+def fc(path: str, added: list[str] | None = None, removed: list[str] | None = None, **kw: object) -> FileChange:
+    added, removed = added or [], removed or []
+    return FileChange(path=path, additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        # values turned the unsafe way, in source, examples, docs code, settings and build files
+        ("src/client.py", ["    r = session.get(url, verify=False)"], ["    r = session.get(url)"], "turns TLS verification off: r = session.get(url, verify=False)"),
+        ("lib/https.js", ["  const agent = new https.Agent({ rejectUnauthorized: false })"], [], "turns TLS verification off"),
+        ("internal/tls.go", ["\t\tInsecureSkipVerify: true,"], [], "turns TLS verification off: InsecureSkipVerify: true,"),
+        ("src/tls.py", ["    ctx.set_verify(SSL.VERIFY_PEER, lambda conn, cert, errno, depth, ok: True)"], [], "turns TLS verification off"),
+        ("app/render.py", ["env = Environment(loader=loader, autoescape=False)"], ["env = Environment(loader=loader, autoescape=True)"],
+         "turns autoescaping off: env = Environment(loader=loader, autoescape=False)"),
+        ("app/render.py", ["env = Environment(loader=loader)"], ["env = Environment(loader=loader, autoescape=True)"], "drops autoescaping"),
+        ("examples/templates/src/main.rs", ['#[template(path = "hello.html", escape = "none")]'], ['#[template(path = "hello.html")]'], "turns autoescaping off"),
+        ("web/settings.py", ["SESSION_COOKIE_SECURE = False"], ["SESSION_COOKIE_SECURE = True"], "turns a cookie's or CSRF protection off"),
+        ("lib/cache.php", ["        @chmod(dirname($cacheFile), 0777);"], [], "makes files world-writable or access open: @chmod(dirname($cacheFile), 0777);"),
+        ("src/store.py", ["    os.makedirs(path, mode=0o777, exist_ok=True)"], ["    os.makedirs(path, exist_ok=True)"], "makes files world-writable"),
+        ("lib/application.js", ["    this.proxy = options.proxy ?? true"], ["    this.proxy = options.proxy || false"], "trusts proxy headers"),
+        ("app/server.py", ["app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1)"], [], "trusts proxy headers"),
+        ("src/errors.py", ["        debug: bool = True,"], ["        debug: bool = False,"], "turns debug mode on: debug: bool = True,"),
+        ("_examples/graceful/main.go", ['\tr.Mount("/debug", middleware.Profiler())'], [], "turns debug mode on"),
+        ("app/upload.py", ["MAX_CONTENT_LENGTH = None"], ["MAX_CONTENT_LENGTH = 16 * 1024 * 1024"], "removes a size or rate limit"),
+        ("docs/middleware.md", ['app = CORSMiddleware(app=app, allow_origin_regex=".*", allow_credentials=True)'],
+         ['app = CORSMiddleware(app=app, allow_origins=["example.org"])'], "opens CORS to any origin"),
+        ("server/cors.js", ["  res.setHeader('Access-Control-Allow-Origin', req.headers.origin)"], [], "opens CORS to any origin"),
+        ("examples/jwt/src/main.rs", ['    let secret = std::env::var("JWT_SECRET").unwrap_or_else(|_| "Zx8pQ2vL9rT4wK7mN3bH6cJ1".to_owned());'],
+         ['    let secret = std::env::var("JWT_SECRET").expect("JWT_SECRET must be set");'], "hard-codes a secret"),
+        ("config/app.py", ['API_KEY = "a8f5f167f44f4964e6c998dee827110c"'], ['API_KEY = os.environ["API_KEY"]'], "hard-codes a secret"),
+        # calls that run text as code or commands
+        ("src/click/termui.py", ['            result = value_proc(eval(value) if value[:1] in "[{(" else value)'],
+         ["            result = value_proc(value)"], "runs text as code: result = value_proc(eval(value)"),
+        ("src/render.js", ["  const fn = new Function('ctx', body)"], [], "runs text as code"),
+        ("app/cache.py", ["    return pickle.loads(blob)"], ["    return json.loads(blob)"], "deserializes untrusted data: return pickle.loads(blob)"),
+        ("app/config.py", ["    return yaml.load(stream)"], ["    return yaml.safe_load(stream)"], "deserializes untrusted data"),
+        ("src/_termui_impl.py", ["            shell=True,"], [], "runs a shell command built from text: shell=True,"),
+        ("lib/git.js", ["  execSync(`git checkout ${branch}`)"], [], "runs a shell command built from text"),
+        ("app/db.py", ['    cur.execute(f"SELECT * FROM users WHERE name = \'{name}\'")'], ['    cur.execute("SELECT * FROM users WHERE name = ?", (name,))'],
+         "builds SQL from text"),
+        ("store/items.js", ['  db.query("DELETE FROM items WHERE id = " + id)'], [], "builds SQL from text"),
+        ("Dockerfile", ["RUN curl -fsSL https://get.example.sh | sh"], [], "pipes a download into a shell"),
+        (".github/workflows/ci.yml", ["permissions: write-all"], ["permissions:", "  contents: read"], "widens CI permissions or triggers: permissions: write-all"),
+        (".github/workflows/ci.yml", ["  pull_request_target:"], ["  pull_request:"], "widens CI permissions or triggers: pull_request_target:"),
+        ("docs/migration.md", ["ctx.redirect(ctx.query.next || ctx.get('Referrer') || '/')"], ["ctx.back()"], "redirects to a URL the request supplies"),
+        # guards deleted, inverted, made to pass
+        ("app/views.py", ["    return render(request, 'report.html')"],
+         ["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied", "    return render(request, 'report.html')"],
+         "deletes a guard: if not request.user.has_perm('reports.view'): raise PermissionDenied"),
+        ("starlette/staticfiles.py", [], ["            if os.path.commonpath([full_path, directory]) != str(directory):", "                continue"],
+         "deletes a guard: if os.path.commonpath("),
+        ("app/views.py", ["def report(request):"], ["@login_required", "def report(request):"], "deletes a check: @login_required"),
+        ("auth/basic.py", ["    return given == expected"], ["    return hmac.compare_digest(given, expected)"], "replaces a constant-time comparison with ==: return hmac.compare_digest(given, expected)"),
+        ("bottle.py", ["        if sig[1:] == base64.b64encode(hashed):"], ["        if _lscmp(sig[1:], base64.b64encode(hashed)):"],
+         "replaces a constant-time comparison with ==: if _lscmp(sig[1:], base64.b64encode(hashed)):"),
+        ("src/redirect.rs", ["            if self.referer {"],
+         ["            remove_sensitive_headers(req.headers_mut(), &next_url, &self.urls);", "            if self.referer {"],
+         "deletes a check: remove_sensitive_headers("),
+        ("uvicorn/config.py", ['self.forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")'],
+         ['self.forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")'], "trusts proxy headers"),
+        ("build/build-validation.js", ["  onProtoPoisoning: 'ignore',"], ["  onProtoPoisoning: 'error',"], "turns a protection off: onProtoPoisoning: 'ignore',"),
+        ("mux.go", ["\treturn &Router{namedRoutes: make(map[string]*Route), skipClean: true}"],
+         ["\treturn &Router{namedRoutes: make(map[string]*Route)}"], "turns a protection off: …"),
+        ("README.md", ["\tpath := h.staticPath + r.URL.Path"], ["\tpath := filepath.Join(h.staticPath, r.URL.Path)"],
+         "builds a file path from the request (path traversal?): path := h.staticPath + r.URL.Path"),
+        ("lib/response.js", [], ["      url = escape(url)"], "removes escaping: url = escape(url)"),
+        ("src/Renderer.php", ["$html .= sprintf('<div>%s</div>', $exception->getMessage());"],
+         ["$html .= sprintf('<div>%s</div>', htmlentities($exception->getMessage()));"], "removes escaping"),
+        ("app/auth.py", ["    if user.is_admin:"], ["    if not user.is_admin:"], "inverts a check: if user.is_admin:"),
+        ("middleware/trustedhost.py", ["        is_valid_host = True"], ["        is_valid_host = False"], "inverts a check: is_valid_host = True"),
+        ("src/admin.js", ["  if (!user.isAuthenticated) {"], ["  if (!user.isAuthenticated || !user.isAdmin) {"], "drops a clause from a check"),
+        # a security test skipped; a dependency renamed to a look-alike
+        ("spec/faraday/env_spec.rb", ["  xit 'handle verify_hostname when fetching' do"], ["  it 'handle verify_hostname when fetching' do"],
+         "skips a security test: xit 'handle verify_hostname when fetching' do"),
+        ("pyproject.toml", ["    \"coloramma; platform_system == 'Windows'\","], ["    \"colorama; platform_system == 'Windows'\","],
+         "renames a dependency to a look-alike (a typo-squat?): colorama → coloramma"),
+    ],
+)
+def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: str, added: list[str], removed: list[str], named: str) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == "high" and out.reasons[0].startswith(named), out.reasons
+    # Its reason comes first among the file's; the rule behind it leads the review order.
+    assert rank_changes([fc("src/big.py", [f"    x_{i} = re.compile(p_{i})" for i in range(300)], risk="high"), out])[0].path == path
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("src/client.py", ["    r = session.get(url, verify=True)"], ["    r = session.get(url, verify=False)"]),  # turned the safe way
+        ("tests/test_client.py", ["    r = session.get(url, verify=False)"], []),  # a test disables it to test it
+        ("docs/ssl.md", ["Pass verify=False only when you test against a server with a self-signed certificate."], []),  # prose
+        ("CHANGELOG.md", ["- ``jwt.decode(token, verify=False)`` now warns"], []),  # release notes tell of code
+        ("src/client.py", ["    r = session.get(url, verify=False)  "], ["        r = session.get(url,  verify=False)"]),  # only moved
+        ("app/cache.py", ["    return pickle.dumps(obj)"], []),  # writes, does not load
+        ("app/db.py", ['    cur.execute("SELECT * FROM users WHERE name = %s", (name,))'], []),  # parameterised
+        ("app/views.py", ["    if not request.user.has_perm('reports.read'):", "        raise PermissionDenied"],
+         ["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),  # a guard rewritten, not deleted
+        ("app/views.py", ["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied", "    log(x)"],
+         ["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),  # kept
+        ("pyproject.toml", ["    \"pytest-relaxed>=2\","], ["    \"pytest_relaxed>=2\","]),  # one package to pip
+        ("go.mod", ["\tgolang.org/x/sync v0.8.0", "\tgolang.org/x/sys v0.25.0"], ["\tgolang.org/x/sys v0.24.0"]),  # added beside
+        ("src/node_modules/x/index.js", ["eval(code)"], []),  # generated / vendored
+    ],
+)
+def test_near_misses_of_a_risky_line_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert not {"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test"} & set(out.rules), out
+
+
+@pytest.mark.parametrize("path", ["dev-requirements.txt", "requirements/test.in", "ci/test-requirements.txt", "constraints-dev.txt"])
+def test_dependency_files_of_every_name_go_through_the_dependency_rules(path: str) -> None:
+    out = assess(fc(path, ["fastjsonschema==2.20.0"]), NO_CTX)
+    assert out.risk == "high" and out.reasons[0] == "adds a dependency: fastjsonschema", out.reasons
+    # A new one a letter off a widely used package is called what it looks like.
+    assert assess(fc(path, ["reqeusts==2.32.0"]), NO_CTX).reasons[0] == "adds a look-alike of requests (a typo-squat?): reqeusts"
+
+
+@pytest.mark.parametrize(
+    ("added", "removed", "seen"),
+    [
+        (["def escape(s: str, quote: bool = True) -> Markup:"], ["def escape(s, quote=True):"], "typing only"),
+        (["_pattern: re.Pattern[str] = re.compile(r'\\s+')", "from typing import Any"], ["_pattern = re.compile(r'\\s+')"], "typing only"),
+        (["def sanitize(tmpl: str, max_size: int = 1024) -> str:", "    return clean(tmpl)[:max_size]"],
+         ["def sanitize(template, max_size=1024):", "    return clean(template)[:max_size]"], None),  # a name changed, a type added: still read
+        (["    escaped = escape(template)", "    return escaped"], ["    escaped = escape(tmpl)", "    return escaped"], None),
+        (["    safe_html = escape(source)", "    return safe_html + suffix(safe_html)"],
+         ["    out = escape(source)", "    return out + suffix(out)"], "names changed only"),
+    ],
+)
+def test_words_alone_in_an_edit_that_keeps_its_meaning_do_not_make_a_file_high(added: list[str], removed: list[str], seen: str | None) -> None:
+    out = assess(fc("src/markup/escaping.py", added, removed), NO_CTX)
+    if seen is None:
+        assert out.risk == "high", out
+    else:
+        assert out.risk == "low" and out.reasons == [f"{seen} (+{len(added)}/-{len(removed)})"], out
+
+
+def test_a_file_with_a_risky_line_ranks_above_bigger_files_high_for_words_and_the_change_is_not_low() -> None:
+    # Eleven bigger edits high for their words (a new check, a path word), one small edit adding eval().
+    wordy = [fc(f"src/pkg/mod_{i}.py", [f"    if len(data) > MAX_SIZE_{i}:", "        raise TooLarge()", *[f"    y_{k} = {k}" for k in range(40)]])
+             for i in range(11)]
+    risky = fc("src/pkg/loader.py", ["    return eval(expr)"], ["    return literal(expr)"])
+    ranked = rank_changes(assess_all([*wordy, risky], NO_CTX))
+    assert all(c.risk == "high" for c in ranked)
+    assert ranked[0].path == "src/pkg/loader.py" and ranked[0].reasons[0] == "runs text as code: return eval(expr)"
+    # Alone, in an example with a typing pass around it, the change is still high, never low.
+    changes = assess_all([fc("examples/app/main.py", ["    yaml.load(open(p))"]), fc("src/a.py", ["def f(x: int) -> int:"], ["def f(x):"])], NO_CTX)
+    assert max_risk(c.risk for c in changes) == "high"
+
+
+def _lines(n: int, name: str) -> str:
+    return "".join(f"{name}_{i} = compute({i})\n" for i in range(1, n + 1))
+
+
+@pytest.mark.anyio
+async def test_the_packet_names_the_risky_range_first_and_the_review_read_shows_its_hunk_first(tmp_path):
+    # A feature: a big new function at the top of client.py, and far below it, in a small edit, TLS verification
+    # turned off; a dozen other files grow too. The verdict names the line, its range comes first in "lines", and
+    # the review read's first hunk under the file is the one holding it, inside the default budget.
+    files = {"src/client.py": _lines(200, "setting"), **{f"src/feature_{i}.py": _lines(30, f"f{i}") for i in range(8)}}
+    repo = make_repo(tmp_path / "project", files)
+    edits = [{"op": "replace-lines", "path": "src/client.py", "start": 10, "end": 10,
+              "content": "".join(f"    step_{i} = stage(step_{i - 1})\n" for i in range(1, 60))},
+             {"op": "replace-lines", "path": "src/client.py", "start": 150, "end": 150,
+              "content": "response = session.get(url, timeout=5, verify=False)\n"}]
+    edits += [{"op": "replace-lines", "path": f"src/feature_{i}.py", "start": 5, "end": 6,
+               "content": "".join(f"    part_{k} = build_{k}(part_{k - 1}, escape=escape, max_size=MAX)\n" for k in range(1, 40))}
+              for i in range(8)]
+    agy = install_fake_agy(tmp_path / "agy", success_scenario(edits))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "Add the staged pipeline", "workspace": str(repo)}))
+        view = (await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "diff"})).content[0].text
+    assert packet["changes"]["risk"] == "high"
+    top = packet["changes"]["review"][0]
+    assert top["file"] == "src/client.py" and top["risk"] == "high", packet["changes"]["review"]
+    assert top["reason"].startswith("turns TLS verification off: response = session.get(url, timeout=5, verify=False)")
+    risky = 1 + (repo / "src/client.py").read_text(encoding="utf-8").splitlines().index("response = session.get(url, timeout=5, verify=False)")
+    assert top["lines"].split(",")[0] == str(risky) and "," in top["lines"]  # the risky range, named before the big one at the top
+    assert len(view) <= 2_500
+    label = f"## src/client.py lines {top['lines']}"
+    after = view[view.index(label):]
+    first_hunk = after[after.index("\n@@ "):].split("\n@@ ", 2)[1]
+    assert "+response = session.get(url, timeout=5, verify=False)" in first_hunk, view
+
+
+@pytest.mark.anyio
+async def test_a_risky_line_deep_in_a_big_new_file_is_read_named_and_shown(tmp_path):
+    # 900 new lines of ordinary code, the risky one at line 700: past the lines every rule reads (500 a side) and
+    # past the rows a window's placement reads row by row (400). It is still read, named, and the window holds it.
+    repo = make_repo(tmp_path / "project", {"README.md": "# project\n"})
+    body = [f"value_{i} = compute({i}, options=DEFAULTS)\n" for i in range(900)]
+    body[699] = "payload = pickle.loads(request_body)\n"
+    agy = install_fake_agy(tmp_path / "agy", success_scenario([{"op": "write", "path": "src/pipeline.py", "content": "".join(body)}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "Add the pipeline", "workspace": str(repo)}))
+        view = (await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "diff"})).content[0].text
+    top = packet["changes"]["review"][0]
+    assert top["file"] == "src/pipeline.py" and top["risk"] == "high"
+    assert top["reason"].startswith("deserializes untrusted data: payload = pickle.loads(request_body)"), top
+    assert "+payload = pickle.loads(request_body)\n" in view and len(view) <= 2_500, view
