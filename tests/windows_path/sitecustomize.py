@@ -26,11 +26,14 @@ if _BLOCK_ROOT:
     import builtins
 
     _POSIX_ONLY = {"fcntl", "termios", "resource", "pwd", "grp", "pty"}
+    # The project's own folders, not the root itself: CI's venv lives inside the checkout (.ci-venv), and psutil
+    # there imports `resource` (failed in a fresh-clone `.ci/run`, passed in venvs kept outside the checkout).
+    _BLOCKED = tuple(os.path.join(_BLOCK_ROOT, part) + os.sep for part in ("relay", "tests", "bench"))
     _real_import = builtins.__import__
 
     def _windows_import(name, globals=None, locals=None, fromlist=(), level=0):
         if level == 0 and name.partition(".")[0] in _POSIX_ONLY \
-                and str((globals or {}).get("__file__") or "").startswith(_BLOCK_ROOT):
+                and str((globals or {}).get("__file__") or "").startswith(_BLOCKED):
             raise ModuleNotFoundError(f"No module named {name!r} (blocked: absent on Windows)", name=name)
         return _real_import(name, globals, locals, fromlist, level)
 
