@@ -69,7 +69,9 @@ _REWRITE = [{"op": "write", "path": "config/clean.txt", "content": "worker\n"},
             {"op": "write", "path": "config/lf.txt", "content": "worker\r\n"},
             {"op": "write", "path": "config/bin.dat", "content": "worker\n"},
             {"op": "write", "path": "config/local.txt", "content": "worker\n"},
-            {"op": "write", "path": "src/app.py", "content": "def main():\n    return 2\n"}]
+            {"op": "write", "path": "src/app.py", "content": "def main():\n    return 2\n"},
+            # git's checkout of the clean files must not follow attributes the worker wrote (it would write LF)
+            {"op": "write", "path": ".gitattributes", "content": "* -text\n"}]
 
 
 @pytest.mark.parametrize("where", ["global", "repository"])
@@ -158,3 +160,24 @@ async def test_a_link_windows_will_not_create_is_named_with_its_target_and_the_r
     assert not (repo / "config/current").exists() and (repo / "config/notes").read_text(encoding="utf-8") == \
         "not a link any more\n"
     assert sorted(p.name for p in (repo / "config").iterdir()) == ["a.txt", "notes"]
+
+
+def test_a_clean_file_with_bytes_git_cannot_make_again_is_named_never_guessed(tmp_path, monkeypatch):
+    # A file committed with mixed endings under autocrlf is clean to git, which stores it LF and would check it out
+    # all CRLF: neither is what the user had. The revert says so and how to get git's checkout, writing nothing.
+    from relay.observe.permissions import pre_run_files
+    from relay.observe.restore import restore_paths
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"m.txt": "a\nb\n"})
+    with (repo / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write("[core]\n\tautocrlf = true\n")
+    (repo / "m.txt").write_bytes(b"a\r\nb\n")
+    git(repo, "add", "m.txt")
+    assert git(repo, "status", "--porcelain") == ""
+    snap = take_snapshot(repo, tmp_path / "trees")
+    pre = pre_run_files(repo)
+    (repo / "m.txt").write_bytes(b"worker\n")
+    restored, refused = restore_paths(snap, ["m.txt"], pre)
+    assert restored == [] and "mixed" in refused["m.txt"] and "git checkout -- <the file>" in refused["m.txt"], refused
+    assert (repo / "m.txt").read_bytes() == b"worker\n"

@@ -23,6 +23,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+import msgspec
+
 from relay.core.files import remove_tree
 from relay.observe.private_repo import PACKED, PACKED_FROM, Repo, git_private, index_file
 
@@ -82,17 +84,19 @@ def keep_raw(snapshot_dir: str, repo: Repo, paths: list[str]) -> None:
 
 def checkout_forms(snapshot_dir: str, repo: Repo, paths: list[str]) -> dict[str, bytes]:
     """What git's checkout writes for each of ``paths`` (repository-relative files of the before tree), with the
-    settings and attributes of before the run: the before tree read into an index of its own (its attributes files
-    read from there first), ``checkout-index`` writing into a folder of the snapshot's. {} when git cannot."""
+    settings and attributes of before the run: the before tree read into an index of its own, ``checkout-index``
+    writing into a folder of the snapshot's. Its work tree is an empty folder: the attributes are the before tree's
+    (and the frozen ``info/attributes``), never a ``.gitattributes`` the worker wrote. {} when git cannot."""
     wanted = [p for p in paths if "\0" not in p]
     if not wanted or not repo.before_root:
         return {}
     name = f"checkout-{os.getpid()}-{threading.get_ident()}"
     folder = tempfile.mkdtemp(prefix="checkout-", dir=snapshot_dir)
+    nowhere = msgspec.structs.replace(repo, root=tempfile.mkdtemp(prefix="empty-", dir=snapshot_dir))
     try:
-        git_private(snapshot_dir, repo, "read-tree", index=name, values=[repo.before_root])
-        git_private(snapshot_dir, repo, "checkout-index", ["-z", "--stdin", f"--prefix={folder}{os.sep}"], index=name,
-                    input=b"".join(os.fsencode(p) + b"\0" for p in wanted), ok_codes=(0, 1))
+        git_private(snapshot_dir, nowhere, "read-tree", index=name, values=[repo.before_root])
+        git_private(snapshot_dir, nowhere, "checkout-index", ["-z", "--stdin", f"--prefix={folder}{os.sep}"],
+                    index=name, input=b"".join(os.fsencode(p) + b"\0" for p in wanted), ok_codes=(0, 1))
         found = {}
         for path in wanted:
             written = Path(folder, *path.split("/"))
@@ -101,6 +105,7 @@ def checkout_forms(snapshot_dir: str, repo: Repo, paths: list[str]) -> dict[str,
         return found
     finally:
         remove_tree(folder, ignore_errors=True)
+        remove_tree(nowhere.root, ignore_errors=True)
         try:
             os.unlink(index_file(snapshot_dir, repo, name))
         except OSError:
