@@ -1,4 +1,4 @@
-"""Restore gives back the bytes the user had, whatever Windows does to them (issue 37, W11).
+"""Restore and apply give back the bytes the user had, whatever Windows does to them (issue 37, W11).
 
 Two Windows traits imposed on Linux:
 
@@ -10,6 +10,8 @@ Two Windows traits imposed on Linux:
 * symbolic links: without Developer Mode (or an administrator) Windows refuses ``os.symlink`` (WinError 1314).
   A link the worker deleted or replaced is named with its target and what to do, never lost, and the rest is
   restored.
+
+A worktree run's apply meets both too: your CRLF files against the run's LF trees, and a link it cannot create.
 
 The party guarded against: the worker (it rewrites or deletes protected files; the revert must undo it exactly).
 """
@@ -181,3 +183,54 @@ def test_a_clean_file_with_bytes_git_cannot_make_again_is_named_never_guessed(tm
     restored, refused = restore_paths(snap, ["m.txt"], pre)
     assert restored == [] and "mixed" in refused["m.txt"] and "git checkout -- <the file>" in refused["m.txt"], refused
     assert (repo / "m.txt").read_bytes() == b"worker\n"
+
+
+async def test_a_worktree_runs_apply_under_autocrlf_merges_into_crlf_files_and_writes_crlf(tmp_path, monkeypatch):
+    # Broke: the run's trees hold git's LF form, your tree CRLF: byte for byte every file the run edited looked
+    # edited by you too, and apply refused it (APPLY_CONFLICT: "your edits and the run's overlap"); a file the run
+    # added came LF into a CRLF tree.
+    repo = make_repo(tmp_path / "project", {"a.txt": "one\ntwo\nthree\nfour\n", "b.txt": "b\n"})
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[core]\n\tautocrlf = true\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("a.txt", "b.txt"):
+        (repo / name).unlink()
+    git(repo, "-c", "core.autocrlf=true", "checkout", "--", ".")
+    (repo / "a.txt").write_bytes(b"one\r\ntwo\r\nthree\r\nFOUR (yours)\r\n")  # your own edit, not in the worktree
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "replace-lines", "path": "a.txt", "start": 2, "end": 2, "content": "TWO (the run's)\n"},
+        {"op": "write", "path": "new.txt", "content": "n1\nn2\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                        "workspace": str(repo)}))
+        assert packet["status"] == "SUCCESS", packet
+        answer = await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True})
+    applied = payload(answer)
+    assert not answer.is_error and applied["status"] == "SUCCESS", applied
+    assert (repo / "a.txt").read_bytes() == b"one\r\nTWO (the run's)\r\nthree\r\nFOUR (yours)\r\n"
+    assert (repo / "new.txt").read_bytes() == b"n1\r\nn2\r\n"
+    assert (repo / "b.txt").read_bytes() == b"b\r\n"
+
+
+async def test_a_worktree_run_adding_a_link_windows_will_not_create_is_refused_whole_naming_it(tmp_path):
+    # Broke: apply wrote the run's files one by one and os.symlink raised at the link: the files before it were
+    # in your tree, the rest not, and the answer was Windows' bare "A required privilege is not held".
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "a.txt", "content": "a changed\n"},
+        {"op": "symlink", "path": "z-link", "target": "a.txt"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                        "workspace": str(repo)}))
+        assert packet["status"] == "SUCCESS", packet
+        with pytest.MonkeyPatch.context() as patch:
+            asked = _no_developer_mode(patch)
+            answer = await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True})
+    refused = payload(answer)
+    assert answer.is_error and refused["status"] == "APPLY_CONFLICT", refused
+    message = refused["error"]["message"]
+    assert "z-link" in message and "'a.txt'" in message and "Developer Mode" in message, message
+    assert asked and (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and not os.path.lexists(repo / "z-link")
