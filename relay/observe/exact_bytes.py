@@ -95,7 +95,7 @@ def checkout_forms(snapshot_dir: str, repo: Repo, paths: list[str]) -> dict[str,
     nowhere = msgspec.structs.replace(repo, root=tempfile.mkdtemp(prefix="empty-", dir=snapshot_dir))
     try:
         git_private(snapshot_dir, nowhere, "read-tree", index=name, values=[repo.before_root])
-        git_private(snapshot_dir, nowhere, "checkout-index", ["-z", "--stdin", f"--prefix={folder}{os.sep}"],
+        git_private(snapshot_dir, nowhere, "checkout-index", ["-z", "--stdin", f"--prefix={Path(folder).as_posix()}/"],
                     index=name, input=b"".join(os.fsencode(p) + b"\0" for p in wanted), ok_codes=(0, 1))
         found = {}
         for path in wanted:
