@@ -85,4 +85,6 @@ def kept_sizes(folder: str) -> dict[str, int]:
             sizes = json.load(fh)
     except (OSError, ValueError):
         return {}
-    return {k: v for k, v in sizes.items() if isinstance(k, str) and isinstance(v, int)} if isinstance(sizes, dict) else {}
+    if not isinstance(sizes, dict):
+        return {}
+    return {k: v for k, v in sizes.items() if isinstance(k, str) and isinstance(v, int)}

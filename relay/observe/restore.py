@@ -329,7 +329,8 @@ def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int])
                 continue
             with open(target, "rb") as fh:
                 now = fh.read()
-            if now != data and _lf(now) == _lf(data) and _put_back(root, path, Before("file", data, before.executable)) is None:
+            if now != data and _lf(now) == _lf(data) and \
+                    _put_back(root, path, Before("file", data, before.executable)) is None:
                 fixed.append(path)
         except OSError:
             continue
