@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 
 from relay.core.files import remove_tree
+from relay.observe.git import GitError
 from relay.observe.private_repo import PACKED, PACKED_FROM, Repo, git_private, index_file
 
 __all__ = ["keep_raw", "checkout_forms", "may_convert"]
@@ -74,9 +75,12 @@ def keep_raw(snapshot_dir: str, repo: Repo, paths: list[str]) -> None:
             continue
     if not regular:
         return
-    out = git_private(snapshot_dir, repo, "hash-object", ["-w", "--no-filters", "--stdin-paths"],
-                      input=b"".join(os.fsencode(p) + b"\n" for p in regular),
-                      config=PACKED if len(regular) >= PACKED_FROM else ())
+    try:
+        out = git_private(snapshot_dir, repo, "hash-object", ["-w", "--no-filters", "--stdin-paths"],
+                          input=b"".join(os.fsencode(p) + b"\n" for p in regular),
+                          config=PACKED if len(regular) >= PACKED_FROM else ())
+    except GitError:  # the snapshot stands; a revert then holds each file to its size (restore.exact) instead
+        return
     oids = out.decode("ascii").split()
     if len(oids) == len(regular):
         repo.raw = {**repo.raw, **dict(zip(regular, oids))}
@@ -95,7 +99,7 @@ def checkout_forms(snapshot_dir: str, repo: Repo, paths: list[str]) -> dict[str,
     nowhere = msgspec.structs.replace(repo, root=tempfile.mkdtemp(prefix="empty-", dir=snapshot_dir))
     try:
         git_private(snapshot_dir, nowhere, "read-tree", index=name, values=[repo.before_root])
-        git_private(snapshot_dir, nowhere, "checkout-index", ["-z", "--stdin", f"--prefix={folder}{os.sep}"],
+        git_private(snapshot_dir, nowhere, "checkout-index", ["-z", "--stdin", f"--prefix={Path(folder).as_posix()}/"],
                     index=name, input=b"".join(os.fsencode(p) + b"\0" for p in wanted), ok_codes=(0, 1))
         found = {}
         for path in wanted:

@@ -84,7 +84,7 @@ def _unknown(snapshot: Snapshot, repo: Repo, rel: str) -> str | None:
     """Why the before trees do not say what ``rel`` held, or None when they do."""
     if repo.no_git:
         return "git is not installed: the relay kept no pre-run content"
-    if rel in repo.big:
+    if repo.prefix + rel in repo.big:  # its keys are the repository's paths, rel the workspace's
         return f"its pre-run content was not kept (larger than {TREE_FILE_MAX // (1024 * 1024)} MB: compared by size only)"
     if snapshot.source == "tree" and any(part in SKIP_DIRS for part in rel.split("/")[:-1]):
         return "it lies in a folder the snapshot does not walk"
@@ -329,7 +329,8 @@ def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int])
                 continue
             with open(target, "rb") as fh:
                 now = fh.read()
-            if now != data and _lf(now) == _lf(data) and _put_back(root, path, Before("file", data, before.executable)) is None:
+            if now != data and _lf(now) == _lf(data) and \
+                    _put_back(root, path, Before("file", data, before.executable)) is None:
                 fixed.append(path)
         except OSError:
             continue
