@@ -12,6 +12,7 @@ Environment (set by the wrapper): ``FAKE_AGY_SCENARIO`` (path of the scenario JS
 Scenario (every key optional)::
 
     {"version": "1.2.17",               # what --version prints; gates flags and behaviours
+     "version_daemon": {"path": ...},   # `--version` starts a daemon as the launch key "daemon" does (an absolute path)
      "models": "ok" | "signed_out" | "signed_out_current" | "signed_out_blocking" | "verification" |
                "eligibility_401" | "hang",
      "models_sleep": 3600,              # seconds `agy models` sleeps in the "hang" variant
@@ -810,6 +811,8 @@ class Fake:
             return 0
         if flags.get("version"):
             self.record_start("version")
+            if self.scenario.get("version_daemon"):  # a helper the version probe starts and leaves behind
+                self.spawn_daemon(self.scenario["version_daemon"])
             self.out(self.version_text + "\n")
             return 0
         if "print" in flags:
@@ -967,7 +970,7 @@ class Fake:
 
     def spawn_daemon(self, spec: dict) -> None:
         """A daemon with no group, no parent and no token of the relay's (issue 34 §2)."""
-        target = os.path.join(self.workspace or os.getcwd(), spec.get("path", "leak.log"))
+        target = os.path.join(getattr(self, "workspace", None) or os.getcwd(), spec.get("path", "leak.log"))
         code = ("import os, time\n"
                 f"end = time.monotonic() + {float(spec.get('life', 120))!r}\n"
                 "while time.monotonic() < end:\n"

@@ -5,8 +5,11 @@ Plain module (no pytest), so conftest, the review corpus and the benchmark scrip
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 __all__ = ["git", "git_env", "make_repo", "write", "DEFAULT_FILES"]
@@ -45,14 +48,34 @@ def write(root: Path, rel: str, content: str | bytes) -> Path:
     return path
 
 
+# The default repository (most tests' `repo`), made once per process by git and copied after: three git
+# processes fewer a test (~11 ms of CPU each time, ~800 repos a suite run). Same commit, same bytes; the copy's
+# index holds the template's stat data, which git treats as it treats any checkout whose files were touched.
+_TEMPLATE: dict[str, Path] = {}
+
+
+def _default_template() -> Path:
+    if "repo" not in _TEMPLATE:
+        home = Path(tempfile.mkdtemp(prefix="gravity-relay-test-repo-"))
+        atexit.register(shutil.rmtree, home, True)
+        _TEMPLATE["repo"] = _make(home / "repo", DEFAULT_FILES, "initial")
+    return _TEMPLATE["repo"]
+
+
 def make_repo(path: Path, files: dict[str, str | bytes] | None = None, *, message: str = "initial") -> Path:
     """`git init -b main` in ``path`` with a local identity, ``files`` committed (default: a README and
     src/app.py; ``{}``: no commit, an unborn branch)."""
+    if files is None and message == "initial" and not (path.exists() and any(path.iterdir())):
+        shutil.copytree(_default_template(), path, symlinks=True, dirs_exist_ok=True)
+        return path
+    return _make(path, DEFAULT_FILES if files is None else files, message)
+
+
+def _make(path: Path, files: dict[str, str | bytes], message: str) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")
     with (path / ".git" / "config").open("a", encoding="utf-8") as config:
         config.write(_CONFIG)
-    files = DEFAULT_FILES if files is None else files
     if len(files) > 200:
         # The same commit, by one `git fast-import` (one pack, not a loose object a file) and one checkout that
         # writes the files: a third of the time of `add -A` for thousands of files.

@@ -10,6 +10,7 @@ import pytest
 from relay.agy.command import (MIN_VERSION, AgyInvocation, agy_fact, build_agy_argv, go_duration, parse_version,
                                 report_schema, supports)
 from relay.core.contracts import ExecutionMode
+from relay.core import reaper
 from relay.core.settings import Settings
 
 BASE = dict(agy="/bin/agy", version=(1, 2, 17), workspace="/work/p", prompt="do it", execution_mode=None,
@@ -133,7 +134,8 @@ def test_parse_version_reads_agy_version_output():
     assert parse_version("garbage") is None
 
 
-def test_agy_fact_reads_version_once_from_agy(fp, tmp_path: Path):
+def test_agy_fact_reads_version_once_from_agy(fp, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(reaper, "available", lambda: False)  # the bare argv: what pytest-subprocess matches
     agy = tmp_path / "agy"
     agy.write_text("#!/bin/sh\n", encoding="utf-8")
     agy.chmod(0o755)
@@ -142,7 +144,8 @@ def test_agy_fact_reads_version_once_from_agy(fp, tmp_path: Path):
     assert fp.call_count([str(agy), "--version"]) == 1
 
 
-def test_agy_fact_when_version_command_fails(fp, tmp_path: Path):
+def test_agy_fact_when_version_command_fails(fp, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(reaper, "available", lambda: False)  # the bare argv: what pytest-subprocess matches
     agy = tmp_path / "agy"
     agy.write_text("#!/bin/sh\n", encoding="utf-8")
     agy.chmod(0o755)

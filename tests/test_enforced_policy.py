@@ -156,6 +156,24 @@ def test_restore_paths_outside_git_uses_the_walked_snapshot(tmp_path):
     assert list(refused) == ["node_modules/x.js"] and (ws / "node_modules/x.js").exists()
 
 
+def test_restore_never_deletes_a_big_untracked_file_of_a_workspace_in_a_sub_folder(tmp_path, monkeypatch):
+    # Broke: a file kept out of the trees by size is keyed by its path in the repository ("sub/big.bin"), but the
+    # check asked with the workspace's ("big.bin"): not found, so the before tree's silence read as "it was not
+    # there" and the revert deleted the user's file.
+    import relay.observe.restore as restore
+    import relay.observe.snapshot as snapshot
+
+    monkeypatch.setattr(snapshot, "TREE_FILE_MAX", 1000)
+    monkeypatch.setattr(restore, "TREE_FILE_MAX", 1000)
+    ws = make_repo(tmp_path / "project", {"sub/a.txt": "a\n"}) / "sub"
+    (ws / "big.bin").write_bytes(b"x" * 5000)
+    snap = take_snapshot(ws, tmp_path / "trees")
+    (ws / "big.bin").write_bytes(b"the worker's")
+    restored, refused = restore_paths(snap, ["big.bin"])
+    assert restored == [] and "larger than" in refused["big.bin"], refused
+    assert (ws / "big.bin").read_bytes() == b"the worker's"  # left as it is, and said: never deleted
+
+
 def test_restore_paths_never_writes_through_a_folder_turned_into_a_symlink(tmp_path, repo):
     # Issue 34 §3: the folder the worker swapped for a link comes back as a folder (the link removed, never
     # written through); a symlinked folder the before tree already had is still refused.

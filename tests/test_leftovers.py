@@ -232,3 +232,16 @@ async def test_with_every_environ_read_denied_a_grandchild_left_by_an_ended_agy_
         await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)})
     (run,) = launches(agy)
     assert run["grandchild_pid"] and _gone({run["pid"], run["grandchild_pid"]}), "the grandchild outlived the run"
+
+
+@needs_subreaper
+def test_a_daemon_agy_version_leaves_is_stopped_when_the_probe_ends(tmp_path):
+    # Broke: `agy --version` was spawned with a bare Popen (own group and token, no subreaper): a helper it left
+    # with a double fork, setsid and `env -i` outlived the probe (serve's start-up, every run, doctor).
+    from relay.agy.command import read_version
+
+    log = tmp_path / "version-leak.log"
+    agy = install_fake_agy(tmp_path / "bin", scenario({}, version_daemon={"path": str(log), "every": 0.05, "life": 60}))
+    answer = read_version(str(agy), timeout=20.0)
+    assert answer.version == (1, 2, 17), answer
+    _assert_nothing_left(log)

@@ -154,6 +154,9 @@ async def test_tasks_cancel_stops_the_worker_group(tmp_path, repo):
         assert task["resultType"] == "task"
         (run,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
         await anyio.to_thread.run_sync(lambda: _wait_for_grandchild(agy))
+        # The fake starts its grandchild before it edits: cancel once the edit is on disk (under load the
+        # cancel could otherwise stop it first, and the packet rightly lists no file).
+        await anyio.to_thread.run_sync(lambda: _wait_for_file(repo / "src" / "new.py"))
         cancelled = await _task(client, "tasks/cancel", task["taskId"])
         again = await _task(client, "tasks/get", task["taskId"])
     # The extension's acknowledgement is empty; the stopped run's packet stays readable through tasks/get.
@@ -162,6 +165,14 @@ async def test_tasks_cancel_stops_the_worker_group(tmp_path, repo):
     assert packet["status"] == "CANCELLED" and packet["changes"]["files"] == ["src/new.py"]
     (run,) = launches(agy)
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived tasks/cancel"
+
+
+def _wait_for_file(path: Path) -> None:
+    deadline = time.monotonic() + 10
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path} was never written")
+        time.sleep(0.05)
 
 
 def _wait_for_grandchild(agy: Path) -> None:

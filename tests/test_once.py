@@ -248,3 +248,30 @@ def test_key_claims_from_many_threads_name_one_run(tmp_path):
         thread.join()
     assert len(set(results)) == 1, results
     assert msgspec.json.decode((KeyBook(tmp_path / "keys").path("shared")).read_bytes())["run_id"] == results[0]
+
+
+# --------------------------------------------------------------------------- the SDK's private connection
+
+
+async def test_the_sdk_still_keeps_each_requests_connection_where_the_relay_reads_it(tmp_path, monkeypatch):
+    # The one private SDK name the relay reads (relay/doors/mcp_server.py::_connection: mcp 2.3 has no public way
+    # from a request's context to its connection). Should a new SDK move it, a retried execute would no longer
+    # attach to its running first call (it would start nothing twice, but wait for a new worker): this test says
+    # so by name, rather than test_*_repeat_* failing on a launch count.
+    from mcp.server.connection import Connection
+
+    from relay.doors import mcp_server
+
+    seen: list[object] = []
+    read = mcp_server._connection
+    monkeypatch.setattr(mcp_server, "_connection", lambda ctx: seen.append(read(ctx)) or seen[-1])
+    env = relay_env(tmp_path / "data", _quick(tmp_path))
+    for _client in range(2):
+        async with memory_relay(env) as client:
+            for _call in range(2):
+                await client.call_tool("antigravity_get_result", {"run_id": "r20260101T000000-00000000"})
+    assert len(seen) == 4
+    assert all(isinstance(c, Connection) for c in seen), (
+        f"ServerSession._connection is gone from this mcp SDK (got {[type(c).__name__ for c in seen]}): "
+        "relay/doors/mcp_server.py::_connection must find the request's connection another way")
+    assert seen[0] is seen[1] and seen[2] is seen[3] and seen[0] is not seen[2]

@@ -243,17 +243,22 @@ def windows_launches(monkeypatch):
     monkeypatch.setattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200, raising=False)
 
 
-def test_agy_version_launch_gets_its_own_console_group_on_windows(fake_process, windows_launches, tmp_path):
+def test_agy_version_launch_gets_its_own_console_group_on_windows(fake_process, windows_launches, tmp_path,
+                                                                  monkeypatch):
+    # Its own console group, and (as every spawn) started suspended until it is in its own Job Object.
     from relay.agy import command as agy_cli
+    from relay.core import winjob
 
     agy = str(tmp_path / "agy.exe")
-    seen = {}
+    seen, held = {}, []
+    monkeypatch.setattr(winjob, "hold", lambda pid: held.append(pid))  # no job to make on this OS
     fake_process.register([agy, "--version"], stdout="agy 1.2.14\n",
                           callback=lambda proc: seen.update(proc.kwargs))
     answer = agy_cli.read_version(agy, {"SYSTEMROOT": r"C:\Windows", "PATH": r"C:\Windows\system32",
                                         "OPENAI_API_KEY": "sk-x"})
     assert answer.shown == "1.2.14"
-    assert seen["creationflags"] == 0x200 and "start_new_session" not in seen
+    assert seen["creationflags"] == 0x200 | winjob.CREATE_SUSPENDED and "start_new_session" not in seen
+    assert len(held) == 1
     assert seen["env"]["SYSTEMROOT"] == r"C:\Windows" and "OPENAI_API_KEY" not in seen["env"]
 
 

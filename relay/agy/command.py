@@ -13,7 +13,6 @@ import functools
 import os
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import msgspec
@@ -130,35 +129,21 @@ def _key(agy: str | None) -> tuple[str, int, int] | None:
     return (agy, st.st_mtime_ns, st.st_size)
 
 
-class _Probe(Struct, frozen=True):
-    proc: subprocess.Popen
-    token: str
-    since: float
-
-
-def _spawn_version(agy: str, environ: dict[str, str] | None) -> _Probe:
+def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float) -> VersionAnswer:
     """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
-    tools' credentials), its own group and a spawn token, so a timeout stops all it started. Raises OSError."""
+    tools' credentials), and the one guard of every spawn (``process.popen_held``: its own group, a spawn token,
+    a subreaper or Job Object), so a helper it leaves, or a timeout, stops all it started. Raises OSError."""
     from relay.agy.env import build_worker_env
-    from relay.core.platform import spawn_env, spawn_options
+    from relay.core.process import popen_held
 
-    env, token = spawn_env(build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check"))
-    since = time.time()
-    proc = subprocess.Popen([*agy_command(agy), "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **spawn_options(), env=env)
-    return _Probe(proc, token, since)
-
-
-def _answer(agy: str, probe: _Probe, timeout: float) -> VersionAnswer:
-    from relay.core.platform import kill_child_and_drain
-
-    proc = probe.proc
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        # agy, or a helper it started that holds its stdout: stop them all, and never wait unbounded on the pipe.
-        kill_child_and_drain(proc, probe.token, probe.since)
-        return VersionAnswer(None)
+    env = build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check")
+    with popen_held([*agy_command(agy), "--version"], env=env, text=True) as (proc, _worker):
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # agy, or a helper it started that holds its stdout: leaving the block stops them all and never
+            # waits unbounded on the pipe.
+            return VersionAnswer(None)
     version = parse_version(out) if proc.returncode == 0 else None
     said = "" if version else ((out or err or "").strip().splitlines() or [""])[0][:120]
     answer = VersionAnswer(version, proc.returncode, said)
@@ -169,7 +154,7 @@ def _answer(agy: str, probe: _Probe, timeout: float) -> VersionAnswer:
 
 def read_version(agy: str, environ: dict[str, str] | None = None, timeout: float = 15.0) -> VersionAnswer:
     """`agy --version`, asked once per binary (see ``_answers``). Raises OSError when agy cannot start."""
-    return _answers.get(_key(agy)) or _answer(agy, _spawn_version(agy, environ), timeout)
+    return _answers.get(_key(agy)) or _ask_version(agy, environ, timeout)
 
 
 def too_old(version: AgyVersion | None) -> RelayError | None:

@@ -26,6 +26,7 @@ from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
 from relay.core.contracts import FileChange, PolicyViolation, RecordPlan, Status
 from relay.core.policy_rules import check_policy, name_files
+from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
@@ -46,7 +47,7 @@ def prompt_limits(plan: RunPlan) -> list[str]:
 
 
 def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: Snapshot | None,
-                 modes: dict[str, int] | None = None, *, unrestored: str | None = None
+                 pre_run: dict[str, PreRun] | None = None, *, unrestored: str | None = None
                  ) -> tuple[PolicyViolation | None, str]:
     """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
@@ -65,7 +66,7 @@ def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: 
         elif before is None:
             violation.not_restored = {p: "the relay took no snapshot before the run" for p in violation.files}
         else:
-            violation.restored, violation.not_restored = restore_paths(before, violation.files, modes)
+            violation.restored, violation.not_restored = restore_paths(before, violation.files, pre_run)
         message += f". Restored {len(violation.restored)} file(s) to their pre-run content"
         if violation.not_restored:
             first, why = next(iter(violation.not_restored.items()))
@@ -81,10 +82,10 @@ def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: 
 
 
 def enforce_policy(limits: RunPlan, files: list[FileChange], before: Snapshot | None, verdict: Verdict,
-                   modes: dict[str, int] | None = None
+                   pre_run: dict[str, PreRun] | None = None
                    ) -> tuple[Verdict, PolicyViolation | None]:
     """A finished run: on a violation, a POLICY_VIOLATION verdict (the worker's own outcome in its message)."""
-    violation, message = apply_policy(limits, files, before, modes)
+    violation, message = apply_policy(limits, files, before, pre_run)
     return policy_verdict(verdict, message, ""), violation
 
 

@@ -20,6 +20,7 @@ from relay.call.enforce import apply_policy, outside_violation, policy_verdict
 from relay.call.policy import RunPlan
 from relay.core.contracts import PolicyViolation, RecordPlan
 from relay.observe.changes import ChangeSet
+from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 
 __all__ = ["Judged", "judge_change"]
@@ -49,7 +50,7 @@ class Judged:
 
 
 def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordPlan, *, before: Snapshot | None,
-                 modes: dict[str, int] | None = None, outside: Outside | None = None,
+                 pre_run: dict[str, PreRun] | None = None, outside: Outside | None = None,
                  checked: Collection[str] | None = None, unrestored: str | None = None) -> Judged:
     """Observe the run's change and judge it against ``limits`` (see the module's docstring). In a worker thread.
 
@@ -60,7 +61,7 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     changeset = observe(False)
     ms = int((time.monotonic() - started) * 1000)
     files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
-    violation, broke = apply_policy(limits, files, before, modes, unrestored=unrestored)
+    violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored)
     if violation is not None and violation.restored:
         # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
         # undoes the rest instead of refusing over the files already restored.

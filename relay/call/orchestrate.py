@@ -51,7 +51,7 @@ from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
-from relay.observe.permissions import permission_bits
+from relay.observe.permissions import PreRun, keep_sizes, pre_run_files
 from relay.observe.snapshot import Snapshot, release_indexes, take_snapshot
 from relay.review.diff_view import diff_view
 from relay.review.file_kinds import is_secret_path
@@ -79,7 +79,7 @@ class _Live:
         self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
         self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
         self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
-        self.modes: dict[str, int] | None = None  # permission bits before the run, when it may revert
+        self.pre_run: dict[str, PreRun] | None = None  # files' bits and sizes before the run, when it may revert
 
 
 class Relay:
@@ -247,8 +247,9 @@ class Relay:
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))
                 _keep_snapshot_identity(record, before)
-                if plan.on_violation == "revert":  # a revert puts each file's mode back exactly (issue 22)
-                    live.modes = await anyio.to_thread.run_sync(permission_bits, Path(plan.workspace))
+                # A revert puts each file's mode and bytes back exactly (issue 22; 37: which line endings it had).
+                if plan.on_violation == "revert" or any(r.converts for r in before.repos()):
+                    live.pre_run = await anyio.to_thread.run_sync(pre_run_files, Path(plan.workspace))
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -374,6 +375,8 @@ class Relay:
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
+            if live is not None and live.pre_run and lease is None:  # for `runs revert` (issue 37, W11)
+                keep_sizes(before.dir, live.pre_run, [p for c in changeset.files for p in (c.path, c.old_path) if p])
         if lease is not None:
             record.isolation.tip_commit = record_change(lease, _branch_message(record))
             live.outside = changed_outside(lease, record.isolation.tip_commit)
@@ -389,7 +392,7 @@ class Relay:
             return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
 
         return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported),
-                            call.plan, before=before, modes=live.modes, outside=outside)
+                            call.plan, before=before, pre_run=live.pre_run, outside=outside)
 
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
         """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""

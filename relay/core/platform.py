@@ -342,12 +342,14 @@ def kill_worker_now(worker: Worker, wait: float) -> bool:
     return False
 
 
-def kill_child_and_drain(child: subprocess.Popen, token: str | None, since: float, wait: float = 2.0) -> None:
+def kill_child_and_drain(child: subprocess.Popen, token: str | None, since: float, wait: float = 2.0, *,
+                         worker: Worker | None = None) -> None:
     """Kill a child this process started (not reaped yet) with everything it started, then reap it and
     drain its pipes within ``wait`` seconds each: a helper that inherited a pipe and outlived the child
     would otherwise keep the drain waiting for an end of file as long as it lives. ``token``: the
-    child's spawn token (``spawn_env``), which finds a helper that left the group."""
-    kill_worker_now(spawned_worker(child.pid, token, since), wait)
+    child's spawn token (``spawn_env``), which finds a helper that left the group; ``worker``: the
+    child's, when it is known (a program under a subreaper: ``child`` is the subreaper)."""
+    kill_worker_now(worker or spawned_worker(child.pid, token, since), wait)
     try:
         child.communicate(timeout=wait)
     except (subprocess.TimeoutExpired, OSError, ValueError):

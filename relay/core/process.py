@@ -11,8 +11,8 @@ import dataclasses
 import logging
 import subprocess
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 
 import anyio
 from anyio.abc import Process
@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from relay.core import platform, reaper, winjob
 
-__all__ = ["Captured", "ByteTail", "run_capture", "spawned", "stop_spawned", "worker_of", "tail", "start_drains", "settle"]
+__all__ = ["Captured", "ByteTail", "run_capture", "spawned", "popen_held", "stop_spawned", "worker_of", "tail", "start_drains", "settle"]
 
 log = logging.getLogger("relay.core.process")
 
@@ -143,6 +143,43 @@ async def spawned(argv: Sequence[str] | str, *, cwd: str | None = None, env: Map
                 worker.job.terminate()  # what it started and nothing found (a daemon with no tree and no token)
                 worker.job.close()
             await proc.aclose()
+
+
+@contextmanager
+def popen_held(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+               text: bool = False) -> Iterator[tuple[subprocess.Popen, platform.Worker]]:
+    """``spawned`` for a short call that waits synchronously (``agy --version``, asked from threads and sync
+    doors): the same group, spawn token, subreaper (Linux) or Job Object (Windows), stdin on /dev/null, stdout
+    and stderr piped. Yields (the Popen, its worker); on the way out a child still running is stopped with
+    everything it started and reaped, its pipes drained within a bound, and what it left is stopped with it
+    (the subreaper sweeps at the program's end; the job is terminated). Raises OSError when it cannot start."""
+    child_env, token = platform.spawn_env(env)
+    since = time.time()
+    command = list(argv)
+    held = reaper.wrap(command)
+    options = {**platform.spawn_options(), **(held.options if held else {})}
+    if winjob.available():  # Windows: suspended until it is in its job (winjob.hold)
+        options["creationflags"] = options.get("creationflags", 0) | winjob.CREATE_SUSPENDED
+    try:
+        proc = subprocess.Popen(held.argv if held else command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=child_env, text=text, **options)
+    except BaseException:
+        if held:
+            held.abandon()
+        raise
+    worker = platform.spawned_worker(proc.pid, token, since, reaper=proc.pid if held else None)
+    try:
+        if held is None:
+            worker.job = winjob.hold(proc.pid) if winjob.available() else None
+        else:
+            worker = platform.spawned_worker(held.leader_now(), token, since, reaper=proc.pid)
+        yield proc, worker
+    finally:
+        if proc.returncode is None:
+            platform.kill_child_and_drain(proc, token, since, worker=worker)
+        if worker.job is not None:
+            worker.job.terminate()  # what it started and nothing found (a daemon with no tree and no token)
+            worker.job.close()
 
 
 async def stop_spawned(proc: Process, grace: float = 3.0) -> None:

@@ -75,9 +75,13 @@ class Held:
 
     async def leader(self) -> int:
         """The program's pid, once the shim started it; OSError (as Popen's) when it could not be started."""
+        return await anyio.to_thread.run_sync(self.leader_now)
+
+    def leader_now(self) -> int:
+        """``leader``, for a caller that may block (a synchronous spawn: ``process.popen_held``)."""
         self.started()
         try:
-            answer = await anyio.to_thread.run_sync(_read_all, self.read_fd)
+            answer = _read_all(self.read_fd)
         finally:
             self.read_fd = _close(self.read_fd)
         kind, _, rest = answer.decode("utf-8", "replace").partition(" ")

@@ -100,7 +100,10 @@ def _connection(ctx: ServerRequestContext) -> object | None:
     run (relay/call/once.py). SDK 2.3 builds a ServerSession per request around the connection it keeps as
     ``_connection``; a 2026-07-28 single-exchange request has a connection of its own (no session: only an
     idempotency key makes its retry one run). Should the SDK stop keeping it there, each request is its own
-    session: nothing attaches (tests/test_once.py fails), never two sessions' calls to one run."""
+    session: nothing attaches, never two sessions' calls to one run; mcp 2.3 offers no public way from a request's
+    context to its connection, so this is the SDK's one private name the relay reads, and
+    tests/test_once.py::test_the_sdk_still_keeps_each_requests_connection_where_the_relay_reads_it names it when
+    an SDK moves it."""
     return getattr(ctx.session, "_connection", ctx.session)
 
 

@@ -38,7 +38,8 @@ from typing import NamedTuple
 
 from relay.core.files import replace_file
 from relay.isolate.apply_temps import ledgered, temp_names
-from relay.observe.git import GitError, run_git
+from relay.isolate.endings import as_yours, autocrlf, checkout_form, in_git_form
+from relay.observe.git import GitError, filter_overrides, run_git
 from relay.observe.restore import Before, blob_states
 
 __all__ = ["ApplyConflicts", "Applied", "Entry", "changed_entries", "three_way_apply"]
@@ -218,6 +219,17 @@ def _write(target: Path, side: Before | None, tmp: Path) -> None:
         raise
 
 
+def _cannot_link() -> str | None:
+    """Why this process cannot create a symbolic link (Windows without Developer Mode: WinError 1314), or None."""
+    with tempfile.TemporaryDirectory(prefix="gravity-relay-link-") as tmp:
+        try:
+            os.symlink("probe", os.path.join(tmp, "link"))
+        except OSError as exc:
+            return (f"this process cannot create symbolic links: {exc.strerror or exc}; on Windows turn on Developer "
+                    "Mode (Settings > System > For developers) or run as an administrator, then apply again")
+    return None
+
+
 def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, str] | None = None, within: str = "",
                     dry_run: bool = False, data_dir: Path | None = None) -> Applied:
     """Apply ``entries`` (``changed_entries``) to the work tree at ``toplevel``; ApplyConflicts (nothing written)
@@ -226,6 +238,7 @@ def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, s
     ledger of the temp files goes, so a killed apply's are removed later (``relay.isolate.apply_temps``)."""
     blobs = _sides(toplevel, entries, env)
     actions: list[_Action] = []
+    added: list[tuple[int, str]] = []  # (its action, its blob): files the run adds
     unchanged: list[str] = []
     conflicts: list[tuple[str, str]] = []
     for old_mode, new_mode, old_sha, new_sha, path in entries:
@@ -248,15 +261,32 @@ def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, s
         if isinstance(yours, str):
             conflicts.append((path, yours))
             continue
-        decided = _decide(path, _side(old_mode, old_sha, blobs), _side(new_mode, new_sha, blobs), yours)
+        base, theirs = _side(old_mode, old_sha, blobs), _side(new_mode, new_sha, blobs)
+        yours, crlf = in_git_form(yours, base)  # your CRLF file, compared as git holds it (relay.isolate.endings)
+        decided = _decide(path, base, theirs, yours)
+        if isinstance(decided, _Action):
+            decided = decided._replace(result=as_yours(decided.result, crlf))
+            if base is None and yours is None and theirs is not None and theirs.kind == "file":
+                added.append((len(actions), new_sha))
         if decided is None:
             unchanged.append(path)
         elif isinstance(decided, str):
             conflicts.append((path, decided))
         else:
             actions.append(decided)
+    links = [a for a in actions if a.result is not None and a.result.kind == "link"]
+    if links and (why := _cannot_link()) is not None:  # found before a file is written: all or nothing
+        conflicts += [(a.path, f"a symbolic link to {os.fsdecode(a.result.data)!r} ({why})") for a in links if a.result]
     if conflicts:
         raise ApplyConflicts(conflicts)
+    if added and not dry_run and autocrlf(toplevel):  # a file the run adds: as your git would check it out
+        overrides = filter_overrides(toplevel, env=env)
+        for at, sha in added:
+            action = actions[at]
+            assert action.result is not None
+            form = checkout_form(toplevel, action.path, sha, env, overrides)
+            if form is not None:
+                actions[at] = action._replace(result=action.result._replace(data=form))
     if not dry_run:
         token, temps = temp_names([toplevel / action.path for action in actions])
         with ledgered(data_dir, token, temps):

@@ -115,9 +115,11 @@ def _remove_slot(slot: Path, repo: Path | None) -> None:
             log.warning("git worktree prune in %s: %s", repo, exc)
 
 
-def _commit_of(cwd: Path, parent: str, message: str, filters: list[tuple[str, str]], scratch: Path) -> str:
+def _commit_of(cwd: Path, parent: str, message: str, scratch: Path) -> str:
     """A commit of everything in ``cwd``'s work tree (untracked non-ignored files too) on top of ``parent``,
-    made through a copy of its index: the work tree, the real index and HEAD are left as they are."""
+    made through a copy of its index: the work tree, the real index and HEAD are left as they are. The filters
+    are read right before, in ``cwd`` and each submodule checked out there (``add -A`` asks a child git in each
+    whether it is dirty, and that child reads the submodule's own config)."""
     index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"],
                          timeout=20).decode("utf-8", "surrogateescape").strip())
     fd, tmp = tempfile.mkstemp(prefix="index-", dir=scratch)
@@ -131,6 +133,7 @@ def _commit_of(cwd: Path, parent: str, message: str, filters: list[tuple[str, st
         else:
             os.unlink(tmp)
         env = {**git_env(), "GIT_INDEX_FILE": tmp, **_IDENTITY}
+        filters = filter_overrides(cwd, env=env, submodules=True)
         run_git(cwd, "add", ["-A"], paths=["."], env=env, config=filters)
         tree = run_git(cwd, "write-tree", env=env, config=filters).decode().strip()
     finally:
@@ -159,11 +162,9 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
     if not (pool / "repo").is_file() or (pool / "repo").read_text(encoding="utf-8") != str(facts.toplevel):
         (pool / "repo").write_text(str(facts.toplevel), encoding="utf-8")
-    filters = filter_overrides(facts.toplevel)
     base = start or facts.head
     if carry and start is None:
-        base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run",
-                          filters, pool)
+        base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run", pool)
     names = [f"w{i}" for i in range(pool_size)]
     preferred = _slot_of(data_dir, prefer) if prefer else None
     if preferred is not None and preferred.parent == pool and preferred.name in names:
@@ -179,10 +180,13 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
             created = not _own_top(slot, facts.common_dir)
             if created:
                 _remove_slot(slot, facts.toplevel)  # a broken or foreign leftover in our pool
-                run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach"], values=[str(slot), base],
-                        config=filters, timeout=1800)
-            else:
-                run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], config=filters, timeout=1800)
+                # Checked out below, as a reused one: a linked worktree has config of its own (includeIf
+                # "gitdir:", config.worktree) whose filters only a read made there sees.
+                run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach", "--no-checkout"],
+                        values=[str(slot), base], timeout=1800)
+            filters = filter_overrides(slot)
+            run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], config=filters, timeout=1800)
+            if not created:
                 run_git(slot, "clean", ["-q", "-ffdx"], config=filters, timeout=600)  # slot checked: its own top level
             _set_branch(facts.toplevel, branch, base)
             (pool / "runs" / run_id).touch()
@@ -200,7 +204,7 @@ def record_change(lease: Lease, message: str) -> str:
     """Move the run's branch to a commit of what the worktree holds now (the worker's own commits included);
     returns that commit. The worktree itself is left exactly as the worker left it."""
     head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-    tip = _commit_of(lease.slot, head, message, filter_overrides(lease.slot), lease.slot.parent)
+    tip = _commit_of(lease.slot, head, message, lease.slot.parent)
     _set_branch(lease.slot, lease.branch, tip)
     return tip
 
@@ -275,8 +279,7 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
             _remove_slot(slot, _repo_of(slot.parent))
             return None, f"its worktree {slot} was broken and was removed"
         head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-        tip = _commit_of(slot, head, f"gravity-relay: run {run_id}, recorded at recovery", filter_overrides(slot),
-                         slot.parent)
+        tip = _commit_of(slot, head, f"gravity-relay: run {run_id}, recorded at recovery", slot.parent)
         _set_branch(slot, branch, tip)
         return tip, f"its worktree's changes were recorded on branch {branch}; the worktree went back to the pool"
     except (GitError, OSError) as exc:

@@ -11,8 +11,9 @@ hostile:
   line, which outranks every config file: the pager, ``core.fsmonitor``, hooks,
   signing, submodule recursion, external diff drivers (``--no-ext-diff``),
   textconv (``--no-textconv``) and the clean/smudge/process filters the
-  repository defines (read right before the command, then each one overridden
-  with an empty command: ``filter_overrides``);
+  repository defines (read right before the command, where it runs: a linked
+  worktree's config and each checked-out submodule's are their own; then each one
+  overridden with an empty command: ``filter_overrides``);
 * settings that change the shape of the output are pinned (``-z``, no colour,
   no quoting, fixed locale, explicit prefixes and context in the callers);
 * the child's environment drops every inherited ``GIT_*`` variable
@@ -103,16 +104,36 @@ def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodules: bool = False) -> list[tuple[str, str]]:
     """Config pairs that disable every filter driver the repository (or the user) defines.
 
     Reading config runs nothing; the names found are then overridden with empty commands
     (git skips an empty filter) and ``required=false`` (so a required filter is not fatal).
     A name git's ``-c`` syntax cannot carry safely makes the whole repository unobservable
-    through git rather than half-protected.
+    through git rather than half-protected. Read in ``cwd`` itself, as the command that follows
+    runs there: a linked worktree's config (``config.worktree``, ``includeIf "gitdir:"``) is not
+    its main one's. ``submodules``: for a command that asks a child git in each checked-out
+    submodule whether it is dirty (``status``, ``diff``, ``add -A``; the child reads the
+    submodule's own config and inherits our ``-c`` pairs), the names those define too.
     """
-    out = run_git(cwd, "config", ["-z", "--get-regexp"], values=[r"^filter\..*\.(clean|smudge|process|required)$"], ok_codes=(0, 1), env=env)
     names: list[str] = []
+    _filter_names(cwd, env, names, depth=_SUBMODULE_DEPTH if submodules else 0)
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        pairs.extend((f"filter.{name}.{var}", "") for var in _FILTER_VARS)
+        pairs.append((f"filter.{name}.required", "false"))
+    return pairs
+
+
+# How deep submodules of submodules are followed, and how many in all; past either, git is not used there.
+_SUBMODULE_DEPTH, _SUBMODULE_MAX = 8, 500
+
+
+def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *, depth: int,
+                  seen: list[int] | None = None) -> None:
+    """Add the filter names ``cwd``'s config defines to ``names``; with ``depth``, those of each submodule its
+    index holds that is checked out (a ``.git`` in its folder: where git would start a child), recursively."""
+    out = run_git(cwd, "config", ["-z", "--get-regexp"], values=[r"^filter\..*\.(clean|smudge|process|required)$"], ok_codes=(0, 1), env=env)
     for record in out.split(b"\0"):
         if not record:
             continue
@@ -122,11 +143,22 @@ def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None) -> list
             raise GitError(f"repository defines a filter named {name!r}, which cannot be neutralised safely")
         if name not in names:
             names.append(name)
-    pairs: list[tuple[str, str]] = []
-    for name in names:
-        pairs.extend((f"filter.{name}.{var}", "") for var in _FILTER_VARS)
-        pairs.append((f"filter.{name}.required", "false"))
-    return pairs
+    if depth <= 0:
+        return
+    seen = [0] if seen is None else seen
+    # From the top level: git asks every submodule of the repository, wherever in it the command runs.
+    top = Path(os.fsdecode(run_git(cwd, "rev-parse", ["--show-toplevel"], env=env).rstrip(b"\n")))
+    for record in run_git(top, "ls-files", ["-s", "-z"], env=env).split(b"\0"):
+        if not record.startswith(b"160000 "):
+            continue
+        sub = top / os.fsdecode(record.split(b"\t", 1)[1])
+        if not os.path.lexists(sub / ".git"):
+            continue  # not checked out: git asks it nothing
+        seen[0] += 1
+        if depth == 1 or seen[0] > _SUBMODULE_MAX:
+            raise GitError(f"{cwd} holds submodules deeper than {_SUBMODULE_DEPTH} levels or more than "
+                           f"{_SUBMODULE_MAX} of them; their filters cannot all be switched off")
+        _filter_names(sub, None, names, depth=depth - 1, seen=seen)
 
 
 def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),

@@ -1,23 +1,33 @@
-"""The permission bits of a workspace's files before a run, so a revert puts a file's mode back exactly (issue 22).
+"""The permission bits and sizes of a workspace's files before a run, so a revert puts a file back exactly.
 
 Git's trees and the snapshot keep only the executable bit (100644 / 100755): a worker's ``chmod 755`` on a
-0600 file came back 0644 after ``on_violation: "revert"``, a private file left readable by others. Taken
-only for runs that may revert: one ``git ls-files`` (tracked and untracked files, not ignored ones) and one
-lstat per file, or a walk of the tree when the workspace is not a repository.
+0600 file came back 0644 after ``on_violation: "revert"``, a private file left readable by others (issue 22).
+The size tells which of git's forms of a file the user had on disk (``relay.observe.exact_bytes``: LF or CRLF,
+issue 37 W11). Taken only for runs that may revert: one ``git ls-files`` (tracked and untracked files, not
+ignored ones) and one lstat per file, or a walk of the tree when the workspace is not a repository.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
+from typing import NamedTuple
 
 from relay.observe.git import GitError, run_git
 from relay.observe.snapshot import SKIP_DIRS
 
-__all__ = ["permission_bits", "MAX_FILES"]
+__all__ = ["PreRun", "pre_run_files", "keep_sizes", "kept_sizes", "MAX_FILES"]
 
 MAX_FILES = 200_000  # past this the rest keep the old rule (only the executable bit follows)
+
+
+class PreRun(NamedTuple):
+    """A regular file as the run found it."""
+
+    mode: int  # its permission bits
+    size: int  # its size on disk, in bytes
 
 
 def _listed(workspace: Path) -> list[str]:
@@ -35,19 +45,46 @@ def _listed(workspace: Path) -> list[str]:
     return found[:MAX_FILES]
 
 
-def permission_bits(workspace: str | Path) -> dict[str, int]:
-    """Workspace-relative path -> permission bits, for the regular files in it now (best effort: {} on error)."""
+def pre_run_files(workspace: str | Path) -> dict[str, PreRun]:
+    """Workspace-relative path -> its bits and size, for the regular files in it now (best effort: {} on error)."""
     workspace = Path(workspace)
-    modes: dict[str, int] = {}
+    modes: dict[str, PreRun] = {}
     try:
         names = _listed(workspace)
     except OSError:
         return modes
+    root = str(workspace)
     for name in names:
         try:
-            info = os.lstat(workspace / name)
+            info = os.lstat(os.path.join(root, name))  # not a Path per file: a third of the pass on 10,000 files
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            modes[name] = stat.S_IMODE(info.st_mode)
+            modes[name] = PreRun(stat.S_IMODE(info.st_mode), info.st_size)
     return modes
+
+
+_SIZES = "sizes.json"
+
+
+def keep_sizes(folder: str, pre_run: dict[str, PreRun], paths: list[str]) -> None:
+    """The pre-run sizes of ``paths`` (the run's changed files) beside its snapshot in ``folder``: `runs revert`
+    reads them to give back the line endings the user had (``relay.observe.restore.restore_endings``)."""
+    sizes = {p: pre_run[p].size for p in paths if p in pre_run}
+    try:
+        with open(os.path.join(folder, _SIZES), "w", encoding="utf-8") as fh:
+            json.dump(sizes, fh)
+    except OSError:
+        pass  # best effort: without them a revert writes git's checkout of each file
+
+
+def kept_sizes(folder: str) -> dict[str, int]:
+    """What ``keep_sizes`` kept ({} when nothing, or unreadable)."""
+    try:
+        with open(os.path.join(folder, _SIZES), encoding="utf-8") as fh:
+            sizes = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(sizes, dict):
+        return {}
+    return {k: v for k, v in sizes.items() if isinstance(k, str) and isinstance(v, int)}

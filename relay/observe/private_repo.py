@@ -87,6 +87,8 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     new_nested: list[str] = []  # after: nested repositories that were not there before
     new_folded: list[str] = []  # after: ignored folders that were not there before (timestamp only, as ``folded``)
     links: list[str] | None = None  # symlinks of the before tree (None: not read from the index; ask git)
+    converts: bool = False  # git's form of a file may differ from its bytes on disk (line endings: exact_bytes)
+    raw: dict[str, str] = {}  # files the snapshot hashed, when it converts: path -> the blob of their bytes on disk
     depth: int = 0
 
     def out(self, path: str) -> str:

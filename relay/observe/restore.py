@@ -6,31 +6,38 @@ A file whose before the relay does not hold (kept out of the trees by size, unde
 git folds, a submodule it did not scan, a workspace with no snapshot) is never touched:
 ``restore_paths`` says why instead. Nothing is written outside the workspace: a
 folder the worker turned into a symlink leading out is refused, and a symlink at the path
-itself is replaced, never written through.
+itself is replaced, never written through. A file comes back as the user had it on disk, not in git's form
+(``relay.observe.exact_bytes``: CRLF under ``core.autocrlf``).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import stat as stat_mod
 from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple
 
 from relay.core.files import replace_file
+from relay.observe.exact_bytes import checkout_forms
 from relay.observe.git import GitError
+from relay.observe.permissions import PreRun
 from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, before_trees, git_private
 
-__all__ = ["Before", "before_of", "blob_states", "restore_paths"]
+__all__ = ["Before", "before_of", "blob_states", "exact", "restore_paths", "restore_endings"]
 
 
 class Before(NamedTuple):
     """A path's pre-run state: ``kind`` "absent", "file", "link" (data: the bytes, or the link's target) or
-    "folder" (a tree: only ever put back as a folder in place of a symlink the worker swapped in)."""
+    "folder" (a tree: only ever put back as a folder in place of a symlink the worker swapped in). ``checkout``:
+    None when ``data`` is the file's bytes on disk; else git's checkout of ``data`` (line endings converted), the
+    file's bytes being one of the two (``exact``)."""
 
     kind: str
     data: bytes = b""
     executable: bool = False
+    checkout: bytes | None = None
 
 
 _PATHS_PER_CALL = 1000
@@ -77,7 +84,7 @@ def _unknown(snapshot: Snapshot, repo: Repo, rel: str) -> str | None:
     """Why the before trees do not say what ``rel`` held, or None when they do."""
     if repo.no_git:
         return "git is not installed: the relay kept no pre-run content"
-    if rel in repo.big:
+    if repo.prefix + rel in repo.big:  # its keys are the repository's paths, rel the workspace's
         return f"its pre-run content was not kept (larger than {TREE_FILE_MAX // (1024 * 1024)} MB: compared by size only)"
     if snapshot.source == "tree" and any(part in SKIP_DIRS for part in rel.split("/")[:-1]):
         return "it lies in a folder the snapshot does not walk"
@@ -106,8 +113,8 @@ def _from_tree(snapshot: Snapshot, repo: Repo, paths: list[str]) -> dict[str, Be
             path = os.fsdecode(name)
             if kind != "blob":
                 found[path] = Before("folder") if kind == "tree" else f"it was a {kind} before the run, not a file"
-            else:
-                objects.append((path, mode, oid))
+            else:  # a file the snapshot read from disk: the blob of its bytes there, where git's form differs
+                objects.append((path, mode, repo.raw.get(repo.prefix + path, oid) if mode != _LINK else oid))
     if objects:
         try:
             states = blob_states(partial(git_private, snapshot.dir, repo), [(mode, oid) for _, mode, oid in objects])
@@ -115,11 +122,43 @@ def _from_tree(snapshot: Snapshot, repo: Repo, paths: list[str]) -> dict[str, Be
             return {**found, **{p: f"git could not read the before tree ({exc})" for p, _, _ in objects}}
         for (path, _, _), state in zip(objects, states):
             found[path] = state if state is not None else "git could not read its pre-run content"
+        _checkouts(snapshot, repo, found, [p for p, mode, _ in objects if mode != _LINK])
     for path in paths:
         if path not in found:
             found[path] = Before("absent") if not repo.ignored_overflow else \
                 "it may be an ignored file past the snapshot's watch limit; its before is unknown"
     return found
+
+
+def _checkouts(snapshot: Snapshot, repo: Repo, found: dict[str, Before | str], files: list[str]) -> None:
+    """Where git's form of a file may differ from what was on disk and the snapshot did not read it (a file git
+    had clean), the file's ``Before`` gains git's checkout of it: the user had one of the two."""
+    files = [p for p in files if isinstance(found.get(p), Before) and repo.prefix + p not in repo.raw]
+    if not repo.converts or not files:
+        return
+    try:
+        forms = checkout_forms(snapshot.dir, repo, [repo.prefix + p for p in files])
+    except (GitError, OSError):
+        forms = {}
+    for path in files:
+        state = found[path]
+        assert isinstance(state, Before)
+        found[path] = state._replace(checkout=forms.get(repo.prefix + path, state.data))
+
+
+def exact(before: Before, size: int | None) -> bytes | str:
+    """The bytes to write for a file: its blob, or git's checkout of it, whichever its size before the run fits
+    (``size`` unknown: git's checkout); a string says why neither does."""
+    if before.checkout is None:
+        return before.data
+    if size is None:
+        return before.checkout
+    for data in (before.data, before.checkout):
+        if len(data) == size:
+            return data
+    return ("its bytes before the run were not git's checkout of it (line endings mixed in a committed file, "
+            "line-ending settings changed since it was checked out, or a filter such as Git LFS), so the relay does "
+            "not hold them exactly; `git checkout -- <the file>` writes git's checkout of it")
 
 
 def before_of(snapshot: Snapshot, paths: list[str]) -> dict[str, Before | str]:
@@ -153,9 +192,28 @@ def _inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> str | None:
-    """Make ``path`` hold ``before`` again; None when done, else why it was left alone. ``mode``: the file's
-    permission bits before the run, when the relay took them (issue 22): put back exactly."""
+# ERROR_PRIVILEGE_NOT_HELD: Windows creates a symbolic link only with Developer Mode on, or for an administrator.
+_NO_PRIVILEGE = 1314
+
+
+def _no_link(where: str, target: str, exc: OSError) -> str:
+    """Why a symbolic link was not put back: its target and how to make it by hand, so nothing of it is lost."""
+    said = f"could not create the symbolic link ({exc.strerror or exc}); it pointed to {target!r}"
+    if getattr(exc, "winerror", None) == _NO_PRIVILEGE or os.name == "nt":
+        folder = " /D" if os.path.isdir(os.path.join(os.path.dirname(where), target)) else ""
+        return (f"{said}. Windows creates symbolic links only with Developer Mode on (Settings > System > For "
+                f"developers) or as an administrator; turn it on, then create it in cmd.exe: "
+                f'mklink{folder} "{where}" "{target.replace("/", chr(92))}"')
+    return f"{said}; create it by hand: ln -s {shlex.quote(target)} {shlex.quote(where)}"
+
+
+def _put_back(root: str, path: str, before: Before, pre: PreRun | None = None) -> str | None:
+    """Make ``path`` hold ``before`` again; None when done, else why it was left alone. ``pre``: the file's
+    permission bits and size before the run, when the relay took them (issue 22, 37): put back exactly."""
+    data = exact(before, pre.size if pre else None) if before.kind == "file" else before.data
+    if isinstance(data, str):
+        return data
+    mode = pre.mode if pre else None
     target = os.path.join(root, *path.split("/"))
     ancestor = os.path.dirname(target)
     while not os.path.lexists(ancestor):
@@ -185,13 +243,16 @@ def _put_back(root: str, path: str, before: Before, mode: int | None = None) -> 
     if os.path.lexists(tmp):
         os.unlink(tmp)
     if before.kind == "link":
-        os.symlink(os.fsdecode(before.data), tmp)
+        try:
+            os.symlink(os.fsdecode(data), tmp)
+        except OSError as exc:
+            return _no_link(target, os.fsdecode(data), exc)
     else:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(tmp, flags, 0o777 if before.executable else 0o666)  # the umask applies, as for git
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(before.data)
+                fh.write(data)
         except BaseException:
             os.unlink(tmp)
             raise
@@ -220,10 +281,10 @@ def _parents(path: str) -> list[str]:
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | None = None
+def restore_paths(snapshot: Snapshot, paths: list[str], pre_run: dict[str, PreRun] | None = None
                   ) -> tuple[list[str], dict[str, str]]:
-    """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not}). ``modes``:
-    the files' permission bits before the run (relay.observe.permissions), when taken."""
+    """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not}). ``pre_run``:
+    the files' permission bits and sizes before the run (relay.observe.permissions), when taken."""
     root = os.path.realpath(snapshot.workspace)
     restored: list[str] = []
     refused: dict[str, str] = {}
@@ -237,7 +298,7 @@ def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | 
             refused[path] = before
             continue
         try:
-            why = _put_back(root, path, before, (modes or {}).get(path))
+            why = _put_back(root, path, before, (pre_run or {}).get(path))
         except OSError as exc:
             why = f"could not write it ({exc.strerror or exc})"
         if why is None:
@@ -245,3 +306,32 @@ def restore_paths(snapshot: Snapshot, paths: list[str], modes: dict[str, int] | 
         else:
             refused[path] = why
     return sorted(restored), dict(sorted(refused.items()))
+
+
+def _lf(data: bytes) -> bytes:
+    return data.replace(b"\r\n", b"\n")
+
+
+def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int]) -> list[str]:
+    """After `runs revert` reversed the run's patch (git's form of each file, written with the user's own git
+    settings), each of ``paths`` whose bytes before the run differ from what is there now in line endings only
+    gets them back (``sizes``: the files' sizes before the run, when kept); the paths rewritten. A file that
+    differs in anything else is left as the revert wrote it."""
+    root = os.path.realpath(snapshot.workspace)
+    fixed = []
+    for path, before in before_of(snapshot, paths).items():
+        if not isinstance(before, Before) or before.kind != "file":
+            continue
+        data = exact(before, sizes.get(path))
+        target = os.path.join(root, *path.split("/"))
+        try:
+            if isinstance(data, str) or not stat_mod.S_ISREG(os.lstat(target).st_mode):
+                continue
+            with open(target, "rb") as fh:
+                now = fh.read()
+            if now != data and _lf(now) == _lf(data) and \
+                    _put_back(root, path, Before("file", data, before.executable)) is None:
+                fixed.append(path)
+        except OSError:
+            continue
+    return fixed

@@ -43,6 +43,7 @@ from typing import Literal
 import msgspec
 
 from relay.core.files import remove_tree, replace_file
+from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import GitError, run_git, z_records
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
@@ -63,8 +64,7 @@ TREE_FILE_MAX = 16 * 1024 * 1024
 TREE_MAX_FILES = 50_000
 # Ignored files are watched (a worker editing a git-ignored .env matters) up to this many.
 _MAX_IGNORED = 5_000
-_MAX_SUBMODULES = 32
-_MAX_SUBMODULE_DEPTH = 2
+_MAX_SUBMODULES, _MAX_SUBMODULE_DEPTH = 32, 2  # submodules and nested repositories scanned, and how deep
 # git's empty tree, in each hash function
 EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
               64: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"}
@@ -277,7 +277,8 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
             repo.ignored_overflow = len(ignored) - _MAX_IGNORED
             ignored = ignored[:_MAX_IGNORED]
         big: dict[str, tuple[int, int, int, int]] = {}
-        update_index(snapshot_dir, repo, index, dirty + _sized(repo.root, untracked + ignored, big))
+        update_index(snapshot_dir, repo, index, hashed := dirty + _sized(repo.root, untracked + ignored, big))
+        keep_raw(snapshot_dir, repo, hashed)  # their bytes on disk too, where git's form of them may differ
         repo.big = big
     else:
         # New ignored files are build output by the repository's word; one worth listing (a secret) is added.
@@ -347,11 +348,12 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
         known = git_private(snapshot_dir, repo, "ls-files", ["-z"], index=index).split(b"\0")
         walked = list(dict.fromkeys([*walked, *(os.fsdecode(p) for p in known if p)]))
     big = _still_big(repo) if after else {}
-    update_index(snapshot_dir, repo, index, _sized(repo.root, walked, big))
+    update_index(snapshot_dir, repo, index, hashed := _sized(repo.root, walked, big))
     if after:
         repo.after_big, repo.after = big, "index"
     else:
         repo.big = big
+        keep_raw(snapshot_dir, repo, hashed)
 
 
 # --------------------------------------------------------------------------- entry points

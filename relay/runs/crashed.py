@@ -134,8 +134,9 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
     try:
         prefix = run_git(ws, "rev-parse", ["--show-prefix"], timeout=10).decode("utf-8", "surrogateescape").strip()
         # The repository's own git dir and config (no snapshot to give a private one): the filters it defines now,
-        # the worker's included, are read right before and switched off (status hashes a file through them).
-        filters = filter_overrides(ws)
+        # the worker's included, are read right before and switched off (status hashes a file through them), its
+        # submodules' too (status asks a child git in each, which reads that submodule's own config).
+        filters = filter_overrides(ws, submodules=True)
         entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], config=filters,
                                  timeout=20), name_status=False)
         if before_head:

@@ -28,6 +28,9 @@ from relay.core.errors import Busy, InvalidWorkspace, NotFound, RelayError
 from relay.core.files import read_regular
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
+from relay.observe.permissions import kept_sizes
+from relay.observe.restore import restore_endings
+from relay.observe.snapshot import load_snapshot
 from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
 from relay.runs.results import status_of
@@ -232,4 +235,17 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
         raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: git apply -R refused after its check "
                          f"passed ({stderr})", "git apply writes all or nothing; check the workspace and try again.")
     result.reverted = True
+    result.actions += [f"put back the line endings {p} had before the run" for p in _endings(store, record, sections)]
     return result
+
+
+def _endings(store: RunStore, record: RunRecord, sections: list[Section]) -> list[str]:
+    """git apply wrote each file as git checks it out with your settings; the files whose bytes before the run
+    differed from that in line endings only (CRLF kept under ``core.autocrlf``, mixed endings) get them back from
+    the run's snapshot (issue 37, W11). Not for a worktree run: its snapshot is of its worktree."""
+    snapshot = load_snapshot(store.trees_path(record.run_id))
+    if snapshot is None or not any(r.converts for r in snapshot.repos()) or \
+            os.path.realpath(snapshot.workspace) != os.path.realpath(record.plan.workspace):
+        return []
+    paths = [s.old_path for s in sections if b"\nnew file mode " not in s.head]
+    return restore_endings(snapshot, paths, kept_sizes(str(store.trees_path(record.run_id))))
