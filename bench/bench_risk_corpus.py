@@ -90,6 +90,10 @@ Run from the repository root:
     python bench/bench_risk_corpus.py --mirrors DIR -v              # one line per commit
     python bench/bench_risk_corpus.py --mirrors DIR --token-rate 200 [--rule input_check ...]
         # also: how often a rule (default: the security tokens) fires on the 200 latest commits of each repo
+    python bench/bench_risk_corpus.py --mirrors DIR --rates-only --line-rate 60 --corpus A.json --corpus B.json ...
+        # also: how many of the 60 latest commits of each repository of those sets get a line finding (issue 36's
+        # rows that name one line: unsafe_value, dangerous_call, removes_guard, lookalike_dependency,
+        # skips_security_test), each such commit listed; --rates-only skips the replay of the sets themselves
     python bench/bench_risk_corpus.py --mirrors DIR --task-rate 200
         # also: how often those commits' messages, read as a leader's task, name a security fix
     python bench/bench_risk_corpus.py --mirrors DIR --all
@@ -103,7 +107,8 @@ Run from the repository root:
     python bench/bench_risk_corpus.py --mirrors DIR --all --sealed
         # also the sealed sets ("sealed": true, or any file named risk_corpus_sealed*.json): never
         # tuned on, run only to report; their figures only, never a line per commit (without --sealed
-        # they are skipped, and refused by name)
+        # they are skipped, and refused by name); a sealed set named in OPENED was opened as development
+        # data after its one sealed run (bench/LEDGER.md says when) and runs like any other
     python bench/bench_risk_corpus.py --mirrors DIR -v --corpus bench/corpora/risk_corpus_planted_dev.json
         # a planted-risk set (issue 36; 'planted_heldout' and 'sealed_planted' too): ordinary commits, each with one
         # risky edit of 1-3 lines ('plant': file, find, replace, line, risk, words) written over the post-commit
@@ -287,9 +292,10 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         raise subprocess.CalledProcessError(128, ["observe_changes", changeset.note[:120]])
     files = [c.path for c in changeset.files]
     report = WorkerReport(summary="Applied the upstream commit.", files_changed=files, tests_run=False)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     packet, assessed = _reviewed(changeset, report, work)
     review_ms = (time.perf_counter() - started) * 1000
+    review_cpu_ms = (time.process_time() - cpu) * 1000  # this process's CPU alone: steadier than the wall clock on a shared machine
     relay_order = [t.file for t in packet.changes.review]
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
@@ -318,6 +324,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         "overall": packet.changes.risk,
         "bytes": len(msgspec.json.encode(packet)),
         "review_ms": review_ms,
+        "review_cpu_ms": review_cpu_ms,
         "files": len(files),
         "token_fires": [c.path for c in sources if _TOKEN_RULE(c, RiskContext())],
         "sources": [c.path for c in sources],
@@ -411,6 +418,40 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
         print("  security_tokens by category: " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items(), key=lambda kv: -kv[1])))
 
 
+# The rows that read one changed line and name it (issue 36): a commit any of them fires on gets a line finding.
+LINE_RULES = ("unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test")
+
+
+def _line_rate(base: Path, repos: list[str], commits: int) -> None:
+    """How many ordinary commits get a line finding: the last ``commits`` non-merge commits of each mirror,
+    every changed file, each line rule under its own scope. Every such commit is a false alarm unless it
+    is itself a risky change, so the rate bounds what line reading costs a leader on ordinary work."""
+    total = fired = 0
+    by_rule: Counter[str] = Counter()
+    shown: list[str] = []
+    for repo in repos:
+        mirror = _find_mirror(base, repo)
+        if mirror is None:
+            continue
+        shas = _git(None, "rev-list", "--no-merges", f"--max-count={commits}", "HEAD", git_dir=mirror).decode().split()
+        for sha in shas:
+            try:
+                patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
+            except subprocess.CalledProcessError:
+                continue
+            total += 1
+            hits = [(name, c.path, found) for c in _changes_from_patch(patch.decode("utf-8", "replace"))
+                    for name in LINE_RULES if (found := _detail(name, c, RiskContext()))]
+            if hits:
+                fired += 1
+                by_rule.update({name for name, _, _ in hits})
+                shown.append(f"  {repo}@{sha[:10]} {hits[0][1]}: {str(hits[0][2])[:110]}")
+    if total:
+        print(f"line findings on ordinary history ({commits} latest commits of {len(repos)} repositories): {fired:,} of {total:,} commits ({fired / total:.1%})")
+        print("  by rule: " + ", ".join(f"{k} {v}" for k, v in by_rule.most_common()))
+        print("\n".join(shown))
+
+
 def _changes_from_patch(patch: str) -> list[FileChange]:
     out: list[FileChange] = []
     cur: FileChange | None = None
@@ -494,6 +535,9 @@ def _check(base: Path, corpus: list[dict]) -> int:
 
 
 SEALED_NAMES = "risk_corpus_sealed*.json"  # any file so named is sealed, whatever its "sealed" flag says
+# Sealed sets opened as development data after their one sealed run (bench/LEDGER.md records each run):
+# named exactly, so a newer sealed set of a like name stays sealed.
+OPENED = {"risk_corpus_sealed_planted.json": "2026-12-02, after its one sealed run (issue 36)"}
 
 
 def _hit(order: list[str], wanted: list[str], k: int) -> bool:
@@ -510,6 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token-rate", type=int, default=0, metavar="N", help="also measure how often the rules fire on the N latest commits of each repository")
     parser.add_argument("--task-rate", type=int, default=0, metavar="N", help="also measure how often a task would name a security fix, on the messages of the N latest commits of each repository")
     parser.add_argument("--rule", action="append", metavar="NAME", help="a rule whose rate --token-rate measures (repeatable; default security_tokens)")
+    parser.add_argument("--line-rate", type=int, default=0, metavar="N", help="also measure how many of the N latest commits of each repository get a line finding (issue 36's false alarms)")
+    parser.add_argument("--rates-only", action="store_true", help="with --token-rate/--task-rate/--line-rate: only the rates, no replay of the corpus")
     parser.add_argument("--sealed", action="store_true", help="also run the sealed sets (bench/LEDGER.md): their figures only, never a line per commit")
     args = parser.parse_args(argv)
     if not args.mirrors:
@@ -533,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
         corpus = doc["commits"]
         # Sealed by its flag or by its name: a new risk_corpus_sealedN.json whose flag was forgotten
         # must still never be read entry by entry.
-        sealed = bool(doc.get("sealed")) or fnmatch.fnmatch(file.name, SEALED_NAMES)
+        sealed = (bool(doc.get("sealed")) or fnmatch.fnmatch(file.name, SEALED_NAMES)) and file.name not in OPENED
         if sealed and not (args.sealed or args.check):
             # A sealed set is never tuned on: it runs only to report, and only when asked by name of the flag.
             print(f"{file.name} is sealed (bench/LEDGER.md): not run; --sealed runs it to report its figures only", file=sys.stderr)
@@ -545,6 +591,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n== {file.name}" + (" (sealed: figures only)" if sealed else ""))
         if args.check:
             status = max(status, _check(base, corpus))
+            continue
+        if args.rates_only:
             continue
         line = _bench(base, corpus, verbose=args.verbose and not sealed)
         if line is None:
@@ -558,6 +606,8 @@ def main(argv: list[str] | None = None) -> int:
         _rule_rates(base, sorted(repos), args.token_rate, args.rule or ["security_tokens"])
     if args.task_rate and not args.check:
         _task_rate(base, sorted(repos), args.task_rate)
+    if args.line_rate and not args.check:
+        _line_rate(base, sorted(repos), args.line_rate)
     return status
 
 
@@ -597,6 +647,7 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     token_fires = token_on_riskiest = riskiest_sources = source_files = 0
     benign_sources = token_on_benign = 0
     review_ms: list[float] = []
+    review_cpu: list[float] = []
     # The same figures with the task each entry carries (sets from held-out-13 on), and how often the
     # task itself names a security fix: on security entries (wanted) and on the others (false alarms).
     tasked = tasked_labelled = task_at3 = task_at8 = task_low_security = task_benign_high = 0
@@ -628,6 +679,7 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
             repos.add(entry["repo"])
             max_bytes = max(max_bytes, out["bytes"])
             review_ms.append(out["review_ms"])
+            review_cpu.append(out["review_cpu_ms"])
             wanted = entry["riskiest"]
             kind = by_kind.setdefault(entry["kind"], Counter())
             kind["entries"] += 1
@@ -747,7 +799,9 @@ def _bench(base: Path, corpus: list[dict], *, verbose: bool) -> str | None:
     if len(by_kind) > 1 or any(k not in ("security", "control") for k in by_kind):
         _print_kinds(by_kind)
     review_ms.sort()
-    print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms")
+    review_cpu.sort()
+    print(f"packet: at most {max_bytes:,} B; build_review median {review_ms[len(review_ms) // 2]:.1f} ms, max {review_ms[-1]:.1f} ms;"
+          f" CPU median {review_cpu[len(review_cpu) // 2]:.1f} ms, total {sum(review_cpu):,.0f} ms")
     return (f"{at3['relay']:>4}/{labelled:<3} {at3['relay'] / share:>4.0%} {at8['relay']:>4}/{labelled:<3} {at8['relay'] / share:>4.0%}"
             f" {benign_high:>6}/{benign_total:<6} {low_security:>9}{with_task}{planted}")
 

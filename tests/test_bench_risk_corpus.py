@@ -175,3 +175,27 @@ def test_risk_corpus_plant_replay_writes_the_edit_into_the_post_commit_tree_byte
     bench_risk_corpus.apply_plant(work, _entry())  # an entry without a plant writes nothing
     with pytest.raises(bench_risk_corpus.PlantError, match="occurs 0 times"):
         bench_risk_corpus.apply_plant(work, _plant())  # applied once: its text is gone
+
+
+def test_risk_corpus_bench_opens_a_sealed_set_only_by_its_exact_name_after_its_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # sealed_planted was run once sealed, then opened as development data (bench/LEDGER.md): it prints a line per
+    # commit. A newer sealed set whose name starts the same (sealed_planted2) stays sealed.
+    mirrors = _mirror(tmp_path / "mirrors")
+    opened, newer = tmp_path / "risk_corpus_sealed_planted.json", tmp_path / "risk_corpus_sealed_planted2.json"
+    for path in (opened, newer):
+        path.write_text(json.dumps({"sealed": True, "commits": [_entry()]}), encoding="utf-8")
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(opened), "-v"]) == 0
+    assert "acme/lib@" in capsys.readouterr().out
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", str(newer), "-v"]) == 2
+    assert "risk_corpus_sealed_planted2.json is sealed" in capsys.readouterr().err
+
+
+def test_risk_corpus_bench_counts_commits_with_a_line_finding_without_replaying(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --line-rate reads the latest commits of each mirror: one of two turns TLS verification off.
+    mirrors = _mirror(tmp_path / "mirrors")
+    repo = mirrors / "acme+lib" / "repo"
+    (repo / "src" / "app.py").write_text("def main():\n    return get(url, verify=False)\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "feature")
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", _corpus(tmp_path, [_entry()]), "--rates-only", "--line-rate", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 2 commits (50.0%)" in out and "turns TLS verification off" in out and "relay (packet targets)" not in out

@@ -107,6 +107,71 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
     assert rank_changes([fc("src/big.py", [f"    x_{i} = re.compile(p_{i})" for i in range(300)], risk="high"), out])[0].path == path
 
 
+# Round 3 (issue 36): shapes read across languages; each example is made up, none is a corpus line.
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        # a check that refuses exactly what passed it; a deny-by-default answer turned to yes
+        ("web/static.py", ["        if permitted:", "            deny()"], ["        if not permitted:", "            deny()"],
+         "inverts a check (refuses what passed): if permitted: deny()"),
+        ("src/guard.ts", ["  if (isTrusted()) { throw new ForbiddenError('host') }"], [], "inverts a check (refuses what passed)"),
+        ("lib/hosts.js", ["    return true;"], ["    return false;"], "makes a check answer yes by default: return true; (was return false;)"),
+        # a protection middleware taken out
+        ("app/server.js", ["app.use(compression())"], ["app.use(csrfProtection())", "app.use(compression())"], "removes a protection middleware: app.use(csrfProtection())"),
+        ("config/settings.py", [], ["    'django.middleware.clickjacking.XFrameOptionsMiddleware',"], "removes a protection middleware"),
+        ("src/router.rs", [], ["        .layer(RequestBodyLimitLayer::new(4096))"], "removes a protection middleware"),
+        # authentication, CORS, proxy trust, TLS, XML
+        ("docs/routes.md", ["    config: { auth: false },"], [], "turns authentication off: config: { auth: false },"),
+        ("app/controllers/reports_controller.rb", ["  skip_before_action :authenticate_admin!"], [], "turns authentication off"),
+        ("pkg/cors.py", ["    supports_credentials = '*'"], ["    supports_credentials = ()"], "opens CORS to any origin"),
+        ("src/cors.ts", ["  origin: (requestOrigin) => requestOrigin,"], ["  origin: allowList,"], "opens CORS to any origin"),
+        ("ws/upgrade.go", ["	CheckOrigin: func(r *http.Request) bool { return true },"], [], "opens CORS to any origin"),
+        ("src/net/peer.rs", ['    let header = "X-Real-IP";'], ["    let header = settings.client_ip_header.as_str();"], "trusts proxy headers"),
+        ("src/main/java/Client.java", ["    .setSSLHostnameVerifier(NoopHostnameVerifier.INSTANCE)"], [], "turns TLS verification off"),
+        ("src/tls.rs", ["        .dangerous().set_certificate_verifier(Arc::new(AcceptAll))"], [], "turns TLS verification off"),
+        (".npmrc", ["strict-ssl=false"], [], "turns TLS verification off"),
+        ("src/main/java/Xml.java", ['    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);'], [],
+         "lets XML load external entities"),
+        ("src/main/java/Sec.java", ["    http.csrf(c -> c.disable());"], [], "turns a cookie's or CSRF protection off"),
+        ("lib/db/config.rs", ['        dsn: "mysql://svc:Tr0ub4dor33x@10.0.0.5/shop".into(),'], ["        dsn: env_dsn(),"], "hard-codes a secret"),
+        # dangerous calls: SQL in a docs example, a raw query part, an open redirect, install hooks, downloads run
+        ("docs/guide/query.md", ['    row := db.QueryRow("SELECT id FROM accounts WHERE email = \'" + email + "\'")'], [], "builds SQL from text"),
+        ("src/repo.ts", ["  return db.whereRaw(`owner = ${owner}`)"], [], "builds SQL from text"),
+        ("app/sessions.rb", ["      redirect_target = params[:continue_to] || params[:return_to] || root_path"], ["      redirect_target = root_path"],
+         "redirects to a URL the request supplies"),
+        ("package.json", ['    "postinstall": "node tools/fetch-binary.js",'], [], "adds a script that runs at install"),
+        ("composer.json", ['        "post-install-cmd": ["php bin/setup.php"],'], [], "adds a script that runs at install"),
+        ("scripts/bootstrap.sh", ['bash -c "$(curl -fsSL https://tools.example.dev/setup)"'], [], "pipes a download into a shell"),
+        ("Makefile", ["	curl -sSL https://tools.example.dev/get.py | python3 -"], [], "pipes a download into a shell"),
+        (".github/workflows/lint.yml", ['        run: ./ci/label.sh "${{ github.head_ref }}"'], [], "widens CI permissions or triggers"),
+        # a check step made non-failing; packages from an index anyone on the path can answer
+        (".github/workflows/security.yml", ["        continue-on-error: true"], [], "makes a failing check pass"),
+        (".gitlab-ci.yml", ["    - pip-audit -r requirements.txt || true"], ["    - pip-audit -r requirements.txt"], "makes a failing check pass"),
+        ("requirements-dev.txt", ["--extra-index-url http://pkgs.example.internal/simple"], [], "fetches packages from an untrusted index"),
+        ("Gemfile", ["source 'http://gems.example.org'"], ["source 'https://rubygems.org'"], "fetches packages from an untrusted index"),
+        # commands, files and secrets in more languages
+        ("src/main/java/Tools.java", ["        Runtime.getRuntime().exec(\"convert \" + upload);"], [], "runs a shell command built from text"),
+        ("app/controllers/files_controller.rb", ["    send_file(params[:name])"], [], "builds a file path from the request"),
+        ("public/index.php", ["include($_GET['view'] . '.php');"], [], "builds a file path from the request"),
+        ("src/accounts.py", ["    digest = hashlib.sha1(password.encode()).hexdigest()"], ["    digest = argon2.hash(password)"], "makes a secret guessable"),
+        ("src/invite.js", ["  const inviteToken = Math.random().toString(36).slice(2)"], ["  const inviteToken = crypto.randomUUID()"], "makes a secret guessable"),
+        # HTTPS forced, HSTS and framing policies turned off; CORS open by annotation
+        ("config/environments/production.rb", ["  config.force_ssl = false"], ["  config.force_ssl = true"], "turns a protection off"),
+        ("server/app.ts", ["app.use(helmet({ contentSecurityPolicy: false }))"], ["app.use(helmet())"], "turns a protection off"),
+        ("src/main/java/Api.java", ['@CrossOrigin(origins = "*")'], [], "opens CORS to any origin"),
+        # dependency files of every name; go.mod's replace
+        ("requirements/dev", ["requessts"], ["requests"], "renames a dependency to a look-alike (a typo-squat?): requests → requessts"),
+        ("go.mod", ["replace github.com/spf13/cobra => github.com/spf31/cobra v1.8.0"], [],
+         "replaces module github.com/spf13/cobra with a look-alike (a typo-squat?): github.com/spf31/cobra"),
+        (".github/workflows/release.yml", ["      - uses: actoins/setup-python@v5"], ["      - uses: actions/setup-python@v5"],
+         "renames a CI action to a look-alike (a typo-squat?): actions/setup-python → actoins/setup-python"),
+    ],
+)
+def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, added: list[str], removed: list[str], named: str) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == "high" and out.reasons[0].startswith(named), out.reasons
+
+
 @pytest.mark.parametrize(
     ("path", "added", "removed"),
     [
@@ -124,6 +189,21 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("pyproject.toml", ["    \"pytest-relaxed>=2\","], ["    \"pytest_relaxed>=2\","]),  # one package to pip
         ("go.mod", ["\tgolang.org/x/sync v0.8.0", "\tgolang.org/x/sys v0.25.0"], ["\tgolang.org/x/sys v0.24.0"]),  # added beside
         ("src/node_modules/x/index.js", ["eval(code)"], []),  # generated / vendored
+        # round 3's near misses: a refusal when the check failed, a default kept, a middleware added, a fork replaced in
+        ("web/static.py", ["        if not permitted:", "            deny()"], []),
+        ("lib/hosts.js", ["    return false;"], ["    return true;"]),  # allow by default turned to deny
+        ("app/server.js", ["app.use(csrfProtection({ cookie: true }))"], ["app.use(csrfProtection())"]),
+        ("go.mod", ["replace github.com/spf13/cobra => github.com/acme/cobra v1.8.1"], []),  # a fork under another name, not a look-alike
+        ("go.mod", ["replace github.com/spf13/cobra => ../cobra"], []),
+        ("src/db.rs", ["    while let Some(row) = query.next() {"], []),  # an iterator, not a redirect
+        ("settings.py", ["DATABASE_URL = 'postgres://postgres:postgres@localhost/app'"], []),  # a default local credential
+        ("requirements-dev.txt", ["--extra-index-url https://download.example.org/whl/cpu"], []),
+        (".github/workflows/ci.yml", ["    group: ${{ github.head_ref || github.run_id }}"], []),  # a key's value, not a script
+        ("src/client.py", ["def get(url, auth=None):"], []),
+        ("src/retry.py", ["    delay = random.random() * backoff"], []),  # randomness that guards nothing
+        (".github/workflows/ci.yml", ["      - uses: actions/setup-node@v4"], ["      - uses: actions/setup-node@v3"]),  # a bump
+        ("app/config.py", ["    self.force_ssl = force_ssl"], []),
+        ("src/cache.py", ["    key = hashlib.md5(data).hexdigest()"], []),  # a checksum, not a password
     ],
 )
 def test_near_misses_of_a_risky_line_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -32,7 +32,7 @@ from relay.review.file_kinds import (
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review import guard_reading, risky_lines
-from relay.review.dependencies import lookalike_new, lookalike_rename, new_dependencies, touches_dependencies
+from relay.review.dependencies import lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, touches_dependencies
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
@@ -181,7 +181,9 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
-    return risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+    # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
+    return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+            or (lookalike_action(f.change) if f.kind == "ci" else None))
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -284,7 +286,7 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
+    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import glob_any, is_manifest
+from relay.review.file_kinds import glob_any, is_bare_requirements, is_manifest
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_new", "lookalike_rename", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
            "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
@@ -49,7 +49,7 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
 def dep_names(path: str, lines: Iterable[str]) -> set[str]:
     """The dependency names that ``lines`` of the manifest ``path`` declare (lowercased)."""
     for globs, pattern in _DEP_PATTERNS:
-        if glob_any(path, globs):
+        if glob_any(path, globs) or (globs is _DEP_PATTERNS[1][0] and is_bare_requirements(path)):
             break
     else:
         return set()
@@ -130,6 +130,48 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
             if _near(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
+    return None
+
+
+# go.mod's replace directive ("replace a/b v1 => c/d v1", or a line of a replace block): the module built in a's place.
+_REPLACE_RE = re.compile(r"^\s*(?:replace\s+)?(?P<old>[\w.\-]+\.[\w.\-/]+)(?:\s+v[\w.\-+]+)?\s*=>\s*(?P<new>[\w.\-]+\.[\w.\-/]+)")
+
+
+def lookalike_replace(c: FileChange) -> str | None:
+    """"replaces module … with a look-alike …" when go.mod's replace builds another module whose path is one or two
+    letters off the one it stands for (github.com/gorilla/mux => github.com/gorrilla/mux); a local path or a fork
+    under another owner's name is not a look-alike."""
+    if not c.path.lower().endswith("go.mod"):
+        return None
+    for line in c.added_lines:
+        m = _REPLACE_RE.match(line)
+        if m is None or m.group("old") == m.group("new"):
+            continue
+        old, new = m.group("old").split("/"), m.group("new").split("/")
+        differ = [(a, b) for a, b in zip(old, new) if a != b]
+        if len(old) == len(new) and len(differ) == 1 and _near(*differ[0]):
+            return f"replaces module {m.group('old')[:40]} with a look-alike (a typo-squat?): {m.group('new')[:40]}"
+    return None
+
+
+# A CI step's action ("uses: actions/checkout@v4"): code the workflow runs with its credentials.
+_USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<name>[\w.\-]+/[\w.\-/]+)@")
+
+
+def lookalike_action(c: FileChange) -> str | None:
+    """"renames a CI action to a look-alike …" when a workflow's ``uses:`` comes back with its owner or name one or two
+    letters off (actions/checkout → actoins/checkout): a typo-squat the workflow would run with its secrets."""
+    before = {m.group("name") for line in c.removed_lines if (m := _USES_RE.match(line))}
+    if not before:
+        return None
+    for line in c.added_lines:
+        m = _USES_RE.match(line)
+        if m is None or m.group("name") in before:
+            continue
+        new = m.group("name")
+        old = next((b for b in before if len(b.split("/")) == len(new.split("/")) and _near(b.lower(), new.lower())), None)
+        if old:
+            return f"renames a CI action to a look-alike (a typo-squat?): {old[:40]} → {new[:40]}"
     return None
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "SECRET_TEMPLATES",
     "SCREENS",
     "SKIP_RE",
+    "is_bare_requirements",
     "basename",
     "file_kind",
     "glob_any",
@@ -141,8 +142,14 @@ def is_lockfile(path: str) -> bool:
     return glob_any(path, _LOCKFILES)
 
 
+def is_bare_requirements(path: str) -> bool:
+    """A pip requirements file named without an extension in a requirements folder (falcon's requirements/tests)."""
+    parts = path.lower().split("/")
+    return len(parts) >= 2 and parts[-2] in ("requirements", "reqs") and "." not in parts[-1]
+
+
 def is_manifest(path: str) -> bool:
-    return glob_any(path, _MANIFESTS) and not is_lockfile(path)
+    return (glob_any(path, _MANIFESTS) or is_bare_requirements(path)) and not is_lockfile(path)
 
 
 # --------------------------------------------------------------------------- file kinds

@@ -82,15 +82,17 @@ _SECRETISH_RE = re.compile(r"(?i)sig|hash|hmac|digest|token|mac\b|password|passw
 def _compare_replaced(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
     """A two-argument comparison call of secrets (``_lscmp(sig, expected)``, ``compare_digest(a, b)``) whose
     arguments the change now compares with ``==``: a constant-time comparison replaced by one that leaks timing."""
+    # Only a written line that compares can be the replacement: most changes write none, and nothing more is read.
+    flats = [squeezed(new) for _, new in written if "==" in new or "!=" in new]
+    if not flats:
+        return None
     for _, line in gone:
         for m in _CALL2_RE.finditer(line):
-            a, b = squeezed(m.group(2)), squeezed(m.group(3))
             if not (_SECRETISH_RE.search(m.group(0)) or _CONSTANT_TIME_RE.search(m.group(1))):
                 continue
-            for _, new in written:
-                flat = squeezed(new)
-                if any(f"{x}{op}{y}" in flat for x, y in ((a, b), (b, a)) for op in ("==", "!=", "===", "!==")):
-                    return line
+            a, b = squeezed(m.group(2)), squeezed(m.group(3))
+            if any(f"{x}{op}{y}" in flat for flat in flats for x, y in ((a, b), (b, a)) for op in ("==", "!=", "===", "!==")):
+                return line
     return None
 
 
@@ -219,6 +221,59 @@ def _unsafe_way(old: str, new: str) -> bool:
     return False
 
 
+# A condition that is one "it passed" name alone (allowed, is_valid, authorized, isTrusted()): refusing when it holds
+# refuses what passed, and lets through what failed.
+_PASSED_RE = re.compile(
+    r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif)\s*\(?\s*(?:[\w$]+\.)*(?:is_?|has_?)?(?i:allowed|valid|verified|authori[sz]ed|authenticated|"
+    r"trusted|permitted|granted|safe)(?:\(\s*\))?\s*\)?\s*(?::|\{|\bthen\b)?\s*(?P<rest>.*)$")
+
+
+def _refuses_passed(added: Sequence[str], written: list[tuple[int, str]]) -> str | None:
+    """A written condition that refuses exactly when its check passed ("if allowed: reject()"): inverted. The
+    refusal under it may be an unchanged line the change kept."""
+    for i, line in written:
+        m = _PASSED_RE.match(line)
+        if m is None:
+            continue
+        body = m.group("rest").strip() or (added[i + 1].strip() if i + 1 < len(added) else "")
+        if body and _REFUSAL_RE.search(body) and not _QUIET_RE.match(body):
+            return line if m.group("rest").strip() else f"{line} {body}"
+    return None
+
+
+# A protection installed for every request: a middleware, a layer, a filter (app.use(csrf()), .layer(CorsLayer…),
+# Django's MIDDLEWARE entries), named for what it protects.
+_MIDDLEWARE_RE = re.compile(
+    r"(?:\.(?:use|layer|wrap|add_middleware|addFilter\w*|before|middleware)\s*\(\s*(?:new\s+)?|^['\"][\w.]*\.(?=\w*Middleware))"
+    r"(?P<name>[\w.:]*(?i:csrf|xsrf|helmet|secure_?headers|security|auth\w*|jwt|rate_?limit|limiter|throttl|sanitiz|xss|"
+    r"clickjack|xframe|hsts|body_?limit|request_?body_?limit|content_?security)[\w.:]*)")
+_MIDDLEWARE = Screen(("use", "layer", "wrap", "middleware", "filter", "before"), _MIDDLEWARE_RE)
+
+
+def _deleted_middleware(gone: list[tuple[int, str]], written_text: str) -> str | None:
+    """A protection middleware the change takes out and installs nowhere in what it writes."""
+    for _, line in gone:
+        m = _MIDDLEWARE.search(line)
+        if m and m.group("name").rsplit(".", 1)[-1].split("::")[0] not in written_text:
+            return line
+    return None
+
+
+_RETURN_NO_RE = re.compile(r"^\s*return\s+(?:False|false)\s*;?\s*$")
+
+
+def _default_flipped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """A small edit that turns a ``return false`` into ``return true`` (a check's answer when nothing matched:
+    deny by default becomes allow by default); a rewrite that deletes more is read by the other readers."""
+    if len(gone) > 3:
+        return None
+    no = next((line for _, line in gone if _RETURN_NO_RE.match(line)), None)
+    yes = next((line for _, line in written if _RETURN_YES_RE.match(line)), None)
+    if no and yes and not any(_RETURN_NO_RE.match(line) for _, line in written):
+        return f"{yes} (was {no})"
+    return None
+
+
 _JOINS = ("or", "and", "&&", "||")
 
 
@@ -254,16 +309,22 @@ _END_RE = re.compile(r"\s*(?:\{|:|\bthen|\bdo)\s*$")
 
 def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"deletes a guard: …" / "deletes a check: …" / "inverts a check: …" naming the line, or None."""
+    written = _new(added, removed)
+    found = _refuses_passed(added, written)
+    if found:
+        return f"inverts a check (refuses what passed): {_shown(found)}"
     gone = _new(removed, added)
     if not gone:
         return None
-    written = _new(added, removed)
     found = _deleted_refusal(removed, gone, written)
     if found:
         return f"deletes a guard: {_shown(found)}"
     found = _compare_replaced(gone, written)
     if found:
         return f"replaces a constant-time comparison with ==: {_shown(found)}"
+    found = _deleted_middleware(gone, "\n".join(added))
+    if found:
+        return f"removes a protection middleware: {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
         what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else
@@ -275,7 +336,10 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     found = _dropped_clause(gone, written)
     if found:
         return f"drops a clause from a check: {_shown(found)}"
+    found = _default_flipped(gone, written)
+    if found:
+        return f"makes a check answer yes by default: {_shown(found)}"
     return None
 
 
-SCREENS: dict[str, Screen] = {"check names": _CHECK}
+SCREENS: dict[str, Screen] = {"check names": _CHECK, "middleware": _MIDDLEWARE}

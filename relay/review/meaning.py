@@ -10,6 +10,7 @@ the two sides differ only by names swapped one for one.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -64,6 +65,7 @@ def _strip_colon_types(line: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone, and by both readers here
 def without_annotations(line: str) -> str:
     """A line with its type annotations, casts and type comments taken out (squeezed)."""
     text = _TYPE_COMMENT_RE.sub("", line.rstrip())
@@ -118,6 +120,11 @@ def same_meaning(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"typing only" or "names changed only" when the edit leaves what the code does as it was; else None."""
     if not added or not removed:
         return None
+    return _same_meaning(tuple(added), tuple(removed))
+
+
+@functools.lru_cache(maxsize=256)  # one file's lines are judged again for each view of the change (ranking, packet, parts)
+def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...]) -> str | None:
     if _typing_only(added, removed):
         return "typing only"
     if _renamed_only(added, removed):

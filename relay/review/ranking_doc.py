@@ -39,7 +39,8 @@ _TEXT = {
 5. **One risky line decides.** The rows `unsafe_value`, `dangerous_call`, `removes_guard` read each changed line
    alone, wherever the file lives (examples, docs code, CI, build files; not tests, generated output, lockfiles or
    release notes): a security value turned the unsafe way, a call that runs text as code or commands, a guard
-   deleted or inverted. The reason quotes the line; the row leads; the packet names that line's range first in
+   deleted or inverted (a refusal under a check that passed, a deny-by-default answer turned to yes, a protection
+   middleware taken out); `lookalike_dependency` reads go.mod's `replace` too. The reason quotes the line; the row leads; the packet names that line's range first in
    the file's `lines`, and the review read (`detail="diff"`) shows its hunk first.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
@@ -68,7 +69,8 @@ _TEXT = {
    再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。
 5. **一行有风险即可定论。** `unsafe_value`、`dangerous_call`、`removes_guard` 三行逐条读取每一条变更行，无论文件位于何处
    （示例、文档中的代码、CI、构建文件；测试、生成物、锁文件与发布说明除外）：把安全相关的取值改向不安全的一侧、
-   把文本当作代码或命令运行的调用、删除或反转的防护检查。理由会引用这一行；该行领先；审查包在文件的 `lines`
+   把文本当作代码或命令运行的调用、删除或反转的防护检查（检查通过时反而拒绝、默认拒绝改为默认放行、移除防护中间件）；
+   `lookalike_dependency` 也读取 go.mod 的 `replace`。理由会引用这一行；该行领先；审查包在文件的 `lines`
    中首先列出这一行所在的范围，审查阅读（`detail="diff"`）也首先显示它所在的变更块。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",

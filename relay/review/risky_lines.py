@@ -38,15 +38,18 @@ _Q = r"['\"]?"
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
-                                    "tls", "certs", "--no-check-certificate", "-k", "peer", "hostnameverifier", "certificatevalidation", "identity", "danger_accept"), re.compile(
+                                    "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
+                                    "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept"), re.compile(
         r"\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
-        r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict_?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
         r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
         r"\bInsecureSkipVerify\s*:\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
         r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
+        r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
+        r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate.
         r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|HostnameVerifier|verify_?peer_?callback)\b"
         r".*(?:lambda[^:]*:\s*(?:True|1)\b|=>\s*(?:true|undefined|null)\b|return\s+true\b)")),
@@ -63,15 +66,23 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
         r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+    ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
+        r"\b(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
+        + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
+        r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*", re.I)),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
                                                   "protect_from_forgery"), re.compile(
         r"\b(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
         r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
-        r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|"
+        r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|\bcsrf\s*\(\s*(?:\w+\s*->\s*\w+\.disable\(\)|AbstractHttpConfigurer::disable)|"
         r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
-    ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass"), re.compile(
+    ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass", "ssl", "hsts",
+                              "transport", "frame", "security_policy", "securitypolicy"), re.compile(
         r"\b\w*(?:poison|protect|sanitiz|safe_?mode|xss)\w*['\"]?\s*[=:]\s*['\"]?(?:ignore|off|none|disabled?|false|False|allow)\b|"
-        r"\b(?:skip|disable|bypass)_?(?:clean|normaliz|valid|verif|check|sanitiz|escap|auth|csrf|xss|secur|protect)\w*['\"]?\s*[=:]\s*(?:true|True|1)\b",
+        r"\b(?:skip|disable|bypass)_?(?:clean|normaliz|valid|verif|check|sanitiz|escap|auth|csrf|xss|secur|protect)\w*['\"]?\s*[=:]\s*(?:true|True|1)\b|"
+        # HTTPS forced, HSTS, framing and content policies turned off.
+        r"\b(?:force_?ssl|ssl_?redirect|SECURE_SSL_REDIRECT|hsts|strict_?transport_?security|frameguard|x_?frame_?options|content_?security_?policy)"
+        r"['\"]?\s*[=:]>?\s*(?:false|False|None|nil|null|0|['\"](?:off|none|disabled?)['\"])(?!\w)",
         re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
@@ -83,11 +94,14 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
-    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy"),
+    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy", "real-ip",
+                             "client-ip", "connecting-ip"),
      re.compile(
          r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
          r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:].*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
          r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
+         # The client's address read from a header any client can send, hard-wired where a setting chose it.
+         r"\b\w*(?:ip|addr|header|client)\w*\s*[=:]\s*[^;=]*?['\"](?:X-Forwarded-For|X-Real-IP|True-Client-IP|CF-Connecting-IP|X-Client-IP)['\"]|"
          r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
          # koa's app.proxy: X-Forwarded-* trusted when true.
          r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
@@ -108,21 +122,40 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
          r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
-    ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any"), re.compile(
+    ("lets XML load external entities", ("doctype", "entities", "entityreferences"), re.compile(
+        r"disallow-doctype-decl['\"]\s*,\s*false\b|external-(?:general|parameter)-entities['\"]\s*,\s*true\b|"
+        r"\bsetExpandEntityReferences\s*\(\s*true\b|\bIS_SUPPORTING_EXTERNAL_ENTITIES\s*,\s*(?:true|Boolean\.TRUE)\b")),
+    ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any", "credentials", "anyhost"), re.compile(
         r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
         r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|"
         r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\]string\s*)?(?:[\[{]\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
-        r"\borigins\s+['\"]\*['\"]|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
-        r"\bAllowOriginFunc\b.*return\s+true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
+        r"\borigins\s+['\"]\*['\"]|@CrossOrigin\s*\(\s*(?:origins\s*=\s*)?\{?\s*\"\*\"|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
+        r"\b(?:AllowOriginFunc|CheckOrigin)\b.*return\s+true\b|\banyHost\s*\(\s*\)|\breflectClientOrigin\s*=\s*true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
+        r"\b(?:allow_?credentials|supports_?credentials|credentials)" + _Q + r"\s*[=:]\s*['\"]\*['\"]|"
+        r"\borigin" + _Q + r"\s*:\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*[,}]|"
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
+    ("makes a secret guessable", ("md5", "sha1", "random", "rand", "uniqid"), re.compile(
+        r"\b(?:md5|sha1)\b[^#\n]*\b(?:password|passwd|pwd)\w*|\b(?:password|passwd)\w*\b[^#\n]*\b(?:md5|sha1)\s*\(|"
+        r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp)\w*['\"]?\s*(?::=|[=:])\s*[^;#\n]*"
+        r"(?:Math\.random\s*\(|\brandom\.(?:random|randint|choice|choices|randrange|getrandbits)\s*\(|\bmath/rand\b|\brand\.(?:Int|Intn|Int63|Read)\w*\s*\(|"
+        r"\bmt_rand\s*\(|\buniqid\s*\(|\bnew\s+Random\s*\()", re.I)),
+    ("fetches packages from an untrusted index", ("index-url", "find-links", "trusted-host", "source", "registry", "secure-http"), re.compile(
+        r"^\s*--(?:extra-)?index-url\s*[= ]\s*http://|^\s*--find-links\s*[= ]\s*http://|^\s*--trusted-host\b|"
+        r"^\s*source\s*\(?\s*['\"]http://|\bregistry\s*[=:]\s*['\"]?http://|\"secure-http\"\s*:\s*false\b")),
+    ("makes a failing check pass", ("continue-on-error", "||true", "||exit0", "||:"), re.compile(
+        r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
+        r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
+        r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*$")),
     ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "akia", "asia", "ghp_", "bearer", "basic",
-                             "sk_live_", "xox", "aiza", "-----begin"), re.compile(
+                             "sk_live_", "xox", "aiza", "-----begin", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|api_?key|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w-]*"
         r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
         r"['\"](?:Bearer|Basic|token)\s+(?P<bearer>[A-Za-z0-9._~+/-]{16,}=*)['\"]|"
         # A secret read from the environment with a literal to fall back on ("… .unwrap_or(\"Zx8p…\")", "|| 'k3y…'").
         r"\b[\w-]*(?:secret|passw(?:or)?d|api_?key|token|private_?key)[\w-]*\s*(?::=|=)[^;#]*?(?:env|getenv|environ|ENV)\b[^;#]*?"
         r"['\"](?P<fallback>(?=[^'\"\s]*\d)(?=[^'\"\s]*[A-Za-z])[A-Za-z0-9+/_\-]{16,})['\"]|"
+        # A password inside a URL (scheme://user:password@host), one with letters and digits (not user:password, postgres:postgres).
+        r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
         r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
         r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", re.I)),
 )
@@ -161,40 +194,54 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
         r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
-                                              "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell"), re.compile(
+                                              "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder"), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
         r"\bsubprocess\.\w+\(\s*(?:f['\"]|['\"][^'\"]*['\"]\s*(?:%|\+|\.format\())|"
         r"\b(?:child_process\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+|\w+\s*\+)|"
         r"\bexec\.Command(?:Context)?\s*\([^)]*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|"
         r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
         r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
-        r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
-    ("builds SQL from text", ("select", "insert", "update", "delete", "where"), re.compile(
+        r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
+    ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw("), re.compile(
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
-        r"(?:[^'\"]*['\"]\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
+        r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
+        r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(])|"
         r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
         r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
     ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
-        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|"
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node)\s*-?\s*['\"]?\s*$)|"
+        r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
     ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "github.event", "inherit",
-                                           "actions_allow_unsecure_commands"), re.compile(
+                                           "actions_allow_unsecure_commands", "github.head_ref"), re.compile(
         r"^\s*permissions\s*:\s*write-all\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
         # An event's text pasted into a step's script (not a key's value: concurrency groups, names, conditions).
         r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
-        r"(?:title|body|message|name|ref|label|email)\b|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
-    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args"), re.compile(
+        r"(?:title|body|message|name|ref|label|email)\b|"
+        r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*(?:github\.head_ref|github\.event\.workflow_run\.head_(?:branch|commit)\.?\w*)|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
+    ("adds a script that runs at install", ("install", "update-cmd", "autoload-dump", "create-project-cmd"), re.compile(
+        r"^\s*\"(?:preinstall|install|postinstall)\"\s*:\s*\"|^\s*\"(?:pre|post)-(?:install|update)-cmd\"\s*:|"
+        r"^\s*\"post-(?:autoload-dump|package-install|root-package-install|create-project-cmd)\"\s*:")),
+    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args", "params[", "$_"), re.compile(
         r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
-        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b", re.I)),
-    ("redirects to a URL the request supplies", ("redirect", "location"), re.compile(
+        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b|"
+        r"\b(?:File\.(?:read|open|binread)|IO\.read|send_file|send_data\s*\(?\s*File\.read|open|render\s+file:)\s*\(?\s*params\[|"
+        r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|\b(?:file_get_contents|fopen|readfile)\s*\(\s*\$_(?:GET|POST|REQUEST)\b", re.I)),
+    ("redirects to a URL the request supplies", ("redirect", "location", "return_to", "returnto", "return_url", "returnurl", "came_from",
+                                                 "camefrom", "goto", "back_url", "backurl", "callback_url", "callbackurl", "'next", "\"next",
+                                                 ":next", ".next"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
         r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
         r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
-        r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)")),
+        r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"
+        # A redirect target read from the request by its usual names (Rails' params[:return_to], Django's GET['next']).
+        r"(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
+        r"\s*(?:\[\s*[:'\"]?|\.get\(\s*['\"]|\.(?<=query\.)|\.(?<=params\.)|\.(?<=body\.))(?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|next|return_?url|returnUrl|"
+        r"came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)\b")),
 )
 
 _VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
@@ -249,7 +296,7 @@ def _value_hit(code: str) -> tuple[str, int] | None:
         if found is None:
             continue
         if what == "hard-codes a secret":
-            value = found.group("value") or found.group("fallback") or found.group("bearer")
+            value = found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, found.start()
