@@ -21,7 +21,7 @@ import pytest
 
 from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
-from test_git_guards import _ATTRIBUTES, _config, _evil, _ran
+from test_git_guards import _ATTRIBUTES, _EVIL, _HOOKS, _config, _evil, _ran
 
 pytestmark = pytest.mark.anyio
 
@@ -43,8 +43,13 @@ async def test_a_filter_only_the_pools_worktrees_include_never_runs_at_their_che
     # file it names tracked) defines a filter in linked worktrees only; the filters were read at the repository's
     # top level, where the condition is false, and `git worktree add` smudged every file through the filter.
     prog, marker = _evil(tmp_path)
+    hooks = tmp_path / "hooks"  # every hook a checkout, a commit or a ref update would run, each writing the marker
+    hooks.mkdir()
+    for name in _HOOKS:
+        (hooks / name).write_text(_EVIL.format(marker=marker), encoding="utf-8")
+        (hooks / name).chmod(0o755)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitattributes": _ATTRIBUTES,
-                                            "tools/gitconfig": _config(prog, str(tmp_path / "hooks"))})
+                                            "tools/gitconfig": _config(prog, str(hooks))})
     git(repo, "config", "includeIf.gitdir:**/worktrees/**.path", "../tools/gitconfig")
     agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
     env = _env(tmp_path, agy)
@@ -67,9 +72,11 @@ async def test_a_filter_a_worker_puts_in_its_worktrees_own_config_never_runs_whe
     # and `git checkout -f` in that worktree put the worker's edit back through the filter's smudge.
     prog, marker = _evil(tmp_path)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    hooks = [{"op": "write", "path": f"{_UP}/.git/evil-hooks/{name}", "content": _EVIL.format(marker=marker),
+              "mode": "755"} for name in _HOOKS]
     edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": "[extensions]\n\tworktreeConfig = true\n"},
              {"op": "write", "path": f"{_UP}/.git/worktrees/w0/config.worktree",
-              "content": _config(prog, str(tmp_path / "hooks"))},
+              "content": _config(prog, str(repo / ".git/evil-hooks"))}, *hooks,
              {"op": "write", "path": f"{_UP}/.git/info/attributes", "content": _ATTRIBUTES},
              {"op": "write", "path": "a.txt", "content": "b\n"}]
     agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
