@@ -87,7 +87,28 @@ def runs_on_windows(file_name: str, test_name: str, node_name: str) -> bool:
     return file_name in WINDOWS_RUNNABLE or test_name in WINDOWS_PROCESS_TESTS and "windows-path" in node_name
 
 
+# The tests that each take many seconds of one worker (a pytest or a relay in a subprocess, thousands of files),
+# measured per test with a getrusage/monotonic plugin on a whole-suite run (2026-12-02: 16-20 s for the two
+# windows_ci runs, 4-6 s for the rest). Handed out first, longest first: left in file order, test_windows_ci's two came last
+# and one worker ran them alone while the others had finished. Only an order; nothing is skipped or weighted.
+START_FIRST = (
+    "test_windows_ci.py::test_the_windows_runnable_files_pass_under_a_non_utf8_default_encoding",
+    "test_windows_ci.py::test_collection_ends_clean_with_the_posix_only_modules_and_group_calls_absent",
+    "test_windows_ci.py::test_every_text_read_and_write_in_relay_tests_and_bench_names_its_encoding",
+    "test_once.py::test_http_repeat_in_one_session_attaches_and_a_key_from_another_session_answers_the_same_run",
+    "test_once.py::test_stdio_repeat_of_a_running_execute_attaches_and_a_key_answers_from_another_relay_process",
+    "test_review.py::test_packet_budget_five_thousand_files",
+    "test_install_path.py::test_a_wheel_in_a_uvx_cache_serves_as_gravity_relay_mcp_and_its_setup_registers_uvx",
+)
+
+
+def _start_rank(item) -> int:
+    name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+    return START_FIRST.index(name) if name in START_FIRST else len(START_FIRST)
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=_start_rank)  # longest first; stable: everything else keeps its order
     if sys.platform != "win32":
         return
     skip = pytest.mark.skip(reason="needs a POSIX host (the fake agy's /bin/sh wrapper, POSIX signals, process "

@@ -296,6 +296,53 @@ async def test_a_killed_apply_leaves_a_temp_file_that_doctor_names_and_the_next_
     assert check_worktrees(load_settings(env)).level == "ok"
 
 
+_DIES_AT_ITS_FIRST_RESTORE = """
+import os, signal, sys
+import anyio
+real = os.replace
+def dying(src, dst, *args, **kwargs):
+    # The policy revert's temp file written, not yet renamed over the protected file: a kill -9 now.
+    name = os.path.basename(os.fspath(src))
+    if name.startswith(".gravity-relay-") or ".relay-restore." in name:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(src, dst, *args, **kwargs)
+os.replace = dying
+from relay.call.orchestrate import Relay
+from relay.core.settings import load_settings
+from relay.doors.tools import call_tool
+anyio.run(lambda: call_tool(Relay(load_settings()), "antigravity_execute", {"task": "t", "profile": "app"}))
+"""
+
+
+def test_a_relay_killed_mid_policy_revert_leaves_a_temp_file_that_doctor_names_and_cleanup_removes(tmp_path, repo):
+    # Before: the policy revert wrote `config/.settings.toml.relay-restore.<pid>` in no ledger; a relay killed
+    # between its write and its rename left it in the user's tree for good, and doctor and cleanup said nothing.
+    import subprocess
+    import sys
+
+    from conftest import relay_env
+    from fake_agy_harness import success_scenario
+    from relay.doors.doctor import check_worktrees
+
+    (repo / "config").mkdir()
+    (repo / "config/settings.toml").write_text("debug = false\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "config/settings.toml",
+                                                                 "content": "debug = true\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(
+        {"app": {"workspace": str(repo), "protected": ["config/"], "on_violation": "revert"}}))
+    killed = subprocess.run([sys.executable, "-c", _DIES_AT_ITS_FIRST_RESTORE], env={**os.environ, **env},
+                            capture_output=True, timeout=120)
+    assert killed.returncode == -9, killed
+    left = sorted(str(p.relative_to(repo)) for p in (repo / "config").iterdir() if p.name != "settings.toml")
+    assert len(left) == 1, left  # what kill -9 left in the user's tree
+    said = check_worktrees(load_settings(env))
+    assert said.level == "warning" and left[0] in said.message and "policy revert" in said.message, said
+    shell = cli_main(["cleanup", "--json"], env)
+    assert shell.returncode == 0 and left[0] in shell.stdout, shell
+    assert sorted(p.name for p in (repo / "config").iterdir()) == ["settings.toml"]
+    assert check_worktrees(load_settings(env)).level == "ok"
+
+
 def test_a_forged_apply_ledger_never_removes_a_file_the_relay_did_not_name_as_its_temp(tmp_path, repo):
     # The ledger is in the data dir, so whoever writes that writes it: it may name the user's files, or a
     # symlink named like a temp file. The sweep removes only regular files named as the relay names its temps.

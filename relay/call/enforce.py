@@ -20,12 +20,15 @@ Files whose pre-run content the relay does not hold are left as they are, and na
 from __future__ import annotations
 
 import os
+from functools import partial
+from pathlib import Path
 
 from relay.agy.classify import Verdict
 from relay.agy.prompt import limit_lines
 from relay.call.policy import RunPlan
 from relay.core.contracts import FileChange, PolicyViolation, RecordPlan, Status
 from relay.core.policy_rules import check_policy, name_files
+from relay.isolate.apply_temps import ledgered_temps
 from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
@@ -47,14 +50,15 @@ def prompt_limits(plan: RunPlan) -> list[str]:
 
 
 def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: Snapshot | None,
-                 pre_run: dict[str, PreRun] | None = None, *, unrestored: str | None = None
-                 ) -> tuple[PolicyViolation | None, str]:
+                 pre_run: dict[str, PreRun] | None = None, *, unrestored: str | None = None,
+                 data_dir: Path | None = None) -> tuple[PolicyViolation | None, str]:
     """Check the observed change and revert when asked: the violation and the sentence saying it ("" if none).
 
     Every way a run ends calls it, through ``relay.call.judge``: a finished run, a stopped one (cancelled, the
     client gone, the relay stopping), which keeps its own status and carries the violation, and one whose
     relay died (``unrestored``: why nothing is restored). Runs in a worker thread (the revert writes files);
-    ``before`` is the run's pre-run snapshot.
+    ``before`` is the run's pre-run snapshot; ``data_dir``: where the revert's temp files are ledgered (a relay
+    killed mid-revert leaves none that cleanup cannot find: relay.isolate.apply_temps).
     """
     violation = check_policy(limits, files)
     if violation is None:
@@ -66,7 +70,8 @@ def apply_policy(limits: RunPlan | RecordPlan, files: list[FileChange], before: 
         elif before is None:
             violation.not_restored = {p: "the relay took no snapshot before the run" for p in violation.files}
         else:
-            violation.restored, violation.not_restored = restore_paths(before, violation.files, pre_run)
+            violation.restored, violation.not_restored = restore_paths(
+                before, violation.files, pre_run, temps=partial(ledgered_temps, data_dir))
         message += f". Restored {len(violation.restored)} file(s) to their pre-run content"
         if violation.not_restored:
             first, why = next(iter(violation.not_restored.items()))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from pathlib import Path
 
 from relay.agy.classify import Verdict
 from relay.call.enforce import apply_policy, outside_violation, policy_verdict
@@ -51,17 +52,18 @@ class Judged:
 
 def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordPlan, *, before: Snapshot | None,
                  pre_run: dict[str, PreRun] | None = None, outside: Outside | None = None,
-                 checked: Collection[str] | None = None, unrestored: str | None = None) -> Judged:
+                 checked: Collection[str] | None = None, unrestored: str | None = None,
+                 data_dir: Path | None = None) -> Judged:
     """Observe the run's change and judge it against ``limits`` (see the module's docstring). In a worker thread.
 
     ``observe(again)`` looks at the workspace and writes the run's patch (``again``: after a restore, for the
     patch only); ``checked``: the paths provably the run's (None: every observed path); ``unrestored``: why
-    nothing is restored, when the relay must not (recovery)."""
+    nothing is restored, when the relay must not (recovery); ``data_dir``: where a revert ledgers its temp files."""
     started = time.monotonic()
     changeset = observe(False)
     ms = int((time.monotonic() - started) * 1000)
     files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
-    violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored)
+    violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored, data_dir=data_dir)
     if violation is not None and violation.restored:
         # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
         # undoes the rest instead of refusing over the files already restored.

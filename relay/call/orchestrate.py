@@ -392,7 +392,8 @@ class Relay:
             return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
 
         return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported),
-                            call.plan, before=before, pre_run=live.pre_run, outside=outside)
+                            call.plan, before=before, pre_run=live.pre_run, outside=outside,
+                            data_dir=self.settings.data_dir)
 
     async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
         """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""

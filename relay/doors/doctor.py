@@ -218,7 +218,7 @@ def check_worktrees(settings: Settings) -> Check:
     from relay.runs.store import RunStore
 
     root = pool_root(settings.data_dir)
-    temps = [f"{temp}: a temp file of an apply that was killed" for temp in apply_temps(settings.data_dir)]
+    temps = [f"{temp}: a temp file of an apply or a policy revert that was killed" for temp in apply_temps(settings.data_dir)]
     if not root.is_dir() and not temps:
         return ok("worktrees", "none (no run has used isolation 'worktree')")
     leftovers = temps + (find_leftovers(settings.data_dir, set(RunStore(settings.runs_dir).iter_ids()))
@@ -229,7 +229,7 @@ def check_worktrees(settings: Settings) -> Check:
     shown = "; ".join(leftovers[:5]) + (f"; and {len(leftovers) - 5} more" if len(leftovers) > 5 else "")
     return warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
                  "Run `gravity-relay cleanup`: it removes them (never a worktree in use; the next apply removes "
-                 "a killed apply's temp files too).")
+                 "a killed apply's or policy revert's temp files too).")
 
 
 def check_http_relay(settings: Settings) -> Check:

@@ -1,4 +1,4 @@
-"""The temp files apply writes in the user's tree, ledgered so that a killed apply's are found and removed.
+"""The temp files apply (and a policy revert) writes in the user's tree, ledgered so that a killed one's are found and removed.
 
 Apply writes each file as a temp file beside it, then renames it into place (a reader never sees half a
 file). A ``kill -9`` between the two left the temp file in the user's tree for good (issue 34). So, before
@@ -6,6 +6,9 @@ its first write, an apply names every temp file it may create in a ledger in the
 (``<data dir>/applying/<token>.json``: its process stamp and the paths) and removes the ledger when done.
 A ledger whose writer is gone (its pid dead, or reused by another process) is a killed apply: the next
 apply and ``gravity-relay cleanup`` remove its temp files, and doctor names them until then.
+
+A policy revert (``relay.observe.restore``, called through ``ledgered_temps``) writes its files the same way,
+under the same ledger: a relay killed mid-revert leaves nothing doctor cannot name and cleanup cannot remove.
 
 A ledger is input (whoever writes the data dir writes it): a path is removed only when its name is one this
 module gives a temp file (``.gravity-relay-<16 hex>-<n>``) and it is a regular file, never a symlink or a folder.
@@ -28,7 +31,7 @@ from relay.core import platform
 from relay.core.contracts import ProcessStamp
 from relay.core.files import private_dir, read_regular, write_atomic
 
-__all__ = ["LEDGER_DIR", "temp_names", "ledgered", "sweep", "leftovers", "is_temp_name"]
+__all__ = ["LEDGER_DIR", "temp_names", "ledgered", "ledgered_temps", "sweep", "leftovers", "is_temp_name"]
 
 log = logging.getLogger("relay.isolate.apply_temps")
 
@@ -70,6 +73,15 @@ def ledgered(data_dir: Path | None, token: str, temps: list[Path]) -> Iterator[N
         path.unlink(missing_ok=True)
 
 
+@contextlib.contextmanager
+def ledgered_temps(data_dir: Path | None, targets: list[Path]) -> Iterator[list[Path]]:
+    """One temp path beside each of ``targets``, named in a ledger while the block writes them (``temp_names``,
+    ``ledgered``): for a writer that needs no token of its own (a policy revert)."""
+    token, temps = temp_names(targets)
+    with ledgered(data_dir, token, temps):
+        yield temps
+
+
 def _ledgers(data_dir: Path) -> Iterator[tuple[Path, Ledger | None]]:
     """Each ledger of a writer that is gone (a killed apply), read; None for one that cannot be read."""
     folder = Path(data_dir) / LEDGER_DIR
@@ -104,7 +116,7 @@ def _left(ledger: Ledger) -> list[Path]:
 
 
 def leftovers(data_dir: Path) -> list[str]:
-    """The temp files killed applies left in users' trees (doctor)."""
+    """The temp files killed applies (and policy reverts) left in users' trees (doctor)."""
     return [str(p) for _, ledger in _ledgers(data_dir) if ledger is not None for p in _left(ledger)]
 
 

@@ -15,8 +15,11 @@ from __future__ import annotations
 import os
 import shlex
 import stat as stat_mod
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from functools import partial
+from pathlib import Path
 from typing import NamedTuple
 
 from relay.core.files import replace_file
@@ -25,7 +28,18 @@ from relay.observe.git import GitError
 from relay.observe.permissions import PreRun
 from relay.observe.snapshot import SKIP_DIRS, TREE_FILE_MAX, Repo, Snapshot, before_trees, git_private
 
-__all__ = ["Before", "before_of", "blob_states", "exact", "restore_paths", "restore_endings"]
+__all__ = ["Before", "before_of", "blob_states", "exact", "restore_paths", "restore_endings", "TempsFor"]
+
+# Temp paths for a list of files to write, named (in a ledger of the data dir, ``relay.isolate.apply_temps.
+# ledgered_temps``) for as long as the block writes them: a relay killed between a temp file's write and its rename
+# leaves one doctor names and cleanup removes. Given by the caller, who knows the data dir.
+TempsFor = Callable[[list[Path]], AbstractContextManager[list[Path]]]
+
+
+@contextlib.contextmanager
+def _unnamed(targets: list[Path]) -> Iterator[list[Path]]:
+    """Without a ledger (a caller with no data dir): one temp name beside each target, this process's."""
+    yield [t.parent / f".{t.name}.relay-restore.{os.getpid()}" for t in targets]
 
 
 class Before(NamedTuple):
@@ -207,9 +221,10 @@ def _no_link(where: str, target: str, exc: OSError) -> str:
     return f"{said}; create it by hand: ln -s {shlex.quote(target)} {shlex.quote(where)}"
 
 
-def _put_back(root: str, path: str, before: Before, pre: PreRun | None = None) -> str | None:
+def _put_back(root: str, path: str, before: Before, pre: PreRun | None = None, tmp: Path | None = None) -> str | None:
     """Make ``path`` hold ``before`` again; None when done, else why it was left alone. ``pre``: the file's
-    permission bits and size before the run, when the relay took them (issue 22, 37): put back exactly."""
+    permission bits and size before the run, when the relay took them (issue 22, 37): put back exactly. ``tmp``:
+    the temp file a file or link is written to before its rename (``TempsFor``); needed for those two kinds."""
     data = exact(before, pre.size if pre else None) if before.kind == "file" else before.data
     if isinstance(data, str):
         return data
@@ -239,7 +254,8 @@ def _put_back(root: str, path: str, before: Before, pre: PreRun | None = None) -
             os.unlink(target)
         return None
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    tmp = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.relay-restore.{os.getpid()}")
+    if tmp is None:
+        raise ValueError(f"no temp file named for {path}")
     if os.path.lexists(tmp):
         os.unlink(tmp)
     if before.kind == "link":
@@ -281,10 +297,15 @@ def _parents(path: str) -> list[str]:
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def restore_paths(snapshot: Snapshot, paths: list[str], pre_run: dict[str, PreRun] | None = None
-                  ) -> tuple[list[str], dict[str, str]]:
+def _target(root: str, path: str) -> Path:
+    return Path(root, *path.split("/"))
+
+
+def restore_paths(snapshot: Snapshot, paths: list[str], pre_run: dict[str, PreRun] | None = None, *,
+                  temps: TempsFor | None = None) -> tuple[list[str], dict[str, str]]:
     """Put ``paths`` (workspace-relative) back to their pre-run state: (restored, {path: why not}). ``pre_run``:
-    the files' permission bits and sizes before the run (relay.observe.permissions), when taken."""
+    the files' permission bits and sizes before the run (relay.observe.permissions), when taken; ``temps``: where
+    each file is written before its rename, ledgered (``TempsFor``)."""
     root = os.path.realpath(snapshot.workspace)
     restored: list[str] = []
     refused: dict[str, str] = {}
@@ -293,18 +314,19 @@ def restore_paths(snapshot: Snapshot, paths: list[str], pre_run: dict[str, PreRu
         refused[path] = "the relay cannot name it exactly (the whole workspace, or a name that is not UTF-8)"
     _unswap(snapshot, root, [p for p in wanted if p not in refused])
     befores = before_of(snapshot, [p for p in wanted if p not in refused])
-    for path, before in befores.items():
-        if isinstance(before, str):
-            refused[path] = before
-            continue
-        try:
-            why = _put_back(root, path, before, (pre_run or {}).get(path))
-        except OSError as exc:
-            why = f"could not write it ({exc.strerror or exc})"
-        if why is None:
-            restored.append(path)
-        else:
-            refused[path] = why
+    with (temps or _unnamed)([_target(root, p) for p in befores]) as tmps:
+        for (path, before), tmp in zip(befores.items(), tmps):
+            if isinstance(before, str):
+                refused[path] = before
+                continue
+            try:
+                why = _put_back(root, path, before, (pre_run or {}).get(path), tmp)
+            except OSError as exc:
+                why = f"could not write it ({exc.strerror or exc})"
+            if why is None:
+                restored.append(path)
+            else:
+                refused[path] = why
     return sorted(restored), dict(sorted(refused.items()))
 
 
@@ -312,26 +334,29 @@ def _lf(data: bytes) -> bytes:
     return data.replace(b"\r\n", b"\n")
 
 
-def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int]) -> list[str]:
+def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int], *,
+                    temps: TempsFor | None = None) -> list[str]:
     """After `runs revert` reversed the run's patch (git's form of each file, written with the user's own git
     settings), each of ``paths`` whose bytes before the run differ from what is there now in line endings only
     gets them back (``sizes``: the files' sizes before the run, when kept); the paths rewritten. A file that
     differs in anything else is left as the revert wrote it."""
     root = os.path.realpath(snapshot.workspace)
     fixed = []
-    for path, before in before_of(snapshot, paths).items():
-        if not isinstance(before, Before) or before.kind != "file":
-            continue
-        data = exact(before, sizes.get(path))
-        target = os.path.join(root, *path.split("/"))
-        try:
-            if isinstance(data, str) or not stat_mod.S_ISREG(os.lstat(target).st_mode):
+    befores = before_of(snapshot, paths)
+    with (temps or _unnamed)([_target(root, p) for p in befores]) as tmps:
+        for (path, before), tmp in zip(befores.items(), tmps):
+            if not isinstance(before, Before) or before.kind != "file":
                 continue
-            with open(target, "rb") as fh:
-                now = fh.read()
-            if now != data and _lf(now) == _lf(data) and \
-                    _put_back(root, path, Before("file", data, before.executable)) is None:
-                fixed.append(path)
-        except OSError:
-            continue
+            data = exact(before, sizes.get(path))
+            target = _target(root, path)
+            try:
+                if isinstance(data, str) or not stat_mod.S_ISREG(os.lstat(target).st_mode):
+                    continue
+                with open(target, "rb") as fh:
+                    now = fh.read()
+                if now != data and _lf(now) == _lf(data) and \
+                        _put_back(root, path, Before("file", data, before.executable), tmp=tmp) is None:
+                    fixed.append(path)
+            except OSError:
+                continue
     return fixed

@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -29,6 +30,7 @@ from relay.core.files import read_regular
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
 from relay.observe.permissions import kept_sizes
+from relay.isolate.apply_temps import ledgered_temps
 from relay.observe.restore import restore_endings
 from relay.observe.snapshot import load_snapshot
 from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
@@ -194,7 +196,8 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
         raise InvalidWorkspace(f"run {run_id}'s workspace {record.plan.workspace!r} is not a folder any more",
                                "Nothing was changed. Restore the folder first, or apply the patch by hand: "
                                f"git apply -R {patch_path}")
-    recorded_workspace(run_id, record.plan.workspace, settings or load_settings())
+    settings = settings or load_settings()
+    recorded_workspace(run_id, record.plan.workspace, settings)
     cwd, directory, config = _where(Path(record.plan.workspace))
     header, sections = split_patch(patch)
     partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
@@ -235,11 +238,12 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
         raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: git apply -R refused after its check "
                          f"passed ({stderr})", "git apply writes all or nothing; check the workspace and try again.")
     result.reverted = True
-    result.actions += [f"put back the line endings {p} had before the run" for p in _endings(store, record, sections)]
+    result.actions += [f"put back the line endings {p} had before the run"
+                       for p in _endings(store, record, sections, settings.data_dir)]
     return result
 
 
-def _endings(store: RunStore, record: RunRecord, sections: list[Section]) -> list[str]:
+def _endings(store: RunStore, record: RunRecord, sections: list[Section], data_dir: Path) -> list[str]:
     """git apply wrote each file as git checks it out with your settings; the files whose bytes before the run
     differed from that in line endings only (CRLF kept under ``core.autocrlf``, mixed endings) get them back from
     the run's snapshot (issue 37, W11). Not for a worktree run: its snapshot is of its worktree."""
@@ -248,4 +252,5 @@ def _endings(store: RunStore, record: RunRecord, sections: list[Section]) -> lis
             os.path.realpath(snapshot.workspace) != os.path.realpath(record.plan.workspace):
         return []
     paths = [s.old_path for s in sections if b"\nnew file mode " not in s.head]
-    return restore_endings(snapshot, paths, kept_sizes(str(store.trees_path(record.run_id))))
+    return restore_endings(snapshot, paths, kept_sizes(str(store.trees_path(record.run_id))),
+                           temps=partial(ledgered_temps, data_dir))  # a revert killed mid-write: cleanup removes its temps

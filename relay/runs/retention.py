@@ -192,7 +192,7 @@ def apply_retention(
         summary.worktrees += removed
         summary.errors += errors
         temps, errors = sweep_temps(settings.data_dir)
-        summary.worktrees += [f"{temp} (a temp file of an apply that was killed)" for temp in temps]
+        summary.worktrees += [f"{temp} (a temp file of an apply or a policy revert that was killed)" for temp in temps]
         summary.errors += errors
     if summary.removed and not dry_run:
         log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))
