@@ -159,6 +159,21 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("config/environments/production.rb", ["  config.force_ssl = false"], ["  config.force_ssl = true"], "turns a protection off"),
         ("server/app.ts", ["app.use(helmet({ contentSecurityPolicy: false }))"], ["app.use(helmet())"], "turns a protection off"),
         ("src/main/java/Api.java", ['@CrossOrigin(origins = "*")'], [], "opens CORS to any origin"),
+        # more of the same shapes in other frameworks' words
+        ("src/handlers.ts", ["  return ctx.redirect(ctx.req.query('to'))"], [], "redirects to a URL the request supplies"),
+        ("app/models/post.rb", ['    Post.where("slug = \'#{slug}\'").first'], [], "builds SQL from text"),
+        ("cmd/serve.go", ["	gin.SetMode(gin.DebugMode)"], ["	gin.SetMode(gin.ReleaseMode)"], "turns debug mode on"),
+        ("config/app.php", ["    'debug' => true,"], ["    'debug' => env('APP_DEBUG', false),"], "turns debug mode on"),
+        ("src/main/resources/application.properties", ["server.error.include-stacktrace=always"], [], "turns debug mode on"),
+        ("internal/auth/jwt.go", ["	tok, err := jwt.Parse(raw, keys, jwt.WithoutClaimsValidation())"], [], "turns signature or token checks off"),
+        ("app.py", ["app.config['WTF_CSRF_ENABLED'] = False"], [], "turns a cookie's or CSRF protection off"),
+        ("web.rb", ["  set :protection, false"], [], "turns a cookie's or CSRF protection off"),
+        ("app/helpers/bio_helper.rb", ["    raw(profile.bio)"], ["    h(profile.bio)"], "turns autoescaping off"),
+        ("server/index.js", ["app.use(express.json({ limit: '5gb' }))"], ["app.use(express.json({ limit: '1mb' }))"], "removes a size or rate limit"),
+        ("cmd/files.go", ['	name := filepath.Join(baseDir, r.URL.Query().Get("f"))'], [], "builds a file path from the request"),
+        ("src/serve.rs", ["    let full = base.join(requested);"], ["    let full = safe_join(&base, requested)?;"], "deletes a check: let full = safe_join("),
+        (".github/workflows/build.yml", ["      - uses: actions/cache@main"], ["      - uses: actions/cache@0c45773b623bea8c8e75f6c82b208c3cf94ea4f9 # v4"],
+         "unpins a CI action from its commit"),
         # dependency files of every name; go.mod's replace
         ("requirements/dev", ["requessts"], ["requests"], "renames a dependency to a look-alike (a typo-squat?): requests → requessts"),
         ("go.mod", ["replace github.com/spf13/cobra => github.com/spf31/cobra v1.8.0"], [],
@@ -203,6 +218,8 @@ def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, ad
         ("src/retry.py", ["    delay = random.random() * backoff"], []),  # randomness that guards nothing
         (".github/workflows/ci.yml", ["      - uses: actions/setup-node@v4"], ["      - uses: actions/setup-node@v3"]),  # a bump
         ("app/config.py", ["    self.force_ssl = force_ssl"], []),
+        ("src/cache.py", ["    value = store.get(key)"], []),
+        (".github/workflows/build.yml", ["      - uses: actions/cache@v5"], ["      - uses: actions/cache@v4"]),  # a tag bumped, never pinned
         ("src/cache.py", ["    key = hashlib.md5(data).hexdigest()"], []),  # a checksum, not a password
     ],
 )
@@ -302,3 +319,18 @@ async def test_a_risky_line_deep_in_a_big_new_file_is_read_named_and_shown(tmp_p
     assert top["file"] == "src/pipeline.py" and top["risk"] == "high"
     assert top["reason"].startswith("deserializes untrusted data: payload = pickle.loads(request_body)"), top
     assert "+payload = pickle.loads(request_body)\n" in view and len(view) <= 2_500, view
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "named"),
+    [
+        ("composer.json", '        "monolog/monologg": "^3.5",', "adds a look-alike of monolog/monolog (a typo-squat?): monolog/monologg"),
+        ("pom.xml", "      <artifactId>commons-lang33</artifactId>", "adds a look-alike of commons-lang3 (a typo-squat?): commons-lang33"),
+        ("Cargo.toml", 'rustsl = "0.23"', "adds a look-alike of rustls (a typo-squat?): rustsl"),
+        ("Gemfile", "gem 'omniauht'", "adds a look-alike of omniauth (a typo-squat?): omniauht"),
+    ],
+)
+def test_a_new_look_alike_of_a_popular_package_is_named_in_every_registry(path: str, line: str, named: str) -> None:
+    # Packagist, Maven Central, crates.io and RubyGems names are read as PyPI's and npm's are.
+    out = assess(fc(path, [line]), NO_CTX)
+    assert out.risk == "high" and out.reasons[0] == named, out.reasons

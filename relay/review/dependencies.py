@@ -155,6 +155,7 @@ def lookalike_replace(c: FileChange) -> str | None:
 
 
 # A CI step's action ("uses: actions/checkout@v4"): code the workflow runs with its credentials.
+_SHA_RE = re.compile(r"[0-9a-f]{40}\b")
 _USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<name>[\w.\-]+/[\w.\-/]+)@")
 
 
@@ -164,6 +165,11 @@ def lookalike_action(c: FileChange) -> str | None:
     before = {m.group("name") for line in c.removed_lines if (m := _USES_RE.match(line))}
     if not before:
         return None
+    pinned = {m.group("name") for line in c.removed_lines if (m := _USES_RE.match(line)) and _SHA_RE.match(line, m.end())}
+    for line in c.added_lines:
+        m = _USES_RE.match(line)
+        if m and m.group("name") in pinned and not _SHA_RE.match(line, m.end()):
+            return f"unpins a CI action from its commit: {' '.join(line.split())[:60]}"
     for line in c.added_lines:
         m = _USES_RE.match(line)
         if m is None or m.group("name") in before:

@@ -53,10 +53,12 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # A verification callback that accepts every certificate.
         r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|HostnameVerifier|verify_?peer_?callback)\b"
         r".*(?:lambda[^:]*:\s*(?:True|1)\b|=>\s*(?:true|undefined|null)\b|return\s+true\b)")),
-    ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify"),
+    ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify", "claimsvalidation",
+                                                              "parseunverified", "insecure_decode", "insecuredecode", "decode_unverified"),
      re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
                 r"\balgorithms?" + _Q + r"\s*[=:]\s*\[?\s*['\"]none['\"]|\bignoreExpiration\s*:\s*true\b|"
-                r"\bjwt\.decode\s*\(.*\bverify\s*=\s*False")),
+                r"\bjwt\.decode\s*\(.*\bverify\s*=\s*False|\bWithoutClaimsValidation\s*\(|\bParseUnverified\s*\(|"
+                r"\bSkipClaimsValidation\s*[:=]\s*true\b|\binsecure_?decode\w*\s*\(|\bdecode_unverified\w*\s*\(")),
     ("turns autoescaping off", ("autoescape", "escape", "mark_safe", "|safe", "markup(", "html_safe", "dangerouslysetinnerhtml",
                                 "innerhtml", "outerhtml", "document.write", "v-html", "{{{", "<%-", "noescape", "sanitize",
                                 "bypasssecuritytrust", "insertadjacenthtml", "template.", "raw", "|raw", "{!!", "<%=", "unsafe_allow_html", "dangerously", "escaping", "xss"), re.compile(
@@ -65,16 +67,16 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
-        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|(?<![\w.$])raw\s*\(\s*[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
     ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
         r"\b(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
         + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
         r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*", re.I)),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
-                                                  "protect_from_forgery"), re.compile(
+                                                  "protect_from_forgery", ":protection"), re.compile(
         r"\b(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
         r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
-        r"\b\w*csrf\w*" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|\bcsrf\s*\(\s*(?:\w+\s*->\s*\w+\.disable\(\)|AbstractHttpConfigurer::disable)|"
+        r"\b\w*csrf\w*" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|\bset\s+:protection\s*,\s*false\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|\bcsrf\s*\(\s*(?:\w+\s*->\s*\w+\.disable\(\)|AbstractHttpConfigurer::disable)|"
         r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
     ("turns a protection off", ("poison", "protect", "sanitiz", "safe_mode", "safemode", "xss", "skip", "disable", "bypass", "ssl", "hsts",
                               "transport", "frame", "security_policy", "securitypolicy"), re.compile(
@@ -105,9 +107,10 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
          # koa's app.proxy: X-Forwarded-* trusted when true.
          r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
-    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar"), re.compile(
+    ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar", "include-"), re.compile(
         r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
-        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]\s*(?:True|true)\b|\buse_debugger\s*=\s*True\b|"
+        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]>?\s*(?:True|true)\b|"
+        r"\bgin\.SetMode\(\s*gin\.DebugMode|\binclude-(?:stacktrace|exception|message)\s*[=:]\s*(?:always|true)\b|\buse_debugger\s*=\s*True\b|"
         # A profiler or debugger served over HTTP.
         r"\bmiddleware\.Profiler\s*\(|\bnet/http/pprof\b|\bpprof\.(?:Index|Handler|Register)\b|/debug/pprof|\bexpvar\.Handler\s*\(|"
         r"\bDebuggedApplication\s*\(|\bdebug_toolbar\b|"
@@ -120,7 +123,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          # Set to "no end" anywhere.
          r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
          r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
-         r"\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
+         r"\b\w*limit\w*['\"]?\s*[=:]\s*['\"]\d+\s*(?:gb|tb)['\"]|\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
     ("lets XML load external entities", ("doctype", "entities", "entityreferences"), re.compile(
         r"disallow-doctype-decl['\"]\s*,\s*false\b|external-(?:general|parameter)-entities['\"]\s*,\s*true\b|"
@@ -202,10 +205,12 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
         r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
         r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
-    ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw("), re.compile(
+    ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql",
+                                "pluck(", "exists?("), re.compile(
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
         r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(])|"
+        r"\.(?:where|order|group|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]\s*(?:\+|\.)\s*\$?\w)|"
         r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
@@ -225,16 +230,19 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("adds a script that runs at install", ("install", "update-cmd", "autoload-dump", "create-project-cmd"), re.compile(
         r"^\s*\"(?:preinstall|install|postinstall)\"\s*:\s*\"|^\s*\"(?:pre|post)-(?:install|update)-cmd\"\s*:|"
         r"^\s*\"post-(?:autoload-dump|package-install|root-package-install|create-project-cmd)\"\s*:")),
-    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args", "params[", "$_"), re.compile(
+    ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args", "params[", "$_", "formvalue",
+                                                                          ".form", ".values", "request.get", "req.get", "r.get",
+                                                                          "request.post", "req.post", "r.post"), re.compile(
         r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
         r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b|"
         r"\b(?:File\.(?:read|open|binread)|IO\.read|send_file|send_data\s*\(?\s*File\.read|open|render\s+file:)\s*\(?\s*params\[|"
-        r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|\b(?:file_get_contents|fopen|readfile)\s*\(\s*\$_(?:GET|POST|REQUEST)\b", re.I)),
+        r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
+        r"\b(?:filepath|path|os\.path|posixpath)\.[Jj]oin\s*\([^)]*\b(?:r|req|request)\.(?:URL\.Query\(\)\.Get|FormValue|args|form|values|GET|POST|params|query)\b|\b(?:file_get_contents|fopen|readfile)\s*\(\s*\$_(?:GET|POST|REQUEST)\b", re.I)),
     ("redirects to a URL the request supplies", ("redirect", "location", "return_to", "returnto", "return_url", "returnurl", "came_from",
                                                  "camefrom", "goto", "back_url", "backurl", "callback_url", "callbackurl", "'next", "\"next",
                                                  ":next", ".next"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
-        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
+        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.|req\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
         r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
         r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"

@@ -72,7 +72,8 @@ CI_DATA_EXTS = (".txt", ".md", ".rst", ".csv")
 NO_SIZE_KINDS = ("docs", "example", "generated", "lockfile")
 
 
-# lookalike_dependency: widely used packages of the main registries (PyPI, npm, RubyGems, crates.io, Go modules). A
+# lookalike_dependency: widely used packages of the main registries (PyPI, npm, RubyGems, crates.io, Go modules,
+# Packagist, Maven Central). A
 # new dependency one letter off one of them (reqeusts, python-dateutils) is the shape of a typo-squat.
 POPULAR_PACKAGES = frozenset("""
 requests urllib3 numpy pandas django flask fastapi pydantic sqlalchemy boto3 botocore setuptools wheel certifi idna
@@ -98,4 +99,18 @@ github.com/stretchr/testify github.com/sirupsen/logrus github.com/spf13/cobra gi
 github.com/gorilla/mux github.com/gorilla/websocket github.com/pkg/errors github.com/google/uuid go.uber.org/zap
 google.golang.org/grpc google.golang.org/protobuf github.com/golang/protobuf github.com/go-chi/chi github.com/go-chi/render
 github.com/labstack/echo github.com/gofiber/fiber github.com/jackc/pgx github.com/lib/pq github.com/redis/go-redis
+github.com/golang-jwt/jwt github.com/go-sql-driver/mysql github.com/gorilla/sessions github.com/gorilla/handlers github.com/rs/zerolog
+golang.org/x/crypto golang.org/x/net golang.org/x/sync golang.org/x/oauth2 gopkg.in/yaml.v3 github.com/go-playground/validator
+github.com/prometheus/client_golang github.com/urfave/cli
+oauthlib requests-oauthlib authlib django-cors-headers whitenoise psutil filelock platformdirs tenacity httplib2 wrapt
+responses freezegun hypothesis factory-boy sentry-sdk structlog loguru pendulum xmltodict defusedxml bleach markdown
+mistune transformers huggingface-hub langchain opencv-python pyarrow polars
+vue next nuxt svelte vite sequelize ioredis zod joi debug cors express-session compression koa fastify superagent
+undici cross-spawn minimatch rxjs vitest
+axum tower serde_derive env_logger rustls openssl sha2 tempfile crossbeam parking_lot rayon criterion
+jwt omniauth pundit cancancan multi_json activemodel actionpack railties sprockets jbuilder bootsnap rack-cors
+guzzlehttp/guzzle monolog/monolog symfony/console symfony/http-foundation symfony/yaml laravel/framework phpunit/phpunit
+nesbot/carbon vlucas/phpdotenv twig/twig psr/log ramsey/uuid firebase/php-jwt phpstan/phpstan mockery/mockery fakerphp/faker
+jackson-databind jackson-core gson guava junit junit-jupiter slf4j-api logback-classic log4j-core commons-lang3 commons-io
+commons-codec httpclient okhttp spring-boot-starter-web spring-core mockito-core lombok netty-all hibernate-core postgresql
 """.split())
