@@ -13,6 +13,7 @@ plants a script that writes a marker; after the command, no marker.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import anyio
@@ -20,7 +21,7 @@ import pytest
 
 from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
-from test_git_guards import _ATTRIBUTES, _config, _evil, _ran
+from test_git_guards import _ATTRIBUTES, _EVIL, _HOOKS, _config, _evil, _ran
 
 pytestmark = pytest.mark.anyio
 
@@ -42,8 +43,13 @@ async def test_a_filter_only_the_pools_worktrees_include_never_runs_at_their_che
     # file it names tracked) defines a filter in linked worktrees only; the filters were read at the repository's
     # top level, where the condition is false, and `git worktree add` smudged every file through the filter.
     prog, marker = _evil(tmp_path)
+    hooks = tmp_path / "hooks"  # every hook a checkout, a commit or a ref update would run, each writing the marker
+    hooks.mkdir()
+    for name in _HOOKS:
+        (hooks / name).write_text(_EVIL.format(marker=marker), encoding="utf-8")
+        (hooks / name).chmod(0o755)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitattributes": _ATTRIBUTES,
-                                            "tools/gitconfig": _config(prog, str(tmp_path / "hooks"))})
+                                            "tools/gitconfig": _config(prog, str(hooks))})
     git(repo, "config", "includeIf.gitdir:**/worktrees/**.path", "../tools/gitconfig")
     agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
     env = _env(tmp_path, agy)
@@ -66,9 +72,11 @@ async def test_a_filter_a_worker_puts_in_its_worktrees_own_config_never_runs_whe
     # and `git checkout -f` in that worktree put the worker's edit back through the filter's smudge.
     prog, marker = _evil(tmp_path)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    hooks = [{"op": "write", "path": f"{_UP}/.git/evil-hooks/{name}", "content": _EVIL.format(marker=marker),
+              "mode": "755"} for name in _HOOKS]
     edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": "[extensions]\n\tworktreeConfig = true\n"},
              {"op": "write", "path": f"{_UP}/.git/worktrees/w0/config.worktree",
-              "content": _config(prog, str(tmp_path / "hooks"))},
+              "content": _config(prog, str(repo / ".git/evil-hooks"))}, *hooks,
              {"op": "write", "path": f"{_UP}/.git/info/attributes", "content": _ATTRIBUTES},
              {"op": "write", "path": "a.txt", "content": "b\n"}]
     agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
@@ -157,4 +165,63 @@ async def test_a_merge_driver_the_worker_names_never_runs_when_apply_merges_both
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
     assert (repo / "a.txt").read_text(encoding="utf-8") == "one\n2\n3\n4\n5\n"
+    assert _ran(marker) == ""
+
+
+# --------------------------------------------------------------------------- a worker writing while the relay writes
+
+
+def _racing_git(tmp_path: Path, repo: Path, prog: Path, commands: tuple[str, ...]) -> dict[str, str]:
+    """A ``git`` first on PATH that, as one of ``commands`` starts, defines filter "late" in the repository's config:
+    a worker of another run, still running, writing it between any read of the relay's and its command."""
+    import shlex
+    import shutil
+
+    plant = f'[filter "late"]\\n\\tclean = {prog} clean\\n\\tsmudge = {prog} smudge\\n'  # printf's escapes
+    wrapper = tmp_path / "racing" / "git"
+    wrapper.parent.mkdir()
+    cases = "|".join(commands)
+    wrapper.write_text(f'#!/bin/sh\nfor a in "$@"; do case "$a" in {cases}) printf {shlex.quote(plant)} '
+                       f'>> {shlex.quote(str(repo / ".git/config"))}; break;; esac; done\n'
+                       f'exec {shlex.quote(shutil.which("git") or "git")} "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    return {"PATH": os.pathsep.join([str(wrapper.parent), os.defpath])}
+
+
+async def test_runs_revert_runs_no_filter_a_worker_defines_while_the_revert_runs(tmp_path):
+    # Broke: `runs revert` read the repository's filters, then ran `git apply` with them switched off; a filter
+    # defined in between (a worker of another run writes .git/config: nothing stops it) ran inside the relay's git.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    (repo / ".git/info/attributes").write_text("* filter=late\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SUCCESS", packet
+    racing = {**env, **_racing_git(tmp_path, repo, prog, ("apply",))}
+    reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], racing)
+    assert reverted.returncode == 0, reverted.stdout + reverted.stderr
+    assert '[filter "late"]' in (repo / ".git/config").read_text(encoding="utf-8")  # the race was run
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
+    assert _ran(marker) == ""
+
+
+async def test_apply_writes_an_added_file_in_your_endings_running_no_filter_a_worker_defines_meanwhile(tmp_path):
+    # Broke: under core.autocrlf, apply writes a file the run adds as your git checks it out (`git cat-file
+    # --filters`), the filters read right before and switched off; one defined in between ran in the relay's git.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    git(repo, "config", "core.autocrlf", "true")
+    (repo / ".git/info/attributes").write_text("* filter=late\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "new.txt", "content": "n\n"}]))
+    env = _env(tmp_path, agy)
+    async with memory_relay(env) as client:
+        packet = await _run(client, repo)
+    assert packet["status"] == "SUCCESS", packet
+    racing = {**env, **_racing_git(tmp_path, repo, prog, ("--filters",))}
+    applied = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", packet["run_id"]], racing)
+    assert json.loads(applied.stdout)["status"] == "SUCCESS", applied.stdout + applied.stderr
+    assert '[filter "late"]' in (repo / ".git/config").read_text(encoding="utf-8")  # the race was run
+    assert (repo / "new.txt").read_bytes() == b"n\r\n"  # your line endings, as your git checks it out
     assert _ran(marker) == ""

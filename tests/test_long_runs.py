@@ -155,6 +155,8 @@ async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_ch
         assert running["status"] == "RUNNING"
         (run,) = await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
         await anyio.to_thread.run_sync(lambda: _wait_for_grandchild(agy))
+        # The fake starts its grandchild before it edits: under load a cancel could come first (no file to list).
+        await anyio.to_thread.run_sync(lambda: _wait_for(lambda: (repo / "src/new.py").exists()))
         busy = payload(await client.call_tool("antigravity_continue",
                                               {"run_id": running["run_id"], "feedback": "more"}))
         assert busy["status"] == "BUSY"  # a continue on a run still going is refused, as before
@@ -166,6 +168,14 @@ async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_ch
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the cancel"
     record = RunStore(tmp_path / "data" / "runs").read(running["run_id"])
     assert record.outcome.status.value == "CANCELLED" and [c.path for c in record.observation.changes] == ["src/new.py"]
+
+
+def _wait_for(condition, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never came")
+        time.sleep(0.05)
 
 
 def _wait_for_grandchild(agy: Path) -> None:

@@ -5,7 +5,7 @@ the user's tree holds CRLF. Compared byte for byte, every file the run edited lo
 and apply refused each as a conflict. Now a file of the user's whose every line ends in CRLF, where git's copy has
 no CR, is compared in git's form and the result written back with CRLF (``in_git_form``, ``as_yours``); a file the
 run adds is written as the user's git would check it out (``checkout_form``: ``git cat-file --filters`` with the
-user's settings and attributes, every filter program the repository defines switched off), when
+user's settings and attributes, reading no config of the repository's: ``relay.observe.configless``), when
 ``core.autocrlf`` is on. A file with mixed endings is compared as it is (its CRs are the user's edits).
 """
 
@@ -56,7 +56,7 @@ def autocrlf(toplevel: Path) -> bool:
 def checkout_form(toplevel: Path, path: str, sha: str, env: Mapping[str, str] | None,
                   overrides: list[tuple[str, str]]) -> bytes | None:
     """What the user's git checks out for blob ``sha`` at ``path`` (line endings, attributes), no filter program
-    run (``overrides``: ``filter_overrides`` of the repository); None when git cannot say."""
+    run (``env``, ``overrides``: ``relay.observe.configless``'s); None when git cannot say."""
     try:
         return run_git(toplevel, "cat-file", ["--filters", f"--path={path}"], values=[sha], env=env, config=overrides)
     except GitError:

@@ -39,7 +39,8 @@ from typing import NamedTuple
 from relay.core.files import replace_file
 from relay.isolate.apply_temps import ledgered, temp_names
 from relay.isolate.endings import as_yours, autocrlf, checkout_form, in_git_form
-from relay.observe.git import GitError, filter_overrides, run_git
+from relay.observe.configless import configless
+from relay.observe.git import GitError, run_git
 from relay.observe.restore import Before, blob_states
 
 __all__ = ["ApplyConflicts", "Applied", "Entry", "changed_entries", "three_way_apply"]
@@ -280,13 +281,14 @@ def three_way_apply(toplevel: Path, entries: list[Entry], *, env: Mapping[str, s
     if conflicts:
         raise ApplyConflicts(conflicts)
     if added and not dry_run and autocrlf(toplevel):  # a file the run adds: as your git would check it out
-        overrides = filter_overrides(toplevel, env=env)
-        for at, sha in added:
-            action = actions[at]
-            assert action.result is not None
-            form = checkout_form(toplevel, action.path, sha, env, overrides)
-            if form is not None:
-                actions[at] = action._replace(result=action.result._replace(data=form))
+        # Reading no config of the repository's (a worker running meanwhile may write it): your settings only.
+        with configless(toplevel, env) as (own_env, settings):
+            for at, sha in added:
+                action = actions[at]
+                assert action.result is not None
+                form = checkout_form(toplevel, action.path, sha, own_env, settings)
+                if form is not None:
+                    actions[at] = action._replace(result=action.result._replace(data=form))
     if not dry_run:
         token, temps = temp_names([toplevel / action.path for action in actions])
         with ledgered(data_dir, token, temps):

@@ -5,8 +5,10 @@ cloned it) controls, so everything a repository can configure is treated as
 hostile:
 
 * observation reads no config of the repository's at all: its git runs with a
-  private git dir (``relay.observe.private_repo``) and ``OWN_CONFIG_ONLY``;
-* elsewhere (a worktree's commit, ``runs revert``'s apply, recovery without a
+  private git dir (``relay.observe.private_repo``) and ``OWN_CONFIG_ONLY``; so do
+  the commands that write your tree while a worker may run (``runs revert``'s
+  ``git apply``, apply's checkout form: ``relay.observe.configless``);
+* elsewhere (a pool worktree's checkout and commit, recovery without a
   snapshot) code that git would run on our behalf is switched off on the command
   line, which outranks every config file: the pager, ``core.fsmonitor``, hooks,
   signing, submodule recursion, external diff drivers (``--no-ext-diff``),
@@ -36,7 +38,7 @@ from pathlib import Path
 
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
-__all__ = ["GitError", "run_git", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "OWN_CONFIG_ONLY",
+__all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "OWN_CONFIG_ONLY",
            "GIT_TIMEOUT_SECONDS"]
 
 _log = logging.getLogger("relay.git")
@@ -171,6 +173,20 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
     GitError on a missing git, a timeout, or an exit code outside ``ok_codes``. ``input`` feeds stdin
     (``cat-file --batch``); otherwise stdin is closed so git can never wait on it.
     """
+    code, stdout, stderr = git_answer(cwd, subcommand, options, values=values, paths=paths, config=config, env=env,
+                                      input=input, timeout=timeout)
+    if code not in ok_codes:
+        tail = stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {subcommand} exited {code}: {tail[-1] if tail else 'no message'}"[:300])
+    return stdout
+
+
+def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
+               paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (),
+               env: Mapping[str, str] | None = None, input: bytes | None = None,
+               timeout: float = GIT_TIMEOUT_SECONDS) -> tuple[int, bytes, bytes]:
+    """``run_git`` for a caller that reads git's refusal itself: (exit code, stdout, stderr), whatever the code.
+    Raises GitError on a missing git or a timeout."""
     for value in values:
         if not value or value.startswith("-"):
             raise ValueError(f"refusing to pass {value!r} to git: a value may not be empty or start with '-'")
@@ -208,10 +224,7 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
         raise GitError(f"git {subcommand} could not start: {exc.strerror or exc}") from None
     if killed:
         raise GitError(f"git {subcommand} took longer than {timeout:.0f}s")
-    if proc.returncode not in ok_codes:
-        tail = stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git {subcommand} exited {proc.returncode}: {tail[-1] if tail else 'no message'}"[:300])
-    return stdout
+    return proc.returncode, stdout, stderr
 
 
 def z_records(out: bytes, followers: Callable[[bytes], int]) -> Iterator[tuple[bytes, list[bytes]]]:

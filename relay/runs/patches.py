@@ -7,16 +7,18 @@ a file moved on since the run (edited, deleted, recreated), the refusal names it
 does not hold the whole run (its header says ``not in this patch`` or ``cut``) is refused too:
 a revert that restores part of a run would be a new state nobody asked for.
 
-git runs as everywhere in the relay (``relay.observe.git``): pinned safe config, the
-repository's filters neutralised, no inherited ``GIT_*``. Outside a repository ``git apply``
-works as a plain patch tool; inside one, from its top level with ``--directory`` set to the
-workspace's folder (a git patch's paths are top-level relative), touching the work tree only.
+git runs as everywhere in the relay (``relay.observe.git``): pinned safe config, no inherited ``GIT_*``, its
+own group. Outside a repository ``git apply`` works as a plain patch tool; inside one, from its top level with
+``--directory`` set to the workspace's folder (a git patch's paths are top-level relative), touching the work
+tree only, and reading no config of the repository's (``relay.observe.configless``: a worker running meanwhile
+may write that config; your line-ending settings are read and passed on).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import contextlib
 import shlex
 import subprocess
 from functools import partial
@@ -33,7 +35,8 @@ from relay.observe.permissions import kept_sizes
 from relay.isolate.apply_temps import ledgered_temps
 from relay.observe.restore import restore_endings
 from relay.observe.snapshot import load_snapshot
-from relay.observe.git import GIT_TIMEOUT_SECONDS, SAFE_CONFIG, GitError, filter_overrides, git_env, run_git
+from relay.observe.configless import configless
+from relay.observe.git import GitError, git_answer, run_git
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
 from relay.runs.results import status_of
 from relay.runs.store import RunStore
@@ -104,39 +107,32 @@ def _failed_files(stderr: str) -> list[str]:
     return names
 
 
-def _where(workspace: Path) -> tuple[Path, list[str], list[tuple[str, str]]]:
-    """(where git apply runs, its --directory option, filter overrides): the repository's top level when
-    the workspace is in one, else the workspace itself."""
+def _where(workspace: Path) -> tuple[Path, list[str], bool]:
+    """(where git apply runs, its --directory option, whether that is a repository's top level): the repository's
+    top level when the workspace is in one, else the workspace itself."""
     try:
         out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix"])
     except GitError:
-        return workspace, [], []
+        return workspace, [], False
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 2 or not lines[0]:
-        return workspace, [], []
+        return workspace, [], False
     top, prefix = Path(lines[0]), lines[1]
-    try:
-        overrides = filter_overrides(top)
-    except GitError as exc:  # a filter name git's -c cannot neutralise: git apply could run the repository's code
-        raise RelayError(Status.INVALID_WORKSPACE, f"git cannot write safely in {top}: {exc}",
-                         "Nothing was changed. Apply the reverse patch yourself if you trust the repository's "
-                         "filters: git apply -R <the run's .patch file>.") from None
-    return top, [f"--directory={prefix}"] if prefix else [], overrides
+    return top, [f"--directory={prefix}"] if prefix else [], True
 
 
-def _apply(cwd: Path, options: list[str], config: list[tuple[str, str]], patch: bytes) -> subprocess.CompletedProcess:
-    argv = ["git", "--no-pager"]
-    for key, value in (*SAFE_CONFIG, *config):
-        argv += ["-c", f"{key}={value}"]
-    argv += ["-C", os.fspath(cwd), "apply", "--whitespace=nowarn", *options]  # the patch comes on stdin
+def _apply(cwd: Path, options: list[str], in_repo: bool, patch: bytes) -> subprocess.CompletedProcess:
+    """``git apply`` of ``patch`` (on stdin) in ``cwd``; in a repository, reading no config of the repository's."""
     try:
-        return subprocess.run(argv, input=patch, capture_output=True, env=git_env(), timeout=GIT_TIMEOUT_SECONDS,
-                              check=False)
-    except FileNotFoundError:
-        raise RelayError(Status.SPAWN_ERROR, "git is not installed or not on PATH", "Install git; a revert is `git apply -R`.") from None
-    except subprocess.TimeoutExpired:
-        raise RelayError(Status.SPAWN_ERROR, f"git apply took longer than {GIT_TIMEOUT_SECONDS:.0f}s",
-                         "Nothing was written if the check timed out; try again.") from None
+        with contextlib.ExitStack() as stack:
+            env, config = stack.enter_context(configless(cwd)) if in_repo else (None, [])
+            code, out, err = git_answer(cwd, "apply", ["--whitespace=nowarn", *options], config=config, env=env,
+                                        input=patch)
+    except (GitError, OSError) as exc:
+        raise RelayError(Status.SPAWN_ERROR, f"git apply could not run in {cwd}: {exc}",
+                         "Nothing was written if the check did not run. Install git if it is missing; a revert is "
+                         "`git apply -R`; then try again.") from None
+    return subprocess.CompletedProcess(["git", "apply", *options], code, out, err)
 
 
 def _refuse_while_a_worker_runs_there(store: RunStore, workspace: str) -> None:
@@ -198,7 +194,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
                                f"git apply -R {patch_path}")
     settings = settings or load_settings()
     recorded_workspace(run_id, record.plan.workspace, settings)
-    cwd, directory, config = _where(Path(record.plan.workspace))
+    cwd, directory, in_repo = _where(Path(record.plan.workspace))
     header, sections = split_patch(patch)
     partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
                if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
@@ -212,10 +208,10 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
     if not sections:
         return result
     _refuse_while_a_worker_runs_there(store, record.plan.workspace)
-    check = _apply(cwd, ["-R", "--check", *directory], config, patch)
+    check = _apply(cwd, ["-R", "--check", *directory], in_repo, patch)
     if check.returncode != 0:
         stderr = check.stderr.decode("utf-8", "replace")
-        forward = _apply(cwd, ["--check", *directory], config, patch)
+        forward = _apply(cwd, ["--check", *directory], in_repo, patch)
         if forward.returncode == 0:
             raise RelayError(Status.INVALID_WORKSPACE,
                              f"run {run_id} looks reverted already: its patch applies forward, not backward, in "
@@ -232,7 +228,7 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
                          "(it leaves a .rej file beside each file it could not undo).")
     if dry_run:
         return result
-    done = _apply(cwd, ["-R", *directory], config, patch)
+    done = _apply(cwd, ["-R", *directory], in_repo, patch)
     if done.returncode != 0:  # the check passed a moment ago: something wrote in between
         stderr = " ".join(done.stderr.decode("utf-8", "replace").split())[:600]
         raise RelayError(Status.INVALID_WORKSPACE, f"cannot revert run {run_id}: git apply -R refused after its check "
