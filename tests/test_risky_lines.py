@@ -174,6 +174,15 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("src/serve.rs", ["    let full = base.join(requested);"], ["    let full = safe_join(&base, requested)?;"], "deletes a check: let full = safe_join("),
         (".github/workflows/build.yml", ["      - uses: actions/cache@main"], ["      - uses: actions/cache@0c45773b623bea8c8e75f6c82b208c3cf94ea4f9 # v4"],
          "unpins a CI action from its commit"),
+        ("lib/http.rb", ["    default_options[:verify] = false"], [], "turns TLS verification off"),
+        ("deploy/run.sh", ["exec gunicorn --forwarded-allow-ips='*' app:app"], [], "trusts proxy headers"),
+        ("src/fetch.rs", ["        .max_redirects(u32::MAX)"], [".max_redirects(5)"], "removes a size or rate limit"),
+        ("api/views.py", ["    throttle_classes = []"], ["    throttle_classes = [UserRateThrottle]"], "removes a size or rate limit"),
+        ("app/jobs/dispatch.rb", ["    Object.const_get(params[:job]).perform_later"], [], "runs text as code"),
+        ("src/main/java/Login.java", ['        ctx.redirect(ctx.queryParam("then"));'], [], "redirects to a URL the request supplies"),
+        ("src/main/java/Dl.java", ['        return Files.readAllBytes(Paths.get(root, ctx.queryParam("doc")));'], [], "builds a file path from the request"),
+        ("src/Repository/UserRepository.php", ['        $qb->andWhere("u.email = \'" . $email . "\'");'], [], "builds SQL from text"),
+        ("api/authentication.py", ["        return (user, None)"], ["        self.enforce_csrf(request)", "        return (user, None)"], "deletes a check: self.enforce_csrf"),
         # dependency files of every name; go.mod's replace
         ("requirements/dev", ["requessts"], ["requests"], "renames a dependency to a look-alike (a typo-squat?): requests → requessts"),
         ("go.mod", ["replace github.com/spf13/cobra => github.com/spf31/cobra v1.8.0"], [],
@@ -219,6 +228,8 @@ def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, ad
         (".github/workflows/ci.yml", ["      - uses: actions/setup-node@v4"], ["      - uses: actions/setup-node@v3"]),  # a bump
         ("app/config.py", ["    self.force_ssl = force_ssl"], []),
         ("src/cache.py", ["    value = store.get(key)"], []),
+        ("deploy/gunicorn.conf.py", ["forwarded_allow_ips = '127.0.0.1,10.0.0.2'"], []),  # named proxies only
+        ("src/a.py", ["    allowed = settings.allow_ips"], []),
         (".github/workflows/build.yml", ["      - uses: actions/cache@v5"], ["      - uses: actions/cache@v4"]),  # a tag bumped, never pinned
         ("src/cache.py", ["    key = hashlib.md5(data).hexdigest()"], []),  # a checksum, not a password
     ],

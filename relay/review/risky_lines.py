@@ -40,7 +40,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
                                     "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept"), re.compile(
-        r"\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
         r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
@@ -96,11 +96,11 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
-    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy", "real-ip",
+    ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "allow_ips", "allow-ips", "allowips", "proxy_allow", "proxy-allow", "proxyallow", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy", "real-ip",
                              "client-ip", "connecting-ip"),
      re.compile(
          r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
-         r"\b(?:TRUSTED_PROXIES|trusted_?proxies|forwarded_allow_ips|FORWARDED_ALLOW_IPS)" + _Q + r"\s*[=:].*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
+         r"\b\w*(?:trusted[-_]?proxies|trusted[-_]?ips|allow[-_]ips|proxy[-_]allow\w*)" + _Q + r"\s*[=:]?.*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
          r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
          # The client's address read from a header any client can send, hard-wired where a setting chose it.
          r"\b\w*(?:ip|addr|header|client)\w*\s*[=:]\s*[^;=]*?['\"](?:X-Forwarded-For|X-Real-IP|True-Client-IP|CF-Connecting-IP|X-Client-IP)['\"]|"
@@ -115,14 +115,17 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bmiddleware\.Profiler\s*\(|\bnet/http/pprof\b|\bpprof\.(?:Index|Handler|Register)\b|/debug/pprof|\bexpvar\.Handler\s*\(|"
         r"\bDebuggedApplication\s*\(|\bdebug_toolbar\b|"
         r"\bdisplay_errors\b\W+(?:On|on|1|true)\b|\bFLASK_ENV\s*=\s*" + _Q + r"development")),
-    ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "setrecursionlimit", "xml_parse_huge", "noent"),
+    ("removes a size or rate limit", ("max", "limit", "huge_tree", "resolve_entities", "throttle_classes", "setrecursionlimit", "xml_parse_huge", "noent"),
      re.compile(
          # Set to "none" where it is set (a statement, a setting; a parameter's default None only defers to one).
          r"^\s*(?:[\w.\[\]'\"]+\.)?(?:@{0,2}|\$)?\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q
          + r"\s*(?<![=!<>])[=:](?!=)\s*(?:None|null|nil|undefined)\s*[,;]?\s*$|"
          # Set to "no end" anywhere.
          r"(?<![?\w])(?<!\?\s)\w*(?:max|limit)(?!\w*(?:exceeded|reached|_hit|error|warn|message|count|_used))\w*" + _Q + r"\s*(?<![=!<>])[=:](?!=)\s*(?:Infinity|-1|float\(\s*['\"]inf['\"]\s*\)|math\.inf|"
-         r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64)::MAX|math\.MaxInt\d*)(?![\w.])|"
+         r"Number\.MAX_SAFE_INTEGER|sys\.maxsize|Number\.POSITIVE_INFINITY|u(?:size|64|32)::MAX|math\.MaxInt\d*)(?![\w.])|"
+         r"\bthrottle_classes\s*=\s*[\[(]\s*[\])]|"
+         # A limit's setter called with "no end".
+         r"\.\w*(?:max|limit)\w*\s*\(\s*(?:u(?:size|64|32)::MAX|Infinity|math\.inf|sys\.maxsize|Number\.MAX_SAFE_INTEGER|math\.MaxInt\d*|Integer\.MAX_VALUE|Long\.MAX_VALUE)\s*\)|"
          r"\b\w*limit\w*['\"]?\s*[=:]\s*['\"]\d+\s*(?:gb|tb)['\"]|\bhuge_tree\s*=\s*True\b|\bresolve_entities\s*=\s*True\b|\bsetrecursionlimit\s*\(\s*\d{5,}|\bXML_PARSE_HUGE\b|\bLIBXML_NOENT\b",
          re.I)),
     ("lets XML load external entities", ("doctype", "entities", "entityreferences"), re.compile(
@@ -182,11 +185,11 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 # ----- calls that run text as code or commands, on an added line
 _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
-                           "preg_replace", "scriptengine", "__import__", "send(", "constantize"), re.compile(
+                           "preg_replace", "scriptengine", "__import__", "send(", "constantize", "const_get"), re.compile(
         r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
         r"\bsetTimeout\s*\(\s*['\"`]|\bvm\.(?:runIn\w*Context|runInThisContext|Script)\s*\(|\b(?:instance|class|module)_eval\s*\(?\s*['\"]|"
         r"\bcreate_function\s*\(|\bassert\s*\(\s*\$|\bpreg_replace\s*\(\s*['\"](.).*\1[a-z]*e[a-z]*['\"]|\bScriptEngine\w*\b.*\.eval\s*\(|"
-        r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b")),
+        r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[")),
     ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
                                      "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
                                      "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load"), re.compile(
@@ -205,12 +208,12 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
         r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
         r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
-    ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql",
+    ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql", "orderby(", "groupby(",
                                 "pluck(", "exists?("), re.compile(
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
         r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(])|"
-        r"\.(?:where|order|group|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]\s*(?:\+|\.)\s*\$?\w)|"
+        r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w)|"
         r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
@@ -232,17 +235,20 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"^\s*\"post-(?:autoload-dump|package-install|root-package-install|create-project-cmd)\"\s*:")),
     ("builds a file path from the request (path traversal?)", (".path", ".url", ".params", ".query", ".args", "params[", "$_", "formvalue",
                                                                           ".form", ".values", "request.get", "req.get", "r.get",
-                                                                          "request.post", "req.post", "r.post"), re.compile(
+                                                                          "request.post", "req.post", "r.post", "paths.get", "path.of",
+                                                                          "newfile("), re.compile(
         r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
         r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b|"
         r"\b(?:File\.(?:read|open|binread)|IO\.read|send_file|send_data\s*\(?\s*File\.read|open|render\s+file:)\s*\(?\s*params\[|"
         r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
+        r"\b(?:Paths\.get|Path\.of|new\s+File)\s*\([^;]*\b(?:getParameter|queryParam|pathParam|formParam)\s*\(|"
         r"\b(?:filepath|path|os\.path|posixpath)\.[Jj]oin\s*\([^)]*\b(?:r|req|request)\.(?:URL\.Query\(\)\.Get|FormValue|args|form|values|GET|POST|params|query)\b|\b(?:file_get_contents|fopen|readfile)\s*\(\s*\$_(?:GET|POST|REQUEST)\b", re.I)),
     ("redirects to a URL the request supplies", ("redirect", "location", "return_to", "returnto", "return_url", "returnurl", "came_from",
                                                  "camefrom", "goto", "back_url", "backurl", "callback_url", "callbackurl", "'next", "\"next",
-                                                 ":next", ".next"), re.compile(
+                                                 ":next", ".next", "[next"), re.compile(
         r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
-        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.|req\.)?(?:query|params|args|body|Query|QueryParam|FormValue)\b|"
+        r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.|req\.)?(?:query|params|args|body|Query|QueryParam|FormValue|queryParam|formParam|queryParams)\b|"
+        r"\bsendRedirect\s*\(\s*(?:req|request)\.getParameter\s*\(|"
         r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
         r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"
