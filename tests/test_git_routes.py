@@ -225,3 +225,21 @@ async def test_apply_writes_an_added_file_in_your_endings_running_no_filter_a_wo
     assert '[filter "late"]' in (repo / ".git/config").read_text(encoding="utf-8")  # the race was run
     assert (repo / "new.txt").read_bytes() == b"n\r\n"  # your line endings, as your git checks it out
     assert _ran(marker) == ""
+
+
+def test_recovery_without_a_snapshot_runs_no_filter_a_worker_defines_while_it_looks(tmp_path, monkeypatch):
+    # Broke: recovery without a snapshot read the repository's filters, then ran `git status` with them switched
+    # off; a filter defined in between (a worker of another relay process, still running) hashed the edited file.
+    from relay.runs.crashed import git_visible_changes
+
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    (repo / ".git/info/attributes").write_text("* filter=late\n", encoding="utf-8")
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")  # the same size: git must hash it
+    (repo / "new.txt").write_text("new\n", encoding="utf-8")
+    racing = _racing_git(tmp_path, repo, prog, ("status",))
+    monkeypatch.setenv("PATH", racing["PATH"])  # the relay's git finds its git on this process's PATH
+    changes, why_not = git_visible_changes(str(repo), before_head=git(repo, "rev-parse", "HEAD").strip())
+    assert '[filter "late"]' in (repo / ".git/config").read_text(encoding="utf-8")  # the race was run
+    assert why_not is None and {c.path for c in changes} == {"a.txt", "new.txt"}, (changes, why_not)
+    assert _ran(marker) == ""

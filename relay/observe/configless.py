@@ -1,7 +1,7 @@
 """git in a repository's work tree that reads no config of the repository's, for the commands that write your tree.
 
-``runs revert`` (``git apply``) and apply's checkout form of an added file (``git cat-file --filters``) run in the
-user's repository while a worker may be running (another run's, in another workspace: nothing stops it from writing
+``runs revert`` (``git apply``), apply's checkout form of an added file (``git cat-file --filters``) and recovery
+without a snapshot (``git status``) run in the user's repository while a worker may be running (another run's, in another workspace: nothing stops it from writing
 this repository's ``.git/config``). Switching its filters off by the names read right before was a race: a filter
 defined between the read and the command ran inside the relay's git. So these commands run as observation's do
 (``relay.observe.private_repo``):
@@ -25,25 +25,32 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from relay.observe.git import OWN_CONFIG_ONLY, GitError, git_env, run_git
-from relay.observe.private_repo import Repo, make_private_dir, read_settings
+from relay.observe.private_repo import Repo, copy_index, make_private_dir, read_settings
 
 __all__ = ["configless"]
 
 
 @contextlib.contextmanager
-def configless(top: Path, env: Mapping[str, str] | None = None) -> Iterator[tuple[dict[str, str], list[tuple[str, str]]]]:
+def configless(top: Path, env: Mapping[str, str] | None = None, *, head: str | None = None, index: bool = False
+               ) -> Iterator[tuple[dict[str, str], list[tuple[str, str]]]]:
     """(environment, ``-c`` pairs) for git in the work tree ``top`` (a repository's top level) reading no config of
     the repository's, for as long as the block runs; ``env``: the caller's git environment (its object directories
-    are kept). Raises GitError when git cannot say where the repository keeps its files."""
+    are kept); ``head``: the commit its HEAD names (default: none, unborn); ``index``: a copy of the repository's
+    index (its stat data spares hashing clean files; the user's own is never written). Raises GitError when git
+    cannot say where the repository keeps its files."""
     out = run_git(top, "rev-parse", ["--path-format=absolute", "--git-path", "objects", "--git-path", "info/exclude",
-                                     "--git-path", "info/attributes", "--show-object-format"], env=env, timeout=20)
+                                     "--git-path", "info/attributes", "--git-path", "index", "--absolute-git-dir",
+                                     "--show-object-format"], env=env, timeout=20)
     lines = os.fsdecode(out).splitlines()
-    if len(lines) < 4:
+    if len(lines) < 6:
         raise GitError(f"git rev-parse in {top} said too little: {lines!r}")
-    objects, exclude, attributes, object_format = lines[:4]
-    repo = Repo(root=str(top), config=read_settings(top), sha256=object_format.strip() == "sha256")
+    objects, exclude, attributes, index_path, git_dir, object_format = lines[:6]
+    repo = Repo(root=str(top), config=read_settings(top), head=head, sha256=object_format.strip() == "sha256")
     with tempfile.TemporaryDirectory(prefix="gravity-relay-git-") as tmp:
-        private = make_private_dir(tmp, repo, info=(exclude, attributes))  # also freezes the files the config names
+        # Also freezes the files the config names; a split index's shared part is linked beside its copy.
+        private = make_private_dir(tmp, repo, info=(exclude, attributes), git_dir=git_dir if index else None)
+        if index:
+            copy_index(index_path, os.path.join(private, "index"), missing_ok=True)
         child = dict(git_env() if env is None else env)
         child.update(OWN_CONFIG_ONLY)
         # No home either: a git older than 2.32 (no GIT_CONFIG_GLOBAL) finds no user config there.

@@ -7,9 +7,10 @@ hostile:
 * observation reads no config of the repository's at all: its git runs with a
   private git dir (``relay.observe.private_repo``) and ``OWN_CONFIG_ONLY``; so do
   the commands that write your tree while a worker may run (``runs revert``'s
-  ``git apply``, apply's checkout form: ``relay.observe.configless``);
-* elsewhere (a pool worktree's checkout and commit, recovery without a
-  snapshot) code that git would run on our behalf is switched off on the command
+  ``git apply``, apply's checkout form, recovery without a snapshot:
+  ``relay.observe.configless``);
+* elsewhere (a pool worktree's checkout and commit, where no worker runs; a
+  submodule's own config) code that git would run on our behalf is switched off on the command
   line, which outranks every config file: the pager, ``core.fsmonitor``, hooks,
   signing, submodule recursion, external diff drivers (``--no-ext-diff``),
   textconv (``--no-textconv``) and the clean/smudge/process filters the

@@ -23,6 +23,7 @@ from relay.core.identity import Identity
 from relay.core.platform import kill_worker_now, verify_worker
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
+from relay.observe.configless import configless
 from relay.observe.git import GitError, filter_overrides, run_git, z_records
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
@@ -124,6 +125,14 @@ def _kind(code: str) -> str:
     return "renamed" if "R" in code else "modified"
 
 
+def _where(ws: Path) -> tuple[Path, str, str | None]:
+    """(the repository's top level, the workspace's folder in it, its HEAD commit: None when unborn)."""
+    out = run_git(ws, "rev-parse", ["--show-toplevel", "--show-prefix"], timeout=10).decode("utf-8", "surrogateescape")
+    top, prefix = (out.split("\n") + ["", ""])[:2]
+    head = run_git(ws, "rev-parse", ["-q", "--verify"], values=["HEAD^{commit}"], ok_codes=(0, 1), timeout=10)
+    return Path(top), prefix.strip(), head.decode().strip() or None
+
+
 def git_visible_changes(workspace: str | None, *, before_head: str | None = None,
                         before_dirty: list[str] | None = None) -> tuple[list[FileChange], str | None]:
     """What git shows as changed in ``workspace`` now, against the run's starting HEAD when it was recorded
@@ -132,17 +141,21 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
         return [], "no workspace recorded"
     ws = Path(workspace)
     try:
-        prefix = run_git(ws, "rev-parse", ["--show-prefix"], timeout=10).decode("utf-8", "surrogateescape").strip()
-        # The repository's own git dir and config (no snapshot to give a private one): the filters it defines now,
-        # the worker's included, are read right before and switched off (status hashes a file through them), its
-        # submodules' too (status asks a child git in each, which reads that submodule's own config).
+        top, prefix, head = _where(ws)
+        # No snapshot to give a private git dir: one made now (relay.observe.configless), with a copy of the
+        # repository's index and its HEAD, so no config of the repository's is read (a worker of another relay may
+        # be writing it meanwhile). status asks a child git in each checked-out submodule, which reads that
+        # submodule's own config: the filters those define are read right before and switched off.
         filters = filter_overrides(ws, submodules=True)
-        entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], config=filters,
-                                 timeout=20), name_status=False)
-        if before_head:
-            # Also what the worker committed: the working tree against the HEAD the run started from.
-            entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"],
-                                      values=[before_head], paths=["."], config=filters, timeout=20), name_status=True)
+        with configless(top, head=head, index=True) as (env, settings):
+            config = [*settings, *filters]
+            entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], config=config,
+                                     env=env, timeout=20), name_status=False)
+            if before_head:
+                # Also what the worker committed: the working tree against the HEAD the run started from.
+                entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames", "--no-ext-diff",
+                                                       "--no-textconv"], values=[before_head], paths=["."],
+                                          config=config, env=env, timeout=20), name_status=True)
     except (GitError, OSError, ValueError) as exc:
         return [], f"changes not observed: {exc}"
     dirty = set(before_dirty or [])
