@@ -183,6 +183,14 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("src/main/java/Dl.java", ['        return Files.readAllBytes(Paths.get(root, ctx.queryParam("doc")));'], [], "builds a file path from the request"),
         ("src/Repository/UserRepository.php", ['        $qb->andWhere("u.email = \'" . $email . "\'");'], [], "builds SQL from text"),
         ("api/authentication.py", ["        return (user, None)"], ["        self.enforce_csrf(request)", "        return (user, None)"], "deletes a check: self.enforce_csrf"),
+        # refusals that carry their own condition, named errors; TLS dropped from a server
+        ("app/controllers/reports_controller.rb", [], ["    raise Forbidden unless current_user.admin?"], "deletes a guard: raise Forbidden unless"),
+        ("app/controllers/docs_controller.rb", [], ["    head :unauthorized unless current_user.owner?(doc)"], "deletes a guard"),
+        ("src/session.rs", [], ["    ensure!(claims.role == Role::Admin, AuthError::Forbidden);"], "deletes a guard: ensure!("),
+        ("internal/store/path.go", [], ["	if strings.HasPrefix(name, \"/\") || strings.Contains(name, \"..\") {", "		return nil, ErrUnsafePath", "	}"],
+         "deletes a guard"),
+        ("examples/tls/main.go", ["	log.Fatal(srv.ListenAndServe())"], ["	log.Fatal(srv.ListenAndServeTLS(certFile, keyFile))"], "drops TLS"),
+        ("server/index.js", ["const server = http.createServer(app)"], ["const server = https.createServer(tlsOptions, app)"], "drops TLS"),
         # dependency files of every name; go.mod's replace
         ("requirements/dev", ["requessts"], ["requests"], "renames a dependency to a look-alike (a typo-squat?): requests → requessts"),
         ("go.mod", ["replace github.com/spf13/cobra => github.com/spf31/cobra v1.8.0"], [],
@@ -230,6 +238,8 @@ def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, ad
         ("src/cache.py", ["    value = store.get(key)"], []),
         ("deploy/gunicorn.conf.py", ["forwarded_allow_ips = '127.0.0.1,10.0.0.2'"], []),  # named proxies only
         ("src/a.py", ["    allowed = settings.allow_ips"], []),
+        ("app/models/upload.rb", [], ["    raise ArgumentError, 'empty upload' unless size.positive?"]),  # an input check in passing
+        ("internal/conn.go", [], ["\tif err != nil {", "\t\treturn ErrClosed", "\t}"]),  # an error passed on, no check of access
         (".github/workflows/build.yml", ["      - uses: actions/cache@v5"], ["      - uses: actions/cache@v4"]),  # a tag bumped, never pinned
         ("src/cache.py", ["    key = hashlib.md5(data).hexdigest()"], []),  # a checksum, not a password
     ],

@@ -50,10 +50,14 @@ _REFUSAL_RE = re.compile(
     r"AccessDenied|http\.Status(?:Forbidden|Unauthorized|BadRequest|NotFound)|errors?\.New|fmt\.Errorf|Error\s*\()|"
     r"\b(?:res|response|ctx|c|w)\.(?:status|sendStatus|AbortWithStatus\w*|JSON)\s*\(\s*(?:40[0-9]|http\.Status(?:Forbidden|Unauthorized|BadRequest))|"
     r"\bhttp\.Error\s*\(|^\s*return\s+(?:False|false|None|nil|null|undefined|-1|0)?\s*;?\s*$|^\s*(?:deny|reject|fail)\w*\s*\(|"
+    # Go's named errors (return nil, ErrInvalidPath), Rust's ensure!, Rails' head :forbidden.
+    r"\breturn\b.*\bErr[A-Z]\w*|^\s*ensure!\s*\(|^\s*head\s+:(?:forbidden|unauthorized)\b|"
     # A loop that skips what fails the check.
     r"^\s*(?:continue|next)\s*;?\s*$"
 )
 _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|guard)\b")
+# A refusal that carries its own condition: Ruby's "raise X unless ok?", Rust's ensure!(ok, Err).
+_SELF_CONDITIONED_RE = re.compile(r"^\s*(?:raise|fail|throw|return|head|render|redirect_to|abort)\b.*\s(?:if|unless)\s+\S|^\s*ensure!\s*\(")
 
 # A check called by name: a decorator, a call, a middleware in a route's list.
 _NOUNS = (r"(?i:perm|auth|access|csrf|xsrf|token|sig|path|origin|host|owner|role|scope|admin|login|password|passwd|hmac|cert|tls|ssl|"
@@ -143,7 +147,10 @@ def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], writte
     for i, line in gone:
         if not _REFUSAL_RE.search(line):
             continue
-        inline = _CONDITION_RE.match(line) is not None
+        self_conditioned = _CONDITION_RE.match(line) is None and _SELF_CONDITIONED_RE.match(line) is not None
+        if self_conditioned and not _ACCESS.passes(line):
+            continue  # "raise ArgumentError unless size.positive?": an input check in passing, read only when it guards access
+        inline = _CONDITION_RE.match(line) is not None or self_conditioned
         if inline:
             cond: str | None = line
         else:

@@ -180,6 +180,9 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("secure", "drops a cookie's Secure", re.compile(r"\b\w*(?:COOKIE_SECURE|secure)" + _Q + r"\s*[=:]>?\s*(?:True|true)\b", re.I)),
     ("safeloader", "drops yaml's safe loader", re.compile(r"\bLoader\s*=\s*(?:yaml\.)?C?SafeLoader\b")),
     ("html/template", "drops escaping (html/template)", re.compile(r"['\"]html/template['\"]")),
+    # A server that served TLS now serves plain HTTP.
+    ("listenandservetls", "drops TLS", re.compile(r"\bListenAndServeTLS\s*\(")),
+    ("https.createserver", "drops TLS", re.compile(r"\bhttps\.createServer\s*\(")),
 )
 
 # ----- calls that run text as code or commands, on an added line
