@@ -107,6 +107,22 @@ async def test_a_hook_in_a_file_the_repositorys_config_includes_refuses_the_work
     assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and _ran(marker) == ""
 
 
+async def test_a_hook_only_a_new_worktree_would_include_refuses_before_git_worktree_add(tmp_path, new_git):
+    # Broke (on git 2.54+): `includeIf "gitdir:**/worktrees/**"` names a file with a [hook]: false at the top level,
+    # where the keys were read, true for the git that `git worktree add` runs as the new worktree to set its HEAD
+    # (reference-transaction); the refusal came only at the checkout after it.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "tools/hooks.inc": _hook(prog, "reference-transaction")})
+    git(repo, "config", "includeIf.gitdir:**/worktrees/**.path", "../tools/hooks.inc")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+    _refused(packet, "hook.evil.command", str(repo / "tools" / "hooks.inc"), "includeif.gitdir:**/worktrees/**.path",
+             "prepare a worktree")
+    assert not list((tmp_path / "data" / "worktrees").glob("*/w*")), "git worktree add ran"
+    assert _ran(marker) == ""
+
+
 async def test_a_hook_in_a_worktrees_own_config_refuses_the_next_runs_checkout_there(tmp_path, monkeypatch):
     # Broke (on git 2.54+): the worker turned on extensions.worktreeConfig and put a [hook] into its worktree's
     # config.worktree (read only there, not at the top level); the next run's `git checkout -f` in that worktree

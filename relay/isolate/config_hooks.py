@@ -73,19 +73,37 @@ def _inert_once(origin: str) -> None:
     log.info("the git config %s defines hooks (hook.*), which this git (older than 2.54) does not run", origin)
 
 
+def _conditional_hooks(cwd: Path, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
+    """The ``hook.*`` keys of each file an ``includeIf`` names, whether or not its condition holds in ``cwd``:
+    ``git worktree add`` runs git as the new worktree (its HEAD's ref update), where ``includeIf "gitdir:"`` may
+    hold as it does not at the top level, and no read can be made there before it exists."""
+    found: list[tuple[str, str, str]] = []
+    for origin, key, value in config_entries(cwd, r"^includeif\..*\.path$", env=env):
+        target = os.path.expanduser(value)
+        if not value or not os.path.isabs(target) and not os.path.isabs(origin):
+            continue  # a relative path from the command line: git includes nothing
+        target = os.path.join(os.path.dirname(origin), target)  # relative to the including file; absolute stays
+        found += [(f"{where}, which {key} in {origin} includes", k, v)
+                  for where, k, v in config_entries(cwd, r"^hook\.", env=env, file=target)]
+    return found
+
+
 _HINT = ("Remove the [hook \"...\"] section(s) named from that config file (`git config --show-origin "
          "--get-regexp '^hook\\.'` lists them), or run this work in place (a profile with \"isolation\": "
          "\"in_place\") rather than in the relay's worktree pool.")
 
 
-def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, also: str = "") -> None:
+def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, also: str = "",
+                        conditional: bool = False) -> None:
     """Raise ConfigHooksRefused, naming each ``hook.*`` key and the file it comes from, when git in ``cwd`` would
     read one and runs such hooks; also (whatever the git) when that config cannot be read within seconds (a FIFO
     included: git would wait on it in the command that follows). Another failure of the read is a plain GitError.
     ``step``: what is not done (``"check out the run's worktree"``); ``also``: what the user should know besides
-    (where a change is kept)."""
+    (where a change is kept); ``conditional``: also the files an ``includeIf`` names, whatever its condition."""
     try:  # read on every git: it also proves the config can be read at all before a command that would wait on it
         keys = config_entries(cwd, r"^hook\.", env=env)
+        if conditional:
+            keys += _conditional_hooks(cwd, env)
     except EndlessConfig as exc:
         raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
     if not keys:

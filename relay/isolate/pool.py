@@ -161,7 +161,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     uncommitted edits with ``carry``), on new branch gravity-relay/<run_id>; BUSY when every one is in use."""
     facts = repo_facts(workspace)
     # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
-    refuse_config_hooks(facts.toplevel, "prepare a worktree for the run")
+    refuse_config_hooks(facts.toplevel, "prepare a worktree for the run", conditional=True)
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)

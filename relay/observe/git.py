@@ -173,14 +173,16 @@ def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *,
         _filter_names(sub, None, names, depth=depth - 1, seen=seen)
 
 
-def config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:
+def config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None,
+                   file: str | None = None) -> list[tuple[str, str, str]]:
     """(origin, key, value) of each config entry git in ``cwd`` sees whose key matches ``pattern``: every file git
-    reads there, includes followed, as the command that follows will. Bounded (``CONFIG_READ_SECONDS``): a read
-    that does not end is refused with a GitError naming the includes (a FIFO would hold git, and the relay, until
-    the command's own timeout). Reading config runs nothing."""
+    reads there (or the absolute ``file`` only), includes followed, as the command that follows will. Bounded
+    (``CONFIG_READ_SECONDS``): a read that does not end is refused with a GitError naming the includes (a FIFO
+    would hold git, and the relay, until the command's own timeout). Reading config runs nothing."""
+    which = [f"--file={file}", "--includes"] if file is not None else []
     try:
-        code, out, err = git_answer(cwd, "config", ["-z", "--show-origin", "--get-regexp"], values=[pattern], env=env,
-                                    timeout=CONFIG_READ_SECONDS)
+        code, out, err = git_answer(cwd, "config", ["-z", "--show-origin", *which, "--get-regexp"], values=[pattern],
+                                    env=env, timeout=CONFIG_READ_SECONDS)
     except GitTimeout as exc:
         raise EndlessConfig(f"{exc}{_endless_why(cwd, env)}") from None
     if code not in (0, 1):
