@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import git, make_repo, memory_relay, payload, relay_env
-from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
+from fake_agy_harness import failure_scenario, install_fake_agy, set_scenario, success_scenario
 from test_git_guards import _evil, _ran
 
 from relay.isolate import config_hooks
@@ -77,6 +77,7 @@ async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_
         message = _refused(packet, "hook.evil.command", str(prog), f"(from {repo / '.git' / 'config'})",
                            "2.54", "NOT recorded", str(worktree))
         assert "[hook" in packet["error"]["hint"] and "in_place" in packet["error"]["hint"], packet
+        assert any("NOT on branch" in flag for flag in packet["flags"]), packet["flags"]  # not "apply the change"
         # Nothing lost: the change is where the message says, and no later run resets that worktree.
         assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n" and (worktree / "new.txt").is_file()
         assert _kept(worktree).read_text(encoding="utf-8") == packet["run_id"]
@@ -89,6 +90,32 @@ async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_
         third = await _run(client, repo)
     assert third["status"] == "SUCCESS" and third["worktree"] != str(worktree), third
     assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n"  # still there
+    assert _ran(marker) == ""
+
+
+async def test_a_cancelled_worktree_run_whose_change_a_hook_stops_recording_says_where_it_is_kept(tmp_path, new_git):
+    # Broke: the run was cancelled after the worker planted a [hook] in the shared config; its change could not be
+    # recorded on its branch, and the CANCELLED answer did not say so (only the relay's log did).
+    import anyio
+
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", edits=[
+        {"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog)},
+        {"op": "write", "path": "done.txt", "content": "d\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        running = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                         "workspace": str(repo), "wait_seconds": 0.2}))
+        assert running["status"] == "RUNNING", running
+        worktree = next((tmp_path / "data" / "worktrees").glob("*/w0"))
+        with anyio.fail_after(30):
+            while not (worktree / "done.txt").exists():  # the worker's edits are done; it now hangs
+                await anyio.sleep(0.05)
+        packet = payload(await client.call_tool("antigravity_cancel", {"run_id": running["run_id"]}))
+    assert packet["status"] == "CANCELLED", packet
+    said = [flag for flag in packet["flags"] if flag.startswith("isolated:")]
+    assert len(said) == 1 and "NOT on branch" in said[0] and str(worktree) in said[0], packet["flags"]
+    assert (worktree / "done.txt").is_file() and _kept(worktree).is_file()
     assert _ran(marker) == ""
 
 

@@ -19,6 +19,7 @@ import msgspec
 from relay.agy.classify import Verdict
 from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests, Usage
 from relay.core.errors import RelayError, as_relay_error
+from relay.isolate.pool import change_kept
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, now_iso
 
@@ -79,8 +80,13 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     isolation = record.isolation
     if isolation.branch:
         packet.branch, packet.worktree = isolation.branch, isolation.worktree
-        packet.flags = [*packet.flags, f"isolated: nothing reached {record.plan.workspace}; apply the change with "
-                        f"antigravity_continue(run_id, apply=true) or `gravity-relay runs apply {record.run_id}`"]
+        if change_kept(store.runs_dir.parent, isolation.worktree, record.run_id):  # its config defines hooks
+            packet.flags = [*packet.flags, f"isolated: nothing reached {record.plan.workspace}, and the change is NOT "
+                            f"on branch {isolation.branch} (the repository's git config defines hooks): it is kept "
+                            f"as the worker left it in worktree {isolation.worktree}"]
+        else:
+            packet.flags = [*packet.flags, f"isolated: nothing reached {record.plan.workspace}; apply the change with "
+                            f"antigravity_continue(run_id, apply=true) or `gravity-relay runs apply {record.run_id}`"]
     outcome.packet = packet
     record.process.pgid = None
     record.process.where = None  # only a running run is somewhere

@@ -42,7 +42,7 @@ from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, refu
 from relay.observe.git import GitError, git_env, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
-           "discard_run", "find_leftovers",
+           "discard_run", "find_leftovers", "change_kept",
            "remove_leftovers", "pool_root", "POOL_SIZE"]
 
 log = logging.getLogger("relay.isolate.pool")
@@ -254,6 +254,15 @@ def worktree_is_own(data_dir: Path, worktree: str | None) -> bool:
     for a run whose lease died with its relay: checked before recovery runs git there (issue 22)."""
     slot = _slot_of(data_dir, worktree)
     return slot is not None and _own_top(slot)
+
+
+def change_kept(data_dir: Path, worktree: str | None, run_id: str) -> bool:
+    """Is run ``run_id``'s change kept unrecorded in its worktree (``_kept_if_refused``), not on its branch?"""
+    slot = _slot_of(data_dir, worktree)
+    try:
+        return slot is not None and slot.with_name(slot.name + ".kept").read_text(encoding="utf-8") == run_id
+    except OSError:
+        return False
 
 
 def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
