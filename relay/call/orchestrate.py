@@ -46,6 +46,7 @@ from relay.core.platform import Identity, stop_worker, verify_worker
 from relay.core.process import tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
+from relay.isolate.config_hooks import ConfigHooksRefused
 from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
@@ -405,7 +406,7 @@ class Relay:
             try:
                 # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
                 judged = await anyio.to_thread.run_sync(self._judge, call, live, workspace)
-            except (OSError, RelayError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
+            except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
                 log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
                 return None
             record.outcome.violation, live.violation = judged.violation, judged.said
@@ -432,6 +433,8 @@ class Relay:
             lease = await anyio.to_thread.run_sync(partial(
                 lease_worktree, self.settings.data_dir, plan.workspace, record.run_id, start=start,
                 carry=plan.carry_uncommitted and parent is None, prefer=ran.worktree if ran else None))
+        except ConfigHooksRefused:  # the repository's config names a program git would run there
+            raise
         except (GitError, OSError) as exc:
             raise StorageError(f"could not prepare a worktree for {plan.workspace}: {exc}") from None
         live.lease = lease

@@ -9,6 +9,7 @@ and nothing needs adding to their .gitignore)::
         w0 w1 w2        the worktrees (git worktrees of the user's repository, HEAD detached)
         w0.lock         held while a run uses w0 (a flock: it dies with its process)
         w0.run          the run that used w0 last
+        w0.kept         a run whose change w0 holds unrecorded (its config defined hooks): never reused for another
         runs/<run_id>   one per run that got a branch here (so cleanup deletes only the relay's own branches)
 
 A lease takes the first free worktree (the parent's first, for a continue), resets it to the run's base
@@ -37,7 +38,8 @@ from filelock import FileLock, Timeout
 from relay.core.errors import Busy
 from relay.core.files import private_dir, remove_tree
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
-from relay.observe.git import GitError, filter_overrides, git_env, run_git
+from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, refuse_config_hooks
+from relay.observe.git import GitError, git_env, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
            "discard_run", "find_leftovers",
@@ -115,11 +117,12 @@ def _remove_slot(slot: Path, repo: Path | None) -> None:
             log.warning("git worktree prune in %s: %s", repo, exc)
 
 
-def _commit_of(cwd: Path, parent: str, message: str, scratch: Path) -> str:
+def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, *, also: str = "") -> str:
     """A commit of everything in ``cwd``'s work tree (untracked non-ignored files too) on top of ``parent``,
     made through a copy of its index: the work tree, the real index and HEAD are left as they are. The filters
     are read right before, in ``cwd`` and each submodule checked out there (``add -A`` asks a child git in each
-    whether it is dirty, and that child reads the submodule's own config)."""
+    whether it is dirty, and that child reads the submodule's own config); so are the hooks the config defines
+    (``add`` writes an index, the caller's ``update-ref`` a ref: both fire hook events), which refuse the step."""
     index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"],
                          timeout=20).decode("utf-8", "surrogateescape").strip())
     fd, tmp = tempfile.mkstemp(prefix="index-", dir=scratch)
@@ -133,7 +136,7 @@ def _commit_of(cwd: Path, parent: str, message: str, scratch: Path) -> str:
         else:
             os.unlink(tmp)
         env = {**git_env(), "GIT_INDEX_FILE": tmp, **_IDENTITY}
-        filters = filter_overrides(cwd, env=env, submodules=True)
+        filters = guarded_filters(cwd, "record the change", env=env, submodules=True, also=also)
         run_git(cwd, "add", ["-A"], paths=["."], env=env, config=filters)
         tree = run_git(cwd, "write-tree", env=env, config=filters).decode().strip()
     finally:
@@ -157,6 +160,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     """A worktree of ``workspace``'s repository, reset to ``start`` (default HEAD, or HEAD plus the user's
     uncommitted edits with ``carry``), on new branch gravity-relay/<run_id>; BUSY when every one is in use."""
     facts = repo_facts(workspace)
+    # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
+    refuse_config_hooks(facts.toplevel, "prepare a worktree for the run", conditional=True)
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
@@ -173,6 +178,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     branch = run_branch(run_id)
     for name in names:
         slot = pool / name
+        if slot.with_name(name + ".kept").exists():
+            continue  # holds a run's change that could not be recorded
         lock = _try_lock(slot)
         if lock is None:
             continue
@@ -184,7 +191,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
                 # "gitdir:", config.worktree) whose filters only a read made there sees.
                 run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach", "--no-checkout"],
                         values=[str(slot), base], timeout=1800)
-            filters = filter_overrides(slot)
+            filters = guarded_filters(slot, "check out the run's worktree")
             run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], config=filters, timeout=1800)
             if not created:
                 run_git(slot, "clean", ["-q", "-ffdx"], config=filters, timeout=600)  # slot checked: its own top level
@@ -204,9 +211,23 @@ def record_change(lease: Lease, message: str) -> str:
     """Move the run's branch to a commit of what the worktree holds now (the worker's own commits included);
     returns that commit. The worktree itself is left exactly as the worker left it."""
     head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-    tip = _commit_of(lease.slot, head, message, lease.slot.parent)
+    tip = _kept_if_refused(lease.slot, lease.branch, head, message)
     _set_branch(lease.slot, lease.branch, tip)
     return tip
+
+
+def _kept_if_refused(slot: Path, branch: str, head: str, message: str) -> str:
+    """``_commit_of`` the slot; when its config refuses that (``relay.isolate.config_hooks``), the slot is marked
+    kept (no later lease resets it) before the refusal goes on, saying where the change is."""
+    run_id = branch[len(BRANCH_PREFIX):]
+    also = (f". The run's change was NOT recorded on branch {branch}: it is kept as the worker left it in worktree "
+            f"{slot}, which the relay will not reuse for another run (retention removes it with the run); copy it "
+            f"from there, or remove the hook sections and commit it there yourself")
+    try:
+        return _commit_of(slot, head, message, slot.parent, also=also)
+    except ConfigHooksRefused:
+        slot.with_name(slot.name + ".kept").write_text(run_id, encoding="utf-8")
+        raise
 
 
 def still_own(lease: Lease) -> bool:
@@ -279,7 +300,7 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
             _remove_slot(slot, _repo_of(slot.parent))
             return None, f"its worktree {slot} was broken and was removed"
         head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-        tip = _commit_of(slot, head, f"gravity-relay: run {run_id}, recorded at recovery", slot.parent)
+        tip = _kept_if_refused(slot, branch, head, f"gravity-relay: run {run_id}, recorded at recovery")
         _set_branch(slot, branch, tip)
         return tip, f"its worktree's changes were recorded on branch {branch}; the worktree went back to the pool"
     except (GitError, OSError) as exc:
@@ -303,6 +324,7 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
                 if last.is_file() and last.read_text(encoding="utf-8") == run_id and slot.exists():
                     _remove_slot(slot, repo)
                     last.unlink()
+                    slot.with_name(slot.name + ".kept").unlink(missing_ok=True)
             except (GitError, OSError) as exc:
                 errors.append(f"worktree {slot}: {exc}")
             finally:
@@ -312,10 +334,11 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
     if branch and repo is not None and repo.is_dir():
         own = run_branch(run_id)  # never the record's word for it
         try:
+            refuse_config_hooks(repo, f"delete branch {own}")  # a ref update fires a hook event
             run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{own}"], timeout=20)
         except GitError as exc:
             errors.append(f"branch {own} in {repo}: {exc}")
-    if pool is not None:
+    if pool is not None and not any(e.startswith("branch ") for e in errors):  # else cleanup still finds the branch
         try:
             (pool / "runs" / run_id).unlink()
         except FileNotFoundError:
@@ -374,6 +397,7 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
             for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
                 if entry.name in known_runs:
                     continue
+                refuse_config_hooks(repo, f"delete branch {BRANCH_PREFIX}{entry.name}")  # a ref update fires a hook event
                 run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{BRANCH_PREFIX}{entry.name}"], timeout=20)
                 entry.unlink()
                 removed.append(f"branch {BRANCH_PREFIX}{entry.name} in {repo}")

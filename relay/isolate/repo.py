@@ -17,6 +17,7 @@ from msgspec import Struct
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.places import on_windows
+from relay.isolate.config_hooks import refuse_endless_config
 from relay.observe.git import GitError, run_git
 
 __all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX", "run_branch", "not_own_branch"]
@@ -56,6 +57,7 @@ def _refuse(workspace: str, why: str) -> RelayError:
 def repo_facts(workspace: str | Path) -> RepoFacts:
     """The repository of ``workspace``; CONFLICTING_OPTIONS naming the reason when it cannot be isolated."""
     ws = Path(workspace)
+    refuse_endless_config(ws, f"isolate workspace {workspace}")  # each git command below would wait on it
     try:
         out = run_git(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree"], ok_codes=(0, 128), timeout=20)
     except GitError as exc:

@@ -39,13 +39,18 @@ from pathlib import Path
 
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
-__all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "SAFE_CONFIG", "OWN_CONFIG_ONLY",
-           "GIT_TIMEOUT_SECONDS"]
+__all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "config_entries", "SAFE_CONFIG",
+           "OWN_CONFIG_ONLY", "GIT_TIMEOUT_SECONDS", "CONFIG_READ_SECONDS",
+           "GitTimeout", "EndlessConfig"]
 
 _log = logging.getLogger("relay.git")
 
 # Generous: `git status` on a 100k-file repository with a cold cache takes seconds, not minutes.
 GIT_TIMEOUT_SECONDS = 120.0
+
+# A read of the repository's config before a command that runs with it: milliseconds on a healthy repository. Past
+# this, a config file or an include is something that never ends (a FIFO a worker made): the step is refused.
+CONFIG_READ_SECONDS = 5.0
 
 # Pinned on every call. Command-line `-c` wins over system, global and repository config and
 # is inherited by any git that git itself starts (via GIT_CONFIG_PARAMETERS).
@@ -84,6 +89,14 @@ _FILTER_VARS = ("clean", "smudge", "process")
 
 class GitError(Exception):
     """git could not answer (not a repository, refused, timed out, or missing)."""
+
+
+class GitTimeout(GitError):
+    """git did not finish in time (it was stopped, with whatever it started)."""
+
+
+class EndlessConfig(GitTimeout):
+    """A read of the repository's config did not end (``config_entries``): the step that needed it is not run."""
 
 
 def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -136,11 +149,7 @@ def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *,
                   seen: list[int] | None = None) -> None:
     """Add the filter names ``cwd``'s config defines to ``names``; with ``depth``, those of each submodule its
     index holds that is checked out (a ``.git`` in its folder: where git would start a child), recursively."""
-    out = run_git(cwd, "config", ["-z", "--get-regexp"], values=[r"^filter\..*\.(clean|smudge|process|required)$"], ok_codes=(0, 1), env=env)
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        key = os.fsdecode(record.split(b"\n", 1)[0])
+    for _, key, _ in config_entries(cwd, r"^filter\..*\.(clean|smudge|process|required)$", env=env):
         name = key[len("filter.") : key.rindex(".")]
         if "=" in name or "\n" in name:
             raise GitError(f"repository defines a filter named {name!r}, which cannot be neutralised safely")
@@ -162,6 +171,49 @@ def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *,
             raise GitError(f"{cwd} holds submodules deeper than {_SUBMODULE_DEPTH} levels or more than "
                            f"{_SUBMODULE_MAX} of them; their filters cannot all be switched off")
         _filter_names(sub, None, names, depth=depth - 1, seen=seen)
+
+
+def config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None,
+                   file: str | None = None) -> list[tuple[str, str, str]]:
+    """(origin, key, value) of each config entry git in ``cwd`` sees whose key matches ``pattern``: every file git
+    reads there (or the absolute ``file`` only), includes followed, as the command that follows will. Bounded
+    (``CONFIG_READ_SECONDS``): a read that does not end is refused with a GitError naming the includes (a FIFO
+    would hold git, and the relay, until the command's own timeout). Reading config runs nothing."""
+    which = [f"--file={file}", "--includes"] if file is not None else []
+    try:
+        code, out, err = git_answer(cwd, "config", ["-z", "--show-origin", *which, "--get-regexp"], values=[pattern],
+                                    env=env, timeout=CONFIG_READ_SECONDS)
+    except GitTimeout as exc:
+        raise EndlessConfig(f"{exc}{_endless_why(cwd, env)}") from None
+    if code not in (0, 1):
+        tail = err.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git config exited {code}: {tail[-1] if tail else 'no message'}"[:300])
+    records = out.split(b"\0")
+    entries = []
+    for origin, entry in zip(records[0::2], records[1::2]):
+        key, _, value = os.fsdecode(entry).partition("\n")
+        entries.append((_origin(cwd, os.fsdecode(origin)), key, value))
+    return entries
+
+
+def _origin(cwd: Path, origin: str) -> str:
+    """An origin git printed (``file:.git/config``, relative to ``cwd``), as an absolute file name where it is a file."""
+    kind, _, where = origin.partition(":")
+    return os.path.normpath(cwd / where) if kind == "file" and where else origin
+
+
+def _endless_why(cwd: Path, env: Mapping[str, str] | None) -> str:
+    """Said when a config read timed out: the includes the config files name (read without following them)."""
+    try:
+        code, out, _ = git_answer(cwd, "config", ["-z", "--show-origin", "--no-includes", "--get-regexp"],
+                                  values=[r"^include(if\..*)?\.path$"], env=env, timeout=CONFIG_READ_SECONDS)
+    except GitError:
+        return "; a config file itself never ends (is one a FIFO?)"
+    records = out.split(b"\0") if code == 0 else []
+    named = [f"{os.fsdecode(entry).replace(chr(10), '=', 1)} (in {_origin(cwd, os.fsdecode(origin))})"
+             for origin, entry in zip(records[0::2], records[1::2])]
+    return (f"; it follows {', '.join(named)}: one of those (or what it includes) never ends, a FIFO perhaps"
+            if named else "; a config file itself never ends (is one a FIFO?)")
 
 
 def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
@@ -187,7 +239,7 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
                env: Mapping[str, str] | None = None, input: bytes | None = None,
                timeout: float = GIT_TIMEOUT_SECONDS) -> tuple[int, bytes, bytes]:
     """``run_git`` for a caller that reads git's refusal itself: (exit code, stdout, stderr), whatever the code.
-    Raises GitError on a missing git or a timeout."""
+    Raises GitError on a missing git, GitTimeout on a timeout."""
     for value in values:
         if not value or value.startswith("-"):
             raise ValueError(f"refusing to pass {value!r} to git: a value may not be empty or start with '-'")
@@ -224,7 +276,7 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
     except OSError as exc:
         raise GitError(f"git {subcommand} could not start: {exc.strerror or exc}") from None
     if killed:
-        raise GitError(f"git {subcommand} took longer than {timeout:.0f}s")
+        raise GitTimeout(f"git {subcommand} in {cwd} took longer than {timeout:.0f}s")
     return proc.returncode, stdout, stderr
 
 

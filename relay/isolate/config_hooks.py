@@ -1,0 +1,147 @@
+"""Hooks a git config defines (git 2.54+), which no command-line key reliably switches off: the step is refused.
+
+git 2.54 runs ``hook.<name>.command`` for each event a ``hook.<name>.event`` names, from any config file git
+reads: the repository's ``.git/config`` (which a worker in a pool worktree can write: it is the shared one), a
+worktree's ``config.worktree``, an ``include.path`` or ``includeIf`` target, the user's own file.
+``core.hooksPath=/dev/null`` covers only the hooks directory, and how ``hook.*.enabled`` switches a hook off
+changes between versions. So where the relay must run git with the repository's config on a command that fires
+hook events (the pool worktree's ``worktree add``, ``checkout``, ``add`` / ``write-tree`` into an index,
+``update-ref``), the ``hook.*`` keys are read right before (reading config runs nothing), and if git is new
+enough to run them the command is not run at all. On an older git the keys are inert and nothing changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from relay.core.contracts import Status
+from relay.core.errors import RelayError
+from relay.observe.git import EndlessConfig, GitError, config_entries, filter_overrides, run_git
+
+__all__ = ["ConfigHooksRefused", "refuse_config_hooks", "git_version", "parse_git_version", "runs_config_hooks",
+           "FIRST_WITH_CONFIG_HOOKS", "guarded_filters",
+           "refuse_endless_config"]
+
+log = logging.getLogger("relay.isolate")
+
+FIRST_WITH_CONFIG_HOOKS = (2, 54)
+
+_VERSION = re.compile(r"^(?:git version )?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+class ConfigHooksRefused(GitError, RelayError):
+    """A step not run: the config git reads there names a program (``hook.*``), or could not be read in time.
+    A GitError to the pool's callers (what they do when git fails), CONFLICTING_OPTIONS to the user: the
+    workspace's config does not fit the worktree isolation the run asked for."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        RelayError.__init__(self, Status.CONFLICTING_OPTIONS, message, hint)
+
+
+def parse_git_version(text: str) -> tuple[int, int, int] | None:
+    """(major, minor, patch) of ``git version``'s answer ("git version 2.54.0", "2.54.0.windows.1",
+    "2.39.5 (Apple Git-154)"); None when it says something else."""
+    found = _VERSION.match(text.strip())
+    if found is None:
+        return None
+    major, minor, patch = found.groups()
+    return int(major), int(minor), int(patch or 0)
+
+
+@functools.cache
+def git_version() -> tuple[int, int, int] | None:
+    """The version of the git on PATH, asked once per process; None when its answer cannot be read."""
+    try:
+        return parse_git_version(os.fsdecode(run_git(Path(os.path.abspath(os.sep)), "version", timeout=20)))
+    except GitError:
+        return None
+
+
+def runs_config_hooks() -> bool:
+    """Does the git in use run hooks its config defines? An unreadable version is taken to (the safe side)."""
+    version = git_version()
+    return version is None or version[:2] >= FIRST_WITH_CONFIG_HOOKS
+
+
+@functools.cache
+def _inert_once(origin: str) -> None:
+    log.info("the git config %s defines hooks (hook.*), which this git (older than 2.54) does not run", origin)
+
+
+def _conditional_hooks(cwd: Path, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
+    """The ``hook.*`` keys of each file an ``includeIf`` names, whether or not its condition holds in ``cwd``:
+    ``git worktree add`` runs git as the new worktree (its HEAD's ref update), where ``includeIf "gitdir:"`` may
+    hold as it does not at the top level, and no read can be made there before it exists."""
+    found: list[tuple[str, str, str]] = []
+    for origin, key, value in config_entries(cwd, r"^includeif\..*\.path$", env=env):
+        target = os.path.expanduser(value)
+        if not value or not os.path.isabs(target) and not os.path.isabs(origin):
+            continue  # a relative path from the command line: git includes nothing
+        target = os.path.join(os.path.dirname(origin), target)  # relative to the including file; absolute stays
+        found += [(f"{where}, which {key} in {origin} includes", k, v)
+                  for where, k, v in config_entries(cwd, r"^hook\.", env=env, file=target)]
+    return found
+
+
+_HINT = ("Remove the [hook \"...\"] section(s) named from that config file (`git config --show-origin "
+         "--get-regexp '^hook\\.'` lists them), or run this work in place (a profile with \"isolation\": "
+         "\"in_place\") rather than in the relay's worktree pool.")
+
+
+def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, also: str = "",
+                        conditional: bool = False) -> None:
+    """Raise ConfigHooksRefused, naming each ``hook.*`` key and the file it comes from, when git in ``cwd`` would
+    read one and runs such hooks; also (whatever the git) when that config cannot be read within seconds (a FIFO
+    included: git would wait on it in the command that follows). Another failure of the read is a plain GitError.
+    ``step``: what is not done (``"check out the run's worktree"``); ``also``: what the user should know besides
+    (where a change is kept); ``conditional``: also the files an ``includeIf`` names, whatever its condition."""
+    try:  # read on every git: it also proves the config can be read at all before a command that would wait on it
+        keys = config_entries(cwd, r"^hook\.", env=env)
+        if conditional:
+            keys += _conditional_hooks(cwd, env)
+    except EndlessConfig as exc:
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+    if not keys:
+        return
+    if not runs_config_hooks():
+        _inert_once(keys[0][0])
+        return
+    named = ", ".join(f"{key} = {value!r} (from {origin})" for origin, key, value in keys[:8])
+    more = f" and {len(keys) - 8} more" if len(keys) > 8 else ""
+    version = ".".join(map(str, git_version() or ())) or "of unknown version"
+    raise ConfigHooksRefused(
+        f"the relay did not {step} in {cwd}: the git config there defines {named}{more}, and git {version} runs "
+        f"hooks its config defines (2.54 and later); the relay runs no program a repository's config names{also}",
+        _HINT)
+
+
+_ENDLESS_HINT = ("Remove the include that never ends (a FIFO, or a file that includes itself through one) from that "
+                 "config file, or run this work in place (a profile with \"isolation\": \"in_place\").")
+
+
+def guarded_filters(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, submodules: bool = False,
+                    also: str = "") -> list[tuple[str, str]]:
+    """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config and fires hook events,
+    after ``refuse_config_hooks``; a config read that does not end is refused the same way (ConfigHooksRefused)."""
+    refuse_config_hooks(cwd, step, env=env, also=also)
+    try:
+        return filter_overrides(cwd, env=env, submodules=submodules)
+    except EndlessConfig as exc:
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+
+
+def refuse_endless_config(cwd: Path, step: str) -> None:
+    """ConfigHooksRefused when git in ``cwd`` cannot read its config within seconds (an include of a FIFO): checked
+    before the first git command of a route, which would wait on it up to its own timeout (minutes). Any other
+    failure is left to that command to report."""
+    try:
+        config_entries(cwd, r"^include(if\..*)?\.path$")
+    except EndlessConfig as exc:
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}", _ENDLESS_HINT) from None
+    except GitError:
+        pass

@@ -1,0 +1,217 @@
+"""Hooks a git config defines (git 2.54+: ``[hook "name"] event = ... command = ...``) against the relay's git.
+
+The pool's worktree routes run git with the repository's config (``worktree add``, ``checkout``, ``add`` into an
+index, ``update-ref``); ``core.hooksPath=/dev/null`` does not switch off hooks the config defines, and how
+``hook.*.enabled`` does changes between versions. So the relay reads the ``hook.*`` keys right before each such
+route and, where git runs them, does not run the route (``relay.isolate.config_hooks``). This machine's git is
+older than 2.54: "git runs config hooks" is imposed by replacing the relay's version reader; the adversary (the
+worker, who can write the shared ``.git/config`` from its worktree) plants keys that name a marker script, in
+``.git/config``, through an include it writes, and in its worktree's ``config.worktree``. Each test checks the
+step is refused naming the key and its file, and that the run's change is not lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import git, make_repo, memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
+from test_git_guards import _evil, _ran
+
+from relay.isolate import config_hooks
+from relay.isolate.config_hooks import parse_git_version
+
+pytestmark = pytest.mark.anyio
+
+_ISO = {"iso": {"isolation": "worktree"}}
+_UP = "../../../../project"  # from a pool worktree (<tmp>/data/worktrees/<repository>/w0) to the user's repository
+
+
+def _env(tmp_path: Path, agy: Path) -> dict[str, str]:
+    return relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(_ISO))
+
+
+async def _run(client, repo: Path) -> dict:
+    return payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso", "workspace": str(repo)}))
+
+
+def _hook(prog: Path, event: str = "post-checkout") -> str:
+    return f'\n[hook "evil"]\n\tevent = {event}\n\tcommand = {prog}\n'
+
+
+@pytest.fixture
+def new_git(monkeypatch):
+    """The relay's git taken for 2.54.0 (config hooks), whatever this machine has."""
+    monkeypatch.setattr(config_hooks, "git_version", lambda: (2, 54, 0))
+
+
+def _refused(packet: dict, *named: str) -> str:
+    """The refusal's message, checked to be one and to name each of ``named``."""
+    assert packet["status"] == "CONFLICTING_OPTIONS", packet
+    message = packet["error"]["message"]
+    for part in named:
+        assert part in message, (part, message)
+    return message
+
+
+def _kept(worktree: Path) -> Path:
+    return worktree.with_name(worktree.name + ".kept")
+
+
+async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_and_keeps_the_change(tmp_path, new_git):
+    # Broke (on git 2.54+): the worker appends a [hook] section to the user's .git/config (its worktree's shared
+    # config); recording its change ran update-ref there, and git ran the hook's command for reference-transaction.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
+             {"op": "write", "path": "a.txt", "content": "b\n"}, {"op": "write", "path": "new.txt", "content": "n\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+        worktree = Path(packet["worktree"])
+        message = _refused(packet, "hook.evil.command", str(prog), f"(from {repo / '.git' / 'config'})",
+                           "2.54", "NOT recorded", str(worktree))
+        assert "[hook" in packet["error"]["hint"] and "in_place" in packet["error"]["hint"], packet
+        # Nothing lost: the change is where the message says, and no later run resets that worktree.
+        assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n" and (worktree / "new.txt").is_file()
+        assert _kept(worktree).read_text(encoding="utf-8") == packet["run_id"]
+        shown = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))
+        assert shown["status"] == "CONFLICTING_OPTIONS" and shown["error"]["message"] == message, shown
+        set_scenario(agy, success_scenario([{"op": "write", "path": "c.txt", "content": "c\n"}]))
+        again = await _run(client, repo)  # refused before any git command: the hook is still defined
+        _refused(again, "hook.evil.command", "prepare a worktree")
+        git(repo, "config", "--remove-section", "hook.evil")
+        third = await _run(client, repo)
+    assert third["status"] == "SUCCESS" and third["worktree"] != str(worktree), third
+    assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n"  # still there
+    assert _ran(marker) == ""
+
+
+async def test_a_hook_in_a_file_the_repositorys_config_includes_refuses_the_worktree_before_any_git_runs(tmp_path, new_git):
+    # Broke (on git 2.54+): an earlier worker wrote an include into .git/config and a [hook] into the file it names;
+    # `git worktree add` and `git checkout` of the next run ran the hook's command for post-checkout.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    (repo / ".git/more.inc").write_text(_hook(prog), encoding="utf-8")
+    git(repo, "config", "include.path", "more.inc")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+    _refused(packet, "hook.evil.command", f"(from {repo / '.git' / 'more.inc'})", "prepare a worktree")
+    assert not list((tmp_path / "data" / "worktrees").glob("*/w*")), "a worktree was made"
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and _ran(marker) == ""
+
+
+async def test_a_hook_only_a_new_worktree_would_include_refuses_before_git_worktree_add(tmp_path, new_git):
+    # Broke (on git 2.54+): `includeIf "gitdir:**/worktrees/**"` names a file with a [hook]: false at the top level,
+    # where the keys were read, true for the git that `git worktree add` runs as the new worktree to set its HEAD
+    # (reference-transaction); the refusal came only at the checkout after it.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "tools/hooks.inc": _hook(prog, "reference-transaction")})
+    git(repo, "config", "includeIf.gitdir:**/worktrees/**.path", "../tools/hooks.inc")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+    _refused(packet, "hook.evil.command", str(repo / "tools" / "hooks.inc"), "includeif.gitdir:**/worktrees/**.path",
+             "prepare a worktree")
+    assert not list((tmp_path / "data" / "worktrees").glob("*/w*")), "git worktree add ran"
+    assert _ran(marker) == ""
+
+
+async def test_a_hook_in_a_worktrees_own_config_refuses_the_next_runs_checkout_there(tmp_path, monkeypatch):
+    # Broke (on git 2.54+): the worker turned on extensions.worktreeConfig and put a [hook] into its worktree's
+    # config.worktree (read only there, not at the top level); the next run's `git checkout -f` in that worktree
+    # ran it. Planted after the first run's change was recorded, as a process it left behind would.
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        first = await _run(client, repo)
+        assert first["status"] == "SUCCESS", first
+        worktree = Path(first["worktree"])
+        git(repo, "config", "extensions.worktreeConfig", "true")
+        (repo / ".git/worktrees/w0/config.worktree").write_text(_hook(prog), encoding="utf-8")
+        assert subprocess.run(["git", "-C", str(repo), "config", "hook.evil.command"]).returncode == 1  # not at the top
+        monkeypatch.setattr(config_hooks, "git_version", lambda: (2, 54, 0))
+        second = await _run(client, repo)
+    _refused(second, "hook.evil.command", str(repo / ".git/worktrees/w0/config.worktree"), "check out the run's worktree")
+    assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n"  # not checked out again
+    assert git(repo, "show", f"{first['branch']}:a.txt") == "b\n"  # the first run's change, recorded
+    assert _ran(marker) == ""
+
+
+def test_each_pool_route_refuses_a_config_hook_and_keeps_what_it_would_have_recorded(tmp_path, new_git):
+    # Broke (on git 2.54+): recovery's salvage (add -A, update-ref) and retention (update-ref -d) ran git with a
+    # config that defines a hook.
+    from relay.isolate.pool import discard_run, lease_worktree, remove_leftovers, salvage_worktree
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    data = tmp_path / "data"
+    lease = lease_worktree(data, repo, "r1")
+    (lease.slot / "a.txt").write_text("crashed\n", encoding="utf-8")
+    lease.release()
+    git(repo, "config", "hook.lint.event", "pre-commit")
+    tip, said = salvage_worktree(data, str(lease.slot), lease.branch, "r1")
+    assert tip is None and "hook.lint.event" in said and str(lease.slot) in said, said
+    assert (lease.slot / "a.txt").read_text(encoding="utf-8") == "crashed\n" and _kept(lease.slot).is_file()
+    removed, errors = remove_leftovers(data, set())  # r1's record is gone: its branch is a leftover
+    assert any("hook.lint.event" in e for e in errors) and not any("branch" in r for r in removed), (removed, errors)
+    errors = discard_run(data, "r1", str(lease.slot), lease.branch)  # retention: the run is old
+    assert any("hook.lint.event" in e for e in errors), errors
+    assert git(repo, "rev-parse", "--verify", "-q", lease.branch)  # the branch is still there
+    assert (data / "worktrees" / lease.slot.parent.name / "runs" / "r1").is_file()  # and cleanup still finds it
+
+
+async def test_on_a_git_older_than_2_54_the_same_hook_keys_change_nothing(tmp_path):
+    # Config hooks are inert before git 2.54: the relay reads the real version and runs as before.
+    version = config_hooks.git_version()
+    if version is None or version[:2] >= (2, 54):
+        pytest.skip(f"this machine's git ({version}) runs config hooks")
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
+             {"op": "write", "path": "a.txt", "content": "b\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+        again = await _run(client, repo)
+    assert packet["status"] == "SUCCESS" and again["status"] == "SUCCESS", (packet, again)
+    assert git(repo, "show", f"{packet['branch']}:a.txt") == "b\n"
+    assert _ran(marker) == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a FIFO (os.mkfifo) exists on POSIX only")
+async def test_an_include_of_a_fifo_refuses_the_worktree_in_seconds_naming_the_include(tmp_path, monkeypatch):
+    # Broke: `include.path` naming a FIFO held the filter read before the worktree's checkout (and the relay's
+    # thread) until git's own timeout, 120 s; then a STORAGE_ERROR that named nothing.
+    import relay.observe.git as relay_git
+
+    monkeypatch.setattr(relay_git, "CONFIG_READ_SECONDS", 1.0)  # a healthy read takes milliseconds
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    os.mkfifo(repo / ".git" / "pipe")
+    git(repo, "config", "include.path", "pipe")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+    _refused(packet, "include.path=pipe", str(repo / ".git" / "config"), "FIFO")
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
+
+
+@pytest.mark.parametrize(("said", "version"), [
+    ("git version 2.54.0", (2, 54, 0)), ("git version 2.54.0.windows.1", (2, 54, 0)),
+    ("git version 2.39.5 (Apple Git-154)", (2, 39, 5)), ("2.55", (2, 55, 0)), ("git version 3.0.0-rc1\n", (3, 0, 0)),
+    ("", None), ("garbage", None), ("git version", None), ("version 2.54.0", None)])
+def test_the_git_version_parser(said, version):
+    assert parse_git_version(said) == version
+
+
+def test_an_unreadable_git_version_is_taken_to_run_config_hooks(monkeypatch):
+    monkeypatch.setattr(config_hooks, "git_version", lambda: None)
+    assert config_hooks.runs_config_hooks()
+    monkeypatch.setattr(config_hooks, "git_version", lambda: (2, 53, 9))
+    assert not config_hooks.runs_config_hooks()
