@@ -240,6 +240,14 @@ def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, ad
         ("src/a.py", ["    allowed = settings.allow_ips"], []),
         ("app/models/upload.rb", [], ["    raise ArgumentError, 'empty upload' unless size.positive?"]),  # an input check in passing
         ("internal/conn.go", [], ["\tif err != nil {", "\t\treturn ErrClosed", "\t}"]),  # an error passed on, no check of access
+        # shapes that only look like a sink: a method named raw, braces escaped in a format string, a double negation in
+        # JSX, backticks quoted inside a message, a redirect target kept in a name for the check that follows
+        ("src/models.py", ["    def raw(self) -> list[tuple[bytes, bytes]]:"], []),
+        ("src/fmt.py", ["    spec = '|'.join('{{{}:{}}}'.format(*item) for item in items)"], []),
+        ("src/view.tsx", ["      <Dialog isOpen={!!selected} />"], []),
+        ("lib/runner.rb", ['      log "! WARNING: set `WORKERS=#{count}` in the config"'], []),
+        ("app/middleware.py", ["        next_url = request.GET.get('next')"], []),
+        ("Gemfile", ["gem 'builder'"], []),  # a popular gem itself, not a look-alike of another
         (".github/workflows/build.yml", ["      - uses: actions/cache@v5"], ["      - uses: actions/cache@v4"]),  # a tag bumped, never pinned
         ("src/cache.py", ["    key = hashlib.md5(data).hexdigest()"], []),  # a checksum, not a password
     ],

@@ -66,8 +66,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
-        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{|<%-|"
-        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|(?<![\w.$])raw\s*\(\s*[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+        r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{\s*[\w@.>~]|<%-|"
+        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|(?<![\w.$])(?<!def )(?<!fn )raw\s*\(\s*(?!self\b)[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!\s*[^!}]*!!\}|<%==|\bunsafe_allow_html\s*=\s*True\b")),
     ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
         r"\b(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
         + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
@@ -208,7 +208,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bsubprocess\.\w+\(\s*(?:f['\"]|['\"][^'\"]*['\"]\s*(?:%|\+|\.format\())|"
         r"\b(?:child_process\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+|\w+\s*\+)|"
         r"\bexec\.Command(?:Context)?\s*\([^)]*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|"
-        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|`[^`]*#\{[^`]*`|%x[({]|"
+        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|^(?:[^\"'`]|\"[^\"]*\"|'[^']*')*`[^`]*#\{[^`]*`|%x[({]|"
         r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
         r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
     ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql", "orderby(", "groupby(",
@@ -256,7 +256,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
         r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"
         # A redirect target read from the request by its usual names (Rails' params[:return_to], Django's GET['next']).
-        r"(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
+        r"(?<![=:]\s)(?<![=:])(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
         r"\s*(?:\[\s*[:'\"]?|\.get\(\s*['\"]|\.(?<=query\.)|\.(?<=params\.)|\.(?<=body\.))(?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|next|return_?url|returnUrl|"
         r"came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)\b")),
 )

@@ -108,7 +108,7 @@ mistune transformers huggingface-hub langchain opencv-python pyarrow polars
 vue next nuxt svelte vite sequelize ioredis zod joi debug cors express-session compression koa fastify superagent
 undici cross-spawn minimatch rxjs vitest
 axum tower serde_derive env_logger rustls openssl sha2 tempfile crossbeam parking_lot rayon criterion
-jwt omniauth pundit cancancan multi_json activemodel actionpack railties sprockets jbuilder bootsnap rack-cors
+jwt omniauth pundit cancancan multi_json activemodel actionpack railties sprockets builder bootsnap rack-cors
 guzzlehttp/guzzle monolog/monolog symfony/console symfony/http-foundation symfony/yaml laravel/framework phpunit/phpunit
 nesbot/carbon vlucas/phpdotenv twig/twig psr/log ramsey/uuid firebase/php-jwt phpstan/phpstan mockery/mockery fakerphp/faker
 jackson-databind jackson-core gson guava junit junit-jupiter slf4j-api logback-classic log4j-core commons-lang3 commons-io
