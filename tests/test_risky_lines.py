@@ -363,3 +363,66 @@ def test_a_new_look_alike_of_a_popular_package_is_named_in_every_registry(path: 
     # Packagist, Maven Central, crates.io and RubyGems names are read as PyPI's and npm's are.
     out = assess(fc(path, [line]), NO_CTX)
     assert out.risk == "high" and out.reasons[0] == named, out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        # values written in other languages' ways: a Go field set by assignment, a Go struct's Debug field, a key named
+        # for what it encrypts or signs, Ruby's JSON that builds objects, an arrow function that hands the origin back
+        ("pkg/httpc/client.go", ["\tcfg.InsecureSkipVerify = true"], [], "turns TLS verification off: cfg.InsecureSkipVerify = true"),
+        ("internal/client.go", ["\t\tDebug:        true,"], ["\t\tTimeout:      5 * time.Second,"], "turns debug mode on: Debug: true,"),
+        ("src/Vault.php", ["    protected string $signingKey = 'q7Lm2Vx9Rt4Zp8Kd3Wn6Yb1Hc5Jf0Gs';"], ["    protected string $signingKey;"],
+         "hard-codes a secret: protected string $signingKey"),
+        ("lib/store.rb", ["    JSON.parse(payload, create_additions: true)"], ["    JSON.parse(payload)"], "deserializes untrusted data"),
+        ("src/cors.ts", ["  allowOrigin = (requestOrigin: string) => requestOrigin ?? defaultOrigin"], ["  allowOrigin = () => defaultOrigin"],
+         "opens CORS to any origin: allowOrigin = (requestOrigin: string) => requestOrigin"),
+        # guards: an HTTPS-only refusal deleted, a returned answer inverted, escaping or a bound parameter dropped from a value
+        ("src/fetch.rs", [], ["    if cfg.only_https && url.scheme() != \"https\" {", "        return Err(Error::PlainHttp);", "    }"],
+         "deletes a guard: if cfg.only_https && url.scheme() != \"https\" {"),
+        ("src/net/peer.py", ["        return (isinstance(self.remote, tuple)"], ["        return (not isinstance(self.remote, tuple)"],
+         "inverts a check: return (isinstance(self.remote, tuple)"),
+        ("lib/sql/compiler.js", ["    return `json_value(${col}, '${path}')`;"], ["    return `json_value(${col}, ${this.client.parameter(path)})`;"],
+         "removes escaping or a bound parameter (this.client.parameter): return `json_value(${col}, '${path}')`;"),
+        ("lib/pg/schema.js", ["  const list = names.map((name) => `\"${name}\"`)"], ["  const list = names.map((name) => `\"${name.replace(/\"/g, '\"\"')}\"`)"],
+         "removes escaping or a bound parameter (name.replace)"),
+        ("util/shell.go", ["\tcmd += \" --data '\" + string(body) + \"'\""], ["\tcmd += \" --data \" + shellwords.Escape(string(body))"],
+         "removes escaping or a bound parameter (shellwords.Escape)"),
+        # the roles a route inherits no longer gathered
+        ("src/main/java/Routes.java", ["        all.addAll(local);"], ["        all.addAll(inheritedRoles());", "        all.addAll(local);"],
+         "deletes a check: all.addAll(inheritedRoles());"),
+        # a security test skipped with a qualified annotation; dependencies: a module built from elsewhere, a guard package removed
+        ("src/test/kotlin/SessionCookieTest.kt", ['    @org.junit.jupiter.api.Disabled("slow on CI")'], [], "skips a security test"),
+        ("go.mod", ["replace golang.org/x/text => github.com/golang-text/text v0.14.0"], [],
+         "replaces module golang.org/x/text with another source: github.com/golang-text/text"),
+        ("composer.json", ['    "symfony/console": "^7.0",'], ['    "roave/security-advisories": "dev-latest",', '    "symfony/console": "^6.4",'],
+         "removes a dependency that guards against vulnerable code: roave/security-advisories"),
+    ],
+)
+def test_round_four_shapes_make_their_file_high_and_name_the_line(path: str, added: list[str], removed: list[str], named: str) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == "high" and out.reasons[0].startswith(named), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("src/ui.js", ["  handler = this.onClick"], ["  handler = this.onClick.bind(this)"]),  # a receiver bound, not a value escaped
+        ("src/Http.java", ["    String v = name;"], ["    String v = request.getParameter(name);"]),  # a read, not a bound parameter
+        ("src/checks.py", ["    return isinstance(x, (int, float))"], ["    return isinstance(x, int)"]),  # widened, not inverted
+        ("src/cors.ts", ["  ok = (origin: string) => origin.endsWith('.example.com')"], []),  # a check of the origin, not the origin handed back
+        ("go.mod", ["replace golang.org/x/text => ../text"], []),  # the project's own copy
+        ("composer.json", [], ['    "monolog/monolog": "^3.0",']),  # an ordinary dependency removed
+        ("src/cache.php", ["    protected string $cacheKey = 'user_profile_settings';"], []),  # a key that locks nothing
+        ("src/users.js", ["  const all = user.grants;"], ["  const all = user.getPermissions();"]),  # a read of the roles, not a grant
+    ],
+)
+def test_round_four_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert not {"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
+                "removes_guard_dependency"} & set(out.rules), out
+
+
+def test_a_file_high_for_a_security_word_quotes_the_changed_line_that_holds_it() -> None:
+    out = assess(fc("pkg/transport.go", ["\tpool := x509.NewCertPool()", "\tpool.AppendCertsFromPEM(pem)"], []), NO_CTX)
+    assert out.reasons[0] == "changes security-relevant code (keys/certificates: pool := x509.NewCertPool())", out.reasons

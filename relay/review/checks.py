@@ -32,7 +32,10 @@ from relay.review.file_kinds import (
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
 from relay.review import guard_reading, risky_lines
-from relay.review.dependencies import lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, touches_dependencies
+from relay.review.dependencies import (
+    lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
+    touches_dependencies,
+)
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
@@ -287,6 +290,14 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
     return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
+
+
+def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return replaced_elsewhere(f.change)
+
+
+def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return removed_guard_dependency(f.change)
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -19,11 +19,12 @@ from relay.review.file_kinds import glob_any, is_bare_requirements, is_manifest
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
 __all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
+           "removed_guard_dependency", "replaced_elsewhere",
            "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
-# bump reads as "changed", not as "new".
-_VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|workspace:|file:|link:|git|github:|npm:|https?:|\{)"""
+# bump reads as "changed", not as "new" (composer's "dev-master" is a branch taken as a version).
+_VERSIONISH = r"""["']?\s*(?:[\^~<>=!*]|\d|v\d|latest|next|dev-|workspace:|file:|link:|git|github:|npm:|https?:|\{)"""
 _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("package.json", "composer.json", "bower.json", "deno.json", "deno.jsonc"),
      re.compile(r"""^\s*"(?P<name>@?[A-Za-z0-9][\w.\-/@]*)"\s*:\s*""" + _VERSIONISH)),
@@ -151,6 +152,37 @@ def lookalike_replace(c: FileChange) -> str | None:
         differ = [(a, b) for a, b in zip(old, new) if a != b]
         if len(old) == len(new) and len(differ) == 1 and _near(*differ[0]):
             return f"replaces module {m.group('old')[:40]} with a look-alike (a typo-squat?): {m.group('new')[:40]}"
+    return None
+
+
+def replaced_elsewhere(c: FileChange) -> str | None:
+    """"replaces module … with another source: …" when go.mod's replace builds a module from another remote path (a
+    fork under another owner's name: github.com/golang-net/net for golang.org/x/net); a local path is the project's own."""
+    if not c.path.lower().endswith("go.mod"):
+        return None
+    for line in c.added_lines:
+        m = _REPLACE_RE.match(line)
+        if m is None or m.group("new").startswith((".", "/")) or m.group("old") == m.group("new"):
+            continue
+        if line.strip() in {r.strip() for r in c.removed_lines}:
+            continue
+        return f"replaces module {m.group('old')[:40]} with another source: {m.group('new')[:40]}"
+    return None
+
+
+# A dependency that exists only to keep known-vulnerable or unsafe code out (Roave's security-advisories, an audit
+# plugin, a sanitiser, helmet): removed, the guard it was goes with it.
+_GUARD_DEP_RE = re.compile(r"(?i)secur|advisor|audit|vulnerab|helmet|csrf|saniti[sz]|purif|safety")
+
+
+def removed_guard_dependency(c: FileChange) -> str | None:
+    """The first dependency the manifest removes, and does not add back, whose name says it guards (security-advisories)."""
+    if not is_manifest(c.path) or not c.removed_lines:
+        return None
+    gone = dep_names(c.path, c.removed_lines) - dep_names(c.path, c.added_lines)
+    for name in sorted(gone):
+        if _GUARD_DEP_RE.search(name):
+            return name[:60]
     return None
 
 

@@ -16,6 +16,7 @@ A line that stands again, squeezed, on the other side was only moved: it is no d
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from collections.abc import Sequence
 
 from relay.review.line_shapes import IMPORT_RE, Screen, squeezed
@@ -31,7 +32,7 @@ _GUARD_WORDS = (
     "signature", "verif", "valid", "safe", "allow", "forbid", "deny", "denied", "trusted", "secure", "host", "origin",
     "..", "travers", "symlink", "realpath", "abspath", "normpath", "commonpath", "is_relative_to", "startswith", "sanitiz",
     "escape", "scope", "privileg", "unauthori", "401", "403", "session", "password", "hmac", "digest", "whitelist", "blacklist",
-    "allowlist", "denylist", "redirect",
+    "allowlist", "denylist", "redirect", "https", "scheme", "tls", "ssl",
 )
 _INPUT_WORDS = ("path", "user", "isinstance", "typeof", "len(", "length", "size", "max", "limit", "match", "re.", "regex", "filename")
 _GUARD = Screen(_GUARD_WORDS)
@@ -72,12 +73,13 @@ _CHECK_NAME_RE = re.compile(
     r"(?!un)\w*sanitiz\w*|(?!un)(?<!re\.)\w*escape(?!_?reg)\w*|(?<!un)(?:url_?)?quote(?:_plus)?|encodeURI(?:Component)?|htmlspecialchars|htmlentities|strip_tags|secure_filename|url_has_allowed_host_and_scheme|compare_digest|constant_time\w*|safe_?join\w*|SecureJoin\w*|secure_?join\w*|enforce_?(?:csrf|auth|https|ssl|perm|policy|limit|scope|login|token)\w*|"
     r"timingSafeEqual|ConstantTimeCompare|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
     r"bleach\.clean|clean_html|\w*[Pp]urify\w*|remove_sensitive\w*|strip_?(?:auth|credential|sensitive|cookie)\w*|redact\w*|mask_?(?:secret|token|password|auth|header)\w*|ensure\w*(?:auth|login|logged|admin|perm)\w*|"
-    r"csrf_?protect\w*|\w*(?:Guard|guard)))\b"
+    # The roles or permissions a route or user is granted, gathered by a call: dropped, the grant is narrowed or lost.
+    r"csrf_?protect\w*|\w*(?:Guard|guard)|(?![Gg]et)\w*(?:[Rr]oles|[Pp]ermissions|[Aa]uthorities)))\b"
 )
 _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is", "has", "can", "check", "verif", "valid", "saniti",
                  "escape", "quote", "encodeuri", "htmlspecialchars", "htmlentities", "strip_tags", "secure_filename", "url_has_allowed", "compare_digest", "constant_time", "timingsafeequal",
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
-                 "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard", "safe_join", "safejoin", "securejoin", "enforce",
+                 "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard", "roles", "permissions", "authorities", "safe_join", "safejoin", "securejoin", "enforce",
                  "secure_join"), _CHECK_NAME_RE)
 _CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.equal|isequal")
 _CALL2_RE = re.compile(r"\b(\w+)\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
@@ -185,10 +187,15 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
     return None
 
 
+def _answers_input(line: str) -> bool:
+    """A returned answer about input (``return not isinstance(peer, tuple) or …``): a "not" dropped or added inverts it."""
+    return _RETURN_EXPR_RE.match(line) is not None and _INPUT.passes(line) and _ANSWER_RE.search(line.split("return", 1)[1]) is not None
+
+
 def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
     olds = {}
     for _, line in gone:
-        if _guarded(line):
+        if _guarded(line) or _answers_input(line):
             olds.setdefault(_canonical(line), line)
     answers = [line for _, line in gone if _RETURN_EXPR_RE.match(line) and not _RETURN_YES_RE.match(line) and _ACCESS.passes(line)
                and _ANSWER_RE.search(line.split("return", 1)[1])]
@@ -200,12 +207,54 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
             return f"{line} (was {answers[0]})"
         if _RETURN_NIL_RE.match(line) and refused:
             return f"{line} (was {refused[0]})"
-        if not _guarded(line):
+        if not (_guarded(line) or _answers_input(line)):
             continue
         old = olds.get(_canonical(line))
         if old is not None and squeezed(old) != squeezed(line) and _unsafe_way(old, line):
             return line
     return None
+
+
+# A value put through escaping or a bound parameter: "escape(x)", "shellescape.Quote(string(buf))", "client.parameter(path, …)",
+# "name.replace(/"/g, '""')" (a quote doubled). Not "bind(this)" (a function's receiver) nor "getParameter(x)" (a read).
+_WRAPPED_RE = re.compile(
+    r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*(?!get)(?i:\w*(?:escape|quote|saniti[sz]e|purif|parameter|bind_?param|placeholder)\w*|htmlspecialchars|htmlentities|"
+    r"encodeURI(?:Component)?|strip_tags))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
+    r"(?P<replaced>[A-Za-z_$][\w$.]*)\.(?P<how>replace(?:All)?)\s*\(\s*(?:/\\?[\"'`\\]|['\"]\\?[\"'`\\])")
+_WRAPPED = Screen(("escape", "quote", "saniti", "purif", "parameter", "bind", "placeholder", "htmlspecialchars", "htmlentities", "encodeuri",
+                   "strip_tags", "replace"))
+
+
+def _unwrapped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
+    """The value a removed line put through escaping or a bound parameter, put in as it is by the line written in its
+    place: every name of the new line stood in the old one, the value among them, the escaping call gone."""
+    for _, old in gone:
+        if not _WRAPPED.passes(old):
+            continue
+        names_before = set(_WORD_RE.findall(old))
+        for m in _WRAPPED_RE.finditer(old):
+            call = m.group(1) or f"{m.group('replaced')}.{m.group('how')}"
+            value = m.group("arg") or m.group("replaced")
+            short = call.rsplit(".", 1)[-1]
+            opened = old.index("(", m.end(1) if m.group(1) else m.end("how"))
+            unwrapped = squeezed(old[:m.start()] + value + old[_closing(old, opened) + 1:])
+            for _, new in written:
+                names = set(_WORD_RE.findall(new))
+                # The line written in its place: the old one with the call taken off, near enough (quotes put around it).
+                if (value in new and short not in new and names and names <= names_before
+                        and SequenceMatcher(None, unwrapped, squeezed(new)).ratio() >= 0.8):
+                    return f"({call}): {new}"
+    return None
+
+
+def _closing(line: str, opened: int) -> int:
+    """Where the bracket opened at ``opened`` closes, or the line's end."""
+    depth = 1
+    for i in range(opened + 1, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[i], 0)
+        if depth == 0:
+            return i
+    return len(line) - 1
 
 
 _FLAG_RE = re.compile(r"(\w+)['\"]?\s*(?:[=:]|==|!=)\s*(True|true|False|false)\b")
@@ -333,6 +382,9 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     found = _deleted_middleware(gone, "\n".join(added))
     if found:
         return f"removes a protection middleware: {_shown(found)}"
+    found = _unwrapped(gone, written)
+    if found:
+        return f"removes escaping or a bound parameter {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
         what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES"]
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "window"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
 # HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
@@ -116,3 +116,17 @@ class Screen:
             if found:
                 return found
         return None
+
+
+def window(line: str, start: int, end: int, width: int) -> str:
+    """The part of ``line`` (spaces squeezed) a reason quotes: whole when it fits in ``width``, else a window that
+    holds ``line[start:end]`` (what was found), "…" where it was cut."""
+    text = " ".join(line.split())
+    if len(text) <= width:
+        return text
+    at = len(" ".join(line[:start].split())) + (1 if start and line[start - 1].isspace() else 0)
+    size = len(" ".join(line[start:end].split()))
+    begin = max(0, min(at - (width - size) // 2, len(text) - width + 1))
+    head = "…" if begin else ""
+    body = text[begin:begin + width - 1 - len(head)]
+    return head + body + ("…" if begin + len(body) < len(text) else "")

@@ -44,7 +44,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
         r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
-        r"\bInsecureSkipVerify\s*:\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
+        r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
         r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
@@ -109,7 +109,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
     ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar", "include-"), re.compile(
         r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
-        r"\.run\([^)]*\bdebug\s*=\s*True\b|\bdebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]>?\s*(?:True|true)\b|"
+        r"\.run\([^)]*\bdebug\s*=\s*True\b|\b[Dd]ebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]>?\s*(?:True|true)\b|"
         r"\bgin\.SetMode\(\s*gin\.DebugMode|\binclude-(?:stacktrace|exception|message)\s*[=:]\s*(?:always|true)\b|\buse_debugger\s*=\s*True\b|"
         # A profiler or debugger served over HTTP.
         r"\bmiddleware\.Profiler\s*\(|\bnet/http/pprof\b|\bpprof\.(?:Index|Handler|Register)\b|/debug/pprof|\bexpvar\.Handler\s*\(|"
@@ -139,6 +139,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:AllowOriginFunc|CheckOrigin)\b.*return\s+true\b|\banyHost\s*\(\s*\)|\breflectClientOrigin\s*=\s*true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
         r"\b(?:allow_?credentials|supports_?credentials|credentials)" + _Q + r"\s*[=:]\s*['\"]\*['\"]|"
         r"\borigin" + _Q + r"\s*:\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*[,}]|"
+        # A function that hands back the origin it was given ("(origin: string) => origin || fallback"): the request's Origin reflected.
+        r"\(\s*(\w*origin)\b[^)]*\)\s*=>\s*\2\b(?!\s*[.(\[=!<>])|"
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
     ("makes a secret guessable", ("md5", "sha1", "random", "rand", "uniqid"), re.compile(
         r"\b(?:md5|sha1)\b[^#\n]*\b(?:password|passwd|pwd)\w*|\b(?:password|passwd)\w*\b[^#\n]*\b(?:md5|sha1)\s*\(|"
@@ -152,9 +154,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
         r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*$")),
-    ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "akia", "asia", "ghp_", "bearer", "basic",
+    ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
                              "sk_live_", "xox", "aiza", "-----begin", "://"), re.compile(
-        r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|api_?key|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w-]*"
+        r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
         r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
         r"['\"](?:Bearer|Basic|token)\s+(?P<bearer>[A-Za-z0-9._~+/-]{16,}=*)['\"]|"
         # A secret read from the environment with a literal to fall back on ("… .unwrap_or(\"Zx8p…\")", "|| 'k3y…'").
@@ -195,13 +197,13 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[")),
     ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
                                      "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
-                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load"), re.compile(
+                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load", "create_additions"), re.compile(
         r"\b(?:c?pickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*\(|\bpickle\.Unpickler\s*\(|\bshelve\.open\s*\(|\bjsonpickle\.decode\s*\(|"
         r"\byaml\.(?:unsafe_load|full_load|unsafe_load_all)\s*\(|\byaml\.load(?:_all)?\s*\((?![^)]*Safe)|"
         r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
         r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
-        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(")),
+        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
                                               "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder"), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"

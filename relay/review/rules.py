@@ -212,7 +212,7 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc("tests/certs/mtls/client/client.pem"), "key or certificate among the tests (a fixture?)", _fc("tests/certs/README.md"))),
     Rule("security_tokens", "high", "changes security-relevant code ({detail})", checks.security_tokens, scope=_READ_SOURCE, example=Example(
         _fc("src/extract.py", additions=2, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):", "        raise Unsafe(dest)"]),
-        "changes security-relevant code (paths/symlinks: realpath)",
+        "changes security-relevant code (paths/symlinks: …(dest) or not os.path.realpath(dest).startswith(ro…)",
         _fc("docs/extract.md", additions=1, added_lines=["    if os.path.islink(dest) or not os.path.realpath(dest).startswith(root):"]))),
     Rule("auth_path", "high", "security-sensitive path ({detail})", checks.auth_word,
          scope=Scope(kinds=("source",), unless=("mechanical", "reformatted", "same_meaning")), example=Example(
@@ -260,6 +260,15 @@ RULES: tuple[Rule, ...] = (
          more=(Example(_fc("package.json", additions=1, added_lines=['    "expresss": "^4.19.2",']),
                        "adds a look-alike of express (a typo-squat?): expresss",
                        _fc("package.json", additions=1, added_lines=['    "express-session": "^1.18.0",'])),)),
+    Rule("replaced_dependency", "high", "{detail}", checks.replaced_dependency, leads=True, example=Example(
+        _fc("go.mod", additions=1, added_lines=["replace golang.org/x/crypto => github.com/golang-crypto/crypto v0.31.0"]),
+        "replaces module golang.org/x/crypto with another source: github.com/golang-crypto/crypto",
+        _fc("go.mod", additions=1, added_lines=["replace golang.org/x/crypto => ../crypto"]))),
+    Rule("removes_guard_dependency", "high", "removes a dependency that guards against vulnerable code: {detail}", checks.removes_guard_dependency,
+         leads=True, example=Example(
+             _fc("composer.json", deletions=1, removed_lines=['        "roave/security-advisories": "dev-latest",']),
+             "removes a dependency that guards against vulnerable code: roave/security-advisories",
+             _fc("composer.json", deletions=1, removed_lines=['        "monolog/monolog": "^3.0",']))),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),

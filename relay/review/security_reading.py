@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, formatter_share, squeezed
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, formatter_share, squeezed, window
 
 __all__ = [
     "ADVISORY_RE",
@@ -287,6 +287,8 @@ _TOKENS = Screen(_TOKEN_WORDS, *(pattern for _, pattern in SECURITY_TOKENS if pa
 _PROSE_LINE_RE = re.compile(r"^[A-Za-z][\w'’-]*[.,:;]?(?:\s+[\"(]?[A-Za-z][\w'’-]*[\")]?[.,:;]?){4,}$")
 
 
+_QUOTED = 52  # "changes security-relevant code (" and the category before it: the reason is cut at 110 characters
+
 # A line is read again when a part of its file is read alone (relay.review.telling): remember it.
 @functools.lru_cache(maxsize=16384)
 def _line_token(code: str) -> str | None:
@@ -295,7 +297,10 @@ def _line_token(code: str) -> str | None:
     for category, pattern in SECURITY_TOKENS:
         found = advisory_words(code) if pattern is None else pattern.search(code)
         if found:
-            return f"{category}: {(found if isinstance(found, str) else found.group(0)).strip()[:30]}"
+            if isinstance(found, str):
+                return f"{category}: {found.strip()[:30]}"
+            # The changed line itself, around what was found: what it does reads there, not in the one word.
+            return f"{category}: {window(code, found.start(), found.end(), _QUOTED)}"
     return None
 
 
