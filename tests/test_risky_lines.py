@@ -391,6 +391,8 @@ def test_a_new_look_alike_of_a_popular_package_is_named_in_every_registry(path: 
         # the roles a route inherits no longer gathered
         ("src/main/java/Routes.java", ["        all.addAll(local);"], ["        all.addAll(inheritedRoles());", "        all.addAll(local);"],
          "deletes a check: all.addAll(inheritedRoles());"),
+        ("src/main/java/Routes.java", ["        all.addAll(local);", "    private static Role[] inheritedRoles() {", "        return stack.peek();", "    }"],
+         ["        all.addAll(inheritedRoles());", "        all.addAll(local);"], "deletes a check: all.addAll(inheritedRoles());"),  # declared, no longer called
         # a security test skipped with a qualified annotation; dependencies: a module built from elsewhere, a guard package removed
         ("src/test/kotlin/SessionCookieTest.kt", ['    @org.junit.jupiter.api.Disabled("slow on CI")'], [], "skips a security test"),
         ("go.mod", ["replace golang.org/x/text => github.com/golang-text/text v0.14.0"], [],

@@ -168,8 +168,15 @@ def _deleted_refusal(removed: Sequence[str], gone: list[tuple[int, str]], writte
     return None
 
 
+# A method declared in Java's, Kotlin's or C#'s way ("private static RouteRole[] scopedRouteRoles() {"): names it, calls nothing.
+_METHOD_HEAD_RE = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|open|suspend|synchronized)\s+)+"
+                             r"(?:fun\s+)?[\w<>\[\],.? ]*?\b\w+\s*\([^()]*\)\s*(?::\s*[\w<>\[\]?., ]+)?(?:throws\s+[\w., ]+)?\s*\{?\s*$")
+
+
 def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
-    written_names = set(_WORD_RE.findall(written_text))
+    # A check's name still written, but only where it is declared, is no longer called: its call is what was deleted.
+    written_names = set(_WORD_RE.findall("\n".join(line for line in written_text.splitlines()
+                                                    if not (_DECLARATION_RE.match(line) or _METHOD_HEAD_RE.match(line)))))
     for _, line in gone:
         if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
             continue
@@ -218,10 +225,10 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
 # A value put through escaping or a bound parameter: "escape(x)", "shellescape.Quote(string(buf))", "client.parameter(path, …)",
 # "name.replace(/"/g, '""')" (a quote doubled). Not "bind(this)" (a function's receiver) nor "getParameter(x)" (a read).
 _WRAPPED_RE = re.compile(
-    r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*(?!get)(?i:\w*(?:escape|quote|saniti[sz]e|purif|parameter|bind_?param|placeholder)\w*|htmlspecialchars|htmlentities|"
+    r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*(?!get)(?i:\w*(?:escape|quote|saniti[sz]e|purif|parameter|bind_?param)\w*|htmlspecialchars|htmlentities|"
     r"encodeURI(?:Component)?|strip_tags))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
     r"(?P<replaced>[A-Za-z_$][\w$.]*)\.(?P<how>replace(?:All)?)\s*\(\s*(?:/\\?[\"'`\\]|['\"]\\?[\"'`\\])")
-_WRAPPED = Screen(("escape", "quote", "saniti", "purif", "parameter", "bind", "placeholder", "htmlspecialchars", "htmlentities", "encodeuri",
+_WRAPPED = Screen(("escape", "quote", "saniti", "purif", "parameter", "bind", "htmlspecialchars", "htmlentities", "encodeuri",
                    "strip_tags", "replace"))
 
 
@@ -236,8 +243,10 @@ def _unwrapped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> s
             call = m.group(1) or f"{m.group('replaced')}.{m.group('how')}"
             value = m.group("arg") or m.group("replaced")
             short = call.rsplit(".", 1)[-1]
-            opened = old.index("(", m.end(1) if m.group(1) else m.end("how"))
-            unwrapped = squeezed(old[:m.start()] + value + old[_closing(old, opened) + 1:])
+            closed = _closing(old, old.index("(", m.end(1) if m.group(1) else m.end("how")))
+            if closed < 0:
+                continue  # the call goes on past the line: what stood around the value cannot be read
+            unwrapped = squeezed(old[:m.start()] + value + old[closed + 1:])
             for _, new in written:
                 names = set(_WORD_RE.findall(new))
                 # The line written in its place: the old one with the call taken off, near enough (quotes put around it).
@@ -248,13 +257,13 @@ def _unwrapped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> s
 
 
 def _closing(line: str, opened: int) -> int:
-    """Where the bracket opened at ``opened`` closes, or the line's end."""
+    """Where the bracket opened at ``opened`` closes; -1 when it does not close on the line."""
     depth = 1
     for i in range(opened + 1, len(line)):
         depth += {"(": 1, ")": -1}.get(line[i], 0)
         if depth == 0:
             return i
-    return len(line) - 1
+    return -1
 
 
 _FLAG_RE = re.compile(r"(\w+)['\"]?\s*(?:[=:]|==|!=)\s*(True|true|False|false)\b")
