@@ -116,7 +116,8 @@ def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None =
     version = ".".join(map(str, git_version() or ())) or "of unknown version"
     raise ConfigHooksRefused(
         f"the relay did not {step} in {cwd}: the git config there defines {named}{more}, and git {version} runs "
-        f"hooks its config defines (2.54 and later); the relay runs no program a repository's config names{also}",
+        f"hooks its config defines (2.54 and later); the relay's own git commands run no program a config file "
+        f"names, the user's global one included (a worker can write any of them){also}",
         _HINT)
 
 
