@@ -145,6 +145,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -388,27 +389,18 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
     total = 0
     fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
-    for repo in repos:
-        mirror = _find_mirror(base, repo)
-        if mirror is None:
-            continue
-        shas = _git(None, "rev-list", "--no-merges", f"--max-count={commits}", "HEAD", git_dir=mirror).decode().split()
-        for sha in shas:
-            try:
-                patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
-            except subprocess.CalledProcessError:
+    for _, _, changes in _recent_changes(base, repos, commits):
+        for change in changes:
+            if file_kind(change.path) != "source":
                 continue
-            for change in _changes_from_patch(patch.decode("utf-8", "replace")):
-                if file_kind(change.path) != "source":
-                    continue
-                total += 1
-                for name, predicate in predicates.items():
-                    found = predicate(change, RiskContext())
-                    if found:
-                        fired[name] += 1
-                        if name == "security_tokens":
-                            category = str(found).split(":")[0]
-                            by_category[category] = by_category.get(category, 0) + 1
+            total += 1
+            for name, predicate in predicates.items():
+                found = predicate(change, RiskContext())
+                if found:
+                    fired[name] += 1
+                    if name == "security_tokens":
+                        category = str(found).split(":")[0]
+                        by_category[category] = by_category.get(category, 0) + 1
     if not total:
         return
     print(f"on ordinary history ({commits} latest commits of {len(repos)} repositories, {total:,} changed source files):")
@@ -429,6 +421,22 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     total = fired = 0
     by_rule: Counter[str] = Counter()
     shown: list[str] = []
+    for repo, sha, changes in _recent_changes(base, repos, commits):
+        total += 1
+        hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, RiskContext()))]
+        if hits:
+            fired += 1
+            by_rule.update({name for name, _, _ in hits})
+            shown.append(f"  {repo}@{sha[:10]} {hits[0][1]}: {str(hits[0][2])[:110]}")
+    if total:
+        print(f"line findings on ordinary history ({commits} latest commits of {len(repos)} repositories): {fired:,} of {total:,} commits ({fired / total:.1%})")
+        print("  by rule: " + ", ".join(f"{k} {v}" for k, v in by_rule.most_common()))
+        print("\n".join(shown))
+
+
+def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tuple[str, str, list[FileChange]]]:
+    """(repository, commit, its changed files) for the last ``commits`` non-merge commits of each mirror found:
+    ordinary history, what the rate measures read."""
     for repo in repos:
         mirror = _find_mirror(base, repo)
         if mirror is None:
@@ -439,17 +447,7 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
                 patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
             except subprocess.CalledProcessError:
                 continue
-            total += 1
-            hits = [(name, c.path, found) for c in _changes_from_patch(patch.decode("utf-8", "replace"))
-                    for name in LINE_RULES if (found := _detail(name, c, RiskContext()))]
-            if hits:
-                fired += 1
-                by_rule.update({name for name, _, _ in hits})
-                shown.append(f"  {repo}@{sha[:10]} {hits[0][1]}: {str(hits[0][2])[:110]}")
-    if total:
-        print(f"line findings on ordinary history ({commits} latest commits of {len(repos)} repositories): {fired:,} of {total:,} commits ({fired / total:.1%})")
-        print("  by rule: " + ", ".join(f"{k} {v}" for k, v in by_rule.most_common()))
-        print("\n".join(shown))
+            yield repo, sha, _changes_from_patch(patch.decode("utf-8", "replace"))
 
 
 def _changes_from_patch(patch: str) -> list[FileChange]:

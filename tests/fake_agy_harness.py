@@ -236,6 +236,15 @@ def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     return out
 
 
+def wait_until(condition, what: str, *, timeout: float = 30.0) -> None:
+    """Poll ``condition`` until it holds; TimeoutError naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: not within {timeout:g}s")
+        time.sleep(0.05)
+
+
 def wait_for_launches(agy_path: Path, count: int, *, timeout: float = 30.0, print_mode_only: bool = True,
                       started_only: bool = True) -> list[dict]:
     """Wait until ``count`` invocations have started (or ended, with ``started_only=False``)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import relay_env
-from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, wait_for_launches
+from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, wait_for_launches, wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="sends POSIX signals")
 
@@ -26,11 +26,7 @@ EDIT = [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}]
 
 
 def _until(condition, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        time.sleep(0.05)
+    wait_until(condition, "the condition", timeout=seconds)
 
 
 def _record(data: Path) -> dict:

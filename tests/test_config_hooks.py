@@ -242,3 +242,21 @@ def test_an_unreadable_git_version_is_taken_to_run_config_hooks(monkeypatch):
     assert config_hooks.runs_config_hooks()
     monkeypatch.setattr(config_hooks, "git_version", lambda: (2, 53, 9))
     assert not config_hooks.runs_config_hooks()
+
+
+def test_a_hook_in_the_users_own_global_config_refuses_the_worktree_too_naming_that_file(tmp_path, new_git, monkeypatch):
+    # The pool's git reads the user's global config as well, and a worker can write that file too: a [hook] there is
+    # refused like one in the repository's, naming ~/.gitconfig (docs/security.md: run such work in place).
+    from relay.isolate.pool import lease_worktree
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text('[hook "lint"]\n\tevent = pre-commit\n\tcommand = /bin/true\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    with pytest.raises(config_hooks.ConfigHooksRefused) as refused:
+        lease_worktree(tmp_path / "data", repo, "r1")
+    said = str(refused.value)
+    assert str(home / ".gitconfig") in said and "hook.lint.command" in said and "global" in said, said
+    assert not (tmp_path / "data" / "worktrees").exists() or not any((tmp_path / "data" / "worktrees").rglob("w0"))

@@ -16,7 +16,8 @@ import pytest
 from mcp import Client
 
 from conftest import assert_grouping, payload, relay_env, stdio_relay
-from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, wait_for_launches
+from fake_agy_harness import (failure_scenario, install_fake_agy, launches, pid_alive, scenario, wait_for_launches,
+                              wait_until)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
 from relay.runs.results import encode, packet_object
@@ -171,11 +172,7 @@ async def test_cancel_stops_a_detached_run_with_no_process_left_and_lists_its_ch
 
 
 def _wait_for(condition, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition never came")
-        time.sleep(0.05)
+    wait_until(condition, "the condition", timeout=seconds)
 
 
 def _wait_for_grandchild(agy: Path) -> None:

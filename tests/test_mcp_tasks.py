@@ -21,7 +21,8 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ConfigDict
 
 from conftest import payload
-from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, wait_for_launches
+from fake_agy_harness import (failure_scenario, install_fake_agy, launches, pid_alive, scenario, wait_for_launches,
+                              wait_until)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
 from relay.runs.store import RunStore
@@ -168,19 +169,11 @@ async def test_tasks_cancel_stops_the_worker_group(tmp_path, repo):
 
 
 def _wait_for_file(path: Path) -> None:
-    deadline = time.monotonic() + 10
-    while not path.exists():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{path} was never written")
-        time.sleep(0.05)
+    wait_until(path.exists, f"{path} written", timeout=10)
 
 
 def _wait_for_grandchild(agy: Path) -> None:
-    deadline = time.monotonic() + 10
-    while not launches(agy)[0]["grandchild_pid"]:
-        if time.monotonic() > deadline:
-            raise TimeoutError("no grandchild")
-        time.sleep(0.05)
+    wait_until(lambda: launches(agy)[0]["grandchild_pid"], "the fake's grandchild started", timeout=10)
 
 
 async def test_tasks_get_of_an_unknown_task_says_so(tmp_path):
