@@ -173,11 +173,18 @@ _METHOD_HEAD_RE = re.compile(r"^\s*(?:(?:public|private|protected|internal|stati
                              r"(?:fun\s+)?[\w<>\[\],.? ]*?\b\w+\s*\([^()]*\)\s*(?::\s*[\w<>\[\]?., ]+)?(?:throws\s+[\w., ]+)?\s*\{?\s*$")
 
 
+# A check kept as a value and invoked (a hook, a phase, a callback): "config.request_validation_phase.call(env) if …".
+_HOOK_CALL_RE = re.compile(r"\b(?P<name>\w*(?i:valid|verif|authori|authenti|csrf|xsrf|forgery|protect|saniti|guard)\w*)\s*\.\s*(?:call|invoke|run|apply)\s*\(")
+
+
 def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
     # A check's name still written, but only where it is declared, is no longer called: its call is what was deleted.
     written_names = set(_WORD_RE.findall("\n".join(line for line in written_text.splitlines()
                                                     if not (_DECLARATION_RE.match(line) or _METHOD_HEAD_RE.match(line)))))
     for _, line in gone:
+        hook = _HOOK_CALL_RE.search(line)
+        if hook and len(hook.group("name")) >= 5 and hook.group("name") not in written_names and not IMPORT_RE.match(line):
+            return line
         if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
             continue
         for match in _CHECK_NAME_RE.finditer(line):
