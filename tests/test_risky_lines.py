@@ -455,6 +455,16 @@ def test_a_file_high_for_a_security_word_quotes_the_changed_line_that_holds_it()
          ["    let cap = body.size_hint().lower().checked_mul(2).unwrap_or(usize::MAX);"], "medium", "sets a bound to an extreme"),
         ("api/profile.py", ["        claims = self.guard.require_grant()"], ['        claims = self.guard.require_grant("profile:read")'], "high",
          'drops the argument "profile:read" of a check: claims = self.guard.require_grant()'),
+        # a hash made weak, an exact match made a substring test, an anchor dropped, a work factor lowered, a path's normalisation removed
+        ("src/tokens.py", ["    fp = hashlib.sha1(blob).hexdigest()"], ["    fp = hashlib.sha512(blob).hexdigest()"], "high",
+         "replaces a strong hash or cipher with a weak one"),
+        ("src/hosts.js", ["  if (referrer.includes(TRUSTED_SUFFIX)) {"], ["  if (referrer.endsWith(TRUSTED_SUFFIX)) {"], "high",
+         "turns an exact match into a substring test"),
+        ("src/links.py", ["    if not re.search(r'https://docs\\.example\\.org/', link):"], ["    if not re.search(r'^https://docs\\.example\\.org/', link):"],
+         "high", "drops a pattern's anchor"),
+        ("src/keys.py", ["    pair = make_keypair(bits=1024)"], ["    pair = make_keypair(bits=3072)"], "high", "lowers a security work factor"),
+        ("src/files.py", ["    if not target.startswith(base):"], ["    if not os.path.abspath(target).startswith(base):"], "high",
+         "removes path normalisation (os.path.abspath)"),
         # a hook that checks, deleted; a host taken from a forwarding header; a lambda that accepts every host
         ("lib/pipeline.rb", ["      Settings.before_phase.call(env)"], ["      Settings.verification_hook.call(env) if Settings.verification_hook",
                                                                           "      Settings.before_phase.call(env)"], "high",
@@ -495,6 +505,9 @@ def test_round_five_shapes_are_named_and_never_low(path: str, added: list[str], 
         (".github/workflows/scan.yml", ["    if: github.event_name == 'push'"], []),
         ("package.json", ['    "left-pad": "npm:left-pad@^1.3.0",'], ['    "left-pad": "^1.3.0",']),  # the same package
         ("src/app.js", ["const { render: draw } = require('../../lib/render')"], []),  # a module's path, not a traversal
+        ("src/tokens.py", ["    fp = hashlib.sha512(blob).hexdigest()"], ["    fp = hashlib.sha1(blob).hexdigest()"]),  # made stronger
+        ("src/keys.py", ["    pair = make_keypair(bits=4096)"], ["    pair = make_keypair(bits=3072)"]),  # raised
+        ("src/menu.js", ["  if (items.includes(choice)) {"], ["  if (items.indexOf(choice) >= 0) {"]),  # one substring test for another
     ],
 )
 def test_round_five_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -209,7 +209,44 @@ def _bound_extreme(old: str, new: str) -> bool:
     return squeezed(old[:a.start()] + b.group(0) + old[a.end():]) == squeezed(new)
 
 
+# A hash or cipher named on the line replaced by a broken one; an exact or anchored match replaced by a substring test.
+_STRONG_RE = re.compile(r"(?i)\b(?:sha-?(?:224|256|384|512)|sha3\w*|blake2\w*|bcrypt|argon2\w*|scrypt|pbkdf2\w*|aes\w*|chacha20\w*|[RE]S(?:256|384|512)|gcm)\b")
+_WEAK_RE = re.compile(r"(?i)\b(?:md5|sha-?1|des|3des|rc4|ecb|none)\b")
+_EXACT_RE = re.compile(r"\.(?:endswith|startswith|endsWith|startsWith|ends_with|starts_with|HasSuffix|HasPrefix|equals|fullmatch)\s*\(|==|"
+                       r"\bstrings\.Has(?:Suffix|Prefix)\s*\(")
+_SUBSTRING_RE = re.compile(r"\s(?:not\s+)?in\s|\.(?:includes|contains|indexOf|find|search|include\?)\s*\(|\bstrings\.Contains\s*\(|\bstrstr\s*\(|\bstr_contains\s*\(")
+_ANCHORED_RE = re.compile(r"(['\"/])\^|\$(['\"/])|\\A|\\[zZ]")
+# A work factor: a key's size, a hash's rounds, a token's length.
+_FACTOR_KEY_RE = re.compile(r"(?i)key_?size|key_?length|\bbits\b|rounds|iterations|work_?factor|\bcost\b|salt_?(?:len|length|size|bytes)|"
+                            r"token_?(?:len|length|bytes)|nbytes|min_?length|password_?length")
+_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d_]*(?![\w.])")
+
+
+def _structure(old: str, new: str) -> tuple[str, bool] | None:
+    """A line kept, its check made weaker in place: a broken hash or cipher named where a strong one was, an exact or
+    anchored match turned into a substring test, a work factor lowered."""
+    if _WEAK_RE.search(new) and not _WEAK_RE.search(old) and _STRONG_RE.search(old) and not _STRONG_RE.search(new):
+        return "replaces a strong hash or cipher with a weak one", True
+    if _GUARDS_RE.search(old) and _EXACT_RE.search(old) and _SUBSTRING_RE.search(new) and not _SUBSTRING_RE.search(old) \
+            and not _EXACT_RE.search(new):
+        return "turns an exact match into a substring test", True
+    if len(_ANCHORED_RE.findall(old)) > len(_ANCHORED_RE.findall(new)) and _GUARDS_RE.search(old) \
+            and squeezed(re.sub(r"\^|\$|\\A|\\[zZ]", "", old)) == squeezed(re.sub(r"\^|\$|\\A|\\[zZ]", "", new)):
+        return "drops a pattern's anchor", True
+    if _FACTOR_KEY_RE.search(old):
+        lo, ln = _NUMBER_RE.findall(old), _NUMBER_RE.findall(new)
+        if len(lo) == len(ln):
+            changed = [(a, b) for a, b in zip(lo, ln) if a != b]
+            if len(changed) == 1 and int(changed[0][1].replace("_", "")) < int(changed[0][0].replace("_", "")) \
+                    and squeezed(old.replace(changed[0][0], changed[0][1], 1)) == squeezed(new):
+                return "lowers a security work factor", True
+    return None
+
+
 def _loosened(old: str, new: str) -> tuple[str, bool] | None:
+    found = _structure(old, new)
+    if found:
+        return found
     mo, mn = _KEY_VALUE_RE.match(old), _KEY_VALUE_RE.match(new)
     if mo and mn and mo.group("key") == mn.group("key"):
         key, before, after = mo.group("key"), mo.group("value").strip(), mn.group("value").strip()

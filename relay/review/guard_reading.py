@@ -233,10 +233,10 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
 # "name.replace(/"/g, '""')" (a quote doubled). Not "bind(this)" (a function's receiver) nor "getParameter(x)" (a read).
 _WRAPPED_RE = re.compile(
     r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*(?!get)(?i:\w*(?:escape|quote|saniti[sz]e|purif|parameter|bind_?param)\w*|htmlspecialchars|htmlentities|"
-    r"encodeURI(?:Component)?|strip_tags))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
+    r"encodeURI(?:Component)?|strip_tags|realpath|abspath|normpath|canonicali[sz]e\w*|secure_filename|basename))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
     r"(?P<replaced>[A-Za-z_$][\w$.]*)\.(?P<how>replace(?:All)?)\s*\(\s*(?:/\\?[\"'`\\]|['\"]\\?[\"'`\\])")
 _WRAPPED = Screen(("escape", "quote", "saniti", "purif", "parameter", "bind", "htmlspecialchars", "htmlentities", "encodeuri",
-                   "strip_tags", "replace"))
+                   "strip_tags", "replace", "realpath", "abspath", "normpath", "canonicali", "secure_filename", "basename"))
 
 
 def _unwrapped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
@@ -400,7 +400,9 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return f"removes a protection middleware: {_shown(found)}"
     found = _unwrapped(gone, written)
     if found:
-        return f"removes escaping or a bound parameter {_shown(found)}"
+        what = "removes path normalisation" if re.search(r"(?i)realpath|abspath|normpath|canonicali|secure_filename|basename", found.split(")", 1)[0]) else \
+            "removes escaping or a bound parameter"
+        return f"{what} {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
         what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else
