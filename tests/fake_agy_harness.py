@@ -587,6 +587,9 @@ SECTION8_SCENARIOS: dict[str, dict] = {
     "no_capacity_agy_error_exit_3": scenario({"behaviour": "upstream"}, version="1.3.1"),
     "no_capacity_in_the_result_exit_3": scenario({"behaviour": "quota_1_2_2", "error": NO_CAPACITY,
                                                   "exit_code": 3}, version="1.3.1"),
+    # §8.6 item 10: the relay tries once more itself (capacity comes back within minutes), never after a write.
+    "no_capacity_then_success": scenario({"behaviour": "upstream"}, _OK, version="1.3.1"),
+    "no_capacity_after_a_write": scenario({"behaviour": "upstream", "edits": _EDIT}, version="1.3.1"),
     "degenerate_partial_at_print_timeout": scenario({"behaviour": "print_timeout_new", "edits": _EDIT,
                                                      "partial_response": DEGENERATE}, version="1.3.3"),
     "soft_deny_advice_on_1_3_3": scenario({"behaviour": "permission_denied", "commands": ["npm test"]},

@@ -52,8 +52,10 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
     "error_message_step": ({}, "SUCCESS", 1, (), None),
     "folded_answer_bytes": ({}, "SUCCESS", 1, (), None),
     "folded_answer_lines_crlf": ({}, "SUCCESS", 1, (), None),
-    "no_capacity_agy_error_exit_3": ({}, "UPSTREAM_UNAVAILABLE", 1, ("No capacity",), True),
-    "no_capacity_in_the_result_exit_3": ({}, "UPSTREAM_UNAVAILABLE", 1, ("No capacity",), True),
+    "no_capacity_agy_error_exit_3": ({}, "UPSTREAM_UNAVAILABLE", 2, ("No capacity", "once more", "another model"), True),
+    "no_capacity_in_the_result_exit_3": ({}, "UPSTREAM_UNAVAILABLE", 2, ("No capacity", "once more"), True),
+    "no_capacity_then_success": ({}, "SUCCESS", 2, (), None),
+    "no_capacity_after_a_write": ({}, "MUTATION_ABORTED", 1, ("revert",), None),
     "degenerate_partial_at_print_timeout": ({}, "EXECUTION_TIMEOUT", 1, ("timeout",), False),
     "soft_deny_advice_on_1_3_3": ({}, "PERMISSION_DENIED", 1, ("permissions.allow", "trusted"), False),
 }

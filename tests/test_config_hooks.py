@@ -229,6 +229,33 @@ async def test_an_include_of_a_fifo_refuses_the_worktree_in_seconds_naming_the_i
     assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a FIFO (os.mkfifo) exists on POSIX only")
+async def test_an_include_of_a_fifo_refuses_an_in_place_run_in_seconds_naming_the_include_and_finishes_it(
+        tmp_path, monkeypatch):
+    # Broke: an in-place run's snapshot read the config (and ran rev-parse) with git's own 120 s timeout, each; then
+    # it fell back to a look without git and started the worker (whose git would wait on the FIFO too). The party:
+    # the repository under work (an earlier worker, or whoever cloned it, put an include of a FIFO in .git/config).
+    import anyio
+
+    import relay.observe.git as relay_git
+    from fake_agy_harness import launches
+
+    monkeypatch.setattr(relay_git, "CONFIG_READ_SECONDS", 1.0)  # a healthy read takes milliseconds
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    os.mkfifo(repo / ".git" / "pipe")
+    git(repo, "config", "include.path", "pipe")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        shown = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))
+    message = _refused(packet, "include.path=pipe", str(repo / ".git" / "config"), "FIFO", "did not start the run")
+    assert "Remove the include" in packet["error"]["hint"] and "Nothing ran" in packet["error"]["hint"], packet["error"]
+    assert shown["status"] == "CONFLICTING_OPTIONS" and shown["error"]["message"] == message, shown
+    assert not list((tmp_path / "data" / "runs" / "active").glob("*")) and not launches(agy)
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
+
+
 @pytest.mark.parametrize(("said", "version"), [
     ("git version 2.54.0", (2, 54, 0)), ("git version 2.54.0.windows.1", (2, 54, 0)),
     ("git version 2.39.5 (Apple Git-154)", (2, 39, 5)), ("2.55", (2, 55, 0)), ("git version 3.0.0-rc1\n", (3, 0, 0)),
@@ -244,19 +271,25 @@ def test_an_unreadable_git_version_is_taken_to_run_config_hooks(monkeypatch):
     assert not config_hooks.runs_config_hooks()
 
 
-def test_a_hook_in_the_users_own_global_config_refuses_the_worktree_too_naming_that_file(tmp_path, new_git, monkeypatch):
-    # The pool's git reads the user's global config as well, and a worker can write that file too: a [hook] there is
-    # refused like one in the repository's, naming ~/.gitconfig (docs/security.md: run such work in place).
-    from relay.isolate.pool import lease_worktree
-
+async def test_a_hook_in_the_users_own_global_config_refuses_nothing_and_never_runs(tmp_path, new_git, monkeypatch):
+    # Broke (on git 2.54+): the pool's git read ~/.gitconfig, so the user's own [hook] (the feature's main use)
+    # refused every worktree run with CONFLICTING_OPTIONS naming that file. Now the pool's git reads neither the
+    # user's config nor the system's (relay.isolate.pool_git): the run works, twice in the same worktree (checkout -f,
+    # clean, a new branch), and the hook's command never runs. The party: the user's own config (and a worker that
+    # writes it: tests/test_pool_git.py).
+    prog, marker = _evil(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    (home / ".gitconfig").write_text('[hook "lint"]\n\tevent = pre-commit\n\tcommand = /bin/true\n', encoding="utf-8")
+    (home / ".gitconfig").write_text(_hook(prog, "reference-transaction") + _hook(prog)[1:].replace("evil", "lint"),
+                                     encoding="utf-8")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
-    with pytest.raises(config_hooks.ConfigHooksRefused) as refused:
-        lease_worktree(tmp_path / "data", repo, "r1")
-    said = str(refused.value)
-    assert str(home / ".gitconfig") in said and "hook.lint.command" in said and "global" in said, said
-    assert not (tmp_path / "data" / "worktrees").exists() or not any((tmp_path / "data" / "worktrees").rglob("w0"))
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        first = await _run(client, repo)
+        second = await _run(client, repo)
+    assert first["status"] == "SUCCESS" and second["status"] == "SUCCESS", (first, second)
+    assert second["worktree"] == first["worktree"]
+    assert git(repo, "show", f"{first['branch']}:a.txt") == "b\n"
+    assert _ran(marker) == ""

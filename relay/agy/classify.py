@@ -27,7 +27,7 @@ from relay.agy.auth_reading import (AUTH_SIGNALS, KEYRING_HINT, KEYRING_LOCKED_H
 from relay.agy.command import MIN_VERSION
 from relay.agy.outcome import LOGIN_CLASS, TRANSIENT, Outcome, Verdict
 from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_retryable, api_error_hint,
-                                       api_error_message, network_failure, parse_reset, relay_retries,
+                                       api_error_message, network_failure, parse_reset, relay_retries, retry_once,
                                        terminated_hint, upstream, upstream_hint, upstream_message)
 from relay.agy.answer_reading import STALL_REASON, stall_hint, stall_message, subagent_stall
 from relay.agy.turn_reading import (UNKNOWN_FLAG, background_cut, background_message, bad_model, cli_refused,
@@ -118,7 +118,7 @@ RULES: list[Rule] = [
                    "beside it: the auth endpoint may have been unreachable)",
          "Usually transient (the relay retried once). If it persists, run `agy` in a terminal to check the login "
          "and the network."),
-    Rule(Status.UPSTREAM_UNAVAILABLE, upstream, upstream_message, upstream_hint, lambda o: True, network_failure),
+    Rule(Status.UPSTREAM_UNAVAILABLE, upstream, upstream_message, upstream_hint, lambda o: True, retry_once),
     Rule(Status.EXECUTION_TIMEOUT, lambda o: bool(_PRINT_TIMEOUT.search(o.stderr + "\n" + error_text(o))),
          lambda o: "agy's own print timeout expired before the turn finished; any answer is partial",
          "Split the task, or raise timeout_minutes; changes so far are listed."),

@@ -13,6 +13,7 @@ from relay.core.contracts import Status
 __all__ = [
     "IN_PROCESS_RETRY_SINCE", "relay_retries", "parse_reset", "TERMINATED", "network_failure", "upstream",
     "upstream_message", "upstream_hint", "terminated_hint", "api_error_message", "api_error_hint", "agy_retryable",
+    "retry_once",
 ]
 
 # agy retries 502/503/504, per-minute 429s and cut streams itself since 1.2.1 (agy-protocol.md §6.1).
@@ -64,6 +65,24 @@ def network_failure(o: Outcome) -> bool:
     return bool(_NETWORK_FAIL.search(str(agy_error(o).get("short_error") or "") + "\n" + o.stderr))
 
 
+def no_capacity(o: Outcome) -> bool:
+    """The model had no capacity (503) and the turn ended before its time ran out.
+
+    agy retries a 503 in-process for a short while, yet 1.3.1 still ended 2 of 5 runs of one model in an hour on
+    "No capacity available" while another model ran 5 of 5 (agy-protocol.md §8.3): capacity comes back within
+    minutes, so the relay tries once more itself, workspace untouched (§8.6 item 10). Not after agy's print
+    timeout: agy then retried for all the time the turn had, and another try would wait as long again."""
+    if succeeded(o) or agy_error_is_quota(o) or "print timeout" in o.stderr:
+        return False
+    said = error_text(o) + "\n" + str(agy_error(o).get("short_error") or "") + "\n" + said_of(o) + "\n" + o.log
+    return bool(re.search(r"No capacity available|UNAVAILABLE \(code 503\)", said))
+
+
+def retry_once(o: Outcome) -> bool:
+    """Failures the relay runs once more whatever agy's version: a network failure agy gave up on, no capacity."""
+    return network_failure(o) or no_capacity(o)
+
+
 def upstream(o: Outcome) -> bool:
     """A transient upstream failure agy reported: 503/capacity/network, or agy's own retryable flag."""
     if succeeded(o):
@@ -100,6 +119,10 @@ def upstream_hint(o: Outcome) -> str:
         return ("A network failure between agy and its service (agy marks it not retryable, yet it usually is): the "
                 "relay ran the task once more when the workspace was still untouched. Call again in a minute; if it "
                 "persists, check this machine's network and proxy settings (HTTPS_PROXY reaches agy).")
+    if no_capacity(o):
+        return ("The model had no capacity: agy retried in-process and the relay ran the task once more when the "
+                "workspace was still untouched. Call again in a few minutes, or use a profile with another model "
+                "(`agy models` lists them); capacity is per model, not your quota.")
     return ("Transient: agy ≥ 1.2.1 already retried in-process (an older agy is retried once by the relay, "
             "workspace unchanged). Call again in a minute; if it persists, check agy's status page or switch model.")
 

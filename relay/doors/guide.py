@@ -64,8 +64,8 @@ STATUS_GUIDE: dict[Status, str] = {
                                           "agy gave one); not retried.",
     Status.QUOTA_EXHAUSTED: "The model quota is used up; error.resets_in_seconds says when it resets.",
     Status.EXECUTION_TIMEOUT: "The worker ran out of time; partial changes are listed. Split the task.",
-    Status.UPSTREAM_UNAVAILABLE: "agy's service was unavailable (503, capacity, network); agy ≥ 1.2.1 already retried. "
-                                 "Transient: call again in a minute.",
+    Status.UPSTREAM_UNAVAILABLE: "agy's service was unavailable (503, capacity, network); agy and the relay already "
+                                 "retried. Transient: call again in a few minutes, or use another model's profile.",
     Status.SPAWN_ERROR: "agy could not be started; error.message names the path tried.",
     Status.AGY_TOO_OLD: "agy lacks a flag the relay needs; update it (`agy update`).",
     Status.STREAM_ERROR: "agy's output stopped early or was empty.",
