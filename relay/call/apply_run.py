@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 
+from relay.call.kept import refuse_kept
 from relay.core.contracts import Changes, ErrorInfo, Packet, Status
 from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
 from relay.core.contracts import RunRecord
@@ -172,6 +173,7 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
             raise InvalidInput(f"run {run_id} broke its profile's policy (POLICY_VIOLATION); its change is not applied",
                                "Read its error, then continue the run to fix it and apply that run. Your tree is "
                                "unchanged.")
+        refuse_kept(store.runs_dir.parent, record, "apply takes a recorded change only: your tree is unchanged")
         if not record.isolation.tip_commit:
             raise InvalidInput(f"run {run_id} has no recorded change on branch {record.isolation.branch}",
                                "Nothing to apply; start a new run if the work is still needed.")
