@@ -126,14 +126,16 @@ optional ``grandchild`` / ``signal`` record, and an ``end`` record.
 
 from __future__ import annotations
 
-import base64
-import json
+# Start-up is paid on every launch (~1,100 a suite run): nothing here imports ``re`` or ``enum`` (``json``,
+# ``signal`` and ``base64`` would, ~10 ms of CPU a launch): JSON through fake_agy_json (the same C codec),
+# signals through _signal (the same calls and numbers), base64 imported where content_b64 is read.
+import _signal as signal
 import os
-import re
-import signal
 import stat
 import sys
 import time
+
+import fake_agy_json as json
 
 try:
     import fcntl  # POSIX; on Windows the state lock is msvcrt's (``lock_file``)
@@ -392,8 +394,20 @@ class FlagError(Exception):
 # --------------------------------------------------------------------------- small pieces
 
 
+def _digit_runs(text: str) -> list[str]:
+    """The runs of decimal digits in ``text`` (what ``re.findall(r"\\d+", text)`` finds)."""
+    runs, run = [], ""
+    for ch in text:
+        if ch.isdecimal():
+            run += ch
+        elif run:
+            runs.append(run)
+            run = ""
+    return runs + [run] if run else runs
+
+
 def parse_version(text: str) -> tuple[int, ...]:
-    nums = re.findall(r"\d+", str(text))[:3]
+    nums = _digit_runs(str(text))[:3]
     return tuple(int(n) for n in nums) + (0,) * (3 - len(nums))
 
 
@@ -409,6 +423,14 @@ _UNITS = {"ns": 1, "us": 1_000, "\u00b5s": 1_000, "\u03bcs": 1_000, "ms": 1_000_
           "s": 1_000_000_000, "m": 60_000_000_000, "h": 3_600_000_000_000}
 
 
+def _leading(s: str, wanted) -> tuple[str, str]:
+    """``s`` split after its longest prefix of characters ``wanted`` accepts."""
+    end = 0
+    while end < len(s) and wanted(s[end]):
+        end += 1
+    return s[:end], s[end:]
+
+
 def parse_duration(text: str) -> int:
     """Go's time.ParseDuration, in nanoseconds."""
     s = text
@@ -422,16 +444,16 @@ def parse_duration(text: str) -> int:
         raise ValueError(text)
     total = 0
     while s:
-        m = re.match(r"(\d*)(?:\.(\d*))?", s)
-        whole, frac = m.group(1), m.group(2)
+        whole, s = _leading(s, str.isdecimal)
+        frac = None
+        if s[:1] == ".":
+            frac, s = _leading(s[1:], str.isdecimal)
         if not whole and not frac:
             raise ValueError(text)
-        s = s[m.end():]
-        u = re.match(r"[^\d.]+", s)
-        if not u or u.group(0) not in _UNITS:
+        name, s = _leading(s, lambda ch: not ch.isdecimal() and ch != ".")
+        if name not in _UNITS:
             raise ValueError(text)
-        unit = _UNITS[u.group(0)]
-        s = s[u.end():]
+        unit = _UNITS[name]
         total += int(whole or 0) * unit
         if frac:
             total += int(frac) * unit // (10 ** len(frac))
@@ -519,8 +541,14 @@ def usage_add(a: dict, b: dict) -> dict:
     return usage_total({k: int(a.get(k, 0)) + int(b.get(k, 0)) for k in USAGE_KEYS})
 
 
+def _b64decode(text: str) -> bytes:
+    import base64
+
+    return base64.b64decode(text)
+
+
 def shell_quote(s: str) -> str:
-    if s and re.fullmatch(r"[\w@%+=:,./-]+", s):
+    if s and all(ch.isalnum() or ch in "_@%+=:,./-" for ch in s):  # re's [\w@%+=:,./-]+
         return s
     return "'" + s.replace("'", "'\"'\"'") + "'"
 
@@ -642,7 +670,7 @@ class Fake:
             raise SystemExit(99)
         try:
             with open(scen_path, encoding="utf-8") as f:
-                self.scenario = json.load(f)
+                self.scenario = json.loads(f.read())
         except (OSError, ValueError) as exc:
             sys.stderr.write(f"fake agy: cannot read scenario {scen_path}: {exc}\n")
             raise SystemExit(98) from None
@@ -747,7 +775,7 @@ class Fake:
             lock_file(fd)
             try:
                 with open(path, encoding="utf-8") as f:
-                    st = json.load(f)
+                    st = json.loads(f.read())
             except (OSError, ValueError):
                 st = {}
             st.setdefault("launch_counter", 0)
@@ -756,7 +784,7 @@ class Fake:
             result = update(st)
             tmp = f"{path}.{os.getpid()}.tmp"
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(st, f, indent=1)
+                f.write(json.dumps(st))
             os.replace(tmp, path)
             return result
         finally:
@@ -1039,7 +1067,7 @@ class Fake:
             allowed = ["low", "medium", "high"] + (["max"] if self.version >= (1, 2, 0) else [])
             if effort not in allowed:
                 return f'invalid model selection: unknown effort "{effort}" (want {"|".join(allowed)})'
-            if model and re.search(r"-(low|medium|high|max)$", model):
+            if model and model.removesuffix("\n").endswith(("-low", "-medium", "-high", "-max")):  # re's -(…)$
                 return (f'invalid model selection: --effort "{effort}" conflicts with the effort '
                         f'of model "{model}"')
         base = self.scenario.get("base_models") or {}
@@ -1391,7 +1419,7 @@ class Fake:
         op, rel = e.get("op"), e.get("path", "")
         p = os.path.join(root, rel)
         if op == "write":
-            content = e.get("content", "") if "content_b64" not in e else f"<{len(base64.b64decode(e['content_b64']))} bytes>"
+            content = e.get("content", "") if "content_b64" not in e else f"<{len(_b64decode(e['content_b64']))} bytes>"
             return "write_to_file", {"TargetFile": p, "CodeContent": content, "Overwrite": os.path.lexists(p)}, "edit"
         if op == "append":
             return "replace_file_content", {"TargetFile": p, "Instruction": "Append to the end of the file",
@@ -1422,7 +1450,7 @@ class Fake:
         parent = os.path.dirname(p)
         if op == "write":
             os.makedirs(parent, exist_ok=True)
-            data = base64.b64decode(e["content_b64"]) if "content_b64" in e else str(e.get("content", "")).encode()
+            data = _b64decode(e["content_b64"]) if "content_b64" in e else str(e.get("content", "")).encode()
             existed = os.path.lexists(p)
             with open(p, "wb") as fh:
                 fh.write(data)

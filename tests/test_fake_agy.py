@@ -227,6 +227,64 @@ def test_go_duration_parse_and_format_match_go():
     assert fmt(0) == "0s"
 
 
+def test_go_duration_parse_takes_what_the_regex_parser_took():
+    # The parser reads digits and unit names without `re` (the fake's start-up imports none): the same
+    # answers as the regular expressions it had, on the edges too (no digits around the dot, a bare dot,
+    # a sign, a unit alone, unknown units, non-ASCII digits and the two micro signs).
+    parse = fake_module.parse_duration
+    assert parse("1.s") == 10**9 and parse(".5s") == 5 * 10**8 and parse("-1m") == -60 * 10**9
+    assert parse("+2h45m") == (2 * 3600 + 45 * 60) * 10**9 and parse("3\u00b5s") == parse("3\u03bcs") == 3000
+    assert parse("\u0663s") == 3 * 10**9  # `\\d` took any decimal digit
+    for bad in (".s", ".", "5", "-", "1.5", "1sm", "1 s", "1.5.5s", "ms"):
+        with pytest.raises(ValueError):
+            parse(bad)
+    assert fake_module.parse_version("agy 1.3.3 (abc)") == (1, 3, 3)
+    assert fake_module.parse_version("v2") == (2, 0, 0) and fake_module.parse_version("x") == (0, 0, 0)
+    assert fake_module.shell_quote("src/a_b-c.py") == "src/a_b-c.py"
+    assert fake_module.shell_quote("caf\u00e9.py") == "caf\u00e9.py"  # `\\w` is any word character
+    assert fake_module.shell_quote("a b") == "'a b'" and fake_module.shell_quote("") == "''"
+
+
+JSON_SAMPLES = [None, True, 0, -7, 2**70, 1.5, 1e-7, 1e300, float("inf"), "", "caf\u00e9 \u2028 <&> \"\\\n\x01",
+                "\U0001f600", [], {}, [1, [2, [3]]], {"a": {"b": [None, "x"]}, "": 1, "\u00e9": 2.0},
+                {"usage": {"input_tokens": 12}, "steps": [{"k": "v"}] * 3}]
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_the_fakes_json_writes_and_reads_what_the_json_package_does(ascii_only):
+    import fake_agy_json
+
+    for value in JSON_SAMPLES:
+        text = json.dumps(value, ensure_ascii=ascii_only)
+        assert fake_agy_json.dumps(value, ensure_ascii=ascii_only) == text
+        read = fake_agy_json.loads(f" {text}\n")
+        assert repr(read) == repr(json.loads(text))
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        fake_agy_json.dumps({"a": {1, 2}})
+    for bad in ("", "{", "[1,]", "{} x", "nul", "\"a\x01\""):
+        with pytest.raises(json.JSONDecodeError) as got:
+            fake_agy_json.loads(bad)
+        with pytest.raises(json.JSONDecodeError) as want:
+            json.loads(bad)
+        assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("args", [("--version",), ("-p", "x", "--output-format", "stream-json")])
+def test_a_fake_launch_imports_neither_re_nor_json_nor_enum(install, tmp_path, args):
+    # Start-up is paid on each of the suite's ~1,100 launches: the `json` package (which imports `re` and
+    # `enum` and compiles six patterns) was ~half of what the fake added to the interpreter's start-up.
+    agy = install(success_scenario([]))
+    script = agy.read_text(encoding="utf-8").replace(" -I -S ", " -I -S -X importtime ")
+    traced = agy.with_name("agy-traced")
+    traced.write_text(script, encoding="utf-8")
+    traced.chmod(0o755)
+    r = run(traced, *args, "--add-dir", str(tmp_path), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in r.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "fake_agy" in imported and not imported & {"re", "json", "enum", "base64", "signal"}, sorted(imported)
+
+
 # --------------------------------------------------------------------------- command line
 
 
