@@ -244,19 +244,25 @@ def test_an_unreadable_git_version_is_taken_to_run_config_hooks(monkeypatch):
     assert not config_hooks.runs_config_hooks()
 
 
-def test_a_hook_in_the_users_own_global_config_refuses_the_worktree_too_naming_that_file(tmp_path, new_git, monkeypatch):
-    # The pool's git reads the user's global config as well, and a worker can write that file too: a [hook] there is
-    # refused like one in the repository's, naming ~/.gitconfig (docs/security.md: run such work in place).
-    from relay.isolate.pool import lease_worktree
-
+async def test_a_hook_in_the_users_own_global_config_refuses_nothing_and_never_runs(tmp_path, new_git, monkeypatch):
+    # Broke (on git 2.54+): the pool's git read ~/.gitconfig, so the user's own [hook] (the feature's main use)
+    # refused every worktree run with CONFLICTING_OPTIONS naming that file. Now the pool's git reads neither the
+    # user's config nor the system's (relay.isolate.pool_git): the run works, twice in the same worktree (checkout -f,
+    # clean, a new branch), and the hook's command never runs. The party: the user's own config (and a worker that
+    # writes it: tests/test_pool_git.py).
+    prog, marker = _evil(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    (home / ".gitconfig").write_text('[hook "lint"]\n\tevent = pre-commit\n\tcommand = /bin/true\n', encoding="utf-8")
+    (home / ".gitconfig").write_text(_hook(prog, "reference-transaction") + _hook(prog)[1:].replace("evil", "lint"),
+                                     encoding="utf-8")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
-    with pytest.raises(config_hooks.ConfigHooksRefused) as refused:
-        lease_worktree(tmp_path / "data", repo, "r1")
-    said = str(refused.value)
-    assert str(home / ".gitconfig") in said and "hook.lint.command" in said and "global" in said, said
-    assert not (tmp_path / "data" / "worktrees").exists() or not any((tmp_path / "data" / "worktrees").rglob("w0"))
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        first = await _run(client, repo)
+        second = await _run(client, repo)
+    assert first["status"] == "SUCCESS" and second["status"] == "SUCCESS", (first, second)
+    assert second["worktree"] == first["worktree"]
+    assert git(repo, "show", f"{first['branch']}:a.txt") == "b\n"
+    assert _ran(marker) == ""

@@ -413,7 +413,7 @@ def test_a_worktree_slot_with_read_only_git_objects_is_removed(tmp_path, read_on
     (slot / "objects").mkdir(parents=True)
     (slot / "objects" / "pack.idx").write_bytes(b"x")
     (slot / "objects" / "pack.idx").chmod(0o444)
-    _remove_slot(slot, None)
+    _remove_slot(slot, None, None)
     assert not slot.exists()
 
 

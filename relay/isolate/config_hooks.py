@@ -2,12 +2,15 @@
 
 git 2.54 runs ``hook.<name>.command`` for each event a ``hook.<name>.event`` names, from any config file git
 reads: the repository's ``.git/config`` (which a worker in a pool worktree can write: it is the shared one), a
-worktree's ``config.worktree``, an ``include.path`` or ``includeIf`` target, the user's own file.
+worktree's ``config.worktree``, an ``include.path`` or ``includeIf`` target, the user's own file. The pool's git reads
+neither the user's file nor the system's (``relay.isolate.pool_git``): a hook there, the user's own, is not run and
+refuses nothing.
 ``core.hooksPath=/dev/null`` covers only the hooks directory, and how ``hook.*.enabled`` switches a hook off
 changes between versions. So where the relay must run git with the repository's config on a command that fires
 hook events (the pool worktree's ``worktree add``, ``checkout``, ``add`` / ``write-tree`` into an index,
-``update-ref``), the ``hook.*`` keys are read right before (reading config runs nothing), and if git is new
-enough to run them the command is not run at all. On an older git the keys are inert and nothing changes.
+``update-ref``), the ``hook.*`` keys are read right before, as that command will read them (its environment and
+``-c`` pairs: ``PoolGit``; reading config runs nothing), and if git is new enough to run them the command is not run
+at all. On an older git the keys are inert and nothing changes.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ from pathlib import Path
 
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
+from relay.isolate.pool_git import PoolGit, pool_git
 from relay.observe.git import EndlessConfig, GitError, config_entries, filter_overrides, run_git
 
 __all__ = ["ConfigHooksRefused", "refuse_config_hooks", "git_version", "parse_git_version", "runs_config_hooks",
-           "FIRST_WITH_CONFIG_HOOKS", "guarded_filters",
-           "refuse_endless_config"]
+           "FIRST_WITH_CONFIG_HOOKS", "guarded_filters", "refuse_endless_config", "guarded_pool_git"]
 
 log = logging.getLogger("relay.isolate")
 
@@ -73,18 +76,18 @@ def _inert_once(origin: str) -> None:
     log.info("the git config %s defines hooks (hook.*), which this git (older than 2.54) does not run", origin)
 
 
-def _conditional_hooks(cwd: Path, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
+def _conditional_hooks(cwd: Path, git: PoolGit) -> list[tuple[str, str, str]]:
     """The ``hook.*`` keys of each file an ``includeIf`` names, whether or not its condition holds in ``cwd``:
     ``git worktree add`` runs git as the new worktree (its HEAD's ref update), where ``includeIf "gitdir:"`` may
     hold as it does not at the top level, and no read can be made there before it exists."""
     found: list[tuple[str, str, str]] = []
-    for origin, key, value in config_entries(cwd, r"^includeif\..*\.path$", env=env):
+    for origin, key, value in config_entries(cwd, r"^includeif\..*\.path$", env=git.env, config=git.config):
         target = os.path.expanduser(value)
         if not value or not os.path.isabs(target) and not os.path.isabs(origin):
             continue  # a relative path from the command line: git includes nothing
         target = os.path.join(os.path.dirname(origin), target)  # relative to the including file; absolute stays
         found += [(f"{where}, which {key} in {origin} includes", k, v)
-                  for where, k, v in config_entries(cwd, r"^hook\.", env=env, file=target)]
+                  for where, k, v in config_entries(cwd, r"^hook\.", env=git.env, config=git.config, file=target)]
     return found
 
 
@@ -93,17 +96,17 @@ _HINT = ("Remove the [hook \"...\"] section(s) named from that config file (`git
          "\"in_place\") rather than in the relay's worktree pool.")
 
 
-def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, also: str = "",
-                        conditional: bool = False) -> None:
-    """Raise ConfigHooksRefused, naming each ``hook.*`` key and the file it comes from, when git in ``cwd`` would
-    read one and runs such hooks; also (whatever the git) when that config cannot be read within seconds (a FIFO
-    included: git would wait on it in the command that follows). Another failure of the read is a plain GitError.
-    ``step``: what is not done (``"check out the run's worktree"``); ``also``: what the user should know besides
-    (where a change is kept); ``conditional``: also the files an ``includeIf`` names, whatever its condition."""
+def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", conditional: bool = False) -> None:
+    """Raise ConfigHooksRefused, naming each ``hook.*`` key and the file it comes from, when git in ``cwd`` (run with
+    ``git``: the pool's environment and ``-c`` pairs) would read one and runs such hooks; also (whatever the git)
+    when that config cannot be read within seconds (a FIFO included: git would wait on it in the command that
+    follows). Another failure of the read is a plain GitError. ``step``: what is not done (``"check out the run's
+    worktree"``); ``also``: what the user should know besides (where a change is kept); ``conditional``: also the
+    files an ``includeIf`` names, whatever its condition."""
     try:  # read on every git: it also proves the config can be read at all before a command that would wait on it
-        keys = config_entries(cwd, r"^hook\.", env=env)
+        keys = config_entries(cwd, r"^hook\.", env=git.env, config=git.config)
         if conditional:
-            keys += _conditional_hooks(cwd, env)
+            keys += _conditional_hooks(cwd, git)
     except EndlessConfig as exc:
         raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
     if not keys:
@@ -117,7 +120,7 @@ def refuse_config_hooks(cwd: Path, step: str, *, env: Mapping[str, str] | None =
     raise ConfigHooksRefused(
         f"the relay did not {step} in {cwd}: the git config there defines {named}{more}, and git {version} runs "
         f"hooks its config defines (2.54 and later); the relay's own git commands run no program a config file "
-        f"names, the user's global one included (a worker can write any of them){also}",
+        f"names (a worker can write the repository's){also}",
         _HINT)
 
 
@@ -125,13 +128,22 @@ _ENDLESS_HINT = ("Remove the include that never ends (a FIFO, or a file that inc
                  "config file, or run this work in place (a profile with \"isolation\": \"in_place\").")
 
 
-def guarded_filters(cwd: Path, step: str, *, env: Mapping[str, str] | None = None, submodules: bool = False,
+def guarded_filters(cwd: Path, step: str, git: PoolGit, *, submodules: bool = False,
                     also: str = "") -> list[tuple[str, str]]:
-    """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config and fires hook events,
-    after ``refuse_config_hooks``; a config read that does not end is refused the same way (ConfigHooksRefused)."""
-    refuse_config_hooks(cwd, step, env=env, also=also)
+    """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config (and ``git``) and fires
+    hook events, after ``refuse_config_hooks``; a config read that does not end is refused the same way."""
+    refuse_config_hooks(cwd, step, git, also=also)
     try:
-        return filter_overrides(cwd, env=env, submodules=submodules)
+        return filter_overrides(cwd, env=git.env, config=git.config, submodules=submodules)
+    except EndlessConfig as exc:
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+
+
+def guarded_pool_git(cwd: Path, step: str, *, also: str = "") -> PoolGit:
+    """``pool_git`` for a route of the pool; the user's or the repository's config not read within seconds (a FIFO
+    included) refuses ``step`` as ``refuse_config_hooks`` does."""
+    try:
+        return pool_git(cwd)
     except EndlessConfig as exc:
         raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
 

@@ -17,6 +17,9 @@ A lease takes the first free worktree (the parent's first, for a continue), rese
 its own top level) and creates branch ``gravity-relay/<run_id>`` there. Only a repository's first run
 pays a checkout (``git worktree add``); later runs rewrite only the files that differ.
 
+Every git command here reads the repository's config but neither the system's nor the user's (``PoolGit``,
+``relay.isolate.pool_git``): the settings of theirs the steps need are passed on the command line.
+
 The worker's change is recorded without touching the worktree, its index or HEAD: a copy of the index
 takes ``add -A`` (untracked non-ignored files included), ``write-tree`` and ``commit-tree`` make the
 commit, and only the branch moves. Observation after the run therefore sees exactly what it would see in
@@ -38,8 +41,9 @@ from filelock import FileLock, Timeout
 from relay.core.errors import Busy
 from relay.core.files import private_dir, remove_tree
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
-from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, refuse_config_hooks
-from relay.observe.git import GitError, git_env, run_git
+from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
+from relay.isolate.pool_git import PoolGit
+from relay.observe.git import GitError, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
            "discard_run", "find_leftovers", "change_kept",
@@ -48,8 +52,6 @@ __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is
 log = logging.getLogger("relay.isolate.pool")
 
 POOL_SIZE = 3  # runs are queued one at a time per machine; three leave room for a continue and a crash
-_IDENTITY = {"GIT_AUTHOR_NAME": "Gravity Relay", "GIT_AUTHOR_EMAIL": "gravity-relay@localhost",
-             "GIT_COMMITTER_NAME": "Gravity Relay", "GIT_COMMITTER_EMAIL": "gravity-relay@localhost"}
 
 
 def pool_root(data_dir: Path) -> Path:
@@ -66,6 +68,7 @@ class Lease:
     branch: str
     base: str  # the commit the change is measured from
     created: bool  # True when this lease paid a `git worktree add`
+    git: PoolGit = field(repr=False)  # the environment and -c pairs of its git commands, read before the run
     lock: FileLock = field(repr=False)
 
     def release(self) -> None:
@@ -87,7 +90,7 @@ def _try_lock(slot: Path) -> FileLock | None:
     return lock
 
 
-def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
+def _own_top(slot: Path, git: PoolGit, common_dir: Path | None = None) -> bool:
     """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
     checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
     git dir must not get the user's HEAD and index reset by the next lease."""
@@ -96,7 +99,7 @@ def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
     try:
         top, common, gitdir = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel",
                                                           "--git-common-dir", "--absolute-git-dir"],
-                                      timeout=20).decode("utf-8", "surrogateescape").split("\n")[:3]
+                                      timeout=20, env=git.env, config=git.config).decode("utf-8", "surrogateescape").split("\n")[:3]
     except (GitError, ValueError):
         return False
     common_path = Path(common).resolve()
@@ -104,27 +107,27 @@ def _own_top(slot: Path, common_dir: Path | None = None) -> bool:
             and Path(gitdir).resolve().parent == common_path / "worktrees")
 
 
-def _remove_slot(slot: Path, repo: Path | None) -> None:
+def _remove_slot(slot: Path, repo: Path | None, git: PoolGit | None) -> None:
     """Delete a worktree folder of the pool (never anything outside it), and let git forget it."""
     if slot.is_symlink() or slot.is_file():
         slot.unlink()
     elif slot.exists():
         remove_tree(slot)
-    if repo is not None and repo.is_dir():
+    if repo is not None and repo.is_dir() and git is not None:
         try:
-            run_git(repo, "worktree", ["prune"], timeout=60)
+            run_git(repo, "worktree", ["prune"], timeout=60, env=git.env, config=git.config)
         except GitError as exc:
             log.warning("git worktree prune in %s: %s", repo, exc)
 
 
-def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, *, also: str = "") -> str:
+def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, git: PoolGit, *, also: str = "") -> str:
     """A commit of everything in ``cwd``'s work tree (untracked non-ignored files too) on top of ``parent``,
     made through a copy of its index: the work tree, the real index and HEAD are left as they are. The filters
     are read right before, in ``cwd`` and each submodule checked out there (``add -A`` asks a child git in each
     whether it is dirty, and that child reads the submodule's own config); so are the hooks the config defines
     (``add`` writes an index, the caller's ``update-ref`` a ref: both fire hook events), which refuse the step."""
-    index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"],
-                         timeout=20).decode("utf-8", "surrogateescape").strip())
+    index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"], timeout=20,
+                         env=git.env, config=git.config).decode("utf-8", "surrogateescape").strip())
     fd, tmp = tempfile.mkstemp(prefix="index-", dir=scratch)
     os.close(fd)
     try:
@@ -135,33 +138,37 @@ def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, *, also: str
             shutil.copy2(index, tmp)
         else:
             os.unlink(tmp)
-        env = {**git_env(), "GIT_INDEX_FILE": tmp, **_IDENTITY}
-        filters = guarded_filters(cwd, "record the change", env=env, submodules=True, also=also)
-        run_git(cwd, "add", ["-A"], paths=["."], env=env, config=filters)
-        tree = run_git(cwd, "write-tree", env=env, config=filters).decode().strip()
+        into = git._replace(env={**git.env, "GIT_INDEX_FILE": tmp})
+        config = [*git.config, *guarded_filters(cwd, "record the change", into, submodules=True, also=also)]
+        run_git(cwd, "add", ["-A"], paths=["."], env=into.env, config=config)
+        tree = run_git(cwd, "write-tree", env=into.env, config=config).decode().strip()
     finally:
         for leftover in (tmp, tmp + ".lock"):
             try:
                 os.unlink(leftover)
             except FileNotFoundError:
                 pass
-    if tree == run_git(cwd, "rev-parse", values=[f"{parent}^{{tree}}"], timeout=20).decode().strip():
+    if tree == run_git(cwd, "rev-parse", values=[f"{parent}^{{tree}}"], timeout=20, env=git.env,
+                       config=git.config).decode().strip():
         return parent
-    return run_git(cwd, "commit-tree", ["-p", parent, "-m", message], values=[tree],
-                   env={**git_env(), **_IDENTITY}).decode().strip()
+    return run_git(cwd, "commit-tree", ["-p", parent, "-m", message], values=[tree], env=git.env,
+                   config=git.config).decode().strip()
 
 
-def _set_branch(cwd: Path, branch: str, commit: str) -> None:
-    run_git(cwd, "update-ref", ["-m", "gravity-relay"], values=[f"refs/heads/{branch}", commit], timeout=20)
+def _set_branch(cwd: Path, branch: str, commit: str, git: PoolGit) -> None:
+    run_git(cwd, "update-ref", ["-m", "gravity-relay"], values=[f"refs/heads/{branch}", commit], timeout=20,
+            env=git.env, config=git.config)
 
 
 def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start: str | None = None,
                    carry: bool = False, prefer: str | None = None, pool_size: int = POOL_SIZE) -> Lease:
     """A worktree of ``workspace``'s repository, reset to ``start`` (default HEAD, or HEAD plus the user's
     uncommitted edits with ``carry``), on new branch gravity-relay/<run_id>; BUSY when every one is in use."""
-    facts = repo_facts(workspace)
+    step = "prepare a worktree for the run"
+    git = guarded_pool_git(Path(workspace), step)  # the user's settings, read once: before the worker runs
+    facts = repo_facts(workspace, git)
     # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
-    refuse_config_hooks(facts.toplevel, "prepare a worktree for the run", conditional=True)
+    refuse_config_hooks(facts.toplevel, step, git, conditional=True)
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
@@ -169,7 +176,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
         (pool / "repo").write_text(str(facts.toplevel), encoding="utf-8")
     base = start or facts.head
     if carry and start is None:
-        base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run", pool)
+        base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run", pool,
+                          git)
     names = [f"w{i}" for i in range(pool_size)]
     preferred = _slot_of(data_dir, prefer) if prefer else None
     if preferred is not None and preferred.parent == pool and preferred.name in names:
@@ -184,22 +192,22 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
         if lock is None:
             continue
         try:
-            created = not _own_top(slot, facts.common_dir)
+            created = not _own_top(slot, git, facts.common_dir)
             if created:
-                _remove_slot(slot, facts.toplevel)  # a broken or foreign leftover in our pool
+                _remove_slot(slot, facts.toplevel, git)  # a broken or foreign leftover in our pool
                 # Checked out below, as a reused one: a linked worktree has config of its own (includeIf
                 # "gitdir:", config.worktree) whose filters only a read made there sees.
                 run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach", "--no-checkout"],
-                        values=[str(slot), base], timeout=1800)
-            filters = guarded_filters(slot, "check out the run's worktree")
-            run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], config=filters, timeout=1800)
-            if not created:
-                run_git(slot, "clean", ["-q", "-ffdx"], config=filters, timeout=600)  # slot checked: its own top level
-            _set_branch(facts.toplevel, branch, base)
+                        values=[str(slot), base], timeout=1800, env=git.env, config=git.config)
+            config = [*git.config, *guarded_filters(slot, "check out the run's worktree", git)]
+            run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], env=git.env, config=config, timeout=1800)
+            if not created:  # slot checked: its own top level
+                run_git(slot, "clean", ["-q", "-ffdx"], env=git.env, config=config, timeout=600)
+            _set_branch(facts.toplevel, branch, base, git)
             (pool / "runs" / run_id).touch()
             slot.with_name(name + ".run").write_text(run_id, encoding="utf-8")
             return Lease(slot=slot, workdir=slot / facts.prefix if facts.prefix else slot, facts=facts,
-                         branch=branch, base=base, created=created, lock=lock)
+                         branch=branch, base=base, created=created, git=git, lock=lock)
         except BaseException:
             lock.release()
             raise
@@ -210,13 +218,14 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
 def record_change(lease: Lease, message: str) -> str:
     """Move the run's branch to a commit of what the worktree holds now (the worker's own commits included);
     returns that commit. The worktree itself is left exactly as the worker left it."""
-    head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-    tip = _kept_if_refused(lease.slot, lease.branch, head, message)
-    _set_branch(lease.slot, lease.branch, tip)
+    git = lease.git
+    head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20, env=git.env, config=git.config).decode().strip()
+    tip = _kept_if_refused(lease.slot, lease.branch, head, message, git)
+    _set_branch(lease.slot, lease.branch, tip, git)
     return tip
 
 
-def _kept_if_refused(slot: Path, branch: str, head: str, message: str) -> str:
+def _kept_if_refused(slot: Path, branch: str, head: str, message: str, git: PoolGit) -> str:
     """``_commit_of`` the slot; when its config refuses that (``relay.isolate.config_hooks``), the slot is marked
     kept (no later lease resets it) before the refusal goes on, saying where the change is."""
     run_id = branch[len(BRANCH_PREFIX):]
@@ -224,7 +233,7 @@ def _kept_if_refused(slot: Path, branch: str, head: str, message: str) -> str:
             f"{slot}, which the relay will not reuse for another run (retention removes it with the run); copy it "
             f"from there, or remove the hook sections and commit it there yourself")
     try:
-        return _commit_of(slot, head, message, slot.parent, also=also)
+        return _commit_of(slot, head, message, slot.parent, git, also=also)
     except ConfigHooksRefused:
         slot.with_name(slot.name + ".kept").write_text(run_id, encoding="utf-8")
         raise
@@ -234,7 +243,7 @@ def still_own(lease: Lease) -> bool:
     """Is the leased worktree still a worktree of its repository whose top level is itself? Checked before
     anything observes or records it: a worker that repointed the worktree's ``.git`` file at the user's git
     dir would have the relay's git commands read and refresh the user's own index (issue 22)."""
-    return _own_top(lease.slot, lease.facts.common_dir)
+    return _own_top(lease.slot, lease.git, lease.facts.common_dir)
 
 
 def changed_outside(lease: Lease, tip: str) -> list[str]:
@@ -244,7 +253,7 @@ def changed_outside(lease: Lease, tip: str) -> list[str]:
     if not prefix:
         return []
     out = run_git(lease.slot, "diff-tree", ["-r", "-z", "--name-only", "--no-renames", "--no-commit-id"],
-                  values=[lease.base, tip], timeout=120)
+                  values=[lease.base, tip], timeout=120, env=lease.git.env, config=lease.git.config)
     paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
     return [p for p in paths if not p.startswith(prefix)]
 
@@ -253,7 +262,12 @@ def worktree_is_own(data_dir: Path, worktree: str | None) -> bool:
     """Is a run's recorded worktree one of the pool's, still a worktree whose top level is itself? ``still_own``
     for a run whose lease died with its relay: checked before recovery runs git there (issue 22)."""
     slot = _slot_of(data_dir, worktree)
-    return slot is not None and _own_top(slot)
+    if slot is None:
+        return False
+    try:
+        return _own_top(slot, _git_of(slot.parent, "look at the run's worktree"))
+    except GitError:  # its config cannot be read: not looked at
+        return False
 
 
 def change_kept(data_dir: Path, worktree: str | None, run_id: str) -> bool:
@@ -290,6 +304,14 @@ def _repo_of(pool: Path) -> Path | None:
         return None
 
 
+def _git_of(pool: Path, step: str, repo: Path | None = None) -> PoolGit:
+    """The pool's git for the repository whose worktrees ``pool`` holds, its user's settings read now (in its work
+    tree; where that is gone, in ``pool``: the user's config alone). ConfigHooksRefused (a GitError) when a config
+    does not end."""
+    repo = repo or _repo_of(pool)
+    return guarded_pool_git(repo if repo is not None and repo.is_dir() else pool, step)
+
+
 def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) -> tuple[str | None, str]:
     """After a crash: record what the run's worktree holds on its branch, then return the worktree to the
     pool (or remove it when it is broken). Returns (the commit, what was done)."""
@@ -305,12 +327,13 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
         last = slot.with_name(slot.name + ".run")
         if not last.is_file() or last.read_text(encoding="utf-8") != run_id:
             return None, f"its worktree {slot} was reused since; left alone"
-        if not _own_top(slot):
-            _remove_slot(slot, _repo_of(slot.parent))
+        git = _git_of(slot.parent, "record the change")
+        if not _own_top(slot, git):
+            _remove_slot(slot, _repo_of(slot.parent), git)
             return None, f"its worktree {slot} was broken and was removed"
-        head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20).decode().strip()
-        tip = _kept_if_refused(slot, branch, head, f"gravity-relay: run {run_id}, recorded at recovery")
-        _set_branch(slot, branch, tip)
+        head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20, env=git.env, config=git.config).decode().strip()
+        tip = _kept_if_refused(slot, branch, head, f"gravity-relay: run {run_id}, recorded at recovery", git)
+        _set_branch(slot, branch, tip, git)
         return tip, f"its worktree's changes were recorded on branch {branch}; the worktree went back to the pool"
     except (GitError, OSError) as exc:
         return None, f"its worktree {slot} could not be recorded ({exc})"
@@ -325,13 +348,19 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
     slot = _slot_of(data_dir, worktree)
     pool = slot.parent if slot is not None else None
     repo = _repo_of(pool) if pool is not None else None
+    git: PoolGit | None = None
+    if pool is not None and repo is not None and repo.is_dir():
+        try:
+            git = _git_of(pool, f"delete run {run_id}'s branch and worktree", repo)
+        except GitError as exc:
+            errors.append(f"branch {run_branch(run_id)} in {repo}: {exc}")
     if slot is not None:
         last = slot.with_name(slot.name + ".run")
         lock = _try_lock(slot)
         if lock is not None:
             try:
                 if last.is_file() and last.read_text(encoding="utf-8") == run_id and slot.exists():
-                    _remove_slot(slot, repo)
+                    _remove_slot(slot, repo, git)
                     last.unlink()
                     slot.with_name(slot.name + ".kept").unlink(missing_ok=True)
             except (GitError, OSError) as exc:
@@ -340,11 +369,12 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
                 lock.release()
     if branch and (why := not_own_branch(branch, run_id)) is not None:
         errors.append(f"run {run_id}: {why}")
-    if branch and repo is not None and repo.is_dir():
+    if branch and repo is not None and repo.is_dir() and git is not None:
         own = run_branch(run_id)  # never the record's word for it
         try:
-            refuse_config_hooks(repo, f"delete branch {own}")  # a ref update fires a hook event
-            run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{own}"], timeout=20)
+            refuse_config_hooks(repo, f"delete branch {own}", git)  # a ref update fires a hook event
+            run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{own}"], timeout=20, env=git.env,
+                    config=git.config)
         except GitError as exc:
             errors.append(f"branch {own} in {repo}: {exc}")
     if pool is not None and not any(e.startswith("branch ") for e in errors):  # else cleanup still finds the branch
@@ -391,6 +421,7 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
                 remove_tree(pool)
                 removed.append(f"{pool} (its repository is gone)")
                 continue
+            git = _git_of(pool, "clean up its worktrees and branches", repo)
             for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
                 if (slot / ".git").is_file():
                     continue
@@ -398,7 +429,7 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
                 if lock is None:
                     continue
                 try:
-                    _remove_slot(slot, repo)
+                    _remove_slot(slot, repo, git)
                     removed.append(f"{slot} (not a git worktree)")
                 finally:
                     lock.release()
@@ -406,8 +437,9 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
             for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
                 if entry.name in known_runs:
                     continue
-                refuse_config_hooks(repo, f"delete branch {BRANCH_PREFIX}{entry.name}")  # a ref update fires a hook event
-                run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{BRANCH_PREFIX}{entry.name}"], timeout=20)
+                refuse_config_hooks(repo, f"delete branch {BRANCH_PREFIX}{entry.name}", git)  # a ref update: a hook event
+                run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{BRANCH_PREFIX}{entry.name}"], timeout=20,
+                        env=git.env, config=git.config)
                 entry.unlink()
                 removed.append(f"branch {BRANCH_PREFIX}{entry.name} in {repo}")
         except (GitError, OSError) as exc:

@@ -18,7 +18,8 @@ from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.places import on_windows
 from relay.isolate.config_hooks import refuse_endless_config
-from relay.observe.git import GitError, run_git
+from relay.isolate.pool_git import PoolGit
+from relay.observe.git import GitError, git_answer, run_git
 
 __all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX", "run_branch", "not_own_branch"]
 
@@ -54,14 +55,28 @@ def _refuse(workspace: str, why: str) -> RelayError:
                       f"isolation 'worktree' needs a git work tree with a commit; workspace {workspace} {why}", _HINT)
 
 
-def repo_facts(workspace: str | Path) -> RepoFacts:
-    """The repository of ``workspace``; CONFLICTING_OPTIONS naming the reason when it cannot be isolated."""
+def repo_facts(workspace: str | Path, git: PoolGit | None = None) -> RepoFacts:
+    """The repository of ``workspace``; CONFLICTING_OPTIONS naming the reason when it cannot be isolated. ``git``:
+    the pool's (its config read proved to end); else the user's own, checked to end first."""
     ws = Path(workspace)
-    refuse_endless_config(ws, f"isolate workspace {workspace}")  # each git command below would wait on it
+    if git is None:
+        refuse_endless_config(ws, f"isolate workspace {workspace}")  # each git command below would wait on it
+    env, config = (git.env, git.config) if git is not None else (None, ())
     try:
-        out = run_git(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree"], ok_codes=(0, 128), timeout=20)
+        code, out, err = git_answer(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree"], timeout=20,
+                                    env=env, config=config)
     except GitError as exc:
         raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
+    if code == 128 and b"dubious ownership" in err:
+        at = re.search(r"dubious ownership in repository at '([^'\n]+)'", err.decode("utf-8", "replace"))
+        top = at.group(1) if at else Path(workspace).as_posix()
+        raise RelayError(Status.CONFLICTING_OPTIONS,
+                         f"git refuses workspace {workspace} as another user's repository (\"dubious ownership\": a "
+                         "FAT/exFAT drive, or a clone another account made), so it cannot be isolated in a worktree",
+                         f"If the repository is yours, trust it: git config --global --add safe.directory {top} (the "
+                         "relay passes your safe.directory on to its git); or run the work in place.")
+    if code not in (0, 128):
+        raise _refuse(str(workspace), f"cannot be read by git (git rev-parse exited {code})")
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 2 or not lines[0]:
         raise _refuse(str(workspace), "is not inside a git repository")
@@ -69,9 +84,10 @@ def repo_facts(workspace: str | Path) -> RepoFacts:
         raise _refuse(str(workspace), "is a bare repository or a git directory, not a work tree")
     try:
         paths = run_git(ws, "rev-parse", ["--path-format=absolute", "--show-toplevel", "--git-common-dir",
-                                          "--show-prefix"], timeout=20).decode("utf-8", "surrogateescape").split("\n")
+                                          "--show-prefix"], timeout=20, env=env,
+                        config=config).decode("utf-8", "surrogateescape").split("\n")
         head = run_git(ws, "rev-parse", ["--verify", "--quiet"], values=["HEAD^{commit}"], ok_codes=(0, 1),
-                       timeout=20).decode().strip()
+                       timeout=20, env=env, config=config).decode().strip()
     except GitError as exc:
         raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
     if not head:

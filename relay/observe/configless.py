@@ -8,7 +8,7 @@ defined between the read and the command ran inside the relay's git. So these co
 
 * a private git dir in a temp folder: ``HEAD`` (unborn), a config that defines nothing, copies of the repository's
   ``info/attributes`` and ``info/exclude`` and of the excludes and attributes files its config names;
-* neither the system's nor the user's config (``OWN_CONFIG_ONLY``, no home); the settings that shape how files are
+* neither the system's nor the user's config (``own_config_only``); the settings that shape how files are
   read and written (``core.autocrlf``, ``core.eol``, ``core.symlinks``, ... : ``read_settings``, which runs nothing)
   passed with ``-c``, so your line endings are kept;
 * the repository's objects borrowed read-only (and those of the caller's environment, a run's kept trees).
@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from relay.observe.git import OWN_CONFIG_ONLY, GitError, git_env, run_git
+from relay.observe.git import GitError, git_env, own_config_only, run_git
 from relay.observe.private_repo import Repo, copy_index, make_private_dir, read_settings
 
 __all__ = ["configless"]
@@ -51,11 +51,8 @@ def configless(top: Path, env: Mapping[str, str] | None = None, *, head: str | N
         private = make_private_dir(tmp, repo, info=(exclude, attributes), git_dir=git_dir if index else None)
         if index:
             copy_index(index_path, os.path.join(private, "index"), missing_ok=True)
-        child = dict(git_env() if env is None else env)
-        child.update(OWN_CONFIG_ONLY)
-        # No home either: a git older than 2.32 (no GIT_CONFIG_GLOBAL) finds no user config there.
-        child.update(GIT_DIR=private, GIT_WORK_TREE=str(top), HOME=private, XDG_CONFIG_HOME=private,
-                     GIT_INDEX_FILE=os.path.join(private, "index"))
+        child = own_config_only(git_env() if env is None else env)
+        child.update(GIT_DIR=private, GIT_WORK_TREE=str(top), GIT_INDEX_FILE=os.path.join(private, "index"))
         alternates = [a for a in child.get("GIT_ALTERNATE_OBJECT_DIRECTORIES", "").split(os.pathsep) if a]
         if "GIT_OBJECT_DIRECTORY" not in child:
             child["GIT_OBJECT_DIRECTORY"] = os.path.join(private, "objects")

@@ -5,11 +5,12 @@ cloned it) controls, so everything a repository can configure is treated as
 hostile:
 
 * observation reads no config of the repository's at all: its git runs with a
-  private git dir (``relay.observe.private_repo``) and ``OWN_CONFIG_ONLY``; so do
+  private git dir (``relay.observe.private_repo``) and ``own_config_only``; so do
   the commands that write your tree while a worker may run (``runs revert``'s
   ``git apply``, apply's checkout form, recovery without a snapshot:
   ``relay.observe.configless``);
-* elsewhere (a pool worktree's checkout and commit, where no worker runs; a
+* elsewhere (a pool worktree's checkout and commit, where no worker runs, which read
+  the repository's config but neither the system's nor the user's: ``relay.isolate.pool_git``; a
   submodule's own config) code that git would run on our behalf is switched off on the command
   line, which outranks every config file: the pager, ``core.fsmonitor``, hooks,
   signing, submodule recursion, external diff drivers (``--no-ext-diff``),
@@ -31,7 +32,9 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,7 +43,7 @@ from pathlib import Path
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
 __all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "config_entries", "SAFE_CONFIG",
-           "OWN_CONFIG_ONLY", "GIT_TIMEOUT_SECONDS", "CONFIG_READ_SECONDS",
+           "scoped_config_entries", "own_config_only", "GIT_TIMEOUT_SECONDS", "CONFIG_READ_SECONDS",
            "GitTimeout", "EndlessConfig"]
 
 _log = logging.getLogger("relay.git")
@@ -76,9 +79,49 @@ SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("submodule.recurse", "false"),
 )
 
-# For git that must read no config file but the one of the git dir it is given (a private one, written by the
-# relay): neither the system's nor the user's (git 2.32+ for GIT_CONFIG_GLOBAL), nor the system's attributes.
-OWN_CONFIG_ONLY = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1"}
+# The relay's own empty home for git (``own_config_only``), made once per process; under a lock: threads share it.
+_EMPTY_HOME: list[str] = []
+_EMPTY_HOME_LOCK = threading.Lock()
+_GLOBAL_FILE = ".gitconfig"  # git's global file under HOME, and GIT_CONFIG_GLOBAL: the same empty file
+
+
+def _empty_home() -> str:
+    """A folder the relay owns (owner-only, in the temp dir, removed at exit) holding one empty file, ``.gitconfig``.
+    Checked on each use: anything written into it (a worker that found it: it runs as the same user) and a new one
+    is made, so git never reads a config from it."""
+    with _EMPTY_HOME_LOCK:
+        if _EMPTY_HOME and _still_empty(_EMPTY_HOME[-1]):
+            return _EMPTY_HOME[-1]
+        if _EMPTY_HOME:
+            _log.warning("the relay's empty git home %s was written to; a new one is used", _EMPTY_HOME[-1])
+        home = tempfile.mkdtemp(prefix="gravity-relay-git-home-")
+        with open(os.path.join(home, _GLOBAL_FILE), "xb"):
+            pass
+        if not _EMPTY_HOME:
+            import atexit
+            import shutil
+
+            atexit.register(lambda: [shutil.rmtree(h, ignore_errors=True) for h in _EMPTY_HOME])
+        _EMPTY_HOME.append(home)
+        return home
+
+
+def _still_empty(home: str) -> bool:
+    try:
+        st = os.lstat(os.path.join(home, _GLOBAL_FILE))
+        return os.listdir(home) == [_GLOBAL_FILE] and stat.S_ISREG(st.st_mode) and st.st_size == 0
+    except OSError:
+        return False
+
+
+def own_config_only(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` for git that must read neither the system's config nor the user's (nor the system's attributes):
+    ``GIT_CONFIG_NOSYSTEM``, and ``GIT_CONFIG_GLOBAL`` (git 2.32+), ``HOME`` and ``XDG_CONFIG_HOME`` (what an older
+    git looks in) at an empty file and folder the relay owns (not /dev/null: Windows has none). What of the user's
+    settings such git needs is passed with ``-c``; ``~`` in a value is spelled out first (git's home is not theirs)."""
+    home = _empty_home()
+    return {**env, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.path.join(home, _GLOBAL_FILE),
+            "GIT_ATTR_NOSYSTEM": "1", "HOME": home, "XDG_CONFIG_HOME": home}
 
 # Kept from the parent environment: what git needs to find itself, its user config
 # (safe.directory, excludesFile) and a temp dir. Everything else, GIT_* above all, is dropped.
@@ -120,7 +163,8 @@ def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodules: bool = False) -> list[tuple[str, str]]:
+def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodules: bool = False,
+                     config: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """Config pairs that disable every filter driver the repository (or the user) defines.
 
     Reading config runs nothing; the names found are then overridden with empty commands
@@ -130,10 +174,11 @@ def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodu
     runs there: a linked worktree's config (``config.worktree``, ``includeIf "gitdir:"``) is not
     its main one's. ``submodules``: for a command that asks a child git in each checked-out
     submodule whether it is dirty (``status``, ``diff``, ``add -A``; the child reads the
-    submodule's own config and inherits our ``-c`` pairs), the names those define too.
+    submodule's own config and inherits our ``-c`` pairs), the names those define too. ``env`` and ``config``: the
+    command's own (what config files it reads, whether ``safe.directory`` lets it read the repository's).
     """
     names: list[str] = []
-    _filter_names(cwd, env, names, depth=_SUBMODULE_DEPTH if submodules else 0)
+    _filter_names(cwd, env, config, names, depth=_SUBMODULE_DEPTH if submodules else 0)
     pairs: list[tuple[str, str]] = []
     for name in names:
         pairs.extend((f"filter.{name}.{var}", "") for var in _FILTER_VARS)
@@ -141,15 +186,18 @@ def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodu
     return pairs
 
 
+# Variables that name one repository's files (git's own, or the relay's for the command): not a submodule's.
+_REPOSITORY_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                      "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR")
 # How deep submodules of submodules are followed, and how many in all; past either, git is not used there.
 _SUBMODULE_DEPTH, _SUBMODULE_MAX = 8, 500
 
 
-def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *, depth: int,
-                  seen: list[int] | None = None) -> None:
+def _filter_names(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tuple[str, str]], names: list[str], *,
+                  depth: int, seen: list[int] | None = None) -> None:
     """Add the filter names ``cwd``'s config defines to ``names``; with ``depth``, those of each submodule its
     index holds that is checked out (a ``.git`` in its folder: where git would start a child), recursively."""
-    for _, key, _ in config_entries(cwd, r"^filter\..*\.(clean|smudge|process|required)$", env=env):
+    for _, key, _ in config_entries(cwd, r"^filter\..*\.(clean|smudge|process|required)$", env=env, config=config):
         name = key[len("filter.") : key.rindex(".")]
         if "=" in name or "\n" in name:
             raise GitError(f"repository defines a filter named {name!r}, which cannot be neutralised safely")
@@ -159,8 +207,10 @@ def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *,
         return
     seen = [0] if seen is None else seen
     # From the top level: git asks every submodule of the repository, wherever in it the command runs.
-    top = Path(os.fsdecode(run_git(cwd, "rev-parse", ["--show-toplevel"], env=env).rstrip(b"\n")))
-    for record in run_git(top, "ls-files", ["-s", "-z"], env=env).split(b"\0"):
+    top = Path(os.fsdecode(run_git(cwd, "rev-parse", ["--show-toplevel"], env=env, config=config).rstrip(b"\n")))
+    # A child git in a submodule finds its own repository: none of the caller's repository places (its index copy).
+    sub_env = None if env is None else {k: v for k, v in env.items() if k not in _REPOSITORY_PLACES}
+    for record in run_git(top, "ls-files", ["-s", "-z"], env=env, config=config).split(b"\0"):
         if not record.startswith(b"160000 "):
             continue
         sub = top / os.fsdecode(record.split(b"\t", 1)[1])
@@ -170,29 +220,37 @@ def _filter_names(cwd: Path, env: Mapping[str, str] | None, names: list[str], *,
         if depth == 1 or seen[0] > _SUBMODULE_MAX:
             raise GitError(f"{cwd} holds submodules deeper than {_SUBMODULE_DEPTH} levels or more than "
                            f"{_SUBMODULE_MAX} of them; their filters cannot all be switched off")
-        _filter_names(sub, None, names, depth=depth - 1, seen=seen)
+        _filter_names(sub, sub_env, config, names, depth=depth - 1, seen=seen)
 
 
-def config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None,
-                   file: str | None = None) -> list[tuple[str, str, str]]:
+def config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None, file: str | None = None,
+                   config: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str, str]]:
     """(origin, key, value) of each config entry git in ``cwd`` sees whose key matches ``pattern``: every file git
-    reads there (or the absolute ``file`` only), includes followed, as the command that follows will. Bounded
-    (``CONFIG_READ_SECONDS``): a read that does not end is refused with a GitError naming the includes (a FIFO
-    would hold git, and the relay, until the command's own timeout). Reading config runs nothing."""
+    reads there (or the absolute ``file`` only), includes followed, as the command that follows will (run with its
+    ``env`` and ``-c`` pairs, ``config``: ``safe.directory`` decides whether the repository's own file is read).
+    Bounded (``CONFIG_READ_SECONDS``): a read that does not end is refused with an EndlessConfig naming the includes
+    (a FIFO would hold git, and the relay, until the command's own timeout). Reading config runs nothing."""
+    return [entry[1:] for entry in scoped_config_entries(cwd, pattern, env=env, file=file, config=config)]
+
+
+def scoped_config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | None = None, file: str | None = None,
+                          config: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str, str, str]]:
+    """``config_entries`` with the scope of each first: (scope, origin, key, value); the scope is git's word
+    (``system``, ``global``, ``local``, ``worktree``, ``command``)."""
     which = [f"--file={file}", "--includes"] if file is not None else []
     try:
-        code, out, err = git_answer(cwd, "config", ["-z", "--show-origin", *which, "--get-regexp"], values=[pattern],
-                                    env=env, timeout=CONFIG_READ_SECONDS)
+        code, out, err = git_answer(cwd, "config", ["-z", "--show-scope", "--show-origin", *which, "--get-regexp"],
+                                    values=[pattern], env=env, config=config, timeout=CONFIG_READ_SECONDS)
     except GitTimeout as exc:
-        raise EndlessConfig(f"{exc}{_endless_why(cwd, env)}") from None
+        raise EndlessConfig(f"{exc}{_endless_why(cwd, env, config)}") from None
     if code not in (0, 1):
         tail = err.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git config exited {code}: {tail[-1] if tail else 'no message'}"[:300])
     records = out.split(b"\0")
     entries = []
-    for origin, entry in zip(records[0::2], records[1::2]):
+    for scope, origin, entry in zip(records[0::3], records[1::3], records[2::3]):
         key, _, value = os.fsdecode(entry).partition("\n")
-        entries.append((_origin(cwd, os.fsdecode(origin)), key, value))
+        entries.append((os.fsdecode(scope), _origin(cwd, os.fsdecode(origin)), key, value))
     return entries
 
 
@@ -202,11 +260,12 @@ def _origin(cwd: Path, origin: str) -> str:
     return os.path.normpath(cwd / where) if kind == "file" and where else origin
 
 
-def _endless_why(cwd: Path, env: Mapping[str, str] | None) -> str:
+def _endless_why(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tuple[str, str]]) -> str:
     """Said when a config read timed out: the includes the config files name (read without following them)."""
     try:
         code, out, _ = git_answer(cwd, "config", ["-z", "--show-origin", "--no-includes", "--get-regexp"],
-                                  values=[r"^include(if\..*)?\.path$"], env=env, timeout=CONFIG_READ_SECONDS)
+                                  values=[r"^include(if\..*)?\.path$"], env=env, config=config,
+                                  timeout=CONFIG_READ_SECONDS)
     except GitError:
         return "; a config file itself never ends (is one a FIFO?)"
     records = out.split(b"\0") if code == 0 else []

@@ -10,8 +10,8 @@ observation reads any of it:
   run started from), a config of three lines, and copies of ``info/exclude`` and ``info/attributes`` taken before
   the run. git runs with ``GIT_DIR`` there and ``GIT_WORK_TREE`` at the repository's root, so the repository's
   own config (with its includes, ``config.worktree``, ``core.worktree``) and its hooks are never opened;
-* ``GIT_CONFIG_NOSYSTEM``, ``GIT_ATTR_NOSYSTEM``, ``GIT_CONFIG_GLOBAL`` (git 2.32+) and a ``HOME`` with nothing in
-  it (for an older git) keep the system's and the user's files out too; what of them shapes the answer (line
+* ``own_config_only`` (``GIT_CONFIG_NOSYSTEM``, ``GIT_ATTR_NOSYSTEM``, ``GIT_CONFIG_GLOBAL`` (git 2.32+) and a
+  ``HOME`` the relay owns with nothing in it, for an older git) keeps the system's and the user's files out too; what of them shapes the answer (line
   endings, case, symlinks) is read once before the run (``read_settings``: reading runs nothing) and passed with
   ``-c``, with every setting ``relay.observe.git`` pins; the excludes and attributes files the config names (or
   git's default ones) are copied in beside ``info/exclude``: ignore rules are the ones from before the run;
@@ -34,7 +34,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.observe.git import OWN_CONFIG_ONLY, GitError, git_env, run_git
+from relay.observe.git import GitError, git_env, own_config_only, run_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
            "copy_index", "update_index", "PRIVATE_CONFIG", "PACKED", "PACKED_FROM"]
@@ -205,15 +205,12 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
         if look is not None and look.pending:
             pending, look.pending = look.pending, []
             update_index(snapshot_dir, repo, "after", pending)
-    env = git_env()
-    env.update(OWN_CONFIG_ONLY)
+    env = own_config_only(git_env())
     if repo.git_dir is not None:
         env.update(GIT_DIR=repo.git_dir, GIT_WORK_TREE=repo.root)
     else:
         private = _ensure_private_dir(snapshot_dir, repo)
-        # No home either: a git older than 2.32 (no GIT_CONFIG_GLOBAL) finds no user config there.
-        env.update(GIT_DIR=private, GIT_WORK_TREE=repo.root, GIT_ALTERNATE_OBJECT_DIRECTORIES=repo.objects or "",
-                   HOME=private, XDG_CONFIG_HOME=private)
+        env.update(GIT_DIR=private, GIT_WORK_TREE=repo.root, GIT_ALTERNATE_OBJECT_DIRECTORIES=repo.objects or "")
     env["GIT_OBJECT_DIRECTORY"] = os.path.join(snapshot_dir, "objects")
     env["GIT_INDEX_FILE"] = index_file(snapshot_dir, repo, index or "before")
     return run_git(Path(repo.root), subcommand, options, env=env, config=[*repo.config, *PRIVATE_CONFIG, *config], **kw)
