@@ -229,6 +229,33 @@ async def test_an_include_of_a_fifo_refuses_the_worktree_in_seconds_naming_the_i
     assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a FIFO (os.mkfifo) exists on POSIX only")
+async def test_an_include_of_a_fifo_refuses_an_in_place_run_in_seconds_naming_the_include_and_finishes_it(
+        tmp_path, monkeypatch):
+    # Broke: an in-place run's snapshot read the config (and ran rev-parse) with git's own 120 s timeout, each; then
+    # it fell back to a look without git and started the worker (whose git would wait on the FIFO too). The party:
+    # the repository under work (an earlier worker, or whoever cloned it, put an include of a FIFO in .git/config).
+    import anyio
+
+    import relay.observe.git as relay_git
+    from fake_agy_harness import launches
+
+    monkeypatch.setattr(relay_git, "CONFIG_READ_SECONDS", 1.0)  # a healthy read takes milliseconds
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    os.mkfifo(repo / ".git" / "pipe")
+    git(repo, "config", "include.path", "pipe")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        shown = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))
+    message = _refused(packet, "include.path=pipe", str(repo / ".git" / "config"), "FIFO", "did not start the run")
+    assert "Remove the include" in packet["error"]["hint"] and "Nothing ran" in packet["error"]["hint"], packet["error"]
+    assert shown["status"] == "CONFLICTING_OPTIONS" and shown["error"]["message"] == message, shown
+    assert not list((tmp_path / "data" / "runs" / "active").glob("*")) and not launches(agy)
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
+
+
 @pytest.mark.parametrize(("said", "version"), [
     ("git version 2.54.0", (2, 54, 0)), ("git version 2.54.0.windows.1", (2, 54, 0)),
     ("git version 2.39.5 (Apple Git-154)", (2, 39, 5)), ("2.55", (2, 55, 0)), ("git version 3.0.0-rc1\n", (3, 0, 0)),

@@ -19,7 +19,6 @@ import functools
 import logging
 import os
 import re
-from collections.abc import Mapping
 from pathlib import Path
 
 from relay.core.contracts import Status
@@ -108,7 +107,7 @@ def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", c
         if conditional:
             keys += _conditional_hooks(cwd, git)
     except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
     if not keys:
         return
     if not runs_config_hooks():
@@ -124,10 +123,6 @@ def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", c
         _HINT)
 
 
-_ENDLESS_HINT = ("Remove the include that never ends (a FIFO, or a file that includes itself through one) from that "
-                 "config file, or run this work in place (a profile with \"isolation\": \"in_place\").")
-
-
 def guarded_filters(cwd: Path, step: str, git: PoolGit, *, submodules: bool = False,
                     also: str = "") -> list[tuple[str, str]]:
     """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config (and ``git``) and fires
@@ -136,7 +131,7 @@ def guarded_filters(cwd: Path, step: str, git: PoolGit, *, submodules: bool = Fa
     try:
         return filter_overrides(cwd, env=git.env, config=git.config, submodules=submodules)
     except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
 
 
 def guarded_pool_git(cwd: Path, step: str, *, also: str = "") -> PoolGit:
@@ -145,7 +140,7 @@ def guarded_pool_git(cwd: Path, step: str, *, also: str = "") -> PoolGit:
     try:
         return pool_git(cwd)
     except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", _ENDLESS_HINT) from None
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
 
 
 def refuse_endless_config(cwd: Path, step: str) -> None:
@@ -155,6 +150,6 @@ def refuse_endless_config(cwd: Path, step: str) -> None:
     try:
         config_entries(cwd, r"^include(if\..*)?\.path$")
     except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}", _ENDLESS_HINT) from None
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}", exc.hint) from None
     except GitError:
         pass

@@ -40,6 +40,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from relay.core.contracts import Status
+from relay.core.errors import RelayError
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
 __all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "config_entries", "SAFE_CONFIG",
@@ -138,8 +140,18 @@ class GitTimeout(GitError):
     """git did not finish in time (it was stopped, with whatever it started)."""
 
 
-class EndlessConfig(GitTimeout):
-    """A read of the repository's config did not end (``config_entries``): the step that needed it is not run."""
+class EndlessConfig(GitTimeout, RelayError):
+    """A read of the repository's (or the user's) config did not end (``config_entries``): the step that needed it is
+    not run. A GitError to git's callers; CONFLICTING_OPTIONS to the user, with what to do: the workspace's config
+    does not fit a run (an include of a FIFO would hold every git command there until its timeout, minutes)."""
+
+    def __init__(self, message: str) -> None:
+        RelayError.__init__(self, Status.CONFLICTING_OPTIONS, message, _ENDLESS_HINT)
+
+
+_ENDLESS_HINT = ("Remove the include that never ends (a FIFO, a slow network path, or a file that includes itself "
+                 "through one) from the config file named; `git config --show-origin --get-regexp '^include'` lists "
+                 "the includes. Nothing ran and the workspace was not touched.")
 
 
 def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -34,7 +34,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.observe.git import GitError, git_env, own_config_only, run_git
+from relay.observe.git import GitError, config_entries, git_env, own_config_only, run_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
            "copy_index", "update_index", "PRIVATE_CONFIG", "PACKED", "PACKED_FROM"]
@@ -186,14 +186,9 @@ def _ensure_private_dir(snapshot_dir: str, repo: Repo) -> str:
 
 def read_settings(cwd: Path) -> list[tuple[str, str]]:
     """The repository's (and user's) settings that shape what git reads from the work tree (``_SETTINGS``), as
-    ``-c`` pairs; reading config runs nothing."""
-    out = run_git(cwd, "config", ["-z", "--get-regexp"], values=[_SETTINGS], ok_codes=(0, 1))
-    pairs = []
-    for record in out.split(b"\0"):
-        key, sep, value = os.fsdecode(record).partition("\n")
-        if sep:
-            pairs.append((key, value))
-    return pairs
+    ``-c`` pairs; reading config runs nothing. Bounded: a config that does not end (an include of a FIFO) raises
+    EndlessConfig within seconds, naming the includes."""
+    return [(key, value) for _, key, value in config_entries(cwd, _SETTINGS)]
 
 
 def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, index: Index | str | None = None,

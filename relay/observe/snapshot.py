@@ -44,7 +44,7 @@ import msgspec
 
 from relay.core.files import remove_tree, replace_file
 from relay.observe.exact_bytes import keep_raw
-from relay.observe.git import GitError, run_git, z_records
+from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
                                         make_private_dir, read_settings, update_index)
@@ -114,16 +114,14 @@ def stat_key(abspath: str) -> tuple[int, int, int, int] | None:
 def _open_repo(snapshot_dir: str, workspace: Path, *, within: str | None = None, **fields) -> Repo:
     """The repository at ``workspace`` as a Repo (``fields``: its key, prefixes, depth), its index copied to the
     before index with nothing hidden (``unhide``) and its private git dir written; GitError when git cannot read it,
-    or when its top level is not ``within`` (a submodule must be its own repository). Two git calls, run at once:
-    their waits overlap. Both only read: neither opens the index nor runs anything the config names."""
-    with ThreadPoolExecutor(1) as pool:
-        settings = pool.submit(read_settings, workspace)
-        # An unborn HEAD fails only the --verify part: exit 1, the other answers printed.
-        out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--absolute-git-dir",
-                                               *(arg for p in ("index", "objects", "info/exclude", "info/attributes")
-                                                 for arg in ("--git-path", p)), "--show-object-format", "--verify", "-q"],
-                      values=["HEAD^{commit}"], ok_codes=(0, 1))
-        config = settings.result()
+    or when its top level is not ``within`` (a submodule must be its own repository). Neither git call opens the index
+    or runs a program; the bounded config read first: EndlessConfig in seconds where rev-parse would wait minutes."""
+    config = read_settings(workspace)
+    # An unborn HEAD fails only the --verify part: exit 1, the other answers printed.
+    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--absolute-git-dir",
+                                           *(arg for p in ("index", "objects", "info/exclude", "info/attributes")
+                                             for arg in ("--git-path", p)), "--show-object-format", "--verify", "-q"],
+                  values=["HEAD^{commit}"], ok_codes=(0, 1))
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 8 or not lines[0]:
         raise GitError("git rev-parse gave no top level")
@@ -391,6 +389,8 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
+    except EndlessConfig as exc:  # not a look without git: the worker's git would wait on it too (CONFLICTING_OPTIONS)
+        raise EndlessConfig(f"the relay did not start the run: it cannot read the git config of {ws} ({exc})") from None
     except (GitError, OSError) as exc:
         if os.path.exists(ws / ".git"):
             git_note = f"git could not read the repository ({exc}); using a private git dir over the files"
