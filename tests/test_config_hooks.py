@@ -93,6 +93,36 @@ async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_
     assert _ran(marker) == ""
 
 
+async def test_a_continue_or_apply_of_a_run_whose_change_is_kept_is_refused_naming_where_the_change_is(tmp_path, new_git):
+    # Broke: the run's change could not be recorded (a [hook] in the shared config) and is kept in its worktree; a
+    # continue of it was refused as "no agy conversation to continue ... Start a new antigravity_execute", and apply
+    # as "no recorded change ... Nothing to apply": neither said the change exists, nor where. The party: the worker
+    # (it planted the hook; its change is the kept one): a continue must neither build on a change nobody recorded
+    # nor lose it silently.
+    from fake_agy_harness import launches
+
+    prog, marker = _evil(tmp_path)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
+             {"op": "write", "path": "a.txt", "content": "b\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+        worktree = Path(packet["worktree"])
+        assert _kept(worktree).is_file(), packet
+        set_scenario(agy, success_scenario([{"op": "write", "path": "c.txt", "content": "c\n"}]))
+        launched = len(launches(agy))
+        again = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"],
+                                                                       "feedback": "go on"}))
+        applied = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"], "apply": True}))
+    for answer, said in ((again, "the continue was not started"), (applied, "your tree is unchanged")):
+        _refused(answer, "never recorded", packet["branch"], str(worktree), said)
+        assert f"git -C {worktree} diff" in answer["error"]["hint"] and "[hook]" in answer["error"]["hint"], answer
+    assert len(launches(agy)) == launched  # no new turn
+    assert (worktree / "a.txt").read_text(encoding="utf-8") == "b\n" and not (worktree / "c.txt").exists()
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and _ran(marker) == ""
+
+
 async def test_a_cancelled_worktree_run_whose_change_a_hook_stops_recording_says_where_it_is_kept(tmp_path, new_git):
     # Broke: the run was cancelled after the worker planted a [hook] in the shared config; its change could not be
     # recorded on its branch, and the CANCELLED answer did not say so (only the relay's log did).

@@ -23,6 +23,7 @@ from relay.agy import command as agy_cli
 from relay.agy.prompt import compose_feedback, compose_prompt
 from relay.call.confirm import Gate, Question
 from relay.call.enforce import prompt_limits
+from relay.call.kept import refuse_kept
 from relay.call.limits import asked_by, recorded_limits
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.call.recovery import recover_run
@@ -219,6 +220,8 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
                                  "Wait for its packet, then continue it.", retryable=True)
             parent = store.read(args.run_id)
+        # Before the conversation: such a run's record has none (the refusal came before the worker's answer was read).
+        refuse_kept(store.runs_dir.parent, parent, "the continue was not started: it would begin without that change")
         if not parent.outcome.conversation_id:
             ended = parent.outcome.status.value if parent.outcome.status else "early"
             raise InvalidInput(f"run {args.run_id} has no agy conversation to continue (it ended {ended})",
