@@ -245,3 +245,66 @@ def test_a_daemon_agy_version_leaves_is_stopped_when_the_probe_ends(tmp_path):
     answer = read_version(str(agy), timeout=20.0)
     assert answer.version == (1, 2, 17), answer
     _assert_nothing_left(log)
+
+
+@needs_subreaper
+def test_the_subreaper_starts_from_its_cached_bytecode_without_importing_ctypes():
+    # Paid on every spawn (~1,000 a suite run, each agy launch and probe of a user's): a shim run as a script was
+    # compiled on each start, and `import ctypes` built ctypes' Python half for one prctl call. Both were half of
+    # what the shim added to the interpreter's start-up. The shim must still hold orphans: prctl answered 0.
+    held = reaper.wrap(["/bin/true"])
+    argv = [*held.argv[:3], "-X", "importtime", *held.argv[3:]]
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, **held.options)
+    try:
+        held.started()
+        answer = reaper._read_all(held.read_fd).decode()  # "ok <pid> <1: prctl made it the subreaper>"
+    finally:
+        held.abandon()
+        _, err = proc.communicate(timeout=30)
+    assert answer.startswith("ok ") and answer.endswith(" 1") and proc.returncode == 0, (answer, err)
+    imported = {line.rsplit("|", 1)[-1].strip() for line in err.decode().splitlines() if line.startswith("import time:")}
+    assert "reaper_shim" in imported and "ctypes" not in imported, sorted(imported)
+
+
+@needs_subreaper
+@pytest.mark.parametrize("kernel_list", [True, False], ids=["proc-children", "proc-scan"])
+def test_the_subreapers_sweep_finds_its_live_children_and_only_them(monkeypatch, kernel_list):
+    # The sweep's list of what is left: from the kernel's list of this process's children where it keeps one,
+    # else a scan of every process; each candidate checked to be ours and not a zombie either way.
+    import relay.core.reaper_shim as shim
+
+    if not kernel_list:
+        real_listdir = os.listdir
+
+        def no_task_list(path):
+            if str(path).startswith("/proc/self/task"):
+                raise FileNotFoundError(path)
+            return real_listdir(path)
+
+        monkeypatch.setattr(shim.os, "listdir", no_task_list)
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead = subprocess.Popen(["/bin/true"])
+    try:
+        _until_sync(lambda: _state(dead.pid) == "Z")
+        found = shim._children()
+        assert live.pid in found and dead.pid not in found, found
+        assert os.getpid() not in found and os.getppid() not in found
+    finally:
+        live.kill()
+        live.wait()
+        dead.wait()
+
+
+def _state(pid: int) -> str:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return ""
+    return stat[stat.rindex(b")") + 2:].split()[0].decode()
+
+
+def _until_sync(condition, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "condition never held"
+        time.sleep(0.01)

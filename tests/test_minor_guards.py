@@ -397,3 +397,34 @@ async def test_revert_after_applying_a_chain_undoes_exactly_what_that_apply_wrot
     shell = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"]], env)
     assert shell.returncode == 0, shell
     assert _snapshot(repo) == before  # A's part and B's undone; the user's own edit kept
+
+
+async def test_a_run_applied_with_its_chain_is_neither_reverted_nor_applied_alone(tmp_path):
+    # Before: after `runs apply B` (B continues A) brought A's change and B's, `runs revert A` said A "was never
+    # applied, nothing to revert" while A's change was in the user's tree, and an apply of A alone wrote A's
+    # change over B's. Now both refuse, change nothing, and name B, whose revert undoes the chain.
+    from conftest import make_repo, memory_relay, relay_env
+    from fake_agy_harness import set_scenario, success_scenario
+
+    repo = make_repo(tmp_path / "project", {"app.py": "def f():\n    return 1\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "replace-lines", "path": "app.py", "start": 2, "end": 2, "lines": ["    return 2"]}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso",
+                                                                        "workspace": str(repo)}))
+        set_scenario(agy, success_scenario([
+            {"op": "replace-lines", "path": "app.py", "start": 2, "end": 2, "lines": ["    return 3"]}]))
+        follow = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "feedback": "more"}))
+        applied = payload(await client.call_tool("antigravity_continue", {"run_id": follow["run_id"], "apply": True}))
+        assert applied["status"] == "SUCCESS", applied
+        after_apply = _snapshot(repo)
+        again = payload(await client.call_tool("antigravity_continue", {"run_id": first["run_id"], "apply": True}))
+    assert again["status"] == "INVALID_INPUT" and follow["run_id"] in again["error"]["hint"], again
+    assert _snapshot(repo) == after_apply
+    shell = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", first["run_id"]], env)
+    assert shell.returncode != 0 and f"runs revert {follow['run_id']}" in shell.stdout + shell.stderr, shell
+    assert _snapshot(repo) == after_apply and "return 3" in (repo / "app.py").read_text(encoding="utf-8")
+    whole = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", follow["run_id"]], env)
+    assert whole.returncode == 0, whole
+    assert "return 1" in (repo / "app.py").read_text(encoding="utf-8")

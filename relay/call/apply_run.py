@@ -122,6 +122,23 @@ def _keep_chain_patch(store: RunStore, record: RunRecord, start: RunRecord, fact
         isolation.applied_from = start.run_id
     except (GitError, OSError) as exc:  # the apply is done: say what revert will lack, never undo the apply
         log.warning("run %s applied, but what it wrote was not kept for revert: %s", record.run_id, exc)
+    _mark_applied_with(store, record, start)
+
+
+def _mark_applied_with(store: RunStore, record: RunRecord, start: RunRecord) -> None:
+    """The earlier runs of the chain ``record``'s apply brought (``start`` up to its parent) name it: a later
+    `runs revert` or apply of one of them alone would undo or repeat part of what that apply wrote."""
+    run, seen = record, 0
+    while run.run_id != start.run_id and run.request.parent_run_id and seen < _MAX_CHAIN:
+        try:
+            run = store.read(run.request.parent_run_id)
+            run.isolation.applied_with = record.run_id
+            store.write(run)
+        except (RelayError, OSError) as exc:  # the apply is done; revert of that run alone is then not refused
+            log.warning("run %s applied its chain, but run %s could not be marked: %s", record.run_id,
+                        run.request.parent_run_id, exc)
+            return
+        seen += 1
 
 
 def _not_applied(store: RunStore, record: RunRecord, applied: set[str]) -> str:
@@ -174,6 +191,11 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
                                "Read its error, then continue the run to fix it and apply that run. Your tree is "
                                "unchanged.")
         refuse_kept(store.runs_dir.parent, record, "apply takes a recorded change only: your tree is unchanged")
+        if record.isolation.applied_with:
+            raise InvalidInput(f"run {run_id}'s change is already in {record.plan.workspace}: the apply of run "
+                               f"{record.isolation.applied_with}, which continues it, brought it with its own",
+                               f"Nothing was changed. `gravity-relay runs revert {record.isolation.applied_with}` "
+                               "undoes that chain's change as a whole.")
         if not record.isolation.tip_commit:
             raise InvalidInput(f"run {run_id} has no recorded change on branch {record.isolation.branch}",
                                "Nothing to apply; start a new run if the work is still needed.")

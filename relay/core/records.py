@@ -185,6 +185,9 @@ class RecordIsolation(Struct, kw_only=True, omit_defaults=True):
     # When apply brought a chain of continues (issue 34): its first run. What that apply wrote is then kept as
     # runs/<run_id>.applied.patch, which `runs revert` reverses instead of this run's own patch.
     applied_from: str | None = None
+    # Set on the earlier runs of that chain: the later run whose apply brought this run's change. Neither apply nor
+    # revert takes this run alone then (later runs build on it); both name that run instead.
+    applied_with: str | None = None
 
 
 class RunRecord(Struct, kw_only=True):

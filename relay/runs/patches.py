@@ -27,7 +27,7 @@ from pathlib import Path
 import msgspec
 
 from relay.core.contracts import RunRecord, Status
-from relay.core.errors import Busy, InvalidWorkspace, NotFound, RelayError
+from relay.core.errors import Busy, InvalidInput, InvalidWorkspace, NotFound, RelayError
 from relay.core.files import read_regular
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
@@ -173,6 +173,12 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
     record = store.read(run_id)
     if status_of(record) is Status.RUNNING:
         raise Busy(f"run {run_id} is still running", "Revert it after it ends (or antigravity_cancel it first).")
+    if record.isolation.applied_with:
+        # Later runs of the chain build on this one's change: reversing it alone would cut under theirs.
+        raise InvalidInput(f"run {run_id}'s change reached {record.plan.workspace} with the apply of run "
+                           f"{record.isolation.applied_with}, which continues it: the two are one change there",
+                           f"Nothing was changed. Revert that run: `gravity-relay runs revert "
+                           f"{record.isolation.applied_with}` undoes the whole chain's change.")
     if record.isolation.branch and not record.isolation.applied_at:
         # An isolated run's change is on its branch only: the user's tree never had it (issue 10, worktree).
         raise RelayError(Status.INVALID_WORKSPACE,
