@@ -428,3 +428,100 @@ def test_round_four_near_misses_stay_quiet(path: str, added: list[str], removed:
 def test_a_file_high_for_a_security_word_quotes_the_changed_line_that_holds_it() -> None:
     out = assess(fc("pkg/transport.go", ["\tpool := x509.NewCertPool()", "\tpool.AppendCertsFromPEM(pem)"], []), NO_CTX)
     assert out.reasons[0] == "changes security-relevant code (keys/certificates: pool := x509.NewCertPool())", out.reasons
+
+
+# ----- round five: a check edited in place, read by the structure of the pair (relay.review.condition_reading), and the
+# shapes the word rules missed on unseen sets. Made-up code; each row fails on the rules before round five.
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "risk", "named"),
+    [
+        # a condition whose branch refuses, edited in place to let more through
+        ("src/upload.py", ["    if not digest:"], ["    if not nonce and not digest:"], "high",
+         "drops a clause from a check: if not digest: (was if not nonce and not digest:)"),
+        ("src/frame.rs", ["        if seen < declared {"], ["        if seen != declared {"], "medium",
+         "narrows a differs/equals check to an ordering: if seen < declared {"),
+        ("web/login.php", ["} elseif (isset($_POST['ticket']) && $_POST['ticket'] !== $_SESSION['ticket']) {"],
+         ["} elseif (empty($_POST['ticket']) || $_POST['ticket'] !== $_SESSION['ticket']) {"], "high", "swaps empty() for isset()"),
+        ("lib/gate.js", ["  return (this.members[name] !== null) ? true : false;"], ["  return (this.members[name]) ? true : false;"], "medium",
+         "weakens a check to a not-null test: return (this.members[name] !== null) ? true : false;"),
+        ("app/acl.rb", ["    return if group.admin? or group.owner?"], ["    return if group.admin? and group.owner?"], "high",
+         "swaps and for or in a check"),
+        # a setting's value turned permissive-ward, read by shape
+        ("lib/defaults.rb", ["        :allowed_verbs => %i[put patch delete],"], ["        :allowed_verbs => %i[put patch],"], "high",
+         "widens an allow-list: :allowed_verbs => %i[put patch delete],"),
+        ("lib/defaults.rb", ["        :mock_mode => ENV['STAGE'] != 'live',"], ["        :mock_mode => false,"], "high",
+         "makes an off flag conditional: :mock_mode => ENV['STAGE'] != 'live',"),
+        ("examples/upload/main.rs", ["    let cap = body.size_hint().lower().checked_mul(2).unwrap_or(0);"],
+         ["    let cap = body.size_hint().lower().checked_mul(2).unwrap_or(usize::MAX);"], "medium", "sets a bound to an extreme"),
+        ("api/profile.py", ["        claims = self.guard.require_grant()"], ['        claims = self.guard.require_grant("profile:read")'], "high",
+         'drops the argument "profile:read" of a check: claims = self.guard.require_grant()'),
+        # a hash made weak, an exact match made a substring test, an anchor dropped, a work factor lowered, a path's normalisation removed
+        ("src/tokens.py", ["    fp = hashlib.sha1(blob).hexdigest()"], ["    fp = hashlib.sha512(blob).hexdigest()"], "high",
+         "replaces a strong hash or cipher with a weak one"),
+        ("src/hosts.js", ["  if (referrer.includes(TRUSTED_SUFFIX)) {"], ["  if (referrer.endsWith(TRUSTED_SUFFIX)) {"], "high",
+         "turns an exact match into a substring test"),
+        ("src/links.py", ["    if not re.search(r'https://docs\\.example\\.org/', link):"], ["    if not re.search(r'^https://docs\\.example\\.org/', link):"],
+         "high", "drops a pattern's anchor"),
+        ("src/keys.py", ["    pair = make_keypair(bits=1024)"], ["    pair = make_keypair(bits=3072)"], "high", "lowers a security work factor"),
+        ("src/files.py", ["    if not target.startswith(base):"], ["    if not os.path.abspath(target).startswith(base):"], "high",
+         "removes path normalisation (os.path.abspath)"),
+        # a hook that checks, deleted; a host taken from a forwarding header; a lambda that accepts every host
+        ("lib/pipeline.rb", ["      Settings.before_phase.call(env)"], ["      Settings.verification_hook.call(env) if Settings.verification_hook",
+                                                                          "      Settings.before_phase.call(env)"], "high",
+         "deletes a check: Settings.verification_hook.call(env) if Settings.verification_hook"),
+        ("lib/links.rb", ["      base.host = env['HTTP_X_FORWARDED_HOST'] || base.host"], [], "high", "trusts proxy headers"),
+        ("samples/Fetch.java", ["        .hostnameVerifier((h, s) -> true)"], [], "high", "turns TLS verification off"),
+        # a project's own test helper skipped; a CI job switched off
+        ("test/filters.test.ts", ["      testFilter.skip("], ["      testFilter("], "high", "adds a skip/focus marker"),
+        (".github/workflows/scan.yml", ["    if: ${{ false }}"], [], "high", "switches a CI job or step off: if: ${{ false }}"),
+        # dependencies: a Gradle catalogue's look-alike group, an npm alias, a Cargo rename
+        ("gradle/libs.versions.toml", ['jsonLib = { module = "org.exmaple.json:core", version.ref = "json" }'],
+         ['jsonLib = { module = "org.example.json:core", version.ref = "json" }'], "high", "renames a dependency to a look-alike"),
+        ("package.json", ['    "left-pad": "npm:left-padd@^1.3.0",'], ['    "left-pad": "^1.3.0",'], "high",
+         "installs dependency left-pad from another package: left-padd"),
+        ("Cargo.toml", ['rand = { package = "rand-fast", version = "0.8" }'], ['rand = { version = "0.8" }'], "high",
+         "installs dependency rand from another package: rand-fast"),
+    ],
+)
+def test_round_five_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], risk: str, named: str) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == risk and out.reasons[0].startswith(named), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("src/view.py", ["    if not ready or not visible:"], ["    if not ready:"]),  # a clause added: asks more
+        ("src/view.py", ["    if not self.ready:"], ["    if not ready:"]),  # a name qualified: the same check
+        ("src/conn.go", ["\tif deadline.IsZero() {", "\t\t<-c.mu", "\t} else {"], ["\tif !deadline.IsZero() {"]),  # branches rearranged
+        ("src/frame.rs", ["        if seen != declared {"], ["        if seen < declared {"]),  # an ordering made exact: stricter
+        ("lib/defaults.rb", ["        :allowed_verbs => %i[put],"], ["        :allowed_verbs => %i[put patch],"]),  # a list narrowed
+        ("lib/defaults.rb", ["        :strict_mode => true,"], ["        :strict_mode => false,"]),  # a check turned on
+        ("src/pool.py", ["    workers = max(2, cpus)"], ["    workers = max(4, cpus)"]),  # a bound's ordinary value
+        ("api/profile.py", ['        claims = self.guard.require_grant("profile:write")'], ['        claims = self.guard.require_grant("profile:read")']),
+        ("lib/pipeline.rb", ["      Settings.verification_hook.call(env) if Settings.verification_hook"],
+         ["      Settings.verification_hook.call(env)"]),  # the hook still called
+        ("spec/cursor.test.js", ["  const page = cursor.skip(20)"], []),  # a query's offset, not a test skipped
+        (".github/workflows/scan.yml", ["    if: github.event_name == 'push'"], []),
+        ("package.json", ['    "left-pad": "npm:left-pad@^1.3.0",'], ['    "left-pad": "^1.3.0",']),  # the same package
+        ("src/app.js", ["const { render: draw } = require('../../lib/render')"], []),  # a module's path, not a traversal
+        ("src/tokens.py", ["    fp = hashlib.sha512(blob).hexdigest()"], ["    fp = hashlib.sha1(blob).hexdigest()"]),  # made stronger
+        ("src/keys.py", ["    pair = make_keypair(bits=4096)"], ["    pair = make_keypair(bits=3072)"]),  # raised
+        ("src/menu.js", ["  if (items.includes(choice)) {"], ["  if (items.indexOf(choice) >= 0) {"]),  # one substring test for another
+    ],
+)
+def test_round_five_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert not {"weakens_check", "loosens_check", "switches_off", "removes_guard", "unsafe_value", "skip_marker", "skips_security_test",
+                "lookalike_dependency", "replaced_dependency", "security_tokens"} & set(out.rules), (out.rules, out.reasons)
+
+
+def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
+    # A big ordinary change in one file, the weakened condition in another: the condition's file leads its risk, its
+    # range is the first the packet names, the change is not low.
+    quiet = fc("src/report.py", [f"    row_{i} = fmt({i})" for i in range(60)], [], ranges=[(1, 60)])
+    wide = fc("lib/settings.yml", ["  region: eu-west-2"], ["  region: eu-west-1"])
+    bent = fc("src/frame.rs", ["        if seen < declared {"], ["        if seen != declared {"], ranges=[(40, 40)])
+    ranked = rank_changes(assess_all([quiet, wide, bent], NO_CTX))
+    assert max_risk(c.risk for c in ranked) == "medium"
+    assert ranked[0].path == "src/frame.rs" and ranked[0].reasons[0].startswith("narrows a differs/equals check"), ranked

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import guard_reading, risky_lines
+from relay.review import condition_reading, guard_reading, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies,
@@ -46,7 +46,8 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "dangerous_call", "lookalike_dependency", "removes_guard", "skips_security_test", "unsafe_value",
+    "dangerous_call", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
+    "weakens_check",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
 ]
@@ -191,6 +192,41 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
     return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
+
+
+def _edited_check(f: FileFacts) -> tuple[str, bool] | None:
+    """A condition, setting or protector call the change edits in place to let more through (``relay.review.condition_reading``),
+    and whether it is about access or input; a docs file's sentences are left out."""
+    added, removed = f.change.added_lines, f.change.removed_lines
+    if f.kind == "docs":
+        added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
+        removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+    found = condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
+    # The same line named already by a guard or value reader: one reason, not two for one line.
+    if found and ((f.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
+                  or risky_lines.unsafe_value(added, removed, prose_too=f.kind != "docs")):
+        return None
+    return found
+
+
+def weakens_check(f: FileFacts, ctx: RiskContext) -> Detail:
+    found = _edited_check(f)
+    return found[0] if found and found[1] else None
+
+
+def loosens_check(f: FileFacts, ctx: RiskContext) -> Detail:
+    found = _edited_check(f)
+    return found[0] if found and not found[1] else None
+
+
+# A CI job or step switched off ("if: false", "if: ${{ false }}"): a scan or a test that no longer runs.
+_SWITCHED_OFF_RE = re.compile(r"^\s*-?\s*if\s*:\s*(?:\$\{\{\s*)?(?:false|0)\s*(?:\}\})?\s*(?:#.*)?$")
+
+
+def switches_off(f: FileFacts, ctx: RiskContext) -> Detail:
+    written = {line.strip() for line in f.change.removed_lines}
+    return next((f"switches a CI job or step off: {line.strip()}" for line in f.change.added_lines
+                 if _SWITCHED_OFF_RE.match(line) and line.strip() not in written), None)
 
 
 # ----- what the lines of source say

@@ -41,6 +41,8 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
     (("build.gradle", "build.gradle.kts"),
      re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
+    # Gradle's version catalogue: "name = { module = "group:artifact", version.ref = "v" }", or "name = "group:artifact:1.0"".
+    (("*.versions.toml",), re.compile(r"""(?:\bmodule\s*=\s*|^\s*[\w.-]+\s*=\s*)["'](?P<name>[\w.\-]+:[\w.\-]+)(?::[^"']*)?["']""")),
     (("*.csproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
     (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
      re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
@@ -155,11 +157,31 @@ def lookalike_replace(c: FileChange) -> str | None:
     return None
 
 
+# A dependency installed under its name from another package: npm's alias ("lodash": "npm:lodahs@^4") and Cargo's
+# rename (serde = { package = "serde-fork", … }); the code imports the name it knows and runs the other package.
+_NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
+_CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"')
+
+
+def _aliased(c: FileChange) -> str | None:
+    lower = c.path.lower()
+    pattern = _NPM_ALIAS_RE if lower.endswith("package.json") else _CARGO_RENAME_RE if lower.endswith("cargo.toml") else None
+    if pattern is None:
+        return None
+    before = {line.strip() for line in c.removed_lines}
+    for line in c.added_lines:
+        m = pattern.match(line)
+        if m and m.group("name") != m.group("key") and line.strip() not in before:
+            return f"installs dependency {m.group('key')[:30]} from another package: {m.group('name')[:40]}"
+    return None
+
+
 def replaced_elsewhere(c: FileChange) -> str | None:
     """"replaces module … with another source: …" when go.mod's replace builds a module from another remote path (a
-    fork under another owner's name: github.com/golang-net/net for golang.org/x/net); a local path is the project's own."""
+    fork under another owner's name: github.com/golang-net/net for golang.org/x/net); a local path is the project's own.
+    An npm alias or a Cargo rename to another package's name reads the same way."""
     if not c.path.lower().endswith("go.mod"):
-        return None
+        return _aliased(c)
     for line in c.added_lines:
         m = _REPLACE_RE.match(line)
         if m is None or m.group("new").startswith((".", "/")) or m.group("old") == m.group("new"):

@@ -114,7 +114,7 @@ _MANIFESTS = (
     # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
     "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
     "pyproject.toml", "setup.py",
-    "setup.cfg", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
+    "setup.cfg", "*.versions.toml", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
     "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
     "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
@@ -238,6 +238,8 @@ _ASSERT_RE = re.compile(
 SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
+    # A project's own test helper skipped the same way (testSql.skip(…), itBehavesLike.only(…), queryTest.skip(…)).
+    r"\b(?:(?:test|it|spec|describe)[A-Z]\w*|[a-z]\w*(?:Test|Spec|Case|Suite))\.(?:skip|only)\s*\(|"
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
     r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
     # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").

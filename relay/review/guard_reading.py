@@ -173,11 +173,18 @@ _METHOD_HEAD_RE = re.compile(r"^\s*(?:(?:public|private|protected|internal|stati
                              r"(?:fun\s+)?[\w<>\[\],.? ]*?\b\w+\s*\([^()]*\)\s*(?::\s*[\w<>\[\]?., ]+)?(?:throws\s+[\w., ]+)?\s*\{?\s*$")
 
 
+# A check kept as a value and invoked (a hook, a phase, a callback): "config.request_validation_phase.call(env) if …".
+_HOOK_CALL_RE = re.compile(r"\b(?P<name>\w*(?i:valid|verif|authori|authenti|csrf|xsrf|forgery|protect|saniti|guard)\w*)\s*\.\s*(?:call|invoke|run|apply)\s*\(")
+
+
 def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None:
     # A check's name still written, but only where it is declared, is no longer called: its call is what was deleted.
     written_names = set(_WORD_RE.findall("\n".join(line for line in written_text.splitlines()
                                                     if not (_DECLARATION_RE.match(line) or _METHOD_HEAD_RE.match(line)))))
     for _, line in gone:
+        hook = _HOOK_CALL_RE.search(line)
+        if hook and len(hook.group("name")) >= 5 and hook.group("name") not in written_names and not IMPORT_RE.match(line):
+            return line
         if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
             continue
         for match in _CHECK_NAME_RE.finditer(line):
@@ -226,10 +233,10 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
 # "name.replace(/"/g, '""')" (a quote doubled). Not "bind(this)" (a function's receiver) nor "getParameter(x)" (a read).
 _WRAPPED_RE = re.compile(
     r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*(?!get)(?i:\w*(?:escape|quote|saniti[sz]e|purif|parameter|bind_?param)\w*|htmlspecialchars|htmlentities|"
-    r"encodeURI(?:Component)?|strip_tags))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
+    r"encodeURI(?:Component)?|strip_tags|realpath|abspath|normpath|canonicali[sz]e\w*|secure_filename|basename))\s*\(\s*(?P<arg>[A-Za-z_$][\w$.]*(?:\([\w$.]*\))?)|"
     r"(?P<replaced>[A-Za-z_$][\w$.]*)\.(?P<how>replace(?:All)?)\s*\(\s*(?:/\\?[\"'`\\]|['\"]\\?[\"'`\\])")
 _WRAPPED = Screen(("escape", "quote", "saniti", "purif", "parameter", "bind", "htmlspecialchars", "htmlentities", "encodeuri",
-                   "strip_tags", "replace"))
+                   "strip_tags", "replace", "realpath", "abspath", "normpath", "canonicali", "secure_filename", "basename"))
 
 
 def _unwrapped(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
@@ -393,7 +400,9 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return f"removes a protection middleware: {_shown(found)}"
     found = _unwrapped(gone, written)
     if found:
-        return f"removes escaping or a bound parameter {_shown(found)}"
+        what = "removes path normalisation" if re.search(r"(?i)realpath|abspath|normpath|canonicali|secure_filename|basename", found.split(")", 1)[0]) else \
+            "removes escaping or a bound parameter"
+        return f"{what} {_shown(found)}"
     found = _deleted_check(gone, "\n".join(added))
     if found:
         what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else

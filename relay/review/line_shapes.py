@@ -28,6 +28,10 @@ READ_LINES = 500
 # An import line, or a line of a multi-line import ("    name,", ")", Go's '"pkg/path"').
 IMPORT_RE = re.compile(
     r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use\s|#include\b|(?:const|let|var)\s+\{?[\w\s,]+\}?\s*=\s*require\s*\(|"
+    # A module loaded by its path, whatever the binding looks like ("export const { a: b } = require('../../x')", "const $ =
+    # await import('../x')", Ruby's "require_relative '../x'"): its ".." names a module, not a path a request supplies.
+    r"(?:export\s+)?(?:const|let|var)\s+[^=]{1,80}?=\s*(?:await\s+)?(?:require|import)\s*\(\s*['\"`][^'\"`]*['\"`]\s*\)|"
+    r"(?:require|require_relative|load)\s*\(?\s*['\"][^'\"]*['\"]\s*\)?\s*;?\s*$|"
     r"\w+(?:\s+as\s+\w+)?\s*,\s*$|\)\s*;?\s*$|(?:\w+\s+)?\"[\w./-]+\"\s*$)"
 )
 

@@ -51,8 +51,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
         r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate.
-        r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|HostnameVerifier|verify_?peer_?callback)\b"
-        r".*(?:lambda[^:]*:\s*(?:True|1)\b|=>\s*(?:true|undefined|null)\b|return\s+true\b)")),
+        r"\b(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
+        r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b)")),
     ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify", "claimsvalidation",
                                                               "parseunverified", "insecure_decode", "insecuredecode", "decode_unverified"),
      re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
@@ -105,6 +105,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
          # The client's address read from a header any client can send, hard-wired where a setting chose it.
          r"\b\w*(?:ip|addr|header|client)\w*\s*[=:]\s*[^;=]*?['\"](?:X-Forwarded-For|X-Real-IP|True-Client-IP|CF-Connecting-IP|X-Client-IP)['\"]|"
          r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
+         # A host, URL or address taken from a forwarding header any client can send (Rack's env['HTTP_X_FORWARDED_HOST']).
+         r"\b\w*(?:host|url|uri|domain|origin|scheme|proto|ip|addr)\w*\s*=(?!=)[^;]*?(?:\bHTTP_X_FORWARDED_\w+|\bHTTP_X_REAL_IP\b|"
+         r"['\"]X-Forwarded-(?:Host|Proto|Server|Port)['\"])|"
          # koa's app.proxy: X-Forwarded-* trusted when true.
          r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
     ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar", "include-"), re.compile(

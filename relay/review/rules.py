@@ -149,6 +149,33 @@ RULES: tuple[Rule, ...] = (
                        "deletes a guard: if len(body) > 65536: raise TooLarge()",
                        _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
+    # A check edited in place to let more through, read by the structure of the edited pair (relay.review.condition_reading):
+    # high where it is about access or input, worth a look where it is not.
+    Rule("weakens_check", "high", "{detail}", checks.weakens_check, scope=_RISKY_LINES, leads=True,
+         outranks=("security_tokens", "input_check", "length_guard"), example=Example(
+             _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"],
+                 added_lines=["    if len(name) > 255:"]),
+             "drops a clause from a check: if len(name) > 255: (was if len(name) > 255 or not os.path.realpath(name).startswith(roo…)",
+             _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255:"],
+                 added_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"])),
+         more=(Example(_fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"],
+                           added_lines=["\tif (path[start] == '\\\\')"]),
+                       "drops a clause from a check: if (path[start] == '\\\\') (was if (path[start] == '\\\\' || path[start] == ':'))",
+                       _fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"],
+                           added_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"])),
+               Example(_fc("config/defaults.rb", additions=1, deletions=1, removed_lines=["    :allowed_origins => %w[app.example.org],"],
+                           added_lines=["    :allowed_origins => %w[app.example.org other.example.net],"]),
+                       "widens an allow-list: :allowed_origins => %w[app.example.org other.example.net],",
+                       _fc("config/defaults.rb", additions=1, deletions=1, removed_lines=["    :allowed_origins => %w[app.example.org other.example.net],"],
+                           added_lines=["    :allowed_origins => %w[app.example.org],"])),)),
+    Rule("loosens_check", "medium", "{detail}", checks.loosens_check, scope=_RISKY_LINES, leads=True, example=Example(
+        _fc("lib/queue.rs", additions=1, deletions=1, removed_lines=["        if pending == capacity {"], added_lines=["        if pending > capacity {"]),
+        "narrows a differs/equals check to an ordering: if pending > capacity {",
+        _fc("lib/queue.rs", additions=1, deletions=1, removed_lines=["        if pending == capacity {"], added_lines=["        if pending == self.capacity {"]))),
+    Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
+         example=Example(
+             _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",
+             _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: github.event_name == 'push'"]))),
     # ----- what the change's own notes and the leader's task say the fix is
     Rule("named_by_security_note", "high", "the change's security note names this file ({detail})", checks.named_by_security_note,
          scope=_NAMED_SOURCE, leads=True, outranks=("named_by_security_task",), example=Example(
