@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, make_repo, memory_relay, payload, relay_env
+from conftest import cli_main, git, make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import failure_scenario, install_fake_agy, set_scenario, success_scenario
 from test_git_guards import _evil, _ran
 
@@ -205,7 +205,8 @@ async def test_a_hook_in_a_worktrees_own_config_refuses_the_next_runs_checkout_t
 def test_each_pool_route_refuses_a_config_hook_and_keeps_what_it_would_have_recorded(tmp_path, new_git):
     # Broke (on git 2.54+): recovery's salvage (add -A, update-ref) and retention (update-ref -d) ran git with a
     # config that defines a hook.
-    from relay.isolate.pool import discard_run, lease_worktree, remove_leftovers, salvage_worktree
+    from relay.isolate.leftovers import remove_leftovers
+    from relay.isolate.pool import discard_run, lease_worktree, salvage_worktree
 
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
     data = tmp_path / "data"
@@ -222,6 +223,59 @@ def test_each_pool_route_refuses_a_config_hook_and_keeps_what_it_would_have_reco
     assert any("hook.lint.event" in e for e in errors), errors
     assert git(repo, "rev-parse", "--verify", "-q", lease.branch)  # the branch is still there
     assert (data / "worktrees" / lease.slot.parent.name / "runs" / "r1").is_file()  # and cleanup still finds it
+
+
+def _a_kept_run_without_a_record(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(repository, data dir, worktree): run r1's change kept unrecorded in its worktree (a [hook] in the shared
+    config stopped the record, git 2.54+ imposed by the caller), and no record of r1 (deleted by hand)."""
+    from relay.isolate.pool import lease_worktree, record_change
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    data = tmp_path / "data"
+    lease = lease_worktree(data, repo, "r20261202T000000-0000abcd")
+    (lease.slot / "a.txt").write_text("the run's work\n", encoding="utf-8")
+    git(repo, "config", "hook.lint.event", "pre-commit")  # what the worker planted
+    with pytest.raises(config_hooks.ConfigHooksRefused):
+        record_change(lease, "m")
+    lease.release()
+    assert _kept(lease.slot).is_file()
+    git(repo, "config", "--remove-section", "hook.lint")  # the user removed the hook since
+    return repo, data, lease.slot
+
+
+def test_a_kept_worktree_whose_record_is_gone_is_named_by_doctor_and_left_by_cleanup_saying_so(tmp_path, new_git):
+    # Broke: a worktree holding a change never recorded, whose run record was deleted by hand, was never reported:
+    # doctor named only the run's branch (pointing at the base: the change is not on it), and cleanup deleted that
+    # branch and said nothing of the worktree, which kept the change (and a pool slot) for ever, unsaid. The party:
+    # whoever deletes records in the data dir (the user by hand, a script): the change must not vanish unsaid.
+    from relay.core.settings import load_settings
+    from relay.doors.doctor import check_worktrees
+
+    repo, data, worktree = _a_kept_run_without_a_record(tmp_path)
+    env = relay_env(data, None)
+    check = check_worktrees(load_settings(env))
+    assert check.level == "warning", check
+    assert str(worktree) in check.message and "never recorded" in check.message and "delete the folder" in check.message
+    assert "leaves to you" in check.fix, check
+    for args in (["cleanup", "--dry-run"], ["cleanup"]):
+        cleaned = cli_main(args, env)
+        assert f"left alone: {worktree}: holds run r20261202T000000-0000abcd's change" in cleaned.stdout, cleaned.stdout
+    assert (worktree / "a.txt").read_text(encoding="utf-8") == "the run's work\n" and _kept(worktree).is_file()
+    again = check_worktrees(load_settings(env))
+    assert str(worktree) in again.message, again  # still named until the user removes it
+
+
+def test_a_kept_worktree_of_a_repository_that_is_gone_is_not_removed_with_its_pool(tmp_path, new_git):
+    # Broke: cleanup removed the whole pool of a repository that is gone, the one copy of a change never recorded with
+    # it, and said only "(its repository is gone)". The party: whoever deletes records (and the repository) by hand.
+    import shutil
+
+    repo, data, worktree = _a_kept_run_without_a_record(tmp_path)
+    shutil.rmtree(repo)
+    cleaned = cli_main(["cleanup"], relay_env(data, None))
+    assert (worktree / "a.txt").read_text(encoding="utf-8") == "the run's work\n", cleaned.stdout
+    assert f"left alone: {worktree}" in cleaned.stdout and "never recorded" in cleaned.stdout, cleaned.stdout
+    assert not worktree.with_name("w1").exists() and not (worktree.parent / "repo").exists()
 
 
 async def test_on_a_git_older_than_2_54_the_same_hook_keys_change_nothing(tmp_path):

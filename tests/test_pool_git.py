@@ -169,18 +169,20 @@ async def test_a_repository_of_another_user_runs_with_the_users_safe_directory_a
     assert _ran(marker) == ""
 
 
-def test_the_relays_empty_git_home_written_to_is_replaced_before_git_reads_it(tmp_path):
-    # The party: a worker that finds the relay's empty home (a folder of the same user's in the temp dir) and writes
-    # a config into it: the next git of the relay's gets a new, empty one.
+def test_the_relays_empty_git_home_written_to_is_made_again_before_git_reads_it(tmp_path, monkeypatch):
+    # The party: a worker that finds the relay's empty home (a folder of the same user's, in their cache folder) and
+    # writes a config into it: the next git of the relay's finds it empty again. One per user: a relay that is killed
+    # leaves nothing behind in the temp dir.
     from relay.observe.git import own_config_only
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     env = own_config_only({})
     home = Path(env["HOME"])
+    assert home == tmp_path / "cache" / "gravity-relay" / "git-home" and env["XDG_CONFIG_HOME"] == str(home)
     assert env["GIT_CONFIG_GLOBAL"] == str(home / ".gitconfig") and (home / ".gitconfig").read_bytes() == b""
-    assert own_config_only({})["HOME"] == str(home)  # one per process while it stays empty
     (home / ".gitconfig").write_text('[hook "x"]\n\tevent = post-checkout\n\tcommand = /bin/true\n', encoding="utf-8")
     again = own_config_only({})
-    assert again["HOME"] != str(home) and Path(again["GIT_CONFIG_GLOBAL"]).read_bytes() == b""
-    (Path(again["HOME"]) / ".config").mkdir()  # an XDG config folder an older git would read
-    assert own_config_only({})["HOME"] != again["HOME"]
-
+    assert Path(again["GIT_CONFIG_GLOBAL"]).read_bytes() == b""
+    (home / ".config" / "git").mkdir(parents=True)  # an XDG config folder an older git would read
+    (home / ".config" / "git" / "config").write_text("[core]\n\tfsmonitor = /bin/true\n", encoding="utf-8")
+    assert own_config_only({})["HOME"] == str(home) and os.listdir(home) == [".gitconfig"]

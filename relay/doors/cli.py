@@ -178,6 +178,8 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
           f"run(s), {human_bytes(summary.kept_bytes)} in {summary.runs_dir} ({limits})")
     if summary.running:
         print(f"left alone, still running: {', '.join(summary.running)}")
+    for item in summary.left:
+        print(f"left alone: {item}")
     return 1 if summary.errors else 0
 
 

@@ -212,9 +212,10 @@ def _remove(path: Path) -> str:
 
 def check_worktrees(settings: Settings) -> Check:
     """Isolation (issue 10): what the worktree pool holds that no run owns (a repository gone, a broken
-    worktree, the branch of a run whose record was removed by hand)."""
+    worktree, the branch of a run whose record was removed by hand, a change never recorded that no record owns)."""
     from relay.isolate.apply_temps import leftovers as apply_temps
-    from relay.isolate.pool import find_leftovers, pool_root
+    from relay.isolate.leftovers import find_leftovers
+    from relay.isolate.pool import pool_root
     from relay.runs.store import RunStore
 
     root = pool_root(settings.data_dir)
@@ -227,9 +228,11 @@ def check_worktrees(settings: Settings) -> Check:
     if not leftovers:
         return ok("worktrees", f"{root}: {pools} repositor{'y' if pools == 1 else 'ies'}, no leftovers")
     shown = "; ".join(leftovers[:5]) + (f"; and {len(leftovers) - 5} more" if len(leftovers) > 5 else "")
+    kept = any("never recorded" in item for item in leftovers)
     return warn("worktrees", f"{len(leftovers)} leftover(s): {shown}",
                  "Run `gravity-relay cleanup`: it removes them (never a worktree in use; the next apply removes "
-                 "a killed apply's or policy revert's temp files too).")
+                 "a killed apply's or policy revert's temp files too)"
+                 + ("; a worktree holding a change never recorded it leaves to you, as said above." if kept else "."))
 
 
 def check_http_relay(settings: Settings) -> Check:

@@ -19,6 +19,7 @@ pays a checkout (``git worktree add``); later runs rewrite only the files that d
 
 Every git command here reads the repository's config but neither the system's nor the user's (``PoolGit``,
 ``relay.isolate.pool_git``): the settings of theirs the steps need are passed on the command line.
+What the pool holds that no run owns any more is for doctor and cleanup: ``relay.isolate.leftovers``.
 
 The worker's change is recorded without touching the worktree, its index or HEAD: a copy of the index
 takes ``add -A`` (untracked non-ignored files included), ``write-tree`` and ``commit-tree`` make the
@@ -32,7 +33,6 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,8 +46,7 @@ from relay.isolate.pool_git import PoolGit
 from relay.observe.git import GitError, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
-           "discard_run", "find_leftovers", "change_kept",
-           "remove_leftovers", "pool_root", "POOL_SIZE"]
+           "discard_run", "change_kept", "pool_root", "POOL_SIZE"]
 
 log = logging.getLogger("relay.isolate.pool")
 
@@ -383,65 +382,3 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
         except FileNotFoundError:
             pass
     return errors
-
-
-def find_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
-    """What the pool holds that no run owns any more: pools of repositories that are gone, broken worktrees,
-    branches of runs whose record is gone (only branches this data dir created)."""
-    found: list[str] = []
-    root = pool_root(data_dir)
-    if not root.is_dir():
-        return found
-    for pool in sorted(p for p in root.iterdir() if p.is_dir()):
-        repo = _repo_of(pool)
-        if repo is None or not repo.is_dir():
-            found.append(f"{pool}: worktrees of a repository that is gone ({repo})")
-            continue
-        for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
-            if not (slot / ".git").is_file():
-                found.append(f"{slot}: not a git worktree any more")
-        ledger = pool / "runs"
-        for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
-            if entry.name not in known_runs:
-                found.append(f"{repo}: branch {BRANCH_PREFIX}{entry.name} of a run whose record is gone")
-    return found
-
-
-def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[str], list[str]]:
-    """Remove what ``find_leftovers`` reports (never a worktree in use); (removed, errors)."""
-    removed: list[str] = []
-    errors: list[str] = []
-    root = pool_root(data_dir)
-    if not root.is_dir():
-        return removed, errors
-    for pool in sorted(p for p in root.iterdir() if p.is_dir()):
-        repo = _repo_of(pool)
-        try:
-            if repo is None or not repo.is_dir():
-                remove_tree(pool)
-                removed.append(f"{pool} (its repository is gone)")
-                continue
-            git = _git_of(pool, "clean up its worktrees and branches", repo)
-            for slot in sorted(p for p in pool.iterdir() if p.is_dir() and p.name.startswith("w")):
-                if (slot / ".git").is_file():
-                    continue
-                lock = _try_lock(slot)
-                if lock is None:
-                    continue
-                try:
-                    _remove_slot(slot, repo, git)
-                    removed.append(f"{slot} (not a git worktree)")
-                finally:
-                    lock.release()
-            ledger = pool / "runs"
-            for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
-                if entry.name in known_runs:
-                    continue
-                refuse_config_hooks(repo, f"delete branch {BRANCH_PREFIX}{entry.name}", git)  # a ref update: a hook event
-                run_git(repo, "update-ref", ["-d"], values=[f"refs/heads/{BRANCH_PREFIX}{entry.name}"], timeout=20,
-                        env=git.env, config=git.config)
-                entry.unlink()
-                removed.append(f"branch {BRANCH_PREFIX}{entry.name} in {repo}")
-        except (GitError, OSError) as exc:
-            errors.append(f"{pool}: {exc}")
-    return removed, errors

@@ -30,8 +30,10 @@ hostile:
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
 import stat
 import subprocess
 import tempfile
@@ -39,6 +41,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+import platformdirs
 
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
@@ -81,37 +85,58 @@ SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("submodule.recurse", "false"),
 )
 
-# The relay's own empty home for git (``own_config_only``), made once per process; under a lock: threads share it.
-_EMPTY_HOME: list[str] = []
+# The relay's own empty home for git (``own_config_only``): one per user, checked on each use, under a lock.
 _EMPTY_HOME_LOCK = threading.Lock()
 _GLOBAL_FILE = ".gitconfig"  # git's global file under HOME, and GIT_CONFIG_GLOBAL: the same empty file
+_FALLBACK_HOME: list[str] = []  # where the user's cache folder cannot be written: one per process, in the temp dir
 
 
 def _empty_home() -> str:
-    """A folder the relay owns (owner-only, in the temp dir, removed at exit) holding one empty file, ``.gitconfig``.
-    Checked on each use: anything written into it (a worker that found it: it runs as the same user) and a new one
-    is made, so git never reads a config from it."""
+    """A folder the relay owns holding one empty file, ``.gitconfig``: ``git-home`` in the user's cache folder (one
+    per user, never left behind by a relay that was killed). Checked on each use (a worker runs as the same user and
+    can find it): anything else in it, or a byte in that file, and it is made again, empty, so git never reads a
+    config from it. Where the cache folder cannot be written, a folder in the temp dir, removed at exit."""
     with _EMPTY_HOME_LOCK:
-        if _EMPTY_HOME and _still_empty(_EMPTY_HOME[-1]):
-            return _EMPTY_HOME[-1]
-        if _EMPTY_HOME:
-            _log.warning("the relay's empty git home %s was written to; a new one is used", _EMPTY_HOME[-1])
-        home = tempfile.mkdtemp(prefix="gravity-relay-git-home-")
-        with open(os.path.join(home, _GLOBAL_FILE), "xb"):
-            pass
-        if not _EMPTY_HOME:
-            import atexit
-            import shutil
+        try:
+            home = os.path.join(platformdirs.user_cache_dir("gravity-relay", appauthor=False), "git-home")
+        except Exception:  # noqa: BLE001 - no home to put a cache in: the temp dir's folder below
+            home = ""
+        for place in filter(None, (home, *_FALLBACK_HOME)):
+            if _still_empty(place):
+                return place
+        try:
+            return _made_empty(home)
+        except OSError as exc:
+            if not _FALLBACK_HOME:
+                _log.warning("cannot make the relay's empty git home %s (%s); using one in the temp dir", home, exc)
+                _FALLBACK_HOME.append(tempfile.mkdtemp(prefix="gravity-relay-git-home-"))
+                atexit.register(shutil.rmtree, _FALLBACK_HOME[0], True)
+            return _made_empty(_FALLBACK_HOME[0])
 
-            atexit.register(lambda: [shutil.rmtree(h, ignore_errors=True) for h in _EMPTY_HOME])
-        _EMPTY_HOME.append(home)
-        return home
+
+def _made_empty(home: str) -> str:
+    """``home`` made again: an owner-only folder holding the one empty file (whatever was there goes)."""
+    if not home:
+        raise OSError("no cache folder")
+    if os.path.lexists(home):
+        _log.warning("the relay's empty git home %s held something (written by another process?); made again", home)
+        if os.path.isdir(home) and not os.path.islink(home):
+            shutil.rmtree(home)
+        else:
+            os.unlink(home)
+    os.makedirs(home, mode=0o700, exist_ok=True)
+    with open(os.path.join(home, _GLOBAL_FILE), "wb"):
+        pass
+    if not _still_empty(home):
+        raise OSError(f"{home} is not empty after it was made")
+    return home
 
 
 def _still_empty(home: str) -> bool:
     try:
         st = os.lstat(os.path.join(home, _GLOBAL_FILE))
-        return os.listdir(home) == [_GLOBAL_FILE] and stat.S_ISREG(st.st_mode) and st.st_size == 0
+        return (not os.path.islink(home) and os.listdir(home) == [_GLOBAL_FILE] and stat.S_ISREG(st.st_mode)
+                and st.st_size == 0)
     except OSError:
         return False
 

@@ -31,7 +31,8 @@ from relay.core.errors import RelayError
 from relay.core.files import remove_tree
 from relay.core.settings import Settings, parse_size
 from relay.isolate.apply_temps import sweep as sweep_temps
-from relay.isolate.pool import discard_run, remove_leftovers
+from relay.isolate.leftovers import kept_leftovers, remove_leftovers
+from relay.isolate.pool import discard_run
 from relay.runs.store import RunStore, run_created
 
 __all__ = ["RemovedRun", "RetentionSummary", "apply_retention", "retain_in_background", "parse_size", "human_bytes"]
@@ -66,6 +67,8 @@ class RetentionSummary(Struct, kw_only=True):
     withheld: str | None = None
     # Isolation (issue 10): worktrees and branches removed with their runs, and leftovers no run owns.
     worktrees: list[str] = []
+    # Worktrees holding a change never recorded whose run's record is gone: left to the user, each with what to do.
+    left: list[str] = []
 
 
 def human_bytes(size: int) -> str:
@@ -186,14 +189,15 @@ def apply_retention(
                                           bytes=run.bytes, created_at=run.created.isoformat().replace("+00:00", "Z")))
         summary.freed_bytes += run.bytes
     summary.removed.reverse()  # oldest first reads naturally
+    owned = _Owned(store, {r.run_id for r in runs if r.reason is None or r.running})
     if not dry_run and summary.withheld is None:
-        removed, errors = remove_leftovers(settings.data_dir, _Owned(store, {r.run_id for r in runs if r.reason is None
-                                                                              or r.running}))
+        removed, errors = remove_leftovers(settings.data_dir, owned)
         summary.worktrees += removed
         summary.errors += errors
         temps, errors = sweep_temps(settings.data_dir)
         summary.worktrees += [f"{temp} (a temp file of an apply or a policy revert that was killed)" for temp in temps]
         summary.errors += errors
+    summary.left = kept_leftovers(settings.data_dir, owned)  # a dry run says them too
     if summary.removed and not dry_run:
         log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))
     return summary
@@ -220,7 +224,7 @@ def _discard_worktree(settings: Settings, store: RunStore, run_id: str, summary:
     try:
         record = store.read(run_id)
     except RelayError:
-        return  # no readable record: a leftover branch is found by remove_leftovers
+        return  # no readable record: a leftover branch is found by remove_leftovers (relay.isolate.leftovers)
     if not record.isolation.branch:
         return
     errors = discard_run(settings.data_dir, run_id, record.isolation.worktree, record.isolation.branch)
