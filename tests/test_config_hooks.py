@@ -257,8 +257,9 @@ def test_a_kept_worktree_whose_record_is_gone_is_named_by_doctor_and_left_by_cle
     assert check.level == "warning", check
     assert str(worktree) in check.message and "never recorded" in check.message and "delete the folder" in check.message
     assert "leaves to you" in check.fix, check
-    cleaned = cli_main(["cleanup"], env)
-    assert f"left alone: {worktree}: holds run r20261202T000000-0000abcd's change" in cleaned.stdout, cleaned.stdout
+    for args in (["cleanup", "--dry-run"], ["cleanup"]):
+        cleaned = cli_main(args, env)
+        assert f"left alone: {worktree}: holds run r20261202T000000-0000abcd's change" in cleaned.stdout, cleaned.stdout
     assert (worktree / "a.txt").read_text(encoding="utf-8") == "the run's work\n" and _kept(worktree).is_file()
     again = check_worktrees(load_settings(env))
     assert str(worktree) in again.message, again  # still named until the user removes it

@@ -189,15 +189,15 @@ def apply_retention(
                                           bytes=run.bytes, created_at=run.created.isoformat().replace("+00:00", "Z")))
         summary.freed_bytes += run.bytes
     summary.removed.reverse()  # oldest first reads naturally
+    owned = _Owned(store, {r.run_id for r in runs if r.reason is None or r.running})
     if not dry_run and summary.withheld is None:
-        owned = _Owned(store, {r.run_id for r in runs if r.reason is None or r.running})
         removed, errors = remove_leftovers(settings.data_dir, owned)
         summary.worktrees += removed
         summary.errors += errors
-        summary.left = kept_leftovers(settings.data_dir, owned)
         temps, errors = sweep_temps(settings.data_dir)
         summary.worktrees += [f"{temp} (a temp file of an apply or a policy revert that was killed)" for temp in temps]
         summary.errors += errors
+    summary.left = kept_leftovers(settings.data_dir, owned)  # a dry run says them too
     if summary.removed and not dry_run:
         log.info("retention: removed %d run(s), freed %s", len(summary.removed), human_bytes(summary.freed_bytes))
     return summary
