@@ -12,7 +12,7 @@ does, per spawn:
   program did. Per spawn, not the relay process itself: an orphan re-parented to the relay could not be told
   apart from another run's orphan, from git, or from the host process's own children (a test runner, an
   embedding app) — a per-spawn reaper holds exactly one spawn's descendants, by construction, and leaves no
-  zombies in the relay. Costs one small Python process per spawn (~20 ms to start on a quiet machine).
+  zombies in the relay. Costs one small Python process per spawn (~12 ms of CPU: bench/bench_launches.py).
 * Windows: a Job Object per spawn (``winjob.py``), closed at the spawn's end: KILL_ON_JOB_CLOSE.
 * macOS (and any POSIX without a subreaper): nothing kernel-side. What holds there is the worker's group
   (a helper that stayed in it, even once orphaned), its tree while the leader lives, and the token where
