@@ -505,6 +505,9 @@ def test_round_five_shapes_are_named_and_never_low(path: str, added: list[str], 
         (".github/workflows/scan.yml", ["    if: github.event_name == 'push'"], []),
         ("package.json", ['    "left-pad": "npm:left-pad@^1.3.0",'], ['    "left-pad": "^1.3.0",']),  # the same package
         ("src/app.js", ["const { render: draw } = require('../../lib/render')"], []),  # a module's path, not a traversal
+        # a rewrite: a short new condition resembles an old one it does not replace
+        ("src/cli.py", ["    if sys.stdin.isatty():", "        parser.print_help()", *[f"    step_{i}(args)" for i in range(45)]],
+         ["    if count > 0 or not sys.stdin.isatty():", "    if not sys.stdin.isatty():", *[f"    old_{i}(opts)" for i in range(45)]]),
         ("src/tokens.py", ["    fp = hashlib.sha512(blob).hexdigest()"], ["    fp = hashlib.sha1(blob).hexdigest()"]),  # made stronger
         ("src/keys.py", ["    pair = make_keypair(bits=4096)"], ["    pair = make_keypair(bits=3072)"]),  # raised
         ("src/menu.js", ["  if (items.includes(choice)) {"], ["  if (items.indexOf(choice) >= 0) {"]),  # one substring test for another

@@ -30,8 +30,8 @@ from relay.review.line_shapes import squeezed, window
 __all__ = ["loosened_value", "pairs", "weakened_condition"]
 
 _SHOWN = 64
-# Pairs are looked for among this many changed lines a side: a rewrite of hundreds of lines is read by the other readers.
-_MOST = 60
+# Pairs are looked for where at most this many lines a side changed: a rewrite is read by the other readers.
+_MOST = 40
 _NEAR = 0.6
 
 # A condition line: its keyword first, a guard clause, a trailing "if"/"unless", a returned boolean, an assertion.
@@ -75,12 +75,17 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
     after = {squeezed(line.strip()) for line in added}
     olds = [line.strip() for line in removed if line.strip() and squeezed(line.strip()) not in after]
     news = [line.strip() for line in added if line.strip() and squeezed(line.strip()) not in before]
+    if len(olds) > _MOST or len(news) > _MOST:
+        return []  # a rewrite: its lines are no edits in place
     if keep is not None:
         olds = [line for line in olds if keep.search(line)]
         news = [line for line in news if keep.search(line)]
-    if not olds or not news or len(olds) > _MOST or len(news) > _MOST:
+    if not olds or not news:
         return []
     out: list[tuple[str, str]] = []
+    # A clause dropped is paired by what the two lines share only where few conditions changed: in a rewrite, a short
+    # new condition is found inside many an old one.
+    loose = keep is not None and len(olds) <= 3 and len(news) <= 3
     for old in olds:
         matcher = SequenceMatcher(None, old, autojunk=False)
         best, score = "", _NEAR
@@ -88,7 +93,7 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
             matcher.set_seq2(new)
             if matcher.real_quick_ratio() >= score and matcher.quick_ratio() >= score:
                 ratio = matcher.ratio()
-            elif keep is not None and min(len(old), len(new)) >= 12:
+            elif loose and min(len(old), len(new)) >= 12:
                 # A clause dropped (or added) leaves the shorter line inside the longer one: alike by what they share.
                 shared = sum(block.size for block in matcher.get_matching_blocks())
                 ratio = _NEAR if shared >= 0.9 * min(len(old), len(new)) and old.split()[0] == new.split()[0] else 0.0
@@ -98,7 +103,13 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
                 best, score = new, ratio
         if best:
             out.append((old, best))
-    return out
+    # Each new line keeps only the old line it is most like: in a rewrite, a new line resembles several old ones.
+    closest: dict[str, tuple[float, str]] = {}
+    for old, new in out:
+        ratio = SequenceMatcher(None, old, new, autojunk=False).ratio()
+        if new not in closest or ratio > closest[new][0]:
+            closest[new] = (ratio, old)
+    return [(old, new) for old, new in out if closest[new][1] == old]
 
 
 def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:
