@@ -1,0 +1,166 @@
+"""A value edited in place to let more through, read by what the value means rather than by its key's words.
+
+``relay.review.condition_reading`` pairs a removed line with the added line written in its place; this module reads
+such a pair for the shapes its key-and-literal readers miss (round 6 of issue 36):
+
+- a check's result turned from failure to success (``None => return false`` → ``return true``, ``return
+  Result.CreateError(…)`` → ``return Result.Success``);
+- a value that no longer passes through the call that checked or escaped it (``val = unsign(raw, key)`` →
+  ``val = raw``, ``escapeHtml(user)`` → ``user``);
+- a listening address widened from the loopback to every interface (``127.0.0.1`` → ``0.0.0.0``);
+- a named value (an assignment, a constant, a keyword argument, a field's default) whose name says what it
+  bounds or allows, set the permissive way: a bound to None/MAX/0/-1, a leeway or clock skew raised to an hour or
+  more, a minimum divided or lowered, a flag named like ``unsecured``/``insecure`` turned on, one named like
+  ``validate``/``secure`` turned off;
+- an expiry or verification keyword argument dropped from a call (``decode(c, ttl=max_age)`` → ``decode(c)``).
+
+The party guarded against is the worker that slips such an edit into an ordinary change: the line keeps its words,
+only its value moved. Each reader answers ("how: …", whether it is about access) or None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relay.review.line_shapes import squeezed
+
+__all__ = ["widened"]
+
+# ----- a result turned from failure to success
+_RETURNS_RE = re.compile(r"\breturn\b|=>|->|\byield\b")
+_HASH_KEY_RE = re.compile(r"^\s*(?:[:'\"$@]|[\w.$\[\]'\"]+\s*=>\s*(?!return\b)(?:true|false|True|False|\d)\b)")
+_FAILS_RE = re.compile(r"(?i)\bfalse\b|error|\berr\b|fail|deny|denied|reject|invalid|unauthori[sz]ed|forbidden")
+_SUCCEEDS_RE = re.compile(r"(?i)\btrue\b|success|\bok\b|\bvalid\b|allow|accept|\bpass(?:ed)?\b")
+
+
+def _to_success(old: str, new: str) -> bool:
+    if not (_RETURNS_RE.search(old) and _RETURNS_RE.search(new)) or _HASH_KEY_RE.match(old):
+        return False  # a hash's key and value (":strict => true") is a setting, read by the setting readers
+    # The part after "return" (or the arm's arrow): what the line hands back.
+    tail_old = re.split(r"\breturn\b|=>|->", old, maxsplit=1)[-1]
+    tail_new = re.split(r"\breturn\b|=>|->", new, maxsplit=1)[-1]
+    head_old, head_new = old[: len(old) - len(tail_old)], new[: len(new) - len(tail_new)]
+    return (squeezed(head_old) == squeezed(head_new) and _FAILS_RE.search(tail_old) is not None and _FAILS_RE.search(tail_new) is None
+            and _SUCCEEDS_RE.search(tail_new) is not None and _SUCCEEDS_RE.search(tail_old) is None)
+
+
+# ----- a value no longer passed through the call that checked or escaped it
+_PROTECT_CALL_RE = re.compile(
+    r"(?P<call>(?:[\w$]+(?:\.|::|->))*(?P<name>\w*(?i:escape|saniti[sz]e|unsign|verify|validate|clean|purify|quote|encode_?html|"
+    r"html_?encode|strip_?tags|check_?sig|authenticat|decrypt))\w*)\s*\((?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def _unwrapped(old: str, new: str) -> str | None:
+    for m in _PROTECT_CALL_RE.finditer(old):
+        args = [a.strip() for a in m.group("args").split(",") if a.strip()]
+        for arg in args[:2]:
+            if squeezed(old[: m.start()] + arg + old[m.end():]) == squeezed(new):
+                return f"no longer passes {arg[:20]} through {m.group('call')[-24:]}()"
+    return None
+
+
+# ----- the loopback widened to every interface
+_LOOPBACK_RE = re.compile(r"127\.0\.0\.1|\blocalhost\b|['\"]::1['\"]")
+_EVERY_RE = re.compile(r"0\.0\.0\.0|['\"]::['\"]|['\"]\*['\"]")
+
+
+def _binds_every(old: str, new: str) -> bool:
+    return (_LOOPBACK_RE.search(old) is not None and _EVERY_RE.search(new) is not None and _EVERY_RE.search(old) is None
+            and squeezed(_LOOPBACK_RE.sub("H", old)) == squeezed(_EVERY_RE.sub("H", new)))
+
+
+# ----- named values: "name = value", "name: value", "name=value" in a call, "Type name = value;", "Name { get; set; } = value"
+_NAMED_RE = re.compile(r"(?P<name>[A-Za-z_$][\w$]*)['\"]?\s*(?:\{\s*get;\s*(?:private\s+)?set;\s*\}\s*)?(?::\s*[\w:<>\[\]&' ]+?\s*)?"
+                       r"(?<![=!<>:])(?:=|:)(?![=:])\s*(?P<value>[^,;)}\]]+)")
+_BOUND_RE = re.compile(r"(?i)max|limit|size|parts|depth|bound|timeout|quota|capacity|ttl|upper")
+_EXTREME_RE = re.compile(r"^(?:None|null|nil|undefined|0|-1|Infinity|u(?:size|64|32|16|8)::MAX|i(?:64|32)::MAX|(?:Integer|Long)\.MAX_VALUE|"
+                         r"sys\.maxsize|math\.inf|float\(['\"]inf['\"]\)|Number\.(?:MAX_SAFE_INTEGER|POSITIVE_INFINITY)|math\.MaxInt\d*|"
+                         r"int\.MaxValue|long\.MaxValue|(?:u)?int\d*\.MaxValue)$")
+_TOLERANCE_RE = re.compile(r"(?i)leeway|skew|toleran|grace|clock_?drift|allowed_?drift")
+_OPENS_RE = re.compile(r"(?i)unsecur|insecur|unsafe|unsign|unverif|unchecked|no_?verify|skip_?verif|allow_?(?:any|all|none|unsigned|insecure)|"
+                       r"trust_?all|permissive|lax\b|disable_?(?:verif|valid|check|auth|csrf)")
+_CHECKS_RE = re.compile(r"(?i)^(?:validate|verify|require|enforce|check)|(?:validat|verif|secure|signed|strict|https_?only|required)\w*$")
+_FALSE_RE = re.compile(r"^(?:false|False|FALSE|0|off|no)$")
+_TRUE_RE = re.compile(r"^(?:true|True|TRUE|1|on|yes)$")
+_NUM_RE = re.compile(r"^(\d[\d_]*)(?:\s*\*\s*(\d[\d_]*))*$")
+
+
+def _number(text: str) -> int | None:
+    text = text.strip()
+    if not _NUM_RE.match(text):
+        return None
+    out = 1
+    for part in text.split("*"):
+        out *= int(part.strip().replace("_", ""))
+    return out
+
+
+def _named(line: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in _NAMED_RE.finditer(line):
+        value = m.group("value").strip().rstrip(",;")
+        # "a || 0", "a ?? 0", "a or 0": the value is the fallback.
+        value = re.split(r"\|\||\?\?|\bor\b", value)[-1].strip()
+        out.setdefault(m.group("name"), value)
+    return out
+
+
+def _named_value(old: str, new: str) -> tuple[str, bool] | None:
+    before, after = _named(old), _named(new)
+    for name, now in after.items():
+        was = before.get(name)
+        if was is None or squeezed(was) == squeezed(now):
+            continue
+        if _BOUND_RE.search(name) and _EXTREME_RE.match(now) and not _EXTREME_RE.match(was) \
+                and squeezed(old.replace(was, now, 1)) == squeezed(new):
+            return f"sets the bound {name[:32]} to {now}", False
+        if _TOLERANCE_RE.search(name):
+            a, b = _number(was), _number(now)
+            if a is not None and b is not None and b >= 3600 and b >= 10 * max(a, 1):
+                return f"widens the tolerance {name[:32]} to {now}", True
+        if _FALSE_RE.match(was) and _TRUE_RE.match(now) and _OPENS_RE.search(name):
+            return f"turns {name[:32]} on", True
+        if _TRUE_RE.match(was) and _FALSE_RE.match(now) and _CHECKS_RE.search(name) and not _OPENS_RE.search(name):
+            return f"turns {name[:32]} off", True
+    return None
+
+
+# ----- a minimum divided or lowered in place ("< this.minKeyBitLength" → "< this.minKeyBitLength / 2")
+_MIN_RE = re.compile(r"(?i)(?P<name>[\w.$>-]*(?:min|least|bits|key_?len|keylength)\w*)(?P<op>\s*(?:/|>>|-)\s*\d+)")
+
+
+def _lowered_minimum(old: str, new: str) -> str | None:
+    for m in _MIN_RE.finditer(new):
+        if squeezed(new[: m.end("name")] + new[m.end():]) == squeezed(old):
+            return f"lowers the minimum {m.group('name')[-28:]}{' '.join(m.group('op').split())}"
+    return None
+
+
+# ----- an expiry or verification keyword argument dropped from a call
+_KEEPS_RE = re.compile(r",\s*(?P<arg>(?i:ttl|max_?age|expir\w*|lifetime|not_?after|verify\w*|validate\w*|check\w*|audience|issuer|leeway)\s*[=:]\s*[^,()]+)")
+
+
+def _dropped_argument(old: str, new: str) -> str | None:
+    for m in _KEEPS_RE.finditer(old):
+        if squeezed(old[: m.start()] + old[m.end():]) == squeezed(new):
+            return f"drops the argument {' '.join(m.group('arg').split())[:28]}"
+    return None
+
+
+def widened(old: str, new: str) -> tuple[str, bool] | None:
+    """How the new line lets more through than the old one it replaced, and whether it is about access; None when
+    it does not read so."""
+    if _to_success(old, new):
+        return "returns success where it failed", True
+    found = _unwrapped(old, new)
+    if found:
+        return found, True
+    if _binds_every(old, new):
+        return "listens on every interface (was the loopback)", True
+    named = _named_value(old, new)
+    if named:
+        return named
+    found = _lowered_minimum(old, new) or _dropped_argument(old, new)
+    if found:
+        return found, True
+    return None
