@@ -164,3 +164,40 @@ def widened(old: str, new: str) -> tuple[str, bool] | None:
     if found:
         return found, True
     return None
+
+
+# ----- lines read alone (a new file, a line the change adds with no old line in its place)
+# A limit-named keyword argument given "no limit" in a call (not a parameter's default: a call's line reads an
+# attribute or calls something before it).
+_UNBOUNDED_ARG_RE = re.compile(r"(?<![\w.])(?P<name>\w*(?i:max|limit)\w*)\s*=\s*(?:None|nil|null)\b(?!\s*[.(\[])")
+_CALL_LINE_RE = re.compile(r"[\w)\]]\.[A-Za-z_]|\w\(")
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|fn|func|function|pub\s+fn|public|private|protected)\b")
+# A checking callback whose whole body accepts: "func(origin string) bool {" then "return true" then "}".
+_CHECKER_OPEN_RE = re.compile(r"(?i)(?:origin|verif|validat|check|allow|trust|authori[sz]|permi)\w*.*(?:\{|:|=>)\s*$")
+_ACCEPT_RE = re.compile(r"^\s*return\s+(?:true|True|Ok\(\s*true\s*\)|Ok\(\s*\(\s*\)\s*\))\s*;?\s*$")
+# A branch on a missing value that answers success: "None => return true", "if (x == null) return true;".
+_MISSING_ACCEPTS_RE = re.compile(r"^\s*(?:None|null|nil|_)\s*=>\s*(?:return\s+)?(?:true|Ok\(\s*true\s*\))\s*,?\s*$|"
+                                 r"^\s*if\s*\(?\s*(?:[\w.]+\s*===?\s*(?:null|nil|None|undefined)|[\w.]+\s+is\s+None)\s*\)?\s*:?\s*"
+                                 r"\{?\s*return\s+(?:true|True)\b")
+
+
+def _fresh(lines: list[str], other: list[str]) -> list[str]:
+    before = {squeezed(line.strip()) for line in other}
+    return [line for line in lines if line.strip() and squeezed(line.strip()) not in before]
+
+
+def new_lines(added: list[str], removed: list[str]) -> tuple[str, bool] | None:
+    """("how: the line", whether it is about access) for the first line the change writes anew that lets more through
+    read alone; None when there is none."""
+    fresh = _fresh(list(added), list(removed))
+    for i, line in enumerate(fresh):
+        code = " ".join(line.split())
+        m = _UNBOUNDED_ARG_RE.search(line)
+        if m and not _DEF_RE.match(line) and _CALL_LINE_RE.search(line[: m.start()]):
+            return f"passes {m.group('name')[:32]} no limit: {code[:64]}", False
+        if _ACCEPT_RE.match(line) and i > 0 and _CHECKER_OPEN_RE.search(fresh[i - 1]) and not _DEF_RE.match(fresh[i - 1]) \
+                and (i + 1 == len(fresh) or fresh[i + 1].strip().startswith(("}", ")"))):
+            return f"a checking callback that accepts everything: {' '.join(fresh[i - 1].split())[:56]} {code}", True
+        if _MISSING_ACCEPTS_RE.match(line):
+            return f"accepts when the value is missing: {code[:64]}", True
+    return None
