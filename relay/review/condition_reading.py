@@ -139,7 +139,7 @@ def _how(old: str, new: str) -> str | None:
                 return f"inverts a check's comparison ({a} → {b})"
             at = next(i for i, (x, y) in enumerate(zip(to, tn)) if x != y)
             # An emptiness test's threshold moved ("count(x) > 0" → "> 1"): one item now passes as none.
-            if a in ("0", "1") and b.isdigit() and int(b) > int(a) and at > 0 and to[at - 1] in (">", ">=", "!="):
+            if at > 0 and (to[at - 1], a) in ((">", "0"), ("!=", "0"), (">=", "1")) and b.isdigit() and int(b) > int(a):
                 return f"moves a check's threshold ({to[at - 1]} {a} → {to[at - 1]} {b})"
     if o_neg > n_neg and o_join == n_join:
         # The same condition with its "not" taken out (or "empty(x)" read as "x"): inverted.

@@ -95,8 +95,15 @@ def _number(text: str) -> int | None:
     return out
 
 
+# A whole line that assigns: its value is the rest of the line (calls and all).
+_ASSIGN_RE = re.compile(r"^\s*(?:[\w<>\[\],?]+\s+)*(?:[\w$@]+\.)*(?P<name>[\w$@]+)\s*(?::\s*[\w<>\[\]?]+\s*)?=(?!=)\s*(?P<value>.+?)\s*;?\s*$")
+
+
 def _named(line: str) -> dict[str, str]:
     out: dict[str, str] = {}
+    whole = _ASSIGN_RE.match(line)
+    if whole:
+        out[whole.group("name").lstrip("@$")] = re.split(r"\|\||\?\?|\bor\b", whole.group("value"))[-1].strip()
     for m in _NAMED_RE.finditer(line):
         value = m.group("value").strip().rstrip(",;")
         # "a || 0", "a ?? 0", "a or 0": the value is the fallback.
