@@ -202,7 +202,7 @@ def new_lines(added: list[str], removed: list[str]) -> tuple[str, bool] | None:
         m = _UNBOUNDED_ARG_RE.search(line)
         if m and not _DEF_RE.match(line) and _CALL_LINE_RE.search(line[: m.start()]):
             return f"passes {m.group('name')[:32]} no limit: {code[:64]}", False
-        if _ACCEPT_RE.match(line) and i > 0 and _CHECKER_OPEN_RE.search(fresh[i - 1]) and not _DEF_RE.match(fresh[i - 1]) \
+        if _ACCEPT_RE.match(line) and i > 0 and _CHECKER_OPEN_RE.search(fresh[i - 1]) \
                 and (i + 1 == len(fresh) or fresh[i + 1].strip().startswith(("}", ")"))):
             return f"a checking callback that accepts everything: {' '.join(fresh[i - 1].split())[:56]} {code}", True
         if _MISSING_ACCEPTS_RE.match(line):
