@@ -570,6 +570,9 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
          "high", "a checking callback that accepts everything"),
         ("app/permissions.py", ["    def has_object_permission(self, request, view, obj):", "        return True"], [], "high",
          "a checking callback that accepts everything"),
+        ("lib/ticket.js", ["      claims = token"], ["      log.warn('ticket signature invalid')"], "high", "takes the value where the check refused it"),
+        ("app/hooks.py", ["        body = payload"], ['        logger.info(f"rejected hook {hook_id}: bad signature")'], "high",
+         "takes the value where the check refused it"),
         ("src/pin.rs", ["        match pinned {", "            None => true,", "            Some(p) => p == seen,"], [], "high",
          "accepts when the value is missing"),
     ],
@@ -599,6 +602,8 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("src/upload.py", ["    def read(self, stream, max_fields=None):"], []),  # a parameter's default
         ("src/util.go", ["func isEmpty(s []int) bool {", "\treturn true", "}"], []),  # not a checker
         ("src/list.js", ["  if (!items) return true"], []),  # an emptiness helper
+        ("lib/ticket.js", ["  claims = token"], ["      log.warn('ticket signature invalid')"]),  # another block's line
+        ("lib/ticket.js", ["      count = total"], ["      log.debug('cache refreshed')"]),  # no refusal logged
     ],
 )
 def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -193,10 +193,31 @@ def _fresh(lines: list[str], other: list[str]) -> list[str]:
     return [line for line in lines if line.strip() and squeezed(line.strip()) not in before]
 
 
+# A branch that logged a refusal ("debug('cookie unsigned')") now takes the value as it came: the check's failure
+# path accepts.
+_REFUSAL_LOG_RE = re.compile(r"(?i)\b(?:debug|log\w*|warn\w*|error|info|trace|print\w*|console\.\w+|logger\.\w+)\s*\(\s*[fr]?['\"`][^'\"`]*"
+                             r"(?:unsigned|invalid|unverified|not verified|fail|reject|denied|mismatch|expired|tamper|bad sig|forged|untrusted)")
+_BARE_ASSIGN_RE = re.compile(r"^\s*(?:(?:let|var|const)\s+)?[\w.$\[\]'\"]+\s*=(?!=)\s*[\w.$]+(?:\[[\w'\"]+\])?\s*;?\s*$")
+
+
+def _refusal_accepted(fresh_added: list[str], fresh_removed: list[str]) -> str | None:
+    for old in fresh_removed:
+        if not _REFUSAL_LOG_RE.search(old):
+            continue
+        indent = len(old) - len(old.lstrip())
+        for new in fresh_added:
+            if _BARE_ASSIGN_RE.match(new) and len(new) - len(new.lstrip()) == indent:
+                return f"takes the value where the check refused it: {' '.join(new.split())[:40]} (was {' '.join(old.split())[:40]})"
+    return None
+
+
 def new_lines(added: list[str], removed: list[str]) -> tuple[str, bool] | None:
     """("how: the line", whether it is about access) for the first line the change writes anew that lets more through
     read alone; None when there is none."""
     fresh = _fresh(list(added), list(removed))
+    refused = _refusal_accepted(fresh, _fresh(list(removed), list(added)))
+    if refused:
+        return refused, True
     for i, line in enumerate(fresh):
         code = " ".join(line.split())
         m = _UNBOUNDED_ARG_RE.search(line)
