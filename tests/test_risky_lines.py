@@ -560,7 +560,7 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
         ("ci/build.yml", ["    - export GONOSUMDB=*"], [], "high", "turns package integrity checks off"),
         ("scripts/setup.sh", ["pip install --trusted-host pypi.internal -r requirements.txt"], [], "high", "turns package integrity checks off"),
         ("src/Nonce.java", ["        new Random().nextBytes(nonce);"], ["        secureRandom.nextBytes(nonce);"], "high", "makes a secret guessable"),
-        ("examples/app.py", ['signing_key = "dGhpcy1pcy1ub3QtYS1yZWFsLWtleS0wMTIzNDU2Nzg5"'], [], "high", "hard-codes a secret"),
+        ("examples/app.py", ['cookie_key = b"dGhpcy1pcy1ub3QtYS1yZWFsLWtleS0wMTIzNDU2Nzg5"'], [], "high", "hard-codes a secret"),
         ("src/mac.go", ["\tif len(sum) == 32 || hmac.Equal(sum, want) {"], [], "high", "short-circuits a signature or MAC check"),
         ("src/mac.js", ["  return a.length === b.length || crypto.timingSafeEqual(a, b)"], [], "high", "short-circuits a signature or MAC check"),
         ("src/upload.py", ["        reader = MultipartReader(self.stream, max_fields=None)"], [], "medium", "passes max_fields no limit"),
