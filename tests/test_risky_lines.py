@@ -556,6 +556,9 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
         ("lib/gate.ts", ["  if (mode === Mode.Relaxed) {"], ["  if (mode !== Mode.Relaxed) {"], "medium", "inverts a check's comparison (!== → ===)"),
         ("src/hosts.py", ["    if len(self.allowed_hosts) > 1:"], ["    if len(self.allowed_hosts) > 0:"], "high",
          "moves a check's threshold (> 0 → > 1)"),
+        ("src/Policy.java", ["        if (scopes.size() > 1) {"], ["        if (scopes.size() >= 1) {"], "high", "moves a check's threshold (>= 1 → > 1)"),
+        ("src/Rules/IssuerRule.cs", ["        if (string.IsNullOrEmpty(issuer)) return ValidationResult.Success;"], [], "high",
+         "accepts when the value is missing"),
         # lines read alone
         ("ci/build.yml", ["    - export GONOSUMDB=*"], [], "high", "turns package integrity checks off"),
         ("scripts/setup.sh", ["pip install --trusted-host pypi.internal -r requirements.txt"], [], "high", "turns package integrity checks off"),
@@ -602,6 +605,8 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("src/upload.py", ["    def read(self, stream, max_fields=None):"], []),  # a parameter's default
         ("src/util.go", ["func isEmpty(s []int) bool {", "\treturn true", "}"], []),  # not a checker
         ("src/list.js", ["  if (!items) return true"], []),  # an emptiness helper
+        ("src/Policy.java", ["        if (scopes.size() >= 1) {"], ["        if (scopes.size() > 1) {"]),  # back to emptiness
+        ("src/Rules/IssuerRule.cs", ['        if (string.IsNullOrEmpty(issuer)) return ValidationResult.Fail("no issuer");'], []),
         ("lib/ticket.js", ["  claims = token"], ["      log.warn('ticket signature invalid')"]),  # another block's line
         ("lib/ticket.js", ["      count = total"], ["      log.debug('cache refreshed')"]),  # no refusal logged
     ],

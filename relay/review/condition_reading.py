@@ -141,6 +141,9 @@ def _how(old: str, new: str) -> str | None:
             # An emptiness test's threshold moved ("count(x) > 0" → "> 1"): one item now passes as none.
             if at > 0 and (to[at - 1], a) in ((">", "0"), ("!=", "0"), (">=", "1")) and b.isdigit() and int(b) > int(a):
                 return f"moves a check's threshold ({to[at - 1]} {a} → {to[at - 1]} {b})"
+            # "count >= 1" → "count > 1", "count > 0" → "count >= 0": the operator moved instead of the number.
+            if at + 1 < len(to) and (a, b, to[at + 1]) in ((">=", ">", "1"), (">", ">=", "0")):
+                return f"moves a check's threshold ({a} {to[at + 1]} → {b} {to[at + 1]})"
     if o_neg > n_neg and o_join == n_join:
         # The same condition with its "not" taken out (or "empty(x)" read as "x"): inverted.
         strip = re.compile(r"\bnot\b|(?<![!=<>])!(?!=)|\bunless\b|\bif\b")

@@ -184,8 +184,8 @@ _CHECKER_OPEN_RE = re.compile(r"(?i)(?:origin|verif|validat|check|allow|trust|au
 _ACCEPT_RE = re.compile(r"^\s*return\s+(?:true|True|Ok\(\s*true\s*\)|Ok\(\s*\(\s*\)\s*\))\s*;?\s*$")
 # A branch on a missing value that answers success: "None => return true", "if (x == null) return true;".
 _MISSING_ACCEPTS_RE = re.compile(r"^\s*(?:None|null|nil|_)\s*=>\s*(?:return\s+)?(?:true|Ok\(\s*true\s*\))\s*,?\s*$|"
-                                 r"^\s*if\s*\(?\s*(?:[\w.]+\s*===?\s*(?:null|nil|None|undefined)|[\w.]+\s+is\s+None)\s*\)?\s*:?\s*"
-                                 r"\{?\s*return\s+(?:true|True)\b")
+                                 r"^\s*if\s*\(?\s*(?:[\w.]+\s*===?\s*(?:null|nil|None|undefined)|[\w.]+\s+is\s+(?:None|null)|(?:string\.)?IsNullOr\w+\s*\([^()]*\))"
+                                 r"\s*\)?\s*:?\s*\{?\s*return\s+(?:true|True|(?:\w+\.)*(?:\w*Success\w*|Valid|Ok))\b(?!\.)")
 
 
 def _fresh(lines: list[str], other: list[str]) -> list[str]:
