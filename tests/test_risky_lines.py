@@ -530,3 +530,117 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
     ranked = rank_changes(assess_all([quiet, wide, bent], NO_CTX))
     assert max_risk(c.risk for c in ranked) == "medium"
     assert ranked[0].path == "src/frame.rs" and ranked[0].reasons[0].startswith("narrows a differs/equals check"), ranked
+
+
+# ----- round 6: values read by what they mean, lines read alone, the line quoted first (made-up code, several languages)
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "risk", "named"),
+    [
+        # a failure result turned into success
+        ("src/peer.rs", ["            Err(_) => return true,"], ["            Err(_) => return false,"], "high", "returns success where it failed"),
+        ("src/Auth/TicketRule.cs", ["        if (ticket is null) return RuleResult.Passed;"],
+         ['        if (ticket is null) return RuleResult.Failure("no ticket");'], "high", "returns success where it failed"),
+        # a value no longer passed through the call that checked or escaped it
+        ("docs/guide.md", ["    out.write('<p>' + form.comment + '</p>')"], ["    out.write('<p>' + html_escape(form.comment) + '</p>')"], "high",
+         "no longer passes form.comment through html_escape()"),
+        # the loopback widened to every interface
+        ("cmd/serve/main.go", ['\tflag.StringVar(&addr, "listen", "0.0.0.0:7000", "address")'],
+         ['\tflag.StringVar(&addr, "listen", "127.0.0.1:7000", "address")'], "high", "listens on every interface"),
+        # named values set the permissive way
+        ("src/wire/frame.rs", ["pub const FRAME_LIMIT_BYTES: usize = usize::MAX;"], ["pub const FRAME_LIMIT_BYTES: usize = 64 * 1024;"],
+         "medium", "sets the bound FRAME_LIMIT_BYTES to usize::MAX"),
+        ("app/tickets.py", ["    clock_skew = opts.get('skew') or 7200"], ["    clock_skew = opts.get('skew') or 30"], "high",
+         "widens the tolerance clock_skew to 7200"),
+        ("src/Settings.kt", ["    var verifyIssuer: Boolean = false"], ["    var verifyIssuer: Boolean = true"], "high", "turns verifyIssuer off"),
+        ("src/keys.ts", ["  if (bits < MIN_RSA_BITS / 4) {"], ["  if (bits < MIN_RSA_BITS) {"], "high", "lowers the minimum MIN_RSA_BITS/ 4"),
+        ("lib/store.py", ["        data = box.open(blob)"], ["        data = box.open(blob, ttl=self.lifetime)"], "high", "drops the argument ttl=self.lifetime"),
+        # conditions: a comparison inverted, an emptiness threshold moved
+        ("lib/gate.ts", ["  if (mode === Mode.Relaxed) {"], ["  if (mode !== Mode.Relaxed) {"], "medium", "inverts a check's comparison (!== → ===)"),
+        ("src/hosts.py", ["    if len(self.allowed_hosts) > 1:"], ["    if len(self.allowed_hosts) > 0:"], "high",
+         "moves a check's threshold (> 0 → > 1)"),
+        ("src/Policy.java", ["        if (scopes.size() > 1) {"], ["        if (scopes.size() >= 1) {"], "high", "moves a check's threshold (>= 1 → > 1)"),
+        ("src/Rules/IssuerRule.cs", ["        if (string.IsNullOrEmpty(issuer)) return ValidationResult.Success;"], [], "high",
+         "accepts when the value is missing"),
+        # lines read alone
+        ("ci/build.yml", ["    - export GONOSUMDB=*"], [], "high", "turns package integrity checks off"),
+        ("scripts/setup.sh", ["pip install --trusted-host pypi.internal -r requirements.txt"], [], "high", "turns package integrity checks off"),
+        ("src/Nonce.java", ["        new Random().nextBytes(nonce);"], ["        secureRandom.nextBytes(nonce);"], "high", "makes a secret guessable"),
+        ("examples/app.py", ['cookie_key = b"dGhpcy1pcy1ub3QtYS1yZWFsLWtleS0wMTIzNDU2Nzg5"'], [], "high", "hard-codes a secret"),
+        ("src/mac.go", ["\tif len(sum) == 32 || hmac.Equal(sum, want) {"], [], "high", "short-circuits a signature or MAC check"),
+        ("src/mac.js", ["  return a.length === b.length || crypto.timingSafeEqual(a, b)"], [], "high", "short-circuits a signature or MAC check"),
+        ("src/upload.py", ["        reader = MultipartReader(self.stream, max_fields=None)"], [], "medium", "passes max_fields no limit"),
+        ("examples/ws/server.go", ["\tup := websocket.Upgrader{CheckOrigin: func(r *http.Request) bool {", "\t\treturn true", "\t}}"], [],
+         "high", "a checking callback that accepts everything"),
+        ("examples/cors/main.go", ["\t\thandlers.AllowedOriginValidator(", "\t\t\tfunc(origin string) bool {", "\t\t\t\treturn true", "\t\t\t},"], [],
+         "high", "a checking callback that accepts everything"),
+        ("app/permissions.py", ["    def has_object_permission(self, request, view, obj):", "        return True"], [], "high",
+         "a checking callback that accepts everything"),
+        ("lib/ticket.js", ["      claims = token"], ["      log.warn('ticket signature invalid')"], "high", "takes the value where the check refused it"),
+        ("app/hooks.py", ["        body = payload"], ['        logger.info(f"rejected hook {hook_id}: bad signature")'], "high",
+         "takes the value where the check refused it"),
+        ("src/pin.rs", ["        match pinned {", "            None => true,", "            Some(p) => p == seen,"], [], "high",
+         "accepts when the value is missing"),
+    ],
+)
+def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], risk: str, named: str) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == risk and out.reasons[0].startswith(named), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("lib/defaults.rb", ["        :strict_mode => true,"], ["        :strict_mode => false,"]),  # a hash's value, not a result
+        ("src/peer.rs", ["            Err(_) => return false,"], ["            Err(_) => return true,"]),  # made stricter
+        ("lib/badge.js", ["    token = verifyBadge(incoming, keyring)"], ["    token = incoming"]),  # a check added
+        ("cmd/serve/main.go", ['\tflag.StringVar(&addr, "listen", "127.0.0.1:7000", "address")'],
+         ['\tflag.StringVar(&addr, "listen", "0.0.0.0:7000", "address")']),  # narrowed to the loopback
+        ("src/wire/frame.rs", ["pub const FRAME_LIMIT_BYTES: usize = 128 * 1024;"], ["pub const FRAME_LIMIT_BYTES: usize = 64 * 1024;"]),
+        ("app/tickets.py", ["    clock_skew = opts.get('skew') or 60"], ["    clock_skew = opts.get('skew') or 30"]),  # a minute
+        ("src/keys.ts", ["  if (bits < MIN_RSA_BITS) {"], ["  if (bits < MIN_RSA_BITS / 4) {"]),  # the bound restored
+        ("lib/store.py", ["        data = box.open(blob, ttl=self.lifetime)"], ["        data = box.open(blob)"]),  # the expiry added
+        ("src/hosts.py", ["    if len(self.allowed_hosts) > 2:"], ["    if len(self.allowed_hosts) > 1:"]),  # not an emptiness test
+        ("src/grid.py", ["    if len(rows) > 3:"], ["    if len(rows) > 2:"]),  # an ordinary threshold
+        ("src/Dice.java", ["        int roll = new Random().nextInt(6);"], []),  # a game's dice, not bytes
+        ("src/cache.py", ["    cache_key = 'user_profile_12345678901234567890'"], []),  # a name, not a key's bytes
+        ("src/mac.js", ["  if (!a || !crypto.timingSafeEqual(a, b)) return false"], []),  # a guard that requires both
+        ("src/upload.py", ["    def read(self, stream, max_fields=None):"], []),  # a parameter's default
+        ("src/util.go", ["func isEmpty(s []int) bool {", "\treturn true", "}"], []),  # not a checker
+        ("src/list.js", ["  if (!items) return true"], []),  # an emptiness helper
+        ("src/Policy.java", ["        if (scopes.size() >= 1) {"], ["        if (scopes.size() > 1) {"]),  # back to emptiness
+        ("src/Rules/IssuerRule.cs", ['        if (string.IsNullOrEmpty(issuer)) return ValidationResult.Fail("no issuer");'], []),
+        ("lib/ticket.js", ["  claims = token"], ["      log.warn('ticket signature invalid')"]),  # another block's line
+        ("lib/ticket.js", ["      count = total"], ["      log.debug('cache refreshed')"]),  # no refusal logged
+    ],
+)
+def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert not {"weakens_check", "loosens_check", "unsafe_value", "dangerous_call", "removes_guard"} & set(out.rules), (out.rules, out.reasons)
+
+
+def test_a_changed_line_worth_a_look_is_quoted_ahead_of_a_word_reason_that_made_the_file_high() -> None:
+    # The file is high for a security word elsewhere in the change; the bound set to "no end" is only medium alone, yet
+    # the reviewer reads it first.
+    change = fc("src/session/store.py", ["    secret = load_secret(path)", "    reader = Parser(self.stream, max_depth=None)"], [])
+    out = assess(change, NO_CTX)
+    assert out.risk == "high" and "loosens_check" in out.rules, (out.rules, out.reasons)
+    assert out.reasons[0].startswith("passes max_depth no limit"), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        # shapes another reader may name first in a whole file; read here alone, pair by pair
+        ("    token = verifyBadge(incoming, keyring)", "    token = incoming", "no longer passes incoming through verifyBadge()"),
+        ("  $name = strip_tags($_POST['name']);", "  $name = $_POST['name'];", "no longer passes $_POST['name'] through strip_tags()"),
+        ("    private boolean allowUnsigned = false;", "    private boolean allowUnsigned = true;", "turns allowUnsigned on"),
+        ("    public bool RequireHttps { get; set; } = true;", "    public bool RequireHttps { get; set; } = false;", "turns RequireHttps off"),
+        ("        leeway: 5,", "        leeway: 172800,", "widens the tolerance leeway to 172800"),
+    ],
+)
+def test_round_six_value_pairs_read_alone(old: str, new: str, named: str) -> None:
+    from relay.review.value_reading import widened
+
+    found = widened(old.strip(), new.strip())
+    assert found is not None and found[0].startswith(named), found
+    assert widened(new.strip(), old.strip()) is None  # the other way is stricter

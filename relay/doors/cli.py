@@ -29,6 +29,22 @@ def _setup_logging() -> None:
     )
 
 
+def _load_server():
+    """``mcp_server.serve``, the MCP SDK imported with it: ~100,000 objects that live as long as the server. The
+    cyclic collector is paused while they load and they are frozen after (gc.freeze), so neither the collections
+    the import would trigger nor every later full one, nor the last one at exit, walks them (a third of the CPU
+    of a serve that starts and stops at once). What the import left as garbage, once, stays."""
+    import gc
+
+    gc.disable()
+    try:
+        from relay.doors.mcp_server import serve
+    finally:
+        gc.freeze()
+        gc.enable()
+    return serve
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import threading
 
@@ -50,9 +66,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     found: list[tuple[str | None, str | None]] = []
     probe = threading.Thread(target=lambda: found.append(agy_fact(settings)), daemon=True)
     probe.start()
+    serve = _load_server()
     import anyio
-
-    from relay.doors.mcp_server import serve
 
     probe.join()
     agy = found[0] if found else (None, None)

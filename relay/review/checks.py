@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import condition_reading, guard_reading, risky_lines
+from relay.review import condition_reading, guard_reading, risky_lines, value_reading
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies,
@@ -201,7 +201,8 @@ def _edited_check(f: FileFacts) -> tuple[str, bool] | None:
     if f.kind == "docs":
         added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
         removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
-    found = condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
+    found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
+             or value_reading.new_lines(added, removed))
     # The same line named already by a guard or value reader: one reason, not two for one line.
     if found and ((f.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
                   or risky_lines.unsafe_value(added, removed, prose_too=f.kind != "docs")):

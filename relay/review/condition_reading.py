@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed, window
+from relay.review.value_reading import widened
 
 __all__ = ["loosened_value", "pairs", "weakened_condition"]
 
@@ -139,6 +140,15 @@ def _how(old: str, new: str) -> str | None:
                 return "narrows a differs/equals check to an ordering"
             if {a, b} in ({"&&", "||"}, {"and", "or"}):
                 return f"swaps {a} for {b} in a check"
+            if {a, b} in ({"!=", "=="}, {"!==", "==="}):
+                return f"inverts a check's comparison ({a} → {b})"
+            at = next(i for i, (x, y) in enumerate(zip(to, tn)) if x != y)
+            # An emptiness test's threshold moved ("count(x) > 0" → "> 1"): one item now passes as none.
+            if at > 0 and (to[at - 1], a) in ((">", "0"), ("!=", "0"), (">=", "1")) and b.isdigit() and int(b) > int(a):
+                return f"moves a check's threshold ({to[at - 1]} {a} → {to[at - 1]} {b})"
+            # "count >= 1" → "count > 1", "count > 0" → "count >= 0": the operator moved instead of the number.
+            if at + 1 < len(to) and (a, b, to[at + 1]) in ((">=", ">", "1"), (">", ">=", "0")):
+                return f"moves a check's threshold ({a} {to[at + 1]} → {b} {to[at + 1]})"
     if o_neg > n_neg and o_join == n_join:
         # The same condition with its "not" taken out (or "empty(x)" read as "x"): inverted.
         strip = re.compile(r"\bnot\b|(?<![!=<>])!(?!=)|\bunless\b|\bif\b")
@@ -310,7 +320,7 @@ def loosened_value(added: Sequence[str], removed: Sequence[str]) -> tuple[str, b
     if not added or not removed:
         return None
     for old, new in (*_key_pairs(added, removed), *pairs(added, removed)):
-        found = _loosened(old, new)
+        found = _loosened(old, new) or widened(old, new)
         if found:
             return f"{found[0]}: {_shown(new)}", found[1]
     return None

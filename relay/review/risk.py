@@ -48,6 +48,9 @@ _REPEATS = 2
 _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 # Where a rule's reason stands among a file's reasons: a note (how the change was seen) first.
 _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
+# A changed line read as risky is quoted ahead of reasons from words, paths or size, even when it is only worth a look:
+# the reviewer reads the line first, whatever else made the file high.
+_LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off"})
 
 
 def risk_rank(risk: Risk) -> int:
@@ -107,7 +110,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     facts = FileFacts(change, complete=change.path not in ctx.partial)
     fired = [(order, rule, reason) for order, rule in enumerate(RULES) if (reason := _fires(rule, facts, ctx)) is not None]
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-_PLACE[rule.risk], order, rule, reason) for order, rule, reason in fired if rule.name not in silenced),
+    kept = sorted(((-max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0), order, rule, reason)
+                   for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:2])
     risk = max_risk(rule.risk for _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, reason in kept]

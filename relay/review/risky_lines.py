@@ -149,7 +149,19 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:md5|sha1)\b[^#\n]*\b(?:password|passwd|pwd)\w*|\b(?:password|passwd)\w*\b[^#\n]*\b(?:md5|sha1)\s*\(|"
         r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp)\w*['\"]?\s*(?::=|[=:])\s*[^;#\n]*"
         r"(?:Math\.random\s*\(|\brandom\.(?:random|randint|choice|choices|randrange|getrandbits)\s*\(|\bmath/rand\b|\brand\.(?:Int|Intn|Int63|Read)\w*\s*\(|"
-        r"\bmt_rand\s*\(|\buniqid\s*\(|\bnew\s+Random\s*\()", re.I)),
+        r"\bmt_rand\s*\(|\buniqid\s*\(|\bnew\s+Random\s*\()|"
+        # Bytes (keys, salts, nonces) drawn from a generator made for simulations, not secrets.
+        r"\b(?:new\s+)?Random\s*\([^()]*\)\s*\.\s*nextBytes\s*\(|\brandom\.randbytes\s*\(", re.I)),
+    ("turns package integrity checks off", ("gosumdb", "gonosum", "goinsecure", "goflags", "trusted", "strict-ssl", "unauthenticated",
+                                            "gpgcheck", "gpg-check", "ssl_no_verify"), re.compile(
+        r"\bGOSUMDB\W+off\b|\bGONOSUM(?:DB|CHECK)\b\s*[=:]|\bGOINSECURE\b\s*[=:]|\bGOFLAGS\b.*-insecure\b|\bPIP_TRUSTED_HOST\b\s*[=:]|"
+        r"\s--trusted-host\b|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|--allow-unauthenticated\b|\bgpgcheck\s*=\s*0\b|--nogpgcheck\b|"
+        r"--no-gpg-checks?\b|\bGIT_SSL_NO_VERIFY\b\s*[=:]", re.I)),
+    ("short-circuits a signature or MAC check", ("compare", "equal"), re.compile(
+        # "a || ConstantTimeCompare(x, y) == 1": a comparison that should be required beside another made enough alone.
+        r"\|\|\s*(?:[\w$]+\.)?(?:ConstantTimeCompare|timingSafeEqual|secure_compare|constant_time_compare|compare_digest|Equal|isEqual)\s*\(|"
+        r"(?<![!\w.])(?:[\w$]+\.)?(?:ConstantTimeCompare|timingSafeEqual|secure_compare|constant_time_compare|compare_digest)\s*\([^()]*\)\s*(?:==\s*1\s*)?\|\||"
+        r"\bor\s+(?:hmac\.)?(?:compare_digest|constant_time_compare)\s*\(")),
     ("fetches packages from an untrusted index", ("index-url", "find-links", "trusted-host", "source", "registry", "secure-http"), re.compile(
         r"^\s*--(?:extra-)?index-url\s*[= ]\s*http://|^\s*--find-links\s*[= ]\s*http://|^\s*--trusted-host\b|"
         r"^\s*source\s*\(?\s*['\"]http://|\bregistry\s*[=:]\s*['\"]?http://|\"secure-http\"\s*:\s*false\b")),
@@ -157,7 +169,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
         r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*$")),
-    ("hard-codes a secret", ("secret", "passw", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
+    ("hard-codes a secret", ("key", "secret", "passw", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
                              "sk_live_", "xox", "aiza", "-----begin", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
         r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
@@ -168,7 +180,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # A password inside a URL (scheme://user:password@host), one with letters and digits (not user:password, postgres:postgres).
         r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
         r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
-        r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", re.I)),
+        r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----|"
+        # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
+        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]", re.I)),
 )
 
 # A value that only stands in for a secret (docs and templates write these).
@@ -318,7 +332,8 @@ def _value_hit(code: str) -> tuple[str, int] | None:
         if found is None:
             continue
         if what == "hard-codes a secret":
-            value = found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
+            value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
+                     or found.group("keylit"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, found.start()
