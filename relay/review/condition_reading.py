@@ -33,6 +33,7 @@ __all__ = ["loosened_value", "pairs", "weakened_condition"]
 _SHOWN = 64
 # Pairs are looked for where at most this many lines a side changed: a rewrite is read by the other readers.
 _MOST = 40
+_LONGEST = 160
 _NEAR = 0.6
 
 # A condition line: its keyword first, a guard clause, a trailing "if"/"unless", a returned boolean, an assertion.
@@ -78,6 +79,10 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
     news = [line.strip() for line in added if line.strip() and squeezed(line.strip()) not in before]
     if len(olds) > _MOST or len(news) > _MOST:
         return []  # a rewrite: its lines are no edits in place
+    # A condition or a setting is a short line; a long one is data (an SVG path, a minified bundle), and comparing long
+    # lines pairwise costs seconds (difflib is quadratic in their length).
+    olds = [line for line in olds if len(line) <= _LONGEST]
+    news = [line for line in news if len(line) <= _LONGEST]
     if keep is not None:
         olds = [line for line in olds if keep.search(line)]
         news = [line for line in news if keep.search(line)]
