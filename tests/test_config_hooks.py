@@ -63,14 +63,20 @@ def _kept(worktree: Path) -> Path:
     return worktree.with_name(worktree.name + ".kept")
 
 
-async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_and_keeps_the_change(tmp_path, new_git):
-    # Broke (on git 2.54+): the worker appends a [hook] section to the user's .git/config (its worktree's shared
-    # config); recording its change ran update-ref there, and git ran the hook's command for reference-transaction.
+def _worker_hooking_the_shared_config(tmp_path: Path, *more: dict) -> tuple[Path, Path, Path, Path]:
+    """(hook program, its marker, the user's repository, the fake agy) for a worker that appends a reference-transaction
+    [hook] to the user's .git/config (its worktree's shared config), edits a.txt, and makes ``more`` edits."""
     prog, marker = _evil(tmp_path)
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
     edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
-             {"op": "write", "path": "a.txt", "content": "b\n"}, {"op": "write", "path": "new.txt", "content": "n\n"}]
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+             {"op": "write", "path": "a.txt", "content": "b\n"}, *more]
+    return prog, marker, repo, install_fake_agy(tmp_path / "bin", success_scenario(edits))
+
+
+async def test_a_hook_the_worker_writes_into_the_shared_config_stops_the_record_and_keeps_the_change(tmp_path, new_git):
+    # Broke (on git 2.54+): the worker appends a [hook] section to the user's .git/config (its worktree's shared
+    # config); recording its change ran update-ref there, and git ran the hook's command for reference-transaction.
+    prog, marker, repo, agy = _worker_hooking_the_shared_config(tmp_path, {"op": "write", "path": "new.txt", "content": "n\n"})
     async with memory_relay(_env(tmp_path, agy)) as client:
         packet = await _run(client, repo)
         worktree = Path(packet["worktree"])
@@ -101,11 +107,7 @@ async def test_a_continue_or_apply_of_a_run_whose_change_is_kept_is_refused_nami
     # nor lose it silently.
     from fake_agy_harness import launches
 
-    prog, marker = _evil(tmp_path)
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
-    edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
-             {"op": "write", "path": "a.txt", "content": "b\n"}]
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    prog, marker, repo, agy = _worker_hooking_the_shared_config(tmp_path)
     async with memory_relay(_env(tmp_path, agy)) as client:
         packet = await _run(client, repo)
         worktree = Path(packet["worktree"])
@@ -283,11 +285,7 @@ async def test_on_a_git_older_than_2_54_the_same_hook_keys_change_nothing(tmp_pa
     version = config_hooks.git_version()
     if version is None or version[:2] >= (2, 54):
         pytest.skip(f"this machine's git ({version}) runs config hooks")
-    prog, marker = _evil(tmp_path)
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
-    edits = [{"op": "append", "path": f"{_UP}/.git/config", "content": _hook(prog, "reference-transaction")},
-             {"op": "write", "path": "a.txt", "content": "b\n"}]
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    prog, marker, repo, agy = _worker_hooking_the_shared_config(tmp_path)
     async with memory_relay(_env(tmp_path, agy)) as client:
         packet = await _run(client, repo)
         again = await _run(client, repo)
