@@ -15,10 +15,12 @@ at all. On an older git the keys are inert and nothing changes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from relay.core.contracts import Status
@@ -95,6 +97,15 @@ _HINT = ("Remove the [hook \"...\"] section(s) named from that config file (`git
          "\"in_place\") rather than in the relay's worktree pool.")
 
 
+@contextlib.contextmanager
+def _endless_refuses(step: str, also: str = "") -> Iterator[None]:
+    """A config read that did not end (EndlessConfig) refuses ``step`` as a config hook does, saying ``also``."""
+    try:
+        yield
+    except EndlessConfig as exc:
+        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
+
+
 def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", conditional: bool = False) -> None:
     """Raise ConfigHooksRefused, naming each ``hook.*`` key and the file it comes from, when git in ``cwd`` (run with
     ``git``: the pool's environment and ``-c`` pairs) would read one and runs such hooks; also (whatever the git)
@@ -102,12 +113,10 @@ def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", c
     follows). Another failure of the read is a plain GitError. ``step``: what is not done (``"check out the run's
     worktree"``); ``also``: what the user should know besides (where a change is kept); ``conditional``: also the
     files an ``includeIf`` names, whatever its condition."""
-    try:  # read on every git: it also proves the config can be read at all before a command that would wait on it
-        keys = config_entries(cwd, r"^hook\.", env=git.env, config=git.config)
+    with _endless_refuses(step, also):  # read on every git: it also proves the config can be read at all before a
+        keys = config_entries(cwd, r"^hook\.", env=git.env, config=git.config)  # command that would wait on it
         if conditional:
             keys += _conditional_hooks(cwd, git)
-    except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
     if not keys:
         return
     if not runs_config_hooks():
@@ -128,19 +137,15 @@ def guarded_filters(cwd: Path, step: str, git: PoolGit, *, submodules: bool = Fa
     """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config (and ``git``) and fires
     hook events, after ``refuse_config_hooks``; a config read that does not end is refused the same way."""
     refuse_config_hooks(cwd, step, git, also=also)
-    try:
+    with _endless_refuses(step, also):
         return filter_overrides(cwd, env=git.env, config=git.config, submodules=submodules)
-    except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
 
 
 def guarded_pool_git(cwd: Path, step: str, *, also: str = "") -> PoolGit:
     """``pool_git`` for a route of the pool; the user's or the repository's config not read within seconds (a FIFO
     included) refuses ``step`` as ``refuse_config_hooks`` does."""
-    try:
+    with _endless_refuses(step, also):
         return pool_git(cwd)
-    except EndlessConfig as exc:
-        raise ConfigHooksRefused(f"the relay did not {step}: {exc}{also}", exc.hint) from None
 
 
 def refuse_endless_config(cwd: Path, step: str) -> None:
@@ -149,7 +154,7 @@ def refuse_endless_config(cwd: Path, step: str) -> None:
     failure is left to that command to report."""
     try:
         config_entries(cwd, r"^include(if\..*)?\.path$")
-    except EndlessConfig as exc:
+    except EndlessConfig as exc:  # a GitError too: refused here, before the plain failures below are left alone
         raise ConfigHooksRefused(f"the relay did not {step}: {exc}", exc.hint) from None
     except GitError:
         pass

@@ -276,13 +276,10 @@ def scoped_config_entries(cwd: Path, pattern: str, *, env: Mapping[str, str] | N
     (``system``, ``global``, ``local``, ``worktree``, ``command``)."""
     which = [f"--file={file}", "--includes"] if file is not None else []
     try:
-        code, out, err = git_answer(cwd, "config", ["-z", "--show-scope", "--show-origin", *which, "--get-regexp"],
-                                    values=[pattern], env=env, config=config, timeout=CONFIG_READ_SECONDS)
+        out = run_git(cwd, "config", ["-z", "--show-scope", "--show-origin", *which, "--get-regexp"], values=[pattern],
+                      env=env, config=config, timeout=CONFIG_READ_SECONDS, ok_codes=(0, 1))
     except GitTimeout as exc:
         raise EndlessConfig(f"{exc}{_endless_why(cwd, env, config)}") from None
-    if code not in (0, 1):
-        tail = err.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git config exited {code}: {tail[-1] if tail else 'no message'}"[:300])
     records = out.split(b"\0")
     entries = []
     for scope, origin, entry in zip(records[0::3], records[1::3], records[2::3]):

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import condition_reading, guard_reading, risky_lines, value_reading
+from relay.review import guard_reading, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies,
@@ -194,29 +194,13 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
     return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
 
 
-def _edited_check(f: FileFacts) -> tuple[str, bool] | None:
-    """A condition, setting or protector call the change edits in place to let more through (``relay.review.condition_reading``),
-    and whether it is about access or input; a docs file's sentences are left out."""
-    added, removed = f.change.added_lines, f.change.removed_lines
-    if f.kind == "docs":
-        added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
-        removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
-    found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
-             or value_reading.new_lines(added, removed))
-    # The same line named already by a guard or value reader: one reason, not two for one line.
-    if found and ((f.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
-                  or risky_lines.unsafe_value(added, removed, prose_too=f.kind != "docs")):
-        return None
-    return found
-
-
 def weakens_check(f: FileFacts, ctx: RiskContext) -> Detail:
-    found = _edited_check(f)
+    found = f.edited_check
     return found[0] if found and found[1] else None
 
 
 def loosens_check(f: FileFacts, ctx: RiskContext) -> Detail:
-    found = _edited_check(f)
+    found = f.edited_check
     return found[0] if found and not found[1] else None
 
 

@@ -31,6 +31,7 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
+from relay.review import condition_reading, guard_reading, risky_lines, value_reading
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
 from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, subject, words
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
@@ -173,6 +174,23 @@ class FileFacts:
         if not self.complete and (c.additions or c.deletions):
             return None  # lines not kept cannot show that nothing else changed
         return mechanical_verdict(c)
+
+    @cached_property
+    def edited_check(self) -> tuple[str, bool] | None:
+        """A condition, setting or protector call the change edits in place to let more through
+        (``relay.review.condition_reading``), and whether it is about access or input; a docs file's sentences are
+        left out. Kept: two rules (``weakens_check``, ``loosens_check``) ask, and the pairing reads every line."""
+        added, removed = self.change.added_lines, self.change.removed_lines
+        if self.kind == "docs":
+            added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
+            removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
+                 or value_reading.new_lines(added, removed))
+        # The same line named already by a guard or value reader: one reason, not two for one line.
+        if found and ((self.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
+                      or risky_lines.unsafe_value(added, removed, prose_too=self.kind != "docs")):
+            return None
+        return found
 
     @cached_property
     def reformatted(self) -> bool:
