@@ -31,10 +31,10 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import guard_reading, risky_lines
+from relay.review import guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
-    touches_dependencies,
+    touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.workflows import credentials_in
@@ -46,7 +46,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "dangerous_call", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
+    "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
     "weakens_check",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
@@ -181,17 +181,30 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
-    return risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+    return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+            or line_edits.package_setting(f.name, f.change.added_lines))
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
     return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or (lookalike_action(f.change) if f.kind == "ci" else None))
+            or (lookalike_action(f.change) if f.kind == "ci" else None)
+            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines))
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
-    return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
+    found = guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
+    # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample
+    # is more often the prose around it rewritten.
+    return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None
+
+
+def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return version_downgrade(f.change)
+
+
+def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.edited_line
 
 
 def weakens_check(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -31,9 +31,10 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import condition_reading, guard_reading, risky_lines, value_reading
+from relay.review import condition_reading, guard_reading, line_edits, risky_lines, value_reading
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, subject, words
+from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_vendored_code, subject,
+                                     words)
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
@@ -119,6 +120,7 @@ FACTS: dict[str, str] = {
     "skips_added": "adds a skip or focus marker that was not there before",
     "adds_case": "a new file or one with more test cases than before",
     "release_notes": "a changelog, news entry or release notes: it tells what changed and runs nothing",
+    "generated_output": "generated or minified output (vendored source excepted: its lines are read)",
     "same_meaning": "every changed line read leaves what the code does as it was: annotations added or removed, names swapped one for one",
 }
 
@@ -135,6 +137,10 @@ class FileFacts:
     @cached_property
     def kind(self) -> FileKind:
         return file_kind(self.path)
+
+    @cached_property
+    def generated_output(self) -> bool:
+        return self.kind == "generated" and not is_vendored_code(self.path)
 
     @cached_property
     def name(self) -> str:
@@ -187,10 +193,26 @@ class FileFacts:
         found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
                  or value_reading.new_lines(added, removed))
         # The same line named already by a guard or value reader: one reason, not two for one line.
-        if found and ((self.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
+        if found and ((self.kind in ("source", "example", "generated") and guard_reading.removed_guard(added, removed))
+                      or (self.kind == "docs" and (guard_reading.removed_guard(added, removed) or "").startswith("deletes a guard"))
                       or risky_lines.unsafe_value(added, removed, prose_too=self.kind != "docs")):
             return None
         return found
+
+    @cached_property
+    def edited_line(self) -> str | None:
+        """A security-relevant line whose edit changes what it means, read generically (``relay.review.line_edits``),
+        where no family reader named the pair already; a docs file's sentences are left out."""
+        if self.edited_check:
+            return None
+        added, removed = self.change.added_lines, self.change.removed_lines
+        if self.kind == "docs":
+            added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
+            removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        if not added and not removed:
+            return None
+        return (line_edits.edited_meaning(condition_reading.pairs(added, removed), removed, code_only=self.kind == "docs")
+                or line_edits.lone_clause(added, removed) or line_edits.lone_step(added, removed))
 
     @cached_property
     def reformatted(self) -> bool:

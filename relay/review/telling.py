@@ -58,13 +58,14 @@ def _stem(reason: str) -> str:
 # The rows that read one risky line (relay.review.risky_lines, relay.review.guard_reading): the part that holds the
 # line such a row named is the most telling part of its file, whatever else the file's other parts say.
 LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
-                        "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off"})
+                        "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off",
+                        "edits_security_line", "downgrades_dependency"})
 
 
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
                span: tuple[int, int] | None = None) -> tuple[int, int, int]:
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
-    file's reading): (their risk, whether they give again a risky line the file's reasons name, how many
+    file's reading): (whether they give again a risky line the file's reasons name, their risk, how many
     of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
@@ -74,7 +75,9 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     mine = {_stem(r) for r in found.reasons}
     lines = change is not None and any(rule in LINE_RULES for rule in change.rules) and any(rule in LINE_RULES for rule in found.rules)
-    return risk_rank(found.risk), int(lines), len(stems & mine)
+    # The part holding the line a line rule named goes first whatever its own risk read alone: the file's reason quotes
+    # that line, and a word elsewhere in the file (high alone) must not push it out of the view.
+    return int(lines), risk_rank(found.risk), len(stems & mine)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
