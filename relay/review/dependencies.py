@@ -86,7 +86,7 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
 # A name as a dependency line writes it: letters, digits and the separators package names use.
 # Taken whole (an atomic group): a Gradle coordinate's group ("com.squareup.okhttp3:okhttp") is one name, never cut back to
 # "com.squareup.okhttp" so as to stand before something other than ":"; a key ("name: …") is left out.
-_NAME_TOKEN_RE = re.compile(r"(?>[A-Za-z0-9](?:[\w.\-/@]*\w)?)(?!:(?:\s|$))")
+_NAME_TOKEN_RE = re.compile(r"(?>[A-Za-z0-9](?:[\w.\-/@]*\w)?)(?!:(?:\s|$|//))")
 # A file name, not a package (LICENSE.rst → LICENSE.txt); a group id (org.example.json) has more dots than a file name.
 _FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?ml|lock|py|js|ts|rb|go|html|css)$")
 _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")

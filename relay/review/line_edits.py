@@ -154,6 +154,8 @@ def _edit(old: str, new: str, renames: dict[tuple[str, str], int], names_before:
     if to == tn or without_annotations(old) == without_annotations(new):
         return None  # annotations, quotes, a trailing comma, a comment
     ops = [op for op in SequenceMatcher(None, to, tn, autojunk=False).get_opcodes() if op[0] != "equal"]
+    # A name renamed wherever it stands is no edit of this line: counted out before the line is judged a rewrite.
+    ops = [op for op in ops if not (op[2] - op[1] == 1 and op[4] - op[3] == 1 and renames.get((to[op[1]], tn[op[3]]), 0) > 1)]
     if not ops or len(ops) > _MOST_EDITS or sum(i2 - i1 for _, i1, i2, _, _ in ops) > _MOST_TOKENS \
             or sum(j2 - j1 for _, _, _, j1, j2 in ops) > _MOST_TOKENS:
         return None
@@ -213,6 +215,7 @@ def _span(line: str, tokens: Sequence[str], j1: int, j2: int) -> tuple[int, int]
 # An error built with its message: its wording and its constructor are no check.
 _ERROR_RE = re.compile(r"\b\w*(?:Error|Exception|Err)\b\s*(?:::\s*\w+\s*)?\(|\berrors\.New\b|\bfmt\.Errorf\b")
 _CODE_MARK_RE = re.compile(r"[=(){}\[\];]|->|&&|\|\|")
+_USES_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|using|import|export\s+\{|export\s+\*|from\s+\S+\s+import|#\s*include|require(?:_relative)?\b)")
 _LINK_RE = re.compile(r"\]\(|://")
 
 
@@ -231,7 +234,7 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
     names_before = frozenset(t for line in removed for t in _tokens(line.strip()) if _is_name(t))
     best: tuple[tuple[int, int], str] | None = None
     for k, (old, new) in enumerate(pairs):
-        if (_LOGGING_RE.search(new) and _LOGGING_RE.search(old)) or _PROSE_RE.search(new) or IMPORT_RE.match(new) \
+        if (_LOGGING_RE.search(new) and _LOGGING_RE.search(old)) or _PROSE_RE.search(new) or IMPORT_RE.match(new) or _USES_RE.match(new) \
                 or (_ERROR_RE.search(new) and _ERROR_RE.search(old)) or (code_only and (not _CODE_MARK_RE.search(new) or _LINK_RE.search(new))):
             continue  # a message's wording, a doc comment's sentence, an import, an error built; a docs line with no code in it
         word = security_line(old) or security_line(new)

@@ -145,34 +145,38 @@ def _top_rule(change: FileChange) -> str:
 
 
 # Rules that make a file high for its words, its path or its size alone: a changed line read as risky (even only worth a
-# look) tells more than they do, so such a file goes after the files with a line finding (a large commit's many files
-# high for "token" or "escape" must not push the one edited check out of the targets).
+# look) tells more than they do, so among files of one kind such a file goes after the files with a line finding (a
+# large commit's many files high for "token" or "escape" must not push the one edited check out of the targets).
 _WORDS_OR_SIZE = frozenset({"security_tokens", "auth_path", "huge_change", "large_hunk"})
 
 
-def _tier(change: FileChange) -> int:
-    """Where a file's risk puts it: high for more than words or size; a line finding (worth a look, or beside words);
-    high for words or size only; medium; low."""
-    rank = risk_rank(change.risk)
-    if rank == 0:
-        return 4
-    if rank == 2 and any(RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE for name in change.rules if name in RULE_BY_NAME):
-        return 0
-    if any(name in _LINE_RULES for name in change.rules):
-        return 1
-    return 2 if rank == 2 else 3
+def _ranked_high(change: FileChange) -> bool:
+    """Ranked with the high files: high, or worth a look for a changed line read as risky."""
+    return change.risk == "high" or (change.risk == "medium" and any(name in _LINE_RULES for name in change.rules))
+
+
+def _words_only(change: FileChange) -> bool:
+    """High for words or size alone: no line finding, no other rule that decides high."""
+    return change.risk == "high" and not any(
+        name in _LINE_RULES or (RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE) for name in change.rules if name in RULE_BY_NAME)
+
+
+def _order(change: FileChange) -> tuple[int, bool, int, bool, int, str]:
+    high = _ranked_high(change)
+    return (0 if high else 3 - risk_rank(change.risk), not leads(change), kind_rank(change.path), high and _words_only(change),
+            -(change.additions + change.deletions), change.path)
 
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first (a file high for words or size only after the files with a line finding, ``_tier``); within a
-    risk, a file a leading rule fired on (the change's security
+    """Highest risk first (a file worth a look for a changed line read as risky ranks with the high ones, and ahead of
+    files of its kind high for words or size only: ``_order``); within a risk, a file a leading rule fired on (the change's security
     note or the task's security fix names it) first, then by kind (source, config, data, tests,
     examples, docs: ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow
     files, each "CI configuration"), more of them tell the reviewer nothing new: they go after the
     rest, so the targets still reach the source a release fixed. Their risk stays."""
-    ordered = sorted(files, key=lambda c: (_tier(c), -risk_rank(c.risk), not leads(c), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+    ordered = sorted(files, key=_order)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []

@@ -74,10 +74,14 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     mine = {_stem(r) for r in found.reasons}
-    lines = change is not None and any(rule in LINE_RULES for rule in change.rules) and any(rule in LINE_RULES for rule in found.rules)
+    lines = 0
+    if change is not None and any(rule in LINE_RULES for rule in found.rules):
+        # The line the file's reason quotes first (its first line rule) tells most; another line rule, less.
+        first = next((rule for rule in change.rules if rule in LINE_RULES), None)
+        lines = 2 if first in found.rules else int(first is not None)
     # The part holding the line a line rule named goes first whatever its own risk read alone: the file's reason quotes
     # that line, and a word elsewhere in the file (high alone) must not push it out of the view.
-    return int(lines), risk_rank(found.risk), len(stems & mine)
+    return lines, risk_rank(found.risk), len(stems & mine)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
