@@ -84,7 +84,7 @@ def test_round_seven_shapes_are_named_and_never_low(path: str, added: list[str],
 def test_a_plant_behind_a_rename_in_the_same_change_is_still_read() -> None:
     # The worker renames a name across the file (quiet) and edits one use's operator in the same change.
     removed = ["    token = read_token(req)", "    if token.expires_at > now:", "        return token"]
-    added = ["    tok = read_token(req)", "    if tok.expires_at >= now - 3600:", "        return tok"]
+    added = ["    tok = read_token(req)", "    if tok.expires_at > now - 3600:", "        return tok"]
     out = review(fc("app/session.py", added, removed))
     assert out.risk != "low" and "edits a security line" in out.reasons[0], out.reasons
 

@@ -51,6 +51,10 @@ _CHECKS_RE = re.compile(r"(?i)verif|check|validat|secure|requir|enforce|strict|e
 _OPENS_RE = re.compile(r"(?i)debug|insecure|unsafe|danger|allow|permit|trust|skip|bypass|disable|no_?verify|public|anonymous|local|test_?mode")
 _TRUE = frozenset({"true", "True", "TRUE", "1", "on", "yes"})
 _FALSE = frozenset({"false", "False", "FALSE", "0", "off", "no", "nil", "None", "null"})
+# A boolean or a setting written by assignment or binding ("ssl := a || b", "claims <- %{}", "EXEMPT = {…}").
+_BOOLEAN_SET_RE = re.compile(r"^\s*(?:(?:const|let|var|final|static|private|public|protected|readonly)\s+)*[\w$@.\[\]\"']+\s*(?::=|<-|=(?!=)|\|\|=)")
+# A call that checks, cleans or fetches the configured value: taking a value out of it skips what it did.
+_PROTECTS_RE = re.compile(r"(?i)verif|valid|check|escape|saniti|clean|auth|sign|secur|safe|normali|quote|encode|config|option|setting|env")
 _COND_START_RE = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s*)?if|elif|elsif|unless|while)\b")
 # A line that decides: a condition, a returned or asserted value.
 _DECIDES_RE = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s*)?if|elif|elsif|unless|while|return|assert|ensure|require|guard)\b|\s(?:if|unless)\s")
@@ -60,9 +64,8 @@ _SIGNATURE_RE = re.compile(r"^\s*(?:(?:export|pub(?:\([^)]*\))?|public|private|p
                            r"[\w$]*\s*(?:<[^>]*>)?\s*\(|^\s*(?:public|private|protected)\s+[\w<>\[\], ]+\s+\w+\s*\(")
 # A line of prose (a doc comment's sentence), read by its words: no check lives in it.
 _PROSE_RE = re.compile(r"(?:\b[A-Za-z][a-z]+\b[ ,.]+){6,}")
-# Past this many changed tokens a side (or this many separate edits), the pair is a rewrite, read by the other readers.
+# Past this many changed tokens a side, the pair is a rewrite, read by the other readers.
 _MOST_TOKENS = 14
-_MOST_EDITS = 2
 _QUOTE = 64
 
 
@@ -148,48 +151,95 @@ def _what(a: str, b: str) -> str:
     return f"{shown(a)} → {shown(b)}"
 
 
-def _edit(old: str, new: str, renames: dict[tuple[str, str], int], names_before: frozenset[str]) -> tuple[str, int, int] | None:
+_JOINS = frozenset({"&&", "||", "and", "or"})
+_NEGATIONS = frozenset({"!", "not"})
+_ARITH = frozenset({"*", "+", "-", "/", "**", "<<"})
+_HASHLIKE_RE = re.compile(r"[0-9a-fA-F]{12,}|://")
+# A call written around a value: ``Keyword.get(opts, :claims, %{})``, ``escape(x)`` (no call inside its arguments).
+_CALL_RE = re.compile(r"(?:[\w$@]+(?:\.|::|->))*[\w$@]+[?!]?\s*\((?P<args>[^()]*)\)")
+
+
+def _value_literal(token: str) -> bool:
+    # A string built from values ("${a}", "#{b}") is an expression; a hash or a link is data, not a setting.
+    return _is_literal(token) and not _HASHLIKE_RE.search(token) and "${" not in token and "#{" not in token
+
+
+def _strings_alike(a: str, b: str) -> bool:
+    """Two string literals one setting could hold: short ('sha256' → 'sha1'), or one the other with a few characters
+    taken or added (a pattern's anchor dropped); a key or message renamed is neither."""
+    return (len(a) <= 24 and len(b) <= 24) or (abs(len(a) - len(b)) <= 3 and (a[1:-1] in b or b[1:-1] in a))
+
+
+def _shape(a: Sequence[str], b: Sequence[str], decides: bool, called: bool) -> bool:
+    """Whether one edited span changes what a check or setting does, by its shape: an operator or literal replaced, a
+    negation, a clause or an arithmetic operand added or dropped, a literal added to a collection, a short called name
+    (``all?``/``any?``, ``min``/``max``) swapped. A name replaced by another name or expression is a refactor's."""
+    if a and b:
+        if all(t in _OPERATORS or _value_literal(t) for t in (*a, *b)):
+            strings = [t for t in (*a, *b) if t[:1] in "\"`"]
+            return len(strings) != 2 or _strings_alike(*strings)  # "> 0" → "> 1", "=== true" → "!== false", 'sha256' → 'sha1'
+        if len(a) == 1 and len(b) == 1 and _is_name(a[0]) and _is_name(b[0]) and called:
+            x, y = a[0].rstrip("?!"), b[0].rstrip("?!")
+            return a[0][-1] in "?!" and b[0][-1] in "?!" or (len(x) <= 6 and len(y) <= 6)
+        return False
+    added = list(a or b)
+    if added in (["!"], ["not"]):
+        return True
+    if added[0] in _JOINS or added[-1] in _JOINS:
+        return decides and len(added) >= 2
+    if added[0] in _ARITH and len(added) <= 3 and all(_value_literal(t) or _is_name(t) or t in _ARITH for t in added[1:]):
+        return True
+    return bool(b) and all(_value_literal(t) for t in added)  # a literal added to a list, a set, a call
+
+
+def _unwrapped(old: str, new: str) -> str | None:
+    """The call a value was taken out of, when the new line is the old with one call replaced by one of its arguments."""
+    target = squeezed(new)
+    for m in _CALL_RE.finditer(old):
+        for arg in m.group("args").split(","):
+            if arg.strip() and squeezed(old[: m.start()] + arg.strip() + old[m.end():]) == target:
+                return m.group(0)
+    return None
+
+
+def _edit(old: str, new: str, renames: dict[tuple[str, str], int]) -> tuple[str, int, int] | None:
     """(what changed, where in the new line it starts and ends) when the pair's edit changes what the line means."""
     to, tn = _tokens(old), _tokens(new)
     if to == tn or without_annotations(old) == without_annotations(new):
         return None  # annotations, quotes, a trailing comma, a comment
+    decides = _DECIDES_RE.search(old) is not None or _BOOLEAN_SET_RE.match(old) is not None
+    wrapper = _unwrapped(old, new)
+    if wrapper is not None:
+        if not _PROTECTS_RE.search(wrapper) and not decides and "get" not in wrapper.lower() and "fetch" not in wrapper.lower():
+            return None
+        return f"drops {wrapper[:24]}" if len(wrapper) <= 24 else f"drops {wrapper[:23]}…", 0, len(tn)
     ops = [op for op in SequenceMatcher(None, to, tn, autojunk=False).get_opcodes() if op[0] != "equal"]
     # A name renamed wherever it stands is no edit of this line: counted out before the line is judged a rewrite.
     ops = [op for op in ops if not (op[2] - op[1] == 1 and op[4] - op[3] == 1 and renames.get((to[op[1]], tn[op[3]]), 0) > 1)]
-    if not ops or len(ops) > _MOST_EDITS or sum(i2 - i1 for _, i1, i2, _, _ in ops) > _MOST_TOKENS \
-            or sum(j2 - j1 for _, _, _, j1, j2 in ops) > _MOST_TOKENS:
-        return None
-    cond = _COND_START_RE.match(old) is not None
     signature = _SIGNATURE_RE.match(old) is not None or _SIGNATURE_RE.match(new) is not None
+    cond = _COND_START_RE.match(old) is not None
     found: list[tuple[str, int, int]] = []
     for _, i1, i2, j1, j2 in ops:
         a = [t for t in to[i1:i2] if t not in _PUNCT]
         b = [t for t in tn[j1:j2] if t not in _PUNCT]
         if a == b or (not a and not b):
             continue  # brackets or commas only: formatting
-        if any(_message(t) for t in (*a, *b)) or any(t in _DECLARES for t in (*a, *b)):
-            continue  # a message's wording; a declaration's head rewritten
+        if len(a) > _MOST_TOKENS or len(b) > _MOST_TOKENS:
+            return None
+        if len(a) == 1 and len(b) == 1 and a[0].lower().replace("_", "") == b[0].lower().replace("_", ""):
+            continue  # a name's spelling
+        if any(_message(t) for t in (*a, *b)) or any(t in _DECLARES for t in (*a, *b)) or _annotation(to, i1, a, b):
+            return None  # a message's wording, a declaration's head, a type: the line was rewritten for another reason
         if signature and not (len(a) == 1 and len(b) == 1 and _is_literal(a[0]) and _is_literal(b[0])):
-            continue  # a parameter's annotation or name, not a default value
-        if _annotation(to, i1, a, b):
-            continue  # a type written after "name:" or "->", or a type named in a string ("cabc.Iterator[int]")
-        if len(a) == 1 and len(b) == 1 and _is_name(a[0]) and _is_name(b[0]):
-            x, y = a[0], b[0]
-            if x.lower().replace("_", "") == y.lower().replace("_", "") or renames.get((x, y), 0) > 1:
-                continue  # a name's spelling, or a rename applied wherever it stands
-            called = (i2 < len(to) and to[i2] in ("(", "?", "!")) or x.endswith(("?", "!")) or (i1 > 0 and to[i1 - 1] in (".", "::", "->"))
-            if not called and y not in names_before:
-                continue  # a value's new name, not a different value
-        elif not any(_is_name(t) or t in _OPERATORS or _is_literal(t) for t in (*a, *b)):
-            continue
-        if _safe_way(old, new, a, b, cond):
+            return None  # a parameter's annotation or name, not a default value
+        called = (i2 < len(to) and to[i2] in ("(", "?", "!")) or (i1 > 0 and to[i1 - 1] in (".", "::", "->"))
+        if not _shape(a, b, decides, called) or _safe_way(old, new, a, b, cond):
             return None
         o1, o2 = _span(old, to, i1, i2) if i2 > i1 else (0, 0)
         n1, n2 = _span(new, tn, j1, j2) if j2 > j1 else (0, 0)
         found.append((_what(old[o1:o2], new[n1:n2]), j1, max(j2, j1 + 1)))
-    if not found:
-        return None
-    return found[0]
+    # One edit in the line: more is a line rewritten, which the family readers and the words read.
+    return found[0] if len(found) == 1 else None
 
 
 def _span(line: str, tokens: Sequence[str], j1: int, j2: int) -> tuple[int, int]:
@@ -215,6 +265,7 @@ def _span(line: str, tokens: Sequence[str], j1: int, j2: int) -> tuple[int, int]
 # An error built with its message: its wording and its constructor are no check.
 _ERROR_RE = re.compile(r"\b\w*(?:Error|Exception|Err)\b\s*(?:::\s*\w+\s*)?\(|\berrors\.New\b|\bfmt\.Errorf\b")
 _CODE_MARK_RE = re.compile(r"[=(){}\[\];]|->|&&|\|\|")
+_STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
 _USES_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|using|import|export\s+\{|export\s+\*|from\s+\S+\s+import|#\s*include|require(?:_relative)?\b)")
 _LINK_RE = re.compile(r"\]\(|://")
 
@@ -231,16 +282,15 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
         if len(to) == len(tn):
             for x, y in {(x, y) for x, y in zip(to, tn) if x != y}:
                 renames[(x, y)] = renames.get((x, y), 0) + 1
-    names_before = frozenset(t for line in removed for t in _tokens(line.strip()) if _is_name(t))
     best: tuple[tuple[int, int], str] | None = None
     for k, (old, new) in enumerate(pairs):
         if (_LOGGING_RE.search(new) and _LOGGING_RE.search(old)) or _PROSE_RE.search(new) or IMPORT_RE.match(new) or _USES_RE.match(new) \
                 or (_ERROR_RE.search(new) and _ERROR_RE.search(old)) or (code_only and (not _CODE_MARK_RE.search(new) or _LINK_RE.search(new))):
             continue  # a message's wording, a doc comment's sentence, an import, an error built; a docs line with no code in it
-        word = security_line(old) or security_line(new)
+        word = security_line(_STRING_RE.sub('""', old)) or security_line(_STRING_RE.sub('""', new))
         if word is None:
-            continue
-        edit = _edit(old, new, renames, names_before)
+            continue  # the words that make a line security-relevant are its names, not the data it holds
+        edit = _edit(old, new, renames)
         if edit is None:
             continue
         what, j1, j2 = edit
@@ -258,19 +308,19 @@ _CLAUSE_RE = re.compile(r"^\s*(?:&&|\|\||and\b|or\b)\s*\S|\s(?:&&|\|\||and|or)\s
 
 def lone_clause(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"adds a clause to a check: …" / "drops a clause from a check: …" for a condition's operand line added or
-    removed alone (no line in its place) in a security-relevant condition; None when there is none."""
-    before = {squeezed(line.strip()) for line in removed}
-    after = {squeezed(line.strip()) for line in added}
-    for line in added:
-        code = line.strip()
-        if _CLAUSE_RE.search(code) and squeezed(code) not in before and not code.lstrip().startswith(("||", "or ")) \
-                and security_line(code) and not _alike(code, removed):
-            return f"adds a clause to a check: {window(code, 0, len(code), _QUOTE)}"
-    for line in removed:
-        code = line.strip()
-        if _CLAUSE_RE.search(code) and squeezed(code) not in after and security_line(code) and not _alike(code, added):
-            return f"drops a clause from a check: {window(code, 0, len(code), _QUOTE)}"
-    return None
+    removed alone (no line in its place) in a security-relevant condition; None when there is none. Only where it is the
+    one condition line the change edits: a condition rewritten over several lines is read by the other readers."""
+    new = [line.strip() for line in added if _CLAUSE_RE.search(line) or _COND_START_RE.match(line)]
+    gone = [line.strip() for line in removed if _CLAUSE_RE.search(line) or _COND_START_RE.match(line)]
+    if len(new) + len(gone) != 1:
+        return None
+    code = (new or gone)[0]
+    if not _CLAUSE_RE.search(code) or _PROSE_RE.search(code) or not _CODE_MARK_RE.search(code) and not re.search(r"[!.]\w", code) \
+            or not security_line(_STRING_RE.sub('""', code)) or _alike(code, removed if new else added):
+        return None
+    if new and code.startswith(("||", "or ")):
+        return None  # a refusal's condition that now catches more
+    return f"{'adds a clause to a check' if new else 'drops a clause from a check'}: {window(code, 0, len(code), _QUOTE)}"
 
 
 # A value passed through a step that checks or cleans it, written back to itself: ``path = clean_path_info(path)``.

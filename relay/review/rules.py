@@ -175,7 +175,7 @@ RULES: tuple[Rule, ...] = (
     # Any other edit that changes what a security-relevant line means (an operator, a literal, an operand, a called name),
     # read generically where no family reader above knows the shape (relay.review.line_edits): worth a look, quoted first.
     Rule("edits_security_line", "medium", "{detail}", checks.edits_security_line,
-         scope=Scope(not_kinds=("test", "lockfile", "manifest", "docs"), not_changes=("deleted",),
+         scope=Scope(kinds=("source", "example", "generated"), not_changes=("deleted",),
                      unless=("generated_output", "mechanical", "release_notes", "same_meaning", "reformatted")),
          example=Example(
              _fc("lib/token/verify.ex", additions=1, deletions=1, removed_lines=["    Enum.all?(valid, &(&1 in claim_values))"],
