@@ -170,7 +170,7 @@ def _strings_alike(a: str, b: str) -> bool:
     return (len(a) <= 24 and len(b) <= 24) or (abs(len(a) - len(b)) <= 3 and (a[1:-1] in b or b[1:-1] in a))
 
 
-def _shape(a: Sequence[str], b: Sequence[str], decides: bool, called: bool) -> bool:
+def _shape(a: Sequence[str], b: Sequence[str], decides: bool, called: bool, in_collection: bool) -> bool:
     """Whether one edited span changes what a check or setting does, by its shape: an operator or literal replaced, a
     negation, a clause or an arithmetic operand added or dropped, a literal added to a collection, a short called name
     (``all?``/``any?``, ``min``/``max``) swapped. A name replaced by another name or expression is a refactor's."""
@@ -189,7 +189,21 @@ def _shape(a: Sequence[str], b: Sequence[str], decides: bool, called: bool) -> b
         return decides and len(added) >= 2
     if added[0] in _ARITH and len(added) <= 3 and all(_value_literal(t) or _is_name(t) or t in _ARITH for t in added[1:]):
         return True
-    return bool(b) and all(_value_literal(t) for t in added)  # a literal added to a list, a set, a call
+    return bool(b) and in_collection and all(_value_literal(t) for t in added)  # a literal added to a list or a set
+
+
+def _opened(tokens: Sequence[str], at: int) -> str:
+    """The bracket still open where ``tokens[at]`` stands ("" at the top level): a list's, a set's or a call's."""
+    depth = 0
+    for k in range(at - 1, -1, -1):
+        t = tokens[k]
+        if t in ")]}":
+            depth += 1
+        elif t in "([{":
+            if depth == 0:
+                return t
+            depth -= 1
+    return ""
 
 
 def _unwrapped(old: str, new: str) -> str | None:
@@ -233,7 +247,7 @@ def _edit(old: str, new: str, renames: dict[tuple[str, str], int]) -> tuple[str,
         if signature and not (len(a) == 1 and len(b) == 1 and _is_literal(a[0]) and _is_literal(b[0])):
             return None  # a parameter's annotation or name, not a default value
         called = (i2 < len(to) and to[i2] in ("(", "?", "!")) or (i1 > 0 and to[i1 - 1] in (".", "::", "->"))
-        if not _shape(a, b, decides, called) or _safe_way(old, new, a, b, cond):
+        if not _shape(a, b, decides, called, _opened(tn, j1) in ("[", "{")) or _safe_way(old, new, a, b, cond):
             return None
         o1, o2 = _span(old, to, i1, i2) if i2 > i1 else (0, 0)
         n1, n2 = _span(new, tn, j1, j2) if j2 > j1 else (0, 0)

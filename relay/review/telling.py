@@ -63,10 +63,10 @@ LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "look
 
 
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
-               span: tuple[int, int] | None = None) -> tuple[int, int, int]:
+               span: tuple[int, int] | None = None) -> tuple[int, int, int, int]:
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
     file's reading): (whether they give again a risky line the file's reasons name, their risk, how many
-    of the file's reasons they give again)."""
+    of the file's reasons they give again, whether that line is the one the file's reason quotes first)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
     [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
@@ -81,7 +81,7 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
         lines = 2 if first in found.rules else int(first is not None)
     # The part holding the line a line rule named goes first whatever its own risk read alone: the file's reason quotes
     # that line, and a word elsewhere in the file (high alone) must not push it out of the view.
-    return lines, risk_rank(found.risk), len(stems & mine)
+    return int(lines > 0), risk_rank(found.risk), len(stems & mine), lines
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
@@ -93,7 +93,7 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -
     # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
     most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
 
-    def score(i: int) -> tuple[tuple[int, int, int], int, int]:
+    def score(i: int) -> tuple[tuple[int, int, int, int], int, int]:
         p = parts[i]
         added, removed = p.added[:most], p.removed[:most]
         return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
