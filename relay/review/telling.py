@@ -60,13 +60,15 @@ def _stem(reason: str) -> str:
 LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
                         "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off",
                         "edits_security_line", "downgrades_dependency"})
+# The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
+GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 
 
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
-               span: tuple[int, int] | None = None) -> tuple[int, int, int, int]:
+               span: tuple[int, int] | None = None) -> tuple[int, int, int]:
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
     file's reading): (whether they give again a risky line the file's reasons name, their risk, how many
-    of the file's reasons they give again, whether that line is the one the file's reason quotes first)."""
+    of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
     [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
@@ -74,14 +76,14 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     mine = {_stem(r) for r in found.reasons}
-    lines = 0
-    if change is not None and any(rule in LINE_RULES for rule in found.rules):
-        # The line the file's reason quotes first (its first line rule) tells most; another line rule, less.
-        first = next((rule for rule in change.rules if rule in LINE_RULES), None)
-        lines = 2 if first in found.rules else int(first is not None)
-    # The part holding the line a line rule named goes first whatever its own risk read alone: the file's reason quotes
-    # that line, and a word elsewhere in the file (high alone) must not push it out of the view.
-    return int(lines > 0), risk_rank(found.risk), len(stems & mine), lines
+    # The part holding a line a line rule of the file named goes first, whatever its own risk read alone (a word elsewhere
+    # in the file, high alone, must not push the quoted line out of the view); a line read generically counts only in a
+    # file where no family reader named a line.
+    named = {rule for rule in change.rules if rule in LINE_RULES} if change is not None else set()
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    lines = int(bool(named & set(found.rules)))
+    return lines, risk_rank(found.risk), len(stems & mine)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
@@ -93,7 +95,7 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -
     # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
     most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
 
-    def score(i: int) -> tuple[tuple[int, int, int, int], int, int]:
+    def score(i: int) -> tuple[tuple[int, int, int], int, int]:
         p = parts[i]
         added, removed = p.added[:most], p.removed[:most]
         return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
