@@ -250,7 +250,7 @@ class Relay:
                 _keep_snapshot_identity(record, before)
                 # A revert puts each file's mode and bytes back exactly (issue 22; 37: which line endings it had).
                 if plan.on_violation == "revert" or any(r.converts for r in before.repos()):
-                    live.pre_run = await anyio.to_thread.run_sync(pre_run_files, Path(plan.workspace))
+                    live.pre_run = await anyio.to_thread.run_sync(pre_run_files, Path(plan.workspace), before)
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
