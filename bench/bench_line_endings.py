@@ -50,7 +50,7 @@ def _round(ws: Path, restored: int, dirty: int, trees: Path) -> tuple[float, flo
     t0 = time.perf_counter()
     snap = take_snapshot(ws, trees)
     t1 = time.perf_counter()
-    pre = pre_run_files(ws)
+    pre = pre_run_files(ws, snap)
     t2 = time.perf_counter()
     for path in on_disk:
         (ws / path).write_bytes(b"the worker's\n")

@@ -116,7 +116,63 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+# The process tier: files whose tests are relay *processes* driven from outside (signals, crashes and restarts,
+# long waits across relays, the HTTP door, the CI's inner pytest runs). They cost ~40 % of the suite's CPU, and
+# this machine has 2 cores: the README's `python -m pytest` runs the rest (the server in memory, a few stdio
+# smoke tests) and `python -m pytest --tier process` runs these; .ci/run and the CI workflow run both. A file
+# named on the command line always runs, whatever its tier.
+PROCESS_TIER = frozenset({
+    "test_process_faults.py", "test_reliability.py", "test_long_runs.py", "test_http.py", "test_http_sessions.py",
+    "test_cli_wait_signals.py", "test_windows_ci.py",
+})
+TIERS = ("fast", "process", "all")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--tier", choices=TIERS, default="fast",
+                     help="fast (default): all but the process tier; process: only the process tier "
+                          "(conftest.PROCESS_TIER); all: both. A test file named on the command line always runs.")
+
+
+def _tier_of(item) -> str:
+    """A file of PROCESS_TIER, or a test marked ``@pytest.mark.process`` in another file (one that drives
+    several relay processes for seconds while the rest of its file talks to the server in memory)."""
+    in_process_tier = item.path.name in PROCESS_TIER or item.get_closest_marker("process") is not None
+    return "process" if in_process_tier else "fast"
+
+
+def _named_files(config) -> set[str]:
+    """The test files the command line names (a file, or a node id in it): those run whatever their tier."""
+    named = set()
+    for arg in config.args:
+        path = Path(arg.split("::", 1)[0])
+        if path.suffix == ".py":
+            named.add(path.name)
+    return named
+
+
+def _deselect_other_tier(config, items) -> None:
+    tier = config.getoption("--tier")
+    if tier == "all":
+        return
+    named = _named_files(config)
+    keep, drop = [], []
+    for item in items:
+        (keep if _tier_of(item) == tier or item.path.name in named else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    tier = config.getoption("--tier")
+    if tier == "fast" and not _named_files(config):  # the default run: say what it left out
+        terminalreporter.write_line(f"the process tier ({len(PROCESS_TIER)} files: relay processes driven from "
+                                    "outside) did not run here: python -m pytest --tier process")
+
+
 def pytest_collection_modifyitems(config, items):
+    _deselect_other_tier(config, items)
     items.sort(key=_start_rank)  # longest first; stable: everything else keeps its order
     if sys.platform != "win32":
         return

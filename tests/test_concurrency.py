@@ -14,6 +14,7 @@ from concurrency_harness import run_concurrency
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.process
 async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
     # 0.2 s runs (were 0.3): calls that overlapped would still start within a run of each other (checked
     # failing with the queue's slot not waited for).
@@ -24,6 +25,7 @@ async def test_workers_never_overlap_across_relay_processes(tmp_path: Path):
     assert sorted(figures["order"]) == sorted(f"p{p}c{c}" for p in range(2) for c in range(3))
 
 
+@pytest.mark.process
 async def test_queue_is_first_come_first_served_across_relay_processes(tmp_path: Path):
     import anyio
 

@@ -125,6 +125,38 @@ async def test_a_continue_or_apply_of_a_run_whose_change_is_kept_is_refused_nami
     assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n" and _ran(marker) == ""
 
 
+async def test_a_kept_runs_conversation_is_recorded_and_its_refusal_after_the_hook_is_gone_says_how_to_resume_it(
+        tmp_path, new_git):
+    # Broke: the record's conversation id was set only when the run reached its review; the refusal to record a kept
+    # change came before, so the record held none: once the person removed the hook, nothing could resume the
+    # worker's conversation (the refusal said "start a new antigravity_execute"). A continue of the kept run by its
+    # id stays refused (relay/call/kept.py: the change was never recorded, a person looks first), and now names the
+    # conversation and the continue that resumes it; done as it says, the next turn resumes that conversation.
+    from fake_agy_harness import launches
+
+    prog, marker, repo, agy = _worker_hooking_the_shared_config(tmp_path)
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = await _run(client, repo)
+        worktree = Path(packet["worktree"])
+        assert _kept(worktree).is_file(), packet
+        said = launches(agy)[-1]["conversation_id"]
+        assert said and packet.get("conversation_id") == said, packet
+        record = json.loads((tmp_path / "data" / "runs" / f"{packet['run_id']}.json").read_text(encoding="utf-8"))
+        assert said in json.dumps(record["outcome"]), record["outcome"]
+        git(repo, "config", "--remove-section", "hook.evil")  # the person removes the hook
+        set_scenario(agy, success_scenario([{"op": "write", "path": "c.txt", "content": "c\n"}]))
+        refused = payload(await client.call_tool("antigravity_continue", {"run_id": packet["run_id"],
+                                                                          "feedback": "go on"}))
+        hint = _refused(refused, "never recorded", str(worktree))  and refused["error"]["hint"]
+        assert f'antigravity_continue(conversation_id="{said}", workspace="{repo}"' in hint, hint
+        (repo / "a.txt").write_text((worktree / "a.txt").read_text(encoding="utf-8"), encoding="utf-8")  # brought in
+        resumed = payload(await client.call_tool("antigravity_continue", {"conversation_id": said, "workspace": str(repo),
+                                                                          "feedback": "go on"}))
+    assert resumed["status"] == "SUCCESS", resumed
+    assert launches(agy)[-1]["requested_conversation_id"] == said and resumed["conversation_id"] == said, resumed
+    assert (repo / "c.txt").read_text(encoding="utf-8") == "c\n" and _ran(marker) == ""
+
+
 async def test_a_cancelled_worktree_run_whose_change_a_hook_stops_recording_says_where_it_is_kept(tmp_path, new_git):
     # Broke: the run was cancelled after the worker planted a [hook] in the shared config; its change could not be
     # recorded on its branch, and the CANCELLED answer did not say so (only the relay's log did).

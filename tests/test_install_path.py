@@ -253,6 +253,7 @@ def wheel_venv(tmp_path_factory) -> tuple[Path, Path]:
 
 
 @pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.anyio
 async def test_a_wheel_in_a_uvx_cache_serves_as_gravity_relay_mcp_and_its_setup_registers_uvx(wheel_venv, tmp_path):
     # One test for both (a wheel costs seconds to build and install; xdist would build it once per worker).

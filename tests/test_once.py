@@ -67,6 +67,7 @@ async def _twice(call_one, call_two, agy: Path, release: Path, launched: int) ->
 # --------------------------------------------------------------------------- over stdio
 
 
+@pytest.mark.process
 async def test_stdio_repeat_of_a_running_execute_attaches_and_a_key_answers_from_another_relay_process(tmp_path):
     # Before: each call started its own worker on the same workspace (two launches, two run ids).
     repo = make_repo(tmp_path / "project")
@@ -92,6 +93,7 @@ async def test_stdio_repeat_of_a_running_execute_attaches_and_a_key_answers_from
 # --------------------------------------------------------------------------- over HTTP
 
 
+@pytest.mark.process
 async def test_http_repeat_in_one_session_attaches_and_a_key_from_another_session_answers_the_same_run(tmp_path):
     repo = make_repo(tmp_path / "project")
     agy, release = _held(tmp_path)

@@ -103,6 +103,7 @@ def _records(tmp_path: Path) -> list[Path]:
 # --------------------------------------------------------------------------- the repro of the issue, over stdio
 
 
+@pytest.mark.process
 async def test_stdio_repro_the_model_cannot_read_a_human_profiles_token_back_and_run_trusted(tmp_path, repo):
     # The issue's steps: execute -> CONFIRMATION_REQUIRED; get_result {} -> the run id; get_result(run_id,
     # detail="errors") held `confirm: "c1.…"`; execute with it -> SUCCESS, agy launched trusted.

@@ -272,3 +272,4 @@ def test_the_ci_workflow_runs_the_readmes_test_command_on_linux_macos_and_window
     assert command == "python -m pytest"
     assert "os: [ubuntu-latest, macos-latest, windows-latest]" in workflow
     assert f"run: {command} -rs" in workflow  # -rs: each skipped test's reason in the log
+    assert f"run: {command} -rs --tier process" in workflow  # and the process tier (tests/conftest.PROCESS_TIER)

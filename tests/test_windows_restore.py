@@ -178,7 +178,7 @@ def test_a_clean_file_with_bytes_git_cannot_make_again_is_named_never_guessed(tm
     git(repo, "add", "m.txt")
     assert git(repo, "status", "--porcelain") == ""
     snap = take_snapshot(repo, tmp_path / "trees")
-    pre = pre_run_files(repo)
+    pre = pre_run_files(repo, snap)
     (repo / "m.txt").write_bytes(b"worker\n")
     restored, refused = restore_paths(snap, ["m.txt"], pre)
     assert restored == [] and "mixed" in refused["m.txt"] and "git checkout -- <the file>" in refused["m.txt"], refused

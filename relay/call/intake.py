@@ -220,7 +220,7 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
                                  "Wait for its packet, then continue it.", retryable=True)
             parent = store.read(args.run_id)
-        # Before the conversation: such a run's record has none (the refusal came before the worker's answer was read).
+        # Before the conversation: its change is on no branch, so a continue by run_id would start without it.
         refuse_kept(store.runs_dir.parent, parent, "the continue was not started: it would begin without that change")
         if not parent.outcome.conversation_id:
             ended = parent.outcome.status.value if parent.outcome.status else "early"

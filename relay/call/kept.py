@@ -9,6 +9,11 @@ conversation (by its id) started from the run's base, without it. Both are refus
 get the change out of it. Not continued in that worktree: the change was never recorded, so the relay cannot say
 what the next turn would build on (what a process the worker left, or the user, wrote there since counts the same),
 and every git step there would read the config whose hook stopped the record: a person looks at both first.
+
+That stays so after the hook is removed (the same two reasons hold). What the refusal gives instead is the way on
+with the worker's context: the run's agy conversation is recorded whatever ended the run after the worker answered
+(``relay.call.orchestrate``), and the refusal names it, with the continue by ``conversation_id`` that resumes it in
+the workspace once the person has brought in the part of the change they want.
 """
 
 from __future__ import annotations
@@ -37,5 +42,15 @@ def refuse_kept(data_dir: Path, record: RunRecord, doing: str) -> None:
         f"First remove the [hook] section(s) from the repository's git config (`git config --show-origin "
         f"--get-regexp '^hook\\.'` lists them: git would run them in that worktree too); then look at the change "
         f"(`git -C {worktree} status`, `git -C {worktree} diff`), copy the files you want into "
-        f"{record.plan.workspace} (or commit them in that worktree yourself), and start a new antigravity_execute for "
-        f"what is left to do. The worktree goes when retention removes run {record.run_id}.")
+        f"{record.plan.workspace} (or commit them in that worktree yourself), and {_next_turn(record)}. The worktree "
+        f"goes when retention removes run {record.run_id}.")
+
+
+def _next_turn(record: RunRecord) -> str:
+    """How the work goes on from the workspace: the run's conversation resumed when the record names one."""
+    cid = record.outcome.conversation_id
+    if not cid:
+        return "start a new antigravity_execute for what is left to do"
+    return (f"resume the worker's conversation there with antigravity_continue(conversation_id=\"{cid}\", "
+            f"workspace=\"{record.plan.workspace}\", feedback=\"...\") (a new antigravity_execute starts without "
+            f"that context)")

@@ -250,7 +250,7 @@ class Relay:
                 _keep_snapshot_identity(record, before)
                 # A revert puts each file's mode and bytes back exactly (issue 22; 37: which line endings it had).
                 if plan.on_violation == "revert" or any(r.converts for r in before.repos()):
-                    live.pre_run = await anyio.to_thread.run_sync(pre_run_files, Path(plan.workspace))
+                    live.pre_run = await anyio.to_thread.run_sync(pre_run_files, Path(plan.workspace), before)
 
                 live.stage = "running"
                 await progress(time.monotonic() - started, "agy started")
@@ -259,6 +259,7 @@ class Relay:
                                                healthy_seconds_ago=self.auth.healthy_seconds_ago)
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
+                _worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
                 live.stage = "observing changes"
                 judged = await anyio.to_thread.run_sync(self._judge, call, live, Path(plan.workspace),
                                                         list(report.files_changed) if report else [])
@@ -290,16 +291,6 @@ class Relay:
                 report: WorkerReport | None, tests: Tests | None, live: _Live, started: float) -> Ending:
         """What the worker said and what the relay saw, into the record and the run's Ending."""
         record, plan = call.record, call.plan
-        process = record.process
-        process.exit_code = outcome.exit_code
-        process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
-        process.report = report
-        process.stderr_tail = tail(outcome.stderr, 16_000)
-        record.outcome.conversation_id = _conversation(outcome)
-        usage = (outcome.envelope or {}).get("usage")
-        if isinstance(usage, dict):
-            process.usage = {k: v for k, v in usage.items() if isinstance(v, int)}
-
         changes, flags, files = build_review(changeset, report=report, paths=plan.paths, workspace=Path(plan.workspace),
                                              task=call.asked)
         record.observation.changes = files
@@ -491,6 +482,16 @@ def _refuse_login(verdict: Verdict | None) -> None:
         raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
 
 
-def _conversation(outcome: Outcome) -> str | None:
+def _worker_said(record: RunRecord, outcome: Outcome, verdict: Verdict, report: WorkerReport | None) -> None:
+    """What the worker answered, into the record as soon as it answered: every ending after it keeps it (a refusal
+    while its change is recorded, a hook in the config: relay/call/kept.py names the conversation to resume)."""
+    process = record.process
+    process.exit_code = outcome.exit_code
+    process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
+    process.report = report
+    process.stderr_tail = tail(outcome.stderr, 16_000)
     cid = (outcome.envelope or {}).get("conversation_id")
-    return cid if isinstance(cid, str) and cid else outcome.conversation_id
+    record.outcome.conversation_id = cid if isinstance(cid, str) and cid else outcome.conversation_id
+    usage = (outcome.envelope or {}).get("usage")
+    if isinstance(usage, dict):
+        process.usage = {k: v for k, v in usage.items() if isinstance(v, int)}

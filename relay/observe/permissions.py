@@ -5,6 +5,11 @@ Git's trees and the snapshot keep only the executable bit (100644 / 100755): a w
 The size tells which of git's forms of a file the user had on disk (``relay.observe.exact_bytes``: LF or CRLF,
 issue 37 W11). Taken only for runs that may revert: one ``git ls-files`` (tracked and untracked files, not
 ignored ones) and one lstat per file, or a walk of the tree when the workspace is not a repository.
+
+The listing is the snapshot's own (``relay.observe.private_repo``): its private git dir, its before index, the
+excludes frozen before the run, no config of the repository's read. It used to run ``git ls-files`` in the
+workspace with the repository's config and includes: an include of a FIFO, or a ``core.excludesFile`` naming one,
+held the call for git's two-minute timeout, and the repository's config chose what git did in the relay.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from relay.observe.git import GitError, run_git
-from relay.observe.snapshot import SKIP_DIRS
+from relay.observe.git import GitError
+from relay.observe.snapshot import SKIP_DIRS, Snapshot, git_private
 
 __all__ = ["PreRun", "pre_run_files", "keep_sizes", "kept_sizes", "MAX_FILES"]
 
@@ -30,12 +35,16 @@ class PreRun(NamedTuple):
     size: int  # its size on disk, in bytes
 
 
-def _listed(workspace: Path) -> list[str]:
-    try:
-        out = run_git(workspace, "ls-files", ["-z", "--cached", "--others", "--exclude-standard"], timeout=120)
-        return [os.fsdecode(name) for name in out.split(b"\0") if name][:MAX_FILES]
-    except GitError:
-        pass
+def _listed(workspace: Path, before: Snapshot | None) -> list[str]:
+    repo = before.repo if before is not None and before.source == "git" else None
+    if repo is not None:
+        try:  # the before index holds the untracked files the snapshot added; --others: those kept out by size
+            out = git_private(before.dir, repo, "ls-files", ["-z", "--cached", "--others", "--exclude-standard"],
+                              index="before", paths=[repo.prefix.rstrip("/") or "."], timeout=120)
+            cut = len(repo.prefix)
+            return [os.fsdecode(name)[cut:] for name in out.split(b"\0") if name][:MAX_FILES]
+        except GitError:
+            pass
     found: list[str] = []
     for root, dirs, files in os.walk(workspace):
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
@@ -45,12 +54,13 @@ def _listed(workspace: Path) -> list[str]:
     return found[:MAX_FILES]
 
 
-def pre_run_files(workspace: str | Path) -> dict[str, PreRun]:
-    """Workspace-relative path -> its bits and size, for the regular files in it now (best effort: {} on error)."""
+def pre_run_files(workspace: str | Path, before: Snapshot | None = None) -> dict[str, PreRun]:
+    """Workspace-relative path -> its bits and size, for the regular files in it now (best effort: {} on error),
+    listed by ``before``'s private git (the snapshot just taken of it) or, outside git, by a walk."""
     workspace = Path(workspace)
     modes: dict[str, PreRun] = {}
     try:
-        names = _listed(workspace)
+        names = _listed(workspace, before)
     except OSError:
         return modes
     root = str(workspace)
