@@ -135,3 +135,23 @@ def test_a_line_finding_outranks_files_high_only_for_words() -> None:
     assert all(w.risk == "high" for w in wordy) and plant.risk == "medium"
     order = [c.path for c in rank_changes([*wordy, plant])]
     assert order[0] == plant.path, order
+
+
+@pytest.mark.parametrize(
+    "removed",
+    [
+        ["    public PushedAuthorizationRequest(string clientId, string responseType)"],
+        ["        var authorizeRedirect = new AuthorizeRedirectParameters(clientId, responseType);"],
+    ],
+)
+def test_a_constructor_removed_is_no_check_deleted(removed: list[str]) -> None:
+    # Round 6 read a constructor named for authorization as "deletes a check" and ranked the file over the planted one.
+    out = review(fc("src/Client/Messages/PushedAuthorizationRequest.cs", [], removed))
+    assert "removes_guard" not in out.rules, out.reasons
+
+
+def test_a_gradle_look_alike_names_the_whole_group() -> None:
+    # The group of a Gradle coordinate was cut back one letter so as to stand before something other than ":".
+    out = review(fc("app/build.gradle", ["    implementation 'com.squareup.okhtp3:okhttp:4.12.0'"],
+                    ["    implementation 'com.squareup.okhttp3:okhttp:4.12.0'"]))
+    assert out.reasons[0] == "renames a dependency to a look-alike (a typo-squat?): com.squareup.okhttp3 → com.squareup.okhtp3", out.reasons

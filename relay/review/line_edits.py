@@ -30,7 +30,9 @@ _VOCAB_RE = re.compile(
     r"(?i)auth|verif|sign(?!al)|token|session|secur|ssl|tls|https|origin|credential|host|passw|passwd|hash|digest|hmac|"
     r"perm|privileg|role|admin|csrf|xsrf|redirect|escape|saniti|limit|expir|max_?age|\bage\b|ttl|cookie|cors|trust|"
     r"allow|deny|exempt|claim|nonce|secret|cert|cipher|crypt|valid|safe|scope|acl\b|login|jwt|\biss\b|\baud\b|proxy|"
-    r"forwarded|strict|insecure|unsafe|private|public_?key|policy|owner|access|protect|guard|whitelist|blacklist")
+    r"forwarded|strict|insecure|unsafe|private|public_?key|policy|owner|access|protect|guard|whitelist|blacklist|"
+    r"peer|remote_?addr|client_?ip|\bip\b|cidr|mfa|otp\b|captcha|throttl|sandbox|tenant|forbid|reject|untrust|inject|travers|"
+    r"symlink|realpath|upload|path\b|\.\.|encrypt|decrypt|random|entropy|salt")
 # A token: a string literal, a name (Ruby/Elixir's "all?"/"save!" included), a number, an operator, any other character.
 _TOKEN_RE = re.compile(
     r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`|[A-Za-z_$@][\w$]*(?:[?!](?!=))?|\d[\w.]*|"
