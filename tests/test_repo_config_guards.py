@@ -120,3 +120,48 @@ def test_the_pool_guard_reads_the_config_once_and_answers_for_one_state_of_it(tm
     pairs = guarded_filters(repo, "check out the run's worktree", git)
     assert len(reads) == 1, reads
     assert ("filter.x.clean", "") in pairs and ("filter.x.required", "false") in pairs, pairs
+
+
+@_POSIX_FIFO
+def test_excludes_and_attributes_files_that_are_fifos_never_hold_the_snapshot(tmp_path):
+    # Broke: the snapshot copied the repository's info/exclude and info/attributes, and the excludes file its config
+    # names (core.excludesFile), with Python's open(): a FIFO in their place held the relay's thread for good (no
+    # timeout: not git), before any worker started. The party: the repository (its .git/, its config), or an
+    # earlier in-place worker that wrote them. Now a file that is not a regular one is not read, as git reads none.
+    from relay.observe.changes import observe_changes
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    fifos = [tmp_path / "excludes", repo / ".git" / "info" / "exclude", repo / ".git" / "info" / "attributes"]
+    for fifo in fifos:
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+    with (repo / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write(f"[core]\n\texcludesFile = {fifos[0]}\n\tattributesFile = {fifos[0]}\n")
+    try:
+        snap = _within(20, take_snapshot, repo, tmp_path / "trees")
+    finally:
+        for fifo in fifos:
+            _free(fifo)
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")
+    changes = observe_changes(snap, repo, reported=[])
+    assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git", changes
+
+
+@_POSIX_FIFO
+def test_a_gitmodules_fifo_an_earlier_worker_left_never_holds_the_next_snapshot(tmp_path):
+    # Broke: the snapshot read .gitmodules (for submodule paths) with Python's open(): a FIFO there, which an earlier
+    # in-place worker can leave (the party: the worker, then the repository it left), held the relay's thread for
+    # good, before the next run's worker started; the run never answered.
+    from relay.observe.changes import observe_changes
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    os.mkfifo(repo / ".gitmodules")
+    try:
+        snap = _within(20, take_snapshot, repo, tmp_path / "trees")
+    finally:
+        _free(repo / ".gitmodules")
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")
+    changes = observe_changes(snap, repo)
+    assert "a.txt" in [c.path for c in changes.files] and changes.source == "git", changes
