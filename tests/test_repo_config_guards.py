@@ -85,3 +85,83 @@ def test_the_pre_run_listing_of_a_workspace_in_a_repositorys_folder_names_paths_
     pre = pre_run_files(repo / "pkg", snap)
     assert set(pre) == {"a.py", "deep/b.py", "new.py"}, sorted(pre)
     assert pre["deep/b.py"].size == 3
+
+
+def test_the_pool_guard_reads_the_config_once_and_answers_for_one_state_of_it(tmp_path, monkeypatch):
+    # Broke: guarded_filters read the repository's config twice per pool step (its hook.* keys, then its filters):
+    # a write landing between the two (the party: a process of the worker's still writing the shared .git/config,
+    # or another local process) was judged as two configs. Here the first read sees filter "x" and no hook; the
+    # writer then swaps the filter for a [hook]; the second read saw no filter, and the guard answered "no hook, no
+    # filter", true of neither. Now one read decides both: the answer is that of the config as it was read.
+    import relay.observe.git as relay_git
+    from relay.isolate import config_hooks
+    from relay.isolate.config_hooks import guarded_filters
+    from relay.isolate.pool_git import pool_git
+
+    monkeypatch.setattr(config_hooks, "git_version", lambda: (2, 54, 0))  # a hook read would refuse
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    config = repo / ".git" / "config"
+    with config.open("a", encoding="utf-8") as fh:
+        fh.write(f'[filter "x"]\n\tclean = {tmp_path / "prog"} clean\n')
+    swapped = config.read_text(encoding="utf-8").replace('[filter "x"]', '[hook "evil"]\n\tevent = post-checkout\n'
+                                                         f'\tcommand = {tmp_path / "prog"}\n[other "x"]')
+    git = pool_git(repo)
+    reads: list[str] = []
+    real = relay_git.scoped_config_entries
+
+    def read_then_write(cwd, pattern, **kw):
+        entries = real(cwd, pattern, **kw)
+        if Path(cwd) == repo and kw.get("file") is None:
+            reads.append(pattern)
+            config.write_text(swapped, encoding="utf-8")  # the writer's change lands right after a read
+        return entries
+
+    monkeypatch.setattr(relay_git, "scoped_config_entries", read_then_write)
+    pairs = guarded_filters(repo, "check out the run's worktree", git)
+    assert len(reads) == 1, reads
+    assert ("filter.x.clean", "") in pairs and ("filter.x.required", "false") in pairs, pairs
+
+
+@_POSIX_FIFO
+def test_excludes_and_attributes_files_that_are_fifos_never_hold_the_snapshot(tmp_path):
+    # Broke: the snapshot copied the repository's info/exclude and info/attributes, and the excludes file its config
+    # names (core.excludesFile), with Python's open(): a FIFO in their place held the relay's thread for good (no
+    # timeout: not git), before any worker started. The party: the repository (its .git/, its config), or an
+    # earlier in-place worker that wrote them. Now a file that is not a regular one is not read, as git reads none.
+    from relay.observe.changes import observe_changes
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    fifos = [tmp_path / "excludes", repo / ".git" / "info" / "exclude", repo / ".git" / "info" / "attributes"]
+    for fifo in fifos:
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+    with (repo / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write(f"[core]\n\texcludesFile = {fifos[0]}\n\tattributesFile = {fifos[0]}\n")
+    try:
+        snap = _within(20, take_snapshot, repo, tmp_path / "trees")
+    finally:
+        for fifo in fifos:
+            _free(fifo)
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")
+    changes = observe_changes(snap, repo, reported=[])
+    assert [c.path for c in changes.files] == ["a.txt"] and changes.source == "git", changes
+
+
+@_POSIX_FIFO
+def test_a_gitmodules_fifo_an_earlier_worker_left_never_holds_the_next_snapshot(tmp_path):
+    # Broke: the snapshot read .gitmodules (for submodule paths) with Python's open(): a FIFO there, which an earlier
+    # in-place worker can leave (the party: the worker, then the repository it left), held the relay's thread for
+    # good, before the next run's worker started; the run never answered.
+    from relay.observe.changes import observe_changes
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    os.mkfifo(repo / ".gitmodules")
+    try:
+        snap = _within(20, take_snapshot, repo, tmp_path / "trees")
+    finally:
+        _free(repo / ".gitmodules")
+    (repo / "a.txt").write_text("b\n", encoding="utf-8")
+    changes = observe_changes(snap, repo)
+    assert "a.txt" in [c.path for c in changes.files] and changes.source == "git", changes

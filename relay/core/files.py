@@ -55,14 +55,17 @@ def read_secret(path: Path, limit: int, *, tighten: bool) -> tuple[bytes | None,
         os.close(fd)
 
 
-def read_regular(path: Path, limit: int | None = None) -> bytes:
+def read_regular(path: Path | str, limit: int | None = None, *, follow: bool = False) -> bytes:
     """The bytes of the regular file at ``path`` (its first ``limit`` bytes when given); anything else is an
     OSError saying what it is, at once.
 
     O_NOFOLLOW: a symbolic link named like the relay's file is refused, not followed to whatever it
-    names. O_NONBLOCK: opening a FIFO does not wait for a writer (it is then refused by its fstat).
+    names (``follow``: followed, for a file of the user's or the repository's that git itself would follow, an
+    excludes file kept in a dotfiles folder). O_NONBLOCK: opening a FIFO does not wait for a writer (it is then
+    refused by its fstat).
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:

@@ -26,7 +26,7 @@ from pathlib import Path
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.isolate.pool_git import PoolGit, pool_git
-from relay.observe.git import EndlessConfig, GitError, config_entries, filter_overrides, run_git
+from relay.observe.git import FILTER_KEYS, EndlessConfig, GitError, config_entries, filter_overrides, run_git
 
 __all__ = ["ConfigHooksRefused", "refuse_config_hooks", "git_version", "parse_git_version", "runs_config_hooks",
            "FIRST_WITH_CONFIG_HOOKS", "guarded_filters", "refuse_endless_config", "guarded_pool_git"]
@@ -92,6 +92,8 @@ def _conditional_hooks(cwd: Path, git: PoolGit) -> list[tuple[str, str, str]]:
     return found
 
 
+_HOOKS_AND_FILTERS = rf"^(hook\..*|{FILTER_KEYS})$"  # guarded_filters' one read
+
 _HINT = ("Remove the [hook \"...\"] section(s) named from that config file (`git config --show-origin "
          "--get-regexp '^hook\\.'` lists them), or run this work in place (a profile with \"isolation\": "
          "\"in_place\") rather than in the relay's worktree pool.")
@@ -117,6 +119,11 @@ def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", c
         keys = config_entries(cwd, r"^hook\.", env=git.env, config=git.config)  # command that would wait on it
         if conditional:
             keys += _conditional_hooks(cwd, git)
+    _refuse_named(cwd, step, keys, also)
+
+
+def _refuse_named(cwd: Path, step: str, keys: list[tuple[str, str, str]], also: str) -> None:
+    """ConfigHooksRefused naming ``keys`` (origin, key, value: the ``hook.*`` entries read) where git runs them."""
     if not keys:
         return
     if not runs_config_hooks():
@@ -135,10 +142,16 @@ def refuse_config_hooks(cwd: Path, step: str, git: PoolGit, *, also: str = "", c
 def guarded_filters(cwd: Path, step: str, git: PoolGit, *, submodules: bool = False,
                     also: str = "") -> list[tuple[str, str]]:
     """``filter_overrides`` for a command in ``cwd`` that runs with the repository's config (and ``git``) and fires
-    hook events, after ``refuse_config_hooks``; a config read that does not end is refused the same way."""
-    refuse_config_hooks(cwd, step, git, also=also)
+    hook events, its ``hook.*`` keys refused as ``refuse_config_hooks`` does; a config read that does not end is
+    refused the same way. One read of ``cwd``'s config decides both: it was read twice (hooks, then filters), and a
+    write between the two (a worker's process still running, another process) was judged as two configs, neither
+    of them the one the command then read. Submodules' own configs are read after it, for their filters."""
     with _endless_refuses(step, also):
-        return filter_overrides(cwd, env=git.env, config=git.config, submodules=submodules)
+        entries = config_entries(cwd, _HOOKS_AND_FILTERS, env=git.env, config=git.config)
+    _refuse_named(cwd, step, [e for e in entries if e[1].startswith("hook.")], also)
+    with _endless_refuses(step, also):
+        return filter_overrides(cwd, env=git.env, config=git.config, submodules=submodules,
+                                read=[e for e in entries if not e[1].startswith("hook.")])
 
 
 def guarded_pool_git(cwd: Path, step: str, *, also: str = "") -> PoolGit:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -49,7 +50,7 @@ from relay.core.errors import RelayError
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
 __all__ = ["GitError", "run_git", "git_answer", "z_records", "git_env", "filter_overrides", "config_entries", "SAFE_CONFIG",
-           "scoped_config_entries", "own_config_only", "GIT_TIMEOUT_SECONDS", "CONFIG_READ_SECONDS",
+           "scoped_config_entries", "own_config_only", "FILTER_KEYS", "GIT_TIMEOUT_SECONDS", "CONFIG_READ_SECONDS",
            "GitTimeout", "EndlessConfig"]
 
 _log = logging.getLogger("relay.git")
@@ -200,8 +201,14 @@ def git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+# The keys that define a filter driver (a regular expression, without anchors: a caller's read may take more).
+FILTER_KEYS = r"filter\..*\.(clean|smudge|process|required)"
+_FILTER_KEY = re.compile(f"^{FILTER_KEYS}$")
+
+
 def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodules: bool = False,
-                     config: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+                     config: Sequence[tuple[str, str]] = (),
+                     read: Sequence[tuple[str, str, str]] | None = None) -> list[tuple[str, str]]:
     """Config pairs that disable every filter driver the repository (or the user) defines.
 
     Reading config runs nothing; the names found are then overridden with empty commands
@@ -212,10 +219,12 @@ def filter_overrides(cwd: Path, *, env: Mapping[str, str] | None = None, submodu
     its main one's. ``submodules``: for a command that asks a child git in each checked-out
     submodule whether it is dirty (``status``, ``diff``, ``add -A``; the child reads the
     submodule's own config and inherits our ``-c`` pairs), the names those define too. ``env`` and ``config``: the
-    command's own (what config files it reads, whether ``safe.directory`` lets it read the repository's).
+    command's own (what config files it reads, whether ``safe.directory`` lets it read the repository's). ``read``:
+    ``cwd``'s entries the caller read already (``config_entries``, its pattern taking ``FILTER_KEYS`` among others),
+    used rather than a second read: one read decides all the caller checks (``relay.isolate.config_hooks``).
     """
     names: list[str] = []
-    _filter_names(cwd, env, config, names, depth=_SUBMODULE_DEPTH if submodules else 0)
+    _filter_names(cwd, env, config, names, depth=_SUBMODULE_DEPTH if submodules else 0, read=read)
     pairs: list[tuple[str, str]] = []
     for name in names:
         pairs.extend((f"filter.{name}.{var}", "") for var in _FILTER_VARS)
@@ -231,10 +240,12 @@ _SUBMODULE_DEPTH, _SUBMODULE_MAX = 8, 500
 
 
 def _filter_names(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tuple[str, str]], names: list[str], *,
-                  depth: int, seen: list[int] | None = None) -> None:
+                  depth: int, seen: list[int] | None = None, read: Sequence[tuple[str, str, str]] | None = None) -> None:
     """Add the filter names ``cwd``'s config defines to ``names``; with ``depth``, those of each submodule its
     index holds that is checked out (a ``.git`` in its folder: where git would start a child), recursively."""
-    for _, key, _ in config_entries(cwd, r"^filter\..*\.(clean|smudge|process|required)$", env=env, config=config):
+    for _, key, _ in config_entries(cwd, f"^{FILTER_KEYS}$", env=env, config=config) if read is None else read:
+        if not _FILTER_KEY.match(key):
+            continue
         name = key[len("filter.") : key.rindex(".")]
         if "=" in name or "\n" in name:
             raise GitError(f"repository defines a filter named {name!r}, which cannot be neutralised safely")

@@ -34,6 +34,7 @@ from typing import Literal
 
 import msgspec
 
+from relay.core.files import read_regular
 from relay.observe.git import GitError, config_entries, git_env, own_config_only, run_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
@@ -127,6 +128,10 @@ def _private_dir(snapshot_dir: str, repo: Repo) -> str:
     return os.path.join(snapshot_dir, f"{repo.key}.git")
 
 
+# What is copied of an excludes or attributes file: a repository's (or a user's) file past this is cut there.
+_INFO_MAX = 4 * 1024 * 1024
+
+
 def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = None,
                      info: tuple[str, str] | None = None) -> str:
     """Write ``repo``'s private git dir: HEAD, a config that defines nothing, the repository's ``info/exclude``
@@ -140,9 +145,8 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
                                     "\tobjectformat = sha256\n" if repo.sha256 else
                                     "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", encoding="utf-8")
     for src, name in zip(info or (), ("exclude", "attributes")):
-        with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
-            with open(src, "rb") as fh:
-                Path(path, "info", name).write_bytes(fh.read(4 * 1024 * 1024))
+        with contextlib.suppress(OSError):  # missing, or not a file (a FIFO is not waited on): none is read
+            Path(path, "info", name).write_bytes(read_regular(src, _INFO_MAX, follow=True))
     _freeze(path, repo)
     if git_dir:
         with contextlib.suppress(OSError):
@@ -164,9 +168,8 @@ def _freeze(path: str, repo: Repo) -> None:
             xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
             src = os.path.join(xdg, "git", default)
         frozen = os.path.join(path, "info", f"user-{default}")
-        with contextlib.suppress(OSError):  # missing, or not a file: git reads none either
-            with open(src, "rb") as fh:
-                Path(frozen).write_bytes(fh.read(4 * 1024 * 1024))
+        with contextlib.suppress(OSError):  # missing, or not a file (a FIFO is not waited on): none is read
+            Path(frozen).write_bytes(read_regular(src, _INFO_MAX, follow=True))
         repo.config = [(k, v) for k, v in repo.config if k != key] + [(key, frozen)]
 
 

@@ -42,7 +42,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import remove_tree, replace_file
+from relay.core.files import read_regular, remove_tree, replace_file
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.index_bytes import index_pass, unhide
@@ -173,10 +173,10 @@ def _status(snapshot_dir: str, repo: Repo, index: Index) -> tuple[list[str], lis
 
 
 def _gitmodule_paths(root: str) -> list[str]:
-    """Submodule paths from .gitmodules, read as text: no git, no config includes."""
+    """Submodule paths from .gitmodules, read as text: no git, no config includes; a .gitmodules that is not a regular
+    file (a FIFO the worker made would hold the relay's read for good; git refuses a link there) names none."""
     try:
-        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="surrogateescape") as fh:
-            text = fh.read(1024 * 1024)
+        text = read_regular(os.path.join(root, ".gitmodules"), 1024 * 1024).decode("utf-8", "surrogateescape")
     except OSError:
         return []
     paths = []
