@@ -145,38 +145,44 @@ def _top_rule(change: FileChange) -> str:
 
 
 # Rules that make a file high for its words, its path or its size alone: a changed line read as risky (even only worth a
-# look) tells more than they do, so among files of one kind such a file goes after the files with a line finding (a
-# large commit's many files high for "token" or "escape" must not push the one edited check out of the targets).
+# look) tells more than they do, so a file such a line sets apart ranks with the high files and first among those of its
+# kind (a large commit's many files high for "token" or "escape" must not push the one edited check out of the targets).
 _WORDS_OR_SIZE = frozenset({"security_tokens", "auth_path", "huge_change", "large_hunk"})
 
 
-def _ranked_high(change: FileChange) -> bool:
-    """Ranked with the high files: high, or worth a look for a changed line read as risky."""
-    return change.risk == "high" or (change.risk == "medium" and any(name in _LINE_RULES for name in change.rules))
+def _line_found(change: FileChange) -> bool:
+    return any(name in _LINE_RULES for name in change.rules)
 
 
-def _words_only(change: FileChange) -> bool:
-    """High for words or size alone: no line finding, no other rule that decides high."""
+def _high_for_words(change: FileChange) -> bool:
+    """High, and no rule but words or size decided it high."""
     return change.risk == "high" and not any(
-        name in _LINE_RULES or (RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE) for name in change.rules if name in RULE_BY_NAME)
+        RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE for name in change.rules if name in RULE_BY_NAME)
 
 
-def _order(change: FileChange) -> tuple[int, bool, int, bool, int, str]:
-    high = _ranked_high(change)
-    return (0 if high else 3 - risk_rank(change.risk), not leads(change), kind_rank(change.path), high and _words_only(change),
+def _looks(change: FileChange) -> bool:
+    """A file a changed line read as risky sets apart: worth a look for it, or high for words beside it."""
+    return _line_found(change) and (change.risk == "medium" or _high_for_words(change))
+
+
+def _key(change: FileChange) -> tuple[int, bool, int, bool, int, str]:
+    """Highest risk first (a file a line sets apart ranks with the high ones); then a leading rule, the kind, the files a
+    line sets apart ahead of the rest, the biggest change."""
+    looks = _looks(change)
+    return (-2 if looks else -risk_rank(change.risk), not leads(change), kind_rank(change.path), not looks,
             -(change.additions + change.deletions), change.path)
 
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first (a file worth a look for a changed line read as risky ranks with the high ones, and ahead of
-    files of its kind high for words or size only: ``_order``); within a risk, a file a leading rule fired on (the change's security
+    """Highest risk first (a file a changed line read as risky sets apart ranks with the high ones, ahead of the others of
+    its kind: ``_key``); within a risk, a file a leading rule fired on (the change's security
     note or the task's security fix names it) first, then by kind (source, config, data, tests,
     examples, docs: ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow
     files, each "CI configuration"), more of them tell the reviewer nothing new: they go after the
     rest, so the targets still reach the source a release fixed. Their risk stays."""
-    ordered = sorted(files, key=_order)
+    ordered = sorted(files, key=_key)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []
