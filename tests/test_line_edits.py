@@ -14,7 +14,7 @@ import pytest
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import read_changes
-from relay.review.risk import RiskContext, assess, rank_changes
+from relay.review.risk import RiskContext, assess, assess_all, rank_changes
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -48,6 +48,9 @@ def review(change: FileChange) -> FileChange:
         # a long line: the quote centres on the changed tokens, not the line's start
         ("secure.go", ['\tssl := strings.EqualFold(r.URL.Scheme, "https") || r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"'],
          ['\tssl := strings.EqualFold(r.URL.Scheme, "https") || r.TLS != nil'], "edits a security line (adds || r.Header.Get("),
+        # a framework's switch flipped, whatever its name says (every error's backtrace shown in production)
+        ("examples/rails6/config/environments/production.rb", ["  config.consider_all_requests_local       = true"],
+         ["  config.consider_all_requests_local       = false"], "flips a setting (false → true): config.consider_all_requests_local = true"),
         # a plant spread over two lines: a clause of its own in a wrapped condition
         ("src/decoding.rs", ["        && !signature.is_empty()"], [], "adds a clause to a check: && !signature.is_empty()"),
         # a value's cleaning step deleted, nothing in its place
@@ -155,3 +158,17 @@ def test_a_gradle_look_alike_names_the_whole_group() -> None:
     out = review(fc("app/build.gradle", ["    implementation 'com.squareup.okhtp3:okhttp:4.12.0'"],
                     ["    implementation 'com.squareup.okhttp3:okhttp:4.12.0'"]))
     assert out.reasons[0] == "renames a dependency to a look-alike (a typo-squat?): com.squareup.okhttp3 → com.squareup.okhtp3", out.reasons
+
+
+def test_a_class_moved_to_its_own_file_is_no_check_deleted_but_a_lone_refusal_still_is() -> None:
+    moved = ["    class VerifierContext", "      def verify(*args, **kwargs)", "        @keys.any? do |key|",
+             "          @jwa.verify(*args, **kwargs, verification_key: key)", "        end", "      end", "    end"]
+    old_home = fc("lib/jwt/jwa.rb", [], moved)
+    new_home = fc("lib/jwt/jwa/verifier_context.rb", moved, kind="added")
+    assessed = {c.path: c for c in assess_all([old_home, new_home], RiskContext())}
+    assert "removes_guard" not in assessed["lib/jwt/jwa.rb"].rules, assessed["lib/jwt/jwa.rb"].reasons
+    # The worker deletes a guard and writes a like refusal in a test: one line found elsewhere is no block moved.
+    guard = fc("app/views.py", [], ["    if not request.user.is_staff:", "        raise PermissionDenied"])
+    test = fc("tests/test_views.py", ["        raise PermissionDenied"], kind="added")
+    assessed = {c.path: c for c in assess_all([guard, test], RiskContext())}
+    assert assessed["app/views.py"].reasons[0].startswith("deletes a guard"), assessed["app/views.py"].reasons

@@ -37,6 +37,7 @@ from relay.review.dependencies import (
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
+from relay.review.line_shapes import squeezed
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
@@ -192,8 +193,29 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
             or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines))
 
 
+# Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.
+_MOVED_BLOCK = 3
+
+
+def _not_moved(removed: list[str], written: frozenset[str]) -> list[str]:
+    """The removed lines less the blocks the change writes again in another file (a class given its own file). A line
+    alone found elsewhere stays: a refusal deleted here and a like one written in a test is still a refusal deleted."""
+    found = [bool(line.strip()) and squeezed(line.strip()) in written for line in removed]
+    keep = [True] * len(removed)
+    start = 0
+    while start < len(removed):
+        end = start
+        while end < len(removed) and (found[end] or not removed[end].strip()):
+            end += 1
+        if sum(found[start:end]) >= _MOVED_BLOCK:
+            keep[start:end] = [False] * (end - start)
+        start = end + 1 if end == start else end
+    return [line for line, kept in zip(removed, keep) if kept]
+
+
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
-    found = guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
+    removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
+    found = guard_reading.removed_guard(f.change.added_lines, removed)
     # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample
     # is more often the prose around it rewritten.
     return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None

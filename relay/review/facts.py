@@ -104,6 +104,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()
+    # Every line the change adds, squeezed (relay.review.line_shapes.squeezed), across its files: a guard removed from one
+    # file and written again in another (a class moved to its own file) was moved, not deleted.
+    written: frozenset[str] = frozenset()
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
@@ -333,7 +336,7 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
 def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
     """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
     (``moved``), a security regression test among its tests, a security note in its changelog, the
-    test files it deletes."""
+    test files it deletes, every line it writes."""
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
     named = security_test_names(changes)
@@ -342,6 +345,9 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     noted, note_words = security_notes(changes)
     if noted and not ctx.security_note:
         ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
+    written = frozenset(squeezed(line.strip()) for c in changes if c.kind != "deleted" for line in c.added_lines if line.strip())
+    if written:
+        ctx = msgspec.structs.replace(ctx, written=written | ctx.written)
     tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))
     if tests:
         ctx = msgspec.structs.replace(ctx, removed_tests=tests | ctx.removed_tests)

@@ -282,6 +282,10 @@ def _span(line: str, tokens: Sequence[str], j1: int, j2: int) -> tuple[int, int]
 _ERROR_RE = re.compile(r"\b\w*(?:Error|Exception|Err)\b\s*(?:::\s*\w+\s*)?\(|\berrors\.New\b|\bfmt\.Errorf\b")
 _CODE_MARK_RE = re.compile(r"[=(){}\[\];]|->|&&|\|\|")
 _STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
+# A framework's setting by assignment (config.x = …, settings.X = …, app.config["X"] = …): a switch flipped there changes
+# how the whole application runs (config.consider_all_requests_local = true shows every error's backtrace).
+_SETTING_RE = re.compile(r"^\s*(?:(?:Rails\.application|app|self|this)\.)?(?:config|configuration|settings|options)(?:\.\w+|\[[^\]]+\])+\s*(?:=|:)(?!=)")
+_FLIP_RE = re.compile(r"^(?i:false → true|true → false|off → on|on → off)$")
 _USES_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|using|import|export\s+\{|export\s+\*|from\s+\S+\s+import|#\s*include|require(?:_relative)?\b)")
 _LINK_RE = re.compile(r"\]\(|://")
 
@@ -304,17 +308,20 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
                 or (_ERROR_RE.search(new) and _ERROR_RE.search(old)) or (code_only and (not _CODE_MARK_RE.search(new) or _LINK_RE.search(new))):
             continue  # a message's wording, a doc comment's sentence, an import, an error built; a docs line with no code in it
         word = security_line(_STRING_RE.sub('""', old)) or security_line(_STRING_RE.sub('""', new))
-        if word is None:
+        setting = word is None and _SETTING_RE.match(old) is not None
+        if word is None and not setting:
             continue  # the words that make a line security-relevant are its names, not the data it holds
         edit = _edit(old, new, renames)
         if edit is None:
             continue
         what, j1, j2 = edit
+        if setting and not _FLIP_RE.match(what):
+            continue  # a framework setting is read for a switch flipped, whatever its name says
         start, end = _span(new, _tokens(new), j1, j2)
         # The pair that reads most like a check: a line that decides, then an operator, literal or negation edited.
         rank = (int(_DECIDES_RE.search(new) is not None) * 2 + int(not what.startswith("adds ") or "&&" in what or " and " in what), -k)
         if best is None or rank > best[0]:
-            best = rank, f"edits a security line ({what}): {window(new, start, max(end, start + 1), _QUOTE)}"
+            best = rank, f"{'flips a setting' if setting else 'edits a security line'} ({what}): {window(new, start, max(end, start + 1), _QUOTE)}"
     return best[1] if best else None
 
 
