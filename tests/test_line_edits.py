@@ -119,6 +119,12 @@ def test_a_plant_behind_a_rename_in_the_same_change_is_still_read() -> None:
         ("package.json", ['    "jsonwebtoken": "^9.0.2",'], ['    "jsonwebtoken": "^8.5.1",']),
         ("lib/run.js", ["const cp = require('child_process')"], []),
         ("src/run.py", ["import subprocess as sp"], []),
+        # a parameter's type changed, a link's version, a range widened to the same release line
+        ("src/tables/stats.tsx", ["const StatsTable = ({ displayMode = 'usage', secure }: Props) => {"],
+         ["const StatsTable = ({ displayMode = true, secure }: Props) => {"]),
+        ("hc/settings.py", ["# Security settings: https://docs.djangoproject.com/en/6.1/ref/settings/"],
+         ["# Security settings: https://docs.djangoproject.com/en/4.2/ref/settings/"]),
+        ("sinatra.gemspec", ["  s.add_dependency 'rack', '~> 2.2'"], ["  s.add_dependency 'rack', '~> 2.2.4'"]),
         # a raised exception named for what it refuses is no switch
         ("src/extract.py", ["        raise Unsafe(dest)"], []),
         # a docs list item and a link rewritten
