@@ -71,6 +71,7 @@ _MOST_TOKENS = 14
 _QUOTE = 64
 
 
+@functools.lru_cache(maxsize=8192)  # a line is read again when a part of its file is read alone
 def security_line(line: str) -> str | None:
     """The security-relevant word the line holds (its first), or None."""
     m = _VOCAB_RE.search(line)
@@ -367,6 +368,9 @@ _SWITCH_OFF_CALL_RE = re.compile(
     r"[\w$]*?(?i:insecure|dangerously)\w*)\s*\(")
 
 
+_SWITCH_WORDS = ("insecure", "unsafe", "dangerous", "disable", "skip", "bypass", "ignore")
+
+
 def lone_step(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"drops a step on a value: …" for a line that passed a value through a check or cleaning step, removed with no line
     in its place; "calls a switch that turns a protection off: …" for such a call added; None when there is none."""
@@ -378,6 +382,9 @@ def lone_step(added: Sequence[str], removed: Sequence[str]) -> str | None:
             return f"drops a step on a value ({m.group('call')[-28:]}): {window(line.strip(), 0, len(line.strip()), _QUOTE)}"
     before = "\n".join(removed)
     for line in added:
+        lower = line.lower()
+        if not any(word in lower for word in _SWITCH_WORDS):
+            continue  # the cheap word pre-check: most lines hold none of them
         m = _SWITCH_OFF_CALL_RE.search(line)
         if m and m.group(0) not in before and not _PROSE_RE.search(line) \
                 and not re.match(r"^\s*(?:def|fn|func|function|pub\s+fn|raise|throw|class)\b", line):
