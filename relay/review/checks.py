@@ -31,12 +31,13 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import guard_reading, risky_lines
+from relay.review import guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
-    touches_dependencies,
+    touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
+from relay.review.line_shapes import squeezed
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
@@ -46,7 +47,7 @@ __all__ = [
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "dangerous_call", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
+    "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
     "weakens_check",
     "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
     "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
@@ -181,17 +182,51 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
-    return risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+    return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
+            or line_edits.package_setting(f.name, f.change.added_lines))
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
     return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or (lookalike_action(f.change) if f.kind == "ci" else None))
+            or (lookalike_action(f.change) if f.kind == "ci" else None)
+            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines))
+
+
+# Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.
+_MOVED_BLOCK = 3
+
+
+def _not_moved(removed: list[str], written: frozenset[str]) -> list[str]:
+    """The removed lines less the blocks the change writes again in another file (a class given its own file). A line
+    alone found elsewhere stays: a refusal deleted here and a like one written in a test is still a refusal deleted."""
+    found = [bool(line.strip()) and squeezed(line.strip()) in written for line in removed]
+    keep = [True] * len(removed)
+    start = 0
+    while start < len(removed):
+        end = start
+        while end < len(removed) and (found[end] or not removed[end].strip()):
+            end += 1
+        if sum(found[start:end]) >= _MOVED_BLOCK:
+            keep[start:end] = [False] * (end - start)
+        start = end + 1 if end == start else end
+    return [line for line, kept in zip(removed, keep) if kept]
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
-    return guard_reading.removed_guard(f.change.added_lines, f.change.removed_lines)
+    removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
+    found = guard_reading.removed_guard(f.change.added_lines, removed)
+    # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample
+    # is more often the prose around it rewritten.
+    return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None
+
+
+def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
+    return version_downgrade(f.change)
+
+
+def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:
+    return f.edited_line
 
 
 def weakens_check(f: FileFacts, ctx: RiskContext) -> Detail:

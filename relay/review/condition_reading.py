@@ -73,12 +73,19 @@ def _tokens(line: str) -> tuple[str, ...]:
 def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | None = None) -> list[tuple[str, str]]:
     """(old, new): each removed line (stripped, of ``keep``'s shape when given) with the added line most like it, when
     they are alike enough and differ once squeezed; lines that stand again on the other side are no pair."""
+    # Kept per file's lines: the setting readers and the generic reading (relay.review.line_edits) read the same pairing,
+    # and a file is assessed again for each view of the change.
+    return list(_pairs(tuple(added), tuple(removed), keep))
+
+
+@functools.lru_cache(maxsize=512)
+def _pairs(added: tuple[str, ...], removed: tuple[str, ...], keep: re.Pattern[str] | None) -> tuple[tuple[str, str], ...]:
     before = {squeezed(line.strip()) for line in removed}
     after = {squeezed(line.strip()) for line in added}
     olds = [line.strip() for line in removed if line.strip() and squeezed(line.strip()) not in after]
     news = [line.strip() for line in added if line.strip() and squeezed(line.strip()) not in before]
     if len(olds) > _MOST or len(news) > _MOST:
-        return []  # a rewrite: its lines are no edits in place
+        return ()  # a rewrite: its lines are no edits in place
     # A condition or a setting is a short line; a long one is data (an SVG path, a minified bundle), and comparing long
     # lines pairwise costs seconds (difflib is quadratic in their length).
     olds = [line for line in olds if len(line) <= _LONGEST]
@@ -87,7 +94,7 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
         olds = [line for line in olds if keep.search(line)]
         news = [line for line in news if keep.search(line)]
     if not olds or not news:
-        return []
+        return ()
     out: list[tuple[str, str]] = []
     # A clause dropped is paired by what the two lines share only where few conditions changed: in a rewrite, a short
     # new condition is found inside many an old one.
@@ -115,7 +122,7 @@ def pairs(added: Sequence[str], removed: Sequence[str], keep: re.Pattern[str] | 
         ratio = SequenceMatcher(None, old, new, autojunk=False).ratio()
         if new not in closest or ratio > closest[new][0]:
             closest[new] = (ratio, old)
-    return [(old, new) for old, new in out if closest[new][1] == old]
+    return tuple((old, new) for old, new in out if closest[new][1] == old)
 
 
 def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:

@@ -18,7 +18,7 @@ from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_manifest
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
            "removed_guard_dependency", "replaced_elsewhere",
            "touches_dependencies"]
 
@@ -84,8 +84,10 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
 
 
 # A name as a dependency line writes it: letters, digits and the separators package names use.
-_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9](?:[\w.\-/@]*\w)?(?!:)")
-# A file name, not a package (LICENSE.rst → LICENSE.txt).
+# Taken whole (an atomic group): a Gradle coordinate's group ("com.squareup.okhttp3:okhttp") is one name, never cut back to
+# "com.squareup.okhttp" so as to stand before something other than ":"; a key ("name: …") is left out.
+_NAME_TOKEN_RE = re.compile(r"(?>[A-Za-z0-9](?:[\w.\-/@]*\w)?)(?!:(?:\s|$|//))")
+# A file name, not a package (LICENSE.rst → LICENSE.txt); a group id (org.example.json) has more dots than a file name.
 _FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?ml|lock|py|js|ts|rb|go|html|css)$")
 _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 
@@ -125,7 +127,7 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue
             a, b = differ[0]
             # Still there beside it, or there before: a dependency added or bumped, not renamed.
-            if a in names_after or b in names_before or len(a) < 4 or _VERSION_TOKEN_RE.match(b) or _FILE_NAME_RE.search(a):
+            if a in names_after or b in names_before or len(a) < 4 or _VERSION_TOKEN_RE.match(b) or (_FILE_NAME_RE.search(a) and a.count(".") < 2):
                 continue
             if re.sub(r"\d", "", a) == re.sub(r"\d", "", b):
                 continue  # cp38 → cp39: a version inside a name
@@ -161,11 +163,14 @@ def lookalike_replace(c: FileChange) -> str | None:
 # rename (serde = { package = "serde-fork", … }); the code imports the name it knows and runs the other package.
 _NPM_ALIAS_RE = re.compile(r'^\s*"(?P<key>@?[\w.\-/]+)"\s*:\s*"npm:(?P<name>@?[\w.\-/]+?)(?:@[^"]*)?"')
 _CARGO_RENAME_RE = re.compile(r'^\s*(?P<key>[\w\-]+)\s*=\s*\{[^}]*\bpackage\s*=\s*"(?P<name>[\w\-]+)"')
+# Mix's {:jose, "~> 1.11", hex: :jose_jwt}: the app named jose, fetched from the Hex package jose_jwt.
+_MIX_RENAME_RE = re.compile(r'^\s*\{\s*:(?P<key>\w+)\s*,.*\bhex:\s*:?"?(?P<name>[\w\-]+)')
 
 
 def _aliased(c: FileChange) -> str | None:
     lower = c.path.lower()
-    pattern = _NPM_ALIAS_RE if lower.endswith("package.json") else _CARGO_RENAME_RE if lower.endswith("cargo.toml") else None
+    pattern = (_NPM_ALIAS_RE if lower.endswith("package.json") else _CARGO_RENAME_RE if lower.endswith("cargo.toml")
+               else _MIX_RENAME_RE if lower.endswith("mix.exs") else None)
     if pattern is None:
         return None
     before = {line.strip() for line in c.removed_lines}
@@ -304,3 +309,34 @@ def existing_dependencies(workspace: Path, changes: Iterable[FileChange]) -> fro
             read += 1
             names |= {dep_key(name) for name in dep_names(rel, text.splitlines())}
     return frozenset(names)
+
+
+# ----- a dependency's version moved down: an old release brings back what later ones fixed
+_VERSION_RE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+|\d+)(?![\w.]*[A-Za-z]{3})")
+
+
+def _version(line: str, name: str) -> tuple[int, ...] | None:
+    """The first version written after the dependency's name on its line, as numbers."""
+    at = line.lower().find(name)
+    m = _VERSION_RE.search(line, at + len(name)) if at >= 0 else None
+    return tuple(int(part) for part in m.group(1).split(".")) if m else None
+
+
+def version_downgrade(c: FileChange) -> str | None:
+    """"downgrades a dependency: name old → new" when a manifest's dependency line comes back with a lower version
+    (jackson-databind 2.21.3 → 2.9.8); None when there is none."""
+    if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
+        return None
+    before: dict[str, tuple[tuple[int, ...], str]] = {}
+    for line in c.removed_lines[:200]:
+        for name in dep_names(c.path, [line]):
+            found = _version(line, name)
+            if found:
+                before.setdefault(name, (found, line))
+    for line in c.added_lines[:200]:
+        for name in dep_names(c.path, [line]):
+            found, was = _version(line, name), before.get(name)
+            if found and was and found < was[0]:
+                old, new = ".".join(map(str, was[0])), ".".join(map(str, found))
+                return f"downgrades a dependency: {name.rsplit(':', 1)[-1][:40]} {old} → {new}"
+    return None

@@ -31,9 +31,10 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import condition_reading, guard_reading, risky_lines, value_reading
+from relay.review import condition_reading, guard_reading, line_edits, risky_lines, value_reading
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, subject, words
+from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_vendored_code, subject,
+                                     words)
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
@@ -103,6 +104,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()
+    # Every line the change adds, squeezed (relay.review.line_shapes.squeezed), across its files: a guard removed from one
+    # file and written again in another (a class moved to its own file) was moved, not deleted.
+    written: frozenset[str] = frozenset()
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
@@ -119,6 +123,7 @@ FACTS: dict[str, str] = {
     "skips_added": "adds a skip or focus marker that was not there before",
     "adds_case": "a new file or one with more test cases than before",
     "release_notes": "a changelog, news entry or release notes: it tells what changed and runs nothing",
+    "generated_output": "generated or minified output (vendored source excepted: its lines are read)",
     "same_meaning": "every changed line read leaves what the code does as it was: annotations added or removed, names swapped one for one",
 }
 
@@ -135,6 +140,10 @@ class FileFacts:
     @cached_property
     def kind(self) -> FileKind:
         return file_kind(self.path)
+
+    @cached_property
+    def generated_output(self) -> bool:
+        return self.kind == "generated" and not is_vendored_code(self.path)
 
     @cached_property
     def name(self) -> str:
@@ -187,10 +196,26 @@ class FileFacts:
         found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
                  or value_reading.new_lines(added, removed))
         # The same line named already by a guard or value reader: one reason, not two for one line.
-        if found and ((self.kind in ("source", "example") and guard_reading.removed_guard(added, removed))
+        if found and ((self.kind in ("source", "example", "generated") and guard_reading.removed_guard(added, removed))
+                      or (self.kind == "docs" and (guard_reading.removed_guard(added, removed) or "").startswith("deletes a guard"))
                       or risky_lines.unsafe_value(added, removed, prose_too=self.kind != "docs")):
             return None
         return found
+
+    @cached_property
+    def edited_line(self) -> str | None:
+        """A security-relevant line whose edit changes what it means, read generically (``relay.review.line_edits``),
+        where no family reader named the pair already; a docs file's sentences are left out."""
+        if self.edited_check:
+            return None
+        added, removed = self.change.added_lines, self.change.removed_lines
+        if self.kind == "docs":
+            added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
+            removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        if not added and not removed:
+            return None
+        return (line_edits.edited_meaning(condition_reading.pairs(added, removed), removed, code_only=self.kind == "docs")
+                or line_edits.lone_clause(added, removed) or line_edits.lone_step(added, removed))
 
     @cached_property
     def reformatted(self) -> bool:
@@ -311,7 +336,7 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
 def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
     """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
     (``moved``), a security regression test among its tests, a security note in its changelog, the
-    test files it deletes."""
+    test files it deletes, every line it writes."""
     if moved:
         ctx = msgspec.structs.replace(ctx, moved_deps=moved | ctx.moved_deps)
     named = security_test_names(changes)
@@ -320,6 +345,9 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     noted, note_words = security_notes(changes)
     if noted and not ctx.security_note:
         ctx = msgspec.structs.replace(ctx, security_note=noted, security_note_words=note_words)
+    written = frozenset(squeezed(line.strip()) for c in changes if c.kind != "deleted" for line in c.added_lines if line.strip())
+    if written:
+        ctx = msgspec.structs.replace(ctx, written=written | ctx.written)
     tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))
     if tests:
         ctx = msgspec.structs.replace(ctx, removed_tests=tests | ctx.removed_tests)

@@ -20,7 +20,7 @@ from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
-from relay.review.risky_lines import risky_screen
+from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -177,6 +177,8 @@ _GENERATED_DIRS = {
     "dist", "node_modules", "vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals",
     "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
 }
+# Of those, the folders of other people's source: a worker can hide a line there as well as anywhere, so its lines are read.
+_VENDORED_DIRS = {"vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals"}
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
@@ -337,12 +339,14 @@ def line_filter(path: str) -> Callable[[str], bool]:
     """
     if is_manifest(path) or glob_any(path, CI_GLOBS):
         return _keep_nonblank  # a CI file's lines tell a version matrix from new steps
+    if basename(path).lower() in _PACKAGE_SETTINGS:
+        return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if glob_any(path, COVERAGE_FILES):
         return _KEEP_COVERAGE
     kind = file_kind(path)
     if kind == "test":
         return _keep_test_signals
-    if kind == "source" or (kind == "example" and _is_code(path)):
+    if kind == "source" or (kind == "example" and _is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(_comment_prefixes(path))
     if kind == "docs":
@@ -350,15 +354,33 @@ def line_filter(path: str) -> Callable[[str], bool]:
     return _keep_skips_or_risky
 
 
+_PACKAGE_SETTINGS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", ".gemrc", ".bunfig.toml", "bunfig.toml"})
+
+
+@functools.lru_cache(maxsize=65536)
+def is_vendored_code(path: str) -> bool:
+    """Source code in a vendored folder (not minified or generated output): ranked as generated, read line by line."""
+    parts = path.lower().split("/")
+    return (any(d in _VENDORED_DIRS for d in parts[:-1]) and _is_code(path) and not glob_any(path, _GENERATED_NAMES)
+            and "node_modules" not in parts[:-1])
+
+
 def _is_code(path: str) -> bool:
     name = basename(path).lower()
     return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
 
+# A guard as a docs code sample writes it: a condition's head, or the refusal under it (relay.review.guard_reading).
+_DOC_GUARD_RE = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s*)?if|elif|elsif|unless|guard)\b.*[:{)]\s*$|^\s*(?:raise|throw)\b|\babort\s*\(|"
+                           r"^\s*return\s+(?:False|false|None|nil|null|-1|0)?\s*;?\s*$|^\s*return\b.*\b(?:40[0-9]|Forbidden|Unauthorized)\b")
+
+
 def _keep_doc_signals(line: str) -> bool:
     # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
-    # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line)
+    # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
+    # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes).
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or (
+        _DOC_GUARD_RE.search(line) is not None and not looks_like_prose(line.strip()))
 
 
 def _keep_skips_or_risky(line: str) -> bool:

@@ -174,6 +174,9 @@ _METHOD_HEAD_RE = re.compile(r"^\s*(?:(?:public|private|protected|internal|stati
 
 
 # A check kept as a value and invoked (a hook, a phase, a callback): "config.request_validation_phase.call(env) if …".
+# A constructor or method declared with its access ("public PushedAuthorizationRequest(string clientId)"): it names, calls nothing.
+_CTOR_HEAD_RE = re.compile(r"^\s*(?:(?:public|private|protected|internal)\s+)+(?:static\s+|async\s+|override\s+|virtual\s+)*"
+                           r"(?:[\w<>\[\],.?]+\s+)?[A-Z]\w*\s*\([^()]*\)?\s*[{;]?\s*$")
 _HOOK_CALL_RE = re.compile(r"\b(?P<name>\w*(?i:valid|verif|authori|authenti|csrf|xsrf|forgery|protect|saniti|guard)\w*)\s*\.\s*(?:call|invoke|run|apply)\s*\(")
 
 
@@ -185,10 +188,12 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
         hook = _HOOK_CALL_RE.search(line)
         if hook and len(hook.group("name")) >= 5 and hook.group("name") not in written_names and not IMPORT_RE.match(line):
             return line
-        if _DECLARATION_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
+        if _DECLARATION_RE.match(line) or _CTOR_HEAD_RE.match(line) or IMPORT_RE.match(line) or not _CHECK.passes(line):
             continue
         for match in _CHECK_NAME_RE.finditer(line):
             name = match.group(1)
+            if line[:match.start()].rstrip().endswith("new"):
+                continue  # an object built (new AuthorizeRedirectParameters(…)): a constructor, no check
             short = name.rsplit(".", 1)[-1]
             # A call, a decorator or a middleware named in a list: not a word inside a string.
             after = line[match.end():match.end() + 1]

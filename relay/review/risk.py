@@ -50,7 +50,11 @@ _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # A changed line read as risky is quoted ahead of reasons from words, paths or size, even when it is only worth a look:
 # the reviewer reads the line first, whatever else made the file high.
-_LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off"})
+# Among a file's high reasons, a line read generically (worth a look) comes after the family readers' findings and the
+# other high reasons, and, with reasons from words or size, before them (table order).
+_LATER = {"edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
+_LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off",
+                         "edits_security_line", "downgrades_dependency"})
 
 
 def risk_rank(risk: Risk) -> int:
@@ -110,14 +114,14 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     facts = FileFacts(change, complete=change.path not in ctx.partial)
     fired = [(order, rule, reason) for order, rule in enumerate(RULES) if (reason := _fires(rule, facts, ctx)) is not None]
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0), order, rule, reason)
+    kept = sorted(((-max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0), _LATER.get(rule.name, 0), order, rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
-                  key=lambda hit: hit[:2])
-    risk = max_risk(rule.risk for _, _, rule, _ in kept if rule.risk is not None) or "low"
-    reasons = [reason for _, _, _, reason in kept]
+                  key=lambda hit: hit[:3])
+    risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
+    reasons = [reason for _, _, _, _, reason in kept]
     if risk == "low":
         reasons.append(_describe(facts))
-    return msgspec.structs.replace(change, risk=risk, reasons=reasons[:_MAX_REASONS], rules=[rule.name for _, _, rule, _ in kept])
+    return msgspec.structs.replace(change, risk=risk, reasons=reasons[:_MAX_REASONS], rules=[rule.name for _, _, _, rule, _ in kept])
 
 
 def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChange]:
@@ -140,15 +144,45 @@ def _top_rule(change: FileChange) -> str:
     return next((name for name in change.rules if name in RULE_BY_NAME and RULE_BY_NAME[name].risk is not None), "")
 
 
+# Rules that make a file high for its words, its path or its size alone: a changed line read as risky (even only worth a
+# look) tells more than they do, so a file such a line sets apart ranks with the high files and first among those of its
+# kind (a large commit's many files high for "token" or "escape" must not push the one edited check out of the targets).
+_WORDS_OR_SIZE = frozenset({"security_tokens", "auth_path", "huge_change", "large_hunk"})
+
+
+def _line_found(change: FileChange) -> bool:
+    return any(name in _LINE_RULES for name in change.rules)
+
+
+def _high_for_words(change: FileChange) -> bool:
+    """High, and no rule but words or size decided it high."""
+    return change.risk == "high" and not any(
+        RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE for name in change.rules if name in RULE_BY_NAME)
+
+
+def _looks(change: FileChange) -> bool:
+    """A file a changed line read as risky sets apart: worth a look for it, or high for words beside it."""
+    return _line_found(change) and (change.risk == "medium" or _high_for_words(change))
+
+
+def _key(change: FileChange) -> tuple[int, bool, int, bool, int, str]:
+    """Highest risk first (a file a line sets apart ranks with the high ones); then a leading rule, the kind, the files a
+    line sets apart ahead of the rest, the biggest change."""
+    looks = _looks(change)
+    return (-2 if looks else -risk_rank(change.risk), not leads(change), kind_rank(change.path), not looks,
+            -(change.additions + change.deletions), change.path)
+
+
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
-    """Highest risk first; within a risk, a file a leading rule fired on (the change's security
+    """Highest risk first (a file a changed line read as risky sets apart ranks with the high ones, ahead of the others of
+    its kind: ``_key``); within a risk, a file a leading rule fired on (the change's security
     note or the task's security fix names it) first, then by kind (source, config, data, tests,
     examples, docs: ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow
     files, each "CI configuration"), more of them tell the reviewer nothing new: they go after the
     rest, so the targets still reach the source a release fixed. Their risk stays."""
-    ordered = sorted(files, key=lambda c: (-risk_rank(c.risk), not leads(c), kind_rank(c.path), -(c.additions + c.deletions), c.path))
+    ordered = sorted(files, key=_key)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []

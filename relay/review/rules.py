@@ -91,7 +91,7 @@ _READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mecha
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
 # Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
 # tests (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
-_RISKY_LINES = Scope(not_kinds=("test", "generated", "lockfile"), not_changes=("deleted",), unless=("mechanical", "release_notes"))
+_RISKY_LINES = Scope(not_kinds=("test", "lockfile"), not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
@@ -128,8 +128,8 @@ RULES: tuple[Rule, ...] = (
          more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
                        "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
                        _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),)),
-    Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example"), not_changes=("deleted",),
-         unless=("mechanical",)), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
+    Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example", "docs", "generated"),
+         not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
              _fc("app/views.py", deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),
              "deletes a guard: if not request.user.has_perm('reports.view'): raise PermissionDenied",
              _fc("app/views.py", additions=2, deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"],
@@ -172,6 +172,17 @@ RULES: tuple[Rule, ...] = (
         _fc("lib/queue.rs", additions=1, deletions=1, removed_lines=["        if pending == capacity {"], added_lines=["        if pending > capacity {"]),
         "narrows a differs/equals check to an ordering: if pending > capacity {",
         _fc("lib/queue.rs", additions=1, deletions=1, removed_lines=["        if pending == capacity {"], added_lines=["        if pending == self.capacity {"]))),
+    # Any other edit that changes what a security-relevant line means (an operator, a literal, an operand, a called name),
+    # read generically where no family reader above knows the shape (relay.review.line_edits): worth a look, quoted first.
+    Rule("edits_security_line", "medium", "{detail}", checks.edits_security_line,
+         scope=Scope(kinds=("source", "example", "generated"), not_changes=("deleted",),
+                     unless=("generated_output", "mechanical", "release_notes", "same_meaning", "reformatted")),
+         example=Example(
+             _fc("lib/token/verify.ex", additions=1, deletions=1, removed_lines=["    Enum.all?(valid, &(&1 in claim_values))"],
+                 added_lines=["    Enum.any?(valid, &(&1 in claim_values))"]),
+             "edits a security line (all? → any?): Enum.any?(valid, &(&1 in claim_values))",
+             _fc("lib/token/verify.ex", additions=1, deletions=1, removed_lines=["    Enum.all?(valid, &(&1 in claim_values))"],
+                 added_lines=["    Enum.all?(valid, &(&1 in claim_values)) # every claim"]))),
     Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
          example=Example(
              _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",
@@ -296,6 +307,13 @@ RULES: tuple[Rule, ...] = (
              _fc("composer.json", deletions=1, removed_lines=['        "roave/security-advisories": "dev-latest",']),
              "removes a dependency that guards against vulnerable code: roave/security-advisories",
              _fc("composer.json", deletions=1, removed_lines=['        "monolog/monolog": "^3.0",']))),
+    # A version moved down in any manifest: an older release brings back what later ones fixed.
+    Rule("downgrades_dependency", "medium", "{detail}", checks.downgrades_dependency, example=Example(
+        _fc("lib/build.gradle", additions=1, deletions=1, removed_lines=["    implementation 'com.fasterxml.jackson.core:jackson-databind:2.21.3'"],
+            added_lines=["    implementation 'com.fasterxml.jackson.core:jackson-databind:2.9.8'"]),
+        "downgrades a dependency: jackson-databind 2.21.3 → 2.9.8",
+        _fc("lib/build.gradle", additions=1, deletions=1, removed_lines=["    implementation 'com.fasterxml.jackson.core:jackson-databind:2.9.8'"],
+            added_lines=["    implementation 'com.fasterxml.jackson.core:jackson-databind:2.21.3'"]))),
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),

@@ -58,13 +58,16 @@ def _stem(reason: str) -> str:
 # The rows that read one risky line (relay.review.risky_lines, relay.review.guard_reading): the part that holds the
 # line such a row named is the most telling part of its file, whatever else the file's other parts say.
 LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
-                        "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off"})
+                        "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off",
+                        "edits_security_line", "downgrades_dependency"})
+# The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
+GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 
 
 def read_alone(change: FileChange | None, path: str, added: Sequence[str], removed: Sequence[str],
                span: tuple[int, int] | None = None) -> tuple[int, int, int]:
     """How the ranking reads these lines alone (the lines its rules read of them, as in the whole
-    file's reading): (their risk, whether they give again a risky line the file's reasons name, how many
+    file's reading): (whether they give again a risky line the file's reasons name, their risk, how many
     of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
@@ -73,8 +76,14 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     mine = {_stem(r) for r in found.reasons}
-    lines = change is not None and any(rule in LINE_RULES for rule in change.rules) and any(rule in LINE_RULES for rule in found.rules)
-    return risk_rank(found.risk), int(lines), len(stems & mine)
+    # The part holding a line a line rule of the file named goes first, whatever its own risk read alone (a word elsewhere
+    # in the file, high alone, must not push the quoted line out of the view); a line read generically counts only in a
+    # file where no family reader named a line.
+    named = {rule for rule in change.rules if rule in LINE_RULES} if change is not None else set()
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    lines = int(bool(named & set(found.rules)))
+    return lines, risk_rank(found.risk), len(stems & mine)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
