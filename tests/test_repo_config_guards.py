@@ -165,3 +165,33 @@ def test_a_gitmodules_fifo_an_earlier_worker_left_never_holds_the_next_snapshot(
     (repo / "a.txt").write_text("b\n", encoding="utf-8")
     changes = observe_changes(snap, repo)
     assert "a.txt" in [c.path for c in changes.files] and changes.source == "git", changes
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_change_pass_the_policy(tmp_path, monkeypatch):
+    # Broke: a worker that made a .gitignore a FIFO held the look after's `git status` until git's timeout, then the
+    # relay fell back to the worker's own report: a protected file it wrote and did not report passed the policy
+    # (SUCCESS, a note). The party: the worker. Now a run with a policy whose change could not be observed is a
+    # POLICY_VIOLATION saying why: the worker's word alone proves no limit held.
+    import json
+
+    import relay.observe.git as relay_git
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    monkeypatch.setattr(relay_git, "GIT_TIMEOUT_SECONDS", 3.0)  # git's own is 120 s: the wait is not the subject
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    try:
+        async with memory_relay(env) as client:
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert packet["status"] == "POLICY_VIOLATION", packet
+    assert "could not observe" in packet["error"]["message"], packet["error"]

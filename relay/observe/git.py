@@ -322,7 +322,7 @@ def _endless_why(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tupl
 
 def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
             paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (), ok_codes: Sequence[int] = (0,),
-            env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float = GIT_TIMEOUT_SECONDS) -> bytes:
+            env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float | None = None) -> bytes:
     """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
 
     ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files for --no-index)
@@ -341,9 +341,10 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
 def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
                paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (),
                env: Mapping[str, str] | None = None, input: bytes | None = None,
-               timeout: float = GIT_TIMEOUT_SECONDS) -> tuple[int, bytes, bytes]:
+               timeout: float | None = None) -> tuple[int, bytes, bytes]:
     """``run_git`` for a caller that reads git's refusal itself: (exit code, stdout, stderr), whatever the code.
-    Raises GitError on a missing git, GitTimeout on a timeout."""
+    Raises GitError on a missing git, GitTimeout on a timeout (``timeout``: GIT_TIMEOUT_SECONDS, read now)."""
+    timeout = GIT_TIMEOUT_SECONDS if timeout is None else timeout
     for value in values:
         if not value or value.startswith("-"):
             raise ValueError(f"refusing to pass {value!r} to git: a value may not be empty or start with '-'")
