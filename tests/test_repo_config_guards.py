@@ -195,3 +195,28 @@ async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_chang
         _free(repo / "sub" / ".gitignore")
     assert packet["status"] == "POLICY_VIOLATION", packet
     assert "could not observe" in packet["error"]["message"], packet["error"]
+
+
+def test_the_pre_run_listing_reads_the_before_index_again_when_one_read_meets_the_background_smudge(tmp_path, monkeypatch):
+    # The background tree job may rewrite a few entries of the before index in place (index_bytes.index_pass) while
+    # the listing reads it: that read fails the index's checksum. One failed read must not turn the listing into a
+    # walk of everything (ignored folders included, up to 200,000 files).
+    import relay.observe.permissions as permissions
+    from relay.observe.git import GitError
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "build/\n"})
+    (repo / "build").mkdir()
+    (repo / "build" / "out.bin").write_bytes(b"o")
+    snap = take_snapshot(repo, tmp_path / "trees")
+    real, calls = permissions.git_private, []
+
+    def once_corrupt(*args, **kw):
+        calls.append(args[2])
+        if len(calls) == 1:
+            raise GitError("git ls-files exited 128: fatal: index file corrupt")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(permissions, "git_private", once_corrupt)
+    pre = permissions.pre_run_files(repo, snap)
+    assert calls == ["ls-files", "ls-files"] and "a.txt" in pre and "build/out.bin" not in pre, (calls, sorted(pre))
