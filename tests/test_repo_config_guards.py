@@ -220,3 +220,33 @@ def test_the_pre_run_listing_reads_the_before_index_again_when_one_read_meets_th
     monkeypatch.setattr(permissions, "git_private", once_corrupt)
     pre = permissions.pre_run_files(repo, snap)
     assert calls == ["ls-files", "ls-files"] and "a.txt" in pre and "build/out.bin" not in pre, (calls, sorted(pre))
+
+
+@_POSIX_FIFO
+def test_the_configless_git_of_revert_and_apply_names_an_include_of_a_fifo_within_seconds(tmp_path, monkeypatch):
+    # Broke: `runs revert`, apply's checkout form and recovery without a snapshot asked `git rev-parse` (which reads
+    # the repository's config and its includes) before the bounded config read: an include of a FIFO held them for
+    # rev-parse's 20 s timeout, and the error said only that rev-parse took too long. The party: the repository.
+    import relay.observe.git as relay_git
+    from relay.observe.configless import configless
+    from relay.observe.git import EndlessConfig
+
+    monkeypatch.setattr(relay_git, "CONFIG_READ_SECONDS", 1.0)  # a healthy read takes milliseconds
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    fifo = repo / ".git" / "pipe"
+    os.mkfifo(fifo)
+    with (repo / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write("[include]\n\tpath = pipe\n")
+
+    def enter() -> str:
+        try:
+            with configless(repo):
+                return "entered"
+        except EndlessConfig as exc:
+            return str(exc)
+
+    try:
+        said = _within(15, enter)
+    finally:
+        _free(fifo)
+    assert "include.path=pipe" in said and "FIFO" in said, said
