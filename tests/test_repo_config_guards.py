@@ -180,7 +180,10 @@ async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_chang
     from conftest import memory_relay, payload, relay_env
     from fake_agy_harness import install_fake_agy, success_scenario
 
+    import relay.observe.fifos as fifos
+
     monkeypatch.setattr(relay_git, "GIT_TIMEOUT_SECONDS", 3.0)  # git's own is 120 s: the wait is not the subject
+    monkeypatch.setattr(fifos.FifoRelease, "__call__", lambda self, pid: None)  # a system where git stays blind
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
     agy = install_fake_agy(tmp_path / "bin", success_scenario(
         [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
@@ -250,3 +253,39 @@ def test_the_configless_git_of_revert_and_apply_names_an_include_of_a_fifo_withi
     finally:
         _free(fifo)
     assert "include.path=pipe" in said and "FIFO" in said, said
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change_is_observed(tmp_path):
+    # Broke: git waited on the FIFO for its whole timeout (two minutes) at the look after, then the relay had only the
+    # worker's report. The party: the worker. Now (Linux: git's wait is seen in /proc) the FIFO is opened for git,
+    # which reads it as empty: the look ends in seconds, the protected file is seen, and the packet names the FIFO.
+    import json
+    import sys
+
+    import anyio
+
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    try:
+        async with memory_relay(env) as client:
+            with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
+                packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
+            full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"],
+                                                                             "detail": "full"}))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert packet["status"] == "POLICY_VIOLATION" and "secrets.lock" in packet["error"]["message"], packet
+    assert "could not observe" not in packet["error"]["message"], packet["error"]
+    assert "sub/.gitignore" in json.dumps(full), full
