@@ -26,6 +26,7 @@ class FifoRelease:
     def __init__(self, root: str) -> None:
         self.root = root
         self.released: list[str] = []
+        self._found_none = False  # a walk that opened nothing is not made again (git waits on some other FIFO)
 
     def __call__(self, pid: int) -> None:
         try:
@@ -33,10 +34,12 @@ class FifoRelease:
                 waiting = fh.read().strip() == "wait_for_partner"
         except OSError:
             return
-        if waiting:
-            self._release()
+        if waiting and not self._found_none:
+            self._found_none = self._release() == 0
 
-    def _release(self) -> None:
+    def _release(self) -> int:
+        """Open each FIFO git may be waiting on; how many were opened."""
+        opened = 0
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = [d for d in dirs if d not in _SKIP]
             for name in GIT_READS.intersection(files):
@@ -47,6 +50,8 @@ class FifoRelease:
                     os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))  # git's open returns; it reads an end of file
                 except OSError:
                     continue  # no reader waits on it (ENXIO): not the one git waits on
+                opened += 1
                 rel = os.path.relpath(path, self.root).replace(os.sep, "/")
                 if rel not in self.released:
                     self.released.append(rel)
+        return opened
