@@ -83,7 +83,7 @@ Launch keys (every key optional)::
                      {"op": "replace-lines", "path", "start": 1, "end": 2, "content" | "lines": [...]},
                      {"op": "delete", "path"}, {"op": "chmod", "path", "mode": "755"},
                      {"op": "mkdir", "path"}, {"op": "symlink", "path", "target"},
-                     {"op": "rename", "path", "to"}]
+                     {"op": "rename", "path", "to"}, {"op": "mkfifo", "path"}]
                     performed under the first --add-dir (else a scratch dir), whatever the behaviour,
                     before it fails; each one is a tool step in stream-json.
     commands        ["pytest -q" | {"command", "output", "exit_code"}]: run_command tool steps
@@ -1491,6 +1491,10 @@ class Fake:
             if os.path.lexists(p):
                 os.unlink(p)
             os.symlink(str(e.get("target", "")), p)
+            return ""
+        if op == "mkfifo":  # what a worker's shell `mkfifo` leaves (POSIX only)
+            os.makedirs(parent, exist_ok=True)
+            os.mkfifo(p)
             return ""
         if op == "rename":
             dest = os.path.join(root, str(e.get("to", "")))

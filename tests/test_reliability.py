@@ -328,6 +328,43 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
             leftover.kill()
 
 
+async def test_startup_kills_the_worker_of_a_relay_killed_before_its_pgid_reached_the_record(tmp_path, repo):
+    # Broke (flaked under load: test_process_faults' crashed worktree run): a relay SIGKILLed between the worker's
+    # spawn and the record's write of its pgid left a record with an attempt started and no pgid; recovery found
+    # nothing to kill and the worker ran on until its own timeout, writing into the workspace. Now the attempt's
+    # worker is found by the run's marker, among processes started since that attempt: this one is killed, and a
+    # marked process older than the attempt (not provably its worker) is left alone. Party: the crashed relay's run.
+    from relay.core.contracts import Attempt, RecordPlan, RecordProcess, RunRecord
+    from relay.runs.store import RunStore, new_run_id, now_iso
+
+    run_id = new_run_id()
+    older = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                             env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
+    time.sleep(2.0)  # the attempt starts after it, past the 1.5 s the identity checks allow a process's start time
+    started = now_iso()
+    leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                                env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    store = RunStore(tmp_path / "data" / "runs")
+    store.write(RunRecord(run_id=run_id, created_at=started, plan=RecordPlan(workspace=str(repo)),
+                          process=RecordProcess(relay_pid=dead.pid, attempts=[Attempt(number=1, started_at=started)])))
+    store.mark_active(run_id)
+    try:
+        agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
+        async with memory_relay(relay_env(tmp_path / "data", agy)) as client:  # recovers at start-up, as serve does
+            packet = payload(await client.call_tool("antigravity_get_result", {"run_id": run_id}))
+        assert packet["status"] == "INTERRUPTED", packet
+        assert "never reached the record" in packet["error"]["message"], packet["error"]
+        assert leftover.wait(timeout=5) == -signal.SIGKILL
+        assert older.poll() is None  # marked, but older than the attempt: never killed on doubt
+    finally:
+        for proc in (leftover, older):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
 async def test_helper_left_holding_stdout_after_agy_exits_neither_hangs_the_call_nor_survives(tmp_path, repo):
     # agy-protocol.md §5: a daemon (the language server) could keep stdout open after agy exited.
     scen = scenario({"behaviour": "success", "edits": EDIT, "grandchild": True,

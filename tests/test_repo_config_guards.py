@@ -165,3 +165,127 @@ def test_a_gitmodules_fifo_an_earlier_worker_left_never_holds_the_next_snapshot(
     (repo / "a.txt").write_text("b\n", encoding="utf-8")
     changes = observe_changes(snap, repo)
     assert "a.txt" in [c.path for c in changes.files] and changes.source == "git", changes
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_change_pass_the_policy(tmp_path, monkeypatch):
+    # Broke: a worker that made a .gitignore a FIFO held the look after's `git status` until git's timeout, then the
+    # relay fell back to the worker's own report: a protected file it wrote and did not report passed the policy
+    # (SUCCESS, a note). The party: the worker. Now a run with a policy whose change could not be observed is a
+    # POLICY_VIOLATION saying why: the worker's word alone proves no limit held.
+    import json
+
+    import relay.observe.git as relay_git
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    import relay.observe.fifos as fifos
+
+    monkeypatch.setattr(relay_git, "GIT_TIMEOUT_SECONDS", 3.0)  # git's own is 120 s: the wait is not the subject
+    monkeypatch.setattr(fifos.FifoRelease, "__call__", lambda self, pid: None)  # a system where git stays blind
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    try:
+        async with memory_relay(env) as client:
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert packet["status"] == "POLICY_VIOLATION", packet
+    assert "could not observe" in packet["error"]["message"], packet["error"]
+
+
+def test_the_pre_run_listing_reads_the_before_index_again_when_one_read_meets_the_background_smudge(tmp_path, monkeypatch):
+    # The background tree job may rewrite a few entries of the before index in place (index_bytes.index_pass) while
+    # the listing reads it: that read fails the index's checksum. One failed read must not turn the listing into a
+    # walk of everything (ignored folders included, up to 200,000 files).
+    import relay.observe.permissions as permissions
+    from relay.observe.git import GitError
+    from relay.observe.snapshot import take_snapshot
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "build/\n"})
+    (repo / "build").mkdir()
+    (repo / "build" / "out.bin").write_bytes(b"o")
+    snap = take_snapshot(repo, tmp_path / "trees")
+    real, calls = permissions.git_private, []
+
+    def once_corrupt(*args, **kw):
+        calls.append(args[2])
+        if len(calls) == 1:
+            raise GitError("git ls-files exited 128: fatal: index file corrupt")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(permissions, "git_private", once_corrupt)
+    pre = permissions.pre_run_files(repo, snap)
+    assert calls == ["ls-files", "ls-files"] and "a.txt" in pre and "build/out.bin" not in pre, (calls, sorted(pre))
+
+
+@_POSIX_FIFO
+def test_the_configless_git_of_revert_and_apply_names_an_include_of_a_fifo_within_seconds(tmp_path, monkeypatch):
+    # Broke: `runs revert`, apply's checkout form and recovery without a snapshot asked `git rev-parse` (which reads
+    # the repository's config and its includes) before the bounded config read: an include of a FIFO held them for
+    # rev-parse's 20 s timeout, and the error said only that rev-parse took too long. The party: the repository.
+    import relay.observe.git as relay_git
+    from relay.observe.configless import configless
+    from relay.observe.git import EndlessConfig
+
+    monkeypatch.setattr(relay_git, "CONFIG_READ_SECONDS", 1.0)  # a healthy read takes milliseconds
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    fifo = repo / ".git" / "pipe"
+    os.mkfifo(fifo)
+    with (repo / ".git" / "config").open("a", encoding="utf-8") as fh:
+        fh.write("[include]\n\tpath = pipe\n")
+
+    def enter() -> str:
+        try:
+            with configless(repo):
+                return "entered"
+        except EndlessConfig as exc:
+            return str(exc)
+
+    try:
+        said = _within(15, enter)
+    finally:
+        _free(fifo)
+    assert "include.path=pipe" in said and "FIFO" in said, said
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change_is_observed(tmp_path):
+    # Broke: git waited on the FIFO for its whole timeout (two minutes) at the look after, then the relay had only the
+    # worker's report. The party: the worker. Now (Linux: git's wait is seen in /proc) the FIFO is opened for git,
+    # which reads it as empty: the look ends in seconds, the protected file is seen, and the packet names the FIFO.
+    import json
+    import sys
+
+    import anyio
+
+    from conftest import memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    try:
+        async with memory_relay(env) as client:
+            with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
+                packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
+            full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"],
+                                                                             "detail": "full"}))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert packet["status"] == "POLICY_VIOLATION" and "secrets.lock" in packet["error"]["message"], packet
+    assert "could not observe" not in packet["error"]["message"], packet["error"]
+    assert "sub/.gitignore" in json.dumps(full), full

@@ -133,3 +133,20 @@ def outside_violation(violation: PolicyViolation | None, outside: list[str], pre
         kept = {p: "outside the run's workspace: left in the run's worktree, never applied" for p in shown}
         violation.not_restored = dict(list({**kept, **violation.not_restored}.items())[:_KEPT])
     return violation, line
+
+
+def unobserved_violation(violation: PolicyViolation | None, limits: RunPlan | RecordPlan, note: str | None
+                         ) -> tuple[PolicyViolation | None, str]:
+    """A run with limits whose change the relay could not look at after it (the look failed: the worker's report is
+    all there was) broke its policy: no limit can be said to hold on the worker's word alone (a worker that made
+    a ``.gitignore`` a FIFO held git until its timeout, and a protected file it wrote and did not report passed).
+    The violation gains the "observed" rule, and the line saying it ("" when the run has no limits)."""
+    if not (limits.paths or limits.protected or limits.max_files is not None or limits.max_lines is not None):
+        return violation, ""
+    line = (f"observed: the relay could not observe the workspace after the run ({note or 'no look'}), and the "
+            "worker's own report proves no limit held")
+    if violation is None:
+        violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
+    violation.rules = [*violation.rules, "observed"]
+    violation.limits = [*violation.limits, line]
+    return violation, line

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relay.agy.classify import Verdict
-from relay.call.enforce import apply_policy, outside_violation, policy_verdict
+from relay.call.enforce import apply_policy, outside_violation, policy_verdict, unobserved_violation
 from relay.call.policy import RunPlan
 from relay.core.contracts import PolicyViolation, RecordPlan
 from relay.observe.changes import ChangeSet
@@ -37,7 +37,7 @@ class Judged:
     changeset: ChangeSet
     violation: PolicyViolation | None = None
     broke: str = ""  # the limits it broke and what was restored ("" when none)
-    outside: str = ""  # what it changed outside its workspace ("" when nothing)
+    outside: str = ""  # what it changed outside its workspace, or that it could not be observed ("" when neither)
     ms: int = 0  # how long the first look took (the record's observation.ms)
 
     def verdict(self, verdict: Verdict) -> Verdict:
@@ -72,4 +72,7 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     beyond = outside() if outside is not None else None
     if beyond is not None:
         violation, line = outside_violation(violation, *beyond, limits.on_violation or "keep")
+    if changeset.source == "report" and before is not None and before.source != "report":  # the look after failed
+        violation, blind = unobserved_violation(violation, limits, changeset.note)
+        line = "; ".join(filter(None, [line, blind]))
     return Judged(changeset=changeset, violation=violation, broke=broke, outside=line, ms=ms)

@@ -54,7 +54,7 @@ from relay.core.settings import SPAWN_TOKEN_ENV, WORKER_MARKER_ENV
 __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_popen", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
            "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals",
-           "owned_by_someone_else", "kill_child_and_drain", "spawned_worker"]
+           "owned_by_someone_else", "kill_child_and_drain", "spawned_worker", "marked_worker"]
 
 log = logging.getLogger("relay.core.platform")
 
@@ -262,6 +262,18 @@ def verify_worker(leader: int | None, stamp: ProcessStamp | None, run_id: str) -
     if _process(leader) is None:
         return Identity.GONE, None
     return (leader_id if leader_id is not Identity.GONE else Identity.UNKNOWN), None
+
+
+def marked_worker(run_id: str, since: float) -> Worker | None:
+    """``run_id``'s worker found by the relay's marker alone, for a run whose record names no pgid: its relay died
+    between the spawn and the record's write (a SIGKILL; on a loaded machine agy had already written files). Only
+    live processes carrying the run's marker and started no earlier than ``since`` (its attempt's start, from the
+    record) are it: an older one, or this process and its ancestors, is never taken for it. None when there is none."""
+    spared = _spared()
+    holders = [p for p in _token_holders(WORKER_MARKER_ENV, run_id, since) if p.pid not in spared]
+    if not holders:
+        return None
+    return Worker(leader=holders[0].pid, token_env=WORKER_MARKER_ENV, token=run_id, leader_trusted=False, since=since)
 
 
 # --------------------------------------------------------------------------- stopping a worker

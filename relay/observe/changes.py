@@ -232,6 +232,9 @@ class _Look:
         self.unread = 0
 
     def repo(self, repo: Repo, list_ignored: Callable[[str], bool] | None) -> None:
+        if look_of(repo).fifos:  # git waited on them: opened for it, read as empty (relay.observe.fifos)
+            self.notes.append(f"a FIFO (named pipe) in place of git's ignore or attributes file, read as empty: "
+                              f"{', '.join(look_of(repo).fifos[:5])}")
         if repo.depth and not repo.after:
             self.changes.append(_sub_change(repo.out_prefix.rstrip("/"), "deleted", repo.head, None))
             return

@@ -37,7 +37,9 @@ def configless(top: Path, env: Mapping[str, str] | None = None, *, head: str | N
     the repository's, for as long as the block runs; ``env``: the caller's git environment (its object directories
     are kept); ``head``: the commit its HEAD names (default: none, unborn); ``index``: a copy of the repository's
     index (its stat data spares hashing clean files; the user's own is never written). Raises GitError when git
-    cannot say where the repository keeps its files."""
+    cannot say where the repository keeps its files, EndlessConfig (one) within seconds when its config or an include
+    never ends (a FIFO: the rev-parse below would wait on it for its whole timeout, and say only that it timed out)."""
+    settings = read_settings(top)  # first: bounded, and it names the includes
     out = run_git(top, "rev-parse", ["--path-format=absolute", "--git-path", "objects", "--git-path", "info/exclude",
                                      "--git-path", "info/attributes", "--git-path", "index", "--absolute-git-dir",
                                      "--show-object-format"], env=env, timeout=20)
@@ -45,7 +47,7 @@ def configless(top: Path, env: Mapping[str, str] | None = None, *, head: str | N
     if len(lines) < 6:
         raise GitError(f"git rev-parse in {top} said too little: {lines!r}")
     objects, exclude, attributes, index_path, git_dir, object_format = lines[:6]
-    repo = Repo(root=str(top), config=read_settings(top), head=head, sha256=object_format.strip() == "sha256")
+    repo = Repo(root=str(top), config=settings, head=head, sha256=object_format.strip() == "sha256")
     with tempfile.TemporaryDirectory(prefix="gravity-relay-git-") as tmp:
         # Also freezes the files the config names; a split index's shared part is linked beside its copy.
         private = make_private_dir(tmp, repo, info=(exclude, attributes), git_dir=git_dir if index else None)

@@ -322,7 +322,8 @@ def _endless_why(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tupl
 
 def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
             paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (), ok_codes: Sequence[int] = (0,),
-            env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float = GIT_TIMEOUT_SECONDS) -> bytes:
+            env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float | None = None,
+            stalled: Callable[[int], None] | None = None) -> bytes:
     """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
 
     ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files for --no-index)
@@ -331,7 +332,7 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
     (``cat-file --batch``); otherwise stdin is closed so git can never wait on it.
     """
     code, stdout, stderr = git_answer(cwd, subcommand, options, values=values, paths=paths, config=config, env=env,
-                                      input=input, timeout=timeout)
+                                      input=input, timeout=timeout, stalled=stalled)
     if code not in ok_codes:
         tail = stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git {subcommand} exited {code}: {tail[-1] if tail else 'no message'}"[:300])
@@ -341,9 +342,11 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
 def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
                paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (),
                env: Mapping[str, str] | None = None, input: bytes | None = None,
-               timeout: float = GIT_TIMEOUT_SECONDS) -> tuple[int, bytes, bytes]:
+               timeout: float | None = None, stalled: Callable[[int], None] | None = None) -> tuple[int, bytes, bytes]:
     """``run_git`` for a caller that reads git's refusal itself: (exit code, stdout, stderr), whatever the code.
-    Raises GitError on a missing git, GitTimeout on a timeout."""
+    Raises GitError on a missing git, GitTimeout on a timeout (``timeout``: GIT_TIMEOUT_SECONDS, read now).
+    ``stalled(pid)``: called each second git is still running (``relay.observe.fifos``: what it waits on)."""
+    timeout = GIT_TIMEOUT_SECONDS if timeout is None else timeout
     for value in values:
         if not value or value.startswith("-"):
             raise ValueError(f"refusing to pass {value!r} to git: a value may not be empty or start with '-'")
@@ -371,9 +374,13 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
             # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
             timer = threading.Timer(timeout, stop, (proc,))
             timer.start()
+            ended = threading.Event()
+            if stalled is not None:
+                threading.Thread(target=_watch, args=(proc.pid, stalled, ended), daemon=True).start()
             try:
                 stdout, stderr = proc.communicate(input)
             finally:
+                ended.set()
                 timer.cancel()
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH") from None
@@ -382,6 +389,14 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
     if killed:
         raise GitTimeout(f"git {subcommand} in {cwd} took longer than {timeout:.0f}s")
     return proc.returncode, stdout, stderr
+
+
+def _watch(pid: int, stalled: Callable[[int], None], ended: threading.Event) -> None:
+    while not ended.wait(1.0):
+        try:
+            stalled(pid)
+        except Exception:  # noqa: BLE001 - a watcher's failure is no git failure
+            _log.debug("watching git %s failed", pid, exc_info=True)
 
 
 def z_records(out: bytes, followers: Callable[[bytes], int]) -> Iterator[tuple[bytes, list[bytes]]]:

@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from relay.observe.git import GitError
+from relay.observe.git import GitError, GitTimeout
 from relay.observe.snapshot import SKIP_DIRS, Snapshot, git_private
 
 __all__ = ["PreRun", "pre_run_files", "keep_sizes", "kept_sizes", "MAX_FILES"]
@@ -37,14 +37,19 @@ class PreRun(NamedTuple):
 
 def _listed(workspace: Path, before: Snapshot | None) -> list[str]:
     repo = before.repo if before is not None and before.source == "git" else None
-    if repo is not None:
-        try:  # the before index holds the untracked files the snapshot added; --others: those kept out by size
+    # The before index holds the untracked files the snapshot added; --others: those kept out by size. Twice at
+    # most: the background tree job may be smudging a few of its entries in place (index_bytes.index_pass), and a
+    # read in that instant fails the index's checksum.
+    for _ in range(2 if repo is not None else 0):
+        try:
             out = git_private(before.dir, repo, "ls-files", ["-z", "--cached", "--others", "--exclude-standard"],
                               index="before", paths=[repo.prefix.rstrip("/") or "."], timeout=120)
             cut = len(repo.prefix)
             return [os.fsdecode(name)[cut:] for name in out.split(b"\0") if name][:MAX_FILES]
+        except GitTimeout:
+            break  # not a read that met a write: not waited on twice
         except GitError:
-            pass
+            continue
     found: list[str] = []
     for root, dirs, files in os.walk(workspace):
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS]

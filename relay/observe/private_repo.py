@@ -35,6 +35,7 @@ from typing import Literal
 import msgspec
 
 from relay.core.files import read_regular
+from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, config_entries, git_env, own_config_only, run_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
@@ -105,6 +106,7 @@ class RepoLook:
 
     changed: list[str] | None = None
     pending: list[str] = field(default_factory=list)
+    fifos: list[str] = field(default_factory=list)  # FIFOs git waited on, opened for it (``relay.observe.fifos``)
 
 
 _LOOKS: dict[int, RepoLook] = {}
@@ -211,7 +213,14 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
         env.update(GIT_DIR=private, GIT_WORK_TREE=repo.root, GIT_ALTERNATE_OBJECT_DIRECTORIES=repo.objects or "")
     env["GIT_OBJECT_DIRECTORY"] = os.path.join(snapshot_dir, "objects")
     env["GIT_INDEX_FILE"] = index_file(snapshot_dir, repo, index or "before")
-    return run_git(Path(repo.root), subcommand, options, env=env, config=[*repo.config, *PRIVATE_CONFIG, *config], **kw)
+    watch = FifoRelease(repo.root)  # a .gitignore the worker made a FIFO would hold git until its timeout
+    try:
+        return run_git(Path(repo.root), subcommand, options, env=env, config=[*repo.config, *PRIVATE_CONFIG, *config],
+                       stalled=watch, **kw)
+    finally:
+        if watch.released:
+            fifos = look_of(repo).fifos
+            fifos += [repo.out_prefix + f for f in watch.released if repo.out_prefix + f not in fifos]
 
 
 # For the calls that hash past PACKED_FROM files: every blob into one pack per call (git's bulk check-in, past

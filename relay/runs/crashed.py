@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+from datetime import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Literal
 
 from relay.core.contracts import FileChange, RunRecord
 from relay.core.identity import Identity
-from relay.core.platform import kill_worker_now, verify_worker
+from relay.core.platform import kill_worker_now, marked_worker, verify_worker
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.configless import configless
@@ -86,7 +87,7 @@ def stop_leftover(record: RunRecord, wait: float) -> list[str]:
     """Kill the run's worker group if it is still alive and provably its worker; what was done, as notes."""
     pgid, run_id = record.process.pgid, record.run_id
     if not pgid:
-        return []
+        return _stop_unrecorded(record, wait)
     verdict, worker = verify_worker(pgid, record.process.worker_stamp, run_id)
     if verdict is Identity.SAME and worker is not None:
         if kill_worker_now(worker, wait):
@@ -99,6 +100,26 @@ def stop_leftover(record: RunRecord, wait: float) -> list[str]:
                     run_id, pgid, verdict.value)
         return [f"process group {pgid} was left alone: it could not be verified as this run's worker"]
     return []
+
+
+def _stop_unrecorded(record: RunRecord, wait: float) -> list[str]:
+    """The worker of an attempt that started but whose pgid never reached the record (the relay died between the
+    spawn and that write): found by the run's marker, among processes started since the attempt (platform)."""
+    attempts = record.process.attempts
+    if not attempts or attempts[-1].ended_at:
+        return []
+    try:
+        since = datetime.fromisoformat(attempts[-1].started_at.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return []  # a start we cannot read: nothing is proven, nothing killed
+    worker = marked_worker(record.run_id, since)
+    if worker is None:
+        return []
+    if kill_worker_now(worker, wait):
+        log.warning("killed the leftover worker of run %s (found by its marker: its pgid was never recorded)",
+                    record.run_id)
+        return ["its worker was still running (its pid never reached the record) and was killed"]
+    return ["its worker (found by its marker) could not be killed"]
 
 
 def _paths(out: bytes, *, name_status: bool) -> list[tuple[str, str, str | None]]:
