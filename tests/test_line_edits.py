@@ -178,3 +178,11 @@ def test_a_class_moved_to_its_own_file_is_no_check_deleted_but_a_lone_refusal_st
     test = fc("tests/test_views.py", ["        raise PermissionDenied"], kind="added")
     assessed = {c.path: c for c in assess_all([guard, test], RiskContext())}
     assert assessed["app/views.py"].reasons[0].startswith("deletes a guard"), assessed["app/views.py"].reasons
+
+
+def test_a_docs_sample_guard_refusing_by_status_is_read() -> None:
+    # Express's docs refuse with a status, no "return" or "raise" on the line: the sample's guard is still read.
+    out = review(fc("docs/guide/auth.md", ["  res.redirect(req.query.next)"],
+                    ["  if (!isSafeRedirect(req.query.next)) {", "    res.status(400).send('bad redirect')", "  }",
+                     "  res.redirect(req.query.next)"]))
+    assert out.reasons[0].startswith("deletes a guard"), out.reasons

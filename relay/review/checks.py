@@ -193,7 +193,6 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
             or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines))
 
 
-_DOC_REFUSAL_RE = re.compile(r"\b(?:raise|throw|abort|return)\b")
 # Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.
 _MOVED_BLOCK = 3
 
@@ -215,7 +214,7 @@ def _not_moved(removed: list[str], written: frozenset[str]) -> list[str]:
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
-    if f.kind == "docs" and not any(_DOC_REFUSAL_RE.search(line) for line in f.change.removed_lines):
+    if f.kind == "docs" and not any(guard_reading.refuses(line) for line in f.change.removed_lines):
         return None  # a docs sample's guard is deleted with its refusal: without one, nothing to read (and no cost)
     removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
     found = guard_reading.removed_guard(f.change.added_lines, removed)
