@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import guard_reading, line_edits, risky_lines
+from relay.review import classic_lines, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -190,7 +190,9 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
     return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
             or (lookalike_action(f.change) if f.kind == "ci" else None)
-            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines))
+            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines)
+            or classic_lines.safe_sounding_alias(f.change.added_lines, f.change.removed_lines)
+            or classic_lines.prefix_for_equality(f.change.added_lines, f.change.removed_lines))
 
 
 # Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.

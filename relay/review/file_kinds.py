@@ -170,6 +170,7 @@ _DOC_NAMES = (
     "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
 )
 _DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
+_APP_IN_TESTS_DIRS = {"dummy", "example_app", "dummy_app", "test_app"}
 _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
 # Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
 # reviewed upstream; in a change they are a dependency update, not the project's source.
@@ -199,6 +200,9 @@ def file_kind(path: str) -> FileKind:
     ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
     if any(d in _GENERATED_DIRS for d in dirs) or glob_any(path, _GENERATED_NAMES):
         return "generated"
+    # A Rails engine's example app under spec/ (spec/dummy, spec/example_app) is an application's code, not a test.
+    if any(d in _APP_IN_TESTS_DIRS for d in dirs[1:]) and ext in CODE_EXTS | {"erb", "haml", "slim"}:
+        return "example"
     if is_test_path(path):
         return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
     # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
@@ -243,7 +247,7 @@ SKIP_RE = re.compile(
     # A project's own test helper skipped the same way (testSql.skip(…), itBehavesLike.only(…), queryTest.skip(…)).
     r"\b(?:(?:test|it|spec|describe)[A-Z]\w*|[a-z]\w*(?:Test|Spec|Case|Suite))\.(?:skip|only)\s*\(|"
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
-    r"#\[ignore\]|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
+    r"#\[ignore\]|@Test\b.*\.disabled\b|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
     # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").
     r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]"
 )

@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from relay.review import classic_lines
 from relay.review.line_shapes import Screen, squeezed
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
@@ -67,7 +68,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{\s*[\w@.>~]|<%-|"
-        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b|(?<![\w.$])(?<!def )(?<!fn )raw\s*\(\s*(?!self\b)[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!\s*[^!}]*!!\}|<%==|\bunsafe_allow_html\s*=\s*True\b")),
+        r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b(?!\s*\(?\s*['\"][^'\"#]*['\"]\s*\)?\s*-?%>)|(?<![\w.$])(?<!def )(?<!fn )raw\s*\(\s*(?!self\b)[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!\s*[^!}]*!!\}|<%==|\bunsafe_allow_html\s*=\s*True\b")),
     ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
         r"\b(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
         + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
@@ -183,7 +184,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----|"
         # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]", re.I)),
-)
+) + classic_lines.VALUES  # the classic risks of other ecosystems' syntax (round 8)
 
 # A value that only stands in for a secret (docs and templates write these).
 _PLACEHOLDER_RE = re.compile(
@@ -278,7 +279,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?<![=:]\s)(?<![=:])(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
         r"\s*(?:\[\s*[:'\"]?|\.get\(\s*['\"]|\.(?<=query\.)|\.(?<=params\.)|\.(?<=body\.))(?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|next|return_?url|returnUrl|"
         r"came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)\b")),
-)
+) + classic_lines.CALLS
 
 _VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
 _CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)
@@ -294,11 +295,13 @@ def risky_screen(line: str) -> bool:
 # A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
 _CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
 _WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
+_INLINE_COMMENT_RE = re.compile(r"(?<=\S)\s*/\*.*?\*/")
 
 
 def looks_like_prose(line: str) -> bool:
     """A line of a sentence rather than code: mostly plain words, five or more."""
-    rest = _CODE_SPAN_RE.sub(" ", line).split()
+    # A comment inside the code ("true /* number of proxies between … */") is not a sentence around it.
+    rest = _CODE_SPAN_RE.sub(" ", _INLINE_COMMENT_RE.sub(" ", line)).split()
     plain = sum(1 for w in rest if _WORD_RE.match(w))
     return plain >= 5 and plain >= 0.6 * len(rest)
 

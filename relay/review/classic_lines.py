@@ -1,0 +1,141 @@
+"""Classic risks written in the syntax of the ecosystems the older line readers barely read (issue 36, round 8).
+
+The first runs of held-out 6 and 7 missed risks that are not subtle at all, only spelled the way an Elixir
+session store, a Laravel config, a Dockerfile, a Gradle build, an apt source line or a Swift verifier spells
+them. Each entry here is a family, read by the shape of the line rather than by one project's names:
+
+- values (``VALUES``, appended to ``relay.review.risky_lines``' unsafe values): a debug switch whose
+  environment lookup falls back to on, a development environment baked into an image, every proxy trusted,
+  packages or tools fetched over plain HTTP (Maven/Gradle repositories, apt's ``[trusted=yes]``, ``curl``/
+  ``wget`` downloads), a constant named for HTTPS set to ``http://``, a flag that skips or fails open
+  (``SkipClientIDCheck: true``, ``passOnStoreError: true``, ``allow_unsigned``), a verifier's error thrown
+  away (``try?``, ``_ =``, ``rescue nil``, an empty ``catch``), a clock default moved to the far past;
+- calls (``CALLS``, appended to the dangerous calls): Erlang's ``binary_to_term`` without ``[:safe]``, SQL
+  whose quoted literal is filled by interpolation (``LIKE '%#{term}%'``, ``'{$id}'``);
+- pairs read against the removed side: an equality weakened to a prefix match (``==`` → ``startsWith``), and a
+  name imported under a safer-sounding alias (``from random import Random as SystemRandom``).
+
+Every pattern stays narrow enough for ordinary history (the line-rate bench): ``https://``, a localhost URL, a
+``raw`` of a constant, ``binary_to_term(x, [:safe])``, ``env('APP_DEBUG', false)`` and ``skipLibCheck`` stay quiet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed, window
+
+__all__ = ["CALLS", "VALUES", "prefix_for_equality", "safe_sounding_alias"]
+
+_Q = r"['\"]?"
+_T = r"(?:True|true|TRUE|1|yes|on)"
+# A URL that leaves the machine over plain HTTP (a local address is a developer's own server).
+_HTTP = r"http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)"
+# Names a skip flag must not carry: a flag about types, linting or caching skips no security check.
+_NOT_SECURITY = r"(?!\w*(?:lib|type|lint|format|style|spell|dupl|cache|build|test|deprecat|warn|empty|blank|null))"
+
+# (what it does, screen words, pattern): the same shape as risky_lines' tables, read the same way.
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("turns TLS verification off", ("verify",), re.compile(
+        # A client's setter called with "no" (Rust's curl: easy.ssl_verify_peer(false)).
+        r"\.(?:ssl_?)?verify_?(?:peer|host|hostname|ssl|certs?)\s*\(\s*(?:false|0)\s*\)", re.I)),
+    ("turns debug mode on", ("debug", "environment", "_env"), re.compile(
+        # An environment lookup whose fallback turns debug on: an unset variable in production means debug.
+        r"\b(?:env|getenv|environ\.get|ENV\.fetch|System\.get_env|Getenv|config)\s*\(\s*['\"]\w*DEBUG\w*['\"]\s*,\s*['\"]?" + _T + r"\b|"
+        # An image built with a development environment (ASP.NET's developer exception page, Node's dev mode).
+        r"^\s*ENV\s+(?:\w+=\S*\s+)*\w*(?:ENVIRONMENT|_ENV)\b\s*=?\s*['\"]?(?i:development|dev)\b|"
+        r"^\s*ENV\s+(?:\w+=\S*\s+)*\w*DEBUG\w*\s*=?\s*['\"]?(?:1|true|True)\b")),
+    ("trusts proxy headers", ("proxies",), re.compile(
+        # Laravel's TrustProxies: every proxy trusted (X-Forwarded-For spoofable).
+        r"\$?\bproxies\s*=\s*['\"]\*['\"]|\btrustProxies\s*\(\s*at:\s*['\"]\*['\"]")),
+    ("fetches packages over plain HTTP", ("http://", "allowinsecureprotocol", "trusted=yes", "allow-unauthenticated",
+                                          "allowinsecurerepositories"), re.compile(
+        r"<url>\s*" + _HTTP + r"[^<]*(?i:repo|maven|nexus|artifactory|deploy|staging|snapshot|release|packages|dist)|"
+        r"\bmaven\s*\{[^}]*\burl\b[^}]*['\"]" + _HTTP + r"|^\s*url\s*(?:=\s*uri\s*\(\s*)?['\"]" + _HTTP + r"|"
+        r"\b(?:is)?[aA]llowInsecureProtocol\s*(?:=\s*|\(\s*)?true\b|"
+        r"\[[^\]]*\btrusted=yes\b[^\]]*\]|--allow-unauthenticated\b|AllowInsecureRepositories\s+['\"]?true")),
+    ("downloads over plain HTTP", ("http://",), re.compile(
+        r"\bwget\b[^|;&#]*?\s['\"]?" + _HTTP + r"|"
+        r"\bcurl\b(?=[^|;&#]*\s(?:-[a-zA-Z]*[oO]\b|--output\b|--remote-name\b))[^|;&#]*?\s['\"]?" + _HTTP)),
+    ("downgrades a scheme to plain HTTP", ("http://",), re.compile(
+        r"\b(?!(?i:\w*proxy))\w*(?i:https|secure|tls|ssl)\w*\s*:?=\s*['\"]http://['\"]?")),
+    ("skips a check by a flag", ("skip", "ignore", "insecure", "bypass", "disable", "verify", "allow"), re.compile(
+        r"\b" + _NOT_SECURITY + r"\w*(?:skip|ignore|insecure|bypass|disable)_?\w*?(?:check|verif\w*|validat\w*|signature|"
+        r"expir\w*|tls|ssl|cert\w*|csrf|audience|issuer|client_?id|auth\w*|integrity|hostname)\w*" + _Q
+        + r"\s*(?:[:=]>?|:=)\s*" + _T + r"\b|"
+        r"\bno_?verify" + _Q + r"\s*[:=]>?\s*" + _T + r"\b|"
+        r"\ballow_?(?:unsigned|unverified|insecure|invalid|self_?signed|untrusted)\w*" + _Q + r"\s*[:=]>?\s*" + _T + r"\b", re.I)),
+    ("fails open on an error", ("error", "fail", "open"), re.compile(
+        r"\b\w*(?:pass|allow|succeed)_?on_?\w*?(?:error|fail\w*)\w*" + _Q + r"\s*[:=]>?\s*" + _T + r"\b|"
+        r"\bfail_?open" + _Q + r"\s*[:=]>?\s*" + _T + r"\b", re.I)),
+    ("ignores a verification's failure", ("try?", "_=", "rescuenil", "catch"), re.compile(
+        r"\btry\?\s*(?:await\s+)?[\w.]*?(?i:verify|validate|check)\w*\s*\(|"
+        r"^\s*_\s*(?:,\s*_\s*)?=\s*[\w.]*?(?i:verify|validate)\w*\s*\(|"
+        r"(?i:verify|validate)\w*[!?]?\b.*\brescue\s+nil\b|"
+        r"(?i:verify|validate)\w*\s*\([^)]*\)\s*;?\s*\}?\s*catch\s*(?:\([^)]*\))?\s*\{\s*\}")),
+    ("matches an owner by prefix", ("startswith", "start_with?", "hasprefix"), re.compile(
+        # An owner's or user's identity compared by its start: "alice2" passes for "alice" (a new file has no "==" to pair with).
+        r"\b\w*(?i:owner|user|buyer|tenant|account|customer)\w*(?i:id|name)\s*(?:\(\s*\))?\.(?:StartsWith|startswith|startsWith|start_with\?)"
+        r"\s*\(\s*[\w.]+\s*[,)]")),
+    ("moves a clock default to the far past", ("distant",), re.compile(
+        r":\s*Date\s*=\s*(?:Date)?\.distant(?:Past|Future)\b")),
+)
+
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("deserializes untrusted data", ("binary_to_term",), re.compile(
+        # Erlang's term decoding creates atoms and functions from the bytes; [:safe] refuses them.
+        r"(?::erlang\.|(?<![\w.:]))binary_to_term\s*\((?![^)]*\bsafe\b)")),
+    ("builds SQL from text", ("like", "where", "values", "having"), re.compile(
+        # A quoted SQL literal filled by interpolation: "… LIKE '%#{term}%'", "WHERE id = '{$id}'".
+        r"\b(?:LIKE|ILIKE|WHERE|VALUES|HAVING)\b[^'\"`\n]{0,80}?'%?(?:#\{|\{\$|\$\{|\$[A-Za-z_])")),
+)
+
+_QUOTE = 60
+
+# ----- an equality weakened to a prefix match: "o.BuyerId == buyerId" → "o.BuyerId.StartsWith(buyerId)"
+_PREFIX_RE = re.compile(r"(?P<subject>\w+)\s*(?:\(\s*\))?\s*\.\s*(?:StartsWith|startswith|startsWith|start_with\?|HasPrefix)\s*\(|"
+                        r"\bstrings\.HasPrefix\s*\(\s*(?:[\w.]*\.)?(?P<go>\w+)\s*,")
+
+
+def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"weakens an equality to a prefix match: …" when an added line prefix-matches a name that a removed line
+    (not written again) compared for equality; None otherwise. A prefix match where an exact one stood lets
+    ``alice2`` pass for ``alice``, ``localhost.evil.com`` for ``localhost``, ``/api/anything`` for one route."""
+    before = {squeezed(line.strip()) for line in removed}
+    after = {squeezed(line.strip()) for line in added}
+    gone = [line for line in removed if squeezed(line.strip()) not in after]
+    if not gone:
+        return None
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        for m in _PREFIX_RE.finditer(line):
+            subject = m.group("subject") or m.group("go")
+            equal = re.compile(rf"\b{re.escape(subject)}\s*(?:===?|\.(?:Equals|equals|eql\?)\s*\()|(?:===?)\s*(?:[\w.]*\.)?{re.escape(subject)}\b")
+            # An equality the line still writes as often as before was kept, not weakened.
+            if any(len(equal.findall(old)) > len(equal.findall(line)) for old in gone):
+                return f"weakens an equality to a prefix match ({subject}): {window(line.strip(), m.start(), m.end(), _QUOTE)}"
+    return None
+
+
+# ----- a name imported under a safer-sounding alias: "from random import Random as SystemRandom"
+_IMPORT_LINE_RE = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\b|export\s*\{|use\b|alias\b)")
+_AS_RE = re.compile(r"\b(?P<name>[\w$]+)\s+as\s+(?P<alias>[\w$]+)")
+_SAFE_WORDS = ("secure", "safe", "system", "crypto", "secret", "sanitiz", "escap", "verif", "constanttime", "strict", "trusted")
+
+
+def safe_sounding_alias(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"imports a name under a safer-sounding alias: …" when an added import renames a name to one that claims a
+    safety (secure, system, crypto, sanitize…) the name itself does not carry; None otherwise."""
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        if not _IMPORT_LINE_RE.match(line) or squeezed(line.strip()) in before:
+            continue
+        for m in _AS_RE.finditer(line):
+            name, alias = m.group("name").lower(), m.group("alias").lower()
+            claimed = [w for w in _SAFE_WORDS if w in alias and w not in name]
+            if claimed and name not in ("import", "from"):
+                return (f"imports a name under a safer-sounding alias ({m.group('name')} as {m.group('alias')}): "
+                        f"{window(line.strip(), m.start(), m.end(), _QUOTE)}")
+    return None
