@@ -70,7 +70,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b\w*(?:pass|allow|succeed)_?on_?\w*?(?:error|fail\w*)\w*" + _Q + r"\s*[:=]>?\s*" + _T + r"\b|"
         r"\bfail_?open" + _Q + r"\s*[:=]>?\s*" + _T + r"\b", re.I)),
     ("ignores a verification's failure", ("try?", "_=", "rescuenil", "catch"), re.compile(
-        r"\btry\?\s*(?:await\s+)?[\w.]*?(?i:verify|validate|check)\w*\s*\(|"
+        r"\btry\?\s*(?:await\s+)?[\w.]*?(?i:verify|validate)\w*\s*\(|"
         r"^\s*_\s*(?:,\s*_\s*)?=\s*[\w.]*?(?i:verify|validate)\w*\s*\(|"
         r"(?i:verify|validate)\w*[!?]?\b.*\brescue\s+nil\b|"
         r"(?i:verify|validate)\w*\s*\([^)]*\)\s*;?\s*\}?\s*catch\s*(?:\([^)]*\))?\s*\{\s*\}")),
