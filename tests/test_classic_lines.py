@@ -79,6 +79,7 @@ def review(change: FileChange) -> FileChange:
         ("config/jwt.yml", ["  skip_signature_verification: yes"], [], "skips a check by a flag"),
         ("src/client.rs", ["    easy.ssl_verify_peer(false).map_err(Box::new)?;"], ["    easy.ssl_verify_peer(true).map_err(Box::new)?;"],
          "turns TLS verification off"),
+        ("httpie/client.py", ["        }.get(args.verify.lower(), False),"], ["        }.get(args.verify.lower(), args.verify),"], "turns TLS verification off"),
         # family 5: equality weakened to a prefix match; a verifier's error thrown away; a clock default at the far past
         ("src/Specifications/CustomerOrders.cs", ["        Query.Where(o => o.BuyerId.StartsWith(buyerId))"], ["        Query.Where(o => o.BuyerId == buyerId)"],
          "weakens an equality to a prefix match (BuyerId)"),
@@ -121,6 +122,8 @@ def test_round_eight_shapes_are_named_and_never_low(path: str, added: list[str],
         ("oauthlib/common.py", ["from random import SystemRandom as _SystemRandom"], []),
         ("src/api.ts", ["import { request as httpRequest } from 'http';"], []),
         ("Sources/JWT/Token.swift", ["        let data = try? JSONEncoder().encode(token)"], []),
+        ("Sources/App/Files.swift", ["        let ok = try? url.checkResourceIsReachable()"], []),
+        ("httpie/client.py", ["        }.get(args.verify.lower(), True),"], []),
     ],
 )
 def test_round_eight_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -39,7 +39,9 @@ _NOT_SECURITY = r"(?!\w*(?:lib|type|lint|format|style|spell|dupl|cache|build|tes
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns TLS verification off", ("verify",), re.compile(
         # A client's setter called with "no" (Rust's curl: easy.ssl_verify_peer(false)).
-        r"\.(?:ssl_?)?verify_?(?:peer|host|hostname|ssl|certs?)\s*\(\s*(?:false|0)\s*\)", re.I)),
+        r"\.(?:ssl_?)?verify_?(?:peer|host|hostname|ssl|certs?)\s*\(\s*(?:false|0)\s*\)|"
+        # A lookup of the verify setting whose fallback is "off": every value it does not know turns verification off.
+        r"\.get\(\s*[\w.]*verify[\w.()]*\s*,\s*(?:False|false)\s*\)", re.I)),
     ("turns debug mode on", ("debug", "environment", "_env"), re.compile(
         # An environment lookup whose fallback turns debug on: an unset variable in production means debug.
         r"\b(?:env|getenv|environ\.get|ENV\.fetch|System\.get_env|Getenv|config)\s*\(\s*['\"]\w*DEBUG\w*['\"]\s*,\s*['\"]?" + _T + r"\b|"
