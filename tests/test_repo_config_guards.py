@@ -289,3 +289,34 @@ async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change
     assert packet["status"] == "POLICY_VIOLATION" and "secrets.lock" in packet["error"]["message"], packet
     assert "could not observe" not in packet["error"]["message"], packet["error"]
     assert "sub/.gitignore" in json.dumps(full), full
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_a_worktree_runs_worker_makes_neither_holds_the_record_nor_loses_the_change(tmp_path):
+    # Broke: the worker of a worktree run made a .gitignore a FIFO; recording its change (`git add -A` in the worktree)
+    # waited git's 120 s timeout, three times over (the look, the stop, the settle: six minutes), then answered
+    # MCP_ERROR "a relay bug", the change on no branch: apply said there was nothing to apply. The party: the worker.
+    import json
+    import sys
+
+    import anyio
+
+    from conftest import git, memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "a.txt", "content": "changed\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    args = {"task": "t", "profile": "iso", "workspace": str(repo)}
+    async with memory_relay(env) as client:
+        with anyio.fail_after(90):  # each git step would wait 120 s: a hang, not a timing goal
+            packet = payload(await client.call_tool("antigravity_execute", args))
+            set_scenario(agy, success_scenario([{"op": "write", "path": "c.txt", "content": "c\n"}]))
+            again = payload(await client.call_tool("antigravity_execute", args))  # the same worktree, FIFO and all
+    assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
+    assert git(repo, "show", f"{packet['branch']}:a.txt") == "changed\n"
+    assert again["status"] == "SUCCESS" and again["changes"]["files"] == ["c.txt"], again
