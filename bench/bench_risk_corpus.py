@@ -297,7 +297,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
     packet, assessed = _reviewed(changeset, report, work)
     review_ms = (time.perf_counter() - started) * 1000
     review_cpu_ms = (time.process_time() - cpu) * 1000  # this process's CPU alone: steadier than the wall clock on a shared machine
-    relay_order = [t.file for t in packet.changes.review]
+    relay_order = _full_paths([t.file for t in packet.changes.review], files)
     biggest = [c.path for c in sorted(changeset.files, key=lambda c: (-_size(c), c.path))]
     source_first = [c.path for c in sorted(changeset.files, key=lambda c: (_naive_source_rank(c), -_size(c), c.path))]
     risk = {c.path: c.risk for c in assessed}
@@ -308,7 +308,7 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
         # The same change reviewed as the relay reviews a run: with the task the leader gave.
         packet_t, assessed_t = _reviewed(changeset, report, work, task=entry["task"])
         with_task = {
-            "order": [t.file for t in packet_t.changes.review],
+            "order": _full_paths([t.file for t in packet_t.changes.review], files),
             "overall": packet_t.changes.risk,
             "risk": {c.path: c.risk for c in assessed_t},
             "reasons": {c.path: c.reasons for c in assessed_t},
@@ -333,6 +333,19 @@ def _replay(mirror: Path, entry: dict, tmp: Path) -> dict | None:
 
 
 _RUN_ID = "run-20250101-000000-abcdef"
+
+
+def _full_paths(targets: list[str], files: list[str]) -> list[str]:
+    """The packet's targets as the changed paths they name: a long path is shown as "…" + its tail
+    (relay.review.packet), which names one changed file when exactly one ends with that tail."""
+    named = []
+    for target in targets:
+        if target.startswith("…") and target not in files:
+            tail = target[1:]
+            found = [f for f in files if f.endswith(tail)]
+            target = found[0] if len(found) == 1 else target
+        named.append(target)
+    return named
 
 
 def _planted(entry: dict, snap, changeset, work: Path, packet: Packet, assessed: list[FileChange]) -> dict:

@@ -199,3 +199,11 @@ def test_risk_corpus_bench_counts_commits_with_a_line_finding_without_replaying(
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", _corpus(tmp_path, [_entry()]), "--rates-only", "--line-rate", "2"]) == 0
     out = capsys.readouterr().out
     assert "1 of 2 commits (50.0%)" in out and "turns TLS verification off" in out and "relay (packet targets)" not in out
+
+
+def test_a_target_shown_with_its_path_cut_counts_as_the_changed_file_it_names() -> None:
+    # Broke held-out 6's first run: a long path, shown by the packet as "…" + its tail, was looked up by that text.
+    files = ["a/very/long/src/main/java/io/Proxy.java", "b/Proxy.java", "src/x.py"]
+    assert bench_risk_corpus._full_paths(["…ong/src/main/java/io/Proxy.java", "src/x.py"], files) == files[::2]
+    # A tail two changed files end with names neither: it stays as shown (and counts as no file).
+    assert bench_risk_corpus._full_paths(["…/Proxy.java"], files) == ["…/Proxy.java"]

@@ -119,6 +119,12 @@ def test_a_plant_behind_a_rename_in_the_same_change_is_still_read() -> None:
         ("package.json", ['    "jsonwebtoken": "^9.0.2",'], ['    "jsonwebtoken": "^8.5.1",']),
         ("lib/run.js", ["const cp = require('child_process')"], []),
         ("src/run.py", ["import subprocess as sp"], []),
+        # a parameter's type changed, a link's version, a range widened to the same release line
+        ("src/tables/stats.tsx", ["const StatsTable = ({ displayMode = 'usage', secure }: Props) => {"],
+         ["const StatsTable = ({ displayMode = true, secure }: Props) => {"]),
+        ("hc/settings.py", ["# Security settings: https://docs.djangoproject.com/en/6.1/ref/settings/"],
+         ["# Security settings: https://docs.djangoproject.com/en/4.2/ref/settings/"]),
+        ("sinatra.gemspec", ["  s.add_dependency 'rack', '~> 2.2'"], ["  s.add_dependency 'rack', '~> 2.2.4'"]),
         # a raised exception named for what it refuses is no switch
         ("src/extract.py", ["        raise Unsafe(dest)"], []),
         # a docs list item and a link rewritten
@@ -172,3 +178,11 @@ def test_a_class_moved_to_its_own_file_is_no_check_deleted_but_a_lone_refusal_st
     test = fc("tests/test_views.py", ["        raise PermissionDenied"], kind="added")
     assessed = {c.path: c for c in assess_all([guard, test], RiskContext())}
     assert assessed["app/views.py"].reasons[0].startswith("deletes a guard"), assessed["app/views.py"].reasons
+
+
+def test_a_docs_sample_guard_refusing_by_status_is_read() -> None:
+    # Express's docs refuse with a status, no "return" or "raise" on the line: the sample's guard is still read.
+    out = review(fc("docs/guide/auth.md", ["  res.redirect(req.query.next)"],
+                    ["  if (!isSafeRedirect(req.query.next)) {", "    res.status(400).send('bad redirect')", "  }",
+                     "  res.redirect(req.query.next)"]))
+    assert out.reasons[0].startswith("deletes a guard"), out.reasons

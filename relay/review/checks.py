@@ -214,6 +214,8 @@ def _not_moved(removed: list[str], written: frozenset[str]) -> list[str]:
 
 
 def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
+    if f.kind == "docs" and not any(guard_reading.refuses(line) for line in f.change.removed_lines):
+        return None  # a docs sample's guard is deleted with its refusal: without one, nothing to read (and no cost)
     removed = _not_moved(f.change.removed_lines, ctx.written) if ctx.written else f.change.removed_lines
     found = guard_reading.removed_guard(f.change.added_lines, removed)
     # A docs sample is read for a guard deleted whole (its condition and refusal); a call or a clause edited in a sample

@@ -336,7 +336,8 @@ def version_downgrade(c: FileChange) -> str | None:
     for line in c.added_lines[:200]:
         for name in dep_names(c.path, [line]):
             found, was = _version(line, name), before.get(name)
-            if found and was and found < was[0]:
+            # "~> 2.2.4" → "~> 2.2": a range widened to the same release line, not a release moved down.
+            if found and was and found < was[0] and was[0][:len(found)] != found:
                 old, new = ".".join(map(str, was[0])), ".".join(map(str, found))
                 return f"downgrades a dependency: {name.rsplit(':', 1)[-1][:40]} {old} → {new}"
     return None

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import IMPORT_RE, Screen, squeezed
 
-__all__ = ["SCREENS", "removed_guard"]
+__all__ = ["SCREENS", "refuses", "removed_guard"]
 
 _SHOWN = 72
 
@@ -135,6 +135,11 @@ def _canonical(line: str) -> str:
 def _new(lines: Sequence[str], other: Sequence[str]) -> list[tuple[int, str]]:
     before = {squeezed(line.strip()) for line in other}
     return [(i, line.strip()) for i, line in enumerate(lines) if line.strip() and squeezed(line.strip()) not in before]
+
+
+def refuses(line: str) -> bool:
+    """A refusal: raise, throw, abort, an error status or value returned (what a guard does when its check fails)."""
+    return _REFUSAL_RE.search(line) is not None or _SELF_CONDITIONED_RE.match(line) is not None
 
 
 def _guarded(text: str) -> bool:

@@ -71,6 +71,7 @@ _MOST_TOKENS = 14
 _QUOTE = 64
 
 
+@functools.lru_cache(maxsize=8192)  # a line is read again when a part of its file is read alone
 def security_line(line: str) -> str | None:
     """The security-relevant word the line holds (its first), or None."""
     m = _VOCAB_RE.search(line)
@@ -166,6 +167,14 @@ def _value_literal(token: str) -> bool:
     return _is_literal(token) and not _HASHLIKE_RE.search(token) and "${" not in token and "#{" not in token
 
 
+def _literal_kind(token: str) -> str:
+    if token in ("nil", "None", "null", "undefined"):
+        return "nil"
+    if token in _LITERAL_WORDS:
+        return "bool"
+    return "string" if token[:1] in "\"`" else "number" if _NUMBER_RE.match(token) else "other"
+
+
 def _strings_alike(a: str, b: str) -> bool:
     """Two string literals one setting could hold: short ('sha256' → 'sha1'), or one the other with a few characters
     taken or added (a pattern's anchor dropped); a key or message renamed is neither."""
@@ -178,6 +187,8 @@ def _shape(a: Sequence[str], b: Sequence[str], decides: bool, called: bool, in_c
     (``all?``/``any?``, ``min``/``max``) swapped. A name replaced by another name or expression is a refactor's."""
     if a and b:
         if all(t in _OPERATORS or _value_literal(t) for t in (*a, *b)):
+            if len(a) == 1 and len(b) == 1 and _literal_kind(a[0]) != _literal_kind(b[0]) and "nil" not in (_literal_kind(a[0]), _literal_kind(b[0])):
+                return False  # true → 'usage': a parameter's type changed, not a setting moved
             strings = [t for t in (*a, *b) if t[:1] in "\"`"]
             return len(strings) != 2 or _strings_alike(*strings)  # "> 0" → "> 1", "=== true" → "!== false", 'sha256' → 'sha1'
         if len(a) == 1 and len(b) == 1 and _is_name(a[0]) and _is_name(b[0]) and called:
@@ -305,8 +316,9 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
     best: tuple[tuple[int, int], str] | None = None
     for k, (old, new) in enumerate(pairs):
         if (_LOGGING_RE.search(new) and _LOGGING_RE.search(old)) or _PROSE_RE.search(new) or IMPORT_RE.match(new) or _USES_RE.match(new) \
+                or "://" in old or "://" in new \
                 or (_ERROR_RE.search(new) and _ERROR_RE.search(old)) or (code_only and (not _CODE_MARK_RE.search(new) or _LINK_RE.search(new))):
-            continue  # a message's wording, a doc comment's sentence, an import, an error built; a docs line with no code in it
+            continue  # a message's wording, a doc comment's sentence, an import, a link, an error built; a docs line with no code
         word = security_line(_STRING_RE.sub('""', old)) or security_line(_STRING_RE.sub('""', new))
         setting = word is None and _SETTING_RE.match(old) is not None
         if word is None and not setting:
@@ -356,6 +368,9 @@ _SWITCH_OFF_CALL_RE = re.compile(
     r"[\w$]*?(?i:insecure|dangerously)\w*)\s*\(")
 
 
+_SWITCH_WORDS = ("insecure", "unsafe", "dangerous", "disable", "skip", "bypass", "ignore")
+
+
 def lone_step(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"drops a step on a value: …" for a line that passed a value through a check or cleaning step, removed with no line
     in its place; "calls a switch that turns a protection off: …" for such a call added; None when there is none."""
@@ -367,6 +382,9 @@ def lone_step(added: Sequence[str], removed: Sequence[str]) -> str | None:
             return f"drops a step on a value ({m.group('call')[-28:]}): {window(line.strip(), 0, len(line.strip()), _QUOTE)}"
     before = "\n".join(removed)
     for line in added:
+        lower = line.lower()
+        if not any(word in lower for word in _SWITCH_WORDS):
+            continue  # the cheap word pre-check: most lines hold none of them
         m = _SWITCH_OFF_CALL_RE.search(line)
         if m and m.group(0) not in before and not _PROSE_RE.search(line) \
                 and not re.match(r"^\s*(?:def|fn|func|function|pub\s+fn|raise|throw|class)\b", line):
