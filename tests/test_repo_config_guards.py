@@ -320,3 +320,25 @@ async def test_a_gitignore_fifo_a_worktree_runs_worker_makes_neither_holds_the_r
     assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
     assert git(repo, "show", f"{packet['branch']}:a.txt") == "changed\n"
     assert again["status"] == "SUCCESS" and again["changes"]["files"] == ["c.txt"], again
+
+
+@_POSIX_FIFO
+def test_recovery_without_a_snapshot_reads_a_gitignore_fifo_the_worker_left_as_empty(tmp_path):
+    # Broke: recovery of a run without a snapshot looks with `git status` (20 s bound): a .gitignore the dead relay's
+    # worker made a FIFO held it to that bound, and the run's change was "not observed". The party: the worker.
+    import sys
+
+    from conftest import git
+    from relay.runs.crashed import git_visible_changes
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    (repo / "a.txt").write_text("changed\n", encoding="utf-8")
+    os.mkfifo(repo / "sub" / ".gitignore")
+    try:
+        changes, why_not = _within(15, git_visible_changes, str(repo))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert why_not is None and "a.txt" in {c.path for c in changes}, (changes, why_not)
+    assert git(repo, "rev-parse", "HEAD")  # the repository itself untouched and readable
