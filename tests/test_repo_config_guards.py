@@ -49,6 +49,24 @@ def _free(fifo: Path) -> None:
 
 
 @_POSIX_FIFO
+def _a_worker_leaving_a_gitignore_fifo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A repository under a profile protecting *.lock, and a relay env whose worker writes secrets.lock without
+    reporting it, then makes sub/.gitignore a FIFO (git reading it waits for a writer that never comes)."""
+    import json
+
+    from conftest import relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    return repo, env
+
+
 def test_the_pre_run_listing_reads_no_config_of_the_repository_and_never_waits_on_its_include(tmp_path):
     # Broke: the pre-run pass (modes and sizes a revert gives back) listed the workspace with `git ls-files` run
     # in it with the repository's config and its includes: an include of a FIFO (or a core.excludesFile naming
@@ -174,23 +192,14 @@ async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_chang
     # relay fell back to the worker's own report: a protected file it wrote and did not report passed the policy
     # (SUCCESS, a note). The party: the worker. Now a run with a policy whose change could not be observed is a
     # POLICY_VIOLATION saying why: the worker's word alone proves no limit held.
-    import json
-
     import relay.observe.git as relay_git
-    from conftest import memory_relay, payload, relay_env
-    from fake_agy_harness import install_fake_agy, success_scenario
+    from conftest import memory_relay, payload
 
     import relay.observe.fifos as fifos
 
     monkeypatch.setattr(relay_git, "GIT_TIMEOUT_SECONDS", 3.0)  # git's own is 120 s: the wait is not the subject
     monkeypatch.setattr(fifos.FifoRelease, "__call__", lambda self, pid: None)  # a system where git stays blind
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(
-        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
-        report={"summary": "nothing to see", "files_changed": []}))
-    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
-                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    repo, env = _a_worker_leaving_a_gitignore_fifo(tmp_path)
     try:
         async with memory_relay(env) as client:
             packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
@@ -266,18 +275,11 @@ async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change
 
     import anyio
 
-    from conftest import memory_relay, payload, relay_env
-    from fake_agy_harness import install_fake_agy, success_scenario
+    from conftest import memory_relay, payload
 
     if not sys.platform.startswith("linux"):
         pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(
-        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
-        report={"summary": "nothing to see", "files_changed": []}))
-    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
-                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    repo, env = _a_worker_leaving_a_gitignore_fifo(tmp_path)
     try:
         async with memory_relay(env) as client:
             with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
