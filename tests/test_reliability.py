@@ -303,6 +303,19 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo, process_path
     assert record["outcome"]["status"] == "CANCELLED"
 
 
+def _marked_sleeper(run_id: str) -> subprocess.Popen:
+    """A process in its own group carrying the worker marker the relay sets for ``run_id``'s worker."""
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                            env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
+
+
+def _a_pid_that_ended() -> subprocess.Popen:
+    """A relay that is gone: its pid names no live process (for now)."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    return dead
+
+
 async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interrupted(tmp_path, repo, process_path):
     from relay.core.contracts import RecordIsolation, RecordOutcome, RecordPlan, RecordProcess, RecordRequest, RunRecord
     from relay.runs.store import RunStore, new_run_id, now_iso
@@ -311,8 +324,7 @@ async def test_startup_kills_leftover_group_of_a_dead_relay_and_marks_it_interru
     # The leftover carries the worker marker the relay sets, so recovery can prove it is this run's group.
     leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
                                 env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
+    dead = _a_pid_that_ended()
     store = RunStore(tmp_path / "data" / "runs")
     store.write(RunRecord(run_id=run_id, created_at=now_iso(), process=RecordProcess(relay_pid=dead.pid, pgid=leftover.pid),
                           plan=RecordPlan(workspace=str(repo))))
@@ -344,8 +356,7 @@ async def test_startup_kills_the_worker_of_a_relay_killed_before_its_pgid_reache
     started = now_iso()
     leftover = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
                                 env={**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id})
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
+    dead = _a_pid_that_ended()
     store = RunStore(tmp_path / "data" / "runs")
     store.write(RunRecord(run_id=run_id, created_at=started, plan=RecordPlan(workspace=str(repo)),
                           process=RecordProcess(relay_pid=dead.pid, attempts=[Attempt(number=1, started_at=started)])))

@@ -49,6 +49,24 @@ def _free(fifo: Path) -> None:
 
 
 @_POSIX_FIFO
+def _a_worker_leaving_a_gitignore_fifo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A repository under a profile protecting *.lock, and a relay env whose worker writes secrets.lock without
+    reporting it, then makes sub/.gitignore a FIFO (git reading it waits for a writer that never comes)."""
+    import json
+
+    from conftest import relay_env
+    from fake_agy_harness import install_fake_agy, success_scenario
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
+        report={"summary": "nothing to see", "files_changed": []}))
+    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
+                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    return repo, env
+
+
 def test_the_pre_run_listing_reads_no_config_of_the_repository_and_never_waits_on_its_include(tmp_path):
     # Broke: the pre-run pass (modes and sizes a revert gives back) listed the workspace with `git ls-files` run
     # in it with the repository's config and its includes: an include of a FIFO (or a core.excludesFile naming
@@ -174,23 +192,14 @@ async def test_a_gitignore_fifo_the_worker_makes_never_lets_its_unobserved_chang
     # relay fell back to the worker's own report: a protected file it wrote and did not report passed the policy
     # (SUCCESS, a note). The party: the worker. Now a run with a policy whose change could not be observed is a
     # POLICY_VIOLATION saying why: the worker's word alone proves no limit held.
-    import json
-
     import relay.observe.git as relay_git
-    from conftest import memory_relay, payload, relay_env
-    from fake_agy_harness import install_fake_agy, success_scenario
+    from conftest import memory_relay, payload
 
     import relay.observe.fifos as fifos
 
     monkeypatch.setattr(relay_git, "GIT_TIMEOUT_SECONDS", 3.0)  # git's own is 120 s: the wait is not the subject
     monkeypatch.setattr(fifos.FifoRelease, "__call__", lambda self, pid: None)  # a system where git stays blind
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(
-        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
-        report={"summary": "nothing to see", "files_changed": []}))
-    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
-                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    repo, env = _a_worker_leaving_a_gitignore_fifo(tmp_path)
     try:
         async with memory_relay(env) as client:
             packet = payload(await client.call_tool("antigravity_execute", {"task": "t"}))
@@ -266,18 +275,11 @@ async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change
 
     import anyio
 
-    from conftest import memory_relay, payload, relay_env
-    from fake_agy_harness import install_fake_agy, success_scenario
+    from conftest import memory_relay, payload
 
     if not sys.platform.startswith("linux"):
         pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
-    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(
-        [{"op": "write", "path": "secrets.lock", "content": "x\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}],
-        report={"summary": "nothing to see", "files_changed": []}))
-    profiles = {"app": {"workspace": str(repo), "protected": ["*.lock"]}}
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles),
-                    GRAVITY_RELAY_DEFAULT_PROFILE="app")
+    repo, env = _a_worker_leaving_a_gitignore_fifo(tmp_path)
     try:
         async with memory_relay(env) as client:
             with anyio.fail_after(60):  # git's own timeout is 120 s: a hang, not a timing goal
@@ -289,3 +291,56 @@ async def test_a_gitignore_fifo_the_worker_makes_is_read_as_empty_and_its_change
     assert packet["status"] == "POLICY_VIOLATION" and "secrets.lock" in packet["error"]["message"], packet
     assert "could not observe" not in packet["error"]["message"], packet["error"]
     assert "sub/.gitignore" in json.dumps(full), full
+
+
+@_POSIX_FIFO
+@pytest.mark.anyio
+async def test_a_gitignore_fifo_a_worktree_runs_worker_makes_neither_holds_the_record_nor_loses_the_change(tmp_path):
+    # Broke: the worker of a worktree run made a .gitignore a FIFO; recording its change (`git add -A` in the worktree)
+    # waited git's 120 s timeout, three times over (the look, the stop, the settle: six minutes), then answered
+    # MCP_ERROR "a relay bug", the change on no branch: apply said there was nothing to apply. The party: the worker.
+    import json
+    import sys
+
+    import anyio
+
+    from conftest import git, memory_relay, payload, relay_env
+    from fake_agy_harness import install_fake_agy, set_scenario, success_scenario
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [{"op": "write", "path": "a.txt", "content": "changed\n"}, {"op": "mkfifo", "path": "sub/.gitignore"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    args = {"task": "t", "profile": "iso", "workspace": str(repo)}
+    async with memory_relay(env) as client:
+        with anyio.fail_after(90):  # each git step would wait 120 s: a hang, not a timing goal
+            packet = payload(await client.call_tool("antigravity_execute", args))
+            set_scenario(agy, success_scenario([{"op": "write", "path": "c.txt", "content": "c\n"}]))
+            again = payload(await client.call_tool("antigravity_execute", args))  # the same worktree, FIFO and all
+    assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
+    assert git(repo, "show", f"{packet['branch']}:a.txt") == "changed\n"
+    assert again["status"] == "SUCCESS" and again["changes"]["files"] == ["c.txt"], again
+
+
+@_POSIX_FIFO
+def test_recovery_without_a_snapshot_reads_a_gitignore_fifo_the_worker_left_as_empty(tmp_path):
+    # Broke: recovery of a run without a snapshot looks with `git status` (20 s bound): a .gitignore the dead relay's
+    # worker made a FIFO held it to that bound, and the run's change was "not observed". The party: the worker.
+    import sys
+
+    from conftest import git
+    from relay.runs.crashed import git_visible_changes
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("git's wait on a FIFO is read from /proc (Linux)")
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "sub/b.txt": "b\n"})
+    (repo / "a.txt").write_text("changed\n", encoding="utf-8")
+    os.mkfifo(repo / "sub" / ".gitignore")
+    try:
+        changes, why_not = _within(15, git_visible_changes, str(repo))
+    finally:
+        _free(repo / "sub" / ".gitignore")
+    assert why_not is None and "a.txt" in {c.path for c in changes}, (changes, why_not)
+    assert git(repo, "rev-parse", "HEAD")  # the repository itself untouched and readable

@@ -43,6 +43,7 @@ from relay.core.files import private_dir, remove_tree
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
 from relay.isolate.pool_git import PoolGit
+from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, run_git
 
 __all__ = ["Lease", "lease_worktree", "record_change", "still_own", "worktree_is_own", "changed_outside", "salvage_worktree",
@@ -139,7 +140,8 @@ def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, git: PoolGit
             os.unlink(tmp)
         into = git._replace(env={**git.env, "GIT_INDEX_FILE": tmp})
         config = [*git.config, *guarded_filters(cwd, "record the change", into, submodules=True, also=also)]
-        run_git(cwd, "add", ["-A"], paths=["."], env=into.env, config=config)
+        # A FIFO the worker made in place of a .gitignore would hold `add` for its timeout: opened for it (fifos.py).
+        run_git(cwd, "add", ["-A"], paths=["."], env=into.env, config=config, stalled=FifoRelease(str(cwd)))
         tree = run_git(cwd, "write-tree", env=into.env, config=config).decode().strip()
     finally:
         for leftover in (tmp, tmp + ".lock"):
@@ -199,9 +201,11 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
                 run_git(facts.toplevel, "worktree", ["add", "-q", "-f", "--detach", "--no-checkout"],
                         values=[str(slot), base], timeout=1800, env=git.env, config=git.config)
             config = [*git.config, *guarded_filters(slot, "check out the run's worktree", git)]
-            run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], env=git.env, config=config, timeout=1800)
+            run_git(slot, "checkout", ["-q", "-f", "--detach"], values=[base], env=git.env, config=config, timeout=1800,
+                    stalled=FifoRelease(str(slot)))  # a FIFO an earlier worker left as .gitignore: read as empty
             if not created:  # slot checked: its own top level
-                run_git(slot, "clean", ["-q", "-ffdx"], env=git.env, config=config, timeout=600)
+                run_git(slot, "clean", ["-q", "-ffdx"], env=git.env, config=config, timeout=600,
+                        stalled=FifoRelease(str(slot)))
             _set_branch(facts.toplevel, branch, base, git)
             (pool / "runs" / run_id).touch()
             slot.with_name(name + ".run").write_text(run_id, encoding="utf-8")

@@ -25,6 +25,7 @@ from relay.core.platform import kill_worker_now, marked_worker, verify_worker
 from relay.isolate.trees import keep_or_drop_after_tree
 from relay.observe.changes import ChangeSet, observe_changes
 from relay.observe.configless import configless
+from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, filter_overrides, run_git, z_records
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
@@ -171,7 +172,7 @@ def git_visible_changes(workspace: str | None, *, before_head: str | None = None
         with configless(top, head=head, index=True) as (env, settings):
             config = [*settings, *filters]
             entries = _paths(run_git(ws, "status", ["--porcelain=v1", "-z", "--untracked-files=all"], config=config,
-                                     env=env, timeout=20), name_status=False)
+                                     env=env, timeout=20, stalled=FifoRelease(str(top))), name_status=False)
             if before_head:
                 # Also what the worker committed: the working tree against the HEAD the run started from.
                 entries += _paths(run_git(ws, "diff", ["--name-status", "-z", "--no-renames", "--no-ext-diff",
