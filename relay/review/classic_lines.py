@@ -33,7 +33,7 @@ _T = r"(?:True|true|TRUE|1|yes|on)"
 # A URL that leaves the machine over plain HTTP (a local address is a developer's own server).
 _HTTP = r"http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)"
 # Names a skip flag must not carry: a flag about types, linting or caching skips no security check.
-_NOT_SECURITY = r"(?!\w*(?:lib|type|lint|format|style|spell|dupl|cache|build|test|deprecat|warn|empty|blank|null))"
+_NOT_SECURITY = r"(?!\w*(?:lib|type|lint|format|style|spell|dupl|cache|build|test|deprecat|warn|empty|blank|null|version|update))"
 
 # (what it does, screen words, pattern): the same shape as risky_lines' tables, read the same way.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
@@ -100,6 +100,11 @@ _PREFIX_RE = re.compile(r"(?P<subject>\w+)\s*(?:\(\s*\))?\s*\.\s*(?:StartsWith|s
                         r"\bstrings\.HasPrefix\s*\(\s*(?:[\w.]*\.)?(?P<go>\w+)\s*,")
 
 
+# The names a security comparison is made on: who (owner, user, tenant), where from (host, origin, referer), what (path, url).
+_IDENTITY_RE = re.compile(r"(?i)owner|user|buyer|tenant|account|customer|email|host|origin|domain|refer|redirect|path|url|uri|"
+                          r"issuer|audience|scope|role|client|(?:^|_)id$|[a-z]Id$|ID$")
+
+
 def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"weakens an equality to a prefix match: …" when an added line prefix-matches a name that a removed line
     (not written again) compared for equality; None otherwise. A prefix match where an exact one stood lets
@@ -114,6 +119,8 @@ def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | N
             continue
         for m in _PREFIX_RE.finditer(line):
             subject = m.group("subject") or m.group("go")
+            if not _IDENTITY_RE.search(subject):
+                continue  # a parser's token or a file's name compared by its start is no security comparison
             equal = re.compile(rf"\b{re.escape(subject)}\s*(?:===?|\.(?:Equals|equals|eql\?)\s*\()|(?:===?)\s*(?:[\w.]*\.)?{re.escape(subject)}\b")
             # An equality the line still writes as often as before was kept, not weakened.
             if any(len(equal.findall(old)) > len(equal.findall(line)) for old in gone):
