@@ -13,24 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from relay.core.contracts import FileChange
-from relay.review.file_kinds import read_changes
-from relay.review.risk import RiskContext, assess
+from line_changes import fc, review
 
 __all__: list[str] = []  # a test module exports nothing
 
 _RULES = ("dangerous_call", "unsafe_value", "edits_security_line")
 
-
-def fc(path: str, added: list[str] | None = None, removed: list[str] | None = None) -> FileChange:
-    added, removed = added or [], removed or []
-    return FileChange(path=path, additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
-
-
-def review(change: FileChange) -> FileChange:
-    """The file as the ranking reads it: the lines its path's filter keeps, then every rule."""
-    [read], partial = read_changes([change])
-    return assess(read, RiskContext(partial=partial))
 
 
 @pytest.mark.parametrize(

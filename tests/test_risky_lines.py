@@ -12,7 +12,7 @@ import pytest
 
 from conftest import make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, success_scenario
-from relay.core.contracts import FileChange
+from line_changes import fc
 from relay.review.packet import rank_changes
 from relay.review.risk import RiskContext, assess, assess_all, max_risk
 
@@ -20,10 +20,6 @@ __all__: list[str] = []  # a test module exports nothing
 
 NO_CTX = RiskContext()
 
-
-def fc(path: str, added: list[str] | None = None, removed: list[str] | None = None, **kw: object) -> FileChange:
-    added, removed = added or [], removed or []
-    return FileChange(path=path, additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
