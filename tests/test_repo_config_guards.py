@@ -344,3 +344,35 @@ def test_recovery_without_a_snapshot_reads_a_gitignore_fifo_the_worker_left_as_e
         _free(repo / "sub" / ".gitignore")
     assert why_not is None and "a.txt" in {c.path for c in changes}, (changes, why_not)
     assert git(repo, "rev-parse", "HEAD")  # the repository itself untouched and readable
+
+
+@_POSIX_FIFO
+def test_a_fifo_put_in_place_after_the_revert_looked_at_the_file_never_holds_the_revert(tmp_path, monkeypatch):
+    # Broke: giving back a file's line endings after `runs revert` checked the file's type (lstat), then opened it: a
+    # process still running from the run (the worker's leftover, any local process) that swaps a FIFO in between the
+    # two held the revert on an open() with no end. The party: another local process. The swap is played by an lstat
+    # that still sees the regular file that was there; the read is now one open that refuses a FIFO.
+    import threading
+    from types import SimpleNamespace
+
+    import relay.observe.restore as restore
+
+    work = tmp_path / "work"
+    work.mkdir()
+    os.mkfifo(work / "a.txt")
+    regular = os.stat(__file__)  # what lstat saw before the swap: a regular file
+    real_lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda p, *a, **k: regular if str(p) == str(work / "a.txt") else real_lstat(p, *a, **k))
+    monkeypatch.setattr(restore, "before_of", lambda snap, paths: {"a.txt": restore.Before("file", b"a\r\n", False)})
+    monkeypatch.setattr(restore, "exact", lambda before, size: before.data)
+    done: list[list[str]] = []
+    worker = threading.Thread(target=lambda: done.append(restore.restore_endings(
+        SimpleNamespace(workspace=str(work)), ["a.txt"], {})), daemon=True)
+    worker.start()
+    worker.join(10)
+    held = worker.is_alive()
+    if held:
+        _free(work / "a.txt")  # let the held open() go, so the thread ends
+        worker.join(5)
+    assert not held, "the revert waited on the FIFO put in place after its check"
+    assert done == [[]], done

@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from relay.core.files import replace_file
+from relay.core.files import read_regular, replace_file
 from relay.observe.exact_bytes import checkout_forms
 from relay.observe.git import GitError
 from relay.observe.permissions import PreRun
@@ -349,11 +349,12 @@ def restore_endings(snapshot: Snapshot, paths: list[str], sizes: dict[str, int],
                 continue
             data = exact(before, sizes.get(path))
             target = _target(root, path)
+            if isinstance(data, str):
+                continue
             try:
-                if isinstance(data, str) or not stat_mod.S_ISREG(os.lstat(target).st_mode):
-                    continue
-                with open(target, "rb") as fh:
-                    now = fh.read()
+                # One open that refuses what is not a regular file (a FIFO waits for no writer, a link is not followed):
+                # a check, then an open, left a moment to put a FIFO there, and the revert would wait on it forever.
+                now = read_regular(target)
                 if now != data and _lf(now) == _lf(data) and \
                         _put_back(root, path, Before("file", data, before.executable), tmp=tmp) is None:
                     fixed.append(path)
