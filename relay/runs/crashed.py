@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-from datetime import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,7 @@ from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, filter_overrides, run_git, z_records
 from relay.observe.run_patch import write_run_patch
 from relay.observe.snapshot import load_snapshot
-from relay.runs.store import RunStore
+from relay.runs.store import RunStore, iso_time
 
 __all__ = ["Seen", "stop_leftover", "observe_crashed", "git_visible_changes", "SECRET_NOTE"]
 
@@ -109,11 +108,10 @@ def _stop_unrecorded(record: RunRecord, wait: float) -> list[str]:
     attempts = record.process.attempts
     if not attempts or attempts[-1].ended_at:
         return []
-    try:
-        since = datetime.fromisoformat(attempts[-1].started_at.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    started = iso_time(attempts[-1].started_at)
+    if started is None:
         return []  # a start we cannot read: nothing is proven, nothing killed
-    worker = marked_worker(record.run_id, since)
+    worker = marked_worker(record.run_id, started.timestamp())
     if worker is None:
         return []
     if kill_worker_now(worker, wait):

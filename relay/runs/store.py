@@ -26,7 +26,7 @@ __all__ = [
     "check_run_id",
     "run_created",
     "RunStore",
-    "now_iso",
+    "now_iso", "iso_time",
     "RUN_ID_PATTERN",
     "decode_record",
 ]
@@ -58,6 +58,14 @@ def decode_record(data: bytes) -> RunRecord:
 
 def now_iso() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def iso_time(text: str) -> _dt.datetime | None:
+    """A time a record holds (``now_iso``'s form) as an aware datetime; None when it cannot be read."""
+    try:
+        return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def new_run_id() -> str:

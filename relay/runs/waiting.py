@@ -18,7 +18,7 @@ import anyio
 
 from relay.core.contracts import RunRecord, Running, Status
 from relay.runs.results import status_of
-from relay.runs.store import RunStore
+from relay.runs.store import RunStore, iso_time
 
 __all__ = ["running_packet", "wait_for_run", "POLL_SECONDS", "cancel_request_path"]
 
@@ -26,9 +26,8 @@ POLL_SECONDS = 0.5
 
 
 def _elapsed(record: RunRecord) -> int:
-    try:
-        started = _dt.datetime.fromisoformat(record.created_at.replace("Z", "+00:00"))
-    except ValueError:
+    started = iso_time(record.created_at)
+    if started is None:
         return 0
     return max(0, int((_dt.datetime.now(_dt.timezone.utc) - started).total_seconds()))
 
