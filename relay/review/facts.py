@@ -185,14 +185,20 @@ class FileFacts:
         return mechanical_verdict(c)
 
     @cached_property
-    def edited_check(self) -> tuple[str, bool] | None:
-        """A condition, setting or protector call the change edits in place to let more through
-        (``relay.review.condition_reading``), and whether it is about access or input; a docs file's sentences are
-        left out. Kept: two rules (``weakens_check``, ``loosens_check``) ask, and the pairing reads every line."""
+    def code_lines(self) -> tuple[list[str], list[str]]:
+        """The added and removed lines the line readers pair: a docs file's sentences left out (its code samples kept)."""
         added, removed = self.change.added_lines, self.change.removed_lines
         if self.kind == "docs":
             added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
             removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        return added, removed
+
+    @cached_property
+    def edited_check(self) -> tuple[str, bool] | None:
+        """A condition, setting or protector call the change edits in place to let more through
+        (``relay.review.condition_reading``), and whether it is about access or input; a docs file's sentences are
+        left out. Kept: two rules (``weakens_check``, ``loosens_check``) ask, and the pairing reads every line."""
+        added, removed = self.code_lines
         found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
                  or value_reading.new_lines(added, removed))
         # The same line named already by a guard or value reader: one reason, not two for one line.
@@ -208,10 +214,7 @@ class FileFacts:
         where no family reader named the pair already; a docs file's sentences are left out."""
         if self.edited_check:
             return None
-        added, removed = self.change.added_lines, self.change.removed_lines
-        if self.kind == "docs":
-            added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
-            removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        added, removed = self.code_lines
         if not added and not removed:
             return None
         return (line_edits.edited_meaning(condition_reading.pairs(added, removed), removed, code_only=self.kind == "docs")
