@@ -30,6 +30,7 @@ from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.beyond import beyond_view
+from relay.observe.git_dir import planted
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
                                     stat_key, write_after)
@@ -78,6 +79,9 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # git's patch of the two trees (every repository's, paths as in ``files``), and what it cannot hold: path -> why.
     patch: bytes = b""
     not_in_patch: dict[str, str] = {}
+    # What the run planted in the repository's git dir that git would run next (relay.observe.git_dir): path -> what
+    # and when. Those paths are in ``files`` too; the policy judges them apart (they are in no tree).
+    git_dir: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -327,8 +331,19 @@ def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Lo
 def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
     change = FileChange(path=".", kind="deleted", reasons=["the whole workspace was deleted"])
     elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
-    return ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
-                     note=f"the workspace {ws} no longer exists after the run")
+    return _with_git_dir(ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
+                                   note=f"the workspace {ws} no longer exists after the run"), before)
+
+
+def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
+    """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
+    the look went, they are the relay's own finding, never the worker's word."""
+    for plant in planted(before.dir) if before.dir else []:
+        if plant.path not in result.git_dir:
+            result.files.append(FileChange(path=plant.path, kind=plant.kind))  # type: ignore[arg-type]
+        result.git_dir[plant.path] = plant.said
+    result.files.sort(key=lambda c: c.path)
+    return result
 
 
 # --------------------------------------------------------------------------- entry points
@@ -372,6 +387,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch)
         beyond_view(result, before, ws, reported)
+    _with_git_dir(result, before)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
@@ -392,6 +408,6 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
                 return True
             look._big(repo)
             look._nested(repo)
-        return bool(look.changes) or any(_diff(before, r, quiet=True) for r in before.repos())
+        return bool(look.changes) or bool(planted(before.dir)) or any(_diff(before, r, quiet=True) for r in before.repos())
     except (GitError, TooManyFiles, OSError):
         return True

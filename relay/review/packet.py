@@ -212,6 +212,7 @@ def build_review(
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
+                      git_dir=dict(changeset.git_dir),
                       partial=partial)
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
