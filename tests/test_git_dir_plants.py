@@ -63,7 +63,7 @@ async def test_a_hook_and_program_keys_planted_in_place_are_named_high_in_every_
     assert "adds a pre-commit hook" in shown.stdout, shown.stdout
     reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
-    assert not (repo / ".git/hooks/pre-commit").exists() and "fsmonitor" not in (repo / ".git/config").read_text()
+    assert not (repo / ".git/hooks/pre-commit").exists() and "fsmonitor" not in (repo / ".git/config").read_text(encoding="utf-8")
     assert (repo / "a.txt").read_text(encoding="utf-8") == "a\n"
     assert not marker.exists()  # nothing planted ran inside the relay
 
