@@ -30,6 +30,7 @@ from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.beyond import beyond_view
+from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
@@ -82,6 +83,9 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # What the run planted in the repository's git dir that git would run next (relay.observe.git_dir): path -> what
     # and when. Those paths are in ``files`` too; the policy judges them apart (they are in no tree).
     git_dir: dict[str, str] = {}
+    # Why the relay could not look after the run ("" when it did): the files are then the worker's report and what
+    # their timestamps show (relay.observe.blind), and the review says so loudly.
+    unobserved: str = ""
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -335,6 +339,21 @@ def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
                                    note=f"the workspace {ws} no longer exists after the run"), before)
 
 
+def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
+    """The look failed: besides the worker's report, the files whose timestamps say the run changed them (listed, not
+    diffed; relay.observe.blind) — what the worker did not report is not lost with the look."""
+    found, cut = seen_by_time(before, str(ws))
+    listed = {c.path for c in result.files}
+    for path, kind in found.items():
+        if path not in listed:
+            result.files.append(FileChange(path=path, kind=kind))  # type: ignore[arg-type]
+        result.outside[path] = ("gone since the run started" if kind == "deleted" else
+                                "changed during the run by its timestamp") + " (not diffed: the look failed)"
+    if cut:
+        result.note = _join_notes(result.note, cut)
+    result.files.sort(key=lambda c: c.path)
+
+
 def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
     """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
     the look went, they are the relay's own finding, never the worker's word."""
@@ -368,15 +387,18 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     ws = ws.resolve()
     source = before.source
     fallback_note = None
+    why_not = before.note or "no snapshot was taken before the run"
     look = None
     if source != "report":
         try:
             look = _look(before, list_ignored)
         except (GitError, TooManyFiles, OSError) as exc:
             fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
-            source = "report"
+            source, why_not = "report", str(exc)[:200]
     if look is None:
-        result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note))
+        result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note),
+                           unobserved=why_not)
+        _seen_without_a_look(result, before, ws)
     else:
         notes = look.notes
         if look.unread:
