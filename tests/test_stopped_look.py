@@ -4,7 +4,8 @@ The party: the worker, which can leave git something to wait on (a FIFO where gi
 the relay's look after a cancel does not end. ``anyio.move_on_after(30)`` around a thread cannot interrupt the thread:
 the cancel's answer, and the run's record, waited for the look however long it took. Now the answer goes out after
 the bound saying the change was not observed, and the look, when it ends, writes nothing (no patch, no policy
-revert, no record).
+revert, no record); it runs in a daemon thread, so a relay that leaves (a client gone, a child relay done) does not
+wait for it.
 
 The look itself is held by a stand-in that blocks (the relay's own observation, called for real once released): the
 ways a worker has to make git wait are each bounded elsewhere (tests/test_repo_config_guards.py); this test is about
@@ -71,6 +72,9 @@ async def test_a_stopped_runs_look_that_hangs_holds_neither_its_answer_nor_write
             answered_in = time.monotonic() - started
             store = RunStore(tmp_path / "data" / "runs")
             record_bytes = store.record_path(running["run_id"]).read_bytes()
+            # The look still hangs, in a thread a relay that leaves does not wait for (the interpreter joins the others).
+            (look,) = [t for t in threading.enumerate() if t.is_alive() and running["run_id"] in t.name]
+            assert look.daemon, look
     finally:
         release.set()
     assert answered_in < _HELD / 2, f"the cancel's answer waited {answered_in:.1f} s for the look"

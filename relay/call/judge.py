@@ -11,10 +11,13 @@ message (``Judged.said``), and recovery checks without restoring (the files may 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
+
+import anyio
 
 from relay.agy.classify import Verdict
 from relay.call.enforce import (apply_policy, git_dir_violation, outside_violation, policy_verdict,
@@ -25,7 +28,7 @@ from relay.observe.changes import ChangeSet
 from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 
-__all__ = ["Judged", "judge_change"]
+__all__ = ["Judged", "judge_change", "judged_within"]
 
 # A worktree run: (its paths outside the workspace, the workspace's folder in the repository); None for other runs.
 Outside = Callable[[], "tuple[list[str], str] | None"]
@@ -80,3 +83,31 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
         violation, blind = unobserved_violation(violation, limits, changeset.note)
         line = "; ".join(filter(None, [line, blind]))
     return Judged(changeset=changeset, violation=violation, broke=broke, outside=line, ms=ms)
+
+
+async def judged_within(seconds: float, judge: Callable[[threading.Event], Judged], name: str) -> Judged | None:
+    """``judge(abandoned)`` (a stopped run's look) in a thread of its own, waited for ``seconds`` at most: its Judged
+    (its exception raised), or None past the bound. Then ``abandoned`` is set (the look writes nothing when it ends)
+    and the thread is left to end on its own: a daemon, so a relay that is leaving never waits for a look that hangs."""
+    abandoned, done = threading.Event(), threading.Event()
+    out: list[Judged | BaseException] = []
+
+    def look() -> None:
+        try:
+            out.append(judge(abandoned))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, or dropped with an abandoned look
+            out.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=look, name=name, daemon=True).start()
+    try:
+        ended = await anyio.to_thread.run_sync(done.wait, seconds, abandon_on_cancel=True)
+    finally:
+        if not done.is_set():
+            abandoned.set()
+    if not ended:
+        return None
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]

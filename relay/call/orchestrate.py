@@ -34,7 +34,7 @@ from relay.call.confirm import Gate, declined_packet, preview_packet
 from relay.call.enforce import HIJACKED
 from relay.call.finish import Ending, finish, refusal_ending, stopped_verdict, unrecorded_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
-from relay.call.judge import Judged, judge_change
+from relay.call.judge import Judged, judge_change, judged_within
 from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.prelaunch import check_before_launch
@@ -394,21 +394,19 @@ class Relay:
             return None
         record, plan = call.record, call.plan
         workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
-        abandoned = threading.Event()
-        with anyio.move_on_after(STOPPED_LOOK_SECONDS):
-            try:
-                # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
-                # abandon_on_cancel: a look that hangs (git held by what the worker left) cannot hold the answer.
-                judged = await anyio.to_thread.run_sync(self._judge, call, live, workspace, None, abandoned,
-                                                        abandon_on_cancel=True)
-            except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
-                log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
-                return None
+        try:
+            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
+            # Bounded: a look that hangs (git held by what the worker left) holds neither the answer nor the exit.
+            judged = await judged_within(STOPPED_LOOK_SECONDS, partial(self._judge, call, live, workspace, None),
+                                         f"relay-stopped-look-{record.run_id}")
+        except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
+            log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
+            return None
+        if judged is not None:
             record.outcome.violation, live.violation = judged.violation, judged.said
             changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
                                                                   workspace=workspace, task=call.asked)
             return changes
-        abandoned.set()  # the look goes on in its thread, and writes nothing when it ends (_observe)
         log.warning("run %s: the look after the stop did not end within %g s; answered without it", record.run_id,
                     STOPPED_LOOK_SECONDS)
         live.unobserved = (f"the change was not observed: the relay's look at the workspace after the stop did not end "
