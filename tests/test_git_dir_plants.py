@@ -68,6 +68,29 @@ async def test_a_hook_and_program_keys_planted_in_place_are_named_high_in_every_
     assert not marker.exists()  # nothing planted ran inside the relay
 
 
+async def test_hooks_planted_in_a_submodules_git_dir_and_in_the_hooks_path_folder_are_named(tmp_path):
+    # Broke (the first version of this guard watched .git/hooks only): a hook in a submodule's git dir runs when you
+    # commit in the submodule, one in the folder core.hooksPath names (outside the work tree) at your next push.
+    marker = tmp_path / "MARKER"
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    git(tmp_path, "init", "-q", "--bare", str(repo / ".git/modules/lib"))  # a submodule's git dir, as git keeps it
+    (tmp_path / "myhooks").mkdir()
+    git(repo, "config", "core.hooksPath", str(tmp_path / "myhooks"))
+    edits = [{"op": "write", "path": ".git/modules/lib/hooks/post-checkout", "content": _HOOK.format(marker=marker),
+              "mode": "755"},
+             {"op": "write", "path": "../myhooks/pre-push", "content": _HOOK.format(marker=marker), "mode": "755"},
+             {"op": "write", "path": "a.txt", "content": "a changed\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert (tmp_path / "myhooks/pre-push").exists()
+    targets = _targets(packet)
+    assert "adds a post-checkout hook" in targets[".git/modules/lib/hooks/post-checkout"]["reason"], targets
+    pushed = [t for f, t in targets.items() if f.endswith("myhooks/pre-push")]
+    assert pushed and "adds a pre-push hook: runs when you next push" in pushed[0]["reason"], targets
+    assert packet["changes"]["risk"] == "high"
+
+
 async def test_git_internal_writes_and_keys_that_run_nothing_raise_no_alarm(tmp_path):
     # Decided: what git writes for itself (refs, FETCH_HEAD, logs), a key that names no program (user.email, a
     # remote's URL) and a *.sample hook (git never runs one) are no finding.

@@ -10,7 +10,9 @@ names a program (``core.fsmonitor``, ``alias.x = !…``, a filter, a pager, a cr
 gives back their bytes (a policy revert, ``runs revert``).
 
 Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample`` files never run), its
-``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), and the files those configs
+``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
+dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
+inside it the trees see it), and the files those configs
 include before the run from outside the work tree (an include added during the run is itself a finding, the keys
 of its file named; an included file of the work tree is in the trees, observed as any file).
 Not watched, and never said: what git writes for itself as it works (the index, refs, objects, logs, ``HEAD``,
@@ -41,6 +43,7 @@ _log = logging.getLogger("relay.observe.git_dir")
 _FOLDER = "git-dir"  # beside the snapshot (its trees folder), with the kept bytes
 _MAX_BYTES = 1024 * 1024  # a file larger than this is compared by its hash only, and cannot be put back
 _MAX_HOOKS = 200
+_MAX_MODULES = 64
 _NEVER_RUNS = ".sample"
 
 # When git runs each hook: "runs when you next …".
@@ -174,13 +177,47 @@ def _shown(file: str, common: str) -> str:
     return file if rel.startswith("..") else f"{os.path.basename(common.rstrip(os.sep))}/{rel}".replace(os.sep, "/")
 
 
-def _hooks(common: str) -> list[str]:
-    folder = os.path.join(common, "hooks")
+def _listed(folder: str) -> list[str]:
+    """The files of a hooks folder (none through a link: that is said on its own)."""
     try:
         names = sorted(os.listdir(folder)) if not os.path.islink(folder) else []
     except OSError:
         return []
     return [os.path.join(folder, n) for n in names[:_MAX_HOOKS]]
+
+
+def _module_dirs(common: str) -> list[str]:
+    """The git dirs of the submodules (``modules/<name>``, and theirs, two deep): their hooks run in the submodule."""
+    found, stack = [], [(os.path.join(common, "modules"), 0)]
+    while stack and len(found) < _MAX_MODULES:
+        folder, depth = stack.pop()
+        for sub in _listed(folder):
+            if os.path.isfile(os.path.join(sub, "config")) and not os.path.islink(sub):
+                found.append(sub)
+                if depth < 1:
+                    stack.append((os.path.join(sub, "modules"), depth + 1))
+            elif os.path.isdir(sub) and not os.path.islink(sub) and depth < 2:
+                stack.append((sub, depth + 1))  # a submodule named with a slash: modules/lib/x
+    return found
+
+
+def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, list[str]]:
+    """What to watch: the config files, the attributes files, the hooks folders (the common dir's, each submodule's,
+    and the folder a ``core.hooksPath`` outside the work tree names), and the files the configs include from outside
+    the work tree (a file of the work tree is in the trees: observed, policy-checked and reverted as any file)."""
+    git_dirs = [common, *_module_dirs(common)]
+    configs = list(dict.fromkeys([*_config_files(common, own), *(os.path.join(g, "config") for g in git_dirs[1:])]))
+    tree = os.path.realpath(workspace)
+    top = os.path.dirname(common.rstrip(os.sep)) if os.path.basename(common.rstrip(os.sep)) == ".git" else tree
+    outside = lambda f: not _under(os.path.realpath(f), tree) or _under(f, common) or _under(f, own)  # noqa: E731
+    includes, hook_dirs = [], [os.path.join(g, "hooks") for g in git_dirs]
+    for config in configs:
+        entries = _entries(_read(config)[0], scratch)
+        includes += [f for f in _includes(entries, config) if outside(f)]
+        hook_dirs += [f for key, value in entries or [] if key.lower() == "core.hookspath" and value
+                      and outside(f := os.path.normpath(os.path.join(top, os.path.expanduser(value))))]
+    return {"configs": configs, "includes": list(dict.fromkeys(includes)), "hook_dirs": list(dict.fromkeys(hook_dirs)),
+            "attributes": [os.path.join(g, "info", "attributes") for g in git_dirs]}
 
 
 def keep_git_dir(workspace: str, snapshot_dir: str) -> None:
@@ -200,15 +237,10 @@ def _keep(workspace: str, snapshot_dir: str) -> None:
     common, own = dirs
     keep = os.path.join(snapshot_dir, _FOLDER)
     os.makedirs(keep, mode=0o700, exist_ok=True)
+    layout = _layout(common, own, workspace, keep)
+    watched = [*layout["configs"], *layout["includes"], *layout["attributes"],
+               *(f for folder in layout["hook_dirs"] for f in _listed(folder))]
     files: dict[str, dict] = {}
-    configs = _config_files(common, own)
-    watched = [*configs, os.path.join(common, "info", "attributes"), *_hooks(common)]
-    tree = os.path.realpath(workspace)
-    for config in configs:
-        data, _ = _read(config)
-        # A file of the work tree it includes is in the trees: observed, policy-checked and reverted as any file.
-        watched += [f for f in _includes(_entries(data, keep), config)
-                    if not _under(os.path.realpath(f), tree) or _under(f, common) or _under(f, own)]
     for i, path in enumerate(dict.fromkeys(watched)):
         data, mode = _read(path)
         entry = {"sha": _digest(data), "mode": mode}
@@ -217,8 +249,8 @@ def _keep(workspace: str, snapshot_dir: str) -> None:
                 fh.write(data)
             entry["kept"] = str(i)
         files[path] = entry
-    state = {"common": common, "own": own, "files": files,
-             "hooks_dir": os.path.realpath(os.path.join(common, "hooks"))}
+    state = {"common": common, "own": own, "files": files, **layout,
+             "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]}}
     with open(os.path.join(keep, "state.json"), "w", encoding="utf-8") as fh:
         json.dump(state, fh)
 
@@ -269,30 +301,31 @@ def planted(snapshot_dir: str) -> list[Plant]:
     state = _state(snapshot_dir)
     if state is None:
         return []
-    common, own, files = state["common"], state["own"], state["files"]
+    common, files = state["common"], state["files"]
+    hook_dirs, attributes = state.get("hook_dirs", []), state.get("attributes", [])
     scratch = os.path.join(snapshot_dir, _FOLDER)
     found: list[Plant] = []
-    hooks_dir = os.path.join(common, "hooks")
-    if os.path.islink(hooks_dir) or os.path.realpath(hooks_dir) != state.get("hooks_dir", os.path.realpath(hooks_dir)):
-        found.append(Plant(_shown(hooks_dir, common), hooks_dir, "modified",
-                           f"hooks folder replaced by a link to {os.path.realpath(hooks_dir)}: its hooks run when you "
-                           "next commit, check out, merge or push"))
-    configs = _config_files(common, own)
-    for path in dict.fromkeys([*files, *configs, os.path.join(common, "info", "attributes"), *_hooks(common)]):
+    for folder, real in state.get("real", {}).items():
+        if os.path.islink(folder) or os.path.realpath(folder) != real:
+            found.append(Plant(_shown(folder, common), folder, "modified",
+                               f"hooks folder replaced by a link to {os.path.realpath(folder)}: its hooks run when you "
+                               "next commit, check out, merge or push"))
+    listed = (f for folder in hook_dirs for f in _listed(folder))
+    for path in dict.fromkeys([*files, *state.get("configs", []), *attributes, *listed]):
         entry = files.get(path)
         data, _ = _read(path)
         if _digest(data) == (entry or {}).get("sha"):
             continue
         kind = "added" if not (entry or {}).get("sha") else "deleted" if data is None else "modified"
         name, shown = os.path.basename(path), _shown(path, common)
-        if os.path.dirname(path) == hooks_dir:
+        if os.path.dirname(path) in hook_dirs:
             if name.endswith(_NEVER_RUNS):
                 continue
             when = _HOOK_WHEN.get(name, "run the git command that fires it")
             said = (f"removes the {name} hook (it ran when you {when})" if kind == "deleted" else
                     f"{'adds a' if kind == 'added' else 'changes the'} {name} hook: runs when you next {when}")
             found.append(Plant(shown, path, kind, said))
-        elif path == os.path.join(common, "info", "attributes"):
+        elif path in attributes:
             lines = (data or b"").decode("utf-8", "replace").splitlines()
             old = set((_kept(snapshot_dir, entry) or b"").decode("utf-8", "replace").splitlines())
             wired = [ln.strip() for ln in lines if ln not in old and re.search(r"\b(filter|diff|merge)=", ln)]
