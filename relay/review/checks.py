@@ -44,7 +44,7 @@ from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATIO
 __all__ = [
     "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config",
     "ci_credentials", "ci_versions",
-    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
+    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
     "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
@@ -445,6 +445,14 @@ def escapes_workspace(f: FileFacts, ctx: RiskContext) -> Detail:
     if ctx.workspace_gone and f.path == ".":
         return "the worker deleted the whole workspace"
     return None
+
+
+def not_observed(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.unobserved.get(f.path)
+
+
+def git_dir_plant(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.git_dir.get(f.path)
 
 
 def seen_beyond_git(f: FileFacts, ctx: RiskContext) -> Detail:
