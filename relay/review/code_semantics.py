@@ -175,12 +175,12 @@ def _loose_match(old: str, new: str) -> str | None:
     return None
 
 
-# Only the first of several checked: ".each do" → ".first(1).each do", "for x in xs" → "for x in xs[:1]", every → some.
+# Only the first of several checked: ".each do" → ".first(1).each do", "for x in xs" → "for x in xs[:1]" (every → some is
+# line_edits' short called name swapped).
 _NARROWED_RE = re.compile(r"\.first\s*\(\s*1\s*\)|\.first\b(?!\()|\[\s*0\s*\]|\[\s*:\s*1\s*\]|\.take\s*\(\s*1\s*\)|\.Take\s*\(\s*1\s*\)|"
                           r"\.slice\s*\(\s*0\s*,\s*1\s*\)|\.limit\s*\(\s*1\s*\)|\.head\b")
 _ITERATES_RE = re.compile(r"\.each\b|\bfor\b|\.forEach\b|\.map\b|\.all\b|\.every\b|\.iter\(\)|\.select\b|\.filter\b|\bEnum\.\w+|\ball\s*\(")
 _CHECKING_RE = re.compile(r"(?i)valid|verif|check|claim|allow|permi|role|scope|auth|sign|issuer|audience|trust")
-_EVERY_SOME = (("every", "some"), ("all", "any"), ("All", "Any"), ("allMatch", "anyMatch"), ("all?", "any?"), ("every?", "some?"))
 
 
 def _first_only(old: str, new: str) -> str | None:
@@ -188,10 +188,6 @@ def _first_only(old: str, new: str) -> str | None:
         if squeezed(new[: m.start()] + new[m.end():]) == squeezed(old) and _ITERATES_RE.search(new) \
                 and (_CHECKING_RE.search(new) or _SECURITY_NAME_RE.search(new)):
             return f"checks only the first item (was every one): {_q(new, m.start(), m.end())}"
-    for every, some in _EVERY_SOME:
-        pat = re.compile(rf"(?<![\w$]){re.escape(every)}(?=\s*[({{])")
-        if pat.search(old) and squeezed(pat.sub(some, old)) == squeezed(new) and _CHECKING_RE.search(new):
-            return f"checks only one item (was every one: {every} → {some}): {_q(new)}"
     return None
 
 
