@@ -70,13 +70,16 @@ async def test_a_hook_and_program_keys_planted_in_place_are_named_high_in_every_
 
 async def test_hooks_planted_in_a_submodules_git_dir_and_in_the_hooks_path_folder_are_named(tmp_path):
     # Broke (the first version of this guard watched .git/hooks only): a hook in a submodule's git dir runs when you
-    # commit in the submodule, one in the folder core.hooksPath names (outside the work tree) at your next push.
+    # commit in the submodule, one in the folder core.hooksPath names (outside the work tree) at your next push, one
+    # in a nested repository's .git (the parent's trees fold the whole repository) when you commit there.
     marker = tmp_path / "MARKER"
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
     git(tmp_path, "init", "-q", "--bare", str(repo / ".git/modules/lib"))  # a submodule's git dir, as git keeps it
     (tmp_path / "myhooks").mkdir()
     git(repo, "config", "core.hooksPath", str(tmp_path / "myhooks"))
-    edits = [{"op": "write", "path": ".git/modules/lib/hooks/post-checkout", "content": _HOOK.format(marker=marker),
+    make_repo(repo / "vendor/lib", {"lib.py": "x = 1\n"})  # a nested repository, untracked: the parent folds it
+    edits = [{"op": "write", "path": "vendor/lib/.git/hooks/pre-commit", "content": _HOOK.format(marker=marker),
+              "mode": "755"},{"op": "write", "path": ".git/modules/lib/hooks/post-checkout", "content": _HOOK.format(marker=marker),
               "mode": "755"},
              {"op": "write", "path": "../myhooks/pre-push", "content": _HOOK.format(marker=marker), "mode": "755"},
              {"op": "write", "path": "a.txt", "content": "a changed\n"}]
@@ -88,6 +91,7 @@ async def test_hooks_planted_in_a_submodules_git_dir_and_in_the_hooks_path_folde
     assert "adds a post-checkout hook" in targets[".git/modules/lib/hooks/post-checkout"]["reason"], targets
     pushed = [t for f, t in targets.items() if f.endswith("myhooks/pre-push")]
     assert pushed and "adds a pre-push hook: runs when you next push" in pushed[0]["reason"], targets
+    assert "adds a pre-commit hook" in targets["vendor/lib/.git/hooks/pre-commit"]["reason"], targets
     assert packet["changes"]["risk"] == "high"
 
 

@@ -171,10 +171,14 @@ def _runner(key: str) -> str | None:
     return next((when for pattern, when in _RUNNERS if pattern.fullmatch(key)), None)
 
 
-def _shown(file: str, common: str) -> str:
-    """A git dir file as the packet names it: ``.git/hooks/pre-commit`` (the common dir's own name first)."""
-    rel = os.path.relpath(file, common)
-    return file if rel.startswith("..") else f"{os.path.basename(common.rstrip(os.sep))}/{rel}".replace(os.sep, "/")
+def _shown(file: str, common: str, workspace: str) -> str:
+    """A git dir file as the packet names it: relative to the workspace where it lies inside it (``.git/hooks/x``,
+    ``vendor/lib/.git/config``), else from the common dir's own name (a worktree run's ``.git/hooks/x``), else whole."""
+    for base, head in ((workspace, ""), (common, os.path.basename(common.rstrip(os.sep)) + "/")):
+        rel = os.path.relpath(file, base) if base else ".."
+        if not rel.startswith(".."):
+            return (head + rel).replace(os.sep, "/")
+    return file
 
 
 def _listed(folder: str) -> list[str]:
@@ -220,24 +224,31 @@ def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, li
             "attributes": [os.path.join(g, "info", "attributes") for g in git_dirs]}
 
 
-def keep_git_dir(workspace: str, snapshot_dir: str) -> None:
-    """Before the run: the watched files of the workspace's git dir, kept beside the snapshot. Never raises (the
-    snapshot goes on): a git dir that could not be kept is not watched, and the log says so."""
+def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None) -> None:
+    """Before the run: the watched files of the workspace's git dir (and of the ``nested`` repositories' inside it,
+    which the parent's trees fold), kept beside the snapshot. Never raises (the snapshot goes on): a git dir that
+    could not be kept is not watched, and the log says so."""
     try:
-        _keep(workspace, snapshot_dir)
+        _keep(workspace, snapshot_dir, nested or [])
     except OSError as exc:
         _log.warning("the git dir of %s could not be kept before the run; its hooks and config are not watched: %s",
                      workspace, exc)
 
 
-def _keep(workspace: str, snapshot_dir: str) -> None:
-    dirs = _git_dirs(workspace)
-    if dirs is None:
-        return
-    common, own = dirs
+def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
     keep = os.path.join(snapshot_dir, _FOLDER)
     os.makedirs(keep, mode=0o700, exist_ok=True)
-    layout = _layout(common, own, workspace, keep)
+    layout: dict[str, list[str]] = {"configs": [], "includes": [], "hook_dirs": [], "attributes": []}
+    common = ""
+    for root in [workspace, *nested]:
+        dirs = _git_dirs(root)
+        if dirs is None:
+            continue
+        common = common or dirs[0]
+        for key, found in _layout(*dirs, root, keep).items():
+            layout[key] = list(dict.fromkeys([*layout[key], *found]))
+    if not common:
+        return
     watched = [*layout["configs"], *layout["includes"], *layout["attributes"],
                *(f for folder in layout["hook_dirs"] for f in _listed(folder))]
     files: dict[str, dict] = {}
@@ -249,7 +260,7 @@ def _keep(workspace: str, snapshot_dir: str) -> None:
                 fh.write(data)
             entry["kept"] = str(i)
         files[path] = entry
-    state = {"common": common, "own": own, "files": files, **layout,
+    state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout,
              "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]}}
     with open(os.path.join(keep, "state.json"), "w", encoding="utf-8") as fh:
         json.dump(state, fh)
@@ -301,13 +312,13 @@ def planted(snapshot_dir: str) -> list[Plant]:
     state = _state(snapshot_dir)
     if state is None:
         return []
-    common, files = state["common"], state["files"]
+    common, files, workspace = state["common"], state["files"], state.get("workspace", "")
     hook_dirs, attributes = state.get("hook_dirs", []), state.get("attributes", [])
     scratch = os.path.join(snapshot_dir, _FOLDER)
     found: list[Plant] = []
     for folder, real in state.get("real", {}).items():
         if os.path.islink(folder) or os.path.realpath(folder) != real:
-            found.append(Plant(_shown(folder, common), folder, "modified",
+            found.append(Plant(_shown(folder, common, workspace), folder, "modified",
                                f"hooks folder replaced by a link to {os.path.realpath(folder)}: its hooks run when you "
                                "next commit, check out, merge or push"))
     listed = (f for folder in hook_dirs for f in _listed(folder))
@@ -317,7 +328,7 @@ def planted(snapshot_dir: str) -> list[Plant]:
         if _digest(data) == (entry or {}).get("sha"):
             continue
         kind = "added" if not (entry or {}).get("sha") else "deleted" if data is None else "modified"
-        name, shown = os.path.basename(path), _shown(path, common)
+        name, shown = os.path.basename(path), _shown(path, common, workspace)
         if os.path.dirname(path) in hook_dirs:
             if name.endswith(_NEVER_RUNS):
                 continue

@@ -389,7 +389,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
-        keep_git_dir(str(ws), snapshot_dir)  # what git runs next, kept: .git/ is in no tree (relay.observe.git_dir)
+        keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]])  # .git/ is in no tree (git_dir.py)
     except EndlessConfig as exc:  # not a look without git: the worker's git would wait on it too (CONFLICTING_OPTIONS)
         raise EndlessConfig(f"the relay did not start the run: it cannot read the git config of {ws} ({exc})") from None
     except (GitError, OSError) as exc:
