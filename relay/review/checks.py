@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import classic_lines, guard_reading, line_edits, risky_lines
+from relay.review import classic_lines, code_semantics, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -183,7 +183,8 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or line_edits.package_setting(f.name, f.change.added_lines))
+            or line_edits.package_setting(f.name, f.change.added_lines)
+            or code_semantics.weakened_code(*f.code_lines, ctx.written))  # a check made toothless, read by the code's structure (round 9)
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
