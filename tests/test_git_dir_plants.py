@@ -95,6 +95,30 @@ async def test_hooks_planted_in_a_submodules_git_dir_and_in_the_hooks_path_folde
     assert packet["changes"]["risk"] == "high"
 
 
+async def test_a_program_planted_in_the_users_own_gitconfig_is_named_and_breaks_the_paths_but_is_never_put_back(
+        tmp_path, monkeypatch):
+    # Broke: the worker (its HOME is the user's) added core.pager to ~/.gitconfig: it runs at the user's next git log
+    # in any repository; the packet read SUCCESS-quiet. It is named now; never put back (the user may have changed
+    # their own file meanwhile): the violation says so.
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = me\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    repo = make_repo(tmp_path / "project", {"src/app.py": "x = 1\n"})
+    edits = [{"op": "append", "path": "../home/.gitconfig", "content": "[core]\n\tpager = sh -c 'id > /tmp/x'\n"},
+             {"op": "write", "path": "src/app.py", "content": "x = 2\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy, {"lim": {"paths": ["src/"], "on_violation": "revert"}})) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                         "profile": "lim"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+    assert packet["status"] == "POLICY_VIOLATION" and "~/.gitconfig" in packet["error"]["message"], packet
+    assert "core.pager" in _targets(packet)["~/.gitconfig"]["reason"]
+    assert "pager" in (home / ".gitconfig").read_text(encoding="utf-8")  # left: the user's own file
+    assert "not put back" in full["outcome"]["violation"]["not_restored"]["~/.gitconfig"]
+
+
 async def test_git_internal_writes_and_keys_that_run_nothing_raise_no_alarm(tmp_path):
     # Decided: what git writes for itself (refs, FETCH_HEAD, logs), a key that names no program (user.email, a
     # remote's URL) and a *.sample hook (git never runs one) are no finding.

@@ -65,7 +65,8 @@ async def test_names_and_text_that_drive_a_terminal_are_shown_escaped_in_every_v
     assert "\\x1b[2J" in diff_text  # the file's sequence is there to read, as text
     printed = [await anyio.to_thread.run_sync(cli_main, args, env) for args in (
         ["runs", "show", run_id], ["runs", "show", run_id, "--detail", "full"],
-        ["runs", "show", run_id, "--detail", "diff"], ["runs", "diff", run_id], ["runs", "list"])]
+        ["runs", "show", run_id, "--detail", "diff"], ["runs", "diff", run_id], ["runs", "list"],
+        ["runs", "revert", run_id, "--dry-run"], ["runs", "revert", run_id, "--dry-run", "--json"])]
     waited = await anyio.to_thread.run_sync(cli_main, ["execute", "again", "--workspace", str(repo), "--wait", "30"], env)
     for out in (*printed, waited):
         assert out.returncode == 0, out

@@ -12,7 +12,8 @@ gives back their bytes (a policy revert, ``runs revert``).
 Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample`` files never run), its
 ``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
 dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
-inside it the trees see it), and the files those configs
+inside it the trees see it), the user's own ``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named,
+never put back), and the files those configs
 include before the run from outside the work tree (an include added during the run is itself a finding, the keys
 of its file named; an included file of the work tree is in the trees, observed as any file).
 Not watched, and never said: what git writes for itself as it works (the index, refs, objects, logs, ``HEAD``,
@@ -178,7 +179,8 @@ def _shown(file: str, common: str, workspace: str) -> str:
         rel = os.path.relpath(file, base) if base else ".."
         if not rel.startswith(".."):
             return (head + rel).replace(os.sep, "/")
-    return file
+    home = os.path.expanduser("~")
+    return "~/" + os.path.relpath(file, home).replace(os.sep, "/") if _under(file, home) and file != home else file
 
 
 def _listed(folder: str) -> list[str]:
@@ -224,6 +226,22 @@ def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, li
             "attributes": [os.path.join(g, "info", "attributes") for g in git_dirs]}
 
 
+def _global_layout(scratch: str) -> dict[str, list[str]]:
+    """The user's own git config every repository reads (``~/.gitconfig``, the XDG ``git/config``), the attributes file
+    git reads by default, the files those configs include and the hooks folder a ``core.hooksPath`` there names: the
+    worker runs as the user, and a program it names there runs at the user's next git command anywhere."""
+    xdg = os.path.join(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"), "git")
+    configs = [os.path.expanduser("~/.gitconfig"), os.path.join(xdg, "config")]
+    includes, hook_dirs = [], []
+    for config in configs:
+        entries = _entries(_read(config)[0], scratch)
+        includes += _includes(entries, config)
+        hook_dirs += [os.path.expanduser(value) for key, value in entries or []
+                      if key.lower() == "core.hookspath" and os.path.isabs(os.path.expanduser(value))]
+    return {"configs": configs, "includes": includes, "hook_dirs": hook_dirs,
+            "attributes": [os.path.join(xdg, "attributes")]}
+
+
 def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None) -> None:
     """Before the run: the watched files of the workspace's git dir (and of the ``nested`` repositories' inside it,
     which the parent's trees fold), kept beside the snapshot. Never raises (the snapshot goes on): a git dir that
@@ -249,6 +267,9 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
             layout[key] = list(dict.fromkeys([*layout[key], *found]))
     if not common:
         return
+    own_files = _global_layout(keep)  # the user's own: named, never put back (relay.observe.git_dir.put_back)
+    for key, found in own_files.items():
+        layout[key] = list(dict.fromkeys([*layout[key], *found]))
     watched = [*layout["configs"], *layout["includes"], *layout["attributes"],
                *(f for folder in layout["hook_dirs"] for f in _listed(folder))]
     files: dict[str, dict] = {}
@@ -261,6 +282,7 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
             entry["kept"] = str(i)
         files[path] = entry
     state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout,
+             "users": [f for found in own_files.values() for f in found],
              "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]}}
     with open(os.path.join(keep, "state.json"), "w", encoding="utf-8") as fh:
         json.dump(state, fh)
@@ -364,9 +386,10 @@ def _own_folder(folder: str, common: str) -> bool:
 
 
 def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Each plant named in ``shown`` (as ``planted`` names them) given back its bytes and mode from before the run (an added one removed): (put back, not
-    put back: why). A file is written only in the folder it was in before the run (never through a link the worker
-    made of a folder)."""
+    """Each plant named in ``shown`` (as ``planted`` names them) given back its bytes and mode from before the run (an
+    added one removed): (put back, not put back: why). A file is written only in the folder it was in before the run
+    (never through a link the worker made of a folder), and never in the user's own config (``~/.gitconfig``: they
+    may have changed it meanwhile)."""
     state = _state(snapshot_dir) or {"files": {}}
     restored: list[str] = []
     left: dict[str, str] = {}
@@ -374,6 +397,8 @@ def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, 
         entry = state["files"].get(plant.file)
         folder = os.path.dirname(plant.file)
         try:
+            if any(_under(plant.file, own) for own in state.get("users", [])):
+                raise OSError("your own git config, outside the repository: not put back (look at it yourself)")
             if not _own_folder(folder, state.get("common", "")):
                 raise OSError("its folder was replaced by a link")
             if not (entry or {}).get("sha"):
