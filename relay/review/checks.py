@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import classic_lines, guard_reading, line_edits, risky_lines
+from relay.review import build_lines, classic_lines, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -188,11 +188,12 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
-    return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or (lookalike_action(f.change) if f.kind == "ci" else None)
-            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines)
-            or classic_lines.safe_sounding_alias(f.change.added_lines, f.change.removed_lines)
-            or classic_lines.prefix_for_equality(f.change.added_lines, f.change.removed_lines))
+    added, removed = f.change.added_lines, f.change.removed_lines
+    return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)
+            or (lookalike_action(f.change) or build_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
+            or build_lines.lookalike_host(added, removed) or (build_lines.dropped_safety_flag(added, removed) if f.kind != "docs" else None)
+            or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed)
+            or classic_lines.prefix_for_equality(added, removed))
 
 
 # Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.
@@ -353,7 +354,8 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return replaced_elsewhere(f.change)
+    return (replaced_elsewhere(f.change) or build_lines.git_source(f.path, f.change.added_lines, f.change.removed_lines)
+            or (build_lines.compromised_release(f.change.added_lines, f.change.removed_lines) if f.kind == "manifest" else None))
 
 
 def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
