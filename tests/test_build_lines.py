@@ -115,6 +115,14 @@ _RULES = ("dangerous_call", "unsafe_value", "replaced_dependency", "edits_securi
          "fetches from a look-alike of raw.githubusercontent.com"),
         ("docs/deploy.md", ["    ssh -o StrictHostKeyChecking=no deploy@$HOST ./release.sh"], [], "turns SSH host key checking off"),
         ("scripts/provision.sh", ["sudo setenforce 0"], [], "turns a host's firewall or SELinux off"),
+        # certificate checks off and plain HTTP as other tools and languages spell them in a sample
+        ("README.md", ["    CURLOPT_SSL_VERIFYPEER => false,"], ["    CURLOPT_SSL_VERIFYPEER => true,"], "turns TLS verification off"),
+        ("docs/k8s.md", ["    kubectl --insecure-skip-tls-verify apply -f deploy.yaml"], [], "turns TLS verification off"),
+        ("docs/aws.md", ["    aws s3 cp build/ s3://bucket/ --recursive --no-verify-ssl"], [], "turns TLS verification off"),
+        ("docs/install.md", ["    pip config set global.trusted-host pypi.example.net"], [], "fetches packages from an untrusted index"),
+        ("docs/contributing.md", ["    git clone http://github.com/acme/tool.git"], ["    git clone https://github.com/acme/tool.git"],
+         "fetches code over plain HTTP"),
+        ("charts/README.md", ["    helm repo add acme http://charts.example.net"], [], "fetches code over plain HTTP"),
     ],
 )
 def test_build_ci_script_and_docs_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], named: str) -> None:
@@ -165,11 +173,16 @@ def test_build_ci_script_and_docs_shapes_are_named_and_never_low(path: str, adde
         # the flag kept, or another command
         (".github/workflows/ci.yml", ["      - run: yarn install --frozen-lockfile --prefer-offline"], ["      - run: yarn install --frozen-lockfile"]),
         (".github/workflows/ci.yml", ["      - run: yarn build"], ["      - run: yarn install --frozen-lockfile"]),
+        # --ignore-scripts on a test run only skips its own pre/post hooks (node-tar's CI rewrite, ordinary history)
+        (".github/workflows/ci.yml", ["      - run: npm test -- -c -t0"], ["      - run: npm test --ignore-scripts -- -c -t0"]),
         # hosts that are what they say, a pipe-to-shell from the same host, curl without -k
         ("docs/setup.md", ["See https://gitlab.com/acme/tool and https://docs.github.com/en/actions for details."], []),
         ("docs/install.rst", ["   curl -LsSf https://astral.sh/uv/0.5.0/install.sh -o install.sh"], ["   curl -LsSf https://astral.sh/uv/install.sh -o install.sh"]),
         ("README.md", ["    $ curl -sSL https://get.example.dev/install.sh -o install.sh"], []),
         ("docs/deploy.md", ["    ssh -o StrictHostKeyChecking=yes deploy@$HOST ./release.sh"], []),
+        ("docs/contributing.md", ["    git clone https://github.com/acme/tool.git"], []),
+        ("docs/contributing.md", ["    git clone http://localhost:3000/acme/tool.git"], []),
+        ("README.md", ["    CURLOPT_SSL_VERIFYPEER => true,"], []),
     ],
 )
 def test_build_ci_script_and_docs_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
@@ -261,9 +274,11 @@ def test_the_view_leads_with_the_hunk_holding_the_quoted_line_even_when_it_reads
         def __init__(self, start: int, added: list[str], removed: list[str]) -> None:
             self.start, self.end, self.added, self.removed = start, start + max(len(added), 1) - 1, added, removed
 
-    words = _Part(545, ["        model.AuthenticatorUri = GenerateQrCodeUri(user.Email!, unformattedKey!);"],
-                  ["        model.AuthenticatorUri = GenerateQrCodeUri(user.Email, unformattedKey);"])
-    guard = _Part(15, [], ["[Authorize] // Controllers that mainly require Authorization still use Controller/View"])
+    words = _Part(545, ["        model.SharedKey = FormatKey(unformattedKey!);",
+                        "        model.AuthenticatorUri = GenerateQrCodeUri(user.Email!, unformattedKey!);"],
+                  ["        model.SharedKey = FormatKey(unformattedKey);",
+                   "        model.AuthenticatorUri = GenerateQrCodeUri(user.Email, unformattedKey);"])
+    guard = _Part(15, [], ["[Authorize] // Controllers that mainly require Authorization still use Controller/View; other pages use Pages"])
     change = FileChange(path="src/Web/Controllers/ManageController.cs", rules=["removes_guard", "edits_security_line"],
                         reasons=["deletes a check: [Authorize] // Controllers that mainly require Authorization still use …",
                                  "edits a security line (Email → Email!): …enticatorUri = GenerateQrCodeUri(user.Email!, unformattedKey!)…"],
@@ -319,6 +334,9 @@ def test_a_ci_jobs_guard_or_token_loosened_is_named(path: str, added: list[str],
         (".github/workflows/ci.yml", ["    if: github.event_name == 'push'"], ["    if: github.event_name == 'push' && matrix.os == 'ubuntu'"]),
         (".github/workflows/ci.yml", ["permissions:", "  contents: write", "jobs:"], ["permissions:", "  contents: read", "jobs:"]),
         (".github/workflows/ci.yml", ["          persist-credentials: false"], []),
+        # ordinary history (the line-rate bench): a job removed with its own permissions, which granted write anyway
+        (".github/workflows/publish.yaml", ["  create-release:"],
+         ["  provenance:", "    needs: [build]", "    permissions:", "      actions: read", "      id-token: write", "  create-release:"]),
     ],
 )
 def test_a_ci_guard_added_or_kept_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -68,12 +68,17 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # The check runs, and its failure is thrown away: the download it guards is used either way.
         r"(?P<at>\b(?:gpgv?2?|cosign|minisign|signify|sha(?:1|224|256|384|512)?sum|md5sum|b2sum|openssl\s+dgst|slsa-verifier|"
         r"gh\s+attestation)\b(?:\s+-*[\w-]+)?)[^|#\n]*?(?:\|\|\s*(?:true|exit\s+0|:)(?=\s*(?:$|[;&)#'\"]))|\s2?>\s*/dev/null\s*;\s*(?:true|:)\b)", re.I)),
-    ("turns TLS verification off", ("sslverify", "strict_ssl", "strict-ssl", "curl", "pythonhttpsverify", "ca_bundle"), re.compile(
+    ("turns TLS verification off", ("sslverify", "strict_ssl", "strict-ssl", "curl", "pythonhttpsverify", "ca_bundle",
+                                    "curlopt_ssl_verify", "insecure-skip-tls-verify", "no-verify-ssl", "insecure-registr"), re.compile(
         r"(?P<at>\bhttp\.sslVerify)\s*(?:=\s*|\s+)(?:false|0|no)\b|"
         r"(?P<at2>\b\w*STRICT_SSL)\s*[=:]\s*['\"]?(?:false|0|no)\b|"
         r"(?P<at3>\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:--\S+\s+)*strict-ssl)\s+(?:false|0)\b|"
         r"(?P<at4>\bcurl\b[^|;&#\n]*\s-[a-zA-Z]*k[a-zA-Z]*)\b|"
-        r"(?P<at5>\bPYTHONHTTPSVERIFY)\s*[=:]\s*['\"]?0\b|(?P<at6>\b(?:CURL|REQUESTS)_CA_BUNDLE)\s*=\s*(?:\"\"|''|$)", re.I)),
+        r"(?P<at5>\bPYTHONHTTPSVERIFY)\s*[=:]\s*['\"]?0\b|(?P<at6>\b(?:CURL|REQUESTS)_CA_BUNDLE)\s*=\s*(?:\"\"|''|$)|"
+        # PHP's curl options as an array, kubectl and kubeconfig, the AWS CLI, a container registry trusted over HTTP.
+        r"(?P<at7>\bCURLOPT_SSL_VERIFY(?:PEER|HOST))\s*(?:=>|,)\s*(?:false|0)\b|"
+        r"(?P<at8>--insecure-skip-tls-verify)\b(?!\s*=\s*false)|(?P<at9>\binsecure-skip-tls-verify)\s*:\s*true\b|"
+        r"(?P<at10>--no-verify-ssl)\b|(?P<at11>--insecure-registry|[\"']insecure-registries[\"']\s*:\s*\[\s*[\"'])", re.I)),
     ("turns SSH host key checking off", ("stricthostkeychecking", "userknownhostsfile"), re.compile(
         r"(?P<at>\bStrictHostKeyChecking)\s*[= ]\s*['\"]?(?:no|off)\b|(?P<at2>\bUserKnownHostsFile)\s*[= ]\s*['\"]?/dev/null\b", re.I)),
     ("runs a container with the host's privileges", ("privileged:true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
@@ -85,12 +90,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns a host's firewall or SELinux off", ("setenforce", "selinux=disabled", "ufwdisable", "firewalld"), re.compile(
         r"\bsetenforce\s+0\b|\bSELINUX\s*=\s*disabled\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+firewalld\b")),
     ("fetches packages from an untrusted index", ("-ihttp://", "index-url", "index_url", "registry", "goproxy", "bundle_mirror",
-                                                  "composer_repo", "gemsources"), re.compile(
+                                                  "composer_repo", "gemsources", "trusted-host"), re.compile(
         # A package index, registry or module proxy reached over plain HTTP: anyone on the path serves the packages.
         r"(?P<at>(?:\s-i|--(?:extra-)?index-url|--registry|(?:PIP_(?:EXTRA_)?INDEX_URL|NPM_CONFIG_REGISTRY|npm_config_registry|"
         r"GOPROXY|UV_(?:EXTRA_)?INDEX_URL|BUNDLE_MIRROR\w*|COMPOSER_REPO\w*|\w*REGISTRY(?:_URL)?))\s*[=: ]\s*['\"]?" + _HTTP + r")|"
         r"(?P<at2>\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:--\S+\s+)*registry\s+['\"]?" + _HTTP + r")|"
-        r"(?P<at3>\bgem\s+sources\s+(?:-a|--add)\s+" + _HTTP + r")", re.I)),
+        r"(?P<at3>\bgem\s+sources\s+(?:-a|--add)\s+" + _HTTP + r")|(?P<at4>\b(?:global|install)\.trusted-host)\b", re.I)),
+    ("fetches code over plain HTTP", ("gitclone", "gitfetch", "gitpull", "gitsubmoduleadd", "gitremoteadd", "helmrepoadd"), re.compile(
+        r"(?P<at>\b(?:git\s+(?:clone|fetch|pull|submodule\s+add|remote\s+add\s+\S+)|helm\s+repo\s+add\s+\S+)\b[^|;&#\n]*?\s['\"]?" + _HTTP + r")")),
     ("adds a file to the image over plain HTTP", ("addhttp://", "add--", "add'http://", 'add"http://'), re.compile(
         r"(?P<at>^\s*ADD\s+(?:--(?!checksum)\S+\s+)*['\"]?" + _HTTP + r")")),
     ("leaves the workflow's token in the checkout", ("persist-credentials",), re.compile(
@@ -326,6 +333,7 @@ def lookalike_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # downloads kept to HTTPS. Dropped from the command that carried them, the install takes whatever the network serves.
 _SAFETY_FLAGS = ("--ignore-scripts", "--require-hashes", "--frozen-lockfile", "--immutable", "--locked", "--frozen",
                  "--proto '=https'", "--proto =https", "--proto=https", '--proto "=https"', "--only-binary")
+_INSTALLS = frozenset({"install", "i", "ci", "add", "sync", "update", "upgrade"})
 _COMMAND_RE = re.compile(r"\b(npm|yarn|pnpm|bun|pip3?|uv|poetry|cargo|bundle|gem|composer|go|curl)\b(?:\s+(\w[\w-]*))?")
 
 
@@ -343,7 +351,8 @@ def dropped_safety_flag(added: Sequence[str], removed: Sequence[str]) -> str | N
         old_cmd = _command(old)
         if old_cmd is None:
             continue
-        flags = [f for f in _SAFETY_FLAGS if f in old and f not in written]
+        flags = [f for f in _SAFETY_FLAGS if f in old and f not in written
+                 and (f != "--ignore-scripts" or old_cmd[1] in _INSTALLS)]  # npm test --ignore-scripts only skips its own hooks
         ci_to_install = old_cmd == ("npm", "ci")
         if not flags and not ci_to_install:
             continue
@@ -431,16 +440,20 @@ def ci_guard_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None
 
 
 # ----- a workflow's read-only permissions taken away whole: its token falls back to the repository's default (often write)
-_PERMISSIONS_RE = re.compile(r"^\s*permissions\s*:\s*(?:read-all|\{\s*\}|\{[^}]*read[^}]*\})?\s*(?:#.*)?$")
+# The workflow's own (top-level) block: a job's permissions go with the job when the job is removed.
+_PERMISSIONS_RE = re.compile(r"^permissions\s*:\s*(?:read-all|\{\s*\}|\{[^}]*read[^}]*\})?\s*(?:#.*)?$")
+_WRITE_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*write\b|write-all")
 _READ_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*(?:read|none)\b")
 
 
 def permissions_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"drops the workflow's read-only permissions: …" when a ``permissions:`` block of read or none scopes is removed and
-    no ``permissions:`` line is written again: the job's token then has whatever the repository grants by default."""
+    """"drops the workflow's read-only permissions: …" when the workflow's own ``permissions:`` block of read or none scopes
+    is removed and no ``permissions:`` line is written again: its jobs' token then has whatever the repository grants."""
     gone = [line for line in removed if _PERMISSIONS_RE.match(line)]
     if not gone or any(line.strip().startswith("permissions") for line in added):
         return None
     if "read" not in gone[0] and "{" not in gone[0] and not any(_READ_SCOPE_RE.match(line) for line in removed):
         return None
+    if any(_WRITE_SCOPE_RE.search(line) for line in removed):
+        return None  # a block that granted write: what it falls back to is not wider
     return f"drops the workflow's read-only permissions (the token falls back to the repository's default): removes {gone[0].strip()}"
