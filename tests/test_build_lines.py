@@ -342,3 +342,50 @@ def test_a_ci_jobs_guard_or_token_loosened_is_named(path: str, added: list[str],
 def test_a_ci_guard_added_or_kept_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(r.startswith(("drops a CI job's guard", "drops the workflow's read-only", "leaves the workflow's token")) for r in out.reasons)
+
+
+_DIGEST = "@sha256:" + "9f" * 32
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        # an image pinned by digest brought back to a tag: Dockerfile, compose, Kubernetes
+        ("Dockerfile", ["FROM node:20-alpine"], [f"FROM node:20-alpine{_DIGEST}"], "unpins an image from its digest"),
+        ("docker-compose.yml", ["    image: redis:7"], [f"    image: redis:7{_DIGEST}"], "unpins an image from its digest"),
+        ("deploy/k8s/api.yaml", ["        image: ghcr.io/acme/api:main"], [f"        image: ghcr.io/acme/api{_DIGEST}"], "unpins an image from its digest"),
+        # a signature or checksum step deleted: a script, a workflow, a Dockerfile's ADD --checksum
+        ("scripts/install.sh", ["tar xzf tool.tgz"], ["sha256sum -c tool.tgz.sha256", "tar xzf tool.tgz"], "drops a signature or checksum check"),
+        (".github/workflows/release.yml", ["      - run: ./tool"], ["      - run: gpg --batch --verify tool.asc tool", "      - run: ./tool"],
+         "drops a signature or checksum check"),
+        ("Dockerfile", ["ADD https://example.net/tool.tgz /opt/"], ["ADD --checksum=sha256:24454f830cdb571e2c4ad15481119c43b3cafd48dd869a9b2945d1036d1dc68d https://example.net/tool.tgz /opt/"],
+         "drops a signature or checksum check"),
+        # a secret baked into an image's environment; a secret variable echoed into a GitLab log
+        ("Dockerfile", ["ARG NPM_TOKEN", "ENV NPM_TOKEN=$NPM_TOKEN"], [], "bakes a secret into the image"),
+        ("docker/api.Dockerfile", ["ENV DB_PASSWORD ${DB_PASSWORD}"], [], "bakes a secret into the image"),
+        (".gitlab-ci.yml", ["    - echo $NPM_TOKEN"], [], "prints a CI secret into the log"),
+        # cloud and cluster resources opened: Terraform, Kubernetes
+        ("infra/db.tf", ["  publicly_accessible = true"], ["  publicly_accessible = false"], "makes a cloud resource public or unencrypted"),
+        ("infra/bucket.tf", ["  block_public_acls       = false"], ["  block_public_acls       = true"], "makes a cloud resource public or unencrypted"),
+        ("deploy/k8s/api.yaml", ["          runAsNonRoot: false"], ["          runAsNonRoot: true"], "makes a cloud resource public or unencrypted"),
+    ],
+)
+def test_images_verification_secrets_and_cloud_settings_are_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    out = review(fc(path, added, removed))
+    assert out.risk == "high" and any(r.startswith(named) for r in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("Dockerfile", [f"FROM node:22-alpine{_DIGEST.replace('9f', 'a1')}"], [f"FROM node:20-alpine{_DIGEST}"]),  # a new digest
+        ("Dockerfile", ["FROM node:22-alpine"], ["FROM node:20-alpine"]),
+        ("scripts/install.sh", ["sha256sum --check tool.tgz.sha256"], ["sha256sum -c tool.tgz.sha256"]),  # still checked
+        ("Dockerfile", ["ENV TOKEN_URL=$AUTH_BASE/token", "ENV NODE_ENV=production"], []),
+        (".gitlab-ci.yml", ['    - echo "//registry.npmjs.org/:_authToken=${NPM_TOKEN}" > .npmrc'], []),
+        ("infra/db.tf", ["  publicly_accessible = false", "  storage_encrypted = true"], []),
+    ],
+)
+def test_images_verification_secrets_and_cloud_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = review(fc(path, added, removed))
+    assert not any(rule in out.rules for rule in _RULES), out.reasons

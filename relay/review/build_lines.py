@@ -11,15 +11,14 @@ or on every reader's. Each entry is a family read by the shape of the line, what
 - calls (``CALLS``, read before the other dangerous calls): untrusted text of a pull request, issue or comment
   pasted into a CI shell step (script injection), a pull request's head checked out under a trigger that runs it with
   the base repository's token, an npm lifecycle hook that downloads or runs code;
-- ``untrusted_checkout``: the head of a pull request checked out in a workflow whose trigger hands it the project's
-  token (``pull_request_target``, ``issue_comment``, ``workflow_run``), read with the workflow's own triggers;
+- (what only a workflow's pair of lines or its triggers show is ``relay.review.ci_lines``');
 - ``git_source``: a dependency taken from a git repository or a URL instead of its registry (Cargo, npm, pip, Bundler,
   Poetry), the shape of a fork under a look-alike owner;
 - ``pipe_host``: a ``curl … | sh`` line whose host changed, named with both hosts;
-- ``lookalike_action``, ``lookalike_host``: a CI action's owner or a download's host one or two letters off a well-known one;
+- ``lookalike_host``: a download's host one or two letters off a registry's, a code host's or an installer's;
 - ``dropped_safety_flag``: ``--frozen-lockfile``, ``--require-hashes``, ``--ignore-scripts``… dropped from the install that had it;
-- ``ci_guard_dropped``, ``permissions_dropped``: a CI job's ``if:`` losing its repository, ref or tag clause; a workflow's
-  read-only ``permissions:`` removed whole;
+- ``image_unpinned``, ``dropped_verification``: an image pinned by digest brought back to a tag; a signature or checksum
+  step deleted;
 - ``compromised_release``: a dependency pinned at a release known to have shipped malware (``debug 4.4.2``).
 
 Every pattern stays narrow for ordinary history: a secret piped into ``docker login``, an event's text in an ``env:``
@@ -31,10 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.ci_lines import FETCH_KEY
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["CALLS", "PRIVILEGED_TRIGGERS", "SCRIPT_EXTS", "VALUES", "ci_guard_dropped", "ci_line", "compromised_release", "dropped_safety_flag", "git_source", "lookalike_action", "lookalike_host",
-           "permissions_dropped", "pipe_host", "script_among_tests", "triggers_in", "untrusted_checkout", "with_hosts"]
+__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dropped_safety_flag", "dropped_verification", "git_source",
+           "image_unpinned", "lookalike_host", "pipe_host", "script_among_tests", "with_hosts"]
 
 _QUOTE = 60
 
@@ -87,6 +87,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"^\s*-?\s*privileged\s*:\s*true\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
         r"^\s*-\s*['\"]?(?:CAP_)?SYS_ADMIN['\"]?\s*$|/var/run/docker\.sock\s*:|\b(?:seccomp|apparmor)[:=]unconfined\b|"
         r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b")),
+    ("bakes a secret into the image", ("token", "secret", "password", "passwd", "api_key", "private_key", "credentials"), re.compile(
+        # An image's ENV (or a build argument copied into it) keeps the value in every layer anyone who pulls it can read.
+        r"(?P<at>^\s*ENV\s+(?:\w+=\S*\s+)*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS)\b)(?:\s*=\s*|\s+)['\"]?\$\{?\w")),
+    ("makes a cloud resource public or unencrypted", ("publicly_accessible", "block_public", "ignore_public", "restrict_public",
+                                                        "encrypted", "runasnonroot"), re.compile(
+        r"(?P<at>\bpublicly_accessible)\s*[=:]\s*true\b|(?P<at2>\b(?:block_public_(?:acls|policy)|ignore_public_acls|restrict_public_buckets))"
+        r"\s*[=:]\s*false\b|(?P<at3>\b(?:storage_)?encrypted)\s*=\s*false\b|(?P<at4>\brunAsNonRoot)\s*:\s*false\b")),
     ("turns a host's firewall or SELinux off", ("setenforce", "selinux=disabled", "ufwdisable", "firewalld"), re.compile(
         r"\bsetenforce\s+0\b|\bSELINUX\s*=\s*disabled\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+firewalld\b")),
     ("fetches packages from an untrusted index", ("-ihttp://", "index-url", "index_url", "registry", "goproxy", "bundle_mirror",
@@ -102,21 +109,18 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?P<at>^\s*ADD\s+(?:--(?!checksum)\S+\s+)*['\"]?" + _HTTP + r")")),
     ("leaves the workflow's token in the checkout", ("persist-credentials",), re.compile(
         r"(?P<at>^\s*persist-credentials\s*:\s*['\"]?true\b)")),
-    ("prints a CI secret into the log", ("secrets.",), re.compile(
+    ("prints a CI secret into the log", ("secrets.", "token", "secret", "password", "passwd", "api_key", "private_key"), re.compile(
         # Echoed where the log shows it (not into a file or a login's stdin), or encoded past the log's masking.
         r"(?P<at>\b(?:echo|printf|Write-(?:Host|Output))\b[^|>\n]*\$\{\{\s*secrets\.\w+\s*\}\})(?=[^|>\n]*$)|"
-        r"(?P<at2>\$\{\{\s*secrets\.\w+\s*\}\}[^|>\n]*\|\s*(?:base64|xxd|od|rev|hexdump)\b)", re.I)),
+        r"(?P<at2>\$\{\{\s*secrets\.\w+\s*\}\}[^|>\n]*\|\s*(?:base64|xxd|od|rev|hexdump)\b)|"
+        # A shell variable named for a secret, echoed where the log shows it.
+        r"(?P<at3>\b(?:echo|printf)\b[^|>\n]*\$\{?[A-Z_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY)\b\}?)(?=[^|>\n]*$)")),
 )
 
 # An event's field a pull request's, an issue's or a comment's author writes (GitHub's list of untrusted inputs).
 _UNTRUSTED = (r"\$\{\{\s*(?:github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|"
               r"discussion_comment|pages|commits|workflow_run)\b[\w.\[\]*]*?\.(?:title|body|message|name|ref|label|email|"
               r"page_name|head_branch|default_branch)\b|github\.head_ref\b)[^}]*\}\}")
-# The head of a pull request named where code is fetched ("ref:", "repository:", a git fetch or checkout, gh pr checkout).
-_PR_HEAD = (r"(?:github\.event\.pull_request\.head\.(?:sha|ref|repo\.full_name)|github\.head_ref|"
-            r"github\.event\.workflow_run\.head_(?:sha|branch)|refs/pull/|\bpull/\$\{\{)")
-_FETCH_KEY = r"^\s*-?\s*(?:ref|repository)\s*:\s*|\bgit\s+(?:fetch|checkout|switch|pull)\b|\bgh\s+pr\s+checkout\b"
-
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("runs untrusted text in a CI step (script injection)", ("github.event", "head_ref"), re.compile(
         _NOT_SCRIPT_KEY + r".*?(?P<at>" + _UNTRUSTED + r")")),
@@ -124,7 +128,7 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(
          # Only the event of an issue comment or another workflow's run names a pull request this way: both run with the
          # base repository's token and secrets, so the head checked out runs with them.
-         r"(?:" + _FETCH_KEY + r").*?(?P<at>refs/pull/\$\{\{\s*github\.event\.issue\.number\s*\}\}/(?:head|merge)|"
+         r"(?:" + FETCH_KEY + r").*?(?P<at>refs/pull/\$\{\{\s*github\.event\.issue\.number\s*\}\}/(?:head|merge)|"
          r"\bpull/\$\{\{\s*github\.event\.issue\.number\s*\}\}/head|\$\{\{\s*github\.event\.workflow_run\.head_(?:sha|branch)\s*\}\}|"
          r"\$\{\{\s*github\.event\.issue\.number\s*\}\})")),
     ("pipes a download into a shell", ("$(curl", "$(wget", "<(curl", "<(wget"), re.compile(
@@ -137,36 +141,6 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"^\s*\"(?P<at>(?:pre|post)?install|prepare|prepublish)\"\s*:\s*\"(?![^\"]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b)[^\"]*(?:\b(?:curl|wget|iwr|Invoke-WebRequest)\b|https?://|"
         r"\bnode\s+-e\b|\beval\b|\|\s*(?:ba)?sh\b)")),
 )
-
-# The triggers that run a workflow with the base repository's token and secrets on what someone else wrote.
-PRIVILEGED_TRIGGERS = ("pull_request_target", "issue_comment", "workflow_run")
-_HEAD_RE = re.compile(r"(?:" + _FETCH_KEY + r").*?(?P<at>" + _PR_HEAD + r"[^\s'\"}]*)")
-
-
-def untrusted_checkout(added: Sequence[str], removed: Sequence[str], triggers: str) -> str | None:
-    """"checks out untrusted PR code under <trigger>: …" when an added line fetches a pull request's head in a
-    workflow ``triggers`` says runs on a privileged trigger (read from the workflow, or a trigger the change adds)."""
-    if not triggers:
-        return None
-    before = {squeezed(line.strip()) for line in removed}
-    for line in added:
-        if squeezed(line.strip()) in before:
-            continue
-        m = _HEAD_RE.search(line)
-        if m:
-            return (f"checks out untrusted PR code under {triggers}: "
-                    f"{window(line.strip(), m.start('at'), m.end('at'), _QUOTE)}")
-    return None
-
-
-_TRIGGER_RE = re.compile(r"\b(" + "|".join(PRIVILEGED_TRIGGERS) + r")\b")
-
-
-def triggers_in(text: str) -> str:
-    """The first privileged trigger a workflow's text names ("" if none)."""
-    m = _TRIGGER_RE.search(text)
-    return m.group(1) if m else ""
-
 
 # ----- a dependency taken from a git repository or a URL instead of its registry
 _GIT_SOURCES = (
@@ -218,14 +192,6 @@ def git_source(path: str, added: Sequence[str], removed: Sequence[str]) -> str |
     return None
 
 
-def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str | None:
-    """The first risky CI line of a workflow's change that only the pair or the workflow's triggers show: a pull request's
-    head checked out under a privileged trigger (``triggers``, or one the change adds), an action from a look-alike owner,
-    a job's guard or the read-only permissions dropped."""
-    return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
-            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed))
-
-
 _PIPE = "pipes a download into a shell"
 
 
@@ -252,16 +218,7 @@ def pipe_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-# ----- a CI action or a download host one or two letters off a well-known one
-# Owners of widely used actions: a new "uses:" whose owner is a letter or two off one of these runs a stranger's code.
-_ACTION_OWNERS = frozenset(
-    "actions github docker aws-actions azure google-github-actions hashicorp codecov pypa softprops peaceiris jamesives "
-    "dtolnay swatinem rust-lang golangci goreleaser ruby shivammathur astral-sh pnpm oven-sh denoland gradle sigstore "
-    "slsa-framework crazy-max stefanzweifel peter-evans endbug cachix nixbuild actions-rs taiki-e jetbrains sonarsource "
-    "snyk aquasecurity anchore ossf step-security mxschmitt styfle tj-actions dorny release-drafter marocchino "
-    "pre-commit codespell-project reviewdog super-linter ncipollo svenstaro appleboy cloudflare vercel netlify "
-    "firebaseextended expo subosito erlef haskell msys2 mymindstorm conda-incubator mamba-org pypa-dev".split())
-_USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<owner>[\w.-]+)/(?P<rest>[\w.\-/]+)@(?P<ref>[\w.\-/]+)")
+# ----- a download host one or two letters off a well-known one
 # Hosts packages, images and install scripts come from.
 _KNOWN_HOSTS = frozenset(
     "registry.npmjs.org registry.yarnpkg.com pypi.org files.pythonhosted.org pypi.python.org upload.pypi.org test.pypi.org "
@@ -276,24 +233,6 @@ _KNOWN_HOSTS = frozenset(
     "bootstrap.pypa.io get.sdkman.io sdkman.io brew.sh apt.llvm.org download.java.net repo.anaconda.com conda.anaconda.org "
     "github.io githubusercontent.com gitlab.io googleapis.com storage.googleapis.com amazonaws.com".split())
 _URL_HOST_RE = re.compile(r"\bhttps?://(?P<host>[A-Za-z0-9.-]+\.[A-Za-z]{2,})(?=[/:'\"\s)]|$)")
-
-
-def lookalike_action(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"runs a CI action from a look-alike owner …" when an added ``uses:`` names an owner one or two letters off the owner
-    of a widely used action (``actoins/checkout@main``): the workflow runs a stranger's code with its token."""
-    before = {squeezed(line.strip()) for line in removed}
-    for line in added:
-        m = _USES_RE.match(line)
-        if m is None or squeezed(line.strip()) in before:
-            continue
-        owner = m.group("owner").lower()
-        if owner in _ACTION_OWNERS or len(owner) < 4:
-            continue
-        near = next((o for o in sorted(_ACTION_OWNERS) if len(o) >= 4 and _near(o, owner)), None)
-        if near:
-            return (f"runs a CI action from a look-alike of {near} (a typo-squat?): "
-                    f"{window(line.strip(), m.start('owner') - (len(line) - len(line.lstrip())), m.end('ref'), _QUOTE)}")
-    return None
 
 
 def _lookalike_of(host: str) -> str | None:
@@ -399,61 +338,38 @@ def compromised_release(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
-# ----- a CI job's guard loosened: a clause that kept it to the project's repository, a tag, a branch, an event, dropped
-_CI_IF_RE = re.compile(r"^\s*-?\s*if\s*:\s*(?P<cond>.+?)\s*$")
-_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:&&|\|\||\band\b|\bAND\b)\s*")
-# What such a clause checks: where the job runs and on what (a publish on tags only, never on a fork's branch).
-_CI_GUARD_RE = re.compile(r"(?i)\bref(?:_type|_name)?\b|\btags?\b|\brepository\b|event_name|\bactor\b|head\.repo|\bfork\b|\bbranch\b|"
-                          r"CI_COMMIT_(?:TAG|BRANCH|REF_NAME)|CI_PROJECT_(?:PATH|NAMESPACE)|CI_PIPELINE_SOURCE|TRAVIS_(?:TAG|BRANCH|PULL_REQUEST)")
+# ----- an image pinned by its digest brought back to a tag; a signature or checksum step deleted
+# A line that names an image (a Dockerfile's FROM, compose's or Kubernetes' image:): kept for this pair wherever it lives.
+IMAGE_LINE_RE = re.compile(r"^\s*(?:FROM\s|-?\s*image\s*:|container\s*:)|@sha256:")
+_IMAGE_RE = re.compile(r"(?:^\s*FROM\s+(?:--\S+\s+)*|\bimage\s*:\s*['\"]?|\bcontainer\s*:\s*['\"]?|docker://)(?P<name>[\w./-]+(?::\d+)?/?[\w./-]*?)"
+                       r"(?P<pin>@sha256:[0-9a-f]{64}|:[\w.-]+)?(?=['\"\s]|$)")
 
 
-def _clauses(cond: str) -> list[tuple[str, str]]:
-    """A condition's clauses joined by and/or: (each as compared, spaces and quotes squeezed; as written)."""
-    text = cond.strip().removeprefix("${{").removesuffix("}}").strip()
-    out = []
-    for c in _CLAUSE_SPLIT_RE.split(text):
-        if not c.strip("()'\" "):
-            continue
-        shown = " ".join(c.split()).strip(" ()")
-        for q in "'\"":
-            shown = shown.strip(q) if shown.count(q) % 2 else shown  # a quote the whole condition opened or closed
-        out.append((squeezed(c).strip("()'\" "), shown))
-    return out
-
-
-def ci_guard_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"drops a CI job's guard (<clause>): if: …" when an ``if:`` condition comes back with a clause about the repository,
-    ref, tag, branch, event or actor gone and nothing new: a publishing job then runs on every push, branch or fork."""
-    olds = [_clauses(m.group("cond")) for line in removed if (m := _CI_IF_RE.match(line))]
-    if not olds:
+def image_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"unpins an image from its digest: …" when an image a removed line pinned by ``@sha256:…`` comes back by a tag or
+    by name alone: whoever can push that tag decides what runs."""
+    pinned = {m.group("name") for line in removed if (m := _IMAGE_RE.search(line)) and (m.group("pin") or "").startswith("@sha256:")}
+    if not pinned:
         return None
     for line in added:
-        m = _CI_IF_RE.match(line)
-        if m is None:
-            continue
-        new = {key for key, _ in _clauses(m.group("cond"))}
-        for old in olds:
-            gone = [shown for key, shown in old if key not in new]
-            if gone and new and new <= {key for key, _ in old} and _CI_GUARD_RE.search(gone[0]):
-                return f"drops a CI job's guard ({gone[0][:50]}): {window(line.strip(), 0, 0, _QUOTE)}"
+        m = _IMAGE_RE.search(line)
+        if m and m.group("name") in pinned and not (m.group("pin") or "").startswith("@sha256:"):
+            return f"unpins an image from its digest: {window(line.strip(), 0, 0, _QUOTE)}"
     return None
 
 
-# ----- a workflow's read-only permissions taken away whole: its token falls back to the repository's default (often write)
-# The workflow's own (top-level) block: a job's permissions go with the job when the job is removed.
-_PERMISSIONS_RE = re.compile(r"^permissions\s*:\s*(?:read-all|\{\s*\}|\{[^}]*read[^}]*\})?\s*(?:#.*)?$")
-_WRITE_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*write\b|write-all")
-_READ_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*(?:read|none)\b")
+_VERIFY_STEP_RE = re.compile(r"(?i)\b(?:gpgv?2?\s+(?:--\S+\s+)*--verify|gpgv\b|cosign\s+verify\w*|minisign\s+-V|signify\s+-C|"
+                             r"slsa-verifier\s+verify\w*|gh\s+attestation\s+verify|sha(?:1|256|512)?sum\s+(?:-\w+\s+)*(?:-c|--check)\b|"
+                             r"shasum\s+(?:-a\s*\d+\s+)?(?:-\w+\s+)*(?:-c|--check)\b|Get-FileHash\b)|--checksum=sha256:")
 
 
-def permissions_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"drops the workflow's read-only permissions: …" when the workflow's own ``permissions:`` block of read or none scopes
-    is removed and no ``permissions:`` line is written again: its jobs' token then has whatever the repository grants."""
-    gone = [line for line in removed if _PERMISSIONS_RE.match(line)]
-    if not gone or any(line.strip().startswith("permissions") for line in added):
-        return None
-    if "read" not in gone[0] and "{" not in gone[0] and not any(_READ_SCOPE_RE.match(line) for line in removed):
-        return None
-    if any(_WRITE_SCOPE_RE.search(line) for line in removed):
-        return None  # a block that granted write: what it falls back to is not wider
-    return f"drops the workflow's read-only permissions (the token falls back to the repository's default): removes {gone[0].strip()}"
+def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a signature or checksum check: removes …" when a removed line verified a download (gpg --verify, cosign verify,
+    sha256sum -c, ADD --checksum=) and no added line verifies the same way again."""
+    again = " ".join(added)
+    for line in removed:
+        m = _VERIFY_STEP_RE.search(line)
+        if m and not _VERIFY_STEP_RE.search(again):
+            return f"drops a signature or checksum check: removes {window(line.strip(), m.start() - (len(line) - len(line.lstrip())), m.end(), _QUOTE)}"
+    return None
+

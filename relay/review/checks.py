@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, classic_lines, guard_reading, line_edits, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -190,8 +190,9 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
     added, removed = f.change.added_lines, f.change.removed_lines
     return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)
-            or (lookalike_action(f.change) or build_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
-            or build_lines.lookalike_host(added, removed) or (build_lines.dropped_safety_flag(added, removed) if f.kind != "docs" else None)
+            or (lookalike_action(f.change) or ci_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
+            or build_lines.lookalike_host(added, removed) or build_lines.image_unpinned(added, removed)
+            or (build_lines.dropped_safety_flag(added, removed) or build_lines.dropped_verification(added, removed) if f.kind != "docs" else None)
             or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed)
             or classic_lines.prefix_for_equality(added, removed))
 

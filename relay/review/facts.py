@@ -99,7 +99,7 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # credentials the workflow runs with ("" for none). A workflow not in it was not read.
     ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)
     # The same workflows: path -> the trigger that runs it with the base repository's token on someone else's code
-    # (pull_request_target, issue_comment, workflow_run), "" for none (``relay.review.build_lines.untrusted_checkout``).
+    # (pull_request_target, issue_comment, workflow_run), "" for none (``relay.review.ci_lines.untrusted_checkout``).
     ci_triggers: dict[str, str] = msgspec.field(default_factory=dict)
     # Files whose changed lines observation kept only in part (a side past its per-file bound, or
     # the whole change past its budget): what they kept cannot show that nothing else changed.

@@ -18,7 +18,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
-from relay.review.build_lines import script_among_tests
+from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.risky_lines import looks_like_prose, risky_screen
@@ -403,8 +403,8 @@ def _keep_doc_signals(line: str) -> bool:
 
 
 def _keep_skips_or_risky(line: str) -> bool:
-    # Settings, build files, examples in other languages: a skip marker, or a line that may be a risky one.
-    return _KEEP_SKIPS(line) or risky_screen(line)
+    # Settings, build files, examples in other languages: a skip marker, a line that may be a risky one, an image named.
+    return _KEEP_SKIPS(line) or risky_screen(line) or IMAGE_LINE_RE.search(line) is not None
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from relay.core.contracts import FileChange
-from relay.review.build_lines import triggers_in
+from relay.review.ci_lines import triggers_in
 
 __all__ = ["WORKFLOW_RE", "credentials_in", "read_workflows", "workflow_credentials"]
 
@@ -59,7 +59,7 @@ def workflow_credentials(workspace: Path, changes: Iterable[FileChange]) -> dict
 
 def read_workflows(workspace: Path, changes: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
     """``workflow_credentials``' answer, and for the same workflows the privileged trigger each runs on ("" for none:
-    ``relay.review.build_lines.triggers_in``), read in the one pass."""
+    ``relay.review.ci_lines.triggers_in``), read in the one pass."""
     out: dict[str, str] = {}
     triggers: dict[str, str] = {}
     root = workspace.resolve()
