@@ -494,7 +494,9 @@ def _changes_from_patch(patch: str) -> list[FileChange]:
 def _check(base: Path, corpus: list[dict]) -> int:
     """Verify a corpus without observing or ranking anything: every entry's mirror holds its
     base and commit (and the objects a replay would write), and every labelled riskiest or
-    benign file is among the files the commit changes. One line per problem, then a summary."""
+    benign file is among the files the commit changes (for a planted entry, the planted file counts: the
+    replay writes it), and a plant's find text is in the commit's file exactly once. One line per problem,
+    then a summary."""
     problems: list[str] = []
     repos: set[str] = set()
     for entry in corpus:
@@ -534,6 +536,19 @@ def _check(base: Path, corpus: list[dict]) -> int:
             absent = [p for (b, p), line in zip(blobs, out.splitlines()) if line.endswith(" missing")]
             if absent:
                 problems.append(f"{where}: the mirror lacks the new content of {len(absent)} file(s), e.g. {absent[0]}")
+        plant = entry.get("plant")
+        if plant:
+            # The replay writes the planted file over the post-commit tree (apply_plant), so the reviewed
+            # change holds it even when the commit does not change it; its find must be there exactly once.
+            try:
+                data = _git(None, "cat-file", "blob", f"{revs['commit']}:{plant['file']}", git_dir=mirror)
+            except subprocess.CalledProcessError:
+                data = None
+            if data is None:
+                problems.append(f"{where}: the plant's file {plant['file']} is not in the commit's tree")
+            elif data.count(plant["find"].encode()) != 1:
+                problems.append(f"{where}: the plant's text occurs {data.count(plant['find'].encode())} times in {plant['file']}, not once")
+            changed.add(plant["file"])
         for label in ("riskiest", "benign"):
             for path in entry[label]:
                 if path not in changed:

@@ -65,6 +65,31 @@ def test_risk_corpus_check_passes_a_clean_corpus_and_a_plain_commit(tmp_path: Pa
     assert capsys.readouterr().out.splitlines() == ["checked 2 entries from 1 mirrored projects: 0 problem(s)"]
 
 
+def test_risk_corpus_check_takes_a_plant_outside_the_commit_and_reports_a_find_not_there_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A plant may sit in a file the commit does not change (the replay writes it); --check then counts that file
+    # as changed for the riskiest label, and reports a find that the replay could not apply.
+    mirrors = _mirror(tmp_path / "mirrors")
+    repo = mirrors / "acme+lib" / "repo"
+    (repo / "setup.cfg").write_text("[x]\nverify = true\n", encoding="utf-8")
+    git(repo, "add", "setup.cfg")
+    git(repo, "commit", "-q", "-m", "cfg")
+    git(repo, "tag", "v1.2")
+    (repo / "src" / "app.py").write_text("def main():\n    return 3\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "three")
+    git(repo, "tag", "v1.3")
+
+    def planted(find: str) -> dict:
+        plant = {"file": "setup.cfg", "find": find, "replace": "verify = false\n", "line": "verify = false", "risk": "r", "words": ["verify"]}
+        return _entry(base="v1.2", commit="v1.3", kind="planted", riskiest=["setup.cfg"], benign=[], plant=plant)
+
+    corpus = _corpus(tmp_path, [planted("verify = true\n"), planted("verify = maybe\n")])
+    assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "--check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "acme/lib@v1.2..v1.3: the plant's text occurs 0 times in setup.cfg, not once",
+        "checked 2 entries from 1 mirrored projects: 1 problem(s)",
+    ]
+
+
 def test_risk_corpus_replays_several_sets_and_sums_them_up_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mirrors = _mirror(tmp_path / "mirrors")
     first = _corpus(tmp_path, [_entry()])

@@ -17,6 +17,7 @@ import anyio
 import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
+from relay.agy.answer_reading import stored_answer
 from relay.agy.classify import Outcome, Verdict, classify, relay_retries, transient_oauth
 from relay.agy.prompt import argv_safe_prompt
 from relay.agy.stream import StreamReader
@@ -24,7 +25,7 @@ from relay.agy.worker import run_worker
 from relay.call.confirm import plan_argv
 from relay.call.intake import CallPlan
 from relay.call.policy import RunPlan
-from relay.core.contracts import Attempt, RunRecord
+from relay.core.contracts import Attempt, RunRecord, Status, WorkerReport
 from relay.core.errors import SpawnError
 from relay.core.files import create_private
 from relay.core.identity import stamp_of
@@ -129,3 +130,18 @@ async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: l
     attempt.argv = [a if len(a) < 120 else a[:120] + "…" for a in argv]
     record.process.pgid = None
     return outcome, verdict, attempt
+
+
+def worker_said(record: RunRecord, outcome: Outcome, verdict: Verdict, report: WorkerReport | None) -> None:
+    """What the worker answered, into the record as soon as it answered: every ending after it keeps it (a refusal
+    while its change is recorded, a hook in the config: relay/call/kept.py names the conversation to resume)."""
+    process = record.process
+    process.exit_code = outcome.exit_code
+    process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
+    process.report = report
+    process.stderr_tail = tail(outcome.stderr, 16_000)
+    cid = (outcome.envelope or {}).get("conversation_id")
+    record.outcome.conversation_id = cid if isinstance(cid, str) and cid else outcome.conversation_id
+    usage = (outcome.envelope or {}).get("usage")
+    if isinstance(usage, dict):
+        process.usage = {k: v for k, v in usage.items() if isinstance(v, int)}

@@ -29,12 +29,13 @@ from relay.call.policy import RunPlan
 from relay.core.contracts import FileChange, PolicyViolation, RecordPlan, Status
 from relay.core.policy_rules import check_policy, name_files
 from relay.isolate.apply_temps import ledgered_temps
+from relay.observe.git_dir import put_back
 from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
 __all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "policy_verdict", "prompt_limits",
-           "outside_violation", "HIJACKED"]
+           "outside_violation", "HIJACKED", "git_dir_violation"]
 
 _KEPT = 2000  # files the record keeps per list; the message has the full counts
 _BROKE = "the run's change broke its policy: "
@@ -148,5 +149,33 @@ def unobserved_violation(violation: PolicyViolation | None, limits: RunPlan | Re
     if violation is None:
         violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
     violation.rules = [*violation.rules, "observed"]
+    violation.limits = [*violation.limits, line]
+    return violation, line
+
+
+def git_dir_violation(violation: PolicyViolation | None, git_dir: dict[str, str], limits: RunPlan | RecordPlan,
+                      before: Snapshot | None, unrestored: str | None) -> tuple[PolicyViolation | None, str]:
+    """A run with path limits (``paths`` or ``protected``) that planted in the repository's git dir something git
+    runs (``git_dir``: relay.observe.git_dir's findings, shown path -> what) broke its policy: those files lie outside
+    every path a profile can allow. The violation gains the "git_dir" rule; with ``revert`` each file gets its bytes
+    from before the run back (kept beside the snapshot; ``unrestored``: why not, at recovery)."""
+    if not git_dir or not (limits.paths or limits.protected):
+        return violation, ""
+    shown = list(git_dir)
+    line = f"git_dir: {len(shown)} file(s) of the repository's git dir now make git run a program: {name_files(shown)}"
+    if violation is None:
+        violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
+    violation.rules = [*violation.rules, "git_dir"]
+    violation.files = [*violation.files, *shown][:_KEPT]
+    if violation.on_violation == "revert":
+        if unrestored is not None or before is None or not before.dir:
+            left = {p: unrestored or "the relay took no snapshot before the run" for p in shown}
+            restored: list[str] = []
+        else:
+            restored, left = put_back(before.dir, shown)
+        violation.restored = [*violation.restored, *restored][:_KEPT]
+        violation.not_restored = dict(list({**violation.not_restored, **left}.items())[:_KEPT])
+        line += f". Put back {len(restored)} to their pre-run bytes" + (
+            f"; could not put back {name_files(list(left))} ({next(iter(left.values()))})" if left else "")
     violation.limits = [*violation.limits, line]
     return violation, line

@@ -17,13 +17,14 @@ from typing import Literal
 import msgspec
 
 from relay.agy.classify import Verdict
+from relay.call.enforce import VIOLATION_HINT
 from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests, Usage
 from relay.core.errors import RelayError, as_relay_error
 from relay.isolate.pool import change_kept
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, now_iso
 
-__all__ = ["Ending", "finish", "refusal_ending"]
+__all__ = ["Ending", "finish", "refusal_ending", "stopped_verdict", "unrecorded_ending"]
 
 log = logging.getLogger("relay")
 
@@ -49,6 +50,36 @@ def refusal_ending(run_id: str, exc: Exception) -> Ending:
     error = as_relay_error(exc, f"run {run_id} (before agy started)")
     return Ending(verdict=Verdict(status=error.status, message=error.message[:2000], hint=error.hint,
                                   retryable=error.retryable))
+
+
+def stopped_verdict(verdict: Verdict, violation: str, unobserved: str) -> Verdict:
+    """A run stopped before its end keeps its status (why it ended); a policy it broke goes in the message
+    (``violation``), and that its change was not observed (``unobserved``: its look past its bound).
+
+    Not POLICY_VIOLATION: the leader that cancelled must see its cancel took, and a waiting call the same
+    ending; the violation is in the message, a flag, the record, and `apply` refuses the run.
+    """
+    said = "; ".join(filter(None, [violation, unobserved]))
+    if not said:
+        return verdict
+    hint = f"{VIOLATION_HINT} {verdict.hint}" if violation else verdict.hint
+    return Verdict(status=verdict.status, message=f"{verdict.message}; {said}"[:2000], hint=hint, retryable=False)
+
+
+def unrecorded_ending(exc: OSError, runs_dir: Path, data_dir: Path) -> Ending:
+    """The data dir cannot take the run's record (read-only, not a folder, full): nothing ran (issue 13, minor)."""
+    where = exc.filename or runs_dir
+    log.error("cannot write run records in %s: %s", runs_dir, exc)
+    verdict = Verdict(
+        status=Status.STORAGE_ERROR,
+        message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
+        "the worker was not started",
+        hint=f"Make {data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it; "
+        "free disk space if it is full), or set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP "
+        "server env; `gravity-relay doctor` checks it. Nothing ran and the workspace was not touched.",
+    )
+    return Ending(verdict=verdict, recorded=False,
+                  flags=["no run record was written: get_result will not find this run_id"])
 
 
 def _violation_flag(record: RunRecord) -> str:

@@ -11,20 +11,24 @@ message (``Judged.said``), and recovery checks without restoring (the files may 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
+
 from relay.agy.classify import Verdict
-from relay.call.enforce import apply_policy, outside_violation, policy_verdict, unobserved_violation
+from relay.call.enforce import (apply_policy, git_dir_violation, outside_violation, policy_verdict,
+                                unobserved_violation)
 from relay.call.policy import RunPlan
 from relay.core.contracts import PolicyViolation, RecordPlan
 from relay.observe.changes import ChangeSet
 from relay.observe.permissions import PreRun
 from relay.observe.snapshot import Snapshot
 
-__all__ = ["Judged", "judge_change"]
+__all__ = ["Judged", "judge_change", "judged_within"]
 
 # A worktree run: (its paths outside the workspace, the workspace's folder in the repository); None for other runs.
 Outside = Callable[[], "tuple[list[str], str] | None"]
@@ -63,6 +67,7 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     changeset = observe(False)
     ms = int((time.monotonic() - started) * 1000)
     files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
+    files = [c for c in files if c.path not in changeset.git_dir]  # in no tree: judged, and put back, below
     violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored, data_dir=data_dir)
     if violation is not None and violation.restored:
         # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
@@ -72,7 +77,37 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     beyond = outside() if outside is not None else None
     if beyond is not None:
         violation, line = outside_violation(violation, *beyond, limits.on_violation or "keep")
+    violation, planted = git_dir_violation(violation, changeset.git_dir, limits, before, unrestored)
+    line = "; ".join(filter(None, [line, planted]))
     if changeset.source == "report" and before is not None and before.source != "report":  # the look after failed
         violation, blind = unobserved_violation(violation, limits, changeset.note)
         line = "; ".join(filter(None, [line, blind]))
     return Judged(changeset=changeset, violation=violation, broke=broke, outside=line, ms=ms)
+
+
+async def judged_within(seconds: float, judge: Callable[[threading.Event], Judged], name: str) -> Judged | None:
+    """``judge(abandoned)`` (a stopped run's look) in a thread of its own, waited for ``seconds`` at most: its Judged
+    (its exception raised), or None past the bound. Then ``abandoned`` is set (the look writes nothing when it ends)
+    and the thread is left to end on its own: a daemon, so a relay that is leaving never waits for a look that hangs."""
+    abandoned, done = threading.Event(), threading.Event()
+    out: list[Judged | BaseException] = []
+
+    def look() -> None:
+        try:
+            out.append(judge(abandoned))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, or dropped with an abandoned look
+            out.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=look, name=name, daemon=True).start()
+    try:
+        ended = await anyio.to_thread.run_sync(done.wait, seconds, abandon_on_cancel=True)
+    finally:
+        if not done.is_set():
+            abandoned.set()
+    if not ended:
+        return None
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,17 +24,17 @@ import anyio
 import msgspec
 
 from relay.agy.auth import AuthPreflight
-from relay.agy.answer_reading import answer_flags, stored_answer
+from relay.agy.answer_reading import answer_flags
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
 from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
-from relay.call.attempts import run_attempts
+from relay.call.attempts import run_attempts, worker_said
 from relay.call.confirm import Gate, declined_packet, preview_packet
-from relay.call.enforce import HIJACKED, VIOLATION_HINT
-from relay.call.finish import Ending, finish, refusal_ending
+from relay.call.enforce import HIJACKED
+from relay.call.finish import Ending, finish, refusal_ending, stopped_verdict, unrecorded_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
-from relay.call.judge import Judged, judge_change
+from relay.call.judge import Judged, judge_change, judged_within
 from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.prelaunch import check_before_launch
@@ -43,7 +44,6 @@ from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, 
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
 from relay.core.platform import Identity, stop_worker, verify_worker
-from relay.core.process import tail
 from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.isolate.config_hooks import ConfigHooksRefused
@@ -67,6 +67,13 @@ __all__ = ["Relay"]
 
 log = logging.getLogger("relay")
 
+# How long a stopped run's look may take before its answer and record go out saying the change was not observed.
+STOPPED_LOOK_SECONDS = 30.0
+
+
+class _Abandoned(Exception):
+    """A stopped run's look that ended after its answer went out: it writes nothing (no patch, no policy)."""
+
 
 class _Live:
     """What one run is doing right now: read by the progress ticker and by the cancel path."""
@@ -81,6 +88,7 @@ class _Live:
         self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
         self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
         self.pre_run: dict[str, PreRun] | None = None  # files' bits and sizes before the run, when it may revert
+        self.unobserved = ""  # a stopped run whose look did not end in time: said in its message and flags
 
 
 class Relay:
@@ -172,7 +180,7 @@ class Relay:
             self.store.mark_active(record.run_id)
         except OSError as exc:
             # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
-            return finish(self.store, record, self._unrecorded(exc))
+            return finish(self.store, record, unrecorded_ending(exc, self.store.runs_dir, self.settings.data_dir))
         live = self._live[record.run_id] = _Live()
 
         async def tick() -> None:
@@ -198,6 +206,7 @@ class Relay:
                         # A refusal after the worker ran (a spawn error on a retry): the packet lists what changed.
                         changes = await self._observe_after_stop(call, live)
                         ending.changes = changes if changes is not None and changes.count else None
+                        ending.flags = [live.unobserved] if live.unobserved else []
                 tg.cancel_scope.cancel()
             packet = finish(self.store, record, ending, started=started)
         except anyio.get_cancelled_exc_class():
@@ -208,7 +217,8 @@ class Relay:
                 verdict = Verdict(status=Status.CANCELLED, message=f"{why}; the worker was stopped",
                                   hint="Call again to retry; changes made so far stay in the workspace (listed in the "
                                   "run record).")
-                finish(self.store, record, Ending(verdict=_stopped(verdict, live), changes=changes), started=started)
+                finish(self.store, record, Ending(verdict=stopped_verdict(verdict, live.violation, live.unobserved), changes=changes,
+                                                  flags=[live.unobserved] if live.unobserved else []), started=started)
             raise
         except Exception as exc:  # noqa: BLE001 - every path out of a run finishes its record
             return await self._unexpected(call, live, exc, started)
@@ -259,7 +269,7 @@ class Relay:
                                                healthy_seconds_ago=self.auth.healthy_seconds_ago)
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
-                _worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
+                worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
                 live.stage = "observing changes"
                 judged = await anyio.to_thread.run_sync(self._judge, call, live, Path(plan.workspace),
                                                         list(report.files_changed) if report else [])
@@ -325,22 +335,8 @@ class Relay:
         error = as_relay_error(inner, f"run {record.run_id}")
         verdict = Verdict(status=error.status, message=error.message[:2000],
                           hint=error.hint + " The worker was stopped; the files it changed are listed.")
-        return finish(self.store, record, Ending(verdict=_stopped(verdict, live), changes=changes), started=started)
-
-    def _unrecorded(self, exc: OSError) -> Ending:
-        runs_dir = self.store.runs_dir
-        where = exc.filename or runs_dir
-        log.error("cannot write run records in %s: %s", runs_dir, exc)
-        verdict = Verdict(
-            status=Status.STORAGE_ERROR,
-            message=f"the relay cannot write its run records in {runs_dir} ({where}: {exc.strerror or exc}); "
-            "the worker was not started",
-            hint=f"Make {self.settings.data_dir} writable by this user (chmod u+w, or chown it if `sudo` created it; "
-            "free disk space if it is full), or set GRAVITY_RELAY_DATA_DIR to a writable folder in the relay's MCP "
-            "server env; `gravity-relay doctor` checks it. Nothing ran and the workspace was not touched.",
-        )
-        return Ending(verdict=verdict, recorded=False,
-                      flags=["no run record was written: get_result will not find this run_id"])
+        return finish(self.store, record, Ending(verdict=stopped_verdict(verdict, live.violation, live.unobserved), changes=changes,
+                                                 flags=[live.unobserved] if live.unobserved else []), started=started)
 
     async def _stop_worker(self, record: RunRecord) -> None:
         """Stop the run's worker if it is still there — and still ours (its leader may be reaped already)."""
@@ -350,7 +346,8 @@ class Relay:
 
     # ------------------------------------------------------------------ observation
 
-    def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None) -> ChangeSet:
+    def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None,
+                 abandoned: threading.Event | None = None) -> ChangeSet:
         """What changed, and the run's patch beside its record (before verification can touch a file).
 
         A worktree run (issue 22, D1): its worktree is first checked to be still its own (never a git command
@@ -364,6 +361,8 @@ class Relay:
             raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
                              "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
         changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
+        if abandoned is not None and abandoned.is_set():  # its run answered without it: nothing written now
+            raise _Abandoned(record.run_id)
         if self.settings.patch_max_bytes:
             write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
                             run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
@@ -375,15 +374,17 @@ class Relay:
             keep_or_drop_after_tree(before, changeset, record.run_id)  # what apply writes (issue 23)
         return changeset
 
-    def _judge(self, call: CallPlan, live: _Live, workspace: Path, reported: list[str] | None = None) -> Judged:
-        """The run's change observed and judged against its policy, as every ending sees it (judge.py)."""
+    def _judge(self, call: CallPlan, live: _Live, workspace: Path, reported: list[str] | None = None,
+               abandoned: threading.Event | None = None) -> Judged:
+        """The run's change observed and judged against its policy, as every ending sees it (judge.py); ``abandoned``:
+        set once nobody waits for it (a stopped run's look past its bound), it then ends writing nothing."""
         record, before = call.record, live.before
         assert before is not None
 
         def outside() -> tuple[list[str], str] | None:  # issue 22, D1: what the worktree changed outside the workspace
             return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
 
-        return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported),
+        return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported, abandoned),
                             call.plan, before=before, pre_run=live.pre_run, outside=outside,
                             data_dir=self.settings.data_dir)
 
@@ -393,17 +394,24 @@ class Relay:
             return None
         record, plan = call.record, call.plan
         workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
-        with anyio.move_on_after(30):
-            try:
-                # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
-                judged = await anyio.to_thread.run_sync(self._judge, call, live, workspace)
-            except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
-                log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
-                return None
+        try:
+            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
+            # Bounded: a look that hangs (git held by what the worker left) holds neither the answer nor the exit.
+            judged = await judged_within(STOPPED_LOOK_SECONDS, partial(self._judge, call, live, workspace, None),
+                                         f"relay-stopped-look-{record.run_id}")
+        except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
+            log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
+            return None
+        if judged is not None:
             record.outcome.violation, live.violation = judged.violation, judged.said
             changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
                                                                   workspace=workspace, task=call.asked)
             return changes
+        log.warning("run %s: the look after the stop did not end within %g s; answered without it", record.run_id,
+                    STOPPED_LOOK_SECONDS)
+        live.unobserved = (f"the change was not observed: the relay's look at the workspace after the stop did not end "
+                           f"within {STOPPED_LOOK_SECONDS:g} s, so nothing the worker changed is listed or checked "
+                           f"against the policy; it stays in {workspace} (git status shows it)")
         return None
 
     # ------------------------------------------------------------------ isolation (issue 10)
@@ -465,33 +473,6 @@ def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
         record.observation.before_head = before.repo.head
 
 
-def _stopped(verdict: Verdict, live: _Live) -> Verdict:
-    """A run stopped before its end keeps its status (why it ended); a policy it broke goes in the message.
-
-    Not POLICY_VIOLATION: the leader that cancelled must see its cancel took, and a waiting call the same
-    ending; the violation is in the message, a flag, the record, and `apply` refuses the run.
-    """
-    if not live.violation:
-        return verdict
-    return Verdict(status=verdict.status, message=f"{verdict.message}; {live.violation}"[:2000],
-                   hint=f"{VIOLATION_HINT} {verdict.hint}", retryable=False)
-
-
 def _refuse_login(verdict: Verdict | None) -> None:
     if verdict is not None:
         raise RelayError(verdict.status, verdict.message, verdict.hint, retryable=verdict.status in TRANSIENT)
-
-
-def _worker_said(record: RunRecord, outcome: Outcome, verdict: Verdict, report: WorkerReport | None) -> None:
-    """What the worker answered, into the record as soon as it answered: every ending after it keeps it (a refusal
-    while its change is recorded, a hook in the config: relay/call/kept.py names the conversation to resume)."""
-    process = record.process
-    process.exit_code = outcome.exit_code
-    process.response = stored_answer(outcome, timed_out=verdict.status is Status.EXECUTION_TIMEOUT)
-    process.report = report
-    process.stderr_tail = tail(outcome.stderr, 16_000)
-    cid = (outcome.envelope or {}).get("conversation_id")
-    record.outcome.conversation_id = cid if isinstance(cid, str) and cid else outcome.conversation_id
-    usage = (outcome.envelope or {}).get("usage")
-    if isinstance(usage, dict):
-        process.usage = {k: v for k, v in usage.items() if isinstance(v, int)}

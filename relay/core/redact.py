@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from relay.core.shown import harmless
+
 __all__ = ["PATTERNS", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
 
 MASK = "[REDACTED:{}]"
@@ -75,12 +77,13 @@ def drop_skip_advice(text: str) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with every credential shape in ``PATTERNS`` masked (and agy's auto-approve advice dropped)."""
+    """``text`` with every credential shape in ``PATTERNS`` masked (and agy's auto-approve advice dropped), and, as it
+    is made for a reader, each character that drives a terminal or hides itself shown escaped (relay.core.shown)."""
     if not text:
         return text
     for pattern, replace in _REPLACERS:
         text = pattern.sub(replace, text)
-    return drop_skip_advice(text)
+    return harmless(drop_skip_advice(text))
 
 
 def redact_obj(value: Any) -> Any:

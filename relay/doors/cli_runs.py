@@ -14,6 +14,7 @@ from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.core.redact import redact
+from relay.core.shown import harmless, one_line
 from relay.core.settings import Settings
 from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
@@ -26,7 +27,7 @@ __all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "
 
 def _say(message: str, hint: str) -> None:
     """An error in words on stderr, the one way the runs commands say one: what is wrong, then what to do."""
-    print(f"gravity-relay: {message}\n  {hint}", file=sys.stderr)
+    print(f"gravity-relay: {harmless(message)}\n  {harmless(hint)}", file=sys.stderr)  # they may name a worker's file
 
 
 def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary", max_chars: int | None = None) -> int:
@@ -109,7 +110,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
                              f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
-                             f"{redact(record.plan.workspace or '')}{broke}\n")
+                             f"{one_line(redact(record.plan.workspace or ''))}{broke}\n")
         shown += 1
         if shown >= limit:
             break
@@ -143,10 +144,12 @@ def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_js
         result = revert_run(RunStore(settings.runs_dir), run_id, dry_run=dry_run, settings=settings)
     except RelayError as exc:
         if as_json:
-            sys.stdout.write(encode({"run_id": run_id, "error": {"code": exc.status.value, "message": exc.message,
-                                                                 "hint": exc.hint}}).decode() + "\n")
+            error = {"code": exc.status.value, "message": harmless(exc.message), "hint": harmless(exc.hint)}
+            sys.stdout.write(encode({"run_id": run_id, "error": error}).decode() + "\n")
         _say(exc.message, exc.hint)
         return 2 if exc.status is Status.INVALID_INPUT else 1
+    # The actions name the run's files as the worker named them: shown, never obeyed by the terminal.
+    result.actions = [harmless(action) for action in result.actions]
     if as_json:
         sys.stdout.write(encode(result).decode() + "\n")
         return 0
@@ -154,7 +157,7 @@ def runs_revert(settings: Settings, run_id: str, *, dry_run: bool = False, as_js
         sys.stdout.write(f"run {run_id}: its patch holds no file change; nothing to revert\n")
         return 0
     verb = "would revert" if dry_run else "reverted"
-    sys.stdout.write(f"{verb} run {run_id} in {result.workspace}:\n")
+    sys.stdout.write(f"{verb} run {run_id} in {one_line(result.workspace)}:\n")
     for action in result.actions:
         sys.stdout.write(f"  {action}\n")
     if dry_run:

@@ -6,6 +6,8 @@ from typing import Literal
 
 from msgspec import Struct
 
+from relay.core.shown import harmless
+
 __all__ = ["Check", "Level", "ok", "warn", "fail", "render_checks"]
 
 Level = Literal["ok", "warning", "failure"]
@@ -34,9 +36,10 @@ def render_checks(checks: list[Check]) -> str:
     width = max(len(c.name) for c in checks)
     lines = []
     for c in checks:
-        lines.append(f"{c.level:<8} {c.name:<{width}}  {c.message}")
+        # Names doctor read from disk (a worktree, a temp file a ledger names) are shown, never obeyed by the terminal.
+        lines.append(f"{c.level:<8} {c.name:<{width}}  {harmless(c.message)}")
         if c.fix:
-            lines.append(f"{'':<8} {'':<{width}}  → {c.fix}")
+            lines.append(f"{'':<8} {'':<{width}}  → {harmless(c.fix)}")
     counts = {level: sum(1 for c in checks if c.level == level) for level in ("ok", "warning", "failure")}
     lines.append(f"\n{counts['ok']} ok, {counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, "
                  f"{counts['failure']} failure{'s' if counts['failure'] != 1 else ''}"

@@ -30,6 +30,8 @@ from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.beyond import beyond_view
+from relay.observe.blind import seen_by_time
+from relay.observe.git_dir import planted
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
                                     stat_key, write_after)
@@ -78,6 +80,12 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # git's patch of the two trees (every repository's, paths as in ``files``), and what it cannot hold: path -> why.
     patch: bytes = b""
     not_in_patch: dict[str, str] = {}
+    # What the run planted in the repository's git dir that git would run next (relay.observe.git_dir): path -> what
+    # and when. Those paths are in ``files`` too; the policy judges them apart (they are in no tree).
+    git_dir: dict[str, str] = {}
+    # Why the relay could not look after the run ("" when it did): the files are then the worker's report and what
+    # their timestamps show (relay.observe.blind), and the review says so loudly.
+    unobserved: str = ""
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -327,8 +335,34 @@ def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Lo
 def _gone(before: Snapshot, ws: Path, started: float) -> ChangeSet:
     change = FileChange(path=".", kind="deleted", reasons=["the whole workspace was deleted"])
     elapsed = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
-    return ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
-                     note=f"the workspace {ws} no longer exists after the run")
+    return _with_git_dir(ChangeSet(source=before.source, files=[change], elapsed_ms=elapsed, workspace_gone=True,
+                                   note=f"the workspace {ws} no longer exists after the run"), before)
+
+
+def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
+    """The look failed: besides the worker's report, the files whose timestamps say the run changed them (listed, not
+    diffed; relay.observe.blind) — what the worker did not report is not lost with the look."""
+    found, cut = seen_by_time(before, str(ws))
+    listed = {c.path for c in result.files}
+    for path, kind in found.items():
+        if path not in listed:
+            result.files.append(FileChange(path=path, kind=kind))  # type: ignore[arg-type]
+        result.outside[path] = ("gone since the run started" if kind == "deleted" else
+                                "changed during the run by its timestamp") + " (not diffed: the look failed)"
+    if cut:
+        result.note = _join_notes(result.note, cut)
+    result.files.sort(key=lambda c: c.path)
+
+
+def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
+    """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
+    the look went, they are the relay's own finding, never the worker's word."""
+    for plant in planted(before.dir) if before.dir else []:
+        if plant.path not in result.git_dir:
+            result.files.append(FileChange(path=plant.path, kind=plant.kind))  # type: ignore[arg-type]
+        result.git_dir[plant.path] = plant.said
+    result.files.sort(key=lambda c: c.path)
+    return result
 
 
 # --------------------------------------------------------------------------- entry points
@@ -353,15 +387,18 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     ws = ws.resolve()
     source = before.source
     fallback_note = None
+    why_not = before.note or "no snapshot was taken before the run"
     look = None
     if source != "report":
         try:
             look = _look(before, list_ignored)
         except (GitError, TooManyFiles, OSError) as exc:
             fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
-            source = "report"
+            source, why_not = "report", str(exc)[:200]
     if look is None:
-        result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note))
+        result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note),
+                           unobserved=why_not)
+        _seen_without_a_look(result, before, ws)
     else:
         notes = look.notes
         if look.unread:
@@ -372,6 +409,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch)
         beyond_view(result, before, ws, reported)
+    _with_git_dir(result, before)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
@@ -392,6 +430,6 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
                 return True
             look._big(repo)
             look._nested(repo)
-        return bool(look.changes) or any(_diff(before, r, quiet=True) for r in before.repos())
+        return bool(look.changes) or bool(planted(before.dir)) or any(_diff(before, r, quiet=True) for r in before.repos())
     except (GitError, TooManyFiles, OSError):
         return True

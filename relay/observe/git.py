@@ -373,6 +373,7 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env, **spawn_options()) as proc:
             # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
             timer = threading.Timer(timeout, stop, (proc,))
+            timer.daemon = True  # a relay that is leaving does not wait for it (a stopped run's look left behind)
             timer.start()
             ended = threading.Event()
             if stalled is not None:

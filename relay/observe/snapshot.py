@@ -45,6 +45,7 @@ import msgspec
 from relay.core.files import read_regular, remove_tree, replace_file
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
+from relay.observe.git_dir import keep_git_dir
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
                                         make_private_dir, read_settings, update_index)
@@ -366,8 +367,7 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
 
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as fh:
+    with open(tmp := path + ".tmp", "wb") as fh:
         fh.write(msgspec.json.encode(snap))
     replace_file(tmp, path)
 
@@ -389,6 +389,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
+        keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]])  # .git/ is in no tree (git_dir.py)
     except EndlessConfig as exc:  # not a look without git: the worker's git would wait on it too (CONFLICTING_OPTIONS)
         raise EndlessConfig(f"the relay did not start the run: it cannot read the git config of {ws} ({exc})") from None
     except (GitError, OSError) as exc:
@@ -453,8 +454,7 @@ def _joined(snapshot: Snapshot) -> bool:
         for repo, done in zip(snapshot.repos(), job.result()):
             repo.before, repo.before_root, repo.links = done.before, done.before_root, done.links
     except Exception:  # noqa: BLE001 - said, never lost: the trees left unwritten are written again by the caller
-        _log.warning("the before trees of %s were not written in the background; writing them now", snapshot.workspace,
-                     exc_info=True)
+        _log.warning("the before trees of %s were not written in the background", snapshot.workspace, exc_info=True)
     return True
 
 

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from relay.review.ci_lines import FETCH_KEY
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dropped_safety_flag", "dropped_verification", "git_source",
-           "image_unpinned", "lookalike_host", "pipe_host", "script_among_tests", "with_hosts"]
+__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dependency_source", "dropped_safety_flag", "dropped_verification", "git_source",
+           "image_unpinned", "lookalike_host", "pair_line", "pipe_host", "script_among_tests", "with_hosts"]
 
 _QUOTE = 60
 
@@ -373,3 +373,14 @@ def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | 
             return f"drops a signature or checksum check: removes {window(line.strip(), m.start() - (len(line) - len(line.lstrip())), m.end(), _QUOTE)}"
     return None
 
+
+def pair_line(added: Sequence[str], removed: Sequence[str], *, commands: bool) -> str | None:
+    """The first of these readers that names a line: a look-alike host, an image unpinned, and where the file's lines are
+    commands (``commands``: not a docs file's prose and samples) a safety flag or a verification step dropped."""
+    return (lookalike_host(added, removed) or image_unpinned(added, removed)
+            or (dropped_safety_flag(added, removed) or dropped_verification(added, removed) if commands else None))
+
+
+def dependency_source(path: str, added: Sequence[str], removed: Sequence[str], manifest: bool) -> str | None:
+    """A dependency taken from a git repository instead of its registry, or (in a manifest) a release known to be compromised."""
+    return git_source(path, added, removed) or (compromised_release(added, removed) if manifest else None)

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, guard_reading, line_edits, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, code_semantics, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -44,7 +44,7 @@ from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATIO
 __all__ = [
     "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config",
     "ci_credentials", "ci_versions",
-    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "hooks", "huge",
+    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
     "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
@@ -183,7 +183,8 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or line_edits.package_setting(f.name, f.change.added_lines))
+            or line_edits.package_setting(f.name, f.change.added_lines)
+            or code_semantics.weakened_code(*f.code_lines, ctx.written))  # a check made toothless, read by the code's structure (round 9)
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -191,8 +192,7 @@ def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     added, removed = f.change.added_lines, f.change.removed_lines
     return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)
             or (lookalike_action(f.change) or ci_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
-            or build_lines.lookalike_host(added, removed) or build_lines.image_unpinned(added, removed)
-            or (build_lines.dropped_safety_flag(added, removed) or build_lines.dropped_verification(added, removed) if f.kind != "docs" else None)
+            or build_lines.pair_line(added, removed, commands=f.kind != "docs")
             or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed)
             or classic_lines.prefix_for_equality(added, removed))
 
@@ -355,8 +355,7 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return (replaced_elsewhere(f.change) or build_lines.git_source(f.path, f.change.added_lines, f.change.removed_lines)
-            or (build_lines.compromised_release(f.change.added_lines, f.change.removed_lines) if f.kind == "manifest" else None))
+    return replaced_elsewhere(f.change) or build_lines.dependency_source(f.path, f.change.added_lines, f.change.removed_lines, f.kind == "manifest")
 
 
 def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -447,6 +446,14 @@ def escapes_workspace(f: FileFacts, ctx: RiskContext) -> Detail:
     if ctx.workspace_gone and f.path == ".":
         return "the worker deleted the whole workspace"
     return None
+
+
+def not_observed(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.unobserved.get(f.path)
+
+
+def git_dir_plant(f: FileFacts, ctx: RiskContext) -> Detail:
+    return ctx.git_dir.get(f.path)
 
 
 def seen_beyond_git(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -95,6 +95,11 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     outside: dict[str, str] = msgspec.field(default_factory=dict)
     escapes: dict[str, str] = msgspec.field(default_factory=dict)
     workspace_gone: bool = False
+    # What the run planted in the repository's git dir that git runs next (relay.observe.git_dir): path -> what, when.
+    git_dir: dict[str, str] = msgspec.field(default_factory=dict)
+    # The look after the run failed (relay.observe.blind): each file, with what it rests on (the worker's report, or
+    # its timestamps).
+    unobserved: dict[str, str] = msgspec.field(default_factory=dict)
     # Changed GitHub workflows read as the run left them (``relay.review.workflows``): path -> the
     # credentials the workflow runs with ("" for none). A workflow not in it was not read.
     ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)

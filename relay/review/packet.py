@@ -145,10 +145,18 @@ def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, so
     if changeset is not None and changeset.escapes:
         shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
         flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
-    if source == "report":
+    if source == "report" and changeset is not None and changeset.unobserved:
+        # First and loud: a SUCCESS over the worker's own list would be a guard walked around (relay.observe.blind).
+        flags.insert(0, f"NOT OBSERVED: the relay could not look at the change after the run ({changeset.unobserved}); "
+                        "the files are the worker's report and what their timestamps show: check them yourself")
+    elif source == "report":
         flags.append("changes were not observed: the file list is the worker's own claim")
     if report is not None:
         claims = _Claims(report)
+        if source == "report" and changeset is not None and changeset.outside:
+            unreported = [c.path for c in files if c.path in changeset.outside and not claims.mentions(c)]
+            if unreported:
+                flags.append(f"changed by their timestamps but not in the worker's report {_names(unreported)}")
         if source != "report":
             unchanged = [c for c in claims.unmatched(files) if c not in unseen]
             if unchanged:
@@ -161,7 +169,7 @@ def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, so
                 flags.append(f"changed but not in the worker's report {_names(unmentioned)}")
         if not report.tests_run and report.tests_passed > 0:
             flags.append(f"tests passed claimed ({report.tests_passed}) but no test was run")
-    if note:
+    if note and not (changeset is not None and changeset.unobserved):  # else the first flag says it
         flags.append(f"observation: {note}")
     return [_cut(f, _FLAG_CHARS) for f in flags[:_MAX_FLAGS]]
 
@@ -212,7 +220,10 @@ def build_review(
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
-                      ci_triggers=triggers, partial=partial)
+                      ci_triggers=triggers, git_dir=dict(changeset.git_dir),
+                      unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
+                                  for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
+                      partial=partial)
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
@@ -223,6 +234,8 @@ def build_review(
         review=targets,
         source=changeset.source,
     )
+    if changeset.unobserved:  # whatever the files say, what was not looked at is not low risk
+        changes.risk = "high"
     if len(ranked) > MAX_FILES:
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (in review order); {FULL_HINT}."
     flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)

@@ -99,6 +99,20 @@ _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hd
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
 
 RULES: tuple[Rule, ...] = (
+    # ----- planted in the repository's git dir, in no tree: what git runs the next time you use it (relay.observe.git_dir)
+    Rule("git_dir_plant", "high", "{detail}", checks.git_dir_plant, leads=True, example=Example(
+        _fc(".git/hooks/pre-commit", kind="added"), "adds a pre-commit hook: runs when you next commit",
+        _fc(".githooks/pre-commit", kind="added"),
+        RiskContext(git_dir={".git/hooks/pre-commit": "adds a pre-commit hook: runs when you next commit"}))),
+    # ----- the look after the run failed: every file is on the worker's word or its timestamps (relay.observe.blind)
+    Rule("not_observed", "high", "the relay could not observe the change: {detail}", checks.not_observed,
+         outranks=("seen_beyond_git",), example=Example(
+        _fc("src/app.py"), "the relay could not observe the change: the worker's own report", _fc("src/other.py"),
+        RiskContext(unobserved={"src/app.py": "the worker's own report"})), more=(Example(
+        _fc("run.sh"), "the relay could not observe the change: changed during the run by its timestamp (not diffed: "
+        "the look failed)", _fc("src/other.py"),
+        RiskContext(unobserved={"run.sh": "changed during the run by its timestamp (not diffed: the look failed)"},
+                    outside={"run.sh": "changed during the run by its timestamp (not diffed: the look failed)"})),)),
     # ----- seen beyond git's view (relay.observe.changes)
     Rule("escapes_workspace", "high", "{detail}", checks.escapes_workspace, outranks=("seen_beyond_git",), example=Example(
         _fc("ext/secret.txt"), "written through the symlink ext → /srv/data, outside the workspace", _fc("ext/other.txt"),

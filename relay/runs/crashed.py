@@ -54,6 +54,7 @@ class Seen:
     how: Literal["trees", "since", "status"]
     earlier: frozenset[str] = frozenset()
     secrets: list[str] = field(default_factory=list)
+    planted: list[str] = field(default_factory=list)  # what it planted in the git dir (relay.observe.git_dir)
     why_not: str | None = None  # what could not be observed
 
     @property
@@ -77,6 +78,7 @@ class Seen:
             earlier = sum(1 for c in files if c.path in self.earlier)
             flags = [f"observed at recovery with git: {len(files) - earlier} path(s) changed since the run started"
                      + (f", {earlier} already changed before it (their diffs may include earlier edits)" if earlier else "")]
+        flags[:0] = self.planted[:3]  # the live packet ranks these high, first
         if self.secrets:  # the live packet ranks these high for the same reason
             flags.append(f"{SECRET_NOTE} changed: " + ", ".join(self.secrets[:8])
                          + (f" and {len(self.secrets) - 8} more" if len(self.secrets) > 8 else ""))
@@ -215,7 +217,10 @@ def observe_crashed(store: RunStore, record: RunRecord, secret_path: SecretRule 
                 if secret_path is not None and secret_path(change.path):
                     change.reasons.append(SECRET_NOTE)
                     secrets.append(change.path)
-            return ChangeSet(source="git", files=files), Seen(files=files, how="trees", secrets=secrets)
+                if change.path in changeset.git_dir:  # a hook or program key planted in the git dir: said as live
+                    change.reasons.append(changeset.git_dir[change.path])
+            return (ChangeSet(source="git", files=files, git_dir=changeset.git_dir),
+                    Seen(files=files, how="trees", secrets=secrets, planted=list(changeset.git_dir.values())))
     files, why_not = git_visible_changes(record.isolation.worktree or record.plan.workspace,
                                          before_head=record.observation.before_head,
                                          before_dirty=record.observation.before_dirty)

