@@ -358,7 +358,8 @@ def planted(snapshot_dir: str) -> list[Plant]:
                                f"hooks folder replaced by a link to {os.path.realpath(folder)}: its hooks run when you "
                                "next commit, check out, merge or push"))
     for dot_git, was in state.get("dot_git", {}).items():
-        if (now := _what_is(dot_git)) != was:  # git there now reads another repository's hooks and config
+        # git there now reads another repository's hooks and config (a .git gone runs nothing: said as deleted files)
+        if (now := _what_is(dot_git)) != was and now.startswith(("a file", "a link")):
             found.append(Plant(_shown(dot_git, common, workspace), dot_git, "modified",
                                f"replaces {_shown(dot_git, common, workspace)} ({was}) with {now}: git there now runs "
                                "that repository's hooks and config when you next commit, check out or status"))
