@@ -11,11 +11,8 @@ project's names:
   a value; an early return added when the checked value is missing; a lookup that falls back to the value it is compared
   with; an exact comparison made a suffix/substring match; only the first of several items checked; a falsy refusal
   narrowed to one value (``!x`` → ``x === false``); a check around a value dropped or reduced to a presence test;
-- a flag or option dropped from a set: ``O_EXCL``/``O_NOFOLLOW``, ``noopener``/``noreferrer``, a cookie's
-  ``HttpOnly``/``Secure``/``SameSite``, ``[:safe]``, the ``--`` that ends options, shell metacharacters from an escaping
-  set, a limits or timeout option or call no longer passed;
-- a default widened: a timeout or limit set to false/0/None/Infinity, retries widened to POST/PATCH, a file holding a
-  secret made readable by others, a client-supplied file name used as the name on disk.
+- a flag or option dropped from a set, a default widened (a timeout off, retries widened to POST, a secret's file
+  readable by others, a client's file name on disk): ``relay.review.dropped_options``, called from here.
 
 The party guarded against is the worker that slips such an edit into an ordinary change. Each reader answers "what it
 does: the line" (the new line, or the removed one where nothing took its place) or None; the safe direction of every
@@ -28,6 +25,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review import dropped_options
 from relay.review.condition_reading import pairs
 from relay.review.line_shapes import squeezed, window
 
@@ -87,8 +85,10 @@ def _result_unchecked(added: list[str], removed: list[str]) -> str | None:
 
 # ----- family 2: a guard weakened without security words
 # A refusal: an exception raised, an error returned.
-_REFUSAL_RE = re.compile(r"^\s*(?:raise\b|throw\b|return\s+(?:Err\s*\(|errors\.New\b|fmt\.Errorf\b|Err[A-Z]\w*|\w*(?:Error|Exception)\s*\(|"
-                         r"new\s+\w*(?:Error|Exception)\b|\{\s*:error\b)|(?:abort|halt)\s*\(?\s*4\d\d)")
+_REFUSAL_RE = re.compile(r"^\s*(?:raise\b|throw\b|return\s+(?:[\w.&{}\[\]]+\s*,\s*)*(?:Err\s*\(|errors\.New\b|fmt\.Errorf\b|Err[A-Z]\w*|"
+                         r"\w*(?:Error|Exception)\s*\(|new\s+\w*(?:Error|Exception)\b|\{\s*:error\b)|(?:abort|halt)\s*\(?\s*4\d\d|"
+                         # a refusal answered over HTTP: a 401/403 response returned
+                         r"return\s+.*(?:\b40[13]\b|\b(?:HttpResponse)?Forbidden\b|\bUnauthori[sz]ed\b|\bPermissionDenied\b))")
 # What took its place: a plain return, a value handed back, a print or a log line, a pass.
 _SOFT_RE = re.compile(r"^\s*(?:return\b(?!\s+(?:Err\s*\(|errors\.New|fmt\.Errorf|Err[A-Z]|false\b|False\b))|pass\b|continue\b|next\b|"
                       r"(?:print|println|printf|puts|warn|console\.\w+|log\w*\.\w+|logger\.\w+|logging\.\w+|debug|NSLog)\s*[(!]?|"
@@ -135,11 +135,15 @@ _MISSING_SKIPS_RE = re.compile(
     r"\s*\)?\s*(?::|\{|then)?\s*(?:return\b(?!\s+(?:Err\b|errors\.|fmt\.|false\b|False\b|\w*(?:Error|Exception)))|next\b|pass\b)")
 
 
+_MISSING_HEAD_RE = re.compile(_MISSING_SKIPS_RE.pattern.split(r"\s*\)?\s*(?::|\{|then)?")[0] + r"\s*\)?\s*(?::|\{|then)\s*$")
+_BARE_RETURN_RE = re.compile(r"^\s*(?:return(?:\s+(?:nil|None|null|true|True|undefined|next\(\)|Ok\(\(\)\)))?|next|pass)\s*;?\s*$")
+
+
 def _missing_skips(added: list[str]) -> str | None:
-    for new in added:
+    for i, new in enumerate(added):
         m = _MISSING_SKIPS_RE.match(new)
-        if m:
-            return f"skips the check when the value is missing: {_q(new)}"
+        if m or (_MISSING_HEAD_RE.match(new) and i + 1 < len(added) and _BARE_RETURN_RE.match(added[i + 1])):
+            return f"skips the check when the value is missing: {_q(new)}{'' if m else ' ' + added[i + 1].strip()}"
     return None
 
 
@@ -156,8 +160,9 @@ def _self_default(old: str, new: str) -> str | None:
 
 
 # An exact comparison made a suffix, substring or pattern match: "netloc in hosts" → "netloc.endswith(tuple(hosts))".
-_LOOSE_MATCH_RE = re.compile(r"(?P<s>[\w$]+)\s*(?:\(\s*\))?\s*\.\s*(?:endswith|endsWith|end_with\?|EndsWith|includes|include\?|contains|Contains|"
-                             r"indexOf|match|matches)\s*\(|\bstrings\.(?:HasSuffix|Contains)\s*\(\s*(?:[\w.]*\.)?(?P<g>\w+)\s*,|"
+_LOOSE_MATCH_RE = re.compile(r"(?P<s>[\w$]+)\s*(?:\(\s*\))?\s*\.\s*(?:endswith|endsWith|end_with\?|EndsWith|ends_with|starts_with|hasSuffix|hasPrefix|"
+                             r"includes|include\?|contains|Contains|indexOf|match|matches)\s*\(|"
+                             r"\b(?:strings\.(?:HasSuffix|Contains)|str_(?:ends_with|starts_with|contains)|stri?pos|fnmatch(?:\.fnmatch)?)\s*\(\s*\$?(?:[\w.]*(?:\.|->))?(?P<g>\w+)\s*,|"
                              r"(?P<r>[\w$]+)\s*=~")
 _SECURITY_NAME_RE = re.compile(r"(?i)host|netloc|origin|domain|refer|redirect|url|uri|path|issuer|audience|owner|user|tenant|account|email|"
                                r"token|signature|digest|mac\b|scope|role|client|cert|subject|sub\b|dest")
@@ -168,16 +173,18 @@ def _loose_match(old: str, new: str) -> str | None:
         subject = m.group("s") or m.group("g") or m.group("r")
         if not _SECURITY_NAME_RE.search(subject):
             continue
-        exact = re.compile(rf"\b{re.escape(subject)}\s*(?:===?|\s+in\s|\.(?:Equals|equals|eql\?)\s*\()|(?:===?)\s*(?:[\w.]*\.)?{re.escape(subject)}\b")
+        exact = re.compile(rf"\b{re.escape(subject)}\s*(?:===?|\s+in\s|\.(?:Equals|equals|eql\?)\s*\()|(?:===?)\s*\$?(?:[\w.]*(?:\.|->))?{re.escape(subject)}\b|"
+                           rf"\b(?:hash_equals|strcmp|Equals|equals)\s*\([^)]*\b{re.escape(subject)}\b")
         if exact.search(old) and not exact.search(new) and not _LOOSE_MATCH_RE.search(old):
-            kind = "suffix" if re.search(r"(?i)ends?_?with|suffix", m.group(0)) else "substring or pattern"
+            kind = ("suffix" if re.search(r"(?i)ends?_?with|suffix", m.group(0))
+                    else "prefix" if re.search(r"(?i)starts?_?with|prefix", m.group(0)) else "substring or pattern")
             return f"weakens an exact match to a {kind} match ({subject}): {_q(new, m.start(), m.end())}"
     return None
 
 
 # Only the first of several checked: ".each do" → ".first(1).each do", "for x in xs" → "for x in xs[:1]" (every → some is
 # line_edits' short called name swapped).
-_NARROWED_RE = re.compile(r"\.first\s*\(\s*1\s*\)|\.first\b(?!\()|\[\s*0\s*\]|\[\s*:\s*1\s*\]|\.take\s*\(\s*1\s*\)|\.Take\s*\(\s*1\s*\)|"
+_NARROWED_RE = re.compile(r"\.first\s*\(\s*1\s*\)|\.first\b(?!\()|\[\s*0\s*\]|\[\s*:\s*1\s*\]|\.take\s*\(\s*1\s*\)|\.Take\s*\(\s*1\s*\)|\.get\s*\(\s*0\s*\)|"
                           r"\.slice\s*\(\s*0\s*,\s*1\s*\)|\.limit\s*\(\s*1\s*\)|\.head\b")
 _ITERATES_RE = re.compile(r"\.each\b|\bfor\b|\.forEach\b|\.map\b|\.all\b|\.every\b|\.iter\(\)|\.select\b|\.filter\b|\bEnum\.\w+|\ball\s*\(")
 _CHECKING_RE = re.compile(r"(?i)valid|verif|check|claim|allow|permi|role|scope|auth|sign|issuer|audience|trust")
@@ -198,7 +205,7 @@ _NEGATED_RE = re.compile(r"(?:!\s*|\bnot\s+|\bunless\s+)(?P<x>[\w$@.]+(?:\(\s*\)
 def _falsy_narrowed(old: str, new: str) -> str | None:
     for m in _NEGATED_RE.finditer(old):
         x = re.escape(m.group("x"))
-        one = re.search(rf"(?<![\w$.]){x}\s*(?:===?\s*(?:false|False)|\s+is\s+False)\b", new)
+        one = re.search(rf"(?<![\w$.]){x}\s*(?:===?\s*(?:false|False)|===\s*(?:null|undefined)|\s+is\s+False)\b", new)
         if one and squeezed(old[: m.start()] + new[one.start():one.end()] + old[m.end():]).replace("unless", "if") \
                 == squeezed(new).replace("unless", "if"):
             return f"narrows a refusal to one value (undefined, null or 0 now pass): {_q(new, one.start(), one.end())} (was {_q(old)[:36]})"
@@ -211,8 +218,15 @@ _HEAD_RE = re.compile(r"^(?P<head>(?:.*?(?:\breturn\b|:=|=>|(?<![=!<>])=(?![=>])
 _PRESENCE_RE = re.compile(r"\.present\?|\.any\?|\.blank\?|!=\s*(?:nil|null|None)|\bis\s+not\s+None|!!\s*\w|\.length\b|\.nonEmpty|\.isPresent")
 
 
+_PY_COND_RE = re.compile(r"^(?P<head>(?:.*?(?:\breturn\b|(?<![=!<>])=(?![=>]))\s*)?)(?P<yes>\S.*?)\s+if\s+(?P<cond>.+?)\s+else\s+(?P<no>.+)$")
+
+
 def _ternary(line: str) -> tuple[str, str, str, str] | None:
-    """(what stands before the condition, the condition, the value when it holds, the value otherwise) of a line's ternary."""
+    """(what stands before the condition, the condition, the value when it holds, the value otherwise) of a line's ternary
+    (``c ? a : b``, Python's ``a if c else b``)."""
+    py = _PY_COND_RE.match(line) if " if " in line and " else " in line else None
+    if py:
+        return py.group("head"), py.group("cond"), py.group("yes"), py.group("no")
     at = line.find(" ? ")
     if at < 0 or " : " not in line[at:]:
         return None
@@ -278,163 +292,6 @@ def _header_skips(old: str, new: str) -> str | None:
     return None
 
 
-# ----- family 3: a flag or option dropped from a set
-# An option passed by name: a chained call (".time_limit(t)"), an object's key ("limits: limits"), a keyword argument (", timeout=5").
-_OPTION = r"(?i)(?:^\s*\.(?:{0})\w*\s*\(|^\s*['\"]?(?:{0})\w*['\"]?\s*:(?!:)|[,({{]\s*['\"]?(?:{0})\w*['\"]?\s*(?:[:=](?!=)))"
-_MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("O_EXCL (exclusive create)", re.compile(r"\bO_EXCL\b|\bcreate_new\s*\(\s*true\s*\)|\bCREATE_NEW\b")),
-    ("O_NOFOLLOW (symlinks)", re.compile(r"\bO_NOFOLLOW\b|\bNOFOLLOW_LINKS\b")),
-    ("rel noopener (target=_blank)", re.compile(r"\bnoopener\b")),
-    ("rel noreferrer (target=_blank)", re.compile(r"\bnoreferrer\b")),
-    ("a cookie's HttpOnly", re.compile(r"(?i)\bhttp_?only\b")),
-    ("a cookie's SameSite", re.compile(r"(?i)\bsame_?site\b")),
-    ("a cookie's Secure", re.compile(r";\s*[Ss]ecure\b|\bsecure\s*[:=]>?\s*(?:true|True)\b")),
-    ("[:safe]", re.compile(r"\[\s*:safe\s*\]")),
-    ("the -- that ends options (option injection?)", re.compile(r"(?<![\w-])['\"]--['\"]|\s--\s+['\"]?\$")),
-    ("the limits option (unbounded)", re.compile(_OPTION.format(r"limits|max_?(?:file_?)?size|max_?body\w*|max_?content_?length|max_?request\w*|"
-                                                               r"size_?limit|body_?limit"))),
-    ("a timeout (no time limit)", re.compile(_OPTION.format(r"timeout|time_?limit|deadline|read_?timeout|connect_?timeout"))),
-)
-_SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline")
-# A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
-_PUSH_RE = re.compile(r"^\s*[\w$.]+\.(?:push|append|insert|add|unshift)\s*\(")
-_MEMBER_LINE_RE = re.compile(r"^\s*(?:[\w$.]+\.(?:push|append|insert|add)\s*\(.*\)\s*;?|\.\w+\s*\(.*\)\s*[;?]?\s*|['\"]?[\w$-]+['\"]?\s*[:=]\s*[^;{}]*,?|"
-                             r"['\"][^'\"]*['\"]\s*,?|[\w$.|& ]+\s*[|,]?)\s*$")
-
-
-def _member_dropped(added: list[str], removed: list[str], paired: list[tuple[str, str]]) -> str | None:
-    kept = "\n".join(added)
-    for old, new in paired:
-        if not _SCREEN_MEMBERS.search(old):
-            continue
-        for what, pat in _MEMBERS:
-            m = pat.search(old)
-            stem = re.sub(r"[^a-z_]", "", m.group(0).lower().split(":")[0].split("=")[0]) if m else ""
-            if m and not pat.search(new) and not pat.search(kept) and (not stem or stem not in new.lower()):
-                return f"drops {what}: {_q(new)} (was {_q(old, m.start(), m.end())[:44]})"
-    paired_old = {old for old, _ in paired}
-    for old in removed:
-        if old.strip() in paired_old or not _SCREEN_MEMBERS.search(old) or not _MEMBER_LINE_RE.match(old) or len(old.strip()) > 80:
-            continue
-        for what, pat in _MEMBERS:
-            m = pat.search(old)
-            # The member is the line (a key, a chained call, a list item) or the value it pushes, not a word inside a statement.
-            if m and not pat.search(kept) and (m.start() <= _indent(old) + 1 or _PUSH_RE.match(old)):
-                return f"drops {what}: removes {_q(old, m.start(), m.end())}"
-    # A set re-wrapped over several lines with one member left out: "Busboy({ headers: h, limits: limits, preservePath: p })"
-    # becomes one key a line, every key but limits written again.
-    for old in removed:
-        if old.strip() in paired_old or not _SCREEN_MEMBERS.search(old):
-            continue
-        keys = set(_KEY_RE.findall(old))
-        for what, pat in _MEMBERS:
-            m = pat.search(old)
-            if m is None or pat.search(kept):
-                continue
-            others = {k for k in keys if k not in m.group(0)}
-            if len(others) >= 2 and all(re.search(rf"(?<![\w$]){re.escape(k)}\s*[:=]", kept) for k in others):
-                return f"drops {what} from a set written again without it: {_q(old, m.start(), m.end())}"
-    return None
-
-
-_KEY_RE = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*:(?!:)")
-
-
-# Shell metacharacters dropped from an escaping set: the list items "'|'," and "';'," removed, "'\"'," kept.
-_META_ITEM_RE = re.compile(r"^\s*(?:b?'(?:[|;&$`<>]|\\\\)'|\"(?:[|;&$`<>]|\\\\)\")\s*,?\s*(?://.*|#.*)?$")
-_META_LITERAL_RE = re.compile(r"'(?:[|;&$`<>]|\\\\)'|\"(?:[|;&$`<>]|\\\\)\"")
-_META_NAMES = {"|": "pipe", ";": "semicolon", "&": "ampersand", "$": "dollar", "`": "backtick", "<": "less-than", ">": "greater-than"}
-
-
-def _metachars_dropped(added: list[str], removed: list[str], paired: list[tuple[str, str]]) -> str | None:
-    gone = [old.strip().rstrip(",") for old in removed if _META_ITEM_RE.match(old)]
-    gone = [g for g in gone if squeezed(g) not in {squeezed(a.strip().rstrip(",")) for a in added}]
-    if gone:
-        names = ", ".join(_META_NAMES.get(g.strip("'\"b"), g) for g in gone[:3])
-        return f"drops shell metacharacters from an escaping set ({names}): removes {' '.join(gone[:3])[:40]}"
-    for old, new in paired:
-        before, after = _META_LITERAL_RE.findall(old), _META_LITERAL_RE.findall(new)
-        lost = [x for x in before if x not in after]
-        if lost and len(after) < len(before) and re.search(r"(?i)escap|quot|meta|special|shell|unsafe", old):
-            return f"drops shell metacharacters from an escaping set ({', '.join(lost[:3])}): {_q(new)}"
-    return None
-
-
-# ----- family 4: a default widened
-# A timeout or a limit turned off: "timeout: options.timeout ?? 10_000" → "?? false".
-_BOUND_NAME_RE = re.compile(r"(?i)timeout|time_?limit|deadline|ttl|expir|max_?\w*(?:size|length|bytes|body|depth|count|files|fields|parts)|"
-                            r"\w*limit\w*")
-_NUMBER_RE = re.compile(r"(?<![\w.$])\d[\d_]*(?:\.\d+)?(?:\s*\*\s*\d[\d_]*)*(?![\w.])")
-_OFF_RE = re.compile(r"(?<![\w.$])(?:false|False|None|nil|null|undefined|Infinity|math\.inf|float\(['\"]inf['\"]\))(?![\w.$(])")
-
-
-def _bound_off(old: str, new: str) -> str | None:
-    if not _BOUND_NAME_RE.search(old):
-        return None
-    for m in _NUMBER_RE.finditer(old):
-        for off in _OFF_RE.finditer(new):
-            if squeezed(old[: m.start()] + off.group(0) + old[m.end():]) == squeezed(new):
-                return f"turns a timeout or limit off ({m.group(0)} → {off.group(0)}): {_q(new, off.start(), off.end())}"
-    return None
-
-
-# Retries widened to methods that are not idempotent: a POST retried is a payment sent twice.
-_RETRY_RE = re.compile(r"(?i)retr|idempot|replay")
-_UNSAFE_METHOD_RE = re.compile(r"['\"](?i:post|patch)['\"]|\bHttpMethod\.(?i:post|patch)\b|\b(?:allowed_methods|method_whitelist)\s*=\s*(?:None|False)\b")
-
-
-def _retries_widened(old: str, new: str) -> str | None:
-    if not _RETRY_RE.search(new):
-        return None
-    now = {m.group(0).lower() for m in _UNSAFE_METHOD_RE.finditer(new)} - {m.group(0).lower() for m in _UNSAFE_METHOD_RE.finditer(old)}
-    if now:
-        return f"retries non-idempotent methods ({', '.join(sorted(now))}): {_q(new)}"
-    return None
-
-
-# A file that holds a secret made readable by others: the mode's last digit lets "others" read it.
-_MODE_RE = re.compile(r"(?<![\w.])(?:0o?|0)(?P<m>[0-7]?[0-7][0-7][0-7])\b")
-_SECRET_NAME_RE = re.compile(r"(?i)secret|private|passw|credential|\bcreds?\b|token|\.pem\b|\.key\b|key_?(?:file|path)|id_rsa|keyfile|keystore|wallet")
-_MODE_CALL_RE = re.compile(r"(?i)chmod|mode|perm|writefile|write_text|open|umask|set_permissions|from_mode|mkdir|file\.new|create")
-
-
-def _mode_widened(old: str, new: str) -> str | None:
-    a, b = _MODE_RE.search(old), _MODE_RE.search(new)
-    if a is None or b is None or not _MODE_CALL_RE.search(new):
-        return None
-    was, now = a.group("m")[-3:], b.group("m")[-3:]
-    if was[2] == "0" and now[2] in "4567" and (was[1] == "0" or _SECRET_NAME_RE.search(new)):
-        return f"makes a file readable by others ({was} → {now}): {_q(new, b.start(), b.end())}"
-    return None
-
-
-def _secret_mode(added: list[str]) -> str | None:
-    for new in added:
-        b = _MODE_RE.search(new)
-        if b and b.group("m")[-1] in "4567" and b.group("m")[-3] in "67" and _MODE_CALL_RE.search(new) and _SECRET_NAME_RE.search(new):
-            return f"makes a file holding a secret readable by others (mode {b.group('m')}): {_q(new, b.start(), b.end())}"
-    return None
-
-
-# A client-supplied file name used as the name on disk (path traversal, overwrite): multer's originalname, Flask's
-# filename, Go's header.Filename, Rails' original_filename, Spring's getOriginalFilename(), PHP's $_FILES[…]['name'].
-_CLIENT_NAME_RE = re.compile(r"\.originalname\b|\.original_?filename\b|\.getOriginalFilename\s*\(\s*\)|\.OriginalFileName\b|"
-                             r"\b(?:header|handler|fh|fileHeader|part|upload|file|f)\.Filename\b|"
-                             r"\b(?:file|f|upload|uploaded_file|uploaded|storage|attachment|fs)\.filename\b|\$_FILES\s*\[[^\]]+\]\s*\[\s*['\"]name['\"]\s*\]")
-_CLEANED_RE = re.compile(r"(?i)secure_filename|basename|Base\s*\(|sanitiz|clean|normaliz|uuid|random|hash|slug")
-_ON_DISK_RE = re.compile(r"(?i)\bcb\s*\(|callback\s*\(|join\s*\(|\.save\s*\(|create\s*\(|open\s*\(|move_uploaded_file|transferTo|writeFile|"
-                         r"createWriteStream|File\.new|File\.open|Paths\.get|Path\.of|new\s+File\s*\(|rename\s*\(|destination|(?:file)?path\s*[:=]|"
-                         r"\+\s*['\"]?/|/\s*['\"]?\s*\+|\bdir\b")
-
-
-def _client_name_on_disk(added: list[str]) -> str | None:
-    for new in added:
-        m = _CLIENT_NAME_RE.search(new)
-        if m and _ON_DISK_RE.search(new) and not _CLEANED_RE.search(new) and not re.search(r"(?i)\b(?:log|console|print|res\.json|render|json)\b", new):
-            return f"names a file on disk with the client's filename (path traversal?): {_q(new, m.start(), m.end())}"
-    return None
-
-
 _NAME_RE = re.compile(r"[A-Za-z_$][\w$]{2,}")
 # Past this many changed lines a side condition_reading pairs nothing; lines are then paired here by the names they share.
 _PAIR_MOST = 400
@@ -470,7 +327,46 @@ def _paired(added: list[str], removed: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-_PAIR_READERS = (_header_skips, _falsy_narrowed, _self_default, _loose_match, _first_only, _check_dropped, _bound_off, _retries_widened, _mode_widened)
+# An error no longer propagated: Rust's "verify(&sig)?" → "let _ = verify(&sig)" / ".ok()", Ruby's "verify!(x)" → "verify(x)",
+# JavaScript's "await verify(x)" → "verify(x).catch(() => {})".
+_PROPAGATES_RE = re.compile(r"(?P<call>(?:[\w$@]+(?:\.|::|->))*" + _CHECK_NAME.replace("[?!]?", "") + r")(?P<bang>!?)\s*\([^;]*?\)(?P<q>\?)?")
+_SWALLOWS_RE = re.compile(r"^\s*(?:let\s+_\s*=\s*|_\s*=\s*)|\.ok\(\)\s*;?\s*$|\.unwrap_or(?:_default)?\([^)]*\)\s*;?\s*$|"
+                          r"\.catch\s*\(\s*(?:\(\s*\w*\s*\)|\w+)?\s*(?:=>\s*(?:\{\s*\}|null|undefined|false|true)\s*)?\)\s*;?\s*$")
+
+
+def _propagation_dropped(old: str, new: str) -> str | None:
+    m = _PROPAGATES_RE.search(old)
+    awaited = m is not None and re.search(r"\bawait\s+[\w$.]*$", old[: m.start()]) is not None
+    if m is None or not (m.group("q") or m.group("bang") or awaited):
+        return None
+    core = squeezed(_SWALLOWS_RE.sub("", new)).replace("await", "")
+    plain = squeezed(old[: m.start()] + old[m.start():m.end()].replace("!(", "(").rstrip("?") + old[m.end():]).replace("await", "")
+    if core == plain and (m.group("q") or _SWALLOWS_RE.search(new) or re.match(r"^\s*[\w$@.:]+\s*\(", new)):
+        return f"ignores a check's error (no longer propagated from {m.group('call').split('.')[-1].split('::')[-1]}()): {_q(new)} (was {_q(old)[:40]})"
+    return None
+
+
+_KEYED_RE = re.compile(r"^\s*['\"]?(?P<key>[\w$.-]+)['\"]?\s*(?::|=(?!=)|=>)")
+
+
+def _same_key(added: list[str], removed: list[str], paired: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(old, new) for a setting written again under the same key with a value too different to pair by likeness
+    ("Timeout: 30 * time.Second," → "Timeout: 0,"): one line a side with that key."""
+    done = {old for old, _ in paired}
+    keyed: dict[str, list[str]] = {}
+    for line in added[:_PAIR_MOST]:
+        if (m := _KEYED_RE.match(line)):
+            keyed.setdefault(m.group("key"), []).append(line.strip())
+    out = []
+    for line in removed[:_PAIR_MOST]:
+        m = _KEYED_RE.match(line)
+        if m and line.strip() not in done and len(keyed.get(m.group("key"), ())) == 1:
+            out.append((line.strip(), keyed[m.group("key")][0]))
+    return out
+
+
+_PAIR_READERS = (_propagation_dropped, _header_skips, _falsy_narrowed, _self_default, _loose_match, _first_only, _check_dropped,
+                 dropped_options.bound_off, dropped_options.retries_widened, dropped_options.mode_widened)
 
 
 def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozenset[str] = frozenset()) -> str | None:
@@ -481,6 +377,7 @@ def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozens
     if not new and not gone:
         return None
     paired = (pairs(added, removed) or (_paired(new, gone) if max(len(new), len(gone)) > 40 else [])) if new and gone else []
+    paired = paired + _same_key(new, gone, paired) if new and gone else paired
     found = _result_unchecked(new, gone) if gone else None
     if found is None and gone and new:
         found = _refusal_softened(new, gone, removed, written)
@@ -490,7 +387,8 @@ def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozens
             if found:
                 break
     if found is None and gone:
-        found = _member_dropped(new, gone, paired) or _metachars_dropped(new, gone, paired) or (_ternary_unwrapped(new, gone) or _bound_dropped(new, gone) if new else None)
+        found = (dropped_options.member_dropped(new, gone, paired) or dropped_options.metachars_dropped(new, gone, paired)
+                 or (_ternary_unwrapped(new, gone) or _bound_dropped(new, gone) if new else None))
     if found is None and new:
-        found = _missing_skips(new) or _client_name_on_disk(new) or _secret_mode(new)
+        found = _missing_skips(new) or dropped_options.client_name_on_disk(new) or dropped_options.secret_mode(new)
     return found
