@@ -154,6 +154,12 @@ def _entries(data: bytes | None, scratch: str) -> list[tuple[str, str]] | None:
     return entries
 
 
+def _pointers(data: bytes | None, scratch: str) -> list[tuple[str, str]] | None:
+    """``_entries`` of a config that may name other files (an include, a hooks folder); [] without git's help for
+    one whose text names neither (most: a git call spared before every run)."""
+    return _entries(data, scratch) if data and re.search(rb"(?i)include|hookspath", data) else []
+
+
 def _includes(entries: list[tuple[str, str]] | None, config_file: str) -> list[str]:
     """The files a config's include keys name, as git resolves them (relative to the config's folder, ``~``)."""
     found = []
@@ -218,7 +224,7 @@ def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, li
     outside = lambda f: not _under(os.path.realpath(f), tree) or _under(f, common) or _under(f, own)  # noqa: E731
     includes, hook_dirs = [], [os.path.join(g, "hooks") for g in git_dirs]
     for config in configs:
-        entries = _entries(_read(config)[0], scratch)
+        entries = _pointers(_read(config)[0], scratch)
         includes += [f for f in _includes(entries, config) if outside(f)]
         hook_dirs += [f for key, value in entries or [] if key.lower() == "core.hookspath" and value
                       and outside(f := os.path.normpath(os.path.join(top, os.path.expanduser(value))))]
@@ -234,7 +240,7 @@ def _global_layout(scratch: str) -> dict[str, list[str]]:
     configs = [os.path.expanduser("~/.gitconfig"), os.path.join(xdg, "config")]
     includes, hook_dirs = [], []
     for config in configs:
-        entries = _entries(_read(config)[0], scratch)
+        entries = _pointers(_read(config)[0], scratch)
         includes += _includes(entries, config)
         hook_dirs += [os.path.expanduser(value) for key, value in entries or []
                       if key.lower() == "core.hookspath" and os.path.isabs(os.path.expanduser(value))]
