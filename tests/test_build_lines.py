@@ -389,3 +389,18 @@ def test_images_verification_secrets_and_cloud_settings_are_named(path: str, add
 def test_images_verification_secrets_and_cloud_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+def test_a_big_new_files_window_goes_to_the_line_the_reason_quotes_across_two_rows() -> None:
+    # gorilla/csrf (held-out 4): an example's CORS callback "func(origin string) bool { return true" is named on the whole
+    # new file, written over two rows; no row alone reads as risky, so the 66-row hunk was windowed from its top.
+    from relay.review.telling import cut_window
+
+    rows = [f"+\tvalue{i} := compute({i})" for i in range(40)]
+    rows += ["+\tcors := handlers.CORS(", "+\t\thandlers.AllowedOriginValidator(func(origin string) bool {", "+\t\t\treturn true",
+             "+\t\t}),", "+\t)"] + [f"+\tmore{i} := compute({i})" for i in range(20)]
+    text = f"@@ -0,0 +1,{len(rows)} @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="examples/api/main.go", kind="added", rules=["weakens_check"], risk="high",
+                        reasons=["a checking callback that accepts everything: func(origin string) bool { return true"])
+    shown = cut_window(change, change.path, text, 900, 200, 3)
+    assert shown is not None and "return true" in shown and "around the ranking's finding" in shown, shown
