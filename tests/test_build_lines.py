@@ -404,3 +404,17 @@ def test_a_big_new_files_window_goes_to_the_line_the_reason_quotes_across_two_ro
                         reasons=["a checking callback that accepts everything: func(origin string) bool { return true"])
     shown = cut_window(change, change.path, text, 900, 200, 3)
     assert shown is not None and "return true" in shown and "around the ranking's finding" in shown, shown
+
+
+def test_a_row_that_only_begins_like_the_quote_does_not_take_the_window() -> None:
+    # hapi's typescript.md (sealed planted): "options: {" opens many samples of a new 800-row page; the window belongs to
+    # the row the reason quotes ("options: { auth: false },"), not to the first row the quote could be read into.
+    from relay.review.telling import cut_window
+
+    rows = ["+    options: {", "+        payload: { output: 'data', parse: true }", "+    },"] + [f"+Line {i} of the guide." for i in range(60)]
+    rows += ["+    options: { auth: false },"] + [f"+More {i}." for i in range(20)]
+    text = f"@@ -0,0 +1,{len(rows)} @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="typescript.md", kind="added", rules=["unsafe_value"], risk="high",
+                        reasons=["turns authentication off: options: { auth: false },"])
+    shown = cut_window(change, change.path, text, 600, 200, 3)
+    assert shown is not None and "auth: false" in shown, shown

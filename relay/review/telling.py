@@ -121,10 +121,16 @@ def _quoted_row(change: FileChange, lines: list) -> int | None:
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
     pieces = _pieces(change, named)
+    if not pieces:
+        return None
+    rows = [squeezed(ln.text[1:-1]) for ln in lines]
     for i, ln in enumerate(lines):
-        row = squeezed(ln.text[1:-1]) if pieces and ln.sign in "+-" else ""
-        # The row holds the quote, or the quote holds the row (a reason joins a condition written over two lines).
-        if row and any(piece in row or (len(row) >= _QUOTE_LEAST and row in piece) for piece in pieces):
+        if ln.sign not in "+-":
+            continue
+        # The quote starts on this row: it stands in this row and the next two (a reason joins a condition written over
+        # several rows), not in the next two alone.
+        here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
+        if any(piece in here and piece not in after for piece in pieces):
             return i
     return None
 
