@@ -17,7 +17,7 @@ from typing import Protocol
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import read_changes
-from relay.review.line_shapes import READ_LINES
+from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
@@ -83,7 +83,32 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
     lines = int(bool(named & set(found.rules)))
+    # The part that holds the very line such a reason quotes goes before one that only reads the same way alone: a line
+    # whose finding needs the file around it (an attribute deleted, a pair edited across hunks) still leads the view.
+    if named and change is not None and _holds_quote(change, named, added, removed):
+        lines = 2
     return lines, risk_rank(found.risk), len(stems & mine)
+
+
+# A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
+# told after it (" (was …)") left out. Shorter pieces than this say too little to place the line.
+_QUOTE_LEAST = 8
+
+
+def _quoted(reason: str) -> list[str]:
+    if ": " not in reason:
+        return []
+    quote = reason.split(": ", 1)[1].split(" (was ", 1)[0]
+    return [squeezed(piece) for piece in quote.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
+
+
+def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether these changed lines hold a line that a line rule of the file quotes in its reason."""
+    pieces = [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
+    if not pieces:
+        return False
+    text = "\n".join(squeezed(line) for line in (*added, *removed))
+    return any(piece in text for piece in pieces)
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
