@@ -12,7 +12,8 @@ gives back their bytes (a policy revert, ``runs revert``).
 Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample`` files never run), its
 ``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
 dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
-inside it the trees see it), a nested repository's ``.git`` (the parent's trees fold it), the user's own
+inside it the trees see it), a nested repository's ``.git`` (the parent's trees fold it), in a workspace outside
+git the ``.git`` a worker's ``git init`` makes at its top (watched from nothing: the walk skips ``.git``), the user's own
 ``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named, never put back), and the files those configs
 include before the run from outside the work tree (an include added during the run is itself a finding, the keys
 of its file named; an included file of the work tree is in the trees, observed as any file).
@@ -285,8 +286,11 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
             dot_gits[dot_git] = _what_is(dot_git)
         for key, found in _layout(*dirs, root, keep).items():
             layout[key] = list(dict.fromkeys([*layout[key], *found]))
-    if not common:
-        return
+    if not common:  # no repository (yet): the .git a worker's `git init` makes at the top is watched from nothing
+        common = dot_git = os.path.join(os.path.realpath(workspace), ".git")
+        dot_gits[dot_git] = _what_is(dot_git)
+        for key, found in _layout(common, common, workspace, keep).items():
+            layout[key] = list(dict.fromkeys([*layout[key], *found]))
     own_files = _global_layout(keep)  # the user's own: named, never put back (relay.observe.git_dir.put_back)
     for key, found in own_files.items():
         layout[key] = list(dict.fromkeys([*layout[key], *found]))
