@@ -69,3 +69,23 @@ async def test_a_git_dir_made_in_a_workspace_outside_git_is_named_high_and_break
     assert (ws / "notes.txt").read_text(encoding="utf-8") == "a changed\n"  # within its limits: kept
     assert not marker.exists()  # nothing planted ran inside the relay
 
+
+@pytest.mark.parametrize("limit", [{"max_files": 10}, {"max_lines": 500}])
+async def test_a_plant_breaks_a_count_limit_too_and_revert_removes_it(tmp_path, limit):
+    # Broke: under max_files or max_lines alone the run read SUCCESS and the hook stayed (the git_dir rule held under
+    # paths and protected only). Decided: no limit the person sets allows a program planted for their next git
+    # command; a profile with any limit asked for a bounded change, and the plant is the one change no count bounds.
+    from conftest import make_repo
+
+    marker = tmp_path / "MARKER"
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [{"op": "write", "path": ".git/hooks/pre-commit", "content": _HOOK.format(marker=marker), "mode": "755"},
+             {"op": "write", "path": "a.txt", "content": "a changed\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy, {"lim": {**limit, "on_violation": "revert"}})) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                         "profile": "lim"}))
+    assert packet["status"] == "POLICY_VIOLATION" and "git_dir" in packet["error"]["message"], packet
+    assert not (repo / ".git/hooks/pre-commit").exists()
+    assert (repo / "a.txt").read_text(encoding="utf-8") == "a changed\n"  # within the count: kept
+    assert not marker.exists()
