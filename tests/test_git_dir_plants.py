@@ -119,6 +119,29 @@ async def test_a_program_planted_in_the_users_own_gitconfig_is_named_and_breaks_
     assert "not put back" in full["outcome"]["violation"]["not_restored"]["~/.gitconfig"]
 
 
+async def test_a_dot_git_swapped_for_a_file_naming_another_git_dir_is_named(tmp_path):
+    # Broke: the worker moved .git aside and wrote a .git file naming a git dir of its own (its hooks, its config):
+    # the user's next git command there runs them. .git is in no tree: nothing was said of it.
+    marker = tmp_path / "MARKER"
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    evil = tmp_path / "evil-git"
+    git(tmp_path, "init", "-q", "--bare", str(evil))
+    (evil / "hooks/pre-commit").write_text(_HOOK.format(marker=marker), encoding="utf-8")
+    edits = [{"op": "write", "path": "a.txt", "content": "a changed\n"},
+             {"op": "rename", "path": ".git", "to": ".git-moved"},
+             {"op": "write", "path": ".git", "content": f"gitdir: {evil}\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy, {"lim": {"protected": ["secrets/"], "on_violation": "revert"}})) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                         "profile": "lim"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+    assert (repo / ".git").is_file()  # the swap happened, and is left for the user to undo (said below)
+    assert packet["status"] == "POLICY_VIOLATION" and packet["changes"]["risk"] == "high", packet
+    reason = _targets(packet)[".git"]["reason"]
+    assert "replaces .git (folder) with a file saying gitdir:" in reason, reason
+    assert "not put back" in full["outcome"]["violation"]["not_restored"][".git"]
+
+
 async def test_git_internal_writes_and_keys_that_run_nothing_raise_no_alarm(tmp_path):
     # Decided: what git writes for itself (refs, FETCH_HEAD, logs), a key that names no program (user.email, a
     # remote's URL) and a *.sample hook (git never runs one) are no finding.

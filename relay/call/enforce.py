@@ -155,11 +155,14 @@ def unobserved_violation(violation: PolicyViolation | None, limits: RunPlan | Re
 
 def git_dir_violation(violation: PolicyViolation | None, git_dir: dict[str, str], limits: RunPlan | RecordPlan,
                       before: Snapshot | None, unrestored: str | None) -> tuple[PolicyViolation | None, str]:
-    """A run with path limits (``paths`` or ``protected``) that planted in the repository's git dir something git
-    runs (``git_dir``: relay.observe.git_dir's findings, shown path -> what) broke its policy: those files lie outside
-    every path a profile can allow. The violation gains the "git_dir" rule; with ``revert`` each file gets its bytes
+    """A run with limits (any of them) that planted in the repository's git dir something git runs (``git_dir``:
+    relay.observe.git_dir's findings, shown path -> what) broke its policy: those files lie outside every path a
+    profile can allow, and a count (``max_files``, ``max_lines``) asks for a bounded change, which a program planted
+    for the person's next git command never is (it is not in the counted files: git's trees hold no git dir).
+    The violation gains the "git_dir" rule; with ``revert`` each file gets its bytes
     from before the run back (kept beside the snapshot; ``unrestored``: why not, at recovery)."""
-    if not git_dir or not (limits.paths or limits.protected):
+    if not git_dir or not (limits.paths or limits.protected or limits.max_files is not None
+                           or limits.max_lines is not None):
         return violation, ""
     shown = list(git_dir)
     line = f"git_dir: {len(shown)} file(s) of the repository's git dir now make git run a program: {name_files(shown)}"

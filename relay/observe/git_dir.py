@@ -12,8 +12,9 @@ gives back their bytes (a policy revert, ``runs revert``).
 Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample`` files never run), its
 ``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
 dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
-inside it the trees see it), the user's own ``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named,
-never put back), and the files those configs
+inside it the trees see it), a nested repository's ``.git`` (the parent's trees fold it), in a workspace outside
+git the ``.git`` a worker's ``git init`` makes at its top (watched from nothing: the walk skips ``.git``), the user's own
+``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named, never put back), and the files those configs
 include before the run from outside the work tree (an include added during the run is itself a finding, the keys
 of its file named; an included file of the work tree is in the trees, observed as any file).
 Not watched, and never said: what git writes for itself as it works (the index, refs, objects, logs, ``HEAD``,
@@ -154,6 +155,12 @@ def _entries(data: bytes | None, scratch: str) -> list[tuple[str, str]] | None:
     return entries
 
 
+def _pointers(data: bytes | None, scratch: str) -> list[tuple[str, str]] | None:
+    """``_entries`` of a config that may name other files (an include, a hooks folder); [] without git's help for
+    one whose text names neither (most: a git call spared before every run)."""
+    return _entries(data, scratch) if data and re.search(rb"(?i)include|hookspath", data) else []
+
+
 def _includes(entries: list[tuple[str, str]] | None, config_file: str) -> list[str]:
     """The files a config's include keys name, as git resolves them (relative to the config's folder, ``~``)."""
     found = []
@@ -218,7 +225,7 @@ def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, li
     outside = lambda f: not _under(os.path.realpath(f), tree) or _under(f, common) or _under(f, own)  # noqa: E731
     includes, hook_dirs = [], [os.path.join(g, "hooks") for g in git_dirs]
     for config in configs:
-        entries = _entries(_read(config)[0], scratch)
+        entries = _pointers(_read(config)[0], scratch)
         includes += [f for f in _includes(entries, config) if outside(f)]
         hook_dirs += [f for key, value in entries or [] if key.lower() == "core.hookspath" and value
                       and outside(f := os.path.normpath(os.path.join(top, os.path.expanduser(value))))]
@@ -234,7 +241,7 @@ def _global_layout(scratch: str) -> dict[str, list[str]]:
     configs = [os.path.expanduser("~/.gitconfig"), os.path.join(xdg, "config")]
     includes, hook_dirs = [], []
     for config in configs:
-        entries = _entries(_read(config)[0], scratch)
+        entries = _pointers(_read(config)[0], scratch)
         includes += _includes(entries, config)
         hook_dirs += [os.path.expanduser(value) for key, value in entries or []
                       if key.lower() == "core.hookspath" and os.path.isabs(os.path.expanduser(value))]
@@ -253,20 +260,37 @@ def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = N
                      workspace, exc)
 
 
+def _what_is(dot_git: str) -> str:
+    """A top level's ``.git`` as git finds it: a folder, a file (``gitdir: …``, its text), a link (its target)."""
+    with contextlib.suppress(OSError):
+        if os.path.islink(dot_git):
+            return "a link to " + os.readlink(dot_git)
+        if os.path.isdir(dot_git):
+            return "folder"
+        return "a file saying " + read_regular(dot_git, 4096).decode("utf-8", "replace").strip()[:200]
+    return "gone"
+
+
 def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
     keep = os.path.join(snapshot_dir, _FOLDER)
     os.makedirs(keep, mode=0o700, exist_ok=True)
     layout: dict[str, list[str]] = {"configs": [], "includes": [], "hook_dirs": [], "attributes": []}
-    common = ""
+    common, dot_gits = "", {}
     for root in [workspace, *nested]:
         dirs = _git_dirs(root)
         if dirs is None:
             continue
         common = common or dirs[0]
+        if os.path.basename(dirs[1].rstrip(os.sep)) == ".git":  # in place: the top's .git is the git dir itself
+            dot_git = dirs[1].rstrip(os.sep)
+            dot_gits[dot_git] = _what_is(dot_git)
         for key, found in _layout(*dirs, root, keep).items():
             layout[key] = list(dict.fromkeys([*layout[key], *found]))
-    if not common:
-        return
+    if not common:  # no repository (yet): the .git a worker's `git init` makes at the top is watched from nothing
+        common = dot_git = os.path.join(os.path.realpath(workspace), ".git")
+        dot_gits[dot_git] = _what_is(dot_git)
+        for key, found in _layout(common, common, workspace, keep).items():
+            layout[key] = list(dict.fromkeys([*layout[key], *found]))
     own_files = _global_layout(keep)  # the user's own: named, never put back (relay.observe.git_dir.put_back)
     for key, found in own_files.items():
         layout[key] = list(dict.fromkeys([*layout[key], *found]))
@@ -281,7 +305,7 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
                 fh.write(data)
             entry["kept"] = str(i)
         files[path] = entry
-    state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout,
+    state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout, "dot_git": dot_gits,
              "users": [f for found in own_files.values() for f in found],
              "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]}}
     with open(os.path.join(keep, "state.json"), "w", encoding="utf-8") as fh:
@@ -343,6 +367,12 @@ def planted(snapshot_dir: str) -> list[Plant]:
             found.append(Plant(_shown(folder, common, workspace), folder, "modified",
                                f"hooks folder replaced by a link to {os.path.realpath(folder)}: its hooks run when you "
                                "next commit, check out, merge or push"))
+    for dot_git, was in state.get("dot_git", {}).items():
+        # git there now reads another repository's hooks and config (a .git gone runs nothing: said as deleted files)
+        if (now := _what_is(dot_git)) != was and now.startswith(("a file", "a link")):
+            found.append(Plant(_shown(dot_git, common, workspace), dot_git, "modified",
+                               f"replaces {_shown(dot_git, common, workspace)} ({was}) with {now}: git there now runs "
+                               "that repository's hooks and config when you next commit, check out or status"))
     listed = (f for folder in hook_dirs for f in _listed(folder))
     for path in dict.fromkeys([*files, *state.get("configs", []), *attributes, *listed]):
         entry = files.get(path)
@@ -365,6 +395,9 @@ def planted(snapshot_dir: str) -> list[Plant]:
             said = (f"wires {wired[0][:120]}: the program its config names runs when you next add, check out or diff "
                     "those files" if wired else "changes the attributes git applies to every file of the repository")
             found.append(Plant(shown, path, kind, said))
+        elif data is not None and data.startswith(b"symlink:"):  # git follows it: its keys are another file's
+            found.append(Plant(shown, path, kind, f"replaces {shown} with a link to {os.fsdecode(data[8:])[:120]}: git "
+                               "reads that file's keys, whatever programs they name"))
         else:  # a config file, or a file one includes
             now = _entries(data, scratch)
             included = [e for inc in _includes(now, path) if inc not in files
@@ -397,6 +430,8 @@ def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, 
         entry = state["files"].get(plant.file)
         folder = os.path.dirname(plant.file)
         try:
+            if plant.file in state.get("dot_git", {}):
+                raise OSError("the repository's .git was replaced: not put back (move your git dir back yourself)")
             if any(_under(plant.file, own) for own in state.get("users", [])):
                 raise OSError("your own git config, outside the repository: not put back (look at it yourself)")
             if not _own_folder(folder, state.get("common", "")):

@@ -389,7 +389,6 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
         snap.source, snap.repo = "git", repo
-        keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]])  # .git/ is in no tree (git_dir.py)
     except EndlessConfig as exc:  # not a look without git: the worker's git would wait on it too (CONFLICTING_OPTIONS)
         raise EndlessConfig(f"the relay did not start the run: it cannot read the git config of {ws} ({exc})") from None
     except (GitError, OSError) as exc:
@@ -412,6 +411,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
             reason = exc2 if isinstance(exc2, TooManyFiles) else f"cannot snapshot the workspace ({exc2})"
             note = f"{reason}; changes will be taken from the worker's report"
             snap.note = f"{git_note.split(';')[0]}; {note}" if git_note else note
+    keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]])  # .git/ is in no tree, nor walked (git_dir.py)
     big = sum(len(r.big) for r in snap.repos() if not r.no_git)
     overflow = sum(r.ignored_overflow for r in snap.repos())
     notes = [n for n in (snap.note,

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import classic_lines, code_semantics, guard_reading, line_edits, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, code_semantics, guard_reading, line_edits, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -189,11 +189,12 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
-    return (risky_lines.dangerous_call(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or (lookalike_action(f.change) if f.kind == "ci" else None)
-            or line_edits.hidden_module(f.change.added_lines, f.change.removed_lines)
-            or classic_lines.safe_sounding_alias(f.change.added_lines, f.change.removed_lines)
-            or classic_lines.prefix_for_equality(f.change.added_lines, f.change.removed_lines))
+    added, removed = f.change.added_lines, f.change.removed_lines
+    return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)
+            or (lookalike_action(f.change) or ci_lines.ci_line(added, removed, ctx.ci_triggers.get(f.path, "")) if f.kind == "ci" else None)
+            or build_lines.pair_line(added, removed, commands=f.kind != "docs")
+            or line_edits.hidden_module(added, removed) or classic_lines.safe_sounding_alias(added, removed)
+            or classic_lines.prefix_for_equality(added, removed))
 
 
 # Consecutive removed lines all written again elsewhere in the change, past which they were moved as a block, not deleted.
@@ -354,7 +355,7 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return replaced_elsewhere(f.change)
+    return replaced_elsewhere(f.change) or build_lines.dependency_source(f.path, f.change.added_lines, f.change.removed_lines, f.kind == "manifest")
 
 
 def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_manifest
+from relay.review.line_shapes import near
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
 __all__ = ["dep_key", "dep_names", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
@@ -37,13 +38,14 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
-    (("gemfile", "*.gemspec"), re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
+    (("gemfile", "*.gemspec", "*.gemfile", "*.podspec"),
+     re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency|(?:s|spec)\.dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
     (("build.gradle", "build.gradle.kts"),
      re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
     # Gradle's version catalogue: "name = { module = "group:artifact", version.ref = "v" }", or "name = "group:artifact:1.0"".
     (("*.versions.toml",), re.compile(r"""(?:\bmodule\s*=\s*|^\s*[\w.-]+\s*=\s*)["'](?P<name>[\w.\-]+:[\w.\-]+)(?::[^"']*)?["']""")),
-    (("*.csproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
+    (("*.csproj", "*.fsproj", "*.vbproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
     (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
      re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
 )
@@ -92,20 +94,7 @@ _FILE_NAME_RE = re.compile(r"(?i)\.(?:rst|txt|md|markdown|cfg|ini|toml|json|ya?m
 _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 
 
-def _near(a: str, b: str) -> bool:
-    """One or two letters apart (a letter added, dropped, changed, or two swapped), not only in case."""
-    if a.lower() == b.lower() or abs(len(a) - len(b)) > 2:
-        return False
-    prev2: list[int] | None = None
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)
+_near = near  # one or two letters apart (relay.review.line_shapes.near)
 
 
 def lookalike_rename(c: FileChange) -> str | None:

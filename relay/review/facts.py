@@ -33,8 +33,8 @@ import msgspec
 from relay.core.contracts import FileChange
 from relay.review import condition_reading, guard_reading, line_edits, risky_lines, value_reading
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
-from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_vendored_code, subject,
-                                     words)
+from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_test_script,
+                                     is_vendored_code, subject, words)
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
@@ -103,6 +103,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Changed GitHub workflows read as the run left them (``relay.review.workflows``): path -> the
     # credentials the workflow runs with ("" for none). A workflow not in it was not read.
     ci_credentials: dict[str, str] = msgspec.field(default_factory=dict)
+    # The same workflows: path -> the trigger that runs it with the base repository's token on someone else's code
+    # (pull_request_target, issue_comment, workflow_run), "" for none (``relay.review.ci_lines.untrusted_checkout``).
+    ci_triggers: dict[str, str] = msgspec.field(default_factory=dict)
     # Files whose changed lines observation kept only in part (a side past its per-file bound, or
     # the whole change past its budget): what they kept cannot show that nothing else changed.
     partial: frozenset[str] = frozenset()
@@ -129,6 +132,7 @@ FACTS: dict[str, str] = {
     "adds_case": "a new file or one with more test cases than before",
     "release_notes": "a changelog, news entry or release notes: it tells what changed and runs nothing",
     "generated_output": "generated or minified output (vendored source excepted: its lines are read)",
+    "test_body": "a test's own code and fixtures (a script or CI helper kept among the tests excepted: it runs, its lines are read)",
     "same_meaning": "every changed line read leaves what the code does as it was: annotations added or removed, names swapped one for one",
 }
 
@@ -145,6 +149,10 @@ class FileFacts:
     @cached_property
     def kind(self) -> FileKind:
         return file_kind(self.path)
+
+    @cached_property
+    def test_body(self) -> bool:
+        return self.kind == "test" and not is_test_script(self.path)
 
     @cached_property
     def generated_output(self) -> bool:

@@ -18,6 +18,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
+from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.risky_lines import looks_like_prose, risky_screen
@@ -49,6 +50,7 @@ __all__ = [
     "rule_lines",
     "is_release_notes",
     "is_test_path",
+    "is_test_script",
     "kind_rank",
     "line_matters",
     "line_filter",
@@ -88,6 +90,13 @@ _TEST_NAMES = (
 )
 
 
+@functools.lru_cache(maxsize=65536)
+def is_test_script(path: str) -> bool:
+    """A script or CI helper kept among the tests (test/phpunit.sh, tests/ci/install.py), not a test of its own
+    (``relay.review.build_lines.script_among_tests``)."""
+    return script_among_tests(path, is_test_name=glob_any(path, _TEST_NAMES), code_exts=CODE_EXTS)
+
+
 def is_test_path(path: str) -> bool:
     parts = path.lower().split("/")
     if any(part in _TEST_DIRS for part in parts[:-1]):
@@ -119,6 +128,8 @@ _MANIFESTS = (
     "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
     "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
     "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
+    # Dependency files of other names: Appraisal's gemfiles/*.gemfile, F#/VB projects, CocoaPods and NuGet specs, Perl, Go dep.
+    "*.gemfile", "*.fsproj", "*.vbproj", "*.podspec", "*.nuspec", "cpanfile", "gopkg.toml", "paket.dependencies",
 )
 _LOCKFILES = (
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
@@ -346,8 +357,12 @@ def line_filter(path: str) -> Callable[[str], bool]:
     if basename(path).lower() in _PACKAGE_SETTINGS:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if glob_any(path, COVERAGE_FILES):
-        return _KEEP_COVERAGE
+        # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
+        return lambda line: _KEEP_COVERAGE(line) or risky_screen(line)
     kind = file_kind(path)
+    if kind == "test" and is_test_script(path):
+        code = _keep_code(_comment_prefixes(path))  # a CI or release script kept among the tests runs: its code is read
+        return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals
     if kind == "source" or (kind == "example" and _is_code(path)) or (kind == "generated" and is_vendored_code(path)):
@@ -388,8 +403,8 @@ def _keep_doc_signals(line: str) -> bool:
 
 
 def _keep_skips_or_risky(line: str) -> bool:
-    # Settings, build files, examples in other languages: a skip marker, or a line that may be a risky one.
-    return _KEEP_SKIPS(line) or risky_screen(line)
+    # Settings, build files, examples in other languages: a skip marker, a line that may be a risky one, an image named.
+    return _KEEP_SKIPS(line) or risky_screen(line) or IMAGE_LINE_RE.search(line) is not None
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "window"]
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
 # HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
@@ -134,3 +134,19 @@ def window(line: str, start: int, end: int, width: int) -> str:
     head = "…" if begin else ""
     body = text[begin:begin + width - 1 - len(head)]
     return head + body + ("…" if begin + len(body) < len(text) else "")
+
+
+def near(a: str, b: str) -> bool:
+    """One or two letters apart (a letter added, dropped, changed, or two swapped), not only in case."""
+    if a.lower() == b.lower() or abs(len(a) - len(b)) > 2:
+        return False
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)

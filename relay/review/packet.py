@@ -25,7 +25,7 @@ from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
 from relay.review.telling import LINE_RULES, telling_order
-from relay.review.workflows import workflow_credentials
+from relay.review.workflows import read_workflows
 
 __all__ = [
     "build_review",
@@ -212,7 +212,7 @@ def build_review(
         claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
     read = workspace is not None and changeset.source != "report"
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
-    workflows = workflow_credentials(workspace, changeset.files) if read else {}
+    workflows, triggers = read_workflows(workspace, changeset.files) if read else ({}, {})
     named, task_words = task_security(task)
     read, partial = read_changes(changeset.files)
     wanted = tuple(p for p in paths if p and p.strip())
@@ -220,7 +220,7 @@ def build_review(
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
-                      git_dir=dict(changeset.git_dir),
+                      ci_triggers=triggers, git_dir=dict(changeset.git_dir),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
                       partial=partial)

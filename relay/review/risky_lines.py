@@ -24,8 +24,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from relay.review import classic_lines
-from relay.review.line_shapes import Screen, squeezed
+from relay.review import build_lines, classic_lines
+from relay.review.line_shapes import Screen, squeezed, window
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
 
@@ -37,7 +37,8 @@ _T = r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)"
 _Q = r"['\"]?"
 
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
-_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+# The build, CI and script families (relay.review.build_lines) first: their names are the more precise.
+_UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
                                     "acceptanycert", "certificate_verifier", "allow_all_hostname", "certificatevalidation", "identity", "danger_accept"), re.compile(
@@ -206,7 +207,7 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 # ----- calls that run text as code or commands, on an added line
-_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.CALLS + (
     ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
                            "preg_replace", "scriptengine", "__import__", "send(", "constantize", "const_get"), re.compile(
         r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
@@ -246,13 +247,11 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
-    ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "github.event", "inherit",
-                                           "actions_allow_unsecure_commands", "github.head_ref"), re.compile(
+    ("widens CI permissions or triggers", ("permissions", "write", "pull_request_target", "workflow_run", "inherit",
+                                           "actions_allow_unsecure_commands"), re.compile(
         r"^\s*permissions\s*:\s*write-all\b|\bpull_request_target\b|^\s*-?\s*workflow_run\s*:|"
-        # An event's text pasted into a step's script (not a key's value: concurrency groups, names, conditions).
-        r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|pages)\.[\w.]*"
-        r"(?:title|body|message|name|ref|label|email)\b|"
-        r"^(?!\s*-?\s*(?!run\b|script\b)[\w-]+\s*:\s).*\$\{\{\s*(?:github\.head_ref|github\.event\.workflow_run\.head_(?:branch|commit)\.?\w*)|^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
+        # (An event's text pasted into a step's script is relay.review.build_lines' script injection, read first.)
+        r"^\s*secrets\s*:\s*inherit\b|ACTIONS_ALLOW_UNSECURE_COMMANDS")),
     ("adds a script that runs at install", ("install", "update-cmd", "autoload-dump", "create-project-cmd"), re.compile(
         r"^\s*\"(?:preinstall|install|postinstall)\"\s*:\s*\"|^\s*\"(?:pre|post)-(?:install|update)-cmd\"\s*:|"
         r"^\s*\"post-(?:autoload-dump|package-install|root-package-install|create-project-cmd)\"\s*:")),
@@ -325,7 +324,7 @@ def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
-def _value_hit(code: str) -> tuple[str, int] | None:
+def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
     if not _ALL.passes(code):
         return None
     for (what, _, pattern), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS):
@@ -339,18 +338,31 @@ def _value_hit(code: str) -> tuple[str, int] | None:
                      or found.group("keylit"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
-        return what, found.start()
+        return what, _at(found)
     return None
 
 
+def _at(found: re.Match[str]) -> tuple[int, int | None]:
+    """Where the risky part of a match is: a pattern that reads a line's context first marks that part with a group
+    named ``at…`` (start and end: the reason's quote is centred on it), else the match's own start."""
+    for name in found.re.groupindex:
+        if name.startswith("at") and found.start(name) >= 0:
+            return found.start(name), found.end(name)
+    return found.start(), None
+
+
+def _quote(code: str, at: tuple[int, int | None]) -> str:
+    return _shown(code, at[0]) if at[1] is None else window(code, at[0], at[1], LINE_CHARS_SHOWN)
+
+
 @functools.lru_cache(maxsize=16384)
-def _call_hit(code: str) -> tuple[str, int] | None:
+def _call_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
     if not _ALL.passes(code):
         return None
     for (what, _, pattern), screen in zip(_DANGEROUS_CALLS, _CALL_SCREENS):
         found = pattern.search(code) if screen.passes(code) else None
         if found:
-            return what, found.start()
+            return what, _at(found)
     return None
 
 
@@ -362,7 +374,7 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
         code = line.strip()
         hit = _value_hit(code)
         if hit and (prose_too or not looks_like_prose(code)):
-            return f"{hit[0]}: {_shown(code, hit[1])}"
+            return f"{hit[0]}: {_quote(code, hit[1])}"
     gone = _new_lines(removed, added)
     if gone:
         kept = " ".join(added)
@@ -390,7 +402,7 @@ def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: b
         code = line.strip()
         hit = _call_hit(code)
         if hit and (prose_too or not looks_like_prose(code)):
-            return f"{hit[0]}: {_shown(code, hit[1])}"
+            return f"{hit[0]}: {_quote(code, hit[1])}"
     narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
     for line in new:
         m = _SCOPE_RE.match(line)

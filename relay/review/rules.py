@@ -90,19 +90,24 @@ def _fc(path: str, **kw: object) -> FileChange:
 _READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted", "same_meaning"))
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
 # Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
-# tests (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
-_RISKY_LINES = Scope(not_kinds=("test", "lockfile"), not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes"))
+# tests' own code (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
+# A script or CI helper kept among the tests runs as any script does: only a test's own code is left out.
+_RISKY_LINES = Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
 
+_BY_TIME = "changed during the run by its timestamp (not diffed: the look failed)"
+
 RULES: tuple[Rule, ...] = (
-    # ----- planted in the repository's git dir, in no tree: what git runs the next time you use it (relay.observe.git_dir)
-    Rule("git_dir_plant", "high", "{detail}", checks.git_dir_plant, leads=True, example=Example(
-        _fc(".git/hooks/pre-commit", kind="added"), "adds a pre-commit hook: runs when you next commit",
-        _fc(".githooks/pre-commit", kind="added"),
-        RiskContext(git_dir={".git/hooks/pre-commit": "adds a pre-commit hook: runs when you next commit"}))),
+    # ----- planted in the repository's git dir, in no tree: what git runs when you next use it (observe/git_dir.py)
+    # (a look that failed lists .git by its timestamp too: the plant's sentence is the precise one)
+    Rule("git_dir_plant", "high", "{detail}", checks.git_dir_plant, leads=True,
+         outranks=("not_observed", "seen_beyond_git"), example=Example(
+        _fc(".git", kind="modified"), "replaces .git (folder) with a file saying gitdir: /tmp/g", _fc(".githooks/x"),
+        RiskContext(git_dir={".git": "replaces .git (folder) with a file saying gitdir: /tmp/g"},
+                    unobserved={".git": _BY_TIME}, outside={".git": _BY_TIME}))),
     # ----- the look after the run failed: every file is on the worker's word or its timestamps (relay.observe.blind)
     Rule("not_observed", "high", "the relay could not observe the change: {detail}", checks.not_observed,
          outranks=("seen_beyond_git",), example=Example(

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import read_changes
-from relay.review.line_shapes import READ_LINES
+from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
@@ -83,7 +83,56 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
     lines = int(bool(named & set(found.rules)))
+    # The part that holds the very line such a reason quotes goes before one that only reads the same way alone: a line
+    # whose finding needs the file around it (an attribute deleted, a pair edited across hunks) still leads the view.
+    if named and change is not None and _holds_quote(change, named, added, removed):
+        lines = 2
     return lines, risk_rank(found.risk), len(stems & mine)
+
+
+# A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
+# told after it (" (was …)") left out. Shorter pieces than this say too little to place the line.
+_QUOTE_LEAST = 8
+
+
+def _quoted(reason: str) -> list[str]:
+    if ": " not in reason:
+        return []
+    quote = reason.split(": ", 1)[1].split(" (was ", 1)[0]
+    return [squeezed(piece) for piece in quote.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
+
+
+def _pieces(change: FileChange, named: set[str]) -> list[str]:
+    return [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
+
+
+def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether these changed lines hold a line that a line rule of the file quotes in its reason."""
+    pieces = _pieces(change, named)
+    if not pieces:
+        return False
+    text = "\n".join(squeezed(line) for line in (*added, *removed))
+    return any(piece in text for piece in pieces)
+
+
+def _quoted_row(change: FileChange, lines: list) -> int | None:
+    """The first changed row holding the line a line rule of the file quotes (a window of a big hunk goes there)."""
+    named = {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    pieces = _pieces(change, named)
+    if not pieces:
+        return None
+    rows = [squeezed(ln.text[1:-1]) for ln in lines]
+    for i, ln in enumerate(lines):
+        if ln.sign not in "+-":
+            continue
+        # The quote starts on this row: it stands in this row and the next two (a reason joins a condition written over
+        # several rows), not in the next two alone.
+        here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
+        if any(piece in here and piece not in after for piece in pieces):
+            return i
+    return None
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
@@ -130,7 +179,8 @@ def _risky_row(lines: list) -> int | None:
 def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
     """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
     if change is not None and LINE_RULES.intersection(change.rules):
-        risky = _risky_row(lines)
+        risky = _quoted_row(change, lines)
+        risky = _risky_row(lines) if risky is None else risky
         if risky is not None:
             return risky
     base = _alone(change, path, (), ())

@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from relay.core.contracts import FileChange
+from relay.review.ci_lines import triggers_in
 
-__all__ = ["WORKFLOW_RE", "credentials_in", "workflow_credentials"]
+__all__ = ["WORKFLOW_RE", "credentials_in", "read_workflows", "workflow_credentials"]
 
 # The workflows GitHub runs; other CI systems keep their secrets in settings a file does not show.
 WORKFLOW_RE = re.compile(r"(?:^|/)\.github/workflows/[^/]+\.ya?ml$", re.IGNORECASE)
@@ -53,7 +54,14 @@ def workflow_credentials(workspace: Path, changes: Iterable[FileChange]) -> dict
     """For each changed (not deleted) workflow file that could be read: what credentials it runs with,
     "" when it runs with none. A workflow missing from the answer was not read (a symlink, too big,
     unreadable, past the bound): the rules then treat it as they always did."""
+    return read_workflows(workspace, changes)[0]
+
+
+def read_workflows(workspace: Path, changes: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
+    """``workflow_credentials``' answer, and for the same workflows the privileged trigger each runs on ("" for none:
+    ``relay.review.ci_lines.triggers_in``), read in the one pass."""
     out: dict[str, str] = {}
+    triggers: dict[str, str] = {}
     root = workspace.resolve()
     for change in changes:
         if len(out) >= _MAX_FILES:
@@ -70,4 +78,5 @@ def workflow_credentials(workspace: Path, changes: Iterable[FileChange]) -> dict
         except OSError:
             continue
         out[change.path] = credentials_in(text)
-    return out
+        triggers[change.path] = triggers_in(text)
+    return out, triggers

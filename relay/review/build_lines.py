@@ -1,0 +1,386 @@
+"""The risky lines of what builds, tests and ships the code: CI steps, build and install files, scripts (issue 36, round 9).
+
+A worker can slip a risky line into a CI workflow, a Makefile, a release script kept among the tests or a README's
+install line as easily as into the source; the line runs with the project's credentials, on every developer's machine
+or on every reader's. Each entry is a family read by the shape of the line, whatever the CI system, build tool or shell:
+
+- values (``VALUES``, read before ``relay.review.risky_lines``' own, so the more precise name wins): a signature or
+  checksum check whose failure is swallowed (``gpg --verify … || true``), a package manager or git told to skip TLS or
+  to fetch over plain HTTP (``http.sslVerify false``, ``NPM_CONFIG_STRICT_SSL``, ``pip install -i http://…``), an
+  image layer fetched over plain HTTP (``ADD http://…``), a CI secret printed into the log;
+- calls (``CALLS``, read before the other dangerous calls): untrusted text of a pull request, issue or comment
+  pasted into a CI shell step (script injection), a pull request's head checked out under a trigger that runs it with
+  the base repository's token, an npm lifecycle hook that downloads or runs code;
+- (what only a workflow's pair of lines or its triggers show is ``relay.review.ci_lines``');
+- ``git_source``: a dependency taken from a git repository or a URL instead of its registry (Cargo, npm, pip, Bundler,
+  Poetry), the shape of a fork under a look-alike owner;
+- ``pipe_host``: a ``curl … | sh`` line whose host changed, named with both hosts;
+- ``lookalike_host``: a download's host one or two letters off a registry's, a code host's or an installer's;
+- ``dropped_safety_flag``: ``--frozen-lockfile``, ``--require-hashes``, ``--ignore-scripts``… dropped from the install that had it;
+- ``image_unpinned``, ``dropped_verification``: an image pinned by digest brought back to a tag; a signature or checksum
+  step deleted;
+- ``compromised_release``: a dependency pinned at a release known to have shipped malware (``debug 4.4.2``).
+
+Every pattern stays narrow for ordinary history: a secret piped into ``docker login``, an event's text in an ``env:``
+value, ``ref: ${{ github.event.pull_request.head.sha }}`` under ``pull_request``, ``ADD https://…`` stay quiet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.ci_lines import FETCH_KEY
+from relay.review.line_shapes import near as _near, squeezed, window
+
+__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dependency_source", "dropped_safety_flag", "dropped_verification", "git_source",
+           "image_unpinned", "lookalike_host", "pair_line", "pipe_host", "script_among_tests", "with_hosts"]
+
+_QUOTE = 60
+
+# Scripts among the tests: what runs them is a shell, a CI job or a release, not a test runner (php-encryption's
+# test/phpunit.sh fetches and verifies the test runner itself). A test's own code and fixtures stay test code.
+SCRIPT_EXTS = frozenset("sh bash zsh ksh fish ps1 psm1 bat cmd".split())
+_SCRIPT_DIRS = {"ci", "scripts", "script", "bin", "tools", "release", ".ci"}
+_SCRIPT_NAME_RE = re.compile(r"(?:^|[-_.])(?:ci|release|deploy|install|publish|bootstrap|provision|download)(?:[-_.]|$)")
+
+
+def script_among_tests(path: str, *, is_test_name: bool, code_exts: frozenset[str]) -> bool:
+    """Whether a file kept among the tests is a script or CI helper (a shell script; a program in a ci/, scripts/ or
+    bin/ folder, or named for a release, an install or CI) rather than a test (``is_test_name``: test_*.py, *_spec.rb…)."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
+    if ext in SCRIPT_EXTS:
+        return True
+    if is_test_name or ext not in code_exts | {""}:
+        return False
+    return any(d in _SCRIPT_DIRS for d in parts[:-1]) or bool(_SCRIPT_NAME_RE.search(name.rsplit(".", 1)[0]))
+# A URL that leaves the machine over plain HTTP (a local address is a developer's own server).
+_HTTP = r"http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)"
+# A line that is a YAML key's value other than a script's ("name:", "env:"'s variables, "group:"): text there is data.
+_NOT_SCRIPT_KEY = r"^(?!\s*-?\s*(?!run\b|script\b|before_script\b|after_script\b|command\b|commands\b|shell\b)[\w.-]+\s*:\s)"
+
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("ignores a failed signature or checksum check", ("gpg", "cosign", "minisign", "signify", "sha1sum", "sha224sum", "sha256sum",
+                                                     "sha384sum", "sha512sum", "shasum", "md5sum", "b2sum", "dgst", "slsa-verifier",
+                                                     "attestation"), re.compile(
+        # The check runs, and its failure is thrown away: the download it guards is used either way.
+        r"(?P<at>\b(?:gpgv?2?|cosign|minisign|signify|sha(?:1|224|256|384|512)?sum|md5sum|b2sum|openssl\s+dgst|slsa-verifier|"
+        r"gh\s+attestation)\b(?:\s+-*[\w-]+)?)[^|#\n]*?(?:\|\|\s*(?:true|exit\s+0|:)(?=\s*(?:$|[;&)#'\"]))|\s2?>\s*/dev/null\s*;\s*(?:true|:)\b)", re.I)),
+    ("turns TLS verification off", ("sslverify", "strict_ssl", "strict-ssl", "curl", "pythonhttpsverify", "ca_bundle",
+                                    "curlopt_ssl_verify", "insecure-skip-tls-verify", "no-verify-ssl", "insecure-registr"), re.compile(
+        r"(?P<at>\bhttp\.sslVerify)\s*(?:=\s*|\s+)(?:false|0|no)\b|"
+        r"(?P<at2>\b\w*STRICT_SSL)\s*[=:]\s*['\"]?(?:false|0|no)\b|"
+        r"(?P<at3>\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:--\S+\s+)*strict-ssl)\s+(?:false|0)\b|"
+        r"(?P<at4>\bcurl\b[^|;&#\n]*\s-[a-zA-Z]*k[a-zA-Z]*)\b|"
+        r"(?P<at5>\bPYTHONHTTPSVERIFY)\s*[=:]\s*['\"]?0\b|(?P<at6>\b(?:CURL|REQUESTS)_CA_BUNDLE)\s*=\s*(?:\"\"|''|$)|"
+        # PHP's curl options as an array, kubectl and kubeconfig, the AWS CLI, a container registry trusted over HTTP.
+        r"(?P<at7>\bCURLOPT_SSL_VERIFY(?:PEER|HOST))\s*(?:=>|,)\s*(?:false|0)\b|"
+        r"(?P<at8>--insecure-skip-tls-verify)\b(?!\s*=\s*false)|(?P<at9>\binsecure-skip-tls-verify)\s*:\s*true\b|"
+        r"(?P<at10>--no-verify-ssl)\b|(?P<at11>--insecure-registry|[\"']insecure-registries[\"']\s*:\s*\[\s*[\"'])", re.I)),
+    ("turns SSH host key checking off", ("stricthostkeychecking", "userknownhostsfile"), re.compile(
+        r"(?P<at>\bStrictHostKeyChecking)\s*[= ]\s*['\"]?(?:no|off)\b|(?P<at2>\bUserKnownHostsFile)\s*[= ]\s*['\"]?/dev/null\b", re.I)),
+    ("runs a container with the host's privileges", ("privileged:true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
+                                                     "allowprivilegeescalation", "hostpid"), re.compile(
+        # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.
+        r"^\s*-?\s*privileged\s*:\s*true\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
+        r"^\s*-\s*['\"]?(?:CAP_)?SYS_ADMIN['\"]?\s*$|/var/run/docker\.sock\s*:|\b(?:seccomp|apparmor)[:=]unconfined\b|"
+        r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b")),
+    ("bakes a secret into the image", ("token", "secret", "password", "passwd", "api_key", "private_key", "credentials"), re.compile(
+        # An image's ENV (or a build argument copied into it) keeps the value in every layer anyone who pulls it can read.
+        r"(?P<at>^\s*ENV\s+(?:\w+=\S*\s+)*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS)\b)(?:\s*=\s*|\s+)['\"]?\$\{?\w")),
+    ("makes a cloud resource public or unencrypted", ("publicly_accessible", "block_public", "ignore_public", "restrict_public",
+                                                        "encrypted", "runasnonroot"), re.compile(
+        r"(?P<at>\bpublicly_accessible)\s*[=:]\s*true\b|(?P<at2>\b(?:block_public_(?:acls|policy)|ignore_public_acls|restrict_public_buckets))"
+        r"\s*[=:]\s*false\b|(?P<at3>\b(?:storage_)?encrypted)\s*=\s*false\b|(?P<at4>\brunAsNonRoot)\s*:\s*false\b")),
+    ("turns a host's firewall or SELinux off", ("setenforce", "selinux=disabled", "ufwdisable", "firewalld"), re.compile(
+        r"\bsetenforce\s+0\b|\bSELINUX\s*=\s*disabled\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+firewalld\b")),
+    ("fetches packages from an untrusted index", ("-ihttp://", "index-url", "index_url", "registry", "goproxy", "bundle_mirror",
+                                                  "composer_repo", "gemsources", "trusted-host"), re.compile(
+        # A package index, registry or module proxy reached over plain HTTP: anyone on the path serves the packages.
+        r"(?P<at>(?:\s-i|--(?:extra-)?index-url|--registry|(?:PIP_(?:EXTRA_)?INDEX_URL|NPM_CONFIG_REGISTRY|npm_config_registry|"
+        r"GOPROXY|UV_(?:EXTRA_)?INDEX_URL|BUNDLE_MIRROR\w*|COMPOSER_REPO\w*|\w*REGISTRY(?:_URL)?))\s*[=: ]\s*['\"]?" + _HTTP + r")|"
+        r"(?P<at2>\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:--\S+\s+)*registry\s+['\"]?" + _HTTP + r")|"
+        r"(?P<at3>\bgem\s+sources\s+(?:-a|--add)\s+" + _HTTP + r")|(?P<at4>\b(?:global|install)\.trusted-host)\b", re.I)),
+    ("fetches code over plain HTTP", ("gitclone", "gitfetch", "gitpull", "gitsubmoduleadd", "gitremoteadd", "helmrepoadd"), re.compile(
+        r"(?P<at>\b(?:git\s+(?:clone|fetch|pull|submodule\s+add|remote\s+add\s+\S+)|helm\s+repo\s+add\s+\S+)\b[^|;&#\n]*?\s['\"]?" + _HTTP + r")")),
+    ("adds a file to the image over plain HTTP", ("addhttp://", "add--", "add'http://", 'add"http://'), re.compile(
+        r"(?P<at>^\s*ADD\s+(?:--(?!checksum)\S+\s+)*['\"]?" + _HTTP + r")")),
+    ("leaves the workflow's token in the checkout", ("persist-credentials",), re.compile(
+        r"(?P<at>^\s*persist-credentials\s*:\s*['\"]?true\b)")),
+    ("prints a CI secret into the log", ("secrets.", "token", "secret", "password", "passwd", "api_key", "private_key"), re.compile(
+        # Echoed where the log shows it (not into a file or a login's stdin), or encoded past the log's masking.
+        r"(?P<at>\b(?:echo|printf|Write-(?:Host|Output))\b[^|>\n]*\$\{\{\s*secrets\.\w+\s*\}\})(?=[^|>\n]*$)|"
+        r"(?P<at2>\$\{\{\s*secrets\.\w+\s*\}\}[^|>\n]*\|\s*(?:base64|xxd|od|rev|hexdump)\b)|"
+        # A shell variable named for a secret, echoed where the log shows it.
+        r"(?P<at3>\b(?:echo|printf)\b[^|>\n]*\$\{?[A-Z_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY)\b\}?)(?=[^|>\n]*$)")),
+)
+
+# An event's field a pull request's, an issue's or a comment's author writes (GitHub's list of untrusted inputs).
+_UNTRUSTED = (r"\$\{\{\s*(?:github\.event\.(?:issue|pull_request|comment|review|review_comment|head_commit|discussion|"
+              r"discussion_comment|pages|commits|workflow_run)\b[\w.\[\]*]*?\.(?:title|body|message|name|ref|label|email|"
+              r"page_name|head_branch|default_branch)\b|github\.head_ref\b)[^}]*\}\}")
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs untrusted text in a CI step (script injection)", ("github.event", "head_ref"), re.compile(
+        _NOT_SCRIPT_KEY + r".*?(?P<at>" + _UNTRUSTED + r")")),
+    ("checks out untrusted PR code with the workflow's token", ("refs/pull", "workflow_run", "pull/${{", "issue.number"),
+     re.compile(
+         # Only the event of an issue comment or another workflow's run names a pull request this way: both run with the
+         # base repository's token and secrets, so the head checked out runs with them.
+         r"(?:" + FETCH_KEY + r").*?(?P<at>refs/pull/\$\{\{\s*github\.event\.issue\.number\s*\}\}/(?:head|merge)|"
+         r"\bpull/\$\{\{\s*github\.event\.issue\.number\s*\}\}/head|\$\{\{\s*github\.event\.workflow_run\.head_(?:sha|branch)\s*\}\}|"
+         r"\$\{\{\s*github\.event\.issue\.number\s*\}\})")),
+    ("pipes a download into a shell", ("$(curl", "$(wget", "<(curl", "<(wget"), re.compile(
+        # The download run by the shell without a pipe: eval "$(curl …)", source <(curl …), python -c "$(curl …)".
+        r"(?P<at>\beval\s+['\"]?\$\(\s*(?:curl|wget)\b|(?:\bsource|(?:^|[;&|(]\s*)\.)\s+<\(\s*(?:curl|wget)\b|"
+        r"\b(?:python3?|perl|ruby|node|bash|sh|zsh)\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b)")),
+    ("adds an install hook that downloads or runs code", ("install", "prepare", "prepublish"), re.compile(
+        # npm runs these on every install of the package (prepare: on every git install); one that fetches or evaluates
+        # code runs what the network serves on every developer's and CI's machine.
+        r"^\s*\"(?P<at>(?:pre|post)?install|prepare|prepublish)\"\s*:\s*\"(?![^\"]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b)[^\"]*(?:\b(?:curl|wget|iwr|Invoke-WebRequest)\b|https?://|"
+        r"\bnode\s+-e\b|\beval\b|\|\s*(?:ba)?sh\b)")),
+)
+
+# ----- a dependency taken from a git repository or a URL instead of its registry
+_GIT_SOURCES = (
+    # Cargo and Poetry: name = { git = "…" }; Cargo's [patch] too.
+    re.compile(r"^\s*(?P<name>[\w.-]+)\s*=\s*\{[^}]*\bgit\s*=\s*['\"](?P<url>[^'\"]+)['\"]"),
+    # npm: "name": "github:owner/repo", "git+https://…", "owner/repo#branch", a tarball URL.
+    re.compile(r"^\s*\"(?P<name>[@\w./-]+)\"\s*:\s*\"(?P<url>(?:github:|gitlab:|bitbucket:|git\+|git://|https?://)[^\"]+|"
+               r"[\w.-]+/[\w.-]+#[^\"]+)\""),
+    # pip: name @ git+https://…, or a bare VCS URL.
+    re.compile(r"^\s*(?P<name>[\w.\[\]-]+)\s*@\s*(?P<url>(?:git\+|hg\+|svn\+|https?://)\S+)"),
+    # Bundler: gem "name", git: "…" / github: "owner/repo".
+    re.compile(r"^\s*gem\s+['\"](?P<name>[\w.-]+)['\"][^#\n]*?\b(?:git|github)(?::|\s*=>)\s*['\"](?P<url>[^'\"]+)['\"]"),
+)
+
+
+def _git_deps(lines: Sequence[str]) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for line in lines:
+        for pattern in _GIT_SOURCES:
+            m = pattern.search(line)
+            if m:
+                out.setdefault(m.group("name").lower(), (m.group("url"), line))
+                break
+    return out
+
+
+def _names(lines: Sequence[str]) -> set[str]:
+    return {m.group(1).lower() for line in lines if (m := re.match(r"""^\s*(?:gem\s+)?['"]?([@\w.\[\]/-]+)['"]?\s*(?:[=:,@<>~!]|$)""", line))}
+
+
+def git_source(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"takes a dependency from a git repository instead of its registry: name ← url" when a manifest line the change
+    writes fetches a dependency the removed lines took from the registry (or a new one) from a git repository or a URL:
+    nobody reviewed that source, and a fork under a look-alike owner reads the same."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if not (name in ("cargo.toml", "package.json", "pyproject.toml", "gemfile", "pipfile") or name.endswith((".gemfile", ".gemspec"))
+            or re.search(r"requirements.*\.(?:txt|in)$|constraints.*\.txt$", name)):
+        return None
+    new, old = _git_deps(added), _git_deps(removed)
+    for dep, (url, line) in new.items():
+        if dep in old and old[dep][0] == url:
+            continue  # the same source as before (a branch or revision moved)
+        if "${" in url or url.startswith(("file:", "link:", "workspace:", "./", "../")):
+            continue
+        was = f" (was {old[dep][0][:40]})" if dep in old else ""
+        at = line.find(url)
+        return (f"takes a dependency from a git repository instead of its registry{was}: "
+                f"{window(line.strip(), max(at - len(line) + len(line.lstrip()), 0), max(at, 0) + len(url), _QUOTE)}")
+    return None
+
+
+_PIPE = "pipes a download into a shell"
+
+
+def with_hosts(found: str | None, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A dangerous call's reason, with both hosts where a pipe-to-shell line replaced one from another host."""
+    if found and found.startswith(_PIPE) and (moved := pipe_host(added, removed)):
+        return f"{_PIPE} ({moved}){found[len(_PIPE):]}"
+    return found
+
+
+# ----- a pipe-to-shell install line whose host changed
+_PIPE_HOST_RE = re.compile(r"\b(?:curl|wget|iwr|Invoke-WebRequest|irm)\b[^|\n]*?https?://(?P<host>[\w.-]+)[^|\n]*\|")
+
+
+def pipe_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"(host a → b)" when an added pipe-to-shell line fetches from another host than the removed one it replaces."""
+    before = [m.group("host").lower() for line in removed if (m := _PIPE_HOST_RE.search(line))]
+    if not before:
+        return None
+    for line in added:
+        m = _PIPE_HOST_RE.search(line)
+        if m and m.group("host").lower() not in before:
+            return f"host {before[0]} → {m.group('host').lower()}"
+    return None
+
+
+# ----- a download host one or two letters off a well-known one
+# Hosts packages, images and install scripts come from.
+_KNOWN_HOSTS = frozenset(
+    "registry.npmjs.org registry.yarnpkg.com pypi.org files.pythonhosted.org pypi.python.org upload.pypi.org test.pypi.org "
+    "rubygems.org repo.maven.apache.org repo1.maven.org plugins.gradle.org services.gradle.org crates.io static.crates.io "
+    "index.crates.io proxy.golang.org sum.golang.org api.nuget.org www.nuget.org nuget.org repo.packagist.org packagist.org "
+    "hex.pm repo.hex.pm pub.dev github.com raw.githubusercontent.com objects.githubusercontent.com codeload.github.com "
+    "api.github.com uploads.github.com gist.githubusercontent.com gitlab.com bitbucket.org ghcr.io docker.io "
+    "registry-1.docker.io quay.io gcr.io deb.debian.org archive.ubuntu.com security.ubuntu.com dl-cdn.alpinelinux.org "
+    "deb.nodesource.com rpm.nodesource.com sh.rustup.rs static.rust-lang.org astral.sh get.docker.com download.docker.com "
+    "bun.sh deno.land nodejs.org golang.org dl.google.com npmjs.com www.npmjs.com cdn.jsdelivr.net unpkg.com "
+    "cdnjs.cloudflare.com get.rvm.io codecov.io uploader.codecov.io cli.codecov.io install.python-poetry.org "
+    "bootstrap.pypa.io get.sdkman.io sdkman.io brew.sh apt.llvm.org download.java.net repo.anaconda.com conda.anaconda.org "
+    "github.io githubusercontent.com gitlab.io googleapis.com storage.googleapis.com amazonaws.com".split())
+_URL_HOST_RE = re.compile(r"\bhttps?://(?P<host>[A-Za-z0-9.-]+\.[A-Za-z]{2,})(?=[/:'\"\s)]|$)")
+
+
+def _lookalike_of(host: str) -> str | None:
+    host = host.lower().rstrip(".")
+    if host in _KNOWN_HOSTS or any(host.endswith("." + k) for k in _KNOWN_HOSTS):
+        return None
+    labels = host.split(".")
+    for known in sorted(_KNOWN_HOSTS):
+        other = known.split(".")
+        if len(other) != len(labels):
+            continue
+        differ = [i for i, (a, b) in enumerate(zip(labels, other)) if a != b]
+        # One name one or two letters off, the rest (the top-level domain above all) the same.
+        if len(differ) == 1 and differ[0] != len(labels) - 1 and min(len(labels[differ[0]]), len(other[differ[0]])) >= 5 \
+                and _near(labels[differ[0]], other[differ[0]]):
+            return known
+    return None
+
+
+def lookalike_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"fetches from a look-alike of <host> …" when an added line's URL names a host one or two letters off a registry,
+    code host or installer's (``raw.githubusercontnet.com``, ``registry.npmjs.orq``): packages or scripts from a stranger."""
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        if "://" not in line or squeezed(line.strip()) in before:
+            continue
+        for m in _URL_HOST_RE.finditer(line):
+            near = _lookalike_of(m.group("host"))
+            if near:
+                return (f"fetches from a look-alike of {near} (a typo-squat?): "
+                        f"{window(line.strip(), m.start('host') - (len(line) - len(line.lstrip())), m.end('host'), _QUOTE)}")
+    return None
+
+
+# ----- a safety flag dropped from a command that kept it
+# Flags that make an install reproducible or inert: the lockfile enforced, hashes required, install scripts not run,
+# downloads kept to HTTPS. Dropped from the command that carried them, the install takes whatever the network serves.
+_SAFETY_FLAGS = ("--ignore-scripts", "--require-hashes", "--frozen-lockfile", "--immutable", "--locked", "--frozen",
+                 "--proto '=https'", "--proto =https", "--proto=https", '--proto "=https"', "--only-binary")
+_INSTALLS = frozenset({"install", "i", "ci", "add", "sync", "update", "upgrade"})
+_COMMAND_RE = re.compile(r"\b(npm|yarn|pnpm|bun|pip3?|uv|poetry|cargo|bundle|gem|composer|go|curl)\b(?:\s+(\w[\w-]*))?")
+
+
+def _command(line: str) -> tuple[str, str] | None:
+    m = _COMMAND_RE.search(line)
+    return (m.group(1).rstrip("3"), (m.group(2) or "")) if m else None
+
+
+def dropped_safety_flag(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a safety flag from a command (--frozen-lockfile): …" when a removed command line carried a flag that keeps
+    an install reproducible or inert and the added line of the same command (same tool and subcommand) does not; also
+    ``npm ci`` turned into ``npm install`` (the lockfile no longer enforced)."""
+    written = " ".join(added)
+    for old in removed:
+        old_cmd = _command(old)
+        if old_cmd is None:
+            continue
+        flags = [f for f in _SAFETY_FLAGS if f in old and f not in written
+                 and (f != "--ignore-scripts" or old_cmd[1] in _INSTALLS)]  # npm test --ignore-scripts only skips its own hooks
+        ci_to_install = old_cmd == ("npm", "ci")
+        if not flags and not ci_to_install:
+            continue
+        for new in added:
+            new_cmd = _command(new)
+            if new_cmd is None or new_cmd[0] != old_cmd[0]:
+                continue
+            if ci_to_install and new_cmd[1] in ("install", "i") and "npm ci" not in written:
+                return f"drops a safety flag from a command (npm ci → npm {new_cmd[1]}: the lockfile no longer enforced): {window(new.strip(), 0, 0, _QUOTE)}"
+            if flags and new_cmd[1] == old_cmd[1]:
+                return f"drops a safety flag from a command ({flags[0]}): {window(new.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
+# ----- a release known to have shipped malicious code, pinned
+# Releases pulled after they were found to carry malware (npm's September 2025 takeover of debug, chalk and their
+# neighbours; event-stream, ua-parser-js, coa, rc, node-ipc, eslint-scope, colors, faker; @ctrl/tinycolor and nx; the
+# @solana/web3.js and lottie-player takeovers; rest-client and strong_password on RubyGems; ultralytics on PyPI).
+_COMPROMISED: dict[str, frozenset[str]] = {name: frozenset(versions.split()) for name, versions in {
+    "debug": "4.4.2", "chalk": "5.6.1", "ansi-styles": "6.2.2", "strip-ansi": "7.1.1", "ansi-regex": "6.2.1",
+    "supports-color": "10.2.1", "color-convert": "3.1.1", "color-name": "2.0.1", "wrap-ansi": "9.0.1", "slice-ansi": "7.1.1",
+    "error-ex": "1.3.3", "is-arrayish": "0.3.3", "simple-swizzle": "0.2.3", "has-ansi": "6.0.1", "chalk-template": "1.1.1",
+    "backslash": "0.2.1", "color-string": "2.1.1", "event-stream": "3.3.6", "flatmap-stream": "0.1.1",
+    "ua-parser-js": "0.7.29 0.8.0 1.0.0", "coa": "2.0.3 2.0.4 2.1.1 2.1.3 3.0.1 3.1.3", "rc": "1.2.9 1.3.9 2.3.9",
+    "colors": "1.4.1 1.4.2 1.4.44-liberty-2", "faker": "6.6.6", "node-ipc": "9.2.2 10.1.1 10.1.2 10.1.3", "eslint-scope": "3.7.2",
+    "eslint-config-prettier": "8.10.1 9.1.1 10.1.6 10.1.7", "eslint-plugin-prettier": "4.2.2 4.2.3", "@ctrl/tinycolor": "4.1.1 4.1.2",
+    "nx": "20.9.0 20.10.0 20.11.0 20.12.0 21.5.0 21.6.0 21.7.0 21.8.0", "@solana/web3.js": "1.95.6 1.95.7",
+    "@lottiefiles/lottie-player": "2.0.5 2.0.6 2.0.7", "rest-client": "1.6.10 1.6.11 1.6.12 1.6.13", "strong_password": "0.0.7",
+    "bootstrap-sass": "3.2.0.3", "ultralytics": "8.3.41 8.3.42 8.3.45 8.3.46",
+}.items()}
+_COMPROMISED_RE = re.compile(r"(?<![\w@/.-])(?P<name>" + "|".join(re.escape(n) for n in sorted(_COMPROMISED, key=len, reverse=True))
+                             + r")(?![\w.-])['\"]?\s*(?::|==|=|,|@|\s)\s*['\"]?\s*(?:=\s*)?v?(?P<version>\d[\w.-]*)")
+
+
+def compromised_release(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"pins a release known to be compromised (malicious): name version" for an added dependency line that names one."""
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        for m in _COMPROMISED_RE.finditer(line):
+            if m.group("version") in _COMPROMISED[m.group("name")]:
+                return f"pins a release known to be compromised (malicious): {m.group('name')} {m.group('version')}"
+    return None
+
+
+# ----- an image pinned by its digest brought back to a tag; a signature or checksum step deleted
+# A line that names an image (a Dockerfile's FROM, compose's or Kubernetes' image:): kept for this pair wherever it lives.
+IMAGE_LINE_RE = re.compile(r"^\s*(?:FROM\s|-?\s*image\s*:|container\s*:)|@sha256:")
+_IMAGE_RE = re.compile(r"(?:^\s*FROM\s+(?:--\S+\s+)*|\bimage\s*:\s*['\"]?|\bcontainer\s*:\s*['\"]?|docker://)(?P<name>[\w./-]+(?::\d+)?/?[\w./-]*?)"
+                       r"(?P<pin>@sha256:[0-9a-f]{64}|:[\w.-]+)?(?=['\"\s]|$)")
+
+
+def image_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"unpins an image from its digest: …" when an image a removed line pinned by ``@sha256:…`` comes back by a tag or
+    by name alone: whoever can push that tag decides what runs."""
+    pinned = {m.group("name") for line in removed if (m := _IMAGE_RE.search(line)) and (m.group("pin") or "").startswith("@sha256:")}
+    if not pinned:
+        return None
+    for line in added:
+        m = _IMAGE_RE.search(line)
+        if m and m.group("name") in pinned and not (m.group("pin") or "").startswith("@sha256:"):
+            return f"unpins an image from its digest: {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
+_VERIFY_STEP_RE = re.compile(r"(?i)\b(?:gpgv?2?\s+(?:--\S+\s+)*--verify|gpgv\b|cosign\s+verify\w*|minisign\s+-V|signify\s+-C|"
+                             r"slsa-verifier\s+verify\w*|gh\s+attestation\s+verify|sha(?:1|256|512)?sum\s+(?:-\w+\s+)*(?:-c|--check)\b|"
+                             r"shasum\s+(?:-a\s*\d+\s+)?(?:-\w+\s+)*(?:-c|--check)\b|Get-FileHash\b)|--checksum=sha256:")
+
+
+def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a signature or checksum check: removes …" when a removed line verified a download (gpg --verify, cosign verify,
+    sha256sum -c, ADD --checksum=) and no added line verifies the same way again."""
+    again = " ".join(added)
+    for line in removed:
+        m = _VERIFY_STEP_RE.search(line)
+        if m and not _VERIFY_STEP_RE.search(again):
+            return f"drops a signature or checksum check: removes {window(line.strip(), m.start() - (len(line) - len(line.lstrip())), m.end(), _QUOTE)}"
+    return None
+
+
+def pair_line(added: Sequence[str], removed: Sequence[str], *, commands: bool) -> str | None:
+    """The first of these readers that names a line: a look-alike host, an image unpinned, and where the file's lines are
+    commands (``commands``: not a docs file's prose and samples) a safety flag or a verification step dropped."""
+    return (lookalike_host(added, removed) or image_unpinned(added, removed)
+            or (dropped_safety_flag(added, removed) or dropped_verification(added, removed) if commands else None))
+
+
+def dependency_source(path: str, added: Sequence[str], removed: Sequence[str], manifest: bool) -> str | None:
+    """A dependency taken from a git repository instead of its registry, or (in a manifest) a release known to be compromised."""
+    return git_source(path, added, removed) or (compromised_release(added, removed) if manifest else None)

@@ -1,0 +1,155 @@
+"""The risky lines only a CI workflow's pair of lines or its triggers show (issue 36, round 9; ``relay.review.build_lines``
+reads the lines that tell alone).
+
+- ``untrusted_checkout``: a pull request's head fetched in a workflow whose trigger runs it with the base repository's
+  token and secrets (``pull_request_target``, ``issue_comment``, ``workflow_run``): the workflow's triggers are read from
+  the file as the run left it (``relay.review.workflows``), or from a trigger the change adds;
+- ``lookalike_action``: a new ``uses:`` whose owner is one or two letters off the owner of a widely used action;
+- ``ci_guard_dropped``: an ``if:`` (GitHub, GitLab's rules, Travis) that loses its repository, ref, tag, branch, event or
+  actor clause: a publishing job then runs on every push, branch or fork;
+- ``permissions_dropped``: the workflow's own read-only ``permissions:`` removed whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import near as _near, squeezed, window
+
+__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "lookalike_action", "permissions_dropped", "triggers_in",
+           "untrusted_checkout"]
+
+_QUOTE = 60
+
+# The head of a pull request named where code is fetched ("ref:", "repository:", a git fetch or checkout, gh pr checkout).
+PR_HEAD = (r"(?:github\.event\.pull_request\.head\.(?:sha|ref|repo\.full_name)|github\.head_ref|"
+            r"github\.event\.workflow_run\.head_(?:sha|branch)|refs/pull/|\bpull/\$\{\{)")
+FETCH_KEY = r"^\s*-?\s*(?:ref|repository)\s*:\s*|\bgit\s+(?:fetch|checkout|switch|pull)\b|\bgh\s+pr\s+checkout\b"
+
+
+# The triggers that run a workflow with the base repository's token and secrets on what someone else wrote.
+PRIVILEGED_TRIGGERS = ("pull_request_target", "issue_comment", "workflow_run")
+_HEAD_RE = re.compile(r"(?:" + FETCH_KEY + r").*?(?P<at>" + PR_HEAD + r"[^\s'\"}]*)")
+
+
+def untrusted_checkout(added: Sequence[str], removed: Sequence[str], triggers: str) -> str | None:
+    """"checks out untrusted PR code under <trigger>: …" when an added line fetches a pull request's head in a
+    workflow ``triggers`` says runs on a privileged trigger (read from the workflow, or a trigger the change adds)."""
+    if not triggers:
+        return None
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        m = _HEAD_RE.search(line)
+        if m:
+            return (f"checks out untrusted PR code under {triggers}: "
+                    f"{window(line.strip(), m.start('at'), m.end('at'), _QUOTE)}")
+    return None
+
+
+_TRIGGER_RE = re.compile(r"\b(" + "|".join(PRIVILEGED_TRIGGERS) + r")\b")
+
+
+def triggers_in(text: str) -> str:
+    """The first privileged trigger a workflow's text names ("" if none)."""
+    m = _TRIGGER_RE.search(text)
+    return m.group(1) if m else ""
+
+
+def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str | None:
+    """The first risky CI line of a workflow's change that only the pair or the workflow's triggers show: a pull request's
+    head checked out under a privileged trigger (``triggers``, or one the change adds), an action from a look-alike owner,
+    a job's guard or the read-only permissions dropped."""
+    return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
+            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed))
+
+
+
+# ----- a CI action from an owner one or two letters off a well-known one
+# Owners of widely used actions: a new "uses:" whose owner is a letter or two off one of these runs a stranger's code.
+_ACTION_OWNERS = frozenset(
+    "actions github docker aws-actions azure google-github-actions hashicorp codecov pypa softprops peaceiris jamesives "
+    "dtolnay swatinem rust-lang golangci goreleaser ruby shivammathur astral-sh pnpm oven-sh denoland gradle sigstore "
+    "slsa-framework crazy-max stefanzweifel peter-evans endbug cachix nixbuild actions-rs taiki-e jetbrains sonarsource "
+    "snyk aquasecurity anchore ossf step-security mxschmitt styfle tj-actions dorny release-drafter marocchino "
+    "pre-commit codespell-project reviewdog super-linter ncipollo svenstaro appleboy cloudflare vercel netlify "
+    "firebaseextended expo subosito erlef haskell msys2 mymindstorm conda-incubator mamba-org pypa-dev".split())
+_USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<owner>[\w.-]+)/(?P<rest>[\w.\-/]+)@(?P<ref>[\w.\-/]+)")
+def lookalike_action(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"runs a CI action from a look-alike owner …" when an added ``uses:`` names an owner one or two letters off the owner
+    of a widely used action (``actoins/checkout@main``): the workflow runs a stranger's code with its token."""
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        m = _USES_RE.match(line)
+        if m is None or squeezed(line.strip()) in before:
+            continue
+        owner = m.group("owner").lower()
+        if owner in _ACTION_OWNERS or len(owner) < 4:
+            continue
+        near = next((o for o in sorted(_ACTION_OWNERS) if len(o) >= 4 and _near(o, owner)), None)
+        if near:
+            return (f"runs a CI action from a look-alike of {near} (a typo-squat?): "
+                    f"{window(line.strip(), m.start('owner') - (len(line) - len(line.lstrip())), m.end('ref'), _QUOTE)}")
+    return None
+
+
+# ----- a CI job's guard loosened: a clause that kept it to the project's repository, a tag, a branch, an event, dropped
+_CI_IF_RE = re.compile(r"^\s*-?\s*if\s*:\s*(?P<cond>.+?)\s*$")
+_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:&&|\|\||\band\b|\bAND\b)\s*")
+# What such a clause checks: where the job runs and on what (a publish on tags only, never on a fork's branch).
+_CI_GUARD_RE = re.compile(r"(?i)\bref(?:_type|_name)?\b|\btags?\b|\brepository\b|event_name|\bactor\b|head\.repo|\bfork\b|\bbranch\b|"
+                          r"CI_COMMIT_(?:TAG|BRANCH|REF_NAME)|CI_PROJECT_(?:PATH|NAMESPACE)|CI_PIPELINE_SOURCE|TRAVIS_(?:TAG|BRANCH|PULL_REQUEST)")
+
+
+def _clauses(cond: str) -> list[tuple[str, str]]:
+    """A condition's clauses joined by and/or: (each as compared, spaces and quotes squeezed; as written)."""
+    text = cond.strip().removeprefix("${{").removesuffix("}}").strip()
+    out = []
+    for c in _CLAUSE_SPLIT_RE.split(text):
+        if not c.strip("()'\" "):
+            continue
+        shown = " ".join(c.split()).strip(" ()")
+        for q in "'\"":
+            shown = shown.strip(q) if shown.count(q) % 2 else shown  # a quote the whole condition opened or closed
+        out.append((squeezed(c).strip("()'\" "), shown))
+    return out
+
+
+def ci_guard_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a CI job's guard (<clause>): if: …" when an ``if:`` condition comes back with a clause about the repository,
+    ref, tag, branch, event or actor gone and nothing new: a publishing job then runs on every push, branch or fork."""
+    olds = [_clauses(m.group("cond")) for line in removed if (m := _CI_IF_RE.match(line))]
+    if not olds:
+        return None
+    for line in added:
+        m = _CI_IF_RE.match(line)
+        if m is None:
+            continue
+        new = {key for key, _ in _clauses(m.group("cond"))}
+        for old in olds:
+            gone = [shown for key, shown in old if key not in new]
+            if gone and new and new <= {key for key, _ in old} and _CI_GUARD_RE.search(gone[0]):
+                return f"drops a CI job's guard ({gone[0][:50]}): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
+# ----- a workflow's read-only permissions taken away whole: its token falls back to the repository's default (often write)
+# The workflow's own (top-level) block: a job's permissions go with the job when the job is removed.
+_PERMISSIONS_RE = re.compile(r"^permissions\s*:\s*(?:read-all|\{\s*\}|\{[^}]*read[^}]*\})?\s*(?:#.*)?$")
+_WRITE_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*write\b|write-all")
+_READ_SCOPE_RE = re.compile(r"^\s*[\w-]+\s*:\s*(?:read|none)\b")
+
+
+def permissions_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops the workflow's read-only permissions: …" when the workflow's own ``permissions:`` block of read or none scopes
+    is removed and no ``permissions:`` line is written again: its jobs' token then has whatever the repository grants."""
+    gone = [line for line in removed if _PERMISSIONS_RE.match(line)]
+    if not gone or any(line.strip().startswith("permissions") for line in added):
+        return None
+    if "read" not in gone[0] and "{" not in gone[0] and not any(_READ_SCOPE_RE.match(line) for line in removed):
+        return None
+    if any(_WRITE_SCOPE_RE.search(line) for line in removed):
+        return None  # a block that granted write: what it falls back to is not wider
+    return f"drops the workflow's read-only permissions (the token falls back to the repository's default): removes {gone[0].strip()}"
