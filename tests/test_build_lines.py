@@ -389,3 +389,32 @@ def test_images_verification_secrets_and_cloud_settings_are_named(path: str, add
 def test_images_verification_secrets_and_cloud_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+def test_a_big_new_files_window_goes_to_the_line_the_reason_quotes_across_two_rows() -> None:
+    # gorilla/csrf (held-out 4): an example's CORS callback "func(origin string) bool { return true" is named on the whole
+    # new file, written over two rows; no row alone reads as risky, so the 66-row hunk was windowed from its top.
+    from relay.review.telling import cut_window
+
+    rows = [f"+\tvalue{i} := compute({i})" for i in range(40)]
+    rows += ["+\tcors := handlers.CORS(", "+\t\thandlers.AllowedOriginValidator(func(origin string) bool {", "+\t\t\treturn true",
+             "+\t\t}),", "+\t)"] + [f"+\tmore{i} := compute({i})" for i in range(20)]
+    text = f"@@ -0,0 +1,{len(rows)} @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="examples/api/main.go", kind="added", rules=["weakens_check"], risk="high",
+                        reasons=["a checking callback that accepts everything: func(origin string) bool { return true"])
+    shown = cut_window(change, change.path, text, 900, 200, 3)
+    assert shown is not None and "return true" in shown and "around the ranking's finding" in shown, shown
+
+
+def test_a_row_that_only_begins_like_the_quote_does_not_take_the_window() -> None:
+    # hapi's typescript.md (sealed planted): "options: {" opens many samples of a new 800-row page; the window belongs to
+    # the row the reason quotes ("options: { auth: false },"), not to the first row the quote could be read into.
+    from relay.review.telling import cut_window
+
+    rows = ["+    options: {", "+        payload: { output: 'data', parse: true }", "+    },"] + [f"+Line {i} of the guide." for i in range(60)]
+    rows += ["+    options: { auth: false },"] + [f"+More {i}." for i in range(20)]
+    text = f"@@ -0,0 +1,{len(rows)} @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="typescript.md", kind="added", rules=["unsafe_value"], risk="high",
+                        reasons=["turns authentication off: options: { auth: false },"])
+    shown = cut_window(change, change.path, text, 600, 200, 3)
+    assert shown is not None and "auth: false" in shown, shown

@@ -102,13 +102,37 @@ def _quoted(reason: str) -> list[str]:
     return [squeezed(piece) for piece in quote.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
 
 
+def _pieces(change: FileChange, named: set[str]) -> list[str]:
+    return [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
+
+
 def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> bool:
     """Whether these changed lines hold a line that a line rule of the file quotes in its reason."""
-    pieces = [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
+    pieces = _pieces(change, named)
     if not pieces:
         return False
     text = "\n".join(squeezed(line) for line in (*added, *removed))
     return any(piece in text for piece in pieces)
+
+
+def _quoted_row(change: FileChange, lines: list) -> int | None:
+    """The first changed row holding the line a line rule of the file quotes (a window of a big hunk goes there)."""
+    named = {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    pieces = _pieces(change, named)
+    if not pieces:
+        return None
+    rows = [squeezed(ln.text[1:-1]) for ln in lines]
+    for i, ln in enumerate(lines):
+        if ln.sign not in "+-":
+            continue
+        # The quote starts on this row: it stands in this row and the next two (a reason joins a condition written over
+        # several rows), not in the next two alone.
+        here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
+        if any(piece in here and piece not in after for piece in pieces):
+            return i
+    return None
 
 
 def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
@@ -155,7 +179,8 @@ def _risky_row(lines: list) -> int | None:
 def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
     """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
     if change is not None and LINE_RULES.intersection(change.rules):
-        risky = _risky_row(lines)
+        risky = _quoted_row(change, lines)
+        risky = _risky_row(lines) if risky is None else risky
         if risky is not None:
             return risky
     base = _alone(change, path, (), ())
