@@ -184,7 +184,7 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
             or line_edits.package_setting(f.name, f.change.added_lines)
-            or code_semantics.weakened_code(*f.code_lines, ctx.written))  # a check made toothless, read by the code's structure (round 9)
+            or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind))  # a check made toothless (round 9)
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:

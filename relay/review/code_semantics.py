@@ -92,9 +92,11 @@ _REFUSAL_RE = re.compile(r"^\s*(?:raise\b|throw\b|return\s+(?:[\w.&{}\[\]]+\s*,\
 # What took its place: a plain return, a value handed back, a print or a log line, a pass.
 _SOFT_RE = re.compile(r"^\s*(?:return\b(?!\s+(?:Err\s*\(|errors\.New|fmt\.Errorf|Err[A-Z]|false\b|False\b))|pass\b|continue\b|next\b|"
                       r"(?:print|println|printf|puts|warn|console\.\w+|log\w*\.\w+|logger\.\w+|logging\.\w+|debug|NSLog)\s*[(!]?|"
-                      r"(?!(?:if|elif|elsif|else|while|for|match|switch|case|unless|guard|when|do|try|catch|except|finally)\b)[\w:.]+\s*\()"
-                      r"(?!.*(?:[{(\[,:|]|=>)\s*$)")
+                      # a value handed back as a tail expression (Rust's "PathBuf::from(name)", "Some(x)"), not any call statement
+                      r"(?:[A-Z]\w*(?:::\w+)*|Ok|Some)\s*\((?!.*;\s*$))"
+                      r"(?!.*(?:[{(\[,:|]|=>)\s*$)(?!.*(?:\berr\b|Err|Error|Exception))")
 # The refusal is about a check: its error's name or message says what failed.
+_NOT_A_CHECK_RE = re.compile(r"(?i)syntax|pars(?:e|ing)|format|usage|argument|unsupported|not ?implemented|type ?mismatch|typeerror|overflow|encoding")
 _REFUSES_CHECK_RE = re.compile(r"(?i)auth|state|nonce|token|signature|verif|valid|mismatch|forbid|denied|permission|unauthori|csrf|xsrf|"
                                r"expired|tamper|untrust|refus|reject|not_?found|notfound|missing|chain|cert|integrity|unsafe|insecure|"
                                r"illegal|scheme|origin|access")
@@ -109,7 +111,7 @@ _OPENS_BRANCH_RE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|guard
 
 
 def _refusal_softened(added: list[str], removed: list[str], every_removed: Sequence[str], written: frozenset[str]) -> str | None:
-    refusals = [old for old in removed if _REFUSAL_RE.match(old) and _REFUSES_CHECK_RE.search(old)]
+    refusals = [old for old in removed if _REFUSAL_RE.match(old) and _REFUSES_CHECK_RE.search(old) and not _NOT_A_CHECK_RE.search(old)]
     if len(refusals) > 2:
         return None  # many refusals gone at once: a function rewritten or moved, not one check softened
     for old in refusals:
@@ -128,7 +130,9 @@ def _refusal_softened(added: list[str], removed: list[str], every_removed: Seque
 
 
 # An early return added when the value a check needs is missing: "if not session.get('state'): return".
-_CHECKED_VALUE = r"[\w.$@\[\]'\"()]*?(?i:state|nonce|signature|\bsig\b|csrf|xsrf|hmac|\bmac\b|verifier|challenge|digest)[\w.$@\[\]'\"()]*"
+# The value a check needs, named so or read from the request or the session (a component's "state" or a PDF's "signature" is none).
+_CHECKED_VALUE = (r"[\w.$@\[\]'\"()]*?(?:(?i:session|params|request|req|query|args|cookies?|headers?)[\w.$@\[\]'\"()]*?(?i:state|nonce|signature|csrf|xsrf)|"
+                  r"(?i:oauth_?state|csrf|xsrf|nonce|hmac|code_?verifier|pkce))[\w.$@\[\]'\"()]*")
 _MISSING_SKIPS_RE = re.compile(
     r"^\s*(?:if\s*\(?\s*(?:not\s+|!\s*)" + _CHECKED_VALUE + r"|if\s*\(?\s*" + _CHECKED_VALUE
     + r"\s*(?:is\s+None|===?\s*(?:null|nil|undefined|None|\"\")|\.nil\?|\.blank\?|\.empty\?)|unless\s+" + _CHECKED_VALUE + r")"
@@ -307,18 +311,18 @@ def _paired(added: list[str], removed: list[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for old in removed[:_PAIR_MOST]:
         names = set(_NAME_RE.findall(old))
+        if len(names) < 2 or len(old) > 200:
+            continue
         counts: dict[int, int] = {}
         for name in names:
             hits = index.get(name, ())
-            if len(hits) > 30:
-                continue  # a name on every line (self, params) tells no pair
+            if len(hits) > 12:
+                continue  # a name on many lines (self, params, err) tells no pair
             for i in hits:
                 counts[i] = counts.get(i, 0) + 1
-        need = min(2, len(names))
         best, score = None, 0.6
-        for i, n in counts.items():
-            if n < need:
-                continue
+        # The few added lines sharing the most names: a pair shares most of its names.
+        for i in sorted((i for i, n in counts.items() if n >= 2), key=lambda i: -counts[i])[:4]:
             m = SequenceMatcher(None, old.strip(), added[i].strip(), autojunk=False)
             if m.quick_ratio() >= score and (r := m.ratio()) >= score:
                 best, score = added[i], r
@@ -365,18 +369,54 @@ def _same_key(added: list[str], removed: list[str], paired: list[tuple[str, str]
     return out
 
 
-_PAIR_READERS = (_propagation_dropped, _header_skips, _falsy_narrowed, _self_default, _loose_match, _first_only, _check_dropped,
+# A two-sided window made one-sided: "abs(now - ts) > lifetime" → "now - ts > lifetime" (a timestamp from the future passes).
+_ABS_RE = re.compile(r"\b(?:Math\.|math\.|std::)?f?abs\s*(?=\()|\.abs\(\)")
+_COMPARES_RE = re.compile(r"(?<![=!<>-])(?:<=?|>=?)(?![=>])")
+
+
+def _abs_dropped(old: str, new: str) -> str | None:
+    if _ABS_RE.search(old) and not _ABS_RE.search(new) and _COMPARES_RE.search(new) \
+            and squeezed(_ABS_RE.sub("", old)) == squeezed(new):
+        return f"makes a two-sided bound one-sided (abs dropped): {_q(new)} (was {_q(old)[:40]})"
+    return None
+
+
+# A key no longer normalised before it is compared or counted: "params['email'].to_s.downcase.strip" → ".to_s".
+_NORMALIZES_RE = re.compile(r"\.(?:downcase|upcase|lower|upper|casefold|toLowerCase|toUpperCase|ToLower\w*|ToUpper\w*|to_lowercase|to_ascii_lowercase|"
+                            r"strip|trim|squish|gsub|unicode_normalize|normalize|NFKC|nfkc)\b(?:\s*\([^()]*\))?")
+_IDENTIFIES_RE = re.compile(r"(?i)email|user|login|account|host|domain|discriminator|ident|origin")
+_FOLDS_RE = re.compile(r"(?i)case|lower|upper")
+
+
+def _normalization_dropped(old: str, new: str) -> str | None:
+    gone = [m.group(0) for m in _NORMALIZES_RE.finditer(old)]
+    if gone and any(_FOLDS_RE.search(g) for g in gone) and not _NORMALIZES_RE.search(new) and _IDENTIFIES_RE.search(new) and squeezed(_NORMALIZES_RE.sub("", old)) == squeezed(new):
+        return f"no longer normalises a key ({', '.join(g.lstrip('.').split('(')[0] for g in gone[:2])} dropped): {_q(new)}"
+    return None
+
+
+_PAIR_READERS = (_propagation_dropped, _abs_dropped, _normalization_dropped, _header_skips, _falsy_narrowed, _self_default, _loose_match, _first_only, _check_dropped,
                  dropped_options.bound_off, dropped_options.retries_widened, dropped_options.mode_widened)
 
 
-def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozenset[str] = frozenset()) -> str | None:
+# Where code's own logic lives (a docs file's code samples included); CI and build files are the other readers'.
+READ_KINDS = frozenset({"source", "example", "generated", "docs"})
+
+
+def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozenset[str] = frozenset(), *, kind: str = "source") -> str | None:
     """"what the code now does: the line" for the first edit that makes a check toothless (a result unchecked, a refusal
     softened, a flag dropped, a default widened), read by structure in any language; None when there is none.
-    ``written``: the squeezed lines the whole change adds (a removed line found there was moved, not dropped)."""
+    ``written``: the squeezed lines the whole change adds (a removed line found there was moved, not dropped); ``kind``:
+    the file's (only ``READ_KINDS`` are read)."""
+    if kind not in READ_KINDS:
+        return None
     new, gone = _fresh(added, removed), _fresh(removed, added)
     if not new and not gone:
         return None
-    paired = (pairs(added, removed) or (_paired(new, gone) if max(len(new), len(gone)) > 40 else [])) if new and gone else []
+    # A docs file's large rewrite is prose moved around its samples: paired only where condition_reading pairs.
+    large = max(len(new), len(gone)) > 40 and kind != "docs"
+    paired = (pairs(added, removed) or (_paired(new, gone) if large else [])) if new and gone else []
+    alone = gone if kind != "docs" else []  # a docs file's removed line with nothing in its place is more often prose rewritten
     paired = paired + _same_key(new, gone, paired) if new and gone else paired
     found = _result_unchecked(new, gone) if gone else None
     if found is None and gone and new:
@@ -387,7 +427,7 @@ def weakened_code(added: Sequence[str], removed: Sequence[str], written: frozens
             if found:
                 break
     if found is None and gone:
-        found = (dropped_options.member_dropped(new, gone, paired) or dropped_options.metachars_dropped(new, gone, paired)
+        found = (dropped_options.member_dropped(new, alone, paired) or dropped_options.metachars_dropped(new, gone, paired)
                  or (_ternary_unwrapped(new, gone) or _bound_dropped(new, gone) if new else None))
     if found is None and new:
         found = _missing_skips(new) or dropped_options.client_name_on_disk(new) or dropped_options.secret_mode(new)

@@ -48,7 +48,9 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("the -- that ends options (option injection?)", re.compile(r"(?<![\w-])['\"]--['\"]|\s--\s+['\"]?\$")),
     ("the limits option (unbounded)", re.compile(_OPTION.format(r"limits|max_?(?:file_?)?size|max_?body\w*|max_?content_?length|max_?request\w*|"
                                                                r"size_?limit|body_?limit"))),
-    ("a timeout (no time limit)", re.compile(_OPTION.format(r"\w*timeout|time_?limit|deadline"))),
+    # a timeout's own value, not a flag about one ("hasTimeout: o.Timeout > 0"), nor "no timeout" set (0, false, None)
+    ("a timeout (no time limit)", re.compile(_OPTION.format(r"(?!has|is|show|use|with|should|no_?)\w*timeout|time_?limit|deadline")
+                                             + r"(?!\s*(?:0|false|False|None|nil|null)\s*[,;)}]?\s*$)")),
 )
 _SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline")
 # A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
