@@ -39,6 +39,7 @@ deadline = time.monotonic() + 20
 while time.monotonic() < deadline:
     held = [p for p in psutil.Process().children(recursive=True) if fifo in " ".join(p.cmdline())]
     if held:
+        time.sleep(1.0)  # a look is abandoned after seconds, never in the instant its git starts
         print(held[0].pid, flush=True)
         break
     time.sleep(0.05)
@@ -63,7 +64,7 @@ def test_the_relays_exit_stops_the_git_an_abandoned_look_left_running(tmp_path, 
     fifo = tmp_path / "config-fifo"
     os.mkfifo(fifo)
     relay = subprocess.run([sys.executable, "-c", _RELAY, str(fifo), str(tmp_path), leave], capture_output=True,
-                           text=True, timeout=60)
+                           encoding="utf-8", timeout=60)
     assert relay.stdout.strip().isdigit(), relay  # git was started and held: the test is not vacuous
     pid = int(relay.stdout.strip())
     deadline = time.monotonic() + 5
