@@ -11,6 +11,7 @@ view shows them escaped; the run record keeps the truth.
 
 from __future__ import annotations
 
+import json
 import re
 
 import anyio
@@ -86,3 +87,42 @@ def test_doctor_prints_a_name_it_read_from_disk_escaped():
                                fix="gravity-relay cleanup\x1b[2J")])
     assert not _RAW.search(text), text
     assert "\\x1b]0;pwned\\x07\\u202ex" in text and "cleanup\\x1b[2J" in text
+
+
+async def test_a_name_that_spells_an_escape_in_plain_letters_is_told_apart_from_the_escaped_one(tmp_path):
+    # Broke: a file named `a\u202eb.txt` (a backslash, u, 2, 0, 2, e: plain letters) and one named with a real
+    # right-to-left override were shown alike (`a\u202eb.txt`) in every view: the reader could not tell the worker's
+    # letters from the relay's escape, nor see that there were two files. Now a backslash the worker wrote before what
+    # reads as an escape (x, u, U, a backslash, or an escaped character) is shown doubled; credentials stay masked.
+    from relay.runs.store import RunStore
+
+    spelled, real = "a\\u202eb.txt", f"a{_RLO}b.txt"
+    token = "ghp_" + "a" * 36
+    repo = make_repo(tmp_path / "project", {"x.txt": "x\n"})
+    edits = [{"op": "write", "path": name, "content": "x = 1\n"} for name in (spelled, real)]
+    report = make_report(summary=f"Wrote a\\u202eb.txt and a{_RLO}b.txt with {token}", files_changed=[spelled, real],
+                         tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=report))
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        run_id = packet["run_id"]
+        views = [payload(await client.call_tool("antigravity_get_result", {"run_id": run_id, "detail": d}))
+                 for d in ("summary", "full")]
+    assert (repo / spelled).exists() and (repo / real).exists()  # two files: the test is not vacuous
+    assert set(packet["changes"]["files"]) == {"a\\\\u202eb.txt", "a\\u202eb.txt"}, packet["changes"]["files"]
+    assert set(views[0]["changes"]["files"]) == {"a\\\\u202eb.txt", "a\\u202eb.txt"}, views[0]["changes"]["files"]
+    full = json.dumps(views[1])
+    assert json.dumps("a\\\\u202eb.txt") in full and json.dumps("a\\u202eb.txt") in full, full
+    assert json.dumps("a\\\\\\\\u202eb.txt") not in full  # shown once, never escaped twice
+    assert "Wrote a\\\\u202eb.txt and a\\u202eb.txt" in packet["summary"] and token not in json.dumps(packet)
+    printed = [await anyio.to_thread.run_sync(cli_main, args, env) for args in (
+        ["runs", "show", run_id], ["runs", "show", run_id, "--detail", "full"], ["runs", "diff", run_id],
+        ["runs", "show", run_id, "--detail", "diff"], ["runs", "revert", run_id, "--dry-run"])]
+    for out in printed:
+        assert out.returncode == 0 and token not in out.stdout, out
+        seen = "\n".join(_strings(json.loads(out.stdout))) if out.stdout.startswith("{") else out.stdout  # JSON: decoded
+        assert "a\\\\u202eb.txt" in seen and "a\\u202eb.txt" in seen.replace("a\\\\u202eb", ""), (out.args, seen)
+        assert "a\\\\\\\\u202eb" not in seen, (out.args, seen)
+    record = RunStore(tmp_path / "data" / "runs").read(run_id)
+    assert {spelled, real} <= {c.path for c in record.observation.changes}  # the record keeps the truth

@@ -23,7 +23,7 @@ from typing import Any
 
 from relay.core.shown import harmless
 
-__all__ = ["PATTERNS", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
+__all__ = ["PATTERNS", "mask", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
 
 MASK = "[REDACTED:{}]"
 
@@ -76,14 +76,20 @@ def drop_skip_advice(text: str) -> str:
     return _SKIP_ADVICE.sub(" " + SKIP_ADVICE_GONE, text)
 
 
-def redact(text: str) -> str:
-    """``text`` with every credential shape in ``PATTERNS`` masked (and agy's auto-approve advice dropped), and, as it
-    is made for a reader, each character that drives a terminal or hides itself shown escaped (relay.core.shown)."""
+def mask(text: str) -> str:
+    """``text`` with every credential shape in ``PATTERNS`` masked (and agy's auto-approve advice dropped), not yet
+    shown: for a text that is shown once later (``one_line``, a row ``redact_obj`` shows whole)."""
     if not text:
         return text
     for pattern, replace in _REPLACERS:
         text = pattern.sub(replace, text)
-    return harmless(drop_skip_advice(text))
+    return drop_skip_advice(text)
+
+
+def redact(text: str) -> str:
+    """``mask``, and, as it is made for a reader, each character that drives a terminal or hides itself shown escaped
+    (relay.core.shown). Once: shown again, a backslash the text holds would be doubled again."""
+    return harmless(mask(text)) if text else text
 
 
 def redact_obj(value: Any) -> Any:

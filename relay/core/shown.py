@@ -7,6 +7,11 @@ make two names look alike). Every view the leader or a person reads (the packet,
 show``, ``runs list``, ``execute --wait``, doctor) shows such a character as its escape (``\\x1b``, ``\\u202e``); the run
 record keeps the truth. Tabs and newlines stay (free text has lines; JSON escapes them anyway), and a carriage
 return right before a newline stays (a CRLF line).
+
+A backslash the text holds is doubled where it would read as the start of an escape (before ``x``, ``u``, ``U``, or
+an escaped character, with the backslashes right before it): a file the worker named ``a\\u202eb`` in plain letters
+is shown ``a\\\\u202eb``, one with a real override ``a\\u202eb``. Elsewhere a backslash stays as written (``C:\\dir``,
+``"\\n"`` in a line of code). Shown text is made once, from the record's truth: showing it again would double again.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ _UNSAFE = re.compile(
     "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]|\r(?!\n)")
 _LINE = re.compile("[\n\t]|\r\n")
+# The backslashes right before what would read as an escape: x, u, U, or a character escaped (``_UNSAFE``, and in one
+# line ``_LINE`` too).
+_BACKSLASHES = re.compile(f"\\\\+(?=[xuU]|{_UNSAFE.pattern})")
+_BACKSLASHES_IN_LINE = re.compile(f"\\\\+(?=[xuU]|{_UNSAFE.pattern}|{_LINE.pattern})")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -33,9 +42,17 @@ def _escape(match: re.Match[str]) -> str:
 
 def harmless(text: str) -> str:
     """``text`` with every character that drives a terminal or hides itself shown as its escape (see the module)."""
-    return _UNSAFE.sub(_escape, text) if text else text
+    if not text:
+        return text
+    return _UNSAFE.sub(_escape, _BACKSLASHES.sub(_doubled, text) if "\\" in text else text)
 
 
 def one_line(text: str) -> str:
     """``harmless``, and its newlines and tabs escaped too: for a name printed on a line of its own."""
-    return _LINE.sub(_escape, harmless(text))
+    if not text:
+        return text
+    return _LINE.sub(_escape, _UNSAFE.sub(_escape, _BACKSLASHES_IN_LINE.sub(_doubled, text) if "\\" in text else text))
+
+
+def _doubled(match: re.Match[str]) -> str:
+    return match.group(0) * 2

@@ -13,7 +13,7 @@ import sys
 from relay.call.orchestrate import Relay
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
-from relay.core.redact import redact
+from relay.core.redact import mask
 from relay.core.shown import harmless, one_line
 from relay.core.settings import Settings
 from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
@@ -110,7 +110,7 @@ def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20,
             broke = "  ! policy violation" if policy_broken_beside(record) else ""
             sys.stdout.write(f"{record.run_id}  {record.created_at[:19].replace('T', ' ')}  {state:<18} "
                              f"{files:>4} files  {seconds:>8}  {_tokens_text(usage):>15}  "
-                             f"{one_line(redact(record.plan.workspace or ''))}{broke}\n")
+                             f"{one_line(mask(record.plan.workspace or ''))}{broke}\n")
         shown += 1
         if shown >= limit:
             break

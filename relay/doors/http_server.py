@@ -35,6 +35,7 @@ import anyio
 
 from relay.core.platform import stop_signals
 from relay.core.settings import Settings
+from relay.observe.git import stop_running_gits
 
 __all__ = ["AddressError", "parse_address", "is_loopback", "TokenGate", "RateBucket", "build_app", "serve_http",
            "MAX_BODY_BYTES", "MCP_PATH"]
@@ -419,6 +420,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
                         await anyio.sleep(_STOP_DEADLINE)
                         log.error("cleanup took over %ss; exiting", _STOP_DEADLINE)
                         logging.shutdown()  # flush the log, then leave whatever still hangs
+                        stop_running_gits()  # but not the gits it started (os._exit runs no atexit)
                         os._exit(1)
 
                     tg.start_soon(watchdog)

@@ -37,6 +37,7 @@ from relay.doors.tools import (CANCEL, CONTINUE, EXECUTE, GET_RESULT, MAX_NESTIN
                                detacher_for, lone_surrogate, nesting_depth, run_call)
 from relay.call.intake import AwaitingPerson
 from relay.call.orchestrate import Relay
+from relay.observe.git import stop_running_gits
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 from relay.runs.retention import retain_in_background
@@ -342,6 +343,7 @@ _STOP_DEADLINE = 20.0
 
 
 def _exit_now(code: int) -> None:
+    stop_running_gits()  # os._exit runs no atexit: an abandoned look's git would outlive the relay
     for handler in logging.getLogger().handlers:
         try:
             handler.flush()

@@ -28,7 +28,7 @@ from relay.call.progress import no_progress
 from relay.core.contracts import (CancelInput, ContinueInput, ErrorInfo, ExecuteInput, GetResultInput, Packet, RunRecord,
                                   Running, Status, explain)
 from relay.core.errors import InvalidInput, RelayError, as_relay_error, error_object
-from relay.core.redact import redact, redact_obj
+from relay.core.redact import mask, redact_obj
 from relay.runs.results import encode, packet_object
 from relay.runs.store import RunStore
 
@@ -296,7 +296,7 @@ def run_row(record: RunRecord, *, wide: bool = False) -> dict[str, Any]:
     The one redaction step of every view of recent runs (get_result without a run id, `runs show` without
     an id, `runs list --json`): the task is masked whole before it is cut, so a key cut at the edge cannot
     leave its first part readable (issue 22, D5), and every other text of the row is masked too."""
-    task = redact(" ".join(record.request.task.split()))
+    task = mask(" ".join(record.request.task.split()))  # shown with the row, below
     row: dict[str, Any] = {
         "run_id": record.run_id,
         "tool": record.tool,

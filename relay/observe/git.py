@@ -31,6 +31,7 @@ hostile:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import re
@@ -370,7 +371,8 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
 
     try:
         with subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env, **spawn_options()) as proc:
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env, **spawn_options()) as proc, \
+                _running(proc, token, since):
             # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
             timer = threading.Timer(timeout, stop, (proc,))
             timer.daemon = True  # a relay that is leaving does not wait for it (a stopped run's look left behind)
@@ -390,6 +392,38 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
     if killed:
         raise GitTimeout(f"git {subcommand} in {cwd} took longer than {timeout:.0f}s")
     return proc.returncode, stdout, stderr
+
+
+# The gits this process started that still run: the relay's exit stops them (``stop_running_gits``).
+_RUNNING: dict[int, tuple[subprocess.Popen, str | None, float]] = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _running(proc: subprocess.Popen, token: str | None, since: float) -> Iterator[None]:
+    with _RUNNING_LOCK:
+        _RUNNING[id(proc)] = (proc, token, since)
+    try:
+        yield
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.pop(id(proc), None)
+
+
+def stop_running_gits() -> None:
+    """Stop, with what it started, every git this process started that still runs: an abandoned look's, left in its
+    daemon thread (``relay.call.judge.judged_within``), would outlive a relay that leaves (its timeout's timer dies
+    with it), and a git held on a FIFO never ends. Each is this process's own child, not reaped yet (its pid is still
+    git's): safe to kill. Called by the relay's exits (``os._exit`` runs no atexit) and at the interpreter's end."""
+    with _RUNNING_LOCK:
+        running = list(_RUNNING.values())
+    for proc, token, since in running:
+        with contextlib.suppress(Exception):  # leaving anyway: one that cannot be stopped does not hold the rest
+            if proc.poll() is None:
+                kill_worker_now(spawned_worker(proc.pid, token, since), wait=1.0)
+
+
+atexit.register(stop_running_gits)
 
 
 def _watch(pid: int, stalled: Callable[[int], None], ended: threading.Event) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from relay.core.contracts import FileChange, ReviewTarget, RunRecord
 from relay.core.redact import redact
+from relay.core.shown import harmless
 from relay.observe.run_patch import Section
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import RangeHunk, cut_hunks
@@ -93,13 +94,18 @@ class _Patch:
             self.sections.setdefault(s.path, []).append(s)
         self.changes = {c.path: c for c in record.observation.changes}
         self.not_in_patch = not_in_patch
+        # The packet names files as shown (relay.core.shown: escapes, a backslash doubled): each back to its path.
+        self.shown = {harmless(p): p for p in [*self.sections, *self.changes]}
 
-    def path_of(self, name: str) -> str:
-        # The packet keeps the end of a very long path behind "…".
-        if name in self.sections or name in self.changes or not name.startswith("…"):
+    def path_of(self, name: str, *, shown: bool) -> str:
+        """The path a target names (``shown``: as the packet shows it); the packet keeps the end of a very long path
+        behind "…"."""
+        if shown and name in self.shown:
+            return self.shown[name]
+        if (not shown and (name in self.sections or name in self.changes)) or not name.startswith("…"):
             return name
         tail = name[1:]
-        return next((p for p in [*self.sections, *self.changes] if p.endswith(tail)), name)
+        return next((p for p in [*self.sections, *self.changes] if (harmless(p) if shown else p).endswith(tail)), name)
 
     def item(self, path: str, label_file: str, lines: str, ranges: list[tuple[int, int]] | None, *, target: bool,
              line_chars: int, suffix: str = "") -> Item:
@@ -121,33 +127,35 @@ class _Patch:
                     risk=change.risk if change is not None else "low", change=change)
 
 
-def _targets(record: RunRecord) -> list[ReviewTarget]:
+def _targets(record: RunRecord) -> tuple[list[ReviewTarget], bool]:
+    """(the review targets, whether they name files as shown: the packet's do)."""
     packet = record.outcome.packet
     if packet is not None and packet.changes.review:
-        return list(packet.changes.review)
+        return list(packet.changes.review), True
     # No packet (a run whose relay died before it): the targets the packet would have named.
-    return [review_target(c) for c in rank_changes(record.observation.changes)[:MAX_TARGETS]]
+    return [review_target(c) for c in rank_changes(record.observation.changes)[:MAX_TARGETS]], False
 
 
 def view_items(record: RunRecord, sections: list[Section], not_in_patch: bool,
                line_chars: int) -> tuple[list[Item], list[Item]]:
     """(the review targets, the rest of the change) as view items, each list in risk order."""
     patch = _Patch(record, sections, not_in_patch)
-    targets = _targets(record)
+    targets, shown = _targets(record)
     items: list[Item] = []
     rest: list[Item] = []
     seen: set[str] = set()
     for t in targets:
-        path = patch.path_of(t.file)
+        path = patch.path_of(t.file, shown=shown)
+        label = path if path in patch.shown.values() and not t.file.startswith("…") else t.file  # shown once, below
         seen.add(path)
         named = _named_ranges(t.lines)
-        items.append(patch.item(path, t.file, t.lines, named, target=True, line_chars=line_chars))
+        items.append(patch.item(path, label, t.lines, named, target=True, line_chars=line_chars))
         items[-1].risk = t.risk  # the packet's word on it
         change = patch.changes.get(path)
         if named and change is not None:
             more = [r for r in merge_ranges(change.ranges) if not any(r[0] <= e and r[1] >= s for s, e in named)]
             if more:
-                extra = patch.item(path, t.file, ",".join(map(span, more)), more, target=False, line_chars=line_chars,
+                extra = patch.item(path, label, ",".join(map(span, more)), more, target=False, line_chars=line_chars,
                                    suffix=" (past the packet's ranges)")
                 if extra.hunks:
                     rest.append(extra)

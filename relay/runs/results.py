@@ -100,14 +100,20 @@ def _errors_view(record: RunRecord, budget: int) -> dict[str, Any]:
 
 def render_result(record: RunRecord, detail: Detail, max_chars: int, record_path: str) -> tuple[dict[str, Any], str]:
     """(structured content, text block) for one record; the text is the compact JSON of the object."""
+    # The leader sees credentials masked and names shown (relay.core.redact); the file keeps them (0600). A finished
+    # run's packet was made so when it was fitted: shown again, a backslash the worker wrote would be doubled twice.
+    shown = record.outcome.packet
     if detail is Detail.SUMMARY:
-        obj = packet_object(packet_of(record))
+        obj = packet_object(shown) if shown is not None else redact_obj(packet_object(packet_of(record)))
     elif detail is Detail.ERRORS:
-        obj = _errors_view(record, max_chars)
+        obj = redact_obj(_errors_view(record, max_chars))
     else:
         obj = msgspec.to_builtins(record)
         obj["status"] = status_of(record).value
-    obj = redact_obj(obj)  # the leader sees credentials masked; the file keeps them (0600)
+        packet = obj.get("outcome", {}).pop("packet", None)
+        obj = redact_obj(obj)
+        if packet is not None:
+            obj["outcome"]["packet"] = packet
     text = encode(obj).decode()
     if len(text) <= max_chars:
         return obj, text
