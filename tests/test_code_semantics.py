@@ -82,7 +82,7 @@ _RULES = ("unsafe_value",)
         ("oauthlib/endpoints/base.py", ["            if time.time() - ts > self.request_validator.timestamp_lifetime:"],
          ["            if abs(time.time() - ts) > self.request_validator.timestamp_lifetime:"], "makes a two-sided bound one-sided"),
         ("src/token.js", ["  if (Date.now() - issuedAt > MAX_SKEW_MS) {"], ["  if (Math.abs(Date.now() - issuedAt) > MAX_SKEW_MS) {"], "makes a two-sided bound one-sided"),
-        ("config/initializers/rack_attack.rb", ["    req.params['email'].to_s"], ["    req.params['email'].to_s.downcase.gsub(/\s+/, \"\")"],
+        ("config/initializers/rack_attack.rb", ["    req.params['email'].to_s"], ["    req.params['email'].to_s.downcase.gsub(/\\s+/, \"\")"],
          "no longer normalises a key"),
         ("app/auth.py", ["    user = User.query.filter_by(email=form.email.data).first()"], ["    user = User.query.filter_by(email=form.email.data.lower().strip()).first()"],
          "no longer normalises a key"),
