@@ -213,3 +213,12 @@ def test_round_nine_code_shapes_are_named_and_never_low(path: str, added: list[s
 def test_round_nine_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+def test_a_pushed_member_dropped_beside_another_pushed_member_quotes_the_removed_line() -> None:
+    # zola's seam: the removed push("noopener") pairs with an added push("external"); the reason (and with it the view's
+    # leading hunk) must quote the line that went, not the line that came.
+    out = review(fc("components/markdown/src/markdown.rs",
+                    ['            rel_opts.push("external");'],
+                    ['            rel_opts.push("noopener");']))
+    assert out.risk != "low" and any("noopener" in r and "external" not in r for r in out.reasons), out.reasons

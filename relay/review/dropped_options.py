@@ -68,6 +68,10 @@ def member_dropped(added: list[str], removed: list[str], paired: list[tuple[str,
             m = pat.search(old)
             stem = re.sub(r"[^a-z_]", "", m.group(0).lower().split(":")[0].split("=")[0]) if m else ""
             if m and not pat.search(new) and not pat.search(kept) and (not stem or stem not in new.lower()):
+                if _PUSH_RE.match(old) or m.start() <= _indent(old) + 1:
+                    # The member was the whole line (a pushed value, a key): the line paired with it is another member
+                    # (zola's push("noopener") beside an added push("external")), so the removal is what to quote.
+                    return f"drops {what}: removes {_q(old, m.start(), m.end())}"
                 return f"drops {what}: {_q(new)} (was {_q(old, m.start(), m.end())[:44]})"
     paired_old = {old for old, _ in paired}
     for old in removed:
