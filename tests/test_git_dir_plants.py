@@ -49,7 +49,7 @@ async def test_a_hook_and_program_keys_planted_in_place_are_named_high_in_every_
     env = _env(tmp_path, agy)
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
-        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full", "max_chars": 1_000_000}))
     assert (repo / ".git/hooks/pre-commit").exists()  # the plant is there: the test is not vacuous
     assert packet["status"] == "SUCCESS" and packet["changes"]["risk"] == "high", packet
     targets = _targets(packet)
@@ -112,7 +112,7 @@ async def test_a_program_planted_in_the_users_own_gitconfig_is_named_and_breaks_
     async with memory_relay(_env(tmp_path, agy, {"lim": {"paths": ["src/"], "on_violation": "revert"}})) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
                                                                          "profile": "lim"}))
-        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full", "max_chars": 1_000_000}))
     assert packet["status"] == "POLICY_VIOLATION" and "~/.gitconfig" in packet["error"]["message"], packet
     assert "core.pager" in _targets(packet)["~/.gitconfig"]["reason"]
     assert "pager" in (home / ".gitconfig").read_text(encoding="utf-8")  # left: the user's own file
@@ -134,7 +134,7 @@ async def test_a_dot_git_swapped_for_a_file_naming_another_git_dir_is_named(tmp_
     async with memory_relay(_env(tmp_path, agy, {"lim": {"protected": ["secrets/"], "on_violation": "revert"}})) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
                                                                          "profile": "lim"}))
-        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full", "max_chars": 1_000_000}))
     assert (repo / ".git").is_file()  # the swap happened, and is left for the user to undo (said below)
     assert packet["status"] == "POLICY_VIOLATION" and packet["changes"]["risk"] == "high", packet
     reason = _targets(packet)[".git"]["reason"]
@@ -180,7 +180,7 @@ async def test_under_a_paths_limit_the_plants_are_a_violation_and_revert_gives_b
     async with memory_relay(_env(tmp_path, agy, profiles)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
                                                                          "profile": "lim"}))
-        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full"}))
+        full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full", "max_chars": 1_000_000}))
     assert packet["status"] == "POLICY_VIOLATION" and "git_dir" in packet["error"]["message"], packet
     assert (repo / ".git/config").read_bytes() == config_before
     assert own_hook.read_text(encoding="utf-8") == "#!/bin/sh\nexec scan-secrets\n"

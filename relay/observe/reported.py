@@ -6,6 +6,7 @@ workspace); the packet compares them with what was observed, and they stand in w
 
 from __future__ import annotations
 
+import ntpath
 import os
 import posixpath
 from collections.abc import Iterable
@@ -13,20 +14,40 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 
-__all__ = ["normalize_reported", "report_changes"]
+__all__ = ["normalize_reported", "report_changes", "backslash_separates", "reported_text", "reported_absolute"]
+
+
+def backslash_separates() -> bool:
+    """Whether a backslash in a reported name separates folders: on Windows (agy there reports ``src\\a.py``).
+
+    On POSIX it is a character of the name (a file may be called ``a\\u202eb.txt``); reading it as ``/`` made the
+    packet call a file the worker wrote "claimed but unchanged". Read at each call: a test imposes Windows.
+    """
+    return os.name == "nt"
+
+
+def reported_text(raw: object) -> str:
+    """One name as the worker wrote it, with ``/`` for every separator this OS reads in it."""
+    text = str(raw).strip()
+    return text.replace("\\", "/") if backslash_separates() else text
+
+
+def reported_absolute(text: str) -> bool:
+    """Whether ``reported_text``'s answer names a file by its full path (``/w/a.py``; ``C:/w/a.py`` on Windows)."""
+    return text.startswith("/") or (backslash_separates() and bool(ntpath.splitdrive(text)[0]))
 
 
 def normalize_reported(reported: Iterable[str], workspace: Path | None = None) -> list[str]:
     """The worker's paths as workspace-relative POSIX paths; ones outside the workspace are dropped."""
-    ws = str(workspace).replace("\\", "/").rstrip("/") + "/" if workspace else None
+    ws = reported_text(workspace).rstrip("/") + "/" if workspace else None
     out: list[str] = []
     for raw in reported:
-        path = str(raw).strip().replace("\\", "/")
+        path = reported_text(raw)
         if not path:
             continue
         if ws and path.startswith(ws):
             path = path[len(ws) :]
-        elif path.startswith("/") and ws:
+        elif reported_absolute(path) and ws:
             continue
         path = posixpath.normpath(path).lstrip("/")
         if path in (".", "") or path == ".." or path.startswith("../"):

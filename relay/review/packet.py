@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 
 from relay.observe.changes import ChangeSet, normalize_reported
+from relay.observe.reported import reported_absolute, reported_text
 from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.places import folds_case
@@ -112,13 +113,13 @@ class _Claims:
         self.claims: list[str] = []
         self._index: dict[str, str] = {}
         for raw in report.files_changed:
-            text = str(raw).strip().replace("\\", "/")
+            text = reported_text(raw)  # a backslash separates on Windows only (relay.observe.reported)
             for claim in normalize_reported([text]):
                 if claim in self._index and self._index[claim] == claim:
                     continue
                 self.claims.append(claim)
                 self._index[claim] = claim
-                if text.startswith("/"):
+                if reported_absolute(text):
                     parts = claim.split("/")
                     for i in range(1, len(parts)):
                         self._index.setdefault("/".join(parts[i:]), claim)
