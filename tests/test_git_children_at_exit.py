@@ -18,7 +18,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-pytestmark = pytest.mark.skipif(os.name == "nt", reason="a FIFO holds git: POSIX")
+# POSIX: a FIFO holds git. A real relay process driven from outside, for seconds: the process tier (tests/conftest.py).
+pytestmark = [pytest.mark.skipif(os.name == "nt", reason="a FIFO holds git: POSIX"), pytest.mark.process]
 
 _RELAY = r"""
 import sys, threading, time
