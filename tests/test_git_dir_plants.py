@@ -233,3 +233,26 @@ async def test_a_crashed_runs_plants_are_named_at_recovery(tmp_path):
     reasons = {c.path: "; ".join(c.reasons) for c in record.observation.changes}
     assert "adds a pre-commit hook" in reasons.get(".git/hooks/pre-commit", ""), reasons
     assert not marker.exists() and os.path.exists(repo / ".git/hooks/pre-commit")
+
+
+def test_a_forged_git_dir_state_in_the_data_dir_never_has_a_revert_delete_a_file_outside_the_git_dir(tmp_path):
+    # The party: whoever writes the data dir. The kept state (beside the snapshot, in the data dir) names the files a
+    # revert puts back; a forged entry for a file of no git dir, with no bytes before, would have put_back unlink it.
+    from relay.observe.git_dir import keep_git_dir, planted, put_back
+
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    keep_git_dir(str(repo), str(snap))
+    victim = tmp_path / "home" / "precious.txt"
+    victim.parent.mkdir()
+    victim.write_text("keep me\n", encoding="utf-8")
+    state_file = snap / "git-dir" / "state.json"
+    state = json.loads(state_file.read_text(encoding="utf-8"))
+    state["files"][str(victim)] = {"sha": None, "mode": 0}  # "absent before the run": a put back would remove it
+    state_file.write_text(json.dumps(state), encoding="utf-8")
+    named = [p.path for p in planted(str(snap)) if p.file == str(victim)]
+    assert named, "the forged entry is read as a plant (the move reaches put_back)"
+    restored, left = put_back(str(snap), named)
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert restored == [] and "outside the repository's git dir" in left[named[0]], (restored, left)

@@ -271,6 +271,12 @@ def _what_is(dot_git: str) -> str:
     return "gone"
 
 
+def _merge(layout: dict[str, list[str]], found: dict[str, list[str]]) -> None:
+    """Each list of ``found`` added to ``layout``'s, in order, once."""
+    for key, paths in found.items():
+        layout[key] = list(dict.fromkeys([*layout[key], *paths]))
+
+
 def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
     keep = os.path.join(snapshot_dir, _FOLDER)
     os.makedirs(keep, mode=0o700, exist_ok=True)
@@ -284,16 +290,13 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
         if os.path.basename(dirs[1].rstrip(os.sep)) == ".git":  # in place: the top's .git is the git dir itself
             dot_git = dirs[1].rstrip(os.sep)
             dot_gits[dot_git] = _what_is(dot_git)
-        for key, found in _layout(*dirs, root, keep).items():
-            layout[key] = list(dict.fromkeys([*layout[key], *found]))
+        _merge(layout, _layout(*dirs, root, keep))
     if not common:  # no repository (yet): the .git a worker's `git init` makes at the top is watched from nothing
         common = dot_git = os.path.join(os.path.realpath(workspace), ".git")
         dot_gits[dot_git] = _what_is(dot_git)
-        for key, found in _layout(common, common, workspace, keep).items():
-            layout[key] = list(dict.fromkeys([*layout[key], *found]))
+        _merge(layout, _layout(common, common, workspace, keep))
     own_files = _global_layout(keep)  # the user's own: named, never put back (relay.observe.git_dir.put_back)
-    for key, found in own_files.items():
-        layout[key] = list(dict.fromkeys([*layout[key], *found]))
+    _merge(layout, own_files)
     watched = [*layout["configs"], *layout["includes"], *layout["attributes"],
                *(f for folder in layout["hook_dirs"] for f in _listed(folder))]
     files: dict[str, dict] = {}
@@ -418,12 +421,22 @@ def _own_folder(folder: str, common: str) -> bool:
     return os.path.realpath(folder) == os.path.normpath(os.path.join(os.path.realpath(common), rel))
 
 
+def _git_dirs_of(state: dict) -> list[str]:
+    """The git dirs the kept state names (the common dir, each top's ``.git``) that are git dirs now (a ``HEAD`` file
+    in them): the only folders ``put_back`` writes in. The state file lies in the data dir: whoever writes it must not
+    have a revert unlink or write a file elsewhere (an include or a hooks folder outside is named, never put back)."""
+    named = [state.get("common"), *state.get("dot_git", {})]
+    return [g for g in dict.fromkeys(named) if isinstance(g, str) and g and not os.path.islink(g)
+            and os.path.isfile(os.path.join(g, "HEAD"))]
+
+
 def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, str]]:
     """Each plant named in ``shown`` (as ``planted`` names them) given back its bytes and mode from before the run (an
     added one removed): (put back, not put back: why). A file is written only in the folder it was in before the run
     (never through a link the worker made of a folder), and never in the user's own config (``~/.gitconfig``: they
     may have changed it meanwhile)."""
     state = _state(snapshot_dir) or {"files": {}}
+    git_dirs = _git_dirs_of(state)
     restored: list[str] = []
     left: dict[str, str] = {}
     for plant in [p for p in planted(snapshot_dir) if p.path in shown]:
@@ -434,6 +447,8 @@ def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, 
                 raise OSError("the repository's .git was replaced: not put back (move your git dir back yourself)")
             if any(_under(plant.file, own) for own in state.get("users", [])):
                 raise OSError("your own git config, outside the repository: not put back (look at it yourself)")
+            if not any(_under(plant.file, g) for g in git_dirs):
+                raise OSError("outside the repository's git dir: not put back (look at it yourself)")
             if not _own_folder(folder, state.get("common", "")):
                 raise OSError("its folder was replaced by a link")
             if not (entry or {}).get("sha"):
