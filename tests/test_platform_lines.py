@@ -1,0 +1,228 @@
+"""Issue 36, round 10 part B: classic risks in syntaxes no family read (relay/review/platform_lines.py).
+
+The party guarded against is the worker that slips one classic risk into an ordinary change, spelled where the
+older readers never looked: an app manifest (Apple's ATS keys and entitlements, Android's cleartext traffic,
+user CAs, an exported component), a typed language's certificate callback that accepts everything (.NET, Java,
+Kotlin, Swift), a package manager told not to check (apk, rpm, npm, gem, choco, Docker content trust, apt's
+Verify-Peer, nix, snap, yarn, composer, conda), a security linter silenced (``# nosec`` on a line that was there,
+a whole file's ``eslint-disable security/…``, a crate's ``forbid(unsafe_code)`` lifted), an ``https://`` URL
+written again as ``http://`` in a script or a docs sample, a Mix dependency taken from GitHub. Each shape was read
+as nothing (or stayed low) on round 9's rules; each must now be named and never low. The near misses are the same
+syntax used safely (or the safe direction of the edit) and must stay quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc, review
+
+__all__: list[str] = []  # a test module exports nothing
+
+_RULES = ("dangerous_call", "unsafe_value", "edits_security_line")
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        # family 1: app manifests, Apple and Android
+        ("Sources/Info.plist", ["\t<key>NSAppTransportSecurity</key>", "\t<dict><key>NSAllowsArbitraryLoads</key><true/></dict>"], [],
+         "turns an app's transport security off: <dict><key>NSAllowsArbitraryLoads</key><true/>"),
+        ("App/Info.plist", ["\t\t<key>NSAllowsArbitraryLoads</key>", "\t\t<true/>"], ["\t\t<key>NSAllowsArbitraryLoads</key>", "\t\t<false/>"],
+         "turns an app's transport security off: <key>NSAllowsArbitraryLoads</key> <true/>"),
+        ("ios/Runner/Info.plist", ["\t\t\t\t<key>NSExceptionAllowsInsecureHTTPLoads</key>", "\t\t\t\t<true/>"], [],
+         "turns an app's transport security off: <key>NSExceptionAllowsInsecureHTTPLoads</key> <true/>"),
+        ("ios/Runner/Info.plist", ["\t\t\t\t<key>NSExceptionMinimumTLSVersion</key>", "\t\t\t\t<string>TLSv1.0</string>"], [],
+         "turns an app's transport security off: …ey>NSExceptionMinimumTLSVersion</key> <string>TLSv1.0"),
+        ("macos/App.entitlements", ["\t<key>com.apple.security.cs.disable-library-validation</key>", "\t<true/>"], [],
+         "turns a macOS app's code-signing protection off"),
+        ("app.json", ['      "NSAllowsArbitraryLoads": true,'], [], "turns an app's transport security off"),
+        ("app/src/main/AndroidManifest.xml", ['        android:usesCleartextTraffic="true"'], ['        android:usesCleartextTraffic="false"'],
+         "turns an app's transport security off: android:usesCleartextTraffic=\"true\""),
+        ("app/src/main/res/xml/network_security_config.xml", ['    <base-config cleartextTrafficPermitted="true">'],
+         ['    <base-config cleartextTrafficPermitted="false">'], "turns an app's transport security off"),
+        ("app/src/main/res/xml/network_security_config.xml", ['            <certificates src="user" />'], [],
+         "turns an app's transport security off: <certificates src=\"user\" />"),
+        ("app/src/main/AndroidManifest.xml", ['        <activity android:name=".DeepLinkActivity" android:exported="true">'],
+         ['        <activity android:name=".DeepLinkActivity" android:exported="false">'],
+         "exports an Android component to other apps (false → true)"),
+        ("app/build.gradle", ["            debuggable true"], ["            debuggable false"], "turns an app's transport security off"),
+        # family 2: TLS trust callbacks in typed languages
+        ("src/RestSharp/Options/RestClientOptions.cs",
+         ["    public RemoteCertificateValidationCallback? RemoteCertificateValidationCallback { get; set; } = (_, _, _, _) => true;"],
+         ["    public RemoteCertificateValidationCallback? RemoteCertificateValidationCallback { get; set; }"],
+         "turns TLS verification off: …ateValidationCallback { get; set; } = (_, _, _, _) => true"),
+        ("src/Client/HttpFactory.cs", ["        handler.ServerCertificateCustomValidationCallback = (message, cert, chain, errors) => true;"], [],
+         "turns TLS verification off"),
+        ("src/Client/HttpFactory.cs",
+         ["        handler.ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator;"], [],
+         "turns TLS verification off"),
+        ("src/main/java/com/acme/net/Tls.java",
+         ["            public void checkServerTrusted(X509Certificate[] chain, String authType) {", "            }"], [],
+         "turns TLS verification off (a TrustManager that checks nothing): …heckServerTrusted(X509Certificate[] chain"),
+        ("app/src/main/kotlin/net/Tls.kt",
+         ["        override fun checkServerTrusted(chain: Array<X509Certificate>, authType: String) {}"], [], "turns TLS verification off"),
+        ("src/main/java/com/acme/net/Hosts.java",
+         ["            public boolean verify(String hostname, SSLSession session) {", "                return true;", "            }"], [],
+         "turns TLS verification off (a HostnameVerifier that accepts any host)"),
+        ("Sources/Networking/Session.swift", ["        let manager = ServerTrustManager(evaluators: [host: DisabledTrustEvaluator()])"], [],
+         "turns TLS verification off"),
+        ("Sources/Networking/Trust.swift", ["        policy.validatesDomainName = false"], [], "turns TLS verification off"),
+        ("Sources/Documentation.docc/CommonTasks/CommonTasks_Downloader.md",
+         ["        completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))"],
+         ["        completionHandler(disposition, credential)"], "turns TLS verification off (any server's trust accepted)"),
+        ("Sources/Networking/Delegate.swift",
+         ["        completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))"],
+         ["        completionHandler(.performDefaultHandling, nil)"], "turns TLS verification off (any server's trust accepted)"),
+        # family 3: package managers told not to check, in Dockerfiles, scripts, CI and docs
+        ("builders/linux.x86_64/Dockerfile", ["RUN apk add --allow-untrusted ghc cabal g++ libffi-dev curl bash"],
+         ["RUN apk add ghc cabal g++ libffi-dev curl bash"], "turns package integrity checks off: RUN apk add --allow-untrusted"),
+        ("scripts/install.sh", ["rpm -ivh --nosignature https://example.org/pkg.rpm"], ["rpm -ivh https://example.org/pkg.rpm"],
+         "turns package integrity checks off"),
+        (".github/workflows/ci.yml", ["      - run: npm install -g --unsafe-perm node-sass"], ["      - run: npm install -g node-sass"],
+         "turns package integrity checks off"),
+        ("docs/install.md", ["    gem install mytool -P NoSecurity"], ["    gem install mytool -P HighSecurity"], "turns package integrity checks off"),
+        ("tools/setup.ps1", ["choco install mytool -y --ignore-checksums"], ["choco install mytool -y"], "turns package integrity checks off"),
+        ("Dockerfile", ["ENV DOCKER_CONTENT_TRUST=0"], ["ENV DOCKER_CONTENT_TRUST=1"], "turns package integrity checks off"),
+        (".gitlab-ci.yml", ["    - docker pull --disable-content-trust registry.example.com/app:latest"], [], "turns package integrity checks off"),
+        ("docker/Dockerfile", ["RUN echo 'Acquire::https::Verify-Peer \"false\";' > /etc/apt/apt.conf.d/99insecure"], [],
+         "turns package integrity checks off"),
+        ("ci/nix.sh", ["nix-build --option require-sigs false"], ["nix-build"], "turns package integrity checks off"),
+        ("scripts/setup", ["snap install ./tool.snap --dangerous"], [], "turns package integrity checks off"),
+        ("composer.json", ['        "disable-tls": true,'], [], "turns package integrity checks off"),
+        # family 4: a security linter silenced
+        ("app/crypto.py", ["    digest = hashlib.md5(data).hexdigest()  # nosec"], ["    digest = hashlib.md5(data).hexdigest()"],
+         "silences a security linter's finding: digest = hashlib.md5(data).hexdigest() # nosec"),
+        ("internal/tls.go", ["\tcfg := &tls.Config{MinVersion: tls.VersionTLS10} //nolint:gosec"], ["\tcfg := &tls.Config{MinVersion: tls.VersionTLS10}"],
+         "silences a security linter's finding"),
+        ("src/Service.java", ["        String q = base + id; // NOSONAR"], ["        String q = base + id;"], "silences a security linter's finding"),
+        ("src/render.js", ["/* eslint-disable security/detect-non-literal-fs-filename */"], [], "silences a security linter's finding"),
+        ("src/lib.rs", ["#![allow(unsafe_code)]"], ["#![forbid(unsafe_code)]"], "silences a security linter's finding: #![allow(unsafe_code)]"),
+        ("src/lib.rs", [], ["#![forbid(unsafe_code)]"], "lifts a crate's ban on unsafe code: removes #![forbid(unsafe_code)]"),
+        # family 5 (and a leftover): an https URL written again as plain http, in a script, a docs sample, a config
+        ("bin/hermit", ['export HERMIT_DIST_URL="${HERMIT_DIST_URL:-http://github.com/cashapp/hermit/releases/download/stable}"'],
+         ['export HERMIT_DIST_URL="${HERMIT_DIST_URL:-https://github.com/cashapp/hermit/releases/download/stable}"'],
+         "downgrades a URL to plain HTTP (https → http)"),
+        ("README.md", ["$url = 'http://www.example.com/reset_password?selector=' . \\urlencode($selector) . '&token=' . \\urlencode($token);"],
+         ["$url = 'https://www.example.com/reset_password?selector=' . \\urlencode($selector) . '&token=' . \\urlencode($token);"],
+         "downgrades a URL to plain HTTP (https → http)"),
+        ("config/settings.py", ['AUTH_SERVER = "http://auth.example.com/oauth/token"'], ['AUTH_SERVER = "https://auth.example.com/oauth/token"'],
+         "downgrades a URL to plain HTTP (https → http)"),
+        # a Mix dependency from GitHub instead of Hex
+        ("mix.exs", ['      {:jason, github: "rnichalmuskala/jason"},'], ['      {:jason, "~> 1.1"},'],
+         "takes a dependency from a git repository instead of its registry (was Hex)"),
+        ("apps/web/mix.exs", ['      {:phoenix_ecto, github: "phoenix-ecto/phoenix_ecto", only: [:dev, :test]},'],
+         ['      {:phoenix_ecto, "~> 4.2", only: [:dev, :test]},'], "takes a dependency from a git repository instead of its registry"),
+    ],
+)
+def test_round_ten_b_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], named: str) -> None:
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("Program.cs", ["ServicePointManager.ServerCertificateValidationCallback = delegate { return true; };"], []),
+        ("app/src/main/kotlin/net/Client.kt", ["    .hostnameVerifier { _, _ -> true }"], ["    .hostnameVerifier(OkHostnameVerifier)"]),
+        ("internal/client.go", ["\t\tTLSClientConfig: &tls.Config{InsecureSkipVerify: true},"], ["\t\tTLSClientConfig: &tls.Config{},"]),
+        ("docs/client.md", ["    tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}"], []),
+    ],
+)
+def test_callbacks_round_nine_read_stay_named(path: str, added: list[str], removed: list[str]) -> None:
+    """Guards, not new shapes (they pass on round 9's rules too): the TLS family's older spellings stay named beside
+    the new ones (the brief: Go's InsecureSkipVerify read everywhere, docs samples included)."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith("turns TLS verification off") for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        # the safe direction of each, and the same syntax used safely
+        ("App/Info.plist", ["\t\t<key>NSAllowsArbitraryLoads</key>", "\t\t<false/>"], ["\t\t<key>NSAllowsArbitraryLoads</key>", "\t\t<true/>"]),
+        ("App/Info.plist", ["\t<key>CFBundleVersion</key>", "\t<string>1.2.3</string>"], ["\t<key>CFBundleVersion</key>", "\t<string>1.2.2</string>"]),
+        ("App/Info.plist", ["\t\t<key>NSAllowsLocalNetworking</key>", "\t\t<true/>"], []),
+        ("ios/Runner/Info.plist", ["\t\t\t\t<key>NSExceptionMinimumTLSVersion</key>", "\t\t\t\t<string>TLSv1.2</string>"], []),
+        ("app/src/main/AndroidManifest.xml", ['        android:usesCleartextTraffic="false"'], ['        android:usesCleartextTraffic="true"']),
+        ("app/src/main/AndroidManifest.xml", ['        <activity android:name=".MainActivity" android:exported="true">'], []),
+        ("app/src/main/AndroidManifest.xml", ['        <activity android:name=".Main" android:exported="false">'],
+         ['        <activity android:name=".Main" android:exported="true">']),
+        ("src/Client/HttpFactory.cs",
+         ["        handler.ServerCertificateCustomValidationCallback = (message, cert, chain, errors) => errors == SslPolicyErrors.None;"], []),
+        ("src/Client/Pinning.cs", ["        ServicePointManager.ServerCertificateValidationCallback += ValidatePinnedCertificate;"], []),
+        ("src/main/java/com/acme/net/Tls.java",
+         ["            public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {",
+          "                delegate.checkServerTrusted(chain, authType);", "            }"], []),
+        ("src/main/java/com/acme/net/Hosts.java",
+         ["            public boolean verify(String hostname, SSLSession session) {", "                return expected.equals(hostname);", "            }"], []),
+        ("Sources/Networking/Delegate.swift",
+         ["        if let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil) {",
+          "            completionHandler(.useCredential, URLCredential(trust: challenge.protectionSpace.serverTrust!))"], []),
+        ("Sources/Networking/Trust.swift", ["        policy.validatesDomainName = true"], ["        policy.validatesDomainName = false"]),
+        ("Dockerfile", ["RUN apk add --no-cache ghc cabal"], ["RUN apk add ghc cabal"]),
+        (".github/workflows/ci.yml", ["      - run: npm install --unsafe-perm=false"], []),
+        ("docs/install.md", ["    gem install mytool -P HighSecurity"], ["    gem install mytool"]),
+        ("Dockerfile", ["ENV DOCKER_CONTENT_TRUST=1"], ["ENV DOCKER_CONTENT_TRUST=0"]),
+        # a suppression written with new code (ordinary history's linter false alarms), or one kept as it was
+        ("kong.go", ["\tdefer r.Close() // nolint: gosec"], []),
+        ("app/loader.py", ["    tree = load(path, strict=True)  # nosec"], ["    tree = load(path)  # nosec"]),
+        ("src/render.js", ["// eslint-disable-next-line security/detect-object-injection"], []),
+        ("src/lib.rs", ["#![forbid(unsafe_code)]"], []),
+        ("src/lib.rs", ["#![deny(unsafe_code)]"], ["#![forbid(unsafe_code)]"]),
+        # URLs: the safe direction, a local host, a namespace, a link in prose, an http URL that was http before
+        ("bin/tool", ['DIST="https://github.com/acme/tool/releases"'], ['DIST="http://github.com/acme/tool/releases"']),
+        ("scripts/dev.sh", ['API="http://localhost:8080/api"'], ['API="https://localhost:8080/api"']),
+        ("res/layout.xml", ['<LinearLayout xmlns:android="http://schemas.android.com/apk/res/android">'],
+         ['<LinearLayout xmlns:android="https://schemas.android.com/apk/res/android">']),
+        ("README.md", ["See [the site](http://example.org/docs) for the whole guide."], ["See [the site](https://example.org/docs) for the whole guide."]),
+        ("README.md", ["Read more about the reasons on http://example.org/why which explains it all."],
+         ["Read more about the reasons on https://example.org/why which explains it all."]),
+        ("mix.exs", ['      {:jason, "~> 1.4"},'], ['      {:jason, "~> 1.1"},']),
+        ("mix.exs", ['      {:my_app, path: "../my_app"},'], []),
+    ],
+)
+def test_round_ten_b_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = review(fc(path, added, removed))
+    assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+# ----- round 9's leftovers
+
+
+@pytest.mark.parametrize(
+    ("path", "added"),
+    [
+        ("docs/k8s.md", ["    kubectl get pods --insecure-skip-tls-verify=false"]),
+        ("deploy/apply.sh", ["kubectl apply --insecure-skip-tls-verify=false -f deploy.yaml"]),
+    ],
+)
+def test_a_skip_flag_set_false_is_the_safe_direction(path: str, added: list[str]) -> None:
+    """``--insecure-skip-tls-verify=false`` keeps the check: it fired on round 9 as "turns TLS verification off"."""
+    out = review(fc(path, added, []))
+    assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        ("src/RuntimeTests.php", ["        if ($test_state !== 0) {"], ["        if ($test_state === 1 || $test_state === 2) {"],
+         "widens an exact set to anything but one value ($test_state in 1, 2 → $test_state != 0)"),
+        ("src/selftest.js", ["  if (status !== 0) {"], ["  if (status === 1 || status === 2) {"],
+         "widens an exact set to anything but one value (status in 1, 2 → status != 0)"),
+    ],
+)
+def test_an_exact_set_turned_into_not_the_failure_value_is_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    """``=== 1 || === 2`` → ``!== 0``: every other state (3, -1, null) now passes; read as nothing on round 9."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+def test_a_dropped_clause_keeps_its_was_within_the_reason() -> None:
+    """The reason is cut at 120 characters: on round 9 a long condition's "(was …)" was the part cut away, so the
+    dropped clause never showed. Now both sides are windowed where they differ and the clause stays in view."""
+    out = review(fc("app/controllers/documents_controller.rb",
+                    ["    if current_user.present? && document.owner_id == current_user.organization_account.id"],
+                    ["    if current_user.present? && document.owner_id == current_user.organization_account.id && document.shared_with?(current_user)"]))
+    reason = next(r for r in out.reasons if r.startswith("drops a clause from a check"))
+    assert len(reason) <= 120 and reason.endswith(")") and "shared_with?" in reason, reason
