@@ -226,3 +226,33 @@ def test_a_dropped_clause_keeps_its_was_within_the_reason() -> None:
                     ["    if current_user.present? && document.owner_id == current_user.organization_account.id && document.shared_with?(current_user)"]))
     reason = next(r for r in out.reasons if r.startswith("drops a clause from a check"))
     assert len(reason) <= 120 and reason.endswith(")") and "shared_with?" in reason, reason
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "named"),
+    [
+        (".gitlab-ci.yml", ['    - eval "echo $CI_COMMIT_MESSAGE"'], "runs untrusted text in a CI step (script injection)"),
+        (".gitlab-ci.yml", ['    - sh -c "./notify.sh $CI_MERGE_REQUEST_TITLE"'], "runs untrusted text in a CI step (script injection)"),
+        ("azure-pipelines.yml", ['  - script: echo "Building $(Build.SourceVersionMessage)"'], "runs untrusted text in a CI step (script injection)"),
+        ("Jenkinsfile", ['        sh "echo Building ${env.CHANGE_TITLE}"'], "runs untrusted text in a CI step (script injection)"),
+    ],
+)
+def test_untrusted_text_in_other_ci_systems_is_named(path: str, added: list[str], named: str) -> None:
+    """GitLab's text runs where a second shell parses it (eval, sh -c); Azure's $(…) macros and a Jenkinsfile's
+    double-quoted ${…} are pasted into the script as GitHub's ${{ … }} are. Round 9 read only GitHub's."""
+    out = review(fc(path, added, []))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added"),
+    [
+        (".gitlab-ci.yml", ['    - echo "$CI_COMMIT_MESSAGE"']),  # a shell variable, quoted: only text
+        (".gitlab-ci.yml", ['    - if: $CI_COMMIT_BRANCH == "main"']),
+        ("azure-pipelines.yml", ["  displayName: Build $(Build.SourceBranchName)"]),
+        ("Jenkinsfile", ["        sh 'echo Building $CHANGE_TITLE'"]),  # single quotes: the shell's variable, not Groovy's paste
+    ],
+)
+def test_ci_text_used_safely_stays_quiet(path: str, added: list[str]) -> None:
+    out = review(fc(path, added, []))
+    assert not any(r.startswith("runs untrusted text") for r in out.reasons), out.reasons

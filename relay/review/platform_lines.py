@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["APP_MANIFESTS", "VALUES", "paired_line", "silencing_comment", "suppresses_check"]
+__all__ = ["APP_MANIFESTS", "CALLS", "VALUES", "paired_line", "silencing_comment", "suppresses_check"]
 
 _QUOTE = 60
 
@@ -72,6 +72,22 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\byarn\b[^|;&#\n]*\s--skip-integrity-check\b|\b(?:yarn|pnpm)\s+config\s+set\s+strict-ssl\s+false\b|"
         r"\bVerify-(?:Peer|Host)\b['\"]?\s*[= ]\s*['\"]?false\b|\bcomposer\b[^|;&#\n]*\bconfig\b[^|;&#\n]*\b(?:secure-http\s+false|disable-tls\s+true)\b|"
         r"\"disable-tls\"\s*:\s*true\b|\bgo\s+get\b[^|;&#\n]*\s-insecure\b|\bconda\s+config\b[^|;&#\n]*\bssl_verify\s+(?:false|no|0)\b", re.I | re.A)),
+)
+
+# Untrusted text (a commit message, a merge request's title, a branch name) in a CI step of another system than GitHub's.
+# GitLab hands it to the shell as a variable (quoted, it is only text): it runs only where a second shell or an
+# interpreter parses it again (eval, sh -c, python -c). Azure's $(…) macros and a Jenkinsfile's "${…}" are pasted into
+# the script before any shell reads it, as GitHub's ${{ … }} are.
+_GITLAB_TEXT = r"\$\{?CI_(?:COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|BRANCH|REF_NAME|TAG_MESSAGE|AUTHOR)|MERGE_REQUEST_(?:TITLE|DESCRIPTION|SOURCE_BRANCH_NAME))\b"
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs untrusted text in a CI step (script injection)", ("ci_commit_", "ci_merge_request_", "build.sourceversionmessage",
+                                                           "build.sourcebranch", "system.pullrequest.sourcebranch", "change_title",
+                                                           "change_branch", "ghprbpulltitle", "ghprbsourcebranch", "ghprbpulldescription"), re.compile(
+        r"\b(?:eval|(?:ba|z)?sh\s+-c|python3?\s+-c|node\s+-e|ruby\s+-e|perl\s+-e)\s[^#\n]*?(?P<at_gitlab>" + _GITLAB_TEXT + r")|"
+        r"^(?!\s*-?\s*(?:displayName|name|condition|tags?)\s*:).*?(?P<at_azure>\$\((?:Build\.SourceVersionMessage|Build\.SourceBranch(?:Name)?|"
+        r"System\.PullRequest\.SourceBranch(?:Name)?)\))|"
+        r"\bsh\s*\(?\s*(?:script\s*:\s*)?\"[^\"]*?(?P<at_jenkins>\$\{?(?:env\.)?(?:CHANGE_TITLE|CHANGE_BRANCH|ghprbPullTitle|ghprbSourceBranch|"
+        r"ghprbPullDescription)\b)")),
 )
 
 

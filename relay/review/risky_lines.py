@@ -208,7 +208,7 @@ _SAFE_SETTINGS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 # ----- calls that run text as code or commands, on an added line
-_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.CALLS + (
+_DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.CALLS + platform_lines.CALLS + (
     ("runs text as code", ("eval", "exec", "function", "settimeout", "runin", "vm.script", "create_function", "assert",
                            "preg_replace", "scriptengine", "__import__", "send(", "constantize", "const_get"), re.compile(
         r"(?<![\w.$])eval\s*\(|(?<![\w.$])exec\s*\((?!\s*\))|\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*['\"`]|"
