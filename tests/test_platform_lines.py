@@ -256,3 +256,41 @@ def test_untrusted_text_in_other_ci_systems_is_named(path: str, added: list[str]
 def test_ci_text_used_safely_stays_quiet(path: str, added: list[str]) -> None:
     out = review(fc(path, added, []))
     assert not any(r.startswith("runs untrusted text") for r in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        ("pbkdf2/src/lib.rs", ["    for _ in 1..rounds.min(10_000) {"], ["    for _ in 1..rounds {"],
+         "caps a security work factor (rounds → rounds.min(10_000))"),
+        ("lib/pow/ecto/schema/password/pbkdf2.ex", ["    block = iterate(fun, min(iterations - 1, 1000), initial, initial)"],
+         ["    block = iterate(fun, iterations - 1, initial, initial)"], "caps a security work factor (iterations - 1 → min(iterations - 1, 1000))"),
+        ("app/hashing.py", ['    dk = hashlib.pbkdf2_hmac("sha256", pw, salt, min(iterations, 1000))'],
+         ['    dk = hashlib.pbkdf2_hmac("sha256", pw, salt, iterations)'], "caps a security work factor (iterations → min(iterations, 1000))"),
+        ("src/hash.js", ["  const rounds = Math.min(opts.rounds, 4);"], ["  const rounds = opts.rounds;"],
+         "caps a security work factor (opts.rounds → Math.min(opts.rounds, 4))"),
+        ("util/builtin_operators.go", ['\tkey2 = keyMatch2Re.ReplaceAllString(key2, "$1.+$2")'], ['\tkey2 = keyMatch2Re.ReplaceAllString(key2, "$1[^/]+$2")'],
+         "widens a pattern to any character ([^/]+ → .+)"),
+        ("app/hosts.py", ['    HOST_RE = re.compile(r"^(.*)\\.example\\.com$")'], ['    HOST_RE = re.compile(r"^([^.]*)\\.example\\.com$")'],
+         "widens a pattern to any character ([^.]* → .*)"),
+    ],
+)
+def test_a_work_factor_capped_or_a_pattern_widened_in_place_is_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    """Held-out 9 and 10's first runs: PBKDF2 rounds capped by min(…, N) (Elixir, Rust) and a path matcher's [^/]+ turned
+    .+ (Go) read as nothing. The same edit in any language: a factor wrapped in a cap, a stop class made "anything"."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("app/client.py", ["    timeout = min(timeout, 30)"], ["    timeout = timeout"]),  # a bound on a wait is the safe direction
+        ("app/pool.py", ["    workers = min(workers, 8)"], ["    workers = workers"]),
+        ("app/hashing.py", ["    rounds = max(rounds, 12)"], ["    rounds = rounds"]),
+        ("app/split.py", ['    PART_RE = re.compile(r"[^,]+")'], ['    PART_RE = re.compile(r".+")']),  # narrowed, not widened
+    ],
+)
+def test_a_bound_or_pattern_made_safer_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = review(fc(path, added, removed))
+    assert not any(r.startswith(("caps a security work factor", "widens a pattern")) for r in out.reasons), out.reasons

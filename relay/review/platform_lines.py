@@ -255,6 +255,48 @@ def _mix_git(path: str, added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
+# ----- a key-derivation work factor capped in place: "iterations - 1" → "min(iterations - 1, 1000)", "rounds" → "rounds.min(10_000)"
+_FACTOR_RE = re.compile(r"(?i)rounds|iterations?|\biter\b|work_?factor|\bcost\b|log_?rounds")
+_NUM = r"[\d_]+(?:\.\d+)?"
+_CAPS = (re.compile(r"\b(?:Math\.|math\.|std::cmp::|cmp::|Kernel\.)?min\s*\(\s*(?P<x>[^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*" + _NUM + r"\s*\)"),
+         re.compile(r"\b(?:Math\.|math\.|std::cmp::|cmp::|Kernel\.)?min\s*\(\s*" + _NUM + r"\s*,\s*(?P<x>[^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)"),
+         re.compile(r"(?<!\w)(?<!\w\.)(?P<x>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.min\s*\(\s*" + _NUM + r"\s*\)"))
+
+
+def _capped_factor(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    if not before:
+        return None
+    for line in added:
+        if "min" not in line or squeezed(line.strip()) in before:
+            continue
+        for cap in _CAPS:
+            for m in cap.finditer(line):
+                if _FACTOR_RE.search(m.group("x")) and squeezed((line[:m.start()] + m.group("x") + line[m.end():]).strip()) in before:
+                    return f"caps a security work factor ({m.group('x').strip()} → {m.group(0).strip()}): {window(line.strip(), m.start(), m.end(), _QUOTE)}"
+    return None
+
+
+# ----- a pattern widened in place: a class that stopped at a separator turned into "any character" ("[^/]+" → ".+")
+_STOP_CLASS_RE = re.compile(r"\[\^(?:[^\]\\]|\\.){1,12}\](?P<q>[+*])")
+
+
+def _widened_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    loose = {}
+    for line in removed:
+        if "[^" in line:
+            for m in _STOP_CLASS_RE.finditer(line):
+                loose[squeezed((line[:m.start()] + "." + m.group("q") + line[m.end():]).strip())] = m.group(0)
+    if not loose:
+        return None
+    for line in added:
+        was = loose.get(squeezed(line.strip()))
+        if was is not None:
+            at = line.find("." + was[-1])
+            return f"widens a pattern to any character ({was} → .{was[-1]}): {window(line.strip(), max(at, 0), max(at, 0) + 2, _QUOTE)}"
+    return None
+
+
 def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: Callable[[str], bool] | None = None) -> str | None:
     """What only a pair of lines (or a line against the change around it) shows, as "what it does: the line";
     None when nothing. ``prose`` (a docs file's): the lines it calls sentences are left out, and so is the
@@ -268,4 +310,5 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     if name == "androidmanifest.xml":
         return _exported(added, removed)
     return (_https_downgraded(added, removed) or _trust_any_server(added, removed) or _accepting_body(added)
-            or _silenced(added, removed) or (_mix_git(path, added, removed) if prose is None else None))
+            or _silenced(added, removed) or _capped_factor(added, removed) or _widened_pattern(added, removed)
+            or (_mix_git(path, added, removed) if prose is None else None))
