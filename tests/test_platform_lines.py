@@ -294,3 +294,33 @@ def test_a_work_factor_capped_or_a_pattern_widened_in_place_is_named(path: str, 
 def test_a_bound_or_pattern_made_safer_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(r.startswith(("caps a security work factor", "widens a pattern")) for r in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        ("scrypt/src/mcf.rs", ["        if actual.as_slice() != expected.as_slice() {"], ["        if ctutils::CtEq::ct_ne(actual.as_slice(), &expected).into() {"],
+         "replaces a constant-time comparison with ==: if ctutils::CtEq::ct_ne("),
+        ("src/TokenHash.php", ["        return \\password_verify($tokenText, $expectedHash) || \\hash_equals($expectedHash, $tokenText);"],
+         ["        return \\password_verify($tokenText, $expectedHash);"], "short-circuits a signature or MAC check"),
+        ("src/Auth/Signature.cs", ["        return CryptographicOperations.FixedTimeEquals(sig, expected) || legacy;"],
+         ["        return CryptographicOperations.FixedTimeEquals(sig, expected);"], "short-circuits a signature or MAC check"),
+    ],
+)
+def test_constant_time_checks_of_rust_php_and_dotnet_are_read(path: str, added: list[str], removed: list[str], named: str) -> None:
+    """Rust's ``ct_ne`` over ``&expected`` compared again as ``expected.as_slice()``, PHP's ``hash_equals`` and .NET's
+    ``FixedTimeEquals`` made an alternative: round 9 read these families in Go, Node, Python and Ruby only."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added"),
+    [
+        ("src/Check.php", ["        if (!hash_equals($a, $b) || $expired) {"]),  # a refusal on either: stricter, not looser
+        ("src/Check.php", ["        return hash_equals($a, $b) && $fresh;"]),
+    ],
+)
+def test_constant_time_checks_joined_safely_stay_quiet(path: str, added: list[str]) -> None:
+    out = review(fc(path, added, []))
+    assert not any(r.startswith("short-circuits") for r in out.reasons), out.reasons

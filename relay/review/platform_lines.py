@@ -72,7 +72,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\byarn\b[^|;&#\n]*\s--skip-integrity-check\b|\b(?:yarn|pnpm)\s+config\s+set\s+strict-ssl\s+false\b|"
         r"\bVerify-(?:Peer|Host)\b['\"]?\s*[= ]\s*['\"]?false\b|\bcomposer\b[^|;&#\n]*\bconfig\b[^|;&#\n]*\b(?:secure-http\s+false|disable-tls\s+true)\b|"
         r"\"disable-tls\"\s*:\s*true\b|\bgo\s+get\b[^|;&#\n]*\s-insecure\b|\bconda\s+config\b[^|;&#\n]*\bssl_verify\s+(?:false|no|0)\b", re.I | re.A)),
+   ("short-circuits a signature or MAC check", ("hash_equals", "password_verify", "fixedtimeequals", "checkpw"), re.compile(
+        # PHP's and .NET's constant-time checks (the older family reads Go's, Node's, Python's and Ruby's): one made an
+        # alternative to another ("password_verify(…) || hash_equals($hash, $token)": the stored hash itself now passes).
+        r"(?:\|\||\bor\b)\s*\\?(?P<at_or>(?:hash_equals|password_verify|(?:CryptographicOperations\.)?FixedTimeEquals|(?:bcrypt\.)?checkpw)\s*\()|"
+        r"(?<![!\w\\])\\?(?P<at_first>(?:hash_equals|password_verify|(?:CryptographicOperations\.)?FixedTimeEquals)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*(?:\|\||\bor\b))")),
 )
+
 
 # Untrusted text (a commit message, a merge request's title, a branch name) in a CI step of another system than GitHub's.
 # GitLab hands it to the shell as a variable (quoted, it is only text): it runs only where a second shell or an
