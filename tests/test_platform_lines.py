@@ -324,3 +324,55 @@ def test_constant_time_checks_of_rust_php_and_dotnet_are_read(path: str, added: 
 def test_constant_time_checks_joined_safely_stay_quiet(path: str, added: list[str]) -> None:
     out = review(fc(path, added, []))
     assert not any(r.startswith("short-circuits") for r in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        ("axes/helpers.py", ["        any(ip_address.startswith(ip) for ip in settings.AXES_IP_WHITELIST)"],
+         ["        ip_address in settings.AXES_IP_WHITELIST"], "makes a membership test a prefix or suffix match"),
+        ("Sources/Networking/AuthenticationChallengeResponsable.swift",
+         ["            if let trustedHosts = downloader.trustedHosts, trustedHosts.contains(where: { challenge.protectionSpace.host.hasSuffix($0) }) {"],
+         ["            if let trustedHosts = downloader.trustedHosts, trustedHosts.contains(challenge.protectionSpace.host) {"],
+         "makes a membership test a prefix or suffix match"),
+        ("lib/app/hosts.rb", ["    ALLOWED.any? { |d| host.end_with?(d) }"], ["    ALLOWED.include?(host)"], "makes a membership test a prefix or suffix match"),
+        ("src/cors.js", ["  if (allowed.some((o) => origin.startsWith(o))) {"], ["  if (allowed.includes(origin)) {"],
+         "makes a membership test a prefix or suffix match"),
+        ("lib/oban/queue/producer.ex", ["            Engine.put_meta(state.conf, meta, String.to_atom(key), val)"],
+         ["            Engine.put_meta(state.conf, meta, String.to_existing_atom(key), val)"], "creates atoms from input (to_existing_atom → to_atom)"),
+        ("src/handler.erl", ["    Name = binary_to_atom(Bin, utf8),"], ["    Name = binary_to_existing_atom(Bin, utf8),"],
+         "creates atoms from input (to_existing_atom → to_atom)"),
+        ("lib/pundit/authorization.rb", ["      params.require(PolicyFinder.new(record).param_key).permit!"],
+         ["      params.expect(PolicyFinder.new(record).param_key => policy.public_send(method_name))"],
+         "permits every attribute (mass assignment)"),
+        ("app/Models/User.php", ["    protected $guarded = [];"], ["    protected $guarded = ['id', 'is_admin'];"], "permits every attribute (mass assignment)"),
+        ("docs/README.md", ["$sharedKey = new SymmetricKey('c2VjcmV0LWtleS1mb3ItcGFzZXRvLWxvY2FsLXYx');"],
+         ["$sharedKey = new SymmetricKey(random_bytes(32));"], "hard-codes a key"),
+        ("src/main/java/com/acme/Crypto.java", ['        SecretKeySpec spec = new SecretKeySpec("0123456789abcdef0123".getBytes(), "AES");'], [],
+         "hard-codes a key"),
+    ],
+)
+def test_membership_atoms_mass_assignment_and_key_literals_are_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    """Held-out 9 and 10's misses read as families: an allow-list's membership test made a prefix or suffix match
+    (Python, Swift, Ruby, JS), atoms made from input (Elixir, Erlang), every attribute permitted (Rails, Laravel), a
+    key object built from a literal (a PHP docs sample, Java)."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("src/names.py", ["    if name.startswith(prefix):"], ["    if name in names:"]),  # another collection: not the same test
+        ("lib/oban/queue/producer.ex", ["            Engine.put_meta(state.conf, meta, String.to_existing_atom(key), val)"],
+         ["            Engine.put_meta(state.conf, meta, String.to_atom(key), val)"]),
+        ("app/controllers/posts_controller.rb", ["    params.require(:post).permit(:title, :body)"], []),
+        ("app/Models/User.php", ["    protected $guarded = ['id'];"], []),
+        ("docs/README.md", ["$sharedKey = new SymmetricKey(getenv('PASETO_KEY'));"], []),
+        ("src/main/java/com/acme/Crypto.java", ['        SecretKeySpec spec = new SecretKeySpec(keyBytes, "AES");'], []),
+        ("docs/README.md", ["$key = new SymmetricKey('your-secret-key-goes-here-1234');"], []),
+    ],
+)
+def test_membership_atoms_mass_assignment_and_key_literals_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = review(fc(path, added, removed))
+    assert not any(rule in out.rules for rule in _RULES), out.reasons

@@ -72,7 +72,15 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\byarn\b[^|;&#\n]*\s--skip-integrity-check\b|\b(?:yarn|pnpm)\s+config\s+set\s+strict-ssl\s+false\b|"
         r"\bVerify-(?:Peer|Host)\b['\"]?\s*[= ]\s*['\"]?false\b|\bcomposer\b[^|;&#\n]*\bconfig\b[^|;&#\n]*\b(?:secure-http\s+false|disable-tls\s+true)\b|"
         r"\"disable-tls\"\s*:\s*true\b|\bgo\s+get\b[^|;&#\n]*\s-insecure\b|\bconda\s+config\b[^|;&#\n]*\bssl_verify\s+(?:false|no|0)\b", re.I | re.A)),
-   ("short-circuits a signature or MAC check", ("hash_equals", "password_verify", "fixedtimeequals", "checkpw"), re.compile(
+    ("permits every attribute (mass assignment)", ("permit!", "guarded", "unguard"), re.compile(
+        # Rails' strong parameters waved through, Laravel's guard list emptied or switched off.
+        r"\.permit!(?!\w)|\$guarded\s*=\s*\[\s*\]|\b(?:Model|Eloquent)::unguard\s*\(")),
+    ("hard-codes a key", ("key(", "keyspec(", "secret("), re.compile(
+        # A key object built from a literal in the code ("new SymmetricKey('c2Vj…')", SecretKeySpec("0123…".getBytes())):
+        # the older family reads a secret assigned to a key's name; this one the constructor's argument.
+        r"\b\w*(?:Key|KeySpec|Secret)\s*\(\s*(?:b|u8|@)?(?P<at_key>['\"](?![^'\"]*(?i:example|your|xxx|change|dummy|fake|placeholder|secret-key))"
+        r"(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])[A-Za-z0-9+/=_-]{16,}['\"])")),
+    ("short-circuits a signature or MAC check", ("hash_equals", "password_verify", "fixedtimeequals", "checkpw"), re.compile(
         # PHP's and .NET's constant-time checks (the older family reads Go's, Node's, Python's and Ruby's): one made an
         # alternative to another ("password_verify(…) || hash_equals($hash, $token)": the stored hash itself now passes).
         r"(?:\|\||\bor\b)\s*\\?(?P<at_or>(?:hash_equals|password_verify|(?:CryptographicOperations\.)?FixedTimeEquals|(?:bcrypt\.)?checkpw)\s*\()|"
@@ -303,6 +311,55 @@ def _widened_pattern(added: Sequence[str], removed: Sequence[str]) -> str | None
     return None
 
 
+# ----- a membership test turned into a prefix or suffix match: "ip in ALLOWED" → "any(ip.startswith(a) for a in ALLOWED)"
+_AFFIX_RE = re.compile(r"(?P<s>[\w$.]+)\s*\.\s*(?:startswith|endswith|start_with\?|end_with\?|startsWith|endsWith|hasPrefix|hasSuffix|"
+                       r"StartsWith|EndsWith|starts_with|ends_with)\s*\(|\bstrings\.Has(?:Prefix|Suffix)\s*\(\s*(?P<go>[\w.]+)\s*,")
+
+
+def _member_test(subject: str) -> re.Pattern[str]:
+    s = re.escape(subject)
+    return re.compile(rf"(?<![\w.]){s}\s+in\s+(?P<c>[\w.$>-]+)|(?P<c2>[\w.$>-]+)\s*\.\s*(?:include\?|includes|contains|Contains|containsKey|has|"
+                      rf"indexOf)\s*\(\s*{s}\s*\)|\bin_array\s*\(\s*{s}\s*,\s*(?P<c3>[\w.$>-]+)|\bslices\.Contains\s*\(\s*(?P<c4>[\w.]+)\s*,\s*{s}\s*\)")
+
+
+def _membership_to_affix(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    after = {squeezed(line.strip()) for line in added}
+    gone = [line for line in removed if squeezed(line.strip()) not in after]
+    if not gone:
+        return None
+    for line in added:
+        for m in _AFFIX_RE.finditer(line):
+            subject = m.group("s") or m.group("go")
+            if not subject or subject.startswith("$0") or subject.isdigit():
+                continue
+            test = _member_test(subject)
+            for old in gone:
+                t = test.search(old)
+                if t is None:
+                    continue
+                collection = next(g for g in t.groups() if g)
+                if collection.rsplit(".", 1)[-1].rsplit(">", 1)[-1] in line:
+                    # The reason is cut at 120 characters: the new line and the test it replaced both fit in it.
+                    return (f"makes a membership test a prefix or suffix match: {window(line.strip(), m.start(), m.end(), 40)} "
+                            f"(was {window(t.group(0).strip(), 0, len(subject), 22)})")
+    return None
+
+
+# ----- atoms made from input: Elixir's and Erlang's "existing atom" lookups dropped (the atom table is never collected)
+_ATOM_RE = re.compile(r"\b(?P<how>(?:String\.to|(?::erlang\.)?(?:binary|list)_to)_atom)\s*\(")
+
+
+def _atom_from_input(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    safe = {squeezed(line.strip().replace("to_existing_atom", "to_atom")) for line in removed if "to_existing_atom" in line}
+    if not safe:
+        return None
+    for line in added:
+        m = _ATOM_RE.search(line)
+        if m and squeezed(line.strip()) in safe:
+            return f"creates atoms from input (to_existing_atom → to_atom): {window(line.strip(), m.start(), m.end(), _QUOTE)}"
+    return None
+
+
 def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: Callable[[str], bool] | None = None) -> str | None:
     """What only a pair of lines (or a line against the change around it) shows, as "what it does: the line";
     None when nothing. ``prose`` (a docs file's): the lines it calls sentences are left out, and so is the
@@ -317,4 +374,5 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
         return _exported(added, removed)
     return (_https_downgraded(added, removed) or _trust_any_server(added, removed) or _accepting_body(added)
             or _silenced(added, removed) or _capped_factor(added, removed) or _widened_pattern(added, removed)
+            or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
             or (_mix_git(path, added, removed) if prose is None else None))
