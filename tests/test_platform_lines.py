@@ -376,3 +376,33 @@ def test_membership_atoms_mass_assignment_and_key_literals_are_named(path: str, 
 def test_membership_atoms_mass_assignment_and_key_literals_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(rule in out.rules for rule in _RULES), out.reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        (".github/workflows/codeql.yml", [], ["      - uses: github/codeql-action/init@v3", "      - uses: github/codeql-action/analyze@v3"],
+         "removes a security scan from CI (github/codeql-action/init)"),
+        (".github/workflows/ci.yml", ["      - run: pytest"], ["      - run: bandit -r src", "      - run: pytest"], "removes a security scan from CI (bandit)"),
+        (".gitlab-ci.yml", [], ["    - gosec ./..."], "removes a security scan from CI (gosec)"),
+    ],
+)
+def test_a_security_scan_removed_from_ci_is_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    """A scanner's step deleted from a workflow (CodeQL, bandit, gosec; GitHub and GitLab): the brief's "security linters
+    and scanners weakened". A linter dropped from a golangci list is not read: the list's head (enable or disable) is
+    outside the changed lines."""
+    out = review(fc(path, added, removed))
+    assert out.risk != "low" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        (".github/workflows/codeql.yml", ["      - uses: github/codeql-action/init@v4"], ["      - uses: github/codeql-action/init@v3"]),
+        (".github/workflows/ci.yml", ["      - run: bandit -r src -ll"], ["      - run: bandit -r src"]),
+        (".github/workflows/ci.yml", ["      - run: bandit -r src"], []),
+    ],
+)
+def test_a_security_scan_kept_or_added_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = review(fc(path, added, removed))
+    assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
