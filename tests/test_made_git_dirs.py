@@ -38,7 +38,7 @@ def _git_init(sub: str, marker: Path) -> list[dict]:
 
 def _toplevel(folder: Path) -> str:
     return subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
-                          text=True, check=True).stdout.strip()
+                          check=True).stdout.decode("utf-8").strip()
 
 
 def _targets(packet: dict) -> dict[str, dict]:

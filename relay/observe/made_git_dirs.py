@@ -107,6 +107,8 @@ def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
             st = os.lstat(dot_git)
         except OSError:
             continue
+        if os.path.realpath(folder) != os.path.normpath(folder):
+            continue  # reached through a link the worker (or the repository) made: another folder, not this one's
         if max(st.st_ctime_ns, st.st_mtime_ns) >= since and (dirs := _git_dirs_named(dot_git)):
             made[dot_git] = dirs
     if made:
