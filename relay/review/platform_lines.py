@@ -10,16 +10,19 @@ turned http in an extension-less script. Each entry is a family read in every ec
   certificate validation callbacks that accept everything (.NET, Java/Kotlin, Swift's evaluators and flags),
   app transport security off (Apple's ATS keys, Android's cleartext traffic, user CAs, debuggable builds),
   package managers told not to check signatures or integrity (apk, rpm, npm, gem, choco, nix, snap, Docker
-  content trust, apt's Verify-Peer), a security finding silenced in place (``# nosec``, ``NOSONAR``,
-  ``eslint-disable … security/…``, ``nolint:gosec``, ``#[allow(unsafe_code)]``);
-- ``paired_line``, what only two lines show: a plist or entitlements key and the ``<true/>`` under it, a Java
-  TrustManager or HostnameVerifier whose body accepts, a Swift challenge answered with the server's own trust
-  where nothing evaluates it, an ``https://`` URL the change writes again as ``http://``, an Android component
-  turned ``exported``, a Mix dependency taken from GitHub.
+  content trust, apt's Verify-Peer), every attribute permitted (Rails ``permit!``, Laravel ``$guarded = []``), a
+  key object built from a literal, PHP's and .NET's constant-time checks made an alternative;
+- calls (``CALLS``, appended to the dangerous calls): untrusted text in GitLab, Azure and Jenkins CI steps;
+- ``paired_line``, what only two lines (or a line against the change around it) show: a plist or entitlements key
+  and the ``<true/>`` under it, a Java TrustManager or HostnameVerifier whose body accepts, a Swift challenge
+  answered with the server's own trust where nothing evaluates it, an ``https://`` URL the change writes again as
+  ``http://``, a security scan removed from CI, a linter silenced for a whole file or crate, a work factor capped
+  by ``min``, a pattern's stop class widened to any character, a membership test made a prefix or suffix match,
+  atoms made from input, an Android component turned ``exported``, a Mix dependency taken from GitHub.
 
 Every pattern stays narrow enough for ordinary history (the line-rate bench): a callback returning ``errors ==
-SslPolicyErrors.None``, ``NSAllowsArbitraryLoads`` set false, a schema or localhost URL, ``--unsafe-perm=false``
-stay quiet.
+SslPolicyErrors.None``, ``NSAllowsArbitraryLoads`` set false, a schema or localhost URL, ``--unsafe-perm=false``,
+a ``# nosec`` on one line, ``min(timeout, 30)`` stay quiet.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["APP_MANIFESTS", "CALLS", "VALUES", "paired_line", "silencing_comment", "suppresses_check"]
+__all__ = ["APP_MANIFESTS", "CALLS", "VALUES", "paired_line", "silencing_comment"]
 
 _QUOTE = 60
 
@@ -105,45 +108,26 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 )
 
 
-# ----- a security finding silenced where it stands: read on comment lines too (relay.review.file_kinds keeps them)
-_SUPPRESS_RE = re.compile(
-    r"(?:#|//)\s*#?nosec\b|\bNOSONAR\b|\beslint-disable(?:-next-line|-line)?\b[^\n]*\b(?:security|security-node|no-unsanitized)/|"
-    r"\bnolint\s*:\s*[\w,\s-]*\bgosec\b|#\s*noqa\s*:[\w,\s]*\bS\d{3}\b|\bnosemgrep\b|\b(?:lgtm|codeql)\s*\[|"
-    r"#!?\[\s*allow\s*\(\s*unsafe_code\s*\)\s*\]|\bbrakeman\s*:\s*ignore\b|@SuppressWarnings\s*\(\s*\"?(?:findsecbugs|\"?SECURITY)", re.I)
-_SUPPRESS_WORDS = ("nosec", "nosonar", "eslint-disable", "nolint", "noqa", "nosemgrep", "lgtm", "codeql", "unsafe_code", "brakeman", "findsecbugs",
-                   "suppresswarnings")
-
-
-def suppresses_check(line: str) -> bool:
-    """Whether a line (a comment one too) silences a security linter's finding where it stands."""
-    low = line.lower()
-    return any(w in low for w in _SUPPRESS_WORDS) and _SUPPRESS_RE.search(line) is not None
-
-
-# Whole-file or whole-crate switches: they silence every finding below them, not one line's.
-_FILE_WIDE_RE = re.compile(r"#!\[\s*allow\s*\(\s*unsafe_code\s*\)\s*\]|/\*\s*eslint-disable\s+[^*]*\bsecurity/")
+# ----- a security linter silenced for a whole file or crate, or a crate's ban on unsafe code lifted. One line's
+# suppression ("# nosec", "// NOSONAR", "//nolint:gosec") is not read: ordinary history adds those to lines that were
+# there when a project adopts a linter (gorilla/csrf's "// #nosec G101" on a constant's name), and a risky line under
+# one is named by what it does.
+_FILE_WIDE_RE = re.compile(r"#!\[\s*allow\s*\(\s*unsafe_code\s*\)\s*\]|/\*\s*eslint-disable\s+[^*]*\bsecurity/|#\s*ruff\s*:\s*noqa\s*:[\w,\s]*\bS\d*\b")
 _FORBID_RE = re.compile(r"#!\[\s*(?:forbid|deny)\s*\(\s*unsafe_code\s*\)\s*\]")
 
 
 def silencing_comment(line: str) -> bool:
-    """A comment line the rules read as code: it silences a whole file's security findings or a crate's ban on unsafe code,
-    or it is the ban (its removal lifts it). One line's suppression stands on that line's code, read anyway."""
-    return ("unsafe_code" in line or "eslint-disable" in line) and (_FILE_WIDE_RE.search(line) or _FORBID_RE.search(line)) is not None
+    """A comment line the rules read as code: it silences a whole file's security findings or a crate's ban on unsafe
+    code, or it is the ban (its removal lifts it)."""
+    return (("unsafe_code" in line or "eslint-disable" in line or "noqa" in line)
+            and (_FILE_WIDE_RE.search(line) or _FORBID_RE.search(line)) is not None)
 
 
 def _silenced(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A finding silenced on a line that was there before (the code the same, the suppression new), a whole file's or
-    crate's findings silenced, or a crate's ban on unsafe code lifted. A suppression written with new code is left:
-    ordinary history writes those for the linter's false alarms."""
     before = {squeezed(line.strip()) for line in removed}
     for line in added:
-        if squeezed(line.strip()) in before or not suppresses_check(line):
-            continue
-        m = _SUPPRESS_RE.search(line)
-        assert m is not None
-        code = re.split(r"\s(?:#|//|/\*)", line.strip(), maxsplit=1)[0] if m.start() > len(line) - len(line.lstrip()) else ""
-        if (code and squeezed(code) in before) or _FILE_WIDE_RE.search(line):
-            return f"silences a security linter's finding: {window(line.strip(), m.start(), m.end(), _QUOTE)}"
+        if (m := _FILE_WIDE_RE.search(line)) and squeezed(line.strip()) not in before:
+            return f"silences a security linter for a whole file or crate: {window(line.strip(), m.start(), m.end(), _QUOTE)}"
     after = {squeezed(line.strip()) for line in added}
     for line in removed:
         if (m := _FORBID_RE.search(line)) and squeezed(line.strip()) not in after and not any(_FORBID_RE.search(a) for a in added):
