@@ -220,11 +220,13 @@ _REASON_CHARS = 120
 
 def _both(how: str, old: str, new: str) -> str:
     a, b = " ".join(old.split()), " ".join(new.split())
-    if len(how) + len(a) + len(b) + 9 <= _REASON_CHARS:
+    room = _REASON_CHARS - len(how) - 9  # "how: " + " (was " + ")"
+    if len(a) + len(b) <= room:
         return f"{b} (was {a})"
-    room = (_REASON_CHARS - len(how) - 9) // 2
+    # The shorter side whole where it fits in half the room, the rest to the other; each windowed where they differ.
+    b_room = min(len(b), max(room - len(a), room // 2))
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"{window(b, at, at, room)} (was {window(a, at, at + max(len(a) - len(b), 1), room)})"
+    return f"{window(b, at, at, b_room)} (was {window(a, at, at + max(len(a) - len(b), 1), room - b_room)})"
 
 
 _COND_ANY = re.compile(r"\b(?:if|elif|elsif|elseif|unless|guard|while|return|ensure|assert|require)\b")
