@@ -5,6 +5,7 @@ launch log), not a flag the test passed in."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -211,3 +212,57 @@ async def test_continue_with_another_workspace_is_refused_and_with_the_same_one_
                                                        "workspace": str(repo)})
     assert same["status"] in ("SUCCESS", "INVALID_REPORT"), same
     assert launches(agy)[-1]["cwd"] == str(repo.resolve()) or str(repo.resolve()) in launches(agy)[-1]["argv"]
+
+
+async def test_execute_refuses_a_workspace_that_holds_the_data_dir(tmp_path, agy):
+    # The data dir is owner-only so that nothing but the relay reads its records (credentials unmasked), its confirm
+    # key and its HTTP token, or writes them. A workspace holding it hands all of that to the worker, safe mode
+    # included: before, the call was accepted, and the worker replaced the confirm key with bytes it chose (so it
+    # could mint tokens the relay accepts) and read the HTTP token beside it.
+    import base64
+
+    from relay.call.confirm import KEY_FILE
+
+    home = tmp_path / "home"
+    data = home / ".local" / "share" / "gravity-relay"
+    (data / "runs").mkdir(parents=True)
+    (data / KEY_FILE).write_bytes(b"k" * 32)
+    os.chmod(data / KEY_FILE, 0o600)
+    chosen = base64.b64encode(b"w" * 32).decode()
+    set_scenario(agy, success_scenario([
+        {"op": "write", "path": f".local/share/gravity-relay/{KEY_FILE}", "content_b64": chosen, "mode": "600"}]))
+    server = relay_for(tmp_path, agy, GRAVITY_RELAY_DATA_DIR=str(data))
+    for where in (home, home / ".local"):
+        packet = await call(server, "antigravity_execute", {"task": "t", "workspace": str(where),
+                                                            "execution_mode": "safe"})
+        assert packet["status"] == "INVALID_WORKSPACE", (where, packet)
+        assert "holds the relay's data dir" in packet["error"]["message"], packet
+        assert "GRAVITY_RELAY_DATA_DIR" in packet["error"]["hint"], packet
+    assert launches(agy) == [] and (data / KEY_FILE).read_bytes() == b"k" * 32
+
+
+async def test_continue_keeps_its_runs_profile_and_mode_narrows_to_safe_and_never_widens(tmp_path, repo, agy):
+    # A continue by run_id keeps its run's profile and mode. Before: `execution_mode`, `profile`, `sandbox` and
+    # `skip_permissions` on it were dropped without a word: "safe" on a trusted run's continue launched agy trusted
+    # (--dangerously-skip-permissions), and "trusted" or another profile on a safe run's ran safe, under its profile.
+    server = relay_for(tmp_path, agy, {"dev": {"execution_mode": "trusted"}, "other": {"execution_mode": "trusted"}})
+    trusted = await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "dev"})
+    safe = await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "dev",
+                                                      "execution_mode": "safe"})
+    assert trusted["status"] == safe["status"] == "SUCCESS", (trusted, safe)
+    assert "--dangerously-skip-permissions" in launches(agy)[0]["argv"]
+    assert "--dangerously-skip-permissions" not in launches(agy)[1]["argv"]
+    set_scenario(agy, success_scenario([]))
+    for narrow in ({"execution_mode": "safe"}, {"sandbox": True}, {"skip_permissions": False}):
+        ran = await call(server, "antigravity_continue", {"run_id": trusted["run_id"], "feedback": "more", **narrow})
+        assert ran["status"] in ("SUCCESS", "INVALID_REPORT"), (narrow, ran)
+        assert "--dangerously-skip-permissions" not in launches(agy)[-1]["argv"], narrow
+    launched = len(launches(agy))
+    for widen, status, named in (({"execution_mode": "trusted"}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"skip_permissions": True}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"sandbox": False}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"profile": "other"}, "INVALID_INPUT", "'dev'")):
+        refused = await call(server, "antigravity_continue", {"run_id": safe["run_id"], "feedback": "more", **widen})
+        assert refused["status"] == status and named in refused["error"]["message"], (widen, refused)
+        assert "antigravity_execute" in refused["error"]["hint"], refused
+    assert len(launches(agy)) == launched
