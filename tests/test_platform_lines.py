@@ -344,9 +344,9 @@ def test_constant_time_checks_joined_safely_stay_quiet(path: str, added: list[st
          "permits every attribute (mass assignment)"),
         ("app/Models/User.php", ["    protected $guarded = [];"], ["    protected $guarded = ['id', 'is_admin'];"], "permits every attribute (mass assignment)"),
         ("docs/README.md", ["$sharedKey = new SymmetricKey('c2VjcmV0LWtleS1mb3ItcGFzZXRvLWxvY2FsLXYx');"],
-         ["$sharedKey = new SymmetricKey(random_bytes(32));"], "hard-codes a key"),
+         ["$sharedKey = new SymmetricKey(random_bytes(32));"], "builds a key from a hard-coded literal"),
         ("src/main/java/com/acme/Crypto.java", ['        SecretKeySpec spec = new SecretKeySpec("0123456789abcdef0123".getBytes(), "AES");'], [],
-         "hard-codes a key"),
+         "builds a key from a hard-coded literal"),
     ],
 )
 def test_membership_atoms_mass_assignment_and_key_literals_are_named(path: str, added: list[str], removed: list[str], named: str) -> None:

@@ -78,7 +78,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("permits every attribute (mass assignment)", ("permit!", "guarded", "unguard"), re.compile(
         # Rails' strong parameters waved through, Laravel's guard list emptied or switched off.
         r"\.permit!(?!\w)|\$guarded\s*=\s*\[\s*\]|\b(?:Model|Eloquent)::unguard\s*\(")),
-    ("hard-codes a key", ("key(", "keyspec(", "secret("), re.compile(
+    ("builds a key from a hard-coded literal", ("key(", "keyspec(", "secret("), re.compile(
         # A key object built from a literal in the code ("new SymmetricKey('c2Vj…')", SecretKeySpec("0123…".getBytes())):
         # the older family reads a secret assigned to a key's name; this one the constructor's argument.
         r"\b\w*(?:Key|KeySpec|Secret)\s*\(\s*(?:b|u8|@)?(?P<at_key>['\"](?![^'\"]*(?i:example|your|xxx|change|dummy|fake|placeholder|secret-key))"
