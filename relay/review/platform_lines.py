@@ -261,9 +261,13 @@ _CAPS = (re.compile(r"\b(?:Math\.|math\.|std::cmp::|cmp::|Kernel\.)?min\s*\(\s*(
          re.compile(r"(?<!\w)(?<!\w\.)(?P<x>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.min\s*\(\s*" + _NUM + r"\s*\)"))
 
 
-def _capped_factor(added: Sequence[str], removed: Sequence[str]) -> str | None:
+# Where a factor is a key derivation's: a solver's iterations or a game's rounds capped mean nothing to security.
+_KDF_RE = re.compile(r"(?i)pbkdf|bcrypt|scrypt|argon|kdf|hash|passw|hmac|crypt|digest|salt|deriv")
+
+
+def _capped_factor(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     before = {squeezed(line.strip()) for line in removed}
-    if not before:
+    if not before or not any("min" in line for line in added) or not _KDF_RE.search(" ".join((path, *added, *removed))):
         return None
     for line in added:
         if "min" not in line or squeezed(line.strip()) in before:
@@ -384,6 +388,6 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     if name == "androidmanifest.xml":
         return _exported(added, removed)
     return (_https_downgraded(added, removed) or _scan_removed(path, added, removed) or _trust_any_server(added, removed) or _accepting_body(added)
-            or _silenced(added, removed) or _capped_factor(added, removed) or _widened_pattern(added, removed)
+            or _silenced(added, removed) or _capped_factor(path, added, removed) or _widened_pattern(added, removed)
             or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
             or (_mix_git(path, added, removed) if prose is None else None))
