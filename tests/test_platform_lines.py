@@ -404,3 +404,19 @@ def test_a_security_scan_removed_from_ci_is_named(path: str, added: list[str], r
 def test_a_security_scan_kept_or_added_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
     assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
+
+
+def test_a_security_scan_moved_to_a_workflow_of_its_own_stays_quiet() -> None:
+    """gin's Trivy job moved from gin.yml to a workflow of its own, and node-tar's CodeQL autobuild step dropped with
+    init and analyze kept: ordinary history the first cost run showed. The scan still runs in both."""
+    from relay.review.facts import RiskContext
+    from relay.review.file_kinds import read_changes
+    from relay.review.line_shapes import squeezed
+    from relay.review.risk import assess
+
+    moved = fc(".github/workflows/gin.yml", [], ["  vulnerability-scanning:", "        uses: aquasecurity/trivy-action@0.33.1"])
+    [read], _ = read_changes([moved])
+    out = assess(read, RiskContext(written=frozenset({squeezed("        uses: aquasecurity/trivy-action@0.33.1")})))
+    assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
+    out = review(fc(".github/workflows/codeql-analysis.yml", [], ["      - name: Autobuild", "        uses: github/codeql-action/autobuild@v2"]))
+    assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
