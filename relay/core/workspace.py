@@ -113,12 +113,20 @@ def _within(real: Path, root: Path) -> bool:
 
 
 def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
-    """The relay's own data dir, a git directory and a bare repository are never workspaces."""
+    """The relay's own data dir (or a folder holding it), a git directory and a bare repository are never workspaces."""
     data = Path(os.path.expanduser(str(settings.data_dir))).resolve()
     if real == data or real.is_relative_to(data):
         raise InvalidWorkspace(
             f"workspace {raw} is the relay's data dir ({data}), where its run records live",
             "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
+        )
+    if _within(data, real):
+        # The worker may read and write its whole workspace: here it would reach the relay's records and confirm
+        # key, and the relay's own writes there (a run's snapshot, its record) would read as the worker's changes.
+        raise InvalidWorkspace(
+            f"workspace {raw} holds the relay's data dir ({data}), where its run records and confirm key live",
+            "Pass the project folder itself, or move the data dir out of it: set GRAVITY_RELAY_DATA_DIR in the "
+            "relay's MCP server env to a folder outside every workspace.",
         )
     if ".git" in real.parts:
         project = Path(*real.parts[: real.parts.index(".git")])
