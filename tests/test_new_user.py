@@ -40,3 +40,36 @@ async def test_a_workspace_that_holds_the_relays_data_dir_is_refused_before_agy_
     assert launches(agy) == []  # nothing ran
     assert not (repo / "a.py").exists()
 
+
+# --------------------------------------------------------------------------- `runs cancel`: antigravity_cancel from a shell
+
+
+async def test_runs_cancel_stops_a_running_run_from_a_shell_with_the_tools_bytes(tmp_path, repo):
+    # Before: `gravity-relay execute --wait 60` answered RUNNING ("antigravity_cancel stops it") and a shell had
+    # no command to stop the run: `runs cancel` was an invalid choice, exit 2, and the worker went on.
+    import anyio
+
+    from conftest import cli_main
+
+    agy = install_fake_agy(tmp_path / "fake", {"version": "1.2.17", "launches": [{"behaviour": "hang"}]})
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        running = payload(await client.call_tool("antigravity_execute",
+                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
+        assert running["status"] == "RUNNING", running
+        run_id = running["run_id"]
+        shell = await anyio.to_thread.run_sync(cli_main, ["runs", "cancel", run_id], env)
+        assert shell.returncode == 1, shell  # not ok: the work did not finish
+        said = json.loads(shell.stdout)
+        assert said["status"] == "CANCELLED" and said["run_id"] == run_id
+        assert "CANCELLED" in shell.stderr or said["error"]["message"] in shell.stderr
+        # The same words the tool answers for that run now (a run that ended answers its own packet).
+        tool = await client.call_tool("antigravity_cancel", {"run_id": run_id})
+        assert shell.stdout == tool.content[0].text + "\n"
+        # A run that never existed: the tool's NOT_FOUND, byte for byte, and in words on stderr.
+        never = "r20260101T000000-deadbeef"
+        missing = await anyio.to_thread.run_sync(cli_main, ["runs", "cancel", never], env)
+        tool = await client.call_tool("antigravity_cancel", {"run_id": never})
+    assert missing.returncode == 1 and missing.stdout == tool.content[0].text + "\n"
+    assert json.loads(missing.stdout)["status"] == "NOT_FOUND" and "Check the run_id" in missing.stderr
+

@@ -102,7 +102,7 @@ def _only_broken_pipes(exc: BaseException) -> bool:
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
-    from relay.doors.cli_runs import runs_apply, runs_diff, runs_list, runs_revert, runs_show
+    from relay.doors.cli_runs import runs_apply, runs_cancel, runs_diff, runs_list, runs_revert, runs_show
     from relay.core.settings import load_settings
 
     settings = load_settings()
@@ -110,6 +110,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
     if args.runs_command == "apply":
         return runs_apply(settings, args.run_id)
+    if args.runs_command == "cancel":
+        return runs_cancel(settings, args.run_id)
     if args.runs_command == "diff":
         return runs_diff(settings, args.run_id, max_chars=args.max_chars)
     if args.runs_command == "revert":
@@ -290,8 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     cont.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
     cont.set_defaults(func=_cmd_delegate)
 
-    runs = sub.add_parser("runs", help="list runs, show one run's record or patch, revert or apply a run")
-    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|diff|revert|apply|wait")
+    runs = sub.add_parser("runs", help="list runs, show one run's record or patch, revert, apply or cancel a run")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|diff|revert|apply|wait|cancel")
     lst = runs_sub.add_parser("list", help="recent runs, newest first")
     lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
     lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
@@ -319,6 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     apply = runs_sub.add_parser("apply", help="bring a worktree run's change into its workspace (three-way, all or "
                                 "nothing; exactly as antigravity_continue with apply=true answers)")
     apply.add_argument("run_id")
+    cancel = runs_sub.add_parser("cancel", help="stop a RUNNING run (one `execute --wait` left going, or any "
+                                 "relay's): its CANCELLED packet, exactly as antigravity_cancel answers")
+    cancel.add_argument("run_id")
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
 
     demo = sub.add_parser(

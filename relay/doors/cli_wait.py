@@ -54,6 +54,10 @@ def delegate_detachable(name: str, arguments: dict[str, Any]) -> int:
     sys.stdout.write(text)
     sys.stdout.flush()
     if _is_running(text):
+        # The answer's `next` names the tools; a person at a shell gets the shell's own two doors to the run.
+        run_id = json.loads(text).get("run_id", "RUN_ID")
+        print(f"the run goes on: `gravity-relay runs wait {run_id}` gets its packet, "
+              f"`gravity-relay runs cancel {run_id}` stops it", file=sys.stderr)
         return 0
     return child.wait()
 
