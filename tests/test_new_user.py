@@ -73,3 +73,34 @@ async def test_runs_cancel_stops_a_running_run_from_a_shell_with_the_tools_bytes
     assert missing.returncode == 1 and missing.stdout == tool.content[0].text + "\n"
     assert json.loads(missing.stdout)["status"] == "NOT_FOUND" and "Check the run_id" in missing.stderr
 
+
+# --------------------------------------------------------------------------- an argument the tool does not know
+
+
+async def test_an_argument_the_tool_does_not_know_is_named_in_the_packet_not_dropped_in_silence(tmp_path, repo):
+    # Party: the leader's model, which writes `mode` for execution_mode or `working_directory` for workspace.
+    # Before: the names were dropped in silence (a log line on the relay's stderr, a field of the record): a run
+    # asked `"mode": "trusted"` answered SUCCESS as if it had been trusted, and a call that named its folder
+    # `working_directory` was told "no workspace: the call names none", which the model could not square with its
+    # call. Gemini CLI adds wait_for_previous to every call itself: that one is not the model's doing, not named.
+    agy = install_fake_agy(tmp_path / "fake", success_scenario([{"path": "a.py", "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        ran = payload(await client.call_tool("antigravity_execute", {
+            "task": "add a", "workspace": str(repo), "mode": "trusted", "wait_for_previous": False}))
+        lost = payload(await client.call_tool("antigravity_execute", {"task": "add a",
+                                                                      "working_directory": str(repo)}))
+        again = payload(await client.call_tool("antigravity_continue", {
+            "run_id": ran["run_id"], "feedback": "and b", "timeout": 600}))
+        plain = payload(await client.call_tool("antigravity_execute", {
+            "task": "add a", "workspace": str(repo), "wait_for_previous": False}))
+        kept = payload(await client.call_tool("antigravity_get_result", {"run_id": ran["run_id"]}))
+    assert ran["status"] == "SUCCESS"
+    (flag,) = [f for f in ran["flags"] if "ignored" in f]
+    assert "'mode'" in flag and "antigravity_execute" in flag and "execution_mode" in flag
+    assert "wait_for_previous" not in flag
+    assert lost["status"] == "INVALID_WORKSPACE"
+    assert any("'working_directory'" in f and "workspace" in f for f in lost["flags"]), lost
+    assert any("'timeout'" in f and "antigravity_continue" in f and "timeout_minutes" in f for f in again["flags"])
+    assert not any("ignored" in f for f in plain.get("flags", [])), plain
+    assert kept["flags"] == ran["flags"]  # the recorded packet says it too
+
