@@ -104,3 +104,46 @@ async def test_an_argument_the_tool_does_not_know_is_named_in_the_packet_not_dro
     assert not any("ignored" in f for f in plain.get("flags", [])), plain
     assert kept["flags"] == ran["flags"]  # the recorded packet says it too
 
+
+# --------------------------------------------------------------------------- numbers on the command line
+
+
+def _doctor_env(tmp_path: Path, agy: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return {"HOME": str(home), "PATH": "/usr/bin:/bin", "AGY_BIN": str(agy),
+            "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "relay-data")}
+
+
+def test_doctor_says_the_probe_timeout_it_was_given_and_refuses_one_that_is_no_time(tmp_path):
+    # Before: `doctor --probe-timeout 0.5` failed the probe "did not answer within 25s" (the relay's default, not
+    # the bound it was given), and `--probe-timeout -3` (or 0) was taken: the probe was cut at once and doctor
+    # reported AUTH_TIMEOUT, an agy fault, for the person's typo.
+    from conftest import cli_main
+    from fake_agy_harness import scenario
+
+    agy = install_fake_agy(tmp_path / "agy", scenario(models="hang", models_sleep=60))
+    env = _doctor_env(tmp_path, agy)
+    got = cli_main(["doctor", "--json", "--probe-timeout", "0.5"], env)
+    auth = {c["name"]: c for c in json.loads(got.stdout)["checks"]}["auth"]
+    assert auth["message"].startswith("AUTH_TIMEOUT") and "within 0.5s" in auth["message"], auth
+    for bad in ("-3", "0", "nan", "soon"):
+        refused = cli_main(["doctor", "--probe-timeout", bad], env)
+        assert refused.returncode == 2 and refused.stdout == "", (bad, refused)
+        assert f"--probe-timeout: {bad!r} is not" in refused.stderr and "e.g. --probe-timeout 60" in refused.stderr
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["runs", "list", "--limit", "0"], "--limit: '0' is not"),
+    (["runs", "list", "--limit", "-1"], "--limit: '-1' is not"),
+    (["cleanup", "--max-age-days", "-5", "--dry-run"], "--max-age-days: '-5' is not"),
+    (["cleanup", "--max-runs", "-1", "--dry-run"], "--max-runs: '-1' is not"),
+])
+def test_a_count_or_an_age_below_its_range_is_refused_naming_the_range(tmp_path, args, named):
+    # Before: `runs list --limit 0` and `--limit -1` listed one run (a slice [:-1] of the newest), and `cleanup
+    # --max-age-days -5` answered "max age -5 days" as if it were a limit; exit 0 each time.
+    from conftest import cli_main
+
+    got = cli_main(args, {"HOME": str(tmp_path), "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    assert got.returncode == 2 and got.stdout == "", got
+    assert named in got.stderr and ("a whole number" in got.stderr or "a number" in got.stderr), got.stderr
