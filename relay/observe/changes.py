@@ -32,6 +32,7 @@ from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
+from relay.observe.made_git_dirs import note_made_git_dirs
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
                                     stat_key, write_after)
@@ -356,9 +357,11 @@ def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
 
 def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
     """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
-    the look went, they are the relay's own finding, never the worker's word."""
+    the look went, they are the relay's own finding, never the worker's word (a ``.git`` it made in a folder too)."""
+    note_made_git_dirs(before, [c.path for c in result.files])
+    listed = {c.path for c in result.files}
     for plant in planted(before.dir) if before.dir else []:
-        if plant.path not in result.git_dir:
+        if plant.path not in result.git_dir and plant.path not in listed:
             result.files.append(FileChange(path=plant.path, kind=plant.kind))  # type: ignore[arg-type]
         result.git_dir[plant.path] = plant.said
     result.files.sort(key=lambda c: c.path)
