@@ -147,3 +147,35 @@ def test_a_count_or_an_age_below_its_range_is_refused_naming_the_range(tmp_path,
     got = cli_main(args, {"HOME": str(tmp_path), "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
     assert got.returncode == 2 and got.stdout == "", got
     assert named in got.stderr and ("a whole number" in got.stderr or "a number" in got.stderr), got.stderr
+
+
+# --------------------------------------------------------------------------- setup on a machine a client never ran on
+
+
+def test_setup_with_no_client_config_names_every_folder_it_looked_for_and_a_client_that_is_installed(tmp_path):
+    # Before: a person who had just run `npm install -g @openai/codex` (codex on PATH, no ~/.codex until it first
+    # runs) was told "No client found … Install a client", and the Claude Desktop line read "not found (no ); skipped"
+    # (its only sign on Linux is the folder of its file, which the message left out).
+    import os
+
+    from conftest import cli_main
+
+    home, bin_dir = tmp_path / "home", tmp_path / "bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    for name in ("codex", "claude"):
+        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    env = {"HOME": str(home), "PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin",
+           "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")}
+    got = cli_main(["setup", "--dry-run"], env)
+    assert got.returncode == 0, got.stderr
+    lines = {line.split()[0]: line for line in got.stdout.splitlines() if line and not line.startswith(" ")}
+    assert "(no )" not in got.stdout and "(no ~/.config/Claude)" in lines["claude-desktop"], got.stdout
+    assert f"`codex` is on PATH ({bin_dir / 'codex'})" in lines["codex"] and "--client codex" in lines["codex"]
+    assert f"`claude` is on PATH ({bin_dir / 'claude'})" in lines["claude"]
+    assert "is on PATH" not in lines["gemini"]
+    last = got.stdout.splitlines()[-1]
+    assert last.startswith("No client found") and "Installed but never run here: codex, claude" in last, last
+    assert "`gravity-relay setup --client codex --client claude`" in last
+    assert sorted(p.name for p in home.iterdir()) == []  # a dry run
