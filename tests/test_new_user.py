@@ -179,3 +179,20 @@ def test_setup_with_no_client_config_names_every_folder_it_looked_for_and_a_clie
     assert last.startswith("No client found") and "Installed but never run here: codex, claude" in last, last
     assert "`gravity-relay setup --client codex --client claude`" in last
     assert sorted(p.name for p in home.iterdir()) == []  # a dry run
+
+
+# --------------------------------------------------------------------------- a wrong argument's hint
+
+
+async def test_a_wrong_arguments_hint_names_only_what_that_tool_takes(tmp_path):
+    # Before: every tool's INVALID_INPUT hint ended "execution_mode is 'safe' or 'trusted'; detail is 'summary',
+    # 'errors', 'full' or 'diff'", antigravity_cancel's too, which takes neither: a model reading it for a fix was
+    # pointed at arguments the tool refuses to know.
+    async with memory_relay(relay_env(tmp_path / "data", None)) as client:
+        cancel = payload(await client.call_tool("antigravity_cancel", {}))
+        get = payload(await client.call_tool("antigravity_get_result", {"run_id": "r1", "detail": "all"}))
+        execute = payload(await client.call_tool("antigravity_execute", {"task": "t", "execution_mode": "yolo"}))
+    assert cancel["error"]["hint"] == "Accepted arguments: run_id."
+    assert "detail is 'summary', 'errors', 'full' or 'diff'" in get["error"]["hint"]
+    assert "execution_mode" not in get["error"]["hint"]
+    assert "execution_mode is 'safe' or 'trusted'" in execute["error"]["hint"] and "detail" not in execute["error"]["hint"]
