@@ -34,8 +34,9 @@ from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
 from relay.observe.made_git_dirs import note_made_git_dirs
 from relay.observe.private_repo import look_of
-from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
-                                    stat_key, write_after)
+from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
+                                    repo_head, stat_key, write_after)
+from relay.observe.unreadable import blind_spots
 
 # normalize_reported is re-exported: callers knew it from here.
 __all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
@@ -241,6 +242,10 @@ class _Look:
         self.unread = 0
 
     def repo(self, repo: Repo, list_ignored: Callable[[str], bool] | None) -> None:
+        # A folder the run made unreadable fails the look (GitError); one unreadable before and untouched is named.
+        if kept := blind_spots(repo.root, repo.unreadable, look_of(repo).unreadable,
+                               self.snapshot.started_ns - CLOCK_SLACK_NS, repo.out):
+            self.notes.append(f"not looked at (unreadable before the run, untouched since): {', '.join(kept[:5])}")
         if look_of(repo).fifos:  # git waited on them: opened for it, read as empty (relay.observe.fifos)
             self.notes.append(f"a FIFO (named pipe) in place of git's ignore or attributes file, read as empty: "
                               f"{', '.join(look_of(repo).fifos[:5])}")
