@@ -196,3 +196,27 @@ async def test_a_wrong_arguments_hint_names_only_what_that_tool_takes(tmp_path):
     assert "detail is 'summary', 'errors', 'full' or 'diff'" in get["error"]["hint"]
     assert "execution_mode" not in get["error"]["hint"]
     assert "execution_mode is 'safe' or 'trusted'" in execute["error"]["hint"] and "detail" not in execute["error"]["hint"]
+
+
+# --------------------------------------------------------------------------- a profile field that is wrong
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"mode": "trusted"}, "profile 'app': Object contains unknown field `mode`"),
+    ({"execution_mode": "yolo"}, "profile 'app': Invalid enum value 'yolo' - at `$.execution_mode`"),
+    ("trusted", "profile 'app': Expected `object`, got `str`"),
+])
+async def test_a_wrong_profile_field_names_the_profile_it_is_in(tmp_path, repo, body, said):
+    # Before: "GRAVITY_RELAY_PROFILES: Object contains unknown field `mode` - at `$[...]`": with several profiles the
+    # person was not told which one to fix.
+    from conftest import cli_main
+
+    profiles = json.dumps({"ok": {}, "app": body, "last": {"execution_mode": "safe"}})
+    env = relay_env(tmp_path / "data", None, GRAVITY_RELAY_PROFILES=profiles)
+    async with memory_relay(env) as client:
+        answer = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert answer["status"] == "INVALID_INPUT" and said in answer["error"]["message"], answer
+    assert "A profile accepts: workspace, execution_mode" in answer["error"]["message"]
+    doctor = cli_main(["doctor", "--json"], {**env, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    (check,) = [c for c in json.loads(doctor.stdout)["checks"] if c["name"] == "profiles"]
+    assert said in check["message"], check
