@@ -96,3 +96,52 @@ async def test_a_link_planted_as_a_cancel_request_never_has_antigravity_cancel_w
     assert victim.read_text(encoding="utf-8") == PRECIOUS
     assert asked, "the request did not reach the owner as a file of its own"
     assert answers and answers[0]["status"] == "CANCELLED", answers
+
+
+async def test_a_pool_worktree_swapped_for_a_link_to_your_own_worktree_is_never_reset_or_cleaned(tmp_path, repo):
+    # A worktree pool's slot (worktrees/<repo>/w0) is the relay's own folder: it resets it (`checkout -f`) and
+    # cleans it (`clean -ffdx`) for the next run. Before: a link planted in its place, to a linked worktree of yours
+    # of the same repository (`git worktree add ../feature`), passed the relay's "is it its own top level" check
+    # through the link, and the next worktree run reset your edit and deleted your untracked file there.
+    from conftest import git
+
+    feature = tmp_path / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(feature))
+    (feature / "README.md").write_text("my unfinished edit\n", encoding="utf-8")
+    (feature / "notes.txt").write_text("my untracked notes\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool(EXECUTE, call))
+        assert first["status"] == "SUCCESS", first
+        (pool,) = (tmp_path / "data" / "worktrees").iterdir()
+        from relay.core.files import remove_tree
+        remove_tree(pool / "w0")
+        (pool / "w0").symlink_to(feature, target_is_directory=True)
+        second = payload(await client.call_tool(EXECUTE, call))
+    assert (feature / "notes.txt").read_text(encoding="utf-8") == "my untracked notes\n"
+    assert (feature / "README.md").read_text(encoding="utf-8") == "my unfinished edit\n"
+    assert not (feature / "src" / "new.py").exists()  # the run did not happen in your worktree either
+    assert second["status"] == "SUCCESS", second
+    assert (pool / "w0").is_dir() and not (pool / "w0").is_symlink()
+
+
+def test_cleanup_never_removes_a_folder_a_link_in_place_of_a_worktree_pool_leads_to(tmp_path, repo):
+    # `gravity-relay cleanup` removes a pool's folders named w* that are not worktrees. Before: with a link planted
+    # in place of a pool (worktrees/<repo>-<hash> -> a folder of yours holding a `repo` file that names a folder),
+    # it walked through the link and removed your w* folders there.
+    from conftest import cli_main
+
+    yours = tmp_path / "yours"
+    (yours / "work").mkdir(parents=True)
+    (yours / "work" / "thesis.tex").write_text("chapter one\n", encoding="utf-8")
+    (yours / "repo").write_text(str(repo), encoding="utf-8")
+    pools = tmp_path / "data" / "worktrees"
+    pools.mkdir(parents=True)
+    (pools / "project-0123456789ab").symlink_to(yours, target_is_directory=True)
+    cleaned = cli_main(["cleanup"], relay_env(tmp_path / "data", None))
+    assert cleaned.returncode == 0, cleaned.stdout + cleaned.stderr
+    assert (yours / "work" / "thesis.tex").read_text(encoding="utf-8") == "chapter one\n"
+    assert not (pools / "project-0123456789ab").exists() and yours.is_dir()

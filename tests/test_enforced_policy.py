@@ -229,8 +229,10 @@ def test_check_policy_names_each_rule_that_fired_with_its_limit_and_files(tmp_pa
 
 
 def _plan(tmp_path: Path, profile: dict, **asked):
-    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path.parent / f"{tmp_path.name}-data"),  # beside it
-                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(tmp_path), **profile}})})
+    (tmp_path / "ws").mkdir(exist_ok=True)  # beside the data dir: a workspace holding it is refused
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(tmp_path / "ws"),
+                                                                            **profile}})})
     return resolve_plan(CallOptions(profile="app", limits=AskedLimits(**asked)), settings)
 
 

@@ -120,13 +120,14 @@ def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
             f"workspace {raw} is the relay's data dir ({data}), where its run records live",
             "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
         )
-    if _within(data, real):
-        # The worker may read and write its whole workspace: here it would reach the relay's records and confirm
-        # key, and the relay's own writes there (a run's snapshot, its record) would read as the worker's changes.
+    if data.is_relative_to(real) or _within(data, real):
+        # The data dir is owner-only so that only the relay reads its records (credentials unmasked), its confirm
+        # key and HTTP token, and writes them: a worker in a folder holding it could do both, in safe mode too.
         raise InvalidWorkspace(
-            f"workspace {raw} holds the relay's data dir ({data}), where its run records and confirm key live",
-            "Pass the project folder itself, or move the data dir out of it: set GRAVITY_RELAY_DATA_DIR in the "
-            "relay's MCP server env to a folder outside every workspace.",
+            f"workspace {raw} holds the relay's data dir ({data}): a worker there could read and rewrite the run "
+            "records, the confirm key and the HTTP token",
+            "Point the worker at the project folder itself, or move the data dir out of it (GRAVITY_RELAY_DATA_DIR "
+            "in the relay's environment).",
         )
     if ".git" in real.parts:
         project = Path(*real.parts[: real.parts.index(".git")])

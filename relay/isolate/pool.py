@@ -93,8 +93,10 @@ def _try_lock(slot: Path) -> FileLock | None:
 def _own_top(slot: Path, git: PoolGit, common_dir: Path | None = None) -> bool:
     """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
     checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
-    git dir must not get the user's HEAD and index reset by the next lease."""
-    if not (slot / ".git").is_file():
+    git dir must not get the user's HEAD and index reset by the next lease. A slot that is a symbolic link is
+    never its own: the pool's folders are the relay's, and a link planted there (the data dir is input) to a linked
+    worktree of the user's passed every check below through it, and had that worktree reset and cleaned."""
+    if slot.is_symlink() or not (slot / ".git").is_file():
         return False
     try:
         top, common, gitdir = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel",
@@ -171,6 +173,8 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
     refuse_config_hooks(facts.toplevel, step, git, conditional=True)
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
+    if pool.is_symlink():
+        pool.unlink()  # the relay's own folder, never a link planted in its place: its slots would lie elsewhere
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
     if _repo_of(pool) != facts.toplevel:
