@@ -220,3 +220,32 @@ async def test_a_wrong_profile_field_names_the_profile_it_is_in(tmp_path, repo, 
     doctor = cli_main(["doctor", "--json"], {**env, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     (check,) = [c for c in json.loads(doctor.stdout)["checks"] if c["name"] == "profiles"]
     assert said in check["message"], check
+
+
+# --------------------------------------------------------------------------- feedback to a run still running
+
+
+async def test_feedback_to_a_run_still_running_is_told_how_to_wait_for_it_and_how_to_stop_it(tmp_path, repo):
+    # Before: BUSY "Wait for its packet, then continue it." named no way to wait, so a model called again at once;
+    # the relay has two (get_result with wait_seconds, cancel), and the hint names both, for continue and apply.
+    import anyio
+
+    from conftest import cli_main
+
+    agy = install_fake_agy(tmp_path / "fake", {"version": "1.2.17", "launches": [{"behaviour": "hang"}]})
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        running = payload(await client.call_tool("antigravity_execute",
+                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
+        run_id = running["run_id"]
+        more = payload(await client.call_tool("antigravity_continue", {"run_id": run_id, "feedback": "more"}))
+        apply = payload(await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True}))
+        shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run_id], env)
+        await client.call_tool("antigravity_cancel", {"run_id": run_id})
+    for answer, then in ((more, "continue it"), (apply, "apply it")):
+        assert answer["status"] == "BUSY" and answer["error"]["retryable"] is True, answer
+        hint = answer["error"]["hint"]
+        assert "antigravity_get_result" in hint and "wait_seconds" in hint and "antigravity_cancel" in hint, hint
+        assert hint.endswith(f"then {then}."), hint
+    assert json.loads(shell.stdout)["error"]["hint"] == apply["error"]["hint"] and apply["error"]["hint"] in shell.stderr
+
