@@ -249,3 +249,24 @@ async def test_feedback_to_a_run_still_running_is_told_how_to_wait_for_it_and_ho
         assert hint.endswith(f"then {then}."), hint
     assert json.loads(shell.stdout)["error"]["hint"] == apply["error"]["hint"] and apply["error"]["hint"] in shell.stderr
 
+
+# --------------------------------------------------------------------------- the README's own registration line
+
+
+def test_doctor_on_the_readmes_uvx_line_without_uv_says_what_is_missing(tmp_path):
+    # The README's `codex mcp add antigravity -- uvx gravity-relay-mcp`, on a machine without uv. Before: doctor
+    # failed it "its command uvx no longer exists", as if something had been removed, and sent the person back to
+    # setup "from the installation you use" without naming uv, which that line needs.
+    from conftest import cli_main
+
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(
+        '[mcp_servers.antigravity]\ncommand = "uvx"\nargs = ["gravity-relay-mcp"]\n', encoding="utf-8")
+    env = {"HOME": str(home), "PATH": str(tmp_path / "empty"), "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+           "AGY_BIN": str(tmp_path / "no-agy")}
+    got = cli_main(["doctor", "--json"], env)
+    (codex,) = [c for c in json.loads(got.stdout)["checks"] if c["name"] == "client codex"]
+    assert codex["level"] == "failure", codex
+    assert "its command uvx is not on PATH" in codex["message"] and "no longer" not in codex["message"], codex
+    assert "Install uv (it provides uvx)" in codex["fix"] and "gravity-relay setup --client codex" in codex["fix"]
