@@ -25,6 +25,7 @@ from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
+from relay.review.apart_edits import apart_edits, runs_of_patch
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -224,7 +225,7 @@ def build_review(
                       ci_triggers=triggers, git_dir=dict(changeset.git_dir),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
-                      partial=partial)
+                      partial=partial, apart=_apart(changeset, task))
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
@@ -241,6 +242,13 @@ def build_review(
         changes.truncated = f"{MAX_FILES} of {len(ranked)} files listed (in review order); {FULL_HINT}."
     flags = claims_flags(assessed, report, source=changeset.source, note=changeset.note, changeset=changeset)
     return changes, flags, sorted(assessed, key=lambda c: c.path)
+
+
+def _apart(changeset: ChangeSet, task: str) -> dict[str, str]:
+    """The small edit apart from the rest of the change, read from the change's own patch: path -> its reason."""
+    if not changeset.patch or changeset.unobserved:
+        return {}
+    return {path: found.quote for path, found in apart_edits(runs_of_patch(changeset.patch), task).items()}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

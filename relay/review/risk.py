@@ -52,9 +52,9 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # the reviewer reads the line first, whatever else made the file high.
 # Among a file's high reasons, a line read generically (worth a look) comes after the family readers' findings and the
 # other high reasons, and, with reasons from words or size, before them (table order).
-_LATER = {"edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
+_LATER = {"edit_apart": 1, "edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off",
-                         "edits_security_line", "downgrades_dependency"})
+                         "edits_security_line", "downgrades_dependency", "edit_apart"})
 
 
 def risk_rank(risk: Risk) -> int:
