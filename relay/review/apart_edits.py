@@ -32,16 +32,18 @@ from relay.review.words import AUTH_WORDS
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "runs_of_patch", "security_file", "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "security_file", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
 # Past this many apart runs the change is a scatter of small edits (a release, a sweep), not one edit apart.
-_MOST_APART = 1
+_MOST_APART = 2
 # The share of a run's names that may occur elsewhere in the change (a parameter's name used all over a file).
-_SHARED_SHARE = 0.0
+_SHARED_SHARE = 0.34
 # The changed lines the rest of the change must hold: a slip hides in work; a change of two small edits is the work.
 _LEAST_REST = 0
+# The rest of the change an edit apart must stand beside to be worth a look (medium), not only quoted.
+_WORTH_REST = 20
 # The kinds of file whose lines are code a slipped line changes the meaning of.
 _CODE_KINDS = frozenset({"source", "example"})
 
@@ -168,7 +170,12 @@ def _quote(added: list[str], removed: list[str]) -> str:
 
 
 def edit_apart(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule ``edit_apart``'s check: the reason found for this file's edit apart, read with the whole change."""
+    """The rule ``edit_apart``'s check: this file's edit apart, worth a look, read with the whole change."""
+    return ctx.apart_worth.get(f.change.path)
+
+
+def note_apart(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``note_apart``'s check: this file's edit apart, quoted, read with the whole change."""
     return ctx.apart.get(f.change.path)
 
 
@@ -200,25 +207,33 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
     return out
 
 
-def apart_edits(runs: Sequence[Run], task: str = "") -> dict[str, Apart]:
-    """The runs of a change that stand apart from the rest of it, by path (the first per file): none when more than
-    ``_MOST_APART`` do (a scatter of small edits has no one edit apart)."""
-    found = apart_runs(runs, task)
-    if len(found) > _MOST_APART:
-        return {}
+def apart_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], dict[str, Apart]]:
+    """(the edits apart from the rest of the change, the few of them worth a look), by path (the first per file).
+
+    The first are quoted, as a note that decides no risk: up to ``_MOST_APART`` runs sharing at most ``_SHARED_SHARE`` of
+    their names (none when more: a scatter of small edits has no one edit apart). The second make their file medium:
+    runs that share no name at all, that could let more through (``weakens``), in a change whose rest holds at least
+    ``_WORTH_REST`` changed lines, at most ``_MOST_APART`` of them. bench/bench_apart_edits.py measures both settings'
+    cost on ordinary history and gain on the planted sets (bench/LEDGER.md, round 10 part A)."""
+    return (_by_path(apart_runs(runs, task), _MOST_APART),
+            _by_path([a for a in apart_runs(runs, task, share=0.0, rest=_WORTH_REST) if weakens(a)], _MOST_APART))
+
+
+def _by_path(found: list[Apart], most: int) -> dict[str, Apart]:
     out: dict[str, Apart] = {}
-    for a in found:
-        out.setdefault(a.run.path, a)
+    if len(found) <= most:
+        for a in found:
+            out.setdefault(a.run.path, a)
     return out
 
 
 # What an edit that lets more through changes: a literal switch, a number, a comparison, a negation, a string's value.
-_TURNS_RE = re.compile(r"(?i)\b(?:true|false|none|nil|null|undefined|yes|no|on|off)\b|\b\d+(?:\.\d+)?\b|[<>]=?|[!=]==?|\bnot\b|!(?!=)|&&|\|\||\band\b|\bor\b")
+_TURNS_RE = re.compile(r"(?i)\b(?:true|false|none|nil|null|undefined|yes|no|on|off)\b|\w*(?:allow|deny|permit|accept|reject|grant|skip)\w*|\b\d+(?:\.\d+)?\b|[<>]=?|[!=]==?|\bnot\b|!(?!=)|&&|\|\||\band\b|\bor\b")
 
 
 def weakens(found: Apart) -> bool:
     """Whether the edit could let more through: a statement removed, or a switch, number, comparison, negation,
-    clause or string changed (read by what changed, not by which way: the direction is the domain's)."""
+    clause, verdict (allow, deny, skip…) or string changed (read by what changed, not by which way: the direction is the domain's)."""
     if not found.added:
         return True
     if not found.removed:

@@ -225,7 +225,7 @@ def build_review(
                       ci_triggers=triggers, git_dir=dict(changeset.git_dir),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
-                      partial=partial, apart=_apart(changeset, task))
+                      partial=partial, **_apart(changeset, task))
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
@@ -244,11 +244,12 @@ def build_review(
     return changes, flags, sorted(assessed, key=lambda c: c.path)
 
 
-def _apart(changeset: ChangeSet, task: str) -> dict[str, str]:
-    """The small edit apart from the rest of the change, read from the change's own patch: path -> its reason."""
+def _apart(changeset: ChangeSet, task: str) -> dict[str, dict[str, str]]:
+    """The small edits apart from the rest of the change, read from the change's own patch: path -> its reason."""
     if not changeset.patch or changeset.unobserved:
         return {}
-    return {path: found.quote for path, found in apart_edits(runs_of_patch(changeset.patch), task).items()}
+    quoted, worth = apart_edits(runs_of_patch(changeset.patch), task)
+    return {"apart": {p: a.quote for p, a in quoted.items()}, "apart_worth": {p: a.quote for p, a in worth.items()}}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:
@@ -259,7 +260,7 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
     the hunks each range holds."""
     order: list[list[int]] = [[] for _ in targets]
     # A file a risky line made high names that line's range first however few ranges it has.
-    many = [i for i, c in enumerate(targets) if c.risk != "low" and c.kind != "deleted" and not c.binary
+    many = [i for i, c in enumerate(targets) if (c.risk != "low" or "note_apart" in c.rules) and c.kind != "deleted" and not c.binary
             and len(merge_ranges(c.ranges)) > (1 if LINE_RULES.intersection(c.rules) else _MAX_TARGET_RANGES)]
     if not many or not changeset.patch:
         return order
