@@ -256,7 +256,7 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
     """For each target, its merged ranges most telling first (``relay.review.telling``) when it has
     more than the packet names, or more than one and a risky line among them, so the ranges it names are the ones that tell most (a release's fix
     in its seventh hunk is named, not left in "+7 more"); else none (line order). A low-risk file
-    keeps line order: no part of it told the ranking anything. Read from the change's own patch:
+    keeps line order (no part of it told the ranking anything) unless it has an edit apart quoted. Read from the change's own patch:
     the hunks each range holds."""
     order: list[list[int]] = [[] for _ in targets]
     # A file a risky line made high names that line's range first however few ranges it has.
