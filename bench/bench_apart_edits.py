@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from relay.review.apart_edits import Apart, Run, apart_runs, runs_of_patch, weakens, security_file  # noqa: E402
+from relay.review.apart_edits import Apart, Run, apart_edits, apart_runs, runs_of_patch, weakens  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent / "corpora"
 # Sets never read here: the sealed and the blind ones (bench/LEDGER.md).
@@ -68,11 +68,20 @@ def _settings(found: list[Apart]) -> dict[str, list[Apart]]:
 def _table(counts: Counter[str], title: str) -> None:
     """One row per setting (share, rest, which runs), one column per cap; without and with the task."""
     print(f"{title}: setting / at most 1, 2, 3 apart (without task | with task)")
-    rows = sorted({k.rsplit(" <=", 1)[0] for k in counts if " <=" in k and "task" not in k})
+    rows = sorted({k.rsplit(" <=", 1)[0] for k in counts if " <=" in k and "task" not in k and not k.startswith("landed")})
     for row in rows:
         plain = " ".join(f"{counts[f'{row} <={n}']:>5}" for n in (1, 2, 3))
         tasked = " ".join(f"{counts[f'{row} <={n} with task']:>5}" for n in (1, 2, 3))
         print(f"  {row:<32} {plain} | {tasked}")
+
+
+def _commits(mirror: Path, commits: int):
+    """(sha, subject, -U0 patch) of the latest non-merge commits, from one ``git log -p``."""
+    out = _git(mirror, "log", "--no-merges", f"--max-count={commits}", "-U0", "--no-renames", "--no-ext-diff", "-p",
+               "--format=%x01%H%x02%s%x02")
+    for chunk in out.split(b"\x01")[1:]:
+        sha, subject, patch = chunk.split(b"\x02", 2)
+        yield sha.decode(), subject.decode("utf-8", "replace").strip(), patch
 
 
 def _ordinary(base: Path, commits: int, verbose: bool) -> None:
@@ -86,22 +95,22 @@ def _ordinary(base: Path, commits: int, verbose: bool) -> None:
         mirror = _mirror(base, repo)
         if mirror is None:
             continue
-        for sha in _git(mirror, "rev-list", "--no-merges", f"--max-count={commits}", "HEAD").decode().split():
-            try:
-                patch = _git(mirror, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha)
-                subject = _git(mirror, "log", "-1", "--format=%s", sha).decode("utf-8", "replace").strip()
-            except subprocess.CalledProcessError:
-                continue
+        for sha, subject, patch in _commits(mirror, commits):
             total += 1
             runs = runs_of_patch(patch)
             for task_name, task in (("", ""), (" with task", subject)):
-                found = apart_runs(runs, task)
                 for name, hit in _settings_all(runs, task).items():
                     fired[name + task_name] += bool(hit)
-                if task_name == "" and found and len(found) <= 2:
-                    a = found[0]
-                    shown.append(f"  {repo}@{sha[:10]} {a.run.path}: {a.quote[:110]}")
+                note, worth = apart_edits(runs, task)
+                fired["landed: quoted (note)" + task_name] += bool(note)
+                fired["landed: worth a look (medium)" + task_name] += bool(worth)
+                if task_name == "" and (note or worth):
+                    a = next(iter((worth or note).values()))
+                    shown.append(f"  {repo}@{sha[:10]} {'medium' if worth else 'note'} {a.run.path}: {a.quote[:110]}")
     print(f"apart edits on ordinary history ({commits} latest commits of {len(repos)} repositories, {total:,} commits):")
+    for name in ("landed: quoted (note)", "landed: worth a look (medium)"):
+        print(f"  {name:<32} {fired[name]:>5} ({fired[name] / max(total, 1):.1%}) | with task {fired[name + ' with task']:>5} "
+              f"({fired[name + ' with task'] / max(total, 1):.1%})")
     _table(fired, "ordinary commits with an apart edit")
     if verbose:
         print("\n".join(shown))

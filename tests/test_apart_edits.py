@@ -160,3 +160,13 @@ def test_a_scatter_of_small_unrelated_edits_has_no_one_edit_apart() -> None:
 
 def test_a_change_of_one_run_has_nothing_to_be_apart_from() -> None:
     assert apart_edits([Run("src/a.py", 3, 3, ("    allowed = True",), ("    allowed = is_member(user)",))]) == ({}, {})
+
+
+def test_an_edit_apart_that_cannot_let_more_through_is_quoted_but_decides_no_risk(tmp_path: Path) -> None:
+    # A call swapped for another (no switch, number, comparison, verdict or statement removed): quoted, and low.
+    before = "def load(registry, key):\n    return registry.lookup(key)\n"
+    packet, view = _case(tmp_path, "py", "pkg/registry.py", before, before.replace("registry.lookup(key)", "registry.find_entry(key)"))
+    target = next(t for t in packet.changes.review if t.file == "pkg/registry.py")
+    assert target.reason.startswith("edit apart from the change: return registry.lookup(key) → return registry.find_entry(key)"), target
+    assert target.risk == "low"
+    assert "registry.find_entry(key)" in view

@@ -2,17 +2,21 @@
 
 Why it exists: the family readers (``relay.review.risky_lines`` and the others) know risky shapes; a line slipped into an
 ordinary change is often risky only by what it means in its project (a pattern widened, an unknown value mapped to
-Allow, a count capped). What gives it away is where it stands: one run of 1-3 changed lines of code that shares no name
-with any other run of the change, nor with the leader's task. Such a run is quoted, whatever its words, so the reviewer
-sees it. What counts as apart:
+Allow, a count capped). What gives it away is where it stands: one run of 1-3 changed lines of code that shares
+(almost) no name with any other run of the change, nor with the leader's task. What counts as apart:
 
-- a run of changed lines (``git diff -U0``'s hunk) of a code file, at most ``_MOST_LINES`` lines a side once blank
-  lines, comments, imports, bare strings (docstrings, messages) and version strings are left out;
+- a run of changed lines (``git diff -U0``'s hunk) of a source or example file, at most ``_MOST_LINES`` lines a side once
+  blank lines, comments, imports, bare strings (docstrings, messages) and version strings are left out;
 - that edits code (a value, a condition, a call, a return, a statement removed), not formatting (the same squeezed);
 - whose names (identifiers of three or more characters, keywords left out) occur in no other run of the change (both
-  sides of every other run, every file) and in none of the task's words;
-- in a change with another run to be apart from, and with at most ``_MOST_APART`` such runs (a change of many scattered
-  small edits has no single edit apart: quoting them all would be noise).
+  sides of every other run, every file) but for ``_SHARED_SHARE`` of them, and in none of the task's words;
+- beside a rest of the change at least twice its size, and with at most ``_MOST_APART`` such runs in the change (a
+  scatter of small edits has no one edit apart: quoting them all would be noise).
+
+Such an edit is quoted (``old → new``, ``removed: …``) as a note that decides no risk; it is worth a look (medium) only
+when it shares no name at all, could let more through (``weakens``) and stands beside ``_WORTH_REST`` changed lines or
+more. The two settings were chosen on their cost on ordinary history and their gain on the planted sets
+(``bench/bench_apart_edits.py``; bench/LEDGER.md, round 10 part A).
 """
 
 from __future__ import annotations
@@ -24,15 +28,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from relay.observe.patch import split_patch
-from relay.review.file_kinds import file_kind, line_filter, words
+from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.range_hunks import cut_hunks
-from relay.review.words import AUTH_WORDS
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "security_file", "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -51,7 +54,7 @@ _NAME_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 # A line that is only a string (a docstring's line, a message continued) or only a version.
 _BARE_STRING_RE = re.compile(r"""^\s*(?:[rbfuRBFU]{0,2}(?:\"\"\"|'''|\"|'|`)).*$""")
-_VERSION_RE = re.compile(r"""(?i)\bversion\b|__version__|\b\d+\.\d+\.\d+\b""")
+_VERSION_RE = re.compile(r"""(?i)version|\b\d+\.\d+\.\d+\b""")
 # Words every language's code is made of: sharing them says nothing.
 _KEYWORDS = frozenset("""
 and any array assert async await begin bool boolean break byte case catch char class const continue def default defer delete
@@ -106,8 +109,8 @@ def _names(lines: Iterable[str]) -> set[str]:
 
 def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
-    if file_kind(run.path) not in _CODE_KINDS:
-        return None
+    if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
+        return None  # not code, or a file that holds the version (paramiko's _version.py: a release moves it)
     added, removed = _code(run.path, run.added), _code(run.path, run.removed)
     if not (added or removed) or len(added) > _MOST_LINES or len(removed) > _MOST_LINES:
         return None
@@ -241,8 +244,3 @@ def weakens(found: Apart) -> bool:
     tokens = lambda lines: Counter(_TURNS_RE.findall(" ".join(_STRING_RE.sub(" ", ln) for ln in lines)))  # noqa: E731
     strings = lambda lines: Counter(_STRING_RE.findall(" ".join(lines)))  # noqa: E731
     return tokens(found.added) != tokens(found.removed) or strings(found.added) != strings(found.removed)
-
-
-def security_file(found: Apart) -> bool:
-    """Whether the edit stands in a file whose path names access or secrets (``AUTH_WORDS``)."""
-    return any(w in AUTH_WORDS for w in words(found.run.path))

@@ -54,9 +54,11 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # other high reasons, and, with reasons from words or size, before them (table order).
 _LATER = {"edit_apart": 1, "note_apart": 1, "edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off",
-                         "edits_security_line", "downgrades_dependency", "edit_apart"})
-# A note that quotes a line (an edit apart from the change) stands with the lines read generically, not first as notes do.
-_QUOTED_NOTES = {"note_apart": 2}
+                         "edits_security_line", "downgrades_dependency"})
+# An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
+# first, as notes are); it does not rank its file with the high ones as a risky line does: it is where the line stands,
+# not what it does, that sets it apart.
+_QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2}
 
 
 def risk_rank(risk: Risk) -> int:
