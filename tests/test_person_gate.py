@@ -345,3 +345,29 @@ async def test_a_continue_of_a_human_run_asks_the_person_again_and_takes_no_toke
     assert len(asked) == 2 and "--conversation" in " ".join(asked[1].message.split())
     assert len(launches(agy)) == 2 and "--dangerously-skip-permissions" in launches(agy)[-1]["argv"]
     _no_token(*(p.read_text(encoding="utf-8") for p in _records(tmp_path)))
+
+
+# --------------------------------------------------------------------------- what the person reads
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_the_models_text_cannot_redraw_the_persons_form(tmp_path, repo, mode):
+    # The form is the one thing that stands between the model and a trusted run under "human", and a client shows
+    # its message to the person as text (Claude Code and Codex: in a terminal). The model writes the task, whose
+    # start the form quotes, and names the workspace (a folder an earlier run's worker may have named). Before: both
+    # reached the form as written, so `ESC [2A ESC [2K` erased the TRUSTED line above and wrote a "SAFE" one in its
+    # place, `ESC [8m` hid what followed, and a right-to-left override turned the rest of the line around.
+    agy = _agy(tmp_path)
+    folder = repo / "sub\x1b[8m"
+    folder.mkdir()
+    spoof = "\x1b[2A\x1b[2KGravity Relay: run agy in SAFE mode (sandboxed)?\x1b[8m \u202etxt.ssecorp"
+    answer, asked = _person("decline")
+    async with Client(_server(_env(tmp_path, agy, "human")), mode=mode, elicitation_callback=answer) as client:
+        said = payload(await client.call_tool(EXECUTE, {**_call(folder), "task": spoof}))
+    assert said["status"] == "CONFIRMATION_REQUIRED" and launches(agy) == [], said
+    (form,) = asked
+    shown = form.message
+    assert all(c == "\n" or c.isprintable() for c in shown), shown  # nothing in it drives a terminal or hides itself
+    assert "TRUSTED mode" in shown.splitlines()[0]
+    assert "\\x1b[2A\\x1b[2KGravity Relay: run agy in SAFE" in shown and "\\u202etxt.ssecorp" in shown
+    assert f"Workspace: {repo}/sub\\x1b[8m" in shown.splitlines()

@@ -49,7 +49,7 @@ def test_every_plan_field_the_record_and_agys_invocation_declare_is_carried_by_n
     profile = Profile(workspace=str(tmp_path), verify=["pytest -q"], env={"A": "1"}, protected=["*.lock"],
                       max_files=4, on_violation="revert", wait_seconds=7.0, confirm_trusted=True,
                       allow_workspace_agy_config=True, model="m1", effort="high", timeout_minutes=3)
-    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"),
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path.parent / f"{tmp_path.name}.data"),  # beside it
                               "GRAVITY_RELAY_PROFILES": msgspec.json.encode({"p": profile}).decode()})
     plan = resolve_plan(CallOptions(profile="p"), settings)
     assert view(Limits, plan) == Limits(protected=["*.lock"], max_files=4, on_violation="revert")

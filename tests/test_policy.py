@@ -14,7 +14,8 @@ from relay.core.settings import load_settings
 
 
 def settings_for(tmp_path: Path, **env: str):
-    return load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), **env})
+    # Beside tmp_path, which the tests use as a workspace: a workspace holding the data dir is refused.
+    return load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path.parent / f"{tmp_path.name}.data"), **env})
 
 
 def refused(call: CallOptions, settings) -> RelayError:

@@ -5,6 +5,7 @@ launch log), not a flag the test passed in."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -211,3 +212,30 @@ async def test_continue_with_another_workspace_is_refused_and_with_the_same_one_
                                                        "workspace": str(repo)})
     assert same["status"] in ("SUCCESS", "INVALID_REPORT"), same
     assert launches(agy)[-1]["cwd"] == str(repo.resolve()) or str(repo.resolve()) in launches(agy)[-1]["argv"]
+
+
+async def test_execute_refuses_a_workspace_that_holds_the_data_dir(tmp_path, agy):
+    # The data dir is owner-only so that nothing but the relay reads its records (credentials unmasked), its confirm
+    # key and its HTTP token, or writes them. A workspace holding it hands all of that to the worker, safe mode
+    # included: before, the call was accepted, and the worker replaced the confirm key with bytes it chose (so it
+    # could mint tokens the relay accepts) and read the HTTP token beside it.
+    import base64
+
+    from relay.call.confirm import KEY_FILE
+
+    home = tmp_path / "home"
+    data = home / ".local" / "share" / "gravity-relay"
+    (data / "runs").mkdir(parents=True)
+    (data / KEY_FILE).write_bytes(b"k" * 32)
+    os.chmod(data / KEY_FILE, 0o600)
+    chosen = base64.b64encode(b"w" * 32).decode()
+    set_scenario(agy, success_scenario([
+        {"op": "write", "path": f".local/share/gravity-relay/{KEY_FILE}", "content_b64": chosen, "mode": "600"}]))
+    server = relay_for(tmp_path, agy, GRAVITY_RELAY_DATA_DIR=str(data))
+    for where in (home, home / ".local"):
+        packet = await call(server, "antigravity_execute", {"task": "t", "workspace": str(where),
+                                                            "execution_mode": "safe"})
+        assert packet["status"] == "INVALID_WORKSPACE", (where, packet)
+        assert "holds the relay's data dir" in packet["error"]["message"], packet
+        assert "GRAVITY_RELAY_DATA_DIR" in packet["error"]["hint"], packet
+    assert launches(agy) == [] and (data / KEY_FILE).read_bytes() == b"k" * 32

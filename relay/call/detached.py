@@ -29,7 +29,7 @@ import anyio.abc
 from relay.call.progress import Progress
 from relay.core.contracts import GetResultInput, Packet, RunRecord, Running, Status
 from relay.core.errors import RelayError
-from relay.core.files import read_regular
+from relay.core.files import read_regular, write_atomic
 from relay.core.settings import Settings
 from relay.runs.results import packet_of, status_of
 from relay.runs.store import RunStore, new_run_id, now_iso
@@ -206,7 +206,9 @@ class Detacher:
         # record to say CANCELLED. Every run a relay starts polls for this request (``_watch_cancel_request``).
         path = cancel_request_path(store, run_id)
         try:
-            path.write_text(f"relay pid {os.getpid()}", encoding="utf-8")
+            # A new file put in place: never written through a link planted under the request's name (the data dir
+            # is input, docs/security.md), which once had the user's file it named overwritten with these words.
+            write_atomic(path, f"relay pid {os.getpid()}".encode())
         except OSError as exc:
             raise RelayError(Status.STORAGE_ERROR, f"cannot write the cancel request {path}: {exc.strerror or exc}",
                              f"Make {store.runs_dir} writable, then call again.") from None

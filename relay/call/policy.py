@@ -26,6 +26,8 @@ The bounds, when the profile is silent (or there is no profile):
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Literal
 
 import msgspec
@@ -156,6 +158,29 @@ def _merge(*groups: list[str]) -> list[str]:
     return list(seen)
 
 
+def _refuse_moved_patterns(name: str | None, profile: Profile, workspace: str) -> None:
+    """A profile's ``paths`` and ``protected`` are written from its workspace. A call naming a sub-folder of it
+    would have them matched from that folder (``sub/migrations/**`` then names nothing there) and, in place, leave
+    the rest of the profile's workspace unobserved (a ``../.github`` write): refused, naming the narrowing that
+    keeps their meaning (``paths``)."""
+    home = Path(os.path.expanduser(str(profile.workspace).strip())).resolve()
+    here = Path(workspace)
+    try:
+        if here == home or os.path.samefile(here, home):
+            return
+    except OSError:
+        pass  # the profile's folder cannot be read: validate_workspace said so already, or it is not this one
+    inside = here.relative_to(home).as_posix() if here.is_relative_to(home) else here.name
+    patterns = ", ".join([*profile.paths, *profile.protected])
+    raise _conflict(
+        f"profile {name!r} sets paths/protected ({patterns if len(patterns) <= 200 else patterns[:199] + '…'}) "
+        f"from its workspace {home}; a call naming its sub-folder {here} as workspace would match them from there "
+        f"instead, and leave the rest of {home} unobserved",
+        f"Drop `workspace` (the profile's is used) and narrow with `paths: [\"{inside}/\"]` instead, or ask the "
+        f"relay's owner for a profile whose workspace is {here}.",
+    )
+
+
 def profile_grants_trusted(profile: Profile) -> bool:
     """Whether a profile in use lets its calls run trusted: ``execution_mode: "trusted"``, or the legacy
     ``skip_permissions: true``."""
@@ -223,6 +248,8 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     workspace = validate_workspace(
         call.workspace or profile.workspace, settings, within=profile.workspace if call.workspace else None
     )
+    if call.workspace and profile.workspace and (profile.paths or profile.protected):
+        _refuse_moved_patterns(name, profile, workspace)
 
     # The profile's limit, or the default when it names none, is the bound (issue 13, item 5).
     limit = profile.timeout_minutes or DEFAULT_TIMEOUT_MINUTES

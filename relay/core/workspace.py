@@ -113,12 +113,21 @@ def _within(real: Path, root: Path) -> bool:
 
 
 def _refuse_relay_internals(real: Path, raw: str, settings: Settings) -> None:
-    """The relay's own data dir, a git directory and a bare repository are never workspaces."""
+    """The relay's own data dir (or a folder holding it), a git directory and a bare repository are never workspaces."""
     data = Path(os.path.expanduser(str(settings.data_dir))).resolve()
     if real == data or real.is_relative_to(data):
         raise InvalidWorkspace(
             f"workspace {raw} is the relay's data dir ({data}), where its run records live",
             "Point the worker at a project folder; the data dir is the relay's own (GRAVITY_RELAY_DATA_DIR).",
+        )
+    if data.is_relative_to(real) or _within(data, real):
+        # The data dir is owner-only so that only the relay reads its records (credentials unmasked), its confirm
+        # key and HTTP token, and writes them: a worker in a folder holding it could do both, in safe mode too.
+        raise InvalidWorkspace(
+            f"workspace {raw} holds the relay's data dir ({data}): a worker there could read and rewrite the run "
+            "records, the confirm key and the HTTP token",
+            "Point the worker at the project folder itself, or move the data dir out of it (GRAVITY_RELAY_DATA_DIR "
+            "in the relay's environment).",
         )
     if ".git" in real.parts:
         project = Path(*real.parts[: real.parts.index(".git")])

@@ -31,6 +31,7 @@ from typing import Any
 from relay.call.confirm import TOKEN_TTL_SECONDS
 from relay.call.intake import AwaitingPerson
 from relay.core.contracts import Preview
+from relay.core.shown import one_line
 
 __all__ = ["Pending", "confirm_form", "decision", "DECISION", "RUN", "FORM_KEY"]
 
@@ -49,7 +50,12 @@ def decision(said: Any) -> str:
 
 
 def confirm_form(preview: Preview) -> tuple[str, dict[str, Any]]:
-    """(message, requested schema): the preview in words, and one required choice."""
+    """(message, requested schema): the preview in words, and one required choice.
+
+    Each line is shown as one line with nothing in it that drives a terminal or hides itself (``one_line``): the
+    model wrote the task the command quotes and chose the workspace, and a client shows this text to the person
+    (in a terminal, for Claude Code and Codex), so an escape sequence there could erase the TRUSTED line and write
+    another, and a right-to-left override turn the rest of a line around."""
     lines = [
         "Gravity Relay: run agy in TRUSTED mode (every tool auto-approved, shell commands included)?",
         f"Workspace: {preview.workspace}",
@@ -59,6 +65,7 @@ def confirm_form(preview: Preview) -> tuple[str, dict[str, Any]]:
     if preview.policy:
         lines.append("Policy: " + "; ".join(f"{k}={v}" for k, v in preview.policy.items()))
     lines.append("Nothing runs unless you choose \"run\".")
+    lines = [one_line(line) for line in lines]
     schema = {
         "type": "object",
         "properties": {DECISION: {"type": "string", "title": "Run this trusted agy run?", "enum": [RUN, CANCEL]}},

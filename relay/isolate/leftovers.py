@@ -88,6 +88,13 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
     if not root.is_dir():
         return removed, errors
     for pool in sorted(p for p in root.iterdir() if p.is_dir()):
+        if pool.is_symlink():  # not the relay's folder: its slots would be folders elsewhere (lease_worktree too)
+            try:
+                pool.unlink()
+                removed.append(f"{pool} (a symbolic link, not a worktree pool: the link alone)")
+            except OSError as exc:
+                errors.append(f"{pool}: {exc}")
+            continue
         repo = _repo_of(pool)
         try:
             gone = repo is None or not repo.is_dir()

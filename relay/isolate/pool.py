@@ -39,7 +39,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
-from relay.core.files import private_dir, remove_tree
+from relay.core.files import private_dir, read_regular, remove_tree, write_atomic
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
 from relay.isolate.pool_git import PoolGit
@@ -93,8 +93,10 @@ def _try_lock(slot: Path) -> FileLock | None:
 def _own_top(slot: Path, git: PoolGit, common_dir: Path | None = None) -> bool:
     """Is ``slot`` a linked worktree whose top level is itself (and of this repository)? Checked before any
     checkout or clean: a worker that rewrote the worktree's ``.git`` file to point at the main repository's
-    git dir must not get the user's HEAD and index reset by the next lease."""
-    if not (slot / ".git").is_file():
+    git dir must not get the user's HEAD and index reset by the next lease. A slot that is a symbolic link is
+    never its own: the pool's folders are the relay's, and a link planted there (the data dir is input) to a linked
+    worktree of the user's passed every check below through it, and had that worktree reset and cleaned."""
+    if slot.is_symlink() or not (slot / ".git").is_file():
         return False
     try:
         top, common, gitdir = run_git(slot, "rev-parse", ["--path-format=absolute", "--show-toplevel",
@@ -171,10 +173,12 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
     refuse_config_hooks(facts.toplevel, step, git, conditional=True)
     pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
+    if pool.is_symlink():
+        pool.unlink()  # the relay's own folder, never a link planted in its place: its slots would lie elsewhere
     pool.mkdir(parents=True, exist_ok=True, mode=0o700)
     (pool / "runs").mkdir(exist_ok=True, mode=0o700)
-    if not (pool / "repo").is_file() or (pool / "repo").read_text(encoding="utf-8") != str(facts.toplevel):
-        (pool / "repo").write_text(str(facts.toplevel), encoding="utf-8")
+    if _repo_of(pool) != facts.toplevel:
+        _note(pool / "repo", str(facts.toplevel))
     base = start or facts.head
     if carry and start is None:
         base = _commit_of(facts.toplevel, facts.head, "gravity-relay: uncommitted changes carried into the run", pool,
@@ -208,7 +212,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
                         stalled=FifoRelease(str(slot)))
             _set_branch(facts.toplevel, branch, base, git)
             (pool / "runs" / run_id).touch()
-            slot.with_name(name + ".run").write_text(run_id, encoding="utf-8")
+            _note(slot.with_name(name + ".run"), run_id)
             return Lease(slot=slot, workdir=slot / facts.prefix if facts.prefix else slot, facts=facts,
                          branch=branch, base=base, created=created, git=git, lock=lock)
         except BaseException:
@@ -238,7 +242,7 @@ def _kept_if_refused(slot: Path, branch: str, head: str, message: str, git: Pool
     try:
         return _commit_of(slot, head, message, slot.parent, git, also=also)
     except ConfigHooksRefused:
-        slot.with_name(slot.name + ".kept").write_text(run_id, encoding="utf-8")
+        _note(slot.with_name(slot.name + ".kept"), run_id)
         raise
 
 
@@ -302,9 +306,19 @@ def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
 
 def _repo_of(pool: Path) -> Path | None:
     try:
-        return Path((pool / "repo").read_text(encoding="utf-8"))
+        return Path(read_regular(pool / "repo", _NOTE_BYTES).decode("utf-8", "surrogateescape"))
     except OSError:
         return None
+
+
+_NOTE_BYTES = 64 * 1024  # a path or a run id; more is not the relay's
+
+
+def _note(path: Path, text: str) -> None:
+    """One of the pool's small files (``repo``, ``wN.run``, ``wN.kept``), written as a new file put in its place:
+    they lie in the data dir, which is input (docs/security.md), and a symbolic link planted under one of these
+    names had the user's file it names overwritten with a path or a run id."""
+    write_atomic(path, text.encode("utf-8", "surrogateescape"))
 
 
 def _git_of(pool: Path, step: str, repo: Path | None = None) -> PoolGit:

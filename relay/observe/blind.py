@@ -11,6 +11,7 @@ the snapshot started is listed, not diffed; the files the before index held that
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 
 from relay.observe.git import GitError
@@ -22,8 +23,9 @@ SCAN_MAX = 200_000  # entries looked at, at most
 LIST_MAX = 2_000  # changed files listed, at most
 
 
-def _walk(root: str, since_ns: int) -> tuple[list[str], int, bool]:
-    """(files changed since ``since_ns``, entries looked at, whether the walk stopped at a bound)."""
+def _walk(root: str, since_ns: int, unread: list[str]) -> tuple[list[str], int, bool]:
+    """(files changed since ``since_ns``, entries looked at, whether the walk stopped at a bound); the folders it
+    could not open added to ``unread`` (a worker's ``chmod 000``: said, never passed over as unchanged)."""
     changed: list[str] = []
     seen = 0
     stack = [""]
@@ -32,7 +34,9 @@ def _walk(root: str, since_ns: int) -> tuple[list[str], int, bool]:
         try:
             with os.scandir(os.path.join(root, rel_dir) if rel_dir else root) as it:
                 items = list(it)
-        except OSError:
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+                unread.append(f"{rel_dir or '.'}/ ({exc.strerror})")
             continue
         for item in items:
             seen += 1
@@ -61,17 +65,28 @@ def _gone(before: Snapshot, root: str) -> list[str]:
         out = git_private(before.dir, repo, "ls-files", ["-z"], index="before")
         paths = [os.fsdecode(p) for p in out.split(b"\0") if p]
         prefix = repo.prefix
-        return [p[len(prefix):] for p in paths if p.startswith(prefix)
-                and not os.path.lexists(os.path.join(repo.root, p))][:LIST_MAX]
+        return [p[len(prefix):] for p in paths if p.startswith(prefix) and _absent(os.path.join(repo.root, p))][:LIST_MAX]
     return []
+
+
+def _absent(path: str) -> bool:
+    """Gone for sure (a file in a folder the relay may not open is not known to be gone: that folder is said)."""
+    try:
+        os.lstat(path)
+    except OSError as exc:
+        return exc.errno in (errno.ENOENT, errno.ENOTDIR)
+    return False
 
 
 def seen_by_time(before: Snapshot, root: str) -> tuple[dict[str, str], str]:
     """path -> kind ("modified" or "deleted": a file changed during the run is not told apart from a new one) of what
-    the run's files' timestamps show, and a sentence saying how far the walk went ("" when it went everywhere)."""
+    the run's files' timestamps show, and a sentence saying how far the walk went and what it could not read ("" when
+    it went everywhere)."""
     since = before.started_ns - CLOCK_SLACK_NS
-    changed, seen, cut = _walk(root, since)
+    changed, seen, cut = _walk(root, since, unread := [])
     found = {p: "modified" for p in changed}
     found.update({p: "deleted" for p in _gone(before, root) if p not in found})
-    said = f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else ""
-    return found, said
+    said = [f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else "",
+            f"the walk could not read {', '.join(unread[:5])}" + (f" (+{len(unread) - 5} more)" if len(unread) > 5
+                                                                  else "") if unread else ""]
+    return found, "; ".join(filter(None, said))

@@ -32,9 +32,11 @@ from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
+from relay.observe.made_git_dirs import note_made_git_dirs
 from relay.observe.private_repo import look_of
-from relay.observe.snapshot import (PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private, repo_head,
-                                    stat_key, write_after)
+from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
+                                    repo_head, stat_key, write_after)
+from relay.observe.unreadable import blind_spots
 
 # normalize_reported is re-exported: callers knew it from here.
 __all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
@@ -240,6 +242,10 @@ class _Look:
         self.unread = 0
 
     def repo(self, repo: Repo, list_ignored: Callable[[str], bool] | None) -> None:
+        # A folder the run made unreadable fails the look (GitError); one unreadable before and untouched is named.
+        if kept := blind_spots(repo.root, repo.unreadable, look_of(repo).unreadable,
+                               self.snapshot.started_ns - CLOCK_SLACK_NS, repo.out):
+            self.notes.append(f"not looked at (unreadable before the run, untouched since): {', '.join(kept[:5])}")
         if look_of(repo).fifos:  # git waited on them: opened for it, read as empty (relay.observe.fifos)
             self.notes.append(f"a FIFO (named pipe) in place of git's ignore or attributes file, read as empty: "
                               f"{', '.join(look_of(repo).fifos[:5])}")
@@ -356,9 +362,11 @@ def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
 
 def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
     """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
-    the look went, they are the relay's own finding, never the worker's word."""
+    the look went, they are the relay's own finding, never the worker's word (a ``.git`` it made in a folder too)."""
+    note_made_git_dirs(before, [c.path for c in result.files])
+    listed = {c.path for c in result.files}
     for plant in planted(before.dir) if before.dir else []:
-        if plant.path not in result.git_dir:
+        if plant.path not in result.git_dir and plant.path not in listed:
             result.files.append(FileChange(path=plant.path, kind=plant.kind))  # type: ignore[arg-type]
         result.git_dir[plant.path] = plant.said
     result.files.sort(key=lambda c: c.path)

@@ -324,8 +324,9 @@ def _endless_why(cwd: Path, env: Mapping[str, str] | None, config: Sequence[tupl
 def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: Sequence[str] = (),
             paths: Sequence[str] | None = None, config: Sequence[tuple[str, str]] = (), ok_codes: Sequence[int] = (0,),
             env: Mapping[str, str] | None = None, input: bytes | None = None, timeout: float | None = None,
-            stalled: Callable[[int], None] | None = None) -> bytes:
-    """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout.
+            stalled: Callable[[int], None] | None = None, warnings: list[str] | None = None) -> bytes:
+    """Run ``git -C cwd <subcommand> <options> <values> [-- <paths>]`` and return stdout (``warnings``: gets the
+    lines git said on stderr, where a command that succeeds says what it skipped).
 
     ``options`` are the caller's own constant flags; ``values`` (revisions, patterns, files for --no-index)
     must not start with ``-`` so they can never be read as an option; ``paths`` always follow ``--``. Raises
@@ -334,6 +335,8 @@ def run_git(cwd: Path, subcommand: str, options: Sequence[str] = (), *, values: 
     """
     code, stdout, stderr = git_answer(cwd, subcommand, options, values=values, paths=paths, config=config, env=env,
                                       input=input, timeout=timeout, stalled=stalled)
+    if warnings is not None:
+        warnings += stderr.decode("utf-8", "surrogateescape").splitlines()
     if code not in ok_codes:
         tail = stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git {subcommand} exited {code}: {tail[-1] if tail else 'no message'}"[:300])

@@ -13,7 +13,8 @@ Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample``
 ``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
 dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
 inside it the trees see it), a nested repository's ``.git`` (the parent's trees fold it), in a workspace outside
-git the ``.git`` a worker's ``git init`` makes at its top (watched from nothing: the walk skips ``.git``), the user's own
+git the ``.git`` a worker's ``git init`` makes at its top (watched from nothing: the walk skips ``.git``), and one it
+makes in a folder of any workspace (found after the run: relay.observe.made_git_dirs, ``watch_made``), the user's own
 ``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named, never put back), and the files those configs
 include before the run from outside the work tree (an include added during the run is itself a finding, the keys
 of its file named; an included file of the work tree is in the trees, observed as any file).
@@ -38,7 +39,7 @@ from pathlib import Path
 from relay.core.files import read_regular, replace_file
 from relay.observe.git import GitError, run_git
 
-__all__ = ["Plant", "keep_git_dir", "planted", "put_back"]
+__all__ = ["Plant", "keep_git_dir", "planted", "put_back", "watch_made"]
 
 _log = logging.getLogger("relay.observe.git_dir")
 
@@ -310,9 +311,35 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
         files[path] = entry
     state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout, "dot_git": dot_gits,
              "users": [f for found in own_files.values() for f in found],
-             "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]}}
-    with open(os.path.join(keep, "state.json"), "w", encoding="utf-8") as fh:
+             "real": {folder: os.path.realpath(folder) for folder in layout["hook_dirs"]},
+             "tops": [os.path.realpath(r) for r in [workspace, *nested] if os.path.lexists(os.path.join(r, ".git"))]}
+    _save(keep, state)
+
+
+def _save(keep: str, state: dict) -> None:
+    with open(tmp := os.path.join(keep, "state.json.tmp"), "w", encoding="utf-8") as fh:
         json.dump(state, fh)
+    replace_file(tmp, os.path.join(keep, "state.json"))
+
+
+def watch_made(snapshot_dir: str, made: dict[str, tuple[str, str]]) -> None:
+    """After the run: each ``.git`` the worker made in a folder of the workspace (relay.observe.made_git_dirs), with
+    the (common, own) git dir it names, watched from nothing from now on (every file of it is "added"); the state
+    says so, for ``runs revert`` too. A folder that held a ``.git`` before the run is not new."""
+    state = _state(snapshot_dir)
+    tops, dot_gits = set((state or {}).get("tops", [])), (state or {}).get("dot_git", {})
+    new = {g: dirs for g, dirs in made.items()
+           if g not in dot_gits and os.path.realpath(os.path.dirname(g)) not in tops}
+    if state is None or not new:
+        return
+    keep = os.path.join(snapshot_dir, _FOLDER)
+    layout = {key: list(state.get(key, [])) for key in ("configs", "includes", "hook_dirs", "attributes")}
+    for dot_git, (common, own) in new.items():
+        dot_gits[dot_git] = "gone"
+        _merge(layout, _layout(common, own, os.path.dirname(dot_git), keep))
+    state.update(layout, dot_git=dot_gits, real={f: state.get("real", {}).get(f) or os.path.realpath(f)
+                                                 for f in layout["hook_dirs"]})
+    _save(keep, state)
 
 
 def _state(snapshot_dir: str) -> dict | None:
@@ -373,8 +400,9 @@ def planted(snapshot_dir: str) -> list[Plant]:
     for dot_git, was in state.get("dot_git", {}).items():
         # git there now reads another repository's hooks and config (a .git gone runs nothing: said as deleted files)
         if (now := _what_is(dot_git)) != was and now.startswith(("a file", "a link")):
-            found.append(Plant(_shown(dot_git, common, workspace), dot_git, "modified",
-                               f"replaces {_shown(dot_git, common, workspace)} ({was}) with {now}: git there now runs "
+            shown = _shown(dot_git, common, workspace)
+            what = f"adds {shown}, {now}" if was == "gone" else f"replaces {shown} ({was}) with {now}"
+            found.append(Plant(shown, dot_git, "added" if was == "gone" else "modified", f"{what}: git there now runs "
                                "that repository's hooks and config when you next commit, check out or status"))
     listed = (f for folder in hook_dirs for f in _listed(folder))
     for path in dict.fromkeys([*files, *state.get("configs", []), *attributes, *listed]):
@@ -443,8 +471,9 @@ def put_back(snapshot_dir: str, shown: list[str]) -> tuple[list[str], dict[str, 
         entry = state["files"].get(plant.file)
         folder = os.path.dirname(plant.file)
         try:
-            if plant.file in state.get("dot_git", {}):
-                raise OSError("the repository's .git was replaced: not put back (move your git dir back yourself)")
+            if (was := state.get("dot_git", {}).get(plant.file)) is not None:
+                raise OSError("a .git the run made: not removed (remove it yourself)" if was == "gone" else
+                              "the repository's .git was replaced: not put back (move your git dir back yourself)")
             if any(_under(plant.file, own) for own in state.get("users", [])):
                 raise OSError("your own git config, outside the repository: not put back (look at it yourself)")
             if not any(_under(plant.file, g) for g in git_dirs):

@@ -37,6 +37,7 @@ import msgspec
 from relay.core.files import read_regular
 from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, config_entries, git_env, own_config_only, run_git
+from relay.observe.unreadable import said_by_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
            "copy_index", "update_index", "PRIVATE_CONFIG", "PACKED", "PACKED_FROM"]
@@ -92,6 +93,7 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     converts: bool = False  # git's form of a file may differ from its bytes on disk (line endings: exact_bytes)
     raw: dict[str, str] = {}  # files the snapshot hashed, when it converts: path -> the blob of their bytes on disk
     depth: int = 0
+    unreadable: list[str] = []  # folders the look before the run could not read (relay.observe.unreadable)
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
@@ -107,6 +109,7 @@ class RepoLook:
     changed: list[str] | None = None
     pending: list[str] = field(default_factory=list)
     fifos: list[str] = field(default_factory=list)  # FIFOs git waited on, opened for it (``relay.observe.fifos``)
+    unreadable: list[str] = field(default_factory=list)  # folders this look could not read (relay.observe.unreadable)
 
 
 _LOOKS: dict[int, RepoLook] = {}
@@ -214,10 +217,17 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
     env["GIT_OBJECT_DIRECTORY"] = os.path.join(snapshot_dir, "objects")
     env["GIT_INDEX_FILE"] = index_file(snapshot_dir, repo, index or "before")
     watch = FifoRelease(repo.root)  # a .gitignore the worker made a FIFO would hold git until its timeout
+    said: list[str] | None = [] if subcommand == "status" else None  # the folders it skips, said on stderr only
     try:
         return run_git(Path(repo.root), subcommand, options, env=env, config=[*repo.config, *PRIVATE_CONFIG, *config],
-                       stalled=watch, **kw)
+                       stalled=watch, warnings=said, **kw)
     finally:
+        if said is not None:
+            unread = said_by_git(said)
+            if index == "after":
+                look_of(repo).unreadable = unread
+            else:
+                repo.unreadable = unread
         if watch.released:
             fifos = look_of(repo).fifos
             fifos += [repo.out_prefix + f for f in watch.released if repo.out_prefix + f not in fifos]

@@ -335,7 +335,8 @@ def _after_index(snapshot_dir: str, repo: Repo) -> None:
 
 def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
     index = "after" if after else "before"
-    walked = walk_tree(repo.root, limit=TREE_MAX_FILES)
+    setattr(look_of(repo) if after else repo, "unreadable", unread := [])  # what it skips: relay.observe.unreadable
+    walked = walk_tree(repo.root, limit=TREE_MAX_FILES, unread=unread)
     if repo.no_git:
         found = {p: k for p in walked if (k := stat_key(os.path.join(repo.root, p))) is not None}
         if after:
@@ -361,8 +362,7 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
 def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     if where is None:
         return tempfile.mkdtemp(prefix="relay-trees-"), True
-    where.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return str(where), False
+    return where.mkdir(parents=True, exist_ok=True, mode=0o700) or str(where), False
 
 
 def _save(snap: Snapshot) -> None:

@@ -24,9 +24,9 @@ class TooManyFiles(Exception):
     """The workspace tree is larger than a snapshot may walk."""
 
 
-def walk_tree(workspace: str, *, limit: int) -> list[str]:
+def walk_tree(workspace: str, *, limit: int, unread: list[str] | None = None) -> list[str]:
     """Every file under ``workspace`` outside ``SKIP_DIRS`` and virtualenvs, by relative path; TooManyFiles past
-    ``limit``."""
+    ``limit``. A folder it may not open is skipped and added to ``unread`` (``sub/``: relay.observe.unreadable)."""
     found: list[str] = []
     stack = [""]
     while stack:
@@ -36,9 +36,11 @@ def walk_tree(workspace: str, *, limit: int) -> list[str]:
             with os.scandir(abs_dir) as it:
                 items = list(it)
         except OSError as exc:
-            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
-                continue
-            raise
+            if exc.errno in (errno.EACCES, errno.EPERM) and rel_dir and unread is not None:
+                unread.append(rel_dir + "/")
+            elif exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                raise
+            continue
         for item in items:
             rel = f"{rel_dir}/{item.name}" if rel_dir else item.name
             try:

@@ -1,0 +1,116 @@
+"""The ``.git`` a worker made during the run in a folder of the workspace: a ``git init`` in ``sub/`` (or a ``.git``
+file or link there naming another git dir) makes that folder a repository of its own, and the person's next
+``git checkout`` or ``git status`` in it runs the hooks and program keys the worker put there.
+
+Neither look sees it: git never lists a path named ``.git`` (inside a folder it tracks, ``sub/.git`` is simply not
+there for the parent's status; an untracked folder that holds one is folded into one "nested repository" entry), and
+the walk of a workspace outside git skips ``.git``. So after the run each folder where a ``.git`` could have appeared
+is looked at (a stat each, nothing walked but the new nested repositories, bounded): every folder of the before
+trees (``ls-tree -d``), every folder above a changed path, the nested repositories and ignored folders git's status
+names. A ``.git`` there that was not there before the run (the git-dir state names the folders that had one) and
+whose change time falls in the run (no process sets a ctime back; an old one nobody touched is left alone) is handed
+to relay.observe.git_dir, which watches it from nothing: its hooks and program keys are plants like any other,
+named high, a violation under limits, removed by a revert.
+
+Not looked at: a ``.git`` deeper inside an ignored folder than its top (git folds the folder; only its top is seen),
+and a repository that was in a tracked folder before the run without being scanned as one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+
+from relay.core.files import read_regular
+from relay.observe.git import GitError
+from relay.observe.git_dir import watch_made
+from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, git_private
+
+__all__ = ["note_made_git_dirs"]
+
+_FOLDERS_MAX = 100_000  # folders looked at, at most (a stat each)
+_WALK_MAX = 2_000  # folders walked inside the nested repositories the run made
+
+
+def _tree_folders(before: Snapshot) -> list[str]:
+    """Every folder of the before trees (the workspace's and each scanned repository's), absolute."""
+    found: list[str] = []
+    for repo in before.repos():
+        if repo.no_git or not repo.before:
+            continue
+        base = os.path.join(repo.root, repo.prefix) if repo.prefix else repo.root
+        with contextlib.suppress(GitError, OSError):
+            out = git_private(before.dir, repo, "ls-tree", ["-r", "-d", "--name-only", "-z"], values=[repo.before])
+            found += [os.path.join(base, os.fsdecode(p)) for p in out.split(b"\0") if p][:_FOLDERS_MAX]
+    return found
+
+
+def _walked(top: str) -> list[str]:
+    """The folders under a nested repository the run made (a ``git init`` inside it is as new), bounded."""
+    found, stack = [], [top]
+    while stack and len(found) < _WALK_MAX:
+        folder = stack.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as it:
+            for item in it:
+                if item.name != ".git" and item.is_dir(follow_symlinks=False):
+                    found.append(item.path)
+                    stack.append(item.path)
+    return found
+
+
+def _folders(before: Snapshot, changed: Iterable[str]) -> list[str]:
+    ws = before.workspace
+    folders = [ws, *_tree_folders(before)]
+    for path in changed:
+        parts = path.replace("\\", "/").split("/")[:-1]
+        folders += [os.path.join(ws, *parts[:i]) for i in range(1, len(parts) + 1) if ".." not in parts[:i]]
+    for repo in before.repos():
+        folders += [os.path.join(repo.root, p.rstrip("/")) for p in [*repo.nested, *repo.folded, *repo.new_folded]]
+        for new in repo.new_nested:
+            folders += [top := os.path.join(repo.root, new.rstrip("/")), *_walked(top)]
+    return list(dict.fromkeys(folders))[:_FOLDERS_MAX]
+
+
+def _git_dirs_named(dot_git: str) -> tuple[str, str] | None:
+    """(common dir, own git dir) a ``.git`` makes git use, read as git would (a folder, a link to one, a file saying
+    ``gitdir: …``; ``commondir`` in it for a worktree's), without running git; None when it names none."""
+    if os.path.isdir(dot_git):
+        own = os.path.realpath(dot_git) if os.path.islink(dot_git) else dot_git
+    else:
+        try:
+            text = read_regular(dot_git, 4096).decode("utf-8", "replace").strip()
+        except OSError:
+            return None
+        if not text.startswith("gitdir:"):
+            return None
+        own = os.path.normpath(os.path.join(os.path.dirname(dot_git), text[len("gitdir:"):].strip()))
+        if not os.path.isdir(own):
+            return None
+    common = own
+    with contextlib.suppress(OSError):
+        common = os.path.normpath(os.path.join(own, read_regular(os.path.join(own, "commondir"), 4096).decode(
+            "utf-8", "replace").strip()))
+    return common, own
+
+
+def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
+    """After the run (``changed``: the change set's paths): each ``.git`` the run made in a folder of the workspace,
+    handed to relay.observe.git_dir to watch from nothing (see the module's doc). Never raises: the look goes on."""
+    if not before.dir:
+        return
+    since = before.started_ns - CLOCK_SLACK_NS
+    made: dict[str, tuple[str, str]] = {}
+    for folder in _folders(before, changed):
+        dot_git = os.path.join(folder, ".git")
+        try:
+            st = os.lstat(dot_git)
+        except OSError:
+            continue
+        if os.path.realpath(folder) != os.path.normpath(folder):
+            continue  # reached through a link the worker (or the repository) made: another folder, not this one's
+        if max(st.st_ctime_ns, st.st_mtime_ns) >= since and (dirs := _git_dirs_named(dot_git)):
+            made[dot_git] = dirs
+    if made:
+        with contextlib.suppress(OSError):
+            watch_made(before.dir, made)

@@ -1,0 +1,147 @@
+"""Whoever writes the data dir plants a symbolic link where the relay writes one of its own small files.
+
+The party: whoever can write the relay's data dir (docs/security.md, its last table). What it plants there is
+input; the relay must not turn it into a write outside the data dir. Each test plants a link named like a file
+the relay (re)writes, pointing at a file of the user's outside the data dir, and has the relay do its ordinary
+work through the real parts: real git repositories in temp dirs, the fake agy as a real subprocess, the relay
+behind the SDK's client in memory. Before, each of these writes followed the link and overwrote its target.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, success_scenario
+
+pytestmark = pytest.mark.anyio
+
+EXECUTE = "antigravity_execute"
+PRECIOUS = "the user's own file: not the relay's to write\n"
+
+
+def _victim(tmp_path: Path, name: str) -> Path:
+    victim = tmp_path / "home" / name
+    victim.parent.mkdir(exist_ok=True)
+    victim.write_text(PRECIOUS, encoding="utf-8")
+    return victim
+
+
+def _plant(link: Path, target: Path) -> None:
+    link.unlink(missing_ok=True)
+    link.symlink_to(target)
+
+
+async def test_a_link_planted_as_a_worktree_pools_repo_or_run_file_never_has_the_relay_write_its_target(tmp_path, repo):
+    # A worktree run writes its pool's `repo` file (when it does not name the repository) and its slot's `w0.run`
+    # (the run that used it last) at every lease; both lie in the data dir. Before: write_text followed a link
+    # planted there, and the user's file held a path or a run id afterwards.
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool(EXECUTE, call))
+        assert first["status"] == "SUCCESS", first
+        (pool,) = (tmp_path / "data" / "worktrees").iterdir()
+        assert (pool / "w0.run").read_text(encoding="utf-8") == first["run_id"]
+        named_repo, last_run = _victim(tmp_path, "notes.txt"), _victim(tmp_path, ".bashrc")
+        _plant(pool / "repo", named_repo)
+        _plant(pool / "w0.run", last_run)
+        second = payload(await client.call_tool(EXECUTE, call))
+    assert second["status"] == "SUCCESS", second
+    assert named_repo.read_text(encoding="utf-8") == PRECIOUS
+    assert last_run.read_text(encoding="utf-8") == PRECIOUS
+    assert not (pool / "w0.run").is_symlink() and (pool / "w0.run").read_text(encoding="utf-8") == second["run_id"]
+    assert not (pool / "repo").is_symlink() and (pool / "repo").read_text(encoding="utf-8") == str(repo.resolve())
+
+
+async def test_a_link_planted_as_a_cancel_request_never_has_antigravity_cancel_write_its_target(tmp_path):
+    # antigravity_cancel of a run another relay process runs asks that relay through runs/<run_id>.cancel. Before:
+    # write_text followed a link planted under that name, and the user's file held "relay pid N" afterwards. The run
+    # here is one the test process owns as "the other relay" (its record names this live process), so the test can
+    # play that relay deterministically: it waits for the request, then finishes the record as the owner would.
+    import anyio
+
+    from relay.core.contracts import RecordProcess, RunRecord, Status
+    from relay.core.identity import own_stamp
+    from relay.runs.store import RunStore, new_run_id, now_iso
+
+    env = relay_env(tmp_path / "data", install_fake_agy(tmp_path / "bin", success_scenario([])))
+    victim = _victim(tmp_path, ".profile")
+    async with memory_relay(env) as client:
+        store = RunStore(tmp_path / "data" / "runs")
+        run = RunRecord(run_id=new_run_id(), created_at=now_iso(),
+                        process=RecordProcess(relay_pid=os.getpid(), relay_stamp=own_stamp()))
+        store.write(run)
+        request = store.runs_dir / f"{run.run_id}.cancel"
+        _plant(request, victim)
+        answers: list = []
+
+        async def cancel() -> None:
+            answers.append(payload(await client.call_tool("antigravity_cancel", {"run_id": run.run_id})))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(cancel)
+            with anyio.move_on_after(10):
+                while not (request.is_file() and not request.is_symlink()) and victim.read_text(encoding="utf-8") == PRECIOUS:
+                    await anyio.sleep(0.05)
+            asked = request.is_file() and not request.is_symlink()
+            run.state, run.outcome.status = "finished", Status.CANCELLED  # the owner stops it
+            store.write(run)
+    assert victim.read_text(encoding="utf-8") == PRECIOUS
+    assert asked, "the request did not reach the owner as a file of its own"
+    assert answers and answers[0]["status"] == "CANCELLED", answers
+
+
+async def test_a_pool_worktree_swapped_for_a_link_to_your_own_worktree_is_never_reset_or_cleaned(tmp_path, repo):
+    # A worktree pool's slot (worktrees/<repo>/w0) is the relay's own folder: it resets it (`checkout -f`) and
+    # cleans it (`clean -ffdx`) for the next run. Before: a link planted in its place, to a linked worktree of yours
+    # of the same repository (`git worktree add ../feature`), passed the relay's "is it its own top level" check
+    # through the link, and the next worktree run reset your edit and deleted your untracked file there.
+    from conftest import git
+
+    feature = tmp_path / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(feature))
+    (feature / "README.md").write_text("my unfinished edit\n", encoding="utf-8")
+    (feature / "notes.txt").write_text("my untracked notes\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    async with memory_relay(env) as client:
+        first = payload(await client.call_tool(EXECUTE, call))
+        assert first["status"] == "SUCCESS", first
+        (pool,) = (tmp_path / "data" / "worktrees").iterdir()
+        from relay.core.files import remove_tree
+        remove_tree(pool / "w0")
+        (pool / "w0").symlink_to(feature, target_is_directory=True)
+        second = payload(await client.call_tool(EXECUTE, call))
+    assert (feature / "notes.txt").read_text(encoding="utf-8") == "my untracked notes\n"
+    assert (feature / "README.md").read_text(encoding="utf-8") == "my unfinished edit\n"
+    assert not (feature / "src" / "new.py").exists()  # the run did not happen in your worktree either
+    assert second["status"] == "SUCCESS", second
+    assert (pool / "w0").is_dir() and not (pool / "w0").is_symlink()
+
+
+def test_cleanup_never_removes_a_folder_a_link_in_place_of_a_worktree_pool_leads_to(tmp_path, repo):
+    # `gravity-relay cleanup` removes a pool's folders named w* that are not worktrees. Before: with a link planted
+    # in place of a pool (worktrees/<repo>-<hash> -> a folder of yours holding a `repo` file that names a folder),
+    # it walked through the link and removed your w* folders there.
+    from conftest import cli_main
+
+    yours = tmp_path / "yours"
+    (yours / "work").mkdir(parents=True)
+    (yours / "work" / "thesis.tex").write_text("chapter one\n", encoding="utf-8")
+    (yours / "repo").write_text(str(repo), encoding="utf-8")
+    pools = tmp_path / "data" / "worktrees"
+    pools.mkdir(parents=True)
+    (pools / "project-0123456789ab").symlink_to(yours, target_is_directory=True)
+    cleaned = cli_main(["cleanup"], relay_env(tmp_path / "data", None))
+    assert cleaned.returncode == 0, cleaned.stdout + cleaned.stderr
+    assert (yours / "work" / "thesis.tex").read_text(encoding="utf-8") == "chapter one\n"
+    assert not (pools / "project-0123456789ab").exists() and yours.is_dir()
