@@ -239,3 +239,30 @@ async def test_execute_refuses_a_workspace_that_holds_the_data_dir(tmp_path, agy
         assert "holds the relay's data dir" in packet["error"]["message"], packet
         assert "GRAVITY_RELAY_DATA_DIR" in packet["error"]["hint"], packet
     assert launches(agy) == [] and (data / KEY_FILE).read_bytes() == b"k" * 32
+
+
+async def test_continue_keeps_its_runs_profile_and_mode_narrows_to_safe_and_never_widens(tmp_path, repo, agy):
+    # A continue by run_id keeps its run's profile and mode. Before: `execution_mode`, `profile`, `sandbox` and
+    # `skip_permissions` on it were dropped without a word: "safe" on a trusted run's continue launched agy trusted
+    # (--dangerously-skip-permissions), and "trusted" or another profile on a safe run's ran safe, under its profile.
+    server = relay_for(tmp_path, agy, {"dev": {"execution_mode": "trusted"}, "other": {"execution_mode": "trusted"}})
+    trusted = await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "dev"})
+    safe = await call(server, "antigravity_execute", {"task": "t", "workspace": str(repo), "profile": "dev",
+                                                      "execution_mode": "safe"})
+    assert trusted["status"] == safe["status"] == "SUCCESS", (trusted, safe)
+    assert "--dangerously-skip-permissions" in launches(agy)[0]["argv"]
+    assert "--dangerously-skip-permissions" not in launches(agy)[1]["argv"]
+    set_scenario(agy, success_scenario([]))
+    for narrow in ({"execution_mode": "safe"}, {"sandbox": True}, {"skip_permissions": False}):
+        ran = await call(server, "antigravity_continue", {"run_id": trusted["run_id"], "feedback": "more", **narrow})
+        assert ran["status"] in ("SUCCESS", "INVALID_REPORT"), (narrow, ran)
+        assert "--dangerously-skip-permissions" not in launches(agy)[-1]["argv"], narrow
+    launched = len(launches(agy))
+    for widen, status, named in (({"execution_mode": "trusted"}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"skip_permissions": True}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"sandbox": False}, "CONFLICTING_OPTIONS", "safe"),
+                                 ({"profile": "other"}, "INVALID_INPUT", "'dev'")):
+        refused = await call(server, "antigravity_continue", {"run_id": safe["run_id"], "feedback": "more", **widen})
+        assert refused["status"] == status and named in refused["error"]["message"], (widen, refused)
+        assert "antigravity_execute" in refused["error"]["hint"], refused
+    assert len(launches(agy)) == launched

@@ -27,9 +27,9 @@ from relay.call.kept import refuse_kept
 from relay.call.limits import asked_by, recorded_limits
 from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
 from relay.call.recovery import recover_run
-from relay.core.contracts import (ContinueInput, ExecuteInput, RecordPlan, RecordProcess, RecordRequest,
-                                  RunRecord, Status)
-from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
+from relay.core.contracts import (ContinueInput, ExecuteInput, ExecutionMode, RecordPlan, RecordProcess,
+                                  RecordRequest, RunRecord, Status)
+from relay.core.errors import WAIT_FOR_IT as _WAIT_FOR_IT, InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.identity import own_stamp
 from relay.core.settings import Settings
 from relay.core.views import view
@@ -218,7 +218,7 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
             # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
             if not recover_run(store, parent.run_id):
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
-                                 "Wait for its packet, then continue it.", retryable=True)
+                                 _WAIT_FOR_IT.format(then="continue it"), retryable=True)
             parent = store.read(args.run_id)
         # Before the conversation: its change is on no branch, so a continue by run_id would start without it.
         refuse_kept(store.runs_dir.parent, parent, "the continue was not started: it would begin without that change")
@@ -235,11 +235,10 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
                     f"run {args.run_id} ran in {ran.workspace}; a continue cannot move it to {asked}",
                     "Drop `workspace` (the run's own is restored), or start a new antigravity_execute there.",
                 )
-        mode = ran.execution_mode
+        mode, sandbox, skip = _kept_mode(args, parent)
         return (
             CallOptions(
-                profile=ran.profile, workspace=ran.workspace, execution_mode=mode,
-                sandbox=None if mode else ran.sandbox, skip_permissions=None if mode else ran.skip_permissions,
+                profile=ran.profile, workspace=ran.workspace, execution_mode=mode, sandbox=sandbox, skip_permissions=skip,
                 **{k: v or getattr(ran, k, None) for k, v in overrides.items()},
                 constraints=_strings(args.constraints), limits=asked_by(args), inherited=recorded_limits(parent),
             ),
@@ -263,6 +262,35 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
         args.conversation_id,
         None,
     )
+
+
+def _kept_mode(args: ContinueInput, parent: RunRecord) -> tuple[ExecutionMode | None, bool | None, bool | None]:
+    """(execution_mode, sandbox, skip_permissions) of a continue by run_id: its run's, or "safe" when the call narrows
+    a trusted run to it. Another profile, or trusted asked of a run that was not, is refused (never dropped unsaid: a
+    "safe" once went unread and the continue launched agy trusted)."""
+    ran = parent.plan
+    if args.profile is not None and args.profile != ran.profile:
+        raise InvalidInput(
+            f"run {parent.run_id} ran under profile {ran.profile!r}; a continue keeps its run's profile, not "
+            f"{args.profile!r}",
+            f"Drop `profile`, or start a new antigravity_execute under profile {args.profile!r} (a new conversation).")
+    safe = args.execution_mode is ExecutionMode.SAFE or args.sandbox is True or args.skip_permissions is False
+    trusted = args.execution_mode is ExecutionMode.TRUSTED or args.skip_permissions is True or args.sandbox is False
+    was_trusted = ran.execution_mode is ExecutionMode.TRUSTED or (ran.execution_mode is None and ran.skip_permissions)
+    if safe and trusted:
+        raise RelayError(Status.CONFLICTING_OPTIONS, "the continue asks for both safe and trusted mode "
+                         "(execution_mode, sandbox, skip_permissions)", "Choose one, or drop them to keep the run's mode.")
+    if trusted and not was_trusted:
+        raise RelayError(
+            Status.CONFLICTING_OPTIONS,
+            f"run {parent.run_id} did not run trusted (it ran {'safe' if ran.sandbox else 'in the default mode'}); a "
+            "continue keeps its run's mode: it may narrow a trusted run to safe, never widen one",
+            "Drop execution_mode / skip_permissions / sandbox, or start a new antigravity_execute with execution_mode "
+            "\"trusted\" (its profile must grant it).")
+    if safe:
+        return ExecutionMode.SAFE, None, None
+    mode = ran.execution_mode
+    return mode, None if mode else ran.sandbox, None if mode else ran.skip_permissions
 
 
 def _ancestors(store: RunStore, parent: RunRecord | None) -> list[RunRecord]:

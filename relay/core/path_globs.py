@@ -3,7 +3,8 @@
 The enforcement after a run (relay.call.enforce) and the "outside the task's paths" review
 flag (relay.review.risk) both match with these rules, so a flag and a refusal never disagree:
 
-* a pattern is relative to the workspace root (a leading ``./`` is dropped);
+* a pattern is relative to the workspace root (a leading ``./`` is dropped); folders are separated by
+  ``/`` (on Windows ``\\`` too; elsewhere a backslash is refused: git reads it as an escape, a name may hold it);
   ``.`` (or an empty pattern) covers everything;
 * a folder covers everything under it: ``src`` and ``src/`` match ``src/a/b.py``;
 * ``*`` and ``?`` stay within one folder, ``**`` crosses folders, ``[...]`` is a class;
@@ -21,14 +22,17 @@ import functools
 import re
 from collections.abc import Iterable
 
+from relay.core.places import on_windows
+
 __all__ = ["clean_pattern", "path_matches", "matches_any", "pattern_within", "pattern_problem", "names_file"]
 
 _WILD = frozenset("*?[")
 
 
 def clean_pattern(raw: str) -> str:
-    """The pattern as it is matched: trimmed, without leading ``./`` or ``/`` (``.`` becomes "")."""
-    pattern = raw.strip().replace("\\", "/")
+    """The pattern as it is matched: trimmed, without leading ``./`` or ``/`` (``.`` becomes ""); on Windows a
+    backslash is a folder separator (no file name holds one there), elsewhere ``pattern_problem`` refuses it."""
+    pattern = raw.strip().replace("\\", "/") if on_windows() else raw.strip()
     while pattern.startswith("./"):
         pattern = pattern[2:]
     pattern = pattern.lstrip("/")
@@ -63,7 +67,7 @@ def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str]:
             if end < 0:
                 out.append(re.escape(ch))
             else:
-                body = pattern[i + 1 : end].replace("\\", "\\\\")
+                body = pattern[i + 1 : end].replace("\\", "\\\\").replace("[", "\\[")  # "[[]": a literal [
                 if body.startswith("!"):
                     body = "^" + body[1:]
                 out.append(f"[{body}]")
@@ -221,6 +225,11 @@ def pattern_problem(raw: str) -> str | None:
     pattern = clean_pattern(raw)
     if ".." in pattern.split("/"):
         return "leads out of the workspace (..)"
+    if "\\" in raw and not on_windows():
+        # git reads it as an escape (.gitignore, and pathspecs here), a Windows habit as a separator, a file name
+        # here may hold one: each silent guess leaves what another reading meant unprotected.
+        return ("contains a backslash, which this system's file names may hold and git reads as an escape: write "
+                "folders with / (config/*.json), and a literal *, ? or [ as [*], [?], [[] (docs/[[]draft].md)")
     if raw.strip().startswith(("/", "~")) or re.match(r"^[A-Za-z]:", raw.strip()):
         return "is absolute; patterns are relative to the workspace (write src/, not /home/me/app/src/)"
     return None
