@@ -37,6 +37,7 @@ from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
                                     repo_head, stat_key, write_after)
 from relay.observe.unreadable import blind_spots
+from relay.observe.walk import files_under
 
 # normalize_reported is re-exported: callers knew it from here.
 __all__ = ["ChangeSet", "observe_changes", "workspace_changed", "normalize_reported", "HUNK_LINES", "HUNK_CHARS",
@@ -49,6 +50,7 @@ HUNK_CHARS = 1000
 # Changed lines kept for one observation in all; past it, files are listed with their counts only.
 MAX_LINES_KEPT = 400_000
 MAX_RANGES = 100
+_HIDDEN_MAX = 2_000  # files listed in the folders a worker's new ignore rule hides whole, at most
 _NOTE_CHARS = 600
 
 # Everything the answer's shape depends on is pinned: the user's diff settings never reach it. Myers
@@ -254,10 +256,13 @@ class _Look:
             return
         out = _diff(self.snapshot, repo)
         header, sections = split_patch(out)
-        if repo.new_ignored and any(posixpath.basename(s.path) == ".gitignore" for s in sections):
-            # The worker changed the ignore rules: files they now hide are listed after all.
-            self.notes.append("ignore rules changed: new ignored files are listed, files in newly ignored folders are not")
-            paths = [p for p in repo.new_ignored if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
+        if (repo.new_ignored or repo.new_folded) and any(posixpath.basename(p) == ".gitignore" for p in
+                                                         [*(s.path for s in sections), *repo.new_ignored]):
+            # The worker changed the ignore rules (a .gitignore that ignores itself too): files they now hide are
+            # listed after all, those of the folders they hide whole included (bounded: past it the look fails).
+            self.notes.append("ignore rules changed: new ignored files are listed")
+            hidden = [*repo.new_ignored, *files_under(repo.root, repo.new_folded, limit=_HIDDEN_MAX)]
+            paths = [p for p in hidden if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
                         input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
             if look_of(repo).changed is not None:

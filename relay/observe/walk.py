@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["walk_tree", "SKIP_DIRS", "TooManyFiles"]
+__all__ = ["walk_tree", "files_under", "SKIP_DIRS", "TooManyFiles"]
 
 # Folders a tree walk never enters: VCS data, dependencies, virtualenvs, caches, build output.
 SKIP_DIRS = frozenset(
@@ -55,4 +55,28 @@ def walk_tree(workspace: str, *, limit: int, unread: list[str] | None = None) ->
             if len(found) >= limit:
                 raise TooManyFiles(f"more than {limit:,} files outside skipped folders")
             found.append(rel)
+    return found
+
+
+def files_under(root: str, folders: list[str], *, limit: int) -> list[str]:
+    """Every file and link under ``folders`` (``a/b/``, relative to ``root``), relative to ``root``: what a rule the
+    worker wrote into a ``.gitignore`` hides (nothing skipped but ``.git`` and nested repositories, which git would not
+    add); TooManyFiles past ``limit``."""
+    found: list[str] = []
+    stack = [f.rstrip("/") for f in folders]
+    while stack:
+        rel_dir = stack.pop()
+        with os.scandir(os.path.join(root, rel_dir)) as it:
+            items = list(it)
+        if any(item.name == ".git" for item in items):
+            continue  # a nested repository: git adds none of its files (relay.observe.made_git_dirs looks at it)
+        for item in items:
+            if item.name == ".git":
+                continue
+            if item.is_dir(follow_symlinks=False):
+                stack.append(f"{rel_dir}/{item.name}")
+            elif len(found) >= limit:
+                raise TooManyFiles(f"the folders a new ignore rule hides hold more than {limit:,} files")
+            else:
+                found.append(f"{rel_dir}/{item.name}")
     return found

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, code_semantics, guard_reading, line_edits, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, code_semantics, guard_reading, line_edits, platform_lines, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -42,8 +42,7 @@ from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
 __all__ = [
-    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config",
-    "ci_credentials", "ci_versions",
+    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config", "ci_credentials", "ci_versions",
     "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "hooks", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
@@ -182,9 +181,10 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
-    return (risky_lines.unsafe_value(f.change.added_lines, f.change.removed_lines, prose_too=f.kind != "docs")
-            or line_edits.package_setting(f.name, f.change.added_lines)
-            or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind))  # a check made toothless (round 9)
+    added, removed, docs = f.change.added_lines, f.change.removed_lines, f.kind == "docs"
+    return (risky_lines.unsafe_value(added, removed, prose_too=not docs) or line_edits.package_setting(f.name, added)
+            or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
+            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None))  # round 10
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:

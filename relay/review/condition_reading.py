@@ -130,6 +130,27 @@ def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:
     return all(t in it for t in short)
 
 
+# "x === 1 || x === 2" → "x !== 0": an exact set of accepted values turned into "anything but the failure value"
+# (a self-test's state 3, -1 or null now passes).
+_EQUALS_RE = re.compile(r"(?P<name>[$\w.]+(?:\[[^\]]*\])?)\s*(?:===?|\bis\b|\beq\b)\s*(?P<value>-?\d+|'[^']*'|\"[^\"]*\"|[A-Z_][\w.:]*)")
+_DIFFERS_RE = re.compile(r"(?P<name>[$\w.]+(?:\[[^\]]*\])?)\s*(?:!==?|<>|\bis\s+not\b|\bne\b|~=)\s*(?P<value>-?\d+|'[^']*'|\"[^\"]*\"|[A-Z_][\w.:]*)")
+
+
+def _set_to_not_one(old: str, new: str) -> str | None:
+    if not re.search(r"\|\||\bor\b", old):
+        return None
+    equals: dict[str, list[str]] = {}
+    for m in _EQUALS_RE.finditer(old):
+        equals.setdefault(m.group("name"), []).append(m.group("value"))
+    for m in _DIFFERS_RE.finditer(new):
+        accepted = equals.get(m.group("name"), [])
+        if len(accepted) >= 2 and m.group("value") not in accepted and not _EQUALS_RE.search(new):
+            name = m.group("name")
+            return (f"widens an exact set to anything but one value ({name} in {', '.join(accepted)} → "
+                    f"{name} != {m.group('value')})")
+    return None
+
+
 def _how(old: str, new: str) -> str | None:
     """How the new condition lets more through than the old, by its structure; None when it does not read so."""
     o_neg, n_neg = len(_NEG_RE.findall(old)), len(_NEG_RE.findall(new))
@@ -137,6 +158,8 @@ def _how(old: str, new: str) -> str | None:
     to, tn = _tokens(old), _tokens(new)
     if "isset" in new and "empty" in old and "isset" not in old:
         return "swaps empty() for isset()"
+    if (widened_set := _set_to_not_one(old, new)) is not None:
+        return widened_set
     if o_join > n_join and len(tn) < len(to) and _subsequence([t for t in tn if t not in "()"], to):
         return "drops a clause from a check"
     if len(to) == len(tn):
@@ -185,9 +208,25 @@ def weakened_condition(added: Sequence[str], removed: Sequence[str]) -> tuple[st
             continue
         shown = _shown(new)
         if how == "drops a clause from a check":
-            shown = f"{_shown(new)} (was {_shown(old)})"
+            shown = _both(how, old, new)
         return f"{how}: {shown}", _GUARDS_RE.search(old + " " + new) is not None
     return None
+
+
+# A reason is cut at 120 characters (relay.review.risk): "how: new (was old)" fits in it whole, each side windowed
+# where the two differ, so the "(was …)" that tells the dropped clause is never the part cut away.
+_REASON_CHARS = 120
+
+
+def _both(how: str, old: str, new: str) -> str:
+    a, b = " ".join(old.split()), " ".join(new.split())
+    room = _REASON_CHARS - len(how) - 9  # "how: " + " (was " + ")"
+    if len(a) + len(b) <= room:
+        return f"{b} (was {a})"
+    # The shorter side whole where it fits in half the room, the rest to the other; each windowed where they differ.
+    b_room = min(len(b), max(room - len(a), room // 2))
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"{window(b, at, at, b_room)} (was {window(a, at, at + max(len(a) - len(b), 1), room - b_room)})"
 
 
 _COND_ANY = re.compile(r"\b(?:if|elif|elsif|elseif|unless|guard|while|return|ensure|assert|require)\b")

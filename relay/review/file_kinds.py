@@ -21,6 +21,7 @@ from relay.core.path_globs import names_file
 from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
+from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
@@ -338,7 +339,7 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         text = line.strip()
         if not text:
             return False
-        return not text.startswith(prefixes) or advisory_words(text) is not None
+        return not text.startswith(prefixes) or advisory_words(text) is not None or silencing_comment(text)
 
     return keep
 
@@ -354,6 +355,8 @@ def line_filter(path: str) -> Callable[[str], bool]:
     """
     if is_manifest(path) or glob_any(path, CI_GLOBS):
         return _keep_nonblank  # a CI file's lines tell a version matrix from new steps
+    if glob_any(path, APP_MANIFESTS):
+        return _keep_nonblank  # an app manifest's value stands on the line under its key (relay.review.platform_lines)
     if basename(path).lower() in _PACKAGE_SETTINGS:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if glob_any(path, COVERAGE_FILES):

@@ -81,23 +81,28 @@ _CHECK = Screen(("login_required", "permission_required", "requir", "auth", "is"
                  "constanttimecompare", "secure_compare", "safe_str_cmp", "hash_equals", "ct_eq", "hmac.equal", "isequal", "bleach", "clean_html",
                  "purif", "sensitive", "strip", "redact", "mask", "ensure", "csrf", "guard", "roles", "permissions", "authorities", "safe_join", "safejoin", "securejoin", "enforce",
                  "secure_join"), _CHECK_NAME_RE)
-_CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|hmac\.equal|isequal")
+_CONSTANT_TIME_RE = re.compile(r"(?i)compare_digest|constant_?time|timingsafeequal|secure_compare|safe_str_cmp|hash_equals|ct_eq|ct_ne|ctequal|fixedtimeequals|fixed_time_eq|verify_slices_are_equal|hmac\.equal|isequal")
 _CALL2_RE = re.compile(r"\b(\w+)\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
 _SECRETISH_RE = re.compile(r"(?i)sig|hash|hmac|digest|token|mac\b|password|passwd|secret|key|nonce|csrf")
+
+
+def _bare(text: str) -> str:
+    """Bytes as a comparison names them, whatever the view taken of them (Rust's ``&expected`` and ``expected.as_slice()``)."""
+    return re.sub(r"(?:^|(?<=[=!(]))[&*]+|\.(?:as_slice|as_bytes|as_ref|to_vec)\(\)", "", text)
 
 
 def _compare_replaced(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> str | None:
     """A two-argument comparison call of secrets (``_lscmp(sig, expected)``, ``compare_digest(a, b)``) whose
     arguments the change now compares with ``==``: a constant-time comparison replaced by one that leaks timing."""
     # Only a written line that compares can be the replacement: most changes write none, and nothing more is read.
-    flats = [squeezed(new) for _, new in written if "==" in new or "!=" in new]
+    flats = [_bare(squeezed(new)) for _, new in written if "==" in new or "!=" in new]
     if not flats:
         return None
     for _, line in gone:
         for m in _CALL2_RE.finditer(line):
             if not (_SECRETISH_RE.search(m.group(0)) or _CONSTANT_TIME_RE.search(m.group(1))):
                 continue
-            a, b = squeezed(m.group(2)), squeezed(m.group(3))
+            a, b = _bare(squeezed(m.group(2))), _bare(squeezed(m.group(3)))
             if any(f"{x}{op}{y}" in flat for flat in flats for x, y in ((a, b), (b, a)) for op in ("==", "!=", "===", "!==")):
                 return line
     return None

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, formatter_share, squeezed, window
+from relay.review.platform_lines import silencing_comment
 
 __all__ = [
     "ADVISORY_RE",
@@ -153,7 +154,8 @@ def task_security_words(text: str) -> str | None:
 def is_advisory_comment(line: str) -> bool:
     """A comment line kept for the rules only because it names an advisory or attack."""
     text = line.lstrip()
-    return text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
+    return (text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
+            and not silencing_comment(text))  # a security finding silenced is code to read, not a note
 
 
 # Narrow on purpose (measured by bench/bench_risk_corpus.py --token-rate): names of the
