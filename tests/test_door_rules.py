@@ -22,7 +22,7 @@ _DECODERS = {("msgspec", "json", "decode"), ("msgspec", "json", "Decoder"), ("js
 DECODES_ALLOWED = {
     ("cli.py", "_cmd_delegate"): "`--arg KEY=VALUE`: a value the user typed, read as JSON when it is JSON",
     ("cli_wait.py", "_child"): "the call the parent hands its child relay on stdin (a request, not an answer)",
-    ("cli_wait.py", "_is_running"): "the child relay's answer, across a process boundary: there it is only text",
+    ("cli_wait.py", "_running_id"): "the child relay's answer, across a process boundary: there it is only text",
     ("mcp_server.py", "_reply_to_undecodable"): "a request line the SDK could not parse (a request, not an answer)",
     ("http_server.py", "_cancel_requests"): "an HTTP request body (a request, not an answer)",
 }

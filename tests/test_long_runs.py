@@ -363,6 +363,10 @@ def test_shell_execute_wait_answers_running_and_runs_wait_prints_the_packet(tmp_
     assert early.returncode == 0, early.stderr
     running = json.loads(early.stdout)
     assert running["status"] == "RUNNING" and set(running) == {"run_id", "status", "where", "elapsed_seconds", "next"}
+    # The packet's `next` names the tools; the person at the shell is told the shell's commands (before: nothing,
+    # and no shell command could stop the run).
+    assert (f"`gravity-relay runs wait {running['run_id']}` gets its packet, `gravity-relay runs cancel "
+            f"{running['run_id']}` stops it") in early.stderr
     release.touch()  # the run could not end before the command answered
     # The command has exited; the child relay it left behind finishes the run.
     done = cli("runs", "wait", running["run_id"])

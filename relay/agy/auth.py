@@ -47,8 +47,10 @@ _PROBE_ANSWERS = frozenset({Status.ACCOUNT_VERIFICATION_REQUIRED, Status.LOGIN_R
                             Status.QUOTA_EXHAUSTED})
 
 
-def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool) -> Verdict | None:
-    """None when healthy (or when the probe says nothing about auth: the worker run will tell).
+def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool,
+                timeout: float = PROBE_TIMEOUT) -> Verdict | None:
+    """None when healthy (or when the probe says nothing about auth: the worker run will tell). ``timeout``: the
+    bound the probe had (doctor --probe-timeout), which a timeout's message names.
 
     What `agy models` said is read by the classifier's RULES as a failed run's stderr, so a wording, a
     status and a hint are taught once. The sign-in texts are read before the timeout: agy 1.2.14 prints
@@ -58,7 +60,7 @@ def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool
     if verdict.status in _PROBE_ANSWERS:
         return msgspec.structs.replace(verdict, message=f"auth probe (`agy models`): {verdict.message}")
     if timed_out:
-        return Verdict(status=Status.AUTH_TIMEOUT, message=f"agy's auth probe (`agy models`) did not answer within {PROBE_TIMEOUT:g}s",
+        return Verdict(status=Status.AUTH_TIMEOUT, message=f"agy's auth probe (`agy models`) did not answer within {timeout:g}s",
                        hint="Usually transient (retried once). If it persists, run `agy models` in a terminal.")
     if exit_code not in (0, None):
         log.warning("auth probe exited %s (not an auth answer); going on: %s", exit_code, stderr.strip()[:200])

@@ -26,7 +26,7 @@ import os
 
 from relay.call.kept import refuse_kept
 from relay.core.contracts import Changes, ErrorInfo, Packet, Status
-from relay.core.errors import Busy, InvalidInput, RelayError, as_relay_error
+from relay.core.errors import WAIT_FOR_IT as _WAIT_FOR_IT, Busy, InvalidInput, RelayError, as_relay_error
 from relay.core.contracts import RunRecord
 from relay.core.settings import Settings, load_settings
 from relay.core.workspace import recorded_workspace
@@ -181,7 +181,7 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
     where = dict(branch=record.isolation.branch, worktree=record.isolation.worktree)
     try:
         if record.state == "running":
-            raise Busy(f"run {run_id} is still running", "Wait for its packet, then apply it.")
+            raise Busy(f"run {run_id} is still running", _WAIT_FOR_IT.format(then="apply it"))
         if not record.isolation.branch or not record.isolation.base_commit:
             raise InvalidInput(f"run {run_id} ran in place: its changes are already in {record.plan.workspace}",
                                "Only runs of a profile with \"isolation\": \"worktree\" are applied.")

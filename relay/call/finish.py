@@ -3,7 +3,8 @@
 Every way a call ends (refused at intake, previewed, finished, failed, stopped, broken by a bug, the
 data dir unwritable, its relay dead: recovery) is one Ending handed to ``finish``, which fills the record's outcome, builds the
 packet from it (``ok`` is the packet's own: status SUCCESS), adds what the record says about the run
-(a policy broken before a stop, a worktree to apply), and writes the record once.
+(a policy broken before a stop, a worktree to apply, the call's arguments the tool did not know), and writes the
+record once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import msgspec
 
 from relay.agy.classify import Verdict
 from relay.call.enforce import VIOLATION_HINT
-from relay.core.contracts import Changes, Packet, Preview, RunRecord, Status, Tests, Usage
+from relay.core.contracts import (Changes, ContinueInput, ExecuteInput, Packet, Preview, RunRecord, Status, Tests,
+                                  Usage)
 from relay.core.errors import RelayError, as_relay_error
 from relay.isolate.pool import change_kept
 from relay.review.packet import fit_packet
@@ -90,6 +92,24 @@ def _violation_flag(record: RunRecord) -> str:
     return f"policy violation before the run ended: {said if len(said) <= 240 else said[:240] + '…'}{done}"
 
 
+# Names a client adds to every call itself (Gemini CLI: wait_for_previous): not the model's slip, so not flagged.
+CLIENT_ADDED_ARGUMENTS = frozenset({"wait_for_previous"})
+
+
+def _ignored_flag(record: RunRecord) -> str | None:
+    """The call's argument names the tool does not know, said to the model: ignored in silence, a `mode` meant
+    as execution_mode or a `working_directory` meant as workspace left the model sure of a call it never made."""
+    names = [n for n in record.request.ignored_arguments if n not in CLIENT_ADDED_ARGUMENTS]
+    if not names:
+        return None
+    tool, accepted = ("antigravity_continue", ContinueInput) if record.tool == "continue" else \
+        ("antigravity_execute", ExecuteInput)
+    shown = ", ".join(repr(n if len(n) <= 40 else n[:40] + "…") for n in names[:5])
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return (f"ignored argument(s) {shown}{more}: not {tool}'s, so they had no effect; its arguments are "
+            f"{', '.join(accepted.__struct_fields__)}")
+
+
 def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float | None = None) -> Packet:
     """The record's outcome and the packet from ``ending``; the record written (its last write)."""
     verdict = ending.verdict
@@ -118,6 +138,9 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
         else:
             packet.flags = [*packet.flags, f"isolated: nothing reached {record.plan.workspace}; apply the change with "
                             f"antigravity_continue(run_id, apply=true) or `gravity-relay runs apply {record.run_id}`"]
+    ignored = _ignored_flag(record)
+    if ignored:
+        packet.flags = [*packet.flags, ignored]
     outcome.packet = packet
     record.process.pgid = None
     record.process.where = None  # only a running run is somewhere

@@ -29,7 +29,7 @@ from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, 
 from relay.call.recovery import recover_run
 from relay.core.contracts import (ContinueInput, ExecuteInput, ExecutionMode, RecordPlan, RecordProcess,
                                   RecordRequest, RunRecord, Status)
-from relay.core.errors import InvalidInput, InvalidWorkspace, RelayError, SpawnError
+from relay.core.errors import WAIT_FOR_IT as _WAIT_FOR_IT, InvalidInput, InvalidWorkspace, RelayError, SpawnError
 from relay.core.identity import own_stamp
 from relay.core.settings import Settings
 from relay.core.views import view
@@ -218,7 +218,7 @@ def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
             # Still running only while its relay lives (identity checked); a dead relay's run is finished now.
             if not recover_run(store, parent.run_id):
                 raise RelayError(Status.BUSY, f"run {args.run_id} is still running",
-                                 "Wait for its packet, then continue it.", retryable=True)
+                                 _WAIT_FOR_IT.format(then="continue it"), retryable=True)
             parent = store.read(args.run_id)
         # Before the conversation: its change is on no branch, so a continue by run_id would start without it.
         refuse_kept(store.runs_dir.parent, parent, "the continue was not started: it would begin without that change")

@@ -21,8 +21,8 @@ import msgspec
 
 from relay.core.contracts import ErrorInfo, Status, explain
 
-__all__ = ["RelayError", "InvalidInput", "InvalidWorkspace", "NotFound", "Busy", "SpawnError", "StorageError", "InternalError",
-           "as_relay_error", "error_object"]
+__all__ = ["RelayError", "InvalidInput", "InvalidWorkspace", "NotFound", "Busy", "WAIT_FOR_IT", "SpawnError",
+           "StorageError", "InternalError", "as_relay_error", "error_object"]
 
 
 class RelayError(Exception):
@@ -66,6 +66,12 @@ class NotFound(_Fixed):
 class Busy(_Fixed):
     code = Status.BUSY
     default_retryable = True
+
+
+# What a call on a run still running is told (continue, apply): how to wait for it and how to stop it, by the tools'
+# names; "wait for its packet" alone left a model to guess, and to call again at once.
+WAIT_FOR_IT = ("Wait for its packet with antigravity_get_result (this run_id, wait_seconds up to your client's time "
+               "limit), or stop it with antigravity_cancel; then {then}.")
 
 
 class SpawnError(_Fixed):

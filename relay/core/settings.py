@@ -77,7 +77,9 @@ def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
         profiles = msgspec.json.decode(raw.encode() if isinstance(raw, str) else raw, type=dict[str, Profile])
     except msgspec.ValidationError as exc:
         accepted = ", ".join(Profile.__struct_fields__)
-        raise ValueError(f"{source}: {explain(exc)}. A profile accepts: {accepted}.") from None
+        named = _first_bad_profile(raw)  # `$[...]` alone does not say which of several profiles to fix
+        said = f"profile {named[0]!r}: {explain(named[1])}" if named else explain(exc)
+        raise ValueError(f"{source}: {said}. A profile accepts: {accepted}.") from None
     except msgspec.DecodeError as exc:
         raise ValueError(f"{source}: not valid JSON ({exc}). Expected an object of named profiles.") from None
     for name, profile in profiles.items():
@@ -93,6 +95,20 @@ def parse_profiles(raw: str, source: str) -> dict[str, Profile]:
                     raise ValueError(f"{source}: profile {name!r}: {key} pattern {pattern!r} {problem}; write "
                                      "workspace-relative folders or globs, e.g. \"src/\", \".github/**\", \"*.lock\"")
     return profiles
+
+
+def _first_bad_profile(raw: str | bytes) -> tuple[str, msgspec.ValidationError] | None:
+    """The first profile that does not decode, by name, with its own error (its path starts at the profile)."""
+    try:
+        bodies = msgspec.json.decode(raw.encode() if isinstance(raw, str) else raw, type=dict[str, msgspec.Raw])
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    for name, body in bodies.items():
+        try:
+            msgspec.json.decode(body, type=Profile)
+        except msgspec.ValidationError as exc:
+            return name, exc
+    return None
 
 
 def _allowed_roots(raw: str, problems: list[str]) -> list[str]:

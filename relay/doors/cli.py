@@ -102,7 +102,7 @@ def _only_broken_pipes(exc: BaseException) -> bool:
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
-    from relay.doors.cli_runs import runs_apply, runs_diff, runs_list, runs_revert, runs_show
+    from relay.doors.cli_runs import runs_apply, runs_cancel, runs_diff, runs_list, runs_revert, runs_show
     from relay.core.settings import load_settings
 
     settings = load_settings()
@@ -110,6 +110,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         return runs_show(settings, args.run_id, detail=args.detail, max_chars=args.max_chars)
     if args.runs_command == "apply":
         return runs_apply(settings, args.run_id)
+    if args.runs_command == "cancel":
+        return runs_cancel(settings, args.run_id)
     if args.runs_command == "diff":
         return runs_diff(settings, args.run_id, max_chars=args.max_chars)
     if args.runs_command == "revert":
@@ -250,6 +252,27 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 2 if settings is None else demo_main(settings, as_json=args.json)
 
 
+def _number(flag: str, example: str, *, whole: bool = False, above: float | None = None, least: float | None = None):
+    """An argparse type for a count or a length of time: refused, naming the flag, the range and an example, when it
+    is not a finite number in range (a negative limit or probe time used to pass as if it meant something)."""
+    import math
+
+    wanted = ("a whole number" if whole else "a number") + (f" above {above:g}" if above is not None else
+                                                           f" of {least:g} or more" if least is not None else "")
+
+    def convert(text: str):
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or (above is not None and value <= above) or \
+                (least is not None and value < least):
+            raise argparse.ArgumentTypeError(f"{flag}: {text!r} is not {wanted}; e.g. {flag} {example}")
+        return value
+
+    return convert
+
+
 _WAIT_HELP = ("answer RUNNING (run_id, stage) after this long and exit; a background relay keeps the run going "
               "(`gravity-relay runs wait RUN_ID` gets its packet)")
 
@@ -290,11 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
     cont.add_argument("--wait", type=float, metavar="SECONDS", help=_WAIT_HELP)
     cont.set_defaults(func=_cmd_delegate)
 
-    runs = sub.add_parser("runs", help="list runs, show one run's record or patch, revert or apply a run")
-    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|diff|revert|apply|wait")
+    runs = sub.add_parser("runs", help="list runs, show one run's record or patch, revert, apply or cancel a run")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="list|show|diff|revert|apply|wait|cancel")
     lst = runs_sub.add_parser("list", help="recent runs, newest first")
     lst.add_argument("--status", help="only runs with this status (e.g. SUCCESS, LOGIN_REQUIRED)")
-    lst.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
+    lst.add_argument("--limit", type=_number("--limit", "20", whole=True, least=1), default=20, help="at most this many (default 20)")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
     show = runs_sub.add_parser("show", help="one run, exactly as antigravity_get_result answers")
     show.add_argument("run_id", nargs="?", help="omit it to list the recent runs, as the tool does")
@@ -319,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     apply = runs_sub.add_parser("apply", help="bring a worktree run's change into its workspace (three-way, all or "
                                 "nothing; exactly as antigravity_continue with apply=true answers)")
     apply.add_argument("run_id")
+    cancel = runs_sub.add_parser("cancel", help="stop a RUNNING run (one `execute --wait` left going, or any "
+                                 "relay's): its CANCELLED packet, exactly as antigravity_cancel answers")
+    cancel.add_argument("run_id")
     runs.set_defaults(func=_cmd_runs, runs_command="list", status=None, limit=20, json=False)
 
     demo = sub.add_parser(
@@ -334,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
         "found (use --strict to fail on anything not ok).")
     doctor.add_argument("--json", action="store_true", help="one JSON object: ok, counts, checks")
     doctor.add_argument("--strict", action="store_true", help="exit 1 when any check is not ok")
-    doctor.add_argument("--probe-timeout", type=float, default=None, metavar="SECONDS",
+    doctor.add_argument("--probe-timeout", type=_number("--probe-timeout", "60", above=0), default=None, metavar="SECONDS",
                         help="how long `agy models` may take (default: the relay's auth probe timeout)")
     doctor.add_argument("--write-probe", action="store_true",
                         help="also run one tiny safe-mode write task in a temp dir (spends one agy turn) and report "
@@ -373,9 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Apply retention to the runs folder (the server also does this at start-up with the "
         "GRAVITY_RELAY_MAX_RUNS / _MAX_AGE_DAYS / _MAX_SIZE limits). Runs still running are never removed. "
         "A limit of 0 turns that rule off.")
-    cleanup.add_argument("--max-runs", type=int, default=None, metavar="N",
+    cleanup.add_argument("--max-runs", type=_number("--max-runs", "500", whole=True, least=0), default=None, metavar="N",
                          help="keep at most the N newest runs (default: GRAVITY_RELAY_MAX_RUNS or 500)")
-    cleanup.add_argument("--max-age-days", type=float, default=None, metavar="DAYS",
+    cleanup.add_argument("--max-age-days", type=_number("--max-age-days", "30", least=0), default=None, metavar="DAYS",
                          help="remove runs older than this (default: GRAVITY_RELAY_MAX_AGE_DAYS or 30)")
     cleanup.add_argument("--max-size", default=None, metavar="SIZE",
                          help="keep the total under this, e.g. 500MB or 2GB; a bare number is MB (default: GRAVITY_RELAY_MAX_SIZE or 500MB)")

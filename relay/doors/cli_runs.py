@@ -1,8 +1,9 @@
-"""``gravity-relay runs list|show|diff|revert|apply``: the run records, read the way the MCP tool reads them.
+"""``gravity-relay runs list|show|diff|revert|apply|cancel``: the run records, read the way the MCP tool reads them.
 
 ``runs show`` is ``antigravity_get_result`` itself (tools.get_result): the same bytes, errors included;
 ``runs diff`` is ``antigravity_get_result(detail="diff")``, the patch text as it is. ``runs apply`` is
-``antigravity_continue(run_id, apply=true)`` itself (tools.call_tool), likewise. ``runs revert`` undoes
+``antigravity_continue(run_id, apply=true)`` itself (tools.call_tool), likewise, and ``runs cancel`` is
+``antigravity_cancel(run_id)``: a run a shell started with ``execute --wait`` is stopped from a shell. ``runs revert`` undoes
 a run from its patch (relay.runs.patches).
 """
 
@@ -16,13 +17,13 @@ from relay.core.errors import RelayError
 from relay.core.redact import mask
 from relay.core.shown import harmless, one_line
 from relay.core.settings import Settings
-from relay.doors.tools import CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
+from relay.doors.tools import CANCEL, CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
 from relay.runs.store import RunStore
 from relay.runs.usage import record_usage, usage_totals
 
-__all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "recent_runs", "run_row", "RECENT_RUNS"]
+__all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "runs_cancel", "recent_runs", "run_row", "RECENT_RUNS"]
 
 
 def _say(message: str, hint: str) -> None:
@@ -52,9 +53,20 @@ def runs_show(settings: Settings, run_id: str | None, *, detail: str = "summary"
 def runs_apply(settings: Settings, run_id: str) -> int:
     """Apply a worktree run's change: print exactly what antigravity_continue(run_id, apply=true) answers
     (stdout), the error in words on stderr. Exit 0, 1 when refused (a conflict included), 2 for a bad run id."""
+    return _as_the_tool(settings, CONTINUE, {"run_id": run_id, "apply": True})
+
+
+def runs_cancel(settings: Settings, run_id: str) -> int:
+    """Stop a running run: print exactly what antigravity_cancel(run_id) answers (stdout; the CANCELLED packet, or
+    the packet of a run that had already ended), the error in words on stderr. Exit 0 when the packet is ok, 1
+    otherwise (CANCELLED included: the work did not finish), 2 for a bad run id."""
+    return _as_the_tool(settings, CANCEL, {"run_id": run_id})
+
+
+def _as_the_tool(settings: Settings, tool: str, arguments: dict) -> int:
     import anyio
 
-    result = anyio.run(call_tool, Relay(settings), CONTINUE, {"run_id": run_id, "apply": True})
+    result = anyio.run(call_tool, Relay(settings), tool, arguments)
     text = result.text
     sys.stdout.write(text + "\n")
     if not result.is_error:

@@ -102,8 +102,11 @@ def setup_command(args: argparse.Namespace) -> int:
     if not args.uninstall and plans and len(absent) == len(plans):
         # Issue 22: "already registered wherever a client was found" read as if something had been checked.
         looked = "; ".join(f"{p.client}: {p.message.split('(', 1)[-1].split(')', 1)[0]}" for p in absent)
-        print(f"No client found, so nothing was registered. Looked for {looked} (under {home}). Install a "
-              "client, or name one with --client to register it anyway.")
+        installed = [p.client for p in absent if "is on PATH" in p.message]
+        then = (f"Installed but never run here: {', '.join(installed)}; run it once and setup again, or "
+                f"`gravity-relay setup {' '.join('--client ' + c for c in installed)}` registers it now."
+                if installed else "Install a client, or name one with --client to register it anyway.")
+        print(f"No client found, so nothing was registered. Looked for {looked} (under {home}). {then}")
     elif not changed and not any(p.action == "refuse" for p in plans):
         print("Nothing to change" + (": no registration found to remove." if args.uninstall else
                                      ": the relay is already registered wherever a client was found."))

@@ -22,12 +22,14 @@ __all__ = ["delegate_detachable", "runs_wait", "WAIT_FOR_EVER"]
 WAIT_FOR_EVER = 24 * 3600.0  # `runs wait` without --wait: to the end of any run a timeout allows
 
 
-def _is_running(text: str) -> bool:
-    """Whether the child's answer says RUNNING: across a process boundary, the text is all there is."""
+def _running_id(text: str) -> str | None:
+    """The run id when the child's answer says RUNNING, else None: across a process boundary, the text is all there
+    is."""
     try:
-        return json.loads(text).get("status") == "RUNNING"
+        answer = json.loads(text)
+        return str(answer.get("run_id")) if answer.get("status") == "RUNNING" else None
     except (ValueError, AttributeError):
-        return False
+        return None
 
 
 # What the parent writes on the child's stdin, after the call's line, when the command is interrupted before the
@@ -53,7 +55,11 @@ def delegate_detachable(name: str, arguments: dict[str, Any]) -> int:
     _close_quietly(child.stdin)
     sys.stdout.write(text)
     sys.stdout.flush()
-    if _is_running(text):
+    run_id = _running_id(text)
+    if run_id is not None:
+        # The answer's `next` names the tools; a person at a shell gets the shell's own two doors to the run.
+        print(f"the run goes on: `gravity-relay runs wait {run_id}` gets its packet, "
+              f"`gravity-relay runs cancel {run_id}` stops it", file=sys.stderr)
         return 0
     return child.wait()
 

@@ -109,7 +109,8 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
     if isinstance(got_models, OSError):
         checks.append(warn("auth", f"`agy models` could not start: {got_models}"))
         return checks
-    verdict = judge_probe(got_models.exit_code, got_models.stdout, got_models.stderr, got_models.timed_out)
+    verdict = judge_probe(got_models.exit_code, got_models.stdout, got_models.stderr, got_models.timed_out,
+                          probe_timeout)
     if verdict is not None:
         checks.append(fail("auth", f"{verdict.status.value}: {verdict.message}", verdict.hint))
     elif got_models.exit_code != 0:

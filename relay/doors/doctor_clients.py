@@ -4,6 +4,7 @@ They read the configs with setup's own readers (``relay.setup.clients``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def check_clients(home: Path) -> list[Check]:
         url = (reg.entry or {}).get("url") or (reg.entry or {}).get("httpUrl")
         if reg.command is None and isinstance(url, str):  # `setup --http`: reaches a running relay by URL
             checks.append(ok(name, f"{reg.title}: registered in {shown} → {url} (the HTTP relay must be running)"))
+        elif not reg.command_exists and reg.command and not os.path.isabs(reg.command):
+            # A bare name, as the README's `… -- uvx gravity-relay-mcp` lines register: a tool never installed here.
+            provider = {"uvx": "uv", "pipx": "pipx"}.get(reg.command)
+            get = f"Install {provider} (it provides {reg.command})" if provider else f"Install {reg.command}"
+            checks.append(fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} is not on "
+                                "PATH", f"{get}, or run `gravity-relay setup --client {reg.client}` to register "
+                                "this installation's command instead."))
         elif not reg.command_exists:
             checks.append(fail(name, f"{reg.title}: registered in {shown}, but its command {reg.command} no longer "
                                 "exists", f"Run `gravity-relay setup --client {reg.client}` again from the "

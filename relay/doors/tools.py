@@ -131,10 +131,16 @@ def _decode(name: str, arguments: dict[str, Any], kind: type):
         raise _bad_arguments(name, exc, kind) from None
 
 
+# The closed choices a hint spells out, for a tool that takes them (antigravity_cancel takes neither).
+_CHOICES = {"execution_mode": "execution_mode is 'safe' or 'trusted'",
+            "detail": "detail is 'summary', 'errors', 'full' or 'diff'"}
+
+
 def _bad_arguments(tool: str, exc: msgspec.ValidationError, accepted: type) -> RelayError:
-    names = ", ".join(accepted.__struct_fields__)
-    return InvalidInput(f"{tool}: {explain(exc)}", f"Accepted arguments: {names}. execution_mode is 'safe' or "
-                        "'trusted'; detail is 'summary', 'errors', 'full' or 'diff'.")
+    fields = accepted.__struct_fields__
+    choices = "; ".join(said for name, said in _CHOICES.items() if name in fields)
+    return InvalidInput(f"{tool}: {explain(exc)}",
+                        f"Accepted arguments: {', '.join(fields)}." + (f" {choices}." if choices else ""))
 
 
 def lone_surrogate(value: Any, where: str = "arguments") -> str | None:

@@ -59,12 +59,17 @@ class ClientSpec(Struct, frozen=True, kw_only=True):
     # Where the file is instead on one OS (by sys.platform: "win32", "darwin"), relative to HOME; the
     # folder holding it is then the marker.
     files: dict[str, str] = {}
+    program: str = ""  # the client's command on PATH, when it has one: installed, though it may never have run
 
     def where(self) -> str:
         return self.files.get(sys.platform, self.file)
 
     def path(self, home: Path) -> Path:
         return home / self.where()
+
+    def signs(self) -> tuple[str, ...]:
+        """What tells the client is here, as `found` looks for it (relative to HOME)."""
+        return (str(Path(self.where()).parent.as_posix()),) if self.files else self.markers
 
     def found(self, home: Path) -> bool:
         if self.files:
@@ -81,13 +86,14 @@ _ANTIGRAVITY_WARNING = (
 CLIENTS: dict[str, ClientSpec] = {
     spec.name: spec
     for spec in (
-        ClientSpec(name="codex", title="Codex", file=".codex/config.toml", format="toml", markers=(".codex",)),
+        ClientSpec(name="codex", title="Codex", file=".codex/config.toml", format="toml", markers=(".codex",),
+                   program="codex"),
         ClientSpec(name="claude", title="Claude Code", file=".claude.json", format="json",
-                   markers=(".claude", ".claude.json")),
+                   markers=(".claude", ".claude.json"), program="claude"),
         ClientSpec(name="cursor", title="Cursor", file=".cursor/mcp.json", format="json", markers=(".cursor",)),
         # ~/.gemini alone is no sign of Gemini CLI: agy keeps its own state under ~/.gemini/antigravity-cli.
         ClientSpec(name="gemini", title="Gemini CLI", file=".gemini/settings.json", format="json",
-                   markers=(".gemini/settings.json", ".gemini/oauth_creds.json")),
+                   markers=(".gemini/settings.json", ".gemini/oauth_creds.json"), program="gemini"),
         ClientSpec(name="antigravity", title="Antigravity", file=".gemini/config/mcp_config.json", format="json",
                    markers=(".gemini/config", ".gemini/antigravity"), opt_in=True, warning=_ANTIGRAVITY_WARNING),
         ClientSpec(name="windsurf", title="Windsurf", file=".codeium/windsurf/mcp_config.json", format="json",

@@ -6,6 +6,7 @@ An entry that is not the relay's own (another program registered as ``antigravit
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -131,8 +132,12 @@ def setup(home: Path, clients: Iterable[str] | None = None, *, command: str | No
             if name == "claude":
                 extra.append(plan_claude_rules(home, allow=False))
         elif not named and not spec.found(home):
+            installed = shutil.which(spec.program) if spec.program else None
+            # Installed but never run: it makes its folder at its first start; registering now is the person's call.
+            also = (f"; `{spec.program}` is on PATH ({installed}): run it once, or `--client {name}` registers it now"
+                    if installed else "")
             plan = Plan(client=name, path=str(path), action="skip",
-                        message=f"not found (no {' or '.join('~/' + m for m in spec.markers)}); skipped")
+                        message=f"not found (no {' or '.join('~/' + m for m in spec.signs())}){also}; skipped")
         elif http is not None and name not in HTTP_CLIENTS:
             plan = Plan(client=name, path=str(path), action="skip" if not named else "refuse",
                         message=f"registering by URL is not supported for it yet (only {', '.join(HTTP_CLIENTS)}); "
