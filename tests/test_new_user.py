@@ -288,3 +288,19 @@ async def test_get_result_with_run_id_misspelled_says_why_it_lists_the_recent_ru
     said = misspelled["ignored"]
     assert "'runId'" in said and "run_id" in said and "wait_for_previous" not in said, said
     assert "ignored" not in listed, listed
+
+
+def test_doctor_points_at_a_readme_section_that_exists(tmp_path):
+    # Before: doctor's profiles line sent the person to "README, 'Who may choose trusted'", a heading the README does
+    # not have (it is "Profiles and who may choose trusted").
+    import re
+
+    from conftest import cli_main
+
+    got = cli_main(["doctor", "--json"], {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+                                          "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    (profiles,) = [c for c in json.loads(got.stdout)["checks"] if c["name"] == "profiles"]
+    named = re.findall(r"README, '([^']+)'", profiles["message"])
+    headings = {line.lstrip("#").strip() for line in
+                (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")}
+    assert named and all(name in headings for name in named), (named, headings)
