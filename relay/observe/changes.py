@@ -306,6 +306,9 @@ class _Look:
             return set()
 
     def _big(self, repo: Repo) -> None:
+        for folder in look_of(repo).new_skipped:  # outside git: a folder the walk skips now (relay.observe.outside_git)
+            self.changes.append(FileChange(path=repo.out(folder.rstrip("/")), kind="added"))
+            self.not_in_patch[repo.out(folder.rstrip("/"))] = "a new dependency, build or virtualenv folder: not walked"
         for path in sorted(repo.big.keys() | repo.after_big.keys()):
             before, now = repo.big.get(path), repo.after_big.get(path)
             if before == now:

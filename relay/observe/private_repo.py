@@ -94,6 +94,7 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     raw: dict[str, str] = {}  # files the snapshot hashed, when it converts: path -> the blob of their bytes on disk
     depth: int = 0
     unreadable: list[str] = []  # folders the look before the run could not read (relay.observe.unreadable)
+    skipped: list[str] = []  # outside git: folders the walk before the run skipped (relay.observe.outside_git)
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
@@ -110,6 +111,7 @@ class RepoLook:
     pending: list[str] = field(default_factory=list)
     fifos: list[str] = field(default_factory=list)  # FIFOs git waited on, opened for it (``relay.observe.fifos``)
     unreadable: list[str] = field(default_factory=list)  # folders this look could not read (relay.observe.unreadable)
+    new_skipped: list[str] = field(default_factory=list)  # outside git: folders skipped now, walked or absent before
 
 
 _LOOKS: dict[int, RepoLook] = {}

@@ -49,7 +49,8 @@ from relay.observe.git_dir import keep_git_dir
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
                                         make_private_dir, read_settings, update_index)
-from relay.observe.walk import SKIP_DIRS, TooManyFiles, walk_tree
+from relay.observe.outside_git import walked_files
+from relay.observe.walk import SKIP_DIRS, TooManyFiles
 
 __all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
            "repo_head", "stat_key", "TooManyFiles", "SKIP_DIRS", "TREE_MAX_FILES", "TREE_FILE_MAX",
@@ -335,8 +336,7 @@ def _after_index(snapshot_dir: str, repo: Repo) -> None:
 
 def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
     index = "after" if after else "before"
-    setattr(look_of(repo) if after else repo, "unreadable", unread := [])  # what it skips: relay.observe.unreadable
-    walked = walk_tree(repo.root, limit=TREE_MAX_FILES, unread=unread)
+    walked = walked_files(snapshot_dir, repo, after=after, limit=TREE_MAX_FILES)  # what it skips: outside_git
     if repo.no_git:
         found = {p: k for p in walked if (k := stat_key(os.path.join(repo.root, p))) is not None}
         if after:
@@ -344,9 +344,6 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
         else:
             repo.big = found
         return
-    if after:
-        known = git_private(snapshot_dir, repo, "ls-files", ["-z"], index=index).split(b"\0")
-        walked = list(dict.fromkeys([*walked, *(os.fsdecode(p) for p in known if p)]))
     big = _still_big(repo) if after else {}
     update_index(snapshot_dir, repo, index, hashed := _sized(repo.root, walked, big))
     if after:

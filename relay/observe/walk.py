@@ -24,9 +24,12 @@ class TooManyFiles(Exception):
     """The workspace tree is larger than a snapshot may walk."""
 
 
-def walk_tree(workspace: str, *, limit: int, unread: list[str] | None = None) -> list[str]:
+def walk_tree(workspace: str, *, limit: int, unread: list[str] | None = None, keep: set[str] | frozenset = frozenset(),
+              skipped: list[str] | None = None) -> list[str]:
     """Every file under ``workspace`` outside ``SKIP_DIRS`` and virtualenvs, by relative path; TooManyFiles past
-    ``limit``. A folder it may not open is skipped and added to ``unread`` (``sub/``: relay.observe.unreadable)."""
+    ``limit``. A folder it may not open is skipped and added to ``unread`` (``sub/``: relay.observe.unreadable); a
+    folder of ``keep`` is walked whatever its name or content; one skipped by them is added to ``skipped``
+    (``sub/``; never ``.git``: relay.observe.git_dir watches it)."""
     found: list[str] = []
     stack = [""]
     while stack:
@@ -48,7 +51,9 @@ def walk_tree(workspace: str, *, limit: int, unread: list[str] | None = None) ->
             except OSError:
                 continue
             if is_dir:
-                if item.name in SKIP_DIRS or os.path.exists(os.path.join(item.path, "pyvenv.cfg")):
+                if rel not in keep and (item.name in SKIP_DIRS or os.path.exists(os.path.join(item.path, "pyvenv.cfg"))):
+                    if skipped is not None and item.name != ".git":
+                        skipped.append(rel + "/")
                     continue
                 stack.append(rel)
                 continue
