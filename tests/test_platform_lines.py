@@ -285,6 +285,7 @@ def test_a_work_factor_capped_or_a_pattern_widened_in_place_is_named(path: str, 
         ("app/client.py", ["    timeout = min(timeout, 30)"], ["    timeout = timeout"]),  # a bound on a wait is the safe direction
         ("app/pool.py", ["    workers = min(workers, 8)"], ["    workers = workers"]),
         ("app/hashing.py", ["    rounds = max(rounds, 12)"], ["    rounds = rounds"]),
+        ("app/solver.py", ["    iterations = min(iterations, 100)"], ["    iterations = iterations"]),  # a solver's, not a key derivation's
         ("app/split.py", ['    PART_RE = re.compile(r"[^,]+")'], ['    PART_RE = re.compile(r".+")']),  # narrowed, not widened
     ],
 )
@@ -344,9 +345,9 @@ def test_constant_time_checks_joined_safely_stay_quiet(path: str, added: list[st
          "permits every attribute (mass assignment)"),
         ("app/Models/User.php", ["    protected $guarded = [];"], ["    protected $guarded = ['id', 'is_admin'];"], "permits every attribute (mass assignment)"),
         ("docs/README.md", ["$sharedKey = new SymmetricKey('c2VjcmV0LWtleS1mb3ItcGFzZXRvLWxvY2FsLXYx');"],
-         ["$sharedKey = new SymmetricKey(random_bytes(32));"], "hard-codes a key"),
+         ["$sharedKey = new SymmetricKey(random_bytes(32));"], "builds a key from a hard-coded literal"),
         ("src/main/java/com/acme/Crypto.java", ['        SecretKeySpec spec = new SecretKeySpec("0123456789abcdef0123".getBytes(), "AES");'], [],
-         "hard-codes a key"),
+         "builds a key from a hard-coded literal"),
     ],
 )
 def test_membership_atoms_mass_assignment_and_key_literals_are_named(path: str, added: list[str], removed: list[str], named: str) -> None:
@@ -402,4 +403,20 @@ def test_a_security_scan_removed_from_ci_is_named(path: str, added: list[str], r
 )
 def test_a_security_scan_kept_or_added_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = review(fc(path, added, removed))
+    assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
+
+
+def test_a_security_scan_moved_to_a_workflow_of_its_own_stays_quiet() -> None:
+    """gin's Trivy job moved from gin.yml to a workflow of its own, and node-tar's CodeQL autobuild step dropped with
+    init and analyze kept: ordinary history the first cost run showed. The scan still runs in both."""
+    from relay.review.facts import RiskContext
+    from relay.review.file_kinds import read_changes
+    from relay.review.line_shapes import squeezed
+    from relay.review.risk import assess
+
+    moved = fc(".github/workflows/gin.yml", [], ["  vulnerability-scanning:", "        uses: aquasecurity/trivy-action@0.33.1"])
+    [read], _ = read_changes([moved])
+    out = assess(read, RiskContext(written=frozenset({squeezed("        uses: aquasecurity/trivy-action@0.33.1")})))
+    assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons
+    out = review(fc(".github/workflows/codeql-analysis.yml", [], ["      - name: Autobuild", "        uses: github/codeql-action/autobuild@v2"]))
     assert not any(r.startswith("removes a security scan") for r in out.reasons), out.reasons

@@ -184,7 +184,7 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     added, removed, docs = f.change.added_lines, f.change.removed_lines, f.kind == "docs"
     return (risky_lines.unsafe_value(added, removed, prose_too=not docs) or line_edits.package_setting(f.name, added)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
-            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None))  # round 10
+            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None, written=ctx.written))
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:

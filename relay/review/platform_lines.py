@@ -78,7 +78,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("permits every attribute (mass assignment)", ("permit!", "guarded", "unguard"), re.compile(
         # Rails' strong parameters waved through, Laravel's guard list emptied or switched off.
         r"\.permit!(?!\w)|\$guarded\s*=\s*\[\s*\]|\b(?:Model|Eloquent)::unguard\s*\(")),
-    ("hard-codes a key", ("key(", "keyspec(", "secret("), re.compile(
+    ("builds a key from a hard-coded literal", ("key(", "keyspec(", "secret("), re.compile(
         # A key object built from a literal in the code ("new SymmetricKey('c2Vj…')", SecretKeySpec("0123…".getBytes())):
         # the older family reads a secret assigned to a key's name; this one the constructor's argument.
         r"\b\w*(?:Key|KeySpec|Secret)\s*\(\s*(?:b|u8|@)?(?P<at_key>['\"](?![^'\"]*(?i:example|your|xxx|change|dummy|fake|placeholder|secret-key))"
@@ -261,9 +261,13 @@ _CAPS = (re.compile(r"\b(?:Math\.|math\.|std::cmp::|cmp::|Kernel\.)?min\s*\(\s*(
          re.compile(r"(?<!\w)(?<!\w\.)(?P<x>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.min\s*\(\s*" + _NUM + r"\s*\)"))
 
 
-def _capped_factor(added: Sequence[str], removed: Sequence[str]) -> str | None:
+# Where a factor is a key derivation's: a solver's iterations or a game's rounds capped mean nothing to security.
+_KDF_RE = re.compile(r"(?i)pbkdf|bcrypt|scrypt|argon|kdf|hash|passw|hmac|crypt|digest|salt|deriv")
+
+
+def _capped_factor(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     before = {squeezed(line.strip()) for line in removed}
-    if not before:
+    if not before or not any("min" in line for line in added) or not _KDF_RE.search(" ".join((path, *added, *removed))):
         return None
     for line in added:
         if "min" not in line or squeezed(line.strip()) in before:
@@ -345,7 +349,7 @@ def _atom_from_input(added: Sequence[str], removed: Sequence[str]) -> str | None
 
 
 # ----- a security scan removed from CI: CodeQL's steps, a scanner's action, a step that runs one
-_SCANNER_RE = re.compile(r"\buses:\s*['\"]?(?P<action>github/codeql-action/(?:init|analyze|autobuild)|securego/gosec|(?:returntocorp|semgrep)/semgrep-action|"
+_SCANNER_RE = re.compile(r"\buses:\s*['\"]?(?P<action>github/codeql-action/(?:init|analyze)|securego/gosec|(?:returntocorp|semgrep)/semgrep-action|"
                          r"aquasecurity/trivy-action|snyk/actions|pypa/gh-action-pip-audit|ossf/scorecard-action|github/dependency-review-action|"
                          r"anchore/scan-action|zizmorcore/zizmor-action)\b|"
                          r"^\s*-?\s*(?:run:|script:)?\s*(?:-\s*)?(?P<tool>bandit|gosec|semgrep(?:\s+(?:ci|scan))?|brakeman|trivy|snyk\s+test|pip-audit|"
@@ -354,24 +358,28 @@ _CI_PATHS = (".github/workflows/", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".circle
              "bitbucket-pipelines.yml", ".buildkite/", ".drone.yml")
 
 
-def _scan_removed(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+def _scan_removed(path: str, added: Sequence[str], removed: Sequence[str], written: frozenset[str]) -> str | None:
     low = path.lower()
     if not any(part in low for part in _CI_PATHS):
         return None
     still = {(m.group("action") or m.group("tool") or "").lower().split()[0] for line in added if (m := _SCANNER_RE.search(line))}
+    # A scan moved to a workflow of its own (gin's Trivy job): the change writes it again in another file.
+    still |= {w for w in ("codeql-action", "gosec", "semgrep", "trivy", "snyk", "bandit", "brakeman", "pip-audit", "scorecard", "zizmor")
+              if any(w in line.lower() for line in written)}
     after = {squeezed(line.strip()) for line in added}
     for line in removed:
         m = _SCANNER_RE.search(line)
         if not m or squeezed(line.strip()) in after:
             continue
         name = (m.group("action") or m.group("tool")).lower()
-        if name.split()[0] in still:
+        if name.split()[0] in still or any(w in name for w in still if "/" not in w):
             continue  # the scanner still runs (a version or a flag moved)
         return f"removes a security scan from CI ({name}): removes {window(line.strip(), m.start(), m.end(), _QUOTE)}"
     return None
 
 
-def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: Callable[[str], bool] | None = None) -> str | None:
+def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: Callable[[str], bool] | None = None,
+                written: frozenset[str] = frozenset()) -> str | None:
     """What only a pair of lines (or a line against the change around it) shows, as "what it does: the line";
     None when nothing. ``prose`` (a docs file's): the lines it calls sentences are left out, and so is the
     dependency reader (a sample's manifest is no manifest)."""
@@ -383,7 +391,7 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
         return _plist_pair(added, removed)
     if name == "androidmanifest.xml":
         return _exported(added, removed)
-    return (_https_downgraded(added, removed) or _scan_removed(path, added, removed) or _trust_any_server(added, removed) or _accepting_body(added)
-            or _silenced(added, removed) or _capped_factor(added, removed) or _widened_pattern(added, removed)
+    return (_https_downgraded(added, removed) or _scan_removed(path, added, removed, written) or _trust_any_server(added, removed) or _accepting_body(added)
+            or _silenced(added, removed) or _capped_factor(path, added, removed) or _widened_pattern(added, removed)
             or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
             or (_mix_git(path, added, removed) if prose is None else None))
