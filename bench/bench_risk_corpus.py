@@ -164,6 +164,7 @@ from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
+from relay.review.apart_edits import apart_edits, runs_of_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -402,7 +403,7 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
     total = 0
     fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
-    for _, _, changes in _recent_changes(base, repos, commits):
+    for _, _, changes, _ in _recent_changes(base, repos, commits):
         for change in changes:
             if file_kind(change.path) != "source":
                 continue
@@ -425,19 +426,24 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
 
 # The rows that read one changed line and name it (issue 36): a commit any of them fires on gets a line finding.
 LINE_RULES = ("unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "weakens_check", "loosens_check",
-              "switches_off", "edits_security_line", "downgrades_dependency")
+              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart")
 
 
 def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     """How many ordinary commits get a line finding: the last ``commits`` non-merge commits of each mirror,
     every changed file, each line rule under its own scope. Every such commit is a false alarm unless it
-    is itself a risky change, so the rate bounds what line reading costs a leader on ordinary work."""
-    total = fired = 0
+    is itself a risky change, so the rate bounds what line reading costs a leader on ordinary work. The edits apart
+    from the change (relay.review.apart_edits) are read from each commit's whole patch, without a task; a quote alone
+    (``note_apart``, no risk) is counted on its own line."""
+    total = fired = quoted = 0
     by_rule: Counter[str] = Counter()
     shown: list[str] = []
-    for repo, sha, changes in _recent_changes(base, repos, commits):
+    for repo, sha, changes, patch in _recent_changes(base, repos, commits):
         total += 1
-        hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, RiskContext()))]
+        note, worth = apart_edits(runs_of_patch(patch.encode("utf-8", "surrogateescape")))
+        ctx = RiskContext(apart={p: a.quote for p, a in note.items()}, apart_worth={p: a.quote for p, a in worth.items()})
+        hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, ctx))]
+        quoted += any(_detail("note_apart", c, ctx) for c in changes)
         if hits:
             fired += 1
             by_rule.update({name for name, _, _ in hits})
@@ -445,12 +451,13 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     if total:
         print(f"line findings on ordinary history ({commits} latest commits of {len(repos)} repositories): {fired:,} of {total:,} commits ({fired / total:.1%})")
         print("  by rule: " + ", ".join(f"{k} {v}" for k, v in by_rule.most_common()))
+        print(f"  an edit apart quoted (note_apart, no risk): {quoted:,} of {total:,} commits ({quoted / total:.1%})")
         print("\n".join(shown))
 
 
-def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tuple[str, str, list[FileChange]]]:
-    """(repository, commit, its changed files) for the last ``commits`` non-merge commits of each mirror found:
-    ordinary history, what the rate measures read."""
+def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tuple[str, str, list[FileChange], str]]:
+    """(repository, commit, its changed files, its -U0 patch) for the last ``commits`` non-merge commits of each mirror
+    found: ordinary history, what the rate measures read."""
     for repo in repos:
         mirror = _find_mirror(base, repo)
         if mirror is None:
@@ -461,7 +468,8 @@ def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tupl
                 patch = _git(None, "show", "--format=", "-U0", "--no-renames", "--no-ext-diff", sha, git_dir=mirror)
             except subprocess.CalledProcessError:
                 continue
-            yield repo, sha, _changes_from_patch(patch.decode("utf-8", "replace"))
+            text = patch.decode("utf-8", "surrogateescape")
+            yield repo, sha, _changes_from_patch(patch.decode("utf-8", "replace")), text
 
 
 def _changes_from_patch(patch: str) -> list[FileChange]:

@@ -83,7 +83,9 @@ Launch keys (every key optional)::
                      {"op": "replace-lines", "path", "start": 1, "end": 2, "content" | "lines": [...]},
                      {"op": "delete", "path"}, {"op": "chmod", "path", "mode": "755"},
                      {"op": "mkdir", "path"}, {"op": "symlink", "path", "target"},
-                     {"op": "rename", "path", "to"}, {"op": "mkfifo", "path"}]
+                     {"op": "rename", "path", "to"}, {"op": "mkfifo", "path"},
+                     {"op": "write-deep", "path": top folder, "depth", "file", "content"}: a file under ``depth``
+                     folders of 200-letter names below ``path`` (past PATH_MAX: what a shell's `cd` loop can make)]
                     performed under the first --add-dir (else a scratch dir), whatever the behaviour,
                     before it fails; each one is a tool step in stream-json.
     commands        ["pytest -q" | {"command", "output", "exit_code"}]: run_command tool steps
@@ -1495,6 +1497,19 @@ class Fake:
         if op == "mkfifo":  # what a worker's shell `mkfifo` leaves (POSIX only)
             os.makedirs(parent, exist_ok=True)
             os.mkfifo(p)
+            return ""
+        if op == "write-deep":  # each folder made and entered by its descriptor: no path past PATH_MAX is named
+            os.makedirs(p, exist_ok=True)
+            fd = os.open(p, os.O_RDONLY)
+            for _ in range(int(e.get("depth", 25))):
+                os.mkdir("d" * 200, dir_fd=fd)
+                inner = os.open("d" * 200, os.O_RDONLY, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+            out = os.open(str(e.get("file", "evil.sh")), os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            os.write(out, str(e.get("content", "")).encode())
+            os.close(out)
+            os.close(fd)
             return ""
         if op == "rename":
             dest = os.path.join(root, str(e.get("to", "")))

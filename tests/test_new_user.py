@@ -270,3 +270,37 @@ def test_doctor_on_the_readmes_uvx_line_without_uv_says_what_is_missing(tmp_path
     assert codex["level"] == "failure", codex
     assert "its command uvx is not on PATH" in codex["message"] and "no longer" not in codex["message"], codex
     assert "Install uv (it provides uvx)" in codex["fix"] and "gravity-relay setup --client codex" in codex["fix"]
+
+
+# --------------------------------------------------------------------------- get_result with run_id misspelled
+
+
+async def test_get_result_with_run_id_misspelled_says_why_it_lists_the_recent_runs(tmp_path, repo):
+    # Party: the leader's model, writing `runId` or `id`. Before: the list of recent runs answered as if the call had
+    # asked for it, and the model read it as that run's result. Gemini CLI's own wait_for_previous stays unsaid.
+    agy = install_fake_agy(tmp_path / "fake", success_scenario([{"path": "a.py", "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        ran = payload(await client.call_tool("antigravity_execute", {"task": "add a", "workspace": str(repo)}))
+        misspelled = payload(await client.call_tool("antigravity_get_result",
+                                                    {"runId": ran["run_id"], "wait_for_previous": False}))
+        listed = payload(await client.call_tool("antigravity_get_result", {"wait_for_previous": False}))
+    assert [row["run_id"] for row in misspelled["recent_runs"]] == [ran["run_id"]]
+    said = misspelled["ignored"]
+    assert "'runId'" in said and "run_id" in said and "wait_for_previous" not in said, said
+    assert "ignored" not in listed, listed
+
+
+def test_doctor_points_at_a_readme_section_that_exists(tmp_path):
+    # Before: doctor's profiles line sent the person to "README, 'Who may choose trusted'", a heading the README does
+    # not have (it is "Profiles and who may choose trusted").
+    import re
+
+    from conftest import cli_main
+
+    got = cli_main(["doctor", "--json"], {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+                                          "GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data")})
+    (profiles,) = [c for c in json.loads(got.stdout)["checks"] if c["name"] == "profiles"]
+    named = re.findall(r"README, '([^']+)'", profiles["message"])
+    headings = {line.lstrip("#").strip() for line in
+                (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")}
+    assert named and all(name in headings for name in named), (named, headings)

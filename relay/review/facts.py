@@ -109,6 +109,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Files whose changed lines observation kept only in part (a side past its per-file bound, or
     # the whole change past its budget): what they kept cannot show that nothing else changed.
     partial: frozenset[str] = frozenset()
+    # A small edit apart from the rest of the change (relay.review.apart_edits): path -> its quote; and those worth a look.
+    apart: dict[str, str] = msgspec.field(default_factory=dict)
+    apart_worth: dict[str, str] = msgspec.field(default_factory=dict)
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()

@@ -25,6 +25,7 @@ from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
+from relay.review.apart_edits import apart_edits, runs_of_patch
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -224,7 +225,7 @@ def build_review(
                       ci_triggers=triggers, git_dir=dict(changeset.git_dir),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
-                      partial=partial)
+                      partial=partial, **_apart(changeset, task))
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
@@ -243,15 +244,23 @@ def build_review(
     return changes, flags, sorted(assessed, key=lambda c: c.path)
 
 
+def _apart(changeset: ChangeSet, task: str) -> dict[str, dict[str, str]]:
+    """The small edits apart from the rest of the change, read from the change's own patch: path -> its reason."""
+    if not changeset.patch or changeset.unobserved:
+        return {}
+    quoted, worth = apart_edits(runs_of_patch(changeset.patch), task)
+    return {"apart": {p: a.quote for p, a in quoted.items()}, "apart_worth": {p: a.quote for p, a in worth.items()}}
+
+
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:
     """For each target, its merged ranges most telling first (``relay.review.telling``) when it has
     more than the packet names, or more than one and a risky line among them, so the ranges it names are the ones that tell most (a release's fix
     in its seventh hunk is named, not left in "+7 more"); else none (line order). A low-risk file
-    keeps line order: no part of it told the ranking anything. Read from the change's own patch:
+    keeps line order (no part of it told the ranking anything) unless it has an edit apart quoted. Read from the change's own patch:
     the hunks each range holds."""
     order: list[list[int]] = [[] for _ in targets]
     # A file a risky line made high names that line's range first however few ranges it has.
-    many = [i for i, c in enumerate(targets) if c.risk != "low" and c.kind != "deleted" and not c.binary
+    many = [i for i, c in enumerate(targets) if (c.risk != "low" or "note_apart" in c.rules) and c.kind != "deleted" and not c.binary
             and len(merge_ranges(c.ranges)) > (1 if LINE_RULES.intersection(c.rules) else _MAX_TARGET_RANGES)]
     if not many or not changeset.patch:
         return order

@@ -52,9 +52,13 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # the reviewer reads the line first, whatever else made the file high.
 # Among a file's high reasons, a line read generically (worth a look) comes after the family readers' findings and the
 # other high reasons, and, with reasons from words or size, before them (table order).
-_LATER = {"edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
+_LATER = {"edit_apart": 1, "note_apart": 1, "edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 1, "auth_path": 1, "huge_change": 1}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "switches_off",
                          "edits_security_line", "downgrades_dependency"})
+# An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
+# first, as notes are); it does not rank its file with the high ones as a risky line does: it is where the line stands,
+# not what it does, that sets it apart.
+_QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2}
 
 
 def risk_rank(risk: Risk) -> int:
@@ -114,7 +118,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     facts = FileFacts(change, complete=change.path not in ctx.partial)
     fired = [(order, rule, reason) for order, rule in enumerate(RULES) if (reason := _fires(rule, facts, ctx)) is not None]
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0), _LATER.get(rule.name, 0), order, rule, reason)
+    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0)), _LATER.get(rule.name, 0), order,
+                    rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:3])
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"

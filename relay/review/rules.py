@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange, Risk
 from relay.review import checks
+from relay.review.apart_edits import edit_apart, note_apart
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
 
@@ -202,6 +203,26 @@ RULES: tuple[Rule, ...] = (
              "edits a security line (all? → any?): Enum.any?(valid, &(&1 in claim_values))",
              _fc("lib/token/verify.ex", additions=1, deletions=1, removed_lines=["    Enum.all?(valid, &(&1 in claim_values))"],
                  added_lines=["    Enum.all?(valid, &(&1 in claim_values)) # every claim"]))),
+    # A small edit of code apart from the rest of the change (relay.review.apart_edits): the line a worker slips in beside
+    # its work, whatever its words. Quoted always (a note), after the family readers' findings; worth a look (medium) when
+    # it shares no name with a change of some size and could let more through.
+    Rule("edit_apart", "medium", "{detail}", edit_apart, outranks=("note_apart",),
+         scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)),
+         example=Example(
+             _fc("enforcer.go", additions=1, deletions=1, removed_lines=["\t\tpolicyEffects[i] = effector.Indeterminate"],
+                 added_lines=["\t\tpolicyEffects[i] = effector.Allow"]),
+             "edit apart from the change: policyEffects[i] = effector.Indeterminate → policyEffects[i] = effector.Allow",
+             _fc("enforcer_cache.go", additions=1, deletions=1, removed_lines=["\t\tpolicyEffects[i] = effector.Indeterminate"],
+                 added_lines=["\t\tpolicyEffects[i] = effector.Allow"]),
+             RiskContext(apart_worth={"enforcer.go": "edit apart from the change: policyEffects[i] = effector.Indeterminate → policyEffects[i] = effector.Allow"},
+                         apart={"enforcer.go": "edit apart from the change: policyEffects[i] = effector.Indeterminate → policyEffects[i] = effector.Allow"}))),
+    Rule("note_apart", None, "{detail}", note_apart,
+         scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)),
+         example=Example(
+             _fc("lib/widget/cache.rb", additions=1, deletions=1, removed_lines=["    @store.fetch(key)"], added_lines=["    @store.fetch(key) || {}"]),
+             "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}",
+             _fc("lib/widget/store.rb", additions=1, deletions=1, removed_lines=["    @store.fetch(key)"], added_lines=["    @store.fetch(key) || {}"]),
+             RiskContext(apart={"lib/widget/cache.rb": "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}"}))),
     Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
          example=Example(
              _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",

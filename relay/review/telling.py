@@ -59,7 +59,7 @@ def _stem(reason: str) -> str:
 # line such a row named is the most telling part of its file, whatever else the file's other parts say.
 LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
                         "removes_guard_dependency", "weakens_check", "loosens_check", "switches_off",
-                        "edits_security_line", "downgrades_dependency"})
+                        "edits_security_line", "downgrades_dependency", "edit_apart", "note_apart"})
 # The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
 GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 
@@ -99,7 +99,8 @@ def _quoted(reason: str) -> list[str]:
     if ": " not in reason:
         return []
     quote = reason.split(": ", 1)[1].split(" (was ", 1)[0]
-    return [squeezed(piece) for piece in quote.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
+    # An edit quoted "old → new" (relay.review.apart_edits): each side is a piece of the changed lines.
+    return [squeezed(piece) for part in quote.split(" → ") for piece in part.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
 
 
 def _pieces(change: FileChange, named: set[str]) -> list[str]:

@@ -18,7 +18,9 @@ __all__ = ["MessagesAdapter"]
 # Claude Code defers MCP tools: the model sees their names only and must load them with ToolSearch,
 # as a real model does when the system prompt lists a connecting or deferred MCP server.
 TOOL_SEARCH = "ToolSearch"
-SEARCH_QUERY = "select:mcp__antigravity__antigravity_execute,mcp__antigravity__antigravity_continue"
+# All four, as a model that may wait for, cancel or read a run loads them (with two, a cancel was "No such tool").
+SEARCH_QUERY = ("select:mcp__antigravity__antigravity_execute,mcp__antigravity__antigravity_continue,"
+                "mcp__antigravity__antigravity_get_result,mcp__antigravity__antigravity_cancel")
 
 
 def _event(obj: dict[str, Any]) -> bytes:

@@ -85,7 +85,12 @@ class Delegation:
 
     def __init__(self, workspace: str, *, task: str = "Add a file hello.txt saying hello.",
                  feedback: str | None = "Also say goodbye.", apply: bool = False,
-                 profile: str | None = None) -> None:
+                 profile: str | None = None, then: tuple[tuple[str, dict[str, Any]], ...] = (),
+                 continue_args: dict[str, Any] | None = None) -> None:
+        # Calls after the continue (tool, arguments): a value "{run_id}" is the run id in the last output,
+        # "{first_run_id}" the execute's.
+        self.then = then
+        self.continue_args = continue_args or {}  # more arguments of the continue (wait_seconds)
         self.workspace = workspace
         self.task = task
         self.feedback = feedback  # None (and no apply): no continue (a failing call is answered in text)
@@ -112,7 +117,12 @@ class Delegation:
                 if run_id is None:
                     return Say(f"No run_id in the output: {outputs[0].text[:200]}")
                 follow = {"apply": True} if self.apply else {"feedback": self.feedback}
-                call = Call(_tool(names, CONTINUE) or CONTINUE, {"run_id": run_id, **follow})
+                call = Call(_tool(names, CONTINUE) or CONTINUE, {"run_id": run_id, **follow, **self.continue_args})
+            elif 0 < len(outputs) - (1 if self.feedback is not None or self.apply else 0) <= len(self.then):
+                name, args = self.then[len(outputs) - (2 if self.feedback is not None or self.apply else 1)]
+                ids = {"{run_id}": run_id_in(outputs[-1].text) or "", "{first_run_id}": run_id_in(outputs[0].text) or ""}
+                call = Call(_tool(names, name) or name, {k: ids.get(v, v) if isinstance(v, str) else v
+                                                         for k, v in args.items()})
             else:
                 return Say(FINAL_TEXT)
             self.calls.append(call)

@@ -63,10 +63,12 @@ def packet_bytes(record: dict) -> bytes:
 
 def delegate(driver: Driver, root: Path, agy: Path, workspace: Path, *, feedback: str | None = "Also say goodbye.",
              relay_env: dict[str, str] | None = None, setup_args: tuple[str, ...] = (),
-             lifetime: float = 300.0, apply: bool = False, profile: str | None = None) -> Session:
+             lifetime: float = 300.0, apply: bool = False, profile: str | None = None,
+             then: tuple = (), continue_args: dict | None = None) -> Session:
     exe = client_bin(driver.name)
     home = ClientHome(root, agy, **(relay_env or {}))
-    dialogue = Delegation(str(workspace), feedback=feedback, apply=apply, profile=profile)
+    dialogue = Delegation(str(workspace), feedback=feedback, apply=apply, profile=profile, then=then,
+                          continue_args=continue_args)
     with FakeModelServer(driver.adapter(dialogue), lifetime=lifetime) as server:
         client_env = driver.prepare(home, server.url, workspace)
         setup = home.setup(driver.name, *setup_args)

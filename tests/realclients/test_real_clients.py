@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo
-from fake_agy_harness import install_fake_agy, success_scenario
+from fake_agy_harness import install_fake_agy, make_report, scenario, success_scenario
 
 from .clients import DRIVERS, Driver
 from .dialogue import FINAL_TEXT
@@ -153,3 +153,26 @@ def test_codex_exec_waits_for_a_relay_that_starts_two_seconds_late(tmp_path: Pat
         f"the first turn went without the relay's tools\n{s.explain()}"
     records = _assert_reached_relay(s)
     assert records[0].get("status") == "SUCCESS", s.explain()
+
+
+def test_real_client_cancels_a_running_continue_then_reads_the_first_runs_diff(driver: Driver, tmp_path: Path,
+                                                                               workspace: Path) -> None:
+    # A person's session after the README: delegate, continue with a wait that ends first (RUNNING), cancel it,
+    # then ask for the first run's diff. Each answer reaches the model through the client; nothing is left running.
+    release = tmp_path / "never"  # the continue's worker runs until it is stopped
+    agy = install_fake_agy(tmp_path / "agy", scenario(
+        {"behaviour": "success", "edits": EDITS, "report": make_report(files_changed=["hello.txt"])},
+        {"behaviour": "success", "sleep": 120, "release_file": str(release), "response": "done"}))
+    s = delegate(driver, tmp_path / "run", agy, workspace, continue_args={"wait_seconds": 1},
+                 then=(("antigravity_cancel", {"run_id": "{run_id}"}),
+                       ("antigravity_get_result", {"run_id": "{first_run_id}", "detail": "diff"})))
+    records = _assert_reached_relay(s)
+    by_tool = {r.get("tool", "execute"): r for r in records}
+    assert by_tool["execute"].get("status") == "SUCCESS", s.explain()
+    assert by_tool["continue"].get("status") == "CANCELLED", s.explain()
+    outs = [o.text.replace('\\"', '"').replace("\\n", "\n") for o in s.dialogue.outputs]
+    assert len(outs) == 4, s.explain()
+    assert '"status":"RUNNING"' in outs[1] and '"status":"CANCELLED"' in outs[2], s.explain()
+    assert "hello.txt" in outs[3] and "+hello" in outs[3], s.explain()
+    assert len([launch for launch in s.agy_launches() if launch.get("mode") == "print"]) == 2
+    assert s.result.returncode == 0 and FINAL_TEXT in s.result.stdout, s.explain()

@@ -1,0 +1,246 @@
+"""A small edit apart from the rest of the change: the line a worker slips in beside the work it was asked to do.
+
+Why it exists: the family readers (``relay.review.risky_lines`` and the others) know risky shapes; a line slipped into an
+ordinary change is often risky only by what it means in its project (a pattern widened, an unknown value mapped to
+Allow, a count capped). What gives it away is where it stands: one run of 1-3 changed lines of code that shares
+(almost) no name with any other run of the change, nor with the leader's task. What counts as apart:
+
+- a run of changed lines (``git diff -U0``'s hunk) of a source or example file, at most ``_MOST_LINES`` lines a side once
+  blank lines, comments, imports, bare strings (docstrings, messages) and version strings are left out;
+- that edits code (a value, a condition, a call, a return, a statement removed), not formatting (the same squeezed);
+- whose names (identifiers of three or more characters, keywords left out) occur in no other run of the change (both
+  sides of every other run, every file) but for ``_SHARED_SHARE`` of them, and in none of the task's words;
+- beside a rest of the change at least twice its size, and with at most ``_MOST_APART`` such runs in the change (a
+  scatter of small edits has no one edit apart: quoting them all would be noise).
+
+Such an edit is quoted (``old → new``, ``removed: …``) as a note that decides no risk; it is worth a look (medium) only
+when it shares no name at all, could let more through (``weakens``) and stands beside ``_WORTH_REST`` changed lines or
+more. The two settings were chosen on their cost on ordinary history and their gain on the planted sets
+(``bench/bench_apart_edits.py``; bench/LEDGER.md, round 10 part A).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from relay.observe.patch import split_patch
+from relay.review.file_kinds import file_kind, line_filter
+from relay.review.line_shapes import IMPORT_RE, squeezed
+from relay.review.range_hunks import cut_hunks
+
+if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
+    from relay.review.facts import FileFacts, RiskContext
+
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
+
+# A planted line is one to three lines; an edit of more is work, not a slip.
+_MOST_LINES = 3
+# Past this many apart runs the change is a scatter of small edits (a release, a sweep), not one edit apart.
+_MOST_APART = 2
+# The share of a run's names that may occur elsewhere in the change (a parameter's name used all over a file).
+_SHARED_SHARE = 0.34
+# The changed lines the rest of the change must hold: a slip hides in work; a change of two small edits is the work.
+_LEAST_REST = 0
+# The rest of the change an edit apart must stand beside to be worth a look (medium), not only quoted.
+_WORTH_REST = 20
+# The kinds of file whose lines are code a slipped line changes the meaning of.
+_CODE_KINDS = frozenset({"source", "example"})
+
+_NAME_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
+# A line that is only a string (a docstring's line, a message continued) or only a version.
+_BARE_STRING_RE = re.compile(r"""^\s*(?:[rbfuRBFU]{0,2}(?:\"\"\"|'''|\"|'|`)).*$""")
+_VERSION_RE = re.compile(r"""(?i)version|\b\d+\.\d+\.\d+\b""")
+# Words every language's code is made of: sharing them says nothing.
+_KEYWORDS = frozenset("""
+and any array assert async await begin bool boolean break byte case catch char class const continue def default defer delete
+dict do double elif else elsif end ensure enum err error except export extends false fil final finally float fmt for foreach
+from func function get go guard if impl import in instanceof int interface is isinstance len let list long loop map match
+mod module mut new nil none not null object of or package pass priv private protected pub public raise readonly rescue
+return self set static str string struct super switch this throw throws true try type typeof undefined unless until use
+val var void when where while with yield string bytes len new make append nullptr auto inline virtual override
+""".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One run of changed lines of one file: where it stands in the new file and its lines (no sign)."""
+
+    path: str
+    start: int
+    end: int
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Apart:
+    """A run found apart from its change: the run, its code lines and the quote a reason gives of it."""
+
+    run: Run
+    quote: str
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+
+def runs_of_patch(patch: bytes) -> list[Run]:
+    """Every run of changed lines of a patch (a run's range as ``relay.review.range_hunks`` counts it)."""
+    runs: list[Run] = []
+    for section in split_patch(patch)[1]:
+        if section.binary is not None:
+            continue
+        hunks = [h.decode("utf-8", "replace") for h in section.hunks]
+        runs.extend(Run(section.path, h.start, h.end, h.added, h.removed) for h in cut_hunks(hunks, None, context=0))
+    return runs
+
+
+def _code(path: str, lines: Sequence[str]) -> list[str]:
+    keep = line_filter(path)
+    return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln)]
+
+
+def _names(lines: Iterable[str]) -> set[str]:
+    return {n.lower() for ln in lines for n in _NAME_RE.findall(_STRING_RE.sub(" ", ln)) if len(n) >= 3} - _KEYWORDS
+
+
+def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
+    """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
+    if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
+        return None  # not code, or a file that holds the version (paramiko's _version.py: a release moves it)
+    added, removed = _code(run.path, run.added), _code(run.path, run.removed)
+    if not (added or removed) or len(added) > _MOST_LINES or len(removed) > _MOST_LINES:
+        return None
+    if len(run.added) > _MOST_LINES + 2 or len(run.removed) > _MOST_LINES + 2:
+        return None  # a bigger run whose code lines are few (a comment block and a line): written, not slipped
+    if sorted(squeezed(ln) for ln in added) == sorted(squeezed(ln) for ln in removed):
+        return None  # formatting
+    if any(_VERSION_RE.search(ln) for ln in (*added, *removed)):
+        return None
+    return added, removed
+
+
+# How much of a line a reason quotes before and after what changed.
+_QUOTE_BEFORE = 10
+_QUOTE_AFTER = 6
+_QUOTE_CHARS = 80
+_QUOTE_OLD, _QUOTE_NEW = 34, 46
+
+
+def _one(lines: list[str]) -> str:
+    return " ".join(ln.strip() for ln in lines)
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _centred(old: str, new: str) -> tuple[str, str]:
+    """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
+    if len(old) <= _QUOTE_OLD and len(new) <= _QUOTE_NEW:
+        return old, new
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    start = max(0, head - _QUOTE_BEFORE)
+    while start > 0 and old[start - 1].isalnum():
+        start -= 1
+    keep = max(0, tail - _QUOTE_AFTER)
+
+    def side(text: str) -> str:
+        end = len(text) - keep
+        while end < len(text) and (text[end].isalnum() or text[end] in "_?!"):
+            end += 1
+        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+    return side(old), side(new)
+
+
+def _quote(added: list[str], removed: list[str]) -> str:
+    """The reason: the edit quoted (``old → new``, ``removed: …``, ``added: …``), said to stand apart."""
+    if added and removed:
+        old, new = _centred(_one(removed), _one(added))
+        return f"edit apart from the change: {_cut(old, _QUOTE_OLD)} → {_cut(new, _QUOTE_NEW)}"
+    if removed:
+        return f"removed apart from the change: {_cut(_one(removed), _QUOTE_CHARS)}"
+    return f"added apart from the change: {_cut(_one(added), _QUOTE_CHARS)}"
+
+
+def edit_apart(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``edit_apart``'s check: this file's edit apart, worth a look, read with the whole change."""
+    return ctx.apart_worth.get(f.change.path)
+
+
+def note_apart(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``note_apart``'s check: this file's edit apart, quoted, read with the whole change."""
+    return ctx.apart.get(f.change.path)
+
+
+def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, rest: int | None = None) -> list[Apart]:
+    """Every run of a change that stands apart from the rest of it (see the module's doc), in the change's order."""
+    if len(runs) < 2:
+        return []
+    names = [_names((*r.added, *r.removed)) for r in runs]
+    seen: dict[str, int] = {}
+    for found in names:
+        for n in found:
+            seen[n] = seen.get(n, 0) + 1
+    asked = _names([task]) if task else set()
+    sizes = [sum(1 for ln in (*r.added, *r.removed) if ln.strip()) for r in runs]
+    total = sum(sizes)
+    least = _LEAST_REST if rest is None else rest
+    out: list[Apart] = []
+    for run, mine, size in zip(runs, names, sizes):
+        if total - size < max(least, 2 * size):
+            continue  # the rest is no bigger than the edit: the edit is the work
+        code = _candidate(run)
+        if code is None:
+            continue
+        own = _names((*code[0], *code[1]))
+        shared = sum(seen[n] > 1 for n in own)
+        if not own or shared > (_SHARED_SHARE if share is None else share) * len(own) or own & asked:
+            continue
+        out.append(Apart(run, _quote(*code), tuple(code[0]), tuple(code[1])))
+    return out
+
+
+def apart_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], dict[str, Apart]]:
+    """(the edits apart from the rest of the change, the few of them worth a look), by path (the first per file).
+
+    The first are quoted, as a note that decides no risk: up to ``_MOST_APART`` runs sharing at most ``_SHARED_SHARE`` of
+    their names (none when more: a scatter of small edits has no one edit apart). The second make their file medium:
+    runs that share no name at all, that could let more through (``weakens``), in a change whose rest holds at least
+    ``_WORTH_REST`` changed lines, at most ``_MOST_APART`` of them. bench/bench_apart_edits.py measures both settings'
+    cost on ordinary history and gain on the planted sets (bench/LEDGER.md, round 10 part A)."""
+    return (_by_path(apart_runs(runs, task), _MOST_APART),
+            _by_path([a for a in apart_runs(runs, task, share=0.0, rest=_WORTH_REST) if weakens(a)], _MOST_APART))
+
+
+def _by_path(found: list[Apart], most: int) -> dict[str, Apart]:
+    out: dict[str, Apart] = {}
+    if len(found) <= most:
+        for a in found:
+            out.setdefault(a.run.path, a)
+    return out
+
+
+# What an edit that lets more through changes: a literal switch, a number, a comparison, a negation, a string's value.
+_TURNS_RE = re.compile(r"(?i)\b(?:true|false|none|nil|null|undefined|yes|no|on|off)\b|\w*(?:allow|deny|permit|accept|reject|grant|skip)\w*|\b\d+(?:\.\d+)?\b|[<>]=?|[!=]==?|\bnot\b|!(?!=)|&&|\|\||\band\b|\bor\b")
+
+
+def weakens(found: Apart) -> bool:
+    """Whether the edit could let more through: a statement removed, or a switch, number, comparison, negation,
+    clause, verdict (allow, deny, skip…) or string changed (read by what changed, not by which way: the direction is the domain's)."""
+    if not found.added:
+        return True
+    if not found.removed:
+        return False
+    tokens = lambda lines: Counter(_TURNS_RE.findall(" ".join(_STRING_RE.sub(" ", ln) for ln in lines)))  # noqa: E731
+    strings = lambda lines: Counter(_STRING_RE.findall(" ".join(lines)))  # noqa: E731
+    return tokens(found.added) != tokens(found.removed) or strings(found.added) != strings(found.removed)
