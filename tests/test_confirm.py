@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import relay.call.confirm as confirm
-from conftest import memory_relay, payload, relay_env
+from conftest import make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, launches, success_scenario
 
 pytestmark = pytest.mark.anyio
@@ -88,7 +88,9 @@ async def test_confirm_token_replayed_with_other_arguments_is_refused_naming_wha
         token = payload(await client.call_tool(EXECUTE, call))["preview"]["confirm"]
         other = payload(await client.call_tool(EXECUTE, {**call, "task": "delete everything", "timeout_minutes": 5,
                                                          "confirm": token}))
-        moved = payload(await client.call_tool(EXECUTE, {**call, "workspace": str(repo / "src"), "confirm": token}))
+        # Another project (a sub-folder of this one is refused before the gate: its profile sets paths).
+        other_repo = make_repo(tmp_path / "other")
+        moved = payload(await client.call_tool(EXECUTE, {**call, "workspace": str(other_repo), "confirm": token}))
     assert other["status"] == "CONFIRMATION_REQUIRED" and "preview" not in other, other
     assert "arguments differ from the preview" in other["error"]["message"]
     assert "(task, time limit)" in other["error"]["message"] and "without `confirm`" in other["error"]["hint"]

@@ -389,3 +389,25 @@ async def test_a_call_cannot_move_its_profiles_patterns_by_naming_a_sub_folder_a
     assert narrowed["status"] == "POLICY_VIOLATION", narrowed
     assert "sub/migrations/001.sql" in narrowed["error"]["message"], narrowed
     assert ".github/workflows/ci.yml" in narrowed["error"]["message"], narrowed
+
+
+async def test_a_profile_naming_no_workspace_cannot_have_its_patterns_moved_by_a_sub_folder_of_a_repository(tmp_path):
+    # A profile without a workspace has its paths and protected read from the call's workspace, the project the call
+    # names. Before: a call that named a sub-folder of a git repository had them read from that folder, as with a
+    # narrowed profile workspace: `sub/migrations/**` named nothing there, and the worker's rewrite came back SUCCESS.
+    repo = make_repo(tmp_path / "project", {"sub/a.txt": "a\n", "sub/migrations/001.sql": "create table t;\n"})
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([
+        {"op": "write", "path": "migrations/001.sql", "content": "drop table t;\n"}]))
+    env = _env(tmp_path, agy, {"app": {"protected": ["sub/migrations/**"]}})
+    async with memory_relay(env) as client:
+        moved = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo / "sub")}))
+        assert moved["status"] == "CONFLICTING_OPTIONS", moved
+        assert str(repo.resolve()) in moved["error"]["message"], moved
+        assert 'paths: ["sub/"]' in moved["error"]["hint"], moved
+        assert launches(agy) == []
+        set_scenario(agy, success_scenario([{"op": "write", "path": "sub/migrations/001.sql",
+                                             "content": "drop table t;\n"}]))
+        top = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                     "paths": ["sub/"]}))
+    assert top["status"] == "POLICY_VIOLATION" and "sub/migrations/001.sql" in top["error"]["message"], top
+    # A repository's own top level (a submodule's, a nested clone's) is its project: its patterns are read from it.

@@ -97,3 +97,23 @@ async def test_a_repository_in_a_subfolder_before_the_run_raises_nothing_when_th
     async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["status"] == "SUCCESS" and packet["changes"]["files"] == ["a.txt"], packet
+
+
+async def test_a_hook_planted_in_a_repository_inside_an_ignored_folder_is_named_and_breaks_a_count_limit(tmp_path):
+    # Broke on main: SUCCESS, files ["a.txt"]: git folds the ignored vendor/ into one entry, no look scanned the clone
+    # inside it, and its git dir was watched by no guard; the hook ran at the person's next commit in vendor/lib.
+    marker = tmp_path / "MARKER"
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "vendor/\n"})
+    make_repo(repo / "vendor/lib", {"l.txt": "l\n"})
+    hook = "vendor/lib/.git/hooks/pre-commit"
+    edits = [{"op": "write", "path": hook, "content": _HOOK.format(marker=marker), "mode": "755"},
+             {"op": "write", "path": "a.txt", "content": "b\n"}]
+    report = make_report(summary="Edited a.", files_changed=["a.txt"], tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=report))
+    profiles = {"count": {"max_files": 10, "on_violation": "revert"}}
+    async with memory_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps(profiles))) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                         "profile": "count"}))
+    assert packet["status"] == "POLICY_VIOLATION" and hook in packet["error"]["message"], packet
+    assert "adds a pre-commit hook" in _targets(packet)[hook]["reason"], packet
+    assert not (repo / hook).exists() and not marker.exists()  # put back (removed); nothing ran inside the relay

@@ -140,6 +140,25 @@ def test_recovery_flags_a_policy_violation_of_an_interrupted_run_and_restores_no
     assert (repo / ".github" / "ci.yml").read_text(encoding="utf-8") == "on: push\n"  # never restored at recovery
 
 
+def test_the_flag_of_a_policy_broken_before_the_run_ended_shows_the_workers_names_escaped(tmp_path, repo):
+    # Broke: finish added this flag after fit_packet had made the packet's text safe to show, so a protected file
+    # the worker named with ESC [2J (clear the screen) or a right-to-left override reached the packet raw.
+    from relay.call.recovery import recover_interrupted
+    from relay.runs.store import RunStore
+
+    runs = tmp_path / "data" / "runs"
+    run_id = "r20261130T100000-0000000e"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, encoding="utf-8").stdout.strip()
+    write_running_record(runs, run_id, relay_pid=dead_pid(), workspace=str(repo), before_head=head,
+                         protected=[".github/**"], on_violation="keep")
+    (repo / ".github").mkdir()
+    (repo / ".github" / "ci\x1b[2J\u202eyml.sh").write_text("on: push\n", encoding="utf-8")  # before its relay died
+    assert recover_interrupted(RunStore(runs)) == [run_id]
+    flag = RunStore(runs).read(run_id).outcome.packet.flags[0]
+    assert flag.startswith("policy violation before the run ended: protected"), flag
+    assert "\x1b" not in flag and "\u202e" not in flag and "ci\\x1b[2J\\u202eyml.sh" in flag, flag
+
+
 def test_recovery_refuses_a_fifo_or_a_symlink_named_like_a_record_and_says_so(tmp_path, repo, caplog):
     # Broke: recovery followed a symbolic link named like a record (it finished and rewrote the
     # record it pointed to), and refused a FIFO without a word; neither may hang start-up.

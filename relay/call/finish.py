@@ -22,6 +22,7 @@ from relay.call.enforce import VIOLATION_HINT
 from relay.core.contracts import (Changes, ContinueInput, ExecuteInput, Packet, Preview, RunRecord, Status, Tests,
                                   Usage)
 from relay.core.errors import RelayError, as_relay_error
+from relay.core.redact import redact
 from relay.isolate.pool import change_kept
 from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, now_iso
@@ -127,7 +128,9 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     if not ending.recorded:
         return packet
     if outcome.violation is not None and verdict.status is not Status.POLICY_VIOLATION:
-        packet.flags = [_violation_flag(record), *packet.flags]  # a stopped run's status says why it ended
+        # a stopped run's status says why it ended; the flag names the worker's files, added after fit_packet made
+        # the packet's text safe to show, so it is made so here
+        packet.flags = [redact(_violation_flag(record)), *packet.flags]
     isolation = record.isolation
     if isolation.branch:
         packet.branch, packet.worktree = isolation.branch, isolation.worktree

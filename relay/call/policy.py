@@ -171,14 +171,38 @@ def _refuse_moved_patterns(name: str | None, profile: Profile, workspace: str) -
     except OSError:
         pass  # the profile's folder cannot be read: validate_workspace said so already, or it is not this one
     inside = here.relative_to(home).as_posix() if here.is_relative_to(home) else here.name
-    patterns = ", ".join([*profile.paths, *profile.protected])
     raise _conflict(
-        f"profile {name!r} sets paths/protected ({patterns if len(patterns) <= 200 else patterns[:199] + '…'}) "
+        f"profile {name!r} sets paths/protected ({_patterns(profile)}) "
         f"from its workspace {home}; a call naming its sub-folder {here} as workspace would match them from there "
         f"instead, and leave the rest of {home} unobserved",
         f"Drop `workspace` (the profile's is used) and narrow with `paths: [\"{inside}/\"]` instead, or ask the "
         f"relay's owner for a profile whose workspace is {here}.",
     )
+
+
+def _refuse_sub_folder_of_a_repository(name: str | None, profile: Profile, workspace: str) -> None:
+    """A profile that names no workspace has its ``paths`` and ``protected`` read from the project the call names.
+    A sub-folder of a git repository is not one (``sub/migrations/**`` would name nothing there, and in place the
+    rest of the repository goes unobserved): refused, naming the repository and the narrowing that keeps their
+    meaning. A repository's own top level (a submodule's, a nested clone's: a ``.git`` of its own) is its project."""
+    here = Path(workspace)
+    if os.path.lexists(here / ".git"):
+        return
+    for folder in here.parents:
+        if os.path.lexists(folder / ".git"):
+            inside = here.relative_to(folder).as_posix()
+            raise _conflict(
+                f"profile {name!r} sets paths/protected ({_patterns(profile)}) and names no workspace, so they are "
+                f"read from the project a call names; {here} is a sub-folder of the git repository {folder}, where "
+                "they would not name what they name there",
+                f"Name the repository ({folder}) as workspace and narrow with `paths: [\"{inside}/\"]`, or ask the "
+                "relay's owner to give the profile a workspace.",
+            )
+
+
+def _patterns(profile: Profile) -> str:
+    patterns = ", ".join([*profile.paths, *profile.protected])
+    return patterns if len(patterns) <= 200 else patterns[:199] + "…"
 
 
 def profile_grants_trusted(profile: Profile) -> bool:
@@ -250,6 +274,8 @@ def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:
     )
     if call.workspace and profile.workspace and (profile.paths or profile.protected):
         _refuse_moved_patterns(name, profile, workspace)
+    elif name is not None and not profile.workspace and (profile.paths or profile.protected):
+        _refuse_sub_folder_of_a_repository(name, profile, workspace)
 
     # The profile's limit, or the default when it names none, is the bound (issue 13, item 5).
     limit = profile.timeout_minutes or DEFAULT_TIMEOUT_MINUTES

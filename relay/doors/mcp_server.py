@@ -121,7 +121,7 @@ def _can_show_form(ctx: ServerRequestContext) -> bool:
 async def _ask_now(ctx: ServerRequestContext, relay: Relay, waiting: AwaitingPerson, progress) -> ToolAnswer:
     """A 2025-era session: ask the person while the call waits; run only on their "run"."""
     assert waiting.call.question is not None
-    message, schema = confirm_form(waiting.call.question.preview)
+    message, schema = confirm_form(waiting.call.question.preview, waiting.call.prompt)
     try:
         said = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
     except anyio.get_cancelled_exc_class():
@@ -192,7 +192,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
             if isinstance(waiting, AwaitingPerson):  # only a person may confirm this trusted run: ask them
                 if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
                     assert waiting.call.question is not None
-                    message, schema = confirm_form(waiting.call.question.preview)
+                    message, schema = confirm_form(waiting.call.question.preview, waiting.call.prompt)
                     return types.InputRequiredResult(
                         input_requests={FORM_KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
                             message=message, requested_schema=schema))},

@@ -31,7 +31,7 @@ from typing import Any
 from relay.call.confirm import TOKEN_TTL_SECONDS
 from relay.call.intake import AwaitingPerson
 from relay.core.contracts import Preview
-from relay.core.shown import one_line
+from relay.core.shown import harmless, one_line
 
 __all__ = ["Pending", "confirm_form", "decision", "DECISION", "RUN", "FORM_KEY"]
 
@@ -49,8 +49,15 @@ def decision(said: Any) -> str:
     return str(action)
 
 
-def confirm_form(preview: Preview) -> tuple[str, dict[str, Any]]:
-    """(message, requested schema): the preview in words, and one required choice.
+PROMPT_SHOWN = 4000  # characters of agy's prompt the form quotes; a longer one says it is cut
+
+
+def confirm_form(preview: Preview, prompt: str = "") -> tuple[str, dict[str, Any]]:
+    """(message, requested schema): the preview in words, the prompt agy will get, and one required choice.
+
+    The prompt is quoted whole (up to PROMPT_SHOWN characters, saying so when it is cut), each line after "> ": the
+    person says yes to what the worker is told, not to its first words (the model writes the task, and once opened it
+    with harmless words and put the rest where only its size showed), and a line of it cannot pose as the form's own.
 
     Each line is shown as one line with nothing in it that drives a terminal or hides itself (``one_line``): the
     model wrote the task the command quotes and chose the workspace, and a client shows this text to the person
@@ -64,8 +71,14 @@ def confirm_form(preview: Preview) -> tuple[str, dict[str, Any]]:
     ]
     if preview.policy:
         lines.append("Policy: " + "; ".join(f"{k}={v}" for k, v in preview.policy.items()))
-    lines.append("Nothing runs unless you choose \"run\".")
     lines = [one_line(line) for line in lines]
+    if prompt:
+        shown = prompt[:PROMPT_SHOWN]
+        lines.append("What agy is told (its whole prompt):" if shown == prompt else
+                     f"What agy is told ({len(prompt):,} characters; the first {PROMPT_SHOWN:,} are quoted, the rest "
+                     "is not shown here):")
+        lines += ["> " + harmless(line) for line in shown.splitlines()]
+    lines.append("Nothing runs unless you choose \"run\".")
     schema = {
         "type": "object",
         "properties": {DECISION: {"type": "string", "title": "Run this trusted agy run?", "enum": [RUN, CANCEL]}},

@@ -250,12 +250,13 @@ def _global_layout(scratch: str) -> dict[str, list[str]]:
             "attributes": [os.path.join(xdg, "attributes")]}
 
 
-def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None) -> None:
+def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None,
+                 resolved: dict[str, tuple[str, str]] | None = None) -> None:
     """Before the run: the watched files of the workspace's git dir (and of the ``nested`` repositories' inside it,
     which the parent's trees fold), kept beside the snapshot. Never raises (the snapshot goes on): a git dir that
     could not be kept is not watched, and the log says so."""
     try:
-        _keep(workspace, snapshot_dir, nested or [])
+        _keep(workspace, snapshot_dir, [*(nested or []), *(resolved or {})], resolved or {})
     except OSError as exc:
         _log.warning("the git dir of %s could not be kept before the run; its hooks and config are not watched: %s",
                      workspace, exc)
@@ -278,13 +279,13 @@ def _merge(layout: dict[str, list[str]], found: dict[str, list[str]]) -> None:
         layout[key] = list(dict.fromkeys([*layout[key], *paths]))
 
 
-def _keep(workspace: str, snapshot_dir: str, nested: list[str]) -> None:
+def _keep(workspace: str, snapshot_dir: str, nested: list[str], resolved: dict[str, tuple[str, str]]) -> None:
     keep = os.path.join(snapshot_dir, _FOLDER)
     os.makedirs(keep, mode=0o700, exist_ok=True)
     layout: dict[str, list[str]] = {"configs": [], "includes": [], "hook_dirs": [], "attributes": []}
     common, dot_gits = "", {}
-    for root in [workspace, *nested]:
-        dirs = _git_dirs(root)
+    for root in [workspace, *nested]:  # ``resolved``: read as text (relay.observe.git_dirs_named), no git run
+        dirs = resolved.get(root) or _git_dirs(root)
         if dirs is None:
             continue
         common = common or dirs[0]

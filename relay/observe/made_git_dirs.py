@@ -22,9 +22,9 @@ import contextlib
 import os
 from collections.abc import Iterable
 
-from relay.core.files import read_regular
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
+from relay.observe.git_dirs_named import git_dirs_named
 from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, git_private
 
 __all__ = ["note_made_git_dirs"]
@@ -72,28 +72,6 @@ def _folders(before: Snapshot, changed: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(folders))[:_FOLDERS_MAX]
 
 
-def _git_dirs_named(dot_git: str) -> tuple[str, str] | None:
-    """(common dir, own git dir) a ``.git`` makes git use, read as git would (a folder, a link to one, a file saying
-    ``gitdir: …``; ``commondir`` in it for a worktree's), without running git; None when it names none."""
-    if os.path.isdir(dot_git):
-        own = os.path.realpath(dot_git) if os.path.islink(dot_git) else dot_git
-    else:
-        try:
-            text = read_regular(dot_git, 4096).decode("utf-8", "replace").strip()
-        except OSError:
-            return None
-        if not text.startswith("gitdir:"):
-            return None
-        own = os.path.normpath(os.path.join(os.path.dirname(dot_git), text[len("gitdir:"):].strip()))
-        if not os.path.isdir(own):
-            return None
-    common = own
-    with contextlib.suppress(OSError):
-        common = os.path.normpath(os.path.join(own, read_regular(os.path.join(own, "commondir"), 4096).decode(
-            "utf-8", "replace").strip()))
-    return common, own
-
-
 def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
     """After the run (``changed``: the change set's paths): each ``.git`` the run made in a folder of the workspace,
     handed to relay.observe.git_dir to watch from nothing (see the module's doc). Never raises: the look goes on."""
@@ -109,7 +87,7 @@ def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
             continue
         if os.path.realpath(folder) != os.path.normpath(folder):
             continue  # reached through a link the worker (or the repository) made: another folder, not this one's
-        if max(st.st_ctime_ns, st.st_mtime_ns) >= since and (dirs := _git_dirs_named(dot_git)):
+        if max(st.st_ctime_ns, st.st_mtime_ns) >= since and (dirs := git_dirs_named(dot_git)):
             made[dot_git] = dirs
     if made:
         with contextlib.suppress(OSError):

@@ -46,6 +46,7 @@ from relay.core.files import read_regular, remove_tree, replace_file
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.git_dir import keep_git_dir
+from relay.observe.git_dirs_named import ignored_repos
 from relay.observe.index_bytes import index_pass, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
                                         make_private_dir, read_settings, update_index)
@@ -408,7 +409,8 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
             reason = exc2 if isinstance(exc2, TooManyFiles) else f"cannot snapshot the workspace ({exc2})"
             note = f"{reason}; changes will be taken from the worker's report"
             snap.note = f"{git_note.split(';')[0]}; {note}" if git_note else note
-    keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]])  # .git/ is in no tree, nor walked (git_dir.py)
+    keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]],  # .git/ is in no tree, nor walked (git_dir)
+                 ignored_repos([os.path.join(r.root, f) for r in snap.repos() for f in r.folded]))
     big = sum(len(r.big) for r in snap.repos() if not r.no_git)
     overflow = sum(r.ignored_overflow for r in snap.repos())
     notes = [n for n in (snap.note,
