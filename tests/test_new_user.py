@@ -304,3 +304,15 @@ def test_doctor_points_at_a_readme_section_that_exists(tmp_path):
     headings = {line.lstrip("#").strip() for line in
                 (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")}
     assert named and all(name in headings for name in named), (named, headings)
+
+
+async def test_continue_with_nothing_names_run_id_and_feedback_at_once(tmp_path):
+    # Party: the leader's model. Before: antigravity_continue({}) answered "needs feedback or apply=true; feedback was
+    # left out"; the model added feedback and was then told, a turn later, that run_id was missing too.
+    async with memory_relay(relay_env(tmp_path / "data", None)) as client:
+        empty = payload(await client.call_tool("antigravity_continue", {}))
+        named = payload(await client.call_tool("antigravity_continue", {"run_id": "r20260101T000000-deadbeef"}))
+    assert empty["status"] == "INVALID_INPUT"
+    assert "run_id was left out" in empty["error"]["message"] and "feedback was left out" in empty["error"]["message"]
+    assert empty["error"]["hint"].startswith("Pass the run_id from the packet")
+    assert "run_id" not in named["error"]["message"] and named["error"]["hint"].startswith("Say in `feedback`")

@@ -145,11 +145,15 @@ async def take_in(tool: str, args: ExecuteInput | ContinueInput, *, settings: Se
             texts = {"task": args.task, "plan": args.plan, "acceptance_criteria": args.acceptance_criteria}
         else:
             if not args.feedback.strip():
-                # feedback is optional in the published schema (a call with apply needs none): say both choices.
+                # feedback is optional in the published schema (a call with apply needs none): say both choices,
+                # and run_id too when it is missing as well: one answer names all a call {} needs, not one a turn.
                 said = "blank (only whitespace)" if args.feedback else "left out"
-                raise InvalidInput(f"antigravity_continue needs feedback or apply=true; feedback was {said}",
-                                   "Say in `feedback` what the worker must do next, or send apply=true (no feedback) "
-                                   "to bring a worktree run's change into your tree.")
+                unnamed = not args.run_id and not args.conversation_id
+                raise InvalidInput(f"antigravity_continue needs {'run_id and ' if unnamed else ''}feedback or "
+                                   f"apply=true; {'run_id was left out and ' if unnamed else ''}feedback was {said}",
+                                   ("Pass the run_id from the packet you are following up on, and say" if unnamed else
+                                    "Say") + " in `feedback` what the worker must do next, or send apply=true (no "
+                                   "feedback) to bring a worktree run's change into your tree.")
             _refuse_nul(args)
             call, conversation_id, parent = _continue_options(args, settings, store)
             record.request.parent_run_id = parent.run_id if parent is not None else None
