@@ -36,14 +36,19 @@ def _plant(link: Path, target: Path) -> None:
     link.symlink_to(target)
 
 
+def _worktree_run(tmp_path: Path, repo: Path) -> tuple[dict, dict]:
+    """The relay's env and a call whose run, in a worktree of ``repo``'s pool, writes src/new.py."""
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    return env, {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+
+
 async def test_a_link_planted_as_a_worktree_pools_repo_or_run_file_never_has_the_relay_write_its_target(tmp_path, repo):
     # A worktree run writes its pool's `repo` file (when it does not name the repository) and its slot's `w0.run`
     # (the run that used it last) at every lease; both lie in the data dir. Before: write_text followed a link
     # planted there, and the user's file held a path or a run id afterwards.
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
-    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    env, call = _worktree_run(tmp_path, repo)
     async with memory_relay(env) as client:
         first = payload(await client.call_tool(EXECUTE, call))
         assert first["status"] == "SUCCESS", first
@@ -109,10 +114,7 @@ async def test_a_pool_worktree_swapped_for_a_link_to_your_own_worktree_is_never_
     git(repo, "worktree", "add", "-q", "-b", "feature", str(feature))
     (feature / "README.md").write_text("my unfinished edit\n", encoding="utf-8")
     (feature / "notes.txt").write_text("my untracked notes\n", encoding="utf-8")
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
-    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    env, call = _worktree_run(tmp_path, repo)
     async with memory_relay(env) as client:
         first = payload(await client.call_tool(EXECUTE, call))
         assert first["status"] == "SUCCESS", first
