@@ -290,6 +290,22 @@ async def test_get_result_with_run_id_misspelled_says_why_it_lists_the_recent_ru
     assert "ignored" not in listed, listed
 
 
+async def test_get_result_with_a_run_id_and_an_argument_it_does_not_take_is_refused_naming_it(tmp_path, repo):
+    # Party: the leader's model, writing `details` for detail. Before: the summary answered as if the diff had been
+    # asked for, and the model went on sure it had read the diff. Gemini CLI's own wait_for_previous stays unsaid.
+    agy = install_fake_agy(tmp_path / "fake", success_scenario([{"path": "a.py", "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        ran = payload(await client.call_tool("antigravity_execute", {"task": "add a", "workspace": str(repo)}))
+        wrong = payload(await client.call_tool("antigravity_get_result", {"run_id": ran["run_id"], "details": "diff",
+                                                                          "wait_for_previous": False}))
+        right = payload(await client.call_tool("antigravity_get_result", {"run_id": ran["run_id"],
+                                                                          "wait_for_previous": False}))
+    assert wrong["ok"] is False and wrong["error"]["code"] == "INVALID_INPUT", wrong
+    said = wrong["error"]["message"] + wrong["error"]["hint"]
+    assert "'details'" in said and "detail" in said.replace("'details'", "") and "wait_for_previous" not in said, said
+    assert right["run_id"] == ran["run_id"] and right["status"] == "SUCCESS", right
+
+
 def test_doctor_points_at_a_readme_section_that_exists(tmp_path):
     # Before: doctor's profiles line sent the person to "README, 'Who may choose trusted'", a heading the README does
     # not have (it is "Profiles and who may choose trusted").

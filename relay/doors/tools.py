@@ -282,10 +282,18 @@ def get_result(relay: Relay, arguments: dict[str, Any]) -> ToolAnswer:
     """antigravity_get_result; synchronous, so ``runs show`` calls it as it is."""
     try:
         args = _decode(GET_RESULT, arguments, GetResultInput)
+        _known, ignored = _split_arguments(arguments, GetResultInput)
+        ignored = [n for n in ignored if n not in CLIENT_ADDED_ARGUMENTS]
         if args.run_id is None:
             # `runId` or `id` for run_id: the list of recent runs answers, and says why it is not that run's.
-            _known, ignored = _split_arguments(arguments, GetResultInput)
-            obj, text = recent_runs(relay.store, ignored=[n for n in ignored if n not in CLIENT_ADDED_ARGUMENTS])
+            obj, text = recent_runs(relay.store, ignored=ignored)
+        elif ignored:
+            # `details` for detail: the summary answering as if the diff had been asked for left the model sure of a
+            # view it never read; a read is cheap to ask again.
+            shown = ", ".join(repr(n if len(n) <= 40 else n[:40] + "…") for n in ignored[:5])
+            raise InvalidInput(f"{GET_RESULT}: argument(s) {shown} are not its own, so nothing was read",
+                               f"Accepted arguments: {', '.join(GetResultInput.__struct_fields__)}. "
+                               f"{_CHOICES['detail']}. Call again with those only.")
         else:
             obj, text = relay.get_result(args)
         return _view(obj, text)
