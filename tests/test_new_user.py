@@ -7,6 +7,7 @@ repositories in temp dirs) and the `gravity-relay` commands (cli.main in this pr
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,18 @@ async def test_a_workspace_that_holds_the_relays_data_dir_is_refused_before_agy_
     assert not (repo / "a.py").exists()
 
 
+@asynccontextmanager
+async def _running(tmp_path: Path, repo: Path):
+    """(the client, the relay's env, the run id) of a run whose worker hangs, still RUNNING after its call answered."""
+    agy = install_fake_agy(tmp_path / "fake", {"version": "1.2.17", "launches": [{"behaviour": "hang"}]})
+    env = relay_env(tmp_path / "data", agy)
+    async with memory_relay(env) as client:
+        running = payload(await client.call_tool("antigravity_execute",
+                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
+        assert running["status"] == "RUNNING", running
+        yield client, env, running["run_id"]
+
+
 # --------------------------------------------------------------------------- `runs cancel`: antigravity_cancel from a shell
 
 
@@ -51,13 +64,7 @@ async def test_runs_cancel_stops_a_running_run_from_a_shell_with_the_tools_bytes
 
     from conftest import cli_main
 
-    agy = install_fake_agy(tmp_path / "fake", {"version": "1.2.17", "launches": [{"behaviour": "hang"}]})
-    env = relay_env(tmp_path / "data", agy)
-    async with memory_relay(env) as client:
-        running = payload(await client.call_tool("antigravity_execute",
-                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
-        assert running["status"] == "RUNNING", running
-        run_id = running["run_id"]
+    async with _running(tmp_path, repo) as (client, env, run_id):
         shell = await anyio.to_thread.run_sync(cli_main, ["runs", "cancel", run_id], env)
         assert shell.returncode == 1, shell  # not ok: the work did not finish
         said = json.loads(shell.stdout)
@@ -232,12 +239,7 @@ async def test_feedback_to_a_run_still_running_is_told_how_to_wait_for_it_and_ho
 
     from conftest import cli_main
 
-    agy = install_fake_agy(tmp_path / "fake", {"version": "1.2.17", "launches": [{"behaviour": "hang"}]})
-    env = relay_env(tmp_path / "data", agy)
-    async with memory_relay(env) as client:
-        running = payload(await client.call_tool("antigravity_execute",
-                                                 {"task": "t", "workspace": str(repo), "wait_seconds": 0.3}))
-        run_id = running["run_id"]
+    async with _running(tmp_path, repo) as (client, env, run_id):
         more = payload(await client.call_tool("antigravity_continue", {"run_id": run_id, "feedback": "more"}))
         apply = payload(await client.call_tool("antigravity_continue", {"run_id": run_id, "apply": True}))
         shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run_id], env)
