@@ -509,6 +509,10 @@ async def test_full_disk_while_the_transcript_is_written_answers_with_run_id_and
     from relay.core.settings import load_settings
 
     settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(tiny_disk / "data"), "AGY_BIN": str(agy)})
+    # The repository was made just now: on the full disk git's look may fail, and the files it then lists by their
+    # change time would include the fixture's own within the look's clock slack (a CI run listed src/app.py, README.md).
+    from relay.observe.snapshot import CLOCK_SLACK_NS
+    time.sleep(2 * CLOCK_SLACK_NS / 1e9)
     async with Client(create_server(settings)) as client:
         with anyio.fail_after(60):
             packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
