@@ -107,6 +107,31 @@ def _names(lines: Iterable[str]) -> set[str]:
     return {n.lower() for ln in lines for n in _NAME_RE.findall(_STRING_RE.sub(" ", ln)) if len(n) >= 3} - _KEYWORDS
 
 
+# A line, or the end of one, that is a comment: it says a name, it does not use it. A preprocessor line is code.
+_COMMENT_LINE_RE = re.compile(r"^\s*(?:#(?!(?:include|define|if|ifdef|ifndef|elif|else|endif|pragma|import|undef|region|endregion)\b|!|\[|\{)|//|/\*|\*|--\s|<!--|;;|'(?=\s))")
+_TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
+_DOC_QUOTES_RE = re.compile(r'"""|\'\'\'')
+
+
+def _spoken(path: str, lines: Iterable[str]) -> list[str]:
+    """The lines of a run whose names count as used by the change: code, not what the change only says. A comment, a
+    docstring's prose, a docs file's text name what they like: a worker that mentions a slipped line's names there must
+    not make the line part of the work (the party guarded against writes those too)."""
+    if file_kind(path) == "docs":
+        return []
+    out: list[str] = []
+    prose = False
+    for line in lines:
+        marks = len(_DOC_QUOTES_RE.findall(line))
+        if prose or marks:
+            prose = prose != (marks % 2 == 1)
+            continue  # a docstring's lines (the opening and closing ones too): prose
+        if _COMMENT_LINE_RE.match(line):
+            continue
+        out.append(_TRAILING_COMMENT_RE.sub("", _STRING_RE.sub('""', line)))
+    return out
+
+
 def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
@@ -186,7 +211,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
     """Every run of a change that stands apart from the rest of it (see the module's doc), in the change's order."""
     if len(runs) < 2:
         return []
-    names = [_names((*r.added, *r.removed)) for r in runs]
+    names = [_names(_spoken(r.path, (*r.added, *r.removed))) for r in runs]
     seen: dict[str, int] = {}
     for found in names:
         for n in found:
@@ -203,7 +228,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
         if code is None:
             continue
         own = _names((*code[0], *code[1]))
-        shared = sum(seen[n] > 1 for n in own)
+        shared = sum(seen.get(n, 0) - (n in mine) > 0 for n in own)  # used by another run of the change
         if not own or shared > (_SHARED_SHARE if share is None else share) * len(own) or own & asked:
             continue
         out.append(Apart(run, _quote(*code), tuple(code[0]), tuple(code[1])))
