@@ -175,3 +175,24 @@ def test_a_high_reason_stands_before_the_quote_of_an_edit_apart() -> None:
     assessed = assess(change, RiskContext(apart={"lib/web/action.rb": quote}))
     assert assessed.risk == "high", assessed
     assert assessed.reasons[0].startswith("changes security-relevant code (redirects") and quote in assessed.reasons, assessed.reasons
+
+
+@pytest.mark.parametrize(
+    "slip",
+    [
+        # Python: ``return granted`` moved into the loop, after the first rule only (the same squeezed text, another block)
+        Run("pkg/billing.py", 5, 5, ("        return granted",), ("    return granted",)),
+        # any language: a check moved after what it guards (the same lines, swapped)
+        Run("src/billing.js", 5, 6, ("  charge(total);", "  authorize(user);"), ("  authorize(user);", "  charge(total);")),
+    ],
+    ids=["indented", "swapped"],
+)
+def test_a_statement_moved_is_an_edit_not_formatting(slip: Run) -> None:
+    # The worker's walk around "formatting is no edit": the same lines, moved where they no longer guard.
+    quoted, _ = apart_edits([*_REST, slip])
+    assert slip.path in quoted, quoted
+
+
+def test_spacing_alone_is_still_formatting() -> None:
+    slip = Run("src/billing.js", 5, 6, ("  charge( total );",), ("  charge(total);",))
+    assert apart_edits([*_REST, slip]) == ({}, {})

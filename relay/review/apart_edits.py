@@ -7,7 +7,8 @@ Allow, a count capped). What gives it away is where it stands: one run of 1-3 ch
 
 - a run of changed lines (``git diff -U0``'s hunk) of a source or example file, at most ``_MOST_LINES`` lines a side once
   blank lines, comments, imports, bare strings (docstrings, messages) and version strings are left out;
-- that edits code (a value, a condition, a call, a return, a statement removed), not formatting (the same squeezed);
+- that edits code (a value, a condition, a call, a return, a statement removed or moved), not formatting (the same squeezed,
+  in the same order, at the same indentation where the language reads it);
 - whose names (identifiers of three or more characters, keywords left out) occur in no other run of the change (both
   sides of every other run, every file) but for ``_SHARED_SHARE`` of them, and in none of the task's words;
 - beside a rest of the change at least twice its size, and with at most ``_MOST_APART`` such runs in the change (a
@@ -132,6 +133,17 @@ def _spoken(path: str, lines: Iterable[str]) -> list[str]:
     return out
 
 
+# Languages whose indentation is meaning: a line moved out of its block is an edit, not a formatter's run.
+_INDENTED = (".py", ".pyi", ".pyw", ".yml", ".yaml", ".coffee", ".nim", ".haml", ".pug", ".sass", ".slim", ".fs", ".hs")
+
+
+def _layout(path: str, lines: Sequence[str]) -> list[str]:
+    """Lines as a formatter cannot change them, in their order (two statements swapped is an edit: a check moved after
+    what it guards), with their indentation where the language reads it (a ``return`` moved out of its ``if``)."""
+    indented = path.lower().endswith(_INDENTED)
+    return [(ln[: len(ln) - len(ln.lstrip())].expandtabs(4) if indented else "") + squeezed(ln) for ln in lines]
+
+
 def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
@@ -141,7 +153,7 @@ def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
         return None
     if len(run.added) > _MOST_LINES + 2 or len(run.removed) > _MOST_LINES + 2:
         return None  # a bigger run whose code lines are few (a comment block and a line): written, not slipped
-    if sorted(squeezed(ln) for ln in added) == sorted(squeezed(ln) for ln in removed):
+    if _layout(run.path, added) == _layout(run.path, removed):
         return None  # formatting
     if any(_VERSION_RE.search(ln) for ln in (*added, *removed)):
         return None

@@ -93,9 +93,15 @@ def _looser_name(old: str, new: str) -> str | None:
     return None
 
 
+# The old line matched as loosely already: a loop of equalities (``any(|b| *b == 0)``), a prefix cut then compared.
+_LOOSE_ALREADY_RE = re.compile(r"\b(?:any|some|find|exists|count|all)\s*\(|\.(?:substr|substring|slice)\s*\(\s*0\b|\[\s*0?\s*:\s*\w|\[\s*0?\s*\.\.")
+
+
 def _exact_to_looser(old: str, new: str) -> tuple[str, bool] | None:
     kind = _looser_name(old, new)
     if kind is None:
+        if _LOOSE_ALREADY_RE.search(old):
+            return None
         exact_old, exact_new = len(_EXACT_RE.findall(old)), len(_EXACT_RE.findall(new))
         if exact_new >= exact_old:
             return None
@@ -143,7 +149,7 @@ _STRIP_QUOTING_RE = re.compile(r"\\[\"'(]|[\"'\\(){}#$\s]")
 
 
 def _quotes_dropped(old: str, new: str) -> tuple[str, bool] | None:
-    if not _QUOTED_VALUE_RE.search(old) or _QUOTED_VALUE_RE.search(new):
+    if not _QUOTED_VALUE_RE.search(old) or _QUOTED_VALUE_RE.search(new) or "[[" in new:  # bash's [[ ]] splits no words
         return None
     if _STRIP_QUOTING_RE.sub("", old) != _STRIP_QUOTING_RE.sub("", new) or old.count('"') + old.count("'") <= new.count('"') + new.count("'"):
         return None
@@ -157,14 +163,19 @@ _CHECKED_RE = re.compile(r"\?\s*;?\s*$|\.map_err\b|\.unwrap\b|\.expect\b|^\s*(?:
                          r"^\s*(?:return\s+)?try[!?]?\b")
 
 
+_CHECK_CALL_RE = re.compile(r"(?i)verif|valid|check|auth|compare|match|sign|guard|ensure|assert|confirm|permit|allow|nonce|token|csrf")
+
+
 def _result_discarded(old: str, new: str, checked: Sequence[str] = ()) -> tuple[str, bool] | None:
     """``checked``: the removed lines of the statement (a call chained over lines checks its result on the last one)."""
     d = _DISCARD_RE.match(new)
     if d is None or _DISCARD_RE.match(old) or not any(_CHECKED_RE.search(line) for line in (old, *checked)):
         return None
     call = new[d.end():].strip().rstrip(";")
-    if len(call) < 3 or squeezed(call)[:12] not in squeezed(old):
-        return None
+    if len(call) < 3 or squeezed(call)[:12] not in squeezed(old) or re.search(r"\?\s*;?\s*$|\.(?:unwrap|expect)\b", new):
+        return None  # not the same call, or still checked (``?``, ``unwrap`` panics)
+    if not (_CHECK_CALL_RE.search(" ".join((old, *checked, new))) or re.match(r"^\s*err\w*\s*:?=", old)):
+        return None  # a result that decided nothing (a write's count): only a check's verdict, or an error, is a check
     return f"discards a result that was checked: {_q(new)}", False
 
 
