@@ -201,3 +201,29 @@ def test_a_statement_moved_is_an_edit_not_formatting(slip: Run) -> None:
 def test_spacing_alone_is_still_formatting() -> None:
     slip = Run("src/billing.js", 5, 6, ("  charge( total );",), ("  charge(total);",))
     assert apart_edits([*_REST, slip]) == ({}, {})
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "edit"),
+    [
+        ("jobs/job.py", "    if not JOB_ID_PATTERN.fullmatch(job_id):\n        raise ValueError(job_id)\n", ("fullmatch", "match")),
+        ("src/keys.js", "  if (!crypto.timingSafeEqual(given, stored)) {\n    throw new Error('bad');\n  }\n", ("(given, stored)", "(given, given)")),
+    ],
+    ids=["python", "javascript"],
+)
+def test_a_looser_check_inside_a_big_edit_of_its_file_is_still_named(tmp_path: Path, path: str, line: str, edit: tuple[str, str]) -> None:
+    # rq's job.py (held-out 12): a typing pass over fifty lines of the file, the prefix match one run among them. The
+    # file's own lines are too many to pair; the run, read alone, is the edit.
+    py = path.endswith(".py")
+    body = "".join((f"def step{i}(value):\n    return value + {i}\n\n" if py else f"function step{i}(value) {{\n  return value + {i};\n}}\n") for i in range(50))
+    typed = "".join((f"def step{i}(value: int) -> int:\n    return value + {i}\n\n" if py else f"function step{i}(value = 0) {{\n  return value + {i};\n}}\n")
+                    for i in range(50))
+    head = "def check(job_id):\n" if py else "function check(given, stored) {\n"
+    tail = "" if py else "}\n"
+    before = body + head + line + tail
+    after = typed + head + line.replace(*edit) + tail
+    packet, view = _review(tmp_path, path, before, after, task="Add type hints to the module")
+    target = next(t for t in packet.changes.review if t.file == path)
+    assert "makes an exact match a prefix match" in target.reason or "compares a value with itself" in target.reason, target.reason
+    assert target.risk != "low"
+    assert line.replace(*edit).splitlines()[0].strip() in view, view

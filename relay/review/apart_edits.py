@@ -36,7 +36,7 @@ from relay.review.range_hunks import cut_hunks
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
+__all__ = ["CODE_KINDS", "Apart", "Run", "apart_edits", "apart_runs", "code_lines", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -49,7 +49,7 @@ _LEAST_REST = 0
 # The rest of the change an edit apart must stand beside to be worth a look (medium), not only quoted.
 _WORTH_REST = 20
 # The kinds of file whose lines are code a slipped line changes the meaning of.
-_CODE_KINDS = frozenset({"source", "example"})
+CODE_KINDS = _CODE_KINDS = frozenset({"source", "example"})
 
 _NAME_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
@@ -99,9 +99,13 @@ def runs_of_patch(patch: bytes) -> list[Run]:
     return runs
 
 
-def _code(path: str, lines: Sequence[str]) -> list[str]:
+def code_lines(path: str, lines: Sequence[str]) -> list[str]:
+    """A run's lines of code: no blank line, comment, import or bare string (a docstring's, a message's)."""
     keep = line_filter(path)
     return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln)]
+
+
+_code = code_lines
 
 
 def _names(lines: Iterable[str]) -> set[str]:
