@@ -128,9 +128,12 @@ def test_a_check_edited_to_pass_more_often_is_named_by_its_kind_and_never_low(tm
          ("hashlib.sha256(name.encode()).hexdigest()", "hashlib.blake2b(name.encode()).hexdigest()")),
         ("src/count.rs", "fn count(x: &[u8]) -> usize {\n    let n = x.len();\n    0\n}\n", ("let n = x.len();", "let _ = x.len();")),
         ("pkg/names.py", "def pick(name, wanted):\n    return name == wanted\n", ("name == wanted", "name == wanted.lower()")),
+        # the hashing moved, not dropped: the value is still computed by a call (jwt-kit's HMAC signer refactored)
+        ("Sources/Keys+HMAC.swift", "func add(key: Key) {\n    return add(.init(algorithm: HMACSigner(key: key), parser: parser))\n}\n",
+         ("HMACSigner(key: key)", "signer")),
     ],
     ids=["prefix-made-exact", "match-made-fullmatch", "fixed-made-random", "quotes-added", "hashing-added", "nan-test", "hash-swapped",
-         "result-named", "operand-changed"],
+         "result-named", "operand-changed", "hashing-moved"],
 )
 def test_the_safe_direction_and_look_alikes_are_not_read_as_a_looser_check(tmp_path: Path, path: str, before: str,
                                                                            edit: tuple[str, str]) -> None:

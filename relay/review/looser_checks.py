@@ -127,10 +127,15 @@ _HASH_RE = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|sha3|\bmd5|blake2?\w*|\bd
                       r"crc32|murmur|xxh\w*|fnv\w*|siphash|password_hash|createHash|hashlib|HashAlgorithm|Hashing\.")
 
 
+# What a line gives after its last "=", "=>", "->" or "return": the value itself when it calls nothing.
+_VALUE_RE = re.compile(r"(?:=>?|->|\breturn\b)(?P<value>[^=]*)$")
+
+
 def _hashing_dropped(old: str, new: str) -> tuple[str, bool] | None:
     found = _HASH_RE.search(old)
-    if found is None or _HASH_RE.search(new) or new.count("(") >= old.count("("):
-        return None
+    value = _VALUE_RE.search(new)
+    if found is None or value is None or _HASH_RE.search(new) or "(" in value.group("value") or not value.group("value").strip(" ;,)"):
+        return None  # no hashing before, some now, or the value is still computed (a refactor moving the hashing)
     return f"drops the hashing ({found.group(0)}): {_q(new)}", False
 
 
