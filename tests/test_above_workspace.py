@@ -76,4 +76,4 @@ async def test_under_limits_a_write_outside_a_sub_folder_workspace_is_a_violatio
     violation = full["outcome"]["violation"]
     assert violation["rules"][0] == "workspace", violation
     assert "../setup.py" in violation["not_restored"], violation
-    assert (repo / "sub" / "a.txt").read_text() == "b\n"  # the file the profile allows is kept
+    assert (repo / "sub" / "a.txt").read_text(encoding="utf-8") == "b\n"  # the file the profile allows is kept
