@@ -41,7 +41,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import read_regular, remove_tree, replace_file
+from relay.core.files import own_folder, read_regular, remove_tree, replace_file
 from relay.observe.above import above_before
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
@@ -63,8 +63,7 @@ Source = Literal["git", "tree", "report"]
 
 # Untracked and ignored files larger than this stay out of the trees (compared by stat).
 TREE_FILE_MAX = 16 * 1024 * 1024
-# Past this many files a non-git workspace is not walked: the report is used instead.
-TREE_MAX_FILES = 50_000
+TREE_MAX_FILES = 50_000  # past this many files a non-git workspace is not walked: the report is used instead
 # Ignored files are watched (a worker editing a git-ignored .env matters) up to this many.
 _MAX_IGNORED = 5_000
 _MAX_SUBMODULES, _MAX_SUBMODULE_DEPTH = 32, 2  # submodules and nested repositories scanned, and how deep
@@ -360,7 +359,8 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
 def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     if where is None:
         return tempfile.mkdtemp(prefix="relay-trees-"), True
-    return where.mkdir(parents=True, exist_ok=True, mode=0o700) or str(where), False
+    where.parent.mkdir(parents=True, exist_ok=True)
+    return str(own_folder(where)), False  # a run's trees in the data dir: never a link planted in their place
 
 
 def _save(snap: Snapshot) -> None:
