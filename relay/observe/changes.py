@@ -33,7 +33,7 @@ from relay.observe.above import above_after, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
-from relay.observe.made_git_dirs import note_made_git_dirs
+from relay.observe.made_git_dirs import deep_git_dirs, note_made_git_dirs
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
                                     repo_head, stat_key, write_after)
@@ -379,10 +379,10 @@ def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
     result.files.sort(key=lambda c: c.path)
 
 
-def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
+def _with_git_dir(result: ChangeSet, before: Snapshot, deep: list[str] | None = None) -> ChangeSet:
     """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
     the look went, they are the relay's own finding, never the worker's word (a ``.git`` it made in a folder too)."""
-    note_made_git_dirs(before, [c.path for c in result.files])
+    note_made_git_dirs(before, [c.path for c in result.files], deep or [])
     listed = {c.path for c in result.files}
     for plant in planted(before.dir) if before.dir else []:
         if plant.path not in result.git_dir and plant.path not in listed:
@@ -415,12 +415,13 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     source = before.source
     fallback_note = None
     why_not = before.note or "no snapshot was taken before the run"
-    look = None
+    look, deep = None, []
     if source != "report":
         try:
             look = _look(before, list_ignored)
+            deep = deep_git_dirs(before)  # a .git made deep in an ignored folder (relay.observe.made_git_dirs)
         except (GitError, TooManyFiles, OSError) as exc:
-            fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
+            look, fallback_note = None, f"could not observe the workspace after the run ({exc}); files are the worker's report"
             source, why_not = "report", str(exc)[:200]
     if look is None:
         result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note),
@@ -436,7 +437,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch, above=look.above)
         beyond_view(result, before, ws, reported)
-    _with_git_dir(result, before)
+    _with_git_dir(result, before, deep)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
