@@ -164,8 +164,7 @@ from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
-from relay.review.apart_edits import apart_edits, runs_of_patch  # noqa: E402
-from relay.review.looser_checks import looser_runs  # noqa: E402
+from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]

@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING
 from relay.observe.patch import split_patch
 from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
+from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["CODE_KINDS", "Apart", "Run", "apart_edits", "apart_runs", "code_lines", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -49,7 +50,7 @@ _LEAST_REST = 0
 # The rest of the change an edit apart must stand beside to be worth a look (medium), not only quoted.
 _WORTH_REST = 20
 # The kinds of file whose lines are code a slipped line changes the meaning of.
-CODE_KINDS = _CODE_KINDS = frozenset({"source", "example"})
+_CODE_KINDS = frozenset({"source", "example"})
 
 _NAME_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
@@ -99,13 +100,9 @@ def runs_of_patch(patch: bytes) -> list[Run]:
     return runs
 
 
-def code_lines(path: str, lines: Sequence[str]) -> list[str]:
-    """A run's lines of code: no blank line, comment, import or bare string (a docstring's, a message's)."""
+def _code(path: str, lines: Sequence[str]) -> list[str]:
     keep = line_filter(path)
     return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln)]
-
-
-_code = code_lines
 
 
 def _names(lines: Iterable[str]) -> set[str]:
@@ -285,3 +282,30 @@ def weakens(found: Apart) -> bool:
     tokens = lambda lines: Counter(_TURNS_RE.findall(" ".join(_STRING_RE.sub(" ", ln) for ln in lines)))  # noqa: E731
     strings = lambda lines: Counter(_STRING_RE.findall(" ".join(lines)))  # noqa: E731
     return tokens(found.added) != tokens(found.removed) or strings(found.added) != strings(found.removed)
+
+
+# A run read alone holds at most this many lines of code a side: past it, a rewrite.
+_RUN_LINES = 6
+
+
+def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
+    """Path -> "what it does: the line" for the first run of changed code of each file read as a check edited to pass
+    more often, read alone: a file's own reading pairs its whole lines and gives up on a big edit (a typing pass over the
+    file, rq's job.py in held-out 12); its runs (``git diff -U0``'s hunks) still each hold one edit."""
+    out: dict[str, str] = {}
+    for run in runs:
+        if run.path in out or file_kind(run.path) not in _CODE_KINDS:
+            continue
+        added, removed = _code(run.path, run.added), _code(run.path, run.removed)
+        if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (found := looser_check(added, removed)):
+            out[run.path] = found[0]
+    return out
+
+
+def looser_run(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``loosens_run``'s check: a run of this file read alone as a check made looser, unless the file's own
+    reading named a looser check already (one reason for one line)."""
+    found = ctx.looser_runs.get(f.change.path)
+    if found is None or (f.edited_check and found.split(":", 1)[0] in f.edited_check[0]):
+        return None
+    return found

@@ -27,17 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from typing import TYPE_CHECKING
-
 from relay.review.condition_reading import pairs
-from relay.review.file_kinds import file_kind
 from relay.review.line_shapes import squeezed, window
 
-if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
-    from relay.review.apart_edits import Run
-    from relay.review.facts import FileFacts, RiskContext
-
-__all__ = ["looser_check", "looser_run", "looser_runs"]
+__all__ = ["looser_check"]
 
 _QUOTE = 60
 
@@ -264,32 +257,3 @@ def _statement(removed: Sequence[str], first: str) -> list[str]:
             break
         out.append(line)
     return out
-
-
-# A run read alone holds at most this many lines of code a side: past it, a rewrite.
-_RUN_LINES = 6
-
-
-def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
-    """Path -> "what it does: the line" for the first run of changed code of each file read as a check edited to pass
-    more often, read alone: a file's own reading pairs its whole lines and gives up on a big edit (a typing pass over the
-    file, rq's job.py in held-out 12); its runs (``git diff -U0``'s hunks) still each hold one edit."""
-    from relay.review.apart_edits import CODE_KINDS, code_lines  # the runs' reader (apart_edits reads none of this module)
-
-    out: dict[str, str] = {}
-    for run in runs:
-        if run.path in out or file_kind(run.path) not in CODE_KINDS:
-            continue
-        added, removed = code_lines(run.path, run.added), code_lines(run.path, run.removed)
-        if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (found := looser_check(added, removed)):
-            out[run.path] = found[0]
-    return out
-
-
-def looser_run(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule ``loosens_run``'s check: a run of this file read alone as a check made looser, unless the file's own
-    reading named a looser check already (one reason for one line)."""
-    found = ctx.looser_runs.get(f.change.path)
-    if found is None or (f.edited_check and found.split(":", 1)[0] in f.edited_check[0]):
-        return None
-    return found

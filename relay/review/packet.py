@@ -25,8 +25,7 @@ from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
-from relay.review.apart_edits import apart_edits, runs_of_patch
-from relay.review.looser_checks import looser_runs
+from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 

@@ -27,8 +27,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange, Risk
 from relay.review import checks
-from relay.review.apart_edits import edit_apart, note_apart
-from relay.review.looser_checks import looser_run
+from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
 
