@@ -39,6 +39,8 @@ def _denied(action: str) -> dict:
 
 AUDIT_SCENARIOS: dict[str, dict] = {
     # §7.1: 1.1.13-1.1.19 refused a write (or a command) as a hard error, exit 1: PERMISSION_DENIED [meas]
+    "hard_denied_write_1_1_13": {**scenario({**_OK, "deny_style": "hard"}, version="1.1.13"), **_POLICY},
+    "hard_denied_command_1_1_19": scenario({**_OK, **_COMMAND, "deny_style": "hard"}, version="1.1.19"),
     # §7.1: the newer denied_actions[].action values (1.2.7-1.3.x)
     "denied_mcp_1_3_3": _denied("mcp"),
     "denied_read_file_1_3_3": _denied("read_file"),
@@ -62,6 +64,9 @@ AUDIT_SCENARIOS: dict[str, dict] = {
 XHIGH = {"model": "gemini-3.8-flash", "effort": "xhigh"}
 # name -> (call arguments, status, worker launches, words the message or hint must hold)
 ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
+    "hard_denied_write_1_1_13": (SAFE, "PERMISSION_DENIED", 1, ("write_to_file", "--write-probe", "trusted",
+                                                                 "agy update")),
+    "hard_denied_command_1_1_19": ({}, "PERMISSION_DENIED", 1, ("unsandboxed command", "command(", "trusted")),
     "denied_mcp_1_3_3": ({}, "PERMISSION_DENIED", 1, ("mcp", "permissions.allow")),
     "denied_read_file_1_3_3": ({}, "PERMISSION_DENIED", 1, ("read_file", "permissions.allow")),
     "invalid_model_on_stderr_1_2_1": ({"model": "no-such-model-xyz"}, "WORKER_ERROR", 1,
@@ -95,6 +100,13 @@ async def test_relay_answers_each_audited_behaviour_with_its_status_launches_and
     for word in words:
         assert word in error["hint"] or word in error["message"], (word, error)
     assert not error.get("retryable", False), error
+
+
+async def test_a_hard_denial_of_1_1_13_is_never_retried_and_writes_nothing(tmp_path):
+    packet, (run,), _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS["hard_denied_write_1_1_13"], SAFE)
+    assert packet["status"] == "PERMISSION_DENIED" and run["exit_code"] == 1
+    assert run["flags"].get("mode") == "accept-edits"  # a safe run on agy before 1.2.14
+    assert not (tmp_path / "project" / "src" / "new.py").exists() and not packet["changes"].get("files"), packet
 
 
 async def test_the_report_is_read_from_structured_output_not_the_looser_response(tmp_path):
