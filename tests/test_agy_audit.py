@@ -42,6 +42,8 @@ AUDIT_SCENARIOS: dict[str, dict] = {
     "hard_denied_write_1_1_13": {**scenario({**_OK, "deny_style": "hard"}, version="1.1.13"), **_POLICY},
     "hard_denied_command_1_1_19": scenario({**_OK, **_COMMAND, "deny_style": "hard"}, version="1.1.19"),
     # §7.1: the newer denied_actions[].action values (1.2.7-1.3.x)
+    "denied_unsandboxed_1_3_3": _denied("unsandboxed"),
+    "denied_execute_url_1_3_3": _denied("execute_url"),
     "denied_mcp_1_3_3": _denied("mcp"),
     "denied_read_file_1_3_3": _denied("read_file"),
     # §8.1: the invalid model, verbatim as 1.2.1 prints it: on stderr, nothing on stdout, exit 1
@@ -67,6 +69,8 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
     "hard_denied_write_1_1_13": (SAFE, "PERMISSION_DENIED", 1, ("write_to_file", "--write-probe", "trusted",
                                                                  "agy update")),
     "hard_denied_command_1_1_19": ({}, "PERMISSION_DENIED", 1, ("unsandboxed command", "command(", "trusted")),
+    "denied_unsandboxed_1_3_3": ({}, "PERMISSION_DENIED", 1, ("RunCommand (unsandboxed)", "command(npm test)")),
+    "denied_execute_url_1_3_3": ({}, "PERMISSION_DENIED", 1, ("execute_url", "read_url(")),
     "denied_mcp_1_3_3": ({}, "PERMISSION_DENIED", 1, ("mcp", "permissions.allow")),
     "denied_read_file_1_3_3": ({}, "PERMISSION_DENIED", 1, ("read_file", "permissions.allow")),
     "invalid_model_on_stderr_1_2_1": ({"model": "no-such-model-xyz"}, "WORKER_ERROR", 1,

@@ -35,6 +35,10 @@ _SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
 # "Matches user-configured deny rule" instead, and its turn goes on.
 _HARD_DENY = re.compile(r"^\s*(?:error:\s*)?permission check failed for (unsandboxed command|[\w.-]+)\b[^\n]{0,120}?"
                         r"user denied permission", re.IGNORECASE | re.MULTILINE)
+# What each newer denied_actions[].action (1.2.7-1.3.x) needs in agy's settings.json (§7.1, §8.3: `command(git diff)`,
+# `read_url(go.dev)`): unsandboxed is a command run outside agy's sandbox.
+_COMMAND_KINDS = frozenset({"command", "unsandboxed"})
+_URL_KINDS = frozenset({"execute_url", "read_url"})
 
 
 def interrupted(o: Outcome) -> bool:
@@ -170,8 +174,12 @@ def denied_hint(o: Outcome) -> str:
                 "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' "
                 "(agy then auto-approves every tool: keep it to workspaces you can revert), or allow file edits in "
                 "agy's settings.json (permissions.allow).")
-    if "command" in kinds or not kinds or _unlisted(o):
+    if kinds & _COMMAND_KINDS or not kinds or _unlisted(o):
         return _COMMAND_HINT
+    if kinds & _URL_KINDS:
+        return ("The worker needed to read a URL, which agy's policy denies unless an allow rule matches its host: "
+                "add one (permissions.allow in agy's settings.json, e.g. read_url(go.dev)), or use a profile with "
+                "execution_mode 'trusted'.")
     names = ", ".join(sorted(kinds))
     return (f"Allow {names} in agy's settings.json (permissions.allow), or use a profile with execution_mode "
             "'trusted'.")
