@@ -42,7 +42,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import read_regular, remove_tree, replace_file
+from relay.core.files import own_folder, read_regular, remove_tree, replace_file
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.git_dir import keep_git_dir
@@ -360,7 +360,8 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
 def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     if where is None:
         return tempfile.mkdtemp(prefix="relay-trees-"), True
-    return where.mkdir(parents=True, exist_ok=True, mode=0o700) or str(where), False
+    where.parent.mkdir(parents=True, exist_ok=True)
+    return str(own_folder(where)), False  # a run's trees in the data dir: never a link planted in their place
 
 
 def _save(snap: Snapshot) -> None:
