@@ -58,6 +58,11 @@ AUDIT_SCENARIOS: dict[str, dict] = {
     # §7.4: 1.3.x's efforts include xhigh; a base id with it runs
     "xhigh_effort_on_1_3_3": {**scenario(_OK, version="1.3.3"), "base_models": {"gemini-3.8-flash": _LEVELS},
                               "model_list": [["gemini-3.8-flash", "Gemini 3.8 Flash"]]},
+    # §8.2: the plain-answer step types 1.2.11 streams (thinking, reasoning, planner_response) are read as unknown
+    "plain_answer_step_types_1_2_11": scenario({**_OK, "extra_steps": ["thinking", "reasoning", "planner_response"]},
+                                               version="1.2.11"),
+    # §1, §4: an agy whose --version the relay cannot read is taken as current; an older one then refuses a flag
+    "unknown_flag_when_the_version_is_unreadable": scenario(_OK, version="dev-build"),
     # §6.1: `agy models` rows carrying ` · description` after the label still settle a bare id before a launch
     "models_rows_with_descriptions": {**scenario(_OK, version="1.3.3"), "base_models": {"gemini-3.8-flash": _LEVELS[:3]},
                                       "model_list": _DESCRIBED},
@@ -80,6 +85,9 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
     "safe_run_under_proceed_in_sandbox_1_3_3": (SAFE, "CONFLICTING_OPTIONS", 1, ("proceed-in-sandbox", "request-review",
                                                                                  "before any tool")),
     "xhigh_effort_on_1_3_3": (XHIGH, "SUCCESS", 1, ()),
+    "plain_answer_step_types_1_2_11": ({}, "SUCCESS", 1, ()),
+    # launched once, refused at its flags: the fake's launch log has no print-mode run for it
+    "unknown_flag_when_the_version_is_unreadable": ({}, "AGY_TOO_OLD", 0, ("-output-format", "agy update")),
     "models_rows_with_descriptions": ({"model": "gemini-3.8-flash"}, "CONFLICTING_OPTIONS", 0,
                                       ("gemini-3.8-flash-high", "nothing was launched")),
 }
