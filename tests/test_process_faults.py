@@ -43,8 +43,8 @@ def ticket_holder() -> subprocess.Popen:
     code = ("import sys, time\nfrom filelock import FileLock\nheld = []\nfor line in sys.stdin:\n"
             "    held.append(FileLock(line.strip(), thread_local=False)); held[-1].acquire(); print('held', flush=True)\n"
             "time.sleep(300)\n")
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
-                            start_new_session=True)
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            encoding="utf-8", start_new_session=True)
 
 
 def hold_ticket(holder: subprocess.Popen, ticket: Path) -> None:
