@@ -95,6 +95,12 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     depth: int = 0
     unreadable: list[str] = []  # folders the look before the run could not read (relay.observe.unreadable)
     skipped: list[str] = []  # outside git: folders the walk before the run skipped (relay.observe.outside_git)
+    # A workspace that is a sub-folder of the repository (relay.observe.above): what git's status listed outside the
+    # folder before the run (path -> stat key, [] when absent; None: not looked at), how many past the bound, and the
+    # entries asked about.
+    above: dict[str, list[int]] | None = None
+    above_cut: int = 0
+    above_specs: list[str] = []
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
