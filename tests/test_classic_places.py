@@ -113,6 +113,10 @@ def test_round_eleven_b_shapes_are_named_and_never_low(path: str, added: list[st
         ("test/escape.test.js", ["    this.skip();"], "skips a security test: this.skip();", []),
         ("src/test/java/com/acme/PermissionTest.java", ["    @Test(enabled = false)"], "skips a security test", ["    @Test"]),
         ("tests/SignerTest.php", ["        $this->markTestIncomplete('later');"], "skips a security test", []),
+        ("spec/jws_spec.rb", ["  it 'rejects an invalid signature', skip: true do"], "skips a security test",
+         ["  it 'rejects an invalid signature' do"]),
+        ("test/jwt_test.dart", ["  test('rejects a bad signature', () {}, skip: true);"], "skips a security test",
+         ["  test('rejects a bad signature', () {});"]),
     ],
 )
 def test_a_security_test_switched_off_in_any_framework_is_named(path: str, added: list[str], named: str, removed: list[str]) -> None:
@@ -142,6 +146,7 @@ def test_a_security_test_switched_off_in_any_framework_is_named(path: str, added
         ("src/lexer.py", ["    if token == other_token:"], []),
         # skip markers of other kinds: a skip flag in source, an option named skip
         ("src/cli.js", ["  const opts = { skip: false };"], []),
+        ("src/cli.js", ["  run({ name: 'sync', skip: true })"], []),
         ("lib/task.rb", ["    skipped = true"], []),
         # eval idioms that run a trusted tool's own output, getopt's
         ("bin/setup", ['eval "$(rbenv init -)"'], []),

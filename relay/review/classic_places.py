@@ -73,7 +73,8 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 # ----- skip markers the older list lacked (relay.review.file_kinds.SKIP_RE reads them too)
 SKIP_SHAPES = (
     r"^\s*@(?:module|describe)?tag\s+(?::skip\b|skip:\s*(?:true|['\"]))|"  # ExUnit
-    r"^\s*(?:skip|pending)(?:\s+['\"]|\s*$)|,\s*skip:\s*(?:true|['\"])|"  # RSpec, minitest, bats; RSpec's and Dart's metadata
+    r"^\s*(?:skip|pending)(?:\s+['\"]|\s*$)|"  # RSpec, minitest, bats
+    r"^\s*(?:it|test|specify|scenario|example|describe|context)\b[^\n]*,\s*:?skip(?::|\s*=>)\s*(?:true|['\"])|"  # RSpec's and Dart's metadata
     r"\[(?:[^\]]*,\s*)?Ignore\s*\(|\[(?:Fact|Theory)\b[^\]]*\bSkip\s*=|#\[ignore\s*=|"  # NUnit, xUnit, Rust
     r"\bXCTSkip(?:If|Unless)?\s*\(|\bthis\.skip\s*\(\s*\)|@Test\s*\([^)]*\benabled\s*=\s*false|\bmarkTestIncomplete\s*\("
 )
@@ -115,9 +116,10 @@ _CT_NAMES = (r"secure_compare|compare_digest|constant_time_compare|constant_time
 _CT_CALL_RE = re.compile(r"\b(?P<name>" + _CT_NAMES + r")\b\s*(?P<open>\()?(?=\s*[^\s=(])")
 _SECRET_NAME = r"(?i:sig(?:nature)?s?|h?mac|hmacs?|passw(?:or)?d|passwd|secret|api_?key|csrf(?:_?token)?|otp|token_?(?:hash|digest))"
 # One side of a comparison: a name, a call, an index or a field chain.
-_SIDE = r"(?:[\w$@.:]+(?:\([^()]*\)|\[[^\[\]]*\])?)+"
-_EQ_RE = re.compile(r"(?P<a>" + _SIDE + r")\s*(?P<op>===?|!==?)\s*(?P<b>" + _SIDE + r")")
-_EQUALS_CALL_RE = re.compile(r"(?P<a>" + _SIDE + r")\.(?:equals|Equals|contentEquals|SequenceEqual)\s*\(\s*(?P<b>[^()]*(?:\([^()]*\))?[^()]*)\)|"
+# (Each repeat starts with a character the name cannot hold: no two ways to split a side, no backtracking blow-up.)
+_SIDE = r"[\w$@:]+(?:\.[\w$@:]+|\([^()]*\)|\[[^\[\]]*\])*"
+_EQ_RE = re.compile(r"(?<![\w$@:.)\]])(?P<a>" + _SIDE + r")\s*(?P<op>===?|!==?)\s*(?P<b>" + _SIDE + r")")
+_EQUALS_CALL_RE = re.compile(r"(?<![\w$@:.)\]])(?P<a>[\w$@:]+(?:\.[\w$@:]+|\([^()]*\)|\[[^\[\]]*\])*?)\.(?:equals|Equals|contentEquals|SequenceEqual)\s*\(\s*(?P<b>[^()]*(?:\([^()]*\))?[^()]*)\)|"
                              r"\b(?:bytes\.Equal|Arrays\.equals|reflect\.DeepEqual|String\.Equals)\s*\(\s*(?P<c>[^,()]+(?:\([^()]*\))?)\s*,\s*(?P<d>[^()]+(?:\([^()]*\))?)\)")
 _SECRET_SIDE_RE = re.compile(r"(?:^|[\W_])" + _SECRET_NAME + r"(?:$|[\W_]|(?=[A-Z]))|(?:^|[.\s])sign\s*\(|[a-z](?:Signature|Hmac|HMAC|Mac|MAC|Password|Secret)\b")
 # The other side is a value no attacker times: a literal, nothing, a length, a type, a constant's or an enum's name.
@@ -164,8 +166,8 @@ def _bare(text: str) -> str:
 
 def _comparisons(line: str) -> list[tuple[str, str, int, int]]:
     """The sides of each equality comparison on a line, and where it stands."""
-    out = [(m.group("a"), m.group("b"), m.start(), m.end()) for m in _EQ_RE.finditer(line)]
-    for m in _EQUALS_CALL_RE.finditer(line):
+    out = [(m.group("a"), m.group("b"), m.start(), m.end()) for m in _EQ_RE.finditer(line)] if "==" in line or "!=" in line else []
+    for m in _EQUALS_CALL_RE.finditer(line) if "qual" in line else ():
         a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         out.append((a, b, m.start(), m.end()))
     return out
