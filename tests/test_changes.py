@@ -108,12 +108,13 @@ def test_observe_sees_changes_the_worker_committed(repo: Path) -> None:
     assert change.additions == 2 and change.ranges == [(21, 22)]
 
 
-def test_observe_workspace_in_a_subfolder_reports_relative_paths_only_inside(repo: Path) -> None:
+def test_observe_workspace_in_a_subfolder_reports_relative_paths_and_names_what_is_beside_it(repo: Path) -> None:
     snap = take_snapshot(repo / "src")
     (repo / "src/app.py").write_text(_lines(31, "x{} = 1"), encoding="utf-8")
     (repo / "a.txt").write_text("outside\n", encoding="utf-8")
     cs = observe_changes(snap, repo / "src")
-    assert [c.path for c in cs.files] == ["app.py"]
+    assert [c.path for c in cs.files] == ["../a.txt", "app.py"]  # beside the folder: named, not diffed (above.py)
+    assert list(cs.above) == ["../a.txt"] and b"a.txt" not in cs.patch
 
 
 def test_observe_repository_without_commits(tmp_path: Path) -> None:

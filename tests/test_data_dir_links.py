@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import memory_relay, payload, relay_env
-from fake_agy_harness import install_fake_agy, success_scenario
+from fake_agy_harness import install_fake_agy, scenario, success_scenario
 
 pytestmark = pytest.mark.anyio
 
@@ -147,3 +147,97 @@ def test_cleanup_never_removes_a_folder_a_link_in_place_of_a_worktree_pool_leads
     assert cleaned.returncode == 0, cleaned.stdout + cleaned.stderr
     assert (yours / "work" / "thesis.tex").read_text(encoding="utf-8") == "chapter one\n"
     assert not (pools / "project-0123456789ab").exists() and yours.is_dir()
+
+
+def test_a_link_planted_as_the_worktrees_folder_never_has_cleanup_delete_the_folders_it_leads_to(tmp_path):
+    # `cleanup` (and every relay's start-up retention) removes the pools of repositories that are gone. Before: a link
+    # planted as data/worktrees had every folder it led to taken for a pool of a gone repository and removed whole.
+    from conftest import cli_main
+
+    yours = tmp_path / "home" / "yours"
+    (yours / "thesis").mkdir(parents=True)
+    (yours / "thesis" / "chapter1.tex").write_text("chapter one\n", encoding="utf-8")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "worktrees").symlink_to(yours, target_is_directory=True)
+    cleaned = cli_main(["cleanup"], relay_env(tmp_path / "data", None))
+    assert cleaned.returncode == 0, cleaned.stdout + cleaned.stderr
+    assert (yours / "thesis" / "chapter1.tex").read_text(encoding="utf-8") == "chapter one\n"
+    assert not (tmp_path / "data" / "worktrees").exists() and "the link alone" in cleaned.stdout
+
+
+async def test_a_link_planted_as_the_worktrees_folder_a_pools_ledger_or_the_active_folder_is_never_written_through(
+        tmp_path, repo):
+    # A run marks itself active (runs/active/<run_id>); a worktree run makes its pool under data/worktrees and marks
+    # its branch in the pool's ledger (runs/<run_id>). Before: each followed a link planted in place of its folder,
+    # and a file of the relay's (or a whole pool: worktrees, checked-out copies of the code) appeared in yours.
+    import anyio
+
+    from fake_agy_harness import wait_for_launches
+
+    release = tmp_path / "release"
+    agy = install_fake_agy(tmp_path / "bin", scenario({
+        "behaviour": "slow", "sleep": 120, "release_file": str(release),
+        "edits": [{"op": "write", "path": "src/new.py", "content": "x = 1\n"}],
+        "report": {"summary": "ok", "files_changed": ["src/new.py"]}}))
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_PROFILES=json.dumps({"iso": {"isolation": "worktree"}}))
+    call = {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
+    folders = {name: tmp_path / "home" / name for name in ("pools", "active", "ledger")}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    (tmp_path / "data" / "runs").mkdir(parents=True)
+    (tmp_path / "data" / "worktrees").symlink_to(folders["pools"], target_is_directory=True)
+    (tmp_path / "data" / "runs" / "active").symlink_to(folders["active"], target_is_directory=True)
+    seen: dict[str, list[str]] = {}
+    async with memory_relay(env) as client:
+        answers: list[dict] = []
+
+        async def run() -> None:
+            answers.append(payload(await client.call_tool(EXECUTE, call)))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run)
+            await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1, timeout=60))
+            seen = {name: sorted(p.name for p in folder.iterdir()) for name, folder in folders.items()}
+            release.touch()
+        assert answers[0]["status"] == "SUCCESS", answers
+        (pool,) = (tmp_path / "data" / "worktrees").iterdir()
+        from relay.core.files import remove_tree
+        remove_tree(pool / "runs")
+        (pool / "runs").symlink_to(folders["ledger"], target_is_directory=True)
+        release.unlink()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run)
+            await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 2, timeout=60))
+            seen["ledger"] = sorted(p.name for p in folders["ledger"].iterdir())
+            release.touch()
+    assert answers[1]["status"] == "SUCCESS", answers
+    assert seen == {"pools": [], "active": [], "ledger": []}
+    assert all(not any(folder.iterdir()) for folder in folders.values())
+
+
+async def test_links_planted_as_a_runs_spilled_prompt_or_trees_folder_are_never_written_through(tmp_path, repo,
+                                                                                                  monkeypatch):
+    # A run writes its task, when too long for agy's command line, to runs/<run_id>.prompt/TASK.md, and its before
+    # and after trees (a private git dir's HEAD, config, info files) to runs/<run_id>.trees. The run id is in the data
+    # dir from the call's first moment; whoever writes the data dir and is quick plants links there. Played here by
+    # knowing the id ahead. Before: the task and the git dir's files were written into the folders the links led to.
+    from relay.call import detached, intake, once
+
+    run_id = "r20261202T120000-0badc0de"
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    runs = tmp_path / "data" / "runs"
+    runs.mkdir(parents=True)
+    spill, trees = tmp_path / "home" / "spill", tmp_path / "home" / "trees"
+    for folder in (spill, trees):
+        folder.mkdir(parents=True)
+    (runs / f"{run_id}.prompt").symlink_to(spill, target_is_directory=True)
+    (runs / f"{run_id}.trees").symlink_to(trees, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py. " + "Context. " * 5000,
+                                                          "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
+    assert (sorted(p.name for p in spill.iterdir()), sorted(p.name for p in trees.iterdir())) == ([], [])
+    assert (runs / f"{run_id}.prompt" / "TASK.md").is_file() and not (runs / f"{run_id}.prompt").is_symlink()

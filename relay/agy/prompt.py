@@ -11,6 +11,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from relay.core.files import own_folder, write_own
+
 __all__ = ["NO_DELEGATION", "compose_prompt", "compose_feedback", "limit_lines", "argv_safe_prompt", "prompt_fits",
            "ARGV_PROMPT_LIMIT", "COMMAND_LINE_LIMIT"]
 
@@ -116,10 +118,11 @@ def argv_safe_prompt(prompt: str, spill_dir: Path, run_id: str, argv_before: Seq
     """
     if prompt_fits(prompt, argv_before):
         return prompt, None
-    folder = spill_dir / f"{run_id}.prompt"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # The folder and the file in the data dir are the relay's own: a link planted in place of either is replaced,
+    # never written through (relay.core.files).
+    folder = own_folder(spill_dir / f"{run_id}.prompt")
     path = folder / "TASK.md"
-    path.write_text(prompt, encoding="utf-8")
+    write_own(path, prompt.encode("utf-8"))
     short = (
         f"Your full task is too long for the command line. Read it first from {path} "
         "and follow it exactly; it ends with how to report."

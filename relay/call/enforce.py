@@ -35,7 +35,7 @@ from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
 __all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "policy_verdict", "prompt_limits",
-           "outside_violation", "HIJACKED", "git_dir_violation"]
+           "outside_violation", "HIJACKED", "git_dir_violation", "above_violation"]
 
 _KEPT = 2000  # files the record keeps per list; the message has the full counts
 _BROKE = "the run's change broke its policy: "
@@ -133,6 +133,28 @@ def outside_violation(violation: PolicyViolation | None, outside: list[str], pre
     if violation.on_violation == "revert":
         kept = {p: "outside the run's workspace: left in the run's worktree, never applied" for p in shown}
         violation.not_restored = dict(list({**kept, **violation.not_restored}.items())[:_KEPT])
+    return violation, line
+
+
+def above_violation(violation: PolicyViolation | None, above: list[str], limits: RunPlan | RecordPlan
+                    ) -> tuple[PolicyViolation | None, str]:
+    """An in-place run with limits (any of them) in a sub-folder of a repository that changed files of the repository
+    outside that folder (``above``: as seen from the workspace, ``../setup.py``; relay.observe.above) broke its policy:
+    no pattern of a profile reaches them and no count holds them. The violation gains the "workspace" rule; they are
+    never put back (the relay keeps no copy of what lies outside the workspace): the violation says so."""
+    if not above or not (limits.paths or limits.protected or limits.max_files is not None
+                         or limits.max_lines is not None):
+        return violation, ""
+    line = (f"workspace: {len(above)} file(s) changed outside it, in the repository around it: {name_files(above)} "
+            "(not put back: check them yourself)")
+    if violation is None:
+        violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
+    violation.rules = ["workspace", *violation.rules]
+    violation.limits = [line, *violation.limits]
+    violation.files = [*above, *violation.files][:_KEPT]
+    if violation.on_violation == "revert":
+        left = {p: "outside the run's workspace: the relay keeps no copy of it" for p in above}
+        violation.not_restored = dict(list({**left, **violation.not_restored}.items())[:_KEPT])
     return violation, line
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 
 from relay.agy.classify import Verdict
-from relay.call.enforce import (apply_policy, git_dir_violation, outside_violation, policy_verdict,
+from relay.call.enforce import (above_violation, apply_policy, git_dir_violation, outside_violation, policy_verdict,
                                 unobserved_violation)
 from relay.call.policy import RunPlan
 from relay.core.contracts import PolicyViolation, RecordPlan
@@ -67,7 +67,8 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     changeset = observe(False)
     ms = int((time.monotonic() - started) * 1000)
     files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
-    files = [c for c in files if c.path not in changeset.git_dir]  # in no tree: judged, and put back, below
+    # In no tree: judged, and put back, below; outside an in-place workspace (relay.observe.above): judged below too.
+    files = [c for c in files if c.path not in changeset.git_dir and c.path not in changeset.above]
     violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored, data_dir=data_dir)
     if violation is not None and violation.restored:
         # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
@@ -78,7 +79,8 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     if beyond is not None:
         violation, line = outside_violation(violation, *beyond, limits.on_violation or "keep")
     violation, planted = git_dir_violation(violation, changeset.git_dir, limits, before, unrestored)
-    line = "; ".join(filter(None, [line, planted]))
+    violation, above = above_violation(violation, list(changeset.above), limits)
+    line = "; ".join(filter(None, [line, planted, above]))
     if changeset.source == "report" and before is not None and before.source != "report":  # the look after failed
         violation, blind = unobserved_violation(violation, limits, changeset.note)
         line = "; ".join(filter(None, [line, blind]))

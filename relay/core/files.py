@@ -14,7 +14,8 @@ from pathlib import Path
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "read_secret", "private_dir", "create_private"]
+__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "read_secret", "private_dir", "create_private",
+           "own_folder", "is_link", "write_own"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -105,6 +106,52 @@ def private_dir(path: Path) -> Path:
         except OSError:
             pass
     return path
+
+
+def is_link(path: str | os.PathLike) -> bool:
+    """A symbolic link, or (Windows) a junction: a name that leads elsewhere."""
+    return os.path.islink(path) or bool(getattr(os.path, "isjunction", lambda _p: False)(path))
+
+
+def own_folder(path: Path) -> Path:
+    """``path`` as a folder of the relay's own inside its data dir (owner-only when made): the data dir is input
+    (docs/security.md), and a symbolic link or junction planted under the name of one of the relay's folders had the
+    relay write its files (and cleanup delete them) in whatever folder the link led to. Such a link is removed (the
+    link alone, never what it leads to) and a folder made in its place; anything else that is not a folder is an
+    OSError naming it. The parent must exist."""
+    path = Path(path)
+    if is_link(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)  # a junction: rmdir removes the junction itself, not its target's files
+        else:
+            os.unlink(path)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or is_link(path):  # a link planted again since: never followed
+        raise OSError(errno.ENOTDIR, "is not a folder of the relay's own (a link or a file is in its place)", str(path))
+    return path
+
+
+def write_own(path: str | os.PathLike, data: bytes, mode: int = 0o600) -> None:
+    """A small file of the relay's own in its data dir (a marker, a private git dir's HEAD), written whole without
+    the fsync of ``write_atomic``; a symbolic link planted under its name is removed, never written through (the data
+    dir is input, docs/security.md). Its folder must be the relay's own (``own_folder``) for that to hold."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_BINARY", 0)
+    if is_link(path):
+        os.unlink(path)
+    try:
+        fd = os.open(path, flags, mode)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.EMLINK) or not is_link(path):
+            raise
+        os.unlink(path)  # planted between the look and the open: removed again, the open made without following
+        fd = os.open(path, flags | os.O_EXCL, mode)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def create_private(path: Path) -> int:

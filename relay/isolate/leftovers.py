@@ -13,7 +13,7 @@ import os
 from collections.abc import Container
 from pathlib import Path
 
-from relay.core.files import remove_tree
+from relay.core.files import is_link, remove_tree
 from relay.isolate.config_hooks import refuse_config_hooks
 from relay.isolate.pool import _git_of, _remove_slot, _repo_of, _try_lock, pool_root
 from relay.isolate.repo import BRANCH_PREFIX
@@ -49,6 +49,8 @@ def kept_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
     doctor names them, cleanup leaves them and says so (the change is in no other place)."""
     root = pool_root(data_dir)
     found: list[str] = []
+    if is_link(root):
+        return found  # not the relay's folder (find_leftovers names it)
     for pool in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         repo = _repo_of(pool)
         found += [_orphan_said(slot, run_id)
@@ -62,6 +64,8 @@ def find_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
     never recorded whose run's record is gone (``kept_leftovers``: left to the user)."""
     found: list[str] = kept_leftovers(data_dir, known_runs)
     root = pool_root(data_dir)
+    if is_link(root):
+        return [*found, f"{root}: a symbolic link, not the relay's worktrees folder (cleanup removes the link alone)"]
     if not root.is_dir():
         return found
     for pool in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -80,11 +84,23 @@ def find_leftovers(data_dir: Path, known_runs: Container[str]) -> list[str]:
     return found
 
 
+def _unlinked(link: Path, what: str, removed: list[str], errors: list[str]) -> tuple[list[str], list[str]]:
+    """A link planted in the data dir in place of one of the pool's folders: the link alone is removed, and said."""
+    try:
+        os.rmdir(link) if not os.path.islink(link) else link.unlink()  # a junction: rmdir takes the junction only
+        removed.append(f"{link} (a symbolic link, not {what}: the link alone, not what it leads to)")
+    except OSError as exc:
+        errors.append(f"{link}: {exc}")
+    return removed, errors
+
+
 def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[str], list[str]]:
     """Remove what ``find_leftovers`` reports (never a worktree in use); (removed, errors)."""
     removed: list[str] = []
     errors: list[str] = []
     root = pool_root(data_dir)
+    if is_link(root):  # not the relay's folder: every folder it leads to would be taken for a pool of a gone repository
+        return _unlinked(root, "the worktrees folder", removed, errors)
     if not root.is_dir():
         return removed, errors
     for pool in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -123,6 +139,9 @@ def remove_leftovers(data_dir: Path, known_runs: Container[str]) -> tuple[list[s
                 finally:
                     lock.release()
             ledger = pool / "runs"
+            if is_link(ledger):  # not the relay's ledger: each file where it leads would be deleted as a run's mark
+                _unlinked(ledger, "a worktree pool's ledger of runs", removed, errors)
+                continue
             for entry in sorted(ledger.iterdir()) if ledger.is_dir() else []:
                 if entry.name in known_runs:
                     continue

@@ -39,7 +39,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from relay.core.errors import Busy
-from relay.core.files import private_dir, read_regular, remove_tree, write_atomic
+from relay.core.files import is_link, own_folder, private_dir, read_regular, remove_tree, write_atomic, write_own
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
 from relay.isolate.pool_git import PoolGit
@@ -172,11 +172,10 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
     facts = repo_facts(workspace, git)
     # worktree add and the branch's update-ref run at the top level, with its config: nothing if it names a hook.
     refuse_config_hooks(facts.toplevel, step, git, conditional=True)
-    pool = private_dir(pool_root(data_dir)) / pool_key(facts)  # worktrees/ owner-only too (issue 22)
-    if pool.is_symlink():
-        pool.unlink()  # the relay's own folder, never a link planted in its place: its slots would lie elsewhere
-    pool.mkdir(parents=True, exist_ok=True, mode=0o700)
-    (pool / "runs").mkdir(exist_ok=True, mode=0o700)
+    # worktrees/, the pool and its ledger are the relay's own folders (owner-only, issue 22), never a link planted in
+    # their place: its slots and marks would lie elsewhere (relay.core.files.own_folder).
+    pool = own_folder(own_folder(pool_root(private_dir(data_dir))) / pool_key(facts))
+    own_folder(pool / "runs")
     if _repo_of(pool) != facts.toplevel:
         _note(pool / "repo", str(facts.toplevel))
     base = start or facts.head
@@ -211,7 +210,7 @@ def lease_worktree(data_dir: Path, workspace: str | Path, run_id: str, *, start:
                 run_git(slot, "clean", ["-q", "-ffdx"], env=git.env, config=config, timeout=600,
                         stalled=FifoRelease(str(slot)))
             _set_branch(facts.toplevel, branch, base, git)
-            (pool / "runs" / run_id).touch()
+            write_own(pool / "runs" / run_id, b"")
             _note(slot.with_name(name + ".run"), run_id)
             return Lease(slot=slot, workdir=slot / facts.prefix if facts.prefix else slot, facts=facts,
                          branch=branch, base=base, created=created, git=git, lock=lock)
@@ -394,8 +393,8 @@ def discard_run(data_dir: Path, run_id: str, worktree: str | None, branch: str |
                     config=git.config)
         except GitError as exc:
             errors.append(f"branch {own} in {repo}: {exc}")
-    if pool is not None and not any(e.startswith("branch ") for e in errors):  # else cleanup still finds the branch
-        try:
+    if pool is not None and not is_link(pool / "runs") and not any(e.startswith("branch ") for e in errors):
+        try:  # (with a branch left, cleanup still finds it; a ledger that is a link is not the relay's: cleanup's)
             (pool / "runs" / run_id).unlink()
         except FileNotFoundError:
             pass

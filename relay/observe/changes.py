@@ -29,10 +29,11 @@ from relay.core.contracts import FileChange
 from relay.observe.git import GitError
 from relay.observe.patch import Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
+from relay.observe.above import above_after, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
-from relay.observe.made_git_dirs import note_made_git_dirs
+from relay.observe.made_git_dirs import deep_git_dirs, note_made_git_dirs
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
                                     repo_head, stat_key, write_after)
@@ -52,6 +53,7 @@ MAX_LINES_KEPT = 400_000
 MAX_RANGES = 100
 _HIDDEN_MAX = 2_000  # files listed in the folders a worker's new ignore rule hides whole, at most
 _NOTE_CHARS = 600
+_ABOVE = "written outside the workspace, in the repository around it (seen by git's status; not diffed)"
 
 # Everything the answer's shape depends on is pinned: the user's diff settings never reach it. Myers
 # without the indent heuristic keeps the line ranges the ranking was tuned on.
@@ -90,6 +92,9 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # Why the relay could not look after the run ("" when it did): the files are then the worker's report and what
     # their timestamps show (relay.observe.blind), and the review says so loudly.
     unobserved: str = ""
+    # An in-place run in a sub-folder of a repository (relay.observe.above): what it changed in the repository outside
+    # the workspace, as seen from it ("../setup.py") -> how it was seen. Those paths are in ``files`` too.
+    above: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -242,6 +247,7 @@ class _Look:
         self.notes: list[str] = []
         self.lines_left = MAX_LINES_KEPT
         self.unread = 0
+        self.above: dict[str, str] = {}
 
     def repo(self, repo: Repo, list_ignored: Callable[[str], bool] | None) -> None:
         # A folder the run made unreadable fails the look (GitError); one unreadable before and untouched is named.
@@ -286,6 +292,11 @@ class _Look:
                 self.patch.extend(p.data for p in parts)
         self._big(repo)
         self._nested(repo)
+        for path, kind in above_after(self.snapshot.dir, repo, self.snapshot.started_ns - CLOCK_SLACK_NS).items():
+            shown = shown_above(repo, path)
+            self.changes.append(FileChange(path=shown, kind=kind))  # type: ignore[arg-type]
+            self.above[shown] = _ABOVE
+            self.not_in_patch[shown] = "outside the workspace, in its repository (not diffed)"
 
     def _committed(self, repo: Repo) -> set[str]:
         """In a submodule whose commit moved: the paths that commit explains (clean before and clean
@@ -368,10 +379,10 @@ def _seen_without_a_look(result: ChangeSet, before: Snapshot, ws: Path) -> None:
     result.files.sort(key=lambda c: c.path)
 
 
-def _with_git_dir(result: ChangeSet, before: Snapshot) -> ChangeSet:
+def _with_git_dir(result: ChangeSet, before: Snapshot, deep: list[str] | None = None) -> ChangeSet:
     """The plants in the repository's git dir (hooks, program keys of its config), listed with the change: however
     the look went, they are the relay's own finding, never the worker's word (a ``.git`` it made in a folder too)."""
-    note_made_git_dirs(before, [c.path for c in result.files])
+    note_made_git_dirs(before, [c.path for c in result.files], deep or [])
     listed = {c.path for c in result.files}
     for plant in planted(before.dir) if before.dir else []:
         if plant.path not in result.git_dir and plant.path not in listed:
@@ -404,12 +415,13 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     source = before.source
     fallback_note = None
     why_not = before.note or "no snapshot was taken before the run"
-    look = None
+    look, deep = None, []
     if source != "report":
         try:
             look = _look(before, list_ignored)
+            deep = deep_git_dirs(before)  # a .git made deep in an ignored folder (relay.observe.made_git_dirs)
         except (GitError, TooManyFiles, OSError) as exc:
-            fallback_note = f"could not observe the workspace after the run ({exc}); files are the worker's report"
+            look, fallback_note = None, f"could not observe the workspace after the run ({exc}); files are the worker's report"
             source, why_not = "report", str(exc)[:200]
     if look is None:
         result = ChangeSet(source="report", files=report_changes(ws, reported), note=_join_notes(before.note, fallback_note),
@@ -423,9 +435,9 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
         budget_notes = "; ".join(notes[:3]) + (f" (+{len(notes) - 3} more)" if len(notes) > 3 else "") if notes else None
         result = ChangeSet(source=source, files=sorted((_printable_change(c) for c in look.changes), key=lambda c: c.path),
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
-                           not_in_patch=look.not_in_patch)
+                           not_in_patch=look.not_in_patch, above=look.above)
         beyond_view(result, before, ws, reported)
-    _with_git_dir(result, before)
+    _with_git_dir(result, before, deep)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
@@ -446,6 +458,8 @@ def workspace_changed(before: Snapshot, workspace: Path) -> bool:
                 return True
             look._big(repo)
             look._nested(repo)
+            if above_after(before.dir, repo, before.started_ns - CLOCK_SLACK_NS):
+                return True
         return bool(look.changes) or bool(planted(before.dir)) or any(_diff(before, r, quiet=True) for r in before.repos())
     except (GitError, TooManyFiles, OSError):
         return True

@@ -12,8 +12,15 @@ whose change time falls in the run (no process sets a ctime back; an old one nob
 to relay.observe.git_dir, which watches it from nothing: its hooks and program keys are plants like any other,
 named high, a violation under limits, removed by a revert.
 
-Not looked at: a ``.git`` deeper inside an ignored folder than its top (git folds the folder; only its top is seen),
-and a repository that was in a tracked folder before the run without being scanned as one.
+Inside the folders no look enters (the ignored folders git folds, the dependency and build folders the walk outside
+git skips) every folder is looked at, at any depth (``deep_git_dirs``: a scandir each, no link followed), bounded
+by ``IGNORED_WALK_MAX`` folders in all: past it the look fails (NOT OBSERVED, naming the folder), never a quiet
+success. There a ``.git`` counts as touched by the run when its own change time, or its hooks folder's, its
+``config``'s or its ``info`` folder's, falls in the run: a clone that was there before the run but deeper than the
+look before it went (relay.observe.git_dirs_named) is then watched from nothing, so hooks it had before the run are
+named with the plant.
+
+Not looked at: a repository that was in a tracked folder before the run without being scanned as one.
 """
 
 from __future__ import annotations
@@ -25,12 +32,15 @@ from collections.abc import Iterable
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
-from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, git_private
+from relay.observe.private_repo import look_of
+from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, TooManyFiles, git_private
 
-__all__ = ["note_made_git_dirs"]
+__all__ = ["note_made_git_dirs", "deep_git_dirs", "IGNORED_WALK_MAX"]
 
 _FOLDERS_MAX = 100_000  # folders looked at, at most (a stat each)
 _WALK_MAX = 2_000  # folders walked inside the nested repositories the run made
+IGNORED_WALK_MAX = 200_000  # folders looked at inside the ignored and skipped folders, in all; past it the look fails
+_TOUCHED = ("", "hooks", "config", "info")  # a .git, or these of it, changed in the run: the .git is watched
 
 
 def _tree_folders(before: Snapshot) -> list[str]:
@@ -72,14 +82,51 @@ def _folders(before: Snapshot, changed: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(folders))[:_FOLDERS_MAX]
 
 
-def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
+def _touched(dot_git: str, since: int) -> bool:
+    for name in _TOUCHED:
+        with contextlib.suppress(OSError):
+            st = os.lstat(os.path.join(dot_git, name) if name else dot_git)
+            if max(st.st_ctime_ns, st.st_mtime_ns) >= since:
+                return True
+    return False
+
+
+def deep_git_dirs(before: Snapshot) -> list[str]:
+    """After the run: every folder inside the folders no look enters (ignored folders git folds, those the walk outside
+    git skips) that holds a ``.git`` the run touched (``_touched``), at any depth; TooManyFiles past
+    ``IGNORED_WALK_MAX`` folders, naming the folder (the look fails loudly)."""
+    since, seen, found = before.started_ns - CLOCK_SLACK_NS, 0, []
+    for repo in before.repos():
+        tops = [*repo.folded, *repo.new_folded, *repo.skipped]
+        if repo.git_dir is not None or repo.no_git:
+            tops += [f for f in look_of(repo).new_skipped if f not in tops]
+        for top in dict.fromkeys(t.rstrip("/") for t in tops):
+            stack = [os.path.join(repo.root, top)]
+            while stack:
+                folder = stack.pop()
+                seen += 1
+                if seen > IGNORED_WALK_MAX:
+                    raise TooManyFiles(f"{repo.out(top + '/')} holds more than {IGNORED_WALK_MAX:,} folders: a .git "
+                                       "made in it could not be looked for")
+                with contextlib.suppress(OSError), os.scandir(folder) as it:
+                    for item in it:
+                        if item.name == ".git":
+                            if _touched(item.path, since):
+                                found.append(folder)
+                        elif item.is_dir(follow_symlinks=False):
+                            stack.append(item.path)
+    return found
+
+
+def note_made_git_dirs(before: Snapshot, changed: Iterable[str], deep: Iterable[str] = ()) -> None:
     """After the run (``changed``: the change set's paths): each ``.git`` the run made in a folder of the workspace,
     handed to relay.observe.git_dir to watch from nothing (see the module's doc). Never raises: the look goes on."""
     if not before.dir:
         return
     since = before.started_ns - CLOCK_SLACK_NS
     made: dict[str, tuple[str, str]] = {}
-    for folder in _folders(before, changed):
+    deep = set(deep)  # touched in the run by _touched's measure (deep_git_dirs)
+    for folder in [*_folders(before, changed), *deep]:
         dot_git = os.path.join(folder, ".git")
         try:
             st = os.lstat(dot_git)
@@ -87,7 +134,7 @@ def note_made_git_dirs(before: Snapshot, changed: Iterable[str]) -> None:
             continue
         if os.path.realpath(folder) != os.path.normpath(folder):
             continue  # reached through a link the worker (or the repository) made: another folder, not this one's
-        if max(st.st_ctime_ns, st.st_mtime_ns) >= since and (dirs := git_dirs_named(dot_git)):
+        if (max(st.st_ctime_ns, st.st_mtime_ns) >= since or folder in deep) and (dirs := git_dirs_named(dot_git)):
             made[dot_git] = dirs
     if made:
         with contextlib.suppress(OSError):

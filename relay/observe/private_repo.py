@@ -34,7 +34,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import read_regular
+from relay.core.files import own_folder, read_regular, write_own
 from relay.observe.fifos import FifoRelease
 from relay.observe.git import GitError, config_entries, git_env, own_config_only, run_git
 from relay.observe.unreadable import said_by_git
@@ -95,6 +95,12 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     depth: int = 0
     unreadable: list[str] = []  # folders the look before the run could not read (relay.observe.unreadable)
     skipped: list[str] = []  # outside git: folders the walk before the run skipped (relay.observe.outside_git)
+    # A workspace that is a sub-folder of the repository (relay.observe.above): what git's status listed outside the
+    # folder before the run (path -> stat key, [] when absent; None: not looked at), how many past the bound, and the
+    # entries asked about.
+    above: dict[str, list[int]] | None = None
+    above_cut: int = 0
+    above_specs: list[str] = []
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
@@ -144,16 +150,18 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
     """Write ``repo``'s private git dir: HEAD, a config that defines nothing, the repository's ``info/exclude``
     and ``info/attributes`` (``info``) as they are now, and links to a split index's shared files (in ``git_dir``,
     the repository's own). Writes files only: no git runs."""
-    path = _private_dir(snapshot_dir, repo)
+    # Its folders and files lie in the data dir (a run's trees), which is input: a link planted in place of one is
+    # replaced, never written through (relay.core.files).
+    path = str(own_folder(Path(_private_dir(snapshot_dir, repo))))
     for sub in ("refs", "info"):
-        os.makedirs(os.path.join(path, sub), exist_ok=True)
-    Path(path, "HEAD").write_text(f"{repo.head}\n" if repo.head else "ref: refs/heads/unborn\n", encoding="utf-8")
-    Path(path, "config").write_text("[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n"
-                                    "\tobjectformat = sha256\n" if repo.sha256 else
-                                    "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", encoding="utf-8")
+        own_folder(Path(path, sub))
+    write_own(Path(path, "HEAD"), (f"{repo.head}\n" if repo.head else "ref: refs/heads/unborn\n").encode())
+    write_own(Path(path, "config"), ("[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n"
+                                     "\tobjectformat = sha256\n" if repo.sha256 else
+                                     "[core]\n\trepositoryformatversion = 0\n\tbare = false\n").encode())
     for src, name in zip(info or (), ("exclude", "attributes")):
         with contextlib.suppress(OSError):  # missing, or not a file (a FIFO is not waited on): none is read
-            Path(path, "info", name).write_bytes(read_regular(src, _INFO_MAX, follow=True))
+            write_own(Path(path, "info", name), read_regular(src, _INFO_MAX, follow=True))
     _freeze(path, repo)
     if git_dir:
         with contextlib.suppress(OSError):

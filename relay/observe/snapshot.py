@@ -18,11 +18,10 @@ Sources (``Snapshot.source``): ``git``; ``tree`` outside git (the same, with a p
 that skips dependency folders, virtualenvs, caches and build output); ``report`` when neither works (a tree
 past ``TREE_MAX_FILES``): the worker's list is all there will be.
 
-Rules kept from the file snapshot: ignored *folders* are folded (never called unchanged, judged by timestamp
-when claimed); ignored *files* are watched up to ``_MAX_IGNORED``; submodules and untracked nested
-repositories get a private index each. An untracked file larger than ``TREE_FILE_MAX`` stays out of the trees
-(hashing a multi-hundred-MB file every run would cost more than the rest): it is compared by size, times and
-inode (``Repo.big``).
+Rules kept from the file snapshot: ignored *folders* are folded (never called unchanged, judged by timestamp when
+claimed); ignored *files* are watched up to ``_MAX_IGNORED``; submodules and untracked nested repositories get a private
+index each. An untracked file larger than ``TREE_FILE_MAX`` stays out of the trees (hashing a multi-hundred-MB file
+every run would cost more than the rest): it is compared by size, times and inode (``Repo.big``).
 """
 
 from __future__ import annotations
@@ -42,7 +41,8 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import read_regular, remove_tree, replace_file
+from relay.core.files import own_folder, read_regular, remove_tree, replace_file
+from relay.observe.above import above_before
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.git_dir import keep_git_dir
@@ -63,8 +63,7 @@ Source = Literal["git", "tree", "report"]
 
 # Untracked and ignored files larger than this stay out of the trees (compared by stat).
 TREE_FILE_MAX = 16 * 1024 * 1024
-# Past this many files a non-git workspace is not walked: the report is used instead.
-TREE_MAX_FILES = 50_000
+TREE_MAX_FILES = 50_000  # past this many files a non-git workspace is not walked: the report is used instead
 # Ignored files are watched (a worker editing a git-ignored .env matters) up to this many.
 _MAX_IGNORED = 5_000
 _MAX_SUBMODULES, _MAX_SUBMODULE_DEPTH = 32, 2  # submodules and nested repositories scanned, and how deep
@@ -360,7 +359,8 @@ def _scan_walked(snapshot_dir: str, repo: Repo, *, after: bool) -> None:
 def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
     if where is None:
         return tempfile.mkdtemp(prefix="relay-trees-"), True
-    return where.mkdir(parents=True, exist_ok=True, mode=0o700) or str(where), False
+    where.parent.mkdir(parents=True, exist_ok=True)
+    return str(own_folder(where)), False  # a run's trees in the data dir: never a link planted in their place
 
 
 def _save(snap: Snapshot) -> None:
@@ -386,6 +386,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     try:
         repo = _open_repo(snapshot_dir, ws)
         _scan(snapshot_dir, repo, after=False)
+        above_before(snapshot_dir, repo)  # a workspace that is a sub-folder: the rest of its repository, listed
         snap.source, snap.repo = "git", repo
     except EndlessConfig as exc:  # not a look without git: the worker's git would wait on it too (CONFLICTING_OPTIONS)
         raise EndlessConfig(f"the relay did not start the run: it cannot read the git config of {ws} ({exc})") from None

@@ -441,8 +441,8 @@ def not_mentioned(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def escapes_workspace(f: FileFacts, ctx: RiskContext) -> Detail:
-    if f.path in ctx.escapes:
-        return ctx.outside.get(f.path) or f"written through the symlink {ctx.escapes[f.path]}, outside the workspace"
+    if f.path in ctx.escapes or f.path in ctx.above:  # through a symlink, or beside a sub-folder workspace
+        return ctx.above.get(f.path) or ctx.outside.get(f.path) or f"written through the symlink {ctx.escapes[f.path]}, outside the workspace"
     if ctx.workspace_gone and f.path == ".":
         return "the worker deleted the whole workspace"
     return None

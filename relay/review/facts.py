@@ -95,6 +95,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     outside: dict[str, str] = msgspec.field(default_factory=dict)
     escapes: dict[str, str] = msgspec.field(default_factory=dict)
     workspace_gone: bool = False
+    # Written outside the workspace, in the repository around it (an in-place run in a sub-folder): path -> how seen.
+    above: dict[str, str] = msgspec.field(default_factory=dict)
     # What the run planted in the repository's git dir that git runs next (relay.observe.git_dir): path -> what, when.
     git_dir: dict[str, str] = msgspec.field(default_factory=dict)
     # The look after the run failed (relay.observe.blind): each file, with what it rests on (the worker's report, or

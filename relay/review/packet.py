@@ -144,6 +144,9 @@ def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, so
     unseen = changeset.unseen if changeset is not None else {}
     if changeset is not None and changeset.workspace_gone:
         flags.append("WORKSPACE DELETED: the worker removed the whole workspace; restore it from git or a backup")
+    if changeset is not None and changeset.above:
+        flags.append(f"WRITTEN OUTSIDE THE WORKSPACE, in the repository around it ({len(changeset.above)}): "
+                     f"{', '.join(list(changeset.above)[:3])}; check them yourself (not diffed)")
     if changeset is not None and changeset.escapes:
         shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
         flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
@@ -221,7 +224,7 @@ def build_review(
     ctx = RiskContext(claimed=claimed, paths=wanted, fold_case=bool(wanted) and workspace is not None and folds_case(workspace),
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
-                      escapes=dict(changeset.escapes), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
+                      escapes=dict(changeset.escapes), above=dict(changeset.above), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
                       ci_triggers=triggers, git_dir=dict(changeset.git_dir),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from relay.core.files import private_dir, read_regular, write_atomic
+from relay.core.files import own_folder, private_dir, read_regular, write_atomic, write_own
 from relay.core.contracts import RunRecord, Status
 from relay.core.errors import InvalidInput, NotFound, RelayError
 from relay.runs.record_v1 import RunRecordV1, upgrade
@@ -178,9 +178,10 @@ class RunStore:
 
     # A marker per running run, so start-up finds leftovers without reading every record.
     def mark_active(self, run_id: str) -> None:
-        folder = self.runs_dir / "active"
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        (folder / check_run_id(run_id)).touch()
+        # The folder and the marker are the relay's own: a link planted in place of either is replaced, never
+        # written through (relay.core.files.own_folder).
+        folder = own_folder(self.runs_dir / "active")
+        write_own(folder / check_run_id(run_id), b"")
 
     def clear_active(self, run_id: str) -> None:
         try:
