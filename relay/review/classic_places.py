@@ -15,8 +15,8 @@ itself. Each is read as a family, in every ecosystem where it exists:
   itself (always equal);
 - a security test switched off in every framework: the skip markers the older list lacked (``SKIP_SHAPES``, read by
   ``relay.review.file_kinds``: ExUnit ``@tag :skip``, RSpec and minitest ``skip``/``pending``, bats ``skip``, NUnit
-  ``[Ignore(…)]``, xUnit ``[Theory(Skip = …)]``, Rust ``#[ignore = …]``, XCTest ``XCTSkip``, Mocha ``this.skip()``,
-  TestNG ``enabled = false``) and the words that say a test is about a check (``SECURITY_TEST_WORDS``);
+  ``[Ignore(…)]``, xUnit ``[Theory(Skip = …)]``, Rust ``#[ignore = …]``, XCTest ``XCTSkip``,
+  TestNG ``enabled = false``; not a conditional ``XCTSkipIf`` or Mocha's ``this.skip()``) and the words that say a test is about a check (``SECURITY_TEST_WORDS``);
 - code where the readers thought docs or data live: a shell ``eval`` of interpolated text (a script template
   under ``templates/``, an extension-less script), a package installed from a git branch in CI or a script, a
   program run by its bare name (or ``./name``) where the change drops its lookup on PATH or its absolute path.
@@ -76,7 +76,8 @@ SKIP_SHAPES = (
     r"^\s*(?:skip|pending)(?:\s+['\"]|\s*$)|"  # RSpec, minitest, bats
     r"^\s*(?:it|test|specify|scenario|example|describe|context)\b[^\n]*,\s*:?skip(?::|\s*=>)\s*(?:true|['\"])|"  # RSpec's and Dart's metadata
     r"\[(?:[^\]]*,\s*)?Ignore\s*\(|\[(?:Fact|Theory)\b[^\]]*\bSkip\s*=|#\[ignore\s*=|"  # NUnit, xUnit, Rust
-    r"\bXCTSkip(?:If|Unless)?\s*\(|\bthis\.skip\s*\(\s*\)|@Test\s*\([^)]*\benabled\s*=\s*false|\bmarkTestIncomplete\s*\("
+    # (XCTSkipIf and Mocha's this.skip() are a test's own condition, an environment it cannot run in: not read.)
+    r"\bXCTSkip\s*\(|@Test\s*\([^)]*\benabled\s*=\s*false|\bmarkTestIncomplete\s*\("
 )
 SKIP_WORDS = ("skip", "pending", "ignore", "enabled", "incomplete")
 # A test about a check: its skip turns a guard's own proof off.
@@ -173,7 +174,14 @@ def _comparisons(line: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
+# A two-argument call on a removed line (relay.review.guard_reading reads one whose arguments are now compared with ==).
+_CALL2_RE = re.compile(r"\b\w+\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
+
+
 def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    # The pairs guard_reading already names as a comparison replaced: its reason stands, this one would repeat it.
+    named = {frozenset((squeezed(m.group(1)).lstrip("&*"), squeezed(m.group(2)).lstrip("&*")))
+             for line in removed if "(" in line for m in _CALL2_RE.finditer(line)}
     before = {squeezed(line.strip()) for line in removed}
     after = {squeezed(line.strip()) for line in added}
     new = [line for line in added if line.strip() and squeezed(line.strip()) not in before]
@@ -190,7 +198,7 @@ def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | Non
                 if m.group("name") in written:
                     continue  # the constant-time call still stands on the line
                 for a, b, start, end in _comparisons(written):
-                    if {_bare(a), _bare(b)} == pair:
+                    if {_bare(a), _bare(b)} == pair and frozenset((squeezed(a), squeezed(b))) not in named:
                         was = m.group("name") + ("(…)" if m.group("open") else " …")
                         return f"replaces a constant-time comparison with ==: {was} → {window(written.strip(), start, end, 50)}"
     for written in new:
@@ -203,7 +211,7 @@ def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | Non
         if _CT_CALL_RE.search(written):
             continue
         for a, b, start, end in _comparisons(written):
-            if _plain(a) or _plain(b) or _bare(a) == _bare(b):
+            if _plain(a) or _plain(b) or _bare(a) == _bare(b) or frozenset((squeezed(a), squeezed(b))) in named:
                 continue
             fa, fb = _FIELD_RE.search(a), _FIELD_RE.search(b)
             if fa and fb and fa.group(1) == fb.group(1):
