@@ -141,6 +141,8 @@ def test_a_security_test_switched_off_in_any_framework_is_named(path: str, added
         ("lib/webhook.rb", ["    Rack::Utils.secure_compare(computed_hmac, header_signature)"], []),
         ("src/form.py", ["    if password == confirm_password:"], []),
         ("src/lexer.py", ["    if token == other_token:"], []),
+        ("packages/trpc/router.ts", ["    if (err.code === AppErrorCode.RECIPIENT_ALREADY_SIGNED) {"], []),
+        ("packages/lib/reject.ts", ["  if (recipient.signingStatus !== SigningStatus.NOT_SIGNED) {"], []),
         # skip markers of other kinds: a skip flag in source, an option named skip
         ("src/cli.js", ["  const opts = { skip: false };"], []),
         ("src/cli.js", ["  run({ name: 'sync', skip: true })"], []),

@@ -115,17 +115,19 @@ _CT_NAMES = (r"secure_compare|compare_digest|constant_time_compare|constant_time
              r"FixedTimeEquals|fixed_time_eq|verify_slices_are_equal|safe_str_cmp|ct_eq|hmac\.Equal|MessageDigest\.isEqual|"
              r"CryptographicOperations\.FixedTimeEquals")
 _CT_CALL_RE = re.compile(r"\b(?P<name>" + _CT_NAMES + r")\b\s*(?P<open>\()?(?=\s*[^\s=(])")
-_SECRET_NAME = r"(?i:sig(?:nature)?s?|h?mac|hmacs?|passw(?:or)?d|passwd|secret|api_?key|csrf(?:_?token)?|otp|token_?(?:hash|digest))"
+_SECRET_NAME = r"(?:sig|sigs|signature|signatures|hmac|mac|password|passwd|secret|api_?key|csrf(?:_?token)?|otp|token_?(?:hash|digest))"
 # One side of a comparison: a name, a call, an index or a field chain.
 # (Each repeat starts with a character the name cannot hold: no two ways to split a side, no backtracking blow-up.)
 _SIDE = r"[\w$@:]+(?:\.[\w$@:]+|\([^()]*\)|\[[^\[\]]*\])*"
 _EQ_RE = re.compile(r"(?<![\w$@:.)\]])(?P<a>" + _SIDE + r")\s*(?P<op>===?|!==?)\s*(?P<b>" + _SIDE + r")")
 _EQUALS_CALL_RE = re.compile(r"(?<![\w$@:.)\]])(?P<a>[\w$@:]+(?:\.[\w$@:]+|\([^()]*\)|\[[^\[\]]*\])*?)\.(?:equals|Equals|contentEquals|SequenceEqual)\s*\(\s*(?P<b>[^()]*(?:\([^()]*\))?[^()]*)\)|"
                              r"\b(?:bytes\.Equal|Arrays\.equals|reflect\.DeepEqual|String\.Equals)\s*\(\s*(?P<c>[^,()]+(?:\([^()]*\))?)\s*,\s*(?P<d>[^()]+(?:\([^()]*\))?)\)")
-_SECRET_SIDE_RE = re.compile(r"(?:^|[\W_])" + _SECRET_NAME + r"(?:$|[\W_]|(?=[A-Z]))|(?:^|[.\s])sign\s*\(|[a-z](?:Signature|Hmac|HMAC|Mac|MAC|Password|Secret)\b")
+# A secret's name in lower case (expected_sig, sigBytes) or as a camel-case word (computedSignature); not an enum's or a
+# constant's upper-case word (AppErrorCode.RECIPIENT_ALREADY_SIGNED).
+_SECRET_SIDE_RE = re.compile(r"(?<![A-Za-z0-9])" + _SECRET_NAME + r"(?![a-z0-9])|(?:^|[.\s])sign\s*\(|[a-z0-9](?:Sig|Signature|Hmac|HMAC|Mac|MAC|Password|Secret|ApiKey|Otp)(?![a-z])")
 # The other side is a value no attacker times: a literal, nothing, a length, a type, a constant's or an enum's name.
 _PLAIN_SIDE_RE = re.compile(
-    r"^(?:['\"`].*|\d[\w.]*|nil|null|None|undefined|true|false|True|False|NULL|[A-Z][A-Z0-9_]*|:\w+|\.\w+)$|"
+    r"^(?:['\"`].*|\d[\w.]*|nil|null|None|undefined|true|false|True|False|NULL|[A-Z][A-Z0-9_]*|:\w+|\.\w+|[A-Z]\w*(?:(?:\.|::)[A-Z]\w*)+)$|"
     r"(?i:\.(?:length|size|count|len|type|kind|alg|algorithm|name|format|scheme|method|version|id)\b\(?\)?$|^len\(|^typeof\b|address|addr\b|"
     r"confirm|repeat|again|retype)")
 _FIELD_RE = re.compile(r"\.(\w+)$")
