@@ -27,7 +27,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.observe.git import GitError
-from relay.observe.patch import Section, split_patch
+from relay.observe.patch import MADE_REPO, Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.above import above_after, shown_above
 from relay.observe.beyond import beyond_view
@@ -346,7 +346,7 @@ class _Look:
         for path in repo.new_nested:
             head = repo_head(Repo(root=os.path.join(repo.root, path), config=repo.config))
             self.changes.append(_sub_change(repo.out(path), "added", None, head))
-            self.not_in_patch[repo.out(path)] = "submodule commit moved"
+            self.not_in_patch[repo.out(path)] = MADE_REPO
 
 
 def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Look:
