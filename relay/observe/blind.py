@@ -88,7 +88,7 @@ def _absent(path: str) -> bool:
 
 
 def _same_as_before(before: Snapshot, paths: list[str]) -> set[str]:
-    """Of ``paths`` (workspace-relative), those whose bytes and mode now are the blob the before index holds for them."""
+    """Of ``paths`` (workspace-relative), those whose bytes and mode now are the before index's blob for them."""
     repo = before.repo
     if repo is None or repo.no_git or not paths:
         return set()
