@@ -13,13 +13,17 @@ or one file) and prints:
   pytest's JUnit XML);
 * with ``--execs``: the programs started, counted by kind (git, fake agy, the subreaper shim, relay processes,
   other pythons), from an ``strace -f -e trace=execve`` of the whole run. strace slows the run: the figures of
-  that run are for the counts only.
+  that run are for the counts only;
+* with ``--per-test``: CPU seconds by test file and the costliest tests, measured inside each worker by
+  ``bench/suite_cpu_plugin.py`` (the worker's own CPU, the in-memory relay's included, plus the children it
+  waited for during the test), and what the workers spent outside tests (start-up, collection).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import re
 import resource
@@ -63,23 +67,58 @@ def _kind(line: str) -> str | None:
     return name
 
 
+def _print_per_test(folder: Path, top: int, total: float) -> None:
+    tests, sessions = [], []
+    for path in folder.glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            (sessions if row["nodeid"] is None else tests).append(row)
+    in_tests = sum(row["self"] + row["children"] for row in tests)
+    workers = sum(row["self"] + row["children"] for row in sessions)
+    print(f"CPU in tests {in_tests:.1f} s (own {sum(r['self'] for r in tests):.1f} s + children "
+          f"{sum(r['children'] for r in tests):.1f} s); {len(sessions)} pytest processes spent "
+          f"{workers - in_tests:.1f} s outside tests (start-up, collection, the controller); the rest of the {total:.1f} s "
+          f"(controller, processes waited for by no test) {total - workers:.1f} s")
+    by_file: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0.0, 0])
+    for row in tests:
+        cell = by_file[row["nodeid"].split("::", 1)[0]]
+        cell[0] += row["self"]
+        cell[1] += row["children"]
+        cell[2] += row["wall"]
+        cell[3] += 1
+    print(f"top {top} files by CPU (own + children = CPU; wall summed; tests):")
+    for name, (own, kids, wall, count) in sorted(by_file.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
+        print(f"  {own + kids:6.1f} s = {own:5.1f} + {kids:5.1f}  wall {wall:5.1f} s  {count:4d}  {name}")
+    print(f"top {top} tests by CPU (own + children):")
+    for row in sorted(tests, key=lambda r: -(r["self"] + r["children"]))[:top]:
+        print(f"  {row['self'] + row['children']:6.2f} s = {row['self']:5.2f} + {row['children']:5.2f}  {row['nodeid']}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--execs", action="store_true", help="count started programs by kind (strace; slower)")
     parser.add_argument("--top", type=int, default=15, help="how many of the slowest files to list")
+    parser.add_argument("--per-test", action="store_true", help="CPU by file and by test (bench/suite_cpu_plugin.py)")
     ours, pytest_args = parser.parse_known_args()
     work = Path(tempfile.mkdtemp(prefix="bench-suite-"))
     junit = work / "junit.xml"
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={junit}",
                "-o", "junit_duration_report=total", *pytest_args]
     trace = work / "trace"
+    env = dict(os.environ)
+    per_test = work / "cpu"
+    if ours.per_test:
+        per_test.mkdir()
+        env["SUITE_CPU_OUT"] = str(per_test)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "bench"), env.get("PYTHONPATH")]))
+        command += ["-p", "suite_cpu_plugin"]
     if ours.execs:
         command = ["strace", "-f", "--seccomp-bpf", "-qq", "-v", "-s", "300", "-e", "trace=execve", "-e", "signal=none",
                    "-o", str(trace), *command]
     load_before = _load()
     start = time.monotonic()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    proc = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           encoding="utf-8", errors="replace")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.monotonic() - start
@@ -117,6 +156,8 @@ def main() -> int:
         print(f"programs started (strace execve; the trace: {trace}):")
         for kind, count in kinds.most_common(12):
             print(f"  {count:7d}  {kind}")
+    if ours.per_test:
+        _print_per_test(per_test, ours.top, user + system)
     if proc.returncode == 1:
         failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
         print("\n".join(failed[:30]))

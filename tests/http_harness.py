@@ -1,9 +1,9 @@
 """The HTTP relay as tests and benchmarks use it: `gravity-relay serve --http 0` in a real subprocess.
 
-``http_relay(env)`` starts it on a free loopback port, waits (bounded) for its state file to name
-this very process, and yields its url, token and process; on exit it sends SIGTERM and, only if
-that did not work within 15 s, SIGKILL. ``http_client(url, token)`` is the SDK's streamable HTTP
-client with the bearer token.
+``http_relay(env)`` starts it on a free loopback port, waits (bounded: 120 s, a hang guard that a start on a
+loaded machine stays within) for its state file to name this very process, and yields its url, token and
+process; on exit it sends SIGTERM and, only if that did not work within 15 s, SIGKILL. ``http_client(url,
+token)`` is the SDK's streamable HTTP client with the bearer token.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class HttpRelay:
 
 
 @contextmanager
-def http_relay(env: dict[str, str], *, address: str = "127.0.0.1:0", startup: float = 30.0) -> Iterator[HttpRelay]:
+def http_relay(env: dict[str, str], *, address: str = "127.0.0.1:0", startup: float = 120.0) -> Iterator[HttpRelay]:
     data_dir = Path(env["GRAVITY_RELAY_DATA_DIR"])
     data_dir.mkdir(parents=True, exist_ok=True)
     errlog = data_dir.parent / f"http-relay-{os.getpid()}-{time.monotonic_ns()}.err"

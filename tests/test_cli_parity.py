@@ -171,3 +171,19 @@ def test_execute_and_continue_from_the_shell_answer_like_the_tools(tmp_path, mon
     assert json.loads(follow)["conversation_id"] == packet["conversation_id"]
     code, refused = cli_in_process(monkeypatch, relay_vars, "execute", "t", "--workspace", "relative")
     assert code == 1 and json.loads(refused)["status"] == "INVALID_WORKSPACE"
+
+
+def test_runs_commands_exit_2_for_a_run_id_not_of_its_form_and_1_for_a_refused_run(tmp_path):
+    # Bad usage answers 2, a run-level failure 1, in every `runs` command alike (docs/commands.md). Before: `runs apply
+    # ""` exited 1 (the tool's "apply needs the run_id of a worktree run") where `runs show ""`, `runs cancel ""`,
+    # `runs revert ""` and `runs diff ""` exited 2, so a script could not tell a typo from a refused run.
+    from conftest import cli_main, relay_env
+
+    env = relay_env(tmp_path / "data", None)
+    for command in ("show", "apply", "cancel", "revert", "diff"):
+        for bad in ("", "bogus", "../etc"):
+            said = cli_main(["runs", command, bad], env)
+            assert said.returncode == 2, (command, bad, said.stderr)
+            assert said.stderr.startswith("gravity-relay: "), (command, bad, said.stderr)
+        missing = cli_main(["runs", command, "r20260101T000000-deadbeef"], env)
+        assert missing.returncode == 1, (command, missing.stderr)

@@ -68,11 +68,21 @@ def test_sigint_then_sigterm_to_the_detached_relay_still_records_cancelled_and_s
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED", record.get("outcome")
 
 
+def _as_a_foreground_command() -> None:
+    """SIGINT at its default in the command, as a shell starts the command a person presses Ctrl-C on. An ignored
+    signal is inherited across exec, and Python leaves an ignored SIGINT ignored (no KeyboardInterrupt): under a
+    pytest started with SIGINT ignored (a background job of a non-interactive shell, `nohup`, some CI runners) the
+    command never saw its Ctrl-C and the test failed every time, after its 60 s wait (`trap "" INT` before pytest
+    reproduces it), which read as a flake of loaded machines, where suites are run in the background."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_on_the_command_before_the_answer_cancels_the_run_through_the_childs_stdin(tmp_path, repo):
     # Ctrl-C reaches the command only (the child relay has a session, on Windows a console, of its own): the
     # command passes it on as a line on the child's stdin, the one way that works on every platform.
     agy, env, argv = _hung_run(tmp_path, repo, "600")
-    parent = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    parent = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=_as_a_foreground_command)
     run = {"pid": 0, "grandchild_pid": 0}
     try:
         wait_for_launches(agy, 1)

@@ -8,6 +8,7 @@ import pkgutil
 from pathlib import Path
 
 import msgspec
+import pytest
 
 import relay
 from relay.core.contracts import Changes, ErrorInfo, Packet, Profile, Status
@@ -73,6 +74,8 @@ def test_every_relay_module_declares_all_and_exports_exist():
             assert hasattr(module, name), f"{info.name}.__all__ names missing {name}"
 
 
+# What a fresh interpreter does at start-up (a real process each): the process tier (tests/conftest.py).
+@pytest.mark.process
 def test_importing_the_package_prints_nothing(capfd):
     import subprocess
     import sys
@@ -81,6 +84,8 @@ def test_importing_the_package_prints_nothing(capfd):
     assert out.returncode == 0 and out.stdout == ""
 
 
+# What a fresh interpreter does at start-up (a real process each): the process tier (tests/conftest.py).
+@pytest.mark.process
 def test_shell_commands_never_import_the_mcp_sdk(tmp_path):
     # Importing the SDK is ~0.7 s of CPU; `runs list|show` answered in 0.9 s for it before tools.py stopped
     # building the SDK's result type. Only `serve` needs it: every other command, run here one after the other

@@ -214,6 +214,8 @@ async def test_a_worktree_runs_plants_in_the_shared_git_dir_are_named_and_break_
     assert not marker.exists()
 
 
+# A relay SIGKILLed mid-run, then a restart: the process tier (tests/conftest.py).
+@pytest.mark.process
 async def test_a_crashed_runs_plants_are_named_at_recovery(tmp_path):
     # Broke: recovery observed the dead relay's run from its saved snapshot; the hook it planted was not named.
     from relay.runs.store import RunStore

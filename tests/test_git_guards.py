@@ -159,6 +159,8 @@ async def test_programs_a_worktree_run_writes_into_the_shared_config_never_run_t
     assert _ran(marker) == ""
 
 
+# A relay SIGKILLed mid-run, then a restart: the process tier (tests/conftest.py).
+@pytest.mark.process
 async def test_programs_planted_before_a_relay_crash_never_run_at_recovery(tmp_path):
     # Broke (D2): after a SIGKILL of the relay, the restarted relay observes the run from its saved snapshot;
     # the filter the worker had planted ran inside that look.

@@ -87,6 +87,8 @@ def _answer(proc: subprocess.Popen, request_id: int, timeout: float = 30.0) -> d
     raise AssertionError(f"no answer to request {request_id} within {timeout}s")
 
 
+# A relay process's raw stdio pipe, written by hand: the process tier (tests/conftest.py).
+@pytest.mark.process
 def test_stdio_lone_surrogate_or_400_deep_arguments_get_invalid_input_and_the_server_keeps_answering(tmp_path, repo):
     # Regression (issue 13, item 10): the SDK's JSON parser (pydantic-core) refuses a lone
     # "\ud800" escape; the line became an exception the dispatcher dropped at DEBUG level, and

@@ -351,10 +351,12 @@ async def _sigterm_mid_run(tmp_path, repo, agy, signals) -> None:
             except Exception as exc:  # noqa: BLE001 - the server going away mid-call is the point
                 answers.append(exc)
 
-        with anyio.fail_after(60):
+        # Every bound here is a hang guard, not a measure: the relay's start, the worker's launch and the relay's
+        # exit each waited for a fixed time (30, 10 and 15 s) that a loaded machine (load 15-25) could outlast.
+        with anyio.fail_after(300):
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call)
-                await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1, timeout=30))
+                await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1, timeout=120))
                 while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
                     await anyio.sleep(0.05)
                 (run,) = launches(agy)
@@ -363,14 +365,15 @@ async def _sigterm_mid_run(tmp_path, repo, agy, signals) -> None:
                     await anyio.sleep(0.05)
                 relay.proc.send_signal(signal.SIGTERM)
                 sent = time.monotonic()
-                while (pid_alive(run["pid"]) or pid_alive(run["grandchild_pid"])) and time.monotonic() - sent < 10:
+                while pid_alive(run["pid"]) or pid_alive(run["grandchild_pid"]):
+                    # nobody but the relay stops them (kill_fakes runs after the relay's exit): they die by its hand,
+                    # or this waits until fail_after says the group outlived the relay's stop
                     await anyio.sleep(0.02)
                 gone_after = time.monotonic() - sent
-                assert await anyio.to_thread.run_sync(lambda: relay.proc.wait(timeout=15)) == 0
+                assert await anyio.to_thread.run_sync(lambda: relay.proc.wait(timeout=120)) == 0
                 tg.cancel_scope.cancel()  # the client would go on retrying a relay that is gone
-    # The 3 s goal is measured by bench/bench_http.py; here only "gone" (a bound that load cannot break).
+    # How soon (the 3 s goal) is measured by bench/bench_http.py; here only that the relay stopped them.
     print(f"worker group gone {gone_after:.2f} s after SIGTERM")
-    assert gone_after < 10.0, f"worker group still alive {gone_after:.2f} s after SIGTERM"
     (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
     assert not (tmp_path / "data" / "http-relay.json").exists()

@@ -261,6 +261,8 @@ def _temps(repo: Path) -> list[str]:
     return sorted(str(p.relative_to(repo)) for p in repo.rglob(".gravity-relay-*"))
 
 
+# A relay process SIGKILLed between a write and its rename: the process tier (tests/conftest.py).
+@pytest.mark.process
 @pytest.mark.parametrize("next_step", ["apply", "cleanup"])
 async def test_a_killed_apply_leaves_a_temp_file_that_doctor_names_and_the_next_apply_or_cleanup_removes(
         tmp_path, repo, next_step):
@@ -314,6 +316,8 @@ anyio.run(lambda: call_tool(Relay(load_settings()), "antigravity_execute", {"tas
 """
 
 
+# A relay process SIGKILLed between a write and its rename: the process tier (tests/conftest.py).
+@pytest.mark.process
 def test_a_relay_killed_mid_policy_revert_leaves_a_temp_file_that_doctor_names_and_cleanup_removes(tmp_path, repo):
     # Before: the policy revert wrote `config/.settings.toml.relay-restore.<pid>` in no ledger; a relay killed
     # between its write and its rename left it in the user's tree for good, and doctor and cleanup said nothing.

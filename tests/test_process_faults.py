@@ -37,6 +37,24 @@ def sleeper(*, marker: str | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True, env=env)
 
 
+def ticket_holder() -> subprocess.Popen:
+    """A live process that holds queue tickets' locks as a waiting relay does (relay.runs.coordinator): it reads lock
+    paths from stdin, one a line, and answers "held" for each."""
+    code = ("import sys, time\nfrom filelock import FileLock\nheld = []\nfor line in sys.stdin:\n"
+            "    held.append(FileLock(line.strip(), thread_local=False)); held[-1].acquire(); print('held', flush=True)\n"
+            "time.sleep(300)\n")
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            encoding="utf-8", start_new_session=True)
+
+
+def hold_ticket(holder: subprocess.Popen, ticket: Path) -> None:
+    locks = ticket.parent.parent / "locks" / "tickets"
+    locks.mkdir(parents=True, exist_ok=True)
+    holder.stdin.write(f"{locks / ticket.name}\n")
+    holder.stdin.flush()
+    assert holder.stdout.readline().strip() == "held"
+
+
 def write_running_record(runs: Path, run_id: str, **fields) -> Path:
     """A record as a relay writes it mid-run (raw JSON, so the test does not depend on the new fields' types)."""
     runs.mkdir(parents=True, exist_ok=True)
@@ -257,9 +275,10 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
     queue = tmp_path / "data" / "queue"
     queue.mkdir(parents=True)
-    stranger = sleeper()
+    stranger = ticket_holder()
     try:
         stale = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-0000000f"
+        hold_ticket(stranger, stale)  # held, yet its stamp names another process: not counted
         stale.write_text(json.dumps(stamp(stranger.pid, start="psutil:1.000")), encoding="utf-8")
         # The shortest queue bound (0.6 s; it was 3 s): the stale ticket is dropped at the first look, before any bound.
         settings = settings_for(tmp_path, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.01")
@@ -270,6 +289,7 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
             assert not stale.exists()
             # A ticket of a live relay that really is ahead (true identity) is waited for, but not forever.
             ahead = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000010"
+            hold_ticket(stranger, ahead)  # a relay waiting holds its ticket's lock
             ahead.write_text(json.dumps(stamp(stranger.pid)), encoding="utf-8")
             (tmp_path / "data" / "locks" / "holder.json").write_text(
                 json.dumps({"run_id": "r20261130T100000-00000010", "pid": stranger.pid, "since": "2026-11-30T10:00:00Z"}), encoding="utf-8")
@@ -291,13 +311,15 @@ async def test_queue_unstamped_ticket_stops_counting_when_its_pid_started_after_
 
     queue = tmp_path / "data" / "queue"
     queue.mkdir(parents=True)
-    stranger = sleeper()
+    stranger = ticket_holder()  # holds both tickets' locks: only their identity tells them apart
     try:
         reused = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-00000011"
+        hold_ticket(stranger, reused)
         reused.write_bytes(b"")  # an older relay's ticket: a pid and nothing to check it against
         hour_ago = time.time() - 3600
         os.utime(reused, (hour_ago, hour_ago))  # written an hour before the stranger started
         plausible = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000012"
+        hold_ticket(stranger, plausible)
         plausible.write_bytes(b"")  # written after the stranger started: may be its own, so it counts
         coordinator = Coordinator(tmp_path / "data", max_wait=0.3)
         with anyio.fail_after(30), pytest.raises(Busy) as busy:

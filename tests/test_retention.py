@@ -281,6 +281,8 @@ def test_cleanup_command_leaves_a_running_run_and_says_so(settings, store):
     assert ids_on_disk(store) == [running]
 
 
+# `serve` started as a process, its start-up being the point: the process tier (tests/conftest.py).
+@pytest.mark.process
 @pytest.mark.anyio
 async def test_serve_applies_retention_in_the_background_at_start_up(settings, store, tmp_path):
     from conftest import relay_env, stdio_relay

@@ -9,6 +9,8 @@ from types import SimpleNamespace
 import subprocess
 import sys
 
+import pytest
+
 import conftest
 
 TESTS = Path(__file__).resolve().parent
@@ -60,6 +62,8 @@ def test_every_file_of_the_process_tier_exists():
     assert not missing, f"conftest.PROCESS_TIER names files that do not exist: {missing}"
 
 
+# An inner pytest run, as test_windows_ci's: the process tier (tests/conftest.py).
+@pytest.mark.process
 def test_a_wrong_tier_is_refused_naming_the_accepted_ones():
     done = subprocess.run([sys.executable, "-m", "pytest", "--tier", "slowest", "--co", "-q", "-n", "0"],
                           cwd=TESTS.parent, capture_output=True, text=True, encoding="utf-8", timeout=60)

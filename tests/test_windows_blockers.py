@@ -109,6 +109,8 @@ def test_a_batch_file_agy_naming_no_exe_is_refused_with_the_path_to_use(tmp_path
 SUMMARY = "修复了解析器 → 空文件不再崩溃"
 
 
+# The command's own stdout pipe (a real process, a cp1252 stdio encoding): the process tier (tests/conftest.py).
+@pytest.mark.process
 @pytest.mark.parametrize("command", [["execute", "fix the parser"], ["runs", "show"]])
 def test_cli_output_is_utf8_on_a_cp1252_pipe(tmp_path, command):
     # Broke: on Windows stdout is a cp1252 pipe; `execute` finished the run, then raised UnicodeEncodeError on

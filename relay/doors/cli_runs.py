@@ -20,7 +20,7 @@ from relay.core.settings import Settings
 from relay.doors.tools import CANCEL, CONTINUE, RECENT_RUNS, call_tool, get_result, policy_broken_beside, recent_runs, run_row
 from relay.runs.patches import revert_run
 from relay.runs.results import encode, status_of
-from relay.runs.store import RunStore
+from relay.runs.store import RUN_ID_PATTERN, RunStore
 from relay.runs.usage import record_usage, usage_totals
 
 __all__ = ["runs_list", "runs_show", "runs_diff", "runs_revert", "runs_apply", "runs_cancel", "recent_runs", "run_row", "RECENT_RUNS"]
@@ -74,7 +74,9 @@ def _as_the_tool(settings: Settings, tool: str, arguments: dict) -> int:
     error = result.error
     assert error is not None  # an error answer carries its error
     _say(error.message, error.hint)
-    return 2 if error.code is Status.INVALID_INPUT and "not a Gravity Relay run id" in error.message else 1
+    # Bad usage (2) is a run id not of a run id's form, whatever the tool's words for it (`runs apply ""` was told
+    # "apply needs the run_id" and exited 1, its twins 2); any other refusal is about the run (1).
+    return 2 if not RUN_ID_PATTERN.fullmatch(str(arguments.get("run_id", ""))) else 1
 
 
 def runs_list(settings: Settings, *, status: str | None = None, limit: int = 20, as_json: bool = False) -> int:

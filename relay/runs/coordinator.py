@@ -6,7 +6,10 @@ process and across relay processes (two editor windows): waiters take tickets
 in the data dir and the oldest live ticket runs next, with a file lock under it.
 A conversation that is already running is refused at once rather than forked.
 
-A ticket carries its relay's identity (core/platform.py), so a dead relay's ticket
+A ticket counts only while the relay that wrote it holds the ticket's lock (locks/tickets/<ticket>): the
+queue folder is input (docs/security.md), and a file planted there naming a live process that is no relay, or
+this relay's own pid, held every call until it answered BUSY; a lock is held only by a live process, whatever
+a file says. A ticket also carries its relay's identity (core/platform.py), so a dead relay's ticket
 is dropped even when its pid was reused; an unstamped ticket (an older relay, or no
 way to read a stamp) is judged by what can be checked: dropped when the process with
 its pid started after the ticket was written, or when the ticket is older than any
@@ -20,6 +23,7 @@ died with it — waiting could mean waiting forever.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -54,6 +58,13 @@ log = logging.getLogger("relay.runs.coordinator")
 _TICKET = msgspec.json.Encoder()
 _decode_stamp = msgspec.json.Decoder(ProcessStamp)
 _decode_holder = msgspec.json.Decoder(dict)
+# The tickets this process wrote (their names): a ticket naming this process's pid that is not one of them was
+# planted, whatever stamp it carries.
+_WRITTEN: set[str] = set()
+
+
+def _ticket_lock(lock_dir: Path, name: str) -> FileLock:
+    return FileLock(str(lock_dir / name), thread_local=False)
 
 
 class Coordinator:
@@ -61,6 +72,7 @@ class Coordinator:
                  max_wait: float = 120 * 60.0) -> None:
         self._dir = data_dir / "locks"
         self._queue_dir = data_dir / "queue"
+        self._ticket_locks = self._dir / "tickets"
         self._positions: dict[str, int] = {}
         self._holder: str | None = None
         self._conversations: set[str] = set()
@@ -79,9 +91,18 @@ class Coordinator:
         return "queued: next" if position == 0 else f"queued: {position} ahead (all relay processes)"
 
     def _ticket_live(self, path: Path, pid: int) -> bool:
-        """A ticket counts while the relay that wrote it is alive: the same process, not a reused pid."""
-        if pid == os.getpid():
+        """A ticket counts while the relay that wrote it is alive and waiting: it holds the ticket's lock, and its
+        pid is the process the ticket's stamp names (not a reused pid). Never killed, only not counted."""
+        if path.name in _WRITTEN:
             return True
+        if pid == os.getpid():
+            log.warning("queue ticket %s names this relay's pid %d, but this relay did not write it: not counted",
+                        path.name, pid)
+            return False
+        if not self._lock_held(path.name):
+            log.warning("queue ticket %s: no relay process holds its lock (pid %d is not a relay waiting in this "
+                        "queue): not counted", path.name, pid)
+            return False
         try:
             data = read_regular(path)  # a FIFO named like a ticket must not hang the queue
         except FileNotFoundError:
@@ -99,6 +120,21 @@ class Coordinator:
         if stamp is None and not self._unstamped_plausible(path, pid):
             return False  # never killed, only no longer counted (regression: it counted forever)
         return owner_alive(pid, stamp)
+
+    def _lock_held(self, name: str) -> bool:
+        """Does a live process hold the lock of the ticket named ``name``? The kernel lets a lock go with its
+        process, so a planted file, or one a dead relay left, has none held."""
+        lock = _ticket_lock(self._ticket_locks, name)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            return True
+        except OSError:
+            return False
+        lock.release()
+        with contextlib.suppress(OSError):
+            (self._ticket_locks / name).unlink()
+        return False
 
     def _unstamped_plausible(self, path: Path, pid: int) -> bool:
         """Could the process with ``pid`` still be the relay that wrote this unstamped ticket?"""
@@ -162,10 +198,19 @@ class Coordinator:
         """
         self._dir.mkdir(parents=True, exist_ok=True)
         self._queue_dir.mkdir(parents=True, exist_ok=True)
+        self._ticket_locks.mkdir(exist_ok=True)
         started = time.monotonic()
         ticket = self._queue_dir / f"{time.time_ns():020d}-{os.getpid()}-{run_id}"
+        # The ticket's lock first, held until the ticket is gone: what tells another relay this ticket is a live one.
+        ticket_lock = _ticket_lock(self._ticket_locks, ticket.name)
+        ticket_lock.acquire(timeout=0)
+        _WRITTEN.add(ticket.name)
         own = own_stamp()
-        ticket.write_bytes(_TICKET.encode(own) if own is not None else b"")
+        try:
+            ticket.write_bytes(_TICKET.encode(own) if own is not None else b"")
+        except BaseException:
+            self._drop_ticket(ticket, ticket_lock)
+            raise
         file_lock = FileLock(str(self._dir / "worker.lock"), thread_local=False)
         locked = False
         try:
@@ -209,12 +254,19 @@ class Coordinator:
             self._positions.pop(run_id, None)
             if self._holder == run_id:
                 self._holder = None
-            ticket.unlink(missing_ok=True)
+            self._drop_ticket(ticket, ticket_lock)
             if locked:
                 held = self.holder()
                 if held and held.get("run_id") == run_id:
                     (self._dir / "holder.json").unlink(missing_ok=True)
                 file_lock.release()
+
+    def _drop_ticket(self, ticket: Path, ticket_lock: FileLock) -> None:
+        ticket.unlink(missing_ok=True)
+        _WRITTEN.discard(ticket.name)
+        ticket_lock.release()
+        with contextlib.suppress(OSError):
+            (self._ticket_locks / ticket.name).unlink()
 
     @asynccontextmanager
     async def idle(self) -> AsyncIterator[bool]:

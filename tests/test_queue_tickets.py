@@ -1,0 +1,61 @@
+"""Whoever writes the data dir plants queue tickets (docs/security.md, its last table; another local process too).
+
+The queue folder (data/queue) holds one ticket per waiting call, in every relay process of the data dir; the oldest
+live ticket runs next. A ticket is input: a file planted there naming a live process that is no relay (with that
+process's true start stamp, which anyone may read), or naming this relay's own pid, must not hold the queue until
+every call answers BUSY. The relay through the SDK's client in memory, the fake agy as a real subprocess, a real
+stranger process named by the ticket (never killed).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from conftest import memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, launches, success_scenario
+
+pytestmark = pytest.mark.anyio
+
+
+def _stamp(pid: int, *, start: str | None = None) -> dict:
+    from relay.core.identity import stamp_of
+
+    real = stamp_of(pid)
+    assert real is not None
+    return {"pid": pid, "start": start or real.start, "boot_id": real.boot_id}
+
+
+async def test_planted_tickets_naming_a_live_stranger_or_this_relay_never_hold_the_queue(tmp_path, repo, caplog):
+    # Before: a ticket with the true stamp of a live process that is no relay counted as a relay waiting ahead, and one
+    # naming this relay's own pid (whatever its stamp) counted as this relay's own: each held every call until BUSY.
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    queue = tmp_path / "data" / "queue"
+    queue.mkdir(parents=True)
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    try:
+        planted = [queue / f"{1:020d}-{stranger.pid}-r20261202T100000-00000001",
+                   queue / f"{2:020d}-{os.getpid()}-r20261202T100000-00000002"]
+        planted[0].write_text(json.dumps(_stamp(stranger.pid)), encoding="utf-8")  # its true stamp
+        planted[1].write_text(json.dumps(_stamp(os.getpid(), start="psutil:1.000")), encoding="utf-8")
+        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")  # 1.2 s, then BUSY
+        caplog.set_level(logging.WARNING, logger="relay.runs.coordinator")
+        async with memory_relay(env) as client:
+            with anyio.fail_after(60):
+                packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        assert packet["status"] == "SUCCESS", packet
+        assert len(launches(agy)) == 1
+        assert stranger.poll() is None, "a process a ticket named was killed"
+        said = caplog.text
+        assert planted[0].name in said and planted[1].name in said, said  # each named, not silently dropped
+    finally:
+        stranger.kill()
+        stranger.wait()
