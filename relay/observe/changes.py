@@ -197,11 +197,14 @@ def _change(parts: list[Section], keep: bool = True) -> FileChange:
     return change
 
 
-def _printable_change(change: FileChange) -> FileChange:
+def _printable(text: str) -> str:
     # A file name that is not UTF-8 arrives with surrogate escapes; the record and the packet are JSON, so such
     # bytes are shown as U+FFFD.
-    fix = lambda text: text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # noqa: E731
-    change.path, change.old_path = fix(change.path), change.old_path and fix(change.old_path)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _printable_change(change: FileChange) -> FileChange:
+    change.path, change.old_path = _printable(change.path), change.old_path and _printable(change.old_path)
     return change
 
 
@@ -293,7 +296,7 @@ class _Look:
         self._big(repo)
         self._nested(repo)
         for path, kind in above_after(self.snapshot.dir, repo, self.snapshot.started_ns - CLOCK_SLACK_NS).items():
-            shown = shown_above(repo, path)
+            shown = _printable(shown_above(repo, path))  # as _printable_change shows it: the review matches it
             self.changes.append(FileChange(path=shown, kind=kind))  # type: ignore[arg-type]
             self.above[shown] = _ABOVE
             self.not_in_patch[shown] = "outside the workspace, in its repository (not diffed)"
