@@ -272,6 +272,11 @@ class _Look:
             self.notes.append("ignore rules changed: new ignored files are listed")
             hidden = [*repo.new_ignored, *files_under(repo.root, repo.new_folded, limit=_HIDDEN_MAX)]
             paths = [p for p in hidden if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
+            for path in sorted(set(hidden) - set(paths) - repo.big.keys()):  # past the trees' bound: by size only
+                if stat_key(os.path.join(repo.root, path)):
+                    self.changes.append(FileChange(path=repo.out(path), kind="added"))
+                    self.not_in_patch[repo.out(path)] = (f"larger than {TREE_FILE_MAX // (1024 * 1024)} MB, hidden by an "
+                                                         "ignore rule the run changed (compared by size and time only)")
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
                         input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
             if look_of(repo).changed is not None:
