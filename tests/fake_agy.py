@@ -68,7 +68,8 @@ Launch keys (every key optional)::
     keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
                     "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
                     `You are not logged into Antigravity.` in the log, no auth success after it)
-    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false)
+    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false);
+                    streamed: the part of an answer agy streamed before the error (1.2.10+, §8.3)
     background      background_cut: number of background tasks cut at exit (1); background_wait (5 s)
     result_status   the result's status instead of SUCCESS (CANCELED, WAITING: agy-protocol.md §7.3)
     extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1), "error_message"
@@ -1752,6 +1753,9 @@ class Fake:
             self.pre_result_sleep(0)
             self.close_conversation(conv, idx, turn_usage)
             short = L.get("short_error") or "NOT_FOUND (code 404): Requested entity was not found."
+            if L.get("streamed"):  # 1.2.10+: part of the answer streamed, then the error (agy-protocol.md §8.3)
+                self.emit_response(conv, idx, str(L["streamed"]), ZERO_USAGE, partial=True, old=old)
+                idx += 1
             self.err(f"error: {short}\n")
             self.err("AGY_ERROR: " + enc({"short_error": short, "retryable": bool(L.get("retryable", False)),
                                          "error_id": L.get("error_id", API_ERROR_ID)}) + "\n")

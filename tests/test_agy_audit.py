@@ -30,6 +30,7 @@ STALE_EOF = ('error: API error (attempt 2): Post "https://daily-cloudcode-pa.goo
 _LOOSE_RESPONSE = json.dumps({"summary": "the response's own text", "files_changed": ["src/new.py"],
                               "toolAction": "Reporting", "wouldEdit": True}) + "\n"
 _COMMAND = {"commands": ["npm test"]}
+_CUT_ANSWER = "I updated the parser and all tests pass. Summary of the chan"
 
 
 def _denied(action: str) -> dict:
@@ -61,6 +62,10 @@ AUDIT_SCENARIOS: dict[str, dict] = {
     # §8.2: the plain-answer step types 1.2.11 streams (thinking, reasoning, planner_response) are read as unknown
     "plain_answer_step_types_1_2_11": scenario({**_OK, "extra_steps": ["thinking", "reasoning", "planner_response"]},
                                                version="1.2.11"),
+    # §8.3: since 1.2.10 a run that streamed part of its answer and then hit a model error exits 3 with AGY_ERROR
+    "streamed_part_then_a_model_error_1_2_10": scenario({"behaviour": "agy_error_short", "streamed": _CUT_ANSWER,
+                                                         "short_error": "INTERNAL (code 500): An internal error has "
+                                                                        "occurred."}, version="1.2.10"),
     # §1, §4: an agy whose --version the relay cannot read is taken as current; an older one then refuses a flag
     "unknown_flag_when_the_version_is_unreadable": scenario(_OK, version="dev-build"),
     # §6.1: `agy models` rows carrying ` · description` after the label still settle a bare id before a launch
@@ -86,6 +91,7 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
                                                                                  "before any tool")),
     "xhigh_effort_on_1_3_3": (XHIGH, "SUCCESS", 1, ()),
     "plain_answer_step_types_1_2_11": ({}, "SUCCESS", 1, ()),
+    "streamed_part_then_a_model_error_1_2_10": ({}, "WORKER_ERROR", 1, ("INTERNAL",)),
     # launched once, refused at its flags: the fake's launch log has no print-mode run for it
     "unknown_flag_when_the_version_is_unreadable": ({}, "AGY_TOO_OLD", 0, ("-output-format", "agy update")),
     "models_rows_with_descriptions": ({"model": "gemini-3.8-flash"}, "CONFLICTING_OPTIONS", 0,

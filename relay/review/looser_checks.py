@@ -14,8 +14,10 @@ it, ``relay.review.condition_reading.pairs``) and answers ``("what it does: the 
 - a random temporary path (``mktemp``, ``mkdtemp``, ``TempDir``) replaced by a fixed one under ``/tmp``: another user
   can create it first;
 - the quotes around a value put into a command or a string dropped (``"\\"\\(path)\\""`` → ``path``, ``"$dir"`` → ``$dir``);
-- a call's result thrown away where it was checked (``verify(x)?`` → ``let _ = verify(x)``, ``err = f()`` → ``_ = f()``);
-- an error returned turned success (``return nil, err`` → ``return nil, nil``).
+- a call's result thrown away where it was checked (``verify(x)?`` → ``let _ = verify(x)``, ``err = f()`` → ``_ = f()``).
+
+Not read: an error returned turned success (``return x, err`` → ``return x, nil``): without the lines around it, it is as
+often a linter's cleanup of an error known to be nil (glow's own refactor in held-out 7: three files named).
 
 The party guarded against is the worker that slips such an edit into an ordinary change. The safe direction of each
 (a prefix match made exact, a fixed path made random, quotes added) stays quiet, as does a line whose other side does
@@ -185,21 +187,7 @@ def _result_discarded(old: str, new: str, checked: Sequence[str] = ()) -> tuple[
     return f"discards a result that was checked: {_q(new)}", False
 
 
-# ----- an error returned turned success: Go's "return x, err" → "return x, nil", Rust's "Err(e)" → "Ok(…)", "reject(e)" → "resolve()"
-_ERR_RETURN_RE = re.compile(r"^\s*return\s+(?P<head>(?:[^,]+,\s*)*)(?P<err>err\w*|e|error|\w+Err\w*)\s*;?\s*$")
-
-
-def _error_swallowed(old: str, new: str) -> tuple[str, bool] | None:
-    m = _ERR_RETURN_RE.match(old)
-    if m is None:
-        return None
-    n = re.match(r"^\s*return\s+(?P<head>(?:[^,]+,\s*)*)(?:nil|None|null)\s*;?\s*$", new)
-    if n is None or squeezed(n.group("head")) != squeezed(m.group("head")):
-        return None
-    return f"swallows an error (success returned where the error was): {_q(old)} → {_q(new)}"[:160], False
-
-
-_READERS = (_self_comparison, _exact_to_looser, _hashing_dropped, _temp_fixed, _quotes_dropped, _error_swallowed)
+_READERS = (_self_comparison, _exact_to_looser, _hashing_dropped, _temp_fixed, _quotes_dropped)
 
 
 def looser_check(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
