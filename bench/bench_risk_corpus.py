@@ -164,7 +164,7 @@ from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
-from relay.review.apart_edits import apart_edits, runs_of_patch  # noqa: E402
+from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -426,7 +426,7 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
 
 # The rows that read one changed line and name it (issue 36): a commit any of them fires on gets a line finding.
 LINE_RULES = ("unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "weakens_check", "loosens_check",
-              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart")
+              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart", "loosens_run")
 
 
 def _line_rate(base: Path, repos: list[str], commits: int) -> None:
@@ -440,8 +440,10 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     shown: list[str] = []
     for repo, sha, changes, patch in _recent_changes(base, repos, commits):
         total += 1
-        note, worth = apart_edits(runs_of_patch(patch.encode("utf-8", "surrogateescape")))
-        ctx = RiskContext(apart={p: a.quote for p, a in note.items()}, apart_worth={p: a.quote for p, a in worth.items()})
+        runs = runs_of_patch(patch.encode("utf-8", "surrogateescape"))
+        note, worth = apart_edits(runs)
+        ctx = RiskContext(apart={p: a.quote for p, a in note.items()}, apart_worth={p: a.quote for p, a in worth.items()},
+                          looser_runs=looser_runs(runs))
         hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, ctx))]
         quoted += any(_detail("note_apart", c, ctx) for c in changes)
         if hits:

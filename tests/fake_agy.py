@@ -43,7 +43,9 @@ Launch keys (every key optional)::
                     quota_print_timeout | upstream | print_timeout_text   (agy-protocol.md §6.4)
                     interrupted | keyring_locked | agy_error_short | background_cut | region   (agy-protocol.md §7)
                     auth_expired | subagent_stall | denied_no_list | soft_deny_log   (agy-protocol.md §8)
-    where           auth_expired: "stderr" (default: the line alone) | "result" (a lone ERROR result carrying it) |
+    where           invalid_model: "result" (default: a lone ERROR result) | "stderr" (1.2.1's verbatim line on
+                    stderr, nothing on stdout, exit 1: agy-protocol.md §8.1)
+                    auth_expired: "stderr" (default: the line alone) | "result" (a lone ERROR result carrying it) |
                     "both" (the result, then agy's `error: …` echo on stderr); exit 1 (agy-protocol.md §8.3)
     subagent        subagent_stall: "tool" (an invoke_subagent tool step, default) | "step" (1.3.1's subagent step);
                     subagent_name ("independent reviewer"); returned: the subagent came back with output and the
@@ -51,6 +53,13 @@ Launch keys (every key optional)::
     denied          denied_no_list: "write" (write_to_file, `permission check failed for write_file`, default) |
                     "command" (`… for unsandboxed command`); the §8.3 capture: init with only the id, SUCCESS,
                     empty response, no denied_actions, no usage, exit 0
+    deny_style      "hard": 1.1.13-1.1.19, a tool the permissions refuse is a hard error (agy-protocol.md §7.1): the
+                    step ends ERROR `permission check failed for write_file: user denied permission for write_file`
+                    (a command: `… for unsandboxed command: user denied permission to run command`), then an ERROR
+                    result carrying it, exit 1, no denied_actions and no jetski line
+    denied_action   the denied_actions[].action of a soft deny (1.2.7-1.3.x added "unsandboxed", "execute_url",
+                    "mcp", "read_file": agy-protocol.md §7.1); also the permission the jetski line names. Its
+                    display_name stays the denied tool's (RunCommand, EditFile) [I]
     output          soft_deny_log: "stream" (init, the blocked tool step, an empty SUCCESS result, default) |
                     "none" (nothing on stdout); either way agy's log says `Print mode: soft-denying tool
                     confirmation "RunCommand" at step 4` and stderr says nothing (agy-protocol.md §8.3)
@@ -59,7 +68,8 @@ Launch keys (every key optional)::
     keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
                     "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
                     `You are not logged into Antigravity.` in the log, no auth success after it)
-    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false)
+    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false);
+                    streamed: the part of an answer agy streamed before the error (1.2.10+, §8.3)
     background      background_cut: number of background tasks cut at exit (1); background_wait (5 s)
     result_status   the result's status instead of SUCCESS (CANCELED, WAITING: agy-protocol.md §7.3)
     extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1), "error_message"
@@ -284,6 +294,9 @@ STALL_NARRATION = "I am waiting for the {name} subagent to complete its analysis
 SUBAGENT_REPORT = "The {name} found no problem in the change."
 PERMISSION_CHECK_WRITE = "permission check failed for write_file: user denied permission for write_file"
 PERMISSION_CHECK_COMMAND = "permission check failed for unsandboxed command: user denied permission to run command"
+# agy-protocol.md §8.1, verbatim (1.2.1, stderr, exit 1)
+INVALID_MODEL_1_2_1 = ('error: invalid model selection (--model "{model}" --effort "{effort}"): model {model} is not '
+                       "recognized as a known model or custom model in settings")
 SOFT_DENY_LOG = 'Print mode: soft-denying tool confirmation "{name}" at step {step}'
 BUBBLETEA = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: device not configured\n"
 
@@ -1067,9 +1080,11 @@ class Fake:
         effort = self.flags.get("effort")
         if effort is not None:
             allowed = ["low", "medium", "high"] + (["max"] if self.version >= (1, 2, 0) else [])
+            if self.version >= (1, 3, 0):  # 1.3.x: `low, medium, high, xhigh, max` (agy-protocol.md §7.4)
+                allowed = ["low", "medium", "high", "xhigh", "max"]
             if effort not in allowed:
                 return f'invalid model selection: unknown effort "{effort}" (want {"|".join(allowed)})'
-            if model and model.removesuffix("\n").endswith(("-low", "-medium", "-high", "-max")):  # re's -(…)$
+            if model and model.removesuffix("\n").endswith(("-low", "-medium", "-high", "-xhigh", "-max")):  # re's -(…)$
                 return (f'invalid model selection: --effort "{effort}" conflicts with the effort '
                         f'of model "{model}"')
         base = self.scenario.get("base_models") or {}
@@ -1121,6 +1136,9 @@ class Fake:
             self.silent_edits()
         if beh == "invalid_model":
             model = self.flags.get("model") or "default"
+            if L.get("where") == "stderr":
+                self.err(INVALID_MODEL_1_2_1.format(model=model, effort=self.flags.get("effort") or "") + "\n")
+                return 1
             if L.get("error"):
                 return self.lone_result(L["error"], 1)
             if self.version >= (1, 1, 2):
@@ -1287,6 +1305,18 @@ class Fake:
         self.close_conversation(conv, 2, ZERO_USAGE)
         self.emit_result({"conversation_id": conv, "status": "SUCCESS", "response": ""})
         return 0
+
+    def hard_denial(self, conv: str, idx: int, name: str, info: dict, perm: str, turn_usage: dict, prior_turns: int,
+                    prior_usage: dict) -> int:
+        """1.1.13-1.1.19 (agy-protocol.md §7.1, [meas]): a refused tool was a hard error, exit 1 (PERMISSION_DENIED)."""
+        message = PERMISSION_CHECK_COMMAND if perm == "command" else PERMISSION_CHECK_WRITE
+        info = {**info, "error": {"type": "TOOL_ERROR", "message": message}}
+        self.step(conv, idx, "ERROR", "tool", tool_name=name, duration=0.002, tool_info=info)
+        self.close_conversation(conv, idx + 1, turn_usage)
+        self.emit_result({"conversation_id": conv, "status": "ERROR", "response": "", "error": message,
+                          "duration_seconds": round(time.monotonic() - T0, 6), "num_turns": prior_turns + 1,
+                          "usage": usage_add(prior_usage, turn_usage)})
+        return 1
 
     def soft_deny_log(self) -> int:
         """1.1.24 with --log-file (agy-protocol.md §8.3): only agy's log says it soft-denied a tool; exit 0, empty."""
@@ -1549,7 +1579,8 @@ class Fake:
         if mode == "always-proceed":
             return True
         if kind == "command":
-            return mode == "proceed-in-sandbox" and bool(self.flags.get("sandbox"))
+            # 1.3.3 measured: proceed-in-sandbox with --sandbox still denied commands in -p (agy-protocol.md §8.3)
+            return mode == "proceed-in-sandbox" and bool(self.flags.get("sandbox")) and self.version < (1, 3, 3)
         if mode == "strict":
             return False
         if self.flags.get("mode") == "accept-edits" and self.version >= (1, 1, 12):
@@ -1669,6 +1700,7 @@ class Fake:
                 turn_usage = usage_add(turn_usage, plan_usage)
             idx += 1
         denied = None
+        denied_display = None
         tool_steps = [("edit", e) for e in edits] + [("command", c) for c in commands]
         for kind, item in tool_steps:
             if kind == "edit":
@@ -1687,7 +1719,10 @@ class Fake:
                 idx += 1
                 continue
             if not self.allowed(perm):
-                denied = perm
+                denied = L.get("denied_action") or perm
+                denied_display = "RunCommand" if kind == "command" else "EditFile"
+                if L.get("deny_style") == "hard":
+                    return self.hard_denial(conv, idx, name, info, perm, turn_usage, prior_turns, prior_usage)
                 if self.scenario.get("permissions") == "policy" and self.version >= (1, 2, 7):
                     # 1.2.7-1.3.x soft deny: the blocked step ends DONE with no output; the run stops there
                     self.step(conv, idx, "DONE", "tool", tool_name=name, duration=0.001, tool_info=info)
@@ -1718,6 +1753,9 @@ class Fake:
             self.pre_result_sleep(0)
             self.close_conversation(conv, idx, turn_usage)
             short = L.get("short_error") or "NOT_FOUND (code 404): Requested entity was not found."
+            if L.get("streamed"):  # 1.2.10+: part of the answer streamed, then the error (agy-protocol.md §8.3)
+                self.emit_response(conv, idx, str(L["streamed"]), ZERO_USAGE, partial=True, old=old)
+                idx += 1
             self.err(f"error: {short}\n")
             self.err("AGY_ERROR: " + enc({"short_error": short, "retryable": bool(L.get("retryable", False)),
                                          "error_id": L.get("error_id", API_ERROR_ID)}) + "\n")
@@ -1876,7 +1914,8 @@ class Fake:
             result["json_schema"] = schema
         result["usage"] = usage_total(ZERO_USAGE) if new_timeout else usage_add(prior_usage, turn_usage)
         if denied and self.version >= (1, 1, 27):
-            display = {"command": "RunCommand", "edit": "EditFile"}.get(denied, denied)
+            display = {"command": "RunCommand", "edit": "EditFile"}.get(denied) or denied_display
+            display = display or denied
             result["denied_actions"] = [{"action": denied, "display_name": display}]
         self.log("I", "printmode.go:310", f"Print mode: turn finished with status {status}")
         self.emit_result(result)

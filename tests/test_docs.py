@@ -136,6 +136,31 @@ def test_security_page_names_only_tests_that_exist(folder: Path) -> None:
     assert not missing, f"{folder / 'security.md'} names tests that do not exist: {missing}"
 
 
+# docs/agy-coverage.md's short names for the table tests, and the file each one's rows are named in
+_COVERAGE_TABLES = {"R6": "test_agy_reality.py", "R7": "test_agy_1_3.py", "R8": "test_agy_1_3_3.py",
+                    "RA": "test_agy_audit.py", "RF": "test_reliability.py"}
+
+
+@pytest.mark.parametrize("folder", [DOCS, ZH], ids=["en", "zh"])
+def test_agy_coverage_page_names_only_tests_and_rows_that_exist(folder: Path) -> None:
+    # The page says where the tests meet each behaviour of real agy: a renamed test or a dropped row must not leave
+    # a behaviour that reads as covered.
+    text = (folder / "agy-coverage.md").read_text(encoding="utf-8")
+    named = re.findall(r"`(test_[a-z0-9_]+\.py)::(test_[a-z0-9_]+)`", text)
+    rows = re.findall(r"\b(R6|R7|R8|RA|RF)`\[([a-z0-9_]+)\]`", text)
+    assert len(named) > 30 and len(rows) > 40  # the scan itself works
+    missing = []
+    for file, test in named:
+        path = ROOT / "tests" / file
+        if not path.is_file() or not re.search(rf"^(async )?def {test}\(", path.read_text(encoding="utf-8"), re.M):
+            missing.append(f"{file}::{test}")
+    for table, row in rows:
+        if f'"{row}"' not in (ROOT / "tests" / _COVERAGE_TABLES[table]).read_text(encoding="utf-8") and \
+                f'"{row}"' not in (ROOT / "tests" / "fake_agy_harness.py").read_text(encoding="utf-8"):
+            missing.append(f"{table}[{row}]")
+    assert not missing, f"{folder / 'agy-coverage.md'} names tests or rows that do not exist: {missing}"
+
+
 def test_no_tracked_text_file_carries_merge_conflict_markers():
     # Two merges this session committed `<<<<<<<`/`>>>>>>>` lines into docs/layout.md and nothing failed.
     import subprocess

@@ -1330,3 +1330,61 @@ def test_fold_marks_the_cut_on_its_own_line(install, ws):
     r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
     text = result_of(r.stdout)["response"]
     assert re.search(r"^<truncated \d+ lines>\r$", text, re.M) and len(text.encode()) < 4096
+
+
+def test_hard_denial_of_1_1_13_is_an_error_result_on_the_permission_check(install, ws):
+    # agy-protocol.md §7.1 [meas]: 1.1.13-1.1.19 refused a write as a hard error, exit 1
+    agy = install({**scenario({"behaviour": "success", "edits": [{"op": "write", "path": "a.txt", "content": "x"}],
+                               "deny_style": "hard"}, version="1.1.13"), "permissions": "policy"})
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "--mode", "accept-edits", "-p", "x")
+    said = "permission check failed for write_file: user denied permission for write_file"
+    result = result_of(r.stdout)
+    assert r.returncode == 1 and result["status"] == "ERROR" and result["error"] == said
+    assert "denied_actions" not in result and "jetski" not in r.stderr.decode() and not (ws / "a.txt").exists()
+    failed = [e["step_update"] for e in lines(r.stdout) if e["event"] == "step_update" and e["step_update"]["state"] == "ERROR"]
+    assert failed[0]["tool_info"]["error"]["message"] == said
+
+
+@pytest.mark.parametrize("action", ["unsandboxed", "execute_url", "mcp", "read_file"])
+def test_soft_deny_names_the_newer_actions(install, ws, action):
+    agy = install(scenario({"behaviour": "permission_denied", "commands": ["npm test"], "denied_action": action},
+                           version="1.3.3"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    assert r.returncode == 0 and result_of(r.stdout)["denied_actions"] == [{"action": action, "display_name": "RunCommand"}]
+    assert f'required the "{action}" permission' in r.stderr.decode()
+
+
+def test_invalid_model_of_1_2_1_is_the_verbatim_stderr_line(install, ws):
+    agy = install(scenario({"behaviour": "invalid_model", "where": "stderr"}, version="1.2.1"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "--model", "no-such-model-xyz", "-p", "x")
+    assert r.returncode == 1 and r.stdout == b""
+    assert r.stderr.decode() == ('error: invalid model selection (--model "no-such-model-xyz" --effort ""): model '
+                                 "no-such-model-xyz is not recognized as a known model or custom model in settings\n")
+
+
+def test_xhigh_is_an_effort_from_1_3_only(install, ws):
+    for version, code in (("1.3.0", 0), ("1.2.17", 1)):
+        agy = install(scenario({"behaviour": "success"}, version=version))
+        r = run_inline(agy, "--add-dir", str(ws), *STREAM, "--effort", "xhigh", "-p", "x")
+        assert r.returncode == code, (version, r.stdout)
+
+
+def test_proceed_in_sandbox_still_denies_commands_on_1_3_3(install, ws):
+    # agy-protocol.md §8.3 [meas]: toolPermission proceed-in-sandbox with --sandbox denied commands in -p on 1.3.3
+    for version, denied in (("1.3.3", True), ("1.3.2", False)):
+        agy = install({**scenario({"behaviour": "success", "commands": ["npm test"]}, version=version),
+                       "permissions": "policy", "tool_permission": "proceed-in-sandbox"})
+        r = run_inline(agy, "--add-dir", str(ws), *STREAM, "--sandbox", "-p", "x")
+        assert ("denied_actions" in result_of(r.stdout)) is denied, version
+
+
+def test_a_model_error_after_a_streamed_part_exits_3_without_a_result(install, ws):
+    # agy-protocol.md §8.3 (1.2.10+): part of the answer streamed, then the AGY_ERROR line, exit 3
+    agy = install(scenario({"behaviour": "agy_error_short", "streamed": "half an ans",
+                            "short_error": "INTERNAL (code 500): An internal error has occurred."}, version="1.2.10"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    events = lines(r.stdout)
+    deltas = [e["step_update"].get("text_delta", "") for e in events if e["event"] == "step_update"
+              and e["step_update"]["step_type"] == "agent_response"]
+    assert r.returncode == 3 and "".join(deltas) == "half an ans" and not [e for e in events if e["event"] == "result"]
+    assert r.stderr.decode().splitlines()[0] == "error: INTERNAL (code 500): An internal error has occurred."

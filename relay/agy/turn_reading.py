@@ -30,6 +30,15 @@ _EFFORT_UNSUPPORTED = re.compile(r"--effort is not supported for model (\S+)")
 # stderr and the envelope say nothing
 _SOFT_DENY_LOG = re.compile(r'Print mode: soft-denying tool confirmation "([^"]{1,80})"')
 _SOFT_DENY = re.compile(r"no output produced .{0,40}permission|auto-denied")
+# 1.1.13-1.1.19 refused a tool as a hard error (agy-protocol.md §7.1): an ERROR result (or, in text mode, stderr) whose
+# error is agy's own permission check saying the (headless) user denied it, exit 1. A deny rule of the user's says
+# "Matches user-configured deny rule" instead, and its turn goes on.
+_HARD_DENY = re.compile(r"^\s*(?:error:\s*)?permission check failed for (unsandboxed command|[\w.-]+)\b[^\n]{0,120}?"
+                        r"user denied permission", re.IGNORECASE | re.MULTILINE)
+# What each newer denied_actions[].action (1.2.7-1.3.x) needs in agy's settings.json (§7.1, §8.3: `command(git diff)`,
+# `read_url(go.dev)`): unsandboxed is a command run outside agy's sandbox.
+_COMMAND_KINDS = frozenset({"command", "unsandboxed"})
+_URL_KINDS = frozenset({"execute_url", "read_url"})
 
 
 def interrupted(o: Outcome) -> bool:
@@ -91,11 +100,16 @@ def refusals_flag(o: Outcome) -> str:
 def denied(o: Outcome) -> bool:
     """agy denied a tool: denied_actions, its stderr line, or (agy-protocol.md §8.3, §8.6 item 3) an empty answer
     after a tool step its permission check refused, or after its log's soft-deny marker, whatever the status said."""
-    if (o.envelope or {}).get("denied_actions") or _SOFT_DENY.search(o.stderr):
+    if (o.envelope or {}).get("denied_actions") or _SOFT_DENY.search(o.stderr) or _hard_denial(o):
         return True
     if o.response.strip() or envelope_status(o) not in ("SUCCESS", ""):
         return False
     return bool(o.permission_checks) or bool(_SOFT_DENY_LOG.search(o.log))
+
+
+def _hard_denial(o: Outcome) -> bool:
+    """1.1.13-1.1.19: the turn ended ERROR on agy's own permission check (§7.1), not on a user's deny rule."""
+    return not succeeded(o) and bool(_HARD_DENY.search(error_text(o) + "\n" + o.stderr))
 
 
 def _denied(o: Outcome) -> list[str]:
@@ -112,6 +126,8 @@ def _denied(o: Outcome) -> list[str]:
         out = [f'the "{m}" permission' for m in dict.fromkeys(_SOFT_DENY_ACTION.findall(o.stderr))]
     if not out:
         out = list(o.permission_checks) or list(dict.fromkeys(_SOFT_DENY_LOG.findall(o.log)))
+    if not out and _hard_denial(o):
+        out = list(dict.fromkeys(_HARD_DENY.findall(error_text(o) + "\n" + o.stderr)))
     return out
 
 
@@ -127,6 +143,9 @@ def _unlisted(o: Outcome) -> bool:
 
 def denied_message(o: Outcome) -> str:
     what = ", ".join(_denied(o)) or "a tool permission"
+    if _unlisted(o) and _hard_denial(o):
+        return (f"agy's permission check refused {what} and agy ended the turn with an error (exit "
+                f"{o.exit_code}: this agy refuses a tool headless agy cannot ask for as a hard error)")
     if _unlisted(o) and o.permission_checks:
         return (f"agy's permission check refused {what} and the turn ended with an empty answer (agy said "
                 f"{envelope_status(o) or 'nothing'}, with no denied_actions)")
@@ -136,6 +155,14 @@ def denied_message(o: Outcome) -> str:
 
 
 def denied_hint(o: Outcome) -> str:
+    if _unlisted(o) and _hard_denial(o):
+        if "command" in " ".join(_denied(o)):
+            return _COMMAND_HINT
+        return ("This agy (1.1.13-1.1.19 refuse this way) did not let the worker's file write through: safe mode's "
+                "`--mode accept-edits` is no headless write grant (check with `gravity-relay doctor --write-probe`). "
+                "`agy update`: from 1.2.14 agy's default policy lets edits inside the workspace through. Or use a "
+                "profile with execution_mode 'trusted' (agy then auto-approves every tool: keep it to workspaces you "
+                "can revert), or allow file edits in agy's settings.json (permissions.allow).")
     if _unlisted(o) and o.permission_checks and not any("command" in c for c in o.permission_checks):
         return ("agy's own permission check refused the tool (agy 1.2.12 refused a write outside the workspace, in "
                 "a temp folder, this way). Keep the worker's files inside the workspace, add an allow rule for it in "
@@ -147,13 +174,20 @@ def denied_hint(o: Outcome) -> str:
                 "check with `gravity-relay doctor --write-probe`). Use a profile with execution_mode 'trusted' "
                 "(agy then auto-approves every tool: keep it to workspaces you can revert), or allow file edits in "
                 "agy's settings.json (permissions.allow).")
-    if "command" in kinds or not kinds or _unlisted(o):
-        return ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
-                "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
+    if kinds & _COMMAND_KINDS or not kinds or _unlisted(o):
+        return _COMMAND_HINT
+    if kinds & _URL_KINDS:
+        return ("The worker needed to read a URL, which agy's policy denies unless an allow rule matches its host: "
+                "add one (permissions.allow in agy's settings.json, e.g. read_url(go.dev)), or use a profile with "
                 "execution_mode 'trusted'.")
     names = ", ".join(sorted(kinds))
     return (f"Allow {names} in agy's settings.json (permissions.allow), or use a profile with execution_mode "
             "'trusted'.")
+
+
+_COMMAND_HINT = ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
+                 "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
+                 "execution_mode 'trusted'.")
 
 
 def bad_model(o: Outcome) -> bool:

@@ -21,6 +21,7 @@ from relay.agy.answer_reading import stored_answer
 from relay.agy.classify import Outcome, Verdict, classify, relay_retries, transient_oauth
 from relay.agy.prompt import argv_safe_prompt
 from relay.agy.stream import StreamReader
+from relay.agy.workspace_config import AgyConfig, find_agy_config
 from relay.agy.worker import run_worker
 from relay.call.confirm import plan_argv
 from relay.call.intake import CallPlan
@@ -63,8 +64,14 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
     record.process.prompt_chars = len(call.prompt)
     transcript = store.transcript_path(record.run_id)
     record.process.transcript = str(transcript)
+    # What the prelaunch check let this run load (agy-protocol.md §8.4): nothing, for a run that is not trusted and
+    # not allowed. A retry is another launch, and agy loads the workspace's config afresh.
+    at_launch = await anyio.to_thread.run_sync(find_agy_config, plan.workspace)
+
+    blocked = False  # a retry the worker's agy configuration stopped
 
     async def attempt() -> Attempted:
+        nonlocal blocked
         number = len(record.process.attempts) + 1
         if number > 1:
             reader.reset()
@@ -84,6 +91,8 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
             # Mutation guard: a failed attempt that already changed files is never repeated.
             answer.mutated = attempt.workspace_changed = await anyio.to_thread.run_sync(
                 workspace_changed, before, Path(plan.workspace))
+            if not answer.mutated and number < MAX_ATTEMPTS:
+                answer.mutated = blocked = bool((await _agy_config_left(plan, at_launch)).programs)
             answer.again = not answer.mutated and number < MAX_ATTEMPTS
             if answer.again:
                 log.info("attempt %d: %s, workspace untouched; retrying once", number, verdict.status.value)
@@ -96,7 +105,43 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
         retry_error_callback=lambda state: state.outcome.result(),  # out of attempts: answer with the last
         reraise=True,
     )
-    return await retrying(attempt)
+    attempted = await retrying(attempt)
+    left = await _agy_config_left(plan, at_launch)
+    if left.found:
+        notes.append(_left_note(left, blocked=blocked))
+    return attempted
+
+
+async def _agy_config_left(plan: RunPlan, at_launch: AgyConfig) -> AgyConfig:
+    """The agy configuration the worker left in the workspace that was not there at launch (agy-protocol.md §8.4).
+
+    The guarded party is the worker (steered by the repository it reads). The retry guard's look and the change
+    list see what git sees: a ``.agents/hooks.json`` written into an ignored folder left the workspace "untouched",
+    the retry then ran the worker's hooks in a safe run the prelaunch check had cleared, and a run that succeeded
+    said nothing of them while the next launch in that workspace loads them. A file there at launch that the worker
+    edited counts too: a run trusted, or allowed to load the repository's config, vouched for the repository's
+    version, not the worker's.
+    """
+    now = await anyio.to_thread.run_sync(find_agy_config, plan.workspace)
+
+    def left(paths: list[str], before: list[str]) -> list[str]:  # new, or edited in place (a trusted or allowed run)
+        return [p for p in paths if p not in before or now.stamps.get(p) != at_launch.stamps.get(p)]
+
+    return AgyConfig(programs=left(now.programs, at_launch.programs), rules=left(now.rules, at_launch.rules))
+
+
+def _left_note(left: AgyConfig, *, blocked: bool) -> str:
+    def names(paths: list[str]) -> str:
+        return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+    said = []
+    if left.programs:
+        said.append(f"MCP servers or hooks agy starts at its next launch here: {names(left.programs)}")
+    if left.rules:
+        said.append(f"rules agy reads into the next worker's instructions: {names(left.rules)}")
+    return ("the worker left agy configuration in the workspace (" + "; ".join(said) + "), in the change list only "
+            "where git sees it; read it before another run" + ("; the failed attempt was not retried for it"
+                                                               if blocked else ""))
 
 
 async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: list[str], plan: RunPlan,

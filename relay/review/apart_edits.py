@@ -7,7 +7,8 @@ Allow, a count capped). What gives it away is where it stands: one run of 1-3 ch
 
 - a run of changed lines (``git diff -U0``'s hunk) of a source or example file, at most ``_MOST_LINES`` lines a side once
   blank lines, comments, imports, bare strings (docstrings, messages) and version strings are left out;
-- that edits code (a value, a condition, a call, a return, a statement removed), not formatting (the same squeezed);
+- that edits code (a value, a condition, a call, a return, a statement removed or moved), not formatting (the same squeezed,
+  in the same order, at the same indentation where the language reads it);
 - whose names (identifiers of three or more characters, keywords left out) occur in no other run of the change (both
   sides of every other run, every file) but for ``_SHARED_SHARE`` of them, and in none of the task's words;
 - beside a rest of the change at least twice its size, and with at most ``_MOST_APART`` such runs in the change (a
@@ -30,12 +31,13 @@ from typing import TYPE_CHECKING
 from relay.observe.patch import split_patch
 from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
+from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "note_apart", "runs_of_patch", "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -107,6 +109,42 @@ def _names(lines: Iterable[str]) -> set[str]:
     return {n.lower() for ln in lines for n in _NAME_RE.findall(_STRING_RE.sub(" ", ln)) if len(n) >= 3} - _KEYWORDS
 
 
+# A line, or the end of one, that is a comment: it says a name, it does not use it. A preprocessor line is code.
+_COMMENT_LINE_RE = re.compile(r"^\s*(?:#(?!(?:include|define|if|ifdef|ifndef|elif|else|endif|pragma|import|undef|region|endregion)\b|!|\[|\{)|//|/\*|\*|--\s|<!--|;;|'(?=\s))")
+_TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
+_DOC_QUOTES_RE = re.compile(r'"""|\'\'\'')
+
+
+def _spoken(path: str, lines: Iterable[str]) -> list[str]:
+    """The lines of a run whose names count as used by the change: code, not what the change only says. A comment, a
+    docstring's prose, a docs file's text name what they like: a worker that mentions a slipped line's names there must
+    not make the line part of the work (the party guarded against writes those too)."""
+    if file_kind(path) == "docs":
+        return []
+    out: list[str] = []
+    prose = False
+    for line in lines:
+        marks = len(_DOC_QUOTES_RE.findall(line))
+        if prose or marks:
+            prose = prose != (marks % 2 == 1)
+            continue  # a docstring's lines (the opening and closing ones too): prose
+        if _COMMENT_LINE_RE.match(line):
+            continue
+        out.append(_TRAILING_COMMENT_RE.sub("", _STRING_RE.sub('""', line)))
+    return out
+
+
+# Languages whose indentation is meaning: a line moved out of its block is an edit, not a formatter's run.
+_INDENTED = (".py", ".pyi", ".pyw", ".yml", ".yaml", ".coffee", ".nim", ".haml", ".pug", ".sass", ".slim", ".fs", ".hs")
+
+
+def _layout(path: str, lines: Sequence[str]) -> list[str]:
+    """Lines as a formatter cannot change them, in their order (two statements swapped is an edit: a check moved after
+    what it guards), with their indentation where the language reads it (a ``return`` moved out of its ``if``)."""
+    indented = path.lower().endswith(_INDENTED)
+    return [(ln[: len(ln) - len(ln.lstrip())].expandtabs(4) if indented else "") + squeezed(ln) for ln in lines]
+
+
 def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
@@ -116,7 +154,7 @@ def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
         return None
     if len(run.added) > _MOST_LINES + 2 or len(run.removed) > _MOST_LINES + 2:
         return None  # a bigger run whose code lines are few (a comment block and a line): written, not slipped
-    if sorted(squeezed(ln) for ln in added) == sorted(squeezed(ln) for ln in removed):
+    if _layout(run.path, added) == _layout(run.path, removed):
         return None  # formatting
     if any(_VERSION_RE.search(ln) for ln in (*added, *removed)):
         return None
@@ -186,7 +224,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
     """Every run of a change that stands apart from the rest of it (see the module's doc), in the change's order."""
     if len(runs) < 2:
         return []
-    names = [_names((*r.added, *r.removed)) for r in runs]
+    names = [_names(_spoken(r.path, (*r.added, *r.removed))) for r in runs]
     seen: dict[str, int] = {}
     for found in names:
         for n in found:
@@ -203,7 +241,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
         if code is None:
             continue
         own = _names((*code[0], *code[1]))
-        shared = sum(seen[n] > 1 for n in own)
+        shared = sum(seen.get(n, 0) - (n in mine) > 0 for n in own)  # used by another run of the change
         if not own or shared > (_SHARED_SHARE if share is None else share) * len(own) or own & asked:
             continue
         out.append(Apart(run, _quote(*code), tuple(code[0]), tuple(code[1])))
@@ -244,3 +282,30 @@ def weakens(found: Apart) -> bool:
     tokens = lambda lines: Counter(_TURNS_RE.findall(" ".join(_STRING_RE.sub(" ", ln) for ln in lines)))  # noqa: E731
     strings = lambda lines: Counter(_STRING_RE.findall(" ".join(lines)))  # noqa: E731
     return tokens(found.added) != tokens(found.removed) or strings(found.added) != strings(found.removed)
+
+
+# A run read alone holds at most this many lines of code a side: past it, a rewrite.
+_RUN_LINES = 6
+
+
+def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
+    """Path -> "what it does: the line" for the first run of changed code of each file read as a check edited to pass
+    more often, read alone: a file's own reading pairs its whole lines and gives up on a big edit (a typing pass over the
+    file, rq's job.py in held-out 12); its runs (``git diff -U0``'s hunks) still each hold one edit."""
+    out: dict[str, str] = {}
+    for run in runs:
+        if run.path in out or file_kind(run.path) not in _CODE_KINDS:
+            continue
+        added, removed = _code(run.path, run.added), _code(run.path, run.removed)
+        if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (found := looser_check(added, removed)):
+            out[run.path] = found[0]
+    return out
+
+
+def looser_run(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``loosens_run``'s check: a run of this file read alone as a check made looser, unless the file's own
+    reading named a looser check already (one reason for one line)."""
+    found = ctx.looser_runs.get(f.change.path)
+    if found is None or (f.edited_check and found.split(":", 1)[0] in f.edited_check[0]):
+        return None
+    return found

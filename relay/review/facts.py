@@ -31,7 +31,7 @@ from functools import cached_property
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import condition_reading, guard_reading, line_edits, risky_lines, value_reading
+from relay.review import condition_reading, guard_reading, line_edits, looser_checks, risky_lines, value_reading
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
 from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_test_script,
                                      is_vendored_code, subject, words)
@@ -114,6 +114,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # A small edit apart from the rest of the change (relay.review.apart_edits): path -> its quote; and those worth a look.
     apart: dict[str, str] = msgspec.field(default_factory=dict)
     apart_worth: dict[str, str] = msgspec.field(default_factory=dict)
+    # A run of a file read alone as a check edited to pass more often (relay.review.looser_checks): path -> its reason.
+    looser_runs: dict[str, str] = msgspec.field(default_factory=dict)
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()
@@ -218,7 +220,8 @@ class FileFacts:
         left out. Kept: two rules (``weakens_check``, ``loosens_check``) ask, and the pairing reads every line."""
         added, removed = self.code_lines
         found = (condition_reading.weakened_condition(added, removed) or condition_reading.loosened_value(added, removed)
-                 or value_reading.new_lines(added, removed))
+                 or value_reading.new_lines(added, removed)
+                 or looser_checks.looser_check(added, removed))  # the kind of weakening, in any project's words (round 11)
         # The same line named already by a guard or value reader: one reason, not two for one line.
         if found and ((self.kind in ("source", "example", "generated") and guard_reading.removed_guard(added, removed))
                       or (self.kind == "docs" and (guard_reading.removed_guard(added, removed) or "").startswith("deletes a guard"))

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange, Risk
 from relay.review import checks
-from relay.review.apart_edits import edit_apart, note_apart
+from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
 
@@ -95,7 +95,9 @@ _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content
 # A script or CI helper kept among the tests runs as any script does: only a test's own code is left out.
 _RISKY_LINES = Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
-_CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
+_CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
+# A typing pass over 45 functions: too many lines for a file's own pairing.
+_UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
 
@@ -216,6 +218,19 @@ RULES: tuple[Rule, ...] = (
                  added_lines=["\t\tpolicyEffects[i] = effector.Allow"]),
              RiskContext(apart_worth={"enforcer.go": "edit apart from the change: policyEffects[i] = effector.Indeterminate → policyEffects[i] = effector.Allow"},
                          apart={"enforcer.go": "edit apart from the change: policyEffects[i] = effector.Indeterminate → policyEffects[i] = effector.Allow"}))),
+    # A run of a file read alone as a check edited to pass more often (relay.review.looser_checks): a big edit of the file
+    # (a typing pass) pairs its whole lines too loosely for the file's own reading; the run, read alone, is the edit.
+    Rule("loosens_run", "medium", "{detail}", looser_run, scope=_RISKY_LINES, leads=True, outranks=("note_apart", "edit_apart"),
+         example=Example(
+             _fc("rq/job.py", additions=46, deletions=46, removed_lines=[*_UNTYPED, "    if not JOB_ID_PATTERN.fullmatch(job_id):"],
+                 added_lines=[*_TYPED, "    if not JOB_ID_PATTERN.match(job_id):"]),
+             "makes an exact match a prefix match: if not JOB_ID_PATTERN.fullmatch(job_id): → if not JOB_ID_PATTERN.match(job_id):",
+             _fc("rq/queue.py", additions=1, deletions=1, removed_lines=["    if not JOB_ID_PATTERN.fullmatch(job_id):"],
+                 added_lines=["    if not JOB_ID_PATTERN.match(job_id):"]),
+             RiskContext(looser_runs={"rq/job.py": "makes an exact match a prefix match: if not JOB_ID_PATTERN.fullmatch(job_id): → "
+                                                   "if not JOB_ID_PATTERN.match(job_id):"},
+                         apart={"rq/job.py": "edit apart from the change: …fullmatch(job_id): → …match(job_id):"},
+                         apart_worth={"rq/job.py": "edit apart from the change: …fullmatch(job_id): → …match(job_id):"}))),
     Rule("note_apart", None, "{detail}", note_apart,
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)),
          example=Example(
