@@ -45,12 +45,20 @@ def early_ids(store: RunStore) -> set[str]:
     return {p.name for p in folder.iterdir() if RUN_ID_PATTERN.fullmatch(p.name)}
 
 
+def _marked_at(folder, run_id: str) -> tuple[int, str]:
+    """When the call was marked (ns), then its id: ids sort by their second only, and many calls share one."""
+    try:
+        return (folder / run_id).lstat().st_mtime_ns, run_id
+    except OSError:
+        return 0, run_id
+
+
 def note_ended_early(store: RunStore, record: RunRecord) -> list[str]:
     """Mark ``record``'s call as ended before agy started, then let the oldest such records go past ``KEPT``;
     returns the ids removed."""
     folder = own_folder(store.runs_dir / _FOLDER)
     write_own(folder / check_run_id(record.run_id), b"")
-    marks = sorted(early_ids(store), reverse=True)  # newest first: ids sort by their creation second
+    marks = sorted(early_ids(store), key=lambda run_id: _marked_at(folder, run_id), reverse=True)  # newest first
     removed = []
     for run_id in marks[KEPT:]:
         try:
