@@ -31,6 +31,7 @@ def _inside(path: str, folder: Path) -> bool:
 
 
 @pytest.mark.anyio
+@pytest.mark.real_probes  # about the probes' own launches: the relay asks the fake (conftest.probe_memo)
 async def test_probes_run_in_an_empty_folder_of_their_own_not_in_the_repository_the_relay_was_started_in(
         tmp_path, monkeypatch):
     # The relay started in the repository under work (its cwd), and the call names that repository: the run is
@@ -52,6 +53,7 @@ async def test_probes_run_in_an_empty_folder_of_their_own_not_in_the_repository_
         assert not os.path.exists(probe["cwd"]), probe  # a folder made for the probe, removed after it
 
 
+@pytest.mark.real_probes
 def test_doctors_probes_run_in_a_folder_of_their_own_too(tmp_path, monkeypatch):
     from relay.doors.doctor import check_agy
 
