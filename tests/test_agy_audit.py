@@ -141,3 +141,26 @@ async def test_an_xhigh_effort_reaches_agy_as_given(tmp_path):
 
 def test_the_scenarios_use_the_edit_the_success_rows_expect():
     assert _OK["edits"] == _EDIT  # the SUCCESS rows above check packet.changes.files against this edit
+
+
+# §8.6 item 11: for schema results only structured_output is the report. The response text is the worker's own
+# chatter (party: the worker, steered by the repository it reads): a report it writes there, claiming tests that never
+# ran and no files touched, must never stand in for the one agy checked against the schema.
+_WRITTEN_REPORT = {"summary": "Only the docs changed; all 412 tests pass.", "files_changed": ["README.md"],
+                   "tests_passed": 412, "tests_run": True}
+
+
+@pytest.mark.parametrize("structured", ["absent", "misfit"])
+async def test_a_report_written_in_the_answer_text_never_stands_in_for_structured_output(tmp_path, structured):
+    launch = {**_OK, "response": json.dumps(_WRITTEN_REPORT) + "\n"}
+    if structured == "absent":
+        launch["behaviour"] = "no_report"  # the result carries no structured_output
+    else:
+        launch["report"] = {"summary": 3}  # structured_output that does not fit the relay's report
+    packet, (run,), _ = await run_through_relay(tmp_path, scenario(launch, version="1.3.3"), {})
+    assert run["flags"].get("json-schema"), run  # a schema run
+    assert packet["status"] == "INVALID_REPORT", packet
+    assert "tests" not in packet and "README.md" not in json.dumps(packet["changes"]), packet  # no claim read
+    assert packet["changes"]["files"] == ["src/new.py"], packet  # the relay's own look stands
+    said = "does not have the shape" if structured == "misfit" else "no structured report"
+    assert said in packet["error"]["message"], packet["error"]

@@ -187,19 +187,21 @@ def test_rules_table_rows_each_name_a_hint():
     assert all(rule.hint for rule in RULES)
 
 
-def test_report_found_in_the_response_text_when_structured_output_is_missing():
+def test_report_is_never_read_from_the_response_text_when_structured_output_is_missing():
+    # agy-protocol.md §8.6 item 11: only structured_output is the report; the response is the worker's own text
     import json
 
     from relay.agy.classify import report_of
 
     lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8").strip().splitlines()
     last = json.loads(lines[-1])
-    last["result"]["response"] = "```json\n" + json.dumps(REPORT) + "\n```"
-    out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
-    assert report_of(out).files_changed == ["a.py"]
-    assert classify(out).status is Status.SUCCESS
-    last["result"]["response"] = '{"summary": 3}'
-    assert report_of(outcome_from(json.dumps(last))) is None
+    for text in ("```json\n" + json.dumps(REPORT) + "\n```", json.dumps(REPORT)):
+        last["result"]["response"] = text
+        out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
+        assert report_of(out) is None
+        assert classify(out).status is Status.INVALID_REPORT
+    last["result"]["structured_output"] = REPORT
+    assert report_of(outcome_from(json.dumps(last))).files_changed == ["a.py"]
 
 
 # ---------------------------------------------------------------- agy-protocol.md §6: what users of real agy see

@@ -158,7 +158,10 @@ RULES: list[Rule] = [
     # The subagent stall (agy-protocol.md §8.2, §8.6 item 2): SUCCESS, yet the answer is the worker's narration.
     Rule(Status.WORKER_ERROR, subagent_stall, stall_message, stall_hint, lambda o: False, reason=STALL_REASON),
     Rule(Status.INVALID_REPORT, lambda o: o.schema_requested and report_of(o) is None,
-         lambda o: "agy finished but returned no structured report; the change set below is the relay's own observation",
+         lambda o: ("agy finished but its structured report does not have the shape the relay asked for"
+                    if isinstance((o.envelope or {}).get("structured_output"), dict) else
+                    "agy finished but returned no structured report (the answer's text is not read as one)")
+                   + "; the change set below is the relay's own observation",
          "Review the listed changes; continue the run asking for the report if you need the worker's summary."),
 ]
 
