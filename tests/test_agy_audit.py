@@ -164,3 +164,22 @@ async def test_a_report_written_in_the_answer_text_never_stands_in_for_structure
     assert packet["changes"]["files"] == ["src/new.py"], packet  # the relay's own look stands
     said = "does not have the shape" if structured == "misfit" else "no structured report"
     assert said in packet["error"]["message"], packet["error"]
+
+
+# §1, §7.4: agy refuses an effort it does not take (1.1.x: low|medium|high; 1.2.x adds max; 1.3.x adds xhigh; per
+# model) at exit 1, before any turn. That is the call's effort, not its model: the hint names the efforts this agy
+# takes and where to change it, never "use a slug from `agy models`".
+@pytest.mark.parametrize("version,effort,accepted,more", [
+    ("1.3.3", "ultra", "low, medium, high, xhigh, max", ()),
+    ("1.2.17", "xhigh", "low, medium, high, max", ("1.3.0", "agy update")),
+])
+async def test_an_effort_agy_refused_gets_an_effort_hint_not_the_model_one(tmp_path, version, effort, accepted, more):
+    packet, (run,), _ = await run_through_relay(tmp_path, scenario(_OK, version=version), {"effort": effort})
+    assert run["flags"]["effort"] == effort and run["exit_code"] == 1, run  # agy was asked, and refused it
+    assert packet["status"] == "CONFLICTING_OPTIONS", packet
+    error = packet["error"]
+    assert f"effort {effort!r}" in error["message"] or f"`{effort}`" in error["message"], error
+    for word in (accepted, "`effort`", "profile", *more):
+        assert word in error["hint"], (word, error)
+    assert "slug from `agy models`" not in error["hint"] and not error.get("retryable"), error
+

@@ -351,3 +351,20 @@ def test_classify_denied_edit_names_it_and_says_safe_mode_cannot_write():
     verdict = classify(out)
     assert verdict.status is Status.PERMISSION_DENIED and "EditFile (edit)" in verdict.message
     assert "accept-edits" in verdict.hint and "trusted" in verdict.hint
+
+
+@pytest.mark.parametrize("version,effort,accepted", [("1.1.12", "max", "low, medium, high"),
+                                                     ("1.2.17", "turbo", "low, medium, high, max"),
+                                                     (None, "turbo", "low, medium, high, xhigh, max")])
+def test_an_effort_refusal_that_lists_no_levels_names_the_versions_efforts(version, effort, accepted):
+    # agy-protocol.md §7.4 does not quote 1.3.x's words for a bad --effort: a refusal that names the value but lists
+    # no levels gets the efforts of the agy that ran (§1: +max in 1.2.x; §7.4: +xhigh in 1.3.x)
+    o = Outcome(exit_code=1, envelope={"status": "ERROR", "response": "", "error": f'invalid effort "{effort}"'},
+                results=1, json_lines=1, stdout_lines=1, effort=effort, agy_version=version)
+    verdict = classify(o)
+    assert verdict.status is Status.CONFLICTING_OPTIONS and f"takes {accepted} (a model may take fewer)." in verdict.hint
+    assert ("agy update" in verdict.hint) is (effort == "max"), verdict.hint
+    # 1.2.1's invalid model line quotes the effort beside the model it does not know: still the model's refusal
+    said = ('error: invalid model selection (--model "no-such-model-xyz" --effort "high"): model no-such-model-xyz is '
+            "not recognized as a known model or custom model in settings")
+    assert classify(Outcome(exit_code=1, stderr=said, effort="high")).status is Status.WORKER_ERROR

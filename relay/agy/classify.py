@@ -32,8 +32,9 @@ from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_r
 from relay.agy.answer_reading import STALL_REASON, stall_hint, stall_message, subagent_stall
 from relay.agy.turn_reading import (UNKNOWN_FLAG, background_cut, background_message, bad_model, cli_refused,
                                     cli_refused_message, denied, denied_hint, denied_message, effort_conflict,
-                                    effort_hint, effort_message, interrupted, interrupted_hint, interrupted_message,
-                                    model_hint, model_message, refusals_flag)
+                                    effort_hint, effort_message, effort_refused, interrupted, interrupted_hint,
+                                    interrupted_message, model_hint, model_message, refused_effort_hint,
+                                    refused_effort_message, refusals_flag)
 from relay.core.contracts import Status
 from relay.core.redact import drop_skip_advice
 
@@ -95,6 +96,9 @@ RULES: list[Rule] = [
     # --model/--effort refused as a pair (1.2.17, 1.3.0; agy-protocol.md §8.1): the call's options, not agy's health;
     # read before the exit-2 rule (the exit code is unconfirmed) and never retried.
     Rule(Status.CONFLICTING_OPTIONS, effort_conflict, effort_message, effort_hint, lambda o: False),
+    # An effort value agy does not take (§1, §7.4): the call's effort, with the efforts it takes; agy words it
+    # "invalid model selection", so it is read before bad_model, whose hint is about the model.
+    Rule(Status.CONFLICTING_OPTIONS, effort_refused, refused_effort_message, refused_effort_hint, lambda o: False),
     Rule(Status.WORKER_ERROR, cli_refused, cli_refused_message,
          "The relay builds agy's command line itself, so this is a relay bug or a wrapper in front of agy: run "
          "`gravity-relay doctor`, and report it with antigravity_get_result(detail='errors').", lambda o: False),
