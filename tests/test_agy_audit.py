@@ -183,3 +183,22 @@ async def test_an_effort_agy_refused_gets_an_effort_hint_not_the_model_one(tmp_p
         assert word in error["hint"], (word, error)
     assert "slug from `agy models`" not in error["hint"] and not error.get("retryable"), error
 
+
+# §7.1, §8.3: a safe run whose init reports a policy that is not request-review or strict is stopped before any tool
+# runs; the message says what that policy was seen to do. always-proceed approves every tool unasked; under
+# proceed-in-sandbox (1.3.3, with --sandbox) commands were still denied in print mode, so "tools auto-approved" is
+# not what happened there.
+@pytest.mark.parametrize("mode", ["proceed-in-sandbox", "always-proceed"])
+async def test_a_safe_run_stopped_for_agys_permission_mode_says_truly_what_that_mode_does(tmp_path, mode):
+    scen = {**AUDIT_SCENARIOS["safe_run_under_proceed_in_sandbox_1_3_3"], "tool_permission": mode}
+    packet, (run,), _ = await run_through_relay(tmp_path, scen, SAFE)
+    assert packet["status"] == "CONFLICTING_OPTIONS" and run["exit_code"] != 0, packet  # stopped, not finished
+    assert not (tmp_path / "project" / "src" / "new.py").exists()  # before its write
+    error = packet["error"]
+    assert f'"{mode}"' in error["message"] and "before any tool ran" in error["message"], error
+    if mode == "always-proceed":
+        assert "every tool" in error["message"], error
+        return
+    said = error["message"] + " " + error["hint"]
+    assert "auto-approve" not in said and "every tool" not in said, error
+    assert "commands were still denied" in error["message"] and "not measured" in error["message"], error

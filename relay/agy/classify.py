@@ -26,6 +26,7 @@ from relay.agy.auth_reading import (AUTH_SIGNALS, KEYRING_HINT, KEYRING_LOCKED_H
                                     verification_hint, verification_text)
 from relay.agy.command import MIN_VERSION
 from relay.agy.outcome import LOGIN_CLASS, TRANSIENT, Outcome, Verdict
+from relay.agy.watch import MODE_SEEN
 from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_retryable, api_error_hint,
                                        api_error_message, network_failure, parse_reset, relay_retries, retry_once,
                                        terminated_hint, upstream, upstream_hint, upstream_message)
@@ -71,14 +72,16 @@ RULES: list[Rule] = [
     Rule(Status.KEYRING_TIMEOUT, lambda o: o.stopped_for is Status.KEYRING_TIMEOUT,
          lambda o: "agy timed out reaching the system keyring and fell back to a browser login; stopped at once",
          KEYRING_HINT),
-    # The relay's own early stops of watch.py: a safe run agy reports as always-proceed, an unknown conversation.
+    # The relay's own early stops of watch.py: a safe run agy reports under always-proceed or proceed-in-sandbox
+    # (each said as it was seen: MODE_SEEN), an unknown conversation.
     Rule(Status.CONFLICTING_OPTIONS, lambda o: o.stopped_for is Status.CONFLICTING_OPTIONS,
          lambda o: (f"the call asked for a safe run, but agy reported permission_mode \"{o.stop_line[:40]}\" "
-                    "(tools auto-approved): the worker was stopped at its start, before any tool ran"),
-         lambda o: (f"agy's own settings auto-approve tools (toolPermission \"{o.stop_line[:40]}\" in agy's "
-                    "settings.json, ~/.gemini/antigravity-cli/), which a safe run must not inherit. Set it back to "
-                    "request-review (or strict) for safe runs, or use a profile with execution_mode 'trusted' if agy "
-                    "may run every tool unasked in this workspace."), lambda o: False),
+                    f"({MODE_SEEN.get(o.stop_line, 'not request-review or strict')}): the worker was stopped at its "
+                    "start, before any tool ran"),
+         lambda o: (f"agy's own settings set toolPermission \"{o.stop_line[:40]}\" (agy's settings.json, "
+                    "~/.gemini/antigravity-cli/), a policy a safe run does not take on: safe runs run under "
+                    "request-review or strict. Set it back to one of those for safe runs, or use a profile with "
+                    "execution_mode 'trusted' if agy may run tools unasked in this workspace."), lambda o: False),
     Rule(Status.NOT_FOUND, lambda o: o.stopped_for is Status.NOT_FOUND,
          lambda o: (f"agy does not know the conversation this continue named ({o.stop_line[:200]}): it would have run "
                     "the feedback in a new conversation without the earlier context; the worker was stopped before "
