@@ -738,7 +738,7 @@ class Fake:
             "sid": _getsid(0) if _getsid else None,
             "argv": self.argv, "cwd": os.getcwd(), "start": time.time(), "mode": mode,
             "version": self.version_text, "env": facts, "env_keys": sorted(env), "stdin": self.stdin,
-            **extra,
+            "cwd_agents": self.agents_config(os.getcwd()), **extra,
         })
 
     def record_end(self, code: int | None, **extra) -> None:
@@ -990,14 +990,20 @@ class Fake:
     def workspace_agents(self) -> list[str]:
         """agy ≥1.3 loads the workspace's own MCP servers and hooks in print mode too, with no trust gate
         (agy-protocol.md §8.4): what this launch would have loaded, for the launch log."""
-        if not self.workspace or self.version < (1, 3, 0):
+        return self.agents_config(self.workspace) if self.workspace else []
+
+    def agents_config(self, folder: str) -> list[str]:
+        """The MCP servers and hooks an agy ≥1.3 would load from ``folder`` (§8.4). Every start record carries
+        those of its cwd (``cwd_agents``): which folder a subcommand (`models`, `--version`) reads them from is not
+        reported, so the launch log says what it would have found where it was started."""
+        if self.version < (1, 3, 0) or not os.path.isdir(os.path.join(folder, ".agents")):
             return []
         import glob
 
-        root = os.path.join(self.workspace, ".agents")
+        root = os.path.join(folder, ".agents")
         found = [os.path.join(root, "mcp_config.json"), os.path.join(root, "hooks.json"),
                  *sorted(glob.glob(os.path.join(root, "plugins", "*", "mcp_config.json")))]
-        return [os.path.relpath(p, self.workspace) for p in found if os.path.isfile(p)]
+        return [os.path.relpath(p, folder) for p in found if os.path.isfile(p)]
 
     def spawn_grandchild(self) -> None:
         import subprocess

@@ -283,8 +283,8 @@ def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = T
 def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     """One dict per invocation, in start order: the start record merged with what came after.
 
-    Keys: invocation, pid, ppid, pgid, sid, argv, cwd, start, mode (print | version | help |
-    models | subcommand | tui | flag_error), version, env (presence of credential / agy env
+    Keys: invocation, pid, ppid, pgid, sid, argv, cwd, cwd_agents (the .agents MCP servers and hooks a 1.3+ agy
+    would load from its cwd), start, mode (print | version | help | models | subcommand | tui | flag_error), version, env (presence of credential / agy env
     vars, values of AGY_CLI_DISABLE_AUTO_UPDATE and GRAVITY_RELAY_WORKER_RUN), env_keys,
     stdin ({kind: devnull|closed|pipe|tty|file|socket|other, closed, devnull}); print mode
     adds launch_index, behaviour, prompt, positionals, flags, workspace. Then end (None while

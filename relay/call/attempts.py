@@ -168,6 +168,7 @@ async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: l
                                    transcript_max_bytes=settings.transcript_max_bytes, notes=notes)
     except OSError as exc:
         raise SpawnError(f"could not start {argv[0]}: {exc.strerror or exc}") from None
+    outcome.agy_version = record.plan.agy_version  # the efforts it takes, when agy's refusal does not list them
     verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
     attempt.ended_at, attempt.duration_ms = now_iso(), int((time.monotonic() - t0) * 1000)
     attempt.exit_code, attempt.status = outcome.exit_code, verdict.status
