@@ -128,8 +128,9 @@ def seen_by_time(before: Snapshot, root: str) -> tuple[dict[str, str], str]:
     kept = _same_as_before(before, changed)  # a person's edit just before the run, within the clock's slack
     found = {p: "modified" for p in changed if p not in kept}
     found.update({p: "deleted" for p in _gone(before, root) if p not in found})
-    said = [f"{len(kept):,} file(s) stamped in the run unchanged since the snapshot: not listed" if kept else "",
-            f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else "",
+    # What makes the list less than whole comes first: a long flag is cut, and the leader must read that part.
+    said = [f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else "",
             f"the walk could not read {', '.join(unread[:5])}" + (f" (+{len(unread) - 5} more)" if len(unread) > 5
-                                                                  else "") if unread else ""]
+                                                                  else "") if unread else "",
+            f"{len(kept):,} file(s) stamped in the run unchanged since the snapshot: not listed" if kept else ""]
     return found, "; ".join(filter(None, said))
