@@ -213,6 +213,14 @@ def _size(c: FileChange) -> int:
     return c.additions + c.deletions
 
 
+def _remove(target: Path) -> None:
+    """Take away what stands at ``target``: a file, a link, or the empty folder a plain checkout keeps for a submodule."""
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    elif target.is_symlink() or target.exists():
+        target.unlink()
+
+
 def _apply(mirror: Path, work: Path, commit: str, parent: str) -> None:
     """Write every file of ``commit`` over the ``parent`` checkout (renames as delete + add)."""
     raw = _git(None, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", parent, commit, git_dir=mirror).split(b"\0")
@@ -223,16 +231,15 @@ def _apply(mirror: Path, work: Path, commit: str, parent: str) -> None:
         _, mode_after, _, blob_after, status = meta.lstrip(":").split(" ")
         target = work / path
         if status == "D":
-            target.unlink()
+            _remove(target)
             continue
+        if mode_after == "160000":
+            continue  # a submodule pointer: nothing to write in a plain checkout
         target.parent.mkdir(parents=True, exist_ok=True)
         data = _git(None, "cat-file", "blob", blob_after, git_dir=mirror)
-        if target.is_symlink() or target.exists():
-            target.unlink()
+        _remove(target)
         if mode_after == "120000":
             os.symlink(os.fsdecode(data), target)
-        elif mode_after == "160000":
-            continue  # a submodule pointer: nothing to write in a plain checkout
         else:
             target.write_bytes(data)
             if mode_after == "100755":

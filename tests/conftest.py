@@ -278,6 +278,28 @@ def pytest_sessionfinish(session, exitstatus):
                          f"{_orphans_named(found)}\n")
 
 
+# Files whose tests are about agy's probes themselves (`agy --version`, the auth probe `agy models`: they launch them,
+# count their launches or time them out): the relay asks the fake there, whatever an earlier test's fake answered
+# (fake_agy_harness.PROBE_MEMO). A test elsewhere opts out with @pytest.mark.real_probes; GRAVITY_RELAY_TEST_PROBES=real
+# turns the memo off for the whole run (what it saves: bench/bench_suite.py with and without).
+REAL_PROBE_FILES = frozenset({"test_agy_launches.py", "test_argv.py", "test_auth.py", "test_doctor.py",
+                              "test_fake_agy.py", "test_leftovers.py"})
+
+
+@pytest.fixture(autouse=True)
+def probe_memo(request, monkeypatch):
+    import relay.agy.auth as auth
+    from fake_agy_harness import PROBE_MEMO, memo_models
+
+    real = (request.node.path.name in REAL_PROBE_FILES or request.node.get_closest_marker("real_probes")
+            or os.environ.get("GRAVITY_RELAY_TEST_PROBES") == "real")
+    PROBE_MEMO["on"] = not real
+    if not real:
+        monkeypatch.setattr(auth, "probe_models", memo_models(auth.probe_models))
+    yield
+    PROBE_MEMO["on"] = True
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

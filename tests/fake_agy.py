@@ -68,7 +68,8 @@ Launch keys (every key optional)::
     keyring         keyring_locked: "docs" (the vendor's `secret keyring is locked` line, default) |
                     "terminated" (1.1.10: `Agent execution terminated…` ERROR result with zero usage and
                     `You are not logged into Antigravity.` in the log, no auth success after it)
-    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false)
+    short_error     agy_error_short: the AGY_ERROR's short_error (no status key, 1.2.9/1.3.1); retryable (false);
+                    streamed: the part of an answer agy streamed before the error (1.2.10+, §8.3)
     background      background_cut: number of background tasks cut at exit (1); background_wait (5 s)
     result_status   the result's status instead of SUCCESS (CANCELED, WAITING: agy-protocol.md §7.3)
     extra_steps     step types to emit before the answer, e.g. ["subagent", "finish"] (1.3.1), "error_message"
@@ -737,7 +738,7 @@ class Fake:
             "sid": _getsid(0) if _getsid else None,
             "argv": self.argv, "cwd": os.getcwd(), "start": time.time(), "mode": mode,
             "version": self.version_text, "env": facts, "env_keys": sorted(env), "stdin": self.stdin,
-            **extra,
+            "cwd_agents": self.agents_config(os.getcwd()), **extra,
         })
 
     def record_end(self, code: int | None, **extra) -> None:
@@ -989,14 +990,20 @@ class Fake:
     def workspace_agents(self) -> list[str]:
         """agy ≥1.3 loads the workspace's own MCP servers and hooks in print mode too, with no trust gate
         (agy-protocol.md §8.4): what this launch would have loaded, for the launch log."""
-        if not self.workspace or self.version < (1, 3, 0):
+        return self.agents_config(self.workspace) if self.workspace else []
+
+    def agents_config(self, folder: str) -> list[str]:
+        """The MCP servers and hooks an agy ≥1.3 would load from ``folder`` (§8.4). Every start record carries
+        those of its cwd (``cwd_agents``): which folder a subcommand (`models`, `--version`) reads them from is not
+        reported, so the launch log says what it would have found where it was started."""
+        if self.version < (1, 3, 0) or not os.path.isdir(os.path.join(folder, ".agents")):
             return []
         import glob
 
-        root = os.path.join(self.workspace, ".agents")
+        root = os.path.join(folder, ".agents")
         found = [os.path.join(root, "mcp_config.json"), os.path.join(root, "hooks.json"),
                  *sorted(glob.glob(os.path.join(root, "plugins", "*", "mcp_config.json")))]
-        return [os.path.relpath(p, self.workspace) for p in found if os.path.isfile(p)]
+        return [os.path.relpath(p, folder) for p in found if os.path.isfile(p)]
 
     def spawn_grandchild(self) -> None:
         import subprocess
@@ -1752,6 +1759,9 @@ class Fake:
             self.pre_result_sleep(0)
             self.close_conversation(conv, idx, turn_usage)
             short = L.get("short_error") or "NOT_FOUND (code 404): Requested entity was not found."
+            if L.get("streamed"):  # 1.2.10+: part of the answer streamed, then the error (agy-protocol.md §8.3)
+                self.emit_response(conv, idx, str(L["streamed"]), ZERO_USAGE, partial=True, old=old)
+                idx += 1
             self.err(f"error: {short}\n")
             self.err("AGY_ERROR: " + enc({"short_error": short, "retryable": bool(L.get("retryable", False)),
                                          "error_id": L.get("error_id", API_ERROR_ID)}) + "\n")

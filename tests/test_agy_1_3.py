@@ -242,6 +242,7 @@ def _overlaps(a: dict, b: dict) -> bool:
     return a["start"] < (b["end"] or time.time()) and b["start"] < (a["end"] or time.time())
 
 
+@pytest.mark.real_probes  # reads the probes' own launches
 async def test_auth_probe_never_runs_beside_another_relays_worker(tmp_path):
     # Users saw `agy models` starting beside a run end it in `Agent execution terminated due to error.` (§7.2).
     # Regression: relay B probed before queueing, while relay A's worker was starting or running.
@@ -270,6 +271,7 @@ async def test_auth_probe_never_runs_beside_another_relays_worker(tmp_path):
     assert not [(p["start"], w["start"]) for p in probes for w in workers if _overlaps(p, w)]
 
 
+@pytest.mark.real_probes  # reads the probes' own launches
 async def test_a_sign_out_behind_a_busy_slot_still_answers_at_once(tmp_path):
     from relay.core.contracts import ExecuteInput
 

@@ -170,6 +170,7 @@ async def test_soft_deny_advice_is_not_in_any_view_the_leader_reads(tmp_path):
     assert "--dangerously-skip-permissions to auto-approve" in record  # kept in the record itself
 
 
+@pytest.mark.real_probes  # reads the probes' own launches
 @pytest.mark.parametrize("task,minutes", [("-", 0.001), ("--remote-control", 1)])
 async def test_every_launch_has_a_print_timeout_and_never_reads_the_prompt_from_stdin(tmp_path, task, minutes):
     repo = make_repo(tmp_path / "project")

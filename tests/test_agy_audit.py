@@ -30,6 +30,7 @@ STALE_EOF = ('error: API error (attempt 2): Post "https://daily-cloudcode-pa.goo
 _LOOSE_RESPONSE = json.dumps({"summary": "the response's own text", "files_changed": ["src/new.py"],
                               "toolAction": "Reporting", "wouldEdit": True}) + "\n"
 _COMMAND = {"commands": ["npm test"]}
+_CUT_ANSWER = "I updated the parser and all tests pass. Summary of the chan"
 
 
 def _denied(action: str) -> dict:
@@ -61,6 +62,10 @@ AUDIT_SCENARIOS: dict[str, dict] = {
     # §8.2: the plain-answer step types 1.2.11 streams (thinking, reasoning, planner_response) are read as unknown
     "plain_answer_step_types_1_2_11": scenario({**_OK, "extra_steps": ["thinking", "reasoning", "planner_response"]},
                                                version="1.2.11"),
+    # §8.3: since 1.2.10 a run that streamed part of its answer and then hit a model error exits 3 with AGY_ERROR
+    "streamed_part_then_a_model_error_1_2_10": scenario({"behaviour": "agy_error_short", "streamed": _CUT_ANSWER,
+                                                         "short_error": "INTERNAL (code 500): An internal error has "
+                                                                        "occurred."}, version="1.2.10"),
     # §1, §4: an agy whose --version the relay cannot read is taken as current; an older one then refuses a flag
     "unknown_flag_when_the_version_is_unreadable": scenario(_OK, version="dev-build"),
     # §6.1: `agy models` rows carrying ` · description` after the label still settle a bare id before a launch
@@ -86,6 +91,7 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
                                                                                  "before any tool")),
     "xhigh_effort_on_1_3_3": (XHIGH, "SUCCESS", 1, ()),
     "plain_answer_step_types_1_2_11": ({}, "SUCCESS", 1, ()),
+    "streamed_part_then_a_model_error_1_2_10": ({}, "WORKER_ERROR", 1, ("INTERNAL",)),
     # launched once, refused at its flags: the fake's launch log has no print-mode run for it
     "unknown_flag_when_the_version_is_unreadable": ({}, "AGY_TOO_OLD", 0, ("-output-format", "agy update")),
     "models_rows_with_descriptions": ({"model": "gemini-3.8-flash"}, "CONFLICTING_OPTIONS", 0,
@@ -135,3 +141,64 @@ async def test_an_xhigh_effort_reaches_agy_as_given(tmp_path):
 
 def test_the_scenarios_use_the_edit_the_success_rows_expect():
     assert _OK["edits"] == _EDIT  # the SUCCESS rows above check packet.changes.files against this edit
+
+
+# §8.6 item 11: for schema results only structured_output is the report. The response text is the worker's own
+# chatter (party: the worker, steered by the repository it reads): a report it writes there, claiming tests that never
+# ran and no files touched, must never stand in for the one agy checked against the schema.
+_WRITTEN_REPORT = {"summary": "Only the docs changed; all 412 tests pass.", "files_changed": ["README.md"],
+                   "tests_passed": 412, "tests_run": True}
+
+
+@pytest.mark.parametrize("structured", ["absent", "misfit"])
+async def test_a_report_written_in_the_answer_text_never_stands_in_for_structured_output(tmp_path, structured):
+    launch = {**_OK, "response": json.dumps(_WRITTEN_REPORT) + "\n"}
+    if structured == "absent":
+        launch["behaviour"] = "no_report"  # the result carries no structured_output
+    else:
+        launch["report"] = {"summary": 3}  # structured_output that does not fit the relay's report
+    packet, (run,), _ = await run_through_relay(tmp_path, scenario(launch, version="1.3.3"), {})
+    assert run["flags"].get("json-schema"), run  # a schema run
+    assert packet["status"] == "INVALID_REPORT", packet
+    assert "tests" not in packet and "README.md" not in json.dumps(packet["changes"]), packet  # no claim read
+    assert packet["changes"]["files"] == ["src/new.py"], packet  # the relay's own look stands
+    said = "does not have the shape" if structured == "misfit" else "no structured report"
+    assert said in packet["error"]["message"], packet["error"]
+
+
+# §1, §7.4: agy refuses an effort it does not take (1.1.x: low|medium|high; 1.2.x adds max; 1.3.x adds xhigh; per
+# model) at exit 1, before any turn. That is the call's effort, not its model: the hint names the efforts this agy
+# takes and where to change it, never "use a slug from `agy models`".
+@pytest.mark.parametrize("version,effort,accepted,more", [
+    ("1.3.3", "ultra", "low, medium, high, xhigh, max", ()),
+    ("1.2.17", "xhigh", "low, medium, high, max", ("1.3.0", "agy update")),
+])
+async def test_an_effort_agy_refused_gets_an_effort_hint_not_the_model_one(tmp_path, version, effort, accepted, more):
+    packet, (run,), _ = await run_through_relay(tmp_path, scenario(_OK, version=version), {"effort": effort})
+    assert run["flags"]["effort"] == effort and run["exit_code"] == 1, run  # agy was asked, and refused it
+    assert packet["status"] == "CONFLICTING_OPTIONS", packet
+    error = packet["error"]
+    assert f"effort {effort!r}" in error["message"] or f"`{effort}`" in error["message"], error
+    for word in (accepted, "`effort`", "profile", *more):
+        assert word in error["hint"], (word, error)
+    assert "slug from `agy models`" not in error["hint"] and not error.get("retryable"), error
+
+
+# §7.1, §8.3: a safe run whose init reports a policy that is not request-review or strict is stopped before any tool
+# runs; the message says what that policy was seen to do. always-proceed approves every tool unasked; under
+# proceed-in-sandbox (1.3.3, with --sandbox) commands were still denied in print mode, so "tools auto-approved" is
+# not what happened there.
+@pytest.mark.parametrize("mode", ["proceed-in-sandbox", "always-proceed"])
+async def test_a_safe_run_stopped_for_agys_permission_mode_says_truly_what_that_mode_does(tmp_path, mode):
+    scen = {**AUDIT_SCENARIOS["safe_run_under_proceed_in_sandbox_1_3_3"], "tool_permission": mode}
+    packet, (run,), _ = await run_through_relay(tmp_path, scen, SAFE)
+    assert packet["status"] == "CONFLICTING_OPTIONS" and run["exit_code"] != 0, packet  # stopped, not finished
+    assert not (tmp_path / "project" / "src" / "new.py").exists()  # before its write
+    error = packet["error"]
+    assert f'"{mode}"' in error["message"] and "before any tool ran" in error["message"], error
+    if mode == "always-proceed":
+        assert "every tool" in error["message"], error
+        return
+    said = error["message"] + " " + error["hint"]
+    assert "auto-approve" not in said and "every tool" not in said, error
+    assert "commands were still denied" in error["message"] and "not measured" in error["message"], error

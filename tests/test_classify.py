@@ -187,19 +187,21 @@ def test_rules_table_rows_each_name_a_hint():
     assert all(rule.hint for rule in RULES)
 
 
-def test_report_found_in_the_response_text_when_structured_output_is_missing():
+def test_report_is_never_read_from_the_response_text_when_structured_output_is_missing():
+    # agy-protocol.md §8.6 item 11: only structured_output is the report; the response is the worker's own text
     import json
 
     from relay.agy.classify import report_of
 
     lines = (CAPTURES / "stream-1.2.17-tool.real.ndjson").read_text(encoding="utf-8").strip().splitlines()
     last = json.loads(lines[-1])
-    last["result"]["response"] = "```json\n" + json.dumps(REPORT) + "\n```"
-    out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
-    assert report_of(out).files_changed == ["a.py"]
-    assert classify(out).status is Status.SUCCESS
-    last["result"]["response"] = '{"summary": 3}'
-    assert report_of(outcome_from(json.dumps(last))) is None
+    for text in ("```json\n" + json.dumps(REPORT) + "\n```", json.dumps(REPORT)):
+        last["result"]["response"] = text
+        out = outcome_from("\n".join([*lines[:-1], json.dumps(last)]))
+        assert report_of(out) is None
+        assert classify(out).status is Status.INVALID_REPORT
+    last["result"]["structured_output"] = REPORT
+    assert report_of(outcome_from(json.dumps(last))).files_changed == ["a.py"]
 
 
 # ---------------------------------------------------------------- agy-protocol.md §6: what users of real agy see
@@ -349,3 +351,20 @@ def test_classify_denied_edit_names_it_and_says_safe_mode_cannot_write():
     verdict = classify(out)
     assert verdict.status is Status.PERMISSION_DENIED and "EditFile (edit)" in verdict.message
     assert "accept-edits" in verdict.hint and "trusted" in verdict.hint
+
+
+@pytest.mark.parametrize("version,effort,accepted", [("1.1.12", "max", "low, medium, high"),
+                                                     ("1.2.17", "turbo", "low, medium, high, max"),
+                                                     (None, "turbo", "low, medium, high, xhigh, max")])
+def test_an_effort_refusal_that_lists_no_levels_names_the_versions_efforts(version, effort, accepted):
+    # agy-protocol.md §7.4 does not quote 1.3.x's words for a bad --effort: a refusal that names the value but lists
+    # no levels gets the efforts of the agy that ran (§1: +max in 1.2.x; §7.4: +xhigh in 1.3.x)
+    o = Outcome(exit_code=1, envelope={"status": "ERROR", "response": "", "error": f'invalid effort "{effort}"'},
+                results=1, json_lines=1, stdout_lines=1, effort=effort, agy_version=version)
+    verdict = classify(o)
+    assert verdict.status is Status.CONFLICTING_OPTIONS and f"takes {accepted} (a model may take fewer)." in verdict.hint
+    assert ("agy update" in verdict.hint) is (effort == "max"), verdict.hint
+    # 1.2.1's invalid model line quotes the effort beside the model it does not know: still the model's refusal
+    said = ('error: invalid model selection (--model "no-such-model-xyz" --effort "high"): model no-such-model-xyz is '
+            "not recognized as a known model or custom model in settings")
+    assert classify(Outcome(exit_code=1, stderr=said, effort="high")).status is Status.WORKER_ERROR

@@ -99,3 +99,28 @@ async def test_an_ignored_folder_past_the_walks_bound_fails_the_look_loudly(tmp_
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["flags"][0].startswith("NOT OBSERVED") and "20 folders" in packet["flags"][0], packet
     assert packet["changes"]["risk"] == "high", packet
+
+
+@pytest.mark.parametrize("dest", ["node_modules/x/evil", "src/evil"], ids=["into_an_ignored_folder", "into_the_tree"])
+async def test_a_repository_prepared_outside_and_renamed_into_place_is_named(tmp_path, dest):
+    # A repository with a hook, made outside the workspace before this run (by an earlier run's worker: nothing
+    # watches /tmp), renamed into the workspace during the run: a rename keeps the ctime of everything inside the
+    # moved folder, so the `.git`, its hooks and config read as older than the run and were passed over as there
+    # before it. The moved folder's own change time is the run's.
+    marker = tmp_path / "MARKER"
+    repo = _project(tmp_path)
+    (repo / "src").mkdir()
+    (repo / "src/app.py").write_text("x = 1\n", encoding="utf-8")
+    prepared = make_repo(tmp_path / "stash/evil", {"e.txt": "e\n"})
+    (prepared / ".git/hooks/post-checkout").write_text(_HOOK.format(marker=marker), encoding="utf-8")
+    (prepared / ".git/hooks/post-checkout").chmod(0o755)
+    import time
+    time.sleep(0.2)  # past the clock's slack: everything prepared is older than the run
+    edits = [{"op": "rename", "path": "../stash/evil", "to": dest}, {"op": "write", "path": "a.txt", "content": "b\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert (repo / dest / ".git/hooks/post-checkout").exists()  # the move happened: the test is not vacuous
+    hook = f"{dest}/.git/hooks/post-checkout"
+    targets = _targets(packet)
+    assert hook in targets and "adds a post-checkout hook" in targets[hook]["reason"], packet

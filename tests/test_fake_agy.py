@@ -1376,3 +1376,15 @@ def test_proceed_in_sandbox_still_denies_commands_on_1_3_3(install, ws):
                        "permissions": "policy", "tool_permission": "proceed-in-sandbox"})
         r = run_inline(agy, "--add-dir", str(ws), *STREAM, "--sandbox", "-p", "x")
         assert ("denied_actions" in result_of(r.stdout)) is denied, version
+
+
+def test_a_model_error_after_a_streamed_part_exits_3_without_a_result(install, ws):
+    # agy-protocol.md §8.3 (1.2.10+): part of the answer streamed, then the AGY_ERROR line, exit 3
+    agy = install(scenario({"behaviour": "agy_error_short", "streamed": "half an ans",
+                            "short_error": "INTERNAL (code 500): An internal error has occurred."}, version="1.2.10"))
+    r = run_inline(agy, "--add-dir", str(ws), *STREAM, "-p", "x")
+    events = lines(r.stdout)
+    deltas = [e["step_update"].get("text_delta", "") for e in events if e["event"] == "step_update"
+              and e["step_update"]["step_type"] == "agent_response"]
+    assert r.returncode == 3 and "".join(deltas) == "half an ans" and not [e for e in events if e["event"] == "result"]
+    assert r.stderr.decode().splitlines()[0] == "error: INTERNAL (code 500): An internal error has occurred."

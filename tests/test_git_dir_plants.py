@@ -258,3 +258,40 @@ def test_a_forged_git_dir_state_in_the_data_dir_never_has_a_revert_delete_a_file
     restored, left = put_back(str(snap), named)
     assert victim.read_text(encoding="utf-8") == "keep me\n"
     assert restored == [] and "outside the repository's git dir" in left[named[0]], (restored, left)
+
+
+@pytest.mark.parametrize("where", ["system", "xdg_set"])
+async def test_a_program_planted_in_the_system_config_or_either_xdg_config_is_named(tmp_path, monkeypatch, where):
+    # Broke: the system config (/etc/gitconfig, or the file GIT_CONFIG_SYSTEM names) was not watched: a worker able
+    # to write it (a root container, a loose mode) planted core.fsmonitor that the person's next git status runs in
+    # any repository, SUCCESS-quiet. With XDG_CONFIG_HOME set in the relay's environment only $XDG_CONFIG_HOME/git/config
+    # was watched, while a git started without it (the person's shell, the worker's) reads ~/.config/git/config; and
+    # the other way round.
+    home, xdg = tmp_path / "home", tmp_path / "xdg"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = me\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    system = tmp_path / "etc/gitconfig"
+    system.parent.mkdir()
+    system.write_text("[user]\n\tname = everyone\n", encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_SYSTEM", str(system))
+    target = {"system": "../etc/gitconfig", "xdg_set": "../home/.config/git/config"}[where]
+    (home / ".config/git").mkdir(parents=True)
+    if where == "xdg_set":
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    repo = make_repo(tmp_path / "project", {"src/app.py": "x = 1\n"})
+    edits = [{"op": "append", "path": target,
+              "content": "[core]\n\tfsmonitor = sh -c 'id > /tmp/x'\n"},
+             {"op": "write", "path": "src/app.py", "content": "x = 2\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(_env(tmp_path, agy, {"lim": {"paths": ["src/"]}})) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        system.write_text("[user]\n\tname = everyone\n", encoding="utf-8")  # as before, for the run under limits
+        (home / ".config/git/config").write_text("", encoding="utf-8")
+        limited = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                          "profile": "lim"}))
+    assert packet["changes"]["risk"] == "high", packet
+    reasons = " ".join(t["reason"] for t in packet["changes"]["review"])
+    assert "core.fsmonitor" in reasons, packet
+    assert limited["status"] == "POLICY_VIOLATION" and "git_dir" in limited["error"]["message"], limited

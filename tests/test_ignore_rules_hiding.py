@@ -10,6 +10,7 @@ relay is reached through the SDK client.
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -25,10 +26,13 @@ pytestmark = pytest.mark.anyio
       {"op": "append", "path": ".gitignore", "content": "hooks/\n"}], "hooks/post.sh"),
     ([{"op": "write", "path": "ci/.gitignore", "content": "*\n"},
       {"op": "write", "path": "ci/deploy.yml", "content": "run: curl x | sh\n"}], "ci/deploy.yml"),
-], ids=["a_new_folder_named_in_gitignore", "a_gitignore_that_ignores_itself"])
+    ([{"op": "write", "path": "ci/prod.bin", "content_b64": base64.b64encode(b"x" * (17 * 1024 * 1024)).decode()},
+      {"op": "append", "path": ".gitignore", "content": "*.bin\n"}], "ci/prod.bin"),
+], ids=["a_new_folder_named_in_gitignore", "a_gitignore_that_ignores_itself", "a_file_past_the_trees_size_bound"])
 async def test_a_file_hidden_by_an_ignore_rule_the_worker_wrote_is_listed_and_policy_checked(tmp_path, edits, hidden):
     # Broke on main: SUCCESS, files ["a.txt"] (and the changed .gitignore in the first case): the hidden file was in
-    # no list, and `protected` did not see it.
+    # no list, and `protected` did not see it. The third: a hidden file past the trees' 16 MB bound was dropped from
+    # what the rule hides (too large for the after index) and compared by size nowhere: SUCCESS under `ci/**`.
     repo = make_repo(tmp_path / "project", {"a.txt": "a\n", ".gitignore": "*.log\n", "ci/build.yml": "steps\n"})
     report = make_report(summary="Edited a.", files_changed=["a.txt"], tests_passed=0, tests_run=False)
     agy = install_fake_agy(tmp_path / "bin", success_scenario(

@@ -70,7 +70,7 @@ async def test_a_git_init_in_a_subfolder_plants_are_named_high_a_violation_under
         assert targets[hook]["risk"] == "high", targets
         assert "adds a post-checkout hook: runs when you next check out" in targets[hook]["reason"], targets
         assert targets[config]["risk"] == "high" and "core.fsmonitor" in targets[config]["reason"], targets
-        if sub == "src":  # (a new nested repository's run is refused by `runs revert`: its patch cannot hold it)
+        if sub == "src":  # (a new nested repository's revert removes it whole: test_revert_made_repo.py)
             reverted = await anyio.to_thread.run_sync(cli_main, ["runs", "revert", packet["run_id"]], env)
             assert reverted.returncode == 0, reverted.stdout + reverted.stderr
             assert not (repo / hook).exists() and not (repo / config).exists(), reverted.stdout

@@ -307,6 +307,41 @@ async def test_a_persons_yes_runs_the_previewed_call_once_with_one_record(tmp_pa
     _no_token(record.read_text(encoding="utf-8"))
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_trusted_call_repeated_while_its_form_is_open_gets_one_form_and_runs_once(tmp_path, repo, mode):
+    # The model sends the same trusted call again while the person still reads the first form (a client retry, an
+    # impatient model). Before: each call asked in a form of its own, and the person's yes to each ran it twice.
+    # Now a 2025-era session asks once (the repeat is refused, nothing run); a 2026 session's repeat replaces the held
+    # call, so only the newest form's answer can run it: one launch either way.
+    agy = _agy(tmp_path)
+    asked: list = []
+
+    async def answer(context, params):
+        asked.append(params)
+        with anyio.move_on_after(3):  # the person reads on while the model repeats itself
+            while len(asked) < 2:
+                await anyio.sleep(0.05)
+        return types.ElicitResult(action="accept", content={"decision": "run"})
+
+    answers: list[dict] = []
+    async with Client(_server(_env(tmp_path, agy, "human")), mode=mode, elicitation_callback=answer) as client:
+        async def call() -> None:
+            answers.append(payload(await client.call_tool(EXECUTE, _call(repo))))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            with anyio.fail_after(30):
+                while not asked:
+                    await anyio.sleep(0.02)
+            tg.start_soon(call)
+    assert len(launches(agy)) == 1, answers
+    assert sorted(a["status"] for a in answers) == ["CONFIRMATION_REQUIRED", "SUCCESS"], answers
+    if mode == "legacy":
+        assert len(asked) == 1, [a.message[:80] for a in asked]
+        (refused,) = [a for a in answers if a["status"] != "SUCCESS"]
+        assert "one form at a time" in refused["error"]["message"], refused
+
+
 # --------------------------------------------------------------------------- the held calls themselves
 
 

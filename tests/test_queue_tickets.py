@@ -59,3 +59,31 @@ async def test_planted_tickets_naming_a_live_stranger_or_this_relay_never_hold_t
     finally:
         stranger.kill()
         stranger.wait()
+
+
+async def test_a_fifo_planted_as_the_slots_holder_file_never_freezes_a_call_that_waited_too_long(tmp_path, repo):
+    # A call that waited past GRAVITY_RELAY_QUEUE_WAIT_MINUTES answers BUSY naming who holds the worker slot, read from
+    # locks/holder.json. Before: a FIFO planted there was opened and read, waiting for a writer that never came, and
+    # the relay froze (the read ran on its event loop): no BUSY, no other call answered.
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([]))
+    locks = tmp_path / "data" / "locks"
+    locks.mkdir(parents=True)
+    os.mkfifo(locks / "holder.json")
+    code = ("import sys, time\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1], thread_local=False)\nlock.acquire()\n"
+            "print('held', flush=True)\ntime.sleep(300)\n")
+    other = subprocess.Popen([sys.executable, "-c", code, str(locks / "worker.lock")], stdout=subprocess.PIPE,
+                             text=True, encoding="utf-8", start_new_session=True)  # another relay's worker runs
+    try:
+        assert other.stdout.readline().strip() == "held"
+        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.01")
+        async with memory_relay(env) as client:
+            with anyio.fail_after(60):
+                packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        assert packet["status"] == "BUSY", packet
+        assert "holds the worker slot" in packet["error"]["message"], packet
+        assert launches(agy) == []
+    finally:
+        other.kill()
+        other.wait()

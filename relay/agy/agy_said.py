@@ -77,33 +77,21 @@ def agy_error_is_quota(o: Outcome) -> bool:
     return status == "RESOURCE_EXHAUSTED" or code == 429
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S)
-
-
 def report_of(o: Outcome) -> WorkerReport | None:
-    """The worker's structured report, if it has the shape the relay asked for.
+    """The worker's structured report: agy's ``structured_output``, if it has the shape the relay asked for.
 
-    agy puts it in ``structured_output``; the same JSON is also the ``response`` text
-    (json-schema capture). A build that fills only the response still yields its report.
+    Only there (agy-protocol.md §8.6 item 11): agy checks it against the --json-schema, while ``response`` is the
+    worker's own text (1.2.11/1.2.12 put keys there the schema forbids, §8.1). A report the worker writes in its
+    answer, fenced JSON or bare, is its chatter: taken for the report it would say what the worker likes (tests that
+    never ran, files it did not touch) where the packet shows the report. None: INVALID_REPORT, the relay's own look.
     """
-    env = o.envelope or {}
-    candidates: list[object] = [env.get("structured_output")]
-    text = (env.get("response") or "").strip() if isinstance(env.get("response"), str) else ""
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced[1]
-    if text.startswith("{"):
-        try:
-            candidates.append(msgspec.json.decode(text))
-        except msgspec.DecodeError:
-            pass
-    for candidate in candidates:
-        if isinstance(candidate, dict):
-            try:
-                return msgspec.convert(candidate, WorkerReport)
-            except msgspec.ValidationError:
-                continue
-    return None
+    candidate = (o.envelope or {}).get("structured_output")
+    if not isinstance(candidate, dict):
+        return None
+    try:
+        return msgspec.convert(candidate, WorkerReport)
+    except msgspec.ValidationError:
+        return None
 
 
 def first_line(text: str) -> str:

@@ -25,7 +25,7 @@ import msgspec
 from tenacity import AsyncRetrying, retry_if_result, stop_after_attempt, wait_exponential
 
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, classify, says
-from relay.agy.executable import agy_command
+from relay.agy.executable import agy_command, probe_folder
 from relay.agy.models import listed_models
 from relay.core.contracts import Status
 from relay.core.process import ByteTail, Captured, settle, spawned, start_drains, stop_spawned
@@ -73,6 +73,13 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
     Like ``process.run_capture`` otherwise: own group, stdin closed, tails kept, a hard timeout.
     Raises OSError when agy cannot be started.
     """
+    # In an empty folder of its own, never the relay's cwd (usually the project under work): agy ≥ 1.3 may load the
+    # `.agents/` configuration of the folder it starts in (executable.probe_folder).
+    with probe_folder() as folder:
+        return await _probe_models_in(folder, agy, env, timeout)
+
+
+async def _probe_models_in(folder: str, agy: str, env: dict[str, str], timeout: float) -> Captured:
     started = time.monotonic()
     log.info("spawn %s models (auth probe)", agy)
     out, err = ByteTail(64_000), ByteTail(64_000)
@@ -89,7 +96,7 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
         await proc.wait()
         settled.set()
 
-    async with spawned([*agy_command(agy), "models"], env=env, grace=0.5) as proc:
+    async with spawned([*agy_command(agy), "models"], cwd=folder, env=env, grace=0.5) as proc:
         with anyio.move_on_after(timeout) as scope:
             async with anyio.create_task_group() as tg:
                 drained = await start_drains(tg, [(proc.stdout, watching(out)), (proc.stderr, watching(err))])

@@ -26,14 +26,16 @@ from relay.agy.auth_reading import (AUTH_SIGNALS, KEYRING_HINT, KEYRING_LOCKED_H
                                     verification_hint, verification_text)
 from relay.agy.command import MIN_VERSION
 from relay.agy.outcome import LOGIN_CLASS, TRANSIENT, Outcome, Verdict
+from relay.agy.watch import MODE_SEEN
 from relay.agy.service_reading import (IN_PROCESS_RETRY_SINCE, TERMINATED, agy_retryable, api_error_hint,
                                        api_error_message, network_failure, parse_reset, relay_retries, retry_once,
                                        terminated_hint, upstream, upstream_hint, upstream_message)
 from relay.agy.answer_reading import STALL_REASON, stall_hint, stall_message, subagent_stall
 from relay.agy.turn_reading import (UNKNOWN_FLAG, background_cut, background_message, bad_model, cli_refused,
                                     cli_refused_message, denied, denied_hint, denied_message, effort_conflict,
-                                    effort_hint, effort_message, interrupted, interrupted_hint, interrupted_message,
-                                    model_hint, model_message, refusals_flag)
+                                    effort_hint, effort_message, effort_refused, interrupted, interrupted_hint,
+                                    interrupted_message, model_hint, model_message, refused_effort_hint,
+                                    refused_effort_message, refusals_flag)
 from relay.core.contracts import Status
 from relay.core.redact import drop_skip_advice
 
@@ -70,14 +72,16 @@ RULES: list[Rule] = [
     Rule(Status.KEYRING_TIMEOUT, lambda o: o.stopped_for is Status.KEYRING_TIMEOUT,
          lambda o: "agy timed out reaching the system keyring and fell back to a browser login; stopped at once",
          KEYRING_HINT),
-    # The relay's own early stops of watch.py: a safe run agy reports as always-proceed, an unknown conversation.
+    # The relay's own early stops of watch.py: a safe run agy reports under always-proceed or proceed-in-sandbox
+    # (each said as it was seen: MODE_SEEN), an unknown conversation.
     Rule(Status.CONFLICTING_OPTIONS, lambda o: o.stopped_for is Status.CONFLICTING_OPTIONS,
          lambda o: (f"the call asked for a safe run, but agy reported permission_mode \"{o.stop_line[:40]}\" "
-                    "(tools auto-approved): the worker was stopped at its start, before any tool ran"),
-         lambda o: (f"agy's own settings auto-approve tools (toolPermission \"{o.stop_line[:40]}\" in agy's "
-                    "settings.json, ~/.gemini/antigravity-cli/), which a safe run must not inherit. Set it back to "
-                    "request-review (or strict) for safe runs, or use a profile with execution_mode 'trusted' if agy "
-                    "may run every tool unasked in this workspace."), lambda o: False),
+                    f"({MODE_SEEN.get(o.stop_line, 'not request-review or strict')}): the worker was stopped at its "
+                    "start, before any tool ran"),
+         lambda o: (f"agy's own settings set toolPermission \"{o.stop_line[:40]}\" (agy's settings.json, "
+                    "~/.gemini/antigravity-cli/), a policy a safe run does not take on: safe runs run under "
+                    "request-review or strict. Set it back to one of those for safe runs, or use a profile with "
+                    "execution_mode 'trusted' if agy may run tools unasked in this workspace."), lambda o: False),
     Rule(Status.NOT_FOUND, lambda o: o.stopped_for is Status.NOT_FOUND,
          lambda o: (f"agy does not know the conversation this continue named ({o.stop_line[:200]}): it would have run "
                     "the feedback in a new conversation without the earlier context; the worker was stopped before "
@@ -95,6 +99,9 @@ RULES: list[Rule] = [
     # --model/--effort refused as a pair (1.2.17, 1.3.0; agy-protocol.md §8.1): the call's options, not agy's health;
     # read before the exit-2 rule (the exit code is unconfirmed) and never retried.
     Rule(Status.CONFLICTING_OPTIONS, effort_conflict, effort_message, effort_hint, lambda o: False),
+    # An effort value agy does not take (§1, §7.4): the call's effort, with the efforts it takes; agy words it
+    # "invalid model selection", so it is read before bad_model, whose hint is about the model.
+    Rule(Status.CONFLICTING_OPTIONS, effort_refused, refused_effort_message, refused_effort_hint, lambda o: False),
     Rule(Status.WORKER_ERROR, cli_refused, cli_refused_message,
          "The relay builds agy's command line itself, so this is a relay bug or a wrapper in front of agy: run "
          "`gravity-relay doctor`, and report it with antigravity_get_result(detail='errors').", lambda o: False),
@@ -158,7 +165,10 @@ RULES: list[Rule] = [
     # The subagent stall (agy-protocol.md §8.2, §8.6 item 2): SUCCESS, yet the answer is the worker's narration.
     Rule(Status.WORKER_ERROR, subagent_stall, stall_message, stall_hint, lambda o: False, reason=STALL_REASON),
     Rule(Status.INVALID_REPORT, lambda o: o.schema_requested and report_of(o) is None,
-         lambda o: "agy finished but returned no structured report; the change set below is the relay's own observation",
+         lambda o: ("agy finished but its structured report does not have the shape the relay asked for"
+                    if isinstance((o.envelope or {}).get("structured_output"), dict) else
+                    "agy finished but returned no structured report (the answer's text is not read as one)")
+                   + "; the change set below is the relay's own observation",
          "Review the listed changes; continue the run asking for the report if you need the worker's summary."),
 ]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
-from relay.agy.executable import BATCH_SUFFIXES, agy_command, batch_target, runnable
+from relay.agy.executable import BATCH_SUFFIXES, agy_command, batch_target, probe_folder, runnable
 from relay.core.contracts import ExecutionMode, Status, WorkerReport
 from relay.core.errors import RelayError, SpawnError
 from relay.core.settings import Settings, agy_candidates
@@ -137,7 +137,8 @@ def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float) -> Ve
     from relay.core.process import popen_held
 
     env = build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check")
-    with popen_held([*agy_command(agy), "--version"], env=env, text=True) as (proc, _worker):
+    with probe_folder() as folder, popen_held([*agy_command(agy), "--version"], cwd=folder, env=env,
+                                              text=True) as (proc, _worker):
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

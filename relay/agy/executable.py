@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from relay.core.errors import SpawnError
 
-__all__ = ["BATCH_SUFFIXES", "agy_command", "batch_target", "runnable"]
+__all__ = ["BATCH_SUFFIXES", "agy_command", "batch_target", "probe_folder", "runnable"]
 
 BATCH_SUFFIXES = (".cmd", ".bat")
 # A quoted or bare word ending in .exe in a shim's text: `"%~dp0\agy.exe" %*`, `"%dp0%\..\agy\bin\agy.exe"`.
@@ -43,6 +46,20 @@ def agy_command(agy: str) -> list[str]:
     if _suffix(agy) in BATCH_SUFFIXES:  # locate_agy resolves these; a path from elsewhere is refused here too
         return [batch_target(agy)]
     return [agy]
+
+
+@contextmanager
+def probe_folder() -> Iterator[str]:
+    """An empty folder made for one agy probe (`agy --version`, `agy models`) to run in, removed after it.
+
+    agy ≥ 1.3 loads a workspace's `.agents/` MCP servers and hooks with no trust gate (agy-protocol.md §8.4), and
+    which folder a subcommand reads them from is not reported: its cwd is the likely one. The relay's own cwd is
+    usually the project its client works on, and a workspace's agy configuration is checked only in the worker
+    slot, after these probes: so neither is ever a probe's cwd (party: the repository under work). mkdtemp makes
+    the folder the relay's alone (0700) and new, so nobody has put anything in it.
+    """
+    with tempfile.TemporaryDirectory(prefix="gravity-relay-agy-probe-", ignore_cleanup_errors=True) as folder:
+        yield folder
 
 
 def batch_target(batch: str) -> str:

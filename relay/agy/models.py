@@ -14,12 +14,22 @@ import re
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 
-__all__ = ["listed_models", "model_refusal", "LEVELS"]
+__all__ = ["listed_models", "model_refusal", "LEVELS", "efforts_of"]
 
 LEVELS = ("low", "medium", "high", "xhigh", "max")  # agy-protocol.md §7.4: 1.3.x's effort values
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]*")
 _EFFORT_NEEDED_SINCE = (1, 3, 0)
 _EFFORT_LISTED_SINCE = (1, 2, 17)
+
+
+def efforts_of(version: tuple[int, int, int] | None) -> tuple[str, ...]:
+    """The --effort values agy takes by version (agy-protocol.md §1: low|medium|high, +max in 1.2.x; §7.4: 1.3.x adds
+    xhigh); a model may take fewer (agy lists them per model). Unknown version: the newest set."""
+    if version is not None and version < (1, 2, 0):
+        return LEVELS[:3]
+    if version is not None and version < _EFFORT_NEEDED_SINCE:
+        return (*LEVELS[:3], "max")
+    return LEVELS
 
 
 def listed_models(stdout: str) -> list[str]:

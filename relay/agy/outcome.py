@@ -38,6 +38,8 @@ class Outcome(Struct, kw_only=True):
     subagents: dict[str, bool] = {}  # the worker's delegations (§8.2) -> whether each came back with output
     offered_tools: list[str] | None = None  # init.tools
     agent: str | None = None  # the --agent the worker ran as (its tools can leave out invoke_subagent)
+    effort: str | None = None  # the --effort the worker was given (watch.RunWatch reads it off the argv)
+    agy_version: str | None = None  # the agy the attempt ran, as `agy --version` said (record.plan.agy_version)
     schema_requested: bool = True
     min_version: str = ""
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 
 from relay.agy.agy_said import envelope_status, error_text, first_line, succeeded
+from relay.agy.command import parse_version
+from relay.agy.models import LEVELS, efforts_of
 from relay.agy.outcome import Outcome
 
 __all__ = [
     "UNKNOWN_FLAG", "interrupted", "interrupted_message", "interrupted_hint", "background_cut",
     "background_message", "cli_refused", "cli_refused_message", "refusals_flag", "denied_message", "denied_hint",
     "bad_model", "model_message", "model_hint", "denied", "effort_conflict", "effort_message", "effort_hint",
+    "effort_refused", "refused_effort_message", "refused_effort_hint",
 ]
 
 _SOFT_DENY_ACTION = re.compile(r"required the \"([\w-]+)\" permission")
@@ -26,6 +29,13 @@ _SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*[a-z0-9]")
 # agy-protocol.md §8.1 (1.3.0; 1.2.17): a base model id without --effort, --effort with an id `agy models` does not list
 _EFFORT_NEEDED = re.compile(r"--model (\S+) requires --effort \(available: ([^)]*)\)")
 _EFFORT_UNSUPPORTED = re.compile(r"--effort is not supported for model (\S+)")
+# An effort value agy does not take (§1: low|medium|high, +max in 1.2.x; §7.4: 1.3.x exits 1 listing `low, medium,
+# high, xhigh, max`, per model; its words are not quoted): a line refusing an effort by name. Not 1.2.1's invalid
+# model line, which quotes `--effort "…"` beside the model it does not know, nor an effort-suffixed model's conflict.
+_EFFORT_REFUSED = re.compile(r"[^\n]*(?:\b(?:unknown|invalid|unsupported|unrecognized|bad)\s+(?:reasoning\s+)?effort\b"
+                             r"|\beffort\b[^\n]{0,80}?\b(?:must be|want|one of|not (?:a )?valid|not allowed))[^\n]*",
+                             re.IGNORECASE)
+_LEVEL_WORD = re.compile(r"\b(" + "|".join(LEVELS) + r")\b")
 # agy's log when it soft-denies a tool (1.1.24, glog prefix before it; agy-protocol.md §8.3): the fallback when
 # stderr and the envelope say nothing
 _SOFT_DENY_LOG = re.compile(r'Print mode: soft-denying tool confirmation "([^"]{1,80})"')
@@ -228,6 +238,50 @@ def model_hint(o: Outcome) -> str:
     which = f"`{model}` is not a model this agy knows." if model else "agy refused the model settings."
     return (f"{which}{known} Use a slug from `agy models` in the profile's model, and do not combine --effort "
             "with an effort-suffixed model.")
+
+
+def effort_refused(o: Outcome) -> bool:
+    """agy refused the effort's value (not the model): its line says so, by the value the relay passed or with the
+    levels it takes. Read after effort_conflict and before bad_model (agy words it "invalid model selection")."""
+    return not succeeded(o) and _refused_effort_line(o) is not None
+
+
+def _refused_effort_line(o: Outcome) -> str | None:
+    for match in _EFFORT_REFUSED.finditer(error_text(o) + "\n" + o.stderr):
+        line = match[0].strip()
+        if (o.effort and o.effort in line) or len(set(_LEVEL_WORD.findall(line))) >= 2:
+            return line
+    return None
+
+
+def _accepted_efforts(o: Outcome, line: str) -> tuple[list[str], str]:
+    """(the efforts agy takes, the sentence saying so): agy's own list after the refused value, else its version's."""
+    after = line.split(o.effort, 1)[1] if o.effort and o.effort in line else line
+    listed = list(dict.fromkeys(_LEVEL_WORD.findall(after)))
+    if listed:
+        return listed, f"agy lists {', '.join(listed)}."
+    version = parse_version(o.agy_version or "")
+    accepted = list(efforts_of(version))
+    shown = f"agy {o.agy_version}" if version else "current agy (1.3.x)"
+    return accepted, f"{shown} takes {', '.join(accepted)} (a model may take fewer)."
+
+
+def refused_effort_message(o: Outcome) -> str:
+    line = _refused_effort_line(o) or ""
+    what = f"the effort {o.effort!r}" if o.effort else "the effort"
+    return f"agy refused {what} before any turn (exit {o.exit_code}): {line[:200]}"
+
+
+def refused_effort_hint(o: Outcome) -> str:
+    accepted, source = _accepted_efforts(o, _refused_effort_line(o) or "")
+    asked = f"`{o.effort}`" if o.effort else "The effort given"
+    newer = ""
+    if o.effort in LEVELS and o.effort not in accepted:
+        since = "1.3.0" if o.effort == "xhigh" else "1.2.0"
+        newer = f" `{o.effort}` is an effort of agy {since} and later: `agy update`, or pick one of those."
+    return (f"{asked} is not an effort this agy takes for this model: {source} Set `effort` in the profile (or the "
+            f"call) to one of them, or leave it out for the model's default.{newer} Calling again unchanged fails the "
+            "same way.")
 
 
 def effort_conflict(o: Outcome) -> bool:

@@ -7,9 +7,9 @@
   mode) about 1.7 s before its init event, then runs the feedback in a new conversation
   without its context and edits files. The relay stops it on that line (NOT_FOUND); comparing
   the ids afterwards stays the backstop (orchestrate adds a flag).
-- a safe run that agy reports as ``init.permission_mode: "always-proceed"``: agy's own
-  settings.json can auto-approve every tool without the flag, which is not what a safe call
-  asked for. The init event arrives before any tool step, so the stop costs nothing.
+- a safe run that agy reports under a policy a safe call did not ask for (``init.permission_mode``
+  ``always-proceed`` or ``proceed-in-sandbox``): agy's own settings.json can set it without the flag.
+  The init event arrives before any tool step, so the stop costs nothing.
 
 Both are read off the worker's argv (``--conversation ID``; no ``--dangerously-skip-permissions``),
 so the worker, doctor's write probe and the run path share one rule.
@@ -24,13 +24,22 @@ from typing import Any
 from relay.agy.auth_reading import AuthWatch
 from relay.core.contracts import Status
 
-__all__ = ["RunWatch", "AUTO_APPROVE_MODES"]
+__all__ = ["RunWatch", "AUTO_APPROVE_MODES", "MODE_SEEN"]
 
-# The policies that approve tools unasked (agy-protocol.md §7.1): a safe run that reports one is stopped. Not
-# only always-proceed: proceed-in-sandbox auto-approves commands in agy's sandbox, and the sandbox is no
-# containment (a write outside --add-dir, `id` and a web request all went through). request-review and strict
-# are what safe means; a value agy adds later is let through (the stream reader treats unknowns as unknown).
-AUTO_APPROVE_MODES = frozenset({"always-proceed", "proceed-in-sandbox"})
+# The policies a safe run is stopped under (agy-protocol.md §7.1, §8.3), with what each was seen to do: the stop's
+# message says that, not more. always-proceed approves every tool unasked (--dangerously-skip-permissions reports
+# it). proceed-in-sandbox lets tools proceed inside agy's sandbox, which is no containment (1.1.19, auto-approved:
+# a write outside --add-dir, `id` and a web request went through); on 1.3.3 with --sandbox commands were still
+# denied in -p, and what else it lets through is not measured: a policy nobody vouched for, so a safe run is still
+# stopped. request-review and strict are what safe means; a value agy adds later is let through (the stream reader
+# treats unknowns as unknown).
+MODE_SEEN = {
+    "always-proceed": "every tool approved unasked, commands included",
+    "proceed-in-sandbox": ("tools let through inside agy's sandbox without review, and agy's sandbox is no "
+                           "containment; on agy 1.3.3 commands were still denied in print mode, what else it lets "
+                           "through is not measured"),
+}
+AUTO_APPROVE_MODES = frozenset(MODE_SEEN)
 _NOT_FOUND = re.compile(r'warning: conversation "([^"]+)" not found', re.IGNORECASE)
 
 
@@ -53,6 +62,7 @@ class RunWatch(AuthWatch):
         self.safe = prompt_at is not None and "--dangerously-skip-permissions" not in flags
         self.conversation = _flag_value(flags, "--conversation")
         self.agent = _flag_value(flags, "--agent")
+        self.effort = _flag_value(flags, "--effort")
         self.permission_mode: str | None = None
 
     def feed(self, line: str) -> Status | None:

@@ -190,7 +190,7 @@ async def run_worker(
         model=_init_model(reader.init),
         refusals=list(reader.refusals), refused_total=reader.refused_total,
         error_steps=reader.error_steps, permission_checks=list(reader.permission_checks),
-        subagents=dict(reader.subagents), offered_tools=reader.offered_tools, agent=watch.agent,
+        subagents=dict(reader.subagents), offered_tools=reader.offered_tools, agent=watch.agent, effort=watch.effort,
     )
 
 

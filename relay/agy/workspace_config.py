@@ -39,6 +39,8 @@ class AgyConfig(Struct, kw_only=True):
 
     programs: list[str] = []  # files naming MCP servers or hooks, each "path (why)" when it could not be read
     rules: list[str] = []
+    # each found file's (size, mtime_ns, ctime_ns), by its entry above: an edit in place shows as a new stamp
+    stamps: dict[str, tuple[int, int, int]] = {}
 
     @property
     def found(self) -> bool:
@@ -83,6 +85,14 @@ def _judge(path: Path) -> str | None:
     return None if _empty(value) else ""
 
 
+def _stamp(config: AgyConfig, key: str, path: Path) -> None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    config.stamps[key] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def _walk(top: Path, shown: Path, config: AgyConfig) -> None:
     seen: set[tuple[int, int]] = set()
     budget = [_MAX_ENTRIES]
@@ -116,8 +126,10 @@ def _walk(top: Path, shown: Path, config: AgyConfig) -> None:
                 why = _judge(path)
                 if why is not None:
                     config.programs.append(str(shown / inner) + (f" ({why})" if why else ""))
+                    _stamp(config, config.programs[-1], path)
             elif name.endswith(".md") and "rules" in {p.lower() for p in inner.parts}:
                 config.rules.append(str(shown / inner))
+                _stamp(config, config.rules[-1], path)
 
     visit(top, Path(), 0)
 
@@ -138,6 +150,7 @@ def find_agy_config(workspace: str | Path) -> AgyConfig:
                 _walk(Path(entry.path), shown / entry.name, config)
             elif name in RULES_FILES:
                 config.rules.append(str(shown / entry.name))
+                _stamp(config, config.rules[-1], Path(entry.path))
     config.programs.sort()
     config.rules.sort()
     return config

@@ -118,11 +118,16 @@ async def _agy_config_left(plan: RunPlan, at_launch: AgyConfig) -> AgyConfig:
     The guarded party is the worker (steered by the repository it reads). The retry guard's look and the change
     list see what git sees: a ``.agents/hooks.json`` written into an ignored folder left the workspace "untouched",
     the retry then ran the worker's hooks in a safe run the prelaunch check had cleared, and a run that succeeded
-    said nothing of them while the next launch in that workspace loads them.
+    said nothing of them while the next launch in that workspace loads them. A file there at launch that the worker
+    edited counts too: a run trusted, or allowed to load the repository's config, vouched for the repository's
+    version, not the worker's.
     """
     now = await anyio.to_thread.run_sync(find_agy_config, plan.workspace)
-    return AgyConfig(programs=[p for p in now.programs if p not in at_launch.programs],
-                     rules=[p for p in now.rules if p not in at_launch.rules])
+
+    def left(paths: list[str], before: list[str]) -> list[str]:  # new, or edited in place (a trusted or allowed run)
+        return [p for p in paths if p not in before or now.stamps.get(p) != at_launch.stamps.get(p)]
+
+    return AgyConfig(programs=left(now.programs, at_launch.programs), rules=left(now.rules, at_launch.rules))
 
 
 def _left_note(left: AgyConfig, *, blocked: bool) -> str:
@@ -163,6 +168,7 @@ async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: l
                                    transcript_max_bytes=settings.transcript_max_bytes, notes=notes)
     except OSError as exc:
         raise SpawnError(f"could not start {argv[0]}: {exc.strerror or exc}") from None
+    outcome.agy_version = record.plan.agy_version  # the efforts it takes, when agy's refusal does not list them
     verdict = transient_oauth(classify(outcome), outcome, attempt=number, healthy_seconds_ago=healthy_ago)
     attempt.ended_at, attempt.duration_ms = now_iso(), int((time.monotonic() - t0) * 1000)
     attempt.exit_code, attempt.status = outcome.exit_code, verdict.status

@@ -415,7 +415,9 @@ def preview_packet(store: RunStore, record: RunRecord, plan: RunPlan, preview: P
 
 
 _SAID = {"decline": "declined", "cancel": "dismissed the confirmation without answering",
-         "chose_cancel": "chose not to run it", "changed": "was asked about other arguments than this retry's"}
+         "chose_cancel": "chose not to run it", "changed": "was asked about other arguments than this retry's",
+         "form_open": "is still being asked about a trusted run in this session (one form at a time), so was not "
+                      "asked about this call"}
 
 
 def declined_packet(store: RunStore, record: RunRecord, plan: RunPlan, said: str) -> Packet:
@@ -425,6 +427,8 @@ def declined_packet(store: RunStore, record: RunRecord, plan: RunPlan, said: str
     verdict = Verdict(
         status=Status.CONFIRMATION_REQUIRED,
         message=f"the person {_SAID.get(said, 'did not confirm it')}: the trusted run did not start; nothing ran",
-        hint="Ask the user how to go on before trying again; a safe run (execution_mode \"safe\") needs no "
-        "confirmation.")
+        hint=("Wait for the open form's answer: it is the answer of the call that opened it; call again after it only "
+              "if the user wants another run." if said == "form_open" else
+              "Ask the user how to go on before trying again; a safe run (execution_mode \"safe\") needs no "
+              "confirmation."))
     return finish(store, record, Ending(verdict=verdict, flags=list(plan.notes)))

@@ -25,6 +25,7 @@ from relay.core.errors import RelayError, as_relay_error
 from relay.core.redact import redact
 from relay.isolate.pool import change_kept
 from relay.review.packet import fit_packet
+from relay.runs.ended_early import ended_early, note_ended_early
 from relay.runs.store import RunStore, now_iso
 
 __all__ = ["Ending", "finish", "refusal_ending", "stopped_verdict", "unrecorded_ending"]
@@ -153,6 +154,12 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
         log.error("could not write run record %s: %s", record.run_id, exc)
         packet.flags = [*packet.flags, f"run record {record.run_id} not saved ({exc.strerror or exc}); "
                         "this answer is the only copy of the result"]
+    else:
+        if ended_early(record):  # a bounded number of these is kept (relay.runs.ended_early)
+            try:
+                note_ended_early(store, record)
+            except OSError as exc:
+                log.warning("could not mark call %s as ended before agy started: %s", record.run_id, exc)
     log.info("run %s finished: %s", record.run_id, verdict.status.value)
     return packet
 

@@ -146,7 +146,7 @@ async def spawned(argv: Sequence[str] | str, *, cwd: str | None = None, env: Map
 
 
 @contextmanager
-def popen_held(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+def popen_held(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
                text: bool = False) -> Iterator[tuple[subprocess.Popen, platform.Worker]]:
     """``spawned`` for a short call that waits synchronously (``agy --version``, asked from threads and sync
     doors): the same group, spawn token, subreaper (Linux) or Job Object (Windows), stdin on /dev/null, stdout
@@ -162,7 +162,7 @@ def popen_held(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
         options["creationflags"] = options.get("creationflags", 0) | winjob.CREATE_SUSPENDED
     try:
         proc = subprocess.Popen(held.argv if held else command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=child_env, text=text, **options)
+                                stderr=subprocess.PIPE, cwd=cwd, env=child_env, text=text, **options)
     except BaseException:
         if held:
             held.abandon()

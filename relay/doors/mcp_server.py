@@ -118,10 +118,17 @@ def _can_show_form(ctx: ServerRequestContext) -> bool:
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
-async def _ask_now(ctx: ServerRequestContext, relay: Relay, waiting: AwaitingPerson, progress) -> ToolAnswer:
-    """A 2025-era session: ask the person while the call waits; run only on their "run"."""
+async def _ask_now(ctx: ServerRequestContext, relay: Relay, waiting: AwaitingPerson, progress,
+                   asking: set[int]) -> ToolAnswer:
+    """A 2025-era session: ask the person while the call waits; run only on their "run". One form at a time in a
+    session (``asking``: the sessions a form is open in): a trusted call the model repeats while the person still
+    reads the first form was asked in a second form, and a yes to each ran it twice; it is refused, nothing run."""
     assert waiting.call.question is not None
+    session = id(_connection(ctx))
+    if session in asking:
+        return ToolAnswer(relay.decline(waiting.call, "form_open"))
     message, schema = confirm_form(waiting.call.question.preview, waiting.call.prompt)
+    asking.add(session)
     try:
         said = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
     except anyio.get_cancelled_exc_class():
@@ -129,6 +136,8 @@ async def _ask_now(ctx: ServerRequestContext, relay: Relay, waiting: AwaitingPer
     except Exception as exc:  # noqa: BLE001 - a client that fails the request has not confirmed anything
         log.warning("confirmation form not answered: %s", exc)
         return ToolAnswer(relay.decline(waiting.call, "error"))
+    finally:
+        asking.discard(session)
     return await _decided(relay, waiting, said, progress)
 
 
@@ -158,6 +167,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
     relay = relay or Relay(settings)
     tools = tool_definitions()
     pending = Pending()  # the calls a 2026 session's person is being asked about (person_confirm.py)
+    asking: set[int] = set()  # the 2025-era sessions a confirmation form is open in (_ask_now)
 
     async def on_list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
@@ -197,7 +207,7 @@ def create_server(settings: Settings, relay: Relay | None = None,
                         input_requests={FORM_KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
                             message=message, requested_schema=schema))},
                         request_state=pending.hold(waiting, params.name, params.arguments))
-                answer = await _ask_now(ctx, relay, waiting, progress)
+                answer = await _ask_now(ctx, relay, waiting, progress, asking)
         task = await as_task(relay, answer) if tasked else None
         if task is not None:
             return task  # the run goes on; the client polls tasks/get

@@ -98,7 +98,12 @@ class Pending:
         self._held: OrderedDict[str, tuple[float, AwaitingPerson, str, dict[str, Any]]] = OrderedDict()
 
     def hold(self, waiting: AwaitingPerson, name: str, arguments: dict[str, Any] | None) -> str:
+        """The key to ``waiting``. The same call held already (the model repeated it while the person's form was
+        open) is let go: one form answers a call, so a yes to the older form runs nothing (it is not pending)."""
         self._forget_expired()
+        asked = (name, dict(arguments or {}))
+        for key in [k for k, (_expiry, _waiting, n, a) in self._held.items() if (n, a) == asked]:
+            del self._held[key]
         while len(self._held) >= self._limit:
             self._held.popitem(last=False)
         key = secrets.token_urlsafe(32)

@@ -31,6 +31,7 @@ from relay.core.contracts import (CancelInput, ContinueInput, ErrorInfo, Execute
 from relay.core.errors import InvalidInput, RelayError, as_relay_error, error_object
 from relay.core.redact import mask, redact_obj
 from relay.runs.results import encode, packet_object
+from relay.runs.ended_early import ended_early
 from relay.runs.store import RunStore
 
 __all__ = ["detacher_for", "EXECUTE", "CONTINUE", "GET_RESULT", "CANCEL", "ToolAnswer", "View", "call_tool", "run_call",
@@ -342,20 +343,26 @@ def recent_runs(store: RunStore, limit: int = RECENT_RUNS, *, ignored: list[str]
     antigravity_get_result does not know, said beside the list (a model that wrote `runId` asked for one run)."""
     # The store's one walk (as `runs list`). Ids sort by their second only; runs started in the same second
     # are ordered by created_at (µs), so the walk goes on to the end of the last second before the sort.
+    # The newest `limit` records, and beside them the newest `limit` runs that got to agy, however many calls ended
+    # before it since (refused, a preview, a person's no): a model making bad calls by the thousand pushed the runs
+    # that changed something out of this list (relay.runs.ended_early keeps a bounded number of those records).
     records: list[RunRecord] = []
     unreadable: list[str] = []
     last_second = None
+    ran = 0
     for run_id, record, error in store.iter_readable():
         second = run_id.split("-", 1)[0]
-        if len(records) >= limit and second != last_second:
+        if len(records) >= limit and ran >= limit and second != last_second:
             break
         if record is None:
             unreadable.append(error.message)  # named, not hidden: one bad file must not hide a run
             continue
         records.append(record)
+        ran += not ended_early(record)
         last_second = second
     records.sort(key=lambda r: (r.created_at, r.run_id), reverse=True)
-    obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records[:limit]]}
+    shown = {id(r) for r in records[:limit]} | {id(r) for r in [r for r in records if not ended_early(r)][:limit]}
+    obj: dict[str, Any] = {"recent_runs": [run_row(r) for r in records if id(r) in shown]}
     if unreadable:
         obj["unreadable"] = unreadable[:limit]
     if ignored:

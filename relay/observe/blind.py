@@ -6,16 +6,25 @@ the worker chose to name. Without git's trees, each file's change time still say
 sets ``ctime`` on every write, and no process can set it back (``touch -d`` moves ``mtime`` only). So the workspace is
 walked (``.git`` aside, nothing else skipped: a worker could hide in ``build/``), bounded, and every file changed since
 the snapshot started is listed, not diffed; the files the before index held that are gone are listed deleted.
+
+The timestamps are read with the clock's slack (a file stamped up to 0.1 s before the snapshot counts): a person's own
+edit made just before the run would be blamed on the worker. The before index holds what each file held when the
+snapshot took it (the person's edit included), so a file whose bytes and mode now are that blob's is left out, said in
+the first flag (``_same_as_before``: read only up to ``TREE_FILE_MAX``; a file git's form may differ from, line
+endings converted, is compared by the bytes the snapshot kept, else listed).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
+import stat as stat_mod
 
+from relay.core.files import read_regular
 from relay.observe.git import GitError
-from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, git_private
+from relay.observe.snapshot import CLOCK_SLACK_NS, TREE_FILE_MAX, Snapshot, git_private
 
 __all__ = ["seen_by_time", "SCAN_MAX", "LIST_MAX"]
 
@@ -78,15 +87,50 @@ def _absent(path: str) -> bool:
     return False
 
 
+def _same_as_before(before: Snapshot, paths: list[str]) -> set[str]:
+    """Of ``paths`` (workspace-relative), those whose bytes and mode now are the before index's blob for them."""
+    repo = before.repo
+    if repo is None or repo.no_git or not paths:
+        return set()
+    try:
+        out = git_private(before.dir, repo, "ls-files", ["-s", "-z"], index="before")
+    except (GitError, OSError):
+        return set()
+    held: dict[str, tuple[bytes, str]] = {}
+    for rec in out.split(b"\0"):
+        meta, _, path = rec.partition(b"\t")
+        if meta.count(b" ") == 2:
+            mode, blob, _ = meta.split(b" ")
+            held[os.fsdecode(path)] = (mode, blob.decode("ascii", "replace"))
+    same = set()
+    for rel in paths:
+        mode, blob = held.get(repo.prefix + rel, (b"", ""))
+        blob = repo.raw.get(repo.prefix + rel, blob)  # the bytes on disk, where git's form differs
+        full = os.path.join(repo.root, repo.prefix + rel)
+        with contextlib.suppress(OSError):
+            st = os.lstat(full)
+            if mode not in (b"100644", b"100755") or not stat_mod.S_ISREG(st.st_mode) or st.st_size > TREE_FILE_MAX or \
+                    (mode == b"100755") != bool(st.st_mode & stat_mod.S_IXUSR):
+                continue
+            data = read_regular(full)
+            digest = (hashlib.sha256 if repo.sha256 else hashlib.sha1)(b"blob %d\0" % len(data) + data).hexdigest()
+            if digest == blob:
+                same.add(rel)
+    return same
+
+
 def seen_by_time(before: Snapshot, root: str) -> tuple[dict[str, str], str]:
     """path -> kind ("modified" or "deleted": a file changed during the run is not told apart from a new one) of what
     the run's files' timestamps show, and a sentence saying how far the walk went and what it could not read ("" when
     it went everywhere)."""
     since = before.started_ns - CLOCK_SLACK_NS
     changed, seen, cut = _walk(root, since, unread := [])
-    found = {p: "modified" for p in changed}
+    kept = _same_as_before(before, changed)  # a person's edit just before the run, within the clock's slack
+    found = {p: "modified" for p in changed if p not in kept}
     found.update({p: "deleted" for p in _gone(before, root) if p not in found})
+    # What makes the list less than whole comes first: a long flag is cut, and the leader must read that part.
     said = [f"the walk stopped after {seen:,} entries ({len(changed):,} changed files listed)" if cut else "",
             f"the walk could not read {', '.join(unread[:5])}" + (f" (+{len(unread) - 5} more)" if len(unread) > 5
-                                                                  else "") if unread else ""]
+                                                                  else "") if unread else "",
+            f"{len(kept):,} file(s) stamped in the run unchanged since the snapshot: not listed" if kept else ""]
     return found, "; ".join(filter(None, said))

@@ -27,7 +27,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.observe.git import GitError
-from relay.observe.patch import Section, split_patch
+from relay.observe.patch import MADE_REPO, Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
 from relay.observe.above import above_after, shown_above
 from relay.observe.beyond import beyond_view
@@ -197,11 +197,14 @@ def _change(parts: list[Section], keep: bool = True) -> FileChange:
     return change
 
 
-def _printable_change(change: FileChange) -> FileChange:
+def _printable(text: str) -> str:
     # A file name that is not UTF-8 arrives with surrogate escapes; the record and the packet are JSON, so such
     # bytes are shown as U+FFFD.
-    fix = lambda text: text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # noqa: E731
-    change.path, change.old_path = fix(change.path), change.old_path and fix(change.old_path)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _printable_change(change: FileChange) -> FileChange:
+    change.path, change.old_path = _printable(change.path), change.old_path and _printable(change.old_path)
     return change
 
 
@@ -269,6 +272,11 @@ class _Look:
             self.notes.append("ignore rules changed: new ignored files are listed")
             hidden = [*repo.new_ignored, *files_under(repo.root, repo.new_folded, limit=_HIDDEN_MAX)]
             paths = [p for p in hidden if (k := stat_key(os.path.join(repo.root, p))) and k[0] <= TREE_FILE_MAX]
+            for path in sorted(set(hidden) - set(paths) - repo.big.keys()):  # past the trees' bound: by size only
+                if stat_key(os.path.join(repo.root, path)):
+                    self.changes.append(FileChange(path=repo.out(path), kind="added"))
+                    self.not_in_patch[repo.out(path)] = (f"larger than {TREE_FILE_MAX // (1024 * 1024)} MB, hidden by an "
+                                                         "ignore rule the run changed (compared by size and time only)")
             git_private(self.snapshot.dir, repo, "update-index", ["--add", "-z", "--stdin"], index="after",
                         input=b"".join(os.fsencode(p) + b"\0" for p in paths), config=PACKED)
             if look_of(repo).changed is not None:
@@ -293,7 +301,7 @@ class _Look:
         self._big(repo)
         self._nested(repo)
         for path, kind in above_after(self.snapshot.dir, repo, self.snapshot.started_ns - CLOCK_SLACK_NS).items():
-            shown = shown_above(repo, path)
+            shown = _printable(shown_above(repo, path))  # as _printable_change shows it: the review matches it
             self.changes.append(FileChange(path=shown, kind=kind))  # type: ignore[arg-type]
             self.above[shown] = _ABOVE
             self.not_in_patch[shown] = "outside the workspace, in its repository (not diffed)"
@@ -346,7 +354,7 @@ class _Look:
         for path in repo.new_nested:
             head = repo_head(Repo(root=os.path.join(repo.root, path), config=repo.config))
             self.changes.append(_sub_change(repo.out(path), "added", None, head))
-            self.not_in_patch[repo.out(path)] = "submodule commit moved"
+            self.not_in_patch[repo.out(path)] = MADE_REPO
 
 
 def _look(snapshot: Snapshot, list_ignored: Callable[[str], bool] | None) -> _Look:

@@ -9,18 +9,16 @@ names a program (``core.fsmonitor``, ``alias.x = !…``, a filter, a pager, a cr
 (they are small); after it ``planted`` compares and names each plant with what it runs and when; ``put_back``
 gives back their bytes (a policy revert, ``runs revert``).
 
-Watched: the common dir's ``config``, every file in its ``hooks/`` (``*.sample`` files never run), its
-``info/attributes``, ``config.worktree`` (the common dir's and the worktree's own), the same in each submodule's git
-dir (``modules/<name>``, two deep), the folder a ``core.hooksPath`` set before the run names (outside the work tree:
-inside it the trees see it), a nested repository's ``.git`` (the parent's trees fold it), in a workspace outside
-git the ``.git`` a worker's ``git init`` makes at its top (watched from nothing: the walk skips ``.git``), and one it
-makes in a folder of any workspace (found after the run: relay.observe.made_git_dirs, ``watch_made``), the user's own
-``~/.gitconfig`` (and the XDG ``git/config`` and ``attributes``: named, never put back), and the files those configs
-include before the run from outside the work tree (an include added during the run is itself a finding, the keys
-of its file named; an included file of the work tree is in the trees, observed as any file).
-Not watched, and never said: what git writes for itself as it works (the index, refs, objects, logs, ``HEAD``,
-``FETCH_HEAD``, ``ORIG_HEAD``, ``COMMIT_EDITMSG``, packed refs); a config key that names no program
-(``user.email``, a remote's URL, a branch's upstream): a change of only such keys is not a finding.
+Watched: the common dir's ``config``, its ``hooks/`` (``*.sample`` never runs), ``info/attributes``,
+``config.worktree`` (the common dir's and the worktree's), the same in each submodule's git dir (``modules/<name>``,
+two deep), the folder a ``core.hooksPath`` set before the run names outside the work tree, a nested repository's
+``.git`` (the parent's trees fold it), the ``.git`` a worker's ``git init`` makes at the top of a workspace outside
+git (watched from nothing) or in any folder (relay.observe.made_git_dirs, ``watch_made``), the user's own
+``~/.gitconfig``, XDG ``git/config`` and ``attributes`` and the system's ``/etc/gitconfig`` (named, never put back),
+and the files those configs include before the run from outside the work tree (an include added during the run is
+itself a finding; an included file of the work tree is observed as any file). Not watched, and never said: what git
+writes for itself (the index, refs, objects, logs, ``HEAD``, ``FETCH_HEAD``, ``ORIG_HEAD``, ``COMMIT_EDITMSG``, packed
+refs); a config key that names no program (``user.email``, a remote's URL, a branch's upstream).
 """
 
 from __future__ import annotations
@@ -235,11 +233,14 @@ def _layout(common: str, own: str, workspace: str, scratch: str) -> dict[str, li
 
 
 def _global_layout(scratch: str) -> dict[str, list[str]]:
-    """The user's own git config every repository reads (``~/.gitconfig``, the XDG ``git/config``), the attributes file
-    git reads by default, the files those configs include and the hooks folder a ``core.hooksPath`` there names: the
-    worker runs as the user, and a program it names there runs at the user's next git command anywhere."""
-    xdg = os.path.join(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"), "git")
-    configs = [os.path.expanduser("~/.gitconfig"), os.path.join(xdg, "config")]
+    """The config every repository reads: the user's (``~/.gitconfig``, ``git/config`` under ``~/.config`` and
+    ``$XDG_CONFIG_HOME``: the person's shell may read the other), the system's (``/etc/gitconfig``, ``GIT_CONFIG_SYSTEM``:
+    a worker running as root plants there for all), the attributes files, what they include and the ``core.hooksPath``
+    folder they name: a program named there runs at the user's next git command anywhere. A read each."""
+    xdgs = list(dict.fromkeys(os.path.join(base, "git") for base in (os.path.expanduser("~/.config"),
+                                                                      os.environ.get("XDG_CONFIG_HOME")) if base))
+    configs = [os.path.expanduser("~/.gitconfig"), *(os.path.join(x, "config") for x in xdgs),
+               os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"]
     includes, hook_dirs = [], []
     for config in configs:
         entries = _pointers(_read(config)[0], scratch)
@@ -247,7 +248,7 @@ def _global_layout(scratch: str) -> dict[str, list[str]]:
         hook_dirs += [os.path.expanduser(value) for key, value in entries or []
                       if key.lower() == "core.hookspath" and os.path.isabs(os.path.expanduser(value))]
     return {"configs": configs, "includes": includes, "hook_dirs": hook_dirs,
-            "attributes": [os.path.join(xdg, "attributes")]}
+            "attributes": [os.path.join(x, "attributes") for x in xdgs]}
 
 
 def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None,

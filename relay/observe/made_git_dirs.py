@@ -18,7 +18,8 @@ by ``IGNORED_WALK_MAX`` folders in all: past it the look fails (NOT OBSERVED, na
 success. There a ``.git`` counts as touched by the run when its own change time, or its hooks folder's, its
 ``config``'s or its ``info`` folder's, falls in the run: a clone that was there before the run but deeper than the
 look before it went (relay.observe.git_dirs_named) is then watched from nothing, so hooks it had before the run are
-named with the plant.
+named with the plant. So is one whose folder, or a folder above it in the workspace, changed in the run
+(``_moved_in``): a repository prepared elsewhere and renamed into place keeps the times of everything it holds.
 
 Not looked at: a repository that was in a tracked folder before the run without being scanned as one.
 """
@@ -91,6 +92,18 @@ def _touched(dot_git: str, since: int) -> bool:
     return False
 
 
+def _moved_in(folder: str, top: str, since: int) -> bool:
+    """Whether ``folder`` or a folder above it, below ``top``, changed in the run: a repository prepared elsewhere (by
+    an earlier run, outside the workspace) and renamed into place keeps the times of all it holds; the moved folder's
+    own change time is the run's."""
+    while folder.startswith(top.rstrip(os.sep) + os.sep):
+        with contextlib.suppress(OSError):
+            if os.lstat(folder).st_ctime_ns >= since:
+                return True
+        folder = os.path.dirname(folder)
+    return False
+
+
 def deep_git_dirs(before: Snapshot) -> list[str]:
     """After the run: every folder inside the folders no look enters (ignored folders git folds, those the walk outside
     git skips) that holds a ``.git`` the run touched (``_touched``), at any depth; TooManyFiles past
@@ -111,7 +124,7 @@ def deep_git_dirs(before: Snapshot) -> list[str]:
                 with contextlib.suppress(OSError), os.scandir(folder) as it:
                     for item in it:
                         if item.name == ".git":
-                            if _touched(item.path, since):
+                            if _touched(item.path, since) or _moved_in(folder, repo.root, since):
                                 found.append(folder)
                         elif item.is_dir(follow_symlinks=False):
                             stack.append(item.path)
@@ -134,7 +147,8 @@ def note_made_git_dirs(before: Snapshot, changed: Iterable[str], deep: Iterable[
             continue
         if os.path.realpath(folder) != os.path.normpath(folder):
             continue  # reached through a link the worker (or the repository) made: another folder, not this one's
-        if (max(st.st_ctime_ns, st.st_mtime_ns) >= since or folder in deep) and (dirs := git_dirs_named(dot_git)):
+        if (max(st.st_ctime_ns, st.st_mtime_ns) >= since or folder in deep or _moved_in(folder, before.workspace, since)) \
+                and (dirs := git_dirs_named(dot_git)):
             made[dot_git] = dirs
     if made:
         with contextlib.suppress(OSError):

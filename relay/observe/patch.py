@@ -15,6 +15,9 @@ __all__ = ["Section", "split_patch", "quote_path", "unquote_path", "NOT_IN_PATCH
 # Header lines a revert refuses (the patch does not hold the whole run) and the view repeats.
 NOT_IN_PATCH = b"# not in this patch: "
 CUT = b"# cut: "
+# The reason a folder where the run made a repository of its own (a `git init` in a new folder) is left out of the
+# patch: `runs revert` removes such a folder whole (relay.runs.made_repos).
+MADE_REPO = "a repository the run made in a new folder (its own .git), not diffed"
 
 
 def quote_path(name: bytes) -> bytes:

@@ -29,11 +29,11 @@ from pathlib import Path
 
 from relay.core.files import write_atomic
 from relay.observe.changes import ChangeSet
-from relay.observe.patch import CUT, NOT_IN_PATCH, Section, quote_path, split_patch, unquote_path
+from relay.observe.patch import CUT, MADE_REPO, NOT_IN_PATCH, Section, quote_path, split_patch, unquote_path
 from relay.observe.snapshot import Snapshot
 
 __all__ = ["PATCH_MAX_BYTES", "PatchWritten", "Section", "build_run_patch", "write_run_patch", "split_patch",
-           "quote_path", "unquote_path", "NOT_IN_PATCH", "CUT"]
+           "quote_path", "unquote_path", "NOT_IN_PATCH", "CUT", "MADE_REPO"]
 
 log = logging.getLogger("relay.observe.run_patch")
 
@@ -77,8 +77,10 @@ def build_run_patch(before: Snapshot, changes: ChangeSet, workspace: Path, *, ru
         return None
     ws = str(Path(os.path.abspath(workspace)))
     left_out = dict(changes.not_in_patch)
+    made = [p.rstrip("/") + "/" for p, why in changes.not_in_patch.items() if why == MADE_REPO]
     for path in changes.outside:
-        left_out[path] = "seen by timestamp only"
+        if not any(path.startswith(folder) for folder in made):  # the folder is named: revert removes it whole
+            left_out[path] = "seen by timestamp only"
     _, sections = split_patch(changes.patch)
     by_path: dict[str, list[Section]] = {}
     for section in sections:

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, code_semantics, guard_reading, line_edits, platform_lines, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, platform_lines, risky_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -135,7 +135,7 @@ def skip_marker(f: FileFacts, ctx: RiskContext) -> Detail:
 # A test named for a security property: skipping it turns a guard's own proof off.
 _SECURITY_TEST_WORDS_RE = re.compile(
     r"(?i)verif|auth|csrf|xsrf|xss|ssl|tls|cert|permission|password|passwd|token|saniti|escap|inject|travers|secur|signature|"
-    r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret")
+    r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret" + classic_places.SECURITY_TEST_WORDS)
 
 
 def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -19,6 +19,7 @@ import msgspec
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
+from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
@@ -261,7 +262,7 @@ SKIP_RE = re.compile(
     r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
     r"#\[ignore\]|@Test\b.*\.disabled\b|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
     # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").
-    r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]"
+    r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]|" + SKIP_SHAPES  # other frameworks' (round 11)
 )
 COVERAGE_RE = re.compile(
     r"(?P<key>fail[_-]under|cov-fail-under|coverageThreshold|minimum_coverage|min[_-]coverage|"
@@ -280,7 +281,7 @@ COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
-              "xspecify", "xscenario", "fcontext")
+              "xspecify", "xscenario", "fcontext") + _MORE_SKIP_WORDS
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 

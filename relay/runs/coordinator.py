@@ -168,8 +168,8 @@ class Coordinator:
 
     def holder(self) -> dict | None:
         """Which run holds the worker slot, since when (written by the holder; may be stale)."""
-        try:
-            return _decode_holder.decode((self._dir / "holder.json").read_bytes())
+        try:  # a regular file only: a FIFO planted in the data dir under this name was waited on, freezing the relay
+            return _decode_holder.decode(read_regular(self._dir / "holder.json", 64 * 1024))
         except (OSError, msgspec.DecodeError):
             return None
 

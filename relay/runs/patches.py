@@ -38,7 +38,8 @@ from relay.observe.snapshot import load_snapshot
 from relay.observe.configless import configless
 from relay.observe.git import GitError, git_answer, run_git
 from relay.observe.git_dir import planted, put_back
-from relay.observe.run_patch import CUT, NOT_IN_PATCH, Section, split_patch, unquote_path
+from relay.observe.run_patch import Section, split_patch, unquote_path
+from relay.runs.made_repos import check_made, made_folders, remove_made
 from relay.runs.results import status_of
 from relay.runs.store import RunStore
 
@@ -203,16 +204,21 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
     recorded_workspace(run_id, record.plan.workspace, settings)
     cwd, directory, in_repo = _where(Path(record.plan.workspace))
     header, sections = split_patch(patch)
-    partial = [line.decode("utf-8", "replace").rstrip("\n")[2:] for line in header
-               if line.startswith(NOT_IN_PATCH) or line.startswith(CUT)]
+    made, partial = made_folders(header)  # a repository the run made in a new folder: removed whole (made_repos)
     if partial:
         raise RelayError(Status.INVALID_WORKSPACE,
                          f"run {run_id}'s patch does not hold the whole run, so it cannot undo it: {'; '.join(partial)}"[:2000],
                          "Nothing was changed. Restore those files yourself (git checkout / your backup); the rest can "
                          f"be reversed by hand: {_by_hand(cwd, directory, patch_path)}")
     result = RevertResult(run_id=run_id, workspace=record.plan.workspace, patch=str(patch_path), dry_run=dry_run,
-                          actions=revert_actions(sections))
+                          actions=revert_actions(sections) + [f"remove {f}/ (a repository the run made)" for f in made])
+    if made:
+        _refuse_while_a_worker_runs_there(store, record.plan.workspace)
+        check_made(store, record, made)
     if not sections:
+        if made and not dry_run:
+            result.reverted = True
+            result.actions = _git_dir_back(store, record) + remove_made(record.plan.workspace, made)
         return result
     _refuse_while_a_worker_runs_there(store, record.plan.workspace)
     check = _apply(cwd, ["-R", "--check", *directory], in_repo, patch)
@@ -244,6 +250,9 @@ def revert_run(store: RunStore, run_id: str, *, dry_run: bool = False, settings:
     result.actions += [f"put back the line endings {p} had before the run"
                        for p in _endings(store, record, sections, settings.data_dir)]
     result.actions += _git_dir_back(store, record)
+    if made:
+        result.actions = [a for a in result.actions if not a.endswith("(a repository the run made)")]
+        result.actions += remove_made(record.plan.workspace, made)
     return result
 
 
