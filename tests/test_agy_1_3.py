@@ -20,7 +20,7 @@ from fake_agy_harness import (SECTION7_SCENARIOS, install_fake_agy, launches, pi
                               wait_for_launches)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
-from test_agy_reality import run_through_relay
+from test_agy_reality import assert_row_answer, run_through_relay
 
 pytestmark = pytest.mark.anyio
 
@@ -67,17 +67,7 @@ def test_every_section7_scenario_has_a_row_and_every_row_a_scenario():
 async def test_relay_answers_each_section7_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
     packet, runs, _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS[name], args)
-    assert packet["status"] == status, packet
-    assert len(runs) == count, [r.get("behaviour") for r in runs]
-    assert all(r["end"] is not None or not pid_alive(r["pid"]) for r in runs)  # nothing left running
-    if status == "SUCCESS":
-        assert packet["ok"] is True and packet["changes"]["files"] == ["src/new.py"], packet
-        return
-    error = packet["error"]
-    for word in words:
-        assert word in error["hint"] or word in error["message"], (word, error)
-    if retryable is not None:
-        assert error.get("retryable", False) is retryable, error
+    assert_row_answer(packet, runs, status, count, words, retryable)
 
 
 # ---------------------------------------------------------------- 1. safe mode on current agy

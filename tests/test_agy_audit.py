@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from fake_agy_harness import _EDIT, _OK, _REPORT, pid_alive, scenario
-from test_agy_reality import run_through_relay
+from fake_agy_harness import _EDIT, _OK, _REPORT, scenario
+from test_agy_reality import assert_row_answer, run_through_relay
 
 pytestmark = pytest.mark.anyio
 
@@ -107,17 +107,7 @@ def test_every_audit_scenario_has_a_row_and_every_row_a_scenario():
 async def test_relay_answers_each_audited_behaviour_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words = ROWS[name]
     packet, runs, _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS[name], args)
-    assert packet["status"] == status, packet
-    assert len(runs) == count, [r.get("behaviour") for r in runs]
-    assert all(r["end"] is not None or not pid_alive(r["pid"]) for r in runs)  # nothing left running
-    assert "dangerously-skip-permissions" not in json.dumps(packet)  # agy's advice never reaches the leader
-    if status == "SUCCESS":
-        assert packet["ok"] is True and packet["changes"]["files"] == ["src/new.py"], packet
-        return
-    error = packet["error"]
-    for word in words:
-        assert word in error["hint"] or word in error["message"], (word, error)
-    assert not error.get("retryable", False), error
+    assert_row_answer(packet, runs, status, count, words, retryable=False)
 
 
 async def test_a_hard_denial_of_1_1_13_is_never_retried_and_writes_nothing(tmp_path):

@@ -8,6 +8,8 @@ guard and the packet. Launches are counted from the fake's own launch log.
 
 from __future__ import annotations
 
+import json
+
 import time
 from pathlib import Path
 
@@ -83,22 +85,32 @@ async def run_through_relay(root: Path, scen: dict, args: dict) -> tuple[dict, l
     return packet, launches(agy), elapsed
 
 
-@pytest.mark.parametrize("name", list(ROWS))
-async def test_relay_answers_each_real_agy_text_with_its_status_launches_and_hint(tmp_path, name):
-    args, status, count, words, retryable = ROWS[name]
-    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS[name], args)
+def assert_row_answer(packet: dict, runs: list[dict], status: str, count: int, words: tuple[str, ...],
+                      retryable: bool | None) -> dict | None:
+    """What every row of agy's reported behaviours (§6, §7, §8, the audit) must answer: its status, its number of
+    launches, nothing left running, agy's "re-run with --dangerously-skip-permissions" never handed to the leader, and
+    on a failure the words its hint or message must hold and whether it may be retried. The error, for more checks."""
     assert packet["status"] == status, packet
     assert len(runs) == count, [r.get("behaviour") for r in runs]
+    # nothing left running: every launch ended (SIGKILL included)
+    assert all(r["end"] is not None or r["exit_code"] is not None or not _alive(r["pid"]) for r in runs)
+    assert "dangerously-skip-permissions" not in json.dumps(packet)
     if status == "SUCCESS":
-        assert packet["ok"] is True and packet["changes"]["files"] == ["src/new.py"]
-        return
+        assert packet["ok"] is True and packet["changes"]["files"] == ["src/new.py"], packet
+        return None
     error = packet["error"]
     for word in words:
         assert word in error["hint"] or word in error["message"], (word, error)
     if retryable is not None:
         assert error.get("retryable", False) is retryable, error
-    # nothing left running: every launch ended (SIGKILL included)
-    assert all(r["end"] is not None or r["exit_code"] is not None or not _alive(r["pid"]) for r in runs)
+    return error
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+async def test_relay_answers_each_real_agy_text_with_its_status_launches_and_hint(tmp_path, name):
+    args, status, count, words, retryable = ROWS[name]
+    packet, runs, _ = await run_through_relay(tmp_path, SECTION6_SCENARIOS[name], args)
+    assert_row_answer(packet, runs, status, count, words, retryable)
 
 
 def _alive(pid: int) -> bool:

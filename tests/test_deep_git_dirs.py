@@ -17,20 +17,9 @@ import pytest
 from conftest import make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, make_report, success_scenario
 from relay.observe import made_git_dirs
+from test_made_git_dirs import _HOOK, _git_init  # what git init writes, a hook and a program key
 
 pytestmark = pytest.mark.anyio
-
-_HOOK = '#!/bin/sh\necho "ran $0" >> "{marker}"\n'
-
-
-def _git_init(sub: str, marker: Path) -> list[dict]:
-    return [{"op": "write", "path": f"{sub}/.git/HEAD", "content": "ref: refs/heads/main\n"},
-            {"op": "mkdir", "path": f"{sub}/.git/objects"}, {"op": "mkdir", "path": f"{sub}/.git/refs/heads"},
-            {"op": "write", "path": f"{sub}/.git/config", "content": "[core]\n\trepositoryformatversion = 0\n"
-             f"\tbare = false\n\tfsmonitor = {marker.parent / 'prog'}\n"},
-            {"op": "write", "path": f"{sub}/.git/hooks/post-checkout", "content": _HOOK.format(marker=marker),
-             "mode": "755"}]
-
 
 def _targets(packet: dict) -> dict[str, dict]:
     return {t["file"]: t for t in packet["changes"].get("review", [])}
