@@ -17,20 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from git_repos import make_repo
-from relay.core.contracts import FileChange, Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests, WorkerReport
-from relay.observe.changes import observe_changes
-from relay.observe.run_patch import build_run_patch
-from relay.observe.snapshot import take_snapshot
+from relay.core.contracts import FileChange, Packet
 from relay.review.apart_edits import Run, apart_edits
-from relay.review.diff_view import diff_view
 from relay.review.facts import RiskContext
-from relay.review.packet import build_review, fit_packet
 from relay.review.risk import assess
+from test_apart_edits import _review as review_edits  # the packet and view of a run, as the relay builds them
 
 __all__: list[str] = []  # a test module exports nothing
 
-_RUN_ID = "run-20250101-000000-abcdef"
 # The work beside each slip: a feature in its own file, some twenty lines.
 _WORK = ("src/report_table.py", "def render():\n    pass\n",
          "def render(rows, width=80):\n    lines = []\n    for row in rows:\n        cells = [str(c).ljust(width // len(row)) for c in row]\n"
@@ -40,20 +34,7 @@ _WORK = ("src/report_table.py", "def render():\n    pass\n",
 
 def _review(tmp_path: Path, path: str, before: str, after: str, task: str = "Add the table export") -> tuple[Packet, str]:
     """The packet and the default view of a run that did the work and edited ``path`` from ``before`` to ``after``."""
-    root = make_repo(tmp_path / "repo", {_WORK[0]: _WORK[1], path: before})
-    snap = take_snapshot(root)
-    (root / _WORK[0]).write_text(_WORK[2], encoding="utf-8")
-    (root / path).write_text(after, encoding="utf-8")
-    changeset = observe_changes(snap, root)
-    report = WorkerReport(summary="Did the task.", files_changed=[c.path for c in changeset.files], tests_run=False)
-    changes, flags, assessed = build_review(changeset, report=report, workspace=root, task=task)
-    packet = fit_packet(Packet(ok=True, run_id=_RUN_ID, status=Status.SUCCESS, summary=report.summary, changes=changes, flags=flags,
-                               tests=Tests(source="none")))
-    record = RunRecord(run_id=_RUN_ID, created_at="2026-01-01T00:00:00Z", state="finished", plan=RecordPlan(workspace=str(root)),
-                       observation=RecordObservation(changes=assessed), outcome=RecordOutcome(status=Status.SUCCESS, packet=packet))
-    built = build_run_patch(snap, changeset, root, run_id=_RUN_ID)
-    _, view = diff_view(record, Status.SUCCESS, built[0] if built else None, f"/data/runs/{_RUN_ID}.patch")
-    return packet, view
+    return review_edits(tmp_path, {_WORK[0]: _WORK[1], path: before}, {_WORK[0]: _WORK[2], path: after}, task)
 
 
 # (file, its text before, the edit (find, replace), what the reason must say)
