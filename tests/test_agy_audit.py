@@ -154,6 +154,8 @@ async def test_a_report_written_in_the_answer_text_never_stands_in_for_structure
     assert packet["changes"]["files"] == ["src/new.py"], packet  # the relay's own look stands
     said = "does not have the shape" if structured == "misfit" else "no structured report"
     assert said in packet["error"]["message"], packet["error"]
+    # the answer text may still be the summary, never as if it were a report: it says so before its first word
+    assert packet["summary"].startswith("(agy's answer text, not a checked report) "), packet["summary"]
 
 
 # §1, §7.4: agy refuses an effort it does not take (1.1.x: low|medium|high; 1.2.x adds max; 1.3.x adds xhigh; per

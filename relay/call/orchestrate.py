@@ -69,6 +69,8 @@ log = logging.getLogger("relay")
 
 # How long a stopped run's look may take before its answer and record go out saying the change was not observed.
 STOPPED_LOOK_SECONDS = 30.0
+# The packet's summary when agy gave no report that fits: its answer text, said to be unchecked.
+UNCHECKED_SUMMARY = "(agy's answer text, not a checked report) "
 
 
 class _Abandoned(Exception):
@@ -316,7 +318,11 @@ class Relay:
             tests = tests_from_report(report)
         if verdict.status is Status.INVALID_REPORT and changes.count == 0:
             flags.append("no structured report and no observed change")
-        summary = (report.summary if report else "") or outcome.response.strip()
+        summary = report.summary if report else ""
+        if not summary and outcome.response.strip():
+            # No report said it: agy's answer text stands in, marked, so a leader never takes the worker's own
+            # "all 412 tests passed" in it for a report the relay checked (the status says INVALID_REPORT too).
+            summary = UNCHECKED_SUMMARY + outcome.response.strip()
         return Ending(verdict=verdict, summary=summary, changes=changes, tests=tests, flags=flags,
                       usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started,
                                       earlier=call.ancestors))
