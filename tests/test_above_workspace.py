@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo, memory_relay, payload, relay_env
-from fake_agy_harness import install_fake_agy, success_scenario
+from fake_agy_harness import install_fake_agy, make_report, success_scenario
 
 pytestmark = pytest.mark.anyio
 
@@ -79,3 +79,20 @@ async def test_under_limits_a_write_outside_a_sub_folder_workspace_is_a_violatio
     assert violation["rules"][0] == "workspace", violation
     assert "../setup.py" in violation["not_restored"], violation
     assert (repo / "sub" / "a.txt").read_text(encoding="utf-8") == "b\n"  # the file the profile allows is kept
+
+
+async def test_writes_beside_the_workspace_the_worker_reported_are_not_called_unreported(tmp_path):
+    # The worker names `../setup.py` in its report (as it wrote it): the packet must not say it kept the write quiet.
+    # Before, every `../` name of the report was dropped, so each write it owned up to was flagged "not in the worker's
+    # report" — a false accusation beside the true flag; a write it did NOT report is still named.
+    repo = _project(tmp_path)
+    told = [e for e in _OUTSIDE if e["path"] != "../docs/old.md"]
+    report = make_report(summary="Done.", files_changed=["a.txt", "../.github/workflows/x.yml", "../setup.py"],
+                         tests_passed=0, tests_run=False)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([*told, {"op": "delete", "path": "../docs/old.md"}],
+                                                              report=report))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo / "sub")}))
+    unreported = [f for f in packet["flags"] if "not in the worker's report" in f]
+    assert unreported and "../docs/old.md" in unreported[0], packet["flags"]
+    assert not any("../setup.py" in f or "x.yml" in f for f in unreported), unreported

@@ -37,20 +37,23 @@ def reported_absolute(text: str) -> bool:
     return text.startswith("/") or (backslash_separates() and bool(ntpath.splitdrive(text)[0]))
 
 
-def normalize_reported(reported: Iterable[str], workspace: Path | None = None) -> list[str]:
-    """The worker's paths as workspace-relative POSIX paths; ones outside the workspace are dropped."""
+def normalize_reported(reported: Iterable[str], workspace: Path | None = None, *, beside: bool = False) -> list[str]:
+    """The worker's paths as workspace-relative POSIX paths; ones outside the workspace are dropped, but for
+    ``beside``: a relative ``../x`` is kept, to be matched with a write the relay saw beside a sub-folder workspace
+    (relay.observe.above names them so); it never stands in for a look."""
     ws = reported_text(workspace).rstrip("/") + "/" if workspace else None
     out: list[str] = []
     for raw in reported:
         path = reported_text(raw)
         if not path:
             continue
+        relative = not reported_absolute(path)
         if ws and path.startswith(ws):
             path = path[len(ws) :]
-        elif reported_absolute(path) and ws:
+        elif not relative and ws:
             continue
         path = posixpath.normpath(path).lstrip("/")
-        if path in (".", "") or path == ".." or path.startswith("../"):
+        if path in (".", "") or path == ".." or (path.startswith("../") and not (beside and relative)):
             continue
         if path not in out:
             out.append(path)

@@ -115,7 +115,7 @@ class _Claims:
         self._index: dict[str, str] = {}
         for raw in report.files_changed:
             text = reported_text(raw)  # a backslash separates on Windows only (relay.observe.reported)
-            for claim in normalize_reported([text]):
+            for claim in normalize_reported([text], beside=True):  # `../x`: a write beside the workspace it owns up to
                 if claim in self._index and self._index[claim] == claim:
                     continue
                 self.claims.append(claim)
