@@ -125,15 +125,23 @@ def outside_violation(violation: PolicyViolation | None, outside: list[str], pre
         return violation, ""
     shown = [os.path.relpath(p, prefix) for p in outside]  # as seen from the workspace: "../Makefile"
     line = f"workspace ({prefix}): {len(shown)} file(s) changed outside it, in the run's worktree: {name_files(shown)}"
+    return _workspace_rule(violation, on_violation, line, shown,
+                           "outside the run's workspace: left in the run's worktree, never applied"), line
+
+
+def _workspace_rule(violation: PolicyViolation | None, on_violation: str, line: str, files: list[str],
+                    why: str) -> PolicyViolation:
+    """``violation`` (or a new one) with the "workspace" rule first: its ``line``, its ``files``, and on a revert
+    each file named as not put back, ``why``."""
     if violation is None:
         violation = PolicyViolation(rules=[], on_violation="revert" if on_violation == "revert" else "keep")
     violation.rules = ["workspace", *violation.rules]
     violation.limits = [line, *violation.limits]
-    violation.files = [*shown, *violation.files][:_KEPT]
+    violation.files = [*files, *violation.files][:_KEPT]
     if violation.on_violation == "revert":
-        kept = {p: "outside the run's workspace: left in the run's worktree, never applied" for p in shown}
-        violation.not_restored = dict(list({**kept, **violation.not_restored}.items())[:_KEPT])
-    return violation, line
+        left = dict.fromkeys(files, why)
+        violation.not_restored = dict(list({**left, **violation.not_restored}.items())[:_KEPT])
+    return violation
 
 
 def above_violation(violation: PolicyViolation | None, above: list[str], limits: RunPlan | RecordPlan
@@ -147,15 +155,8 @@ def above_violation(violation: PolicyViolation | None, above: list[str], limits:
         return violation, ""
     line = (f"workspace: {len(above)} file(s) changed outside it, in the repository around it: {name_files(above)} "
             "(not put back: check them yourself)")
-    if violation is None:
-        violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
-    violation.rules = ["workspace", *violation.rules]
-    violation.limits = [line, *violation.limits]
-    violation.files = [*above, *violation.files][:_KEPT]
-    if violation.on_violation == "revert":
-        left = {p: "outside the run's workspace: the relay keeps no copy of it" for p in above}
-        violation.not_restored = dict(list({**left, **violation.not_restored}.items())[:_KEPT])
-    return violation, line
+    return _workspace_rule(violation, limits.on_violation, line, above,
+                           "outside the run's workspace: the relay keeps no copy of it"), line
 
 
 def unobserved_violation(violation: PolicyViolation | None, limits: RunPlan | RecordPlan, note: str | None
