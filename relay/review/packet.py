@@ -26,6 +26,7 @@ from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
 from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch
+from relay.review.small_edits import small_edits
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -254,7 +255,7 @@ def _apart(changeset: ChangeSet, task: str) -> dict[str, dict[str, str]]:
     runs = runs_of_patch(changeset.patch)
     quoted, worth = apart_edits(runs, task)
     return {"apart": {p: a.quote for p, a in quoted.items()}, "apart_worth": {p: a.quote for p, a in worth.items()},
-            "looser_runs": looser_runs(runs)}
+            "looser_runs": looser_runs(runs), "small_edits": small_edits(runs)}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:
