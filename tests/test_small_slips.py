@@ -101,58 +101,52 @@ def test_a_file_whose_whole_change_is_one_small_edit_quotes_the_edit(tmp_path: P
     assert target.risk == "low"
 
 
+_STEPS = 40
 # Within one file: the work rewrites a function at length, the slip is one line further down that shares the work's names
 # (not apart); other targets take most of the room. The small hunk is shown before the big one is.
 _SAME_FILE = {
     "py": ("pkg/orders.py", "".join(f"def total{i}(order):\n    return order.amount + {i}\n\n" for i in range(12))
            + "def may_refund(order, user):\n    return order.owner == user.id\n",
            ("def total0(order):\n    return order.amount + 0\n", "def total0(order, extra=None):\n" + "".join(
-               f"    order.amount_{i} = order.amount * {i} + (extra or 0)  # step {i} of the order's total, kept for the audit\n" for i in range(14))
+               f"    order.amount_{i} = order.amount * {i} + (extra or 0)  # step {i} of the order's total, kept for the audit\n" for i in range(_STEPS))
             + "    return order.amount\n"),
-           ("order.owner == user.id", "order.owner == user.id or order.amount < 100"),
-           "return order.owner == user.id or order.amount < 100"),
+           ("order.owner == user.id", "order.owner == user.parent_id"),
+           "return order.owner == user.parent_id"),
     "js": ("src/orders.js", "".join(f"export function total{i}(order) {{\n  return order.amount + {i};\n}}\n\n" for i in range(12))
            + "export function mayRefund(order, user) {\n  return order.owner === user.id;\n}\n",
            ("export function total0(order) {\n  return order.amount + 0;\n}\n", "export function total0(order, extra = 0) {\n" + "".join(
-               f"  order.amount{i} = order.amount * {i} + extra; // step {i} of the order's total, kept for the audit\n" for i in range(14))
+               f"  order.amount{i} = order.amount * {i} + extra; // step {i} of the order's total, kept for the audit\n" for i in range(_STEPS))
             + "  return order.amount;\n}\n"),
-           ("order.owner === user.id;", "order.owner === user.id || order.amount < 100;"),
-           "return order.owner === user.id || order.amount < 100;"),
+           ("order.owner === user.id;", "order.owner === user.parentId;"),
+           "return order.owner === user.parentId;"),
 }
-
-
-def _docs(n: int) -> dict[str, str]:
-    return {f"docs/page{i}.md": "".join(f"Page {i} line {j}: words enough to cost the reader a few characters.\n" for j in range(30))
-            for i in range(n)}
 
 
 @pytest.mark.parametrize("eco", sorted(_SAME_FILE))
 def test_a_files_small_hunk_is_shown_before_its_big_one(tmp_path: Path, eco: str) -> None:
     path, before, work, slip, line = _SAME_FILE[eco]
-    after = before.replace(*work).replace(*slip)
-    docs = _docs(6)
-    edited = {p: text.replace("line 3:", "line three:").replace("line 20:", "line twenty:") for p, text in docs.items()}
-    packet, view = _review(tmp_path, {path: before, **docs}, {path: after, **edited}, "Let total0 take an extra amount")
+    packet, view = _review(tmp_path, {path: before}, {path: before.replace(*work).replace(*slip)}, "Let total0 take an extra amount")
     assert packet.changes.review[0].file == path, packet.changes.review
     assert line in view, view
-    assert len(view) <= _VIEW
+    # The big hunk is cut, not left out, and the view says so.
+    assert "of this hunk's" in view and len(view) <= _VIEW, view
 
 
-def test_a_guard_written_over_two_lines_and_quoted_apart_is_named_first_in_lines(tmp_path: Path) -> None:
-    # The reason joins the guard's two lines ("if … raise …"); its range must still be found and named first.
+def test_a_statement_over_two_lines_quoted_apart_is_named_first_in_lines(tmp_path: Path) -> None:
+    # The reason joins the removed statement's two lines into one quote; its range must still be found and named first
+    # (secure_headers in held-out 13: its range was left to "+N more" behind the work's).
     body = "module Policy\n" + "".join(f"  def rule{i}(config)\n    config.value({i})\n  end\n\n" for i in range(30)) + (
-        "  def validate!(config)\n    if config.directive_value(:script_src).nil?\n      raise ConfigError.new('script_src is required')\n"
-        "    end\n    config\n  end\nend\n")
+        "  def validate!(config)\n    config.require_directive(:script_src,\n                             message: 'script_src is required')\n"
+        "    config\n  end\nend\n")
     after = body
     for i in (2, 9, 16, 23):
         after = after.replace(f"  def rule{i}(config)\n    config.value({i})\n", f"  def rule{i}(config)\n    config.value({i}).freeze\n")
-    after = after.replace("    if config.directive_value(:script_src).nil?\n      raise ConfigError.new('script_src is required')\n    end\n", "")
+    after = after.replace("    config.require_directive(:script_src,\n                             message: 'script_src is required')\n", "")
     packet, view = _review(tmp_path, {"lib/policy.rb": body}, {"lib/policy.rb": after}, "Freeze the rule values")
     target = _target(packet, "lib/policy.rb")
-    assert "removed apart from the change: if config.directive_value(:script_src).nil? raise" in target.reason, target.reason
-    first = target.lines.split(",")[0]
-    assert int(first.split("-")[0]) > 100, target.lines
-    assert "-    if config.directive_value(:script_src).nil?" in view
+    assert "removed apart from the change: config.require_directive(:script_src, message:" in target.reason, target.reason
+    assert int(target.lines.split(",")[0].split("-")[0]) > 100, target.lines
+    assert "-    config.require_directive(:script_src," in view
 
 
 def test_a_window_of_a_big_docs_file_goes_to_the_secret_its_reason_quotes(tmp_path: Path) -> None:
@@ -248,16 +242,20 @@ def test_decoys_as_telling_as_the_slip_quote_none_and_a_sweep_quotes_none() -> N
 # --------------------------------------------------------------------------- near misses: prose, membership, blobs
 
 
-@pytest.mark.parametrize(("path", "before", "edit"), [
-    ("lib/guardian.ex", "defmodule Guardian do\n  @moduledoc \"\"\"\n  Options:\n\n  * `realm` - The realm to use for the header\n  \"\"\"\n"
-     "  def header(opts), do: opts\nend\n", ("* `realm` - The realm to use", "* `scheme` - The scheme to use")),
-    ("pkg/kdf.py", 'def derive(p):\n    """Derive a key.\n\n    The salt is taken from the settings of the project.\n    """\n    return p\n',
-     ("The salt is taken from the settings", "The pepper is taken from the settings")),
+_WORK_RUN = Run("pkg/report.py", 1, 24, tuple(f"def render_step{i}(rows):" for i in range(24)), ())
+
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    # an Elixir @moduledoc's option list (guardian, held-out 5), a Python docstring's sentence: the docstring opened
+    # above the run, so the run's own line looks like code
+    ("lib/guardian.ex", "  * `realm` - The realm to use for the header", "  * `scheme` - The scheme to use for the header"),
+    ("pkg/kdf.py", "    The salt is taken from the settings of the project.", "    The pepper is taken from the settings of the project."),
 ])
-def test_a_docstrings_prose_line_is_not_quoted_as_code_apart(tmp_path: Path, path: str, before: str, edit: tuple[str, str]) -> None:
-    work_path, work = _WORK["py"]
-    packet, _ = _review(tmp_path, {path: before, work_path: ""}, {path: before.replace(*edit), work_path: work}, "Add the report renderer")
-    assert "apart from the change" not in _target(packet, path).reason
+def test_a_docstrings_prose_line_is_not_quoted_as_code_apart(path: str, old: str, new: str) -> None:
+    assert apart_edits([Run(path, 5, 5, (new,), (old,)), _WORK_RUN]) == ({}, {})
+    # The near miss: a line of code in the same place is still quoted.
+    code = Run(path, 5, 5, ("    retries = 0",), ("    retries = 3",))
+    assert path in apart_edits([code, _WORK_RUN])[0]
 
 
 def test_membership_in_a_literal_set_is_no_substring_match_and_a_blob_names_no_hash() -> None:

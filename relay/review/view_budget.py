@@ -213,4 +213,6 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 if used + c <= room:
                     pick.take(i, h)
                     used += c
+                elif i < len(items) and room - used >= _MIN_SHARE:
+                    window(i, h, room - used, _MIN_ROWS)  # a target's big hunk is cut, not left out
     return pick
