@@ -36,10 +36,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from relay.core.errors import Busy
 from relay.core.files import is_link, own_folder, private_dir, read_regular, remove_tree, write_atomic, write_own
+from relay.core.locks import OwnLock, own_lock
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
 from relay.isolate.pool_git import PoolGit
@@ -69,18 +70,18 @@ class Lease:
     base: str  # the commit the change is measured from
     created: bool  # True when this lease paid a `git worktree add`
     git: PoolGit = field(repr=False)  # the environment and -c pairs of its git commands, read before the run
-    lock: FileLock = field(repr=False)
+    lock: OwnLock = field(repr=False)
 
     def release(self) -> None:
         if self.lock.is_locked:
             self.lock.release()
 
 
-def _lock(slot: Path) -> FileLock:
-    return FileLock(str(slot.with_name(slot.name + ".lock")), thread_local=False)
+def _lock(slot: Path) -> OwnLock:
+    return own_lock(slot.with_name(slot.name + ".lock"))
 
 
-def _try_lock(slot: Path) -> FileLock | None:
+def _try_lock(slot: Path) -> OwnLock | None:
     """The slot's lock, held, or None when another run holds it (never waits: a busy slot is skipped)."""
     lock = _lock(slot)
     try:
