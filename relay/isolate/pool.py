@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -286,20 +287,34 @@ def change_kept(data_dir: Path, worktree: str | None, run_id: str) -> bool:
         return False
 
 
+_SLOT_NAME = re.compile(r"w[0-9]+")
+
+
 def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
-    """The pool worktree that holds ``path`` (a run's recorded worktree), or None if it is not one of ours."""
+    """The pool worktree that holds ``path`` (a run's recorded worktree), or None if it is not one of ours.
+
+    The record is input (the data dir is, docs/security.md): its word is taken only for a folder the relay could
+    have made, ``worktrees/<pool>/w<N>``, reached without a ``..`` and without a link in place of ``worktrees`` or of
+    the pool. Before, ``worktrees/../worktrees`` named the whole pool folder, and ``worktrees/<a link>/wip`` a folder of
+    yours, and retention removed it whole. A slot that is itself a link is still returned: every use of a slot removes
+    such a link alone (``_own_top``, ``_remove_slot``)."""
     if not path:
         return None
+    given = Path(path)
+    if not given.is_absolute() or ".." in given.parts:
+        return None
     root = pool_root(data_dir)
+    if is_link(root):
+        return None
     try:
-        rel = Path(path).relative_to(root)
+        rel = given.relative_to(root)
     except ValueError:
-        try:
-            rel = Path(path).resolve().relative_to(root.resolve())
+        try:  # the data dir spelled another way (a link to it, /tmp and /private/tmp): compared as real paths
+            rel = given.resolve().relative_to(root.resolve())
             root = root.resolve()
         except (ValueError, OSError):
             return None
-    if len(rel.parts) < 2 or not rel.parts[1].startswith("w"):
+    if len(rel.parts) < 2 or not _SLOT_NAME.fullmatch(rel.parts[1]) or is_link(root / rel.parts[0]):
         return None
     return root / rel.parts[0] / rel.parts[1]
 
