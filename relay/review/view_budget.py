@@ -180,7 +180,14 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 pick.take(i, h)
                 used += needs[i]
                 continue
-            if not window(i, h, alloc[i], 1 if i == riskiest else _MIN_ROWS) and i == riskiest:
+            if window(i, h, alloc[i], 1 if i == riskiest else _MIN_ROWS) or i != riskiest:
+                continue
+            # The riskiest target is never left out: with too little room for a window, it takes the room kept for the
+            # others and the closing note's down to its shortest form, whole if that is enough.
+            if needs[i] <= alloc[i] + kept + tail_room - _SHORT_TAIL:
+                pick.take(i, h)
+                used += needs[i]
+            elif not window(i, h, alloc[i] + kept + tail_room - _SHORT_TAIL, 1):
                 too_big(i, h)
     # Then each shown target's other small hunks (a slipped line is small), in target and line order; a cut hunk shown
     # whole where it now fits; the targets' other hunks; and, with room left, the rest of the change, its small hunks
