@@ -29,14 +29,16 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
 from relay.observe.private_repo import look_of
+from relay.observe.runs_next import link_out, planted
 from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, TooManyFiles, git_private
 
-__all__ = ["note_made_git_dirs", "deep_git_dirs", "IGNORED_WALK_MAX"]
+__all__ = ["note_made_git_dirs", "deep_git_dirs", "DeepLook", "IGNORED_WALK_MAX"]
 
 _FOLDERS_MAX = 100_000  # folders looked at, at most (a stat each)
 _WALK_MAX = 2_000  # folders walked inside the nested repositories the run made
@@ -104,17 +106,27 @@ def _moved_in(folder: str, top: str, since: int) -> bool:
     return False
 
 
-def deep_git_dirs(before: Snapshot) -> list[str]:
+class DeepLook(NamedTuple):
+    """What the walk inside the folders no look enters found: the folders holding a ``.git`` the run touched, and what
+    the run left there where code runs next (relay.observe.runs_next; shown path -> what)."""
+
+    git: list[str]
+    plants: dict[str, str]
+
+
+def deep_git_dirs(before: Snapshot) -> DeepLook:
     """After the run: every folder inside the folders no look enters (ignored folders git folds, those the walk outside
     git skips) that holds a ``.git`` the run touched (``_touched``), at any depth; TooManyFiles past
-    ``IGNORED_WALK_MAX`` folders, naming the folder (the look fails loudly)."""
-    since, seen, found = before.started_ns - CLOCK_SLACK_NS, 0, []
+    ``IGNORED_WALK_MAX`` folders, naming the folder (the look fails loudly). On the way, in the folders that were
+    there before the run, the places that run the run wrote, and anywhere the links it made out of the repository."""
+    since, seen, found, plants = before.started_ns - CLOCK_SLACK_NS, 0, [], {}
     for repo in before.repos():
+        old = [t.rstrip("/") for t in [*repo.folded, *repo.skipped]]
         tops = [*repo.folded, *repo.new_folded, *repo.skipped]
         if repo.git_dir is not None or repo.no_git:
             tops += [f for f in look_of(repo).new_skipped if f not in tops]
         for top in dict.fromkeys(t.rstrip("/") for t in tops):
-            stack = [os.path.join(repo.root, top)]
+            stack, watched = [os.path.join(repo.root, top)], top in old
             while stack:
                 folder = stack.pop()
                 seen += 1
@@ -128,7 +140,10 @@ def deep_git_dirs(before: Snapshot) -> list[str]:
                                 found.append(folder)
                         elif item.is_dir(follow_symlinks=False):
                             stack.append(item.path)
-    return found
+                        elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, since))
+                                      or (watched and planted(folder, item.name, since))):
+                            plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
+    return DeepLook(found, plants)
 
 
 def note_made_git_dirs(before: Snapshot, changed: Iterable[str], deep: Iterable[str] = ()) -> None:
