@@ -123,7 +123,7 @@ def deep_git_dirs(before: Snapshot) -> DeepLook:
     there before the run, the places that run the run wrote, and anywhere the links it made out of the repository.
     With the listing taken beside the run (relay.observe.ignored_walk) only the folders the run changed are read, and
     what is new beneath them; without it, every folder."""
-    look = _Deep(before.started_ns - CLOCK_SLACK_NS)
+    look = _Deep(before.started_ns - CLOCK_SLACK_NS, before.started_ns)
     listing, tops = wait_listing(before), tops_before(before.repos())
     old = {(id(repo), top) for repo, top in tops}
     for repo in before.repos():
@@ -143,7 +143,7 @@ def deep_git_dirs(before: Snapshot) -> DeepLook:
             look.found.append(folder)
     for path in listing.places:
         folder = os.path.dirname(path)
-        if folder in look.kept and (said := planted(folder, os.path.basename(path), look.since)):
+        if folder in look.kept and (said := planted(folder, os.path.basename(path), look.ran)):
             repo = tops[listing.folders[folder][2]][0]
             look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
     return DeepLook(list(dict.fromkeys(look.found)), look.plants)
@@ -163,8 +163,11 @@ class _Kept:
 class _Deep:
     """One look inside the folders no look enters: what it read, found and counted."""
 
-    def __init__(self, since: int) -> None:
-        self.since, self.seen, self.found, self.plants = since, 0, [], {}
+    def __init__(self, since: int, ran: int) -> None:
+        # ``ran``: the snapshot's start, without the clock's slack, for the places that run: the worker starts only
+        # after the snapshot's git commands, far more than a coarse clock's tick of lag, so a file stamped before it is
+        # the person's (written just before the run); a .git is judged with the slack, as everywhere else.
+        self.since, self.ran, self.seen, self.found, self.plants = since, ran, 0, [], {}
         self.kept = _Kept()  # listed folders that stand as listed: looked at by a stat, never read
         self.read: set[str] = set()
 
@@ -189,8 +192,8 @@ class _Deep:
                     elif item.is_dir(follow_symlinks=False):
                         if item.path not in self.kept:
                             stack.append(item.path)
-                    elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.since))
-                                  or (watched and planted(folder, item.name, self.since))):
+                    elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.ran))
+                                  or (watched and planted(folder, item.name, self.ran))):
                         self.plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
 
 
