@@ -68,7 +68,7 @@ def _build(root: Path, folders: int, files: int) -> None:
         while queue and made < folders:
             folder = queue.pop(0)
             for i in range(files):
-                with open(folder / f"f{i}.js", "w") as fh:
+                with open(folder / f"f{i}.js", "w", encoding="utf-8") as fh:
                     fh.write("x\n")
             if folder.relative_to(top).parts.__len__() < 4:
                 for j in range(8):
