@@ -351,7 +351,7 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
+    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps), f.change, ctx.moved_deps | ctx.known_deps)
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from relay.review import classic_places
+from relay.review import classic_places, setup_lines
 from relay.review.line_shapes import squeezed, window
 
 __all__ = ["APP_MANIFESTS", "CALLS", "VALUES", "paired_line", "silencing_comment"]
@@ -384,6 +384,7 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     """What only a pair of lines (or a line against the change around it) shows, as "what it does: the line";
     None when nothing. ``prose`` (a docs file's): the lines it calls sentences are left out, and so is the
     dependency reader (a sample's manifest is no manifest)."""
+    spans = setup_lines.spans_read(added, removed, prose) if prose is not None else None  # a sentence's inline code (round 12)
     if prose is not None:
         added = [line for line in added if not prose(line.strip())]
         removed = [line for line in removed if not prose(line.strip())]
@@ -395,4 +396,5 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     return (_https_downgraded(added, removed) or _scan_removed(path, added, removed, written) or _trust_any_server(added, removed) or _accepting_body(added)
             or _silenced(added, removed) or _capped_factor(path, added, removed) or _widened_pattern(added, removed)
             or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
-            or (_mix_git(path, added, removed) if prose is None else None) or classic_places.paired(path, added, removed))
+            or (_mix_git(path, added, removed) if prose is None else None) or classic_places.paired(path, added, removed)
+            or setup_lines.paired(path, added, removed) or spans)
