@@ -32,7 +32,6 @@ from relay.observe.patch import split_patch
 from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.looser_checks import looser_check
-from relay.review.odd_edits import odd_edits
 from relay.review.range_hunks import cut_hunks
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
@@ -257,11 +256,8 @@ def apart_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], 
     runs that share no name at all, that could let more through (``weakens``), in a change whose rest holds at least
     ``_WORTH_REST`` changed lines, at most ``_MOST_APART`` of them. bench/bench_apart_edits.py measures both settings'
     cost on ordinary history and gain on the planted sets (bench/LEDGER.md, round 10 part A)."""
-    quoted = apart_runs(runs, task)
-    worth = _by_path([a for a in apart_runs(runs, task, share=0.0, rest=_WORTH_REST) if weakens(a)], _MOST_APART)
-    for found in odd_edits(runs, quoted if len(quoted) <= _MOST_APART else []):  # round 12: when a change may be called low
-        worth.setdefault(found.run.path, found)
-    return _by_path(quoted, _MOST_APART), worth
+    return (_by_path(apart_runs(runs, task), _MOST_APART),
+            _by_path([a for a in apart_runs(runs, task, share=0.0, rest=_WORTH_REST) if weakens(a)], _MOST_APART))
 
 
 def _by_path(found: list[Apart], most: int) -> dict[str, Apart]:

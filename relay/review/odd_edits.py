@@ -25,14 +25,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING
 
+from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _centred, _cut, _names, _one, _quote, _spoken,
+                                      apart_edits, apart_runs, weakens)
 from relay.review.file_kinds import file_kind
 
-if TYPE_CHECKING:
-    from relay.review.apart_edits import Apart, Run
-
-__all__ = ["drops_call", "odd_edits"]
+__all__ = ["apart_and_odd_edits", "drops_call", "odd_edits"]
 
 _CALL_RE = re.compile(r"([A-Za-z_][\w.:]*)\s*\(")
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
@@ -56,15 +54,11 @@ def drops_call(found: Apart) -> bool:
 
 
 def _could_let_more(found: Apart) -> bool:
-    from relay.review.apart_edits import weakens
-
     return weakens(found) or drops_call(found)
 
 
 def _alone_in_its_file(runs: Sequence[Run], names: list[set[str]]) -> list[Apart]:
     """The small code edits that are the only run of their file and share no name with any other run (both sides)."""
-    from relay.review.apart_edits import Apart, _candidate, _names, _quote
-
     per_file = Counter(r.path for r in runs)
     seen = Counter(n for found in names for n in found)
     out: list[Apart] = []
@@ -83,8 +77,6 @@ def _alone_in_its_file(runs: Sequence[Run], names: list[set[str]]) -> list[Apart
 
 def _replacements(run: Run) -> frozenset[tuple[str, str]] | None:
     """The token replacements a small edit of code makes (``'`` → ``~c"``), or None when it is no small edit of code."""
-    from relay.review.apart_edits import _candidate
-
     code = _candidate(run)
     if code is None or not code[0] or not code[1]:
         return None
@@ -95,8 +87,6 @@ def _replacements(run: Run) -> frozenset[tuple[str, str]] | None:
 
 def _odd_in_sweep(runs: Sequence[Run]) -> list[Apart]:
     """In a sweep (every other run of code repeats a replacement), the one run whose replacement no other run makes."""
-    from relay.review.apart_edits import Apart, _candidate
-
     edits = [(run, found) for run in runs if file_kind(run.path) in ("source", "example") and (found := _replacements(run))]
     if len(edits) <= _LEAST_SWEEP:
         return []
@@ -111,8 +101,6 @@ def _odd_in_sweep(runs: Sequence[Run]) -> list[Apart]:
 
 
 def _centred_quote(removed: Sequence[str], added: Sequence[str]) -> tuple[str, str]:
-    from relay.review.apart_edits import _QUOTE_NEW, _QUOTE_OLD, _centred, _cut, _one
-
     old, new = _centred(_one(list(removed)), _one(list(added)))
     return _cut(old, _QUOTE_OLD), _cut(new, _QUOTE_NEW)
 
@@ -120,8 +108,6 @@ def _centred_quote(removed: Sequence[str], added: Sequence[str]) -> tuple[str, s
 def odd_edits(runs: Sequence[Run], quoted: Sequence[Apart]) -> list[Apart]:
     """The edits that keep a change from being called low (see the module's doc), first per file: the quoted apart edits
     that could let more through, then a lone file's edit, then a sweep's odd run; at most one of each reading."""
-    from relay.review.apart_edits import _names, _spoken
-
     if len(runs) < 2:
         return []
     out = [a for a in quoted if _could_let_more(a)]
@@ -131,3 +117,13 @@ def odd_edits(runs: Sequence[Run], quoted: Sequence[Apart]) -> list[Apart]:
         out += alone
     out += [a for a in _odd_in_sweep(runs) if _could_let_more(a)]
     return out
+
+
+def apart_and_odd_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], dict[str, Apart]]:
+    """``relay.review.apart_edits.apart_edits``' (quoted, worth a look) with this module's odd edits added to the second
+    (the first per file): what the packet and the bench's line rate read."""
+    quoted, worth = apart_edits(runs, task)
+    found = apart_runs(runs, task)
+    for odd in odd_edits(runs, found if len(found) <= _MOST_APART else []):
+        worth.setdefault(odd.run.path, odd)
+    return quoted, worth

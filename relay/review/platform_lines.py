@@ -384,7 +384,6 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     """What only a pair of lines (or a line against the change around it) shows, as "what it does: the line";
     None when nothing. ``prose`` (a docs file's): the lines it calls sentences are left out, and so is the
     dependency reader (a sample's manifest is no manifest)."""
-    spans = setup_lines.spans_read(added, removed, prose) if prose is not None else None  # a sentence's inline code (round 12)
     if prose is not None:
         added = [line for line in added if not prose(line.strip())]
         removed = [line for line in removed if not prose(line.strip())]
@@ -397,4 +396,4 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
             or _silenced(added, removed) or _capped_factor(path, added, removed) or _widened_pattern(added, removed)
             or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
             or (_mix_git(path, added, removed) if prose is None else None) or classic_places.paired(path, added, removed)
-            or setup_lines.paired(path, added, removed) or spans)
+            or setup_lines.paired(path, added, removed))

@@ -177,15 +177,15 @@ def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
     return out
 
 
-def spans_read(added: Sequence[str], removed: Sequence[str], prose: Callable[[str], bool]) -> str | None:
-    """A docs file's sentences' inline code read as the value readers read a line (``relay.review.risky_lines``)."""
+def spans_read(added: Sequence[str], removed: Sequence[str], prose: Callable[[str], bool],
+               *readers: Callable[[Sequence[str], Sequence[str]], str | None]) -> str | None:
+    """A docs file's sentences' inline code read by ``readers`` (``relay.review.risky_lines``' value and call readers, which
+    append this module's VALUES: passed in, not imported) and by ``paired``."""
     new = code_spans(added, prose)
     if not new:
         return None
-    from relay.review import risky_lines  # it appends this module's VALUES: imported here, not at the top
-
     old = code_spans(removed, prose)
-    return risky_lines.unsafe_value(new, old) or risky_lines.dangerous_call(new, old) or paired("", new, old)
+    return next((found for read in readers if (found := read(new, old))), None) or paired("", new, old)
 
 
 # ----- a lockfile's package source: plain http, or a host one or two letters off the one it replaces
