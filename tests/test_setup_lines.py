@@ -83,6 +83,7 @@ _SAID = ("turns TLS verification off", "current folder on PATH", "plain HTTP", "
         # dependencies by section: an unversioned name in a mixed manifest, a gemspec's own block variable, a name the change removed
         ("pyproject.toml", ['    "itsdangerus",'], ['    "flask>=2",'], "adds a look-alike of itsdangerous (a typo-squat?): itsdangerus"),
         ("setup.py", ['        "reqeusts",'], [], "adds a look-alike of requests (a typo-squat?): reqeusts"),
+        ("pyproject.toml", ['cryptograpy = "*"'], [], "adds a look-alike of cryptography (a typo-squat?): cryptograpy"),
         ("secure_headers.gemspec", ['  gem.add_dependency "cgl", ">= 0.1"'], ['  gem.add_dependency "cgi", ">= 0.1"'],
          "adds a look-alike of cgi (a typo-squat?): cgl"),
         ("Gemfile", ['gem "rack-atack", require: false'], ['gem "rack-attack", "~> 6.7"'], "adds a look-alike of rack-attack (a typo-squat?): rack-atack"),

@@ -261,16 +261,18 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
     return None
 
 
-# A name alone in quotes on its line (PEP 621's and setup.py's lists, "itsdangerous>=2," or "itsdangerous",): in a mixed
+# A name alone in quotes on its line (PEP 621's and setup.py's lists, "itsdangerous>=2," or "itsdangerous",), or any version of it
+# (Poetry's and Pipfile's name = "*"): in a mixed
 # manifest it may be a keyword or a classifier, so it is only ever compared for a look-alike, never "adds a dependency".
-_BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']\s*,?\s*$""")
+_BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']\s*,?\s*$|"""
+                      r"""^\s*(?P<any>[A-Za-z][\w.\-]*)\s*=\s*["']\*["']\s*$""")  # Poetry's and Pipfile's any version: requests = "*"
 _PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
 
 
 def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
     if not glob_any(path, _PY_MIXED):
         return []
-    return [m.group("name").lower() for line in lines if (m := _BARE_RE.match(line)) and m.group("name").lower() not in NOT_DEPS]
+    return [name for line in lines if (m := _BARE_RE.match(line)) and (name := (m.group("name") or m.group("any")).lower()) not in NOT_DEPS]
 
 
 # Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix
