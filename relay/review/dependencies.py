@@ -282,7 +282,9 @@ _AFFIX_RE = re.compile(r"^(?:py|python-|types-|node-|@types/)|(?:-?py|-python|-j
 
 def _real_pair(a: str, b: str) -> bool:
     a, b = dep_key(a), dep_key(b)
-    return re.sub(r"\d", "", a) == re.sub(r"\d", "", b) or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b)
+    # boto/boto3: one name is the other with a version after it (commons-lang3/commons-lang33 is not: both carry one).
+    versioned = re.sub(r"\d+$", "", a) == re.sub(r"\d+$", "", b) and not (a[-1:].isdigit() and b[-1:].isdigit())
+    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b)
 
 
 def touches_dependencies(c: FileChange) -> bool:

@@ -159,18 +159,24 @@ _SPAN_RE = re.compile(r"``?([^`]+?)``?")
 
 
 _TRAILING_COMMENT_RE = re.compile(r"\s(?:#|//|--)\s")
+# A span that is a command a reader runs (a program, sudo, an environment assignment), not a setting the sentence talks
+# about ("never pass `autoescape=False`": words about a setting are no setting).
+_COMMAND_RE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+|export\s+|set\s+|env\s+)?(?:[A-Z_][A-Z0-9_]*=|(?:chmod|chown|curl|wget|git|pip3?|npm|npx|yarn|"
+                         r"pnpm|gem|bundle|cargo|go|brew|apt(?:-get)?|yum|dnf|docker|kubectl|mix|composer|uv|pipx|sh|bash|zsh|mkdir|ln|cp|mv|install|"
+                         r"make|python3?|node|ruby|php)\b)")
 
 
 def code_spans(lines: Sequence[str], prose: Callable[[str], bool]) -> list[str]:
     """The code inside the lines ``prose`` calls sentences: a docs reader leaves a sentence out (its words about a setting
-    are no setting), but ``run `sudo chmod 777 /usr/local/bin/asdf` `` inside it is the command a reader runs, and so is
+    are no setting), but ``run `sudo chmod 777 /usr/local/bin/asdf` `` inside it is the command a reader runs (a span that
+    starts as a command does: a program, sudo, an environment assignment), and so is
     a sample line whose trailing comment made it read as words (``const dir = '/tmp/asdf' # or wherever you like``)."""
     out: list[str] = []
     for line in lines:
         text = line.strip()
         if not text or not prose(text):
             continue
-        out += [m.group(1) for m in _SPAN_RE.finditer(text)] if "`" in text else []
+        out += [m.group(1) for m in _SPAN_RE.finditer(text) if _COMMAND_RE.match(m.group(1))] if "`" in text else []
         head = _TRAILING_COMMENT_RE.split(text, 1)
         if len(head) == 2 and head[0].strip() and not prose(head[0].strip()):
             out.append(head[0])
