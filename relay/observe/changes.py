@@ -29,11 +29,12 @@ from relay.core.contracts import FileChange
 from relay.observe.git import GitError
 from relay.observe.patch import MADE_REPO, Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
-from relay.observe.above import above_after, shown_above
+from relay.observe.above import above_after, above_said, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
-from relay.observe.made_git_dirs import deep_git_dirs, note_made_git_dirs
+from relay.observe.made_git_dirs import DeepLook, deep_git_dirs, note_made_git_dirs
+from relay.observe.runs_next import list_plants
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
                                     repo_head, stat_key, write_after)
@@ -53,7 +54,6 @@ MAX_LINES_KEPT = 400_000
 MAX_RANGES = 100
 _HIDDEN_MAX = 2_000  # files listed in the folders a worker's new ignore rule hides whole, at most
 _NOTE_CHARS = 600
-_ABOVE = "written outside the workspace, in the repository around it (seen by git's status; not diffed)"
 
 # Everything the answer's shape depends on is pinned: the user's diff settings never reach it. Myers
 # without the indent heuristic keeps the line ranges the ranking was tuned on.
@@ -95,6 +95,10 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # An in-place run in a sub-folder of a repository (relay.observe.above): what it changed in the repository outside
     # the workspace, as seen from it ("../setup.py") -> how it was seen. Those paths are in ``files`` too.
     above: dict[str, str] = {}
+    # Inside the folders no look enters (git's ignored ones, the walk's skipped ones): what the run wrote there where
+    # code runs next, and the links it made there out of the repository (relay.observe.runs_next): path -> what. Those
+    # paths are in ``files`` too, not diffed.
+    runs_next: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -303,8 +307,11 @@ class _Look:
         for path, kind in above_after(self.snapshot.dir, repo, self.snapshot.started_ns - CLOCK_SLACK_NS).items():
             shown = _printable(shown_above(repo, path))  # as _printable_change shows it: the review matches it
             self.changes.append(FileChange(path=shown, kind=kind))  # type: ignore[arg-type]
-            self.above[shown] = _ABOVE
+            self.above[shown] = above_said(repo, path)
             self.not_in_patch[shown] = "outside the workspace, in its repository (not diffed)"
+        if look_of(repo).above_blind:
+            self.notes.append(f"not looked at (unreadable before the run, untouched since): "
+                              f"{', '.join(look_of(repo).above_blind[:5])}")
 
     def _committed(self, repo: Repo) -> set[str]:
         """In a submodule whose commit moved: the paths that commit explains (clean before and clean
@@ -423,7 +430,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     source = before.source
     fallback_note = None
     why_not = before.note or "no snapshot was taken before the run"
-    look, deep = None, []
+    look, deep = None, DeepLook([], {})
     if source != "report":
         try:
             look = _look(before, list_ignored)
@@ -445,7 +452,10 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch, above=look.above)
         beyond_view(result, before, ws, reported)
-    _with_git_dir(result, before, deep)
+        result.runs_next, more = list_plants(result.files, deep.plants)  # where code runs next (relay.observe.runs_next)
+        result.not_in_patch.update(dict.fromkeys(result.runs_next, "in a folder git ignores: not diffed"))
+        result.note = _join_notes(result.note, more)
+    _with_git_dir(result, before, deep.git)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 
