@@ -215,11 +215,11 @@ def _known_version_answer(script: Path, scen: dict) -> None:
 def memo_models(probe_models):
     """``relay.agy.auth.probe_models``, answering a qualifying fake's probe from an earlier real one (see above)."""
 
-    async def probe(agy: str, env: dict[str, str], timeout: float):
+    async def probe(agy: str, env: dict[str, str], timeout: float, **where):
         key = _models_key(agy) if PROBE_MEMO["on"] else None
         if key is not None and key in _MODELS_ANSWERS:
             return _MODELS_ANSWERS[key]
-        got = await probe_models(agy, env, timeout)
+        got = await probe_models(agy, env, timeout, **where)
         if key is not None and got.exit_code == 0 and not got.timed_out:
             _MODELS_ANSWERS.setdefault(key, got)
         return got

@@ -65,3 +65,32 @@ def test_doctors_probes_run_in_a_folder_of_their_own_too(tmp_path, monkeypatch):
     probes = launches(agy, print_mode_only=False)
     assert {p["mode"] for p in probes} == {"version", "models"}, probes
     assert all(p["cwd_agents"] == [] and not _inside(p["cwd"], repo) for p in probes), probes
+
+
+@pytest.mark.anyio
+@pytest.mark.real_probes
+async def test_probes_run_in_the_relays_data_dir_never_under_the_shared_temp_folder(tmp_path, monkeypatch):
+    # Party: another local process (another user on the machine). The shared temp folder (Linux /tmp) is anyone's to
+    # write: a `.agents/` planted there sits above every probe folder made in it, and whether agy looks for `.agents/`
+    # above its cwd is not reported. Before: both probes ran in a new folder under the temp folder.
+    import tempfile
+
+    shared = tmp_path / "shared-tmp"
+    (shared / ".agents").mkdir(parents=True)
+    (shared / ".agents" / "hooks.json").write_text(HOOKS, encoding="utf-8")
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    repo = make_repo(tmp_path / "project", {"README.md": "# p\n"})
+    agy = install_fake_agy(tmp_path / "bin", scenario(_OK, version="1.3.3"))
+    data = tmp_path / "data"
+    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(data), "AGY_BIN": str(agy)})
+    async with Client(create_server(settings, agy=(str(agy), None)), mode="legacy") as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo),
+                                                                          "execution_mode": "safe"}))
+    assert packet["status"] == "SUCCESS", packet
+    probes = [p for p in launches(agy, print_mode_only=False) if p["mode"] in ("version", "models")]
+    assert {p["mode"] for p in probes} == {"version", "models"}, probes
+    for probe in probes:
+        assert not _inside(probe["cwd"], shared) and _inside(probe["cwd"], data / "probes"), probe
+        assert not os.path.exists(probe["cwd"]), probe  # made for the probe, removed after it
+    if os.name != "nt":
+        assert (data / "probes").stat().st_mode & 0o077 == 0

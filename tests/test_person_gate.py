@@ -408,6 +408,30 @@ async def test_the_models_text_cannot_redraw_the_persons_form(tmp_path, repo, mo
     assert f"Workspace: {repo}/sub\\x1b[8m" in shown.splitlines()
 
 
+async def test_two_requests_that_differ_only_in_invisible_characters_never_look_the_same_to_the_person(tmp_path, repo):
+    # Variation selectors (U+FE00-FE0F, U+E0100-E01EF), the combining grapheme joiner (U+034F), the Mongolian free
+    # variation selectors and the Khmer inherent vowels draw nothing. Before: they reached the form as written, so a
+    # workspace folder `app` + U+FE0E (an earlier worker made it) read `app`, and a task with U+034F inside a word read
+    # as the one the person had run before: two different requests looked the same to the one who says yes.
+    agy = _agy(tmp_path)
+    (repo / "app").mkdir()
+    twin = repo / "app\ufe0e"
+    twin.mkdir()
+    hidden = "\ufe0f\u034f\U000e0100\u180b\u17b4\ufff0"
+    forms = []
+    for folder, task in ((repo / "app", "Run the tests."), (twin, f"Run the{hidden} tests.")):
+        answer, asked = _person("decline")
+        async with Client(_server(_env(tmp_path, agy, "human")), mode="legacy", elicitation_callback=answer) as client:
+            said = payload(await client.call_tool(EXECUTE, {**_call(folder), "task": task}))
+        assert said["status"] == "CONFIRMATION_REQUIRED" and launches(agy) == [], said
+        (form,) = asked
+        forms.append(form.message)
+    plain, twin_form = forms
+    assert f"Workspace: {repo}/app\\ufe0e" in twin_form.splitlines(), twin_form
+    assert "> Run the\\ufe0f\\u034f\\U000e0100\\u180b\\u17b4\\ufff0 tests." in twin_form.splitlines(), twin_form
+    assert not any(c in twin_form for c in hidden + "\ufe0e")
+
+
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_the_person_reads_the_whole_task_not_only_its_first_words(tmp_path, repo, mode):
     # The form is the person's one view of what a trusted run will do. Before: it quoted the task's first 80

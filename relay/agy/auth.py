@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 import anyio
 import msgspec
@@ -67,7 +68,7 @@ def judge_probe(exit_code: int | None, stdout: str, stderr: str, timed_out: bool
     return None
 
 
-async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Captured:
+async def probe_models(agy: str, env: dict[str, str], timeout: float, *, data_dir: Path | None = None) -> Captured:
     """`agy models`, stopped at the first line that settles it (its group killed, SIGKILL soon after).
 
     Like ``process.run_capture`` otherwise: own group, stdin closed, tails kept, a hard timeout.
@@ -75,7 +76,7 @@ async def probe_models(agy: str, env: dict[str, str], timeout: float) -> Capture
     """
     # In an empty folder of its own, never the relay's cwd (usually the project under work): agy ≥ 1.3 may load the
     # `.agents/` configuration of the folder it starts in (executable.probe_folder).
-    with probe_folder() as folder:
+    with probe_folder(data_dir) as folder:
         return await _probe_models_in(folder, agy, env, timeout)
 
 
@@ -112,8 +113,9 @@ async def _probe_models_in(folder: str, agy: str, env: dict[str, str], timeout: 
 
 
 class AuthPreflight:
-    def __init__(self, cache_seconds: float = 60.0) -> None:
+    def __init__(self, cache_seconds: float = 60.0, data_dir: Path | None = None) -> None:
         self.cache_seconds = cache_seconds
+        self.data_dir = data_dir  # where the probe's folder is made (executable.probe_folder)
         self._healthy_until = 0.0
         self._healthy_at: float | None = None
         self._inflight: anyio.Event | None = None
@@ -196,7 +198,7 @@ class AuthPreflight:
     async def _probe(self, agy: str, env: dict[str, str]) -> Verdict | None:
         self.probes += 1
         try:
-            got = await probe_models(agy, env, PROBE_TIMEOUT)
+            got = await probe_models(agy, env, PROBE_TIMEOUT, data_dir=self.data_dir)
         except OSError as exc:
             log.warning("auth probe could not start %s: %s", agy, exc)
             return None  # the worker spawn will report SPAWN_ERROR with the path

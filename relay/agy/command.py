@@ -129,7 +129,7 @@ def _key(agy: str | None) -> tuple[str, int, int] | None:
     return (agy, st.st_mtime_ns, st.st_size)
 
 
-def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float) -> VersionAnswer:
+def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float, data_dir: Path | None) -> VersionAnswer:
     """Like every agy launch: the worker's allowlisted environment, never the relay's (it can hold other
     tools' credentials), and the one guard of every spawn (``process.popen_held``: its own group, a spawn token,
     a subreaper or Job Object), so a helper it leaves, or a timeout, stops all it started. Raises OSError."""
@@ -137,7 +137,7 @@ def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float) -> Ve
     from relay.core.process import popen_held
 
     env = build_worker_env(dict(os.environ if environ is None else environ), run_id="version-check")
-    with probe_folder() as folder, popen_held([*agy_command(agy), "--version"], cwd=folder, env=env,
+    with probe_folder(data_dir) as folder, popen_held([*agy_command(agy), "--version"], cwd=folder, env=env,
                                               text=True) as (proc, _worker):
         try:
             out, err = proc.communicate(timeout=timeout)
@@ -153,9 +153,11 @@ def _ask_version(agy: str, environ: dict[str, str] | None, timeout: float) -> Ve
     return answer
 
 
-def read_version(agy: str, environ: dict[str, str] | None = None, timeout: float = 15.0) -> VersionAnswer:
-    """`agy --version`, asked once per binary (see ``_answers``). Raises OSError when agy cannot start."""
-    return _answers.get(_key(agy)) or _ask_version(agy, environ, timeout)
+def read_version(agy: str, environ: dict[str, str] | None = None, timeout: float = 15.0, *,
+                 data_dir: Path | None = None) -> VersionAnswer:
+    """`agy --version`, asked once per binary (see ``_answers``), in a folder made for it (in ``data_dir``, the
+    relay's, when given: ``executable.probe_folder``). Raises OSError when agy cannot start."""
+    return _answers.get(_key(agy)) or _ask_version(agy, environ, timeout, data_dir)
 
 
 def too_old(version: AgyVersion | None) -> RelayError | None:
@@ -175,7 +177,7 @@ def agy_fact(settings: Settings, timeout: float = 3.0, environ: dict[str, str] |
     except RelayError:
         return None, None
     try:
-        return path, read_version(path, environ, timeout).shown
+        return path, read_version(path, environ, timeout, data_dir=settings.data_dir).shown
     except OSError:
         return path, None
 

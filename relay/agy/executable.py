@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from relay.core.errors import SpawnError
+from relay.core.files import own_folder, private_dir
 
 __all__ = ["BATCH_SUFFIXES", "agy_command", "batch_target", "probe_folder", "runnable"]
 
@@ -49,7 +50,7 @@ def agy_command(agy: str) -> list[str]:
 
 
 @contextmanager
-def probe_folder() -> Iterator[str]:
+def probe_folder(data_dir: Path | None = None) -> Iterator[str]:
     """An empty folder made for one agy probe (`agy --version`, `agy models`) to run in, removed after it.
 
     agy ≥ 1.3 loads a workspace's `.agents/` MCP servers and hooks with no trust gate (agy-protocol.md §8.4), and
@@ -57,8 +58,20 @@ def probe_folder() -> Iterator[str]:
     usually the project its client works on, and a workspace's agy configuration is checked only in the worker
     slot, after these probes: so neither is ever a probe's cwd (party: the repository under work). mkdtemp makes
     the folder the relay's alone (0700) and new, so nobody has put anything in it.
+
+    It is made in the relay's data dir (``probes/``, owner-only) when the caller names it, not in the shared temp
+    folder: there another local process (another user) may have planted ``/tmp/.agents/``, and whether agy looks
+    for ``.agents/`` in the folders above its cwd is not reported (party: another local process). Without a data dir
+    (a caller outside a relay), or when it cannot be written, the temp folder as before.
     """
-    with tempfile.TemporaryDirectory(prefix="gravity-relay-agy-probe-", ignore_cleanup_errors=True) as folder:
+    parent = None
+    if data_dir is not None:
+        try:
+            parent = str(own_folder(private_dir(Path(data_dir)) / "probes"))
+        except OSError:
+            parent = None
+    with tempfile.TemporaryDirectory(prefix="agy-probe-" if parent else "gravity-relay-agy-probe-", dir=parent,
+                                     ignore_cleanup_errors=True) as folder:
         yield folder
 
 

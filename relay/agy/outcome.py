@@ -41,7 +41,6 @@ class Outcome(Struct, kw_only=True):
     effort: str | None = None  # the --effort the worker was given (watch.RunWatch reads it off the argv)
     agy_version: str | None = None  # the agy the attempt ran, as `agy --version` said (record.plan.agy_version)
     schema_requested: bool = True
-    min_version: str = ""
 
 
 class Verdict(Struct, kw_only=True):

@@ -14,6 +14,7 @@ door asks, then runs or declines that very CallPlan (no second intake, no second
 
 from __future__ import annotations
 
+import functools
 import os
 
 import anyio
@@ -198,7 +199,7 @@ async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str,
     """Where agy is and which version it is: decided once per call (the cached `agy --version` probe)."""
     agy = agy_cli.locate_agy(settings, environ)
     try:
-        answer = await anyio.to_thread.run_sync(agy_cli.read_version, agy, environ, abandon_on_cancel=True)
+        answer = await anyio.to_thread.run_sync(functools.partial(agy_cli.read_version, agy, environ, data_dir=settings.data_dir), abandon_on_cancel=True)
     except OSError as exc:
         raise SpawnError(f"could not start {agy}: {exc.strerror or exc}") from None
     return agy, answer.version

@@ -102,7 +102,7 @@ class Relay:
         self.store = RunStore(settings.runs_dir)
         self.coordinator = Coordinator(settings.data_dir, reap=self.recover_dead_runs,
                                        max_wait=settings.queue_wait_seconds)
-        self.auth = AuthPreflight(settings.auth_cache_seconds)
+        self.auth = AuthPreflight(settings.auth_cache_seconds, settings.data_dir)
         self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}

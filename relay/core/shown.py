@@ -22,12 +22,16 @@ __all__ = ["harmless", "one_line"]
 
 # C0 controls but tab and newline, DEL and the C1 controls (an 8-bit CSI is U+009B), a carriage return not ending a
 # line; Unicode's format characters (bidi embeddings, overrides and isolates, zero-width spaces and joiners, the word
-# joiner and invisible operators, the BOM, interlinear annotations, tags), line and paragraph separators, and the
-# fillers that draw as blanks.
+# joiner and invisible operators, the BOM, interlinear annotations, tags), line and paragraph separators, the fillers
+# that draw as blanks, and the rest of Unicode's default-ignorable characters, which draw nothing: the combining
+# grapheme joiner (U+034F), the Khmer inherent vowels, the Mongolian free variation selectors, the variation selectors
+# (U+FE00-FE0F, U+E0100-E01EF) and the reserved U+FFF0-FFF8 and U+E0000-E0FFF. With any of them unescaped two different
+# names or tasks read the same (a folder `app` + U+FE0E read `app` on the person's confirmation form).
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
-    "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]|\r(?!\n)")
+    "[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    "\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]|\r(?!\n)")
 _LINE = re.compile("[\n\t]|\r\n")
 # The backslashes right before what would read as an escape: x, u, U, or a character escaped (``_UNSAFE``, and in one
 # line ``_LINE`` too).

@@ -8,6 +8,7 @@ so doctor sees what a tool call would see. Every child process has a timeout.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Mapping
@@ -41,18 +42,20 @@ def check_python() -> Check:
     return ok("python", where)
 
 
-async def _probe_agy(agy: str, environ: Mapping[str, str], env: dict[str, str], probe_timeout: float):
+async def _probe_agy(agy: str, environ: Mapping[str, str], env: dict[str, str], probe_timeout: float,
+                     data_dir: Path | None):
     """(the version answer or the OSError that stopped it, `agy models`' answer or its OSError)."""
     import anyio
 
     try:
-        version = await anyio.to_thread.run_sync(agy_cli.read_version, agy, dict(environ), VERSION_TIMEOUT)
+        version = await anyio.to_thread.run_sync(functools.partial(agy_cli.read_version, agy, dict(environ),
+                                                                   VERSION_TIMEOUT, data_dir=data_dir))
     except OSError as exc:
         return exc, None
     try:
         from relay.agy.auth import probe_models  # the relay's own probe: stops at agy's first sign-in line
 
-        models = await probe_models(agy, env, probe_timeout)
+        models = await probe_models(agy, env, probe_timeout, data_dir=data_dir)
     except OSError as exc:
         return version, exc
     return version, models
@@ -75,7 +78,9 @@ def check_agy(settings: Settings, environ: Mapping[str, str], probe_timeout: flo
     if settings.default_profile and settings.default_profile in settings.profiles:
         passthrough = settings.profiles[settings.default_profile].env
     env = build_worker_env(environ, run_id="doctor", passthrough=passthrough)
-    got_version, got_models = anyio.run(_probe_agy, agy, environ, env, probe_timeout)
+    got_version, got_models = anyio.run(_probe_agy, agy, environ, env, probe_timeout,
+                                       # doctor makes no data dir: with none yet, the temp folder
+                                       settings.data_dir if settings.data_dir.is_dir() else None)
 
     checks: list[Check] = []
     if isinstance(got_version, OSError):

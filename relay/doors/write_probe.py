@@ -78,7 +78,8 @@ def run_write_probe(settings: Settings, environ: Mapping[str, str], *, timeout: 
     except RelayError as exc:
         return WriteProbe(not_run=exc.message, hint=exc.hint)
     try:
-        answer = agy_cli.read_version(agy, dict(environ), 3.0)
+        answer = agy_cli.read_version(agy, dict(environ), 3.0,
+                                       data_dir=settings.data_dir if settings.data_dir.is_dir() else None)
         got = anyio.run(lambda: probe_safe_write(agy, answer.version, environ, timeout=timeout))
     except OSError as exc:
         return WriteProbe(not_run=f"{agy} could not start: {exc}")

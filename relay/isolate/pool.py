@@ -31,15 +31,17 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from relay.core.errors import Busy
 from relay.core.files import is_link, own_folder, private_dir, read_regular, remove_tree, write_atomic, write_own
+from relay.core.locks import OwnLock, own_lock
 from relay.isolate.repo import BRANCH_PREFIX, RepoFacts, not_own_branch, pool_key, repo_facts, run_branch
 from relay.isolate.config_hooks import ConfigHooksRefused, guarded_filters, guarded_pool_git, refuse_config_hooks
 from relay.isolate.pool_git import PoolGit
@@ -69,18 +71,18 @@ class Lease:
     base: str  # the commit the change is measured from
     created: bool  # True when this lease paid a `git worktree add`
     git: PoolGit = field(repr=False)  # the environment and -c pairs of its git commands, read before the run
-    lock: FileLock = field(repr=False)
+    lock: OwnLock = field(repr=False)
 
     def release(self) -> None:
         if self.lock.is_locked:
             self.lock.release()
 
 
-def _lock(slot: Path) -> FileLock:
-    return FileLock(str(slot.with_name(slot.name + ".lock")), thread_local=False)
+def _lock(slot: Path) -> OwnLock:
+    return own_lock(slot.with_name(slot.name + ".lock"))
 
 
-def _try_lock(slot: Path) -> FileLock | None:
+def _try_lock(slot: Path) -> OwnLock | None:
     """The slot's lock, held, or None when another run holds it (never waits: a busy slot is skipped)."""
     lock = _lock(slot)
     try:
@@ -285,20 +287,34 @@ def change_kept(data_dir: Path, worktree: str | None, run_id: str) -> bool:
         return False
 
 
+_SLOT_NAME = re.compile(r"w[0-9]+")
+
+
 def _slot_of(data_dir: Path, path: str | Path | None) -> Path | None:
-    """The pool worktree that holds ``path`` (a run's recorded worktree), or None if it is not one of ours."""
+    """The pool worktree that holds ``path`` (a run's recorded worktree), or None if it is not one of ours.
+
+    The record is input (the data dir is, docs/security.md): its word is taken only for a folder the relay could
+    have made, ``worktrees/<pool>/w<N>``, reached without a ``..`` and without a link in place of ``worktrees`` or of
+    the pool. Before, ``worktrees/../worktrees`` named the whole pool folder, and ``worktrees/<a link>/wip`` a folder of
+    yours, and retention removed it whole. A slot that is itself a link is still returned: every use of a slot removes
+    such a link alone (``_own_top``, ``_remove_slot``)."""
     if not path:
         return None
+    given = Path(path)
+    if not given.is_absolute() or ".." in given.parts:
+        return None
     root = pool_root(data_dir)
+    if is_link(root):
+        return None
     try:
-        rel = Path(path).relative_to(root)
+        rel = given.relative_to(root)
     except ValueError:
-        try:
-            rel = Path(path).resolve().relative_to(root.resolve())
+        try:  # the data dir spelled another way (a link to it, /tmp and /private/tmp): compared as real paths
+            rel = given.resolve().relative_to(root.resolve())
             root = root.resolve()
         except (ValueError, OSError):
             return None
-    if len(rel.parts) < 2 or not rel.parts[1].startswith("w"):
+    if len(rel.parts) < 2 or not _SLOT_NAME.fullmatch(rel.parts[1]) or is_link(root / rel.parts[0]):
         return None
     return root / rel.parts[0] / rel.parts[1]
 

@@ -34,12 +34,13 @@ from pathlib import Path
 
 import anyio
 import msgspec
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
 from relay.core.identity import own_stamp, owner_alive, started_after
 from relay.core.files import read_regular, write_atomic
+from relay.core.locks import OwnLock, own_lock
 from relay.runs.store import now_iso
 
 __all__ = ["Coordinator"]
@@ -63,8 +64,8 @@ _decode_holder = msgspec.json.Decoder(dict)
 _WRITTEN: set[str] = set()
 
 
-def _ticket_lock(lock_dir: Path, name: str) -> FileLock:
-    return FileLock(str(lock_dir / name), thread_local=False)
+def _ticket_lock(lock_dir: Path, name: str) -> OwnLock:
+    return own_lock(lock_dir / name)
 
 
 class Coordinator:
@@ -211,7 +212,7 @@ class Coordinator:
         except BaseException:
             self._drop_ticket(ticket, ticket_lock)
             raise
-        file_lock = FileLock(str(self._dir / "worker.lock"), thread_local=False)
+        file_lock = own_lock(self._dir / "worker.lock")
         locked = False
         try:
             while True:
@@ -261,7 +262,7 @@ class Coordinator:
                     (self._dir / "holder.json").unlink(missing_ok=True)
                 file_lock.release()
 
-    def _drop_ticket(self, ticket: Path, ticket_lock: FileLock) -> None:
+    def _drop_ticket(self, ticket: Path, ticket_lock: OwnLock) -> None:
         ticket.unlink(missing_ok=True)
         _WRITTEN.discard(ticket.name)
         ticket_lock.release()
@@ -281,7 +282,7 @@ class Coordinator:
         if self._holder is not None or await anyio.to_thread.run_sync(self._tickets):
             yield False
             return
-        file_lock = FileLock(str(self._dir / "worker.lock"), thread_local=False)
+        file_lock = own_lock(self._dir / "worker.lock")
         try:
             file_lock.acquire(timeout=0)
         except Timeout:
@@ -300,7 +301,7 @@ class Coordinator:
             return
         self._dir.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256(conversation_id.encode()).hexdigest()[:24]
-        file_lock = FileLock(str(self._dir / f"conversation-{digest}.lock"), thread_local=False)
+        file_lock = own_lock(self._dir / f"conversation-{digest}.lock")
         busy = Busy(
             f"conversation {conversation_id} is already running a turn",
             "Wait for that call's packet, then continue; two turns at once would fork the conversation.")

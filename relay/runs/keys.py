@@ -25,11 +25,12 @@ import time
 from pathlib import Path
 
 import msgspec
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from relay.core.contracts import ProcessStamp, Status
 from relay.core.errors import InvalidInput, RelayError
 from relay.core.files import private_dir, read_regular, write_atomic
+from relay.core.locks import own_lock
 from relay.core.identity import own_stamp, owner_alive
 from relay.runs.store import check_run_id
 
@@ -115,7 +116,7 @@ class KeyBook:
         worker, or its relay died before recording it); it is replaced only if the claim still names it, so
         two processes that both found it free cannot both take it."""
         private_dir(self.folder)
-        lock = FileLock(str(self.folder / ".lock"), thread_local=False)
+        lock = own_lock(self.folder / ".lock")
         try:
             with lock.acquire(timeout=_LOCK_SECONDS):
                 standing = self.read(key)

@@ -1,0 +1,70 @@
+"""The relay's lock files (the worker slot, queue tickets, conversations, idempotency keys, worktree slots), each
+taken on a file of the relay's own in its data dir.
+
+The data dir is input (docs/security.md, "Whoever can write the data dir"): a symbolic link planted under a lock's
+name had filelock (before 3.20.1) open its target with O_CREAT and O_TRUNC, creating or emptying a file of the user's
+anywhere they can write; a hard link to a file of the user's had it emptied by filelock versions that truncate the
+lock file they hold. From 3.20.1 on the open refuses a symbolic link (ELOOP), which failed the call instead. So before
+each acquire the name is made the relay's own again: a link (symbolic, a junction, or a second name of a file) is
+removed, the link alone, and the lock taken on a new empty file. A link planted again in the moment between that
+look and filelock's open is refused by the open itself (pyproject pins filelock >= 3.20.1) and tried once more.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from filelock import FileLock
+
+from relay.core.files import is_link
+
+__all__ = ["own_lock", "OwnLock"]
+
+
+def _unlink_planted(path: str) -> bool:
+    """Remove ``path`` when it is not a lock file the relay could have made: a symbolic link or junction, or a
+    regular file with another name elsewhere (the relay never links its lock files). True when something went."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    planted = is_link(path) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+    if not planted:
+        return False
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)  # a junction: rmdir removes the junction itself, never its target's files
+        else:
+            os.unlink(path)  # the link alone: its target (or the file's other name) is left as it was
+    except FileNotFoundError:
+        pass
+    return True
+
+
+class OwnLock(FileLock):
+    """A FileLock whose file is the relay's own at every acquire (see the module's docstring)."""
+
+    def acquire(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - filelock's own signature, passed on whole
+        if not self.is_locked:
+            _unlink_planted(self.lock_file)
+        try:
+            return super().acquire(*args, **kwargs)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EMLINK) or not _unlink_planted(self.lock_file):
+                raise
+        try:
+            return super().acquire(*args, **kwargs)  # planted again between the look and the open: once more
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):
+                raise OSError(exc.errno, "a link is planted again and again as the relay's lock file in its data dir "
+                              "(removed each time, never followed); find what writes the data dir",
+                              self.lock_file) from None
+            raise
+
+
+def own_lock(path: str | os.PathLike) -> OwnLock:
+    """The lock at ``path`` (one object per holder, usable across threads as filelock's thread_local=False)."""
+    return OwnLock(str(Path(path)), thread_local=False)
