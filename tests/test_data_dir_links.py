@@ -241,3 +241,36 @@ async def test_links_planted_as_a_runs_spilled_prompt_or_trees_folder_are_never_
     assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
     assert (sorted(p.name for p in spill.iterdir()), sorted(p.name for p in trees.iterdir())) == ([], [])
     assert (runs / f"{run_id}.prompt" / "TASK.md").is_file() and not (runs / f"{run_id}.prompt").is_symlink()
+
+
+async def test_hard_links_planted_as_a_runs_marker_or_spilled_task_never_have_the_relay_empty_or_write_their_file(
+        tmp_path, repo, monkeypatch):
+    # A symbolic link in place of one of the relay's small files is removed; a hard link is a second name of a file
+    # of yours (same file system, your own file: nothing stops it), and opening it is opening your file. Planted at
+    # runs/active/<run_id> (the run's marker) and as TASK.md in a folder at runs/<run_id>.prompt (the spilled task),
+    # and at its transcript and agy's log, the moment the run id appears (played by knowing it ahead). Before: write_own
+    # opened them with O_TRUNC, so your .profile was emptied and your .bashrc held the task the leader's model wrote;
+    # the transcript (the worker's output) was appended to your .zshrc.
+    from relay.call import detached, intake, once
+
+    run_id = "r20261202T120000-0badc0df"
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    runs = tmp_path / "data" / "runs"
+    (runs / "active").mkdir(parents=True)
+    (runs / f"{run_id}.prompt").mkdir()
+    bashrc, profile = _victim(tmp_path, ".bashrc"), _victim(tmp_path, ".profile")
+    zshrc, notes = _victim(tmp_path, ".zshrc"), _victim(tmp_path, "notes.txt")
+    os.link(bashrc, runs / f"{run_id}.prompt" / "TASK.md")
+    os.link(profile, runs / "active" / run_id)
+    os.link(zshrc, runs / f"{run_id}.ndjson")  # the transcript: the worker's own output, appended
+    os.link(notes, runs / f"{run_id}.agy-1.log")  # agy's log, made the relay's before agy opens it
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py. " + "Context. " * 5000,
+                                                          "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
+    for victim in (bashrc, profile, zshrc, notes):
+        assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
+    assert "Context." in (runs / f"{run_id}.prompt" / "TASK.md").read_text(encoding="utf-8")  # the task, in its own file
