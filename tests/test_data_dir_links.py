@@ -274,3 +274,30 @@ async def test_hard_links_planted_as_a_runs_marker_or_spilled_task_never_have_th
     for victim in (bashrc, profile, zshrc, notes):
         assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
     assert "Context." in (runs / f"{run_id}.prompt" / "TASK.md").read_text(encoding="utf-8")  # the task, in its own file
+
+
+async def test_a_link_planted_as_the_idempotency_keys_folder_never_has_the_relay_prune_or_lock_down_your_folder(
+        tmp_path, repo):
+    # A call with an idempotency_key claims it in data/keys (a file per key, a lock), and the first claim of a relay
+    # process sweeps that folder's *.json files older than the 24 h window. Before: with data/keys planted as a link to
+    # a folder of yours, your folder was made owner-only (0700), the claim and its lock were written there, and every
+    # .json file of yours older than a day was deleted.
+    yours = tmp_path / "home" / "config"
+    yours.mkdir(parents=True)
+    old = yours / "settings.json"
+    old.write_text("{\"theme\": \"dark\"}\n", encoding="utf-8")
+    os.utime(old, (0, 1_700_000_000))  # years old
+    yours.chmod(0o755)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "keys").symlink_to(yours, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo),
+                                                          "idempotency_key": "keys-link-1"}))
+    assert answer["status"] == "SUCCESS", answer
+    assert old.read_text(encoding="utf-8") == "{\"theme\": \"dark\"}\n"
+    assert sorted(p.name for p in yours.iterdir()) == ["settings.json"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    assert not (tmp_path / "data" / "keys").is_symlink() and len(list((tmp_path / "data" / "keys").glob("*.json"))) == 1
