@@ -301,3 +301,24 @@ async def test_a_link_planted_as_the_idempotency_keys_folder_never_has_the_relay
     if os.name != "nt":
         assert yours.stat().st_mode & 0o777 == 0o755
     assert not (tmp_path / "data" / "keys").is_symlink() and len(list((tmp_path / "data" / "keys").glob("*.json"))) == 1
+
+
+async def test_a_link_planted_as_the_runs_folder_never_has_the_relay_write_records_into_your_folder(tmp_path, repo):
+    # Before: with data/runs planted as a link to a folder of yours (a web root, 0755), the relay made it owner-only
+    # and wrote every record, transcript and agy log of its runs there.
+    yours = tmp_path / "home" / "site"
+    yours.mkdir(parents=True)
+    (yours / "index.html").write_text("<p>hello</p>\n", encoding="utf-8")
+    yours.chmod(0o755)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "runs").symlink_to(yours, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS", answer
+    assert sorted(p.name for p in yours.iterdir()) == ["index.html"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    runs = tmp_path / "data" / "runs"
+    assert not runs.is_symlink() and (runs / f"{answer['run_id']}.json").is_file()
