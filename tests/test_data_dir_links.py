@@ -322,3 +322,35 @@ async def test_a_link_planted_as_the_runs_folder_never_has_the_relay_write_recor
         assert yours.stat().st_mode & 0o777 == 0o755
     runs = tmp_path / "data" / "runs"
     assert not runs.is_symlink() and (runs / f"{answer['run_id']}.json").is_file()
+
+
+async def test_links_planted_inside_a_runs_trees_folder_never_have_the_relay_write_through_them(tmp_path, repo,
+                                                                                               monkeypatch):
+    # A run's trees folder (runs/<run_id>.trees, the before and after snapshots) is made the relay's own, but what is
+    # in it was not checked: planted there the moment the run id appears (played by knowing it ahead), a link named
+    # snapshot.json.tmp or sizes.json had the snapshot's state or the changed files' sizes written into your file, and
+    # one in place of git-dir (the kept git config) or objects had the relay (and its git) write into your folder.
+    from relay.call import detached, intake, once
+
+    run_id = "r20261202T120000-0badc0e0"
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    trees = tmp_path / "data" / "runs" / f"{run_id}.trees"
+    trees.mkdir(parents=True)
+    bashrc, profile = _victim(tmp_path, ".bashrc"), _victim(tmp_path, ".profile")
+    kept, objects = tmp_path / "home" / "kept", tmp_path / "home" / "objects"
+    kept.mkdir()
+    objects.mkdir()
+    _plant(trees / "snapshot.json.tmp", bashrc)
+    _plant(trees / "sizes.json", profile)
+    (trees / "git-dir").symlink_to(kept, target_is_directory=True)
+    (trees / "objects").symlink_to(objects, target_is_directory=True)
+    (repo / "README.md").write_text("# p\nmore\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "README.md",
+                                                                "content": "# p\nchanged\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "change README.md", "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
+    for victim in (bashrc, profile):
+        assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
+    assert (list(kept.iterdir()), list(objects.iterdir())) == ([], [])

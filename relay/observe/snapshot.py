@@ -41,7 +41,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import own_folder, read_regular, remove_tree, replace_file
+from relay.core.files import own_folder, read_regular, remove_tree, replace_file, write_own
 from relay.observe.above import above_before
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
@@ -365,8 +365,9 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
 
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
-    with open(tmp := path + ".tmp", "wb") as fh:
-        fh.write(msgspec.json.encode(snap))
+    # write_own: the trees folder lies in the data dir, which is input; a link planted as the temp file had the
+    # snapshot written into the file it led to.
+    write_own(tmp := path + ".tmp", msgspec.json.encode(snap))
     replace_file(tmp, path)
 
 
@@ -378,7 +379,10 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     started_ns = time.time_ns()
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
-    os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
+    if temporary:
+        os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
+    else:  # in the data dir: a link planted in place of objects had git write the run's objects into your folder
+        own_folder(Path(snapshot_dir, "objects"))
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:
