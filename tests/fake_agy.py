@@ -93,7 +93,7 @@ Launch keys (every key optional)::
                      {"op": "replace-lines", "path", "start": 1, "end": 2, "content" | "lines": [...]},
                      {"op": "delete", "path"}, {"op": "chmod", "path", "mode": "755"},
                      {"op": "mkdir", "path"}, {"op": "symlink", "path", "target"},
-                     {"op": "rename", "path", "to"}, {"op": "mkfifo", "path"},
+                     {"op": "rename", "path", "to"}, {"op": "mkfifo", "path"}, {"op": "utime", "path", "mtime"},
                      {"op": "write-deep", "path": top folder, "depth", "file", "content"}: a file under ``depth``
                      folders of 200-letter names below ``path`` (past PATH_MAX: what a shell's `cd` loop can make)]
                     performed under the first --add-dir (else a scratch dir), whatever the behaviour,
@@ -1546,6 +1546,9 @@ class Fake:
             os.write(out, str(e.get("content", "")).encode())
             os.close(out)
             os.close(fd)
+            return ""
+        if op == "utime":  # what a worker's shell `touch -h -d @SECONDS` does: times set back (its ctime moves on)
+            os.utime(p, (float(e["mtime"]), float(e["mtime"])), follow_symlinks=False)
             return ""
         if op == "rename":
             dest = os.path.join(root, str(e.get("to", "")))

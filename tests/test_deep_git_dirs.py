@@ -10,6 +10,7 @@ subprocess writing what ``git init`` writes; the repositories are real; the rela
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -78,16 +79,45 @@ async def test_a_hook_planted_in_a_clone_deeper_than_the_look_before_the_run_wen
 
 
 async def test_an_ignored_folder_past_the_walks_bound_fails_the_look_loudly(tmp_path, monkeypatch):
-    # Past the bound the look is not a quiet success: NOT OBSERVED, naming the folder and the bound.
+    # Past the bound the look is not a quiet success: NOT OBSERVED, naming the folder and the bound. The bound counts
+    # the folders read after the run: those the run made (an install of 30 packages) are read whole.
     monkeypatch.setattr(made_git_dirs, "IGNORED_WALK_MAX", 20)
     repo = _project(tmp_path)
-    for i in range(30):
-        (repo / f"node_modules/p{i}").mkdir()
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "a.txt", "content": "b\n"}]))
+    edits = [*({"op": "mkdir", "path": f"node_modules/p{i}"} for i in range(30)),
+             {"op": "write", "path": "a.txt", "content": "b\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
     async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["flags"][0].startswith("NOT OBSERVED") and "20 folders" in packet["flags"][0], packet
     assert packet["changes"]["risk"] == "high", packet
+
+
+async def test_an_ignored_folder_too_large_to_read_after_every_run_is_observed_and_a_git_init_with_its_times_set_back_is_found(
+        tmp_path, monkeypatch):
+    # A node_modules larger than the bound on what the look reads after the run (20 here, 200,000 by default) was
+    # NOT OBSERVED on every run, however little the run did there. Listed beside the run, only the folders the run
+    # changed are read after it; the worker sets the times of the folders it wrote back to last year (mtime can be
+    # set back, ctime cannot), and the .git it made three folders down is still found.
+    monkeypatch.setattr(made_git_dirs, "IGNORED_WALK_MAX", 20)
+    marker = tmp_path / "MARKER"
+    repo = _project(tmp_path)
+    for i in range(60):
+        (repo / f"node_modules/p{i}/lib").mkdir(parents=True)
+    time.sleep(0.2)  # past the clock's slack: all of it older than the run
+    old = time.time() - 365 * 86400
+    sub = "node_modules/p7/lib/q"
+    edits = [*_git_init(sub, marker), {"op": "write", "path": "a.txt", "content": "b\n"},
+             *({"op": "utime", "path": p, "mtime": old} for p in (f"{sub}/.git/hooks", f"{sub}/.git", sub,
+                                                                    "node_modules/p7/lib", "node_modules/p7"))]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert not packet.get("flags", [""])[0].startswith("NOT OBSERVED"), packet
+    assert (repo / sub / ".git").stat().st_mtime < old + 1  # the times were set back: the test is not vacuous
+    targets = _targets(packet)
+    hook = f"{sub}/.git/hooks/post-checkout"
+    assert hook in targets and "adds a post-checkout hook" in targets[hook]["reason"], packet
+    assert not marker.exists()
 
 
 @pytest.mark.parametrize("dest", ["node_modules/x/evil", "src/evil"], ids=["into_an_ignored_folder", "into_the_tree"])

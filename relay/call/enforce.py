@@ -35,7 +35,8 @@ from relay.observe.snapshot import Snapshot
 from relay.observe.restore import restore_paths
 
 __all__ = ["VIOLATION_HINT", "apply_policy", "check_policy", "enforce_policy", "policy_verdict", "prompt_limits",
-           "outside_violation", "HIJACKED", "git_dir_violation", "above_violation"]
+           "outside_violation", "HIJACKED", "git_dir_violation", "above_violation",
+           "runs_next_violation"]
 
 _KEPT = 2000  # files the record keeps per list; the message has the full counts
 _BROKE = "the run's change broke its policy: "
@@ -157,6 +158,28 @@ def above_violation(violation: PolicyViolation | None, above: list[str], limits:
             "(not put back: check them yourself)")
     return _workspace_rule(violation, limits.on_violation, line, above,
                            "outside the run's workspace: the relay keeps no copy of it"), line
+
+
+def runs_next_violation(violation: PolicyViolation | None, runs_next: list[str], limits: RunPlan | RecordPlan
+                        ) -> tuple[PolicyViolation | None, str]:
+    """A run with limits (any of them) that wrote where code runs next inside a folder git ignores (``runs_next``:
+    ``.venv/bin/activate``, a package's scripts, a ``.pth``; a link made there out of the repository;
+    relay.observe.runs_next) broke its policy: no tree holds those files, so no pattern reaches them and no count
+    holds them. The violation gains the "runs_next" rule; they are never put back (the relay keeps no copy)."""
+    if not runs_next or not (limits.paths or limits.protected or limits.max_files is not None
+                             or limits.max_lines is not None):
+        return violation, ""
+    line = (f"runs_next: {len(runs_next)} file(s) written where code runs next, in folders git ignores: "
+            f"{name_files(runs_next)} (not put back: check them yourself)")
+    if violation is None:
+        violation = PolicyViolation(rules=[], on_violation="revert" if limits.on_violation == "revert" else "keep")
+    violation.rules = [*violation.rules, "runs_next"]
+    violation.limits = [*violation.limits, line]
+    violation.files = [*violation.files, *runs_next][:_KEPT]
+    if violation.on_violation == "revert":
+        left = dict.fromkeys(runs_next, "in a folder git ignores: the relay keeps no copy of it")
+        violation.not_restored = dict(list({**violation.not_restored, **left}.items())[:_KEPT])
+    return violation, line
 
 
 def unobserved_violation(violation: PolicyViolation | None, limits: RunPlan | RecordPlan, note: str | None

@@ -21,7 +21,7 @@ import anyio
 
 from relay.agy.classify import Verdict
 from relay.call.enforce import (above_violation, apply_policy, git_dir_violation, outside_violation, policy_verdict,
-                                unobserved_violation)
+                                runs_next_violation, unobserved_violation)
 from relay.call.policy import RunPlan
 from relay.core.contracts import PolicyViolation, RecordPlan
 from relay.observe.changes import ChangeSet
@@ -68,7 +68,8 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
     ms = int((time.monotonic() - started) * 1000)
     files = changeset.files if checked is None else [c for c in changeset.files if c.path in checked]
     # In no tree: judged, and put back, below; outside an in-place workspace (relay.observe.above): judged below too.
-    files = [c for c in files if c.path not in changeset.git_dir and c.path not in changeset.above]
+    files = [c for c in files if c.path not in changeset.git_dir and c.path not in changeset.above
+             and c.path not in changeset.runs_next]  # in no tree either: judged below, never put back
     violation, broke = apply_policy(limits, files, before, pre_run, unrestored=unrestored, data_dir=data_dir)
     if violation is not None and violation.restored:
         # The packet keeps listing what the worker did; the patch is what is left in the tree, so `runs revert`
@@ -80,7 +81,8 @@ def judge_change(observe: Callable[[bool], ChangeSet], limits: RunPlan | RecordP
         violation, line = outside_violation(violation, *beyond, limits.on_violation or "keep")
     violation, planted = git_dir_violation(violation, changeset.git_dir, limits, before, unrestored)
     violation, above = above_violation(violation, list(changeset.above), limits)
-    line = "; ".join(filter(None, [line, planted, above]))
+    violation, runs = runs_next_violation(violation, list(changeset.runs_next), limits)
+    line = "; ".join(filter(None, [line, planted, above, runs]))
     if changeset.source == "report" and before is not None and before.source != "report":  # the look after failed
         violation, blind = unobserved_violation(violation, limits, changeset.note)
         line = "; ".join(filter(None, [line, blind]))

@@ -33,7 +33,8 @@ from relay.observe.above import above_after, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
-from relay.observe.made_git_dirs import deep_git_dirs, note_made_git_dirs
+from relay.observe.made_git_dirs import DeepLook, deep_git_dirs, note_made_git_dirs
+from relay.observe.runs_next import list_plants
 from relay.observe.private_repo import look_of
 from relay.observe.snapshot import (CLOCK_SLACK_NS, PACKED, TREE_FILE_MAX, Repo, Snapshot, TooManyFiles, git_private,
                                     repo_head, stat_key, write_after)
@@ -95,6 +96,10 @@ class ChangeSet(msgspec.Struct, kw_only=True, omit_defaults=True):
     # An in-place run in a sub-folder of a repository (relay.observe.above): what it changed in the repository outside
     # the workspace, as seen from it ("../setup.py") -> how it was seen. Those paths are in ``files`` too.
     above: dict[str, str] = {}
+    # Inside the folders no look enters (git's ignored ones, the walk's skipped ones): what the run wrote there where
+    # code runs next, and the links it made there out of the repository (relay.observe.runs_next): path -> what. Those
+    # paths are in ``files`` too, not diffed.
+    runs_next: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- git's answer, read
@@ -423,7 +428,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
     source = before.source
     fallback_note = None
     why_not = before.note or "no snapshot was taken before the run"
-    look, deep = None, []
+    look, deep = None, DeepLook([], {})
     if source != "report":
         try:
             look = _look(before, list_ignored)
@@ -445,7 +450,10 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
                            note=_join_notes(before.note, budget_notes), patch=b"".join(look.patch),
                            not_in_patch=look.not_in_patch, above=look.above)
         beyond_view(result, before, ws, reported)
-    _with_git_dir(result, before, deep)
+        result.runs_next, more = list_plants(result.files, deep.plants)  # where code runs next (relay.observe.runs_next)
+        result.not_in_patch.update(dict.fromkeys(result.runs_next, "in a folder git ignores: not diffed"))
+        result.note = _join_notes(result.note, more)
+    _with_git_dir(result, before, deep.git)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result
 

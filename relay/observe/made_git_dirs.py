@@ -13,9 +13,10 @@ to relay.observe.git_dir, which watches it from nothing: its hooks and program k
 named high, a violation under limits, removed by a revert.
 
 Inside the folders no look enters (the ignored folders git folds, the dependency and build folders the walk outside
-git skips) every folder is looked at, at any depth (``deep_git_dirs``: a scandir each, no link followed), bounded
-by ``IGNORED_WALK_MAX`` folders in all: past it the look fails (NOT OBSERVED, naming the folder), never a quiet
-success. There a ``.git`` counts as touched by the run when its own change time, or its hooks folder's, its
+git skips) every folder is looked at, at any depth (``deep_git_dirs``, no link followed): those listed beside the run
+(relay.observe.ignored_walk) by a stat each, and read again (a scandir) only when the run changed them, with what is
+new beneath them; without that listing, each one read. The folders read are bounded by ``IGNORED_WALK_MAX`` in all:
+past it the look fails (NOT OBSERVED, naming the folder), never a quiet success. There a ``.git`` counts as touched by the run when its own change time, or its hooks folder's, its
 ``config``'s or its ``info`` folder's, falls in the run: a clone that was there before the run but deeper than the
 look before it went (relay.observe.git_dirs_named) is then watched from nothing, so hooks it had before the run are
 named with the plant. So is one whose folder, or a folder above it in the workspace, changed in the run
@@ -28,15 +29,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
+from typing import NamedTuple
 
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
-from relay.observe.private_repo import look_of
+from relay.observe.ignored_walk import changed_folders, tops_before, wait_listing
+from relay.observe.private_repo import Repo, look_of
+from relay.observe.runs_next import link_out, planted
 from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, TooManyFiles, git_private
 
-__all__ = ["note_made_git_dirs", "deep_git_dirs", "IGNORED_WALK_MAX"]
+__all__ = ["note_made_git_dirs", "deep_git_dirs", "DeepLook", "IGNORED_WALK_MAX"]
 
 _FOLDERS_MAX = 100_000  # folders looked at, at most (a stat each)
 _WALK_MAX = 2_000  # folders walked inside the nested repositories the run made
@@ -104,31 +108,93 @@ def _moved_in(folder: str, top: str, since: int) -> bool:
     return False
 
 
-def deep_git_dirs(before: Snapshot) -> list[str]:
+class DeepLook(NamedTuple):
+    """What the walk inside the folders no look enters found: the folders holding a ``.git`` the run touched, and what
+    the run left there where code runs next (relay.observe.runs_next; shown path -> what)."""
+
+    git: list[str]
+    plants: dict[str, str]
+
+
+def deep_git_dirs(before: Snapshot) -> DeepLook:
     """After the run: every folder inside the folders no look enters (ignored folders git folds, those the walk outside
     git skips) that holds a ``.git`` the run touched (``_touched``), at any depth; TooManyFiles past
-    ``IGNORED_WALK_MAX`` folders, naming the folder (the look fails loudly)."""
-    since, seen, found = before.started_ns - CLOCK_SLACK_NS, 0, []
+    ``IGNORED_WALK_MAX`` folders read, naming the folder (the look fails loudly). On the way, in the folders that were
+    there before the run, the places that run the run wrote, and anywhere the links it made out of the repository.
+    With the listing taken beside the run (relay.observe.ignored_walk) only the folders the run changed are read, and
+    what is new beneath them; without it, every folder."""
+    look = _Deep(before.started_ns - CLOCK_SLACK_NS, before.started_ns)
+    listing, tops = wait_listing(before), tops_before(before.repos())
+    old = {(id(repo), top) for repo, top in tops}
     for repo in before.repos():
-        tops = [*repo.folded, *repo.new_folded, *repo.skipped]
-        if repo.git_dir is not None or repo.no_git:
-            tops += [f for f in look_of(repo).new_skipped if f not in tops]
-        for top in dict.fromkeys(t.rstrip("/") for t in tops):
-            stack = [os.path.join(repo.root, top)]
-            while stack:
-                folder = stack.pop()
-                seen += 1
-                if seen > IGNORED_WALK_MAX:
-                    raise TooManyFiles(f"{repo.out(top + '/')} holds more than {IGNORED_WALK_MAX:,} folders: a .git "
-                                       "made in it could not be looked for")
-                with contextlib.suppress(OSError), os.scandir(folder) as it:
-                    for item in it:
-                        if item.name == ".git":
-                            if _touched(item.path, since) or _moved_in(folder, repo.root, since):
-                                found.append(folder)
-                        elif item.is_dir(follow_symlinks=False):
+        news = [*repo.new_folded, *(look_of(repo).new_skipped if repo.git_dir is not None or repo.no_git else [])]
+        for top in dict.fromkeys(t.rstrip("/") for t in [*repo.folded, *repo.skipped, *news]):
+            if listing is None or (id(repo), top) not in old:
+                look.walk(repo, top, os.path.join(repo.root, top), (id(repo), top) in old)
+    if listing is None:
+        return DeepLook(look.found, look.plants)
+    changed, moved = changed_folders(listing, look.since)
+    look.kept = _Kept(listing.folders, moved)
+    for folder, index in changed:
+        look.walk(*tops[index], folder, True)
+    for folder in listing.git_holders:
+        if folder in look.kept and (_touched(os.path.join(folder, ".git"), look.since)
+                                    or _moved_in(folder, before.workspace, look.since)):
+            look.found.append(folder)
+    for path in listing.places:
+        folder = os.path.dirname(path)
+        if folder in look.kept and (said := planted(folder, os.path.basename(path), look.ran)):
+            repo = tops[listing.folders[folder][2]][0]
+            look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
+    return DeepLook(list(dict.fromkeys(look.found)), look.plants)
+
+
+class _Kept:
+    """The listed folders that stand as listed (``in``): listed, and not ``moved``; a set of 500,000 names is not
+    built for it."""
+
+    def __init__(self, listed: Container[str] = (), moved: Container[str] = ()) -> None:
+        self.listed, self.moved = listed, moved
+
+    def __contains__(self, folder: object) -> bool:
+        return folder in self.listed and folder not in self.moved
+
+
+class _Deep:
+    """One look inside the folders no look enters: what it read, found and counted."""
+
+    def __init__(self, since: int, ran: int) -> None:
+        # ``ran``: the snapshot's start, without the clock's slack, for the places that run: the worker starts only
+        # after the snapshot's git commands, far more than a coarse clock's tick of lag, so a file stamped before it is
+        # the person's (written just before the run); a .git is judged with the slack, as everywhere else.
+        self.since, self.ran, self.seen, self.found, self.plants = since, ran, 0, [], {}
+        self.kept = _Kept()  # listed folders that stand as listed: looked at by a stat, never read
+        self.read: set[str] = set()
+
+    def walk(self, repo: Repo, top: str, start: str, watched: bool) -> None:
+        """Read ``start`` and every folder beneath it but those in ``kept`` (``watched``: the top was there before
+        the run, so its places that run are looked at)."""
+        stack = [start]
+        while stack:
+            folder = stack.pop()
+            if folder in self.read:
+                continue
+            self.read.add(folder)
+            self.seen += 1
+            if self.seen > IGNORED_WALK_MAX:
+                raise TooManyFiles(f"{repo.out(top + '/')} holds more than {IGNORED_WALK_MAX:,} folders: a .git "
+                                   "made in it could not be looked for")
+            with contextlib.suppress(OSError), os.scandir(folder) as it:
+                for item in it:
+                    if item.name == ".git":
+                        if _touched(item.path, self.since) or _moved_in(folder, repo.root, self.since):
+                            self.found.append(folder)
+                    elif item.is_dir(follow_symlinks=False):
+                        if item.path not in self.kept:
                             stack.append(item.path)
-    return found
+                    elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.ran))
+                                  or (watched and planted(folder, item.name, self.ran))):
+                        self.plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
 
 
 def note_made_git_dirs(before: Snapshot, changed: Iterable[str], deep: Iterable[str] = ()) -> None:

@@ -43,6 +43,7 @@ import msgspec
 
 from relay.core.files import own_folder, read_regular, remove_tree, replace_file, write_own
 from relay.observe.above import above_before
+from relay.observe.ignored_walk import start_listing
 from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.git_dir import keep_git_dir
@@ -61,8 +62,7 @@ _log = logging.getLogger("relay.observe.snapshot")
 
 Source = Literal["git", "tree", "report"]
 
-# Untracked and ignored files larger than this stay out of the trees (compared by stat).
-TREE_FILE_MAX = 16 * 1024 * 1024
+TREE_FILE_MAX = 16 * 1024 * 1024  # untracked and ignored files larger than this stay out of the trees (by stat)
 TREE_MAX_FILES = 50_000  # past this many files a non-git workspace is not walked: the report is used instead
 # Ignored files are watched (a worker editing a git-ignored .env matters) up to this many.
 _MAX_IGNORED = 5_000
@@ -71,8 +71,7 @@ _MAX_SUBMODULES, _MAX_SUBMODULE_DEPTH = 32, 2  # submodules and nested repositor
 EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
               64: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"}
 
-# Up to this many changed paths the diff names them (past it, matching each path to each name costs more).
-_READ_FROM_TREE_MAX = 64
+_READ_FROM_TREE_MAX = 64  # up to this many changed paths the diff names them (past it, matching costs more)
 
 _TREE_WRITER = ThreadPoolExecutor(2, thread_name_prefix="relay-before-trees")  # see take_snapshot
 # The before trees being written in the background, by snapshot (this process only, never saved).
@@ -428,6 +427,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
         # The before trees are written while the worker starts: the content is captured, git only reads the index.
         _TREE_JOBS[id(snap)] = _TREE_WRITER.submit(_background_trees, snap)
         weakref.finalize(snap, _TREE_JOBS.pop, id(snap), None)
+        start_listing(snap, snap.repos())  # the ignored folders' folders, listed while the worker runs (ignored_walk)
     return snap
 
 

@@ -452,8 +452,8 @@ def not_observed(f: FileFacts, ctx: RiskContext) -> Detail:
     return ctx.unobserved.get(f.path)
 
 
-def git_dir_plant(f: FileFacts, ctx: RiskContext) -> Detail:
-    return ctx.git_dir.get(f.path)
+def git_dir_plant(f: FileFacts, ctx: RiskContext) -> Detail:  # in the git dir, or where code runs in an ignored folder
+    return ctx.git_dir.get(f.path) or ctx.runs_next.get(f.path)
 
 
 def seen_beyond_git(f: FileFacts, ctx: RiskContext) -> Detail:

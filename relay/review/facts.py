@@ -99,6 +99,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     above: dict[str, str] = msgspec.field(default_factory=dict)
     # What the run planted in the repository's git dir that git runs next (relay.observe.git_dir): path -> what, when.
     git_dir: dict[str, str] = msgspec.field(default_factory=dict)
+    # What the run wrote where code runs next in a folder git ignores, or a link made there out of the repository
+    # (relay.observe.runs_next): path -> what.
+    runs_next: dict[str, str] = msgspec.field(default_factory=dict)
     # The look after the run failed (relay.observe.blind): each file, with what it rests on (the worker's report, or
     # its timestamps).
     unobserved: dict[str, str] = msgspec.field(default_factory=dict)

@@ -147,6 +147,9 @@ def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, so
     if changeset is not None and changeset.above:
         flags.append(f"WRITTEN OUTSIDE THE WORKSPACE, in the repository around it ({len(changeset.above)}): "
                      f"{', '.join(list(changeset.above)[:3])}; check them yourself (not diffed)")
+    if changeset is not None and changeset.runs_next:
+        flags.append(f"WRITTEN WHERE CODE RUNS NEXT, in folders git ignores ({len(changeset.runs_next)}): "
+                     f"{', '.join(list(changeset.runs_next)[:3])}; check them yourself (not diffed)")
     if changeset is not None and changeset.escapes:
         shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
         flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
@@ -225,7 +228,7 @@ def build_review(
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), above=dict(changeset.above), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
-                      ci_triggers=triggers, git_dir=dict(changeset.git_dir),
+                      ci_triggers=triggers, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
                       partial=partial, **_apart(changeset, task))

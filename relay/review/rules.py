@@ -110,7 +110,11 @@ RULES: tuple[Rule, ...] = (
          outranks=("not_observed", "seen_beyond_git"), example=Example(
         _fc(".git", kind="modified"), "replaces .git (folder) with a file saying gitdir: /tmp/g", _fc(".githooks/x"),
         RiskContext(git_dir={".git": "replaces .git (folder) with a file saying gitdir: /tmp/g"},
-                    unobserved={".git": _BY_TIME}, outside={".git": _BY_TIME}))),
+                    unobserved={".git": _BY_TIME}, outside={".git": _BY_TIME})), more=(Example(
+        # ... or where code runs next in a folder git ignores, which no tree holds (relay.observe.runs_next)
+        _fc(".venv/bin/activate"), "written where code runs next, in a folder git ignores: an activate script",
+        _fc(".venv/lib/x.py"), RiskContext(runs_next={".venv/bin/activate": "written where code runs next, in a folder "
+                                                                            "git ignores: an activate script"})),)),
     # ----- the look after the run failed: every file is on the worker's word or its timestamps (relay.observe.blind)
     Rule("not_observed", "high", "the relay could not observe the change: {detail}", checks.not_observed,
          outranks=("seen_beyond_git",), example=Example(

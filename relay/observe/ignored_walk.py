@@ -1,0 +1,146 @@
+"""The folders inside the ignored folders git folds (and those the walk outside git skips), listed beside the run, so
+that the look after it reads only what the run changed there (relay.observe.made_git_dirs.deep_git_dirs).
+
+Reading every folder of a large ``node_modules`` after every run (a directory listing each) cost half a second per
+50,000 folders, and a repository past the bound was NOT OBSERVED on every run. So right after the snapshot a thread
+lists those folders (each one's inode and change time), the ``.git`` they hold and the places that run among their
+files (relay.observe.runs_next), while the worker runs. After the run only a stat of each listed folder is needed:
+a folder gains or loses an entry (a ``.git`` made, a folder renamed into place, a link or a file created) only by a
+change of its own change time, which no process can set back (a worker can set mtime back, never ctime). A folder
+whose change time falls in the run, whose inode is another, or that the listing met only after the run had changed
+it, is read again, and what is new beneath it (a folder not listed, or listed only after the run touched it) is
+walked whole, as before: a repository prepared elsewhere and renamed into place keeps the old times of all it holds,
+but the renamed folder's own change time is the run's. The ``.git`` folders listed and the places that run are
+stat-ed one by one (a write inside an existing file changes no folder).
+
+The listing is the relay's own, in this process only: a run whose listing did not end before the look (a run shorter
+than the listing), or one looked at by another process (recovery after a crash), gets the whole walk as before.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+import time
+import weakref
+from typing import TYPE_CHECKING, NamedTuple
+
+from relay.observe.runs_next import runs_when
+
+if TYPE_CHECKING:
+    from relay.observe.private_repo import Repo
+
+__all__ = ["Listing", "start_listing", "wait_listing", "changed_folders", "tops_before", "LISTING_MAX", "LISTING_WAIT_S"]
+
+LISTING_MAX = 2_000_000  # folders listed beside the run, at most; past it the look after the run walks them all
+LISTING_WAIT_S = 0.5  # how long the look after the run waits for a listing still going before it walks them all
+
+
+class Listing(NamedTuple):
+    """What the thread listed: folder -> (inode, change time ns) for every folder inside the tops (absolute paths);
+    the folders holding a ``.git``; the places that run (relay.observe.runs_next); the CPU it took (ms)."""
+
+    folders: dict[str, tuple[int, int, int]]  # folder -> (inode, ctime ns, index of its top in tops_before)
+    git_holders: list[str]
+    places: list[str]
+    ms: float
+
+
+class _Job:
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.stop = threading.Event()
+        self.listing: Listing | None = None
+
+
+_JOBS: dict[int, _Job] = {}
+_LOCK = threading.Lock()
+
+
+def tops_before(repos: list[Repo]) -> list[tuple[Repo, str]]:
+    """(repository, top folder relative to its root) of each folder no look enters that was there before the run."""
+    return [(repo, top) for repo in repos
+            for top in dict.fromkeys(t.rstrip("/") for t in [*repo.folded, *repo.skipped])]
+
+
+def _list(tops: list[tuple[str, str]], job: _Job) -> None:
+    started = time.thread_time()
+    folders: dict[str, tuple[int, int, int]] = {}
+    holders: list[str] = []
+    places: list[str] = []
+    try:
+        for index, (root, top) in enumerate(tops):
+            stack = [os.path.join(root, top)]
+            while stack:
+                folder = stack.pop()
+                if job.stop.is_set() or len(folders) >= LISTING_MAX:
+                    return
+                try:
+                    st = os.lstat(folder)
+                    with os.scandir(folder) as it:
+                        entries = list(it)
+                except OSError:
+                    continue  # an unreadable folder is left out: the look after the run reads it (not listed)
+                folders[folder] = (st.st_ino, st.st_ctime_ns, index)
+                for item in entries:
+                    if item.name == ".git":
+                        holders.append(folder)
+                    elif item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+                    elif runs_when(folder, item.name) is not None:
+                        places.append(item.path)
+        job.listing = Listing(folders, holders, places, (time.thread_time() - started) * 1000)
+    finally:
+        job.done.set()
+
+
+def start_listing(before: object, repos: list[Repo]) -> None:
+    """Start listing the folders no look enters in ``repos`` (the snapshot ``before``'s), beside the run: a daemon
+    thread, dropped with ``before``; nothing when there are none."""
+    tops = [(repo.root, top) for repo, top in tops_before(repos)]
+    if not tops:
+        return
+    job = _Job()
+    with _LOCK:
+        _JOBS[id(before)] = job
+    weakref.finalize(before, _drop, id(before))
+    threading.Thread(target=_list, args=(tops, job), name="relay-ignored-listing", daemon=True).start()
+
+
+def _drop(key: int) -> None:
+    with _LOCK:
+        job = _JOBS.pop(key, None)
+    if job is not None:
+        job.stop.set()
+
+
+def wait_listing(before: object, seconds: float = LISTING_WAIT_S) -> Listing | None:
+    """The listing taken beside the run, waited for ``seconds`` at most; None when there is none, it was cut (past
+    LISTING_MAX) or it is still going (then it is stopped: the look walks the folders whole)."""
+    with _LOCK:
+        job = _JOBS.get(id(before))
+    if job is None:
+        return None
+    if not job.done.wait(seconds):
+        job.stop.set()
+        return None
+    return job.listing
+
+
+def changed_folders(listing: Listing, since: int) -> tuple[list[tuple[str, int]], set[str]]:
+    """After the run: (the listed folders the run changed, each with its top's index: read them again; the listed
+    folders that do not stand as listed). Changed: another inode, a change time in the run now or already when
+    listed. One gone or no longer a folder is not read: its parent's change time moved, and the parent is read."""
+    lstat, is_dir, changed, moved = os.lstat, stat.S_ISDIR, [], set()
+    for folder, (ino, ctime, index) in listing.folders.items():
+        try:
+            st = lstat(folder)
+        except OSError:
+            moved.add(folder)
+            continue
+        if st.st_ctime_ns >= since or ctime >= since or st.st_ino != ino or not is_dir(st.st_mode):
+            moved.add(folder)
+            if is_dir(st.st_mode):
+                changed.append((folder, index))
+    return changed, moved
