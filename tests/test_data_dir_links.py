@@ -354,3 +354,30 @@ async def test_links_planted_inside_a_runs_trees_folder_never_have_the_relay_wri
     for victim in (bashrc, profile):
         assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
     assert (list(kept.iterdir()), list(objects.iterdir())) == ([], [])
+
+
+async def test_a_link_planted_as_the_apply_ledgers_folder_never_has_runs_apply_lock_down_or_write_your_folder(
+        tmp_path, repo):
+    # `runs apply` names its temp files in a ledger (data/applying/<token>.json) while it writes them. Before: with
+    # data/applying planted as a link to a folder of yours, that folder was made owner-only (0755 -> 0700) and the
+    # ledger written in it.
+    from conftest import cli_main
+
+    env, call = _worktree_run(tmp_path, repo)
+    async with memory_relay(env) as client:
+        run = payload(await client.call_tool(EXECUTE, call))
+    assert run["status"] == "SUCCESS", run
+    yours = tmp_path / "home" / "docs"
+    yours.mkdir(parents=True)
+    (yours / "notes.txt").write_text(PRECIOUS, encoding="utf-8")
+    yours.chmod(0o755)
+    (tmp_path / "data" / "applying").symlink_to(yours, target_is_directory=True)
+    import anyio
+
+    shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run["run_id"]], env)
+    assert json.loads(shell.stdout)["status"] == "SUCCESS", shell.stdout + shell.stderr
+    assert (repo / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert sorted(p.name for p in yours.iterdir()) == ["notes.txt"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    assert not (tmp_path / "data" / "applying").is_symlink()
