@@ -364,9 +364,7 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
 
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
-    # write_own: the trees folder lies in the data dir, which is input; a link planted as the temp file had the
-    # snapshot written into the file it led to.
-    write_own(tmp := path + ".tmp", msgspec.json.encode(snap))
+    write_own(tmp := path + ".tmp", msgspec.json.encode(snap))  # the data dir is input: never through a planted link
     replace_file(tmp, path)
 
 
@@ -378,10 +376,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     started_ns = time.time_ns()
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
-    if temporary:
-        os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
-    else:  # in the data dir: a link planted in place of objects had git write the run's objects into your folder
-        own_folder(Path(snapshot_dir, "objects"))
+    own_folder(Path(snapshot_dir, "objects"))  # in the data dir: a link planted there had git write into your folder
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:
