@@ -11,6 +11,11 @@ worker's, outside its workspace, not diffed (``relay.observe.changes`` lists it 
 high; under limits it is a violation: ``relay.call.enforce``). A person who edits their own files there during the
 run has those edits named too: the relay cannot tell who wrote them.
 
+A folder there that git cannot read (its mode, a path past the system's limit) is never passed over quietly: one the
+run made unreadable, or whose change time falls in the run, fails the look (NOT OBSERVED, naming it as ``../path``);
+one unreadable before and untouched since is named in the notes (relay.observe.unreadable, as in the workspace). A
+symlink the run made or changed there is named with its target (read as text, never followed).
+
 Bounded: past ``ABOVE_MAX`` entries before the run the rest are not kept, and an entry after it that was not kept is
 judged by its change time (newer than the run's start: changed). No git runs anywhere the worker can configure: the
 snapshot's private git dir, as every look.
@@ -24,12 +29,14 @@ import posixpath
 
 from relay.observe.git import GitError, z_records
 from relay.observe.private_repo import Index, Repo, git_private, look_of
+from relay.observe.unreadable import blind_spots
 
-__all__ = ["ABOVE_MAX", "above_before", "above_after", "shown_above"]
+__all__ = ["ABOVE_MAX", "ABOVE_SAID", "above_before", "above_after", "above_said", "shown_above"]
 
 _log = logging.getLogger("relay.observe.above")
 
 ABOVE_MAX = 20_000
+ABOVE_SAID = "written outside the workspace, in the repository around it (seen by git's status; not diffed)"
 _OPTS = ("--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching", "--no-renames",
          "--ignore-submodules=dirty")
 
@@ -63,15 +70,17 @@ def _pathspecs(repo: Repo, kept: list[str]) -> list[str]:
     return sorted(found)
 
 
-def _listed(snapshot_dir: str, repo: Repo, index: Index, specs: list[str]) -> dict[str, str]:
-    """path -> its status code ("?" untracked, "!" ignored, "D" deleted, "M" else) of every entry git lists there."""
+def _listed(snapshot_dir: str, repo: Repo, index: Index, specs: list[str]) -> tuple[dict[str, str], list[str]]:
+    """(path -> its status code ("?" untracked, "!" ignored, "D" deleted, "M" else) of every entry git lists there;
+    the folders there git said it could not read)."""
     if not specs:
-        return {}
+        return {}, []
     # git's warnings of folders it could not read name the workspace's own look's (relay.observe.unreadable): kept.
     said = (repo.unreadable, look_of(repo).unreadable)
     try:
         out = git_private(snapshot_dir, repo, "status", _OPTS, index=index, paths=specs)
     finally:
+        unread = look_of(repo).unreadable if index == "after" else repo.unreadable
         repo.unreadable, look_of(repo).unreadable = said
     listed: dict[str, str] = {}
     for rec, _ in z_records(out, lambda rec: 1 if rec.startswith(b"2 ") else 0):
@@ -88,7 +97,7 @@ def _listed(snapshot_dir: str, repo: Repo, index: Index, specs: list[str]) -> di
             listed[os.fsdecode(rec.split(b" ", 10)[10])] = "M"
         elif tag in (b"? ", b"! "):
             listed[os.fsdecode(rec[2:])] = tag[:1].decode()
-    return listed
+    return listed, unread
 
 
 def above_before(snapshot_dir: str, repo: Repo) -> None:
@@ -98,7 +107,7 @@ def above_before(snapshot_dir: str, repo: Repo) -> None:
         return
     specs = _pathspecs(repo, [])
     try:
-        listed = _listed(snapshot_dir, repo, "before", specs)
+        listed, repo.above_unreadable = _listed(snapshot_dir, repo, "before", specs)
     except (GitError, OSError) as exc:  # the look in the folder goes on; the packet's note says what was not listed
         _log.warning("the repository around %s was not listed: %s", repo.root, exc)
         return
@@ -112,7 +121,10 @@ def above_after(snapshot_dir: str, repo: Repo, started_ns: int) -> dict[str, str
     folder since ``above_before`` (``started_ns``: the run's start, less the clock's slack)."""
     if repo.above is None:
         return {}
-    listed = _listed(snapshot_dir, repo, "after", _pathspecs(repo, repo.above_specs))
+    listed, unread = _listed(snapshot_dir, repo, "after", _pathspecs(repo, repo.above_specs))
+    # A folder git could not read there: GitError (the look fails) when the run made it so, else named in the notes.
+    look_of(repo).above_blind = blind_spots(repo.root, repo.above_unreadable, unread, started_ns,
+                                            lambda folder: shown_above(repo, folder))
     changed: dict[str, str] = {}
     for path, code in listed.items():
         now = _key(os.path.join(repo.root, path))
@@ -137,3 +149,11 @@ def shown_above(repo: Repo, path: str) -> str:
     """A repository path outside the workspace as seen from the workspace: ``../setup.py``."""
     shown = posixpath.relpath(path.rstrip("/"), repo.prefix.rstrip("/"))
     return shown + ("/" if path.endswith("/") else "")
+
+
+def above_said(repo: Repo, path: str) -> str:
+    """Why a path outside the workspace is named: ABOVE_SAID, led by the target of a symlink (read, never followed)."""
+    try:
+        return f"a symlink to {os.readlink(os.path.join(repo.root, path))}, {ABOVE_SAID}"
+    except OSError:  # not a link (or gone)
+        return ABOVE_SAID

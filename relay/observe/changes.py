@@ -29,7 +29,7 @@ from relay.core.contracts import FileChange
 from relay.observe.git import GitError
 from relay.observe.patch import MADE_REPO, Section, split_patch
 from relay.observe.reported import normalize_reported, report_changes
-from relay.observe.above import above_after, shown_above
+from relay.observe.above import above_after, above_said, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
@@ -54,7 +54,6 @@ MAX_LINES_KEPT = 400_000
 MAX_RANGES = 100
 _HIDDEN_MAX = 2_000  # files listed in the folders a worker's new ignore rule hides whole, at most
 _NOTE_CHARS = 600
-_ABOVE = "written outside the workspace, in the repository around it (seen by git's status; not diffed)"
 
 # Everything the answer's shape depends on is pinned: the user's diff settings never reach it. Myers
 # without the indent heuristic keeps the line ranges the ranking was tuned on.
@@ -308,8 +307,11 @@ class _Look:
         for path, kind in above_after(self.snapshot.dir, repo, self.snapshot.started_ns - CLOCK_SLACK_NS).items():
             shown = _printable(shown_above(repo, path))  # as _printable_change shows it: the review matches it
             self.changes.append(FileChange(path=shown, kind=kind))  # type: ignore[arg-type]
-            self.above[shown] = _ABOVE
+            self.above[shown] = above_said(repo, path)
             self.not_in_patch[shown] = "outside the workspace, in its repository (not diffed)"
+        if look_of(repo).above_blind:
+            self.notes.append(f"not looked at (unreadable before the run, untouched since): "
+                              f"{', '.join(look_of(repo).above_blind[:5])}")
 
     def _committed(self, repo: Repo) -> set[str]:
         """In a submodule whose commit moved: the paths that commit explains (clean before and clean

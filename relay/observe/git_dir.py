@@ -43,9 +43,7 @@ _log = logging.getLogger("relay.observe.git_dir")
 
 _FOLDER = "git-dir"  # beside the snapshot (its trees folder), with the kept bytes
 _MAX_BYTES = 1024 * 1024  # a file larger than this is compared by its hash only, and cannot be put back
-_MAX_HOOKS = 200
-_MAX_MODULES = 64
-_NEVER_RUNS = ".sample"
+_MAX_HOOKS, _MAX_MODULES, _NEVER_RUNS = 200, 64, ".sample"  # hooks and submodules' git dirs watched; never runs
 
 # When git runs each hook: "runs when you next …".
 _HOOK_WHEN = {
@@ -179,11 +177,13 @@ def _runner(key: str) -> str | None:
 
 
 def _shown(file: str, common: str, workspace: str) -> str:
-    """A git dir file as the packet names it: relative to the workspace where it lies inside it (``.git/hooks/x``,
-    ``vendor/lib/.git/config``), else from the common dir's own name (a worktree run's ``.git/hooks/x``), else whole."""
+    """A git dir file as the packet names it: from the workspace where it lies in it or in the repository around it
+    (``.git/hooks/x``, ``vendor/lib/.git/config``; a sub-folder run's ``../.git/hooks/x``), else from the common dir's
+    own name (a worktree run's ``.git/hooks/x``), else whole."""
+    top = os.path.dirname(common.rstrip(os.sep)) if common else ""
     for base, head in ((workspace, ""), (common, os.path.basename(common.rstrip(os.sep)) + "/")):
         rel = os.path.relpath(file, base) if base else ".."
-        if not rel.startswith(".."):
+        if not rel.startswith("..") or (not head and top and _under(workspace, top) and _under(file, top)):
             return (head + rel).replace(os.sep, "/")
     home = os.path.expanduser("~")
     return "~/" + os.path.relpath(file, home).replace(os.sep, "/") if _under(file, home) and file != home else file

@@ -101,6 +101,7 @@ class Repo(msgspec.Struct, kw_only=True, weakref=True):
     above: dict[str, list[int]] | None = None
     above_cut: int = 0
     above_specs: list[str] = []
+    above_unreadable: list[str] = []  # of those, the folders git could not read before the run (relay.observe.above)
 
     def out(self, path: str) -> str:
         return self.out_prefix + path[len(self.prefix):]
@@ -118,6 +119,7 @@ class RepoLook:
     fifos: list[str] = field(default_factory=list)  # FIFOs git waited on, opened for it (``relay.observe.fifos``)
     unreadable: list[str] = field(default_factory=list)  # folders this look could not read (relay.observe.unreadable)
     new_skipped: list[str] = field(default_factory=list)  # outside git: folders skipped now, walked or absent before
+    above_blind: list[str] = field(default_factory=list)  # beside a sub-folder workspace: unreadable, untouched (above)
 
 
 _LOOKS: dict[int, RepoLook] = {}
