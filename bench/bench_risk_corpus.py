@@ -164,7 +164,8 @@ from relay.review.facts import FileFacts  # noqa: E402
 from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
-from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch  # noqa: E402
+from relay.review.apart_edits import looser_runs, runs_of_patch  # noqa: E402
+from relay.review.odd_edits import apart_and_odd_edits  # noqa: E402
 from relay.observe.snapshot import take_snapshot  # noqa: E402
 
 __all__ = ["main"]
@@ -448,7 +449,7 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     for repo, sha, changes, patch in _recent_changes(base, repos, commits):
         total += 1
         runs = runs_of_patch(patch.encode("utf-8", "surrogateescape"))
-        note, worth = apart_edits(runs)
+        note, worth = apart_and_odd_edits(runs)
         ctx = RiskContext(apart={p: a.quote for p, a in note.items()}, apart_worth={p: a.quote for p, a in worth.items()},
                           looser_runs=looser_runs(runs))
         hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, ctx))]

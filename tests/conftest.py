@@ -193,9 +193,33 @@ def pytest_xdist_make_scheduler(config, log):
     class OneByOne(LoadScopeScheduling):
         """xdist's `load`, test by test, but each of ONE_UNIT_FILES is one unit (handed out first)."""
 
+        def __init__(self, config, log=None) -> None:
+            super().__init__(config, log)
+            self._index_of: dict = {}  # worker -> {node id: its index in that worker's collection}
+
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return path if path in ONE_UNIT_FILES else nodeid
+
+        def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
+            """xdist's, and a unit whose tests all ended is forgotten: its ``_pending_of`` walks every unit a worker
+            was ever given, on every report (~2,800 units here: quadratic in the tests, the controller's CPU).
+            Only finished units go: a worker that dies still has its unfinished ones handed out again."""
+            nodeid = self.registered_collections[node][item_index]
+            scope = self._split_scope(nodeid)
+            unit = self.assigned_work[node][scope]
+            unit[nodeid] = True
+            if all(unit.values()):
+                del self.assigned_work[node][scope]
+            self._reschedule(node)
+
+        def _assign_work_unit(self, node) -> None:
+            """xdist's, with each test's index looked up in a table, not searched for in the whole collection."""
+            scope, work_unit = self.workqueue.popitem(last=False)
+            self.assigned_work.setdefault(node, {})[scope] = work_unit
+            if node not in self._index_of:
+                self._index_of[node] = {nodeid: i for i, nodeid in enumerate(self.registered_collections[node])}
+            node.send_runtest_some([self._index_of[node][nodeid] for nodeid, done in work_unit.items() if not done])
 
     return OneByOne(config, log)
 

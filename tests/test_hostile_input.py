@@ -67,8 +67,11 @@ def _close(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def _answer(proc: subprocess.Popen, request_id: int, timeout: float = 30.0) -> dict:
-    """Read stdout lines until the response to ``request_id``; fail (never hang) after ``timeout``."""
+def _answer(proc: subprocess.Popen, request_id: int, timeout: float = 120.0) -> dict:
+    """Read stdout lines until the response to ``request_id``; fail (never hang) after ``timeout``. A hang guard, not
+    a timing goal: the relay's exit ends the wait at once (end of file). It was 30 s, and the first answer waits for
+    the relay's start-up (the SDK's and the relay's imports, ~1.5 s of CPU): at load 23-30 on two cores that first
+    answer came after 22, 26 and 30 s (2026-12-02), and the test failed with the relay still starting."""
     import selectors
     import time
 

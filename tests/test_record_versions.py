@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,6 +36,9 @@ def _fixture(name: str, suffix: str, root: Path) -> str:
     return (FIXTURES / f"{name}{suffix}").read_text(encoding="utf-8").replace(ROOT, str(root))
 
 
+_SMALL_EDIT_QUOTE = re.compile(r'(\(\+\d+/-\d+\)): [^"]*"')
+
+
 def _run_ids() -> dict[str, str]:
     return {name: json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))["run_id"] for name in NAMES}
 
@@ -47,7 +51,9 @@ async def test_the_same_runs_answer_the_same_packet_bytes_as_before_the_grouped_
     got = {name: normalize(text, root, ids) for name, (text, _) in answers.items()}
     assert list(got) == list(PACKETS)
     for name in PACKETS:
-        assert got[name] == PACKETS[name], name
+        # A small edit's quote in a low file's reason ("edit (+1/-1): old → new", issue 36 round 12) is the ranking's
+        # wording since, not the record's: the packets the old relay answered (below, shown from its records) lack it.
+        assert _SMALL_EDIT_QUOTE.sub(r'\1"', got[name]) == PACKETS[name], name
     # ... while what they wrote is the grouped record.
     for name, (_, run_id) in answers.items():
         record = json.loads((root / "data" / "runs" / f"{run_id}.json").read_text(encoding="utf-8"))

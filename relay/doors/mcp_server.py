@@ -15,6 +15,7 @@ still say it failed — and reaches the model at ~1.1x.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
@@ -70,6 +71,13 @@ def tool_definitions() -> list[types.Tool]:
                 (GET_RESULT, "Read a run", GetResultInput, read_only,
                  "Read a run's record; wait_seconds waits for a RUNNING run."),
                 (CANCEL, "Cancel a run", CancelInput, _WRITES, "Stop a RUNNING run; the packet lists its changes."))]
+
+
+@functools.cache
+def _announced_tools() -> list[types.Tool]:
+    """``tool_definitions()`` made once per process: the schemas come from the Structs alone, and each server (one a
+    session over stdio, one a test) built them again, ~2 ms. Only read (tools/list serializes them)."""
+    return tool_definitions()
 
 
 # clientInfo.name of clients that turn an isError result into several times its bytes (measured:
@@ -165,7 +173,7 @@ async def _decided(relay: Relay, waiting: AwaitingPerson, said: Any, progress) -
 def create_server(settings: Settings, relay: Relay | None = None,
                   agy: tuple[str | None, str | None] | None = None) -> Server:
     relay = relay or Relay(settings)
-    tools = tool_definitions()
+    tools = _announced_tools()
     pending = Pending()  # the calls a 2026 session's person is being asked about (person_confirm.py)
     asking: set[int] = set()  # the 2025-era sessions a confirmation form is open in (_ask_now)
 

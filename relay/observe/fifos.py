@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 
 __all__ = ["FifoRelease", "GIT_READS"]
 
@@ -27,6 +28,10 @@ class FifoRelease:
         self.root = root
         self.released: list[str] = []
         self._found_none = False  # a walk that opened nothing is not made again (git waits on some other FIFO)
+        # Held from before a FIFO is opened for git until its path is recorded: opening it lets git go on, and under
+        # load git ended and its caller read ``released`` while this thread had not yet written the path down (the
+        # look's note lost the FIFO). ``seen`` waits for it.
+        self._lock = threading.Lock()
 
     def __call__(self, pid: int) -> None:
         try:
@@ -35,7 +40,13 @@ class FifoRelease:
         except OSError:
             return
         if waiting and not self._found_none:
-            self._found_none = self._release() == 0
+            with self._lock:
+                self._found_none = self._release() == 0
+
+    def seen(self) -> list[str]:
+        """The FIFOs opened for git, read once git has ended (a release under way is waited for)."""
+        with self._lock:
+            return list(self.released)
 
     def _release(self) -> int:
         """Open each FIFO git may be waiting on; how many were opened."""

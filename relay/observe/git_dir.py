@@ -252,12 +252,12 @@ def _global_layout(scratch: str) -> dict[str, list[str]]:
 
 
 def keep_git_dir(workspace: str, snapshot_dir: str, nested: list[str] | None = None,
-                 resolved: dict[str, tuple[str, str]] | None = None) -> None:
+                 resolved: dict[str, tuple[str, str]] | None = None, *, known: dict | None = None) -> None:
     """Before the run: the watched files of the workspace's git dir (and of the ``nested`` repositories' inside it,
-    which the parent's trees fold), kept beside the snapshot. Never raises (the snapshot goes on): a git dir that
-    could not be kept is not watched, and the log says so."""
+    which the parent's trees fold), kept beside the snapshot. Never raises (the snapshot goes on): a git dir that could
+    not be kept is not watched, and the log says so. ``known``: what the snapshot's rev-parse named."""
     try:
-        _keep(workspace, snapshot_dir, [*(nested or []), *(resolved or {})], resolved or {})
+        _keep(workspace, snapshot_dir, [*(nested or []), *(resolved or {})], {**(known or {}), **(resolved or {})})
     except OSError as exc:
         _log.warning("the git dir of %s could not be kept before the run; its hooks and config are not watched: %s",
                      workspace, exc)

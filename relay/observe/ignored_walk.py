@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Listing", "start_listing", "wait_listing", "changed_folders", "tops_before", "LISTING_MAX", "LISTING_WAIT_S"]
 
-LISTING_MAX = 2_000_000  # folders listed beside the run, at most; past it the look after the run walks them all
+LISTING_MAX = 1_000_000  # folders listed beside the run, at most (about 300 bytes each); past it all are walked
+_UNREAD = 1 << 62  # the change time a folder the listing could not read is given: always read again after the run
 LISTING_WAIT_S = 0.5  # how long the look after the run waits for a listing still going before it walks them all
 
 
@@ -80,8 +81,9 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
                     st = os.lstat(folder)
                     with os.scandir(folder) as it:
                         entries = list(it)
-                except OSError:
-                    continue  # an unreadable folder is left out: the look after the run reads it (not listed)
+                except OSError:  # unreadable now (a worker's chmod 000 while the listing passes): read after the run
+                    folders[folder] = (-1, _UNREAD, index)
+                    continue
                 folders[folder] = (st.st_ino, st.st_ctime_ns, index)
                 for item in entries:
                     if item.name == ".git":

@@ -240,9 +240,9 @@ def git_private(snapshot_dir: str, repo: Repo, subcommand: str, options=(), *, i
                 look_of(repo).unreadable = unread
             else:
                 repo.unreadable = unread
-        if watch.released:
+        if released := watch.seen():
             fifos = look_of(repo).fifos
-            fifos += [repo.out_prefix + f for f in watch.released if repo.out_prefix + f not in fifos]
+            fifos += [repo.out_prefix + f for f in released if repo.out_prefix + f not in fifos]
 
 
 # For the calls that hash past PACKED_FROM files: every blob into one pack per call (git's bulk check-in, past

@@ -112,25 +112,26 @@ def stat_key(abspath: str) -> tuple[int, int, int, int] | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def _open_repo(snapshot_dir: str, workspace: Path, *, within: str | None = None, **fields) -> Repo:
+def _open_repo(snapshot_dir: str, workspace: Path, *, dirs: dict, within: str | None = None, **fields) -> Repo:
     """The repository at ``workspace`` as a Repo (``fields``: its key, prefixes, depth), its index copied to the
     before index with nothing hidden (``unhide``) and its private git dir written; GitError when git cannot read it,
     or when its top level is not ``within`` (a submodule must be its own repository). Neither git call opens the index
     or runs a program; the bounded config read first: EndlessConfig in seconds where rev-parse would wait minutes."""
     config = read_settings(workspace)
     # An unborn HEAD fails only the --verify part: exit 1, the other answers printed.
-    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--absolute-git-dir",
-                                           *(arg for p in ("index", "objects", "info/exclude", "info/attributes")
-                                             for arg in ("--git-path", p)), "--show-object-format", "--verify", "-q"],
-                  values=["HEAD^{commit}"], ok_codes=(0, 1))
+    paths = [arg for p in ("index", "objects", "info/exclude", "info/attributes") for arg in ("--git-path", p)]
+    out = run_git(workspace, "rev-parse", ["--show-toplevel", "--show-prefix", "--absolute-git-dir", *paths,
+                                           "--show-object-format", "--path-format=absolute", "--git-common-dir",
+                                           "--verify", "-q"], values=["HEAD^{commit}"], ok_codes=(0, 1))
     lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 8 or not lines[0]:
+    if len(lines) < 9 or not lines[0]:
         raise GitError("git rev-parse gave no top level")
     if within is not None and os.path.realpath(lines[0]) != os.path.realpath(within):
         raise GitError(f"{within} is not the top level of its repository")
     index, objects, exclude, attributes = (p if os.path.isabs(p) else os.path.join(str(workspace), p) for p in lines[3:7])
     repo = Repo(root=lines[0], prefix=lines[1] if within is None else "", objects=objects, config=config,
-                head=lines[8].strip() or None if len(lines) > 8 else None, sha256=lines[7].strip() == "sha256", **fields)
+                head=lines[9].strip() or None if len(lines) > 9 else None, sha256=lines[7].strip() == "sha256", **fields)
+    dirs.update({str(workspace): (lines[8], lines[2])} if lines[8] else {})  # (common, own): keep_git_dir's question
     make_private_dir(snapshot_dir, repo, git_dir=lines[2], info=(exclude, attributes))
     copy_index(index, index_file(snapshot_dir, repo, "before"), missing_ok=True)
     unhide(snapshot_dir, repo)
@@ -309,14 +310,13 @@ def _scan(snapshot_dir: str, repo: Repo, *, after: bool, list_ignored=None) -> N
 def _sub_repo(snapshot_dir: str, parent: Repo, sub: str) -> Repo | None:
     """A submodule or nested repository, its index copied; None when it is not scanned."""
     sub_root = os.path.join(parent.root, sub)
-    # .gitmodules is workspace content: a "submodule" reached through a symlink could be any
-    # repository on the machine, so only a real folder inside this one is scanned.
+    # .gitmodules is workspace content: only a real folder inside this one is scanned (a symlink may reach any repo).
     inside = os.path.realpath(sub_root).startswith(os.path.realpath(parent.root) + os.sep) and not os.path.islink(sub_root)
     if not inside or parent.depth + 1 > _MAX_SUBMODULE_DEPTH or not os.path.exists(os.path.join(sub_root, ".git")):
         return None
     try:
         return _open_repo(snapshot_dir, Path(sub_root), within=sub_root, out_prefix=parent.out(sub) + "/",
-                          key=f"{parent.key}.{len(parent.subs)}", depth=parent.depth + 1)
+                          key=f"{parent.key}.{len(parent.subs)}", depth=parent.depth + 1, dirs={})
     except (GitError, OSError):
         return None
 
@@ -382,7 +382,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     if temporary:
         weakref.finalize(snap, remove_tree, snapshot_dir, ignore_errors=True)
     try:
-        repo = _open_repo(snapshot_dir, ws)
+        repo = _open_repo(snapshot_dir, ws, dirs=(dirs := {}))
         _scan(snapshot_dir, repo, after=False)
         above_before(snapshot_dir, repo)  # a workspace that is a sub-folder: the rest of its repository, listed
         snap.source, snap.repo = "git", repo
@@ -409,7 +409,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
             note = f"{reason}; changes will be taken from the worker's report"
             snap.note = f"{git_note.split(';')[0]}; {note}" if git_note else note
     keep_git_dir(str(ws), snapshot_dir, [r.root for r in snap.repos()[1:]],  # .git/ is in no tree, nor walked (git_dir)
-                 ignored_repos([os.path.join(r.root, f) for r in snap.repos() for f in r.folded]))
+                 ignored_repos([os.path.join(r.root, f) for r in snap.repos() for f in r.folded]), known=dirs)
     big = sum(len(r.big) for r in snap.repos() if not r.no_git)
     overflow = sum(r.ignored_overflow for r in snap.repos())
     notes = [n for n in (snap.note,

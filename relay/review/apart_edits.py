@@ -33,11 +33,16 @@ from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
+from relay.review.small_edits import centred, cut, one
+
+# The names relay.review.odd_edits quotes with.
+_centred, _cut, _one = centred, cut, one
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "telling",
+           "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -102,7 +107,28 @@ def runs_of_patch(patch: bytes) -> list[Run]:
 
 def _code(path: str, lines: Sequence[str]) -> list[str]:
     keep = line_filter(path)
-    return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln)]
+    return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln) and not prose(ln)]
+
+
+# A line of prose inside a docstring or heredoc opened outside the run (an Elixir ``@moduledoc``'s "* `realm` - The realm
+# to use"): words, four or more in a row that are not the code words a condition is written with, and none of the marks
+# code is written with (a call, an assignment, a block, a comparison, a pipe, a variable).
+_CODE_MARKS_RE = re.compile(r"[(){}\[\];=<>|&$]")
+_PLAIN_WORD_RE = re.compile(r"[A-Za-z][a-z]*[,.:]?")
+_CODE_WORDS = frozenset("if unless and or not return then else elif end do is in raise when while until def fn let var".split())
+
+
+def prose(line: str) -> bool:
+    """Whether a changed line reads as prose, not code (strings left out: a message's words are the code's)."""
+    text = _STRING_RE.sub(" ", line)
+    if _CODE_MARKS_RE.search(text):
+        return False
+    run = 0
+    for word in text.split():
+        run = run + 1 if _PLAIN_WORD_RE.fullmatch(word) and word.rstrip(",.:").lower() not in _CODE_WORDS else 0
+        if run >= 4:
+            return True
+    return False
 
 
 def _names(lines: Iterable[str]) -> set[str]:
@@ -161,53 +187,19 @@ def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     return added, removed
 
 
-# How much of a line a reason quotes before and after what changed.
-_QUOTE_BEFORE = 10
-_QUOTE_AFTER = 6
+# How much of a line a reason quotes (relay.review.small_edits centres an edit on what changed).
 _QUOTE_CHARS = 80
 _QUOTE_OLD, _QUOTE_NEW = 34, 46
-
-
-def _one(lines: list[str]) -> str:
-    return " ".join(ln.strip() for ln in lines)
-
-
-def _cut(text: str, most: int) -> str:
-    return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _centred(old: str, new: str) -> tuple[str, str]:
-    """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
-    if len(old) <= _QUOTE_OLD and len(new) <= _QUOTE_NEW:
-        return old, new
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    start = max(0, head - _QUOTE_BEFORE)
-    while start > 0 and old[start - 1].isalnum():
-        start -= 1
-    keep = max(0, tail - _QUOTE_AFTER)
-
-    def side(text: str) -> str:
-        end = len(text) - keep
-        while end < len(text) and (text[end].isalnum() or text[end] in "_?!"):
-            end += 1
-        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
-
-    return side(old), side(new)
 
 
 def _quote(added: list[str], removed: list[str]) -> str:
     """The reason: the edit quoted (``old → new``, ``removed: …``, ``added: …``), said to stand apart."""
     if added and removed:
-        old, new = _centred(_one(removed), _one(added))
-        return f"edit apart from the change: {_cut(old, _QUOTE_OLD)} → {_cut(new, _QUOTE_NEW)}"
+        old, new = centred(one(removed), one(added))
+        return f"edit apart from the change: {cut(old, _QUOTE_OLD)} → {cut(new, _QUOTE_NEW)}"
     if removed:
-        return f"removed apart from the change: {_cut(_one(removed), _QUOTE_CHARS)}"
-    return f"added apart from the change: {_cut(_one(added), _QUOTE_CHARS)}"
+        return f"removed apart from the change: {cut(one(removed), _QUOTE_CHARS)}"
+    return f"added apart from the change: {cut(one(added), _QUOTE_CHARS)}"
 
 
 def edit_apart(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -261,11 +253,50 @@ def apart_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], 
 
 
 def _by_path(found: list[Apart], most: int) -> dict[str, Apart]:
+    """The edits to quote, one per file: the one that tells most by what it changes (the first of equals)."""
     out: dict[str, Apart] = {}
-    if len(found) <= most:
-        for a in found:
-            out.setdefault(a.run.path, a)
+    for a in _most_telling(found, most):
+        if a.run.path not in out or telling(a) > telling(out[a.run.path]):
+            out[a.run.path] = a
     return out
+
+
+# Past this many edits apart the change is a sweep (a release, a rename across files): none is quoted. Below it and past
+# ``_MOST_APART``, a worker's decoys (two harmless edits beside the one that matters) must not hide the third: the most
+# telling of them are quoted, by what they change.
+_SCATTER = 6
+# What an edit changes, most telling first: a statement removed, a comparison, condition or constant turned (``_TURNS_RE``),
+# a call, a string; an edit that changes none of these (a name, formatting) tells least.
+_TELLING_LEAST = 2
+_CALL_RE = re.compile(r"[A-Za-z_$][\w$.]*\s*\(")
+
+
+def telling(found: Apart) -> int:
+    """How much an edit apart tells by what it changes (a line added: what it holds): 4 a statement removed, 3 a switch,
+    number, comparison, negation, clause or verdict, 2 a call, 1 a string, 0 anything else (a name, formatting)."""
+    if not found.added:
+        return 4
+
+    def counted(pattern: re.Pattern[str], lines: Sequence[str]) -> Counter[str]:
+        return Counter(pattern.findall(" ".join(_STRING_RE.sub(" ", ln) for ln in lines)))
+    if counted(_TURNS_RE, found.added) != counted(_TURNS_RE, found.removed):
+        return 3
+    if counted(_CALL_RE, found.added) != counted(_CALL_RE, found.removed):
+        return 2
+    return int(Counter(_STRING_RE.findall(" ".join(found.added))) != Counter(_STRING_RE.findall(" ".join(found.removed))))
+
+
+def _most_telling(found: list[Apart], most: int) -> list[Apart]:
+    """The edits apart to quote: all when at most ``most``; else, up to ``_SCATTER``, the ones (at most ``most``) that tell
+    more by what they change (``telling``; at least ``_TELLING_LEAST``) than every other, in the change's order; none past it."""
+    if len(found) <= most:
+        return found
+    if len(found) > _SCATTER:
+        return []
+    scores = [telling(a) for a in found]
+    # The edits that tell more than the first left out: when a decoy tells as much as the slip, none stands out.
+    bar = max(sorted(scores, reverse=True)[most] + 1, _TELLING_LEAST)
+    return [a for a, score in zip(found, scores) if score >= bar]
 
 
 # What an edit that lets more through changes: a literal switch, a number, a comparison, a negation, a string's value.

@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, platform_lines, risky_lines
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, platform_lines, risky_lines, setup_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -184,7 +184,7 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     added, removed, docs = f.change.added_lines, f.change.removed_lines, f.kind == "docs"
     return (risky_lines.unsafe_value(added, removed, prose_too=not docs) or line_edits.package_setting(f.name, added)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
-            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None, written=ctx.written))
+            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -351,7 +351,7 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps))
+    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps), f.change, ctx.moved_deps | ctx.known_deps)
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from relay.core.contracts import FileChange
-from relay.review.file_kinds import glob_any, is_bare_requirements, is_manifest
+from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
 from relay.review.line_shapes import near
+from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
 __all__ = ["dep_key", "dep_names", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
@@ -39,7 +40,8 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),
     (("gemfile", "*.gemspec", "*.gemfile", "*.podspec"),
-     re.compile(r"""^\s*(?:gem|s\.add_\w*dependency|spec\.add_\w*dependency|(?:s|spec)\.dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
+     # The block's variable is the author's choice: s, spec, gem ("gem.add_dependency" in secure_headers.gemspec).
+     re.compile(r"""^\s*(?:gem|\w+\.add_\w*dependency|\w+\.dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
     (("build.gradle", "build.gradle.kts"),
      re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
@@ -173,7 +175,10 @@ def _aliased(c: FileChange) -> str | None:
 def replaced_elsewhere(c: FileChange) -> str | None:
     """"replaces module … with another source: …" when go.mod's replace builds a module from another remote path (a
     fork under another owner's name: github.com/golang-net/net for golang.org/x/net); a local path is the project's own.
-    An npm alias or a Cargo rename to another package's name reads the same way."""
+    An npm alias or a Cargo rename to another package's name reads the same way; a lockfile's source over plain http or
+    from a look-alike host too (``relay.review.setup_lines.lockfile_source``)."""
+    if is_lockfile(c.path):
+        return lockfile_source(c.added_lines, c.removed_lines)
     if not c.path.lower().endswith("go.mod"):
         return _aliased(c)
     for line in c.added_lines:
@@ -232,16 +237,54 @@ def lookalike_action(c: FileChange) -> str | None:
 _POPULAR_KEYS = {dep_key(name): name for name in POPULAR_PACKAGES}
 
 
-def lookalike_new(names: list[str]) -> str | None:
-    """"adds a look-alike of popular …: new" for the first new dependency one or two letters off a widely used package (never one of them)."""
+def lookalike_new(names: list[str], c: FileChange | None = None, others: frozenset[str] = frozenset()) -> str | None:
+    """"adds a look-alike of …: new" for the first new dependency one or two letters off a widely used package (never one
+    of them), or, given the manifest ``c``, off a name its edit removes or ``others`` holds (the change's removed names, the
+    project's declared ones): an unversioned name in a mixed manifest too (PEP 621's ``"itsdangerus",``)."""
+    names = list(names)
+    gone: set[str] = set(others)
+    if c is not None:
+        names += sorted(set(_bare_names(c.path, c.added_lines)) - set(_bare_names(c.path, c.removed_lines)) - set(names))
+        gone |= {dep_key(n) for n in (*dep_names(c.path, c.removed_lines), *_bare_names(c.path, c.removed_lines))}
     for name in names:
         key = dep_key(name)
-        if key in _POPULAR_KEYS or len(key) < 5:
+        if key in _POPULAR_KEYS or key in gone:
             continue
-        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key)), None)
+        old = next((g for g in sorted(gone) if len(g) >= 3 and _near(g, key) and not _real_pair(g, key)), None)
+        if old:
+            return f"adds a look-alike of {old[:40]} (a typo-squat?): {name[:40]}"
+        if len(key) < 5:
+            continue
+        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not _real_pair(k, key)), None)
         if near:
             return f"adds a look-alike of {near} (a typo-squat?): {name[:40]}"
     return None
+
+
+# A name alone in quotes on its line (PEP 621's and setup.py's lists, "itsdangerous>=2," or "itsdangerous",), or any version of it
+# (Poetry's and Pipfile's name = "*"): in a mixed
+# manifest it may be a keyword or a classifier, so it is only ever compared for a look-alike, never "adds a dependency".
+_BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']\s*,?\s*$|"""
+                      r"""^\s*(?P<any>[A-Za-z][\w.\-]*)\s*=\s*["']\*["']\s*$""")  # Poetry's and Pipfile's any version: requests = "*"
+_PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
+
+
+def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
+    if not glob_any(path, _PY_MIXED):
+        return []
+    return [name for line in lines if (m := _BARE_RE.match(line)) and (name := (m.group("name") or m.group("any")).lower()) not in NOT_DEPS]
+
+
+# Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix
+# (pyyaml/yaml, python-jose/jose, types-requests, node-fetch, serde-rs).
+_AFFIX_RE = re.compile(r"^(?:py|python-|types-|node-|@types/)|(?:-?py|-python|-js|\.js|-rs|-cli|-binary)$")
+
+
+def _real_pair(a: str, b: str) -> bool:
+    a, b = dep_key(a), dep_key(b)
+    # boto/boto3: one name is the other with a version after it (commons-lang3/commons-lang33 is not: both carry one).
+    versioned = re.sub(r"\d+$", "", a) == re.sub(r"\d+$", "", b) and not (a[-1:].isdigit() and b[-1:].isdigit())
+    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b)
 
 
 def touches_dependencies(c: FileChange) -> bool:

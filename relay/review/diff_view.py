@@ -65,9 +65,11 @@ def _render_items(items: list[Item], pick: Pick) -> list[str]:
         if not pick.shows(i):
             continue
         shown = sorted(pick.chosen.get(i, []))
-        if item.target and item.telling in shown and item.change is not None and LINE_RULES.intersection(item.change.rules):
-            # The hunk with the risky line that made the file high comes first, as its range does in the label.
-            shown = [item.telling, *(h for h in shown if h != item.telling)]
+        lead = [item.telling] if item.target and item.telling in shown and (
+            item.quoted or (item.change is not None and LINE_RULES.intersection(item.change.rules))) else []
+        # The hunk with the line the reason quotes (the risky line that made the file high) comes first, as its range
+        # does in the label; then the small hunks (a slipped line is small), then the big ones, each in line order.
+        shown = [*lead, *sorted((h for h in shown if h not in lead), key=lambda h: not item.small[h])]
         out.append(_shown(item.label, item, shown))
         out.extend(pick.cut.get((i, h), item.texts[h]) for h in shown)
     return out
@@ -139,7 +141,9 @@ def _tail(every: list[Item], n_targets: int, pick: Pick, budget: int, head_len: 
     whole_targets = head_len + sum(size[:n_targets]) + 160
     whole = whole_targets + sum(size[n_targets:])
     missing = [it for i, it in enumerate(every[:n_targets]) if not pick.shows(i)]
-    partial = [it for i, it in enumerate(every[:n_targets]) if len(pick.chosen.get(i, [])) < len(it.hunks) and pick.shows(i)]
+    # A target shown in part: some of its hunks left out, or one shown as a window (the window says so itself).
+    partial = [it for i, it in enumerate(every[:n_targets]) if pick.shows(i) and (
+        len(pick.chosen.get(i, [])) < len(it.hunks) or any((i, h) in pick.cut for h in pick.chosen.get(i, [])))]
     files: set[str] = set()
     hunks = 0
     for i, it in enumerate(every[n_targets:], start=n_targets):

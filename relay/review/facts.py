@@ -119,6 +119,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     apart_worth: dict[str, str] = msgspec.field(default_factory=dict)
     # A run of a file read alone as a check edited to pass more often (relay.review.looser_checks): path -> its reason.
     looser_runs: dict[str, str] = msgspec.field(default_factory=dict)
+    # A file whose whole change is a small edit (relay.review.small_edits): path -> the edit quoted (its description).
+    small_edits: dict[str, str] = msgspec.field(default_factory=dict)
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()

@@ -25,7 +25,9 @@ from relay.review.file_kinds import read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
-from relay.review.apart_edits import apart_edits, looser_runs, runs_of_patch
+from relay.review.apart_edits import looser_runs, runs_of_patch
+from relay.review.odd_edits import apart_and_odd_edits
+from relay.review.small_edits import small_edits
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -255,9 +257,9 @@ def _apart(changeset: ChangeSet, task: str) -> dict[str, dict[str, str]]:
     if not changeset.patch or changeset.unobserved:
         return {}
     runs = runs_of_patch(changeset.patch)
-    quoted, worth = apart_edits(runs, task)
+    quoted, worth = apart_and_odd_edits(runs, task)  # round 12: the odd edits that keep a change from being called low
     return {"apart": {p: a.quote for p, a in quoted.items()}, "apart_worth": {p: a.quote for p, a in worth.items()},
-            "looser_runs": looser_runs(runs)}
+            "looser_runs": looser_runs(runs), "small_edits": small_edits(runs)}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

@@ -92,8 +92,9 @@ def rule_fires(rule: Rule, change: FileChange, ctx: RiskContext) -> str | None:
     return _fires(rule, FileFacts(change), ctx)
 
 
-def _describe(f: FileFacts) -> str:
-    """The reason for a change no rule flagged: what kind of edit it is, in one phrase."""
+def _describe(f: FileFacts, ctx: RiskContext) -> str:
+    """The reason for a change no rule flagged: what kind of edit it is, in one phrase; a small edit quoted
+    (``relay.review.small_edits``: its size alone tells the reviewer nothing)."""
     c = f.change
     if f.mechanical:
         return f"mechanical: {f.mechanical}"[:_MAX_REASON_CHARS]
@@ -109,9 +110,10 @@ def _describe(f: FileFacts) -> str:
         return f"new file ({lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
         return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
+    quote = f": {ctx.small_edits[c.path]}" if c.kind == "modified" and c.path in ctx.small_edits else ""
     if f.kind in ("test", "docs", "example", "generated"):
-        return f"{f.kind} edited (+{c.additions}/-{c.deletions})"
-    return f"edit (+{c.additions}/-{c.deletions})"
+        return f"{f.kind} edited (+{c.additions}/-{c.deletions}){quote}"
+    return f"edit (+{c.additions}/-{c.deletions}){quote}"
 
 
 def assess(change: FileChange, ctx: RiskContext) -> FileChange:
@@ -126,7 +128,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, _, reason in kept]
     if risk == "low":
-        reasons.append(_describe(facts))
+        # A small edit is quoted when nothing else the reasons say quotes it already (an edit apart).
+        reasons.append(_describe(facts, ctx if not reasons else RiskContext()))
     return msgspec.structs.replace(change, risk=risk, reasons=reasons[:_MAX_REASONS], rules=[rule.name for _, _, _, rule, _ in kept])
 
 

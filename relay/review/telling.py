@@ -12,10 +12,13 @@ much room each gets (``relay.review.view_budget``).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from relay.core.contracts import FileChange
+from relay.core.redact import redact
 from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
@@ -23,7 +26,7 @@ from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "cut_window", "read_alone", "telling_hunk", "telling_order"]
+__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "read_alone", "small_part", "telling_hunk", "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
 _WINDOW_SCAN = 400
@@ -93,14 +96,18 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
 # A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
 # told after it (" (was …)") left out. Shorter pieces than this say too little to place the line.
 _QUOTE_LEAST = 8
+_MASKED_RE = re.compile(r"\[REDACTED:[^\]]*\]")
 
 
+@functools.lru_cache(maxsize=4096)
 def _quoted(reason: str) -> list[str]:
     if ": " not in reason:
         return []
-    quote = reason.split(": ", 1)[1].split(" (was ", 1)[0]
-    # An edit quoted "old → new" (relay.review.apart_edits): each side is a piece of the changed lines.
-    return [squeezed(piece) for part in quote.split(" → ") for piece in part.split("…") if len(piece.strip()) >= _QUOTE_LEAST]
+    quote = redact(reason).split(": ", 1)[1].split(" (was ", 1)[0]
+    # An edit quoted "old → new" (relay.review.apart_edits): each side is a piece of the changed lines; a masked
+    # credential ("[REDACTED:kind]", relay.core.redact) cuts it too: the patch's own lines hold the credential.
+    return [squeezed(piece) for part in quote.split(" → ") for cut in part.split("…") for piece in _MASKED_RE.split(cut)
+            if len(piece.strip()) >= _QUOTE_LEAST]
 
 
 def _pieces(change: FileChange, named: set[str]) -> list[str]:
@@ -112,14 +119,16 @@ def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], remo
     pieces = _pieces(change, named)
     if not pieces:
         return False
-    text = "\n".join(squeezed(line) for line in (*added, *removed))
+    # Joined without a break: a reason quotes a statement written over two lines as one ("if x.nil? raise E…").
+    text = "".join(squeezed(line) for line in (*added, *removed))
     return any(piece in text for piece in pieces)
 
 
-def _quoted_row(change: FileChange, lines: list) -> int | None:
-    """The first changed row holding the line a line rule of the file quotes (a window of a big hunk goes there)."""
-    named = {rule for rule in change.rules if rule in LINE_RULES}
-    if named - GENERIC_RULES:
+def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) -> int | None:
+    """The first changed row holding the line a line rule of the file quotes (a window of a big hunk goes there);
+    ``any_reason``: a line any of its reasons quotes (a secret's, a word reason's)."""
+    named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
     pieces = _pieces(change, named)
     if not pieces:
@@ -136,26 +145,56 @@ def _quoted_row(change: FileChange, lines: list) -> int | None:
     return None
 
 
-def telling_order(change: FileChange | None, path: str, parts: Sequence[Part]) -> list[int]:
-    """The indices of ``parts``, most telling first: read alone nearest the file's own reading (risk,
-    then reasons in common), then the one that changes most, then in the order given."""
+# A part of at most this many changed lines (blank ones left out) is small: what a slipped line looks like.
+SMALL_LINES = 3
+
+
+def small_part(part: Part) -> bool:
+    """Whether a part changes at most ``SMALL_LINES`` lines that are not blank."""
+    return sum(1 for ln in (*part.added, *part.removed) if ln.strip()) <= SMALL_LINES
+
+
+def telling_order(change: FileChange | None, path: str, parts: Sequence[Part], *, small_first: bool = False) -> list[int]:
+    """The indices of ``parts``, most telling first: read alone nearest the file's own reading (the line a
+    reason quotes, risk, then reasons in common), then the one that changes most, then in the order given.
+    ``small_first`` (the view's first hunk): among parts that read alike, the small ones first, in the order
+    given (a slipped line is small; a big hunk shown first would push it out of the view)."""
     if len(parts) < 2:
         return list(range(len(parts)))
 
     # All the parts together are read on about as many lines as the whole file's reading (READ_LINES a side).
     most = min(_PART_LINES, max(_PART_LEAST, READ_LINES // len(parts)))
 
-    def score(i: int) -> tuple[tuple[int, int, int], int, int]:
+    def score(i: int) -> tuple[tuple[int, int, int], bool, int, int]:
         p = parts[i]
         added, removed = p.added[:most], p.removed[:most]
-        return read_alone(change, path, added, removed, (p.start, p.end)), len(p.added) + len(p.removed), -i
+        small = small_first and small_part(p)
+        return (read_alone(change, path, added, removed, (p.start, p.end)), small,
+                0 if small else len(p.added) + len(p.removed), -i)
 
     return sorted(range(len(parts)), key=score, reverse=True)
 
 
+def quoted_part(change: FileChange | None, parts: Sequence[Part]) -> int | None:
+    """The first of ``parts`` holding a line a line rule of the file quotes in its reason, if any: the part the leader is
+    told about. (A word reason's quote, "changes security-relevant code (auth: …)", is only the first line holding the
+    word: the parts read alone decide among those.)"""
+    if change is None or not parts:
+        return None
+    named = {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    pieces = _pieces(change, named)
+    for i, p in enumerate(parts):
+        text = "".join(squeezed(line) for line in (*p.added, *p.removed))
+        if pieces and any(piece in text for piece in pieces):
+            return i
+    return None
+
+
 def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
-    """The hunk the ranking would call most telling (``telling_order``'s first)."""
-    return telling_order(change, path, hunks)[0] if hunks else 0
+    """The hunk the view shows first (``telling_order``'s first, small ones first among equals)."""
+    return telling_order(change, path, hunks, small_first=True)[0] if hunks else 0
 
 
 def _alone(change: FileChange | None, path: str, added: tuple[str, ...], removed: tuple[str, ...]) -> tuple[int, int, int]:
@@ -184,6 +223,8 @@ def _telling_row(change: FileChange | None, path: str, lines: list) -> int | Non
         risky = _risky_row(lines) if risky is None else risky
         if risky is not None:
             return risky
+    if change is not None and (quoted := _quoted_row(change, lines, any_reason=True)) is not None:
+        return quoted
     base = _alone(change, path, (), ())
     best: tuple[tuple[int, int, int], int] | None = None
     for i, ln in enumerate(lines[:_WINDOW_SCAN]):

@@ -28,6 +28,10 @@ _NOTE_COST = 28
 _RISKS = ("high", "medium", "low")
 # The length of the closing note's shortest form, which the riskiest target may take the rest of.
 _SHORT_TAIL = 32
+# A hunk of at most this many characters that changes at most SMALL_LINES lines is small: shown before big ones.
+_SMALL_CHARS = 600
+# The room a quoted line's window takes in the first pass (the riskiest target's: half the room if more).
+_QUOTE_SHARE = 500
 
 
 @dataclass
@@ -99,63 +103,123 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
             return len(text) - (note if shown + 1 == len(item.hunks) else 0)
         return len(item.label) + len(text) + note
 
-    # First pass, one risk at a time from the highest: the targets of that risk that have no lines (deleted,
-    # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by
-    # water-filling (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest
-    # target's share weighs double). Room is kept for the small telling hunks of lower risks (up to a quarter):
-    # a window of a big hunk loses a few rows and every small target is seen. A hunk over its share shows a
-    # window of it; a target whose share is too small for a useful window gives it back to the ones before it,
-    # except the riskiest, which shows a window in whatever room there is rather than none.
+    def small(item: Item, h: int) -> bool:
+        return item.small[h] and len(item.texts[h]) <= _SMALL_CHARS
+
+    def window(i: int, h: int, share: int, least: int) -> bool:
+        """Item ``i``'s hunk ``h`` as a window of at most ``share`` characters, label included."""
+        nonlocal used
+        item = items[i]
+        over = cost(i, item.texts[h]) - len(item.texts[h])
+        cut = cut_window(item.change, item.path, item.texts[h], share - over, line_chars, least)
+        if cut is None:
+            return False
+        pick.take(i, h)
+        pick.cut[(i, h)] = cut
+        used += over + len(cut)
+        return True
+
+    def too_big(i: int, h: int) -> None:
+        """The riskiest target is never dropped: when not even a window of its hunk fits, its label says so."""
+        nonlocal used
+        note = f"# … its most telling hunk ({items[i].hunks[h].line_count:,} lines) does not fit\n"
+        used += cost(i, "") + len(note)
+        pick.take(i, h)
+        pick.cut[(i, h)] = note
+
     with_hunks = [i for i, item in enumerate(items) if item.hunks]
     riskiest = with_hunks[0] if with_hunks else -1
-    needs = {i: cost(i, items[i].texts[items[i].telling]) for i in with_hunks}
+    # First, the hunk each target's reason quotes, in target order: the line the leader is told about is the one it must
+    # see. A small one whole; a big one as a window around the quoted row (shown whole below if room is left), the
+    # riskiest target's wider. A big hunk shown whole never crowds out another target's quoted line.
+    for i in with_hunks:
+        item, h = items[i], items[i].telling
+        if not item.quoted:
+            continue
+        need = cost(i, item.texts[h])
+        if small(item, h) or need <= _QUOTE_SHARE:
+            if used + need <= room:
+                pick.take(i, h)
+                used += need
+            continue
+        share = min(need, max(_QUOTE_SHARE, (room - used) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
+        if not window(i, h, share, 1 if i == riskiest else _MIN_ROWS) and i == riskiest:
+            too_big(i, h)
+    # Then, one risk at a time from the highest, for the targets not shown yet: those that have no lines (deleted,
+    # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by water-filling
+    # (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest target's share weighs
+    # double). Room is kept for the small hunks of the other targets (up to a quarter): a window of a big hunk loses a
+    # few rows and every small edit is seen. A hunk over its share shows a window of it; a target whose share is too
+    # small for a useful window gives it back to the ones before it, except the riskiest, which shows a window in
+    # whatever room there is rather than none.
+    needs = {i: cost(i, items[i].texts[items[i].telling]) for i in with_hunks if not pick.shows(i)}
     for n, risk in enumerate(_RISKS):
         for i, item in enumerate(items):
             if item.risk == risk and not item.hunks and used + len(item.label) <= room and i != riskiest:
                 pick.take_label(i)
                 used += len(item.label)
-        level = [i for i in with_hunks if items[i].risk == risk]
-        small = sum(needs[i] for i in with_hunks if items[i].risk in _RISKS[n + 1:] and needs[i] <= _SMALL)
-        kept = min(small, (room - used) // 4)
+        level = [i for i in needs if items[i].risk == risk]
+        later = [cost(i, items[i].texts[h]) for i in with_hunks for h in range(len(items[i].hunks))
+                 if small(items[i], h) and h not in pick.chosen.get(i, []) and i not in level
+                 and (i in needs or pick.shows(i))]
+        kept = min(sum(later), (room - used) // 4)
         share = room - used - kept
         while True:
             alloc = _fill({i: needs[i] for i in level}, {i: 2 if i == riskiest else 1 for i in level}, share)
             tiny = [i for i in level if alloc[i] < min(needs[i], _MIN_SHARE) and i != riskiest]
             if not tiny:
                 break
-            level.remove(tiny[-1])
+            # The last of them gives its share back, a big hunk before a small one (a big one is cut first).
+            level.remove(next((i for i in reversed(tiny) if needs[i] > _SMALL), tiny[-1]))
         for i in level:
             item, h = items[i], items[i].telling
-            # The riskiest target may take the room kept for lower ones, and the closing note's down to its
-            # shortest form, to be shown whole.
-            grace = kept + tail_room - _SHORT_TAIL if i == riskiest else 0
+            # The riskiest target may take the closing note's room down to its shortest form to be shown whole, unless
+            # other targets' small hunks wait for the room kept for them (a big file shown whole would leave them none).
+            grace = tail_room - _SHORT_TAIL if i == riskiest and not kept else 0
             if needs[i] <= alloc[i] + grace:
                 pick.take(i, h)
                 used += needs[i]
                 continue
-            over = needs[i] - len(item.texts[h])
-            cut = cut_window(item.change, item.path, item.texts[h], alloc[i] - over, line_chars,
-                             1 if i == riskiest else _MIN_ROWS)
-            if cut is None and i == riskiest:
-                cut = f"# … its most telling hunk ({item.hunks[h].line_count:,} lines) does not fit\n"
-            if cut is None:
+            if window(i, h, alloc[i], 1 if i == riskiest else _MIN_ROWS) or i != riskiest:
                 continue
-            pick.take(i, h)
-            pick.cut[(i, h)] = cut
-            used += over + len(cut)
-    # Then a cut hunk shown whole where it now fits; the targets' other hunks; and, with room left, the rest
-    # of the change: all in risk and line order.
+            # The riskiest target is never left out: with too little room for a window, it takes the room kept for the
+            # others and the closing note's down to its shortest form, whole if that is enough.
+            if needs[i] <= alloc[i] + kept + tail_room - _SHORT_TAIL:
+                pick.take(i, h)
+                used += needs[i]
+            elif not window(i, h, alloc[i] + kept + tail_room - _SHORT_TAIL, 1):
+                too_big(i, h)
+    # Then each shown target's other small hunks (a slipped line is small), in target and line order; a cut hunk shown
+    # whole where it now fits; the targets' other hunks; and, with room left, the rest of the change, its small hunks
+    # first: all in risk and line order.
+    for i, item in enumerate(items):
+        for h in range(len(item.hunks)):
+            if pick.shows(i) and small(item, h) and h not in pick.chosen.get(i, []):
+                c = cost(i, item.texts[h])
+                if used + c <= room:
+                    pick.take(i, h)
+                    used += c
     for (i, h), cut in list(pick.cut.items()):
         extra = len(every[i].texts[h]) - len(cut)
         if used + extra <= room:
             del pick.cut[(i, h)]
             used += extra
-    for i, item in enumerate(every):
-        for h in range(len(item.hunks)):
-            if h in pick.chosen.get(i, []):
-                continue
-            c = cost(i, item.texts[h])
-            if used + c <= room:
-                pick.take(i, h)
-                used += c
+        elif room - used > _SMALL and not cut.startswith("# "):
+            # A window widened into the room left (a quoted line's window was kept narrow for the others' hunks).
+            wider = cut_window(every[i].change, every[i].path, every[i].texts[h], len(cut) + room - used, line_chars, 1)
+            if wider is not None and len(cut) < len(wider) <= len(cut) + room - used:
+                pick.cut[(i, h)] = wider
+                used += len(wider) - len(cut)
+    for part, first in ((range(len(items)), False), (range(len(items), len(every)), True), (range(len(items), len(every)), False)):
+        for i in part:
+            item = every[i]
+            for h in range(len(item.hunks)):
+                if h in pick.chosen.get(i, []) or (first and not small(item, h)):
+                    continue
+                c = cost(i, item.texts[h])
+                if used + c <= room:
+                    pick.take(i, h)
+                    used += c
+                elif i < len(items) and room - used >= _MIN_SHARE:
+                    window(i, h, room - used, _MIN_ROWS)  # a target's big hunk is cut, not left out
     return pick

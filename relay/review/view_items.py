@@ -18,7 +18,7 @@ from relay.core.shown import harmless
 from relay.observe.run_patch import Section
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import RangeHunk, cut_hunks
-from relay.review.telling import telling_hunk
+from relay.review.telling import quoted_part, small_part, telling_hunk
 
 __all__ = ["Item", "view_items", "span"]
 
@@ -37,6 +37,8 @@ class Item:
     hunks: list[RangeHunk] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # each hunk as shown (masked)
     telling: int = 0
+    quoted: bool = False  # the telling hunk holds a line the file's reason quotes
+    small: list[bool] = field(default_factory=list)  # each hunk: at most SMALL_LINES changed lines (a slip's size)
     target: bool = True
     path: str = ""
     lines: str = ""
@@ -122,9 +124,22 @@ class _Patch:
             label = f"## {label_file} lines {lines}{f' ({facts})' if facts else ''}{suffix}\n"
         else:
             label = f"## {label_file} ({_about(sections[0] if sections else None, change, self.not_in_patch)}){suffix}\n"
-        return Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks],
-                    telling=telling_hunk(change, path, hunks) if target else 0, target=target, path=path, lines=lines,
+        telling, quoted = (_telling(change, path, hunks) if target else (0, False))
+        return Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks], telling=telling, quoted=quoted,
+                    small=[small_part(h) for h in hunks], target=target, path=path, lines=lines,
                     risk=change.risk if change is not None else "low", change=change)
+
+
+def _telling(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> tuple[int, bool]:
+    """(a target's most telling hunk, whether it holds a line its reason quotes): the hunk the reason quotes when the
+    ranking's most telling one does not hold it (a word reason quoting a line the rules read alone miss)."""
+    telling = telling_hunk(change, path, hunks)
+    if not hunks:
+        return telling, False
+    if quoted_part(change, [hunks[telling]]) is not None:
+        return telling, True
+    quoted = quoted_part(change, hunks)
+    return (telling, False) if quoted is None else (quoted, True)
 
 
 def _targets(record: RunRecord) -> tuple[list[ReviewTarget], bool]:

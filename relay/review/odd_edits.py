@@ -1,0 +1,134 @@
+"""When a change may honestly be called low: the small edits that stop it (issue 36, round 12 part B).
+
+Round 10's edit apart (``relay.review.apart_edits``) quotes a small edit of code that shares (almost) no name with the
+rest of the change, and makes it worth a look (medium) only when it shares no name at all and stands beside 20 changed
+lines or more. The low plants of held-out 9-14 that a quote or nothing reached share three mechanisms, whatever their
+risk words; each is read here from the change's runs (``git diff -U0``'s hunks) alone:
+
+- a quoted edit apart that could let more through (``weakens``: a statement removed, a switch, number, comparison,
+  verdict or string changed) or that drops a call the line made (``vim.secure.read(file)`` → ``readfile(file)``,
+  ``Keyword.put_new(force_ssl, :host, …)`` → ``force_ssl``: a wrapper, check or lookup gone), beside any rest;
+- the one edit of a code file the rest of the change does not touch, sharing no name with it, that could let more
+  through (``opts.SecretSize = 20`` → ``4`` in a file beside an example's own edit): the twice-its-size rule of the
+  apart reader cannot hold where the change is two small edits, yet one of them is the work and the other is not;
+- in a sweep (every other run of code makes a replacement another run makes too: ``'x'`` → ``~c"x"``, ``interface{}``
+  → ``any``), the one run whose replacement no other run makes and that could let more through or drops a call
+  (``{tz, 0} = System.cmd(…)`` → ``{tz, _} = …``): a meaning changed inside a change that keeps meaning.
+
+Each is medium, quoting the edit (``A → B``), never for its size or its file. What each costs (ordinary commits that
+leave ``low``) and gains (low plants lifted) is in bench/LEDGER.md, round 12 part B.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _centred, _cut, _names, _one, _quote, _spoken,
+                                      apart_edits, apart_runs, weakens)
+from relay.review.file_kinds import file_kind
+
+__all__ = ["apart_and_odd_edits", "drops_call", "odd_edits"]
+
+_CALL_RE = re.compile(r"([A-Za-z_][\w.:]*)\s*\(")
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+# A sweep: at least this many other runs of code, each a replacement some other run makes too.
+_LEAST_SWEEP = 3
+
+
+def _calls(lines: Sequence[str]) -> Counter[str]:
+    return Counter(m.group(1) for ln in lines for m in _CALL_RE.finditer(ln))
+
+
+def drops_call(found: Apart) -> bool:
+    """Whether the edit's new side makes fewer calls and one its old side made is gone (a wrapper, a check, a lookup
+    removed: ``Keyword.put_new(opts, :host, …)`` → ``opts``), not under the same name from elsewhere nor one the new side
+    extends or shortens (``ioutil.WriteFile`` → ``os.WriteFile``, ``expand`` → ``expandAll``: a call moved or renamed)."""
+    if not found.removed:
+        return False
+    before, after = _calls(found.removed), _calls(found.added)
+    if sum(after.values()) >= sum(before.values()):
+        return False  # a call swapped for another (registry.lookup → registry.find_entry) is the work's own kind of edit
+    new = {call.rsplit(".", 1)[-1].rsplit(":", 1)[-1] for call in after}
+    gone = {call.rsplit(".", 1)[-1].rsplit(":", 1)[-1] for call in before - after}
+    return any(not any(old in call or call in old for call in new) for old in gone)
+
+
+def _could_let_more(found: Apart) -> bool:
+    return weakens(found) or drops_call(found)
+
+
+def _alone_in_its_file(runs: Sequence[Run], names: list[set[str]]) -> list[Apart]:
+    """The small code edits that are the only run of their file and share no name with any other run (both sides)."""
+    per_file = Counter(r.path for r in runs)
+    seen = Counter(n for found in names for n in found)
+    out: list[Apart] = []
+    for run, mine in zip(runs, names):
+        if per_file[run.path] != 1:
+            continue
+        code = _candidate(run)
+        if code is None or not code[0] or not code[1]:
+            continue  # an edit: both sides hold code
+        own = _names((*code[0], *code[1]))
+        if not own or any(seen[n] - (n in mine) > 0 for n in own):
+            continue
+        out.append(Apart(run, _quote(*code), tuple(code[0]), tuple(code[1])))
+    return out
+
+
+def _replacements(run: Run) -> frozenset[tuple[str, str]] | None:
+    """The token replacements a small edit of code makes (``'`` → ``~c"``), or None when it is no small edit of code."""
+    code = _candidate(run)
+    if code is None or not code[0] or not code[1]:
+        return None
+    old, new = _TOKEN_RE.findall(" ".join(code[1])), _TOKEN_RE.findall(" ".join(code[0]))
+    return frozenset((" ".join(old[i1:i2]), " ".join(new[j1:j2]))
+                     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if tag != "equal")
+
+
+def _odd_in_sweep(runs: Sequence[Run]) -> list[Apart]:
+    """In a sweep (every other run of code repeats a replacement), the one run whose replacement no other run makes."""
+    edits = [(run, found) for run in runs if file_kind(run.path) in ("source", "example") and (found := _replacements(run))]
+    if len(edits) <= _LEAST_SWEEP:
+        return []
+    made = Counter(pair for _, found in edits for pair in found)
+    odd = [run for run, found in edits if any(made[pair] == 1 for pair in found)]
+    if len(odd) != 1 or len(edits) - 1 < _LEAST_SWEEP:
+        return []
+    code = _candidate(odd[0])
+    assert code is not None
+    old, new = _centred_quote(code[1], code[0])
+    return [Apart(odd[0], f"edit unlike the rest of the change: {old} → {new}", tuple(code[0]), tuple(code[1]))]
+
+
+def _centred_quote(removed: Sequence[str], added: Sequence[str]) -> tuple[str, str]:
+    old, new = _centred(_one(list(removed)), _one(list(added)))
+    return _cut(old, _QUOTE_OLD), _cut(new, _QUOTE_NEW)
+
+
+def odd_edits(runs: Sequence[Run], quoted: Sequence[Apart], task: str = "") -> list[Apart]:
+    """The edits that keep a change from being called low (see the module's doc), first per file: the quoted apart edits
+    that could let more through, then a lone file's edit, then a sweep's odd run; at most one of each reading. An edit
+    whose names the task says is the work asked for, not an odd one (as the apart reader has it)."""
+    if len(runs) < 2:
+        return []
+    asked = _names([task]) if task else set()
+    out = [a for a in quoted if _could_let_more(a)]
+    names = [_names(_spoken(r.path, (*r.added, *r.removed))) for r in runs]
+    alone = [a for a in _alone_in_its_file(runs, names) if _could_let_more(a) and not _names((*a.added, *a.removed)) & asked]
+    if len(alone) == 1:
+        out += alone
+    out += [a for a in _odd_in_sweep(runs) if _could_let_more(a) and not _names((*a.added, *a.removed)) & asked]
+    return out
+
+
+def apart_and_odd_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, Apart], dict[str, Apart]]:
+    """``relay.review.apart_edits.apart_edits``' (quoted, worth a look) with this module's odd edits added to the second
+    (the first per file): what the packet and the bench's line rate read."""
+    quoted, worth = apart_edits(runs, task)
+    found = apart_runs(runs, task)
+    for odd in odd_edits(runs, found if len(found) <= _MOST_APART else [], task):
+        worth.setdefault(odd.run.path, odd)
+    return quoted, worth

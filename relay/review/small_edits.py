@@ -1,0 +1,96 @@
+"""A small edit quoted: what changed, centred on the change and cut to fit a reason.
+
+Why it exists: a file whose whole change is one or two runs of at most three changed lines was described by its size
+("edit (+1/-1)"), which tells a leader nothing; a slipped line (a state check's ``===`` made ``!==``, a default flipped)
+is exactly such a change, in a file the rest of the work never touches. Such a file's reason shows the edit itself
+(``old → new``, ``added: …``, ``removed: …``), whatever kind of file it is (code, a docs sample, a template). The quote
+decides nothing: no rule reads it, the file's risk and rank stay as its rules set them (``relay.review.risk``'s
+description of a file no rule flagged). ``relay.review.apart_edits`` quotes its edits apart the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+__all__ = ["centred", "cut", "one", "quote_run", "small_edits"]
+
+# A file's whole change is small when it is at most this many runs of at most this many changed lines (blank ones left
+# out) in all: what a slipped line looks like. Past it the size says enough.
+_MOST_RUNS = 2
+_MOST_LINES = 3
+# How much of a line a quote keeps before and after what changed, and each side's length (one run; two share it).
+_BEFORE = 10
+_AFTER = 6
+_OLD, _NEW, _ONE_SIDE = 34, 46, 80
+
+
+class _Run(Protocol):
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def added(self) -> Sequence[str]: ...
+
+    @property
+    def removed(self) -> Sequence[str]: ...
+
+
+def one(lines: Sequence[str]) -> str:
+    """Lines as one line of text."""
+    return " ".join(ln.strip() for ln in lines)
+
+
+def cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> tuple[str, str]:
+    """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
+    if len(old) <= old_most and len(new) <= new_most:
+        return old, new
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    start = max(0, head - _BEFORE)
+    while start > 0 and old[start - 1].isalnum():
+        start -= 1
+    keep = max(0, tail - _AFTER)
+
+    def side(text: str) -> str:
+        end = len(text) - keep
+        while end < len(text) and (text[end].isalnum() or text[end] in "_?!"):
+            end += 1
+        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+    return side(old), side(new)
+
+
+def quote_run(added: Sequence[str], removed: Sequence[str], share: float = 1.0) -> str:
+    """One run's edit quoted: ``old → new`` centred on what changed, ``added: …`` or ``removed: …``; ``share`` of the
+    room one run's quote may take."""
+    old_most, new_most, side_most = int(_OLD * share), int(_NEW * share), int(_ONE_SIDE * share)
+    if added and removed:
+        old, new = centred(one(removed), one(added), old_most, new_most)
+        return f"{cut(old, old_most)} → {cut(new, new_most)}"
+    if removed:
+        return f"removed: {cut(one(removed), side_most)}"
+    return f"added: {cut(one(added), side_most)}"
+
+
+def small_edits(runs: Sequence[_Run]) -> dict[str, str]:
+    """Path -> the quote of its whole change, for each file of the change whose runs (``git diff -U0``'s hunks, in
+    order) are at most ``_MOST_RUNS`` holding at most ``_MOST_LINES`` changed lines in all (blank ones left out)."""
+    by_path: dict[str, list[tuple[list[str], list[str]]]] = {}
+    for run in runs:
+        by_path.setdefault(run.path, []).append(([ln for ln in run.added if ln.strip()], [ln for ln in run.removed if ln.strip()]))
+    out: dict[str, str] = {}
+    for path, edits in by_path.items():
+        edits = [(a, r) for a, r in edits if a or r]
+        if not edits or len(edits) > _MOST_RUNS or sum(len(a) + len(r) for a, r in edits) > _MOST_LINES:
+            continue
+        out[path] = "; ".join(quote_run(a, r, 1.0 / len(edits)) for a, r in edits)
+    return out
