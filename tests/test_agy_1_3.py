@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 
 from conftest import make_repo, payload
-from fake_agy_harness import (SECTION7_SCENARIOS, install_fake_agy, launches, pid_alive, scenario, set_scenario,
+from fake_agy_harness import (_OK, SECTION7_SCENARIOS, install_fake_agy, launches, pid_alive, scenario, set_scenario,
                               wait_for_launches)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
@@ -176,6 +176,23 @@ async def test_deny_rule_and_hook_refusals_are_named_in_the_packet(tmp_path):
     assert "write_to_file out.txt (refused by a deny rule)" in said[0]
     assert "run_command (refused by a pre-tool hook)" in said[0]
     assert not (tmp_path / "project" / "out.txt").exists()
+
+
+@pytest.mark.parametrize(("rule", "who"), [("deny_rules", "a deny rule"), ("hook_denies", "a pre-tool hook")])
+async def test_a_turn_your_own_rule_stopped_is_permission_denied_and_never_told_to_get_around_the_rule(
+        tmp_path, rule, who):
+    # agy-protocol.md §8.6 item 3: a turn that answered nothing after a refused tool step is PERMISSION_DENIED, and
+    # §8.3: deny beats ask beats allow. Here the refusal is the person's own (a deny rule in agy's settings, a pre-tool
+    # hook). Before: the deny rule's turn was put down to agy's headless permission check and the hint told the leader
+    # to add an allow rule or ask for a trusted run (a model follows it: around the person's own rule); the hook's
+    # turn read SUCCESS with a flag, as if the work were done.
+    scen = {**scenario({**_OK, "commands": [{"command": "pytest -q"}], "needs_command_permission": False,
+                        "response": ""}, version="1.3.3"), rule: ["run_command"]}
+    packet, runs, _ = await run_through_relay(tmp_path, scen, {})
+    error = assert_row_answer(packet, runs, "PERMISSION_DENIED", 1, ("run_command", f"refused by {who}", "your own"),
+                              False)
+    assert "trusted" not in error["hint"] and "permissions.allow" not in error["hint"], error
+    assert "agy's permission check" not in error["message"], error
 
 
 # ---------------------------------------------------------------- 7. the rest

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 from conftest import make_repo, payload
-from fake_agy_harness import SECTION8_SCENARIOS, install_fake_agy, launches
+from fake_agy_harness import _OK, SECTION8_SCENARIOS, install_fake_agy, launches, scenario
 from relay.agy.auth_reading import AuthWatch
 from relay.core.contracts import Status
 from relay.core.settings import load_settings
@@ -191,3 +191,19 @@ async def test_an_agent_that_still_offers_invoke_subagent_is_said(tmp_path, tool
     assert run["argv"][run["argv"].index("--agent") + 1] == "implementer"
     flags = packet.get("flags", [])
     assert any("implementer still offers invoke_subagent" in f for f in flags) is said, flags
+
+
+# ---------------------------------------------------------------- an effort this agy does not take
+
+@pytest.mark.parametrize(("version", "effort", "takes", "more"), [
+    ("1.2.17", "xhigh", "low, medium, high, max", ("1.3.0", "agy update")),
+    ("1.3.3", "ultra", "low, medium, high, xhigh, max", ()),
+])
+async def test_an_effort_the_installed_agy_does_not_take_is_refused_before_launch_naming_the_ones_it_does(
+        tmp_path, version, effort, takes, more):
+    # The party: the leader's model (or a profile) naming an effort; the relay's use of agy. agy's efforts are known
+    # by version (agy-protocol.md §1, §7.4). Before: agy was launched and refused it (exit 1) before any turn.
+    packet, runs, _ = await run_through_relay(tmp_path, scenario(_OK, version=version), {"effort": effort})
+    error = assert_row_answer(packet, runs, "CONFLICTING_OPTIONS", 0, (effort, takes, "nothing was launched", "`effort`",
+                                                                       "profile", *more), False)
+    assert f"agy {version}" in error["message"], error

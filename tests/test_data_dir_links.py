@@ -241,3 +241,143 @@ async def test_links_planted_as_a_runs_spilled_prompt_or_trees_folder_are_never_
     assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
     assert (sorted(p.name for p in spill.iterdir()), sorted(p.name for p in trees.iterdir())) == ([], [])
     assert (runs / f"{run_id}.prompt" / "TASK.md").is_file() and not (runs / f"{run_id}.prompt").is_symlink()
+
+
+async def test_hard_links_planted_as_a_runs_marker_or_spilled_task_never_have_the_relay_empty_or_write_their_file(
+        tmp_path, repo, monkeypatch):
+    # A symbolic link in place of one of the relay's small files is removed; a hard link is a second name of a file
+    # of yours (same file system, your own file: nothing stops it), and opening it is opening your file. Planted at
+    # runs/active/<run_id> (the run's marker) and as TASK.md in a folder at runs/<run_id>.prompt (the spilled task),
+    # and at its transcript and agy's log, the moment the run id appears (played by knowing it ahead). Before: write_own
+    # opened them with O_TRUNC, so your .profile was emptied and your .bashrc held the task the leader's model wrote;
+    # the transcript (the worker's output) was appended to your .zshrc.
+    from relay.call import detached, intake, once
+
+    run_id = "r20261202T120000-0badc0df"
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    runs = tmp_path / "data" / "runs"
+    (runs / "active").mkdir(parents=True)
+    (runs / f"{run_id}.prompt").mkdir()
+    bashrc, profile = _victim(tmp_path, ".bashrc"), _victim(tmp_path, ".profile")
+    zshrc, notes = _victim(tmp_path, ".zshrc"), _victim(tmp_path, "notes.txt")
+    os.link(bashrc, runs / f"{run_id}.prompt" / "TASK.md")
+    os.link(profile, runs / "active" / run_id)
+    os.link(zshrc, runs / f"{run_id}.ndjson")  # the transcript: the worker's own output, appended
+    os.link(notes, runs / f"{run_id}.agy-1.log")  # agy's log, made the relay's before agy opens it
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py. " + "Context. " * 5000,
+                                                          "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
+    for victim in (bashrc, profile, zshrc, notes):
+        assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
+    assert "Context." in (runs / f"{run_id}.prompt" / "TASK.md").read_text(encoding="utf-8")  # the task, in its own file
+
+
+async def test_a_link_planted_as_the_idempotency_keys_folder_never_has_the_relay_prune_or_lock_down_your_folder(
+        tmp_path, repo):
+    # A call with an idempotency_key claims it in data/keys (a file per key, a lock), and the first claim of a relay
+    # process sweeps that folder's *.json files older than the 24 h window. Before: with data/keys planted as a link to
+    # a folder of yours, your folder was made owner-only (0700), the claim and its lock were written there, and every
+    # .json file of yours older than a day was deleted.
+    yours = tmp_path / "home" / "config"
+    yours.mkdir(parents=True)
+    old = yours / "settings.json"
+    old.write_text("{\"theme\": \"dark\"}\n", encoding="utf-8")
+    os.utime(old, (0, 1_700_000_000))  # years old
+    yours.chmod(0o755)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "keys").symlink_to(yours, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo),
+                                                          "idempotency_key": "keys-link-1"}))
+    assert answer["status"] == "SUCCESS", answer
+    assert old.read_text(encoding="utf-8") == "{\"theme\": \"dark\"}\n"
+    assert sorted(p.name for p in yours.iterdir()) == ["settings.json"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    assert not (tmp_path / "data" / "keys").is_symlink() and len(list((tmp_path / "data" / "keys").glob("*.json"))) == 1
+
+
+async def test_a_link_planted_as_the_runs_folder_never_has_the_relay_write_records_into_your_folder(tmp_path, repo):
+    # Before: with data/runs planted as a link to a folder of yours (a web root, 0755), the relay made it owner-only
+    # and wrote every record, transcript and agy log of its runs there.
+    yours = tmp_path / "home" / "site"
+    yours.mkdir(parents=True)
+    (yours / "index.html").write_text("<p>hello</p>\n", encoding="utf-8")
+    yours.chmod(0o755)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "runs").symlink_to(yours, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS", answer
+    assert sorted(p.name for p in yours.iterdir()) == ["index.html"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    runs = tmp_path / "data" / "runs"
+    assert not runs.is_symlink() and (runs / f"{answer['run_id']}.json").is_file()
+
+
+async def test_links_planted_inside_a_runs_trees_folder_never_have_the_relay_write_through_them(tmp_path, repo,
+                                                                                               monkeypatch):
+    # A run's trees folder (runs/<run_id>.trees, the before and after snapshots) is made the relay's own, but what is
+    # in it was not checked: planted there the moment the run id appears (played by knowing it ahead), a link named
+    # snapshot.json.tmp or sizes.json had the snapshot's state or the changed files' sizes written into your file, and
+    # one in place of git-dir (the kept git config) or objects had the relay (and its git) write into your folder.
+    from relay.call import detached, intake, once
+
+    run_id = "r20261202T120000-0badc0e0"
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    trees = tmp_path / "data" / "runs" / f"{run_id}.trees"
+    trees.mkdir(parents=True)
+    bashrc, profile = _victim(tmp_path, ".bashrc"), _victim(tmp_path, ".profile")
+    kept, objects = tmp_path / "home" / "kept", tmp_path / "home" / "objects"
+    kept.mkdir()
+    objects.mkdir()
+    _plant(trees / "snapshot.json.tmp", bashrc)
+    _plant(trees / "sizes.json", profile)
+    (trees / "git-dir").symlink_to(kept, target_is_directory=True)
+    (trees / "objects").symlink_to(objects, target_is_directory=True)
+    (repo / "README.md").write_text("# p\nmore\n", encoding="utf-8")
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "README.md",
+                                                                "content": "# p\nchanged\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        answer = payload(await client.call_tool(EXECUTE, {"task": "change README.md", "workspace": str(repo)}))
+    assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
+    for victim in (bashrc, profile):
+        assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
+    assert (list(kept.iterdir()), list(objects.iterdir())) == ([], [])
+
+
+async def test_a_link_planted_as_the_apply_ledgers_folder_never_has_runs_apply_lock_down_or_write_your_folder(
+        tmp_path, repo):
+    # `runs apply` names its temp files in a ledger (data/applying/<token>.json) while it writes them. Before: with
+    # data/applying planted as a link to a folder of yours, that folder was made owner-only (0755 -> 0700) and the
+    # ledger written in it.
+    from conftest import cli_main
+
+    env, call = _worktree_run(tmp_path, repo)
+    async with memory_relay(env) as client:
+        run = payload(await client.call_tool(EXECUTE, call))
+    assert run["status"] == "SUCCESS", run
+    yours = tmp_path / "home" / "docs"
+    yours.mkdir(parents=True)
+    (yours / "notes.txt").write_text(PRECIOUS, encoding="utf-8")
+    yours.chmod(0o755)
+    (tmp_path / "data" / "applying").symlink_to(yours, target_is_directory=True)
+    import anyio
+
+    shell = await anyio.to_thread.run_sync(cli_main, ["runs", "apply", run["run_id"]], env)
+    assert json.loads(shell.stdout)["status"] == "SUCCESS", shell.stdout + shell.stderr
+    assert (repo / "src" / "new.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert sorted(p.name for p in yours.iterdir()) == ["notes.txt"]
+    if os.name != "nt":
+        assert yours.stat().st_mode & 0o777 == 0o755
+    assert not (tmp_path / "data" / "applying").is_symlink()

@@ -87,3 +87,30 @@ async def test_a_fifo_planted_as_the_slots_holder_file_never_freezes_a_call_that
     finally:
         other.kill()
         other.wait()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX symlinks without privileges")
+async def test_links_planted_as_the_queue_or_locks_folder_never_have_the_relay_delete_or_write_files_of_yours(
+        tmp_path, repo):
+    # The queue folder holds a ticket per waiting call, named <time>-<pid>-<run id>; a name whose second part is a
+    # number and whose lock no relay holds is a dead relay's ticket, and removed. Before: with data/queue planted as a
+    # link to a folder of yours, every file of yours named like `holiday-2024-06.jpg` (its second part a number) was
+    # taken for a dead relay's ticket and deleted; with data/locks a link, the slot's lock and holder.json were
+    # written in your folder.
+    photos, docs = tmp_path / "home" / "photos", tmp_path / "home" / "docs"
+    photos.mkdir(parents=True)
+    docs.mkdir()
+    for name in ("holiday-2024-06.jpg", "scan-17-page.png"):
+        (photos / name).write_bytes(b"\xff\xd8 a picture")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "queue").symlink_to(photos, target_is_directory=True)
+    (tmp_path / "data" / "locks").symlink_to(docs, target_is_directory=True)
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SUCCESS", packet
+    assert sorted(p.name for p in photos.iterdir()) == ["holiday-2024-06.jpg", "scan-17-page.png"]
+    assert list(docs.iterdir()) == []
+    assert not (tmp_path / "data" / "queue").is_symlink() and not (tmp_path / "data" / "locks").is_symlink()

@@ -14,12 +14,14 @@ import re
 from relay.core.contracts import Status
 from relay.core.errors import RelayError
 
-__all__ = ["listed_models", "model_refusal", "LEVELS", "efforts_of"]
+__all__ = ["listed_models", "model_refusal", "effort_refusal", "LEVELS", "efforts_of"]
 
 LEVELS = ("low", "medium", "high", "xhigh", "max")  # agy-protocol.md §7.4: 1.3.x's effort values
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]*")
 _EFFORT_NEEDED_SINCE = (1, 3, 0)
 _EFFORT_LISTED_SINCE = (1, 2, 17)
+# The versions whose efforts the notes report (agy-protocol.md §8.1: nothing past 1.3.3): a later agy may take more.
+_EFFORTS_KNOWN_BEFORE = (1, 4, 0)
 
 
 def efforts_of(version: tuple[int, int, int] | None) -> tuple[str, ...]:
@@ -30,6 +32,28 @@ def efforts_of(version: tuple[int, int, int] | None) -> tuple[str, ...]:
     if version is not None and version < _EFFORT_NEEDED_SINCE:
         return (*LEVELS[:3], "max")
     return LEVELS
+
+
+def effort_refusal(effort: str | None, version: tuple[int, int, int] | None) -> RelayError | None:
+    """CONFLICTING_OPTIONS, before any launch, for an effort this agy's version does not take (its efforts are known
+    for every version up to 1.3.x, ``efforts_of``); None when it may (or the version is unknown or newer). Before,
+    agy was started and refused it (exit 1) before any turn: a launch, an auth probe and a queue wait spent on it."""
+    if not effort or version is None or version >= _EFFORTS_KNOWN_BEFORE:
+        return None
+    accepted = efforts_of(version)
+    if effort in accepted:
+        return None
+    shown = ".".join(map(str, version))
+    newer = ""
+    if effort in LEVELS:
+        since = "1.3.0" if effort == "xhigh" else "1.2.0"
+        newer = f" `{effort}` is an effort of agy {since} and later: `agy update`, or pick one of those."
+    return RelayError(
+        Status.CONFLICTING_OPTIONS,
+        f"effort {effort!r}: agy {shown} takes {', '.join(accepted)} (a model may take fewer), and refuses any other "
+        "before any turn; nothing was launched",
+        f"Set `effort` in the profile (or the call) to one of {', '.join(accepted)}, or leave it out for the model's "
+        f"default.{newer}")
 
 
 def listed_models(stdout: str) -> list[str]:

@@ -210,6 +210,8 @@ class StreamReader:
         error = info.get("error") if isinstance(info, dict) else None
         message = error.get("message") if isinstance(error, dict) else None
         match = _PERMISSION_CHECK.match(message) if isinstance(message, str) else None
+        if match and _REFUSED.search(message):
+            return  # the person's own deny rule (its text starts the same): a refusal (_take_refusal), not agy's check
         if match and len(self.permission_checks) < MAX_REFUSALS:
             checked = match[1]
             label = f"{name} ({checked})" if name and name != checked else checked

@@ -109,12 +109,21 @@ def refusals_flag(o: Outcome) -> str:
 
 def denied(o: Outcome) -> bool:
     """agy denied a tool: denied_actions, its stderr line, or (agy-protocol.md §8.3, §8.6 item 3) an empty answer
-    after a tool step its permission check refused, or after its log's soft-deny marker, whatever the status said."""
+    after a tool step its permission check refused, or your own deny rule or pre-tool hook, or after its log's
+    soft-deny marker, whatever the status said. A turn your rule refused a tool in that went on to answer is not this
+    (SUCCESS, its flags name the refusal: ``refusals_flag``)."""
     if (o.envelope or {}).get("denied_actions") or _SOFT_DENY.search(o.stderr) or _hard_denial(o):
         return True
     if o.response.strip() or envelope_status(o) not in ("SUCCESS", ""):
         return False
-    return bool(o.permission_checks) or bool(_SOFT_DENY_LOG.search(o.log))
+    return bool(o.permission_checks) or bool(o.refused_total) or bool(_SOFT_DENY_LOG.search(o.log))
+
+
+def _by_own_rules(o: Outcome) -> bool:
+    """Only the person's own deny rule or pre-tool hook refused the tools of this denied turn: agy's own check, its
+    soft deny and its denied_actions said nothing."""
+    return (bool(o.refused_total) and _unlisted(o) and not o.permission_checks and not _hard_denial(o)
+            and not _SOFT_DENY_LOG.search(o.log))
 
 
 def _hard_denial(o: Outcome) -> bool:
@@ -152,6 +161,10 @@ def _unlisted(o: Outcome) -> bool:
 
 
 def denied_message(o: Outcome) -> str:
+    if _by_own_rules(o):
+        more = o.refused_total - len(o.refusals)
+        return ("your own rules in agy's settings refused " + "; ".join(o.refusals) + (f"; and {more} more" if more > 0
+                else "") + ", and the turn ended with an empty answer: the task was not done")
     what = ", ".join(_denied(o)) or "a tool permission"
     if _unlisted(o) and _hard_denial(o):
         return (f"agy's permission check refused {what} and agy ended the turn with an error (exit "
@@ -165,6 +178,8 @@ def denied_message(o: Outcome) -> str:
 
 
 def denied_hint(o: Outcome) -> str:
+    if _by_own_rules(o):
+        return _OWN_RULE_HINT
     if _unlisted(o) and _hard_denial(o):
         if "command" in " ".join(_denied(o)):
             return _COMMAND_HINT
@@ -195,6 +210,11 @@ def denied_hint(o: Outcome) -> str:
             "'trusted'.")
 
 
+# The person's own deny rule or hook said no: deny beats ask beats allow (agy-protocol.md §8.3), so an allow rule
+# does not get past it, and a trusted run is not offered as a way around the person's own decision.
+_OWN_RULE_HINT = ("That refusal is your own: a deny rule (permissions.deny in agy's settings.json) or a pre-tool hook, "
+                  "and a deny rule wins over any allow rule. Give the worker a task that does not need that tool, or, if "
+                  "the rule is broader than you meant, change it in agy's settings yourself; then call again.")
 _COMMAND_HINT = ("A command needed approval that headless agy cannot ask for. Add an allow rule for it "
                  "(permissions.allow in agy's settings.json, e.g. command(npm test)), or use a profile with "
                  "execution_mode 'trusted'.")

@@ -1,7 +1,8 @@
 """The last checks before agy starts, in the worker slot, on the folder the worker will really use (a worktree
 run's own worktree): what is known then about the run settles it before any launch.
 
-- The profile's model and effort, against what `agy models` listed (``relay.agy.models``, agy-protocol.md §8.1).
+- The profile's effort, against the efforts its agy version takes, and its model and effort, against what
+  `agy models` listed (``relay.agy.models``, agy-protocol.md §7.4, §8.1).
 - The agy configuration the workspace carries (``relay.agy.workspace_config``, §8.4): MCP servers and hooks are
   programs agy starts, with no trust gate in print mode, before any tool permission applies. A run that is not
   trusted is refused while they are there, unless its profile allows them (``allow_workspace_agy_config``).
@@ -10,7 +11,7 @@ run's own worktree): what is known then about the run settles it before any laun
 
 from __future__ import annotations
 
-from relay.agy.models import model_refusal
+from relay.agy.models import effort_refusal, model_refusal
 from relay.agy.workspace_config import find_agy_config
 from relay.call.policy import RunPlan
 from relay.core.contracts import Status
@@ -33,7 +34,7 @@ def _names(paths: list[str], shown: int = 4) -> str:
 
 def check_before_launch(plan: RunPlan, *, models: list[str] | None, version: tuple[int, int, int] | None) -> list[str]:
     """Raise the refusal when the run cannot go; return the packet's notes about what agy will load."""
-    refusal = model_refusal(plan.model, plan.effort, models, version)
+    refusal = effort_refusal(plan.effort, version) or model_refusal(plan.model, plan.effort, models, version)
     if refusal is not None:
         raise refusal
     config = find_agy_config(plan.workspace)

@@ -135,29 +135,44 @@ def own_folder(path: Path) -> Path:
     return path
 
 
-def write_own(path: str | os.PathLike, data: bytes, mode: int = 0o600) -> None:
-    """A small file of the relay's own in its data dir (a marker, a private git dir's HEAD), written whole without
-    the fsync of ``write_atomic``; a symbolic link planted under its name is removed, never written through (the data
-    dir is input, docs/security.md). Its folder must be the relay's own (``own_folder``) for that to hold."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
-        | getattr(os, "O_BINARY", 0)
+def _own_fd(path: str | os.PathLike, flags: int, mode: int) -> int:
+    """An fd to the relay's own regular file at ``path`` (made when missing), opened with ``flags`` (never O_TRUNC:
+    the caller truncates what it opened). The data dir is input (docs/security.md): a symbolic link planted under the
+    name is removed, never followed; so is a second name of another file (a hard link to a file of yours: opening it
+    opens your file). The file opened is checked, not the name, so a link planted again meanwhile changes nothing."""
+    flags |= os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     if is_link(path):
         os.unlink(path)
-    try:
-        fd = os.open(path, flags, mode)
-    except OSError as exc:
-        if exc.errno not in (errno.ELOOP, errno.EMLINK) or not is_link(path):
-            raise
-        os.unlink(path)  # planted between the look and the open: removed again, the open made without following
-        fd = os.open(path, flags | os.O_EXCL, mode)
-    with os.fdopen(fd, "wb") as fh:
+    for fresh in (0, os.O_EXCL):
+        try:
+            fd = os.open(path, flags | fresh, mode)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.EEXIST) or fresh:
+                raise
+            os.unlink(path)  # a symbolic link planted between the look and the open: removed, made anew
+            continue
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink <= 1:
+            return fd
+        os.close(fd)  # a second name of a file that is not the relay's (or not a file): the name alone goes
+        os.unlink(path)
+    raise OSError(errno.EEXIST, "a link is planted again and again in place of the relay's own file", str(path))
+
+
+def write_own(path: str | os.PathLike, data: bytes, mode: int = 0o600) -> None:
+    """A small file of the relay's own in its data dir (a marker, a private git dir's HEAD, a spilled task), written
+    whole without the fsync of ``write_atomic``, never through a link planted under its name (``_own_fd``: before, a
+    hard link there had your file emptied, then the task written into it). Its folder must be the relay's own
+    (``own_folder``) for that to hold."""
+    with os.fdopen(_own_fd(path, os.O_WRONLY | getattr(os, "O_BINARY", 0), mode), "wb") as fh:
+        fh.truncate(0)
         fh.write(data)
 
 
 def create_private(path: Path) -> int:
-    """An fd appending to ``path``, created owner-only (0600) when new; a symbolic link there is not followed."""
-    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-                   | getattr(os, "O_CLOEXEC", 0), 0o600)
+    """An fd appending to ``path``, created owner-only (0600) when new; never through a link planted there
+    (``_own_fd``: a hard link had the worker's transcript appended to your file)."""
+    return _own_fd(path, os.O_WRONLY | os.O_APPEND, 0o600)
 
 
 # How long a rename waits for another handle to let go (a `runs wait` poller reading the record, an antivirus or

@@ -29,7 +29,7 @@ import msgspec
 
 from relay.core import platform
 from relay.core.contracts import ProcessStamp
-from relay.core.files import private_dir, read_regular, write_atomic
+from relay.core.files import is_link, own_folder, private_dir, read_regular, write_atomic
 
 __all__ = ["LEDGER_DIR", "temp_names", "ledgered", "ledgered_temps", "sweep", "leftovers", "is_temp_name"]
 
@@ -63,7 +63,9 @@ def ledgered(data_dir: Path | None, token: str, temps: list[Path]) -> Iterator[N
     if data_dir is None or not temps:
         yield
         return
-    path = private_dir(Path(data_dir) / LEDGER_DIR) / f"{token}.json"
+    # The ledgers' folder is the relay's own (the data dir is input): a link planted in its place had the folder it led
+    # to made owner-only and the ledger written there. The link alone is removed.
+    path = own_folder(private_dir(Path(data_dir)) / LEDGER_DIR) / f"{token}.json"
     write_atomic(path, msgspec.json.encode(Ledger(pid=os.getpid(), stamp=platform.own_stamp(),
                                                   temps=[str(t) for t in temps])))
     try:
@@ -85,8 +87,8 @@ def ledgered_temps(data_dir: Path | None, targets: list[Path]) -> Iterator[list[
 def _ledgers(data_dir: Path) -> Iterator[tuple[Path, Ledger | None]]:
     """Each ledger of a writer that is gone (a killed apply), read; None for one that cannot be read."""
     folder = Path(data_dir) / LEDGER_DIR
-    if not folder.is_dir():
-        return
+    if not folder.is_dir() or is_link(folder):
+        return  # a link is not the relay's ledgers' folder: nothing read or removed through it
     for path in sorted(folder.iterdir()):
         if not _LEDGER_NAME.fullmatch(path.name):
             continue

@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from relay.core.files import read_regular, replace_file
+from relay.core.files import own_folder, read_regular, replace_file, write_own
 from relay.observe.git import GitError, run_git
 
 __all__ = ["Plant", "keep_git_dir", "planted", "put_back", "watch_made"]
@@ -281,8 +281,7 @@ def _merge(layout: dict[str, list[str]], found: dict[str, list[str]]) -> None:
 
 
 def _keep(workspace: str, snapshot_dir: str, nested: list[str], resolved: dict[str, tuple[str, str]]) -> None:
-    keep = os.path.join(snapshot_dir, _FOLDER)
-    os.makedirs(keep, mode=0o700, exist_ok=True)
+    keep = str(own_folder(Path(snapshot_dir, _FOLDER)))  # in the data dir: never a link planted in its place
     layout: dict[str, list[str]] = {"configs": [], "includes": [], "hook_dirs": [], "attributes": []}
     common, dot_gits = "", {}
     for root in [workspace, *nested]:  # ``resolved``: read as text (relay.observe.git_dirs_named), no git run
@@ -307,8 +306,7 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str], resolved: dict[s
         data, mode = _read(path)
         entry = {"sha": _digest(data), "mode": mode}
         if data is not None and len(data) <= _MAX_BYTES:
-            with open(os.path.join(keep, str(i)), "wb") as fh:
-                fh.write(data)
+            write_own(os.path.join(keep, str(i)), data)
             entry["kept"] = str(i)
         files[path] = entry
     state = {"common": common, "workspace": os.path.realpath(workspace), "files": files, **layout, "dot_git": dot_gits,
@@ -319,8 +317,7 @@ def _keep(workspace: str, snapshot_dir: str, nested: list[str], resolved: dict[s
 
 
 def _save(keep: str, state: dict) -> None:
-    with open(tmp := os.path.join(keep, "state.json.tmp"), "w", encoding="utf-8") as fh:
-        json.dump(state, fh)
+    write_own(tmp := os.path.join(keep, "state.json.tmp"), json.dumps(state).encode("utf-8"))
     replace_file(tmp, os.path.join(keep, "state.json"))
 
 

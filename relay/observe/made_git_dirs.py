@@ -171,12 +171,21 @@ class _Deep:
         self.kept = _Kept()  # listed folders that stand as listed: looked at by a stat, never read
         self.read: set[str] = set()
 
+    def _fresh(self, folder: str, ino: int | None) -> bool:
+        """Whether ``folder`` was not there when listed beside the run (not listed, or another inode): made or moved
+        in during the run. Unknown without the listing: False."""
+        listed = self.kept.listed if isinstance(self.kept.listed, dict) else None
+        return listed is not None and (folder not in listed or listed[folder][0] not in (ino, -1))
+
     def walk(self, repo: Repo, top: str, start: str, watched: bool) -> None:
         """Read ``start`` and every folder beneath it but those in ``kept`` (``watched``: the top was there before
-        the run, so its places that run are looked at)."""
-        stack = [start]
+        the run, so its places that run are looked at: those the run wrote, and in a folder made or moved in during
+        the run, all of them: a tree prepared elsewhere and renamed into place keeps its files' old change times)."""
+        stack: list[tuple[str, bool]] = []
+        with contextlib.suppress(OSError):
+            stack.append((start, self._fresh(start, os.lstat(start).st_ino)))
         while stack:
-            folder = stack.pop()
+            folder, fresh = stack.pop()
             if folder in self.read:
                 continue
             self.read.add(folder)
@@ -191,9 +200,9 @@ class _Deep:
                             self.found.append(folder)
                     elif item.is_dir(follow_symlinks=False):
                         if item.path not in self.kept:
-                            stack.append(item.path)
+                            stack.append((item.path, fresh or self._fresh(item.path, item.inode())))
                     elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.ran))
-                                  or (watched and planted(folder, item.name, self.ran))):
+                                  or (watched and planted(folder, item.name, 0 if fresh else self.ran))):
                         self.plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
 
 

@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
+from relay.core.files import write_own
 from relay.observe.git import GitError, GitTimeout
 from relay.observe.snapshot import SKIP_DIRS, Snapshot, git_private
 
@@ -87,8 +88,7 @@ def keep_sizes(folder: str, pre_run: dict[str, PreRun], paths: list[str]) -> Non
     reads them to give back the line endings the user had (``relay.observe.restore.restore_endings``)."""
     sizes = {p: pre_run[p].size for p in paths if p in pre_run}
     try:
-        with open(os.path.join(folder, _SIZES), "w", encoding="utf-8") as fh:
-            json.dump(sizes, fh)
+        write_own(os.path.join(folder, _SIZES), json.dumps(sizes).encode("utf-8"))  # never through a planted link
     except OSError:
         pass  # best effort: without them a revert writes git's checkout of each file
 

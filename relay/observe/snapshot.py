@@ -41,7 +41,7 @@ from typing import Literal
 
 import msgspec
 
-from relay.core.files import own_folder, read_regular, remove_tree, replace_file
+from relay.core.files import own_folder, read_regular, remove_tree, replace_file, write_own
 from relay.observe.above import above_before
 from relay.observe.ignored_walk import start_listing
 from relay.observe.exact_bytes import keep_raw
@@ -364,8 +364,7 @@ def _snapshot_dir(where: Path | None) -> tuple[str, bool]:
 
 def _save(snap: Snapshot) -> None:
     path = os.path.join(snap.dir, "snapshot.json")
-    with open(tmp := path + ".tmp", "wb") as fh:
-        fh.write(msgspec.json.encode(snap))
+    write_own(tmp := path + ".tmp", msgspec.json.encode(snap))  # the data dir is input: never through a planted link
     replace_file(tmp, path)
 
 
@@ -377,7 +376,7 @@ def take_snapshot(workspace: Path, where: Path | None = None) -> Snapshot:
     started_ns = time.time_ns()
     ws = Path(workspace).resolve()
     snapshot_dir, temporary = _snapshot_dir(where)
-    os.makedirs(os.path.join(snapshot_dir, "objects"), exist_ok=True)
+    own_folder(Path(snapshot_dir, "objects"))  # in the data dir: a link planted there had git write into your folder
     git_note = None
     snap = Snapshot(source="report", workspace=str(ws), dir=snapshot_dir, started_ns=started_ns)
     if temporary:

@@ -39,7 +39,7 @@ from filelock import Timeout
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
 from relay.core.identity import own_stamp, owner_alive, started_after
-from relay.core.files import read_regular, write_atomic
+from relay.core.files import own_folder, private_dir, read_regular, write_atomic
 from relay.core.locks import OwnLock, own_lock
 from relay.runs.store import now_iso
 
@@ -81,6 +81,16 @@ class Coordinator:
         # relay's worker never runs beside the next one.
         self._reap = reap
         self._max_wait = max_wait
+
+    def _own_folders(self) -> None:
+        """``locks``, ``locks/tickets`` and ``queue`` as folders of the relay's own (the data dir is input,
+        docs/security.md): a link planted in place of ``queue`` had every file of yours there named like a ticket
+        (``holiday-2024-06.jpg``: its second part a number) taken for a dead relay's and deleted, and one in place of
+        ``locks`` had the slot's lock and holder.json written in your folder. The link alone is removed."""
+        data_dir = private_dir(self._dir.parent)
+        own_folder(data_dir / self._dir.name)
+        own_folder(self._ticket_locks)
+        own_folder(data_dir / self._queue_dir.name)
 
     def status(self, run_id: str) -> str:
         """A short human line for progress messages."""
@@ -155,6 +165,8 @@ class Coordinator:
     def _tickets(self) -> list[Path]:
         """Live tickets in arrival order; tickets of relay processes that died (or whose pid was reused) are removed."""
         tickets = []
+        own_folder(self._queue_dir)  # at every look: a link planted while a call waits is never listed through
+        own_folder(self._ticket_locks)
         for path in sorted(self._queue_dir.iterdir()):
             try:
                 pid = int(path.name.split("-")[1])
@@ -197,9 +209,7 @@ class Coordinator:
         carries its relay's identity, so one left by a dead relay whose pid was reused does not
         block the queue; a wait longer than the bound answers BUSY instead of hanging.
         """
-        self._dir.mkdir(parents=True, exist_ok=True)
-        self._queue_dir.mkdir(parents=True, exist_ok=True)
-        self._ticket_locks.mkdir(exist_ok=True)
+        self._own_folders()
         started = time.monotonic()
         ticket = self._queue_dir / f"{time.time_ns():020d}-{os.getpid()}-{run_id}"
         # The ticket's lock first, held until the ticket is gone: what tells another relay this ticket is a live one.
@@ -277,8 +287,7 @@ class Coordinator:
         saw end in `Agent execution terminated due to error.`, agy-protocol.md §7.2), False at once when a
         worker holds the slot or a ticket waits (the caller does not wait here: it queues).
         """
-        self._dir.mkdir(parents=True, exist_ok=True)
-        self._queue_dir.mkdir(parents=True, exist_ok=True)
+        self._own_folders()
         if self._holder is not None or await anyio.to_thread.run_sync(self._tickets):
             yield False
             return
@@ -299,7 +308,7 @@ class Coordinator:
         if not conversation_id:
             yield
             return
-        self._dir.mkdir(parents=True, exist_ok=True)
+        self._own_folders()
         digest = hashlib.sha256(conversation_id.encode()).hexdigest()[:24]
         file_lock = own_lock(self._dir / f"conversation-{digest}.lock")
         busy = Busy(

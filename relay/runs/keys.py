@@ -29,7 +29,7 @@ from filelock import Timeout
 
 from relay.core.contracts import ProcessStamp, Status
 from relay.core.errors import InvalidInput, RelayError
-from relay.core.files import private_dir, read_regular, write_atomic
+from relay.core.files import is_link, own_folder, private_dir, read_regular, write_atomic
 from relay.core.locks import own_lock
 from relay.core.identity import own_stamp, owner_alive
 from relay.runs.store import check_run_id
@@ -115,7 +115,10 @@ class KeyBook:
         ``replacing``: the run id of a standing claim the caller found free (its run never reached its
         worker, or its relay died before recording it); it is replaced only if the claim still names it, so
         two processes that both found it free cannot both take it."""
-        private_dir(self.folder)
+        # The keys' folder is the relay's own (the data dir is input, docs/security.md): a link planted in its place had
+        # the claims and the lock written into the folder it led to, that folder made owner-only, and the sweep below
+        # delete every .json file of yours there older than the window. The link alone is removed.
+        own_folder(private_dir(self.folder.parent) / self.folder.name)
         lock = own_lock(self.folder / ".lock")
         try:
             with lock.acquire(timeout=_LOCK_SECONDS):
@@ -136,6 +139,8 @@ class KeyBook:
     def _prune(self) -> None:
         """Remove expired claims (their files' age: a claim is written once and replaced whole)."""
         cutoff = time.time() - WINDOW_SECONDS
+        if is_link(self.folder):
+            return  # planted since ``claim`` made it the relay's own: never swept through
         for path in self.folder.glob("*.json"):
             try:
                 if path.is_file() and not path.is_symlink() and path.stat().st_mtime < cutoff:

@@ -96,7 +96,10 @@ class RunStore:
 
     def ensure(self) -> None:
         private_dir(self.runs_dir.parent)  # the data dir: owner-only, as its records are (issue 22)
-        private_dir(self.runs_dir)
+        # The runs folder is the relay's own (the data dir is input, docs/security.md): a link planted in its place had
+        # the folder it led to made owner-only and every record, transcript and patch written there. The link alone
+        # is removed.
+        own_folder(self.runs_dir)
 
     def record_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{check_run_id(run_id)}.json"
