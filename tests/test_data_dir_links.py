@@ -44,6 +44,22 @@ def _worktree_run(tmp_path: Path, repo: Path) -> tuple[dict, dict]:
     return env, {"task": "add src/new.py", "profile": "iso", "workspace": str(repo)}
 
 
+def _fix_run_id(monkeypatch, run_id: str) -> None:
+    """Every door names its next run ``run_id``: a party that knows the id ahead plants before the run starts."""
+    from relay.call import detached, intake, once
+
+    for module in (intake, once, detached):
+        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+
+
+async def _add_new_py(tmp_path: Path, repo: Path, **call) -> dict:
+    """One in-place run in ``repo`` of the fake agy writing src/new.py; the relay's answer."""
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        return payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo), **call}))
+
+
 async def test_a_link_planted_as_a_worktree_pools_repo_or_run_file_never_has_the_relay_write_its_target(tmp_path, repo):
     # A worktree run writes its pool's `repo` file (when it does not name the repository) and its slot's `w0.run`
     # (the run that used it last) at every lease; both lie in the data dir. Before: write_text followed a link
@@ -221,11 +237,8 @@ async def test_links_planted_as_a_runs_spilled_prompt_or_trees_folder_are_never_
     # and after trees (a private git dir's HEAD, config, info files) to runs/<run_id>.trees. The run id is in the data
     # dir from the call's first moment; whoever writes the data dir and is quick plants links there. Played here by
     # knowing the id ahead. Before: the task and the git dir's files were written into the folders the links led to.
-    from relay.call import detached, intake, once
-
     run_id = "r20261202T120000-0badc0de"
-    for module in (intake, once, detached):
-        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    _fix_run_id(monkeypatch, run_id)
     runs = tmp_path / "data" / "runs"
     runs.mkdir(parents=True)
     spill, trees = tmp_path / "home" / "spill", tmp_path / "home" / "trees"
@@ -233,11 +246,7 @@ async def test_links_planted_as_a_runs_spilled_prompt_or_trees_folder_are_never_
         folder.mkdir(parents=True)
     (runs / f"{run_id}.prompt").symlink_to(spill, target_is_directory=True)
     (runs / f"{run_id}.trees").symlink_to(trees, target_is_directory=True)
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
-        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py. " + "Context. " * 5000,
-                                                          "workspace": str(repo)}))
+    answer = await _add_new_py(tmp_path, repo, task="add src/new.py. " + "Context. " * 5000)
     assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
     assert (sorted(p.name for p in spill.iterdir()), sorted(p.name for p in trees.iterdir())) == ([], [])
     assert (runs / f"{run_id}.prompt" / "TASK.md").is_file() and not (runs / f"{run_id}.prompt").is_symlink()
@@ -251,11 +260,8 @@ async def test_hard_links_planted_as_a_runs_marker_or_spilled_task_never_have_th
     # and at its transcript and agy's log, the moment the run id appears (played by knowing it ahead). Before: write_own
     # opened them with O_TRUNC, so your .profile was emptied and your .bashrc held the task the leader's model wrote;
     # the transcript (the worker's output) was appended to your .zshrc.
-    from relay.call import detached, intake, once
-
     run_id = "r20261202T120000-0badc0df"
-    for module in (intake, once, detached):
-        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    _fix_run_id(monkeypatch, run_id)
     runs = tmp_path / "data" / "runs"
     (runs / "active").mkdir(parents=True)
     (runs / f"{run_id}.prompt").mkdir()
@@ -265,11 +271,7 @@ async def test_hard_links_planted_as_a_runs_marker_or_spilled_task_never_have_th
     os.link(profile, runs / "active" / run_id)
     os.link(zshrc, runs / f"{run_id}.ndjson")  # the transcript: the worker's own output, appended
     os.link(notes, runs / f"{run_id}.agy-1.log")  # agy's log, made the relay's before agy opens it
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
-        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py. " + "Context. " * 5000,
-                                                          "workspace": str(repo)}))
+    answer = await _add_new_py(tmp_path, repo, task="add src/new.py. " + "Context. " * 5000)
     assert answer["status"] == "SUCCESS" and answer["run_id"] == run_id, answer
     for victim in (bashrc, profile, zshrc, notes):
         assert victim.read_text(encoding="utf-8") == PRECIOUS, victim
@@ -290,11 +292,7 @@ async def test_a_link_planted_as_the_idempotency_keys_folder_never_has_the_relay
     yours.chmod(0o755)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "keys").symlink_to(yours, target_is_directory=True)
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
-        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo),
-                                                          "idempotency_key": "keys-link-1"}))
+    answer = await _add_new_py(tmp_path, repo, idempotency_key="keys-link-1")
     assert answer["status"] == "SUCCESS", answer
     assert old.read_text(encoding="utf-8") == "{\"theme\": \"dark\"}\n"
     assert sorted(p.name for p in yours.iterdir()) == ["settings.json"]
@@ -312,10 +310,7 @@ async def test_a_link_planted_as_the_runs_folder_never_has_the_relay_write_recor
     yours.chmod(0o755)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "runs").symlink_to(yours, target_is_directory=True)
-    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
-                                                                "content": "x = 1\n"}]))
-    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
-        answer = payload(await client.call_tool(EXECUTE, {"task": "add src/new.py", "workspace": str(repo)}))
+    answer = await _add_new_py(tmp_path, repo)
     assert answer["status"] == "SUCCESS", answer
     assert sorted(p.name for p in yours.iterdir()) == ["index.html"]
     if os.name != "nt":
@@ -330,11 +325,8 @@ async def test_links_planted_inside_a_runs_trees_folder_never_have_the_relay_wri
     # in it was not checked: planted there the moment the run id appears (played by knowing it ahead), a link named
     # snapshot.json.tmp or sizes.json had the snapshot's state or the changed files' sizes written into your file, and
     # one in place of git-dir (the kept git config) or objects had the relay (and its git) write into your folder.
-    from relay.call import detached, intake, once
-
     run_id = "r20261202T120000-0badc0e0"
-    for module in (intake, once, detached):
-        monkeypatch.setattr(module, "new_run_id", lambda: run_id)
+    _fix_run_id(monkeypatch, run_id)
     trees = tmp_path / "data" / "runs" / f"{run_id}.trees"
     trees.mkdir(parents=True)
     bashrc, profile = _victim(tmp_path, ".bashrc"), _victim(tmp_path, ".profile")
