@@ -35,9 +35,6 @@ from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 from relay.review.small_edits import centred, cut, one
 
-# The names relay.review.odd_edits quotes with.
-_centred, _cut, _one = centred, cut, one
-
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 

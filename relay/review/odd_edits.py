@@ -26,9 +26,10 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _centred, _cut, _names, _one, _quote, _spoken,
+from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _names, _quote, _spoken,
                                       apart_edits, apart_runs, weakens)
 from relay.review.file_kinds import file_kind
+from relay.review.small_edits import centred, cut, one
 
 __all__ = ["apart_and_odd_edits", "drops_call", "odd_edits"]
 
@@ -104,8 +105,8 @@ def _odd_in_sweep(runs: Sequence[Run]) -> list[Apart]:
 
 
 def _centred_quote(removed: Sequence[str], added: Sequence[str]) -> tuple[str, str]:
-    old, new = _centred(_one(list(removed)), _one(list(added)))
-    return _cut(old, _QUOTE_OLD), _cut(new, _QUOTE_NEW)
+    old, new = centred(one(removed), one(added))
+    return cut(old, _QUOTE_OLD), cut(new, _QUOTE_NEW)
 
 
 def odd_edits(runs: Sequence[Run], quoted: Sequence[Apart], task: str = "") -> list[Apart]:
