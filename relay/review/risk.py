@@ -110,7 +110,8 @@ def _describe(f: FileFacts, ctx: RiskContext) -> str:
         return f"new file ({lines(c.additions)})" if not c.binary else "new file"
     if c.kind == "renamed":
         return f"renamed from {c.old_path}"[:_MAX_REASON_CHARS] + (f" (+{c.additions}/-{c.deletions})" if c.additions or c.deletions else "")
-    quote = f": {ctx.small_edits[c.path]}" if c.kind == "modified" and c.path in ctx.small_edits else ""
+    said = ctx.small_edits.get(c.path, "") if c.kind == "modified" else ""
+    quote = f", {said}" if said.startswith("notably ") else f": {said}" if said else ""
     if f.kind in ("test", "docs", "example", "generated"):
         return f"{f.kind} edited (+{c.additions}/-{c.deletions}){quote}"
     return f"edit (+{c.additions}/-{c.deletions}){quote}"

@@ -55,10 +55,17 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    start = max(0, head - _BEFORE)
-    while start > 0 and old[start - 1].isalnum():
+    # What changed must be seen whole where it can: when a side's change does not fit its room with ``_BEFORE`` characters
+    # before it, the quote opens on the word just before the change (guardian's ``…self.user and not self.user.is_a…``
+    # hid ``is_active``); room left after the change goes to the words after it (what a removed ``not`` applied to).
+    span = max(len(old) - head - tail - old_most, len(new) - head - tail - new_most)
+    free = -span - 2  # the room both sides have beyond what changed (less the two ellipses)
+    before = max(_BEFORE, free * 2 // 3) if free >= _BEFORE else 4
+    start = max(0, head - before)
+    while start > 0 and (old[start - 1].isalnum() or old[start - 1] in "_$"):
         start -= 1
-    keep = max(0, tail - _AFTER)
+    after = max(_AFTER, -span - (head - start) - 2)
+    keep = max(0, tail - after)
 
     def side(text: str) -> str:
         end = len(text) - keep
