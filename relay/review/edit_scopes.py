@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from relay.review.apart_edits import Apart, Run, _candidate, telling
+from relay.review.apart_edits import Apart, Run, _candidate, _names, telling
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
 
@@ -239,6 +239,7 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             continue
         told = []
         for r, _, _ in edits:
+            r = _edited_head(r)
             code = _candidate(r)
             if code is None or not code[1]:
                 continue  # not a small edit of code, or new lines only (the work written, not code changed)
@@ -253,6 +254,21 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         label = scopes.label(r)
         out[path] = "notably " + (f"in {label}: " if label else "") + _body(a, d, _share(label) if label else 1.0)
     return out
+
+
+def _edited_head(run: Run) -> Run:
+    """A run that edits a line or two and then writes new code after them (``git diff`` joins the two when they touch:
+    pyotp's ``return utils.strings_equal(…)`` → ``return str(otp) in …`` followed by a new method) read as the edit alone:
+    its removed lines against as many added lines at its head (or tail), when those share most of their names."""
+    removed = [ln for ln in run.removed if ln.strip()]
+    if not removed or len(removed) > _MOST_LINES or len(run.added) <= len(run.removed) + 2:
+        return run
+    n = len(run.removed)
+    for part, start in ((run.added[:n], run.start), (run.added[-n:], run.end - n + 1)):
+        old, new = _names(removed), _names(part)
+        if old and len(old & new) * 2 >= len(old | new) and part != tuple(run.removed):
+            return Run(run.path, start, start + n - 1, tuple(part), run.removed)
+    return run
 
 
 def workspace_texts(workspace: Path | None) -> Callable[[str], str | None]:

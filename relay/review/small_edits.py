@@ -67,13 +67,19 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
     after = max(_AFTER, -span - (head - start) - 2)
     keep = max(0, tail - after)
 
-    def side(text: str) -> str:
+    def side(text: str, at: int) -> str:
         end = len(text) - keep
         while end < len(text) and (text[end].isalnum() or text[end] in "_?!"):
             end += 1
-        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+        return ("…" if at else "") + text[at:end] + ("…" if end < len(text) else "")
 
-    return side(old), side(new)
+    # Too long still: the words before the change give way first (a whole word at a time), what follows it is kept.
+    while start < head - 1 and (len(side(old, start)) > old_most or len(side(new, start)) > new_most):
+        nxt = start + 1
+        while nxt < head and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
+            nxt += 1
+        start = min(nxt, head)
+    return side(old, start), side(new, start)
 
 
 def quote_run(added: Sequence[str], removed: Sequence[str], share: float = 1.0) -> str:
