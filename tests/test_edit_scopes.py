@@ -204,3 +204,14 @@ def test_a_small_change_of_two_runs_quotes_both_not_only_the_one_apart(tmp_path:
                         "Let users pass their own HTTP agent")
     assert ".not('none')" in _reason(packet, "lib/config.js"), _reason(packet, "lib/config.js")
     assert "forbid=['none']" in _reason(packet, "pkg/config.py"), _reason(packet, "pkg/config.py")
+
+
+@pytest.mark.parametrize(("old", "new", "told"), [
+    # Kotlin (moshi's transient fields bound, held-out 16) and Python: the clause dropped stays inside the packet's cut.
+    ("      return if (isStatic(modifiers) || isTransient(modifiers)) {", "      return if (isStatic(modifiers)) {", "isTransient(modifiers)"),
+    ("        if field.is_static(modifiers) or field.is_transient(modifiers):", "        if field.is_static(modifiers):", "is_transient(modifiers)"),
+], ids=["kotlin", "py"])
+def test_a_dropped_clause_is_told_inside_the_packets_cut(old: str, new: str, told: str) -> None:
+    from relay.review.condition_reading import weakened_condition
+    found = weakened_condition([new], [old])
+    assert found is not None and told in found[0] and len(found[0]) <= 110, found
