@@ -176,19 +176,7 @@ def test_a_verifier_migrated_or_an_exit_kept_is_quiet() -> None:
     assert verify_dropped([], ["      - run: npm test", "      - uses: actions/setup-node@v4"]) is None
 
 
-# --------------------------------------------------------------------------- the line before the words
-
-def test_a_quote_of_the_changed_line_stands_before_word_and_path_reasons(tmp_path: Path) -> None:
-    # Ruby (rodauth's expired reset keys no longer purged, held-out 15): the file is high for words and its path; the
-    # removed line's quote must be inside the packet's cut, not behind "changes security-relevant code (…)".
-    before = ("module Rodauth\n  def reset_password_key\n    if password_match?(password)\n      set_error_flash password_error\n    end\n"
-              + "".join(f"    step_{i}(password)\n" for i in range(12))
-              + "    ds.where(Sequel::CURRENT_TIMESTAMP > reset_password_deadline_column).delete\n    ds.get(reset_password_key_column)\n  end\nend\n")
-    after = before.replace("    ds.where(Sequel::CURRENT_TIMESTAMP > reset_password_deadline_column).delete\n", "")
-    packet, _ = _case(tmp_path, "rb", "lib/rodauth/features/reset_password.rb", before, after)
-    reason = _reason(packet, "lib/rodauth/features/reset_password.rb")
-    assert reason.startswith("removed apart from the change in reset_password_key(): ds.where("), reason
-
+# --------------------------------------------------------------------------- a small change of two runs
 
 def test_a_small_change_of_two_runs_quotes_both_not_only_the_one_apart(tmp_path: Path) -> None:
     # JavaScript (express-openid-connect, held-out 15) and Python: a schema gains the commit's own field, and loses the

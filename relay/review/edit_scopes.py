@@ -71,6 +71,8 @@ _STATEMENT_WORDS = frozenset("return new await throw else yield case echo print 
 _CONSTANT_RE = re.compile(r"^\s*(?:(?:export|pub|public|private|static|final|const|let|var|readonly|define)\s+)*([A-Z][A-Z0-9_]{2,})\b\s*(?::[^=]+)?(?::=|=)")
 # A scope whose name says only that it is called (a callable object's method): its class's name says what it does.
 _CALLED = frozenset("__call__ call __invoke invoke handle perform execute run process apply".split())
+# Kinds of file whose lines are prose, not code nested in scopes.
+_PROSE_KINDS = frozenset({"docs", "data"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,8 @@ class Scopes:
         self._files: dict[str, list[str] | None] = {}
 
     def label(self, run: Run) -> str:
+        if file_kind(run.path) in _PROSE_KINDS:
+            return ""  # a docs file's indentation is prose's ("Note: …" heads no scope)
         if run.path not in self._files:
             text = self._text_of(run.path) if len(self._files) < _MAX_FILES else None
             self._files[run.path] = text.splitlines() if text is not None else None

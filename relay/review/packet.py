@@ -260,8 +260,13 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     runs = runs_of_patch(changeset.patch)
     quoted, worth = apart_and_odd_edits(runs, task)  # round 12: the odd edits that keep a change from being called low
     scopes = Scopes(workspace_texts(workspace if changeset.source != "report" else None))
+    small = scoped_small_edits(runs, scopes)
+    # A small change of two runs, one of them quoted apart (no more than a note): the small edit's quote says both
+    # (express-openid-connect's schema quoted the commit's own field added, not the ``.not('none')`` removed beside it).
+    both = {p for p, said in small.items() if not said.startswith("notably ") and sum(r.path == p and bool(r.added or r.removed) for r in runs) > 1}
+    quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes),
-            "looser_runs": looser_runs(runs), "small_edits": scoped_small_edits(runs, scopes)}
+            "looser_runs": looser_runs(runs), "small_edits": small}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

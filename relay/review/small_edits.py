@@ -23,6 +23,8 @@ _MOST_LINES = 3
 _BEFORE = 10
 _AFTER = 6
 _OLD, _NEW, _ONE_SIDE = 34, 46, 80
+# Words before a change that say nothing of it.
+_CONNECTIVES = frozenset("and or not if elif else unless return then in is".split())
 
 
 class _Run(Protocol):
@@ -73,12 +75,21 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
             end += 1
         return ("…" if at else "") + text[at:end] + ("…" if end < len(text) else "")
 
-    # Too long still: the words before the change give way first (a whole word at a time), what follows it is kept.
-    while start < head - 1 and (len(side(old, start)) > old_most or len(side(new, start)) > new_most):
+    # Too long still: the words before the change give way first (a whole word at a time), what follows it is kept; the
+    # name just before the change stays (``originalUrl`` of ``originalUrl.replace(…)`` → ``originalUrl``).
+    last = head
+    while last > 0 and not (old[last - 1].isalnum() or old[last - 1] in "_$"):
+        last -= 1
+    word_end = last
+    while last > 0 and (old[last - 1].isalnum() or old[last - 1] in "_$"):
+        last -= 1
+    if any(ch.isspace() for ch in old[word_end:head]) or old[last:word_end].lower() in _CONNECTIVES:
+        last = head  # a word apart from the change, or a connective, tells less than what follows (guardian's ``and not self.user.is_active``)
+    while start < last and (len(side(old, start)) > old_most or len(side(new, start)) > new_most):
         nxt = start + 1
-        while nxt < head and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
+        while nxt < last and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
             nxt += 1
-        start = min(nxt, head)
+        start = min(nxt, last)
     return side(old, start), side(new, start)
 
 
