@@ -97,11 +97,11 @@ def test_no_scope_found_leaves_the_quote_as_it_was() -> None:
 def test_a_file_linked_outside_the_workspace_is_never_read(tmp_path: Path) -> None:
     # The repository under work links a changed path to a file outside the workspace: its text is not read for a scope.
     outside = tmp_path / "outside.py"
-    outside.write_text("def secret_scope():\n    pass\n")
+    outside.write_text("def secret_scope():\n    pass\n", encoding="utf-8")
     root = tmp_path / "ws"
     root.mkdir()
     os.symlink(outside, root / "linked.py")
-    (root / "plain.py").write_text("x = 1\n")
+    (root / "plain.py").write_text("x = 1\n", encoding="utf-8")
     read = workspace_texts(root)
     assert read("linked.py") is None and read("../outside.py") is None and read("plain.py") == "x = 1\n"
 
