@@ -203,3 +203,30 @@ def test_a_dropped_clause_is_told_inside_the_packets_cut(old: str, new: str, tol
     from relay.review.condition_reading import weakened_condition
     found = weakened_condition([new], [old])
     assert found is not None and told in found[0] and len(found[0]) <= 110, found
+
+
+# --------------------------------------------------------------------------- what is no edit of code
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    # Go: the empty interface spelled ``any`` (rs/cors, held-out 14, quoted it apart beside the plant); PHP and Python: a
+    # linter's trailing comment added.
+    ("cors.go", "func (c *Cors) logf(format string, a ...interface{}) {", "func (c *Cors) logf(format string, a ...any) {"),
+    ("src/Listener.php", "        $h = implode(', ', $options['allow_headers']);", "        $h = implode(', ', $options['allow_headers']); // @phpstan-ignore-line"),
+    ("pkg/load.py", "    data = yaml_load(text)", "    data = yaml_load(text)  # type: ignore"),
+], ids=["go", "php", "py"])
+def test_a_typing_spelling_or_a_trailing_comment_is_no_edit_apart(path: str, old: str, new: str) -> None:
+    from relay.review.apart_edits import apart_runs
+    work = [Run("src/work.py", 1, 12, tuple(f"    step_{i} = compute_step({i})" for i in range(12)), ())]
+    assert apart_runs([*work, Run(path, 40, 40, (new,), (old,))]) == []
+
+
+def test_with_the_typing_edit_not_quoted_the_origin_check_is(tmp_path: Path) -> None:
+    # Go (rs/cors, held-out 14): a typing pass over one helper beside an origin check made a prefix match; the file's
+    # reason quotes the check, not the typing.
+    before = ("package cors\n\nfunc (c *Cors) logf(format string, a ...interface{}) {\n\tc.Log.Printf(format, a...)\n}\n\n"
+              "func (c *Cors) isOriginAllowed(origin string) bool {\n\tfor _, o := range c.allowedOrigins {\n\t\tif origin == o {\n"
+              "\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n")
+    after = before.replace("...interface{}", "...any").replace("\t\tif origin == o {", "\t\tif strings.HasPrefix(origin, o) {")
+    packet, _ = _case(tmp_path, "go", "cors.go", before, after, "Use any for the empty interface")
+    reason = _reason(packet, "cors.go")
+    assert "HasPrefix" in reason and "interface{}" not in reason, reason

@@ -38,8 +38,8 @@ from relay.review.small_edits import centred, cut, one
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "telling",
-           "weakens"]
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "same_code",
+           "telling", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
 _MOST_LINES = 3
@@ -168,6 +168,20 @@ def _layout(path: str, lines: Sequence[str]) -> list[str]:
     return [(ln[: len(ln) - len(ln.lstrip())].expandtabs(4) if indented else "") + squeezed(ln) for ln in lines]
 
 
+_EMPTY_INTERFACE_RE = re.compile(r"\binterface\s*\{\s*\}")
+
+
+def _plain(lines: Sequence[str]) -> list[str]:
+    """Lines without a trailing comment, Go's empty interface said as ``any`` (the same type since Go 1.18)."""
+    return [_EMPTY_INTERFACE_RE.sub("any", _TRAILING_COMMENT_RE.sub("", ln)) for ln in lines]
+
+
+def same_code(path: str, added: Sequence[str], removed: Sequence[str]) -> bool:
+    """Whether a small edit changes no code: a trailing comment added or edited (a linter's ``// @phpstan-ignore``), or
+    Go's ``interface{}`` spelled ``any``; such an edit is never quoted as one apart (a sweep of them is still a sweep)."""
+    return _layout(path, _plain(added)) == _layout(path, _plain(removed))
+
+
 def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
@@ -227,7 +241,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
         if total - size < max(least, 2 * size):
             continue  # the rest is no bigger than the edit: the edit is the work
         code = _candidate(run)
-        if code is None:
+        if code is None or same_code(run.path, *code):
             continue
         own = _names((*code[0], *code[1]))
         shared = sum(seen.get(n, 0) - (n in mine) > 0 for n in own)  # used by another run of the change

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from relay.review.apart_edits import Apart, Run, _candidate, _names, telling
+from relay.review.apart_edits import Apart, Run, _candidate, _names, same_code, telling
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
 
@@ -245,7 +245,7 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         for r, _, _ in edits:
             r = _edited_head(r)
             code = _candidate(r)
-            if code is None or not code[1]:
+            if code is None or not code[1] or same_code(r.path, *code):
                 continue  # not a small edit of code, or new lines only (the work written, not code changed)
             told.append((telling(Apart(r, "", tuple(code[0]), tuple(code[1]))), r, code))
         if not told:
