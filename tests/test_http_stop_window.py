@@ -43,8 +43,9 @@ sys.exit(main(["serve", "--http", "127.0.0.1:0"]))
 """
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_a_stop_signal_right_after_the_state_file_is_written_never_leaves_it_behind(tmp_path, signum):
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])  # by name: Windows has no SIGHUP to collect
+def test_a_stop_signal_right_after_the_state_file_is_written_never_leaves_it_behind(tmp_path, name):
+    signum = getattr(signal, name)
     data = tmp_path / "data"
     data.mkdir()
     marker = tmp_path / "written"
