@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange, Risk
 from relay.review import checks
+from relay.review.slipped_lines import failure_exit_check, turned_down_check
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
@@ -175,6 +176,19 @@ RULES: tuple[Rule, ...] = (
                        "deletes a guard: if len(body) > 65536: raise TooLarge()",
                        _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
+    # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, round 13): a connection's TLS mode turned
+    # down, a secret read from the environment made a literal; a script's failure exit deleted (a failed check falls through).
+    Rule("turns_down", "high", "{detail}", turned_down_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",), example=Example(
+        _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
+            added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),
+        "turns a connection's TLS off (verify-full → disable): …tgres\", \"dbname=app sslmode=disable\")",
+        _fc("docs/tutorial.md", additions=1, added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']))),
+    Rule("deletes_failure_exit", "high", "{detail}", failure_exit_check, leads=True, outranks=("security_tokens",),
+         scope=Scope(not_kinds=("lockfile", "docs"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical")),
+         example=Example(
+             _fc("install.sh", deletions=1, removed_lines=["    return 1"]),
+             "deletes a failure exit: return 1 (the failed check now falls through)",
+             _fc("install.sh", additions=1, deletions=1, removed_lines=["    return 1"], added_lines=["    exit 1"]))),
     # A check edited in place to let more through, read by the structure of the edited pair (relay.review.condition_reading):
     # high where it is about access or input, worth a look where it is not.
     Rule("weakens_check", "high", "{detail}", checks.weakens_check, scope=_RISKY_LINES, leads=True,

@@ -1,0 +1,145 @@
+"""Kinds of risky line read in every ecosystem where they exist, found slipped into ordinary changes (issue 36, round 13).
+
+- ``VALUES`` (rows of ``relay.review.risky_lines``' value table): a mode that lets others write given to a shell's
+  ``chmod``, ``mkdir -m`` or ``install -m`` (``777``, ``o+w``: the octal families read ``0o777``/``0777`` only); a
+  literal key given to what signs sessions, cookies or tokens (``NewCookieStore([]byte("…"))``, ``jwt.sign(p, "…")``).
+- ``CALLS`` (rows of its call table): a script that sources a hidden or config file by a path relative to the working
+  folder (``source .tool.conf``): any folder the user runs it in supplies code.
+- ``turned_down``: a connection's TLS mode turned down in place (``sslmode=verify-full`` → ``disable``, ``useSSL=true`` →
+  ``false``), and a secret read from the environment replaced by a literal (``os.Getenv("SESSION_KEY")`` → ``"…"``): what
+  only the edited pair shows (a new sample writing ``sslmode=disable`` for a local database is not an edit that lowers).
+- ``failure_exit_deleted``: a script's failure exit deleted (``return 1``, ``exit 1``, ``die``, ``exit $?``, ``throw``) and
+  written nowhere again in the file: a failed check that now falls through (a checksum mismatch only logged).
+
+Every quote is the line itself, centred on what was found (``relay.review.line_shapes.window``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from relay.review.content_kinds import reading_path
+from relay.review.line_shapes import squeezed, window
+
+if TYPE_CHECKING:  # the facts module reads this one's rows (through risky_lines): no import at run time
+    from relay.review.facts import FileFacts, RiskContext
+
+__all__ = ["CALLS", "VALUES", "failure_exit_check", "failure_exit_deleted", "turned_down", "turned_down_check"]
+
+_SHOWN = 90
+# A value that stands in for a secret in samples and templates (the value table's placeholders, and the names of one).
+_PLACEHOLDER_RE = re.compile(r"(?i)your|example|placeholder|change[-_ ]?me|replace|dummy|fake|xxx|\.\.\.|^<.*>$|^\*+$|^(?:secret|key|password|token)$")
+
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("makes a folder or file world-writable", ("chmod", "mkdir", "install", "umask"), re.compile(
+        # chmod 777 x, chmod -R a+w x, mkdir -p -m 777 x, install -m 0666 x, umask 000: a shell's modes, octal without 0o.
+        r"\bchmod\s+(?:-\w+\s+)*(?P<at>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*|)\+[rwxX]*w[rwxX]*)(?=\s)|"
+        r"\b(?:mkdir|install)\b[^\n;&|#]*?\s(?:-m\s*|--mode[= ])(?P<atm>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*)\+[rwxX]*w[rwxX]*)\b|"
+        r"\bumask\s+(?P<atu>0*[0-7]?[0-7]?[0145])\s*$")),  # others keep the write bit
+    ("signs sessions or tokens with a literal key", ("cookiestore", "sessionstore", "securecookie", "sign(", "encode(", "hmac", "signer",
+                                                     "serializer", "fernet", "secretkeyspec", "newstore"), re.compile(
+        r"\b(?:New\w*(?:Cookie|Session)Store|(?:Cookie|Session)Store|securecookie\.New|sessions\.New\w*|jwt\.(?:sign|encode)|JWT\.encode|"
+        r"hmac\.new|HMAC\.new|Hmac\w*::new\w*|\w*Signer|URLSafe\w*Serializer|Fernet|SecretKeySpec)\s*\(\s*(?:[\w.]+\s*,\s*)?"
+        # Not a placeholder a sample writes ("your-secret-key", "changeme", "xxx…").
+        r"(?:\[\]byte\(|b|Buffer\.from\(|)(?P<at>['\"](?!(?i:[^'\"]*(?:your|example|placeholder|change[-_]?me|replace|dummy|fake|xxx)))"
+        r"(?P<value>[^'\"\s$%{}<>]{6,})['\"])")),
+)
+
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs code from the working folder", ("source", ". ."), re.compile(
+        # A hidden or config file named relative to wherever the script is run ("source .tool.conf", ". ./.env"); not one
+        # beside the script ("$(dirname "$0")/lib.sh"), nor an absolute or home path.
+        r"^\s*(?:(?:el)?if\b.*?(?:then|&&)\s*)?(?:source|\.)\s+['\"]?(?P<at>(?:\./)?(?:\.[\w.-]+|[\w.-]+\.(?:conf|cfg|env|rc|config)))['\"]?\s*(?:$|[;&|#])")),
+)
+
+_TLS_MODE_RE = re.compile(r"(?i)\b(?P<key>sslmode|ssl_?mode|ssl|use_?ssl|require_?ssl|tls|encrypt|trustservercertificate)"
+                          r"\s*[=:]\s*['\"]?(?P<value>[\w-]+)")
+_STRONG = {"sslmode": ("require", "verify-ca", "verify-full"), "ssl": ("true", "1", "required", "require"), "tls": ("true", "1", "verify", "required")}
+_WEAK = {"sslmode": ("disable", "allow", "prefer"), "ssl": ("false", "0", "disable", "disabled", "off"), "tls": ("false", "0", "skip-verify", "disable", "off", "insecure")}
+_ENV_READ_RE = re.compile(r"(?:os\.Getenv|getenv|os\.environ(?:\.get)?|ENV\.fetch|ENV|process\.env|System\.getenv|Environment\.GetEnvironmentVariable|env::var|env)"
+                          r"\s*[(\[.]\s*['\"]?(?P<name>\w*(?:KEY|SECRET|TOKEN|PASS)\w*)['\"]?\s*[)\]]?", re.I)
+_LITERAL_RE = re.compile(r"['\"](?P<value>[^'\"\s$%{}<>]{6,})['\"]")
+
+
+def _family(key: str) -> str:
+    key = key.lower().replace("_", "")
+    if key in ("sslmode",):
+        return "sslmode"
+    if key in ("ssl", "usessl", "requiressl", "encrypt"):
+        return "ssl"
+    if key == "trustservercertificate":
+        return "trust"
+    return "tls"
+
+
+def _modes(line: str) -> dict[str, str]:
+    return {_family(m.group("key")): m.group("value").lower() for m in _TLS_MODE_RE.finditer(line)}
+
+
+def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A connection's TLS mode turned down, or a secret read from the environment made a literal, in an edited pair."""
+    old_modes: dict[str, str] = {}
+    env_names: set[str] = set()
+    for line in removed:
+        old_modes.update(_modes(line))
+        env_names.update(m.group("name") for m in _ENV_READ_RE.finditer(line))
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        code = line.strip()
+        if not code or squeezed(code) in before:
+            continue
+        for m in _TLS_MODE_RE.finditer(code):
+            family, value = _family(m.group("key")), m.group("value").lower()
+            old = old_modes.get(family)
+            weak = value in ("true", "yes", "1") if family == "trust" else value in _WEAK.get(family, ())
+            strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ())
+            if weak and strong:
+                return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
+        if env_names and not _ENV_READ_RE.search(code):
+            lit = _LITERAL_RE.search(code)
+            if lit and not _PLACEHOLDER_RE.search(lit.group("value")) and _shares_call(code, removed):
+                name = sorted(env_names)[0]
+                return f"hard-codes a secret read from the environment ({name} → a literal): {window(code, lit.start(), lit.end(), 56)}"
+    return None
+
+
+def _shares_call(code: str, removed: Sequence[str]) -> bool:
+    """The added line is the removed one's pair: it opens with the same words up to the literal (the same call, the same name)."""
+    head = squeezed(code[:code.find("'") if "'" in code else code.find('"')])[:24]
+    return len(head) >= 6 and any(squeezed(line.strip()).startswith(head) for line in removed if _ENV_READ_RE.search(line))
+
+
+# A script's failure exit on a line of its own (shell, Perl, Ruby, PowerShell, Python's sys.exit). Not a throw or raise:
+# code's refusals are read with their conditions (relay.review.guard_reading).
+_FAILURE_EXIT_RE = re.compile(r"^\s*(?:return\s+(?:[1-9]\d*|\$\?)|exit\s+(?:[1-9]\d*|\$\?)|die\b.*|abort\b.*|"
+                              r"(?:sys\.)?exit\s*\(\s*[1-9]\d*\s*\))\s*;?\s*(?:#.*)?$")
+_SCRIPT_EXTS = frozenset("sh bash zsh ksh ps1 pl pm rb py".split())
+
+
+def failure_exit_deleted(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"deletes a failure exit: the line" for a script's removed ``return 1``/``exit 1``/``die``/``throw`` that no added
+    line of the file writes again (moved or reworded exits stay quiet): a failed check now falls through."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    if ext not in _SCRIPT_EXTS:
+        return None
+    if any(_FAILURE_EXIT_RE.match(line) for line in added):
+        return None
+    kept = " ".join(" ".join(line.split()) for line in added)
+    for line in removed:
+        # An exit written again inside another line ("bad && return 1", "|| die 'x'") was moved, not deleted.
+        if _FAILURE_EXIT_RE.match(line) and " ".join(line.split()).rstrip(";") not in kept:
+            return f"deletes a failure exit: {' '.join(line.split())[:_SHOWN]} (the failed check now falls through)"
+    return None
+
+
+# ----- the rule table's checks (relay.review.rules): the file's facts in, the reason's detail out.
+
+def turned_down_check(f: FileFacts, ctx: RiskContext) -> str | None:
+    return turned_down(f.change.added_lines, f.change.removed_lines)
+
+
+def failure_exit_check(f: FileFacts, ctx: RiskContext) -> str | None:
+    # A script named without a language is read under its head's (relay.review.content_kinds): neofetch as neofetch.sh.
+    return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
