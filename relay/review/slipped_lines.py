@@ -18,15 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from relay.review.content_kinds import reading_path
 from relay.review.line_shapes import squeezed, window
 
-if TYPE_CHECKING:  # the facts module reads this one's rows (through risky_lines): no import at run time
-    from relay.review.facts import FileFacts, RiskContext
-
-__all__ = ["CALLS", "VALUES", "failure_exit_check", "failure_exit_deleted", "turned_down", "turned_down_check"]
+__all__ = ["CALLS", "VALUES", "failure_exit_deleted", "turned_down"]
 
 _SHOWN = 90
 # A value that stands in for a secret in samples and templates (the value table's placeholders, and the names of one).
@@ -38,8 +33,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bchmod\s+(?:-\w+\s+)*(?P<at>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*|)\+[rwxX]*w[rwxX]*)(?=\s)|"
         r"\b(?:mkdir|install)\b[^\n;&|#]*?\s(?:-m\s*|--mode[= ])(?P<atm>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*)\+[rwxX]*w[rwxX]*)\b|"
         r"\bumask\s+(?P<atu>0*[0-7]?[0-7]?[0145])\s*$")),  # others keep the write bit
-    ("signs sessions or tokens with a literal key", ("cookiestore", "sessionstore", "securecookie", "sign(", "encode(", "hmac", "signer",
-                                                     "serializer", "fernet", "secretkeyspec", "newstore"), re.compile(
+    ("signs sessions or tokens with a literal key", ("cookiestore", "sessionstore", "securecookie.new", "sessions.new", "jwt.", "hmac",
+                                                     "signer", "serializer", "fernet", "secretkeyspec"), re.compile(
         r"\b(?:New\w*(?:Cookie|Session)Store|(?:Cookie|Session)Store|securecookie\.New|sessions\.New\w*|jwt\.(?:sign|encode)|JWT\.encode|"
         r"hmac\.new|HMAC\.new|Hmac\w*::new\w*|\w*Signer|URLSafe\w*Serializer|Fernet|SecretKeySpec)\s*\(\s*(?:[\w.]+\s*,\s*)?"
         # Not a placeholder a sample writes ("your-secret-key", "changeme", "xxx…").
@@ -48,10 +43,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 )
 
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("runs code from the working folder", ("source", ". ."), re.compile(
+    ("runs code from the working folder", ("source", ". "), re.compile(
         # A hidden or config file named relative to wherever the script is run ("source .tool.conf", ". ./.env"); not one
         # beside the script ("$(dirname "$0")/lib.sh"), nor an absolute or home path.
-        r"^\s*(?:(?:el)?if\b.*?(?:then|&&)\s*)?(?:source|\.)\s+['\"]?(?P<at>(?:\./)?(?:\.[\w.-]+|[\w.-]+\.(?:conf|cfg|env|rc|config)))['\"]?\s*(?:$|[;&|#])")),
+        r"^\s*(?:(?:el)?if\b.*?(?:then|&&)\s*)?(?:source|\.) +['\"]?(?P<at>(?:\./)?(?:\.[\w.-]+|[\w.-]+\.(?:conf|cfg|env|rc|config)))['\"]?\s*(?:$|[;&|#])")),
 )
 
 _TLS_MODE_RE = re.compile(r"(?i)\b(?P<key>sslmode|ssl_?mode|ssl|use_?ssl|require_?ssl|tls|encrypt|trustservercertificate)"
@@ -133,13 +128,3 @@ def failure_exit_deleted(path: str, added: Sequence[str], removed: Sequence[str]
             return f"deletes a failure exit: {' '.join(line.split())[:_SHOWN]} (the failed check now falls through)"
     return None
 
-
-# ----- the rule table's checks (relay.review.rules): the file's facts in, the reason's detail out.
-
-def turned_down_check(f: FileFacts, ctx: RiskContext) -> str | None:
-    return turned_down(f.change.added_lines, f.change.removed_lines)
-
-
-def failure_exit_check(f: FileFacts, ctx: RiskContext) -> str | None:
-    # A script named without a language is read under its head's (relay.review.content_kinds): neofetch as neofetch.sh.
-    return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
