@@ -150,3 +150,27 @@ def test_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, edit: tu
                                   "chmod +x ./bin/tool", "umask 022", "source ./lib/common.sh", ". \"$HOME/.cargo/env\""])
 def test_modes_that_keep_others_out_and_scripts_beside_stay_quiet(line: str) -> None:
     assert risky_lines.unsafe_value([line], []) is None and risky_lines.dangerous_call([line], []) is None
+
+
+# ----- 4. round 12's odd edits narrowed: a message re-worded or re-wrapped is not an edit that lets more through
+
+_MESSAGES = [
+    ("app/cli.py", 'def main(parser):\n    parser.add_argument("--env", help="Load environment variables from this file")\n',
+     ('help="Load environment variables from this file"', 'help=(\n        "Load the environment variables from a dotenv file"\n    )')),
+    ("lib/errors.js", "function fail(obj) {\n  throw new TypeError('yielded an unknown object ' + obj);\n}\n",
+     ("'yielded an unknown object ' + obj", "`yielded unknown object ${obj}`")),
+]
+
+
+@pytest.mark.parametrize(("path", "before", "edit"), _MESSAGES, ids=[m[0] for m in _MESSAGES])
+def test_a_message_reworded_apart_from_the_change_stays_low(tmp_path: Path, path: str, before: str, edit: tuple[str, str]) -> None:
+    packet, _ = _review(tmp_path, {path: before, "app/steps.py": "x = 1\n"},
+                        {path: before.replace(*edit), "app/steps.py": "x = 1\n" + _WORK_PY}, "Add the step helpers")
+    assert packet.changes.risk == "low", packet.changes
+
+
+def test_a_value_string_changed_apart_from_the_change_is_still_worth_a_look(tmp_path: Path) -> None:
+    before = "def decode(token):\n    return jwt.decode(token, KEY, algorithms=[\"RS256\"])\n"
+    packet, _ = _review(tmp_path, {"app/auth.py": before, "app/steps.py": "x = 1\n"},
+                        {"app/auth.py": before.replace('"RS256"', '"none"'), "app/steps.py": "x = 1\n" + _WORK_PY}, "Add the step helpers")
+    assert _target(packet, "app/auth.py").risk != "low", packet.changes
