@@ -105,8 +105,18 @@ _LINES = [
     ("src/main/java/Db.java", "class Db {\n  static final String URL = \"jdbc:mysql://db/app?useSSL=true\";\n}\n",
      ("useSSL=true", "useSSL=false"), "true → false"),
     # a shell mode that lets others write, in a CI helper and a Dockerfile-like script
-    ("scripts/setup.sh", "#!/bin/sh\nset -e\nchmod 755 \"$PREFIX/bin/tool\"\n", ("chmod 755", "chmod 777"), "chmod 777"),
-    ("scripts/cache.bash", "mkdir -p /var/cache/app\n", ("mkdir -p /var/cache/app", "mkdir -p -m 0777 /var/cache/app"), "-m 0777"),
+    ("scripts/setup.sh", "#!/bin/sh\nset -e\ninstall -m 644 tool.conf \"$DEST\"\n", ("install -m 644", "install -m 666"), "install -m 666"),
+    ("scripts/cache.bash", "mkdir -p /var/cache/app\n", ("mkdir -p /var/cache/app", "mkdir -p -m 777 /var/cache/app"), "-m 777"),
+    # a constant-time compare replaced by a plain one: Python (pyotp held-out 16) and Node
+    ("src/otp.py", "def verify(self, otp, now):\n    return utils.strings_equal(str(otp), str(self.at(now)))\n",
+     ("utils.strings_equal(str(otp), str(self.at(now)))", "str(otp) in str(self.at(now))"), "constant-time compare with a plain one: return str(otp) in"),
+    ("src/Tokens.java", "class Tokens {\n  static boolean same(String a, String b) {\n    return slowEquals(a, b);\n  }\n}\n",
+     ("slowEquals(a, b)", "a.equals(b)"), "plain one: return a.equals(b);"),
+    # an escaping call replaced by interpolation: Ruby (shrine held-out 16) and Python
+    ("lib/shrine/response.rb", "def header(disposition, filename)\n  ContentDisposition.format(disposition:, filename:)\nend\n",
+     ("ContentDisposition.format(disposition:, filename:)", '"#{disposition}; filename=\\"#{filename}\\""'), "ContentDisposition.format() encoded"),
+    ("src/handler.go", "package h\n\nfunc serve(w W, name string) {\n\tw.Header().Set(\"Content-Disposition\", mime.FormatMediaType(\"attachment\", map[string]string{\"filename\": name}))\n}\n",
+     ('mime.FormatMediaType("attachment", map[string]string{"filename": name})', '"attachment; filename=" + name'), "mime.FormatMediaType() encoded"),
     # a failure exit deleted after a failed check: shell (act held-out 16) and Ruby
     ("install.sh", "verify() {\n  if [ \"$want\" != \"$got\" ]; then\n    log_err \"checksum did not verify\"\n    return 1\n  fi\n}\n",
      ("    return 1\n", ""), "deletes a failure exit: return 1"),
@@ -147,7 +157,7 @@ def test_near_misses_stay_quiet(tmp_path: Path, path: str, before: str, edit: tu
 
 
 @pytest.mark.parametrize("line", ['chmod 750 "$HOME/.tool"', "chmod -R go-w dist", "mkdir -p -m 700 /run/app", "install -m 0644 a b",
-                                  "chmod +x ./bin/tool", "umask 022", "source ./lib/common.sh", ". \"$HOME/.cargo/env\""])
+                                  "install -d -m 755 /srv/app", "chmod +x ./bin/tool", "umask 022", "source ./lib/common.sh", ". \"$HOME/.cargo/env\""])
 def test_modes_that_keep_others_out_and_scripts_beside_stay_quiet(line: str) -> None:
     assert risky_lines.unsafe_value([line], []) is None and risky_lines.dangerous_call([line], []) is None
 

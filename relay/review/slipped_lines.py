@@ -1,12 +1,14 @@
 """Kinds of risky line read in every ecosystem where they exist, found slipped into ordinary changes (issue 36, round 13).
 
 - ``VALUES`` (rows of ``relay.review.risky_lines``' value table): a mode that lets others write given to a shell's
-  ``chmod``, ``mkdir -m`` or ``install -m`` (``777``, ``o+w``: the octal families read ``0o777``/``0777`` only); a
+  ``mkdir -m`` or ``install -m`` (``777``, ``a+w``: the octal family reads ``0o777``/``0777`` and chmod's only); a
   literal key given to what signs sessions, cookies or tokens (``NewCookieStore([]byte("…"))``, ``jwt.sign(p, "…")``).
 - ``CALLS`` (rows of its call table): a script that sources a hidden or config file by a path relative to the working
   folder (``source .tool.conf``): any folder the user runs it in supplies code.
 - ``turned_down``: a connection's TLS mode turned down in place (``sslmode=verify-full`` → ``disable``, ``useSSL=true`` →
-  ``false``), and a secret read from the environment replaced by a literal (``os.Getenv("SESSION_KEY")`` → ``"…"``): what
+  ``false``), a secret read from the environment replaced by a literal (``os.Getenv("SESSION_KEY")`` → ``"…"``), a
+  constant-time compare replaced by a plain one (``strings_equal(a, b)`` → ``a in b``, ``timingSafeEqual`` → ``===``), an
+  escaping or encoding call replaced by interpolation (``ContentDisposition.format(filename:)`` → ``"…#{filename}"``): what
   only the edited pair shows (a new sample writing ``sslmode=disable`` for a local database is not an edit that lowers).
 - ``failure_exit_deleted``: a script's failure exit deleted (``return 1``, ``exit 1``, ``die``, ``exit $?``, ``throw``) and
   written nowhere again in the file: a failed check that now falls through (a checksum mismatch only logged).
@@ -28,11 +30,10 @@ _SHOWN = 90
 _PLACEHOLDER_RE = re.compile(r"(?i)your|example|placeholder|change[-_ ]?me|replace|dummy|fake|xxx|\.\.\.|^<.*>$|^\*+$|^(?:secret|key|password|token)$")
 
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("makes a folder or file world-writable", ("chmod", "mkdir", "install", "umask"), re.compile(
-        # chmod 777 x, chmod -R a+w x, mkdir -p -m 777 x, install -m 0666 x, umask 000: a shell's modes, octal without 0o.
-        r"\bchmod\s+(?:-\w+\s+)*(?P<at>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*|)\+[rwxX]*w[rwxX]*)(?=\s)|"
-        r"\b(?:mkdir|install)\b[^\n;&|#]*?\s(?:-m\s*|--mode[= ])(?P<atm>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*)\+[rwxX]*w[rwxX]*)\b|"
-        r"\bumask\s+(?P<atu>0*[0-7]?[0-7]?[0145])\s*$")),  # others keep the write bit
+    ("makes a folder or file world-writable", ("mkdir", "install"), re.compile(
+        # mkdir -p -m 777 x, install -m 0666 x, install -d --mode=a+w x: a shell's modes, octal without 0o (chmod and umask are
+        # risky_lines' own).
+        r"\b(?:mkdir|install)\b[^\n;&|#]*?\s(?:-m\s*|--mode[= ])(?P<at>0?[0-7]?[0-7][0-7][2367]|(?:[ugo]*[ao][ugo]*)\+[rwxX]*w[rwxX]*)\b")),
     ("signs sessions or tokens with a literal key", ("cookiestore", "sessionstore", "securecookie.new", "sessions.new", "jwt.", "hmac",
                                                      "signer", "serializer", "fernet", "secretkeyspec"), re.compile(
         r"\b(?:New\w*(?:Cookie|Session)Store|(?:Cookie|Session)Store|securecookie\.New|sessions\.New\w*|jwt\.(?:sign|encode)|JWT\.encode|"
@@ -73,8 +74,43 @@ def _modes(line: str) -> dict[str, str]:
     return {_family(m.group("key")): m.group("value").lower() for m in _TLS_MODE_RE.finditer(line)}
 
 
+# A comparison that takes the same time whatever the inputs, in each ecosystem that has one.
+_CONSTANT_TIME_RE = re.compile(r"\b(?:compare_digest|strings_equal|constant_time_compare|constant_time_eq|ConstantTimeCompare|ConstantTimeEq|"
+                               r"timingSafeEqual|secure_compare|fixed_length_secure_compare|hash_equals|FixedTimeEquals|isEqual|hmac\.Equal|"
+                               r"safe_str_cmp|slowEquals|SlowEquals|timing_safe_(?:equal|compare)|constantTimeEquals?|constantTimeAreEqual)\s*\(")
+# What an edit compares with instead: ==, !=, a membership or substring test, a plain equals.
+_PLAIN_COMPARE_RE = re.compile(r"[!=]==?|\bin\b|\.(?:includes|include\?|contains|Contains|startsWith|startswith|start_with\?|equals|Equals|indexOf)\s*\(|"
+                               r"\bstrings\.(?:Contains|HasPrefix|EqualFold)\s*\(|\bstrcmp\s*\(|\bbytes\.Equal\s*\(")
+
+
+# A call that escapes, quotes or encodes what it is given (or a formatter class building a header or URL), and text built
+# by interpolation in its place (Ruby's #{}, JS's ${}, Python's f-strings, %s, string concatenation).
+_ENCODER_RE = re.compile(r"(?P<call>[\w.:]*(?:[Ee]scape|[Qq]uote|[Ee]ncode|[Ss]anitiz|[Pp]urif|shellescape|Shellwords|shlex|strip_tags|"
+                         r"ContentDisposition|FormatMediaType|[A-Z]\w*\.format)\w*)\s*\(")
+_INTERPOLATION_RE = re.compile(r"#\{(?P<a>[^}]*)\}|\$\{(?P<b>[^}]*)\}|\bf['\"][^'\"]*\{(?P<c>[^}]*)\}|['\"]\s*\+\s*(?P<d>[A-Za-z_][\w.]*)|%s")
+
+
+def _encoding_dropped(code: str, removed: Sequence[str], added: Sequence[str]) -> str | None:
+    """"builds by interpolation what X encoded" when a removed line encoded a name the added line now interpolates."""
+    if _ENCODER_RE.search(code) or not _INTERPOLATION_RE.search(code):
+        return None
+    said = {n for m in _INTERPOLATION_RE.finditer(code) for n in re.findall(r"[A-Za-z_]\w*", "".join(g or "" for g in m.groups()))}
+    for line in removed:
+        m = _ENCODER_RE.search(line)
+        if m is None or any(m.group("call") in other for other in added):
+            continue
+        given = set(re.findall(r"[A-Za-z_]\w*", line[m.end():]))
+        if said & given:
+            at = _INTERPOLATION_RE.search(code)
+            assert at is not None
+            return f"builds by interpolation what {m.group('call')}() encoded: {window(code, at.start(), at.end(), 60)}"
+    return None
+
+
 def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A connection's TLS mode turned down, or a secret read from the environment made a literal, in an edited pair."""
+    """A connection's TLS mode turned down, a secret read from the environment made a literal, or a constant-time compare
+    replaced by a plain one, in an edited pair."""
+    compared = any(_CONSTANT_TIME_RE.search(line) for line in removed)
     old_modes: dict[str, str] = {}
     env_names: set[str] = set()
     for line in removed:
@@ -92,12 +128,28 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
             strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ())
             if weak and strong:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
+        if (dropped := _encoding_dropped(code, removed, added)) is not None:
+            return dropped
+        if compared and not _CONSTANT_TIME_RE.search(code) and (m := _PLAIN_COMPARE_RE.search(code)) and _compares_again(code, removed):
+            if not any(_CONSTANT_TIME_RE.search(other) for other in added):
+                return f"replaces a constant-time compare with a plain one: {window(code, m.start(), m.end(), 60)}"
         if env_names and not _ENV_READ_RE.search(code):
             lit = _LITERAL_RE.search(code)
             if lit and not _PLACEHOLDER_RE.search(lit.group("value")) and _shares_call(code, removed):
                 name = sorted(env_names)[0]
                 return f"hard-codes a secret read from the environment ({name} → a literal): {window(code, lit.start(), lit.end(), 56)}"
     return None
+
+
+def _compares_again(code: str, removed: Sequence[str]) -> bool:
+    """The added line compares what a removed constant-time compare compared (two names of its arguments at least)."""
+    names = set(re.findall(r"[A-Za-z_]\w*", code))
+    for line in removed:
+        if (m := _CONSTANT_TIME_RE.search(line)) is not None:
+            args = set(re.findall(r"[A-Za-z_]\w*", line[m.end():])) - {"str", "bytes", "encode", "self", "this", "byte", "getBytes", "Buffer", "from"}
+            if len(args & names) >= 2 or (args and args <= names):
+                return True
+    return False
 
 
 def _shares_call(code: str, removed: Sequence[str]) -> bool:
