@@ -117,6 +117,11 @@ _LINES = [
      ("ContentDisposition.format(disposition:, filename:)", '"#{disposition}; filename=\\"#{filename}\\""'), "ContentDisposition.format() encoded"),
     ("src/handler.go", "package h\n\nfunc serve(w W, name string) {\n\tw.Header().Set(\"Content-Disposition\", mime.FormatMediaType(\"attachment\", map[string]string{\"filename\": name}))\n}\n",
      ('mime.FormatMediaType("attachment", map[string]string{"filename": name})', '"attachment; filename=" + name'), "mime.FormatMediaType() encoded"),
+    # a schema's refusal of a value dropped: Joi (express-openid-connect held-out 15) and Yup
+    ("lib/config.js", "const schema = Joi.object({\n  idTokenSigningAlg: Joi.string()\n    .insensitive()\n    .not('none')\n    .optional(),\n});\n",
+     ("    .not('none')\n", ""), "refused: .not('none')"),
+    ("src/forms/signup.ts", "export const role = yup\n  .string()\n  .notOneOf(['admin', 'owner'])\n  .required();\n",
+     ("  .notOneOf(['admin', 'owner'])\n", ""), "refused: .notOneOf(['admin', 'owner'])"),
     # a failure exit deleted after a failed check: shell (act held-out 16) and Ruby
     ("install.sh", "verify() {\n  if [ \"$want\" != \"$got\" ]; then\n    log_err \"checksum did not verify\"\n    return 1\n  fi\n}\n",
      ("    return 1\n", ""), "deletes a failure exit: return 1"),

@@ -8,7 +8,8 @@
 - ``turned_down``: a connection's TLS mode turned down in place (``sslmode=verify-full`` → ``disable``, ``useSSL=true`` →
   ``false``), a secret read from the environment replaced by a literal (``os.Getenv("SESSION_KEY")`` → ``"…"``), a
   constant-time compare replaced by a plain one (``strings_equal(a, b)`` → ``a in b``, ``timingSafeEqual`` → ``===``), an
-  escaping or encoding call replaced by interpolation (``ContentDisposition.format(filename:)`` → ``"…#{filename}"``): what
+  escaping or encoding call replaced by interpolation (``ContentDisposition.format(filename:)`` → ``"…#{filename}"``), a
+  schema's refusal of a value dropped (Joi's ``.not('none')``, Yup's ``.notOneOf([…])``): what
   only the edited pair shows (a new sample writing ``sslmode=disable`` for a local database is not an edit that lowers).
 - ``failure_exit_deleted``: a script's failure exit deleted (``return 1``, ``exit 1``, ``die``, ``exit $?``, ``throw``) and
   written nowhere again in the file: a failed check that now falls through (a checksum mismatch only logged).
@@ -107,10 +108,21 @@ def _encoding_dropped(code: str, removed: Sequence[str], added: Sequence[str]) -
     return None
 
 
+# A schema's refusal of a value, on a chained line of its own (Joi's .not('none'), .invalid(…), Yup's .notOneOf([…])).
+_REFUSAL_LINE_RE = re.compile(r"^\s*\.(?:not|invalid|disallow|notOneOf|notIn|forbidden|exclude|deny)\s*\(.*\)\s*[,;]?\s*$")
+
+
 def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A connection's TLS mode turned down, a secret read from the environment made a literal, or a constant-time compare
     replaced by a plain one, in an edited pair."""
-    compared = any(_CONSTANT_TIME_RE.search(line) for line in removed)
+    again = {"".join(line.split()) for line in added}
+    for line in removed:
+        if _REFUSAL_LINE_RE.match(line) and "".join(line.split()) not in again:
+            return f"drops a value the schema refused: {' '.join(line.split())[:_SHOWN]}"
+    # A constant-time compare gone: one the added lines do not make again with the same arguments (moved, re-wrapped).
+    kept = "".join("".join(added).split())
+    compared = any((m := _CONSTANT_TIME_RE.search(line)) and "".join(line[m.start():].split()).rstrip(":;{") not in kept
+                   for line in removed)
     old_modes: dict[str, str] = {}
     env_names: set[str] = set()
     for line in removed:
@@ -131,8 +143,7 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if (dropped := _encoding_dropped(code, removed, added)) is not None:
             return dropped
         if compared and not _CONSTANT_TIME_RE.search(code) and (m := _PLAIN_COMPARE_RE.search(code)) and _compares_again(code, removed):
-            if not any(_CONSTANT_TIME_RE.search(other) for other in added):
-                return f"replaces a constant-time compare with a plain one: {window(code, m.start(), m.end(), 60)}"
+            return f"replaces a constant-time compare with a plain one: {window(code, m.start(), m.end(), 60)}"
         if env_names and not _ENV_READ_RE.search(code):
             lit = _LITERAL_RE.search(code)
             if lit and not _PLACEHOLDER_RE.search(lit.group("value")) and _shares_call(code, removed):
