@@ -122,6 +122,11 @@ _LINES = [
      ("    .not('none')\n", ""), "refused: .not('none')"),
     ("src/forms/signup.ts", "export const role = yup\n  .string()\n  .notOneOf(['admin', 'owner'])\n  .required();\n",
      ("  .notOneOf(['admin', 'owner'])\n", ""), "refused: .notOneOf(['admin', 'owner'])"),
+    # a route's guard taken out of its line: a Laravel docs sample (held-out 16) and Express
+    ("docs/basic-usage/middleware.md", "Protect it:\n\n```php\nRoute::middleware('role:manager')->get('/admin', fn () => view('admin'));\n```\n",
+     ("Route::middleware('role:manager')->get(", "Route::get("), "guard (middleware('role:manager'))"),
+    ("app/urls.py", "urlpatterns = [\n    path('reports/', login_required(views.reports)),\n]\n",
+     ("login_required(views.reports)", "views.reports"), "guard (login_required("),
     # a failure exit deleted after a failed check: shell (act held-out 16) and Ruby
     ("install.sh", "verify() {\n  if [ \"$want\" != \"$got\" ]; then\n    log_err \"checksum did not verify\"\n    return 1\n  fi\n}\n",
      ("    return 1\n", ""), "deletes a failure exit: return 1"),
@@ -149,6 +154,9 @@ _QUIET = [
     # a script beside the script (not the working folder), an exit moved not deleted
     ("scripts/run.sh", "set -e\n", ("set -e\n", "set -e\nsource \"$(dirname \"$0\")/lib.sh\"\n. /etc/os-release\n")),
     ("install.sh", "check() {\n  if bad; then\n    return 1\n  fi\n}\n", ("  if bad; then\n    return 1\n  fi\n", "  bad && return 1\n")),
+    # a log line loses its words, a route its handler's name change: no guard taken out
+    ("src/log.js", "function done(user) {\n  logger.info('auth done for', user);\n}\n", ("'auth done for', user", "user")),
+    ("routes/web.php", "<?php\nRoute::get('/admin', 'AdminController@index');\n", ("'AdminController@index'", "[AdminController::class, 'index']")),
     # a throw or raise deleted in code is guard_reading's to read with its condition, not this family's
     ("src/app.py", "def f(x):\n    if x:\n        log(x)\n        sys.exit(2)\n", ("        sys.exit(2)\n", "        sys.exit(2)  # stop\n")),
 ]

@@ -26,6 +26,7 @@ from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
+from relay.review.slipped_lines import ROUTE_RE
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -418,8 +419,8 @@ def _keep_doc_signals(line: str) -> bool:
     # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or (
-        _DOC_GUARD_RE.search(line) is not None and not looks_like_prose(line.strip()))
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or ((  # a route's line holds its guards
+        _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 
 def _keep_skips_or_risky(line: str) -> bool:

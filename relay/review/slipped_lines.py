@@ -9,7 +9,8 @@
   ``false``), a secret read from the environment replaced by a literal (``os.Getenv("SESSION_KEY")`` → ``"…"``), a
   constant-time compare replaced by a plain one (``strings_equal(a, b)`` → ``a in b``, ``timingSafeEqual`` → ``===``), an
   escaping or encoding call replaced by interpolation (``ContentDisposition.format(filename:)`` → ``"…#{filename}"``), a
-  schema's refusal of a value dropped (Joi's ``.not('none')``, Yup's ``.notOneOf([…])``): what
+  schema's refusal of a value dropped (Joi's ``.not('none')``, Yup's ``.notOneOf([…])``), a route's guard taken out of its
+  line (``Route::middleware('role:manager')->get(…)`` → ``Route::get(…)``): what
   only the edited pair shows (a new sample writing ``sslmode=disable`` for a local database is not an edit that lowers).
 - ``failure_exit_deleted``: a script's failure exit deleted (``return 1``, ``exit 1``, ``die``, ``exit $?``, ``throw``) and
   written nowhere again in the file: a failed check that now falls through (a checksum mismatch only logged).
@@ -21,10 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["CALLS", "VALUES", "failure_exit_deleted", "turned_down"]
+__all__ = ["CALLS", "ROUTE_RE", "VALUES", "failure_exit_deleted", "turned_down"]
 
 _SHOWN = 90
 # A value that stands in for a secret in samples and templates (the value table's placeholders, and the names of one).
@@ -112,6 +114,32 @@ def _encoding_dropped(code: str, removed: Sequence[str], added: Sequence[str]) -
 _REFUSAL_LINE_RE = re.compile(r"^\s*\.(?:not|invalid|disallow|notOneOf|notIn|forbidden|exclude|deny)\s*\(.*\)\s*[,;]?\s*$")
 
 
+# What a route or handler is guarded by, named: a middleware, a role, a permission, a login or auth check, CSRF.
+_GUARD_WORDS_RE = re.compile(r"(?i)middleware|auth|role|permission|login|guard|\bcan:|csrf|protect|verified|signed|throttle|admin_only|requires?_")
+_TOKENS_RE = re.compile(r"\w+|[^\w\s]")
+# A line that declares a route or wraps a handler: Laravel's Route::, Express/Flask/Gin-style router calls, Django's path().
+ROUTE_RE = re.compile(r"Route::|\b(?:app|router|route|routes|api|server|group|r|e|g)\.(?:get|post|put|patch|delete|all|any|use|route|"
+                       r"match|handle|Handle|GET|POST|PUT|PATCH|DELETE|Any|Group|HandleFunc)\s*\(|\b(?:re_)?path\s*\(|\burl\s*\(\s*r?['\"]")
+
+
+def _guard_dropped(code: str, removed: Sequence[str]) -> str | None:
+    """"drops a route's guard: X" when a removed line is this added line with only a guard's words taken out of it
+    (``Route::middleware('role:manager')->get(…)`` → ``Route::get(…)``, ``app.get('/a', requireAuth, h)`` → ``app.get('/a', h)``)."""
+    new = _TOKENS_RE.findall(code)
+    if len(new) < 4 or not ROUTE_RE.search(code):
+        return None
+    for line in removed:
+        old = _TOKENS_RE.findall(line)
+        if len(old) <= len(new) or not ROUTE_RE.search(line):
+            continue
+        ops = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+        if ops and all(op[0] == "delete" for op in ops):
+            gone = " ".join("".join(old[i1:i2]) for _, i1, i2, _, _ in ops)
+            if _GUARD_WORDS_RE.search(gone) and len(gone) <= 80:
+                return f"drops a route's guard ({gone.strip(' ,->.')}): {' '.join(code.split())[:_SHOWN]}"
+    return None
+
+
 def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A connection's TLS mode turned down, a secret read from the environment made a literal, or a constant-time compare
     replaced by a plain one, in an edited pair."""
@@ -140,6 +168,8 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
             strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ())
             if weak and strong:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
+        if (guard := _guard_dropped(code, removed)) is not None:
+            return guard
         if (dropped := _encoding_dropped(code, removed, added)) is not None:
             return dropped
         if compared and not _CONSTANT_TIME_RE.search(code) and (m := _PLAIN_COMPARE_RE.search(code)) and _compares_again(code, removed):
