@@ -199,25 +199,30 @@ def _shares_call(code: str, removed: Sequence[str]) -> bool:
     return len(head) >= 6 and any(squeezed(line.strip()).startswith(head) for line in removed if _ENV_READ_RE.search(line))
 
 
-# A script's failure exit on a line of its own (shell, Perl, Ruby, PowerShell, Python's sys.exit). Not a throw or raise:
-# code's refusals are read with their conditions (relay.review.guard_reading).
-_FAILURE_EXIT_RE = re.compile(r"^\s*(?:return\s+(?:[1-9]\d*|\$\?)|exit\s+(?:[1-9]\d*|\$\?)|die\b.*|abort\b.*|"
-                              r"(?:sys\.)?exit\s*\(\s*[1-9]\d*\s*\))\s*;?\s*(?:#.*)?$")
-_SCRIPT_EXTS = frozenset("sh bash zsh ksh ps1 pl pm rb py".split())
+# A script's failure exit on a line of its own, by language: a shell function's ``return 1`` is its failure, a Python
+# or Ruby function's ``return 1`` a value. Not a throw or raise: code's refusals are read with their conditions
+# (relay.review.guard_reading).
+_SHELL_EXIT = r"(?:return|exit)\s+(?:[1-9]\d*|\$\?)"
+_FAILURE_EXITS = {
+    "sh": _SHELL_EXIT, "bash": _SHELL_EXIT, "zsh": _SHELL_EXIT, "ksh": _SHELL_EXIT,
+    "pl": r"die\b.*|exit\s*\(?\s*[1-9]\d*\s*\)?", "pm": r"die\b.*|exit\s*\(?\s*[1-9]\d*\s*\)?",
+    "rb": r"exit\s*\(?\s*(?:[1-9]\d*|false)\s*\)?|exit!|abort\b.*", "py": r"(?:sys\.)?exit\s*\(\s*[1-9]\d*\s*\)",
+    "ps1": r"exit\s+[1-9]\d*",
+}
+_FAILURE_EXIT_RES = {ext: re.compile(r"^\s*(?:" + exit_ + r")\s*;?\s*(?:#.*)?$") for ext, exit_ in _FAILURE_EXITS.items()}
 
 
 def failure_exit_deleted(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"deletes a failure exit: the line" for a script's removed ``return 1``/``exit 1``/``die``/``throw`` that no added
     line of the file writes again (moved or reworded exits stay quiet): a failed check now falls through."""
     ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    if ext not in _SCRIPT_EXTS:
-        return None
-    if any(_FAILURE_EXIT_RE.match(line) for line in added):
+    exit_re = _FAILURE_EXIT_RES.get(ext)
+    if exit_re is None or any(exit_re.match(line) for line in added):
         return None
     kept = " ".join(" ".join(line.split()) for line in added)
     for line in removed:
         # An exit written again inside another line ("bad && return 1", "|| die 'x'") was moved, not deleted.
-        if _FAILURE_EXIT_RE.match(line) and " ".join(line.split()).rstrip(";") not in kept:
+        if exit_re.match(line) and " ".join(line.split()).rstrip(";") not in kept:
             return f"deletes a failure exit: {' '.join(line.split())[:_SHOWN]} (the failed check now falls through)"
     return None
 
