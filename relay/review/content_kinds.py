@@ -77,8 +77,8 @@ def _names_no_language(path: str, code_exts: frozenset[str]) -> bool:
 
 def _head_of(change: FileChange, workspace: Path | None) -> str:
     """The file's first line: from the diff when it shows line 1 (a file added or deleted), else the workspace's file."""
-    if change.kind == "added" and change.added_lines:
-        return change.added_lines[0]
+    if change.added_lines and (change.kind == "added" or (change.ranges and change.ranges[0][0] == 1)):
+        return change.added_lines[0]  # the diff shows line 1
     if change.kind == "deleted":
         return change.removed_lines[0] if change.removed_lines else ""
     if workspace is None or change.symlink or change.submodule or change.binary:
@@ -104,13 +104,14 @@ _CONTENT_MAY_TELL = frozenset({"data", "example", "test", "generated", "docs"})
 
 
 def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_exts: frozenset[str],
-                  path_kind: Callable[[str], str]) -> dict[str, str]:
-    """path -> the path it is read under, for each changed file whose name names no language and whose head does."""
+                  path_kind: Callable[[str], str], heads: Mapping[str, str] | None = None) -> dict[str, str]:
+    """path -> the path it is read under, for each changed file whose name names no language and whose head does
+    (``heads``: the first lines already read, by path, as the bench reads them from git)."""
     out: dict[str, str] = {}
     for change in changes:
         if not _names_no_language(change.path, code_exts) or path_kind(change.path) not in _CONTENT_MAY_TELL:
             continue
-        ext = shebang_ext(_head_of(change, workspace))
+        ext = shebang_ext(heads.get(change.path, "") if heads is not None else _head_of(change, workspace))
         if ext is not None:
             out[change.path] = f"{change.path}.{ext}"
     return out
@@ -118,9 +119,9 @@ def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_ex
 
 @contextlib.contextmanager
 def reading(changes: Iterable[FileChange], workspace: Path | None, code_exts: frozenset[str],
-            path_kind: Callable[[str], str]) -> Iterator[None]:
+            path_kind: Callable[[str], str], heads: Mapping[str, str] | None = None) -> Iterator[None]:
     """Within the block, ``reading_path`` answers for ``changes`` (one review's files)."""
-    token = _READING.set(reading_paths(changes, workspace, code_exts, path_kind))
+    token = _READING.set(reading_paths(changes, workspace, code_exts, path_kind, heads))
     try:
         yield
     finally:

@@ -105,8 +105,9 @@ _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.
 
 def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     found = turned_down(f.change.added_lines, f.change.removed_lines)
-    # A compare or an escaping call the guard reader already names deleted is said once, by it (removes_guard).
-    if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and checks.removes_guard(f, ctx):
+    # A compare or an escaping call another reader already names dropped is said once, by it.
+    if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
+            f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
     return found
 
