@@ -92,9 +92,9 @@ _SLIPS = [
     ("go", "effector/default.go",
      "package effector\n\nfunc Merge(effects []Effect, matches []float64) Effect {\n\tfor i, eft := range effects {\n\t\tif matches[i] == 0 {\n"
      "\t\t\tcontinue\n\t\t}\n\t\tif eft == Allow {\n\t\t\treturn Allow\n\t\t}\n\t}\n\treturn Deny\n}\n",
-     ("\t\tif matches[i] == 0 {\n\t\t\tcontinue\n\t\t}\n", ""), "if eft == Allow {", "removed apart from the change: if matches[i] == 0"),
+     ("\t\tif matches[i] == 0 {\n\t\t\tcontinue\n\t\t}\n", ""), "if eft == Allow {", "removed apart from the change in Merge(): if matches[i] == 0"),
     ("py", "pkg/session.py", f"def load(store, sid, now):\n    rec = store.get(sid)\n{_FILLER}    if rec.expires_at < now:\n        rec = None\n    return rec\n",
-     ("    if rec.expires_at < now:\n        rec = None\n", ""), "return rec", "removed apart from the change: if rec.expires_at < now"),
+     ("    if rec.expires_at < now:\n        rec = None\n", ""), "return rec", "removed apart from the change in load(): if rec.expires_at < now"),
 ]
 
 
@@ -167,6 +167,6 @@ def test_an_edit_apart_that_cannot_let_more_through_is_quoted_but_decides_no_ris
     before = "def load(registry, key):\n    return registry.lookup(key)\n"
     packet, view = _case(tmp_path, "py", "pkg/registry.py", before, before.replace("registry.lookup(key)", "registry.find_entry(key)"))
     target = next(t for t in packet.changes.review if t.file == "pkg/registry.py")
-    assert target.reason.startswith("edit apart from the change: return registry.lookup(key) → return registry.find_entry(key)"), target
+    assert target.reason.startswith("edit apart from the change in load(): return registry.lookup(key) → return registry.find_entry(key)"), target
     assert target.risk == "low"
     assert "registry.find_entry(key)" in view

@@ -37,14 +37,17 @@ def sleeper(*, marker: str | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True, env=env)
 
 
-def ticket_holder() -> subprocess.Popen:
-    """A live process that holds queue tickets' locks as a waiting relay does (relay.runs.coordinator): it reads lock
-    paths from stdin, one a line, and answers "held" for each."""
-    code = ("import sys, time\nfrom filelock import FileLock\nheld = []\nfor line in sys.stdin:\n"
-            "    held.append(FileLock(line.strip(), thread_local=False)); held[-1].acquire(); print('held', flush=True)\n"
-            "time.sleep(300)\n")
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            encoding="utf-8", start_new_session=True)
+def ticket_holder(where: Path) -> subprocess.Popen:
+    """A live relay-like process that holds queue tickets' locks as a waiting relay does (relay.runs.coordinator): it
+    reads lock paths from stdin, one a line, and answers "held" for each. Its command line is the relay's console
+    script's (a script named ``gravity-relay`` run by Python): a ticket counts only for a relay process."""
+    script = where / "gravity-relay"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text("import sys, time\nfrom filelock import FileLock\nheld = []\nfor line in sys.stdin:\n"
+                      "    held.append(FileLock(line.strip(), thread_local=False)); held[-1].acquire()\n"
+                      "    print('held', flush=True)\ntime.sleep(300)\n", encoding="utf-8")
+    return subprocess.Popen([sys.executable, str(script), "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, encoding="utf-8", start_new_session=True)
 
 
 def hold_ticket(holder: subprocess.Popen, ticket: Path) -> None:
@@ -275,9 +278,10 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT, report=REPORT))
     queue = tmp_path / "data" / "queue"
     queue.mkdir(parents=True)
-    stranger = ticket_holder()
+    stranger = ticket_holder(tmp_path / "relay-bin")
+    now = time.time_ns()  # a ticket's time: after its relay started
     try:
-        stale = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-0000000f"
+        stale = queue / f"{now + 1:020d}-{stranger.pid}-r20261130T100000-0000000f"
         hold_ticket(stranger, stale)  # held, yet its stamp names another process: not counted
         stale.write_text(json.dumps(stamp(stranger.pid, start="psutil:1.000")), encoding="utf-8")
         # The shortest queue bound (0.6 s; it was 3 s): the stale ticket is dropped at the first look, before any bound.
@@ -288,7 +292,7 @@ async def test_queue_ticket_whose_pid_was_reused_does_not_block_and_a_long_wait_
             assert packet["status"] == "SUCCESS", packet
             assert not stale.exists()
             # A ticket of a live relay that really is ahead (true identity) is waited for, but not forever.
-            ahead = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000010"
+            ahead = queue / f"{now + 2:020d}-{stranger.pid}-r20261130T100000-00000010"
             hold_ticket(stranger, ahead)  # a relay waiting holds its ticket's lock
             ahead.write_text(json.dumps(stamp(stranger.pid)), encoding="utf-8")
             (tmp_path / "data" / "locks" / "holder.json").write_text(
@@ -311,14 +315,15 @@ async def test_queue_unstamped_ticket_stops_counting_when_its_pid_started_after_
 
     queue = tmp_path / "data" / "queue"
     queue.mkdir(parents=True)
-    stranger = ticket_holder()  # holds both tickets' locks: only their identity tells them apart
+    stranger = ticket_holder(tmp_path / "relay-bin")  # holds both tickets' locks: only their identity tells them apart
+    now = time.time_ns()
     try:
-        reused = queue / f"{1:020d}-{stranger.pid}-r20261130T100000-00000011"
+        reused = queue / f"{now + 1:020d}-{stranger.pid}-r20261130T100000-00000011"
         hold_ticket(stranger, reused)
         reused.write_bytes(b"")  # an older relay's ticket: a pid and nothing to check it against
         hour_ago = time.time() - 3600
         os.utime(reused, (hour_ago, hour_ago))  # written an hour before the stranger started
-        plausible = queue / f"{2:020d}-{stranger.pid}-r20261130T100000-00000012"
+        plausible = queue / f"{now + 2:020d}-{stranger.pid}-r20261130T100000-00000012"
         hold_ticket(stranger, plausible)
         plausible.write_bytes(b"")  # written after the stranger started: may be its own, so it counts
         coordinator = Coordinator(tmp_path / "data", max_wait=0.3)

@@ -114,3 +114,43 @@ async def test_links_planted_as_the_queue_or_locks_folder_never_have_the_relay_d
     assert sorted(p.name for p in photos.iterdir()) == ["holiday-2024-06.jpg", "scan-17-page.png"]
     assert list(docs.iterdir()) == []
     assert not (tmp_path / "data" / "queue").is_symlink() and not (tmp_path / "data" / "locks").is_symlink()
+
+
+async def test_a_local_process_holding_a_tickets_lock_never_holds_the_queue_for_good(tmp_path, repo, caplog):
+    # Another local process writes a ticket naming itself (its pid, its true start stamp: anyone can read both) and
+    # takes that ticket's lock in locks/tickets/, as a relay waiting in the queue does, then never lets go. Before: a
+    # held lock and a stamp that named a live process were all a ticket needed to count, so every call of every relay
+    # queued behind it until it answered BUSY, for as long as that process lived. Now the held lock counts only when
+    # the ticket's pid is a relay process (its command line the relay's) that started before the ticket was written.
+    from relay.runs.coordinator import Coordinator
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    queue, tickets = tmp_path / "data" / "queue", tmp_path / "data" / "locks" / "tickets"
+    queue.mkdir(parents=True)
+    tickets.mkdir(parents=True)
+    code = ("import sys, time\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1], thread_local=False)\n"
+            "lock.acquire()\nprint('held', flush=True)\ntime.sleep(300)\n")
+    import time
+
+    name = f"{time.time_ns():020d}-{{pid}}-r20261202T100000-00000003"
+    squatter = subprocess.Popen([sys.executable, "-c", code, str(tickets / "pending")], stdout=subprocess.PIPE,
+                                text=True, encoding="utf-8", start_new_session=True)
+    try:
+        assert squatter.stdout.readline().strip() == "held"
+        ticket = queue / name.format(pid=squatter.pid)
+        (tickets / "pending").rename(tickets / ticket.name)  # the lock it holds, under the ticket's name
+        ticket.write_text(json.dumps(_stamp(squatter.pid)), encoding="utf-8")
+        assert Coordinator(tmp_path / "data")._lock_held(ticket.name)  # held as a waiting relay holds it
+        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")  # 1.2 s, then BUSY
+        caplog.set_level(logging.WARNING, logger="relay.runs.coordinator")
+        async with memory_relay(env) as client:
+            with anyio.fail_after(60):
+                packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        assert packet["status"] == "SUCCESS", packet
+        assert len(launches(agy)) == 1
+        assert squatter.poll() is None, "the process a ticket named was killed"
+        assert ticket.name in caplog.text, caplog.text  # named in the log, not silently skipped
+    finally:
+        squatter.kill()
+        squatter.wait()

@@ -144,7 +144,7 @@ def test_a_statement_over_two_lines_quoted_apart_is_named_first_in_lines(tmp_pat
     after = after.replace("    config.require_directive(:script_src,\n                             message: 'script_src is required')\n", "")
     packet, view = _review(tmp_path, {"lib/policy.rb": body}, {"lib/policy.rb": after}, "Freeze the rule values")
     target = _target(packet, "lib/policy.rb")
-    assert "removed apart from the change: config.require_directive(:script_src, message:" in target.reason, target.reason
+    assert "removed apart from the change in validate!(): config.require_directive(:script_src, message:" in target.reason, target.reason
     assert int(target.lines.split(",")[0].split("-")[0]) > 100, target.lines
     assert "-    config.require_directive(:script_src," in view
 

@@ -20,6 +20,7 @@ from anyio.abc import Process
 
 from relay.agy.classify import Outcome
 from relay.core.contracts import Status
+from relay.core.files import open_regular
 from relay.core.process import settle, spawned, start_drains, stop_spawned, tail, worker_of
 from relay.agy.stream import LineSplitter, StreamReader
 from relay.agy.transcript import BoundedTranscript
@@ -101,8 +102,8 @@ class _Attempt:
         if self.log_file is None:
             return
         for _ in range(rounds):
-            try:
-                with self.log_file.open("rb") as fh:
+            try:  # open_regular: a link or a FIFO put in the log's place during the run is never followed or waited on
+                with open_regular(self.log_file) as fh:
                     fh.seek(self.log_position)
                     chunk = fh.read(4 * 1024 * 1024)
             except OSError:

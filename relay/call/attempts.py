@@ -28,7 +28,7 @@ from relay.call.intake import CallPlan
 from relay.call.policy import RunPlan
 from relay.core.contracts import Attempt, RunRecord, Status, WorkerReport
 from relay.core.errors import SpawnError
-from relay.core.files import create_private
+from relay.core.files import create_fresh
 from relay.core.identity import stamp_of
 from relay.core.process import tail
 from relay.core.settings import Settings
@@ -75,14 +75,16 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
         number = len(record.process.attempts) + 1
         if number > 1:
             reader.reset()
-        log_file = store.log_path(record.run_id, number)
-        try:  # made owner-only before agy writes to it (agy's own umask would leave it readable by others)
-            os.close(create_private(log_file))
-        except OSError:
-            pass  # agy makes it, or says why it cannot
+        log_file: Path | None = store.log_path(record.run_id, number)
+        try:  # made here, new and owner-only, before agy opens it by name (agy's umask would leave it readable)
+            os.close(create_fresh(log_file))
+        except OSError as exc:  # agy is never handed a name the relay did not just make: it runs without a log
+            notes.append(f"agy ran without --log-file on attempt {number}: {log_file} could not be made the relay's "
+                         f"own ({exc.strerror or exc}); its log markers were not read. Find what writes the data dir")
+            log_file = None
         # The same function a confirm preview shows (confirm.py).
-        argv = plan_argv(plan, agy=call.agy, version=call.version, prompt=argv_prompt,
-                         conversation_id=call.conversation_id, spill=spill, log_file=str(log_file))
+        argv = plan_argv(plan, agy=call.agy, version=call.version, prompt=argv_prompt, conversation_id=call.conversation_id,
+                         spill=spill, log_file=str(log_file) if log_file else None)
         record.process.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
         outcome, verdict, attempt = await _spawn(record, store, settings, argv, plan, env, transcript, log_file,
                                                  reader, notes, number, healthy_seconds_ago())
@@ -145,7 +147,7 @@ def _left_note(left: AgyConfig, *, blocked: bool) -> str:
 
 
 async def _spawn(record: RunRecord, store: RunStore, settings: Settings, argv: list[str], plan: RunPlan,
-                 env: dict[str, str], transcript: Path, log_file: Path, reader: StreamReader, notes: list[str],
+                 env: dict[str, str], transcript: Path, log_file: Path | None, reader: StreamReader, notes: list[str],
                  number: int, healthy_ago: float | None) -> tuple[Outcome, Verdict, Attempt]:
     """One attempt: spawn agy, stream it, classify its end; the attempt is in the record from its start."""
     attempt = Attempt(number=number, started_at=now_iso())

@@ -194,7 +194,7 @@ def check_token(key: bytes, token: str, groups: dict[str, Any], extra: dict[str,
 
 
 def plan_argv(plan: RunPlan, *, agy: str, version: agy_cli.AgyVersion | None, prompt: str, conversation_id: str | None,
-              spill: str | None, log_file: str) -> list[str]:
+              spill: str | None, log_file: str | None) -> list[str]:
     """agy's argv for a plan: what a run launches, and what a preview shows (the same function)."""
     return agy_cli.build_agy_argv(view(  # the plan's workspace, mode, time limit, model… by name (core/views.py)
         agy_cli.AgyInvocation, plan, agy=agy, version=version, prompt=prompt, conversation_id=conversation_id,

@@ -11,11 +11,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from relay.core.platform import owned_by_someone_else
 
-__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "read_secret", "private_dir", "create_private",
-           "own_folder", "is_link", "write_own"]
+__all__ = ["write_atomic", "replace_file", "remove_tree", "read_regular", "open_regular", "read_secret", "private_dir", "create_private",
+           "create_fresh", "own_folder", "is_link", "write_own"]
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -65,6 +66,12 @@ def read_regular(path: Path | str, limit: int | None = None, *, follow: bool = F
     excludes file kept in a dotfiles folder). O_NONBLOCK: opening a FIFO does not wait for a writer (it is then
     refused by its fstat).
     """
+    with open_regular(path, follow=follow) as fh:
+        return fh.read() if limit is None else fh.read(limit)
+
+
+def open_regular(path: Path | str, *, follow: bool = False) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file (``read_regular``'s checks), for a reader that seeks."""
     nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
     flags = os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -78,10 +85,10 @@ def read_regular(path: Path | str, limit: int | None = None, *, follow: bool = F
         if not stat.S_ISREG(mode):
             kind = next((name for test, name in _KINDS if test(mode)), "not a file")
             raise OSError(errno.EINVAL, f"{kind}, not a regular file", str(path))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read() if limit is None else fh.read(limit)
-    finally:
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
 
 def private_dir(path: Path) -> Path:
     """``path`` as an owner-only folder (0700): every folder made on the way to it too (``mkdir(parents=True,
@@ -139,15 +146,17 @@ def _own_fd(path: str | os.PathLike, flags: int, mode: int) -> int:
     """An fd to the relay's own regular file at ``path`` (made when missing), opened with ``flags`` (never O_TRUNC:
     the caller truncates what it opened). The data dir is input (docs/security.md): a symbolic link planted under the
     name is removed, never followed; so is a second name of another file (a hard link to a file of yours: opening it
-    opens your file). The file opened is checked, not the name, so a link planted again meanwhile changes nothing."""
-    flags |= os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    opens your file). The file opened is checked, not the name, so a link planted again meanwhile changes nothing.
+    O_NONBLOCK: a FIFO planted there is never waited on (with no reader its open for writing blocked for good, on the
+    relay's event loop); it is refused (ENXIO) or seen by its fstat, and removed like a link."""
+    flags |= os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
     if is_link(path):
         os.unlink(path)
     for fresh in (0, os.O_EXCL):
         try:
             fd = os.open(path, flags | fresh, mode)
         except OSError as exc:
-            if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.EEXIST) or fresh:
+            if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.EEXIST, errno.ENXIO) or fresh:
                 raise
             os.unlink(path)  # a symbolic link planted between the look and the open: removed, made anew
             continue
@@ -173,6 +182,27 @@ def create_private(path: Path) -> int:
     """An fd appending to ``path``, created owner-only (0600) when new; never through a link planted there
     (``_own_fd``: a hard link had the worker's transcript appended to your file)."""
     return _own_fd(path, os.O_WRONLY | os.O_APPEND, 0o600)
+
+
+def create_fresh(path: str | os.PathLike) -> int:
+    """An fd to a new, empty, owner-only file at ``path`` that the relay has just made, for a file it hands a program
+    by name (agy's ``--log-file``). Whatever stood at the name is removed first, the name alone: a link, a FIFO, or a
+    regular file another process made first (kept, it had agy write the run's log into a file of that process's
+    mode, read through whatever fd it held). O_EXCL: a name planted again in between fails the open, never
+    followed. A folder there (never removed: it may hold files) is an OSError."""
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    for _ in range(3):
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode) or is_link(path):
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        try:
+            return os.open(path, flags, 0o600)
+        except FileExistsError:
+            continue  # planted again between the unlink and the open: removed once more
+    raise OSError(errno.EEXIST, "something is planted again and again where the relay makes its own file", str(path))
 
 
 # How long a rename waits for another handle to let go (a `runs wait` poller reading the record, an antivirus or

@@ -18,7 +18,7 @@ import psutil
 from relay.core.contracts import ProcessStamp
 from relay.core.settings import WORKER_MARKER_ENV
 
-__all__ = ["Identity", "stamp_of", "check", "owner_alive", "started_after", "pid_alive", "own_stamp"]
+__all__ = ["Identity", "stamp_of", "check", "owner_alive", "started_after", "pid_alive", "own_stamp", "relay_started_by"]
 
 # Create and boot times are compared to this many seconds: psutil's Linux create time is boot time (whole
 # seconds in /proc/stat, which may step by one) + ticks; Windows computes boot time from the uptime, which
@@ -155,6 +155,35 @@ def started_after(pid: int, when: float) -> bool | None:
 def pid_alive(pid: int | None) -> bool:
     """A live process (not a zombie) has this pid — whose ever it is."""
     return _process(pid) is not None
+
+
+# What a relay process's command line starts with, past its interpreter: the console scripts (pyproject's
+# [project.scripts]; `.exe` and `-script.py` on Windows) or `python -m relay`.
+_RELAY_SCRIPTS = {"gravity-relay", "gravity-relay-mcp"}
+
+
+def _relay_command(argv: list[str]) -> bool:
+    for i, arg in enumerate(argv[:3]):
+        name = os.path.basename(arg).lower()
+        for suffix in (".exe", "-script.py", ".py"):
+            name = name.removesuffix(suffix)
+        if name in _RELAY_SCRIPTS or (arg == "-m" and argv[i + 1:i + 2] == ["relay"]):
+            return True
+    return False
+
+
+def relay_started_by(pid: int, when: float) -> bool:
+    """Is the process with ``pid`` a relay (its command line the relay's) that had started by ``when`` (epoch
+    seconds, a queue ticket's time)? A lock alone says only that some live process holds it: any local process can
+    take a ticket's lock and keep it. False on doubt (no such process, its command line unreadable): the caller
+    then does not count what it names, and never kills it."""
+    proc = _process(pid)
+    if proc is None:
+        return False
+    try:
+        return proc.create_time() <= when + _SLACK and _relay_command(proc.cmdline())
+    except (psutil.Error, OSError):
+        return False
 
 
 _OWN: ProcessStamp | None = None

@@ -7,7 +7,12 @@ reads the lines that tell alone).
 - ``lookalike_action``: a new ``uses:`` whose owner is one or two letters off the owner of a widely used action;
 - ``ci_guard_dropped``: an ``if:`` (GitHub, GitLab's rules, Travis) that loses its repository, ref, tag, branch, event or
   actor clause: a publishing job then runs on every push, branch or fork;
-- ``permissions_dropped``: the workflow's own read-only ``permissions:`` removed whole.
+- ``permissions_dropped``: the workflow's own read-only ``permissions:`` removed whole;
+- ``verify_dropped`` (round 13): a step that verifies what the job fetched or builds removed from any CI system's file (an
+  action whose name says it validates, verifies or checks a signature or checksum: ``gradle/wrapper-validation-action``;
+  ``--require-hashes``; a script's ``set -e``; an ``exit 1`` that made a failed check fail the job) and not written again:
+  the job then runs on what it no longer checks (a ``sha256sum -c`` or ``gpg --verify`` dropped is
+  ``relay.review.build_lines.dropped_verification``'s).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import near as _near, squeezed, window
 
 __all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "lookalike_action", "permissions_dropped", "triggers_in",
-           "untrusted_checkout"]
+           "untrusted_checkout", "verify_dropped"]
 
 _QUOTE = 60
 
@@ -63,7 +68,34 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     head checked out under a privileged trigger (``triggers``, or one the change adds), an action from a look-alike owner,
     a job's guard or the read-only permissions dropped."""
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
-            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed))
+            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed))
+
+
+# ----- a step that verifies removed (round 13)
+# An action whose name says it verifies (owner/name, any ref): wrapper validation, signature or checksum checks, attestations.
+_VERIFY_USES_RE = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?(?P<action>[\w.-]+/[\w.\-/]*(?:validat|verif|checksum|signature|attest|integrity)[\w.\-/]*)")
+# A flag that makes an install verify what it fetches, or a script stop at its first failure (a checksum or signature
+# command dropped is relay.review.build_lines.dropped_verification's, read in every build file).
+_VERIFY_RUN_RE = re.compile(r"--require-hashes\b|\bset\s+-[a-z]*e[a-z]*\b")
+_EXIT_RE = re.compile(r"^\s*(?:exit\s+[1-9]\d*|exit\s+\$\?|false)\s*;?\s*$")
+
+
+def verify_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a CI step that verifies: …" when a removed line of a CI file verifies (an action named so, a checksum or
+    signature check, ``set -e``) or makes a failed check fail (``exit 1``), and no added line says the same again."""
+    kept = {squeezed(ln) for ln in added}
+    for ln in removed:
+        if squeezed(ln) in kept:
+            continue
+        m = _VERIFY_USES_RE.match(ln)
+        if m and not any(_VERIFY_USES_RE.match(a) for a in added):  # (another verifier written instead: a migration)
+            return f"drops a CI step that verifies: {window(ln, m.start('action'), m.end('action'), _QUOTE)}"
+        found = _VERIFY_RUN_RE.search(ln)
+        if found and not ln.lstrip().startswith("#"):
+            return f"drops a CI step that verifies: {window(ln, found.start(), found.end(), _QUOTE)}"
+        if _EXIT_RE.match(ln) and not any(_EXIT_RE.match(a) for a in added):
+            return f"a failed CI check no longer fails the job (removed: {ln.strip()})"
+    return None
 
 
 

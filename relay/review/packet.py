@@ -28,7 +28,7 @@ from relay.review.risk import RiskContext, assess_all, existing_dependencies, ma
 from relay.review.task_reading import task_security
 from relay.review.apart_edits import looser_runs, runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits
-from relay.review.small_edits import small_edits
+from relay.review.edit_scopes import Scopes, scoped_apart, scoped_small_edits, workspace_texts
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -241,7 +241,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
                       ci_triggers=triggers, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
-                      partial=partial, **_apart(changeset, task))
+                      partial=partial, **_apart(changeset, task, workspace))
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
@@ -260,14 +260,21 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
     return changes, flags, sorted(assessed, key=lambda c: c.path)
 
 
-def _apart(changeset: ChangeSet, task: str) -> dict[str, dict[str, str]]:
-    """The small edits apart from the rest of the change, read from the change's own patch: path -> its reason."""
+def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> dict[str, dict[str, str]]:
+    """The small edits apart from the rest of the change, read from the change's own patch: path -> its reason; each quote
+    says the scope its run stands in (``relay.review.edit_scopes``: the new files read from the workspace)."""
     if not changeset.patch or changeset.unobserved:
         return {}
     runs = runs_of_patch(changeset.patch)
     quoted, worth = apart_and_odd_edits(runs, task)  # round 12: the odd edits that keep a change from being called low
-    return {"apart": {p: a.quote for p, a in quoted.items()}, "apart_worth": {p: a.quote for p, a in worth.items()},
-            "looser_runs": looser_runs(runs), "small_edits": small_edits(runs)}
+    scopes = Scopes(workspace_texts(workspace if changeset.source != "report" else None))
+    small = scoped_small_edits(runs, scopes)
+    # A small change of two runs, one of them quoted apart (no more than a note): the small edit's quote says both
+    # (express-openid-connect's schema quoted the commit's own field added, not the ``.not('none')`` removed beside it).
+    both = {p for p, said in small.items() if not said.startswith("notably ") and sum(r.path == p and bool(r.added or r.removed) for r in runs) > 1}
+    quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
+    return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes),
+            "looser_runs": looser_runs(runs), "small_edits": small}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

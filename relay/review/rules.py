@@ -210,7 +210,7 @@ RULES: tuple[Rule, ...] = (
          outranks=("security_tokens", "input_check", "length_guard"), example=Example(
              _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"],
                  added_lines=["    if len(name) > 255:"]),
-             "drops a clause from a check: if len(name) > 255: (was … len(name) > 255 or not os.path.realpath(name).startswith(root)…)",
+             "drops a clause from a check: if len(name) > 255: (was … > 255 or not os.path.realpath(name).startswith(root)…)",
              _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255:"],
                  added_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"])),
          more=(Example(_fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"],

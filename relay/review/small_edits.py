@@ -23,6 +23,8 @@ _MOST_LINES = 3
 _BEFORE = 10
 _AFTER = 6
 _OLD, _NEW, _ONE_SIDE = 34, 46, 80
+# Words before a change that say nothing of it.
+_CONNECTIVES = frozenset("and or not if elif else unless return then in is".split())
 
 
 class _Run(Protocol):
@@ -55,18 +57,40 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    start = max(0, head - _BEFORE)
-    while start > 0 and old[start - 1].isalnum():
+    # What changed must be seen whole where it can: when a side's change does not fit its room with ``_BEFORE`` characters
+    # before it, the quote opens on the word just before the change (guardian's ``…self.user and not self.user.is_a…``
+    # hid ``is_active``); room left after the change goes to the words after it (what a removed ``not`` applied to).
+    span = max(len(old) - head - tail - old_most, len(new) - head - tail - new_most)
+    free = -span - 2  # the room both sides have beyond what changed (less the two ellipses)
+    before = max(_BEFORE, free * 2 // 3) if free >= _BEFORE else 4
+    start = max(0, head - before)
+    while start > 0 and (old[start - 1].isalnum() or old[start - 1] in "_$"):
         start -= 1
-    keep = max(0, tail - _AFTER)
+    after = max(_AFTER, -span - (head - start) - 2)
+    keep = max(0, tail - after)
 
-    def side(text: str) -> str:
+    def side(text: str, at: int) -> str:
         end = len(text) - keep
         while end < len(text) and (text[end].isalnum() or text[end] in "_?!"):
             end += 1
-        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+        return ("…" if at else "") + text[at:end] + ("…" if end < len(text) else "")
 
-    return side(old), side(new)
+    # Too long still: the words before the change give way first (a whole word at a time), what follows it is kept; the
+    # name just before the change stays (``originalUrl`` of ``originalUrl.replace(…)`` → ``originalUrl``).
+    last = head
+    while last > 0 and not (old[last - 1].isalnum() or old[last - 1] in "_$"):
+        last -= 1
+    word_end = last
+    while last > 0 and (old[last - 1].isalnum() or old[last - 1] in "_$"):
+        last -= 1
+    if any(ch.isspace() for ch in old[word_end:head]) or old[last:word_end].lower() in _CONNECTIVES:
+        last = head  # a word apart from the change, or a connective, tells less than what follows (guardian's ``and not self.user.is_active``)
+    while start < last and (len(side(old, start)) > old_most or len(side(new, start)) > new_most):
+        nxt = start + 1
+        while nxt < last and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
+            nxt += 1
+        start = min(nxt, last)
+    return side(old, start), side(new, start)
 
 
 def quote_run(added: Sequence[str], removed: Sequence[str], share: float = 1.0) -> str:

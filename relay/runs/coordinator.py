@@ -38,7 +38,7 @@ from filelock import Timeout
 
 from relay.core.contracts import ProcessStamp
 from relay.core.errors import Busy
-from relay.core.identity import own_stamp, owner_alive, started_after
+from relay.core.identity import own_stamp, owner_alive, relay_started_by, started_after
 from relay.core.files import own_folder, private_dir, read_regular, write_atomic
 from relay.core.locks import OwnLock, own_lock
 from relay.runs.store import now_iso
@@ -81,6 +81,7 @@ class Coordinator:
         # relay's worker never runs beside the next one.
         self._reap = reap
         self._max_wait = max_wait
+        self._left: set[str] = set()  # tickets whose lock a live process holds that is not a relay waiting
 
     def _own_folders(self) -> None:
         """``locks``, ``locks/tickets`` and ``queue`` as folders of the relay's own (the data dir is input,
@@ -111,9 +112,13 @@ class Coordinator:
                         path.name, pid)
             return False
         if not self._lock_held(path.name):
+            self._left.discard(path.name)  # its holder is gone: removed now like any dead ticket
             log.warning("queue ticket %s: no relay process holds its lock (pid %d is not a relay waiting in this "
                         "queue): not counted", path.name, pid)
             return False
+        if not self._relay_waiting(path.name, pid):
+            self._left.add(path.name)  # its lock is held by a live process: not counted, its file left (it may be
+            return False               # a relay embedded in another program), the process never touched
         try:
             data = read_regular(path)  # a FIFO named like a ticket must not hang the queue
         except FileNotFoundError:
@@ -131,6 +136,24 @@ class Coordinator:
         if stamp is None and not self._unstamped_plausible(path, pid):
             return False  # never killed, only no longer counted (regression: it counted forever)
         return owner_alive(pid, stamp)
+
+    def _relay_waiting(self, name: str, pid: int) -> bool:
+        """Is the ticket's pid a relay that started the wait? Its lock held is not enough: any local process can take
+        the lock of a ticket it wrote (or of a name it guessed) and hold it for good, and the queue then waited on no
+        one until every call answered BUSY. It counts only when its pid is a relay process (its command line) started
+        before the ticket's time, and that time is neither ahead of now nor older than any wait and run."""
+        try:
+            written = int(name.split("-")[0]) / 1e9
+        except ValueError:
+            written = 0.0
+        age = time.time() - written
+        if -60 < age < max(self._max_wait, _LONGEST_QUEUE_WAIT) + _LONGEST_HOLD and relay_started_by(pid, written):
+            return True
+        if name not in self._left:  # said once, not at every look
+            log.warning("queue ticket %s: pid %d holds its lock but is not a relay process that started this wait (its "
+                        "command line, its start time, the ticket's time): not counted, the process left running",
+                        name, pid)
+        return False
 
     def _lock_held(self, name: str) -> bool:
         """Does a live process hold the lock of the ticket named ``name``? The kernel lets a lock go with its
@@ -173,6 +196,8 @@ class Coordinator:
             except (IndexError, ValueError):
                 continue
             if not self._ticket_live(path, pid):
+                if path.name in self._left:
+                    continue
                 log.info("removed stale queue ticket %s", path.name)
                 path.unlink(missing_ok=True)
                 continue

@@ -1,0 +1,205 @@
+"""Issue 36, round 13 (part B): the reason says what a slipped line does and where it stands.
+
+The party guarded against is the worker that slips one small edit into an ordinary change whose meaning no word on the
+line gives away (``return true;`` → ``return false;``, a default turned on, a substring test for an equality): where it
+stands says it. Each named case below fails on main before this round (c79f206): the quote says its enclosing scope
+(``in pkceRequired(): …``), a low file bigger than a slip quotes its one telling edit, the quote keeps the changed name
+whole, a CI file high for its credentials names the verifying step removed, and a quote of the change's own line stands
+before reasons from words. The near misses stay quiet: no scope found, two runs that tell alike, new code only, a
+verifier migrated, a file the repository links outside the workspace (never read).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from relay.review.apart_edits import Run
+from relay.review.ci_lines import verify_dropped
+from relay.review.edit_scopes import Scopes, scoped_small_edits, workspace_texts
+from relay.review.small_edits import centred, cut
+from test_apart_edits import _case, _review
+
+__all__: list[str] = []  # a test module exports nothing
+
+
+def _reason(packet, path: str) -> str:
+    return next(t.reason for t in packet.changes.review if t.file == path)
+
+
+# --------------------------------------------------------------------------- the scope said
+
+# (ecosystem, file, text before, the slipped edit, what the reason must say)
+_DEFAULTS = [
+    # a default flipped inside a function whose name says what it decides (node-oidc-provider's pkceRequired, held-out 16)
+    ("js", "lib/helpers/defaults.js",
+     "function clientBasedCORS(ctx, origin, client) {\n  return false;\n}\n\nfunction pkceRequired(ctx, client) {\n"
+     "  if (client.clientAuthMethod === 'none') {\n    return true;\n  }\n  return false;\n}\n",
+     ("    return true;\n  }\n  return false;\n}\n", "    return false;\n  }\n  return false;\n}\n"),
+     "in pkceRequired(): return true; → return false;"),
+    ("py", "pkg/defaults.py",
+     "class Policy:\n    def cors_allowed(self, origin):\n        return False\n\n    def mfa_required(self, user):\n"
+     "        if user.is_admin:\n            return True\n        return user.opted_in\n",
+     ("            return True\n        return user.opted_in", "            return False\n        return user.opted_in"),
+     "in mfa_required(): return True → return False"),
+    ("go", "verifier.go",
+     "package oidc\n\nfunc DefaultISSVerifier(issuer string) func(string) error {\n\treturn func(iss string) error {\n"
+     "\t\tif iss != issuer {\n\t\t\treturn ErrIssuerInvalid\n\t\t}\n\t\treturn nil\n\t}\n}\n",
+     ("\t\tif iss != issuer {", "\t\tif !strings.HasPrefix(iss, issuer) {"),
+     "in DefaultISSVerifier(): …iss != issuer { → …!strings.HasPrefix("),
+]
+
+
+@pytest.mark.parametrize(("eco", "path", "before", "edit", "said"), _DEFAULTS, ids=[d[1] for d in _DEFAULTS])
+def test_a_small_edit_is_quoted_with_the_scope_it_stands_in(tmp_path: Path, eco: str, path: str, before: str, edit: tuple[str, str],
+                                                            said: str) -> None:
+    packet, _ = _review(tmp_path, {path: before}, {path: before.replace(*edit)}, "")
+    assert said in _reason(packet, path), _reason(packet, path)
+
+
+def test_an_edit_apart_says_its_scope_and_keeps_its_quote(tmp_path: Path) -> None:
+    # Python and Ruby: the apart reader's quote says where the run stands, the changed line still quoted.
+    before = "def load(store, sid, now):\n    rec = store.get(sid)\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + (
+        "    if rec.expires_at < now:\n        rec = None\n    return rec\n")
+    packet, _ = _case(tmp_path / "py", "py", "pkg/session.py", before, before.replace("    if rec.expires_at < now:\n        rec = None\n", ""))
+    assert "removed apart from the change in load(): if rec.expires_at < now" in _reason(packet, "pkg/session.py")
+    before = "module Widget\n  def self.visible?(record)\n    record.published? && !record.hidden?\n  end\nend\n"
+    packet, _ = _case(tmp_path / "rb", "rb", "lib/widget/access.rb", before, before.replace("&& !record", "|| !record"))
+    reason = _reason(packet, "lib/widget/access.rb")
+    assert "apart from the change in visible?(): " in reason and "published? && !record" in reason and "published? || !record" in reason, reason
+
+
+def test_a_called_method_says_its_class_and_a_bound_line_its_key() -> None:
+    # Python: a validator's __call__ names its class (flask-wtf's FileAllowed); JavaScript: a schema's field (express-openid-connect's idTokenSigningAlg).
+    py = ("class FileAllowed:\n    def __init__(self, exts):\n        self.exts = exts\n\n    def __call__(self, form, field):\n"
+          "        name = field.data.filename.lower()\n        if any(name.endswith('.' + x) for x in self.exts):\n            return\n"
+          "        raise StopValidation(self.message)\n")
+    js = ("const paramsSchema = Joi.object({\n  secret: Joi.string().min(8),\n  idTokenSigningAlg: Joi.string()\n    .insensitive()\n"
+          "    .optional()\n    .default('RS256'),\n});\n")
+    texts = {"src/file.py": py, "lib/config.js": js}
+    scopes = Scopes(texts.get)
+    runs = [Run("src/file.py", 7, 7, ("        if any(('.' + x) in name for x in self.exts):",), ("        if any(name.endswith('.' + x) for x in self.exts):",)),
+            Run("lib/config.js", 4, 4, (), ("    .not('none')",))]
+    quotes = scoped_small_edits(runs, scopes)
+    assert quotes["src/file.py"].startswith("in FileAllowed.__call__(): "), quotes
+    assert quotes["lib/config.js"] == "in idTokenSigningAlg: removed: .not('none')", quotes
+
+
+def test_no_scope_found_leaves_the_quote_as_it_was() -> None:
+    # The near miss: a top-level line (nothing encloses it), a file not read (no workspace): the quote alone, as before.
+    runs = [Run("conf.py", 1, 1, ("DEBUG_LEVEL = 1",), ("DEBUG_LEVEL = 0",))]
+    assert scoped_small_edits(runs, Scopes(lambda p: "DEBUG_LEVEL = 1\n")) == {"conf.py": "DEBUG_LEVEL = 0 → DEBUG_LEVEL = 1"}
+    assert scoped_small_edits(runs, Scopes(lambda p: None)) == {"conf.py": "DEBUG_LEVEL = 0 → DEBUG_LEVEL = 1"}
+
+
+def test_a_file_linked_outside_the_workspace_is_never_read(tmp_path: Path) -> None:
+    # The repository under work links a changed path to a file outside the workspace: its text is not read for a scope.
+    outside = tmp_path / "outside.py"
+    outside.write_text("def secret_scope():\n    pass\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    root.mkdir()
+    os.symlink(outside, root / "linked.py")
+    (root / "plain.py").write_text("x = 1\n", encoding="utf-8")
+    read = workspace_texts(root)
+    assert read("linked.py") is None and read("../outside.py") is None and read("plain.py") == "x = 1\n"
+
+
+# --------------------------------------------------------------------------- a bigger low file: its one telling edit
+
+def test_a_low_file_bigger_than_a_slip_quotes_its_one_telling_edit(tmp_path: Path) -> None:
+    # Go (ko's debugger on by default, held-out 15) and Python (pyotp's substring match, its run joined to a new method).
+    go = ("package options\n\nfunc AddBuildOptions(cmd *Command, bo *BuildOptions) {\n\tcmd.Flags().StringVar(&bo.SBOM, \"sbom\", \"spdx\",\n"
+          "\t\t\"The SBOM media type.\")\n\tcmd.Flags().BoolVar(&bo.Debug, \"debug\", bo.Debug,\n\t\t\"Include the debugger.\")\n}\n")
+    go_after = go.replace("\"debug\", bo.Debug,", "\"debug\", true,").replace("\t\t\"The SBOM media type.\")\n", "\t\t\"The SBOM media type.\")\n" + "".join(
+        f"\tcmd.Flags().StringVar(&bo.Label{i}, \"label-{i}\", \"\",\n\t\t\"A label.\")\n" for i in range(3)))
+    py = ("class TOTP:\n    def verify(self, otp, for_time):\n        return utils.strings_equal(str(otp), str(self.at(for_time)))\n")
+    py_after = py.replace("return utils.strings_equal(str(otp), str(self.at(for_time)))", "return str(otp) in str(self.at(for_time))") + (
+        "\n    def verify_and_get_timecode(self, otp, for_time):\n        for i in range(-1, 2):\n"
+        "            if utils.strings_equal(str(otp), str(self.at(for_time, i))):\n                return self.timecode(for_time) + i\n        return False\n")
+    packet, _ = _review(tmp_path, {"pkg/options/build.go": go, "src/pyotp/totp.py": py},
+                        {"pkg/options/build.go": go_after, "src/pyotp/totp.py": py_after}, "Add image labels and a timecode check")
+    assert "notably in AddBuildOptions(): " in _reason(packet, "pkg/options/build.go") and \
+        "\"debug\", true," in _reason(packet, "pkg/options/build.go"), _reason(packet, "pkg/options/build.go")
+    assert "notably in verify(): " in _reason(packet, "src/pyotp/totp.py") and " in str(self.at(" in _reason(packet, "src/pyotp/totp.py"), \
+        _reason(packet, "src/pyotp/totp.py")
+
+
+def test_a_bigger_file_with_no_one_telling_edit_keeps_its_size() -> None:
+    # Near misses: two runs that tell alike (none stands out), new code only (the work written), a docs file.
+    text = "def a():\n    return 1\n\ndef b():\n    return 2\n"
+    scopes = Scopes(lambda p: text)
+    alike = [Run("m.py", 2, 2, ("    return 10",), ("    return 1",)), Run("m.py", 5, 5, ("    return 20",), ("    return 2",)),
+             Run("m.py", 7, 10, ("def c():", "    return 3", "", "x = c()"), ())]
+    assert scoped_small_edits(alike, scopes) == {}
+    new_only = [Run("m.py", 7, 12, ("def c():", "    if x:", "        return 3", "    return 4", "", "y = 1"), ())]
+    assert scoped_small_edits(new_only, scopes) == {}
+    docs = [Run("README.md", 2, 2, ("debug = true",), ("debug = false",)), Run("README.md", 9, 15, tuple(f"line {i}" for i in range(7)), ())]
+    assert scoped_small_edits(docs, scopes) == {}
+
+
+# --------------------------------------------------------------------------- the quote centred on what changed
+
+@pytest.mark.parametrize(("old", "new", "told"), [
+    # Python (guardian's inactive user check, held-out 15) and JavaScript: the name after a removed negation kept whole.
+    ("if self.user and not self.user.is_active: return False elif self.user and self.user.is_superuser:",
+     "if self.user and self.user.is_superuser:", "is_active"),
+    ("if (this.currentUser && !this.currentUser.isActive) { return deny(); } else if (this.currentUser.isAdmin) {",
+     "if (this.currentUser && this.currentUser.isAdmin) {", "isActive"),
+], ids=["py", "js"])
+def test_the_quote_keeps_the_changed_name_whole(old: str, new: str, told: str) -> None:
+    o, n = centred(old, new)
+    assert told in cut(o, 34), (o, n)
+
+
+# --------------------------------------------------------------------------- a CI step that verifies, removed
+
+def test_a_verifying_ci_step_removed_is_named_beside_the_credentials(tmp_path: Path) -> None:
+    # GitHub Actions (koin's wrapper validation, held-out 15) and GitLab CI (ko's failed hash check no longer failing).
+    gh = (".github/workflows/release.yml", "name: release\non: push\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - uses: actions/checkout@v4\n      - name: Validate Gradle wrapper\n        uses: gradle/wrapper-validation-action@v1\n"
+          "      - run: ./gradlew publish\n        env:\n          TOKEN: ${{ secrets.OSSRH_PASSWORD }}\n")
+    gl = (".gitlab-ci.yml", "release:\n  script:\n    - |\n      if [ \"$EXPECTED\" != \"$COMPUTED\" ]; then\n        echo \"hash mismatch\"\n"
+          "        exit 1\n      fi\n    - ./verifier publish --token \"$CI_JOB_TOKEN\"\n")
+    packet, _ = _review(tmp_path, {gh[0]: gh[1], gl[0]: gl[1]},
+                        {gh[0]: gh[1].replace("      - name: Validate Gradle wrapper\n        uses: gradle/wrapper-validation-action@v1\n", "")
+                         .replace("./gradlew publish", "./gradlew publish --no-daemon"),
+                         gl[0]: gl[1].replace("        exit 1\n", "").replace("publish --token", "publish --quiet --token")}, "Speed up the release")
+    assert "drops a CI step that verifies: uses: gradle/wrapper-validation-action@v1" in _reason(packet, gh[0]), _reason(packet, gh[0])
+    assert "a failed CI check no longer fails the job (removed: exit 1)" in _reason(packet, gl[0]), _reason(packet, gl[0])
+
+
+def test_a_verifier_migrated_or_an_exit_kept_is_quiet() -> None:
+    assert verify_dropped(["      - uses: gradle/actions/wrapper-validation@v4"], ["      - uses: gradle/wrapper-validation-action@v1"]) is None
+    assert verify_dropped(["        exit 2"], ["        exit 1"]) is None
+    assert verify_dropped([], ["      - run: npm test", "      - uses: actions/setup-node@v4"]) is None
+
+
+# --------------------------------------------------------------------------- a small change of two runs
+
+def test_a_small_change_of_two_runs_quotes_both_not_only_the_one_apart(tmp_path: Path) -> None:
+    # JavaScript (express-openid-connect, held-out 15) and Python: a schema gains the commit's own field, and loses the
+    # refusal of unsigned tokens beside it; the apart reader quoted the field alone, the reason must say the removal too.
+    js = ("const paramsSchema = Joi.object({\n  secret: Joi.string().min(8),\n  idTokenSigningAlg: Joi.string()\n    .insensitive()\n"
+          "    .not('none')\n    .optional()\n    .default('RS256'),\n  clockTolerance: Joi.number().optional().default(60),\n"
+          "  enableTelemetry: Joi.boolean().optional().default(true),\n});\n")
+    js_after = js.replace("    .not('none')\n", "").replace("  enableTelemetry:", "  httpAgent: Joi.object().optional(),\n  enableTelemetry:")
+    py = ("SCHEMA = {\n    'secret': String(min=8),\n    'signing_alg': String(\n        default='RS256',\n        forbid=['none'],\n"
+          "    ),\n    'clock_tolerance': Integer(default=60),\n}\n")
+    py_after = py.replace("        forbid=['none'],\n", "").replace("    'clock_tolerance'", "    'http_agent': Mapping(optional=True),\n    'clock_tolerance'")
+    packet, _ = _review(tmp_path, {"lib/config.js": js, "pkg/config.py": py}, {"lib/config.js": js_after, "pkg/config.py": py_after},
+                        "Let users pass their own HTTP agent")
+    assert ".not('none')" in _reason(packet, "lib/config.js"), _reason(packet, "lib/config.js")
+    assert "forbid=['none']" in _reason(packet, "pkg/config.py"), _reason(packet, "pkg/config.py")
+
+
+@pytest.mark.parametrize(("old", "new", "told"), [
+    # Kotlin (moshi's transient fields bound, held-out 16) and Python: the clause dropped stays inside the packet's cut.
+    ("      return if (isStatic(modifiers) || isTransient(modifiers)) {", "      return if (isStatic(modifiers)) {", "isTransient(modifiers)"),
+    ("        if field.is_static(modifiers) or field.is_transient(modifiers):", "        if field.is_static(modifiers):", "is_transient(modifiers)"),
+], ids=["kotlin", "py"])
+def test_a_dropped_clause_is_told_inside_the_packets_cut(old: str, new: str, told: str) -> None:
+    from relay.review.condition_reading import weakened_condition
+    found = weakened_condition([new], [old])
+    assert found is not None and told in found[0] and len(found[0]) <= 110, found
