@@ -81,7 +81,7 @@ def test_shebang_names_the_language(line: str, ext: str | None) -> None:
 def test_the_head_is_never_read_through_a_symlink_or_from_a_fifo(tmp_path: Path) -> None:
     # Whoever writes the workspace (the repository, the worker) cannot make review read outside it, nor hang on a pipe.
     outside = tmp_path / "outside.txt"
-    outside.write_text("#!/bin/sh\n")
+    outside.write_text("#!/bin/sh\n", encoding="utf-8")
     work = tmp_path / "work"
     work.mkdir()
     (work / "link").symlink_to(outside)
