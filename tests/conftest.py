@@ -128,6 +128,14 @@ PROCESS_TIER = frozenset({
 TIERS = ("fast", "process", "all")
 
 
+def pytest_configure(config):
+    """xdist's controller, before its workers start: the byte code they would each compile (tests/compiled_ahead.py)."""
+    if not hasattr(config, "workerinput") and (config.getoption("numprocesses", None) or 0):
+        from compiled_ahead import compile_ahead
+
+        compile_ahead(config)
+
+
 def pytest_addoption(parser):
     parser.addoption("--tier", choices=TIERS, default="fast",
                      help="fast (default): all but the process tier; process: only the process tier "
