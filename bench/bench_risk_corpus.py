@@ -161,7 +161,8 @@ from relay.observe.run_patch import build_run_patch  # noqa: E402
 from relay.review.diff_view import diff_view  # noqa: E402
 from relay.review.packet import build_review, fit_packet  # noqa: E402
 from relay.review.facts import FileFacts  # noqa: E402
-from relay.review.file_kinds import file_kind, line_filter, rule_lines  # noqa: E402
+from relay.review.content_kinds import reading  # noqa: E402
+from relay.review.file_kinds import CODE_EXTS, file_kind, line_filter, path_kind, rule_lines  # noqa: E402
 from relay.review.risk import RULES, RiskContext  # noqa: E402
 from relay.review.task_reading import task_security  # noqa: E402
 from relay.review.apart_edits import looser_runs, runs_of_patch  # noqa: E402
@@ -411,7 +412,7 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
     total = 0
     fired = dict.fromkeys(predicates, 0)
     by_category: dict[str, int] = {}
-    for _, _, changes, _ in _recent_changes(base, repos, commits):
+    for _, _, changes, _, _ in _recent_changes(base, repos, commits):
         for change in changes:
             if file_kind(change.path) != "source":
                 continue
@@ -434,7 +435,7 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
 
 # The rows that read one changed line and name it (issue 36): a commit any of them fires on gets a line finding.
 LINE_RULES = ("unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "weakens_check", "loosens_check",
-              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart", "loosens_run")
+              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart", "loosens_run", "turns_down", "deletes_failure_exit")
 
 
 def _line_rate(base: Path, repos: list[str], commits: int) -> None:
@@ -446,14 +447,15 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
     total = fired = quoted = 0
     by_rule: Counter[str] = Counter()
     shown: list[str] = []
-    for repo, sha, changes, patch in _recent_changes(base, repos, commits):
+    for repo, sha, changes, patch, heads in _recent_changes(base, repos, commits):
         total += 1
         runs = runs_of_patch(patch.encode("utf-8", "surrogateescape"))
         note, worth = apart_and_odd_edits(runs)
         ctx = RiskContext(apart={p: a.quote for p, a in note.items()}, apart_worth={p: a.quote for p, a in worth.items()},
                           looser_runs=looser_runs(runs))
-        hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, ctx))]
-        quoted += any(_detail("note_apart", c, ctx) for c in changes)
+        with reading(changes, None, CODE_EXTS, path_kind, heads):  # a script named without a language, as review reads it
+            hits = [(name, c.path, found) for c in changes for name in LINE_RULES if (found := _detail(name, c, ctx))]
+            quoted += any(_detail("note_apart", c, ctx) for c in changes)
         if hits:
             fired += 1
             by_rule.update({name for name, _, _ in hits})
@@ -465,9 +467,10 @@ def _line_rate(base: Path, repos: list[str], commits: int) -> None:
         print("\n".join(shown))
 
 
-def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tuple[str, str, list[FileChange], str]]:
-    """(repository, commit, its changed files, its -U0 patch) for the last ``commits`` non-merge commits of each mirror
-    found: ordinary history, what the rate measures read."""
+def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tuple[str, str, list[FileChange], str, dict[str, str]]]:
+    """(repository, commit, its changed files, its -U0 patch, the first line of each changed file named without an
+    extension) for the last ``commits`` non-merge commits of each mirror found: ordinary history, what the rate measures
+    read (a script named without a language is read as its first line says: relay.review.content_kinds)."""
     for repo in repos:
         mirror = _find_mirror(base, repo)
         if mirror is None:
@@ -479,7 +482,22 @@ def _recent_changes(base: Path, repos: list[str], commits: int) -> Iterator[tupl
             except subprocess.CalledProcessError:
                 continue
             text = patch.decode("utf-8", "surrogateescape")
-            yield repo, sha, _changes_from_patch(patch.decode("utf-8", "replace")), text
+            heads = _heads(mirror, sha, text)
+            with reading([FileChange(path=p) for p in heads], None, CODE_EXTS, path_kind, heads):
+                changes = _changes_from_patch(patch.decode("utf-8", "replace"))
+            yield repo, sha, changes, text, heads
+
+
+def _heads(mirror: Path, sha: str, patch: str) -> dict[str, str]:
+    """The first line, at ``sha``, of each file the patch changes whose name has no extension."""
+    heads: dict[str, str] = {}
+    for line in patch.split("\n"):
+        if line.startswith("diff --git ") and "." not in (path := line.split(" b/", 1)[-1]).rsplit("/", 1)[-1].lstrip("."):
+            try:
+                heads[path] = _git(None, "show", f"{sha}:{path}", git_dir=mirror)[:256].split(b"\n", 1)[0].decode("utf-8", "replace")
+            except subprocess.CalledProcessError:
+                continue  # deleted at sha
+    return heads
 
 
 def _changes_from_patch(patch: str) -> list[FileChange]:

@@ -117,3 +117,28 @@ async def test_agy_is_never_handed_a_log_path_the_relay_could_not_make_its_own(t
     assert not any(a == "--log-file" or a.startswith("--log-file=") for a in argv), argv
     said = " ".join(answer.get("flags") or []) + " ".join(answer.get("notes") or [])
     assert "--log-file" in said and f"{RUN_ID}.agy-1.log" in said, answer
+
+
+async def test_a_link_put_in_place_of_agys_log_before_agy_opens_it_is_said(tmp_path, repo, monkeypatch):
+    # agy opens its log by name, a moment after the relay made the file: a party watching the data dir that swaps in a
+    # link then has agy write the run's log through it (played here by swapping right after the relay made it). Not
+    # prevented (agy is not handed the open file), but the packet says the log was replaced and where to look.
+    from relay.call import attempts
+
+    _fix_run_id(monkeypatch)
+    victim = tmp_path / "home" / "notes.txt"
+    victim.parent.mkdir()
+    victim.write_text("mine\n", encoding="utf-8")
+    made = attempts.create_fresh
+
+    def made_then_swapped(path):  # noqa: ANN001, ANN202 - create_fresh's own
+        fd = made(path)
+        os.unlink(path)
+        os.symlink(victim, path)
+        return fd
+
+    monkeypatch.setattr(attempts, "create_fresh", made_then_swapped)
+    answer, _agy = await _run(tmp_path, repo)
+    assert answer["status"] == "SUCCESS", answer
+    said = " ".join(answer.get("flags") or [])
+    assert f"{RUN_ID}.agy-1.log" in said and "was replaced" in said, answer

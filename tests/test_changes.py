@@ -381,7 +381,7 @@ def test_observe_tree_fallback_outside_git_shows_only_worker_lines(tmp_path: Pat
 def test_observe_tree_skips_heavy_folders(tmp_path: Path) -> None:
     ws = tmp_path / "plain"
     write(ws, "src/a.py", "a\n")
-    heavy = ["node_modules/x/index.js", ".venv/lib/site.py", "__pycache__/a.pyc", "build/out.o", "dist/pkg.whl", "target/debug/x", ".next/cache.json", ".tox/py/x"]
+    heavy = ["node_modules/x/README.md", ".venv/lib/site.py", "__pycache__/a.pyc", "build/out.o", "dist/pkg.whl", "target/debug/x", ".next/cache.json", ".tox/py/x"]
     for rel in heavy:
         write(ws, rel, "h\n")
     write(ws, "myenv/pyvenv.cfg", "home = /usr\n")

@@ -122,8 +122,10 @@ def test_a_low_file_bigger_than_a_slip_quotes_its_one_telling_edit(tmp_path: Pat
                         {"pkg/options/build.go": go_after, "src/pyotp/totp.py": py_after}, "Add image labels and a timecode check")
     assert "notably in AddBuildOptions(): " in _reason(packet, "pkg/options/build.go") and \
         "\"debug\", true," in _reason(packet, "pkg/options/build.go"), _reason(packet, "pkg/options/build.go")
-    assert "notably in verify(): " in _reason(packet, "src/pyotp/totp.py") and " in str(self.at(" in _reason(packet, "src/pyotp/totp.py"), \
-        _reason(packet, "src/pyotp/totp.py")
+    # Since round 13 part A the Python file is high, its line named by what it does (a constant-time compare replaced by a
+    # substring test: relay.review.slipped_lines); the quote of the line stays either way.
+    assert ("notably in verify(): " in _reason(packet, "src/pyotp/totp.py") or "replaces a constant-time compare" in _reason(packet, "src/pyotp/totp.py")) \
+        and " in str(self.at(" in _reason(packet, "src/pyotp/totp.py"), _reason(packet, "src/pyotp/totp.py")
 
 
 def test_a_bigger_file_with_no_one_telling_edit_keeps_its_size() -> None:

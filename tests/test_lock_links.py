@@ -98,3 +98,35 @@ async def test_links_planted_as_the_relays_lock_files_are_never_opened_and_the_c
         stranger.wait()
     for lock in (data / "locks" / "worker.lock", data / "keys" / ".lock", pool / "w0.lock"):
         assert not lock.is_symlink(), f"{lock} is still the planted link"
+
+
+@pytest.mark.skipif(not hasattr(os, "link"), reason="hard links")
+async def test_a_second_name_given_to_a_held_lock_never_lets_a_second_worker_run(tmp_path, repo):
+    # Another relay's worker holds the slot (locks/worker.lock, flock on its inode). A process that can write the data
+    # dir gives that lock file a second name (a hard link anywhere on the same file system). Before: the next relay to
+    # want the slot took the held lock for a planted link (nlink 2), removed its name, took a new lock on a new file and
+    # started its agy beside the running one: the one-worker-per-machine rule broken without a file removed by hand.
+    # The relay's lock files are empty; only a file with content behind a second name is another's (and removed).
+    from fake_agy_harness import launches
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    locks = tmp_path / "data" / "locks"
+    locks.mkdir(parents=True)
+    code = ("import sys, time\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1], thread_local=False)\n"
+            "lock.acquire()\nprint('held', flush=True)\ntime.sleep(300)\n")
+    other = subprocess.Popen([sys.executable, "-c", code, str(locks / "worker.lock")], stdout=subprocess.PIPE,
+                             text=True, encoding="utf-8", start_new_session=True)  # another relay's worker runs
+    try:
+        assert other.stdout.readline().strip() == "held"
+        (tmp_path / "home").mkdir()
+        os.link(locks / "worker.lock", tmp_path / "home" / "second-name")
+        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")  # 1.2 s, then BUSY
+        async with memory_relay(env) as client:
+            packet = payload(await client.call_tool(EXECUTE, {"task": "t", "workspace": str(repo)}))
+        assert packet["status"] == "BUSY", packet
+        assert launches(agy) == [], "a second agy ran beside the one holding the worker slot"
+        assert os.path.samefile(locks / "worker.lock", tmp_path / "home" / "second-name")  # the held lock stands
+    finally:
+        other.kill()
+        other.wait()

@@ -43,12 +43,13 @@ async def test_what_the_walk_outside_git_skips_never_hides_a_protected_write(tmp
 
 
 async def test_a_dependency_folder_there_before_the_run_stays_unwalked_and_unsaid(tmp_path):
-    # The other side: node_modules that was there before (its files change as tools run) is no finding.
+    # The other side: node_modules that was there before (its files change as tools run) is no finding, but for
+    # its code (relay.observe.runs_next: a package's entry module rewritten is named, test_runs_next.py).
     ws = tmp_path / "plain"
     (ws / "node_modules/pkg").mkdir(parents=True)
-    (ws / "node_modules/pkg/index.js").write_text("1\n", encoding="utf-8")
+    (ws / "node_modules/pkg/data.json").write_text("1\n", encoding="utf-8")
     (ws / "a.txt").write_text("a\n", encoding="utf-8")
-    edits = [{"op": "write", "path": "node_modules/pkg/index.js", "content": "2\n"},
+    edits = [{"op": "write", "path": "node_modules/pkg/data.json", "content": "2\n"},
              {"op": "write", "path": "a.txt", "content": "b\n"}]
     report = make_report(summary="Edited a.", files_changed=["a.txt"], tests_passed=0, tests_run=False)
     agy = install_fake_agy(tmp_path / "bin", success_scenario(edits, report=report))

@@ -76,8 +76,11 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
         if number > 1:
             reader.reset()
         log_file: Path | None = store.log_path(record.run_id, number)
+        made = None
         try:  # made here, new and owner-only, before agy opens it by name (agy's umask would leave it readable)
-            os.close(create_fresh(log_file))
+            fd = create_fresh(log_file)
+            made = _file_id(os.fstat(fd))
+            os.close(fd)
         except OSError as exc:  # agy is never handed a name the relay did not just make: it runs without a log
             notes.append(f"agy ran without --log-file on attempt {number}: {log_file} could not be made the relay's "
                          f"own ({exc.strerror or exc}); its log markers were not read. Find what writes the data dir")
@@ -88,6 +91,11 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
         record.process.argv = [a if len(a) < 300 else a[:300] + "…" for a in argv]
         outcome, verdict, attempt = await _spawn(record, store, settings, argv, plan, env, transcript, log_file,
                                                  reader, notes, number, healthy_seconds_ago())
+        if log_file is not None and made is not None and _still(log_file) != made:
+            # agy opens the name, after the relay made the file: a link put there in between is followed. Not
+            # prevented (that would take handing agy the open file), but never unsaid.
+            notes.append(f"agy's log {log_file} was replaced during attempt {number} (a link or another file in place "
+                         "of the one the relay made): agy may have written its log there. Find what writes the data dir")
         answer = Attempted(outcome=outcome, verdict=verdict)
         if relay_retries(verdict, call.version):
             # Mutation guard: a failed attempt that already changed files is never repeated.
@@ -112,6 +120,18 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
     if left.found:
         notes.append(_left_note(left, blocked=blocked))
     return attempted
+
+
+def _file_id(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
+def _still(path: Path) -> tuple[int, int] | None:
+    """The file now at ``path`` (its own, not a link's target), or None."""
+    try:
+        return _file_id(os.lstat(path))
+    except OSError:
+        return None
 
 
 async def _agy_config_left(plan: RunPlan, at_launch: AgyConfig) -> AgyConfig:

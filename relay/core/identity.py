@@ -163,7 +163,7 @@ _RELAY_SCRIPTS = {"gravity-relay", "gravity-relay-mcp"}
 
 
 def _relay_command(argv: list[str]) -> bool:
-    for i, arg in enumerate(argv[:3]):
+    for i, arg in enumerate(argv[:6]):  # past the interpreter and its own options (-I, -X utf8)
         name = os.path.basename(arg).lower()
         for suffix in (".exe", "-script.py", ".py"):
             name = name.removesuffix(suffix)

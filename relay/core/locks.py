@@ -5,9 +5,10 @@ The data dir is input (docs/security.md, "Whoever can write the data dir"): a sy
 name had filelock (before 3.20.1) open its target with O_CREAT and O_TRUNC, creating or emptying a file of the user's
 anywhere they can write; a hard link to a file of the user's had it emptied by filelock versions that truncate the
 lock file they hold. From 3.20.1 on the open refuses a symbolic link (ELOOP), which failed the call instead. So before
-each acquire the name is made the relay's own again: a link (symbolic, a junction, or a second name of a file) is
-removed, the link alone, and the lock taken on a new empty file. A link planted again in the moment between that
-look and filelock's open is refused by the open itself (pyproject pins filelock >= 3.20.1) and tried once more.
+each acquire the name is made the relay's own again: a link (symbolic, a junction, or a second name of a file that
+holds something) is removed, the link alone, and the lock taken on a new empty file. A link planted again in the
+moment between that look and filelock's open is refused by the open itself (pyproject pins filelock >= 3.20.1) and
+tried once more.
 """
 
 from __future__ import annotations
@@ -26,12 +27,17 @@ __all__ = ["own_lock", "OwnLock"]
 
 def _unlink_planted(path: str) -> bool:
     """Remove ``path`` when it is not a lock file the relay could have made: a symbolic link or junction, or a
-    regular file with another name elsewhere (the relay never links its lock files). True when something went."""
+    regular file with another name elsewhere that holds something (the relay's lock files are empty: filelock writes
+    nothing into them). True when something went.
+
+    An empty file with a second name is kept: it is the relay's own lock given another name (a hard link to the lock
+    another relay holds, made by whoever writes the data dir), and removing its name had the next relay take a new
+    lock on a new file while the first still held the old one: two workers at once. Opening it empties nothing."""
     try:
         info = os.lstat(path)
     except OSError:
         return False
-    planted = is_link(path) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+    planted = is_link(path) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1 and info.st_size > 0)
     if not planted:
         return False
     try:

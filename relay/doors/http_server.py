@@ -363,7 +363,7 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
                             timeout_graceful_shutdown=_SHUTDOWN_GRACE, ws="none")
     web = _Server(config)
     stopped_by: list[int] = []
-    state = write_state(settings.data_dir, url=url, host=host, port=port)
+    state = None
 
     async def track_sessions() -> None:
         """Keep the state file's session count current, for doctor (a write only when it changes, or when the
@@ -374,18 +374,21 @@ async def serve_http(settings: Settings, agy: tuple[str | None, str | None] | No
             now = len(getattr(sessions, "_server_instances", ()))  # the SDK's table of open sessions
             if now != shown or not names_us(settings.data_dir):
                 try:
-                    write_state(settings.data_dir, url=url, host=host, port=port, started_at=state.started_at,
-                                sessions=now)
+                    write_state(settings.data_dir, url=url, host=host, port=port,
+                                started_at=state.started_at if state else None, sessions=now)
                     shown = now
                 except OSError as exc:
                     log.debug("state file not updated: %s", exc)
-    # One line on stderr that scripts (and tests) can wait for.
-    log.warning("serving MCP over HTTP at %s (token in %s)", url, token_path(settings.data_dir))
     try:
         # Every platform: SIGTERM/SIGHUP/Ctrl-C, and Ctrl-Break on Windows (core/platform.py). The receiver stays
         # open until the calls are cancelled and recorded: a second signal meanwhile (Claude Code sends SIGINT,
         # then SIGTERM) must not take the default action and kill the relay mid-record.
         with stop_signals() as signals:
+            # The state file only once a stop signal is ours to handle, inside the block that removes it: written
+            # before, a SIGTERM in between killed the relay and left a file naming a server that was gone.
+            state = write_state(settings.data_dir, url=url, host=host, port=port)
+            # One line on stderr that scripts (and tests) can wait for.
+            log.warning("serving MCP over HTTP at %s (token in %s)", url, token_path(settings.data_dir))
             async with anyio.create_task_group() as tg:
                 async with sessions.run():
                     served = anyio.Event()

@@ -31,9 +31,16 @@ from relay.observe.runs_next import runs_when
 if TYPE_CHECKING:
     from relay.observe.private_repo import Repo
 
-__all__ = ["Listing", "start_listing", "wait_listing", "changed_folders", "tops_before", "LISTING_MAX", "LISTING_WAIT_S"]
+__all__ = ["Listing", "start_listing", "wait_listing", "changed_folders", "tops_before", "LISTING_MAX",
+           "LISTING_BYTES_MAX", "LISTING_WAIT_S"]
 
-LISTING_MAX = 1_000_000  # folders listed beside the run, at most (about 300 bytes each); past it all are walked
+LISTING_MAX = 1_000_000  # folders listed beside the run, at most; past it (or LISTING_BYTES_MAX) all are walked
+# The memory the listing holds for the whole run, at most (bench/bench_listing_memory.py: 61 MB held for 200,000
+# folders, 298 MB at its peak on the way to a million, about 310 bytes a folder with paths of 70 characters): a relay
+# on a laptop does not hold 300 MB beside every run. Counted as it grows, per folder its path's length and the rest.
+LISTING_BYTES_MAX = 128 * 1024 * 1024
+_FOLDER_BYTES = 240  # a listed folder's bytes besides its path's characters (measured: 310 - 70)
+_PLACE_BYTES = 80  # a place that runs: its path's characters and this
 _UNREAD = 1 << 62  # the change time a folder the listing could not read is given: always read again after the run
 LISTING_WAIT_S = 0.5  # how long the look after the run waits for a listing still going before it walks them all
 
@@ -70,12 +77,13 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
     folders: dict[str, tuple[int, int, int]] = {}
     holders: list[str] = []
     places: list[str] = []
+    held = 0  # the bytes the listing holds, as counted (LISTING_BYTES_MAX)
     try:
         for index, (root, top) in enumerate(tops):
             stack = [os.path.join(root, top)]
             while stack:
                 folder = stack.pop()
-                if job.stop.is_set() or len(folders) >= LISTING_MAX:
+                if job.stop.is_set() or len(folders) >= LISTING_MAX or held > LISTING_BYTES_MAX:
                     return
                 try:
                     st = os.lstat(folder)
@@ -85,6 +93,7 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
                     folders[folder] = (-1, _UNREAD, index)
                     continue
                 folders[folder] = (st.st_ino, st.st_ctime_ns, index)
+                held += len(folder) + _FOLDER_BYTES
                 for item in entries:
                     if item.name == ".git":
                         holders.append(folder)
@@ -92,6 +101,7 @@ def _list(tops: list[tuple[str, str]], job: _Job) -> None:
                         stack.append(item.path)
                     elif runs_when(folder, item.name) is not None:
                         places.append(item.path)
+                        held += len(item.path) + _PLACE_BYTES
         job.listing = Listing(folders, holders, places, (time.thread_time() - started) * 1000)
     finally:
         job.done.set()
@@ -119,7 +129,8 @@ def _drop(key: int) -> None:
 
 def wait_listing(before: object, seconds: float = LISTING_WAIT_S) -> Listing | None:
     """The listing taken beside the run, waited for ``seconds`` at most; None when there is none, it was cut (past
-    LISTING_MAX) or it is still going (then it is stopped: the look walks the folders whole)."""
+    LISTING_MAX folders or LISTING_BYTES_MAX bytes) or it is still going (then it is stopped: the look walks the
+    folders whole)."""
     with _LOCK:
         job = _JOBS.get(id(before))
     if job is None:

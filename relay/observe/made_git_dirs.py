@@ -37,7 +37,7 @@ from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
 from relay.observe.ignored_walk import changed_folders, tops_before, wait_listing
 from relay.observe.private_repo import Repo, look_of
-from relay.observe.runs_next import link_out, planted
+from relay.observe.runs_next import MODULES_READ_MAX, link_out, package_module, planted
 from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, TooManyFiles, git_private
 
 __all__ = ["note_made_git_dirs", "deep_git_dirs", "DeepLook", "IGNORED_WALK_MAX"]
@@ -125,6 +125,17 @@ def deep_git_dirs(before: Snapshot) -> DeepLook:
     what is new beneath them; without it, every folder."""
     look = _Deep(before.started_ns - CLOCK_SLACK_NS, before.started_ns)
     listing, tops = wait_listing(before), tops_before(before.repos())
+    try:
+        return _deep_look(before, look, listing, tops)
+    finally:
+        if look.modules_cut is not None:  # said as a finding of its own: what was not looked at is never a quiet pass
+            repo, top = look.modules_cut
+            look.plants[repo.out(top + "/")] = (f"more than {MODULES_READ_MAX:,} modules of installed packages in the "
+                                                "folders the run changed here, in a folder git ignores: the rest were "
+                                                "not looked at")
+
+
+def _deep_look(before: Snapshot, look: _Deep, listing, tops) -> DeepLook:  # noqa: ANN001 - deep_git_dirs' own parts
     old = {(id(repo), top) for repo, top in tops}
     for repo in before.repos():
         news = [*repo.new_folded, *(look_of(repo).new_skipped if repo.git_dir is not None or repo.no_git else [])]
@@ -170,6 +181,29 @@ class _Deep:
         self.since, self.ran, self.seen, self.found, self.plants = since, ran, 0, [], {}
         self.kept = _Kept()  # listed folders that stand as listed: looked at by a stat, never read
         self.read: set[str] = set()
+        self.modules = 0  # package modules stat-ed (relay.observe.runs_next.package_module), at most MODULES_READ_MAX
+        self.modules_cut: tuple[Repo, str] | None = None  # where the bound was met
+        self._folder: tuple[str, bool] = ("", False)  # the folder last asked about, and whether the run changed it
+
+    def _module(self, folder: str, name: str, fresh: bool, where: tuple[Repo, str]) -> str | None:
+        """A package's module the run wrote (``planted``'s rule) in a folder it made (``fresh``) or changed (its own
+        change time in the run: a module added, renamed or replaced there changes the folder; the folders read again
+        after the run are those, the whole walk without a listing reads the others too); bounded by MODULES_READ_MAX."""
+        if package_module(folder, name) is None:
+            return None
+        if not fresh:
+            if self._folder[0] != folder:
+                try:
+                    self._folder = (folder, os.lstat(folder).st_ctime_ns >= self.since)
+                except OSError:
+                    self._folder = (folder, False)
+            if not self._folder[1]:
+                return None
+        self.modules += 1
+        if self.modules > MODULES_READ_MAX:
+            self.modules_cut = self.modules_cut or where
+            return None
+        return planted(folder, name, 0 if fresh else self.ran, modules=True)
 
     def _fresh(self, folder: str, ino: int | None) -> bool:
         """Whether ``folder`` was not there when listed beside the run (not listed, or another inode): made or moved
@@ -202,7 +236,8 @@ class _Deep:
                         if item.path not in self.kept:
                             stack.append((item.path, fresh or self._fresh(item.path, item.inode())))
                     elif said := ((item.is_symlink() and link_out(folder, item.name, repo.root, self.ran))
-                                  or (watched and planted(folder, item.name, 0 if fresh else self.ran))):
+                                  or (watched and (planted(folder, item.name, 0 if fresh else self.ran)
+                                                   or self._module(folder, item.name, fresh, (repo, top))))):
                         self.plants[repo.out(os.path.relpath(item.path, repo.root).replace(os.sep, "/"))] = said
 
 

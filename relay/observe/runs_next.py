@@ -4,10 +4,15 @@ and virtualenv folders the walk outside git skips), where code runs the next tim
 git lists nothing of ``.venv/``, ``node_modules/`` or ``vendor/`` once they are ignored, so a worker that rewrote
 ``.venv/bin/activate``, ``node_modules/.bin/jest``, a package's ``package.json`` (a ``postinstall``) or dropped a
 ``.pth`` into site-packages planted a program the person runs next, and the packet said nothing. The places watched
-are those that run without being imported by name: a folder's programs (``bin``, ``.bin``, ``Scripts``), the
-activate scripts, a virtualenv's ``pyvenv.cfg``, ``.pth`` files and ``sitecustomize``/``usercustomize`` of a
-site-packages, a ``package.json`` that carries scripts. A package's own modules are not watched (a stat of every
-file of a ``node_modules`` is too dear on every run); a write there that is none of these places goes unnamed.
+(``runs_when``, listed beside the run and stat-ed one by one after it) are those that run without being imported by
+name: a folder's programs (``bin``, ``.bin``, ``Scripts``), the activate scripts, a virtualenv's ``pyvenv.cfg``,
+``.pth`` files and ``sitecustomize``/``usercustomize`` of a site-packages (Python reads ``.pth`` files in its site
+folders only), a ``package.json`` that carries scripts; and each installed package's entry, what its first import
+runs: a package's ``__init__.py`` and a module at the top of a site-packages, a package's ``index.js`` in
+``node_modules``. A package's other modules (``package_module``: ``.py``, ``.pyc``, native extensions, ``.js``) are
+looked at only in the folders the run changed (a module added, renamed or replaced beside the others changes its
+folder), at most MODULES_READ_MAX of them per look: a stat of every file of a ``node_modules`` is too dear on every
+run, so one such module rewritten in place, in a folder the run did not otherwise change, goes unnamed.
 
 Such a file counts as written in the run when its change time falls in it (the worker can set a file's mtime back,
 never its ctime). A symlink the run made there that points out of the repository (``node_modules/x -> ~/.ssh``) is
@@ -23,12 +28,26 @@ import stat
 
 from relay.core.records import FileChange
 
-__all__ = ["runs_when", "planted", "link_out", "list_plants", "PLANTS_SHOWN"]
+__all__ = ["runs_when", "package_module", "planted", "link_out", "list_plants", "PLANTS_SHOWN", "MODULES_READ_MAX"]
 
 PLANTS_SHOWN = 200  # findings kept per run; past it one more entry says how many were left
 _BIN = frozenset({"bin", ".bin", "Scripts"})
 _SITE = frozenset({"site-packages", "dist-packages"})
 _MANIFEST_MAX = 1 << 20  # a package.json read to see whether it carries scripts, at most
+_PACKAGES = frozenset({"site-packages", "dist-packages", "node_modules"})  # where installed packages live
+_CODE = (".py", ".pyc", ".so", ".pyd", ".js", ".cjs", ".mjs", ".node")  # what an import or a require loads
+_ENTRY_JS = frozenset({"index.js", "index.cjs", "index.mjs"})
+MODULES_READ_MAX = 20_000  # package modules stat-ed per look (in the folders the run changed); past it, said
+
+
+def _inside(folder: str) -> list[str] | None:
+    """The path of ``folder`` below the last folder of installed packages it is in (``[]``: that folder itself);
+    None when it is in none."""
+    parts = folder.replace("\\", "/").split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in _PACKAGES:
+            return parts[i + 1:]
+    return None
 
 
 def runs_when(folder: str, name: str) -> str | None:
@@ -44,7 +63,22 @@ def runs_when(folder: str, name: str) -> str | None:
         return f"{'a .pth file' if name.endswith('.pth') else name} in {parent} (runs at every start of that Python)"
     if name == "package.json":
         return "a package manifest with scripts (npm runs them at the next install)"
+    if name == "__init__.py" and os.path.basename(os.path.dirname(folder)) in _SITE:
+        return f"a package's __init__.py in {os.path.basename(os.path.dirname(folder))} (runs at its every import)"
+    if parent in _SITE and name.endswith(".py"):
+        return f"a module at the top of {parent} (runs at its every import)"
+    if name in _ENTRY_JS and (below := _inside(folder)) is not None and parent != "node_modules" \
+            and len(below) == (2 if below[:1] and below[0].startswith("@") else 1):
+        return "a package's entry module in node_modules (runs at its every require)"
     return None
+
+
+def package_module(folder: str, name: str) -> str | None:
+    """Whether a file ``name`` in ``folder`` is code of an installed package (a site-packages' or a node_modules'),
+    loaded when it is imported; None otherwise."""
+    if not name.endswith(_CODE) or _inside(folder) is None:
+        return None
+    return "a module of an installed package (runs when it is imported)"
 
 
 def _has_scripts(path: str) -> bool:
@@ -67,10 +101,11 @@ def _has_scripts(path: str) -> bool:
     return True
 
 
-def planted(folder: str, name: str, since: int) -> str | None:
-    """What a file of a folder that was there before the run says, when it is a place that runs (``runs_when``) and
-    its change time falls in the run (``since``: the run's start, wall clock ns); None otherwise."""
-    said = runs_when(folder, name)
+def planted(folder: str, name: str, since: int, *, modules: bool = False) -> str | None:
+    """What a file of a folder that was there before the run says, when it is a place that runs (``runs_when``; with
+    ``modules``, a package's module too) and its change time falls in the run (``since``: the run's start, wall
+    clock ns); None otherwise."""
+    said = runs_when(folder, name) or (package_module(folder, name) if modules else None)
     if said is None:
         return None
     path = os.path.join(folder, name)

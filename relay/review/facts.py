@@ -32,6 +32,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.review import condition_reading, guard_reading, line_edits, looser_checks, risky_lines, value_reading
+from relay.review.content_kinds import reading_path
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
 from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_test_script,
                                      is_vendored_code, subject, words)
@@ -181,7 +182,7 @@ class FileFacts:
 
     @cached_property
     def is_code(self) -> bool:
-        name = self.name.lower()
+        name = basename(reading_path(self.path)).lower()  # a script named without a language: its head's (content_kinds)
         return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
     @cached_property

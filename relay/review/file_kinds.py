@@ -20,10 +20,13 @@ from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
 from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
+from relay.review.content_kinds import reading_path
+from relay.review.file_subjects import subject
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
+from relay.review.slipped_lines import ROUTE_RE
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 
 __all__ = [
@@ -54,6 +57,7 @@ __all__ = [
     "is_test_path",
     "is_test_script",
     "kind_rank",
+    "path_kind",
     "line_matters",
     "line_filter",
     "words",
@@ -92,10 +96,14 @@ _TEST_NAMES = (
 )
 
 
-@functools.lru_cache(maxsize=65536)
 def is_test_script(path: str) -> bool:
     """A script or CI helper kept among the tests (test/phpunit.sh, tests/ci/install.py), not a test of its own
     (``relay.review.build_lines.script_among_tests``)."""
+    return _test_script(reading_path(path))
+
+
+@functools.lru_cache(maxsize=65536)
+def _test_script(path: str) -> bool:
     return script_among_tests(path, is_test_name=glob_any(path, _TEST_NAMES), code_exts=CODE_EXTS)
 
 
@@ -196,8 +204,13 @@ _VENDORED_DIRS = {"vendor", "_vendor", "vendored", "third_party", "third-party",
 _GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
 
 
-@functools.lru_cache(maxsize=65536)
 def file_kind(path: str) -> FileKind:
+    """What a file is: from its path, or its reading path (a script named without a language, ``content_kinds``)."""
+    return path_kind(reading_path(path))
+
+
+@functools.lru_cache(maxsize=65536)
+def path_kind(path: str) -> FileKind:
     """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
     then generated output, tests, prose, examples, and source by its extension."""
     if is_lockfile(path):
@@ -345,8 +358,12 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
     return keep
 
 
-@functools.lru_cache(maxsize=4096)
 def line_filter(path: str) -> Callable[[str], bool]:
+    return _line_filter(reading_path(path))  # a script named without a language is read as its head says (content_kinds)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_filter(path: str) -> Callable[[str], bool]:
     """The test for "is this changed line of ``path`` one the rules read".
 
     Decided once per path: a manifest keeps every non-blank line (dependency lines), a
@@ -389,7 +406,7 @@ def is_vendored_code(path: str) -> bool:
 
 
 def _is_code(path: str) -> bool:
-    name = basename(path).lower()
+    name = basename(reading_path(path)).lower()
     return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
 
@@ -402,8 +419,8 @@ def _keep_doc_signals(line: str) -> bool:
     # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or (
-        _DOC_GUARD_RE.search(line) is not None and not looks_like_prose(line.strip()))
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or ((  # a route's line holds its guards
+        _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 
 def _keep_skips_or_risky(line: str) -> bool:
@@ -470,23 +487,6 @@ def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], froze
                 r = msgspec.structs.replace(r, added_lines=_bounded(r.added_lines), removed_lines=_bounded(r.removed_lines))
         read.append(r)
     return read, frozenset(partial)
-
-
-_TEST_AFFIXES_RE = re.compile(r"^(?:test_|tests_)|(?:[._-]?(?:tests?|specs?))$")
-_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
-
-
-def subject(path: str) -> str:
-    """What a file is about, as a name to match a test with the module it tests: a test file's name
-    without its test affixes (``test_nose.py``, ``AutoloaderTest.php``, ``local_test.rb``), a module's
-    name, or a package file's folder (``flask/ext/__init__.py`` is ``ext``); lowercased, letters and
-    digits only."""
-    parts = path.lower().split("/")
-    stem = parts[-1].split(".", 1)[0]
-    if stem in _PACKAGE_FILES and len(parts) > 1:
-        stem = parts[-2]
-    stem = _TEST_AFFIXES_RE.sub("", stem) or stem
-    return re.sub(r"[^a-z0-9]+", "", stem)
 
 
 def line_matters(path: str, line: str) -> bool:

@@ -21,7 +21,8 @@ from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
 from relay.core.places import folds_case
 from relay.core.redact import redact_obj
-from relay.review.file_kinds import read_changes
+from relay.review.content_kinds import reading
+from relay.review.file_kinds import CODE_EXTS, path_kind, read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
@@ -215,7 +216,14 @@ def build_review(
 
     ``workspace``, when given, lets a manifest the change adds be read against the project's
     other manifests (``existing_dependencies``); nothing is read otherwise. ``task`` is what the
-    leader asked for: when it names a security fix, the source edits are ranked as that fix."""
+    leader asked for: when it names a security fix, the source edits are ranked as that fix. A script named without
+    a language is read as its first line says (``relay.review.content_kinds``)."""
+    with reading(changeset.files, workspace if changeset.source != "report" else None, CODE_EXTS, path_kind):
+        return _build_review(changeset, report=report, paths=paths, workspace=workspace, task=task)
+
+
+def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str], workspace: Path | None,
+                  task: str) -> tuple[Changes, list[str], list[FileChange]]:
     claimed = None
     if report is not None and changeset.source != "report":
         claims = _Claims(report)

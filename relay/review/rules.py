@@ -27,6 +27,8 @@ from typing import NamedTuple
 
 from relay.core.contracts import FileChange, Risk
 from relay.review import checks
+from relay.review.content_kinds import reading_path
+from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
@@ -100,6 +102,20 @@ _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
 _UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # forty lines of plain code: a big change with nothing in it
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
+
+def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
+    found = turned_down(f.change.added_lines, f.change.removed_lines)
+    # A compare or an escaping call another reader already names dropped is said once, by it.
+    if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
+            f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
+        return None
+    return found
+
+
+def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
+    # A script named without a language is read under its head's (relay.review.content_kinds): neofetch as neofetch.sh.
+    return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
+
 
 _BY_TIME = "changed during the run by its timestamp (not diffed: the look failed)"
 
@@ -175,6 +191,19 @@ RULES: tuple[Rule, ...] = (
                        "deletes a guard: if len(body) > 65536: raise TooLarge()",
                        _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
+    # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, round 13): a connection's TLS mode turned
+    # down, a secret read from the environment made a literal; a script's failure exit deleted (a failed check falls through).
+    Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
+        _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
+            added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),
+        "turns a connection's TLS off (verify-full → disable): …, err := sql.Open(\"postgres\", \"dbname=app sslmode=disable\"…",
+        _fc("docs/tutorial.md", additions=1, added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']))),
+    Rule("deletes_failure_exit", "high", "{detail}", _failure_exit, leads=True,
+         scope=Scope(not_kinds=("lockfile", "docs"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical")),
+         example=Example(
+             _fc("install.sh", deletions=1, removed_lines=["    return 1"]),
+             "deletes a failure exit: return 1 (the failed check now falls through)",
+             _fc("install.sh", additions=1, deletions=1, removed_lines=["    return 1"], added_lines=["    exit 1"]))),
     # A check edited in place to let more through, read by the structure of the edited pair (relay.review.condition_reading):
     # high where it is about access or input, worth a look where it is not.
     Rule("weakens_check", "high", "{detail}", checks.weakens_check, scope=_RISKY_LINES, leads=True,

@@ -1,0 +1,133 @@
+"""A file's language from its content where its name says none: a script's first line (``#!``).
+
+A repository can name a file anything: neofetch is one extension-less bash script, ``configure.in``,
+``install.tmpl`` or ``bin/deploy`` are code whatever their names say. ``relay.review.file_kinds`` decides a
+file's kind from its path; for a file whose path names no language (no extension, or a template's one) whose
+first line is a shebang naming an interpreter, review reads it under a *reading path*, the path with that
+language's extension (``neofetch`` is read as ``neofetch.sh``): every line reader and the ranking then treat it
+as that language's source. Only the kind the rules read changes; the packet and the view keep the real path.
+
+Who could walk around it, and what they gain: the repository under work (or the worker) writes the file's head.
+A shebang only ever moves a file from "data" (read for a few risky shapes) to code (read line by line): a head can
+make the rules read more, never less, since a path that already names a language or a kind (source, test, docs,
+CI, manifest, build…) keeps it. Nothing is run: the head is read from the diff (a file added or deleted shows its
+first line) or from the workspace, at most ``_HEAD_BYTES``, a regular file only, never through a symlink.
+
+The mapping holds for one review (``reading``), a context variable: concurrent reviews never see each other's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextvars import ContextVar
+from pathlib import Path
+
+from relay.core.contracts import FileChange
+
+__all__ = ["reading", "reading_path", "reading_paths", "shebang_ext"]
+
+# Interpreters by the name a shebang gives (``#!/usr/bin/env -S bash -e``, ``#!/bin/sh``), and the extension
+# the readers know them by.
+_INTERPRETERS = {
+    "sh": "sh", "bash": "sh", "dash": "sh", "ash": "sh", "ksh": "sh", "mksh": "sh", "zsh": "sh", "busybox": "sh",
+    "python": "py", "pypy": "py", "node": "js", "nodejs": "js", "deno": "ts", "bun": "js", "ts-node": "ts", "tsx": "ts",
+    "ruby": "rb", "perl": "pl", "php": "php", "lua": "lua", "luajit": "lua", "rscript": "r", "julia": "jl",
+    "elixir": "exs", "escript": "erl", "pwsh": "ps1", "powershell": "ps1", "groovy": "groovy", "kotlin": "kts",
+    "scala": "scala", "swift": "swift", "dart": "dart",
+}
+_SHEBANG_RE = re.compile(r"^#!\s*(?P<prog>/\S+)(?P<rest>[^\n]*)")
+# The versions a name carries: python3.11, perl5, node18, ruby2.7.
+_VERSION_RE = re.compile(r"[\d.]+$")
+# Names a template or a build input gives a script (configure.in, install.sh.tmpl is already .sh by its stem).
+_TEMPLATE_EXTS = frozenset("in tmpl tpl template j2 jinja erb dist orig bak example sample".split())
+_HEAD_BYTES = 256
+
+_READING: ContextVar[Mapping[str, str]] = ContextVar("relay_reading_paths", default={})
+
+
+def shebang_ext(first_line: str) -> str | None:
+    """The extension of the language a script's first line names (``#!/usr/bin/env bash`` → ``sh``), else None."""
+    m = _SHEBANG_RE.match(first_line.lstrip("\ufeff"))
+    if m is None:
+        return None
+    name = m.group("prog").rsplit("/", 1)[-1].lower()
+    if name == "env":  # #!/usr/bin/env [-S] [VAR=x] prog args
+        words = [w for w in m.group("rest").split() if not w.startswith("-") and "=" not in w]
+        if not words:
+            return None
+        name = words[0].rsplit("/", 1)[-1].lower()
+    return _INTERPRETERS.get(name) or _INTERPRETERS.get(_VERSION_RE.sub("", name))
+
+
+def _names_no_language(path: str, code_exts: frozenset[str]) -> bool:
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if "." not in name.lstrip("."):
+        return True
+    stem, ext = name.rsplit(".", 1)
+    ext = ext.lower()
+    if ext in code_exts:
+        return False
+    # A template of a script: its stem may name the language already (install.sh.in is read as .sh).
+    return ext in _TEMPLATE_EXTS or not ext.isalpha()
+
+
+def _head_of(change: FileChange, workspace: Path | None) -> str:
+    """The file's first line: from the diff when it shows line 1 (a file added or deleted), else the workspace's file."""
+    if change.added_lines and (change.kind == "added" or (change.ranges and change.ranges[0][0] == 1)):
+        return change.added_lines[0]  # the diff shows line 1
+    if change.kind == "deleted":
+        return change.removed_lines[0] if change.removed_lines else ""
+    if workspace is None or change.symlink or change.submodule or change.binary:
+        return ""
+    target = workspace / change.path
+    try:
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device is never read
+            return ""
+        head = os.read(fd, _HEAD_BYTES)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    return head.split(b"\n", 1)[0].decode("utf-8", "replace")
+
+
+# The kinds a path gives that a head may turn to code: a config kind (CI, manifest, build, lockfile) keeps its own.
+_CONTENT_MAY_TELL = frozenset({"data", "example", "test", "generated", "docs"})
+
+
+def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_exts: frozenset[str],
+                  path_kind: Callable[[str], str], heads: Mapping[str, str] | None = None) -> dict[str, str]:
+    """path -> the path it is read under, for each changed file whose name names no language and whose head does
+    (``heads``: the first lines already read, by path, as the bench reads them from git)."""
+    out: dict[str, str] = {}
+    for change in changes:
+        if not _names_no_language(change.path, code_exts) or path_kind(change.path) not in _CONTENT_MAY_TELL:
+            continue
+        ext = shebang_ext(heads.get(change.path, "") if heads is not None else _head_of(change, workspace))
+        if ext is not None:
+            out[change.path] = f"{change.path}.{ext}"
+    return out
+
+
+@contextlib.contextmanager
+def reading(changes: Iterable[FileChange], workspace: Path | None, code_exts: frozenset[str],
+            path_kind: Callable[[str], str], heads: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Within the block, ``reading_path`` answers for ``changes`` (one review's files)."""
+    token = _READING.set(reading_paths(changes, workspace, code_exts, path_kind, heads))
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def reading_path(path: str) -> str:
+    """The path the rules read ``path`` under: itself, or its content's language made its extension."""
+    return _READING.get().get(path, path)
