@@ -179,19 +179,18 @@ class Scopes:
 _OLD, _NEW, _ONE_SIDE = 34, 46, 80
 
 
-def _body(added: Sequence[str], removed: Sequence[str], share: float, sides: tuple[str, str] = ("removed: ", "added: ")) -> str:
-    old_most, new_most, side_most = max(12, int(_OLD * share)), max(16, int(_NEW * share)), max(24, int(_ONE_SIDE * share))
+def _body(added: Sequence[str], removed: Sequence[str], share: float, label: str = "", sides: tuple[str, str] = ("removed: ", "added: ")) -> str:
+    """One run's edit quoted in ``share`` of a quote's room; a scope's label takes its room from the new side (read last, and
+    the first a reason's cut takes anyway), never from the old side's view of what changed."""
+    cost = len(label) + 5 if label else 0
+    old_most = max(12, int(_OLD * share))
+    new_most, side_most = max(16, int(_NEW * share) - cost), max(24, int(_ONE_SIDE * share) - cost)
     if added and removed:
         old, new = centred(one(removed), one(added), old_most, new_most)
         return f"{cut(old, old_most)} → {cut(new, new_most)}"
     if removed:
         return f"{sides[0]}{cut(one(removed), side_most)}"
     return f"{sides[1]}{cut(one(added), side_most)}"
-
-
-def _share(label: str) -> float:
-    """The share of a quote's room left beside a scope's label (the scope is said whole, the quote cut)."""
-    return max(0.5, 1.0 - (len(label) + 5) / _ONE_SIDE)
 
 
 def scoped_apart(found: Mapping[str, Apart], scopes: Scopes) -> dict[str, str]:
@@ -203,7 +202,7 @@ def scoped_apart(found: Mapping[str, Apart], scopes: Scopes) -> dict[str, str]:
         if not label or not sep or not (a.added or a.removed):
             out[path] = a.quote
             continue
-        out[path] = f"{phrase} in {label}: {_body(a.added, a.removed, _share(label), ('', ''))}"
+        out[path] = f"{phrase} in {label}: {_body(a.added, a.removed, 1.0, label, ('', ''))}"
     return out
 
 
@@ -235,8 +234,7 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             parts = []
             for r, a, d in edits:
                 label = scopes.label(r)
-                share = 1.0 / len(edits) * (_share(label) if label else 1.0)
-                parts.append((f"in {label}: " if label else "") + _body(a, d, share))
+                parts.append((f"in {label}: " if label else "") + _body(a, d, 1.0 / len(edits), label))
             out[path] = "; ".join(parts)
             continue
         if file_kind(path) not in _CODE_KINDS or len(edits) > _MOST_BIG_RUNS:
@@ -256,7 +254,7 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             continue  # nothing tells, or two runs tell alike: none stands out
         r, (a, d) = top[0]
         label = scopes.label(r)
-        out[path] = "notably " + (f"in {label}: " if label else "") + _body(a, d, _share(label) if label else 1.0)
+        out[path] = "notably " + (f"in {label}: " if label else "") + _body(a, d, 1.0, label)
     return out
 
 

@@ -83,8 +83,8 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
     word_end = last
     while last > 0 and (old[last - 1].isalnum() or old[last - 1] in "_$"):
         last -= 1
-    if any(ch.isspace() for ch in old[word_end:head]) or old[last:word_end].lower() in _CONNECTIVES:
-        last = head  # a word apart from the change, or a connective, tells less than what follows (guardian's ``and not self.user.is_active``)
+    if "&&" in old[word_end:head] or "||" in old[word_end:head] or old[last:word_end].lower() in _CONNECTIVES:
+        last = head  # a word joined to the change by a connective tells less than what follows (guardian's ``and not self.user.is_active``)
     while start < last and (len(side(old, start)) > old_most or len(side(new, start)) > new_most):
         nxt = start + 1
         while nxt < last and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
