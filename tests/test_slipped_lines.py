@@ -151,6 +151,7 @@ _QUIET = [
     # placeholders in a sample stay quiet
     ("README.md", "```go\nvar store = sessions.NewCookieStore([]byte(os.Getenv(\"SESSION_KEY\")))\n```\n",
      ('[]byte(os.Getenv("SESSION_KEY"))', '[]byte("your-secret-key")')),
+    ("docs/usage.rst", "Encode:\n\n    >>> token = jwt.encode(payload, key)\n", ("jwt.encode(payload, key)", 'jwt.encode(payload, "secret")')),
     # a script beside the script (not the working folder), an exit moved not deleted
     ("scripts/run.sh", "set -e\n", ("set -e\n", "set -e\nsource \"$(dirname \"$0\")/lib.sh\"\n. /etc/os-release\n")),
     ("install.sh", "check() {\n  if bad; then\n    return 1\n  fi\n}\n", ("  if bad; then\n    return 1\n  fi\n", "  bad && return 1\n")),
@@ -193,6 +194,17 @@ def test_a_message_reworded_apart_from_the_change_stays_low(tmp_path: Path, path
     packet, _ = _review(tmp_path, {path: before, "app/steps.py": "x = 1\n"},
                         {path: before.replace(*edit), "app/steps.py": "x = 1\n" + _WORK_PY}, "Add the step helpers")
     assert packet.changes.risk == "low", packet.changes
+
+
+@pytest.mark.parametrize(("path", "before", "edit"), [
+    ("shell/keys.zsh", "cd_widget() {\n  BUFFER=\"builtin cd -- ${(q)dir:a}\"\n}\n", ("${(q)dir:a}", "${(q)dir}")),
+    ("src/index.rs", "fn count(db: &Db) -> usize {\n    db.query(\"SELECT path FROM files\")\n}\n", ('"SELECT path FROM files"', '"SELECT path FROM files WHERE NOT is_deleted"')),
+])
+def test_a_string_that_is_code_changed_apart_is_still_worth_a_look(tmp_path: Path, path: str, before: str, edit: tuple[str, str]) -> None:
+    # Near misses of the message reading: a shell string's expansion and a query are code, not prose.
+    packet, _ = _review(tmp_path, {path: before, "app/steps.py": "x = 1\n"},
+                        {path: before.replace(*edit), "app/steps.py": "x = 1\n" + _WORK_PY}, "Add the step helpers")
+    assert _target(packet, path).risk != "low", packet.changes
 
 
 def test_a_value_string_changed_apart_from_the_change_is_still_worth_a_look(tmp_path: Path) -> None:

@@ -69,6 +69,8 @@ _LITERAL_RE = re.compile(r"""[fFrRbBuU]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)
 _PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 _LAYOUT_RE = re.compile(r"[\s()\[\]{},+;%$]|\.format\b|\bformat\b")
 _FIELD_RE = re.compile(r"\{([^{}]*)\}")
+# Not a message though made of words: a query (SELECT …), a list of values ("gzip, deflate"), a Go struct tag (json:"x").
+_NOT_PROSE_RE = re.compile(r"(?i)^\s*(?:select|insert|update|delete|with|create|alter|drop)\b|^\s*[\w.-]+(?:\s*,\s*[\w.-]+)+\s*$|\w:\"")
 # The characters of a message: words, punctuation, placeholders; not a setting (=), a path or URL (/), a query (*, =).
 _PROSE_RE = re.compile(r"[\w\s.,;:!?'’\"()%{}\[\]#$\\-]*")
 
@@ -76,7 +78,8 @@ _PROSE_RE = re.compile(r"[\w\s.,;:!?'’\"()%{}\[\]#$\\-]*")
 def _skeleton(lines: Sequence[str]) -> str:
     def blank(m: re.Match[str]) -> str:
         body = m.group(0).lstrip("fFrRbBuU")[1:-1]
-        if " " not in body or len(_PROSE_WORD_RE.findall(body)) < 2 or not _PROSE_RE.fullmatch(body):
+        if " " not in body or len(_PROSE_WORD_RE.findall(body)) < 2 or not _PROSE_RE.fullmatch(body) or _NOT_PROSE_RE.search(body) or (
+                "$" in body and m.group(0)[0] not in "fF`"):  # a shell string interpolates: its ${dir:a} is code
             return m.group(0)
         # What an f-string or a template literal interpolates stays, as '…'.format(x) and "…" % x keep it outside.
         said = "".join(re.split(r"[!:]", e, maxsplit=1)[0] for e in _FIELD_RE.findall(body)) if m.group(0)[0] in "fF`" else ""

@@ -43,6 +43,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"hmac\.new|HMAC\.new|Hmac\w*::new\w*|\w*Signer|URLSafe\w*Serializer|Fernet|SecretKeySpec)\s*\(\s*(?:[\w.]+\s*,\s*)?"
         # Not a placeholder a sample writes ("your-secret-key", "changeme", "xxx…").
         r"(?:\[\]byte\(|b|Buffer\.from\(|)(?P<at>['\"](?!(?i:[^'\"]*(?:your|example|placeholder|change[-_]?me|replace|dummy|fake|xxx)))"
+        r"(?!(?i:(?:my[-_]?)?(?:secret|key|password|passwd|token|s3cr3t|shh+|test|dev)(?:[-_]?key)?['\"]))"
         r"(?P<value>[^'\"\s$%{}<>]{6,})['\"])")),
 )
 
