@@ -30,7 +30,7 @@ from pathlib import Path
 
 from relay.review.apart_edits import Apart, Run, _candidate, _names, same_code, telling
 from relay.review.file_kinds import file_kind
-from relay.review.small_edits import centred, cut, one
+from relay.review.small_edits import cut, quote_within
 
 __all__ = ["Scopes", "scope_of", "scoped_apart", "scoped_small_edits", "workspace_texts"]
 
@@ -185,12 +185,7 @@ def _body(added: Sequence[str], removed: Sequence[str], share: float, label: str
     cost = len(label) + 5 if label else 0
     old_most = max(12, int(_OLD * share))
     new_most, side_most = max(16, int(_NEW * share) - cost), max(24, int(_ONE_SIDE * share) - cost)
-    if added and removed:
-        old, new = centred(one(removed), one(added), old_most, new_most)
-        return f"{cut(old, old_most)} → {cut(new, new_most)}"
-    if removed:
-        return f"{sides[0]}{cut(one(removed), side_most)}"
-    return f"{sides[1]}{cut(one(added), side_most)}"
+    return quote_within(added, removed, old_most, new_most, side_most, sides)
 
 
 def scoped_apart(found: Mapping[str, Apart], scopes: Scopes) -> dict[str, str]:

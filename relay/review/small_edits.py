@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["centred", "cut", "one", "quote_run", "small_edits"]
+__all__ = ["centred", "cut", "one", "quote_run", "quote_within", "small_edits"]
 
 # A file's whole change is small when it is at most this many runs of at most this many changed lines (blank ones left
 # out) in all: what a slipped line looks like. Past it the size says enough.
@@ -96,13 +96,19 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
 def quote_run(added: Sequence[str], removed: Sequence[str], share: float = 1.0) -> str:
     """One run's edit quoted: ``old → new`` centred on what changed, ``added: …`` or ``removed: …``; ``share`` of the
     room one run's quote may take."""
-    old_most, new_most, side_most = int(_OLD * share), int(_NEW * share), int(_ONE_SIDE * share)
+    return quote_within(added, removed, int(_OLD * share), int(_NEW * share), int(_ONE_SIDE * share))
+
+
+def quote_within(added: Sequence[str], removed: Sequence[str], old_most: int, new_most: int, side_most: int,
+                 sides: tuple[str, str] = ("removed: ", "added: ")) -> str:
+    """One run's edit quoted within the given room: ``old → new`` centred on what changed, else one side after its
+    word (``sides``: what a removed and an added side are called)."""
     if added and removed:
         old, new = centred(one(removed), one(added), old_most, new_most)
         return f"{cut(old, old_most)} → {cut(new, new_most)}"
     if removed:
-        return f"removed: {cut(one(removed), side_most)}"
-    return f"added: {cut(one(added), side_most)}"
+        return f"{sides[0]}{cut(one(removed), side_most)}"
+    return f"{sides[1]}{cut(one(added), side_most)}"
 
 
 def small_edits(runs: Sequence[_Run]) -> dict[str, str]:
