@@ -33,6 +33,15 @@ def _stamp(pid: int, *, start: str | None = None) -> dict:
     return {"pid": pid, "start": start or real.start, "boot_id": real.boot_id}
 
 
+async def _execute_past_planted(tmp_path, agy, repo, caplog) -> dict:
+    """One call with a short queue wait (1.2 s, then BUSY), the coordinator's warnings caught for the test to read."""
+    env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")
+    caplog.set_level(logging.WARNING, logger="relay.runs.coordinator")
+    async with memory_relay(env) as client:
+        with anyio.fail_after(60):
+            return payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+
+
 async def test_planted_tickets_naming_a_live_stranger_or_this_relay_never_hold_the_queue(tmp_path, repo, caplog):
     # Before: a ticket with the true stamp of a live process that is no relay counted as a relay waiting ahead, and one
     # naming this relay's own pid (whatever its stamp) counted as this relay's own: each held every call until BUSY.
@@ -46,11 +55,7 @@ async def test_planted_tickets_naming_a_live_stranger_or_this_relay_never_hold_t
                    queue / f"{2:020d}-{os.getpid()}-r20261202T100000-00000002"]
         planted[0].write_text(json.dumps(_stamp(stranger.pid)), encoding="utf-8")  # its true stamp
         planted[1].write_text(json.dumps(_stamp(os.getpid(), start="psutil:1.000")), encoding="utf-8")
-        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")  # 1.2 s, then BUSY
-        caplog.set_level(logging.WARNING, logger="relay.runs.coordinator")
-        async with memory_relay(env) as client:
-            with anyio.fail_after(60):
-                packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        packet = await _execute_past_planted(tmp_path, agy, repo, caplog)
         assert packet["status"] == "SUCCESS", packet
         assert len(launches(agy)) == 1
         assert stranger.poll() is None, "a process a ticket named was killed"
@@ -142,11 +147,7 @@ async def test_a_local_process_holding_a_tickets_lock_never_holds_the_queue_for_
         (tickets / "pending").rename(tickets / ticket.name)  # the lock it holds, under the ticket's name
         ticket.write_text(json.dumps(_stamp(squatter.pid)), encoding="utf-8")
         assert Coordinator(tmp_path / "data")._lock_held(ticket.name)  # held as a waiting relay holds it
-        env = relay_env(tmp_path / "data", agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.02")  # 1.2 s, then BUSY
-        caplog.set_level(logging.WARNING, logger="relay.runs.coordinator")
-        async with memory_relay(env) as client:
-            with anyio.fail_after(60):
-                packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        packet = await _execute_past_planted(tmp_path, agy, repo, caplog)
         assert packet["status"] == "SUCCESS", packet
         assert len(launches(agy)) == 1
         assert squatter.poll() is None, "the process a ticket named was killed"
