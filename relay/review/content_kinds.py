@@ -19,14 +19,13 @@ The mapping holds for one review (``reading``), a context variable: concurrent r
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 
 from relay.core.contracts import FileChange
+from relay.core.files import read_regular
 
 __all__ = ["reading", "reading_path", "reading_paths", "shebang_ext"]
 
@@ -83,19 +82,10 @@ def _head_of(change: FileChange, workspace: Path | None) -> str:
         return change.removed_lines[0] if change.removed_lines else ""
     if workspace is None or change.symlink or change.submodule or change.binary:
         return ""
-    target = workspace / change.path
-    try:
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:  # a regular file only, never through a link (a FIFO or a device is never read: read_regular)
+        head = read_regular(workspace / change.path, _HEAD_BYTES)
     except OSError:
         return ""
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device is never read
-            return ""
-        head = os.read(fd, _HEAD_BYTES)
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
     return head.split(b"\n", 1)[0].decode("utf-8", "replace")
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from relay.core.files import read_regular
 from relay.review.apart_edits import Apart, Run, _candidate, _names, same_code, telling
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import cut, quote_within
@@ -277,12 +278,13 @@ def workspace_texts(workspace: Path | None) -> Callable[[str], str | None]:
             return None
         path = root / rel
         try:
-            if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_BYTES:
-                return None
             if not path.resolve().is_relative_to(root):
                 return None
-            return path.read_text("utf-8", errors="replace")
+            data = read_regular(path, _MAX_BYTES + 1)  # a regular file only, never through a link, never a FIFO
         except (OSError, ValueError):
             return None
+        if len(data) > _MAX_BYTES:
+            return None
+        return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads
 
     return read
