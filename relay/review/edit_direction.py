@@ -38,6 +38,7 @@ from difflib import SequenceMatcher
 from relay.review import risky_lines, slipped_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.line_shapes import squeezed, window
+from relay.review.test_support import is_test_support
 from relay.review.small_edits import centred
 
 __all__ = ["docs_pipe", "judged", "secret_default_pair", "support_line", "unescaped", "weakened_classic", "weakened_more"]
@@ -74,7 +75,8 @@ def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if m is None or _HARMLESS_RANDOM_RE.search(new) or any(_WEAK_RE.search(old) and squeezed(old) == squeezed(new) for old in removed):
             continue
         for old in strong:
-            if _similar(old, new) or ('"crypto/rand"' in old and "math/rand" in new):
+            # One edit: lines alike, Go's import swapped, or a change of a slip's size (a line or two each side).
+            if _similar(old, new) or ('"crypto/rand"' in old and "math/rand" in new) or (len(added) <= 3 and len(removed) <= 3):
                 a, b = centred(old.strip(), new.strip())
                 return f"makes randomness predictable: {a} → {b}"
     return None
@@ -157,19 +159,27 @@ def _params(line: str) -> list[tuple[str, int]]:
 
 
 def _lowered_parameter(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A parameter's lowest number on the new side below its lowest on the old side (``unwrap_or(12)`` removed, a
+    signature's ``rounds=5`` added): the default a caller gets went down, wherever the change moved it."""
     crypto_file = bool(_CRYPTO_RE.search(path))
-    for new in added:
-        got = _params(new)
-        if not got or squeezed(new.strip()) in {squeezed(line.strip()) for line in removed}:
+    before = {squeezed(line.strip()) for line in removed}
+    after = {squeezed(line.strip()) for line in added}
+    old: dict[str, tuple[int, str]] = {}
+    for line in removed:
+        if squeezed(line.strip()) not in after:
+            for name, value in _params(line):
+                if name not in old or value < old[name][0]:
+                    old[name] = (value, line)
+    if not old:
+        return None
+    for line in added:
+        if squeezed(line.strip()) in before:
             continue
-        for old in removed:
-            had = _params(old)
-            if [n for n, _ in had] != [n for n, _ in got] or not _similar(old, new):
-                continue
-            for (name, was), (_, now) in zip(had, got):
-                if now < was and (name not in _AMBIGUOUS or crypto_file or _CRYPTO_RE.search(new)):
-                    a, b = centred(old.strip(), new.strip())
-                    return f"lowers {name} {was} → {now}: {a} → {b}"
+        for name, value in _params(line):
+            if name in old and value < old[name][0] and (name not in _AMBIGUOUS or crypto_file or _CRYPTO_RE.search(line)
+                                                          or _CRYPTO_RE.search(old[name][1])):
+                a, b = centred(old[name][1].strip(), line.strip())
+                return f"lowers {name} {old[name][0]} → {value}: {a} → {b}"
     return None
 
 
@@ -322,16 +332,7 @@ def docs_pipe(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # A test's support code (a helper, a fixture class, conftest, spec_helper): it runs with every test and is copied from,
 # so a credential written into it, TLS turned off or a world-writable mode is worth a look, where a test case's own
 # lines (which disable a check to test it) are not read.
-_SUPPORT_DIRS = frozenset({"support", "helpers", "helper", "fixtures", "factories", "testutil", "testutils", "testhelpers", "test_helpers", "testing_utils"})
-_SUPPORT_STEM_RE = re.compile(r"(?:helpers?|conftest|support|setuptests?|testsetup|testutils?|testutilities|fixtures?|factory|factories|"
-                              r"jestsetup|vitestsetup|bootstrap)$")
 _SUPPORT_VALUES = ("turns TLS verification off", "makes files world-writable")
-
-
-def is_test_support(path: str) -> bool:
-    parts = path.lower().split("/")
-    stem = parts[-1].split(".", 1)[0].replace("_", "").replace("-", "")
-    return bool(_SUPPORT_STEM_RE.search(stem)) or any(part in _SUPPORT_DIRS for part in parts[:-1])
 
 
 def support_line(f: FileFacts) -> str | None:
