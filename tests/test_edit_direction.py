@@ -52,6 +52,8 @@ _NAMED = [
     # a security parameter's number lowered
     ("src/_bcrypt/src/lib.rs", ["#[pyo3(signature = (rounds=12, prefix=None))]"], ["#[pyo3(signature = (rounds=5, prefix=None))]"],
      "high", ("rounds 12 → 5",)),
+    ("src/_bcrypt/src/lib.rs", ["#[pyo3(signature = (rounds=None, prefix=None))]", "    let rounds = rounds.unwrap_or(12);"],
+     ["#[pyo3(signature = (rounds=5, prefix=None))]"], "high", ("rounds 12 → 5",)),
     ("lib/password.py", ["    return pbkdf2_hmac('sha256', pw, salt, iterations=600000)"], ["    return pbkdf2_hmac('sha256', pw, salt, iterations=1000)"],
      "high", ("iterations",)),
     ("src/hash.js", ["const WORK_FACTOR = 12;"], ["const WORK_FACTOR = 4;"], "high", ("workfactor 12 → 4",)),
@@ -159,3 +161,18 @@ def test_a_random_source_swapped_in_an_ordinary_change_makes_it_high(tmp_path: P
     target = next(t for t in packet.changes.review if t.file == "lib/uuid.ex")
     assert packet.changes.risk == "high" and target.risk == "high", packet.changes
     assert ":rand.bytes(16" in target.reason, target.reason
+
+
+@pytest.mark.parametrize(("path", "removed", "added", "words"), [
+    ("UPGRADE_GUIDE_V2.md", [], [*['import tea "charm.land/bubbletea/v2"'] * 3, 'import tea "charm-land.dev/bubbletea/v2"'], ("charm-land.dev",)),
+    ("pip.conf", ['index-url = https://pypi.org/simple'], ['index-url = https://py-pi.org/simple'], ("py-pi.org",)),
+    ("go.work.example", ['use github.com/acme/tool/v2'], ['use git-hub.com/acme/tool/v2'], ("git-hub.com",)),
+])
+def test_a_host_spelled_like_another_the_file_names_is_named(path: str, removed: list[str], added: list[str], words: tuple[str, ...]) -> None:
+    out = _assessed(path, removed, added)
+    assert out.risk == "high" and any("look-alike" in r and all(w in r for w in words) for r in out.reasons), out
+
+
+def test_a_projects_own_sites_are_not_look_alikes() -> None:
+    out = _assessed("README.md", [], ["Docs: https://docs.example.com/guide and https://example.com/a, https://example.org/b, https://example.github.io/c"])
+    assert "weakens_edit" not in out.rules, out

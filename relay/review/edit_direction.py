@@ -299,6 +299,44 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str
     return None
 
 
+# ----- a host written as a look-alike of one the same file names
+# A host as a URL or an import path names it: after a scheme, or at the head of a path (``charm.land/bubbletea``).
+_HOST_RE = re.compile(r"(?:://|[\"'`\s(=]|^)(?P<host>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})(?=/[\w.~-])|://(?P<bare>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})\b")
+_SKELETON_RE = re.compile(r"[^a-z0-9]")
+
+
+def _skeletons(host: str) -> set[str]:
+    labels = host.split(".")
+    return {_SKELETON_RE.sub("", host), _SKELETON_RE.sub("", ".".join(labels[:-1]))}
+
+
+def _lookalike_in_file(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """An added line's host spelled like another host the file names, punctuation or a suffix apart (``charm.land`` →
+    ``charm-land.dev``, ``github.com`` → ``git-hub.com``): an import path or a download pointed at someone else's name.
+    Hosts that differ only in their last label (``github.com``, ``github.io``) are a project's own sites."""
+    seen: dict[str, int] = {}
+    for line in [*added, *removed]:
+        for m in _HOST_RE.finditer(line.lower()):
+            seen[m.group("host") or m.group("bare")] = seen.get(m.group("host") or m.group("bare"), 0) + 1
+    if len(seen) < 2:
+        return None
+    old = {m.group("host") or m.group("bare") for line in removed for m in _HOST_RE.finditer(line.lower())}
+    for line in added:
+        for m in _HOST_RE.finditer(line.lower()):
+            host = m.group("host") or m.group("bare")
+            if host in old:
+                continue
+            for other, count in seen.items():
+                # The look-alike is the rarer name, or the new one where the old side named the other.
+                if other == host or not (count > seen[host] or other in old) or other.split(".")[:-1] == host.split(".")[:-1]:
+                    continue
+                if host.endswith("." + other) or other.endswith("." + host):
+                    continue  # a subdomain of the same site
+                if _skeletons(host) & _skeletons(other) and min(len(k) for k in _skeletons(host)) >= 4:
+                    return f"names a look-alike of {other} (a typo-squat?): {window(line.strip(), 0, 0, _SHOWN) if len(line.strip()) <= _SHOWN else line.strip()[:_SHOWN]}"
+    return None
+
+
 # ----- where the judge reads: the rule table's checks (relay.review.rules)
 
 # A roff page's fonts and escapes (``\fBcurl \-sSL …\fP``): a font span is the page's inline code, as a Markdown backtick is.
@@ -350,9 +388,9 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
     added, removed = f.change.added_lines, f.change.removed_lines
     if f.kind == "docs":
-        return docs_pipe(added, removed)
+        return docs_pipe(added, removed) or _lookalike_in_file(added, removed)
     found = judged(f.path, added, removed)
-    return found[0] if found and found[1] else None
+    return found[0] if found and found[1] else _lookalike_in_file(added, removed)
 
 
 def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
