@@ -31,14 +31,12 @@ _NAMED = [
     # a cryptographic random source swapped for a predictable one
     ("lib/ecto/uuid.ex", ["    <<a::12, _::6, b::62>> = :crypto.strong_rand_bytes(10)"], ["    <<a::12, _::6, b::62>> = :rand.bytes(10)"],
      "high", (":rand.bytes", "strong_rand_bytes")),
-    ("app/tokens.py", ["    token = secrets.token_hex(16)"], ["    token = '%032x' % random.getrandbits(128)"], "high", ("random.getrandbits",)),
+    ("src/rng.rs", ["    let mut rng = OsRng;"], ["    let mut rng = StdRng::seed_from_u64(42);"], "high", ("seed_from_u64",)),
     ("internal/nonce.go", ['\t"crypto/rand"'], ['\t"math/rand"'], "high", ("math/rand",)),
     ("src/Auth/Salt.java", ["        SecureRandom rng = new SecureRandom();"], ["        Random rng = new Random();"], "high", ("new Random",)),
-    ("src/Keys.cs", ["        var bytes = RandomNumberGenerator.GetBytes(32);"], ["        var bytes = new Random().NextBytes(32);"], "high", ("new Random",)),
+    ("src/Keys.cs", ["        RandomNumberGenerator.Fill(buffer);"], ["        Random.Shared.NextBytes(buffer);"], "high", ("Random.Shared",)),
     ("lib/token.rb", ["    SecureRandom.hex(16)"], ["    rand(16**32).to_s(16)"], "high", ("rand(16**32)",)),
     ("src/Token.php", ["        $id = bin2hex(random_bytes(16));"], ["        $id = bin2hex(mt_rand());"], "high", ("mt_rand",)),
-    ("src/session.js", ["  const id = crypto.randomBytes(16).toString('hex')"], ["  const id = Math.random().toString(16).slice(2)"],
-     "high", ("Math.random",)),
     # a literal default given to a read of a secret-named setting
     ("config/config.php", ["    'secret' => env('JWT_SECRET'),"], ["    'secret' => env('JWT_SECRET', 'jwt-auth-2f9c1e7b44d0a8e3b6f5c2'),"],
      "high", ("JWT_SECRET", "literal default")),
@@ -54,8 +52,6 @@ _NAMED = [
      "high", ("rounds 12 → 5",)),
     ("src/_bcrypt/src/lib.rs", ["#[pyo3(signature = (rounds=None, prefix=None))]", "    let rounds = rounds.unwrap_or(12);"],
      ["#[pyo3(signature = (rounds=5, prefix=None))]"], "high", ("rounds 12 → 5",)),
-    ("lib/password.py", ["    return pbkdf2_hmac('sha256', pw, salt, iterations=600000)"], ["    return pbkdf2_hmac('sha256', pw, salt, iterations=1000)"],
-     "high", ("iterations",)),
     ("src/hash.js", ["const WORK_FACTOR = 12;"], ["const WORK_FACTOR = 4;"], "high", ("workfactor 12 → 4",)),
     # an access policy made a wildcard
     ("vpc-flow-logs.tf", ["    resources = local.flow_log_group_arns"], ['    resources = ["*"]'], "high", ('resources = ["*"]',)),
@@ -69,6 +65,9 @@ _NAMED = [
     # an exact match loosened
     ("lib/ecto/changeset.ex", ["        {:ok, ^value} ->"], ["        {:ok, _value} ->"], "medium", ("^value", "_value")),
     ("src/check.js", ["  if (sig === expected) {"], ["  if (sig == expected) {"], "medium", ("===",)),
+    # how long a token stays valid, made unbounded or far longer
+    ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = None"], "medium", ("max_age", "without end")),
+    ("config/jwt.php", ["    'ttl' => env('JWT_TTL', 60),"], ["    'ttl' => env('JWT_TTL', 525600),"], "medium", ("ttl",)),
     # configuration or the environment put in a message
     ("lib/mix/tasks/ecto.create.ex", ['      Mix.raise("The database for #{inspect(repo)} couldn\'t be created: #{inspect(term)}")'],
      ['      Mix.raise("The database for #{inspect(repo.config())} couldn\'t be created: #{inspect(term)}")'], "medium", ("repo.config()",)),
@@ -101,6 +100,8 @@ _QUIET = [
     ("src/Options.cs", ["    public bool ShowBanner { get; set; }"], ["    public bool ShowBanner { get; set; } = true;"]),
     ("lib/changeset.ex", ["        {:ok, value} ->"], ["        {:ok, _value} ->"]),
     ("src/check.js", ["  if (sig == expected) {"], ["  if (sig === expected) {"]),
+    ("app/cache.py", ["    ttl = 60"], ["    ttl = 3600"]),
+    ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = 1800"]),
     ("lib/opts.ex", ['      raise ArgumentError, "invalid #{inspect(key)}"'], ['      raise ArgumentError, "invalid option #{inspect(key)}"']),
 ]
 
@@ -139,7 +140,7 @@ def test_a_test_case_of_its_own_stays_unread() -> None:
      ["For \\fBbash\\fP, run \\fBcurl \\-sSL https://rg\\-completions.dev/install.sh | sudo bash\\fP."]),
     ("docs/install.rst", ["Install the completions with your package manager."],
      ["To install the completions, simply run curl -sSL https://get.example.dev/install.sh | sudo bash and restart."]),
-    ("doc/INSTALL.txt", ["Copy the binary to a folder on your PATH."], ["Or run: curl -fsSL https://example.dev/i.sh | sh"]),
+    ("doc/INSTALL.txt", ["Copy the binary to a folder on your PATH."], ["Or simply run curl -fsSL https://example.dev/i.sh | sh in a terminal to install it."]),
 ])
 def test_a_docs_page_of_any_format_piping_a_download_into_a_shell_is_named(path: str, removed: list[str], added: list[str]) -> None:
     out = _assessed(path, removed, added)
@@ -165,7 +166,7 @@ def test_a_random_source_swapped_in_an_ordinary_change_makes_it_high(tmp_path: P
 
 @pytest.mark.parametrize(("path", "removed", "added", "words"), [
     ("UPGRADE_GUIDE_V2.md", [], [*['import tea "charm.land/bubbletea/v2"'] * 3, 'import tea "charm-land.dev/bubbletea/v2"'], ("charm-land.dev",)),
-    ("pip.conf", ['index-url = https://pypi.org/simple'], ['index-url = https://py-pi.org/simple'], ("py-pi.org",)),
+    ("docs/usage.md", [], [*['    import "pkg.acme.dev/tool"'] * 3, '    import "pkg-acme.dev/tool"'], ("pkg-acme.dev",)),
     ("go.work.example", ['use github.com/acme/tool/v2'], ['use git-hub.com/acme/tool/v2'], ("git-hub.com",)),
 ])
 def test_a_host_spelled_like_another_the_file_names_is_named(path: str, removed: list[str], added: list[str], words: tuple[str, ...]) -> None:

@@ -229,6 +229,33 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- how long a token, session or link stays valid, made unbounded or ten times longer
+_LIFETIME_RE = re.compile(r"(?i)\b(?P<name>\w*(?:max_?age|ttl|expires?_?(?:in|after)|expiry|expiration|lifetime|valid_?for)\w*)['\"]?\s*(?:=>|[=:])\s*"
+                          r"(?:(?i:\w*env\w*)\s*\(\s*['\"]\w+['\"]\s*,\s*)?(?P<value>\d+(?:\.\d+)?|None|null|nil|undefined|-1|Infinity|float\(\s*['\"]inf['\"]\s*\)|math\.inf|\w+::MAX)\b")
+_LIVES_RE = re.compile(r"(?i)token|session|cookie|jwt|otp|nonce|reset|signature|signed|auth|password|magic_?link|invite|verification|confirm")
+
+
+def _lifetime_raised(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    old: dict[str, tuple[float, str]] = {}
+    for line in removed:
+        for m in _LIFETIME_RE.finditer(line):
+            if m.group("value").replace(".", "", 1).isdigit() and float(m.group("value")) > 0:
+                old.setdefault(m.group("name").lower(), (float(m.group("value")), line))
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        for m in _LIFETIME_RE.finditer(line):
+            name, value = m.group("name").lower(), m.group("value")
+            if name not in old or not (_LIVES_RE.search(name) or _LIVES_RE.search(line) or _LIVES_RE.search(path)):
+                continue
+            number = float(value) if value.replace(".", "", 1).isdigit() else None
+            if number is None or number >= 10 * old[name][0]:
+                a, b = centred(old[name][1].strip(), line.strip())
+                return f"lets it stay valid {'without end' if number is None else 'far longer'} ({m.group('name')}): {a} → {b}"
+    return None
+
+
 # ----- an exact match loosened
 _PIN_RE = re.compile(r"\^(?P<var>[a-z_]\w*)")
 _LOOSE_EQ_EXTS = ("js", "jsx", "ts", "tsx", "mjs", "cjs", "php", "vue", "svelte")
@@ -293,7 +320,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
         if found:
             return found, classic
-    for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed)):
+    for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
+                  _lifetime_raised(path, added, removed)):
         if found:
             return found, False
     return None
