@@ -151,7 +151,8 @@ _PARAM_RE = re.compile(r"(?i)\b(?P<name>log_?rounds|rounds|work_?factor|cost|ite
                        r"['\"]?\s*(?:=>|[=:]|\.unwrap_or\(|\|\||\?\?|\bor\b|,)\s*(?P<value>\d+)\b")
 # Names that are a security parameter only where the line or the file speaks of hashing or keys.
 _AMBIGUOUS = frozenset({"rounds", "cost", "iterations", "iteration", "bits", "niter", "n_iter"})
-_CRYPTO_RE = re.compile(r"(?i)bcrypt|scrypt|argon|pbkdf|crypt|hash|passw|salt|kdf|\brsa|ecdsa|\bkey|cipher|hmac|digest|gensalt")
+_CRYPTO_RE = re.compile(r"(?i)bcrypt|scrypt|argon|pbkdf|crypt|passw|salt|kdf|\brsa|ecdsa|keygen|key_?pair|private_?key|secret_?key|cipher|hmac|gensalt|"
+                        r"password_?hash|hash_?password|derive_?key")
 
 
 def _params(line: str) -> list[tuple[str, int]]:
