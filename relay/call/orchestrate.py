@@ -268,7 +268,8 @@ class Relay:
                 await progress(time.monotonic() - started, "agy started")
                 attempted = await run_attempts(call, plan, store=self.store, settings=self.settings, env=env,
                                                before=before, reader=live.reader, notes=live.notes,
-                                               healthy_seconds_ago=self.auth.healthy_seconds_ago)
+                                               healthy_seconds_ago=self.auth.healthy_seconds_ago,
+                                               before_spawn=self.coordinator.keep_slot)
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
                 worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
@@ -285,6 +286,8 @@ class Relay:
                     record.observation.verification = await run_verification(
                         plan.verify, workspace=plan.workspace, env=env, timeout=plan.verify_timeout_seconds)
                     tests = tests_from_verification(record.observation.verification)
+                if moved := self.coordinator.slot_note():  # its lock file removed or renamed under the hold
+                    live.notes.insert(0, moved)
 
         if verdict.ok:
             self.auth.mark_healthy()

@@ -54,6 +54,8 @@ _LONGEST_HOLD = 2 * 24 * 3600.0 + 3600.0
 _LONGEST_QUEUE_WAIT = 10_080 * 60.0
 
 log = logging.getLogger("relay.runs.coordinator")
+_SLOT_MOVED = ("the worker slot's lock file (locks/worker.lock in the data dir) was removed or renamed by whoever writes "
+               "the data dir")
 
 
 _TICKET = msgspec.json.Encoder()
@@ -82,6 +84,8 @@ class Coordinator:
         self._reap = reap
         self._max_wait = max_wait
         self._left: set[str] = set()  # tickets whose lock a live process holds that is not a relay waiting
+        self._slot_lock: OwnLock | None = None  # the worker slot's lock while a run of this relay holds it
+        self._slot_moved: str | None = None  # what became of that lock's file during the hold, said in the record
 
     def _own_folders(self) -> None:
         """``locks``, ``locks/tickets`` and ``queue`` as folders of the relay's own (the data dir is input,
@@ -277,6 +281,7 @@ class Coordinator:
                                 run_id, len(reaped), ", ".join(reaped))
             self._positions.pop(run_id, None)
             self._holder = run_id
+            self._slot_lock, self._slot_moved = file_lock, None
             try:
                 write_atomic(self._dir / "holder.json",
                              _TICKET.encode({"run_id": run_id, "pid": os.getpid(), "since": now_iso()}))
@@ -295,7 +300,38 @@ class Coordinator:
                 held = self.holder()
                 if held and held.get("run_id") == run_id:
                     (self._dir / "holder.json").unlink(missing_ok=True)
+                if self._slot_lock is not None and self._slot_lock is not file_lock:
+                    self._slot_lock.release()  # the lock keep_slot took again on the name's new file
+                self._slot_lock = None
                 file_lock.release()
+
+    def keep_slot(self) -> None:
+        """Right before agy starts (every attempt): does the slot's lock still hold the file ``locks/worker.lock``
+        names? Whoever writes the data dir can remove or rename the held file; the next relay then locks a new file of
+        that name and runs its agy beside this one. Moved: the name's file is locked now in its place, or, when
+        another process holds that one, agy is not started (BUSY). Never kills anything."""
+        held = self._slot_lock
+        if held is None or held.still_named():
+            return
+        fresh = own_lock(self._dir / "worker.lock")
+        try:
+            fresh.acquire(timeout=0)
+        except (Timeout, OSError):
+            self._slot_moved = (_SLOT_MOVED + " before agy started, and another process holds the file now named so "
+                                "(another relay's worker may run): agy was not started")
+            raise Busy(self._slot_moved, "Find what removes or renames files in the relay's data dir (a cleanup "
+                       "script?); call again when `gravity-relay runs list` shows no other run.") from None
+        self._slot_lock = fresh  # the old file, named by nothing, is let go when the slot is
+        self._slot_moved = _SLOT_MOVED + " before agy started; the relay locked the file now named so"
+
+    def slot_note(self) -> str | None:
+        """Before the run's record is finished: what became of the slot's lock file during the hold, if anything.
+        Removed or renamed while agy ran, the next relay could run its agy beside this one: not prevented, said."""
+        held = self._slot_lock
+        if held is not None and not held.still_named():
+            self._slot_moved = (_SLOT_MOVED + " while this run held the slot: another relay process could take the "
+                                "slot and run its agy beside this one's")
+        return self._slot_moved
 
     def _drop_ticket(self, ticket: Path, ticket_lock: OwnLock) -> None:
         ticket.unlink(missing_ok=True)
