@@ -48,11 +48,12 @@ _NAMED = [
     ("cmd/server/main.go", ['\tkey := os.Getenv("SIGNING_KEY")'], ['\tkey := os.Getenv("SIGNING_KEY")', '\tif key == "" {', '\t\tkey = "dev-signing"', "\t}"],
      "high", ("SIGNING_KEY",)),
     # a security parameter's number lowered
-    ("src/_bcrypt/src/lib.rs", ["#[pyo3(signature = (rounds=12, prefix=None))]"], ["#[pyo3(signature = (rounds=5, prefix=None))]"],
-     "high", ("rounds 12 → 5",)),
+    # (held-out 18's pyca: the default moved from the body to the signature, and lowered on the way; one line of the
+    # new side still says 12). In one edited line, condition_reading names a lowered work factor already.
     ("src/_bcrypt/src/lib.rs", ["#[pyo3(signature = (rounds=None, prefix=None))]", "    let rounds = rounds.unwrap_or(12);"],
-     ["#[pyo3(signature = (rounds=5, prefix=None))]"], "high", ("rounds 12 → 5",)),
-    ("src/hash.js", ["const WORK_FACTOR = 12;"], ["const WORK_FACTOR = 4;"], "high", ("workfactor 12 → 4",)),
+     ["#[pyo3(signature = (rounds=5, prefix=None), text_signature = \"(rounds=12, prefix=b'2b')\")]"], "high", ("rounds", "5")),
+    ("lib/crypto/keys.ex", ["  def generate(opts) do", "    bits = Keyword.get(opts, :bits, 4096)"],
+     ["  def generate(opts, bits \\\\ 1024) do"], "high", ("bits", "1024")),
     # an access policy made a wildcard
     ("vpc-flow-logs.tf", ["    resources = local.flow_log_group_arns"], ['    resources = ["*"]'], "high", ('resources = ["*"]',)),
     ("template.yaml", ["            Resource: !GetAtt Queue.Arn"], ['            Resource: "*"'], "high", ('Resource: "*"',)),
