@@ -252,7 +252,9 @@ class Relay:
                 live.stage = "checking agy's login"
                 _refuse_login(await self.auth.check(call.agy, env))
 
-            async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
+            hold = call.plan.timeout_seconds + self.settings.timeout_grace_seconds + (
+                call.plan.verify_timeout_seconds if call.plan.verify else 0.0)  # written in its queue ticket
+            async with self.coordinator.slot(record.run_id, first=login_in_slot, hold=hold) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
                 live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
@@ -286,8 +288,7 @@ class Relay:
                     record.observation.verification = await run_verification(
                         plan.verify, workspace=plan.workspace, env=env, timeout=plan.verify_timeout_seconds)
                     tests = tests_from_verification(record.observation.verification)
-                if moved := self.coordinator.slot_note():  # its lock file removed or renamed under the hold
-                    live.notes.insert(0, moved)
+                live.notes[:0] = self.coordinator.slot_notes()  # the slot's lock file moved, tickets passed
 
         if verdict.ok:
             self.auth.mark_healthy()
