@@ -10,6 +10,7 @@ hard byte budget on the whole serialized packet. Whatever is cut is said in
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -271,7 +272,9 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     small = scoped_small_edits(runs, scopes)
     # A small change of two runs, one of them quoted apart (no more than a note): the small edit's quote says both
     # (express-openid-connect's schema quoted the commit's own field added, not the ``.not('none')`` removed beside it).
-    both = {p for p, said in small.items() if not said.startswith("notably ") and sum(r.path == p and bool(r.added or r.removed) for r in runs) > 1}
+    # Counted once for all paths (counting each path's runs anew was 25 million comparisons for a 5,000-file change).
+    edited = collections.Counter(r.path for r in runs if r.added or r.removed)
+    both = {p for p, said in small.items() if not said.startswith("notably ") and edited[p] > 1}
     quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes),
             "looser_runs": looser_runs(runs), "small_edits": small}
