@@ -148,6 +148,12 @@ def test_a_docs_page_of_any_format_piping_a_download_into_a_shell_is_named(path:
     assert out.risk == "high" and any("pipes a download into a shell" in r and "curl" in r for r in out.reasons), out
 
 
+def test_a_docs_pipe_another_reader_names_is_said_once() -> None:
+    out = _assessed("README.md", [], ["```sh", "curl -fsSL https://example.dev/install.sh | sh", "```"])
+    assert out.risk == "high" and sum("pipes a download into a shell" in r for r in out.reasons) == 1, out
+    assert "weakens_edit" not in out.rules, out
+
+
 def test_a_docs_page_downloading_without_a_shell_stays_quiet() -> None:
     out = _assessed("docs/install.rst", [], ["Download it with curl -sSLO https://example.dev/tool.tar.gz and check its sum."])
     assert "weakens_edit" not in out.rules, out

@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from relay.review import risky_lines, slipped_lines
+from relay.review import checks, risky_lines, slipped_lines
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.line_shapes import squeezed, window
 from relay.review.test_support import is_test_support
@@ -417,7 +417,8 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
     added, removed = f.change.added_lines, f.change.removed_lines
     if f.kind == "docs":
-        return docs_pipe(added, removed) or _lookalike_in_file(added, removed)
+        # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it.
+        return (None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or _lookalike_in_file(added, removed)
     found = judged(f.path, added, removed)
     if found and found[0].startswith("lowers ") and f.edited_check:
         return None  # a work factor lowered in one edited line is condition_reading's, said once by it
