@@ -69,6 +69,11 @@ _NAMED = [
     # how long a token stays valid, made unbounded or far longer
     ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = None"], "medium", ("max_age", "without end")),
     ("config/jwt.php", ["    'ttl' => env('JWT_TTL', 60),"], ["    'ttl' => env('JWT_TTL', 525600),"], "medium", ("ttl",)),
+    # a checking call swapped for its unchecked twin
+    ("src/read.rs", ["    str::from_utf8(slice).or_else(|_| error(read, ErrorCode::InvalidUnicodeCodePoint))"],
+     ["    Ok(unsafe { str::from_utf8_unchecked(slice) })"], "medium", ("from_utf8_unchecked",)),
+    ("app/files.py", ["    target = safe_join(root, name)"], ["    target = join(root, name)"], "medium", ("safe_join",)),
+    ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "medium", ("safeLoad",)),
     # configuration or the environment put in a message
     ("lib/mix/tasks/ecto.create.ex", ['      Mix.raise("The database for #{inspect(repo)} couldn\'t be created: #{inspect(term)}")'],
      ['      Mix.raise("The database for #{inspect(repo.config())} couldn\'t be created: #{inspect(term)}")'], "medium", ("repo.config()",)),
@@ -103,6 +108,8 @@ _QUIET = [
     ("src/check.js", ["  if (sig == expected) {"], ["  if (sig === expected) {"]),
     ("app/cache.py", ["    ttl = 60"], ["    ttl = 3600"]),
     ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = 1800"]),
+    ("src/read.rs", ["    let s = str::from_utf8_unchecked(slice);"], ["    let s = str::from_utf8(slice)?;"]),
+    ("app/store.py", ["    value = cache.get_safe(key)"], ["    value = cache.get_safe(key, default=None)"]),
     ("lib/opts.ex", ['      raise ArgumentError, "invalid #{inspect(key)}"'], ['      raise ArgumentError, "invalid option #{inspect(key)}"']),
 ]
 

@@ -230,6 +230,45 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a checking call swapped for its unchecked twin
+_CALLED_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*[(!]")
+
+
+def _unchecked_names(name: str) -> set[str]:
+    """The names a call's unchecked or unsafe twin goes by (``from_utf8`` → ``from_utf8_unchecked``, ``safe_join`` →
+    ``join``, ``checked_add`` → ``wrapping_add``/``add``, ``safeLoad`` → ``load``)."""
+    cap = name[:1].upper() + name[1:]
+    twins = {f"{name}_unchecked", f"unchecked_{name}", f"{name}_unsafe", f"unsafe_{name}", f"{name}Unchecked", f"{name}Unsafe",
+             f"unsafe{cap}", f"unchecked{cap}", f"dangerously{cap}", f"Unsafe{cap}"}
+    for head in ("safe_", "checked_", "safe", "Safe", "checked"):
+        if name.startswith(head) and len(name) > len(head) + 2:
+            rest = name[len(head):]
+            twins |= {rest, rest[:1].lower() + rest[1:], f"wrapping_{rest}", f"unchecked_{rest}"}
+    for tail in ("_safe", "Safe", "_checked", "Checked"):
+        if name.endswith(tail) and len(name) > len(tail) + 2:
+            twins.add(name[:-len(tail)])
+    return twins
+
+
+def _unchecked_twin(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    old_calls = {name for line in removed for name in _CALLED_RE.findall(line)}
+    if not old_calls:
+        return None
+    new_calls = {name for line in added for name in _CALLED_RE.findall(line)}
+    for new in added:
+        if squeezed(new.strip()) in before:
+            continue
+        for twin in _CALLED_RE.findall(new):
+            if twin in old_calls:
+                continue
+            for name in old_calls - new_calls:
+                if twin in _unchecked_names(name) and len(twin) >= 4:
+                    at = new.find(twin)
+                    return f"calls the unchecked twin of {name}(): {window(new.strip(), max(0, at - len(new) + len(new.lstrip())), at + len(twin), _SHOWN)}"
+    return None
+
+
 # ----- how long a token, session or link stays valid, made unbounded or ten times longer
 _LIFETIME_RE = re.compile(r"(?i)\b(?P<name>\w*(?:max_?age|ttl|expires?_?(?:in|after)|expiry|expiration|lifetime|valid_?for)\w*)['\"]?\s*(?:=>|[=:])\s*"
                           r"(?:(?i:\w*env\w*)\s*\(\s*['\"]\w+['\"]\s*,\s*)?(?P<value>\d+(?:\.\d+)?|None|null|nil|undefined|-1|Infinity|float\(\s*['\"]inf['\"]\s*\)|math\.inf|\w+::MAX)\b")
@@ -322,7 +361,7 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str
         if found:
             return found, classic
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
-                  _lifetime_raised(path, added, removed)):
+                  _lifetime_raised(path, added, removed), _unchecked_twin(added, removed)):
         if found:
             return found, False
     return None
