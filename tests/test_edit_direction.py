@@ -72,7 +72,7 @@ _NAMED = [
     # a checking call swapped for its unchecked twin
     ("src/read.rs", ["    str::from_utf8(slice).or_else(|_| error(read, ErrorCode::InvalidUnicodeCodePoint))"],
      ["    Ok(unsafe { str::from_utf8_unchecked(slice) })"], "medium", ("from_utf8_unchecked",)),
-    ("app/files.py", ["    target = safe_join(root, name)"], ["    target = join(root, name)"], "medium", ("safe_join",)),
+    ("lib/frame.js", ["  const out = Buffer.alloc(size)"], ["  const out = Buffer.allocUnsafe(size)"], "medium", ("allocUnsafe",)),
     ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "medium", ("safeLoad",)),
     # configuration or the environment put in a message
     ("lib/mix/tasks/ecto.create.ex", ['      Mix.raise("The database for #{inspect(repo)} couldn\'t be created: #{inspect(term)}")'],
