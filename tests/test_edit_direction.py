@@ -74,6 +74,10 @@ _NAMED = [
      ["    Ok(unsafe { str::from_utf8_unchecked(slice) })"], "medium", ("from_utf8_unchecked",)),
     ("lib/frame.js", ["  const out = Buffer.alloc(size)"], ["  const out = Buffer.allocUnsafe(size)"], "medium", ("allocUnsafe",)),
     ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "medium", ("safeLoad",)),
+    # a credential written to a log line
+    ("src/client.ts", ["  console.log(`login ok for ${user}`)"], ["  console.log(`login ok for ${user} ${accessToken}`)"], "medium", ("accessToken",)),
+    ("lib/client.rb", ['    Rails.logger.info("signed in #{user.id}")'], ['    Rails.logger.info("signed in #{user.id} with #{api_key}")'], "medium", ("api_key",)),
+    ("main.go", ['\tlog.Printf("dial %s", addr)'], ['\tlog.Printf("dial %s secret=%s", addr, cfg.ClientSecret)'], "medium", ("ClientSecret",)),
     # configuration or the environment put in a message
     ("lib/mix/tasks/ecto.create.ex", ['      Mix.raise("The database for #{inspect(repo)} couldn\'t be created: #{inspect(term)}")'],
      ['      Mix.raise("The database for #{inspect(repo.config())} couldn\'t be created: #{inspect(term)}")'], "medium", ("repo.config()",)),
@@ -110,6 +114,9 @@ _QUIET = [
     ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = 1800"]),
     ("src/read.rs", ["    let s = str::from_utf8_unchecked(slice);"], ["    let s = str::from_utf8(slice)?;"]),
     ("app/store.py", ["    value = cache.get_safe(key)"], ["    value = cache.get_safe(key, default=None)"]),
+    ("app/users.py", ["    log.info('changed')"], ["    log.info('password changed for %s', user.email)"]),
+    ("app/users.py", ["    log.info('checked')"], ["    print(f'password length {len(password)}')"]),
+    ("src/lex.js", ["  console.log(kind)"], ["  console.log(token.kind)"]),
     ("lib/opts.ex", ['      raise ArgumentError, "invalid #{inspect(key)}"'], ['      raise ArgumentError, "invalid option #{inspect(key)}"']),
 ]
 

@@ -230,6 +230,33 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a credential written to a log line
+_LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*|error|fatal|trace|notice|printf?|println)|console\s*\.\s*(?:log|info|debug|warn|error)|"
+                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|p|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
+                          r"error_log|var_dump|dbg!|eprintln!|Console\.Write\w*|NSLog|os_log|slog\.\w+|zap\.\w+|tracing::\w+!?)\s*[(!\s]")
+_CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
+               r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key)")
+# The credential as a value: an argument, an interpolation (#{…}, ${…}, {…}), a field read; not a word of the message's prose.
+_CREDENTIAL_VALUE_RE = re.compile(r"(?:#\{|\$\{|\{|,\s*|\+\s*|\(\s*)(?:[\w.]*\.|[\w.]*\[['\"])?(?P<name>\w*" + _CREDENTIAL + r"\w*)['\"]?\]?\s*(?:\(\s*\))?\s*[})\],+]")
+
+
+_MEASURED_BEFORE_RE = re.compile(r"(?i)(?:len|length|size|count|bool|is_?\w+|hash\w*|mask\w*|redact\w*|digest|sha\d*|md5|type|typeof)\s*\(\s*(?:[\w.]*\.)?$")
+_MEASURED_AFTER_RE = re.compile(r"\s*\.\s*(?:length|size|len|count|is_\w+|present\?|nil\?|empty|blank\?|any\?|isEmpty|IsEmpty|hash)")
+
+
+def _credential_logged(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    for new in added:
+        if squeezed(new.strip()) in before or (call := _LOG_CALL_RE.search(new)) is None:
+            continue
+        m = _CREDENTIAL_VALUE_RE.search(new, call.end() - 1)
+        if m is not None and (_MEASURED_BEFORE_RE.search(new[:m.start("name")]) or _MEASURED_AFTER_RE.match(new[m.end("name"):])):
+            continue  # its length, its presence, its hash: not the credential itself
+        if m is not None and not re.search(r"(?i)length|len\b|count|size|_?set\b|present|exists|valid|changed|reset|hash|masked|redact|_id\b|_?url|path|file|expir|name|type", m.group("name")):
+            return f"writes a credential ({m.group('name')}) to a log: {window(new.strip(), m.start() - len(new) + len(new.lstrip()), m.end(), _SHOWN)}"
+    return None
+
+
 # ----- a checking call swapped for its unchecked twin
 _CALLED_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*[(!]")
 
@@ -361,7 +388,7 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str
         if found:
             return found, classic
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
-                  _lifetime_raised(path, added, removed), _unchecked_twin(added, removed)):
+                  _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:
             return found, False
     return None
