@@ -198,3 +198,10 @@ def test_a_host_spelled_like_another_the_file_names_is_named(path: str, removed:
 def test_a_projects_own_sites_are_not_look_alikes() -> None:
     out = _assessed("README.md", [], ["Docs: https://docs.example.com/guide and https://example.com/a, https://example.org/b, https://example.github.io/c"])
     assert "weakens_edit" not in out.rules, out
+
+
+def test_a_literal_secret_another_row_names_is_said_once() -> None:
+    # dev set's examples/jwt: the unsafe-value row names the literal already; the edit's own quote would say it again.
+    out = _assessed("examples/jwt/src/main.rs", ['    let secret = std::env::var("JWT_SECRET").expect("JWT_SECRET must be set");'],
+                    ['    let secret = std::env::var("JWT_SECRET").unwrap_or_else(|_| "k8s-prod-2f9c1e7b44d0a8e3".to_string());'])
+    assert out.risk == "high" and "weakens_edit" not in out.rules and any("hard-codes a secret" in r for r in out.reasons), out

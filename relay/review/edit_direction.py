@@ -488,6 +488,8 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     found = judged(f.path, added, removed)
     if found and found[0].startswith("lowers ") and f.edited_check:
         return None  # a work factor lowered in one edited line is condition_reading's, said once by it
+    if found and found[0].startswith("gives secret") and (checks.unsafe_value(f, ctx) or "").startswith("hard-codes"):
+        return None  # the literal the unsafe-value row already names, said once by it
     return found[0] if found and found[1] else _lookalike_in_file(added, removed)
 
 
