@@ -201,11 +201,38 @@ def tests_from_report(report: WorkerReport | None) -> Tests:
     return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
 
 
+# A word reason's opening, said shorter when a file's reasons together pass the cut: its quote tells more than its opening.
+_SHORTER = (("changes security-relevant code (", "security code ("),)
+_STUB = 24
+
+
+def joined_reasons(reasons: Sequence[str], limit: int = _REASON_CHARS) -> str:
+    """A file's reasons as one text of at most ``limit`` characters: when they do not fit, a word reason's opening is
+    said shorter first (a quote after it, of the slipped line or the commit's own, keeps the room), then the text is cut."""
+    text = "; ".join(reasons)
+    if len(text) <= limit:
+        return text
+    said = list(reasons)
+    for long, short in _SHORTER:
+        said = [r.replace(long, short) for r in said]
+    text = "; ".join(said)
+    if len(text) <= limit:
+        return text
+    # A later reason cut to a stub says nothing: the reasons before it end the text, and "…" says there is more.
+    at = 0
+    for n, reason in enumerate(said):
+        if n and limit - at < _STUB:
+            return text[:at] + "…"
+        at += len(reason) + 2
+        if at > limit:
+            break
+    return _cut(text, limit)
+
+
 def review_target(change: FileChange, first: Sequence[int] = ()) -> ReviewTarget:
     """The packet's review target for one ranked change (``first``: see ``format_lines``)."""
     lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges, first=first)
-    reason = "; ".join(change.reasons)
-    return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=_cut(reason, _REASON_CHARS))
+    return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=joined_reasons(change.reasons))
 
 
 def build_review(
