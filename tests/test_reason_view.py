@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from relay.core.contracts import FileChange
+import msgspec
+
+from relay.core.contracts import Changes, FileChange, Packet, Status, Tests
 from relay.review.dropped_bounds import bound_dropped
-from relay.review.packet import joined_reasons
+from relay.review.packet import PACKET_BUDGET_BYTES, fit_packet, joined_reasons, review_target
 from relay.review.risk import RiskContext, assess
 from relay.review.file_kinds import read_changes
 from test_apart_edits import _review
@@ -195,3 +197,44 @@ def test_a_bound_kept_moved_or_never_there_is_quiet(path: str, removed: list[str
     [read], partial = read_changes([change])
     assert not any(r.startswith(("removes a read's", "runs the container", "drops a signed", "makes a signed"))
                    for r in assess(read, RiskContext(partial=partial)).reasons)
+
+
+# --------------------------------------------------------------------------- a big change's reasons under the packet's budget
+
+def _big_packet(first: str, *, more: int = 30) -> Packet:
+    """A release-sized change: eight targets with two findings each, more file names than targets, a long summary."""
+    words = "changes security-relevant code (permissions/auth: config('permission.models.role'), $this->guard_name)"
+    changes = [FileChange(path="src/Middleware/PermissionMiddleware.php", kind="modified", additions=3, deletions=3, ranges=[(24, 29)],
+                          risk="high", reasons=[first, words], rules=["unsafe_value", "security_tokens"])]
+    changes += [FileChange(path=f"src/Traits/Perm{i}.php", kind="modified", additions=40, deletions=30, ranges=[(10, 60)],
+                           risk="high", reasons=[words, "large change (70 lines in one hunk)"], rules=["security_tokens", "large_hunk"])
+                for i in range(7)]
+    targets = [review_target(c) for c in changes]
+    files = [c.path for c in changes] + [f"src/Other/UnchangedNameNumber{i}.php" for i in range(more)]
+    return fit_packet(Packet(ok=True, run_id="run-20250101-000000-abcdef", status=Status.SUCCESS, summary="Moved the guards to the config. " * 9,
+                             changes=Changes(count=len(files), files=files[:12], risk="high", review=targets, source="git"),
+                             flags=[], tests=Tests(source="none")))
+
+
+def test_a_big_changes_top_target_keeps_its_first_finding_whole() -> None:
+    # laravel-permission (held-out 16): a 30-file change's budget cut every reason to 70 characters, the refusal turned into
+    # a pass lost "(was throw UnauthorizedException::notLoggedIn();)"; now the findings after each target's first go first,
+    # then the lower targets' reasons, then the bare file names, before the top three's reasons are cut.
+    first = "no longer refuses (an error no longer raised): return $next($request); (was throw UnauthorizedException::notLoggedIn();)"
+    packet = _big_packet(first)
+    assert len(msgspec.json.encode(packet)) <= PACKET_BUDGET_BYTES
+    top = packet.changes.review[0]
+    assert top.file == "src/Middleware/PermissionMiddleware.php" and "notL" in top.reason, top.reason
+    assert len(packet.changes.review) == 8 and "shortened reasons" in (packet.changes.truncated or "")
+
+
+def test_a_packet_within_the_budget_keeps_every_reason_as_joined() -> None:
+    # Near miss: nothing over the budget, nothing cut (the first finding's end is only used to cut).
+    changes = [FileChange(path="app.py", kind="modified", additions=1, deletions=1, ranges=[(3, 3)], risk="high",
+                          reasons=["deletes a guard: if not user.is_admin: abort(403)", "security-sensitive path (admin)"],
+                          rules=["removes_guard", "auth_path"])]
+    packet = fit_packet(Packet(ok=True, run_id="r", status=Status.SUCCESS, summary="done",
+                               changes=Changes(count=1, files=["app.py"], risk="high", review=[review_target(c) for c in changes]),
+                               tests=Tests(source="none")))
+    assert packet.changes.review[0].reason == "deletes a guard: if not user.is_admin: abort(403); security-sensitive path (admin)"
+    assert packet.changes.truncated is None
