@@ -117,6 +117,9 @@ async def test_agy_is_never_handed_a_log_path_the_relay_could_not_make_its_own(t
     assert not any(a == "--log-file" or a.startswith("--log-file=") for a in argv), argv
     said = " ".join(answer.get("flags") or []) + " ".join(answer.get("notes") or [])
     assert "--log-file" in said and f"{RUN_ID}.agy-1.log" in said, answer
+    # What stands there and what to do, not "planted again and again" (which a folder never is).
+    assert "a folder stands where the relay makes a file of its own" in said and "move it out" in said, answer
+    assert "again and again" not in said, answer
 
 
 async def test_a_link_put_in_place_of_agys_log_before_agy_opens_it_is_said(tmp_path, repo, monkeypatch):

@@ -155,3 +155,77 @@ async def test_a_local_process_holding_a_tickets_lock_never_holds_the_queue_for_
     finally:
         squatter.kill()
         squatter.wait()
+
+
+# A local process that fakes the relay's command line (its script named `gravity-relay`), started before its ticket's
+# time: it writes a ticket as a relay does, naming itself and a bound, and holds that ticket's lock for good.
+_FAKE_RELAY = """import json, sys, time
+from pathlib import Path
+from relay.core.identity import stamp_of
+from relay.core.locks import own_lock
+data, bound = Path(sys.argv[1]), float(sys.argv[2])
+time.sleep(0.1)  # started before the ticket's time, as a relay that queues is
+name = f"{time.time_ns():020d}-{__import__('os').getpid()}-r20261202T100000-00000009"
+lock = own_lock(data / "locks" / "tickets" / name)
+lock.acquire(timeout=0)
+stamp = stamp_of(__import__('os').getpid())
+ticket = {"pid": stamp.pid, "start": stamp.start, "boot_id": stamp.boot_id, "until": time.time() + bound}
+(data / "queue" / name).write_text(json.dumps(ticket), encoding="utf-8")
+print(name, flush=True)
+time.sleep(300)
+"""
+
+
+async def test_a_process_faking_the_relays_command_line_holds_the_queue_no_longer_than_its_tickets_bound(
+        tmp_path, repo):
+    # Before: a process whose command line is the relay's, started before its ticket, holding the ticket's lock, held
+    # the queue for as long as it lived (9 days per ticket, then a new ticket): every call of every relay answered BUSY
+    # after its queue wait. Now a ticket counts no longer than the longest its call could last (its relay's queue wait,
+    # the run's deadline and verify commands, a slack: written in the ticket when it is made); past it the waiting run
+    # goes ahead, says so in its record, and leaves the process running. A relay's own ticket names that bound.
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/new.py",
+                                                                "content": "x = 1\n"}]))
+    data = tmp_path / "data"
+    for folder in (data / "queue", data / "locks" / "tickets"):
+        folder.mkdir(parents=True)
+    script = tmp_path / "fake-bin" / "gravity-relay"
+    script.parent.mkdir()
+    script.write_text(_FAKE_RELAY, encoding="utf-8")
+    faker = subprocess.Popen([sys.executable, str(script), str(data), "2"], stdout=subprocess.PIPE, text=True,
+                             encoding="utf-8", start_new_session=True)
+    own: list[dict] = []
+
+    def own_ticket() -> None:  # the waiting relay's own ticket, read while it waits
+        from fake_agy_harness import wait_until
+
+        mine = lambda: [p for p in (data / "queue").iterdir() if p.name.split("-")[1] == str(os.getpid())]  # noqa: E731
+        wait_until(lambda: mine(), "the relay's own ticket", timeout=30)
+        own.append({"name": mine()[0].name, **json.loads(mine()[0].read_text(encoding="utf-8"))})
+
+    try:
+        name = faker.stdout.readline().strip()
+        assert name, "the faking process wrote no ticket"
+        env = relay_env(data, agy, GRAVITY_RELAY_QUEUE_WAIT_MINUTES="0.2")  # 12 s, then BUSY
+        async with memory_relay(env) as client:
+            answers: list[dict] = []
+
+            async def call() -> None:
+                answers.append(payload(await client.call_tool("antigravity_execute", {
+                    "task": "t", "workspace": str(repo), "timeout_minutes": 10})))
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(call)
+                    await anyio.to_thread.run_sync(own_ticket)
+        packet = answers[0]
+        assert packet["status"] == "SUCCESS", packet
+        assert len(launches(agy)) == 1
+        said = [flag for flag in packet["flags"] if name in flag]
+        assert said and "past the longest its call could last" in said[0], packet["flags"]
+        assert faker.poll() is None, "the process the ticket named was killed"
+        written = int(own[0]["name"].split("-")[0]) / 1e9
+        # 12 s of queue wait, 10 minutes of run, the grace, the slack: the relay's own ticket names its bound
+        assert 600 + 12 <= own[0]["until"] - written <= 600 + 12 + 3600, own[0]
+    finally:
+        faker.kill()
+        faker.wait()

@@ -54,8 +54,10 @@ class Attempted(msgspec.Struct, kw_only=True):
 
 async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settings: Settings, env: dict[str, str],
                        before: Snapshot, reader: StreamReader, notes: list[str],
-                       healthy_seconds_ago: Callable[[], float | None]) -> Attempted:
-    """Run agy for ``call`` in ``plan``'s workspace (a worktree run's own); the record follows every attempt."""
+                       healthy_seconds_ago: Callable[[], float | None],
+                       before_spawn: Callable[[], None] = lambda: None) -> Attempted:
+    """Run agy for ``call`` in ``plan``'s workspace (a worktree run's own); the record follows every attempt.
+    ``before_spawn`` raises when agy must not start now (the worker slot's lock moved: coordinator.keep_slot)."""
     record = call.record
     # Measured on the argv the run launches, quoted as Windows quotes it: the prompt itself is what it leaves out.
     argv_before = plan_argv(plan, agy=call.agy, version=call.version, prompt="", conversation_id=call.conversation_id,
@@ -73,6 +75,7 @@ async def run_attempts(call: CallPlan, plan: RunPlan, *, store: RunStore, settin
     async def attempt() -> Attempted:
         nonlocal blocked
         number = len(record.process.attempts) + 1
+        before_spawn()
         if number > 1:
             reader.reset()
         log_file: Path | None = store.log_path(record.run_id, number)

@@ -252,7 +252,9 @@ class Relay:
                 live.stage = "checking agy's login"
                 _refuse_login(await self.auth.check(call.agy, env))
 
-            async with self.coordinator.slot(record.run_id, first=login_in_slot) as waited_ms, \
+            hold = call.plan.timeout_seconds + self.settings.timeout_grace_seconds + (
+                call.plan.verify_timeout_seconds if call.plan.verify else 0.0)  # written in its queue ticket
+            async with self.coordinator.slot(record.run_id, first=login_in_slot, hold=hold) as waited_ms, \
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
                 live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
@@ -268,7 +270,8 @@ class Relay:
                 await progress(time.monotonic() - started, "agy started")
                 attempted = await run_attempts(call, plan, store=self.store, settings=self.settings, env=env,
                                                before=before, reader=live.reader, notes=live.notes,
-                                               healthy_seconds_ago=self.auth.healthy_seconds_ago)
+                                               healthy_seconds_ago=self.auth.healthy_seconds_ago,
+                                               before_spawn=self.coordinator.keep_slot)
                 outcome, verdict = attempted.outcome, attempted.verdict
                 report = report_of(outcome)
                 worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
@@ -285,6 +288,7 @@ class Relay:
                     record.observation.verification = await run_verification(
                         plan.verify, workspace=plan.workspace, env=env, timeout=plan.verify_timeout_seconds)
                     tests = tests_from_verification(record.observation.verification)
+                live.notes[:0] = self.coordinator.slot_notes()  # the slot's lock file moved, tickets passed
 
         if verdict.ok:
             self.auth.mark_healthy()

@@ -196,6 +196,10 @@ def create_fresh(path: str | os.PathLike) -> int:
         try:
             if not stat.S_ISDIR(os.lstat(path).st_mode) or is_link(path):
                 os.unlink(path)
+            else:  # said as what it is, not as a plant coming back (the relay never removes a folder)
+                raise OSError(errno.EISDIR, "a folder stands where the relay makes a file of its own; the relay never "
+                              "removes a folder (it may hold files): move it out of the relay's data dir, then call "
+                              "again", str(path))
         except FileNotFoundError:
             pass
         try:

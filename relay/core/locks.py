@@ -9,6 +9,12 @@ each acquire the name is made the relay's own again: a link (symbolic, a junctio
 holds something) is removed, the link alone, and the lock taken on a new empty file. A link planted again in the
 moment between that look and filelock's open is refused by the open itself (pyproject pins filelock >= 3.20.1) and
 tried once more.
+
+A lock is held on a file, not on a name: whoever writes the data dir can remove or rename the file a relay holds, and
+the next relay then makes a new file under that name and locks it, two relays holding "the same" lock (two workers at
+once). The relay's own release-then-unlink of a ticket's lock opens the same gap to a relay that opened the old file
+just before. So a lock taken on a file the name no longer names is let go and taken again (``acquire``), and a holder
+can ask, where it acts, whether the name still names the file it holds (``still_named``).
 """
 
 from __future__ import annotations
@@ -50,10 +56,42 @@ def _unlink_planted(path: str) -> bool:
     return True
 
 
+# How many times a lock taken on a file its name no longer names is let go and taken again before the acquire fails.
+_RETAKES = 5
+
+
 class OwnLock(FileLock):
-    """A FileLock whose file is the relay's own at every acquire (see the module's docstring)."""
+    """A FileLock whose file is the relay's own at every acquire, and is the file its name names (the module's
+    docstring)."""
 
     def acquire(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - filelock's own signature, passed on whole
+        if self.is_locked:
+            return self._acquire_own(*args, **kwargs)  # held already: one more level of the same hold
+        for _ in range(_RETAKES):
+            proxy = self._acquire_own(*args, **kwargs)
+            if self.still_named():
+                return proxy
+            # The file locked is no longer (or never was) the one the name names: removed or renamed between the open
+            # and the lock. Another relay may make and lock a new file there; let this one go, take the name's.
+            super().release(force=True)
+        raise OSError(errno.EAGAIN, "the relay's lock file is removed or replaced again and again as the relay takes "
+                      "it (in its data dir); find what writes the data dir", self.lock_file)
+
+    def still_named(self) -> bool:
+        """Is this lock held, on the very file its name names now (not one removed or renamed since)? Windows locks
+        a file that cannot be removed or renamed while open, and gives no inode through every API: held is enough."""
+        fd = getattr(self._context, "lock_file_fd", None)
+        if not self.is_locked or fd is None:
+            return False
+        try:
+            held, named = os.fstat(fd), os.lstat(self.lock_file)
+        except OSError:
+            return False
+        if os.name == "nt" and not (held.st_ino and named.st_ino):
+            return True
+        return os.path.samestat(held, named)
+
+    def _acquire_own(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         if not self.is_locked:
             _unlink_planted(self.lock_file)
         try:

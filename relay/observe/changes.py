@@ -454,7 +454,7 @@ def observe_changes(before: Snapshot, workspace: Path, *, reported: Sequence[str
         beyond_view(result, before, ws, reported)
         result.runs_next, more = list_plants(result.files, deep.plants)  # where code runs next (relay.observe.runs_next)
         result.not_in_patch.update(dict.fromkeys(result.runs_next, "in a folder git ignores: not diffed"))
-        result.note = _join_notes(result.note, more)
+        result.note = _join_notes(result.note, more, deep.note)
     _with_git_dir(result, before, deep.git)
     result.elapsed_ms = before.elapsed_ms + int((time.perf_counter() - started) * 1000)
     return result

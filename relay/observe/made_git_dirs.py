@@ -35,6 +35,7 @@ from typing import NamedTuple
 from relay.observe.git import GitError
 from relay.observe.git_dir import watch_made
 from relay.observe.git_dirs_named import git_dirs_named
+from relay.observe import ignored_walk
 from relay.observe.ignored_walk import changed_folders, tops_before, wait_listing
 from relay.observe.private_repo import Repo, look_of
 from relay.observe.runs_next import MODULES_READ_MAX, link_out, package_module, planted
@@ -114,6 +115,7 @@ class DeepLook(NamedTuple):
 
     git: list[str]
     plants: dict[str, str]
+    note: str | None = None  # what the look left out, for the packet's note
 
 
 def deep_git_dirs(before: Snapshot) -> DeepLook:
@@ -152,12 +154,19 @@ def _deep_look(before: Snapshot, look: _Deep, listing, tops) -> DeepLook:  # noq
         if folder in look.kept and (_touched(os.path.join(folder, ".git"), look.since)
                                     or _moved_in(folder, before.workspace, look.since)):
             look.found.append(folder)
-    for path in listing.places:
-        folder = os.path.dirname(path)
-        if folder in look.kept and (said := planted(folder, os.path.basename(path), look.ran)):
-            repo = tops[listing.folders[folder][2]][0]
-            look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
-    return DeepLook(list(dict.fromkeys(look.found)), look.plants)
+    for paths, modules in ((listing.places, False), (listing.modules, True)):  # a module rewritten in place too
+        for path in paths:
+            folder = os.path.dirname(path)
+            if folder in look.kept and (said := planted(folder, os.path.basename(path), look.ran, modules=modules)):
+                repo = tops[listing.folders[folder][2]][0]
+                look.plants[repo.out(os.path.relpath(path, repo.root).replace(os.sep, "/"))] = said
+    note = None
+    if listing.modules_cut is not None:
+        repo, top = tops[listing.modules_cut]
+        note = (f"more than {ignored_walk.MODULES_LISTED_MAX:,} modules of installed packages in folders git ignores "
+                f"(from {repo.out(top + '/')} on): past them, one rewritten in place in a folder the run did not "
+                "otherwise change is not named")
+    return DeepLook(list(dict.fromkeys(look.found)), look.plants, note)
 
 
 class _Kept:

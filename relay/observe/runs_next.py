@@ -10,9 +10,11 @@ name: a folder's programs (``bin``, ``.bin``, ``Scripts``), the activate scripts
 folders only), a ``package.json`` that carries scripts; and each installed package's entry, what its first import
 runs: a package's ``__init__.py`` and a module at the top of a site-packages, a package's ``index.js`` in
 ``node_modules``. A package's other modules (``package_module``: ``.py``, ``.pyc``, native extensions, ``.js``) are
-looked at only in the folders the run changed (a module added, renamed or replaced beside the others changes its
-folder), at most MODULES_READ_MAX of them per look: a stat of every file of a ``node_modules`` is too dear on every
-run, so one such module rewritten in place, in a folder the run did not otherwise change, goes unnamed.
+looked at in the folders the run changed (a module added, renamed or replaced beside the others changes its folder),
+at most MODULES_READ_MAX of them per look; one rewritten in place (no folder changes) is found through the listing
+taken beside the run (relay.observe.ignored_walk), which lists the modules too, at most its MODULES_LISTED_MAX, each
+stat-ed after the run; past that bound, or where there is no listing (a run shorter than the listing, recovery), such
+a module goes unnamed, and past the bound the packet says so.
 
 Such a file counts as written in the run when its change time falls in it (the worker can set a file's mtime back,
 never its ctime). A symlink the run made there that points out of the repository (``node_modules/x -> ~/.ssh``) is
@@ -28,14 +30,14 @@ import stat
 
 from relay.core.records import FileChange
 
-__all__ = ["runs_when", "package_module", "planted", "link_out", "list_plants", "PLANTS_SHOWN", "MODULES_READ_MAX"]
+__all__ = ["runs_when", "package_module", "in_packages", "CODE_SUFFIXES", "planted", "link_out", "list_plants", "PLANTS_SHOWN", "MODULES_READ_MAX"]
 
 PLANTS_SHOWN = 200  # findings kept per run; past it one more entry says how many were left
 _BIN = frozenset({"bin", ".bin", "Scripts"})
 _SITE = frozenset({"site-packages", "dist-packages"})
 _MANIFEST_MAX = 1 << 20  # a package.json read to see whether it carries scripts, at most
 _PACKAGES = frozenset({"site-packages", "dist-packages", "node_modules"})  # where installed packages live
-_CODE = (".py", ".pyc", ".so", ".pyd", ".js", ".cjs", ".mjs", ".node")  # what an import or a require loads
+CODE_SUFFIXES = (".py", ".pyc", ".so", ".pyd", ".js", ".cjs", ".mjs", ".node")  # what an import or a require loads
 _ENTRY_JS = frozenset({"index.js", "index.cjs", "index.mjs"})
 MODULES_READ_MAX = 20_000  # package modules stat-ed per look (in the folders the run changed); past it, said
 
@@ -73,10 +75,15 @@ def runs_when(folder: str, name: str) -> str | None:
     return None
 
 
+def in_packages(folder: str) -> bool:
+    """Whether ``folder`` is inside a folder of installed packages (a site-packages, a node_modules)."""
+    return _inside(folder) is not None
+
+
 def package_module(folder: str, name: str) -> str | None:
     """Whether a file ``name`` in ``folder`` is code of an installed package (a site-packages' or a node_modules'),
     loaded when it is imported; None otherwise."""
-    if not name.endswith(_CODE) or _inside(folder) is None:
+    if not name.endswith(CODE_SUFFIXES) or _inside(folder) is None:
         return None
     return "a module of an installed package (runs when it is imported)"
 

@@ -13,7 +13,9 @@ a file says. A ticket also carries its relay's identity (core/platform.py), so a
 is dropped even when its pid was reused; an unstamped ticket (an older relay, or no
 way to read a stamp) is judged by what can be checked: dropped when the process with
 its pid started after the ticket was written, or when the ticket is older than any
-queue wait plus the longest run could hold it. A wait past its bound answers BUSY. A
+queue wait plus the longest run could hold it. A ticket names the longest its call can last (its relay's queue
+wait, the run's deadline, a slack); a lock held past it (a process faking the relay's command line) is not counted,
+and the run that went ahead says so. A wait past its bound answers BUSY. A
 relay SIGKILLed mid-run leaves its agy running and releases the lock: before a
 worker starts, the holder reaps such orphans (identity checked; their runs are
 finished INTERRUPTED with what they changed). Reaping rather than waiting: the
@@ -52,16 +54,40 @@ _LONGEST_HOLD = 2 * 24 * 3600.0 + 3600.0
 # The longest a call may queue in any relay (GRAVITY_RELAY_QUEUE_WAIT_MINUTES' upper bound): the
 # ticket's own relay may allow more than this one does.
 _LONGEST_QUEUE_WAIT = 10_080 * 60.0
+# Added to a ticket's own bound (its wait, its run's deadline, its verify commands): the look, the review and the record
+# around the run, and a clock a little off.
+_TICKET_SLACK = 15 * 60.0
 
 log = logging.getLogger("relay.runs.coordinator")
+_SLOT_MOVED = ("the worker slot's lock file (locks/worker.lock in the data dir) was removed or renamed by whoever writes "
+               "the data dir")
 
 
 _TICKET = msgspec.json.Encoder()
 _decode_stamp = msgspec.json.Decoder(ProcessStamp)
 _decode_holder = msgspec.json.Decoder(dict)
+
+
+class _Bound(msgspec.Struct):
+    """The part of a ticket beside its relay's stamp: until when (epoch seconds) it can stand for a call, waiting and
+    running (its relay's queue wait, the run's deadline, its verify commands, a slack). None: an older relay's."""
+
+    until: float | None = None
+
+
+_decode_bound = msgspec.json.Decoder(_Bound)
 # The tickets this process wrote (their names): a ticket naming this process's pid that is not one of them was
 # planted, whatever stamp it carries.
 _WRITTEN: set[str] = set()
+
+
+def _until(data: bytes) -> float | None:
+    """The bound a ticket names (``_Bound``); None for none, or one that is no number of seconds."""
+    try:
+        until = _decode_bound.decode(data).until if data else None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return until if until is not None and until == until else None  # NaN is no bound
 
 
 def _ticket_lock(lock_dir: Path, name: str) -> OwnLock:
@@ -82,6 +108,9 @@ class Coordinator:
         self._reap = reap
         self._max_wait = max_wait
         self._left: set[str] = set()  # tickets whose lock a live process holds that is not a relay waiting
+        self._slot_lock: OwnLock | None = None  # the worker slot's lock while a run of this relay holds it
+        self._slot_moved: str | None = None  # what became of that lock's file during the hold, said in the record
+        self._overdue: list[str] = []  # the tickets the holding run went ahead of, past their bound
 
     def _own_folders(self) -> None:
         """``locks``, ``locks/tickets`` and ``queue`` as folders of the relay's own (the data dir is input,
@@ -102,7 +131,7 @@ class Coordinator:
             return "starting"
         return "queued: next" if position == 0 else f"queued: {position} ahead (all relay processes)"
 
-    def _ticket_live(self, path: Path, pid: int) -> bool:
+    def _ticket_live(self, path: Path, pid: int, overdue: dict[str, str] | None = None) -> bool:
         """A ticket counts while the relay that wrote it is alive and waiting: it holds the ticket's lock, and its
         pid is the process the ticket's stamp names (not a reused pid). Never killed, only not counted."""
         if path.name in _WRITTEN:
@@ -116,15 +145,15 @@ class Coordinator:
             log.warning("queue ticket %s: no relay process holds its lock (pid %d is not a relay waiting in this "
                         "queue): not counted", path.name, pid)
             return False
-        if not self._relay_waiting(path.name, pid):
-            self._left.add(path.name)  # its lock is held by a live process: not counted, its file left (it may be
-            return False               # a relay embedded in another program), the process never touched
         try:
             data = read_regular(path)  # a FIFO named like a ticket must not hang the queue
         except FileNotFoundError:
             return False
         except OSError:
             data = b""
+        if not self._relay_waiting(path.name, pid, _until(data), overdue):
+            self._left.add(path.name)  # its lock is held by a live process: not counted, its file left (it may be
+            return False               # a relay embedded in another program), the process never touched
         stamp = None
         if data:
             try:
@@ -137,18 +166,28 @@ class Coordinator:
             return False  # never killed, only no longer counted (regression: it counted forever)
         return owner_alive(pid, stamp)
 
-    def _relay_waiting(self, name: str, pid: int) -> bool:
+    def _relay_waiting(self, name: str, pid: int, until: float | None, overdue: dict[str, str] | None) -> bool:
         """Is the ticket's pid a relay that started the wait? Its lock held is not enough: any local process can take
         the lock of a ticket it wrote (or of a name it guessed) and hold it for good, and the queue then waited on no
         one until every call answered BUSY. It counts only when its pid is a relay process (its command line) started
-        before the ticket's time, and that time is neither ahead of now nor older than any wait and run."""
+        before the ticket's time, and that time is neither ahead of now nor past the longest its call could stand for
+        (the bound the ticket names, never more than any wait and run): a process that fakes the relay's command line
+        holds the queue no longer than that. Past it, said in ``overdue`` (the waiting run's record)."""
         try:
             written = int(name.split("-")[0]) / 1e9
         except ValueError:
             written = 0.0
-        age = time.time() - written
-        if -60 < age < max(self._max_wait, _LONGEST_QUEUE_WAIT) + _LONGEST_HOLD and relay_started_by(pid, written):
+        now = time.time()
+        longest = written + max(self._max_wait, _LONGEST_QUEUE_WAIT) + _LONGEST_HOLD
+        deadline = min(until, longest) if until is not None else longest
+        started = relay_started_by(pid, written)
+        if started and written - 60 < now < deadline:
             return True
+        if started and now >= deadline and overdue is not None:
+            overdue[name] = (f"queue ticket {name}: its lock is still held by pid {pid}, a process with the relay's "
+                             f"command line, past the longest its call could last ({time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(deadline))}): not counted, "
+                             "this run went ahead of it; the process was left running. If that is no relay waiting, "
+                             "find what started it")
         if name not in self._left:  # said once, not at every look
             log.warning("queue ticket %s: pid %d holds its lock but is not a relay process that started this wait (its "
                         "command line, its start time, the ticket's time): not counted, the process left running",
@@ -185,8 +224,9 @@ class Coordinator:
             return False
         return True
 
-    def _tickets(self) -> list[Path]:
-        """Live tickets in arrival order; tickets of relay processes that died (or whose pid was reused) are removed."""
+    def _tickets(self, overdue: dict[str, str] | None = None) -> list[Path]:
+        """Live tickets in arrival order; tickets of relay processes that died (or whose pid was reused) are removed.
+        A ticket held past the longest its call could last is named in ``overdue`` (by name), not counted."""
         tickets = []
         own_folder(self._queue_dir)  # at every look: a link planted while a call waits is never listed through
         own_folder(self._ticket_locks)
@@ -195,7 +235,7 @@ class Coordinator:
                 pid = int(path.name.split("-")[1])
             except (IndexError, ValueError):
                 continue
-            if not self._ticket_live(path, pid):
+            if not self._ticket_live(path, pid, overdue):
                 if path.name in self._left:
                     continue
                 log.info("removed stale queue ticket %s", path.name)
@@ -222,7 +262,8 @@ class Coordinator:
             "GRAVITY_RELAY_QUEUE_WAIT_MINUTES sets how long a call may queue.")
 
     @asynccontextmanager
-    async def slot(self, run_id: str, first: Callable[[], Awaitable[None]] | None = None) -> AsyncIterator[int]:
+    async def slot(self, run_id: str, first: Callable[[], Awaitable[None]] | None = None, *,
+                   hold: float = _LONGEST_HOLD) -> AsyncIterator[int]:
         """Hold the machine's worker slot; yields how long the wait was, in ms.
 
         ``first`` runs once the slot is held, before the caller's block (the auth probe: never beside a
@@ -232,7 +273,8 @@ class Coordinator:
         ticket runs next. That makes the queue FIFO across processes, not only within one, and
         gives each waiter its true position. The file lock is the safety net under it. A ticket
         carries its relay's identity, so one left by a dead relay whose pid was reused does not
-        block the queue; a wait longer than the bound answers BUSY instead of hanging.
+        block the queue; a wait longer than the bound answers BUSY instead of hanging. ``hold``: the longest the run
+        can last once it has the slot (its deadline and verify commands), written in the ticket with the wait.
         """
         self._own_folders()
         started = time.monotonic()
@@ -243,15 +285,18 @@ class Coordinator:
         _WRITTEN.add(ticket.name)
         own = own_stamp()
         try:
-            ticket.write_bytes(_TICKET.encode(own) if own is not None else b"")
+            until = time.time() + self._max_wait + hold + _TICKET_SLACK
+            ticket.write_bytes(_TICKET.encode({**msgspec.structs.asdict(own), "until": round(until, 3)})
+                               if own is not None else b"")
         except BaseException:
             self._drop_ticket(ticket, ticket_lock)
             raise
         file_lock = own_lock(self._dir / "worker.lock")
         locked = False
+        overdue: dict[str, str] = {}  # tickets this call went ahead of, past their bound: said in its record
         try:
             while True:
-                tickets = await anyio.to_thread.run_sync(self._tickets)
+                tickets = await anyio.to_thread.run_sync(self._tickets, overdue)
                 position = tickets.index(ticket) if ticket in tickets else 0
                 self._positions[run_id] = position
                 if position == 0:
@@ -277,6 +322,7 @@ class Coordinator:
                                 run_id, len(reaped), ", ".join(reaped))
             self._positions.pop(run_id, None)
             self._holder = run_id
+            self._slot_lock, self._slot_moved, self._overdue = file_lock, None, list(overdue.values())
             try:
                 write_atomic(self._dir / "holder.json",
                              _TICKET.encode({"run_id": run_id, "pid": os.getpid(), "since": now_iso()}))
@@ -295,7 +341,39 @@ class Coordinator:
                 held = self.holder()
                 if held and held.get("run_id") == run_id:
                     (self._dir / "holder.json").unlink(missing_ok=True)
+                if self._slot_lock is not None and self._slot_lock is not file_lock:
+                    self._slot_lock.release()  # the lock keep_slot took again on the name's new file
+                self._slot_lock, self._overdue = None, []
                 file_lock.release()
+
+    def keep_slot(self) -> None:
+        """Right before agy starts (every attempt): does the slot's lock still hold the file ``locks/worker.lock``
+        names? Whoever writes the data dir can remove or rename the held file; the next relay then locks a new file of
+        that name and runs its agy beside this one. Moved: the name's file is locked now in its place, or, when
+        another process holds that one, agy is not started (BUSY). Never kills anything."""
+        held = self._slot_lock
+        if held is None or held.still_named():
+            return
+        fresh = own_lock(self._dir / "worker.lock")
+        try:
+            fresh.acquire(timeout=0)
+        except (Timeout, OSError):
+            self._slot_moved = (_SLOT_MOVED + " before agy started, and another process holds the file now named so "
+                                "(another relay's worker may run): agy was not started")
+            raise Busy(self._slot_moved, "Find what removes or renames files in the relay's data dir (a cleanup "
+                       "script?); call again when `gravity-relay runs list` shows no other run.") from None
+        self._slot_lock = fresh  # the old file, named by nothing, is let go when the slot is
+        self._slot_moved = _SLOT_MOVED + " before agy started; the relay locked the file now named so"
+
+    def slot_notes(self) -> list[str]:
+        """Before the run's record is finished: what became of the slot's lock file during the hold, if anything
+        (removed or renamed while agy ran, the next relay could run its agy beside this one: not prevented, said), and
+        the tickets the run went ahead of because they were held past their bound."""
+        held = self._slot_lock
+        if held is not None and not held.still_named():
+            self._slot_moved = (_SLOT_MOVED + " while this run held the slot: another relay process could take the "
+                                "slot and run its agy beside this one's")
+        return ([self._slot_moved] if self._slot_moved else []) + self._overdue
 
     def _drop_ticket(self, ticket: Path, ticket_lock: OwnLock) -> None:
         ticket.unlink(missing_ok=True)
