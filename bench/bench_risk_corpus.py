@@ -435,7 +435,8 @@ def _rule_rates(base: Path, repos: list[str], commits: int, rules: list[str]) ->
 
 # The rows that read one changed line and name it (issue 36): a commit any of them fires on gets a line finding.
 LINE_RULES = ("unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "weakens_check", "loosens_check",
-              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart", "loosens_run", "turns_down", "deletes_failure_exit")
+              "switches_off", "edits_security_line", "downgrades_dependency", "edit_apart", "loosens_run", "turns_down", "deletes_failure_exit",
+              "weakens_edit", "weakens_more")
 
 
 def _line_rate(base: Path, repos: list[str], commits: int) -> None:

@@ -43,9 +43,18 @@ def _is_glob(pattern: str) -> bool:
     return any(ch in _WILD for ch in pattern)
 
 
+# Past this many runs of ``*`` a pattern is matched by ``_Glob``, not by a regex: Python's regex backtracks, and the
+# call's own patterns (the leader's model writes them) with ``**/`` or ``*`` fourteen times over took hours on one
+# path that did not match, so the run's enforcement never ended. Two keep a regex's backtracking within n squared.
+_REGEX_STARS = 2
+
+
 @functools.lru_cache(maxsize=4096)
-def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str]:
-    """The pattern as a regex of the whole path; ``folders``: a match also covers what is under it."""
+def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str] | _Glob:
+    """The pattern as a matcher of the whole path (``match``, truthy on a match); ``folders``: a match also covers
+    what is under it."""
+    if len(re.findall(r"\*+", pattern)) > _REGEX_STARS:
+        return _Glob(pattern, folders)
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -79,6 +88,83 @@ def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str]:
     return re.compile("".join(out) + (r"(?:/.*)?\Z" if folders else r"\Z"), re.DOTALL)
 
 
+class _Glob:
+    """A glob matched without backtracking: the set of path positions reachable after each token is one int (a bit
+    per position), so a match costs a few int operations per token whatever the pattern and the path. The same
+    language as ``_compiled``'s regex (checked against it on random patterns and paths)."""
+
+    def __init__(self, pattern: str, folders: bool) -> None:
+        self.folders, self.tokens = folders, _tokens(pattern)
+
+    def match(self, path: str) -> bool:
+        n = len(path)
+        full = (1 << (n + 1)) - 1
+        chars, slash = _positions(path)
+        inside = ((1 << n) - 1) & ~slash  # the positions of characters that are not "/"
+        reach = 1  # position 0
+        for kind, arg in self.tokens:
+            if kind == "char":
+                reach = (reach & chars.get(arg, 0)) << 1
+            elif kind == "one":  # ?
+                reach = (reach & inside) << 1
+            elif kind == "class":
+                reach = (reach & sum(bits for ch, bits in chars.items() if arg.fullmatch(ch))) << 1
+            elif kind == "star":  # *: on through the characters of this folder (a carry runs through each run)
+                reach = (reach | (((reach & inside) + inside) ^ inside)) & full
+            else:
+                lowest = reach & -reach
+                if kind == "any":  # ** not before "/": any text
+                    reach = full & ~(lowest - 1)
+                else:  # "**/": zero or more folders, each ending at a "/"
+                    reach |= (slash & ~(lowest - 1)) << 1
+            if not reach:
+                return False
+        return bool(reach >> n & 1 or (self.folders and reach & slash))
+
+    fullmatch = match
+
+
+def _tokens(pattern: str) -> list[tuple[str, object]]:
+    """``_Glob``'s tokens, read as ``_compiled`` reads the pattern."""
+    out: list[tuple[str, object]] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "*":
+            if pattern.startswith("**", i):
+                i += 2
+                if i < n and pattern[i] == "/":
+                    out.append(("folders", None))
+                    i += 1
+                else:
+                    out.append(("any", None))
+                continue
+            out.append(("star", None))
+        elif ch == "?":
+            out.append(("one", None))
+        elif ch == "[" and (end := pattern.find("]", i + 2 if pattern.startswith(("[!", "[]"), i) else i + 1)) >= 0:
+            body = pattern[i + 1 : end].replace("\\", "\\\\").replace("[", "\\[")
+            try:
+                out.append(("class", re.compile("[" + ("^" + body[1:] if body.startswith("!") else body) + "]",
+                                                 re.DOTALL)))
+                i = end
+            except re.error:
+                out.append(("char", ch))  # no class after all: a literal [
+        else:
+            out.append(("char", ch))
+        i += 1
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _positions(path: str) -> tuple[dict[str, int], int]:
+    """Each character of ``path`` -> the bits of its positions; and the bits of its "/"s."""
+    chars: dict[str, int] = {}
+    for i, ch in enumerate(path):
+        chars[ch] = chars.get(ch, 0) | (1 << i)
+    return chars, chars.get("/", 0)
+
+
 @functools.lru_cache(maxsize=4096)
 def _matcher(raw_pattern: str):
     """One compiled test per pattern: the rules are applied once, not per path."""
@@ -93,7 +179,7 @@ def _matcher(raw_pattern: str):
     if "/" not in pattern.rstrip("/"):
         # A name glob: any component of the path (a folder named so covers its contents).
         return lambda path: any(rx.match(part) for part in path.split("/"))
-    return lambda path: rx.match(path) is not None
+    return lambda path: bool(rx.match(path))
 
 
 def _normal(path: str) -> str:
@@ -185,7 +271,7 @@ def _segment_within(mine: str, bound: str) -> bool:
     if mine == bound or bound == "*":
         return True
     if not _is_glob(mine):
-        return _compiled(bound).fullmatch(mine) is not None if _is_glob(bound) else False
+        return bool(_compiled(bound).fullmatch(mine)) if _is_glob(bound) else False
     if not _is_glob(bound) or bound.count("*") != 1 or "?" in bound or "[" in bound or "[" in mine:
         return False
     head, tail = bound.split("*")

@@ -29,6 +29,7 @@ from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.slipped_lines import ROUTE_RE
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
+from relay.review.test_support import is_test_support
 
 __all__ = [
     "SKIP_WORDS",
@@ -382,8 +383,8 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
         return lambda line: _KEEP_COVERAGE(line) or risky_screen(line)
     kind = file_kind(path)
-    if kind == "test" and is_test_script(path):
-        code = _keep_code(_comment_prefixes(path))  # a CI or release script kept among the tests runs: its code is read
+    if kind == "test" and (is_test_script(path) or (_is_code(path) and is_test_support(path))):
+        code = _keep_code(_comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read
         return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals

@@ -31,6 +31,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
+from relay.review.edit_direction import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
 
@@ -110,8 +111,7 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
             f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
-    # A bound the pair drops (relay.review.dropped_bounds, round 14): a read's size limit, the container's user, an expiry.
-    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines)
+    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines)  # a read's limit, a container's user, an expiry
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -119,6 +119,7 @@ def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
     return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
 
 
+_APART = "edit apart from the change: the edit quoted"  # the apart quote a judged edit says again with what it does
 _BY_TIME = "changed during the run by its timestamp (not diffed: the look failed)"
 
 RULES: tuple[Rule, ...] = (
@@ -206,6 +207,19 @@ RULES: tuple[Rule, ...] = (
              _fc("install.sh", deletions=1, removed_lines=["    return 1"]),
              "deletes a failure exit: return 1 (the failed check now falls through)",
              _fc("install.sh", additions=1, deletions=1, removed_lines=["    return 1"], added_lines=["    exit 1"]))),
+    # An edit judged by its direction (relay.review.edit_direction, round 14): a classic weakening is high, the rest worth a look.
+    Rule("weakens_edit", "high", "{detail}", weakened_classic, scope=_RISKY_LINES, leads=True, outranks=("note_apart", "edit_apart"), example=Example(
+        _fc("lib/uuid.ex", additions=1, deletions=1, removed_lines=["    <<a::48, b::80>> = :crypto.strong_rand_bytes(16)"],
+            added_lines=["    <<a::48, b::80>> = :rand.bytes(16)"]),
+        "makes randomness predictable: …80>> = :crypto.strong_rand_bytes(16… → …80>> = :rand.bytes(16…",
+        _fc("lib/retry.ex", additions=1, deletions=1, removed_lines=["    delay = base"], added_lines=["    delay = base + :rand.uniform(100)"]),
+        RiskContext(apart={"lib/uuid.ex": _APART}, apart_worth={"lib/uuid.ex": _APART}))),
+    Rule("weakens_more", "medium", "{detail}", weakened_more, leads=True, outranks=("note_apart", "edit_apart"),
+         scope=Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), example=Example(
+        _fc("lib/changeset.ex", additions=1, deletions=1, removed_lines=["      {:ok, ^value} ->"], added_lines=["      {:ok, _value} ->"]),
+        "drops a pin (any value now matches): {:ok, ^value} -> → {:ok, _value} ->",
+        _fc("lib/changeset.ex", additions=1, deletions=1, removed_lines=["      {:ok, value} ->"], added_lines=["      {:ok, _value} ->"]),
+        RiskContext(apart={"lib/changeset.ex": _APART}, apart_worth={"lib/changeset.ex": _APART}))),
     # A check edited in place to let more through, read by the structure of the edited pair (relay.review.condition_reading):
     # high where it is about access or input, worth a look where it is not.
     Rule("weakens_check", "high", "{detail}", checks.weakens_check, scope=_RISKY_LINES, leads=True,

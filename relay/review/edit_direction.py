@@ -1,0 +1,435 @@
+"""An edit judged by its direction: does the new side weaken what the old side held? (issue 36, round 14)
+
+A slipped line is often an edit of a line that stays ordinary to every word list: ``:crypto.strong_rand_bytes(10)`` made
+``:rand.bytes(10)``, ``env('JWT_SECRET')`` given a literal fallback, ``rounds=12`` made ``rounds=5``, ``resources =
+local.arns`` made ``resources = ["*"]``. The small-edit and apart quotes already show such a pair; this module says
+whether its new side weakens the old one, as kinds read in every ecosystem where they exist:
+
+- ``weak_random``: a cryptographic randomness source swapped for a general one (Python ``secrets``/``os.urandom`` →
+  ``random``, Go ``crypto/rand`` → ``math/rand``, Java ``SecureRandom`` → ``Random``, .NET ``RandomNumberGenerator`` →
+  ``new Random``, Ruby ``SecureRandom`` → ``rand``, PHP ``random_bytes`` → ``mt_rand``, Erlang/Elixir
+  ``:crypto.strong_rand_bytes`` → ``:rand``, Rust ``OsRng`` → a seeded rng, JS ``crypto.getRandomValues`` →
+  ``Math.random``), in a pair of lines that are one edit;
+- ``secret_default``: a literal fallback given to a read of a secret-named setting (``env('X_SECRET', 'lit')``,
+  ``os.getenv("SECRET_KEY", "…")``, ``ENV.fetch("…TOKEN") { "…" }``, ``process.env.API_KEY || "…"``, ``System.getenv(…)
+  ?: "…"``, Go's ``if v == "" { v = "…" }``). Whatever the literal looks like, it is the secret wherever the setting is
+  unset; an empty literal stays quiet (it is the "unset" marker configs write: Laravel's own ``env('DB_PASSWORD', '')``);
+- ``lowered_parameter``: a security parameter's number lowered in place (rounds, cost, work factor, iterations, key
+  size, salt length), or a default for it removed while the parameter is still read;
+- ``wildcard_policy``: an access policy's named resources, actions or addresses replaced by a wildcard (``resources =
+  ["*"]``, ``0.0.0.0/0``), or an action or principal written as ``"*"``;
+- ``permissive_switch``: a switch whose name says lenient, permissive, relaxed, insecure or unsafe turned on or given
+  ``= true`` as its default where it had none;
+- ``pin_dropped``: an exact match loosened: an Elixir/Erlang pin ``^value`` made a free variable, ``===`` made ``==``
+  in a condition;
+- ``config_in_message``: configuration, credentials or the environment put into a message, log line or error
+  (``inspect(repo.config())`` where ``inspect(repo)`` stood, ``ENV.to_h`` logged, ``"#{key}=#{value}"`` over the env).
+
+``judged`` returns the first kind found as ``(reason, classic)``: classic kinds (weak random, a literal secret, a
+wildcard policy, a lowered parameter) decide high, the others medium; each reason quotes the pair ``A → B``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review import risky_lines, slipped_lines
+from relay.review.facts import FileFacts, RiskContext
+from relay.review.line_shapes import squeezed, window
+from relay.review.test_support import is_test_support
+from relay.review.small_edits import centred
+
+__all__ = ["docs_pipe", "judged", "secret_default_pair", "support_line", "unescaped", "weakened_classic", "weakened_more"]
+
+_SHOWN = 60
+
+# ----- randomness: where the values come from
+_STRONG_RE = re.compile(
+    r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|[\"']crypto/rand[\"']|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomInt)\b|"
+    r"\brandomBytes\s*\(|\bgetRandomValues\s*\(|\bSecureRandom\b|\bRandomNumberGenerator\b|\brandom_bytes\s*\(|\brandom_int\s*\(|"
+    r"\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|\bSecRandomCopyBytes\b|"
+    r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b")
+_WEAK_RE = re.compile(
+    r"(?<![\w.])random\.(?:random|randint|randrange|choice|choices|getrandbits|randbytes|sample|Random)\b|\bMath\.random\b|"
+    r"[\"']math/rand(?:/v2)?[\"']|\bnew\s+Random\s*\(|\bjava\.util\.Random\b|(?<![\w.:$>])rand\s*\(|\bmt_rand\b|\bRandom\.(?:rand|new)\b|"
+    r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b")
+# What a weak source is fine for: spreading retries, shuffling, sampling, tests' data.
+_HARMLESS_RANDOM_RE = re.compile(r"(?i)jitter|shuffle|backoff|delay|sleep|sample|color|colour|retry|benchmark|fuzz|seed\b")
+
+
+def _similar(a: str, b: str) -> bool:
+    return SequenceMatcher(None, squeezed(a), squeezed(b), autojunk=False).ratio() >= 0.45
+
+
+def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    strong = [line for line in removed if _STRONG_RE.search(line)]
+    if not strong:
+        return None
+    kept = sum(len(_STRONG_RE.findall(line)) for line in added)
+    if kept >= sum(len(_STRONG_RE.findall(line)) for line in strong):
+        return None  # every strong source stands again (moved, re-wrapped)
+    for new in added:
+        m = _WEAK_RE.search(new)
+        if m is None or _HARMLESS_RANDOM_RE.search(new) or any(_WEAK_RE.search(old) and squeezed(old) == squeezed(new) for old in removed):
+            continue
+        for old in strong:
+            # One edit: lines alike, Go's import swapped, or a change of a slip's size (a line or two each side).
+            if _similar(old, new) or ('"crypto/rand"' in old and "math/rand" in new) or (len(added) <= 3 and len(removed) <= 3):
+                a, b = centred(old.strip(), new.strip())
+                return f"makes randomness predictable: {a} → {b}"
+    return None
+
+
+# ----- a literal fallback for a secret-named setting
+_SECRET_WORDS = (r"(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_?KEY|SIGNING_?KEY|SECRET_?KEY|APP_?KEY|MASTER_?KEY|"
+                 r"ENCRYPTION_?KEY|SESSION_?KEY|AUTH_?KEY|ACCESS_?KEY|CREDENTIALS?|PEPPER|_SALT|JWT_?KEY|HMAC_?KEY)")
+_NOT_SECRET_RE = re.compile(r"(?i)(?:LENGTH|_LEN\b|TTL|EXPIR|TIMEOUT|LIFETIME|ALGO|_TYPE|_NAME|_URL|_URI|_HOST|_PORT|_PATH|_FILE|_DIR|"
+                            r"HEADER|PREFIX|ENABLED|_MODE|ROUNDS|COST|_USER|USERNAME|_ID\b|_FIELD|_PARAM|_COOKIE|_KEY_NAME|REFRESH_TTL|_LIMIT)")
+_NAME = r"['\"](?P<name>\w*" + _SECRET_WORDS + r"\w*)['\"]"
+_LIT = r"['\"](?P<lit>[^'\"]+)['\"]"
+_ENV_CALL = (r"(?:\b(?:env|getenv|os\.getenv|os\.environ\.get|environ\.get|ENV\.fetch|System\.get_env|System\.getProperty|config|"
+             r"Deno\.env\.get|Env\.get|\w*[gG]et_?[eE]nv\w*|env_or\w*|envOr\w*)\s*\(\s*)")
+_SECRET_DEFAULT_RES = (
+    # env('NAME', 'lit'), os.getenv("NAME", "lit"), config('NAME', default='lit'), System.get_env("NAME", "lit")
+    re.compile(r"(?i:" + _ENV_CALL + r")" + _NAME + r"\s*,\s*(?:default\s*=\s*)?" + _LIT),
+    # ENV.fetch("NAME") { "lit" }
+    re.compile(r"\bENV\.fetch\s*\(\s*" + _NAME + r"\s*\)\s*\{\s*(?:\|\w*\|\s*)?" + _LIT + r"\s*\}"),
+    # A read followed by a fallback operator: ENV["NAME"] || "lit", process.env.NAME ?? "lit", System.getenv("NAME") ?: "lit",
+    # getenv('NAME') ?: 'lit', $_ENV['NAME'] ?? 'lit', Environment.GetEnvironmentVariable("NAME") ?? "lit"
+    re.compile(r"(?:\bENV\s*\[\s*" + _NAME + r"\s*\]|\bprocess\.env\.(?P<name2>\w*" + _SECRET_WORDS + r"\w*)\b|\bprocess\.env\[\s*" + _NAME.replace("name", "name3")
+               + r"\s*\]|\$_(?:ENV|SERVER)\[\s*" + _NAME.replace("name", "name4") + r"\s*\]|"
+               r"(?i:" + _ENV_CALL + r"|System\.getenv\s*\(\s*|Environment\.GetEnvironmentVariable\s*\(\s*)" + _NAME.replace("name", "name5") + r"\s*\))"
+               r"\s*(?:\|\||\?\?|\?:|\bor\b)\s*" + _LIT),
+    # Java's Optional.ofNullable(System.getenv("NAME")).orElse("lit"), Rust's env::var("NAME").unwrap_or("lit"…)
+    re.compile(r"(?:getenv|env::var|var)\s*\(\s*" + _NAME + r"\s*\)\)?\s*\.\s*(?:orElse|unwrap_or(?:_else)?|or_else|getOrElse)\s*\(\s*"
+               r"(?:\|_?\w*\|\s*)?(?:String::from\(\s*)?" + _LIT),
+)
+_GO_READ_RE = re.compile(r"(?P<var>\w+)\s*:?=\s*os\.Getenv\s*\(\s*" + _NAME + r"\s*\)")
+_GO_EMPTY_RE = re.compile(r"^\s*if\s+(?P<var>\w+)\s*==\s*\"\"\s*\{\s*$")
+_GO_SET_RE = re.compile(r"^\s*(?P<var>\w+)\s*=\s*" + _LIT + r"\s*$")
+
+
+def _secret_match(line: str) -> tuple[str, re.Match[str]] | None:
+    for pattern in _SECRET_DEFAULT_RES:
+        for m in pattern.finditer(line):
+            name = next(g for g in (m.groupdict().get(k) for k in ("name", "name2", "name3", "name4", "name5")) if g)
+            if m.group("lit").strip() and not _NOT_SECRET_RE.search(name):
+                return name, m
+    return None
+
+
+def _secret_default(added: Sequence[str], removed: Sequence[str], *, pair_only: bool) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    for new in added:
+        if squeezed(new.strip()) in before or (found := _secret_match(new)) is None:
+            continue
+        name, m = found
+        old = next((line for line in removed if name in line and _secret_match(line) is None), None)
+        if old is None and pair_only:
+            continue
+        shown = (lambda a, b: f"{a} → {b}")(*centred(old.strip(), new.strip())) if old is not None else window(new, m.start(), m.end(), _SHOWN)
+        return f"gives secret {name} a literal default: {shown}"
+    # Go: v := os.Getenv("SECRET"); if v == "" { v = "lit" }
+    reads = {m.group("var"): m.group("name") for line in [*added, *removed] for m in _GO_READ_RE.finditer(line)}
+    for i, line in enumerate(added[:-1]):
+        if (e := _GO_EMPTY_RE.match(line)) and e.group("var") in reads and (s := _GO_SET_RE.match(added[i + 1])) \
+                and s.group("var") == e.group("var") and s.group("lit").strip():
+            return f"gives secret {reads[e.group('var')]} a literal default: {added[i + 1].strip()[:_SHOWN]}"
+    return None
+
+
+def secret_default_pair(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A read of a secret-named setting given a literal default in an edited pair (the read stood without one)."""
+    return _secret_default(added, removed, pair_only=True)
+
+
+# ----- a security parameter's number lowered or its default removed
+_PARAM_RE = re.compile(r"(?i)\b(?P<name>log_?rounds|rounds|work_?factor|cost|iterations?|iter(?:ation)?_?count|key_?(?:size|length|len|bits)|"
+                       r"salt_?(?:length|len|size|bytes)|min_?password_?length|(?:rsa_?)?bits|hash_?length|memory_?cost|time_?cost|n_?iter)\b"
+                       r"['\"]?\s*(?:=>|[=:]|\\\\|\.unwrap_or\(|\|\||\?\?|\bor\b|,)\s*(?P<value>\d+)\b")
+# Names that are a security parameter only where the line or the file speaks of hashing or keys.
+_AMBIGUOUS = frozenset({"rounds", "cost", "iterations", "iteration", "bits", "niter", "n_iter"})
+_CRYPTO_RE = re.compile(r"(?i)bcrypt|scrypt|argon|pbkdf|crypt|passw|salt|kdf|\brsa|ecdsa|keygen|key_?pair|private_?key|secret_?key|cipher|hmac|gensalt|"
+                        r"password_?hash|hash_?password|derive_?key")
+
+
+def _params(line: str) -> list[tuple[str, int]]:
+    return [(m.group("name").lower().replace("_", ""), int(m.group("value"))) for m in _PARAM_RE.finditer(line)]
+
+
+def _lowered_parameter(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A parameter's lowest number on the new side below its lowest on the old side (``unwrap_or(12)`` removed, a
+    signature's ``rounds=5`` added): the default a caller gets went down, wherever the change moved it."""
+    crypto_file = bool(_CRYPTO_RE.search(path))
+    before = {squeezed(line.strip()) for line in removed}
+    after = {squeezed(line.strip()) for line in added}
+    old: dict[str, tuple[int, str]] = {}
+    for line in removed:
+        if squeezed(line.strip()) not in after:
+            for name, value in _params(line):
+                if name not in old or value < old[name][0]:
+                    old[name] = (value, line)
+    if not old:
+        return None
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        for name, value in _params(line):
+            if name in old and value < old[name][0] and (name not in _AMBIGUOUS or crypto_file or _CRYPTO_RE.search(line)
+                                                          or _CRYPTO_RE.search(old[name][1])):
+                a, b = centred(old[name][1].strip(), line.strip())
+                return f"lowers {name} {old[name][0]} → {value}: {a} → {b}"
+    return None
+
+
+# ----- an access policy made a wildcard
+_POLICY_KEY_RE = re.compile(r"(?i)^\s*-?\s*['\"]?(?P<key>resources?|actions?|not_?actions?|principals?|identifiers|cidr_?blocks|ipv6_?cidr_?blocks|"
+                            r"source_?ranges|cidr_?ip(?:v6)?|allowed_?hosts|allowed_?origins|source_?addresses)['\"]?\s*[=:]\s*(?P<value>.+?)\s*,?\s*$")
+_WILDCARD_RE = re.compile(r"^[\[{(]?\s*(?:['\"]?AWS['\"]?\s*[=:]\s*)?\[?\s*['\"]?(?:\*|0\.0\.0\.0/0|::/0|arn:aws:iam::\*:\*|\*:\*)['\"]?\s*[\]})]?\s*[\]})]?$")
+_ALWAYS_WILD = frozenset({"action", "actions", "principal", "principals"})
+
+
+def _wildcard_policy(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    old_values: dict[str, str] = {}
+    for line in removed:
+        if (m := _POLICY_KEY_RE.match(line)) is not None:
+            old_values.setdefault(m.group("key").lower().replace("_", ""), line)
+    for new in added:
+        m = _POLICY_KEY_RE.match(new)
+        if m is None or not _WILDCARD_RE.match(m.group("value").strip()):
+            continue
+        key = m.group("key").lower().replace("_", "")
+        old = old_values.get(key)
+        if old is not None and not _WILDCARD_RE.match(_POLICY_KEY_RE.match(old).group("value").strip()):  # type: ignore[union-attr]
+            a, b = centred(old.strip(), new.strip())
+            return f"widens an access policy to anything: {a} → {b}"
+        if old is None and key in _ALWAYS_WILD and "'" not in new[:new.find(m.group('key'))]:
+            return f"grants an access policy to anything ({m.group('key')} \"*\"): {new.strip()[:_SHOWN]}"
+    return None
+
+
+# ----- a permissive switch turned on
+_PERMISSIVE = r"\w*(?:[Ll]enien|[Pp]ermissive|[Rr]elax|[Ii]nsecure|[Uu]nsafe|[Ll]oose|[Aa]llow_?(?:[Ii]nsecure|[Uu]nsafe|[Uu]nsigned|[Uu]nverified|[Uu]ntrusted|[Aa]ny|[Aa]ll|[Aa]nonymous|[Ii]nvalid|[Ee]xpired|[Ss]elf_?[Ss]igned|[Ww]eak|[Pp]lain))\w*"
+_SWITCH_ON_RE = re.compile(r"\b(?P<name>" + _PERMISSIVE + r")\b['\"]?\s*(?:\{\s*get;\s*set;\s*\}\s*=|=>|[=:])\s*(?:true|True|TRUE|1|yes|on)\b")
+_SWITCH_RE = re.compile(r"\b(?P<name>" + _PERMISSIVE + r")\b")
+
+
+def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for new in added:
+        m = _SWITCH_ON_RE.search(new)
+        if m is None:
+            continue
+        name = m.group("name")
+        old = next((line for line in removed if re.search(r"\b" + re.escape(name) + r"\b", line)), None)
+        if old is None or _SWITCH_ON_RE.search(old):
+            continue  # a new switch written on is a feature's own; only one that stood off (or unset) and is now on
+        a, b = centred(old.strip(), new.strip())
+        return f"turns a permissive switch on ({name}): {a} → {b}"
+    return None
+
+
+# ----- how long a token, session or link stays valid, made unbounded or ten times longer
+_LIFETIME_RE = re.compile(r"(?i)\b(?P<name>\w*(?:max_?age|ttl|expires?_?(?:in|after)|expiry|expiration|lifetime|valid_?for)\w*)['\"]?\s*(?:=>|[=:])\s*"
+                          r"(?:(?i:\w*env\w*)\s*\(\s*['\"]\w+['\"]\s*,\s*)?(?P<value>\d+(?:\.\d+)?|None|null|nil|undefined|-1|Infinity|float\(\s*['\"]inf['\"]\s*\)|math\.inf|\w+::MAX)\b")
+_LIVES_RE = re.compile(r"(?i)token|session|cookie|jwt|otp|nonce|reset|signature|signed|auth|password|magic_?link|invite|verification|confirm")
+
+
+def _lifetime_raised(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    old: dict[str, tuple[float, str]] = {}
+    for line in removed:
+        for m in _LIFETIME_RE.finditer(line):
+            if m.group("value").replace(".", "", 1).isdigit() and float(m.group("value")) > 0:
+                old.setdefault(m.group("name").lower(), (float(m.group("value")), line))
+    for line in added:
+        if squeezed(line.strip()) in before:
+            continue
+        for m in _LIFETIME_RE.finditer(line):
+            name, value = m.group("name").lower(), m.group("value")
+            if name not in old or not (_LIVES_RE.search(name) or _LIVES_RE.search(line) or _LIVES_RE.search(path)):
+                continue
+            number = float(value) if value.replace(".", "", 1).isdigit() else None
+            if number is None or number >= 10 * old[name][0]:
+                a, b = centred(old[name][1].strip(), line.strip())
+                return f"lets it stay valid {'without end' if number is None else 'far longer'} ({m.group('name')}): {a} → {b}"
+    return None
+
+
+# ----- an exact match loosened
+_PIN_RE = re.compile(r"\^(?P<var>[a-z_]\w*)")
+_LOOSE_EQ_EXTS = ("js", "jsx", "ts", "tsx", "mjs", "cjs", "php", "vue", "svelte")
+_CONDITION_RE = re.compile(r"\b(?:if|elseif|while|return|unless)\b|&&|\|\||\?")
+
+
+def _pin_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    for old in removed:
+        if ext in ("ex", "exs", "erl", "hrl") and (pins := list(_PIN_RE.finditer(old))):
+            for pin in pins:
+                var = pin.group("var")
+                for free in (var, "_" + var, "_"):
+                    loose = squeezed((old[:pin.start()] + free + old[pin.end():]).strip())
+                    new = next((line for line in added if squeezed(line.strip()) == loose), None)
+                    if new is not None:
+                        a, b = centred(old.strip(), new.strip())
+                        return f"drops a pin (any value now matches): {a} → {b}"
+        if ext in _LOOSE_EQ_EXTS and ("===" in old or "!==" in old) and _CONDITION_RE.search(old):
+            loose = squeezed(old.replace("===", "==").replace("!==", "!=").strip())
+            new = next((line for line in added if squeezed(line.strip()) == loose), None)
+            if new is not None:
+                a, b = centred(old.strip(), new.strip())
+                return f"loosens a strict comparison (=== → ==): {a} → {b}"
+    return None
+
+
+# ----- configuration or the environment put into a message
+_SINK_RE = re.compile(r"(?i)\b(?:raise|throw|panic|abort|die|log\w*|logger|warn\w*|error|info|debug|puts|print\w*|console|echo|say|"
+                      r"Errorf|Sprintf|Exception|Error|fail)\b")
+_ENV_DUMP_RE = re.compile(r"\bENV\.(?:to_h|to_hash|to_a|inspect|each|map|select|reject|sort)\b|inspect\(\s*ENV\s*\)|#\{\s*ENV\s*\}|"
+                          r"\bos\.environ\b(?!\s*\[|\s*\.(?:get|setdefault|pop|copy|update)\b)|\bprocess\.env\b(?![.\[])|\bos\.Environ\(\)|"
+                          r"\bSystem\.getenv\(\s*\)|\bEnvironment\.GetEnvironmentVariables\(\)|\bSystem\.get_env\(\s*\)")
+_CONFIG_RE = re.compile(r"(?i)(?:inspect|to_s|repr|str|dumps?|stringify|pformat|pp|format)\s*\(\s*(?P<expr>(?:[\w.]+\.)?(?:config|configuration|settings|credentials|secrets)(?:\(\s*\))?)\s*\)|"
+                        r"(?:#\{|\$\{|\{)\s*(?P<expr2>(?:[\w.]+\.)?(?:config|configuration|credentials|secrets)(?:\(\s*\))?)\s*\}")
+_ENV_PAIR_RE = re.compile(r"(?:#\{|\$\{|\{)\s*(?:k|key|name|var)\s*\}\s*[=:]\s*(?:#\{|\$\{|\{)\s*(?:v|val|value)\s*\}")
+_ENV_WORD_RE = re.compile(r"\b(?:env|ENV|environ|Environ|environment)\b")
+
+
+def _config_in_message(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    logs = "log" in path.rsplit("/", 1)[-1].lower()
+    for new in added:
+        if squeezed(new.strip()) in before or not (_SINK_RE.search(new) or logs):
+            continue
+        if (m := _ENV_DUMP_RE.search(new)) is not None and _SINK_RE.search(new):
+            return f"puts the whole environment into a message: {window(new, m.start(), m.end(), _SHOWN)}"
+        if _ENV_WORD_RE.search(new) and (m := _ENV_PAIR_RE.search(new)) is not None:
+            return f"writes environment values into a message (key=value): {window(new, m.start(), m.end(), _SHOWN)}"
+        if (m := _CONFIG_RE.search(new)) is not None and _SINK_RE.search(new):
+            expr = m.group("expr") or m.group("expr2")
+            old = next((line for line in removed if _similar(line, new) and expr not in line), None)
+            if old is not None:  # a message that stood without the configuration now carries it
+                a, b = centred(old.strip(), new.strip())
+                return f"puts configuration ({expr}) into a message: {a} → {b}"
+    return None
+
+
+def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first way the change's new side weakens its old one, with whether the kind is classic (high)."""
+    for found, classic in ((_weak_random(added, removed), True), (_secret_default(added, removed, pair_only=False), True),
+                           (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
+        if found:
+            return found, classic
+    for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
+                  _lifetime_raised(path, added, removed)):
+        if found:
+            return found, False
+    return None
+
+
+# ----- a host written as a look-alike of one the same file names
+# A host as a URL or an import path names it: after a scheme, or at the head of a path (``charm.land/bubbletea``).
+_HOST_RE = re.compile(r"(?:://|[\"'`\s(=]|^)(?P<host>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})(?=/[\w.~-])|://(?P<bare>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})\b")
+_SKELETON_RE = re.compile(r"[^a-z0-9]")
+
+
+def _skeletons(host: str) -> set[str]:
+    labels = host.split(".")
+    return {_SKELETON_RE.sub("", host), _SKELETON_RE.sub("", ".".join(labels[:-1]))}
+
+
+def _lookalike_in_file(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """An added line's host spelled like another host the file names, punctuation or a suffix apart (``charm.land`` →
+    ``charm-land.dev``, ``github.com`` → ``git-hub.com``): an import path or a download pointed at someone else's name.
+    Hosts that differ only in their last label (``github.com``, ``github.io``) are a project's own sites."""
+    seen: dict[str, int] = {}
+    for line in [*added, *removed]:
+        for m in _HOST_RE.finditer(line.lower()):
+            seen[m.group("host") or m.group("bare")] = seen.get(m.group("host") or m.group("bare"), 0) + 1
+    if len(seen) < 2:
+        return None
+    old = {m.group("host") or m.group("bare") for line in removed for m in _HOST_RE.finditer(line.lower())}
+    for line in added:
+        for m in _HOST_RE.finditer(line.lower()):
+            host = m.group("host") or m.group("bare")
+            if host in old:
+                continue
+            for other, count in seen.items():
+                # The look-alike is the rarer name, or the new one where the old side named the other.
+                if other == host or not (count > seen[host] or other in old) or other.split(".")[:-1] == host.split(".")[:-1]:
+                    continue
+                if host.endswith("." + other) or other.endswith("." + host):
+                    continue  # a subdomain of the same site
+                if _skeletons(host) & _skeletons(other) and min(len(k) for k in _skeletons(host)) >= 4:
+                    return f"names a look-alike of {other} (a typo-squat?): {window(line.strip(), 0, 0, _SHOWN) if len(line.strip()) <= _SHOWN else line.strip()[:_SHOWN]}"
+    return None
+
+
+# ----- where the judge reads: the rule table's checks (relay.review.rules)
+
+# A roff page's fonts and escapes (``\fBcurl \-sSL …\fP``): a font span is the page's inline code, as a Markdown backtick is.
+_ROFF_SPAN_RE = re.compile(r"\\f[BICR](.*?)\\f[PR]")
+_ROFF_ESCAPES = (("\\-", "-"), ("\\(aq", "'"), ("\\(dq", '"'), ("\\e", "\\"), ("\\&", ""), ("\\ ", " "))
+
+
+def unescaped(line: str) -> str:
+    """A docs line as its reader sees it: roff's font spans made inline code, its escapes read."""
+    if "\\" not in line:
+        return line
+    line = _ROFF_SPAN_RE.sub(lambda m: "`" + m.group(1) + "`", line)
+    for escape, plain in _ROFF_ESCAPES:
+        line = line.replace(escape, plain)
+    return line
+
+
+def docs_pipe(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A docs page of any format (Markdown outside its fences, roff, reStructuredText, AsciiDoc, plain text) telling the
+    reader to pipe a download into a shell: the sentence is the instruction, so it is read whole."""
+    before = {squeezed(unescaped(line).strip()) for line in removed}
+    for line in added:
+        text = unescaped(line)
+        if ("curl" in text or "wget" in text) and "|" in text and squeezed(text.strip()) not in before:
+            found = risky_lines.dangerous_call([text], [], prose_too=True)
+            if found and found.startswith("pipes a download into a shell"):
+                return found
+    return None
+
+
+# A test's support code (a helper, a fixture class, conftest, spec_helper): it runs with every test and is copied from,
+# so a credential written into it, TLS turned off or a world-writable mode is worth a look, where a test case's own
+# lines (which disable a check to test it) are not read.
+_SUPPORT_VALUES = ("turns TLS verification off", "makes files world-writable")
+
+
+def support_line(f: FileFacts) -> str | None:
+    added, removed = f.change.added_lines, f.change.removed_lines
+    if (found := secret_default_pair(added, removed)) is not None:
+        return "in test support code: " + found
+    if (down := slipped_lines.turned_down(added, removed)) and down.startswith("hard-codes a secret"):
+        return "in test support code: " + down
+    value = risky_lines.unsafe_value(added, removed, prose_too=False)
+    return "in test support code: " + value if value and value.startswith(_SUPPORT_VALUES) else None
+
+
+def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
+    """High: a classic weakening judged from the edit (weak random, a literal secret default, a lowered security
+    parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
+    added, removed = f.change.added_lines, f.change.removed_lines
+    if f.kind == "docs":
+        return docs_pipe(added, removed) or _lookalike_in_file(added, removed)
+    found = judged(f.path, added, removed)
+    if found and found[0].startswith("lowers ") and f.edited_check:
+        return None  # a work factor lowered in one edited line is condition_reading's, said once by it
+    return found[0] if found and found[1] else _lookalike_in_file(added, removed)
+
+
+def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
+    """Worth a look: a permissive switch turned on, a pin or strict compare loosened, configuration put in a message;
+    in a test's support code, a credential, TLS off or a world-writable mode."""
+    if f.kind == "test":
+        return support_line(f) if f.is_code and is_test_support(f.path) else None
+    if f.kind == "docs":
+        return None
+    found = judged(f.path, f.change.added_lines, f.change.removed_lines)
+    return found[0] if found and not found[1] else None

@@ -1,0 +1,39 @@
+"""The leader's model hands the relay a path pattern built to make matching take forever.
+
+The party: the leader's model (docs/security.md, its first table). A call may always add ``protected`` patterns (a
+narrowing), and with no profile name its own ``paths``. The relay matched each changed file against each pattern with
+a regular expression made from the glob; repeated ``**/`` or ``*`` made Python's backtracking take exponential time on
+a path that does not match (14 of them against a path 25 folders deep: hours), so the run's enforcement never ended
+and the call never answered. Real parts: the relay behind the SDK's client in memory, the fake agy as a real
+subprocess writing a deep file, a real git repository.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from conftest import memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, success_scenario
+
+pytestmark = pytest.mark.anyio
+
+_DEEP = "src/" + "a/" * 25 + "y.py"
+_CASES = [
+    ("protected", "src/" + "**/" * 14 + "z.py", _DEEP),  # folders: (?:.*/)? fourteen times over
+    ("paths", "*a" * 30 + "b", "src/" + "a" * 60 + ".py"),  # a name glob: [^/]*a thirty times over
+]
+
+
+@pytest.mark.parametrize(("field", "pattern", "written"), _CASES, ids=["protected_folders", "paths_name_glob"])
+async def test_a_pattern_built_to_backtrack_never_stalls_the_run(tmp_path, repo, field, pattern, written):
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": written, "content": "x\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):  # before: hours in the enforcement's match, the call never answered
+            packet = payload(await client.call_tool("antigravity_execute", {
+                "task": "t", "workspace": str(repo), field: [pattern]}))
+    if field == "protected":  # z.py is protected, y.py was written: within the policy
+        assert packet["status"] == "SUCCESS", packet
+    else:  # the file written is outside the only paths allowed
+        assert packet["status"] == "POLICY_VIOLATION", packet
+        assert written in packet["error"]["message"], packet
