@@ -48,27 +48,34 @@ def write(root: Path, rel: str, content: str | bytes) -> Path:
     return path
 
 
-# The default repository (most tests' `repo`), made once per process by git and copied after: three git
-# processes fewer a test (~11 ms of CPU each time, ~800 repos a suite run). Same commit, same bytes; the copy's
-# index holds the template's stat data, which git treats as it treats any checkout whose files were touched.
-_TEMPLATE: dict[str, Path] = {}
+# Each repository (the default one, most tests' `repo`, and every other set of files and message) is made once per
+# process by git and copied after: three git processes fewer a test (~11 ms of CPU each time; ~800 default repos and
+# ~400 others a fast-tier run, a third of those the same files again: parametrized tests). Same commit, same bytes;
+# the copy's index holds the template's stat data, which git treats as it treats any checkout whose files were
+# touched. Small sets only: a big one (thousands of files, a test of its own) is made where it is asked for.
+_TEMPLATE_FILES_MAX = 200
+_TEMPLATES: dict[tuple, Path] = {}
+_TEMPLATE_HOME: list[Path] = []
 
 
-def _default_template() -> Path:
-    if "repo" not in _TEMPLATE:
-        home = Path(tempfile.mkdtemp(prefix="gravity-relay-test-repo-"))
-        atexit.register(shutil.rmtree, home, True)
-        _TEMPLATE["repo"] = _make(home / "repo", DEFAULT_FILES, "initial")
-    return _TEMPLATE["repo"]
+def _template(files: dict[str, str | bytes], message: str) -> Path:
+    key = (tuple(files.items()), message)
+    if key not in _TEMPLATES:
+        if not _TEMPLATE_HOME:
+            _TEMPLATE_HOME.append(Path(tempfile.mkdtemp(prefix="gravity-relay-test-repos-")))
+            atexit.register(shutil.rmtree, _TEMPLATE_HOME[0], True)
+        _TEMPLATES[key] = _make(_TEMPLATE_HOME[0] / str(len(_TEMPLATES)), files, message)
+    return _TEMPLATES[key]
 
 
 def make_repo(path: Path, files: dict[str, str | bytes] | None = None, *, message: str = "initial") -> Path:
     """`git init -b main` in ``path`` with a local identity, ``files`` committed (default: a README and
     src/app.py; ``{}``: no commit, an unborn branch)."""
-    if files is None and message == "initial" and not (path.exists() and any(path.iterdir())):
-        shutil.copytree(_default_template(), path, symlinks=True, dirs_exist_ok=True)
+    files = DEFAULT_FILES if files is None else files
+    if len(files) <= _TEMPLATE_FILES_MAX and not (path.exists() and any(path.iterdir())):
+        shutil.copytree(_template(files, message), path, symlinks=True, dirs_exist_ok=True)
         return path
-    return _make(path, DEFAULT_FILES if files is None else files, message)
+    return _make(path, files, message)
 
 
 def _make(path: Path, files: dict[str, str | bytes], message: str) -> Path:

@@ -14,6 +14,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from relay_sources import relay_files, tree
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,8 +26,8 @@ def _norm(name: str) -> str:
 def _imported() -> dict[str, set[str]]:
     """Top-level module name -> the relay modules that import it (stdlib and relay itself left out)."""
     found: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "relay").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in relay_files():
+        for node in ast.walk(tree(path)):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

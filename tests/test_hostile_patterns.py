@@ -37,3 +37,25 @@ async def test_a_pattern_built_to_backtrack_never_stalls_the_run(tmp_path, repo,
     else:  # the file written is outside the only paths allowed
         assert packet["status"] == "POLICY_VIOLATION", packet
         assert written in packet["error"]["message"], packet
+
+
+@pytest.mark.parametrize(("field", "patterns", "said"), [
+    ("protected", [f"gen{i}/**/*.txt" for i in range(5_000)], "at most 200"),
+    ("paths", ["src/" + "x" * 2_000], "at most 1,000 characters"),
+], ids=["thousands_of_protected_patterns", "a_pattern_of_two_thousand_characters"])
+async def test_a_call_with_thousands_of_patterns_or_a_huge_one_is_refused_naming_the_bound(tmp_path, repo, field,
+                                                                                         patterns, said):
+    # Before: every pattern was taken; the matcher keeps 4,096 compiled patterns, so 5,000 of them were compiled
+    # afresh for each file at each check (100,000 patterns against 50 files: 571 s per pass, measured), and the run's
+    # end stalled for as long as the model liked. Now a call names at most 200 patterns a list, each at most 1,000
+    # characters: past either, INVALID_INPUT naming the field and the bound, and nothing runs.
+    from fake_agy_harness import launches
+
+    agy = install_fake_agy(tmp_path / "bin", success_scenario([{"op": "write", "path": "src/y.py", "content": "x\n"}]))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):
+            packet = payload(await client.call_tool("antigravity_execute", {
+                "task": "t", "workspace": str(repo), field: patterns}))
+    assert packet["status"] == "INVALID_INPUT", packet
+    assert field in packet["error"]["message"] and said in packet["error"]["message"], packet
+    assert launches(agy) == []

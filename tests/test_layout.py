@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from pathlib import Path
 
 import pytest
 
-RELAY = Path(__file__).resolve().parent.parent / "relay"
+from relay_sources import RELAY
+from relay_sources import tree as _tree  # parsed once a process (parsing the package is most of these tests' time)
 
 # Lowest first; a module may import from its own part and from parts of a lower rank.
 RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3, "call": 4, "setup": 4, "demo": 5,
         "doors": 6}
-
-
-@functools.cache
-def _tree(path: Path) -> ast.Module:
-    """A module's syntax tree, parsed once for every test here (parsing the package is most of their time)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _imports(path: Path) -> set[str]:

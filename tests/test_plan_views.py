@@ -10,11 +10,10 @@ copy into those Structs.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import msgspec
 
-RELAY = Path(__file__).resolve().parent.parent / "relay"
+from relay_sources import RELAY, relay_files, tree
 VIEWS = {"RunPlan", "RecordPlan", "Limits", "AgyInvocation"}
 
 
@@ -26,8 +25,8 @@ def _copies(node: ast.Call) -> list[str]:
 
 def test_no_module_builds_a_plan_shape_by_copying_its_fields_one_by_one():
     found = []
-    for path in sorted(RELAY.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in relay_files():
+        for node in ast.walk(tree(path)):
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")

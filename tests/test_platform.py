@@ -21,6 +21,7 @@ import psutil
 import pytest
 
 from fake_agy_harness import pid_alive
+from relay_sources import relay_files, tree
 from relay.core import platform
 from relay.core.contracts import ProcessStamp
 
@@ -40,7 +41,7 @@ POSIX_ONLY_MODULES = {"fcntl", "termios", "resource", "grp", "pwd", "pty"}
 
 def _posix_only_uses(path: Path) -> list[str]:
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.attr in POSIX_ONLY_ATTRS.get(node.value.id, ()):
             found.append(f"{node.value.id}.{node.attr} (line {node.lineno})")
@@ -62,7 +63,7 @@ PLATFORM_LAYER = {RELAY / "core" / "platform.py", RELAY / "core" / "reaper_shim.
 def test_posix_only_calls_live_in_the_platform_layer_alone():
     # Broke: os.killpg / os.getpgrp in core/process.py, os.killpg + signal.SIGKILL in runs/recovery.py,
     # os.geteuid in call/confirm.py, start_new_session in four places, SIGHUP in three doors.
-    wrong = {str(p.relative_to(RELAY)): uses for p in sorted(RELAY.rglob("*.py"))
+    wrong = {str(p.relative_to(RELAY)): uses for p in relay_files()
              if p not in PLATFORM_LAYER and (uses := _posix_only_uses(p))}
     assert wrong == {}, wrong
     for path in PLATFORM_LAYER:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo
+from relay_sources import relay_files, tree
 
 
 # --------------------------------------------------------------------------- W9: the pool's texts under cp1252
@@ -190,9 +191,9 @@ def test_every_replace_in_the_relay_goes_through_the_retrying_one():
     import ast
 
     relay = Path(__file__).resolve().parent.parent / "relay"
-    direct = [f"{path.relative_to(relay)}:{node.lineno}" for path in sorted(relay.rglob("*.py"))
+    direct = [f"{path.relative_to(relay)}:{node.lineno}" for path in relay_files()
               if path != relay / "core" / "files.py"
-              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              for node in ast.walk(tree(path))
               if isinstance(node, ast.Attribute) and node.attr in ("replace", "rename")
               and isinstance(node.value, ast.Name) and node.value.id == "os"]
     assert direct == []

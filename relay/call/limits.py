@@ -50,8 +50,23 @@ def asked_by(args: object) -> AskedLimits:
     return AskedLimits(**{key: getattr(args, key, None) for key in AskedLimits.__struct_fields__})
 
 
+# A call's patterns, per list, at most, and the characters of each: every changed file is matched against every
+# pattern at each check, and the matcher keeps 4,096 compiled ones (relay.core.path_globs); 100,000 patterns from the
+# leader's model stalled the run's end for minutes a pass. A profile's are the operator's, not bounded here.
+CALL_PATTERNS_MAX = 200
+PATTERN_CHARS_MAX = 1_000
+
+
 def _checked(patterns: list[str], key: str, whose: str) -> list[str]:
+    if len(patterns) > CALL_PATTERNS_MAX:
+        raise InvalidInput(f"{whose} {key} names {len(patterns):,} patterns; a call names at most "
+                           f"{CALL_PATTERNS_MAX} {key} patterns",
+                           f"Name folders rather than files (\"src/\" covers all under it), or put the list in a "
+                           f"profile's {key}.")
     for pattern in patterns:
+        if isinstance(pattern, str) and len(pattern) > PATTERN_CHARS_MAX:
+            raise InvalidInput(f"{whose} {key} pattern {pattern[:60]!r}… has {len(pattern):,} characters; a pattern "
+                               f"has at most {PATTERN_CHARS_MAX:,} characters", "Shorten it: name a folder or a glob.")
         problem = pattern_problem(pattern)
         if problem:
             raise InvalidInput(

@@ -78,18 +78,18 @@ class OwnLock(FileLock):
                       "it (in its data dir); find what writes the data dir", self.lock_file)
 
     def still_named(self) -> bool:
-        """Is this lock held, on the very file its name names now (not one removed or renamed since)? Windows locks
-        a file that cannot be removed or renamed while open, and gives no inode through every API: held is enough."""
+        """Is this lock held, on the very file its name names now (not one removed or renamed since)? On Windows held
+        is enough: a file open without FILE_SHARE_DELETE (os.open's, filelock's) can be neither removed nor renamed, and
+        an inode read two ways that differed would have the holder refuse its own lock."""
         fd = getattr(self._context, "lock_file_fd", None)
         if not self.is_locked or fd is None:
             return False
+        if os.name == "nt":
+            return True
         try:
-            held, named = os.fstat(fd), os.lstat(self.lock_file)
+            return os.path.samestat(os.fstat(fd), os.lstat(self.lock_file))
         except OSError:
             return False
-        if os.name == "nt" and not (held.st_ino and named.st_ino):
-            return True
-        return os.path.samestat(held, named)
 
     def _acquire_own(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         if not self.is_locked:

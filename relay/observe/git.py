@@ -47,6 +47,7 @@ from pathlib import Path
 import platformdirs
 
 from relay.core.contracts import Status
+from relay.core.deadlines import call_at_deadline
 from relay.core.errors import RelayError
 from relay.core.platform import kill_worker_now, spawn_env, spawn_options, spawned_worker
 
@@ -376,10 +377,10 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
         with subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env, **spawn_options()) as proc, \
                 _running(proc, token, since):
-            # A timer, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
-            timer = threading.Timer(timeout, stop, (proc,))
-            timer.daemon = True  # a relay that is leaving does not wait for it (a stopped run's look left behind)
-            timer.start()
+            # A deadline, not communicate(timeout=): with one, the wait for git's exit polls in sleeps of 1, 2, 4 ms.
+            # The process's one deadline thread (relay.core.deadlines), not a thread per call; a relay that is leaving
+            # does not wait for it (a stopped run's look left behind).
+            timer = call_at_deadline(timeout, lambda: stop(proc))
             ended = threading.Event()
             if stalled is not None:
                 threading.Thread(target=_watch, args=(proc.pid, stalled, ended), daemon=True).start()
