@@ -69,6 +69,15 @@ _NAMED = [
     # how long a token stays valid, made unbounded or far longer
     ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = None"], "medium", ("max_age", "without end")),
     ("config/jwt.php", ["    'ttl' => env('JWT_TTL', 60),"], ["    'ttl' => env('JWT_TTL', 525600),"], "medium", ("ttl",)),
+    # a checking call swapped for its unchecked twin
+    ("src/read.rs", ["    str::from_utf8(slice).or_else(|_| error(read, ErrorCode::InvalidUnicodeCodePoint))"],
+     ["    Ok(unsafe { str::from_utf8_unchecked(slice) })"], "medium", ("from_utf8_unchecked",)),
+    ("lib/frame.js", ["  const out = Buffer.alloc(size)"], ["  const out = Buffer.allocUnsafe(size)"], "medium", ("allocUnsafe",)),
+    ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "medium", ("safeLoad",)),
+    # a credential written to a log line
+    ("src/client.ts", ["  console.log(`login ok for ${user}`)"], ["  console.log(`login ok for ${user} ${accessToken}`)"], "medium", ("accessToken",)),
+    ("lib/client.rb", ['    Rails.logger.info("signed in #{user.id}")'], ['    Rails.logger.info("signed in #{user.id} with #{api_key}")'], "medium", ("api_key",)),
+    ("main.go", ['\tlog.Printf("dial %s", addr)'], ['\tlog.Printf("dial %s secret=%s", addr, cfg.ClientSecret)'], "medium", ("ClientSecret",)),
     # configuration or the environment put in a message
     ("lib/mix/tasks/ecto.create.ex", ['      Mix.raise("The database for #{inspect(repo)} couldn\'t be created: #{inspect(term)}")'],
      ['      Mix.raise("The database for #{inspect(repo.config())} couldn\'t be created: #{inspect(term)}")'], "medium", ("repo.config()",)),
@@ -103,6 +112,11 @@ _QUIET = [
     ("src/check.js", ["  if (sig == expected) {"], ["  if (sig === expected) {"]),
     ("app/cache.py", ["    ttl = 60"], ["    ttl = 3600"]),
     ("app/auth/tokens.py", ["    max_age = 3600"], ["    max_age = 1800"]),
+    ("src/read.rs", ["    let s = str::from_utf8_unchecked(slice);"], ["    let s = str::from_utf8(slice)?;"]),
+    ("app/store.py", ["    value = cache.get_safe(key)"], ["    value = cache.get_safe(key, default=None)"]),
+    ("app/users.py", ["    log.info('changed')"], ["    log.info('password changed for %s', user.email)"]),
+    ("app/users.py", ["    log.info('checked')"], ["    print(f'password length {len(password)}')"]),
+    ("src/lex.js", ["  console.log(kind)"], ["  console.log(token.kind)"]),
     ("lib/opts.ex", ['      raise ArgumentError, "invalid #{inspect(key)}"'], ['      raise ArgumentError, "invalid option #{inspect(key)}"']),
 ]
 
@@ -148,6 +162,12 @@ def test_a_docs_page_of_any_format_piping_a_download_into_a_shell_is_named(path:
     assert out.risk == "high" and any("pipes a download into a shell" in r and "curl" in r for r in out.reasons), out
 
 
+def test_a_docs_pipe_another_reader_names_is_said_once() -> None:
+    out = _assessed("README.md", [], ["```sh", "curl -fsSL https://example.dev/install.sh | sh", "```"])
+    assert out.risk == "high" and sum("pipes a download into a shell" in r for r in out.reasons) == 1, out
+    assert "weakens_edit" not in out.rules, out
+
+
 def test_a_docs_page_downloading_without_a_shell_stays_quiet() -> None:
     out = _assessed("docs/install.rst", [], ["Download it with curl -sSLO https://example.dev/tool.tar.gz and check its sum."])
     assert "weakens_edit" not in out.rules, out
@@ -178,3 +198,10 @@ def test_a_host_spelled_like_another_the_file_names_is_named(path: str, removed:
 def test_a_projects_own_sites_are_not_look_alikes() -> None:
     out = _assessed("README.md", [], ["Docs: https://docs.example.com/guide and https://example.com/a, https://example.org/b, https://example.github.io/c"])
     assert "weakens_edit" not in out.rules, out
+
+
+def test_a_literal_secret_another_row_names_is_said_once() -> None:
+    # dev set's examples/jwt: the unsafe-value row names the literal already; the edit's own quote would say it again.
+    out = _assessed("examples/jwt/src/main.rs", ['    let secret = std::env::var("JWT_SECRET").expect("JWT_SECRET must be set");'],
+                    ['    let secret = std::env::var("JWT_SECRET").unwrap_or_else(|_| "k8s-prod-2f9c1e7b44d0a8e3".to_string());'])
+    assert out.risk == "high" and "weakens_edit" not in out.rules and any("hard-codes a secret" in r for r in out.reasons), out

@@ -25,6 +25,12 @@ whether its new side weakens the old one, as kinds read in every ecosystem where
 - ``config_in_message``: configuration, credentials or the environment put into a message, log line or error
   (``inspect(repo.config())`` where ``inspect(repo)`` stood, ``ENV.to_h`` logged, ``"#{key}=#{value}"`` over the env).
 
+- ``lifetime_raised``: how long a token, session or link stays valid made unbounded or ten times longer;
+- ``unchecked_twin``: a checking call swapped for its unchecked or unsafe twin (``from_utf8`` → ``from_utf8_unchecked``,
+  ``Buffer.alloc`` → ``Buffer.allocUnsafe``, ``safeLoad`` → ``load``);
+- ``credential_logged``: a credential written to a log line as a value (an argument, an interpolation), not as a word.
+
+Where it reads (the rule rows, a test's support code, docs pages, look-alike hosts) is ``relay.review.edit_places``.
 ``judged`` returns the first kind found as ``(reason, classic)``: classic kinds (weak random, a literal secret, a
 wildcard policy, a lowered parameter) decide high, the others medium; each reason quotes the pair ``A → B``.
 """
@@ -35,13 +41,10 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from relay.review import risky_lines, slipped_lines
-from relay.review.facts import FileFacts, RiskContext
 from relay.review.line_shapes import squeezed, window
-from relay.review.test_support import is_test_support
 from relay.review.small_edits import centred
 
-__all__ = ["docs_pipe", "judged", "secret_default_pair", "support_line", "unescaped", "weakened_classic", "weakened_more"]
+__all__ = ["judged", "secret_default_pair"]
 
 _SHOWN = 60
 
@@ -230,6 +233,72 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a credential written to a log line
+_LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*|error|fatal|trace|notice|printf?|println)|console\s*\.\s*(?:log|info|debug|warn|error)|"
+                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|p|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
+                          r"error_log|var_dump|dbg!|eprintln!|Console\.Write\w*|NSLog|os_log|slog\.\w+|zap\.\w+|tracing::\w+!?)\s*[(!\s]")
+_CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
+               r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key)")
+# The credential as a value: an argument, an interpolation (#{…}, ${…}, {…}), a field read; not a word of the message's prose.
+_CREDENTIAL_VALUE_RE = re.compile(r"(?:#\{|\$\{|\{|,\s*|\+\s*|\(\s*)(?:[\w.]*\.|[\w.]*\[['\"])?(?P<name>\w*" + _CREDENTIAL + r"\w*)['\"]?\]?\s*(?:\(\s*\))?\s*[})\],+]")
+
+
+_MEASURED_BEFORE_RE = re.compile(r"(?i)(?:len|length|size|count|bool|is_?\w+|hash\w*|mask\w*|redact\w*|digest|sha\d*|md5|type|typeof)\s*\(\s*(?:[\w.]*\.)?$")
+_MEASURED_AFTER_RE = re.compile(r"\s*\.\s*(?:length|size|len|count|is_\w+|present\?|nil\?|empty|blank\?|any\?|isEmpty|IsEmpty|hash)")
+
+
+def _credential_logged(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    for new in added:
+        if squeezed(new.strip()) in before or (call := _LOG_CALL_RE.search(new)) is None:
+            continue
+        m = _CREDENTIAL_VALUE_RE.search(new, call.end() - 1)
+        if m is not None and (_MEASURED_BEFORE_RE.search(new[:m.start("name")]) or _MEASURED_AFTER_RE.match(new[m.end("name"):])):
+            continue  # its length, its presence, its hash: not the credential itself
+        if m is not None and not re.search(r"(?i)length|len\b|count|size|_?set\b|present|exists|valid|changed|reset|hash|masked|redact|_id\b|_?url|path|file|expir|name|type", m.group("name")):
+            return f"writes a credential ({m.group('name')}) to a log: {window(new.strip(), m.start() - len(new) + len(new.lstrip()), m.end(), _SHOWN)}"
+    return None
+
+
+# ----- a checking call swapped for its unchecked twin
+_CALLED_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*[(!]")
+
+
+def _unchecked_names(name: str) -> set[str]:
+    """The names a call's unchecked or unsafe twin goes by (``from_utf8`` → ``from_utf8_unchecked``, ``safe_join`` →
+    ``join``, ``checked_add`` → ``wrapping_add``/``add``, ``safeLoad`` → ``load``)."""
+    cap = name[:1].upper() + name[1:]
+    twins = {f"{name}_unchecked", f"unchecked_{name}", f"{name}_unsafe", f"unsafe_{name}", f"{name}Unchecked", f"{name}Unsafe",
+             f"unsafe{cap}", f"unchecked{cap}", f"dangerously{cap}", f"Unsafe{cap}"}
+    for head in ("safe_", "checked_", "safe", "Safe", "checked"):
+        if name.startswith(head) and len(name) > len(head) + 2:
+            rest = name[len(head):]
+            twins |= {rest, rest[:1].lower() + rest[1:], f"wrapping_{rest}", f"unchecked_{rest}"}
+    for tail in ("_safe", "Safe", "_checked", "Checked"):
+        if name.endswith(tail) and len(name) > len(tail) + 2:
+            twins.add(name[:-len(tail)])
+    return twins
+
+
+def _unchecked_twin(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    old_calls = {name for line in removed for name in _CALLED_RE.findall(line)}
+    if not old_calls:
+        return None
+    new_calls = {name for line in added for name in _CALLED_RE.findall(line)}
+    for new in added:
+        if squeezed(new.strip()) in before:
+            continue
+        for twin in _CALLED_RE.findall(new):
+            if twin in old_calls:
+                continue
+            for name in old_calls - new_calls:
+                if twin in _unchecked_names(name) and len(twin) >= 4:
+                    at = new.find(twin)
+                    return f"calls the unchecked twin of {name}(): {window(new.strip(), max(0, at - len(new) + len(new.lstrip())), at + len(twin), _SHOWN)}"
+    return None
+
+
 # ----- how long a token, session or link stays valid, made unbounded or ten times longer
 _LIFETIME_RE = re.compile(r"(?i)\b(?P<name>\w*(?:max_?age|ttl|expires?_?(?:in|after)|expiry|expiration|lifetime|valid_?for)\w*)['\"]?\s*(?:=>|[=:])\s*"
                           r"(?:(?i:\w*env\w*)\s*\(\s*['\"]\w+['\"]\s*,\s*)?(?P<value>\d+(?:\.\d+)?|None|null|nil|undefined|-1|Infinity|float\(\s*['\"]inf['\"]\s*\)|math\.inf|\w+::MAX)\b")
@@ -322,114 +391,7 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str
         if found:
             return found, classic
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
-                  _lifetime_raised(path, added, removed)):
+                  _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:
             return found, False
     return None
-
-
-# ----- a host written as a look-alike of one the same file names
-# A host as a URL or an import path names it: after a scheme, or at the head of a path (``charm.land/bubbletea``).
-_HOST_RE = re.compile(r"(?:://|[\"'`\s(=]|^)(?P<host>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})(?=/[\w.~-])|://(?P<bare>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12})\b")
-_SKELETON_RE = re.compile(r"[^a-z0-9]")
-
-
-def _skeletons(host: str) -> set[str]:
-    labels = host.split(".")
-    return {_SKELETON_RE.sub("", host), _SKELETON_RE.sub("", ".".join(labels[:-1]))}
-
-
-def _lookalike_in_file(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """An added line's host spelled like another host the file names, punctuation or a suffix apart (``charm.land`` →
-    ``charm-land.dev``, ``github.com`` → ``git-hub.com``): an import path or a download pointed at someone else's name.
-    Hosts that differ only in their last label (``github.com``, ``github.io``) are a project's own sites."""
-    seen: dict[str, int] = {}
-    for line in [*added, *removed]:
-        for m in _HOST_RE.finditer(line.lower()):
-            seen[m.group("host") or m.group("bare")] = seen.get(m.group("host") or m.group("bare"), 0) + 1
-    if len(seen) < 2:
-        return None
-    old = {m.group("host") or m.group("bare") for line in removed for m in _HOST_RE.finditer(line.lower())}
-    for line in added:
-        for m in _HOST_RE.finditer(line.lower()):
-            host = m.group("host") or m.group("bare")
-            if host in old:
-                continue
-            for other, count in seen.items():
-                # The look-alike is the rarer name, or the new one where the old side named the other.
-                if other == host or not (count > seen[host] or other in old) or other.split(".")[:-1] == host.split(".")[:-1]:
-                    continue
-                if host.endswith("." + other) or other.endswith("." + host):
-                    continue  # a subdomain of the same site
-                if _skeletons(host) & _skeletons(other) and min(len(k) for k in _skeletons(host)) >= 4:
-                    return f"names a look-alike of {other} (a typo-squat?): {window(line.strip(), 0, 0, _SHOWN) if len(line.strip()) <= _SHOWN else line.strip()[:_SHOWN]}"
-    return None
-
-
-# ----- where the judge reads: the rule table's checks (relay.review.rules)
-
-# A roff page's fonts and escapes (``\fBcurl \-sSL …\fP``): a font span is the page's inline code, as a Markdown backtick is.
-_ROFF_SPAN_RE = re.compile(r"\\f[BICR](.*?)\\f[PR]")
-_ROFF_ESCAPES = (("\\-", "-"), ("\\(aq", "'"), ("\\(dq", '"'), ("\\e", "\\"), ("\\&", ""), ("\\ ", " "))
-
-
-def unescaped(line: str) -> str:
-    """A docs line as its reader sees it: roff's font spans made inline code, its escapes read."""
-    if "\\" not in line:
-        return line
-    line = _ROFF_SPAN_RE.sub(lambda m: "`" + m.group(1) + "`", line)
-    for escape, plain in _ROFF_ESCAPES:
-        line = line.replace(escape, plain)
-    return line
-
-
-def docs_pipe(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A docs page of any format (Markdown outside its fences, roff, reStructuredText, AsciiDoc, plain text) telling the
-    reader to pipe a download into a shell: the sentence is the instruction, so it is read whole."""
-    before = {squeezed(unescaped(line).strip()) for line in removed}
-    for line in added:
-        text = unescaped(line)
-        if ("curl" in text or "wget" in text) and "|" in text and squeezed(text.strip()) not in before:
-            found = risky_lines.dangerous_call([text], [], prose_too=True)
-            if found and found.startswith("pipes a download into a shell"):
-                return found
-    return None
-
-
-# A test's support code (a helper, a fixture class, conftest, spec_helper): it runs with every test and is copied from,
-# so a credential written into it, TLS turned off or a world-writable mode is worth a look, where a test case's own
-# lines (which disable a check to test it) are not read.
-_SUPPORT_VALUES = ("turns TLS verification off", "makes files world-writable")
-
-
-def support_line(f: FileFacts) -> str | None:
-    added, removed = f.change.added_lines, f.change.removed_lines
-    if (found := secret_default_pair(added, removed)) is not None:
-        return "in test support code: " + found
-    if (down := slipped_lines.turned_down(added, removed)) and down.startswith("hard-codes a secret"):
-        return "in test support code: " + down
-    value = risky_lines.unsafe_value(added, removed, prose_too=False)
-    return "in test support code: " + value if value and value.startswith(_SUPPORT_VALUES) else None
-
-
-def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
-    """High: a classic weakening judged from the edit (weak random, a literal secret default, a lowered security
-    parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
-    added, removed = f.change.added_lines, f.change.removed_lines
-    if f.kind == "docs":
-        return docs_pipe(added, removed) or _lookalike_in_file(added, removed)
-    found = judged(f.path, added, removed)
-    if found and found[0].startswith("lowers ") and f.edited_check:
-        return None  # a work factor lowered in one edited line is condition_reading's, said once by it
-    return found[0] if found and found[1] else _lookalike_in_file(added, removed)
-
-
-def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
-    """Worth a look: a permissive switch turned on, a pin or strict compare loosened, configuration put in a message;
-    in a test's support code, a credential, TLS off or a world-writable mode."""
-    if f.kind == "test":
-        return support_line(f) if f.is_code and is_test_support(f.path) else None
-    if f.kind == "docs":
-        return None
-    found = judged(f.path, f.change.added_lines, f.change.removed_lines)
-    return found[0] if found and not found[1] else None

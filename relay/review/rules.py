@@ -31,7 +31,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
-from relay.review.edit_direction import weakened_classic, weakened_more
+from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
 
