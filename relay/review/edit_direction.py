@@ -235,7 +235,7 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
 
 # ----- a credential written to a log line
 _LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*|error|fatal|trace|notice|printf?|println)|console\s*\.\s*(?:log|info|debug|warn|error)|"
-                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|p|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
+                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
                           r"error_log|var_dump|dbg!|eprintln!|Console\.Write\w*|NSLog|os_log|slog\.\w+|zap\.\w+|tracing::\w+!?)\s*[(!\s]")
 _CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
                r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key)")
