@@ -117,6 +117,7 @@ _QUIET = [
     ("app/users.py", ["    log.info('changed')"], ["    log.info('password changed for %s', user.email)"]),
     ("app/users.py", ["    log.info('checked')"], ["    print(f'password length {len(password)}')"]),
     ("src/lex.js", ["  console.log(kind)"], ["  console.log(token.kind)"]),
+    ("app/views/tokens/index_view.rb", ["    p(class: HEADING) { plain title }"], ["    p(class: HEADING) { plain page_entries_info(id_tokens) }"]),
     ("lib/opts.ex", ['      raise ArgumentError, "invalid #{inspect(key)}"'], ['      raise ArgumentError, "invalid option #{inspect(key)}"']),
 ]
 

@@ -114,7 +114,12 @@ _GO_EMPTY_RE = re.compile(r"^\s*if\s+(?P<var>\w+)\s*==\s*\"\"\s*\{\s*$")
 _GO_SET_RE = re.compile(r"^\s*(?P<var>\w+)\s*=\s*" + _LIT + r"\s*$")
 
 
+_SECRET_SCREEN_RE = re.compile(r"(?i)secret|token|passw|key|credential|pepper|salt|passphrase")
+
+
 def _secret_match(line: str) -> tuple[str, re.Match[str]] | None:
+    if not _SECRET_SCREEN_RE.search(line):
+        return None  # the cheap word check before four patterns
     for pattern in _SECRET_DEFAULT_RES:
         for m in pattern.finditer(line):
             name = next(g for g in (m.groupdict().get(k) for k in ("name", "name2", "name3", "name4", "name5")) if g)
@@ -235,7 +240,7 @@ def _permissive_switch(added: Sequence[str], removed: Sequence[str]) -> str | No
 
 # ----- a credential written to a log line
 _LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*|error|fatal|trace|notice|printf?|println)|console\s*\.\s*(?:log|info|debug|warn|error)|"
-                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|p|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
+                          r"Logger\.\w+|logging\.\w+|print(?:ln|f)?!?|puts|pp|fmt\.(?:Print|Fprint)\w*|System\.(?:out|err)\.print\w*|echo|"
                           r"error_log|var_dump|dbg!|eprintln!|Console\.Write\w*|NSLog|os_log|slog\.\w+|zap\.\w+|tracing::\w+!?)\s*[(!\s]")
 _CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
                r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key)")
@@ -286,14 +291,16 @@ def _unchecked_twin(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not old_calls:
         return None
     new_calls = {name for line in added for name in _CALLED_RE.findall(line)}
+    # Each call the change dropped, by the names its twins go by: one look-up per call of the new side.
+    twin_of = {twin: name for name in old_calls - new_calls for twin in _unchecked_names(name)}
     for new in added:
         if squeezed(new.strip()) in before:
             continue
         for twin in _CALLED_RE.findall(new):
             if twin in old_calls:
                 continue
-            for name in old_calls - new_calls:
-                if twin in _unchecked_names(name) and len(twin) >= 4:
+            if (name := twin_of.get(twin)) is not None:
+                if len(twin) >= 4:
                     at = new.find(twin)
                     return f"calls the unchecked twin of {name}(): {window(new.strip(), max(0, at - len(new) + len(new.lstrip())), at + len(twin), _SHOWN)}"
     return None
