@@ -308,3 +308,31 @@ def test_the_packet_names_a_files_most_telling_ranges_first(tmp_path: Path) -> N
     # A file whose ranges all fit keeps them in line order.
     assert format_lines([(1, 1), (20, 20), (40, 40)], first=[2, 0, 1]) == "40,1,20"
     assert format_lines([(1, 1), (20, 20), (40, 40)]) == "1,20,40"
+
+
+class _CountedRuns(list):
+    """The patch's runs, counting how many times the review walks them."""
+
+    walks = 0
+
+    def __iter__(self):
+        _CountedRuns.walks += 1
+        return super().__iter__()
+
+
+def test_the_review_walks_the_patchs_runs_a_bounded_number_of_times_not_once_a_file(tmp_path, monkeypatch):
+    # Broke: the check for a small change of two runs counted each small file's runs by walking all the runs again,
+    # 25 million comparisons for a 5,000-file change (~1 s of the review's CPU). The count of walks, not a time.
+    import relay.review.packet as packet
+
+    files = {f"pkg/mod_{i:03d}.py": f"def f():\n    return {i}\n" for i in range(300)}
+    root = make_repo(tmp_path / "repo", files)
+    snap = take_snapshot(root)
+    for rel in files:
+        (root / rel).write_text(files[rel].replace("return", "return -"), encoding="utf-8")
+    real = packet.runs_of_patch
+    monkeypatch.setattr(packet, "runs_of_patch", lambda patch: _CountedRuns(real(patch)))
+    _CountedRuns.walks = 0
+    changes, _, _ = build_review(observe_changes(snap, root), report=WorkerReport(summary="s", files_changed=["x.py"]))
+    assert changes.count == 300
+    assert 0 < _CountedRuns.walks < 30, _CountedRuns.walks

@@ -75,7 +75,10 @@ def member_dropped(added: list[str], removed: list[str], paired: list[tuple[str,
                 return f"drops {what}: {_q(new)} (was {_q(old, m.start(), m.end())[:44]})"
     paired_old = {old for old, _ in paired}
     for old in removed:
-        if old.strip() in paired_old or not _SCREEN_MEMBERS.search(old) or not _MEMBER_LINE_RE.match(old) or len(old.strip()) > 80:
+        # The length first, and the line stripped: the pattern's runs of spaces backtrack against each other, and a
+        # line of a thousand spaces before a word took minutes (its \s* at both ends make stripping change nothing).
+        if old.strip() in paired_old or len(old.strip()) > 80 or not _SCREEN_MEMBERS.search(old) \
+                or not _MEMBER_LINE_RE.match(old.strip()):
             continue
         for what, pat in _MEMBERS:
             m = pat.search(old)

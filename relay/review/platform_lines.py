@@ -353,7 +353,7 @@ def _atom_from_input(added: Sequence[str], removed: Sequence[str]) -> str | None
 _SCANNER_RE = re.compile(r"\buses:\s*['\"]?(?P<action>github/codeql-action/(?:init|analyze)|securego/gosec|(?:returntocorp|semgrep)/semgrep-action|"
                          r"aquasecurity/trivy-action|snyk/actions|pypa/gh-action-pip-audit|ossf/scorecard-action|github/dependency-review-action|"
                          r"anchore/scan-action|zizmorcore/zizmor-action)\b|"
-                         r"^\s*-?\s*(?:run:|script:)?\s*(?:-\s*)?(?P<tool>bandit|gosec|semgrep(?:\s+(?:ci|scan))?|brakeman|trivy|snyk\s+test|pip-audit|"
+                         r"^\s*(?:-\s*)?(?:(?:run|script):\s*)?(?:-\s*)?(?P<tool>bandit|gosec|semgrep(?:\s+(?:ci|scan))?|brakeman|trivy|snyk\s+test|pip-audit|"
                          r"npm\s+audit|yarn\s+audit|cargo\s+audit|cargo\s+deny|govulncheck|safety\s+check|zizmor)\b", re.I)
 _CI_PATHS = (".github/workflows/", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".circleci/", "azure-pipelines.yml", ".travis.yml", "jenkinsfile",
              "bitbucket-pipelines.yml", ".buildkite/", ".drone.yml")

@@ -30,6 +30,7 @@ from relay.review import checks
 from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
+from relay.review.dropped_bounds import bound_dropped
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
@@ -110,7 +111,7 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
             f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
-    return found
+    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines)  # a read's limit, a container's user, an expiry
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:

@@ -114,6 +114,26 @@ def _pieces(change: FileChange, named: set[str]) -> list[str]:
     return [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
 
 
+# What opens a small edit's quote before the edited text: its scope (relay.review.edit_scopes), a side's name.
+_LABEL_RE = re.compile(r"^(?:notably )?(?:in [^:]{1,80}: )?(?:removed: |added: )?")
+
+
+def _described(change: FileChange | None) -> list[str]:
+    """The pieces of the edit a low file's description quotes (``edit (+1/-1): in f(): A → B``, ``…, notably in f(): …``,
+    relay.review.small_edits and edit_scopes): it is the line the leader is told about, as a line rule's quote is. The
+    description is the reason no rule wrote, after the rules' ones."""
+    if change is None or len(change.reasons) <= len(change.rules):
+        return []
+    said = change.reasons[-1]
+    at = said.find(", notably ")
+    quote = said[at + 2:] if at >= 0 else said.split(": ", 1)[1] if ": " in said and ("(+" in said.split(": ", 1)[0]) else ""
+    if not quote:
+        return []
+    sides = [_LABEL_RE.sub("", side, count=1) for side in redact(quote).split(" → ")]
+    return [squeezed(piece) for side in sides for cut in side.split("…") for piece in _MASKED_RE.split(cut)
+            if len(piece.strip()) >= _QUOTE_LEAST]
+
+
 def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> bool:
     """Whether these changed lines hold a line that a line rule of the file quotes in its reason."""
     pieces = _pieces(change, named)
@@ -130,7 +150,7 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
-    pieces = _pieces(change, named)
+    pieces = _pieces(change, named) + (_described(change) if any_reason else [])
     if not pieces:
         return None
     rows = [squeezed(ln.text[1:-1]) for ln in lines]
@@ -175,16 +195,16 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part], *
     return sorted(range(len(parts)), key=score, reverse=True)
 
 
-def quoted_part(change: FileChange | None, parts: Sequence[Part]) -> int | None:
+def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: bool = False) -> int | None:
     """The first of ``parts`` holding a line a line rule of the file quotes in its reason, if any: the part the leader is
     told about. (A word reason's quote, "changes security-relevant code (auth: …)", is only the first line holding the
-    word: the parts read alone decide among those.)"""
+    word: the parts read alone decide among those.) ``described``: the edit a low file's description quotes instead."""
     if change is None or not parts:
         return None
     named = {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
-    pieces = _pieces(change, named)
+    pieces = _described(change) if described else _pieces(change, named)
     for i, p in enumerate(parts):
         text = "".join(squeezed(line) for line in (*p.added, *p.removed))
         if pieces and any(piece in text for piece in pieces):

@@ -132,10 +132,24 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     # First, the hunk each target's reason quotes, in target order: the line the leader is told about is the one it must
     # see. A small one whole; a big one as a window around the quoted row (shown whole below if room is left), the
     # riskiest target's wider. A big hunk shown whole never crowds out another target's quoted line.
-    for i in with_hunks:
-        item, h = items[i], items[i].telling
-        if not item.quoted:
+    # The edits quoted by a description (a low file no rule flagged: ``edit (+1/-1): in f(): A → B``) come after the riskiest
+    # target's own small hunks: a lower file's quoted edit never displaces a slip in the riskiest file (ripgrep's escape.rs).
+    def riskiest_small() -> None:
+        nonlocal used
+        if riskiest >= 0:
+            item = items[riskiest]
+            for h in dict.fromkeys([item.telling, *range(len(item.hunks))]):
+                if small(item, h) and h not in pick.chosen.get(riskiest, []) and used + cost(riskiest, item.texts[h]) <= room:
+                    used += cost(riskiest, item.texts[h])
+                    pick.take(riskiest, h)
+
+    quoted = [i for i in with_hunks if items[i].quoted and not items[i].described]
+    described = [i for i in with_hunks if items[i].described]
+    for i in [*quoted, -1, *described] if described else quoted:
+        if i < 0:
+            riskiest_small()
             continue
+        item, h = items[i], items[i].telling
         need = cost(i, item.texts[h])
         if small(item, h) or need <= _QUOTE_SHARE:
             if used + need <= room:

@@ -1,0 +1,111 @@
+"""A bound an edited pair drops, read in every ecosystem where the kind of line exists (issue 36, round 14):
+
+- a read's size limit removed: the body read whole where it was read through a limit (Go's ``io.LimitReader`` and
+  ``http.MaxBytesReader``, Rust's ``.take(n)`` before a ``read_to_end``, Python's ``.read(n)``, a Node body parser's
+  ``limit``): a hostile or broken peer can exhaust the memory;
+- a container made to run as root: a Dockerfile's ``USER`` of another user removed with none added, or a compose or
+  Kubernetes file's user set to root (``user: root``, ``runAsUser: 0``);
+- a signed token's expiry dropped or made endless: ``max_age``/``maxAge``/``expiresIn`` removed from the call that
+  signs or verifies it, or set to ``:infinity``/``None``/``nil``/``Infinity``.
+
+The party guarded against is the worker that slips one such edit into an ordinary change: each is one line that reads as
+tidying (a shorter call, a line removed) and no word on it says what was lost. Each reader needs the pair: the removed
+line with the bound and an added line doing the same without it, so a new file or a line only added is never read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed
+
+__all__ = ["CONTAINER_USER_RE", "bound_dropped"]
+
+_SHOWN = 70
+
+# A read through a limit, and the read it wraps (what the added line must still do, without the limit).
+_LIMITED_READ_RE = re.compile(
+    r"\bio\.LimitReader\(|\bhttp\.MaxBytesReader\(|\.take\(\s*[\w:.]+\s*\)\s*\.read_to_(?:end|string)\("
+    r"|\.read\(\s*(?:[A-Z_][A-Z0-9_]*|\d[\d_]*|\d+\s*[*<]+\s*\d+)\s*\)"
+    r"|\b(?:express|bodyParser)\.(?:json|urlencoded|text|raw)\(\s*\{[^}]*\blimit\s*:")
+_READ_RE = re.compile(r"\b(?:io\.ReadAll|ioutil\.ReadAll|read_to_end|read_to_string)\(|\.read\(\s*\)"
+                      r"|\b(?:express|bodyParser)\.(?:json|urlencoded|text|raw)\(")
+_WRAPS_RE = re.compile(r"^\s*[\w.]+\s*:?=\s*(?:io\.LimitReader|http\.MaxBytesReader)\(")
+_STILL_LIMITED_RE = re.compile(r"LimitReader|MaxBytesReader|\.take\(|\blimit\s*:|\.read\(\s*[^)\s]")
+
+# A container's user: a Dockerfile's USER line, a compose or Kubernetes key.
+_DOCKERFILE_RE = re.compile(r"(?i)(?:^|/)(?:docker|container)file(?:\.[\w.-]+)?$|\.(?:docker|container)file$")
+_USER_LINE_RE = re.compile(r"^\s*USER\s+(?P<who>\S+)", re.IGNORECASE)
+_USER_KEY_RE = re.compile(r"^\s*(?:-\s*)?(?P<key>user|runAsUser)\s*:\s*[\"']?(?P<who>[^\"'\s#]+)")
+_ROOT = frozenset({"root", "0", "0:0", "root:root"})
+# The lines a settings or build file keeps for the rules (relay.review.file_kinds): the user a container runs as.
+CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S", re.IGNORECASE)
+
+# A signed token's expiry: the keyword that bounds it, and what makes it endless.
+_EXPIRY_RE = re.compile(r"\b(?P<key>max_age|maxAge|expiresIn|expires_in|max_age_seconds)\s*(?::|=>|=)\s*(?P<value>[^,)\s}]+)")
+_SIGNED_RE = re.compile(r"(?i)token|sign|verify|loads|jwt")
+_ENDLESS = frozenset({":infinity", "none", "nil", "infinity", "float('inf')", 'float("inf")', "math.inf", "number.max_safe_integer"})
+
+
+def _call_name(line: str) -> str:
+    """The first called name on a line (``Phoenix.Token.verify`` of ``… <- Phoenix.Token.verify(conn, …``)."""
+    m = re.search(r"([A-Za-z_][\w.:]*)\s*\(", line)
+    return m.group(1) if m else ""
+
+
+def _read_limit(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    limited = any(_STILL_LIMITED_RE.search(new) for new in added)
+    for old in removed:
+        if not _LIMITED_READ_RE.search(old):
+            continue
+        if _WRAPS_RE.match(old) and not limited:
+            # The body wrapped in a limit by a statement of its own (``r.Body = http.MaxBytesReader(w, r.Body, n)``), removed.
+            return f"removes a read's size limit: removed: {old.strip()[:_SHOWN]}"
+        for new in added:
+            if _READ_RE.search(new) and not _STILL_LIMITED_RE.search(new) and squeezed(new) != squeezed(old):
+                return f"removes a read's size limit: {old.strip()[:_SHOWN]} → {new.strip()[:_SHOWN]}"
+    return None
+
+
+def _container_root(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if _DOCKERFILE_RE.search(path):
+        gone = [m.group("who") for line in removed if (m := _USER_LINE_RE.match(line))]
+        now = [m.group("who") for line in added if (m := _USER_LINE_RE.match(line))]
+        if any(who.lower() not in _ROOT for who in gone) and all(who.lower() in _ROOT for who in now):
+            said = f"USER {now[-1]}" if now else f"removed: USER {gone[-1]}"
+            return f"runs the container as root ({said})"
+        return None
+    if not path.endswith((".yml", ".yaml")):
+        return None
+    before = {m.group("key"): m.group("who") for line in removed if (m := _USER_KEY_RE.match(line))}
+    for line in added:
+        m = _USER_KEY_RE.match(line)
+        if m and m.group("who").lower() in _ROOT and before.get(m.group("key"), "root").lower() not in _ROOT:
+            return f"runs the container as root: {line.strip()[:_SHOWN]} (was {before[m.group('key')]})"
+    return None
+
+
+def _expiry_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old in removed:
+        m = _EXPIRY_RE.search(old)
+        if not m or not _SIGNED_RE.search(old) or m.group("value").lower() in _ENDLESS:
+            continue
+        call = _call_name(old)
+        for new in added:
+            if not call or call != _call_name(new) or squeezed(new) == squeezed(old):
+                continue
+            kept = _EXPIRY_RE.search(new)
+            if kept is None:
+                return f"drops a signed token's expiry ({m.group('key')}): {new.strip()[:_SHOWN]}"
+            if kept.group("value").lower() in _ENDLESS:
+                return f"makes a signed token's expiry endless ({m.group('value')} → {kept.group('value')}): {new.strip()[:_SHOWN]}"
+    return None
+
+
+def bound_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """What bound an edited pair of lines drops (a read's size limit, the container's non-root user, a signed token's
+    expiry), quoted; None when it drops none."""
+    if not removed:
+        return None
+    return _read_limit(added, removed) or _container_root(path, added, removed) or _expiry_dropped(added, removed)

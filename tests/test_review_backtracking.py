@@ -1,0 +1,36 @@
+"""The worker (or the repository it edits) writes lines built to make the review's patterns backtrack.
+
+The party: the worker, and the repository under work (docs/security.md). The review reads every changed line with a
+few dozen regular expressions; two of them had runs of ``\\s*`` next to each other, so a line of spaces that did not
+match took time growing with the fourth power of its length (a thousand spaces: over a minute a line): a workflow line
+the worker wrote, or a line of the person's file the worker removed, held the run's answer for hours. Real parts: the
+relay behind the SDK's client in memory, the fake agy as a real subprocess, a real git repository.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from conftest import make_repo, memory_relay, payload, relay_env
+from fake_agy_harness import install_fake_agy, success_scenario
+
+pytestmark = pytest.mark.anyio
+
+_SPACES = " " * 900
+
+
+@pytest.mark.parametrize("case", ["a_workflow_line_written", "a_settings_line_removed"])
+async def test_lines_built_to_backtrack_never_hold_the_review(tmp_path, case):
+    if case == "a_workflow_line_written":  # the CI scanner check (platform_lines._SCANNER_RE) on the added lines
+        repo = make_repo(tmp_path / "project", {"a.txt": "a\n"})
+        edits = [{"op": "write", "path": ".github/workflows/ci.yml", "content": (_SPACES + "!\n") * 5}]
+    else:  # the dropped-member check (dropped_options._MEMBER_LINE_RE) on the removed lines
+        repo = make_repo(tmp_path / "project", {"src/config.js": (_SPACES + "limit --!\n") * 5})
+        edits = [{"op": "write", "path": "src/config.js", "content": "module.exports = {}\n"}]
+    agy = install_fake_agy(tmp_path / "bin", success_scenario(edits))
+    async with memory_relay(relay_env(tmp_path / "data", agy)) as client:
+        with anyio.fail_after(60):  # before: minutes a line, the call held for as long as the lines lasted
+            packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+    assert packet["status"] == "SUCCESS", packet
+    assert packet["changes"]["count"] == 1, packet
