@@ -59,3 +59,21 @@ async def test_a_call_with_thousands_of_patterns_or_a_huge_one_is_refused_naming
     assert packet["status"] == "INVALID_INPUT", packet
     assert field in packet["error"]["message"] and said in packet["error"]["message"], packet
     assert launches(agy) == []
+
+
+def test_the_glob_matcher_and_the_regex_read_every_pattern_alike():
+    """A pattern past two runs of ``*`` goes to the matcher that cannot backtrack; below it, to a regex. Both read
+    the pattern's one token list, so a pattern means the same on either side of the bound, malformed classes
+    (``[!]``, ``[]``) included, and none raises."""
+    import random
+
+    from relay.core.path_globs import _Glob, _compiled, _tokens
+
+    rnd = random.Random(36)
+    for _ in range(4000):
+        pattern = "".join(rnd.choice("ab/.?[]!*") for _ in range(rnd.randint(1, 8)))
+        path = "".join(rnd.choice("ab/.[]!") for _ in range(rnd.randint(0, 8)))
+        for folders in (True, False):
+            glob = _Glob(_tokens(pattern), folders)
+            regex = _compiled(pattern, folders)
+            assert bool(regex.match(path)) == glob.match(path), (pattern, path, folders)

@@ -49,41 +49,19 @@ def _is_glob(pattern: str) -> bool:
 _REGEX_STARS = 2
 
 
+# The regex of each of ``_tokens``' kinds but "char" (escaped) and "class" (its own compiled class).
+_REGEX_OF = {"one": "[^/]", "star": "[^/]*", "any": ".*", "folders": "(?:.*/)?"}
+
+
 @functools.lru_cache(maxsize=4096)
 def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str] | _Glob:
     """The pattern as a matcher of the whole path (``match``, truthy on a match); ``folders``: a match also covers
     what is under it."""
+    tokens = _tokens(pattern)
     if len(re.findall(r"\*+", pattern)) > _REGEX_STARS:
-        return _Glob(pattern, folders)
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        ch = pattern[i]
-        if ch == "*":
-            if pattern.startswith("**", i):
-                i += 2
-                if i < n and pattern[i] == "/":
-                    out.append("(?:.*/)?")  # "**/": zero or more folders
-                    i += 1
-                else:
-                    out.append(".*")
-                continue
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[":
-            end = pattern.find("]", i + 2 if pattern.startswith("[!", i) or pattern.startswith("[]", i) else i + 1)
-            if end < 0:
-                out.append(re.escape(ch))
-            else:
-                body = pattern[i + 1 : end].replace("\\", "\\\\").replace("[", "\\[")  # "[[]": a literal [
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = end
-        else:
-            out.append(re.escape(ch))
-        i += 1
+        return _Glob(tokens, folders)
+    out = [re.escape(arg) if kind == "char" else arg.pattern if kind == "class" else _REGEX_OF[kind]
+           for kind, arg in tokens]
     # A matching folder covers what is under it (a policy's patterns); a file table's names only files.
     return re.compile("".join(out) + (r"(?:/.*)?\Z" if folders else r"\Z"), re.DOTALL)
 
@@ -91,10 +69,10 @@ def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str] | _Glob:
 class _Glob:
     """A glob matched without backtracking: the set of path positions reachable after each token is one int (a bit
     per position), so a match costs a few int operations per token whatever the pattern and the path. The same
-    language as ``_compiled``'s regex (checked against it on random patterns and paths)."""
+    tokens as ``_compiled``'s regex, so the same language."""
 
-    def __init__(self, pattern: str, folders: bool) -> None:
-        self.folders, self.tokens = folders, _tokens(pattern)
+    def __init__(self, tokens: list[tuple[str, object]], folders: bool) -> None:
+        self.folders, self.tokens = folders, tokens
 
     def match(self, path: str) -> bool:
         n = len(path)
@@ -125,7 +103,8 @@ class _Glob:
 
 
 def _tokens(pattern: str) -> list[tuple[str, object]]:
-    """``_Glob``'s tokens, read as ``_compiled`` reads the pattern."""
+    """The pattern read once, for both matchers (``_compiled``'s regex and ``_Glob``): ``*`` "star", ``**`` "any",
+    ``**/`` "folders", ``?`` "one", ``[…]`` "class" (a ``[`` that opens no class is a literal), any other "char"."""
     out: list[tuple[str, object]] = []
     i, n = 0, len(pattern)
     while i < n:
