@@ -26,7 +26,7 @@ from relay.call.confirm import Gate, Question
 from relay.call.enforce import prompt_limits
 from relay.call.kept import refuse_kept
 from relay.call.limits import asked_by, recorded_limits
-from relay.call.policy import CallOptions, RunPlan, require_text, resolve_plan, validate_workspace
+from relay.call.policy import CallOptions, RunPlan, check_asked_names, require_text, resolve_plan, validate_workspace
 from relay.call.recovery import recover_run
 from relay.core.contracts import (ContinueInput, ExecuteInput, ExecutionMode, RecordPlan, RecordProcess,
                                   RecordRequest, RunRecord, Status)
@@ -206,6 +206,7 @@ async def _locate_agy(settings: Settings, environ: dict[str, str]) -> tuple[str,
 
 
 def _execute_options(args: ExecuteInput) -> CallOptions:
+    check_asked_names(args)
     return CallOptions(
         profile=args.profile, workspace=args.workspace, execution_mode=args.execution_mode, sandbox=args.sandbox,
         skip_permissions=args.skip_permissions, constraints=_strings(args.constraints), model=args.model,
@@ -216,6 +217,7 @@ def _execute_options(args: ExecuteInput) -> CallOptions:
 def _continue_options(args: ContinueInput, settings: Settings, store: RunStore
                       ) -> tuple[CallOptions, str, RunRecord | None]:
     """(the call's options, the conversation to resume, the parent run) of a continue."""
+    check_asked_names(args)
     overrides = dict(timeout_minutes=args.timeout_minutes, model=args.model, effort=args.effort, agent=args.agent)
     if args.run_id:
         parent = store.read(args.run_id)

@@ -27,6 +27,7 @@ The bounds, when the profile is silent (or there is no profile):
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +42,7 @@ from relay.core.views import view
 from relay.core.workspace import validate_workspace
 from relay.isolate.repo import repo_facts
 
-__all__ = ["RunPlan", "CallOptions", "resolve_plan", "profile_grants_trusted", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
+__all__ = ["RunPlan", "CallOptions", "resolve_plan", "check_asked_names", "profile_grants_trusted", "validate_workspace", "require_text", "DEFAULT_TIMEOUT_MINUTES"]
 
 DEFAULT_TIMEOUT_MINUTES = 30.0
 
@@ -210,6 +211,28 @@ def profile_grants_trusted(profile: Profile) -> bool:
     ``skip_permissions: true``."""
     return profile.execution_mode is ExecutionMode.TRUSTED or (
         profile.execution_mode is None and profile.skip_permissions is True)
+
+
+# A model, effort or agent the call names goes into agy's argv as one flag's value (relay.agy.command): a name,
+# never text. The leader's model picks these; a 1 MB model id failed the spawn (E2BIG) and was answered
+# SPAWN_ERROR, blaming the machine, and a name with spaces or line breaks went into the record and the log as asked.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}")
+_NAME_HINTS = {
+    "model": "Drop `model` (the profile's, or agy's default, is used), or name one that `agy models` lists.",
+    "effort": "Drop `effort`, or use one of low, medium, high, xhigh, max (what this agy takes is checked next).",
+    "agent": "Drop `agent` (agy's default agent is used), or name an agent agy knows.",
+}
+
+
+def check_asked_names(args: object) -> None:
+    """INVALID_INPUT for a call's model, effort or agent that cannot be a name, before anything reads it (only what
+    the call asked: a profile's are the operator's, and a continue's inherited ones were its run's)."""
+    for what, hint in _NAME_HINTS.items():
+        value = getattr(args, what, None)
+        if value and not _NAME.fullmatch(value):  # "" is "not given", as everywhere the plan reads them
+            shown = value[:40] + "…" if len(value) > 40 else value
+            raise InvalidInput(f"{what} {shown!r} is not accepted: use 1-128 characters of letters, digits and "
+                               ". _ : / @ + - (starting with a letter or digit)", hint)
 
 
 def resolve_plan(call: CallOptions, settings: Settings) -> RunPlan:

@@ -63,7 +63,7 @@ from relay.core.records import (RUN_RECORD_SCHEMA_VERSION, Attempt, FileChange, 
                                 ProcessStamp, RecordIsolation, RecordObservation, RecordOutcome, RecordPlan,
                                 RecordProcess, RecordRequest, RunRecord, VerifyResult)
 from relay.core.vocabulary import (Detail, ExecutionMode, FileLimit, Minutes, OnViolation, Risk,  # noqa: F401
-                                   Status, Task, Text, WaitSeconds)
+                                   Status, Task, Text, Lines, WaitSeconds)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -96,8 +96,8 @@ class ExecuteInput(ExecuteArgs, frozen=True, kw_only=True):
     """
 
     plan: Text | None = None
-    acceptance_criteria: str | list[str] | None = None
-    constraints: str | list[str] | None = None
+    acceptance_criteria: Text | Lines | None = None
+    constraints: Text | Lines | None = None
     model: str | None = None
     effort: str | None = None
     agent: str | None = None
@@ -130,7 +130,7 @@ class ContinueInput(ContinueArgs, frozen=True, kw_only=True):
     workspace: str | None = None
     profile: str | None = None
     execution_mode: ExecutionMode | None = None
-    constraints: str | list[str] | None = None
+    constraints: Text | Lines | None = None
     timeout_minutes: Minutes | None = None
     model: str | None = None
     effort: str | None = None

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-__all__ = ["Status", "ExecutionMode", "Detail", "Risk", "Task", "Text", "Minutes", "WaitSeconds", "OnViolation",
+__all__ = ["Status", "ExecutionMode", "Detail", "Risk", "Task", "Text", "Lines", "Minutes", "WaitSeconds", "OnViolation",
            "FileLimit"]
 
 
@@ -73,6 +73,9 @@ Risk = Literal["low", "medium", "high"]
 # Limits on what a caller may hand us; generous, but a bound is a bound.
 Task = Annotated[str, Meta(min_length=1, max_length=400_000, description="What the worker must do.")]
 Text = Annotated[str, Meta(max_length=400_000)]
+# A list of texts a call hands over (constraints, acceptance criteria): each becomes a line of the prompt; 100,000 of
+# them were taken as asked (a prompt file of every bullet).
+Lines = Annotated[list[Text], Meta(max_length=200)]
 Minutes = Annotated[float, Meta(gt=0, le=24 * 60)]
 # How long a call waits before it answers RUNNING and leaves the run going (issue 9). No upper bound is
 # published (bytes every session pays for): a wait longer than the run's timeout just waits to its end.
