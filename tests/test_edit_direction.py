@@ -73,7 +73,7 @@ _NAMED = [
     ("src/read.rs", ["    str::from_utf8(slice).or_else(|_| error(read, ErrorCode::InvalidUnicodeCodePoint))"],
      ["    Ok(unsafe { str::from_utf8_unchecked(slice) })"], "medium", ("from_utf8_unchecked",)),
     ("lib/frame.js", ["  const out = Buffer.alloc(size)"], ["  const out = Buffer.allocUnsafe(size)"], "medium", ("allocUnsafe",)),
-    ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "medium", ("safeLoad",)),
+    ("src/config.js", ["const doc = yaml.safeLoad(text, { schema })"], ["const doc = yaml.load(text, { schema })"], "high", ("deserializes", "yaml.load")),  # said once, by the dangerous-call row (round 15)
     # a credential written to a log line
     ("src/client.ts", ["  console.log(`login ok for ${user}`)"], ["  console.log(`login ok for ${user} ${accessToken}`)"], "medium", ("accessToken",)),
     ("lib/client.rb", ['    Rails.logger.info("signed in #{user.id}")'], ['    Rails.logger.info("signed in #{user.id} with #{api_key}")'], "medium", ("api_key",)),

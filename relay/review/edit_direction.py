@@ -41,6 +41,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.edit_turns import turned
 from relay.review.line_shapes import squeezed, window
 from relay.review.small_edits import centred
 
@@ -285,6 +286,15 @@ def _unchecked_names(name: str) -> set[str]:
     return twins
 
 
+_SAFE_ARG_RE = re.compile(r"\bsafe\s*(?::|=)\s*(?:true|True)\b")
+
+
+def _receiver(line: str, name: str) -> str:
+    """What a call of ``name`` in ``line`` is called on: the word before its ``.``/``::`` ("" for a bare call)."""
+    m = re.search(r"(?:(\w+)\s*(?:\.|::))?\b" + re.escape(name) + r"\s*(?:::<[^>]*>)?\s*[(!]", line)
+    return (m.group(1) or "") if m else ""
+
+
 def _unchecked_twin(added: Sequence[str], removed: Sequence[str]) -> str | None:
     before = {squeezed(line.strip()) for line in removed}
     old_calls = {name for line in removed for name in _CALLED_RE.findall(line)}
@@ -300,6 +310,10 @@ def _unchecked_twin(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if twin in old_calls:
                 continue
             if (name := twin_of.get(twin)) is not None:
+                # The twin is called where the checked call stood (the same receiver: ``yaml.safe_load`` → ``yaml.load``);
+                # another object's method of that name, or one told to be safe (``safe: true``), is another call.
+                if _receiver(new, twin) not in {_receiver(line, name) for line in removed if name in line} or _SAFE_ARG_RE.search(new):
+                    continue
                 if len(twin) >= 4:
                     at = new.find(twin)
                     return f"calls the unchecked twin of {name}(): {window(new.strip(), max(0, at - len(new) + len(new.lstrip())), at + len(twin), _SHOWN)}"
@@ -391,12 +405,15 @@ def _config_in_message(path: str, added: Sequence[str], removed: Sequence[str]) 
     return None
 
 
-def judged(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
-    """The first way the change's new side weakens its old one, with whether the kind is classic (high)."""
-    for found, classic in ((_weak_random(added, removed), True), (_secret_default(added, removed, pair_only=False), True),
+def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
+    """The first way the change's new side weakens its old one, with whether the kind is classic (high). ``sample``: a
+    docs page's lines, read as code is but only as edits (a secret default new in a page is its own example's)."""
+    for found, classic in ((_weak_random(added, removed), True), (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
         if found:
             return found, classic
+    if (more := turned(path, added, removed, sample=sample)) is not None:  # round 15: a bind, an algorithm mix, a source, a key, a limit
+        return more
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:

@@ -37,10 +37,28 @@ def _skeletons(host: str) -> set[str]:
     return {_SKELETON_RE.sub("", host), _SKELETON_RE.sub("", ".".join(labels[:-1]))}
 
 
+# A line that brings code in: an import, a download, an install, a dependency's source (not a link a page shows: an
+# organisation's two domains, a sponsor's two spellings, are links; round 15).
+_FETCH_LINE_RE = re.compile(
+    r"^\s*(?:import|from|use|require|replace)\b|\bimport\s*\(|\brequire\s*\(|^\s*(?:\w+\s+)?[\"`][\w.-]+\.[a-z]{2,}/[^\"`\s]*[\"`]\s*$|=>\s*\S+\.[a-z]{2,}/|"
+    r"\b(?:curl|wget|git\s+clone|go\s+(?:get|install)|pip3?\s+install|pipx\s+install|npm\s+(?:i|install|add)|yarn\s+add|cargo\s+install|"
+    r"gem\s+install|Invoke-WebRequest|iwr|irm)\b|\bfetch\s*\(|\bgit\s*(?::|=>?)\s*['\"]|\bgithub\s*:|\.package\s*\(|"
+    r"\b(?:source|registry|index-url|index_url)\b\s*[=:(]?\s*['\"]?https?://")
+
+
 def _lookalike_in_file(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """An added line's host spelled like another host the file names, punctuation or a suffix apart (``charm.land`` →
     ``charm-land.dev``, ``github.com`` → ``git-hub.com``): an import path or a download pointed at someone else's name.
-    Hosts that differ only in their last label (``github.com``, ``github.io``) are a project's own sites."""
+    Hosts that differ only in their last label (``github.com``, ``github.io``) are a project's own sites. Read only on a
+    line that brings code in, against a host the old side named (or, in a new file, one that at least two other such
+    lines name): a page's links to an organisation's two domains are not a squat."""
+    fetched: dict[str, int] = {}
+    for line in added:
+        if _FETCH_LINE_RE.search(line):
+            for m in _HOST_RE.finditer(line.lower()):
+                fetched[m.group("host") or m.group("bare")] = fetched.get(m.group("host") or m.group("bare"), 0) + 1
+    if not fetched:
+        return None
     seen: dict[str, int] = {}
     for line in [*added, *removed]:
         for m in _HOST_RE.finditer(line.lower()):
@@ -49,13 +67,17 @@ def _lookalike_in_file(added: Sequence[str], removed: Sequence[str]) -> str | No
         return None
     old = {m.group("host") or m.group("bare") for line in removed for m in _HOST_RE.finditer(line.lower())}
     for line in added:
+        if not _FETCH_LINE_RE.search(line):
+            continue
         for m in _HOST_RE.finditer(line.lower()):
             host = m.group("host") or m.group("bare")
             if host in old:
                 continue
             for other, count in seen.items():
-                # The look-alike is the rarer name, or the new one where the old side named the other.
-                if other == host or not (count > seen[host] or other in old) or other.split(".")[:-1] == host.split(".")[:-1]:
+                # The look-alike is the new one where the old side named the other (or the rarer, where a new file's
+                # other lines that bring code in name the other at least twice).
+                if other == host or not (other in old or (not removed and count > seen[host] and fetched.get(other, 0) >= 2)) \
+                        or other.split(".")[:-1] == host.split(".")[:-1]:
                     continue
                 if host.endswith("." + other) or other.endswith("." + host):
                     continue  # a subdomain of the same site
@@ -115,13 +137,18 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
     added, removed = f.change.added_lines, f.change.removed_lines
     if f.kind == "docs":
-        # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it.
-        return (None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or _lookalike_in_file(added, removed)
+        # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it. A
+        # sample's edit is judged as code's is (round 15): a reader copies it.
+        sample = judged(f.path, added, removed, sample=True)
+        return ((None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or (sample[0] if sample and sample[1] else None)
+                or _lookalike_in_file(added, removed))
     found = judged(f.path, added, removed)
     if found and found[0].startswith("lowers ") and f.edited_check:
         return None  # a work factor lowered in one edited line is condition_reading's, said once by it
     if found and found[0].startswith("gives secret") and (checks.unsafe_value(f, ctx) or "").startswith("hard-codes"):
         return None  # the literal the unsafe-value row already names, said once by it
+    if found and found[0].startswith("widens a bind") and "listens on every interface" in (checks.weakens_check(f, ctx) or ""):
+        return None  # a spelling the edited-check reader knows (127.0.0.1 → 0.0.0.0 on one line), said once by it
     return found[0] if found and found[1] else _lookalike_in_file(added, removed)
 
 
@@ -130,7 +157,7 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     in a test's support code, a credential, TLS off or a world-writable mode."""
     if f.kind == "test":
         return support_line(f) if f.is_code and is_test_support(f.path) else None
-    if f.kind == "docs":
-        return None
-    found = judged(f.path, f.change.added_lines, f.change.removed_lines)
+    found = judged(f.path, f.change.added_lines, f.change.removed_lines, sample=f.kind == "docs")
+    if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
+        return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once
     return found[0] if found and not found[1] else None

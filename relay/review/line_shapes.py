@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
@@ -150,3 +151,17 @@ def near(a: str, b: str) -> bool:
                 cur[j] = min(cur[j], prev2[j - 2] + 1)
         prev2, prev = prev, cur
     return prev[-1] <= (1 if min(len(a), len(b)) < 12 else 2)
+
+
+_PROMPT_RE = re.compile(r"^\s*(?:[$>%#]\s+|-\s+|\*\s+)?")
+_WORD_RE = re.compile(r"[\w.-]+")
+
+
+def edits_line(old: str, new: str) -> bool:
+    """Whether ``new`` reads as an edit of ``old``: alike, or the same command or declaration by its first two words
+    (``gem "x"`` → ``gem "x", git: …``; ``$ pip install x==1`` → ``$ pip install git+…``)."""
+    if SequenceMatcher(None, squeezed(old), squeezed(new), autojunk=False).ratio() >= 0.5:
+        return True
+    head_old, head_new = _WORD_RE.findall(_PROMPT_RE.sub("", old))[:2], _WORD_RE.findall(_PROMPT_RE.sub("", new))[:2]
+    # The same two first words, or the same first name long enough to be a package's (``{:plug, "~> 1.14"}``).
+    return bool(head_old and head_new) and (head_old == head_new and len(head_old) == 2 or head_old[0] == head_new[0] and len(head_old[0]) >= 4)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from relay.review import build_lines, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines
-from relay.review.line_shapes import Screen, squeezed, window
+from relay.review.line_shapes import Screen, edits_line, squeezed, window
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
 
@@ -367,6 +367,18 @@ def _call_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
     return None
 
 
+# A docs page's install instruction (a package from a git URL, a trusted host) is often the page's own subject
+# (a how-to's example, a page moved to another format): it is said only where it edits a line of the page that stood
+# without it (round 15: four how-to pages of a docs migration were high). A sample that changes toward risk still is.
+_INSTRUCTIONS = ("installs a package from a git branch", "turns package integrity checks off")
+
+
+def _instruction_kept(what: str, code: str, removed: Sequence[str], hit: Callable[[str], tuple[str, object] | None]) -> bool:
+    if not what.startswith(_INSTRUCTIONS):
+        return True
+    return any(edits_line(old, code) and (hit(old.strip()) or ("",))[0] != what for old in removed)
+
+
 def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
     """"what it does: the line" for the first added line that turns a security value the unsafe way, or the
     first safe setting the change removes without setting it again; None when there is none. ``prose_too``
@@ -374,7 +386,7 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
     for line in _new_lines(added, removed):
         code = line.strip()
         hit = _value_hit(code)
-        if hit and (prose_too or not looks_like_prose(code)):
+        if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)):
             return f"{hit[0]}: {_quote(code, hit[1])}"
     gone = _new_lines(removed, added)
     if gone:
@@ -402,7 +414,7 @@ def dangerous_call(added: Sequence[str], removed: Sequence[str], *, prose_too: b
     for line in new:
         code = line.strip()
         hit = _call_hit(code)
-        if hit and (prose_too or not looks_like_prose(code)):
+        if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _call_hit)):
             return f"{hit[0]}: {_quote(code, hit[1])}"
     narrower = {m.group(1) for line in removed if (m := _SCOPE_RE.match(line)) and m.group(2) != "write"}
     for line in new:

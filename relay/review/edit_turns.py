@@ -1,0 +1,231 @@
+"""More directions an edit may turn, read the same in code and in a docs page's sample (issue 36, round 15).
+
+Each kind reads a pair of changed lines (or a line the change removes) in every ecosystem's spelling; each was a slipped
+line left ``low`` because no word list knows it:
+
+- ``bind_widened``: a listening address turned from loopback to every interface (``127.0.0.1`` → ``0.0.0.0``, ``::1`` →
+  ``::``, ``Ipv4Addr::LOCALHOST`` → ``UNSPECIFIED``, ``IPAddress.Loopback`` → ``IPAddress.Any``, ``localhost`` → ``""``);
+- ``algorithm_mix``: a token's accepted algorithms made to mix a shared-secret (HMAC) one with a public-key one
+  (``["HS256", "RS256"]``): a public key is then accepted as the HMAC secret (algorithm confusion);
+- ``http_source``: a package or dependency source named over plain ``http://`` (``gem "x", git: "http://…"``, ``source
+  "http://…"``, ``{:x, git: "http://…"}``, ``git = "http://…"``, ``git+http://``, ``--index-url http://…``);
+- ``normalisation_dropped``: a value's normalisation (case, whitespace, path, Unicode form) taken off an expression that
+  reads a request's or a user's value, the rest of the expression kept (a throttle key, a login name);
+- ``key_identity_dropped``: the user, context, tenant or session taken out of a cache or memo key (a cached answer for one
+  user is then served to another);
+- ``limit_renamed``: a security limit's option (complexity, depth, size, rate, ``max_*``, ``*_limit``) read under another
+  name in one line only, its default kept: the configured limit is no longer read.
+
+The first three are classic (high); the others are worth a look (medium). ``screen`` is the cheap word test a docs page's
+line passes to be kept for these readers (``relay.review.file_kinds``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review.line_shapes import edits_line, squeezed, window
+from relay.review.small_edits import centred
+
+__all__ = ["screen", "turned"]
+
+_SHOWN = 60
+
+
+def _pair(old: str, new: str) -> str:
+    a, b = centred(old.strip(), new.strip())
+    return f"{a} → {b}"
+
+
+def _alike(a: str, b: str, least: float = 0.6) -> bool:
+    return SequenceMatcher(None, squeezed(a), squeezed(b), autojunk=False).ratio() >= least
+
+
+# ----- a bind widened from loopback to every interface
+_LOOPBACK_RE = re.compile(r"(?<![\w.:])127\.0\.0\.1(?![\w.])|\[?::1\]?(?![\w:])|(?<![\w.-])localhost(?![\w.-])|\bIpv[46]Addr::LOCALHOST\b|"
+                          r"\b(?:IPAddress|IPv[46]Address)\.(?:IPv6)?Loopback\b|\bInetAddress\.getLoopbackAddress\s*\(\s*\)|\bnet\.IPv4\(\s*127\s*,\s*0\s*,\s*0\s*,\s*1\s*\)|"
+                          r"\bINADDR_LOOPBACK\b|\bLOCALHOST\b|\bLoopback\b")
+_ANY_RE = re.compile(r"(?<![\w.])0\.0\.0\.0(?![\w.]|/)|['\"]\[?::\]?['\"]|\[::\](?=:)|\bIpv[46]Addr::UNSPECIFIED\b|\b(?:IPAddress|IPv[46]Address)\.(?:IPv6)?Any\b|"
+                     r"\bINADDR_ANY\b|\bIN6ADDR_ANY\w*\b|\bUNSPECIFIED\b|\bnet\.IPv4zero\b|\bnet\.IPv6unspecified\b|\banyLocalAddress\b")
+# A host left empty (``host: ""``, ``listen(3000, "")``) or an address without one (Go's ``":8080"``): every interface.
+_EMPTY_HOST_RE = re.compile(r"(?i)\b\w*(?:host|bind|listen|addr|address|interface)\w*['\"]?\s*(?:=>|:=|[=:]|,)\s*(?P<q>['\"])(?P=q)|"
+                            r"\b(?:listen|bind|serve)\w*\s*\([^()]*,\s*(?P<q2>['\"])(?P=q2)|(?<=['\"])(?=:\d{2,5}['\"])")
+_BIND_WORDS_RE = re.compile(r"(?i)host|bind|listen|addr|socket|serve|interface|ip\b|ipv[46]|inet")
+
+
+def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if _LOOPBACK_RE.search(line)]
+    if not olds:
+        return None
+    for new in added:
+        wide = _ANY_RE.search(new) or _EMPTY_HOST_RE.search(new)
+        if wide is None or _LOOPBACK_RE.search(new) or not (_BIND_WORDS_RE.search(new) or _ANY_RE.search(new)):
+            continue
+        for old in olds:
+            # One edit: the loopback and the wildcard taken out, the rest of both lines reads the same (or nearly).
+            rest_old = squeezed(_LOOPBACK_RE.sub("", old).strip())
+            rest_new = squeezed((_ANY_RE.sub("", new) if _ANY_RE.search(new) else new).strip())  # an empty host: the loopback's place
+            if rest_old == rest_new or _alike(rest_old, rest_new, 0.8):
+                return f"widens a bind from loopback to every interface: {_pair(old, new)}"
+    return None
+
+
+# ----- a token's algorithms mixing a shared-secret one and a public-key one
+_ALG_LINE_RE = re.compile(r"(?i)\balg(?:orithm)?s?\b|allowed_?alg|accepted_?alg|\balg_?list|jwt|jws|jose|verify|decode")
+_HMAC_RE = re.compile(r"['\"`:]HS(?:256|384|512)\b")
+_ASYM_RE = re.compile(r"['\"`:](?:RS|ES|PS)(?:256|384|512)K?\b|['\"`:]EdDSA\b")
+_ANY_ALG_RE = re.compile(r"['\"`:](?:HS|RS|ES|PS)(?:256|384|512)K?\b|['\"`:]EdDSA\b|['\"`:]none\b")
+
+
+def _mixes(line: str) -> bool:
+    return bool(_HMAC_RE.search(line) and _ASYM_RE.search(line) and _ALG_LINE_RE.search(line))
+
+
+def _algorithm_mix(added: Sequence[str], removed: Sequence[str], sample: bool) -> str | None:
+    if any(_mixes(line) for line in removed):
+        return None  # the mix stood before: not this edit's
+    for new in added:
+        if not _mixes(new):
+            continue
+        old = next((line for line in removed if _ANY_ALG_RE.search(line) and edits_line(line, new)), None)
+        if old is None and (sample or len(_ANY_ALG_RE.findall(new)) > 4):
+            continue  # a library's table of every algorithm it supports, not a verifier's accepted list
+        hs, pk = _HMAC_RE.search(new), _ASYM_RE.search(new)
+        shown = _pair(old, new) if old is not None else window(new.strip(), 0, 0, _SHOWN)
+        return f"allows algorithm confusion ({hs.group(0)[1:] if hs else 'HS'} beside {pk.group(0)[1:] if pk else 'RS'}): {shown}"
+    return None
+
+
+# ----- a dependency's source over plain http
+_HTTP = r"http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)"
+_HTTP_SOURCE_RE = re.compile(
+    r"\bgit\s*(?::|=>|=)\s*['\"]" + _HTTP + r"|"  # Ruby's gem …, git: / Elixir's {:x, git: …} / Cargo's git = …
+    r"^\s*source\s*\(?\s*['\"]" + _HTTP + r"|"  # a Gemfile's (or Podfile's) source
+    r"\bgit\+" + _HTTP + r"|"  # pip, npm, uv: git+http://
+    r"--(?:extra-)?index-url[= ]\s*['\"]?" + _HTTP + r"|--find-links[= ]\s*['\"]?" + _HTTP + r"|"
+    r"\b(?:registry|index-url|index_url|repository|repo_url|mirror)\s*[=:]\s*['\"]?" + _HTTP + r"|"
+    r"\b(?:github|gitlab|bitbucket|source|url|path|tarball|archive)\s*(?::|=>|=)\s*['\"]" + _HTTP + r"[^'\"]*(?:\.git\b|\.tar\.gz|\.tgz|\.zip|/archive/)|"
+    r"\b(?:go\s+get|cargo\s+install\s+--git|gem\s+install|npm\s+install|pip3?\s+install|composer\s+require)\b[^#\n]*\s['\"]?" + _HTTP, re.I)
+
+
+def _http_source(added: Sequence[str], removed: Sequence[str], sample: bool) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    for new in added:
+        m = _HTTP_SOURCE_RE.search(new)
+        if m is None or squeezed(new.strip()) in before:
+            continue
+        url = re.search(_HTTP + r"[^\s'\"]*", new[m.start():])
+        if url is not None and any(url.group(0) in line for line in removed):
+            continue  # the same plain-http source stood before: moved, not turned
+        if sample and not any(edits_line(line, new) for line in removed):
+            continue  # a docs page's new instruction is its own subject (a how-to's private index); an edited one is turned
+        return f"takes a dependency's source over plain http: {window(new.strip(), max(0, m.start() - len(new) + len(new.lstrip())), m.end(), _SHOWN)}"
+    return None
+
+
+# ----- a value's normalisation taken off
+_NORMALISERS = frozenset(
+    "downcase downcase! upcase lower upper casefold toLowerCase toUpperCase toLocaleLowerCase ToLower ToLowerInvariant ToUpper "
+    "ToUpperInvariant to_lowercase to_ascii_lowercase lowercase uppercase strip strip! lstrip rstrip trim trimStart trimEnd Trim "
+    "TrimSpace squish gsub normalize normalize_path normpath realpath abspath Clean canonicalize canonical NFKC NFC "
+    "unicode_normalize unicodedata strip_tags squeeze".split())
+_IDENT_RE = re.compile(r"[A-Za-z_]\w*[!?]?")
+_INPUT_RE = re.compile(r"(?i)param|request|\breq\b|query|form|header|email|user_?name|login|username|discriminator|\bkey\b|_key\b|path_info|"
+                       r"\bpath\b|host|handle|slug")
+
+
+def _normalisation_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if len(added) > 40 or len(removed) > 40:
+        return None  # a rewrite, not a slip
+    for old in removed:
+        old_ids = _IDENT_RE.findall(old)
+        gone_norm = {name for name in old_ids if name in _NORMALISERS}
+        if not gone_norm or not _INPUT_RE.search(old):
+            continue
+        for new in added:
+            new_ids = _IDENT_RE.findall(new)
+            dropped = [name for name in old_ids if name in _NORMALISERS and name not in new_ids]
+            # The new line is the old one with only normalisers taken off: its names a sub-list of the old line's.
+            if not dropped or not new_ids or not set(new_ids) <= set(old_ids) or len(set(new_ids)) < 2:
+                continue
+            if [n for n in old_ids if n not in _NORMALISERS and n in new_ids] != [n for n in new_ids if n not in _NORMALISERS]:
+                continue
+            return f"drops a value's normalisation ({', '.join(dict.fromkeys(dropped))}): {_pair(old, new)}"
+    return None
+
+
+# ----- the user or context taken out of a cache key
+_IDENTITY_RE = re.compile(r"(?i)\b(?P<name>\w*(?:user|context|tenant|account|owner|principal|session|viewer|actor|organi[sz]ation|org_id|"
+                          r"member|customer|subject|locale|role)\w*)\b")
+_KEYED_RE = re.compile(r"(?i)cache|memo")
+_BARE_ARG_RE = re.compile(r"^\s*[\w.:@$]+(?:\(\s*\))?\s*[,)]?\s*$")
+
+
+def _key_identity_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if len(removed) > 20:
+        return None
+    after = " ".join(added)
+    keyed_file = bool(_KEYED_RE.search(path.rsplit("/", 1)[-1]))
+    for old in removed:
+        for m in _IDENTITY_RE.finditer(old):
+            name = m.group("name")
+            if re.search(r"\b" + re.escape(name) + r"\b", after):
+                continue
+            if _BARE_ARG_RE.match(old) and (keyed_file or _KEYED_RE.search(old)):
+                return f"builds a cache key without {name} (one user's cached answer served to another?): removed: {old.strip()[:_SHOWN]}"
+            key_line = _KEYED_RE.search(old) and re.search(r"(?i)key", old)
+            new = next((line for line in added if _alike(line, old, 0.6) and _KEYED_RE.search(line)), None) if key_line else None
+            if new is not None:
+                return f"builds a cache key without {name} (one user's cached answer served to another?): {_pair(old, new)}"
+    return None
+
+
+# ----- a security limit's option read under another name
+_LIMIT_NAME = r"\w*(?:max|limit|depth|complexity|size|rate|throttle|quota|burst)\w*"
+_OPTION_RE = re.compile(r"(?P<q>:|['\"])(?P<name>" + _LIMIT_NAME + r")['\"]?", re.I)
+
+
+def _limit_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if len(added) > 40:
+        return None
+    after, before = " ".join(added), " ".join(removed)
+    for old in removed:
+        for m in _OPTION_RE.finditer(old):
+            name = m.group("name")
+            if name in after:
+                continue
+            for new in added:
+                for n in _OPTION_RE.finditer(new):
+                    other = n.group("name")
+                    if other == name or other in before or after.count(other) > 1:
+                        continue
+                    # One line, one option's name changed, every other character the same.
+                    if squeezed(old[:m.start("name")] + old[m.end("name"):]) == squeezed(new[:n.start("name")] + new[n.end("name"):]):
+                        return f"reads a limit under another name ({name} → {other}: the configured limit is no longer read): {_pair(old, new)}"
+    return None
+
+
+# A docs line these readers read, and the old side of one: a dependency or install line (``gem "x"``, ``{:x, "~> 1.0"}``,
+# ``$ pip install x``) is kept so the edit that turns it has both sides.
+_SCREEN_RE = re.compile(r"(?i)127\.0\.0\.1|localhost|0\.0\.0\.0|\bHS\d{3}\b|git\s*[:=]|git\+http|source\s|index-url|downcase|lower|strip|"
+                        r"trim|normali|casefold|cache|memo|^\s*(?:\$\s*)?(?:gem|pod|pip3?|pipx|npm|yarn|pnpm|cargo|go|composer|uv|poetry|bundle)\s|"
+                        r"^\s*\{:\w+,")
+
+
+def screen(line: str) -> bool:
+    """Whether a docs page's line may be one these readers read (kept for the rules: its sample is code)."""
+    return _SCREEN_RE.search(line) is not None
+
+
+def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
+    """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
+    only as edits of lines the page stood with."""
+    for found in (_bind_widened(added, removed), _algorithm_mix(added, removed, sample), _http_source(added, removed, sample)):
+        if found:
+            return found, True
+    for found in (_normalisation_dropped(added, removed), _key_identity_dropped(path, added, removed), _limit_renamed(added, removed)):
+        if found:
+            return found, False
+    return None
