@@ -181,7 +181,6 @@ def _requalified_only(added: list[str], removed: list[str]) -> bool:
     return bool(body_added) and body_added == body_removed
 
 
-_OPENS_RE = re.compile(r"[({]\s*$")  # an import opening a bracket: the "name," lines under it are its names
 # An import statement itself (not a continuation line of one): the words that open it.
 _IMPORT_STATEMENT_RE = re.compile(r"^\s*(?:from\s+[\w.]+\s+import\b|import\b|use\s|#include\b|(?:export\s+)?(?:const|let|var)\s.*\b(?:require|import)\s*\(|"
                                   r"(?:require|require_relative|load)\b)")
@@ -215,11 +214,10 @@ def mechanical_verdict(c: FileChange) -> str | None:
         return "docstrings only"
     if _requalified_only(added, removed):
         return "definition moved to another module, uses renamed only"
-    # A bare "name," or ")" reads as a line of a bracketed import, but is as much an argument of a call: only under an
-    # import that opens a bracket (round 15: a cache key's user argument deleted was called "imports regrouped only").
-    if all(IMPORT_RE.match(line) for line in (*added, *removed)) and (c.path.lower().endswith(".go") or all(
-            _IMPORT_STATEMENT_RE.match(line) for line in (*added, *removed)) or any(
-            _IMPORT_STATEMENT_RE.match(line) and _OPENS_RE.search(line) for line in (*added, *removed))):
+    # A bare "name," or ")" reads as a line of a bracketed import, but is as much an argument of a call: only beside an
+    # import statement it names (round 15: a cache key's user argument deleted was called "imports regrouped only").
+    if all(IMPORT_RE.match(line) for line in (*added, *removed)) and (
+            any(_IMPORT_STATEMENT_RE.match(line) for line in (*added, *removed)) or c.path.lower().endswith(".go")):
         names_added = set(re.findall(r"\w+", " ".join(added)))
         if names_added <= set(re.findall(r"\w+", " ".join(removed))):
             return "imports removed or regrouped only"

@@ -84,8 +84,8 @@ def _result_unchecked(added: list[str], removed: list[str]) -> str | None:
 
 
 # ----- family 2: a guard weakened without security words
-# A refusal: an exception raised, an error returned.
-_REFUSAL_RE = re.compile(r"^\s*(?:raise\b|throw\b|return\s+(?:[\w.&{}\[\]]+\s*,\s*)*(?:Err\s*\(|errors\.New\b|fmt\.Errorf\b|Err[A-Z]\w*|"
+# A refusal: an exception raised (Ruby's ``fail`` is its raise), an error returned.
+_REFUSAL_RE = re.compile(r"^\s*(?:raise\b|throw\b|fail\s+[A-Z:\"']|return\s+(?:[\w.&{}\[\]]+\s*,\s*)*(?:Err\s*\(|errors\.New\b|fmt\.Errorf\b|Err[A-Z]\w*|"
                          r"\w*(?:Error|Exception)\s*\(|new\s+\w*(?:Error|Exception)\b|\{\s*:error\b)|(?:abort|halt)\s*\(?\s*4\d\d|"
                          # a refusal answered over HTTP: a 401/403 response returned
                          r"return\s+.*(?:\b40[13]\b|\b(?:HttpResponse)?Forbidden\b|\bUnauthori[sz]ed\b|\bPermissionDenied\b))")

@@ -45,6 +45,10 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a cookie's SameSite", re.compile(r"(?i)\bsame_?site\b")),
     ("a cookie's Secure", re.compile(r";\s*[Ss]ecure\b|\b(?i:secure)\s*[:=]>?\s*(?i:true)\b")),
     ("[:safe]", re.compile(r"\[\s*:safe\s*\]")),
+    # A template compiled without the engine or switch that escapes its output (EEx's Phoenix.HTML.Engine, Erubi's or
+    # Tilt's ``escape: true``; a Jinja or Nunjucks autoescape dropped is risky_lines'): the output is written unescaped.
+    ("the HTML-escaping engine (output unescaped)", re.compile(r"[,({]\s*:?engine\s*(?::|=>?)\s*[\w.:]*(?:HTML|Html|Escap|Safe)\w*|"
+                                                                 r"[,({]\s*:?escape(?:_html)?\s*(?::|=>?)\s*true\b")),
     ("the -- that ends options (option injection?)", re.compile(r"(?<![\w-])['\"]--['\"]|\s--\s+['\"]?\$")),
     ("the limits option (unbounded)", re.compile(_OPTION.format(r"limits|max_?(?:file_?)?size|max_?body\w*|max_?content_?length|max_?request\w*|"
                                                                r"size_?limit|body_?limit"))),
@@ -52,7 +56,8 @@ _MEMBERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a timeout (no time limit)", re.compile(_OPTION.format(r"(?!has|is|show|use|with|should|no_?)\w*timeout|time_?limit|deadline")
                                              + r"(?!\s*(?:0|false|False|None|nil|null)\s*[,;)}]?\s*$)")),
 )
-_SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline")
+_SCREEN_MEMBERS = re.compile(r"(?i)excl|create_new|open|wx|nofollow|noopener|noreferrer|http_?only|same_?site|secure|:safe|--|limit|max|timeout|deadline|"
+                             r"engine|escape")
 # A line that is one member of a set: a list item, an object's key, a chained call, a pushed value.
 _PUSH_RE = re.compile(r"^\s*[\w$.]+\.(?:push|append|insert|add|unshift)\s*\(")
 _MEMBER_LINE_RE = re.compile(r"^\s*(?:[\w$.]+\.(?:push|append|insert|add)\s*\(.*\)\s*;?|\.\w+\s*\(.*\)\s*[;?]?\s*|['\"]?[\w$-]+['\"]?\s*[:=]\s*[^;{}]*,?|"

@@ -182,7 +182,10 @@ def _accepting_body(added: Sequence[str]) -> str | None:
 
 
 # ----- Swift: an authentication challenge answered with the server's own trust, never evaluated
-_USE_TRUST_RE = re.compile(r"\.useCredential\s*,\s*URLCredential\s*\(\s*trust\s*:\s*[\w.]*protectionSpace\.serverTrust\b")
+# The credential built from the challenge's own trust, in either order (``URLCredential(trust: challenge.protectionSpace.serverTrust!)``,
+# ``challenge.protectionSpace.serverTrust.map { URLCredential(trust: $0) }``).
+_USE_TRUST_RE = re.compile(r"\.useCredential\s*,\s*(?:URLCredential\s*\(\s*trust\s*:\s*[\w.]*protectionSpace\.serverTrust\b|"
+                           r"[\w.]*protectionSpace\.serverTrust\b[!?]?\s*\.(?:map|flatMap)\s*\{\s*URLCredential\s*\(\s*trust\s*:)")
 _EVALUATES_RE = re.compile(r"(?i)evaluat|SecTrust|pinn|\.validate\(|trustedHosts|isTrusted|certificates?\b.*==")
 
 

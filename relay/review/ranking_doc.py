@@ -35,7 +35,9 @@ _TEXT = {
    first, in table order, at most three. A file no row flagged says what kind of edit it is.
 4. **The review order** reads only those decisions: risk, then a file a *leading* row fired on, then the
    file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
-   the rest of them come after the other files (their risk stays).
+   the rest of them come after the other files (their risk stays). A file a changed line read as risky sets apart
+   (worth a look, or high for words beside it), or whose edited pair apart from the change `edit_apart` judged worth
+   a look, ranks with the high files and before those of its kind high only for words, a path or size.
 5. **One risky line decides.** The rows `unsafe_value`, `dangerous_call`, `removes_guard` read each changed line
    alone, wherever the file lives (examples, docs code, CI, build files; not tests, generated output, lockfiles or
    release notes): a security value turned the unsafe way, a call that runs text as code or commands, a guard
@@ -66,7 +68,9 @@ _TEXT = {
    最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条。
    没有任何行命中的文件会说明它是哪种编辑。
 4. **审查顺序**只读取这些判定：先按风险，再把"领先"（leads）行命中的文件排前，再按文件类别（源码在前，文档在后），
-   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。
+   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。被读作有风险的变更行
+   标出的文件（值得一看，或因词语而为 high），以及 `edit_apart` 判定值得一看的、与本次变更无关的成对编辑所在的文件，
+   与 high 文件同列，并排在同类中仅因词语、路径或大小而为 high 的文件之前。
 5. **一行有风险即可定论。** `unsafe_value`、`dangerous_call`、`removes_guard` 三行逐条读取每一条变更行，无论文件位于何处
    （示例、文档中的代码、CI、构建文件；测试、生成物、锁文件与发布说明除外）：把安全相关的取值改向不安全的一侧、
    把文本当作代码或命令运行的调用、删除或反转的防护检查（检查通过时反而拒绝、默认拒绝改为默认放行、移除防护中间件）；

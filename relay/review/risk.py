@@ -166,8 +166,17 @@ def _top_rule(change: FileChange) -> str:
 _WORDS_OR_SIZE = frozenset({"security_tokens", "auth_path", "huge_change", "large_hunk"})
 
 
+# An edited pair apart from the change judged worth a look (relay.review.apart_edits: a comparison, switch, clause or
+# constant turned, beside work it shares no name with) is a changed line read as risky for the order too: quoted and
+# judged, it tells more than a path word or a size (round 15: a state check skipped when absent, a lock window's
+# comparison turned, ranked 5th behind files high for "session" or "auth" in their path alone). A statement only removed
+# apart is not (dead code a commit drops reads so: Polly's unused constant). Its risk stays: it is ranked, not raised.
+_EDITED_APART = "edit apart from the change"
+
+
 def _line_found(change: FileChange) -> bool:
-    return any(name in _LINE_RULES for name in change.rules)
+    return any(name in _LINE_RULES for name in change.rules) or (
+        "edit_apart" in change.rules and any(reason.startswith(_EDITED_APART) for reason in change.reasons))
 
 
 def _high_for_words(change: FileChange) -> bool:

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from relay.review import build_lines, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines
+from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, squeezed, window
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
@@ -278,13 +279,18 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         # A redirect target read from the request by its usual names (Rails' params[:return_to], Django's GET['next']).
         r"(?<![=:]\s)(?<![=:])(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
         r"\s*(?:\[\s*[:'\"]?|\.get\(\s*['\"]|\.(?<=query\.)|\.(?<=params\.)|\.(?<=body\.))(?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|next|return_?url|returnUrl|"
-        r"came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)\b")),
+        r"came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)\b|"
+        # The same names read through any accessor of the request's parameters (Sinatra's or a web UI's url_params("return_to"),
+        # Java's getParameter("returnUrl"), Go's c.Query("redirect")).
+        r"\b\w*(?:[Pp]aram|[Qq]uery|QUERY)\w*\s*\(\s*[:'\"](?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|return_?url|"
+        r"returnUrl|came_?from|back_?url|backUrl|callback_?url|callbackUrl)['\"]?\s*\)")),
 ) + classic_lines.CALLS + classic_places.CALLS + slipped_lines.CALLS
 
 _VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
 _CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)
 # One screen over every pattern: most lines hold none of the words, and nothing more is read of them.
-_ALL = Screen(tuple(w for _, words, _ in (*_UNSAFE_VALUES, *_DANGEROUS_CALLS) for w in words) + tuple(k for k, _, _ in _SAFE_SETTINGS))
+# A package's file mode with the setuid bit is kept in any settings or build file too (relay.review.lets_through).
+_ALL = Screen(tuple(w for _, words, _ in (*_UNSAFE_VALUES, *_DANGEROUS_CALLS) for w in words) + tuple(k for k, _, _ in _SAFE_SETTINGS) + SETUID_WORDS)
 
 
 def risky_screen(line: str) -> bool:

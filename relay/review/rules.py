@@ -31,6 +31,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
+from relay.review.lets_through import lets_through
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
@@ -111,7 +112,7 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
             f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
-    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines)  # a read's limit, a container's user, an expiry
+    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines)
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -194,8 +195,7 @@ RULES: tuple[Rule, ...] = (
                        "deletes a guard: if len(body) > 65536: raise TooLarge()",
                        _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
-    # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, round 13): a connection's TLS mode turned
-    # down, a secret read from the environment made a literal; a script's failure exit deleted (a failed check falls through).
+    # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, dropped_bounds, lets_through); a script's failure exit deleted.
     Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
         _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
             added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),

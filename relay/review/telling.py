@@ -62,7 +62,9 @@ def _stem(reason: str) -> str:
 # line such a row named is the most telling part of its file, whatever else the file's other parts say.
 LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "lookalike_dependency", "skips_security_test", "replaced_dependency",
                         "removes_guard_dependency", "weakens_check", "loosens_check", "loosens_run", "switches_off",
-                        "edits_security_line", "downgrades_dependency", "edit_apart", "note_apart", "weakens_edit", "weakens_more"})
+                        "edits_security_line", "downgrades_dependency", "edit_apart", "note_apart", "weakens_edit", "weakens_more",
+                        # an edited pair's finding (relay.review.slipped_lines, dropped_bounds, lets_through) quotes its line too
+                        "turns_down"})
 # The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
 GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 

@@ -60,8 +60,12 @@ def _unwrapped(old: str, new: str) -> str | None:
 
 
 # ----- the loopback widened to every interface
-_LOOPBACK_RE = re.compile(r"127\.0\.0\.1|\blocalhost\b|['\"]::1['\"]")
-_EVERY_RE = re.compile(r"0\.0\.0\.0|['\"]::['\"]|['\"]\*['\"]")
+# Spelled as a language's named address too: Rust's Ipv4Addr::LOCALHOST/UNSPECIFIED, .NET's IPAddress.Loopback/Any, Go's
+# net.IPv4zero/IPv6unspecified, the sockets API's INADDR_LOOPBACK/INADDR_ANY, Java's getLoopbackAddress()/anyLocalAddress.
+_LOOPBACK_RE = re.compile(r"127\.0\.0\.1|\blocalhost\b|['\"]::1['\"]|\bIpv[46]Addr::LOCALHOST\b|\bIPAddress\.(?:IPv6)?Loopback\b|"
+                          r"\bnet\.IPv(?:4|6)loopback\b|\bINADDR_LOOPBACK\b|\bgetLoopbackAddress\(\)")
+_EVERY_RE = re.compile(r"0\.0\.0\.0|['\"]::['\"]|['\"]\*['\"]|\bIpv[46]Addr::UNSPECIFIED\b|\bIPAddress\.(?:IPv6)?Any\b|"
+                       r"\bnet\.IPv(?:4zero|6zero|6unspecified)\b|\bINADDR_ANY\b|\banyLocalAddress\(\)")
 
 
 def _binds_every(old: str, new: str) -> bool:

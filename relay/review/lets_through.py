@@ -1,0 +1,170 @@
+"""An edit that lets through what the code used to stop, read in every ecosystem where the kind of line exists (issue 36,
+round 15):
+
+- a rejection that no longer ends the handler: ``return`` dropped before the call that answers a bad request
+  (``return reply.send(err)`` → ``reply.send(err)``, ``return next(err)``, ``return res.status(403).end()``, ``return
+  done(err)``), or ``throw``/``raise`` dropped before the error it built: the error is sent, and the handler goes on to
+  the work it was guarding;
+- a signature or MAC no longer checked: the call that verifies cut out of the line that reads the value
+  (``cookies.signed(&key).get(name)`` → ``cookies.get(name)``, ``verify(token)`` → ``token``), or replaced by one that
+  only decodes (``jwt.verify(t, key)`` → ``jwt.decode(t, key)``);
+- text expanded or evaluated as PowerShell code: ``ExpandString`` on anything, ``Invoke-Expression``/``iex`` on a
+  variable (a POSIX shell's ``eval`` of interpolated text is ``dangerous_call``'s already);
+- a program installed setuid: a package's file mode with the setuid bit (``%attr(4755…)`` in an rpm spec, a deb asset's
+  ``"4755"``, ``install -m 4755``, ``chmod u+s``/``chmod 4755``, a ``mode: 04755`` key).
+
+The party guarded against is the worker that slips one such edit into an ordinary change: each reads as tidying (a
+shorter line, a word removed) or as a mode among modes, and no word on it says what was lost. Each reader needs the line
+the edit adds; the first two need the line it replaced, so a new file or a line only added is never read by them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed, window
+
+__all__ = ["SETUID_WORDS", "lets_through"]
+
+_SHOWN = 72
+
+# ----- a rejection that no longer ends the handler
+_ENDS_RE = re.compile(r"\b(?P<word>return|throw|raise)\s+(?=(?:new\s+)?[\w$.:]+\s*\()")
+# What the call answers with: an error, a refusal status, the error handed on to the next handler.
+_REJECTS_RE = re.compile(r"(?i)\b(?:err|error|errors|exception|invalid\w*|unauthori[sz]ed|forbidden|denied|deny|reject\w*|abort\w*|halt|"
+                         r"40[0-9]|429)\b|[a-z](?:Error|Exception|Denied|Forbidden|Unauthorized)\b")
+_BARE_RETURN_RE = re.compile(r"^\s*return\s*;?\s*$")
+
+
+# Languages whose last expression is the value returned: ``return Err(e)`` → ``Err(e)`` as a block's tail returns it still.
+_TAIL_RETURNS = (".rs", ".rb", ".ex", ".exs", ".scala", ".kt", ".kts", ".clj", ".hs", ".ml", ".fs", ".erl", ".jl", ".r")
+
+
+def _rejection_continues(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    tails = path.lower().endswith(_TAIL_RETURNS)
+    after = [squeezed(new.strip()) for new in added]
+    for old in removed:
+        m = _ENDS_RE.search(old)
+        if not m or not _REJECTS_RE.search(old[m.end():]):
+            continue
+        cut = squeezed((old[:m.start()] + old[m.end():]).strip())
+        for i, said in enumerate(after):
+            if said != cut or (tails and not added[i].rstrip().endswith(";")):
+                continue
+            # ``next(err); return`` or a bare return on the next line still ends the handler.
+            if i + 1 < len(added) and _BARE_RETURN_RE.match(added[i + 1]):
+                continue
+            new = added[i].strip()
+            return f"goes on after a rejection ({m.group('word')} dropped): {window(new, 0, len(new), _SHOWN)}"
+    return None
+
+
+# ----- a signature or MAC no longer checked
+_VERIFIES_RE = re.compile(r"(?P<dot>[.:]{0,2})(?P<name>[A-Za-z_]\w*)\s*[(!]?")
+_VERIFY_NAME_RE = re.compile(r"(?i)verif|signed$|^signed|signature|hmac|check_?sig|^(?:sign|private|encrypted)$")
+_DECODES_RE = re.compile(r"(?i)^(?:decode|parse|read|load|loads|get|unsafe\w*|dangerous\w*|insecure\w*)$")
+
+
+# What is left of the line still reads something: a call or an access (``cookies.get(name)``, ``payload = body``).
+_STILL_READS_RE = re.compile(r"[A-Za-z_]\w*\s*(?:[.(\[]|::)|=\s*[A-Za-z_]")
+
+
+def _close(line: str, at: int) -> int:
+    """The index past the parenthesis that closes the one at ``at``; -1 when the line does not close it."""
+    depth = 0
+    for i in range(at, len(line)):
+        if line[i] == "(":
+            depth += 1
+        elif line[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+def _unverified(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    after = {squeezed(new.strip()): new.strip() for new in added if new.strip()}
+    for old in removed:
+        for m in _VERIFIES_RE.finditer(old):
+            name = m.group("name")
+            if not _VERIFY_NAME_RE.search(name):
+                continue
+            paren = old.find("(", m.end("name"))
+            if paren < 0 or old[m.end("name"):paren].strip():
+                continue
+            end = _close(old, paren)
+            if end < 0:
+                continue
+            # A method in a chain cut out (``.signed(&key)``), or a wrapping call cut to what it wrapped (``verify(x)`` → ``x``).
+            cuts = [old[:m.start()] + old[end:]] if m.group("dot") else []
+            cuts.append(old[:m.start("name")] + old[paren + 1:end - 1] + old[end:])
+            for cut in cuts:
+                if not _STILL_READS_RE.search(cut):
+                    continue  # the whole statement went (``verifyChecksum();`` dropped): a line removed, not a read made unverified
+                new = after.get(squeezed(cut.strip()))
+                if new is not None and squeezed(cut.strip()) != squeezed(old.strip()):
+                    return f"reads it without verifying its signature (drops {name}()): {window(new, 0, len(new), _SHOWN)}"
+            # The verifying call replaced by one that only decodes, the rest of the line the same.
+            head, tail = squeezed(old[:m.start("name")]), squeezed(old[m.end("name"):])
+            for said, new in after.items():
+                if said.startswith(head) and said.endswith(tail) and len(said) > len(head) + len(tail):
+                    other = said[len(head):len(said) - len(tail)]
+                    if _DECODES_RE.match(other):
+                        return f"reads it without verifying its signature ({name} → {other}): {window(new, 0, len(new), _SHOWN)}"
+    return None
+
+
+# ----- text expanded or evaluated as code in a shell language
+_PS_EXPAND_RE = re.compile(r"(?i)\.ExpandString\s*\(|\b(?:Invoke-Expression|iex)\s+(?:-Command\s+)?[\"(]?\s*\$(?!null\b)")
+
+
+def _expands_input(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    if not path.lower().endswith((".ps1", ".psm1", ".psd1")):
+        return None
+    for line in added:
+        m = _PS_EXPAND_RE.search(line)
+        if m and squeezed(line.strip()) not in before and not line.lstrip().startswith("#"):
+            at = m.start() - (len(line) - len(line.lstrip()))
+            return f"expands or runs text as PowerShell code: {window(line.strip(), at, at + len(m.group()), _SHOWN)}"
+    return None
+
+
+# ----- a program installed setuid
+_SETUID = r"0?[46][0-7]{3}"
+_SETUID_RE = re.compile(
+    r"\bchmod\s+(?:-\w+\s+)*(?:(?:u|a|ug|ugo|uo)?\+[rwxXt]*s\b|" + _SETUID + r"\b)|"  # chmod u+s f, chmod 4755 f
+    r"\b(?:os\.)?f?chmod\s*\([^,]+,\s*(?:0o?[46][0-7]{3}\b|[^)]*\bS_ISUID\b)|"  # a program's own chmod
+    r"\binstall\b[^#\n]*\s(?:-m\s*|--mode[= ])['\"]?" + _SETUID + r"\b|"  # install -m 4755
+    r"%attr\(\s*" + _SETUID + r"\b|"  # an rpm spec's file attributes
+    r"\b(?:file_?)?mode\b['\"]?\s*(?:=>|[:=])\s*['\"]?0?o?[46][0-7]{3}\b|"  # a mode key (Ansible, Puppet, Chef, Nix)
+    r"\[\s*\"[^\"]*\"\s*,\s*\"[^\"]*/[^\"]*\"\s*,\s*\"" + _SETUID + r"\"\s*\]")  # a package asset [source, dest, mode]
+
+
+# Every line the setuid reader matches holds one of these (a settings or build file keeps only lines that hold a risky
+# word for the rules: relay.review.risky_lines.risky_screen).
+SETUID_WORDS = ("u+s", "a+s", "s_isuid", *(f"{a}{b}" for a in ("4", "6") for b in ("755", "750", "711", "511", "555", "775", "777", "700", "500")))
+
+
+def _setuid(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        m = _SETUID_RE.search(line)
+        if m and squeezed(line.strip()) not in before:
+            text = line.strip()
+            at = m.start() - (len(line) - len(line.lstrip()))
+            return f"installs a program setuid (it runs as its owner, root): {window(text, max(at, 0), at + len(m.group()), _SHOWN)}"
+    return None
+
+
+def lets_through(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """What an edit lets through that the code used to stop (a rejection that goes on, a signature unchecked, text
+    evaluated as shell code, a setuid program), quoted; None when it reads as none of these."""
+    if not added:
+        return None
+    if removed:
+        found = _rejection_continues(path, added, removed) or _unverified(added, removed)
+        if found:
+            return found
+    return _expands_input(path, added, removed) or _setuid(added, removed)
