@@ -9,6 +9,9 @@ relay behind the SDK's client in memory, the fake agy as a real subprocess, a re
 
 from __future__ import annotations
 
+import random
+import string
+
 import anyio
 import pytest
 
@@ -34,3 +37,24 @@ async def test_lines_built_to_backtrack_never_hold_the_review(tmp_path, case):
             packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
     assert packet["status"] == "SUCCESS", packet
     assert packet["changes"]["count"] == 1, packet
+
+
+def test_a_rewritten_config_of_hundreds_of_binds_costs_the_bind_reader_a_bounded_number_of_comparisons(monkeypatch):
+    # The worker rewrites a config of hundreds of listen lines, loopback to every interface, each line's rest changed:
+    # the bind reader (edit_turns._bind_widened) compared every new line with every old one (400 x 400: 42 s of CPU).
+    # Counted, not timed: the near-equal reading runs at most _MOST_ALIKE times a file; an exact rest is a lookup.
+    from relay.review import edit_turns
+
+    calls = []
+    real = edit_turns._alike
+    monkeypatch.setattr(edit_turns, "_alike", lambda a, b, r: calls.append(1) or real(a, b, r))
+    words = random.Random(36)
+    name = lambda n: "".join(words.choice(string.ascii_lowercase) for _ in range(n))  # noqa: E731
+    added = [f'    {name(30)} = "0.0.0.0:{8000 + i}"  # {name(40)}' for i in range(400)]
+    removed = [f'    {name(30)} = "127.0.0.1:{9000 + i}"  # {name(40)}' for i in range(400)]
+    edit_turns._bind_widened(added, removed)
+    assert len(calls) <= edit_turns._MOST_ALIKE
+    # The reading still finds the edit: the same line with its loopback widened, among hundreds of others.
+    calls.clear()
+    said = edit_turns._bind_widened(added + ['    admin_listen = "0.0.0.0:7000"'], removed + ['    admin_listen = "127.0.0.1:7000"'])
+    assert said and "admin_listen" in said

@@ -56,20 +56,29 @@ _BIND_WORDS_RE = re.compile(r"(?i)host|bind|listen|addr|socket|serve|interface|i
 
 
 def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed if _LOOPBACK_RE.search(line)]
-    if not olds:
+    # Each loopback line by what is left without its loopback: a new line whose rest is one of these is its edit.
+    rests = {squeezed(_LOOPBACK_RE.sub("", line).strip()): line for line in removed if _LOOPBACK_RE.search(line)}
+    if not rests:
         return None
+    alike_left = _MOST_ALIKE  # the near-equal reading costs a comparison per pair: bounded (a rewritten config of hundreds)
     for new in added:
         wide = _ANY_RE.search(new) or _EMPTY_HOST_RE.search(new)
         if wide is None or _LOOPBACK_RE.search(new) or not (_BIND_WORDS_RE.search(new) or _ANY_RE.search(new)):
             continue
-        for old in olds:
-            # One edit: the loopback and the wildcard taken out, the rest of both lines reads the same (or nearly).
-            rest_old = squeezed(_LOOPBACK_RE.sub("", old).strip())
-            rest_new = squeezed((_ANY_RE.sub("", new) if _ANY_RE.search(new) else new).strip())  # an empty host: the loopback's place
-            if rest_old == rest_new or _alike(rest_old, rest_new, 0.8):
-                return f"widens a bind from loopback to every interface: {_pair(old, new)}"
+        rest_new = squeezed((_ANY_RE.sub("", new) if _ANY_RE.search(new) else new).strip())  # an empty host: the loopback's place
+        old = rests.get(rest_new)
+        if old is None and alike_left > 0:
+            for rest_old, line in list(rests.items())[:alike_left]:
+                if _alike(rest_old, rest_new, 0.8):
+                    old = line
+                    break
+            alike_left -= min(len(rests), alike_left)
+        if old is not None:
+            return f"widens a bind from loopback to every interface: {_pair(old, new)}"
     return None
+
+
+_MOST_ALIKE = 200
 
 
 # ----- a token's algorithms mixing a shared-secret one and a public-key one
