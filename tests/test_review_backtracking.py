@@ -58,3 +58,27 @@ def test_a_rewritten_config_of_hundreds_of_binds_costs_the_bind_reader_a_bounded
     calls.clear()
     said = edit_turns._bind_widened(added + ['    admin_listen = "0.0.0.0:7000"'], removed + ['    admin_listen = "127.0.0.1:7000"'])
     assert said and "admin_listen" in said
+
+
+def test_options_renamed_and_cache_keys_are_read_in_time_linear_in_the_lines(monkeypatch):
+    # The worker writes hundreds of option and key lines: the limit-renamed reader squeezed every old option's line
+    # against every new one's (100 x 20 removed, 40 x 20 added: 26 s), the cache-key reader compared every added line
+    # with the removed key line once per user-like name in it. Counted, not timed.
+    from relay.review import edit_turns
+
+    squeezes, alikes = [], []
+    real_squeezed, real_alike = edit_turns.squeezed, edit_turns._alike
+    monkeypatch.setattr(edit_turns, "squeezed", lambda text: squeezes.append(1) or real_squeezed(text))
+    monkeypatch.setattr(edit_turns, "_alike", lambda a, b, r=0.6: alikes.append(1) or real_alike(a, b, r))
+    removed = [" ".join(f":max_r{i}_{j}" for j in range(20)) for i in range(100)]
+    added = [" ".join(f":limit_a{i}_{j}" for j in range(20)) for i in range(40)]
+    assert edit_turns._limit_renamed(added, removed) is None
+    assert len(squeezes) <= 20 * (len(removed) + len(added))  # once an option, not once a pair (before: 32,000)
+    keys = [f"cache_key = [{', '.join(f'user_{i}_{j}' for j in range(30))}]" for i in range(20)]
+    other = [f"cache.write(entry_{i}, expires_in: {i})" for i in range(500)]
+    assert edit_turns._key_identity_dropped("app/cache.rb", other, keys) is None
+    assert len(alikes) <= len(keys) * len(other)  # once a pair of lines, not once a name in it (before: 300,000)
+    # Both still read the slip they are for.
+    assert "max_depth → depth_limit" in edit_turns._limit_renamed(['  config["depth_limit"] = 10'], ['  config["max_depth"] = 10'])
+    said = edit_turns._key_identity_dropped("app/cache.rb", ['cache_key = "perm:#{record.id}"'], ['cache_key = "perm:#{user.id}:#{record.id}"'])
+    assert said and "user" in said

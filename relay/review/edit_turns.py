@@ -39,8 +39,18 @@ def _pair(old: str, new: str) -> str:
     return f"{a} → {b}"
 
 
+# Lines longer than this are compared only for equality: the readers below look for one config or key line edited, and
+# a full comparison costs the product of the two lengths (the worker writes the lines: 10,000 pairs of 1 KB lines).
+_ALIKE_CHARS = 400
+
+
 def _alike(a: str, b: str, least: float = 0.6) -> bool:
-    return SequenceMatcher(None, squeezed(a), squeezed(b), autojunk=False).ratio() >= least
+    a, b = squeezed(a), squeezed(b)
+    if len(a) > _ALIKE_CHARS or len(b) > _ALIKE_CHARS:
+        return a == b
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    # The two quick ratios are upper bounds of the ratio, linear in the lengths: most pairs stop there.
+    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
 
 
 # ----- a bind widened from loopback to every interface
@@ -175,20 +185,25 @@ _BARE_ARG_RE = re.compile(r"^\s*[\w.:@$]+(?:\(\s*\))?\s*[,)]?\s*$")
 def _key_identity_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     if len(removed) > 20:
         return None
-    after = " ".join(added)
+    # The names the new side holds, as words (a name matched by _IDENTITY_RE is a whole word): one set, not a search of
+    # every added line per name (20 removed lines of 50 names each against 500 long added lines: 6.7 s).
+    after_words = set(_WORD_RE.findall(" ".join(added)))
     keyed_file = bool(_KEYED_RE.search(path.rsplit("/", 1)[-1]))
     for old in removed:
-        for m in _IDENTITY_RE.finditer(old):
-            name = m.group("name")
-            if re.search(r"\b" + re.escape(name) + r"\b", after):
-                continue
-            if _BARE_ARG_RE.match(old) and (keyed_file or _KEYED_RE.search(old)):
-                return f"builds a cache key without {name} (one user's cached answer served to another?): removed: {old.strip()[:_SHOWN]}"
-            key_line = _KEYED_RE.search(old) and re.search(r"(?i)key", old)
-            new = next((line for line in added if _alike(line, old, 0.6) and _KEYED_RE.search(line)), None) if key_line else None
-            if new is not None:
-                return f"builds a cache key without {name} (one user's cached answer served to another?): {_pair(old, new)}"
+        gone = [m.group("name") for m in _IDENTITY_RE.finditer(old) if m.group("name") not in after_words]
+        if not gone:
+            continue
+        name = gone[0]
+        if _BARE_ARG_RE.match(old) and (keyed_file or _KEYED_RE.search(old)):
+            return f"builds a cache key without {name} (one user's cached answer served to another?): removed: {old.strip()[:_SHOWN]}"
+        key_line = _KEYED_RE.search(old) and re.search(r"(?i)key", old)
+        new = next((line for line in added if _KEYED_RE.search(line) and _alike(line, old, 0.6)), None) if key_line else None
+        if new is not None:
+            return f"builds a cache key without {name} (one user's cached answer served to another?): {_pair(old, new)}"
     return None
+
+
+_WORD_RE = re.compile(r"\w+")
 
 
 # ----- a security limit's option read under another name
@@ -200,20 +215,28 @@ def _limit_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if len(added) > 40:
         return None
     after, before = " ".join(added), " ".join(removed)
+    # One line, one option's name changed, every other character the same: each new option's line without its name,
+    # looked up by each old option's line without its own (a lookup, not every old option against every new one: 100
+    # removed and 40 added lines of 20 options each took 26 s), the names' conditions checked on a hit only.
+    renamed: dict[str, list[tuple[str, str]]] = {}
+    for new in added:
+        if len(new) <= _OPTION_LINE_CHARS:
+            for n in _OPTION_RE.finditer(new):
+                renamed.setdefault(squeezed(new[:n.start("name")] + new[n.end("name"):]), []).append((new, n.group("name")))
+    fresh: dict[str, bool] = {}  # a new name found nowhere before and once after: decided once a name (each scans `before`)
     for old in removed:
+        if len(old) > _OPTION_LINE_CHARS:
+            continue
         for m in _OPTION_RE.finditer(old):
             name = m.group("name")
-            if name in after:
-                continue
-            for new in added:
-                for n in _OPTION_RE.finditer(new):
-                    other = n.group("name")
-                    if other == name or other in before or after.count(other) > 1:
-                        continue
-                    # One line, one option's name changed, every other character the same.
-                    if squeezed(old[:m.start("name")] + old[m.end("name"):]) == squeezed(new[:n.start("name")] + new[n.end("name"):]):
-                        return f"reads a limit under another name ({name} → {other}: the configured limit is no longer read): {_pair(old, new)}"
+            for new, other in renamed.get(squeezed(old[:m.start("name")] + old[m.end("name"):]), ()):
+                if other == name or name in after or not fresh.setdefault(other, other not in before and after.count(other) <= 1):
+                    continue
+                return f"reads a limit under another name ({name} → {other}: the configured limit is no longer read): {_pair(old, new)}"
     return None
+
+
+_OPTION_LINE_CHARS = 400  # an option's line; a longer one is data, not the slip this reads
 
 
 # A docs line these readers read, and the old side of one: a dependency or install line (``gem "x"``, ``{:x, "~> 1.0"}``,
