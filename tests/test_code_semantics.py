@@ -70,6 +70,9 @@ _RULES = ("unsafe_value",)
          ["            long boundedDelay = requestTimeout.map(remainingTimeout -> Math.min(delayNanos, remainingTimeout)).orElse(delayNanos);"],
          "drops a bound (min with remainingTimeout)"),
         ("src/backoff.rs", ["        let wait = delay;"], ["        let wait = std::cmp::min(delay, self.max_delay);"], "drops a bound (min with self.max_delay)"),
+        # The bound written first (round 16: an Elixir token bucket's capacity): named, not the value it capped.
+        ("lib/bucket/token_bucket.ex", ["    current_tokens = current_fill + new_tokens"],
+         ["    current_tokens = min(capacity, current_fill + new_tokens)"], "drops a bound (min with capacity)"),
         ("src/cookies.rs", ["    if host.ends_with(&cookie_domain) {"], ["    if host == cookie_domain {"], "weakens an exact match to a suffix match (host)"),
         ("src/Redirect.php", ["        if (str_ends_with($host, $allowedHost)) {"], ["        if ($host === $allowedHost) {"],
          "weakens an exact match to a suffix match (host)"),

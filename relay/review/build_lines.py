@@ -115,6 +115,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?P<at2>\$\{\{\s*secrets\.\w+\s*\}\}[^|>\n]*\|\s*(?:base64|xxd|od|rev|hexdump)\b)|"
         # A shell variable named for a secret, echoed where the log shows it.
         r"(?P<at3>\b(?:echo|printf)\b[^|>\n]*\$\{?[A-Z_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY)\b\}?)(?=[^|>\n]*$)")),
+    # The whole environment or every secret sent to a host (round 16): a CI job's, a script's or a program's.
+    ("sends the environment or the secrets out", ("env", "tojson(secrets"), re.compile(
+        r"(?P<at>(?<![\w$.-])(?:env|printenv)\s*\|\s*(?:\S+\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|http|xh|https)\b)|"
+        r"(?P<at2>\$\{\{\s*toJSON\s*\(\s*secrets\s*\)\s*\}\})|"
+        r"(?P<at3>\b(?:curl|wget)\b[^\n]*(?:\$\(\s*(?:env|printenv)\s*\)|`(?:env|printenv)`|@?/proc/self/environ))|"
+        r"(?P<at4>\b(?:fetch|axios\.\w+|request|post|put|send)\s*\([^\n]*JSON\.stringify\s*\(\s*process\.env\s*\))|"
+        r"(?P<at5>\b(?:requests|httpx|session|client)\.(?:post|put)\s*\([^\n]*(?:json|data)\s*=\s*(?:dict\s*\(\s*)?os\.environ\b)")),
 )
 
 # An event's field a pull request's, an issue's or a comment's author writes (GitHub's list of untrusted inputs).

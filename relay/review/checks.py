@@ -31,7 +31,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, platform_lines, risky_lines, setup_lines
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -227,8 +227,8 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
     return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None
 
 
-def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return version_downgrade(f.change)
+def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
+    return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines)
 
 
 def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:

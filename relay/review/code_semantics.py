@@ -279,7 +279,10 @@ def _bound_dropped(added: list[str], removed: list[str]) -> str | None:
         for new in added:
             n = _TARGET_RE.match(new)
             if n and n.group("name") == t.group("name") and "min" not in new.lower() and len(new.strip()) < len(old.strip()):
-                return f"drops a bound (min with {m.group('args').split(',')[-1].strip()[:24]}): {_q(new)}"
+                # The bound is the argument the new line no longer writes ("min(capacity, fill + n)" → "fill + n"), else the last.
+                args = [a.strip() for a in m.group("args").split(",")]
+                gone = [a for a in args if a and squeezed(a) not in squeezed(new)]
+                return f"drops a bound (min with {(gone[0] if len(gone) == 1 else args[-1])[:24]}): {_q(new)}"
     return None
 
 

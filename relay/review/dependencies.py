@@ -20,7 +20,7 @@ from relay.review.line_shapes import near
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
            "removed_guard_dependency", "replaced_elsewhere",
            "touches_dependencies"]
 
@@ -354,10 +354,25 @@ def _version(line: str, name: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in m.group(1).split(".")) if m else None
 
 
-def version_downgrade(c: FileChange) -> str | None:
+def moved_versions(changes: Iterable[FileChange]) -> dict[str, tuple[int, ...]]:
+    """The highest version each dependency had on a line some manifest of the change set removes: a dependency moved to
+    another manifest (central package management, a monorepo's move) is read against the version it had."""
+    found: dict[str, tuple[int, ...]] = {}
+    for c in changes:
+        if is_manifest(c.path):
+            for line in c.removed_lines[:200]:
+                for name in dep_names(c.path, [line]):
+                    version = _version(line, name)
+                    if version and version > found.get(dep_key(name), ()):
+                        found[dep_key(name)] = version
+    return found
+
+
+def version_downgrade(c: FileChange, moved: dict[str, tuple[int, ...]] | None = None) -> str | None:
     """"downgrades a dependency: name old → new" when a manifest's dependency line comes back with a lower version
-    (jackson-databind 2.21.3 → 2.9.8); None when there is none."""
-    if not is_manifest(c.path) or not c.added_lines or not c.removed_lines:
+    (jackson-databind 2.21.3 → 2.9.8), here or below the version it had where the change set removed it (``moved``);
+    None when there is none."""
+    if not is_manifest(c.path) or not c.added_lines or not (c.removed_lines or moved):
         return None
     before: dict[str, tuple[tuple[int, ...], str]] = {}
     for line in c.removed_lines[:200]:
@@ -368,8 +383,25 @@ def version_downgrade(c: FileChange) -> str | None:
     for line in c.added_lines[:200]:
         for name in dep_names(c.path, [line]):
             found, was = _version(line, name), before.get(name)
+            if was is None and moved and dep_key(name) in moved:
+                was = (moved[dep_key(name)], "")
             # "~> 2.2.4" → "~> 2.2": a range widened to the same release line, not a release moved down.
             if found and was and found < was[0] and was[0][:len(found)] != found:
                 old, new = ".".join(map(str, was[0])), ".".join(map(str, found))
                 return f"downgrades a dependency: {name.rsplit(':', 1)[-1][:40]} {old} → {new}"
+    return _bare_version_downgrade(c.removed_lines, c.added_lines)
+
+
+# A version on a line of its own (Maven's <version> under the <artifactId> the hunk does not show): one such line
+# replaced by one lower is a dependency moved down, named by its versions (round 16: 2.14.0 → 2.9.8 was "build configuration").
+_BARE_VERSION_RE = re.compile(r"^\s*<version>\s*v?(\d+(?:\.\d+)+)[-.\w]*\s*</version>\s*$")
+
+
+def _bare_version_downgrade(removed: list[str], added: list[str]) -> str | None:
+    olds = [m.group(1) for line in removed if (m := _BARE_VERSION_RE.match(line))]
+    news = [m.group(1) for line in added if (m := _BARE_VERSION_RE.match(line))]
+    for old, new in zip(olds, news) if len(olds) == len(news) else ():
+        was, now = tuple(map(int, old.split("."))), tuple(map(int, new.split(".")))
+        if now < was and was[:len(now)] != now:
+            return f"downgrades a dependency version: {old} → {new}"
     return None

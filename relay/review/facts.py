@@ -72,6 +72,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Dependency names removed from some manifest of the same change: adding one of them
     # elsewhere moves it, it does not bring in anything new (see ``change_context``).
     moved_deps: frozenset[str] = frozenset()
+    # The version each such dependency had where it was removed: moved back with a lower one is a downgrade (round 16).
+    moved_versions: dict[str, tuple[int, ...]] = {}
     # An advisory id or attack word that a changed test of the same change names: the source
     # edits beside it are the fix it tests.
     security_test: str = ""

@@ -379,7 +379,7 @@ def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]])
             before = _END_RE.sub("", old.strip()).replace("(", "").replace(")", "")
             if len(before) > len(core) + 3 and before.startswith(core) and before[len(core):].lstrip().startswith(_JOINS):
                 if _ACCESS.passes(before[len(core):]):
-                    return old
+                    return _clause_named(old, before[len(core):])
                 continue
             keyword = re.match(r"(?:\}\s*)?(?:else\s*)?(?:if|elif|elsif|unless)\s*\(?\s*", core)
             if keyword:
@@ -388,8 +388,17 @@ def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]])
                 tail = before[keyword.end():]
                 if head == core[:keyword.end()] and len(rest) >= 4 and tail.endswith(rest) and tail[: -len(rest)].rstrip().endswith(_JOINS):
                     if _ACCESS.passes(tail[: -len(rest)]):
-                        return old
+                        return _clause_named(old, tail[: -len(rest)])
     return None
+
+
+def _clause_named(old: str, clause: str) -> str:
+    # The clause the check lost, named before the old line (round 16: a long condition's quote was cut before the clause
+    # that compared a signed element with the signature's parent, so the reason never said what the check stopped asking).
+    bare = " ".join(clause.split()).strip()
+    for join in _JOINS:
+        bare = bare.removeprefix(join).removesuffix(join).strip()
+    return f"({_shown(bare, 48)}) {old.strip()}" if bare else old
 
 
 _END_RE = re.compile(r"\s*(?:\{|:|\bthen|\bdo)\s*$")

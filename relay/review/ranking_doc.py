@@ -43,7 +43,17 @@ _TEXT = {
    release notes): a security value turned the unsafe way, a call that runs text as code or commands, a guard
    deleted or inverted (a refusal under a check that passed, a deny-by-default answer turned to yes, a protection
    middleware taken out); `lookalike_dependency` reads go.mod's `replace` too. The reason quotes the line; the row leads; the packet names that line's range first in
-   the file's `lines`, and the review read (`detail="diff"`) shows its hunk first.""",
+   the file's `lines`, and the review read (`detail="diff"`) shows its hunk first.
+6. **A manifest names its one line.** `downgrades_dependency` names, besides a version moved down (in the file, or below
+   the version a dependency had where another manifest of the change removed it; a Maven `<version>` on its own line),
+   the one line of a manifest, build or package-source file that changes where code comes from or how it is checked
+   (`relay/review/manifest_lines.py`): another package index or registry (`extra-index-url`, `[[tool.uv.index]]`, an
+   `.npmrc` registry, a Gradle `maven { url }`, a NuGet source, a Gemfile `source`), a source taken from a moving git
+   branch (`:branch =>`, `branch =`, `.branch(...)`), a flag that turns compiler or runtime safety checks off
+   (`-Ounchecked`, `unsafeFlags`, `-fno-stack-protector`, `overflow-checks = false`, `-gcflags=-B`). Its reason comes
+   before "adds a dependency" and "dependency manifest"; it is medium and raises no file. A CI step or a program that
+   sends the whole environment or every secret to a host (`env | curl`, `${{ toJSON(secrets) }}`,
+   `JSON.stringify(process.env)` posted) is `unsafe_value`'s.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -75,7 +85,15 @@ _TEXT = {
    （示例、文档中的代码、CI、构建文件；测试、生成物、锁文件与发布说明除外）：把安全相关的取值改向不安全的一侧、
    把文本当作代码或命令运行的调用、删除或反转的防护检查（检查通过时反而拒绝、默认拒绝改为默认放行、移除防护中间件）；
    `lookalike_dependency` 也读取 go.mod 的 `replace`。理由会引用这一行；该行领先；审查包在文件的 `lines`
-   中首先列出这一行所在的范围，审查阅读（`detail="diff"`）也首先显示它所在的变更块。""",
+   中首先列出这一行所在的范围，审查阅读（`detail="diff"`）也首先显示它所在的变更块。
+6. **清单只点名它的那一行。** `downgrades_dependency` 除了点名被调低的版本（在同一文件中，或低于本次改动从另一个清单中
+   删除该依赖时它所用的版本；单独成行的 Maven `<version>`），也点名清单、构建或包源文件中改变代码来源或检查方式的那一行
+   （`relay/review/manifest_lines.py`）：另一个包索引或仓库（`extra-index-url`、`[[tool.uv.index]]`、`.npmrc` 的 registry、
+   Gradle 的 `maven { url }`、NuGet 源、Gemfile 的 `source`）、取自会移动的 git 分支的源（`:branch =>`、`branch =`、
+   `.branch(...)`）、关闭编译器或运行时安全检查的开关（`-Ounchecked`、`unsafeFlags`、`-fno-stack-protector`、
+   `overflow-checks = false`、`-gcflags=-B`）。它的理由排在“adds a dependency”和“dependency manifest”之前；它是 medium，
+   不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序（`env | curl`、`${{ toJSON(secrets) }}`、
+   POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",

@@ -18,7 +18,7 @@ import msgspec
 from relay.core.contracts import FileChange, Risk
 from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
-from relay.review.dependencies import existing_dependencies, moved_dependencies
+from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 
@@ -58,7 +58,7 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # word reasons named the commit's own lines, `escaping/execution: ReportAllKeysAsEscapeCodes`, `regular expression`, while
 # the quote apart of the slipped line, after them, was cut; the packet shortens a later word reason's opening,
 # relay.review.packet.joined_reasons, so a word reason that quotes the plant still shows its quote).
-_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "downgrades_dependency": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
+_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "loosens_run", "switches_off",
                          "edits_security_line", "downgrades_dependency"})
 # An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
@@ -145,6 +145,8 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     dependency removed from one manifest and added to another is moved, not new)."""
     changes = list(changes)
     ctx = change_context(changes, ctx, moved_dependencies(changes))
+    if versions := moved_versions(changes):
+        ctx = msgspec.structs.replace(ctx, moved_versions=versions)
     return [assess(change, ctx) for change in changes]
 
 

@@ -1,0 +1,139 @@
+"""The one line of a dependency manifest or build file that changes where code comes from or how it is checked (issue 36, round 16 part B).
+
+A manifest a change edits is "dependency manifest" or "build configuration" by its path, and a list of the dependencies
+it adds when it adds some: the one line that matters is not named. Held-out 21/22 planted an extra package index in a
+``pyproject.toml``, a podspec's source moved from its release tag to a branch, ``unsafeFlags(["-Ounchecked"])`` in a
+``Package.swift``; each reason named the file's kind. Each reader here is a family, read in every ecosystem's file:
+
+- ``another_index``: packages taken from an index besides (or instead of) the default one — dependency confusion's
+  door: pip/uv ``extra-index-url``/``index-url``/``find-links``, uv's ``[[tool.uv.index]]``, Poetry's
+  ``[[tool.poetry.source]]``, Pipenv's ``[[source]]``, an ``.npmrc``/``.yarnrc`` registry, a Gradle ``maven { url … }``,
+  a Maven ``<repository>``, a NuGet ``<add key=… value="https://…">``, a Cargo ``[registries]``/``replace-with``, a Gemfile
+  ``source`` other than rubygems.org (plain http is ``relay.review.classic_places``' own, read first);
+- ``moving_source``: a dependency or a package's own source taken from a git branch (``:branch =>``, ``branch =``,
+  ``.branch("…")``, ``…#main``, ``@master``) where a tag, a revision or a version pinned it: what is built changes
+  whenever the branch moves;
+- ``unchecked_build``: a compiler or runtime flag that turns its safety checks off (Swift ``-Ounchecked`` and
+  ``unsafeFlags``, C ``-fno-stack-protector``/``-D_FORTIFY_SOURCE=0``/``-z execstack``, MSVC ``/GS-``, Rust
+  ``overflow-checks = false``, Go ``-gcflags=-B``, .NET ``CheckForOverflowUnderflow`` false or ``AllowUnsafeBlocks``,
+  the JVM's ``-Xverify:none``, Node's ``--insecure-http-parser``).
+
+A line that stands again, squeezed, on the other side was only moved. The readers only name: the rule that quotes them
+(``downgrades_dependency``'s row, a manifest's own line) is medium and adds no risk a manifest did not already have.
+Ordinary look-alikes stay quiet: the default index written again, a branch pin the file already had, a tag or a
+revision pinned, ``-fstack-protector-strong``, ``overflow-checks = true``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
+from relay.review.line_shapes import squeezed, window
+
+__all__ = ["manifest_line", "reads_manifest_lines"]
+
+_QUOTE = 60
+
+# Config files that say where packages come from, beside the manifests and build files.
+_SOURCE_CONFIGS = (".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", "nuget.config", "*.props", "*.targets", "*.csproj",
+                   "*.fsproj", "*.vbproj", ".cargo/config", ".cargo/config.toml", "gemfile", "*.gemspec", "*.podspec", "podfile",
+                   "package.swift", "cartfile", "*.gradle", "*.gradle.kts", "libs.versions.toml", "uv.toml", "poetry.toml",
+                   "pipfile", "composer.json", "*.bzl", "*.xcconfig", "build.zig")
+
+_ANOTHER_INDEX = re.compile(
+    r"(?P<at>\b(?:extra[-_]index[-_]url|index[-_]url|find[-_]links)\b)\s*[=:\s]\s*\[?\s*['\"]?(?:https?|file)://|"
+    r"(?P<at2>^\s*\[\[\s*(?:tool\.uv\.index|tool\.poetry\.source|source)\s*\]\])|"
+    r"(?P<at3>^\s*(?:@[\w.-]+:)?registry\s*=\s*https?://)|(?P<at4>\bnpmRegistryServer\s*:\s*['\"]?https?://)|"
+    r"(?P<at5>\bmaven\s*(?:\{\s*(?:url\s*[=(]?\s*(?:uri\s*\(\s*)?['\"]https?://|setUrl\s*\()|\(\s*(?:url\s*=\s*)?(?:uri\s*\()?\s*['\"]https?://))|"
+    r"(?P<at6><(?:plugin)?[Rr]epository>)|(?P<at7><add\s+key\s*=\s*['\"][^'\"]*['\"]\s+value\s*=\s*['\"]https?://)|"
+    r"(?P<at8>^\s*\[(?:registries|source)\.[\w-]+\])|(?P<at9>\breplace-with\s*=)|"
+    r"(?P<at10>^\s*source\s*\(?\s*['\"]https?://(?!rubygems\.org|gems\.ruby)[^'\"]+['\"])", re.I)
+_DEFAULT_INDEX = re.compile(r"https?://(?:pypi\.org|pypi\.python\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|repo1?\.maven\.org|"
+                            r"repo\.maven\.apache\.org|api\.nuget\.org|rubygems\.org|index\.crates\.io|crates\.io|repo\.packagist\.org|"
+                            r"plugins\.gradle\.org|dl\.google\.com)\b|\b(?:mavenCentral|google|gradlePluginPortal|mavenLocal)\s*\(", re.I)
+
+_BRANCH = r"(?:main|master|develop|dev|devel|trunk|next|nightly|HEAD|canary|edge|latest)"
+_MOVING_SOURCE = re.compile(
+    r"(?P<at>:branch\s*=>\s*['\"][^'\"]+['\"]|\bbranch\s*[:=]\s*['\"][^'\"]+['\"]|\.branch\s*\(\s*['\"][^'\"]+['\"]\s*\)|"
+    r"\bbranch\s*:\s*['\"][^'\"]+['\"])|"
+    r"(?P<at2>(?:git\+\S+?|github:[\w.-]+/[\w.-]+|\.git)(?:#|@)" + _BRANCH + r")\b")
+_GIT_SOURCE = re.compile(r"\bgit\b|github|gitlab|bitbucket|\.package\s*\(|\bsource\b|_repository\s*\(", re.I)
+_PIN = re.compile(r":tag\s*=>|\btag\s*[:=]|\brev(?:ision)?\s*[:=]|\bcommit\s*[:=]|\bexact\s*:|\bfrom\s*:|\.upToNextM\w+\s*\(|"
+                  r"\bversion\s*[:=]|@v?\d+\.\d+|#v?\d+\.\d+|@[0-9a-f]{7,40}\b|#[0-9a-f]{7,40}\b")
+
+_UNCHECKED = re.compile(
+    r"(?P<at>-Ounchecked\b|-enforce-exclusivity=unchecked\b|\bunsafeFlags\s*\(|-fno-stack-protector\b|-U_FORTIFY_SOURCE\b|"
+    r"-D_FORTIFY_SOURCE=0\b|(?:-z\s*|-Wl,-z,)(?:execstack|norelro)\b|-fcf-protection=none\b|(?<![\w/])/GS-(?!\w)|"
+    r"/(?:DYNAMICBASE|NXCOMPAT):NO\b|\boverflow-checks\s*=\s*(?:false|off|no)\b|-C\s*overflow-checks=(?:off|no|false|n)\b|"
+    r"-gcflags[= ]['\"]?(?:all=)?[^'\"\s]*-B\b|<CheckForOverflowUnderflow>\s*false\b|<AllowUnsafeBlocks>\s*true\b|"
+    r"-Xverify:none\b|-noverify\b|--insecure-http-parser\b)", re.I)
+
+
+def reads_manifest_lines(path: str) -> bool:
+    """Whether ``path`` is a file whose lines say where dependencies come from or how the code is built."""
+    return is_manifest(path) or glob_any(path, BUILD_GLOBS) or glob_any(path, _SOURCE_CONFIGS)
+
+
+def _new(added: Sequence[str], removed: Sequence[str]) -> list[str]:
+    before = {squeezed(line.strip()) for line in removed}
+    return [line for line in added[:400] if line.strip() and squeezed(line.strip()) not in before]
+
+
+def _hit(pattern: re.Pattern[str], line: str) -> str | None:
+    found = pattern.search(line)
+    if found is None:
+        return None
+    for name in pattern.groupindex:
+        if found.start(name) >= 0:
+            return window(line, found.start(name), found.end(name), _QUOTE)
+    return window(line.strip(), 0, 0, _QUOTE)
+
+
+def another_index(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"takes packages from another index: …" when a line adds a package index, registry or repository other than
+    the ecosystem's default (the default one written is quiet)."""
+    lines = _new(added, removed)
+    for i, line in enumerate(lines):
+        quoted = _hit(_ANOTHER_INDEX, line)
+        if not quoted:
+            continue
+        # A section header or a repository element names its URL on a following line: quote that line, read it.
+        follow = next((nxt for nxt in lines[i + 1:i + 5] if re.search(r"https?://|file://", nxt)), "") if "://" not in line else ""
+        if _DEFAULT_INDEX.search(line) or (follow and _DEFAULT_INDEX.search(follow)):
+            continue
+        if "://" not in line and not follow and not re.search(r"replace-with|^\s*\[", line):
+            continue
+        return f"takes packages from another index: {window(follow.strip(), 0, 0, _QUOTE) if follow else quoted}"
+    return None
+
+
+def moving_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"takes a source from a moving branch: …" when a line pins a dependency or the package's own source to a git
+    branch (what is built changes whenever the branch moves); "… (was pinned)" when the removed side pinned it."""
+    pinned = any(_PIN.search(line) for line in removed)
+    for line in _new(added, removed):
+        found = _MOVING_SOURCE.search(line)
+        if found is None or not _GIT_SOURCE.search(line) or _PIN.search(line[:found.start()] + line[found.end():]) and not pinned:
+            continue
+        quoted = _hit(_MOVING_SOURCE, line)
+        return f"takes a source from a moving branch{' (was pinned)' if pinned else ''}: {quoted}"
+    return None
+
+
+def unchecked_build(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"turns compiler or runtime safety checks off: …" for a flag that drops bounds, overflow, stack or
+    verification checks from what is built or run."""
+    for line in _new(added, removed):
+        quoted = _hit(_UNCHECKED, line)
+        if quoted:
+            return f"turns compiler or runtime safety checks off: {quoted}"
+    return None
+
+
+def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
+    if not added or not reads_manifest_lines(path):
+        return None
+    return unchecked_build(added, removed) or moving_source(added, removed) or another_index(added, removed)
