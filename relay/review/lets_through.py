@@ -158,13 +158,39 @@ def _setuid(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A security argument of a call replaced by nothing (round 16: an OAuth request built with null where its state was): the
+# value that tied the answer to its request, or checked it, is no longer sent. One token of an edited pair, the rest the same.
+_SECURITY_ARG_RE = re.compile(r"(?i)^(?:\w+\.)?(?:state|nonce|csrf\w*|xsrf\w*|code_?challenge\w*|code_?verifier|verifier|pkce\w*|"
+                              r"audience|issuer|signature|sig|hmac|mac|salt|iv|checksum|digest|expected\w*)$")
+_NOTHING = frozenset({"null", "None", "nil", "undefined", "NULL", "nullptr", '""', "''", "Optional.empty()", "false", "False"})
+# Where such an argument is a protocol's (a view's "state" or a UI's setState(null) is not): the path or the call says so.
+_AUTH_CONTEXT_RE = re.compile(r"(?i)auth|oidc|oauth|openid|saml|sso|login|callback|redirect|pkce|token|sign|verif|jwt|crypt|hmac|digest")
+_TOKEN_RE = re.compile(r"[\w.]+(?:\(\))?|\"\"|''|\S")
+
+
+def _argument_nulled(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"passes nothing where the call sent <arg>: …" for an edited pair whose one different token is a security-named
+    argument (a state, nonce, PKCE verifier, audience, signature…) become null, None, nil, empty or false."""
+    for old in removed[:50]:
+        told = _TOKEN_RE.findall(old)
+        for new in added[:50]:
+            tnew = _TOKEN_RE.findall(new)
+            if len(told) != len(tnew) or len(told) < 4:
+                continue
+            differ = [(a, b) for a, b in zip(told, tnew) if a != b]
+            if (len(differ) == 1 and differ[0][1] in _NOTHING and _SECURITY_ARG_RE.match(differ[0][0]) and "(" in old
+                    and _AUTH_CONTEXT_RE.search(path + " " + old)):
+                return f"passes {differ[0][1]} where the call sent {differ[0][0][:24]}: {' '.join(new.split())[:70]}"
+    return None
+
+
 def lets_through(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What an edit lets through that the code used to stop (a rejection that goes on, a signature unchecked, text
     evaluated as shell code, a setuid program), quoted; None when it reads as none of these."""
     if not added:
         return None
     if removed:
-        found = _rejection_continues(path, added, removed) or _unverified(added, removed)
+        found = _rejection_continues(path, added, removed) or _unverified(added, removed) or _argument_nulled(path, added, removed)
         if found:
             return found
     return _expands_input(path, added, removed) or _setuid(added, removed)
