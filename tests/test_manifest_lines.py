@@ -108,3 +108,20 @@ def test_a_dependency_moved_with_its_version_or_a_higher_one_is_not_a_downgrade(
                  ['    <PackageReference Include="Newtonsoft.Json" Version="13.0.4" />'])
     reasons = _assessed(props, project)["Directory.Packages.props"].reasons
     assert not any("downgrades" in r for r in reasons), reasons
+
+
+def test_a_coordinate_moved_into_a_version_catalog_with_its_group_respelled_is_a_look_alike() -> None:
+    # A Gradle build moving its coordinates from a map in a script to libs.versions.toml: one group one letter off.
+    catalog = fc("gradle/libs.versions.toml", ['objenesis = { module = "org.objenesls:objenesis", version = "3.3" }',
+                                               'bytebuddy = { module = "net.bytebuddy:byte-buddy", version = "1.14.0" }'], kind="added")
+    script = fc("gradle/dependencies.gradle", [], ["libraries.objenesis = 'org.objenesis:objenesis:3.3'",
+                                                   "libraries.bytebuddy = 'net.bytebuddy:byte-buddy:1.14.0'"], kind="deleted")
+    reasons = _assessed(catalog, script)["gradle/libs.versions.toml"].reasons
+    assert reasons[0].startswith("adds a look-alike of ") and reasons[0].endswith("org.objenesls:objenesis"), reasons
+
+
+def test_coordinates_moved_into_a_version_catalog_as_they_were_are_neither_new_nor_look_alikes() -> None:
+    catalog = fc("gradle/libs.versions.toml", ['objenesis = { module = "org.objenesis:objenesis", version = "3.3" }'], kind="added")
+    script = fc("gradle/dependencies.gradle", [], ["libraries.objenesis = 'org.objenesis:objenesis:3.3'"], kind="deleted")
+    reasons = _assessed(catalog, script)["gradle/libs.versions.toml"].reasons
+    assert not any("look-alike" in r or "adds a dependency" in r for r in reasons), reasons

@@ -63,3 +63,31 @@ def test_a_security_argument_passed_as_nothing_is_named(path: str, added: list[s
 def test_an_ordinary_argument_passed_as_nothing_is_not_named(path: str, added: list[str], removed: list[str]) -> None:
     reasons = review(fc(path, added, removed)).reasons
     assert not any("where the call sent" in r for r in reasons), reasons
+
+
+# A configuration file joined to a folder (home, config, base) written bare: read from wherever the program runs.
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "named"),
+    [
+        ("src/config.rs", ['        PathBuf::from(".tool.toml"),'], ['        base.join(".tool.toml"),'], "reads .tool.toml from the current directory"),
+        ("tool/config.py", ['    path = Path(".toolrc")'], ['    path = Path.home() / ".toolrc"'], "reads .toolrc from the current directory"),
+        ("src/main/java/org/example/Conf.java", ['        File f = new File("app.properties");'],
+         ['        File f = new File(configDir, "app.properties");'], "reads app.properties from the current directory"),
+    ],
+)
+def test_a_config_file_read_from_the_current_directory_is_named(path: str, added: list[str], removed: list[str], named: str) -> None:
+    reasons = review(fc(path, added, removed)).reasons
+    assert reasons and reasons[0].startswith(named), reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed"),
+    [
+        ("src/config.rs", ['        home.join(".tool.toml"),'], ['        base.join(".tool.toml"),']),
+        ("src/config.rs", ['        PathBuf::from(base_dir).join(".tool.toml"),'], ['        base.join(".tool.toml"),']),
+        ("tool/config.py", ['    path = config_dir() / ".toolrc"'], ['    path = Path.home() / ".toolrc"']),
+    ],
+)
+def test_a_config_file_joined_to_another_folder_is_not_named(path: str, added: list[str], removed: list[str]) -> None:
+    reasons = review(fc(path, added, removed)).reasons
+    assert not any("current directory" in r for r in reasons), reasons

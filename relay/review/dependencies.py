@@ -303,7 +303,13 @@ def moved_dependencies(changes: Iterable[FileChange]) -> frozenset[str]:
     for c in changes:
         if is_manifest(c.path):
             removed |= {dep_key(name) for name in dep_names(c.path, c.removed_lines)}
+        if c.path.lower().endswith((".gradle", ".gradle.kts", ".toml")):
+            # A coordinate kept in a map or a catalog ("libraries.x = 'group:name:1.0'"): a dependency the line parser misses.
+            removed |= {dep_key(m.group(1)) for line in c.removed_lines[:2000] for m in _COORDINATE_RE.finditer(line)}
     return frozenset(removed)
+
+
+_COORDINATE_RE = re.compile(r"['\"]([A-Za-z][\w-]*(?:\.[\w-]+)+:[A-Za-z][\w.-]*)(?::[^'\"\s]*)?['\"]")
 
 
 # Bounds on what ``existing_dependencies`` reads: a few small files, once per added manifest.

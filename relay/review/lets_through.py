@@ -12,6 +12,9 @@ round 15):
   variable (a POSIX shell's ``eval`` of interpolated text is ``dangerous_call``'s already);
 - a program installed setuid: a package's file mode with the setuid bit (``%attr(4755…)`` in an rpm spec, a deb asset's
   ``"4755"``, ``install -m 4755``, ``chmod u+s``/``chmod 4755``, a ``mode: 04755`` key).
+- a protocol's security argument passed as nothing (round 16): an edited pair whose one different token is a state, a
+  nonce, a PKCE verifier, an audience or a signature become ``null``/``None``/``nil``/empty, where the path or the call
+  is an authentication protocol's (a UI's ``setState(null)`` stays quiet).
 
 The party guarded against is the worker that slips one such edit into an ordinary change: each reads as tidying (a
 shorter line, a word removed) or as a mode among modes, and no word on it says what was lost. Each reader needs the line

@@ -171,6 +171,8 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
         if (guard := _guard_dropped(code, removed)) is not None:
             return guard
+        if (relative := _base_dropped(code, removed)) is not None:
+            return relative
         if (dropped := _encoding_dropped(code, removed, added)) is not None:
             return dropped
         if compared and not _CONSTANT_TIME_RE.search(code) and (m := _PLAIN_COMPARE_RE.search(code)) and _compares_again(code, removed):
@@ -180,6 +182,28 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if lit and not _PLACEHOLDER_RE.search(lit.group("value")) and _shares_call(code, removed):
                 name = sorted(env_names)[0]
                 return f"hard-codes a secret read from the environment ({name} → a literal): {window(code, lit.start(), lit.end(), 56)}"
+    return None
+
+
+# A file name joined to a folder (home, config or base dir): "base.join(".tool.toml")", "Path.Combine(home, "x.json")",
+# "os.path.join(cfg_dir, 'x.ini')", "home / '.x'", "File(dir, \"x\")", "expanduser('~/.x')" (round 16).
+_JOINED_RE = re.compile(r"(?i)(?:(?:\bjoin|combine|resolve)\s*\([^'\"]*|(?:File|\bPath)\s*\([^'\"]*,\s*)['\"](?P<name>[^'\"/~][^'\"]*)['\"]|"
+                        r"[\w)]\s*/\s*['\"](?P<name2>[^'\"/~][^'\"]*)['\"]|expanduser\s*\(\s*['\"]~/(?P<name3>[^'\"]+)['\"]")
+_FILE_NAME_RE = re.compile(r"^\.?[\w-]+(?:\.[\w-]+)+$|^\.[\w-]+$")
+
+
+def _base_dropped(code: str, removed: Sequence[str]) -> str | None:
+    """"reads <name> from the current directory (was joined to a folder): …" when a file name a removed line joined to
+    a folder (home, config, base) is written bare: the file is now read from wherever the program runs."""
+    for line in removed:
+        m = _JOINED_RE.search(line)
+        name = m and (m.group("name") or m.group("name2") or m.group("name3"))
+        if not name or not _FILE_NAME_RE.match(name) or f'"{name}"' not in code and f"'{name}'" not in code:
+            continue
+        if _JOINED_RE.search(code) or re.search(r"(?i)home|config_?dir|base|root|dirs?\b|env", code.replace(name, "")):
+            continue
+        at = code.find(name)
+        return f"reads {name[:30]} from the current directory (was joined to a folder): {window(code, at, at + len(name), 56)}"
     return None
 
 
