@@ -82,3 +82,29 @@ def test_options_renamed_and_cache_keys_are_read_in_time_linear_in_the_lines(mon
     assert "max_depth → depth_limit" in edit_turns._limit_renamed(['  config["depth_limit"] = 10'], ['  config["max_depth"] = 10'])
     said = edit_turns._key_identity_dropped("app/cache.rb", ['cache_key = "perm:#{record.id}"'], ['cache_key = "perm:#{user.id}:#{record.id}"'])
     assert said and "user" in said
+
+
+def test_a_file_of_nested_verifying_calls_is_read_within_a_bound(monkeypatch):
+    # The worker removes 500 lines of nested ``verify(verify(…`` calls: the unverified-signature reader searched for
+    # each call's closing parenthesis to the line's end and tried each cut of each call (17 s). Counted, not timed:
+    # the cuts it tries, at most two for each of _MOST_VERIFIES calls a file.
+    from relay.review import lets_through
+
+    tried = []
+
+    class Counting:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, text):
+            tried.append(1)
+            return self.pattern.search(text)
+
+    monkeypatch.setattr(lets_through, "_STILL_READS_RE", Counting(lets_through._STILL_READS_RE))
+    removed = ["token = " + "verify(payload)." * 20 + "claims" for _ in range(500)]
+    added = ["token = " + "verify(body)." * 20 + f"claims_{i}" for i in range(500)]
+    assert lets_through._unverified(added, removed) is None
+    assert len(tried) <= 2 * lets_through._MOST_VERIFIES  # before: 20,000
+    # The slip it is for is still read: the verifying call cut out of the line.
+    said = lets_through._unverified(["let session = cookies.get(name);"], ["let session = cookies.signed(&key).get(name);"])
+    assert said and "signed" in said
