@@ -398,7 +398,7 @@ def _clause_named(old: str, clause: str) -> str:
     bare = " ".join(clause.split()).strip()
     for join in _JOINS:
         bare = bare.removeprefix(join).removesuffix(join).strip()
-    return f"({_shown(bare, 48)}) {old.strip()}" if bare else old
+    return f"{_shown(bare, 48)} (was {old.strip()})" if bare else old
 
 
 _END_RE = re.compile(r"\s*(?:\{|:|\bthen|\bdo)\s*$")

@@ -187,7 +187,7 @@ RULES: tuple[Rule, ...] = (
                            added_lines=["    if len(name) > MAX_NAME or '..' in name or not name:"])),
                Example(_fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"],
                            added_lines=["  if (!user.isAuthenticated) {"]),
-                       "drops a clause from a check: (!user.isAdmin) if (!user.isAuthenticated || !user.isAdmin) {",
+                       "drops a clause from a check: !user.isAdmin (was if (!user.isAuthenticated || !user.isAdmin) {)",
                        _fc("src/admin.js", additions=1, deletions=1, removed_lines=["  if (!user.isAuthenticated) {"],
                            added_lines=["  if (!user.isAuthenticated || !user.isAdmin) {"])),
                Example(_fc("server/upload.py", additions=1, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
