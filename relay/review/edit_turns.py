@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review import setting_turns  # a docs sample's verification switch (round 16)
 from relay.review.line_shapes import edits_line, squeezed, window
 from relay.review.small_edits import centred
 
@@ -248,7 +249,7 @@ _SCREEN_RE = re.compile(r"(?i)127\.0\.0\.1|localhost|0\.0\.0\.0|\bHS\d{3}\b|git\
 
 def screen(line: str) -> bool:
     """Whether a docs page's line may be one these readers read (kept for the rules: its sample is code)."""
-    return _SCREEN_RE.search(line) is not None
+    return _SCREEN_RE.search(line) is not None or setting_turns.screen(line)
 
 
 def turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:

@@ -245,7 +245,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
         r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
     ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
-        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node)\s*-?\s*['\"]?\s*$)|"
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node|php)\s*-?\s*['\"]?\s*(?:$|&&|;|\|\||`))|"
         r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
