@@ -108,3 +108,43 @@ def test_a_file_of_nested_verifying_calls_is_read_within_a_bound(monkeypatch):
     # The slip it is for is still read: the verifying call cut out of the line.
     said = lets_through._unverified(["let session = cookies.get(name);"], ["let session = cookies.signed(&key).get(name);"])
     assert said and "signed" in said
+
+
+def test_a_policy_line_of_spaces_and_joined_names_are_read_in_linear_time(monkeypatch):
+    # The access-policy reader's pattern had two runs of spaces side by side (``^\s*-?\s*``, ``.+?\s*,?\s*$``): every
+    # split of a line of spaces was tried (8 ms a line of 1,000; quadratic in the line). And the current-directory
+    # reader searched every removed line once for every added line. Lines of spaces, written by the worker, held the
+    # review for minutes (bench/bench_review_worst.py, family "spaces": over 20 s a case on 1,000 lines).
+    import signal
+
+    from relay.review import edit_direction, slipped_lines
+
+    def over(signum, frame):  # noqa: ANN001
+        raise TimeoutError("the pattern backtracks")
+
+    before = signal.signal(signal.SIGALRM, over)
+    signal.alarm(20)  # linear: a millisecond; the pattern before: minutes on this line
+    try:
+        assert edit_direction._POLICY_KEY_RE.match(" " * 60_000 + "resources") is None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert edit_direction._wildcard_policy(['    "Resource": "*",'], ['    "Resource": "arn:aws:s3:::logs/*",'])
+
+    searched = []
+
+    class Counting:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, text):
+            searched.append(1)
+            return self.pattern.search(text)
+
+    monkeypatch.setattr(slipped_lines, "_JOINED_RE", Counting(slipped_lines._JOINED_RE))
+    removed = [f"    cfg_{i} = os.path.join(config_dir, 'app_{i}.toml')" for i in range(200)]
+    added = [f"    value_{i} = read('other_{i}.ini')" for i in range(200)]
+    slipped_lines.turned_down(added, removed)
+    assert len(searched) <= len(removed) + len(added)  # once a line (before: once a pair, 40,000)
+    said = slipped_lines.turned_down(["    cfg = open('.tool.toml')"], ["    cfg = open(os.path.join(home, '.tool.toml'))"])
+    assert said and "current directory" in said
