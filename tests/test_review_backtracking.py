@@ -148,3 +148,23 @@ def test_a_policy_line_of_spaces_and_joined_names_are_read_in_linear_time(monkey
     assert len(searched) <= len(removed) + len(added)  # once a line (before: once a pair, 40,000)
     said = slipped_lines.turned_down(["    cfg = open('.tool.toml')"], ["    cfg = open(os.path.join(home, '.tool.toml'))"])
     assert said and "current directory" in said
+
+
+def test_the_setting_readers_compare_a_bounded_number_of_line_pairs(monkeypatch):
+    # The worker writes thousands of lines that pass a reader's screen (a message with {args} in it): each was compared
+    # with up to 200 removed lines (40 such lines: 4 s of CPU; 4,000: minutes). Counted, not timed.
+    from relay.review import setting_turns
+
+    compared = []
+    real = setting_turns._alike
+    monkeypatch.setattr(setting_turns, "_alike", lambda a, b, least=0.6: compared.append(1) or real(a, b, least))
+    words = random.Random(5)
+    name = lambda n: "".join(words.choice(string.ascii_lowercase) for _ in range(n))  # noqa: E731
+    removed = [f"log.info({name(150)})" for _ in range(200)]
+    added = [f"log.info(f'call {{args}} {name(150)}')" for _ in range(4000)]
+    assert setting_turns._arguments_in_message(added, removed) is None
+    assert len(compared) <= setting_turns._MOST_COMPARED + setting_turns._PAIRS  # before: 800,000
+    # The slip it is for is still read.
+    said = setting_turns._arguments_in_message(['    log.debug(f"retrying {fn.__name__} with {args}")'],
+                                                ['    log.debug(f"retrying {fn.__name__}")'])
+    assert said and "args" in said

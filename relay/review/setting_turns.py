@@ -52,7 +52,17 @@ def _pair(old: str, new: str) -> str:
 
 
 def _alike(a: str, b: str, least: float = 0.6) -> bool:
-    return SequenceMatcher(None, squeezed(a), squeezed(b), autojunk=False).ratio() >= least
+    a, b = squeezed(a), squeezed(b)
+    if len(a) > _ALIKE_CHARS or len(b) > _ALIKE_CHARS:
+        return a == b  # a full comparison costs the product of the lengths: long lines, written by the worker, equal only
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
+
+
+_ALIKE_CHARS = 400
+# Pairs of lines a reader below compares at most, a file: every added line that passes its screen was compared with up
+# to _PAIRS removed ones (4,000 added lines written to pass it: 800,000 comparisons).
+_MOST_COMPARED = 2_000
 
 
 def _fresh(added: Sequence[str], removed: Sequence[str]) -> list[str]:
@@ -268,8 +278,12 @@ def _error_swallowed(added: Sequence[str], removed: Sequence[str]) -> str | None
     olds = [old for old in gone if _PROPAGATES_RE.search(old) or _HANDS_ON_RE.search(old)][:_PAIRS]
     if not olds:
         return None
+    left = _MOST_COMPARED
     for line in _fresh(added, removed):
+        if left <= 0:
+            break
         if _SWALLOW_RE.search(line):
+            left -= len(olds)
             head = _CALL_HEAD_RE.search(re.sub(r"^(?:return|await|void)\s+", "", line.strip()))
             for old in olds:
                 if _core(old) and (_core(old) == _core(line) or _alike(_core(old), _core(line), 0.85)):
@@ -292,9 +306,13 @@ _ARGS_IN_TEXT_RE = re.compile(r"\{[^{}]*\b(?:args|kwargs|arguments|params)\b[^{}
 
 
 def _arguments_in_message(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    left = _MOST_COMPARED
     for line in _fresh(added, removed):
         if not re.search(r"\b[fF]['\"]|`|#\{", line) or (m := _ARGS_IN_TEXT_RE.search(line)) is None:
             continue
+        if left <= 0:
+            break
+        left -= min(len(removed), _PAIRS)
         for old in removed[:_PAIRS]:
             if re.search(r"\b(?:args|kwargs|arguments|params)\b", old) is None and _alike(old, line, 0.5):
                 return f"writes a call's arguments into a message (a secret argument lands in a log: {m.group(0)}): {_pair(old, line)}"
