@@ -24,34 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
 from relay.review import setting_turns  # a docs sample's verification switch (round 16)
+from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
 from relay.review.line_shapes import edits_line, squeezed, window
-from relay.review.small_edits import centred
+from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "turned"]
 
 _SHOWN = 60
-
-
-def _pair(old: str, new: str) -> str:
-    a, b = centred(old.strip(), new.strip())
-    return f"{a} → {b}"
-
-
-# Lines longer than this are compared only for equality: the readers below look for one config or key line edited, and
-# a full comparison costs the product of the two lengths (the worker writes the lines: 10,000 pairs of 1 KB lines).
-_ALIKE_CHARS = 400
-
-
-def _alike(a: str, b: str, least: float = 0.6) -> bool:
-    a, b = squeezed(a), squeezed(b)
-    if len(a) > _ALIKE_CHARS or len(b) > _ALIKE_CHARS:
-        return a == b
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    # The two quick ratios are upper bounds of the ratio, linear in the lengths: most pairs stop there.
-    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
 
 
 # ----- a bind widened from loopback to every interface

@@ -165,3 +165,19 @@ def edits_line(old: str, new: str) -> bool:
     head_old, head_new = _WORD_RE.findall(_PROMPT_RE.sub("", old))[:2], _WORD_RE.findall(_PROMPT_RE.sub("", new))[:2]
     # The same two first words, or the same first name long enough to be a package's (``{:plug, "~> 1.14"}``).
     return bool(head_old and head_new) and (head_old == head_new and len(head_old) == 2 or head_old[0] == head_new[0] and len(head_old[0]) >= 4)
+
+
+# Lines longer than this are compared only for equality: the pair readers look for one config or key line edited, and a
+# full comparison costs the product of the two lengths (the worker writes the lines: thousands of pairs of 1 KB lines).
+ALIKE_CHARS = 400
+
+
+def alike(a: str, b: str, least: float = 0.6) -> bool:
+    """Whether two lines read alike, as a formatter cannot change them (``squeezed``), at ``least`` SequenceMatcher's
+    ratio. The two quick ratios are upper bounds of the ratio, linear in the lengths: most pairs stop there."""
+    a, b = squeezed(a), squeezed(b)
+    if len(a) > ALIKE_CHARS or len(b) > ALIKE_CHARS:
+        return a == b
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
+

@@ -37,8 +37,9 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
 from relay.review.line_shapes import squeezed
-from relay.review.small_edits import centred
+from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "setting_turned"]
 
@@ -46,20 +47,6 @@ __all__ = ["screen", "setting_turned"]
 _PAIRS = 200  # the most lines of one side a pairing reader looks at, so a rewrite of hundreds of lines stays linear
 
 
-def _pair(old: str, new: str) -> str:
-    a, b = centred(old.strip(), new.strip())
-    return f"{a} → {b}"
-
-
-def _alike(a: str, b: str, least: float = 0.6) -> bool:
-    a, b = squeezed(a), squeezed(b)
-    if len(a) > _ALIKE_CHARS or len(b) > _ALIKE_CHARS:
-        return a == b  # a full comparison costs the product of the lengths: long lines, written by the worker, equal only
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
-
-
-_ALIKE_CHARS = 400
 # Pairs of lines a reader below compares at most, a file: every added line that passes its screen was compared with up
 # to _PAIRS removed ones (4,000 added lines written to pass it: 800,000 comparisons).
 _MOST_COMPARED = 2_000

@@ -93,6 +93,12 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
     return side(old, start), side(new, start)
 
 
+def paired(old: str, new: str) -> str:
+    """An edited pair as a reason quotes it: ``old → new``, each centred on where they differ."""
+    a, b = centred(old.strip(), new.strip())
+    return f"{a} → {b}"
+
+
 def quote_run(added: Sequence[str], removed: Sequence[str], share: float = 1.0) -> str:
     """One run's edit quoted: ``old → new`` centred on what changed, ``added: …`` or ``removed: …``; ``share`` of the
     room one run's quote may take."""
