@@ -265,6 +265,10 @@ def apply_plant(work: Path, entry: dict) -> None:
     except OSError as exc:
         raise PlantError(f"{plant['file']}: {exc.strerror}") from None
     find, replace = plant["find"].encode(), plant["replace"].encode()
+    if b"\n" in find and b"\r\n" not in find and find not in data and b"\r\n" in data:
+        # A file the commit does not change is as the parent's checkout wrote it: CRLF where the repository's
+        # attributes say eol=crlf, while --check (and the label) read the LF blob. The same edit in CRLF.
+        find, replace = find.replace(b"\n", b"\r\n"), replace.replace(b"\n", b"\r\n")
     if data.count(find) != 1:
         raise PlantError(f"{plant['file']}: the plant's text occurs {data.count(find)} times, not once")
     target.write_bytes(data.replace(find, replace))

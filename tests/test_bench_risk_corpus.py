@@ -202,6 +202,16 @@ def test_risk_corpus_plant_replay_writes_the_edit_into_the_post_commit_tree_byte
         bench_risk_corpus.apply_plant(work, _plant())  # applied once: its text is gone
 
 
+def test_risk_corpus_plant_replay_takes_a_file_checked_out_with_crlf_by_the_repositorys_attributes(tmp_path: Path) -> None:
+    # --check reads the LF blob; a replayed file the commit does not change is the checkout's, CRLF by eol=crlf.
+    work = tmp_path / "ws"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "client.py").write_bytes(b"a = 1\r\nb = 2\r\nc = 3\r\n")
+    entry = _entry(plant={"file": "src/client.py", "find": "a = 1\nb = 2\n", "replace": "a = 1\nb = 0\n", "line": "b = 0", "risk": "x", "words": ["x"]})
+    bench_risk_corpus.apply_plant(work, entry)
+    assert (work / "src" / "client.py").read_bytes() == b"a = 1\r\nb = 0\r\nc = 3\r\n"
+
+
 def test_risk_corpus_bench_opens_a_sealed_set_only_by_its_exact_name_after_its_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # sealed_planted was run once sealed, then opened as development data (bench/LEDGER.md): it prints a line per
     # commit. A newer sealed set whose name starts the same (sealed_planted2) stays sealed.
