@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from relay.core.records import FileChange  # noqa: E402
 from relay.observe.changes import HUNK_CHARS, ChangeSet  # noqa: E402
+from relay.observe.kept_lines import kept_line  # noqa: E402
 from relay.review.packet import build_review  # noqa: E402
 
 _R = random.Random(36)
@@ -51,6 +52,8 @@ def _fill(parts: list[str], sep: str = " ") -> str:
 # Each family: (removed line i, added line i). Alike in shape, different in every name: the pair readers try them all.
 FAMILIES = {
     "spaces": (lambda i: " " * (HUNK_CHARS - 12) + f"limit --{i}!", lambda i: " " * (HUNK_CHARS - 12) + f"x = {i} !"),
+    # Blanks in runs as long as observation keeps them (relay.observe.kept_lines folds longer ones).
+    "blank runs": (lambda i: _fill([f"limit{i}" + " " * 31 for _ in range(40)], "-"), lambda i: _fill([f"x{i}" + " " * 31 for _ in range(40)], "=")),
     "nested calls": (lambda i: "verify(" * 70 + f"x{i}" + ")" * 70, lambda i: "decode(" * 70 + f"y{i}" + ")" * 70),
     "chained verifies": (lambda i: "t = " + _fill([f"verify(p{i}_{j})." for j in range(200)], ""),
                          lambda i: "t = " + _fill([f"verify(b{i}_{j})." for j in range(200)], "")),
@@ -90,8 +93,8 @@ def _cpu() -> float:
 def run_case(family: str, path: str, lines: int, stop: int) -> float | None:
     old, new = FAMILIES[family]
     change = FileChange(path=path, additions=lines, deletions=lines, ranges=[(1, lines)],
-                        removed_lines=[old(i)[:HUNK_CHARS] for i in range(lines)],
-                        added_lines=[new(i)[:HUNK_CHARS] for i in range(lines)])
+                        removed_lines=[kept_line(old(i).encode(), HUNK_CHARS) for i in range(lines)],
+                        added_lines=[kept_line(new(i).encode(), HUNK_CHARS) for i in range(lines)])
     signal.alarm(stop)
     began = _cpu()
     try:

@@ -33,6 +33,7 @@ from relay.observe.above import above_after, above_said, shown_above
 from relay.observe.beyond import beyond_view
 from relay.observe.blind import seen_by_time
 from relay.observe.git_dir import planted
+from relay.observe.kept_lines import kept_line
 from relay.observe.made_git_dirs import DeepLook, deep_git_dirs, note_made_git_dirs
 from relay.observe.runs_next import list_plants
 from relay.observe.private_repo import look_of
@@ -137,7 +138,7 @@ def _read_hunks(section: Section, change: FileChange, ranges: list[tuple[int, in
                     block = [new_line, 0]
                 side = change.added_lines if sign == b"+" else change.removed_lines
                 if keep and len(side) < HUNK_LINES:
-                    side.append(line[1:HUNK_CHARS * 4].decode("utf-8", "replace")[:HUNK_CHARS])
+                    side.append(kept_line(line[1:], HUNK_CHARS))
                 if sign == b"+":
                     change.additions += 1
                     block[1] += 1

@@ -97,11 +97,19 @@ def _meets(lo: int, hi: int, ranges: Sequence[tuple[int, int]] | None) -> bool:
     return ranges is None or any(lo <= end and hi >= start for start, end in ranges)
 
 
+# A run of blanks longer than indentation or alignment needs is shown by its length: padding must not push the rest of a
+# line out of the view (nor the cut hide its end: a long line shows its head and its tail).
+_PADDING_RE = re.compile(r"[ \t]{33,}")
+_TAIL = 100
+
+
 def _cut_line(text: str, limit: int) -> str:
     body = text[:-1]
+    if len(body) > 32:
+        body = _PADDING_RE.sub(lambda m: f" …[{len(m.group()):,} blanks]… ", body)
     if len(body) <= limit:
-        return text
-    return f"{body[:limit]}…[+{len(body) - limit:,} chars]\n"
+        return body + "\n" if body != text[:-1] else text
+    return f"{body[:max(limit - _TAIL, 0)]}…[{len(body) - limit:,} chars]…{body[-_TAIL:]}\n"
 
 
 def _render(lines: list[_Line], line_chars: int) -> str:
