@@ -25,6 +25,7 @@ from relay.core.redact import redact_obj
 from relay.review.content_kinds import reading
 from relay.review.file_kinds import CODE_EXTS, path_kind, read_changes
 from relay.review.range_hunks import RangeHunk, cut_hunks
+from relay.review.review_budget import review_budget
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
 from relay.review.apart_edits import looser_runs, runs_of_patch
@@ -267,7 +268,7 @@ def build_review(
     other manifests (``existing_dependencies``); nothing is read otherwise. ``task`` is what the
     leader asked for: when it names a security fix, the source edits are ranked as that fix. A script named without
     a language is read as its first line says (``relay.review.content_kinds``)."""
-    with reading(changeset.files, workspace if changeset.source != "report" else None, CODE_EXTS, path_kind):
+    with reading(changeset.files, workspace if changeset.source != "report" else None, CODE_EXTS, path_kind), review_budget():
         return _build_review(changeset, report=report, paths=paths, workspace=workspace, task=task)
 
 

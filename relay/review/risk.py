@@ -21,6 +21,7 @@ from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
+from relay.review.review_budget import not_read_reason, over_budget
 
 __all__ = [
     "LARGE_HUNK_LINES",
@@ -123,10 +124,21 @@ def _describe(f: FileFacts, ctx: RiskContext) -> str:
     return f"edit (+{c.additions}/-{c.deletions}){quote}"
 
 
+_WATCHED_LINES = 40  # a smaller file is read whole once begun: its rules cost little
+
+
 def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     """Return a copy of ``change`` with ``risk``, ``reasons`` and ``rules`` decided by ``RULES``."""
     facts = FileFacts(change, complete=change.path not in ctx.partial)
-    fired = [(order, rule, reason) for order, rule in enumerate(RULES) if (reason := _fires(rule, facts, ctx)) is not None]
+    # Past the review's CPU budget (relay.review.review_budget), checked between rules on a file of some size, the
+    # rules left are not asked; the file says so, and is not low.
+    watch = len(change.added_lines) + len(change.removed_lines) > _WATCHED_LINES
+    fired, cut = [], over_budget()
+    for order, rule in enumerate(RULES):
+        if cut or (watch and (cut := over_budget())):
+            break
+        if (reason := _fires(rule, facts, ctx)) is not None:
+            fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
     kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0)), _LATER.get(rule.name, 0), order,
                     rule, reason)
@@ -134,6 +146,9 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
                   key=lambda hit: hit[:3])
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, _, reason in kept]
+    if cut:
+        return msgspec.structs.replace(change, risk=max_risk((risk, "medium")), reasons=[*reasons[:_MAX_REASONS - 1], not_read_reason()],
+                                       rules=[*(rule.name for _, _, _, rule, _ in kept), "unread_line"])
     if risk == "low":
         # A small edit is quoted when nothing else the reasons say quotes it already (an edit apart).
         reasons.append(_describe(facts, ctx if not reasons else RiskContext()))
