@@ -111,7 +111,7 @@ def test_a_risky_line_makes_its_file_high_and_its_reason_names_the_line(path: st
         ("web/static.py", ["        if permitted:", "            deny()"], ["        if not permitted:", "            deny()"],
          "inverts a check (refuses what passed): if permitted: deny()"),
         ("src/guard.ts", ["  if (isTrusted()) { throw new ForbiddenError('host') }"], [], "inverts a check (refuses what passed)"),
-        ("lib/hosts.js", ["    return true;"], ["    return false;"], "makes a check answer yes by default: return true; (was return false;)"),
+        ("lib/hosts.js", ["    return true;"], ["    return false;"], "makes a check answer yes by default (fails open): return true; (was return false;)"),
         # a protection middleware taken out
         ("app/server.js", ["app.use(compression())"], ["app.use(csrfProtection())", "app.use(compression())"], "removes a protection middleware: app.use(csrfProtection())"),
         ("config/settings.py", [], ["    'django.middleware.clickjacking.XFrameOptionsMiddleware',"], "removes a protection middleware"),

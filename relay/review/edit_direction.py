@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.edit_turns import turned
+from relay.review.subtle_turns import subtle_turned
 from relay.review.setting_turns import setting_turned
 from relay.review.line_shapes import squeezed, window
 from relay.review.small_edits import centred
@@ -424,6 +425,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return more
     if (setting := setting_turned(path, added, removed, sample=sample)) is not None:  # round 16: TLS, XXE, a verify, a secret, a check
         return setting
+    if (subtle := subtle_turned(path, added, removed, sample=sample)) is not None:  # round 17: a lock, a rejection, anchors, a bind…
+        return subtle
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:

@@ -440,7 +440,7 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
         return f"drops a clause from a check: {_shown(found)}"
     found = _default_flipped(gone, written)
     if found:
-        return f"makes a check answer yes by default: {_shown(found)}"
+        return f"makes a check answer yes by default (fails open): {_shown(found)}"
     return None
 
 

@@ -297,6 +297,9 @@ _STRING_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
 # how the whole application runs (config.consider_all_requests_local = true shows every error's backtrace).
 _SETTING_RE = re.compile(r"^\s*(?:(?:Rails\.application|app|self|this)\.)?(?:config|configuration|settings|options)(?:\.\w+|\[[^\]]+\])+\s*(?:=|:)(?!=)")
 _FLIP_RE = re.compile(r"^(?i:false → true|true → false|off → on|on → off)$")
+# An operator (or a time's order) turned to its opposite: the check now passes what it refused (round 17).
+_INVERSES = frozenset(f"{a} → {b}" for x, y in (("<", ">"), ("<=", ">="), ("<", ">="), (">", "<="), ("==", "!="), ("===", "!=="),
+                                                   ("After", "Before"), ("is", "is not"), ("in", "not in")) for a, b in ((x, y), (y, x)))
 _USES_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|using|import|export\s+\{|export\s+\*|from\s+\S+\s+import|#\s*include|require(?:_relative)?\b)")
 _LINK_RE = re.compile(r"\]\(|://")
 
@@ -333,7 +336,8 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
         # The pair that reads most like a check: a line that decides, then an operator, literal or negation edited.
         rank = (int(_DECIDES_RE.search(new) is not None) * 2 + int(not what.startswith("adds ") or "&&" in what or " and " in what), -k)
         if best is None or rank > best[0]:
-            best = rank, f"{'flips a setting' if setting else 'edits a security line'} ({what}): {window(new, start, max(end, start + 1), _QUOTE)}"
+            said = "flips a setting" if setting else "inverts a comparison in a security line" if what in _INVERSES else "edits a security line"
+            best = rank, f"{said} ({what}): {window(new, start, max(end, start + 1), _QUOTE)}"
     return best[1] if best else None
 
 

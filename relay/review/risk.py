@@ -191,8 +191,14 @@ _WORDS_OR_SIZE = frozenset({"security_tokens", "auth_path", "huge_change", "larg
 _EDITED_APART = "edit apart from the change"
 
 
+# An edit judged worth a look by its direction (``weakens_more``) silences the edit-apart quote of the same lines: it
+# reads the line as risky, so it sets its file apart as the quote did (round 17: a lock window's comparison named
+# "inverts a comparison" fell from 1st to 5th behind files high for "auth" in their path).
+_JUDGED_EDIT = "weakens_more"
+
+
 def _line_found(change: FileChange) -> bool:
-    return any(name in _LINE_RULES for name in change.rules) or (
+    return any(name in _LINE_RULES or name == _JUDGED_EDIT for name in change.rules) or (
         "edit_apart" in change.rules and any(reason.startswith(_EDITED_APART) for reason in change.reasons))
 
 

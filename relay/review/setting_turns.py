@@ -70,12 +70,12 @@ def _closest(new: str, removed: Sequence[str], least: float = 0.6) -> str | None
 # ----- a TLS floor lowered to 1.0/1.1 or SSL 3
 _WEAK_TLS = (r"(?:tls\.)?VersionTLS1[01]\b|(?:tls\.)?VersionSSL30\b|TLSVersion\.(?:TLSv1(?:_1)?|SSLv3)\b|PROTOCOL_(?:TLSv1(?:_1)?|SSLv[23])\b|"
              r"['\"](?:TLSv1(?:\.[01])?|TLSv1_[01]|SSLv3|tlsv1(?:\.[01])?|TLS1(?:\.|_)?[01]|1\.[01])['\"]|SslProtocols\.(?:Tls1?1?|Ssl3)\b|"
-             r"TlsVersion\.TLS_1_[01]\b|TLS1_(?:1_)?VERSION\b|:TLSv1(?:_1)?\b|\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)\b")
+             r"TlsVersion\.TLS_1_[01]\b|TLS1_(?:1_)?VERSION\b|:TLSv1(?:_1)?\b|\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)(?![.\w])")
 _TLS_FLOOR_RE = re.compile(
     r"(?i)(?:min(?:imum)?[_-]?(?:tls|ssl|protocol)?[_-]?(?:version|protocol)|tls[_-]?min|ssl[_-]?min|min_?proto)\w*['\"]?\s*(?:=>|:=|[=:(,])\s*[^;#\n]*?"
     r"(?:" + _WEAK_TLS + r")|"
     r"\bSSLContext\.getInstance\(\s*['\"](?:TLSv1(?:\.1)?|SSLv3|SSL)['\"]|\bsetEnabledProtocols\([^)]*['\"](?:TLSv1(?:\.1)?|SSLv3)['\"]|"
-    r"\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)\b|\bSslProtocols\s*=\s*SslProtocols\.(?:Tls1?1?|Ssl3)\b|\bssl\.PROTOCOL_(?:TLSv1(?:_1)?|SSLv[23])\b")
+    r"\bssl_protocols\s+(?:SSLv3|TLSv1(?:\.1)?)(?![.\w])|\bSslProtocols\s*=\s*SslProtocols\.(?:Tls1?1?|Ssl3)\b|\bssl\.PROTOCOL_(?:TLSv1(?:_1)?|SSLv[23])\b")
 
 
 def _tls_floor_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:

@@ -1,0 +1,306 @@
+"""Subtle weakenings with no security word on the line, read in each ecosystem's spelling (issue 36, round 17 part A).
+
+Found by the kind x ecosystem matrix (bench/plant_matrix/subtle.json): each kind was a cell left low or unnamed. Each
+reader compares the lines an edit removes with the ones it adds, so a file rewritten whole that keeps the shape says
+nothing, and each stays linear in the diff (screened lines only, at most ``_PAIRS`` of a side):
+
+- ``lock_dropped``: a lock taken around a check and its update is gone (Go's ``mu.Lock()``, Python's ``with self._lock:``,
+  Java's ``synchronized``, Rust's ``.lock().unwrap()``, C#'s ``lock (x)``, Ruby's ``synchronize``): the check races;
+- ``rejection_dropped``: an error path that answered a rejection answers something else (``raise Unauthorized()`` →
+  ``return {}``, ``head :unauthorized`` → ``nil``, ``AuthenticateResult.Fail(ex)`` → ``NoResult()``, ``next(err)`` →
+  ``next()``, ``.map_err(…)?`` → ``.unwrap_or_default()``): it fails open;
+- ``anchors_dropped``: a pattern that loses its anchors all at once (``'^[a-z]+$'`` → ``'[a-z]+'``, Ruby's ``\\A…\\z`` →
+  ``^…$``, Java's ``.matches()`` → ``.find()``): a value that merely contains what was wanted passes;
+- ``bind_widened``: a listener's loopback address made every interface in the spellings the one-line readers miss
+  (Elixir's ``{127, 0, 0, 1}`` → ``{0, 0, 0, 0}``, a compose port ``"127.0.0.1:5432:5432"`` → ``"5432:5432"``): high;
+- ``key_size_lowered``: an asymmetric key's size lowered below 2,048 bits (``initialize(3072)`` → ``initialize(512)``,
+  ``key_size=1024``): high;
+- ``same_site_weakened``: a cookie's SameSite turned from Strict/Lax to None (or Strict to Lax) in any spelling;
+- ``comparison_inverted``: a deciding line whose one change is an operator turned to its opposite (``<`` → ``>``,
+  ``!=`` → ``==``, ``After`` → ``Before``): the check now passes what it refused;
+- ``duration_raised``: a lifetime written as a duration (Go's ``15 * time.Minute``, ``Duration.ofMinutes(15)``,
+  ``TimeSpan.FromMinutes``, ``Duration::from_secs``) made ten times longer and a day or more;
+- ``request_logged``: a log call that now writes a request's whole parameters, body or headers (``params.inspect``,
+  ``req.headers``, ``request.body``): a password or a token in them lands in the log.
+
+The party guarded against is the worker that slips one such line into an ordinary change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review.line_shapes import squeezed
+from relay.review.small_edits import paired as _pair
+
+__all__ = ["subtle_turned"]
+
+_PAIRS = 200  # the most screened lines of one side a reader pairs, so a rewrite of hundreds of lines stays linear
+
+
+def _fresh(added: Sequence[str], removed: Sequence[str]) -> list[str]:
+    before = {squeezed(line.strip()) for line in removed}
+    return [line for line in added if squeezed(line.strip()) not in before]
+
+
+_CLOSEST = 40  # the most lines a line is measured against (each measure is quadratic in a line of up to 400 characters)
+
+
+def _closest(new: str, olds: Sequence[str], least: float) -> str | None:
+    best, score = None, least
+    if len(new) > 400:
+        return None  # a statement's length: longer lines are not paired
+    for old in olds[:_CLOSEST]:
+        if len(old) > 400:
+            continue
+        matcher = SequenceMatcher(None, squeezed(old), squeezed(new), autojunk=False)
+        if matcher.real_quick_ratio() >= score and matcher.quick_ratio() >= score and (ratio := matcher.ratio()) >= score:
+            best, score = old, ratio
+    return best
+
+
+# ----- a lock taken around a check, gone
+_LOCK_RE = re.compile(r"\.\s*(?:R)?Lock\(\)|\bwith\s+[\w.]*(?:lock|mutex|_mu|sem\w*)\w*\s*(?:\(\s*\))?\s*:|\.acquire\(\s*\)|\bsynchronized\b|"
+                      r"\.lock\(\)\s*(?:\.unwrap\(\)|\.expect\(|\?|\.await)|^\s*lock\s*\(\s*[\w.]+\s*\)|\.synchronize\b|\bMonitor\.Enter\(|"
+                      r"\bobjc_sync_enter\(|\.(?:write|read)\(\)\s*\.(?:unwrap|expect)\(")
+
+
+def _lock_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    gone = [old for old in removed[:_PAIRS * 10] if len(old) <= 400 and _LOCK_RE.search(old)]
+    if not gone:
+        return None
+    kept = sum(1 for line in added[:_PAIRS * 10] if len(line) <= 400 and _LOCK_RE.search(line))
+    if kept >= len(gone):
+        return None  # as many locks taken after as before: moved or renamed, not dropped
+    old = gone[0]
+    # Java's ``synchronized`` dropped from a method: quote the method as it now reads.
+    new = _closest(old.replace("synchronized ", ""), _fresh(added, removed), 0.8) if "synchronized" in old and len(old) <= 400 else None
+    shown = _pair(old, new) if new else old.strip()[:90]
+    return f"removes a lock around a check and its update (a race: two callers pass the check at once): {shown}"
+
+
+# ----- an error path that rejected, now answering something else
+_REJECTS_RE = re.compile(r"(?i)^\s*(?:raise|throw)\b|\bhead\s+:(?:unauthorized|forbidden|bad_request)|\b(?:abort|deny|forbid|reject|halt)\w*\s*[(!]|"
+                         r"\.Fail\(|\bFailure\(|\bUnauthorized\w*\(|\bForbid\w*\(|\bhttp\.Error\(|\bStatus(?:Unauthorized|Forbidden)\b|"
+                         r"\bstatus\s*[(:=]\s*(?:401|403)\b|\b(?:401|403)\b|\bnext\s*\(\s*(?:err|error|e|ex)\s*\)|\.map_err\([^)]*\)\s*\?|"
+                         r"\bErr\(|\{:error\b|^\s*return\s+(?:false|False)\s*;?\s*$")
+_LOGS_RE = re.compile(r"(?i)\b(?:log\w*|console|logger|print\w*|warn\w*|debug|slog|eprintln|puts)\b\s*[.(!]")
+_REJECTION_WORDS_RE = re.compile(r"(?i)error|fail|unauthori|forbid|denied|deny|reject|invalid|raise|throw|abort|halt|401|403|Err\b")
+
+
+def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    gone = [old for old in _fresh(removed, added)[:_PAIRS] if len(old) <= 400 and _REJECTS_RE.search(old) and not _LOGS_RE.search(old)]
+    if not gone or len(removed) > 40:
+        return None  # a rewrite of many lines is read by the other readers; this one reads one answer swapped
+    fresh = _fresh(added, removed)[:_PAIRS]
+    if not fresh or len(fresh) > 40:
+        return None
+    for old in gone[:_CLOSEST]:
+        new = _closest(old, fresh, 0.45) if len(fresh) > 1 or len(gone) > 1 else fresh[0]
+        if new is None or _REJECTION_WORDS_RE.search(new) or not new.strip() or new.strip() in ("}", "end", "{"):
+            continue
+        return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
+    return None
+
+
+# ----- a pattern's anchors dropped together, or a whole match made a find
+_TOKEN_RE = re.compile(r"\\.|\w+|\S")
+_ANCHORS = frozenset({"\\A", "^", "\\z", "\\Z", "$"})
+_LOOSER = {("\\A", "^"), ("\\z", "$"), ("\\Z", "$"), ("matches", "find"), ("matches", "containsMatchIn"), ("fullmatch", "search"), ("fullmatch", "match"),
+           ("is_match", "find"), ("MatchString", "FindString")}
+_ANCHOR_SCREEN_RE = re.compile(r"['\"/`]\^|\\A|\$['\"/`]|\\[zZ]['\"/`]|\.matches\(|fullmatch\(")
+
+
+def _anchors_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [old for old in removed if len(old) <= 400 and _ANCHOR_SCREEN_RE.search(old)][:_PAIRS]
+    budget = _PAIRS
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400:
+            continue
+        new = _TOKEN_RE.findall(line)
+        for old_line in olds:
+            budget -= 1
+            if budget < 0:
+                return None
+            old = _TOKEN_RE.findall(old_line)
+            if not 0 <= len(old) - len(new) <= 2:
+                continue
+            ops = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+            said = []
+            for tag, i1, i2, j1, j2 in ops:
+                cut, put = old[i1:i2], new[j1:j2]
+                if tag == "delete" and len(cut) == 1 and cut[0] in _ANCHORS:
+                    said.append(f"drops {cut[0]}")
+                elif tag == "replace" and len(cut) == 1 and len(put) == 1 and (cut[0], put[0]) in _LOOSER:
+                    said.append(f"{cut[0]} → {put[0]}")
+                else:
+                    said = []
+                    break
+            # One anchor or one swap alone is setting_turns' reading; this one reads what it leaves: two, or a find.
+            if said and (len(said) > 1 or any(s.startswith(("matches", "is_match", "MatchString")) for s in said)):
+                return f"loosens an anchored match to a search ({', '.join(said)}): {_pair(old_line, line)}"
+    return None
+
+
+# ----- a listener's loopback made every interface, in the spellings the line readers miss
+_LOOP_TUPLE_RE = re.compile(r"\{\s*127\s*,\s*0\s*,\s*0\s*,\s*1\s*\}")
+_ANY_TUPLE_RE = re.compile(r"\{\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*\}|\{\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*,\s*0\s*\}")
+_PORT_ON_LOOP_RE = re.compile(r"^\s*-\s*['\"]?(?:127\.0\.0\.1|localhost|\[?::1\]?):(?P<ports>\d+(?::\d+)?(?:/\w+)?)['\"]?\s*$")
+_PORT_ANY_RE = re.compile(r"^\s*-\s*['\"]?(?:0\.0\.0\.0:)?(?P<ports>\d+(?::\d+)?(?:/\w+)?)['\"]?\s*$")
+
+
+def _bind_widened(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    loops = [old for old in removed[:_PAIRS] if len(old) <= 400 and _LOOP_TUPLE_RE.search(old)]
+    wide = [line for line in _fresh(added, removed)[:_PAIRS] if len(line) <= 400 and _ANY_TUPLE_RE.search(line)] if loops else []
+    for line in wide[:_CLOSEST]:
+        if (old := _closest(line, loops, 0.6)) is not None:
+            return f"widens a bind from loopback to every interface: {_pair(old, line)}"
+    if re.search(r"(?i)(?:^|/)(?:docker-)?compose[\w.-]*\.ya?ml$", path):
+        published = {m.group("ports"): old for old in removed[:_PAIRS] if (m := _PORT_ON_LOOP_RE.match(old))}
+        for line in _fresh(added, removed)[:_PAIRS] if published else ():
+            if (m := _PORT_ANY_RE.match(line)) and m.group("ports") in published:
+                return f"publishes a port on every interface (was the loopback): {_pair(published[m.group('ports')], line)}"
+    return None
+
+
+# ----- an asymmetric key's size lowered below 2,048 bits
+_KEY_SIZE_RE = re.compile(r"(?i)(?:\binitialize|key_?size|keysize|KeySize|key_?length|modulus\w*|(?:key|rsa|modulus)_?bits|GenerateKey|generate_private_key|generate_key|"
+                          r"RSA\.generate|rsa\.new|generateKeyPair\w*|\bnew_rsa\w*|Rsa::generate|RSA\.new|DSA\.generate|dh_?params\w*)\D{0,40}?"
+                          r"(?<![\w.])(?P<n>\d{3,5})(?![\w.])")
+
+
+def _key_size_lowered(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(old, int(m.group("n"))) for old in removed[:_PAIRS] if len(old) <= 400 and (m := _KEY_SIZE_RE.search(old)) and int(m.group("n")) >= 2048]
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        m = _KEY_SIZE_RE.search(line) if len(line) <= 400 else None
+        if m is None or not 256 <= int(m.group("n")) < 2048:
+            continue
+        for old, bits in olds:
+            a, b = re.sub(r"\d+", "#", squeezed(old)), re.sub(r"\d+", "#", squeezed(line))
+            if a == b:
+                return f"lowers a key size to {m.group('n')} bits (was {bits}; breakable): {_pair(old, line)}"
+    return None
+
+
+# ----- a cookie's SameSite weakened
+_SAME_SITE_RE = re.compile(r"(?i)same_?site\w*['\"]?\s*(?:=>|[=:(,])?\s*['\":]?(?:[\w.]*\.)?(?:SameSite)?(?P<v>strict|lax|none)(?:_?mode)?\b")
+_ORDER = {"strict": 2, "lax": 1, "none": 0}
+
+
+def _same_site_weakened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(old, m.group("v").lower()) for old in removed[:_PAIRS] if len(old) <= 400 and (m := _SAME_SITE_RE.search(old))]
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or (m := _SAME_SITE_RE.search(line)) is None:
+            continue
+        new = m.group("v").lower()
+        for old, was in olds:
+            if _ORDER[new] < _ORDER[was]:
+                return f"weakens a cookie's SameSite default ({was} → {new}: sent on cross-site requests): {_pair(old, line)}"
+    return None
+
+
+# ----- a request's whole parameters, body or headers written to a log
+_LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?|console|Rails\.logger|logging|slog|Log|_logger|print(?:ln|f)?|puts|warn|debug|info)\s*[.(]")
+_WHOLE_REQUEST_RE = re.compile(r"(?<![\w$])(?:params|request\.params|req\.body|request\.body|req\.headers|request\.headers|req\.query|r\.Header|r\.Form|"
+                               r"request\.POST|request\.form|request\.json|request\.data|\$_POST|\$_REQUEST|\$_SERVER|Request\.Headers|Request\.Form)"
+                               r"(?:\.(?:inspect|to_unsafe_h|to_h|to_s|permit!|all|toString|dict)\b(?:\(\))?)?(?![\w\[.:]|\s*\[)")
+
+
+_QUOTED_RE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+
+
+def _in_prose(line: str, at: int) -> bool:
+    """Whether ``at`` falls in a string literal's words, not in an interpolation (``#{…}``, ``${…}``, ``{…}``)."""
+    for q in _QUOTED_RE.finditer(line):
+        if q.start() < at < q.end():
+            return "{" not in line[q.start():at]
+    return False
+
+
+def _request_logged(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for line in _fresh(added, removed)[:_PAIRS]:
+        if len(line) > 400 or (call := _LOG_CALL_RE.search(line)) is None:
+            continue
+        if (m := _WHOLE_REQUEST_RE.search(line, call.end())) is not None and not _in_prose(line, m.start()) and not any(
+                _WHOLE_REQUEST_RE.search(old) and _LOG_CALL_RE.search(old) for old in removed[:_PAIRS]):
+            return f"writes the request's whole {m.group(0)} to a log (a password or token in it is logged): {line.strip()[:90]}"
+    return None
+
+
+# ----- a comparison turned to its opposite in a line that decides
+_OPS_RE = re.compile(r"===|!==|==|!=|<=|>=|<|>|\\.|\w+|\S")
+_OPPOSITE = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "!=", "!=": "==", "===": "!==", "!==": "===", "After": "Before",
+             "Before": "After", "isAfter": "isBefore", "isBefore": "isAfter"}
+_DECIDES_RE = re.compile(r"^\s*(?:if|elif|elsif|unless|while|guard|return|assert|require)\b|\bif\s*\(|&&|\|\||\?\s|=>\s*\w+\s*[<>=!]")
+
+
+def _comparison_inverted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for old in removed[:_PAIRS]:
+        if len(old) <= 400 and _DECIDES_RE.search(old):
+            olds.setdefault(len(_OPS_RE.findall(old)), []).append(old)
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or not _DECIDES_RE.search(line):
+            continue
+        new = _OPS_RE.findall(line)
+        for old_line in olds.get(len(new), ())[:20]:
+            diff = [(x, y) for x, y in zip(_OPS_RE.findall(old_line), new) if x != y]
+            if len(diff) == 1 and _OPPOSITE.get(diff[0][0]) == diff[0][1] and "<" not in "".join(new[:1]):
+                return f"inverts a comparison ({diff[0][0]} → {diff[0][1]}: the check now passes what it refused): {_pair(old_line, line)}"
+    return None
+
+
+# ----- a token's or session's lifetime written as a duration, made ten times longer or more
+_UNIT_SECONDS = {"nanosecond": 1e-9, "microsecond": 1e-6, "millisecond": 1e-3, "second": 1, "minute": 60, "hour": 3600, "day": 86400,
+                 "week": 604800, "ms": 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400, "secs": 1, "millis": 1e-3, "mins": 60, "hours": 3600,
+                 "days": 86400, "seconds": 1, "minutes": 60}
+_DURATION_RE = re.compile(r"(?i)(?P<n>\d+(?:_\d+)*)\s*\*\s*time\.(?P<u>Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)\b|"
+                          r"time\.(?P<u2>Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)\s*\*\s*(?P<n2>\d+)|"
+                          r"(?:Duration\.of|TimeSpan\.From|Duration::from_|Duration\.)(?P<u3>millis|secs|seconds|minutes|hours|days)\w*\(\s*(?P<n3>\d+)|"
+                          r"\bTimeUnit\.(?P<u4>SECONDS|MINUTES|HOURS|DAYS)\.to\w+\(\s*(?P<n4>\d+)")
+_LIFETIME_WORDS_RE = re.compile(r"(?i)expir|ttl|lifetime|max_?age|valid|timeout|not_?after|lifespan")
+
+
+def _seconds(line: str) -> float | None:
+    total, seen = 0.0, False
+    for m in _DURATION_RE.finditer(line):
+        n = next(g for g in (m.group("n"), m.group("n2"), m.group("n3"), m.group("n4")) if g)
+        unit = next(g for g in (m.group("u"), m.group("u2"), m.group("u3"), m.group("u4")) if g).lower()
+        total += float(n.replace("_", "")) * _UNIT_SECONDS.get(unit, _UNIT_SECONDS.get(unit.rstrip("s"), 1))
+        seen = True
+    return total if seen else None
+
+
+def _duration_raised(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(old, sec) for old in removed[:_PAIRS] if len(old) <= 400 and _LIFETIME_WORDS_RE.search(old) and (sec := _seconds(old))]
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or not _LIFETIME_WORDS_RE.search(line) or (sec := _seconds(line)) is None:
+            continue
+        for old, was in olds:
+            if sec >= 10 * was and sec >= 86400 and _alike_words(old, line):
+                return f"lets it stay valid far longer (an expiry {sec / was:.0f} times longer): {_pair(old, line)}"
+    return None
+
+
+def _alike_words(a: str, b: str) -> bool:
+    words = lambda text: set(re.findall(r"[A-Za-z_]{3,}", text))  # noqa: E731
+    wa, wb = words(a), words(b)
+    return bool(wa & wb) and len(wa & wb) * 2 >= min(len(wa), len(wb))
+
+
+def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
+    """The first of these kinds the edit turns, with whether it is classic (high). A docs page's sample is left to the
+    other readers (its lines are an example's, not the project's)."""
+    if sample:
+        return None
+    for found in (_bind_widened(path, added, removed), _key_size_lowered(path, added, removed)):
+        if found:
+            return found, True
+    for found in (_lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
+                  _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed),
+                  _duration_raised(path, added, removed)):
+        if found:
+            return found, False
+    return None
