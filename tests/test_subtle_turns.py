@@ -185,3 +185,23 @@ def test_a_judged_edit_worth_a_look_ranks_with_files_high_for_their_path_words_a
     judged_edit = FileChange(path="lock/lock.go", risk="medium", additions=1, deletions=1, rules=["weakens_more"],
                              reasons=["inverts a comparison (<= → >=: the check now passes what it refused): …"])
     assert rank_changes([*words, judged_edit])[0].path == "lock/lock.go"
+
+
+@pytest.mark.parametrize("path, removed, added", [
+    ("src/Storage/LocalDisk.php", ["        if ($full === false || strpos($full, $this->root . DIRECTORY_SEPARATOR) !== 0) {"],
+     ["        if ($full === false || strpos($full, $this->root) !== 0) {"]),
+    ("lib/static.js", ["  if (!resolved.startsWith(root + path.sep)) {"], ["  if (!resolved.startsWith(root)) {"]),
+    ("internal/archive/extract.go", ["\tif !strings.HasPrefix(target, filepath.Clean(dest)+string(os.PathSeparator)) {"],
+     ["\tif !strings.HasPrefix(target, filepath.Clean(dest)) {"]),
+    ("app/files.py", ["    if not path.startswith(ROOT + os.sep):"], ["    if not path.startswith(ROOT):"]),
+    ("src/Paths.java", ["        if (!target.getCanonicalPath().startsWith(root.getCanonicalPath() + File.separator)) {"],
+     ["        if (!target.getCanonicalPath().startsWith(root.getCanonicalPath())) {"]),
+])
+def test_the_separator_dropped_from_a_containment_check_is_named(path, removed, added):
+    found = subtle_turned(path, added, removed)
+    assert found is not None and found[0].startswith("drops the separator from a path containment check")
+
+
+def test_a_separator_added_or_a_prefix_check_reworded_stays_quiet():
+    assert subtle_turned("lib/static.js", ["  if (!resolved.startsWith(root + path.sep)) {"], ["  if (!resolved.startsWith(root)) {"]) is None
+    assert subtle_turned("lib/static.js", ["  if (!full.startsWith(base + path.sep)) {"], ["  if (!resolved.startsWith(root + path.sep)) {"]) is None

@@ -4,6 +4,8 @@ Found by the kind x ecosystem matrix (bench/plant_matrix/subtle.json): each kind
 reader compares the lines an edit removes with the ones it adds, so a file rewritten whole that keeps the shape says
 nothing, and each stays linear in the diff (screened lines only, at most ``_PAIRS`` of a side):
 
+- ``separator_dropped``: a path prefix check that loses the separator after the root (``startsWith(root + path.sep)``
+  → ``startsWith(root)``, PHP's ``. DIRECTORY_SEPARATOR``, Go's ``+string(os.PathSeparator)``): ``/srv/data-evil`` passes;
 - ``lock_dropped``: a lock taken around a check and its update is gone (Go's ``mu.Lock()``, Python's ``with self._lock:``,
   Java's ``synchronized``, Rust's ``.lock().unwrap()``, C#'s ``lock (x)``, Ruby's ``synchronize``): the check races;
 - ``rejection_dropped``: an error path that answered a rejection answers something else (``raise Unauthorized()`` →
@@ -290,6 +292,24 @@ def _alike_words(a: str, b: str) -> bool:
     return bool(wa & wb) and len(wa & wb) * 2 >= min(len(wa), len(wb))
 
 
+# ----- the separator dropped from a path prefix (containment) check
+_PREFIX_CALL_RE = re.compile(r"(?i)start_?s_?with\??\s*\(|HasPrefix\(|strpos\(|str_starts_with\(|\bindexOf\(|\.index\(|\.rfind\(|\.find\(")
+_SEPARATOR_RE = re.compile(r"\s*(?:\+|\.|\.\.|<>)\s*(?:os\.sep|os\.path\.sep|path\.sep|File\.separator(?:Char)?|DIRECTORY_SEPARATOR|"
+                           r"string\(\s*(?:os\.PathSeparator|filepath\.Separator)\s*\)|Path\.DirectorySeparatorChar|MAIN_SEPARATOR(?:_STR)?|"
+                           r"std::path::MAIN_SEPARATOR(?:_STR)?|['\"][/\\\\]['\"]|os\.PathSeparator|filepath\.Separator)")
+
+
+def _separator_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [old for old in removed[:_PAIRS] if len(old) <= 400 and _PREFIX_CALL_RE.search(old) and _SEPARATOR_RE.search(old)]
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or not _PREFIX_CALL_RE.search(line) or _SEPARATOR_RE.search(line):
+            continue
+        for old in olds[:_CLOSEST]:
+            if squeezed(_SEPARATOR_RE.sub("", old, count=1)) == squeezed(line):
+                return f"drops the separator from a path containment check (a sibling folder with the same prefix passes): {_pair(old, line)}"
+    return None
+
+
 def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). A docs page's sample is left to the
     other readers (its lines are an example's, not the project's)."""
@@ -298,7 +318,7 @@ def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sa
     for found in (_bind_widened(path, added, removed), _key_size_lowered(path, added, removed)):
         if found:
             return found, True
-    for found in (_lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
+    for found in (_separator_dropped(added, removed), _lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
                   _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed),
                   _duration_raised(path, added, removed)):
         if found:
