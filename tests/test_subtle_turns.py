@@ -205,3 +205,32 @@ def test_the_separator_dropped_from_a_containment_check_is_named(path, removed, 
 def test_a_separator_added_or_a_prefix_check_reworded_stays_quiet():
     assert subtle_turned("lib/static.js", ["  if (!resolved.startsWith(root + path.sep)) {"], ["  if (!resolved.startsWith(root)) {"]) is None
     assert subtle_turned("lib/static.js", ["  if (!full.startsWith(base + path.sep)) {"], ["  if (!resolved.startsWith(root + path.sep)) {"]) is None
+
+
+def test_a_lifetime_key_raised_in_a_settings_file_is_named_and_a_small_raise_is_not():
+    found = subtle_turned("config/app.yml", ["  ttl: 31536000"], ["  ttl: 900"])
+    assert found is not None and "far longer" in found[0]
+    assert subtle_turned("config/app.yml", ["  ttl: 1800"], ["  ttl: 900"]) is None
+    assert subtle_turned("src/cache.py", ["  ttl = 31536000"], ["  ttl = 900"]) is None  # code: edit_direction's lifetime reader
+
+
+def test_a_tls_floor_lowered_in_a_docs_sample_is_high_and_a_new_sample_is_not():
+    from relay.review.setting_turns import setting_turned
+
+    found = setting_turned("docs/client.md", ["ctx.minimum_version = ssl.TLSVersion.TLSv1"], ["ctx.minimum_version = ssl.TLSVersion.TLSv1_2"], sample=True)
+    assert found is not None and found[1] and found[0].startswith("lowers the TLS floor")
+    assert setting_turned("docs/client.md", ["ctx.minimum_version = ssl.TLSVersion.TLSv1"], [], sample=True) is None
+
+
+def test_a_settings_files_lifetime_and_published_port_lines_are_read_by_the_rules():
+    # A settings or build file keeps only the lines a screen passes: without these two, ``ttl: 31536000`` and a compose
+    # port that lost its 127.0.0.1 never reached the readers ("edit (+1/-1)", "build configuration").
+    from relay.core.records import FileChange
+    from relay.review.file_kinds import read_changes
+
+    changes = [FileChange(path="config/app.yml", additions=1, deletions=1, removed_lines=["  ttl: 900"], added_lines=["  ttl: 31536000"]),
+               FileChange(path="docker-compose.yml", additions=1, deletions=1, removed_lines=['      - "127.0.0.1:5432:5432"'],
+                          added_lines=['      - "5432:5432"']),
+               FileChange(path="config/app.yml", additions=1, removed_lines=[], added_lines=["  title: Accounts"])]
+    read, _ = read_changes(changes)
+    assert [r.added_lines for r in read] == [["  ttl: 31536000"], ['      - "5432:5432"'], []]

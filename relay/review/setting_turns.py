@@ -317,8 +317,8 @@ def screen(line: str) -> bool:
 def setting_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). ``sample``: a docs page's lines, read
     only as edits of lines the page stood with (a page's own example may set any value)."""
-    if sample:
-        found = _verification_off(added, removed)
+    if sample:  # a page's line edited, not a sample new in it (round 17: a TLS floor lowered in a docs sample)
+        found = _verification_off(added, removed) or (_tls_floor_lowered(added, removed) if removed else None)
         return (found, True) if found else None
     for found in (_tls_floor_lowered(added, removed), _xml_entities_resolved(added, removed), _verification_off(added, removed),
                   _config_credential(path, added, removed), _secret_shortened(path, added, removed)):

@@ -22,6 +22,7 @@ nothing, and each stays linear in the diff (screened lines only, at most ``_PAIR
   ``!=`` → ``==``, ``After`` → ``Before``): the check now passes what it refused;
 - ``duration_raised``: a lifetime written as a duration (Go's ``15 * time.Minute``, ``Duration.ofMinutes(15)``,
   ``TimeSpan.FromMinutes``, ``Duration::from_secs``) made ten times longer and a day or more;
+- ``setting_lifetime_raised``: the same in a settings file, a lifetime key's number (``ttl: 900`` → ``ttl: 31536000``);
 - ``request_logged``: a log call that now writes a request's whole parameters, body or headers (``params.inspect``,
   ``req.headers``, ``request.body``): a password or a token in them lands in the log.
 
@@ -37,7 +38,7 @@ from difflib import SequenceMatcher
 from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["subtle_turned"]
+__all__ = ["screen", "subtle_turned"]
 
 _PAIRS = 200  # the most screened lines of one side a reader pairs, so a rewrite of hundreds of lines stays linear
 
@@ -286,6 +287,25 @@ def _duration_raised(path: str, added: Sequence[str], removed: Sequence[str]) ->
     return None
 
 
+# The same, in a settings file: a lifetime key's number (``ttl: 900`` → ``ttl: 31536000``), whatever section it sits in.
+_SETTINGS_PATH_RE = re.compile(r"(?i)\.(?:ya?ml|ini|cfg|conf|toml|properties|env|json)$|(?:^|/)\.env[\w.-]*$")
+_LIFETIME_KEY_RE = re.compile(r"(?i)^\s*['\"]?(?P<key>[\w.-]*(?:ttl|max[_-]?age|expir\w*|lifetime|valid[_-]?for|session[_-]?timeout)[\w.-]*)['\"]?\s*[:=]\s*"
+                              r"['\"]?(?P<n>\d+)['\"]?\s*,?\s*(?:#.*)?$")
+
+
+def _setting_lifetime_raised(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not _SETTINGS_PATH_RE.search(path):
+        return None
+    olds = {m.group("key").lower(): (int(m.group("n")), old) for old in removed[:_PAIRS] if len(old) <= 400 and (m := _LIFETIME_KEY_RE.match(old))}
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or (m := _LIFETIME_KEY_RE.match(line)) is None or m.group("key").lower() not in olds:
+            continue
+        was, old = olds[m.group("key").lower()]
+        if was > 0 and int(m.group("n")) >= 10 * was and int(m.group("n")) >= 86400:
+            return f"lets it stay valid far longer ({m.group('key')} {int(m.group('n')) // was} times longer): {_pair(old, line)}"
+    return None
+
+
 def _alike_words(a: str, b: str) -> bool:
     words = lambda text: set(re.findall(r"[A-Za-z_]{3,}", text))  # noqa: E731
     wa, wb = words(a), words(b)
@@ -310,6 +330,15 @@ def _separator_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+_SETTING_SCREEN = (_LIFETIME_KEY_RE, _PORT_ON_LOOP_RE, _PORT_ANY_RE)
+
+
+def screen(line: str) -> bool:
+    """A settings or build file's line these readers read (a lifetime key's number, a published port), kept for the rules
+    though it holds no risky word (relay.review.file_kinds keeps only such lines of those files)."""
+    return len(line) <= 400 and any(pattern.match(line) for pattern in _SETTING_SCREEN)
+
+
 def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). A docs page's sample is left to the
     other readers (its lines are an example's, not the project's)."""
@@ -320,7 +349,7 @@ def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sa
             return found, True
     for found in (_separator_dropped(added, removed), _lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
                   _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed),
-                  _duration_raised(path, added, removed)):
+                  _duration_raised(path, added, removed), _setting_lifetime_raised(path, added, removed)):
         if found:
             return found, False
     return None
