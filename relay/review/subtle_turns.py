@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed
+from relay.review.setting_turns import _ANCHORS, _TOKEN_RE  # the one anchor and one swap are read there
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "subtle_turned"]
@@ -109,8 +110,6 @@ def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
 
 
 # ----- a pattern's anchors dropped together, or a whole match made a find
-_TOKEN_RE = re.compile(r"\\.|\w+|\S")
-_ANCHORS = frozenset({"\\A", "^", "\\z", "\\Z", "$"})
 _LOOSER = {("\\A", "^"), ("\\z", "$"), ("\\Z", "$"), ("matches", "find"), ("matches", "containsMatchIn"), ("fullmatch", "search"), ("fullmatch", "match"),
            ("is_match", "find"), ("MatchString", "FindString")}
 _ANCHOR_SCREEN_RE = re.compile(r"['\"/`]\^|\\A|\$['\"/`]|\\[zZ]['\"/`]|\.matches\(|fullmatch\(")
