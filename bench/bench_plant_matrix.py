@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import sys
 import tempfile
 from collections import defaultdict
@@ -35,6 +36,7 @@ from pathlib import Path
 
 from relay.core.contracts import (Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests,
                                   WorkerReport)
+from relay.core.redact import redact
 from relay.observe.changes import ChangeSet, _change
 from relay.observe.patch import split_patch
 from relay.observe.run_patch import build_run_patch
@@ -43,6 +45,9 @@ from relay.review.packet import build_review, fit_packet
 
 MATRIX = Path(__file__).resolve().parent / "plant_matrix"
 _RUN_ID = "run-20260101-000000-abcdef"
+# Each case's workspace is written in memory where the machine has it: on a disk, its mkdir and rmdir cost more than
+# the review (174 cases: 2.1 s of the 3.0 s in /tmp, none in /dev/shm).
+_SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 # The commit's own work every case carries beside its plant (a plant is one edit inside an ordinary commit).
 _CHANGELOG = ("CHANGELOG.md", "# Changelog\n\n## 1.4.0\n\n- Faster startup.\n",
               "# Changelog\n\n## 1.5.0\n\n- Export rows as CSV.\n\n## 1.4.0\n\n- Faster startup.\n")
@@ -103,7 +108,7 @@ def review_case(case: dict) -> dict:
     patch = b"".join(_section(p, b, a) for p, (b, a) in sorted(files.items()))
     _, sections = split_patch(patch)
     changeset = ChangeSet(source="git", files=[_change([s]) for s in sections], patch=patch)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=_SCRATCH) as tmp:
         root = Path(tmp)
         for path, (_, after) in files.items():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +130,8 @@ def review_case(case: dict) -> dict:
             "file": mine.risk != "low", "not_low": packet.changes.risk != "low",
             "named": any(w.lower() in reason.lower() for w in case["words"]),
             "first": target is not None and _covers(target.lines, number),
-            "view": case["line"].strip() in view}
+            # the view masks a credential's shape (relay.core.redact): a planted secret shows masked, as the leader reads it
+            "view": any(text in view for text in (case["line"].strip(), redact(case["line"].strip())))}
 
 
 CHECKS = ("file", "not_low", "named", "first", "view")

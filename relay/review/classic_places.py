@@ -180,6 +180,12 @@ def _comparisons(line: str) -> list[tuple[str, str, int, int]]:
 _CALL2_RE = re.compile(r"\b\w+\s*\(\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*,\s*([^,()]+(?:\([^()]*\))?[^,()]*?)\s*\)")
 
 
+def _named_there(a: str, b: str, comparison: str, named: set[frozenset[str]]) -> bool:
+    """Whether guard_reading names this comparison already: it reads a pair now compared with ``==``/``!=`` only, so an
+    equality call (C#'s ``SequenceEqual``, Go's ``bytes.Equal``) that replaces a constant-time one is said here (round 17)."""
+    return frozenset((squeezed(a), squeezed(b))) in named and re.search(r"[=!]=", comparison) is not None
+
+
 def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | None:
     # The pairs guard_reading already names as a comparison replaced: its reason stands, this one would repeat it.
     named = {frozenset((squeezed(m.group(1)).lstrip("&*"), squeezed(m.group(2)).lstrip("&*")))
@@ -200,7 +206,7 @@ def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | Non
                 if m.group("name") in written:
                     continue  # the constant-time call still stands on the line
                 for a, b, start, end in _comparisons(written):
-                    if {_bare(a), _bare(b)} == pair and frozenset((squeezed(a), squeezed(b))) not in named:
+                    if {_bare(a), _bare(b)} == pair and not _named_there(a, b, written[start:end], named):
                         was = m.group("name") + ("(…)" if m.group("open") else " …")
                         return f"replaces a constant-time comparison with ==: {was} → {window(written.strip(), start, end, 50)}"
     for written in new:
@@ -213,7 +219,7 @@ def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | Non
         if _CT_CALL_RE.search(written):
             continue
         for a, b, start, end in _comparisons(written):
-            if _plain(a) or _plain(b) or _bare(a) == _bare(b) or frozenset((squeezed(a), squeezed(b))) in named:
+            if _plain(a) or _plain(b) or _bare(a) == _bare(b) or _named_there(a, b, written[start:end], named):
                 continue
             fa, fb = _FIELD_RE.search(a), _FIELD_RE.search(b)
             if fa and fb and fa.group(1) == fb.group(1):

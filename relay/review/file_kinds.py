@@ -23,6 +23,7 @@ from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a containe
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
 from relay.review.content_kinds import reading_path
 from relay.review.file_subjects import subject
+from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
@@ -333,10 +334,9 @@ def _keep_test_signals(line: str) -> bool:
     )
 
 
-# Source keeps every line that is code: comment-only lines are left out, so a change whose
-# kept lines are none changed only comments and blank lines. A comment naming an advisory or an
-# attack (CVE-…, "quadratic", "attacker") is kept for the token rule; the mechanical check
-# in relay.review.code_reading still reads it as a comment.
+# Source keeps every line that is code: comment-only lines are left out, so a change whose kept lines are none changed
+# only comments and blank lines. A comment naming an advisory or an attack (CVE-…, "quadratic", "attacker") is kept for
+# the token rule, and a doc comment's risky code sample (round 17); code_reading's mechanical check reads both as comments.
 _HASH_COMMENT_EXTS = frozenset("py pyi pyx pxd rb sh bash zsh pl pm r ex exs jl nim toml yaml yml cmake".split())
 _DASH_COMMENT_EXTS = frozenset("sql lua hs elm".split())
 
@@ -355,7 +355,7 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         text = line.strip()
         if not text:
             return False
-        return not text.startswith(prefixes) or advisory_words(text) is not None or silencing_comment(text)
+        return not text.startswith(prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
 
     return keep
 

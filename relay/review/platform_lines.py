@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from relay.review import classic_places, setup_lines
+from relay.review import classic_cells, classic_places, setup_lines
 from relay.review.line_shapes import squeezed, window
 
 __all__ = ["APP_MANIFESTS", "CALLS", "VALUES", "paired_line", "silencing_comment"]
@@ -399,4 +399,4 @@ def paired_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
             or _silenced(added, removed) or _capped_factor(path, added, removed) or _widened_pattern(added, removed)
             or _membership_to_affix(added, removed) or _atom_from_input(added, removed)
             or (_mix_git(path, added, removed) if prose is None else None) or classic_places.paired(path, added, removed)
-            or setup_lines.paired(path, added, removed))
+            or setup_lines.paired(path, added, removed) or classic_cells.paired(path, added, removed))

@@ -24,7 +24,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from relay.review import build_lines, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines
+from relay.review import build_lines, classic_cells, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, squeezed, window
 
@@ -187,7 +187,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----|"
         # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]", re.I)),
-) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES  # the classic risks of other ecosystems' syntax (rounds 8 and 10)
+) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES  # the classic risks of other ecosystems' syntax (rounds 8 and 10)
 
 # A value that only stands in for a secret (docs and templates write these).
 _PLACEHOLDER_RE = re.compile(
@@ -284,7 +284,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         # Java's getParameter("returnUrl"), Go's c.Query("redirect")).
         r"\b\w*(?:[Pp]aram|[Qq]uery|QUERY)\w*\s*\(\s*[:'\"](?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|return_?url|"
         r"returnUrl|came_?from|back_?url|backUrl|callback_?url|callbackUrl)['\"]?\s*\)")),
-) + classic_lines.CALLS + classic_places.CALLS + slipped_lines.CALLS
+) + classic_lines.CALLS + classic_places.CALLS + slipped_lines.CALLS + classic_cells.CALLS
 
 _VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
 _CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)

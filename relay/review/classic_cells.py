@@ -1,0 +1,100 @@
+"""Classic risks in the spellings the kind x ecosystem matrix found unread (issue 36, round 17 part B).
+
+bench/plant_matrix/classic.json writes each classic kind the way each ecosystem writes it, in code, a docs sample, a
+config, a manifest and CI. What the older readers missed there, read here as families:
+
+- a credential written as a bare setting value: ``password: hunter2-prod-Xk29!`` in YAML, ``Environment=DB_PASSWORD=…``
+  in a systemd unit, ``MAIL_PASSWORD=…`` in an env template, ``export SHOP_TOKEN=…`` in a README: a key named for a
+  credential set to a literal that mixes lower case, upper case and digits (a reference — ``${…}``, ``%(…)``,
+  ``<…>``, ``ENC(…)`` — a path, a URL or a placeholder is not one);
+- a shell run with ``-c`` and text built in the line, where the interpreter is an argument: .NET's
+  ``Process.Start("/bin/sh", $"-c …{name}")``, Elixir's ``System.cmd("sh", ["-c", "… #{name}"])``, Node's
+  ``spawn("sh", ["-c", `… ${name}`])``;
+- Ruby's ``instance_eval``/``class_eval``/``module_eval`` of a value (not a block, not a heredoc);
+- escaping dropped in Razor: ``@Html.Raw(…)``, Blazor's ``(MarkupString)``;
+- SQL built by Rust's ``format!("SELECT … '{}'", …)``;
+- CORS opened by a PHP array (``'allowed_origins' => ['*']``), ASP.NET's detailed errors and exception details on.
+
+The screens stay narrow: a docs file keeps every line a screen passes (relay.review.file_kinds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["CALLS", "VALUES", "paired"]
+
+# A credential's key at the end of its name (DB_PASSWORD, api_key, SHOP_TOKEN; not token_endpoint, password_min_length),
+# then a bare literal to the end of the line with lower case, upper case and a digit in it.
+_CREDENTIAL_KEY = r"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key)"
+# (Every run stops at the next separator, ``=`` and ``:`` included, and so does each look-ahead: a crafted line of
+# "token=token=…" is read in linear time, tests/test_review_backtracking.py.)
+_V = r"[^\s'\"`$%{}<>()#;,=:]"
+_BARE_LITERAL = (r"(?P<atcred>(?!" + _V + r"*(?i:your|example|changeme|change_me|placeholder|dummy|fake|xxxx|redacted))(?!/)"
+                 r"(?=" + _V + r"*[a-z])(?=" + _V + r"*[A-Z])(?=" + _V + r"*\d)" + _V + r"{8,}={0,2})")
+
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("turns autoescaping off", ("html.raw", "markupstring", "@html"), re.compile(
+        r"@?\bHtml\.Raw\s*\(\s*(?!['\"])|\(\s*MarkupString\s*\)\s*[\w@(]|\{@html\s+[\w$]")),
+    # JPA/Hibernate queries have no SELECT to find: a query string joined with a value.
+    ("builds SQL from text", ("createquery", "createnativequery", "createsqlquery"), re.compile(
+        r"\bcreate(?:Native|SQL)?Query\s*\(\s*\"[^\"]*\"\s*\+\s*[\w(]")),
+    ("makes files world-writable or access open", ("fromstring",), re.compile(r"\bPosixFilePermissions\.fromString\s*\(\s*\"[r-][w-][x-][r-][w-][x-]r?-?w")),
+    ("opens CORS to any origin", ("origin",), re.compile(r"(?i)['\"](?:allowed_?origins?|allow_?origins?|cors_?origins?)['\"]\s*=>\s*\[?\s*['\"]\*['\"]")),
+    ("turns debug mode on", ("detailederrors", "includeexceptiondetailinfaults"), re.compile(
+        r"['\"]?\b(?:DetailedErrors|IncludeExceptionDetailInFaults)['\"]?\s*[:=]\s*['\"]?(?:true|True)\b")),
+    ("builds SQL from text", ("format!",), re.compile(
+        r"\bformat!\s*\(\s*\"(?i:[^\"]{0,200}?\b(?:select\b[^\"]{0,200}?\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))"
+        r"[^\"]{0,300}?\{\w*(?::[^}\"]*)?\}")),
+)
+
+# A shell's -c given text the line builds (interpolation or concatenation), the shell named as an argument.
+_SHELL = r"['\"](?:/usr)?(?:/bin/)?(?:ba|z|da)?sh['\"]"
+_BUILT = r"(?:#\{|\$\{|\{\w+\}|['\"]\s*\+|\+\s*['\"]|<>|\.\s*\$)"
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs a shell command", ("sh\"", "sh'"), re.compile(
+        r"\b(?:Process\.Start|System\.cmd|spawn(?:Sync)?|execFile(?:Sync)?|Popen|run|cmd)\s*\(\s*" + _SHELL + r"\s*,\s*(?:\[\s*)?\$?['\"`]-c\b[^)]{0,300}?" + _BUILT)),
+    ("runs text as code", ("_eval",), re.compile(r"\b(?:instance|class|module)_eval\s*\(?\s*(?![&{]|do\b|<<|['\"]|\))[\w@$]")),
+)
+
+
+_CREDENTIAL_RE = re.compile(r"(?P<key>(?i:[\w.-]{0,40}?" + _CREDENTIAL_KEY + r"))['\"]?\s*[:=]\s*" + _BARE_LITERAL + r"\s*(?:#.*)?$")
+_CREDENTIAL_SCREEN_RE = re.compile(r"(?i)passw|pwd|secret|token|key")
+# What relay.review.setting_turns already says of a settings file: a long key-like value there is its reason, not this.
+_SETTINGS_FILE_RE = re.compile(r"(?i)\.(?:ya?ml|ini|cfg|conf|toml|properties|env)$|(?:^|/)\.[\w.-]*rc$")
+
+
+# The same literal as a call's second argument after its quoted key (PHP's define('DB_PASSWORD', '…'), a map's
+# put("password", "…")), or a connection string's Password=…; (a settings file's JSON value).
+_CREDENTIAL_ARG_RE = re.compile(r"['\"](?P<key>(?i:[\w.-]{0,40}?" + _CREDENTIAL_KEY + r"))['\"]\s*,\s*['\"]" + _BARE_LITERAL + r"['\"]|"
+                                r"(?<![\w])(?P<key2>(?i:password|pwd))=" + _BARE_LITERAL.replace("atcred", "atcred2") + r"(?=;|['\"])")
+
+
+_ARG_LINE = 300  # a longer line is minified code or data, not a call that sets a credential
+_NAME_RE = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def paired(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A credential written as a bare setting value on an added line that did not stand before, as "what: key: the
+    value's first characters…" (the reason never shows a credential whole); or ASP.NET's developer exception page
+    taken out of its Development-only branch."""
+    before = {line.strip() for line in removed}
+    if any("UseDeveloperExceptionPage" in line for line in added) and any("IsDevelopment()" in line for line in removed):
+        return "turns debug mode on: the developer exception page no longer only in Development (UseDeveloperExceptionPage)"
+    for line in added:
+        text = line.strip()
+        if not text or text in before or _CREDENTIAL_SCREEN_RE.search(text) is None:
+            continue
+        m = _CREDENTIAL_RE.search(text)
+        arg = _CREDENTIAL_ARG_RE.search(text) if m is None and len(text) <= _ARG_LINE else None
+        # (a minified file's or a source map's list of names puts "password" before a name, not a value)
+        if arg is not None and not _NAME_RE.fullmatch(value := arg.group("atcred") or arg.group("atcred2")):
+            return f"hard-codes a credential ({(arg.group('key') or arg.group('key2')).strip()}: {value[:6]}…)"
+        if m is None:
+            continue
+        value = m.group("atcred")
+        if _SETTINGS_FILE_RE.search(path) and re.fullmatch(r"[A-Za-z0-9_+/-]{20,}=*", value):
+            continue
+        return f"hard-codes a credential in a setting ({m.group('key').strip()}: {value[:6]}…)"
+    return None
