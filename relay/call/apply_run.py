@@ -37,7 +37,6 @@ from relay.core.files import write_atomic
 from relay.isolate.trees import RunTrees, chain_patch, run_trees
 from relay.observe.git import GitError
 from relay.observe.patch import split_patch
-from relay.review.packet import fit_packet
 from relay.runs.store import RunStore, check_run_id, now_iso
 
 __all__ = ["apply_run"]
@@ -48,9 +47,16 @@ _LISTED_CONFLICTS = 20
 _MAX_CHAIN = 200  # continues followed back to the chain's first run
 
 
+def _fit(packet: Packet) -> Packet:
+    """``relay.review.packet.fit_packet``, imported at the first packet, not when the server starts (relay.call.orchestrate)."""
+    from relay.review.packet import fit_packet
+
+    return fit_packet(packet)
+
+
 def _refusal(run_id: str, exc: BaseException, *, branch: str | None = None, worktree: str | None = None) -> Packet:
     error = as_relay_error(exc, f"apply of run {run_id}")
-    return fit_packet(Packet(run_id=run_id, status=error.status, error=error.info(), branch=branch,
+    return _fit(Packet(run_id=run_id, status=error.status, error=error.info(), branch=branch,
                              worktree=worktree))
 
 
@@ -217,7 +223,7 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
                        + (f"; and {more} more" if more > 0 else "") + ". Nothing was changed.")
             hint = (f"Keep or undo your own edits to those files, then apply again; `git diff {record.isolation.base_commit[:12]} "
                     f"{record.isolation.branch}` shows the run's change.")
-            return fit_packet(Packet(run_id=run_id, status=Status.APPLY_CONFLICT, **where,
+            return _fit(Packet(run_id=run_id, status=Status.APPLY_CONFLICT, **where,
                                      error=ErrorInfo(code=Status.APPLY_CONFLICT, message=message[:4000], hint=hint),
                                      changes=Changes(count=len(exc.conflicts), files=[p for p, _ in exc.conflicts],
                                                      source="git")))
@@ -238,6 +244,6 @@ def apply_run(store: RunStore, run_id: str | None, settings: Settings | None = N
     if applied.unchanged and files:
         summary += f"; {len(applied.unchanged)} file(s) already held it"
     summary += _not_applied(store, record, {_named(p, facts.prefix) for p in [*applied.written, *applied.unchanged]})
-    return fit_packet(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
+    return _fit(Packet(run_id=run_id, status=Status.SUCCESS, summary=summary, **where,
                              changes=Changes(count=len(files), files=files, source="git" if files else None)))
 

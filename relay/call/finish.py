@@ -24,7 +24,6 @@ from relay.core.contracts import (Changes, ContinueInput, ExecuteInput, Packet, 
 from relay.core.errors import RelayError, as_relay_error
 from relay.core.redact import redact
 from relay.isolate.pool import change_kept
-from relay.review.packet import fit_packet
 from relay.runs.ended_early import ended_early, note_ended_early
 from relay.runs.store import RunStore, now_iso
 
@@ -122,6 +121,8 @@ def finish(store: RunStore, record: RunRecord, ending: Ending, *, started: float
     outcome.finished_at = now_iso()
     if started is not None:
         outcome.duration_ms = int((time.monotonic() - started) * 1000)
+    from relay.review.packet import fit_packet  # at the first packet, not at start (relay.call.orchestrate)
+
     packet = fit_packet(Packet(run_id=record.run_id, status=verdict.status, summary=ending.summary,
                                changes=ending.changes or Changes(), tests=ending.tests or Tests(),
                                flags=list(ending.flags), conversation_id=outcome.conversation_id, error=outcome.error,

@@ -54,10 +54,9 @@ from relay.observe.git import GitError
 from relay.observe.run_patch import write_run_patch
 from relay.observe.permissions import PreRun, keep_sizes, pre_run_files
 from relay.observe.snapshot import Snapshot, release_indexes, take_snapshot
-from relay.review.diff_view import diff_view
-from relay.review.file_kinds import is_secret_path
-from relay.review.packet import build_review, tests_from_report
-from relay.review.verify import run_verification, tests_from_verification
+# The review (relay.review: ~13,000 lines, a thousand regexes compiled at import) is imported where a run is reviewed, not
+# when the server starts: a client waits on the start (Claude Code gives a server 30 s), and a refusal never reviews.
+from relay.review.verify import run_verification, tests_from_verification  # (the profile's commands: no reader)
 from relay.runs.coordinator import Coordinator
 from relay.runs.results import MAX_CHARS, render_result, status_of
 from relay.runs.store import RunStore
@@ -154,6 +153,8 @@ class Relay:
     def get_result(self, args: GetResultInput) -> tuple[dict, str]:
         record = self.store.read(args.run_id)
         if args.detail is Detail.DIFF:
+            from relay.review.diff_view import diff_view
+
             return diff_view(record, status_of(record), self.store.read_patch(args.run_id),
                              str(self.store.patch_path(args.run_id)), args.max_chars)
         return render_result(record, args.detail, args.max_chars or MAX_CHARS, str(self.store.record_path(args.run_id)))
@@ -306,6 +307,8 @@ class Relay:
     def _review(self, call: CallPlan, outcome: Outcome, verdict: Verdict, changeset: ChangeSet,
                 report: WorkerReport | None, tests: Tests | None, live: _Live, started: float) -> Ending:
         """What the worker said and what the relay saw, into the record and the run's Ending."""
+        from relay.review.packet import build_review, tests_from_report
+
         record, plan = call.record, call.plan
         changes, flags, files = build_review(changeset, report=report, paths=plan.paths, workspace=Path(plan.workspace),
                                              task=call.asked)
@@ -370,6 +373,8 @@ class Relay:
         if lease is not None and not still_own(lease):
             raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
                              "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
+        from relay.review.file_kinds import is_secret_path
+
         changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
         if abandoned is not None and abandoned.is_set():  # its run answered without it: nothing written now
             raise _Abandoned(record.run_id)
@@ -414,6 +419,8 @@ class Relay:
             return None
         if judged is not None:
             record.outcome.violation, live.violation = judged.violation, judged.said
+            from relay.review.packet import build_review
+
             changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
                                                                   workspace=workspace, task=call.asked)
             return changes

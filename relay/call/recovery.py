@@ -23,7 +23,6 @@ from relay.core.errors import RelayError
 from relay.core.identity import owner_alive
 from relay.isolate.pool import salvage_worktree, worktree_is_own
 from relay.observe.changes import ChangeSet
-from relay.review.file_kinds import is_secret_path
 from relay.runs.crashed import Seen, observe_crashed, stop_leftover
 from relay.runs.results import interrupted_error
 from relay.runs.store import RunStore
@@ -59,6 +58,8 @@ def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
     if record.isolation.worktree and not worktree_is_own(store.runs_dir.parent, record.isolation.worktree):
         changeset, found = ChangeSet(source="git"), Seen(files=[], how="status", why_not=_HIJACKED)
     else:
+        from relay.review.file_kinds import is_secret_path  # at the first recovery, not at start (relay.call.orchestrate)
+
         changeset, found = observe_crashed(store, record, is_secret_path)
     # Judged as every run is; checked, never restored, on the paths provably the run's (git gives no line counts
     # without the trees, so max_lines then counts nothing).
