@@ -57,13 +57,18 @@ _REGEX_OF = {"one": "[^/]", "star": "[^/]*", "any": ".*", "folders": "(?:.*/)?"}
 def _compiled(pattern: str, folders: bool = True) -> re.Pattern[str] | _Glob:
     """The pattern as a matcher of the whole path (``match``, truthy on a match); ``folders``: a match also covers
     what is under it."""
-    tokens = _tokens(pattern)
+    source = _source(pattern, folders)
+    return _Glob(_tokens(pattern), folders) if source is None else re.compile(source, re.DOTALL)
+
+
+def _source(pattern: str, folders: bool) -> str | None:
+    """``_compiled``'s regex, as text (None: a ``_Glob`` matches it)."""
     if len(re.findall(r"\*+", pattern)) > _REGEX_STARS:
-        return _Glob(tokens, folders)
+        return None
     out = [re.escape(arg) if kind == "char" else arg.pattern if kind == "class" else _REGEX_OF[kind]
-           for kind, arg in tokens]
+           for kind, arg in _tokens(pattern)]
     # A matching folder covers what is under it (a policy's patterns); a file table's names only files.
-    return re.compile("".join(out) + (r"(?:/.*)?\Z" if folders else r"\Z"), re.DOTALL)
+    return "".join(out) + (r"(?:/.*)?\Z" if folders else r"\Z")
 
 
 class _Glob:
@@ -188,13 +193,30 @@ def names_file(path: str, patterns: Iterable[str]) -> bool:
     and ``**`` as above. Unlike a policy's pattern it names files only: no folder covers what is under it."""
     path = _normal(path)
     name = path.rsplit("/", 1)[-1]
-    for pattern in patterns:
-        if "/" in pattern:
-            if _compiled("**/" + pattern, False).match(path):
-                return True
-        elif _compiled(pattern, False).match(name):
-            return True
-    return False
+    names, paths, globs = _table(patterns if isinstance(patterns, tuple) else tuple(patterns))
+    if names.match(name) or paths.match(path):
+        return True
+    return any(glob.match(path if on_path else name) for glob, on_path in globs)
+
+
+_NOTHING = re.compile(r"(?!)")
+
+
+@functools.lru_cache(maxsize=256)
+def _table(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], tuple[tuple[_Glob, bool], ...]]:
+    """A file table's patterns as two regexes, one of the names' and one of the paths' patterns, each their rows'
+    regexes as alternatives (every one ends at ``\\Z``: a match of either is a match of one row), and the rows matched
+    by ``_Glob``: one C-level match a file a table instead of one a row (tables of dozens of rows, read for every file
+    of every review)."""
+    rows = [("**/" + p if "/" in p else p, "/" in p) for p in patterns]
+    sources = [(_source(row, False), on_path) for row, on_path in rows]
+
+    def joined(on_path: bool) -> re.Pattern[str]:
+        alternatives = [f"(?:{source})" for source, where in sources if where is on_path and source is not None]
+        return re.compile("|".join(alternatives), re.DOTALL) if alternatives else _NOTHING
+
+    globs = tuple((_Glob(_tokens(row), False), on_path) for (row, on_path), (source, _) in zip(rows, sources) if source is None)
+    return joined(False), joined(True), globs
 
 
 def pattern_within(narrow: str, bounds: Iterable[str]) -> bool:

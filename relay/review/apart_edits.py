@@ -22,6 +22,7 @@ more. The two settings were chosen on their cost on ordinary history and their g
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -102,9 +103,11 @@ def runs_of_patch(patch: bytes) -> list[Run]:
     return runs
 
 
-def _code(path: str, lines: Sequence[str]) -> list[str]:
+def _code(path: str, lines: Sequence[str], most: int | None = None) -> list[str]:
+    """The lines that are code; with ``most``, the first ``most`` of them only (a caller that wants few stops reading)."""
     keep = line_filter(path)
-    return [ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln) and not prose(ln)]
+    code = (ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln) and not prose(ln))
+    return list(code if most is None else itertools.islice(code, most))
 
 
 # A line of prose inside a docstring or heredoc opened outside the run (an Elixir ``@moduledoc``'s "* `realm` - The realm
@@ -186,11 +189,11 @@ def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
         return None  # not code, or a file that holds the version (paramiko's _version.py: a release moves it)
+    if len(run.added) > _MOST_LINES + 2 or len(run.removed) > _MOST_LINES + 2:
+        return None  # a bigger run whose code lines are few (a comment block and a line): written, not slipped
     added, removed = _code(run.path, run.added), _code(run.path, run.removed)
     if not (added or removed) or len(added) > _MOST_LINES or len(removed) > _MOST_LINES:
         return None
-    if len(run.added) > _MOST_LINES + 2 or len(run.removed) > _MOST_LINES + 2:
-        return None  # a bigger run whose code lines are few (a comment block and a line): written, not slipped
     if _layout(run.path, added) == _layout(run.path, removed):
         return None  # formatting
     if any(_VERSION_RE.search(ln) for ln in (*added, *removed)):
@@ -338,7 +341,8 @@ def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
     for run in runs:
         if run.path in out or file_kind(run.path) not in _CODE_KINDS:
             continue
-        added, removed = _code(run.path, run.added), _code(run.path, run.removed)
+        # At most one code line past the bound is read a side: a run of 100,000 lines is no run of six.
+        added, removed = _code(run.path, run.added, _RUN_LINES + 1), _code(run.path, run.removed, _RUN_LINES + 1)
         if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (found := looser_check(added, removed)):
             out[run.path] = found[0]
     return out
