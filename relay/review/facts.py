@@ -38,6 +38,7 @@ from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, fil
                                      is_vendored_code, subject, words)
 from relay.review.line_shapes import FORMATTER_SHARE, all_restated, formatter_share, squeezed
 from relay.review.meaning import same_meaning
+from relay.review.generated_shape import machine_made, not_run
 from relay.review.security_reading import advisory_words, attack_test_name, security_note
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
@@ -171,7 +172,8 @@ class FileFacts:
 
     @cached_property
     def generated_output(self) -> bool:
-        return self.kind == "generated" and not is_vendored_code(self.path)
+        # By its path and its shape: a file of hand's size under gen/ or dist/ is read as code (relay.review.unread_lines).
+        return self.kind == "generated" and not is_vendored_code(self.path) and (not_run(self.path) or machine_made(self.change))
 
     @cached_property
     def name(self) -> str:

@@ -1,20 +1,18 @@
 """The ranking's rules, one row each: where it applies, what it decides, what it outranks, an example.
 
-A row is the whole rule:
+A row is the whole rule (``docs/ranking.md`` is generated from the table):
 
 - ``scope``: the files it applies to, as data (file kinds, kinds of change, facts of ``relay.review.facts.FACTS`` that
   must or must not hold), so "source, not deleted, not mechanical" is written once per row and read by the ranking page;
 - ``check``: what it looks for inside that scope (``relay.review.checks``);
-- ``risk`` and ``reason``: what it decides when it fires (``None`` for a note that says how the change was seen and decides
-  no risk); ``{detail}`` is filled from what the check found;
+- ``risk`` and ``reason``: what it decides when it fires (``None``: a note, no risk); ``{detail}``: what the check found;
 - ``outranks``: the rules it silences on the same file when it fires (their reason would say the same thing less precisely);
 - ``leads``: a file it fires on goes first among the files of its risk in the review order;
 - ``example``: a change it fires on (with the reason it gives) and a near miss it must not fire on (``more``: further such
   cases); ``tests/test_rules.py`` runs each row's examples, and proves each ``outranks`` entry on one of them.
 
-Precedence lives here and only here: a file's risk is the highest of its rules that fired and were not
-outranked; its reasons are theirs, notes first, then highest risk first, then in table order.
-``relay.review.risk`` applies the table; ``docs/ranking.md`` is generated from it.
+Precedence lives here and only here: a file's risk is the highest of its rules that fired and were not outranked; its
+reasons are theirs, notes first, then highest risk first, then in table order. ``relay.review.risk`` applies the table.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
-from relay.review.unread_lines import UNREAD_EXAMPLE, unread_line
+from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
 from relay.review.words import NO_SIZE_KINDS
@@ -474,6 +472,8 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc("assets/logo.png", binary=True), "binary file (not reviewable as text)", _fc("tests/archives/links.tar", binary=True))),
     Rule("unread_line", "medium", "{detail}", unread_line, scope=Scope(kinds=("source", "ci", "manifest", "build", "example"),
          not_changes=("deleted",), unless=("generated_output",)), example=Example(*UNREAD_EXAMPLE)),
+    Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)),
+         example=Example(*GENERATED_EXAMPLE)),
     Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
         _fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), "permission bits changed (100644 → 100755)",
         _fc("link", kind="type", mode_before="100644", mode_after="120000"))),
