@@ -216,7 +216,9 @@ def test_round_three_shapes_make_their_file_high_and_name_the_line(path: str, ad
          ["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),  # kept
         ("pyproject.toml", ["    \"pytest-relaxed>=2\","], ["    \"pytest_relaxed>=2\","]),  # one package to pip
         ("go.mod", ["\tgolang.org/x/sync v0.8.0", "\tgolang.org/x/sys v0.25.0"], ["\tgolang.org/x/sys v0.24.0"]),  # added beside
-        ("src/node_modules/x/index.js", ["eval(code)"], []),  # generated / vendored
+        # Generated output that does not run (a snapshot); one line of hand's size under node_modules/ is read as code
+        # (tests/test_generated_paths.py: the worker names its own files).
+        ("src/__snapshots__/x.test.js.snap", ["eval(code)"], []),
         # round 3's near misses: a refusal when the check failed, a default kept, a middleware added, a fork replaced in
         ("web/static.py", ["        if not permitted:", "            deny()"], []),
         ("lib/hosts.js", ["    return false;"], ["    return true;"]),  # allow by default turned to deny
