@@ -54,6 +54,9 @@ FAMILIES = {
     "spaces": (lambda i: " " * (HUNK_CHARS - 12) + f"limit --{i}!", lambda i: " " * (HUNK_CHARS - 12) + f"x = {i} !"),
     # Blanks in runs as long as observation keeps them (relay.observe.kept_lines folds longer ones).
     "blank runs": (lambda i: _fill([f"limit{i}" + " " * 31 for _ in range(40)], "-"), lambda i: _fill([f"x{i}" + " " * 31 for _ in range(40)], "=")),
+    # round 17's subtle readers (relay.review.subtle_turns): a refusal turned to a return, a loopback bind widened.
+    "rejects and binds": (lambda i: f"    raise Unauthorized{i}() # {_word(300)}" if i % 2 else f"  ip: {{127, 0, 0, 1}}, a{i}: {_word(300)}",
+                          lambda i: f"    return None{i} # {_word(300)}" if i % 2 else f"  ip: {{0, 0, 0, 0}}, b{i}: {_word(300)}"),
     "nested calls": (lambda i: "verify(" * 70 + f"x{i}" + ")" * 70, lambda i: "decode(" * 70 + f"y{i}" + ")" * 70),
     "chained verifies": (lambda i: "t = " + _fill([f"verify(p{i}_{j})." for j in range(200)], ""),
                          lambda i: "t = " + _fill([f"verify(b{i}_{j})." for j in range(200)], "")),

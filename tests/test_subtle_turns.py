@@ -165,15 +165,6 @@ def test_a_docs_sample_is_left_to_the_other_readers():
     assert subtle_turned("README.md", [], ["\tw.mu.Lock()"], sample=True) is None
 
 
-def test_the_readers_stay_within_a_bound_on_thousands_of_crafted_lines():
-    import time
-    removed = [f"    raise Unauthorized{i}() # {'x' * 300}" for i in range(2000)] + [f"  ip: {{127, 0, 0, 1}}, a{i}: {'y' * 300}" for i in range(2000)]
-    added = [f"    return None{i} # {'z' * 300}" for i in range(2000)] + [f"  ip: {{0, 0, 0, 0}}, b{i}: {'w' * 300}" for i in range(2000)]
-    started = time.process_time()
-    subtle_turned("config/runtime.exs", added, removed)
-    assert time.process_time() - started < 2.0
-
-
 def test_a_judged_edit_worth_a_look_ranks_with_files_high_for_their_path_words_alone():
     # authboss 3a5c333 (held-out 20): the lock window's comparison, named by weakens_more (which silences the edit-apart
     # quote), fell from 1st to 5th behind files high for "auth" in their path; a risky line read sets its file apart.
