@@ -14,7 +14,7 @@ import ast
 import functools
 from pathlib import Path
 
-__all__ = ["RELAY", "relay_files", "source", "tree"]
+__all__ = ["RELAY", "relay_files", "source", "tree", "walked"]
 
 RELAY = Path(__file__).resolve().parent.parent / "relay"
 
@@ -34,3 +34,10 @@ def source(path: Path) -> str:
 def tree(path: Path) -> ast.Module:
     """``path``'s syntax tree (any file: the relay's, or one a test wrote), parsed once."""
     return ast.parse(source(path))
+
+
+@functools.cache
+def walked(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of ``path``'s tree (``ast.walk``'s order), listed once: eight tests walk the whole package (~270,000
+    nodes, ~0.25 s of CPU a walk), each now reads the one list."""
+    return tuple(ast.walk(tree(path)))

@@ -14,7 +14,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from relay_sources import relay_files, tree
+from relay_sources import relay_files, walked
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def _imported() -> dict[str, set[str]]:
     """Top-level module name -> the relay modules that import it (stdlib and relay itself left out)."""
     found: dict[str, set[str]] = {}
     for path in relay_files():
-        for node in ast.walk(tree(path)):
+        for node in walked(path):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

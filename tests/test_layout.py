@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from relay_sources import RELAY
-from relay_sources import tree as _tree  # parsed once a process (parsing the package is most of these tests' time)
+from relay_sources import walked  # parsed and walked once a process (parsing the package is most of these tests' time)
 
 # Lowest first; a module may import from its own part and from parts of a lower rank.
 RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3, "call": 4, "setup": 4, "demo": 5,
@@ -19,7 +19,7 @@ RANK = {"core": 0, "agy": 1, "observe": 1, "isolate": 2, "review": 3, "runs": 3,
 def _imports(path: Path) -> set[str]:
     """Every ``relay.<part>`` a module imports, at any depth (lazy imports inside functions count too)."""
     found: set[str] = set()
-    for node in ast.walk(_tree(path)):
+    for node in walked(path):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]
         elif isinstance(node, ast.Import):
@@ -38,7 +38,7 @@ def test_every_module_lives_in_a_part_and_uses_absolute_imports():
     assert loose == [], f"modules outside a part: {loose}"
     assert sorted(p.name for p in RELAY.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(RANK)
     relative = [str(p.relative_to(RELAY)) for p in RELAY.rglob("*.py")
-                if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(_tree(p)))]
+                if any(isinstance(n, ast.ImportFrom) and n.level for n in walked(p))]
     assert relative == [], f"relative imports hide the part they reach into: {relative}"
 
 
@@ -66,7 +66,7 @@ def _module_graph(root: Path = RELAY) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         found: set[str] = set()
-        for node in ast.walk(_tree(path)):
+        for node in walked(path):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for alias in node.names:  # `from relay.call import orchestrate` names a module too
                     whole = f"{node.module}.{alias.name}"

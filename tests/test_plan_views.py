@@ -13,7 +13,7 @@ import ast
 
 import msgspec
 
-from relay_sources import RELAY, relay_files, tree
+from relay_sources import RELAY, relay_files, walked
 VIEWS = {"RunPlan", "RecordPlan", "Limits", "AgyInvocation"}
 
 
@@ -26,7 +26,7 @@ def _copies(node: ast.Call) -> list[str]:
 def test_no_module_builds_a_plan_shape_by_copying_its_fields_one_by_one():
     found = []
     for path in relay_files():
-        for node in ast.walk(tree(path)):
+        for node in walked(path):
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")

@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from fake_agy_harness import pid_alive
-from relay_sources import relay_files, tree
+from relay_sources import relay_files, walked
 from relay.core import platform
 from relay.core.contracts import ProcessStamp
 
@@ -41,7 +41,7 @@ POSIX_ONLY_MODULES = {"fcntl", "termios", "resource", "grp", "pwd", "pty"}
 
 def _posix_only_uses(path: Path) -> list[str]:
     found = []
-    for node in ast.walk(tree(path)):
+    for node in walked(path):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.attr in POSIX_ONLY_ATTRS.get(node.value.id, ()):
             found.append(f"{node.value.id}.{node.attr} (line {node.lineno})")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_repo
-from relay_sources import relay_files, tree
+from relay_sources import relay_files, walked
 
 
 # --------------------------------------------------------------------------- W9: the pool's texts under cp1252
@@ -193,7 +193,7 @@ def test_every_replace_in_the_relay_goes_through_the_retrying_one():
     relay = Path(__file__).resolve().parent.parent / "relay"
     direct = [f"{path.relative_to(relay)}:{node.lineno}" for path in relay_files()
               if path != relay / "core" / "files.py"
-              for node in ast.walk(tree(path))
+              for node in walked(path)
               if isinstance(node, ast.Attribute) and node.attr in ("replace", "rename")
               and isinstance(node.value, ast.Name) and node.value.id == "os"]
     assert direct == []
