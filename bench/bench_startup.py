@@ -9,7 +9,9 @@ handshake today's hosts use):
   agy on AGY_BIN: the demo worker, so the start-up ``agy --version`` probe is paid; and
   with no agy at all), next to a minimal server written with the same SDK (low-level
   ``mcp.server.Server`` with one tool, over stdio). Runs are interleaved so drift hits
-  all three alike.
+  all three alike. Next to the wall time, the CPU the server process had spent by then (its own and its
+  waited-for children's, from /proc): on a shared machine the wall time moves with the load, the CPU much
+  less. The relay is this checkout's (PYTHONPATH: the venv's editable install may point at another one).
 * idle RSS of the relay's server process (``VmRSS`` from /proc after initialize and
   tools/list, then a short idle).
 * the bytes every session pays for: the JSON of ``tools/list``'s tools and the
@@ -77,6 +79,15 @@ def _children() -> set[int]:
     return pids
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of ``pid`` and of the children it waited for (/proc/<pid>/stat fields 14-17)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_kib(pid: int) -> int | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
@@ -95,7 +106,8 @@ async def one_start(command: list[str], env: dict[str, str], *, measure: bool = 
     started = time.perf_counter()
     async with Client(params, mode="legacy") as client:
         elapsed = time.perf_counter() - started
-        out: dict = {"seconds": elapsed}
+        new = sorted(_children() - before)
+        out: dict = {"seconds": elapsed, "cpu": _cpu_seconds(new[0]) if new else None}
         if measure:
             tools = await client.list_tools()
             tools_json = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools.tools],
@@ -119,7 +131,7 @@ async def main(runs: int) -> dict:
         minimal = tmp_path / "minimal_server.py"
         minimal.write_text(MINIMAL_SERVER, encoding="utf-8")
         agy = install_demo_worker(tmp_path / "bin")
-        base = {"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_LOG_LEVEL": "WARNING"}
+        base = {"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "GRAVITY_RELAY_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
         variants = {
             "relay (agy found: `agy --version` at start-up)": (relay_command(), {**base, "AGY_BIN": str(agy)}),
             "relay (no agy on this machine)": (relay_command(), {**base, "AGY_BIN": str(tmp_path / "no-agy")}),
@@ -129,9 +141,13 @@ async def main(runs: int) -> dict:
         for command, env in variants.values():
             await one_start(command, env)
         times: dict[str, list[float]] = {name: [] for name in variants}
+        cpu: dict[str, list[float]] = {name: [] for name in variants}
         for _ in range(runs):
             for name, (command, env) in variants.items():
-                times[name].append((await one_start(command, env))["seconds"])
+                start = await one_start(command, env)
+                times[name].append(start["seconds"])
+                if start["cpu"] is not None:
+                    cpu[name].append(start["cpu"])
         first = next(iter(variants.values()))
         detail = await one_start(first[0], first[1], measure=True)
     return {
@@ -139,6 +155,7 @@ async def main(runs: int) -> dict:
         "python": sys.version.split()[0],
         "cold_start_ms": {name: round(statistics.median(t) * 1000, 1) for name, t in times.items()},
         "cold_start_ms_min_max": {name: [round(min(t) * 1000, 1), round(max(t) * 1000, 1)] for name, t in times.items()},
+        "cold_start_cpu_ms": {name: round(statistics.median(t) * 1000) if t else None for name, t in cpu.items()},
         "relay_idle_rss_mib": round(detail["rss_kib"] / 1024, 1) if detail.get("rss_kib") else None,
         "tools": detail["tools"],
         "tools_list_bytes": detail["tools_bytes"],
@@ -160,7 +177,7 @@ if __name__ == "__main__":
     print(f"cold start, spawn → initialize response (median of {figures['runs']}, Python {figures['python']}):")
     for name, ms in figures["cold_start_ms"].items():
         low, high = figures["cold_start_ms_min_max"][name]
-        print(f"  {ms:7.1f} ms  {name}  (min {low}, max {high})")
+        print(f"  {ms:7.1f} ms  {name}  (min {low}, max {high}; CPU by then {figures['cold_start_cpu_ms'][name]} ms)")
     print(f"relay idle RSS: {figures['relay_idle_rss_mib']} MiB")
     print(f"tools/list: {figures['tools_list_bytes']} bytes ({', '.join(figures['tools'])}); "
           f"instructions: {figures['instructions_bytes']} bytes; together {figures['session_fixed_bytes']} bytes")
