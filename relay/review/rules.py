@@ -1,7 +1,6 @@
 """The ranking's rules, one row each: where it applies, what it decides, what it outranks, an example.
 
 A row is the whole rule (``docs/ranking.md`` is generated from the table):
-
 - ``scope``: the files it applies to, as data (file kinds, kinds of change, facts of ``relay.review.facts.FACTS`` that
   must or must not hold), so "source, not deleted, not mechanical" is written once per row and read by the ranking page;
 - ``check``: what it looks for inside that scope (``relay.review.checks``);
@@ -27,6 +26,7 @@ from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
+from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
@@ -87,18 +87,16 @@ def _fc(path: str, **kw: object) -> FileChange:
     return FileChange(path=path, **kw)  # type: ignore[arg-type]
 
 
-# The scopes most rows share.
-# Words in lines whose meaning did not change (a typing pass, a rename) tell nothing new: the line readers stay quiet.
+# The scopes most rows share. Words in lines whose meaning did not change (a typing pass, a rename) tell nothing new.
 _READ_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "reformatted", "same_meaning"))
 _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content_changed",), unless=("mechanical", "only_version"))
-# Code wherever it lives: source, examples, docs (a sentence of prose is left out), CI, build files and manifests; not
-# tests' own code (a test disables verification to test it), generated output, lockfiles or release notes (they tell of code).
-# A script or CI helper kept among the tests runs as any script does: only a test's own code is left out.
+# Code wherever it lives: source, examples, docs (not a sentence of prose), CI, build files, manifests; not tests' own code (a
+# test disables verification to test it: relay.review.fetched_code reads one class there), generated output, lockfiles or
+# release notes (they tell of code). A script or CI helper kept among the tests runs as any script does.
 _RISKY_LINES = Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
-_CODE40 = [f"value_{i} = compute({i})" for i in range(40)]
-# A typing pass over 45 functions: too many lines for a file's own pairing.
-_UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # forty lines of plain code: a big change with nothing in it
+_CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
+_UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # a typing pass: too many lines to pair
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
 
@@ -472,6 +470,8 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc("assets/logo.png", binary=True), "binary file (not reviewable as text)", _fc("tests/archives/links.tar", binary=True))),
     Rule("unread_line", "medium", "{detail}", unread_line, scope=Scope(kinds=("source", "ci", "manifest", "build", "example"),
          not_changes=("deleted",), unless=("generated_output",)), example=Example(*UNREAD_EXAMPLE)),
+    Rule("runs_fetched_in_tests", "high", "{detail}", runs_fetched_code, scope=Scope(kinds=("test",), not_changes=("deleted",),
+         needs=("test_body",), unless=("mechanical",)), leads=True, example=Example(*FETCHED_EXAMPLE)),
     Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)),
          example=Example(*GENERATED_EXAMPLE)),
     Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
