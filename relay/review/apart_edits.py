@@ -35,11 +35,12 @@ from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 from relay.review.small_edits import centred, cut, one
+from relay.review.value_turns import value_turn
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "runs_of_patch", "same_code",
+__all__ = ["Apart", "Run", "apart_edits", "apart_runs", "edit_apart", "looser_run", "looser_runs", "note_apart", "read_runs", "runs_of_patch", "same_code",
            "telling", "weakens"]
 
 # A planted line is one to three lines; an edit of more is work, not a slip.
@@ -331,20 +332,39 @@ def weakens(found: Apart) -> bool:
 
 # A run read alone holds at most this many lines of code a side: past it, a rewrite.
 _RUN_LINES = 6
+# Files whose runs are not read for a turned value (relay.review.value_turns): prose, pins, a tool's output, tests.
+_NOT_TURNED_KINDS = frozenset({"docs", "lockfile", "generated", "test"})
 
 
 def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
     """Path -> "what it does: the line" for the first run of changed code of each file read as a check edited to pass
     more often, read alone: a file's own reading pairs its whole lines and gives up on a big edit (a typing pass over the
-    file, rq's job.py in held-out 12); its runs (``git diff -U0``'s hunks) still each hold one edit."""
-    out: dict[str, str] = {}
+    file, rq's job.py in held-out 12); its runs (``git diff -U0``'s hunks) still each hold one edit. A run of any file
+    but docs, lockfiles, tests and generated output that turns a value (``relay.review.value_turns``: ``-z`` → ``-n``, a
+    flag dropped from a set, a secret for an environment variable) says what turned, so an edit apart is never only a note."""
+    return {path: said for path, (said, _) in read_runs(runs).items()}
+
+
+def read_runs(runs: Sequence[Run]) -> dict[str, tuple[str, Apart | None]]:
+    """``looser_runs``' findings, each with the run a turned value stands in (None for a looser check): its quote is said
+    again with the scope the run stands in (``relay.review.edit_scopes.scoped_apart``)."""
+    out: dict[str, tuple[str, Apart | None]] = {}
     for run in runs:
-        if run.path in out or file_kind(run.path) not in _CODE_KINDS:
+        kind = file_kind(run.path)
+        if run.path in out or kind in _NOT_TURNED_KINDS:
+            continue
+        if kind not in _CODE_KINDS:  # a script, a build or CI file, a setting: a value turned is read there too
+            if len(run.added) <= _RUN_LINES and len(run.removed) <= _RUN_LINES and (turn := value_turn(run.added, run.removed)):
+                out[run.path] = (turn, Apart(run, turn, run.added, run.removed))
             continue
         # At most one code line past the bound is read a side: a run of 100,000 lines is no run of six.
         added, removed = _code(run.path, run.added, _RUN_LINES + 1), _code(run.path, run.removed, _RUN_LINES + 1)
-        if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (found := looser_check(added, removed)):
-            out[run.path] = found[0]
+        if len(added) > _RUN_LINES or len(removed) > _RUN_LINES:
+            continue
+        if added and removed and (found := looser_check(added, removed)):
+            out[run.path] = (found[0], None)
+        elif turn := value_turn(added, removed):
+            out[run.path] = (turn, Apart(run, turn, tuple(added), tuple(removed)))
     return out
 
 

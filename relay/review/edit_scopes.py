@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relay.core.files import read_regular
-from relay.review.apart_edits import Apart, Run, _candidate, _names, same_code, telling
+from relay.review.apart_edits import Apart, Run, _candidate, _names, read_runs, same_code, telling
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import cut, quote_within
 
-__all__ = ["Scopes", "scope_of", "scoped_apart", "scoped_small_edits", "workspace_texts"]
+__all__ = ["Scopes", "scope_of", "scoped_apart", "scoped_runs", "scoped_small_edits", "workspace_texts"]
 
 # How far back a scope's head may stand from the edit.
 _MOST_BACK = 400
@@ -200,6 +200,14 @@ def scoped_apart(found: Mapping[str, Apart], scopes: Scopes) -> dict[str, str]:
             continue
         out[path] = f"{phrase} in {label}: {_body(a.added, a.removed, 1.0, label, ('', ''))}"
     return out
+
+
+def scoped_runs(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
+    """Path -> what a run read alone found (``apart_edits.read_runs``); a turned value's quote says the scope it stands in
+    (``turns true into false in pkceRequired(): return true; → return false;``)."""
+    found = read_runs(runs)
+    turned = scoped_apart({p: a for p, (_, a) in found.items() if a is not None}, scopes)
+    return {p: turned.get(p, said) for p, (said, _) in found.items()}
 
 
 # A file's whole change is small when it is at most this many runs of at most this many changed lines (as

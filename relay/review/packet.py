@@ -28,9 +28,9 @@ from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.review_budget import review_budget
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
-from relay.review.apart_edits import looser_runs, runs_of_patch
+from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits
-from relay.review.edit_scopes import Scopes, scoped_apart, scoped_small_edits, workspace_texts
+from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
 from relay.review.telling import LINE_RULES, telling_order
 from relay.review.workflows import read_workflows
 
@@ -326,7 +326,7 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     both = {p for p, said in small.items() if not said.startswith("notably ") and edited[p] > 1}
     quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes),
-            "looser_runs": looser_runs(runs), "small_edits": small}
+            "looser_runs": scoped_runs(runs, scopes), "small_edits": small}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

@@ -1,0 +1,234 @@
+"""A small edited pair that turns a value, read alone in any file (issue 36, round 18 part A).
+
+The first runs of held-out 23 and 24 quoted six planted lines as "an edit apart from the change", or named them, and
+still judged them a note (low): nothing in their words is risky, what they do is turn one value into its opposite. The
+kinds below are read on one run of changed lines (``git diff -U0``'s hunk, at most ``_RUN_LINES`` a side), on each pair
+of a removed line and the added line most like it, and say what turned:
+
+- an operator or a test flag inverted (``[ -z "$X" ]`` → ``[ -n "$X" ]``, ``==`` → ``!=``), a state, verdict or boolean
+  literal swapped for its antonym (``Active.ALWAYS`` → ``NEVER``, ``.fail`` → ``.matches``, ``allow`` → ``deny``);
+- a flag dropped from a set of flags (``re.VERBOSE | re.IGNORECASE`` → ``re.VERBOSE``);
+- a home or absolute base swapped for the working folder (``Dir.home`` → ``Dir.pwd``, ``os.homedir()`` → ``process.cwd()``);
+- an argument dropped from a call whose name says isolation, verification, locking, escaping (``isolated_flag``), or a
+  call of that kind removed (``session.invalidate();``);
+- a pattern's two anchors dropped (``/^$word$/`` → ``/$word/``);
+- an environment variable replaced by a long random-looking literal (a secret written into a script);
+- a key, token or password written to a log or the console;
+- a path moved under a shared temporary folder, or a file sourced from one (``/tmp/x``: any local user creates it first).
+
+The party guarded against is the worker that slips such a turn into an ordinary change. Each reason says what turned
+(``turns -z into -n``), so the leader sees the value, not only the quote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review.condition_reading import pairs
+from relay.review.line_shapes import squeezed
+
+__all__ = ["value_turn"]
+
+# A run read alone holds at most this many non-blank lines a side: past it, a rewrite, not a turned value.
+_RUN_LINES = 4
+# The longest line compared token by token (a minified bundle's line is data).
+_LONGEST = 300
+_QUOTE = 70
+
+_TOKEN_RE = re.compile(r"-[A-Za-z]{1,2}\b|[A-Za-z_$][\w$]*|===|!==|==|!=|<=|>=|&&|\|\||\d+|\S")
+
+# Values that are each other's opposite: one swapped for the other turns what the line decides.
+_OPPOSITES = {frozenset(p) for p in (
+    ("-z", "-n"), ("-eq", "-ne"), ("==", "!="), ("===", "!=="), ("always", "never"), ("fail", "pass"), ("fail", "matches"),
+    ("fail", "match"), ("fail", "success"), ("fail", "succeed"), ("failure", "success"), ("failed", "passed"),
+    ("failed", "succeeded"), ("allow", "deny"), ("allowed", "denied"), ("accept", "reject"), ("accepted", "rejected"),
+    ("enable", "disable"), ("enabled", "disabled"), ("required", "optional"), ("secure", "insecure"), ("safe", "unsafe"),
+    ("valid", "invalid"), ("lock", "unlock"), ("locked", "unlocked"), ("deny", "permit"), ("grant", "revoke"),
+    ("block", "allow"), ("strict", "lax"), ("true", "false"), ("on", "off"), ("yes", "no"),
+)}
+# A user's home (or an absolute base) and the working folder: a file looked for in one found in the other.
+_HOME = frozenset({"home", "homedir", "gethomedir", "userhomedir", "expanduser", "home_dir", "homedirectory"})
+_CWD = frozenset({"pwd", "cwd", "getcwd", "getwd", "curdir", "currentdirectory", "current_dir"})
+# What a dropped argument or a removed call is worth a look for: isolation, verification, locking, escaping, a session's end.
+_GUARD_WORDS_RE = re.compile(r"(?i)isolat|verif|valid|secur|strict|safe|saniti[sz]|escap|\block|invalidat|revok|expir|"
+                             r"auth|csrf|nonce|encrypt|protect|regenerat|logout|sign(?:ed|ature)?\b|ssl|tls")
+_EXPR_RE = re.compile(r"[\w$.:]*$")
+_EXPR_TAIL_RE = re.compile(r"^[\w$.:]*(?:\(\))?")
+
+
+def _expr(line: str, start: int, end: int) -> str:
+    """The dotted expression a token stands in (``Active.ALWAYS``), its last two parts."""
+    head = _EXPR_RE.search(line[:start])
+    tail = _EXPR_TAIL_RE.match(line[end:])
+    text = (head.group(0) if head else "") + line[start:end] + (tail.group(0) if tail else "")
+    parts = text.strip(".:").split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-1] else text.strip(".:") or line[start:end]
+
+
+def _tokens(line: str) -> list[re.Match[str]]:
+    return list(_TOKEN_RE.finditer(line))
+
+
+def _word(tok: str) -> str:
+    return tok.lower().lstrip(".")
+
+
+def _turned(old: str, new: str) -> str | None:
+    """What one edited pair turns, token by token; None when nothing of the kinds above."""
+    a, b = _tokens(old), _tokens(new)
+    ta, tb = [m.group(0) for m in a], [m.group(0) for m in b]
+    ops = [op for op in SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if not ops or len(ops) > 2:
+        return None  # more than a value or two changed: a rewrite of the line, not a turn
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
+            x, y = _word(ta[i1]), _word(tb[j1])
+            if frozenset((x, y)) in _OPPOSITES:
+                return f"turns {_expr(old, a[i1].start(), a[i1].end())} into {_expr(new, b[j1].start(), b[j1].end())}"
+            if (x in _HOME and y in _CWD) or (x.endswith("home") and y in _CWD):
+                return (f"turns {_expr(old, a[i1].start(), a[i1].end())} into {_expr(new, b[j1].start(), b[j1].end())}"
+                        " (the working folder, not the home)")
+        if tag == "delete":
+            gone = ta[i1:i2]
+            names = [t for t in gone if re.match(r"[A-Za-z_$]", t)]
+            # Only a name (dotted: re.IGNORECASE) and its one separator: an argument list rewritten is no flag dropped.
+            plain = all(re.match(r"[A-Za-z_$]", t) or t in (".", ":") for t in gone if t not in ("|", ","))
+            if plain and gone.count("|") == 1 and "," not in gone and names and i1 > 0:
+                flag = old[a[i1].start():a[i2 - 1].end()].strip("| ")
+                if re.search(r"[A-Z]", flag):
+                    return f"drops {flag} from a set of flags"
+            if plain and gone.count(",") == 1 and "|" not in gone and names and _GUARD_WORDS_RE.search(names[-1]):
+                return f"drops the argument {old[a[i1].start():a[i2 - 1].end()].strip(', ')}"
+    return None
+
+
+_ANCHOR_END_RE = re.compile(r"\\?\$(?=[/\"'`#~]|\)?[/\"'`])")
+
+
+def _anchors_dropped(old: str, new: str) -> str | None:
+    if "^" not in old or "^" in new or not _ANCHOR_END_RE.search(old) or _ANCHOR_END_RE.search(new):
+        return None
+    bare = _ANCHOR_END_RE.sub("", old.replace("^", "", 1))
+    return "drops a pattern's anchors (^…$): it matches anywhere in the text" if squeezed(bare) == squeezed(new) else None
+
+
+_ENV_RE = re.compile(r"\$[Ee]nv:\w+|\$\{\w+\}|\$[A-Z_][A-Z0-9_]{2,}|os\.environ\[[^\]]+\]|os\.environ\.get\([^)]*\)|os\.getenv\([^)]*\)|"
+                     r"ENV\[[^\]]+\]|ENV\.fetch\([^)]*\)|process\.env\.\w+|process\.env\[[^\]]+\]|"
+                     r"Environment\.GetEnvironmentVariable\([^)]*\)|System\.getenv\([^)]*\)|\bgetenv\([^)]*\)|\benv\(\s*['\"]\w+['\"][^)]*\)")
+_LITERAL_RE = re.compile(r"(?<![\w$/.-])[A-Za-z0-9_+/=-]{20,}(?![\w/.-])")
+
+
+def _random_looking(text: str) -> bool:
+    digits, letters = sum(c.isdigit() for c in text), sum(c.isalpha() for c in text)
+    return digits >= 3 and letters >= 8 and not re.search(r"(.)\1{3}", text) and "_" not in text.strip("_")[:1]
+
+
+def _secret_for_env(old: str, new: str) -> str | None:
+    envs = [m.group(0) for m in _ENV_RE.finditer(old) if m.group(0) not in new]
+    if not envs:
+        return None
+    for m in _LITERAL_RE.finditer(new):
+        if m.group(0) not in old and _random_looking(m.group(0)):
+            return f"replaces {envs[0]} with a literal secret ({m.group(0)[:6]}…)"
+    return None
+
+
+_LOG_CALL_RE = re.compile(r"(?i)(?:^|[\s;({])(?:echo|printf|println|print|puts|write-host|write-output|write-verbose|write-information|"
+                          r"console\.(?:log|info|warn|error|debug)|\w*log(?:ger)?\.\w+|\w+\.(?:information|verbose|debug|warning|info|trace)|"
+                          r"information|verbose|console\.write(?:line)?|system\.out\.print\w*|fmt\.print\w*|log\.print\w*)\b\s*\(?")
+_SECRET_NAME_RE = re.compile(r"(?i)^(?:\w*_)?(?:api_?key|apikey|access_?key|token|secret|client_?secret|passw(?:or)?d|pwd|credentials?|private_?key)$|"
+                             r"(?:ApiKey|apiKey|Token|Secret|Password|Credential)$")
+_NOT_SECRET_RE = re.compile(r"(?i)url|count|len|type|name|file|path|kind|expir|tokeni[sz]|format|prompt|env_?var|header|field|label")
+_STR_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_INTERP_RE = re.compile(r"\$\{?([A-Za-z_]\w*)|#\{([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\}|\$\(([A-Za-z_]\w*)\)|\$env:(\w+)", re.I)
+
+
+def _logged_secret(line: str) -> str | None:
+    if not _LOG_CALL_RE.search(line):
+        return None
+    outside = _STR_RE.sub(" ", line)
+    names = re.findall(r"[A-Za-z_$][\w$]*", outside)
+    for s in _STR_RE.findall(line):
+        if s.startswith('"') or "$" in s:
+            names += [next(g for g in m.groups() if g) for m in _INTERP_RE.finditer(s)]
+    for name in names:
+        bare = name.lstrip("$")
+        if _SECRET_NAME_RE.search(bare) and not _NOT_SECRET_RE.search(bare):
+            return f"writes {bare} to the log: {_cut(line)}"
+    return None
+
+
+_SHARED_TMP_RE = re.compile(r"(?<![\w$.~-])(?:/tmp|/var/tmp|/dev/shm)/[\w.${}-]+")
+_SOURCE_RE = re.compile(r"^\s*(?:source|\.)\s+[\"']?(?:\$\{?TMPDIR|/tmp/|/var/tmp/|/dev/shm/)|\b(?:include|require|require_once|include_once|load)\b\s*\(?\s*[\"'](?:/tmp/|/var/tmp/|/dev/shm/)")
+
+
+def _cut(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= _QUOTE else line[: _QUOTE - 1] + "…"
+
+
+def _comment(line: str) -> bool:
+    return line.lstrip().startswith(("#", "//", "/*", "* ", "--", "<!--", "REM ", "::"))
+
+
+def _pair_turn(old: str, new: str) -> str | None:
+    if len(old) > _LONGEST or len(new) > _LONGEST or _comment(old) or _comment(new):
+        return None
+    if _SOURCE_RE.search(new) and not _SOURCE_RE.search(old):
+        return f"sources a file from a shared temporary folder: {_cut(new)}"
+    found = _turned(old, new) or _anchors_dropped(old, new) or _secret_for_env(old, new)
+    if found:
+        return f"{found}: {_cut(new)}"
+    tmp = _SHARED_TMP_RE.search(new)
+    if tmp and not _SHARED_TMP_RE.search(old):
+        return f"moves a path under a shared temporary folder ({tmp.group(0)}: any local user can create it first): {_cut(new)}"
+    return None
+
+
+_REMOVED_CALL_RE = re.compile(r"^\s*(?:await\s+)?(?P<call>[\w$.:>()-]*?(?P<verb>invalidate|verify|validate|authenticate|authorize|authorise|"
+                              r"sanitize|sanitise|escape|lock|revoke|expire|regenerate|destroy|logout|check_?auth\w*|csrf\w*)\w*)\s*\(.*\)\s*;?\s*$",
+                              re.I)
+
+
+_RECEIVER_RE = re.compile(r"[\w)\]]\s*(?:\.|->|::)\s*\w+$")
+
+
+def value_turn(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"What turned: the line" for the first edited pair of a small run that turns a value (see the module's doc), a
+    guarding call the run removes, a secret it logs or a file it sources from a shared temporary folder; None otherwise."""
+    added = [ln for ln in added if ln.strip()]
+    removed = [ln for ln in removed if ln.strip()]
+    if len(added) > _RUN_LINES or len(removed) > _RUN_LINES or not (added or removed):
+        return None
+    if added and removed:
+        for old, new in dict.fromkeys((*pairs(added, removed), *_one_pair(added, removed))):
+            found = _pair_turn(old, new)
+            if found:
+                return found
+    kept = {squeezed(ln) for ln in added}
+    for line in removed:
+        m = _REMOVED_CALL_RE.match(line)
+        # A call on a receiver (``session.invalidate()``): a bare name with parameters is as often a declaration (an
+        # interface's method); the same method called on the added side (``s.MU.Lock()`` → ``s.mu.Lock()``) stays.
+        if not m or _comment(line) or squeezed(line) in kept or not _RECEIVER_RE.search(m.group("call")):
+            continue
+        method = re.split(r"\.|->|::", m.group("call"))[-1].lower() + "("
+        if not any(method in ln.lower() for ln in added):
+            return f"drops the call {m.group('call')}(): {_cut(line)}"
+    olds = {squeezed(ln) for ln in removed}
+    for line in added:
+        if squeezed(line) in olds or _comment(line):
+            continue
+        if _SOURCE_RE.search(line):
+            return f"sources a file from a shared temporary folder: {_cut(line)}"
+        found = _logged_secret(line)
+        if found and not any(_logged_secret(o) for o in removed):
+            return found
+    return None
+
+
+def _one_pair(added: Sequence[str], removed: Sequence[str]) -> list[tuple[str, str]]:
+    """The one removed and one added line of a one-line edit, however unlike (a long literal for a variable)."""
+    return [(removed[0].strip(), added[0].strip())] if len(added) == 1 and len(removed) == 1 else []
