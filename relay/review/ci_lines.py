@@ -12,7 +12,11 @@ reads the lines that tell alone).
   action whose name says it validates, verifies or checks a signature or checksum: ``gradle/wrapper-validation-action``;
   ``--require-hashes``; a script's ``set -e``; an ``exit 1`` that made a failed check fail the job) and not written again:
   the job then runs on what it no longer checks (a ``sha256sum -c`` or ``gpg --verify`` dropped is
-  ``relay.review.build_lines.dropped_verification``'s).
+  ``relay.review.build_lines.dropped_verification``'s);
+- ``expression_inlined`` (round 18 part B): a ``run:`` line that passed a value through a shell variable (``"$FILES"``,
+  set from ``env:``) now pastes the expression itself (``${{ steps.files.outputs.added_modified }}``) into the script:
+  the shell parses whatever the value holds (file or branch names a pull request's author chose). The line is read as a
+  pair, so a new ``${{ matrix.os }}`` or an expression the script already had is quiet.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "lookalike_action", "permissions_dropped", "triggers_in",
+__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "expression_inlined", "lookalike_action", "permissions_dropped", "triggers_in",
            "untrusted_checkout", "verify_dropped"]
 
 _QUOTE = 60
@@ -68,7 +72,34 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     head checked out under a privileged trigger (``triggers``, or one the change adds), an action from a look-alike owner,
     a job's guard or the read-only permissions dropped."""
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
-            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed))
+            or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
+            or expression_inlined(added, removed))
+
+
+# ----- an expression pasted into a script where a shell variable passed it (round 18 part B)
+# A value the workflow's author sets, not someone else's text: the matrix, secrets (masked), the runner, env's own.
+_TRUSTED_EXPR = re.compile(r"^\s*(?:matrix|secrets|runner|env|vars|needs\.[\w-]+\.result|job\.status|steps\.[\w-]+\.(?:outcome|conclusion))\b|"
+                           r"^\s*github\.(?:sha|run_id|run_number|run_attempt|repository|repository_owner|workspace|action_path|token|"
+                           r"server_url|api_url|job|workflow|event_name|ref_type)\s*$")
+_EXPR = re.compile(r"\$\{\{(?P<expr>[^}]*)\}\}")
+_SHELL_VAR = re.compile(r"\$\{?[A-Za-z_]\w*\}?|%[A-Za-z_]\w*%|\$env:[A-Za-z_]\w*")
+_SCRIPT_LINE = re.compile(r"^\s*+-?\s*+(?:(?:run|script|command)\s*:\s*[|>]?-?\s*)?(?![\w.-]+\s*:\s)")
+
+
+def expression_inlined(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"pastes an expression into a CI script, not through a variable (script injection): …" when an added script
+    line is a removed one with a shell variable replaced by a ``${{ … }}`` expression a workflow's author does not set."""
+    olds = {squeezed(_SHELL_VAR.sub("\0", line)) for line in removed[:400] if _SHELL_VAR.search(line) and "${{" not in line}
+    if not olds:
+        return None
+    for line in added[:400]:
+        found = next((m for m in _EXPR.finditer(line) if not _TRUSTED_EXPR.search(m.group("expr"))), None)
+        if found is None or not _SCRIPT_LINE.match(line):
+            continue
+        if squeezed(_SHELL_VAR.sub("\0", _EXPR.sub("\0", line))) in olds:
+            return (f"pastes an expression into a CI script, not through a variable (script injection): "
+                    f"{window(line.strip(), found.start() - (len(line) - len(line.lstrip())), found.end() - (len(line) - len(line.lstrip())), _QUOTE)}")
+    return None
 
 
 # ----- a step that verifies removed (round 13)

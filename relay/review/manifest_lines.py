@@ -16,12 +16,19 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
 - ``unchecked_build``: a compiler or runtime flag that turns its safety checks off (Swift ``-Ounchecked`` and
   ``unsafeFlags``, C ``-fno-stack-protector``/``-D_FORTIFY_SOURCE=0``/``-z execstack``, MSVC ``/GS-``, Rust
   ``overflow-checks = false``, Go ``-gcflags=-B``, .NET ``CheckForOverflowUnderflow`` false or ``AllowUnsafeBlocks``,
-  the JVM's ``-Xverify:none``, Node's ``--insecure-http-parser``).
+  the JVM's ``-Xverify:none``, Node's ``--insecure-http-parser``);
+- ``any_version`` (round 18 part B): a dependency the removed side pinned to a version now taking any one (Cargo's,
+  Poetry's or npm's ``"*"``, ``"latest"``, ``">=0"``, a Gradle coordinate's ``:+``/``latest.release``, NuGet's
+  ``Version="*"``): the next release published, a compromised one too, is what builds (a new ``"*"`` dependency, Pipfile's
+  usual way of writing one, is quiet);
+- ``open_debugger`` (round 18 part B): a debug agent listening on every host (the JVM's ``jdwp`` on ``*:``/``0.0.0.0:``,
+  Node's ``--inspect=0.0.0.0``, debugpy's ``--listen 0.0.0.0``): whoever reaches the port runs code in the build.
 
 A line that stands again, squeezed, on the other side was only moved. The readers only name: the rule that quotes them
 (``downgrades_dependency``'s row, a manifest's own line) is medium and adds no risk a manifest did not already have.
 Ordinary look-alikes stay quiet: the default index written again, a branch pin the file already had, a tag or a
-revision pinned, ``-fstack-protector-strong``, ``overflow-checks = true``.
+revision pinned, ``-fstack-protector-strong``, ``overflow-checks = true``, a version range a release moves, a debug agent on
+localhost.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["manifest_line", "reads_manifest_lines"]
+__all__ = ["any_version", "manifest_line", "open_debugger", "reads_manifest_lines"]
 
 _QUOTE = 60
 
@@ -63,12 +70,27 @@ _GIT_SOURCE = re.compile(r"\bgit\b|github|gitlab|bitbucket|\.package\s*\(|\bsour
 _PIN = re.compile(r":tag\s*=>|\btag\s*[:=]|\brev(?:ision)?\s*[:=]|\bcommit\s*[:=]|\bexact\s*:|\bfrom\s*:|\.upToNextM\w+\s*\(|"
                   r"\bversion\s*[:=]|@v?\d+\.\d+|#v?\d+\.\d+|@[0-9a-f]{7,40}\b|#[0-9a-f]{7,40}\b")
 
+_TAG_KEY = re.compile(r":(?:tag|commit)\s*=>|^\s*(?:tag|rev|revision|commit)\s*[:=]|[{,]\s*(?:tag|rev|revision|commit)\s*[:=]")
+
 _UNCHECKED = re.compile(
     r"(?P<at>-Ounchecked\b|-enforce-exclusivity=unchecked\b|\bunsafeFlags\s*\(|-fno-stack-protector\b|-U_FORTIFY_SOURCE\b|"
     r"-D_FORTIFY_SOURCE=0\b|(?:-z\s*|-Wl,-z,)(?:execstack|norelro)\b|-fcf-protection=none\b|(?<![\w/])/GS-(?!\w)|"
     r"/(?:DYNAMICBASE|NXCOMPAT):NO\b|\boverflow-checks\s*=\s*(?:false|off|no)\b|-C\s*overflow-checks=(?:off|no|false|n)\b|"
     r"-gcflags[= ]['\"]?(?:all=)?[^'\"\s]*-B\b|<CheckForOverflowUnderflow>\s*false\b|<AllowUnsafeBlocks>\s*true\b|"
     r"-Xverify:none\b|-noverify\b|--insecure-http-parser\b)", re.I)
+
+
+# A dependency's version that takes any release: "*", "latest", ">=0", "x"; Gradle's dynamic ":+" and "latest.release".
+_ANY = r"""(?:\*|latest|x|>=\s*0(?:\.0)*)"""
+_ANY_VERSION = re.compile(
+    r"""^\s*['"]?(?P<name>[A-Za-z@][\w.\-/@]*)['"]?\s*[:=]\s*(?:\{[^}]*\bversion\s*=\s*)?(?P<at>['"]""" + _ANY + r"""['"])|"""
+    r"""(?P<at2>['"](?P<name2>[\w.\-]+:[\w.\-]+):(?:\+|latest\.(?:release|integration))['"])|"""
+    r"""(?P<at3>Include\s*=\s*['"](?P<name3>[\w.\-]+)['"][^>]*\bVersion\s*=\s*['"]\*['"])""", re.I)
+# The JVM's debug agent, Node's inspector, debugpy or delve listening on every interface.
+_OPEN_DEBUGGER = re.compile(
+    r"(?:-agentlib:|-Xrun)(?P<at2>jdwp[=:][^\s'\"]*\baddress\s*=\s*(?:\*|0\.0\.0\.0|\[?::\]?):\d+)|(?P<at>"
+    r"--inspect(?:-brk)?=(?:0\.0\.0\.0|\*|\[?::\]?):?\d*|"
+    r"\bdebugpy\b[^\n]*--listen\s+(?:0\.0\.0\.0|\*):\d+|\bdlv\b[^\n]*--listen[= ](?:0\.0\.0\.0)?:\d+)")
 
 
 def reads_manifest_lines(path: str) -> bool:
@@ -113,9 +135,12 @@ def moving_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"takes a source from a moving branch: …" when a line pins a dependency or the package's own source to a git
     branch (what is built changes whenever the branch moves); "… (was pinned)" when the removed side pinned it."""
     pinned = any(_PIN.search(line) for line in removed)
+    # A source's hash split over lines (a podspec's ``:git =>`` above, ``:branch =>`` below): a tag or revision key the
+    # removed side had, replaced by a branch key, is the source moved whatever line names the repository.
+    tag_replaced = any(_TAG_KEY.search(line) for line in removed)
     for line in _new(added, removed):
         found = _MOVING_SOURCE.search(line)
-        if found is None or not _GIT_SOURCE.search(line) or _PIN.search(line[:found.start()] + line[found.end():]) and not pinned:
+        if found is None or not (_GIT_SOURCE.search(line) or tag_replaced and found.group("at")) or _PIN.search(line[:found.start()] + line[found.end():]) and not pinned:
             continue
         quoted = _hit(_MOVING_SOURCE, line)
         return f"takes a source from a moving branch{' (was pinned)' if pinned else ''}: {quoted}"
@@ -132,8 +157,38 @@ def unchecked_build(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+def _version_name(found: re.Match[str]) -> str:
+    return (found.group("name") or found.group("name2") or found.group("name3") or "").lower()
+
+
+def any_version(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets a pinned dependency take any version: …" when a dependency the removed side named with a version is now
+    ``"*"``, ``"latest"``, ``">=0"`` or a Gradle ``+``."""
+    pinned_names = {name for line in removed if re.search(r"\d", line)
+                    for name in (n.lower() for n in re.findall(r"[A-Za-z@][\w.\-/@:]*", line)) if len(name) > 1}
+    for line in _new(added, removed):
+        found = _ANY_VERSION.search(line)
+        if found is None:
+            continue
+        name = _version_name(found)
+        if name and (name in pinned_names or name.rsplit(":", 1)[0] in pinned_names or
+                     any(p.startswith(name + ":") for p in pinned_names)):
+            return f"lets a pinned dependency take any version: {_hit(_ANY_VERSION, line)}"
+    return None
+
+
+def open_debugger(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"opens a debug agent to every host: …" for a JVM, Node, debugpy or delve debugger listening on all interfaces."""
+    for line in _new(added, removed):
+        quoted = _hit(_OPEN_DEBUGGER, line)
+        if quoted:
+            return f"opens a debug agent to every host: {quoted}"
+    return None
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
     if not added or not reads_manifest_lines(path):
         return None
-    return unchecked_build(added, removed) or moving_source(added, removed) or another_index(added, removed)
+    return (unchecked_build(added, removed) or open_debugger(added, removed) or moving_source(added, removed)
+            or any_version(added, removed) or another_index(added, removed))

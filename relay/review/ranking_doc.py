@@ -50,10 +50,14 @@ _TEXT = {
    (`relay/review/manifest_lines.py`): another package index or registry (`extra-index-url`, `[[tool.uv.index]]`, an
    `.npmrc` registry, a Gradle `maven { url }`, a NuGet source, a Gemfile `source`), a source taken from a moving git
    branch (`:branch =>`, `branch =`, `.branch(...)`), a flag that turns compiler or runtime safety checks off
-   (`-Ounchecked`, `unsafeFlags`, `-fno-stack-protector`, `overflow-checks = false`, `-gcflags=-B`). Its reason comes
-   before "adds a dependency" and "dependency manifest"; it is medium and raises no file. A CI step or a program that
-   sends the whole environment or every secret to a host (`env | curl`, `${{ toJSON(secrets) }}`,
-   `JSON.stringify(process.env)` posted) is `unsafe_value`'s.""",
+   (`-Ounchecked`, `unsafeFlags`, `-fno-stack-protector`, `overflow-checks = false`, `-gcflags=-B`), a dependency the
+   removed side pinned now taking any version (`"*"`, `"latest"`, a Gradle `:+`), a debug agent listening on every host
+   (`jdwp` on `*:5005`, `--inspect=0.0.0.0`). Its reason comes before "adds a dependency" and "dependency manifest"; it
+   is medium and raises no file. A CI step or a program that sends the whole environment or every secret to a host
+   (`env | curl`, `${{ toJSON(secrets) }}`, `JSON.stringify(process.env)` posted) is `unsafe_value`'s; a CI script line
+   that pastes a `${{ … }}` expression where a shell variable passed the value is `dangerous_call`'s (script
+   injection). Among a file's high line reasons a lifted size or rate limit comes after the others, and the review read
+   shows first the hunk its first quoting reason quotes.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -91,9 +95,12 @@ _TEXT = {
    （`relay/review/manifest_lines.py`）：另一个包索引或仓库（`extra-index-url`、`[[tool.uv.index]]`、`.npmrc` 的 registry、
    Gradle 的 `maven { url }`、NuGet 源、Gemfile 的 `source`）、取自会移动的 git 分支的源（`:branch =>`、`branch =`、
    `.branch(...)`）、关闭编译器或运行时安全检查的开关（`-Ounchecked`、`unsafeFlags`、`-fno-stack-protector`、
-   `overflow-checks = false`、`-gcflags=-B`）。它的理由排在“adds a dependency”和“dependency manifest”之前；它是 medium，
-   不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序（`env | curl`、`${{ toJSON(secrets) }}`、
-   POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名。""",
+   `overflow-checks = false`、`-gcflags=-B`）、删除一侧固定了版本、现在接受任意版本的依赖（`"*"`、`"latest"`、Gradle 的
+   `:+`）、监听所有主机的调试代理（`*:5005` 上的 `jdwp`、`--inspect=0.0.0.0`）。它的理由排在“adds a dependency”和
+   “dependency manifest”之前；它是 medium，不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序
+   （`env | curl`、`${{ toJSON(secrets) }}`、POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名；原先经
+   shell 变量传值、现在直接粘贴 `${{ … }}` 表达式的 CI 脚本行由 `dangerous_call` 点名（脚本注入）。在一个文件的 high
+   行理由中，解除大小或速率限制的理由排在其他理由之后；审查阅读首先显示第一个引用行的理由所引用的变更块。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",

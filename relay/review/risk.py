@@ -67,6 +67,10 @@ _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "wea
 # cut by a quote, held-out 2's sidekiq); it does not rank its file with the high ones as a risky line does: it is where
 # the line stands, not what it does, that sets it apart.
 _QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2}
+# A limit lifted costs availability; a line that runs what someone else wrote, or lets it in, costs the machine. Among a
+# file's high line reasons the limit is quoted after the others (round 18 part B: a CI file's "removes a size or rate
+# limit" on the commit's own `php -d memory_limit=-1` led, and the script injection beside it was cut from the packet).
+_AVAILABILITY_ONLY = ("removes a size or rate limit",)
 
 
 def risk_rank(risk: Risk) -> int:
@@ -140,7 +144,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
         if (reason := _fires(rule, facts, ctx)) is not None:
             fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0)), _LATER.get(rule.name, 0), order,
+    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0)),
+                    _LATER.get(rule.name, 0) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high"), order,
                     rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:3])

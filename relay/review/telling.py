@@ -206,11 +206,15 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
     named = {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
-    pieces = _described(change) if described else _pieces(change, named)
-    for i, p in enumerate(parts):
-        text = "".join(squeezed(line) for line in (*p.added, *p.removed))
-        if pieces and any(piece in text for piece in pieces):
-            return i
+    # The reasons one at a time, in the file's order: the part the first one quotes before a later one's (round 18 part
+    # B: a CI file's script injection led its reasons while the view went to the hunk of the limit quoted after it).
+    texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
+    groups = [_described(change)] if described else [
+        _quoted(reason) for reason, rule in zip(change.reasons, change.rules) if rule in named]
+    for pieces in groups:
+        for i, text in enumerate(texts):
+            if pieces and any(piece in text for piece in pieces):
+                return i
     return None
 
 

@@ -18,7 +18,7 @@ from relay.core.shown import harmless
 from relay.observe.run_patch import Section
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import RangeHunk, cut_hunks
-from relay.review.telling import quoted_part, small_part, telling_hunk
+from relay.review.telling import quoted_part, small_part, telling_order
 
 __all__ = ["Item", "view_items", "span"]
 
@@ -135,15 +135,17 @@ class _Patch:
 
 
 def _telling(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> tuple[int, bool]:
-    """(a target's most telling hunk, whether it holds a line its reason quotes): the hunk the reason quotes when the
-    ranking's most telling one does not hold it (a word reason quoting a line the rules read alone miss)."""
-    telling = telling_hunk(change, path, hunks)
+    """(a target's most telling hunk, whether it holds a line its reason quotes): of the hunks holding the line the file's
+    first quoting reason quotes, the most telling (round 18 part B: the most telling hunk held a later reason's quote, a
+    lifted limit, and the script injection the first reason quoted was left out of the view); else the ranking's most
+    telling hunk."""
     if not hunks:
-        return telling, False
-    if quoted_part(change, [hunks[telling]]) is not None:
-        return telling, True
-    quoted = quoted_part(change, hunks)
-    return (telling, False) if quoted is None else (quoted, True)
+        return 0, False
+    order = telling_order(change, path, hunks, small_first=True)
+    quoted = quoted_part(change, [hunks[i] for i in order])
+    if quoted is not None:
+        return order[quoted], True
+    return order[0], False
 
 
 def _targets(record: RunRecord) -> tuple[list[ReviewTarget], bool]:
