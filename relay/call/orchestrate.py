@@ -38,6 +38,7 @@ from relay.call.judge import Judged, judge_change, judged_within
 from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.prelaunch import check_before_launch
+from relay.call.warm import warm_review
 from relay.call.progress import Progress, no_progress
 from relay.call.recovery import recover_interrupted
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
@@ -259,6 +260,7 @@ class Relay:
                     self._isolated(call, live) as plan:
                 record.process.queue_wait_ms = waited_ms
                 live.notes += check_before_launch(plan, models=self.auth.models, version=call.version)  # prelaunch.py
+                warm_review()  # the review's import, in the background while the worker runs (relay.call.warm)
                 live.stage = "snapshot"
                 before = live.before = await anyio.to_thread.run_sync(take_snapshot, Path(plan.workspace),
                                                                        self.store.trees_path(record.run_id))

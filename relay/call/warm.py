@@ -1,0 +1,34 @@
+"""The review, imported in the background once a run starts.
+
+The server does not import ``relay.review`` at start (a client waits on the start: Claude Code gives a server 30 s; the
+review compiles a thousand patterns). But the first run's end then paid the import — also when the client was leaving:
+Claude Code sends SIGINT, then SIGTERM, then kills, and a relay still importing the review under load to finish a
+cancelled run's record could be killed before it said so. So the import starts, once a process, in a daemon thread
+as soon as a run takes the worker slot, while the worker runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+__all__ = ["warm_review"]
+
+_MODULES = ("relay.review.packet", "relay.review.diff_view")
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def _import() -> None:
+    for name in _MODULES:
+        importlib.import_module(name)
+
+
+def warm_review() -> threading.Thread:
+    """Start the review's import, once a process; the thread that does it."""
+    global _thread
+    with _lock:
+        if _thread is None:
+            _thread = threading.Thread(target=_import, name="relay-review-import", daemon=True)
+            _thread.start()
+        return _thread
