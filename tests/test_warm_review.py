@@ -19,5 +19,5 @@ print("ok")
 
 
 def test_a_run_imports_the_review_in_the_background_once_and_the_start_does_not():
-    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
