@@ -20,7 +20,6 @@ from relay.review.file_kinds import (
     COVERAGE_FILES,
     COVERAGE_RE,
     BUILD_GLOBS,
-    HOOK_GLOBS,
     SECRET_GLOBS,
     SECRET_TEMPLATES,
     glob_any,
@@ -43,7 +42,7 @@ from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATIO
 
 __all__ = [
     "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config", "ci_credentials", "ci_versions",
-    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "hooks", "huge",
+    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "huge",
     "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
     "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
     "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
@@ -327,10 +326,6 @@ def ci_versions(f: FileFacts, ctx: RiskContext) -> Detail:
         and all(_CI_VERSION_LINE_RE.match(line.strip()) for line in text)
         and not all(line.lstrip().startswith("#") for line in text)  # a matrix, not only comments
     )
-
-
-def hooks(f: FileFacts, ctx: RiskContext) -> Detail:
-    return glob_any(f.path, HOOK_GLOBS)
 
 
 def migration(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -27,6 +27,7 @@ from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
+from relay.review.runs_on_open import runs_on_open
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
@@ -376,7 +377,7 @@ RULES: tuple[Rule, ...] = (
                        _fc(".github/workflows/release.yml", additions=1, deletions=1, added_lines=["        python: ['3.12', '3.13']"],
                            removed_lines=["        python: ['3.11', '3.12']"]),
                        RiskContext(ci_credentials={".github/workflows/test.yml": "", ".github/workflows/release.yml": "secrets.PYPI_TOKEN"})),)),
-    Rule("hooks", "high", "git hook / pre-commit config (runs on every developer's machine)", checks.hooks, scope=Scope(not_changes=("deleted",)),
+    Rule("hooks", "high", "{detail}", runs_on_open, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     # agy ≥1.3 loads these from the workspace into every worker run (agy-protocol.md §8.4, §8.6 item 1)
     Rule("agy_config", "high", "agy configuration ({detail})", checks.agy_config, scope=Scope(not_changes=("deleted",)),
@@ -491,8 +492,7 @@ RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
 def _consistent() -> None:
     # A typo in a scope or an outranks list would silently never match: refuse it at import.
     for rule in RULES:
-        unknown = [f for f in (*rule.scope.needs, *rule.scope.unless) if f not in FACTS]
-        unknown += [n for n in rule.outranks if n not in RULE_BY_NAME]
+        unknown = [f for f in (*rule.scope.needs, *rule.scope.unless) if f not in FACTS] + [n for n in rule.outranks if n not in RULE_BY_NAME]
         if unknown:
             raise ValueError(f"rule {rule.name} names what does not exist: {unknown}")
 
