@@ -43,7 +43,11 @@ _ram_temp_dir()
 # This pytest run's token: set once by the controller (xdist workers inherit it), baked into every fake agy
 # install (fake_agy_harness.RUN_ENV), so a fake left running by this run is found by it and by nothing else.
 RUN_TOKEN_ENV = "GRAVITY_RELAY_TEST_RUN"
-if not os.environ.get(RUN_TOKEN_ENV):
+# A pytest run that a test starts (test_unreadable_folders under capsh, test_tiers' and test_windows_ci's --co) is a run of
+# its own: with the outer token, its end-of-session sweep found the outer run's fakes, running in other workers, and
+# killed them (the outer test failed, the inner run reported a leftover). An xdist worker is started by its
+# controller, never from inside a test: it keeps the token it inherits.
+if not os.environ.get(RUN_TOKEN_ENV) or os.environ.get("PYTEST_CURRENT_TEST"):
     import uuid
 
     os.environ[RUN_TOKEN_ENV] = uuid.uuid4().hex
