@@ -11,22 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_repo
-from relay.core.contracts import WorkerReport
-from relay.observe.changes import observe_changes
-from relay.observe.snapshot import take_snapshot
-from relay.review.packet import build_review
+from reviewed import review_edits
 
 
 def _review(tmp_path: Path, path: str, text: str) -> tuple[str, str, str]:
-    repo = make_repo(tmp_path / "project", {"README.md": "# p\n"})
-    snap = take_snapshot(repo)
-    (repo / path).parent.mkdir(parents=True, exist_ok=True)
-    (repo / path).write_text(text, encoding="utf-8")
-    changes, _, assessed = build_review(observe_changes(snap, repo), report=WorkerReport(summary="s", files_changed=[path]),
-                                        workspace=repo, task="add tests")
-    [found] = [c for c in assessed if c.path == path]
-    return changes.risk, found.risk, found.reasons[0]
+    overall, found = review_edits(tmp_path, {path: text}, task="add tests")
+    return overall, found[path].risk, found[path].reasons[0]
 
 
 @pytest.mark.parametrize(("path", "text"), [

@@ -11,24 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_repo
-from relay.core.contracts import WorkerReport
-from relay.observe.changes import observe_changes
-from relay.observe.snapshot import take_snapshot
-from relay.review.packet import build_review
+from reviewed import review_edits
 
 _EVAL = 'def run(request):\n    return eval(request.args["q"])\n'
 
 
 def _review(tmp_path: Path, files: dict[str, str]) -> tuple[str, dict[str, tuple[str, str]]]:
-    repo = make_repo(tmp_path / "project", {"app.py": "def handler(request):\n    return 'ok'\n"})
-    snap = take_snapshot(repo)
-    for path, text in files.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text, encoding="utf-8")
-    changes, _, assessed = build_review(observe_changes(snap, repo), report=WorkerReport(summary="s", files_changed=list(files)),
-                                        workspace=repo, task="tidy the handler")
-    return changes.risk, {c.path: (c.risk, c.reasons[0]) for c in assessed}
+    overall, found = review_edits(tmp_path, files, before={"app.py": "def handler(request):\n    return 'ok'\n"}, task="tidy the handler")
+    return overall, {path: (c.risk, c.reasons[0]) for path, c in found.items()}
 
 
 @pytest.mark.parametrize("path", ["src/gen/util.py", "dist/util.js", "lib/util.generated.ts", "generated/util.rb", "node_modules/x/index.js"])

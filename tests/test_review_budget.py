@@ -9,25 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_repo
-from relay.core.contracts import WorkerReport
-from relay.observe.changes import observe_changes
-from relay.observe.snapshot import take_snapshot
 from relay.review import review_budget
-from relay.review.packet import build_review
+from reviewed import review_edits
 
 _SLOW = "".join(f"limit{i}" + " " * 31 + "-" for i in range(28))  # the readers' worst line the fold keeps
 
 
 def _review(tmp_path: Path, files: dict[str, str]) -> dict[str, tuple[str, list[str]]]:
-    repo = make_repo(tmp_path / "project", {"README.md": "# p\n", **{p: "x = 1\n" for p in files}})
-    snap = take_snapshot(repo)
-    for path, text in files.items():
-        (repo / path).write_text(text, encoding="utf-8")
-    changeset = observe_changes(snap, repo)
-    changes, _, assessed = build_review(changeset, report=WorkerReport(summary="s", files_changed=list(files)), workspace=repo, task="t")
-    assert changes.risk != "low"
-    return {c.path: (c.risk, c.reasons) for c in assessed}
+    overall, found = review_edits(tmp_path, files, before={"README.md": "# p\n", **{p: "x = 1\n" for p in files}}, task="t")
+    assert overall != "low"
+    return {path: (c.risk, c.reasons) for path, c in found.items()}
 
 
 def test_past_the_budget_the_files_left_say_they_were_not_read_and_are_not_low(tmp_path, monkeypatch):
