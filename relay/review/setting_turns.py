@@ -34,7 +34,7 @@ slips one such line into an ordinary change: each reads as a setting among setti
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
@@ -178,32 +178,41 @@ _ANCHORS = frozenset({"\\A", "^", "\\z", "\\Z", "$"})
 # A line that may hold an anchored match or a pattern's anchor: the pairs compared are only these (a rewrite of hundreds
 # of lines costs no more than its few regex lines), and at most _PAIRS of them per file.
 _ANCHOR_SCREEN_RE = re.compile(r"match\(|search\(|['\"/`]\^|\\A|\$['\"/`]|\\[zZ]['\"/`]")
-def _anchor_loosened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [old for old in removed if _ANCHOR_SCREEN_RE.search(old)]
+def anchor_pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], near: Callable[[int], bool],
+                 longest: int = 1_000_000) -> Iterator[tuple[str, str, list[str], list[str], list[tuple[str, int, int, int, int]]]]:
+    """(old line, new line, their tokens, the edit's opcodes other than "equal") for each fresh added line against each
+    removed line ``screen`` finds may hold an anchor, both at most ``longest`` characters, whose token counts are ``near`` (old minus
+    new): at most _PAIRS pairs a file (each line meets at least one old line, so at most _PAIRS new lines are read)."""
+    olds = [old for old in removed if len(old) <= longest and screen.search(old)]
     budget = _PAIRS
-    for line in _fresh(added, removed) if olds else ():
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > longest:
+            continue
         new = _TOKEN_RE.findall(line)
         for old_line in olds:
             budget -= 1
             if budget < 0:
-                return None
+                return
             old = _TOKEN_RE.findall(old_line)
-            if abs(len(old) - len(new)) > 1:
-                continue
-            ops = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
-            if len(ops) != 1:
-                continue
-            tag, i1, i2, j1, j2 = ops[0]
-            cut, put = old[i1:i2], new[j1:j2]
-            if tag == "replace" and len(cut) == 1 and len(put) == 1 and (cut[0], put[0]) in _LOOSER:
-                if cut[0] in _ANCHORS or (i1 > 0 and old[i1 - 1] == "." and i2 < len(old) and old[i2] == "("):
-                    return f"loosens an anchored match ({cut[0]} → {put[0]}): {_pair(old_line, line)}"
-            if tag == "delete" and len(cut) == 1 and cut[0] in _ANCHORS:
-                quoted = any(t in ("'", '"', "/", "`") for t in old[:i1])
-                starts = cut[0] in ("^", "\\A") and i1 > 0 and old[i1 - 1] in ("'", '"', "/", "`")
-                ends = cut[0] in ("$", "\\z", "\\Z") and i2 < len(old) and old[i2] in ("'", '"', "/", "`")
-                if quoted and (starts or ends):
-                    return f"loosens an anchored match (drops {cut[0]}): {_pair(old_line, line)}"
+            if near(len(old) - len(new)):
+                yield old_line, line, old, new, [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+
+
+def _anchor_loosened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old_line, line, old, new, ops in anchor_pairs(added, removed, _ANCHOR_SCREEN_RE, lambda spread: abs(spread) <= 1):
+        if len(ops) != 1:
+            continue
+        tag, i1, i2, j1, j2 = ops[0]
+        cut, put = old[i1:i2], new[j1:j2]
+        if tag == "replace" and len(cut) == 1 and len(put) == 1 and (cut[0], put[0]) in _LOOSER:
+            if cut[0] in _ANCHORS or (i1 > 0 and old[i1 - 1] == "." and i2 < len(old) and old[i2] == "("):
+                return f"loosens an anchored match ({cut[0]} → {put[0]}): {_pair(old_line, line)}"
+        if tag == "delete" and len(cut) == 1 and cut[0] in _ANCHORS:
+            quoted = any(t in ("'", '"', "/", "`") for t in old[:i1])
+            starts = cut[0] in ("^", "\\A") and i1 > 0 and old[i1 - 1] in ("'", '"', "/", "`")
+            ends = cut[0] in ("$", "\\z", "\\Z") and i2 < len(old) and old[i2] in ("'", '"', "/", "`")
+            if quoted and (starts or ends):
+                return f"loosens an anchored match (drops {cut[0]}): {_pair(old_line, line)}"
     return None
 
 

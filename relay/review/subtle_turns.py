@@ -36,17 +36,12 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed
-from relay.review.setting_turns import _ANCHORS, _TOKEN_RE  # the one anchor and one swap are read there
+from relay.review.setting_turns import _ANCHORS, _fresh, anchor_pairs  # the one anchor and one swap are read there
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["screen", "subtle_turned"]
 
 _PAIRS = 200  # the most screened lines of one side a reader pairs, so a rewrite of hundreds of lines stays linear
-
-
-def _fresh(added: Sequence[str], removed: Sequence[str]) -> list[str]:
-    before = {squeezed(line.strip()) for line in removed}
-    return [line for line in added if squeezed(line.strip()) not in before]
 
 
 _CLOSEST = 40  # the most lines a line is measured against (each measure is quadratic in a line of up to 400 characters)
@@ -116,33 +111,20 @@ _ANCHOR_SCREEN_RE = re.compile(r"['\"/`]\^|\\A|\$['\"/`]|\\[zZ]['\"/`]|\.matches
 
 
 def _anchors_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [old for old in removed if len(old) <= 400 and _ANCHOR_SCREEN_RE.search(old)][:_PAIRS]
-    budget = _PAIRS
-    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
-        if len(line) > 400:
-            continue
-        new = _TOKEN_RE.findall(line)
-        for old_line in olds:
-            budget -= 1
-            if budget < 0:
-                return None
-            old = _TOKEN_RE.findall(old_line)
-            if not 0 <= len(old) - len(new) <= 2:
-                continue
-            ops = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
-            said = []
-            for tag, i1, i2, j1, j2 in ops:
-                cut, put = old[i1:i2], new[j1:j2]
-                if tag == "delete" and len(cut) == 1 and cut[0] in _ANCHORS:
-                    said.append(f"drops {cut[0]}")
-                elif tag == "replace" and len(cut) == 1 and len(put) == 1 and (cut[0], put[0]) in _LOOSER:
-                    said.append(f"{cut[0]} → {put[0]}")
-                else:
-                    said = []
-                    break
-            # One anchor or one swap alone is setting_turns' reading; this one reads what it leaves: two, or a find.
-            if said and (len(said) > 1 or any(s.startswith(("matches", "is_match", "MatchString")) for s in said)):
-                return f"loosens an anchored match to a search ({', '.join(said)}): {_pair(old_line, line)}"
+    for old_line, line, old, new, ops in anchor_pairs(added, removed, _ANCHOR_SCREEN_RE, lambda spread: 0 <= spread <= 2, longest=400):
+        said = []
+        for tag, i1, i2, j1, j2 in ops:
+            cut, put = old[i1:i2], new[j1:j2]
+            if tag == "delete" and len(cut) == 1 and cut[0] in _ANCHORS:
+                said.append(f"drops {cut[0]}")
+            elif tag == "replace" and len(cut) == 1 and len(put) == 1 and (cut[0], put[0]) in _LOOSER:
+                said.append(f"{cut[0]} → {put[0]}")
+            else:
+                said = []
+                break
+        # One anchor or one swap alone is setting_turns' reading; this one reads what it leaves: two, or a find.
+        if said and (len(said) > 1 or any(s.startswith(("matches", "is_match", "MatchString")) for s in said)):
+            return f"loosens an anchored match to a search ({', '.join(said)}): {_pair(old_line, line)}"
     return None
 
 
