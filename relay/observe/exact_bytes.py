@@ -27,7 +27,7 @@ import msgspec
 
 from relay.core.files import remove_tree
 from relay.observe.git import GitError
-from relay.observe.private_repo import PACKED, PACKED_FROM, Repo, git_private, index_file
+from relay.observe.private_repo import PACKED, PACKED_FROM, TEXT_AS_TEXT, Repo, git_private, index_file
 
 __all__ = ["keep_raw", "checkout_forms", "may_convert"]
 
@@ -48,11 +48,22 @@ def may_convert(snapshot_dir: str, repo: Repo, paths: list[str]) -> bool:
     private = os.path.join(snapshot_dir, f"{repo.key}.git", "info")
     frozen = [os.path.join(private, "attributes"), os.path.join(private, "user-attributes"),
               *(value for key, value in repo.config if key == "core.attributesfile")]
-    if any(os.path.isfile(f) and os.path.getsize(f) for f in frozen):
+    if any(_has_rules(f) for f in frozen):
         return True
     try:
         with open(index_file(snapshot_dir, repo, "before"), "rb") as fh:
             return _ATTRIBUTES in fh.read()
+    except OSError:
+        return False
+
+
+def _has_rules(path: str) -> bool:
+    """Whether an attributes file holds more than the relay's own last line (which converts nothing)."""
+    if not os.path.isfile(path):  # missing, or a FIFO, never opened
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return bool(fh.read().removesuffix(TEXT_AS_TEXT).strip())
     except OSError:
         return False
 

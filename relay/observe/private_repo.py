@@ -40,7 +40,7 @@ from relay.observe.git import GitError, config_entries, git_env, own_config_only
 from relay.observe.unreadable import said_by_git
 
 __all__ = ["Repo", "RepoLook", "look_of", "git_private", "index_file", "Index", "read_settings", "make_private_dir",
-           "copy_index", "update_index", "PRIVATE_CONFIG", "PACKED", "PACKED_FROM"]
+           "TEXT_AS_TEXT", "copy_index", "update_index", "PRIVATE_CONFIG", "PACKED", "PACKED_FROM"]
 
 # Which private index a reader gets: the before one (what the snapshot added) or the after one (a look after);
 # write-tree's own copies have names of their own (``relay.observe.snapshot``).
@@ -145,6 +145,11 @@ def _private_dir(snapshot_dir: str, repo: Repo) -> str:
 
 # What is copied of an excludes or attributes file: a repository's (or a user's) file past this is cut there.
 _INFO_MAX = 4 * 1024 * 1024
+# Last in the private info/attributes, which outranks every .gitattributes: no file's ``diff`` attribute is set, so
+# git tells text from binary by the bytes. A ``*.py -diff`` (or ``binary``, or a macro that unsets diff) written by
+# the worker, or committed in the repository, made a text file's diff "Binary files differ": its lines went unread
+# and the packet said "binary file" of a Python file holding eval().
+TEXT_AS_TEXT = b"\n# gravity-relay: text is read as text, whatever a .gitattributes says\n* !diff\n"
 
 
 def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = None,
@@ -161,9 +166,13 @@ def make_private_dir(snapshot_dir: str, repo: Repo, *, git_dir: str | None = Non
     write_own(Path(path, "config"), ("[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n"
                                      "\tobjectformat = sha256\n" if repo.sha256 else
                                      "[core]\n\trepositoryformatversion = 0\n\tbare = false\n").encode())
+    copied = {}
     for src, name in zip(info or (), ("exclude", "attributes")):
         with contextlib.suppress(OSError):  # missing, or not a file (a FIFO is not waited on): none is read
-            write_own(Path(path, "info", name), read_regular(src, _INFO_MAX, follow=True))
+            copied[name] = read_regular(src, _INFO_MAX, follow=True)
+    if "exclude" in copied:
+        write_own(Path(path, "info", "exclude"), copied["exclude"])
+    write_own(Path(path, "info", "attributes"), copied.get("attributes", b"") + TEXT_AS_TEXT)
     _freeze(path, repo)
     if git_dir:
         with contextlib.suppress(OSError):
