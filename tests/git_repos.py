@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-__all__ = ["git", "git_env", "make_repo", "write", "DEFAULT_FILES"]
+__all__ = ["git", "git_env", "make_repo", "write", "DEFAULT_FILES", "git_subcommand"]
 
 DEFAULT_FILES = {"README.md": "# project\n", "src/app.py": "def main():\n    return 1\n"}
 
@@ -36,6 +36,22 @@ def git(repo: Path, *args: str) -> str:
     if proc.returncode:
         raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
     return proc.stdout.decode("utf-8", "replace")
+
+
+def git_subcommand(argv: list[str]) -> str | None:
+    """The subcommand of a git argv (past git's own options and the values of -c and -C); None for another program
+    (the counts of tests/test_git_calls_per_run.py and bench/bench_run_cost.py)."""
+    if os.path.basename(argv[0]) != "git":
+        return None
+    skip = False
+    for arg in argv[1:]:
+        if skip:
+            skip = False
+        elif arg in ("-c", "-C"):
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return "?"
 
 
 def write(root: Path, rel: str, content: str | bytes) -> Path:

@@ -19,7 +19,7 @@ from relay.core.errors import RelayError
 from relay.core.places import on_windows
 from relay.isolate.config_hooks import refuse_endless_config
 from relay.isolate.pool_git import PoolGit
-from relay.observe.git import GitError, git_answer, run_git
+from relay.observe.git import GitError, git_answer
 
 __all__ = ["RepoFacts", "repo_facts", "pool_key", "BRANCH_PREFIX", "run_branch", "not_own_branch"]
 
@@ -62,9 +62,13 @@ def repo_facts(workspace: str | Path, git: PoolGit | None = None) -> RepoFacts:
     if git is None:
         refuse_endless_config(ws, f"isolate workspace {workspace}")  # each git command below would wait on it
     env, config = (git.env, git.config) if git is not None else (None, ())
+    # One rev-parse answers all: a work tree (the first two lines, printed before any later part can fail), its paths,
+    # and its commit (an unborn HEAD fails only the --verify part: exit 1, the other answers printed).
     try:
-        code, out, err = git_answer(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree"], timeout=20,
-                                    env=env, config=config)
+        code, out, err = git_answer(ws, "rev-parse", ["--is-bare-repository", "--is-inside-work-tree",
+                                                      "--path-format=absolute", "--show-toplevel", "--git-common-dir",
+                                                      "--show-prefix", "--verify", "--quiet"],
+                                    values=["HEAD^{commit}"], timeout=20, env=env, config=config)
     except GitError as exc:
         raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
     if code == 128 and b"dubious ownership" in err:
@@ -75,21 +79,18 @@ def repo_facts(workspace: str | Path, git: PoolGit | None = None) -> RepoFacts:
                          "FAT/exFAT drive, or a clone another account made), so it cannot be isolated in a worktree",
                          f"If the repository is yours, trust it: git config --global --add safe.directory {top} (the "
                          "relay passes your safe.directory on to its git); or run the work in place.")
-    if code not in (0, 128):
+    if code not in (0, 1, 128):
         raise _refuse(str(workspace), f"cannot be read by git (git rev-parse exited {code})")
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 2 or not lines[0]:
         raise _refuse(str(workspace), "is not inside a git repository")
     if lines[0] == "true" or lines[1] != "true":
         raise _refuse(str(workspace), "is a bare repository or a git directory, not a work tree")
-    try:
-        paths = run_git(ws, "rev-parse", ["--path-format=absolute", "--show-toplevel", "--git-common-dir",
-                                          "--show-prefix"], timeout=20, env=env,
-                        config=config).decode("utf-8", "surrogateescape").split("\n")
-        head = run_git(ws, "rev-parse", ["--verify", "--quiet"], values=["HEAD^{commit}"], ok_codes=(0, 1),
-                       timeout=20, env=env, config=config).decode().strip()
-    except GitError as exc:
-        raise _refuse(str(workspace), f"cannot be read by git ({exc})") from None
+    if code == 128 or len(lines) < 6:
+        tail = err.decode("utf-8", "replace").strip().splitlines()
+        raise _refuse(str(workspace), f"cannot be read by git (git rev-parse exited {code}: "
+                                      f"{tail[-1] if tail else 'no message'})")
+    paths, head = lines[2:5], lines[5].strip() if code == 0 else ""
     if not head:
         raise _refuse(str(workspace), "has no commit yet (an unborn branch): there is nothing to branch from")
     return RepoFacts(toplevel=Path(paths[0]).resolve(), common_dir=Path(paths[1]).resolve(), prefix=paths[2],

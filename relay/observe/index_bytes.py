@@ -8,6 +8,9 @@ Two passes, each over a private copy only (the user's index is never written):
 * ``index_pass`` (once the before index is written): its symlinks (``Repo.links``), and its entries whose stat
   could lie smudged (see there).
 
+And one read: ``keep_folders``, the folders of the tree write-tree just wrote of an index, kept for the look after
+(``before_folders``: no ``ls-tree`` then).
+
 An index in a shape this does not read (version 4, split) is first rewritten as version 2 by git.
 """
 
@@ -15,13 +18,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import weakref
 from pathlib import Path
 
 from relay.core.files import replace_file
 from relay.observe.private_repo import Repo, git_private, index_file
 
-__all__ = ["index_pass", "unhide"]
+__all__ = ["index_pass", "unhide", "keep_folders", "moved_folders", "before_folders", "FOLDERS_MAX"]
 
+FOLDERS_MAX = 100_000  # folders of a before tree kept, at most
+# The folders of each repository's before tree, read as the tree was written (this process only, never saved; by id
+# of the Repo, dropped with it): the look after asks git for them only without this (``before_folders``).
+_FOLDERS: dict[int, list[str]] = {}
 _SYMLINK_MODE = (0o120000).to_bytes(4, "big")
 _ASSUME_UNCHANGED = 0x80  # the high byte of an entry's flags
 _EXTENDED = 0x40  # ... the entry has a second flags field (version 3)
@@ -184,3 +192,54 @@ def _read_index(data: bytearray, hash_len: int, since_s: int, index_s: int) -> t
     except (IndexError, ValueError):
         return None  # cut short, split or sparse
     return links, smudged
+
+
+def keep_folders(repo: Repo, path: str) -> None:
+    """Keep the folders of the tree just written of the index at ``path`` for ``before_folders`` (when it reads)."""
+    if (folders := _index_folders(path, repo, FOLDERS_MAX)) is not None:
+        _keep(repo, folders)
+
+
+def moved_folders(written: Repo, repo: Repo) -> None:
+    """The folders kept for ``written`` (the copy a background writer wrote the trees of), kept for ``repo``."""
+    if (folders := _FOLDERS.pop(id(written), None)) is not None:
+        _keep(repo, folders)
+
+
+def _keep(repo: Repo, folders: list[str]) -> None:
+    if id(repo) not in _FOLDERS:
+        weakref.finalize(repo, _FOLDERS.pop, id(repo), None)
+    _FOLDERS[id(repo)] = folders
+
+
+def before_folders(repo: Repo) -> list[str] | None:
+    """The folders of ``repo``'s before tree, relative to its workspace folder, as written in this process; None when
+    they were not (a run recovered after a restart, an index this does not read): ``ls-tree -r -d`` names them."""
+    return _FOLDERS.get(id(repo))
+
+
+def _index_folders(path: str, repo: Repo, limit: int) -> list[str] | None:
+    """The folders of the tree ``write-tree`` wrote of the index at ``path`` (its ``repo.prefix`` folder's, relative to
+    it; at most ``limit``): every folder above an entry, which is every folder of that tree (git keeps no empty one; a
+    submodule is an entry, not a folder), as ``ls-tree -r -d`` would list them. Read by the writer right after it
+    wrote the tree, from the same file: no git process more per run. None when the index is not one this reads
+    (version 4, split, sparse, cut short): the caller asks git."""
+    try:
+        data = bytearray(Path(path).read_bytes())
+    except OSError:
+        return None
+    if not _readable(data):
+        return None
+    prefix, seen = os.fsencode(repo.prefix), set()
+    try:
+        for offset, head, size in _entries(data, _hash_len(repo)):
+            name = bytes(data[offset + head:offset + head + size])
+            if not name.startswith(prefix):
+                continue
+            folder = name[len(prefix):].rpartition(b"/")[0]
+            while folder and folder not in seen:  # entries come sorted: a folder's parents are mostly seen already
+                seen.add(folder)
+                folder = folder.rpartition(b"/")[0]
+    except (IndexError, ValueError):
+        return None
+    return [os.fsdecode(f) for f in sorted(seen)[:limit]]

@@ -6,7 +6,7 @@ Neither look sees it: git never lists a path named ``.git`` (inside a folder it 
 there for the parent's status; an untracked folder that holds one is folded into one "nested repository" entry), and
 the walk of a workspace outside git skips ``.git``. So after the run each folder where a ``.git`` could have appeared
 is looked at (a stat each, nothing walked but the new nested repositories, bounded): every folder of the before
-trees (``ls-tree -d``), every folder above a changed path, the nested repositories and ignored folders git's status
+trees (read as each was written, ``index_bytes.before_folders``; else ``ls-tree -d``), every folder above a changed path, the nested repositories and ignored folders git's status
 names. A ``.git`` there that was not there before the run (the git-dir state names the folders that had one) and
 whose change time falls in the run (no process sets a ctime back; an old one nobody touched is left alone) is handed
 to relay.observe.git_dir, which watches it from nothing: its hooks and program keys are plants like any other,
@@ -39,11 +39,12 @@ from relay.observe import ignored_walk
 from relay.observe.ignored_walk import changed_folders, tops_before, wait_listing
 from relay.observe.private_repo import Repo, look_of
 from relay.observe.runs_next import MODULES_READ_MAX, link_out, package_module, planted
+from relay.observe.index_bytes import FOLDERS_MAX, before_folders
 from relay.observe.snapshot import CLOCK_SLACK_NS, Snapshot, TooManyFiles, git_private
 
 __all__ = ["note_made_git_dirs", "deep_git_dirs", "DeepLook", "IGNORED_WALK_MAX"]
 
-_FOLDERS_MAX = 100_000  # folders looked at, at most (a stat each)
+_FOLDERS_MAX = FOLDERS_MAX  # folders looked at, at most (a stat each)
 _WALK_MAX = 2_000  # folders walked inside the nested repositories the run made
 IGNORED_WALK_MAX = 200_000  # folders looked at inside the ignored and skipped folders, in all; past it the look fails
 _TOUCHED = ("", "hooks", "config", "info")  # a .git, or these of it, changed in the run: the .git is watched
@@ -56,6 +57,9 @@ def _tree_folders(before: Snapshot) -> list[str]:
         if repo.no_git or not repo.before:
             continue
         base = os.path.join(repo.root, repo.prefix) if repo.prefix else repo.root
+        if (known := before_folders(repo)) is not None:  # read from the index the tree was written of
+            found += [os.path.join(base, p) for p in known]
+            continue
         with contextlib.suppress(GitError, OSError):
             out = git_private(before.dir, repo, "ls-tree", ["-r", "-d", "--name-only", "-z"], values=[repo.before])
             found += [os.path.join(base, os.fsdecode(p)) for p in out.split(b"\0") if p][:_FOLDERS_MAX]

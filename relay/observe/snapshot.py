@@ -48,15 +48,14 @@ from relay.observe.exact_bytes import keep_raw
 from relay.observe.git import EndlessConfig, GitError, run_git, z_records
 from relay.observe.git_dir import keep_git_dir
 from relay.observe.git_dirs_named import ignored_repos
-from relay.observe.index_bytes import index_pass, unhide
+from relay.observe.index_bytes import index_pass, keep_folders, moved_folders, unhide
 from relay.observe.private_repo import (PACKED, Index, Repo, copy_index, git_private, index_file, look_of,
                                         make_private_dir, read_settings, update_index)
 from relay.observe.outside_git import walked_files
 from relay.observe.walk import SKIP_DIRS, TooManyFiles
 
-__all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees",
-           "repo_head", "stat_key", "TooManyFiles", "SKIP_DIRS", "TREE_MAX_FILES", "TREE_FILE_MAX",
-           "EMPTY_TREE", "PACKED", "CLOCK_SLACK_NS", "git_private"]
+__all__ = ["Snapshot", "Repo", "take_snapshot", "load_snapshot", "release_indexes", "write_after", "before_trees", "repo_head",
+           "stat_key", "TooManyFiles", "SKIP_DIRS", "TREE_MAX_FILES", "TREE_FILE_MAX", "EMPTY_TREE", "PACKED", "CLOCK_SLACK_NS", "git_private"]
 
 _log = logging.getLogger("relay.observe.snapshot")
 
@@ -235,6 +234,7 @@ def _write_before(snapshot_dir: str, repo: Repo) -> None:
                 # Nothing left under the workspace's folder in this index: its tree is the empty one.
                 before = EMPTY_TREE[64 if len(root) == 64 else 40]
         repo.before, repo.before_root = before, root
+        keep_folders(repo, tree_index)  # its folders, from the index it was written of (relay.observe.made_git_dirs)
     finally:
         os.unlink(tree_index)
 
@@ -242,8 +242,7 @@ def _write_before(snapshot_dir: str, repo: Repo) -> None:
 def repo_head(repo: Repo) -> str | None:
     """The commit HEAD names in ``repo`` now (rev-parse: it opens no index and runs nothing the config names)."""
     try:
-        return run_git(Path(repo.root), "rev-parse", ["-q", "--verify"], values=["HEAD^{commit}"],
-                       ok_codes=(0, 1)).decode().strip() or None
+        return run_git(Path(repo.root), "rev-parse", ["-q", "--verify"], values=["HEAD^{commit}"], ok_codes=(0, 1)).decode().strip() or None
     except GitError:
         return None
 
@@ -452,6 +451,7 @@ def _joined(snapshot: Snapshot) -> bool:
     try:
         for repo, done in zip(snapshot.repos(), job.result()):
             repo.before, repo.before_root, repo.links = done.before, done.before_root, done.links
+            moved_folders(done, repo)
     except Exception:  # noqa: BLE001 - said, never lost: the trees left unwritten are written again by the caller
         _log.warning("the before trees of %s were not written in the background", snapshot.workspace, exc_info=True)
     return True
