@@ -25,7 +25,7 @@ from relay.review.content_kinds import reading_path
 from relay.review.file_subjects import subject
 from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
-from relay.review.line_shapes import READ_LINES, Screen
+from relay.review.line_shapes import READ_LINES, Screen, comment_only
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.slipped_lines import ROUTE_RE
@@ -355,7 +355,7 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         text = line.strip()
         if not text:
             return False
-        return not text.startswith(prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
+        return not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
 
     return keep
 

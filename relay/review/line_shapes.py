@@ -15,7 +15,8 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window"]
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window",
+           "comment_only"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
 # HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
@@ -35,6 +36,26 @@ IMPORT_RE = re.compile(
     r"(?:require|require_relative|load)\s*\(?\s*['\"][^'\"]*['\"]\s*\)?\s*;?\s*$|"
     r"\w+(?:\s+as\s+\w+)?\s*,\s*$|\)\s*;?\s*$|(?:\w+\s+)?\"[\w./-]+\"\s*$)"
 )
+
+
+# A block comment's opener and its closer: code may follow the closer on the same line.
+_BLOCKS = (("/*", "*/"), ("--[[", "]]"), ("<!--", "-->"), ("*", "*/"))
+
+
+def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether ``line`` is a comment and nothing else: it starts with one of ``prefixes`` and no code follows a block
+    comment it closes. ``/* fast path */ return true`` is code: a line read as a comment by its first two characters
+    let the worker hide any call after one (it was left out of every reader)."""
+    text = line.strip()
+    while text.startswith(prefixes):
+        block = next((b for b in _BLOCKS if text.startswith(b[0])), None)
+        if block is None:
+            return True  # a line comment runs to the line's end
+        end = text.find(block[1], 0 if block[0] == "*" else len(block[0]))
+        if end < 0:
+            return True  # the block goes on past this line
+        text = text[end + len(block[1]):].strip()
+    return not text
 
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone

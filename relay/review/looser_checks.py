@@ -30,11 +30,12 @@ import re
 from collections.abc import Sequence
 
 from relay.review.condition_reading import pairs
-from relay.review.line_shapes import squeezed, window
+from relay.review.line_shapes import comment_only, squeezed, window
 
 __all__ = ["looser_check"]
 
 _QUOTE = 60
+_COMMENTS = ("#", "//", "/*", "* ")  # a pair whose either side is a comment is read by no check
 
 
 def _q(line: str, at: int = 0, end: int = 0) -> str:
@@ -198,7 +199,7 @@ def looser_check(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
     if not added or not removed:
         return None
     for old, new in dict.fromkeys((*pairs(added, removed), *_assigned_pairs(added, removed), *_few_pairs(added, removed))):
-        if old.lstrip().startswith(("#", "//", "/*", "* ")) or new.lstrip().startswith(("#", "//", "/*", "* ")):
+        if comment_only(old, _COMMENTS) or comment_only(new, _COMMENTS):
             continue
         if _BLOB_RE.search(old) or _BLOB_RE.search(new):
             continue  # an encoded blob (an SVG's or a data URI's base64) holds any letters: "xxh…" in it names no hash

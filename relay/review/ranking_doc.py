@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from relay.core.shown import harmless
 from relay.review.facts import FACTS
 from relay.review.rules import RULES, Rule, Scope
 
@@ -154,7 +155,7 @@ def _scope(scope: Scope, words: dict[str, str]) -> str:
 
 def _example(rule: Rule) -> str:
     change = rule.example.fires
-    shown = next(iter(change.added_lines or change.removed_lines), "")
+    shown = harmless(next(iter(change.added_lines or change.removed_lines), ""))  # a page holds no bidi control
     what = f"{_code(change.path)} ({change.kind})" + (f": {_code(shown[:60])}" if shown else "")
     return f"{what} → {_code(rule.example.reason)}"
 

@@ -27,6 +27,7 @@ from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
+from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
@@ -80,8 +81,7 @@ class Rule(NamedTuple):
     scope: Scope = Scope()
     outranks: tuple[str, ...] = ()
     leads: bool = False
-    # Further cases it fires on, where the example alone cannot show each rule it outranks firing too.
-    more: tuple[Example, ...] = ()
+    more: tuple[Example, ...] = ()  # further cases it fires on, where the example alone cannot show each outranked rule firing
 
 
 def _fc(path: str, **kw: object) -> FileChange:
@@ -471,6 +471,8 @@ RULES: tuple[Rule, ...] = (
          example=Example(_fc("assets/logo.png", binary=True), "binary file (not reviewable as text)", _fc("tests/archives/links.tar", binary=True))),
     Rule("unread_line", "medium", "{detail}", unread_line, scope=Scope(kinds=("source", "ci", "manifest", "build", "example"),
          not_changes=("deleted",), unless=("generated_output",)), example=Example(*UNREAD_EXAMPLE)),
+    Rule("hidden_characters", "high", "{detail}", hidden_characters, leads=True, example=Example(*HIDDEN_EXAMPLE),
+         scope=Scope(not_kinds=("docs", "data", "lockfile", "generated"), not_changes=("deleted",))),
     Rule("runs_fetched_in_tests", "high", "{detail}", runs_fetched_code, scope=Scope(kinds=("test",), not_changes=("deleted",),
          needs=("test_body",), unless=("mechanical",)), leads=True, example=Example(*FETCHED_EXAMPLE)),
     Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)),
@@ -478,10 +480,8 @@ RULES: tuple[Rule, ...] = (
     Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
         _fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), "permission bits changed (100644 → 100755)",
         _fc("link", kind="type", mode_before="100644", mode_after="120000"))),
-    Rule("type_change", "medium", "file type changed", checks.type_change, scope=Scope(changes=("type",)), example=Example(
-        _fc("link", kind="type"), "file type changed", _fc("link"))),
-    Rule("symlink", "medium", "symlink", checks.symlink, example=Example(
-        _fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
+    Rule("type_change", "medium", "file type changed", checks.type_change, scope=Scope(changes=("type",)), example=Example(_fc("link", kind="type"), "file type changed", _fc("link"))),
+    Rule("symlink", "medium", "symlink", checks.symlink, example=Example(_fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
     Rule("submodule", "medium", "submodule pointer changed", checks.submodule, example=Example(
         _fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
 )

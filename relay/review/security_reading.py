@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, formatter_share, squeezed, window
+from relay.review.line_shapes import FORMATTER_SHARE, IMPORT_RE, LINE_CHARS, Screen, comment_only, formatter_share, squeezed, window
 from relay.review.platform_lines import silencing_comment
 
 __all__ = [
@@ -154,7 +154,7 @@ def task_security_words(text: str) -> str | None:
 def is_advisory_comment(line: str) -> bool:
     """A comment line kept for the rules only because it names an advisory or attack."""
     text = line.lstrip()
-    return (text.startswith(_COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
+    return (comment_only(text, _COMMENT_STARTS) and not text.startswith("#[") and advisory_words(text) is not None
             and not silencing_comment(text))  # a security finding silenced is code to read, not a note
 
 

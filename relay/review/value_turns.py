@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.condition_reading import pairs
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import comment_only, squeezed
 
 __all__ = ["value_turn"]
 
@@ -170,7 +170,7 @@ def _cut(line: str) -> str:
 
 
 def _comment(line: str) -> bool:
-    return line.lstrip().startswith(("#", "//", "/*", "* ", "--", "<!--", "REM ", "::"))
+    return comment_only(line, ("#", "//", "/*", "* ", "--", "<!--", "REM ", "::"))
 
 
 def _pair_turn(old: str, new: str) -> str | None:
