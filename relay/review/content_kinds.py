@@ -44,6 +44,9 @@ _VERSION_RE = re.compile(r"[\d.]+$")
 # Names a template or a build input gives a script (configure.in, install.sh.tmpl is already .sh by its stem).
 _TEMPLATE_EXTS = frozenset("in tmpl tpl template j2 jinja erb dist orig bak example sample".split())
 _HEAD_BYTES = 256
+# Files a shell sources by their name alone, with no #! line: direnv's .envrc (run as you enter the folder), the rc
+# and profile files a dotfiles repository keeps.
+_SHELL_SOURCED = frozenset({".envrc", ".bashrc", ".bash_profile", ".bash_aliases", ".profile", ".zshrc", ".zshenv", ".zprofile", ".kshrc"})
 
 _READING: ContextVar[Mapping[str, str]] = ContextVar("relay_reading_paths", default={})
 
@@ -100,6 +103,9 @@ def reading_paths(changes: Iterable[FileChange], workspace: Path | None, code_ex
     out: dict[str, str] = {}
     for change in changes:
         if not _names_no_language(change.path, code_exts) or path_kind(change.path) not in _CONTENT_MAY_TELL:
+            continue
+        if change.path.rsplit("/", 1)[-1] in _SHELL_SOURCED:
+            out[change.path] = f"{change.path}.sh"
             continue
         ext = shebang_ext(heads.get(change.path, "") if heads is not None else _head_of(change, workspace))
         if ext is not None:

@@ -1,8 +1,15 @@
-"""What runs on a developer's machine without being asked for: git hooks, and editor tasks run when the folder opens.
+"""What runs on a developer's machine without being asked for: git hooks, editor tasks run when the folder opens, the
+programs an editor's workspace settings name, a dev container's commands, a direnv script.
 
 The party: the worker. A git hook or a pre-commit config runs at the next commit; a VS Code task with ``"runOn":
 "folderOpen"`` (in ``.vscode/tasks.json`` or a ``*.code-workspace``) runs its command when the person next opens the
-folder — the worker's command, on their machine, before they read a line of the change. It was "new file", low.
+folder; a workspace setting that names a program (``python.defaultInterpreterPath``, ``git.path``, ``eslint.runtime``,
+``typescript.tsdk``, a terminal's ``env`` or shell) has the editor run the worker's program in a trusted folder; a
+dev container's ``initializeCommand`` runs on the person's machine before the container is built, its other
+lifecycle commands inside it with the workspace (and often credentials) mounted; direnv runs ``.envrc`` in the
+person's shell each time they enter the folder (once allowed). Each was "new file", low: the worker's command, on
+their machine, before they read a line of the change. The settings and lifecycle keys a change only removes, and
+editor settings that name no program (tab size, excludes, extra analysis paths), stay quiet.
 """
 
 from __future__ import annotations
@@ -17,11 +24,45 @@ __all__ = ["HOOKS", "runs_on_open"]
 HOOKS = "git hook / pre-commit config (runs on every developer's machine)"
 _TASK_FILES = (".vscode/tasks.json", "*.code-workspace")
 _FOLDER_OPEN_RE = re.compile(r"[\"']?runOn[\"']?\s*:\s*[\"']folderOpen[\"']")
+_SETTINGS_FILES = (".vscode/settings.json", "*.code-workspace")
+# A setting whose value is a program the editor (or an extension) runs, or what its terminals start with.
+_PROGRAM_SETTING_RE = re.compile(
+    r"\"(?P<key>(?:[\w-]+\.)*(?:path|\w*Path|executable\w*|\w*Executable\w*|\w*Interpreter\w*|runtime\w*|\w*Runtime|tsdk|"
+    r"home|alternateTools|\w*CommandLine)|terminal\.integrated\.(?:env|shell|shellArgs|profiles|automationProfile|"
+    r"automationShell)[\w.]*)\"\s*:\s*[\"{\[]")
+_DEVCONTAINER_FILES = (".devcontainer.json", ".devcontainer/devcontainer.json", ".devcontainer/*/devcontainer.json")
+_LIFECYCLE_RE = re.compile(r"\"(?P<key>initializeCommand|onCreateCommand|updateContentCommand|postCreateCommand|"
+                           r"postStartCommand|postAttachCommand)\"\s*:")
+# direnv's own words and plain assignments: what an .envrc does without running a program of the worker's.
+_DIRENV_QUIET_RE = re.compile(r"^\s*(?:#|$|export\s+\w+=|unset\s|\w+=|(?:use(?:_\w+)?|layout|PATH_add|path_add|PATH_rm|path_rm|dotenv|"
+                              r"dotenv_if_exists|source_env|source_env_if_exists|source_up|source_up_if_exists|watch_file|"
+                              r"watch_dir|log_status|log_error|strict_env|unstrict_env|require_allowed|env_vars_required|"
+                              r"has|expand_path|find_up|load_prefix|on_git_branch|direnv_version)\b)")
+_QUOTE = 80
+
+
+def _direnv_quiet(line: str) -> bool:
+    # A substitution runs a program, and a chain (``has nix && …``) runs what follows the quiet word.
+    return _DIRENV_QUIET_RE.match(line) is not None and not any(c in line for c in ("$(", "`", "&&", "||", ";", "|"))
+
+
+def _quoted(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= _QUOTE else line[:_QUOTE - 1] + "…"
 
 
 def runs_on_open(f: FileFacts, ctx: RiskContext) -> str | None:
     if glob_any(f.path, HOOK_GLOBS):
         return HOOKS
-    if glob_any(f.path, _TASK_FILES) and any(_FOLDER_OPEN_RE.search(line) for line in f.change.added_lines):
+    added = f.change.added_lines
+    if glob_any(f.path, _TASK_FILES) and any(_FOLDER_OPEN_RE.search(line) for line in added):
         return "an editor task that runs when the folder is opened (VS Code runOn: folderOpen)"
+    if glob_any(f.path, _SETTINGS_FILES) and (line := next((x for x in added if _PROGRAM_SETTING_RE.search(x)), None)):
+        return f"an editor setting that names a program the editor runs: {_quoted(line)}"
+    if glob_any(f.path, _DEVCONTAINER_FILES) and (line := next((x for x in added if _LIFECYCLE_RE.search(x)), None)):
+        where = "on your machine before the container is built" if "initializeCommand" in line else \
+            "in the dev container, your workspace mounted"
+        return f"a dev container command (runs {where}): {_quoted(line)}"
+    if f.path.rsplit("/", 1)[-1] == ".envrc" and (line := next((x for x in added if not _direnv_quiet(x)), None)):
+        return f"a direnv script runs a command in your shell when you enter the folder: {_quoted(line)}"
     return None
