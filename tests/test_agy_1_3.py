@@ -20,7 +20,7 @@ from fake_agy_harness import (_OK, SECTION7_SCENARIOS, install_fake_agy, launche
                               wait_for_launches)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
-from test_agy_reality import assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
 
 pytestmark = pytest.mark.anyio
 
@@ -59,31 +59,37 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
 }
 
 
+MORE = RowChecks()  # more checks of a row's one run (test_agy_reality.RowChecks), defined below
+
+
 def test_every_section7_scenario_has_a_row_and_every_row_a_scenario():
-    assert set(ROWS) == set(SECTION7_SCENARIOS)
+    assert set(ROWS) == set(SECTION7_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
 @pytest.mark.parametrize("name", list(ROWS))
 async def test_relay_answers_each_section7_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
-    packet, runs, _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS[name], args)
+    packet, runs, elapsed = await run_through_relay(tmp_path, SECTION7_SCENARIOS[name], args)
     assert_row_answer(packet, runs, status, count, words, retryable)
+    MORE.check(name, packet, runs, elapsed, tmp_path)
 
 
 # ---------------------------------------------------------------- 1. safe mode on current agy
 
-async def test_safe_run_on_current_agy_passes_no_mode_flag_and_writes(tmp_path):
+@MORE("safe_writes_under_agys_default_policy")
+def _safe_run_on_current_agy_passes_no_mode_flag_and_writes(packet, runs, elapsed, root):
     # Regression: every safe run passed --mode accept-edits, no headless write grant, and ended PERMISSION_DENIED.
-    packet, (run,), _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["safe_writes_under_agys_default_policy"], SAFE)
+    (run,) = runs
     assert packet["status"] == "SUCCESS"
     assert "--mode" not in run["argv"] and "--sandbox" in run["argv"]
     assert "--dangerously-skip-permissions" not in run["argv"]
 
 
-async def test_safe_run_reported_always_proceed_is_stopped_before_any_tool(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["safe_run_reported_always_proceed"], SAFE)
+@MORE("safe_run_reported_always_proceed")
+def _safe_run_reported_always_proceed_is_stopped_before_any_tool(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "CONFLICTING_OPTIONS" and not packet.get("changes", {}).get("files"), packet
-    assert not (tmp_path / "project" / "src" / "new.py").exists()  # stopped on init, before its write
+    assert not (root / "project" / "src" / "new.py").exists()  # stopped on init, before its write
     assert run["exit_code"] != 0  # killed, not finished
 
 
@@ -139,8 +145,9 @@ async def test_continue_into_a_conversation_agy_does_not_know_is_stopped_on_its_
 
 # ---------------------------------------------------------------- 3. interrupted
 
-async def test_interrupted_by_someone_else_keeps_the_conversation_and_can_be_continued(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["interrupted_by_someone_else"], {})
+@MORE("interrupted_by_someone_else")
+def _interrupted_by_someone_else_keeps_the_conversation_and_can_be_continued(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "CANCELLED" and packet["conversation_id"] == run["conversation_id"], packet
     assert packet["changes"]["files"] == ["src/new.py"]  # what it did before the signal is listed
 
@@ -167,15 +174,15 @@ async def test_cancel_of_a_worker_that_prints_interrupted_stays_cancelled_by_the
 
 # ---------------------------------------------------------------- 5. refusals named in the packet
 
-async def test_deny_rule_and_hook_refusals_are_named_in_the_packet(tmp_path):
+@MORE("deny_rule_and_hook_refusals")
+def _deny_rule_and_hook_refusals_are_named_in_the_packet(packet, runs, elapsed, root):
     # Regression: a turn whose tools were refused by a deny rule and a hook ended SUCCESS saying nothing of it.
-    packet, _, _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["deny_rule_and_hook_refusals"], {})
     assert packet["status"] == "SUCCESS"
     said = [f for f in packet["flags"] if "refused" in f]
     assert len(said) == 1, packet["flags"]
     assert "write_to_file out.txt (refused by a deny rule)" in said[0]
     assert "run_command (refused by a pre-tool hook)" in said[0]
-    assert not (tmp_path / "project" / "out.txt").exists()
+    assert not (root / "project" / "out.txt").exists()
 
 
 @pytest.mark.parametrize(("rule", "who"), [("deny_rules", "a deny rule"), ("hook_denies", "a pre-tool hook")])
@@ -197,8 +204,8 @@ async def test_a_turn_your_own_rule_stopped_is_permission_denied_and_never_told_
 
 # ---------------------------------------------------------------- 7. the rest
 
-async def test_quota_in_the_result_error_carries_its_reset(tmp_path):
-    packet, _, _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["quota_in_result_error"], {})
+@MORE("quota_in_result_error")
+def _quota_in_the_result_error_carries_its_reset(packet, runs, elapsed, root):
     assert packet["error"]["resets_in_seconds"] == 94 * 3600 + 19 * 60 + 9
 
 
@@ -209,8 +216,9 @@ async def test_print_timeout_is_always_passed_since_its_default_is_no_limit(tmp_
     assert argv[argv.index("--print-timeout") + 1] == "120s"
 
 
-async def test_a_daemon_left_by_a_normal_exit_is_swept_with_the_group(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, SECTION7_SCENARIOS["daemon_left_after_a_normal_exit"], {})
+@MORE("daemon_left_after_a_normal_exit")
+def _a_daemon_left_by_a_normal_exit_is_swept_with_the_group(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "SUCCESS" and run["exit_code"] == 0
     assert run["grandchild_pid"] and not pid_alive(run["grandchild_pid"])
 

@@ -20,7 +20,7 @@ from relay.agy.auth_reading import AuthWatch
 from relay.core.contracts import Status
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
-from test_agy_reality import assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
 
 pytestmark = pytest.mark.anyio
 
@@ -62,17 +62,21 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...], bool | None]] = {
 REASONS = {"subagent_stall_tool_step": "subagent_unfinished", "subagent_stall_step_with_a_report": "subagent_unfinished"}
 
 
+MORE = RowChecks()  # more checks of a row's one run (test_agy_reality.RowChecks), defined below
+
+
 def test_every_section8_scenario_has_a_row_and_every_row_a_scenario():
-    assert set(ROWS) == set(SECTION8_SCENARIOS)
+    assert set(ROWS) == set(SECTION8_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
 @pytest.mark.parametrize("name", list(ROWS))
 async def test_relay_answers_each_section8_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
-    packet, runs, _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS[name], args)
+    packet, runs, elapsed = await run_through_relay(tmp_path, SECTION8_SCENARIOS[name], args)
     error = assert_row_answer(packet, runs, status, count, words, retryable)
     if error is not None:
         assert error.get("reason") == REASONS.get(name), error
+    MORE.check(name, packet, runs, elapsed, tmp_path)
 
 
 # ---------------------------------------------------------------- signed out on 1.3.3
@@ -92,37 +96,39 @@ def test_auth_expired_quoted_mid_line_does_not_stop_a_run():
     assert watch.feed('warning: hook printed "Authentication expired. Please log back in."') is None
 
 
-async def test_auth_expired_is_answered_at_once_and_not_retried(tmp_path):
-    packet, runs, elapsed = await run_through_relay(tmp_path, SECTION8_SCENARIOS["auth_expired_on_stderr"], {})
+@MORE("auth_expired_on_stderr")
+def _auth_expired_is_answered_at_once_and_not_retried(packet, runs, elapsed, root):
     assert packet["status"] == "LOGIN_REQUIRED" and len(runs) == 1
     assert "Authentication expired" in packet["error"]["message"] and elapsed < 20
 
 
 # ---------------------------------------------------------------- the subagent stall
 
-async def test_subagent_stall_names_the_subagent_and_lists_the_changes_so_far(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS["subagent_stall_tool_step"], {})
+@MORE("subagent_stall_tool_step")
+def _subagent_stall_names_the_subagent_and_lists_the_changes_so_far(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "WORKER_ERROR" and packet["error"]["reason"] == "subagent_unfinished"
     assert packet["changes"]["files"] == ["src/new.py"]  # what it did before delegating is listed
     assert packet.get("conversation_id") == run["conversation_id"]  # continue resumes it
     assert "invoke_subagent" in packet["error"]["hint"]
 
 
-async def test_worker_prompt_tells_it_not_to_delegate(tmp_path):
-    _, (run,), _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS["subagent_came_back"], {})
+@MORE("subagent_came_back")
+def _worker_prompt_tells_it_not_to_delegate(packet, runs, elapsed, root):
+    (run,) = runs
     assert "do not delegate to subagents (invoke_subagent)" in run["prompt"]
 
 
 # ---------------------------------------------------------------- error steps and folded answers
 
-async def test_error_message_steps_are_counted_in_the_packet(tmp_path):
-    packet, _, _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS["error_message_step"], {})
+@MORE("error_message_step")
+def _error_message_steps_are_counted_in_the_packet(packet, runs, elapsed, root):
     assert "agy reported 2 internal error steps (no reason given)" in packet["flags"], packet["flags"]
 
 
-@pytest.mark.parametrize("name", ["folded_answer_bytes", "folded_answer_lines_crlf"])
-async def test_folded_answer_is_said_to_be_lossy(tmp_path, name):
-    packet, _, _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS[name], {})
+@MORE("folded_answer_bytes")
+@MORE("folded_answer_lines_crlf")
+def _folded_answer_is_said_to_be_lossy(packet, runs, elapsed, root):
     said = [f for f in packet["flags"] if "lossy" in f]
     assert len(said) == 1 and "<truncated " in said[0], packet["flags"]
 
@@ -136,11 +142,11 @@ async def test_a_marker_inside_a_line_is_not_a_fold(tmp_path):
 
 # ---------------------------------------------------------------- keep holding (issue 35, item 3)
 
-async def test_degenerate_partial_keeps_the_packet_under_2kb_and_the_record_small(tmp_path):
-    packet, _, _ = await run_through_relay(tmp_path, SECTION8_SCENARIOS["degenerate_partial_at_print_timeout"], {})
+@MORE("degenerate_partial_at_print_timeout")
+def _degenerate_partial_keeps_the_packet_under_2kb_and_the_record_small(packet, runs, elapsed, root):
     assert packet["status"] == "EXECUTION_TIMEOUT"
     assert len(json.dumps(packet, separators=(",", ":")).encode()) <= 2000
-    record = json.loads(next((tmp_path / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text(encoding="utf-8"))
+    record = json.loads(next((root / "data" / "runs").glob(f"{packet['run_id']}.json")).read_text(encoding="utf-8"))
     assert len(json.dumps(record)) < 200_000  # the 289 KB partial is not stored whole (the transcript has it)
 
 

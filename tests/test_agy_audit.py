@@ -15,7 +15,7 @@ import json
 import pytest
 
 from fake_agy_harness import _EDIT, _OK, _REPORT, scenario
-from test_agy_reality import assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
 
 pytestmark = pytest.mark.anyio
 
@@ -99,32 +99,38 @@ ROWS: dict[str, tuple[dict, str, int, tuple[str, ...]]] = {
 }
 
 
+MORE = RowChecks()  # more checks of a row's one run (test_agy_reality.RowChecks), defined below
+
+
 def test_every_audit_scenario_has_a_row_and_every_row_a_scenario():
-    assert set(ROWS) == set(AUDIT_SCENARIOS)
+    assert set(ROWS) == set(AUDIT_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
 @pytest.mark.parametrize("name", list(ROWS))
 async def test_relay_answers_each_audited_behaviour_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words = ROWS[name]
-    packet, runs, _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS[name], args)
+    packet, runs, elapsed = await run_through_relay(tmp_path, AUDIT_SCENARIOS[name], args)
     assert_row_answer(packet, runs, status, count, words, retryable=False)
+    MORE.check(name, packet, runs, elapsed, tmp_path)
 
 
-async def test_a_hard_denial_of_1_1_13_is_never_retried_and_writes_nothing(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS["hard_denied_write_1_1_13"], SAFE)
+@MORE("hard_denied_write_1_1_13")
+def _a_hard_denial_of_1_1_13_is_never_retried_and_writes_nothing(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "PERMISSION_DENIED" and run["exit_code"] == 1
     assert run["flags"].get("mode") == "accept-edits"  # a safe run on agy before 1.2.14
-    assert not (tmp_path / "project" / "src" / "new.py").exists() and not packet["changes"].get("files"), packet
+    assert not (root / "project" / "src" / "new.py").exists() and not packet["changes"].get("files"), packet
 
 
-async def test_the_report_is_read_from_structured_output_not_the_looser_response(tmp_path):
-    packet, _, _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS["schema_response_with_forbidden_keys_1_2_12"], {})
+@MORE("schema_response_with_forbidden_keys_1_2_12")
+def _the_report_is_read_from_structured_output_not_the_looser_response(packet, runs, elapsed, root):
     assert packet["status"] == "SUCCESS"
     assert packet["summary"] == _REPORT["summary"] and "response's own text" not in json.dumps(packet), packet
 
 
-async def test_an_xhigh_effort_reaches_agy_as_given(tmp_path):
-    packet, (run,), _ = await run_through_relay(tmp_path, AUDIT_SCENARIOS["xhigh_effort_on_1_3_3"], XHIGH)
+@MORE("xhigh_effort_on_1_3_3")
+def _an_xhigh_effort_reaches_agy_as_given(packet, runs, elapsed, root):
+    (run,) = runs
     assert packet["status"] == "SUCCESS"
     assert run["flags"]["effort"] == "xhigh" and run["flags"]["model"] == "gemini-3.8-flash"
 

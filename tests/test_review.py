@@ -107,6 +107,10 @@ def test_packet_budget_hundred_thousand_line_rewrite(tmp_path: Path) -> None:
     assert changes.review[0].lines == "1-100000"
 
 
+# A heavy case (5,000 files written, observed and reviewed: ~5.6 s of CPU, the costliest test of the fast tier by
+# five times, bench_suite.py --per-test): the process tier, which CI runs. The packet's budget on the fast tier:
+# the adversarial sizes below and the 100,000-line rewrite above.
+@pytest.mark.process
 @needs_git
 def test_packet_budget_five_thousand_files(tmp_path: Path) -> None:
     files = {f"pkg{i % 50:02d}/some_longer_module_name_{i:05d}.py": f"v = {i}\n" for i in range(5000)}
