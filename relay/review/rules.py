@@ -29,6 +29,7 @@ from relay.review.lets_through import lets_through
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
+from relay.review.test_imports import TEST_IMPORT_EXAMPLE, imports_test_code
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
@@ -455,8 +456,7 @@ RULES: tuple[Rule, ...] = (
     Rule("build_config", "medium", "build configuration", checks.build_config, scope=Scope(unless=("version_bump",)), example=Example(
         _fc("Dockerfile"), "build configuration",
         _fc("package.json", additions=1, deletions=1, removed_lines=['  "version": "1.2.3",'], added_lines=['  "version": "1.2.4",']))),
-    Rule("secret_template", "medium", "environment template", checks.secret_template, example=Example(
-        _fc(".env.example"), "environment template", _fc(".env"))),
+    Rule("secret_template", "medium", "environment template", checks.secret_template, example=Example(_fc(".env.example"), "environment template", _fc(".env"))),
     # ----- the call: the task's paths, the worker's own report
     Rule("outside_paths", "medium", "outside the task's paths ({detail})", checks.outside_paths, example=Example(
         _fc("scripts/deploy.sh"), "outside the task's paths (src/, docs/*.md)", _fc("src/app/main.py"), RiskContext(paths=("src/", "docs/*.md")))),
@@ -475,15 +475,15 @@ RULES: tuple[Rule, ...] = (
          scope=Scope(not_kinds=("docs", "data", "lockfile", "generated"), not_changes=("deleted",))),
     Rule("runs_fetched_in_tests", "high", "{detail}", runs_fetched_code, scope=Scope(kinds=("test",), not_changes=("deleted",),
          needs=("test_body",), unless=("mechanical",)), leads=True, example=Example(*FETCHED_EXAMPLE)),
-    Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)),
-         example=Example(*GENERATED_EXAMPLE)),
+    Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)), example=Example(*GENERATED_EXAMPLE)),
+    Rule("imports_test_code", "medium", "{detail}", imports_test_code, scope=Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical",)),
+         example=Example(*TEST_IMPORT_EXAMPLE)),
     Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
         _fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), "permission bits changed (100644 → 100755)",
         _fc("link", kind="type", mode_before="100644", mode_after="120000"))),
     Rule("type_change", "medium", "file type changed", checks.type_change, scope=Scope(changes=("type",)), example=Example(_fc("link", kind="type"), "file type changed", _fc("link"))),
     Rule("symlink", "medium", "symlink", checks.symlink, example=Example(_fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
-    Rule("submodule", "medium", "submodule pointer changed", checks.submodule, example=Example(
-        _fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
+    Rule("submodule", "medium", "submodule pointer changed", checks.submodule, example=Example(_fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
 )
 
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
