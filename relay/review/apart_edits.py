@@ -35,6 +35,7 @@ from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 from relay.review.small_edits import centred, cut, one
+from relay.review.subtle_turns import rejection_in_run
 from relay.review.value_turns import value_turn
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
@@ -365,6 +366,8 @@ def read_runs(runs: Sequence[Run]) -> dict[str, tuple[str, Apart | None]]:
             out[run.path] = (found[0], None)
         elif turn := value_turn(added, removed):
             out[run.path] = (turn, Apart(run, turn, tuple(added), tuple(removed)))
+        elif removed and (opened := rejection_in_run(added, removed)):
+            out[run.path] = (opened, None)
     return out
 
 

@@ -41,6 +41,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.lost_results import lost_result
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.setting_turns import setting_turned
@@ -427,6 +428,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return setting
     if (subtle := subtle_turned(path, added, removed, sample=sample)) is not None:  # round 17: a lock, a rejection, anchors, a bind…
         return subtle
+    if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
+        return lost, False
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:

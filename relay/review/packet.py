@@ -31,7 +31,7 @@ from relay.review.task_reading import task_security
 from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
-from relay.review.telling import LINE_RULES, telling_order
+from relay.review.telling import LINE_RULES, quoted_first
 from relay.review.workflows import read_workflows
 
 __all__ = [
@@ -360,7 +360,7 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
                 lines[at][1].extend(run.removed)
         if any(a or r for a, r in lines):
             parts = [RangeHunk(start, end, "", tuple(a), tuple(r)) for (start, end), (a, r) in zip(merged, lines)]
-            order[i] = telling_order(change, change.path, parts)
+            order[i] = quoted_first(change, change.path, parts)
     return order
 
 

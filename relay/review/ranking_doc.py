@@ -33,7 +33,9 @@ _TEXT = {
    looks for one thing. A row that fires decides a risk (or, for a note, only a reason) and gives a reason.
 3. **Precedence, in one place.** A row that fires silences the rows it outranks on the same file. The
    file's risk is the highest left (`low` when none); its reasons are theirs, notes first, then highest risk
-   first, in table order, at most three. A file no row flagged says what kind of edit it is.
+   first, in table order, at most three; a reason that reads a changed line (a line row, an edit judged by its
+   direction) comes before one from words, a path, a kind or a size, whatever their risks. A file no row flagged says
+   what kind of edit it is.
 4. **The review order** reads only those decisions: risk, then a file a *leading* row fired on, then the
    file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
    the rest of them come after the other files (their risk stays). A file a changed line read as risky sets apart
@@ -58,7 +60,7 @@ _TEXT = {
    (`env | curl`, `${{ toJSON(secrets) }}`, `JSON.stringify(process.env)` posted) is `unsafe_value`'s; a CI script line
    that pastes a `${{ … }}` expression where a shell variable passed the value is `dangerous_call`'s (script
    injection). Among a file's high line reasons a lifted size or rate limit comes after the others, and the review read
-   shows first the hunk its first quoting reason quotes.""",
+   shows first the hunk its first quoting reason quotes; the packet's `lines` names that hunk's range first.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -80,7 +82,8 @@ _TEXT = {
 2. **规则即表中的行。** 下表每一行只在其适用范围内生效；在范围内，其检查只寻找一件事。命中的行决定一个风险等级
    （"说明"类行只给出理由，不决定风险），并给出一条理由。
 3. **优先级集中在一处。** 命中的行会使它所压制（outranks）的行在同一文件上不再生效。文件的风险取剩余命中行中的
-   最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条。
+   最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条；读取某一改动行的理由
+   （行规则、按方向判断的编辑）无论风险高低，都排在出自字眼、路径、文件种类或大小的理由之前。
    没有任何行命中的文件会说明它是哪种编辑。
 4. **审查顺序**只读取这些判定：先按风险，再把"领先"（leads）行命中的文件排前，再按文件类别（源码在前，文档在后），
    再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。被读作有风险的变更行
@@ -101,7 +104,7 @@ _TEXT = {
    “dependency manifest”之前；它是 medium，不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序
    （`env | curl`、`${{ toJSON(secrets) }}`、POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名；原先经
    shell 变量传值、现在直接粘贴 `${{ … }}` 表达式的 CI 脚本行由 `dangerous_call` 点名（脚本注入）。在一个文件的 high
-   行理由中，解除大小或速率限制的理由排在其他理由之后；审查阅读首先显示第一个引用行的理由所引用的变更块。""",
+   行理由中，解除大小或速率限制的理由排在其他理由之后；审查阅读首先显示第一个引用行的理由所引用的变更块，审查包的 `lines` 也最先列出该变更块的范围。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",

@@ -59,7 +59,7 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # word reasons named the commit's own lines, `escaping/execution: ReportAllKeysAsEscapeCodes`, `regular expression`, while
 # the quote apart of the slipped line, after them, was cut; the packet shortens a later word reason's opening,
 # relay.review.packet.joined_reasons, so a word reason that quotes the plant still shows its quote).
-_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
+_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "weakens_more": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "loosens_run", "switches_off",
                          "edits_security_line", "downgrades_dependency"})
 # An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
@@ -71,6 +71,10 @@ _QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2}
 # file's high line reasons the limit is quoted after the others (round 18 part B: a CI file's "removes a size or rate
 # limit" on the commit's own `php -d memory_limit=-1` led, and the script injection beside it was cut from the packet).
 _AVAILABILITY_ONLY = ("removes a size or rate limit",)
+# A changed line judged by its direction (``weakens_more``: an anchor dropped, a comparison turned) is a line read as
+# risky too: quoted after the line rules' own findings (``_LATER``), never after a word, path or kind reason (round 19: a validator's added
+# `throw … 'token too long'` led as "security code (limits/overflow: …)" and the anchors it dropped were cut).
+_READS_LINE = _LINE_RULES | {"weakens_more"}
 
 
 def risk_rank(risk: Risk) -> int:
@@ -144,11 +148,15 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
         if (reason := _fires(rule, facts, ctx)) is not None:
             fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _LINE_RULES else 0)),
+    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _READS_LINE else 0)),
                     _LATER.get(rule.name, 0) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high"), order,
                     rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:3])
+    # Two readers that say the same of the same line (a run's reading and the file's: "fails open …: throw err → return
+    # null") are one reason: the first kept.
+    said: set[str] = set()
+    kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, _, reason in kept]
     if cut:

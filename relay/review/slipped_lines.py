@@ -44,6 +44,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # Not a placeholder a sample writes ("your-secret-key", "changeme", "xxx…").
         r"(?:\[\]byte\(|b|Buffer\.from\(|)(?P<at>['\"](?!(?i:[^'\"]*(?:your|example|placeholder|change[-_]?me|replace|dummy|fake|xxx)))"
         r"(?!(?i:(?:my[-_]?)?(?:secret|key|password|passwd|token|s3cr3t|shh+|test|dev)(?:[-_]?key)?['\"]))"
+        # Nor an algorithm's name after the key (`new SecretKeySpec(secretKey, "HmacSHA256")`, `jwt.sign(p, key, "HS256")`).
+        r"(?!(?i:hmac[-_]?\w*|[hre]s\d{3}|sha[-_]?\d+|aes\w*|ed25519)['\"])"
         r"(?P<value>[^'\"\s$%{}<>]{6,})['\"])")),
 )
 

@@ -104,6 +104,33 @@ def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# What lets the caller on, said plainly: nothing returned, an empty or a yes answer, a pass (not a value computed: a
+# refactor's `return factory is not null` in a `return false`'s place is no such answer).
+_SOFT_ANSWER_RE = re.compile(r"^\s*(?:return\s*(?:\{\s*\}|\[\s*\]|\(\s*\)|true|True|nil|None|null|Ok\(\s*\(\s*\)\s*\))?\s*;?\s*$|"
+                             r"pass\b|continue\b|next\b)")
+
+
+def rejection_in_run(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """An error path that rejected, read in one run of changed lines (``relay.review.apart_edits.read_runs``): the file's
+    whole edit pairs an answer with its closest fresh line, which the commit's own work beside it outvotes (round 19:
+    `abort(401)` made a log line in a middleware whose commit also added a helper). In a run, a rejection removed whose
+    place (counted from the run's end) or whose run holds a plain answer that lets the caller on — a log line, an empty
+    return, a pass — fails open; a line that computes something in its place is a refactor's (Carbon's `throw` beside
+    `[$start, $end] = …`)."""
+    fresh = _fresh(added, removed)
+    soft = [line for line in fresh if len(line) <= 400 and (_LOGS_RE.search(line) or _SOFT_ANSWER_RE.match(line))
+            and not _REJECTION_WORDS_RE.search(line)]
+    if not soft:
+        return None
+    gone = set(_fresh(removed, added))
+    for back, old in enumerate(reversed(removed), 1):
+        if len(old) > 400 or old not in gone or not _REJECTS_RE.search(old) or _LOGS_RE.search(old):
+            continue
+        new = added[-back] if back <= len(added) and added[-back] in soft else soft[0]
+        return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
+    return None
+
+
 # ----- a pattern's anchors dropped together, or a whole match made a find
 _LOOSER = {("\\A", "^"), ("\\z", "$"), ("\\Z", "$"), ("matches", "find"), ("matches", "containsMatchIn"), ("fullmatch", "search"), ("fullmatch", "match"),
            ("is_match", "find"), ("MatchString", "FindString")}

@@ -218,6 +218,15 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
     return None
 
 
+def quoted_first(change: FileChange, path: str, parts: Sequence[Part]) -> list[int]:
+    """``telling_order``, with the part the file's first line-quoting reason quotes put first: the range ``lines`` names
+    first is the line the reason leads with (round 19: a crypto file's renamed signature, a big hunk read as more telling,
+    was named before the one-line hunk that turns TLS verification off, which its reason quotes)."""
+    order = telling_order(change, path, parts)
+    quoted = quoted_part(change, parts)
+    return order if quoted is None else [quoted, *(i for i in order if i != quoted)]
+
+
 def telling_hunk(change: FileChange | None, path: str, hunks: list[RangeHunk]) -> int:
     """The hunk the view shows first (``telling_order``'s first, small ones first among equals)."""
     return telling_order(change, path, hunks, small_first=True)[0] if hunks else 0

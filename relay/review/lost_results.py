@@ -1,0 +1,140 @@
+"""What a check found, thrown away by the edit (issue 36, round 19 part A).
+
+Three shapes the blind runs left unnamed, each read by comparing the lines an edit removes with the ones it adds (no
+closeness needed: a shape is matched by the call or the name it keeps, so the commit's own work in the same file does
+not outvote it), linear in the diff (screened lines only, at most ``_MOST`` of a side):
+
+- ``verdict_blanked``: a check's verdict, bound to a name before, now bound to the blank ``_`` while the call stays
+  (``ok, err := otp.Verify(pin)`` → ``if _, err := otp.Verify(pin); err != nil {``, Python's ``valid, err = …`` →
+  ``_, err = …``): only its error is looked at, any wrong answer passes;
+- ``catch_emptied``: a catch that kept what it caught (``catch (Exception e) { errors.Add(e); }``, ``except E as e:
+  failures.append(e)``, ``rescue => e``) now binds nothing and the line that used it is gone: the error is swallowed;
+- ``defaults_bypassed``: a call that applied TLS/SSL/secure defaults to options (``ssl_opts(hostname, opts)``,
+  ``tls_config(opts)``, ``secure_defaults(opts)``) unwrapped to its bare argument on the same line: the options reach the
+  transport without peer verification, CA certificates or the hostname check the defaults set.
+
+The party guarded against is the worker that slips one such line into an ordinary change; each reader names the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import squeezed
+from relay.review.small_edits import paired
+
+__all__ = ["lost_result"]
+
+_MOST = 400  # screened lines read a side
+_LONGEST = 400  # longer lines are data, not a statement
+
+# ----- a check's verdict bound to the blank
+_CHECK_WORDS = r"(?i:verif|validat|check|authenticat|authori[sz]|compare|equal|signature|hmac|otp|totp)"
+_SCREEN_RE = re.compile(_CHECK_WORDS)
+# Names bound start at a word's start; the call is dotted names, its last one holding a check word (each part a whole
+# word, so a long line costs one pass a start).
+_BOUND_RE = re.compile(r"(?<![\w.$])(?P<names>(?:[A-Za-z_]\w{0,40}[ \t]*,[ \t]*){0,4}[A-Za-z_]\w{0,40})[ \t]*:?=[ \t]*"
+                       r"(?P<call>(?:[\w$]{1,60}(?:\.|::|->)){0,6}(?=\w{0,60}" + _CHECK_WORDS + r")\w{1,60}[ \t]*\([^()\n]{0,200}\))")
+
+
+def _bindings(lines: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(first name bound, the call, the line) for each line binding a check's result."""
+    out = []
+    for line in lines[:_MOST]:
+        if len(line) <= _LONGEST and "=" in line and _SCREEN_RE.search(line) and (m := _BOUND_RE.search(line)):
+            first = m.group("names").split(",")[0].strip()
+            out.append((first, m.group("call"), line))
+    return out
+
+
+def _verdict_blanked(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    named = {squeezed(call): line for first, call, line in _bindings(removed) if first != "_"}
+    if not named:
+        return None
+    for first, call, line in _bindings(added):
+        if first == "_" and squeezed(call) in named:
+            name = call.split("(", 1)[0].split(".")[-1]
+            return f"discards a check's verdict (the first result of {name}() bound to _): {paired(named[squeezed(call)], line)}"
+    return None
+
+
+# ----- a catch that kept what it caught, emptied
+# A catch header, its parenthesis read as text (a pattern that splits it would backtrack on a line of spaces).
+_CATCH_RE = re.compile(r"^[ \t]*(?:\}[ \t]*)?(?:catch[ \t]*(?:\((?P<inner>[^()\n]{0,160})\)|(?=\{|$))|except\b(?P<pinner>[^:\n]{0,160}):|"
+                       r"rescue\b(?P<rinner>[^\n]{0,160})$)")
+_RETHROW = ("throw;", "throw", "raise")  # a bare rethrow keeps the error
+
+
+def _header(m: re.Match[str]) -> tuple[str, str]:
+    """(the type caught, the name bound or "") of a catch header."""
+    if m.group("pinner") is not None:  # except E as e
+        kind, _, name = m.group("pinner").partition(" as ")
+        return kind.strip(), name.strip()
+    if m.group("rinner") is not None:  # rescue E => e
+        kind, _, name = m.group("rinner").partition("=>")
+        return kind.strip(), name.strip()
+    words = (m.group("inner") or "").split()
+    if len(words) >= 2:  # catch (Exception e), catch (\Exception $e)
+        return " ".join(words[:-1]), words[-1]
+    if len(words) == 1:  # C#'s `catch (Exception)`: a type, no name; JS's `catch (e)`: a name
+        word = words[0]
+        return (word, "") if word[:1].isupper() or "." in word or "\\" in word else ("", word)
+    return "", ""
+
+
+def _catches(lines: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(the type caught, the name bound or "", the line) for each catch header."""
+    return [(*_header(m), line) for line in lines[:_MOST] if len(line) <= _LONGEST and (m := _CATCH_RE.match(line))]
+
+
+def _catch_emptied(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    kept = [(kind, name, line) for kind, name, line in _catches(removed) if name]
+    if not kept:
+        return None
+    bare = [(kind, line) for kind, name, line in _catches(added) if not name]
+    for kind, name, old in kept:
+        new = next((line for k, line in bare if k == kind), None)
+        if new is None:
+            continue
+        word = re.compile(r"(?<![\w$])" + re.escape(name) + r"\b")
+        used = next((line for line in removed[:_MOST] if line is not old and word.search(line)), None)
+        if used is None or any(word.search(line) or line.strip() in _RETHROW for line in added[:_MOST]):
+            continue
+        return f"swallows the error it caught ({used.strip()[:50]} gone): {paired(old, new)}"
+    return None
+
+
+# ----- TLS/SSL defaults applied to options, unwrapped
+# A call's name, then its parenthesis (a name starts at a token's start: a long line costs one short try a start).
+_CALL_RE = re.compile(r"(?<![\w.:])(?P<fn>[\w.:]{1,80})\((?P<args>[^()\n]{0,200})\)")
+_DEFAULTS_NAME_RE = re.compile(r"(?i)(?:ssl|tls|secure|verify|https)\w*(?:opt|option|config|conf|setting|default|param|context)")
+
+
+def _defaults_bypassed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    fresh = {squeezed(line): line for line in added[:_MOST] if len(line) <= _LONGEST}
+    if not fresh:
+        return None
+    for old in removed[:_MOST]:
+        if len(old) > _LONGEST or "(" not in old:
+            continue
+        for m in _CALL_RE.finditer(old):
+            if not _DEFAULTS_NAME_RE.search(m.group("fn").rsplit(".", 1)[-1].rsplit(":", 1)[-1]):
+                continue
+            for arg in (a.strip() for a in m.group("args").split(",")):
+                if not arg:
+                    continue
+                new = fresh.get(squeezed(old[:m.start()] + arg + old[m.end():]))
+                if new is not None:
+                    return f"bypasses the defaults {m.group('fn')}() applied to the options (TLS verification, hostname): {paired(old, new)}"
+    return None
+
+
+def lost_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first of these shapes the edit takes, as a reason that quotes its line; None when it takes none."""
+    if not removed or not added:
+        return None
+    for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed):
+        if found := read(added, removed):
+            return found
+    return None
