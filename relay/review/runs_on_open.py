@@ -1,5 +1,6 @@
 """What runs on a developer's machine without being asked for: git hooks, editor tasks run when the folder opens, the
-programs an editor's workspace settings name, a dev container's commands, a direnv script.
+programs an editor's workspace settings name, a dev container's commands, a direnv script, the program a build tool's
+own settings have it run at every command (yarn's yarnPath, cargo's runner, a JVM agent in Maven's jvm.config).
 
 The party: the worker. A git hook or a pre-commit config runs at the next commit; a VS Code task with ``"runOn":
 "folderOpen"`` (in ``.vscode/tasks.json`` or a ``*.code-workspace``) runs its command when the person next opens the
@@ -38,6 +39,19 @@ _DIRENV_QUIET_RE = re.compile(r"^\s*(?:#|$|export\s+\w+=|unset\s|\w+=|(?:use(?:_
                               r"dotenv_if_exists|source_env|source_env_if_exists|source_up|source_up_if_exists|watch_file|"
                               r"watch_dir|log_status|log_error|strict_env|unstrict_env|require_allowed|env_vars_required|"
                               r"has|expand_path|find_up|load_prefix|on_git_branch|direnv_version)\b)")
+# A build tool's own settings that name a program it runs for every ordinary command (yarn install, cargo test, mvn
+# package): yarn's yarnPath (a release file of the usual shape is an upgrade, quiet), cargo's runner, wrappers, linker,
+# rustc or rustdoc given as a path in the repository or a shared temporary folder (a tool on PATH — sccache, probe-rs,
+# a cross linker — is quiet), a JVM agent in Maven's jvm.config or maven.config.
+_YARN_RELEASE = r"[\"']?\.yarn/releases/yarn-(?:\d+\.\d+\.\d+(?:-[\w.]+)?|berry)\.c?js[\"']?\s*$"
+_TOOL_SETTINGS = (
+    ((".yarnrc.yml",), re.compile(rf"^\s*yarnPath\s*:\s*(?!{_YARN_RELEASE})\S")),
+    ((".yarnrc",), re.compile(rf"^\s*yarn-path\s+(?!{_YARN_RELEASE})\S")),
+    ((".cargo/config.toml", ".cargo/config", "*/.cargo/config.toml", "*/.cargo/config"),
+     re.compile(r"^\s*(?:runner|rustc-wrapper|rustc-workspace-wrapper|linker|rustc|rustdoc)\s*=\s*\[?\s*[\"']"
+                r"(?:\.|/tmp/|/var/tmp/|/dev/shm/|[^/\"'\s][^\"'\s]*/)")),
+    ((".mvn/jvm.config", ".mvn/maven.config"), re.compile(r"-(?:javaagent|agentpath|agentlib):")),
+)
 _QUOTE = 80
 
 
@@ -63,6 +77,9 @@ def runs_on_open(f: FileFacts, ctx: RiskContext) -> str | None:
         where = "on your machine before the container is built" if "initializeCommand" in line else \
             "in the dev container, your workspace mounted"
         return f"a dev container command (runs {where}): {_quoted(line)}"
+    for files, setting in _TOOL_SETTINGS:
+        if glob_any(f.path, files) and (line := next((x for x in added if setting.search(x)), None)):
+            return f"a build tool setting that names a program it runs at every command: {_quoted(line)}"
     if f.path.rsplit("/", 1)[-1] == ".envrc" and (line := next((x for x in added if not _direnv_quiet(x)), None)):
         return f"a direnv script runs a command in your shell when you enter the folder: {_quoted(line)}"
     return None
