@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,16 @@ def test_a_workspace_that_cannot_be_isolated_is_still_refused_for_its_own_reason
     with pytest.raises(RelayError) as refused:
         repo_facts(where)
     assert refused.value.status.value == "CONFLICTING_OPTIONS" and said in refused.value.message
+
+
+@pytest.mark.parametrize("files", [{"pkg/a.py": "1\n"}, {}], ids=["a_commit", "an_unborn_branch"])
+def test_where_a_crashed_runs_workspace_lies_is_read_by_one_rev_parse(tmp_path, monkeypatch, files):
+    from relay.runs.crashed import _where
+
+    repo = make_repo(tmp_path / "repo", files)
+    (repo / "pkg").mkdir(exist_ok=True)
+    started = _Started(monkeypatch)
+    top, prefix, head = _where(repo / "pkg")
+    assert started.seen == ["rev-parse"]  # before: two (top level and prefix, then HEAD)
+    assert (Path(top).resolve(), prefix) == (repo.resolve(), "pkg/")
+    assert head == (git(repo, "rev-parse", "HEAD").strip() if files else None)

@@ -149,10 +149,11 @@ def _kind(code: str) -> str:
 
 def _where(ws: Path) -> tuple[Path, str, str | None]:
     """(the repository's top level, the workspace's folder in it, its HEAD commit: None when unborn)."""
-    out = run_git(ws, "rev-parse", ["--show-toplevel", "--show-prefix"], timeout=10).decode("utf-8", "surrogateescape")
-    top, prefix = (out.split("\n") + ["", ""])[:2]
-    head = run_git(ws, "rev-parse", ["-q", "--verify"], values=["HEAD^{commit}"], ok_codes=(0, 1), timeout=10)
-    return Path(top), prefix.strip(), head.decode().strip() or None
+    # One rev-parse: an unborn HEAD fails only the --verify part (exit 1), the other answers printed.
+    out = run_git(ws, "rev-parse", ["--show-toplevel", "--show-prefix", "-q", "--verify"], values=["HEAD^{commit}"],
+                  ok_codes=(0, 1), timeout=10).decode("utf-8", "surrogateescape")
+    top, prefix, head = (out.split("\n") + ["", "", ""])[:3]
+    return Path(top), prefix.strip(), head.strip() or None
 
 
 def git_visible_changes(workspace: str | None, *, before_head: str | None = None,
