@@ -57,6 +57,10 @@ _TURNS = [
     ("sh", [': "${APP_CUSTOM:=${APP}/custom}"'], [': "${APP_CUSTOM:=/tmp/app/custom}"'], "under a shared temporary folder"),
     ("sh", [], ["source /tmp/build-env.sh"], "sources a file from a shared temporary folder"),
     ("php", [], ["include '/tmp/plugins/extra.php';"], "sources a file from a shared temporary folder"),
+    # a quoted boolean on a line that names what it guards is still a turn; a flag that is not a diagnostics level still drops
+    ("php", ["    ini_set('session.cookie_secure', 'true');"], ["    ini_set('session.cookie_secure', 'false');"], "turns true into false"),
+    ("yaml", ['  SSL_VERIFY: "true"'], ['  SSL_VERIFY: "false"'], "turns true into false"),
+    ("php", ["$h = fopen($p, O_CREAT | O_EXCL);"], ["$h = fopen($p, O_CREAT);"], "drops O_EXCL"),
 ]
 
 
@@ -83,6 +87,14 @@ _QUIET = [
     (["\tf, err := os.OpenFile(tracePath, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)"], ["\tf, err := os.Create(tracePath)"]),
     (["dir = Dir.pwd"], ["dir = Dir.home"]),  # the working folder made the home
     (["    # Ignore -z here"], ["    # Ignore -n here"]),  # a comment
+    # round 19 B: a boolean written out as a document's data (PHPWord's ODT writer), and a diagnostics flag dropped
+    (["        $xmlWriter->writeAttribute('style:use-window-font-color', 'true');"],
+     ["        $xmlWriter->writeAttribute('style:use-window-font-color', 'false');"]),
+    (['    out.write(\'<attr name="wrap" value="on"/>\')'], ['    out.write(\'<attr name="wrap" value="off"/>\')']),
+    (['  el.setAttribute("aria-hidden", "true");'], ['  el.setAttribute("aria-hidden", "false");']),
+    (["error_reporting(E_ALL | E_STRICT);"], ["error_reporting(E_ALL);"]),
+    (["ini_set('error_reporting', E_ALL | E_DEPRECATED);"], ["ini_set('error_reporting', E_ALL);"]),
+    (["warnings.simplefilter(Flags.DEFAULT | Flags.DEPRECATION)"], ["warnings.simplefilter(Flags.DEFAULT)"]),
 ]
 
 

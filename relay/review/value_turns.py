@@ -67,6 +67,20 @@ def _expr(line: str, start: int, end: int) -> str:
     return ".".join(parts[-2:]) if len(parts) > 1 and parts[-1] else text.strip(".:") or line[start:end]
 
 
+# A boolean word in quotes is a string written out (an XML attribute's value, a document's setting) unless the line
+# names what it guards (``'verify_peer', 'false'``): round 19 B, PHPWord's ODT writer's ``'true'`` → ``'false'``.
+_DATA_WORDS = frozenset({"true", "false", "on", "off", "yes", "no"})
+# A flag of what gets reported (PHP's ``E_STRICT``, a warning level): dropping it quiets diagnostics, it opens nothing.
+_DIAGNOSTIC_FLAG_RE = re.compile(r"^(?:\w+\.)?E_[A-Z_]+$|(?i:warn|notice|deprecat|verbose|debug)")
+_DIAGNOSTIC_LINE_RE = re.compile(r"(?i)error_reporting|\bwarnings?\b|log_?level")
+
+
+def _quoted_data(line: str, tok: re.Match[str], word: str) -> bool:
+    start, end = tok.start(), tok.end()
+    return (word in _DATA_WORDS and 0 < start and end < len(line) and line[start - 1] in "'\""
+            and line[end] == line[start - 1])
+
+
 def _tokens(line: str) -> list[re.Match[str]]:
     return list(_TOKEN_RE.finditer(line))
 
@@ -86,6 +100,8 @@ def _turned(old: str, new: str) -> str | None:
         if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
             x, y = _word(ta[i1]), _word(tb[j1])
             if frozenset((x, y)) in _OPPOSITES:
+                if _quoted_data(old, a[i1], x) and not _GUARD_WORDS_RE.search(old):
+                    continue  # ``'style:…-color', 'true'`` → ``'false'``: a value written out as data, not a decision
                 return f"turns {_expr(old, a[i1].start(), a[i1].end())} into {_expr(new, b[j1].start(), b[j1].end())}"
             if (x in _HOME and y in _CWD) or (x.endswith("home") and y in _CWD):
                 return (f"turns {_expr(old, a[i1].start(), a[i1].end())} into {_expr(new, b[j1].start(), b[j1].end())}"
@@ -97,7 +113,7 @@ def _turned(old: str, new: str) -> str | None:
             plain = all(re.match(r"[A-Za-z_$]", t) or t in (".", ":") for t in gone if t not in ("|", ","))
             if plain and gone.count("|") == 1 and "," not in gone and names and i1 > 0:
                 flag = old[a[i1].start():a[i2 - 1].end()].strip("| ")
-                if re.search(r"[A-Z]", flag):
+                if re.search(r"[A-Z]", flag) and not _DIAGNOSTIC_FLAG_RE.search(flag) and not _DIAGNOSTIC_LINE_RE.search(old):
                     return f"drops {flag} from a set of flags"
             if plain and gone.count(",") == 1 and "|" not in gone and names and _GUARD_WORDS_RE.search(names[-1]):
                 return f"drops the argument {old[a[i1].start():a[i2 - 1].end()].strip(', ')}"
