@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from relay.observe.patch import split_patch
+from relay.review.docs_samples import sample_lines
 from relay.review.file_kinds import file_kind, line_filter
 from relay.review.line_shapes import IMPORT_RE, squeezed
 from relay.review.looser_checks import looser_check
@@ -333,8 +334,11 @@ def weakens(found: Apart) -> bool:
 
 # A run read alone holds at most this many lines of code a side: past it, a rewrite.
 _RUN_LINES = 6
-# Files whose runs are not read for a turned value (relay.review.value_turns): prose, pins, a tool's output, tests.
-_NOT_TURNED_KINDS = frozenset({"docs", "lockfile", "generated", "test"})
+# A docs run's lines read for a sample's (a page rewritten is read no further: linear in the run, bounded).
+_SAMPLE_SCAN = 40
+# Files whose runs are not read for a turned value (relay.review.value_turns): pins, a tool's output, tests (a docs
+# page's runs are read in their code samples' lines alone: relay.review.docs_samples).
+_NOT_TURNED_KINDS = frozenset({"lockfile", "generated", "test"})
 
 
 def looser_runs(runs: Sequence[Run]) -> dict[str, str]:
@@ -353,6 +357,11 @@ def read_runs(runs: Sequence[Run]) -> dict[str, tuple[str, Apart | None]]:
     for run in runs:
         kind = file_kind(run.path)
         if run.path in out or kind in _NOT_TURNED_KINDS:
+            continue
+        if kind == "docs":  # a sample is what people copy: its code is read, the page's sentences are not
+            added, removed = sample_lines(run.added[:_SAMPLE_SCAN]), sample_lines(run.removed[:_SAMPLE_SCAN])
+            if added and removed and len(added) <= _RUN_LINES and len(removed) <= _RUN_LINES and (turn := value_turn(added, removed)):
+                out[run.path] = (f"{turn} (in a docs sample)", Apart(run, turn, tuple(added), tuple(removed)))
             continue
         if kind not in _CODE_KINDS:  # a script, a build or CI file, a setting: a value turned is read there too
             if len(run.added) <= _RUN_LINES and len(run.removed) <= _RUN_LINES and (turn := value_turn(run.added, run.removed)):

@@ -226,12 +226,12 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
         r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
-                                              "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder"), re.compile(
+                                              "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder", "sh "), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
         r"\bsubprocess\.\w+\(\s*(?:f['\"]|['\"][^'\"]*['\"]\s*(?:%|\+|\.format\())|"
         r"\b(?:child_process\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+|\w+\s*\+)|"
         r"\bexec\.Command(?:Context)?\s*\([^)]*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|"
-        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|^(?:[^\"'`]|\"[^\"]*\"|'[^']*')*`[^`]*#\{[^`]*`|%x[({]|"
+        r"\b(?:system|spawn)\s*\(\s*\"[^\"]*#\{|^\s*(?:system|sh)\s+\"[^\"]*#\{|^(?:[^\"'`]|\"[^\"]*\"|'[^']*')*`[^`]*#\{[^`]*`|%x[({]|"
         r"\b(?:shell_exec|passthru|proc_open|popen)\s*\(|\bsystem\s*\(\s*\$|\bexec\s*\(\s*['\"][^'\"]*['\"]\s*\.\s*\$|"
         r"\bOpen3\.\w+\(\s*\"[^\"]*#\{|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bnew\s+ProcessBuilder\s*\(\s*(?:List\.of\(|Arrays\.asList\()?\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd(?:\.exe)?)\"\s*,\s*\"(?:-c|/c)\"|\bCommand::new\(\s*\"(?:sh|bash|/bin/sh|/bin/bash|cmd)\"\s*\)|\bcreate_subprocess_shell\s*\(")),
     ("builds SQL from text", ("select", "insert", "update", "delete", "where", "raw(", "order(", "group(", "having(", "joins(", "find_by_sql", "orderby(", "groupby(",

@@ -197,14 +197,15 @@ def telling_order(change: FileChange | None, path: str, parts: Sequence[Part], *
     return sorted(range(len(parts)), key=score, reverse=True)
 
 
-def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: bool = False) -> int | None:
+def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: bool = False,
+                any_reason: bool = False) -> int | None:
     """The first of ``parts`` holding a line a line rule of the file quotes in its reason, if any: the part the leader is
     told about. (A word reason's quote, "changes security-relevant code (auth: …)", is only the first line holding the
     word: the parts read alone decide among those.) ``described``: the edit a low file's description quotes instead."""
     if change is None or not parts:
         return None
-    named = {rule for rule in change.rules if rule in LINE_RULES}
-    if named - GENERIC_RULES:
+    named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
     # The reasons one at a time, in the file's order: the part the first one quotes before a later one's (round 18 part
     # B: a CI file's script injection led its reasons while the view went to the hunk of the limit quoted after it).

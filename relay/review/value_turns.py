@@ -189,12 +189,30 @@ def _comment(line: str) -> bool:
     return comment_only(line, ("#", "//", "/*", "* ", "--", "<!--", "REM ", "::"))
 
 
+# A bound (a clock skew, a leeway, a limit, a timeout, a lifetime) set from a number to a value that bounds nothing: a
+# call's one argument (``withClockSkew(60)`` → ``withClockSkew(Integer.MAX_VALUE)``) or a key's value.
+_BOUND_NAME_RE = re.compile(r"(?i)skew|leeway|toleran|grace|max|limit|timeout|ttl|expir|max_?age|lifetime|attempt|retr")
+_UNBOUNDED = (r"(?:(?:Integer|Long|Int|Int64|Int32|UInt64|Number)\.MAX(?:_VALUE|_SAFE_INTEGER)?|u(?:size|64|32)::MAX|i(?:64|32)::MAX|"
+              r"sys\.maxsize|math\.inf|float\(\s*['\"]inf['\"]\s*\)|Infinity|math\.MaxInt\d*|PHP_INT_MAX|Float::INFINITY|"
+              r"std::numeric_limits<\w+>::max\(\))")
+_BOUND_SET_RE = re.compile(r"(?P<name>[A-Za-z_$][\w$]*)\s*(?:\(\s*|['\"]?\s*(?:=>|[=:])\s*)(?P<value>\d[\d_]*(?:\.\d+)?|" + _UNBOUNDED + r")(?=\s*[),;\s]|$)")
+
+
+def _unbounded(old: str, new: str) -> str | None:
+    was = {m.group("name"): m.group("value") for m in _BOUND_SET_RE.finditer(old) if m.group("value")[0].isdigit()}
+    for m in _BOUND_SET_RE.finditer(new):
+        name, value = m.group("name"), m.group("value")
+        if name in was and not value[0].isdigit() and _BOUND_NAME_RE.search(name):
+            return f"makes {name} unbounded ({was[name]} → {value})"
+    return None
+
+
 def _pair_turn(old: str, new: str) -> str | None:
     if len(old) > _LONGEST or len(new) > _LONGEST or _comment(old) or _comment(new):
         return None
     if _SOURCE_RE.search(new) and not _SOURCE_RE.search(old):
         return f"sources a file from a shared temporary folder: {_cut(new)}"
-    found = _turned(old, new) or _anchors_dropped(old, new) or _secret_for_env(old, new)
+    found = _turned(old, new) or _anchors_dropped(old, new) or _secret_for_env(old, new) or _unbounded(old, new)
     if found:
         return f"{found}: {_cut(new)}"
     tmp = _SHARED_TMP_RE.search(new)

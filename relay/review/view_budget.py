@@ -32,6 +32,10 @@ _SHORT_TAIL = 32
 _SMALL_CHARS = 600
 # The room a quoted line's window takes in the first pass (the riskiest target's: half the room if more).
 _QUOTE_SHARE = 500
+# A small hunk starting at most this many lines below a quoted hunk is shown with it (the same function's body).
+_FOLLOW_GAP = 12
+# A word reason's quoted hunk is shown in the first pass for this many first targets.
+_WORDED_RANKS = 3
 
 
 @dataclass
@@ -143,7 +147,28 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                     used += cost(riskiest, item.texts[h])
                     pick.take(riskiest, h)
 
-    quoted = [i for i in with_hunks if items[i].quoted and not items[i].described]
+    def follow(i: int, h: int) -> None:
+        """The small hunk right after a quoted one, a few lines below it, goes with it: the body of the function whose
+        signature the reason quotes (spectre.console's ``Escape(string? markup)`` renamed in one hunk, its escape made a
+        no-op in the next), the line that discards a check whose guard the reason quotes deleted."""
+        nonlocal used
+        item = items[i]
+        nxt = h + 1
+        if nxt >= len(item.hunks) or nxt in pick.chosen.get(i, []) or len(item.texts[nxt]) > _SMALL_CHARS:
+            return
+        if item.hunks[nxt].start - item.hunks[h].end > _FOLLOW_GAP:
+            return
+        c = cost(i, item.texts[nxt])
+        if used + c <= room:
+            pick.take(i, nxt)
+            used += c
+
+    # After the line rules' quotes, a word reason's quoted line of the first three targets (the ranking's top 3), when its
+    # hunk is small enough to show whole in a quote's room: spectre.console's ``Escape(string? markup)`` at rank 2. Not a
+    # window, not past rank 3: a word quotes an ordinary line as often as a slip, and the room it takes is a lower
+    # target's (Sorcery's session timeout, rank 5, a path reason, in held-out 22).
+    worded = [i for i in with_hunks[:_WORDED_RANKS] if items[i].worded and cost(i, items[i].texts[items[i].telling]) <= _QUOTE_SHARE]
+    quoted = [i for i in with_hunks if items[i].quoted and not items[i].described] + worded
     described = [i for i in with_hunks if items[i].described]
     for i in [*quoted, -1, *described] if described else quoted:
         if i < 0:
@@ -155,6 +180,7 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
             if used + need <= room:
                 pick.take(i, h)
                 used += need
+                follow(i, h)
             continue
         share = min(need, max(_QUOTE_SHARE, (room - used) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
         if not window(i, h, share, 1 if i == riskiest else _MIN_ROWS) and i == riskiest:
@@ -207,6 +233,8 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     # whole where it now fits; the targets' other hunks; and, with room left, the rest of the change, its small hunks
     # first: all in risk and line order.
     for i, item in enumerate(items):
+        if item.telling in pick.chosen.get(i, []) and (i, item.telling) not in pick.cut:
+            follow(i, item.telling)
         for h in range(len(item.hunks)):
             if pick.shows(i) and small(item, h) and h not in pick.chosen.get(i, []):
                 c = cost(i, item.texts[h])

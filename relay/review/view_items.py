@@ -39,6 +39,7 @@ class Item:
     telling: int = 0
     quoted: bool = False  # the telling hunk holds a line the file's reason quotes
     described: bool = False  # ... a line the description of a file no rule flagged quotes (an edit, not a finding)
+    worded: bool = False  # ... a line a word reason quotes ("changes security-relevant code (escaping: …)")
     small: list[bool] = field(default_factory=list)  # each hunk: at most SMALL_LINES changed lines (a slip's size)
     target: bool = True
     path: str = ""
@@ -126,11 +127,15 @@ class _Patch:
         else:
             label = f"## {label_file} ({_about(sections[0] if sections else None, change, self.not_in_patch)}){suffix}\n"
         telling, quoted = (_telling(change, path, hunks) if target else (0, False))
-        described = False
+        described = worded = False
         if target and hunks and not quoted and (told := quoted_part(change, hunks, described=True)) is not None:
             telling, quoted, described = told, True, True
+        if target and hunks and not quoted and (told := quoted_part(change, hunks, any_reason=True)) is not None:
+            # A word reason's quote ("changes security-relevant code (escaping: …)"): the hunk shown when the target's turn
+            # comes (not before the other targets' quoted lines: a word quotes an ordinary line as often as a slip).
+            telling, worded = told, True
         return Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks], telling=telling, quoted=quoted,
-                    described=described, small=[small_part(h) for h in hunks], target=target, path=path, lines=lines,
+                    described=described, worded=worded, small=[small_part(h) for h in hunks], target=target, path=path, lines=lines,
                     risk=change.risk if change is not None else "low", change=change)
 
 
