@@ -75,3 +75,27 @@ def test_what_the_editor_container_or_shell_runs_unasked_is_high(tmp_path, path,
 def test_settings_that_run_nothing_stay_quiet(tmp_path, path, text):
     overall, risk, reason = _review(tmp_path, path, text)
     assert risk != "high", reason
+
+
+_MODULES = '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = {url}\n{extra}'
+
+
+@pytest.mark.parametrize(("url", "extra", "said"), [
+    ("https://github.com/acme-dev/lib.git", "", "moves a submodule's source to another owner: github.com/acme → github.com/acme-dev"),
+    ("https://github.com/acme/lib.git", "\tupdate = !./tools/sync.sh\n", "a submodule update command"),
+    ("ext::sh -c touch% /tmp/x", "", "a submodule URL that runs a command"),
+])
+def test_a_submodule_that_runs_a_command_or_moved_owner_is_high(tmp_path, url, extra, said):
+    before = {"README.md": "# p\n", ".gitmodules": _MODULES.format(url="https://github.com/acme/lib.git", extra="")}
+    overall, found = review_edits(tmp_path, {".gitmodules": _MODULES.format(url=url, extra=extra)}, before=before, task="tidy the modules")
+    assert overall == "high" and any(said in r for r in found[".gitmodules"].reasons), found[".gitmodules"]
+
+
+@pytest.mark.parametrize(("url", "extra"), [
+    ("git@github.com:acme/lib.git", ""),  # another scheme, the same owner
+    ("https://github.com/acme/lib.git", "\tupdate = rebase\n\tbranch = main\n"),
+])
+def test_a_submodule_edited_in_place_stays_quiet(tmp_path, url, extra):
+    before = {"README.md": "# p\n", ".gitmodules": _MODULES.format(url="https://github.com/acme/lib.git", extra="")}
+    overall, found = review_edits(tmp_path, {".gitmodules": _MODULES.format(url=url, extra=extra)}, before=before, task="tidy the modules")
+    assert found[".gitmodules"].risk != "high", found[".gitmodules"]

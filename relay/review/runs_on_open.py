@@ -1,6 +1,7 @@
 """What runs on a developer's machine without being asked for: git hooks, editor tasks run when the folder opens, the
 programs an editor's workspace settings name, a dev container's commands, a direnv script, the program a build tool's
-own settings have it run at every command (yarn's yarnPath, cargo's runner, a JVM agent in Maven's jvm.config).
+own settings have it run at every command (yarn's yarnPath, cargo's runner, a JVM agent in Maven's jvm.config), a
+submodule's update command, or its source moved to another owner.
 
 The party: the worker. A git hook or a pre-commit config runs at the next commit; a VS Code task with ``"runOn":
 "folderOpen"`` (in ``.vscode/tasks.json`` or a ``*.code-workspace``) runs its command when the person next opens the
@@ -52,6 +53,12 @@ _TOOL_SETTINGS = (
                 r"(?:\.|/tmp/|/var/tmp/|/dev/shm/|[^/\"'\s][^\"'\s]*/)")),
     ((".mvn/jvm.config", ".mvn/maven.config"), re.compile(r"-(?:javaagent|agentpath|agentlib):")),
 )
+# A submodule's ``update = !command`` runs at ``git submodule update``; its ``url`` moved to another host or owner
+# (``acme/lib`` → ``acme-dev/lib``) fetches someone else's code there; an ``ext::`` URL runs a command (git refuses it
+# unless protocol.ext.allow is set, which a person may have).
+_SUBMODULE_UPDATE_RE = re.compile(r"^\s*update\s*=\s*!")
+_SUBMODULE_URL_RE = re.compile(r"^\s*url\s*=\s*(?P<url>\S+)")
+_OWNER_RE = re.compile(r"^(?:[\w+.-]+://)?(?:[^@/]+@)?(?P<host>[^/:]+)[/:](?P<owner>[^/]+)/")
 _QUOTE = 80
 
 
@@ -77,9 +84,30 @@ def runs_on_open(f: FileFacts, ctx: RiskContext) -> str | None:
         where = "on your machine before the container is built" if "initializeCommand" in line else \
             "in the dev container, your workspace mounted"
         return f"a dev container command (runs {where}): {_quoted(line)}"
+    if f.path.rsplit("/", 1)[-1] == ".gitmodules" and (found := _submodule_turn(added, f.change.removed_lines)):
+        return found
     for files, setting in _TOOL_SETTINGS:
         if glob_any(f.path, files) and (line := next((x for x in added if setting.search(x)), None)):
             return f"a build tool setting that names a program it runs at every command: {_quoted(line)}"
     if f.path.rsplit("/", 1)[-1] == ".envrc" and (line := next((x for x in added if not _direnv_quiet(x)), None)):
         return f"a direnv script runs a command in your shell when you enter the folder: {_quoted(line)}"
+    return None
+
+
+def _owner(url: str) -> tuple[str, str] | None:
+    m = _OWNER_RE.match(url.removesuffix(".git"))
+    return (m.group("host").lower(), m.group("owner").lower()) if m else None
+
+
+def _submodule_turn(added: list[str], removed: list[str]) -> str | None:
+    if (line := next((x for x in added if _SUBMODULE_UPDATE_RE.match(x)), None)):
+        return f"a submodule update command (git runs it at git submodule update): {_quoted(line)}"
+    urls = [m.group("url") for x in added if (m := _SUBMODULE_URL_RE.match(x))]
+    if (ext := next((u for u in urls if u.startswith("ext::")), None)):
+        return f"a submodule URL that runs a command (ext::): {_quoted(ext)}"
+    before = {o for x in removed if (m := _SUBMODULE_URL_RE.match(x)) and (o := _owner(m.group("url")))}
+    for url in urls:
+        if before and (now := _owner(url)) and now not in before and not any(now[1] == b[1] for b in before):
+            old = next(iter(sorted(before)))
+            return f"moves a submodule's source to another owner: {old[0]}/{old[1]} → {now[0]}/{now[1]} ({_quoted(url)})"
     return None
