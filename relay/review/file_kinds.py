@@ -17,7 +17,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
-from relay.review import edit_turns, subtle_turns  # a docs sample's line the edit-turn readers read (round 15)
+from relay.review import edit_turns, one_token_turns, subtle_turns  # a docs sample's line the edit-turn readers read (round 15)
 from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
@@ -427,7 +427,7 @@ def _keep_doc_signals(line: str) -> bool:
 
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17).
-    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

@@ -19,12 +19,15 @@ nothing, and each stays linear in the diff (screened lines only, at most ``_PAIR
   ``key_size=1024``): high;
 - ``same_site_weakened``: a cookie's SameSite turned from Strict/Lax to None (or Strict to Lax) in any spelling;
 - ``comparison_inverted``: a deciding line whose one change is an operator turned to its opposite (``<`` → ``>``,
-  ``!=`` → ``==``, ``After`` → ``Before``): the check now passes what it refused;
+  ``!=`` → ``==``, ``After`` → ``Before``), an ``elseif``/``} else if`` head too: the check now passes what it refused;
 - ``duration_raised``: a lifetime written as a duration (Go's ``15 * time.Minute``, ``Duration.ofMinutes(15)``,
   ``TimeSpan.FromMinutes``, ``Duration::from_secs``) made ten times longer and a day or more;
 - ``setting_lifetime_raised``: the same in a settings file, a lifetime key's number (``ttl: 900`` → ``ttl: 31536000``);
 - ``request_logged``: a log call that now writes a request's whole parameters, body or headers (``params.inspect``,
   ``req.headers``, ``request.body``): a password or a token in them lands in the log.
+
+After these, relay.review.one_token_turns (round 20): one-token turns of a check (``min`` ↔ ``max``, operands swapped,
+an escape entry dropped, an allow-list widened, a unit raised, a scanner's scope moved, a push forced).
 
 The party guarded against is the worker that slips one such line into an ordinary change.
 """
@@ -36,6 +39,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed
+from relay.review.one_token_turns import one_token_turned  # round 20: min ↔ max, operands swapped, an escape dropped…
 from relay.review.setting_turns import _ANCHORS, _fresh, anchor_pairs  # the one anchor and one swap are read there
 from relay.review.small_edits import paired as _pair
 
@@ -244,7 +248,7 @@ def _request_logged(added: Sequence[str], removed: Sequence[str]) -> str | None:
 _OPS_RE = re.compile(r"===|!==|==|!=|<=|>=|<|>|\\.|\w+|\S")
 _OPPOSITE = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "!=", "!=": "==", "===": "!==", "!==": "===", "After": "Before",
              "Before": "After", "isAfter": "isBefore", "isBefore": "isAfter"}
-_DECIDES_RE = re.compile(r"^\s*(?:if|elif|elsif|unless|while|guard|return|assert|require)\b|\bif\s*\(|&&|\|\||\?\s|=>\s*\w+\s*[<>=!]")
+_DECIDES_RE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|elseif|unless|while|guard|return|assert|require)\b|(?:\b|else)if\s*\(|&&|\|\||\?\s|=>\s*\w+\s*[<>=!]")
 
 
 def _comparison_inverted(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -357,7 +361,7 @@ def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sa
             return found, True
     for found in (_separator_dropped(added, removed), _lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
                   _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed),
-                  _duration_raised(path, added, removed), _setting_lifetime_raised(path, added, removed)):
+                  _duration_raised(path, added, removed), _setting_lifetime_raised(path, added, removed), one_token_turned(path, added, removed)):
         if found:
             return found, False
     return None
