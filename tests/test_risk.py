@@ -128,7 +128,10 @@ def test_line_matters_keeps_signals_manifest_lines_and_source_code() -> None:
     assert line_matters("src/a.py", "x = 1")
     assert not line_matters("src/a.py", "    # a comment")
     assert not line_matters("src/a.ts", "  // a comment")
-    assert not line_matters("README.md", "x = 1")
+    # A docs page's code sample is read as code (round 20 part B); its markup is not.
+    assert line_matters("README.md", "x = 1")
+    assert not line_matters("README.md", "## Usage")
+    assert not line_matters("README.md", "| a | b |")
     assert not line_matters("package.json", "   ")
 
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "expression_inlined", "lookalike_action", "permissions_dropped", "triggers_in",
+__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "expression_inlined", "lookalike_action", "permissions_dropped", "policy_to_audit", "triggers_in",
            "untrusted_checkout", "verify_dropped"]
 
 _QUOTE = 60
@@ -73,7 +73,26 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     a job's guard or the read-only permissions dropped."""
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
             or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
-            or expression_inlined(added, removed))
+            or expression_inlined(added, removed) or policy_to_audit(added, removed))
+
+
+# ----- a hardening policy turned from enforcing to watching (round 20 part B): harden-runner's ``egress-policy: block`` made
+# ``audit``, a policy's ``mode: enforce`` made ``warn``: the job still runs, and what the policy stopped now only goes in a log.
+_POLICY_RE = re.compile(r"^\s*-?\s*(?P<key>[\w.-]*(?:policy|mode|enforcement|action)[\w.-]*)\s*:\s*['\"]?(?P<value>\w+)['\"]?\s*(?:#.*)?$", re.I)
+_ENFORCING = frozenset({"block", "enforce", "enforcing", "deny", "strict", "reject", "fail"})
+_WATCHING = frozenset({"audit", "warn", "permissive", "log", "monitor", "report", "dryrun", "allow", "disabled", "off", "none"})
+
+
+def policy_to_audit(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"turns a hardening policy from enforcing to audit (<key>: <old> → <new>)" when a CI file's policy key that blocked
+    (block, enforce, deny, strict) comes back only watching (audit, warn, permissive, log)."""
+    olds = {m.group("key").lower(): m.group("value").lower() for line in removed if (m := _POLICY_RE.match(line))}
+    if not olds:
+        return None
+    for line in added:
+        if (m := _POLICY_RE.match(line)) and olds.get(key := m.group("key").lower()) in _ENFORCING and m.group("value").lower() in _WATCHING:
+            return f"turns a hardening policy from enforcing to audit ({key}: {olds[key]} → {m.group('value')}): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
 
 
 # ----- an expression pasted into a script where a shell variable passed it (round 18 part B)
@@ -159,18 +178,33 @@ def lookalike_action(added: Sequence[str], removed: Sequence[str]) -> str | None
 
 
 # ----- a CI job's guard loosened: a clause that kept it to the project's repository, a tag, a branch, an event, dropped
-_CI_IF_RE = re.compile(r"^\s*-?\s*if\s*:\s*(?P<cond>.+?)\s*$")
+# GitHub's and Travis's ``if:``, Azure Pipelines' ``condition:`` (``and(succeeded(), not(eq(variables['build.reason'], …)))``).
+_CI_IF_RE = re.compile(r"^\s*-?\s*(?:if|condition)\s*:\s*(?P<cond>.+?)\s*$")
 _CLAUSE_SPLIT_RE = re.compile(r"\s*(?:&&|\|\||\band\b|\bAND\b)\s*")
+_CALL_JOIN_RE = re.compile(r"(?i)^(?:and|or)\((?P<args>.*)\)$")  # Azure's and(a, b, …): its arguments are the clauses
+# A condition that holds whatever the run: it guards nothing (``if: always()``, ``${{ true }}``, ``succeeded()``).
+_ALWAYS_RE = re.compile(r"(?i)^(?:\$\{\{\s*)?(?:(?:always|success|succeeded|succeededOrFailed)\b(?:\(\s*(?:'[\w-]*')?\s*\)?)?|true)$")
 # What such a clause checks: where the job runs and on what (a publish on tags only, never on a fork's branch).
-_CI_GUARD_RE = re.compile(r"(?i)\bref(?:_type|_name)?\b|\btags?\b|\brepository\b|event_name|\bactor\b|head\.repo|\bfork\b|\bbranch\b|"
+_CI_GUARD_RE = re.compile(r"(?i)\bref(?:_type|_name)?\b|\btags?\b|\brepository\b|event_name|\bactor\b|head\.repo|\bfork\b|\bbranch\b|build\.reason|PullRequest|SourceBranch|"
                           r"CI_COMMIT_(?:TAG|BRANCH|REF_NAME)|CI_PROJECT_(?:PATH|NAMESPACE)|CI_PIPELINE_SOURCE|TRAVIS_(?:TAG|BRANCH|PULL_REQUEST)")
+
+
+def _split_args(text: str) -> list[str]:
+    """A call's arguments split at its own commas (not a nested call's): one pass."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    return [*out, text[start:]]
 
 
 def _clauses(cond: str) -> list[tuple[str, str]]:
     """A condition's clauses joined by and/or: (each as compared, spaces and quotes squeezed; as written)."""
     text = cond.strip().removeprefix("${{").removesuffix("}}").strip()
     out = []
-    for c in _CLAUSE_SPLIT_RE.split(text):
+    for c in _split_args(m.group("args")) if (m := _CALL_JOIN_RE.match(text)) else _CLAUSE_SPLIT_RE.split(text):
         if not c.strip("()'\" "):
             continue
         shown = " ".join(c.split()).strip(" ()")
@@ -190,10 +224,10 @@ def ci_guard_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None
         m = _CI_IF_RE.match(line)
         if m is None:
             continue
-        new = {key for key, _ in _clauses(m.group("cond"))}
+        new = {key for key, shown in _clauses(m.group("cond")) if not _ALWAYS_RE.match(shown)}  # always() adds no guard
         for old in olds:
-            gone = [shown for key, shown in old if key not in new]
-            if gone and new and new <= {key for key, _ in old} and _CI_GUARD_RE.search(gone[0]):
+            gone = [shown for key, shown in old if key not in new and _CI_GUARD_RE.search(shown)]
+            if gone and new <= {key for key, _ in old}:
                 return f"drops a CI job's guard ({gone[0][:50]}): {window(line.strip(), 0, 0, _QUOTE)}"
     return None
 

@@ -13,7 +13,11 @@ config, a manifest and CI. What the older readers missed there, read here as fam
 - Ruby's ``instance_eval``/``class_eval``/``module_eval`` of a value (not a block, not a heredoc);
 - escaping dropped in Razor: ``@Html.Raw(…)``, Blazor's ``(MarkupString)``;
 - SQL built by Rust's ``format!("SELECT … '{}'", …)``;
-- CORS opened by a PHP array (``'allowed_origins' => ['*']``), ASP.NET's detailed errors and exception details on.
+- CORS opened by a PHP array (``'allowed_origins' => ['*']``), ASP.NET's detailed errors and exception details on;
+- (round 20 part B, held-out 25/26's docs samples) a value keyed on a forwarding header any client sets
+  (``limiter.consume(req.headers['x-forwarded-for'] || ip)``, ``r.Header.Get("X-Real-IP")``); a query ordered by a request
+  parameter (``collection.order(params[:sort])``, ``->orderBy($request->input('sort'))``: SQL through the column name);
+  a sanitizer's allow-list given ``script`` or an event-handler attribute (``tags: %w(td script)``, ``ADD_ATTR: ['onerror']``).
 
 The screens stay narrow: a docs file keeps every line a screen passes (relay.review.file_kinds).
 """
@@ -47,6 +51,15 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("builds SQL from text", ("format!",), re.compile(
         r"\bformat!\s*\(\s*\"(?i:[^\"]{0,200}?\b(?:select\b[^\"]{0,200}?\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))"
         r"[^\"]{0,300}?\{\w*(?::[^}\"]*)?\}")),
+    ("keys on a header any client sets", ("forwarded-for", "forwarded_for", "real-ip", "real_ip", "client-ip", "client_ip", "connecting-ip"), re.compile(
+        r"(?i)(?P<at>\b(?:req|request|ctx|c|r|this\.request))\.(?:headers?|get_?header|Header\.Get)\s*(?:\[|\.get\s*\(|\()\s*['\"]"
+        r"(?:x-forwarded-for|x-real-ip|true-client-ip|x-client-ip|cf-connecting-ip)['\"]|"
+        r"\$_SERVER\s*\[\s*['\"]HTTP_X_(?:FORWARDED_FOR|REAL_IP|CLIENT_IP)['\"]|\bMETA\s*(?:\[|\.get\s*\()\s*['\"]HTTP_X_(?:FORWARDED_FOR|REAL_IP)['\"]")),
+    # An allow-list's own key (not forbid_tags or strip_tags: the word before is part of the name) given a tag or an
+    # attribute that runs script.
+    ("lets script through a sanitizer's allow-list", ("tags", "attr", "elements"), re.compile(
+        r"(?i)(?<![\w-])(?:allowed_?|add_?|safe_?|permitted_?)?(?:tags|attr(?:ibute)?s?|elements)['\"]?\s*(?::|=>|=)\s*[^;=]{0,200}?"
+        r"(?<![\w-])(?P<at>script|on(?:error|load|click|mouseover|mouseenter|focus|blur|change|submit|input|key(?:down|up|press)|toggle|begin))(?![\w-])")),
 )
 
 # A shell's -c given text the line builds (interpolation or concatenation), the shell named as an argument.
@@ -56,6 +69,10 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("runs a shell command", ("sh\"", "sh'"), re.compile(
         r"\b(?:Process\.Start|System\.cmd|spawn(?:Sync)?|execFile(?:Sync)?|Popen|run|cmd)\s*\(\s*" + _SHELL + r"\s*,\s*(?:\[\s*)?\$?['\"`]-c\b[^)]{0,300}?" + _BUILT)),
     ("runs text as code", ("_eval",), re.compile(r"\b(?:instance|class|module)_eval\s*\(?\s*(?![&{]|do\b|<<|['\"]|\))[\w@$]")),
+    ("orders a query by a request parameter (SQL through the column name)", ("order",), re.compile(
+        r"(?:\.|->)(?:re)?order(?:_?by|By)?\s*\(\s*(?:[^()]{0,80}?[\s(,|])?(?:params\s*\[|params\.(?:get|fetch)\s*\(|"
+        r"request\.(?:args|GET|POST|query_params|params|query|form)\b|req\.(?:query|body|params)\b|\$request->(?:input|get|query)\s*\(|"
+        r"\$_(?:GET|POST|REQUEST)\b|Request\.Query\b)")),
 )
 
 

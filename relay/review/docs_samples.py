@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["sample_lines"]
+__all__ = ["is_sample", "sample_lines"]
 
 # What code has and a sentence rarely does: a call, an assignment, braces, a statement's end, an interpolation, a path
 # into a member (``::``, ``->``, ``=>``).
@@ -27,7 +27,9 @@ _CODE_SHAPE_RE = re.compile(r"\w\s*\(|[{};]|(?<![=!<>])=(?!=)|#\{|\$\{|->|::|=>"
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
 
 
-def _sample(line: str) -> bool:
+def is_sample(line: str) -> bool:
+    """Whether a docs page's line is a code sample's (see the module's doc): the rules read it as code is read
+    (relay.review.file_kinds keeps it among a docs file's lines whatever its words)."""
     text = line.strip()
     if not text or _MARKUP_RE.match(text) or "`" in text:
         return False
@@ -36,4 +38,4 @@ def _sample(line: str) -> bool:
 
 def sample_lines(lines: Sequence[str]) -> list[str]:
     """The lines of a docs page's run that are a code sample's (see the module's doc), in order."""
-    return [line for line in lines if _sample(line)]
+    return [line for line in lines if is_sample(line)]

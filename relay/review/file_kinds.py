@@ -17,7 +17,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.core.path_globs import names_file
-from relay.review import edit_turns, one_token_turns, subtle_turns  # a docs sample's line the edit-turn readers read (round 15)
+from relay.review import docs_samples, edit_turns, one_token_turns, subtle_turns  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
@@ -421,7 +421,7 @@ def _keep_doc_signals(line: str) -> bool:
     # A changelog entry naming an advisory says the change beside it is a security fix; a line of code
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or ((  # a route's line holds its guards
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or ((  # a route's line holds its guards
         _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["any_version", "manifest_line", "open_debugger", "reads_manifest_lines"]
+__all__ = ["any_version", "manifest_line", "open_debugger", "reads_manifest_lines", "sample_source"]
 
 _QUOTE = 60
 
@@ -192,3 +192,11 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
         return None
     return (unchecked_build(added, removed) or open_debugger(added, removed) or moving_source(added, removed)
             or any_version(added, removed) or another_index(added, removed))
+
+
+def sample_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A docs sample's dependency line moved from a pinned version to a moving branch (round 20 part B: a README's
+    ``.package(url: …, .upToNextMajor(from: "4.0.0"))`` made ``branch: "master"``): what a reader copies follows the
+    branch. Only a pin replaced: a page that has always shown a branch is the project's own choice."""
+    found = moving_source(added, removed)
+    return found if found and "(was pinned)" in found else None
