@@ -37,6 +37,10 @@ TURNS = [
     ("term/query.go", ["const readTimeout = time.Hour * 2"], ["const readTimeout = time.Second * 2"], "raises a duration's unit"),
     ("src/Client.cs", ["    var timeout = TimeSpan.FromHours(5);"], ["    var timeout = TimeSpan.FromSeconds(5);"], "raises a duration's unit"),
     ("src/Lock.java", ["    Duration wait = Duration.ofHours(30);"], ["    Duration wait = Duration.ofSeconds(30);"], "raises a duration's unit"),
+    # a value swapped for its sibling in another unit
+    ("lib/store.js", ["      ttl > 0 ? Date.now() + ttlSec : null"], ["      ttl > 0 ? Date.now() + ttlMs : null"], "another unit"),
+    ("cache/entry.py", ["    self.expires = time.time() + timeout_ms"], ["    self.expires = time.time() + timeout_s"], "another unit"),
+    ("lib/store.js", ["      ttl > 0 ? Date.now() + ttlSec : null"], ["      ttl > 0 ? new Date(Date.now() + ttlMs) : null"], "another unit"),
     # a security scanner's scope moved off the source
     (".github/codeql/codeql-config.yml", ["  - lib/Widget.Tests/"], ["  - lib/Widget/"], "moves a security scanner's scope"),
     ("sonar-project.properties", ["sonar.sources=test"], ["sonar.sources=src"], "moves a security scanner's scope"),
@@ -63,6 +67,11 @@ QUIET = [
     # a unit raised on what is no timeout, expiry or wait; a unit lowered
     ("stats/report.go", ["const reportEvery = time.Hour * 2"], ["const reportEvery = time.Second * 2"]),
     ("net/dial.go", ["const dialTimeout = time.Second * 2"], ["const dialTimeout = time.Hour * 2"]),
+    # a stem too short to name a value; a name that carries no unit
+    ("lib/store.js", ["  const at = Date.now() + msS;"], ["  const at = Date.now() + msMs;"]),
+    ("lib/store.js", ["  const at = Date.now() + delayB;"], ["  const at = Date.now() + delayA;"]),
+    # a rewrite that converts: the new line names a value the old did not
+    ("lib/store.js", ["  const at = Date.now() + timeoutSec * 1000;"], ["  const at = Date.now() + timeoutMs;"]),
     # a scanner's scope moved between source folders; a force flag on something that does not push
     (".github/codeql/codeql-config.yml", ["  - lib/"], ["  - src/"]),
     ("scripts/clean.sh", ["rm -rf --force build"], ["rm -rf build"]),

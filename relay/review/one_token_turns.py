@@ -16,6 +16,7 @@ each stays linear in the diff (at most ``_PAIRS`` lines of a side, ``_CLOSEST`` 
   ``"javascript:"``, ``iframe``) as a list element or on an allow/safe/permit line;
 - ``unit_raised``: a duration's number kept and its unit raised 60 times or more (``time.Second * 2`` →
   ``time.Hour * 2``) on a timeout, expiry or lifetime;
+- ``unit_mixed``: a value swapped for its sibling in another unit (``Date.now() + durationMs`` → ``+ durationSec``);
 - ``scanner_scope_moved``: a security scanner's configured paths moved from the source to tests, docs or examples;
 - ``push_forced``: a push or publish made forced (``push_to_git_remote`` → ``push_to_git_remote(force: true)``,
   ``git push`` → ``git push --force``).
@@ -177,6 +178,51 @@ def _unit_raised(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a value swapped for its sibling in another unit (``durationMs`` → ``durationSec``): the sum is off 1000 times
+_UNIT_SUFFIX_RE = re.compile(r"^(?P<stem>[A-Za-z_]\w*?)_?(?P<u>ns|nanos|Nanos|us|micros|Micros|ms|Ms|MS|millis|Millis|s|S|sec|Sec|secs|Secs|seconds|Seconds|"
+                             r"min|Min|mins|Mins|minutes|Minutes|h|H|hours|Hours|days|Days)$")
+_SUFFIX_SECONDS = {"ns": 1e-9, "nanos": 1e-9, "us": 1e-6, "micros": 1e-6, "ms": 1e-3, "millis": 1e-3, "s": 1, "sec": 1, "secs": 1, "seconds": 1,
+                   "min": 60, "mins": 60, "minutes": 60, "h": 3600, "hours": 3600, "days": 86400}
+
+
+def _unit_sibling(old: str, new: str) -> tuple[str, str, float] | None:
+    a, b = _UNIT_SUFFIX_RE.match(old), _UNIT_SUFFIX_RE.match(new)
+    if a is None or b is None or a.group("stem").rstrip("_") != b.group("stem").rstrip("_") or len(a.group("stem")) < 3:
+        return None
+    x, y = _SUFFIX_SECONDS[a.group("u").lower()], _SUFFIX_SECONDS[b.group("u").lower()]
+    return (old, new, max(x, y) / min(x, y)) if x != y else None
+
+
+_TIME_WORDS_RE = re.compile(r"(?i)ms\b|millis|sec|nanos|duration|time|now|delay|ttl|expir")
+
+
+def _unit_mixed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _olds(removed, _TIME_WORDS_RE)
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400:
+            continue
+        for old in olds:
+            if (u := _sibling_swapped(old, line)) is not None:
+                return f"swaps a value for its sibling in another unit ({u[0]} → {u[1]}: {u[2]:.0f} times off): {_pair(old, line)}"
+    return None
+
+
+def _sibling_swapped(old: str, new: str) -> tuple[str, str, float] | None:
+    """The one token turned, or (the edit rewrote around it) a unit-suffixed name the old line lacks whose sibling it held,
+    every other name of the new line being the old line's (``new Date(Date.now() + durationMs)`` → ``Date.now() + durationSec``)."""
+    if (d := _one_diff(old, new)) is not None:
+        u = _unit_sibling(*d)
+        return u if u is not None and u[2] >= 60 else None
+    was, now = set(re.findall(r"\w+", old)), re.findall(r"\w+", new)
+    for name in dict.fromkeys(now):
+        if name in was or not _UNIT_SUFFIX_RE.match(name):
+            continue
+        for sibling in was:
+            if (u := _unit_sibling(sibling, name)) is not None and u[2] >= 60 and len(now) >= 4 and {sibling if w == name else w for w in now} <= was:
+                return u
+    return None
+
+
 # ----- a security scanner's scope moved off the source
 _SCANNER_PATH_RE = re.compile(r"(?i)codeql|semgrep|sonar|bandit|snyk|gosec|trivy|brakeman|scorecard|security|(?:^|/)\.?scan")
 _PATH_ENTRY_RE = re.compile(r"^\s*(?:-\s*|[\w.-]*(?:paths?|sources?|include|dirs?|src)\s*[:=]\s*)['\"]?(?P<p>[\w./*@-]+)['\"]?\s*,?\s*$")
@@ -223,7 +269,7 @@ def screen(line: str) -> bool:
 def one_token_turned(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first one-token turn of a check the edit makes, said by what turned (medium), or None."""
     for found in (_min_max_swapped(added, removed), _subtraction_swapped(added, removed), _check_index_dropped(added, removed),
-                  _escape_entry_dropped(added, removed), _allow_list_widened(added, removed), _unit_raised(added, removed),
+                  _escape_entry_dropped(added, removed), _allow_list_widened(added, removed), _unit_raised(added, removed), _unit_mixed(added, removed),
                   _scanner_scope_moved(path, added, removed), _push_forced(added, removed)):
         if found:
             return found
