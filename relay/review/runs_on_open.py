@@ -20,6 +20,7 @@ import re
 
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import HOOK_GLOBS, glob_any
+from relay.review.small_edits import cut
 
 __all__ = ["HOOKS", "runs_on_open"]
 
@@ -68,8 +69,7 @@ def _direnv_quiet(line: str) -> bool:
 
 
 def _quoted(line: str) -> str:
-    line = line.strip()
-    return line if len(line) <= _QUOTE else line[:_QUOTE - 1] + "…"
+    return cut(line.strip(), _QUOTE)
 
 
 def runs_on_open(f: FileFacts, ctx: RiskContext) -> str | None:

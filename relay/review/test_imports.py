@@ -18,6 +18,7 @@ import re
 
 from relay.core.contracts import FileChange
 from relay.review.facts import FileFacts, RiskContext
+from relay.review.small_edits import cut
 
 __all__ = ["TEST_IMPORT_EXAMPLE", "imports_test_code"]
 
@@ -32,8 +33,7 @@ _QUOTE = 80
 def imports_test_code(f: FileFacts, ctx: RiskContext) -> str | None:
     for line in f.change.added_lines:
         if _IMPORT_RE.match(line):
-            text = line.strip()
-            return f"imports the tests' code into the application: {text if len(text) <= _QUOTE else text[:_QUOTE - 1] + '…'}"
+            return f"imports the tests' code into the application: {cut(line.strip(), _QUOTE)}"
     return None
 
 

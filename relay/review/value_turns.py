@@ -28,6 +28,7 @@ from difflib import SequenceMatcher
 
 from relay.review.condition_reading import pairs
 from relay.review.line_shapes import comment_only, squeezed
+from relay.review.small_edits import cut
 
 __all__ = ["value_turn"]
 
@@ -181,8 +182,7 @@ _SOURCE_RE = re.compile(r"^\s*(?:source|\.)\s+[\"']?(?:\$\{?TMPDIR|/tmp/|/var/tm
 
 
 def _cut(line: str) -> str:
-    line = line.strip()
-    return line if len(line) <= _QUOTE else line[: _QUOTE - 1] + "…"
+    return cut(line.strip(), _QUOTE)
 
 
 def _comment(line: str) -> bool:
