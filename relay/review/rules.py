@@ -16,10 +16,6 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
-
-from relay.core.contracts import FileChange, Risk
 from relay.review import checks
 from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
@@ -33,60 +29,10 @@ from relay.review.test_imports import TEST_IMPORT_EXAMPLE, imports_test_code
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
+from relay.review.rule_row import Example, Rule, Scope, fc as _fc
 from relay.review.words import NO_SIZE_KINDS
 
 __all__ = ["Example", "RULES", "RULE_BY_NAME", "Rule", "Scope"]
-
-
-class Scope(NamedTuple):
-    """Where a rule applies; an empty tuple means "any"."""
-
-    kinds: tuple[str, ...] = ()  # file kinds (relay.review.file_kinds.FileKind)
-    not_kinds: tuple[str, ...] = ()
-    changes: tuple[str, ...] = ()  # kinds of change (FileChange.kind)
-    not_changes: tuple[str, ...] = ()
-    needs: tuple[str, ...] = ()  # facts that must hold (FACTS), in the order they are worked out
-    unless: tuple[str, ...] = ()  # facts that must not hold
-
-    def admits(self, f: FileFacts) -> bool:
-        # Plain loops, cheapest test first: every row asks this of every file.
-        change = f.change.kind
-        if (self.changes and change not in self.changes) or change in self.not_changes:
-            return False
-        if (self.kinds and f.kind not in self.kinds) or (self.not_kinds and f.kind in self.not_kinds):
-            return False
-        for fact in self.needs:
-            if not getattr(f, fact):
-                return False
-        for fact in self.unless:
-            if getattr(f, fact):
-                return False
-        return True
-
-
-class Example(NamedTuple):
-    """A change the rule fires on, the reason ``assess`` then gives for it, and a near miss."""
-
-    fires: FileChange
-    reason: str
-    near_miss: FileChange
-    ctx: RiskContext = RiskContext()
-
-
-class Rule(NamedTuple):
-    name: str
-    risk: Risk | None
-    reason: str
-    check: Callable[[FileFacts, RiskContext], bool | str | None]
-    example: Example
-    scope: Scope = Scope()
-    outranks: tuple[str, ...] = ()
-    leads: bool = False
-    more: tuple[Example, ...] = ()  # further cases it fires on, where the example alone cannot show each outranked rule firing
-
-
-def _fc(path: str, **kw: object) -> FileChange:
-    return FileChange(path=path, **kw)  # type: ignore[arg-type]
 
 
 # The scopes most rows share. Words in lines whose meaning did not change (a typing pass, a rename) tell nothing new.
