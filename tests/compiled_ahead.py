@@ -8,6 +8,11 @@ helper modules as ordinary .pyc (``compileall``: only the stale ones), the test 
 pytest's own rewritten .pyc, which every worker then reads (pytest checks a source hash before it trusts
 one). Written whatever PYTHONDONTWRITEBYTECODE says: it is a cache the workers would write themselves
 (conftest sets ``sys.dont_write_bytecode = False``). A failure here costs only the time it would have saved.
+
+The pytest plugins' own modules too (anyio's, pytest-subprocess', xdist's: ~54 modules pytest rewrites as it loads
+them, before any conftest runs): where PYTHONDONTWRITEBYTECODE=1 is exported, as on this machine, no process ever
+wrote their rewritten .pyc, so the controller and every worker rewrote all of them again at each start (~0.3 s of
+CPU a process). The controller has loaded them by now; their .pyc goes beside the plugin's own, where pytest keeps it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import contextlib
 import logging
 import os
 import re
+import sys
 from pathlib import Path
 
 __all__ = ["compile_ahead"]
@@ -38,8 +44,22 @@ def _test_modules(where: Path) -> list[Path]:
                   for path in where.glob(level + pattern) if level == "" or (path.parent / "__init__.py").is_file())
 
 
+def _rewritten_plugins() -> list[Path]:
+    """The modules this process loaded through pytest's assertion rewriter that are no test module of ours: the
+    plugins' (pytest rewrites every module of a plugin package it loads)."""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    found = set()
+    for module in list(sys.modules.values()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None)
+        if isinstance(getattr(module, "__loader__", None), AssertionRewritingHook) and origin:
+            found.add(Path(origin))
+    return sorted(path for path in found if not path.is_relative_to(TESTS))
+
+
 def compile_ahead(config) -> None:
-    """Compile the relay, bench and the suite's helpers; rewrite the test modules (stale or missing ones only)."""
+    """Compile the relay, bench and the suite's helpers; rewrite the test modules and the plugins' (stale or missing
+    ones only)."""
     try:
         from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, get_cache_dir
         from _pytest.assertion.rewrite import assertstate_key
@@ -54,7 +74,7 @@ def compile_ahead(config) -> None:
     except KeyError:  # assertion rewriting is off (--assert=plain): nothing to rewrite
         return
     stale = []
-    for source in _test_modules(TESTS):
+    for source in [*_test_modules(TESTS), *_rewritten_plugins()]:
         pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
         if _read_pyc(source, pyc) is None:
             stale.append((source, pyc))
