@@ -72,7 +72,9 @@ SHARED_RELAY_FILES = frozenset({"tests/test_http.py", "tests/test_http_sessions.
 # worker parses the package once, not each file apiece (six parses before) in every worker that got one of them.
 SOURCE_READING_FILES = frozenset({"tests/test_layout.py", "tests/test_dependencies.py", "tests/test_platform.py",
                                   "tests/test_windows_blockers.py", "tests/test_plan_views.py"})
-ONE_UNIT_FILES = SHARED_RELAY_FILES | SOURCE_READING_FILES
+# And files whose tests read one delegation a module fixture makes (test_demo: three tests of one `demo --json`).
+SHARED_RUN_FILES = frozenset({"tests/test_demo.py"})
+ONE_UNIT_FILES = SHARED_RELAY_FILES | SOURCE_READING_FILES | SHARED_RUN_FILES
 
 
 def unit_of(path: str) -> str:
@@ -332,17 +334,24 @@ REAL_PROBE_FILES = frozenset({"test_agy_launches.py", "test_argv.py", "test_auth
                               "test_fake_agy.py", "test_leftovers.py"})
 
 
-@pytest.fixture(autouse=True)
-def probe_memo(request, monkeypatch):
-    import relay.agy.auth as auth
-    from fake_agy_harness import PROBE_MEMO, memo_models
+def _real_probes(item) -> bool:
+    return bool(item.path.name in REAL_PROBE_FILES or item.get_closest_marker("real_probes")
+                or os.environ.get("GRAVITY_RELAY_TEST_PROBES") == "real")
 
-    real = (request.node.path.name in REAL_PROBE_FILES or request.node.get_closest_marker("real_probes")
-            or os.environ.get("GRAVITY_RELAY_TEST_PROBES") == "real")
-    PROBE_MEMO["on"] = not real
-    if not real:
-        monkeypatch.setattr(auth, "probe_models", memo_models(auth.probe_models))
-    yield
+
+# The memo's switch is set per test by these two hooks, not by an autouse fixture: a fixture's setup and teardown
+# cost every test of the suite ~0.1 ms each (4,300 tests) for a flag (conftest's three autouse fixtures made a trivial
+# test cost 1.12 ms of CPU against 0.77 ms without them); the wrapper itself is put in once (in_process_relay_patches).
+def pytest_runtest_setup(item):
+    from fake_agy_harness import PROBE_MEMO
+
+    PROBE_MEMO["on"] = not _real_probes(item)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    from fake_agy_harness import PROBE_MEMO
+
     PROBE_MEMO["on"] = True
 
 
@@ -351,17 +360,27 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(autouse=True)
-def no_retry_backoff(monkeypatch):
-    """In-process relays retry at once: the pause between two agy attempts is a 1 s sleep that every retry
-    test paid and none asserts (which attempts run, and why, is what the tests check). Relays started as
-    processes (stdio_relay, the CLI) keep the real backoff."""
+@pytest.fixture(scope="session", autouse=True)
+def in_process_relay_patches():
+    """Put in once a process, for every test (a test that patches either again wins for its own duration):
+
+    * the probe memo: ``relay.agy.auth.probe_models`` answers from an earlier real probe while PROBE_MEMO["on"]
+      (set per test by pytest_runtest_setup above); off, it is the real probe, called through;
+    * in-process relays retry at once: the pause between two agy attempts is a 1 s sleep that every retry test paid
+      and none asserts (which attempts run, and why, is what the tests check). Relays started as processes
+      (stdio_relay, the CLI) keep the real backoff."""
     import tenacity
 
+    import relay.agy.auth as auth
     import relay.call.attempts as attempts
+    from fake_agy_harness import memo_models
 
+    patches = pytest.MonkeyPatch()
+    patches.setattr(auth, "probe_models", memo_models(auth.probe_models))
     if hasattr(attempts, "wait_exponential"):  # where the retry policy lives today; if it moves, follow it
-        monkeypatch.setattr(attempts, "wait_exponential", lambda **_: tenacity.wait_none())
+        patches.setattr(attempts, "wait_exponential", lambda **_: tenacity.wait_none())
+    yield
+    patches.undo()
 
 
 @pytest.fixture

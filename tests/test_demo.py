@@ -29,6 +29,20 @@ def dirs(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
     return data, scratch
 
 
+@pytest.fixture(scope="module")
+def json_demo(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path, Path]:
+    """One `gravity-relay demo --json` in data and scratch dirs of its own, read by the three tests that each ran
+    the same command before (a whole delegation: the demo worker, git, the review, ~0.35 s of CPU): what it printed,
+    the record it left and `runs show` of it. conftest.ONE_UNIT_FILES keeps this file on one xdist worker, so it runs
+    once. Nothing else writes into its dirs: the tests read them."""
+    root = tmp_path_factory.mktemp("json_demo")
+    data, scratch = root / "data", root / "scratch"
+    scratch.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(scratch))
+        return run_demo("--json", data_dir=data, tmpdir=scratch), data, scratch
+
+
 def run_demo(*args: str, data_dir: Path, tmpdir: Path) -> subprocess.CompletedProcess:
     """`gravity-relay demo ARGS` by cli.main in this process (the demo's worker, git and relay run as they would).
     The last test of the file runs it as a real process, with no git on PATH."""
@@ -37,9 +51,8 @@ def run_demo(*args: str, data_dir: Path, tmpdir: Path) -> subprocess.CompletedPr
     return cli_main(["demo", *args], env)
 
 
-def test_demo_json_prints_only_the_packet_of_a_successful_reviewed_run(dirs):
-    data, scratch = dirs
-    got = run_demo("--json", data_dir=data, tmpdir=scratch)
+def test_demo_json_prints_only_the_packet_of_a_successful_reviewed_run(json_demo):
+    got, _, _ = json_demo
     assert got.returncode == 0, got.stderr
     assert got.stdout.count("\n") == 1
     packet = msgspec.json.decode(got.stdout, type=Packet)
@@ -51,9 +64,8 @@ def test_demo_json_prints_only_the_packet_of_a_successful_reviewed_run(dirs):
     assert (packet.tests.passed, packet.tests.failed, packet.tests.source) == (2, 0, "measured")
 
 
-def test_demo_leaves_only_its_run_record_and_marks_it_as_a_demo(dirs):
-    data, scratch = dirs
-    got = run_demo("--json", data_dir=data, tmpdir=scratch)
+def test_demo_leaves_only_its_run_record_and_marks_it_as_a_demo(json_demo):
+    got, data, scratch = json_demo
     packet = json.loads(got.stdout)
     assert list(scratch.iterdir()) == []  # temp repo and the worker's wrapper are gone
     runs = data / "runs"
@@ -98,9 +110,9 @@ def test_demo_prints_the_packet_and_the_bytes_the_leader_did_not_read(dirs):
     assert int(view[1].replace(",", "")) == len(shown.stdout.encode()) < 890
 
 
-def test_demo_run_is_readable_with_runs_show_like_any_other_run(dirs):
-    data, scratch = dirs
-    packet = json.loads(run_demo("--json", data_dir=data, tmpdir=scratch).stdout)
+def test_demo_run_is_readable_with_runs_show_like_any_other_run(json_demo):
+    got, data, _ = json_demo
+    packet = json.loads(got.stdout)
     shown = cli_main(["runs", "show", packet["run_id"]], {**os.environ, "GRAVITY_RELAY_DATA_DIR": str(data)})
     assert json.loads(shown.stdout) == packet
 
