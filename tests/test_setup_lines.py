@@ -34,7 +34,7 @@ _SAID = ("turns TLS verification off", "current folder on PATH", "plain HTTP", "
         (".gitlab-ci.yml", ["    - mix hex.config unsafe_https true"], [], "turns TLS verification off: - mix hex.config unsafe_https true"),
         (".circleci/config.yml", ["          BUNDLE_SSL_VERIFY_MODE: 0"], [], "turns TLS verification off: BUNDLE_SSL_VERIFY_MODE: 0"),
         (".github/workflows/ci.yml", ["      - run: uv pip install --allow-insecure-host pypi.example.org -r r.txt"], [],
-         "turns TLS verification off: …un: uv pip install --allow-insecure-host"),
+         "turns TLS verification off: …pip install --allow-insecure-host"),  # the finding leads its quote (round 21)
         # the current folder on PATH: a shell, a CI step, a batch file, Go and Python building the variable
         ("scripts/setup.sh", ["export PATH=.:$PATH"], [], "puts the current folder on PATH: export PATH=.:$PATH"),
         ("scripts/env.sh", ['export PATH="$PATH:."'], [], 'puts the current folder on PATH: export PATH="$PATH:."'),

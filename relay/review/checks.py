@@ -228,7 +228,8 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
     return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
-        manifest_lines.sample_source(*f.code_lines) if f.kind == "docs" else None)  # a docs sample's pin made a branch (round 20)
+        manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines)
+        if f.kind == "docs" else None)  # a docs sample's pin made a branch (round 20), a new install line that turns checks off (21)
 
 
 def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -396,7 +396,7 @@ def _line_filter(path: str) -> Callable[[str], bool]:
     return _keep_skips_or_risky
 
 
-_PACKAGE_SETTINGS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", ".gemrc", ".bunfig.toml", "bunfig.toml"})
+_PACKAGE_SETTINGS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", ".gemrc", ".bunfig.toml", "bunfig.toml", "nuget.config"})
 
 
 @functools.lru_cache(maxsize=65536)

@@ -144,15 +144,16 @@ class Screen:
         return None
 
 
-def window(line: str, start: int, end: int, width: int) -> str:
+def window(line: str, start: int, end: int, width: int, lead: int | None = None) -> str:
     """The part of ``line`` (spaces squeezed) a reason quotes: whole when it fits in ``width``, else a window that
-    holds ``line[start:end]`` (what was found), "…" where it was cut."""
+    holds ``line[start:end]`` (what was found), "…" where it was cut; centred on it, or ``lead`` characters before it."""
     text = " ".join(line.split())
     if len(text) <= width:
         return text
     at = len(" ".join(line[:start].split())) + (1 if start and line[start - 1].isspace() else 0)
     size = len(" ".join(line[start:end].split()))
-    begin = max(0, min(at - (width - size) // 2, len(text) - width + 1))
+    around = (width - size) // 2
+    begin = max(0, min(at - (around if lead is None else min(lead, around)), len(text) - width + 1))
     head = "…" if begin else ""
     body = text[begin:begin + width - 1 - len(head)]
     return head + body + ("…" if begin + len(body) < len(text) else "")

@@ -24,6 +24,17 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
 - ``open_debugger`` (round 18 part B): a debug agent listening on every host (the JVM's ``jdwp`` on ``*:``/``0.0.0.0:``,
   Node's ``--inspect=0.0.0.0``, debugpy's ``--listen 0.0.0.0``): whoever reaches the port runs code in the build.
 
+- ``version_moved_down`` (round 21 part B): a version a build file keeps under a key of its own moved down, the key
+  written on both sides — a Gradle ``ext``/``versions`` map (``log4j2Version = "2.24.3"`` → ``"2.14.1"``), a version
+  catalogue's ``[versions]``, ``gradle.properties``, a Maven or MSBuild property (``<log4j2.version>``,
+  ``<NewtonsoftJsonVersion>``), a ``PackageReference``/``PackageVersion`` in any ``.props``/``.targets``, a Dockerfile's
+  ``ARG OPENSSL_VERSION=…``, SwiftPM's ``.package(url: …, from: "…")``, go.mod's
+  ``replace m => m v0.1.0`` pinning a module to an older release of itself: the dependency manifests' own reader never
+  sees these lines (no dependency is named on them); the project's own version and toolchain levels are not read;
+- ``local_repository`` (round 21 part B): packages taken from the machine's own repository (Gradle's ``mavenLocal()``,
+  ``RepositoriesMode.PREFER_PROJECT`` where settings failed on project repositories, NuGet's ``<clear />`` dropped so every
+  machine-wide feed counts): whatever was installed there, by anything, is what builds.
+
 A line that stands again, squeezed, on the other side was only moved. The readers only name: the rule that quotes them
 (``downgrades_dependency``'s row, a manifest's own line) is medium and adds no risk a manifest did not already have.
 Ordinary look-alikes stay quiet: the default index written again, a branch pin the file already had, a tag or a
@@ -39,7 +50,7 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["any_version", "manifest_line", "open_debugger", "reads_manifest_lines", "sample_source"]
+__all__ = ["any_version", "local_repository", "manifest_line", "open_debugger", "reads_manifest_lines", "sample_source", "version_moved_down"]
 
 _QUOTE = 60
 
@@ -186,12 +197,90 @@ def open_debugger(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A version kept under a key: "name = "1.2.3"" (Gradle ext, a catalogue's [versions], properties, YAML), an XML property
+# "<name>1.2.3</name>", a package element "Include="Name" … Version="1.2.3"".
+_KEYED_VERSION = re.compile(
+    r"""^\s*(?:set\s*\(\s*['"]?|(?:val|var|def|const|let|ARG|ENV|export)\s+)?['"]?(?P<key>[A-Za-z][\w.\-]*)['"]?\s*(?:=|:|\s)\s*\(?\s*['"]?v?(?P<ver>\d+(?:\.\d+)+)[\w.\-+]*['"]?\s*\)?\s*[,;]?\s*(?:(?://|#).*)?$|"""
+    r"""<(?P<key2>[A-Za-z][\w.\-]*)>\s*v?(?P<ver2>\d+(?:\.\d+)+)[\w.\-+]*\s*</(?P=key2)>|"""
+    r"""\b(?:Include|Update)\s*=\s*['"](?P<key3>[\w.\-]+)['"][^>]*?\bVersion\s*=\s*['"]\[?v?(?P<ver3>\d+(?:\.\d+)+)|"""
+    # SwiftPM's ".package(url: "…", from: "2.27.0")" (also exact:, .upToNextMajor(from:)), keyed by its URL.
+    r"""\.package\s*\(\s*(?:name:\s*"[^"]*",\s*)?url:\s*["'](?P<key4>[^"']+)["'][^)]*?["']v?(?P<ver4>\d+(?:\.\d+)+)""")
+# The project's own version and the toolchain's levels move down for reasons of their own (a release reverted, an older
+# runtime supported): not a dependency.
+_OWN_VERSION_KEY = re.compile(
+    r"(?i)^(?:(?:project|app|module|package|plugin|lib|library|assembly|file|informational|product|release|build|current|next|"
+    r"previous|base|ext)?[._-]?version(?:[._-]?(?:code|name|prefix|suffix|number))?|\w*(?:sdk|jvm|java|jdk|compiler|lang|target|"
+    r"toolchain|framework|dotnet|netcore|node|python|ruby|golang|gradle|xcode|swift|ios|android|macos|api|min|max|schema|"
+    r"protocol|format|spec|abi|minimum|maximum)(?:[._-]?(?:version|level))?|\w*(?:source|target|release)[._-]?(?:compatibility|level)?|"
+    r"go|rust-version|edition|msrv)$")
+_REPLACE_SELF = re.compile(r"^\s*(?:replace\s+)?(?P<mod>[\w.\-]+\.[\w.\-/]+)(?:\s+v(?P<old>\d+(?:\.\d+)+)\S*)?\s*=>\s*(?P=mod)\s+v(?P<new>\d+(?:\.\d+)+)")
+
+
+def _keyed(line: str) -> tuple[str, tuple[int, ...]] | None:
+    found = _KEYED_VERSION.search(line)
+    if found is None:
+        return None
+    key = found.group("key") or found.group("key2") or found.group("key3") or found.group("key4").rsplit("/", 1)[-1].removesuffix(".git")
+    ver = found.group("ver") or found.group("ver2") or found.group("ver3") or found.group("ver4")
+    if _OWN_VERSION_KEY.match(key):
+        return None
+    return key, tuple(int(part) for part in ver.split(".")[:4])
+
+
+def _lower(new: tuple[int, ...], old: tuple[int, ...]) -> bool:
+    # "2.2" after "2.2.4" is a range widened to its release line, not a release moved down.
+    return new < old and old[:len(new)] != new
+
+
+def version_moved_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"downgrades a dependency: key old → new" for a version kept under a key both sides write, now lower; go.mod's
+    replace pinning a module to an older release of itself."""
+    before: dict[str, tuple[int, ...]] = {}
+    for line in removed[:400]:
+        if (found := _keyed(line)) is not None:
+            before.setdefault(found[0].lower(), found[1])
+    for line in _new(added, removed):
+        found = _keyed(line)
+        if found is not None and (old := before.get(found[0].lower())) and _lower(found[1], old):
+            return f"downgrades a dependency: {found[0][:40]} {'.'.join(map(str, old))} → {'.'.join(map(str, found[1]))}"
+        pin = _REPLACE_SELF.search(line)
+        if pin and (pin.group("old") is None or _lower(tuple(map(int, pin.group("new").split("."))), tuple(map(int, pin.group("old").split("."))))):
+            what = "an older release of itself" if pin.group("old") else "one release of itself (whatever requires it)"
+            return f"pins a module to {what}: {window(line.strip(), pin.start(), pin.end(), _QUOTE)}"
+    return None
+
+
+_MAVEN_LOCAL = re.compile(r"(?<![\w.])mavenLocal\s*\(\s*\)")
+_PREFER_PROJECT = re.compile(r"\bRepositoriesMode\.PREFER_PROJECT\b")
+_STRICT_MODE = re.compile(r"\bRepositoriesMode\.(?:FAIL_ON_PROJECT_REPOS|PREFER_SETTINGS)\b")
+_CLEAR = re.compile(r"^\s*<clear\s*/>\s*$")
+
+
+def local_repository(added: Sequence[str], removed: Sequence[str], *, feeds: bool = False) -> str | None:
+    """"takes packages from the machine's local repository: …" for a new ``mavenLocal()``; "lets each project declare its
+    own repositories: …" for settings that failed on them made to prefer them; "lets every machine-wide package feed
+    in: removes <clear />" for NuGet's list no longer cleared (``feeds``: the file is a nuget.config; elsewhere ``<clear />``
+    empties other lists)."""
+    for line in _new(added, removed):
+        if _MAVEN_LOCAL.search(line) and not line.lstrip().startswith(("//", "#", "*")):
+            return f"takes packages from the machine's local repository (~/.m2, whatever was installed there): {_hit(_MAVEN_LOCAL, line)}"
+        if _PREFER_PROJECT.search(line) and any(_STRICT_MODE.search(old) for old in removed):
+            return f"lets each project declare its own repositories: {_hit(_PREFER_PROJECT, line)}"
+    if feeds and any(_CLEAR.match(line) for line in removed) and not any(_CLEAR.match(line) for line in added):
+        return "lets every machine-wide package feed in: removes <clear />"
+    return None
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
-    if not added or not reads_manifest_lines(path):
+    if not reads_manifest_lines(path):
         return None
+    feeds = path.lower().rsplit("/", 1)[-1] == "nuget.config"
+    if not added:  # a line removed alone: NuGet's <clear /> (every machine-wide feed counts again)
+        return local_repository(added, removed, feeds=feeds)
     return (unchecked_build(added, removed) or open_debugger(added, removed) or moving_source(added, removed)
-            or any_version(added, removed) or another_index(added, removed))
+            or any_version(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
+            or version_moved_down(added, removed))
 
 
 def sample_source(added: Sequence[str], removed: Sequence[str]) -> str | None:

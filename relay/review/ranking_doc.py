@@ -55,7 +55,12 @@ _TEXT = {
    branch (`:branch =>`, `branch =`, `.branch(...)`), a flag that turns compiler or runtime safety checks off
    (`-Ounchecked`, `unsafeFlags`, `-fno-stack-protector`, `overflow-checks = false`, `-gcflags=-B`), a dependency the
    removed side pinned now taking any version (`"*"`, `"latest"`, a Gradle `:+`), a debug agent listening on every host
-   (`jdwp` on `*:5005`, `--inspect=0.0.0.0`). Its reason comes before "adds a dependency" and "dependency manifest"; it
+   (`jdwp` on `*:5005`, `--inspect=0.0.0.0`), a version a build file keeps under a key moved down (a Gradle `ext` map's
+   `log4j2Version`, a catalogue's `[versions]`, a Maven or MSBuild property, a `PackageReference` in any `.props`, a
+   Dockerfile `ARG`, SwiftPM's `from:`; not the project's own version or a toolchain's level), packages taken from the
+   machine's own repository (`mavenLocal()`, `RepositoriesMode.PREFER_PROJECT`, NuGet's `<clear />` dropped), and a docs
+   page's new install line that turns package checks off (`GOINSECURE=`, `--trusted-host`: high only where it edits a
+   line that stood without it). Its reason comes before "adds a dependency" and "dependency manifest"; it
    is medium and raises no file. A CI step or a program that sends the whole environment or every secret to a host
    (`env | curl`, `${{ toJSON(secrets) }}`, `JSON.stringify(process.env)` posted) is `unsafe_value`'s; a CI script line
    that pastes a `${{ … }}` expression where a shell variable passed the value is `dangerous_call`'s (script
@@ -100,7 +105,11 @@ _TEXT = {
    Gradle 的 `maven { url }`、NuGet 源、Gemfile 的 `source`）、取自会移动的 git 分支的源（`:branch =>`、`branch =`、
    `.branch(...)`）、关闭编译器或运行时安全检查的开关（`-Ounchecked`、`unsafeFlags`、`-fno-stack-protector`、
    `overflow-checks = false`、`-gcflags=-B`）、删除一侧固定了版本、现在接受任意版本的依赖（`"*"`、`"latest"`、Gradle 的
-   `:+`）、监听所有主机的调试代理（`*:5005` 上的 `jdwp`、`--inspect=0.0.0.0`）。它的理由排在“adds a dependency”和
+   `:+`）、监听所有主机的调试代理（`*:5005` 上的 `jdwp`、`--inspect=0.0.0.0`）、构建文件按键保存的版本被调低（Gradle `ext`
+   映射中的 `log4j2Version`、版本目录的 `[versions]`、Maven 或 MSBuild 属性、任意 `.props` 中的 `PackageReference`、
+   Dockerfile 的 `ARG`、SwiftPM 的 `from:`；项目自身的版本和工具链级别不算）、从本机仓库取包（`mavenLocal()`、
+   `RepositoriesMode.PREFER_PROJECT`、去掉 NuGet 的 `<clear />`），以及文档页中关闭包校验的新安装命令（`GOINSECURE=`、
+   `--trusted-host`：只有改写了原本不带它的那一行时才是 high）。它的理由排在“adds a dependency”和
    “dependency manifest”之前；它是 medium，不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序
    （`env | curl`、`${{ toJSON(secrets) }}`、POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名；原先经
    shell 变量传值、现在直接粘贴 `${{ … }}` 表达式的 CI 脚本行由 `dangerous_call` 点名（脚本注入）。在一个文件的 high

@@ -28,7 +28,7 @@ from relay.review import build_lines, classic_cells, classic_lines, classic_plac
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, squeezed, window
 
-__all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "looks_like_prose", "risky_screen", "unsafe_value"]
+__all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
 
 # How much of the line a reason quotes: the reason itself is cut at 120 characters.
 LINE_CHARS_SHOWN = 60
@@ -173,7 +173,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
         r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*$")),
-    ("hard-codes a secret", ("key", "secret", "passw", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
+    ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
                              "sk_live_", "xox", "aiza", "-----begin", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
         r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
@@ -186,7 +186,11 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
         r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----|"
         # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
-        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]", re.I)),
+        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
+        # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
+        # holding the literal, letters and digits (a properties or YAML setting's is relay.review.classic_cells', masked).
+        r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
+        r"(?P<xmlval>(?=[^<\s]*\d)(?=[^<\s]*[A-Za-z])[^<\s$%{}()@]{8,})\s*</(?P=tag)>", re.I)),
 ) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES  # the classic risks of other ecosystems' syntax (rounds 8 and 10)
 
 # A value that only stands in for a secret (docs and templates write these).
@@ -276,6 +280,10 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"
         r"\bHttpResponseRedirect\s*\(\s*request\.|\bLocation:\s*['\"]\s*\.\s*\$_(?:GET|POST|REQUEST)\b|\bLocation['\"]?\s*,\s*(?:req|request)\.(?:query|params|body|args)|"
         r"\b(?:window\.)?location(?:\.href)?\s*=\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"
+        r"\blocation\.(?:assign|replace)\s*\(\s*(?:params|query|new\s+URLSearchParams|location\.hash|getParam)|"
+        # A page's redirect target read from its own query string (round 21 part B: new URLSearchParams(location.search).get('next')).
+        r"\bURLSearchParams\s*\([^()]*(?:\([^()]*\))?[^()]*\)\s*\.get\(\s*['\"](?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|"
+        r"redirectUrl|next|return_?url|returnUrl|came_?from|back_?url|backUrl|goto|callback_?url|callbackUrl)['\"]|"
         # A redirect target read from the request by its usual names (Rails' params[:return_to], Django's GET['next']).
         r"(?<![=:]\s)(?<![=:])(?:\b(?:params|request\.(?:args|GET|POST|params|query|query_params|form|values)|req\.(?:query|params|body)|searchParams)|\$_(?:GET|POST|REQUEST))"
         r"\s*(?:\[\s*[:'\"]?|\.get\(\s*['\"]|\.(?<=query\.)|\.(?<=params\.)|\.(?<=body\.))(?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|next|return_?url|returnUrl|"
@@ -342,7 +350,7 @@ def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
             continue
         if what == "hard-codes a secret":
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
-                     or found.group("keylit"))
+                     or found.group("keylit") or found.group("xmlval"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, _at(found)
@@ -359,7 +367,9 @@ def _at(found: re.Match[str]) -> tuple[int, int | None]:
 
 
 def _quote(code: str, at: tuple[int, int | None]) -> str:
-    return _shown(code, at[0]) if at[1] is None else window(code, at[0], at[1], LINE_CHARS_SHOWN)
+    # The finding leads its quote (a few characters before it, not centred): a packet short of room cuts reasons from the
+    # end, and the token found must outlive the cut (round 21: "…ol install -g docfx --add-…" lost its http:// feed).
+    return _shown(code, at[0]) if at[1] is None else window(code, at[0], at[1], LINE_CHARS_SHOWN, lead=12)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -383,6 +393,18 @@ def _instruction_kept(what: str, code: str, removed: Sequence[str], hit: Callabl
     if not what.startswith(_INSTRUCTIONS):
         return True
     return any(edits_line(old, code) and (hit(old.strip()) or ("",))[0] != what for old in removed)
+
+
+def insecure_instruction(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"tells readers to turn package integrity checks off: …" for a docs page's new install line that does (``GOINSECURE=…
+    go get``, ``pip install --trusted-host``), the instruction ``unsafe_value`` leaves to the page (round 15: a how-to's own
+    example, new in a rewrite, is not high). What a reader copies still fetches unchecked code: said, at medium (round 21)."""
+    for line in _new_lines(added, removed):
+        code = line.strip()
+        hit = _value_hit(code)
+        if hit and hit[0] == _INSTRUCTIONS[1] and not looks_like_prose(code):
+            return f"tells readers to turn package integrity checks off: {_quote(code, hit[1])}"
+    return None
 
 
 def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:

@@ -26,7 +26,7 @@ from relay.review.guard_reading import removed_guard
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "read_alone", "small_part", "telling_hunk", "telling_order"]
+__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "small_part", "telling_hunk", "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
 _WINDOW_SCAN = 400
@@ -217,6 +217,23 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
             if pieces and any(piece in text for piece in pieces):
                 return i
     return None
+
+
+def quoted_parts(change: FileChange | None, parts: Sequence[Part]) -> list[int]:
+    """Every one of ``parts`` holding a piece of a line the file's line rules quote, in the reasons' order: a reason
+    that names two findings (a guard deleted, and the check's verdict discarded a few hunks above) quotes two parts."""
+    if change is None or not parts:
+        return []
+    named = {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
+    found: list[int] = []
+    for piece in _pieces(change, named):
+        at = next((i for i, text in enumerate(texts) if piece in text), None)
+        if at is not None and at not in found:
+            found.append(at)
+    return found
 
 
 def quoted_first(change: FileChange, path: str, parts: Sequence[Part]) -> list[int]:

@@ -1,7 +1,8 @@
 """How the review read spends its characters: which hunks of which items it shows, whole or as a window.
 
 First each review target's most telling hunk (``relay.review.telling``), one risk at a time from the
-highest, the room split among the targets of a risk by water-filling with the riskiest target weighing
+highest (after a second quoted hunk of each of the first three targets: a reason that names two lines), the room split
+among the targets of a risk by water-filling with the riskiest target weighing
 double; a hunk bigger than its share shows a window of it, around the row the ranking finds most telling.
 Then the targets' other hunks, in target and line order; then, with room left, the rest of the change: the
 ranges past the three a target names, then the files that are not targets, in the packet's risk order. The
@@ -170,6 +171,10 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     worded = [i for i in with_hunks[:_WORDED_RANKS] if items[i].worded and cost(i, items[i].texts[items[i].telling]) <= _QUOTE_SHARE]
     quoted = [i for i in with_hunks if items[i].quoted and not items[i].described] + worded
     described = [i for i in with_hunks if items[i].described]
+    # The room a second finding's hunk of the first three targets will take (below) is kept from the riskiest's window.
+    seconds = [(i, h) for i in with_hunks[:_WORDED_RANKS] if items[i].quoted for h in items[i].also[:1]
+               if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE]
+    reserve = sum(len(items[i].texts[h]) for i, h in seconds)
     for i in [*quoted, -1, *described] if described else quoted:
         if i < 0:
             riskiest_small()
@@ -182,9 +187,17 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 used += need
                 follow(i, h)
             continue
-        share = min(need, max(_QUOTE_SHARE, (room - used) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
+        share = min(need, max(_QUOTE_SHARE, (room - used - reserve) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
         if not window(i, h, share, 1 if i == riskiest else _MIN_ROWS) and i == riskiest:
             too_big(i, h)
+    # Then a second finding's hunk of each of the first three targets (a reason that names two lines: a guard deleted and
+    # the check's verdict discarded a few hunks above it), when small or under a quote's room: the line a leader is told about comes before any
+    # other target's second hunk (round 21 part B: an 86-file commit showed the guard and not the discarded verdict).
+    for i, h in seconds:
+        need = cost(i, items[i].texts[h])
+        if items[i].telling in pick.chosen.get(i, []) and h not in pick.chosen.get(i, []) and used + need <= room:
+            used += need
+            pick.take(i, h)
     # Then, one risk at a time from the highest, for the targets not shown yet: those that have no lines (deleted,
     # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by water-filling
     # (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest target's share weighs

@@ -18,7 +18,7 @@ from relay.core.shown import harmless
 from relay.observe.run_patch import Section
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import RangeHunk, cut_hunks
-from relay.review.telling import quoted_part, small_part, telling_order
+from relay.review.telling import quoted_part, quoted_parts, small_part, telling_order
 
 __all__ = ["Item", "view_items", "span"]
 
@@ -41,6 +41,7 @@ class Item:
     described: bool = False  # ... a line the description of a file no rule flagged quotes (an edit, not a finding)
     worded: bool = False  # ... a line a word reason quotes ("changes security-relevant code (escaping: …)")
     small: list[bool] = field(default_factory=list)  # each hunk: at most SMALL_LINES changed lines (a slip's size)
+    also: list[int] = field(default_factory=list)  # other hunks holding a line the reason quotes (a second finding)
     target: bool = True
     path: str = ""
     lines: str = ""
@@ -134,8 +135,9 @@ class _Patch:
             # A word reason's quote ("changes security-relevant code (escaping: …)"): the hunk shown when the target's turn
             # comes (not before the other targets' quoted lines: a word quotes an ordinary line as often as a slip).
             telling, worded = told, True
+        also = [h for h in quoted_parts(change, hunks) if h != telling] if target and quoted and not described else []
         return Item(label=redact(label), hunks=hunks, texts=[redact(h.text) for h in hunks], telling=telling, quoted=quoted,
-                    described=described, worded=worded, small=[small_part(h) for h in hunks], target=target, path=path, lines=lines,
+                    described=described, worded=worded, also=also, small=[small_part(h) for h in hunks], target=target, path=path, lines=lines,
                     risk=change.risk if change is not None else "low", change=change)
 
 

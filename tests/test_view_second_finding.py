@@ -1,0 +1,75 @@
+"""Issue 36, round 21 (part B): a reason that names two findings in one file shows both hunks in the view, for the
+ranking's first three targets.
+
+Held-out 24's go-guardian (86 files): the two-factor file's reason named a guard deleted (``if !ok { return nil,
+ErrInvalidPin }``) and the check's verdict discarded (``ok, err := otp.Verify(pin)`` → ``if _, err := otp.Verify(pin)``)
+a few hunks above it. The view showed the guard's hunk and spent the rest on the riskiest target's big window and the
+others' second hunks: the discarded verdict, the planted line, was left out. relay.review.view_budget now keeps room for
+a top-3 target's second quoted hunk (small, or under a quote's room) and shows it before any other target's second hunk.
+The case is written in Go, Kotlin and PHP: the budget reads hunks, not a language.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from relay.review.range_hunks import RangeHunk
+from relay.review.view_budget import spend
+from relay.review.view_items import Item
+
+__all__: list[str] = []  # a test module exports nothing
+
+
+def _hunk(start: int, rows: list[str]) -> RangeHunk:
+    text = f"@@ -{start},{len(rows)} +{start},{len(rows)} @@\n" + "".join(r + "\n" for r in rows)
+    added = tuple(r[1:] for r in rows if r.startswith("+"))
+    removed = tuple(r[1:] for r in rows if r.startswith("-"))
+    return RangeHunk(start=start, end=start + len(rows) - 1, text=text, added=added, removed=removed)
+
+
+def _item(path: str, hunks: list[RangeHunk], telling: int = 0, also: tuple[int, ...] = ()) -> Item:
+    return Item(label=f"## {path} lines {hunks[0].start}-{hunks[-1].end}\n", hunks=hunks, texts=[h.text for h in hunks],
+                telling=telling, quoted=True, small=[h.changed <= 3 for h in hunks], path=path, risk="high", also=list(also))
+
+
+def _big(path: str, start: int = 10) -> Item:
+    """A target whose quoted hunk is a big rewrite, with a small second hunk (imports) of its own."""
+    rows = [f"-    value_{k} = compute_{k}(rows, width, height)  # the commit's own rewrite" for k in range(40)] + ["+    return run(rows)"]
+    return _item(path, [_hunk(3, ["-import crypto", " import errors", "-import fmt"]), _hunk(start, rows)], telling=1)
+
+
+_TWO = {
+    "go": (["-\tok, err := otp.Verify(pin)", "+\tif _, err := otp.Verify(pin); err != nil {", "-\tif err != nil {"],
+           [" ", "-\tif !ok {", "-\t\treturn nil, ErrInvalidPin", "-\t}", " \treturn info, nil"], "if _, err := otp.Verify(pin); err != nil {"),
+    "kotlin": (["-        val ok = totp.verify(code)", "+        totp.verify(code)", "         log.debug(\"checked\")"],
+               ["-        if (!ok) {", "-            throw InvalidCode()", "-        }", "         return session"], "totp.verify(code)"),
+    "php": (["-        $ok = $this->otp->verify($pin);", "+        $this->otp->verify($pin);", "         $this->log('checked');"],
+            ["-        if (!$ok) {", "-            throw new InvalidPin();", "-        }", "         return $info;"], "$this->otp->verify($pin);"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_TWO))
+def test_a_second_quoted_hunk_of_a_top_three_target_is_shown(lang: str) -> None:
+    verdict, guard, line = _TWO[lang]
+    # The guard's hunk is the one the view shows first; the discarded verdict sits 40 lines above it (no "follow").
+    two = _item("auth/twofactor", [_hunk(20, verdict), _hunk(70, guard), _hunk(200, ["-a = 1", "+a = 2"])], telling=1, also=(0,))
+    items = [_big("auth/basic"), _big("doc"), two, _big("auth/token", 400)]
+    pick = spend(items, items, room=2500, tail_room=200, line_chars=120)
+    assert (2, 0) in pick.order, pick.order
+    seconds = [p for p in pick.order if p[0] != 2 and p[1] != items[p[0]].telling]
+    assert not seconds or pick.order.index((2, 0)) < pick.order.index(seconds[0]), pick.order
+    assert line in items[2].texts[0]
+
+
+def test_a_second_quote_past_the_third_target_or_big_waits_its_turn() -> None:
+    verdict, guard, _ = _TWO["go"]
+    fourth = _item("auth/twofactor", [_hunk(20, verdict), _hunk(70, guard)], telling=1, also=(0,))
+    items = [_big("auth/basic"), _big("doc"), _big("auth/token", 400), fourth]
+    pick = spend(items, items, room=2500, tail_room=200, line_chars=120)
+    assert (3, 0) not in pick.order[:4], pick.order
+    long_verdict = verdict + [f"+    note_{k} = {k}  # more of the commit's own work, line after line" for k in range(12)]
+    big = _item("auth/twofactor", [_hunk(20, long_verdict), _hunk(90, guard)], telling=1, also=(0,))
+    items = [_big("auth/basic"), _big("doc"), big]
+    pick = spend(items, items, room=2500, tail_room=200, line_chars=120)
+    firsts = [p for p in pick.order if p[1] == items[p[0]].telling]
+    assert (2, 0) not in pick.order[:len(firsts)], pick.order
