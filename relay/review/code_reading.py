@@ -133,13 +133,17 @@ def weakened(c: FileChange) -> tuple[int, int]:
 _CODE_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 _NOT_WORD_RE = re.compile(r"\W+")
 # What a formatter may add, drop or swap: separators it is free to place, line continuations.
-_FORMATTER_TOKENS = frozenset(",;\\")
+_FORMATTER_TOKENS = frozenset(",;")
+# A backslash that ends a line continues it (a formatter's to move); one inside a line escapes what follows, and
+# dropping it is no reformatting: ``"\\$(git_ref)"`` → ``"$(git_ref)"`` runs a branch's name in the prompt (round 21).
+_CONTINUATION_RE = re.compile(r"\\\s*$", re.M)
 
 
 def _normalized(lines: Iterable[str]) -> list[str]:
     """The code's tokens without what a formatter may change: whitespace and line breaks,
     quote style, trailing commas and semicolons, backslash continuations."""
-    tokens = [t for t in _CODE_TOKEN_RE.findall("\n".join(lines).replace("'", '"')) if t not in _FORMATTER_TOKENS]
+    text = _CONTINUATION_RE.sub("", "\n".join(lines))
+    tokens = [t for t in _CODE_TOKEN_RE.findall(text.replace("'", '"')) if t not in _FORMATTER_TOKENS]
     # "(x) =>" and "x =>" are one arrow function: formatters add or drop those parentheses.
     out: list[str] = []
     i = 0

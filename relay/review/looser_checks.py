@@ -155,10 +155,12 @@ def _temp_fixed(old: str, new: str) -> tuple[str, bool] | None:
 # ----- quotes around a value dropped
 _QUOTED_VALUE_RE = re.compile(r"\\[\"']\s*(?:\\\(|\$\{|#\{|\{|\$)|\"\$\{?\w|'\$\{?\w")
 _STRIP_QUOTING_RE = re.compile(r"\\[\"'(]|[\"'\\(){}#$\s]")
+# A shell's bare assignment (``TARGET=$1``) splits no words: its quotes were style (round 21).
+_SHELL_ASSIGN_RE = re.compile(r"^\s*[A-Za-z_]\w*=[\"'$]")
 
 
 def _quotes_dropped(old: str, new: str) -> tuple[str, bool] | None:
-    if not _QUOTED_VALUE_RE.search(old) or _QUOTED_VALUE_RE.search(new) or "[[" in new:  # bash's [[ ]] splits no words
+    if not _QUOTED_VALUE_RE.search(old) or _QUOTED_VALUE_RE.search(new) or "[[" in new or _SHELL_ASSIGN_RE.match(new):  # bash's [[ ]] splits no words
         return None
     if _STRIP_QUOTING_RE.sub("", old) != _STRIP_QUOTING_RE.sub("", new) or old.count('"') + old.count("'") <= new.count('"') + new.count("'"):
         return None

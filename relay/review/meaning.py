@@ -90,6 +90,11 @@ def _typing_only(added: Sequence[str], removed: Sequence[str]) -> bool:
 
 
 _TOKEN_RE = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d+)?|\S")
+_ESCAPE_RE = re.compile(r"\\\S")  # a backslash escaping what follows (one that ends a line continues it, and is not read)
+
+
+def _escapes(lines: Sequence[str]) -> Counter[str]:
+    return Counter(escape for line in lines for escape in _ESCAPE_RE.findall(line))
 _KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not", "and", "or", "is", "in", "if", "else", "return",
                    "raise", "throw", "def", "function", "class", "import", "from", "new", "await", "async", "yield", "lambda"})
 
@@ -125,6 +130,8 @@ def same_meaning(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 @functools.lru_cache(maxsize=256)  # one file's lines are judged again for each view of the change (ranking, packet, parts)
 def _same_meaning(added: tuple[str, ...], removed: tuple[str, ...]) -> str | None:
+    if _escapes(added) != _escapes(removed):
+        return None  # an escape dropped or added ("\\$(ref)" → "$(ref)") changes what the string does (round 21)
     if _typing_only(added, removed):
         return "typing only"
     if _renamed_only(added, removed):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.bound_turns import bound_turned, screen as _bound_screen  # round 21: a bound, a predicate, quoting, an operand
 from relay.review.line_shapes import squeezed
 from relay.review.setting_turns import _fresh
 from relay.review.small_edits import paired as _pair
@@ -263,14 +264,14 @@ _SCREEN_RE = re.compile(r"(?i)(?:push|publish|deploy|upload).*(?:force|\s-f\b|\s
 
 def screen(line: str) -> bool:
     """A settings or build file's line these readers read (a forced push, a scanner's path), kept though it holds no risky word."""
-    return len(line) <= 400 and _SCREEN_RE.search(line) is not None
+    return len(line) <= 400 and (_SCREEN_RE.search(line) is not None or _bound_screen(line))
 
 
 def one_token_turned(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first one-token turn of a check the edit makes, said by what turned (medium), or None."""
     for found in (_min_max_swapped(added, removed), _subtraction_swapped(added, removed), _check_index_dropped(added, removed),
                   _escape_entry_dropped(added, removed), _allow_list_widened(added, removed), _unit_raised(added, removed), _unit_mixed(added, removed),
-                  _scanner_scope_moved(path, added, removed), _push_forced(added, removed)):
+                  _scanner_scope_moved(path, added, removed), _push_forced(added, removed), bound_turned(path, added, removed)):
         if found:
             return found
     return None

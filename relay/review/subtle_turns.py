@@ -27,7 +27,8 @@ nothing, and each stays linear in the diff (screened lines only, at most ``_PAIR
   ``req.headers``, ``request.body``): a password or a token in them lands in the log.
 
 After these, relay.review.one_token_turns (round 20): one-token turns of a check (``min`` ↔ ``max``, operands swapped,
-an escape entry dropped, an allow-list widened, a unit raised, a scanner's scope moved, a push forced).
+an escape entry dropped, an allow-list widened, a unit raised, a scanner's scope moved, a push forced), then relay.review.bound_turns (round 21):
+a security bound moved the unsafe way, a predicate made constant, quoting dropped, a check's operand swapped.
 
 The party guarded against is the worker that slips one such line into an ordinary change.
 """
