@@ -192,6 +192,51 @@ async def test_spawned_stops_the_worker_and_a_grandchild_outside_its_group(mode,
     assert not pid_alive(grandchild), "the grandchild outlived the stop"
 
 
+def _marked(marker: str) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if marker in " ".join(proc.cmdline()) and proc.status() != psutil.STATUS_ZOMBIE:
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+@pytest.mark.anyio
+@pytest.mark.process  # seconds of waiting: the process tier
+async def test_a_spawn_cancelled_while_it_starts_leaves_no_process(process_path):
+    # Broke (flaked under load, test_process_faults' SIGINT then SIGTERM mid-run): a relay's first signal came while
+    # asyncio was still waiting for a new worker's pipes; asyncio then killed the child it had started (the
+    # subreaper) and the program, in a session of its own, ran on with its grandchild, stopped by nobody. A scope
+    # cancelled before the spawn cancels it at that very wait. Party: the cancellation, racing the spawn.
+    from relay.core.process import spawned
+
+    marker = f"spawn-cancelled-{uuid.uuid4().hex}"
+    code = f"import time; time.sleep(120)  # {marker}"
+
+    async def cancel_mid_spawn(scope: anyio.CancelScope) -> None:
+        # The spawn's own checkpoint; then asyncio starts the child and waits for its pipes, here in a loop held up
+        # for a second as on a loaded machine (the subreaper starts the program meanwhile): the cancel lands there.
+        await anyio.lowlevel.checkpoint()
+        time.sleep(1.0)
+        scope.cancel()
+
+    async with anyio.create_task_group() as tg:
+        with anyio.CancelScope() as scope:
+            tg.start_soon(cancel_mid_spawn, scope)
+            async with spawned([sys.executable, "-c", code]):
+                await anyio.sleep(30)  # never reached uncancelled
+    left: list[psutil.Process] = []
+    deadline = time.monotonic() + 3  # the program may still be starting: looked for a while, not once
+    while time.monotonic() < deadline:
+        left = _marked(marker)
+        time.sleep(0.2)
+    for proc in left:
+        proc.kill()
+    assert left == [], f"the cancelled spawn's program survived: {[p.pid for p in left]}"
+
+
 def _orphan_with_marker(run_id: str) -> subprocess.Popen:
     env = {**os.environ, "GRAVITY_RELAY_WORKER_RUN": run_id}
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], env=env, start_new_session=True)

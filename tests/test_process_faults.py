@@ -494,6 +494,39 @@ async def test_sigint_then_sigterm_mid_run_still_records_cancelled(tmp_path, rep
     assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
 
 
+async def test_a_client_leaving_does_not_wait_out_the_kill_grace_of_a_worker_that_ignores_sigterm(tmp_path, repo,
+                                                                                                   process_path):
+    # Claude Code 2.1.332 closing a stdio server: SIGINT, 100 ms later SIGTERM, 400 ms later SIGKILL. The relay must be
+    # gone by then with its worker gone and its record finished. Broke: the stop waited out GRAVITY_RELAY_KILL_GRACE_SECONDS
+    # (3 s by default; 60 here) for a worker that ignores SIGTERM (agy waiting for a pasted sign-in code does), so
+    # the client's SIGKILL came first: the worker ran on and the record stayed "running". Party: a worker deaf to
+    # SIGTERM, as the relay leaves. Only the order is asserted (bench/bench_shutdown.py has the times).
+    if process_path == "windows":
+        pytest.skip("Windows delivers no SIGTERM (a kill there is TerminateProcess)")
+    agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT,
+                                                        "ignore_sigterm": True}))
+    proc = _raw_relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_KILL_GRACE_SECONDS="60"))
+    try:
+        call_execute(proc, repo)
+        await anyio.to_thread.run_sync(lambda: wait_for_launches(agy, 1))
+        with anyio.fail_after(60):
+            while not ((repo / "src" / "new.py").exists() and launches(agy)[0].get("grandchild_pid")):
+                await anyio.sleep(0.05)
+        (run,) = launches(agy)
+        proc.send_signal(signal.SIGINT)
+        await anyio.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        code = await anyio.to_thread.run_sync(lambda: proc.wait(timeout=30))  # < the 60 s grace it must not wait out
+        # At the relay's exit, in this order before it: the worker and its grandchild gone, the record finished.
+        left = [pid for pid in (run["pid"], run["grandchild_pid"]) if pid_alive(pid)]
+        (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    finally:
+        _kill_relay_then_its_fakes(proc, agy)
+    assert code == 0 and left == []
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED", record["outcome"]
+    assert [c["path"] for c in record["observation"]["changes"]] == ["src/new.py"]
+
+
 # --------------------------------------------------------------------------- 12. every path finishes its record
 
 

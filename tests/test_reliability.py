@@ -21,7 +21,7 @@ import anyio
 import pytest
 
 from conftest import assert_grouping, memory_relay, payload, relay_env, stdio_relay
-from fake_agy_harness import failure_scenario, install_fake_agy, launches, pid_alive, scenario, success_scenario, wait_for_launches
+from fake_agy_harness import failure_scenario, install_fake_agy, kill_fakes, launches, pid_alive, scenario, success_scenario, wait_for_launches
 
 pytestmark = pytest.mark.anyio
 
@@ -269,13 +269,15 @@ async def test_cancel_kills_worker_group_and_records_cancelled_with_its_changes(
         assert (await client.list_tools()).tools
 
 
-def _stdio_relay_mid_run(tmp_path: Path, repo: Path, *, stderr: int, meta: dict | None = None):
-    """A relay over a real stdio pipe with one execute in flight, its fake agy hung with a grandchild:
-    (the relay process, the worker's launch)."""
+def _stdio_relay_mid_run(tmp_path: Path, repo: Path, *, stderr: int, meta: dict | None = None,
+                         ignore_sigterm: bool = False, env: dict[str, str] | None = None):
+    """A relay over a real stdio pipe with one execute in flight, its fake agy hung with a grandchild (deaf to
+    SIGTERM with ``ignore_sigterm``): (the relay process, the worker's launch)."""
     from conftest import relay_command
 
-    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True))
-    env = {**os.environ, **relay_env(tmp_path / "data", agy)}
+    agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", grandchild=True,
+                                                              **({"ignore_sigterm": True} if ignore_sigterm else {})))
+    env = {**os.environ, **relay_env(tmp_path / "data", agy), **(env or {})}
     proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env)
     send = lambda obj: (proc.stdin.write((json.dumps(obj) + "\n").encode()), proc.stdin.flush())  # noqa: E731
     send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -301,6 +303,28 @@ async def test_client_disconnect_kills_worker_group(tmp_path, repo, process_path
     assert _wait_gone(run["pid"], run["grandchild_pid"]), "worker or grandchild survived the disconnect"
     (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
     assert record["outcome"]["status"] == "CANCELLED"
+
+
+async def test_client_disconnect_does_not_wait_out_the_kill_grace_of_a_worker_that_ignores_sigterm(tmp_path, repo,
+                                                                                                   process_path):
+    # The MCP SDKs' transports (Gemini CLI's) close stdin, SIGTERM 2 s later, SIGKILL 2 s after that. Broke: the end
+    # of stdin stopped the worker with GRAVITY_RELAY_KILL_GRACE_SECONDS (60 here) for a worker deaf to SIGTERM, so the
+    # client's SIGKILL would come first. Party: a worker that ignores SIGTERM, as the client leaves. Order only.
+    if process_path == "windows":
+        pytest.skip("a worker deaf to SIGTERM is a POSIX case (Windows' stop is TerminateProcess)")
+    proc, run = _stdio_relay_mid_run(tmp_path, repo, stderr=subprocess.DEVNULL, ignore_sigterm=True,
+                                     env={"GRAVITY_RELAY_KILL_GRACE_SECONDS": "60"})
+    proc.stdin.close()  # the client goes away
+    try:
+        code = proc.wait(timeout=30)  # < the 60 s grace it must not wait out
+        left = [pid for pid in (run["pid"], run["grandchild_pid"]) if pid_alive(pid)]  # at the relay's exit
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            kill_fakes(tmp_path / "bin" / "agy")
+    assert code == 0 and left == []
+    (record,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "data" / "runs").glob("r*.json")]
+    assert record["state"] == "finished" and record["outcome"]["status"] == "CANCELLED"
 
 
 def _marked_sleeper(run_id: str) -> subprocess.Popen:

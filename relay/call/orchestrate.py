@@ -45,6 +45,7 @@ from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, 
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
 from relay.core.platform import Identity, stop_worker, verify_worker
+from relay.core.process import stop_grace
 from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.isolate.config_hooks import ConfigHooksRefused
@@ -357,7 +358,7 @@ class Relay:
         """Stop the run's worker if it is still there — and still ours (its leader may be reaped already)."""
         verdict, worker = verify_worker(record.process.pgid, record.process.worker_stamp, record.run_id)
         if verdict is Identity.SAME and worker is not None:
-            await stop_worker(worker, self.settings.kill_grace_seconds)
+            await stop_worker(worker, stop_grace(self.settings.kill_grace_seconds))
 
     # ------------------------------------------------------------------ observation
 

@@ -53,7 +53,7 @@ from relay.core.settings import SPAWN_TOKEN_ENV, WORKER_MARKER_ENV
 
 __all__ = ["Identity", "Worker", "SPAWN_TOKEN_ENV", "posix_groups", "spawn_options", "detached_popen", "spawn_env",
            "stamp_of", "own_stamp", "check", "owner_alive", "started_after", "pid_alive", "verify_worker",
-           "worker_members", "worker_alive", "stop_worker", "kill_worker_now", "stop_signals",
+           "worker_members", "worker_alive", "stop_worker", "ask_to_stop", "kill_worker_now", "stop_signals",
            "owned_by_someone_else", "kill_child_and_drain", "spawned_worker", "marked_worker"]
 
 log = logging.getLogger("relay.core.platform")
@@ -304,6 +304,12 @@ def _ask_group(worker: Worker) -> None:
     elif _windows() and worker.leader_trusted and hasattr(signal, "CTRL_BREAK_EVENT"):
         with contextlib.suppress(OSError):
             os.kill(worker.leader, signal.CTRL_BREAK_EVENT)  # its own console group (CREATE_NEW_PROCESS_GROUP)
+
+
+def ask_to_stop(worker: Worker) -> None:
+    """The polite stop sent to the worker's group (its console group on Windows) at once, nothing else: for a relay
+    that is leaving, before its calls' own stops walk each worker's processes (``stop_worker``)."""
+    _ask_group(worker)
 
 
 def _kill_all(worker: Worker, procs: list[psutil.Process]) -> None:

@@ -44,6 +44,7 @@ from relay.core.errors import RelayError
 from relay.runs.retention import retain_in_background
 from relay.runs.store import RunStore
 from relay.core.platform import stop_signals
+from relay.core.process import leaving
 from relay.core.schemas import input_schema
 from relay.core.settings import Settings, load_settings
 
@@ -330,8 +331,9 @@ async def serve(settings: Settings | None = None, agy: tuple[str | None, str | N
                     if stopped_by:
                         log.info("signal %s: already stopping (records first)", signum)
                         continue
-                    log.info("signal %s: stopping", signum)
                     stopped_by.append(int(signum))
+                    leaving()  # the workers asked to stop first: the client kills the relay ~0.5 s after its signal
+                    log.info("signal %s: stopping", signum)
                     server_scope.cancel()  # calls in flight stop their worker and record CANCELLED
                     tg.start_soon(watchdog)
 
@@ -393,6 +395,9 @@ async def _answer_what_the_sdk_drops(relay: Relay, read, forward, write) -> None
                         await write.send(reply)
                         continue
                 await forward.send(item)
+            # The end of stdin: the client has left (the MCP SDKs' transports close stdin first, then signal 2 s
+            # later). Its workers are asked to stop before the server's end reaches the calls, as on a signal.
+            leaving()
     except (anyio.BrokenResourceError, anyio.ClosedResourceError):
         return  # the server or the transport has ended: nothing left to pass on
 
