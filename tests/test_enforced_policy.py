@@ -322,7 +322,9 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
         running = payload(await client.call_tool("antigravity_execute", {"task": "t", "wait_seconds": 0.2}))
         assert running["status"] == "RUNNING", running
         with anyio.fail_after(30):
-            while not (repo / "src/ok.py").exists():  # the worker's edits are done; it now hangs
+            # The worker's edits are done; it now hangs. Its last file's bytes, not the file: the fake creates it, then
+            # writes it, and a cancel in between (flaked under load) killed it with "ok = 1" still in its buffer.
+            while not _has(repo / "src/ok.py", b"ok = 1\n"):
                 await anyio.sleep(0.05)
         packet = payload(await client.call_tool("antigravity_cancel", {"run_id": running["run_id"]}))
 
@@ -341,6 +343,13 @@ async def test_enforced_policy_a_cancelled_run_that_wrote_a_protected_file_keeps
     assert listed.returncode == 0 and "CANCELLED" in listed.stdout and "! policy violation" in listed.stdout, listed
     listed = cli_main(["runs", "list", "--json"], env)
     assert json.loads(listed.stdout.splitlines()[0])["policy_violation"] is True, listed.stdout
+
+
+def _has(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def test_apply_run_refuses_a_cancelled_worktree_run_that_carries_a_violation(tmp_path):
