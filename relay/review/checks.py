@@ -30,7 +30,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines, subtle_turns
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -228,8 +228,8 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
     return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
-        manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines)
-        if f.kind == "docs" else None)  # a docs sample's pin made a branch (round 20), a new install line that turns checks off (21)
+        manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines) or subtle_turns.key_size_lowered(
+            f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22)
 
 
 def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:

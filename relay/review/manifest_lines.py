@@ -34,6 +34,14 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
 - ``local_repository`` (round 21 part B): packages taken from the machine's own repository (Gradle's ``mavenLocal()``,
   ``RepositoriesMode.PREFER_PROJECT`` where settings failed on project repositories, NuGet's ``<clear />`` dropped so every
   machine-wide feed counts): whatever was installed there, by anything, is what builds.
+- ``plugins_allowed`` (round 22 part B): Composer's ``allow-plugins`` made ``true`` or given ``"*": true``: any plugin a
+  dependency brings runs its code at install, unasked;
+- ``checksums_ignored`` (round 22 part B): a repository's ``<checksumPolicy>ignore|warn</checksumPolicy>`` (Maven's
+  pom), Gradle's dependency verification made ``off``/``lenient`` (gradle.properties, a build script): an artifact
+  whose checksum does not match is used anyway;
+- ``open_range`` (round 22 part B): a pinned version made an open-ended range (Maven/Gradle/NuGet ``[1.2,)``, ``(1.2,)``,
+  npm/Composer ``>=1.2``, Gradle's ``1.2.+``), the rest of the line unchanged: the newest release the repository
+  serves, a compromised one too, is what builds (a bounded range ``[1.2,2.0)`` and a toolchain's ``>=`` stay quiet).
 
 A line that stands again, squeezed, on the other side was only moved. The readers only name: the rule that quotes them
 (``downgrades_dependency``'s row, a manifest's own line) is medium and adds no risk a manifest did not already have.
@@ -50,7 +58,8 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["any_version", "local_repository", "manifest_line", "open_debugger", "reads_manifest_lines", "sample_source", "version_moved_down"]
+__all__ = ["any_version", "checksums_ignored", "local_repository", "manifest_line", "open_debugger", "open_range", "plugins_allowed",
+           "reads_manifest_lines", "sample_source", "version_moved_down"]
 
 _QUOTE = 60
 
@@ -271,6 +280,54 @@ def local_repository(added: Sequence[str], removed: Sequence[str], *, feeds: boo
     return None
 
 
+_ALL_PLUGINS = re.compile(r'(?P<at>"allow-plugins"\s*:\s*true\b|^\s*"\*"\s*:\s*true\b)')
+_CHECKSUMS_OFF = re.compile(
+    r"(?P<at><checksumPolicy>\s*(?:ignore|warn)\s*</checksumPolicy>|"
+    r"\bdependency[.-]verification\s*[=:]?\s*['\"]?(?:off|lenient)\b|\bDependencyVerificationMode\.(?:OFF|LENIENT)\b|"
+    r"(?<![\w-])(?:--lax-checksums|-c)(?=\s*$)|\bchecksumPolicy\s*=\s*['\"]?(?:ignore|warn)\b)")
+
+
+def plugins_allowed(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets any dependency's plugins run code at install: …" for Composer's ``allow-plugins`` made ``true`` or a ``"*": true`` entry."""
+    if not path.lower().endswith("composer.json"):
+        return None
+    for line in _new(added, removed):
+        if quoted := _hit(_ALL_PLUGINS, line):
+            return f"lets any dependency's plugins run code at install: {quoted}"
+    return None
+
+
+def checksums_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"uses artifacts whose checksum fails: …" for a checksum policy made ignore/warn or dependency verification made off."""
+    for line in _new(added, removed):
+        if not line.lstrip().startswith(("//", "#", "<!--")) and (quoted := _hit(_CHECKSUMS_OFF, line)):
+            return f"uses artifacts whose checksum fails: {quoted}"
+    return None
+
+
+# A pinned version (an exact one, ^ or ~) and the open-ended range that may replace it; a platform's own key is not read.
+_PINNED = r"""(?:==|[\^~]|=)?\s*v?\d+(?:\.\d+)*[\w.\-+]*"""
+_OPEN = re.compile(r"""(?P<at>[\[(]\s*v?\d[\w.\-]*\s*,\s*\)|>=?\s*v?\d[\w.\-]*(?![\w.\-]*\s*,?\s*<)|(?<![\w.])\d+(?:\.\d+)*\.\+)""")
+_PLATFORM_KEY = re.compile(r"""(?i)['"](?:node|npm|yarn|pnpm|php|python|ruby|go|rust|java|hhvm|ext-[\w-]+|lib-[\w-]+|composer(?:-\w+)?)['"]\s*:|"""
+                           r"""require\w*Version|enforcer|<(?:maven|java|jdk)""")
+
+
+def open_range(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets a pinned dependency take any newer version (open range): …" when a line that pinned a version now says the
+    same with an open-ended range in its place."""
+    olds = {re.sub(_PINNED, "#", squeezed(line.strip())): line for line in removed[:400] if re.search(r"\d", line)}
+    for line in _new(added, removed) if olds else ():
+        found = _OPEN.search(line)
+        if found is None or _PLATFORM_KEY.search(line):
+            continue
+        text = line.strip()
+        at = found.start() - (len(line) - len(line.lstrip()))
+        old = olds.get(re.sub(_PINNED, "#", squeezed(text[:at] + "0" + text[at + len(found.group()):])))
+        if old is not None and not _PLATFORM_KEY.search(old):
+            return f"lets a pinned dependency take any newer version (open range): {_hit(_OPEN, line)}"
+    return None
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
     if not reads_manifest_lines(path):
@@ -278,8 +335,9 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     feeds = path.lower().rsplit("/", 1)[-1] == "nuget.config"
     if not added:  # a line removed alone: NuGet's <clear /> (every machine-wide feed counts again)
         return local_repository(added, removed, feeds=feeds)
-    return (unchecked_build(added, removed) or open_debugger(added, removed) or moving_source(added, removed)
-            or any_version(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
+    return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
+            or checksums_ignored(added, removed) or moving_source(added, removed) or any_version(added, removed)
+            or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
             or version_moved_down(added, removed))
 
 

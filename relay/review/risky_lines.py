@@ -94,7 +94,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
-        r"\b(?:chmod|mode|perm\w*|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]0o?(?!7777)[0-7]?[0-7][0-7][2367]\b(?!\s*[&|])|"
+        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]0o?(?!7777)[0-7]?[0-7][0-7][2367]\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"

@@ -44,7 +44,7 @@ from relay.review.one_token_turns import one_token_turned  # round 20: min ↔ m
 from relay.review.setting_turns import _ANCHORS, _fresh, anchor_pairs  # the one anchor and one swap are read there
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["screen", "subtle_turned"]
+__all__ = ["key_size_lowered", "screen", "subtle_turned"]
 
 _PAIRS = 200  # the most screened lines of one side a reader pairs, so a rewrite of hundreds of lines stays linear
 
@@ -182,15 +182,23 @@ def _bind_widened(path: str, added: Sequence[str], removed: Sequence[str]) -> st
 
 
 # ----- an asymmetric key's size lowered below 2,048 bits
-_KEY_SIZE_RE = re.compile(r"(?i)(?:\binitialize|key_?size|keysize|KeySize|key_?length|modulus\w*|(?:key|rsa|modulus)_?bits|GenerateKey|generate_private_key|generate_key|"
+# (round 22 part B: a key-generation command as a README or a script writes it: ssh-keygen's -b, openssl's genrsa, -newkey rsa:N.)
+_KEY_SIZE_RE = re.compile(r"(?i)(?:\bssh-keygen\b|\bgenrsa\b|-newkey|rsa_keygen_bits|\binitialize|key_?size|keysize|KeySize|key_?length|modulus\w*|(?:key|rsa|modulus)_?bits|GenerateKey|generate_private_key|generate_key|"
                           r"RSA\.generate|rsa\.new|generateKeyPair\w*|\bnew_rsa\w*|Rsa::generate|RSA\.new|DSA\.generate|dh_?params\w*)\D{0,40}?"
                           r"(?<![\w.])(?P<n>\d{3,5})(?![\w.])")
 
 
-def _key_size_lowered(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [(old, int(m.group("n"))) for old in removed[:_PAIRS] if len(old) <= 400 and (m := _KEY_SIZE_RE.search(old)) and int(m.group("n")) >= 2048]
+def _key_bits(line: str) -> re.Match[str] | None:
+    # The first size on the line that is not an RSA public exponent (generate_private_key(public_exponent=65537, key_size=…)).
+    return next((m for m in _KEY_SIZE_RE.finditer(line) if m.group("n") != "65537"), None) if len(line) <= 400 else None
+
+
+def key_size_lowered(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lowers a key size to N bits (was M; breakable): old → new" for an asymmetric key's size below 2,048 where the same
+    line had 2,048 or more (a docs page's sample is read by relay.review.checks' docs rows, round 22)."""
+    olds = [(old, int(m.group("n"))) for old in removed[:_PAIRS] if (m := _key_bits(old)) and int(m.group("n")) >= 2048]
     for line in _fresh(added, removed)[:_PAIRS] if olds else ():
-        m = _KEY_SIZE_RE.search(line) if len(line) <= 400 else None
+        m = _key_bits(line)
         if m is None or not 256 <= int(m.group("n")) < 2048:
             continue
         for old, bits in olds:
@@ -265,6 +273,28 @@ def _comparison_inverted(added: Sequence[str], removed: Sequence[str]) -> str | 
             diff = [(x, y) for x, y in zip(_OPS_RE.findall(old_line), new) if x != y]
             if len(diff) == 1 and _OPPOSITE.get(diff[0][0]) == diff[0][1] and "<" not in "".join(new[:1]):
                 return f"inverts a comparison ({diff[0][0]} → {diff[0][1]}: the check now passes what it refused): {_pair(old_line, line)}"
+    return None
+
+
+# ----- an exact match made a prefix match by a cut (round 22 part B: go-jose's audience `a == v` → `a[:len(v)] == v`)
+_EQUAL_RE = re.compile(r"(?P<a>[A-Za-z_$][\w.$>-]*(?:\(\))?)\s*(?:===?\s*|\.equals\(\s*|\s+eq\s+)(?P<b>[A-Za-z_$][\w.$>-]*(?:\(\))?)")
+# A prefix compared by cutting the value to the other's length, the equality kept (Go/Python slices, Rust's [..v.len()], JS's
+# slice/substring, PHP's substr, C#'s Substring): ``startsWith``/``HasPrefix`` are relay.review.looser_checks' own.
+_PARTIAL_RE = re.compile(r"\[\s*0?\s*:\s*len\(\s*[\w.]+\s*\)\s*\]\s*===?|\[\s*\.\.\s*[\w.]+\.len\(\)\s*\]\s*===?|"
+                         r"\.(?:slice|substring|substr|Substring)\s*\(\s*0\s*,\s*[\w.$>-]+\.(?:length|Length)\s*\)\s*===?|"
+                         r"\bsubstr\s*\(\s*\$?\w+\s*,\s*0\s*,\s*strlen\s*\(")
+
+
+def _match_made_partial(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(old, m) for old in removed[:_PAIRS] if len(old) <= 400 and _DECIDES_RE.search(old) and (m := _EQUAL_RE.search(old))]
+    for line in _fresh(added, removed)[:_PAIRS] if olds else ():
+        if len(line) > 400 or not _PARTIAL_RE.search(line):
+            continue
+        for old, m in olds[:_CLOSEST]:
+            a, b = m.group("a"), m.group("b")
+            names = set(re.findall(r"[\w$]+", line))
+            if a != b and {*re.findall(r"[\w$]+", a), *re.findall(r"[\w$]+", b)} <= names and squeezed(m.group()) not in squeezed(line):
+                return f"turns an exact match into a prefix match on a cut value (a longer value passes): {_pair(old, line)}"
     return None
 
 
@@ -357,11 +387,11 @@ def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sa
     other readers (its lines are an example's, not the project's)."""
     if sample:
         return None
-    for found in (_bind_widened(path, added, removed), _key_size_lowered(path, added, removed)):
+    for found in (_bind_widened(path, added, removed), key_size_lowered(path, added, removed)):
         if found:
             return found, True
     for found in (_separator_dropped(added, removed), _lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
-                  _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed),
+                  _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed), _match_made_partial(added, removed),
                   _duration_raised(path, added, removed), _setting_lifetime_raised(path, added, removed), one_token_turned(path, added, removed)):
         if found:
             return found, False
