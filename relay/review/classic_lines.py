@@ -65,6 +65,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\bcurl\b(?=[^|;&#]*\s(?:-[a-zA-Z]*[oO]\b|--output\b|--remote-name\b))[^|;&#]*?\s['\"]?" + _HTTP)),
     ("downgrades a scheme to plain HTTP", ("='http://", '="http://'), re.compile(
         r"\b(?!(?i:\w*proxy))\w*(?i:https|secure|tls|ssl)\w*\s*:?=\s*['\"]http://['\"]?")),
+    ("rewrites HTTPS URLs to plain HTTP", ("http'", 'http"', "http:'", 'http:"', "http:/'", 'http:/"', "http://'", 'http://"'), re.compile(
+        # A URL's scheme replaced on its way to the client (round 22): every request the code makes leaves unencrypted.
+        r"(?i:replace\w*|sub|gsub|replacingOccurrences)\s*\((?:[^(),]*,\s*|of:\s*)?r?['\"/]\^?https(?::/{0,2})?['\"/]\w*\s*,\s*(?:with:\s*)?"
+        r"r?['\"]http(?::/{0,2})?['\"]")),
     ("skips a check by a flag", ("skip", "ignore", "insecure", "bypass", "disable", "verify", "unsigned", "unverified", "invalid",
                                  "selfsigned", "self_signed", "untrusted"), re.compile(
         r"\b" + _NOT_SECURITY + r"\w*(?:skip|ignore|insecure|bypass|disable)_?\w*?(?:check|verif\w*|validat\w*|signature|"

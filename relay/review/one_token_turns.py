@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.bound_turns import bound_turned, screen as _bound_screen  # round 21: a bound, a predicate, quoting, an operand
+from relay.review.decision_turns import decision_turned  # round 22: a keyword, a status, a target, a boundary, a limit, a presence
 from relay.review.line_shapes import squeezed
 from relay.review.setting_turns import _fresh
 from relay.review.small_edits import paired as _pair
@@ -271,7 +272,8 @@ def one_token_turned(path: str, added: Sequence[str], removed: Sequence[str]) ->
     """The first one-token turn of a check the edit makes, said by what turned (medium), or None."""
     for found in (_min_max_swapped(added, removed), _subtraction_swapped(added, removed), _check_index_dropped(added, removed),
                   _escape_entry_dropped(added, removed), _allow_list_widened(added, removed), _unit_raised(added, removed), _unit_mixed(added, removed),
-                  _scanner_scope_moved(path, added, removed), _push_forced(added, removed), bound_turned(path, added, removed)):
+                  _scanner_scope_moved(path, added, removed), _push_forced(added, removed), bound_turned(path, added, removed),
+                  decision_turned(path, added, removed)):
         if found:
             return found
     return None
