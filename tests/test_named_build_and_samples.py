@@ -169,3 +169,26 @@ def test_a_code_lines_mode_or_partial_match_is_named(path: str, removed: list[st
 def test_code_look_alikes_stay_quiet(path: str, removed: list[str], added: list[str]) -> None:
     found = _code_reason(path, added, removed)
     assert found is None or ("world-writable" not in found and "prefix" not in found), found
+
+
+# An error returned, now skipped: go-jose's x5c certificate that fails to parse `continue`d (the key used without it).
+_SWALLOWED = [
+    (["\t\tif err != nil {", "\t\t\treturn err"], ["\t\tif err != nil {", "\t\t\tcontinue"]),
+    (["    if err != nil {", "        return nil, err"], ["    if err != nil {", "        break"]),
+]
+_NOT_SWALLOWED = [
+    (["\t\t\treturn err"], ["\t\t\treturn fmt.Errorf(\"parse x5c: %w\", err)"]),  # wrapped, still returned
+    (["\t\t\treturn err"], ["\t\t\treturn errors.Join(err, errX5C)"]),
+]
+
+
+@pytest.mark.parametrize(("removed", "added"), _SWALLOWED, ids=["continue", "break"])
+def test_an_error_return_made_a_skip_is_named(removed: list[str], added: list[str]) -> None:
+    found = _code_reason("jwk.go", added, removed)
+    assert found and "fails open" in found, found
+
+
+@pytest.mark.parametrize(("removed", "added"), _NOT_SWALLOWED, ids=["wrapped", "joined"])
+def test_an_error_still_returned_stays_quiet(removed: list[str], added: list[str]) -> None:
+    found = _code_reason("jwk.go", added, removed)
+    assert found is None or "fails open" not in found, found
