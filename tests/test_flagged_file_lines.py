@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from line_changes import fc, review
+from line_changes import fc, hunk as _hunk, review
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -77,14 +77,6 @@ def test_the_ordinary_look_alikes_stay_quiet(path: str, added: list[str], remove
 
 
 # --------------------------------------------------------------------------- the line the first reason quotes is in the view
-
-def _hunk(start: int, rows: list[str]):  # type: ignore[no-untyped-def]
-    from relay.review.range_hunks import RangeHunk
-
-    text = f"@@ -{start},{len(rows)} +{start},{len(rows)} @@\n" + "".join(row + "\n" for row in rows)
-    return RangeHunk(start=start, end=start + len(rows), text=text, added=tuple(r[1:] for r in rows if r[:1] == "+"),
-                     removed=tuple(r[1:] for r in rows if r[:1] == "-"))
-
 
 def test_the_hunk_the_first_reason_quotes_is_the_one_shown_first() -> None:
     from relay.core.contracts import FileChange

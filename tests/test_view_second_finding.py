@@ -17,14 +17,10 @@ from relay.review.range_hunks import RangeHunk
 from relay.review.view_budget import spend
 from relay.review.view_items import Item
 
+from line_changes import hunk as _hunk
+
 __all__: list[str] = []  # a test module exports nothing
 
-
-def _hunk(start: int, rows: list[str]) -> RangeHunk:
-    text = f"@@ -{start},{len(rows)} +{start},{len(rows)} @@\n" + "".join(r + "\n" for r in rows)
-    added = tuple(r[1:] for r in rows if r.startswith("+"))
-    removed = tuple(r[1:] for r in rows if r.startswith("-"))
-    return RangeHunk(start=start, end=start + len(rows) - 1, text=text, added=added, removed=removed)
 
 
 def _item(path: str, hunks: list[RangeHunk], telling: int = 0, also: tuple[int, ...] = ()) -> Item:
