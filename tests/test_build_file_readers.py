@@ -16,7 +16,7 @@ import pytest
 
 from relay.review import risky_lines
 from relay.review.manifest_lines import manifest_line
-from relay.review.packet import _cut
+from relay.review.report_claims import cut_text as _cut
 
 __all__: list[str] = []  # a test module exports nothing
 

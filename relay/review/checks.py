@@ -4,15 +4,15 @@ A check reads a file's facts (``relay.review.facts.FileFacts``) and the change's
 nothing (no match), True, or a short detail that fills the rule's reason. Where a rule applies (the
 file's kind, the kind of change, facts that must or must not hold) is the row's ``Scope``, never
 written again here; which rule silences which is the row's ``outranks``. The line readers they call
-live in ``relay.review.code_reading`` and ``relay.review.security_reading``.
+live in ``relay.review.code_reading`` and ``relay.review.security_reading``; the checks on a change's shape
+and place rather than its lines (a file deleted, a symlink, a path outside the task's, a file's size) in
+``relay.review.change_checks``.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 
-from relay.core.path_globs import matches_any
 from relay.review.code_reading import weakened
 from relay.review.file_kinds import (
     SKIP_RE as _SKIP_LINE,
@@ -26,7 +26,6 @@ from relay.review.file_kinds import (
     is_lockfile,
     is_manifest,
     is_secret_path,
-    is_test_path,
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
@@ -41,14 +40,11 @@ from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
 __all__ = [
-    "auth_word", "beside_security_note", "beside_security_test", "binary", "build_config", "ci_build", "ci_config", "ci_credentials", "ci_versions",
-    "coverage_lowered", "deleted_file", "deleted_test", "escapes_workspace", "for_security_task", "git_dir_plant", "not_observed", "huge",
-    "input_check", "large_hunk", "length_guard", "lines", "lockfile", "manifest", "migration", "mode_change",
-    "named_by_security_note", "named_by_security_task", "new_dependency", "not_mentioned", "outside_paths",
-    "dangerous_call", "downgrades_dependency", "edits_security_line", "lookalike_dependency", "loosens_check", "removes_guard", "skips_security_test", "switches_off", "unsafe_value",
-    "weakens_check",
-    "removed_assertions", "removes_tested_module", "removes_tested_name", "secret_path", "secret_template", "security_tokens", "seen_beyond_git", "skip_marker",
-    "skip_with_new_test", "submodule", "symlink", "symlink_escapes", "type_change",
+    "auth_word", "beside_security_note", "beside_security_test", "build_config", "ci_build", "ci_config", "ci_credentials", "ci_versions",
+    "coverage_lowered", "dangerous_call", "deleted_test", "downgrades_dependency", "edits_security_line", "for_security_task", "input_check",
+    "length_guard", "lines", "lockfile", "lookalike_dependency", "loosens_check", "manifest", "migration", "named_by_security_note",
+    "named_by_security_task", "new_dependency", "removed_assertions", "removes_guard", "removes_tested_module", "removes_tested_name", "secret_path",
+    "secret_template", "security_tokens", "skip_marker", "skip_with_new_test", "skips_security_test", "switches_off", "unsafe_value", "weakens_check",
 ]
 
 Detail = bool | str | None
@@ -369,129 +365,3 @@ def lockfile(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def build_config(f: FileFacts, ctx: RiskContext) -> Detail:
     return glob_any(f.path, BUILD_GLOBS) or is_manifest(f.path)
-
-
-def deleted_file(f: FileFacts, ctx: RiskContext) -> Detail:
-    if is_test_path(f.path):
-        return None
-    return lines(f.change.deletions) if f.change.deletions else True
-
-
-# ----- links, bits, binaries
-
-
-def symlink_escapes(f: FileFacts, ctx: RiskContext) -> Detail:
-    c = f.change
-    if not c.symlink or not c.added_lines:
-        return None
-    target = c.added_lines[0]
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(c.path), target))
-    if target.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", target) or joined == ".." or joined.startswith("../"):
-        return target[:60]
-    return None
-
-
-def symlink(f: FileFacts, ctx: RiskContext) -> Detail:
-    return f.change.symlink
-
-
-def binary(f: FileFacts, ctx: RiskContext) -> Detail:
-    return f.change.binary and not f.change.submodule
-
-
-def submodule(f: FileFacts, ctx: RiskContext) -> Detail:
-    return f.change.submodule
-
-
-def mode_change(f: FileFacts, ctx: RiskContext) -> Detail:
-    # Only the executable bit of a regular file, and only when it is set: a file that can now be run
-    # is worth a look, one that no longer can is not (fastjson 1.2.69 cleared it on 900 files, and
-    # the fixed file fell out of the targets behind them). A file <-> symlink swap is a type change.
-    c = f.change
-    if c.mode_before in ("100644", "100664") and c.mode_after == "100755":
-        return f"{c.mode_before} → {c.mode_after}"
-    return None
-
-
-def type_change(f: FileFacts, ctx: RiskContext) -> Detail:
-    return True
-
-
-# ----- the call: the task's paths, the worker's report, what git could not see
-
-
-def outside_paths(f: FileFacts, ctx: RiskContext) -> Detail:
-    # The rules the enforcement after the run uses (relay.core.path_globs), so a flag and a refusal agree.
-    c = f.change
-    fold = ctx.fold_case
-    if not ctx.paths or matches_any(c.path, ctx.paths, fold_case=fold) or (
-            c.old_path and matches_any(c.old_path, ctx.paths, fold_case=fold)):
-        return None
-    return ", ".join(p[:30] for p in ctx.paths[:2]) + (" …" if len(ctx.paths) > 2 else "")
-
-
-def not_mentioned(f: FileFacts, ctx: RiskContext) -> Detail:
-    if ctx.claimed is None:
-        return False
-    c = f.change
-    return c.path not in ctx.claimed and not (c.old_path and c.old_path in ctx.claimed)
-
-
-def escapes_workspace(f: FileFacts, ctx: RiskContext) -> Detail:
-    if f.path in ctx.escapes or f.path in ctx.above:  # through a symlink, or beside a sub-folder workspace
-        return ctx.above.get(f.path) or ctx.outside.get(f.path) or f"written through the symlink {ctx.escapes[f.path]}, outside the workspace"
-    if ctx.workspace_gone and f.path == ".":
-        return "the worker deleted the whole workspace"
-    return None
-
-
-def not_observed(f: FileFacts, ctx: RiskContext) -> Detail:
-    return ctx.unobserved.get(f.path)
-
-
-def git_dir_plant(f: FileFacts, ctx: RiskContext) -> Detail:  # in the git dir, or where code runs in an ignored folder
-    return ctx.git_dir.get(f.path) or ctx.runs_next.get(f.path)
-
-
-def seen_beyond_git(f: FileFacts, ctx: RiskContext) -> Detail:
-    return ctx.outside.get(f.path)
-
-
-# ----- size
-
-
-def huge(f: FileFacts, ctx: RiskContext) -> Detail:
-    if f.kind == "test" and (f.change.deletions < ctx.large_hunk or not f.is_code):
-        # Thousands of new test lines (a fixture table) are more tests, and a regenerated data file (a fuzz
-        # corpus, a snapshot) is data; removed test code is caught below.
-        return None
-    return f"{f.size:,} lines"
-
-
-def large_hunk(f: FileFacts, ctx: RiskContext) -> Detail:
-    # Many new test lines are more tests, not a risk; many removed ones are caught below.
-    if f.largest_hunk >= ctx.large_hunk and not (f.kind == "test" and f.change.deletions < ctx.large_hunk):
-        return f"{f.largest_hunk:,} lines in one hunk"
-    if f.change.kind != "deleted" and f.change.deletions >= ctx.large_hunk:
-        return f"removes {f.change.deletions:,} lines"
-    return None
-
-
-# ----- agy's own configuration, carried by the repository (agy-protocol.md §8.4)
-
-_AGY_PROGRAMS = frozenset({"mcp_config.json", "hooks.json"})
-_AGY_RULES = frozenset({"agents.md", "gemini.md"})
-
-
-def agy_config(f: FileFacts, ctx: RiskContext) -> Detail:
-    """A file agy loads from the workspace into every later worker run: MCP servers and hooks it starts (no trust
-    gate in print mode), or rules it reads into the worker's instructions. Names which, with the path."""
-    parts = f.path.lower().split("/")
-    if ".agents" in parts[:-1]:
-        what = "MCP servers or hooks agy starts" if parts[-1] in _AGY_PROGRAMS else "agy loads it"
-    elif parts[-1] in _AGY_RULES:
-        what = "rules agy reads into the worker's instructions"
-    else:
-        return None
-    return f"{f.path}: {what}"
-

@@ -1,9 +1,10 @@
-"""What kind of file a path is, and which of its changed lines are worth keeping.
+"""Which of a file's changed lines are worth keeping, and (from ``relay.review.path_kinds``) what kind of file a path is.
 
 Observation hands review every changed line of a file (whole hunks, bounded); ``rule_lines``
 keeps the ones the rules read (``line_filter`` says which: code, not comments; a test's
-assertions and cases…), all of them, and ``is_secret_path`` tells observation which new git-ignored files are worth
-listing. ``relay.review.risk`` ranks files by the kind given here (``file_kind``: source, test, docs, CI, manifest…) and by what the kept lines say.
+assertions and cases…), all of them. ``is_secret_path`` tells observation which new git-ignored files are worth
+listing, and ``relay.review.risk`` ranks files by ``file_kind`` (source, test, docs, CI, manifest…) and by what the
+kept lines say: both are ``relay.review.path_kinds``', named here too for the readers that ask this module.
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from typing import Literal
 
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.core.path_globs import names_file
 from relay.review import docs_samples, edit_turns, one_token_turns, subtle_turns  # a docs sample's lines the code and turn readers read (rounds 15, 20)
-from relay.review.build_lines import IMAGE_LINE_RE, script_among_tests
+from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
 from relay.review.content_kinds import reading_path
@@ -26,6 +25,11 @@ from relay.review.file_subjects import subject
 from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen, comment_only
+from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
+    BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
+    file_kind, glob_any, is_bare_requirements, is_code, is_lockfile, is_manifest, is_release_notes, is_secret_path,
+    is_test_path, is_test_script, is_vendored_code, kind_rank, path_kind, words,
+)
 from relay.review.platform_lines import APP_MANIFESTS, silencing_comment
 from relay.review.risky_lines import looks_like_prose, risky_screen
 from relay.review.slipped_lines import ROUTE_RE
@@ -65,201 +69,6 @@ __all__ = [
     "line_filter",
     "words",
 ]
-
-# --------------------------------------------------------------------------- path classes
-
-
-def basename(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def words(path: str) -> list[str]:
-    # Split camelCase before lowercasing so "authMiddleware.ts" yields "auth", "middleware".
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", path)
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
-
-
-@functools.lru_cache(maxsize=65536)
-def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
-    """Whether the lowercased ``path`` is a file one of the table's lowercase patterns names, at any depth
-    (``relay.core.path_globs.names_file``: the pattern language of the policy's paths, one meaning)."""
-    return names_file(path.lower(), patterns)
-
-
-# Fuzz targets are harnesses that feed a parser inputs, as tests do (cargo-fuzz's fuzz/, oss-fuzz).
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "testdata", "fuzz", "fuzzing", "fuzz_targets", "oss-fuzz"}
-_TEST_NAMES = (
-    "test_*.py", "*_test.py", "conftest.py", "*_test.go", "*.test.[jt]s", "*.test.[jt]sx", "*.spec.[jt]s",
-    "*.spec.[jt]sx", "*.test.mjs", "*.spec.mjs", "*test.java", "*tests.java", "*tests.cs", "*test.cs",
-    "*_spec.rb", "*_test.rb", "*test.php", "*_test.exs", "*tests.swift", "*test.kt",
-    # A file named just "test"/"tests": a package's one test script (test.js at the root of many npm
-    # packages) or Rust's in-crate test module (src/tests.rs, foo_tests.rs).
-    "test.[jt]s", "tests.[jt]s", "test.[cm]js", "spec.[jt]s", "test.py", "tests.py", "tests.rs", "*_tests.rs",
-    "t/**.t", "*_test.c", "*_test.cc", "*_test.cpp", "test_*.c", "*_unittest.cc", "*_fuzzer.c", "*_fuzzer.cc", "fuzz_*.py",
-)
-
-
-def is_test_script(path: str) -> bool:
-    """A script or CI helper kept among the tests (test/phpunit.sh, tests/ci/install.py), not a test of its own
-    (``relay.review.build_lines.script_among_tests``)."""
-    return _test_script(reading_path(path))
-
-
-@functools.lru_cache(maxsize=65536)
-def _test_script(path: str) -> bool:
-    return script_among_tests(path, is_test_name=glob_any(path, _TEST_NAMES), code_exts=CODE_EXTS)
-
-
-def is_test_path(path: str) -> bool:
-    parts = path.lower().split("/")
-    if any(part in _TEST_DIRS for part in parts[:-1]):
-        return True
-    return glob_any(path, _TEST_NAMES)
-
-
-SECRET_GLOBS = (
-    ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "id_rsa*",
-    "id_dsa*", "id_ecdsa*", "id_ed25519*", "secrets.*", "secret.*", "credentials", "credentials.*", ".npmrc",
-    ".pypirc", ".netrc", ".htpasswd", "kubeconfig", "*.tfvars", ".aws/**", ".ssh/**",
-)
-SECRET_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl")
-
-CI_GLOBS = (
-    ".github/workflows/**", ".github/actions/**", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/**", ".circleci/**",
-    "jenkinsfile", "*.jenkinsfile", ".travis.yml", "azure-pipelines.yml", "azure-pipelines.yaml", ".buildkite/**",
-    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".appveyor.yml", ".ci/**", "cloudbuild.yaml",
-    "cloudbuild.yml", ".woodpecker.yml", ".woodpecker/**", "codecov.yml", ".codecov.yml",
-)
-HOOK_GLOBS = (".husky/**", ".githooks/**", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml")
-
-_MANIFESTS = (
-    # Requirements of every name: requirements-dev.txt, dev-requirements.txt, test_requirements.txt, pip-tools' .in files.
-    "package.json", "*requirements*.txt", "*requirements*.in", "requirements/**.txt", "requirements/**.in", "*constraints*.txt",
-    "pyproject.toml", "setup.py",
-    "setup.cfg", "*.versions.toml", "pipfile", "cargo.toml", "go.mod", "gemfile", "*.gemspec", "pom.xml", "build.gradle",
-    "build.gradle.kts", "composer.json", "*.csproj", "packages.config", "directory.packages.props",
-    "environment.yml", "environment.yaml", "mix.exs", "pubspec.yaml", "package.swift", "deno.json", "deno.jsonc",
-    "vcpkg.json", "conanfile.txt", "conanfile.py", "*.cabal", "stack.yaml", "rebar.config", "project.clj",
-    "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
-    # Dependency files of other names: Appraisal's gemfiles/*.gemfile, F#/VB projects, CocoaPods and NuGet specs, Perl, Go dep.
-    "*.gemfile", "*.fsproj", "*.vbproj", "*.podspec", "*.nuspec", "cpanfile", "gopkg.toml", "paket.dependencies",
-)
-_LOCKFILES = (
-    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
-    "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock", "go.sum", "gemfile.lock",
-    "composer.lock", "packages.lock.json", "mix.lock", "pubspec.lock", "podfile.lock", "flake.lock",
-    "gradle.lockfile", "deno.lock", "conda-lock.yml", "requirements*.lock", "*.lock",
-)
-BUILD_GLOBS = (
-    "makefile", "gnumakefile", "*.mk", "cmakelists.txt", "*.cmake", "dockerfile", "dockerfile.*", "*.dockerfile",
-    "docker-compose*.yml", "docker-compose*.yaml", "compose.yml", "compose.yaml", "tox.ini", "noxfile.py",
-    "webpack.config.*", "vite.config.*", "rollup.config.*", "esbuild.config.*", "tsconfig*.json",
-    "babel.config.*", ".babelrc", "gradle.properties", "settings.gradle*", "build", "build.bazel", "workspace",
-    "workspace.bazel", "module.bazel", ".bazelrc", "meson.build", "build.rs", "justfile", "rakefile",
-    "gulpfile.*", "gruntfile.*", "next.config.*", "nuxt.config.*", "svelte.config.*", "turbo.json",
-    "nx.json", "lerna.json", "pnpm-workspace.yaml", ".gitattributes", ".gitmodules", ".gitignore",
-    "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
-    "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
-)
-# Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
-def is_lockfile(path: str) -> bool:
-    return glob_any(path, _LOCKFILES)
-
-
-def is_bare_requirements(path: str) -> bool:
-    """A pip requirements file named without an extension in a requirements folder (falcon's requirements/tests)."""
-    parts = path.lower().split("/")
-    return len(parts) >= 2 and parts[-2] in ("requirements", "reqs") and "." not in parts[-1]
-
-
-def is_manifest(path: str) -> bool:
-    return (glob_any(path, _MANIFESTS) or is_bare_requirements(path)) and not is_lockfile(path)
-
-
-# --------------------------------------------------------------------------- file kinds
-
-# What a file is decides which rules apply to it (a path word makes source risky, never a
-# README) and breaks ties in the review order (source before tests and docs).
-FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
-KIND_ORDER: dict[str, int] = {
-    "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,
-}
-CODE_EXTS = frozenset(
-    "py pyi pyx pxd js mjs cjs jsx ts mts cts tsx rs go java kt kts scala groovy c h cc cpp cxx hpp hh m mm swift rb php "
-    "cs fs vb lua pl pm r jl ex exs erl hrl clj cljs hs ml mli elm dart zig nim sh bash zsh ps1 sql vue svelte".split()
-)
-_DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
-_DOC_NAMES = (
-    "readme*", "changelog*", "changes", "changes.*", "history*", "news", "news.*", "authors*", "contributors*", "license*",
-    "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
-)
-_DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
-_APP_IN_TESTS_DIRS = {"dummy", "example_app", "dummy_app", "test_app"}
-_EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
-# Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
-# reviewed upstream; in a change they are a dependency update, not the project's source.
-_GENERATED_DIRS = {
-    "dist", "node_modules", "vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals",
-    "__snapshots__", "tap-snapshots", "__generated__", "generated", "gen",
-}
-# Of those, the folders of other people's source: a worker can hide a line there as well as anywhere, so its lines are read.
-_VENDORED_DIRS = {"vendor", "_vendor", "vendored", "third_party", "third-party", "thirdparty", "externals"}
-_GENERATED_NAMES = ("*.min.js", "*.min.css", "*.map", "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*.generated.*", "*.g.dart", "*.snap")
-
-
-def file_kind(path: str) -> FileKind:
-    """What a file is: from its path, or its reading path (a script named without a language, ``content_kinds``)."""
-    return path_kind(reading_path(path))
-
-
-@functools.lru_cache(maxsize=65536)
-def path_kind(path: str) -> FileKind:
-    """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
-    then generated output, tests, prose, examples, and source by its extension."""
-    if is_lockfile(path):
-        return "lockfile"
-    if glob_any(path, CI_GLOBS) or glob_any(path, HOOK_GLOBS):
-        return "ci"
-    if is_manifest(path):
-        return "manifest"
-    if glob_any(path, BUILD_GLOBS):
-        return "build"
-    parts = path.lower().split("/")
-    dirs, name = parts[:-1], parts[-1]
-    ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
-    if any(d in _GENERATED_DIRS for d in dirs) or glob_any(path, _GENERATED_NAMES):
-        return "generated"
-    # A Rails engine's example app under spec/ (spec/dummy, spec/example_app) is an application's code, not a test.
-    if any(d in _APP_IN_TESTS_DIRS for d in dirs[1:]) and ext in CODE_EXTS | {"erb", "haml", "slim"}:
-        return "example"
-    if is_test_path(path):
-        return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
-    # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
-    # werkzeug's security.py is its path-safety code, not a security policy.
-    if ext in _DOC_EXTS or (ext not in CODE_EXTS and glob_any(path, _DOC_NAMES)) or any(d in _DOC_DIRS for d in dirs):
-        return "docs"
-    if any(d in _EXAMPLE_DIRS for d in dirs):
-        return "example"
-    if ext in CODE_EXTS:
-        return "source"
-    return "data"
-
-
-_RELEASE_NOTE_NAMES = ("changelog*", "changes", "changes.*", "history*", "news", "news.*", "release-notes*", "release_notes*",
-                       "releasenotes*", "releases.*", "whatsnew*", "whats_new*")
-_RELEASE_NOTE_DIRS = {"changelog", "changelog.d", "changes", "newsfragments", "news", "release-notes", "releasenotes", "whatsnew"}
-
-
-def is_release_notes(path: str) -> bool:
-    """A changelog, a news fragment, release notes: what changed, told in prose (its code spans run nowhere)."""
-    parts = path.lower().split("/")
-    return any(d in _RELEASE_NOTE_DIRS for d in parts[:-1]) or glob_any(basename(path), _RELEASE_NOTE_NAMES)
-
-
-def kind_rank(path: str) -> int:
-    """Tie-break in the review order: at equal risk, source first and prose last."""
-    return KIND_ORDER[file_kind(path)]
-
 
 # --------------------------------------------------------------------------- line signals
 
@@ -383,12 +192,12 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
         return lambda line: _KEEP_COVERAGE(line) or risky_screen(line)
     kind = file_kind(path)
-    if kind == "test" and (is_test_script(path) or (_is_code(path) and is_test_support(path))):
+    if kind == "test" and (is_test_script(path) or (is_code(path) and is_test_support(path))):
         code = _keep_code(_comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read
         return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals
-    if kind == "source" or (kind == "example" and _is_code(path)) or (kind == "generated" and is_vendored_code(path)):
+    if kind == "source" or (kind == "example" and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(_comment_prefixes(path))
     if kind == "docs":
@@ -399,17 +208,6 @@ def _line_filter(path: str) -> Callable[[str], bool]:
 _PACKAGE_SETTINGS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", ".gemrc", ".bunfig.toml", "bunfig.toml", "nuget.config"})
 
 
-@functools.lru_cache(maxsize=65536)
-def is_vendored_code(path: str) -> bool:
-    """Source code in a vendored folder (not minified or generated output): ranked as generated, read line by line."""
-    parts = path.lower().split("/")
-    return (any(d in _VENDORED_DIRS for d in parts[:-1]) and _is_code(path) and not glob_any(path, _GENERATED_NAMES)
-            and "node_modules" not in parts[:-1])
-
-
-def _is_code(path: str) -> bool:
-    name = basename(reading_path(path)).lower()
-    return "." in name and name.rsplit(".", 1)[-1] in CODE_EXTS
 
 
 # A guard as a docs code sample writes it: a condition's head, or the refusal under it (relay.review.guard_reading).
@@ -494,7 +292,3 @@ def read_changes(changes: Iterable[FileChange]) -> tuple[list[FileChange], froze
 def line_matters(path: str, line: str) -> bool:
     """Whether a changed line is one the rules read."""
     return line_filter(path)(line)
-
-def is_secret_path(path: str) -> bool:
-    """A file that holds secrets by its name (.env, keys, credentials), not a template of one."""
-    return glob_any(path, SECRET_GLOBS) and not basename(path).lower().endswith(SECRET_TEMPLATES)

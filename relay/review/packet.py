@@ -16,14 +16,14 @@ from pathlib import Path
 
 import msgspec
 
-from relay.observe.changes import ChangeSet, normalize_reported
-from relay.observe.reported import reported_absolute, reported_text
+from relay.observe.changes import ChangeSet
 from relay.observe.patch import split_patch
-from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, Tests, WorkerReport
+from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, WorkerReport
 from relay.core.places import folds_case
 from relay.core.redact import redact_obj
 from relay.review.content_kinds import reading
 from relay.review.file_kinds import CODE_EXTS, path_kind, read_changes
+from relay.review.report_claims import claimed_paths, claims_flags, cut_path, cut_text, tests_from_report  # tests_from_report: named here for its readers
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.review_budget import review_budget
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
@@ -58,20 +58,7 @@ FULL_HINT = 'antigravity_get_result(detail="full") has everything'
 
 _MERGE_GAP = 5
 _MAX_TARGET_RANGES = 3
-_PATH_CHARS = 160
 _REASON_CHARS = 110
-_FLAG_CHARS = 180
-_MAX_FLAGS = 6
-_FLAG_NAMES = 3
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
-
-
-def _cut_path(path: str, limit: int = _PATH_CHARS) -> str:
-    # Keep the end of a long path: the file name is what a reviewer recognises.
-    return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
 def merge_ranges(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP) -> list[tuple[int, int]]:
@@ -100,107 +87,6 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
     if len(merged) > most:
         text += f" +{len(merged) - most} more"
     return text
-
-
-def _names(paths: Sequence[str]) -> str:
-    # The count comes first so that cutting the flag never loses how many there were.
-    shown = ", ".join(_cut_path(p, 48) for p in paths[:_FLAG_NAMES])
-    return f"({len(paths)}) {shown}" + (" …" if len(paths) > _FLAG_NAMES else "")
-
-
-class _Claims:
-    """The worker's file list, matched against observed paths in linear time.
-
-    A relative claim must equal the observed path; an absolute one (the worker may name
-    files by their full path) matches an observed path that it ends with.
-    """
-
-    def __init__(self, report: WorkerReport) -> None:
-        self.claims: list[str] = []
-        self._index: dict[str, str] = {}
-        for raw in report.files_changed:
-            text = reported_text(raw)  # a backslash separates on Windows only (relay.observe.reported)
-            for claim in normalize_reported([text], beside=True):  # `../x`: a write beside the workspace it owns up to
-                if claim in self._index and self._index[claim] == claim:
-                    continue
-                self.claims.append(claim)
-                self._index[claim] = claim
-                if reported_absolute(text):
-                    parts = claim.split("/")
-                    for i in range(1, len(parts)):
-                        self._index.setdefault("/".join(parts[i:]), claim)
-
-    def mentions(self, change: FileChange) -> bool:
-        return change.path in self._index or (change.old_path is not None and change.old_path in self._index)
-
-    def unmatched(self, files: Sequence[FileChange]) -> list[str]:
-        hit = {self._index[p] for c in files for p in (c.path, c.old_path) if p is not None and p in self._index}
-        return [claim for claim in self.claims if claim not in hit]
-
-
-def claims_flags(files: Sequence[FileChange], report: WorkerReport | None, *, source: str = "git", note: str | None = None,
-                 changeset: ChangeSet | None = None) -> list[str]:
-    """Where the worker's report and the observed changes disagree, one short line each.
-
-    What the relay could not look at (``changeset.unseen``) is never called unchanged; the
-    loud facts (the workspace deleted, writes through symlinks leading out) come first.
-    """
-    flags: list[str] = []
-    unseen = changeset.unseen if changeset is not None else {}
-    if changeset is not None and changeset.workspace_gone:
-        flags.append("WORKSPACE DELETED: the worker removed the whole workspace; restore it from git or a backup")
-    if changeset is not None and changeset.above:
-        flags.append(f"WRITTEN OUTSIDE THE WORKSPACE, in the repository around it ({len(changeset.above)}): "
-                     f"{', '.join(list(changeset.above)[:3])}; check them yourself (not diffed)")
-    if changeset is not None and changeset.runs_next:
-        flags.append(f"WRITTEN WHERE CODE RUNS NEXT, in folders git ignores ({len(changeset.runs_next)}): "
-                     f"{', '.join(list(changeset.runs_next)[:3])}; check them yourself (not diffed)")
-    if changeset is not None and changeset.escapes:
-        shown = "; ".join(f"{p} via {v}" for p, v in list(changeset.escapes.items())[:2])
-        flags.append(f"written outside the workspace through a symlink ({len(changeset.escapes)}): {shown}")
-    if source == "report" and changeset is not None and changeset.unobserved:
-        # First and loud: a SUCCESS over the worker's own list would be a guard walked around (relay.observe.blind).
-        flags.insert(0, f"NOT OBSERVED: the relay could not look at the change after the run ({changeset.unobserved}); "
-                        "the files are the worker's report and what their timestamps show: check them yourself")
-    elif source == "report":
-        flags.append("changes were not observed: the file list is the worker's own claim")
-    if report is not None:
-        claims = _Claims(report)
-        if source == "report" and changeset is not None and changeset.outside:
-            unreported = [c.path for c in files if c.path in changeset.outside and not claims.mentions(c)]
-            if unreported:
-                flags.append(f"changed by their timestamps but not in the worker's report {_names(unreported)}")
-        if source != "report":
-            unchanged = [c for c in claims.unmatched(files) if c not in unseen]
-            if unchanged:
-                flags.append(f"claimed but unchanged {_names(unchanged)}")
-            not_seen = [c for c in claims.unmatched(files) if c in unseen]
-            if not_seen:
-                flags.append(f"claimed, outside git's view, not confirmed {_names(not_seen)}")
-            unmentioned = [c.path for c in rank_changes(files) if not claims.mentions(c)]
-            if unmentioned:
-                flags.append(f"changed but not in the worker's report {_names(unmentioned)}")
-        if not report.tests_run and report.tests_passed > 0:
-            flags.append(f"tests passed claimed ({report.tests_passed}) but no test was run")
-    if note and not (changeset is not None and changeset.unobserved):  # else the first flag says it
-        flags.append(f"observation: {note}")
-    return [_cut(f, _FLAG_CHARS) for f in flags[:_MAX_FLAGS]]
-
-
-def tests_from_report(report: WorkerReport | None) -> Tests:
-    """The worker's test counts, marked as claimed.
-
-    A "passed" count from a worker that says it ran no test is not a pass: it is moved
-    to ``not_run`` (and ``claims_flags`` says so), so the packet never shows passes that
-    did not happen.
-    """
-    if report is None:
-        return Tests(source="none")
-    if not report.tests_run and not (report.tests_passed or report.tests_failed or report.tests_not_run):
-        return Tests(source="none")  # the worker claims nothing about tests: say nothing is known
-    if not report.tests_run and report.tests_passed > 0:
-        return Tests(passed=0, failed=report.tests_failed, not_run=report.tests_not_run + report.tests_passed, source="claimed")
-    return Tests(passed=report.tests_passed, failed=report.tests_failed, not_run=report.tests_not_run, source="claimed")
 
 
 # A word reason's opening, said shorter when a file's reasons together pass the cut: its quote tells more than its opening.
@@ -249,13 +135,13 @@ def joined_reasons(reasons: Sequence[str], limit: int = _REASON_CHARS) -> str:
         at += len(reason) + 2
         if at > limit:
             break
-    return _remember_first(_cut(text, limit), len(said[0]))
+    return _remember_first(cut_text(text, limit), len(said[0]))
 
 
 def review_target(change: FileChange, first: Sequence[int] = ()) -> ReviewTarget:
     """The packet's review target for one ranked change (``first``: see ``format_lines``)."""
     lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges, first=first)
-    return ReviewTarget(file=_cut_path(change.path), lines=lines, risk=change.risk, reason=joined_reasons(change.reasons))
+    return ReviewTarget(file=cut_path(change.path), lines=lines, risk=change.risk, reason=joined_reasons(change.reasons))
 
 
 def build_review(
@@ -274,10 +160,7 @@ def build_review(
 
 def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: Sequence[str], workspace: Path | None,
                   task: str) -> tuple[Changes, list[str], list[FileChange]]:
-    claimed = None
-    if report is not None and changeset.source != "report":
-        claims = _Claims(report)
-        claimed = frozenset(c.path for c in changeset.files if claims.mentions(c))
+    claimed = claimed_paths(changeset.files, report) if report is not None and changeset.source != "report" else None
     read = workspace is not None and changeset.source != "report"
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
     workflows, triggers = read_workflows(workspace, changeset.files) if read else ({}, {})
@@ -297,7 +180,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
     targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
     changes = Changes(
         count=len(ranked),
-        files=[_cut_path(c.path) for c in ranked[:MAX_FILES]],
+        files=[cut_path(c.path) for c in ranked[:MAX_FILES]],
         risk=max_risk(c.risk for c in ranked),
         review=targets,
         source=changeset.source,
@@ -375,7 +258,7 @@ def _sentence(base: str | None, cut: list[str], budget: int, *, short: bool = Fa
     if short:
         return f"cut to {budget:,} bytes; {FULL_HINT}."
     head = base.split(";")[0] + ". " if base else ""
-    return _cut(f"{head}Cut to fit {budget:,} bytes: {', '.join(cut)}; {FULL_HINT}.", 400)
+    return cut_text(f"{head}Cut to fit {budget:,} bytes: {', '.join(cut)}; {FULL_HINT}.", 400)
 
 
 def _redacted(packet: Packet) -> Packet:
@@ -418,15 +301,15 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
 
     def trim_text(summary: int, flag: int, reason: int) -> bool:
         if len(p.summary) > summary:
-            p.summary = _cut(p.summary, summary) if summary else ""
+            p.summary = cut_text(p.summary, summary) if summary else ""
             cut.setdefault("summary", "shortened the summary")
         if any(len(f) > flag for f in p.flags):
-            p.flags = [_cut(f, flag) for f in p.flags]
+            p.flags = [cut_text(f, flag) for f in p.flags]
             cut.setdefault("flags", "shortened flags")
         if any(len(t.reason) > reason or len(t.file) > 100 for t in changes.review):
-            changes.review = [msgspec.structs.replace(t, reason=_cut(t.reason, reason), file=_cut_path(t.file, 100)) for t in changes.review]
+            changes.review = [msgspec.structs.replace(t, reason=cut_text(t.reason, reason), file=cut_path(t.file, 100)) for t in changes.review]
             cut.setdefault("reasons", "shortened reasons")
-        changes.files = [_cut_path(f, 100) for f in changes.files]
+        changes.files = [cut_path(f, 100) for f in changes.files]
         return fits()
 
     def first_findings() -> bool:
@@ -440,7 +323,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
         # Then the reasons of the targets past the top three are cut before the top three's: room goes in rank order.
         top, rest = changes.review[:3], changes.review[3:]
         if rest and any(len(t.reason) > 50 for t in rest):
-            changes.review = top + [msgspec.structs.replace(t, reason=_cut(t.reason, 50)) for t in rest]
+            changes.review = top + [msgspec.structs.replace(t, reason=cut_text(t.reason, 50)) for t in rest]
             cut.setdefault("reasons", "shortened reasons")
         # ... and the file names no target names (the next cut after the reasons' anyway) before the top three's reasons.
         return fits() or drop_files(keep_named=True)
@@ -489,7 +372,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
 
     def shorten_error() -> bool:
         if p.error is not None:
-            p.error = msgspec.structs.replace(p.error, message=_cut(p.error.message, 200), hint=_cut(p.error.hint, 200))
+            p.error = msgspec.structs.replace(p.error, message=cut_text(p.error.message, 200), hint=cut_text(p.error.hint, 200))
             cut.setdefault("error", "shortened the error")
         return fits()
 

@@ -16,7 +16,7 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from relay.review import checks
+from relay.review import change_checks, checks
 from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
@@ -68,7 +68,7 @@ _BY_TIME = "changed during the run by its timestamp (not diffed: the look failed
 RULES: tuple[Rule, ...] = (
     # ----- planted in the repository's git dir, in no tree: what git runs when you next use it (observe/git_dir.py)
     # (a look that failed lists .git by its timestamp too: the plant's sentence is the precise one)
-    Rule("git_dir_plant", "high", "{detail}", checks.git_dir_plant, leads=True,
+    Rule("git_dir_plant", "high", "{detail}", change_checks.git_dir_plant, leads=True,
          outranks=("not_observed", "seen_beyond_git"), example=Example(
         _fc(".git", kind="modified"), "replaces .git (folder) with a file saying gitdir: /tmp/g", _fc(".githooks/x"),
         RiskContext(git_dir={".git": "replaces .git (folder) with a file saying gitdir: /tmp/g"},
@@ -78,7 +78,7 @@ RULES: tuple[Rule, ...] = (
         _fc(".venv/lib/x.py"), RiskContext(runs_next={".venv/bin/activate": "written where code runs next, in a folder "
                                                                             "git ignores: an activate script"})),)),
     # ----- the look after the run failed: every file is on the worker's word or its timestamps (relay.observe.blind)
-    Rule("not_observed", "high", "the relay could not observe the change: {detail}", checks.not_observed,
+    Rule("not_observed", "high", "the relay could not observe the change: {detail}", change_checks.not_observed,
          outranks=("seen_beyond_git",), example=Example(
         _fc("src/app.py"), "the relay could not observe the change: the worker's own report", _fc("src/other.py"),
         RiskContext(unobserved={"src/app.py": "the worker's own report"})), more=(Example(
@@ -87,11 +87,11 @@ RULES: tuple[Rule, ...] = (
         RiskContext(unobserved={"run.sh": "changed during the run by its timestamp (not diffed: the look failed)"},
                     outside={"run.sh": "changed during the run by its timestamp (not diffed: the look failed)"})),)),
     # ----- seen beyond git's view (relay.observe.changes)
-    Rule("escapes_workspace", "high", "{detail}", checks.escapes_workspace, outranks=("seen_beyond_git",), example=Example(
+    Rule("escapes_workspace", "high", "{detail}", change_checks.escapes_workspace, outranks=("seen_beyond_git",), example=Example(
         _fc("ext/secret.txt"), "written through the symlink ext → /srv/data, outside the workspace", _fc("ext/other.txt"),
         RiskContext(escapes={"ext/secret.txt": "ext → /srv/data"},
                     outside={"ext/secret.txt": "written through the symlink ext → /srv/data, outside the workspace"}))),
-    Rule("seen_beyond_git", None, "{detail}", checks.seen_beyond_git, example=Example(
+    Rule("seen_beyond_git", None, "{detail}", change_checks.seen_beyond_git, example=Example(
         _fc("build/out.txt"), "ignored folder build/: changed during the run by its timestamp (not diffed)", _fc("build/old.txt"),
         RiskContext(outside={"build/out.txt": "ignored folder build/: changed during the run by its timestamp (not diffed)"}))),
     # ----- the one risky line a change carries, wherever the file lives and however large the rest of the change is:
@@ -327,7 +327,7 @@ RULES: tuple[Rule, ...] = (
     Rule("hooks", "high", "{detail}", runs_on_open, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".husky/pre-commit"), "git hook / pre-commit config (runs on every developer's machine)", _fc("src/hooks/useThing.ts"))),
     # agy ≥1.3 loads these from the workspace into every worker run (agy-protocol.md §8.4, §8.6 item 1)
-    Rule("agy_config", "high", "agy configuration ({detail})", checks.agy_config, scope=Scope(not_changes=("deleted",)),
+    Rule("agy_config", "high", "agy configuration ({detail})", change_checks.agy_config, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc(".agents/plugins/lint/mcp_config.json"),
                          "agy configuration (.agents/plugins/lint/mcp_config.json: MCP servers or hooks agy starts)",
                          _fc("docs/agents.txt"),),
@@ -363,10 +363,10 @@ RULES: tuple[Rule, ...] = (
     Rule("new_dependency", "high", "adds a dependency: {detail}", checks.new_dependency, example=Example(
         _fc("requirements.txt", added_lines=["requests==2.32.0"]), "adds a dependency: requests",
         _fc("requirements.txt", removed_lines=["requests==2.31.0"], added_lines=["requests==2.32.0"]))),
-    Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", checks.symlink_escapes, scope=Scope(not_changes=("deleted",)),
+    Rule("symlink_escapes", "high", "symlink points outside the workspace (→ {detail})", change_checks.symlink_escapes, scope=Scope(not_changes=("deleted",)),
          example=Example(_fc("data/link", kind="added", symlink=True, added_lines=["../../etc/passwd"]),
                          "symlink points outside the workspace (→ ../../etc/passwd)", _fc("data/link", symlink=True, added_lines=["local.txt"]))),
-    Rule("huge_change", "high", "very large change ({detail})", checks.huge,
+    Rule("huge_change", "high", "very large change ({detail})", change_checks.huge,
          scope=Scope(not_kinds=NO_SIZE_KINDS, needs=("oversized",), unless=("mechanical",)), example=Example(
              _fc("src/gen.py", additions=5000, added_lines=_CODE40), "very large change (5,000 lines)", _fc("package-lock.json", additions=5000))),
     # ----- source edited beside a security fix's evidence
@@ -394,7 +394,7 @@ RULES: tuple[Rule, ...] = (
         "changes an input check (if (path[start] == '\\\\' || path[start] =)",
         _fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\')"], added_lines=["\tif (path[begin] == '\\\\')"]))),
     # ----- files removed, dependencies, build
-    Rule("deleted_file", "medium", "deletes a file", checks.deleted_file, scope=Scope(changes=("deleted",)), example=Example(
+    Rule("deleted_file", "medium", "deletes a file", change_checks.deleted_file, scope=Scope(changes=("deleted",)), example=Example(
         _fc("src/old.py", kind="deleted", deletions=10), "deletes a file (10 lines)", _fc("src/old.py"))),
     Rule("manifest", "medium", "dependency manifest", checks.manifest, outranks=("build_config",), example=Example(
         _fc("go.mod", added_lines=["require example.com/x v1.2.3"]), "dependency manifest", _fc("pyproject.toml", added_lines=["line-length = 100"]))),
@@ -404,16 +404,16 @@ RULES: tuple[Rule, ...] = (
         _fc("package.json", additions=1, deletions=1, removed_lines=['  "version": "1.2.3",'], added_lines=['  "version": "1.2.4",']))),
     Rule("secret_template", "medium", "environment template", checks.secret_template, example=Example(_fc(".env.example"), "environment template", _fc(".env"))),
     # ----- the call: the task's paths, the worker's own report
-    Rule("outside_paths", "medium", "outside the task's paths ({detail})", checks.outside_paths, example=Example(
+    Rule("outside_paths", "medium", "outside the task's paths ({detail})", change_checks.outside_paths, example=Example(
         _fc("scripts/deploy.sh"), "outside the task's paths (src/, docs/*.md)", _fc("src/app/main.py"), RiskContext(paths=("src/", "docs/*.md")))),
-    Rule("not_mentioned", "medium", "changed but not in the worker's report", checks.not_mentioned, example=Example(
+    Rule("not_mentioned", "medium", "changed but not in the worker's report", change_checks.not_mentioned, example=Example(
         _fc("src/b.py"), "changed but not in the worker's report", _fc("src/a.py"), RiskContext(claimed=frozenset({"src/a.py"})))),
     # ----- size, and what cannot be read as text
-    Rule("large_hunk", "medium", "large change ({detail})", checks.large_hunk,
+    Rule("large_hunk", "medium", "large change ({detail})", change_checks.large_hunk,
          scope=Scope(not_kinds=NO_SIZE_KINDS, unless=("oversized", "mechanical")), example=Example(
              _fc("src/big.py", additions=300, ranges=[(10, 309)], added_lines=_CODE40), "large change (300 lines in one hunk)",
              _fc("docs/guide.md", additions=300, ranges=[(10, 309)]))),
-    Rule("binary", "medium", "binary file (not reviewable as text)", checks.binary, scope=Scope(not_kinds=("test", "docs", "example")),
+    Rule("binary", "medium", "binary file (not reviewable as text)", change_checks.binary, scope=Scope(not_kinds=("test", "docs", "example")),
          example=Example(_fc("assets/logo.png", binary=True), "binary file (not reviewable as text)", _fc("tests/archives/links.tar", binary=True))),
     Rule("unread_line", "medium", "{detail}", unread_line, scope=Scope(kinds=("source", "ci", "manifest", "build", "example"),
          not_changes=("deleted",), unless=("generated_output",)), example=Example(*UNREAD_EXAMPLE)),
@@ -424,12 +424,12 @@ RULES: tuple[Rule, ...] = (
     Rule("generated_unread", "medium", "{detail}", generated_unread, scope=Scope(kinds=("generated",), not_changes=("deleted",)), example=Example(*GENERATED_EXAMPLE)),
     Rule("imports_test_code", "medium", "{detail}", imports_test_code, scope=Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical",)),
          example=Example(*TEST_IMPORT_EXAMPLE)),
-    Rule("mode_change", "medium", "permission bits changed ({detail})", checks.mode_change, example=Example(
+    Rule("mode_change", "medium", "permission bits changed ({detail})", change_checks.mode_change, example=Example(
         _fc("run.sh", kind="mode", mode_before="100644", mode_after="100755"), "permission bits changed (100644 → 100755)",
         _fc("link", kind="type", mode_before="100644", mode_after="120000"))),
-    Rule("type_change", "medium", "file type changed", checks.type_change, scope=Scope(changes=("type",)), example=Example(_fc("link", kind="type"), "file type changed", _fc("link"))),
-    Rule("symlink", "medium", "symlink", checks.symlink, example=Example(_fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
-    Rule("submodule", "medium", "submodule pointer changed", checks.submodule, example=Example(_fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
+    Rule("type_change", "medium", "file type changed", change_checks.type_change, scope=Scope(changes=("type",)), example=Example(_fc("link", kind="type"), "file type changed", _fc("link"))),
+    Rule("symlink", "medium", "symlink", change_checks.symlink, example=Example(_fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
+    Rule("submodule", "medium", "submodule pointer changed", change_checks.submodule, example=Example(_fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
 )
 
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
