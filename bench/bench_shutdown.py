@@ -1,7 +1,7 @@
 """How fast `gravity-relay serve` gets out of the way when its client leaves mid-run (a script, not a test).
 
-    PYTHONPATH=. python bench/bench_shutdown.py [--runs 5] [--burners 4] [--how claude|sigterm|eof]
-                                                [--detached] [--no-kill]
+    PYTHONPATH=. python bench/bench_shutdown.py [--runs 5] [--burners 4] [--how claude|sigterm|eof|sigkill]
+                                                [--detached] [--no-kill] [--deaf]
 
 A real relay over stdio runs a fake agy that hangs with a grandchild (tests/fake_agy.py); once both are up,
 the client leaves the way a real one does:
@@ -12,11 +12,14 @@ the client leaves the way a real one does:
 * ``sigterm`` — one SIGTERM (Codex, Gemini CLI and the MCP SDK's own transport close: stdin first, then
   SIGTERM after 2 s; here the SIGTERM alone).
 * ``eof`` — stdin closed, no signal (the SDK transports' first step).
+* ``sigkill`` — SIGKILL at once (an OOM killer, ``kill -9``; Claude Code's last step): the relay stops nothing
+  itself, its subreapers see its lifeline end (relay/core/reaper.py) and stop the worker. The record is left to
+  the next relay start (recovery), so "record finished" reads "never" there.
 
 Printed per case, from the first signal (or the stdin close), median and max over the runs: the worker
 group gone (worker and grandchild both dead), the record finished on disk (state "finished"), the relay
 process exited; and how many runs Claude Code's SIGKILL would have hit (``--no-kill`` sends it never, to
-see the full path). With ``--burners N``, N busy-looping Python processes load the machine (killed after).
+see the full path; ``--deaf``: the worker and its grandchild ignore SIGTERM). With ``--burners N``, N busy-looping Python processes load the machine (killed after).
 The relay's own log lines (stderr, INFO) are timed on arrival too, for the step breakdown (``--steps``).
 """
 
@@ -53,9 +56,10 @@ def _burners(n: int) -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(n)]
 
 
-def one_run(work: Path, how: str, detached: bool, kill: bool, settle: float) -> dict:
+def one_run(work: Path, how: str, detached: bool, kill: bool, settle: float, deaf: bool = False) -> dict:
     repo = make_repo(work / "repo")
-    agy = install_fake_agy(work / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT}))
+    agy = install_fake_agy(work / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT,
+                                                   "ignore_sigterm": deaf}))
     data = work / "data"
     proc = subprocess.Popen(relay_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, **relay_env(data, agy)})
@@ -81,12 +85,15 @@ def one_run(work: Path, how: str, detached: bool, kill: bool, settle: float) -> 
         t0 = time.monotonic()
         if how == "eof":
             proc.stdin.close()
+        elif how == "sigkill":
+            proc.kill()
         else:
             proc.send_signal(signal.SIGINT if how == "claude" else signal.SIGTERM)
         got: dict[str, float] = {}
-        killed = False
+        killed = how == "sigkill"
         cpu0 = cpu = _cpu(proc.pid)
-        while "exit" not in got or "group" not in got or "record" not in got:
+        wanted = {"exit", "group"} if how == "sigkill" else {"exit", "group", "record"}  # sigkill: recovery's record
+        while not wanted <= got.keys():
             now = time.monotonic() - t0
             if how == "claude" and "exit" not in got:
                 if "sigterm" not in got and now >= CLAUDE_SIGTERM_AFTER:
@@ -147,9 +154,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--burners", type=int, nargs="*", default=[0, 4],
                         help="CPU burners for each case (default: 0 and 4)")
-    parser.add_argument("--how", choices=("claude", "sigterm", "eof"), nargs="*", default=["claude"])
+    parser.add_argument("--how", choices=("claude", "sigterm", "eof", "sigkill"), nargs="*", default=["claude"])
     parser.add_argument("--detached", action="store_true", help="the run detached (wait_seconds 0), as a task is")
     parser.add_argument("--no-kill", action="store_true", help="never send Claude Code's SIGKILL")
+    parser.add_argument("--deaf", action="store_true", help="the worker and its grandchild ignore SIGTERM")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds the run runs before the client leaves")
     parser.add_argument("--steps", action="store_true", help="print the relay's log lines after the signal")
     args = parser.parse_args()
@@ -161,7 +169,8 @@ def main() -> int:
                 results = []
                 for i in range(args.runs):
                     with tempfile.TemporaryDirectory(prefix="bench-shutdown-") as tmp:
-                        results.append(one_run(Path(tmp), how, args.detached, not args.no_kill, args.settle))
+                        results.append(one_run(Path(tmp), how, args.detached, not args.no_kill, args.settle,
+                                               args.deaf))
                     if args.steps:
                         print(f"  run {i + 1}: exit {results[-1]['code']}")
                         for ms, line in results[-1]["steps"]:

@@ -139,7 +139,7 @@ def pytest_collection_finish(session):
 # named on the command line always runs, whatever its tier.
 PROCESS_TIER = frozenset({
     "test_process_faults.py", "test_reliability.py", "test_long_runs.py", "test_http.py", "test_http_sessions.py",
-    "test_cli_wait_signals.py", "test_windows_ci.py",
+    "test_cli_wait_signals.py", "test_windows_ci.py", "test_relay_killed.py",
 })
 TIERS = ("fast", "process", "all")
 

@@ -360,6 +360,20 @@ def _kill_relay_then_its_fakes(proc: subprocess.Popen, agy: Path) -> None:
         kill_fakes(agy)
 
 
+def _kill_with_its_subreapers(relay: subprocess.Popen) -> None:
+    """SIGKILL the relay and, first, the subreapers between it and its spawns (Linux: reaper_shim), as a relay dies
+    where none watches its lifeline (macOS; both killed at once): its agy outlives it, left to the next relay. A
+    relay SIGKILLed alone has its worker stopped by its subreapers (tests/test_relay_killed.py)."""
+    import psutil
+
+    relay.send_signal(signal.SIGSTOP)  # it must not see its subreaper end and stop the worker itself
+    for child in psutil.Process(relay.pid).children():
+        if any("reaper_shim" in part for part in child.cmdline()):
+            child.kill()  # a zombie of the stopped relay until the relay's death hands it to init
+    relay.kill()
+    relay.wait(timeout=10)
+
+
 def send(proc: subprocess.Popen, obj: dict) -> None:
     proc.stdin.write((json.dumps(obj) + "\n").encode())
     proc.stdin.flush()
@@ -394,8 +408,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
                            and _printed_init()):
                     await anyio.sleep(0.05)
             assert_grouping(launches(agy)[0], process_path)
-            a.kill()
-            a.wait(timeout=5)
+            _kill_with_its_subreapers(a)
             assert pid_alive(orphan["pid"])  # A's agy outlived A
             with anyio.fail_after(60):
                 packet = payload(await b.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))

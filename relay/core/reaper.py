@@ -21,6 +21,16 @@ does, per spawn:
 
 Where no subreaper can be made (not Linux, the POSIX group calls absent, no ``prctl``) ``wrap`` returns
 None and spawns run as before.
+
+The relay's own death (SIGKILL: Claude Code's 0.5 s after its SIGINT, an OOM killer, ``kill -9``) stops
+nothing in the relay. Each shim then stops its program itself: it holds the read end of this process's
+*lifeline*, a pipe whose write end the relay alone holds (close-on-exec: no program it starts inherits it) and
+never writes to, so its end of file means the relay is gone, whoever killed it. A pipe rather than
+``PR_SET_PDEATHSIG``: that fires when the *thread* that forked the shim ends (``popen_held`` spawns from worker
+threads that a pool retires), and a parent that died before the ``prctl`` must be caught by a ``getppid`` check;
+an end of file has neither problem. The run's record is left to the next relay (recovery finishes it, as it
+finishes every dead relay's run); every view reads it INTERRUPTED from the moment its relay is gone.
+Windows has the same guarantee from the kernel (the job's KILL_ON_JOB_CLOSE, ``winjob.py``); macOS has neither.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import functools
 import logging
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +47,7 @@ import anyio
 
 from relay.core.platform import posix_groups
 
-__all__ = ["available", "Held", "wrap"]
+__all__ = ["available", "Held", "wrap", "lifeline"]
 
 log = logging.getLogger("relay.core.reaper")
 
@@ -109,9 +120,29 @@ def wrap(argv: list[str]) -> Held | None:
     """``argv`` started under a subreaper: what to start instead; None where there is no subreaper."""
     if not available():
         return None
+    life = lifeline()
     read_fd, write_fd = os.pipe()
-    return Held(argv=[sys.executable, "-I", "-S", "-c", _START_SHIM, str(write_fd), *argv], read_fd=read_fd,
-                write_fd=write_fd, options={"pass_fds": (write_fd,)})
+    return Held(argv=[sys.executable, "-I", "-S", "-c", _START_SHIM, str(write_fd), str(life), *argv],
+                read_fd=read_fd, write_fd=write_fd, options={"pass_fds": (write_fd, life)})
+
+
+# This process's lifeline: (its pid, the read end, the write end). Both ends are close-on-exec (os.pipe), and a
+# spawn passes the read end alone (pass_fds), so the write end is this process's only, until it dies.
+_LIFELINE: list[tuple[int, int, int]] = []
+_LIFELINE_MADE = threading.Lock()  # popen_held spawns from threads
+
+
+def lifeline() -> int:
+    """The read end of this process's lifeline, made at its first spawn. A forked copy of the relay makes its own
+    and closes the one it inherited: its parent's shims must see their relay's death, not wait for the copy's."""
+    with _LIFELINE_MADE:
+        if _LIFELINE and _LIFELINE[0][0] != os.getpid():
+            _, inherited_read, inherited_write = _LIFELINE.pop()
+            _close(inherited_read)
+            _close(inherited_write)
+        if not _LIFELINE:
+            _LIFELINE.append((os.getpid(), *os.pipe()))
+        return _LIFELINE[0][1]
 
 
 def _read_all(fd: int) -> bytes:

@@ -1,4 +1,4 @@
-"""The subreaper between the relay and one spawn (Linux), run as ``python -I -S reaper_shim.py FD ARGV...``.
+"""The subreaper between the relay and one spawn (Linux), run as ``python -I -S reaper_shim.py FD LIFE ARGV...``.
 
 Started by ``relay/core/reaper.py``; standard library only, and nothing of the relay's is imported (it runs
 isolated, without site-packages). It makes itself the child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``), so
@@ -13,6 +13,14 @@ Its own SIGTERM/SIGINT/SIGHUP do nothing: the relay stops the program through it
 outlive it to sweep what it left. Only a SIGKILL stops the shim early (the relay's last resort, which then
 kills the members it found itself). This file is the one other place, beside ``platform.py``, with POSIX-only
 calls (tests/test_platform.py names both).
+
+The relay's death is the one stop that does not come from the relay: SIGKILLed (Claude Code 0.5 s after its
+SIGINT, an OOM killer, ``kill -9``) it stops nothing, and a program deaf to SIGTERM ran on with its record
+"running" until the next relay started. LIFE is the read end of the relay's lifeline (reaper.py), whose write
+end only the relay holds: its end of file means the relay is gone, whoever killed it. A thread waits on it and
+then stops the program's group itself — SIGTERM, ``RELAY_GONE_GRACE``, SIGKILL — while the program is still the
+shim's unreaped child (a lock against the main thread's reaping), so the group id it signals cannot name
+another process's; the sweep at the program's end stops what left the group.
 """
 
 import os
@@ -21,12 +29,14 @@ import sys
 # _signal, not signal: the same calls and numbers without the enum module signal builds its names with (a few ms
 # of start-up, paid on every spawn; this process starts before each one).
 import _signal as signal
+import _thread
 import time
 
 __all__ = ["main"]
 
 PR_SET_CHILD_SUBREAPER = 36
 GRACE = 0.5  # seconds an orphan gets between SIGTERM and SIGKILL: agy itself has already ended
+RELAY_GONE_GRACE = 0.2  # seconds the program gets once the relay is gone (the relay's own when it leaves: LEAVING_GRACE)
 
 
 def _nothing(_signum, _frame):
@@ -134,11 +144,66 @@ def _end_like(status):
     return os.waitstatus_to_exitcode(status)
 
 
+class _Program:
+    """The program the shim started, and whether the main thread has reaped it (under ``lock``): until then its pid,
+    which is its group's id, is still its own."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.reaped = False
+        self.lock = _thread.allocate_lock()
+
+    def signal_group(self, signum):
+        """Signal the program's group while the program is unreaped; False once it has been reaped."""
+        with self.lock:
+            if self.reaped:
+                return False
+            try:
+                os.killpg(self.pid, signum)
+            except OSError:
+                pass  # a zombie leader alone: its group has no one left to signal
+            return True
+
+
+def _watch_relay(life_fd, program):
+    """In a thread: wait for the relay's lifeline to end (the relay died: nothing else closes its write end), then
+    stop the program's group — SIGTERM, a short grace, SIGKILL. The main thread reaps it and sweeps the rest."""
+    try:
+        while os.read(life_fd, 512):
+            pass  # nothing is ever written: only the end of file counts
+    except OSError:
+        return  # an unreadable lifeline proves nothing: the program is left to the relay, as before it existed
+    if not program.signal_group(signal.SIGTERM):
+        return
+    deadline = time.monotonic() + RELAY_GONE_GRACE
+    while time.monotonic() < deadline and not program.reaped:
+        time.sleep(0.01)
+    program.signal_group(signal.SIGKILL)
+
+
+def _wait_program(program):
+    """Reap children until the program ends (adopted orphans too, as they end); its wait status, None if it has no
+    status to give. The program is reaped under its lock: a stop on the relay's death never signals its group after."""
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT)  # who ended, left unreaped for now
+        except ChildProcessError:
+            return None
+        if ended is None:
+            continue
+        with program.lock:
+            got, status = os.waitpid(ended.si_pid, 0)
+            if got == program.pid:
+                program.reaped = True
+                return status
+
+
 def main():
-    status_fd, argv = int(sys.argv[1]), sys.argv[2:]
+    status_fd, life_fd, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _nothing)  # a handler, not SIG_IGN: the program starts with the default again
-    os.set_inheritable(status_fd, False)  # the program must not hold the relay's status pipe
+    for fd in (status_fd, life_fd):
+        os.set_inheritable(fd, False)  # the program must hold neither the relay's status pipe nor its lifeline
     try:
         held = _prctl(PR_SET_CHILD_SUBREAPER, 1) == 0
     except (OSError, AttributeError):
@@ -146,27 +211,32 @@ def main():
     try:
         pid = os.posix_spawnp(argv[0], argv, os.environ, setsid=True, setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
     except OSError as exc:
-        os.write(status_fd, f"err {exc.errno or 0} {exc.strerror or exc}".encode("utf-8", "replace"))
-        os.close(status_fd)
+        _tell(status_fd, f"err {exc.errno or 0} {exc.strerror or exc}")
         return 127
-    os.write(status_fd, f"ok {pid} {int(held)}".encode())
-    os.close(status_fd)
+    program = _Program(pid)
+    # Watched from here, before the answer: a relay that died before reading it is seen by the lifeline too.
+    _thread.start_new_thread(_watch_relay, (life_fd, program))
+    _tell(status_fd, f"ok {pid} {int(held)}")
     # The program's output is the relay's pipes: this process lets go of them, so their end of file is the
     # program's (and its helpers') alone.
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     os.close(null)
-    status = None
-    while status is None:
-        try:
-            got, st = os.waitpid(-1, 0)  # reaps adopted orphans as they end, too
-        except ChildProcessError:
-            return 1
-        if got == pid:
-            status = st
+    status = _wait_program(program)
+    if status is None:
+        return 1
     _sweep()
     return _end_like(status)
+
+
+def _tell(fd, text):
+    """The answer on the status pipe; a relay that died before reading it is the lifeline's to notice."""
+    try:
+        os.write(fd, text.encode("utf-8", "replace"))
+    except OSError:
+        pass
+    os.close(fd)
 
 
 if __name__ == "__main__":
