@@ -127,6 +127,15 @@ _FLIP = {"not": "", "!": "", "!==": "==", "===": "==", "!=": "==", "<": "<>", ">
          "True": "B", "False": "B", "true": "B", "false": "B", "unless": "if", "is": "", "isnt": ""}
 
 
+# A `!` or `!!` after a name or a bracket asserts a value is present (C#'s `x!`, TypeScript's, Kotlin's `x!!`, Swift's
+# force unwrap), a Rust macro's `!` calls it: neither says "not" (round 23: `= originalCulture!;` read as inverted).
+_POSTFIX_BANG_RE = re.compile(r"(?<=[\w)\]])!+(?!=)")
+
+
+def _unbanged(line: str) -> str:
+    return _POSTFIX_BANG_RE.sub("", line) if "!" in line else line
+
+
 def _shown(line: str, limit: int = _SHOWN) -> str:
     text = " ".join(line.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -212,8 +221,23 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
                 continue
             if len(short) < 5 or (short in written_names if "." not in name or short.lower() not in {"equal", "isequal", "clean"} else name in written_text):
                 continue
+            if _ESCAPING_RE.search(short) and after == "(" and _value_gone(line, match.end(), written_text):
+                continue  # the value escaped is gone with its call (a redirect's `next` no longer read): nothing left unescaped
             return line
     return None
+
+
+def _value_gone(line: str, opened: int, written_text: str) -> bool:
+    """Whether the value a call on ``line`` is given (its bracket opened at ``opened``) is read there, by a call of its
+    own (``escape(self.get_argument("next"))``), and nothing the change writes reads it again: a variable (``escape(url)``)
+    may still be used by the lines the change keeps, an input read inline is gone with its line."""
+    closed = _closing(line, opened)
+    value = re.sub(r"\"[^\"]*\"|'[^']*'", "", line[opened + 1:closed]) if closed > opened + 1 else ""
+    names = _CHAIN_RE.findall(value)[:8]
+    return "(" in value and bool(names) and not any(re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", written_text) for name in names)
+
+
+_CHAIN_RE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*")
 
 
 def _answers_input(line: str) -> bool:
@@ -239,7 +263,7 @@ def _inverted(gone: list[tuple[int, str]], written: list[tuple[int, str]]) -> st
         if not (_guarded(line) or _answers_input(line)):
             continue
         old = olds.get(_canonical(line))
-        if old is not None and squeezed(old) != squeezed(line) and _unsafe_way(old, line):
+        if old is not None and squeezed(_unbanged(old)) != squeezed(_unbanged(line)) and _unsafe_way(_unbanged(old), _unbanged(line)):
             return line
     return None
 

@@ -117,6 +117,8 @@ BUILD_GLOBS = (
     "nx.json", "lerna.json", "pnpm-workspace.yaml", ".gitattributes", ".gitmodules", ".gitignore",
     "manifest.in", "setup.py", "setup.cfg", "pyproject.toml", "cargo.toml", "pom.xml", "build.gradle",
     "build.gradle.kts", ".dockerignore", "procfile", "vercel.json", "netlify.toml", "fly.toml",
+    # Maven's settings (its mirrors, repositories and servers) and Gradle's dependency verification (round 23).
+    "settings.xml", "gradle/verification-metadata.xml",
 )
 # Not "changelog": a changelog/ folder holds news fragments far more often than Liquibase files.
 def is_lockfile(path: str) -> bool:
@@ -151,6 +153,11 @@ _DOC_NAMES = (
     "licence*", "copying*", "notice*", "security*", "code_of_conduct*", "contributing*", "support*", "maintainers*", "faq*",
 )
 _DOC_DIRS = {"doc", "docs", "documentation", "site", "sites", "man", "changelog", "changelog.d", "changes", "newsfragments", "news", "wiki"}
+_CONFIG_EXTS = frozenset("yml yaml json toml xml ini cfg conf properties plist".split())
+# The folders a package's code sits under: a docs folder below one is a package of the code (com/acme/docs/), not a page.
+_SOURCE_ROOTS = {"src", "lib", "main", "java", "kotlin", "scala", "app", "pkg", "internal", "sources", "source"}
+# Android's resources of a build file's name (res/xml/settings.xml: a preference screen, not Maven's settings).
+_ANDROID_RESOURCE_NAMES = {"settings.xml"}
 _APP_IN_TESTS_DIRS = {"dummy", "example_app", "dummy_app", "test_app"}
 _EXAMPLE_DIRS = {"example", "examples", "demo", "demos", "sample", "samples", "tutorial", "tutorials", "bench", "benches", "benchmark", "benchmarks", "cookbook"}
 # Output and other people's code: vendored copies (pip's "_vendor", joblib's "externals") are
@@ -179,10 +186,10 @@ def path_kind(path: str) -> FileKind:
         return "ci"
     if is_manifest(path):
         return "manifest"
-    if glob_any(path, BUILD_GLOBS):
-        return "build"
     parts = path.lower().split("/")
     dirs, name = parts[:-1], parts[-1]
+    if glob_any(path, BUILD_GLOBS) and not (name in _ANDROID_RESOURCE_NAMES and "res" in dirs):
+        return "build"
     ext = name.rsplit(".", 1)[-1] if "." in name.lstrip(".") else ""
     if any(d in _GENERATED_DIRS for d in dirs) or glob_any(path, _GENERATED_NAMES):
         return "generated"
@@ -193,7 +200,10 @@ def path_kind(path: str) -> FileKind:
         return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
     # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
     # werkzeug's security.py is its path-safety code, not a security policy.
-    if ext in _DOC_EXTS or (ext not in CODE_EXTS and glob_any(path, _DOC_NAMES)) or any(d in _DOC_DIRS for d in dirs):
+    # A settings file named like prose (config/security.yml) is settings; code in a package folder named docs
+    # (src/main/kotlin/…/docs/DocsController.kt) is the application's code (round 23).
+    if ext in _DOC_EXTS or (ext not in CODE_EXTS | _CONFIG_EXTS and glob_any(path, _DOC_NAMES)) or any(
+            d in _DOC_DIRS and not (ext in CODE_EXTS and any(s in _SOURCE_ROOTS for s in dirs[:i])) for i, d in enumerate(dirs)):
         return "docs"
     if any(d in _EXAMPLE_DIRS for d in dirs):
         return "example"

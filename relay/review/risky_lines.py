@@ -39,6 +39,22 @@ _Q = r"['\"]?"
 
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
 # The build, CI and script families (relay.review.build_lines) first: their names are the more precise.
+# An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
+_XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
+               r"(?P<xmlval>(?=[^<\s]*\d)(?=[^<\s]*[A-Za-z])[^<\s$%{}()@]{8,})\s*</(?P=tag)>|"
+               # …or as a named entry's value attribute (Spring's and Ant's <property name=… value=…>, .NET's <add key=… value=…>).
+               r"<(?:property|entry|add|setting|param)\s+(?:name|key)\s*=\s*\"[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|"
+               r"private_?key|auth_?token|access_?token)[\w.-]*\"\s+value\s*=\s*\"(?P<xmlattr>(?=[^\"\s]*\d)(?=[^\"\s]*[A-Za-z])[^\"\s$%{}()@]{8,})\"")
+_XML_SECRET_RE = re.compile(_XML_SECRET, re.I)
+
+
+def _masked(code: str) -> str:
+    """The line with an XML property's secret cut to its first characters (the reason never shows a credential whole)."""
+    m = _XML_SECRET_RE.search(code)
+    group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
+    return code if m is None else code[:m.start(group) + 6] + "…" + code[m.end(group):]
+
+
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
@@ -94,7 +110,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
                                                    "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
-        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s]0o?(?!7777)[0-7]?[0-7][0-7][2367]\b(?!\s*[&|])|"
+        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
@@ -189,8 +205,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
         # holding the literal, letters and digits (a properties or YAML setting's is relay.review.classic_cells', masked).
-        r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
-        r"(?P<xmlval>(?=[^<\s]*\d)(?=[^<\s]*[A-Za-z])[^<\s$%{}()@]{8,})\s*</(?P=tag)>", re.I)),
+        + _XML_SECRET, re.I)),
 ) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES  # the classic risks of other ecosystems' syntax (rounds 8 and 10)
 
 # A value that only stands in for a secret (docs and templates write these).
@@ -350,7 +365,7 @@ def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
             continue
         if what == "hard-codes a secret":
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
-                     or found.group("keylit") or found.group("xmlval"))
+                     or found.group("keylit") or found.group("xmlval") or found.group("xmlattr"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, _at(found)
@@ -415,7 +430,7 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
         code = line.strip()
         hit = _value_hit(code)
         if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)):
-            return f"{hit[0]}: {_quote(code, hit[1])}"
+            return f"{hit[0]}: {_quote(_masked(code) if hit[0] == 'hard-codes a secret' else code, hit[1])}"
     gone = _new_lines(removed, added)
     if gone:
         kept = " ".join(added)

@@ -36,7 +36,7 @@ The party guarded against is the worker that slips one such line into an ordinar
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed
@@ -94,8 +94,26 @@ _LOGS_RE = re.compile(r"(?i)\b(?:log\w*|console|logger|print\w*|warn\w*|debug|sl
 _REJECTION_WORDS_RE = re.compile(r"(?i)error|fail|unauthori|forbid|denied|deny|reject|invalid|raise|throw|abort|halt|401|403|Err\b")
 
 
+# A line's tokens as a formatter leaves them: words and operators, not the spaces, commas, brackets and quotes it moves.
+_TOKEN_RE = re.compile(r"\w+|[=!<>&|+\-*/%^~?:.]+")
+
+
+def _restated(added: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a removed line's tokens (four or more) all stand, in order and together, in the added lines read as one
+    text: a formatter's reflow of ``throw new E(msg)`` over three lines keeps the rejection, moved (round 23: a
+    prettier commit's throws read as failing open)."""
+    joined = "\x00" + "\x00".join(_TOKEN_RE.findall("\n".join(added[:_PAIRS * 10]))) + "\x00"
+
+    def kept(old: str) -> bool:
+        tokens = _TOKEN_RE.findall(old)
+        return len(tokens) >= 4 and "\x00" + "\x00".join(tokens) + "\x00" in joined
+    return kept
+
+
 def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    gone = [old for old in _fresh(removed, added)[:_PAIRS] if len(old) <= 400 and _REJECTS_RE.search(old) and not _LOGS_RE.search(old)]
+    kept = _restated(added)
+    gone = [old for old in _fresh(removed, added)[:_PAIRS] if len(old) <= 400 and _REJECTS_RE.search(old) and not _LOGS_RE.search(old)
+            and not kept(old)]
     if not gone or len(removed) > 40:
         return None  # a rewrite of many lines is read by the other readers; this one reads one answer swapped
     fresh = _fresh(added, removed)[:_PAIRS]
@@ -127,9 +145,9 @@ def rejection_in_run(added: Sequence[str], removed: Sequence[str]) -> str | None
             and not _REJECTION_WORDS_RE.search(line)]
     if not soft:
         return None
-    gone = set(_fresh(removed, added))
+    gone, kept = set(_fresh(removed, added)), _restated(added)
     for back, old in enumerate(reversed(removed), 1):
-        if len(old) > 400 or old not in gone or not _REJECTS_RE.search(old) or _LOGS_RE.search(old):
+        if len(old) > 400 or old not in gone or not _REJECTS_RE.search(old) or _LOGS_RE.search(old) or kept(old):
             continue
         new = added[-back] if back <= len(added) and added[-back] in soft else soft[0]
         return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
