@@ -41,7 +41,9 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.constant_random import made_constant
 from relay.review.lost_results import lost_result
+from relay.review.narrowed_compare import fields_dropped
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.setting_turns import setting_turned
@@ -418,10 +420,13 @@ def _config_in_message(path: str, added: Sequence[str], removed: Sequence[str]) 
 def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first way the change's new side weakens its old one, with whether the kind is classic (high). ``sample``: a
     docs page's lines, read as code is but only as edits (a secret default new in a page is its own example's)."""
-    for found, classic in ((_weak_random(added, removed), True), (_secret_default(added, removed, pair_only=sample), True),
+    for found, classic in ((_weak_random(added, removed), True), (made_constant(added, removed), True),  # round 23: made constant
+                           (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
         if found:
             return found, classic
+    if (fewer := fields_dropped(added, removed)) is not None:  # round 23: a comparison of several fields narrowed to fewer
+        return fewer[0], fewer[1]
     if (more := turned(path, added, removed, sample=sample)) is not None:  # round 15: a bind, an algorithm mix, a source, a key, a limit
         return more
     if (setting := setting_turned(path, added, removed, sample=sample)) is not None:  # round 16: TLS, XXE, a verify, a secret, a check

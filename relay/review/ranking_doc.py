@@ -36,8 +36,10 @@ _TEXT = {
    first, in table order, at most three; a reason that reads a changed line (a line row, an edit judged by its
    direction) comes before one from words, a path, a kind or a size, whatever their risks. A file no row flagged says
    what kind of edit it is.
-4. **The review order** reads only those decisions: risk, then a file a *leading* row fired on, then the
-   file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
+4. **The review order** reads only those decisions: risk, then how strongly the file's own findings set it apart
+   (`relay.review.lead_order`: a dangerous line named, or the change's purpose named, first; then a line read
+   generically by its shape; then words, a path or a kind; then size alone), then a file a *leading* row fired on,
+   then the file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
    the rest of them come after the other files (their risk stays). A file a changed line read as risky sets apart
    (worth a look, or high for words beside it), or whose edited pair apart from the change `edit_apart` judged worth
    a look, ranks with the high files and before those of its kind high only for words, a path or size.
@@ -90,8 +92,9 @@ _TEXT = {
    最高者（无命中时为 `low`）；理由取这些行的理由，说明在前，其后按风险从高到低、按表中顺序，最多三条；读取某一改动行的理由
    （行规则、按方向判断的编辑）无论风险高低，都排在出自字眼、路径、文件种类或大小的理由之前。
    没有任何行命中的文件会说明它是哪种编辑。
-4. **审查顺序**只读取这些判定：先按风险，再把"领先"（leads）行命中的文件排前，再按文件类别（源码在前，文档在后），
-   再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。被读作有风险的变更行
+4. **审查顺序**只读取这些判定：先按风险，再按文件自身发现的强弱（`relay.review.lead_order`：点名的危险行或点名的
+   改动目的最先，其次是按形状泛化读取的一行，再次是词语、路径或文件类别，最后是仅凭大小），再把"领先"（leads）行
+   命中的文件排前，再按文件类别（源码在前，文档在后），再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。被读作有风险的变更行
    标出的文件（值得一看，或因词语而为 high），以及 `edit_apart` 判定值得一看的、与本次变更无关的成对编辑所在的文件，
    与 high 文件同列，并排在同类中仅因词语、路径或大小而为 high 的文件之前。
 5. **一行有风险即可定论。** `unsafe_value`、`dangerous_call`、`removes_guard` 三行逐条读取每一条变更行，无论文件位于何处

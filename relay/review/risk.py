@@ -19,6 +19,7 @@ from relay.core.contracts import FileChange, Risk
 from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
+from relay.review.lead_order import strength
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
@@ -226,18 +227,21 @@ def _looks(change: FileChange) -> bool:
     return _line_found(change) and (change.risk == "medium" or _high_for_words(change))
 
 
-def _key(change: FileChange) -> tuple[int, bool, int, bool, int, str]:
-    """Highest risk first (a file a line sets apart ranks with the high ones); then a leading rule, the kind, the files a
-    line sets apart ahead of the rest, the biggest change."""
+def _key(change: FileChange) -> tuple[int, int, bool, int, bool, int, str]:
+    """Highest risk first (a file a line sets apart ranks with the high ones); then how strongly its own findings set it
+    apart (``relay.review.lead_order``: a dangerous line named, a line read generically, words or paths, size), a
+    leading rule, the kind, the files a line sets apart ahead of the rest, the biggest change."""
     looks = _looks(change)
-    return (-2 if looks else -risk_rank(change.risk), not leads(change), kind_rank(change.path), not looks,
+    return (-2 if looks else -risk_rank(change.risk), strength(change), not leads(change), kind_rank(change.path), not looks,
             -(change.additions + change.deletions), change.path)
 
 
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     """Highest risk first (a file a changed line read as risky sets apart ranks with the high ones, ahead of the others of
-    its kind: ``_key``); within a risk, a file a leading rule fired on (the change's security
-    note or the task's security fix names it) first, then by kind (source, config, data, tests,
+    its kind: ``_key``); within a risk, by how strongly the file's own findings set it apart (``relay.review.lead_order``:
+    a dangerous line named or the change's purpose named, then a line read generically, then words, paths or kinds, then
+    size alone), then a file a leading rule fired on (the change's security note or the task's security fix names it)
+    first, then by kind (source, config, data, tests,
     examples, docs: ``relay.review.file_kinds.KIND_ORDER``), then the biggest change first; then by path.
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow

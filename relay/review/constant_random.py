@@ -1,0 +1,82 @@
+"""A random value made constant: a nonce, IV, salt, key or token that came from a random source now comes from a fixed
+value (issue 36, round 23).
+
+``relay.review.edit_direction``'s ``weak_random`` reads a strong source swapped for a weak one; a worker's slip is as
+often the source replaced by a constant outright: Ruby's ``SecureRandom.random_bytes(box.nonce_bytes)`` made ``"\\0" *
+box.nonce_bytes``, Rust's ``Nonce::generate()`` made ``Nonce::from_slice(&[0u8; N])``, Python's ``os.urandom(16)`` made
+``b"\\x00" * 16`` or ``bytes(16)``, JavaScript's ``crypto.randomBytes(12)`` made ``Buffer.alloc(12)``, Go's
+``rand.Read(nonce)`` made a literal, C#'s ``RandomNumberGenerator.GetBytes(16)`` made ``new byte[16]``, Elixir's
+``:crypto.strong_rand_bytes(12)`` made ``<<0::96>>``, PHP's ``random_bytes(16)`` made ``str_repeat("\\0", 16)``, Swift's
+``SecRandomCopyBytes`` made ``Data(count: 12)``, Kotlin's ``SecureRandom().nextBytes(iv)`` dropped for ``ByteArray(12)``.
+Every message sealed under one key then reuses one keystream; every salt is the same salt. High (a classic weakening).
+
+Quiet: the source kept in the new side (moved, re-wrapped), a zero buffer allocated and then filled by a random source,
+a random value replaced by another call (a helper that may still draw it), a constant beside a source that stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.small_edits import centred
+
+__all__ = ["made_constant"]
+
+# Where random bytes come from in each ecosystem, named so a helper's own name counts too (generate_nonce, Nonce::generate).
+_SOURCE_RE = re.compile(
+    r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomFillSync)\b|"
+    r"\brandomBytes\s*\(|\bgetRandomValues\s*\(|\bSecureRandom\b|\bRandomNumberGenerator\b|\bRNGCryptoServiceProvider\b|"
+    r"\brandom_bytes\s*\(|\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|"
+    r"\bSecRandomCopyBytes\b|\barc4random\w*|\bRandom\.secure\b|\bRAND_bytes\b|\brand\.(?:Read|Reader)\b|\bio\.ReadFull\(\s*rand\.Reader|"
+    r"\b(?:Nonce|Iv|IV|Salt|Key)::generate\b|\b(?:generate|random|gen|new_random)_?(?:nonce|iv|salt|key)\w*\s*\(|"
+    r"\bgensalt\b|\bgen_salt\b|\bnextBytes\s*\(|\brandombytes_buf\b|\bsodium_crypto_\w*_keygen\b|\bfill_bytes\b|\btoken_(?:bytes|hex|urlsafe)\b",
+    re.IGNORECASE)
+# A buffer's size as code writes it: a number, a constant, a size-named value (``bytes(data)`` converts, it does not zero).
+_SIZE = r"(?:\d+|[A-Z][A-Z0-9_]*|[\w.]*(?:size|len|length|bytes|count|Size|Len|Length|Bytes)\w*)"
+# A fixed value where random bytes stood: a zero fill or a repeated byte in each ecosystem's spelling, or a literal.
+_CONSTANT_RE = re.compile(
+    r"""["']\\(?:0|x00|u0000)["']\s*\*|\*\s*["']\\(?:0|x00)["']|b["']\\x00["']\s*\*|(?<![\w.])(?:bytes|bytearray)\(\s*{n}\s*\)|"""
+    r"""\[\s*0(?:u8|x00)?\s*;\s*\w+\s*\]|\[\s*0\s*\]\s*\*|\bBuffer\.alloc\(\s*{n}\s*(?:,\s*0\s*)?\)|\bnew\s+Uint8Array\(\s*{n}\s*\)|"""
+    r"""\bnew\s+byte\s*\[\s*{n}\s*\]|\bByteArray\(\s*{n}\s*\)|\bstr_repeat\(\s*["']\\?[0x]?0?["']|\bString\.duplicate\(\s*<<\s*0|"""
+    r""":binary\.copy\(\s*<<\s*0|<<\s*0\s*::\s*(?:size\()?\d|\bData\(\s*(?:repeating:\s*0,\s*)?count:|\[UInt8\]\(repeating:\s*0|"""
+    r"""\.fill\(\s*0\s*\)|\bArray\.new\(\s*\w+\s*,\s*0\s*\)|\bfrom_slice\(\s*&\[\s*0|\bbytes\.Repeat\(\s*\[\]byte\{\s*0|"""
+    r"""=\s*(?:b|B)?["'][0-9A-Za-z+/=_\-]{6,}["']\s*;?\s*$|\[\]byte\(\s*["'][^"']{6,}["']\s*\)|["'][^"']{6,}["']\.getBytes\(|"""
+    r"""^\s*["'][^"']{6,}["']\s*;?\s*$""".replace("{n}", _SIZE))
+# What stands for the random value on a side: a name that says so (a constant's name beside a literal says nothing).
+_RANDOM_NAME_RE = re.compile(r"(?i)nonce|\biv\b|_iv\b|\biv_|salt|secret|\bkey\b|_key\b|token|random|seed|pepper|entropy|challenge|state")
+
+
+def _sources(lines: Sequence[str]) -> int:
+    return sum(len(_SOURCE_RE.findall(line)) for line in lines)
+
+
+def made_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first random source of the old side whose place the new side gives to a constant, quoted ``old → new``."""
+    if not added or not removed:
+        return None
+    strong = [line for line in removed if _SOURCE_RE.search(line)]
+    if not strong or _sources(added) >= _sources(strong):
+        return None  # no source removed, or every one stands again (moved, re-wrapped)
+    for new in added:
+        if not _CONSTANT_RE.search(new) or _SOURCE_RE.search(new):
+            continue
+        for old in strong:
+            # One edit: the new line keeps the old one's opening (``nonce = …``), or the change is a slip's size; and the
+            # value is one a random source draws (its name, or the old side's call says so).
+            same_target = "=" in old and "=" in new and old.split("=", 1)[0].strip() == new.split("=", 1)[0].strip()
+            if not (same_target or (len(added) <= 3 and len(removed) <= 3) or _names(old) & _names(new)):
+                continue
+            if not (_RANDOM_NAME_RE.search(old) or _RANDOM_NAME_RE.search(new)):
+                continue
+            a, b = centred(old.strip(), new.strip())
+            return f"makes a random value constant (a fixed nonce, key or salt): {a} → {b}"
+    return None
+
+
+_NAME_RE = re.compile(r"[A-Za-z_][\w.]{3,}")
+
+
+def _names(line: str) -> set[str]:
+    """The names a line reads, its random source's own words left out (``box.nonce_bytes``, ``NONCE_SIZE``)."""
+    return {m.group(0) for m in _NAME_RE.finditer(_SOURCE_RE.sub(" ", line))}
