@@ -308,3 +308,38 @@ def _until_sync(condition, seconds: float = 20.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition never held"
         time.sleep(0.01)
+
+
+@needs_subreaper
+def test_a_spawned_program_holds_neither_end_of_the_relays_lifeline_and_a_forked_copy_makes_its_own():
+    # The lifeline ends only when no process holds its write end: a program holding it (inherited through the shim)
+    # would keep its own relay's death unseen, and a forked copy of the relay that kept its parent's would keep the
+    # parent's death unseen while it lives. Party: the worker, and a fork of the relay (a library's, a test runner's).
+    life = reaper.lifeline()
+    ends = {f"pipe:[{os.fstat(life).st_ino}]"}
+    held = reaper.wrap([sys.executable, "-S", "-c",
+                        "import os; print('\\n'.join(os.readlink(f'/proc/self/fd/{fd}') for fd in os.listdir('/proc/self/fd')"
+                        " if os.path.exists(f'/proc/self/fd/{fd}')))"])
+    proc = subprocess.Popen(held.argv, stdout=subprocess.PIPE, **held.options)
+    try:
+        held.leader_now()
+    finally:
+        held.abandon()
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and out, out
+    assert not ends & set(out.decode().split()), out.decode()
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the copy: its lifeline is a new pipe, and the parent's ends are closed in it
+        try:
+            copy = reaper.lifeline()
+            inherited = [fd for fd in os.listdir("/proc/self/fd") if os.path.exists(f"/proc/self/fd/{fd}")
+                         and os.readlink(f"/proc/self/fd/{fd}") in ends]
+            os.write(write, f"{int(copy != life or not inherited)} {len(inherited)}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 64).decode()
+    os.close(read)
+    os.waitpid(child, 0)
+    assert answer == "1 0", answer  # its own lifeline, none of the parent's ends left open in it
