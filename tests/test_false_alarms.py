@@ -128,3 +128,21 @@ def test_escaping_taken_off_a_value_still_used_is_named(removed, added):
     from relay.review.guard_reading import removed_guard
 
     assert "escaping" in (removed_guard(added, removed) or ""), removed_guard(added, removed)
+
+
+def test_a_receiver_shared_with_an_escaped_value_is_not_that_value_interpolated():
+    from relay.review.slipped_lines import turned_down
+
+    removed = ['\treturn r.URL.Scheme + "://" + r.Host + "/login?next=" +', '\t\turl.QueryEscape(r.URL.Query().Get("next"))']
+    added = ['\treturn r.URL.Scheme + "://" + r.Host + "/login"']
+    assert "interpolation" not in (turned_down(added, removed) or ""), turned_down(added, removed)
+    assert "interpolation" in (turned_down(['    return "<p>" + name + "</p>"'], ['    return "<p>" + escape(name) + "</p>"']) or "")
+
+
+def test_an_escaped_value_interpolated_as_it_is_is_still_named(tmp_path):
+    from reviewed import review_edits
+
+    before = 'def greet(name):\n    return "<p>" + html.escape(name) + "</p>"\n'
+    after = 'def greet(name):\n    return f"<p>{name}</p>"\n'
+    _, files = review_edits(tmp_path, {"app/views.py": after}, before={"app/views.py": before})
+    assert any("escap" in r or "interpolation" in r for r in files["app/views.py"].reasons), files["app/views.py"].reasons

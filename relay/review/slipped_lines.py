@@ -100,7 +100,10 @@ def _encoding_dropped(code: str, removed: Sequence[str], added: Sequence[str]) -
     """"builds by interpolation what X encoded" when a removed line encoded a name the added line now interpolates."""
     if _ENCODER_RE.search(code) or not _INTERPOLATION_RE.search(code):
         return None
-    said = {n for m in _INTERPOLATION_RE.finditer(code) for n in re.findall(r"[A-Za-z_]\w*", "".join(g or "" for g in m.groups()))}
+    # Each interpolated chain by its last name: `r.Host` shares its receiver `r` with `QueryEscape(r.URL.Query()…)`, not
+    # its value (round 23: an escaped `next` dropped with its input read as the host interpolated unescaped).
+    said = {chain.rsplit(".", 1)[-1] for m in _INTERPOLATION_RE.finditer(code)
+            for chain in re.findall(r"[A-Za-z_][\w.]*", "".join(g or "" for g in m.groups()))}
     for line in removed:
         m = _ENCODER_RE.search(line)
         if m is None or any(m.group("call") in other for other in added):
