@@ -146,3 +146,23 @@ def test_an_escaped_value_interpolated_as_it_is_is_still_named(tmp_path):
     after = 'def greet(name):\n    return f"<p>{name}</p>"\n'
     _, files = review_edits(tmp_path, {"app/views.py": after}, before={"app/views.py": before})
     assert any("escap" in r or "interpolation" in r for r in files["app/views.py"].reasons), files["app/views.py"].reasons
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    if @config.magic_login_mailer_class.nil? and @config.magic_login_token_attribute_name",
+     "    if @config.magic_login_mailer_class.nil? && @config.magic_login_token_attribute_name"),
+    ("    if not user.is_authenticated or session.expired:", "    if ! user.is_authenticated || session.expired:"),
+])
+def test_an_operator_spelt_otherwise_is_not_a_security_line_edited(old, new):
+    from relay.review.condition_reading import pairs
+    from relay.review.line_edits import edited_meaning
+
+    assert edited_meaning(pairs([new], [old]), [old]) is None
+
+
+def test_an_operator_swapped_for_another_is_still_a_security_line_edited():
+    from relay.review.condition_reading import pairs
+    from relay.review.line_edits import edited_meaning
+
+    old, new = "    if user.authenticated? and token.valid?", "    if user.authenticated? || token.valid?"
+    assert "edits a security line" in (edited_meaning(pairs([new], [old]), [old]) or "")

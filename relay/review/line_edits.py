@@ -300,6 +300,8 @@ _FLIP_RE = re.compile(r"^(?i:false → true|true → false|off → on|on → off
 # An operator (or a time's order) turned to its opposite: the check now passes what it refused (round 17).
 _INVERSES = frozenset(f"{a} → {b}" for x, y in (("<", ">"), ("<=", ">="), ("<", ">="), (">", "<="), ("==", "!="), ("===", "!=="),
                                                    ("After", "Before"), ("is", "is not"), ("in", "not in")) for a, b in ((x, y), (y, x)))
+# The word and symbol spellings of one operator (Ruby, Python, PHP and Perl write both).
+_SPELLED = {"and": "&&", "or": "||", "not": "!"}
 _USES_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|using|import|export\s+\{|export\s+\*|from\s+\S+\s+import|#\s*include|require(?:_relative)?\b)")
 _LINK_RE = re.compile(r"\]\(|://")
 
@@ -322,6 +324,8 @@ def edited_meaning(pairs: Sequence[tuple[str, str]], removed: Sequence[str], *, 
                 or "://" in old or "://" in new \
                 or (_ERROR_RE.search(new) and _ERROR_RE.search(old)) or (code_only and (not _CODE_MARK_RE.search(new) or _LINK_RE.search(new))):
             continue  # a message's wording, a doc comment's sentence, an import, a link, an error built; a docs line with no code
+        if [_SPELLED.get(x, x) for x in _tokens(old)] == [_SPELLED.get(y, y) for y in _tokens(new)]:
+            continue  # `and` written `&&` (a style cop's edit): the same test, spelt otherwise (round 23)
         word = security_line(_STRING_RE.sub('""', old)) or security_line(_STRING_RE.sub('""', new))
         setting = word is None and _SETTING_RE.match(old) is not None
         if word is None and not setting:
