@@ -88,3 +88,13 @@ def test_among_medium_files_a_large_hunk_keeps_its_place_by_size() -> None:
     gone = [fc(f"src/Core/Old{i}.cs", [], [f"    // old {k}" for k in range(40)], kind="deleted") for i in range(2)]
     order = _order([*gone, big])
     assert order[0] == "src/Core/Processor.cs", order
+
+
+def test_a_test_fixtures_symlink_outside_is_a_kind_not_a_named_line() -> None:
+    # Ruby: a fix to how symlinks are filtered ships a fixture linking to /etc/passwd; the fix's own source stays first.
+    fix = fc("lib/site/entry_filter.rb", ["      next true if symlink?(e)", "      special?(e) || backup?(e) || excluded?(e)"],
+             ["      special?(e) || backup?(e)"])
+    fixture = fc("test/source/symlink-test/outside", ["/etc/passwd"], kind="added", symlink=True)
+    ranked = rank_changes(assess_all([fixture, fix], NO_CTX))
+    assert [c.risk for c in ranked] == ["high", "high"], [(c.path, c.risk, c.reasons) for c in ranked]
+    assert ranked[0].path == "lib/site/entry_filter.rb", [(c.path, c.reasons) for c in ranked]

