@@ -44,6 +44,7 @@ from difflib import SequenceMatcher
 from relay.review.constant_random import made_constant
 from relay.review.lost_results import lost_result
 from relay.review.narrowed_compare import fields_dropped
+from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.setting_turns import setting_turned
@@ -427,6 +428,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
             return found, classic
     if (fewer := fields_dropped(added, removed)) is not None:  # round 23: a comparison of several fields narrowed to fewer
         return fewer[0], fewer[1]
+    if (loose := loosened(path, added, removed, sample=sample)) is not None:  # round 23: an expiry, a suffix, escaping, a default…
+        return loose
     if (more := turned(path, added, removed, sample=sample)) is not None:  # round 15: a bind, an algorithm mix, a source, a key, a limit
         return more
     if (setting := setting_turned(path, added, removed, sample=sample)) is not None:  # round 16: TLS, XXE, a verify, a secret, a check

@@ -33,7 +33,7 @@ from relay.review.apart_edits import Apart, Run, _candidate, _names, read_runs, 
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import cut, quote_within
 
-__all__ = ["Scopes", "scope_of", "scoped_apart", "scoped_runs", "scoped_small_edits", "workspace_texts"]
+__all__ = ["Scopes", "head_of", "scope_of", "scoped_apart", "scoped_runs", "scoped_small_edits", "workspace_texts"]
 
 # How far back a scope's head may stand from the edit.
 _MOST_BACK = 400
@@ -102,6 +102,12 @@ def _head(line: str, bindings: bool = False) -> Scope | None:
     return None
 
 
+def head_of(line: str) -> str | None:
+    """The name of the function or method a line heads, or None."""
+    found = _head(line)
+    return found.name if found is not None and found.kind == "fn" else None
+
+
 def _indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
@@ -156,13 +162,17 @@ class Scopes:
         self._text_of = text_of
         self._files: dict[str, list[str] | None] = {}
 
+    def lines(self, path: str) -> list[str] | None:
+        """The new file's lines (read once), or None when it is not read."""
+        if path not in self._files:
+            text = self._text_of(path) if len(self._files) < _MAX_FILES else None
+            self._files[path] = text.splitlines() if text is not None else None
+        return self._files[path]
+
     def label(self, run: Run) -> str:
         if file_kind(run.path) in _PROSE_KINDS:
             return ""  # a docs file's indentation is prose's ("Note: …" heads no scope)
-        if run.path not in self._files:
-            text = self._text_of(run.path) if len(self._files) < _MAX_FILES else None
-            self._files[run.path] = text.splitlines() if text is not None else None
-        lines = self._files[run.path]
+        lines = self.lines(run.path)
         if not lines:
             return ""
         added = [ln for ln in run.added if ln.strip()]

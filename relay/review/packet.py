@@ -30,6 +30,7 @@ from relay.review.risk import RiskContext, assess_all, existing_dependencies, ma
 from relay.review.task_reading import task_security
 from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits
+from relay.review.early_passes import early_passes
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
 from relay.review.telling import LINE_RULES, quoted_first
 from relay.review.workflows import read_workflows
@@ -208,8 +209,8 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     edited = Counter(r.path for r in runs if r.added or r.removed)
     both = {p for p, said in small.items() if not said.startswith("notably ") and edited[p] > 1}
     quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
-    return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes),
-            "looser_runs": scoped_runs(runs, scopes), "small_edits": small}
+    looser = early_passes(runs, scopes) | scoped_runs(runs, scopes)  # round 23: a check's body cut short by a return first
+    return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes), "looser_runs": looser, "small_edits": small}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

@@ -1,0 +1,59 @@
+"""A check made to pass at once: a bare ``return true`` / ``return nil`` / ``return`` inserted as the FIRST line of a
+check's body (issue 36, round 23 part B).
+
+The line alone says nothing (``return true;`` is in every file); where it stands says it all: right under the head of
+``verifySignature()``, ``is_allowed?``, ``Authorize()``, the rest of the body never runs and every caller sees the
+check pass. No hunk header reaches the line readers, so this reads each run of the change's own patch against the new
+file (``relay.review.edit_scopes.Scopes``, read from the workspace as the scope quotes are): a run that only inserts
+one such line, whose previous code line is a function's head named as a check, with more of the body after it.
+
+The party guarded against is the worker that slips one such line into an ordinary change. Medium (rule
+``loosens_run``, a run read alone): the reason names the function and says the check is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.apart_edits import Run
+from relay.review.edit_scopes import Scopes, head_of
+
+__all__ = ["early_passes"]
+
+# A success with nothing checked: true, nil/null/None (no error), an empty Ok, :ok, a bare return.
+_PASS_RE = re.compile(r"^\s*return(?:\s+(?:true|True|TRUE|YES|nil|null|NULL|None|undefined|Ok\(\s*(?:\(\s*\)|true)\s*\)|:ok|\{:ok,\s*\w+\}|"
+                      r"ALLOW\w*|Allow\w*|\w+\.(?:ALLOW\w*|Allow\w*|OK|Ok|SUCCESS|Success|VALID|Valid|GRANTED|Granted)))?\s*;?\s*$")
+_CHECK_NAME_RE = re.compile(r"(?i)check|valid|verif|authori[sz]|authentic|allow|permit|permission|^can_?[A-Za-z]|^is_?(?:admin|owner|member|trusted|safe|"
+                            r"signed|expired|granted)|^has_?(?:access|role|perm)|guard|ensure|require|assert|accept|trust|csrf|signature|expire")
+_MOST_RUNS = 400
+
+
+def _code(line: str) -> bool:
+    text = line.strip()
+    return bool(text) and not text.startswith(("//", "#", "/*", "*", "--")) and text not in ("{", "(")
+
+
+def early_passes(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
+    """Path -> the first check made to pass at once by an inserted return, said with the function's name."""
+    found: dict[str, str] = {}
+    for run in runs[:_MOST_RUNS]:
+        if run.path in found or run.removed or len([ln for ln in run.added if ln.strip()]) != 1:
+            continue
+        line = next(ln for ln in run.added if ln.strip())
+        if not _PASS_RE.match(line):
+            continue
+        lines = scopes.lines(run.path)
+        at = run.start - 1 + next(i for i, ln in enumerate(run.added) if ln.strip())  # the inserted line's index in the new file
+        if not lines or at >= len(lines) or lines[at].strip() != line.strip():
+            continue
+        before = next((lines[i] for i in range(at - 1, max(-1, at - 6), -1) if _code(lines[i])), None)
+        after = next((lines[i] for i in range(at + 1, min(len(lines), at + 6)) if _code(lines[i])), None)
+        head = head_of(before) if before is not None else None
+        if head is None or not _CHECK_NAME_RE.search(head):
+            continue
+        if after is None or after.strip().startswith(("}", "end", ")")) or len(after) - len(after.lstrip()) < len(line) - len(line.lstrip()):
+            continue  # nothing of the body follows: a stub, not a check cut short
+        found[run.path] = (f"makes a check pass at once ({line.strip()} as the first line of {head}(): the rest of its body never runs, "
+                           f"every caller sees the check pass)")
+    return found
