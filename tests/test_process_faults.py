@@ -360,16 +360,20 @@ def _kill_relay_then_its_fakes(proc: subprocess.Popen, agy: Path) -> None:
         kill_fakes(agy)
 
 
-def _kill_with_its_subreapers(relay: subprocess.Popen) -> None:
-    """SIGKILL the relay and, first, the subreapers between it and its spawns (Linux: reaper_shim), as a relay dies
-    where none watches its lifeline (macOS; both killed at once): its agy outlives it, left to the next relay. A
-    relay SIGKILLed alone has its worker stopped by its subreapers (tests/test_relay_killed.py)."""
+def _kill_with_its_watchers(relay: subprocess.Popen) -> None:
+    """SIGKILL the relay and, first, what watches its death (Linux: the subreaper of each spawn, reaper_shim; POSIX: the
+    run's undertaker), as a relay dies where none watches (macOS has no subreaper; all killed at once): its agy
+    outlives it and its record stays "running", both left to the next relay. A relay SIGKILLed alone has its worker
+    stopped and its record finished by those (tests/test_relay_killed.py)."""
     import psutil
 
-    relay.send_signal(signal.SIGSTOP)  # it must not see its subreaper end and stop the worker itself
+    relay.send_signal(signal.SIGSTOP)  # it must not see a watcher end and stop the worker itself
     for child in psutil.Process(relay.pid).children():
-        if any("reaper_shim" in part for part in child.cmdline()):
-            child.kill()  # a zombie of the stopped relay until the relay's death hands it to init
+        try:
+            if any("reaper_shim" in part or "undertaker" in part for part in child.cmdline()):
+                child.kill()  # a zombie of the stopped relay until the relay's death hands it to init
+        except psutil.Error:
+            continue  # a child ending meanwhile (a probe's): it watches nothing any more
     relay.kill()
     relay.wait(timeout=10)
 
@@ -408,7 +412,7 @@ async def test_live_relay_reaps_a_crashed_relays_orphan_agy_before_starting_its_
                            and _printed_init()):
                     await anyio.sleep(0.05)
             assert_grouping(launches(agy)[0], process_path)
-            _kill_with_its_subreapers(a)
+            _kill_with_its_watchers(a)
             assert pid_alive(orphan["pid"])  # A's agy outlived A
             with anyio.fail_after(60):
                 packet = payload(await b.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
@@ -703,8 +707,7 @@ async def test_a_relay_killed_mid_run_leaves_a_run_that_diffs_and_reverts_exactl
         with anyio.fail_after(60):  # a bound for a broken run only
             while not ((repo / "src" / "new.py").exists() and "worker line" in (repo / "README.md").read_text(encoding="utf-8")):
                 await anyio.sleep(0.05)
-        a.kill()
-        a.wait(timeout=5)
+        _kill_with_its_watchers(a)
     finally:
         if a.poll() is None:
             a.kill()
@@ -738,8 +741,7 @@ def _crash_mid_run(tmp_path: Path, repo: Path, agy: Path, done, *, profiles: str
         while not done() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert done(), "the worker's edits never appeared"
-        a.kill()
-        a.wait(timeout=5)
+        _kill_with_its_watchers(a)
     except BaseException:
         # The crash did not happen as planned, so no restarted relay will recover (and reap) the worker: do it here.
         _kill_relay_then_its_fakes(a, agy)

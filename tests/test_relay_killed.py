@@ -69,10 +69,11 @@ def _gone_within(procs: list[psutil.Process], seconds: float = BOUND) -> list[st
 
 
 @pytest.mark.parametrize("deaf", [True, False], ids=["worker-deaf-to-sigterm", "worker-stops-on-sigterm"])
-def test_a_relay_sigkilled_mid_run_leaves_no_process_of_its_run_and_the_next_start_finishes_its_record(
+def test_a_relay_sigkilled_mid_run_leaves_no_process_of_its_run_and_its_record_finished_interrupted(
         tmp_path, repo, deaf):
     # Broke: the SIGKILLed relay's agy and its grandchild (deaf to SIGTERM or not) ran on for their whole life (an
-    # hour here), the subreaper between them and the relay with them, until the next relay start killed them.
+    # hour here), the subreaper between them and the relay with them, and the record stayed "running", until the
+    # next relay start killed them and finished it.
     agy = install_fake_agy(tmp_path / "bin", scenario({"behaviour": "hang", "grandchild": True, "edits": EDIT,
                                                         "ignore_sigterm": deaf}))
     relay = _relay(relay_env(tmp_path / "data", agy, GRAVITY_RELAY_KILL_GRACE_SECONDS="60"))
@@ -92,22 +93,20 @@ def test_a_relay_sigkilled_mid_run_leaves_no_process_of_its_run_and_the_next_sta
             relay.kill()
         kill_fakes(agy)  # a failed run's teardown only: nothing is left on the fixed code
     assert left == [], f"processes of the SIGKILLed relay's run still alive: {left}"
-    # The record: "running" on disk, read INTERRUPTED by every view once its relay is gone; the next relay's start
-    # finishes it (observed, judged, its change listed), and says its relay ended — no worker was left to kill.
-    from relay.call.recovery import recover_interrupted
-    from relay.runs.results import status_of
+    # The record: finished by the run's undertaker once the relay was gone (relay.call.undertaker), as a relay's start
+    # would (observed, judged, its change listed); it says its relay ended, and no worker was left to kill. (Its
+    # process is among those waited for above: it was gone once the record was written.)
     from relay.runs.store import RunStore
 
     store = RunStore(tmp_path / "data" / "runs")
-    (run_id,) = store.active_ids()
-    assert status_of(store.read(run_id)).value == "INTERRUPTED"
-    assert recover_interrupted(store) == [run_id]
+    (run_id,) = [p.stem for p in store.runs_dir.glob("r*.json")]
     record = store.read(run_id)
-    assert record.state == "interrupted" and record.outcome.status.value == "INTERRUPTED"  # finished by recovery
+    assert record.state == "interrupted" and record.outcome.status.value == "INTERRUPTED", record.state
     message = record.outcome.error.message
     assert f"the relay process {relay.pid} that ran this call ended before it finished" in message, message
     assert "killed" not in message and "left alone" not in message, message
     assert [c.path for c in record.observation.changes] == ["src/new.py"]
+    assert store.active_ids() == []
 
 
 def test_a_relay_that_lives_keeps_its_worker_and_a_finished_run_leaves_no_subreaper(tmp_path, repo):

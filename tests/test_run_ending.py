@@ -77,3 +77,34 @@ def test_recovery_ends_a_dead_relays_run_with_the_record_finish_writes_for_the_s
     assert packet.flags[0].startswith("policy violation before the run ended: protected")
     assert got.outcome.violation.files == ["gen/00.txt"] and (repo / "gen" / "00.txt").exists()  # never restored
     assert not (tmp_path / "a" / "runs" / "active" / run_id).exists()
+
+
+def test_a_run_two_processes_find_at_once_is_finished_by_the_one_holding_the_recovery_lock(tmp_path, monkeypatch):
+    # A relay starting, a relay about to start its worker and the dead relay's undertaker (relay.call.undertaker) can
+    # find the same dead relay's run at once. Without a lock each could observe, judge and write it (and salvage a
+    # worktree run's worktree) at the same time. Party: a second recoverer. It waits for the lock (here past its
+    # bound: it leaves the run alone), then reads the run finished and leaves it as the first one wrote it.
+    from filelock import FileLock
+
+    from relay.call import recovery
+    from relay.runs.store import RunStore
+
+    repo = make_repo(tmp_path / "project")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, encoding="utf-8").stdout.strip()
+    run_id = "r20261130T100000-0000000b"
+    store = RunStore(tmp_path / "data" / "runs")
+    store.ensure()
+    store.write(_running(run_id, repo, head))
+    store.mark_active(run_id)
+    held = FileLock(str(recovery.own_folder(tmp_path / "data" / "locks") / "recovery.lock"), thread_local=False)
+    held.acquire()
+    monkeypatch.setattr(recovery, "LOCK_WAIT", 0.05)
+    try:
+        assert not recovery.recover_run(store, run_id)  # another holds it: this one leaves the run alone
+        assert store.read(run_id).state == "running" and store.active_ids() == [run_id]
+    finally:
+        held.release()
+    assert recovery.recover_run(store, run_id)
+    first = store.read_raw(run_id)
+    assert not recovery.recover_run(store, run_id)  # the second, once the lock is free: the run is finished
+    assert store.read_raw(run_id) == first and store.active_ids() == []

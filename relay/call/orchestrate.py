@@ -41,6 +41,7 @@ from relay.call.prelaunch import check_before_launch
 from relay.call.warm import warm_review
 from relay.call.progress import Progress, no_progress
 from relay.call.recovery import recover_interrupted
+from relay.call.undertaker import watch
 from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
@@ -187,6 +188,7 @@ class Relay:
             # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
             return finish(self.store, record, unrecorded_ending(exc, self.store.runs_dir, self.settings.data_dir))
         live = self._live[record.run_id] = _Live()
+        undertaker = watch(self.store.record_path(record.run_id))  # finishes the record if this process dies first
 
         async def tick() -> None:
             while True:
@@ -229,6 +231,7 @@ class Relay:
             return await self._unexpected(call, live, exc, started)
         finally:
             self._live.pop(record.run_id, None)
+            undertaker.close()  # the record is written: it reads it finished and exits
             if live.before is not None:  # the run has ended: its trees stay, the private indexes go
                 release_indexes(live.before)
             if live.lease is not None:  # the run ended early: record what its worktree holds, then free it
@@ -303,8 +306,7 @@ class Relay:
                 status=Status.MUTATION_ABORTED,
                 message=f"attempt {len(record.process.attempts)} failed ({verdict.status.value}: {verdict.message}) "
                 "after it had already changed the workspace; not retried, changes left in place",
-                hint="Review the listed changes; keep or revert them, then call again.",
-            )
+                hint="Review the listed changes; keep or revert them, then call again.")
         return self._review(call, outcome, verdict, changeset, report, tests, live, started)
 
     def _review(self, call: CallPlan, outcome: Outcome, verdict: Verdict, changeset: ChangeSet,

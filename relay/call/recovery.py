@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import logging
 
+from filelock import Timeout
+
 from relay.agy.classify import Verdict
 from relay.call.finish import Ending, finish
 from relay.call.judge import judge_change
 from relay.core.contracts import Changes, Status
 from relay.core.errors import RelayError
+from relay.core.files import own_folder
 from relay.core.identity import owner_alive
+from relay.core.locks import own_lock
 from relay.isolate.pool import salvage_worktree, worktree_is_own
 from relay.observe.changes import ChangeSet
 from relay.runs.crashed import Seen, observe_crashed, stop_leftover
@@ -31,6 +35,8 @@ __all__ = ["recover_interrupted", "recover_run"]
 
 log = logging.getLogger("relay.call.recovery")
 
+LOCK_WAIT = 60.0  # seconds: another process's recovery of one run (its observation of the workspace) is far shorter
+
 _HIJACKED = ("its worktree is no longer its own (the worker repointed its .git file, or it is gone): not observed, "
              "so the relay's git never read your repository through it")
 _UNRESTORED = ("not restored at recovery: the relay running it died with its pre-run snapshot, and the files may "
@@ -38,7 +44,24 @@ _UNRESTORED = ("not restored at recovery: the relay running it died with its pre
 
 
 def recover_run(store: RunStore, run_id: str, *, wait: float = 5.0) -> bool:
-    """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running)."""
+    """Finish one run whose relay is gone; True if it was recovered (False: still owned, or not running).
+
+    Under the data dir's recovery lock (locks/recovery.lock): a relay starting, a relay about to start its worker and
+    the dead relay's undertaker (relay.call.undertaker) can find the same run at once, and one of them finishes it —
+    the others then read it finished. A lock held past ``LOCK_WAIT`` leaves the run to a later recovery (said)."""
+    lock = own_lock(own_folder(store.runs_dir.parent / "locks") / "recovery.lock")
+    try:
+        lock.acquire(timeout=LOCK_WAIT)
+    except Timeout:
+        log.warning("run %s left running is not recovered now: another process holds %s", run_id, lock.lock_file)
+        return False
+    try:
+        return _recover_run(store, run_id, wait=wait)
+    finally:
+        lock.release()
+
+
+def _recover_run(store: RunStore, run_id: str, *, wait: float) -> bool:
     try:
         record = store.read(run_id)
     except RelayError as exc:
