@@ -80,7 +80,12 @@ def _template(files: dict[str, str | bytes], message: str) -> Path:
         if not _TEMPLATE_HOME:
             _TEMPLATE_HOME.append(Path(tempfile.mkdtemp(prefix="gravity-relay-test-repos-")))
             atexit.register(shutil.rmtree, _TEMPLATE_HOME[0], True)
-        _TEMPLATES[key] = _make(_TEMPLATE_HOME[0] / str(len(_TEMPLATES)), files, message)
+        made = _make(_TEMPLATE_HOME[0] / str(len(_TEMPLATES)), files, message)
+        # git init's samples (13 hooks that never run, and a description): copied into every repository made from
+        # the template they were half of its 29 files, ~1 ms of CPU a copy (~1,200 a run). The hooks folder stays.
+        for sample in [*(made / ".git" / "hooks").glob("*.sample"), made / ".git" / "description"]:
+            sample.unlink(missing_ok=True)
+        _TEMPLATES[key] = made
     return _TEMPLATES[key]
 
 
