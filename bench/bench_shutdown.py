@@ -13,13 +13,14 @@ the client leaves the way a real one does:
   SIGTERM after 2 s; here the SIGTERM alone).
 * ``eof`` — stdin closed, no signal (the SDK transports' first step).
 * ``sigkill`` — SIGKILL at once (an OOM killer, ``kill -9``; Claude Code's last step): the relay stops nothing
-  itself, its subreapers see its lifeline end (relay/core/reaper.py) and stop the worker. The record is left to
-  the next relay start (recovery), so "record finished" reads "never" there.
+  itself, its subreapers see its lifeline end (relay/core/reaper.py) and stop the worker, and the run's undertaker
+  (relay/call/undertaker.py) finishes the record (state "interrupted").
 
 Printed per case, from the first signal (or the stdin close), median and max over the runs: the worker
-group gone (worker and grandchild both dead), the record finished on disk (state "finished"), the relay
-process exited; and how many runs Claude Code's SIGKILL would have hit (``--no-kill`` sends it never, to
-see the full path; ``--deaf``: the worker and its grandchild ignore SIGTERM). With ``--burners N``, N busy-looping Python processes load the machine (killed after).
+group gone (worker and grandchild both dead), the record finished on disk (state "finished", or "interrupted"
+when the undertaker finished it), the relay process exited; and how many runs Claude Code's SIGKILL would have
+hit (``--no-kill`` sends it never, to see the full path; ``--deaf``: the worker and its grandchild ignore
+SIGTERM). With ``--burners N``, N busy-looping Python processes load the machine (killed after).
 The relay's own log lines (stderr, INFO) are timed on arrival too, for the step breakdown (``--steps``).
 """
 
@@ -92,8 +93,7 @@ def one_run(work: Path, how: str, detached: bool, kill: bool, settle: float, dea
         got: dict[str, float] = {}
         killed = how == "sigkill"
         cpu0 = cpu = _cpu(proc.pid)
-        wanted = {"exit", "group"} if how == "sigkill" else {"exit", "group", "record"}  # sigkill: recovery's record
-        while not wanted <= got.keys():
+        while "exit" not in got or "group" not in got or "record" not in got:
             now = time.monotonic() - t0
             if how == "claude" and "exit" not in got:
                 if "sigterm" not in got and now >= CLAUDE_SIGTERM_AFTER:
@@ -135,7 +135,7 @@ def _cpu(pid: int) -> float | None:
 
 def _finished(path: Path) -> bool:
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("state") == "finished"
+        return json.loads(path.read_text(encoding="utf-8")).get("state") in ("finished", "interrupted")
     except (OSError, ValueError):
         return False
 
