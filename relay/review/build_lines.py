@@ -97,10 +97,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns a host's firewall or SELinux off", ("setenforce", "selinux=disabled", "ufwdisable", "firewalld"), re.compile(
         r"\bsetenforce\s+0\b|\bSELINUX\s*=\s*disabled\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+firewalld\b")),
     ("fetches packages from an untrusted index", ("-ihttp://", "index-url", "index_url", "registry", "goproxy", "bundle_mirror",
-                                                  "composer_repo", "gemsources", "trusted-host", "-source"), re.compile(
+                                                  "composer_repo", "gemsources", "trusted-host", "-source",
+                                                  "-i','http://", '-i","http://'), re.compile(
         # A package index, registry or module proxy reached over plain HTTP: anyone on the path serves the packages.
-        r"(?P<at>(?:\s-i|--(?:extra-)?index-url|--registry|--(?:add-)?source|-Source|(?:PIP_(?:EXTRA_)?INDEX_URL|NPM_CONFIG_REGISTRY|npm_config_registry|"
-        r"GOPROXY|UV_(?:EXTRA_)?INDEX_URL|BUNDLE_MIRROR\w*|COMPOSER_REPO\w*|\w*REGISTRY(?:_URL)?))\s*[=: ]\s*['\"]?" + _HTTP + r")|"
+        # The flag and its value as one word, or as two items of an argument list (nox's session.install("--index-url",
+        # "http://…"), a subprocess list, a JSON array): round 24.
+        r"(?P<at>(?:\s-i|(?<=['\"])-i(?=['\"])|--(?:extra-)?index-url|--registry|--(?:add-)?source|-Source|(?:global|install)\.(?:extra-)?index-url|"
+        r"(?:PIP_(?:EXTRA_)?INDEX_URL|NPM_CONFIG_REGISTRY|npm_config_registry|"
+        r"GOPROXY|UV_(?:EXTRA_)?INDEX_URL|BUNDLE_MIRROR\w*|COMPOSER_REPO\w*|\w*REGISTRY(?:_URL)?))(?:\s*[=: ]\s*['\"]?|['\"]\s*,\s*['\"])" + _HTTP + r")|"
         r"(?P<at2>\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:--\S+\s+)*registry\s+['\"]?" + _HTTP + r")|"
         r"(?P<at3>\bgem\s+sources\s+(?:-a|--add)\s+" + _HTTP + r")|(?P<at4>\b(?:global|install)\.trusted-host)\b", re.I)),
     ("fetches code over plain HTTP", ("gitclone", "gitfetch", "gitpull", "gitsubmoduleadd", "gitremoteadd", "helmrepoadd"), re.compile(

@@ -44,7 +44,10 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
      re.compile(r"""^\s*(?:gem|\w+\.add_\w*dependency|\w+\.dependency)\s*\(?\s*["'](?P<name>[^"']+)""")),
     (("pom.xml",), re.compile(r"<artifactId>\s*(?P<name>[^<\s]+)\s*</artifactId>")),
     (("build.gradle", "build.gradle.kts"),
-     re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|kapt|annotationProcessor)\s*\(?\s*["'](?P<name>[^:"']+:[^:"']+)""")),
+     # "group:artifact:1.0", or the map notation (Groovy's group: 'g', name: 'a', version: '1.0'; the Kotlin DSL's
+     # group = "g", name = "a", version = "1.0"), named by its artifact (round 24: jackson-databind 2.21.2 → 2.9.8).
+     re.compile(r"""^\s*(?:implementation|api|compile\w*|runtimeOnly|testImplementation|testRuntimeOnly|kapt|annotationProcessor|classpath)\s*\(?\s*"""
+                r"""(?P<map>group\s*[:=]\s*["'][^"']+["']\s*,\s*name\s*[:=]\s*)?["'](?P<name>[^:"']+(?(map)|:[^:"']+))""")),
     # Gradle's version catalogue: "name = { module = "group:artifact", version.ref = "v" }", or "name = "group:artifact:1.0"".
     (("*.versions.toml",), re.compile(r"""(?:\bmodule\s*=\s*|^\s*[\w.-]+\s*=\s*)["'](?P<name>[\w.\-]+:[\w.\-]+)(?::[^"']*)?["']""")),
     (("*.csproj", "*.fsproj", "*.vbproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),

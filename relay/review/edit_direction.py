@@ -44,6 +44,7 @@ from difflib import SequenceMatcher
 from relay.review.constant_random import made_constant
 from relay.review.lost_results import lost_result
 from relay.review.narrowed_compare import fields_dropped
+from relay.review.flipped_lines import flipped
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
@@ -430,6 +431,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return fewer[0], fewer[1]
     if (loose := loosened(path, added, removed, sample=sample)) is not None:  # round 23: an expiry, a suffix, escaping, a default…
         return loose
+    if not sample and (flip := flipped(added, removed)) is not None:  # round 24: an error made success, a line break anchored, a default…
+        return flip
     if (more := turned(path, added, removed, sample=sample)) is not None:  # round 15: a bind, an algorithm mix, a source, a key, a limit
         return more
     if (setting := setting_turned(path, added, removed, sample=sample)) is not None:  # round 16: TLS, XXE, a verify, a secret, a check

@@ -223,8 +223,23 @@ def _deleted_check(gone: list[tuple[int, str]], written_text: str) -> str | None
                 continue
             if _ESCAPING_RE.search(short) and after == "(" and _value_gone(line, match.end(), written_text):
                 continue  # the value escaped is gone with its call (a redirect's `next` no longer read): nothing left unescaped
+            if after != "(" and _renamed(line, match.start(), match.end(), written_text):
+                continue  # the same line written with the name renamed (`doubleEscape` → `isDoubleEscape`): nothing deleted
             return line
     return None
+
+
+def _renamed(line: str, start: int, end: int, written_text: str) -> bool:
+    """Whether the change writes ``line`` again with the name at ``start:end`` renamed (round 24: execa's
+    `escapeArgument(argument, doubleEscape)` → `…, isDoubleEscape)` read as escaping removed)."""
+    text = line.strip()
+    at = line.index(text) if text else 0
+    if not text or len(text) > 300:
+        return False
+    shape = re.escape(text[:start - at]) + r"(?P<n>[A-Za-z_$][\w$.]*)" + re.escape(text[end - at:])
+    found = re.search(rf"(?m)^\s*{shape}\s*$", written_text)
+    name, new = line[start:end].lower(), found.group("n").lower() if found else ""
+    return bool(new) and (name in new or new in name)  # `doubleEscape` → `isDoubleEscape`, not another value in its place
 
 
 def _value_gone(line: str, opened: int, written_text: str) -> bool:

@@ -175,7 +175,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
     ("turns package integrity checks off", ("gosumdb", "gonosum", "goinsecure", "goflags", "trusted", "strict-ssl", "unauthenticated",
                                             "gpgcheck", "gpg-check", "ssl_no_verify"), re.compile(
         r"\bGOSUMDB\W+off\b|\bGONOSUM(?:DB|CHECK)\b\s*[=:]|\bGOINSECURE\b\s*[=:]|\bGOFLAGS\b.*-insecure\b|\bPIP_TRUSTED_HOST\b\s*[=:]|"
-        r"\s--trusted-host\b|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|--allow-unauthenticated\b|\bgpgcheck\s*=\s*0\b|--nogpgcheck\b|"
+        r"\s--trusted-host\b|(?<=['\"])--trusted-host['\"]|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|--allow-unauthenticated\b|\bgpgcheck\s*=\s*0\b|--nogpgcheck\b|"
         r"--no-gpg-checks?\b|\bGIT_SSL_NO_VERIFY\b\s*[=:]", re.I)),
     ("short-circuits a signature or MAC check", ("compare", "equal"), re.compile(
         # "a || ConstantTimeCompare(x, y) == 1": a comparison that should be required beside another made enough alone.

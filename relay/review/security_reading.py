@@ -215,8 +215,9 @@ SECURITY_TOKENS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
         r"signature_?invalid|invalid_?signature|bad_?signature|\.verify\s*\(|"
         r"\bO_(?:CREAT|EXCL|NOFOLLOW|TRUNC)\b|\bmode\s*=\s*0o?[0-7]{3}\b", re.I)),
     ("crypto state", re.compile(r"seq_?no\b|sequence_?number|\bnonce|strict_?kex", re.I)),
-    # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting.
-    ("prototype pollution", re.compile(r"__proto__|\bprototype\b|['\"]constructor['\"]|\bdefineProperty\s*\(|\bcreate\(\s*null\s*\)")),
+    # defineProperty / a null-prototype object: how a parser stops "__proto__" keys from polluting. A method defined on a
+    # constructor's prototype (`Store.prototype.read = function (…)`) is how old-style classes are written (round 24).
+    ("prototype pollution", re.compile(r"__proto__|\bprototype\b(?!\.[\w$]+\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>))|['\"]constructor['\"]|\bdefineProperty\s*\(|\bcreate\(\s*null\s*\)")),
     ("keys/certificates", re.compile(r"-----BEGIN|\bx509\b|private_?key|public_?key", re.I)),
     # The classic sinks of static analysers, by name: an XML parser's entity and DTD switches
     # (XXE), deserializers that build any object, HTML written unescaped, SQL built from strings.
