@@ -225,7 +225,7 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
     return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
         manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines) or subtle_turns.key_size_lowered(
-            f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22)
+            f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) or docs_samples.unsafe_sample(*f.code_lines) if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22), client IP, header logged, lifetime (24)
 
 
 def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:

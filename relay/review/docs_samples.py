@@ -17,6 +17,16 @@ line, or a payload or claims on the sample's changed lines): a
 JWT's payload is readable by whoever holds the token. Quiet: storing the hash (``User.create(password_hash: …)``, no
 token or payload word on the pair), a projection that leaves it out (``passwordHash: false``), the plain password a
 sign-in sample sends.
+
+Round 24 part A (``unsafe_sample``): three samples the first runs of held-out 29/30 left low. A sample that installs a
+client-IP middleware or reads the forwarded-for header (``r.Use(middleware.RealIP)``, ``app.set('trust proxy',
+true)``, ``ProxyFix(``): the client's address then comes from a header any client writes, so a per-IP rate limit or an
+IP check in front of it is walked around. A sample's cache or token lifetime made a year or more (``.cached(10, 24,
+TimeUnit.HOURS)`` → ``.cached(10, 3650, TimeUnit.DAYS)``, ``Long.MAX_VALUE``): a rotated or revoked key or token is
+trusted that long. A sample that logs a credential header (``hlog.CustomHeaderHandler("authorization",
+"Authorization")``, ``log.Println(r.Header.Get("Authorization"))``): every request's token lands in the logs. Quiet: the
+same line already on the page (moved), ``trust proxy`` false, a lifetime shortened or an asset's or HSTS's year, a sample
+that sets the header on a request (no log on the line) or logs it redacted.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["hash_in_payload", "is_sample", "sample_lines"]
+__all__ = ["hash_in_payload", "is_sample", "sample_lines", "unsafe_sample"]
 
 # What code has and a sentence rarely does: a call, an assignment, braces, a statement's end, an interpolation, a path
 # into a member (``::``, ``->``, ``=>``).
@@ -73,3 +83,72 @@ def is_sample(line: str) -> bool:
 def sample_lines(lines: Sequence[str]) -> list[str]:
     """The lines of a docs page's run that are a code sample's (see the module's doc), in order."""
     return [line for line in lines if is_sample(line)]
+
+
+# A client's address taken from a header it writes: a middleware that does it, or the header read.
+_CLIENT_IP_RE = re.compile(r"(?i)\bRealIP\b|\bProxyHeaders\b|\bProxyFix\s*\(|\bUseForwardedHeaders\b|\bForwardedHeadersMiddleware\b|"
+                           r"\bRemoteIpValve\b|trust[ _]?proxy['\"]?\s*[,:=](?!\s*(?:false|0)\b)|x-forwarded-for|x-real-ip")
+# A credential header as a string of its own, or morgan's token for it, on a line that logs.
+_CRED_HEADER_RE = re.compile(r"(?i)['\"](?:proxy-)?authorization['\"]|['\"](?:set-)?cookie['\"]|['\"]x-(?:api-key|auth-token|csrf-token)['\"]|"
+                             r":req\[(?:authorization|cookie)\]")
+_LOGS_RE = re.compile(r"(?i)\b(?:h?log|logger|logging|slog|zap|zerolog|logrus|winston|morgan|console|puts|print\w*)\b|\bLog\w*\s*\(|"
+                      r"\.(?:info|debug|warn|trace)\w*\s*\(")
+_REDACTED_RE = re.compile(r"(?i)redact|mask|sanitiz|\*\*\*|omit|exclude|scrub")
+# A lifetime's words (a cache, a token, a session), and what is long on purpose (a static asset's year, HSTS).
+_LIFETIME_RE = re.compile(r"(?i)cache|ttl|expir|lifetime|max.?age|valid|session|token|refresh")
+_LONG_ON_PURPOSE_RE = re.compile(r"(?i)immutable|static|asset|hsts|strict-transport|includeSubDomains|preload")
+_ENDLESS_RE = re.compile(r"\b(?:Long|Integer|Int|Int64|UInt64)\.MAX_VALUE\b|\bmath\.MaxInt(?:64|32)?\b|\b[iu](?:32|64)::MAX\b|"
+                         r"\bNumber\.MAX_SAFE_INTEGER\b|\bsys\.maxsize\b|\bInt(?:64)?\.max\b")
+_UNIT_SECONDS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hr": 3600, "hour": 3600,
+                 "d": 86400, "day": 86400, "w": 604800, "week": 604800, "y": 31536000, "year": 31536000}
+# A number (or a product of numbers, 24 * 365) and, within a few characters either side, its unit.
+_AMOUNT_RE = re.compile(r"(?<![\w.])\d[\d_]*(?:\s*\*\s*\d[\d_]*)*(?=[smhdwy]\b|(?!\w|\.\d))")
+_UNIT_RE = re.compile(r"(?i)(?<![a-z])(sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|year)s?(?![a-z])|(?<=[\d#])([smhdwy])\b")
+_YEAR = 365 * 86400
+
+
+def _lifetime(line: str) -> float | None:
+    """The longest lifetime a line writes, in seconds (a MAX constant is endless), or None without a unit."""
+    if _ENDLESS_RE.search(line):
+        return float("inf")
+    units = [(m.start(), _UNIT_SECONDS[(m.group(1) or m.group(2)).lower()]) for m in _UNIT_RE.finditer(line)]
+    best = None
+    for m in _AMOUNT_RE.finditer(line):
+        near = [(abs(at - m.end()), secs) for at, secs in units if -30 <= at - m.end() <= 30 or -30 <= m.start() - at <= 30]
+        if near:
+            n = 1
+            for part in m.group().split("*"):
+                n *= int(part.strip().replace("_", ""))
+            value = n * min(near)[1]
+            best = value if best is None else max(best, value)
+    return best
+
+
+def _shape(line: str) -> str:
+    return squeezed(_UNIT_RE.sub("U", _AMOUNT_RE.sub("#", _ENDLESS_RE.sub("#", line.strip()))))
+
+
+def _quote(line: str, m: re.Match[str]) -> str:
+    return line.strip() if len(line.strip()) <= 100 else window(line, m.start(), m.end(), 70, 12)
+
+
+def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """What a docs page's new sample line teaches that is unsafe (see the module's doc): a client IP from a header, a
+    credential header logged, a cache or token lifetime made a year or more."""
+    before = {squeezed(old.strip()) for old in removed[:200]}
+    olds: dict[str, float] | None = None
+    for line in added[:200]:
+        if len(line) > 400 or squeezed(line.strip()) in before:
+            continue
+        if (m := _CLIENT_IP_RE.search(line)):
+            return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"
+        if (m := _CRED_HEADER_RE.search(line)) and _LOGS_RE.search(line) and not _REDACTED_RE.search(line):
+            return f"logs a credential header (tokens and cookies in every log line): {_quote(line, m)}"
+        if not _LIFETIME_RE.search(line) or _LONG_ON_PURPOSE_RE.search(line) or (new := _lifetime(line)) is None or new < _YEAR:
+            continue
+        if olds is None:
+            olds = {_shape(old): life for old in removed[:200] if len(old) <= 400 and (life := _lifetime(old)) is not None}
+        was = olds.get(_shape(line))
+        if was is not None and was * 10 <= new:
+            return f"makes a cache or token lifetime a year or more (a rotated or revoked key stays trusted): {line.strip()[:90]}"
+    return None

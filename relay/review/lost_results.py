@@ -12,6 +12,9 @@ not outvote it), linear in the diff (screened lines only, at most ``_MOST`` of a
 - ``defaults_bypassed``: a call that applied TLS/SSL/secure defaults to options (``ssl_opts(hostname, opts)``,
   ``tls_config(opts)``, ``secure_defaults(opts)``) unwrapped to its bare argument on the same line: the options reach the
   transport without peer verification, CA certificates or the hostname check the defaults set.
+- ``skip_dropped`` (round 24): a loop's skip deleted whole, its condition a compare with a literal and written nowhere
+  the change adds (``if tagValue == "-" { continue }``, ``if name == "-":`` / ``continue``, ``next if key == "_"``): what
+  the marker kept out (a field tagged to be left out, an entry meant to be ignored) now goes through.
 
 The party guarded against is the worker that slips one such line into an ordinary change; each reader names the line.
 """
@@ -130,11 +133,39 @@ def _defaults_bypassed(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a loop's skip deleted whole (round 24)
+# A condition that compares with a string literal (a marker: "-", "", "_"; a null check is a refactor's), a skip on its line or the next one.
+_SKIP_HEAD_RE = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|elsif|unless)\b\s*\(?(?P<cond>[^{:]*?(?:[=!]==?\s*['\"`]|['\"`]\s*[=!]==?|\.equals\(\s*['\"])[^{:]*?)\)?\s*(?:\{|:|\bthen\b|(?=(?:continue|next)\b)|$)\s*(?P<rest>.*)$")
+_SKIP_RE = re.compile(r"^\s*(?:continue|next)\s*;?\s*\}?\s*$")
+_NEXT_IF_RE = re.compile(r"^\s*(?:next|continue)\s+(?:if|unless)\s+(?P<cond>.+)$")
+
+
+def _skip_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    written = "\n".join(squeezed(line) for line in added[:_MOST])
+    for i, line in enumerate(removed[:_MOST]):
+        if len(line) > _LONGEST:
+            continue
+        m = _SKIP_HEAD_RE.match(line) or _NEXT_IF_RE.match(line)
+        if m is None:
+            continue
+        rest = m.groupdict().get("rest")
+        one_line = rest is None or bool(_SKIP_RE.match(rest))
+        if not one_line and (rest or i + 1 >= len(removed) or not _SKIP_RE.match(removed[i + 1])):
+            continue
+        if squeezed(m.group("cond")) in written:
+            continue  # the same condition stands in what the change writes: moved or restated
+        shown = line.strip() if one_line else f"{line.strip()} {removed[i + 1].strip()}"
+        return f"deletes a skip (what it kept out now goes through: a field or entry marked to be left out is kept): {shown[:90]}"
+    return None
+
+
 def lost_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first of these shapes the edit takes, as a reason that quotes its line; None when it takes none."""
-    if not removed or not added:
+    if not removed:
         return None
-    for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed):
+    if not added:
+        return _skip_dropped(added, removed)  # a skip deleted alone (the others read what replaced a line)
+    for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed, _skip_dropped):
         if found := read(added, removed):
             return found
     return None

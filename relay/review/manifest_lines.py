@@ -43,6 +43,9 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
   npm/Composer ``>=1.2``, Gradle's ``1.2.+``), the rest of the line unchanged: the newest release the repository
   serves, a compromised one too, is what builds (a bounded range ``[1.2,2.0)`` and a toolchain's ``>=`` stay quiet).
 
+- ``wrapper_checksum_dropped`` (round 24): a Gradle or Maven wrapper's ``distributionSha256Sum``/``wrapperSha256Sum``
+  removed (not rewritten): the build tool it downloads and runs is no longer checked (medium, by ``downgrades_dependency``).
+
 A line that stands again, squeezed, on the other side was only moved. The readers only name: the rule that quotes them
 (``downgrades_dependency``'s row, a manifest's own line) is medium and adds no risk a manifest did not already have.
 Ordinary look-alikes stay quiet: the default index written again, a branch pin the file already had, a tag or a
@@ -328,8 +331,27 @@ def open_range(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A build wrapper's checksum of what it downloads (Gradle's and Maven's wrapper properties, round 24).
+_WRAPPER_PATH = re.compile(r"(?:^|/)(?:gradle|maven|mvn)-wrapper\.properties$")
+_WRAPPER_SUM = re.compile(r"^\s*(?P<key>distributionSha256Sum|wrapperSha256Sum)\s*[=:]")
+
+
+def wrapper_checksum_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops the build wrapper's checksum (…)" for a wrapper's ``distributionSha256Sum``/``wrapperSha256Sum`` removed and
+    written nowhere in what the change adds: the distribution it downloads and runs is no longer checked."""
+    if not _WRAPPER_PATH.search(path):
+        return None
+    kept = {m.group("key") for line in added[:400] if (m := _WRAPPER_SUM.match(line))}
+    for line in removed[:400]:
+        if (m := _WRAPPER_SUM.match(line)) and m.group("key") not in kept:
+            return f"drops the build wrapper's checksum (the distribution it downloads and runs is no longer verified): removed: {line.strip()[:_QUOTE]}"
+    return None
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
+    if (dropped := wrapper_checksum_dropped(path, added, removed)) is not None:
+        return dropped
     if not reads_manifest_lines(path):
         return None
     feeds = path.lower().rsplit("/", 1)[-1] == "nuget.config"

@@ -10,7 +10,8 @@ nothing, and each stays linear in the diff (screened lines only, at most ``_PAIR
   Java's ``synchronized``, Rust's ``.lock().unwrap()``, C#'s ``lock (x)``, Ruby's ``synchronize``): the check races;
 - ``rejection_dropped``: an error path that answered a rejection answers something else (``raise Unauthorized()`` →
   ``return {}``, ``head :unauthorized`` → ``nil``, ``AuthenticateResult.Fail(ex)`` → ``NoResult()``, ``next(err)`` →
-  ``next()``, ``.map_err(…)?`` → ``.unwrap_or_default()``): it fails open;
+  ``next()``, ``.map_err(…)?`` → ``.unwrap_or_default()``): it fails open; Go's ``return fmt.Errorf(…)`` made
+  ``return nil`` (round 24) swallows the error: what failed goes on as valid;
 - ``anchors_dropped``: a pattern that loses its anchors all at once (``'^[a-z]+$'`` → ``'[a-z]+'``, Ruby's ``\\A…\\z`` →
   ``^…$``, Java's ``.matches()`` → ``.find()``): a value that merely contains what was wanted passes;
 - ``bind_widened``: a listener's loopback address made every interface in the spellings the one-line readers miss
@@ -86,10 +87,12 @@ def _lock_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- an error path that rejected, now answering something else
+# Go's error returned (round 24): made ``return nil``, the caller is told it succeeded.
+_ERROR_RETURN_RE = re.compile(r"^\s*return\s+(?:[\w.&{}\[\]]+,\s*){0,3}(?:fmt\.Errorf|errors\.(?:New|Wrap\w*|Join)|xerrors\.Errorf)\(")
 _REJECTS_RE = re.compile(r"(?i)^\s*(?:raise|throw)\b|\bhead\s+:(?:unauthorized|forbidden|bad_request)|\b(?:abort|deny|forbid|reject|halt)\w*\s*[(!]|"
                          r"\.Fail\(|\bFailure\(|\bUnauthorized\w*\(|\bForbid\w*\(|\bhttp\.Error\(|\bStatus(?:Unauthorized|Forbidden)\b|"
                          r"\bstatus\s*[(:=]\s*(?:401|403)\b|\b(?:401|403)\b|\bnext\s*\(\s*(?:err|error|e|ex)\s*\)|\.map_err\([^)]*\)\s*\?|"
-                         r"\bErr\(|\{:error\b|^\s*return\s+(?:false|False)\s*;?\s*$|^\s*return\s+(?:nil,\s*)?err\s*;?\s*$")
+                         r"\bErr\(|\{:error\b|^\s*return\s+(?:false|False)\s*;?\s*$|^\s*return\s+(?:nil,\s*)?err\s*;?\s*$|" + _ERROR_RETURN_RE.pattern)
 _LOGS_RE = re.compile(r"(?i)\b(?:log\w*|console|logger|print\w*|warn\w*|debug|slog|eprintln|puts)\b\s*[.(!]")
 _REJECTION_WORDS_RE = re.compile(r"(?i)error|fail|unauthori|forbid|denied|deny|reject|invalid|raise|throw|abort|halt|401|403|Err\b")
 
@@ -110,6 +113,12 @@ def _restated(added: Sequence[str]) -> Callable[[str], bool]:
     return kept
 
 
+def _fails_open(old: str, new: str) -> str:
+    if _ERROR_RETURN_RE.match(old):  # round 24: Go's error returned made success: not a request, a result taken as valid
+        return f"swallows an error (success returned where the error was: what failed goes on as valid): {_pair(old, new)}"
+    return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
+
+
 def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     kept = _restated(added)
     gone = [old for old in _fresh(removed, added)[:_PAIRS] if len(old) <= 400 and _REJECTS_RE.search(old) and not _LOGS_RE.search(old)
@@ -123,7 +132,7 @@ def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
         new = _closest(old, fresh, 0.45) if len(fresh) > 1 or len(gone) > 1 else fresh[0]
         if new is None or _REJECTION_WORDS_RE.search(new) or not new.strip() or new.strip() in ("}", "end", "{"):
             continue
-        return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
+        return _fails_open(old, new)
     return None
 
 
@@ -150,7 +159,7 @@ def rejection_in_run(added: Sequence[str], removed: Sequence[str]) -> str | None
         if len(old) > 400 or old not in gone or not _REJECTS_RE.search(old) or _LOGS_RE.search(old) or kept(old):
             continue
         new = added[-back] if back <= len(added) and added[-back] in soft else soft[0]
-        return f"fails open (the error swallowed, the request let through): {_pair(old, new)}"
+        return _fails_open(old, new)
     return None
 
 
