@@ -1,4 +1,4 @@
-"""A stopped run whose look after the stop hangs (relay/call/orchestrate.py, ``_observe_after_stop``).
+"""A stopped run whose look after the stop hangs (relay/call/observe_run.py, ``RunLook.after_stop``).
 
 The party: the worker, which can leave git something to wait on (a FIFO where git reads, a process holding a lock) so
 the relay's look after a cancel does not end. ``anyio.move_on_after(30)`` around a thread cannot interrupt the thread:
@@ -34,13 +34,13 @@ async def test_a_stopped_runs_look_that_hangs_holds_neither_its_answer_nor_write
     # Broke: the cancel's answer came after the held look ended (20 s here; with git held, its two-minute timeout).
     from mcp import Client
 
-    import relay.call.orchestrate as orchestrate
+    import relay.call.observe_run as observe_run
     from relay.core.settings import load_settings
     from relay.doors.mcp_server import create_server
     from relay.runs.store import RunStore
 
     release, judged = threading.Event(), threading.Event()
-    real_observe, real_judge = orchestrate.observe_changes, orchestrate.judge_change
+    real_observe, real_judge = observe_run.observe_changes, observe_run.judge_change
 
     def held_look(*args, **kwargs):
         release.wait(_HELD)
@@ -52,9 +52,9 @@ async def test_a_stopped_runs_look_that_hangs_holds_neither_its_answer_nor_write
         finally:
             judged.set()
 
-    monkeypatch.setattr(orchestrate, "observe_changes", held_look)
-    monkeypatch.setattr(orchestrate, "judge_change", watched_judge)
-    monkeypatch.setattr(orchestrate, "STOPPED_LOOK_SECONDS", 1.0, raising=False)
+    monkeypatch.setattr(observe_run, "observe_changes", held_look)
+    monkeypatch.setattr(observe_run, "judge_change", watched_judge)
+    monkeypatch.setattr(observe_run, "STOPPED_LOOK_SECONDS", 1.0)
     agy = install_fake_agy(tmp_path / "bin", failure_scenario("hang", edits=[
         {"op": "write", "path": ".github/workflows/ci.yml", "content": "on: push\n"},
         {"op": "write", "path": "src/ok.py", "content": "ok = 1\n"}]))

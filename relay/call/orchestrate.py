@@ -1,7 +1,7 @@
 """The path of one call, top to bottom (DESIGN.md, "The path of one call").
 
     intake (surface, policy, agy, gate) ─▶ record ─▶ coordinator ─▶ auth preflight ─▶ snapshot
-            ─▶ worker (+ retry guard) ─▶ observe and judge (judge.py) ─▶ verify ─▶ review ─▶ finish
+            ─▶ worker (+ retry guard) ─▶ observe and judge (observe_run.py, judge.py) ─▶ verify ─▶ review ─▶ finish
 
 ``Relay`` holds what lives as long as the process (settings, the store, the worker queue, the auth
 cache). A call is resolved once (``intake.take_in``: a CallPlan), run by ``run`` (the steps below,
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,14 +26,12 @@ from relay.agy.auth import AuthPreflight
 from relay.agy.answer_reading import answer_flags
 from relay.agy.classify import LOGIN_CLASS, TRANSIENT, Outcome, Verdict, report_of
 from relay.agy.env import build_worker_env
-from relay.agy.stream import StreamReader
 from relay.call.apply_run import apply_run
 from relay.call.attempts import run_attempts, worker_said
 from relay.call.confirm import Gate, declined_packet, preview_packet
-from relay.call.enforce import HIJACKED
 from relay.call.finish import Ending, finish, refusal_ending, stopped_verdict, unrecorded_ending
 from relay.call.intake import AwaitingPerson, CallPlan, Refusal, refused_input, take_in
-from relay.call.judge import Judged, judge_change, judged_within
+from relay.call.observe_run import Live, RunLook, branch_message
 from relay.call.once import Once
 from relay.call.policy import RunPlan
 from relay.call.prelaunch import check_before_launch
@@ -42,7 +39,7 @@ from relay.call.warm import warm_review
 from relay.call.progress import Progress, no_progress
 from relay.call.recovery import recover_interrupted
 from relay.call.undertaker import watch
-from relay.core.contracts import (Changes, ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
+from relay.core.contracts import (ContinueInput, Detail, ExecuteInput, GetResultInput, Packet,
                                   RunRecord, Status, Tests, WorkerReport)
 from relay.core.errors import RelayError, StorageError, as_relay_error
 from relay.core.platform import Identity, stop_worker, verify_worker
@@ -50,12 +47,10 @@ from relay.core.process import stop_grace
 from relay.core.redact import redact
 from relay.core.settings import Settings
 from relay.isolate.config_hooks import ConfigHooksRefused
-from relay.isolate.pool import Lease, changed_outside, lease_worktree, record_change, still_own
-from relay.isolate.trees import keep_or_drop_after_tree
-from relay.observe.changes import ChangeSet, observe_changes
+from relay.isolate.pool import Lease, lease_worktree, record_change, still_own
+from relay.observe.changes import ChangeSet
 from relay.observe.git import GitError
-from relay.observe.run_patch import write_run_patch
-from relay.observe.permissions import PreRun, keep_sizes, pre_run_files
+from relay.observe.permissions import pre_run_files
 from relay.observe.snapshot import Snapshot, release_indexes, take_snapshot
 # The review (relay.review: ~13,000 lines, a thousand regexes compiled at import) is imported where a run is reviewed, not
 # when the server starts: a client waits on the start (Claude Code gives a server 30 s), and a refusal never reviews.
@@ -69,30 +64,8 @@ __all__ = ["Relay"]
 
 log = logging.getLogger("relay")
 
-# How long a stopped run's look may take before its answer and record go out saying the change was not observed.
-STOPPED_LOOK_SECONDS = 30.0
 # The packet's summary when agy gave no report that fits: its answer text, said to be unchecked.
 UNCHECKED_SUMMARY = "(agy's answer text, not a checked report) "
-
-
-class _Abandoned(Exception):
-    """A stopped run's look that ended after its answer went out: it writes nothing (no patch, no policy)."""
-
-
-class _Live:
-    """What one run is doing right now: read by the progress ticker and by the cancel path."""
-
-    def __init__(self) -> None:
-        self.stage = "starting"
-        self.reader = StreamReader()
-        self.before: Snapshot | None = None
-        self.workspace: str | None = None  # where the worker runs, when not the plan's (its worktree)
-        self.lease: Lease | None = None  # the worktree held by a run that ended early (settled at the end)
-        self.violation = ""  # a stopped run's broken policy, said in its message (enforce.apply_policy)
-        self.notes: list[str] = []  # what the packet says about agy's output (agy.worker)
-        self.outside: list[str] = []  # a worktree run's change outside its workspace (issue 22, D1)
-        self.pre_run: dict[str, PreRun] | None = None  # files' bits and sizes before the run, when it may revert
-        self.unobserved = ""  # a stopped run whose look did not end in time: said in its message and flags
 
 
 class Relay:
@@ -105,7 +78,8 @@ class Relay:
         self.coordinator = Coordinator(settings.data_dir, reap=self.recover_dead_runs,
                                        max_wait=settings.queue_wait_seconds)
         self.auth = AuthPreflight(settings.auth_cache_seconds, settings.data_dir)
-        self._live: dict[str, _Live] = {}  # per running run of this process: where it is (RUNNING answers)
+        self._live: dict[str, Live] = {}  # per running run of this process: where it is (RUNNING answers)
+        self.look = RunLook(settings, self.store, self._live)  # a run's change observed and judged (observe_run.py)
         # Per run stopped on request (antigravity_cancel, the doors' detacher): why; its CANCELLED message says it.
         self.cancel_reasons: dict[str, str] = {}
         self.gate = Gate(settings, self.store, self.environ)  # confirm_trusted profiles (issue 10, confirm.py)
@@ -187,7 +161,7 @@ class Relay:
         except OSError as exc:
             # Not a relay bug: the data dir is read-only, not a folder or full. Nothing ran (issue 13, minor).
             return finish(self.store, record, unrecorded_ending(exc, self.store.runs_dir, self.settings.data_dir))
-        live = self._live[record.run_id] = _Live()
+        live = self._live[record.run_id] = Live()
         undertaker = watch(self.store.record_path(record.run_id))  # finishes the record if this process dies first
 
         async def tick() -> None:
@@ -211,7 +185,7 @@ class Relay:
                     ending = refusal_ending(record.run_id, exc)
                     if live.before is not None and record.process.attempts:
                         # A refusal after the worker ran (a spawn error on a retry): the packet lists what changed.
-                        changes = await self._observe_after_stop(call, live)
+                        changes = await self.look.after_stop(call, live)
                         ending.changes = changes if changes is not None and changes.count else None
                         ending.flags = [live.unobserved] if live.unobserved else []
                 tg.cancel_scope.cancel()
@@ -219,7 +193,7 @@ class Relay:
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
                 await self._stop_worker(record)
-                changes = await self._observe_after_stop(call, live)
+                changes = await self.look.after_stop(call, live)
                 why = self.cancel_reasons.pop(record.run_id, "the call was cancelled")
                 verdict = Verdict(status=Status.CANCELLED, message=f"{why}; the worker was stopped",
                                   hint="Call again to retry; changes made so far stay in the workspace (listed in the "
@@ -238,7 +212,7 @@ class Relay:
                 self._settle(record, live.lease)
         return packet
 
-    async def _steps(self, call: CallPlan, progress: Progress, live: _Live, started: float) -> Ending:
+    async def _steps(self, call: CallPlan, progress: Progress, live: Live, started: float) -> Ending:
         record, plan = call.record, call.plan
         # Coordinator (conversation): a second turn on a running conversation is refused, never forked.
         async with self.coordinator.conversation(call.conversation_id):
@@ -283,7 +257,7 @@ class Relay:
                 report = report_of(outcome)
                 worker_said(record, outcome, verdict, report)  # kept whatever ends the run from here (a refusal)
                 live.stage = "observing changes"
-                judged = await anyio.to_thread.run_sync(self._judge, call, live, Path(plan.workspace),
+                judged = await anyio.to_thread.run_sync(self.look.judge, call, live, Path(plan.workspace),
                                                         list(report.files_changed) if report else [])
                 changeset, record.observation.ms = judged.changeset, judged.ms
                 record.outcome.violation, verdict = judged.violation, judged.verdict(verdict)  # issue 10: enforced
@@ -310,7 +284,7 @@ class Relay:
         return self._review(call, outcome, verdict, changeset, report, tests, live, started)
 
     def _review(self, call: CallPlan, outcome: Outcome, verdict: Verdict, changeset: ChangeSet,
-                report: WorkerReport | None, tests: Tests | None, live: _Live, started: float) -> Ending:
+                report: WorkerReport | None, tests: Tests | None, live: Live, started: float) -> Ending:
         """What the worker said and what the relay saw, into the record and the run's Ending."""
         from relay.review.packet import build_review, tests_from_report
 
@@ -339,7 +313,7 @@ class Relay:
                       usage=run_usage(record, model=outcome.model, seconds=time.monotonic() - started,
                                       earlier=call.ancestors))
 
-    async def _unexpected(self, call: CallPlan, live: _Live, exc: BaseException, started: float) -> Packet:
+    async def _unexpected(self, call: CallPlan, live: Live, exc: BaseException, started: float) -> Packet:
         """A failure nobody planned for: stop the worker, keep what it changed, answer with the run_id."""
         record = call.record
         inner = exc
@@ -348,7 +322,7 @@ class Relay:
         log.error("run %s failed inside the relay", record.run_id, exc_info=exc)
         with anyio.CancelScope(shield=True):
             await self._stop_worker(record)
-            changes = await self._observe_after_stop(call, live)
+            changes = await self.look.after_stop(call, live)
         # A store that cannot be written is STORAGE_ERROR, not a relay bug (errors.as_relay_error maps it).
         error = as_relay_error(inner, f"run {record.run_id}")
         verdict = Verdict(status=error.status, message=error.message[:2000],
@@ -362,84 +336,10 @@ class Relay:
         if verdict is Identity.SAME and worker is not None:
             await stop_worker(worker, stop_grace(self.settings.kill_grace_seconds))
 
-    # ------------------------------------------------------------------ observation
-
-    def _observe(self, record: RunRecord, before: Snapshot, workspace: Path, reported: list[str] | None = None,
-                 abandoned: threading.Event | None = None) -> ChangeSet:
-        """What changed, and the run's patch beside its record (before verification can touch a file).
-
-        A worktree run (issue 22, D1): its worktree is first checked to be still its own (never a git command
-        in a worktree the worker repointed at the user's git dir), then its whole state is recorded on its
-        branch: that commit is the observed change apply will write, and what it touches outside the
-        workspace's folder is a violation (``live.outside``). Its after tree is kept beside the before tree: the
-        diff of the two is what apply writes (a second look, after a policy revert, replaces it)."""
-        live = self._live.get(record.run_id)
-        lease = live.lease if live is not None else None
-        if lease is not None and not still_own(lease):
-            raise RelayError(Status.POLICY_VIOLATION, HIJACKED,
-                             "Start a new run; the relay rebuilds the worktree. Check your repository with `git status`.")
-        from relay.review.file_kinds import is_secret_path
-
-        changeset = observe_changes(before, workspace, reported=reported or [], list_ignored=is_secret_path)
-        if abandoned is not None and abandoned.is_set():  # its run answered without it: nothing written now
-            raise _Abandoned(record.run_id)
-        if self.settings.patch_max_bytes:
-            write_run_patch(before, changeset, workspace, self.store.patch_path(record.run_id),
-                            run_id=record.run_id, max_bytes=self.settings.patch_max_bytes)
-            if live is not None and live.pre_run and lease is None:  # for `runs revert` (issue 37, W11)
-                keep_sizes(before.dir, live.pre_run, [p for c in changeset.files for p in (c.path, c.old_path) if p])
-        if lease is not None:
-            record.isolation.tip_commit = record_change(lease, _branch_message(record))
-            live.outside = changed_outside(lease, record.isolation.tip_commit)
-            keep_or_drop_after_tree(before, changeset, record.run_id)  # what apply writes (issue 23)
-        return changeset
-
-    def _judge(self, call: CallPlan, live: _Live, workspace: Path, reported: list[str] | None = None,
-               abandoned: threading.Event | None = None) -> Judged:
-        """The run's change observed and judged against its policy, as every ending sees it (judge.py); ``abandoned``:
-        set once nobody waits for it (a stopped run's look past its bound), it then ends writing nothing."""
-        record, before = call.record, live.before
-        assert before is not None
-
-        def outside() -> tuple[list[str], str] | None:  # issue 22, D1: what the worktree changed outside the workspace
-            return (live.outside, live.lease.facts.prefix) if live.lease is not None else None
-
-        return judge_change(lambda again: self._observe(record, before, workspace, None if again else reported, abandoned),
-                            call.plan, before=before, pre_run=live.pre_run, outside=outside,
-                            data_dir=self.settings.data_dir)
-
-    async def _observe_after_stop(self, call: CallPlan, live: _Live) -> Changes | None:
-        """Whatever the stopped worker had changed, so nothing is lost from the record (bounded in time)."""
-        if live.before is None:
-            return None
-        record, plan = call.record, call.plan
-        workspace = Path(live.workspace or plan.workspace)  # a worktree run's own tree (issue 10)
-        try:
-            # The policy holds on every exit that observed a change: a stopped worker may have broken it already.
-            # Bounded: a look that hangs (git held by what the worker left) holds neither the answer nor the exit.
-            judged = await judged_within(STOPPED_LOOK_SECONDS, partial(self._judge, call, live, workspace, None),
-                                         f"relay-stopped-look-{record.run_id}")
-        except (OSError, RelayError, GitError) as exc:  # a RelayError: a worktree the worker repointed (not observed)
-            log.warning("could not observe changes of cancelled run %s: %s", record.run_id, exc)
-            return None
-        if judged is not None:
-            record.outcome.violation, live.violation = judged.violation, judged.said
-            from relay.review.packet import build_review
-
-            changes, _, record.observation.changes = build_review(judged.changeset, report=None, paths=plan.paths,
-                                                                  workspace=workspace, task=call.asked)
-            return changes
-        log.warning("run %s: the look after the stop did not end within %g s; answered without it", record.run_id,
-                    STOPPED_LOOK_SECONDS)
-        live.unobserved = (f"the change was not observed: the relay's look at the workspace after the stop did not end "
-                           f"within {STOPPED_LOOK_SECONDS:g} s, so nothing the worker changed is listed or checked "
-                           f"against the policy; it stays in {workspace} (git status shows it)")
-        return None
-
     # ------------------------------------------------------------------ isolation (issue 10)
 
     @asynccontextmanager
-    async def _isolated(self, call: CallPlan, live: _Live) -> AsyncIterator[RunPlan]:
+    async def _isolated(self, call: CallPlan, live: Live) -> AsyncIterator[RunPlan]:
         """The plan, moved into a pooled worktree when the profile (or a continued run) isolates it."""
         record, plan, parent = call.record, call.plan, call.parent
         if not (parent.isolation.branch if parent is not None else plan.isolation == "worktree"):
@@ -474,19 +374,13 @@ class Relay:
         exactly that change, never what a verification command wrote afterwards (issue 22, D1)."""
         try:
             if record.isolation.tip_commit is None and still_own(lease):
-                record.isolation.tip_commit = record_change(lease, _branch_message(record))
+                record.isolation.tip_commit = record_change(lease, branch_message(record))
             if record.state == "finished":
                 self.store.write(record)
         except (GitError, OSError) as exc:
             log.error("run %s: could not record its worktree's change on %s: %s", record.run_id, lease.branch, exc)
         finally:
             lease.release()
-
-
-def _branch_message(record: RunRecord) -> str:
-    # The branch lives in the user's repository (it may be pushed): the task's first line only, redacted.
-    first = redact((record.request.task.strip().splitlines() or [""])[0][:200])
-    return f"gravity-relay run {record.run_id}: {first}"
 
 
 def _keep_snapshot_identity(record: RunRecord, before: Snapshot) -> None:
