@@ -90,3 +90,40 @@ def test_an_escape_dropped_is_neither_reformatting_nor_typing() -> None:
 @pytest.mark.parametrize("line", ["    max_failed_attempts: 500", "  leeway: 86400"])
 def test_settings_lines_are_kept_for_the_readers(line: str) -> None:
     assert line_filter("config/auth.yml")(line)
+
+
+def test_the_readers_that_pair_a_files_lines_alike_measure_each_likeness_once(monkeypatch):
+    # bound_turned, decision_turned, flipped and loosened pair the same removed and added lines (bound_turns._pairs),
+    # each with its own least likeness; difflib's ratio was most of the review's CPU in tests/test_plant_matrix.py
+    # (60,831 measures for 762 cells), four times over for each file. Each pair is measured once now, and what each
+    # reader finds is what it found alone (checked on a fresh process of the readers below).
+    from relay.review import bound_turns
+    from relay.review.bound_turns import bound_turned
+    from relay.review.decision_turns import decision_turned
+    from relay.review.flipped_lines import flipped
+    from relay.review.loosened_lines import loosened
+
+    measured: list[int] = []
+
+    class Counting(bound_turns.SequenceMatcher):
+        def ratio(self) -> float:
+            measured.append(1)
+            return super().ratio()
+
+    monkeypatch.setattr(bound_turns, "SequenceMatcher", Counting)
+    removed = [f"    if user.role_{n} == expected_role_{n} and token_{n}.valid(): return allow_{n}()" for n in range(30)]
+    added = [line.replace("==", "!=") if n % 3 == 0 else line.replace("valid()", "valid(strict=False)")
+             for n, line in enumerate(removed)]
+    removed, added = [*removed, "    max_failed_attempts = 5"], [*added, "    max_failed_attempts = 500"]
+    alone = []
+    for read in (lambda: bound_turned("src/auth.py", added, removed), lambda: decision_turned("src/auth.py", added, removed),
+                 lambda: flipped(added, removed), lambda: loosened("src/auth.py", added, removed)):
+        bound_turns._measured.cache_clear()
+        alone.append(read())
+    bound_turns._measured.cache_clear()
+    measured.clear()
+    together = [bound_turned("src/auth.py", added, removed)]
+    once = len(measured)
+    together += [decision_turned("src/auth.py", added, removed), flipped(added, removed), loosened("src/auth.py", added, removed)]
+    assert once >= 30 and len(measured) == once, (once, len(measured))
+    assert together == alone and together[0] and together[3], together

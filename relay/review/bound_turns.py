@@ -26,6 +26,7 @@ The party guarded against is the worker that slips one such line into an ordinar
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -69,19 +70,48 @@ def _pairs(added: Sequence[str], removed: Sequence[str], screens: Sequence[tuple
     its closest such removed line. Only the ``_CANDIDATES`` olds sharing the most names with a new line are measured
     (a name in more than ``_CLOSEST`` olds tells nothing), so a rewrite of hundreds of lines costs a bounded number of
     likeness measures a line, not one per old line."""
-    olds = [o for o in removed[:_PAIRS] if len(o) <= _LONGEST]
+    lowest = min(least for _, least in screens)
+    olds, measured = _measured(tuple(added[:_PAIRS]), tuple(removed), min(lowest, _FLOOR))
     out: list[list[tuple[str, str]]] = [[] for _ in screens]
     if not olds:
         return out
     kept = [[keep is None or keep.search(o) is not None for keep, _ in screens] for o in olds]
+    for new, likeness in measured:
+        best: list[tuple[str | None, float]] = [(None, least) for _, least in screens]
+        for i, ratio in likeness:
+            if ratio < lowest:
+                continue  # under every screen's least (this screen set's quick bounds skipped it before measuring)
+            for k, keep in enumerate(kept[i]):
+                if keep and ratio >= best[k][1]:
+                    best[k] = (olds[i], ratio)
+        for k, (old, _) in enumerate(best):
+            if old is not None:
+                out[k].append((old, new))
+    return out
+
+
+# The least likeness a reader's screen may ask for and share the measures below (bound_turned's length screen, 0.3).
+_FLOOR = 0.3
+
+
+@functools.lru_cache(maxsize=256)
+def _measured(added: tuple[str, ...], removed: tuple[str, ...], floor: float
+              ) -> tuple[list[str], list[tuple[str, list[tuple[int, float]]]]]:
+    """The olds ``_pairs`` reads, and each fresh added line with the likeness of its candidate olds (index, ratio; in the
+    order they are weighed; an old whose quick bounds are under ``floor`` left out). Kept per file's lines: four readers
+    (bound_turned, decision_turns, flipped_lines, loosened_lines) pair the same lines, and a file is assessed again for
+    each view of the change; each pays difflib's likeness once."""
+    olds = [o for o in removed[:_PAIRS] if len(o) <= _LONGEST]
+    measured: list[tuple[str, list[tuple[int, float]]]] = []
+    if not olds:
+        return olds, measured
     holding: dict[str, list[int]] = {}
     for i, old in enumerate(olds):
         for name in _names(old):
             holding.setdefault(name, []).append(i)
     before = {o.strip() for o in removed}
-    lowest = min(least for _, least in screens)
     matcher = SequenceMatcher(None, autojunk=False)
-    for new in added[:_PAIRS]:
+    for new in added:
         if len(new) > _LONGEST or new.strip() in before or not new.strip():
             continue
         shared: dict[int, int] = {}
@@ -92,19 +122,14 @@ def _pairs(added: Sequence[str], removed: Sequence[str], screens: Sequence[tuple
         if not shared:
             continue
         matcher.set_seq2(new.strip())  # the new side's index is built once for its candidates
-        best: list[tuple[str | None, float]] = [(None, least) for _, least in screens]
+        likeness: list[tuple[int, float]] = []
         for i in sorted(shared, key=lambda i: (-shared[i], i))[:_CANDIDATES]:
             matcher.set_seq1(olds[i].strip())
-            if matcher.real_quick_ratio() < lowest or matcher.quick_ratio() < lowest:
+            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
                 continue
-            ratio = matcher.ratio()
-            for k, keep in enumerate(kept[i]):
-                if keep and ratio >= best[k][1]:
-                    best[k] = (olds[i], ratio)
-        for k, (old, _) in enumerate(best):
-            if old is not None:
-                out[k].append((old, new))
-    return out
+            likeness.append((i, matcher.ratio()))
+        measured.append((new, likeness))
+    return olds, measured
 
 
 # ----- a bound's number moved the unsafe way
