@@ -2,6 +2,7 @@
 
     python bench/bench_run_cost.py [--runs 40]
     python bench/bench_run_cost.py --list      # one run, every program it started: argv, CPU, wall
+    python bench/bench_run_cost.py --list --worktree   # the same for a run isolated in a pooled worktree
 
 Each run is what the suite's end-to-end tests do ~500 times: a fresh repository (the suite's template copy), a fake
 agy installed for it (tests/fake_agy.py, a real subprocess making one edit), and one `antigravity_execute` through
@@ -15,12 +16,16 @@ load than wall ones; read both against the load printed.
 the relay started in the order it started: its CPU (user+sys, from ``wait4`` at the reap: a process reaped by a
 non-blocking poll is read there too), its wall (start to reap) and its argv (git's with the pinned ``-c`` pairs of
 ``relay.observe.git.SAFE_CONFIG`` left out, long values cut), then the totals, git's apart.
+
+``--worktree``: each run's profile isolates it (``"isolation": "worktree"``): a worktree leased from the pool, the
+change recorded on its branch, the worktree given back.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import resource
 import statistics
@@ -132,13 +137,21 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
 
 
+WORKTREE = {"on": False}  # --worktree: each run isolated in a pooled worktree
+
+
 async def _one_run(root: Path) -> tuple[float, float, float, str]:
     repo = make_repo(root / "project")
     agy = install_fake_agy(root / "bin", success_scenario([{"path": "src/new.py", "content": "x = 1\n"}]))
-    settings = load_settings({"GRAVITY_RELAY_DATA_DIR": str(root / "data"), "AGY_BIN": str(agy)})
+    env = {"GRAVITY_RELAY_DATA_DIR": str(root / "data"), "AGY_BIN": str(agy)}
+    call = {"task": "t", "workspace": str(repo)}
+    if WORKTREE["on"]:
+        env["GRAVITY_RELAY_PROFILES"] = json.dumps({"iso": {"isolation": "worktree", "workspace": str(repo)}})
+        call = {"task": "t", "profile": "iso"}
+    settings = load_settings(env)
     cpu, wall = _cpu(), time.monotonic()
     async with Client(create_server(settings, agy=(str(agy), None)), mode="legacy") as client:
-        packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "workspace": str(repo)}))
+        packet = payload(await client.call_tool("antigravity_execute", call))
     own, kids = _cpu()
     return time.monotonic() - wall, own - cpu[0], kids - cpu[1], packet["status"]
 
@@ -151,7 +164,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--list", action="store_true", help="one run: every program it started, argv, CPU, wall")
+    parser.add_argument("--worktree", action="store_true", help="each run isolated in a pooled worktree")
     args = parser.parse_args()
+    WORKTREE["on"] = args.worktree
     if args.list:
         with tempfile.TemporaryDirectory(prefix="bench-run-cost-") as tmp:
             _list_one(Path(tmp))

@@ -115,3 +115,24 @@ def test_where_a_crashed_runs_workspace_lies_is_read_by_one_rev_parse(tmp_path, 
     assert started.seen == ["rev-parse"]  # before: two (top level and prefix, then HEAD)
     assert (Path(top).resolve(), prefix) == (repo.resolve(), "pkg/")
     assert head == (git(repo, "rev-parse", "HEAD").strip() if files else None)
+
+
+def test_a_worktree_runs_change_is_recorded_with_one_rev_parse_of_its_own(tmp_path, monkeypatch):
+    from relay.isolate.pool import lease_worktree, record_change
+
+    repo = make_repo(tmp_path / "repo", {"pkg/a.py": "1\n"})
+    lease = lease_worktree(tmp_path / "data", repo, "r20260101T000000-0000abcd")
+    try:
+        head = git(lease.slot, "rev-parse", "HEAD").strip()
+        started = _Started(monkeypatch)
+        assert record_change(lease, "nothing changed") == head  # the same tree: the branch stays at HEAD
+        write(lease.slot, "pkg/a.py", "2\n")
+        tip = record_change(lease, "a change")
+        # Two a record: the index's path with HEAD and its tree, and the top level the submodules' filters are read from
+        # (relay.observe.git.filter_overrides). Before: four (HEAD, the index's path, the top level, the parent's tree).
+        assert started.seen.count("rev-parse") == 4, started.seen
+    finally:
+        lease.release()
+    assert git(repo, "rev-parse", f"{tip}^").strip() == head
+    assert git(repo, "show", f"{tip}:pkg/a.py") == "2\n"
+    assert git(repo, "rev-parse", "refs/heads/gravity-relay/r20260101T000000-0000abcd").strip() == tip

@@ -129,9 +129,15 @@ def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, git: PoolGit
     made through a copy of its index: the work tree, the real index and HEAD are left as they are. The filters
     are read right before, in ``cwd`` and each submodule checked out there (``add -A`` asks a child git in each
     whether it is dirty, and that child reads the submodule's own config); so are the hooks the config defines
-    (``add`` writes an index, the caller's ``update-ref`` a ref: both fire hook events), which refuse the step."""
-    index = Path(run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"], timeout=20,
-                         env=git.env, config=git.config).decode("utf-8", "surrogateescape").strip())
+    (``add`` writes an index, the caller's ``update-ref`` a ref: both fire hook events), which refuse the step.
+    ``parent``: a commit, or ``HEAD``; the commit it names is returned when the tree is the same."""
+    # One rev-parse: the index's path, the parent's commit and its tree (it was three git processes a recorded run).
+    # The path may hold a newline; the two ids after it cannot.
+    said = run_git(cwd, "rev-parse", ["--path-format=absolute", "--git-path", "index"],
+                   values=[parent, f"{parent}^{{tree}}"], timeout=20, env=git.env,
+                   config=git.config).decode("utf-8", "surrogateescape").removesuffix("\n")
+    where, parent, parent_tree = said.rsplit("\n", 2)
+    index = Path(where)
     fd, tmp = tempfile.mkstemp(prefix="index-", dir=scratch)
     os.close(fd)
     try:
@@ -153,8 +159,7 @@ def _commit_of(cwd: Path, parent: str, message: str, scratch: Path, git: PoolGit
                 os.unlink(leftover)
             except FileNotFoundError:
                 pass
-    if tree == run_git(cwd, "rev-parse", values=[f"{parent}^{{tree}}"], timeout=20, env=git.env,
-                       config=git.config).decode().strip():
+    if tree == parent_tree:
         return parent
     return run_git(cwd, "commit-tree", ["-p", parent, "-m", message], values=[tree], env=git.env,
                    config=git.config).decode().strip()
@@ -227,8 +232,7 @@ def record_change(lease: Lease, message: str) -> str:
     """Move the run's branch to a commit of what the worktree holds now (the worker's own commits included);
     returns that commit. The worktree itself is left exactly as the worker left it."""
     git = lease.git
-    head = run_git(lease.slot, "rev-parse", values=["HEAD"], timeout=20, env=git.env, config=git.config).decode().strip()
-    tip = _kept_if_refused(lease.slot, lease.branch, head, message, git)
+    tip = _kept_if_refused(lease.slot, lease.branch, "HEAD", message, git)  # HEAD read with the index's path
     _set_branch(lease.slot, lease.branch, tip, git)
     return tip
 
@@ -363,8 +367,7 @@ def salvage_worktree(data_dir: Path, worktree: str, branch: str, run_id: str) ->
         if not _own_top(slot, git):
             _remove_slot(slot, _repo_of(slot.parent), git)
             return None, f"its worktree {slot} was broken and was removed"
-        head = run_git(slot, "rev-parse", values=["HEAD"], timeout=20, env=git.env, config=git.config).decode().strip()
-        tip = _kept_if_refused(slot, branch, head, f"gravity-relay: run {run_id}, recorded at recovery", git)
+        tip = _kept_if_refused(slot, branch, "HEAD", f"gravity-relay: run {run_id}, recorded at recovery", git)
         _set_branch(slot, branch, tip, git)
         return tip, f"its worktree's changes were recorded on branch {branch}; the worktree went back to the pool"
     except (GitError, OSError) as exc:
