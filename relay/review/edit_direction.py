@@ -30,6 +30,9 @@ whether its new side weakens the old one, as kinds read in every ecosystem where
   ``Buffer.alloc`` → ``Buffer.allocUnsafe``, ``safeLoad`` → ``load``);
 - ``credential_logged``: a credential written to a log line as a value (an argument, an interpolation), not as a word.
 
+Last, where no pair says anything: a check that code the change itself adds writes so it cannot decide, read from the
+added lines alone (``relay.review.alone_lines``, round 25), worth a look.
+
 Where it reads (the rule rows, a test's support code, docs pages, look-alike hosts) is ``relay.review.edit_places``.
 ``judged`` returns the first kind found as ``(reason, classic)``: classic kinds (weak random, a literal secret, a
 wildcard policy, a lowered parameter) decide high, the others medium; each reason quotes the pair ``A → B``.
@@ -41,6 +44,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.alone_lines import read_alone
 from relay.review.constant_random import made_constant
 from relay.review.lost_results import lost_result
 from relay.review.narrowed_compare import fields_dropped
@@ -445,4 +449,6 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:
             return found, False
+    if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
+        return alone, False
     return None
