@@ -16,7 +16,10 @@ reads the lines that tell alone).
 - ``expression_inlined`` (round 18 part B): a ``run:`` line that passed a value through a shell variable (``"$FILES"``,
   set from ``env:``) now pastes the expression itself (``${{ steps.files.outputs.added_modified }}``) into the script:
   the shell parses whatever the value holds (file or branch names a pull request's author chose). The line is read as a
-  pair, so a new ``${{ matrix.os }}`` or an expression the script already had is quiet.
+  pair, so a new ``${{ matrix.os }}`` or an expression the script already had is quiet;
+- ``failure_ignored`` (round 25 part C): a scan, audit, test or lint setting that failed the job on a finding
+  (``exit-code: 1``, ``fail-on: high``, ``allow_failure: false``, ``--exit-code 1``) written again to let it through;
+- ``action_unpinned`` (round 25 part C): an action or image the removed side ran at a tag or commit now at a branch.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "ci_guard_dropped", "ci_line", "expression_inlined", "lookalike_action", "permissions_dropped", "policy_to_audit", "triggers_in",
+__all__ = ["FETCH_KEY", "PRIVILEGED_TRIGGERS", "PR_HEAD", "action_unpinned", "ci_guard_dropped", "failure_ignored", "ci_line", "expression_inlined", "lookalike_action", "permissions_dropped", "policy_to_audit", "triggers_in",
            "untrusted_checkout", "verify_dropped"]
 
 _QUOTE = 60
@@ -73,7 +76,8 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     a job's guard or the read-only permissions dropped."""
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
             or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
-            or expression_inlined(added, removed) or policy_to_audit(added, removed))
+            or expression_inlined(added, removed) or policy_to_audit(added, removed) or failure_ignored(added, removed)
+            or action_unpinned(added, removed))
 
 
 # ----- a hardening policy turned from enforcing to watching (round 20 part B): harden-runner's ``egress-policy: block`` made
@@ -250,3 +254,65 @@ def permissions_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
     if any(_WRITE_SCOPE_RE.search(line) for line in removed):
         return None  # a block that granted write: what it falls back to is not wider
     return f"drops the workflow's read-only permissions (the token falls back to the repository's default): removes {gone[0].strip()}"
+
+
+# ----- a step's failure switched from failing the job to passing it (round 25 part C): a scan, audit, test or lint step
+# whose setting made a finding fail the job (``exit-code: 1``, ``fail-on: high``, ``fail-build: true``, ``soft_fail:
+# false``, ``allow_failure: false``, ``--exit-code 1``) written again so it never does: the step runs, reports, and the
+# job passes whatever it found. (``continue-on-error: true`` and ``… || true`` added are relay.review.risky_lines'.)
+_FAIL_KEY = re.compile(r"^\s*-?\s*(?P<key>[\w.-]*exit[-_]?code|fail[-_]?(?:on(?:[-_]?(?:severity|error|findings?|issues?|warnings?))?|build|level)|"
+                       r"failOn\w*|failure[-_]?severity|soft[-_]?fail|allow[-_]?failure|ignore[-_]?(?:failures?|errors?))"
+                       r"\s*:\s*['\"]?(?P<value>[\w-]*)['\"]?\s*(?:#.*)?$", re.I)
+_FAIL_FLAG = re.compile(r"(?P<key>--exit-code|--fail-on(?:-\w+)?|--severity-threshold|--audit-level|--fail-level)[= ]['\"]?(?P<value>[\w-]+)", re.I)
+# Which values let a finding through: an exit code of 0, a threshold of none, a failing switch turned off (a "soft" or
+# "allow"/"ignore" key turned on).
+_PASSES = frozenset({"0", "none", "never", "false", "off", "no", ""})
+_LENIENT_KEY = re.compile(r"soft|allow|ignore", re.I)
+
+
+def _lets_through(key: str, value: str) -> bool:
+    value = value.lower()
+    if _LENIENT_KEY.search(key):
+        return value in {"true", "yes", "on", "1"}
+    return value in _PASSES
+
+
+def _fail_settings(line: str) -> list[tuple[str, str]]:
+    """(key, value) of each setting on ``line`` that says whether a finding fails the job."""
+    return [(m.group("key"), m.group("value")) for m in (_FAIL_KEY.match(line), *_FAIL_FLAG.finditer(line)) if m]
+
+
+def failure_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"ignores a CI scan or check step's result: … (<key>: <old> → <new>)" when a scan, audit, test or lint setting that
+    failed the job on a finding (an exit code, a fail-on threshold, a soft-fail or allow-failure switch) comes back
+    letting every finding through."""
+    failing = {key.lower(): value for line in reversed(removed[:400]) for key, value in _fail_settings(line) if not _lets_through(key, value)}
+    found = next(((key, failing[key.lower()], value) for line in added[:400] if failing for key, value in _fail_settings(line)
+                  if key.lower() in failing and _lets_through(key, value)), None)
+    if found is None:
+        return None
+    return f"ignores a CI scan or check step's result: what it finds no longer fails the job ({found[0]}: {found[1]} → {found[2] or '(empty)'})"
+
+
+# ----- an action moved from a pinned ref to a branch (round 25 part C): ``uses: owner/x@v1.3.1`` (or a commit) made
+# ``@master``: what runs with the job's token is whatever the branch holds when the job starts.
+_BRANCH_REF = re.compile(r"(?i)^(?:main|master|develop|dev|devel|trunk|next|nightly|head|canary|edge|latest|stable|release|unstable)$")
+_PINNED_REF = re.compile(r"^(?:v?\d+(?:\.\d+)*(?:[-+][\w.]+)?|[0-9a-f]{40})$")
+# Any ``name@ref`` of a CI line: an action's ``uses:``, ``go install x@v1.2.0``, ``npx tool@3.1.0``, ``pip install git+…@v2``.
+_ANY_USES = re.compile(r"(?<![\w.\-/:+])(?P<action>[A-Za-z][\w.\-/:+]*?)@(?P<ref>[\w.\-/]+)")
+
+
+def action_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"moves a CI action from a pinned ref to a branch (unpinned): …" when an action the removed side ran at a tag or a
+    commit now runs at a branch (``@master``, ``@main``)."""
+    pinned = {m.group("action").lower(): m.group("ref") for line in removed[:400] if "@" in line
+              for m in _ANY_USES.finditer(line) if _PINNED_REF.match(m.group("ref"))}
+    if not pinned:
+        return None
+    for line in added[:400]:
+        for m in _ANY_USES.finditer(line) if "@" in line else ():
+            if not (_BRANCH_REF.match(m.group("ref")) and (old := pinned.get(m.group("action").lower()))):
+                continue
+            return (f"moves a CI action or tool from a pinned ref to a branch (unpinned: what runs changes whenever the "
+                    f"branch moves): {m.group('action')}@{old} → @{m.group('ref')}")
+    return None

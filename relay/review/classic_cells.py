@@ -64,10 +64,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 
 # A shell's -c given text the line builds (interpolation or concatenation), the shell named as an argument.
 _SHELL = r"['\"](?:/usr)?(?:/bin/)?(?:ba|z|da)?sh['\"]"
-_BUILT = r"(?:#\{|\$\{|\{\w+\}|['\"]\s*\+|\+\s*['\"]|<>|\.\s*\$)"
+_BUILT = r"(?:#\{|\$\{|\$[A-Za-z_]|\{\w+\}|['\"]\s*\+|\+\s*['\"]|<>|\.\s*\$)"
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("runs a shell command", ("sh\"", "sh'"), re.compile(
-        r"\b(?:Process\.Start|System\.cmd|spawn(?:Sync)?|execFile(?:Sync)?|Popen|run|cmd)\s*\(\s*" + _SHELL + r"\s*,\s*(?:\[\s*)?\$?['\"`]-c\b[^)]{0,300}?" + _BUILT)),
+    # (round 25 part C) any call, an anonymous function's ``f.(…)`` too, or an argv list: ``exec.CommandContext(ctx, "bash",
+    # "-c", "… " + name)``, ``run.("sh", ["-c", cmd <> " " <> args])``, ``subprocess.run(["sh", "-c", f"… {name}"])``.
+    ("runs a shell command built from text", ("sh\"", "sh'"), re.compile(
+        r"(?:\b(?:Process\.Start|System\.cmd|spawn(?:Sync)?|execFile(?:Sync)?|Popen|run|cmd|Command(?:Context)?|Process(?:Builder)?|exec\w*|call|check_output|system)|"
+        r"[\w$)]\s*\.)\s*\(\s*(?:\[\s*|(?:list|array)Of\(\s*|\w+\s*,\s*)?" + _SHELL +
+        r"\s*,\s*(?:\[\s*|(?:list|array)Of\(\s*|new\s*(?:string)?\s*\[\]\s*\{\s*)?\$?['\"`]-c\b[^)]{0,300}?" + _BUILT)),
     ("runs text as code", ("_eval",), re.compile(r"\b(?:instance|class|module)_eval\s*\(?\s*(?![&{]|do\b|<<|['\"]|\))[\w@$]")),
     ("orders a query by a request parameter (SQL through the column name)", ("order",), re.compile(
         r"(?:\.|->)(?:re)?order(?:_?by|By)?\s*\(\s*(?:[^()]{0,80}?[\s(,|])?(?:params\s*\[|params\.(?:get|fetch)\s*\(|"

@@ -6,7 +6,10 @@
 - a container made to run as root: a Dockerfile's ``USER`` of another user removed with none added, or a compose or
   Kubernetes file's user set to root (``user: root``, ``runAsUser: 0``);
 - a signed token's expiry dropped or made endless: ``max_age``/``maxAge``/``expiresIn`` removed from the call that
-  signs or verifies it, or set to ``:infinity``/``None``/``nil``/``Infinity``.
+  signs or verifies it, or set to ``:infinity``/``None``/``nil``/``Infinity``;
+- (round 25 part C) an index's bound made to include the length: ``if i < len(path)`` → ``if i <= len(path)``,
+  ``idx < buf.length`` → ``idx <= buf.length``, ``n >= s.size()`` → ``n > s.size()``, the rest of the line the same: the
+  index may now equal the length, one past the last element (a read out of range, a panic, an overflow).
 
 The party guarded against is the worker that slips one such edit into an ordinary change: each is one line that reads as
 tidying (a shorter call, a line removed) and no word on it says what was lost. Each reader needs the pair: the removed
@@ -108,4 +111,27 @@ def bound_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     expiry), quoted; None when it drops none."""
     if not removed:
         return None
-    return _read_limit(added, removed) or _container_root(path, added, removed) or _expiry_dropped(added, removed)
+    return (_read_limit(added, removed) or _container_root(path, added, removed) or _expiry_dropped(added, removed)
+            or _bound_inclusive(added, removed))
+
+
+# An index compared with a length: Go's len(x), C's strlen/sizeof, x.length, x.size(), x.count, count($x), x.len().
+_LENGTH = r"(?:\blen\s*\([^()]*\)|\bstrlen\s*\([^()]*\)|\bsizeof\s*\(?[^()]*\)?|\bcount\s*\(\s*\$[^()]*\)|[\w$\]).]+\.(?:length|size|count|len)\b(?:\s*\(\s*\))?)"
+_INCLUSIVE_RE = re.compile(r"(?P<i>[\w$.\[\]]+)\s*<=\s*(?P<n>" + _LENGTH + r")(?!\s*[-+]\s*\w)|(?P<n2>" + _LENGTH + r")\s*>=\s*(?P<i2>[\w$.\[\]]+)")
+
+
+def _bound_inclusive(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets an index reach the length (off by one): …" when a compare of an index with a length keeps its line but
+    gains the equals (``<`` → ``<=``, ``>`` → ``>=``)."""
+    before = {squeezed(line) for line in removed[:400] if "<" in line or ">" in line}
+    for line in added[:400]:
+        if "=" not in line or len(line) > 300:
+            continue
+        m = _INCLUSIVE_RE.search(line)
+        if m is None:
+            continue
+        op_at = line.index("=", m.start() + len(m.group("i") or m.group("n2")))
+        was = line[:op_at] + line[op_at + 1:]
+        if squeezed(was) in before:
+            return f"lets an index reach the length (off by one: one past the last element is read): {' '.join(line.split())[:_SHOWN]}"
+    return None

@@ -46,6 +46,7 @@ from difflib import SequenceMatcher
 
 from relay.review.alone_lines import read_alone
 from relay.review.constant_random import made_constant
+from relay.review.dropped_alternatives import alternative_dropped
 from relay.review.lost_results import lost_result
 from relay.review.narrowed_compare import fields_dropped
 from relay.review.flipped_lines import flipped
@@ -445,6 +446,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return subtle
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
         return lost, False
+    if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item
+        return alt, False
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:

@@ -12,7 +12,9 @@ The blind pair 29/30 quoted these lines as "an edit apart from the change", or l
   later in the value passes (high: a command or header separator);
 - ``presence_only``: a check that asked a predicate about a value replaced by a test that the value is present
   (``guard originalScheme.supportsRedirects(to: url.scheme)`` → ``guard url.scheme != nil``): any scheme, host or
-  origin passes; the reason names what was checked;
+  origin passes; the reason names what was checked. Round 25 part C: high when the value is a scheme, host, origin,
+  certificate, signature or token (classic), the predicate's name read in camelCase too, and a presence test too unlike
+  its old check to pair by closeness among the commit's own edits read against every removed check of the same value;
 - ``default_flipped``: an option tested against ``false`` made a truthiness test (``opt === false ? 'read' : 'incr'``
   → ``opt ? 'incr' : 'read'``): when the option is not given (undefined), the other branch runs, so the default flipped.
 
@@ -90,8 +92,16 @@ def _line_break_anchored(old: str, new: str) -> str | None:
 _PRESENT_RE = re.compile(r"^\s*(?:\}?\s*else\s*)?(?:guard|if|elif|elsif|unless|while|assert|require|check|precondition)\b\s*\(?\s*(?:let\s+\w+\s*=\s*)?"
                          r"(?P<v>[\w$@.?>\[\]\"'-]+?)\s*(?:!=|!==|<>)\s*(?:nil|null|NULL|None|undefined)\s*\)?\s*(?:else\b|\{|:|then\b|,|$)|"
                          r"^\s*(?:\}?\s*else\s*)?(?:if|elif|assert)\s+(?P<w>[\w.]+?)\s+is\s+not\s+None\s*:")
-_PREDICATE_RE = re.compile(r"(?P<call>[\w$.?]*?(?:support|allow|accept|permit|valid|verif|trust|safe|match|same|check|is_?(?:secure|https|allowed|trusted|safe))\w*)\s*\(")
+# (round 25 part C: the words in camelCase too, ``isSameOrigin(…)``, ``IsAllowed(…)``)
+_PREDICATE_RE = re.compile(r"(?P<call>[\w$.?]*?(?i:support|allow|accept|permit|valid|verif|trust|safe|match|same|check|is_?(?:secure|https|allowed|trusted|safe))\w*)\s*\(")
 _SUBJECT_RE = re.compile(r"(?i)scheme|protocol|https|host|domain|origin|port|redirect|url|uri|location|cert|signature|token")
+
+
+def _about_trust(new: str) -> bool:
+    """A presence test standing where a check of a scheme, host, origin, certificate or signature stood is classic (high,
+    round 25 part C): any redirect target, any origin passes; another value's check made a presence test is worth a look."""
+    m = _PRESENT_RE.match(new)
+    return bool(m and _SUBJECT_RE.search(m.group("v") or m.group("w") or ""))
 
 
 def _presence_only(old: str, new: str) -> str | None:
@@ -145,7 +155,15 @@ def flipped(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | 
         if len(old) > _LONGEST or len(new) > _LONGEST:
             continue
         for found, classic in ((_error_made_success(old, new), True), (_line_break_anchored(old, new), True),
-                               (_presence_only(old, new), False), (_default_flipped(old, new), False)):
+                               (_presence_only(old, new), _about_trust(new)), (_default_flipped(old, new), False)):
             if found:
                 return found, classic
+    # (round 25 part C) a presence test too unlike its old check to pair by closeness among the commit's own edits of
+    # like lines (``guard url.scheme != nil else {`` beside ``guard self.visited.count <= config.max else {``): each new
+    # presence test is read against the removed checks that tested the same value (at most 400 lines a side).
+    tests = [line for line in added[:400] if len(line) <= _LONGEST and "=" in line and _PRESENT_RE.match(line)]
+    for new in tests[:20]:
+        for old in removed[:400]:
+            if len(old) <= _LONGEST and "(" in old and (found := _presence_only(old, new)):
+                return found, _about_trust(new)
     return None

@@ -10,7 +10,8 @@ Read from a file's changed lines alone (whole hunks, in order), for ``relay.revi
 - a check inverted (``if not ok`` → ``if ok``, ``!=`` → ``==``), made to pass always (``if True or …``,
   ``return True`` where a check's answer was returned).
 
-A line that stands again, squeezed, on the other side was only moved: it is no deletion.
+A line that stands again, squeezed, on the other side was only moved: it is no deletion; a clause that stands again in
+another condition the change writes was split into a branch of its own (round 25 part C): it is no clause dropped.
 """
 
 from __future__ import annotations
@@ -426,9 +427,18 @@ def _dropped_clause(gone: list[tuple[int, str]], written: list[tuple[int, str]])
                 head = before[:keyword.end()]
                 tail = before[keyword.end():]
                 if head == core[:keyword.end()] and len(rest) >= 4 and tail.endswith(rest) and tail[: -len(rest)].rstrip().endswith(_JOINS):
-                    if _ACCESS.passes(tail[: -len(rest)]):
+                    if _ACCESS.passes(tail[: -len(rest)]) and not _split(tail[: -len(rest)], line, written):
                         return _clause_named(old, tail[: -len(rest)])
     return None
+
+
+def _split(clause: str, line: str, written: list[tuple[int, str]]) -> bool:
+    """Whether the clause a condition lost stands in another condition the change writes (round 25 part C: ``if a || b,
+    c`` split into ``if a, c`` and ``else if b, c``, two branches that ask what the one asked)."""
+    bare = "".join(clause.split())
+    for join in _JOINS:
+        bare = bare.removeprefix("".join(join.split())).removesuffix("".join(join.split()))
+    return len(bare) >= 4 and any(other is not line and _CONDITION_RE.match(other) and bare in "".join(other.split()) for _, other in written)
 
 
 def _clause_named(old: str, clause: str) -> str:

@@ -14,7 +14,8 @@ it, ``relay.review.condition_reading.pairs``) and answers ``("what it does: the 
 - a random temporary path (``mktemp``, ``mkdtemp``, ``TempDir``) replaced by a fixed one under ``/tmp``: another user
   can create it first;
 - the quotes around a value put into a command or a string dropped (``"\\"\\(path)\\""`` → ``path``, ``"$dir"`` → ``$dir``);
-- a call's result thrown away where it was checked (``verify(x)?`` → ``let _ = verify(x)``, ``err = f()`` → ``_ = f()``).
+- a call's result thrown away where it was checked (``verify(x)?`` → ``let _ = verify(x)``, ``err = f()`` → ``_ = f()``;
+  round 25 part C: the error bound beside another name, ``_, err = w.Write(b)`` → ``_, _ = w.Write(b)``).
 
 Not read: an error returned turned success (``return x, err`` → ``return x, nil``): without the lines around it, it is as
 often a linter's cleanup of an error known to be nil (glow's own refactor in held-out 7: three files named).
@@ -185,8 +186,12 @@ def _result_discarded(old: str, new: str, checked: Sequence[str] = ()) -> tuple[
     call = new[d.end():].strip().rstrip(";")
     if len(call) < 3 or squeezed(call)[:12] not in squeezed(old) or re.search(r"\?\s*;?\s*$|\.(?:unwrap|expect)\b", new):
         return None  # not the same call, or still checked (``?``, ``unwrap`` panics)
-    if not (_CHECK_CALL_RE.search(" ".join((old, *checked, new))) or re.match(r"^\s*err\w*\s*:?=", old)):
+    # (round 25 part C) the error bound in any place of the names (Go's ``_, err = w.Write(…)`` → ``_, _ = …``)
+    error_kept = re.match(r"^\s*(?:[\w$]+\s*,\s*)*err\w*\s*(?:,\s*[\w$]+\s*)*:?=", old)
+    if not (_CHECK_CALL_RE.search(" ".join((old, *checked, new))) or error_kept):
         return None  # a result that decided nothing (a write's count): only a check's verdict, or an error, is a check
+    if error_kept and not _CHECK_CALL_RE.search(" ".join((old, *checked, new))):
+        return f"discards a result that was checked (an error: a failure is now ignored, silently): {_q(new)}", False
     return f"discards a result that was checked: {_q(new)}", False
 
 

@@ -43,6 +43,10 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
   npm/Composer ``>=1.2``, Gradle's ``1.2.+``), the rest of the line unchanged: the newest release the repository
   serves, a compromised one too, is what builds (a bounded range ``[1.2,2.0)`` and a toolchain's ``>=`` stay quiet).
 
+- ``branch_version`` (round 25 part C): a dependency the removed side pinned to a version now following a branch, not a
+  release: Composer's ``"dev-master"``/``"1.0.x-dev"``/``"@dev"``, Cargo's ``{ git = "…" }`` with no ``rev``/``tag``,
+  npm's ``"owner/repo"``/``"github:owner/repo"`` with no ``#ref``: the branch's next commit is what builds.
+
 - ``wrapper_checksum_dropped`` (round 24): a Gradle or Maven wrapper's ``distributionSha256Sum``/``wrapperSha256Sum``
   removed (not rewritten): the build tool it downloads and runs is no longer checked (medium, by ``downgrades_dependency``).
 
@@ -61,7 +65,7 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["any_version", "checksums_ignored", "local_repository", "manifest_line", "open_debugger", "open_range", "plugins_allowed",
+__all__ = ["any_version", "branch_version", "checksums_ignored", "local_repository", "manifest_line", "open_debugger", "open_range", "plugins_allowed",
            "reads_manifest_lines", "sample_source", "version_moved_down"]
 
 _QUOTE = 60
@@ -331,6 +335,28 @@ def open_range(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A dependency's constraint that names a branch (Composer's ``dev-*``, ``*.x-dev``, ``@dev``), a git source with no
+# revision (Cargo's ``git =`` alone), or a repository with no ref (npm's ``owner/repo``, ``github:owner/repo``).
+_BRANCH_VERSION = re.compile(
+    r"""^\s*['"](?P<name>[\w.\-/@]+)['"]\s*:\s*(?P<at>['"](?:dev-[\w./-]+|[\w.]*\.x-dev|[\w.\-]*@dev|(?:github:)?[\w.-]+/[\w.-]+)['"])|"""
+    r"""^\s*(?P<name2>[\w.-]+)\s*=\s*\{(?P<at2>[^}]*\bgit\s*=\s*['"][^'"]+['"][^}]*)\}""")
+_GIT_REV = re.compile(r"\b(?:rev|tag|version)\s*=")
+
+
+def branch_version(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"pins a dependency to a moving branch, not a version: …" when a dependency the removed side named with a version
+    now follows a branch (``"dev-master"``), a git source with no revision, or a repository with no ref."""
+    pinned = {m.group(1).lower() for line in removed[:400] if re.search(r"\d", line)
+              and (m := re.match(r"""^\s*['"]?([\w.\-/@]+)['"]?\s*[:=]\s*(?:\{[^}]*\bversion\s*=\s*)?['"][\^~>=<]*\s*v?\d+\.\d""", line))}
+    for line in _new(added, removed) if pinned else ():
+        found = _BRANCH_VERSION.search(line)
+        if found is None or (found.group("at2") and _GIT_REV.search(found.group("at2"))):
+            continue
+        if (found.group("name") or found.group("name2") or "").lower() in pinned:
+            return f"pins a dependency to a moving branch, not a version (unpinned): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
 # A build wrapper's checksum of what it downloads (Gradle's and Maven's wrapper properties, round 24).
 _WRAPPER_PATH = re.compile(r"(?:^|/)(?:gradle|maven|mvn)-wrapper\.properties$")
 _WRAPPER_SUM = re.compile(r"^\s*(?P<key>distributionSha256Sum|wrapperSha256Sum)\s*[=:]")
@@ -359,7 +385,7 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
         return local_repository(added, removed, feeds=feeds)
     return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
             or checksums_ignored(added, removed) or moving_source(added, removed) or any_version(added, removed)
-            or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
+            or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
             or version_moved_down(added, removed))
 
 

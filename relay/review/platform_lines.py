@@ -198,8 +198,12 @@ def _trust_any_server(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
-# ----- an https URL the change writes again as plain http (a download, a bootstrap, a reset link)
-_HTTP_URL_RE = re.compile(r"http://(?P<host>[\w.-]+)")
+# ----- an https URL the change writes again as plain http (a download, a bootstrap, a reset link); round 25 part C: the
+# same key or assignment given a URL on the same host over a plain scheme while its path changed too (a token endpoint
+# moved to ``/oauth/v2/`` and to ``http://`` in one edit), and the other secure schemes made plain (wss, ftps, ldaps).
+_HTTP_URL_RE = re.compile(r"(?P<scheme>http|ws|ftp|ldap)://(?P<host>[\w.-]+)")
+_SECURE_URL_RE = re.compile(r"(?P<scheme>https|wss|ftps|sftp|ldaps)://(?P<host>[\w.-]+)")
+_PLAIN = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "ldaps": "ldap"}
 _LOCAL_HOST_RE = re.compile(r"^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)|\.(?:local|localhost|test|internal|lan)$", re.I)
 # URLs that name a document type or a namespace, never fetched: a scheme change there means nothing.
 _NAMESPACE_RE = re.compile(r"(?i)xmlns|<!DOCTYPE|\bw3\.org\b|schemas?\.|json-schema\.org|purl\.org|\bdtd\b|\$schema|apache\.org/licenses")
@@ -208,18 +212,25 @@ _NAMESPACE_RE = re.compile(r"(?i)xmlns|<!DOCTYPE|\bw3\.org\b|schemas?\.|json-sch
 def _https_downgraded(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if not removed:
         return None
-    secure = {squeezed(line.strip()) for line in removed if "https://" in line}
-    if not secure:
+    secure = {squeezed(line.strip()) for line in removed if "://" in line}
+    # (what stands before the URL, its host, its plain scheme) of each secure URL the removed side wrote
+    keyed = {(squeezed(line[:m.start()].strip()), m.group("host").lower(), _PLAIN[m.group("scheme")])
+             for line in removed[:400] if "s://" in line or "sftp://" in line for m in _SECURE_URL_RE.finditer(line)}
+    if not keyed:
         return None
     for line in added:
-        if "http://" not in line or _NAMESPACE_RE.search(line) or "](" in line or "<http" in line:
+        if "://" not in line or _NAMESPACE_RE.search(line) or "](" in line or "<http" in line:
             continue
         for m in _HTTP_URL_RE.finditer(line):
-            if _LOCAL_HOST_RE.search(m.group("host")):
+            if _LOCAL_HOST_RE.search(m.group("host")) or (m.start() and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "+")):
                 continue
-            was = line[:m.start()] + "https://" + line[m.start() + len("http://"):]
-            if squeezed(was.strip()) in secure:
-                return f"downgrades a URL to plain HTTP (https → http): {window(line.strip(), m.start(), m.end(), _QUOTE)}"
+            scheme = m.group("scheme")
+            was = {line[:m.start()] + secure_scheme + line[m.start() + len(scheme):] for secure_scheme, plain in _PLAIN.items() if plain == scheme}
+            if any(squeezed(w.strip()) in secure for w in was) or (
+                    (squeezed(line[:m.start()].strip()), m.group("host").lower(), scheme) in keyed and re.search(r"[A-Za-z]", line[:m.start()])):
+                old = next(k for k, v in _PLAIN.items() if v == scheme) if scheme != "http" else "https"
+                what = "plain HTTP" if scheme == "http" else "a plaintext scheme"
+                return f"downgrades a URL to {what} ({old} → {scheme}): {window(line.strip(), m.start(), m.end(), _QUOTE)}"
     return None
 
 
