@@ -37,6 +37,10 @@ _CASES = [
     (["    if user.is_admin or True:", "        return render(request)"], "always passes"),
     (["  if (token && token.valid || true) {", "    next();", "  }"], "always passes"),
     (["  if (len > max && false) {", "    return -EINVAL;", "  }"], "never runs"),
+    (["  if (user.isAdmin || !user.isAdmin) {", "    return next();", "  }"], "always passes"),
+    (["    if token.valid and not token.valid:", "        raise Expired()"], "never runs"),
+    (["def accept(req):", "    ok = verify_signature(req.body, req.headers['sig'])", "    process(req)", "    return 200"], "never reads it"),
+    (["  const valid = await validateToken(token);", "  res.json(load(token));"], "never reads it"),
     # a value tested absent, then read
     (["\tv, ok := limits[key]", "\tif !ok && v.Enabled {", "\t\treturn deny()", "\t}"], "then reads"),
     (["    if user is None and user.is_active:", "        raise Forbidden()"], "then reads"),
@@ -63,6 +67,9 @@ _CASES = [
     # look-alikes
     (["\t_ = fmt.Fprintf(w, \"ok\\n\")", "\tdefer f.Close()"], None),
     (["\tif err := f(); err != nil {", "\t\treturn err", "\t}"], None),
+    (["  if (a || !b) {", "    run();", "  }", "    if x and not y:", "        run()"], None),
+    (["def accept(req):", "    ok = verify_signature(req.body, req.headers['sig'])", "    if not ok:", "        return 401"], None),
+    (["    out = subprocess.check_output(cmd)", "    print('done')"], None),
     (["\t_ = w.Flush()", "    let _ = tx.send(msg);", "    try:", "        os.remove(path)", "    except OSError:", "        pass"], None),
     (["    try:", "        validate_token(token)", "    except InvalidToken:", "        return deny()"], None),
     (["    try {", "      return verifyResult(await verifySignature(c, key));", "    }", "    catch {", "    }"], None),  # returned: used

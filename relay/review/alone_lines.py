@@ -9,9 +9,11 @@ is where a worker legitimately writes most:
 - ``result_discarded``: a check's call put in an ``if``'s init statement with a literal condition (Go's ``if
   errors.As(err, target); false {``), a check's whole result thrown away (``_ = verifySignature(…)``, ``let _ =
   verify(…)``, ``verify(…).ok();``, ``try? validate(…)``, ``check!(x) rescue nil``), or a check in a ``try`` whose
-  handler is empty (``except …: pass``, ``catch (e) {}``): its result decides nothing;
+  handler is empty (``except …: pass``, ``catch (e) {}``), or bound to a name no other added line reads while the block
+  goes on in what the change writes (``ok = verify_signature(…)`` then ``process(req)``): its result decides nothing;
 - ``literal_condition``: a condition joined with a literal that decides it (``… || true``, ``… or True``, ``… && false``,
-  ``… and False``) on an ``if``/``while``/``assert`` line: the check always passes or never runs;
+  ``… and False``), or with its own negation (``a || !a``, ``a and not a``), on an ``if``/``while``/``assert`` line:
+  the check always passes or never runs;
 - ``absent_then_used``: a condition that tests a value is absent and then reads it (``!ok && v.Error()`` after ``v, ok
   := x.(error)``, ``x == nil && x.y``, ``x is None and x.y``, ``x != nil || x.y``): joined the wrong way, it can only
   pass or crash where the sibling form (``!ok || …``) fails;
@@ -51,7 +53,7 @@ _INIT_LITERAL_RE = re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<init>[^;{}]{1,200}
 
 
 # A call whose name says it checks (each part a whole word: a long line costs one pass a start).
-_CHECK = r"(?i:verif|validat|check|authenticat|authori[sz]|signature|hmac|otp\b|totp)"
+_CHECK = r"(?i:verif|validat|check(?!_?output|out|box|sum|point)|authenticat|authori[sz]|signature|hmac|otp\b|totp)"
 _CHECK_CALL = r"(?:[\w$]{1,60}(?:\.|::|->)){0,6}(?=\w{0,60}" + _CHECK + r")\w{1,60}\s*\("
 # The whole result thrown away: Go's ``_ = …``/``_, _ = …``, Rust's ``let _ = …`` and ``….ok();``, Swift's ``try? …``
 # as a statement, Ruby's ``… rescue nil``.
@@ -81,6 +83,26 @@ def _result_discarded(lines: Sequence[str]) -> str | None:
     return None
 
 
+# A check's verdict bound to a name no other added line reads (a name the old side held may be read by a kept line).
+_VERDICT_RE = re.compile(r"^(?P<ind>\s*)(?:(?:let|const|var|val|my)\s+)?(?P<n>[A-Za-z_]\w{0,40})\s*(?::=|=(?!=))\s*(?:await\s+|try\s+)?"
+                         r"(?P<call>" + _CHECK_CALL + r")")
+
+
+def _verdict_unread(lines: Sequence[str], removed: Sequence[str]) -> str | None:
+    for i, line in enumerate(lines):
+        if "=" not in line or (m := _VERDICT_RE.match(line)) is None or m.group("n") == "_":
+            continue
+        name, depth = m.group("n"), len(m.group("ind"))
+        # The block goes on in what the change writes (a later line as deep): a read would be written there too.
+        rest = lines[i + 1:]
+        if not any(x.strip() and len(x) - len(x.lstrip()) == depth for x in rest) or any(name in x for x in removed):
+            continue
+        word = re.compile(r"(?<![\w.$@])" + re.escape(name) + r"(?![\w$])")
+        if not any(word.search(x) for x in rest) and not any(word.search(x) for x in lines[:i]):
+            return f"binds a check's verdict to {name} and never reads it (whatever it finds, the code goes on): {_shown(line)}"
+    return None
+
+
 def _dummy(line: str) -> bool:
     """A call given one value twice (``_ = verifyString(a, a)``): work done for its time, its answer known."""
     inner = line[line.find("(") + 1:line.rfind(")")]
@@ -107,9 +129,37 @@ _ALWAYS_RE = re.compile(r"(?:\|\||\bor)\s*\(?\s*(?:true|True|TRUE)\b" + _NOT_OPE
 _NEVER_RE = re.compile(r"(?:&&|\band)\s*\(?\s*(?:false|False|FALSE)\b" + _NOT_OPERAND + r"|\(\s*(?:false|False|FALSE)\s*(?:&&|and\b)")
 
 
+_JOINER_RE = re.compile(r"\|\||&&|\bor\b|\band\b")
+_HEAD_WORD_RE = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else\s*if|elseif|while|unless|until|assert|guard)\b")
+_OPERAND_RE = re.compile(r"(?:!|not\s+)?[A-Za-z_$][\w$]{0,40}(?:\.[A-Za-z_$][\w$]{0,40}){0,4}(?:\(\))?")
+
+
+def _tautology(line: str) -> str | None:
+    """``a || !a`` (always passes) or ``a && !a`` (never runs): one operand and its negation, joined one way only."""
+    code = _HEAD_WORD_RE.sub("", _STRING_RE.sub('""', line), count=1)
+    joiners = {j if j in ("||", "&&") else ("||" if j == "or" else "&&") for j in _JOINER_RE.findall(code)}
+    if len(joiners) != 1:
+        return None
+    seen: dict[str, bool] = {}  # operand → negated
+    for part in _JOINER_RE.split(code):
+        part = part.strip().strip("(){}:; \t")
+        if not _OPERAND_RE.fullmatch(part):
+            continue
+        negated = part.startswith(("!", "not "))
+        bare = part.removeprefix("!").removeprefix("not ").strip()
+        if seen.get(bare, negated) != negated:
+            return "always passes" if joiners == {"||"} else "never runs"
+        seen[bare] = negated
+    return None
+
+
 def _literal_condition(lines: Sequence[str]) -> str | None:
     for line in lines:
-        if ("true" not in line.lower() and "false" not in line.lower()) or not _COND_HEAD_RE.search(line):
+        if not _COND_HEAD_RE.search(line):
+            continue
+        if ("||" in line or "&&" in line or " or " in line or " and " in line) and (both := _tautology(line)):
+            return f"writes a check that {both} (a value joined with its own negation): {_shown(line)}"
+        if "true" not in line.lower() and "false" not in line.lower():
             continue
         code = _STRING_RE.sub('""', line)
         if _ALWAYS_RE.search(code):
@@ -338,4 +388,4 @@ def read_alone(added: Sequence[str], removed: Sequence[str]) -> str | None:
                  _branches_alike):
         if found := read(lines):
             return found
-    return _errors_unread(lines, removed)
+    return _errors_unread(lines, removed) or _verdict_unread(lines, removed)
