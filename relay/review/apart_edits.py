@@ -37,6 +37,7 @@ from relay.review.looser_checks import looser_check
 from relay.review.range_hunks import cut_hunks
 from relay.review.small_edits import centred, cut, one
 from relay.review.subtle_turns import rejection_in_run
+from relay.review.guard_defaults import guard_turn
 from relay.review.value_turns import value_turn
 
 if TYPE_CHECKING:  # the check reads them; the facts module needs nothing of this one
@@ -373,7 +374,7 @@ def read_runs(runs: Sequence[Run]) -> dict[str, tuple[str, Apart | None]]:
             continue
         if added and removed and (found := looser_check(added, removed)):
             out[run.path] = (found[0], None)
-        elif turn := value_turn(added, removed):
+        elif turn := guard_turn(added, removed) or value_turn(added, removed):  # round 25: a guard-named key's turn says the key
             out[run.path] = (turn, Apart(run, turn, tuple(added), tuple(removed)))
         elif removed and (opened := rejection_in_run(added, removed)):
             out[run.path] = (opened, None)

@@ -33,7 +33,7 @@ from difflib import SequenceMatcher
 
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["bound_turned", "screen"]
+__all__ = ["bound_turned", "others", "screen"]
 
 _PAIRS = 200
 _CLOSEST = 40
@@ -59,6 +59,15 @@ def _middles(old: str, new: str) -> tuple[list[str], list[str], list[str], list[
     while s < len(a) - p and s < len(b) - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
         s += 1
     return a[:p], a[p:len(a) - s], b[p:len(b) - s], a[len(a) - s:]
+
+
+def others(lines: Sequence[str], one: str) -> list[str]:
+    """The lines but one of them, by its text: a pair's line comes from ``_measured``'s cache, kept from the first call
+    whose lines were the same text but not the same objects (round 25: an identity test kept the line itself)."""
+    rest = list(lines)
+    if one in rest:
+        rest.remove(one)
+    return rest
 
 
 def _names(line: str) -> set[str]:
@@ -280,8 +289,8 @@ def _operand_swapped(old: str, new: str, added: Sequence[str], removed: Sequence
     if not (call_arg or receiver):
         return None
     word_a, word_b = re.compile(rf"\b{re.escape(a[0])}\b"), re.compile(rf"\b{re.escape(b[0])}\b")
-    others_added = [line for line in added[:_PAIRS] if line is not new]
-    if any(word_a.search(line) for line in removed[:_PAIRS] if line is not old) and (
+    others_added = others(added[:_PAIRS], new)
+    if any(word_a.search(line) for line in others(removed[:_PAIRS], old)) and (
             not any(word_a.search(line) for line in others_added) or any(word_b.search(line) for line in others_added)):
         return None  # the old name is gone from the new side, or the new one came in beside it elsewhere: a rename
     if a[0].lower() in b[0].lower() or b[0].lower() in a[0].lower():

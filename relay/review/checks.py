@@ -29,7 +29,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines, subtle_turns
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
     lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
@@ -177,7 +177,10 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     added, removed, docs = f.change.added_lines, f.change.removed_lines, f.kind == "docs"
-    return (risky_lines.unsafe_value(added, removed, prose_too=not docs) or line_edits.package_setting(f.name, added)
+    first = risky_lines.unsafe_value(added, removed, prose_too=not docs)
+    if docs and first and first.startswith(taught_lines.PHRASES):
+        first = None  # a docs sample's: the docs arm of downgrades_dependency says it, worth a look (round 25)
+    return (first or line_edits.package_setting(f.name, added)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
             or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
 
@@ -225,7 +228,26 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
     return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
         manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines) or subtle_turns.key_size_lowered(
-            f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) or docs_samples.unsafe_sample(*f.code_lines) if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22), client IP, header logged, lifetime (24)
+            f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) or docs_samples.unsafe_sample(*f.code_lines) or _teaching_sample(f)
+        or _taught_sample(f)
+        if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22), client IP, header logged, lifetime (24), a code reader's (25)
+
+
+def _taught_sample(f: FileFacts) -> str | None:
+    """"a docs sample that …" for a sample line of relay.review.taught_lines' classes (raw HTML, alg none, a format string)."""
+    found = risky_lines.unsafe_value(*f.code_lines, prose_too=False)
+    return f"a docs sample that {found}" if found and found.startswith(taught_lines.PHRASES) else None
+
+
+def _teaching_sample(f: FileFacts) -> str | None:
+    """"a docs sample that …" for a sample's edit a code reader names where the rows that name it read code files only
+    (round 25: ``echo htmlspecialchars($name)`` → ``echo $name`` "removes escaping", a check inverted or a clause dropped):
+    what a reader copies teaches it, worth a look. Only the page's sample lines."""
+    added, removed = docs_samples.sample_lines(f.change.added_lines[:400]), docs_samples.sample_lines(f.change.removed_lines[:400])
+    if not added or not removed:
+        return None
+    found = guard_reading.removed_guard(added, removed)  # a direction read (a generic "edits a security line" is not: 2 → 3)
+    return f"a docs sample that {found}" if found else None
 
 
 def edits_security_line(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.bound_turns import _middles, _old_middle, _pairs  # the same bounded pairing and token middles as round 21's readers
+from relay.review.bound_turns import _middles, _old_middle, _pairs, others  # the same bounded pairing and token middles as round 21's readers
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["decision_turned"]
@@ -134,7 +134,7 @@ def _limit_remeasured(old: str, new: str, added: Sequence[str], removed: Sequenc
     if len(prefix) < 2 or prefix[-1] != "." or not _LIMIT_RE.search(prefix[-2]) or not (_ORDER & set(prefix) or _ORDER & set(suffix)):
         return None
     word_a, word_b = re.compile(rf"\b{re.escape(a[0])}\b"), re.compile(rf"\b{re.escape(b[0])}\b")
-    if any(word_a.search(line) for line in removed if line is not old) and any(word_b.search(line) for line in added if line is not new):
+    if any(word_a.search(line) for line in others(removed, old)) and any(word_b.search(line) for line in others(added, new)):
         return None  # the accessor renamed throughout the edit
     return f"compares a limit through another quantity ({prefix[-2]}.{a[0]} → {prefix[-2]}.{b[0]}): {_pair(old, new)}"
 

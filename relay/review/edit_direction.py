@@ -50,6 +50,8 @@ from relay.review.dropped_alternatives import alternative_dropped
 from relay.review.lost_results import lost_result
 from relay.review.narrowed_compare import fields_dropped
 from relay.review.flipped_lines import flipped
+from relay.review.docs_samples import sample_lines
+from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
@@ -444,6 +446,10 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return setting
     if (subtle := subtle_turned(path, added, removed, sample=sample)) is not None:  # round 17: a lock, a rejection, anchors, a bind…
         return subtle
+    if (guard := guard_default_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:  # round 25
+        return guard
+    if not sample and (opt_in := action_made_opt_in(added, removed)) is not None:
+        return opt_in, False
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
         return lost, False
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item

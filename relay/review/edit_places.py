@@ -160,4 +160,6 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     found = judged(f.path, f.change.added_lines, f.change.removed_lines, sample=f.kind == "docs")
     if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
         return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once
+    if found and ctx.looser_runs.get(f.change.path, "").startswith(found[0].split(": ", 1)[0] + " in "):
+        return None  # the same turn read in its run, with its scope (relay.review.apart_edits): said once
     return found[0] if found and not found[1] else None

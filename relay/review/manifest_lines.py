@@ -92,10 +92,13 @@ _BRANCH = r"(?:main|master|develop|dev|devel|trunk|next|nightly|HEAD|canary|edge
 _MOVING_SOURCE = re.compile(
     r"(?P<at>:branch\s*=>\s*['\"][^'\"]+['\"]|\bbranch\s*[:=]\s*['\"][^'\"]+['\"]|\.branch\s*\(\s*['\"][^'\"]+['\"]\s*\)|"
     r"\bbranch\s*:\s*['\"][^'\"]+['\"])|"
-    r"(?P<at2>(?:git\+\S+?|github:[\w.-]+/[\w.-]+|\.git)(?:#|@)" + _BRANCH + r")\b")
+    r"(?P<at2>(?:git\+\S+?|github:[\w.-]+/[\w.-]+|\.git)(?:#|@)" + _BRANCH + r")\b|"
+    # A source archive of a branch (Bazel's http_archive, a download URL): GitHub's and GitLab's archive paths (round 25).
+    r"(?P<at3>/(?:archive|tarball|zipball|-/archive)/(?:refs/heads/)?" + _BRANCH + r"(?:\.zip|\.tar\.gz|\.tgz|/)?)(?![\w.-])")
 _GIT_SOURCE = re.compile(r"\bgit\b|github|gitlab|bitbucket|\.package\s*\(|\bsource\b|_repository\s*\(", re.I)
 _PIN = re.compile(r":tag\s*=>|\btag\s*[:=]|\brev(?:ision)?\s*[:=]|\bcommit\s*[:=]|\bexact\s*:|\bfrom\s*:|\.upToNextM\w+\s*\(|"
-                  r"\bversion\s*[:=]|@v?\d+\.\d+|#v?\d+\.\d+|@[0-9a-f]{7,40}\b|#[0-9a-f]{7,40}\b")
+                  r"\bversion\s*[:=]|@v?\d+\.\d+|#v?\d+\.\d+|@[0-9a-f]{7,40}\b|#[0-9a-f]{7,40}\b|"
+                  r"/(?:archive|tarball|zipball)/(?!(?:refs/heads/)?" + _BRANCH + r"\b)[^\s'\"]*(?:%s|\{|\$\{|[0-9a-f]{7,40}|v?\d+\.\d+)")
 
 _TAG_KEY = re.compile(r":(?:tag|commit)\s*=>|^\s*(?:tag|rev|revision|commit)\s*[:=]|[{,]\s*(?:tag|rev|revision|commit)\s*[:=]")
 

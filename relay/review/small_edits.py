@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["centred", "cut", "one", "quote_run", "quote_within", "small_edits"]
+__all__ = ["centred", "common_ends", "cut", "one", "quote_run", "quote_within", "small_edits"]
 
 # A file's whole change is small when it is at most this many runs of at most this many changed lines (blank ones left
 # out) in all: what a slipped line looks like. Past it the size says enough.
@@ -47,16 +47,22 @@ def cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
-def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> tuple[str, str]:
-    """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
-    if len(old) <= old_most and len(new) <= new_most:
-        return old, new
+def common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """How many items two sequences share at their start, then at their end (not counting the start's again)."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    return head, tail
+
+
+def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> tuple[str, str]:
+    """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
+    if len(old) <= old_most and len(new) <= new_most:
+        return old, new
+    head, tail = common_ends(old, new)
     # What changed must be seen whole where it can: when a side's change does not fit its room with ``_BEFORE`` characters
     # before it, the quote opens on the word just before the change (guardian's ``…self.user and not self.user.is_a…``
     # hid ``is_active``); room left after the change goes to the words after it (what a removed ``not`` applied to).

@@ -1,0 +1,60 @@
+"""Three classic risks no line reader knew, in the spellings docs samples teach and code carries (issue 36, round 25 B).
+
+The first runs of held-out 31/32 quoted three README samples and judged them "docs edited" (low): no reader named the
+line, in a sample or in code. Each is a class, written here in several languages' spellings and read where the risky
+line readers read (relay.review.risky_lines: source, examples, docs samples, scripts; not tests):
+
+- **raw HTML of interpolated text** (``h.raw("<strong>#{object.title}</strong>")``, Razor's ``@Html.Raw($"<b>{name}</b>")``,
+  ``new Handlebars.SafeString("<a>" + title + "</a>")``, maud's ``PreEscaped(format!(…))``, Svelte's ``{@html …}``,
+  Thymeleaf's ``th:utext="${…}"``): the value is written into the page unescaped (XSS). A literal without
+  interpolation (``raw("<br>")``) stays quiet, and so does a ``raw`` of SQL (no tag in the string: the SQL reader's).
+- **an unsigned token accepted** (a verifier's ``allow_algorithm(jwt::algorithm::none{})``, java-jwt's
+  ``Algorithm.none()``, ``SignatureAlgorithm.NONE``, Go's ``jwt.SigningMethodNone``/``UnsafeAllowNoneSignatureType``,
+  jose's ``UnsecuredJWT``, nimbus's ``PlainJWT``, ``alg: "none"``, ``"none"`` among a list of algorithms): a token
+  with no signature verifies, so anyone writes any claims. A line that signs or encodes one (``.sign(jwt::algorithm::none{})``,
+  a page on how an unsecured token is made) stays quiet.
+- **input used as a format string** (``color.Printf(os.Args[1])``, C's ``printf(argv[1])``/``syslog(LOG_ERR, buf)``
+  from input, ``String.format(request.getParameter(…))``, PHP's ``printf($_GET[…])``, Python's
+  ``request.args["t"].format(…)``): the input's verbs read (``%x``, ``%n``; Python's ``{0.__class__}``) what the
+  program did not mean to show, or write memory. A format string that is a literal (``Printf("%s", os.Args[1])``)
+  stays quiet.
+
+In code each is high (relay.review.risky_lines' values). In a docs page's sample it is "a docs sample that …", worth a
+look (medium): a page that shows how an unsecured token is verified is often the library's own documentation of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["PHRASES", "VALUES"]
+
+_INTERPOLATED = r"(?:\"[^\"]*(?:#\{|\$\{|\{\{)|'[^']*\$\{|`[^`]*\$\{|f[\"'][^\"']*\{|\$\"[^\"]*\{|[\"'][^\"']*[\"']\s*(?:\+|\.|%)\s*[\w$@(])"
+_TAGGED = r"(?:\"[^\"]*<\w[^\"]*(?:#\{|\$\{|\{)|'[^']*<\w[^']*\$\{|`[^`]*<\w[^`]*\$\{|f[\"'][^\"']*<\w[^\"']*\{|\$\"[^\"]*<\w[^\"]*\{|[\"'][^\"']*<\w[^\"']*[\"']\s*(?:\+|\.|%)\s*[\w$@(])"
+
+# (what it does, screen words, pattern): read as relay.review.risky_lines' values are.
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("writes interpolated text as raw HTML (XSS)", ("raw", "safestring", "htmlstring", "preescaped", "@html", "utext"), re.compile(
+        r"(?:\b|(?<=\.))raw\s*\(\s*" + _TAGGED + r"|\bHtml\.Raw\s*\(\s*" + _INTERPOLATED + r"|"
+        r"\bnew\s+(?:Handlebars\.)?SafeString\s*\(\s*" + _INTERPOLATED + r"|\bnew\s+HtmlString\s*\(\s*" + _INTERPOLATED + r"|"
+        r"\bPreEscaped\s*\(\s*format!|\{@html\s+[^}]*\}|\bth:utext\s*=\s*\"[^\"]*\$\{")),
+    ("accepts unsigned tokens (alg none)", ("none", "plainjwt", "unsecuredjwt", "unsafeallownone"), re.compile(
+        # Accepting, not making: a line that signs or encodes an unsigned token (a docs page on how one is made) is not it.
+        r"^(?!.*(?:\bsign\s*\(|SignedString|\bencode\s*\(|NewWithClaims|\bcreate\w*\s*\())(?:.*?)(?P<at>"
+        r"\balgorithm::none\b|\bAlgorithm\.none\s*\(|\b(?:SignatureAlgorithm|JWSAlgorithm|AlgorithmIdentifiers|JwtAlgorithms?|SecurityAlgorithms|"
+        r"JWTAlgorithm|Algorithm|Alg)\.(?:NONE|None)\b|\bSigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bnew\s+(?:jose\.)?(?:UnsecuredJWT|PlainJWT)\b|"
+        r"\balgorithms?['\"]?\s*[=:]\s*[\[{(][^\]})]*['\"]none['\"]|\balg['\"]?\s*[=:]\s*['\"]none['\"]|"
+        r"\b(?:allow_algorithm|allowAlgorithm|with_algorithm|algorithm)\s*\(\s*['\"]?none\b)")),
+    ("uses input as a format string", (
+        "printf", "sprintf", "format", "syslog", "errorf", "logf", "fatalf", "panicf", "infof", "warnf", "warningf", "debugf", "tracef", "nslog"), re.compile(
+        r"\b(?:[FS]?[Pp]rintf|Errorf|Logf|Fatalf|Panicf|Infof|Warnf|Warningf|Debugf|Tracef)\s*\(\s*(?:[\w.]+\s*,\s*)?"
+        r"(?:os\.Args\[|r\.(?:URL\.Query\(\)\.Get|FormValue|PostFormValue|Form\.Get)\s*\(|c\.(?:Query|Param|PostForm)\s*\()|"
+        r"\b(?:printf|syslog|fprintf|sprintf|snprintf|vprintf|dprintf|NSLog)\s*\(\s*(?:[^,()\"]+,\s*){0,2}(?:argv\s*\[|getenv\s*\()|"
+        r"\bString\.format\s*\(\s*(?:\w+\s*,\s*)?(?:request\.getParameter|req\.getParameter|args\s*\[)|\.printf\s*\(\s*(?:args\s*\[|request\.getParameter)|"
+        r"\b(?:s?printf|vsprintf|vprintf)\s*\(\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
+        r"\b(?:format|sprintf|printf)\s*\(?\s*(?:params|ARGV)\s*\[|"
+        r"\b(?:request\.(?:args|form|values|GET|POST|query_params)\s*(?:\[[^\]]+\]|\.get\s*\([^)]*\))|sys\.argv\s*\[\s*\d+\s*\]|input\s*\(\s*\))\.format\s*\(")),
+)
+
+# What each says: a docs page's sample that says one of these is worth a look (medium), not high (checks.unsafe_value).
+PHRASES = tuple(what for what, _, _ in VALUES)
