@@ -20,7 +20,7 @@ from fake_agy_harness import (_OK, SECTION7_SCENARIOS, install_fake_agy, launche
                               wait_for_launches)
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
-from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay, tiered
 
 pytestmark = pytest.mark.anyio
 
@@ -66,7 +66,14 @@ def test_every_section7_scenario_has_a_row_and_every_row_a_scenario():
     assert set(ROWS) == set(SECTION7_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
-@pytest.mark.parametrize("name", list(ROWS))
+# The rows the fast tier runs (test_agy_reality.tiered says which and why).
+FAST = frozenset({
+    "safe_writes_under_agys_default_policy", "safe_run_reported_always_proceed", "interrupted_by_someone_else",
+    "deny_rule_and_hook_refusals", "quota_in_result_error", "daemon_left_after_a_normal_exit"
+})
+
+
+@pytest.mark.parametrize("name", tiered(ROWS, FAST))
 async def test_relay_answers_each_section7_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
     packet, runs, elapsed = await run_through_relay(tmp_path, SECTION7_SCENARIOS[name], args)

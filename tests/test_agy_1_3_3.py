@@ -20,7 +20,7 @@ from relay.agy.auth_reading import AuthWatch
 from relay.core.contracts import Status
 from relay.core.settings import load_settings
 from relay.doors.mcp_server import create_server
-from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay, tiered
 
 pytestmark = pytest.mark.anyio
 
@@ -69,7 +69,14 @@ def test_every_section8_scenario_has_a_row_and_every_row_a_scenario():
     assert set(ROWS) == set(SECTION8_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
-@pytest.mark.parametrize("name", list(ROWS))
+# The rows the fast tier runs (test_agy_reality.tiered says which and why).
+FAST = frozenset({
+    "auth_expired_on_stderr", "base_model_needs_effort_unlisted", "subagent_stall_tool_step", "subagent_came_back",
+    "error_message_step", "folded_answer_bytes", "folded_answer_lines_crlf", "degenerate_partial_at_print_timeout"
+})
+
+
+@pytest.mark.parametrize("name", tiered(ROWS, FAST))
 async def test_relay_answers_each_section8_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
     packet, runs, elapsed = await run_through_relay(tmp_path, SECTION8_SCENARIOS[name], args)

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from fake_agy_harness import _EDIT, _OK, _REPORT, scenario
-from test_agy_reality import RowChecks, assert_row_answer, run_through_relay
+from test_agy_reality import RowChecks, assert_row_answer, run_through_relay, tiered
 
 pytestmark = pytest.mark.anyio
 
@@ -106,7 +106,14 @@ def test_every_audit_scenario_has_a_row_and_every_row_a_scenario():
     assert set(ROWS) == set(AUDIT_SCENARIOS) and set(MORE) <= set(ROWS)
 
 
-@pytest.mark.parametrize("name", list(ROWS))
+# The rows the fast tier runs (test_agy_reality.tiered says which and why).
+FAST = frozenset({
+    "hard_denied_write_1_1_13", "schema_response_with_forbidden_keys_1_2_12", "xhigh_effort_on_1_3_3",
+    "unknown_flag_when_the_version_is_unreadable"
+})
+
+
+@pytest.mark.parametrize("name", tiered(ROWS, FAST))
 async def test_relay_answers_each_audited_behaviour_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words = ROWS[name]
     packet, runs, elapsed = await run_through_relay(tmp_path, AUDIT_SCENARIOS[name], args)

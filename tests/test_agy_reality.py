@@ -9,7 +9,7 @@ guard and the packet. Launches are counted from the fake's own launch log.
 from __future__ import annotations
 
 import json
-
+import sys
 import time
 from pathlib import Path
 
@@ -125,7 +125,41 @@ class RowChecks(dict):
 MORE = RowChecks()
 
 
-@pytest.mark.parametrize("name", list(ROWS))
+def tiered(rows: dict, fast: frozenset[str]) -> list:
+    """A row table's names as the test's parameters: the rows of ``fast`` in the fast tier, the others in the process
+    tier (the ``process`` mark, conftest.py). Each row is a whole delegation (the fake agy, git, the review: ~0.1-0.3 s
+    of CPU, ~130 rows in four tables). Rows with the same status and number of launches travel the same path through
+    the relay (the auth probe, the worker's login watch, the retry guard, the classifier's verdict) and differ in the
+    text the classifier reads, what its own tests (tests/test_classify.py) read in memory: the fast tier keeps one row of each
+    path across the four tables and every row with more checks (MORE), and --tier process runs them all."""
+    return [name if name in fast else pytest.param(name, marks=pytest.mark.process) for name in rows]
+
+
+def test_the_fast_tier_keeps_a_row_of_each_path_and_every_row_with_more_checks():
+    import test_agy_1_3
+    import test_agy_1_3_3
+    import test_agy_audit
+
+    tables = [(module.ROWS, module.FAST, module.MORE)
+              for module in (sys.modules[__name__], test_agy_1_3, test_agy_1_3_3, test_agy_audit)]
+    for rows, fast, more in tables:
+        assert set(more) <= fast <= set(rows), sorted(fast - set(rows)) or sorted(set(more) - fast)
+    paths = {(row[1], row[2]) for rows, _, _ in tables for row in rows.values()}
+    assert {(rows[name][1], rows[name][2]) for rows, fast, _ in tables for name in fast} == paths
+
+
+# The rows the fast tier runs (tiered says which and why).
+FAST = frozenset({
+    "probe_signed_out_current", "worker_signed_out_current", "worker_signed_out_blocks_ignoring_sigterm",
+    "oauth_prompt_once_with_valid_token", "oauth_prompt_twice", "auth_timed_out_without_prompt",
+    "not_logged_in_log_then_success", "probe_verification_required", "worker_verification_required",
+    "quota_retried_until_print_timeout", "upstream_503_agy_error", "upstream_network_issue",
+    "terminated_broken_settings", "upstream_old_agy_after_a_write", "print_timeout_text_wording",
+    "safe_mode_edits_soft_denied"
+})
+
+
+@pytest.mark.parametrize("name", tiered(ROWS, FAST))
 async def test_relay_answers_each_real_agy_text_with_its_status_launches_and_hint(tmp_path, name):
     args, status, count, words, retryable = ROWS[name]
     packet, runs, elapsed = await run_through_relay(tmp_path, SECTION6_SCENARIOS[name], args)
