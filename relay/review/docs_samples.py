@@ -132,14 +132,26 @@ def _quote(line: str, m: re.Match[str]) -> str:
     return line.strip() if len(line.strip()) <= 100 else window(line, m.start(), m.end(), 70, 12)
 
 
+# A selector or an XPath built by interpolating a value (round 26): a quote or bracket in the value changes what is
+# matched (selector/XPath injection); a sample teaches it as the way to look a value up. Attribute selectors and XPath
+# predicates only: ``$(`#${id}`)`` is an id lookup every page writes.
+_BUILT_SELECTOR_RE = re.compile(
+    r"(?:\$|\bquerySelector(?:All)?|\bclosest|\bfind|\bmatches|\bselect(?:One)?|\bcss)\s*\(\s*`[^`]*\[[\w:-]+\s*[~|^$*]?=\s*[\"']?\$\{|"
+    r"(?:\$|\bquerySelector(?:All)?|\bclosest|\bfind|\bselect(?:One)?|\bcss)\s*\(\s*(?P<q>[\"'])[^\"']*\[[\w:-]+\s*[~|^$*]?=\s*[\"']?(?P=q)\s*\+|"
+    r"\b(?:xpath|selectNodes|selectSingleNode|evaluate|XPath)\s*\(\s*(?:f[\"'][^\"']*\[@?[\w:-]+\s*=\s*[\"']?\{|`[^`]*\[@?[\w:-]+\s*=\s*[\"']?\$\{|"
+    r"[\"'][^\"']*\[@?[\w:-]+\s*=\s*[\"']?[\"']\s*(?:\+|\.|%))")
+
+
 def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What a docs page's new sample line teaches that is unsafe (see the module's doc): a client IP from a header, a
-    credential header logged, a cache or token lifetime made a year or more."""
+    credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value."""
     before = {squeezed(old.strip()) for old in removed[:200]}
     olds: dict[str, float] | None = None
     for line in added[:200]:
         if len(line) > 400 or squeezed(line.strip()) in before:
             continue
+        if (m := _BUILT_SELECTOR_RE.search(line)):
+            return f"builds a selector or XPath from a value (a quote in it changes what is matched: selector injection): {_quote(line, m)}"
         if (m := _CLIENT_IP_RE.search(line)):
             return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"
         if (m := _CRED_HEADER_RE.search(line)) and _LOGS_RE.search(line) and not _REDACTED_RE.search(line):

@@ -55,6 +55,7 @@ from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
+from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
 from relay.review.line_shapes import squeezed, window
 from relay.review.small_edits import centred
@@ -458,6 +459,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:
             return found, False
+    if not sample and (gone := check_vanished(added, removed)) is not None:  # round 26: debug-only, failures accepted, a scan off
+        return gone, False
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
         return alone, False
     return None

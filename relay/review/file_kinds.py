@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import docs_samples, edit_turns, one_token_turns, subtle_turns  # a docs sample's lines the code and turn readers read (rounds 15, 20)
+from relay.review import docs_samples, edit_turns, one_token_turns, subtle_turns, vanishing_checks  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
@@ -190,7 +190,7 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if glob_any(path, COVERAGE_FILES):
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
-        return lambda line: _KEEP_COVERAGE(line) or risky_screen(line)
+        return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line)
     kind = file_kind(path)
     if kind == "test" and (is_test_script(path) or (is_code(path) and is_test_support(path))):
         code = _keep_code(_comment_prefixes(path))  # a script kept among the tests runs, a test's support code runs with each: read
@@ -225,7 +225,7 @@ def _keep_doc_signals(line: str) -> bool:
 
 def _keep_skips_or_risky(line: str) -> bool:
     # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17).
-    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line)
+    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

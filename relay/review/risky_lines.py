@@ -156,7 +156,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bsetExpandEntityReferences\s*\(\s*true\b|\bIS_SUPPORTING_EXTERNAL_ENTITIES\s*,\s*(?:true|Boolean\.TRUE)\b")),
     ("opens CORS to any origin", ("origin", "cors", "mirror_request", "allow_any", "credentials", "anyhost"), re.compile(
         r"Access-Control-Allow-Origin['\"]?\s*[,:=]\s*(?:['\"]\*['\"]|(?:req|request|origin|headers)\b)|"
-        r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|"
+        r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b|\bAllowAllOrigins\s*[:=]\s*true\b|"
         r"\b(?:allow_?origins?|allowed_?origins|cors_?origins?|origins?)" + _Q + r"\s*[=:]\s*(?:\[\]string\s*)?(?:[\[{]\s*)?(?:['\"]\*['\"]|true\b|True\b|(?:req|request)\.headers)|"
         r"\borigins\s+['\"]\*['\"]|@CrossOrigin\s*\(\s*(?:origins\s*=\s*)?\{?\s*\"\*\"|\ballowedOrigin\w*\(\s*\"\*\"|Access-Control-Allow-Origin['\"]?\s*[,:=]\s*[^;]*(?:Header\.Get|\.get)\(\s*['\"]Origin|"
         r"\b(?:AllowOriginFunc|CheckOrigin)\b.*return\s+true\b|\banyHost\s*\(\s*\)|\breflectClientOrigin\s*=\s*true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
