@@ -20,6 +20,7 @@ import pytest
 
 from conftest import make_repo, memory_relay, payload, relay_env
 from fake_agy_harness import install_fake_agy, make_report, success_scenario
+from relay.observe.runs_next import package_module, runs_when
 
 pytestmark = pytest.mark.anyio
 
@@ -57,7 +58,18 @@ _PLANTS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "content", "said"), _PLANTS, ids=[p[0].split("/")[-1] for p in _PLANTS])
+def _tiered(rows: list[tuple], ids: list[str], fast: set[str]) -> list:
+    """Rows as parameters: those of ``fast`` in the fast tier, the others in the process tier (conftest.py). Each row
+    is two whole delegations (~0.25 s of CPU, 0.4-0.9 s of wall); the rows of one test travel one path (the look in
+    the ignored folders, the review's target, the limit) and differ in the place, which
+    test_each_place_where_code_runs_next_is_named_by_what_runs_there names in memory. The fast tier keeps the rows
+    whose file is read (a manifest's scripts) or found by another rule (runs_when, package_module)."""
+    return [pytest.param(*row, id=name, marks=() if name in fast else pytest.mark.process)
+            for row, name in zip(rows, ids, strict=True)]
+
+
+@pytest.mark.parametrize(("path", "content", "said"),
+                         _tiered(_PLANTS, [p[0].split("/")[-1] for p in _PLANTS], {"activate", "package.json"}))
 async def test_a_write_where_code_runs_next_in_an_ignored_folder_is_named_high_and_breaks_a_limit(tmp_path, path,
                                                                                                  content, said):
     repo = _project(tmp_path)
@@ -149,8 +161,9 @@ _MODULES = [  # a package's code in an ignored folder: rewritten in place (no fo
 ]
 
 
-@pytest.mark.parametrize(("path", "content", "said"), _MODULES, ids=[p[0].split("/", 1)[0] + "-" + p[0].split("/")[-1]
-                                                                      for p in _MODULES])
+@pytest.mark.parametrize(("path", "content", "said"),
+                         _tiered(_MODULES, [p[0].split("/", 1)[0] + "-" + p[0].split("/")[-1] for p in _MODULES],
+                                 {".venv-__init__.py", "node_modules-pad.js"}))
 async def test_a_module_written_into_an_installed_package_in_an_ignored_folder_is_named_high(tmp_path, path, content,
                                                                                             said):
     # Before: only the places that run without an import (bin, activate, .pth, a manifest's scripts) were looked at, so
@@ -168,6 +181,13 @@ async def test_a_module_written_into_an_installed_package_in_an_ignored_folder_i
     assert packet["changes"]["risk"] == "high" and path in targets, packet
     assert said in targets[path]["reason"] and "git ignores" in targets[path]["reason"], targets[path]
     assert limited["status"] == "POLICY_VIOLATION" and path in limited["error"]["message"], limited
+
+
+@pytest.mark.parametrize(("path", "content", "said"), _PLANTS + _MODULES, ids=[p[0] for p in _PLANTS + _MODULES])
+def test_each_place_where_code_runs_next_is_named_by_what_runs_there(path, content, said):
+    # In memory, what the delegations above read in the packet's reason for each place (most run in the process tier).
+    folder, name = path.rsplit("/", 1)
+    assert said in (runs_when(folder, name) or package_module(folder, name) or ""), path
 
 
 async def test_runs_revert_after_a_write_where_code_runs_next_says_what_it_cannot_put_back(tmp_path):
