@@ -22,6 +22,7 @@ from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
+from relay.review.let_through import let_through
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -57,11 +58,16 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines)
 
 
+def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
+    return let_through(f.path, f.change.added_lines, f.change.removed_lines)
+
+
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
     # A script named without a language is read under its head's (relay.review.content_kinds): neofetch as neofetch.sh.
     return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
 
 
+_SPENT = ("\t\treturn limit, 0, reset, false, nil", "\t\treturn limit, 0, reset, true, nil")  # a limiter's take allowed when spent
 _APART = "edit apart from the change: the edit quoted"  # the apart quote a judged edit says again with what it does
 _BY_TIME = "changed during the run by its timestamp (not diffed: the look failed)"
 
@@ -229,6 +235,11 @@ RULES: tuple[Rule, ...] = (
              "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}",
              _fc("lib/widget/store.rb", additions=1, deletions=1, removed_lines=["    @store.fetch(key)"], added_lines=["    @store.fetch(key) || {}"]),
              RiskContext(apart={"lib/widget/cache.rb": "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}"}))),
+    # What a one-line turn now lets through, said from the line (relay.review.let_through): a note, so it names, not ranks.
+    Rule("lets_through_note", None, "{detail}", _let_through, scope=_RISKY_LINES, example=Example(
+        _fc("store/memory.go", removed_lines=[_SPENT[0]], added_lines=[_SPENT[1]]),
+        "allows a request when the limit is exhausted (0 left, false → true): return limit, 0, reset, true, nil",
+        _fc("store/memory_test.go", removed_lines=[_SPENT[0]], added_lines=[_SPENT[1]]))),
     Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
          example=Example(
              _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",
