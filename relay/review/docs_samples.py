@@ -142,6 +142,10 @@ _BUILT_SELECTOR_RE = re.compile(
     r"[\"'][^\"']*\[@?[\w:-]+\s*=\s*[\"']?[\"']\s*(?:\+|\.|%))")
 
 
+# A sample line a page marks as the wrong way (its own comment says so): the page teaches against it.
+_MARKED_BAD_RE = re.compile(r"(?://|#|--|/\*)[^`'\"]*\b(?:never|don'?t|do not|unsafe|insecure|bad|wrong|vulnerable|avoid|attacker|injection|dangerous)\b", re.I)
+
+
 def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What a docs page's new sample line teaches that is unsafe (see the module's doc): a client IP from a header, a
     credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value."""
@@ -150,7 +154,7 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for line in added[:200]:
         if len(line) > 400 or squeezed(line.strip()) in before:
             continue
-        if (m := _BUILT_SELECTOR_RE.search(line)):
+        if (m := _BUILT_SELECTOR_RE.search(line)) and not _MARKED_BAD_RE.search(line, m.end()):
             return f"builds a selector or XPath from a value (a quote in it changes what is matched: selector injection): {_quote(line, m)}"
         if (m := _CLIENT_IP_RE.search(line)):
             return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"

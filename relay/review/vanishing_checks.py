@@ -113,11 +113,9 @@ def _accepts_failures(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 # ----- a dependency audit or a security scanner switched off
 _AUDIT_OFF_RE = re.compile(
-    r"<NuGetAudit>\s*false\s*</NuGetAudit>|<NuGetAuditMode>\s*direct\s*</NuGetAuditMode>|^\s*audit\s*=\s*false\s*$|"
+    r"<NuGetAudit>\s*false\s*</NuGetAudit>|^\s*audit\s*=\s*false\s*$|"
     r"\bnpm_config_audit\s*[=:]\s*['\"]?false|\b(?:npm\s+audit|yarn\s+(?:npm\s+)?audit|pnpm\s+audit|cargo\s+(?:deny|audit)|bundle(?:r|\s+exec\s+bundler?)?[\s-]+audit|"
-    r"pip-audit|safety\s+check|govulncheck|osv-scanner|trivy|snyk\s+test|gosec|bandit|semgrep|brakeman)\b[^\n|]*\|\|\s*(?:true|:|exit\s+0)\b|"
-    r"\bcontinue-on-error\s*:\s*true\b", re.I)
-_SCAN_RE = re.compile(r"(?i)audit|deny|vulncheck|osv|trivy|snyk|gosec|bandit|semgrep|brakeman|codeql|security|scan")
+    r"pip-audit|safety\s+check|govulncheck|osv-scanner|trivy|snyk\s+test|gosec|bandit|semgrep|brakeman)\b[^\n|]*\|\|\s*(?:true|:|exit\s+0)\b", re.I)
 _NO_AUDIT_RE = re.compile(r"--no-audit\b")
 _EXCLUDED_RE = re.compile(
     r"(?:^|\s|['\"])-{1,2}exclude(?:-rules?)?\s*[= ]\s*['\"]?G\d{3}|--exclude-rule\b|(?:^|\s|['\"])(?:-s|--skip)\s*[= ]?\s*['\"]?B\d{3}|"
@@ -131,18 +129,13 @@ def scan_switched_off(added: Sequence[str], removed: Sequence[str]) -> str | Non
     for line in added[:_MOST]:
         if len(line) > _LONGEST or re.sub(r"\s+", "", line) in before:
             continue
-        if (m := _AUDIT_OFF_RE.search(line)) and (not m.group(0).lower().startswith("continue-on-error") or _scan_step_near(line, added)):
+        if _AUDIT_OFF_RE.search(line):
             return f"turns a dependency audit or security scan off (vulnerabilities no longer reported): {line.strip()}"
         if _EXCLUDED_RE.search(line):
             return f"excludes a security scanner's rules (those findings no longer reported): {line.strip()}"
         if _NO_AUDIT_RE.search(line) and any(_NO_AUDIT_RE.sub("", line).replace(" ", "") == old.replace(" ", "") for old in removed):
             return f"turns a dependency audit off (vulnerabilities no longer reported): {line.strip()}"
     return None
-
-
-def _scan_step_near(line: str, added: Sequence[str]) -> bool:
-    i = added.index(line)
-    return any(_SCAN_RE.search(other) for other in added[max(0, i - 3):i + 4] if other is not line)
 
 
 # ----- a format check's regex unanchored
