@@ -1,6 +1,7 @@
 """What a one-line turn now lets through, said in words of its consequence (relay.review.let_through, round 26 part B):
 a limiter's take allowed when spent, an error path that fails open, a mask dropped, a place moved to the shared temp
-root, a test runner told to skip tests, a shell run on a command joined into text; each in several languages, through
+root, a test runner told to skip tests, a shell run on a command joined into text, a compare made to exit early, a tolerance added to a time comparison, a
+checking call replaced by its success value, a redirect target read from the request, a package let float; each in several languages, through
 the whole review, with look-alikes (a test's own lines, a fresh private temp dir, a literal shell command) quiet. Every
 case is synthetic; none names a project."""
 
@@ -43,6 +44,20 @@ CASES = [
     ("tools/build.py", ["    os.system(\" \".join(args))"], ["    subprocess.run(args, check=True)"], _SHELL),
     ("cmd/run.go", ["\tout, err := exec.Command(\"sh\", \"-c\", strings.Join(args, \" \")).Output()"], ["\tout, err := exec.Command(args[0], args[1:]...).Output()"], _SHELL),
     ("tools/setup.py", ["    subprocess.run(f\"make {target}\", shell=True)"], ["    subprocess.run([\"make\", target])"], _SHELL),
+    # a compare made to exit at the first difference
+    ("src/digest.c", ["    if (a[i] != b[i]) {", "      return 0;"], ["    if (a[i] != b[i]) {", "      diff = 0;"], "early exit at the first difference"),
+    ("pkg/auth/mac.go", ["func equalMAC(x, y []byte) bool {", "		if x[i] != y[i] {", "			return false"], ["		v |= x[i] ^ y[i]"], "early exit"),
+    # a tolerance added to a time comparison
+    ("src/cache.rs", ["        if src_mtime > cached_mtime + 7 * 24 * 3600 {"], ["        if src_mtime > cached_mtime {"], "out of date by up to 7 * 24 * 3600"),
+    ("lib/token.py", ["    if now > expires_at + 300:"], ["    if now > expires_at:"], "out of date by up to 300"),
+    # a checking call replaced by its success value
+    ("lib/shop/params.ex", ["    case {:ok, raw} do"], ["    case Ecto.Type.cast(type, raw) do"], "skips cast"),
+    ("src/input.rs", ["    match Ok(text) {"], ["    match validate_name(text) {"], "skips validate_name"),
+    # a redirect target read from the request
+    ("src/routes/logout.ts", ['  const back = url.searchParams.get("returnTo") ?? "/";'], ['  const back = "/";'], "open redirect"),
+    ("web/views.py", ["    return_url = request.args.get('next') or '/'"], ["    return_url = '/'"], "open redirect"),
+    # a package let float to any version
+    ("src/App/App.csproj", ['    <PackageReference Include="Some.Lib" Version="*" />'], ['    <PackageReference Include="Other.Lib" Version="2.1.0" />'], "float to any version"),
 ]
 
 QUIET = [
@@ -54,9 +69,14 @@ QUIET = [
     ("pyproject.toml", ['norecursedirs = [".git", "node_modules", "build"]'], ['norecursedirs = [".git", "build"]']),  # build output
     ("tools/run.py", ["    subprocess.run(['sh', '-c', 'make all'])"], ["    subprocess.run(['make', 'all'])"]),  # a literal command
     ("store/redis.go", ["\t\treturn 0, 0, 0, false"], ["\t\treturn s.limit, s.limit, 0, true"]),  # fails closed
+    ("src/diff.c", ["    if (a[i] != b[i]) {", "      return i;"], []),  # where two buffers first differ: no secret, no flag dropped
+    ("src/page.rs", ["        if offset > start + 60 {"], ["        if offset > start {"]),  # no time in the names
+    ("web/views.py", ["    target = request.args.get('next')", "    if not url_has_allowed_host(target): target = '/'"], []),  # checked on the next line
+    ("api/list.go", ["\tcursor := c.Query(\"next\")"], []),  # a pagination cursor
+    ("src/App/App.csproj", ['    <PackageReference Include="Some.Lib" Version="2.*-beta" Condition="x" />'], []),
 ]
 
-_SAID = (_EXHAUSTED, _OPEN, _MASK, "plain text", _TMP, _SKIPS, _SHELL)
+_SAID = (_EXHAUSTED, _OPEN, _MASK, "plain text", _TMP, _SKIPS, _SHELL, "early exit", "out of date by", "skips ", "open redirect", "float to any")
 
 
 @pytest.mark.parametrize(("path", "added", "removed", "said"), CASES)

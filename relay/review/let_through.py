@@ -18,7 +18,14 @@ rank):
 - a test runner told to skip directories or tests (``norecursedirs``, ``--ignore=``, ``--deselect``, ``-k "not …"``,
   ``testPathIgnorePatterns``, ``collect_ignore``): the names it newly skips (build output, caches, vendored trees quiet);
 - a shell run on a command joined into text (``'sh', '-c', ' '.join(cmd)``, ``os.system(" ".join(cmd))``,
-  ``exec.Command("sh", "-c", strings.Join(…))``, ``.arg("-c").arg(format!(…))``): the argument list's quoting is lost.
+  ``exec.Command("sh", "-c", strings.Join(…))``, ``.arg("-c").arg(format!(…))``): the argument list's quoting is lost;
+- a compare made to exit at the first difference (``a[i] != b[i]`` then ``return false``, where a flag was set, or
+  about hashes, MACs, secrets): timing says how much matched;
+- a tolerance added to a time comparison (``x > y`` → ``x > y + 24 * 60 * 60``): what is that much out of date passes;
+- a checking call replaced by its success value (``case cast(t, v) do`` → ``case {:ok, v} do``);
+- a redirect target read from the request (a value keyed return/redirect/next/…, not checked on its line or the two
+  after);
+- a .NET package let float to any version (``Version="*"``).
 
 The party guarded against is a worker that slips one such line into an ordinary change, where the readers that catch
 it say only that something turned. Tests' own code stays quiet (a test masks, limits and uses a temp dir on purpose).
@@ -180,10 +187,106 @@ def _shell_joined(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a compare made to exit at the first difference (timing)
+_INDEXED_NE_RE = re.compile(r"\b(\w+)\[(\w+)\]\s*!=\s*(\w+)\[\2\]")
+_EXITS_RE = re.compile(r"^\s*(?:\}?\s*)?(?:return\s+(?:false|0|-1|False)\b|break\b)")
+_FLAGS_RE = re.compile(r"^\s*\w+\s*(?:=\s*(?:false|0|False)\b|\|=)")
+_SECRET_RE = re.compile(r"(?i)hash|digest|\bmac\b|hmac|secret|passw|token|signature|compare|equal")
+
+
+def _early_exit(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    flagged = {m.group(0) for i, old in enumerate(removed) if (m := _INDEXED_NE_RE.search(old))
+               and any(_FLAGS_RE.match(nxt) for nxt in removed[i + 1:i + 3])}
+    for i, new in enumerate(added):
+        m = _INDEXED_NE_RE.search(new)
+        if not m or not any(_EXITS_RE.match(nxt) for nxt in (new.split("{", 1)[-1], *added[i + 1:i + 3])):
+            continue
+        if m.group(0) in flagged or _SECRET_RE.search(" ".join(added[max(0, i - 6):i + 1])):
+            return f"compares {m.group(1)} and {m.group(3)} with an early exit at the first difference (timing leak): {_quote(new)}"
+    return None
+
+
+# ----- a tolerance added to a time comparison
+_TOLERANCE_RE = re.compile(r"\s*[+-]\s*(?P<slack>\d[\d_]*(?:\s*\*\s*\d[\d_]*)*)")
+_TIMEISH_RE = re.compile(r"(?i)modif|mtime|time|expir|\bage\b|stamp|date|now|stale|fresh")
+
+
+def _tolerance(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(old) for old in removed if re.search(r"[<>]", old) and _TIMEISH_RE.search(old)}
+    for new in added:
+        for m in _TOLERANCE_RE.finditer(new):
+            if squeezed(new[:m.start()] + new[m.end():]) in olds:
+                slack = m.group("slack")
+                seconds = _product(slack)
+                said = f" ({seconds} s, {seconds / 86400:g} day{'' if seconds == 86400 else 's'})" if seconds >= 3600 and "*" in slack else ""
+                return f"lets through what is out of date by up to {' '.join(slack.split())}{said} (tolerance added): {_quote(new)}"
+    return None
+
+
+def _product(text: str) -> int:
+    """``24 * 60 * 60`` → 86400: a product of integer literals, read without eval."""
+    out = 1
+    for part in text.replace("_", "").split("*"):
+        out *= int(part)
+    return out
+
+
+# ----- a checking call replaced by its success value
+_CALL_RE = re.compile(r"[\w.:]*\b(?P<name>\w*(?:cast|valid|verif|check|parse|decode|convert|sanitiz|authori)\w*)\s*\(", re.I)
+_SUCCESS_RE = re.compile(r"^(?:\{\s*:ok\b|Ok\(|Right\(|Success\(|true\b|True\b|:ok\b)")
+
+
+def _check_skipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for old in removed:
+        if not (m := _CALL_RE.search(old)):
+            continue
+        head, tail = old[:m.start()], old[m.end():]
+        for new in added:
+            if not new.startswith(head) or new == old:
+                continue
+            rest = new[len(head):]
+            if _SUCCESS_RE.match(rest) and tail.rstrip().endswith(rest.rstrip()[-3:]):
+                return f"skips {m.group('name')}: the value is taken as it came, its result assumed success: {_quote(new)}"
+    return None
+
+
+# ----- a redirect target read from the request
+_REQUEST_VALUE_RE = re.compile(r"""(?:getGet|getVar|getPost|getParameter|query|args|params|form|searchParams|formData|GET|POST|REQUEST)"""
+                               r"""(?:\.get)?\s*[(\[]\s*['"](?P<key>[\w-]*(?:return|redirect|next|continue|callback|goto|back_?url|dest)[\w-]*)['"]""", re.I)
+_REDIRECTS_RE = re.compile(r"(?i)redirect|url|location|return")
+_CHECKED_RE = re.compile(r"(?i)safe|allowed|valid|relative|same_?origin|startsWith\(\s*['\"]/|start_with\?\(\s*['\"]/|is_local")
+
+
+def _redirect_value(added: Sequence[str]) -> str | None:
+    for i, new in enumerate(added):  # checked on its line or the two after: quiet
+        if not (m := _REQUEST_VALUE_RE.search(new)) or any(_CHECKED_RE.search(line) for line in added[i:i + 3]):
+            continue
+        # ``next`` is a pagination cursor as often as a redirect target: said only beside a redirect or URL.
+        if m.group("key").lower() != "next" or _REDIRECTS_RE.search(new):
+            return f"redirects to a URL the request supplies ({m.group('key')}, unchecked: open redirect): {_quote(new)}"
+    return None
+
+
+# ----- a dependency let float to any version
+_FLOATING_RE = re.compile(r'(?i)(?:Include|name)\s*=\s*"(?P<pkg>[\w.-]+)"[^>]*?\bVersion\s*=\s*"[\d.]*\*"')
+
+
+def _floating(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not path.lower().endswith((".csproj", ".fsproj", ".vbproj", ".props", ".targets")):
+        return None
+    for new in added:
+        # A pinned one made "*" is relay.review.manifest_lines' read ("lets a pinned dependency take any version").
+        if (m := _FLOATING_RE.search(new)) and not any(f'"{m.group("pkg")}"' in old for old in removed):
+            return f"lets {m.group('pkg') or 'a package'} float to any version (wildcard \"*\", unpinned): {_quote(new)}"
+    return None
+
+
 def let_through(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What the edit now lets through, in words of its consequence with the line quoted, or None."""
     if not added:
         return None
     limiter = bool(_LIMITER_RE.search(path)) or any(_LIMITER_RE.search(line) for line in (*added[:200], *removed[:200]))
     return (_spent_or_open(added[:200], removed[:200], limiter) or _mask_dropped(added[:200], removed[:200])
-            or _shared_tmp(added[:200], removed[:200]) or _tests_skipped(path, added[:200], removed[:200]) or _shell_joined(added[:200]))
+            or _shared_tmp(added[:200], removed[:200]) or _tests_skipped(path, added[:200], removed[:200]) or _shell_joined(added[:200])
+            or _early_exit(added[:200], removed[:200]) or _tolerance(added[:200], removed[:200])
+            or _check_skipped(added[:200], removed[:200]) or _redirect_value(added[:200]) or _floating(path, added[:200], removed[:200]))
