@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from relay.review.line_shapes import squeezed, window
+from relay.review.line_shapes import clipped, squeezed, window
 from relay.review.value_reading import widened
 
 __all__ = ["loosened_value", "pairs", "weakened_condition"]
@@ -61,8 +61,7 @@ def _cond(line: str) -> bool:
 
 
 def _shown(line: str) -> str:
-    text = " ".join(line.split())
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+    return clipped(line, _SHOWN)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -20,7 +20,7 @@ import re
 from difflib import SequenceMatcher
 from collections.abc import Sequence
 
-from relay.review.line_shapes import IMPORT_RE, Screen, squeezed
+from relay.review.line_shapes import IMPORT_RE, Screen, clipped, squeezed
 
 __all__ = ["SCREENS", "refuses", "removed_guard"]
 
@@ -138,8 +138,7 @@ def _unbanged(line: str) -> str:
 
 
 def _shown(line: str, limit: int = _SHOWN) -> str:
-    text = " ".join(line.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clipped(line, limit)
 
 
 def _canonical(line: str) -> str:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import squeezed
+from relay.review.line_shapes import clipped, squeezed
 
 __all__ = ["let_through"]
 
@@ -44,8 +44,7 @@ _SHOWN = 64
 
 
 def _quote(line: str) -> str:
-    text = " ".join(line.split())
-    return text if len(text) <= _SHOWN else text[:_SHOWN - 1] + "…"
+    return clipped(line, _SHOWN)
 
 
 # ----- a limiter's take allowed when spent; an error path that fails open

@@ -58,6 +58,12 @@ def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     return not text
 
 
+def clipped(line: str, most: int) -> str:
+    """A line as a reason quotes it: its runs of whitespace made one space, cut to ``most`` characters with "…"."""
+    text = " ".join(line.split())
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
 def squeezed(text: str) -> str:
     """A line as a formatter cannot change it: no whitespace, one quote style, no separators."""
