@@ -115,6 +115,8 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # The same workflows: path -> the trigger that runs it with the base repository's token on someone else's code
     # (pull_request_target, issue_comment, workflow_run), "" for none (``relay.review.ci_lines.untrusted_checkout``).
     ci_triggers: dict[str, str] = msgspec.field(default_factory=dict)
+    # The same workflows that run on pull requests (relay.review.state_turns.runs_on_prs): a fork's code runs in them.
+    ci_on_prs: frozenset[str] = frozenset()
     # Files whose changed lines observation kept only in part (a side past its per-file bound, or
     # the whole change past its budget): what they kept cannot show that nothing else changed.
     partial: frozenset[str] = frozenset()

@@ -164,7 +164,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
     claimed = claimed_paths(changeset.files, report) if report is not None and changeset.source != "report" else None
     read = workspace is not None and changeset.source != "report"
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
-    workflows, triggers = read_workflows(workspace, changeset.files) if read else ({}, {})
+    workflows, triggers, on_prs = read_workflows(workspace, changeset.files) if read else ({}, {}, frozenset())
     named, task_words = task_security(task)
     read, partial = read_changes(changeset.files)
     wanted = tuple(p for p in paths if p and p.strip())
@@ -172,7 +172,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
                       known_deps=known,
                       task_security=named, task_words=task_words, outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), above=dict(changeset.above), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
-                      ci_triggers=triggers, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
+                      ci_triggers=triggers, ci_on_prs=on_prs, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")
                                   for c in changeset.files if c.path not in changeset.git_dir} if changeset.unobserved else {},
                       partial=partial, **_apart(changeset, task, workspace))

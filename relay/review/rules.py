@@ -23,6 +23,7 @@ from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
+from relay.review.state_turns import floor_class, state_turn
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -60,6 +61,20 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
 
 def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
     return let_through(f.path, f.change.added_lines, f.change.removed_lines)
+
+
+def _state_turn(f: FileFacts, ctx: RiskContext) -> str | None:
+    return state_turn(f.kind, f.change.added_lines, f.change.removed_lines, f.path in ctx.ci_on_prs)
+
+
+def _named_turn(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The floor (relay.review.state_turns): a turn a reader quotes, on a line of state or security, is not low."""
+    if f.path in ctx.apart_worth or _state_turn(f, ctx):
+        return None  # already worth a look, said by what it lets happen
+    quote = ctx.apart.get(f.path, "")
+    if on := (floor_class(quote) if quote.startswith("edit apart") else None):
+        return f"the turn quoted is on {on}"
+    return "worth a look for what it lets through" if _let_through(f, ctx) else None
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -240,6 +255,19 @@ RULES: tuple[Rule, ...] = (
         _fc("store/memory.go", removed_lines=[_SPENT[0]], added_lines=[_SPENT[1]]),
         "allows a request when the limit is exhausted (0 left, false → true): return limit, 0, reset, true, nil",
         _fc("store/memory_test.go", removed_lines=[_SPENT[0]], added_lines=[_SPENT[1]]))),
+    # Turns of state, ordering and place (relay.review.state_turns): worth a look, said with what they let happen.
+    Rule("state_turn", "medium", "{detail}", _state_turn, scope=_RISKY_LINES, example=Example(
+        _fc("src/once.rs", removed_lines=["    if STATE.load(Ordering::Acquire) != READY {"], added_lines=["    if STATE.load(Ordering::Relaxed) != READY {"]),
+        "loosens Acquire to relaxed (state seen before it is published): if STATE.load(Ordering::Relaxed) != READY {",
+        _fc("src/once.rs", removed_lines=["    if STATE.load(Ordering::Relaxed) != READY {"], added_lines=["    if STATE.load(Ordering::Acquire) != READY {"]))),
+    # The floor: a turn a reader quotes in source, on a line of state or security, is worth a look, never low.
+    Rule("named_turn", "medium", "{detail}", _named_turn, scope=Scope(kinds=("source",), not_changes=("deleted",),
+                                                                      unless=("test_body", "generated_output", "mechanical", "release_notes")),
+         example=Example(
+             _fc("lib/cookies.js", removed_lines=["  if (!remote) return"], added_lines=["  if (!remote) return value"]),
+             "the turn quoted is on a guard that returns early",
+             _fc("lib/keys.js", removed_lines=["  if (!remote) return"], added_lines=["  if (!remote) return value"]),
+             RiskContext(apart={"lib/cookies.js": "edit apart from the change: if (!remote) return → if (!remote) return value"}))),
     Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
          example=Example(
              _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",

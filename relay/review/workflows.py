@@ -17,6 +17,7 @@ from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.review.ci_lines import triggers_in
+from relay.review.state_turns import runs_on_prs
 
 __all__ = ["WORKFLOW_RE", "credentials_in", "read_workflows", "workflow_credentials"]
 
@@ -57,11 +58,12 @@ def workflow_credentials(workspace: Path, changes: Iterable[FileChange]) -> dict
     return read_workflows(workspace, changes)[0]
 
 
-def read_workflows(workspace: Path, changes: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
-    """``workflow_credentials``' answer, and for the same workflows the privileged trigger each runs on ("" for none:
-    ``relay.review.ci_lines.triggers_in``), read in the one pass."""
+def read_workflows(workspace: Path, changes: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """``workflow_credentials``' answer, for the same workflows the privileged trigger each runs on ("" for none:
+    ``relay.review.ci_lines.triggers_in``), and those of them that run on pull requests, read in the one pass."""
     out: dict[str, str] = {}
     triggers: dict[str, str] = {}
+    on_prs: set[str] = set()
     root = workspace.resolve()
     for change in changes:
         if len(out) >= _MAX_FILES:
@@ -79,4 +81,6 @@ def read_workflows(workspace: Path, changes: Iterable[FileChange]) -> tuple[dict
             continue
         out[change.path] = credentials_in(text)
         triggers[change.path] = triggers_in(text)
-    return out, triggers
+        if runs_on_prs(text):
+            on_prs.add(change.path)
+    return out, triggers, frozenset(on_prs)
