@@ -263,17 +263,25 @@ def _expected(repo: Path, log_file: str, mode_flags: list[str], *, conversation:
             + (["--disable-slash-commands"] if slash else []) + ["--print-timeout", timeout, "--log-file", log_file])
 
 
+# Each row is a whole run (the fake agy, git, the review: ~0.2 s of CPU). The fast tier keeps one row of each mode list
+# agy can be given (none, --sandbox, --dangerously-skip-permissions); the rows that reach one of those lists another
+# way (a profile, a legacy key, a call narrowing its profile) run in the process tier (conftest.py), which .ci/run runs
+# next; the fast tier still launches agy for those ways: a legacy-key profile and one narrowed to safe with their whole
+# argv (test_policy_bounds), each row of the trusted contract through both doors (test_trusted_contract).
+_LATER = pytest.mark.process
+
+
 @pytest.mark.parametrize(
     ("arguments", "mode_flags"),
     [
         ({}, []),  # no mode: agy's default request-review policy (1.2.14+: workspace edits go through)
         ({"execution_mode": "safe"}, ["--sandbox"]),
-        ({"profile": "safe"}, ["--sandbox"]),
-        ({"sandbox": True}, ["--sandbox"]),  # the legacy flag
+        pytest.param({"profile": "safe"}, ["--sandbox"], marks=_LATER),
+        pytest.param({"sandbox": True}, ["--sandbox"], marks=_LATER),  # the legacy flag
         ({"profile": "trusted"}, ["--dangerously-skip-permissions"]),
-        ({"profile": "trusted", "execution_mode": "trusted"}, ["--dangerously-skip-permissions"]),
-        ({"profile": "legacy-skip"}, ["--dangerously-skip-permissions"]),  # the legacy profile key
-        ({"profile": "trusted", "execution_mode": "safe"}, ["--sandbox"]),  # narrowed
+        pytest.param({"profile": "trusted", "execution_mode": "trusted"}, ["--dangerously-skip-permissions"], marks=_LATER),
+        pytest.param({"profile": "legacy-skip"}, ["--dangerously-skip-permissions"], marks=_LATER),  # the legacy profile key
+        pytest.param({"profile": "trusted", "execution_mode": "safe"}, ["--sandbox"], marks=_LATER),  # narrowed
     ],
     ids=["default", "safe", "safe-profile", "legacy-sandbox", "trusted-profile", "trusted-call",
          "legacy-skip-profile", "trusted-profile-narrowed-to-safe"],

@@ -25,10 +25,20 @@ def _server(tmp_path: Path, agy: Path):
     return create_server(load_settings({"GRAVITY_RELAY_DATA_DIR": str(tmp_path / "data"), "AGY_BIN": str(agy)}))
 
 
+_VALUES = [MEGABYTE, "gemini-3.8-flash\n--dangerously-skip-permissions", "--sandbox=false", "flash high", ""]
+
+
+def _rows() -> list:
+    """(value, field) for each refused value and each field; the empty value, which is not refused, is two whole runs
+    (an execute and a continue that go ahead, ~0.27 s of CPU a row against ~0.015 s for a refusal) down the same path
+    for each field: the fast tier runs it for `model`, the process tier (conftest.py), which .ci/run runs next, for the
+    other two."""
+    return [pytest.param(value, field, marks=pytest.mark.process) if value == "" and field != "model"
+            else (value, field) for value in _VALUES for field in ("model", "effort", "agent")]
+
+
 @pytest.mark.anyio
-@pytest.mark.parametrize("field", ["model", "effort", "agent"])
-@pytest.mark.parametrize("value", [MEGABYTE, "gemini-3.8-flash\n--dangerously-skip-permissions", "--sandbox=false",
-                                   "flash high", ""])
+@pytest.mark.parametrize(("value", "field"), _rows())
 async def test_a_name_that_cannot_be_a_flag_value_is_refused_before_any_launch(tmp_path, repo, field, value):
     agy = install_fake_agy(tmp_path / "bin", success_scenario(EDIT))
     async with Client(_server(tmp_path, agy)) as client:
