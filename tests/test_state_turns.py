@@ -36,6 +36,14 @@ CASES = [
     ("lib/keys.c", ["    case 'a':"], ["    case 'a': case 'b':"], ""),
     ("src/door.rs", ["            State::Open | State::Closed => {"], ["            State::Open => {"], ""),
     ("src/table.php", ['    "open" => 1,'], ['    "open" => 1, "closed" => 2,'], ""),
+    ("src/main/java/auth/Session.java", [], ["        case EXPIRED:"], "also treats EXPIRED as the case below"),
+    ("src/order.ts", [], ["    case 'shipped':", "    case 'pending':"], "also treats 'shipped', 'pending'"),
+    ("net/conn.c", [], ["    case STATE_CLOSED:"], "also treats STATE_CLOSED"),
+    ("src/Auth/Gate.cs", [], ["            case AuthResult.Denied:"], "also treats AuthResult.Denied"),
+    ("net/conn.go", [], ["\tcase StateClosed:"], ""),
+    ("src/main/java/auth/Session.java", [], ["        case EXPIRED:", "            return false;"], ""),
+    ("net/keys.c", [], ["    case 'q':"], ""),
+    ("src/Consent.cs", ["        case Kinds.Open when req.Has(Flags.None):"], ["        case Kinds.Open when req.HasFlag(Flags.None):"], ""),
     # a resource loaded from the working directory or the temp dir
     ("pkg/schema.py", ['    data = open(os.path.join(os.path.dirname(__file__), "schema.json"))'],
      ['    data = open(os.path.join(os.getcwd(), "schema.json"))'], "loads from the working directory"),
@@ -93,6 +101,7 @@ FLOORED = [
     ("lib/upload.rb", "expected = checksum_of(io)", "expected = checksum_of(io.read(0))", "a signature or verify path"),
     ("lib/theme.rb", "path = File.join(File.dirname(__FILE__), 'themes')", "path = File.join(Dir.pwd, 'themes')", ""),  # said by state_turn
     ("src/total.py", "total += price", "total += price * qty", None),
+    ("src/fit.py", "sigma = signal.std()", "sigma = signal.var()", None),
     ("tests/test_session.js", "if (!token) return next()", "if (!token) next()", None),
 ]
 

@@ -64,7 +64,7 @@ def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
 
 
 def _state_turn(f: FileFacts, ctx: RiskContext) -> str | None:
-    return state_turn(f.kind, f.change.added_lines, f.change.removed_lines, f.path in ctx.ci_on_prs)
+    return state_turn(f.kind, f.change.added_lines, f.change.removed_lines, f.path in ctx.ci_on_prs, f.path)
 
 
 def _named_turn(f: FileFacts, ctx: RiskContext) -> str | None:

@@ -13,7 +13,8 @@ rank. Two things here:
   a memory ordering loosened on an atomic (``Ordering::Acquire`` → ``Relaxed``, ``memory_order_acquire`` → ``relaxed``,
   ``atomic.LoadInt32(&x)`` → ``x``, ``volatile`` dropped from a field, ``Volatile.Read(ref x)`` → ``x``);
   a match or switch arm widened to a second state (``Ok(A) =>`` → ``Ok(A) | Err(B) =>``, ``case .a:`` → ``case .a, .b:``,
-  ``when :a`` → ``when :a, :b``) where a pattern names a state or result;
+  ``when :a`` → ``when :a, :b``, a bare ``case B:`` added to fall through into the arm below) where a pattern names a state
+  or result;
   a resource loaded from the working directory or the temp dir (``currentDirectoryPath``, ``os.getcwd()``,
   ``process.cwd()``, ``NSTemporaryDirectory()``, ``Path.GetTempPath()``…) where the change reads a bundle or package
   place, or the line loads;
@@ -52,7 +53,7 @@ _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a once-only state", re.compile(r"\b(?:UN)?INITIALI[SZ](?:ED|ING)\b|\bis_?[Ii]nit\w*|\binitiali[sz]ed\b|\bOnce(?:Cell|Lock)?\b|"
                                      r"\bsync\.Once\b|\bSTATE\b|\b[A-Z]+_STATE\b|\bSTATE_[A-Z_]+\b")),
     ("a lock", re.compile(r"\b\w*(?:[Mm]utex|RwLock|RLock|[Ss]emaphore)\w*|\bwithLock\b|\.(?:lock|unlock|try_lock|acquire|release)\(|\bsynchronized\b")),
-    ("a signature or verify path", re.compile(r"(?i)\bsig(?:nature|ned|n)?\w*|\bverif\w*|\bhmac\w*|\bdigest\w*|\bchecksum\w*")),
+    ("a signature or verify path", re.compile(r"\b[Ss]ig(?:nature|ned|ner|ning)?(?=[A-Z_\d]|\b)|[Ss]ignature|\b[Vv]erif\w*|[Hh]mac|HMAC|[Dd]igest|[Cc]hecksum")),
     ("a place a resource is loaded from", re.compile(r"\bBundle\b|\bresource(?:URL|Path|_path)\b|\bgetResource\w*|__dirname|__file__|"
                                                      r"currentDirectoryPath|\bgetcwd\b|\bcwd\(\)|\bcurrent_dir\b|\btemp_dir\b|"
                                                      r"TemporaryDirectory|\bGetTempPath\b|\btmpdir\b")),
@@ -151,6 +152,27 @@ def _widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
                 if (arm[0], arm[2], tuple(kept)) in olds and any(_STATE_WORD_RE.search(p) for p in parts):
                     return f"also treats {', '.join(extra)} as {' | '.join(kept)}: {_quote(new)}"
     return None
+
+
+# A ``case`` label added with no body of its own, last of what the change adds there, in a language whose switch falls
+# through (C, C++, Java, JS/TS, C#, PHP, Dart): the state it names runs the arm below (Go, Swift, Rust do not fall through).
+_LABEL_RE = re.compile(r"^\s*case\s+(?P<label>[^:]{1,80}?)\s*:\s*(?://.*)?$")
+_FALLS_THROUGH_RE = re.compile(r"\.(?:c|h|cc|cpp|cxx|hpp|hh|java|js|jsx|mjs|cjs|ts|tsx|cs|php|dart|m|mm)$")
+
+
+def _joined_label(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not _FALLS_THROUGH_RE.search(path) or not added or not (m := _LABEL_RE.match(added[-1])):
+        return None
+    block = [m.group("label")]
+    for line in reversed(added[:-1]):  # the labels stacked above it, added with it
+        if not (above := _LABEL_RE.match(line)):
+            break
+        block.append(above.group("label"))
+    # A label the change only edits (a call in its guard renamed) stood there before: it was not added.
+    heads = {m.group("label").split()[0] for ln in removed if (m := _LABEL_RE.match(ln))}
+    if any(label.split()[0] in heads for label in block) or not any(_STATE_WORD_RE.search(label) for label in block):
+        return None
+    return f"also treats {', '.join(reversed(block))} as the case below (falls through, no body of its own): {_quote(added[-1])}"
 
 
 # ----- a resource loaded from the working directory or the temp dir
@@ -269,7 +291,7 @@ def runs_on_prs(text: str) -> bool:
     return bool(_PR_RE.search(text))
 
 
-def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: bool = False) -> str | None:
+def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: bool = False, path: str = "") -> str | None:
     """What a turn of state, ordering or place lets happen, with its line quoted, or None (see the module's doc)."""
     # A minified or bundled line (a vendored release's one-line build) holds every shape at once: it is not a turn.
     added = [ln for ln in added[:_MOST] if len(ln) <= _LONG]
@@ -280,4 +302,5 @@ def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: 
         return _self_hosted(added, removed, on_prs or any(_PR_RE.search(ln) for ln in added))
     if kind not in ("source", "example"):
         return None
-    return _ordering(added, removed) or _widened(added, removed) or _shared_place(added, removed) or _unwaited(added, removed)
+    return (_ordering(added, removed) or _widened(added, removed) or _joined_label(path, added, removed) or _shared_place(added, removed)
+            or _unwaited(added, removed))
