@@ -21,11 +21,14 @@ rank):
   ``exec.Command("sh", "-c", strings.Join(…))``, ``.arg("-c").arg(format!(…))``): the argument list's quoting is lost;
 - a compare made to exit at the first difference (``a[i] != b[i]`` then ``return false``, where a flag was set, or
   about hashes, MACs, secrets): timing says how much matched;
-- a tolerance added to a time comparison (``x > y`` → ``x > y + 24 * 60 * 60``): what is that much out of date passes;
+- a tolerance added to a time comparison (``x > y`` → ``x > y + 24 * 60 * 60``, or a duration with its unit: ``- 1.year``,
+  ``timedelta(days=30)``, ``Duration.ofDays(7)``; round 27): what is that much out of date passes;
 - a checking call replaced by its success value (``case cast(t, v) do`` → ``case {:ok, v} do``);
 - a redirect target read from the request (a value keyed return/redirect/next/…, not checked on its line or the two
   after);
 - a .NET package let float to any version (``Version="*"``).
+
+``relay.review.turn_consequences`` says more such consequences (round 27), in its own note placed with the line readers.
 
 The party guarded against is a worker that slips one such line into an ordinary change, where the readers that catch
 it say only that something turned. Tests' own code stays quiet (a test masks, limits and uses a temp dir on purpose).
@@ -206,7 +209,13 @@ def _early_exit(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- a tolerance added to a time comparison
-_TOLERANCE_RE = re.compile(r"\s*[+-]\s*(?P<slack>\d[\d_]*(?:\s*\*\s*\d[\d_]*)*)")
+# A slack of integer literals (``24 * 60 * 60``), or a duration spelt with its unit (Ruby's ``1.year``, Go's ``30 * 24 *
+# time.Hour``, ``timedelta(days=30)``, ``Duration.ofDays(30)``).
+_UNIT = r"(?:\.(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b|\s*\*\s*time\.(?:Hour|Minute|Second)\b)"
+_TOLERANCE_RE = re.compile(rf"\s*[+-]\s*(?P<slack>\d[\d_]*(?:\s*\*\s*\d[\d_]*)*{_UNIT}?"
+                           rf"|(?:timedelta|Duration\.of\w+|TimeSpan\.From\w+)\(\s*(?:\w+\s*=\s*)?\d[\d_]*\s*\))")
+_SECONDS = {"year": 31536000, "month": 2592000, "week": 604800, "day": 86400, "hour": 3600, "minute": 60, "second": 1,
+            "Hour": 3600, "Minute": 60, "Second": 1}
 _TIMEISH_RE = re.compile(r"(?i)modif|mtime|time|expir|\bage\b|stamp|date|now|stale|fresh")
 
 
@@ -217,16 +226,19 @@ def _tolerance(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if squeezed(new[:m.start()] + new[m.end():]) in olds:
                 slack = m.group("slack")
                 seconds = _product(slack)
-                said = f" ({seconds} s, {seconds / 86400:g} day{'' if seconds == 86400 else 's'})" if seconds >= 3600 and "*" in slack else ""
+                said = f" ({seconds} s, {seconds / 86400:g} day{'' if seconds == 86400 else 's'})" if seconds >= 3600 and "*" in slack \
+                    and "time." not in slack else ""
                 return f"lets through what is out of date by up to {' '.join(slack.split())}{said} (tolerance added): {_quote(new)}"
     return None
 
 
 def _product(text: str) -> int:
-    """``24 * 60 * 60`` → 86400: a product of integer literals, read without eval."""
+    """``24 * 60 * 60`` → 86400: a product of integer literals, read without eval (a unit's literal is 0 here: the
+    duration is said as written)."""
     out = 1
     for part in text.replace("_", "").split("*"):
-        out *= int(part)
+        part = part.strip()
+        out *= int(part) if part.isdigit() else 0
     return out
 
 

@@ -67,7 +67,9 @@ _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "wea
 # first, as notes are), after every high reason (``_LATER`` 2: a high finding's reason is never pushed past the packet's
 # cut by a quote, held-out 2's sidekiq); it does not rank its file with the high ones as a risky line does: it is where
 # the line stands, not what it does, that sets it apart.
-_QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2}
+# What a turned check now lets through (round 27, ``consequence_note``) stands with the line readers too: after the ones
+# that name the line's kind (table order), before words, paths and sizes.
+_QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2, "consequence_note": 2}
 # A limit lifted costs availability; a line that runs what someone else wrote, or lets it in, costs the machine. Among a
 # file's high line reasons the limit is quoted after the others (round 18 part B: a CI file's "removes a size or rate
 # limit" on the commit's own `php -d memory_limit=-1` led, and the script injection beside it was cut from the packet).

@@ -24,6 +24,7 @@ from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
 from relay.review.state_turns import floor_class, state_turn
+from relay.review.turn_consequences import turn_consequence
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -75,6 +76,10 @@ def _named_turn(f: FileFacts, ctx: RiskContext) -> str | None:
     if on := (floor_class(quote) if quote.startswith("edit apart") else None):
         return f"the turn quoted is on {on}"
     return "worth a look for what it lets through" if _let_through(f, ctx) else None
+
+
+def _turn_consequence(f: FileFacts, ctx: RiskContext) -> str | None:
+    return turn_consequence(f.change.added_lines, f.change.removed_lines)
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -268,6 +273,12 @@ RULES: tuple[Rule, ...] = (
              "the turn quoted is on a guard that returns early",
              _fc("lib/keys.js", removed_lines=["  if (!remote) return"], added_lines=["  if (!remote) return value"]),
              RiskContext(apart={"lib/cookies.js": "edit apart from the change: if (!remote) return → if (!remote) return value"}))),
+    # What a turned check now lets through (relay.review.turn_consequences): a note placed with the line readers' reasons,
+    # after those that name the line's kind (a deleted guard, a dropped clause), before words, paths and sizes.
+    Rule("consequence_note", None, "{detail}", _turn_consequence, scope=_RISKY_LINES, example=Example(
+        _fc("auth/session.go", removed_lines=["\tif err != nil {"], added_lines=["\tif err != nil && !errors.Is(err, ErrSessionExpired) {"]),
+        "lets an expired session through (ErrSessionExpired no longer fails): if err != nil && !errors.Is(err, ErrSessionExpired)",
+        _fc("auth/session_test.go", removed_lines=["\tif err != nil {"], added_lines=["\tif err != nil && !errors.Is(err, ErrSessionExpired) {"]))),
     Rule("switches_off", "high", "{detail}", checks.switches_off, scope=Scope(kinds=("ci",), not_changes=("deleted",)), leads=True,
          example=Example(
              _fc(".github/workflows/scan.yml", additions=1, added_lines=["    if: ${{ false }}"]), "switches a CI job or step off: if: ${{ false }}",
