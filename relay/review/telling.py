@@ -23,10 +23,12 @@ from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
+from relay.review.lead_order import CLASSIC, GENERIC
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "small_part", "telling_hunk", "telling_order"]
+__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "small_part", "telling_hunk",
+           "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
 _WINDOW_SCAN = 400
@@ -112,8 +114,55 @@ def _quoted(reason: str) -> list[str]:
             if len(piece.strip()) >= _QUOTE_LEAST]
 
 
-def _pieces(change: FileChange, named: set[str]) -> list[str]:
-    return [piece for reason, rule in zip(change.reasons, change.rules) if rule in named for piece in _quoted(reason)]
+# The rows that quote the one check line they read in parentheses: "changes an input check (LINE)", "removes a length check
+# (LINE)". Not a line rule (a refactor's own edited checks trip them as often): a file's second read line, after its line
+# rules' quotes (round 27 part C: held-out 35's jwtauth, a dangerous value quoted first, the dropped clause of a token check
+# quoted by "changes an input check (…)" in a 40-line hunk three hunks below, never shown).
+CHECK_RULES = frozenset({"input_check", "length_guard"})
+# A classic row's quote of an edited pair, "… (was OLD)", is a read of its shape (relay.review.lead_order).
+_PAIR_READ = " (was "
+
+
+def _kind(rule: str, reason: str) -> int:
+    """What a reader's quoted line is, for the order of a file's read lines (``relay.review.lead_order``'s kinds): a line
+    dangerous in itself (0), a line read by its shape (1: a deleted guard, an inverted or loosened check), an edit apart or
+    another line rule's (2), an edit apart only noted (3), a check line quoted in parentheses (4)."""
+    if rule in CLASSIC and _PAIR_READ not in reason:
+        return 0
+    if rule in CLASSIC or rule in GENERIC:
+        return 1
+    return 4 if rule in CHECK_RULES else 3 if rule == "note_apart" else 2
+
+
+def _check_quote(reason: str) -> list[str]:
+    if " (" not in reason or not reason.endswith(")"):
+        return []
+    quote = redact(reason).split(" (", 1)[1][:-1]
+    return [squeezed(piece) for cut in quote.split("…") for piece in _MASKED_RE.split(cut) if len(piece.strip()) >= _QUOTE_LEAST]
+
+
+def _groups(change: FileChange, named: set[str], *, checks: bool = False) -> list[list[str]]:
+    """The pieces each reason of a ``named`` rule quotes, one list a reason, the riskiest reader's kind first (in the
+    file's order among equals); ``checks``: the check lines quoted in parentheses too, last."""
+    rows = [(_kind(rule, reason), n, _quoted(reason) if rule not in CHECK_RULES else _check_quote(reason))
+            for n, (reason, rule) in enumerate(zip(change.reasons, change.rules))
+            if rule in named or (checks and rule in CHECK_RULES)]
+    return [pieces for _, _, pieces in sorted(rows) if pieces]
+
+
+def _pieces(change: FileChange, named: set[str], *, checks: bool = False) -> list[str]:
+    return [piece for group in _groups(change, named, checks=checks) for piece in group]
+
+
+def read_quotes(change: FileChange | None) -> list[str]:
+    """Every piece of a line the file's reasons read, its line rules' (riskiest kind first) then its checks': where a
+    window of a second read hunk goes (``relay.review.view_budget``)."""
+    if change is None:
+        return []
+    named = {rule for rule in change.rules if rule in LINE_RULES}
+    if named - GENERIC_RULES:
+        named -= GENERIC_RULES
+    return _pieces(change, named, checks=True)
 
 
 # What opens a small edit's quote before the edited text: its scope (relay.review.edit_scopes), a side's name.
@@ -152,18 +201,25 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
-    pieces = _pieces(change, named) + (_described(change) if any_reason else [])
-    if not pieces:
-        return None
+    groups = _groups(change, named) + ([_described(change)] if any_reason else [])
+    return _row_of(lines, groups)
+
+
+def _row_of(lines: list, groups: list[list[str]]) -> int | None:
+    """The first changed row (added ones first) holding a piece of the first group that any row holds (a file's riskiest
+    read line before its first one: round 27 part C)."""
     rows = [squeezed(ln.text[1:-1]) for ln in lines]
-    for i, ln in enumerate(lines):
-        if ln.sign not in "+-":
-            continue
-        # The quote starts on this row: it stands in this row and the next two (a reason joins a condition written over
-        # several rows), not in the next two alone.
-        here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
-        if any(piece in here and piece not in after for piece in pieces):
-            return i
+    # An added row before a removed one: a hunk the commit rewrote whole holds the old check a screen above the new one,
+    # and a reason quoting a condition's core matches both (the line the change leaves is the one to show).
+    for pieces, sign in ((pieces, sign) for pieces in groups for sign in "+-"):
+        for i, ln in enumerate(lines):
+            if ln.sign != sign or not pieces:
+                continue
+            # The quote starts on this row: it stands in this row and the next two (a reason joins a condition written over
+            # several rows), not in the next two alone.
+            here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
+            if any(piece in here and piece not in after for piece in pieces):
+                return i
     return None
 
 
@@ -207,11 +263,11 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
     named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
-    # The reasons one at a time, in the file's order: the part the first one quotes before a later one's (round 18 part
-    # B: a CI file's script injection led its reasons while the view went to the hunk of the limit quoted after it).
+    # The reasons one at a time, the riskiest reader's kind first, then in the file's order: the part the first one quotes
+    # before a later one's (round 18 part B: a CI file's script injection led its reasons while the view went to the hunk
+    # of the limit quoted after it; round 27 part C: a dangerous line before an import edit apart or an input check).
     texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
-    groups = [_described(change)] if described else [
-        _quoted(reason) for reason, rule in zip(change.reasons, change.rules) if rule in named]
+    groups = [_described(change)] if described else _groups(change, named)
     for pieces in groups:
         for i, text in enumerate(texts):
             if pieces and any(piece in text for piece in pieces):
@@ -229,7 +285,7 @@ def quoted_parts(change: FileChange | None, parts: Sequence[Part]) -> list[int]:
         named -= GENERIC_RULES
     texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
     found: list[int] = []
-    for piece in _pieces(change, named):
+    for piece in _pieces(change, named, checks=True):
         at = next((i for i, text in enumerate(texts) if piece in text), None)
         if at is not None and at not in found:
             found.append(at)
@@ -269,8 +325,11 @@ def _risky_row(lines: list) -> int | None:
     return None
 
 
-def _telling_row(change: FileChange | None, path: str, lines: list) -> int | None:
-    """The first changed row the ranking finds most telling read alone, if any row tells more than the path."""
+def _telling_row(change: FileChange | None, path: str, lines: list, quotes: Sequence[str] = ()) -> int | None:
+    """The first changed row holding one of ``quotes`` (a second read line's window), else the first the ranking finds most
+    telling read alone, if any row tells more than the path."""
+    if quotes and (at := _row_of(lines, [list(quotes)])) is not None:
+        return at
     if change is not None and LINE_RULES.intersection(change.rules):
         risky = _quoted_row(change, lines)
         risky = _risky_row(lines) if risky is None else risky
@@ -290,13 +349,14 @@ def _telling_row(change: FileChange | None, path: str, lines: list) -> int | Non
     return None if best is None else best[1]
 
 
-def cut_window(change: FileChange | None, path: str, text: str, room: int, line_chars: int, least: int) -> str | None:
+def cut_window(change: FileChange | None, path: str, text: str, room: int, line_chars: int, least: int,
+               quotes: Sequence[str] = ()) -> str | None:
     """A window of a hunk too big for ``room``: from just before the row the ranking finds most telling (else
     its first added row, else its top), as many rows as fit, with its own ``@@`` counts and a line saying the rest is in the patch;
     None when fewer than ``least`` rows fit."""
     lines = parse_lines(text)
     total = len(lines)
-    row = _telling_row(change, path, lines)
+    row = _telling_row(change, path, lines, quotes)
     where = "around the ranking's finding"
     if row is None:
         # Nothing tells more than the rest: what the worker wrote (the first added line) says most.

@@ -1,7 +1,8 @@
 """How the review read spends its characters: which hunks of which items it shows, whole or as a window.
 
 First each review target's most telling hunk (``relay.review.telling``), one risk at a time from the
-highest (after a second quoted hunk of each of the first three targets: a reason that names two lines), the room split
+highest (after a second quoted hunk of each of the first three targets: a reason that names two lines; the riskiest
+target's as a window around its line when the hunk is big), the room split
 among the targets of a risk by water-filling with the riskiest target weighing
 double; a hunk bigger than its share shows a window of it, around the row the ranking finds most telling.
 Then the targets' other hunks, in target and line order; then, with room left, the rest of the change: the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from relay.review.telling import cut_window
+from relay.review.telling import cut_window, read_quotes
 from relay.review.view_items import Item
 
 __all__ = ["Pick", "spend"]
@@ -97,6 +98,7 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     take down to its shortest form."""
     pick = Pick()
     used = 0
+    placed: dict[tuple[int, int], tuple[str, ...]] = {}  # a window placed at a second read line stays there when widened
 
     def cost(i: int, text: str) -> int:
         """What showing one more hunk of item ``i`` costs: its text, the item's label if it is not shown yet,
@@ -111,16 +113,19 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     def small(item: Item, h: int) -> bool:
         return item.small[h] and len(item.texts[h]) <= _SMALL_CHARS
 
-    def window(i: int, h: int, share: int, least: int) -> bool:
-        """Item ``i``'s hunk ``h`` as a window of at most ``share`` characters, label included."""
+    def window(i: int, h: int, share: int, least: int, quotes: tuple[str, ...] = ()) -> bool:
+        """Item ``i``'s hunk ``h`` as a window of at most ``share`` characters, label included (around a row holding one of
+        ``quotes`` first)."""
         nonlocal used
         item = items[i]
         over = cost(i, item.texts[h]) - len(item.texts[h])
-        cut = cut_window(item.change, item.path, item.texts[h], share - over, line_chars, least)
+        cut = cut_window(item.change, item.path, item.texts[h], share - over, line_chars, least, quotes)
         if cut is None:
             return False
         pick.take(i, h)
         pick.cut[(i, h)] = cut
+        if quotes:
+            placed[(i, h)] = quotes
         used += over + len(cut)
         return True
 
@@ -173,8 +178,8 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     described = [i for i in with_hunks if items[i].described]
     # The room a second finding's hunk of the first three targets will take (below) is kept from the riskiest's window.
     seconds = [(i, h) for i in with_hunks[:_WORDED_RANKS] if items[i].quoted for h in items[i].also[:1]
-               if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE]
-    reserve = sum(len(items[i].texts[h]) for i, h in seconds)
+               if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE or i == riskiest]
+    reserve = sum(min(len(items[i].texts[h]), _QUOTE_SHARE) for i, h in seconds)
     for i in [*quoted, -1, *described] if described else quoted:
         if i < 0:
             riskiest_small()
@@ -193,11 +198,18 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     # Then a second finding's hunk of each of the first three targets (a reason that names two lines: a guard deleted and
     # the check's verdict discarded a few hunks above it), when small or under a quote's room: the line a leader is told about comes before any
     # other target's second hunk (round 21 part B: an 86-file commit showed the guard and not the discarded verdict).
+    # The riskiest target's second read line in a big hunk shows as a window around it, in a quote's room (round 27 part C:
+    # a token check's dropped clause, quoted second, sat in a 40-line hunk of the riskiest file and was never shown).
     for i, h in seconds:
         need = cost(i, items[i].texts[h])
-        if items[i].telling in pick.chosen.get(i, []) and h not in pick.chosen.get(i, []) and used + need <= room:
-            used += need
-            pick.take(i, h)
+        if items[i].telling not in pick.chosen.get(i, []) or h in pick.chosen.get(i, []):
+            continue
+        if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE:
+            if used + need <= room:
+                used += need
+                pick.take(i, h)
+        elif room - used >= _QUOTE_SHARE:
+            window(i, h, _QUOTE_SHARE, _MIN_ROWS, tuple(read_quotes(items[i].change)))
     # Then, one risk at a time from the highest, for the targets not shown yet: those that have no lines (deleted,
     # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by water-filling
     # (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest target's share weighs
@@ -261,7 +273,8 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
             used += extra
         elif room - used > _SMALL and not cut.startswith("# "):
             # A window widened into the room left (a quoted line's window was kept narrow for the others' hunks).
-            wider = cut_window(every[i].change, every[i].path, every[i].texts[h], len(cut) + room - used, line_chars, 1)
+            wider = cut_window(every[i].change, every[i].path, every[i].texts[h], len(cut) + room - used, line_chars, 1,
+                               placed.get((i, h), ()))
             if wider is not None and len(cut) < len(wider) <= len(cut) + room - used:
                 pick.cut[(i, h)] = wider
                 used += len(wider) - len(cut)
