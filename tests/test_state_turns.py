@@ -102,6 +102,7 @@ FLOORED = [
     ("lib/theme.rb", "path = File.join(File.dirname(__FILE__), 'themes')", "path = File.join(Dir.pwd, 'themes')", ""),  # said by state_turn
     ("src/total.py", "total += price", "total += price * qty", None),
     ("src/fit.py", "sigma = signal.std()", "sigma = signal.var()", None),
+    ("app/views.py", "log.debug('adding email with verified flag')", "log.debug('adding new email with verified flag')", None),
     ("tests/test_session.js", "if (!token) return next()", "if (!token) next()", None),
 ]
 

@@ -73,7 +73,7 @@ def _named_turn(f: FileFacts, ctx: RiskContext) -> str | None:
     if f.path in ctx.apart_worth or _state_turn(f, ctx):
         return None  # already worth a look, said by what it lets happen
     quote = ctx.apart.get(f.path, "")
-    if on := (floor_class(quote) if quote.startswith("edit apart") else None):
+    if on := (floor_class(quote, [*f.change.removed_lines, *f.change.added_lines]) if quote.startswith("edit apart") else None):
         return f"the turn quoted is on {on}"
     return "worth a look for what it lets through" if _let_through(f, ctx) else None
 

@@ -63,15 +63,25 @@ _GUARD_RE = re.compile(r"^(?:…)?\s*(?:if|unless|guard|elif|else\s+if)\b.*\b(?:
 _SIDES_RE = re.compile(r"^edit apart from the change(?: in [^:]*)?: (?P<old>.*) → (?P<new>.*)$")
 
 
-def floor_class(quote: str) -> str | None:
-    """What line a reader's quote of an edited pair is on, when it is one the floor keeps from low; None otherwise."""
+_PROSE_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`|/\*.*?\*/|//.*$|(?:^|\s)#\s.*$|^\s*\*.*$")
+
+
+def _code(line: str) -> str:
+    """A line's code: its strings and comments taken out (a log message or a comment names words, it decides nothing)."""
+    return _PROSE_RE.sub(" ", line)
+
+
+def floor_class(quote: str, lines: Sequence[str] = ()) -> str | None:
+    """What line a reader's quote of an edited pair is on, when it is one the floor keeps from low; None otherwise. With
+    the file's changed ``lines``, what the quote shows must stand in their code, not only in a string or a comment."""
     m = _SIDES_RE.match(quote)
     sides = (m.group("old"), m.group("new")) if m else (quote,)
-    if m and any(_GUARD_RE.search(side) for side in sides):
+    code = [_code(ln) for ln in lines[:_MOST] if len(ln) <= _LONG] if lines else list(sides)
+    if m and any(_GUARD_RE.search(side) for side in sides) and any(_GUARD_RE.search(ln.strip()) for ln in code):
         return "a guard that returns early"
     for name, pattern in _CLASSES:
         for side in sides:
-            if found := pattern.search(side):
+            if (found := pattern.search(side)) and any(found.group(0) in ln for ln in code):
                 return f"{name} ({found.group(0).strip('.(')})"
     return None
 
