@@ -19,7 +19,10 @@ reads the lines that tell alone).
   pair, so a new ``${{ matrix.os }}`` or an expression the script already had is quiet;
 - ``failure_ignored`` (round 25 part C): a scan, audit, test or lint setting that failed the job on a finding
   (``exit-code: 1``, ``fail-on: high``, ``allow_failure: false``, ``--exit-code 1``) written again to let it through;
-- ``action_unpinned`` (round 25 part C): an action or image the removed side ran at a tag or commit now at a branch.
+- ``action_unpinned`` (round 25 part C): an action or image the removed side ran at a tag or commit now at a branch;
+- ``identity_made_partial`` (round 28 part A): a condition that let one account run the job (``github.actor == '…'``,
+  GitLab's ``$GITLAB_USER_LOGIN ==``, Azure's ``eq(variables['Build.RequestedFor'], …)``) made ``contains``,
+  ``startsWith``, ``endsWith`` or ``=~``: any account whose name holds the word passes.
 """
 
 from __future__ import annotations
@@ -77,7 +80,32 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
             or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
             or expression_inlined(added, removed) or policy_to_audit(added, removed) or failure_ignored(added, removed)
-            or action_unpinned(added, removed))
+            or action_unpinned(added, removed) or identity_made_partial(added, removed))
+
+
+# ----- a CI job's identity check made a partial match (round 28 part A): ``github.actor == 'dependabot[bot]'`` turned into
+# ``contains(github.actor, 'dependabot')`` or ``startsWith(…)``, GitLab's ``$GITLAB_USER_LOGIN == "x"`` into ``=~ /x/``,
+# Azure's ``eq(variables['Build.RequestedFor'], 'x')`` into ``contains(…)``: any account whose name holds the word now
+# passes the check that let only one account run a privileged job (an auto-merge with write access, a release).
+_IDENTITY_RE = r"(?:github\.(?:triggering_)?actor|github\.event\.[\w.]*(?:user|sender|actor|author)\.login|\$\{?(?:GITLAB_USER_LOGIN|GITLAB_USER_NAME|CI_COMMIT_AUTHOR)\}?|variables\[\s*'Build\.(?:RequestedFor|RequestedForEmail|SourceVersionAuthor)'\s*\]|\$\(Build\.RequestedFor\))"
+_EXACT_ID_RE = re.compile(rf"(?i)(?P<id>{_IDENTITY_RE})\s*==\s*['\"]|['\"]\s*==\s*(?P<id2>{_IDENTITY_RE})|\beq\(\s*(?P<id3>{_IDENTITY_RE})\s*,")
+_PARTIAL_ID_RE = re.compile(rf"(?i)\b(?P<how>contains|startsWith|endsWith)\(\s*(?P<id>{_IDENTITY_RE})\s*,|(?P<id2>{_IDENTITY_RE})\s*=~")
+
+
+def identity_made_partial(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"makes a CI job's identity check a partial match …" when a removed condition compared who triggered the run with
+    one name exactly and an added one tests the same identity by contains, startsWith, endsWith or a regular expression."""
+    exact = {squeezed(m.group("id") or m.group("id2") or m.group("id3")).lower() for line in removed[:200] for m in _EXACT_ID_RE.finditer(line)}
+    if not exact:
+        return None
+    for line in added[:200]:
+        for m in _PARTIAL_ID_RE.finditer(line):
+            if squeezed(m.group("id") or m.group("id2")).lower() in exact:
+                how = m.group("how") or "=~"
+                text = line.strip()
+                at = len(line) - len(line.lstrip())
+                return f"makes a CI actor check a partial match ({how}): {window(text, m.start() - at, m.end() - at, _QUOTE)}"
+    return None
 
 
 # ----- a hardening policy turned from enforcing to watching (round 20 part B): harden-runner's ``egress-policy: block`` made

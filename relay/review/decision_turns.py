@@ -56,12 +56,34 @@ _VERDICT_NAME_RE = re.compile(r"(?i)valid|verified|allowed|authori[sz]ed|authent
 _EXIT_RE = re.compile(r"(?i)\bexit\b|\bExit\b|\bexit_code\b|\breturncode\b")
 
 
+# A status that was passed on replaced by a constant 0 (round 28 part A: a hook runner's `exit $exitCode` → `exit 0`, in a
+# file the commit renamed, an installer's `error=$?` → `error=0`): the step's failure is dropped and its caller sees it
+# pass. The status is a shell's `$?` or a variable named for one (rc, code, status, exitCode, err); it is handed to an
+# exit or return, or kept in a variable named for a status or an error. `return $count` → `return 0` is not one.
+_STATUS_NAME_RE = re.compile(r"(?i)^(?:\?|rc|ret|retval|code|status|err|error|errno|exit_?code|exit_?status|return_?code|result_?code|\w*(?:_rc|_code|Code|_status|Status))$")
+_PASSES_ON_RE = re.compile(r"(?i)^(?:exit|return|_exit|Exit)$")
+
+
+def _status_discarded(prefix: list[str], a: list[str], b: list[str], old: str, new: str) -> str | None:
+    name = a[-1] if a and (len(a) == 1 or (len(a) == 2 and a[0] == "$")) else ""
+    if b != ["0"] or not name or not _STATUS_NAME_RE.match(name) or not prefix:
+        return None
+    head = prefix[-2] if prefix[-1] == "(" and len(prefix) > 1 else prefix[-1]
+    kept = prefix[-1] == "=" and len(prefix) > 1 and _STATUS_NAME_RE.match(prefix[-2].lstrip("$"))
+    if not (_PASSES_ON_RE.match(head) or kept):
+        return None
+    shown = "$" + name if a[0] == "$" else name
+    return f"discards a failure's status ({shown} → 0: a failing step now passes): {_pair(old, new)}"
+
+
 def _status_made_success(old: str, new: str) -> str | None:
     prefix, a, b, _ = _middles(old, new)
     if len(a) != 1 or len(b) != 1 or not _IDENT_RE.match(a[0]) or not _IDENT_RE.match(b[0]):
         if a == ["1"] and b == ["0"] and prefix and _EXIT_RE.search(" ".join(prefix[-3:])):
             return f"turns a failure's exit status into success (1 → 0: the caller sees it pass): {_pair(old, new)}"
-        return None
+        return _status_discarded(prefix, a, b, old, new)
+    if b == ["0"] and _STATUS_NAME_RE.match(a[0]):
+        return _status_discarded(prefix, a, b, old, new)
     x, y = a[0], b[0]
     if x in ("false", "False", "FALSE") and y in ("true", "True", "TRUE"):
         names = [t for t in prefix if _IDENT_RE.match(t)]

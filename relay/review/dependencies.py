@@ -102,6 +102,13 @@ _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 _near = near  # one or two letters apart (relay.review.line_shapes.near)
 
 
+def _scoped_move(a: str, b: str) -> bool:
+    """A package moved under its owner's scope (npm's "fastify-session" → "@fastify/session", composer's "vendor-name" →
+    "vendor/name"): the same words with the first "-" turned to the scope's "/", one name for the same publisher's
+    package. A letter changed in the scope or the name ("fastlfy/session") is still a look-alike."""
+    return ("/" in a) != ("/" in b) and a.replace("/", "-", 1) == b.replace("/", "-", 1)
+
+
 def lookalike_rename(c: FileChange) -> str | None:
     """"renames … old → new" when a dependency line of a manifest comes back with its package's name one or two letters
     off and nothing else changed ("colorama" → "coloramma", "faraday-net_http" → "faraday-nethttp"): the shape of
@@ -127,6 +134,8 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue  # cp38 → cp39: a version inside a name
             if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
                 continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
+            if _scoped_move(a, b):
+                continue  # babel-core → @babel/core: the same words moved under their owner's scope, not a letter off
             if _near(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
     return None
@@ -287,7 +296,7 @@ def _real_pair(a: str, b: str) -> bool:
     a, b = dep_key(a), dep_key(b)
     # boto/boto3: one name is the other with a version after it (commons-lang3/commons-lang33 is not: both carry one).
     versioned = re.sub(r"\d+$", "", a) == re.sub(r"\d+$", "", b) and not (a[-1:].isdigit() and b[-1:].isdigit())
-    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b)
+    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b) or _scoped_move(a.lstrip("@"), b.lstrip("@"))
 
 
 def touches_dependencies(c: FileChange) -> bool:
