@@ -55,3 +55,28 @@ def test_renamed_lines_scoped_moves_and_identity_checks(path: str, kind: str, re
                     RiskContext())
     named = any(said in reason for reason in change.reasons)
     assert named == fires and (change.risk != "low" or not fires), change.reasons
+
+
+# The order: past two files of one kind flagged by one rule, more go after the rest (risk._REPEATS) — unless the file's
+# first reason is its own (a line no other file says). Three kinds; the look-alike is four files saying the same.
+_REPEAT_SETS = [
+    ("examples/{}/package.json", "renames a dependency to a look-alike (a typo-squat?): left-pad → {}", True),
+    (".github/workflows/{}.yml", "runs a CI action from a look-alike of actions (a typo-squat?): {}/checkout@v4", True),
+    ("docs/{}/setup.md", "turns TLS verification off: verify: {}", True),
+    ("examples/{}/Cargo.toml", "CI configuration (runs with repository secrets){}", False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "reason", "odd"), _REPEAT_SETS)
+def test_a_repeat_with_its_own_line_is_not_put_after_the_rest(pattern: str, reason: str, odd: bool) -> None:
+    from relay.review.risk import rank_changes
+
+    def flagged(name: str, said: str) -> object:
+        return fc(pattern.format(name), risk="high", rules=["dangerous_call"], reasons=[reason.format(said)], additions=1, deletions=1)
+
+    same = "" if not odd else "same"
+    files = [flagged("a", same), flagged("b", same), flagged("c", same), flagged("d", "other" if odd else same),
+             fc("src/app.py", risk="medium", rules=["weakens_more"], reasons=["worth a look"], additions=1, deletions=1)]
+    order = [f.path for f in rank_changes(files)]
+    last = pattern.format("d")
+    assert (order.index(last) < order.index("src/app.py")) == odd, order

@@ -248,8 +248,11 @@ def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
 
     Past the first ``_REPEATS`` files of one kind flagged by the same rule (a release's ten workflow
     files, each "CI configuration"), more of them tell the reviewer nothing new: they go after the
-    rest, so the targets still reach the source a release fixed. Their risk stays."""
+    rest, so the targets still reach the source a release fixed. Their risk stays. One whose first reason no other file
+    says (a line of its own quoted) is not a repeat: it tells something new (round 28: twelve example manifests each
+    "renames a dependency to a look-alike: a-b → a/b", and the one renaming to another name went past the targets)."""
     ordered = sorted(files, key=_key)
+    said: Counter[str] = Counter(change.reasons[0] for change in ordered if change.reasons)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []
@@ -259,7 +262,7 @@ def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
         if kind != "source" and change.risk != "low" and top:
             key = (kind, change.risk, top)
             seen[key] += 1
-            if seen[key] > _REPEATS:
+            if seen[key] > _REPEATS and (not change.reasons or said[change.reasons[0]] > 1):
                 repeats.append(change)
                 continue
         head.append(change)
