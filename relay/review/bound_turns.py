@@ -254,7 +254,14 @@ def _predicate_constant(old: str, new: str) -> str | None:
 _QUOTER_RE = re.compile(r"""\\"#\{|\\"\$\{|'"'\s*\+|\+\s*'"'|\\"%s\\"|\bshellescape\b|Shellwords\.(?:escape|join)|shlex\.(?:quote|join)|\bescapeshellarg\b|"""
                         r"""\bescapeshellcmd\b|\bshell_?quote\b|\bquote_?shell\b|\bpipes\.quote\b|ShellQuote|\bshellQuote\b""")
 # Where a line builds a command: a space-joined list, a run/exec/system call, a command or cmd variable.
-_COMMAND_RE = re.compile(r"""(?i)\.join\(\s*["'] ["']\s*\)|\bjoin\s+["'] ["']|\b(?:system|exec\w*|spawn\w*|popen\w*|run|shell_?exec|passthru|command|cmd|sh)\b|%x|`""")
+_JOINED_RE = re.compile(r"""\.join\(\s*["'] ["']\s*\)|\bjoin\s+["'] ["']""")
+_COMMAND_RE = re.compile(r"""(?i)\b(?:system|exec\w*|spawn\w*|popen\w*|run|shell_?exec|passthru|command|cmd|sh)\b|%x|`""")
+# A double-quoted string's text: a word or a backtick inside a message ("the `kid` value \"#{kid}\"") builds no command.
+_DQ_TEXT_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _builds_command(line: str) -> bool:
+    return bool(_JOINED_RE.search(line) or _COMMAND_RE.search(_DQ_TEXT_RE.sub('""', line)))
 _ARGV_RE = re.compile(r"""\[\s*["']|\bconcat\b""")  # an argument list: each element is one argument, no shell splits it
 _SHELL_PATH_RE = re.compile(r"(?i)\.(?:sh|bash|zsh|ksh|bats|fish|mk|ya?ml)$|(?:^|/)(?:Dockerfile[^/]*|Makefile|GNUmakefile|[^/.]+)$")
 _ESCAPED_VAR_RE = re.compile(r"\\\$(?=\{?[A-Za-z_])")
@@ -262,7 +269,7 @@ _LIVE_RE = re.compile(r"(?<!\\)\$\(|(?<!\\)`")
 
 
 def _quoting_dropped(path: str, old: str, new: str) -> str | None:
-    if (m := _QUOTER_RE.search(old)) is not None and not _QUOTER_RE.search(new) and _COMMAND_RE.search(old + " " + new) and not _ARGV_RE.search(new):
+    if (m := _QUOTER_RE.search(old)) is not None and not _QUOTER_RE.search(new) and (_builds_command(old) or _builds_command(new)) and not _ARGV_RE.search(new):
         names = [t for t in _tokens(old) if _IDENT_RE.match(t) and len(t) > 2]
         if names and names[0] in new:
             return f"drops the quoting of a command's argument ({m.group(0).strip()}): a value with a space or ; is split by the shell: {_pair(old, new)}"

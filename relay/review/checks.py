@@ -35,7 +35,8 @@ from relay.review.dependencies import (
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
-from relay.review.line_shapes import squeezed
+from relay.review.content_kinds import reading_path
+from relay.review.line_shapes import IMPORT_RE, squeezed, window
 from relay.review.workflows import credentials_in
 from relay.review.words import AUTH_WORDS, CI_DATA_EXTS, GENERIC_STEMS, MIGRATION_DIRS
 
@@ -277,8 +278,21 @@ def switches_off(f: FileFacts, ctx: RiskContext) -> Detail:
 # ----- what the lines of source say
 
 
+# ``free(p)`` and a library's own release function ("_zip_buffer_free(buffer)"): a double free or a use after free is
+# fixed by moving or removing one. Read only in a language whose memory is released by hand (round 28 part B: a Ruby
+# method named ``api_verification_free(…)`` — "free" a word inside a name — was read as memory safety).
+_RELEASE_RE = re.compile(r"\b(?:\w+_)?free\s*\(")
+_MANUAL_MEMORY_RE = re.compile(r"(?i)\.(?:c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|inl|ipp|m|mm|rs|go|zig|pyx|pxd|pxi|d|nim)$")
+
+
 def security_tokens(f: FileFacts, ctx: RiskContext) -> Detail:
-    return changed_security_token(f.change.added_lines, f.change.removed_lines)
+    found = changed_security_token(f.change.added_lines, f.change.removed_lines)
+    if found or not _MANUAL_MEMORY_RE.search(reading_path(f.path)):
+        return found
+    for line in (*f.change.added_lines, *f.change.removed_lines):
+        if (m := _RELEASE_RE.search(code := line.strip())) and not IMPORT_RE.match(code):
+            return f"memory safety: {window(code, m.start(), m.end(), 52)}"
+    return None
 
 
 def length_guard(f: FileFacts, ctx: RiskContext) -> Detail:

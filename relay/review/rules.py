@@ -25,6 +25,8 @@ from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
 from relay.review.state_turns import floor_class, state_turn
 from relay.review.turn_consequences import turn_consequence
+from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
+from relay.review.package_values import PACKAGE_EXAMPLE, package_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -164,6 +166,8 @@ RULES: tuple[Rule, ...] = (
                        _fc("server/upload.py", additions=2, deletions=2, removed_lines=["    if len(body) > 65536:", "        raise TooLarge()"],
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
     # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, dropped_bounds, lets_through); a script's failure exit deleted.
+    Rule("weakens_value", "high", "{detail}", weakened_check, scope=_RISKY_LINES, leads=True, example=Example(*WEAKENED_EXAMPLE)),
+    Rule("weakens_package", "medium", "{detail}", package_check, leads=True, scope=Scope(not_changes=("deleted",), unless=("test_body", "generated_output", "release_notes")), example=Example(*PACKAGE_EXAMPLE)),
     Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
         _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
             added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),
