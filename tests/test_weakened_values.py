@@ -67,6 +67,16 @@ CASES = [
     ("lib/score.rb", [], ["  def valid_score?(s) = s.nil? || s >= MIN_SCORE"], "passes when s is missing"),
     ("app/age.py", [], ["def verify_age(age): return age is None or age >= 18"], "passes when age is missing"),
     ("lib/opts.js", [], ["const isValid = (opts) => opts === undefined || opts.strict;"], ""),
+    # a match arm's result turned from a refusal to a grant
+    ("src/access.rs", ["        Some(Role::Guest) => Access::Denied,"], ["        Some(Role::Guest) => Access::Granted,"], "turns an arm's refusal into a grant"),
+    ("app/src/Gate.kt", ["        Status.EXPIRED -> Result.Invalid"], ["        Status.EXPIRED -> Result.Valid"], "turns an arm's refusal into a grant"),
+    ("lib/check.ex", ['  defp check_sig(%{valid?: false}), do: {:error, "bad signature"}'], ["  defp check_sig(%{valid?: false}), do: :ok"],
+     "turns an arm's refusal into a grant"),
+    ("src/Policy.cs", ["            null => false,"], ["            null => true,"], "turns an arm's refusal into a grant"),
+    ("src/color.rs", ["        Kind::A => Color::Red,"], ["        Kind::A => Color::Blue,"], ""),
+    ("src/access.rs", ["        Some(Role::Admin) => Access::Granted,"], ["        Some(Role::Admin) => Access::Denied,"], ""),
+    ("src/parse.rs", ["        Some(x) => x,"], ["        Some(x) => x + 1,"], ""),
+    ("config/app.php", ["    'cache_routes' => false,"], ["    'cache_routes' => true,"], ""),
     ("lib/fmt.rb", ["    name = user.name || 'anon'"], ["    name = user.name.nil? || 'anon'"], ""),
     ("app/policy.py", ["    return level is None or level >= required"], ["    return level is None or level > required"], ""),
 ]

@@ -17,6 +17,8 @@ the turn lets happen:
   / ``isset($x['ok'])`` / ``x.containsKey("ok")``…: a false value passes;
 - a missing value let through a check: ``x.nil? ||``, ``x == null ||``, ``x is None or``, ``|| x === undefined``, ``??
   Infinity`` added where the line compares it.
+- a match arm's result turned from a refusal to a grant, its pattern kept (``=> Self::ExplicitNoCa`` → ``=>
+  Self::Ca(…)``, ``-> Result.Invalid`` → ``-> Result.Valid``, Elixir's ``do: {:error, …}`` → ``do: :ok``).
 
 The party guarded against is a worker that slips one such value into an ordinary change. Tests' own code stays quiet
 (the row's scope); a cost raised, a window narrowed, a slice on a name that is no secret, a presence check the old line
@@ -280,6 +282,40 @@ def _new_check(line: str, name: str) -> bool:
     return bool(compared.search(line))
 
 
+# ----- a match arm's result turned from a refusal to a grant (``Some(B { ca: false, .. }) => Self::ExplicitNoCa`` →
+# ``=> Self::Ca(…)``; Elixir's ``defp check(%{verified?: false}), do: {:error, …}`` → ``do: :ok``)
+_ARM_RE = re.compile(r"^\s*(?P<pat>(?:case\s+|when\s+|defp?\s+)?[^=>\n]{1,120}?)\s*(?:=>|->|,\s*do:)\s*(?P<res>.+?)\s*[,;]?\s*$")
+_PART_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_REFUSES = {"no", "not", "non", "deny", "denied", "reject", "rejected", "invalid", "forbidden", "unauthorized", "false", "none",
+            "err", "error", "fail", "failed", "failure", "disabled", "never", "refuse", "refused", "unverified", "untrusted"}
+_GRANTS = {"ok", "allow", "allowed", "accept", "accepted", "valid", "grant", "granted", "true", "yes", "ca", "admin", "trusted",
+           "enabled", "unconstrained", "authorized", "pass", "passed", "success", "verified", "permit", "permitted"}
+
+
+def _parts(text: str) -> set[str]:
+    return {p.lower() for p in _PART_RE.findall(text)}
+
+
+# A hash or array entry (``'enable_x' => false``, ``:key => nil``) is a setting, not an arm: guard_defaults reads settings.
+_ENTRY_RE = re.compile(r"""^\s*(?:(['"])[^'"]*\1|:\w+)\s*$""")
+
+
+def _arm_granted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    arms: dict[str, str] = {}
+    for old in removed:
+        if (m := _ARM_RE.match(old)) and _parts(m.group("res")) & _REFUSES and not _ENTRY_RE.match(m.group("pat")):
+            arms.setdefault(_spaced(m.group("pat")), m.group("res"))
+    if not arms:
+        return None
+    for new in added:
+        if not (m := _ARM_RE.match(new)) or (was := arms.get(_spaced(m.group("pat")))) is None:
+            continue
+        now = _parts(m.group("res"))
+        if not now & _REFUSES and now & _GRANTS:
+            return f"turns an arm's refusal into a grant ({clipped(was, 28)} → {clipped(m.group('res'), 28)}): what it refused now passes: {_quote(new)}"
+    return None
+
+
 def weakened_value(kind: str, added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     """What a value that weakens a check lets happen, with its line quoted, or None (see the module's doc)."""
     if kind not in ("source", "example", "docs", "build"):
@@ -292,7 +328,8 @@ def weakened_value(kind: str, added: Sequence[str], removed: Sequence[str], path
     window = bool(_WINDOW_CONTEXT_RE.search(lines))
     return (_prefix_compare(added, removed) or _strength_cut(added, removed, bool(_KDF_WORDS_RE.search(lines)), window)
             or _call_number_cut(added, removed)
-            or _window_multiplied(added, removed, window) or _presence_not_value(added, removed) or _missing_passes(added, removed))
+            or _window_multiplied(added, removed, window) or _presence_not_value(added, removed) or _missing_passes(added, removed)
+            or _arm_granted(added, removed))
 
 
 def weakened_check(f: FileFacts, ctx: RiskContext) -> str | None:
