@@ -311,7 +311,8 @@ def _arm_granted(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not (m := _ARM_RE.match(new)) or (was := arms.get(_spaced(m.group("pat")))) is None:
             continue
         now = _parts(m.group("res"))
-        if not now & _REFUSES and now & _GRANTS:
+        # An arm that returns (``Err(_) => return true``) is said by risky_lines: "returns success where it failed".
+        if not now & _REFUSES and now & _GRANTS and not m.group("res").startswith("return"):
             return f"turns an arm's refusal into a grant ({clipped(was, 28)} → {clipped(m.group('res'), 28)}): what it refused now passes: {_quote(new)}"
     return None
 
