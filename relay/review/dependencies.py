@@ -103,9 +103,9 @@ _near = near  # one or two letters apart (relay.review.line_shapes.near)
 
 
 def _scoped_move(a: str, b: str) -> bool:
-    """A package moved under its owner's scope (npm's "fastify-session" → "@fastify/session", composer's "vendor-name" →
+    """A package moved under its owner's scope (npm's "acme-parser" → "@acme/parser", composer's "vendor-name" →
     "vendor/name"): the same words with the first "-" turned to the scope's "/", one name for the same publisher's
-    package. A letter changed in the scope or the name ("fastlfy/session") is still a look-alike."""
+    package. A letter changed in the scope or the name ("@acnie/parser") is still a look-alike."""
     return ("/" in a) != ("/" in b) and a.replace("/", "-", 1) == b.replace("/", "-", 1)
 
 
