@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from relay.review.ci_lines import FETCH_KEY
 from relay.review.line_shapes import near as _near, squeezed, window
 
-__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dependency_source", "dropped_safety_flag", "dropped_verification", "git_source",
+__all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dependency_source", "dropped_safety_flag", "dropped_verification", "git_source", "http_download",
            "image_unpinned", "lookalike_host", "pair_line", "pipe_host", "script_among_tests", "with_hosts"]
 
 _QUOTE = 60
@@ -263,6 +263,24 @@ def _lookalike_of(host: str) -> str | None:
     return None
 
 
+# The real host written as a sub-domain of another domain (round 29): ``cache.example.org.mirror-cdn.net`` reads as
+# example.org's cache and is served by whoever owns mirror-cdn.net. A registrable name (a common top-level label) in the
+# middle of a host, at least two labels after it; the clouds that name buckets that way (S3's virtual hosts) are quiet.
+_EMBEDDED_RE = re.compile(r"^(?P<real>(?:[a-z0-9-]+\.)*[a-z0-9-]+\.(?:com|org|net|io|dev|sh|rs|pm|app|so|co|gg|me))\.(?P<owner>(?:[a-z0-9-]+\.)+[a-z]{2,})$")
+_BUCKET_HOSTS_RE = re.compile(r"(?:^|\.)(?:amazonaws\.com(?:\.cn)?|cloudfront\.net|googleapis\.com|storage\.googleapis\.com|"
+                              r"digitaloceanspaces\.com|backblazeb2\.com|r2\.dev|wasabisys\.com|linodeobjects\.com|in-addr\.arpa)$")
+# A second-level label a country's registry sells under (example.com.au, example.org.uk): one domain, not two.
+_COUNTRY_SECOND_RE = re.compile(r"^[a-z]{2}$")
+
+
+def _embedded_host(host: str) -> tuple[str, str] | None:
+    """(the real host, the domain that serves it) when ``host`` writes a registrable host as a sub-domain of another."""
+    m = _EMBEDDED_RE.match(host.lower().rstrip("."))
+    if not m or _BUCKET_HOSTS_RE.search(m.group("owner")) or _COUNTRY_SECOND_RE.match(m.group("owner").split(".")[0]):
+        return None
+    return m.group("real"), m.group("owner")
+
+
 def lookalike_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"fetches from a look-alike of <host> …" when an added line's URL names a host one or two letters off a registry,
     code host or installer's (``raw.githubusercontnet.com``, ``registry.npmjs.orq``): packages or scripts from a stranger."""
@@ -275,6 +293,47 @@ def lookalike_host(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if near:
                 return (f"fetches from a look-alike of {near} (a typo-squat?): "
                         f"{window(line.strip(), m.start('host') - (len(line) - len(line.lstrip())), m.end('host'), _QUOTE)}")
+            if (inside := _embedded_host(m.group("host"))) is not None:
+                return (f"fetches from a look-alike of {inside[0]} (its name as a sub-domain of {inside[1]}, another owner's host): "
+                        f"{window(line.strip(), m.start('host') - (len(line) - len(line.lstrip())), m.end('host'), _QUOTE)}")
+    return None
+
+
+# ----- a download moved to plain HTTP, its checksum dropped
+# An archive or installer a build fetches and unpacks or runs.
+_HTTP_DOWNLOAD_RE = re.compile(r"\bhttp://(?P<host>[\w.-]+)(?::\d+)?/(?:[^\s'\"#?]*/)?(?P<file>[\w.+-]+\.(?:tar\.(?:gz|xz|bz2|zst)|tgz|tbz2?|txz|zip|"
+                               r"jar|war|whl|gem|nupkg|crate|deb|rpm|apk|dmg|pkg|msi|exe|AppImage|sh|bin|run|7z))(?=[\s'\"#?)]|$)")
+_HTTPS_FILE_RE = re.compile(r"\bhttps://[\w.-]+(?::\d+)?/(?:[^\s'\"#?]*/)?(?P<file>[\w.+-]+)(?P<sum>#[0-9a-fA-F]{32,}|[^\n]*\b(?:sha(?:1|256|512)|md5|checksum|integrity)\b)?")
+_CHECKSUM_RE = re.compile(r"#[0-9a-fA-F]{32,}|\b(?:sha(?:1|256|512)|md5|checksum|integrity)\b", re.I)
+_LOCAL_HOST_RE = re.compile(r"(?i)^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|localhost|test|internal|lan|example)$")
+
+
+def _stem(name: str) -> str:
+    return _DIGITS.sub("#", name.lower())
+
+
+_DIGITS = re.compile(r"\d+(?:[._-]\d+)*")
+
+
+def http_download(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"moves a download to plain HTTP …" when an added line fetches an archive over http:// that a removed line fetched
+    over https (the same file, any version or host): fetched unencrypted, whoever sits on the path serves the build's
+    code; "and drops its checksum" when the https line carried one and the new line none. A page link, a namespace, a
+    version bump over https, a checksum updated stay quiet."""
+    secure: dict[str, bool] = {}
+    for line in removed[:400]:
+        for m in _HTTPS_FILE_RE.finditer(line) if "https://" in line else ():
+            secure[_stem(m.group("file"))] = secure.get(_stem(m.group("file")), False) or bool(m.group("sum") or _CHECKSUM_RE.search(line))
+    if not secure:
+        return None
+    # A checksum on a line of its own (a formula's ``sha256 "…"``) dropped with the URL's change counts as the URL's.
+    apart = any(_CHECKSUM_RE.search(line) for line in removed[:400]) and not any(_CHECKSUM_RE.search(line) for line in added[:400])
+    for line in added[:400]:
+        for m in _HTTP_DOWNLOAD_RE.finditer(line) if "http://" in line else ():
+            if _LOCAL_HOST_RE.search(m.group("host")) or (had := secure.get(_stem(m.group("file")))) is None:
+                continue
+            dropped = " and drops its checksum (fetched unencrypted and unverified)" if (had or apart) and not _CHECKSUM_RE.search(line) else " (fetched unencrypted: anyone on the path can swap it)"
+            return f"moves a download to plain HTTP{dropped}: {m.group()[:90]}"
     return None
 
 
@@ -388,7 +447,7 @@ def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | 
 def pair_line(added: Sequence[str], removed: Sequence[str], *, commands: bool) -> str | None:
     """The first of these readers that names a line: a look-alike host, an image unpinned, and where the file's lines are
     commands (``commands``: not a docs file's prose and samples) a safety flag or a verification step dropped."""
-    return (lookalike_host(added, removed) or image_unpinned(added, removed)
+    return (lookalike_host(added, removed) or http_download(added, removed) or image_unpinned(added, removed)
             or (dropped_safety_flag(added, removed) or dropped_verification(added, removed) if commands else None))
 
 

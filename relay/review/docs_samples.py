@@ -95,7 +95,7 @@ _LOGS_RE = re.compile(r"(?i)\b(?:h?log|logger|logging|slog|zap|zerolog|logrus|wi
                       r"\.(?:info|debug|warn|trace)\w*\s*\(")
 _REDACTED_RE = re.compile(r"(?i)redact|mask|sanitiz|\*\*\*|omit|exclude|scrub")
 # A lifetime's words (a cache, a token, a session), and what is long on purpose (a static asset's year, HSTS).
-_LIFETIME_RE = re.compile(r"(?i)cache|ttl|expir|lifetime|max.?age|valid|session|token|refresh")
+_LIFETIME_RE = re.compile(r"(?i)cache|ttl|expir|lifetime|max.?age|valid|session|token|refresh|['\"]exp['\"]|\bexp\s*[:=]")
 _LONG_ON_PURPOSE_RE = re.compile(r"(?i)immutable|static|asset|hsts|strict-transport|includeSubDomains|preload")
 _ENDLESS_RE = re.compile(r"\b(?:Long|Integer|Int|Int64|UInt64)\.MAX_VALUE\b|\bmath\.MaxInt(?:64|32)?\b|\b[iu](?:32|64)::MAX\b|"
                          r"\bNumber\.MAX_SAFE_INTEGER\b|\bsys\.maxsize\b|\bInt(?:64)?\.max\b")
@@ -105,6 +105,12 @@ _UNIT_SECONDS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60
 _AMOUNT_RE = re.compile(r"(?<![\w.])\d[\d_]*(?:\s*\*\s*\d[\d_]*)*(?=[smhdwy]\b|(?!\w|\.\d))")
 _UNIT_RE = re.compile(r"(?i)(?<![a-z])(sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|year)s?(?![a-z])|(?<=[\d#])([smhdwy])\b")
 _YEAR = 365 * 86400
+# The clock a bare amount is added to (round 29): ``time() + 3600`` counts seconds, ``Date.now() + 3600000`` milliseconds,
+# so a JWT's ``exp`` written as the epoch plus a product of numbers is a lifetime without a unit word.
+_NOW_PLUS_RE = re.compile(r"(?:\btime\s*\(\s*\)|\btime\.time\s*\(\s*\)|\bTime\.now(?:\.to_i)?|\bnow\s*\(\s*\)|\bunix\s*\(\s*\)|"
+                          r"\.getTime\s*\(\s*\)|\bDate\.now\s*\(\s*\)|\bcurrentTimeMillis\s*\(\s*\)|\bmicrotime\s*\(\s*true\s*\)|"
+                          r"\.Unix(?:Milli)?\s*\(\s*\)|\bos\.time\s*\(\s*\)|\bepoch\w*|\biat\b)(?P<per>\s*/\s*1000)?\s*\)*\s*\+\s*$")
+_MILLIS_RE = re.compile(r"Date\.now|getTime|currentTimeMillis|UnixMilli")
 
 
 def _lifetime(line: str) -> float | None:
@@ -115,6 +121,8 @@ def _lifetime(line: str) -> float | None:
     best = None
     for m in _AMOUNT_RE.finditer(line):
         near = [(abs(at - m.end()), secs) for at, secs in units if -30 <= at - m.end() <= 30 or -30 <= m.start() - at <= 30]
+        if not near and (clock := _NOW_PLUS_RE.search(line[max(m.start() - 40, 0):m.start()])):
+            near = [(0, 0.001 if _MILLIS_RE.search(clock.group()) and not clock.group("per") else 1)]  # an amount added to the clock: its unit
         if near:
             n = 1
             for part in m.group().split("*"):
@@ -142,13 +150,27 @@ _BUILT_SELECTOR_RE = re.compile(
     r"[\"'][^\"']*\[@?[\w:-]+\s*=\s*[\"']?[\"']\s*(?:\+|\.|%))")
 
 
+# A query builder's raw-SQL escape hatch filled by interpolation or concatenation (round 29): ``Sequel.lit("id = #{…}")``,
+# ``Arel.sql(…)``, Laravel's ``DB::raw``/``whereRaw``, knex's and Drizzle's ``raw``/``sql.raw``, Sequelize's ``literal``,
+# Prisma's ``$queryRawUnsafe``, EF's ``FromSqlRaw``, SQLAlchemy's ``text(f"…")``: the wrapper tells the builder the text
+# is trusted SQL, so a value inside it is injected. The same wrapper with placeholders (``Sequel.lit("id = ?", id)``)
+# or a constant stays quiet.
+_RAW_SQL_RE = re.compile(
+    r"(?P<call>\b(?:Sequel\.lit|Sequel\.expr|Arel\.sql|Arel::Nodes::SqlLiteral\.new|DB::raw|Sequelize\.literal|sequelize\.literal|"
+    r"knex\.raw|sql\.raw|Prisma\.raw|\$queryRawUnsafe|\$executeRawUnsafe|FromSqlRaw|ExecuteSqlRaw\w*|RawSQL|"
+    r"(?:where|select|orderBy|groupBy|having|join)Raw|raw))\s*\(\s*"
+    r"(?:\"[^\"]*(?:#\{|\$\{|\{\$|\$[A-Za-z_])|`[^`]*\$\{|f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|\.(?!\w)|%)\s*\$?[\w(])|"
+    r"(?P<text>\btext\s*\(\s*(?:f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|%|\.format\()))")
+
+
 # A sample line a page marks as the wrong way (its own comment says so): the page teaches against it.
 _MARKED_BAD_RE = re.compile(r"(?://|#|--|/\*)[^`'\"]*\b(?:never|don'?t|do not|unsafe|insecure|bad|wrong|vulnerable|avoid|attacker|injection|dangerous)\b", re.I)
 
 
 def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What a docs page's new sample line teaches that is unsafe (see the module's doc): a client IP from a header, a
-    credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value."""
+    credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value, raw
+    SQL filled by interpolation."""
     before = {squeezed(old.strip()) for old in removed[:200]}
     olds: dict[str, float] | None = None
     for line in added[:200]:
@@ -156,6 +178,8 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
             continue
         if (m := _BUILT_SELECTOR_RE.search(line)) and not _MARKED_BAD_RE.search(line, m.end()):
             return f"builds a selector or XPath from a value (a quote in it changes what is matched: selector injection): {_quote(line, m)}"
+        if (m := _RAW_SQL_RE.search(line)) and not _MARKED_BAD_RE.search(line):
+            return f"builds SQL from text: a value interpolated into raw SQL ({(m.group('call') or 'text').strip()}(…): SQL injection): {_quote(line, m)}"
         if (m := _CLIENT_IP_RE.search(line)):
             return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"
         if (m := _CRED_HEADER_RE.search(line)) and _LOGS_RE.search(line) and not _REDACTED_RE.search(line):

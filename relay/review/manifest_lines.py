@@ -65,8 +65,8 @@ from collections.abc import Sequence
 from relay.review.file_kinds import BUILD_GLOBS, glob_any, is_manifest
 from relay.review.line_shapes import squeezed, window
 
-__all__ = ["any_version", "branch_version", "checksums_ignored", "local_repository", "manifest_line", "open_debugger", "open_range", "plugins_allowed",
-           "reads_manifest_lines", "sample_source", "version_moved_down"]
+__all__ = ["any_version", "branch_version", "checksums_ignored", "local_repository", "manifest_line", "open_debugger", "open_range", "plain_source",
+           "plugins_allowed", "reads_manifest_lines", "sample_source", "version_moved_down"]
 
 _QUOTE = 60
 
@@ -377,6 +377,32 @@ def wrapper_checksum_dropped(path: str, added: Sequence[str], removed: Sequence[
     return None
 
 
+# A package's or a dependency's source fetched over a protocol that neither encrypts nor authenticates the server
+# (round 29): ``git://`` (the git daemon), or plain ``http://`` for a repository, a tarball or a registry — a podspec's
+# ``s.source``, a gemspec's or Gemfile's ``git:``, Package.swift's ``.package(url:``, Cargo's ``git =``, a Podfile's
+# or a Cartfile's ``git``/``binary`` line. Whoever is on the path serves the code that ships. A homepage, a
+# documentation or license link, a namespace, a local host stay quiet.
+_PLAIN_SOURCE = re.compile(r"(?P<at>\bgit://[\w.-]+|(?<![\w+])http://(?!localhost\b|127\.|0\.0\.0\.0|\[::1\])[\w.-]+)")
+_SOURCE_KEY = re.compile(r"(?i)\b(?:source|git|url|repo(?:sitory)?|registry|index(?:-url)?|tarball|download\w*|http|binary|mirror|"
+                         r"package|dependency|pod|gem|github)\b|\.package\s*\(|^\s*(?:replace|require|git|binary|github)\b")
+_LINK_KEY = re.compile(r"(?i)\b(?:homepage|home_?page|documentation|docs?_?url|license\w*|author\w*|bugs?|issues?|changelog\w*|"
+                       r"social\w*|screenshots?|funding|wiki|metadata|email|xmlns|schema\w*|website)\b|\$schema|w3\.org|xmlns")
+
+
+def plain_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"fetches a package source over an unauthenticated protocol (git:// or http://): …" for a new manifest line whose
+    source, repository or download is a ``git://`` or plain ``http://`` URL (see above)."""
+    for line in _new(added, removed):
+        text = line.strip()
+        if text.startswith(("//", "#", "<!--", "--")) or (m := _PLAIN_SOURCE.search(text)) is None:
+            continue
+        if _LINK_KEY.search(text[:m.start()]) or not _SOURCE_KEY.search(text[:m.start()]):
+            continue
+        scheme = "git://" if m.group("at").startswith("git") else "http://"
+        return f"fetches a package source over an unauthenticated protocol ({scheme}: unencrypted, the server unproven): {window(text, m.start(), m.end(), _QUOTE)}"
+    return None
+
+
 def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The risky line of a manifest, build or package-source file, named; None for any other file or none found."""
     if (dropped := wrapper_checksum_dropped(path, added, removed)) is not None:
@@ -389,7 +415,7 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
             or checksums_ignored(added, removed) or moving_source(added, removed) or any_version(added, removed)
             or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
-            or version_moved_down(added, removed))
+            or version_moved_down(added, removed) or plain_source(added, removed))
 
 
 def sample_source(added: Sequence[str], removed: Sequence[str]) -> str | None:
