@@ -212,3 +212,51 @@ def test_a_source_over_an_unauthenticated_protocol_is_named(path: str, line: str
 def test_plain_source_look_alikes_stay_quiet(path: str, line: str) -> None:
     found = manifest_line(path, [line], [])
     assert not found or "unauthenticated protocol" not in found, found
+
+
+# ----- a check's failure turned into success; an escaper escaping fewer characters (relay.review.failing_turns)
+from relay.review.failing_turns import failing_turn, weakened_answer  # noqa: E402
+
+_SUCCESS = [  # (removed, added)
+    ('  [ -n "$digest" ] || return 1', '  [ -n "$digest" ] || return 0'),  # sh
+    ('  if ! gpg --verify "$sig" "$file"; then return 2; fi', '  if ! gpg --verify "$sig" "$file"; then return 0; fi'),  # bash
+    ("    if not signature_ok(blob): sys.exit(1)", "    if not signature_ok(blob): sys.exit(0)"),  # Python
+    ("  if (!valid) process.exit(1);", "  if (!valid) process.exit(0);"),  # JS
+    ("\tif err := verify(sum); err != nil { os.Exit(1) }", "\tif err := verify(sum); err != nil { os.Exit(0) }"),  # Go
+    ('  test -s "$lock" || exit 3', '  test -s "$lock" || exit 0'),  # exit, not return
+]
+_SUCCESS_QUIET = [
+    ('  [ -n "$digest" ] || return 0', '  [ -n "$digest" ] || return 1'),  # made stricter
+    ("  return 1", "  return 0"),  # no condition on the line: a refactor's last status
+    ('  # [ -n "$digest" ] || return 1', '  # [ -n "$digest" ] || return 0'),  # a comment
+    ('  [ -n "$digest" ] || return 1', '  [ -n "$sum" ] || return 1'),  # renamed
+]
+
+
+@pytest.mark.parametrize(("old", "new"), _SUCCESS, ids=[str(i) for i in range(len(_SUCCESS))])
+def test_a_checks_failure_turned_into_success_is_named(old: str, new: str) -> None:
+    found = failing_turn([new], [old])
+    assert found and "failure into success" in found, found
+
+
+@pytest.mark.parametrize(("old", "new"), _SUCCESS_QUIET, ids=[str(i) for i in range(len(_SUCCESS_QUIET))])
+def test_failure_to_success_look_alikes_stay_quiet(old: str, new: str) -> None:
+    assert failing_turn([new], [old]) is None
+
+
+@pytest.mark.parametrize("path", ["scripts/verify.sh", "tools/fetch", "lib/checks.bash"])
+def test_a_verify_functions_success_on_failure_is_not_low(path: str) -> None:
+    head = "#!/usr/bin/env bash\n" if "." not in path.rsplit("/", 1)[-1] else ""
+    body = head + 'check_digest() {\n  local digest\n  digest="$(sha256sum "$1" | cut -d" " -f1)"\n  [ -n "$digest" ] || return 1\n  [ "$digest" = "$2" ]\n}\n'
+    case = {"kind": "k", "eco": "sh", "place": "source", "path": path, "before": body,
+            "after": body.replace("|| return 1", "|| return 0"), "line": '[ -n "$digest" ] || return 0', "words": ["success", "return 0"]}
+    out = bench_plant_matrix.review_case(case)
+    assert out["risk"] != "low" and out["named"], out
+
+
+def test_an_escaper_escaping_fewer_characters_is_a_risk_not_a_note() -> None:
+    old, new = ['    "<" -> "\\\\u003c" <> esc(rest, :html)'], ['    "<" -> "<" <> esc(rest, :html)']
+    found = weakened_answer(new, old)
+    assert found is None or "escapes fewer" in found  # the note's own reading decides which shapes it knows
+    php_old = ["    return str_replace(['&', '<', '>', '\"'], ['&amp;', '&lt;', '&gt;', '&quot;'], escape_html($s));"]
+    assert weakened_answer(php_old, php_old) is None  # nothing turned

@@ -16,7 +16,7 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from relay.review import change_checks, checks
+from relay.review import change_checks, checks, failing_turns
 from relay.review.content_kinds import reading_path
 from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
@@ -59,7 +59,7 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
     if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
             f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
-    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines)
+    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines) or failing_turns.weakened_answer(f.change.added_lines, f.change.removed_lines)
 
 
 def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
