@@ -254,6 +254,45 @@ def test_a_verify_functions_success_on_failure_is_not_low(path: str) -> None:
     assert out["risk"] != "low" and out["named"], out
 
 
+_FEWER = [  # (removed, added, the character gone)
+    ("  return s.replace(/[&<>\"']/g, (c) => MAP[c]);", "  return s.replace(/[&<>\"]/g, (c) => MAP[c]);", "'"),  # JS
+    ("    text.gsub(/[<>&]/, TABLE)", "    text.gsub(/[<>]/, TABLE)", "&"),  # Ruby
+    ('    return re.sub(r"[<>&\\"]", lambda m: ESC[m.group()], s)', '    return re.sub(r"[<>&]", lambda m: ESC[m.group()], s)', '"'),  # Python
+    ("  $out = preg_replace_callback('/[<>\\/]/', $escape, $in);", "  $out = preg_replace_callback('/[<>]/', $escape, $in);", "/"),  # PHP
+]
+_FEWER_QUIET = [
+    ("  return s.replace(/[&<>]/g, (c) => MAP[c]);", "  return s.replace(/[&<>\"]/g, (c) => MAP[c]);"),  # gains one
+    ('  name = name.replace(/[a-z0-9]/g, "")', '  name = name.replace(/[a-z]/g, "")'),  # a letter or digit
+    ("  if (/[&<>]/.test(s)) return true;", "  if (/[&<]/.test(s)) return true;"),  # replaces nothing
+    ("  // return s.replace(/[&<>\"']/g, fn);", "  // return s.replace(/[&<>]/g, fn);"),  # a comment
+]
+
+
+@pytest.mark.parametrize(("old", "new", "gone"), _FEWER, ids=[str(i) for i in range(len(_FEWER))])
+def test_a_replacing_class_that_escapes_fewer_characters_is_named(old: str, new: str, gone: str) -> None:
+    found = weakened_answer([new], [old])
+    assert found and "escapes fewer characters" in found and gone in found, found
+
+
+@pytest.mark.parametrize(("old", "new"), _FEWER_QUIET, ids=[str(i) for i in range(len(_FEWER_QUIET))])
+def test_fewer_escaped_look_alikes_stay_quiet(old: str, new: str) -> None:
+    assert weakened_answer([new], [old]) is None
+
+
+@pytest.mark.parametrize("path", ["src/escape.js", "lib/html.rb", "pkg/escape.py"])
+def test_an_escaper_losing_a_character_is_not_low(path: str) -> None:
+    body = "// helpers\nfunction escapeHtml(s) {\n  return s.replace(/[&<>\"']/g, (c) => MAP[c]);\n}\n"
+    if path.endswith(".rb"):
+        body = "module Html\n  def self.escape(text)\n    text.gsub(/[<>&\"']/, TABLE)\n  end\nend\n"
+    if path.endswith(".py"):
+        body = "def escape(s):\n    return re.sub(r\"[<>&']\", lambda m: ESC[m.group()], s)\n"
+    after = body.replace("'", "", 1) if not path.endswith(".js") else body.replace("\"']", "\"]")
+    case = {"kind": "k", "eco": "x", "place": "source", "path": path, "before": body, "after": after,
+            "line": next(line.strip() for line in after.splitlines() if "[" in line), "words": ["escapes fewer"]}
+    out = bench_plant_matrix.review_case(case)
+    assert out["risk"] != "low" and out["named"], out
+
+
 def test_an_escaper_escaping_fewer_characters_is_a_risk_not_a_note() -> None:
     old, new = ['    "<" -> "\\\\u003c" <> esc(rest, :html)'], ['    "<" -> "<" <> esc(rest, :html)']
     found = weakened_answer(new, old)

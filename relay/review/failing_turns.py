@@ -11,7 +11,10 @@ as a verdict. Held-out 39's left an HTML-safe JSON encoder that no longer escape
   ends a failing path with a non-zero status (``return 1``, ``exit 2``, ``sys.exit(1)``, ``process.exit(1)``,
   ``os.Exit(1)``) written again the same with status 0: the failing check now passes. Quiet: a
   status raised (0 → 1), a line without a condition (a function's last ``return 1`` rewritten in a refactor), a comment.
-- an escaping call that escapes fewer characters (the consequence note's own reading) is returned as it says.
+- an escaping call that escapes fewer characters (the consequence note's own reading) is returned as it says, and so
+  is a replacing line whose character class loses a character markup or a string literal needs escaped
+  (``s.replace(/[&<>"']/g, …)`` → ``/[&<>"]/g``, ``gsub(/[<>&]/) …`` → ``/[<>]/``): the dropped one now passes raw.
+  Quiet: a class that gains a character, loses a letter or digit, or a line that replaces nothing.
 
 Read by ``relay.review.rules``' ``turns_down`` row (high), whose scope keeps tests, generated output, mechanical edits
 and release notes out.
@@ -25,7 +28,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed
 from relay.review.turn_consequences import turn_consequence
 
-__all__ = ["failing_turn", "weakened_answer"]
+__all__ = ["failing_turn", "fewer_escaped", "weakened_answer"]
 
 _LONGEST = 300
 _COMMENT_RE = re.compile(r"^\s*(?:#|//|--|/?\*|;)")
@@ -54,9 +57,44 @@ def failing_turn(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# A replacing call on the line, and a character class in it (a regex's ``[…]``).
+_REPLACES_RE = re.compile(r"(?i)replace|escape|saniti[sz]|encode|\bgsub\b|\bsub\b|\btr\s*\(|\bstrtr\b|quote")
+_CLASS_RE = re.compile(r"\[(?!\^)(?P<chars>(?:\\.|[^\]\\\s]){2,40})\]")
+_SIGNIFICANT = frozenset("<>&\"'`/")
+
+
+def _class_chars(text: str) -> set[str]:
+    out, k = set(), 0
+    while k < len(text):
+        if text[k] == "\\" and k + 1 < len(text):
+            out.add(text[k + 1])
+            k += 2
+        else:
+            out.add(text[k])
+            k += 1
+    return out
+
+
+def fewer_escaped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"escapes fewer characters (… no longer escaped): <line>" for a replacing line whose character class lost a
+    character markup or a string literal needs escaped (see the module's doc)."""
+    olds: dict[str, set[str]] = {}
+    for old in removed[:400]:
+        if len(old) <= _LONGEST and not _COMMENT_RE.match(old) and _REPLACES_RE.search(old) and (m := _CLASS_RE.search(old)):
+            olds[squeezed(old[:m.start()] + "[]" + old[m.end():])] = _class_chars(m.group("chars"))
+    for new in added[:400] if olds else ():
+        if len(new) > _LONGEST or _COMMENT_RE.match(new) or not (m := _CLASS_RE.search(new)):
+            continue
+        was = olds.get(squeezed(new[:m.start()] + "[]" + new[m.end():]))
+        now = _class_chars(m.group("chars"))
+        if was is not None and now < was and (gone := sorted((was - now) & _SIGNIFICANT)):
+            return f"escapes fewer characters ({' '.join(gone)} no longer escaped): {new.strip()[:90]}"
+    return None
+
+
 def weakened_answer(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A failing check made to pass, or an escaper escaping fewer characters, named by its line (see the module's doc)."""
-    if found := failing_turn(added, removed):
+    if found := failing_turn(added, removed) or fewer_escaped(added, removed):
         return found
     found = turn_consequence(added, removed)
     return found if found and found.startswith("escapes fewer characters") else None
