@@ -69,6 +69,7 @@ _RAW_SQL_QUIET = [
     "$rows = DB::table('books')->whereRaw('author_id = ?', [$authorId])->get();",
     'rows = session.execute(text("SELECT * FROM books WHERE author_id = :a"), {"a": author_id})',
     "// never write knex.raw(`select * from books where id = ${id}`): bind the value",  # a comment warning against it
+    '<%= raw("<b>#{book.title}</b>") %>',  # a view helper's raw HTML, not SQL
 ]
 
 

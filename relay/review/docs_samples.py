@@ -154,11 +154,11 @@ _BUILT_SELECTOR_RE = re.compile(
 # ``Arel.sql(…)``, Laravel's ``DB::raw``/``whereRaw``, knex's and Drizzle's ``raw``/``sql.raw``, Sequelize's ``literal``,
 # Prisma's ``$queryRawUnsafe``, EF's ``FromSqlRaw``, SQLAlchemy's ``text(f"…")``: the wrapper tells the builder the text
 # is trusted SQL, so a value inside it is injected. The same wrapper with placeholders (``Sequel.lit("id = ?", id)``)
-# or a constant stays quiet.
+# or a constant stays quiet, and so does a view helper's bare ``raw("<em>#{…}</em>")`` (raw HTML: taught_lines' reader).
 _RAW_SQL_RE = re.compile(
     r"(?P<call>\b(?:Sequel\.lit|Sequel\.expr|Arel\.sql|Arel::Nodes::SqlLiteral\.new|DB::raw|Sequelize\.literal|sequelize\.literal|"
     r"knex\.raw|sql\.raw|Prisma\.raw|\$queryRawUnsafe|\$executeRawUnsafe|FromSqlRaw|ExecuteSqlRaw\w*|RawSQL|"
-    r"(?:where|select|orderBy|groupBy|having|join)Raw|raw))\s*\(\s*"
+    r"(?:where|select|orderBy|groupBy|having|join)Raw))\s*\(\s*(?![\"'`]<\w)"
     r"(?:\"[^\"]*(?:#\{|\$\{|\{\$|\$[A-Za-z_])|`[^`]*\$\{|f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|\.(?!\w)|%)\s*\$?[\w(])|"
     r"(?P<text>\btext\s*\(\s*(?:f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|%|\.format\()))")
 
