@@ -263,8 +263,8 @@ def _lookalike_of(host: str) -> str | None:
     return None
 
 
-# The real host written as a sub-domain of another domain (round 29): ``cache.example.org.mirror-cdn.net`` reads as
-# example.org's cache and is served by whoever owns mirror-cdn.net. A registrable name (a common top-level label) in the
+# The real host written as a sub-domain of another domain (round 29): ``files.example.org.fast-mirror.net`` reads as
+# example.org's file host and is served by whoever owns fast-mirror.net. A registrable name (a common top-level label) in the
 # middle of a host, at least two labels after it; the clouds that name buckets that way (S3's virtual hosts) are quiet.
 _EMBEDDED_RE = re.compile(r"^(?P<real>(?:[a-z0-9-]+\.)*[a-z0-9-]+\.(?:com|org|net|io|dev|sh|rs|pm|app|so|co|gg|me))\.(?P<owner>(?:[a-z0-9-]+\.)+[a-z]{2,})$")
 _BUCKET_HOSTS_RE = re.compile(r"(?:^|\.)(?:amazonaws\.com(?:\.cn)?|cloudfront\.net|googleapis\.com|storage\.googleapis\.com|"

@@ -1,8 +1,8 @@
 """A check's failure turned into success, and an escaper told to escape fewer characters: what makes a named turn more
 than a note (issue 36, round 29, docs29b).
 
-Held-out 40's first run left a shell ``verify_checksum`` whose ``[ -n "$computed" ] || return 1`` became ``|| return 0``
-low: the function now answers "verified" when the digest could not even be computed, and nothing read a shell status
+Held-out 40's first run left a shell checksum-verifying function whose failing test's ``|| return 1`` became ``|| return 0``
+low: the function now answers "verified" when the digest could not even be made, and nothing read a shell status
 as a verdict. Held-out 39's left an HTML-safe JSON encoder that no longer escaped ``/`` low though it was named
 ("escapes fewer characters", ``relay.review.turn_consequences``): a note, not a risk, so the file stayed low and
 ``</script>`` in a value closes the page's script block. Both are a check's answer turned the unsafe way on one line.
