@@ -23,7 +23,7 @@ from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
-from relay.review.state_turns import floor_class, state_turn
+from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
 from relay.review.turn_consequences import turn_consequence
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import PACKAGE_EXAMPLE, package_check
@@ -64,20 +64,6 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
 
 def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
     return let_through(f.path, f.change.added_lines, f.change.removed_lines)
-
-
-def _state_turn(f: FileFacts, ctx: RiskContext) -> str | None:
-    return state_turn(f.kind, f.change.added_lines, f.change.removed_lines, f.path in ctx.ci_on_prs, f.path)
-
-
-def _named_turn(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The floor (relay.review.state_turns): a turn a reader quotes, on a line of state or security, is not low."""
-    if f.path in ctx.apart_worth or _state_turn(f, ctx):
-        return None  # already worth a look, said by what it lets happen
-    quote = ctx.apart.get(f.path, "")
-    if on := (floor_class(quote, [*f.change.removed_lines, *f.change.added_lines]) if quote.startswith("edit apart") else None):
-        return f"the turn quoted is on {on}"
-    return "worth a look for what it lets through" if _let_through(f, ctx) else None
 
 
 def _turn_consequence(f: FileFacts, ctx: RiskContext) -> str | None:

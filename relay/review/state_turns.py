@@ -33,9 +33,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from typing import TYPE_CHECKING
+
+from relay.review.let_through import let_through
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["floor_class", "runs_on_prs", "state_turn"]
+if TYPE_CHECKING:
+    from relay.review.facts import FileFacts, RiskContext
+
+__all__ = ["floor_class", "named_turn", "runs_on_prs", "state_turn", "state_turn_row"]
 
 _SHOWN = 64
 _MOST = 200  # lines a side read: linear, bounded
@@ -314,3 +320,18 @@ def state_turn(kind: str, added: Sequence[str], removed: Sequence[str], on_prs: 
         return None
     return (_ordering(added, removed) or _widened(added, removed) or _joined_label(path, added, removed) or _shared_place(added, removed)
             or _unwaited(added, removed))
+
+
+# The rule table's wrappers (relay.review.rules): moved here to keep the table within its 500 lines.
+def state_turn_row(f: FileFacts, ctx: RiskContext) -> str | None:
+    return state_turn(f.kind, f.change.added_lines, f.change.removed_lines, f.path in ctx.ci_on_prs, f.path)
+
+
+def named_turn(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The floor: a turn a reader quotes, on a line of state or security, is not low."""
+    if f.path in ctx.apart_worth or state_turn_row(f, ctx):
+        return None  # already worth a look, said by what it lets happen
+    quote = ctx.apart.get(f.path, "")
+    if on := (floor_class(quote, [*f.change.removed_lines, *f.change.added_lines]) if quote.startswith("edit apart") else None):
+        return f"the turn quoted is on {on}"
+    return "worth a look for what it lets through" if let_through(f.path, f.change.added_lines, f.change.removed_lines) else None
