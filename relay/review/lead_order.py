@@ -30,12 +30,12 @@ __all__ = ["CLASSIC", "GENERIC", "SIZE_ONLY", "strength"]
 CLASSIC = frozenset({
     "unsafe_value", "dangerous_call", "skips_security_test", "switches_off", "hidden_characters", "lookalike_dependency",
     "replaced_dependency", "removes_guard_dependency", "runs_fetched_in_tests", "weakens_edit", "coverage_lowered",
-    "named_by_security_note", "named_by_security_task", "git_dir_plant", "escapes_workspace", "not_observed",
+    "named_by_security_note", "named_by_security_task", "git_dir_plant", "escapes_workspace", "not_observed", "turned_line",
 })
 # An edited line read by its shape: what a check or a value turned into, judged generically.
 GENERIC = frozenset({
     "removes_guard", "weakens_check", "turns_down", "deletes_failure_exit", "weakens_more", "loosens_check", "loosens_run",
-    "edits_security_line", "skip_marker", "downgrades_dependency",
+    "edits_security_line", "skip_marker", "downgrades_dependency", "turned_check",
 })
 # Size alone makes a file high only past thousands of lines; a medium "large change" (one big hunk) keeps its place among
 # the medium files by kind and size as before: an unread slip hides in a rewrite's big hunk as often as anywhere (held-out

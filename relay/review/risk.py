@@ -62,7 +62,7 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # relay.review.packet.joined_reasons, so a word reason that quotes the plant still shows its quote).
 _LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "weakens_more": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "loosens_run", "switches_off",
-                         "edits_security_line", "downgrades_dependency"})
+                         "edits_security_line", "downgrades_dependency", "turned_line", "turned_check"})
 # An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
 # first, as notes are), after every high reason (``_LATER`` 2: a high finding's reason is never pushed past the packet's
 # cut by a quote, held-out 2's sidekiq); it does not rank its file with the high ones as a risky line does: it is where

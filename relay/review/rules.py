@@ -25,6 +25,7 @@ from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
 from relay.review.turn_consequences import turn_consequence
+from relay.review.turned_lines import TURNED_CHECK_EXAMPLE, TURNED_LINE_EXAMPLE, turned_check_check, turned_line_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import PACKAGE_EXAMPLE, package_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
@@ -130,6 +131,11 @@ RULES: tuple[Rule, ...] = (
          more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
                        "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
                        _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),)),
+    # The line a worker turned inside a file of many changed lines, paired with the line it replaced, read for its
+    # direction over the whole change (relay.review.turned_lines, round 29): quoted ahead of words, paths and sizes.
+    Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+         example=Example(*TURNED_LINE_EXAMPLE)),
+    Rule("turned_check", "medium", "{detail}", turned_check_check, scope=_RISKY_LINES, leads=True, example=Example(*TURNED_CHECK_EXAMPLE)),
     Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example", "docs", "generated"),
          not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
              _fc("app/views.py", deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),
