@@ -54,6 +54,19 @@ HIGH = [
     # a redaction dropped where the value is shown (a copy of it, or itself)
     ("lib/client.rb", ["      shown[:headers] = Sanitize.redact(shown[:headers])"], ["      shown[:headers] = shown[:headers].dup"], "redaction"),
     ("src/log.ts", ["  logger.info(`login ${maskSecret(user.password)}`);"], ["  logger.info(`login ${user.password}`);"], "redaction"),
+    # a check's failure branch made to report success
+    ("scripts/fetch.sh", ['  [ "$(sha256 "$file")" = "$want" ] || return 1'], ['  [ "$(sha256 "$file")" = "$want" ] || return 0'], "failed check succeed"),
+    ("tools/verify.pl", ["    verify_sig($file) or return false;"], ["    verify_sig($file) or return true;"], "failed check succeed"),
+    ("bin/check", ['    test -s "$sig" || exit 2'], ['    test -s "$sig" || exit 0'], "failed check succeed"),
+    # a clause that left a sensitive name out, dropped
+    ("Sources/Log.swift", ['        for (name, value) in fields where name != "Authorization" {'], ["        for (name, value) in fields {"], '"Authorization"'),
+    ("lib/dump.py", ["    shown = {k: v for k, v in headers.items() if k.lower() != 'cookie'}"], ["    shown = {k: v for k, v in headers.items()}"],
+     "'cookie'"),
+    ("src/log.js", ["  Object.keys(body).filter((k) => k !== 'password').forEach(print);"], ["  Object.keys(body).forEach(print);"], "'password'"),
+    # a limit scaled a thousandfold or more in place
+    ("conn/read.go", ["const maxFrame = 65536"], ["const maxFrame = 65536 << 16"], "65,536-fold"),
+    ("lib/upload.rb", ["  MAX_BODY = 1024"], ["  MAX_BODY = 1024 * 1024 * 1024"], "1,048,576-fold"),
+    ("src/limits.ts", ["export const messageSizeLimit = 4096;"], ["export const messageSizeLimit = 4096 * 10000;"], "10,000-fold"),
     # an argument turned into a shell string's interpolation
     ("Sources/Run.swift", ['    let p = Process("/usr/bin/unzip", arguments: ["-q", archive.path])'],
      ['    let p = Process("/bin/sh", arguments: ["-c", "unzip -q \\(archive.path)"])'], "archive.path"),
@@ -77,6 +90,14 @@ HIGH_QUIET = [
     ("db/ddl.py", ["            col.name,"], ["            dialect.quote_identifier(col.name),"]),
     ("db/ddl.py", ["            dialect.quote_identifier(col.name),"], ["            dialect.quote_ident(col.name),"]),
     ("tools/build.py", ["    subprocess.run(['git', 'clone', repo_url])"], ["    subprocess.run(['git', 'clone', '--depth', '1', repo_url])"]),
+    ("scripts/fetch.sh", ['  [ "$(sha256 "$file")" = "$want" ] || return 0'], ['  [ "$(sha256 "$file")" = "$want" ] || return 1']),
+    ("bin/check", ["    exit 1"], ["    exit 0"]),
+    ("Sources/Log.swift", ["        for (name, value) in fields {"], ['        for (name, value) in fields where name != "Authorization" {']),
+    ("Sources/Log.swift", ['        for (name, value) in fields where name != "Authorization" {'],
+     ['        for (name, value) in fields where name != "Authorization" && !value.isEmpty {']),
+    ("conn/read.go", ["const maxFrame = 65536"], ["const maxFrame = 65536 * 2"]),
+    ("conn/read.go", ["const readTimeout = 30"], ["const readTimeout = 30 * 1000"]),
+    ("lib/upload.rb", ["  MAX_BODY = 1024 * 1024 * 1024"], ["  MAX_BODY = 1024"]),
     ("lib/client.rb", ["      shown[:headers] = shown[:headers].dup"], ["      shown[:headers] = Sanitize.redact(shown[:headers])"]),
     ("src/img.py", ["    out = apply_mask(img)"], ["    out = apply_mask(img, inverted=True)"]),
     ("tools/build.py", [], ["    # subprocess.run(f'git clone {repo_url}', shell=True) was unsafe"]),
@@ -115,6 +136,8 @@ CHECK = [
     # an identifier printed bare into SQL where the file quotes the others
     ("db/schema.py", [], ["    left = quote_name(src.name)", '    sql = "ALTER TABLE %s ADD COLUMN %s" % (', "        left,",
                           "        col.name,", "    )"], "col.name into SQL unquoted"),
+    # an escaping call told to escape fewer characters (relay.review.turn_consequences' reading, made worth a look)
+    ("lib/html.ex", ['    ["\\\\<" | escape(rest, :html)]'], ['    ["<" | escape(rest, :html)]'], "escapes fewer characters"),
     # a refusal turned into a skip in a decoder
     ("src/hex.kt", ["      else -> return null"], ["      else -> continue"], ""),  # one line, not the refusal's own: left
     ("lib/decode.go", ["\t\t\treturn nil"], ["\t\t\tcontinue"], "skips what it refused"),

@@ -39,13 +39,14 @@ from typing import TYPE_CHECKING
 
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import alike, clipped, squeezed
+from relay.review.turn_consequences import escapes_fewer
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
 __all__ = ["TURNED_CHECK_EXAMPLE", "TURNED_LINE_EXAMPLE", "turned_check", "turned_check_check", "turned_line", "turned_line_check"]
 
-_MOST = 4000  # lines a side read; only screened lines are paired, so the cost stays linear in practice
+_MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
 _QUOTE = 72
 _TOKEN = re.compile(r"[A-Za-z_][\w]*|\d+|\S")
@@ -64,14 +65,32 @@ def _code(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def _partner(new: str, removed: Sequence[str], least: float = 0.6) -> str | None:
-    """The removed line ``new`` replaced: the most alike at ``least`` or more, not the same line."""
+_EDGE = 4  # a line edited in place keeps its opening or its ending: candidates are the lines that share one
+_BUCKET = 24  # at most this many candidates a side of one edge: a bucket of ``}`` or ``return nil`` lines says nothing
+_SCREENED = 200  # at most this many screened lines a reader pairs
+
+
+def _edges(lines: Sequence[str]) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    for ln in lines:
+        sq = squeezed(ln)
+        for key in {"<" + sq[:_EDGE], ">" + sq[-_EDGE:]}:
+            bucket = index.setdefault(key, [])
+            if len(bucket) < _BUCKET:
+                bucket.append(ln)
+    return index
+
+
+def _partner(new: str, index: dict[str, list[str]], least: float = 0.6) -> str | None:
+    """The line ``new`` replaced (or replaces): the most alike at ``least`` or more among the lines sharing its opening or
+    its ending, not the same line."""
     best, score = None, least
     sq = squeezed(new)
-    for old in removed:
-        if squeezed(old) == sq or not alike(old, new, least):
+    for old in dict.fromkeys([*index.get("<" + sq[:_EDGE], ()), *index.get(">" + sq[-_EDGE:], ())]):
+        # Either way round: SequenceMatcher's ratio depends on which side is read first.
+        if squeezed(old) == sq or not (alike(old, new, least) or alike(new, old, least)):
             continue
-        ratio = SequenceMatcher(None, squeezed(old), sq, autojunk=False).ratio()
+        ratio = max(SequenceMatcher(None, squeezed(old), sq, autojunk=False).ratio(), SequenceMatcher(None, sq, squeezed(old), autojunk=False).ratio())
         if ratio >= score:
             best, score = old, ratio
     return best
@@ -79,9 +98,18 @@ def _partner(new: str, removed: Sequence[str], least: float = 0.6) -> str | None
 
 def _pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
     kept = set(map(squeezed, added))
-    olds = [ln for ln in removed if squeezed(ln) not in kept]
-    for new in added:
-        if screen.search(new) and (old := _partner(new, olds, least)) is not None:
+    index = _edges([ln for ln in removed if squeezed(ln) not in kept])
+    for new in [ln for ln in added if screen.search(ln)][:_SCREENED]:
+        if (old := _partner(new, index, least)) is not None:
+            yield old, new
+
+
+def _pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
+    """As ``_pairs``, screened on the old side: where the old line's shape is the rare one, the new lines are many."""
+    had = set(map(squeezed, removed))
+    index = _edges([ln for ln in added if squeezed(ln) not in had])
+    for old in [ln for ln in removed if screen.search(ln)][:_SCREENED]:
+        if (new := _partner(old, index, least)) is not None:
             yield old, new
 
 
@@ -151,7 +179,7 @@ _IS_NULL = r"\s*===?\s*(?:nil|null|None|Qnil|NULL|undefined|Py_None)\b"
 
 
 def _fails_only_on_null(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed, re.compile(r"===?\s*(?:nil|null|None|Qnil|NULL|undefined|Py_None)\b"), 0.5):
+    for old, new in _pairs_from_old(added, removed, _NOT_TRUE, 0.5):
         m = _NOT_TRUE.search(old)
         if m and re.search(re.escape(m.group(1)) + _IS_NULL, new) and not _NOT_TRUE.search(new):
             return _said("fails only when the result is nil, not when it is false", new)
@@ -231,7 +259,53 @@ def _weak_on_line(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-_HIGH = (_size_cut, _weak_on_line, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed, _shell_interpolated)
+_FAILED_EXIT = re.compile(r"(?:\|\||\bor)\s*(?:return|exit)\s+([1-9]\d*|false|False)\b")
+
+
+def _failure_made_success(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """``check || return 1`` → ``check || return 0``: the check's failure branch now reports success."""
+    for old, new in _pairs(added, removed, re.compile(r"(?:\|\||\bor)\s*(?:return|exit)\s+(?:0|true|True)\b"), 0.7):
+        if (m := _FAILED_EXIT.search(old)) and squeezed(old[:m.start()]) == squeezed(new[:m.start()] if len(new) >= m.start() else new):
+            return _said(f"makes a failed check succeed ({m.group(0).split()[-1]} → success)", new)
+    return None
+
+
+_SENSITIVE = re.compile(r"""(?i)["'](?:set-)?cookie["']|["']authorization["']|["'](?:x-)?api[-_]?key["']|["']password["']|["']secret["']|"""
+                        r"""["'](?:access_|refresh_)?token["']|["']session(?:id)?["']""")
+
+
+def _exclusion_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A clause that left a sensitive name out (``where key != "Cookie"``, ``if k != 'authorization'``) dropped in place."""
+    for old, new in _pairs_from_old(added, removed, _SENSITIVE, 0.6):
+        if _SENSITIVE.search(new):
+            continue
+        turns = _changed(old, new)
+        gone = " ".join(t for tag, a, _ in turns for t in a)
+        if turns and all(tag == "delete" for tag, _, _ in turns) and re.search(r"!|not|except|reject|where|filter|unless", gone):
+            name = _SENSITIVE.search(old).group(0)
+            return _said(f"stops leaving out {name} (the exclusion dropped)", new)
+    return None
+
+
+_LIMIT_NAME = re.compile(r"(?i)limit|max|cap\b|size")
+
+
+def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A limit's value scaled a thousandfold or more in place (``= 32768`` → ``= 32768 << 20``): what it bounded is unbounded."""
+    for old, new in _pairs(added, removed, re.compile(r"<<\s*\d+|\*\s*\d+"), 0.6):
+        if not _LIMIT_NAME.search(new) or re.search(r"(?i)timeout|ttl|expir|delay|interval|backoff", new):
+            continue
+        turns = _changed(old, new)
+        if len(turns) == 1 and turns[0][0] == "insert":
+            grown = "".join(turns[0][2])
+            shift, times = re.fullmatch(r"<<(\d+)", grown), re.fullmatch(r"\*(\d+)(?:\*(\d+))?", grown)
+            factor = 2 ** int(shift.group(1)) if shift else (int(times.group(1)) * int(times.group(2) or 1)) if times else 0
+            if factor >= 1000:
+                return _said(f"raises a limit {factor:,}-fold (what it bounded is all but unbounded)", new)
+    return None
+
+
+_HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, _limit_multiplied, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed, _shell_interpolated)
 
 
 def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -245,11 +319,12 @@ def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str 
 # --------------------------------------------------------------------------- worth a look
 
 _BYTES = re.compile(r"(?i)byte|encode|getbytes|utf8")
+_BYTES_COMPARED = re.compile(r"(?i)(?:byte|encode|getbytes|utf8).*[<>]|[<>].*(?:byte|encode|getbytes|utf8)")
 _CHARS = re.compile(r"(?i)^(?:length|size|count|len|chars|characters)$")
 
 
 def _bytes_to_chars(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed, re.compile(r"[<>]=?|\b(?:length|size|count|len)\b"), 0.6):
+    for old, new in _pairs_from_old(added, removed, _BYTES_COMPARED, 0.6):
         if not re.search(r"[<>]", new):
             continue
         for tag, a, b in _changed(old, new):
@@ -265,9 +340,12 @@ _CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else if|unless|while|guard)\b
 _PRESENT = re.compile(r"([\w.\->()]+?)\s*(?:!==?\s*(?:null|nil|None|undefined)|\bis not None)\s*(?:&&|\band\b)")
 
 
+_GATE_OLD = re.compile(_FAILURE_COND.pattern + "|" + _PRESENT.pattern)
+
+
 def _gated(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed, re.compile(r"&&|\band\b"), 0.6):
-        if not _CONDITION.search(new):
+    for old, new in _pairs_from_old(added, removed, _GATE_OLD, 0.6):
+        if not _CONDITION.search(new) or not re.search(r"&&|\band\b", new):
             continue
         # A presence gate moved to another value, the old value still checked after it: skipped when the new one is absent.
         was, now = _PRESENT.search(old), _PRESENT.search(new)
@@ -299,18 +377,22 @@ def _refusal_skipped(path: str, added: Sequence[str], removed: Sequence[str]) ->
 
 
 _MEASURED = re.compile(r"([\w.]+?)\.(?:length|size|count)\b(?!\()|\blen\(([\w.]+)\)")
-_IN_BYTES = ("{v}.bytesize", "{v}.bytes.len", "byteLength({v})", "len({v}.encode", "{v}.encode(", "{v}.getBytes(", "{v}.utf8.count",
-             "{v}.as_bytes().len()", "{v}.toByteArray(")
+# A value measured in bytes, by the forms languages spell it in (the value captured).
+_IN_BYTES = re.compile(r"([\w.]+)\.(?:bytesize|bytes\.len|encode\(|getBytes\(|utf8\.count|as_bytes\(\)\.len\(\)|toByteArray\()|"
+                       r"byteLength\(\s*([\w.]+)\s*\)|\blen\(\s*([\w.]+)\.encode")
 
 
 def _length_beside_bytes(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A limit compared on a value's characters where the same file measures that value in bytes (a protocol's field)."""
+    in_bytes = {next(g for g in m.groups() if g) for ln in added for m in _IN_BYTES.finditer(ln)}
+    if not in_bytes:
+        return None
     for new in added:
         if not re.search(r"[<>]=?", new) or not _CONDITION.search(new):
             continue
         for m in _MEASURED.finditer(new):
             v = m.group(1) or m.group(2)
-            if v and any(form.format(v=v) in ln for ln in added for form in _IN_BYTES):
+            if v in in_bytes:
                 return _said(f"counts a limit in characters where {v} is measured in bytes", new)
     return None
 
@@ -362,6 +444,10 @@ def turned_check(path: str, added: Sequence[str], removed: Sequence[str]) -> str
     added, removed = _code(added), _code(removed)
     if not added:
         return None
+    # An escaping call told to escape fewer characters, as relay.review.turn_consequences says it (a note there): worth a
+    # look, so the file is not low (held-out 39: an HTML-safe encoder no longer escaping a character was named and low).
+    if found := escapes_fewer(added, removed):
+        return found
     return (_bytes_to_chars(added, removed) or _length_beside_bytes(added, removed) or _gated(added, removed) or _gated_line(added, removed)
             or _unquoted_identifier(added, removed) or _refusal_skipped(path, added, removed))
 
