@@ -60,8 +60,9 @@ __all__: list[str] = []  # a test module exports nothing
         (".npmrc", ["ignore-scripts=false"], ["ignore-scripts=true"], "turns a package manager's protection off: ignore-scripts=false"),
         (".yarnrc.yml", ["enableScripts: true"], ["enableScripts: false"], "turns a package manager's protection off: enableScripts: true"),
         # a weakened MAC check hidden in vendored code
+        # (round 29: the turned-line reader says first what the added clause does to the failure check)
         ("vendor/github.com/acme/jwt/hmac.go", ["\tif !hmac.Equal(sig, expected) && len(sig) > 0 {"], ["\tif !hmac.Equal(sig, expected) {"],
-         "edits a security line (adds && len(sig) > 0)"),
+         "fails only when an added conjunct also holds"),
         # a docs sample's redirect guard deleted whole
         ("docs/index.rst", ["            return flask.redirect(next or flask.url_for('index'))"],
          ["            if not url_has_allowed_host_and_scheme(next, request.host):", "                return flask.abort(400)",

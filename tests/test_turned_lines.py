@@ -10,7 +10,8 @@ import pytest
 from relay.core.contracts import FileChange
 from relay.review.facts import RiskContext
 from relay.review.risk import assess
-from relay.review.turned_lines import turned_check, turned_line
+from relay.review.turned_checks import turned_check
+from relay.review.turned_lines import turned_line
 
 
 def _fc(path: str, removed: list[str], added: list[str]) -> FileChange:
@@ -97,6 +98,7 @@ HIGH_QUIET = [
      ['        for (name, value) in fields where name != "Authorization" && !value.isEmpty {']),
     ("conn/read.go", ["const maxFrame = 65536"], ["const maxFrame = 65536 * 2"]),
     ("conn/read.go", ["const readTimeout = 30"], ["const readTimeout = 30 * 1000"]),
+    ("src/timed.py", ["            if age > max_size:"], ["            if age > max_size * 1000:"]),
     ("lib/upload.rb", ["  MAX_BODY = 1024 * 1024 * 1024"], ["  MAX_BODY = 1024"]),
     ("lib/client.rb", ["      shown[:headers] = shown[:headers].dup"], ["      shown[:headers] = Sanitize.redact(shown[:headers])"]),
     ("src/img.py", ["    out = apply_mask(img)"], ["    out = apply_mask(img, inverted=True)"]),
@@ -125,8 +127,8 @@ CHECK = [
     ("proto/field.py", ["    if len(label.encode('utf-8')) > 63:"], ["    if len(label) > 63:"], "not bytes"),
     ("lib/proto.rb", [], ["    if user.length > 255", "    packet = [user.bytesize, user].pack('CA*')"], "user is measured in bytes"),
     # a failure check given a conjunct, or gated on a value's absence
-    ("auth/session.go", ["\tif sess.Expired() {"], ["\tif sess.Expired() && !sess.Remember {"], "fails less often"),
-    ("app/tokens.py", ["    if token.is_revoked():"], ["    if token.is_revoked() and settings.STRICT:"], "fails less often"),
+    ("auth/session.go", ["\tif sess.Expired() {"], ["\tif sess.Expired() && !sess.Remember {"], "fails only when an added conjunct"),
+    ("app/tokens.py", ["    if token.is_revoked():"], ["    if token.is_revoked() and settings.STRICT:"], "fails only when an added conjunct"),
     ("lib/store.go", [], ["\tif entry.IsExpired() && entry.Issued.IsZero() {"], "entry.Issued is also zero or absent"),
     ("lib/cache.rb", [], ["      if ticket.expired? && ticket.issued_at.nil?"], "ticket.issued_at is also zero or absent"),
     ("src/Callback.java", ["        if (expected.getNonce() != null && !expected.getNonce().equals(reply.getNonce())) {"],
@@ -148,6 +150,8 @@ CHECK_QUIET = [
     ("lib/frame.rb", ["      raise TooLong if name.length > MAX_NAME"], ["      raise TooLong if name.bytesize > MAX_NAME"]),
     ("src/header.js", ["  if (value.length > LIMIT) {"], ["  if (Buffer.byteLength(value) > LIMIT) {"]),
     ("lib/proto.rb", [], ["    if user.length > 255", "    packet = [user.length, user].pack('CA*')"]),
+    ("app/sign.py", [], ["    if len(payload) > 4096:", "    digest = hmac.new(key, payload.encode(encoding), 'sha256')"]),
+    ("lib/box.ex", ["    with true <- byte_size(tag) == 16 do"], ["    with true <- true do"]),
     ("auth/session.go", ["\tif sess.Expired() && !sess.Remember {"], ["\tif sess.Expired() {"]),
     ("auth/session.go", ["\tif sess.Valid() {"], ["\tif sess.Valid() && sess.Fresh() {"]),
     ("auth/session.go", [], ["\tif err != nil && resp == nil {"]),

@@ -80,6 +80,21 @@ _AVAILABILITY_ONLY = ("removes a size or rate limit",)
 _READS_LINE = _LINE_RULES | {"weakens_more"}
 
 
+_TURNED = frozenset({"turned_line", "turned_check"})
+# The readers that name what a line does (not a word, path, size, an edit quoted apart or a generic token read): one of
+# them quoting the line says it already.
+# A note of what a turn lets through is no such reader: it says the consequence, not the line's kind (held-out 39: "shows
+# the input it used to mask" led and the redaction dropped went unsaid).
+_FAMILY = (_READS_LINE - _TURNED - {"edit_apart", "note_apart", "edits_security_line"}) | {"weakens_value", "turns_down", "weakens_edit",
+                                                                                           "deletes_failure_exit", "state_turn"}
+_QUOTE_CHARS = 24  # of a turned line's quote, enough to know the same line in another reader's reason
+
+
+def _named_elsewhere(reason: str, others: list[str]) -> bool:
+    quote = "".join(reason.split(": ", 1)[-1].split())[:_QUOTE_CHARS].rstrip("…")
+    return bool(quote) and any(quote in "".join(other.split()) for other in others)
+
+
 def risk_rank(risk: Risk) -> int:
     return _RANK[risk]
 
@@ -160,6 +175,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     # null") are one reason: the first kept.
     said: set[str] = set()
     kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
+    # A turned line another line reader already names (relay.review.turned_lines) is said once, by the family reader.
+    kept = [hit for hit in kept if hit[3].name not in _TURNED or not _named_elsewhere(hit[4], [h[4] for h in kept if h[3].name in _FAMILY])]
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, _, reason in kept]
     if cut:

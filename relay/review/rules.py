@@ -25,7 +25,8 @@ from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
 from relay.review.turn_consequences import turn_consequence
-from relay.review.turned_lines import TURNED_CHECK_EXAMPLE, TURNED_LINE_EXAMPLE, turned_check_check, turned_line_check
+from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
+from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import PACKAGE_EXAMPLE, package_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code

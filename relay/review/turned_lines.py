@@ -39,12 +39,11 @@ from typing import TYPE_CHECKING
 
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import alike, clipped, squeezed
-from relay.review.turn_consequences import escapes_fewer
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["TURNED_CHECK_EXAMPLE", "TURNED_LINE_EXAMPLE", "turned_check", "turned_check_check", "turned_line", "turned_line_check"]
+__all__ = ["COMPARES", "CONDITION", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
 
 _MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
@@ -56,7 +55,7 @@ def _tokens(line: str) -> list[str]:
     return _TOKEN.findall(line)
 
 
-def _code(lines: Sequence[str]) -> list[str]:
+def code_lines(lines: Sequence[str]) -> list[str]:
     out = []
     for ln in lines[:_MOST]:
         s = ln.strip()
@@ -96,7 +95,7 @@ def _partner(new: str, index: dict[str, list[str]], least: float = 0.6) -> str |
     return best
 
 
-def _pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
+def pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
     kept = set(map(squeezed, added))
     index = _edges([ln for ln in removed if squeezed(ln) not in kept])
     for new in [ln for ln in added if screen.search(ln)][:_SCREENED]:
@@ -104,7 +103,7 @@ def _pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str]
             yield old, new
 
 
-def _pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
+def pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
     """As ``_pairs``, screened on the old side: where the old line's shape is the rare one, the new lines are many."""
     had = set(map(squeezed, removed))
     index = _edges([ln for ln in added if squeezed(ln) not in had])
@@ -113,13 +112,13 @@ def _pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Pat
             yield old, new
 
 
-def _changed(old: str, new: str) -> list[tuple[str, list[str], list[str]]]:
+def changed(old: str, new: str) -> list[tuple[str, list[str], list[str]]]:
     a, b = _tokens(old), _tokens(new)
     ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     return [(tag, a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
-def _said(what: str, new: str) -> str:
+def said(what: str, new: str) -> str:
     return f"{what}: {clipped(new.strip(), _QUOTE)}"
 
 
@@ -130,32 +129,48 @@ _STRENGTH = re.compile(r"(?i)rsa|dsa|GenerateKey|generate_?key|generate_private_
 
 
 def _size_cut(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed, _STRENGTH, 0.7):
+    for old, new in pairs(added, removed, _STRENGTH, 0.7):
         if not _STRENGTH.search(old):
             continue
-        turns = _changed(old, new)
+        turns = changed(old, new)
         if len(turns) == 1 and turns[0][0] == "replace" and len(turns[0][1]) == len(turns[0][2]) == 1:
             a, b = turns[0][1][0], turns[0][2][0]
             if a.isdigit() and b.isdigit() and int(a) >= 8 and int(b) < int(a):
-                return _said(f"cuts a key size or a hash's work ({a} → {b})", new)
+                return said(f"cuts a key size or a hash's work ({a} → {b})", new)
     return None
 
 
 _WEAK = re.compile(r"(?i)md[245]|sha-?1(?!\d)|crc32|\brc4\b|\bdes\b|\becb\b")
 _STRONG = re.compile(r"(?i)sha-?(?:224|256|384|512)|sha3|blake2|\bgcm\b")
-_PLAIN_RANDOM = re.compile(r"Math\.random\(|\brandom\.(?:random|randint|choice|getrandbits)\(|\bmt_rand\(|\brand\(\)|new Random\(|"
+_PLAIN_RANDOM_TEXT = (r"Math\.random\(|\brandom\.(?:random|randint|choice|getrandbits)\(|\bmt_rand\(|\brand\(\)|new Random\(|"
                            r"math/rand|\brand\.(?:Int\d*n?|Uint\d+|Read|Float64)\(|Random\.(?:nextInt|nextBytes)\(")
+_PLAIN_RANDOM = re.compile(_PLAIN_RANDOM_TEXT)
 _SECURE_RANDOM = re.compile(r"(?i)securerandom|randombytes|getrandomvalues|\bsecrets\.|urandom|crypto/rand|strong_rand|random_bytes|csprng")
 
 
+# Every pattern is compiled at import: the warm-up compiles them, never a review (relay.call.warm).
+_WEAK_OR_PLAIN = re.compile(r"(?i)md[245]|sha-?1(?!\d)|crc32|\brc4\b|\bdes\b|\becb\b|" + r"(?-i:" + _PLAIN_RANDOM_TEXT + ")")
+_HIDES = re.compile(r"(?i)redact|mask|scrub|obfuscat")
+_NOT_A_KEY = re.compile(r"(?i)\baes|bytes|buffer|\bbuf\b")
+_SUCCESS_EXIT = re.compile(r"(?:\|\||\bor)\s*(?:return|exit)\s+(?:0|true|True)\b")
+_EXCLUDES = re.compile(r"!|not|except|reject|where|filter|unless")
+_SCALED = re.compile(r"<<\s*\d+|\*\s*\d+")
+_TIMED = re.compile(r"(?i)timeout|ttl|expir|delay|interval|backoff|age\b|_ms\b|millis|seconds")
+_DEFINES = re.compile(r"[^=!<>]=[^=]|:\s*\S")
+_SHIFT = re.compile(r"<<(\d+)")
+_TIMES = re.compile(r"\*(\d+)(?:\*(\d+))?")
+COMPARES = re.compile(r"(?<![<>=-])[<>](?![<>])")  # not a shift, an arrow
+CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else if|unless|while|guard)\b|^\s*(?:\|\||&&|or\b|and\b)")
+
+
 def _weaker_algorithm(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs(added, removed, re.compile(_WEAK.pattern + "|" + _PLAIN_RANDOM.pattern), 0.6):
-        for tag, a, b in _changed(old, new):
+    for old, new in pairs(added, removed, _WEAK_OR_PLAIN, 0.6):
+        for tag, a, b in changed(old, new):
             was, now = " ".join(a), " ".join(b)
             if tag == "replace" and _STRONG.search(was) and _WEAK.search(now) and not _WEAK.search(old):
-                return _said(f"maps a strong hash or cipher to a weaker one ({was} → {now})", new)
+                return said(f"maps a strong hash or cipher to a weaker one ({was} → {now})", new)
             if tag == "replace" and _SECURE_RANDOM.search(was) and _PLAIN_RANDOM.search(new) and not _PLAIN_RANDOM.search(old):
-                return _said("makes randomness predictable (a secure random replaced)", new)
+                return said("makes randomness predictable (a secure random replaced)", new)
     return None
 
 
@@ -170,19 +185,19 @@ def _random_fallback(added: Sequence[str], removed: Sequence[str]) -> str | None
     before = {squeezed(ln) for ln in removed if _PLAIN_RANDOM.search(ln)}
     for new in added:
         if _PLAIN_RANDOM.search(new) and squeezed(new) not in before:
-            return _said("falls back to a non-crypto random where it failed", new)
+            return said("falls back to a non-crypto random where it failed", new)
     return None
 
 
 _NOT_TRUE = re.compile(r"([\w.\->()\[\]]+?)\s*!==?\s*(?:true|Qtrue|True|TRUE|YES)\b")
-_IS_NULL = r"\s*===?\s*(?:nil|null|None|Qnil|NULL|undefined|Py_None)\b"
+_IS_NULL = re.compile(r"([\w.\->()\[\]]+?)\s*===?\s*(?:nil|null|None|Qnil|NULL|undefined|Py_None)\b")
 
 
 def _fails_only_on_null(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs_from_old(added, removed, _NOT_TRUE, 0.5):
+    for old, new in pairs_from_old(added, removed, _NOT_TRUE, 0.5):
         m = _NOT_TRUE.search(old)
-        if m and re.search(re.escape(m.group(1)) + _IS_NULL, new) and not _NOT_TRUE.search(new):
-            return _said("fails only when the result is nil, not when it is false", new)
+        if m and any(n.group(1) == m.group(1) for n in _IS_NULL.finditer(new)) and not _NOT_TRUE.search(new):
+            return said("fails only when the result is nil, not when it is false", new)
     return None
 
 
@@ -194,7 +209,7 @@ def _early_exit(added: Sequence[str], removed: Sequence[str]) -> str | None:
     had = {squeezed(ln) for ln in removed}
     for new in added:
         if _EARLY.search(new) and squeezed(new) not in had:
-            return _said("returns at the first difference (a constant-time compare now exits early)", new)
+            return said("returns at the first difference (a constant-time compare now exits early)", new)
     return None
 
 
@@ -216,9 +231,9 @@ def _quote_removed(added: Sequence[str], removed: Sequence[str]) -> str | None:
             for form in _BARE:
                 bare = squeezed(old[:m.start()] + form.format(v=m.group(2)) + old[m.end():])
                 if bare in now:
-                    hides = re.search(r"(?i)redact|mask|scrub|obfuscat", m.group(1))
+                    hides = _HIDES.search(m.group(1))
                     what = "the redaction" if hides else "the quoting"
-                    return _said(f"drops {what} around a value ({m.group(1)}() removed)", now[bare])
+                    return said(f"drops {what} around a value ({m.group(1)}() removed)", now[bare])
     return None
 
 
@@ -236,7 +251,7 @@ def _shell_interpolated(added: Sequence[str], removed: Sequence[str]) -> str | N
         for m in _INTERP.finditer(new):
             value = next(g for g in m.groups() if g).strip()
             if len(value) >= 2 and any(value in old and not _INTERP.search(old) for old in removed):
-                return _said(f"builds a shell command by interpolating {clipped(value, 30)} (it was an argument)", new)
+                return said(f"builds a shell command by interpolating {clipped(value, 30)} (it was an argument)", new)
     return None
 
 
@@ -252,10 +267,10 @@ def _weak_on_line(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for new in added:
         if squeezed(new) in had:
             continue
-        if (m := _WEAK_KEY.search(new)) and not re.search(r"(?i)\baes|bytes|buffer|\bbuf\b", new):
-            return _said(f"generates a weak key ({m.group(1)} bits)", new)
+        if (m := _WEAK_KEY.search(new)) and not _NOT_A_KEY.search(new):
+            return said(f"generates a weak key ({m.group(1)} bits)", new)
         if m := _MAPPED.search(new):
-            return _said(f"maps {m.group(1)} to a weaker hash ({m.group(2)})", new)
+            return said(f"maps {m.group(1)} to a weaker hash ({m.group(2)})", new)
     return None
 
 
@@ -264,9 +279,9 @@ _FAILED_EXIT = re.compile(r"(?:\|\||\bor)\s*(?:return|exit)\s+([1-9]\d*|false|Fa
 
 def _failure_made_success(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """``check || return 1`` → ``check || return 0``: the check's failure branch now reports success."""
-    for old, new in _pairs(added, removed, re.compile(r"(?:\|\||\bor)\s*(?:return|exit)\s+(?:0|true|True)\b"), 0.7):
+    for old, new in pairs(added, removed, _SUCCESS_EXIT, 0.7):
         if (m := _FAILED_EXIT.search(old)) and squeezed(old[:m.start()]) == squeezed(new[:m.start()] if len(new) >= m.start() else new):
-            return _said(f"makes a failed check succeed ({m.group(0).split()[-1]} → success)", new)
+            return said(f"makes a failed check succeed ({m.group(0).split()[-1]} → success)", new)
     return None
 
 
@@ -276,14 +291,14 @@ _SENSITIVE = re.compile(r"""(?i)["'](?:set-)?cookie["']|["']authorization["']|["
 
 def _exclusion_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A clause that left a sensitive name out (``where key != "Cookie"``, ``if k != 'authorization'``) dropped in place."""
-    for old, new in _pairs_from_old(added, removed, _SENSITIVE, 0.6):
+    for old, new in pairs_from_old(added, removed, _SENSITIVE, 0.6):
         if _SENSITIVE.search(new):
             continue
-        turns = _changed(old, new)
+        turns = changed(old, new)
         gone = " ".join(t for tag, a, _ in turns for t in a)
-        if turns and all(tag == "delete" for tag, _, _ in turns) and re.search(r"!|not|except|reject|where|filter|unless", gone):
+        if turns and all(tag == "delete" for tag, _, _ in turns) and _EXCLUDES.search(gone):
             name = _SENSITIVE.search(old).group(0)
-            return _said(f"stops leaving out {name} (the exclusion dropped)", new)
+            return said(f"stops leaving out {name} (the exclusion dropped)", new)
     return None
 
 
@@ -292,16 +307,17 @@ _LIMIT_NAME = re.compile(r"(?i)limit|max|cap\b|size")
 
 def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A limit's value scaled a thousandfold or more in place (``= 32768`` → ``= 32768 << 20``): what it bounded is unbounded."""
-    for old, new in _pairs(added, removed, re.compile(r"<<\s*\d+|\*\s*\d+"), 0.6):
-        if not _LIMIT_NAME.search(new) or re.search(r"(?i)timeout|ttl|expir|delay|interval|backoff", new):
+    for old, new in pairs(added, removed, _SCALED, 0.6):
+        # A limit defined (a constant, a setting), not a comparison converting units (``age > max_age * 1000``).
+        if not _LIMIT_NAME.search(new) or _TIMED.search(new) or CONDITION.search(new) or COMPARES.search(new) or not _DEFINES.search(new):
             continue
-        turns = _changed(old, new)
+        turns = changed(old, new)
         if len(turns) == 1 and turns[0][0] == "insert":
             grown = "".join(turns[0][2])
-            shift, times = re.fullmatch(r"<<(\d+)", grown), re.fullmatch(r"\*(\d+)(?:\*(\d+))?", grown)
+            shift, times = _SHIFT.fullmatch(grown), _TIMES.fullmatch(grown)
             factor = 2 ** int(shift.group(1)) if shift else (int(times.group(1)) * int(times.group(2) or 1)) if times else 0
             if factor >= 1000:
-                return _said(f"raises a limit {factor:,}-fold (what it bounded is all but unbounded)", new)
+                return said(f"raises a limit {factor:,}-fold (what it bounded is all but unbounded)", new)
     return None
 
 
@@ -310,146 +326,10 @@ _HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, _l
 
 def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first turn a reviewer must see that is unsafe in its direction, quoted; None when no such line turned."""
-    added, removed = _code(added), _code(removed)
+    added, removed = code_lines(added), code_lines(removed)
     if not added:
         return None
     return next((found for read in _HIGH if (found := read(added, removed))), None)
-
-
-# --------------------------------------------------------------------------- worth a look
-
-_BYTES = re.compile(r"(?i)byte|encode|getbytes|utf8")
-_BYTES_COMPARED = re.compile(r"(?i)(?:byte|encode|getbytes|utf8).*[<>]|[<>].*(?:byte|encode|getbytes|utf8)")
-_CHARS = re.compile(r"(?i)^(?:length|size|count|len|chars|characters)$")
-
-
-def _bytes_to_chars(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs_from_old(added, removed, _BYTES_COMPARED, 0.6):
-        if not re.search(r"[<>]", new):
-            continue
-        for tag, a, b in _changed(old, new):
-            was = " ".join(a)
-            if _BYTES.search(was) and not _BYTES.search(new) and (tag == "delete" or any(_CHARS.match(t) for t in b)):
-                return _said(f"counts a limit in characters, not bytes ({was} → {' '.join(b) or 'dropped'})", new)
-    return None
-
-
-_FAILURE_COND = re.compile(r"(?i)expir|invalid|mismatch|revok|denied|forbidden|unauthori|tamper|stale|replay|\bfail|\berr\b|"
-                           r"!\s*[\w.]*(?:valid|verif|allow|auth|equal|match)|\bnot\s+[\w.]*(?:valid|verif|allow|auth|equal|match)")
-_CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|else if|unless|while|guard)\b|^\s*(?:\|\||&&|or\b|and\b)")
-_PRESENT = re.compile(r"([\w.\->()]+?)\s*(?:!==?\s*(?:null|nil|None|undefined)|\bis not None)\s*(?:&&|\band\b)")
-
-
-_GATE_OLD = re.compile(_FAILURE_COND.pattern + "|" + _PRESENT.pattern)
-
-
-def _gated(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in _pairs_from_old(added, removed, _GATE_OLD, 0.6):
-        if not _CONDITION.search(new) or not re.search(r"&&|\band\b", new):
-            continue
-        # A presence gate moved to another value, the old value still checked after it: skipped when the new one is absent.
-        was, now = _PRESENT.search(old), _PRESENT.search(new)
-        if was and now and (a := was.group(1).lstrip("(!")) != (b := now.group(1).lstrip("(!")) and a.split(".")[0] in new:
-            return _said(f"gates the check on {clipped(b, 30)} being present (was {clipped(a, 30)})", new)
-        turns = _changed(old, new)
-        if _FAILURE_COND.search(old) and turns and all(tag == "insert" for tag, _, _ in turns) and any(
-                "&" in b or "and" in b for _, _, b in turns):
-            return _said("fails less often: a conjunct added to a failure check", new)
-    return None
-
-
-_REFUSE = re.compile(r"^\s*(?:return\s+(?:null|nil|None|false|False|-1|err\w*|Err\(.*\)|\{:error.*\})|throw\b.*|raise\b.*);?\s*$")
-_SKIP = re.compile(r"^\s*(?:continue|next|pass);?\s*$")
-_INPUT = re.compile(r"(?i)decod|pars|valid|base64|base32|hex|escap|sanit|verif|utf|token|sign|unmarshal|deserial")
-
-
-def _refusal_skipped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
-    refused = [ln for ln in removed if _REFUSE.match(ln)]
-    if not refused or not (_INPUT.search(path) or any(_INPUT.search(ln) for ln in (*added, *removed))):
-        return None
-    kept = {squeezed(ln) for ln in added}
-    gone = [ln for ln in refused if squeezed(ln) not in kept]
-    indents = {len(ln) - len(ln.lstrip()) for ln in gone}
-    skips = [ln for ln in added if _SKIP.match(ln) and len(ln) - len(ln.lstrip()) in indents]
-    if gone and skips and sum(1 for ln in removed if _SKIP.match(ln)) < len(skips):
-        return f"skips what it refused (invalid input ignored): {gone[0].strip()} → {skips[0].strip()}"
-    return None
-
-
-_MEASURED = re.compile(r"([\w.]+?)\.(?:length|size|count)\b(?!\()|\blen\(([\w.]+)\)")
-# A value measured in bytes, by the forms languages spell it in (the value captured).
-_IN_BYTES = re.compile(r"([\w.]+)\.(?:bytesize|bytes\.len|encode\(|getBytes\(|utf8\.count|as_bytes\(\)\.len\(\)|toByteArray\()|"
-                       r"byteLength\(\s*([\w.]+)\s*\)|\blen\(\s*([\w.]+)\.encode")
-
-
-def _length_beside_bytes(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A limit compared on a value's characters where the same file measures that value in bytes (a protocol's field)."""
-    in_bytes = {next(g for g in m.groups() if g) for ln in added for m in _IN_BYTES.finditer(ln)}
-    if not in_bytes:
-        return None
-    for new in added:
-        if not re.search(r"[<>]=?", new) or not _CONDITION.search(new):
-            continue
-        for m in _MEASURED.finditer(new):
-            v = m.group(1) or m.group(2)
-            if v in in_bytes:
-                return _said(f"counts a limit in characters where {v} is measured in bytes", new)
-    return None
-
-
-_RARE_FAIL = re.compile(r"(?i)expir|revok|invalid|mismatch|tamper|stale|replay")
-_ABSENT = re.compile(r"(?:&&|\band\b)\s*!?\(?\s*([\w.]+?)(?:\.IsZero\(\)|\s*===?\s*(?:nil|null|None|0|\"\")\b|\.nil\?|\.empty\?|"
-                     r"\s+is\s+None\b|\.isEmpty\(\))")
-_GATED_MISMATCH = re.compile(r"([\w.()]+?)\s*(?:!==?\s*(?:null|nil|undefined)|\s+is\s+not\s+None)\s*(?:&&|\band\b)\s*"
-                             r"(?:!\s*[\w.()]+?\.equals\(\s*\1\s*\)|!\s*[\w.()]+?\s*$|\1\s*!==?\s*[\w.()]+)")
-
-
-def _gated_line(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A failure check that now runs only when another value is zero or absent, or a mismatch check skipped when the value
-    it checks is absent (read on one line: the lines of a file the change rewrites have no old line to pair with)."""
-    had = {squeezed(ln) for ln in removed}
-    for new in added:
-        if squeezed(new) in had or not (_CONDITION.search(new) or "(" in new and re.search(r"&&|\band\b", new)):
-            continue
-        head = re.split(r"&&|\band\b", new, maxsplit=1)[0]
-        if _RARE_FAIL.search(head) and (m := _ABSENT.search(new)) and m.group(1).split(".")[0] not in _RARE_FAIL.findall(head):
-            subject = re.sub(r"^\W*(?:if|unless|while|elif)\W+", "", head).split(".")[0].strip("( !")
-            if m.group(1).split(".")[0] == subject and m.group(1) != subject:
-                return _said(f"fails only when {clipped(m.group(1), 30)} is also zero or absent", new)
-        if (m := _GATED_MISMATCH.search(new)) and re.search(r"(?i)state|nonce|token|csrf|sign|hmac|digest|secret|origin", new):
-            return _said(f"skips the mismatch check when {clipped(m.group(1).lstrip('(!'), 30)} is absent", new)
-    return None
-
-
-_SQL_FORMAT = re.compile(r"(?i)[\"'].*\b(?:REFERENCES|SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|FROM|JOIN|TABLE|INDEX|WHERE)\b.*(?:%s|\{\})")
-_BARE_NAME = re.compile(r"^\s*([\w.]+\.(?:name|table|column|schema)\w*)\s*,?\s*\)?\s*$")
-
-
-def _unquoted_identifier(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """An identifier printed bare into SQL where the file quotes the others it prints (``quote(ref.name)`` beside ``col.name``)."""
-    if not any(re.search(r"quote\w*\(\s*[\w.]+\.(?:name|table|column|schema)", ln) for ln in added):
-        return None
-    for i, line in enumerate(added):
-        if _SQL_FORMAT.search(line):
-            for arg in added[i + 1:i + 5]:
-                if m := _BARE_NAME.match(arg):
-                    return _said(f"prints the identifier {m.group(1)} into SQL unquoted (the file quotes the others)", arg)
-                if ")" in arg and "(" not in arg:
-                    break
-    return None
-
-
-def turned_check(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """The first turn worth a look that a check took (counted, gated or skipped), quoted; None when none."""
-    added, removed = _code(added), _code(removed)
-    if not added:
-        return None
-    # An escaping call told to escape fewer characters, as relay.review.turn_consequences says it (a note there): worth a
-    # look, so the file is not low (held-out 39: an HTML-safe encoder no longer escaping a character was named and low).
-    if found := escapes_fewer(added, removed):
-        return found
-    return (_bytes_to_chars(added, removed) or _length_beside_bytes(added, removed) or _gated(added, removed) or _gated_line(added, removed)
-            or _unquoted_identifier(added, removed) or _refusal_skipped(path, added, removed))
 
 
 def turned_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -457,23 +337,13 @@ def turned_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
     return turned_line(f.path, f.change.added_lines, f.change.removed_lines)
 
 
-def turned_check_check(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule's check (relay.review.rules, ``turned_check``)."""
-    return turned_check(f.path, f.change.added_lines, f.change.removed_lines)
-
-
-def _fc(path: str, removed: list[str], added: list[str]) -> FileChange:
+def fc(path: str, removed: list[str], added: list[str]) -> FileChange:
     return FileChange(path=path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added)
 
 
-# The rows' examples and near misses: a key size cut, and raised; an expiry check gated on a value's absence, and ungated.
+# The row's example and near miss: a weak key generated on a new line, and a strong one.
 TURNED_LINE_EXAMPLE = (
-    _fc("app/vault.py", ["    private_key = RSA.generate(4096)"], ["    private_key = RSA.generate(1024)"]),
-    "cuts a key size or a hash's work (4096 → 1024): private_key = RSA.generate(1024)",
-    _fc("app/vault.py", ["    private_key = RSA.generate(1024)"], ["    private_key = RSA.generate(4096)"]),
-)
-TURNED_CHECK_EXAMPLE = (
-    _fc("app/session.rb", ["    if session.expired?"], ["    if session.expired? && session.remember_me.nil?"]),
-    "fails only when session.remember_me is also zero or absent: if session.expired? && session.remember_me.nil?",
-    _fc("app/session.rb", ["    if session.expired? && session.remember_me.nil?"], ["    if session.expired?"]),
+    fc("lib/vault/keys.rb", [], ["    private_key = OpenSSL::PKey::RSA.new(1024)"]),
+    "generates a weak key (1024 bits): private_key = OpenSSL::PKey::RSA.new(1024)",
+    fc("lib/vault/keys.rb", [], ["    private_key = OpenSSL::PKey::RSA.new(4096)"]),
 )
