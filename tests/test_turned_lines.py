@@ -129,7 +129,7 @@ CHECK = [
     # a failure check given a conjunct, or gated on a value's absence
     ("auth/session.go", ["\tif sess.Expired() {"], ["\tif sess.Expired() && !sess.Remember {"], "fails only when an added conjunct"),
     ("app/tokens.py", ["    if token.is_revoked():"], ["    if token.is_revoked() and settings.STRICT:"], "fails only when an added conjunct"),
-    ("lib/store.go", [], ["\tif entry.IsExpired() && entry.Issued.IsZero() {"], "entry.Issued is also zero or absent"),
+    ("lib/store.go", [], ["\tif entry.HasExpired() && entry.Issued.IsZero() {"], "entry.Issued is also zero or absent"),
     ("lib/cache.rb", [], ["      if ticket.expired? && ticket.issued_at.nil?"], "ticket.issued_at is also zero or absent"),
     ("src/Callback.java", ["        if (expected.getNonce() != null && !expected.getNonce().equals(reply.getNonce())) {"],
      ["        if (reply.getNonce() != null && !expected.getNonce().equals(reply.getNonce())) {"], "gates the check on reply.getNonce()"),

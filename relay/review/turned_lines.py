@@ -8,7 +8,7 @@ most alike removed line: a small token difference) over the whole change, and sa
 it. Each reader is general, not a pattern of one project: it reads the turn's direction, in any language.
 
 High (the direction is clearly unsafe):
-- a key's size, a hash's rounds or iterations cut (``GenerateKey(…, 4096)`` → ``1024``, ``rounds=12`` → ``4``);
+- a key's size, a hash's rounds or iterations cut (``key_size=3072`` → ``768``, ``rounds=12`` → ``4``);
 - an algorithm turned weaker in place: a SHA-2/SHA-3/BLAKE2 name replaced by MD5/SHA-1/CRC32 (a table of functions that
   maps a strong name to a weak function), a secure random replaced by a plain one;
 - a failure that stood where secure randomness was missing replaced by a non-crypto random (a fallback);
@@ -290,7 +290,7 @@ _SENSITIVE = re.compile(r"""(?i)["'](?:set-)?cookie["']|["']authorization["']|["
 
 
 def _exclusion_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A clause that left a sensitive name out (``where key != "Cookie"``, ``if k != 'authorization'``) dropped in place."""
+    """A clause that left a sensitive name out (``where name != "Authorization"``, ``if k != 'password'``) dropped in place."""
     for old, new in pairs_from_old(added, removed, _SENSITIVE, 0.6):
         if _SENSITIVE.search(new):
             continue
@@ -306,7 +306,7 @@ _LIMIT_NAME = re.compile(r"(?i)limit|max|cap\b|size")
 
 
 def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """A limit's value scaled a thousandfold or more in place (``= 32768`` → ``= 32768 << 20``): what it bounded is unbounded."""
+    """A limit's value scaled a thousandfold or more in place (``= 65536`` → ``= 65536 << 16``): what it bounded is unbounded."""
     for old, new in pairs(added, removed, _SCALED, 0.6):
         # A limit defined (a constant, a setting), not a comparison converting units (``age > max_age * 1000``).
         if not _LIMIT_NAME.search(new) or _TIMED.search(new) or CONDITION.search(new) or COMPARES.search(new) or not _DEFINES.search(new):
