@@ -138,9 +138,23 @@ def pytest_collection_finish(session):
 # this machine has 2 cores: the README's `python -m pytest` runs the rest (the server in memory, a few stdio
 # smoke tests) and `python -m pytest --tier process` runs these; .ci/run and the CI workflow run both. A file
 # named on the command line always runs, whatever its tier.
+#
+# The principle a test's tier follows (docs/contributing.md says the same):
+# * process tier: a test whose subject is a process started from outside the test's own: a relay process's signals,
+#   crash, restart or wait (these files), what a fresh interpreter does at its start (test_warm_review), a pytest run
+#   inside the test (test_nested_runs, test_tiers' and test_windows_ci's inner runs), or the seconds a process takes to
+#   end (@pytest.mark.process on a test in a file of the fast tier);
+# * fast tier: one test per door as a real process — the stdio pipe (test_e2e_stdio), the shell door's execute and
+#   its stdout's encoding (test_cli_parity), doctor (test_doctor), demo (test_demo), serve refusing a setting
+#   (test_settings), the shell's wait for a person (test_person_gate) — and everything else in memory: a command's
+#   output and exit code through cli_main, not a Python start-up per call;
+# * rows of one parametrized test that travel one path through the relay and differ in the data other tests read in
+#   memory: one row per path in the fast tier, the others marked ``process`` (test_plant_matrix, test_runs_next,
+#   test_agy_reality, test_argv, test_asked_names say which path each keeps).
 PROCESS_TIER = frozenset({
     "test_process_faults.py", "test_reliability.py", "test_long_runs.py", "test_http.py", "test_http_sessions.py",
-    "test_cli_wait_signals.py", "test_windows_ci.py", "test_relay_killed.py",
+    "test_cli_wait_signals.py", "test_windows_ci.py", "test_relay_killed.py", "test_warm_review.py",
+    "test_nested_runs.py",
 })
 TIERS = ("fast", "process", "all")
 

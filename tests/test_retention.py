@@ -6,7 +6,6 @@ import datetime as dt
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -231,10 +230,14 @@ async def test_retain_in_background_logs_a_failure_and_never_raises(tmp_path, mo
 
 
 def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
+    """`gravity-relay ARGS` as conftest.cli_main runs it (cli.main in this process, exactly this environment): these
+    tests read what the command prints and returns, not the process (a Python start-up each, ~0.2 s of CPU, proved
+    nothing more; the shell door as a real process is test_cli_parity's and test_doctor's)."""
+    from conftest import cli_main
+
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAVITY_RELAY_", "AGY_"))}
     env["GRAVITY_RELAY_DATA_DIR"] = str(data_dir)
-    return subprocess.run([sys.executable, "-m", "relay", *args], env=env, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, encoding="utf-8")
+    return cli_main(list(args), env)
 
 
 def test_cleanup_command_prints_what_it_removed_and_the_bytes_freed(settings, store):
