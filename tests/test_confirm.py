@@ -134,6 +134,8 @@ async def test_confirm_continue_of_a_trusted_run_is_gated_the_same_way(tmp_path,
     async with memory_relay(env) as client:
         token = payload(await client.call_tool(EXECUTE, call))["preview"]["confirm"]
         parent = payload(await client.call_tool(EXECUTE, {**call, "confirm": token}))
+        # the parent must have run (a flake once failed further down with no trace of why the parent did not)
+        assert parent["status"] == "SUCCESS" and len(launches(agy)) == 1, parent
         follow = {"run_id": parent["run_id"], "feedback": "also add a docstring"}
         asked = payload(await client.call_tool(CONTINUE, follow))
         assert asked["status"] == "CONFIRMATION_REQUIRED" and CONTINUE in asked["error"]["hint"], asked
