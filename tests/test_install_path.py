@@ -262,8 +262,10 @@ async def test_a_wheel_in_a_uvx_cache_serves_as_gravity_relay_mcp_and_its_setup_
     home, venv = wheel_venv
     script = venv / "bin" / PACKAGE_NAME
     assert script.is_file()
+    # Without the PYTHONPATH a developer may run the suite with (PYTHONPATH=$PWD puts this checkout first).
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     where = subprocess.run([str(venv / "bin/python"), "-c", "import relay; print(relay.__file__)"],
-                           capture_output=True, text=True, check=True, cwd=tmp_path, encoding="utf-8").stdout
+                           capture_output=True, text=True, check=True, cwd=tmp_path, encoding="utf-8", env=clean).stdout
     assert where.startswith(str(venv)), where  # the wheel's copy, not this checkout
     # No arguments: it serves over stdio, as `uvx gravity-relay-mcp` is registered.
     params = StdioServerParameters(command=str(script), args=[], cwd=str(tmp_path),
