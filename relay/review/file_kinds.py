@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import docs_samples, edit_turns, one_token_turns, package_values, subtle_turns, vanishing_checks  # a docs sample's lines the code and turn readers read (rounds 15, 20)
+from relay.review import any_screen, docs_samples, edit_turns, one_token_turns, package_values, subtle_turns, vanishing_checks  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
@@ -224,8 +224,9 @@ def _keep_doc_signals(line: str) -> bool:
 
 
 def _keep_skips_or_risky(line: str) -> bool:
-    # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17).
-    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line)
+    # Settings, build files, other languages' examples: a skip, a maybe-risky line, an image, a lifetime or a port (round 17);
+    # a line relay.review.any_language may pair (relay.review.any_screen), in a language no reader claims (a Vim plugin, an Apache .conf: round 30).
+    return _KEEP_SKIPS(line) or risky_screen(line) or bool(IMAGE_LINE_RE.search(line) or CONTAINER_USER_RE.search(line)) or subtle_turns.screen(line) or one_token_turns.screen(line) or vanishing_checks.screen(line) or package_values.screen(line) or any_screen.screen(line)
 
 
 def rule_lines(change: FileChange) -> FileChange:

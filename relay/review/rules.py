@@ -25,6 +25,7 @@ from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
 from relay.review.turn_consequences import turn_consequence
+from relay.review.any_language import ANY_HIGH_EXAMPLE, ANY_LOOK_EXAMPLE, any_high_check, any_look_check
 from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
@@ -49,6 +50,7 @@ _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content
 # test disables verification to test it: relay.review.fetched_code reads one class there), generated output, lockfiles or
 # release notes (they tell of code). A script or CI helper kept among the tests runs as any script does.
 _RISKY_LINES = Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
+_ANY_LINES = Scope(not_kinds=("lockfile", "docs", "test"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # a typing pass: too many lines to pair
@@ -137,6 +139,9 @@ RULES: tuple[Rule, ...] = (
     Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
          example=Example(*TURNED_LINE_EXAMPLE)),
     Rule("turned_check", "medium", "{detail}", turned_check_check, scope=_RISKY_LINES, leads=True, example=Example(*TURNED_CHECK_EXAMPLE)),
+    # The same pairing read by tokens in any language, any file kind but prose and tests (relay.review.any_language, round 30).
+    Rule("any_turn", "high", "{detail}", any_high_check, scope=_ANY_LINES, leads=True, example=Example(*ANY_HIGH_EXAMPLE)),
+    Rule("any_turn_look", "medium", "{detail}", any_look_check, scope=_ANY_LINES, leads=True, example=Example(*ANY_LOOK_EXAMPLE)),
     Rule("removes_guard", "high", "{detail}", checks.removes_guard, scope=Scope(kinds=("source", "example", "docs", "generated"),
          not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), leads=True, outranks=("security_tokens", "input_check", "length_guard"), example=Example(
              _fc("app/views.py", deletions=2, removed_lines=["    if not request.user.has_perm('reports.view'):", "        raise PermissionDenied"]),

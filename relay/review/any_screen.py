@@ -1,0 +1,56 @@
+"""The lines relay.review.any_language reads, told cheaply: an option's setting in any spelling, a TLS/SSL version, a character
+class in an escaping or validating line. Apart from the reader so relay.review.file_kinds can keep such lines of a data
+file (a Vim plugin, an Apache ``.conf``) for the rules without importing the readers (no import circle)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["CLASS", "ESCAPING", "IS_LOOSE", "IS_STRICT", "PROTO", "TURNS_ON", "VALIDATES", "screen", "setting"]
+
+# An option whose ON loosens (read the lines it runs, list a folder, print internals, trust, skip, send credentials), and
+# one whose OFF does (verify, validate, check, strict): the direction is the value's and the name's together.
+_LOOSE = (r"exrc|modelines?|(?:dir_?|directory_?)?listing|autoindex|debug|verbos\w*|insecure\w*|skip_?(?:verif\w*|tls|ssl|check\w*|auth\w*)|"
+          r"trust_?all|allow_?(?:all|any)\w*|permissive|unsafe\w*|with_?credentials|disable_?(?:verif\w*|ssl|tls|auth\w*|csrf|check\w*)")
+_STRICT = r"\w*(?:verif\w*|validat\w*|strict\w*|check_?(?:cert|host|peer)\w*)"
+_ON = r"true|True|TRUE|on|On|ON|yes|Yes|YES|1|enabled?|#t|t"
+_OFF = r"false|False|FALSE|off|Off|OFF|no|No|NO|0|disabled?|#f|nil"
+_NAME_VALUE = re.compile(r"""(?i:([\w.:-]*?(?:""" + _LOOSE + "|" + _STRICT + r""")(?:_?(?:errors?|mode|enabled?|pages?|output))?))["']?\s*(?:=>|:=|=|:|,|\s)\s*["']?(""" + _ON + "|" + _OFF
+                         + r""")["']?(?![\w.])""")
+_SET = re.compile(r"^\s*(?::?set(?:local|global)?|setopt|shopt\s+-s)\s+(no)?((?i:" + _LOOSE + r"))\b(?!\s*[-+^]?=\s*0)")
+IS_LOOSE = re.compile(r"(?i)(?:^|[\W_])(?:" + _LOOSE + r")(?:_?(?:errors?|mode|enabled?|pages?|output))?(?:$|[\W_])")
+IS_STRICT = re.compile(r"(?i)" + _STRICT)
+TURNS_ON = re.compile(r"(?:" + _ON + r")\Z")
+_OPTION_WORD = re.compile(r"(?i)exrc|modeline|listing|autoindex|debug|verbos|insecure|skip|trust|allow|permissive|unsafe|credential|"
+                          r"disable|verif|validat|strict|check")  # a cheap first look: most lines name no option
+
+
+@functools.lru_cache(maxsize=8192)
+def setting(line: str) -> tuple[str, bool] | None:
+    """The option a line sets and whether it turns it on, by its spelling in any language."""
+    if not _OPTION_WORD.search(line):
+        return None
+    if m := _SET.match(line):
+        return m.group(2), not m.group(1)
+    if m := _NAME_VALUE.search(line):
+        return m.group(1), bool(TURNS_ON.match(m.group(2)))
+    return None
+
+
+# A TLS/SSL version however spelled (``TLS_1_2``, ``:tlsv1.2``, ``Tls12``, ``SSLv3``); a character class; the words of a line
+# that escapes or validates with one.
+PROTO = re.compile(r"(?i)(?<![a-z])(tls|ssl|dtls)[\s_v-]*(\d)(?:[._]?(\d))?")
+CLASS = re.compile(r"\[(\^?)((?:\\.|[^\]\\])+)\]")
+ESCAPING = re.compile(r"(?i)substitut|escap|quot|gsub|replace|encod|sanitiz|\btr\b|printf|%02x")
+VALIDATES = re.compile(r"=~|!~|\bre[:.]|\bmatch|\btest\b|valid|fullmatch|\bre\.|regex|Regex|Pattern|preg_")
+
+# A data file's lines are kept for the rules only when a screen says they may matter (relay.review.file_kinds): these are
+# the lines relay.review.any_language may pair, in a file kind no language reader claims (a ``.vim`` plugin, a ``.conf``).
+_SCREEN = re.compile(r"(?i:" + PROTO.pattern.removeprefix("(?i)") + r")|^\s*(?:let\s+)?\w*verbos\w*\s*=")
+_ESCAPES_OR_VALIDATES = re.compile(ESCAPING.pattern.removeprefix("(?i)") + "|" + VALIDATES.pattern, re.I)
+
+
+def screen(line: str) -> bool:
+    return len(line) <= 240 and (setting(line) is not None or _SCREEN.search(line) is not None or (
+        "[" in line and CLASS.search(line) is not None and _ESCAPES_OR_VALIDATES.search(line) is not None))
