@@ -24,7 +24,7 @@ _FILLER = [f"  step_{i} = fold(step_{i - 1}, {i})" for i in range(1, 40)]  # an 
 # (path, removed, added, what the high reason must hold)
 HIGH = [
     # a verification setting turned off
-    ("conf/proxy.conf", [], ["ProxyVerifyUpstream Off"], "verification setting off"),
+    ("conf/nginx.conf", [], ["    proxy_ssl_verify off;"], "verification setting off"),
     ("config/client.yml", ["  verify_peer: true"], ["  verify_peer: false"], "verification setting off"),
     ("src/net.nim", ["  ctx.verifyMode = true"], ["  ctx.verifyMode = false"], "verification setting off"),
     ("Deploy.ps1", ["$StrictHostCheck = $true"], ["$StrictHostCheck = $false"], ""),  # PowerShell's $false: not a bare value
@@ -43,6 +43,11 @@ HIGH = [
     ("src/auth.erl", ["    ok = check_token(Token),"], ["    _ = check_token(Token),"], "discards the result"),
     ("src/open.c", ["    return crypto_box_open(m, c, n, pk, sk);"], ["    (void) crypto_box_open(m, c, n, pk, sk);", "    return 0;"], "discards the result"),
     ("src/Login.fs", ["    let! ok = validateCredentials user pw"], ["    validateCredentials user pw |> ignore"], ""),  # a pipe to ignore: not read
+    # a secure transport turned to its plain sibling
+    ("src/conn.erl", ["    {ok, C} = gun:open(Host, Port, #{transport => tls}),"], ["    {ok, C} = gun:open(Host, Port, #{transport => tcp}),"], "tls → tcp"),
+    ("src/feed.nim", ['  let ws = await newWebSocket("wss://" & host & "/feed")'], ['  let ws = await newWebSocket("ws://" & host & "/feed")'], "wss → ws"),
+    ("lib/cache.ex", ['    {:ok, conn} = Redix.start_link("rediss://cache.internal:6380")'], ['    {:ok, conn} = Redix.start_link("redis://cache.internal:6380")'], "rediss → redis"),
+    ("src/fetch.lua", ['  local ok, client = pcall(require, "net.https")'], ['  local ok, client = pcall(require, "net.http")'], "https → http"),
     # a raw path where the normalised one stood
     ("src/static.cr", ["    full = File.join(root, normalized_path)", "    normalized_path = Path.posix(raw_path).normalize"],
      ["    full = File.join(root, raw_path)", "    normalized_path = Path.posix(raw_path).normalize"], "raw value"),
@@ -53,11 +58,22 @@ HIGH = [
 
 HIGH_QUIET = [
     # the safe direction
-    ("conf/proxy.conf", ["ProxyVerifyUpstream Off"], ["ProxyVerifyUpstream On"]),
+    ("conf/nginx.conf", ["    proxy_ssl_verify off;"], ["    proxy_ssl_verify on;"]),
+    # strictness that is no verification: a linter's, a parser's, a zip's
+    (".php-cs-fixer.php", [], ["    'declare_strict_types' => false,"]),
+    ("lib/cli/args.js", ["    strict: true,"], ["    strict: false,"]),
+    ("src/attr/make.py", [], ["    for a, b in zip(names, values, strict=False):"]),
+    # a JavaScript template literal is no shell
+    ("index.js", ["  spawnSync('git', ['config', 'core.hooksPath', dir()])"], ["  spawnSync('git', ['config', 'core.hooksPath', `${d}/_`])"]),
+    # a path's variable renamed to another normalised or unrelated one
+    ("src/static.cr", ["    redirect_to ctx, expanded_path", "    expanded_path = expand(p)"], ["    redirect_to ctx, redirect_path", "    expanded_path = expand(p)"]),
     ("src/tls.zig", ["    .min_version = .tls_1_0,"], ["    .min_version = .tls_1_2,"]),
     ("lib/conn.ex", [], ["    versions: [:\"tlsv1.2\", :\"tlsv1.3\"],"]),
     ("src/session.ml", ["  let _ = verify_signature key msg sig in"], ["  let* () = verify_signature key msg sig in"]),
     ("lib/Run.hs", ["  out <- readCreateProcess (shell (unwords (exe : flags))) \"\""], ["  out <- readProcess exe flags \"\""]),
+    ("src/conn.erl", ["    {ok, C} = gun:open(Host, Port, #{transport => tcp}),"], ["    {ok, C} = gun:open(Host, Port, #{transport => tls}),"]),
+    ("src/dev.nim", ['  let base = "https://localhost:8443"'], ['  let base = "http://localhost:8080"']),  # loopback
+    ("src/names.jl", ["    client = https_client(cfg)"], ["    client = http_client(cfg)"]),  # a name, not the transport
     # a ceiling lowered is not a floor; a state, not a setting
     ("src/tls.zig", ["    .max_version = .tls_1_3,"], ["    .max_version = .tls_1_2,"]),
     ("src/form.nim", [], ["  var validated = false"]),
@@ -67,7 +83,7 @@ HIGH_QUIET = [
     # a rename: the normalised name gone everywhere
     ("src/static.cr", ["    full = File.join(root, expanded)", "    expanded = expand(root)"], ["    full = File.join(root, resolved_dir)", "    resolved_dir = expand(root)"]),
     # comments
-    ("conf/proxy.conf", [], ["# ProxyVerifyUpstream Off"]),
+    ("conf/nginx.conf", [], ["#    proxy_ssl_verify off;"]),
     ("src/session.ml", [], ["  (* let _ = verify_signature key msg sig in *)"]),
     ("autoload/x.vim", [], ['" set verify off for the demo']),
 ]
@@ -124,6 +140,9 @@ LOOK_QUIET = [
     ("lib/Quote.pm", ["    $s =~ s/([;&<>])/\\\\$1/g;  # escape"], ["    $s =~ s/([;&|<>])/\\\\$1/g;  # escape"]),
     ("lib/args.ps1", ["    if ($arg -match '^[^ ]+$') {"], ["    if ($arg -match '^[A-Za-z0-9_-]+$') {"]),
     ("src/types.py", ["    names: Sequence[str] | None = None"], ["    names: list[str] | None = None"]),  # a type, not a class
+    ("install.lua", ['  if not v:match("^5%.[1234]$") then'], ['  if not v:match("^5%.[12345]$") then']),  # a digit allowed: no metacharacter
+    ("src/toc.js", ["  while (stack.length >= 1 && top(stack) > level) {"], ["  while (stack.length > 1 && top(stack) > level) {"]),  # a lower bound
+    ("lib/engine.ml", ["  | `Foo -> None"], ["  | _ -> None"]),  # an arm widened to a refusal
     ("src/Opts.scala", ["      case _ => None"], ["      case v => throw new IllegalStateException(v)"]),
     ("src/token.nim", ["  if claims.exp < now div 1000:"], ["  if claims.exp < now:"]),  # dropped: reported, see below
     ("autoload/x.vim", [], ['" setlocal modeline is off here']),
@@ -162,7 +181,7 @@ def test_a_data_file_keeps_the_setting_line_and_is_never_low() -> None:
     assert "set exrc" in kept.added_lines
     change = assess(_fc("plugin/local.vim", [], ["let g:loaded_local = 1", "set exrc"]), RiskContext())
     assert change.risk == "medium" and change.reasons[0].startswith("turns exrc on"), change.reasons
-    change = assess(_fc("conf/site.conf", ["#ProxyVerifyUpstream On|Off"], ["#ProxyVerifyUpstream On|Off", "ProxyVerifyUpstream Off"]), RiskContext())
+    change = assess(_fc("conf/site.conf", ["#SSLProxyVerifyPeer On|Off"], ["#SSLProxyVerifyPeer On|Off", "SSLProxyVerifyPeer Off"]), RiskContext())
     assert change.risk == "high" and "verification setting off" in change.reasons[0], change.reasons
 
 

@@ -14,7 +14,9 @@ High (the direction is clearly unsafe):
 - a program run through a shell string built by joining where it was run from its own arguments;
 - a check's result discarded where it was used (``let* () = verify …`` → ``let _ = verify …``, ``_ <- check``,
   ``(void) verify(…); return 0;``);
-- a path or URL built from the raw value where the normalised one stood (``join(root, expanded)`` → ``join(root, requested)``).
+- a path or URL built from the raw value where the normalised one stood (``join(root, expanded)`` → ``join(root, requested)``);
+- a secure transport's name turned to its plain sibling (``https`` → ``http`` in a URL or a module's name, ``wss`` → ``ws``,
+  ``transport => tls`` → ``tcp``).
 
 Worth a look (the turn may be the safe one in some code; the file is never low and the line is quoted first):
 - an option that loosens turned on (``set exrc``, ``nomodeline`` → ``modeline``, ``listing => true``, ``verbose = true``
@@ -86,8 +88,9 @@ def _options(added: Sequence[str], removed: Sequence[str], strict: bool) -> str 
         way = _loosens(key, on)
         if way is None or before.get(key) == on or (way == "off") != strict:
             continue
-        what = "turns a verification setting off" if way == "off" else f"turns {clipped(name.strip(chr(34) + chr(39) + ':@'), 30)} on"
-        return said(what + (" (it was off)" if key in before else ""), new)
+        shown = name.strip("\"':@").split(".")[-1]  # ``this.withCredentials``: the option's own name
+        what = "turns a verification setting off" if way == "off" else f"turns {clipped(shown, 30)} on"
+        return said(what + (f" (it was {'on' if way == 'off' else 'off'})" if key in before else ""), new)
     if strict:
         return None
     # A loose option a condition chose now set on outright (``x = env == "prod" ? false : true`` → ``x = true``).
@@ -132,8 +135,9 @@ def _floor_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------- a shell string where an argv stood
-_SHELL = re.compile(r"(?i)\bshell\b|\bsystem\b|\bpopen\b|\bsh\s+-c\b|[\"']-c[\"']|\bcmd(?:\.exe)?\s*/c\b|\bos[:.]cmd\b|"
-                    r"\binvoke-expression\b|\biex\b|\bos\.execute\b|`[^`]*\$|%x[({\[]")
+# A shell as the program run (a JavaScript template literal's backticks are no shell; ``System.out`` is no ``system``).
+_SHELL = re.compile(r"\bshell\b|(?<![.\w])system\s*[(\"'$]|\bpopen\b|\bsh\s+-c\b|[\"']-c[\"']|(?i:\bcmd(?:\.exe)?\s*/c\b)|\bos[:.]cmd\b|"
+                    r"(?i:\binvoke-expression\b)|\biex\b|\bos\.execute\b|%x[({\[]")
 _JOINED = re.compile(r"\bunwords\b|\bjoin\b|\bconcat\w*\b|\+\+|\s\.\.\s|\s\+\s|\$\{|#\{|\\\(|%s|\bformat\b|\bsprintf\b|\bstr\b|<>|\s\.\s|&\s*\"")
 _RUNS = re.compile(r"(?i)\bproc\b|process|spawn|exec|\brun\b|command|\bcmd\b|\bcall\b")  # how an argv is run
 
@@ -171,6 +175,7 @@ def _discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 # ---------------------------------------------------------------------------------------------- a raw path where a normalised one stood
 _NORMAL = re.compile(r"(?i)expand|normali[sz]|clean|canonical|resolv|sanitiz|escap|real_?path|safe|abs_?path|quoted")
+_RAW = re.compile(r"(?i)raw|req|input|param|user|orig|unsafe|query|given|client|untrusted|incoming")  # the value as it came
 _BUILDS = re.compile(r"(?i)join|path|url|uri|open|file|dir|send_file|redirect|\+\s*[\"']/")
 
 
@@ -180,7 +185,7 @@ def _raw_path(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if len(turns) != 1 or turns[0][0] != "replace" or len(turns[0][1]) != 1 or len(turns[0][2]) != 1:
             continue
         a, b = turns[0][1][0], turns[0][2][0]
-        if not _NORMAL.search(a) or _NORMAL.search(b) or not re.match(r"[A-Za-z_]\w+$", b):
+        if not _NORMAL.search(a) or _NORMAL.search(b) or not _RAW.search(b) or not re.match(r"[A-Za-z_]\w+$", b):
             continue
         # A rename changes the token everywhere: the normalised name used nowhere new and the raw one nowhere old.
         if not any(re.search(rf"\b{re.escape(a)}\b", ln) for ln in added) and not any(re.search(rf"\b{re.escape(b)}\b", ln) for ln in removed):
@@ -189,7 +194,28 @@ def _raw_path(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-_HIGH = (_floor_lowered, _shell_string, _discarded, _raw_path)
+# ---------------------------------------------------------------------------------------------- a secure transport's plain sibling
+_PLAIN_OF = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "ldaps": "ldap", "imaps": "imap", "smtps": "smtp",
+             "pop3s": "pop3", "tls": "tcp", "rediss": "redis", "amqps": "amqp", "mqtts": "mqtt", "grpcs": "grpc", "nntps": "nntp"}
+_PLAIN = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(sorted(set(_PLAIN_OF.values()))) + r")(?![\w-])")
+_LOOPBACK = re.compile(r"(?i)localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0")
+
+
+def _plain_sibling(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """A secure transport's name turned to its plain sibling in place (``https`` → ``http`` in a URL, a module's or a
+    transport option's name, ``wss`` → ``ws``, ``tls`` → ``tcp``): the bytes cross the network unencrypted."""
+    for old, new in pairs(added, removed, _PLAIN, 0.7):
+        if _LOOPBACK.search(new):
+            continue
+        turns = changed(old, new)
+        if len(turns) == 1 and turns[0][0] == "replace" and len(turns[0][1]) == len(turns[0][2]) == 1:
+            a, b = turns[0][1][0], turns[0][2][0]
+            if _PLAIN_OF.get(a.lower()) == b.lower():
+                return said(f"turns a secure transport to its plain sibling ({a} → {b}: unencrypted)", new)
+    return None
+
+
+_HIGH = (_floor_lowered, _plain_sibling, _shell_string, _discarded, _raw_path)
 
 
 def any_turn_high(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -204,7 +230,8 @@ def any_turn_high(path: str, added: Sequence[str], removed: Sequence[str]) -> st
 _LOOP_CMP = re.compile(r"(?<![<>=-])(?:<=?|>=?)(?![<>])")
 _PLUS_ONE = re.compile(r"\+\s*1[uUlLzZ]*\s*<=?(?![<=])")  # ``i + 1 < n``
 _MINUS_ONE = re.compile(r"(?<![<>=-])<=?\s*[\w.\->()\[\]]+\s*-\s*1[uUlL]*\b")  # ``i < n - 1``
-_OR_EQUAL = re.compile(r"(?<![<>=!])([<>])=(?!=)")  # ``<=`` as a bound, not ``<<=`` or an arrow
+_OR_EQUAL = re.compile(r"(?<![<>=!])(<)=(?!=)")  # ``<=`` as an upper bound, not ``<<=`` or an arrow
+_LOOP_HEAD = re.compile(r"^\s*(?:for|while|until|do)\b|\bwhile\b")
 _BOUNDED = re.compile(r"(?i)\b(?:for|while|until|if|len|size|length|count|n)\b|\w+\.len")
 
 
@@ -218,7 +245,7 @@ def _bound_shrunk(added: Sequence[str], removed: Sequence[str]) -> str | None:
         tag, a, b = turns[0]
         # ``i < n`` → ``i + 1 < n`` or ``i < n - 1``, ``<=`` → ``<``: the last element is no longer reached.
         shrunk = tag == "insert" and any(p.search(new) and not p.search(old) for p in (_PLUS_ONE, _MINUS_ONE))
-        strict = bool(_OR_EQUAL.search(old)) and squeezed(_OR_EQUAL.sub(r"\1", old, count=1)) == squeezed(new)
+        strict = bool(_LOOP_HEAD.search(new) and _OR_EQUAL.search(old)) and squeezed(_OR_EQUAL.sub(r"\1", old, count=1)) == squeezed(new)
         if shrunk or strict:
             return said("skips the last element: a loop or length bound shrunk by one (off-by-one)", new)
     return None
@@ -249,7 +276,8 @@ def _class_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if ESCAPING.search(new) and neg_a == neg_b == "" and units_b < units_a:
                 gone = "".join(sorted(units_a - units_b))
                 return said(f"drops {clipped(gone, 12)} from the characters it escapes ([{a[:20]}] → [{b[:20]}])", new)
-            if VALIDATES.search(new) and (neg_b and not neg_a or neg_a == neg_b == "" and units_b > units_a and "^" in new):
+            metas = {u for u in units_b - units_a if not re.fullmatch(r"[A-Za-z0-9_]|[A-Za-z0-9]-[A-Za-z0-9]", u)}
+            if VALIDATES.search(new) and (neg_b and not neg_a or neg_a == neg_b == "" and units_b > units_a and metas and "^" in new):
                 return said(f"lets more characters pass as they are, unescaped (class widened: [{(neg_a + a)[:20]}] → "
                             f"[{(neg_b + b)[:20]}])", new)
     return None
@@ -262,7 +290,8 @@ _CATCH_ALL = re.compile(r"^\s*(?:\|\s*)?(?:case\s+)?_\s*(?:when\b.*?)?(?:=>|->)\
                         r"\b(?:Error|Err|Left|Failure|:error)\b[^=>-]*(?:->|=>)\s*(?:Ok|Right|Success|:ok|true)\b|"
                         r"\bcatch\b.*?(?:->|\{)\s*(?:return\s+)?(?:false|true|nil|null|0|default\w*)\s*;?\s*\}?\s*$")
 _ARM = re.compile(r"^\s*(?:\||case\b)\s*(.+?)\s*(->|=>)\s*(.+)$")
-_GRANTS = re.compile(r"(?i)null|none|any|allow|accept|grant|trust|true|ok\b|pass|auth")
+_GRANTS = re.compile(r"(?i)null_|_null|allow|accept|grant|trust|\btrue\b|\bok\b|\bpass|auth|anonymous|\bany\b")
+_REFUSAL_BODY = re.compile(r"^\s*(?:None|null|nil|false|Error|Err|Left|\[\]|raise|throw|fail)\b")
 
 
 def _error_defaulted(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -277,7 +306,7 @@ def _error_defaulted(added: Sequence[str], removed: Sequence[str]) -> str | None
     for old, new in pairs(added, removed, _ARM, 0.5):
         a, b = _ARM.match(old), _ARM.match(new)
         if a and b and b.group(1).split()[0] == "_" and a.group(1).split()[0] != "_" and squeezed(a.group(3)) == squeezed(b.group(3)) \
-                and _GRANTS.search(b.group(3)):
+                and _GRANTS.search(b.group(3)) and not _REFUSAL_BODY.match(b.group(3)):
             return said(f"widens a match arm to every value (was: {clipped(a.group(1), 30)})", new)
     return None
 

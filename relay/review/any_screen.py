@@ -13,10 +13,14 @@ __all__ = ["CLASS", "ESCAPING", "IS_LOOSE", "IS_STRICT", "PROTO", "TURNS_ON", "V
 # one whose OFF does (verify, validate, check, strict): the direction is the value's and the name's together.
 _LOOSE = (r"exrc|modelines?|(?:dir_?|directory_?)?listing|autoindex|debug|verbos\w*|insecure\w*|skip_?(?:verif\w*|tls|ssl|check\w*|auth\w*)|"
           r"trust_?all|allow_?(?:all|any)\w*|permissive|unsafe\w*|with_?credentials|disable_?(?:verif\w*|ssl|tls|auth\w*|csrf|check\w*)")
-_STRICT = r"\w*(?:verif\w*|validat\w*|strict\w*|check_?(?:cert|host|peer)\w*)"
+# A verification's switch: verify/validate of a peer, host, certificate, server or signature (or bare), a strict TLS/host
+# check; not a linter's or a parser's strictness (``strict: false``, ``declare_strict_types``, ``zip(strict=False)``).
+_STRICT = (r"(?:\w*(?:ssl|tls|cert|host|peer|server|sign|jwt|token)\w*?(?:verif\w*|validat\w*)|(?:verif\w*|validat\w*)\w*?"
+           r"(?:ssl|tls|cert|host|peer|server|sign|jwt|token)\w*|verify(?:_?mode)?|verification|validate|strict_?(?:ssl|tls|host|cert|transport)\w*|"
+           r"check_?(?:cert|host|peer)\w*)")
 _ON = r"true|True|TRUE|on|On|ON|yes|Yes|YES|1|enabled?|#t|t"
-_OFF = r"false|False|FALSE|off|Off|OFF|no|No|NO|0|disabled?|#f|nil"
-_NAME_VALUE = re.compile(r"""(?i:([\w.:-]*?(?:""" + _LOOSE + "|" + _STRICT + r""")(?:_?(?:errors?|mode|enabled?|pages?|output))?))["']?\s*(?:=>|:=|=|:|,|\s)\s*["']?(""" + _ON + "|" + _OFF
+_OFF = r"false|False|FALSE|off|Off|OFF|no|No|NO|0|disabled?|#f"
+_NAME_VALUE = re.compile(r"""(?i:([\w.:-]*?(?:""" + _LOOSE + "|" + _STRICT + r""")(?:_?(?:errors?|mode|enabled?|pages?|output))?))["']?\s*(?:=>|:=|=|:|\s)\s*["']?(""" + _ON + "|" + _OFF
                          + r""")["']?(?![\w.])""")
 _SET = re.compile(r"^\s*(?::?set(?:local|global)?|setopt|shopt\s+-s)\s+(no)?((?i:" + _LOOSE + r"))\b(?!\s*[-+^]?=\s*0)")
 IS_LOOSE = re.compile(r"(?i)(?:^|[\W_])(?:" + _LOOSE + r")(?:_?(?:errors?|mode|enabled?|pages?|output))?(?:$|[\W_])")
@@ -34,7 +38,8 @@ def setting(line: str) -> tuple[str, bool] | None:
     if m := _SET.match(line):
         return m.group(2), not m.group(1)
     if m := _NAME_VALUE.search(line):
-        return m.group(1), bool(TURNS_ON.match(m.group(2)))
+        # ``strict: 0`` is a linter's level, not a switch: a strict option is read off only by a word.
+        return m.group(1), bool(TURNS_ON.match(m.group(2))) if m.group(2) != "0" or IS_LOOSE.search("_" + m.group(1) + "_") else True
     return None
 
 

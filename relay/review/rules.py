@@ -50,7 +50,7 @@ _FIX_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), needs=("content
 # test disables verification to test it: relay.review.fetched_code reads one class there), generated output, lockfiles or
 # release notes (they tell of code). A script or CI helper kept among the tests runs as any script does.
 _RISKY_LINES = Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
-_ANY_LINES = Scope(not_kinds=("lockfile", "docs", "test"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
+_ANY_LINES = Scope(not_kinds=("lockfile", "docs", "test", "ci"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical", "release_notes"))
 _NAMED_SOURCE = Scope(kinds=("source",), not_changes=("deleted",), unless=("mechanical", "only_version"))
 _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of plain code: a big change with nothing in it
 _UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # a typing pass: too many lines to pair
