@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from relay.core.contracts import FileChange
 from relay.review.any_screen import CLASS, ESCAPING, IS_LOOSE, IS_STRICT, PROTO, TURNS_ON, VALIDATES, screen, setting
 from relay.review.line_shapes import clipped, squeezed
-from relay.review.turned_lines import changed, code_lines, pairs, said
+from relay.review.turned_lines import Pairing, changed, code_lines, said
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
@@ -122,8 +122,8 @@ def _versions(line: str) -> list[tuple[int, int]]:
     return out
 
 
-def _floor_lowered(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, _PROTO_WORD, 0.6):
+def _floor_lowered(lines: Pairing) -> str | None:
+    for old, new in lines.pairs(_PROTO_WORD, 0.6):
         if re.search(r"(?i)\bmax", new) and not re.search(r"(?i)\bmin", new):
             continue  # a ceiling lowered is not a floor
         was, now = _versions(old), _versions(new)
@@ -142,8 +142,8 @@ _JOINED = re.compile(r"\bunwords\b|\bjoin\b|\bconcat\w*\b|\+\+|\s\.\.\s|\s\+\s|\
 _RUNS = re.compile(r"(?i)\bproc\b|process|spawn|exec|\brun\b|command|\bcmd\b|\bcall\b")  # how an argv is run
 
 
-def _shell_string(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, _SHELL, 0.4):
+def _shell_string(lines: Pairing) -> str | None:
+    for old, new in lines.pairs(_SHELL, 0.4):
         if _SHELL.search(old) or not _RUNS.search(old) or not _JOINED.search(new):
             continue
         return said("runs a program through a shell string joined from its arguments (it ran them as an argv: injection)", new)
@@ -158,7 +158,8 @@ _USES = re.compile(r"^\s*(?:let[*%!]\w*|let\s+\(\)\s*=|return\b|if\b|match\b|cas
 _SUCCESS = re.compile(r"^\s*(?:return\s+(?:0|true|True|nil|None|Ok\b.*|OK|SUCCESS\w*)\s*;?|Ok\s*\(\s*\)|pure\s*\(\)|return\s*\(\)|:ok|true|0)\s*;?\s*$")
 
 
-def _discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def _discarded(lines: Pairing) -> str | None:
+    added, removed = lines.added, lines.removed
     had = {squeezed(ln) for ln in removed}
     for i, new in enumerate(added):
         if squeezed(new) in had or not (m := _DISCARDS.match(new)) or not re.fullmatch(_CHECKS, m.group(1).split(".")[-1], re.I):
@@ -166,7 +167,7 @@ def _discarded(added: Sequence[str], removed: Sequence[str]) -> str | None:
         callee = m.group(1)
         name = callee.split(".")[-1]
         used = [ln for ln in (*removed, *added) if ln is not new and name in ln and _USES.match(ln) and not _DISCARDS.match(ln)]
-        used += [old for old, paired in pairs([new], removed, _DISCARDS, 0.6) if _USES.match(old) and not _DISCARDS.match(old)]
+        used += [old for old in [lines.partner(new)] if old is not None and _USES.match(old) and not _DISCARDS.match(old)]
         # Where it was used (bound, returned, tested), or where a success is returned right after it: its failure is lost.
         if used or any(_SUCCESS.match(ln) for ln in added[i + 1:i + 3]):
             return said(f"discards the result of a check ({clipped(callee, 40)}: its error is ignored)", new)
@@ -179,8 +180,9 @@ _RAW = re.compile(r"(?i)raw|req|input|param|user|orig|unsafe|query|given|client|
 _BUILDS = re.compile(r"(?i)join|path|url|uri|open|file|dir|send_file|redirect|\+\s*[\"']/")
 
 
-def _raw_path(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, _BUILDS, 0.6):
+def _raw_path(lines: Pairing) -> str | None:
+    added, removed = lines.added, lines.removed
+    for old, new in lines.pairs(_BUILDS, 0.6):
         turns = changed(old, new)
         if len(turns) != 1 or turns[0][0] != "replace" or len(turns[0][1]) != 1 or len(turns[0][2]) != 1:
             continue
@@ -201,10 +203,10 @@ _PLAIN = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(sorted(set(_PLAIN_OF.values(
 _LOOPBACK = re.compile(r"(?i)localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0")
 
 
-def _plain_sibling(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def _plain_sibling(lines: Pairing) -> str | None:
     """A secure transport's name turned to its plain sibling in place (``https`` → ``http`` in a URL, a module's or a
     transport option's name, ``wss`` → ``ws``, ``tls`` → ``tcp``): the bytes cross the network unencrypted."""
-    for old, new in pairs(added, removed, _PLAIN, 0.7):
+    for old, new in lines.pairs(_PLAIN, 0.7):
         if _LOOPBACK.search(new):
             continue
         turns = changed(old, new)
@@ -218,12 +220,24 @@ def _plain_sibling(added: Sequence[str], removed: Sequence[str]) -> str | None:
 _HIGH = (_floor_lowered, _plain_sibling, _shell_string, _discarded, _raw_path)
 
 
+_LAST: list[object] = [None, None, None, None]  # the lists last read (held, so ``is`` cannot match another), their pairing
+
+
+def _read(path: str, added: Sequence[str], removed: Sequence[str]) -> Pairing:
+    """The change's code lines paired, once for both rows: each asks of the same file in turn."""
+    if _LAST[0] is added and _LAST[1] is removed and _LAST[2] == path:
+        return _LAST[3]  # type: ignore[return-value]
+    lines = Pairing(_code(path, added), _code(path, removed))
+    _LAST[:] = [added, removed, path, lines]
+    return lines
+
+
 def any_turn_high(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first unsafe turn read by tokens, quoted; None when none."""
-    added, removed = _code(path, added), _code(path, removed)
-    if not added:
+    lines = _read(path, added, removed)
+    if not lines.added:
         return None
-    return _options(added, removed, True) or next((found for read in _HIGH if (found := read(added, removed))), None)
+    return _options(lines.added, lines.removed, True) or next((found for read in _HIGH if (found := read(lines))), None)
 
 
 # ---------------------------------------------------------------------------------------------- worth a look: bounds
@@ -235,8 +249,8 @@ _LOOP_HEAD = re.compile(r"^\s*(?:for|while|until|do)\b|\bwhile\b")
 _BOUNDED = re.compile(r"(?i)\b(?:for|while|until|if|len|size|length|count|n)\b|\w+\.len")
 
 
-def _bound_shrunk(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, _LOOP_CMP, 0.7):
+def _bound_shrunk(lines: Pairing) -> str | None:
+    for old, new in lines.pairs(_LOOP_CMP, 0.7):
         if not _LOOP_CMP.search(old) or not _BOUNDED.search(new):
             continue
         turns = changed(old, new)
@@ -255,6 +269,10 @@ def _bound_shrunk(added: Sequence[str], removed: Sequence[str]) -> str | None:
 _UNIT = re.compile(r"\\.|.")
 
 
+# A line that escapes or validates with a character class: the only lines the class reader pairs (``a[i]`` lines are many).
+_CLASS_LINE = re.compile(r"^(?=.*?(?:" + ESCAPING.pattern.removeprefix("(?i)") + "|" + VALIDATES.pattern + r")).*?" + CLASS.pattern, re.I)
+
+
 def _quoted_classes(line: str) -> list[tuple[str, str]]:
     """The character classes a line holds inside a string or a regex literal (``Sequence[str]``, ``a[i]`` are not)."""
     return [(m.group(1), m.group(2)) for m in CLASS.finditer(line)
@@ -262,8 +280,8 @@ def _quoted_classes(line: str) -> list[tuple[str, str]]:
             or head.endswith("(") and "/" in head]  # a group in a regex literal (``s/([;&])/…/``)
 
 
-def _class_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, CLASS, 0.6):
+def _class_turned(lines: Pairing) -> str | None:
+    for old, new in lines.pairs(_CLASS_LINE, 0.6):
         was, now = _quoted_classes(old), _quoted_classes(new)
         if not was:
             continue
@@ -294,7 +312,8 @@ _GRANTS = re.compile(r"(?i)null_|_null|allow|accept|grant|trust|\btrue\b|\bok\b|
 _REFUSAL_BODY = re.compile(r"^\s*(?:None|null|nil|false|Error|Err|Left|\[\]|raise|throw|fail)\b")
 
 
-def _error_defaulted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def _error_defaulted(lines: Pairing) -> str | None:
+    added, removed = lines.added, lines.removed
     kept = {squeezed(ln) for ln in added}
     refused = [ln for ln in removed if _REFUSES.search(ln) and squeezed(ln) not in kept]
     if refused and sum(1 for ln in added if _REFUSES.search(ln)) < sum(1 for ln in removed if _REFUSES.search(ln)):
@@ -303,7 +322,7 @@ def _error_defaulted(added: Sequence[str], removed: Sequence[str]) -> str | None
             if _CATCH_ALL.search(new) and squeezed(new) not in had:
                 return said(f"turns an error into a default, silently (was: {clipped(refused[0].strip(), 40)})", new)
     # A match arm that granted something for one case now matches every case (``| Some x ->`` → ``| _ ->``).
-    for old, new in pairs(added, removed, _ARM, 0.5):
+    for old, new in lines.pairs(_ARM, 0.5):
         a, b = _ARM.match(old), _ARM.match(new)
         if a and b and b.group(1).split()[0] == "_" and a.group(1).split()[0] != "_" and squeezed(a.group(3)) == squeezed(b.group(3)) \
                 and _GRANTS.search(b.group(3)) and not _REFUSAL_BODY.match(b.group(3)):
@@ -317,8 +336,8 @@ _CONVERTS = re.compile(r"(?i)^(?:1000|1000000|1e3|1e6|1e9|1000000000|60|3600|864
                        r"\w*seconds?\b|usec|msec|\w*_ms$|from_?micro|time_from|sec_to|to_?epoch|epoch_?sec")
 
 
-def _unit_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    for old, new in pairs(added, removed, _TIME, 0.6):
+def _unit_turned(lines: Pairing) -> str | None:
+    for old, new in lines.pairs(_TIME, 0.6):
         if not _TIME.search(old):
             continue
         turns = changed(old, new)
@@ -337,10 +356,10 @@ _LOOK = (_bound_shrunk, _class_turned, _error_defaulted, _unit_turned)
 
 def any_turn_look(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """The first turn worth a look read by tokens, quoted; None when none."""
-    added, removed = _code(path, added), _code(path, removed)
-    if not added:
+    lines = _read(path, added, removed)
+    if not lines.added:
         return None
-    return _options(added, removed, False) or next((found for read in _LOOK if (found := read(added, removed))), None)
+    return _options(lines.added, lines.removed, False) or next((found for read in _LOOK if (found := read(lines))), None)
 
 
 def any_high_check(f: FileFacts, ctx: RiskContext) -> str | None:

@@ -43,7 +43,7 @@ from relay.review.line_shapes import alike, clipped, squeezed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["COMPARES", "CONDITION", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
+__all__ = ["COMPARES", "CONDITION", "Pairing", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
 
 _MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
@@ -101,6 +101,34 @@ def pairs(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str],
     for new in [ln for ln in added if screen.search(ln)][:_SCREENED]:
         if (old := _partner(new, index, least)) is not None:
             yield old, new
+
+
+class Pairing:
+    """One change's lines paired for several readers: the index of its removed lines is built once, when first asked
+    (relay.review.any_language reads a dozen turns on the same pairing)."""
+
+    def __init__(self, added: Sequence[str], removed: Sequence[str]) -> None:
+        self.added, self.removed = added, removed
+        self._index: dict[str, list[str]] | None = None
+
+    def _edges(self) -> dict[str, list[str]]:
+        if self._index is None:
+            kept = set(map(squeezed, self.added))
+            self._index = _edges([ln for ln in self.removed if squeezed(ln) not in kept])
+        return self._index
+
+    def pairs(self, screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
+        """As ``pairs``."""
+        screened = [ln for ln in self.added if screen.search(ln)][:_SCREENED]
+        if screened:
+            index = self._edges()
+            for new in screened:
+                if (old := _partner(new, index, least)) is not None:
+                    yield old, new
+
+    def partner(self, new: str, least: float = 0.6) -> str | None:
+        """The removed line ``new`` replaced, if any."""
+        return _partner(new, self._edges(), least)
 
 
 def pairs_from_old(added: Sequence[str], removed: Sequence[str], screen: re.Pattern[str], least: float = 0.6) -> Iterator[tuple[str, str]]:
