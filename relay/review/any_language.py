@@ -27,6 +27,9 @@ Worth a look (the turn may be the safe one in some code; the file is never low a
   match arm that granted a value for one case widened to every case (``| Some x when … ->`` → ``| _ when … ->``);
 - a unit conversion added to or removed from a time compared for expiry (``now`` → ``now / 1000``, ``from_sec(exp)``).
 
+A line relay.review.risky_lines already names unsafe (``verify=False``) is said once, by it: ``unsafe_value`` outranks
+``any_turn`` (relay.review.rules).
+
 Quiet: the safe direction (an option turned off, a floor raised, a bound grown, a character added to an escape set, a
 check's result now used), renames (the same token changed on every side), comments (by the file's comment marks),
 ``let _ =`` on a call that checks nothing, tests, docs and release notes (the rows' scope).

@@ -20,10 +20,13 @@ _STRICT = (r"(?:\w*(?:ssl|tls|cert|host|peer|server|sign|jwt|token)\w*?(?:verif\
            r"check_?(?:cert|host|peer)\w*)")
 _ON = r"true|True|TRUE|on|On|ON|yes|Yes|YES|1|enabled?|#t|t"
 _OFF = r"false|False|FALSE|off|Off|OFF|no|No|NO|0|disabled?|#f"
-_NAME_VALUE = re.compile(r"""(?i:([\w.:-]*?(?:""" + _LOOSE + "|" + _STRICT + r""")(?:_?(?:errors?|mode|enabled?|pages?|output))?))["']?\s*(?:=>|:=|=|:|\s)\s*["']?(""" + _ON + "|" + _OFF
-                         + r""")["']?(?![\w.])""")
+_SUFFIX = r"(?:_?(?:errors?|mode|enabled?|pages?|output))?"
+# A name set to an on/off word (``name = true``, ``"name" => false``, ``name: off``, ``Name Off``), the name a whole token;
+# whether the name is an option's is asked of its end (cheaper than one pattern trying every start).
+_NAME_VALUE = re.compile(r"""(?<![\w.:-])([\w.:-]*\w)["']?\s*(?:=>|:=|=|:|\s)\s*["']?(""" + _ON + "|" + _OFF + r""")["']?(?![\w.])""")
+_OPTION_NAME = re.compile(r"(?i)(?:" + _LOOSE + "|" + _STRICT + ")" + _SUFFIX + r"\Z")
 _SET = re.compile(r"^\s*(?::?set(?:local|global)?|setopt|shopt\s+-s)\s+(no)?((?i:" + _LOOSE + r"))\b(?!\s*[-+^]?=\s*0)")
-IS_LOOSE = re.compile(r"(?i)(?:^|[\W_])(?:" + _LOOSE + r")(?:_?(?:errors?|mode|enabled?|pages?|output))?(?:$|[\W_])")
+IS_LOOSE = re.compile(r"(?i)(?:^|[\W_])(?:" + _LOOSE + r")" + _SUFFIX + r"(?:$|[\W_])")
 IS_STRICT = re.compile(r"(?i)" + _STRICT)
 TURNS_ON = re.compile(r"(?:" + _ON + r")\Z")
 _OPTION_WORD = re.compile(r"(?i)exrc|modeline|listing|autoindex|debug|verbos|insecure|skip|trust|allow|permissive|unsafe|credential|"
@@ -37,9 +40,10 @@ def setting(line: str) -> tuple[str, bool] | None:
         return None
     if m := _SET.match(line):
         return m.group(2), not m.group(1)
-    if m := _NAME_VALUE.search(line):
-        # ``strict: 0`` is a linter's level, not a switch: a strict option is read off only by a word.
-        return m.group(1), bool(TURNS_ON.match(m.group(2))) if m.group(2) != "0" or IS_LOOSE.search("_" + m.group(1) + "_") else True
+    for m in _NAME_VALUE.finditer(line):
+        if _OPTION_NAME.search(m.group(1)):
+            # ``strict: 0`` is a linter's level, not a switch: a strict option is read off only by a word.
+            return m.group(1), bool(TURNS_ON.match(m.group(2))) if m.group(2) != "0" or IS_LOOSE.search("_" + m.group(1) + "_") else True
     return None
 
 

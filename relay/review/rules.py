@@ -114,7 +114,7 @@ RULES: tuple[Rule, ...] = (
         RiskContext(outside={"build/out.txt": "ignored folder build/: changed during the run by its timestamp (not diffed)"}))),
     # ----- the one risky line a change carries, wherever the file lives and however large the rest of the change is:
     # named in the reason, first among the files of its risk (relay.review.risky_lines, relay.review.guard_reading)
-    Rule("unsafe_value", "high", "{detail}", checks.unsafe_value, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
+    Rule("unsafe_value", "high", "{detail}", checks.unsafe_value, scope=_RISKY_LINES, leads=True, outranks=("security_tokens", "any_turn"),
          example=Example(
              _fc("examples/client.py", additions=1, deletions=1, removed_lines=["    r = session.get(url, timeout=5)"],
                  added_lines=["    r = session.get(url, timeout=5, verify=False)"]),
