@@ -42,14 +42,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from relay.core.contracts import FileChange
-from relay.review.any_screen import CLASS, ESCAPING, IS_LOOSE, IS_STRICT, PROTO, TURNS_ON, VALIDATES, screen, setting
+from relay.review.any_screen import CLASS, ESCAPING, IS_LOOSE, IS_STRICT, PROTO, TURNS_ON, VALIDATES, setting
 from relay.review.line_shapes import clipped, squeezed
 from relay.review.turned_lines import Pairing, changed, code_lines, said
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["ANY_HIGH_EXAMPLE", "ANY_LOOK_EXAMPLE", "any_high_check", "any_look_check", "any_turn_high", "any_turn_look", "screen"]  # screen: any_screen's
+__all__ = ["ANY_HIGH_EXAMPLE", "ANY_LOOK_EXAMPLE", "any_high_check", "any_look_check", "any_turn_high", "any_turn_look"]
 
 # Comment marks of languages the shared filter does not know (a Vim script's ``"``, OCaml's ``(*``, Lisp's ``;``, Erlang's
 # and TeX's ``%``, Fortran's ``!``, a config file's ``#``/``;``): a comment line names options it does not set.
