@@ -60,6 +60,6 @@ def strength(change: FileChange) -> int:
             best = min(best, 1)
         elif name in SIZE_ONLY:
             best = min(best, 3)
-        elif name not in ("note_apart", "seen_beyond_git", "lets_through_note"):  # a note decides nothing; an edit apart not judged is a kind
+        elif name not in ("note_apart", "seen_beyond_git", "lets_through_note", "leading_line"):  # a note decides nothing; an edit apart not judged is a kind
             best = min(best, 2)
     return best

@@ -20,6 +20,7 @@ from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import strength
+from relay.review.leading_lines import LEADING_RULE, WORD_RULES
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
@@ -177,6 +178,10 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
     # A turned line another line reader already names (relay.review.turned_lines) is said once, by the family reader.
     kept = [hit for hit in kept if hit[3].name not in _TURNED or not _named_elsewhere(hit[4], [h[4] for h in kept if h[3].name in _FAMILY])]
+    # The changed line that tells most (relay.review.leading_lines) leads only where the other reasons say a kind, a path, a
+    # size or a word (round 30: "dependency manifest" for hard-coded publish credentials), and is said once.
+    kept = [hit for hit in kept if hit[3].name != LEADING_RULE or not any(
+        h[3].name not in WORD_RULES or _named_elsewhere(hit[4], [h[4]]) for h in kept if h is not hit)]
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     reasons = [reason for _, _, _, _, reason in kept]
     if cut:
@@ -255,6 +260,11 @@ def _key(change: FileChange) -> tuple[int, int, bool, int, bool, int, str]:
             -(change.additions + change.deletions), change.path)
 
 
+def _first_said(change: FileChange) -> str:
+    # A repeat is told by its rules' first reason: the leading line quoted before it is a note, not a finding.
+    return change.reasons[1] if change.rules[:1] == [LEADING_RULE] and len(change.reasons) > 1 else change.reasons[0]
+
+
 def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     """Highest risk first (a file a changed line read as risky sets apart ranks with the high ones, ahead of the others of
     its kind: ``_key``); within a risk, by how strongly the file's own findings set it apart (``relay.review.lead_order``:
@@ -269,7 +279,7 @@ def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     says (a line of its own quoted) is not a repeat: it tells something new (round 28: twelve example manifests each
     "renames a dependency to a look-alike: a-b → a/b", and the one renaming to another name went past the targets)."""
     ordered = sorted(files, key=_key)
-    said: Counter[str] = Counter(change.reasons[0] for change in ordered if change.reasons)
+    said: Counter[str] = Counter(_first_said(change) for change in ordered if change.reasons)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []
     repeats: list[FileChange] = []
@@ -279,7 +289,7 @@ def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
         if kind != "source" and change.risk != "low" and top:
             key = (kind, change.risk, top)
             seen[key] += 1
-            if seen[key] > _REPEATS and (not change.reasons or said[change.reasons[0]] > 1):
+            if seen[key] > _REPEATS and (not change.reasons or said[_first_said(change)] > 1):
                 repeats.append(change)
                 continue
         head.append(change)

@@ -30,6 +30,7 @@ from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import PACKAGE_EXAMPLE, package_check
+from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -482,6 +483,9 @@ RULES: tuple[Rule, ...] = (
     Rule("type_change", "medium", "file type changed", change_checks.type_change, scope=Scope(changes=("type",)), example=Example(_fc("link", kind="type"), "file type changed", _fc("link"))),
     Rule("symlink", "medium", "symlink", change_checks.symlink, example=Example(_fc("link", symlink=True, added_lines=["a.txt"]), "symlink", _fc("link.txt"))),
     Rule("submodule", "medium", "submodule pointer changed", change_checks.submodule, example=Example(_fc("vendor/lib", submodule=True), "submodule pointer changed", _fc("vendor/lib.py"))),
+    # A note: the changed line that tells most, first when no line reader quotes one (relay.review.leading_lines, risk.assess).
+    Rule("leading_line", None, "{detail}", leading_line_check, example=Example(*LEADING_EXAMPLE), scope=Scope(not_kinds=("test", "lockfile", "generated"),
+         not_changes=("deleted",), unless=("mechanical", "reformatted", "same_meaning", "only_version", "generated_output", "release_notes"))),
 )
 
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}

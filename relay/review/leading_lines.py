@@ -1,0 +1,216 @@
+"""The changed line that leads a file's reasons when nothing else quotes one (issue 36, round 30).
+
+Blind runs found planted files whose reasons said only what the file IS ("CI configuration", "dependency manifest",
+"build configuration", "edit (+12/-4)", "example edited (+5/-1)", "security-sensitive path (auth)") or quoted a line that
+merely holds a security word (a header's ``#define``, a docstring, an unchanged neighbour's kind of code), while the line a
+worker turned sat unquoted. A leader cannot judge a kind. This reader picks, in any language and any kind of file, the
+changed line that tells most, by a general score of what the line does, not of which project it is from:
+
+- a value turned in place (a boolean, a number, a mode, a flag's ``no``/``dis``/``un`` prefix, an operator, a quote or a
+  bracket of a pattern), more when a number's direction loosens a bound (a minimum lowered, a maximum raised);
+- a URL or host (more for a plain ``http://``, ``git://``, ``ftp://``), a ref to a moving branch (``@master``), a mode or
+  permission that opens a file to everyone, a credential-like literal, a call's result bound to the blank;
+- a comparison or condition, a security word, a deleted condition or exit (``return``, ``raise``, ``throw``).
+
+Quiet: comments, imports, a version moved (only digits of a dotted version turned), a rename (only names turned), text
+inside a message, formatting, prose in docs (only a URL, a credential, a mode or a moving ref is read there).
+The rule row (``relay.review.rules``: ``leading_line``) is a note: it decides no risk and moves no file in the order;
+``relay.review.risk.assess`` keeps it only when no line reader quotes a line, and puts it first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from relay.core.redact import redact
+from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
+from relay.review.small_edits import paired
+from relay.review.turned_lines import changed, pairs
+
+if TYPE_CHECKING:
+    from relay.review.facts import FileFacts, RiskContext
+
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check"]
+
+LEADING_RULE = "leading_line"
+# The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
+# line holding a security word is not the line that turned): when they are all a file's reasons say, the leading line
+# goes first (relay.review.risk.assess).
+WORD_RULES = frozenset({
+    "security_tokens", "auth_path", "huge_change", "large_hunk", "ci_config", "ci_build", "manifest", "build_config",
+    "secret_path", "secret_template", "lockfile", "outside_paths", "not_mentioned", "edit_apart", "note_apart", "migration",
+    "beside_security_test", "beside_security_note", "for_security_task", "new_dependency", "length_guard", "input_check",
+    "hooks", "unread_line",
+})
+
+_MOST = 600  # changed lines read a side: a slipped line is one among a few hundred, a generated table is not read
+_LONG = 200  # a longer line is data or a bundle's
+_LEAST = 4  # a line scoring less tells no more than the file's kind
+_QUOTE = 90
+_ALIKE = 0.5  # a line turned in place keeps half its text: a pattern rewritten, a value and its condition
+
+_COMMENT = ("//", "#", "/*", "*", "--", ";", "<!--", "%", "rem ", "REM ")
+_SECURITY = re.compile(r"(?i)auth|token|secret|passw|credential|cert|ssl|tls|verif|valid|sign|hmac|\bmac\b|nonce|\bkeys?\b|_key|key_|"
+                       r"cipher|crypt|hash|checksum|digest|csrf|cors|cookie|session|permission|privilege|chmod|umask|sudo|\broot\b|"
+                       r"admin|trust|insecure|unsafe|escape|saniti|shell|exec|eval|random|redirect|origin|\bhost|listen|bind|"
+                       r"debug|verbos|strict|expir|sandbox|modeline|exrc")
+_COMPARE = re.compile(r"==|!=|<=|>=|=~|!~|&&|\|\||\s<\s|\s>\s|\bnot\b|\band\b|\bor\b")
+_CONDITION = re.compile(r"\b(?:if|unless|when|elseif|elsif|elif|case|match|guard|where)\b")
+_EXIT = re.compile(r"\b(?:return|raise|throw|panic|abort|exit|die|fail|error|reject|deny)\b")
+_VALUES = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "nil", "nothing", "enabled", "disabled", "enable",
+                     "disable", "always", "never", "all", "any"})
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://")
+# Plain to a host of the machine or a private network is the usual local setup, not a fetch over the internet.
+_PLAIN_URL = re.compile(r"(?i)\b(?:http|git|ftp|ws)://(?!(?:localhost|127\.|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.))")
+# A mode whose last digit lets others write (0666, 0o777, ``chmod 777``), or the words for it.
+_OPEN_MODE = re.compile(r"\b0o?[0-7]?[0-7][0-7][2367]\b|(?i:chmod|mode|perm|umask)\D{0,20}\b[0-7]?[0-7][0-7][2367]\b|"
+                        r"(?i:world[_-]?writ\w*|\bwrite-all\b|\b[ao]\+w\b|\b[ao]=rwx)")
+_MOVING_REF = re.compile(r"@(?:master|main|dev|develop|latest|head|HEAD|trunk|nightly)\b")
+_DISCARD = re.compile(r"\(void\)\s*\w|\blet\s+_\s*=|^\s*_\s*:?=\s*\w|\bignore\s*\(")
+_SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[a-z])(?=[^\"']*\d)(?=[^\"']*[^\w\"'])[^\"'\s]+[\"']")
+_DOTTED = re.compile(r"\d+\.\d+")
+_WORD = re.compile(r"[A-Za-z_]\w*\Z")
+_NUMBER = re.compile(r"\d+\Z")
+_LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
+_UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
+_STRUCTURE = frozenset("{}()[],;.:")
+_NEGATED = ("no", "not", "dis", "un", "in", "non")
+_SECURE = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "smtps": "smtp", "imaps": "imap", "ldaps": "ldap"}
+
+
+def _code(line: str, path: str) -> bool:
+    s = line.strip()
+    if not s or len(s) > _LONG or not re.search(r"[A-Za-z]", s) or IMPORT_RE.match(line):
+        return False
+    if s.startswith(_COMMENT) and not s.startswith(("#!", "#define", "#if", "#include", "#[", "--no", "--with", "- ")):
+        return False
+    # Vim script's comment is a double quote opening the line (JSON's keys open with one too: read there).
+    return not (path.endswith((".vim", "vimrc")) and s.startswith('"'))
+
+
+def _strong(line: str) -> int:
+    """What any kind of file (prose included) says in one line: a URL, a credential, a mode open to all, a moving ref."""
+    score = 0
+    if _URL.search(line):
+        score += 3 + 2 * bool(_PLAIN_URL.search(line))
+    if redact(line) != line or _SECRETISH.search(line):
+        score += 4
+    if _OPEN_MODE.search(line):
+        score += 3
+    if _MOVING_REF.search(line):
+        score += 4
+    return score
+
+
+def _alone(line: str, removed: bool) -> int:
+    score = _strong(line)
+    security = bool(_SECURITY.search(line))
+    score += 2 * security
+    if _COMPARE.search(line) or _CONDITION.search(line):
+        score += 2
+    # A value set on a security-relevant name (``verify_server off``) says what it turns; a value alone is common.
+    if {w.lower() for w in re.findall(r"\w+", line)} & _VALUES:
+        score += 1 + security
+    if _DISCARD.search(line):
+        score += 2
+    if removed and (_CONDITION.search(line) or _EXIT.search(line)):
+        score += 2
+    return score
+
+
+def _negated(a: str, b: str) -> bool:
+    a, b = a.lower(), b.lower()
+    return any(a == p + b or b == p + a or a == p + "_" + b or b == p + "_" + a for p in _NEGATED)
+
+
+def _turn(old: str, new: str) -> int:
+    """What turned between a pair: 0 for a rename or a message's words, a version moved, whitespace; more for a value,
+    an operator or a pattern's character; more again for a bound loosened."""
+    ops = changed(old, new)
+    if not ops:
+        return 0
+    before = [t for _, a, _ in ops for t in a]
+    after = [t for _, _, b in ops for t in b]
+    tokens = before + after
+    if all(_NUMBER.match(t) for t in tokens) and (_DOTTED.search(new) or "version" in new.lower()):
+        return -9  # a version moved: the line is quiet whatever else it holds
+    # Brackets, commas and dots move with any rewrite; an operator, a quote, a pattern's character or a value says more.
+    values = [t for t in tokens if t.lower() in _VALUES or not (_WORD.match(t) or t in _STRUCTURE)]
+    flipped = any(_negated(a, b) for _, aa, bb in ops for a in aa for b in bb)
+    # A secure scheme's or module's name turned into the plain one (``https`` → ``http``, ``ssl.https`` → ``ssl.http``).
+    if any(a.lower() in _SECURE and b.lower() == _SECURE[a.lower()] for _, aa, bb in ops for a in aa for b in bb):
+        return 5
+    if not values and not flipped:
+        return 0
+    score = 3
+    # A number turned beside a name that bounds: a floor lowered or a ceiling raised loosens the bound.
+    nums = [(int(a), int(b)) for _, aa, bb in ops for a, b in zip(aa, bb) if _NUMBER.match(a) and _NUMBER.match(b) and len(a) < 10 and len(b) < 10]
+    if nums:
+        a, b = nums[0]
+        if b < a and _LOWER.search(new):
+            score += 3
+        elif b > a and _UPPER.search(new):
+            score += 1
+    return score
+
+
+def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> str | None:
+    """The quote of the changed line that tells most (``old → new`` for a line turned in place, else ``adds: …`` /
+    ``removes: …``), or None when no changed line tells more than the file's kind. ``prose``: a page of text, where only a
+    URL, a credential, a mode or a moving ref is read."""
+    # A line on both sides once squeezed was moved or reformatted, not changed.
+    had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
+    new = [ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had]
+    old = [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has]
+    if not new and not old:
+        return None
+    best: tuple[int, int, str] | None = None
+    partnered: set[str] = set()
+    if new and old:
+        for a, b in pairs(new, old, re.compile(r"\S"), _ALIKE):
+            partnered.update((a, b))
+            if squeezed(a) == squeezed(b):
+                continue
+            turn = _turn(a, b)
+            if turn < 0:
+                continue
+            score = (_strong(b) if prose else max(_alone(b, False), _alone(a, False)) + turn)
+            if best is None or score > best[0]:
+                best = (score, -len(b), "turns: " + paired(a, b))
+    for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
+        for ln in lines:
+            if ln in partnered:
+                continue
+            score = _strong(ln) if prose else _alone(ln, removed_side)
+            if best is None or score > best[0]:
+                best = (score, -len(ln), f"{side}: {clipped(ln.strip(), _QUOTE)}")
+    if best is None or best[0] < _LEAST:
+        return None
+    # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
+    said = best[2].split(": ", 1)[1]
+    if _DISCARD.search(said.split(" → ")[-1]):
+        return redact(f"discards a call's result: {said}")
+    return redact(best[2])
+
+
+def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule's check (relay.review.rules, ``leading_line``)."""
+    c = f.change
+    return leading_line(c.path, c.added_lines, c.removed_lines, prose=f.kind == "docs")
+
+
+# The row's example: a build file's install step opened to every user, and the same step's version moved.
+def _fc(path: str, removed: list[str], added: list[str]):  # noqa: ANN202 - a FileChange
+    from relay.review.rule_row import fc
+
+    return fc(path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added)
+
+
+LEADING_EXAMPLE = (
+    _fc("tools/install.cmake", ["  install(FILES conf.ini DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE)"],
+        ["  install(FILES conf.ini DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE WORLD_WRITE)"]),
+    "turns: …OWNER_READ OWNER_WRITE) → …OWNER_READ OWNER_WRITE WORLD_WRITE)",
+    _fc("tools/install.cmake", ['  set(TOOL_VERSION "2.4.1")'], ['  set(TOOL_VERSION "2.5.0")']),
+)

@@ -1,0 +1,129 @@
+"""The changed line that leads a file's reasons when the others say only a kind, a path, a size or a word
+(relay.review.leading_lines, issue 36 round 30): the line picked by a general score in many languages and file kinds
+(none of them a planted set's line), quiet look-alikes (a matrix or manifest version bump, formatting, comments, a rename,
+a docs page of prose, a message's words, a test file), and the reason choice: the quote leads a kind-only file's reasons,
+is dropped where a line reader quotes a line, decides no risk and moves no file in the order."""
+
+from __future__ import annotations
+
+import pytest
+
+from relay.core.contracts import FileChange
+from relay.review.facts import RiskContext
+from relay.review.leading_lines import leading_line
+from relay.review import risk
+from relay.review.risk import assess, rank_changes
+
+
+def _fc(path: str, removed: list[str], added: list[str], **kw: object) -> FileChange:
+    return FileChange(path=path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added, **kw)
+
+
+_FILLER = [f"    total_{i} = combine(total_{i - 1}, {i})" for i in range(1, 12)]  # the ordinary change around the line
+
+# (path, removed, added, a piece the quote must hold)
+PICKED = [
+    # a permission opened to everyone: CMake, a shell install script, Python
+    ("cmake/install.cmake", ["install(FILES app.cfg DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE)"],
+     ["install(FILES app.cfg DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE WORLD_WRITE)"], "WORLD_WRITE"),
+    ("scripts/setup.sh", ["  install -m 0644 conf/app.ini /etc/app/"], ["  install -m 0666 conf/app.ini /etc/app/"], "0666"),
+    ("tools/deploy.py", [*_FILLER, "    os.chmod(target, 0o640)"], [*_FILLER[:5], "    os.chmod(target, 0o777)"], "0o777"),
+    # a boolean default flipped: Dart, Crystal, Kotlin, YAML config
+    ("lib/src/client_options.dart", ["  ClientOptions({this.sendCookies = false});"], ["  ClientOptions({this.sendCookies = true});"], "true"),
+    ("src/app/settings.cr", ['  @public_listing = {"browse" => false, "cache" => true}'], ['  @public_listing = {"browse" => true, "cache" => true}'],
+     '"browse" => true'),
+    ("src/main/kotlin/Conf.kt", ["    val verifyPeer: Boolean = true,"], ["    val verifyPeer: Boolean = false,"], "false"),
+    ("config/server.yml", ["  tls_verify: on"], ["  tls_verify: off"], "off"),
+    # a flag's negation dropped (Vim script's `no` prefix), a sample config's verification switched off
+    ("plugin/viewer.vim", ["  setlocal nomodeline"], ["  setlocal modeline"], "modeline"),
+    ("conf/site.conf", [], ["ProxyPass /app http://10.0.0.4:8080/", "SSLProxyVerify none"], "SSLProxyVerify none"),
+    # a minimum lowered leads a maximum raised in the same file (Rust, Go)
+    ("src/limits.rs", ["pub const MIN_BITS: usize = 2048;", "pub const MAX_BITS: usize = 4096;"],
+     ["pub const MIN_BITS: usize = 768;", "pub const MAX_BITS: usize = 8192;"], "768"),
+    ("pkg/pw/policy.go", ["\tmaxLen = 64", "\tminLength = 12"], ["\tmaxLen = 128", "\tminLength = 4"], "minLength = 4"),
+    # a call's result discarded: C, OCaml, Rust
+    ("src/kem/decaps.c", ["    return kem_decrypt(out, ct, sk);"], ["    (void) kem_decrypt(out, ct, sk);", "    return 0;"], "(void) kem_decrypt"),
+    ("lib/peer.ml", ["  check_usage cert `Server >>= fun () ->"], ["  let _ = check_usage cert `Server in"], "let _ = check_usage"),
+    # a plain-http source, a moving ref, a credential literal: Scala sbt, a CI file, Lua
+    ("build.sbt", [], ['credentials += Credentials("Repo", "repo.example.org", "bot", "Zq4$tW8kLm2x")'], "Credentials("),
+    (".github/workflows/lint.yml", ["      - uses: someorg/setup-tool@v3"], ["      - uses: someorg/setup-tool@master"], "@master"),
+    ("src/pkg/fetch.lua", ['local ok, https = pcall(require, "ssl.https")'], ['local ok, https = pcall(require, "ssl.http")'], "ssl.http"),
+    # a comparison turned: JavaScript, Python
+    ("src/guard.js", ["  if (attempts >= limit) {"], ["  if (attempts > limit * 10) {"], "limit * 10"),
+    ("app/tokens.py", [*_FILLER, "    if token.expires_at <= now:"], [*_FILLER, "    if token.expires_at <= now - 86400:"], "86400"),
+]
+
+
+@pytest.mark.parametrize(("path", "removed", "added", "piece"), PICKED, ids=[p for p, *_ in PICKED])
+def test_the_telling_line_is_picked(path: str, removed: list[str], added: list[str], piece: str) -> None:
+    quote = leading_line(path, added, removed)
+    assert quote is not None and piece in quote, quote
+
+
+# (path, removed, added): nothing a leader would judge by the line
+QUIET = [
+    (".github/workflows/test.yml", ["        python: ['3.10', '3.11']"], ["        python: ['3.11', '3.12']"]),  # a matrix version bump
+    (".github/workflows/test.yml", ["      - uses: actions/setup-node@v3"], ["      - uses: actions/setup-node@v4"]),  # an action's tag moved
+    ("Cargo.toml", ['serde = "1.0.190"', 'tokio = { version = "1.33", features = ["full"] }'],
+     ['serde = "1.0.197"', 'tokio = { version = "1.36", features = ["full"] }']),  # manifest versions only
+    ("pom.xml", ["    <version>2.3.1</version>"], ["    <version>2.4.0</version>"]),
+    ("src/parse.c", ["if(n>limit){return -1;}"], ["if (n > limit) { return -1; }"]),  # formatting only
+    ("src/util.go", ["// returns true when the token is valid"], ["// reports whether the token is valid (true) or not"]),  # a comment
+    ("lib/util.ex", ["  # if the session is stale, refresh it"], ["  # when the session is stale, refresh it first"]),
+    ("src/names.py", ["def check(value):", "    return verify(value)"], ["def check(item):", "    return verify(item)"]),  # a rename
+    ("docs/guide.md", [], ["If the token expires you can sign in again, and when it is valid the session is kept."]),  # prose
+    ("src/messages.rs", ['    log::info!("the session was refreshed");'], ['    log::info!("the session has been renewed");']),  # a message
+    ("README.rst", ["Install with ``pip install relay``."], ["Install it with ``pip install relay`` (Python 3.9+)."]),
+]
+
+
+@pytest.mark.parametrize(("path", "removed", "added"), QUIET, ids=[f"{p}:{i}" for i, (p, *_) in enumerate(QUIET)])
+def test_quiet_look_alikes(path: str, removed: list[str], added: list[str]) -> None:
+    prose = path.endswith((".md", ".rst"))
+    assert leading_line(path, added, removed, prose=prose) is None
+
+
+def test_a_docs_page_still_quotes_a_plain_http_command() -> None:
+    quote = leading_line("docs/install.md", ["    curl -fsSL http://get.example.org/i.sh | sh"],
+                         ["    curl -fsSL https://get.example.org/i.sh | sh"], prose=True)
+    assert quote is not None and "http://get.example.org" in quote
+
+
+def test_kind_only_reasons_are_led_by_the_line() -> None:
+    cmake = assess(_fc("CMakeLists.txt", ["  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ)"],
+                       ["  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ WORLD_WRITE)"]), RiskContext())
+    assert cmake.rules[0] == "leading_line" and "WORLD_WRITE" in cmake.reasons[0], cmake.reasons
+    assert "build configuration" in cmake.reasons  # the kind is still said, after the line
+    low = assess(_fc("src/server/errors.cr", ["    show_trace = false", "    x = 1"], ["    show_trace = true", "    x = 2", *_FILLER]),
+                 RiskContext())
+    assert low.risk == "low" and "show_trace = true" in low.reasons[0], low.reasons
+
+
+def test_words_of_the_file_no_longer_lead_over_a_turned_value() -> None:
+    change = assess(_fc("src/crypto/limits.rs", ["pub const MIN_BITS: usize = 2048;", "pub const MAX_BITS: usize = 4096;"],
+                        ["pub const MIN_BITS: usize = 768;", "pub const MAX_BITS: usize = 8192;"]), RiskContext())
+    assert "768" in change.reasons[0], change.reasons
+
+
+def test_a_line_reader_keeps_its_own_quote() -> None:
+    # A reader that names the line (a verification switched off) says it; the leading line is not said again.
+    change = assess(_fc("src/http/client.py", ["    session.verify = True"], ["    session.verify = False"]), RiskContext())
+    assert "leading_line" not in change.rules, change.reasons
+
+
+def test_a_test_file_and_a_lockfile_are_not_read() -> None:
+    assert "leading_line" not in assess(_fc("tests/test_conf.py", ["    verify = True"], ["    verify = False", *_FILLER]), RiskContext()).rules
+    assert "leading_line" not in assess(_fc("yarn.lock", [], ['  resolved "http://registry.example.org/a.tgz"']), RiskContext()).rules
+
+
+def test_the_order_does_not_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The quote is a note: the order (a fourth CI file of one kind a repeat, low files by size) is the one without it.
+    files = [_fc(f".github/workflows/w{i}.yml", [f"      timeout-minutes: {i}"], [f"      timeout-minutes: {i}", f"      strict-checks: {'false' if i % 2 else 'off'}"])
+             for i in range(4)]
+    files += [_fc("src/app.py", ["    if retries >= most:"], ["    if retries > most:", *_FILLER]), _fc("src/other.py", ["x = 1"], ["x = 2", *_FILLER, *_FILLER]),
+              _fc("CMakeLists.txt", ["  PERMISSIONS OWNER_READ)"], ["  PERMISSIONS OWNER_READ WORLD_WRITE)"]), _fc("Makefile", ["CC = gcc"], ["CC = clang"])]
+    quoted = [assess(f, RiskContext()) for f in files]
+    assert sum("leading_line" in c.rules for c in quoted) >= 5
+    monkeypatch.setattr(risk, "RULES", tuple(rule for rule in risk.RULES if rule.name != "leading_line"))
+    bare = [assess(f, RiskContext()) for f in files]
+    assert [(c.path, c.risk) for c in rank_changes(quoted)] == [(c.path, c.risk) for c in rank_changes(bare)]
