@@ -51,6 +51,11 @@ PICKED = [
     # a comparison turned: JavaScript, Python
     ("src/guard.js", ["  if (attempts >= limit) {"], ["  if (attempts > limit * 10) {"], "limit * 10"),
     ("app/tokens.py", [*_FILLER, "    if token.expires_at <= now:"], [*_FILLER, "    if token.expires_at <= now - 86400:"], "86400"),
+    # a unit turned by a factor put into a comparison (Clojure, Elixir), a pattern's class widened (Vim script, Ruby)
+    ("src/app/claims.clj", ["  (when (> (:iat claims) (+ now skew))"], ["  (when (> (:iat claims) (+ (* now 60) skew))"], "60"),
+    ("lib/app/expiry.ex", ["    if claims.nbf > now, do: :error"], ["    if claims.nbf > div(now, 1000), do: :error"], "1000"),
+    ("autoload/tool.vim", ["  if a:name =~# '^[A-Za-z0-9_.-]\\+$'"], ["  if a:name =~# '^[^ ]\\+$'"], "[^ ]"),
+    ("lib/app/name_check.rb", ["    return false unless name =~ /\\A[a-z0-9_]+\\z/"], ["    return false unless name =~ /\\A.+\\z/"], ".+"),
 ]
 
 
@@ -74,6 +79,15 @@ QUIET = [
     ("docs/guide.md", [], ["If the token expires you can sign in again, and when it is valid the session is kept."]),  # prose
     ("src/messages.rs", ['    log::info!("the session was refreshed");'], ['    log::info!("the session has been renewed");']),  # a message
     ("README.rst", ["Install with ``pip install relay``."], ["Install it with ``pip install relay`` (Python 3.9+)."]),
+    (".github/workflows/ci.yml", ["      - uses: someorg/act@3f1c2a9be0d4c8e7f6a5b4c3d2e1f0a9b8c7d6e5 # v2.1.0"],
+     ["      - uses: someorg/act@9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b # v2.2.0"]),  # a pinned commit moved
+    ("crates/core/Cargo.toml", ['serde = "1.0"'], ["serde.workspace = true"]),  # a dependency moved to the workspace's
+    ("api/bind.go", ["func Bind(obj interface{}) error {"], ["func Bind(obj any) error {"]),  # a typing pass
+    ("lib/web.py", ["    not a general purpose token check, only the session."], ["    not a general purpose token check, only the session; see below."]),
+    ("lib/app/base.rb", ["    return if type.nil? or ext.empty?"], ["    return if type.nil? || ext.empty?"]),  # the same operator spelled otherwise
+    ("src/http/conn.py", ['        raise ValueError("bad header: " + repr(line))'], ['        raise ValueError("bad header (CR or LF): %r" % line)']),  # a message
+    ("src/cache.py", ["        self._table[self._last_key] += part"], ["        self._joined.pop(self._last_key, None)"]),  # a dictionary's key
+    ("src/frame.rs", ["        if let Some(f) = decode(src, max_size, partial, bytes)? {"], ["        if let Some(f) = decode("]),  # a line wrapped
 ]
 
 

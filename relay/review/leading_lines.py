@@ -32,14 +32,14 @@ from relay.review.turned_lines import changed, pairs
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "scored_line"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
 # line holding a security word is not the line that turned): when they are all a file's reasons say, the leading line
 # goes first (relay.review.risk.assess).
 WORD_RULES = frozenset({
-    "security_tokens", "auth_path", "huge_change", "large_hunk", "ci_config", "ci_build", "manifest", "build_config",
+    "security_tokens", "auth_path", "huge_change", "large_hunk", "ci_config", "ci_build", "ci_credentials", "manifest", "build_config",
     "secret_path", "secret_template", "lockfile", "outside_paths", "not_mentioned", "edit_apart", "note_apart", "migration",
     "beside_security_test", "beside_security_note", "for_security_task", "new_dependency", "length_guard", "input_check",
     "hooks", "unread_line",
@@ -52,7 +52,9 @@ _QUOTE = 90
 _ALIKE = 0.5  # a line turned in place keeps half its text: a pattern rewritten, a value and its condition
 
 _COMMENT = ("//", "#", "/*", "*", "--", ";", "<!--", "%", "rem ", "REM ")
-_SECURITY = re.compile(r"(?i)auth|token|secret|passw|credential|cert|ssl|tls|verif|valid|sign|hmac|\bmac\b|nonce|\bkeys?\b|_key|key_|"
+# A dictionary's key is no secret: only a key of the kinds cryptography and access use.
+_SECURITY = re.compile(r"(?i)auth|token|secret|passw|credential|cert|ssl|tls|verif|valid|sign|hmac|\bmac\b|nonce|"
+                       r"(?:api|private|public|secret|signing|session|master|priv|pub|access|rsa|aes|enc)_?key|key_?(?:size|len|length|bits|usage)|"
                        r"cipher|crypt|hash|checksum|digest|csrf|cors|cookie|session|permission|privilege|chmod|umask|sudo|\broot\b|"
                        r"admin|trust|insecure|unsafe|escape|saniti|shell|exec|eval|random|redirect|origin|\bhost|listen|bind|"
                        r"debug|verbos|strict|expir|sandbox|modeline|exrc")
@@ -60,7 +62,8 @@ _COMPARE = re.compile(r"==|!=|<=|>=|=~|!~|&&|\|\||\s<\s|\s>\s|\bnot\b|\band\b|\b
 _CONDITION = re.compile(r"\b(?:if|unless|when|elseif|elsif|elif|case|match|guard|where)\b")
 _EXIT = re.compile(r"\b(?:return|raise|throw|panic|abort|exit|die|fail|error|reject|deny)\b")
 _VALUES = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "nil", "nothing", "enabled", "disabled", "enable",
-                     "disable", "always", "never", "all", "any"})
+                     "disable", "always", "never"})
+_SWITCHES = frozenset({"true", "false", "yes", "no", "on", "off", "enabled", "disabled", "always", "never"})
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://")
 # Plain to a host of the machine or a private network is the usual local setup, not a fetch over the internet.
 _PLAIN_URL = re.compile(r"(?i)\b(?:http|git|ftp|ws)://(?!(?:localhost|127\.|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.))")
@@ -75,7 +78,15 @@ _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
 _LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
 _UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
-_STRUCTURE = frozenset("{}()[],;.:")
+_STRUCTURE = frozenset("{}()[],;.:\"'`")
+_PATTERN_CHARS = frozenset("|\\^$*+?~[]<>")
+_LITERAL = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|/(?:[^/\\\s]|\\.)+/")
+_SAME_OPERATOR = {"or": "||", "and": "&&", "not": "!"}
+_OPERATORS = re.compile(r"===?|!==?|<=|>=|(?<![<=-])<(?![<=-])|(?<![=>-])>(?![>=])|&&|\|\||!(?!=)|\bnot\b|\band\b|\bor\b")
+_HEX = re.compile(r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\Z")
+_VTAG = re.compile(r"v\d+\Z")
+_SENTENCE = re.compile(r"[\w\s,.;:!?'`’\"-]+")
+_PLAIN_WORD = re.compile(r"[a-z][a-z'’-]*[,.;:!?]?")
 _NEGATED = ("no", "not", "dis", "un", "in", "non")
 _SECURE = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "smtps": "smtp", "imaps": "imap", "ldaps": "ldap"}
 
@@ -104,18 +115,27 @@ def _strong(line: str) -> int:
     return score
 
 
+def _sentence(line: str) -> bool:
+    """A sentence inside code (a docstring's, a comment's continued line): words and a writer's punctuation only."""
+    words = line.split()
+    return len(words) >= 4 and bool(_SENTENCE.fullmatch(line.strip())) and sum(bool(_PLAIN_WORD.fullmatch(w)) for w in words) * 5 >= len(words) * 3
+
+
 def _alone(line: str, removed: bool) -> int:
     score = _strong(line)
+    if _sentence(line):
+        return score
     security = bool(_SECURITY.search(line))
     score += 2 * security
-    if _COMPARE.search(line) or _CONDITION.search(line):
+    code = _LITERAL.sub('""', line)
+    if _COMPARE.search(code) or _CONDITION.search(code):
         score += 2
     # A value set on a security-relevant name (``verify_server off``) says what it turns; a value alone is common.
     if {w.lower() for w in re.findall(r"\w+", line)} & _VALUES:
         score += 1 + security
     if _DISCARD.search(line):
         score += 2
-    if removed and (_CONDITION.search(line) or _EXIT.search(line)):
+    if removed and (_CONDITION.search(code) or _EXIT.search(code)):
         score += 2
     return score
 
@@ -125,28 +145,49 @@ def _negated(a: str, b: str) -> bool:
     return any(a == p + b or b == p + a or a == p + "_" + b or b == p + "_" + a for p in _NEGATED)
 
 
+def _operators(line: str) -> list[str]:
+    # A message's words are not the code's operators: "CR or LF" in a string is no ``or``.
+    return [_SAME_OPERATOR.get(op, op) for op in _OPERATORS.findall(_LITERAL.sub('""', line))]
+
+
+def _pattern_chars(line: str) -> list[str]:
+    return sorted(ch for literal in _LITERAL.findall(line) for ch in literal if ch in _PATTERN_CHARS)
+
+
+def _versionish(token: str) -> bool:
+    return bool(_NUMBER.match(token) or _HEX.match(token) or _VTAG.match(token))
+
+
 def _turn(old: str, new: str) -> int:
-    """What turned between a pair: 0 for a rename or a message's words, a version moved, whitespace; more for a value,
-    an operator or a pattern's character; more again for a bound loosened."""
+    """What turned between a pair: 0 for a rename, a message's words, a line wrapped, a value turned into an unlike one;
+    -9 for a version or a pinned commit moved; more for a value turned into another (``false`` → ``true``, a number, a
+    flag's ``no``), a comparison or a pattern's character; more again for a bound loosened."""
+    so, sn = squeezed(old), squeezed(new)
+    if so.startswith(sn) or sn.startswith(so) or so.endswith(sn) or sn.endswith(so):
+        return 0  # a line wrapped or joined, or a call's arguments moved to the next line
     ops = changed(old, new)
     if not ops:
         return 0
-    before = [t for _, a, _ in ops for t in a]
-    after = [t for _, _, b in ops for t in b]
-    tokens = before + after
-    if all(_NUMBER.match(t) for t in tokens) and (_DOTTED.search(new) or "version" in new.lower()):
-        return -9  # a version moved: the line is quiet whatever else it holds
-    # Brackets, commas and dots move with any rewrite; an operator, a quote, a pattern's character or a value says more.
-    values = [t for t in tokens if t.lower() in _VALUES or not (_WORD.match(t) or t in _STRUCTURE)]
-    flipped = any(_negated(a, b) for _, aa, bb in ops for a in aa for b in bb)
+    tokens = [t for _, a, b in ops for t in (*a, *b)]
+    if all(_versionish(t) or t in _STRUCTURE for t in tokens) and (
+            any(_HEX.match(t) or _VTAG.match(t) for t in tokens) or _DOTTED.search(new) or "version" in new.lower() or "@" in new):
+        return -9  # a version or a pinned commit moved: the line is quiet whatever else it holds
     # A secure scheme's or module's name turned into the plain one (``https`` → ``http``, ``ssl.https`` → ``ssl.http``).
     if any(a.lower() in _SECURE and b.lower() == _SECURE[a.lower()] for _, aa, bb in ops for a in aa for b in bb):
         return 5
-    if not values and not flipped:
+    # A value turned into another of its kind: a boolean or a state word, a flag's negation, a number.
+    flipped = any(_negated(a, b) or (a.lower() in _VALUES and b.lower() in _VALUES) for _, aa, bb in ops for a in aa for b in bb)
+    flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops)
+    nums = [(int(a), int(b)) for _, aa, bb in ops for a, b in zip(aa, bb) if _NUMBER.match(a) and _NUMBER.match(b) and len(a) < 10 and len(b) < 10]
+    # A number put into an expression or taken out of it (a scale, an offset, a count).
+    scaled = any(tag in ("insert", "delete") and any(_NUMBER.match(t) for t in (*a, *b)) for tag, a, b in ops)
+    # A comparison or a logical operator turned (``or`` and ``||`` are one), or the special characters of a pattern's literal.
+    compares = _operators(old) != _operators(new)
+    pattern = _pattern_chars(old) != _pattern_chars(new)
+    if not (flipped or nums or scaled or compares or pattern):
         return 0
     score = 3
     # A number turned beside a name that bounds: a floor lowered or a ceiling raised loosens the bound.
-    nums = [(int(a), int(b)) for _, aa, bb in ops for a, b in zip(aa, bb) if _NUMBER.match(a) and _NUMBER.match(b) and len(a) < 10 and len(b) < 10]
     if nums:
         a, b = nums[0]
         if b < a and _LOWER.search(new):
@@ -160,6 +201,12 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     """The quote of the changed line that tells most (``old → new`` for a line turned in place, else ``adds: …`` /
     ``removes: …``), or None when no changed line tells more than the file's kind. ``prose``: a page of text, where only a
     URL, a credential, a mode or a moving ref is read."""
+    found = scored_line(path, added, removed, prose=prose)
+    return found[1] if found is not None else None
+
+
+def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> tuple[int, str] | None:
+    """``leading_line`` with its score."""
     # A line on both sides once squeezed was moved or reformatted, not changed.
     had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
     new = [ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had]
@@ -176,7 +223,7 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
             turn = _turn(a, b)
             if turn < 0:
                 continue
-            score = (_strong(b) if prose else max(_alone(b, False), _alone(a, False)) + turn)
+            score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn
             if best is None or score > best[0]:
                 best = (score, -len(b), "turns: " + paired(a, b))
     for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
@@ -191,8 +238,8 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
     said = best[2].split(": ", 1)[1]
     if _DISCARD.search(said.split(" → ")[-1]):
-        return redact(f"discards a call's result: {said}")
-    return redact(best[2])
+        return best[0], redact(f"discards a call's result: {said}")
+    return best[0], redact(best[2])
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:

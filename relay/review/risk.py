@@ -151,6 +151,11 @@ def _describe(f: FileFacts, ctx: RiskContext) -> str:
     return f"edit (+{c.additions}/-{c.deletions}){quote}"
 
 
+def _line_read(fired: list[tuple[int, Rule, str]]) -> bool:
+    silenced = {name for _, rule, _ in fired for name in rule.outranks}
+    return any(rule.name not in WORD_RULES and rule.name not in silenced for _, rule, _ in fired)
+
+
 _WATCHED_LINES = 40  # a smaller file is read whole once begun: its rules cost little
 
 
@@ -164,6 +169,9 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     for order, rule in enumerate(RULES):
         if cut or (watch and (cut := over_budget())):
             break
+        # The leading line (the table's last row) is looked for only where no line reader fired: it would be dropped.
+        if rule.name == LEADING_RULE and _line_read(fired):
+            continue
         if (reason := _fires(rule, facts, ctx)) is not None:
             fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
