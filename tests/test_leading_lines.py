@@ -87,6 +87,7 @@ QUIET = [
     ("lib/app/base.rb", ["    return if type.nil? or ext.empty?"], ["    return if type.nil? || ext.empty?"]),  # the same operator spelled otherwise
     ("src/http/conn.py", ['        raise ValueError("bad header: " + repr(line))'], ['        raise ValueError("bad header (CR or LF): %r" % line)']),  # a message
     ("src/cache.py", ["        self._table[self._last_key] += part"], ["        self._joined.pop(self._last_key, None)"]),  # a dictionary's key
+    ("app/models.py", ["    user_verification: Optional[str] = None"], ["    user_verification: str | None = None"]),  # a typing pass
     ("src/frame.rs", ["        if let Some(f) = decode(src, max_size, partial, bytes)? {"], ["        if let Some(f) = decode("]),  # a line wrapped
 ]
 
@@ -104,10 +105,9 @@ def test_a_docs_page_still_quotes_a_plain_http_command() -> None:
 
 
 def test_kind_only_reasons_are_led_by_the_line() -> None:
-    cmake = assess(_fc("CMakeLists.txt", ["  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ)"],
-                       ["  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ WORLD_WRITE)"]), RiskContext())
-    assert cmake.rules[0] == "leading_line" and "WORLD_WRITE" in cmake.reasons[0], cmake.reasons
-    assert "build configuration" in cmake.reasons  # the kind is still said, after the line
+    sbt = assess(_fc("build.sbt", [], ['credentials += Credentials("Repo", "repo.example.org", "bot", "Zq4$tW8kLm2x")']), RiskContext())
+    assert sbt.rules[0] == "leading_line" and "Credentials(" in sbt.reasons[0], sbt.reasons
+    assert "dependency manifest" in sbt.reasons  # the kind is still said, after the line
     low = assess(_fc("src/server/errors.cr", ["    show_trace = false", "    x = 1"], ["    show_trace = true", "    x = 2", *_FILLER]),
                  RiskContext())
     assert low.risk == "low" and "show_trace = true" in low.reasons[0], low.reasons
@@ -141,3 +141,28 @@ def test_the_order_does_not_move(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(risk, "RULES", tuple(rule for rule in risk.RULES if rule.name != "leading_line"))
     bare = [assess(f, RiskContext()) for f in files]
     assert [(c.path, c.risk) for c in rank_changes(quoted)] == [(c.path, c.risk) for c in rank_changes(bare)]
+
+
+# The rule that reads a mode open to others, or TLS verification off, reads it in the kinds the leading line showed it
+# unread (round 30): CMake's named permission bits, a server config's directive with its value after blanks.
+@pytest.mark.parametrize(("path", "line", "what"), [
+    ("CMakeLists.txt", "  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ WORLD_WRITE)", "world-writable"),
+    ("cmake/install.cmake", "install(FILES a.cfg DESTINATION etc PERMISSIONS OWNER_READ WORLD_WRITE)", "world-writable"),
+    ("conf/proxy.conf", "    proxy_ssl_verify off;", "TLS verification off"),
+    ("conf/site.conf", "SSLProxyVerify none", "TLS verification off"),
+    ("examples/module.conf", "ModuleSSLValidateServer Off", "TLS verification off"),
+])
+def test_known_rules_read_other_spellings(path: str, line: str, what: str) -> None:
+    change = assess(_fc(path, [], [line]), RiskContext())
+    assert change.risk == "high" and what in change.reasons[0], change.reasons
+
+
+@pytest.mark.parametrize(("path", "line"), [
+    ("CMakeLists.txt", "  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)"),  # others may read, not write
+    ("conf/proxy.conf", "    proxy_ssl_verify on;"),
+    ("conf/proxy.conf", "    proxy_ssl_verify_depth 0;"),  # a chain's depth, not the check
+    ("conf/site.conf", "# SSLProxyVerify none"),  # a comment
+    ("docs/proxy.md", "Set SSLProxyVerify none only while testing."),  # a sentence
+])
+def test_other_spellings_quiet_look_alikes(path: str, line: str) -> None:
+    assert "unsafe_value" not in assess(_fc(path, [], [line]), RiskContext()).rules

@@ -20,19 +20,23 @@ The rule row (``relay.review.rules``: ``leading_line``) is a note: it decides no
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from relay.core.redact import redact
 from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
 from relay.review.small_edits import paired
-from relay.review.turned_lines import changed, pairs
+from relay.review.turned_lines import changed
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "scored_line"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "parts_read", "scored_line"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
@@ -45,7 +49,7 @@ WORD_RULES = frozenset({
     "hooks", "unread_line",
 })
 
-_MOST = 600  # changed lines read a side: a slipped line is one among a few hundred, a generated table is not read
+_MOST = 400  # changed lines read a side: a slipped line is one among a few hundred, a generated table is not read
 _LONG = 200  # a longer line is data or a bundle's
 _LEAST = 4  # a line scoring less tells no more than the file's kind
 _QUOTE = 90
@@ -130,14 +134,20 @@ def _alone(line: str, removed: bool) -> int:
     code = _LITERAL.sub('""', line)
     if _COMPARE.search(code) or _CONDITION.search(code):
         score += 2
-    # A value set on a security-relevant name (``verify_server off``) says what it turns; a value alone is common.
-    if {w.lower() for w in re.findall(r"\w+", line)} & _VALUES:
+    # A switch set on a security-relevant name (``verify_server off``) says what it turns; a switch alone is common, and
+    # None, null or nil is a default more often than a turn.
+    if any(w.lower() in _SWITCHES or w == "none" for w in re.findall(r"\w+", code)):  # a config's `none`, not Python's None
         score += 1 + security
     if _DISCARD.search(line):
         score += 2
     if removed and (_CONDITION.search(code) or _EXIT.search(code)):
         score += 2
     return score
+
+
+def _exit_gone(old: str, new: str) -> bool:
+    """A refusal or an exit the old line made (``throw``, ``raise``, ``return err``) that the new line no longer makes."""
+    return bool(_EXIT.search(_LITERAL.sub('""', old))) and not _EXIT.search(_LITERAL.sub('""', new))
 
 
 def _negated(a: str, b: str) -> bool:
@@ -197,6 +207,31 @@ def _turn(old: str, new: str) -> int:
     return score
 
 
+_EDGE = 4  # a line turned in place keeps its opening or its ending: its candidates share one
+_BUCKET = 24
+
+
+def _pairs(new: Sequence[str], old: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """Each new line with the old line it most likely replaced: among the old lines sharing its opening or its ending,
+    the most alike by characters (a quick bound first, the full ratio for the best only: linear in most files)."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for ln in old:
+        sq = squeezed(ln)
+        for key in {"<" + sq[:_EDGE], ">" + sq[-_EDGE:]}:
+            bucket = index.setdefault(key, [])
+            if len(bucket) < _BUCKET:
+                bucket.append((ln, sq))
+    for ln in new:
+        sq = squeezed(ln)
+        best, most = None, _ALIKE
+        for cand, csq in dict.fromkeys([*index.get("<" + sq[:_EDGE], ()), *index.get(">" + sq[-_EDGE:], ())]):
+            m = SequenceMatcher(None, csq, sq, autojunk=False)
+            if m.real_quick_ratio() >= most and (q := m.quick_ratio()) >= most:
+                best, most = (cand, csq), q
+        if best is not None and SequenceMatcher(None, best[1], sq, autojunk=False).ratio() >= _ALIKE:
+            yield best[0], ln
+
+
 def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> str | None:
     """The quote of the changed line that tells most (``old → new`` for a line turned in place, else ``adds: …`` /
     ``removes: …``), or None when no changed line tells more than the file's kind. ``prose``: a page of text, where only a
@@ -216,14 +251,14 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     best: tuple[int, int, str] | None = None
     partnered: set[str] = set()
     if new and old:
-        for a, b in pairs(new, old, re.compile(r"\S"), _ALIKE):
+        for a, b in _pairs(new, old):
             partnered.update((a, b))
             if squeezed(a) == squeezed(b):
                 continue
             turn = _turn(a, b)
             if turn < 0:
                 continue
-            score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn
+            score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn + 2 * _exit_gone(a, b)
             if best is None or score > best[0]:
                 best = (score, -len(b), "turns: " + paired(a, b))
     for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
@@ -243,12 +278,33 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule's check (relay.review.rules, ``leading_line``)."""
+    """The rule's check (relay.review.rules, ``leading_line``); not asked while a file's parts are read alone (the part that
+    holds the file's quote is found by the quote: relay.review.telling)."""
+    if _PARTS.get():
+        return None
     c = f.change
-    return leading_line(c.path, c.added_lines, c.removed_lines, prose=f.kind == "docs")
+    return _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
 
 
-# The row's example: a build file's install step opened to every user, and the same step's version moved.
+@functools.lru_cache(maxsize=512)  # a file is assessed again for the task's packet, the view, the claims
+def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> str | None:
+    return leading_line(path, added, removed, prose=prose)
+
+
+_PARTS: contextvars.ContextVar[bool] = contextvars.ContextVar("leading_parts", default=False)
+
+
+@contextlib.contextmanager
+def parts_read() -> Iterator[None]:
+    """While a file's parts are read alone: the leading line is not looked for."""
+    token = _PARTS.set(True)
+    try:
+        yield
+    finally:
+        _PARTS.reset(token)
+
+
+# The row's example: a build file's option that checks signatures turned off, and the same file's version moved.
 def _fc(path: str, removed: list[str], added: list[str]):  # noqa: ANN202 - a FileChange
     from relay.review.rule_row import fc
 
@@ -256,8 +312,7 @@ def _fc(path: str, removed: list[str], added: list[str]):  # noqa: ANN202 - a Fi
 
 
 LEADING_EXAMPLE = (
-    _fc("tools/install.cmake", ["  install(FILES conf.ini DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE)"],
-        ["  install(FILES conf.ini DESTINATION etc PERMISSIONS OWNER_READ OWNER_WRITE WORLD_WRITE)"]),
-    "turns: …OWNER_READ OWNER_WRITE) → …OWNER_READ OWNER_WRITE WORLD_WRITE)",
-    _fc("tools/install.cmake", ['  set(TOOL_VERSION "2.4.1")'], ['  set(TOOL_VERSION "2.5.0")']),
+    _fc("tools/CMakeLists.txt", ['option(CHECK_SIGNATURES "check package signatures" ON)'], ['option(CHECK_SIGNATURES "check package signatures" OFF)']),
+    'turns: …package signatures" ON) → …package signatures" OFF)',
+    _fc("tools/CMakeLists.txt", ['  set(TOOL_VERSION "2.4.1")'], ['  set(TOOL_VERSION "2.5.0")']),
 )

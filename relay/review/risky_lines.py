@@ -68,6 +68,9 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
         r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
+        # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
+        # `proxy_ssl_verify off;`, `FooSSLValidateServer Off` (round 30: the same setting the `=`/`:` forms above read).
+        r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
         r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
@@ -108,14 +111,16 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
-                                                   "authentication_classes", "permission_classes", "writefile", "filemode"), re.compile(
+                                                   "authentication_classes", "permission_classes", "writefile", "filemode", "world_write"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
         r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
-        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b")),
+        r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b|"
+        # CMake's install()/file() permissions: the mode's "others may write" bit by its name (round 30).
+        r"\bPERMISSIONS\b[^)#]*\bWORLD_WRITE\b")),
     ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "allow_ips", "allow-ips", "allowips", "proxy_allow", "proxy-allow", "proxyallow", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy", "real-ip",
                              "client-ip", "connecting-ip"),
      re.compile(

@@ -24,6 +24,7 @@ from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
 from relay.review.lead_order import CLASSIC, GENERIC
+from relay.review.leading_lines import parts_read
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
@@ -82,7 +83,8 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     ranges = [span] if span is not None else [(1, max(len(added), 1))]
     [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
                                                added_lines=list(added), removed_lines=list(removed))])
-    found = assess(part, RiskContext(partial=partial))
+    with parts_read():
+        found = assess(part, RiskContext(partial=partial))
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
     mine = {_stem(r) for r in found.reasons}
     # The part holding a line a line rule of the file named goes first, whatever its own risk read alone (a word elsewhere
