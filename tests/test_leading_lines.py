@@ -44,6 +44,10 @@ PICKED = [
     # a call's result discarded: C, OCaml, Rust
     ("src/kem/decaps.c", ["    return kem_decrypt(out, ct, sk);"], ["    (void) kem_decrypt(out, ct, sk);", "    return 0;"], "(void) kem_decrypt"),
     ("lib/peer.ml", ["  check_usage cert `Server >>= fun () ->"], ["  let _ = check_usage cert `Server in"], "let _ = check_usage"),
+    # a refusal deleted inside a reformatted match (Scala), a raise deleted (Python)
+    ("src/main/scala/Flags.scala", ['    case "off" => false', "    case s =>", '      throw new IllegalArgumentException(s"not a flag: $s")'],
+     ['      case "off" => false', "      case s =>", "      case _ => false"], "throw new IllegalArgumentException"),
+    ("app/flags.py", ["    if value not in ALLOWED:", "        raise ValueError(value)", "    return value"], ["    return value"], "raise ValueError"),
     # a plain-http source, a moving ref, a credential literal: Scala sbt, a CI file, Lua
     ("build.sbt", [], ['credentials += Credentials("Repo", "repo.example.org", "bot", "Zq4$tW8kLm2x")'], "Credentials("),
     (".github/workflows/lint.yml", ["      - uses: someorg/setup-tool@v3"], ["      - uses: someorg/setup-tool@master"], "@master"),

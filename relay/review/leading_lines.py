@@ -64,6 +64,7 @@ _SECURITY = re.compile(r"(?i)auth|token|secret|passw|credential|cert|ssl|tls|ver
                        r"debug|verbos|strict|expir|sandbox|modeline|exrc")
 _COMPARE = re.compile(r"==|!=|<=|>=|=~|!~|&&|\|\||\s<\s|\s>\s|\bnot\b|\band\b|\bor\b")
 _CONDITION = re.compile(r"\b(?:if|unless|when|elseif|elsif|elif|case|match|guard|where)\b")
+_REFUSAL = re.compile(r"\b(?:raise|throw|panic|abort|reject|deny)\b")
 _EXIT = re.compile(r"\b(?:return|raise|throw|panic|abort|exit|die|fail|error|reject|deny)\b")
 _VALUES = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "nil", "nothing", "enabled", "disabled", "enable",
                      "disable", "always", "never"})
@@ -140,7 +141,11 @@ def _alone(line: str, removed: bool) -> int:
         score += 1 + security
     if _DISCARD.search(line):
         score += 2
-    if removed and (_CONDITION.search(code) or _EXIT.search(code)):
+    # A refusal deleted (a throw, a raise, a reject no line the change adds makes again) tells by itself; a condition or
+    # another exit deleted, less.
+    if removed and _REFUSAL.search(code):
+        score += 4
+    elif removed and (_CONDITION.search(code) or _EXIT.search(code)):
         score += 2
     return score
 
