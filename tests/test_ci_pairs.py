@@ -100,4 +100,6 @@ _QUIET = [
 @pytest.mark.parametrize("template, path, field, old, new", _QUIET, ids=[f"{p[1]}:{p[2]}:{i}" for i, p in enumerate(_QUIET)])
 def test_a_ci_pair_tightened_or_kept_stays_the_kinds(template, path, field, old, new) -> None:
     out = bench_plant_matrix.review_case(_case(template, path, field, old, new, ["guard", "audit", "untrusted", "http://"]))
-    assert out["reason"].startswith("CI ") and not out["named"], out
+    # The changed line may be quoted ahead of the kind (round 30, relay.review.leading_lines): no reader names it.
+    kind = out["reason"].split("; ", 1)[-1] if out["reason"].startswith(("turns: ", "adds: ", "removes: ")) else out["reason"]
+    assert kind.startswith("CI ") and not out["named"], out

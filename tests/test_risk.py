@@ -437,7 +437,9 @@ def test_assess_all_raises_source_beside_a_test_naming_an_advisory() -> None:
     test = fc("tests/test_clean.py", additions=3, added_lines=["    # refs: bug 1615315 / GHSA-q65m-pv3f-wr5r", "def test_noscript_rawtag_(raw_tag, data, expected):"])
     docs = fc("CHANGES", additions=5)
     out = {c.path: c for c in assess_all([shim, test, docs], NO_CTX)}
-    assert out["bleach/html5lib_shim.py"].risk == "medium" and "GHSA-q65m-pv3f-wr5r" in out["bleach/html5lib_shim.py"].reasons[0]
+    # The flipped default is quoted first (round 30, relay.review.leading_lines), the advisory beside it.
+    assert out["bleach/html5lib_shim.py"].risk == "medium" and "GHSA-q65m-pv3f-wr5r" in out["bleach/html5lib_shim.py"].reasons[1]
+    assert "scripting=True" in out["bleach/html5lib_shim.py"].reasons[0]
     assert out["CHANGES"].risk == "low" and out["tests/test_clean.py"].risk == "low"
     plain = {c.path: c for c in assess_all([shim, fc("tests/test_clean.py", additions=1, added_lines=["def test_noscript():"])], NO_CTX)}
     assert plain["bleach/html5lib_shim.py"].risk == "low"

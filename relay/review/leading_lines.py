@@ -6,16 +6,20 @@ merely holds a security word (a header's ``#define``, a docstring, an unchanged 
 worker turned sat unquoted. A leader cannot judge a kind. This reader picks, in any language and any kind of file, the
 changed line that tells most, by a general score of what the line does, not of which project it is from:
 
-- a value turned in place (a boolean, a number, a mode, a flag's ``no``/``dis``/``un`` prefix, an operator, a quote or a
-  bracket of a pattern), more when a number's direction loosens a bound (a minimum lowered, a maximum raised);
-- a URL or host (more for a plain ``http://``, ``git://``, ``ftp://``), a ref to a moving branch (``@master``), a mode or
-  permission that opens a file to everyone, a credential-like literal, a call's result bound to the blank;
-- a comparison or condition, a security word, a deleted condition or exit (``return``, ``raise``, ``throw``).
+- a line turned in place (paired with the line it replaced): a switch turned into another (``false`` → ``true``, a flag's
+  ``no``/``dis``/``un`` prefix), a number turned, put in or taken out (more when a floor is lowered or a ceiling raised),
+  a comparison or logical operator turned, a pattern literal's special characters, a secure scheme made plain
+  (``https`` → ``http``), a refusal the old line made and the new does not;
+- a URL (more for a plain ``http://``, ``git://``, ``ftp://`` to a public host), a ref to a moving branch (``@master``), a
+  mode or permission that lets others write, a credential-like literal, a call's result cast to void or bound to ``_``;
+- a comparison or condition, a security word, a switch set on a security name, a refusal deleted (``throw``, ``raise``).
 
-Quiet: comments, imports, a version moved (only digits of a dotted version turned), a rename (only names turned), text
-inside a message, formatting, prose in docs (only a URL, a credential, a mode or a moving ref is read there).
+Quiet: comments, imports, lines moved or reformatted (the same once squeezed, or wrapped), a version or a pinned commit
+moved, a rename or a typing pass (only names turned), a message's words, sentences inside code, prose in docs (only a
+URL, a credential, a mode or a moving ref is read there); tests, lockfiles and generated output (the row's scope).
 The rule row (``relay.review.rules``: ``leading_line``) is a note: it decides no risk and moves no file in the order;
-``relay.review.risk.assess`` keeps it only when no line reader quotes a line, and puts it first.
+``relay.review.risk.assess`` asks it only where every reason is a kind, path, size or word reason (``WORD_RULES``), and
+puts it first; ``relay.review.telling`` shows its hunk first.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from relay.review.turned_lines import changed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "parts_read", "scored_line"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
@@ -216,20 +220,32 @@ _EDGE = 4  # a line turned in place keeps its opening or its ending: its candida
 _BUCKET = 24
 
 
+_KEY = re.compile(r"\s*(?:-\s+)?([\w.-]{2,40})\s*[:=(]")
+
+
+def _keys(line: str, sq: str) -> set[str]:
+    # A short line turned in place may keep neither end (``if: success()`` → ``if: always()``): a setting's or a call's
+    # own name, before its value, is a third way to find it.
+    keys = {"<" + sq[:_EDGE], ">" + sq[-_EDGE:]}
+    if m := _KEY.match(line):
+        keys.add("=" + m.group(1))
+    return keys
+
+
 def _pairs(new: Sequence[str], old: Sequence[str]) -> Iterator[tuple[str, str]]:
     """Each new line with the old line it most likely replaced: among the old lines sharing its opening or its ending,
     the most alike by characters (a quick bound first, the full ratio for the best only: linear in most files)."""
     index: dict[str, list[tuple[str, str]]] = {}
     for ln in old:
         sq = squeezed(ln)
-        for key in {"<" + sq[:_EDGE], ">" + sq[-_EDGE:]}:
+        for key in _keys(ln, sq):
             bucket = index.setdefault(key, [])
             if len(bucket) < _BUCKET:
                 bucket.append((ln, sq))
     for ln in new:
         sq = squeezed(ln)
         best, most = None, _ALIKE
-        for cand, csq in dict.fromkeys([*index.get("<" + sq[:_EDGE], ()), *index.get(">" + sq[-_EDGE:], ())]):
+        for cand, csq in dict.fromkeys(c for key in _keys(ln, sq) for c in index.get(key, ())):
             m = SequenceMatcher(None, csq, sq, autojunk=False)
             if m.real_quick_ratio() >= most and (q := m.quick_ratio()) >= most:
                 best, most = (cand, csq), q
@@ -253,7 +269,7 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     old = [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has]
     if not new and not old:
         return None
-    best: tuple[int, int, str] | None = None
+    best: tuple[int, int, str, str] | None = None
     partnered: set[str] = set()
     if new and old:
         for a, b in _pairs(new, old):
@@ -265,21 +281,23 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
                 continue
             score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn + 2 * _exit_gone(a, b)
             if best is None or score > best[0]:
-                best = (score, -len(b), "turns: " + paired(a, b))
+                best = (score, -len(b), "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
     for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
         for ln in lines:
             if ln in partnered:
                 continue
             score = _strong(ln) if prose else _alone(ln, removed_side)
             if best is None or score > best[0]:
-                best = (score, -len(ln), f"{side}: {clipped(ln.strip(), _QUOTE)}")
+                best = (score, -len(ln), f"{side}: {clipped(ln.strip(), _QUOTE)}", squeezed(ln))
     if best is None or best[0] < _LEAST:
         return None
     # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
     said = best[2].split(": ", 1)[1]
-    if _DISCARD.search(said.split(" → ")[-1]):
-        return best[0], redact(f"discards a call's result: {said}")
-    return best[0], redact(best[2])
+    quote = redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[2])
+    if len(_LINES) > _LINES_MOST:
+        _LINES.clear()
+    _LINES[quote] = best[3]
+    return best[0], quote
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -288,12 +306,38 @@ def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
     if _PARTS.get():
         return None
     c = f.change
-    return _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
+    quote, whole = _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
+    if quote is not None:
+        if len(_LINES) > _LINES_MOST:
+            _LINES.clear()
+        _LINES[quote] = whole
+    return quote
 
 
-@functools.lru_cache(maxsize=512)  # a file is assessed again for the task's packet, the view, the claims
-def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> str | None:
-    return leading_line(path, added, removed, prose=prose)
+@functools.lru_cache(maxsize=256)  # a file is assessed again: the task's packet, the view
+def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> tuple[str | None, str]:
+    found = scored_line(path, added, removed, prose=prose)
+    return (found[1], _LINES.get(found[1], "")) if found is not None else (None, "")
+
+
+# The whole lines behind a quote (squeezed), to tell whether another reason quotes the same line in a window of its own.
+_LINES: dict[str, str] = {}
+_LINES_MOST = 4096
+_PIECE = 12  # a shorter piece of another reason's text may stand in any line
+
+
+def quoted_elsewhere(quote: str, others: Sequence[str]) -> bool:
+    """Whether another reason already quotes the line this quote is of (a check line in parentheses, a word reason's line,
+    an edit apart): the leading line would say it twice."""
+    whole = _LINES.get(quote)
+    if whole is None:
+        return False
+    for other in others:
+        for piece in re.split(r"…| → |\(|\)|; ", other.split(": ", 1)[-1]):
+            sq = squeezed(piece)
+            if len(sq) >= _PIECE and sq in whole:
+                return True
+    return False
 
 
 _PARTS: contextvars.ContextVar[bool] = contextvars.ContextVar("leading_parts", default=False)

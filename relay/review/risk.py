@@ -20,7 +20,7 @@ from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import strength
-from relay.review.leading_lines import LEADING_RULE, WORD_RULES
+from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
@@ -189,8 +189,12 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     # The changed line that tells most (relay.review.leading_lines) leads only where the other reasons say a kind, a path, a
     # size or a word (round 30: "dependency manifest" for hard-coded publish credentials), and is said once.
     kept = [hit for hit in kept if hit[3].name != LEADING_RULE or not any(
-        h[3].name not in WORD_RULES or _named_elsewhere(hit[4], [h[4]]) for h in kept if h is not hit)]
+        h[3].name not in WORD_RULES or _named_elsewhere(hit[4], [h[4]]) for h in kept if h is not hit) and not quoted_elsewhere(
+        hit[4], [h[4] for h in kept if h is not hit])]
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
+    if risk == "low" and ctx.small_edits.get(change.path):
+        # A low file's small edit is quoted by its description, with the scope it stands in (relay.review.small_edits).
+        kept = [hit for hit in kept if hit[3].name != LEADING_RULE]
     reasons = [reason for _, _, _, _, reason in kept]
     if cut:
         return msgspec.structs.replace(change, risk=max_risk((risk, "medium")), reasons=[*reasons[:_MAX_REASONS - 1], not_read_reason()],
