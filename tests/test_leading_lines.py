@@ -52,6 +52,10 @@ PICKED = [
     ("build.sbt", [], ['credentials += Credentials("Repo", "repo.example.org", "bot", "Zq4$tW8kLm2x")'], "Credentials("),
     (".github/workflows/lint.yml", ["      - uses: someorg/setup-tool@v3"], ["      - uses: someorg/setup-tool@master"], "@master"),
     ("src/pkg/fetch.lua", ['local ok, https = pcall(require, "ssl.https")'], ['local ok, https = pcall(require, "ssl.http")'], "ssl.http"),
+    # a secret's variable printed: a CI step, a shell script, PowerShell
+    (".gitlab-ci.yml", ["    - ./deploy.sh"], ['    - echo "token is $DEPLOY_TOKEN" >> debug.log', "    - ./deploy.sh"], "DEPLOY_TOKEN"),
+    ("scripts/publish.sh", [], ['printf "%s\\n" "${NPM_TOKEN}" | tee publish.log', "npm publish"], "NPM_TOKEN"),
+    ("build/release.ps1", [], ['Write-Host "signing with $env:SigningKey"'], "SigningKey"),
     # a comparison turned: JavaScript, Python
     ("src/guard.js", ["  if (attempts >= limit) {"], ["  if (attempts > limit * 10) {"], "limit * 10"),
     ("app/tokens.py", [*_FILLER, "    if token.expires_at <= now:"], [*_FILLER, "    if token.expires_at <= now - 86400:"], "86400"),
@@ -91,6 +95,7 @@ QUIET = [
     ("lib/app/base.rb", ["    return if type.nil? or ext.empty?"], ["    return if type.nil? || ext.empty?"]),  # the same operator spelled otherwise
     ("src/http/conn.py", ['        raise ValueError("bad header: " + repr(line))'], ['        raise ValueError("bad header (CR or LF): %r" % line)']),  # a message
     ("src/cache.py", ["        self._table[self._last_key] += part"], ["        self._joined.pop(self._last_key, None)"]),  # a dictionary's key
+    ("scripts/publish.sh", ["echo 'publishing'"], ["echo 'publishing the package'"]),  # a message echoed, no secret
     ("app/models.py", ["    user_verification: Optional[str] = None"], ["    user_verification: str | None = None"]),  # a typing pass
     ("src/frame.rs", ["        if let Some(f) = decode(src, max_size, partial, bytes)? {"], ["        if let Some(f) = decode("]),  # a line wrapped
 ]

@@ -11,7 +11,8 @@ changed line that tells most, by a general score of what the line does, not of w
   a comparison or logical operator turned, a pattern literal's special characters, a secure scheme made plain
   (``https`` → ``http``), a refusal the old line made and the new does not;
 - a URL (more for a plain ``http://``, ``git://``, ``ftp://`` to a public host), a ref to a moving branch (``@master``), a
-  mode or permission that lets others write, a credential-like literal, a call's result cast to void or bound to ``_``;
+  mode or permission that lets others write, a credential-like literal, a secret's variable echoed or printed, a call's
+  result cast to void or bound to ``_``;
 - a comparison or condition, a security word, a switch set on a security name, a refusal deleted (``throw``, ``raise``).
 
 Quiet: comments, imports, lines moved or reformatted (the same once squeezed, or wrapped), a version or a pinned commit
@@ -80,6 +81,9 @@ _PLAIN_URL = re.compile(r"(?i)\b(?:http|git|ftp|ws)://(?!(?:localhost|127\.|\[::
 _OPEN_MODE = re.compile(r"\b0o?[0-7]?[0-7][0-7][2367]\b|(?i:chmod|mode|perm|umask)\D{0,20}\b[0-7]?[0-7][0-7][2367]\b|"
                         r"(?i:world[_-]?writ\w*|\bwrite-all\b|\b[ao]\+w\b|\b[ao]=rwx)")
 _MOVING_REF = re.compile(r"@(?:master|main|dev|develop|latest|head|HEAD|trunk|nightly)\b")
+# A variable named for a secret, written to the output or a log (a CI step's ``echo "…$TOKEN"``, a script's print).
+_PRINTED_SECRET = re.compile(r"\b(?:echo|printf?|puts|console\.log|Write-(?:Host|Output))\b[^#\n]*\$\{*\s*(?:secrets\.|env[.:])?"
+                             r"\w*(?i:key|token|secret|passw\w*|credential)\w*\b")
 _DISCARD = re.compile(r"\(void\)\s*\w|\blet\s+_\s*=|^\s*_\s*:?=\s*\w|\bignore\s*\(")
 _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[a-z])(?=[^\"']*\d)(?=[^\"']*[^\w\"'])[^\"'\s]+[\"']")
 _DOTTED = re.compile(r"\d+\.\d+")
@@ -120,6 +124,8 @@ def _strong(line: str) -> int:
     if _OPEN_MODE.search(line):
         score += 3
     if _MOVING_REF.search(line):
+        score += 4
+    if _PRINTED_SECRET.search(line):
         score += 4
     return score
 

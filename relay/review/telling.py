@@ -96,8 +96,10 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     lines = int(bool(named & set(found.rules)))
     # The part that holds the very line such a reason quotes goes before one that only reads the same way alone: a line
     # whose finding needs the file around it (an attribute deleted, a pair edited across hunks) still leads the view.
-    if named and change is not None and _holds_quote(change, named, added, removed):
-        lines = 2
+    # The part holding the quoted line's new side before one holding only its old side (round 30: a block the change moved
+    # away held the old line of a turned default, and its big hunk took the view from the hunk that turned it).
+    if named and change is not None and (held := _holds_quote(change, named, added, removed)):
+        lines = 1 + held
     return lines, risk_rank(found.risk), len(stems & mine)
 
 
@@ -189,14 +191,18 @@ def _described(change: FileChange | None) -> list[str]:
             if len(piece.strip()) >= _QUOTE_LEAST]
 
 
-def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> bool:
-    """Whether these changed lines hold a line that a line rule of the file quotes in its reason."""
+def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> int:
+    """Whether these changed lines hold a line that a line rule of the file quotes in its reason: 2 among the added lines,
+    1 among the removed ones only, 0 not."""
     pieces = _pieces(change, named)
     if not pieces:
-        return False
+        return 0
     # Joined without a break: a reason quotes a statement written over two lines as one ("if x.nil? raise E…").
+    new = "".join(squeezed(line) for line in added)
+    if any(piece in new for piece in pieces):
+        return 2
     text = "".join(squeezed(line) for line in (*added, *removed))
-    return any(piece in text for piece in pieces)
+    return int(any(piece in text for piece in pieces))
 
 
 def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) -> int | None:
