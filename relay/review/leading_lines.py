@@ -320,7 +320,7 @@ def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
     return quote
 
 
-@functools.lru_cache(maxsize=256)  # a file is assessed again: the task's packet, the view
+@functools.lru_cache(maxsize=128)  # a file is assessed again (the task's packet, the view); a server keeps few
 def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> tuple[str | None, str]:
     found = scored_line(path, added, removed, prose=prose)
     return (found[1], _LINES.get(found[1], "")) if found is not None else (None, "")
