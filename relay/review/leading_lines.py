@@ -9,7 +9,7 @@ changed line that tells most, by a general score of what the line does, not of w
 - a line turned in place (paired with the line it replaced): a switch turned into another (``false`` → ``true``, a flag's
   ``no``/``dis``/``un`` prefix), a number turned, put in or taken out (more when a floor is lowered or a ceiling raised),
   a comparison or logical operator turned, a pattern literal's special characters, a secure scheme made plain
-  (``https`` → ``http``), a refusal the old line made and the new does not;
+  (``https`` → ``http``, ``wss`` → ``ws``), a refusal the old line made and the new does not;
 - a URL (more for a plain ``http://``, ``git://``, ``ftp://`` to a public host), a ref to a moving branch (``@master``), a
   mode or permission that lets others write, a credential-like literal, a secret's variable echoed or printed, a call's
   result cast to void or bound to ``_``;
@@ -197,7 +197,7 @@ def _turn(old: str, new: str) -> int:
     if all(_versionish(t) or t in _STRUCTURE for t in tokens) and (
             any(_HEX.match(t) or _VTAG.match(t) for t in tokens) or _DOTTED.search(new) or "version" in new.lower() or "@" in new):
         return -9  # a version or a pinned commit moved: the line is quiet whatever else it holds
-    # A secure scheme's or module's name turned into the plain one (``https`` → ``http``, ``ssl.https`` → ``ssl.http``).
+    # A secure scheme's or module's name turned into the plain one (``https`` → ``http``, ``wss`` → ``ws``, as a scheme or a module's name).
     if any(a.lower() in _SECURE and b.lower() == _SECURE[a.lower()] for _, aa, bb in ops for a in aa for b in bb):
         return 5
     # A value turned into another of its kind: a boolean or a state word, a flag's negation, a number.

@@ -69,7 +69,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:curl|wget)\b[^|;&#]*\s(?:-k|--insecure|--no-check-certificate)\b|"
         r"\bssl" + _Q + r"\s*[=:]\s*False\b|"
         # A server config's directive, its value after blanks (Apache, nginx, a module's sample .conf): `SSLProxyVerify none`,
-        # `proxy_ssl_verify off;`, `FooSSLValidateServer Off` (round 30: the same setting the `=`/`:` forms above read).
+        # `proxy_ssl_verify off;`, `tls_validate_peer no` (round 30: the same setting the `=`/`:` forms above read).
         r"(?:^|(?<=\n))[ \t]*(?i:\w*(?:ssl|tls)\w*(?:verify|validate)(?!\w*depth)\w*[ \t]+(?:off|none|no|false|0))[ \t]*;?[ \t]*(?=\n|$)|"
         r"\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory|"
         r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
