@@ -38,7 +38,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:  # the rule table's types; facts imports the readers, not the other way
+    from relay.review.facts import FileFacts, RiskContext
 from relay.review.line_shapes import clipped, squeezed
 
 __all__ = ["let_through"]
@@ -301,3 +304,8 @@ def let_through(path: str, added: Sequence[str], removed: Sequence[str]) -> str 
             or _shared_tmp(added[:200], removed[:200]) or _tests_skipped(path, added[:200], removed[:200]) or _shell_joined(added[:200])
             or _early_exit(added[:200], removed[:200]) or _tolerance(added[:200], removed[:200])
             or _check_skipped(added[:200], removed[:200]) or _redirect_value(added[:200]) or _floating(path, added[:200], removed[:200]))
+
+
+def let_through_row(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule table's check (rules.py ``lets_through_note``): this reader on one file's changed lines."""
+    return let_through(f.path, f.change.added_lines, f.change.removed_lines)

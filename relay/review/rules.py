@@ -22,9 +22,9 @@ from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.dropped_bounds import bound_dropped
 from relay.review.lets_through import lets_through
-from relay.review.let_through import let_through
+from relay.review.let_through import let_through_row as _let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
-from relay.review.turn_consequences import turn_consequence
+from relay.review.turn_consequences import turn_consequence_row as _turn_consequence
 from relay.review.any_language import ANY_HIGH_EXAMPLE, ANY_LOOK_EXAMPLE, any_high_check, any_look_check
 from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
@@ -65,14 +65,6 @@ def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
             f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
         return None
     return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines) or failing_turns.weakened_answer(f.change.added_lines, f.change.removed_lines)
-
-
-def _let_through(f: FileFacts, ctx: RiskContext) -> str | None:
-    return let_through(f.path, f.change.added_lines, f.change.removed_lines)
-
-
-def _turn_consequence(f: FileFacts, ctx: RiskContext) -> str | None:
-    return turn_consequence(f.change.added_lines, f.change.removed_lines)
 
 
 def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:

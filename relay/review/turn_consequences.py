@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:  # the rule table's types; facts imports the readers, not the other way
+    from relay.review.facts import FileFacts, RiskContext
 from relay.review.line_shapes import clipped
 
 __all__ = ["escapes_fewer", "turn_consequence"]
@@ -372,3 +375,8 @@ def turn_consequence(added: Sequence[str], removed: Sequence[str]) -> str | None
     added, removed = added[:_MOST], removed[:_MOST]
     return (_excuse_added(added, removed) or _handler_added(added, removed) or _rejection_dropped(added, removed)
             or _result_discarded(added, removed) or _value_returned(added, removed) or _encoding_dropped(added, removed))
+
+
+def turn_consequence_row(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule table's check (rules.py ``consequence_note``): this reader on one file's changed lines."""
+    return turn_consequence(f.change.added_lines, f.change.removed_lines)
