@@ -84,7 +84,9 @@ SKIP_RE = re.compile(
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
     # A project's own test helper skipped the same way (testSql.skip(…), itBehavesLike.only(…), queryTest.skip(…)).
     r"\b(?:(?:test|it|spec|describe)[A-Z]\w*|[a-z]\w*(?:Test|Spec|Case|Suite))\.(?:skip|only)\s*\(|"
-    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
+    r"\b(?:xit|xdescribe|xtest|xcontext|fit|fdescribe)\s*\(|"
+    # A spec DSL's block disabled by its x prefix in any case (Kotest's xGiven/xWhen/xShould, Spek's xdescribe…).
+    r"\bx(?:[Gg]iven|[Ww]hen|[Tt]hen|[Dd]escribe|[Cc]ontext|[Ss]hould|[Ff]eature|[Ss]cenario|[Ee]xpect|[Ss]pecify|[Tt]est|It|[Aa]nd)\s*\(\s*['\"]|\bt\.Skip(?:f|Now)?\s*\(|@(?:\w+\.)*(?:Ignore|Disabled)\b|"
     r"#\[ignore\]|@Test\b.*\.disabled\b|\bskip\s*\(\s*['\"]|\bmarkTestSkipped\(|\[Ignore\]|\[Fact\(Skip|"
     # RSpec's and minitest-spec's forms without parentheses ("xit 'verifies the host' do").
     r"^\s*(?:xit|xdescribe|xcontext|xspecify|xscenario|fit|fdescribe|fcontext)\s+['\"]|" + SKIP_SHAPES  # other frameworks' (round 11)
@@ -106,7 +108,7 @@ COVERAGE_FILES = (
 # these, and ``in`` is ~20x faster than the alternations below. Every alternative of a
 # regex contains one of its screen's words (lowercased), so a screen never hides a match.
 SKIP_WORDS = ("skip", "xfail", "expectedfailure", "todo", "only", "xit", "xdescribe", "xtest", "xcontext", "fit", "fdescribe", "ignore", "disabled",
-              "xspecify", "xscenario", "fcontext") + _MORE_SKIP_WORDS
+              "xspecify", "xscenario", "fcontext", "xgiven", "xwhen", "xthen", "xshould", "xfeature", "xexpect", "xand") + _MORE_SKIP_WORDS
 _CASE_WORDS = ("test", "it(", "it (", "it '", 'it "', "specify", "parametrize", ".each", "t.run", "csvsource")
 _COVERAGE_WORDS = ("fail", "cov", "threshold", "branches", "functions", "lines", "statements")
 

@@ -38,6 +38,7 @@ from relay.review.test_imports import TEST_IMPORT_EXAMPLE, imports_test_code
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
 from relay.review.facts import FACTS, FileFacts, RiskContext
+from relay.review import quiet_examples as quiet_turns  # round 31: the weakens rows' further cases
 from relay.review.rule_row import Example, Rule, Scope, fc as _fc
 from relay.review.words import NO_SIZE_KINDS
 
@@ -176,13 +177,13 @@ RULES: tuple[Rule, ...] = (
             added_lines=["    <<a::48, b::80>> = :rand.bytes(16)"]),
         "makes randomness predictable: …80>> = :crypto.strong_rand_bytes(16… → …80>> = :rand.bytes(16…",
         _fc("lib/retry.ex", additions=1, deletions=1, removed_lines=["    delay = base"], added_lines=["    delay = base + :rand.uniform(100)"]),
-        RiskContext(apart={"lib/uuid.ex": _APART}, apart_worth={"lib/uuid.ex": _APART}))),
+        RiskContext(apart={"lib/uuid.ex": _APART}, apart_worth={"lib/uuid.ex": _APART})), more=quiet_turns.HIGH_EXAMPLES),
     Rule("weakens_more", "medium", "{detail}", weakened_more, leads=True, outranks=("note_apart", "edit_apart"),
          scope=Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), example=Example(
         _fc("lib/changeset.ex", additions=1, deletions=1, removed_lines=["      {:ok, ^value} ->"], added_lines=["      {:ok, _value} ->"]),
         "drops a pin (any value now matches): {:ok, ^value} -> → {:ok, _value} ->",
         _fc("lib/changeset.ex", additions=1, deletions=1, removed_lines=["      {:ok, value} ->"], added_lines=["      {:ok, _value} ->"]),
-        RiskContext(apart={"lib/changeset.ex": _APART}, apart_worth={"lib/changeset.ex": _APART}))),
+        RiskContext(apart={"lib/changeset.ex": _APART}, apart_worth={"lib/changeset.ex": _APART})), more=quiet_turns.MEDIUM_EXAMPLES),
     # A check edited in place to let more through, read by the structure of the edited pair (relay.review.condition_reading):
     # high where it is about access or input, worth a look where it is not.
     Rule("weakens_check", "high", "{detail}", checks.weakens_check, scope=_RISKY_LINES, leads=True,

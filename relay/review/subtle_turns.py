@@ -27,6 +27,8 @@ nothing, and each stays linear in the diff (screened lines only, at most ``_PAIR
 - ``request_logged``: a log call that now writes a request's whole parameters, body or headers (``params.inspect``,
   ``req.headers``, ``request.body``): a password or a token in them lands in the log.
 
+Before these, relay.review.quiet_turns (round 31): an error made a message, a prefix compared, a byte count made a
+character count, a permission default widened, a sibling constant, a replace made first-only, a size's remainder dropped.
 After these, relay.review.one_token_turns (round 20): one-token turns of a check (``min`` ↔ ``max``, operands swapped,
 an escape entry dropped, an allow-list widened, a unit raised, a scanner's scope moved, a push forced), then relay.review.bound_turns (round 21):
 a security bound moved the unsafe way, a predicate made constant, quoting dropped, a check's operand swapped.
@@ -42,6 +44,8 @@ from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed
 from relay.review.one_token_turns import one_token_turned  # round 20: min ↔ max, operands swapped, an escape dropped…
+from relay.review.docs_samples import sample_lines
+from relay.review.quiet_turns import quiet_turned, sample_turned  # round 31: an error logged, a prefix compared, bytes counted as characters…
 from relay.review.setting_turns import _ANCHORS, _fresh, anchor_pairs  # the one anchor and one swap are read there
 from relay.review.small_edits import paired as _pair
 
@@ -412,11 +416,13 @@ def screen(line: str) -> bool:
 def subtle_turned(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first of these kinds the edit turns, with whether it is classic (high). A docs page's sample is left to the
     other readers (its lines are an example's, not the project's)."""
-    if sample:
-        return None
+    if sample:  # round 31: a sample's bound dropped is read as in source (a reader copies the sample)
+        return (found, False) if (found := sample_turned(sample_lines(added), sample_lines(removed))) else None
     for found in (_bind_widened(path, added, removed), key_size_lowered(path, added, removed)):
         if found:
             return found, True
+    if (quiet := quiet_turned(added, removed)) is not None:
+        return quiet
     for found in (_separator_dropped(added, removed), _lock_dropped(added, removed), _anchors_dropped(added, removed), _rejection_dropped(added, removed),
                   _same_site_weakened(added, removed), _request_logged(added, removed), _comparison_inverted(added, removed), _match_made_partial(added, removed),
                   _duration_raised(path, added, removed), _setting_lifetime_raised(path, added, removed), one_token_turned(path, added, removed)):
