@@ -171,3 +171,22 @@ def test_a_remainder_added_or_plain_arithmetic_is_quiet(new: list[str], old: lis
 ])
 def test_a_spec_dsl_block_disabled_by_its_x_prefix_is_a_skip(line: str, skips: bool) -> None:
     assert bool(SKIP_RE.search(line)) is skips
+
+
+@pytest.mark.parametrize(("new", "old"), [
+    (['        if (!$this->linesDiffer($a, $b)) {'], ['        if ($this->linesDiffer($a, $b)) {']),
+    (['    if verbose_probe {'], ['    if !verbose_probe {']),
+    (['            return found && self.settings.strict'], ['            return found && !self.settings.strict']),
+    (['    if not session.is_fresh:'], ['    if session.is_fresh:']),
+])
+def test_a_negation_toggled_on_a_condition_is_read(new: list[str], old: list[str]) -> None:
+    assert (_said(new, old) or "").startswith("inverts a condition (")
+
+
+@pytest.mark.parametrize(("new", "old"), [
+    (['    if !!flag {'], ['    if flag {']),  # a double negation: the same truth
+    (['    let y = !x;'], ['    let y = x;']),  # a value, not a condition
+    (['    if (!ready) {', '    if (!ready) {'], ['    if (!ready) {']),  # the line unchanged
+])
+def test_a_negation_elsewhere_is_quiet(new: list[str], old: list[str]) -> None:
+    assert _said(new, old) is None

@@ -22,6 +22,8 @@ language's names but where a language spells the same thing its own way (a list 
 - ``first_only``: a replace of every occurrence made a replace of the first (JS's ``/…/g`` flag dropped or ``replaceAll``
   → ``replace``, ``replaceAll`` → ``replaceFirst``, ``gsub`` → ``sub``, Go's ``ReplaceAll`` → ``Replace(…, 1)``): an
   escaping or stripping pass stops after one, the rest passes;
+- ``negation_toggled``: a deciding line (``if``, ``while``, ``guard``, a ``&&``/``||`` clause) whose one change is a ``!`` or
+  ``not`` before an operand: the branch now runs when it did not (a filter, a probe, a flag test inverted);
 - ``remainder_dropped``: what a size argument kept back dropped (``sizeof(buf) - used`` → ``sizeof(buf)``,
   ``std::end(b) - 1`` → ``std::end(b)``, ``n - 1`` → ``n``): the whole buffer offered where only the rest was left, an
   overflow; read in a docs page's code sample too (``sample_turned``: a reader copies the sample).
@@ -255,6 +257,27 @@ def _first_only(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a condition's negation added or dropped
+# The one change on a deciding line is a ``!`` (or ``not``) before an operand: the branch now runs when it did not.
+_DECIDING_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|while|unless|guard)\b|(?:return\s+)?.*(?:&&|\|\|)|(?:return|assert)\s+(?:not\s|!))")
+_NEGATION_RE = re.compile(r"(?<![!=<>])!(?![=!])\s*|\bnot\s+")
+
+
+def _negation_toggled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for old in _fresh(removed, added):
+        if _DECIDING_RE.search(old):
+            olds.setdefault(" ".join(_NEGATION_RE.sub("", old).split()), []).append(old)
+    for new in _fresh(added, removed) if olds else ():
+        if not _DECIDING_RE.search(new):
+            continue
+        for old in olds.get(" ".join(_NEGATION_RE.sub("", new).split()), ())[:5]:
+            if abs(len(_NEGATION_RE.findall(old)) - len(_NEGATION_RE.findall(new))) == 1:
+                said = "adds a negation" if len(_NEGATION_RE.findall(new)) > len(_NEGATION_RE.findall(old)) else "drops a negation"
+                return f"inverts a condition ({said}: the branch now runs when it did not): {_pair(old, new)}"
+    return None
+
+
 def sample_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A docs page's code sample read as source is for a dropped bound: a reader copies the sample (round 31)."""
     return _remainder_dropped(added, removed)
@@ -268,7 +291,7 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
     for found, classic in ((_prefix_compared(added, removed), True), (_permission_widened(added, removed), True)):
         if found:
             return found, classic
-    for found in (_error_logged(added, removed), _first_only(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
+    for found in (_error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
         if found:
             return found, False
     return None
