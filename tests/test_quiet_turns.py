@@ -187,6 +187,7 @@ def test_a_negation_toggled_on_a_condition_is_read(new: list[str], old: list[str
     (['    if !!flag {'], ['    if flag {']),  # a double negation: the same truth
     (['    let y = !x;'], ['    let y = x;']),  # a value, not a condition
     (['    if (!ready) {', '    if (!ready) {'], ['    if (!ready) {']),  # the line unchanged
+    (['    if "X-Token" not in headers:'], ['            if "X-Token" in headers:']),  # a like check in a new function, moved
 ])
 def test_a_negation_elsewhere_is_quiet(new: list[str], old: list[str]) -> None:
     assert _said(new, old) is None

@@ -263,6 +263,10 @@ _DECIDING_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|whi
 _NEGATION_RE = re.compile(r"(?<![!=<>])!(?![=!])\s*|\bnot\s+")
 
 
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip())]
+
+
 def _negation_toggled(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {}
     for old in _fresh(removed, added):
@@ -272,6 +276,8 @@ def _negation_toggled(added: Sequence[str], removed: Sequence[str]) -> str | Non
         if not _DECIDING_RE.search(new):
             continue
         for old in olds.get(" ".join(_NEGATION_RE.sub("", new).split()), ())[:5]:
+            if _indent(old) != _indent(new):
+                continue  # a like line elsewhere (a check moved into a new function), not this one turned in place
             if abs(len(_NEGATION_RE.findall(old)) - len(_NEGATION_RE.findall(new))) == 1:
                 said = "adds a negation" if len(_NEGATION_RE.findall(new)) > len(_NEGATION_RE.findall(old)) else "drops a negation"
                 return f"inverts a condition ({said}: the branch now runs when it did not): {_pair(old, new)}"
