@@ -191,3 +191,11 @@ def test_a_negation_toggled_on_a_condition_is_read(new: list[str], old: list[str
 ])
 def test_a_negation_elsewhere_is_quiet(new: list[str], old: list[str]) -> None:
     assert _said(new, old) is None
+
+
+def test_a_quiet_turn_an_older_reader_already_quotes_is_said_once() -> None:
+    from relay.review.quiet_turns import said_by_another
+    mine = 'turns an error into a message and goes on: log.warn("Refused token.") (was raise TokenError("Refused token.")'
+    assert said_by_another(mine, ['no longer refuses (an error no longer raised): log.warn("Refused token.") (was raise TokenErr'])
+    assert not said_by_another(mine, ["changes security-relevant code (credentials: token = read())"])
+    assert not said_by_another("changes security-relevant code (x)", [mine])  # only the quiet readers' own reasons give way

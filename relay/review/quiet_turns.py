@@ -40,9 +40,10 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["quiet_turned", "sample_turned"]
+__all__ = ["quiet_turned", "said_by_another", "sample_turned"]
 
 _PAIRS = 200  # the most lines of one side read, so a rewrite of hundreds of lines stays linear
 _LONG = 400  # a statement's length: longer lines are not paired
@@ -287,6 +288,24 @@ def _negation_toggled(added: Sequence[str], removed: Sequence[str]) -> str | Non
 def sample_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A docs page's code sample read as source is for a dropped bound: a reader copies the sample (round 31)."""
     return _remainder_dropped(added, removed)
+
+
+# What these readers say first, so the review can tell their reasons from the others'.
+SAYS = ("turns an error into a message and goes on", "catches an error and only prints it", "compares only a prefix (",
+        "counts characters where bytes were counted", "widens a default permission", "swaps a check's constant for a sibling",
+        "inverts a condition (adds a negation", "inverts a condition (drops a negation", "replaces only the first occurrence",
+        "drops a bound from a buffer's size")
+_PIECE = 12  # the shortest squeezed piece of a quote that names its line
+
+
+def said_by_another(reason: str, others: Sequence[str]) -> bool:
+    """Whether one of these readers' reasons quotes a line another reason of the file already quotes (an older reader
+    that says the same turn in its own words): said once, by the other."""
+    if not reason.startswith(SAYS):
+        return False
+    pieces = [squeezed(piece) for piece in re.split(r"…| → |\(|\)|; ", reason.split(": ", 1)[-1])]
+    pieces = [piece for piece in pieces if len(piece) >= _PIECE]
+    return any(piece in squeezed(other) for other in others if other is not reason for piece in pieces)
 
 
 def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:

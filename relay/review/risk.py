@@ -21,6 +21,7 @@ from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import strength
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
+from relay.review.quiet_turns import said_by_another
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
@@ -184,6 +185,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     # null") are one reason: the first kept.
     said: set[str] = set()
     kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
+    # A quiet turn (relay.review.quiet_turns, round 31) an older reader already says of the same line is said once, by it.
+    kept = [hit for hit in kept if not said_by_another(hit[4], [h[4] for h in kept if h is not hit])]
     # A turned line another line reader already names (relay.review.turned_lines) is said once, by the family reader.
     kept = [hit for hit in kept if hit[3].name not in _TURNED or not _named_elsewhere(hit[4], [h[4] for h in kept if h[3].name in _FAMILY])]
     # The changed line that tells most (relay.review.leading_lines) leads only where the other reasons say a kind, a path, a
