@@ -23,28 +23,79 @@ from typing import Any
 
 from relay.core.shown import harmless
 
-__all__ = ["PATTERNS", "mask", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
+__all__ = ["PATTERNS", "VENDOR_SHAPES", "vendor_secret", "mask", "redact", "redact_obj", "MASK", "drop_skip_advice", "SKIP_ADVICE_GONE"]
 
 MASK = "[REDACTED:{}]"
 
-# (kind, pattern). Where the pattern has a group named "secret", only that group is masked.
-PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+# A vendor's credential: a prefix of its own and a body of the right alphabet and length (the shapes public secret
+# scanners document), each anchored so an ordinary word never matches ("npm_install", "hf_hub_download", "SG.config",
+# "sk-learn"). One table for both readers: redaction masks these, and the review (relay.review.risky_lines) calls a line
+# holding one "hard-codes a secret" in any file a person commits. Where the pattern has a group named "secret", only that
+# group is masked (a webhook's host stays readable).
+_NOT_BEFORE = r"(?<![A-Za-z0-9_-])"
+_END = r"(?![A-Za-z0-9_-])"
+VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("private-key", re.compile(
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)")),
-    ("anthropic-key", re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai-key", re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    ("anthropic-key", re.compile(_NOT_BEFORE + r"sk-ant-[A-Za-z0-9_-]{20,}")),
+    ("openai-key", re.compile(_NOT_BEFORE + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     ("github-token", re.compile(r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})")),
     ("aws-access-key", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    ("google-api-key", re.compile(_NOT_BEFORE + r"AIza[0-9A-Za-z_-]{35}" + _END)),
+    ("google-oauth-secret", re.compile(_NOT_BEFORE + r"GOCSPX-[A-Za-z0-9_-]{28}" + _END)),
+    ("slack-token", re.compile(_NOT_BEFORE + r"xox[abposre]-[A-Za-z0-9-]{10,}")),
+    ("slack-webhook", re.compile(r"(?i)\bhooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>(?=[A-Za-z0-9/_+-]*\d)[A-Za-z0-9/_+-]{20,})")),
+    # npm's, GitLab's, Docker Hub's: a body of letters and digits with at least one digit (a row of X's is a placeholder).
+    ("npm-token", re.compile(r"(?<![A-Za-z0-9_])npm_(?=[A-Za-z]*\d)[A-Za-z0-9]{36}(?![A-Za-z0-9_])")),
+    ("gitlab-token", re.compile(_NOT_BEFORE + r"gl(?:pat|dt|ptt|rt|cbt|oas)-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}" + _END)),
+    ("pypi-token", re.compile(_NOT_BEFORE + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
+    # Hugging Face's: letters only, both cases (hf_ and a word or two joined by "_" is a function's name).
+    ("huggingface-token", re.compile(r"(?<![A-Za-z0-9_])hf_(?=[a-z]*[A-Z])(?=[A-Z]*[a-z])[A-Za-z]{34}(?![A-Za-z0-9_])")),
+    ("stripe-key", re.compile(r"(?<![A-Za-z0-9_])(?:sk|rk)_live_[A-Za-z0-9]{20,}(?![A-Za-z0-9_])")),
+    ("docker-token", re.compile(r"(?<![A-Za-z0-9_])dckr_pat_(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{27,}" + _END)),
+    ("sendgrid-key", re.compile(_NOT_BEFORE + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _END)),
+    ("shopify-token", re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])")),
+    ("databricks-token", re.compile(r"(?<![A-Za-z0-9_])dapi(?=[a-f]*\d)[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])")),
+]
+
+# (kind, pattern), most specific first: the vendors' shapes, then those told by what stands around them.
+PATTERNS: list[tuple[str, re.Pattern[str]]] = VENDOR_SHAPES + [
     ("aws-secret-key", re.compile(
         r"(?i)aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])")),
-    ("google-api-key", re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
-    ("slack-token", re.compile(r"(?<![A-Za-z0-9_-])xox[abposre]-[A-Za-z0-9-]{10,}")),
     ("bearer-token", re.compile(r"(?i)\b(?:bearer|basic)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)")),
     ("url-password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/]+)@")),
     ("url-token", re.compile(
         r"(?i)[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|secret|password|passwd)="
         r"(?P<secret>[^&\s#\"']{8,})")),
 ]
+
+# The vendors' shapes as one pattern: a line holding none is told in one search. A stand-in the docs write
+# ("AKIAIOSFODNN7EXAMPLE", "…your_token…") is a vendor's shape but no credential: the review passes it (masking it costs nothing).
+_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def _unnamed(pattern: re.Pattern[str]) -> str:
+    body = _GROUP.sub("(?:", pattern.pattern.removeprefix("(?i)"))
+    return f"(?i:{body})" if pattern.pattern.startswith("(?i)") else f"(?:{body})"
+
+
+_ANY_VENDOR = re.compile("|".join(_unnamed(p) for _, p in VENDOR_SHAPES))
+_STAND_IN = re.compile(r"(?i)example|xxxx|fake|dummy|placeholder|your|redacted|sample|0{8}|12345678|abcdef(?:gh|12)")
+
+
+# Each shape's fixed part: a line holding none (nearly every line) is told ten times faster than by the shapes themselves.
+_HINT = re.compile(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|GOCSPX-|xox|(?i:hooks\.slack\.com)|npm_|gl(?:pat|dt|ptt|rt|cbt|oas)-|pypi-|hf_|"
+                   r"k_live_|dckr_pat_|SG\.|shp(?:at|ca|pa|ss)_|dapi|PRIVATE KEY")
+
+
+def vendor_secret(text: str) -> re.Match[str] | None:
+    """The first vendor credential in ``text`` (``VENDOR_SHAPES``) that is not a stand-in the docs write, or None."""
+    if not text or _HINT.search(text) is None:
+        return None
+    for found in _ANY_VENDOR.finditer(text):
+        if not _STAND_IN.search(found.group(0)):
+            return found
+    return None
 
 
 def _masker(kind: str):

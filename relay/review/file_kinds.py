@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from relay.core.contracts import FileChange
+from relay.core.redact import vendor_secret
 from relay.review import any_screen, docs_samples, edit_turns, one_token_turns, package_values, subtle_turns, vanishing_checks  # a docs sample's lines the code and turn readers read (rounds 15, 20)
 from relay.review.build_lines import IMAGE_LINE_RE
 from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a container runs as (a Dockerfile's USER removed)
@@ -166,7 +167,8 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         text = line.strip()
         if not text:
             return False
-        return not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
+        # A comment that pastes a vendor's credential (``# token: npm_…``) is one committed all the same (relay.core.redact).
+        return not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text) or vendor_secret(text) is not None
 
     return keep
 

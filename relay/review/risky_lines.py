@@ -24,9 +24,11 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from relay.core.redact import vendor_secret
 from relay.review import build_lines, classic_cells, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, squeezed, window
+from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, masked
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
 
@@ -39,22 +41,6 @@ _Q = r"['\"]?"
 
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
 # The build, CI and script families (relay.review.build_lines) first: their names are the more precise.
-# An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
-_XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
-               r"(?P<xmlval>(?=[^<\s]*\d)(?=[^<\s]*[A-Za-z])[^<\s$%{}()@]{8,})\s*</(?P=tag)>|"
-               # …or as a named entry's value attribute (Spring's and Ant's <property name=… value=…>, .NET's <add key=… value=…>).
-               r"<(?:property|entry|add|setting|param)\s+(?:name|key)\s*=\s*\"[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|"
-               r"private_?key|auth_?token|access_?token)[\w.-]*\"\s+value\s*=\s*\"(?P<xmlattr>(?=[^\"\s]*\d)(?=[^\"\s]*[A-Za-z])[^\"\s$%{}()@]{8,})\"")
-_XML_SECRET_RE = re.compile(_XML_SECRET, re.I)
-
-
-def _masked(code: str) -> str:
-    """The line with an XML property's secret cut to its first characters (the reason never shows a credential whole)."""
-    m = _XML_SECRET_RE.search(code)
-    group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
-    return code if m is None else code[:m.start(group) + 6] + "…" + code[m.end(group):]
-
-
 _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build_lines.VALUES + (
     ("turns TLS verification off", ("verify", "cert_none", "check_hostname", "unverified", "reject", "insecure", "ssl",
                                     "tls", "certs", "strict-ssl", "--no-check-certificate", "-k", "peer", "hostnameverifier", "trustall", "trustselfsigned", "insecuretrustmanager", "nocertificateverification",
@@ -194,8 +180,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"^\s*-?\s*continue-on-error\s*:\s*true\b|"
         r"\b(?:audit|bandit|safety|gosec|semgrep|trivy|snyk|pip-audit|brakeman|govulncheck|codeql|zizmor|scan\w*|lint\w*|test\w*|check\w*|verify|"
         r"pytest|tox|mypy|clippy|vet|eslint|rubocop|phpstan|psalm)\b[^|#\n]*\|\|\s*(?:true|exit\s+0|:)\s*['\"]?\s*$")),
-    ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "akia", "asia", "ghp_", "bearer", "basic",
-                             "sk_live_", "xox", "aiza", "-----begin", "://"), re.compile(
+    ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "bearer", "basic",
+                             "auth", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
         r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
         r"['\"](?:Bearer|Basic|token)\s+(?P<bearer>[A-Za-z0-9._~+/-]{16,}=*)['\"]|"
@@ -204,13 +190,14 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"['\"](?P<fallback>(?=[^'\"\s]*\d)(?=[^'\"\s]*[A-Za-z])[A-Za-z0-9+/_\-]{16,})['\"]|"
         # A password inside a URL (scheme://user:password@host), one with letters and digits (not user:password, postgres:postgres).
         r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
-        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bghp_[A-Za-z0-9]{30,}|\bsk_live_[A-Za-z0-9]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|"
-        r"\bAIza[0-9A-Za-z_-]{35}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----|"
+        # A shell, dotenv, Makefile, Dockerfile or YAML assignment of a secret-named variable to a literal, quoted or not
+        # (a vendor's credential shape anywhere on a line is relay.core.redact's, read in _value_hit: one table).
+        + ENV_SECRET + "|"
         # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
         # holding the literal, letters and digits (a properties or YAML setting's is relay.review.classic_cells', masked).
-        + _XML_SECRET, re.I)),
+        + XML_SECRET, re.I)),
 ) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES + taught_lines.VALUES  # other ecosystems' syntax (rounds 8, 10); raw HTML, alg none, a format string (25)
 
 # A value that only stands in for a secret (docs and templates write these).
@@ -322,8 +309,9 @@ _ALL = Screen(tuple(w for _, words, _ in (*_UNSAFE_VALUES, *_DANGEROUS_CALLS) fo
 
 
 def risky_screen(line: str) -> bool:
-    """Whether a line may hold a risky value or call (the cheap word pre-check every reader here starts with)."""
-    return _ALL.passes(line)
+    """Whether a line may hold a risky value or call (the cheap word pre-check every reader here starts with); a line
+    holding a vendor's credential shape always may (docs prose included: relay.review.file_kinds keeps it for the rules)."""
+    return _ALL.passes(line) or vendor_secret(line) is not None
 
 
 # A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
@@ -360,17 +348,20 @@ def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
 def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
-    if not _ALL.passes(code):
+    vendor = vendor_secret(code)
+    if vendor is None and not _ALL.passes(code):
         return None
     for (what, _, pattern), screen in zip(_UNSAFE_VALUES, _VALUE_SCREENS):
+        if what == SECRET and vendor is not None:
+            return what, (vendor.start(), vendor.end())  # a vendor's credential shape, whatever the line around it
         if not screen.passes(code):
             continue
         found = pattern.search(code)
         if found is None:
             continue
-        if what == "hard-codes a secret":
+        if what == SECRET:
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
-                     or found.group("keylit") or found.group("xmlval") or found.group("xmlattr"))
+                     or found.group("keylit") or found.group("xmlval") or found.group("xmlattr") or found.group("envval"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, _at(found)
@@ -434,8 +425,9 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
     for line in _new_lines(added, removed):
         code = line.strip()
         hit = _value_hit(code)
-        if hit and (prose_too or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)):
-            return f"{hit[0]}: {_quote(_masked(code) if hit[0] == 'hard-codes a secret' else code, hit[1])}"
+        # A vendor's credential is one in a sentence too (a README that pastes a real token into its words).
+        if hit and (prose_too or (hit[0] == SECRET and vendor_secret(code)) or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)):
+            return f"{hit[0]}: {_quote(*masked(code, hit[1]) if hit[0] == SECRET else (code, hit[1]))}"
     gone = _new_lines(removed, added)
     if gone:
         kept = " ".join(added)

@@ -1,0 +1,50 @@
+"""The hard-coded secret's own shapes, for relay.review.risky_lines' "hard-codes a secret" row: an assignment of a
+secret-named variable in a shell script, a dotenv or Makefile, a Dockerfile or YAML (``NPM_TOKEN=…``, ``export API_KEY="…"``),
+an XML property holding a literal, and how the row's reason quotes such a line with the secret masked. A vendor's credential
+shape (``npm_…``, ``glpat-…``, ``AKIA…``) is relay.core.redact's table: redaction and the review read the same one."""
+
+from __future__ import annotations
+
+import re
+
+from relay.core.redact import mask
+
+__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "masked"]
+
+# An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
+XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
+              r"(?P<xmlval>(?=[^<\s]*\d)(?=[^<\s]*[A-Za-z])[^<\s$%{}()@]{8,})\s*</(?P=tag)>|"
+              # …or as a named entry's value attribute (Spring's and Ant's <property name=… value=…>, .NET's <add key=… value=…>).
+              r"<(?:property|entry|add|setting|param)\s+(?:name|key)\s*=\s*\"[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|"
+              r"private_?key|auth_?token|access_?token)[\w.-]*\"\s+value\s*=\s*\"(?P<xmlattr>(?=[^\"\s]*\d)(?=[^\"\s]*[A-Za-z])[^\"\s$%{}()@]{8,})\"")
+XML_SECRET_RE = re.compile(XML_SECRET, re.I)
+
+# A secret-named variable (TOKEN, SECRET, PASSWORD, API_KEY, PRIVATE_KEY, an AUTH part; not a name for where it lives or
+# how long: _FILE, _URL, _TTL…) set to a literal: not a reference ($VAR, ${{ secrets.X }}, %VAR%, $(cmd)), not empty, not a
+# URL or path; letters and digits both, or sixteen characters (``POSTGRES_PASSWORD: postgres`` in a CI service is a throwaway).
+ENV_SECRET = (r"(?-i:^\s*(?:-\s+)?(?:export\s+|ENV\s+|ARG\s+|setx?\s+|declare\s+(?:-x\s+)?|readonly\s+)?"
+              r"(?P<envname>[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|(?<![A-Z0-9])AUTH(?![A-Z0-9]))[A-Z0-9_]*)"
+              r"(?<!_FILE)(?<!_PATH)(?<!_URL)(?<!_URI)(?<!_NAME)(?<!_TYPE)(?<!_TTL)(?<!_ID)(?<!_DIR)(?<!_HOST)(?<!_PORT)(?<!_USER)(?<!_MODE)"
+              r"(?<!_ENV)(?<!_VAR)(?<!_HEADER)(?<!_LENGTH)(?<!_EXPIRY)(?<!_ENABLED)(?<!_METHOD)(?<!_SCOPE)(?<!_SCOPES)(?<!_ENDPOINT)(?<!_PROVIDER)"
+              r"\s*(?:[?:+]?=\s*|:\s+|\s+(?=['\"]))['\"]?(?P<envval>(?![./~])(?!\d+['\"]?\s*(?:#.*)?$)"
+              r"(?=[^\s'\"]*\d[^\s'\"]*[A-Za-z]|[^\s'\"]*[A-Za-z][^\s'\"]*\d|[^\s'\"]{16})(?![^\s'\"]*://)"
+              r"[^\s'\"$`%{}()<>#;,]{8,})['\"]?\s*(?:#.*)?$)")
+
+
+SECRET = "hard-codes a secret"
+ENV_SECRET_RE = re.compile(ENV_SECRET)
+
+
+def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int | None]]:
+    """The line with its secret masked, and where the quote centres: a vendor's credential as relay.core.redact masks it
+    (before the quote's window is cut, so no part of a long token is left), an assignment's or an XML property's literal
+    cut to its first characters (the reason never shows a credential whole)."""
+    shown = mask(code)
+    if shown != code:
+        start = shown.find("[REDACTED:")
+        return shown, ((start, shown.index("]", start) + 1) if start >= 0 else at)
+    if (m := ENV_SECRET_RE.search(code)) is not None:
+        return code[:m.start("envval") + 3] + "…" + code[m.end("envval"):], (m.start("envname"), None)
+    m = XML_SECRET_RE.search(code)
+    group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
+    return (code, at) if m is None else (code[:m.start(group) + 6] + "…" + code[m.end(group):], at)
