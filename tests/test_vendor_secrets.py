@@ -179,3 +179,17 @@ def test_the_cheap_look_never_hides_a_vendor_shape() -> None:
 def test_a_source_comment_that_pastes_a_token_is_read() -> None:
     out = _assessed("src/deploy.py", f"# token for the registry: {NPM}")
     assert out.risk == "high" and out.reasons[0].startswith("hard-codes a secret: # token for the registry: [REDACTED:npm-token]"), out
+
+
+@pytest.mark.parametrize("line", ["TOKEN_" * 5000, "A" * 20000 + "TOKEN" * 2000 + "=x", "API_KEY=" + "1" * 30000 + " x",
+                                  "export SECRET=" + "a1" * 20000 + "'", "npm_" * 10000, "glpat-" + "a-" * 20000])
+def test_a_crafted_line_is_read_in_linear_time(line: str) -> None:
+    import time
+
+    from relay.core.redact import vendor_secret
+    from relay.review.secret_lines import ENV_SECRET_RE
+    start = time.process_time()
+    ENV_SECRET_RE.search(line)
+    vendor_secret(line)
+    redact(line)
+    assert time.process_time() - start < 1.0

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from relay.core.redact import mask
+from relay.core.redact import mask, vendor_secret
 
-__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "masked"]
+__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "masked", "said"]
 
 # An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
 XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
@@ -21,17 +21,18 @@ XML_SECRET_RE = re.compile(XML_SECRET, re.I)
 
 # A secret-named variable (TOKEN, SECRET, PASSWORD, API_KEY, PRIVATE_KEY, an AUTH part; not a name for where it lives or
 # how long: _FILE, _URL, _TTL…) set to a literal: not a reference ($VAR, ${{ secrets.X }}, %VAR%, $(cmd)), not empty, not a
-# URL or path; letters and digits both, or sixteen characters (``POSTGRES_PASSWORD: postgres`` in a CI service is a throwaway).
+# URL or path; letters and digits both (``POSTGRES_PASSWORD: postgres`` in a CI service is a throwaway, a number a setting).
 ENV_SECRET = (r"(?-i:^\s*(?:-\s+)?(?:export\s+|ENV\s+|ARG\s+|setx?\s+|declare\s+(?:-x\s+)?|readonly\s+)?"
-              r"(?P<envname>[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|(?<![A-Z0-9])AUTH(?![A-Z0-9]))[A-Z0-9_]*)"
+              # (the name taken whole, once: read in linear time whatever the line, tests/test_vendor_secrets.py)
+              r"(?=[A-Z0-9_]*?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|(?<![A-Z0-9])AUTH(?![A-Z0-9])))(?P<envname>(?>[A-Z0-9_]+))"
               r"(?<!_FILE)(?<!_PATH)(?<!_URL)(?<!_URI)(?<!_NAME)(?<!_TYPE)(?<!_TTL)(?<!_ID)(?<!_DIR)(?<!_HOST)(?<!_PORT)(?<!_USER)(?<!_MODE)"
               r"(?<!_ENV)(?<!_VAR)(?<!_HEADER)(?<!_LENGTH)(?<!_EXPIRY)(?<!_ENABLED)(?<!_METHOD)(?<!_SCOPE)(?<!_SCOPES)(?<!_ENDPOINT)(?<!_PROVIDER)"
-              r"\s*(?:[?:+]?=\s*|:\s+|\s+(?=['\"]))['\"]?(?P<envval>(?![./~])(?!\d+['\"]?\s*(?:#.*)?$)"
-              r"(?=[^\s'\"]*\d[^\s'\"]*[A-Za-z]|[^\s'\"]*[A-Za-z][^\s'\"]*\d|[^\s'\"]{16})(?![^\s'\"]*://)"
-              r"[^\s'\"$`%{}()<>#;,]{8,})['\"]?\s*(?:#.*)?$)")
+              r"\s*(?:[?:+]?=\s*|:\s+|\s+(?=['\"]))['\"]?(?P<envval>(?![./~])(?=[^\s'\"\d]*\d)(?=[^\s'\"A-Za-z]*[A-Za-z])(?![^\s'\"]*://)"
+              r"(?>[^\s'\"$`%{}()<>#;,]{8,}))['\"]?\s*(?:#.*)?$)")
 
 
 SECRET = "hard-codes a secret"
+_NEAR = 44  # a quote's window (60, less its two "…") holds the finding's start and the whole mask within this
 ENV_SECRET_RE = re.compile(ENV_SECRET)
 
 
@@ -42,9 +43,19 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
     shown = mask(code)
     if shown != code:
         start = shown.find("[REDACTED:")
-        return shown, ((start, shown.index("]", start) + 1) if start >= 0 else at)
+        if start < 0:
+            return shown, at
+        end = shown.index("]", start) + 1
+        # The quote starts where the finding does (a setting's name, a URL's scheme) when the mask fits beside it.
+        return shown, ((at[0], end) if at[0] <= start and end - at[0] <= _NEAR else (start, end))
     if (m := ENV_SECRET_RE.search(code)) is not None:
         return code[:m.start("envval") + 3] + "…" + code[m.end("envval"):], (m.start("envname"), None)
     m = XML_SECRET_RE.search(code)
     group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
     return (code, at) if m is None else (code[:m.start(group) + 6] + "…" + code[m.end(group):], at)
+
+
+def said(line: str) -> bool:
+    """Whether the secret row names ``line`` by a shape of its own (a vendor's credential, a secret-named variable's
+    literal): another reader of settings leaves it to the row (one reason for one line)."""
+    return vendor_secret(line) is not None or ENV_SECRET_RE.search(line.strip()) is not None

@@ -40,6 +40,7 @@ from difflib import SequenceMatcher
 from relay.review.line_shapes import alike as _alike  # bounded there: long lines equal only
 from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired as _pair
+from relay.review import secret_lines
 
 __all__ = ["screen", "setting_turned"]
 
@@ -140,7 +141,8 @@ def _config_credential(path: str, added: Sequence[str], removed: Sequence[str]) 
         return None
     for line in _fresh(added, removed):
         m = _CONFIG_SECRET_RE.search(line)
-        if m is not None and _random_looking(m.group("value")) and not re.search(r"(?i)x{6,}|example|changeme|placeholder|your", m.group("value")):
+        if (m is not None and _random_looking(m.group("value")) and not re.search(r"(?i)x{6,}|example|changeme|placeholder|your", m.group("value"))
+                and not secret_lines.said(line)):  # a secret-named variable's literal is the secret row's, said once by it
             return f"hard-codes a credential in a setting ({m.group('key')}: {m.group('value')[:6]}…)"
     return None
 

@@ -106,7 +106,7 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
 # A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
 # told after it (" (was …)") left out. Shorter pieces than this say too little to place the line.
 _QUOTE_LEAST = 8
-_MASKED_RE = re.compile(r"\[REDACTED:[^\]]*\]")
+_MASKED_RE = re.compile(r"\[REDACTED:[^\]]*(?:\]|$)")  # a mask the quote's window cut ends the piece too
 
 
 @functools.lru_cache(maxsize=4096)
