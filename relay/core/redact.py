@@ -63,7 +63,8 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = VENDOR_SHAPES + [
     ("aws-secret-key", re.compile(
         r"(?i)aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])")),
     ("bearer-token", re.compile(r"(?i)\b(?:bearer|basic)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)")),
-    ("url-password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/]+)@")),
+    # (a scheme starts where no scheme character stands before it, and is taken whole: "a-a-a-…" is read in linear time)
+    ("url-password", re.compile(r"(?i)(?<![a-z0-9+.-])(?>[a-z][a-z0-9+.-]*)://[^\s:/@]+:(?P<secret>[^\s@/]+)@")),
     ("url-token", re.compile(
         r"(?i)[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|secret|password|passwd)="
         r"(?P<secret>[^&\s#\"']{8,})")),
