@@ -19,8 +19,9 @@ __all__: list[str] = []  # a test module exports nothing
     [
         ("config/application.yml", ["  password: hunter2-prod-Xk29!"], ["  password: ${DB_PASSWORD}"], "hard-codes a credential"),
         ("deploy/shop.service", ["Environment=DB_PASSWORD=Pr0dPassw0rd!77"], [], "hard-codes a credential"),
-        (".env.example", ["MAIL_PASSWORD=Zq8!mailPass2024"], ["MAIL_PASSWORD="], "hard-codes a credential"),
-        ("README.md", ["export SHOP_TOKEN=shp_8fK2mQz9LwR4tY7uPa3XcV"], ["export SHOP_TOKEN=<your token>"], "hard-codes a credential"),
+        # a secret-named variable's literal: the secret row's own shape (relay.review.secret_lines), said once by it
+        (".env.example", ["MAIL_PASSWORD=Zq8!mailPass2024"], ["MAIL_PASSWORD="], "hard-codes a secret: MAIL_PASSWORD=Zq8…"),
+        ("README.md", ["export SHOP_TOKEN=shp_8fK2mQz9LwR4tY7uPa3XcV"], ["export SHOP_TOKEN=<your token>"], "hard-codes a secret: export SHOP_TOKEN=shp…"),
         ("src/Shop/Services/Archive.cs", ['            Process.Start("/bin/sh", $"-c \\"tar czf {name}.tgz {name}\\"");'],
          ['            Process.Start("tar", new[] { "czf", name + ".tgz", name });'], "runs a shell command"),
         ("lib/shop/archive.ex", ['    System.cmd("sh", ["-c", "tar czf #{name}.tgz #{name}"])'], ['    System.cmd("tar", ["czf", name <> ".tgz", name])'],
