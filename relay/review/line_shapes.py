@@ -161,8 +161,10 @@ def window(line: str, start: int, end: int, width: int, lead: int | None = None)
     around = (width - size) // 2
     begin = max(0, min(at - (around if lead is None else min(lead, around)), len(text) - width + 1))
     head = "…" if begin else ""
-    body = text[begin:begin + width - 1 - len(head)]
-    return head + body + ("…" if begin + len(body) < len(text) else "")
+    room = width - len(head)
+    if begin + room >= len(text):  # pinned to the end: the last character is the line's own, no "…" after it
+        return head + text[begin:]
+    return head + text[begin:begin + room - 1] + "…"
 
 
 def near(a: str, b: str) -> bool:

@@ -163,7 +163,7 @@ RULES: tuple[Rule, ...] = (
     Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
         _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
             added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),
-        "turns a connection's TLS off (verify-full → disable): …, err := sql.Open(\"postgres\", \"dbname=app sslmode=disable\"…",
+        "turns a connection's TLS off (verify-full → disable): …, err := sql.Open(\"postgres\", \"dbname=app sslmode=disable\")",
         _fc("docs/tutorial.md", additions=1, added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']))),
     Rule("deletes_failure_exit", "high", "{detail}", _failure_exit, leads=True,
          scope=Scope(not_kinds=("lockfile", "docs"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical")),
@@ -190,7 +190,7 @@ RULES: tuple[Rule, ...] = (
          outranks=("security_tokens", "input_check", "length_guard"), example=Example(
              _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"],
                  added_lines=["    if len(name) > 255:"]),
-             "drops a clause from a check: if len(name) > 255: (was … > 255 or not os.path.realpath(name).startswith(root)…)",
+             "drops a clause from a check: if len(name) > 255: (was … > 255 or not os.path.realpath(name).startswith(root):)",
              _fc("src/files.py", additions=1, deletions=1, removed_lines=["    if len(name) > 255:"],
                  added_lines=["    if len(name) > 255 or not os.path.realpath(name).startswith(root):"])),
          more=(Example(_fc("src/path.c", additions=1, deletions=1, removed_lines=["\tif (path[start] == '\\\\' || path[start] == ':')"],
