@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from relay.review import review_budget
 from reviewed import review_edits
 
 _SLOW = "".join(f"limit{i}" + " " * 31 + "-" for i in range(28))  # the readers' worst line the fold keeps
+
+
+@pytest.fixture(autouse=True)
+def _warm(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # The first review of a process compiles the readers' patterns, on the same thread's CPU: done before a test's
+    # budget is set, so the budget measures reading alone.
+    review_edits(tmp_path_factory.mktemp("warm"), {"w.py": "y = 2\n"}, before={"w.py": "y = 1\n"}, task="t")
 
 
 def _review(tmp_path: Path, files: dict[str, str]) -> dict[str, tuple[str, list[str]]]:
@@ -22,11 +31,32 @@ def _review(tmp_path: Path, files: dict[str, str]) -> dict[str, tuple[str, list[
 
 
 def test_past_the_budget_the_files_left_say_they_were_not_read_and_are_not_low(tmp_path, monkeypatch):
-    monkeypatch.setattr(review_budget, "REVIEW_CPU_SECONDS", 0.05)
+    monkeypatch.setattr(review_budget, "REVIEW_CPU_SECONDS", 0.4)
     slow = "".join(f"{_SLOW}{i}\n" for i in range(120))  # far more than 0.05 s of reading: the budget is spent on it
-    found = _review(tmp_path, {"a_slow.py": slow, "b_app.py": "def f(q):\n    return eval(q)\n"})
-    assert found["b_app.py"][0] == "medium" and "not read line by line" in found["b_app.py"][1][-1], found
-    assert "not read line by line" in found["a_slow.py"][1][-1]  # cut inside the slow file itself
+    found = _review(tmp_path, {"a_slow.py": slow, "b_slow.py": slow, "c_app.py": "def f(q):\n    return eval(q)\n"})
+    cut = [path for path in ("a_slow.py", "b_slow.py") if "not read line by line" in found[path][1][-1]]
+    assert cut, found  # the budget ran out inside the slow files
+    assert all(found[path][0] != "low" for path in cut)
+
+
+def test_a_pile_of_slow_files_ahead_of_the_slipped_line_does_not_leave_it_unread(tmp_path, monkeypatch):
+    # The worker's walk-around: files slow to read put first in the change's order (by name), the slipped line last.
+    # Small edits are read first, so the budget runs out in the pile, not on the line.
+    monkeypatch.setattr(review_budget, "REVIEW_CPU_SECONDS", 0.4)
+    slow = "".join(f"{_SLOW}{i}\n" for i in range(120))
+    pile = {f"a{i}_slow.py": slow for i in range(3)}
+    found = _review(tmp_path, {**pile, "z_app.py": "def f(q):\n    return eval(q)\n"})
+    assert found["z_app.py"][0] == "high" and "runs text as code" in found["z_app.py"][1][0], found
+    assert any("not read line by line" in found[path][1][-1] for path in pile)
+
+
+def test_prose_is_read_after_code_so_a_docs_pile_cannot_spend_the_budget_of_the_code(tmp_path, monkeypatch):
+    # Smaller than the code file, a docs page would come first by size; prose and generated output are read last.
+    monkeypatch.setattr(review_budget, "REVIEW_CPU_SECONDS", 0.4)
+    slow_doc = "".join(f"{_SLOW}{i}\n" for i in range(60))
+    code = "".join(f"x{i} = {i}\n" for i in range(80)) + "def f(q):\n    return eval(q)\n"
+    found = _review(tmp_path, {"docs/a.md": slow_doc, "docs/b.md": slow_doc, "src/zz.py": code})
+    assert found["src/zz.py"][0] == "high", found
 
 
 def test_within_the_budget_nothing_says_not_read(tmp_path):

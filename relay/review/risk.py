@@ -215,7 +215,18 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     ctx = change_context(changes, ctx, moved_dependencies(changes))
     if versions := moved_versions(changes):
         ctx = msgspec.structs.replace(ctx, moved_versions=versions)
-    return [assess(change, ctx) for change in changes]
+    # Read in the order that keeps the review's CPU budget (relay.review.review_budget) for what matters: code before
+    # prose and generated output, small edits before big ones. In the change's own order a worker could put a pile of
+    # slow-to-read files ahead of the one line it slipped in, and that line would be left "not read line by line".
+    read = {id(change): assess(change, ctx) for change in sorted(changes, key=_reading_order)}
+    return [read[id(change)] for change in changes]
+
+
+_READ_LAST = frozenset({"docs", "generated", "example"})
+
+
+def _reading_order(change: FileChange) -> tuple[bool, int, str]:
+    return file_kind(change.path) in _READ_LAST, len(change.added_lines) + len(change.removed_lines), change.path
 
 
 # --------------------------------------------------------------------------- the review order
