@@ -8,8 +8,20 @@ Within one risk, the order follows what made the file risky, strongest first:
 1. an edited line read as risky by its shape (a guard deleted or inverted, a check loosened, a direction judged, a
    security line edited, a skip marker, an edit apart from the change judged worth a look): a generic read, which a
    large refactor's own moved hunks can trip too;
-2. words on the commit's own lines, a path word, the file's kind (CI, manifest, migration, a secret's path);
-3. size alone (a high file's thousands of lines).
+2. a changed line quoted by a reader that does not judge it dangerous or loosened by itself (the leading line a kind-only
+   file quotes, a line added apart from the change, what a turned check now lets through, a value read as weaker);
+3. words on the commit's own lines, a path word, the file's kind (CI, manifest, migration, a secret's path);
+4. size alone (a high file's thousands of lines).
+
+Round 32: what the commit says alike of several files is its own work, not a slip (``repeated``): a reason said word for
+word of two files (the same line turned the same way twice), or one generic finding's opening (before its quote) said of
+three (a refactor's `Paths.get` → `Path.of` read as "edits a security line" in ten files, the same `catch` rewrite read as
+"swallows the error" in four). Such a reason sets its file apart one step less, and among equals a file the commit
+says alike of others goes after one it does not: held-out 47's password authenticator that accepts all, added apart
+from a 76-file refactor, ranked 14th behind ten files the refactor's own renames made worth a look, and a kind-only
+medium (a CI file, a deleted file) ranked above a medium file that quotes the turned line.
+A line added apart from the change that another finding of the file quotes too (credentials code, an input check) is a
+line read as risky (1): two readers, one by where the line stands and one by what it touches, name the same line.
 
 Round 23: a planted `rejectUnauthorized: false` (high, named) ranked 5th behind three medium "fails open" reads of a
 44-file refactor's own `throw` lines, a NuGet API key hard-coded in a build file 4th behind three source files' generic
@@ -20,9 +32,13 @@ raises or lowers a risk: it orders files of the same risk.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+from difflib import SequenceMatcher
+
 from relay.core.contracts import FileChange
 
-__all__ = ["CLASSIC", "GENERIC", "SIZE_ONLY", "strength"]
+__all__ = ["CLASSIC", "GENERIC", "QUOTED", "SIZE_ONLY", "repeated", "strength"]
 
 # A line that is dangerous whatever surrounds it, or the change's purpose named by its own notes or the task. A symlink
 # pointing outside is a file's kind, not a line (held-out 17: jekyll's fix ships a test fixture linking to /etc/passwd;
@@ -49,17 +65,96 @@ _PAIR_READ = " (was "
 _EDITED_APART = "edit apart from the change"
 
 
-def strength(change: FileChange) -> int:
-    """0 (a dangerous line named, or the purpose named) to 3 (size alone); 4 when no rule fired (a low file's edit)."""
-    best = 4
+# Readers that quote a changed line without judging it dangerous or loosened by itself: the changed line that tells most
+# where the other reasons say a kind (relay.review.leading_lines), a line added or edited apart from the change, what a
+# turned check now lets through, a value or state read as weaker, a quiet turn. A quoted line tells the reviewer more than a
+# kind, a word or a size does (held-out 47/48: a CI file's "CI configuration" ranked above a medium file quoting the turned
+# line of a checksum check). An edited check line quoted in parentheses ("changes an input check (LINE)") is one too. A low
+# file's quote orders nothing: the low files keep their order by size.
+QUOTED = frozenset({"input_check", "length_guard", "leading_line", "note_apart", "edit_apart", "consequence_note", "lets_through_note", "weakens_value",
+                    "weakens_package", "state_turn", "named_turn", "any_turn", "any_turn_look"})
+_CHECKS = frozenset({"input_check", "length_guard"})  # they quote the check line in parentheses
+_READS = CLASSIC | GENERIC | QUOTED
+# A line only removed apart from the change is dead code a commit drops as often: a kind, not a quoted turn.
+_REMOVED_APART = "removed apart"
+_NOTES = frozenset({"note_apart", "seen_beyond_git", "lets_through_note", "leading_line"})
+# The same finding's opening said of this many files is the commit's pattern (two files word for word).
+_SAME_HEAD = 3
+_SAME_REASON = 2
+# An opening shorter than this is a verb ("adds", "turns"), not a finding's kind: only a word-for-word repeat counts.
+_HEAD_LEAST = 12
+# What names the change's purpose or what the relay saw beyond git is said of several files by right: never a pattern.
+_PURPOSE = frozenset({"named_by_security_note", "named_by_security_task", "git_dir_plant", "escapes_workspace", "not_observed"})
+_OVERLAP = 16  # characters two quotes share to name one line
+_MAX_QUOTE = 160
+
+
+def _head(rule: str, reason: str) -> str:
+    # A dangerous line's finding (a classic row) is a repeat only word for word: one that quotes a line of its own tells
+    # something new beside the rest (round 28: one manifest of twelve renaming a dependency to another look-alike).
+    if rule in CLASSIC or rule == "leading_line" or ": " not in reason:
+        return ""
+    head = reason.split(": ", 1)[0]
+    return f"{rule}|{head}" if len(head) >= _HEAD_LEAST else ""
+
+
+def repeated(changes: Iterable[FileChange]) -> frozenset[str]:
+    """The reasons the commit says alike of several of its files (the same reason word for word of two, the same finding's
+    opening of three): the commit's own pattern, a refactor's, not the slip beside it."""
+    same: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
+    pairs: list[tuple[str, str]] = []
+    for change in changes:
+        # Only a line's reading: a kind or a word said of many files is the repeats' business (relay.review.risk).
+        mine = [(rule, reason) for rule, reason in zip(change.rules, change.reasons) if rule in _READS]
+        pairs += mine
+        same.update({reason for _, reason in mine})
+        heads.update({h for rule, reason in mine if (h := _head(rule, reason))})
+    return frozenset(reason for rule, reason in pairs
+                     if same[reason] >= _SAME_REASON or heads.get(_head(rule, reason) or "\0", 0) >= _SAME_HEAD)
+
+
+def _quote(reason: str) -> str:
+    return "".join(reason.split(": ", 1)[-1].split())[:_MAX_QUOTE]
+
+
+def _converges(note: str, others: list[str]) -> bool:
+    """A line quoted apart from the change that another finding of the file quotes too (each cut its own way)."""
+    mine = _quote(note)
+    for other in others:
+        theirs = _quote(other)
+        match = SequenceMatcher(None, mine, theirs, autojunk=False).find_longest_match(0, len(mine), 0, len(theirs))
+        if match.size >= _OVERLAP:
+            return True
+    return False
+
+
+def strength(change: FileChange, said_alike: frozenset[str] = frozenset()) -> int:
+    """0 (a dangerous line named, or the purpose named) to 4 (size alone); 5 when no rule fired (a low file's edit). A reason
+    in ``said_alike`` (``repeated``: the commit's own pattern) sets its file apart one step less."""
+    best = 5
     reasons = dict(zip(change.rules, change.reasons))  # kept in one order (relay.review.risk.assess); past three, no reason
     for name in change.rules:
-        if name in CLASSIC and _PAIR_READ not in reasons.get(name, ""):
-            return 0
-        if name in CLASSIC or name in GENERIC or (name == "edit_apart" and any(r.startswith(_EDITED_APART) for r in change.reasons)):
-            best = min(best, 1)
+        reason = reasons.get(name, "")
+        if name == "edit_apart":  # the edit apart judged worth a look, whichever of its quotes the file kept
+            reason = next((r for r in change.reasons if r.startswith(_EDITED_APART)), reason)
+        step = 1 if reason in said_alike and name not in _PURPOSE else 0
+        if name in CLASSIC and _PAIR_READ not in reason:
+            level = 0
+        elif name in CLASSIC or name in GENERIC or (name == "edit_apart" and reason.startswith(_EDITED_APART)):
+            level = 1
+        elif name == "note_apart" and not reason.startswith(_REMOVED_APART) and _converges(reason, [
+                r for n, r in reasons.items() if n not in _NOTES and n != "consequence_note"]):
+            level = 1
+        elif name in QUOTED and change.risk != "low" and (": " in reason or (name in _CHECKS and " (" in reason and reason.endswith(")"))) and not reason.startswith(_REMOVED_APART):
+            level = 2
         elif name in SIZE_ONLY:
-            best = min(best, 3)
-        elif name not in ("note_apart", "seen_beyond_git", "lets_through_note", "leading_line"):  # a note decides nothing; an edit apart not judged is a kind
-            best = min(best, 2)
+            level = 4
+        elif name not in _NOTES:  # a note decides nothing; an edit apart not judged is a kind
+            level = 3
+        else:
+            continue
+        best = min(best, level + step)
+        if best == 0:
+            break
     return best

@@ -38,7 +38,10 @@ _TEXT = {
    what kind of edit it is.
 4. **The review order** reads only those decisions: risk, then how strongly the file's own findings set it apart
    (`relay.review.lead_order`: a dangerous line named, or the change's purpose named, first; then a line read
-   generically by its shape; then words, a path or a kind; then size alone), then a file a *leading* row fired on,
+   generically by its shape; then a changed line quoted (an edited check, the leading line, a line added apart; not
+   on a low file); then words, a path or a kind; then size alone; a line reading the commit says alike of several
+   files, word for word of two or by one generic finding's opening of three, is its own pattern and counts one step
+   less, and such a file comes after the others of its step), then a file a *leading* row fired on,
    then the file's kind (source first, docs last), then size; past two files of one kind flagged by the same row,
    the rest of them come after the other files (their risk stays). A file a changed line read as risky sets apart
    (worth a look, or high for words beside it), or whose edited pair apart from the change `edit_apart` judged worth
@@ -94,7 +97,9 @@ _TEXT = {
    （行规则、按方向判断的编辑）无论风险高低，都排在出自字眼、路径、文件种类或大小的理由之前。
    没有任何行命中的文件会说明它是哪种编辑。
 4. **审查顺序**只读取这些判定：先按风险，再按文件自身发现的强弱（`relay.review.lead_order`：点名的危险行或点名的
-   改动目的最先，其次是按形状泛化读取的一行，再次是词语、路径或文件类别，最后是仅凭大小），再把"领先"（leads）行
+   改动目的最先，其次是按形状泛化读取的一行，再次是被引用的变更行（改动的检查、领先行、与变更无关而加入的行；low 文件除外），
+   再次是词语、路径或文件类别，最后是仅凭大小；本次提交对多个文件说得一样的行解读——两个文件逐字相同，或三个文件同一泛化发现的开头——
+   是提交自身的模式，降一级计，且排在同级其他文件之后），再把"领先"（leads）行
    命中的文件排前，再按文件类别（源码在前，文档在后），再按大小；同一类别中被同一行标记的文件超过两个时，其余的排到其他文件之后（风险不变）。被读作有风险的变更行
    标出的文件（值得一看，或因词语而为 high），以及 `edit_apart` 判定值得一看的、与本次变更无关的成对编辑所在的文件，
    与 high 文件同列，并排在同类中仅因词语、路径或大小而为 high 的文件之前。

@@ -19,7 +19,7 @@ from relay.core.contracts import FileChange, Risk
 from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
-from relay.review.lead_order import strength
+from relay.review.lead_order import repeated, strength
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
 from relay.review.quiet_turns import said_by_another
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
@@ -261,9 +261,11 @@ _EDITED_APART = "edit apart from the change"
 _JUDGED_EDIT = "weakens_more"
 
 
-def _line_found(change: FileChange) -> bool:
-    return any(name in _LINE_RULES or name == _JUDGED_EDIT for name in change.rules) or (
-        "edit_apart" in change.rules and any(reason.startswith(_EDITED_APART) for reason in change.reasons))
+def _line_found(change: FileChange, said_alike: frozenset[str] = frozenset()) -> bool:
+    # A line the commit reads alike in several files (relay.review.lead_order.repeated) is its own pattern: it sets no file apart.
+    reasons = dict(zip(change.rules, change.reasons))
+    return any((name in _LINE_RULES or name == _JUDGED_EDIT) and reasons.get(name) not in said_alike for name in change.rules) or (
+        "edit_apart" in change.rules and any(reason.startswith(_EDITED_APART) and reason not in said_alike for reason in change.reasons))
 
 
 def _high_for_words(change: FileChange) -> bool:
@@ -272,17 +274,19 @@ def _high_for_words(change: FileChange) -> bool:
         RULE_BY_NAME[name].risk == "high" and name not in _WORDS_OR_SIZE for name in change.rules if name in RULE_BY_NAME)
 
 
-def _looks(change: FileChange) -> bool:
+def _looks(change: FileChange, said_alike: frozenset[str] = frozenset()) -> bool:
     """A file a changed line read as risky sets apart: worth a look for it, or high for words beside it."""
-    return _line_found(change) and (change.risk == "medium" or _high_for_words(change))
+    return _line_found(change, said_alike) and (change.risk == "medium" or _high_for_words(change))
 
 
-def _key(change: FileChange) -> tuple[int, int, bool, int, bool, int, str]:
+def _key(change: FileChange, said_alike: frozenset[str] = frozenset()) -> tuple[int, int, bool, bool, int, bool, int, str]:
     """Highest risk first (a file a line sets apart ranks with the high ones); then how strongly its own findings set it
-    apart (``relay.review.lead_order``: a dangerous line named, a line read generically, words or paths, size), a
-    leading rule, the kind, the files a line sets apart ahead of the rest, the biggest change."""
-    looks = _looks(change)
-    return (-2 if looks else -risk_rank(change.risk), strength(change), not leads(change), kind_rank(change.path), not looks,
+    apart (``relay.review.lead_order``: a dangerous line named, a line read generically, a line quoted, words or paths,
+    size), a file the commit says nothing of alike of others before one it does (its pattern), a leading rule, the kind,
+    the files a line sets apart ahead of the rest, the biggest change."""
+    looks = _looks(change, said_alike)
+    return (-2 if looks else -risk_rank(change.risk), strength(change, said_alike),
+            any(reason in said_alike for reason in change.reasons), not leads(change), kind_rank(change.path), not looks,
             -(change.additions + change.deletions), change.path)
 
 
@@ -304,7 +308,8 @@ def rank_changes(files: Sequence[FileChange]) -> list[FileChange]:
     rest, so the targets still reach the source a release fixed. Their risk stays. One whose first reason no other file
     says (a line of its own quoted) is not a repeat: it tells something new (round 28: twelve example manifests each
     "renames a dependency to a look-alike: a-b → a/b", and the one renaming to another name went past the targets)."""
-    ordered = sorted(files, key=_key)
+    said_alike = repeated(files)
+    ordered = sorted(files, key=lambda change: _key(change, said_alike))
     said: Counter[str] = Counter(_first_said(change) for change in ordered if change.reasons)
     seen: Counter[tuple[str, str, str]] = Counter()
     head: list[FileChange] = []

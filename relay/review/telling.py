@@ -28,7 +28,7 @@ from relay.review.leading_lines import parts_read
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "small_part", "telling_hunk",
+__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
            "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
@@ -147,10 +147,13 @@ def _check_quote(reason: str) -> list[str]:
     return [squeezed(piece) for cut in quote.split("…") for piece in _MASKED_RE.split(cut) if len(piece.strip()) >= _QUOTE_LEAST]
 
 
-def _groups(change: FileChange, named: set[str], *, checks: bool = False) -> list[list[str]]:
+def _groups(change: FileChange, named: set[str], *, checks: bool = False, any_reason: bool = False) -> list[list[str]]:
     """The pieces each reason of a ``named`` rule quotes, one list a reason, the riskiest reader's kind first (in the
-    file's order among equals); ``checks``: the check lines quoted in parentheses too, last."""
-    rows = [(_kind(rule, reason), n, _quoted(reason) if rule not in CHECK_RULES else _check_quote(reason))
+    file's order among equals); ``checks``: the check lines quoted in parentheses too, last; ``any_reason``: a reason that
+    quotes its line in parentheses alone ("adds a skip/focus marker (markTestSkipped()") quotes it too (round 32: a
+    skipped escaping test ranked 2nd and its one-line hunk never reached the view)."""
+    rows = [(_kind(rule, reason), n, _quoted(reason) or (_check_quote(reason) if any_reason else [])
+             if rule not in CHECK_RULES else _check_quote(reason))
             for n, (reason, rule) in enumerate(zip(change.reasons, change.rules))
             if rule in named or (checks and rule in CHECK_RULES)]
     return [pieces for _, _, pieces in sorted(rows) if pieces]
@@ -169,6 +172,16 @@ def read_quotes(change: FileChange | None) -> list[str]:
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
     return _pieces(change, named, checks=True)
+
+
+def worded_quotes(change: FileChange | None) -> list[str]:
+    """Every piece of a line any of the file's reasons quotes, a word reason's and one quoted in parentheses too: where a
+    window of a word reason's big hunk goes (``relay.review.view_budget``)."""
+    return [] if change is None else _pieces_any(change)
+
+
+def _pieces_any(change: FileChange) -> list[str]:
+    return [piece for group in _groups(change, set(change.rules), any_reason=True) for piece in group]
 
 
 # What opens a small edit's quote before the edited text: its scope (relay.review.edit_scopes), a side's name.
@@ -211,7 +224,7 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
-    groups = _groups(change, named) + ([_described(change)] if any_reason else [])
+    groups = _groups(change, named, any_reason=any_reason) + ([_described(change)] if any_reason else [])
     return _row_of(lines, groups)
 
 
@@ -277,7 +290,7 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
     # before a later one's (round 18 part B: a CI file's script injection led its reasons while the view went to the hunk
     # of the limit quoted after it; round 27 part C: a dangerous line before an import edit apart or an input check).
     texts = ["".join(squeezed(line) for line in (*p.added, *p.removed)) for p in parts]
-    groups = [_described(change)] if described else _groups(change, named)
+    groups = [_described(change)] if described else _groups(change, named, any_reason=any_reason)
     for pieces in groups:
         for i, text in enumerate(texts):
             if pieces and any(piece in text for piece in pieces):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from relay.review.telling import cut_window, read_quotes
+from relay.review.telling import cut_window, read_quotes, worded_quotes
 from relay.review.view_items import Item
 
 __all__ = ["Pick", "spend"]
@@ -173,8 +173,12 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
     # hunk is small enough to show whole in a quote's room: spectre.console's ``Escape(string? markup)`` at rank 2. Not a
     # window, not past rank 3: a word quotes an ordinary line as often as a slip, and the room it takes is a lower
     # target's (Sorcery's session timeout, rank 5, a path reason, in held-out 22).
-    worded = [i for i in with_hunks[:_WORDED_RANKS] if items[i].worded and cost(i, items[i].texts[items[i].telling]) <= _QUOTE_SHARE]
-    quoted = [i for i in with_hunks if items[i].quoted and not items[i].described] + worded
+    # A bigger one shows as a window around the quoted row, in a quote's room: the line the first three targets' reasons
+    # quote comes before any other hunk (round 32: a connection filter's turned check, quoted by "changes an input check",
+    # rank 3, sat in a 505-character hunk and the view showed a low file's hunk instead).
+    worded = [i for i in with_hunks[:_WORDED_RANKS] if items[i].worded]
+    quoted = [i for i in with_hunks[:_WORDED_RANKS] if (items[i].quoted and not items[i].described) or i in worded] + [
+        i for i in with_hunks[_WORDED_RANKS:] if items[i].quoted and not items[i].described]
     described = [i for i in with_hunks if items[i].described]
     # The room a second finding's hunk of the first three targets will take (below) is kept from the riskiest's window.
     seconds = [(i, h) for i in with_hunks[:_WORDED_RANKS] if items[i].quoted for h in items[i].also[:1]
@@ -193,7 +197,8 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 follow(i, h)
             continue
         share = min(need, max(_QUOTE_SHARE, (room - used - reserve) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
-        if not window(i, h, share, 1 if i == riskiest else _MIN_ROWS) and i == riskiest:
+        quotes = tuple(worded_quotes(item.change)) if item.worded else ()
+        if not window(i, h, share, 1 if i == riskiest else _MIN_ROWS, quotes) and i == riskiest:
             too_big(i, h)
     # Then a second finding's hunk of each of the first three targets (a reason that names two lines: a guard deleted and
     # the check's verdict discarded a few hunks above it), when small or under a quote's room: the line a leader is told about comes before any
