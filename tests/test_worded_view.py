@@ -79,3 +79,39 @@ def test_a_fourth_targets_big_worded_hunk_waits_its_turn() -> None:
     items = [_plain("src/Log.java"), _plain("pom.xml"), _plain("src/Other.java"), _worded("src/net/Gate.java")]
     pick = spend(items, items, room=2000, tail_room=300, line_chars=120)
     assert pick.order[0] != (3, 0), pick.order
+
+
+# A second dangerous line in the top target, in a hunk of its own the reason does not quote (a reader names one line a
+# file), and its safe twin that must not be picked out; low targets' small renames wait.
+_SECOND = {
+    "python": ("    subprocess.call(cmd, shell=True)", "    subprocess.call([\"convert\", name])"),
+    "go": ("\ttlsConfig := &tls.Config{InsecureSkipVerify: true}", "\ttlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}"),
+    "javascript": ("  const result = eval(req.query.expr);", "  const result = JSON.parse(req.query.expr);"),
+}
+
+
+def _top(second: str) -> Item:
+    quoted = _hunk(10, ["-    old_call(a)", "+    new_call(a)", "     done()"])
+    body = [f"+    step_{k} = prepare({k})" for k in range(4)]
+    other = _hunk(80, ["     def run():", *body[:2], "+" + second, *body[2:], "     return"])
+    change = FileChange(path="src/app", risk="high", rules=["dangerous_call"], reasons=["runs a shell command built from text: new_call(a)"],
+                        additions=6, deletions=1)
+    return Item(label="## src/app lines 10-12,80-87\n", hunks=[quoted, other], texts=[quoted.text, other.text], telling=0, quoted=True,
+                small=[True, False], path="src/app", risk="high", change=change)
+
+
+def _renames(path: str) -> Item:
+    hunks = [_hunk(5 + 20 * k, [f"-    signature_{k} = s", f"+    fingerprint_{k} = s"]) for k in range(6)]
+    return Item(label=f"## {path} lines 5-106\n", hunks=hunks, texts=[h.text for h in hunks], telling=0, small=[True] * 6, path=path,
+                risk="low")
+
+
+@pytest.mark.parametrize("lang", sorted(_SECOND))
+def test_a_second_dangerous_line_of_a_top_target_is_shown_before_lower_files_small_hunks(lang: str) -> None:
+    risky, safe = _SECOND[lang]
+    items = [_top(risky), *(_renames(f"lib/r{k}") for k in range(4))]
+    pick = spend(items, items, room=900, tail_room=200, line_chars=120)
+    assert 1 in pick.chosen.get(0, []), pick.order
+    items = [_top(safe), *(_renames(f"lib/r{k}") for k in range(4))]
+    pick = spend(items, items, room=900, tail_room=200, line_chars=120)
+    assert pick.order.index((1, 0)) < pick.order.index((0, 1)) if (0, 1) in pick.order else True, pick.order

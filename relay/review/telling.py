@@ -28,7 +28,7 @@ from relay.review.leading_lines import parts_read
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
+__all__ = ["Part", "SMALL_LINES", "cut_window", "holds_risky_line", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
            "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
@@ -346,6 +346,12 @@ def _risky_row(lines: list) -> int | None:
         elif removed_guard([], [text]) or (risky_screen(text) and unsafe_value([], [text])):
             return i
     return None
+
+
+def holds_risky_line(text: str) -> bool:
+    """Whether a hunk's text holds a changed line risky read alone (a dangerous value or call, a check deleted): a second
+    such line in a file whose reason quotes only the first (a reader names one line a file)."""
+    return _risky_row(parse_lines(text)) is not None
 
 
 def _telling_row(change: FileChange | None, path: str, lines: list, quotes: Sequence[str] = ()) -> int | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from relay.review.telling import cut_window, read_quotes, worded_quotes
+from relay.review.telling import cut_window, holds_risky_line, read_quotes, worded_quotes
 from relay.review.view_items import Item
 
 __all__ = ["Pick", "spend"]
@@ -259,6 +259,24 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 used += needs[i]
             elif not window(i, h, alloc[i] + kept + tail_room - _SHORT_TAIL, 1):
                 too_big(i, h)
+    # Then the first three targets' other hunks that hold a line risky read alone (a dangerous call or value, a check
+    # deleted): a reader names one line a file, and a second one of the kind is the next the reviewer must see, before any
+    # target's other small hunks (round 32: a second SQL statement built from text, in the top target, three hunks below
+    # the quoted one, left out while a low file's renames were shown).
+    # The target's ranges past the packet's three are read too (the item the view keeps for them, shown whole if it fits).
+    for t in with_hunks[:_WORDED_RANKS]:
+        if not pick.shows(t):
+            continue
+        past = [j for j in range(len(items), len(every)) if every[j].path == items[t].path]
+        for i, h in [(i, h) for i in (t, *past) for h in range(len(every[i].hunks))]:
+            if h in pick.chosen.get(i, []) or not holds_risky_line(every[i].texts[h]):
+                continue
+            c = cost(i, every[i].texts[h])
+            if used + c <= room:
+                pick.take(i, h)
+                used += c
+            elif i == t and room - used >= _QUOTE_SHARE:
+                window(i, h, _QUOTE_SHARE, _MIN_ROWS)
     # Then each shown target's other small hunks (a slipped line is small), in target and line order; a cut hunk shown
     # whole where it now fits; the targets' other hunks; and, with room left, the rest of the change, its small hunks
     # first: all in risk and line order.
