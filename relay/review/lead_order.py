@@ -106,12 +106,18 @@ def repeated(changes: Iterable[FileChange]) -> frozenset[str]:
     pairs: list[tuple[str, str]] = []
     for change in changes:
         # Only a line's reading: a kind or a word said of many files is the repeats' business (relay.review.risk).
-        mine = [(rule, reason) for rule, reason in zip(change.rules, change.reasons) if rule in _READS]
+        mine = [(rule, reason) for rule, reason in zip(change.rules, change.reasons) if rule in _READS and rule not in _PURPOSE]
         pairs += mine
         same.update({reason for _, reason in mine})
         heads.update({h for rule, reason in mine if (h := _head(rule, reason))})
     return frozenset(reason for rule, reason in pairs
                      if same[reason] >= _SAME_REASON or heads.get(_head(rule, reason) or "\0", 0) >= _SAME_HEAD)
+
+
+def _quotes_line(name: str, reason: str) -> bool:
+    if reason.startswith(_REMOVED_APART):
+        return False
+    return ": " in reason or (name in _CHECKS and " (" in reason and reason.endswith(")"))
 
 
 def _quote(reason: str) -> str:
@@ -138,7 +144,7 @@ def strength(change: FileChange, said_alike: frozenset[str] = frozenset()) -> in
         reason = reasons.get(name, "")
         if name == "edit_apart":  # the edit apart judged worth a look, whichever of its quotes the file kept
             reason = next((r for r in change.reasons if r.startswith(_EDITED_APART)), reason)
-        step = 1 if reason in said_alike and name not in _PURPOSE else 0
+        step = 1 if reason in said_alike else 0
         if name in CLASSIC and _PAIR_READ not in reason:
             level = 0
         elif name in CLASSIC or name in GENERIC or (name == "edit_apart" and reason.startswith(_EDITED_APART)):
@@ -146,7 +152,7 @@ def strength(change: FileChange, said_alike: frozenset[str] = frozenset()) -> in
         elif name == "note_apart" and not reason.startswith(_REMOVED_APART) and _converges(reason, [
                 r for n, r in reasons.items() if n not in _NOTES and n != "consequence_note"]):
             level = 1
-        elif name in QUOTED and change.risk != "low" and (": " in reason or (name in _CHECKS and " (" in reason and reason.endswith(")"))) and not reason.startswith(_REMOVED_APART):
+        elif name in QUOTED and change.risk != "low" and _quotes_line(name, reason):
             level = 2
         elif name in SIZE_ONLY:
             level = 4
