@@ -36,6 +36,8 @@ _SMALL_CHARS = 600
 _QUOTE_SHARE = 500
 # A small hunk starting at most this many lines below a quoted hunk is shown with it (the same function's body).
 _FOLLOW_GAP = 12
+# A hunk read row by row for a second risky line is at most this long (a bigger one is a rewrite's, shown by its window).
+_RISKY_SCAN = 8_000
 # A word reason's quoted hunk is shown in the first pass for this many first targets.
 _WORDED_RANKS = 3
 
@@ -269,7 +271,7 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
             continue
         past = [j for j in range(len(items), len(every)) if every[j].path == items[t].path]
         for i, h in [(i, h) for i in (t, *past) for h in range(len(every[i].hunks))]:
-            if h in pick.chosen.get(i, []) or not holds_risky_line(every[i].texts[h]):
+            if h in pick.chosen.get(i, []) or len(every[i].texts[h]) > _RISKY_SCAN or not holds_risky_line(every[i].texts[h]):
                 continue
             c = cost(i, every[i].texts[h])
             if used + c <= room:
