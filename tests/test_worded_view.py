@@ -115,3 +115,23 @@ def test_a_second_dangerous_line_of_a_top_target_is_shown_before_lower_files_sma
     items = [_top(safe), *(_renames(f"lib/r{k}") for k in range(4))]
     pick = spend(items, items, room=900, tail_room=200, line_chars=120)
     assert pick.order.index((1, 0)) < pick.order.index((0, 1)) if (0, 1) in pick.order else True, pick.order
+
+
+# A one-token line turned, quoted "OLD → NEW" with both sides too short to place by a piece: placed by whole lines.
+_SHORT = {
+    "rust": ("turns false into true in enabled(): false → true", "    false", "    true"),
+    "ruby": ("turns false into true in allowed?(): false → true", "    false", "    true"),
+    "elixir": ("turns :error into :ok in check/1: :error → :ok", "      :error", "      :ok"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_SHORT))
+def test_a_one_token_line_turned_places_its_hunk(lang: str) -> None:
+    reason, old, new = _SHORT[lang]
+    change = FileChange(path="src/filter", risk="medium", rules=["loosens_run"], reasons=[reason], additions=30, deletions=2)
+    # Quiet look-alikes first: the token inside a longer line, and the new token added with nothing removed.
+    inside = _hunk(10, ["-    return " + old.strip() + " if x else y", "+    return " + new.strip() + " if x else y"])
+    added_only = _hunk(40, ["     let a = 1;", "+" + new, "     done"])
+    turned = _hunk(90, ["     last_check(level)", "-" + old, "+" + new, " end"])
+    assert quoted_part(change, [_filler(30), inside, added_only, turned]) == 3
+    assert quoted_part(change, [_filler(30), inside, added_only]) is None

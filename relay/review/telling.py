@@ -140,6 +140,27 @@ def _kind(rule: str, reason: str) -> int:
     return 4 if rule in CHECK_RULES else 3 if rule == "note_apart" else 2
 
 
+def _short_pairs(change: FileChange, named: set[str]) -> list[tuple[str, str]]:
+    """The edits a reason quotes as "OLD → NEW" with both sides too short to place by a piece (``false → true``, ``0 → 1``):
+    placed by whole lines instead, the old one removed and the new one added in one part."""
+    pairs = []
+    for reason, rule in zip(change.reasons, change.rules):
+        if rule not in named or ": " not in reason:
+            continue
+        sides = redact(reason).split(": ", 1)[1].split(" (was ", 1)[0].split(" → ")
+        if len(sides) == 2 and all("…" not in side and 0 < len(side.strip()) < _QUOTE_LEAST for side in sides):
+            pairs.append((squeezed(sides[0]), squeezed(sides[1])))
+    return pairs
+
+
+def _holds_pair(removed: Sequence[str], added: Sequence[str], pairs: list[tuple[str, str]]) -> str | None:
+    """The new side of a short pair these lines turn (a removed line that is its old side, an added one its new side)."""
+    if not pairs:
+        return None
+    old, new = {squeezed(line) for line in removed}, {squeezed(line) for line in added}
+    return next((b for a, b in pairs if a in old and b in new), None)
+
+
 def _check_quote(reason: str) -> list[str]:
     if " (" not in reason or not reason.endswith(")"):
         return []
@@ -225,7 +246,11 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
     groups = _groups(change, named, any_reason=any_reason) + ([_described(change)] if any_reason else [])
-    return _row_of(lines, groups)
+    row = _row_of(lines, groups)
+    if row is None and (turned := _holds_pair([ln.text[1:-1] for ln in lines if ln.sign == "-"],
+                                              [ln.text[1:-1] for ln in lines if ln.sign == "+"], _short_pairs(change, named))):
+        row = next(i for i, ln in enumerate(lines) if ln.sign == "+" and squeezed(ln.text[1:-1]) == turned)
+    return row
 
 
 def _row_of(lines: list, groups: list[list[str]]) -> int | None:
@@ -295,7 +320,10 @@ def quoted_part(change: FileChange | None, parts: Sequence[Part], *, described: 
         for i, text in enumerate(texts):
             if pieces and any(piece in text for piece in pieces):
                 return i
-    return None
+    # A one-token line turned ("turns false into true in enabled(): false → true"): the part that removes the one and adds
+    # the other (round 32: the view showed a window of another hunk, the quote too short to place by a piece).
+    pairs = [] if described else _short_pairs(change, named)
+    return next((i for i, p in enumerate(parts) if _holds_pair(p.removed, p.added, pairs)), None)
 
 
 def quoted_parts(change: FileChange | None, parts: Sequence[Part]) -> list[int]:
