@@ -11,6 +11,7 @@ quote) must not move.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from line_changes import fc
@@ -104,3 +105,22 @@ def test_a_low_files_quote_orders_nothing() -> None:
     small = _flagged("src/a.py", "low", ["leading_line"], ["turns: if n >= most: → if n > most:", "edit (+1/-1)"], 1)
     big = _flagged("src/b.py", "low", [], ["edit (+20/-20)"], 20)
     assert [c.path for c in rank_changes([small, big])] == ["src/b.py", "src/a.py"]
+
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    ("pkg/window.go", "\tif skew > allowed {", "\tif skew > allowed*1000 {"),
+    ("lib/verify.rb", "    return false if digest.nil?", "    return true if digest.nil?"),
+    ("src/Check.cs", "        if (attempts >= limit) return Deny();", "        if (attempts > limit) return Deny();"),
+])
+def test_a_row_not_listed_that_quotes_its_changed_line_ranks_as_a_quoted_line(path: str, old: str, new: str) -> None:
+    # A row the order does not know by name (a floor added later) that quotes the file's own turned line ranks above the
+    # kind-only files of its risk; a kind row that quotes a word of the file (a test weakened) does not.
+    floor = FileChange(path=path, risk="medium", rules=["a_later_floor"], reasons=[f"worth a look, a deciding value turned: {new.strip()}"],
+                       added_lines=[new], removed_lines=[old], additions=1, deletions=1)
+    kinds = rank_changes(assess_all(_kind_only(), NO_CTX))
+    assert rank_changes([*kinds, floor])[0].path == path
+    assert strength(floor) == 2
+    elsewhere = msgspec.structs.replace(floor, reasons=["worth a look, a deciding value turned: if other_value > bound"])
+    assert strength(elsewhere) == 3  # the quote is no line of this file
+    weakened = _flagged("test/test_gate.py", "medium", ["removed_assertions"], ["test weakened: removes 2 assertions"], 30)
+    assert strength(weakened) == 3

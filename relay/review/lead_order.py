@@ -37,6 +37,8 @@ from collections.abc import Iterable
 from difflib import SequenceMatcher
 
 from relay.core.contracts import FileChange
+from relay.review.leading_lines import WORD_RULES
+from relay.review.line_shapes import squeezed
 
 __all__ = ["CLASSIC", "GENERIC", "QUOTED", "SIZE_ONLY", "repeated", "strength"]
 
@@ -120,6 +122,21 @@ def _quotes_line(name: str, reason: str) -> bool:
     return ": " in reason or (name in _CHECKS and " (" in reason and reason.endswith(")"))
 
 
+_PIECE_LEAST = 8  # characters of a quote's piece that place it on a changed line
+_SCAN_LINES = 2_000  # changed lines a side looked through for a quote
+
+
+def _quotes_changed(reason: str, change: FileChange) -> bool:
+    """Whether the reason quotes one of the file's changed lines ("…: LINE", cut at "…", an edit "OLD → NEW")."""
+    if ": " not in reason:
+        return False
+    pieces = [p for part in reason.split(": ", 1)[1].split(" → ") for cut in part.split("…") if len(p := squeezed(cut)) >= _PIECE_LEAST]
+    if not pieces:
+        return False
+    text = "\n".join(squeezed(line) for line in (*change.added_lines[:_SCAN_LINES], *change.removed_lines[:_SCAN_LINES]))
+    return any(piece in text for piece in pieces)
+
+
 def _quote(reason: str) -> str:
     return "".join(reason.split(": ", 1)[-1].split())[:_MAX_QUOTE]
 
@@ -157,7 +174,9 @@ def strength(change: FileChange, said_alike: frozenset[str] = frozenset()) -> in
         elif name in SIZE_ONLY:
             level = 4
         elif name not in _NOTES:  # a note decides nothing; an edit apart not judged is a kind
-            level = 3
+            # A row not listed here whose reason quotes one of the file's changed lines (a row added later, a floor that
+            # names the turned line) is a quoted line too; a word, path, size or kind row is not, whatever it quotes.
+            level = 2 if name not in WORD_RULES and change.risk != "low" and _quotes_changed(reason, change) else 3
         else:
             continue
         best = min(best, level + step)
