@@ -9,7 +9,8 @@ Within one risk, the order follows what made the file risky, strongest first:
    security line edited, a skip marker, an edit apart from the change judged worth a look): a generic read, which a
    large refactor's own moved hunks can trip too;
 2. a changed line quoted by a reader that does not judge it dangerous or loosened by itself (the leading line a kind-only
-   file quotes, a line added apart from the change, what a turned check now lets through, a value read as weaker);
+   file quotes, a line added apart from the change, what a turned check now lets through, a value read as weaker, an
+   edited check quoted in parentheses, any other row but a word, path, size or kind row quoting one of the file's lines);
 3. words on the commit's own lines, a path word, the file's kind (CI, manifest, migration, a secret's path);
 4. size alone (a high file's thousands of lines).
 
