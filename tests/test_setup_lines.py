@@ -43,6 +43,10 @@ _SAID = ("turns TLS verification off", "current folder on PATH", "plain HTTP", "
         ("internal/cli/cli.go", ['\treturn strings.Join(paths, ":") + ":.:" + os.Getenv("PATH")'],
          ['\treturn strings.Join(paths, ":") + ":" + os.Getenv("PATH")'], 'puts the current folder on PATH: return strings.Join(paths, ":") + ":.:"'),
         ("lib/env.py", ['    os.environ["PATH"] = ".:" + os.environ["PATH"]'], [], "puts the current folder on PATH"),
+        # Windows spells the variable Path: PowerShell, a batch file, .NET setting it
+        ("tools/dev.ps1", ['$env:Path = ".;" + $env:Path'], [], "puts the current folder on PATH"),
+        ("tools/env.cmd", ["set Path=.;%Path%"], [], "puts the current folder on PATH"),
+        ("Build/Env.cs", ['    Environment.SetEnvironmentVariable("Path", ".;" + old);'], [], "puts the current folder on PATH"),
         # a config template's URL or scheme turned to plain http (EEx, Jinja, Go templates, ERB)
         ("installer/templates/phx_single/config/runtime.exs.eex", ['    url: [host: host, port: 443, scheme: "http"],'],
          ['    url: [host: host, port: 443, scheme: "https"],'], 'serves plain HTTP on the HTTPS port: url: [host: host, port: 443, scheme: "http"]'),
@@ -103,6 +107,12 @@ def test_a_classic_risk_where_a_machine_is_set_up_is_named_and_never_low(path: s
         ("scripts/setup.sh", ["export CLASSPATH=.:lib/*"], []),
         ("scripts/env.sh", ['export PATH="$HOME/.local/bin:$PATH"'], []),
         ("src/a.py", ['    PATH_SEP = "."'], []),
+        # a path type, not the variable: Java's and Kotlin's Path of ".", Rust's Path::new("."), C#'s Path.Combine
+        ("src/main/java/a/Files.java", ['        try (Stream<Path> s = Files.walk(Path.of("."))) {'], []),
+        ("src/main/java/a/Cmd.java", ['            ? Path.of(".")'], []),
+        ("src/main/kotlin/a/Dirs.kt", ['    val here: Path = Paths.get(".")'], []),
+        ("src/main.rs", ['    let root = Path::new(".");'], []),
+        ("src/Tool.cs", ['    var p = Path.Combine(".", name);'], []),
         ("lib/client.rb", ['    post("https://example.com/token", body: "grant_type=x&client_secret=#{secret}")'], []),
         ("docs/api.md", ['    curl "https://api.example.com/v1/user?access_token=YOUR_TOKEN"'], []),
         ("config/dev.exs", ['  url: [host: "localhost", scheme: "http", port: 4000],'], []),

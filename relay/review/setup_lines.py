@@ -38,6 +38,9 @@ _QUOTE = 60
 # A URL that leaves the machine over plain http: a local address is a developer's own.
 _HTTP = r"http://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\])"
 
+_PATH_VAR = r"(?:\bPATH\b|(?<=env:)Path\b|(?<=[%'\"])Path(?=[%'\"]))"
+
+
 # ----- values, appended to relay.review.risky_lines' unsafe values
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns TLS verification off", ("unsafe_https", "strict_ssl", "ssl_verify_mode", "insecure-host", "insecure_host"), re.compile(
@@ -47,7 +50,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("puts the current folder on PATH", ("path",), re.compile(
         # PATH itself (never PYTHONPATH, CLASSPATH, GOPATH: their "." is the project's own import path), with an element
         # that is the current folder: "." between separators or at the value's end ("./bin" and ".." are folders).
-        r"\b(?:PATH|Path)\b[^\n]*?[=:;'\"](?P<at>\.)(?:[:;'\"]|\s*$)|[=:;'\"](?P<at2>\.)[:;'\"][^\n]*?\b(?:PATH|Path)\b")),
+        # Windows spells it Path: read only as a variable ($env:Path, %Path%, "Path"), never Java's or Rust's Path type.
+        rf"{_PATH_VAR}[^\n]*?[=:;'\"](?P<at>\.)(?:[:;'\"]|\s*$)|[=:;'\"](?P<at2>\.)[:;'\"][^\n]*?{_PATH_VAR}")),
     ("sends a secret in the URL's query", ("secret=", "token=", "api_key=", "apikey=", "password=", "passwd="), re.compile(
         # After a "?" in the same string, and taking a value the code writes in (never a docs placeholder, never a form body).
         r"\?(?:[^\s'\"#?]*&)?(?P<at>(?:client_secret|app_secret|secret|access_token|auth_token|private_token|api_key|apikey|password|passwd)=)"
