@@ -340,10 +340,20 @@ def _shown(line: str, at: int = 0) -> str:
     return head + body + ("…" if start + len(body) < len(text) else "")
 
 
+# A number written again in another spelling of the same value (a formatter's pass: Go's and Python's 0o777 for 0777,
+# digit separators) is the line that stood, not a new one.
+_OCTAL_PREFIX_RE = re.compile(r"\b0[oO](?=[0-7])")
+_DIGIT_SEPARATOR_RE = re.compile(r"(?<=[0-9])_(?=[0-9])")
+
+
+def _same(line: str) -> str:
+    return squeezed(_DIGIT_SEPARATOR_RE.sub("", _OCTAL_PREFIX_RE.sub("0", line.strip())))
+
+
 def _new_lines(lines: Sequence[str], other: Sequence[str]) -> list[str]:
     """The lines of one side that do not stand again, squeezed, on the other: what the change really wrote."""
-    before = {squeezed(line.strip()) for line in other}
-    return [line for line in lines if line.strip() and squeezed(line.strip()) not in before]
+    before = {_same(line) for line in other}
+    return [line for line in lines if line.strip() and _same(line) not in before]
 
 
 @functools.lru_cache(maxsize=16384)  # a line is read again when a part of its file is read alone
