@@ -266,15 +266,20 @@ def _quote_removed(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 _SHELL = re.compile(r"""["'](?:/bin/)?(?:ba|z)?sh["']\s*,\s*(?:arguments:\s*)?\[?\s*["']-c["']|\bshell\s*=\s*True\b|\bos\.system\(|"""
-                    r"""\bsystem\(|\bpopen\(|%x\(|`""")
+                    r"""\bsystem\(|\bpopen\(|%x\(|\bexec(?:Sync)?\(\s*`""")  # Node's exec of a template string runs a shell
+# A backtick runs a shell only in Ruby, Perl, PHP and shells; in JavaScript and TypeScript it is a template string, in Go
+# a raw string, in Kotlin a name: a URL template there is no command.
+_BACKTICK_RUNS = (".rb", ".rake", ".pl", ".pm", ".php", ".sh", ".bash", ".zsh", "rakefile")
+_SHELL_OR_BACKTICK = re.compile(_SHELL.pattern + "|`")
 _INTERP = re.compile(r"\\\(([^()]+(?:\(\))?)\)|\$\{([^}]+)\}|#\{([^}]+)\}|\bf[\"'][^\"']*\{([^}]+)\}|[\"']\s*\+\s*([\w.]+)")
 
 
-def _shell_interpolated(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    if any(_SHELL.search(ln) for ln in removed):
+def _shell_interpolated(added: Sequence[str], removed: Sequence[str], *, backticks: bool = False) -> str | None:
+    shell = _SHELL_OR_BACKTICK if backticks else _SHELL
+    if any(shell.search(ln) for ln in removed):
         return None
     for new in added:
-        if not _SHELL.search(new):
+        if not shell.search(new):
             continue
         for m in _INTERP.finditer(new):
             value = next(g for g in m.groups() if g).strip()
@@ -349,7 +354,7 @@ def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
-_HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, _limit_multiplied, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed, _shell_interpolated)
+_HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, _limit_multiplied, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed)
 
 
 def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -357,7 +362,8 @@ def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str 
     added, removed = code_lines(added), code_lines(removed)
     if not added:
         return None
-    return next((found for read in _HIGH if (found := read(added, removed))), None)
+    return (next((found for read in _HIGH if (found := read(added, removed))), None)
+            or _shell_interpolated(added, removed, backticks=path.lower().endswith(_BACKTICK_RUNS)))
 
 
 def turned_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
