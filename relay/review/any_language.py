@@ -15,6 +15,8 @@ High (the direction is clearly unsafe):
 - a check's result discarded where it was used (``let* () = verify …`` → ``let _ = verify …``, ``_ <- check``,
   ``(void) verify(…); return 0;``);
 - a path or URL built from the raw value where the normalised one stood (``join(root, expanded)`` → ``join(root, requested)``);
+- a query's bound parameter (``= ?``, ``= $1``, ``= :id``, ``= %s``, ``= @id``) written again as the value put into the
+  text, in a query's call (never a log line's);
 - a secure transport's name turned to its plain sibling (``https`` → ``http`` in a URL or a module's name, ``wss`` → ``ws``,
   ``transport => tls`` → ``tcp``).
 
@@ -220,7 +222,29 @@ def _plain_sibling(lines: Pairing) -> str | None:
     return None
 
 
-_HIGH = (_floor_lowered, _plain_sibling, _shell_string, _discarded, _raw_path)
+# A query's bound parameter (``id = ?``, ``= $1``, ``= :id``, ``= %s``, ``= @id``) written again as the value put into the
+# text (``id = '$id'``, ``= ${id}``, ``= #{id}``, ``= {id}`` in an f-string, ``= " + id``): SQL injection in any driver's API,
+# where no SQL keyword stands on the line (Android's ``update(table, values, "id = ?", args)``).
+_CMP = r"(?i:=|<>|!=|<=?|>=?|\blike\b|\bin\b)"
+_BOUND = re.compile(_CMP + r"\s*\(?\s*(?:\?|\$\d+\b|:[A-Za-z_]\w*|%s|@[A-Za-z_]\w*)")
+_PUT = re.compile(_CMP + r"\s*\(?\s*['\"]?\s*(?:\$\{|\$[A-Za-z_]|#\{|\{[A-Za-z_][\w.]*\}|['\"]\s*(?:\+|\.|\.\.|<>)\s*[\w$])")
+
+
+# The call is a query's (a driver's or an ORM's), never a log line's: ``log.info("id = %s", id)`` made an f-string is not SQL.
+_QUERYISH = re.compile(r"(?i)\b(?:query\w*|execute\w*|exec|update|delete|select|where|find\w*|raw\w*|sql\w*|prepare\w*|"
+                       r"cursor|cur|db|jdbc|conn\w*|session|statement|stmt|cmd|\w*command\w*)\b")
+_LOGGED = re.compile(r"(?i)\b(?:log\w*|logger|print\w*|console|warn\w*|info|debug|trace|error|message|msg|format)\s*[.(]")
+
+
+def _binding_dropped(lines: Pairing) -> str | None:
+    """A query's bound parameter replaced by the value written into its text."""
+    for old, new in lines.pairs(_PUT, 0.5):
+        if _BOUND.search(old) and not _BOUND.search(new) and _QUERYISH.search(old) and not _LOGGED.search(new):
+            return said("puts a value into SQL text where it was a bound parameter (SQL injection)", new)
+    return None
+
+
+_HIGH = (_floor_lowered, _plain_sibling, _shell_string, _discarded, _raw_path, _binding_dropped)
 
 
 _LAST: list[object] = [None, None, None, None]  # the lists last read (held, so ``is`` cannot match another), their pairing
