@@ -33,6 +33,7 @@ import msgspec
 from relay.core.contracts import FileChange
 from relay.review import condition_reading, guard_reading, line_edits, looser_checks, risky_lines, value_reading
 from relay.review.content_kinds import reading_path
+from relay.review.deciding_tokens import moved_blocks
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
 from relay.review.file_kinds import (CODE_EXTS, SCREENS, FileKind, basename, file_kind, is_manifest, is_release_notes, is_test_script,
                                      is_vendored_code, subject, words)
@@ -133,6 +134,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Every line the change adds, squeezed (relay.review.line_shapes.squeezed), across its files: a guard removed from one
     # file and written again in another (a class moved to its own file) was moved, not deleted.
     written: frozenset[str] = frozenset()
+    # A block moved here from another file of the change (relay.review.deciding_tokens.moved_blocks, round 32): path ->
+    # its lines the source did not hold as written, and the source's lines it did not take: what the move turned.
+    moved_in: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 # Each fact's meaning in one line, for the ranking page (``relay.review.ranking_doc``) and for a
@@ -384,6 +388,8 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     written = frozenset(squeezed(line.strip()) for c in changes if c.kind != "deleted" for line in c.added_lines if line.strip())
     if written:
         ctx = msgspec.structs.replace(ctx, written=written | ctx.written)
+    if moved := moved_blocks(changes):
+        ctx = msgspec.structs.replace(ctx, moved_in=moved)
     tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))
     if tests:
         ctx = msgspec.structs.replace(ctx, removed_tests=tests | ctx.removed_tests)

@@ -22,6 +22,7 @@ from relay.review.dependencies import existing_dependencies, moved_dependencies,
 from relay.review.lead_order import repeated, strength
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
 from relay.review.quiet_turns import said_by_another
+from relay.review.deciding_tokens import floor_said_elsewhere
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
@@ -62,7 +63,7 @@ _PLACE: dict[Risk | None, int] = {None: 3, "high": 2, "medium": 1, "low": 0}
 # word reasons named the commit's own lines, `escaping/execution: ReportAllKeysAsEscapeCodes`, `regular expression`, while
 # the quote apart of the slipped line, after them, was cut; the packet shortens a later word reason's opening,
 # relay.review.packet.joined_reasons, so a word reason that quotes the plant still shows its quote).
-_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "weakens_more": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
+_LATER = {"edit_apart": 2, "note_apart": 2, "edits_security_line": 1, "deciding_turn": 1, "weakens_more": 1, "security_tokens": 3, "auth_path": 3, "huge_change": 3}
 _LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "weakens_check", "loosens_check", "loosens_run", "switches_off",
                          "edits_security_line", "downgrades_dependency", "turned_line", "turned_check"})
 # An edit apart from the change (relay.review.apart_edits) is quoted with the lines read generically, the note too (not
@@ -79,7 +80,9 @@ _AVAILABILITY_ONLY = ("removes a size or rate limit",)
 # A changed line judged by its direction (``weakens_more``: an anchor dropped, a comparison turned) is a line read as
 # risky too: quoted after the line rules' own findings (``_LATER``), never after a word, path or kind reason (round 19: a validator's added
 # `throw … 'token too long'` led as "security code (limits/overflow: …)" and the anchors it dropped were cut).
-_READS_LINE = _LINE_RULES | {"weakens_more"}
+# The deciding-token floor (relay.review.deciding_tokens, round 32) quotes its line as they do: with them, after their
+# findings (``_LATER``), before words, paths and sizes, so the 120-character reasons and the packet's cut keep its quote.
+_READS_LINE = _LINE_RULES | {"weakens_more", "deciding_turn"}
 
 
 _TURNED = frozenset({"turned_line", "turned_check"})
@@ -187,6 +190,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
     # A quiet turn (relay.review.quiet_turns, round 31) an older reader already says of the same line is said once, by it.
     kept = [hit for hit in kept if not said_by_another(hit[4], [h[4] for h in kept if h is not hit])]
+    # The deciding-token floor says a line only where no other reason of the file quotes it (round 32).
+    kept = [hit for hit in kept if not floor_said_elsewhere(hit[4], [h[4] for h in kept if h is not hit])]
     # A turned line another line reader already names (relay.review.turned_lines) is said once, by the family reader.
     kept = [hit for hit in kept if hit[3].name not in _TURNED or not _named_elsewhere(hit[4], [h[4] for h in kept if h[3].name in _FAMILY])]
     # The changed line that tells most (relay.review.leading_lines) leads only where the other reasons say a kind, a path, a

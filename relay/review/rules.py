@@ -28,6 +28,7 @@ from relay.review.turn_consequences import turn_consequence_row as _turn_consequ
 from relay.review.any_language import ANY_HIGH_EXAMPLE, ANY_LOOK_EXAMPLE, any_high_check, any_look_check
 from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
+from relay.review.deciding_tokens import DECIDING_EXAMPLE, DECIDING_MORE, deciding_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import PACKAGE_EXAMPLE, package_check
 from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
@@ -269,6 +270,10 @@ RULES: tuple[Rule, ...] = (
              "the turn quoted is on a guard that returns early",
              _fc("lib/keys.js", removed_lines=["  if (!remote) return"], added_lines=["  if (!remote) return value"]),
              RiskContext(apart={"lib/cookies.js": "edit apart from the change: if (!remote) return → if (!remote) return value"}))),
+    # The deciding-token floor (relay.review.deciding_tokens, round 32): an edited pair that turns an operator, a result, a factor, a table entry.
+    Rule("deciding_turn", "medium", "{detail}", deciding_check, scope=Scope(kinds=("source", "example", "docs"), not_changes=("deleted",), unless=(
+        "test_body", "generated_output", "mechanical", "release_notes", "reformatted", "same_meaning")), leads=True, example=Example(*DECIDING_EXAMPLE),
+         more=tuple(Example(*more) for more in DECIDING_MORE)),
     # What a turned check now lets through (relay.review.turn_consequences): a note placed with the line readers' reasons,
     # after those that name the line's kind (a deleted guard, a dropped clause), before words, paths and sizes.
     Rule("consequence_note", None, "{detail}", _turn_consequence, scope=_RISKY_LINES, example=Example(
