@@ -178,3 +178,23 @@ def test_a_modifier_pass_first_in_a_check_is_read(lines: list[str], at: int, sai
         assert not found, found
     else:
         assert said in found.get("lib/check.rb", ""), found
+
+
+@pytest.mark.parametrize(("path", "line", "fires"), [
+    ("docs/release.md", "Put your registry token in `ci/publish.env` and commit it so the release job finds it.", True),
+    ("doc/setup.rst", "Write the deploy password into ``settings.ini`` and check it in with the rest of the project.", True),
+    ("docs/keys.adoc", "Generate a signing key, save it as `keys/release.asc`, and add it to git so the build can sign.", True),
+    ("docs/release.md", "Never commit your registry token; keep it in `~/.npmrc`.", False),
+    ("docs/release.md", "Add the token as a repository secret named REGISTRY_TOKEN.", False),
+    ("docs/release.md", "Commit the lockfile; the token is read from the environment variable REGISTRY_TOKEN.", False),
+    ("docs/release.md", "Each commit is checked by the CI job before the release.", False),
+])
+def test_a_docs_sentence_telling_to_commit_a_credential(path: str, line: str, fires: bool) -> None:
+    from relay.review.file_kinds import rule_lines
+
+    change = rule_lines(_change(path, [line], ["Keep the publishing settings in your home folder."]))
+    out = assess(change, RiskContext())
+    said = any(r.startswith("tells the reader to commit a credential") for r in out.reasons)
+    assert said is fires, out.reasons
+    if fires:
+        assert out.risk != "low"

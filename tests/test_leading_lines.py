@@ -146,7 +146,8 @@ def test_the_order_does_not_move(monkeypatch: pytest.MonkeyPatch) -> None:
     files += [_fc("src/app.py", ["    if retries >= most:"], ["    if retries > most:", *_FILLER]), _fc("src/other.py", ["x = 1"], ["x = 2", *_FILLER, *_FILLER]),
               _fc("CMakeLists.txt", ["  PERMISSIONS OWNER_READ)"], ["  PERMISSIONS OWNER_READ WORLD_WRITE)"]), _fc("Makefile", ["CC = gcc"], ["CC = clang"])]
     quoted = [assess(f, RiskContext()) for f in files]
-    assert sum("leading_line" in c.rules for c in quoted) >= 5
+    # src/app.py's comparison turned is the deciding-token floor's since round 32 (a line reader: no leading quote needed).
+    assert sum("leading_line" in c.rules or "deciding_turn" in c.rules for c in quoted) >= 5
     monkeypatch.setattr(risk, "RULES", tuple(rule for rule in risk.RULES if rule.name != "leading_line"))
     bare = [assess(f, RiskContext()) for f in files]
     assert [(c.path, c.risk) for c in rank_changes(quoted)] == [(c.path, c.risk) for c in rank_changes(bare)]

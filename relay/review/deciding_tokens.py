@@ -44,7 +44,7 @@ from relay.core.contracts import FileChange
 from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired as _pair
 
-__all__ = ["DECIDING_EXAMPLE", "DECIDING_MORE", "FLOOR_SAYS", "deciding_check", "deciding_turned", "floor_said_elsewhere", "moved_blocks"]
+__all__ = ["DECIDING_EXAMPLE", "DECIDING_MORE", "FLOOR_SAYS", "deciding_check", "deciding_turned", "floor_said_elsewhere", "moved_blocks", "screen"]
 
 _TOKEN_RE = re.compile(r"===|!==|\*\*=|<<=|>>=|\?\?=|\|\|=|&&=|==|!=|<=|>=|<>|=>|->|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\.=|&&|\|\||<<|>>|::|"
                        r"[A-Za-z_$][\w$]*|\d[\w.]*|\S")
@@ -78,7 +78,7 @@ _PAIRS = 200
 FLOOR_SAYS = ("turns a comparison", "turns a logical operator", "makes an accumulation", "turns a return value",
               "makes a return value conditional", "scales a value in a comparison", "swaps a constant for its",
               "makes an escaping table's entry", "changes a value its comment", "makes an append an overwrite",
-              "widens a handler to catch", "drops the error return after its log")
+              "widens a handler to catch", "drops the error return after its log")  # a quote of its line: said once
 
 
 def _tokens(line: str) -> list[str]:
@@ -280,9 +280,38 @@ def floor_said_elsewhere(reason: str, others: Sequence[str]) -> bool:
     return any(piece in squeezed(other) for other in others if other is not reason for piece in pieces)
 
 
+# A docs page's sentence that tells its reader to put a credential under version control (a kind of line no reader read:
+# prose): a verb of committing with its object, a credential's name, no negation and no secret store beside them.
+_COMMIT_RE = re.compile(r"(?i)\bcommit\s+(?:it|them|this|that|the|your|these|those)\b|\bcommitted\s+(?:in|to|into)\b|"
+                        r"\bcheck(?:ed)?\s+(?:it\s+|them\s+)?in(?:to)?\b|\badd(?:ed)?\s+(?:it\s+|them\s+)?to\s+(?:git|version control)\b")
+_CREDENTIAL_RE = re.compile(r"(?i)\b(?:token|password|passphrase|secret|credential|api[ _-]?key|private[ _-]?key|signing[ _-]?key)s?\b")
+_KEPT_AWAY_RE = re.compile(r"(?i)\b(?:never|not|no|don't|do not|must not|should not|avoid|without|instead of|rather than|nor|ignored?)\b|n't\b|"
+                           r"gitignore|repository secret|actions secret|secrets\.|encrypted secret|secret manager|vault|keychain|"
+                           r"environment variable|\benv var")
+
+
+def screen(line: str) -> bool:
+    """A docs page's sentence this reads (one telling its reader to commit a credential), kept for the rules though it is
+    prose (relay.review.file_kinds keeps only such lines of a docs page)."""
+    return len(line) <= 2 * _LONGEST and _COMMIT_RE.search(line) is not None and _CREDENTIAL_RE.search(line) is not None
+
+
+def _commits_credential(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    before = {squeezed(line) for line in removed[:_PAIRS]}
+    for line in added[:_PAIRS]:
+        if (screen(line) and squeezed(line) not in before and not _KEPT_AWAY_RE.search(line) and not any(screen(old) for old in removed[:_PAIRS])):
+            at = _COMMIT_RE.search(line).start()  # type: ignore[union-attr]
+            text = line.strip() if at <= 50 else "…" + line[at - 50:].split(" ", 1)[-1]  # cut at a word
+            return f"tells the reader to commit a credential to the repository: {_short(text, 80)}"
+    return None
+
+
 def deciding_check(f, ctx) -> str | None:  # noqa: ANN001 (FileFacts, RiskContext: the rule table's signature)
-    """The rule row's check: a source or example file's edited pairs, a docs page's code sample's; and a block moved here
-    from another file of the change, read against the lines it left (``moved_blocks``)."""
+    """The rule row's check: a source or example file's edited pairs, a docs page's code sample's (and its sentences that
+    tell the reader to commit a credential); and a block moved here from another file of the change, read against the
+    lines it left (``moved_blocks``)."""
+    if f.kind == "docs" and (told := _commits_credential(f.change.added_lines, f.change.removed_lines)) is not None:
+        return told
     sides = [(f.change.added_lines, f.change.removed_lines)]
     if (moved := ctx.moved_in.get(f.change.path)) is not None:
         sides.append(moved)
