@@ -157,29 +157,6 @@ def test_a_block_moved_to_another_file_is_read_against_the_lines_it_left() -> No
     assert "deciding_turn" not in {c.path: c for c in assess_all([left, same], RiskContext())}["pkg/keys.py"].rules
 
 
-@pytest.mark.parametrize(("lines", "at", "said"), [
-    # A modifier's pass at the top of a check (round 32): Ruby, Crystal, a Ruby class method with ``unless``.
-    (["    def verify_all", "      return true if @seen.empty?", "      @wanted.each { |w| check(w) }", "    end"], 2,
-     "return true if @seen.empty? as the first line of verify_all()"),
-    (["  def validate_token : Bool", "    return true unless @strict", "    @token.size == 32", "  end"], 2, "as the first line of validate_token()"),
-    (["  def self.check_sig(sig)", "    return true unless enforce?", "    sig == expected", "  end"], 2, "as the first line of check_sig()"),
-    # Quiet: a guard clause that returns nil or false under a modifier, a modifier pass that is not first.
-    (["    def verify_all", "      return nil if @wanted.nil?", "      @wanted.each { |w| check(w) }", "    end"], 2, None),
-    (["    def verify_all", "      return false if @seen.empty?", "      @wanted.each { |w| check(w) }", "    end"], 2, None),
-    (["    def verify_all", "      @wanted.compact!", "      return true if @seen.empty?", "      @wanted.each { |w| check(w) }", "    end"], 3, None),
-])
-def test_a_modifier_pass_first_in_a_check_is_read(lines: list[str], at: int, said: str | None) -> None:
-    from relay.review.apart_edits import Run
-    from relay.review.early_passes import early_passes
-    from relay.review.edit_scopes import Scopes
-
-    found = early_passes([Run("lib/check.rb", at, at, (lines[at - 1],), ())], Scopes(lambda _: "\n".join(lines)))
-    if said is None:
-        assert not found, found
-    else:
-        assert said in found.get("lib/check.rb", ""), found
-
-
 @pytest.mark.parametrize(("path", "line", "fires"), [
     ("docs/release.md", "Put your registry token in `ci/publish.env` and commit it so the release job finds it.", True),
     ("doc/setup.rst", "Write the deploy password into ``settings.ini`` and check it in with the rest of the project.", True),

@@ -7,9 +7,6 @@ check pass. No hunk header reaches the line readers, so this reads each run of t
 file (``relay.review.edit_scopes.Scopes``, read from the workspace as the scope quotes are): a run that only inserts
 one such line, whose previous code line is a function's head named as a check, with more of the body after it.
 
-Round 32: the modifier form Ruby and Crystal write a pass in (``return true if @calls.empty?``, ``return true unless
-strict``) is read too, for ``true`` only: a ``nil`` or ``false`` under a modifier is a guard clause.
-
 The party guarded against is the worker that slips one such line into an ordinary change. Medium (rule
 ``loosens_run``, a run read alone): the reason names the function and says the check is skipped.
 """
@@ -26,10 +23,7 @@ __all__ = ["early_passes"]
 
 # A success with nothing checked: true, nil/null/None (no error), an empty Ok, :ok, a bare return.
 _PASS_RE = re.compile(r"^\s*return(?:\s+(?:true|True|TRUE|YES|nil|null|NULL|None|undefined|Ok\(\s*(?:\(\s*\)|true)\s*\)|:ok|\{:ok,\s*\w+\}|"
-                      r"ALLOW\w*|Allow\w*|\w+\.(?:ALLOW\w*|Allow\w*|OK|Ok|SUCCESS|Success|VALID|Valid|GRANTED|Granted)))?\s*;?\s*$|"
-                      # round 32: a modifier's pass (Ruby, Perl, CoffeeScript): ``return true if calls.empty?`` passes whenever the
-                      # condition holds, before anything is checked (a nil return under a modifier is a guard clause: not read)
-                      r"^\s*return\s+(?:true|TRUE|:ok)\s+(?:if|unless)\s+\S.*$")
+                      r"ALLOW\w*|Allow\w*|\w+\.(?:ALLOW\w*|Allow\w*|OK|Ok|SUCCESS|Success|VALID|Valid|GRANTED|Granted)))?\s*;?\s*$")
 _CHECK_NAME_RE = re.compile(r"(?i)check|valid|verif|authori[sz]|authentic|allow|permit|permission|^can_?[A-Za-z]|^is_?(?:admin|owner|member|trusted|safe|"
                             r"signed|expired|granted)|^has_?(?:access|role|perm)|guard|ensure|require|assert|accept|trust|csrf|signature|expire")
 _MOST_RUNS = 400
