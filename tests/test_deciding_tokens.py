@@ -39,6 +39,7 @@ def _said(new: list[str], old: list[str]) -> str:
     (["      @rounds || LOWEST_ROUNDS"], ["      @rounds || STANDARD_ROUNDS"], "swaps a constant for its LOWEST sibling"),
     (["    level: int = LEVEL_NONE,"], ["    level=LEVEL_STRICT,"], "swaps a constant for its NONE sibling"),
     (["        policy = Policy.ALLOW_ALL;"], ["        policy = Policy.ALLOW_LISTED;"], "swaps a constant for its ALL sibling"),
+    (["        var level = Verify.None;"], ["        var level = Verify.Full;"], "swaps a constant for its NONE sibling"),
     # an escaping table's entry made raw: C#, PHP, Elixir
     (["                '>' => \">\","], ["                '>' => \"&gt;\","], "makes an escaping table's entry raw"),
     (["        \"'\" => \"'\","], ["        \"'\" => \"&#39;\","], "makes an escaping table's entry raw"),
@@ -83,6 +84,8 @@ def test_any_comparison_turn_is_said_either_way() -> None:
     (["    with open(journal, 'a') as out:"], ["    with open(journal, 'w') as out:"]),  # an overwrite made an append
     (["    rescue ParseError, EncodingError => e"], ["    rescue ParseError => e"]),  # a narrow class added
     (["        } catch (Exception t) {"], ["        } catch (Throwable t) {"]),  # a catch-all narrowed
+    (["class LoaderSpec extends AnyFunSpec with Matchers {"], ["class LoaderSpec extends FunSpec with Matchers {"]),  # a class renamed
+    (["    level = MinLevel(cfg)"], ["    level = DefaultLevel(cfg)"]),  # a bare PascalCase name is a type, not a constant
     (["        return nil"], ["        return false"]),  # a result of another family: a signature changed
     (["    # if (used >= quota) {"], ["    # if (used > quota) {"]),  # a comment
     (["    opslimit: int = OPSLIMIT_INTERACTIVE,"], ["    opslimit=OPSLIMIT_INTERACTIVE,"]),  # a typing pass

@@ -62,7 +62,10 @@ _SCALE = frozenset({"*", "/", "<<", ">>"})
 _NUMBER_RE = re.compile(r"^\d[\d_]*(?:\.\d+)?[a-zA-Z]*$")
 _EXTREME = frozenset({"MIN", "MINIMUM", "MAX", "MAXIMUM", "WEAK", "WEAKEST", "NONE", "ANY", "ALL", "LOW", "LOWEST", "LEAST"})
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_CONSTANT_RE = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Z0-9]+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)$")
+# A constant's name: UPPER_SNAKE or UPPER; a PascalCase name only as a member (``Policy.AllowAll``, ``Level::None``), where a
+# bare PascalCase name is a class (``extends FunSpec`` → ``extends AnyFunSpec`` is a test framework's rename).
+_CONSTANT_RE = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Z0-9]+)$")
+_MEMBER_RE = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$")
 _ENTITY_RE = re.compile(r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\u00[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}")
 _RAW = frozenset("<>&\"'`")
 _TRAILING_COMMENT_RE = re.compile(r"(?:\s//|\s#|/\*|\s--)\s*(.+?)\s*(?:\*/)?\s*$")
@@ -95,7 +98,7 @@ def _middles(a: list[str], b: list[str]) -> tuple[int, list[str], list[str]]:
     return p, a[p:len(a) - s], b[p:len(b) - s]
 
 
-def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str]] | None:
+def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str], int] | None:
     """The one token swapped for another where the rest of the pair's difference only inserts or deletes a few tokens
     (a typing pass that also turns a value: ``x=DEFAULT,`` → ``x: int = MIN,``), else None."""
     ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
@@ -103,7 +106,7 @@ def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str]] | None:
     if len(swaps) != 1 or len(ops) > 4 or any(max(i2 - i1, j2 - j1) > 4 for _, i1, i2, j1, j2 in ops):
         return None
     _, i1, i2, j1, j2 = swaps[0]
-    return (a[i1:i2], b[j1:j2]) if i2 - i1 == 1 and j2 - j1 == 1 else None
+    return (a[i1:i2], b[j1:j2], i1) if i2 - i1 == 1 and j2 - j1 == 1 else None
 
 
 # An error passed up right after its log line, dropped where the log line is written again (a block moved, its return
@@ -186,12 +189,14 @@ def _scaled(old_tokens: list[str], a: list[str], b: list[str]) -> str | None:
     return None
 
 
-def _sibling(a: list[str], b: list[str], added: Sequence[str]) -> str | None:
-    if len(a) != 1 or len(b) != 1 or not (_CONSTANT_RE.match(a[0]) and _CONSTANT_RE.match(b[0])):
+def _sibling(a: list[str], b: list[str], added: Sequence[str], member: bool = False) -> str | None:
+    if len(a) != 1 or len(b) != 1:
+        return None
+    if not (_CONSTANT_RE.match(a[0]) and _CONSTANT_RE.match(b[0])) and not (member and _MEMBER_RE.match(a[0]) and _MEMBER_RE.match(b[0])):
         return None
     old, new = _words(a[0]), _words(b[0])
     extreme = (new & _EXTREME) - old
-    if not extreme or not (old & new) or len(b[0]) <= 3:
+    if not extreme or not (old & new or member) or len(b[0]) <= 3:  # siblings: a shared word, or members of one type
         return None
     defined = re.compile(rf"^\s*(?:(?:const|static|final|public|private|let|var|export|pub)\s+)*(?:\w+\s+)?{re.escape(b[0])}\s*(?::[^=]*)?=(?!=)")
     if any(defined.match(line) for line in added[:200]):
@@ -239,6 +244,11 @@ def _catch_all(old: str, new: str, b: list[str]) -> str | None:
     return None
 
 
+def _member(tokens: list[str], at: int) -> bool:
+    """Whether the token at ``at`` is read as a member of a type or module (after ``.`` or ``::``)."""
+    return at > 0 and tokens[at - 1] in (".", "::")
+
+
 def _code(line: str) -> bool:
     return bool(line.strip()) and len(line) <= _LONGEST and not _COMMENT_START_RE.match(line)
 
@@ -254,14 +264,14 @@ def deciding_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not (_code(old) and _code(new)) or squeezed(old) == squeezed(new):
             continue
         ta, tb = _tokens(old), _tokens(new)
-        _, a, b = _middles(ta, tb)
+        at, a, b = _middles(ta, tb)
         if not a and not b:
             continue
         found = (_operator(a, b, new) or _accumulation(a, b) or _returned(old, new, a, b)
-                 or _scaled(ta, a, b) or _sibling(a, b, added) or _escaping(old, new) or _table_value(old, new, a, b)
+                 or _scaled(ta, a, b) or _sibling(a, b, added, _member(ta, at)) or _escaping(old, new) or _table_value(old, new, a, b)
                  or _overwrite(old, new) or _catch_all(old, new, b))
         if not found and (swap := _one_swap(ta, tb)) is not None:
-            found = _operator(*swap, new) or _sibling(*swap, added)
+            found = _operator(swap[0], swap[1], new) or _sibling(swap[0], swap[1], added, _member(ta, swap[2]))
         if found:
             return f"{found}: {_pair(old, new)}"
     return _return_dropped(added, removed)
