@@ -86,6 +86,7 @@ def test_any_comparison_turn_is_said_either_way() -> None:
     (["        } catch (Exception t) {"], ["        } catch (Throwable t) {"]),  # a catch-all narrowed
     (["class LoaderSpec extends AnyFunSpec with Matchers {"], ["class LoaderSpec extends FunSpec with Matchers {"]),  # a class renamed
     (["    level = MinLevel(cfg)"], ["    level = DefaultLevel(cfg)"]),  # a bare PascalCase name is a type, not a constant
+    (['\tkey := strings.ReplaceAll(p, "/", "_")'], ['\tkey := strings.Replace(p, "/", "_", -1)']),  # a function for its sibling: a refactor
     (["        return nil"], ["        return false"]),  # a result of another family: a signature changed
     (["    # if (used >= quota) {"], ["    # if (used > quota) {"]),  # a comment
     (["    opslimit: int = OPSLIMIT_INTERACTIVE,"], ["    opslimit=OPSLIMIT_INTERACTIVE,"]),  # a typing pass

@@ -98,7 +98,7 @@ def _middles(a: list[str], b: list[str]) -> tuple[int, list[str], list[str]]:
     return p, a[p:len(a) - s], b[p:len(b) - s]
 
 
-def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str], int] | None:
+def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str], int, int] | None:
     """The one token swapped for another where the rest of the pair's difference only inserts or deletes a few tokens
     (a typing pass that also turns a value: ``x=DEFAULT,`` → ``x: int = MIN,``), else None."""
     ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
@@ -106,7 +106,7 @@ def _one_swap(a: list[str], b: list[str]) -> tuple[list[str], list[str], int] | 
     if len(swaps) != 1 or len(ops) > 4 or any(max(i2 - i1, j2 - j1) > 4 for _, i1, i2, j1, j2 in ops):
         return None
     _, i1, i2, j1, j2 = swaps[0]
-    return (a[i1:i2], b[j1:j2], i1) if i2 - i1 == 1 and j2 - j1 == 1 else None
+    return (a[i1:i2], b[j1:j2], i1, j1) if i2 - i1 == 1 and j2 - j1 == 1 else None
 
 
 # An error passed up right after its log line, dropped where the log line is written again (a block moved, its return
@@ -189,8 +189,8 @@ def _scaled(old_tokens: list[str], a: list[str], b: list[str]) -> str | None:
     return None
 
 
-def _sibling(a: list[str], b: list[str], added: Sequence[str], member: bool = False) -> str | None:
-    if len(a) != 1 or len(b) != 1:
+def _sibling(a: list[str], b: list[str], added: Sequence[str], member: bool = False, called: bool = False) -> str | None:
+    if len(a) != 1 or len(b) != 1 or called:  # a function swapped for another (``Replace`` → ``ReplaceAll``) is no constant
         return None
     if not (_CONSTANT_RE.match(a[0]) and _CONSTANT_RE.match(b[0])) and not (member and _MEMBER_RE.match(a[0]) and _MEMBER_RE.match(b[0])):
         return None
@@ -249,6 +249,11 @@ def _member(tokens: list[str], at: int) -> bool:
     return at > 0 and tokens[at - 1] in (".", "::")
 
 
+def _called(tokens: list[str], at: int) -> bool:
+    """Whether the token at ``at`` is called (``(`` after it)."""
+    return at + 1 < len(tokens) and tokens[at + 1] == "("
+
+
 def _code(line: str) -> bool:
     return bool(line.strip()) and len(line) <= _LONGEST and not _COMMENT_START_RE.match(line)
 
@@ -268,10 +273,10 @@ def deciding_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not a and not b:
             continue
         found = (_operator(a, b, new) or _accumulation(a, b) or _returned(old, new, a, b)
-                 or _scaled(ta, a, b) or _sibling(a, b, added, _member(ta, at)) or _escaping(old, new) or _table_value(old, new, a, b)
+                 or _scaled(ta, a, b) or _sibling(a, b, added, _member(ta, at), _called(tb, at)) or _escaping(old, new) or _table_value(old, new, a, b)
                  or _overwrite(old, new) or _catch_all(old, new, b))
         if not found and (swap := _one_swap(ta, tb)) is not None:
-            found = _operator(swap[0], swap[1], new) or _sibling(swap[0], swap[1], added, _member(ta, swap[2]))
+            found = _operator(swap[0], swap[1], new) or _sibling(swap[0], swap[1], added, _member(ta, swap[2]), _called(tb, swap[3]))
         if found:
             return f"{found}: {_pair(old, new)}"
     return _return_dropped(added, removed)
