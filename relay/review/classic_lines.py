@@ -39,11 +39,18 @@ _NOT_SECURITY = r"(?!\w*(?:lib|type|lint|format|style|spell|dupl|cache|build|tes
 # narrow on purpose: a docs file keeps the lines any screen passes (file_kinds), so a common word ("error", "where",
 # "http://") would make ordinary docs lines readable to every other rule.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("turns TLS verification off", ("verify",), re.compile(
+    ("turns TLS verification off", ("verify", "verif", "insecure", "trustall", "trust_all", "acceptinvalid", "accept_invalid", "acceptany",
+                                    "allowinvalid", "allow_invalid", "selfsigned", "self_signed", "allow_all", "certificatevalid", "skipcert", "skip_cert"), re.compile(
         # A client's setter called with "no" (Rust's curl: easy.ssl_verify_peer(false)).
         r"\.(?:ssl_?)?verify_?(?:peer|host|hostname|ssl|certs?)\s*\(\s*(?:false|0)\s*\)|"
         # A lookup of the verify setting whose fallback is "off": every value it does not know turns verification off.
-        r"\.get\(\s*[\w.]*verify[\w.()]*\s*,\s*(?:False|false)\s*\)", re.I)),
+        r"\.get\(\s*[\w.]*verify[\w.()]*\s*,\s*(?:False|false)\s*\)|"
+        # Round 33: a functional option or a builder's step named for not checking the peer, called on (Go's
+        # WithXxx(true), a builder's .xxx() with no argument, a setter): the name says what it turns off whatever the
+        # library, so the shape is read, not a list of APIs. Called with false it keeps the check.
+        r"\b\w*(?:insecure_?skip|skip_?\w*?verif|(?:accept|allow|trust)_?(?:invalid|any|all|untrusted|self_?signed)_?\w*?(?:cert|host|ssl|tls|server)|"
+        r"(?:disable|no|without)_?\w*?(?:cert\w*|tls|ssl|host\w*|peer)_?(?:verif|validat))\w*\s*\(\s*(?:true|1)?\s*\)|"
+        r"\bset_?hostname_?verifier\s*\(\s*(?:\w+\.)*ALLOW_ALL\w*\s*\)", re.I)),
     ("turns debug mode on", ("debug", "environment", "_env"), re.compile(
         # An environment lookup whose fallback turns debug on: an unset variable in production means debug.
         r"\b(?:env|getenv|environ\.get|ENV\.fetch|System\.get_env|Getenv|config)\s*\(\s*['\"]\w*DEBUG\w*['\"]\s*,\s*['\"]?" + _T + r"\b|"
@@ -92,7 +99,22 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r":\s*Date\s*=\s*(?:Date)?\.distant(?:Past|Future)\b")),
 )
 
+# A string the host language fills in (C#'s $"…{x}", Python's f"…{x}", JS's `…${x}`, Ruby's "…#{x}", a "…" + x
+# concatenation, a %s format): what a reader's value becomes once it is part of the text.
+_FILLED = (r"(?:\$@?\"[^\"\n]*\{(?!\{)[^\"\n]*|\bf[\"'][^\"'\n]*\{\w|`[^`\n]*\$\{|\"[^\"\n]*#\{|[\"'][^\"'\n]*[\"']\s*\+\s*[\w(]|"
+           r"(?:\bformat!?\(|\bS?printf\(|String\.format\()\s*[\"'][^\"'\n]*(?:%[sv]|\{\}))")
+# A shell asked to run one string as a program (sh -c, cmd /c, PowerShell -Command), with or without the shell's name before.
+_SHELL_FLAG = r"(?:(?:(?:/(?:usr/)?bin/)?(?:ba|z|da|k)?sh|cmd(?:\.exe)?)\s+)?(?:-c|/[cC])\s|(?:powershell|pwsh)(?:\.exe)?\s+-Command\s"
+
 CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    # Round 33: a shell handed a command string the program fills in, in any language's process API: the flag as its own
+    # argument before a filled string (["-c", $"git log {x}"], "sh", "-c", `… ${x}`), or a string that starts the
+    # shell's command and is filled in ("cmd /c ping " + host, f"sh -c {x}"). A value passed as its own argument after
+    # the script ("-c", 'git log "$1"', "sh", x) is the shell's quoting and stays quiet.
+    ("runs a shell command built from text", ('"-c"', "'-c'", '"/c', "'/c", "sh -c", "cmd /c", "-command"), re.compile(
+        r"[\"'](?P<at>-c|/[cC]|-Command)[\"']\s*,\s*" + _FILLED + r"|"
+        r"`(?P<at_b>" + _SHELL_FLAG + r")[^`\n]*\$\{|(?:\$@?|\bf)[\"'](?P<at_i>" + _SHELL_FLAG + r")[^\"'\n]*\{\w|"
+        r"\"(?P<at_r>" + _SHELL_FLAG + r")[^\"\n]*#\{|[\"'](?P<at_s>" + _SHELL_FLAG + r")[^\"'\n]*(?:%[sv][^\"'\n]*[\"']\s*[%,]|[\"']\s*\+\s*[\w(])")),
     ("deserializes untrusted data", ("binary_to_term",), re.compile(
         # Erlang's term decoding creates atoms and functions from the bytes; [:safe] refuses them.
         r"(?::erlang\.|(?<![\w.:]))binary_to_term\s*\((?![^)]*\bsafe\b)")),

@@ -28,9 +28,10 @@ from typing import Any
 
 from relay.core.contracts import FileChange
 from relay.review.content_kinds import reading_path
+from relay.review.kind_values import KIND_EXAMPLES, SCREEN_RE as _KIND_SCREEN_RE, git_locked, ref_unpinned, test_commented
 from relay.review.line_shapes import clipped
 
-__all__ = ["PACKAGE_EXAMPLE", "package_check", "package_value", "screen"]
+__all__ = ["KIND_EXAMPLES", "PACKAGE_EXAMPLE", "package_check", "package_value", "screen"]
 
 _SHOWN = 64
 _MOST = 400  # lines a side read: linear, bounded (a lockfile's hunk is long)
@@ -149,7 +150,7 @@ _SCREEN_RE = re.compile(r"(?i)\bconfinement\b|--(?:filesystem|device)=|\bunconfi
 
 
 def screen(line: str) -> bool:
-    return _SCREEN_RE.search(line) is not None
+    return _SCREEN_RE.search(line) is not None or _KIND_SCREEN_RE.search(line) is not None
 
 
 def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -159,8 +160,10 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     if not added or not removed:
         return None
     if kind == "lockfile":
-        return _registry_swapped(added, removed)
-    return _sandbox(added, removed) or _made_public(added, removed) or _status_zeroed(path, added, removed)
+        return _registry_swapped(added, removed) or git_locked(added, removed)
+    # A build file's, a manifest's or a data file's (a Meson wrap) line read by its value, not by the file's kind (round 33).
+    built = (ref_unpinned(added, removed) or test_commented(added, removed)) if kind in ("build", "manifest", "data") else None
+    return built or _sandbox(added, removed) or _made_public(added, removed) or _status_zeroed(path, added, removed)
 
 
 def package_check(f: Any, ctx: Any) -> str | None:

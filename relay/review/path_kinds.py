@@ -146,6 +146,9 @@ KIND_ORDER: dict[str, int] = {
 CODE_EXTS = frozenset(
     "py pyi pyx pxd js mjs cjs jsx ts mts cts tsx rs go java kt kts scala groovy c h cc cpp cxx hpp hh m mm swift rb php "
     "cs fs vb lua pl pm r jl ex exs erl hrl clj cljs hs ml mli elm dart zig nim sh bash zsh ps1 sql vue svelte".split()
+    # A grammar's or a lexer's source (yacc/bison, flex, Ragel, ANTLR, PEG, re2c, jison): its actions are the host
+    # language's code, compiled into the parser; a check turned there is one turned in the source (round 33).
+    + "y yy ypp l ll lex rl g4 peg leg re2c jison lalrpop".split()
 )
 _DOC_EXTS = frozenset("md markdown rst adoc asciidoc txt rdoc org textile pod tex msg".split())
 _DOC_NAMES = (

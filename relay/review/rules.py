@@ -30,7 +30,7 @@ from relay.review.turned_checks import TURNED_CHECK_EXAMPLE, turned_check_check
 from relay.review.turned_lines import TURNED_LINE_EXAMPLE, turned_line_check
 from relay.review.deciding_tokens import DECIDING_EXAMPLE, DECIDING_MORE, deciding_check
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
-from relay.review.package_values import PACKAGE_EXAMPLE, package_check
+from relay.review.package_values import KIND_EXAMPLES, PACKAGE_EXAMPLE, package_check
 from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
@@ -120,7 +120,7 @@ RULES: tuple[Rule, ...] = (
                            removed_lines=["env = Environment(loader=loader, autoescape=select_autoescape(['html']))"],
                            added_lines=["env = Environment(loader=loader, autoescape=False)"]),
                        "turns autoescaping off: env = Environment(loader=loader, autoescape=False)",
-                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])),)),
+                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])),) + tuple(Example(*e) for e in KIND_EXAMPLES["unsafe_value"])),
     Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
          example=Example(
              _fc("src/plugins.py", additions=2, added_lines=["def load(blob):", "    return pickle.loads(blob)"]),
@@ -128,7 +128,7 @@ RULES: tuple[Rule, ...] = (
              _fc("tests/test_plugins.py", additions=1, added_lines=["    assert pickle.loads(pickle.dumps(x)) == x"])),
          more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
                        "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
-                       _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),)),
+                       _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),) + tuple(Example(*e) for e in KIND_EXAMPLES["dangerous_call"])),
     # The line a worker turned inside a file of many changed lines, paired with the line it replaced, read for its
     # direction over the whole change (relay.review.turned_lines, round 29): quoted ahead of words, paths and sizes.
     Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
@@ -160,7 +160,7 @@ RULES: tuple[Rule, ...] = (
                            added_lines=["    if len(body) > 65536:", "        raise TooLarge(len(body))"])),)),
     # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, dropped_bounds, lets_through); a script's failure exit deleted.
     Rule("weakens_value", "high", "{detail}", weakened_check, scope=_RISKY_LINES, leads=True, example=Example(*WEAKENED_EXAMPLE)),
-    Rule("weakens_package", "medium", "{detail}", package_check, leads=True, scope=Scope(not_changes=("deleted",), unless=("test_body", "generated_output", "release_notes")), example=Example(*PACKAGE_EXAMPLE)),
+    Rule("weakens_package", "medium", "{detail}", package_check, leads=True, scope=Scope(not_changes=("deleted",), unless=("test_body", "generated_output", "release_notes")), example=Example(*PACKAGE_EXAMPLE), more=tuple(Example(*e) for e in KIND_EXAMPLES["weakens_package"])),
     Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
         _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
             added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),

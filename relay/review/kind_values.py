@@ -1,0 +1,134 @@
+"""Build files and lockfiles read by their lines, not by their kind (issue 36, round 33).
+
+The blind runs of held-out 49/50 left a build file of the tests and a lockfile "build configuration" / "lockfile": the
+reason named the file's kind and quoted no line, though one line decided. Three shapes, each read the same whatever the
+build tool or package manager, because each is a key's value or a line's comment marker, not an API:
+
+- a dependency's ref moved from a pin to a moving name: a key that names a ref (``GIT_TAG``, ``tag``, ``rev``,
+  ``revision``, ``ref``, ``commit``, ``branch``) whose removed value was a commit hash or a version and whose added value
+  is a word with no digit (``master``, ``HEAD``, ``devel``): CMake's FetchContent, a Meson wrap, Bazel's
+  ``git_repository``, Cargo's and Poetry's git tables. What is fetched changes whenever someone pushes;
+- a test's registration commented out: a removed line naming a test (``add_test(…)``, ``test(…)``, ``cc_test(…)``)
+  written again behind a comment marker (``#``, ``//``, ``--``, ``;``, ``dnl``): the test no longer runs;
+- a locked package moved to a git repository: a lockfile's ``source`` / ``resolved`` / ``remote`` / ``url`` line that
+  names a git repository no removed line named, where the removed side had a source (Cargo's ``git+…``, npm's
+  ``git+ssh://…``, Bundler's ``remote:``, Poetry's ``url``): nobody reviewed that source, and a fork under a look-alike
+  owner reads the same. The same repository at another revision is a bump and stays quiet.
+
+Quiet: a pin moved to another pin, a variable (``${CATCH_TAG}``), a test commented back in, a comment written above a
+test, a non-test line commented out, the same registry or repository at another version.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.core.contracts import FileChange
+from relay.review.line_shapes import clipped, squeezed
+
+__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "git_locked", "ref_unpinned", "test_commented"]
+
+_SHOWN = 64
+
+# The cheap test a build or data file's changed line passes to be kept for the rules (relay.review.package_values.screen).
+SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(")
+
+# ----- a ref moved from a pin to a moving name
+_REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)
+_PIN_RE = re.compile(r"^(?:[0-9a-f]{7,64}|v?\d+(?:\.\d+)+[\w.+-]*|[\w.-]*\d+\.\d+[\w.-]*)$", re.I)
+_MOVING_RE = re.compile(r"^[A-Za-z][A-Za-z_/-]*$")
+
+
+def ref_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"fetches a dependency at a moving ref (pin → branch): …" when a ref key the removed lines pinned (a hash, a
+    version) comes back as a word with no digit: what is fetched changes whenever that branch moves."""
+    pins = [m.group("v") for line in removed if (m := _REF_RE.search(line)) and _PIN_RE.match(m.group("v"))]
+    if not pins:
+        return None
+    for line in added:
+        m = _REF_RE.search(line)
+        if m is None or not _MOVING_RE.match(v := m.group("v")) or v.lower() in ("true", "false", "none", "null"):
+            continue
+        return f"fetches a dependency at a moving ref ({clipped(pins[0], 16)} → {v}: whatever is pushed there is built): {clipped(line.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a test's registration commented out
+_MARK_RE = re.compile(r"^\s*(?:#+|//+|--|;+|dnl\b|rem\b|<!--)\s*", re.I)
+_TEST_CALL_RE = re.compile(r"(?i)^\s*\w*test\w*\s*\(")
+
+
+def test_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"comments out a test (it no longer runs): …" when a removed line that registers a test is written again behind
+    a comment marker (a note may follow it)."""
+    tests = [squeezed(line.strip()) for line in removed if _TEST_CALL_RE.match(line) and not _MARK_RE.match(line)]
+    if not tests:
+        return None
+    for line in added:
+        if (m := _MARK_RE.match(line)) is None:
+            continue
+        body = squeezed(line[m.end():].strip())
+        if any(body.startswith(t) for t in tests):
+            return f"comments out a test (it no longer runs): {clipped(line.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a locked package moved to a git repository
+_SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|url)"?\s*(?:=|:)?\s*|resolved\s+)["']?(?:registry\+|sparse\+)?(?P<url>(?:git\+|git://|ssh://|https?://)[^"'\s]+)""")
+_GIT_RE = re.compile(r"^git\+|^git://|^ssh://|\.git(?:[#?]|$)|//(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/")
+
+
+def _repo(url: str) -> str:
+    # The repository a URL names, its revision and query dropped: the same repository at another commit is a bump.
+    base = re.split(r"[#?]", url, maxsplit=1)[0].lower()
+    base = re.sub(r"^git\+", "", base).removesuffix(".git").rstrip("/")
+    # host/owner/name: a forge's web link to a tag (…/tree/1.2.0) or a registry path of the same repository is the same source.
+    return "/".join(re.sub(r"^(?:https?|ssh|git)://(?:[^@/]+@)?", "", base).replace(":", "/", 1).split("/")[:3])
+
+
+def git_locked(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"takes a locked package from a git repository (was …): …" when a lockfile's source line names a git repository
+    none of the removed source lines named."""
+    before = [m.group("url") for line in removed if (m := _SOURCE_RE.match(line))]
+    if not before:
+        return None
+    known = {_repo(u) for u in before}
+    for line in added:
+        m = _SOURCE_RE.match(line)
+        if m is None or not _GIT_RE.search(url := m.group("url")) or _repo(url) in known:
+            continue
+        was = "/".join(_repo(before[0]).split("/")[:2])  # the host and the registry's or owner's first segment
+        return f"takes a locked package from a git repository (was {clipped(was, 32)}): {clipped(_repo(url), _SHOWN)}"
+    return None
+
+
+# The rows' examples and near misses (relay.review.rules: weakens_package, unsafe_value, dangerous_call), by rule: a
+# moved ref, a commented-out test, a locked git source; a TLS option called on; a shell handed a filled-in string.
+def _fc(path: str, removed: list[str], added: list[str]) -> FileChange:
+    return FileChange(path=path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added)
+
+
+KIND_EXAMPLES: dict[str, tuple[tuple[FileChange, str, FileChange], ...]] = {
+    "weakens_package": (
+        (_fc("test/CMakeLists.txt", ["    GIT_TAG 0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d"], ["    GIT_TAG trunk"]),
+         "fetches a dependency at a moving ref (0c1d2e3f4a5b6c7… → trunk: whatever is pushed there is built): GIT_TAG trunk",
+         _fc("test/CMakeLists.txt", ["    GIT_TAG 0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d"], ["    GIT_TAG v4.2.0"])),
+        (_fc("checks/meson.build", ["test('rejects-truncated', runner, args: ['trunc.bin'])"], ["# test('rejects-truncated', runner, args: ['trunc.bin'])"]),
+         "comments out a test (it no longer runs): # test('rejects-truncated', runner, args: ['trunc.bin'])",
+         _fc("checks/meson.build", ["# test('rejects-truncated', runner, args: ['trunc.bin'])"], ["test('rejects-truncated', runner, args: ['trunc.bin'])"])),
+        (_fc("yarn.lock", ['  resolved "https://registry.yarnpkg.com/tiny-url/-/tiny-url-2.0.1.tgz#aa11"'], ['  resolved "git+https://github.com/tlny-url/tiny-url.git#bb22"']),
+         "takes a locked package from a git repository (was registry.yarnpkg.com/tiny-url): github.com/tlny-url/tiny-url",
+         _fc("yarn.lock", ['  resolved "git+https://github.com/tiny-url/tiny-url.git#aa11"'], ['  resolved "git+https://github.com/tiny-url/tiny-url.git#bb22"'])),
+    ),
+    "unsafe_value": (
+        (_fc("examples/ws/main.go", ["\tconn, err := ws.Dial(url, ws.WithTimeout(3))"], ["\tconn, err := ws.Dial(url, ws.WithTimeout(3), ws.WithSkipTLSVerify(true))"]),
+         "turns TLS verification off: …ws.Dial(url, ws.WithTimeout(3), ws.WithSkipTLSVerify(true)…",
+         _fc("examples/ws/main.go", ["\tconn, err := ws.Dial(url, ws.WithTimeout(3))"], ["\tconn, err := ws.Dial(url, ws.WithTimeout(3), ws.WithSkipTLSVerify(false))"])),
+    ),
+    "dangerous_call": (
+        (_fc("samples/Archive.cs", ['    var p = Process.Start("tar", new[] { "-xf", file });'], ['    var p = Process.Start("bash", new[] { "-c", $"tar -xf {file}" });']),
+         'runs a shell command built from text: …= Process.Start("bash", new[] { "-c", $"tar -xf {file}" });',
+         _fc("samples/Archive.cs", ['    var p = Process.Start("tar", new[] { "-xf", file });'], ['    var p = Process.Start("bash", new[] { "-c", "tar -xf \\"$1\\"", "bash", file });'])),
+    ),
+}
