@@ -125,6 +125,8 @@ SHELL = "runs a shell command built from text"
 
 @pytest.mark.parametrize(("path", "added"), [
     ("README.md", 'var cmd = Cli.Wrap("sh").WithArguments(["-c", $"convert {input} out.png"]);'),
+    ("docs/tags.md", 'await Cli.Wrap("bash").WithArguments(["-c", $"git tag -a \\"{label}\\""]).ExecuteAsync();'),  # escaped quotes
+    ("README.md", 'system("bash -c \\"grep #{pattern} log.txt\\"")'),
     ("docs/usage.md", 'Process.Start("cmd", "/c del " + path);'),
     ("README.md", "spawn('bash', ['-c', `tar -xf ${archive}`])"),
     ("docs/guide.md", 'Open3.capture2("sh", "-c", "grep #{pattern} log.txt")'),

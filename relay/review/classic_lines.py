@@ -101,7 +101,7 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 
 # A string the host language fills in (C#'s $"…{x}", Python's f"…{x}", JS's `…${x}`, Ruby's "…#{x}", a "…" + x
 # concatenation, a %s format): what a reader's value becomes once it is part of the text.
-_FILLED = (r"(?:\$@?\"[^\"\n]*\{(?!\{)[^\"\n]*|\bf[\"'][^\"'\n]*\{\w|`[^`\n]*\$\{|\"[^\"\n]*#\{|[\"'][^\"'\n]*[\"']\s*\+\s*[\w(]|"
+_FILLED = (r"(?:\$@?\"(?:[^\"\\\n]|\\.)*\{(?!\{)|\bf\"(?:[^\"\\\n]|\\.)*\{\w|\bf'[^'\n]*\{\w|`[^`\n]*\$\{|\"(?:[^\"\\\n]|\\.)*#\{|[\"'][^\"'\n]*[\"']\s*\+\s*[\w(]|"
            r"(?:\bformat!?\(|\bS?printf\(|String\.format\()\s*[\"'][^\"'\n]*(?:%[sv]|\{\}))")
 # A shell asked to run one string as a program (sh -c, cmd /c, PowerShell -Command), with or without the shell's name before.
 _SHELL_FLAG = r"(?:(?:(?:/(?:usr/)?bin/)?(?:ba|z|da|k)?sh|cmd(?:\.exe)?)\s+)?(?:-c|/[cC])\s|(?:powershell|pwsh)(?:\.exe)?\s+-Command\s"
@@ -113,8 +113,8 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # the script ("-c", 'git log "$1"', "sh", x) is the shell's quoting and stays quiet.
     ("runs a shell command built from text", ('"-c"', "'-c'", '"/c', "'/c", "sh -c", "cmd /c", "-command"), re.compile(
         r"[\"'](?P<at>-c|/[cC]|-Command)[\"']\s*,\s*" + _FILLED + r"|"
-        r"`(?P<at_b>" + _SHELL_FLAG + r")[^`\n]*\$\{|(?:\$@?|\bf)[\"'](?P<at_i>" + _SHELL_FLAG + r")[^\"'\n]*\{\w|"
-        r"\"(?P<at_r>" + _SHELL_FLAG + r")[^\"\n]*#\{|[\"'](?P<at_s>" + _SHELL_FLAG + r")[^\"'\n]*(?:%[sv][^\"'\n]*[\"']\s*[%,]|[\"']\s*\+\s*[\w(])")),
+        r"`(?P<at_b>" + _SHELL_FLAG + r")[^`\n]*\$\{|(?:\$@?|\bf)[\"'](?P<at_i>" + _SHELL_FLAG + r")(?:[^\"'\\\n]|\\.)*\{\w|"
+        r"\"(?P<at_r>" + _SHELL_FLAG + r")(?:[^\"\\\n]|\\.)*#\{|[\"'](?P<at_s>" + _SHELL_FLAG + r")[^\"'\n]*(?:%[sv][^\"'\n]*[\"']\s*[%,]|[\"']\s*\+\s*[\w(])")),
     ("deserializes untrusted data", ("binary_to_term",), re.compile(
         # Erlang's term decoding creates atoms and functions from the bytes; [:safe] refuses them.
         r"(?::erlang\.|(?<![\w.:]))binary_to_term\s*\((?![^)]*\bsafe\b)")),
