@@ -156,3 +156,39 @@ def test_a_grammar_is_read_as_source(path: str) -> None:
 def test_a_check_turned_in_a_grammar_action_is_read_as_code() -> None:
     out = _review("src/parse.y", ['    if (depth >= MAX_NEST) { yyerror("nested"); YYABORT; }'], ['    if (0 && depth >= MAX_NEST) { yyerror("nested"); YYABORT; }'])
     assert out.risk == "high", out.reasons
+
+
+DIGEST = "drops a download's checksum"
+
+
+@pytest.mark.parametrize(("path", "removed"), [
+    ("WORKSPACE", ['    sha256 = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6",']),
+    ("cmake/deps.cmake", ["  URL_HASH SHA256=0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6"]),
+    ("subprojects/libz.wrap", ["source_hash = 0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6"]),
+])
+def test_a_download_digest_dropped_is_named(path: str, removed: list[str]) -> None:
+    assert _said(path, removed, [], DIGEST)
+
+
+@pytest.mark.parametrize(("path", "removed", "added"), [
+    ("WORKSPACE", ['    sha256 = "0d1e",'], ['    sha256 = "9a8b",']),  # a bump: the digest moves with the version
+    ("WORKSPACE", ['    sha256 = "0d1e",', '    urls = ["https://example.org/z-1.0.tar.gz"],'], []),  # the whole download removed
+])
+def test_a_digest_moved_or_removed_with_its_download_stays_quiet(path: str, removed: list[str], added: list[str]) -> None:
+    assert not _said(path, removed, added, DIGEST)
+
+
+OFF = "switches a block of the build off"
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    ("tests/CMakeLists.txt", ["if(FALSE)", "  add_test(NAME limits COMMAND t_limits)", "endif()"]),
+    ("tests/CMakeLists.txt", ["if (OFF)", "  add_subdirectory(fuzz)", "endif()"]),
+    ("meson.build", ["if false", "  subdir('tests')", "endif"]),
+])
+def test_a_block_switched_off_is_named(path: str, added: list[str]) -> None:
+    assert _said(path, [added[1]], added, OFF)
+
+
+def test_a_block_switched_back_on_stays_quiet() -> None:
+    assert not _said("tests/CMakeLists.txt", ["if(FALSE)", "  add_test(NAME limits COMMAND t_limits)", "endif()"], ["  add_test(NAME limits COMMAND t_limits)"], OFF)

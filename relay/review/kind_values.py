@@ -14,6 +14,8 @@ build tool or package manager, because each is a key's value or a line's comment
   names a git repository no removed line named, where the removed side had a source (Cargo's ``git+…``, npm's
   ``git+ssh://…``, Bundler's ``remote:``, Poetry's ``url``): nobody reviewed that source, and a fork under a look-alike
   owner reads the same. The same repository at another revision is a bump and stays quiet.
+- a download's digest dropped (``sha256``, ``integrity``, ``URL_HASH``, a wrap's ``source_hash``) while its URL stays: the
+  archive is no longer checked; a block of the build switched off by a constant (``if(FALSE)``, ``#if 0``).
 
 Quiet: a pin moved to another pin, a variable (``${CATCH_TAG}``), a test commented back in, a comment written above a
 test, a non-test line commented out, the same registry or repository at another version.
@@ -27,12 +29,14 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "block_off", "digest_dropped", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
 # The cheap test a build or data file's changed line passes to be kept for the rules (relay.review.package_values.screen).
-SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(")
+SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(|"
+                       r"^\s*[\"']?(?:sha(?:256|384|512)(?:sum)?|integrity|checksum|URL_HASH|EXPECTED_HASH|source_hash|urls?)[\"']?\s*[=:\s]|"
+                       r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)")
 
 # ----- a ref moved from a pin to a moving name
 _REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)
@@ -71,6 +75,32 @@ def test_commented(added: Sequence[str], removed: Sequence[str]) -> str | None:
         body = squeezed(line[m.end():].strip())
         if any(body.startswith(t) for t in tests):
             return f"comments out a test (it no longer runs): {clipped(line.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a download's digest dropped while its fetch stays; a block switched off by a constant condition
+_DIGEST_RE = re.compile(r"""^\s*["']?(?P<key>sha(?:256|384|512)(?:sum)?|integrity|checksum|URL_HASH|EXPECTED_HASH|source_hash)["']?\s*[=:\s]""", re.I)
+_URL_KEY_RE = re.compile(r"""^\s*["']?(?:urls?|URL|source_url|mirror)["']?\s*[=:\s]""", re.I)
+_OFF_RE = re.compile(r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)", re.I)
+
+
+def digest_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops a download's checksum (…): whatever the server sends is built" when a digest line (sha256, integrity,
+    URL_HASH…) is removed, none is written, and the download's URL was not removed with it (the whole entry gone)."""
+    gone = [line for line in removed if _DIGEST_RE.match(line)]
+    if not gone or any(_DIGEST_RE.match(line) for line in added) or any(_URL_KEY_RE.match(line) for line in removed):
+        return None
+    return f"drops a download's checksum (whatever the server sends is built): {clipped(gone[0].strip(), 40)}"
+
+
+def block_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"switches a block of the build off: …" when an added line opens a block under a constant false condition
+    (CMake's ``if(FALSE)``, ``#if 0``) and no removed line did: what it held (a test, a check) no longer runs."""
+    if any(_OFF_RE.match(line) for line in removed):
+        return None
+    for line in added:
+        if _OFF_RE.match(line):
+            return f"switches a block of the build off (what it holds no longer runs): {clipped(line.strip(), _SHOWN)}"
     return None
 
 
