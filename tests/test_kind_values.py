@@ -192,3 +192,19 @@ def test_a_block_switched_off_is_named(path: str, added: list[str]) -> None:
 
 def test_a_block_switched_back_on_stays_quiet() -> None:
     assert not _said("tests/CMakeLists.txt", ["if(FALSE)", "  add_test(NAME limits COMMAND t_limits)", "endif()"], ["  add_test(NAME limits COMMAND t_limits)"], OFF)
+
+
+def test_a_lock_of_git_sources_names_only_a_repository_moved_to_another_owner() -> None:
+    # Composer locks every package by its git URL: a new package is not a move; the same name under another owner is.
+    assert not _said("composer.lock", ['            "url": "https://github.com/acme/strings.git",'], ['            "url": "https://github.com/acme/numbers.git",'], LOCKED)
+    assert _said("composer.lock", ['            "url": "https://github.com/acme/strings.git",'], ['            "url": "https://github.com/acrne/strings.git",'], LOCKED)
+
+
+def test_a_git_source_the_manifest_also_writes_is_said_by_the_manifest_only() -> None:
+    manifest = FileChange(path="Cargo.toml", additions=1, deletions=1, removed_lines=['ropey = "1.6"'],
+                          added_lines=['ropey = { git = "https://github.com/cessen/ropey" }'])
+    lock = FileChange(path="Cargo.lock", additions=1, deletions=1, removed_lines=['source = "registry+https://github.com/rust-lang/crates.io-index"'],
+                      added_lines=['source = "git+https://github.com/cessen/ropey#0a1b2c3d"'])
+    read, partial = read_changes([manifest, lock])
+    out = {c.path: c for c in assess_all(read, RiskContext(partial=partial))}
+    assert not any(r.startswith(LOCKED) for r in out["Cargo.lock"].reasons)

@@ -105,7 +105,7 @@ def block_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- a locked package moved to a git repository
-_SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|url)"?\s*(?:=|:)?\s*|resolved\s+)["']?(?:registry\+|sparse\+)?(?P<url>(?:git\+|git://|ssh://|https?://)[^"'\s]+)""")
+_SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|url)"?\s*(?:=|:)?\s*|resolved\s+)["']?(?P<reg>registry\+|sparse\+)?(?P<url>(?:git\+|git://|ssh://|https?://)[^"'\s]+)""")
 _GIT_RE = re.compile(r"^git\+|^git://|^ssh://|\.git(?:[#?]|$)|//(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/")
 
 
@@ -117,19 +117,28 @@ def _repo(url: str) -> str:
     return "/".join(re.sub(r"^(?:https?|ssh|git)://(?:[^@/]+@)?", "", base).replace(":", "/", 1).split("/")[:3])
 
 
-def git_locked(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def git_locked(added: Sequence[str], removed: Sequence[str], written: frozenset[str] = frozenset()) -> str | None:
     """"takes a locked package from a git repository (was …): …" when a lockfile's source line names a git repository
-    none of the removed source lines named."""
-    before = [m.group("url") for line in removed if (m := _SOURCE_RE.match(line))]
-    if not before:
+    where the removed source lines named only registries, or a repository of the same name under another owner or
+    host (a fork, a look-alike) where they named git repositories (Composer locks every package by its git URL). A
+    repository another file of the change writes (the manifest's own git line, said there) is not said again."""
+    found = [m for line in removed if (m := _SOURCE_RE.match(line))]
+    if not found:
         return None
+    before = [m.group("url") for m in found]
     known = {_repo(u) for u in before}
+    gits = {r.rsplit("/", 1)[-1]: r for m in found if not m.group("reg") and _GIT_RE.search(m.group("url")) and (r := _repo(m.group("url"))).count("/") == 2}
     for line in added:
         m = _SOURCE_RE.match(line)
-        if m is None or not _GIT_RE.search(url := m.group("url")) or _repo(url) in known:
+        if m is None or not _GIT_RE.search(url := m.group("url")) or (repo := _repo(url)) in known:
             continue
-        was = "/".join(_repo(before[0]).split("/")[:2])  # the host and the registry's or owner's first segment
-        return f"takes a locked package from a git repository (was {clipped(was, 32)}): {clipped(_repo(url), _SHOWN)}"
+        if gits and repo.rsplit("/", 1)[-1] not in gits:
+            continue  # another package locked by its git URL, as its neighbours are
+        owner_name = repo.split("/", 1)[-1]
+        if any(owner_name in w and not _SOURCE_RE.match(w) for w in written):
+            continue  # the manifest's line that takes it from git says so
+        was = gits.get(repo.rsplit("/", 1)[-1]) or "/".join(_repo(before[0]).split("/")[:2])  # the host and first segment
+        return f"takes a locked package from a git repository (was {clipped(was, 32)}): {clipped(repo, _SHOWN)}"
     return None
 
 

@@ -153,7 +153,7 @@ def screen(line: str) -> bool:
     return _SCREEN_RE.search(line) is not None or _KIND_SCREEN_RE.search(line) is not None
 
 
-def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[str], written: frozenset[str] = frozenset()) -> str | None:
     """What a build or packaging value that weakens what ships lets happen, or None (see the module's doc)."""
     added = [ln for ln in added[:_MOST] if len(ln) <= _LONG]
     removed = [ln for ln in removed[:_MOST] if len(ln) <= _LONG]
@@ -162,7 +162,7 @@ def package_value(kind: str, path: str, added: Sequence[str], removed: Sequence[
     if not added or not removed:
         return None
     if kind == "lockfile":
-        return _registry_swapped(added, removed) or git_locked(added, removed)
+        return _registry_swapped(added, removed) or git_locked(added, removed, written)
     # A build file's, a manifest's or a data file's (a Meson wrap) line read by its value, not by the file's kind (round 33).
     built = (ref_unpinned(added, removed) or test_commented(added, removed)) if kind in ("build", "manifest", "data") else None
     return built or _sandbox(added, removed) or _made_public(added, removed) or _status_zeroed(path, added, removed)
@@ -172,7 +172,7 @@ def package_check(f: Any, ctx: Any) -> str | None:
     """The rule's check (relay.review.rules, ``weakens_package``; ``f`` a ``relay.review.facts.FileFacts``, not imported:
     relay.review.file_kinds reads this module's screen and facts reads file_kinds): a script named without a language
     is read as its head says."""
-    return package_value(f.kind, reading_path(f.path), f.change.added_lines, f.change.removed_lines)
+    return package_value(f.kind, reading_path(f.path), f.change.added_lines, f.change.removed_lines, ctx.written)
 
 
 # The rule's example and its near miss: a snap taken out of its sandbox, and put back.
