@@ -121,10 +121,14 @@ PACKAGING = [
     ("Gemfile.lock", ["  remote: https://rubygems.org/"], ["  remote: https://gems.example-mirror.dev/"], "another registry"),
     ("package-lock.json", ['      "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",'],
      ['      "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.1.tgz",'], ""),
+    # Round 33: a lockfile's package moved to a git repository is said by the lockfile where no other file of the change
+    # writes that repository (relay.review.kind_values; the manifest's own git line stays the manifest's to say).
     ("Cargo.lock", ['source = "registry+https://github.com/rust-lang/crates.io-index"'],
-     ['source = "git+https://github.com/tree-sitter/tree-sitter-rust?rev=1a2b#1a2b"'], ""),
+     ['source = "git+https://github.com/tree-sitter/tree-sitter-rust?rev=1a2b#1a2b"'], "takes a locked package from a git repository"),
     ("Cargo.lock", ['source = "git+https://github.com/tree-sitter/tree-sitter?rev=1a2b#1a2b"'],
-     ['source = "git+https://github.com/helix-editor/tree-sitter?rev=3c4d#3c4d"'], ""),
+     ['source = "git+https://github.com/helix-editor/tree-sitter?rev=3c4d#3c4d"'], "takes a locked package from a git repository"),
+    ("Cargo.lock", ['source = "git+https://github.com/tree-sitter/tree-sitter?rev=1a2b#1a2b"'],
+     ['source = "git+https://github.com/tree-sitter/tree-sitter?rev=3c4d#3c4d"'], ""),
     ("docs/setup.md", ['  visibility = "internal"'], ['  visibility = "public"'], "makes it public (visibility internal → public)"),
     ("examples/bucket.tf", ['  acl    = "private"'], ['  acl    = "public-read"'], "makes it public"),
     ("README.rst", ["   private: true"], ["   private: false"], "makes it public"),
