@@ -42,6 +42,7 @@ from relay.review.bound_turns import _pairs
 from relay.review.docs_samples import sample_lines
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import squeezed
+from relay.review.sibling_swaps import SIBLING_SAYS, sibling_swapped
 from relay.review.small_edits import paired as _pair
 
 __all__ = ["DECIDING_EXAMPLE", "DECIDING_MORE", "FLOOR_SAYS", "deciding_check", "deciding_turned", "floor_said_elsewhere", "moved_blocks", "screen"]
@@ -81,7 +82,7 @@ _PAIRS = 200
 FLOOR_SAYS = ("turns a comparison", "turns a logical operator", "makes an accumulation", "turns a return value",
               "makes a return value conditional", "scales a value in a comparison", "swaps a constant for its",
               "makes an escaping table's entry", "changes a value its comment", "makes an append an overwrite",
-              "widens a handler to catch", "drops the error return after its log")  # a quote of its line: said once
+              "widens a handler to catch", "drops the error return after its log", *SIBLING_SAYS)  # a quote of its line: said once
 
 
 def _tokens(line: str) -> list[str]:
@@ -277,6 +278,7 @@ def deciding_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
                  or _overwrite(old, new) or _catch_all(old, new, b))
         if not found and (swap := _one_swap(ta, tb)) is not None:
             found = _operator(swap[0], swap[1], new) or _sibling(swap[0], swap[1], added, _member(ta, swap[2]), _called(tb, swap[3]))
+        found = found or sibling_swapped(old, new, ta, tb, added, removed)  # a name swapped for its sibling (round 33)
         if found:
             return f"{found}: {_pair(old, new)}"
     return _return_dropped(added, removed)
@@ -402,6 +404,12 @@ DECIDING_MORE = (
     (_fc("src/escape.cs", "            '<' => \"<\",", "            '<' => \"&lt;\","),
      "makes an escaping table's entry raw (&lt; → <): '<' => \"&lt;\", → '<' => \"<\",",
      _fc("src/escape.cs", "            '<' => \"&lt;\",", "            '<' => \"<\",")),
+    (_fc("src/Fold.kt", "    if (u1 == 'p' && c2 == 'q')", "    if (u1 == 'p' && lc2 == 'q')"),
+     "swaps a name for its sibling in a condition (lc2 → c2): if (u1 == 'p' && lc2 == 'q') → if (u1 == 'p' && c2 == 'q')",
+     _fc("src/Fold.kt", "    if (u1 == 'p' && lc2 == 'q')", "    if (u1 == 'p' && c2 == 'q')")),
+    (_fc("src/report.c", "    vlog(level, note);", "    vlog(level, \"%s\", note);"),
+     "makes the input the format string (note in vlog): vlog(level, \"%s\", note); → vlog(level, note);",
+     _fc("src/report.c", "    vlog(level, \"%s\", note);", "    vlog(level, note);")),
     (_fc("cmd/serve.go", "\tif skew*60 > maxSkew {", "\tif skew > maxSkew {"),
      "scales a value in a comparison (*60 put in): if skew > maxSkew { → if skew*60 > maxSkew {",
      _fc("cmd/serve.go", "\tif skewSeconds > maxSkew {", "\tif skew > maxSkew {")),

@@ -99,6 +99,17 @@ _KEEP = frozenset({"True", "False", "None", "true", "false", "null", "nil", "not
                    "raise", "throw", "def", "function", "class", "import", "from", "new", "await", "async", "yield", "lambda"})
 
 
+def _chosen_member(old: list[str], new: list[str], k: int) -> bool:
+    """Whether the name at ``k`` is a type's member (``Kind::a``, ``Mode.B``: after an unchanged type or scope, not called)
+    turned to another of its case-folded spelling's siblings: another value of the type is chosen, nothing renamed (round
+    33: a queue's policy turned everywhere it was written read as "names changed only")."""
+    if k < 2 or k + 1 >= len(old) or old[k + 1] == "(" or new[k + 1] == "(" or old[k - 2] != new[k - 2]:
+        return False
+    scoped = old[k - 1] == ":" and k >= 3 and old[k - 2] == ":" and old[k - 3] == new[k - 3]
+    typed = old[k - 1] == "." and old[k - 2][:1].isupper()
+    return (scoped or typed) and old[k].replace("_", "").lower() != new[k].replace("_", "").lower()
+
+
 def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
     """The two sides, token by token, differ only in names, each old name always becoming the same new one."""
     old = _TOKEN_RE.findall(" ".join(removed))
@@ -107,10 +118,12 @@ def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
         return False
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
-    for a, b in zip(old, new):
+    for k, (a, b) in enumerate(zip(old, new)):
         if a == b:
             continue
         if not (a[0].isalpha() or a[0] == "_") or not (b[0].isalpha() or b[0] == "_") or a in _KEEP or b in _KEEP:
+            return False
+        if _chosen_member(old, new, k):
             return False
         if forward.setdefault(a, b) != b or backward.setdefault(b, a) != a:
             return False

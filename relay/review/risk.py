@@ -191,7 +191,11 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     # A quiet turn (relay.review.quiet_turns, round 31) an older reader already says of the same line is said once, by it.
     kept = [hit for hit in kept if not said_by_another(hit[4], [h[4] for h in kept if h is not hit])]
     # The deciding-token floor says a line only where no other reason of the file quotes it (round 32).
-    kept = [hit for hit in kept if not floor_said_elsewhere(hit[4], [h[4] for h in kept if h is not hit])]
+    # Only a reason that raises the file says it for the floor: a riskless quote of the line (an edit apart, at low) gives
+    # way to the floor instead (round 33: a sibling swap quoted apart at low stayed low).
+    kept = [hit for hit in kept if not floor_said_elsewhere(hit[4], [h[4] for h in kept if h is not hit and h[3].risk is not None])]
+    kept = [hit for hit in kept if hit[3].risk is not None or not any(
+        h[3].name == "deciding_turn" and floor_said_elsewhere(h[4], [hit[4]]) for h in kept)]
     # A turned line another line reader already names (relay.review.turned_lines) is said once, by the family reader.
     kept = [hit for hit in kept if hit[3].name not in _TURNED or not _named_elsewhere(hit[4], [h[4] for h in kept if h[3].name in _FAMILY])]
     # The changed line that tells most (relay.review.leading_lines) leads only where the other reasons say a kind, a path, a
