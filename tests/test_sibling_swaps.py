@@ -70,6 +70,9 @@ def test_a_format_literal_dropped_makes_input_the_format(new: list[str], old: li
     (["    if matchAll(x):"], ["    if matchAny(x):"]),
     (["    if (userId == 0) {"], ["    if (userID == 0) {"]),
     (["    while i < n and ok:"], ["    while j < n and ok:"]),
+    # a package's type or an object's field swapped (an upgrade, a refactor): Go, Python
+    (["\tcase tea.KeyPressMsg:"], ["\tcase tea.KeyMsg:"]),
+    (["        return len(self._as_list)"], ["        return len(self._dict)"]),
     # a log line's level or argument: Java, Python, Go
     (["        if (logger.isLoggable(Level.DEBUG)) {"], ["        if (logger.isLoggable(Level.FINE)) {"]),
     (["    log.write(LOG_WARN, msg)"], ["    log.write(LOG_INFO, msg)"]),

@@ -142,6 +142,18 @@ def _place(line: str, tokens: Sequence[str], at: int, name: str, member: bool) -
     return None
 
 
+def _member(ta: list[str], i: int, tb: list[str], j: int) -> bool:
+    """Whether both names are values of one type: after the same type (``Mode.``, ``RE2.``) or scope (``policy::``), the
+    name a constant's or a scoped value's; a package's or an object's member (``pkg.KeyMsg``, ``self._items``) is a type
+    or a field, a rename's or an upgrade's, not a value chosen."""
+    if not (i > 1 and j > 1 and ta[i - 1] == tb[j - 1] and ta[i - 1] in (".", "::") and ta[i - 2] == tb[j - 2]):
+        return False
+    qualifier, a, b = ta[i - 2], ta[i], tb[j]
+    if ta[i - 1] == "::":
+        return not (a[:1].isupper() and not a.isupper()) or qualifier[:1].isupper()
+    return qualifier[:1].isupper() and (a.isupper() or b.isupper() or qualifier != qualifier.upper())
+
+
 def _commented(tokens: Sequence[str], at: int) -> bool:
     """Whether the token at ``at`` stands in a trailing comment (after ``//``, ``/*`` or a ``#`` past the line's start)."""
     for k in range(at):
@@ -214,7 +226,9 @@ def _named_swap(old: str, new: str, ta: list[str], tb: list[str], added: Sequenc
     for a, b, i, j in swaps:
         if _commented(tb, j) or _commented(ta, i):
             return None
-        member = i > 1 and j > 1 and ta[i - 1] in (".", "::", "->") and tb[j - 1] in (".", "::", "->") and ta[i - 2] == tb[j - 2]
+        member = _member(ta, i, tb, j)
+        if not member and i > 1 and ta[i - 1] == "." and ta[i - 2][:1].islower() and a[:1].isupper() and not a.isupper():
+            return None  # a package's type (``pkg.KeyMsg``): an upgrade's rename, not a value chosen
         place = _place(new, tb, j, b, member)
         if place is None:
             return None
