@@ -73,6 +73,13 @@ def test_a_format_literal_dropped_makes_input_the_format(new: list[str], old: li
     # a package's type or an object's field swapped (an upgrade, a refactor): Go, Python
     (["\tcase tea.KeyPressMsg:"], ["\tcase tea.KeyMsg:"]),
     (["        return len(self._as_list)"], ["        return len(self._dict)"]),
+    # a type swapped, a misspelt constant corrected, a word in a string, an error's reason code, a pointer's type
+    (["    return SHA3Digest.size"], ["    return SHA2Digest.size"]),
+    (["    return box(KEY_BYTES_SECRET)"], ["    return box(KEY_BYTES_SECRT)"]),
+    (["    if (x) return fail('Access Failed');"], ["    if (x) return fail('Access Faild');"]),
+    (["    PUT_ERROR(CODEC, CODEC_R_TOO_SHORT);"], ["    PUT_ERROR(CODEC, CODEC_R_TOO_LONG);"]),
+    (["	m := map[string]*Entry{}"], ["	m := map[string]*File{}"]),
+    (["    if [[ -n $CI && $X ]]; then"], ["    if [[ -n $TRAVIS && $X ]]; then"]),
     # a log line's level or argument: Java, Python, Go
     (["        if (logger.isLoggable(Level.DEBUG)) {"], ["        if (logger.isLoggable(Level.FINE)) {"]),
     (["    log.write(LOG_WARN, msg)"], ["    log.write(LOG_INFO, msg)"]),

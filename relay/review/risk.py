@@ -90,7 +90,7 @@ _TURNED = frozenset({"turned_line", "turned_check"})
 # them quoting the line says it already.
 # A note of what a turn lets through is no such reader: it says the consequence, not the line's kind (held-out 39: "shows
 # the input it used to mask" led and the redaction dropped went unsaid).
-_FAMILY = (_READS_LINE - _TURNED - {"edit_apart", "note_apart", "edits_security_line"}) | {"weakens_value", "turns_down", "weakens_edit",
+_FAMILY = (_READS_LINE - _TURNED - {"edit_apart", "note_apart", "edits_security_line", "deciding_turn"}) | {"weakens_value", "turns_down", "weakens_edit",
                                                                                            "deletes_failure_exit", "state_turn"}
 _QUOTE_CHARS = 24  # of a turned line's quote, enough to know the same line in another reader's reason
 
@@ -189,7 +189,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     said: set[str] = set()
     kept = [hit for hit in kept if not (hit[4] in said or said.add(hit[4]))]
     # A quiet turn (relay.review.quiet_turns, round 31) an older reader already says of the same line is said once, by it.
-    kept = [hit for hit in kept if not said_by_another(hit[4], [h[4] for h in kept if h is not hit])]
+    # The deciding-token floor is no older reader: it gives way (below), never another reader to it.
+    kept = [hit for hit in kept if not said_by_another(hit[4], [h[4] for h in kept if h is not hit and h[3].name != "deciding_turn"])]
     # The deciding-token floor says a line only where no other reason of the file quotes it (round 32).
     # Only a reason that raises the file says it for the floor: a riskless quote of the line (an edit apart, at low) gives
     # way to the floor instead (round 33: a sibling swap quoted apart at low stayed low).

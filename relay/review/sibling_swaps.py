@@ -19,8 +19,12 @@ swapped for a SIBLING, in a place where the name decides what the code does. Any
   read as the format.
 
 Quiet look-alikes: a rename (the new name declared by the change, or the old one gone from the change's added lines and
-the same swap made in two places or more), a case or ``_`` change only, a plain variable passed to a call, a test file,
-a comment (the rule's scope and the floor's own screens). Reads the floor's pairs only: bounded by them.
+the same swap made in two places or more; a name lengthened by a word that says nothing of it), a case or ``_`` change
+only, a misspelt name corrected, a type or class swapped (a PascalCase name alone, a package's type), an object's field,
+a plain variable passed to a call, a word in a string or a trailing comment, a log line's level and an error's reason
+code (they name what is written, not what passes), the turn away from an extreme setting, a test file (the rule's
+scope). Reads the floor's pairs only: bounded by them. Its cost on the 30 newest commits of 60 repositories: one commit
+more goes low → medium (3 of 1,788, was 2).
 """
 
 from __future__ import annotations
@@ -154,6 +158,23 @@ def _member(ta: list[str], i: int, tb: list[str], j: int) -> bool:
     return qualifier[:1].isupper() and (a.isupper() or b.isupper() or qualifier != qualifier.upper())
 
 
+def _type(name: str) -> bool:
+    """A PascalCase name standing alone: a type or a class (a constant is UPPER_CASE, a variable lowerCase)."""
+    bare = name.lstrip("$")
+    return bare[:1].isupper() and not bare.isupper() and any(ch.islower() for ch in bare)
+
+
+def _quoted(tokens: Sequence[str], at: int) -> bool:
+    return any(sum(1 for t in tokens[:at] if t == q) % 2 for q in ("'", '"', "`"))
+
+
+def _typo(a: str, b: str) -> bool:
+    """Two spellings of one name, one a letter or two off the other inside it (``SECRETBOXBOX`` → ``SECRETBOX``)."""
+    x, y = _fold(a), _fold(b)
+    return abs(len(x) - len(y)) <= 3 and min(len(x), len(y)) >= 5 and SequenceMatcher(None, x, y).ratio() >= 0.85 and \
+        _affix(min(a, b, key=len), max(a, b, key=len)) is None
+
+
 def _commented(tokens: Sequence[str], at: int) -> bool:
     """Whether the token at ``at`` stands in a trailing comment (after ``//``, ``/*`` or a ``#`` past the line's start)."""
     for k in range(at):
@@ -211,7 +232,8 @@ def _renamed(old: str, new: str, added: Sequence[str], removed: Sequence[str]) -
 
 # A log line's level or argument swapped decides what is written, not what the code lets through (a sweep of log levels
 # in a big change is a decoy): a logger's or a level's line is left to the log readers.
-_LOGGING_RE = re.compile(r"(?i)(?<![a-z])log(?:s|ger|gers|ging|level|_level)?(?![a-z])|loggable")
+# An error raised or reported names which error, not what passes (a vendored library's reason codes swapped).
+_LOGGING_RE = re.compile(r"(?i)(?<![a-z])(?:log(?:s|ger|gers|ging|level|_level)?|err|errors?|exception|raise|throw)(?![a-z])|loggable")
 _LEVEL_RE = re.compile(r"(?<![A-Za-z])Level\s*(?:\.|::)")
 
 
@@ -232,7 +254,11 @@ def _named_swap(old: str, new: str, ta: list[str], tb: list[str], added: Sequenc
         place = _place(new, tb, j, b, member)
         if place is None:
             return None
-        family = "" if place == "factor" else _family(a, b, member or (_constant(a) and _constant(b)))
+        if not member and (_type(a) or _type(b)):
+            return None  # a type or a class swapped (``FooDigest`` → ``BarDigest``, a generic's argument): a signature's turn
+        if _quoted(tb, j) or _typo(a, b):
+            return None  # a word in a string; a misspelt name corrected
+        family = "" if place == "factor" else _family(a, b, member)
         if family is None or family == "quiet" or _renamed(a, b, added, removed):
             return None
         said = said or (a, b, place)
