@@ -74,6 +74,8 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 SKIP_SHAPES = (
     r"^\s*@(?:module|describe)?tag\s+(?::skip\b|skip:\s*(?:true|['\"]))|"  # ExUnit
     r"^\s*(?:skip|pending)(?:\s+['\"]|\s*$)|"  # RSpec, minitest, bats
+    # The same as a one-line block's first statement: ``it { skip 'later'; assert … }``, ``it "x" do skip("y") end``.
+    r"^\s*(?:it|test|specify|scenario|example)\b[^\n]*?(?:\{|\bdo\b)\s*(?:skip|pending)\b\s*\(?\s*(?:['\"]|[;})]|$)|"
     r"^\s*(?:it|test|specify|scenario|example|describe|context)\b[^\n]*,\s*:?skip(?::|\s*=>)\s*(?:true|['\"])|"  # RSpec's and Dart's metadata
     r"\[(?:[^\]]*,\s*)?Ignore\s*\(|\[(?:Fact|Theory)\b[^\]]*\bSkip\s*=|#\[ignore\s*=|"  # NUnit, xUnit, Rust
     # (XCTSkipIf and Mocha's this.skip() are a test's own condition, an environment it cannot run in: not read.)
