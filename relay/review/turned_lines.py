@@ -363,7 +363,30 @@ def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str 
     if not added:
         return None
     return (next((found for read in _HIGH if (found := read(added, removed))), None)
-            or _shell_interpolated(added, removed, backticks=path.lower().endswith(_BACKTICK_RUNS)))
+            or _shell_interpolated(added, removed, backticks=path.lower().endswith(_BACKTICK_RUNS))
+            or (_kernel_open(added, removed) if path.lower().endswith(_RUBY) else None))
+
+
+# Ruby's Kernel#open (and IO.read/readlines/foreach) runs a command when the name it is given starts with "|": a file
+# opened through File, Pathname or URI and made a bare ``open(name)`` runs whatever the name says (Brakeman's finding).
+_RUBY = (".rb", ".rake", "rakefile", ".gemspec", ".ru")
+_SAFE_OPEN = re.compile(r"\b(?:File|Pathname|URI|Tempfile|Zlib::GzipReader)\s*(?:\.|::)\s*(?:open|read|readlines|foreach|binread)\b|(?<!Kernel)(?<!IO)\.open\b")
+_BARE_OPEN = re.compile(r"(?:(?<![.\w:])|\bKernel\.|\bIO\.)(?:open|read|readlines|foreach)\s*(?:\(\s*|\s+)(?![\s'\"%)]|File\b)")
+
+
+_ARG = re.compile(r"[\w@$][\w@$.:\[\]]*")
+
+
+def _kernel_open(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    # Paired by the name opened, not by likeness: ``File.read(file)`` → ``open(file, &:read)`` shares no edge.
+    safe = [ln for ln in removed if _SAFE_OPEN.search(ln)]
+    if not safe:
+        return None
+    for new in added[:_SCREENED]:
+        if (m := _BARE_OPEN.search(new)) and not _SAFE_OPEN.search(new) and (arg := _ARG.match(new, m.end())):
+            if any(re.search(r"[(\s]" + re.escape(arg.group(0)) + r"\b", old) for old in safe):
+                return said("opens a name through Kernel#open where File opened it (a name starting with | runs a command)", new)
+    return None
 
 
 def turned_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
