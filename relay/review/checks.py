@@ -35,6 +35,10 @@ from relay.review.dependencies import (
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
+from relay.review import failing_turns
+from relay.review.dropped_bounds import bound_dropped
+from relay.review.lets_through import lets_through
+from relay.review.slipped_lines import failure_exit_deleted, turned_down
 from relay.review.content_kinds import reading_path
 from relay.review.line_shapes import IMPORT_RE, squeezed, window
 from relay.review.workflows import credentials_in
@@ -401,3 +405,21 @@ def lockfile(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def build_config(f: FileFacts, ctx: RiskContext) -> Detail:
     return glob_any(f.path, BUILD_GLOBS) or is_manifest(f.path)
+
+
+def turned_down_check(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``turns_down``'s check: a protection turned down on a changed line (relay.review.slipped_lines), a bound
+    dropped, a check that now lets a failure through, or an answer weakened."""
+    found = turned_down(f.change.added_lines, f.change.removed_lines)
+    # A compare or an escaping call another reader already names dropped is said once, by it.
+    if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
+            f.edited_check or removes_guard(f, ctx) or unsafe_value(f, ctx) or dangerous_call(f, ctx)):
+        return None
+    added, removed = f.change.added_lines, f.change.removed_lines
+    return found or bound_dropped(f.path, added, removed) or lets_through(f.path, added, removed) or failing_turns.weakened_answer(added, removed)
+
+
+def failure_exit_check(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``deletes_failure_exit``'s check. A script named without a language is read under its head's
+    (relay.review.content_kinds): neofetch as neofetch.sh."""
+    return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)

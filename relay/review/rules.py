@@ -16,12 +16,8 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from relay.review import change_checks, checks, failing_turns
-from relay.review.content_kinds import reading_path
-from relay.review.slipped_lines import failure_exit_deleted, turned_down
+from relay.review import change_checks, checks
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
-from relay.review.dropped_bounds import bound_dropped
-from relay.review.lets_through import lets_through
 from relay.review.let_through import let_through_row as _let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
 from relay.review.turn_consequences import turn_consequence_row as _turn_consequence
@@ -59,20 +55,6 @@ _CODE40 = [f"value_{i} = compute({i})" for i in range(40)]  # forty lines of pla
 _UNTYPED, _TYPED = [f"def step{i}(value):" for i in range(45)], [f"def step{i}(value: int) -> int:" for i in range(45)]  # a typing pass: too many lines to pair
 _QUIET_FIX = _fc("lib/rle.c", additions=2, deletions=1, removed_lines=["  n = hdr[1];"], added_lines=["  n = hdr[1];", "  n &= 0x7f;"])
 _VERSION = {"additions": 1, "deletions": 1, "removed_lines": ['__version__ = "3.1.0"'], "added_lines": ['__version__ = "3.1.1"']}
-
-def _turned_down(f: FileFacts, ctx: RiskContext) -> str | None:
-    found = turned_down(f.change.added_lines, f.change.removed_lines)
-    # A compare or an escaping call another reader already names dropped is said once, by it.
-    if found and found.startswith(("replaces a constant-time", "builds by interpolation")) and (
-            f.edited_check or checks.removes_guard(f, ctx) or checks.unsafe_value(f, ctx) or checks.dangerous_call(f, ctx)):
-        return None
-    return found or bound_dropped(f.path, f.change.added_lines, f.change.removed_lines) or lets_through(f.path, f.change.added_lines, f.change.removed_lines) or failing_turns.weakened_answer(f.change.added_lines, f.change.removed_lines)
-
-
-def _failure_exit(f: FileFacts, ctx: RiskContext) -> str | None:
-    # A script named without a language is read under its head's (relay.review.content_kinds): neofetch as neofetch.sh.
-    return failure_exit_deleted(reading_path(f.path), f.change.added_lines, f.change.removed_lines)
-
 
 _SPENT = ("\t\treturn limit, 0, reset, false, nil", "\t\treturn limit, 0, reset, true, nil")  # a limiter's take allowed when spent
 _APART = "edit apart from the change: the edit quoted"  # the apart quote a judged edit says again with what it does
@@ -161,12 +143,12 @@ RULES: tuple[Rule, ...] = (
     # What only an edited pair shows, in any ecosystem (relay.review.slipped_lines, dropped_bounds, lets_through); a script's failure exit deleted.
     Rule("weakens_value", "high", "{detail}", weakened_check, scope=_RISKY_LINES, leads=True, example=Example(*WEAKENED_EXAMPLE)),
     Rule("weakens_package", "medium", "{detail}", package_check, leads=True, scope=Scope(not_changes=("deleted",), unless=("test_body", "generated_output", "release_notes")), example=Example(*PACKAGE_EXAMPLE), more=tuple(Example(*e) for e in KIND_EXAMPLES["weakens_package"])),
-    Rule("turns_down", "high", "{detail}", _turned_down, scope=_RISKY_LINES, leads=True, example=Example(
+    Rule("turns_down", "high", "{detail}", checks.turned_down_check, scope=_RISKY_LINES, leads=True, example=Example(
         _fc("docs/tutorial.md", additions=1, deletions=1, removed_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=verify-full")'],
             added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']),
         "turns a connection's TLS off (verify-full → disable): …, err := sql.Open(\"postgres\", \"dbname=app sslmode=disable\")",
         _fc("docs/tutorial.md", additions=1, added_lines=['\tdb, err := sql.Open("postgres", "dbname=app sslmode=disable")']))),
-    Rule("deletes_failure_exit", "high", "{detail}", _failure_exit, leads=True,
+    Rule("deletes_failure_exit", "high", "{detail}", checks.failure_exit_check, leads=True,
          scope=Scope(not_kinds=("lockfile", "docs"), not_changes=("deleted",), unless=("test_body", "generated_output", "mechanical")),
          example=Example(
              _fc("install.sh", deletions=1, removed_lines=["    return 1"]),
