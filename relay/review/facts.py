@@ -128,6 +128,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     looser_runs: dict[str, str] = msgspec.field(default_factory=dict)
     # A file whose whole change is a small edit (relay.review.small_edits): path -> the edit quoted (its description).
     small_edits: dict[str, str] = msgspec.field(default_factory=dict)
+    # A change whose every file its first reading found low: path -> the code line a file's reasons quote as turned or
+    # edited apart (relay.review.low_change_floor), read again with it.
+    low_change_quotes: dict[str, str] = msgspec.field(default_factory=dict)
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()

@@ -20,6 +20,7 @@ from relay.review.file_kinds import file_kind, kind_rank
 from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import repeated, strength
+from relay.review.low_change_floor import quoted_turns
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
 from relay.review.quiet_turns import said_by_another
 from relay.review.deciding_tokens import floor_said_elsewhere
@@ -229,6 +230,11 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     # prose and generated output, small edits before big ones. In the change's own order a worker could put a pile of
     # slow-to-read files ahead of the one line it slipped in, and that line would be left "not read line by line".
     read = {id(change): assess(change, ctx) for change in sorted(changes, key=_reading_order)}
+    # A change found low throughout whose reasons quote a code line it turned or edited apart (relay.review.low_change_floor):
+    # those files are read again with their quote, worth a look.
+    if quotes := quoted_turns(list(read.values())):
+        again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
+        read |= {id(change): assess(change, again) for change in changes if change.path in quotes}
     return [read[id(change)] for change in changes]
 
 

@@ -1,0 +1,65 @@
+"""A change otherwise low that quotes a code line it turned, or one edited apart from the rest of it, is worth a look.
+
+Why it exists: the line readers know risky shapes; a slipped line that matches none of them is still quoted — as "an edit
+apart from the change" (relay.review.apart_edits: where it stands) or as the changed line that tells most
+(relay.review.leading_lines: ``turns: A → B``, ``removes: …``) — but a quote is a note and decides no risk. A change whose
+every file stayed low then answered `low` while its own reasons showed the one line a leader must read. Of the 640 planted
+entries of the development sets 37–52 (main 5832dbf), 12 were still low overall and 5 of those quoted the planted line
+this way (a random source's short read accepted, a session's expiry check loosened, a socket's close-on-exec flag
+dropped, a version requirement's match widened, a length check narrowed to strings): no reader for what each means, every
+one quoted. Pattern readers fit what they have seen; this reads where the change says nothing else.
+
+The floor is decided over the whole change, after every file is read: only when no file is above low (where something
+else is, the change already asks for a look and the order puts the risky file first), each code file (source or an
+example) whose reasons quote such a line is worth a look (medium), its quote the reason. Its cost was measured on
+ordinary history, the 30 newest commits of the 100 repositories of planted sets 43–52 (bench/LEDGER.md, round 34).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from relay.core.contracts import FileChange
+from relay.review.facts import FileFacts, RiskContext
+from relay.review.file_kinds import file_kind
+from relay.review.rule_row import Example, fc
+
+__all__ = ["FLOOR_EXAMPLE", "low_change_quote", "quoted_turns"]
+
+# The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
+# readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
+_CODE_KINDS = frozenset({"source", "example"})
+# The notes that quote a code line: an edit apart from the change, and the leading line when it says a line turned or
+# removed (its "adds: …" quotes the commit's own new code as often as anything slipped in).
+_APART = "note_apart"
+_LEADING = "leading_line"
+_TURN_QUOTES = ("turns: ", "removes: ")
+
+
+def quoted_turns(assessed: Sequence[FileChange]) -> dict[str, str]:
+    """Path -> the quote that makes the file worth a look, for a change whose every file is low; {} otherwise."""
+    if any(c.risk != "low" for c in assessed):
+        return {}
+    found: dict[str, str] = {}
+    for c in assessed:
+        if file_kind(c.path) not in _CODE_KINDS:
+            continue
+        said = dict(zip(c.rules, c.reasons))
+        quote = said.get(_APART) or (q if (q := said.get(_LEADING, "")).startswith(_TURN_QUOTES) else None)
+        if quote:
+            found[c.path] = quote
+    return found
+
+
+def low_change_quote(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``low_change_quote``'s check: this file's quote, when the change's first reading found it low throughout."""
+    return ctx.low_change_quotes.get(f.change.path)
+
+
+# The rule row's example (tests/test_rules.py runs it): a retry bound moved by one, quoted apart, in a change otherwise low.
+_QUOTE = "edit apart from the change: if (attempt < MAX_ATTEMPTS) { → if (attempt <= MAX_ATTEMPTS) {"
+FLOOR_EXAMPLE = Example(
+    fc("src/client/retry.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
+    _QUOTE,
+    fc("src/client/backoff.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
+    RiskContext(apart={"src/client/retry.c": _QUOTE, "src/client/backoff.c": _QUOTE}, low_change_quotes={"src/client/retry.c": _QUOTE}))
