@@ -105,3 +105,11 @@ def test_which_quotes_the_floor_takes() -> None:
         "examples/d.rb": "edit apart from the change: a → b"}
     # Any file above low: the change is not low, and no quote is raised.
     assert quoted_turns([turned, _fc("package.json", ["manifest"], ["dependency manifest"], risk="medium")]) == {}
+
+
+def test_a_message_reworded_apart_stays_a_note_in_a_change_otherwise_low(tmp_path: Path) -> None:
+    # Round 13's finding on ordinary history: most quotes apart were a message re-worded. The floor leaves them low.
+    before = 'def main(parser):\n    parser.add_argument("--env", help="Load environment variables from this file")\n'
+    risk, found = _review(tmp_path, "app/cli.py", before, before.replace("Load environment variables from this file", "Load the variables from a dotenv file"))
+    assert found.rules == ["note_apart"] and found.reasons[0].startswith("edit apart from the change")  # quoted still
+    assert risk == "low" and found.risk == "low"

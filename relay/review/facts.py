@@ -131,6 +131,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # A change whose every file its first reading found low: path -> the code line a file's reasons quote as turned or
     # edited apart (relay.review.low_change_floor), read again with it.
     low_change_quotes: dict[str, str] = msgspec.field(default_factory=dict)
+    # The files whose edit apart changes only a message's words or the layout around it (relay.review.odd_edits): quoted,
+    # never raised by that floor (round 13: most such quotes on ordinary history were a message re-worded).
+    apart_prose: frozenset[str] = frozenset()
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()

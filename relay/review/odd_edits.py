@@ -31,7 +31,7 @@ from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
 
-__all__ = ["apart_and_odd_edits", "drops_call", "odd_edits"]
+__all__ = ["apart_and_odd_edits", "drops_call", "odd_edits", "prose_or_layout_only"]
 
 _CALL_RE = re.compile(r"([A-Za-z_][\w.:]*)\s*\(")
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
@@ -58,7 +58,7 @@ def drops_call(found: Apart) -> bool:
 
 
 def _could_let_more(found: Apart) -> bool:
-    return not _prose_or_layout_only(found) and (weakens(found) or drops_call(found))
+    return not prose_or_layout_only(found) and (weakens(found) or drops_call(found))
 
 
 # Round 13 (part A): a sample of 40 of the 704 ordinary commits this module's tier and the apart reader's made medium held
@@ -87,7 +87,7 @@ def _skeleton(lines: Sequence[str]) -> str:
     return re.sub("\x00+", "\x00", _LAYOUT_RE.sub("", _LITERAL_RE.sub(blank, " ".join(lines))))
 
 
-def _prose_or_layout_only(found: Apart) -> bool:
+def prose_or_layout_only(found: Apart) -> bool:
     """Whether the edit changes only strings of prose, the layout around them, or how a message is formatted."""
     # The run's own lines: a line that is only a string (a message wrapped onto its own line) is no code line of the edit.
     added, removed = found.run.added, found.run.removed
@@ -163,7 +163,7 @@ def apart_and_odd_edits(runs: Sequence[Run], task: str = "") -> tuple[dict[str, 
     (the first per file): what the packet and the bench's line rate read."""
     quoted, worth = apart_edits(runs, task)
     # A message re-worded apart from the change is still quoted, never worth a look for its words alone (round 13).
-    worth = {path: found for path, found in worth.items() if not _prose_or_layout_only(found)}
+    worth = {path: found for path, found in worth.items() if not prose_or_layout_only(found)}
     found = apart_runs(runs, task)
     for odd in odd_edits(runs, found if len(found) <= _MOST_APART else [], task):
         worth.setdefault(odd.run.path, odd)
