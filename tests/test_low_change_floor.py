@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from relay.core.contracts import FileChange
+from relay.review.apart_edits import Apart, Run
 from relay.review.low_change_floor import quoted_turns
+from relay.review.odd_edits import name_swapped_only
 from reviewed import review_edits
 
 _HELPERS_BEFORE = "def size(items):\n    return len(items)\n"
@@ -113,3 +115,27 @@ def test_a_message_reworded_apart_stays_a_note_in_a_change_otherwise_low(tmp_pat
     risk, found = _review(tmp_path, "app/cli.py", before, before.replace("Load environment variables from this file", "Load the variables from a dotenv file"))
     assert found.rules == ["note_apart"] and found.reasons[0].startswith("edit apart from the change")  # quoted still
     assert risk == "low" and found.risk == "low"
+
+
+@pytest.mark.parametrize(("before", "old", "new"), [
+    ("def load(registry, key):\n    return registry.lookup(key)\n", "registry.lookup(key)", "registry.find_entry(key)"),  # a call renamed
+    ("package main\n\nfunc save(png []byte) {\n\tioutil.WriteFile(\"qr.png\", png, 0644)\n}\n", "ioutil.WriteFile", "os.WriteFile"),  # an API moved
+])
+def test_one_name_put_for_another_apart_stays_a_note(tmp_path: Path, before: str, old: str, new: str) -> None:
+    path = "app/registry.py" if before.startswith("def") else "cmd/save.go"
+    risk, found = _review(tmp_path, path, before, before.replace(old, new))
+    assert found.rules == ["note_apart"] and risk == "low" and found.risk == "low"
+
+
+@pytest.mark.parametrize(("old", "new", "renamed"), [
+    ("    return expand(fmt)", "    return expandAll(fmt)", True),
+    ("\tioutil.WriteFile(name, data, 0644)", "\tos.WriteFile(name, data, 0644)", True),
+    ("  cfg.fetch(:shared, false)", "  cfg.fetch(:shared, true)", False),  # a value word: the line turns
+    ("  if (user == null) return;", "  if (user == undefined) return;", False),
+    ("    return expand(fmt)", "    return fmt", False),  # a call dropped
+    ("  n = read(fd, buf, size - used);", "  n = read(fd, buf, size);", False),
+    ("  flags = O_RDONLY | O_CLOEXEC;", "  flags = O_RDONLY | O_NOFOLLOW;", True),  # one name for another: left to sibling_swaps' reading
+])
+def test_what_counts_as_one_name_put_for_another(old: str, new: str, renamed: bool) -> None:
+    found = Apart(Run("src/x", 1, 1, (new,), (old,)), "q", (new,), (old,))
+    assert name_swapped_only(found) is renamed

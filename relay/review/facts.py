@@ -131,9 +131,10 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # A change whose every file its first reading found low: path -> the code line a file's reasons quote as turned or
     # edited apart (relay.review.low_change_floor), read again with it.
     low_change_quotes: dict[str, str] = msgspec.field(default_factory=dict)
-    # The files whose edit apart changes only a message's words or the layout around it (relay.review.odd_edits): quoted,
-    # never raised by that floor (round 13: most such quotes on ordinary history were a message re-worded).
-    apart_prose: frozenset[str] = frozenset()
+    # The files whose edit apart changes only a message's words, the layout around it, or one name for another
+    # (relay.review.odd_edits.quiet_apart): quoted, never raised by that floor (round 13: most quotes apart on ordinary
+    # history were a message re-worded; round 34: an API renamed, ``ioutil.WriteFile`` → ``os.WriteFile``).
+    apart_quiet: frozenset[str] = frozenset()
     # The test files the change deletes, by subject (``file_kinds.subject``): a source module deleted
     # with its own tests is a public name removed on purpose.
     removed_tests: frozenset[str] = frozenset()

@@ -36,9 +36,10 @@ _LEADING = "leading_line"
 _TURN_QUOTES = ("turns: ", "removes: ")
 
 
-def quoted_turns(assessed: Sequence[FileChange], prose: frozenset[str] = frozenset()) -> dict[str, str]:
+def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozenset()) -> dict[str, str]:
     """Path -> the quote that makes the file worth a look, for a change whose every file is low; {} otherwise. An edit
-    apart that changes only a message's words or layout (``prose``: relay.review.odd_edits) stays a note."""
+    apart that changes only a message's words or layout, or one name for another (``quiet``: relay.review.odd_edits),
+    stays a note."""
     if any(c.risk != "low" for c in assessed):
         return {}
     found: dict[str, str] = {}
@@ -46,7 +47,7 @@ def quoted_turns(assessed: Sequence[FileChange], prose: frozenset[str] = frozens
         if file_kind(c.path) not in _CODE_KINDS:
             continue
         said = dict(zip(c.rules, c.reasons))
-        quote = (said.get(_APART) if c.path not in prose else None) or (q if (q := said.get(_LEADING, "")).startswith(_TURN_QUOTES) else None)
+        quote = (said.get(_APART) if c.path not in quiet else None) or (q if (q := said.get(_LEADING, "")).startswith(_TURN_QUOTES) else None)
         if quote:
             found[c.path] = quote
     return found

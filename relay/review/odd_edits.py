@@ -31,7 +31,7 @@ from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
 
-__all__ = ["apart_and_odd_edits", "drops_call", "odd_edits", "prose_or_layout_only"]
+__all__ = ["apart_and_odd_edits", "drops_call", "name_swapped_only", "odd_edits", "prose_or_layout_only", "quiet_apart"]
 
 _CALL_RE = re.compile(r"([A-Za-z_][\w.:]*)\s*\(")
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
@@ -92,6 +92,25 @@ def prose_or_layout_only(found: Apart) -> bool:
     # The run's own lines: a line that is only a string (a message wrapped onto its own line) is no code line of the edit.
     added, removed = found.run.added, found.run.removed
     return bool(added) and bool(removed) and "\x00" in (old := _skeleton(removed)) and old == _skeleton(added)
+
+
+# Words that are values, not names: swapping one for another turns a value (a switch, a verdict), never renames.
+_VALUE_WORDS = frozenset({"true", "false", "nil", "null", "none", "undefined", "yes", "no", "on", "off"})
+
+
+def name_swapped_only(found: Apart) -> bool:
+    """Whether the edit puts one name where another stood and changes nothing else (``expand(x)`` → ``expandAll(x)``,
+    ``ioutil.WriteFile`` → ``os.WriteFile``): an API moved or renamed, the commonest edit apart on ordinary history."""
+    old, new = _TOKEN_RE.findall(one(found.removed)), _TOKEN_RE.findall(one(found.added))
+    if len(old) != len(new):
+        return False
+    differ = [(a, b) for a, b in zip(old, new) if a != b]
+    return len(differ) == 1 and all(t[0].isalpha() or t[0] == "_" for t in differ[0]) and not {t.lower() for t in differ[0]} & _VALUE_WORDS
+
+
+def quiet_apart(found: Apart) -> bool:
+    """An edit apart that tells only how a thing is said or named: a message re-worded, its layout, one name for another."""
+    return prose_or_layout_only(found) or name_swapped_only(found)
 
 
 def _alone_in_its_file(runs: Sequence[Run], names: list[set[str]]) -> list[Apart]:

@@ -30,7 +30,7 @@ from relay.review.review_budget import review_budget
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
 from relay.review.task_reading import task_security
 from relay.review.apart_edits import runs_of_patch
-from relay.review.odd_edits import apart_and_odd_edits, prose_or_layout_only
+from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
 from relay.review.telling import LINE_RULES, quoted_first
@@ -211,9 +211,9 @@ def _apart(changeset: ChangeSet, task: str, workspace: Path | None = None) -> di
     both = {p for p, said in small.items() if not said.startswith("notably ") and edited[p] > 1}
     quoted = {p: a for p, a in quoted.items() if p not in both or p in worth}
     looser = early_passes(runs, scopes) | scoped_runs(runs, scopes)  # round 23: a check's body cut short by a return first
-    prose = frozenset(p for p, found in quoted.items() if prose_or_layout_only(found))
+    quiet = frozenset(p for p, found in quoted.items() if quiet_apart(found))
     return {"apart": scoped_apart(quoted, scopes), "apart_worth": scoped_apart(worth, scopes), "looser_runs": looser, "small_edits": small,
-            "apart_prose": prose}
+            "apart_quiet": quiet}
 
 
 def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[list[int]]:

@@ -232,7 +232,7 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     read = {id(change): assess(change, ctx) for change in sorted(changes, key=_reading_order)}
     # A change found low throughout whose reasons quote a code line it turned or edited apart (relay.review.low_change_floor):
     # those files are read again with their quote, worth a look.
-    if quotes := quoted_turns(list(read.values()), ctx.apart_prose):
+    if quotes := quoted_turns(list(read.values()), ctx.apart_quiet):
         again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
         read |= {id(change): assess(change, again) for change in changes if change.path in quotes}
     return [read[id(change)] for change in changes]
