@@ -58,11 +58,19 @@ def common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]
     return head, tail
 
 
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_$"
+
+
 def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> tuple[str, str]:
     """Both sides of an edited line, cut around what changed when too long to quote whole: whole words kept."""
     if len(old) <= old_most and len(new) <= new_most:
         return old, new
     head, tail = common_ends(old, new)
+    # A change that begins inside a word or number (``LIMIT 10`` → ``LIMIT 10000``, ``0x9F`` → ``0xBF``) is that token's
+    # change: it opens where the token does, so the name before it is the word kept (round 34: "…10 → …10000" named nothing).
+    while 0 < head and _word_char(old[head - 1]) and ((head < len(old) and _word_char(old[head])) or (head < len(new) and _word_char(new[head]))):
+        head -= 1
     # What changed must be seen whole where it can: when a side's change does not fit its room with ``_BEFORE`` characters
     # before it, the quote opens on the word just before the change (guardian's ``…self.user and not self.user.is_a…``
     # hid ``is_active``); room left after the change goes to the words after it (what a removed ``not`` applied to).
