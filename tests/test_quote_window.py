@@ -31,3 +31,18 @@ def test_the_found_text_is_always_inside_the_window_and_the_window_never_overflo
     assert len(shown) <= 24
     assert shown.startswith("…") == (not shown.startswith(line[:3]))
     assert shown.endswith("…") == (not shown.endswith(line[-3:]))
+
+
+# An edited pair's quote (small_edits.centred): a change that begins inside a token is that token's change, and the name
+# before it is kept (round 34: "…10 → …10000" said nothing of what the number set).
+@pytest.mark.parametrize(("old", "new", "kept"), [
+    ("#  define PARSER_DEFAULT_DEPTH_LIMIT_FOR_INPUT 10", "#  define PARSER_DEFAULT_DEPTH_LIMIT_FOR_INPUT 10000", "DEPTH_LIMIT_FOR_INPUT 10"),
+    ("  const MAX_UPLOAD_BYTES_ALLOWED_FOR_USERS = 1024;", "  const MAX_UPLOAD_BYTES_ALLOWED_FOR_USERS = 1048576;", "USERS = 1024"),
+    ("    static const uint8_t accepted_ranges[] = {0x80, 0x9F, 0x80, 0xBF};", "    static const uint8_t accepted_ranges[] = {0x80, 0xBF, 0x80, 0xBF};", "{0x80, 0x9F"),
+    ("    session.max_idle_seconds_before_logout = 900", "    session.max_idle_seconds_before_logout = 90000", "logout = 900"),
+])
+def test_a_token_edited_inside_is_quoted_whole_with_the_name_before_it(old: str, new: str, kept: str) -> None:
+    from relay.review.small_edits import centred
+
+    a, b = centred(old, new)
+    assert kept in a and kept.rsplit(" ", 1)[0] in b, (a, b)
