@@ -170,8 +170,9 @@ def test_a_window_of_a_big_docs_file_goes_to_the_secret_its_reason_quotes(tmp_pa
 
 
 @pytest.mark.parametrize(("path", "before", "edit", "quoted"), [
-    ("docs/guide.md", "# Guide\n\nInstall it:\n\n    pip install widget\n\nThen run it.\n", ("pip install widget", "pip install wigdet"),
-     "pip install widget → pip install wigdet"),
+    # (round 34: a name one letter off, "wigdet", is a look-alike installed: high, tests/test_sample_code.py; a version pinned stays a quote)
+    ("docs/guide.md", "# Guide\n\nInstall it:\n\n    pip install widget\n\nThen run it.\n", ("pip install widget", "pip install widget==2.1"),
+     "pip install widget → pip install widget==2.1"),
     ("templates/config.exs.eex", "config :app, url: [scheme: \"https\", port: 443]\n", ('scheme: "https", port: 443', 'scheme: "http", port: 80'),
      "scheme: \"http\", port: 80"),
 ])

@@ -26,12 +26,14 @@ from relay.review.file_kinds import (
     is_lockfile,
     is_manifest,
     is_secret_path,
+    is_test_path,
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
-from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, setup_lines, subtle_turns, taught_lines
+from relay.review.constant_random import made_constant
+from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
-    lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
+    installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
@@ -183,6 +185,9 @@ def coverage_lowered(f: FileFacts, ctx: RiskContext) -> Detail:
 def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     added, removed, docs = f.change.added_lines, f.change.removed_lines, f.kind == "docs"
     first = risky_lines.unsafe_value(added, removed, prose_too=not docs)
+    if not first and (salt := sample_code.literal_salt(added, removed, prose_too=not docs)):  # round 34: a literal salt, IV or nonce,
+        # said by the pair where a random source stood; a test's vectors (a vendored library's tests are read as its code) are fixed on purpose
+        first = None if is_test_path(f.path) or made_constant(added, removed) else salt
     if docs and first and first.startswith(taught_lines.PHRASES):
         first = None  # a docs sample's: the docs arm of downgrades_dependency says it, worth a look (round 25)
     return (first or line_edits.package_setting(f.name, added)
@@ -384,7 +389,9 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps), f.change, ctx.moved_deps | ctx.known_deps)
+    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps), f.change, ctx.moved_deps | ctx.known_deps) or (
+        None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
+        else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names))  # an install command's name, in a page's sample too (round 34)
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:

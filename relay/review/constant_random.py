@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.small_edits import centred
+from relay.review.small_edits import centred, common_ends
 
 __all__ = ["made_constant"]
 
@@ -30,21 +30,32 @@ _SOURCE_RE = re.compile(
     r"\brandom_bytes\s*\(|\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|"
     r"\bSecRandomCopyBytes\b|\barc4random\w*|\bRandom\.secure\b|\bRAND_bytes\b|\brand\.(?:Read|Reader)\b|\bio\.ReadFull\(\s*rand\.Reader|"
     r"\b(?:Nonce|Iv|IV|Salt|Key)::generate\b|\b(?:generate|random|gen|new_random)_?(?:nonce|iv|salt|key)\w*\s*\(|"
-    r"\bgensalt\b|\bgen_salt\b|\bnextBytes\s*\(|\brandombytes_buf\b|\bsodium_crypto_\w*_keygen\b|\bfill_bytes\b|\btoken_(?:bytes|hex|urlsafe)\b",
+    r"\bgensalt\b|\bgen_salt\b|\bnextBytes\s*\(|\brandombytes_buf\b|\bsodium_crypto_\w*_keygen\b|\bfill_bytes\b|\btoken_(?:bytes|hex|urlsafe)\b|"
+    # Round 34 (docs29): a key, secret, nonce or salt type's own constructor from randomness (Rust's ``Keypair::random()``,
+    # ``SigningKey::generate(&mut rng)``, Dart's ``SecretKey.random()``, Python's ``PrivateKey.generate()``), or one fed
+    # a random generator (``from_rng(…)``, ``new(&mut OsRng)``).
+    r"(?:Secret|Key|Nonce|Salt|Seed|Iv|IV)\w*\s*(?:::|\.)\s*(?:random|generate|new_random|rand|gen|from_rng|random_from_rng)\s*\(|"
+    r"\b(?:from_rng|random_from_rng)\s*\(|\butils\.random\s*\(",
     re.IGNORECASE)
 # A buffer's size as code writes it: a number, a constant, a size-named value (``bytes(data)`` converts, it does not zero).
 _SIZE = r"(?:\d+|[A-Z][A-Z0-9_]*|[\w.]*(?:size|len|length|bytes|count|Size|Len|Length|Bytes)\w*)"
 # A fixed value where random bytes stood: a zero fill or a repeated byte in each ecosystem's spelling, or a literal.
 _CONSTANT_RE = re.compile(
     r"""["']\\(?:0|x00|u0000)["']\s*\*|\*\s*["']\\(?:0|x00)["']|b["']\\x00["']\s*\*|(?<![\w.])(?:bytes|bytearray)\(\s*{n}\s*\)|"""
-    r"""\[\s*0(?:u8|x00)?\s*;\s*\w+\s*\]|\[\s*0\s*\]\s*\*|\bBuffer\.alloc\(\s*{n}\s*(?:,\s*0\s*)?\)|\bnew\s+Uint8Array\(\s*{n}\s*\)|"""
+    r"""\[\s*0(?:u8|x00)?\s*;\s*\w+\s*\]|\[\s*0\s*\]\s*\*|"""
+    # Round 34: any byte repeated, not only zero ([0x5au8; 32], [7] * 16, b"\x5a" * 32, Buffer.alloc(32, 0x5a), .fill(0x5a)),
+    # and a literal list of bytes ({ 1, 2, 3, 4, … }, [0x01, 0x02, …]): a fixed value all the same.
+    r"""\[\s*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})(?:_?u8)?\s*;\s*\w+\s*\]|\[\s*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})\s*\]\s*\*\s*\w+|"""
+    r"""[bB]?["']\\x[0-9a-fA-F]{2}["']\s*\*|\bBuffer\.alloc\(\s*{n}\s*,\s*(?:0x[0-9a-fA-F]+|\d+|["'][^"']+["'])\s*\)|"""
+    r"""\.fill\(\s*(?:0x[0-9a-fA-F]+|\d+)\s*\)|[{\[]\s*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})(?:\s*,\s*(?:\(byte\)\s*)?(?:0x[0-9a-fA-F]{1,2}|\d{1,3})){3,}\s*,?\s*[}\]]|"""
+    r"""\bBuffer\.alloc\(\s*{n}\s*(?:,\s*0\s*)?\)|\bnew\s+Uint8Array\(\s*{n}\s*\)|"""
     r"""\bnew\s+byte\s*\[\s*{n}\s*\]|\bByteArray\(\s*{n}\s*\)|\bstr_repeat\(\s*["']\\?[0x]?0?["']|\bString\.duplicate\(\s*<<\s*0|"""
     r""":binary\.copy\(\s*<<\s*0|<<\s*0\s*::\s*(?:size\()?\d|\bData\(\s*(?:repeating:\s*0,\s*)?count:|\[UInt8\]\(repeating:\s*0|"""
     r"""\.fill\(\s*0\s*\)|\bArray\.new\(\s*\w+\s*,\s*0\s*\)|\bfrom_slice\(\s*&\[\s*0|\bbytes\.Repeat\(\s*\[\]byte\{\s*0|"""
     r"""=\s*(?:b|B)?["'][0-9A-Za-z+/=_\-]{6,}["']\s*;?\s*$|\[\]byte\(\s*["'][^"']{6,}["']\s*\)|["'][^"']{6,}["']\.getBytes\(|"""
     r"""^\s*["'][^"']{6,}["']\s*;?\s*$""".replace("{n}", _SIZE))
 # What stands for the random value on a side: a name that says so (a constant's name beside a literal says nothing).
-_RANDOM_NAME_RE = re.compile(r"(?i)nonce|\biv\b|_iv\b|\biv_|salt|secret|\bkey\b|_key\b|token|random|seed|pepper|entropy|challenge|state")
+_RANDOM_NAME_RE = re.compile(r"(?i)nonce|\biv\b|_iv\b|\biv_|salt|secret|\bkey\b|_key\b|(?-i:[a-z]Key\b)|token|random|seed|pepper|entropy|challenge|state")
 
 
 def _sources(lines: Sequence[str]) -> int:
@@ -70,11 +81,15 @@ def made_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if not (_RANDOM_NAME_RE.search(old) or _RANDOM_NAME_RE.search(new)):
                 continue
             a, b = centred(old.strip(), new.strip())
+            if len(a) + len(b) > _ROOM:  # the reason would be cut before the constant: the old side gives way (round 34)
+                head = common_ends(old.strip(), new.strip())[0]
+                a, b = "…" + old.strip()[head:][:24], "…" + new.strip()[head:][:_ROOM - 24]
             return f"makes a random value constant (a fixed nonce, key or salt): {a} → {b}"
     return None
 
 
 _NAME_RE = re.compile(r"[A-Za-z_][\w.]{3,}")
+_ROOM = 57  # what a reason's 120 characters leave both quoted sides after the phrase and the arrow
 
 
 def _names(line: str) -> set[str]:

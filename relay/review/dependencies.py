@@ -11,16 +11,17 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
-from relay.review.line_shapes import near
+from relay.review.line_shapes import near, squeezed, window
+from relay.review.sample_code import install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "installed_lookalike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
            "removed_guard_dependency", "replaced_elsewhere",
            "touches_dependencies"]
 
@@ -423,3 +424,41 @@ def _bare_version_downgrade(removed: list[str], added: list[str]) -> str | None:
         if now < was and was[:len(now)] != now:
             return f"downgrades a dependency version: {old} → {new}"
     return None
+
+
+# ----- an install command in a page's sample, a script or a CI step naming a look-alike (round 34, relay.review.sample_code)
+
+
+def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Collection[str] = ()) -> str | None:
+    """"installs a look-alike of X (a typo-squat?): the line" for the first new install command's name one or two letters
+    off a name the edit's removed install lines name, off a widely used package or off the project's ``own`` names."""
+    new = [line for line in added[:400] if screen(line)]  # the cheap screen first: most files install nothing
+    if not new:
+        return None
+    was = [line for line in removed[:400] if screen(line)]
+    gone_lines = {squeezed(line.strip()) for line in was}
+    named = {dep_key(n): n for line in was for n in installed_names(line)} | {dep_key(n): n for n in own}
+    gone = set(named)
+    for line in new:
+        if squeezed(line.strip()) in gone_lines or not install_command(line):
+            continue
+        for name in installed_names(line):
+            key = dep_key(name)
+            if key in gone or key in _POPULAR_KEYS:
+                continue
+            old = next((named[g] for g in sorted(named) if len(g) >= 3 and _installed_lookalike(g, key)), None)
+            if old is None and len(key) >= 5:
+                old = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and _installed_lookalike(k, key)), None)
+            if old:
+                at = line.find(name)
+                return f"installs a look-alike of {old[:40]} (a typo-squat?): {window(line, at, at + len(name), 70, 12)}"
+    return None
+
+
+def _installed_lookalike(known: str, key: str) -> bool:
+    known, key = known.lower(), key.lower()
+    if known == key or _scoped_move(known.lstrip("@"), key.lstrip("@")) or _real_pair(known, key):
+        return False
+    if re.sub(r"\d", "", known) == re.sub(r"\d", "", key) and any(c.isdigit() for c in known + key) and re.sub(r"\D", "", known) and re.sub(r"\D", "", key):
+        return False  # a major version in the name moved (python2 → python3), not a letter
+    return abs(len(known) - len(key)) <= 2 and near(known, key)

@@ -89,6 +89,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # change adds a manifest (``relay.review.dependencies.existing_dependencies``): a new pin file
     # repeating them brings in nothing new.
     known_deps: frozenset[str] = frozenset()
+    # The names the project's root manifests give the project itself, read only when a changed line may install a package
+    # (``relay.review.sample_code.own_names``, round 34): a README's install of a look-alike of them is a typo-squat.
+    own_names: frozenset[str] = frozenset()
     # An advisory id or attack word that the leader's own task names ("Fix the heap overflow in
     # the RLE decoder (CVE-2024-1234)", see ``relay.review.task_reading``): the run is a security fix,
     # so its source edits are what the review is for, whatever their lines look like.

@@ -50,7 +50,7 @@ _TEXT = {
    alone, wherever the file lives (examples, docs code, CI, build files; not tests, generated output, lockfiles or
    release notes): a security value turned the unsafe way, a call that runs text as code or commands, a guard
    deleted or inverted (a refusal under a check that passed, a deny-by-default answer turned to yes, a protection
-   middleware taken out); `lookalike_dependency` reads go.mod's `replace` too. A vendor's credential (`relay/core/redact.py`'s
+   middleware taken out); `lookalike_dependency` reads go.mod's `replace` too, and an install command of any ecosystem (`npm install`, `pip install`, `cargo add`, `go get`, `dotnet add package`…) in a page's sample, a script or a CI step. A vendor's credential (`relay/core/redact.py`'s
    shapes: `npm_…`, `glpat-…`, `AKIA…`) is `unsafe_value`'s in docs prose and comments too, quoted masked. The reason quotes the line; the row leads; the packet names that line's range first in
    the file's `lines`, and the review read (`detail="diff"`) shows its hunk first.
 6. **A manifest names its one line.** `downgrades_dependency` names, besides a version moved down (in the file, or below
@@ -106,7 +106,7 @@ _TEXT = {
 5. **一行有风险即可定论。** `unsafe_value`、`dangerous_call`、`removes_guard` 三行逐条读取每一条变更行，无论文件位于何处
    （示例、文档中的代码、CI、构建文件；测试、生成物、锁文件与发布说明除外）：把安全相关的取值改向不安全的一侧、
    把文本当作代码或命令运行的调用、删除或反转的防护检查（检查通过时反而拒绝、默认拒绝改为默认放行、移除防护中间件）；
-   `lookalike_dependency` 也读取 go.mod 的 `replace`。厂商凭据（`relay/core/redact.py` 中的形状：`npm_…`、`glpat-…`、`AKIA…`）
+   `lookalike_dependency` 也读取 go.mod 的 `replace`，以及页面示例、脚本或 CI 步骤中任何生态的安装命令（`npm install`、`pip install`、`cargo add`、`go get`、`dotnet add package`……）。厂商凭据（`relay/core/redact.py` 中的形状：`npm_…`、`glpat-…`、`AKIA…`）
    在文档正文与注释中同样由 `unsafe_value` 点名，引用时遮盖。理由会引用这一行；该行领先；审查包在文件的 `lines`
    中首先列出这一行所在的范围，审查阅读（`detail="diff"`）也首先显示它所在的变更块。
 6. **清单只点名它的那一行。** `downgrades_dependency` 除了点名被调低的版本（在同一文件中，或低于本次改动从另一个清单中

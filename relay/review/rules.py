@@ -16,7 +16,7 @@ reasons are theirs, notes first, then highest risk first, then in table order. `
 
 from __future__ import annotations
 
-from relay.review import change_checks, checks
+from relay.review import change_checks, checks, sample_code  # sample_code: round 34's row cases
 from relay.review.apart_edits import edit_apart, looser_run, note_apart
 from relay.review.let_through import let_through_row as _let_through
 from relay.review.state_turns import named_turn as _named_turn, state_turn_row as _state_turn
@@ -103,7 +103,7 @@ RULES: tuple[Rule, ...] = (
                            removed_lines=["env = Environment(loader=loader, autoescape=select_autoescape(['html']))"],
                            added_lines=["env = Environment(loader=loader, autoescape=False)"]),
                        "turns autoescaping off: env = Environment(loader=loader, autoescape=False)",
-                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])),) + tuple(Example(*e) for e in KIND_EXAMPLES["unsafe_value"])),
+                       _fc("docs/security.md", additions=1, added_lines=["Never pass `autoescape=False` to the environment in production code."])), Example(*sample_code.SALT_EXAMPLE)) + tuple(Example(*e) for e in KIND_EXAMPLES["unsafe_value"])),
     Rule("dangerous_call", "high", "{detail}", checks.dangerous_call, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),
          example=Example(
              _fc("src/plugins.py", additions=2, added_lines=["def load(blob):", "    return pickle.loads(blob)"]),
@@ -161,7 +161,7 @@ RULES: tuple[Rule, ...] = (
             added_lines=["    <<a::48, b::80>> = :rand.bytes(16)"]),
         "makes randomness predictable: …80>> = :crypto.strong_rand_bytes(16… → …80>> = :rand.bytes(16…",
         _fc("lib/retry.ex", additions=1, deletions=1, removed_lines=["    delay = base"], added_lines=["    delay = base + :rand.uniform(100)"]),
-        RiskContext(apart={"lib/uuid.ex": _APART}, apart_worth={"lib/uuid.ex": _APART})), more=quiet_turns.HIGH_EXAMPLES),
+        RiskContext(apart={"lib/uuid.ex": _APART}, apart_worth={"lib/uuid.ex": _APART})), more=(*quiet_turns.HIGH_EXAMPLES, Example(*sample_code.CONSTANT_EXAMPLE))),
     Rule("weakens_more", "medium", "{detail}", weakened_more, leads=True, outranks=("note_apart", "edit_apart"),
          scope=Scope(not_kinds=("lockfile",), not_changes=("deleted",), unless=("generated_output", "mechanical", "release_notes")), example=Example(
         _fc("lib/changeset.ex", additions=1, deletions=1, removed_lines=["      {:ok, ^value} ->"], added_lines=["      {:ok, _value} ->"]),
@@ -381,7 +381,7 @@ RULES: tuple[Rule, ...] = (
              _fc("requirements-dev.txt", additions=1, deletions=1, removed_lines=["python-dateutil==2.8.2"], added_lines=["python-dateutil==2.9.0"])),
          more=(Example(_fc("package.json", additions=1, added_lines=['    "expresss": "^4.19.2",']),
                        "adds a look-alike of express (a typo-squat?): expresss",
-                       _fc("package.json", additions=1, added_lines=['    "express-session": "^1.18.0",'])),)),
+                       _fc("package.json", additions=1, added_lines=['    "express-session": "^1.18.0",'])), Example(*sample_code.INSTALL_EXAMPLE))),
     Rule("replaced_dependency", "high", "{detail}", checks.replaced_dependency, leads=True, example=Example(
         _fc("go.mod", additions=1, added_lines=["replace golang.org/x/crypto => github.com/golang-crypto/crypto v0.31.0"]),
         "replaces module golang.org/x/crypto with another source: github.com/golang-crypto/crypto",

@@ -1,0 +1,211 @@
+"""Classic risks read in the code a docs page, a README or an example carries, as they are read in source (issue 36,
+round 34 part docs29).
+
+A page's sample is what a reader copies, and the classic readers stopped short of three of its shapes on held-out
+37–52's first runs; none of them was read in source either, so each is read here wherever code lives:
+
+- an install or add command of any ecosystem (``npm install``/``i``/``add``, yarn, pnpm, bun,
+  ``pip``/``pip3``/``python -m pip``/``uv pip install``/``uv add``, ``pipx``, ``poetry add``, conda, ``gem install``,
+  ``bundle add``, ``cargo add``/``install``, ``go get``/``install``, ``composer require``, ``dotnet add … package``,
+  ``nuget install``, ``Install-Package``, ``brew install``) whose package name is one or two letters off a name the
+  edit removed, off a widely used package (``relay.review.dependencies.lookalike_new``'s table) or off the project's
+  own package names where they are known (``own_names``), judged by ``relay.review.dependencies.installed_lookalike``:
+  what a reader pastes installs someone else's code. A version moved, the same name respelled (case, ``-``/``_``), a name moved under its owner's scope, a real pair (``boto``/``boto3``,
+  ``python-jose``/``jose``) and a package replaced by its successor (a different name, not one letter off) stay quiet;
+  so does a sentence that names the command (``looks_like_prose``).
+- ``literal_salt``: a salt, IV, nonce or pepper given as a literal (``"salt" => "…"``, ``iv = b"…"``, ``nonce:
+  "…"``, ``new IvParameterSpec("….getBytes())``): every hash shares the salt (equal passwords, equal hashes; tables
+  precomputed once), every message sealed under one key reuses the keystream. A salt only where the line hashes a
+  password or derives a key (a serializer's or a signer's ``salt="email-confirm"`` is a namespace, public by design);
+  a placeholder (``"your-salt-here"``, ``"<salt>"``, ``"…"``), a name or a value read from elsewhere stay quiet.
+
+The third, a random key, nonce or salt made a constant (``SigningKey::generate(&mut OsRng)`` → ``SigningKey::from_bytes(&[7u8;
+  32])``), is
+``relay.review.constant_random``'s, whose sources and constants were widened in the same round.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from relay.core.contracts import FileChange
+
+from relay.review.line_shapes import squeezed, window
+from relay.review.risky_lines import looks_like_prose
+
+__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "install_command", "installed_names", "literal_salt", "own_names", "screen"]
+
+# ----- install commands
+
+# Each ecosystem's install verb, up to where its names start.
+_INSTALL_RE = re.compile(
+    # At the line's start (after a shell prompt, a Dockerfile's RUN, a CI step's run:, sudo) or after && ; ||: a command,
+    # never a sentence that names one ("Run npm install x to get it").
+    r"(?:^|&&|;|\|\|)\s*(?:[$>%]\s+|PS[^>\s]*>\s*|(?-i:RUN)\s+|-?\s*(?-i:run):\s*[|>]?\s*)?(?:sudo\s+(?:-\S+\s+)*)?"
+    r"(?P<tool>npm\s+(?:install|i|add|in|isntall)|yarn\s+(?:global\s+)?add|pnpm\s+(?:add|install|i)|bun\s+(?:add|install|i)|"
+    r"(?:python3?(?:\.\d+)?\s+-m\s+)?pip[23]?(?:\.\d+)?\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+install|poetry\s+add|pdm\s+add|"
+    r"(?:conda|mamba|micromamba)\s+install|gem\s+install|bundle\s+add|cargo\s+(?:add|install)|go\s+(?:get|install)|composer\s+(?:global\s+)?require|"
+    r"dotnet\s+add\s+(?:\S+\s+)?package|nuget\s+install|Install-Package|paket\s+add|brew\s+(?:install|add)|deno\s+add)"
+    r"(?P<args>(?:\s+[^\s&;|#]+)+)", re.IGNORECASE)
+# Options that take the next word as their value (an index, a channel, a version, a file), not a package.
+_VALUE_FLAGS = frozenset("-c --channel -i --index-url --extra-index-url -f --find-links -r --requirement -e --editable -t --target "
+                         "--prefix --registry --source -s --version -v --features -F --framework -p --project --tag --path --root "
+                         "--git --branch --rev --constraint --python --group -G --config".split())
+# A word that is no package: a path, a URL, an archive, a requirements file, a variable, a placeholder.
+_NOT_A_NAME_RE = re.compile(r"^(?:[./~]|\$|%|<|\{|\[|[\w+]+://|git\+|file:|https?:)|(?-i:\.(?:txt|whl|tar\.gz|tgz|zip|gem|nupkg|toml|json|lock|cfg))$|"
+                            r"^(?:-|\\|\.\.\.|…)$", re.IGNORECASE)
+# A name's version or extras as each ecosystem writes them: npm's name@1 (a scope's @ kept), pip's name[extra]==1, go's @v1,
+# composer's vendor/name:^1, a requirement in quotes.
+_VERSION_TAIL_RE = re.compile(r"(?<=.)@.*$|\[[^\]]*\].*$|(?:===?|[<>!~]=?|\^).*$|(?<=/[\w.-])\s*:.*$|(?<=[\w.])(?::[\d^~*].*)$")
+_NAME_RE = re.compile(r"^@?[A-Za-z0-9][\w.\-]*(?:/[\w.\-]+)*$")
+
+
+def screen(line: str) -> bool:
+    """Whether a docs page's line may be an install command (kept for the rules: a sample's line, whatever its words)."""
+    low = line.lower()  # words every install verb holds, before the regex (most lines hold none)
+    return ("install" in low or "add " in low or "get " in low or "require " in low or " i " in low) and _INSTALL_RE.search(line) is not None
+
+
+def installed_names(line: str) -> list[str]:
+    """The package names an install or add command on ``line`` installs, in order (versions and extras left off)."""
+    if len(line) > 400 or not screen(line):
+        return []
+    names: list[str] = []
+    for found in _INSTALL_RE.finditer(line):
+        words, skip = found.group("args").split(), False
+        for word in words:
+            word = word.strip("'\"`,")
+            if skip:
+                skip = False
+                continue
+            if word.startswith("-"):
+                skip = word in _VALUE_FLAGS
+                continue
+            if not word or _NOT_A_NAME_RE.search(word):
+                continue
+            name = _VERSION_TAIL_RE.sub("", word).strip("'\"")
+            if _NAME_RE.match(name) and not name.isdigit():
+                names.append(name)
+    return names
+
+
+def install_command(line: str) -> bool:
+    """An install command as a sample writes it (a prompt's, a fence's or an indented block's line), not a sentence that
+    starts with one ("npm install foo gets you the parser.")."""
+    text = line.strip()
+    return text[:1] in "$>%" or not (looks_like_prose(text) or text.endswith((".", ":", "!", "?")))
+
+
+# The project's own package name as its root manifest declares it (round 34): an install command in its README one letter off
+# it installs someone else's package. One regex per manifest, read only when a page's added line installs something.
+_OWN_NAME_RES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("package.json", re.compile(r'^\s{0,4}"name"\s*:\s*"(?P<n>@?[\w.\-/]+)"', re.M)),
+    ("composer.json", re.compile(r'^\s{0,4}"name"\s*:\s*"(?P<n>[\w.\-/]+)"', re.M)),
+    ("pyproject.toml", re.compile(r'^name\s*=\s*["\'](?P<n>[\w.\-]+)["\']', re.M)),
+    ("Cargo.toml", re.compile(r'^name\s*=\s*"(?P<n>[\w\-]+)"', re.M)),
+    ("setup.cfg", re.compile(r'^name\s*=\s*(?P<n>[\w.\-]+)\s*$', re.M)),
+    ("go.mod", re.compile(r'^module\s+(?P<n>[\w.\-/]+)', re.M)),
+)
+_GEMSPEC_NAME_RE = re.compile(r'\.name\s*=\s*["\'](?P<n>[\w.\-]+)["\']')
+
+
+_MAX_MANIFEST_BYTES = 256 * 1024
+
+
+def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
+    """The names the project's root manifests give the project itself (package.json's and composer.json's "name",
+    pyproject's, Cargo's and setup.cfg's name, go.mod's module, a gemspec's name), read only when a changed line may be
+    an install command (``relay.review.sample_code.screen``) and never through a symlink; a few small files."""
+    if not any(screen(line) for c in changes if c.kind != "deleted" for line in c.added_lines[:200]):
+        return frozenset()
+    names: set[str] = set()
+    try:
+        entries = sorted(os.listdir(workspace))[:400]
+    except OSError:
+        return frozenset()
+    wanted = [(entry, pattern) for entry in entries for name, pattern in _OWN_NAME_RES if entry == name]
+    wanted += [(entry, _GEMSPEC_NAME_RE) for entry in entries if entry.endswith(".gemspec")][:2]
+    for entry, pattern in wanted:
+        full = workspace / entry
+        try:
+            if full.is_symlink() or not full.is_file() or full.stat().st_size > _MAX_MANIFEST_BYTES:
+                continue
+            found = pattern.search(full.read_text("utf-8", errors="replace"))
+        except OSError:
+            continue
+        if found:
+            names.add(found.group("n"))
+    return frozenset(names)
+
+
+# ----- a salt, IV, nonce or pepper given as a literal
+
+# The key (an entry, an option, a keyword argument, an assignment, a setter) and the literal given to it, through a
+# bytes or encoding wrapper (b"…", []byte("…"), "…".getBytes(), Buffer.from("…"), Encoding.UTF8.GetBytes("…")).
+_WRAP = r"(?:(?:new\s+)?[\w.]*(?:\[\])?(?:byte|bytes|Bytes|from|GetBytes|encode|Buffer\.from|b)\s*\(\s*)?"
+_LIT = r"[bBuUrR]?(?P<q>['\"])(?P<value>[^'\"\\\s]{6,})(?P=q)(?!\s*(?:\+|%|\.\s*(?:format|concat)|\.\.|<<))"
+_SALT_RE = re.compile(
+    r"(?P<at>(?:['\"]|\b|:)(?P<key>[\w-]*(?:salt|pepper|nonce)[\w-]*|iv|IV|Iv|[\w-]*_iv|[\w-]*_IV|[a-z]\w*Iv|initVector|init_vector|"
+    r"initialization_?vector)['\"]?\s*(?:=>|:(?!:)|(?<![=!<>])=(?!=)|:=)\s*" + _WRAP + _LIT + r")|"
+    r"(?P<at2>\b(?:set|with)(?:Salt|Iv|IV|Nonce|Pepper)\s*\(\s*" + _WRAP + _LIT.replace("q>", "q2>").replace("(?P=q)", "(?P=q2)").replace("value>", "value2>") + r")|"
+    r"(?P<at3>\b(?:IvParameterSpec|GCMParameterSpec\s*\(\s*\d+\s*,|PBEKeySpec\s*\([^,]+,|PBEParameterSpec)\s*\(?\s*" + _WRAP
+    + _LIT.replace("q>", "q3>").replace("(?P=q)", "(?P=q3)").replace("value>", "value3>") + r")", re.IGNORECASE)
+# A salt is a secret's only where a password is hashed or a key derived: a signer's or a serializer's salt is a namespace.
+_HASHES_RE = re.compile(r"(?i)password|passwd|\bpw\b|hashpw|bcrypt|scrypt|argon|pbkdf|crypt\s*\(|kdf|derive|hash\w*\s*\(|digest|PBEKeySpec|Rfc2898|"
+                        r"pwhash|cipher|encrypt|decrypt|aes|gcm|cbc|chacha|secretbox|seal")
+# The words before the pattern (most lines hold none; "iv" alone is in every <div>).
+_SALT_WORDS = re.compile(r"(?i:salt|pepper|nonce|vector|ParameterSpec|PBEKeySpec)|(?<![A-Za-z])(?:iv|IV|Iv)(?![a-z])|[a-z]Iv\b")
+# A value that names another (a constant's dotted path, AES.GCM.defaultNonceByteCount), and a key that holds a size.
+_NAME_VALUE_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_SIZE_KEY_RE = re.compile(r"size|len|count|bytes|bits|rounds|cost|type|name|format|encoding|prefix|field|header|column")
+_PLACEHOLDER_RE = re.compile(r"(?i)your|example|placeholder|change.?me|replace|dummy|fake|xxx|\.\.\.|…|^<.*>$|^\{.*\}$|^\$\{|^\$[A-Za-z_]\w*$|here\b|^(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$")
+
+
+def literal_salt(added: Sequence[str], removed: Sequence[str], *, prose_too: bool = True) -> str | None:
+    """"hard-codes a salt, IV or nonce (…): the line" for the first new line that gives one a literal (see the module's
+    doc). ``prose_too`` False: a line that reads as a sentence is left out (a README's words)."""
+    before: set[str] | None = None
+    for line in added[:400]:
+        code = line.strip()
+        if len(code) > 400 or _SALT_WORDS.search(code) is None:
+            continue
+        if before is None:  # worked out once a line may be one (most files hold none)
+            before = {squeezed(old.strip()) for old in removed[:400]}
+        if squeezed(code) in before:
+            continue
+        m = _SALT_RE.search(code)
+        if m is None or (not prose_too and looks_like_prose(code)):
+            continue
+        value = m.group("value") or m.group("value2") or m.group("value3")
+        if _PLACEHOLDER_RE.search(value) or len(set(value)) < 2 and value[0] not in "0\\" or _NAME_VALUE_RE.match(value):
+            continue
+        key = (m.group("key") or re.match(r"\w*", m.group("at2") or m.group("at3") or "").group()).lower()  # the key's or the call's name
+        if _SIZE_KEY_RE.search(key):
+            continue  # a nonce's size or a salt's length, not its value
+        what = "pepper" if "pepper" in key else "salt" if "salt" in key or "pbe" in key else "nonce" if "nonce" in key else "IV"
+        if what == "salt" and not (m.group("at3") or _HASHES_RE.search(code)):
+            continue
+        start = m.start("at") if m.group("at") else m.start("at2") if m.group("at2") else m.start("at3")
+        why = "equal passwords hash alike" if what in ("salt", "pepper") else "reused by every message"
+        at = m.start("value") if m.group("value") else m.start("value2") if m.group("value2") else m.start("value3")
+        return f"hard-codes {'an' if what == 'IV' else 'a'} {what} ({why}): {window(code, start, max(m.end(), at + 12), 64, 2)}"
+    return None
+
+
+def _page(path: str, removed: list[str], added: list[str]) -> FileChange:
+    return FileChange(path=path, additions=len(added), deletions=len(removed), added_lines=added, removed_lines=removed)
+
+
+# The rows' own cases (relay.review.rules: lookalike_dependency, unsafe_value, weakens_edit), each with its near miss.
+INSTALL_EXAMPLE = (_page("README.md", ["    $ gem install rack-attack"], ["    $ gem install rack-atack"]),
+                   "installs a look-alike of rack-attack (a typo-squat?): $ gem install rack-atack",
+                   _page("README.md", ["    $ gem install rack-attack -v 6.6"], ["    $ gem install rack-attack -v 6.7"]))
+SALT_EXAMPLE = (_page("docs/hashing.md", [], ['    digest = hashlib.scrypt(password, salt=b"k8Jq2wMv", n=2**14, r=8, p=1)']),
+                'hard-codes a salt (equal passwords hash alike): …= hashlib.scrypt(password, salt=b"k8Jq2wMv", n=2**14, r=8, p=1)',
+                _page("docs/hashing.md", [], ["    digest = hashlib.scrypt(password, salt=os.urandom(16), n=2**14, r=8, p=1)"]))
+CONSTANT_EXAMPLE = (_page("README.md", ["let signing = SigningKey::generate(&mut OsRng);"], ["let signing = SigningKey::from_bytes(&[7u8; 32]);"]),
+                    "makes a random value constant (a fixed nonce, key or salt): …generate(&mut OsRng); → …from_bytes(&[7u8; 32]);",
+                    _page("README.md", ["let signing = SigningKey::generate(&mut OsRng);"], ["let signing = SigningKey::generate(&mut rng);"]))
