@@ -60,7 +60,7 @@ def test_a_line_edited_apart_in_a_change_otherwise_low_is_worth_a_look(tmp_path:
     path, before, old, new = _TURNS[language]
     risk, found = _review(tmp_path, path, before, before.replace(old, new))
     assert risk == "medium"
-    assert found.risk == "medium" and found.rules == ["low_change_quote"]
+    assert found.risk == "medium" and found.rules == ["low_change_apart"]
     assert found.reasons[0].startswith("edit apart from the change") and new.split("(")[0][-6:] in found.reasons[0]
 
 
@@ -134,8 +134,24 @@ def test_one_name_put_for_another_apart_stays_a_note(tmp_path: Path, before: str
     ("  if (user == null) return;", "  if (user == undefined) return;", False),
     ("    return expand(fmt)", "    return fmt", False),  # a call dropped
     ("  n = read(fd, buf, size - used);", "  n = read(fd, buf, size);", False),
-    ("  flags = O_RDONLY | O_CLOEXEC;", "  flags = O_RDONLY | O_NOFOLLOW;", True),  # one name for another: left to sibling_swaps' reading
+    ("  flags = O_RDONLY | O_CLOEXEC;", "  flags = O_RDONLY | O_NOFOLLOW;", False),  # a value put for another: a turn
+    ("  opts[kSecAttrAccessible] = kSecAttrAccessibleWhenUnlocked", "  opts[kSecAttrAccessible] = kSecAttrAccessibleAlways", False),
 ])
 def test_what_counts_as_one_name_put_for_another(old: str, new: str, renamed: bool) -> None:
     found = Apart(Run("src/x", 1, 1, (new,), (old,)), "q", (new,), (old,))
     assert name_swapped_only(found) is renamed
+
+
+def test_a_quiet_edit_apart_stays_beside_the_turned_line_the_floor_raises() -> None:
+    # Held-out 54's keychain entry: the floor raised the file on its leading `removes:` line, and the row that said it
+    # outranked the edit apart quoting the plant. The turned line's row outranks only the leading line's note.
+    from relay.review.facts import RiskContext
+    from relay.review.risk import assess
+
+    path = "Sources/Store/Query.swift"
+    change = FileChange(path=path, additions=1, deletions=3, removed_lines=["#if os(macOS)", "#endif", "    query[kAccess] = kAccessWhenUnlocked"],
+                        added_lines=["    query[kAccess] = kAccessAlways"])
+    apart = "edit apart from the change in query(): …= kAccessWhenUnlocked → …= kAccessAlways"
+    found = assess(change, RiskContext(apart={path: apart}, low_change_quotes={path: "removes: #if os(macOS)"}))
+    assert found.risk == "medium" and "low_change_quote" in found.rules and "note_apart" in found.rules
+    assert apart in found.reasons and "removes: #if os(macOS)" in found.reasons

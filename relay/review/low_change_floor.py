@@ -24,7 +24,7 @@ from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_EXAMPLE", "low_change_quote", "quoted_turns"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "low_change_apart", "low_change_quote", "quoted_turns"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -53,15 +53,33 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
     return found
 
 
+def low_change_apart(f: FileFacts, ctx: RiskContext) -> str | None:
+    """The rule ``low_change_apart``'s check: this file's edit apart, when the floor chose it (its row says it in the
+    note's place)."""
+    quote = ctx.low_change_quotes.get(f.change.path)
+    return quote if quote is not None and quote == ctx.apart.get(f.change.path) else None
+
+
 def low_change_quote(f: FileFacts, ctx: RiskContext) -> str | None:
-    """The rule ``low_change_quote``'s check: this file's quote, when the change's first reading found it low throughout."""
-    return ctx.low_change_quotes.get(f.change.path)
+    """The rule ``low_change_quote``'s check: this file's turned line, when the floor chose it; an edit apart the file also
+    quotes (one the floor left quiet) stays beside it as a note (round 34: held-out 54's keychain plant was quoted apart,
+    and the floor's row for the file's other quote had silenced it)."""
+    quote = ctx.low_change_quotes.get(f.change.path)
+    return quote if quote is not None and quote != ctx.apart.get(f.change.path) else None
 
 
-# The rule row's example (tests/test_rules.py runs it): a retry bound moved by one, quoted apart, in a change otherwise low.
+# The rule rows' examples (tests/test_rules.py runs them): a retry bound moved by one, quoted apart, in a change otherwise
+# low; a turned line the leading line quoted.
 _QUOTE = "edit apart from the change: if (attempt < MAX_ATTEMPTS) { → if (attempt <= MAX_ATTEMPTS) {"
 FLOOR_EXAMPLE = Example(
     fc("src/client/retry.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
     _QUOTE,
     fc("src/client/backoff.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
     RiskContext(apart={"src/client/retry.c": _QUOTE, "src/client/backoff.c": _QUOTE}, low_change_quotes={"src/client/retry.c": _QUOTE}))
+_TURNED = "turns: …(attempt < MAX_ATTEMPTS) { → …(attempt <= MAX_ATTEMPTS) {"
+FLOOR_APART_EXAMPLE = FLOOR_EXAMPLE
+FLOOR_EXAMPLE = Example(
+    fc("src/client/retry.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
+    _TURNED,
+    fc("src/client/backoff.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
+    RiskContext(low_change_quotes={"src/client/retry.c": _TURNED}))

@@ -99,13 +99,20 @@ _VALUE_WORDS = frozenset({"true", "false", "nil", "null", "none", "undefined", "
 
 
 def name_swapped_only(found: Apart) -> bool:
-    """Whether the edit puts one name where another stood and changes nothing else (``expand(x)`` → ``expandAll(x)``,
-    ``ioutil.WriteFile`` → ``os.WriteFile``): an API moved or renamed, the commonest edit apart on ordinary history."""
+    """Whether the edit puts one called name where another stood and changes nothing else (``expand(x)`` →
+    ``expandAll(x)``, ``ioutil.WriteFile`` → ``os.WriteFile``): an API moved or renamed, the commonest edit apart on
+    ordinary history. A name that is a value — a constant or a variable passed, compared or assigned, not called or
+    qualifying a call — is no rename: ``kSecAttrAccessibleWhenUnlocked`` → ``kSecAttrAccessibleAlways`` turns the line."""
     old, new = _TOKEN_RE.findall(one(found.removed)), _TOKEN_RE.findall(one(found.added))
     if len(old) != len(new):
         return False
-    differ = [(a, b) for a, b in zip(old, new) if a != b]
-    return len(differ) == 1 and all(t[0].isalpha() or t[0] == "_" for t in differ[0]) and not {t.lower() for t in differ[0]} & _VALUE_WORDS
+    differ = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    if len(differ) != 1:
+        return False
+    at = differ[0]
+    pair = (old[at], new[at])
+    called = at + 1 < len(new) and new[at + 1] in ("(", ".", ":")
+    return called and all(t[0].isalpha() or t[0] == "_" for t in pair) and not {t.lower() for t in pair} & _VALUE_WORDS
 
 
 def quiet_apart(found: Apart) -> bool:

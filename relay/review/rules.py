@@ -28,7 +28,7 @@ from relay.review.deciding_tokens import DECIDING_EXAMPLE, DECIDING_MORE, decidi
 from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import KIND_EXAMPLES, PACKAGE_EXAMPLE, package_check
 from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
-from relay.review.low_change_floor import FLOOR_EXAMPLE, low_change_quote
+from relay.review.low_change_floor import FLOOR_APART_EXAMPLE, FLOOR_EXAMPLE, low_change_apart, low_change_quote
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -237,7 +237,9 @@ RULES: tuple[Rule, ...] = (
              RiskContext(apart={"lib/widget/cache.rb": "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}"}))),
     # A change its first reading found low throughout, whose reasons quote a code line it turned or edited apart from the
     # rest: that file is worth a look, the quote its reason (relay.review.low_change_floor; asked in assess_all's second reading).
-    Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("note_apart", "leading_line"),
+    Rule("low_change_apart", "medium", "{detail}", low_change_apart, outranks=("note_apart", "leading_line"),
+         scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)), example=FLOOR_APART_EXAMPLE),
+    Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("leading_line",),
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)), example=FLOOR_EXAMPLE),
     # What a one-line turn now lets through, said from the line (relay.review.let_through): a note, so it names, not ranks.
     Rule("lets_through_note", None, "{detail}", _let_through, scope=_RISKY_LINES, example=Example(
