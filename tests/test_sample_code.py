@@ -163,3 +163,27 @@ def test_the_projects_own_names_are_read_from_its_root_manifests_only_for_an_ins
     assert own_names(tmp_path, install) == {"@acme/widgets", "acme-tools", "acme-rb"}
     assert own_names(tmp_path, [fc("README.md", ["The widgets render fast."])]) == frozenset()  # no install: nothing read
     assert installed_lookalike(["    npm install @acme/widgetz"], [], own_names(tmp_path, install))
+
+
+def test_a_manifest_made_a_pipe_or_a_link_by_the_repository_is_not_waited_on_nor_followed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The repository, as an adversary: package.json is a FIFO nobody writes (a read would wait for ever) and Cargo.toml a
+    # link to a file outside the project. Neither is read; the review goes on at once.
+    import os
+    import threading
+
+    from relay.review.sample_code import own_names
+
+    os.mkfifo(tmp_path / "package.json")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.toml"
+    outside.write_text('[package]\nname = "secret-name"\n', encoding="utf-8")
+    (tmp_path / "Cargo.toml").symlink_to(outside)
+    install = [fc("README.md", ["    npm install widgets"])]
+    result: list[frozenset[str]] = []
+    reader = threading.Thread(target=lambda: result.append(own_names(tmp_path, install)), daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # unblock the thread before failing, so the test run does not hang on it
+        with open(tmp_path / "package.json", "w", encoding="utf-8"):
+            pass
+        pytest.fail("own_names waited on a FIFO")
+    assert result == [frozenset()]

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from relay.core.contracts import FileChange
+from relay.core.files import read_regular
 
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
@@ -129,13 +130,15 @@ def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
     wanted = [(entry, pattern) for entry in entries for name, pattern in _OWN_NAME_RES if entry == name]
     wanted += [(entry, _GEMSPEC_NAME_RE) for entry in entries if entry.endswith(".gemspec")][:2]
     for entry, pattern in wanted:
-        full = workspace / entry
+        # One open, no link followed, a FIFO refused at once (relay.core.files.read_regular): the repository may swap a
+        # manifest for a link or a pipe between a look and a read; a stat, then a read, would follow it or wait on it.
         try:
-            if full.is_symlink() or not full.is_file() or full.stat().st_size > _MAX_MANIFEST_BYTES:
-                continue
-            found = pattern.search(full.read_text("utf-8", errors="replace"))
+            data = read_regular(workspace / entry, _MAX_MANIFEST_BYTES + 1)
         except OSError:
             continue
+        if len(data) > _MAX_MANIFEST_BYTES:
+            continue
+        found = pattern.search(data.decode("utf-8", errors="replace"))
         if found:
             names.add(found.group("n"))
     return frozenset(names)
