@@ -22,6 +22,7 @@ more. The two settings were chosen on their cost on ordinary history and their g
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -139,6 +140,14 @@ def _names(lines: Iterable[str]) -> set[str]:
     return {n.lower() for ln in lines for n in _NAME_RE.findall(_STRING_RE.sub(" ", ln)) if len(n) >= 3} - _KEYWORDS
 
 
+# A run's spoken names and its code lines are asked for by each reading of the change's runs (apart, worth a look, odd,
+# scoped: five or more per review, twice when a task is given): read once a run. Bounded: a review's runs, not a server's.
+@functools.lru_cache(maxsize=4096)
+def run_names(run: Run) -> frozenset[str]:
+    """The names a run uses in its code (``_spoken``): what another run of the change shares with it."""
+    return frozenset(_names(_spoken(run.path, (*run.added, *run.removed))))
+
+
 # A line, or the end of one, that is a comment: it says a name, it does not use it. A preprocessor line is code.
 _COMMENT_LINE_RE = re.compile(r"^\s*(?:#(?!(?:include|define|if|ifdef|ifndef|elif|else|endif|pragma|import|undef|region|endregion)\b|!|\[|\{)|//|/\*|\*|--\s|<!--|;;|'(?=\s))")
 _TRAILING_COMMENT_RE = re.compile(r"\s(?://|#|--)\s.*$|/\*.*?\*/")
@@ -189,7 +198,8 @@ def same_code(path: str, added: Sequence[str], removed: Sequence[str]) -> bool:
     return _layout(path, _plain(added)) == _layout(path, _plain(removed))
 
 
-def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
+@functools.lru_cache(maxsize=4096)
+def _candidate(run: Run) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The run's code lines (added, removed) when it is a small edit of code; None otherwise."""
     if file_kind(run.path) not in _CODE_KINDS or "version" in run.path.rsplit("/", 1)[-1].lower():
         return None  # not code, or a file that holds the version (paramiko's _version.py: a release moves it)
@@ -202,7 +212,7 @@ def _candidate(run: Run) -> tuple[list[str], list[str]] | None:
         return None  # formatting
     if any(_VERSION_RE.search(ln) for ln in (*added, *removed)):
         return None
-    return added, removed
+    return tuple(added), tuple(removed)
 
 
 # How much of a line a reason quotes (relay.review.small_edits centres an edit on what changed).
@@ -210,7 +220,7 @@ _QUOTE_CHARS = 80
 _QUOTE_OLD, _QUOTE_NEW = 34, 46
 
 
-def _quote(added: list[str], removed: list[str]) -> str:
+def _quote(added: Sequence[str], removed: Sequence[str]) -> str:
     """The reason: the edit quoted (``old → new``, ``removed: …``, ``added: …``), said to stand apart."""
     if added and removed:
         old, new = centred(one(removed), one(added))
@@ -234,7 +244,7 @@ def apart_runs(runs: Sequence[Run], task: str = "", share: float | None = None, 
     """Every run of a change that stands apart from the rest of it (see the module's doc), in the change's order."""
     if len(runs) < 2:
         return []
-    names = [_names(_spoken(r.path, (*r.added, *r.removed))) for r in runs]
+    names = [run_names(r) for r in runs]
     seen: dict[str, int] = {}
     for found in names:
         for n in found:

@@ -196,6 +196,12 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
+    # Asked by its row and by the weakening rows (relay.review.edit_places), of the same file in the same change: read once.
+    kept = f.once(("dangerous_call", id(ctx)), lambda: (ctx, _dangerous_call(f, ctx)))
+    return kept[1] if kept[0] is ctx else _dangerous_call(f, ctx)
+
+
+def _dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
     # A workflow's action renamed to a look-alike runs someone else's code with the workflow's credentials.
     added, removed = f.change.added_lines, f.change.removed_lines
     return (build_lines.with_hosts(risky_lines.dangerous_call(added, removed, prose_too=f.kind != "docs"), added, removed)

@@ -132,6 +132,11 @@ def support_line(f: FileFacts) -> str | None:
     return "in test support code: " + value if value and value.startswith(_SUPPORT_VALUES) else None
 
 
+def _judged(f: FileFacts, *, sample: bool) -> tuple[str, bool] | None:
+    """``judged`` on the file's lines, once: both rows below ask it the same (a 37,000-line docs tree: 2.5 s a time)."""
+    return f.once(("judged", sample), lambda: judged(f.path, f.change.added_lines, f.change.removed_lines, sample=sample))
+
+
 def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     """High: a classic weakening judged from the edit (weak random, a literal secret default, a lowered security
     parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
@@ -139,10 +144,10 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     if f.kind == "docs":
         # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it. A
         # sample's edit is judged as code's is (round 15): a reader copies it.
-        sample = judged(f.path, added, removed, sample=True)
+        sample = _judged(f, sample=True)
         return ((None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or (sample[0] if sample and sample[1] else None)
                 or _lookalike_in_file(added, removed))
-    found = judged(f.path, added, removed)
+    found = _judged(f, sample=False)
     if found and found[0].startswith("lowers ") and f.edited_check:
         return None  # a work factor lowered in one edited line is condition_reading's, said once by it
     if found and found[0].startswith("gives secret") and (checks.unsafe_value(f, ctx) or "").startswith("hard-codes"):
@@ -157,7 +162,7 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     in a test's support code, a credential, TLS off or a world-writable mode."""
     if f.kind == "test":
         return support_line(f) if f.is_code and is_test_support(f.path) else None
-    found = judged(f.path, f.change.added_lines, f.change.removed_lines, sample=f.kind == "docs")
+    found = _judged(f, sample=f.kind == "docs")
     if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
         return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once
     if found and ctx.looser_runs.get(f.change.path, "").startswith(found[0].split(": ", 1)[0] + " in "):

@@ -25,8 +25,9 @@ big, not "very large").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
+from typing import TypeVar
 
 import msgspec
 
@@ -44,6 +45,7 @@ from relay.review.security_reading import advisory_words, attack_test_name, secu
 from relay.review.task_reading import named_words
 from relay.review.words import SECURITY_TEST_FILE_WORDS
 
+_T = TypeVar("_T")
 __all__ = ["FACTS", "FileFacts", "LARGE_HUNK_LINES", "HUGE_CHANGE_LINES", "RiskContext", "change_context",
            "security_notes", "security_test_names"]
 
@@ -238,6 +240,14 @@ class FileFacts:
             added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
             removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
         return added, removed
+
+    def once(self, key: object, make: Callable[[], _T]) -> _T:
+        """``make()``, made on this file's first ask of ``key`` and kept: two rows that ask one reader of the same lines
+        (``relay.review.edit_places``: ``judged``, ~30 readers each pairing every line) read them once."""
+        kept = self.__dict__.setdefault("_once", {})
+        if key not in kept:
+            kept[key] = make()
+        return kept[key]
 
     @cached_property
     def edited_check(self) -> tuple[str, bool] | None:

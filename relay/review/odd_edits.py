@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _names, _quote, _spoken,
+from relay.review.apart_edits import (_MOST_APART, _QUOTE_NEW, _QUOTE_OLD, Apart, Run, _candidate, _names, _quote, run_names,
                                       apart_edits, apart_runs, weakens)
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import centred, cut, one
@@ -176,7 +176,7 @@ def odd_edits(runs: Sequence[Run], quoted: Sequence[Apart], task: str = "") -> l
         return []
     asked = _names([task]) if task else set()
     out = [a for a in quoted if _could_let_more(a)]
-    names = [_names(_spoken(r.path, (*r.added, *r.removed))) for r in runs]
+    names = [run_names(r) for r in runs]
     alone = [a for a in _alone_in_its_file(runs, names) if _could_let_more(a) and not _names((*a.added, *a.removed)) & asked]
     if len(alone) == 1:
         out += alone

@@ -319,14 +319,16 @@ _STRING_RE = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")
 
 
 def _encoding_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    news: list[tuple[str, re.Match[str] | None]] | None = None
     for old in removed:
         if len(old) > _LONGEST or _COMMENT_RE.match(old) or not (m := _ENCODER_RE.search(old)):
             continue
         head = " ".join(old[:m.start()].split())  # what stood before the call: shared, the line is the same line rebuilt
-        for new in added:
-            if len(new) > _LONGEST or _COMMENT_RE.match(new):
-                continue
-            n = _ENCODER_RE.search(new)
+        if news is None:
+            # Each added line's encoding call, looked for once: every removed line that encodes is paired with all of them
+            # (a regenerated docs tree of 37,000 lines, jcommander's: 28,000 searches of long lines, 2 s).
+            news = [(new, _ENCODER_RE.search(new)) for new in added if len(new) <= _LONGEST and not _COMMENT_RE.match(new)]
+        for new, n in news:
             if n is None and _shared_head(old, new) >= min(len(head), 8) and _JOINED_RE.search(new):
                 what = "the query unencoded" if _URLISH_RE.search(old) else "the text unescaped"
                 return f"drops {m.group('call')}(): builds {what} by hand: {_quote(new)}"
