@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 
 from regex_samples import samples
-from relay.review import code_reading, file_kinds, guard_reading, risky_lines, security_reading
+from relay.review import (code_reading, edit_direction, file_kinds, guard_reading, let_through, risky_lines, security_reading, slipped_lines,
+                          turn_consequences, turned_lines, weakened_values)
 from relay.review.line_shapes import Screen, screen_text
 
 __all__: list[str] = []  # a test module exports nothing
 
-SCREENS: dict[str, Screen] = {**security_reading.SCREENS, **file_kinds.SCREENS, **code_reading.SCREENS, **risky_lines.SCREENS, **guard_reading.SCREENS}
+SCREENS: dict[str, Screen] = {**security_reading.SCREENS, **file_kinds.SCREENS, **code_reading.SCREENS, **risky_lines.SCREENS, **guard_reading.SCREENS,
+                              **turn_consequences.SCREENS, **slipped_lines.SCREENS, **let_through.SCREENS, **edit_direction.SCREENS,
+                              **turned_lines.SCREENS, **weakened_values.SCREENS}
 
 
 @pytest.mark.parametrize("name", sorted(SCREENS))

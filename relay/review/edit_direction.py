@@ -57,10 +57,10 @@ from relay.review.edit_turns import turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
-from relay.review.line_shapes import squeezed, window
+from relay.review.line_shapes import Screen, squeezed, window
 from relay.review.small_edits import centred
 
-__all__ = ["judged", "secret_default_pair"]
+__all__ = ["SCREENS", "judged", "secret_default_pair"]
 
 _SHOWN = 60
 
@@ -76,6 +76,8 @@ _WEAK_RE = re.compile(
     r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b")
 # What a weak source is fine for: spreading retries, shuffling, sampling, tests' data.
 _HARMLESS_RANDOM_RE = re.compile(r"(?i)jitter|shuffle|backoff|delay|sleep|sample|color|colour|retry|benchmark|fuzz|seed\b")
+# Every strong source of randomness named holds one of these: most lines hold none (the pattern: ~80 us a long line).
+_STRONG = Screen(("secrets.", "random", "crypto/rand", "rand_bytes", "osrng", "thread_rng"), _STRONG_RE)
 
 
 def _similar(a: str, b: str) -> bool:
@@ -83,10 +85,10 @@ def _similar(a: str, b: str) -> bool:
 
 
 def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    strong = [line for line in removed if _STRONG_RE.search(line)]
+    strong = [line for line in removed if _STRONG.search(line)]
     if not strong:
         return None
-    kept = sum(len(_STRONG_RE.findall(line)) for line in added)
+    kept = sum(len(_STRONG_RE.findall(line)) for line in added if _STRONG.passes(line))
     if kept >= sum(len(_STRONG_RE.findall(line)) for line in strong):
         return None  # every strong source stands again (moved, re-wrapped)
     for new in added:
@@ -464,3 +466,6 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
         return alone, False
     return None
+
+
+SCREENS = {"edit_direction.strong": _STRONG}  # proved by tests/test_screens.py

@@ -188,10 +188,10 @@ _TOKEN_RE = re.compile(r"[\w.]+(?:\(\))?|\"\"|''|\S")
 def _argument_nulled(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"passes nothing where the call sent <arg>: …" for an edited pair whose one different token is a security-named
     argument (a state, nonce, PKCE verifier, audience, signature…) become null, None, nil, empty or false."""
+    news = [(new, _TOKEN_RE.findall(new)) for new in added[:50]] if removed else []  # each new line's tokens once, not once a pair
     for old in removed[:50]:
         told = _TOKEN_RE.findall(old)
-        for new in added[:50]:
-            tnew = _TOKEN_RE.findall(new)
+        for new, tnew in news:
             if len(told) != len(tnew) or len(told) < 4:
                 continue
             differ = [(a, b) for a, b in zip(told, tnew) if a != b]

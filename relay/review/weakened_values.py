@@ -34,12 +34,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from relay.core.contracts import FileChange
-from relay.review.line_shapes import alike, clipped, squeezed
+from relay.review.line_shapes import Screen, alike, clipped, squeezed
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["WEAKENED_EXAMPLE", "weakened_check", "weakened_value"]
+__all__ = ["SCREENS", "WEAKENED_EXAMPLE", "weakened_check", "weakened_value"]
 
 _SHOWN = 64
 _MOST = 200  # lines a side read: linear, bounded
@@ -254,12 +254,15 @@ _MISSING_RE = re.compile(r"""(?P<name>[\w.$>-]+?)(?:\.nil\?|\s*===?\s*(?:null|ni
                          r"""(?:\|\||\bor\b)\s*(?:!|\bnot\s+)(?P<name3>[\w.$>-]+)\s*(?:\)|$|;)|"""
                          r"""(?P<name4>[\w.$>-]+)\s*\?\?\s*(?:Infinity|Number\.MAX_\w+|Number\.POSITIVE_INFINITY|true\b)|"""
                          r"""(?P<name5>[\w.$>-]+)\.unwrap_or\(\s*(?:true|\w+::MAX)\s*\)""")
+# Every missing case let through holds one of these (spaces and case left out): a test for nothing (.nil?, ==, is None, is
+# nil), a negation after an or, a ?? default, an unwrap_or. The pattern's runs of name characters are slow on a long line.
+_MISSING = Screen((".nil?", "==", "isnone", "isnil", "||!", "||not", "or!", "ornot", "??", ".unwrap_or("), _MISSING_RE)
 _DECIDES_RE = re.compile(r">=|<=|[^-=]>|<|===?|!==?|\breturn\b|\bif\b|\bunless\b|=>|\bvalid|\ballow|\bpass")
 
 
 def _missing_passes(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for new in added:
-        m = _MISSING_RE.search(new)
+        m = _MISSING.search(new)
         if m is None or not _DECIDES_RE.search(new):
             continue
         name = next(g for g in m.groups() if g)
@@ -344,3 +347,6 @@ WEAKENED_EXAMPLE = (
     "weakens the hash: Memory 64 * 1024 → 8 * 1024 (memory cut 8×), cheaper to guess: Memory: 8 * 1024,",
     FileChange(path="auth/argon2.go", additions=1, deletions=1, removed_lines=["\tMemory:      8 * 1024,"], added_lines=["\tMemory:      64 * 1024,"]),
 )
+
+
+SCREENS = {"weakened_values.missing": _MISSING}  # proved by tests/test_screens.py
