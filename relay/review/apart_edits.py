@@ -104,7 +104,7 @@ def runs_of_patch(patch: bytes) -> list[Run]:
         if section.binary is not None:
             continue
         hunks = [h.decode("utf-8", "replace") for h in section.hunks]
-        runs.extend(Run(section.path, h.start, h.end, h.added, h.removed) for h in cut_hunks(hunks, None, context=0))
+        runs.extend(Run(section.path, h.start, h.end, h.added, h.removed) for h in cut_hunks(hunks, None, context=0, text=False))
     return runs
 
 

@@ -241,7 +241,7 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
         lines: list[tuple[list[str], list[str]]] = [([], []) for _ in merged]
         at = 0
         # Each run of changed lines, once, into the merged range that holds it (both in line order).
-        for run in cut_hunks(texts.get(change.path, []), None, context=0):
+        for run in cut_hunks(texts.get(change.path, []), None, context=0, text=False):
             while at < len(merged) and merged[at][1] < run.start:
                 at += 1
             if at < len(merged) and run.end >= merged[at][0]:

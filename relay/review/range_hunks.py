@@ -125,10 +125,11 @@ def _render(lines: list[_Line], line_chars: int) -> str:
 
 
 def cut_hunks(hunks: Sequence[str], ranges: Sequence[tuple[int, int]] | None, *, context: int = CONTEXT,
-              line_chars: int = 400) -> list[RangeHunk]:
+              line_chars: int = 400, text: bool = True) -> list[RangeHunk]:
     """The runs of changed lines of ``hunks`` that meet ``ranges`` (None: all of them), each with
     ``context`` unchanged lines around it, runs whose context touches joined into one hunk; in
-    line order. A line longer than ``line_chars`` is cut, and the cut said on it."""
+    line order. A line longer than ``line_chars`` is cut, and the cut said on it. ``text`` false: each hunk's text is
+    left empty (a reader of its runs' lines alone does not pay for every line rendered)."""
     out: list[RangeHunk] = []
     for hunk in hunks:
         lines = parse_lines(hunk)
@@ -158,7 +159,7 @@ def cut_hunks(hunks: Sequence[str], ranges: Sequence[tuple[int, int]] | None, *,
         for first, end, lo, hi in spans:
             part = lines[first:end]
             out.append(RangeHunk(
-                start=lo, end=hi, text=_render(part, line_chars),
+                start=lo, end=hi, text=_render(part, line_chars) if text else "",
                 added=tuple(ln.text[1:-1] for ln in part if ln.sign == "+"),
                 removed=tuple(ln.text[1:-1] for ln in part if ln.sign == "-"),
             ))
