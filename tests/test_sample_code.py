@@ -156,9 +156,9 @@ def test_constant_look_alikes_stay_quiet(removed: list[str], added: list[str]) -
 def test_the_projects_own_names_are_read_from_its_root_manifests_only_for_an_install(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from relay.review.sample_code import own_names
 
-    (tmp_path / "package.json").write_text('{\n  "name": "@acme/widgets",\n  "version": "1.0.0"\n}\n')
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "acme-tools"\nversion = "0.1"\n')
-    (tmp_path / "acme.gemspec").write_text('Gem::Specification.new do |s|\n  s.name = "acme-rb"\nend\n')
+    (tmp_path / "package.json").write_text('{\n  "name": "@acme/widgets",\n  "version": "1.0.0"\n}\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "acme-tools"\nversion = "0.1"\n', encoding="utf-8")
+    (tmp_path / "acme.gemspec").write_text('Gem::Specification.new do |s|\n  s.name = "acme-rb"\nend\n', encoding="utf-8")
     install = [fc("README.md", ["    npm install @acme/widgetz"])]
     assert own_names(tmp_path, install) == {"@acme/widgets", "acme-tools", "acme-rb"}
     assert own_names(tmp_path, [fc("README.md", ["The widgets render fast."])]) == frozenset()  # no install: nothing read
