@@ -68,18 +68,19 @@ def low_change_quote(f: FileFacts, ctx: RiskContext) -> str | None:
     return quote if quote is not None and quote != ctx.apart.get(f.change.path) else None
 
 
-# The rule rows' examples (tests/test_rules.py runs them): a retry bound moved by one, quoted apart, in a change otherwise
-# low; a turned line the leading line quoted.
-_QUOTE = "edit apart from the change: if (attempt < MAX_ATTEMPTS) { → if (attempt <= MAX_ATTEMPTS) {"
-FLOOR_EXAMPLE = Example(
-    fc("src/client/retry.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
-    _QUOTE,
-    fc("src/client/backoff.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
-    RiskContext(apart={"src/client/retry.c": _QUOTE, "src/client/backoff.c": _QUOTE}, low_change_quotes={"src/client/retry.c": _QUOTE}))
+# The rule rows' examples (tests/test_rules.py runs them): a retry bound moved by one in a change otherwise low, quoted
+# apart (``low_change_apart``) or as the leading line's turn (``low_change_quote``); the same edit in another file is the
+# near miss (the floor chose no quote there).
+_OLD, _NEW = ["  if (attempt < MAX_ATTEMPTS) {"], ["  if (attempt <= MAX_ATTEMPTS) {"]
+_APART_QUOTE = "edit apart from the change: if (attempt < MAX_ATTEMPTS) { → if (attempt <= MAX_ATTEMPTS) {"
 _TURNED = "turns: …(attempt < MAX_ATTEMPTS) { → …(attempt <= MAX_ATTEMPTS) {"
-FLOOR_APART_EXAMPLE = FLOOR_EXAMPLE
-FLOOR_EXAMPLE = Example(
-    fc("src/client/retry.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
-    _TURNED,
-    fc("src/client/backoff.c", additions=1, deletions=1, removed_lines=["  if (attempt < MAX_ATTEMPTS) {"], added_lines=["  if (attempt <= MAX_ATTEMPTS) {"]),
-    RiskContext(low_change_quotes={"src/client/retry.c": _TURNED}))
+
+
+def _example(quote: str, ctx: RiskContext) -> Example:
+    edit = {"additions": 1, "deletions": 1, "removed_lines": _OLD, "added_lines": _NEW}
+    return Example(fc("src/client/retry.c", **edit), quote, fc("src/client/backoff.c", **edit), ctx)
+
+
+FLOOR_APART_EXAMPLE = _example(_APART_QUOTE, RiskContext(apart={"src/client/retry.c": _APART_QUOTE, "src/client/backoff.c": _APART_QUOTE},
+                                                         low_change_quotes={"src/client/retry.c": _APART_QUOTE}))
+FLOOR_EXAMPLE = _example(_TURNED, RiskContext(low_change_quotes={"src/client/retry.c": _TURNED}))
