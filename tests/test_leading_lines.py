@@ -176,3 +176,24 @@ def test_known_rules_read_other_spellings(path: str, line: str, what: str) -> No
 ])
 def test_other_spellings_quiet_look_alikes(path: str, line: str) -> None:
     assert "unsafe_value" not in assess(_fc(path, [], [line]), RiskContext()).rules
+
+
+_TIE = """
+from relay.review.leading_lines import _pairs
+# One new line and two old ones equally alike to it: one shares its opening, the other its ending.
+print(list(_pairs(["xabcdefghijklmnopy"], ["xabcdefghijklmnopz", "wabcdefghijklmnopy"])))
+"""
+
+
+@pytest.mark.process
+def test_a_tie_between_two_old_lines_is_broken_the_same_way_in_every_process():
+    # The candidates were gathered by iterating a set of keys, whose order follows the string hash: the same change
+    # quoted one line under one PYTHONHASHSEED and another under the next (two packets of one commit 32 B apart).
+    import os
+    import subprocess
+    import sys
+
+    runs = [subprocess.Popen([sys.executable, "-c", _TIE], stdout=subprocess.PIPE, text=True, encoding="utf-8",
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}) for seed in range(8)]
+    picked = {run.communicate(timeout=60)[0] for run in runs}
+    assert len(picked) == 1, picked

@@ -229,13 +229,13 @@ _BUCKET = 24
 _KEY = re.compile(r"\s*(?:-\s+)?([\w.-]{2,40})\s*[:=(]")
 
 
-def _keys(line: str, sq: str) -> set[str]:
+def _keys(line: str, sq: str) -> tuple[str, ...]:
     # A short line turned in place may keep neither end (``if: success()`` → ``if: always()``): a setting's or a call's
-    # own name, before its value, is a third way to find it.
-    keys = {"<" + sq[:_EDGE], ">" + sq[-_EDGE:]}
-    if m := _KEY.match(line):
-        keys.add("=" + m.group(1))
-    return keys
+    # own name, before its value, is a third way to find it. In a fixed order (opening, ending, name), not a set's: the
+    # candidates are tried in it and the later of two equally alike wins, so a set's order (by string hash, by
+    # PYTHONHASHSEED) made the same change quote another line from one process to the next.
+    m = _KEY.match(line)
+    return ("<" + sq[:_EDGE], ">" + sq[-_EDGE:]) + (("=" + m.group(1),) if m else ())
 
 
 def _pairs(new: Sequence[str], old: Sequence[str]) -> Iterator[tuple[str, str]]:
