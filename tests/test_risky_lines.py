@@ -578,6 +578,13 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
          "takes the value where the check refused it"),
         ("src/pin.rs", ["        match pinned {", "            None => true,", "            Some(p) => p == seen,"], [], "high",
          "accepts when the value is missing"),
+        # a secret built a piece at a time from a generator made for simulations
+        ("src/Support/Codes.php", ["            $recoverySecret .= $alphabet[mt_rand(0, 31)];"], ["            $recoverySecret .= $alphabet[random_int(0, 31)];"],
+         "high", "makes a secret guessable"),
+        ("lib/invite.js", ["    inviteToken += Math.random().toString(36).slice(2)"], ["    inviteToken += crypto.randomUUID()"], "high",
+         "makes a secret guessable"),
+        ("app/otp.py", ["        otp_digits += random.choice(string.digits)"], ["        otp_digits += secrets.choice(string.digits)"], "high",
+         "makes a secret guessable"),
     ],
 )
 def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], risk: str, named: str) -> None:
@@ -609,6 +616,9 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("src/Rules/IssuerRule.cs", ['        if (string.IsNullOrEmpty(issuer)) return ValidationResult.Fail("no issuer");'], []),
         ("lib/ticket.js", ["  claims = token"], ["      log.warn('ticket signature invalid')"]),  # another block's line
         ("lib/ticket.js", ["      count = total"], ["      log.debug('cache refreshed')"]),  # no refusal logged
+        ("src/Support/Codes.php", ["            $recoverySecret .= $alphabet[random_int(0, 31)];"], []),  # a CSPRNG's piece
+        ("src/Shuffle.php", ["            $deck .= $cards[mt_rand(0, 51)];"], []),  # no secret's name
+        ("lib/retry.js", ["    if (sessionId == Math.random()) {"], []),  # compared, not built
     ],
 )
 def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -158,7 +158,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
     ("makes a secret guessable", ("md5", "sha1", "random", "rand", "uniqid"), re.compile(
         r"\b(?:md5|sha1)\b[^#\n]*\b(?:password|passwd|pwd)\w*|\b(?:password|passwd)\w*\b[^#\n]*\b(?:md5|sha1)\s*\(|"
-        r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp)\w*['\"]?\s*(?::=|[=:])\s*[^;#\n]*"
+        # A secret built piece by piece (``$secret .= $chars[mt_rand(0, 31)]``, ``token += …``, ``otp << …``) as well as at once.
+        r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp)\w*['\"]?\s*(?::=|[.+|]?=(?!=)|:|<<)\s*[^;#\n]*"
         r"(?:Math\.random\s*\(|\brandom\.(?:random|randint|choice|choices|randrange|getrandbits)\s*\(|\bmath/rand\b|\brand\.(?:Int|Intn|Int63|Read)\w*\s*\(|"
         r"\bmt_rand\s*\(|\buniqid\s*\(|\bnew\s+Random\s*\()|"
         # Bytes (keys, salts, nonces) drawn from a generator made for simulations, not secrets.
