@@ -133,6 +133,8 @@ def test_the_next_handler_called_with_the_error_stays_quiet():
     ("src/store.rs", ["    fs::write(&path, data).ok();"], ["    fs::write(&path, data)?;"]),
     ("pkg/store.go", ["\t\tlog.Printf(\"write failed: %v\", err)"], ["\t\treturn err"]),
     ("lib/copy.js", ["    console.error(err)"], ["    callback(err)"]),
+    ("Sources/Store/Vault.swift", ["        try? keychain.write(item, for: account)"], ["        try keychain.write(item, for: account)"]),
+    ("Sources/Kit/Apply.swift", ["    let result = try? transform(&copy)"], ["    let result = try transform(&copy)"]),
 ])
 def test_an_error_swallowed_is_worth_a_look(path, added, removed):
     found = _said(path, added, removed)
@@ -142,6 +144,9 @@ def test_an_error_swallowed_is_worth_a_look(path, added, removed):
 def test_an_error_still_propagated_stays_quiet():
     assert _said("pkg/store.go", ["\t\treturn fmt.Errorf(\"write: %w\", err)"], ["\t\treturn err"]) is None
     assert _said("lib/copy.js", ["  return fs.writeFile(file, data, encoding).catch(wrap)"], ["  return fs.writeFile(file, data, encoding)"]) is None
+    # Swift: try? that was already there, a try kept, a Java try block opened around the call
+    assert _said("Sources/Store/Vault.swift", ["        try keychain.write(item, for: account, sync: true)"], ["        try keychain.write(item, for: account)"]) is None
+    assert _said("src/Store.java", ["        try {", "            keychain.write(item);"], ["        keychain.write(item);"]) is None
 
 
 @pytest.mark.parametrize("path, added, removed", [

@@ -256,8 +256,10 @@ def _fails_open(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # ----- an error the code returned or threw now dropped
 _SWALLOW_RE = re.compile(r"\.catch\(\s*(?:\(\s*\w*\s*\)|\w+)\s*=>\s*(?:\{\s*\}|null|undefined|void 0)\s*\)|\.catch\(\s*function\s*\(\s*\w*\s*\)\s*\{\s*\}\s*\)|"
                          r"\.catch\(\s*(?:noop|_\.noop|\(\)\s*=>\s*\{\s*\})\s*\)|\bcatch\s*(?:\([^)]*\))?\s*\{\s*\}|\bexcept\b[^:]*:\s*pass\b|\brescue\s*(?:nil)?\s*$|"
-                         r"\s+rescue\s+nil\b|^\s*_\s*=\s*[\w.]+\(|\.ok\(\)\s*;|\btry!?\?\s*$|\bcatch\s*\{\s*\}")
-_PROPAGATES_RE = re.compile(r"^\s*(?:return|throw|raise)\b|\bawait\b|\?\s*;?\s*$|\b(?:callback|cb|done|next)\s*\(\s*err")
+                         r"\s+rescue\s+nil\b|^\s*_\s*=\s*[\w.]+\(|\.ok\(\)\s*;|\btry!?\?\s*$|\bcatch\s*\{\s*\}|\btry\?\s+(?=\S)")
+# Swift's ``try call()`` hands the call's error to the caller (``try?`` turns it into nil: swallowed); Java's and JS's
+# ``try {`` opens a block and says nothing of where the error goes.
+_PROPAGATES_RE = re.compile(r"^\s*(?:return|throw|raise)\b|\bawait\b|\?\s*;?\s*$|\b(?:callback|cb|done|next)\s*\(\s*err|\btry\s+(?![{\s])")
 _LOGS_ERROR_RE = re.compile(r"(?i)\b(?:log\w*|console|logger|print\w*|warn\w*|debug|slog|eprintln)\b[.(!]")
 
 
@@ -268,6 +270,7 @@ _HANDS_ON_RE = re.compile(r"\b(?:callback|cb|done)\s*\)|\b(?:callback|cb|done|ne
 def _core(line: str) -> str:
     text = _SWALLOW_RE.sub("", line.strip())
     text = re.sub(r"^\s*(?:return|throw|raise|await|_\s*=)\s+", "", text)
+    text = re.sub(r"\btry\s+", "", text)
     return squeezed(re.sub(r"\?\s*;?\s*$|;\s*$", "", text).strip())
 
 
