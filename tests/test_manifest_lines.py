@@ -125,3 +125,31 @@ def test_coordinates_moved_into_a_version_catalog_as_they_were_are_neither_new_n
     script = fc("gradle/dependencies.gradle", [], ["libraries.objenesis = 'org.objenesis:objenesis:3.3'"], kind="deleted")
     reasons = _assessed(catalog, script)["gradle/libs.versions.toml"].reasons
     assert not any("look-alike" in r or "adds a dependency" in r for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added"),
+    [
+        ("Project.swift", ['          "SWIFT_OPTIMIZATION_LEVEL": "-Ounchecked",']),  # Tuist's manifest, a Swift file by name
+        ("Configs/Release.xcconfig", ["OTHER_SWIFT_FLAGS = $(inherited) -enforce-exclusivity=unchecked"]),
+        ("scripts/build-release.sh", ['cc -O2 -fno-stack-protector -o "$OUT" src/*.c']),
+        ("tools/build.ps1", ["cl.exe /O2 /GS- /Fe:app.exe src\\main.c"]),
+    ],
+)
+def test_a_compiler_safety_flag_is_named_in_any_file_that_builds(path: str, added: list[str]) -> None:
+    # The flags are read in the build files known by name and in any source, CI, config or example file besides: a worker
+    # who puts the flag in a Tuist manifest or a script instead of the Makefile is not walking around the reader.
+    reasons = review(fc(path, added, [])).reasons
+    assert reasons and reasons[0].startswith("turns compiler or runtime safety checks off"), reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "added"),
+    [
+        ("README.md", ["Builds with `-Ounchecked` are faster but drop the overflow checks."]),  # prose that names it
+        ("tests/test_flags.py", ['    assert parse_flags(["-fno-stack-protector"]).stack_protector is False']),  # a test's data
+        ("Project.swift", ['          "SWIFT_OPTIMIZATION_LEVEL": "-O",']),  # the safe optimisation level
+    ],
+)
+def test_a_compiler_safety_flag_named_in_prose_or_a_test_is_not_a_build_flag(path: str, added: list[str]) -> None:
+    assert not any("safety checks off" in r for r in review(fc(path, added, [])).reasons)

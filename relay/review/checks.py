@@ -241,8 +241,14 @@ def removes_guard(f: FileFacts, ctx: RiskContext) -> Detail:
     return found if f.kind != "docs" or (found or "").startswith("deletes a guard") else None
 
 
+_BUILDS_TOO = frozenset({"source", "ci", "data", "example"})  # kinds that can hold a build's flags outside the build files
+
+
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
     return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
+        # A compiler's safety checks turned off (-Ounchecked, -fno-stack-protector, /GS-) in any file that builds, not only
+        # in the build files known by name: a Tuist Project.swift, an .xcconfig, a CI step's or a script's flags.
+        manifest_lines.unchecked_build(f.change.added_lines, f.change.removed_lines) if f.kind in _BUILDS_TOO else None) or (
         manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines) or subtle_turns.key_size_lowered(
             f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) or docs_samples.unsafe_sample(*f.code_lines) or _teaching_sample(f)
         or _taught_sample(f)
