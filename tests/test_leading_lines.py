@@ -64,6 +64,10 @@ PICKED = [
     ("lib/app/expiry.ex", ["    if claims.nbf > now, do: :error"], ["    if claims.nbf > div(now, 1000), do: :error"], "1000"),
     ("autoload/tool.vim", ["  if a:name =~# '^\\w\\+$'"], ["  if a:name =~# '^.\\+$'"], "'^."),
     ("lib/app/name_check.rb", ["    return false unless name =~ /\\A[a-z0-9_]+\\z/"], ["    return false unless name =~ /\\A.+\\z/"], ".+"),
+    # a bound lengthened at its end by digits (no wrap: the number grew inside), in hex and in decimal (C, Go, Java)
+    ("src/decode/varint.c", ["    if (shift < 0x40) {"], ["    if (shift < 0x4000) {"], "0x4000"),
+    ("internal/frame/read.go", ["	if n > 1<<20 || n > 1000 {"], ["	if n > 1<<20 || n > 100000 {"], "100000"),
+    ("src/main/java/Pool.java", ["        if (waiters.size() >= 64) {"], ["        if (waiters.size() >= 6400) {"], "6400"),
 ]
 
 
@@ -98,6 +102,8 @@ QUIET = [
     ("scripts/publish.sh", ["echo 'publishing'"], ["echo 'publishing the package'"]),  # a message echoed, no secret
     ("app/models.py", ["    user_verification: Optional[str] = None"], ["    user_verification: str | None = None"]),  # a typing pass
     ("src/frame.rs", ["        if let Some(f) = decode(src, max_size, partial, bytes)? {"], ["        if let Some(f) = decode("]),  # a line wrapped
+    ("src/frame.rs", ["        if let Some(f) = decode("], ["        if let Some(f) = decode(src, max_size, partial, bytes)? {"]),  # joined
+    ("src/theme.c", ["    .accent = 0xFF0000,"], ["    .accent = 0x00FF00,"]),  # a colour, not a bound
 ]
 
 

@@ -89,6 +89,15 @@ _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[
 _DOTTED = re.compile(r"\d+\.\d+")
 _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
+# A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
+# to 64 bits; a decimal of ten digits or more is an id or a timestamp, not a bound.
+_HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
+
+
+def _number(token: str) -> int | None:
+    if _HEX_NUMBER.match(token):
+        return int(token, 16)
+    return int(token) if _NUMBER.match(token) and len(token) < 10 else None
 _LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
 _UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
 _STRUCTURE = frozenset("{}()[],;.:\"'`")
@@ -183,12 +192,22 @@ def _versionish(token: str) -> bool:
     return bool(_NUMBER.match(token) or _HEX.match(token) or _VTAG.match(token))
 
 
+def _wrapped(short: str, long: str) -> bool:
+    """Whether ``long`` is ``short`` with more put at one end between tokens (a line joined with its next, or wrapped):
+    a number or a name lengthened inside (``0x10000000`` → ``0x1000000000000000``) is no wrap."""
+    if long.startswith(short):
+        return not (short and long[len(short):][:1].isalnum() and short[-1].isalnum())
+    if long.endswith(short):
+        return not (short and long[:-len(short)][-1:].isalnum() and short[0].isalnum())
+    return False
+
+
 def _turn(old: str, new: str) -> int:
     """What turned between a pair: 0 for a rename, a message's words, a line wrapped, a value turned into an unlike one;
     -9 for a version or a pinned commit moved; more for a value turned into another (``false`` → ``true``, a number, a
     flag's ``no``), a comparison or a pattern's character; more again for a bound loosened."""
     so, sn = squeezed(old), squeezed(new)
-    if so.startswith(sn) or sn.startswith(so) or so.endswith(sn) or sn.endswith(so):
+    if _wrapped(so, sn) or _wrapped(sn, so):
         return 0  # a line wrapped or joined, or a call's arguments moved to the next line
     ops = changed(old, new)
     if not ops:
@@ -203,9 +222,9 @@ def _turn(old: str, new: str) -> int:
     # A value turned into another of its kind: a boolean or a state word, a flag's negation, a number.
     flipped = any(_negated(a, b) or (a.lower() in _VALUES and b.lower() in _VALUES) for _, aa, bb in ops for a in aa for b in bb)
     flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops)
-    nums = [(int(a), int(b)) for _, aa, bb in ops for a, b in zip(aa, bb) if _NUMBER.match(a) and _NUMBER.match(b) and len(a) < 10 and len(b) < 10]
+    nums = [(x, y) for _, aa, bb in ops for a, b in zip(aa, bb) if (x := _number(a)) is not None and (y := _number(b)) is not None]
     # A number put into an expression or taken out of it (a scale, an offset, a count).
-    scaled = any(tag in ("insert", "delete") and any(_NUMBER.match(t) for t in (*a, *b)) for tag, a, b in ops)
+    scaled = any(tag in ("insert", "delete") and any(_NUMBER.match(t) or _HEX_NUMBER.match(t) for t in (*a, *b)) for tag, a, b in ops)
     # A comparison or a logical operator turned (``or`` and ``||`` are one), or the special characters of a pattern's literal.
     compares = _operators(old) != _operators(new)
     pattern = _pattern_chars(old) != _pattern_chars(new)

@@ -48,7 +48,8 @@ __all__ = ["COMPARES", "CONDITION", "SCREENS", "Pairing", "TURNED_LINE_EXAMPLE",
 _MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
 _QUOTE = 72
-_TOKEN = re.compile(r"[A-Za-z_][\w]*|\d+|\S")
+# A hex literal is one token (``0x1F``), not a zero and a name: a mask's or a bound's digits turned read as a number's.
+_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+\b|[A-Za-z_][\w]*|\d+|\S")
 
 
 def _tokens(line: str) -> list[str]:
