@@ -203,3 +203,14 @@ def test_a_tie_between_two_old_lines_is_broken_the_same_way_in_every_process():
                              env={**os.environ, "PYTHONHASHSEED": str(seed)}) for seed in range(8)]
     picked = {run.communicate(timeout=60)[0] for run in runs}
     assert len(picked) == 1, picked
+
+
+def test_among_equal_turns_the_condition_is_quoted_before_the_assignment() -> None:
+    # Both lines score alike (an operator and a value turned); the condition decides a branch, the assignment sets a value
+    # the next lines may read or not. The assignment comes first in the file: the first found no longer wins the tie.
+    removed = ["\tentry.reused = false", "\tif pool.depth == 1 || forceRelease {"]
+    added = ["\tentry.reused = fresh || old", "\tif pool.depth <= 2 || forceRelease {"]
+    quote = leading_line("pool/pool.go", added, removed)
+    assert quote is not None and "depth <= 2" in quote, quote
+    # Alone, the assignment is still quoted: the order between them is a tie's, not a rule against assignments.
+    assert "fresh || old" in (leading_line("pool/pool.go", added[:1], removed[:1]) or "")

@@ -294,7 +294,7 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     old = [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has]
     if not new and not old:
         return None
-    best: tuple[int, int, str, str] | None = None
+    best: tuple[tuple[int, bool], str, str] | None = None
     partnered: set[str] = set()
     if new and old:
         for a, b in _pairs(new, old):
@@ -305,24 +305,27 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
             if turn < 0:
                 continue
             score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn + 2 * _exit_gone(a, b)
-            if best is None or score > best[0]:
-                best = (score, -len(b), "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
+            # Among equal scores a condition turned (what decides a branch) goes before a value assigned; then the first found.
+            key = (score, bool(_CONDITION.search(_LITERAL.sub('""', a))))
+            if best is None or key > best[0]:
+                best = (key, "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
     for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
         for ln in lines:
             if ln in partnered:
                 continue
             score = _strong(ln) if prose else _alone(ln, removed_side)
-            if best is None or score > best[0]:
-                best = (score, -len(ln), f"{side}: {clipped(ln.strip(), _QUOTE)}", squeezed(ln))
-    if best is None or best[0] < _LEAST:
+            key = (score, bool(_CONDITION.search(_LITERAL.sub('""', ln))))
+            if best is None or key > best[0]:
+                best = (key, f"{side}: {clipped(ln.strip(), _QUOTE)}", squeezed(ln))
+    if best is None or best[0][0] < _LEAST:
         return None
     # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
-    said = best[2].split(": ", 1)[1]
-    quote = redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[2])
+    said = best[1].split(": ", 1)[1]
+    quote = redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[1])
     if len(_LINES) > _LINES_MOST:
         _LINES.clear()
-    _LINES[quote] = best[3]
-    return best[0], quote
+    _LINES[quote] = best[2]
+    return best[0][0], quote
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
