@@ -214,3 +214,25 @@ def test_among_equal_turns_the_condition_is_quoted_before_the_assignment() -> No
     assert quote is not None and "depth <= 2" in quote, quote
     # Alone, the assignment is still quoted: the order between them is a tie's, not a rule against assignments.
     assert "fresh || old" in (leading_line("pool/pool.go", added[:1], removed[:1]) or "")
+
+
+@pytest.mark.parametrize(("path", "removed", "added", "named"), [
+    (".gitignore", ["bin", "out", "certs"], ["bin", "certs"], "no longer ignores: out"),  # where a tool writes its keys
+    (".dockerignore", [".env", "node_modules"], ["node_modules"], "no longer ignores: .env"),  # copied into the image
+    ("pkg/.npmignore", ["test/", "*.pem", "docs/"], ["test/"], "no longer ignores: *.pem"),  # the key named first
+])
+def test_an_ignore_file_entry_dropped_is_named(path: str, removed: list[str], added: list[str], named: str) -> None:
+    # "build configuration" said nothing of which entry went: what the file no longer keeps out of a commit, an image or a
+    # published package is the line.
+    out = assess(_fc(path, removed, added), RiskContext())
+    assert named in out.reasons, out.reasons
+
+
+@pytest.mark.parametrize(("removed", "added"), [
+    (["dist"], ["dist/", "coverage/"]),  # written again with its slash, one more added
+    (["# build output", "dist/"], ["dist/"]),  # a comment dropped
+    (["!keep.env"], []),  # an exception dropped: less gets in, not more
+])
+def test_an_ignore_file_that_keeps_or_adds_entries_names_nothing_dropped(removed: list[str], added: list[str]) -> None:
+    out = assess(_fc(".gitignore", removed, added), RiskContext())
+    assert not any(r.startswith("no longer ignores") for r in out.reasons), out.reasons

@@ -286,8 +286,33 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     return found[1] if found is not None else None
 
 
+# The files that keep paths out of a commit, an image or a published package: an entry dropped lets in what it kept out
+# (a key written to ``out/``, a ``.env``), and no other line of such a file says more.
+_IGNORE_FILES = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore", ".vercelignore", ".helmignore", ".slugignore"})
+_SECRETISH_PATH = re.compile(r"(?i)key|pem|\.env|secret|cred|token|p12|pfx|keystore|passw|\.crt|id_rsa")
+
+
+def _unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"no longer ignores: …" for an ignore file's entry the change drops and does not write again (one that names a key
+    or a secret first)."""
+    if path.rsplit("/", 1)[-1].lower() not in _IGNORE_FILES:
+        return None
+    kept = {ln.strip().strip("/") for ln in added}  # ``build`` written again as ``/build/`` is the same entry
+    dropped = [s for ln in removed if (s := ln.strip()) and not s.startswith(("#", "!")) and s.strip("/") not in kept]
+    if not dropped:
+        return None
+    entry = next((s for s in dropped if _SECRETISH_PATH.search(s)), dropped[0])
+    quote = f"no longer ignores: {clipped(entry, _QUOTE)}"
+    if len(_LINES) > _LINES_MOST:
+        _LINES.clear()
+    _LINES[quote] = squeezed(entry)  # the line the view opens at (relay.review.telling)
+    return quote
+
+
 def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> tuple[int, str] | None:
     """``leading_line`` with its score."""
+    if (unignored := _unignored(path, added, removed)) is not None:
+        return _LEAST, unignored
     # A line on both sides once squeezed was moved or reformatted, not changed.
     had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
     new = [ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had]
