@@ -10,6 +10,7 @@ import pytest
 
 from relay.core.contracts import FileChange
 from relay.review.facts import RiskContext
+from relay.review.file_kinds import read_changes
 from relay.review.leading_lines import leading_line
 from relay.review import risk
 from relay.review.risk import assess, rank_changes
@@ -216,15 +217,21 @@ def test_among_equal_turns_the_condition_is_quoted_before_the_assignment() -> No
     assert "fresh || old" in (leading_line("pool/pool.go", added[:1], removed[:1]) or "")
 
 
+def _read(change: FileChange) -> FileChange:
+    # Through the path's line filter, as the review reads a change: an ignore file's every line is an entry.
+    [read], partial = read_changes([change])
+    return assess(read, RiskContext(partial=partial))
+
+
 @pytest.mark.parametrize(("path", "removed", "added", "named"), [
-    (".gitignore", ["bin", "out", "certs"], ["bin", "certs"], "no longer ignores: out"),  # where a tool writes its keys
+    (".gitignore", ["bin", "out", "certs"], ["bin", "certs", "# editors", ".idea/"], "no longer ignores: out"),  # where a tool writes its keys
     (".dockerignore", [".env", "node_modules"], ["node_modules"], "no longer ignores: .env"),  # copied into the image
     ("pkg/.npmignore", ["test/", "*.pem", "docs/"], ["test/"], "no longer ignores: *.pem"),  # the key named first
 ])
 def test_an_ignore_file_entry_dropped_is_named(path: str, removed: list[str], added: list[str], named: str) -> None:
     # "build configuration" said nothing of which entry went: what the file no longer keeps out of a commit, an image or a
     # published package is the line.
-    out = assess(_fc(path, removed, added), RiskContext())
+    out = _read(_fc(path, removed, added))
     assert named in out.reasons, out.reasons
 
 
@@ -234,5 +241,5 @@ def test_an_ignore_file_entry_dropped_is_named(path: str, removed: list[str], ad
     (["!keep.env"], []),  # an exception dropped: less gets in, not more
 ])
 def test_an_ignore_file_that_keeps_or_adds_entries_names_nothing_dropped(removed: list[str], added: list[str]) -> None:
-    out = assess(_fc(".gitignore", removed, added), RiskContext())
+    out = _read(_fc(".gitignore", removed, added))
     assert not any(r.startswith("no longer ignores") for r in out.reasons), out.reasons

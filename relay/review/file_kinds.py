@@ -27,7 +27,7 @@ from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen, comment_only
 from relay.review.path_kinds import (  # the path half (split in round 23), still named here for its readers
-    BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
+    BUILD_GLOBS, CI_GLOBS, CODE_EXTS, FileKind, HOOK_GLOBS, IGNORE_FILES, KIND_ORDER, SECRET_GLOBS, SECRET_TEMPLATES, basename,
     file_kind, glob_any, is_bare_requirements, is_code, is_lockfile, is_manifest, is_release_notes, is_secret_path,
     is_test_path, is_test_script, is_vendored_code, kind_rank, path_kind, words,
 )
@@ -192,6 +192,8 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_nonblank  # an app manifest's value stands on the line under its key (relay.review.platform_lines)
     if basename(path).lower() in _PACKAGE_SETTINGS:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
+    if basename(path).lower() in IGNORE_FILES:
+        return _keep_nonblank  # an ignore file: each line is an entry (relay.review.leading_lines names one dropped)
     if glob_any(path, COVERAGE_FILES):
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
         return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line)

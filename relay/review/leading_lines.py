@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from relay.core.redact import redact
 from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
+from relay.review.path_kinds import IGNORE_FILES
 from relay.review.small_edits import paired
 from relay.review.turned_lines import changed
 
@@ -286,16 +287,15 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     return found[1] if found is not None else None
 
 
-# The files that keep paths out of a commit, an image or a published package: an entry dropped lets in what it kept out
-# (a key written to ``out/``, a ``.env``), and no other line of such a file says more.
-_IGNORE_FILES = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore", ".vercelignore", ".helmignore", ".slugignore"})
+# An ignore file's entry dropped lets in what it kept out (a key written to ``out/``, a ``.env``): no other line of such a
+# file says more.
 _SECRETISH_PATH = re.compile(r"(?i)key|pem|\.env|secret|cred|token|p12|pfx|keystore|passw|\.crt|id_rsa")
 
 
 def _unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"no longer ignores: …" for an ignore file's entry the change drops and does not write again (one that names a key
     or a secret first)."""
-    if path.rsplit("/", 1)[-1].lower() not in _IGNORE_FILES:
+    if path.rsplit("/", 1)[-1].lower() not in IGNORE_FILES:
         return None
     kept = {ln.strip().strip("/") for ln in added}  # ``build`` written again as ``/build/`` is the same entry
     dropped = [s for ln in removed if (s := ln.strip()) and not s.startswith(("#", "!")) and s.strip("/") not in kept]

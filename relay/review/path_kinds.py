@@ -139,6 +139,9 @@ def is_manifest(path: str) -> bool:
 
 # What a file is decides which rules apply to it (a path word makes source risky, never a
 # README) and breaks ties in the review order (source before tests and docs).
+# The files that keep paths out of a commit, an image or a published package: every line is an entry (relay.review.file_kinds
+# reads each; relay.review.leading_lines names an entry dropped).
+IGNORE_FILES = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore", ".vercelignore", ".helmignore", ".slugignore"})
 FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
 KIND_ORDER: dict[str, int] = {
     "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,
