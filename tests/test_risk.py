@@ -135,6 +135,16 @@ def test_line_matters_keeps_signals_manifest_lines_and_source_code() -> None:
     assert not line_matters("package.json", "   ")
 
 
+
+@pytest.mark.parametrize("path", ["build.rs", "webpack.config.js", "gulpfile.js"])
+def test_a_build_script_in_a_language_is_read_as_code(path: str) -> None:
+    # It runs at every build: a condition it turns (a probe inverted, a flag forced) is a line the rules read, not only a
+    # risky word (a worker's line slipped into build.rs instead of src/ is not walked around the readers).
+    assert line_matters(path, "    if probe_ok {")
+    assert not line_matters(path, "    // a comment")
+    assert not line_matters("Makefile", "	if probe_ok {")  # no language's code: its commands are read by their own screens
+
+
 def test_file_change_round_trips_after_assess() -> None:
     out = assess(fc("src/auth.py", ranges=[(1, 2)]), NO_CTX)
     again = msgspec.json.decode(msgspec.json.encode(out), type=FileChange)

@@ -203,7 +203,9 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return lambda line: code(line) or _keep_test_signals(line)
     if kind == "test":
         return _keep_test_signals
-    if kind == "source" or (kind == "example" and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
+    # A build script in a language (build.rs, setup.py, a Gradle or Rake file) runs at every build: read as code, not only
+    # its risky words.
+    if kind == "source" or (kind in ("example", "build") and is_code(path)) or (kind == "generated" and is_vendored_code(path)):
         # An example is code a reader copies: its lines are read as source's are (a risky line, a guard deleted).
         return _keep_code(_comment_prefixes(path))
     if kind == "docs":
