@@ -34,6 +34,7 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from relay.core.redact import redact
+from relay.review.command_lines import grown_pairs
 from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
 from relay.review.path_kinds import IGNORE_FILES
 from relay.review.small_edits import paired
@@ -59,6 +60,7 @@ _MOST = 400  # changed lines read a side: a slipped line is one among a few hund
 _LONG = 200  # a longer line is data or a bundle's
 _LEAST = 4  # a line scoring less tells no more than the file's kind
 _QUOTE = 90
+_GROWN = 4  # a command's flags gained or lost in place tell as much as a value turned: quoted where nothing says more
 _ALIKE = 0.5  # a line turned in place keeps half its text: a pattern rewritten, a value and its condition
 
 _COMMENT = ("//", "#", "/*", "*", "--", ";", "<!--", "%", "rem ", "REM ")
@@ -321,8 +323,18 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
         return None
     best: tuple[tuple[int, bool], str, str] | None = None
     partnered: set[str] = set()
+    # A CI, build or script command that only gained or lost flags at one end (``npm test`` → ``npm test -- --bail``): what
+    # runs changed, where the pairing below reads a line wrapped and its ratio often finds no partner (round 35).
+    grown = grown_pairs(path, new, old) if not prose else []
+    for a, b, _ in grown:
+        partnered.update((a, b))
+        key = (max(_alone(b, False), _alone(a, False)) + _GROWN, bool(_CONDITION.search(_LITERAL.sub('""', a))))
+        if best is None or key > best[0]:
+            best = (key, "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
     if new and old:
         for a, b in _pairs(new, old):
+            if grown and any(b == n or a == o for o, n, _ in grown):
+                continue
             partnered.update((a, b))
             if squeezed(a) == squeezed(b):
                 continue

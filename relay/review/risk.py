@@ -83,7 +83,9 @@ _AVAILABILITY_ONLY = ("removes a size or rate limit",)
 # `throw … 'token too long'` led as "security code (limits/overflow: …)" and the anchors it dropped were cut).
 # The deciding-token floor (relay.review.deciding_tokens, round 32) quotes its line as they do: with them, after their
 # findings (``_LATER``), before words, paths and sizes, so the 120-character reasons and the packet's cut keep its quote.
-_READS_LINE = _LINE_RULES | {"weakens_more", "deciding_turn"}
+# A command line a CI or script reader names (round 35) is quoted with them, ahead of "CI configuration"; it ranks as the
+# file's risk says (a flag in a CI step is the project's own business more often than a line read as risky is).
+_READS_LINE = _LINE_RULES | {"weakens_more", "deciding_turn", "command_line"}
 
 
 _TURNED = frozenset({"turned_line", "turned_check"})

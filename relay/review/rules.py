@@ -29,6 +29,7 @@ from relay.review.weakened_values import WEAKENED_EXAMPLE, weakened_check
 from relay.review.package_values import KIND_EXAMPLES, PACKAGE_EXAMPLE, package_check
 from relay.review.leading_lines import LEADING_EXAMPLE, leading_line_check
 from relay.review.low_change_floor import FLOOR_APART_EXAMPLE, FLOOR_EXAMPLE, low_change_apart, low_change_quote
+from relay.review.command_lines import COMMAND_EXAMPLE, COMMAND_MORE, command_line_check
 from relay.review.fetched_code import FETCHED_EXAMPLE, runs_fetched_code
 from relay.review.hidden_chars import HIDDEN_EXAMPLE, hidden_characters
 from relay.review.runs_on_open import runs_on_open
@@ -112,6 +113,10 @@ RULES: tuple[Rule, ...] = (
          more=(Example(_fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL https://get.example.sh | sh"]),
                        "pipes a download into a shell: - run: curl -fsSL https://get.example.sh | sh",
                        _fc(".github/workflows/docs.yml", additions=1, added_lines=["      - run: curl -fsSL -o setup.sh https://get.example.sh"])),) + tuple(Example(*e) for e in KIND_EXAMPLES["dangerous_call"])),
+    # A CI step's, build file's or script's command that leaves tests out, takes packages from another index or lets a
+    # pipeline's failure through (relay.review.command_lines, round 35): worth a look, the command quoted.
+    Rule("command_line", "medium", "{detail}", command_line_check, scope=_RISKY_LINES, leads=True,
+         example=Example(*COMMAND_EXAMPLE), more=tuple(Example(*e) for e in COMMAND_MORE)),
     # The line a worker turned inside a file of many changed lines, paired with the line it replaced, read for its
     # direction over the whole change (relay.review.turned_lines, round 29): quoted ahead of words, paths and sizes.
     Rule("turned_line", "high", "{detail}", turned_line_check, scope=_RISKY_LINES, leads=True, outranks=("security_tokens",),

@@ -67,7 +67,7 @@ LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "look
                         "removes_guard_dependency", "weakens_check", "loosens_check", "loosens_run", "switches_off",
                         "edits_security_line", "downgrades_dependency", "edit_apart", "note_apart", "weakens_edit", "weakens_more",
                         # an edited pair's finding (relay.review.slipped_lines, dropped_bounds, lets_through) quotes its line too
-                        "turns_down", "turned_line", "turned_check",
+                        "turns_down", "turned_line", "turned_check", "command_line",
                         # the changed line quoted when the other reasons say only a kind (relay.review.leading_lines)
                         "leading_line"})
 # The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
