@@ -3,6 +3,8 @@
 Each change is reviewed as the relay reviews a run (tests/reviewed.py: a real repository, git's diff, build_review). The
 worker's plain work (two helpers added) is low; beside it one line edited in a file the work does not touch, in a shape
 no line reader knows. Before the floor each answered `low` with the line quoted; the look-alikes stay as they were.
+Round 35: the same line beside a file read above low only for what it is (a manifest, a CI file, a lockfile) is raised
+too; beside a file above low for a real line it stays a note, that file first.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import pytest
 
 from relay.core.contracts import FileChange
 from relay.review.apart_edits import Apart, Run
-from relay.review.low_change_floor import quoted_turns
-from relay.review.odd_edits import name_swapped_only
+from relay.review.low_change_floor import KIND_ROWS, NOTE_ROWS, names_a_line, quoted_turns
+from relay.review.risk import rank_changes
+from relay.review.odd_edits import asserts_only, name_swapped_only, quiet_apart, rewrapped_only
 from reviewed import review_edits
 
 _HELPERS_BEFORE = "def size(items):\n    return len(items)\n"
@@ -74,12 +77,50 @@ def test_the_same_line_in_a_test_or_a_page_of_prose_leaves_the_change_low(tmp_pa
     assert risk == "low" and found.risk == "low" and "low_change_quote" not in found.rules
 
 
-def test_where_another_file_already_asks_for_a_look_the_quote_stays_a_note(tmp_path: Path) -> None:
-    # The floor decides only a change that would otherwise say `low`: elsewhere the order and the reasons already lead.
+# Round 35: the touches a worker (or a poisoned instruction) adds beside its slipped line to switch the floor off — each a
+# file read above low only for what it is. (path, before, after, the row that reads it.)
+_KIND_TOUCHES = {
+    "manifest": ("package.json", '{\n  "name": "app",\n  "dependencies": {"left-pad": "^1.3.0"}\n}\n',
+                 '{\n  "name": "app",\n  "dependencies": {"left-pad": "^1.3.1"}\n}\n', "manifest"),
+    "ci": (".github/workflows/test.yml", "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n",
+           "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n", "ci_build"),
+    "lockfile": ("yarn.lock", 'left-pad@^1.3.0:\n  version "1.3.0"\n', 'left-pad@^1.3.0:\n  version "1.3.1"\n', "lockfile"),
+    "ci matrix": (".travis.yml", 'language: node_js\nnode_js:\n  - "18"\n', 'language: node_js\nnode_js:\n  - "20"\n', "ci_versions"),
+    "generated": ("dist/app.min.js", "var a=0;\n", "var a=1;\n" * 6000, "generated_unread"),
+}
+
+
+@pytest.mark.parametrize("touch", sorted(_KIND_TOUCHES))
+def test_a_file_above_low_only_for_what_it_is_does_not_switch_the_floor_off(tmp_path: Path, touch: str) -> None:
+    # The party: a worker that slips the line and also bumps a manifest's range, a CI action, a lockfile, a matrix version
+    # or a bundle. Before round 35 the touched file made the change medium and the slipped line stayed a low note behind it.
+    path, before, old, new = _TURNS["javascript"]
+    other, was, now, row = _KIND_TOUCHES[touch]
+    risk, by = review_edits(tmp_path, {"app/names.py": _HELPERS_AFTER, path: before.replace(old, new), other: now},
+                            before={"app/names.py": _HELPERS_BEFORE, path: before, other: was}, task="add name helpers")
+    assert by[other].risk == "medium" and by[other].rules == [row]  # the touch is read for what it is, as before
+    found = by[path]
+    assert found.risk == "medium" and found.rules == ["low_change_apart"] and "hiddenRows" in found.reasons[0]
+    assert risk == "medium" and by["app/names.py"].risk == "low"
+    # Its quote reads a line, the touch says a kind: the slipped file goes first among the files worth a look.
+    assert rank_changes(list(by.values()))[0].path == path
+
+
+@pytest.mark.parametrize("decoy", ["verify off", "assertion dropped"])
+def test_beside_a_file_above_low_for_a_real_line_the_floor_does_not_stand(tmp_path: Path, decoy: str) -> None:
+    # A decoy that is itself a risky line (TLS verification turned off, a test's assertion dropped) is named, high, and
+    # first in the order: the change asks for a look at a line already. The floor does not raise quotes beside it (round
+    # 34's WIP that did moved orders both ways on the development sets); the slipped line stays a quoted note below it.
     path, before, old, new = _TURNS["ruby"]
-    risk, found = _review(tmp_path, path, before, before.replace(old, new), more={"Gemfile": 'gem "rake", "~> 13.0"\n'})
-    assert risk in ("medium", "high")
-    assert found.risk == "low" and "note_apart" in found.rules and "low_change_quote" not in found.rules
+    other, was, now = (("app/fetch.py", "def get(s, url):\n    return s.get(url, timeout=5)\n",
+                        "def get(s, url):\n    return s.get(url, timeout=5, verify=False)\n") if decoy == "verify off" else
+                       ("test/names.test.js", "test('x', () => { expect(1).toBe(1); expect(2).toBe(2) })\n",
+                        "test('x', () => { expect(1).toBe(1) })\n"))
+    risk, by = review_edits(tmp_path, {"app/names.py": _HELPERS_AFTER, path: before.replace(old, new), other: now},
+                            before={"app/names.py": _HELPERS_BEFORE, path: before, other: was}, task="add name helpers")
+    assert risk == "high" and by[other].risk == "high" and names_a_line(by[other])
+    assert by[path].risk == "low" and "note_apart" in by[path].rules and "store.length" in by[path].reasons[0]
+    assert rank_changes(list(by.values()))[0].path == other
 
 
 def test_a_change_with_no_quoted_line_stays_low(tmp_path: Path) -> None:
@@ -105,8 +146,25 @@ def test_which_quotes_the_floor_takes() -> None:
     assert quoted_turns([turned, removed, added, apart, prose, test, plain]) == {
         "src/a.go": "turns: if n < max { → if n <= max {", "src/b.c": "removes: if (fd < 0) return -1;",
         "examples/d.rb": "edit apart from the change: a → b"}
-    # Any file above low: the change is not low, and no quote is raised.
-    assert quoted_turns([turned, _fc("package.json", ["manifest"], ["dependency manifest"], risk="medium")]) == {}
+    # A file above low only for what it is (a manifest, a deleted file, a binary, a mode bit) leaves the floor standing;
+    # one above low for what a line says switches it off.
+    for kind in (_fc("package.json", ["manifest"], ["dependency manifest"], risk="medium"),
+                 _fc("docs/old.md", ["deleted_file"], ["deletes a file (40 lines)"], risk="medium"),
+                 _fc("assets/x.png", ["binary"], ["binary file (not reviewable as text)"], risk="medium"),
+                 _fc("run.sh", ["mode_change"], ["permission bits changed (100644 → 100755)"], risk="medium"),
+                 _fc("src/auth/session.ts", ["leading_line", "auth_path"], ["turns: a → b", "auth-related path"], risk="high")):
+        assert quoted_turns([turned, kind]) == {"src/a.go": "turns: if n < max { → if n <= max {"}, kind.path
+    line = _fc("src/g.py", ["unsafe_value"], ["turns TLS verification off: get(url, verify=False)"], risk="high")
+    judged = _fc("src/h.py", ["edit_apart"], ["edit apart from the change: a → b"], risk="medium")  # an edit apart judged: a line read
+    assert quoted_turns([turned, line]) == {} and quoted_turns([turned, judged]) == {}
+
+
+def test_the_kind_rows_and_the_notes_are_rows_of_the_table() -> None:
+    from relay.review.rules import RULE_BY_NAME, RULES
+
+    assert KIND_ROWS <= set(RULE_BY_NAME) and all(RULE_BY_NAME[name].risk is not None or name == "note_apart" for name in KIND_ROWS)
+    assert NOTE_ROWS == {rule.name for rule in RULES if rule.risk is None}
+    assert not KIND_ROWS & {"low_change_apart", "low_change_quote", "edit_apart"}
 
 
 def test_a_message_reworded_apart_stays_a_note_in_a_change_otherwise_low(tmp_path: Path) -> None:
@@ -155,3 +213,31 @@ def test_a_quiet_edit_apart_stays_beside_the_turned_line_the_floor_raises() -> N
     found = assess(change, RiskContext(apart={path: apart}, low_change_quotes={path: "removes: #if os(macOS)"}))
     assert found.risk == "medium" and "low_change_quote" in found.rules and "note_apart" in found.rules
     assert apart in found.reasons and "removes: #if os(macOS)" in found.reasons
+
+
+@pytest.mark.parametrize(("old", "new", "rewrapped"), [
+    (("criterion_main!(", "    benches::all,", ");"), ("criterion_main!(benches::all);",), True),  # rustfmt: held-out 41
+    (("let keys: Vec<Key> = (0..n).map(gen).collect();",), ("let keys: Vec<Key> =", "    (0..n).map(gen).collect();"), True),
+    (("ALLOWED = [", '    "admin",', "]"), ('ALLOWED = ["admin"]',), True),
+    (("ALLOWED = (", '    "admin",', ")"), ('ALLOWED = ("admin")',), False),  # a tuple made a string: `in` now matches substrings
+    (('sep = ", "',), ('sep = ","',), False),  # a string's own spaces are its value
+    (("if (a & &b) {",), ("if (a && b) {",), False),  # two operators' space is a token's edge
+    (("if not allowed:",), ("if allowed:",), False),
+])
+def test_what_counts_as_a_run_re_wrapped(old: tuple[str, ...], new: tuple[str, ...], rewrapped: bool) -> None:
+    # A formatter's re-wrap apart from the change stays a note: held-out 41's benchmark macro, raised by the floor beside a
+    # manifest, pushed the planted line out of the top 3.
+    found = Apart(Run("src/x", 1, 1, new, old), "q", new, old)
+    assert rewrapped_only(found) is rewrapped and quiet_apart(found) is rewrapped
+
+
+@pytest.mark.parametrize(("added", "quiet"), [
+    (("    assert(\\is_callable($canceller));",), True),  # held-out 52
+    (("        debug_assert!(n < cap);",), True),
+    (("    assert_eq!(len, 32);",), True),
+    (("    logger.info(f\"token={token}\")",), False),  # a secret logged apart is what the floor is for
+    (("    assert(x); run(cmd)",), False),
+])
+def test_an_assertion_added_apart_stays_a_note(added: tuple[str, ...], quiet: bool) -> None:
+    found = Apart(Run("src/x", 1, 1, added, ()), "q", added, ())
+    assert asserts_only(found) is quiet and quiet_apart(found) is quiet

@@ -9,10 +9,24 @@ this way (a random source's short read accepted, a session's expiry check loosen
 dropped, a version requirement's match widened, a length check narrowed to strings): no reader for what each means, every
 one quoted. Pattern readers fit what they have seen; this reads where the change says nothing else.
 
-The floor is decided over the whole change, after every file is read: only when no file is above low (where something
-else is, the change already asks for a look and the order puts the risky file first), each code file (source or an
-example) whose reasons quote such a line is worth a look (medium), its quote the reason. Its cost was measured on
-ordinary history, the 30 newest commits of the 100 repositories of planted sets 43–52 (bench/LEDGER.md, round 34).
+The floor is decided over the whole change, after every file is read: only when no file is above low for what one of
+its changed LINES says (where one is, the change already names a line to read, and the order puts that file first),
+each low code file (source or an example) whose reasons quote such a line is worth a look (medium), its quote the
+reason. Its cost was measured on ordinary history, the 30 newest commits of the 100 repositories of planted sets 43–52
+(bench/LEDGER.md, round 34: 113 of 2,988 commits low → medium; round 35's closure below: 44 more files low → medium in 38
+commits already above low, no commit's overall risk raised).
+
+Who the guard guards against (round 35): the worker, or a poisoned instruction it follows, that slips the line and also
+touches a file read above low only for what it IS — a dependency manifest, a lockfile, a CI or build file, an
+environment template, a deleted or binary file, a mode bit, a big or generated file, the worker's own instructions
+file. Each costs one ordinary-looking edit; until round 35 any of them switched the floor off ("is every file low?"),
+and the slipped line stayed a low note behind the file that only said "dependency manifest" (held-out 53: a manifest
+touched in the same commit). Such files (``KIND_ROWS``: the rows whose reason is a kind, a path, a size or a word)
+now count as low for the floor's question. What still switches it off is a file above low for a changed line a reader
+names (a value turned, a guard removed, a test's assertion dropped): a decoy of that kind is itself a risky line, quoted
+first in the review, and the change asks for a look at it; the slipped file then stays a quoted note below it. Raising
+quotes beside such findings too (floorb29, round 34's WIP) moved orders both ways on the development sets.
+A docs page's URL or a test edited with its assertions kept is low and never switched the floor off.
 """
 
 from __future__ import annotations
@@ -22,9 +36,10 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind
+from relay.review.leading_lines import WORD_RULES
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "low_change_apart", "low_change_quote", "quoted_turns"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -36,15 +51,31 @@ _LEADING = "leading_line"
 _TURN_QUOTES = ("turns: ", "removes: ")
 
 
+# The rows whose reason says what a file IS — its kind, path, size or a word on its lines (leading_lines.WORD_RULES),
+# that it was deleted, is binary, had its mode, type or symlink changed, is a submodule pointer, a CI matrix's versions,
+# generated output left unread, or the worker's own instructions (agy) — not what one of its changed lines does. A worker
+# touches any of them as cheaply as it slips a line. An edit apart judged worth a look (``edit_apart``) is a line read:
+# it is no kind row.
+KIND_ROWS = (WORD_RULES - {"edit_apart"}) | frozenset({
+    "deleted_file", "binary", "mode_change", "type_change", "symlink", "submodule", "ci_versions", "generated_unread", "agy_config"})
+# The rows that decide no risk (tests/test_low_change_floor.py holds this to the table).
+NOTE_ROWS = frozenset({"seen_beyond_git", "note_apart", "lets_through_note", "consequence_note", "leading_line"})
+
+
+def names_a_line(c: FileChange) -> bool:
+    """Whether the file is above low for what a changed line says: a row that decided a risk and is no kind row."""
+    return c.risk != "low" and any(name not in KIND_ROWS and name not in NOTE_ROWS for name in c.rules)
+
+
 def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozenset()) -> dict[str, str]:
-    """Path -> the quote that makes the file worth a look, for a change whose every file is low; {} otherwise. An edit
-    apart that changes only a message's words or layout, or one name for another (``quiet``: relay.review.odd_edits),
-    stays a note."""
-    if any(c.risk != "low" for c in assessed):
+    """Path -> the quote that makes a low file worth a look, for a change no file of which is above low for one of its
+    lines (``names_a_line``); {} otherwise. An edit apart that changes only a message's words or layout, or one name for
+    another (``quiet``: relay.review.odd_edits), stays a note."""
+    if any(names_a_line(c) for c in assessed):
         return {}
     found: dict[str, str] = {}
     for c in assessed:
-        if file_kind(c.path) not in _CODE_KINDS:
+        if c.risk != "low" or file_kind(c.path) not in _CODE_KINDS:
             continue
         said = dict(zip(c.rules, c.reasons))
         quote = (said.get(_APART) if c.path not in quiet else None) or (q if (q := said.get(_LEADING, "")).startswith(_TURN_QUOTES) else None)

@@ -232,8 +232,9 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     # prose and generated output, small edits before big ones. In the change's own order a worker could put a pile of
     # slow-to-read files ahead of the one line it slipped in, and that line would be left "not read line by line".
     read = {id(change): assess(change, ctx) for change in sorted(changes, key=_reading_order)}
-    # A change found low throughout whose reasons quote a code line it turned or edited apart (relay.review.low_change_floor):
-    # those files are read again with their quote, worth a look.
+    # A change no file of which is above low for a changed line (only for what it is, at most: a manifest, a CI file), whose
+    # low files' reasons quote a code line it turned or edited apart (relay.review.low_change_floor): those files are read
+    # again with their quote, worth a look.
     if quotes := quoted_turns(list(read.values()), ctx.apart_quiet):
         again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
         read |= {id(change): assess(change, again) for change in changes if change.path in quotes}

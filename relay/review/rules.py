@@ -240,8 +240,9 @@ RULES: tuple[Rule, ...] = (
              "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}",
              _fc("lib/widget/store.rb", additions=1, deletions=1, removed_lines=["    @store.fetch(key)"], added_lines=["    @store.fetch(key) || {}"]),
              RiskContext(apart={"lib/widget/cache.rb": "edit apart from the change: @store.fetch(key) → @store.fetch(key) || {}"}))),
-    # A change its first reading found low throughout, whose reasons quote a code line it turned or edited apart from the
-    # rest: that file is worth a look, the quote its reason (relay.review.low_change_floor; asked in assess_all's second reading).
+    # A change its first reading found above low for no changed line (every file low, or above low only for what it is: a
+    # manifest, a CI file, a lockfile), whose reasons quote a code line it turned or edited apart from the rest: that low file
+    # is worth a look, the quote its reason (relay.review.low_change_floor; asked in assess_all's second reading).
     Rule("low_change_apart", "medium", "{detail}", low_change_apart, outranks=("note_apart", "leading_line"),
          scope=Scope(kinds=("source", "example"), not_changes=("deleted",), unless=("generated_output",)), example=FLOOR_APART_EXAMPLE),
     Rule("low_change_quote", "medium", "{detail}", low_change_quote, outranks=("leading_line",),

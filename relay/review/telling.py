@@ -69,7 +69,9 @@ LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "look
                         # an edited pair's finding (relay.review.slipped_lines, dropped_bounds, lets_through) quotes its line too
                         "turns_down", "turned_line", "turned_check", "command_line",
                         # the changed line quoted when the other reasons say only a kind (relay.review.leading_lines)
-                        "leading_line"})
+                        "leading_line",
+                        # the same quotes raised by the low change's floor (round 35: held-out 44's Base64 decode, raised, left the view)
+                        "low_change_apart", "low_change_quote"})
 # The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
 GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 
