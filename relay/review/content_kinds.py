@@ -124,6 +124,11 @@ def reading(changes: Iterable[FileChange], workspace: Path | None, code_exts: fr
         _READING.reset(token)
 
 
+def reading_paths_now() -> Mapping[str, str]:
+    """The reading paths of the change set being read (the same object throughout its ``reading`` block)."""
+    return _READING.get()
+
+
 def reading_path(path: str) -> str:
     """The path the rules read ``path`` under: itself, or its content's language made its extension."""
     return _READING.get().get(path, path)

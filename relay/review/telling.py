@@ -19,12 +19,14 @@ from typing import Protocol
 
 from relay.core.contracts import FileChange
 from relay.core.redact import redact
+from relay.review.content_kinds import reading_paths_now
 from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
 from relay.review.lead_order import CLASSIC, GENERIC
 from relay.review.leading_lines import parts_read
+from relay.review.review_budget import over_budget
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
@@ -82,27 +84,53 @@ def read_alone(change: FileChange | None, path: str, added: Sequence[str], remov
     file's reading): (whether they give again a risky line the file's reasons name, their risk, how many
     of the file's reasons they give again)."""
     kind = change.kind if change is not None and change.kind in ("added", "modified", "renamed") else "modified"
-    ranges = [span] if span is not None else [(1, max(len(added), 1))]
-    [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
-                                               added_lines=list(added), removed_lines=list(removed))])
-    with parts_read():
-        found = assess(part, RiskContext(partial=partial))
+    risk, rules, mine = _part_read(path, kind, tuple(added), tuple(removed), span)
     stems = {_stem(r) for r in change.reasons} if change is not None else set()
-    mine = {_stem(r) for r in found.reasons}
     # The part holding a line a line rule of the file named goes first, whatever its own risk read alone (a word elsewhere
     # in the file, high alone, must not push the quoted line out of the view); a line read generically counts only in a
     # file where no family reader named a line.
     named = {rule for rule in change.rules if rule in LINE_RULES} if change is not None else set()
     if named - GENERIC_RULES:
         named -= GENERIC_RULES
-    lines = int(bool(named & set(found.rules)))
+    lines = int(bool(named & rules))
     # The part that holds the very line such a reason quotes goes before one that only reads the same way alone: a line
     # whose finding needs the file around it (an attribute deleted, a pair edited across hunks) still leads the view.
     # The part holding the quoted line's new side before one holding only its old side (round 30: a block the change moved
     # away held the old line of a turned default, and its big hunk took the view from the hunk that turned it).
     if named and change is not None and (held := _holds_quote(change, named, added, removed)):
         lines = 1 + held
-    return lines, risk_rank(found.risk), len(stems & mine)
+    return lines, risk_rank(risk), len(stems & mine)
+
+
+# A part's reading alone, kept for the change set being read: the same part is read again and again (each view's order
+# reads every part; a big hunk's window reads each of its rows alone, once in each view that shows the hunk: half the
+# readings of a review of big hunks were repeats). It depends on the lines, path, kind and span, and on the change set's
+# reading paths (relay.review.content_kinds: the table is that set's, its mapping held so its identity stays its own);
+# never kept or taken once the review's CPU budget is spent (a reading past it is cut: relay.review.review_budget).
+_PARTS_READ: list = [({}, {})]
+_PARTS_KEPT = 20_000
+
+
+def _part_read(path: str, kind: str, added: tuple[str, ...], removed: tuple[str, ...],
+               span: tuple[int, int] | None) -> tuple[str, frozenset[str], frozenset[str]]:
+    """(risk, rules, reason stems) of these lines read alone by the ranking, as in the whole file's reading."""
+    now = reading_paths_now()
+    held, table = _PARTS_READ[0]
+    if held is not now or len(table) > _PARTS_KEPT:
+        table = {}
+        _PARTS_READ[0] = (now, table)
+    key = (path, kind, added, removed, span)
+    if (known := table.get(key)) is not None and not over_budget():
+        return known
+    ranges = [span] if span is not None else [(1, max(len(added), 1))]
+    [part], partial = read_changes([FileChange(path=path, kind=kind, additions=len(added), deletions=len(removed), ranges=ranges,
+                                               added_lines=list(added), removed_lines=list(removed))])
+    with parts_read():
+        found = assess(part, RiskContext(partial=partial))
+    read = (found.risk, frozenset(found.rules), frozenset(_stem(r) for r in found.reasons))
+    if not over_budget():
+        table[key] = read
+    return read
 
 
 # A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
