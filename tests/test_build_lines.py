@@ -418,3 +418,22 @@ def test_a_row_that_only_begins_like_the_quote_does_not_take_the_window() -> Non
                         reasons=["turns authentication off: options: { auth: false },"])
     shown = cut_window(change, change.path, text, 600, 200, 3)
     assert shown is not None and "auth: false" in shown, shown
+
+
+def test_a_window_on_a_line_moved_and_turned_opens_at_the_line_as_the_change_leaves_it() -> None:
+    # A definition moved down the same hunk and turned on the way: the reason's "old → new" quote was cut at its length
+    # and kept the old side, so the window opened at the removed row and the moved, turned row stood 40 rows below it.
+    from relay.review.telling import cut_window
+
+    old = '    listenHost = flag.String("host", defaultHost(cfg), "address to listen on")'
+    rows = ["+func run(cfg Config) error {", "-" + old] + [f"-    step{i}()" for i in range(30)] + [f"+    stage{i}()" for i in range(10)]
+    rows += ["+" + old.replace("defaultHost(cfg)", '"0.0.0.0"')] + [f"+    tail{i}()" for i in range(10)]
+    text = "@@ -10,31 +10,22 @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="cmd/serve/main.go", rules=["unsafe_value"], risk="high",
+                        reasons=['binds on every interface (listenHost → "0.0.0.0"): …flag.String("host", defaultHost(cfg)…'])
+    shown = cut_window(change, change.path, text, 700, 200, 3)
+    assert shown is not None and '"0.0.0.0"' in shown, shown
+    # The removed row kept where its replacement stands right below it: the window shows both.
+    near = ["-" + old, "+" + old.replace("defaultHost(cfg)", '"0.0.0.0"')] + [f"+    tail{i}()" for i in range(40)]
+    shown = cut_window(change, change.path, "@@ -10,1 +10,41 @@\n" + "\n".join(near) + "\n", 700, 200, 3)
+    assert shown is not None and old.strip() in shown and '"0.0.0.0"' in shown, shown

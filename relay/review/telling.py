@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import Protocol
 
 from relay.core.contracts import FileChange
@@ -297,8 +298,26 @@ def _row_of(lines: list, groups: list[list[str]]) -> int | None:
             # several rows), not in the next two alone.
             here, after = "".join(rows[i:i + 3]), "".join(rows[i + 1:i + 3])
             if any(piece in here and piece not in after for piece in pieces):
-                return i
+                return i if sign == "+" else _as_left(lines, rows, i)
     return None
+
+
+_NEAR_ROWS = 8  # an added row this close below the removed one shows in the same window
+_ALIKE_ROWS = 0.6
+
+
+def _as_left(lines: list, rows: list[str], at: int) -> int:
+    """The row to open a window at for removed row ``at``: the added row that most likely replaced it when that stands
+    farther below (code moved within the hunk and turned there; a reason cut at its length keeps only the old side of its
+    ``old → new`` quote), so the view shows the line as the change leaves it; else ``at``."""
+    best, most = None, _ALIKE_ROWS
+    for j, ln in enumerate(lines):
+        if ln.sign != "+" or at <= j <= at + _NEAR_ROWS:
+            continue
+        m = SequenceMatcher(None, rows[at], rows[j], autojunk=False)
+        if m.real_quick_ratio() > most and m.quick_ratio() > most and (q := m.ratio()) > most:
+            best, most = j, q
+    return at if best is None else best
 
 
 # A part of at most this many changed lines (blank ones left out) is small: what a slipped line looks like.
