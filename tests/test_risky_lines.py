@@ -585,6 +585,12 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
          "makes a secret guessable"),
         ("app/otp.py", ["        otp_digits += random.choice(string.digits)"], ["        otp_digits += secrets.choice(string.digits)"], "high",
          "makes a secret guessable"),
+        # a secret declared with its type between the name and the value (Go, Kotlin, Rust, Swift), and a URL's key with no user
+        ("examples/bind/bind.go", ['\tadminPasswd string = "Wr3nch!2019-dir"'], [], "high", "hard-codes a secret"),
+        ("app/src/main/kotlin/Api.kt", ['    val apiKey: String = "pk_9c8b7a6f5e4d3c2b"'], [], "high", "hard-codes a secret"),
+        ("src/sign.rs", ['const SIGNING_KEY: &str = "bXktc2lnbmluZy1rZXktMjAyNA";'], [], "high", "hard-codes a secret"),
+        ("Sources/Keys.swift", ['    static let clientSecret: String = "7a6b5c4d3e2f1a0b"'], [], "high", "hard-codes a secret"),
+        ("config/queue.js", ["  url: 'amqps://:tok_5e4d3c2b1a0f9e8d7c6b@broker.example.net/jobs',"], [], "high", "hard-codes a secret"),
     ],
 )
 def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], risk: str, named: str) -> None:
@@ -619,6 +625,8 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("src/Support/Codes.php", ["            $recoverySecret .= $alphabet[random_int(0, 31)];"], []),  # a CSPRNG's piece
         ("src/Shuffle.php", ["            $deck .= $cards[mt_rand(0, 51)];"], []),  # no secret's name
         ("lib/retry.js", ["    if (sessionId == Math.random()) {"], []),  # compared, not built
+        ("app/src/main/kotlin/Api.kt", ["    val apiKey: String = BuildConfig.API_KEY"], []),  # read from the build, not written
+        ("config/queue.js", ["  url: 'amqps://:${QUEUE_TOKEN}@broker.example.net/jobs',"], []),  # a placeholder, not a key
     ],
 )
 def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

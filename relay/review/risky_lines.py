@@ -184,13 +184,17 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
     ("hard-codes a secret", ("key", "secret", "passw", "passphrase", "pwd", "api", "access", "token", "private", "encryption", "signing", "master", "hmac", "jwt", "crypt", "bearer", "basic",
                              "auth", "://"), re.compile(
         r"\b[\w-]*(?:secret|passw(?:or)?d|pwd|(?:api|access|private|encryption|signing|master|hmac|jwt|crypt)_?key|auth_?token|access_?token|client_?secret)[\w-]*"
-        r"['\"]?\]?\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
+        # A type may stand between the name and its value: Go's ``passwd string = "…"``, TypeScript's, Kotlin's or Swift's
+        # ``password: String = "…"``, Rust's ``&str``.
+        r"['\"]?\]?(?:\s*:\s*&?(?:'static\s+)?[A-Za-z_][\w.]*\??(?=\s*=)|\s+(?:string|String|str)(?=\s*=))?"
+        r"\s*(?::=|[=:]|=>)\s*[bru]?['\"](?P<value>[^'\"\s$%{}<>]{8,})['\"]|"
         r"['\"](?:Bearer|Basic|token)\s+(?P<bearer>[A-Za-z0-9._~+/-]{16,}=*)['\"]|"
         # A secret read from the environment with a literal to fall back on ("… .unwrap_or(\"Zx8p…\")", "|| 'k3y…'").
         r"\b[\w-]*(?:secret|passw(?:or)?d|api_?key|token|private_?key)[\w-]*\s*(?::=|=)[^;#]*?(?:env|getenv|environ|ENV)\b[^;#]*?"
         r"['\"](?P<fallback>(?=[^'\"\s]*\d)(?=[^'\"\s]*[A-Za-z])[A-Za-z0-9+/_\-]{16,})['\"]|"
-        # A password inside a URL (scheme://user:password@host), one with letters and digits (not user:password, postgres:postgres).
-        r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
+        # A password inside a URL (scheme://user:password@host, the user may be empty: a key as ``scheme://:key@host``), one with
+        # letters and digits (not user:password, postgres:postgres).
+        r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
         # A shell, dotenv, Makefile, Dockerfile or YAML assignment of a secret-named variable to a literal, quoted or not
         # (a vendor's credential shape anywhere on a line is relay.core.redact's, read in _value_hit: one table).
         + ENV_SECRET + "|"
