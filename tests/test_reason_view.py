@@ -146,6 +146,9 @@ _DROPPED = [
     ("docker", "deploy/api.Dockerfile", "USER app", "USER root", "runs the container as root (USER root)"),
     ("compose", "docker-compose.yml", "    user: \"1000:1000\"", "    user: root", "runs the container as root: user: root (was 1000:1000)"),
     ("k8s", "k8s/deployment.yaml", "            runAsUser: 1000", "            runAsUser: 0", "runs the container as root: runAsUser: 0 (was 1000)"),
+    ("systemd", "deploy/worker.service", "User=worker", "User=root", "runs the service as root: User=root (was worker)"),
+    ("supervisord", "conf/supervisord.conf", "user=app", "user=root", "runs the service as root: user=root (was app)"),
+    ("erb", "templates/unit.service.erb", "User=<%= user %>", "User=root", "runs the service as root: User=root (was <%= user %>)"),
     ("elixir", "lib/dash/request_logger.ex", "         {:ok, stream} <- Phoenix.Token.verify(conn, key, value, max_age: @max_age) do",
      "         {:ok, stream} <- Phoenix.Token.verify(conn, key, value, max_age: :infinity) do",
      "makes a signed token's expiry endless (@max_age → :infinity)"),
@@ -183,6 +186,8 @@ _KEPT = [
     ("Dockerfile", ["USER tusd"], ["USER tusd:tusd"]),
     ("Dockerfile", [], ["USER root", "RUN apk add --no-cache git", "USER app"]),
     ("docker-compose.yml", ["    user: \"1000:1000\""], ["    user: \"1001:1001\""]),
+    ("deploy/worker.service", ["User=root"], ["User=worker"]),  # made less privileged
+    ("deploy/worker.service", [], ["User=root"]),  # a new unit's choice: no user was dropped
     ("lib/dash/request_logger.ex", ["    Phoenix.Token.verify(conn, key, value, max_age: 86_400)"], ["    Phoenix.Token.verify(conn, key, value, max_age: 3_600)"]),
     ("src/auth.js", ["  return jwt.sign(claims, secret, { expiresIn: '15m' });"], ["  return jwt.sign(claims, secret, { expiresIn: '5m' });"]),
     ("src/cookies.js", ["  res.cookie('theme', value, { maxAge: 3600 });"], ["  res.cookie('theme', value);"]),  # not a signed token
@@ -195,7 +200,7 @@ def test_a_bound_kept_moved_or_never_there_is_quiet(path: str, removed: list[str
     change = FileChange(path=path, kind="modified", additions=len(added), deletions=len(removed), ranges=[(1, max(len(added), 1))],
                         added_lines=added, removed_lines=removed)
     [read], partial = read_changes([change])
-    assert not any(r.startswith(("removes a read's", "runs the container", "drops a signed", "makes a signed"))
+    assert not any(r.startswith(("removes a read's", "runs the container", "runs the service", "drops a signed", "makes a signed"))
                    for r in assess(read, RiskContext(partial=partial)).reasons)
 
 

@@ -4,7 +4,8 @@
   ``http.MaxBytesReader``, Rust's ``.take(n)`` before a ``read_to_end``, Python's ``.read(n)``, a Node body parser's
   ``limit``): a hostile or broken peer can exhaust the memory;
 - a container made to run as root: a Dockerfile's ``USER`` of another user removed with none added, or a compose or
-  Kubernetes file's user set to root (``user: root``, ``runAsUser: 0``);
+  Kubernetes file's user set to root (``user: root``, ``runAsUser: 0``); a service too (round 35): a systemd unit's
+  ``User=`` or a supervisord program's ``user=`` made root where it named another user;
 - a signed token's expiry dropped or made endless: ``max_age``/``maxAge``/``expiresIn`` removed from the call that
   signs or verifies it, or set to ``:infinity``/``None``/``nil``/``Infinity``;
 - (round 25 part C) an index's bound made to include the length: ``if i < len(path)`` → ``if i <= len(path)``,
@@ -43,7 +44,9 @@ _USER_LINE_RE = re.compile(r"^\s*USER\s+(?P<who>\S+)", re.IGNORECASE)
 _USER_KEY_RE = re.compile(r"^\s*(?:-\s*)?(?P<key>user|runAsUser)\s*:\s*[\"']?(?P<who>[^\"'\s#]+)")
 _ROOT = frozenset({"root", "0", "0:0", "root:root"})
 # The lines a settings or build file keeps for the rules (relay.review.file_kinds): the user a container runs as.
-CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S", re.IGNORECASE)
+CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S|^\s*user\s*=\s*\S", re.IGNORECASE)
+# A service's user in an INI-shaped unit: systemd's ``User=``, supervisord's ``user=``, a template of one (``.service.erb``).
+_UNIT_USER_RE = re.compile(r"^\s*(?P<key>User|user)\s*=\s*[\"']?(?P<who>[^\"'\s#;]+)")
 
 # A signed token's expiry: the keyword that bounds it, and what makes it endless.
 _EXPIRY_RE = re.compile(r"\b(?P<key>max_age|maxAge|expiresIn|expires_in|max_age_seconds)\s*(?::|=>|=)\s*(?P<value>[^,)\s}]+)")
@@ -80,6 +83,12 @@ def _container_root(path: str, added: Sequence[str], removed: Sequence[str]) -> 
             return f"runs the container as root ({said})"
         return None
     if not path.endswith((".yml", ".yaml")):
+        # A systemd unit's or supervisord program's user made root, where it ran as another user: the service runs as root.
+        before = {m.group("key"): line.split("=", 1)[1].strip() for line in removed if (m := _UNIT_USER_RE.match(line))}
+        for line in added:
+            m = _UNIT_USER_RE.match(line)
+            if m and m.group("who").lower() in _ROOT and before.get(m.group("key"), "root").lower() not in _ROOT:
+                return f"runs the service as root: {line.strip()[:_SHOWN]} (was {before[m.group('key')][:_SHOWN]})"
         return None
     before = {m.group("key"): m.group("who") for line in removed if (m := _USER_KEY_RE.match(line))}
     for line in added:
