@@ -66,6 +66,8 @@ _NAMED = [
     ("makefile-install", "scripts/install.sh", "  install -m 0755 build/tool /usr/local/bin/tool", "  install -m 4755 build/tool /usr/local/bin/tool",
      "installs a program setuid (it runs as its owner, root): install -m 4755"),
     ("chmod", "scripts/postinst.sh", "chmod 0755 /usr/bin/tool", "chmod u+s /usr/bin/tool", "installs a program setuid (it runs as its owner, root): chmod u+s"),
+    ("makefile-var", "Makefile", "\t$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin", "\t$(INSTALL) -m 4755 $(BIN) $(DESTDIR)$(PREFIX)/bin",
+     "installs a program setuid (it runs as its owner, root): $(INSTALL) -m 4755"),  # make's install variable, upper case
     ("rust-bind", "crates/cli/src/socket/parser.rs", "\t\tOk(port) => SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port.get()),",
      "\t\tOk(port) => SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), port.get()),", "listens on every interface (was the loopback)"),
     ("cs-bind", "src/Server/Listener.cs", "        var listener = new TcpListener(IPAddress.Loopback, port);",
