@@ -1055,3 +1055,31 @@ def test_a_migration_leads_the_files_of_its_risk() -> None:
                            added_lines=['ALTER TABLE "website" DROP COLUMN "user_id";'])], NO_CTX)
     ranked = rank_changes(files)
     assert [c.risk for c in ranked] == ["high", "high"] and ranked[0].path.endswith("migration.sql"), [(c.path, c.reasons) for c in ranked]
+
+
+def _moved(old_path: str, new_path: str, old: list[str], new: list[str]) -> list[FileChange]:
+    return [FileChange(path=old_path, kind="deleted", deletions=len(old), removed_lines=old),
+            FileChange(path=new_path, kind="added", additions=len(new), added_lines=new)]
+
+
+_GEN = ["public final class Gen {", "  private final Random random;", "  public Gen(int length) {", "    this(new SecureRandom(), length);",
+        "  }", "  String next() { return pick(random); }", "}"]
+
+
+def test_a_class_moved_to_another_package_is_read_against_the_file_it_left() -> None:
+    # Too changed for git to call it a rename (another package, new imports), the moved copy was a new file read by its size:
+    # the one line the move turned (a secure random made a plain one) is read as an edit of the file it left.
+    new = ["package org.app.generate;", *[ln.replace("new SecureRandom()", "new Random()") for ln in _GEN]]
+    out = {c.path: c for c in assess_all(_moved("src/org/app/Gen.java", "src/org/app/generate/Gen.java", _GEN, new), NO_CTX)}
+    moved = out["src/org/app/generate/Gen.java"]
+    assert moved.risk == "high" and "predictable" in moved.reasons[0], moved.reasons
+    assert moved.removed_lines == [] and moved.kind == "added"  # the file as observed: its own lines, new
+
+
+def test_a_class_moved_as_it_was_or_a_name_shared_by_two_deleted_files_is_not_paired() -> None:
+    same = assess_all(_moved("src/org/app/Gen.java", "src/org/app/generate/Gen.java", _GEN, ["package org.app.generate;", *_GEN]), NO_CTX)
+    assert not any("predictable" in r for c in same for r in c.reasons)
+    # Two deleted files of one name: which one the new file came from is not known, so it is read as new.
+    two = [*_moved("a/Gen.java", "c/Gen.java", _GEN, [ln.replace("new SecureRandom()", "new Random()") for ln in _GEN]),
+           FileChange(path="b/Gen.java", kind="deleted", deletions=len(_GEN), removed_lines=_GEN)]
+    assert not any("secure random replaced" in r for c in assess_all(two, NO_CTX) for r in c.reasons)

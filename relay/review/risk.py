@@ -231,14 +231,36 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     # Read in the order that keeps the review's CPU budget (relay.review.review_budget) for what matters: code before
     # prose and generated output, small edits before big ones. In the change's own order a worker could put a pile of
     # slow-to-read files ahead of the one line it slipped in, and that line would be left "not read line by line".
-    read = {id(change): assess(change, ctx) for change in sorted(changes, key=_reading_order)}
+    twins = moved_twins(changes)
+    read = {id(change): _as_moved(assess(twins.get(id(change), change), ctx), change) for change in sorted(changes, key=_reading_order)}
     # A change no file of which is above low for a changed line (only for what it is, at most: a manifest, a CI file), whose
     # low files' reasons quote a code line it turned or edited apart (relay.review.low_change_floor): those files are read
     # again with their quote, worth a look.
     if quotes := quoted_turns(list(read.values()), ctx.apart_quiet):
         again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
-        read |= {id(change): assess(change, again) for change in changes if change.path in quotes}
+        read |= {id(change): _as_moved(assess(twins.get(id(change), change), again), change) for change in changes if change.path in quotes}
     return [read[id(change)] for change in changes]
+
+
+def moved_twins(changes: list[FileChange]) -> dict[int, FileChange]:
+    """A new file whose name is that of exactly one file the change deletes (a class moved to another package and edited on
+    the way, too changed for git to call it a rename), read against the deleted file's lines: what the move changed is
+    read as an edit is, not the whole file as new (a ``new SecureRandom()`` made ``new Random()`` in the moved copy)."""
+    gone: dict[str, list[FileChange]] = {}
+    for c in changes:
+        if c.kind == "deleted" and c.removed_lines:
+            gone.setdefault(c.path.rsplit("/", 1)[-1], []).append(c)
+    if not gone:
+        return {}
+    made = [c for c in changes if c.kind == "added" and c.added_lines]
+    names = [c.path.rsplit("/", 1)[-1] for c in made]
+    return {id(c): msgspec.structs.replace(c, removed_lines=gone[name][0].removed_lines) for c, name in zip(made, names)
+            if len(gone.get(name, ())) == 1 and names.count(name) == 1}
+
+
+def _as_moved(assessed: FileChange, change: FileChange) -> FileChange:
+    """The new file as observed (its own lines), with what reading it against its twin found."""
+    return assessed if assessed.removed_lines is change.removed_lines else msgspec.structs.replace(assessed, removed_lines=change.removed_lines)
 
 
 _READ_LAST = frozenset({"docs", "generated", "example"})
