@@ -153,3 +153,22 @@ def test_a_compiler_safety_flag_is_named_in_any_file_that_builds(path: str, adde
 )
 def test_a_compiler_safety_flag_named_in_prose_or_a_test_is_not_a_build_flag(path: str, added: list[str]) -> None:
     assert not any("safety checks off" in r for r in review(fc(path, added, [])).reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("pom.xml", ["                <phase>none</phase>"], ["                <phase>verify</phase>"]),  # an execution unbound
+    ("module/pom.xml", ["    <gpg.skip>true</gpg.skip>"], []),  # signing skipped by its property
+    ("build/parent/pom.xml", ["          <skip>true</skip>"], ["          <skip>false</skip>"]),  # a plugin's own skip
+])
+def test_a_build_step_turned_off_is_named(path: str, added: list[str], removed: list[str]) -> None:
+    reasons = review(fc(path, added, removed)).reasons
+    assert reasons and reasons[0].startswith("turns a build step off"), reasons
+
+
+@pytest.mark.parametrize(("added", "removed"), [
+    (["                <phase>verify</phase>"], ["                <phase>package</phase>"]),  # bound to another phase
+    (["    <skipTests>false</skipTests>"], ["    <skipTests>true</skipTests>"]),  # turned back on
+    (["    <gpg.skip>true</gpg.skip>"], ["    <gpg.skip>true</gpg.skip>"]),  # already skipped
+])
+def test_a_build_step_moved_or_turned_on_is_not_named_off(added: list[str], removed: list[str]) -> None:
+    assert not any("build step off" in r for r in review(fc("pom.xml", added, removed)).reasons)

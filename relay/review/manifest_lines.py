@@ -36,6 +36,8 @@ it adds when it adds some: the one line that matters is not named. Held-out 21/2
   machine-wide feed counts): whatever was installed there, by anything, is what builds.
 - ``plugins_allowed`` (round 22 part B): Composer's ``allow-plugins`` made ``true`` or given ``"*": true``: any plugin a
   dependency brings runs its code at install, unasked;
+- ``build_step_off`` (round 35): a Maven execution's ``<phase>`` made ``none`` where it ran at a phase, or a skip set
+  true (``<skip>``, ``<skipTests>``, ``<gpg.skip>``): the signing, verifying or testing step no longer runs;
 - ``checksums_ignored`` (round 22 part B): a repository's ``<checksumPolicy>ignore|warn</checksumPolicy>`` (Maven's
   pom), Gradle's dependency verification made ``off``/``lenient`` (gradle.properties, a build script): an artifact
   whose checksum does not match is used anyway;
@@ -307,6 +309,27 @@ def plugins_allowed(path: str, added: Sequence[str], removed: Sequence[str]) -> 
     return None
 
 
+# A Maven execution unbound (``<phase>none</phase>``, the idiom that turns one off) where it ran at a phase, or a plugin's
+# or a property's skip switched on: a signing, verifying, enforcing or testing step of the build no longer runs.
+_PHASE_RE = re.compile(r"^\s*<phase>\s*(?P<phase>[\w-]+)\s*</phase>")
+_SKIP_ON_RE = re.compile(r"^\s*<(?P<key>skip\w*|[\w.-]+\.skip)>\s*true\s*</")
+
+
+def build_step_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"turns a build step off: …" for an execution's phase made ``none`` where it had one, or a skip set true that the
+    removed side did not set."""
+    was = [m.group("phase") for line in removed if (m := _PHASE_RE.match(line)) and m.group("phase") != "none"]
+    if was:
+        for line in added:
+            if (m := _PHASE_RE.match(line)) and m.group("phase") == "none":
+                return f"turns a build step off (its phase made none, was {was[0]}): {line.strip()}"
+    before = {squeezed(line.strip()) for line in removed}
+    for line in _new(added, removed):
+        if _SKIP_ON_RE.match(line) and squeezed(line.strip()) not in before:
+            return f"turns a build step off: {line.strip()[:_QUOTE]}"
+    return None
+
+
 def checksums_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"uses artifacts whose checksum fails: …" for a checksum policy made ignore/warn or dependency verification made off."""
     for line in _new(added, removed):
@@ -413,7 +436,7 @@ def manifest_line(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     if not added:  # a line removed alone: NuGet's <clear /> (every machine-wide feed counts again)
         return local_repository(added, removed, feeds=feeds)
     return (unchecked_build(added, removed) or open_debugger(added, removed) or plugins_allowed(path, added, removed)
-            or checksums_ignored(added, removed) or moving_source(added, removed) or any_version(added, removed)
+            or checksums_ignored(added, removed) or build_step_off(added, removed) or moving_source(added, removed) or any_version(added, removed)
             or branch_version(added, removed) or open_range(added, removed) or another_index(added, removed) or local_repository(added, removed, feeds=feeds)
             or version_moved_down(added, removed) or plain_source(added, removed))
 
