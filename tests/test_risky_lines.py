@@ -591,6 +591,10 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
         ("src/sign.rs", ['const SIGNING_KEY: &str = "bXktc2lnbmluZy1rZXktMjAyNA";'], [], "high", "hard-codes a secret"),
         ("Sources/Keys.swift", ['    static let clientSecret: String = "7a6b5c4d3e2f1a0b"'], [], "high", "hard-codes a secret"),
         ("config/queue.js", ["  url: 'amqps://:tok_5e4d3c2b1a0f9e8d7c6b@broker.example.net/jobs',"], [], "high", "hard-codes a secret"),
+        # a request's value handed straight to a call named for a path or a file (PHP, a README's sample too)
+        ("src/Thumbs.php", ["    $img = Image::fromFile($_POST['upload']);"], [], "high", "builds a file path from the request"),
+        ("readme.md", ["$thumb = $manager->loadPath($_GET['name']);"], ["$thumb = $manager->loadPath('images/demo.webp');"], "high",
+         "builds a file path from the request"),
     ],
 )
 def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], risk: str, named: str) -> None:
@@ -627,6 +631,8 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("lib/retry.js", ["    if (sessionId == Math.random()) {"], []),  # compared, not built
         ("app/src/main/kotlin/Api.kt", ["    val apiKey: String = BuildConfig.API_KEY"], []),  # read from the build, not written
         ("config/queue.js", ["  url: 'amqps://:${QUEUE_TOKEN}@broker.example.net/jobs',"], []),  # a placeholder, not a key
+        ("src/Thumbs.php", ["    $img = Image::fromFile(sanitize_path($_GET['upload']));"], []),  # through a sanitiser
+        ("src/Thumbs.php", ["    $ok = is_file($_GET['upload']);"], []),  # a test of the path, not a read
     ],
 )
 def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

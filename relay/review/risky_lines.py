@@ -281,6 +281,8 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:r|req|request)\.(?:URL\.Path|path|params|query|args)\b|"
         r"\b(?:File\.(?:read|open|binread)|IO\.read|send_file|send_data\s*\(?\s*File\.read|open|render\s+file:)\s*\(?\s*params\[|"
         r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
+        # A request's value handed straight to a call named for a path or a file (``decodePath($_GET['image'])``).
+        r"\b(?!(?:sanit|clean|normali|valid|safe|real|base|escape|is_?)\w*\()\w*(?:path|file)\w*\s*\(\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
         r"\b(?:Paths\.get|Path\.of|new\s+File)\s*\([^;]*\b(?:getParameter|queryParam|pathParam|formParam)\s*\(|"
         r"\b(?:filepath|path|os\.path|posixpath)\.[Jj]oin\s*\([^)]*\b(?:r|req|request)\.(?:URL\.Query\(\)\.Get|FormValue|args|form|values|GET|POST|params|query)\b|\b(?:file_get_contents|fopen|readfile)\s*\(\s*\$_(?:GET|POST|REQUEST)\b", re.I)),
     ("redirects to a URL the request supplies", ("redirect", "location", "return_to", "returnto", "return_url", "returnurl", "came_from",
