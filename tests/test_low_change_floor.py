@@ -241,3 +241,22 @@ def test_what_counts_as_a_run_re_wrapped(old: tuple[str, ...], new: tuple[str, .
 def test_an_assertion_added_apart_stays_a_note(added: tuple[str, ...], quiet: bool) -> None:
     found = Apart(Run("src/x", 1, 1, added, ()), "q", added, ())
     assert asserts_only(found) is quiet and quiet_apart(found) is quiet
+
+
+_GATE = "package gate\n\nfunc (c *Conf) Many() bool {\n\treturn len(c.parts) > 1\n}\n\nfunc (c *Conf) Name() string {\n\treturn \"gate\"\n}\n"
+
+
+@pytest.mark.parametrize(("old", "new", "raised"), [
+    ("\treturn len(c.parts) > 1\n", "\treturn len(c.parts) > 2\n", True),  # the whole change: one comparison's bound moved
+    ("\treturn \"gate\"\n", "\treturn \"gate-v2\"\n", False),  # a value of no condition
+    ("func (c *Conf) Name() string {", "func (c *Conf) Label() string {", False),  # a rename
+])
+def test_a_change_that_is_one_small_edit_of_source_is_read_by_the_floor(tmp_path: Path, old: str, new: str, raised: bool) -> None:
+    # A low file's small edit is said by its description, and the leading line it would have quoted is dropped there: a
+    # change that was one such edit answered low whatever it turned (round 36: five of held-out 58's lows). The floor
+    # decides by the leading line's score and keeps the description as the reason.
+    risk, by = review_edits(tmp_path, {"gate/conf.go": _GATE.replace(old, new)}, before={"gate/conf.go": _GATE})
+    found = by["gate/conf.go"]
+    assert (risk, found.risk) == (("medium", "medium") if raised else ("low", "low")), found.reasons
+    if raised:
+        assert found.reasons[0].startswith("edit (+1/-1)") and "> 2" in found.reasons[0], found.reasons
