@@ -31,6 +31,7 @@ A docs page's URL or a test edited with its assertions kept is low and never swi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from relay.core.contracts import FileChange
@@ -49,7 +50,9 @@ _CODE_KINDS = frozenset({"source", "example"})
 _APART = "note_apart"
 _LEADING = "leading_line"
 _TURN_QUOTES = ("turns: ", "removes: ")
-_SMALL_EDIT = "edit (+"  # a low file's small edit, described (relay.review.risk._describe, relay.review.small_edits)
+# A low file's small edit, described by its quote (relay.review.risk._describe, relay.review.small_edits): "edit (+1/-1): A → B",
+# not a bigger edit's "edit (+40/-3), notably …" (one line picked out of many, read by the leading line's own row).
+_SMALL_EDIT = re.compile(r"edit \(\+\d+/-\d+\): ")
 
 
 # The rows whose reason says what a file IS — its kind, path, size or a word on its lines (leading_lines.WORD_RULES),
@@ -86,7 +89,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
             # lows were such, quoted and low). The same line, by the same score, decides; the description, centred on what
             # the edit changed and said in its scope, stays the reason.
             if (leading_line(c.path, c.added_lines, c.removed_lines) or "").startswith(_TURN_QUOTES):
-                quote = next((r for r in reversed(c.reasons) if r.startswith(_SMALL_EDIT) and ": " in r), None)
+                quote = next((r for r in reversed(c.reasons) if _SMALL_EDIT.match(r)), None)
         if quote:
             found[c.path] = quote
     return found
