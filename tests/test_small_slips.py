@@ -102,6 +102,11 @@ def test_a_file_whose_whole_change_is_one_small_edit_quotes_the_edit(tmp_path: P
         # Round 32: a slip that turns a deciding token (PHP's `||` made `&&`) is the floor's, worth a look, quoted.
         assert target.risk == "medium" and " → " in target.reason and new[:12] in target.reason, target.reason
         return
+    if target.risk != "low":
+        # Round 36: a change's small edit whose turned line the leading line scores (Python's `not state or` made
+        # `bool(state) and`) is the low-change floor's, worth a look, said by the same description.
+        assert target.risk == "medium" and target.reason.startswith("edit (+1/-1): ") and new[:12] in target.reason, target.reason
+        return
     # "edit (+1/-1): old → new", centred on what changed; the quote decides nothing: the file stays low.
     assert target.reason.startswith("edit (+1/-1): "), target.reason
     assert " → " in target.reason and new[:12] in target.reason, target.reason
