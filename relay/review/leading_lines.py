@@ -96,11 +96,6 @@ _NUMBER = re.compile(r"\d+\Z")
 # to 64 bits; a decimal of ten digits or more is an id or a timestamp, not a bound.
 _HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
 
-
-def _number(token: str) -> int | None:
-    if _HEX_NUMBER.match(token):
-        return int(token, 16)
-    return int(token) if _NUMBER.match(token) and len(token) < 10 else None
 _LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
 _UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
 _STRUCTURE = frozenset("{}()[],;.:\"'`")
@@ -114,6 +109,12 @@ _SENTENCE = re.compile(r"[\w\s,.;:!?'`’\"-]+")
 _PLAIN_WORD = re.compile(r"[a-z][a-z'’-]*[,.;:!?]?")
 _NEGATED = ("no", "not", "dis", "un", "in", "non")
 _SECURE = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "smtps": "smtp", "imaps": "imap", "ldaps": "ldap"}
+
+
+def _number(token: str) -> int | None:
+    if _HEX_NUMBER.match(token):
+        return int(token, 16)
+    return int(token) if _NUMBER.match(token) and len(token) < 10 else None
 
 
 def _code(line: str, path: str) -> bool:
@@ -193,6 +194,11 @@ def _pattern_chars(line: str) -> list[str]:
 
 def _versionish(token: str) -> bool:
     return bool(_NUMBER.match(token) or _HEX.match(token) or _VTAG.match(token))
+
+
+def _decides(line: str) -> bool:
+    """Whether the line is a condition (what decides a branch), its literals left out: among equal turns it is quoted first."""
+    return bool(_CONDITION.search(_LITERAL.sub('""', line)))
 
 
 def _wrapped(short: str, long: str) -> bool:
@@ -304,11 +310,7 @@ def _unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str |
     if not dropped:
         return None
     entry = next((s for s in dropped if _SECRETISH_PATH.search(s)), dropped[0])
-    quote = f"no longer ignores: {clipped(entry, _QUOTE)}"
-    if len(_LINES) > _LINES_MOST:
-        _LINES.clear()
-    _LINES[quote] = squeezed(entry)  # the line the view opens at (relay.review.telling)
-    return quote
+    return _remembered(f"no longer ignores: {clipped(entry, _QUOTE)}", squeezed(entry))
 
 
 def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> tuple[int, str] | None:
@@ -328,7 +330,7 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
     grown = grown_pairs(path, new, old) if not prose else []
     for a, b, _ in grown:
         partnered.update((a, b))
-        key = (max(_alone(b, False), _alone(a, False)) + _GROWN, bool(_CONDITION.search(_LITERAL.sub('""', a))))
+        key = (max(_alone(b, False), _alone(a, False)) + _GROWN, _decides(a))
         if best is None or key > best[0]:
             best = (key, "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
     if new and old:
@@ -343,7 +345,7 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
                 continue
             score = _strong(b) if prose or _sentence(b) else max(_alone(b, False), _alone(a, False)) + turn + 2 * _exit_gone(a, b)
             # Among equal scores a condition turned (what decides a branch) goes before a value assigned; then the first found.
-            key = (score, bool(_CONDITION.search(_LITERAL.sub('""', a))))
+            key = (score, _decides(a))
             if best is None or key > best[0]:
                 best = (key, "turns: " + paired(a, b), squeezed(a) + "\n" + squeezed(b))
     for side, lines, removed_side in (("adds", new, False), ("removes", old, True)):
@@ -351,18 +353,14 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
             if ln in partnered:
                 continue
             score = _strong(ln) if prose else _alone(ln, removed_side)
-            key = (score, bool(_CONDITION.search(_LITERAL.sub('""', ln))))
+            key = (score, _decides(ln))
             if best is None or key > best[0]:
                 best = (key, f"{side}: {clipped(ln.strip(), _QUOTE)}", squeezed(ln))
     if best is None or best[0][0] < _LEAST:
         return None
     # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
     said = best[1].split(": ", 1)[1]
-    quote = redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[1])
-    if len(_LINES) > _LINES_MOST:
-        _LINES.clear()
-    _LINES[quote] = best[2]
-    return best[0][0], quote
+    return best[0][0], _remembered(redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[1]), best[2])
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -372,11 +370,7 @@ def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
         return None
     c = f.change
     quote, whole = _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
-    if quote is not None:
-        if len(_LINES) > _LINES_MOST:
-            _LINES.clear()
-        _LINES[quote] = whole
-    return quote
+    return _remembered(quote, whole) if quote is not None else None
 
 
 @functools.lru_cache(maxsize=128)  # a file is assessed again (the task's packet, the view); a server keeps few
@@ -388,6 +382,15 @@ def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: 
 # The whole lines behind a quote (squeezed), to tell whether another reason quotes the same line in a window of its own.
 _LINES: dict[str, str] = {}
 _LINES_MOST = 4096
+
+
+def _remembered(quote: str, whole: str) -> str:
+    """``quote``, its whole line kept (squeezed) for ``quoted_elsewhere`` and the view (relay.review.telling); bounded."""
+    if len(_LINES) > _LINES_MOST:
+        _LINES.clear()
+    _LINES[quote] = whole
+    return quote
+
 _PIECE = 12  # a shorter piece of another reason's text may stand in any line
 
 

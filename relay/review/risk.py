@@ -252,10 +252,10 @@ def moved_twins(changes: list[FileChange]) -> dict[int, FileChange]:
             gone.setdefault(c.path.rsplit("/", 1)[-1], []).append(c)
     if not gone:
         return {}
-    made = [c for c in changes if c.kind == "added" and c.added_lines]
-    names = [c.path.rsplit("/", 1)[-1] for c in made]
-    return {id(c): msgspec.structs.replace(c, removed_lines=gone[name][0].removed_lines) for c, name in zip(made, names)
-            if len(gone.get(name, ())) == 1 and names.count(name) == 1}
+    made = [(c, c.path.rsplit("/", 1)[-1]) for c in changes if c.kind == "added" and c.added_lines]
+    counts = Counter(name for _, name in made)  # counted once: a change of thousands of new files stays linear
+    return {id(c): msgspec.structs.replace(c, removed_lines=gone[name][0].removed_lines) for c, name in made
+            if len(gone.get(name, ())) == 1 and counts[name] == 1}
 
 
 def _as_moved(assessed: FileChange, change: FileChange) -> FileChange:
