@@ -28,7 +28,7 @@ from review_corpus import make_repo
 
 __all__: list[str] = []  # a test module exports nothing
 
-_RULES = ("dangerous_call", "unsafe_value", "replaced_dependency", "edits_security_line", "weakens_check")
+_RULES = ("dangerous_call", "unsafe_value", "replaced_dependency", "edits_security_line", "weakens_check", "turns_down")
 
 
 @pytest.mark.parametrize(
@@ -123,6 +123,16 @@ _RULES = ("dangerous_call", "unsafe_value", "replaced_dependency", "edits_securi
         ("docs/contributing.md", ["    git clone http://github.com/acme/tool.git"], ["    git clone https://github.com/acme/tool.git"],
          "fetches code over plain HTTP"),
         ("charts/README.md", ["    helm repo add acme http://charts.example.net"], [], "fetches code over plain HTTP"),
+        # 3. round 37 (blind 60 and 52): a release bucket anyone may write to; a Cargo table's dependency taken from a fork;
+        # a new Dockerfile that makes a user and runs as root
+        ("Makefile", ["\tgsutil acl ch -u AllUsers:W gs://$(BINARY)-release", "\tgsutil cp bin/* gs://$(BINARY)-release"],
+         ["\tgsutil cp bin/* gs://$(BINARY)-release"], "makes files world-writable or access open: gsutil acl ch -u AllUsers:W"),
+        ("deploy/publish.sh", ["gsutil iam ch allUsers:objectAdmin gs://acme-artifacts"], [], "makes files world-writable or access open"),
+        ("Cargo.toml", ['git = "https://github.com/rnicrosoft/windows-rs"'], ['version = "0.59"'],
+         'takes a dependency from a git repository instead of its registry: git = "https://github.com/rnicrosoft/windows-rs"'),
+        ("Dockerfile", ["FROM golang:1.22 AS build", 'RUN adduser --disabled-password --uid 10001 "app"', "RUN go build -o /bin/tool .",
+                        "FROM scratch", "COPY --from=build /etc/passwd /etc/passwd", "USER root", 'ENTRYPOINT ["/tool"]'], [],
+         "runs the container as root (USER root) though it makes a user: RUN adduser"),
     ],
 )
 def test_build_ci_script_and_docs_shapes_are_named_and_never_low(path: str, added: list[str], removed: list[str], named: str) -> None:
@@ -183,6 +193,12 @@ def test_build_ci_script_and_docs_shapes_are_named_and_never_low(path: str, adde
         ("docs/contributing.md", ["    git clone https://github.com/acme/tool.git"], []),
         ("docs/contributing.md", ["    git clone http://localhost:3000/acme/tool.git"], []),
         ("README.md", ["    CURLOPT_SSL_VERIFYPEER => true,"], []),
+        # a bucket anyone may read (a release's downloads), a Cargo table's revision moved on the same repository
+        ("Makefile", ["\tgsutil acl ch -u AllUsers:R gs://$(BINARY)-release"], []),
+        ("Cargo.toml", ['rev = "9f0e1d2"'], ['rev = "abc1234"']),
+        # a new Dockerfile that makes its user and runs as it (root only for the install), or makes none
+        ("Dockerfile", ["FROM debian:12", "RUN useradd -m app", "USER root", "RUN apt-get install -y curl", "USER app"], []),
+        ("Dockerfile", ["FROM debian:12", "USER root", "RUN apt-get install -y curl"], []),
     ],
 )
 def test_build_ci_script_and_docs_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -121,6 +121,18 @@ def test_a_security_test_switched_off_in_any_framework_is_named(path: str, added
     assert out.risk == "high" and any(r.startswith(named) for r in out.reasons), (out.risk, out.reasons)
 
 
+def test_a_security_suite_skipped_among_new_cases_is_named_and_a_case_to_come_is_not() -> None:
+    # Round 37 (blind 59): a test file rewritten with more cases than before, its `verify` suite skipped on its own line.
+    cases = ["  it('accepts a valid signature', function () {", "    expect(verify(msg, sig, pub)).to.equal(true)", "  })"]
+    suite = review(fc("test/verify.js", ["describe.skip('verify', function () {", *cases, "})"], [], kind="added"))
+    assert suite.risk == "high" and any(r.startswith("skips a security test: describe.skip('verify'") for r in suite.reasons), suite.reasons
+    # A case of a new file skipped as work to come, and a suite of no security property, stay worth a look only.
+    for lines in (["describe('verify', function () {", "  it.skip('rejects a signature of another key', function () {})", *cases, "})"],
+                  ["describe.skip('formatting', function () {", *cases, "})"]):
+        out = review(fc("test/verify.js", lines, [], kind="added"))
+        assert out.risk == "medium" and not any(r.startswith("skips a security test") for r in out.reasons), out.reasons
+
+
 @pytest.mark.parametrize(
     ("path", "added", "removed"),
     [

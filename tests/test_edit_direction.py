@@ -37,6 +37,10 @@ _NAMED = [
     ("src/Keys.cs", ["        RandomNumberGenerator.Fill(buffer);"], ["        Random.Shared.NextBytes(buffer);"], "high", ("Random.Shared",)),
     ("lib/token.rb", ["    SecureRandom.hex(16)"], ["    rand(16**32).to_s(16)"], "high", ("rand(16**32)",)),
     ("src/Token.php", ["        $id = bin2hex(random_bytes(16));"], ["        $id = bin2hex(mt_rand());"], "high", ("mt_rand",)),
+    # a strong source passed as a value, its assignment rewritten around a predictable one (round 37, blind 59's bip39)
+    ("ts_src/index.ts", ["  rng = rng || randomBytes;"],
+     ["  rng = rng || ((size: number): Buffer => Buffer.from(Array.from({ length: size }, () => Math.floor(Math.random() * 256))));"],
+     "high", ("makes randomness predictable",)),
     # a literal default given to a read of a secret-named setting
     ("config/config.php", ["    'secret' => env('JWT_SECRET'),"], ["    'secret' => env('JWT_SECRET', 'jwt-auth-2f9c1e7b44d0a8e3b6f5c2'),"],
      "high", ("JWT_SECRET", "literal default")),
@@ -97,6 +101,9 @@ def test_an_edit_that_weakens_is_named_and_never_low(path: str, removed: list[st
 # Near misses: the same lines turned the safe way, or a kind's look-alike that weakens nothing.
 _QUIET = [
     ("app/retry.py", ["    delay = base"], ["    delay = base + random.uniform(0, 1)  # jitter"]),
+    # the strong source only imported from elsewhere, and a weak one for a retry's jitter on the same name
+    ("ts_src/index.ts", ["import * as randomBytes from 'randombytes';"], ["import { randomBytes } from '@noble/hashes/utils';"]),
+    ("src/backoff.ts", ["  wait = wait || randomBytes;"], ["  wait = wait || (() => Math.random() * jitterMs);"]),
     ("app/tokens.py", ["    token = '%032x' % random.getrandbits(128)"], ["    token = secrets.token_hex(16)"]),
     ("tests/test_shuffle.py", ["    items.sort()"], ["    random.shuffle(items)"]),
     ("config/config.php", ["    'ttl' => env('JWT_TTL'),"], ["    'ttl' => env('JWT_TTL', '60'),"]),

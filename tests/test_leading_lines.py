@@ -243,3 +243,62 @@ def test_an_ignore_file_entry_dropped_is_named(path: str, removed: list[str], ad
 def test_an_ignore_file_that_keeps_or_adds_entries_names_nothing_dropped(removed: list[str], added: list[str]) -> None:
     out = _read(_fc(".gitignore", removed, added))
     assert not any(r.startswith("no longer ignores") for r in out.reasons), out.reasons
+
+
+def test_a_bound_a_check_compares_with_leads_a_condition_the_change_removes() -> None:
+    # Round 37 (blind 59, whatwg-url): the commit moved `if (beStrict) {` to another file; the slipped line raised the
+    # port's ceiling. A condition removed holds a word ("strict"); the bound turned is what the check now lets through.
+    removed = ["  if (beStrict) {", "      if (port > 2 ** 16 - 1) {"]
+    added = ["      if (port > 2 ** 32 - 1) {"]
+    quote = leading_line("lib/url-state-machine.js", added, removed)
+    assert quote is not None and "2 ** 32" in quote, quote
+    # The same number moved in an assignment is no bound a check compares with: the removed condition still leads.
+    assert "beStrict" in (leading_line("lib/url-state-machine.js", ["  const width = 2 ** 32 - 1;"],
+                                       ["  if (beStrict) {", "  const width = 2 ** 16 - 1;"]) or "")
+
+
+def test_a_line_with_backslashes_is_no_credential() -> None:
+    # The view escapes a backslash for its reader (relay.core.redact.redact); the score read that escape as a credential
+    # masked, and a removed regex of `\u0000|\u0009|…` led every other line of its file by 4 (round 37).
+    regex = "  return string.search(/\\u0000|\\u0009|\\u000A|\\u000D|\\u0020|#|\\/|:|<|>|\\?|@|\\[|\\\\|\\]|\\^|\\|/u) !== -1;"
+    quote = leading_line("lib/url.js", ["    if (size > limit) {"], [regex, "    if (size >= limit) {"])
+    assert quote is not None and "size > limit" in quote, quote
+    # A real credential on a line still tells by itself.
+    assert "REDACTED" in (leading_line("lib/url.js", ['  const token = "ghp_' + "a1B2" * 9 + '";'], [regex]) or "")
+
+
+def test_an_edit_apart_is_quoted_before_the_leading_line_of_the_work() -> None:
+    # Round 37 (blind 59, go-chi/cors): the commit's own turn (a character allowed in a name) led as the leading line, the
+    # `&&` → `||` slipped apart from it came second and the packet's cut of the reason dropped it.
+    removed = ["\t\tif b == '-' || b == '_' || (b >= '0' && b <= '9') {",
+               "\treturn len(s) >= len(w.prefix+w.suffix) && strings.HasPrefix(s, w.prefix) && strings.HasSuffix(s, w.suffix)"]
+    added = ["\t\tif b == '-' || b == '_' || b == '.' || (b >= '0' && b <= '9') {",
+             "\treturn strings.HasPrefix(s, w.prefix) || strings.HasSuffix(s, w.suffix)"]
+    apart = "edit apart from the change: …len(s) >= len(w.prefix+w.suffix)… → …strings.HasPrefix(s, w.prefix) || strings…"
+    change = _fc("utils.go", removed, added)
+    alone = assess(change, RiskContext())
+    assert alone.reasons[0].startswith("turns: "), alone.reasons  # the leading line, with no edit apart to say
+    out = assess(change, RiskContext(apart={"utils.go": apart}))
+    assert out.reasons[0] == apart and any(r.startswith("turns: ") for r in out.reasons[1:]), out.reasons
+
+
+def test_a_leading_line_that_tells_more_than_the_edit_apart_stays_first() -> None:
+    # A minimum lowered (the leading line) tells more than a maximum raised apart from the change: the slipped line's
+    # place wins only a tie (round 37's first try put every edit apart first and lost RustCrypto/RSA's plant).
+    removed = ["const MIN_SIZE: u32 = 1024;", "pub const MAX_SIZE: usize = 4096;"]
+    added = ["const MIN_SIZE: u32 = 512;", "pub const MAX_SIZE: usize = 8192;"]
+    apart = "edit apart from the change: pub const MAX_SIZE: usize = 4096; → pub const MAX_SIZE: usize = 8192;"
+    out = assess(_fc("src/key.rs", removed, added), RiskContext(apart={"src/key.rs": apart}))
+    assert out.reasons[0].startswith("turns: const MIN_SIZE") and apart in out.reasons, out.reasons
+
+
+@pytest.mark.parametrize(("path", "removed", "added", "named"), [
+    ("query/encode.go", ["\treturn !v.Bool()"], ["\treturn v.Bool()"], "turns: return !v.Bool() → return v.Bool()"),
+    ("src/guard.ts", ["  if (user.isAdmin()) {"], ["  if (!user.isAdmin()) {"], "turns: if (user.isAdmin()) { → if (!user.isAdmin()) {"),
+    # a `!` after a name or a bracket negates nothing: C#'s null-forgiving operator, a Rust macro's call (ordinary history)
+    ("src/Context.cs", ["    return context.Parent ?? context;"], ["    return context.Parent!;"], None),
+    ("src/macros.rs", ['    format_args!("{}", x)'], ['    format_args!("{} {}", x, y)'], None),
+])
+def test_a_negation_put_in_or_taken_out_is_a_turn_a_postfix_bang_is_not(path: str, removed: list[str], added: list[str], named: str | None) -> None:
+    # Round 37 (blind 59's go-querystring): a `!` dropped from a returned boolean scored one short of a quote.
+    assert leading_line(path, added, removed) == named

@@ -585,6 +585,16 @@ def test_an_edited_condition_leads_and_its_range_is_named_first() -> None:
          "makes a secret guessable"),
         ("app/otp.py", ["        otp_digits += random.choice(string.digits)"], ["        otp_digits += secrets.choice(string.digits)"], "high",
          "makes a secret guessable"),
+        # a wallet's mnemonic drawn from a predictable source, in a README's sample (round 37, blind 59)
+        ("README.md", ["const mnemonic = bip39.generateMnemonic(128, (size) => Buffer.from(Array.from({ length: size }, () => Math.random() * 256)))"],
+         ["const mnemonic = bip39.generateMnemonic()"], "high", "makes a secret guessable"),
+        # static files served from the filesystem's root: a README's sample, Go, Python, nginx (round 37, blind 60)
+        ("README.md", ["  send(req, parseUrl(req).pathname, { index: false, root: '/' })"],
+         ["  send(req, parseUrl(req).pathname, { index: false, root: '/www/public' })"], "high", "serves the whole filesystem"),
+        ("cmd/files/main.go", ['\thttp.Handle("/", http.FileServer(http.Dir("/")))'], ['\thttp.Handle("/", http.FileServer(http.Dir("./public")))'],
+         "high", "serves the whole filesystem"),
+        ("app/main.py", ['app.mount("/static", StaticFiles(directory="/"), name="static")'], [], "high", "serves the whole filesystem"),
+        ("deploy/nginx.conf", ["    root /;"], ["    root /var/www/html;"], "high", "serves the whole filesystem"),
         # a secret declared with its type between the name and the value (Go, Kotlin, Rust, Swift), and a URL's key with no user
         ("examples/bind/bind.go", ['\tadminPasswd string = "Wr3nch!2019-dir"'], [], "high", "hard-codes a secret"),
         ("app/src/main/kotlin/Api.kt", ['    val apiKey: String = "pk_9c8b7a6f5e4d3c2b"'], [], "high", "hard-codes a secret"),
@@ -633,6 +643,10 @@ def test_round_six_shapes_are_named_and_never_low(path: str, added: list[str], r
         ("config/queue.js", ["  url: 'amqps://:${QUEUE_TOKEN}@broker.example.net/jobs',"], []),  # a placeholder, not a key
         ("src/Thumbs.php", ["    $img = Image::fromFile(sanitize_path($_GET['upload']));"], []),  # through a sanitiser
         ("src/Thumbs.php", ["    $ok = is_file($_GET['upload']);"], []),  # a test of the path, not a read
+        # a directory of the project served, a route's path "/" that serves nothing from disk
+        ("server.js", ["app.use(express.static('public'))"], []),
+        ("src/router.js", ["  router.push({ path: '/', root: '/' })"], []),
+        ("cmd/files/main.go", ['\thttp.Handle("/", http.FileServer(http.Dir("./public")))'], []),
     ],
 )
 def test_round_six_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:

@@ -162,6 +162,9 @@ _GIT_SOURCES = (
                r"[\w.-]+/[\w.-]+#[^\"]+)\""),
     # pip: name @ git+https://…, or a bare VCS URL.
     re.compile(r"^\s*(?P<name>[\w.\[\]-]+)\s*@\s*(?P<url>(?:git\+|hg\+|svn\+|https?://)\S+)"),
+    # Cargo's and Poetry's table of one dependency (``[dependencies.name]`` / ``[target.'cfg(…)'.dependencies.name]``, then
+    # ``git = "…"``): the name stands in the table's header, outside the changed lines.
+    re.compile(r"^\s*(?P<name>)git\s*=\s*['\"](?P<url>[^'\"]+)['\"]\s*(?:#.*)?$"),
     # Bundler: gem "name", git: "…" / github: "owner/repo".
     re.compile(r"^\s*gem\s+['\"](?P<name>[\w.-]+)['\"][^#\n]*?\b(?:git|github)(?::|\s*=>)\s*['\"](?P<url>[^'\"]+)['\"]"),
 )

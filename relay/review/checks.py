@@ -140,12 +140,19 @@ _SECURITY_TEST_WORDS_RE = re.compile(
     r"session|login|forbid|unauthori|privileg|access|origin|redirect|cors|hmac|crypt|secret" + classic_places.SECURITY_TEST_WORDS)
 
 
+_SUITE_SKIP_RE = re.compile(r"\b(?:(?:describe|context|suite)\.skip|xdescribe|xcontext)\s*\(\s*['\"`]")
+
+
 def skips_security_test(f: FileFacts, ctx: RiskContext) -> Detail:
     """The skip marker the change adds to a test named for a security property: the marker's own line, the lines
     written next to it (a decorator's test), or the test file's name (test_csrf.py) says which."""
     if not f.new_skips:
         return None
     added = f.change.added_lines
+    if f.adds_case:
+        # Among new cases a skipped one is often work to come; a whole suite named for a security property skipped on its
+        # own line (``describe.skip('verify', …)``) is no such case (round 37, blind 59: a crypto library's verify suite).
+        return next((line.strip()[:60] for line in added if _SUITE_SKIP_RE.search(line) and _SECURITY_TEST_WORDS_RE.search(line)), None)
     named_file = bool(_SECURITY_TEST_WORDS_RE.search(f.name))
     for i, line in enumerate(added):
         if _SKIP_LINE.search(line) and (named_file or any(_SECURITY_TEST_WORDS_RE.search(near) for near in added[max(i - 1, 0):i + 2])):

@@ -3,7 +3,8 @@
 - a read's size limit removed: the body read whole where it was read through a limit (Go's ``io.LimitReader`` and
   ``http.MaxBytesReader``, Rust's ``.take(n)`` before a ``read_to_end``, Python's ``.read(n)``, a Node body parser's
   ``limit``): a hostile or broken peer can exhaust the memory;
-- a container made to run as root: a Dockerfile's ``USER`` of another user removed with none added, or a compose or
+- a container made to run as root: a Dockerfile's ``USER`` of another user removed with none added, or its last ``USER``
+  root where its lines make a user of their own (round 37: a new Dockerfile's ``USER appuser`` written ``USER root``), or a compose or
   Kubernetes file's user set to root (``user: root``, ``runAsUser: 0``); a service too (round 35): a systemd unit's
   ``User=`` or a supervisord program's ``user=`` made root where it named another user;
 - a signed token's expiry dropped or made endless: ``max_age``/``maxAge``/``expiresIn`` removed from the call that
@@ -14,7 +15,8 @@
 
 The party guarded against is the worker that slips one such edit into an ordinary change: each is one line that reads as
 tidying (a shorter call, a line removed) and no word on it says what was lost. Each reader needs the pair: the removed
-line with the bound and an added line doing the same without it, so a new file or a line only added is never read.
+line with the bound and an added line doing the same without it, so a new file or a line only added is never read (but
+a new Dockerfile's user).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ _DOCKERFILE_RE = re.compile(r"(?i)(?:^|/)(?:docker|container)file(?:\.[\w.-]+)?$
 _USER_LINE_RE = re.compile(r"^\s*USER\s+(?P<who>\S+)", re.IGNORECASE)
 _USER_KEY_RE = re.compile(r"^\s*(?:-\s*)?(?P<key>user|runAsUser)\s*:\s*[\"']?(?P<who>[^\"'\s#]+)")
 _ROOT = frozenset({"root", "0", "0:0", "root:root"})
+_MAKES_USER_RE = re.compile(r"\b(?:adduser|useradd)\b")
 # The lines a settings or build file keeps for the rules (relay.review.file_kinds): the user a container runs as.
-CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S|^\s*user\s*=\s*\S", re.IGNORECASE)
+CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S|^\s*user\s*=\s*\S|\b(?:adduser|useradd)\b", re.IGNORECASE)
 # A service's user in an INI-shaped unit: systemd's ``User=``, supervisord's ``user=``, a template of one (``.service.erb``).
 _UNIT_USER_RE = re.compile(r"^\s*(?P<key>User|user)\s*=\s*[\"']?(?P<who>[^\"'\s#;]+)")
 
@@ -81,6 +84,11 @@ def _container_root(path: str, added: Sequence[str], removed: Sequence[str]) -> 
         if any(who.lower() not in _ROOT for who in gone) and all(who.lower() in _ROOT for who in now):
             said = f"USER {now[-1]}" if now else f"removed: USER {gone[-1]}"
             return f"runs the container as root ({said})"
+        # A file that makes its own user (``adduser``/``useradd``) and then runs as root (a new Dockerfile's last USER):
+        # the user made for it is never used.
+        made = next((line for line in added if _MAKES_USER_RE.search(line)), None)
+        if made is not None and now and now[-1].lower() in _ROOT:
+            return f"runs the container as root (USER {now[-1]}) though it makes a user: {made.strip()[:_SHOWN]}"
         return None
     if not path.endswith((".yml", ".yaml")):
         # A systemd unit's or supervisord program's user made root, where it ran as another user: the service runs as root.
@@ -119,7 +127,8 @@ def bound_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> st
     """What bound an edited pair of lines drops (a read's size limit, the container's non-root user, a signed token's
     expiry), quoted; None when it drops none."""
     if not removed:
-        return None
+        # A new Dockerfile is read for its user only: every other bound needs the line it was dropped from.
+        return _container_root(path, added, removed) if _DOCKERFILE_RE.search(path) else None
     return (_read_limit(added, removed) or _container_root(path, added, removed) or _expiry_dropped(added, removed)
             or _bound_inclusive(added, removed))
 

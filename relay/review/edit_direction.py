@@ -67,7 +67,7 @@ _SHOWN = 60
 # ----- randomness: where the values come from
 _STRONG_RE = re.compile(
     r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|[\"']crypto/rand[\"']|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomInt)\b|"
-    r"\brandomBytes\s*\(|\bgetRandomValues\s*\(|\bSecureRandom\b|\bRandomNumberGenerator\b|\brandom_bytes\s*\(|\brandom_int\s*\(|"
+    r"\brandomBytes\b|\bgetRandomValues\b|\bSecureRandom\b|\bRandomNumberGenerator\b|\brandom_bytes\s*\(|\brandom_int\s*\(|"
     r"\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|\bSecRandomCopyBytes\b|"
     r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b")
 _WEAK_RE = re.compile(
@@ -84,11 +84,24 @@ def _similar(a: str, b: str) -> bool:
     return SequenceMatcher(None, squeezed(a), squeezed(b), autojunk=False).ratio() >= 0.45
 
 
+_BINDS_NAME = re.compile(r"^\s*(?:import\s+[\w{*]|from\s+\S+\s+import\b|(?:const|let|var)\s+[\w{}\s,]+=\s*require\s*\()")
+_TARGET_RE = re.compile(r"^\s*(?:(?:const|let|var|val|final|my|local)\s+)?([\w.$]+)\s*(?::[^=]{1,40})?(?<![=!<>])=(?!=)")
+
+
+def _same_target(old: str, new: str) -> bool:
+    """Both lines assign the same name (``rng = rng || randomBytes`` → ``rng = rng || (…Math.random()…)``): one edit, however
+    much of the right side was rewritten."""
+    a, b = _TARGET_RE.match(old), _TARGET_RE.match(new)
+    return a is not None and b is not None and a.group(1) == b.group(1)
+
+
 def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    strong = [line for line in removed if _STRONG.search(line)]
+    # A strong source named, called or passed as a value (``rng = rng || randomBytes``); a statement that binds its name
+    # (``import { randomBytes } from …``) uses no source (Go's import of "crypto/rand" is read: its swap is the edit).
+    strong = [line for line in removed if _STRONG.search(line) and not _BINDS_NAME.match(line)]
     if not strong:
         return None
-    kept = sum(len(_STRONG_RE.findall(line)) for line in added if _STRONG.passes(line))
+    kept = sum(len(_STRONG_RE.findall(line)) for line in added if _STRONG.passes(line) and not _BINDS_NAME.match(line))
     if kept >= sum(len(_STRONG_RE.findall(line)) for line in strong):
         return None  # every strong source stands again (moved, re-wrapped)
     for new in added:
@@ -97,7 +110,7 @@ def _weak_random(added: Sequence[str], removed: Sequence[str]) -> str | None:
             continue
         for old in strong:
             # One edit: lines alike, Go's import swapped, or a change of a slip's size (a line or two each side).
-            if _similar(old, new) or ('"crypto/rand"' in old and "math/rand" in new) or (len(added) <= 3 and len(removed) <= 3):
+            if _similar(old, new) or ('"crypto/rand"' in old and "math/rand" in new) or (len(added) <= 3 and len(removed) <= 3) or _same_target(old, new):
                 a, b = centred(old.strip(), new.strip())
                 return f"makes randomness predictable: {a} → {b}"
     return None

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
-from relay.core.redact import redact
+from relay.core.redact import mask, redact
 from relay.review.command_lines import grown_pairs
 from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
 from relay.review.path_kinds import IGNORE_FILES
@@ -43,7 +43,7 @@ from relay.review.turned_lines import changed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "apart_tells_as_much", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
@@ -98,11 +98,14 @@ _HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
 
 _LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
 _UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
+_RELATION = re.compile(r"(?<![<>=-])[<>]=?(?![<>=])")  # an ordering a bound is compared by (not ``=>``, ``->``, ``<<``)
 _STRUCTURE = frozenset("{}()[],;.:\"'`")
 _PATTERN_CHARS = frozenset("|\\^$*+?~[]<>")
 _LITERAL = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|/(?:[^/\\\s]|\\.)+/")
 _SAME_OPERATOR = {"or": "||", "and": "&&", "not": "!"}
-_OPERATORS = re.compile(r"===?|!==?|<=|>=|(?<![<=-])<(?![<=-])|(?<![=>-])>(?![>=])|&&|\|\||!(?!=)|\bnot\b|\band\b|\bor\b")
+# A prefix ``!`` negates; one after a name or a bracket is C#'s, Kotlin's or TypeScript's non-null assertion or a Rust
+# macro's call (``context.Parent!``, ``format_args!(…)``: round 37's ordinary history), no operator turned.
+_OPERATORS = re.compile(r"===?|!==?|<=|>=|(?<![<=-])<(?![<=-])|(?<![=>-])>(?![>=])|&&|\|\||(?<![\w)\]])!(?!=)|\bnot\b|\band\b|\bor\b")
 _HEX = re.compile(r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\Z")
 _VTAG = re.compile(r"v\d+\Z")
 _SENTENCE = re.compile(r"[\w\s,.;:!?'`’\"-]+")
@@ -132,7 +135,7 @@ def _strong(line: str) -> int:
     score = 0
     if _URL.search(line):
         score += 3 + 2 * bool(_PLAIN_URL.search(line))
-    if redact(line) != line or _SECRETISH.search(line):
+    if mask(line) != line or _SECRETISH.search(line):
         score += 4
     if _OPEN_MODE.search(line):
         score += 3
@@ -240,6 +243,10 @@ def _turn(old: str, new: str) -> int:
     if not (flipped or nums or scaled or compares or pattern):
         return 0
     score = 3
+    # A negation put in or taken out (``return !v.Bool()`` → ``return v.Bool()``) inverts all the line decides: an
+    # operator turned that tells more than another (round 37: blind 59's only such slip stayed low, one point short).
+    if _operators(old).count("!") != _operators(new).count("!"):
+        score += 1
     # A number turned beside a name that bounds: a floor lowered or a ceiling raised loosens the bound.
     if nums:
         a, b = nums[0]
@@ -247,6 +254,10 @@ def _turn(old: str, new: str) -> int:
             score += 3
         elif b > a and _UPPER.search(new):
             score += 1
+        elif _decides(new) and _RELATION.search(_LITERAL.sub('""', new)):
+            # A bound a check compares with, moved (``if (port > 2 ** 16 - 1)`` → ``2 ** 32 - 1``): what the check lets
+            # through changed, where a line of the same change merely holds a condition or a word (round 37, blind 59).
+            score += 2
     return score
 
 
@@ -310,7 +321,7 @@ def _unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str |
     if not dropped:
         return None
     entry = next((s for s in dropped if _SECRETISH_PATH.search(s)), dropped[0])
-    return _remembered(f"no longer ignores: {clipped(entry, _QUOTE)}", squeezed(entry))
+    return _remembered(f"no longer ignores: {clipped(entry, _QUOTE)}", squeezed(entry), _LEAST)
 
 
 def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> tuple[int, str] | None:
@@ -360,7 +371,7 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
         return None
     # A result bound to the blank or cast to void says so: the quote alone reads as an ordinary call.
     said = best[1].split(": ", 1)[1]
-    return best[0][0], _remembered(redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[1]), best[2])
+    return best[0][0], _remembered(redact(f"discards a call's result: {said}" if _DISCARD.search(said.split(" → ")[-1]) else best[1]), best[2], best[0][0])
 
 
 def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -369,14 +380,14 @@ def leading_line_check(f: FileFacts, ctx: RiskContext) -> str | None:
     if _PARTS.get():
         return None
     c = f.change
-    quote, whole = _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
-    return _remembered(quote, whole) if quote is not None else None
+    quote, whole, score = _cached(c.path, tuple(c.added_lines), tuple(c.removed_lines), f.kind == "docs")
+    return _remembered(quote, whole, score) if quote is not None else None
 
 
 @functools.lru_cache(maxsize=128)  # a file is assessed again (the task's packet, the view); a server keeps few
-def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> tuple[str | None, str]:
+def _cached(path: str, added: tuple[str, ...], removed: tuple[str, ...], prose: bool) -> tuple[str | None, str, int]:
     found = scored_line(path, added, removed, prose=prose)
-    return (found[1], _LINES.get(found[1], "")) if found is not None else (None, "")
+    return (found[1], _LINES.get(found[1], ""), found[0]) if found is not None else (None, "", 0)
 
 
 # The whole lines behind a quote (squeezed), to tell whether another reason quotes the same line in a window of its own.
@@ -384,12 +395,33 @@ _LINES: dict[str, str] = {}
 _LINES_MOST = 4096
 
 
-def _remembered(quote: str, whole: str) -> str:
-    """``quote``, its whole line kept (squeezed) for ``quoted_elsewhere`` and the view (relay.review.telling); bounded."""
+_SCORES: dict[str, int] = {}  # and its score, to weigh it against an edit apart (``apart_tells_as_much``)
+
+
+def _remembered(quote: str, whole: str, score: int) -> str:
+    """``quote``, its whole line kept (squeezed) for ``quoted_elsewhere`` and the view (relay.review.telling), and its
+    score; bounded."""
     if len(_LINES) > _LINES_MOST:
         _LINES.clear()
+        _SCORES.clear()
     _LINES[quote] = whole
+    _SCORES[quote] = score
     return quote
+
+
+def apart_tells_as_much(apart: str, quote: str) -> bool:
+    """Whether an edit apart from the change (its reason, ``old → new`` or a line removed or added) scores at least as the
+    leading line ``quote`` by the same measure: then the slipped line's usual place wins the tie (round 37: go-chi/cors's
+    ``&&`` → ``||`` apart, as telling as the commit's own turn, was cut; RSA's minimum lowered, more telling than a maximum
+    raised apart, must stay first)."""
+    said = apart.split(": ", 1)[-1].replace("…", "")
+    if apart.startswith("edit apart") and " → " in said:
+        old, new = said.split(" → ", 1)
+        score = max(_alone(new, False), _alone(old, False)) + max(_turn(old, new), 0) + 2 * _exit_gone(old, new)
+    else:
+        score = _alone(said, apart.startswith("removed"))
+    return score >= _SCORES.get(quote, _LEAST)
+
 
 _PIECE = 12  # a shorter piece of another reason's text may stand in any line
 

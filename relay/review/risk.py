@@ -21,7 +21,7 @@ from relay.review.checks import lines
 from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import repeated, strength
 from relay.review.low_change_floor import quoted_turns
-from relay.review.leading_lines import LEADING_RULE, WORD_RULES, quoted_elsewhere
+from relay.review.leading_lines import LEADING_RULE, WORD_RULES, apart_tells_as_much, quoted_elsewhere
 from relay.review.quiet_turns import said_by_another
 from relay.review.deciding_tokens import floor_said_elsewhere
 from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
@@ -166,6 +166,21 @@ def _line_read(fired: list[tuple[int, Rule, str]]) -> bool:
 _WATCHED_LINES = 40  # a smaller file is read whole once begun: its rules cost little
 
 
+_APART = frozenset({"edit_apart", "note_apart"})
+
+
+def _apart_first(kept: list) -> list:
+    """The edit apart from the change is quoted before the leading line when both stand and it tells as much (round 37):
+    the leading line is the file's most telling line, often in the work asked for; the edit apart is where a slipped line
+    stands (blind 59: go-chi/cors's own ``b == '.'`` led and the ``&&`` → ``||`` slipped apart, as telling, was cut from the
+    packet's reason)."""
+    lead = next((i for i, hit in enumerate(kept) if hit[3].name == LEADING_RULE), None)
+    apart = next((i for i, hit in enumerate(kept) if hit[3].name in _APART), None)
+    if lead is None or apart is None or apart < lead or not apart_tells_as_much(kept[apart][4], kept[lead][4]):
+        return kept
+    return [*kept[:lead], kept[apart], *(hit for i, hit in enumerate(kept) if i > lead - 1 and i != apart)]
+
+
 def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     """Return a copy of ``change`` with ``risk``, ``reasons`` and ``rules`` decided by ``RULES``."""
     facts = FileFacts(change, complete=change.path not in ctx.partial)
@@ -207,6 +222,7 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
     kept = [hit for hit in kept if hit[3].name != LEADING_RULE or not any(
         h[3].name not in WORD_RULES or _named_elsewhere(hit[4], [h[4]]) for h in kept if h is not hit) and not quoted_elsewhere(
         hit[4], [h[4] for h in kept if h is not hit])]
+    kept = _apart_first(kept)
     risk = max_risk(rule.risk for _, _, _, rule, _ in kept if rule.risk is not None) or "low"
     if risk == "low" and ctx.small_edits.get(change.path):
         # A low file's small edit is quoted by its description, with the scope it stands in (relay.review.small_edits).

@@ -97,7 +97,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         re.I)),
     ("makes files world-writable or access open", ("chmod", "mode", "perm", "mkdir", "umask", "open", "s_iwoth", "s_irwxo", "0o777",
                                                    "0777", "makedirs", "allowany", "permitall", "allowanonymous", "allowed_hosts", "public-read",
-                                                   "authentication_classes", "permission_classes", "writefile", "filemode", "world_write"), re.compile(
+                                                   "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
+                                                   "allauthenticatedusers"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
         r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
@@ -106,7 +107,10 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bpermitAll\s*\(|@PermitAll\b|\[AllowAnonymous\]|@AllowAnonymous\b|"
         r"\bALLOWED_HOSTS\s*=\s*\[\s*['\"]\*|\bpublic-read(?:-write)?\b|"
         # CMake's install()/file() permissions: the mode's "others may write" bit by its name (round 30).
-        r"\bPERMISSIONS\b[^)#]*\bWORLD_WRITE\b")),
+        r"\bPERMISSIONS\b[^)#]*\bWORLD_WRITE\b|"
+        # A cloud bucket anyone may write to (gsutil's ``acl ch -u AllUsers:W``, an IAM grant of an object admin to allUsers).
+        r"\b(?i:all(?:Authenticated)?Users):(?:W|O|FC|WRITE|OWNER|FULL_CONTROL)\b|"
+        r"\b(?i:all(?:Authenticated)?Users):(?:roles/)?(?:storage\.)?(?:objectAdmin|objectCreator|legacyBucketWriter|admin)\b")),
     ("trusts proxy headers", ("trust", "proxyfix", "forwarded", "allow_ips", "allow-ips", "allowips", "proxy_allow", "proxy-allow", "proxyallow", "proxy_headers", "secure_proxy_ssl_header", "real_ip", "x_for", ".proxy", "real-ip",
                              "client-ip", "connecting-ip"),
      re.compile(
@@ -121,6 +125,12 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
          r"['\"]X-Forwarded-(?:Host|Proto|Server|Port)['\"])|"
          # koa's app.proxy: X-Forwarded-* trusted when true.
          r"\b(?:app|this)\.proxy\s*=\s*(?:[^;]*?(?:\?\?|\|\|)\s*)?true\b|\bForwardedByClientIP\s*=\s*true\b", re.I)),
+    # Static files served from the filesystem's root: every file the process can read is one request away (round 37,
+    # blind 60: a README sample's `send(req, path, { root: '/' })`).
+    ("serves the whole filesystem", ("root", "static", "fileserver", "http.dir", "sendfile", "documentroot"), re.compile(
+        r"\b(?:send|sendFile|serve\w*|static\w*|express\.static|FileServer)\b[^\n]*\broot\s*[:=]\s*['\"]/['\"]|"
+        r"\b(?:express\.static|serveStatic|serve_static|StaticFiles|static_folder\s*=)\s*\(?\s*(?:directory\s*=\s*)?['\"]/['\"]|"
+        r"\bhttp\.Dir\(\s*\"/\"\s*\)|^\s*(?:DocumentRoot\s+\"?/\"?|root\s+/;)\s*$")),
     ("turns debug mode on", ("debug", "use_debugger", "display_errors", "flask_env", "profiler", "pprof", "expvar", "include-"), re.compile(
         r"\b(?:DEBUG|\w+_DEBUG|app\.debug|\w*\.config\[['\"]DEBUG['\"]\])" + _Q + r"\s*[=:]\s*" + _Q + r"(?:True|true|1|on)\b|"
         r"\.run\([^)]*\bdebug\s*=\s*True\b|\b[Dd]ebug" + _Q + r"\s*(?::\s*[\w.|\[\] ]+?\s*)?[=:]>?\s*(?:True|true)\b|"
@@ -156,10 +166,11 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # A function that hands back the origin it was given ("(origin: string) => origin || fallback"): the request's Origin reflected.
         r"\(\s*(\w*origin)\b[^)]*\)\s*=>\s*\2\b(?!\s*[.(\[=!<>])|"
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
+    # A wallet's mnemonic and the entropy it is drawn from are the secret itself (round 37, blind 59: a README's sample).
     ("makes a secret guessable", ("md5", "sha1", "random", "rand", "uniqid"), re.compile(
         r"\b(?:md5|sha1)\b[^#\n]*\b(?:password|passwd|pwd)\w*|\b(?:password|passwd)\w*\b[^#\n]*\b(?:md5|sha1)\s*\(|"
         # A secret built piece by piece (``$secret .= $chars[mt_rand(0, 31)]``, ``token += …``, ``otp << …``) as well as at once.
-        r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp)\w*['\"]?\s*(?::=|[.+|]?=(?!=)|:|<<)\s*[^;#\n]*"
+        r"\b\w*(?:token|secret|nonce|salt|passw(?:or)?d|api_?key|session_?id|otp|mnemonic|entropy)\w*['\"]?\s*(?::=|[.+|]?=(?!=)|:|<<)\s*[^;#\n]*"
         r"(?:Math\.random\s*\(|\brandom\.(?:random|randint|choice|choices|randrange|getrandbits)\s*\(|\bmath/rand\b|\brand\.(?:Int|Intn|Int63|Read)\w*\s*\(|"
         r"\bmt_rand\s*\(|\buniqid\s*\(|\bnew\s+Random\s*\()|"
         # Bytes (keys, salts, nonces) drawn from a generator made for simulations, not secrets.

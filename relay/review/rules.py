@@ -319,12 +319,15 @@ RULES: tuple[Rule, ...] = (
              _fc("tests/test_api.py", added_lines=["@pytest.mark.skip(reason='later')"]), "adds a skip/focus marker (@pytest.mark.skip)",
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():"]))),
     Rule("skips_security_test", "high", "skips a security test: {detail}", checks.skips_security_test,
-         scope=Scope(needs=("skips_added",), unless=("adds_case",)), leads=True, outranks=("skip_marker", "removed_assertions"), example=Example(
+         scope=Scope(needs=("skips_added",)), leads=True, outranks=("skip_marker", "removed_assertions", "skip_with_new_test"), example=Example(
              _fc("spec/client/ssl_spec.rb", additions=1, deletions=1, removed_lines=["  it 'verifies the server hostname' do"],
                  added_lines=["  xit 'verifies the server hostname' do"]),
              "skips a security test: xit 'verifies the server hostname' do",
              _fc("spec/client/retry_spec.rb", additions=1, deletions=1, removed_lines=["  it 'retries twice' do"],
-                 added_lines=["  xit 'retries twice' do"]))),
+                 added_lines=["  xit 'retries twice' do"])), more=(Example(_fc("test/verify.js", kind="added", additions=2, added_lines=[
+                     "describe.skip('verify', () => {", "  it('accepts a signature', () => {})"]),
+                     "skips a security test: describe.skip('verify', () => {", _fc("test/layout.js", kind="added", additions=2, added_lines=[
+                     "describe.skip('layout', () => {", "  it('wraps a line', () => {})"])),)),
     Rule("skip_with_new_test", "medium", "new test added with a skip/focus marker ({detail})", checks.skip_with_new_test,
          scope=Scope(needs=("skips_added", "adds_case")), example=Example(
              _fc("tests/test_api.py", added_lines=["@pytest.mark.xfail(reason='bug 12')", "def test_bug_12():", "    assert parse('') == []"]),
