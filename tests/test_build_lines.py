@@ -123,6 +123,9 @@ _RULES = ("dangerous_call", "unsafe_value", "replaced_dependency", "edits_securi
         ("docs/contributing.md", ["    git clone http://github.com/acme/tool.git"], ["    git clone https://github.com/acme/tool.git"],
          "fetches code over plain HTTP"),
         ("charts/README.md", ["    helm repo add acme http://charts.example.net"], [], "fetches code over plain HTTP"),
+        # a shell command in a docs sample reads as plain words but is no sentence (round 38, blind 61's webmock)
+        ("README.md", ["```bash", "gem sources --add http://gems.example-mirror.org/ && gem install webmock", "```"],
+         ["```bash", "gem install webmock", "```"], "fetches packages from an untrusted index: gem sources --add http://"),
         # 3. round 37 (blind 60 and 52): a release bucket anyone may write to; a Cargo table's dependency taken from a fork;
         # a new Dockerfile that makes a user and runs as root
         ("Makefile", ["\tgsutil acl ch -u AllUsers:W gs://$(BINARY)-release", "\tgsutil cp bin/* gs://$(BINARY)-release"],
@@ -193,6 +196,8 @@ def test_build_ci_script_and_docs_shapes_are_named_and_never_low(path: str, adde
         ("docs/contributing.md", ["    git clone https://github.com/acme/tool.git"], []),
         ("docs/contributing.md", ["    git clone http://localhost:3000/acme/tool.git"], []),
         ("README.md", ["    CURLOPT_SSL_VERIFYPEER => true,"], []),
+        # a sentence naming a flag and a link, with no command chained
+        ("docs/usage.md", ["Pass the --registry flag to pick another mirror, as the guide at https://docs.example.org explains."], []),
         # a bucket anyone may read (a release's downloads), a Cargo table's revision moved on the same repository
         ("Makefile", ["\tgsutil acl ch -u AllUsers:R gs://$(BINARY)-release"], []),
         ("Cargo.toml", ['rev = "9f0e1d2"'], ['rev = "abc1234"']),

@@ -302,3 +302,11 @@ def test_a_leading_line_that_tells_more_than_the_edit_apart_stays_first() -> Non
 def test_a_negation_put_in_or_taken_out_is_a_turn_a_postfix_bang_is_not(path: str, removed: list[str], added: list[str], named: str | None) -> None:
     # Round 37 (blind 59's go-querystring): a `!` dropped from a returned boolean scored one short of a quote.
     assert leading_line(path, added, removed) == named
+
+
+def test_a_number_with_digit_separators_is_read_whole() -> None:
+    # Round 38 (blind 61, jackson-core): `150` → `150_000` read as "150" with "_000" put at its end, a wrapped line; it is a
+    # bound raised a thousandfold. The same value spelt with separators is no turn.
+    was, now = ["    static final int MAX_COLL_CHAIN_LENGTH = 150;"], ["    static final int MAX_COLL_CHAIN_LENGTH = 150_000;"]
+    assert leading_line("sym/Canonicalizer.java", now, was) == "turns: …MAX_COLL_CHAIN_LENGTH = 150; → …MAX_COLL_CHAIN_LENGTH = 150_000;"
+    assert leading_line("sym/Canonicalizer.java", now, ["    static final int MAX_COLL_CHAIN_LENGTH = 150000;"]) is None

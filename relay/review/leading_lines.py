@@ -92,6 +92,7 @@ _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[
 _DOTTED = re.compile(r"\d+\.\d+")
 _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
+_SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
 # A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
 # to 64 bits; a decimal of ten digits or more is an id or a timestamp, not a bound.
 _HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
@@ -218,6 +219,9 @@ def _turn(old: str, new: str) -> int:
     """What turned between a pair: 0 for a rename, a message's words, a line wrapped, a value turned into an unlike one;
     -9 for a version or a pinned commit moved; more for a value turned into another (``false`` → ``true``, a number, a
     flag's ``no``), a comparison or a pattern's character; more again for a bound loosened."""
+    # A number read whole with the digit separators Java, Rust, Python, JS and C# allow: ``150`` → ``150_000`` is a bound
+    # raised a thousandfold, not a line wrapped (round 38, blind 61's jackson-core); ``150000`` → ``150_000`` is no turn.
+    old, new = _SEPARATOR.sub("", old), _SEPARATOR.sub("", new)
     so, sn = squeezed(old), squeezed(new)
     if _wrapped(so, sn) or _wrapped(sn, so):
         return 0  # a line wrapped or joined, or a call's arguments moved to the next line

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -236,3 +236,24 @@ def alike(a: str, b: str, least: float = 0.6) -> bool:
     matcher = SequenceMatcher(None, a, b, autojunk=False)
     return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
 
+
+# A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
+_CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
+_PLAIN_WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
+_INLINE_COMMENT_RE = re.compile(r"(?<=\S)\s*/\*.*?\*/")
+
+
+# A shell command: a flag (``--add``, ``-i``) beside a URL or a chain of commands. Its words are a program's and its
+# arguments' (``gem sources --add http://… && gem install webmock``), plain as they read (round 38, blind 61's webmock).
+_FLAG_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:[=\s]|$)")
+_COMMAND_TAIL_RE = re.compile(r"\s(?:&&|\|\||\|)\s|://")
+
+
+def looks_like_prose(line: str) -> bool:
+    """A line of a sentence rather than code: mostly plain words, five or more, and no shell command."""
+    if _FLAG_RE.search(line) and _COMMAND_TAIL_RE.search(line):
+        return False
+    # A comment inside the code ("true /* number of proxies between … */") is not a sentence around it.
+    rest = _CODE_SPAN_RE.sub(" ", _INLINE_COMMENT_RE.sub(" ", line)).split()
+    plain = sum(1 for w in rest if _PLAIN_WORD_RE.match(w))
+    return plain >= 5 and plain >= 0.6 * len(rest)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from relay.core.redact import vendor_secret
 from relay.review import build_lines, classic_cells, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
-from relay.review.line_shapes import Screen, edits_line, squeezed, window
+from relay.review.line_shapes import Screen, edits_line, looks_like_prose, squeezed, window
 from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, masked
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
@@ -330,20 +330,6 @@ def risky_screen(line: str) -> bool:
     """Whether a line may hold a risky value or call (the cheap word pre-check every reader here starts with); a line
     holding a vendor's credential shape always may (docs prose included: relay.review.file_kinds keeps it for the rules)."""
     return _ALL.passes(line) or vendor_secret(line) is not None
-
-
-# A line of prose (docs write "set ``verify=False`` to skip the check"): words, five or more, outside quotes and code spans.
-_CODE_SPAN_RE = re.compile(r"``?[^`]*``?|'[^']*'|\"[^\"]*\"")
-_WORD_RE = re.compile(r"^[A-Za-z][a-z'’]*[.,;:!?]?$")
-_INLINE_COMMENT_RE = re.compile(r"(?<=\S)\s*/\*.*?\*/")
-
-
-def looks_like_prose(line: str) -> bool:
-    """A line of a sentence rather than code: mostly plain words, five or more."""
-    # A comment inside the code ("true /* number of proxies between … */") is not a sentence around it.
-    rest = _CODE_SPAN_RE.sub(" ", _INLINE_COMMENT_RE.sub(" ", line)).split()
-    plain = sum(1 for w in rest if _WORD_RE.match(w))
-    return plain >= 5 and plain >= 0.6 * len(rest)
 
 
 def _shown(line: str, at: int = 0) -> str:
