@@ -310,3 +310,15 @@ def test_a_number_with_digit_separators_is_read_whole() -> None:
     was, now = ["    static final int MAX_COLL_CHAIN_LENGTH = 150;"], ["    static final int MAX_COLL_CHAIN_LENGTH = 150_000;"]
     assert leading_line("sym/Canonicalizer.java", now, was) == "turns: …MAX_COLL_CHAIN_LENGTH = 150; → …MAX_COLL_CHAIN_LENGTH = 150_000;"
     assert leading_line("sym/Canonicalizer.java", now, ["    static final int MAX_COLL_CHAIN_LENGTH = 150000;"]) is None
+
+
+@pytest.mark.parametrize(("removed", "added", "named"), [
+    # Round 39 (blind 64, libfido2): a check's bound moved past the error code; the sign was a token of its own
+    (["\tif (ok < 0)"], ["\tif (ok < -1)"], "turns: if (ok < 0) → if (ok < -1)"),
+    (["  if (n > -5) {"], ["  if (n > 5) {"], "turns: if (n > -5) { → if (n > 5) {"),
+    # a subtraction dropped is no sign, and the same negative number is no turn
+    (["  let width = total - 1;"], ["  let width = total;"], None),
+    (["  if (ok < -1)"], ["  if ( ok < -1 )"], None),
+])
+def test_a_numbers_sign_is_read_with_it(removed: list[str], added: list[str], named: str | None) -> None:
+    assert leading_line("src/assert.c", added, removed) == named

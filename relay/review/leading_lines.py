@@ -93,6 +93,7 @@ _DOTTED = re.compile(r"\d+\.\d+")
 _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
 _SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
+_NEGATED_NUMBER = re.compile(r"(?<![\w)\]])-\s*\d")  # a sign before a number, not a subtraction
 # A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
 # to 64 bits; a decimal of ten digits or more is an id or a timestamp, not a bound.
 _HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
@@ -113,6 +114,14 @@ _SENTENCE = re.compile(r"[\w\s,.;:!?'`’\"-]+")
 _PLAIN_WORD = re.compile(r"[a-z][a-z'’-]*[,.;:!?]?")
 _NEGATED = ("no", "not", "dis", "un", "in", "non")
 _SECURE = {"https": "http", "wss": "ws", "ftps": "ftp", "sftp": "ftp", "smtps": "smtp", "imaps": "imap", "ldaps": "ldap"}
+
+
+def _signed(tokens: Sequence[str]) -> int | None:
+    """The number a run of tokens spells with its sign (``-`` ``1``), else None."""
+    if len(tokens) == 2 and tokens[0] == "-":
+        found = _number(tokens[1])
+        return -found if found is not None else None
+    return _number(tokens[0]) if len(tokens) == 1 else None
 
 
 def _number(token: str) -> int | None:
@@ -239,6 +248,11 @@ def _turn(old: str, new: str) -> int:
     flipped = any(_negated(a, b) or (a.lower() in _VALUES and b.lower() in _VALUES) for _, aa, bb in ops for a in aa for b in bb)
     flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops)
     nums = [(x, y) for _, aa, bb in ops for a, b in zip(aa, bb) if (x := _number(a)) is not None and (y := _number(b)) is not None]
+    # A number's sign is a token of its own: ``ok < 0`` → ``ok < -1`` replaces ``0`` with ``-`` ``1`` (round 39, blind 64's
+    # libfido2: a signature check's result compared past its error code), and a sign put in or taken out turns a number.
+    nums += [(x, y) for tag, aa, bb in ops if tag == "replace" and (x := _signed(aa)) is not None and (y := _signed(bb)) is not None
+             and (aa[:1] == ["-"]) != (bb[:1] == ["-"])]
+    nums += [(1, -1) for tag, aa, bb in ops if tag in ("insert", "delete") and (*aa, *bb) == ("-",) and _NEGATED_NUMBER.search(new if aa == [] else old)]
     # A number put into an expression or taken out of it (a scale, an offset, a count).
     scaled = any(tag in ("insert", "delete") and any(_NUMBER.match(t) or _HEX_NUMBER.match(t) for t in (*a, *b)) for tag, a, b in ops)
     # A comparison or a logical operator turned (``or`` and ``||`` are one), or the special characters of a pattern's literal.
