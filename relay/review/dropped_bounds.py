@@ -47,7 +47,7 @@ _USER_KEY_RE = re.compile(r"^\s*(?:-\s*)?(?P<key>user|runAsUser)\s*:\s*[\"']?(?P
 _ROOT = frozenset({"root", "0", "0:0", "root:root"})
 _MAKES_USER_RE = re.compile(r"\b(?:adduser|useradd)\b")
 # The lines a settings or build file keeps for the rules (relay.review.file_kinds): the user a container runs as.
-CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S|^\s*user\s*=\s*\S|\b(?:adduser|useradd)\b", re.IGNORECASE)
+CONTAINER_USER_RE = re.compile(r"^\s*USER\s+\S|^\s*(?:-\s*)?(?:user|runAsUser)\s*:\s*\S|^\s*user\s*=\s*\S|" + _MAKES_USER_RE.pattern, re.IGNORECASE)
 # A service's user in an INI-shaped unit: systemd's ``User=``, supervisord's ``user=``, a template of one (``.service.erb``).
 _UNIT_USER_RE = re.compile(r"^\s*(?P<key>User|user)\s*=\s*[\"']?(?P<who>[^\"'\s#;]+)")
 

@@ -178,7 +178,9 @@ def _apart_first(kept: list) -> list:
     apart = next((i for i, hit in enumerate(kept) if hit[3].name in _APART), None)
     if lead is None or apart is None or apart < lead or not apart_tells_as_much(kept[apart][4], kept[lead][4]):
         return kept
-    return [*kept[:lead], kept[apart], *(hit for i, hit in enumerate(kept) if i > lead - 1 and i != apart)]
+    moved = list(kept)
+    moved.insert(lead, moved.pop(apart))
+    return moved
 
 
 def assess(change: FileChange, ctx: RiskContext) -> FileChange:
