@@ -94,14 +94,25 @@ for line in sys.stdin:
 """
 
 
-def _tapped(tmp_path):
+# A relay whose shutdown outlasts Claude Code's patience: the first signal starts a second of cleanup, the next is ignored.
+_SLOW_RELAY = """#!{python}
+import json, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+signal.signal(signal.SIGINT, lambda n, f: (time.sleep(1.0), sys.exit(0)))
+for line in sys.stdin:
+    request = json.loads(line)
+    print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": {{"echo": request["method"]}}}}), flush=True)
+"""
+
+
+def _tapped(tmp_path, source=_ECHO_RELAY):
     import subprocess
     import sys
 
     from .wiretap import install_wiretap
 
     relay = tmp_path / "relay"
-    relay.write_text(_ECHO_RELAY.format(python=sys.executable), encoding="utf-8")
+    relay.write_text(source.format(python=sys.executable), encoding="utf-8")
     relay.chmod(0o755)
     log = tmp_path / "wire.log"
     tap = install_wiretap(tmp_path / "tap", log, relay)
@@ -134,6 +145,29 @@ def test_wiretap_passes_a_signal_on_and_exits_with_the_relay(tmp_path):
     assert proc.wait(timeout=10) == 3
     proc.stdin.close()
     assert events(log) == [f"signal {int(signal.SIGTERM)}", "relay exit 3"]
+
+
+def test_the_relays_exit_is_written_down_when_the_client_kills_the_tap_before_it(tmp_path):
+    # Claude Code stops a stdio server with SIGINT, then SIGTERM 100 ms later, then SIGKILL 400 ms after that — to the tap,
+    # its own child. A relay whose shutdown took longer under load was still ending well, but the killed tap wrote nothing
+    # down and the interactive-exit test failed (the CI rehearsals of 2026-12-04: 3 runs in 16).
+    import signal
+    import time
+
+    from .wiretap import events
+
+    proc, log, _, _ = _tapped(tmp_path, _SLOW_RELAY)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.4)
+    proc.kill()
+    proc.wait(timeout=10)
+    proc.stdin.close()
+    deadline = time.monotonic() + 10
+    while "relay exit 0" not in events(log) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert events(log) == [f"signal {int(signal.SIGINT)}", f"signal {int(signal.SIGTERM)}", "relay exit 0"]
 
 
 def test_task_notifications_are_read_from_the_user_text_blocks():

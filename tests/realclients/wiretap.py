@@ -5,7 +5,9 @@
 stdin to it and its stdout back, line by line, appending ``> `` (client to relay) or ``< `` (relay to
 client) and the line to ``log``. The relay's stderr is passed through untouched. A signal the client
 sends (SIGTERM, SIGINT, SIGHUP) is passed on to the relay, and the tap exits with the relay's code, so
-the relay's own shutdown (its workers' groups killed, records written) is what the test sees.
+the relay's own shutdown (its workers' groups killed, records written) is what the test sees. The relay runs under a
+small keeper that writes its exit down, so a client that kills the tap itself (Claude Code: SIGKILL 500 ms after its
+SIGINT) does not take the record of how the relay ended with it.
 The signals the tap got and the relay's exit code are logged too (``! `` lines; ``events(log)``).
 ``messages(log)`` reads the log back as (direction, JSON-RPC message) pairs.
 """
@@ -22,7 +24,21 @@ __all__ = ["install_wiretap", "messages", "events"]
 _TAP = r'''#!{python}
 import os, signal, subprocess, sys, threading
 LOG = {log!r}
-child = subprocess.Popen([{relay!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+KEEPER = """
+import os, signal, subprocess, sys
+log, argv = sys.argv[1], sys.argv[2:]
+relay = subprocess.Popen(argv)
+for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(signum, lambda n, f: relay.send_signal(n))
+code = relay.wait()
+with open(log, "ab") as fh:
+    fh.write(b"! relay exit %d\\n" % code)
+os._exit(code if code >= 0 else 128 - code)
+"""
+# The relay runs under a keeper that passes the tap's signals on and writes the relay's exit down: Claude Code kills the
+# server it started (this tap) 500 ms after its SIGINT (100 ms, SIGTERM, 400 ms, SIGKILL); the relay, past that under
+# load, still ends its shutdown, and the keeper, not the killed tap, says how.
+child = subprocess.Popen([sys.executable, "-c", KEEPER, LOG, {relay!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 lock = threading.RLock()  # re-entrant: the signal handler notes from the main thread, maybe inside note()
 
 def note(tag, line):
@@ -59,8 +75,7 @@ try:
         out.flush()
 except (BrokenPipeError, OSError):
     pass
-code = child.wait()
-note(b"! ", b"relay exit %d" % code)
+code = child.wait()  # the keeper wrote the relay's exit down
 try:
     out.flush()
 except (BrokenPipeError, OSError, ValueError):
