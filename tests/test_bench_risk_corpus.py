@@ -20,7 +20,7 @@ def _mirror(base: Path) -> Path:
     # Laid out as the fetch tool lays a snapshot out: DIR/owner+name/repo/.git.
     repo = make_repo(base / "acme+lib" / "repo", {"README.md": "# lib\n", "src/app.py": "def main():\n    return 1\n"})
     git(repo, "tag", "v1.0")
-    (repo / "src" / "app.py").write_text("def main():\n    return 2\n", encoding="utf-8")
+    (repo / "src" / "app.py").write_text("def run():\n    return 1\n", encoding="utf-8")
     (repo / "README.md").write_text("# lib, now 2\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "fix")
     git(repo, "tag", "v1.1")
@@ -113,7 +113,7 @@ def test_risk_corpus_bench_reports_figures_with_the_entries_task(tmp_path: Path,
                                 _entry(kind="control", riskiest=[], benign=["README.md", "src/app.py"], task="Reformat the package")])
     assert bench_risk_corpus.main(["--mirrors", str(mirrors), "--corpus", corpus, "-v"]) == 0
     out = capsys.readouterr().out
-    assert "security commits with overall risk low: 1\n" in out  # the diff alone: `return 2` says nothing
+    assert "security commits with overall risk low: 1\n" in out  # the diff alone: a rename says nothing
     assert "with the leader's task (2 entries carry one" in out
     assert "benign files called high: 0; security commits with overall risk low: 0" in out
     assert "the task names a security fix: 1 of 1 security entries, 0 of 1 others" in out

@@ -111,8 +111,8 @@ def _many_targets_scenario(tmp_path: Path) -> tuple[Path, Path]:
     repo = make_repo(tmp_path / "project", files)
     edits = [{"op": "replace-lines", "path": "src/auth/token.py", "start": n, "end": n,
               "content": f"value_{n} = compute_{n}()\n"} for n in (10, 40, 70, 100)]
-    edits += [{"op": "replace-lines", "path": "src/app.py", "start": 5, "end": 6, "content": "step_5 = 50\n"},
-              {"op": "replace-lines", "path": "src/app.py", "start": 60, "end": 60, "content": "step_60 = 600\nextra = 1\n"}]
+    edits += [{"op": "replace-lines", "path": "src/app.py", "start": 5, "end": 6, "content": "stage_5 = 5\n"},
+              {"op": "replace-lines", "path": "src/app.py", "start": 60, "end": 60, "content": "stage_60 = 60\nextra = step_1\n"}]
     edits += [{"op": "replace-lines", "path": f"docs/p{i}.md", "start": 2, "end": 19, "content": _para(f"new doc {i}", 18)}
               for i in range(10)]
     agy = install_fake_agy(tmp_path / "agy", success_scenario(edits))

@@ -100,6 +100,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     task_security: str = ""
     # The words of that task: a source file whose own name is one of them is the file it fixes.
     task_words: frozenset[str] = frozenset()
+    # Every word of the leader's task, lowercased (relay.review.task_reading.named_words): a value the task names turned
+    # is the work asked for, not a slip (relay.review.low_change_floor.value_turned).
+    task_names: frozenset[str] = frozenset()
     # Seen beyond git's view (``relay.observe.changes``): path -> how it was seen; path -> the
     # symlink a write went out through; whether the worker removed the whole workspace.
     outside: dict[str, str] = msgspec.field(default_factory=dict)

@@ -36,14 +36,14 @@ from typing import TYPE_CHECKING
 from relay.core.redact import mask, redact
 from relay.review.command_lines import grown_pairs
 from relay.review.line_shapes import IMPORT_RE, clipped, squeezed
-from relay.review.path_kinds import IGNORE_FILES
+from relay.review.path_kinds import dropped_ignore_entry
 from relay.review.small_edits import paired
 from relay.review.turned_lines import changed
 
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "apart_tells_as_much", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "apart_tells_as_much", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line", "turned_pairs"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
@@ -92,6 +92,7 @@ _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[
 _DOTTED = re.compile(r"\d+\.\d+")
 _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
+_SCALED = re.compile(r"[*/]\d+")
 _SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
 _NEGATED_NUMBER = re.compile(r"(?<![\w)\]])-\s*\d")  # a sign before a number, not a subtraction
 # A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
@@ -217,8 +218,8 @@ def _decides(line: str) -> bool:
 def _wrapped(short: str, long: str) -> bool:
     """Whether ``long`` is ``short`` with more put at one end between tokens (a line joined with its next, or wrapped):
     a number or a name lengthened inside (``0x10000000`` → ``0x1000000000000000``) is no wrap."""
-    if long.startswith(short):
-        return not (short and long[len(short):][:1].isalnum() and short[-1].isalnum())
+    if long.startswith(short):  # a number multiplied in at the end is a scale (``x | 0`` → ``(x | 0) * 1024``)
+        return not (short and long[len(short):][:1].isalnum() and short[-1].isalnum()) and not _SCALED.fullmatch(long[len(short):])
     if long.endswith(short):
         return not (short and long[:-len(short)][-1:].isalnum() and short[0].isalnum())
     return False
@@ -324,32 +325,27 @@ def leading_line(path: str, added: Sequence[str], removed: Sequence[str], *, pro
     return found[1] if found is not None else None
 
 
-# An ignore file's entry dropped lets in what it kept out (a key written to ``out/``, a ``.env``): no other line of such a
-# file says more.
-_SECRETISH_PATH = re.compile(r"(?i)key|pem|\.env|secret|cred|token|p12|pfx|keystore|passw|\.crt|id_rsa")
+def _fresh(path: str, added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The code lines each side changed; a line on both sides once squeezed was moved or reformatted, not changed."""
+    had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
+    return ([ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had],
+            [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has])
 
 
-def _unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """"no longer ignores: …" for an ignore file's entry the change drops and does not write again (one that names a key
-    or a secret first)."""
-    if path.rsplit("/", 1)[-1].lower() not in IGNORE_FILES:
-        return None
-    kept = {ln.strip().strip("/") for ln in added}  # ``build`` written again as ``/build/`` is the same entry
-    dropped = [s for ln in removed if (s := ln.strip()) and not s.startswith(("#", "!")) and s.strip("/") not in kept]
-    if not dropped:
-        return None
-    entry = next((s for s in dropped if _SECRETISH_PATH.search(s)), dropped[0])
-    return _remembered(f"no longer ignores: {clipped(entry, _QUOTE)}", squeezed(entry), _LEAST)
+def turned_pairs(path: str, added: Sequence[str], removed: Sequence[str]) -> Iterator[tuple[str, str, int]]:
+    """Each code line turned in place, as (old, new, what turned: ``_turn``), however little the line scores alone: the
+    low change's floor reads a value turned where no line tells enough to lead (relay.review.low_change_floor)."""
+    new, old = _fresh(path, added, removed)
+    for a, b in _pairs(new, old) if new and old else ():
+        if squeezed(a) != squeezed(b) and not _sentence(b):  # a sentence's words turned are no value
+            yield a, b, _turn(a, b)
 
 
 def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, prose: bool = False) -> tuple[int, str] | None:
     """``leading_line`` with its score."""
-    if (unignored := _unignored(path, added, removed)) is not None:
-        return _LEAST, unignored
-    # A line on both sides once squeezed was moved or reformatted, not changed.
-    had, has = {squeezed(ln) for ln in removed[:_MOST]}, {squeezed(ln) for ln in added[:_MOST]}
-    new = [ln for ln in added[:_MOST] if _code(ln, path) and squeezed(ln) not in had]
-    old = [ln for ln in removed[:_MOST] if _code(ln, path) and squeezed(ln) not in has]
+    if (entry := dropped_ignore_entry(path, added, removed)) is not None:  # no other line of an ignore file says more
+        return _LEAST, _remembered(f"no longer ignores: {clipped(entry, _QUOTE)}", squeezed(entry), _LEAST)
+    new, old = _fresh(path, added, removed)
     if not new and not old:
         return None
     best: tuple[tuple[int, bool], str, str] | None = None

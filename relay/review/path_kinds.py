@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from relay.core.path_globs import names_file
@@ -17,7 +18,7 @@ from relay.review.content_kinds import reading_path
 
 __all__ = [
     "BUILD_GLOBS", "CI_GLOBS", "CODE_EXTS", "FileKind", "HOOK_GLOBS", "KIND_ORDER", "SECRET_GLOBS", "SECRET_TEMPLATES",
-    "basename", "file_kind", "glob_any", "is_bare_requirements", "is_code", "is_lockfile", "is_manifest",
+    "basename", "dropped_ignore_entry", "file_kind", "glob_any", "is_bare_requirements", "is_code", "is_lockfile", "is_manifest",
     "is_release_notes", "is_secret_path", "is_test_path", "is_test_script", "is_vendored_code", "kind_rank",
     "path_kind", "words",
 ]
@@ -142,6 +143,21 @@ def is_manifest(path: str) -> bool:
 # The files that keep paths out of a commit, an image or a published package: every line is an entry (relay.review.file_kinds
 # reads each; relay.review.leading_lines names an entry dropped).
 IGNORE_FILES = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore", ".vercelignore", ".helmignore", ".slugignore"})
+
+
+# An ignore file's entry dropped lets in what it kept out (a key written to ``out/``, a ``.env``): one naming a key or a
+# secret is said first.
+_SECRETISH_ENTRY = re.compile(r"(?i)key|pem|\.env|secret|cred|token|p12|pfx|keystore|passw|\.crt|id_rsa")
+
+
+def dropped_ignore_entry(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The entry an ignore file's change drops and does not write again (one that names a key or a secret first); None
+    for any other file, or when nothing was dropped."""
+    if path.rsplit("/", 1)[-1].lower() not in IGNORE_FILES:
+        return None
+    kept = {ln.strip().strip("/") for ln in added}  # ``build`` written again as ``/build/`` is the same entry
+    dropped = [s for ln in removed if (s := ln.strip()) and not s.startswith(("#", "!")) and s.strip("/") not in kept]
+    return next((s for s in dropped if _SECRETISH_ENTRY.search(s)), dropped[0]) if dropped else None
 FileKind = Literal["source", "ci", "manifest", "build", "lockfile", "data", "test", "example", "generated", "docs"]
 KIND_ORDER: dict[str, int] = {
     "source": 0, "ci": 1, "manifest": 2, "build": 3, "lockfile": 4, "data": 5, "test": 6, "example": 7, "generated": 8, "docs": 9,

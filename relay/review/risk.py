@@ -254,7 +254,7 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     # A change no file of which is above low for a changed line (only for what it is, at most: a manifest, a CI file), whose
     # low files' reasons quote a code line it turned or edited apart (relay.review.low_change_floor): those files are read
     # again with their quote, worth a look.
-    if quotes := quoted_turns(list(read.values()), ctx.apart_quiet):
+    if quotes := quoted_turns(list(read.values()), ctx.apart_quiet, ctx.task_names):
         again = msgspec.structs.replace(ctx, low_change_quotes=quotes)
         read |= {id(change): _as_moved(assess(twins.get(id(change), change), again), change) for change in changes if change.path in quotes}
     return [read[id(change)] for change in changes]
