@@ -26,7 +26,8 @@ __all__: list[str] = []  # a test module exports nothing
         ("lib/guardian/token/verify.ex", ["    Enum.any?(valid, &(&1 in claim_values))"], ["    Enum.all?(valid, &(&1 in claim_values))"],
          "edits a security line (all? → any?): Enum.any?"),
         # an operand added to a bound: seconds read as milliseconds
-        ("src/timed.py", ["            if age > max_age * 1000:"], ["            if age > max_age:"], "edits a security line (adds * 1000)"),
+        # Round 41: the unit reader's turn, worth a look, is quoted with the line readers; it says more and leads.
+        ("src/timed.py", ["            if age > max_age * 1000:"], ["            if age > max_age:"], "adds a unit conversion on a time compared for expiry (* 1000"),
         # an allow-list written as a set literal gains a member
         ("src/flask_login/config.py", ['EXEMPT_METHODS = {"OPTIONS", "GET"}'], ['EXEMPT_METHODS = {"OPTIONS"}'], 'edits a security line (adds "GET")'),
         # a clause ANDed into the condition that signs: unsigned unless also secure

@@ -38,6 +38,7 @@ def test_a_lock_kept_moved_or_renamed_stays_quiet(path, removed, added):
      ["                return Task.FromResult(AuthenticateResult.NoResult());"]),
     ("src/auth.rs", ["    let claims = decode(token, key).map_err(|_| AuthError::Invalid)?;"], ["    let claims = decode(token, key).unwrap_or_default();"]),
     ("src/Middleware/RequireToken.php", ["            abort(401);"], ["            $this->logger->warning('bad token');"]),
+    ("src/origin.js", ["    return false;"], ["    return true;"]),  # a predicate's no made yes
 ])
 def test_an_error_path_that_stops_rejecting_fails_open(path, removed, added):
     found = subtle_turned(path, added, removed)
@@ -49,6 +50,10 @@ def test_an_error_path_that_stops_rejecting_fails_open(path, removed, added):
     ("src/guard.js", ["  if (!req.user) return res.status(401).send('login required');"], ["  if (!req.user) return res.sendStatus(401);"]),
     ("app/log.py", ["    logger.error('bad row %s', row)"], ["    logger.warning('bad row %s', row)"]),
     ("store/load.go", ["\t\treturn nil, err"], ["\t\treturn nil, fmt.Errorf(\"load %s: %w\", path, err)"]),
+    # Round 41: a predicate's no rewritten as a computed answer, or made a condition (ordinary history's false findings).
+    ("src/bcrypt.js", ["    return false;"], ["    return diff === 0;"]),
+    ("lib/url-state-machine.js", ["    return false;"], ['    if (last !== "" && last.length > 0) {']),
+    ("claims.go", ["\treturn false"], ["\tresult := false"]),
 ])
 def test_a_rejection_reworded_stays_quiet(path, removed, added):
     assert subtle_turned(path, added, removed) is None

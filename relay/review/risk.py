@@ -86,6 +86,12 @@ _AVAILABILITY_ONLY = ("removes a size or rate limit",)
 # A command line a CI or script reader names (round 35) is quoted with them, ahead of "CI configuration"; it ranks as the
 # file's risk says (a flag in a CI step is the project's own business more often than a line read as risky is).
 _READS_LINE = _LINE_RULES | {"weakens_more", "deciding_turn", "command_line"}
+# The readers worth a look that say what one changed line turns (an option turned on, a state, a named value, a package's
+# setting) are quoted with the line readers too, whatever their risk, never after a word, a path or a size (round 41: a
+# medium "turns withCredentials on" stood behind a high "security code (redirects: …)" and the packet's cut lost it; a
+# unit conversion on an expiry stood behind a path word and a note). They rank their files as lead_order.QUOTED says.
+_TURNS_WORTH_A_LOOK = frozenset({"any_turn_look", "state_turn", "named_turn", "weakens_package"})  # after the line rules' own
+_PLACED_AS_LINE = _READS_LINE | _TURNS_WORTH_A_LOOK
 
 
 _TURNED = frozenset({"turned_line", "turned_check"})
@@ -199,8 +205,8 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
         if (reason := _fires(rule, facts, ctx)) is not None:
             fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _READS_LINE else 0)),
-                    _LATER.get(rule.name, 0) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high"), order,
+    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _PLACED_AS_LINE else 0)),
+                    _LATER.get(rule.name, rule.name in _TURNS_WORTH_A_LOOK) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high"), order,
                     rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:3])

@@ -136,8 +136,16 @@ def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
         new = _closest(old, fresh, 0.45) if len(fresh) > 1 or len(gone) > 1 else fresh[0]
         if new is None or _REJECTION_WORDS_RE.search(new) or not new.strip() or new.strip() in ("}", "end", "{"):
             continue
+        # A predicate's "no" (``return false;``) fails open when it says yes or nothing in its place; a computed answer
+        # (``return diff === 0;``), a condition opened (``if (last !== "" && …)``) or a value kept is the predicate
+        # rewritten (round 41: eight of the reader's findings on ordinary history were such, none a plant).
+        if _BARE_NO_RE.match(old) and not _SOFT_ANSWER_RE.match(new):
+            continue
         return _fails_open(old, new)
     return None
+
+
+_BARE_NO_RE = re.compile(r"^\s*return\s+(?:false|False)\s*;?\s*$")
 
 
 # What lets the caller on, said plainly: nothing returned, an empty or a yes answer, a pass (not a value computed: a
