@@ -350,7 +350,7 @@ def git_answer(cwd: Path, subcommand: str, options: Sequence[str] = (), *, value
                timeout: float | None = None, stalled: Callable[[int], None] | None = None) -> tuple[int, bytes, bytes]:
     """``run_git`` for a caller that reads git's refusal itself: (exit code, stdout, stderr), whatever the code.
     Raises GitError on a missing git, GitTimeout on a timeout (``timeout``: GIT_TIMEOUT_SECONDS, read now).
-    ``stalled(pid)``: called each second git is still running (``relay.observe.fifos``: what it waits on)."""
+    ``stalled(pid)``: called while git still runs, 0.2 s in, then each second (``relay.observe.fifos``: what it waits on)."""
     timeout = GIT_TIMEOUT_SECONDS if timeout is None else timeout
     for value in values:
         if not value or value.startswith("-"):
@@ -430,8 +430,15 @@ def stop_running_gits() -> None:
 atexit.register(stop_running_gits)
 
 
+# The watcher's first look comes soon, then once a second: a git held on a FIFO waits for nothing else (each held git
+# step waited a whole second before it was let go), and most git calls have ended before the first look.
+_FIRST_LOOK, _LOOK_EVERY = 0.2, 1.0
+
+
 def _watch(pid: int, stalled: Callable[[int], None], ended: threading.Event) -> None:
-    while not ended.wait(1.0):
+    wait = _FIRST_LOOK
+    while not ended.wait(wait):
+        wait = _LOOK_EVERY
         try:
             stalled(pid)
         except Exception:  # noqa: BLE001 - a watcher's failure is no git failure
