@@ -315,15 +315,17 @@ async def test_a_trusted_call_repeated_while_its_form_is_open_gets_one_form_and_
     # call, so only the newest form's answer can run it: one launch either way.
     agy = _agy(tmp_path)
     asked: list = []
+    answers: list[dict] = []
 
     async def answer(context, params):
         asked.append(params)
-        with anyio.move_on_after(3):  # the person reads on while the model repeats itself
-            while len(asked) < 2:
+        # The person reads on while the model repeats itself, until the repeat has had its outcome: a form of its own
+        # (2026), or its refusal answered (2025-era: no second form ever comes; a fixed 3 s wait was spent for it).
+        with anyio.move_on_after(3):
+            while len(asked) < 2 and not (mode == "legacy" and answers):
                 await anyio.sleep(0.05)
         return types.ElicitResult(action="accept", content={"decision": "run"})
 
-    answers: list[dict] = []
     async with Client(_server(_env(tmp_path, agy, "human")), mode=mode, elicitation_callback=answer) as client:
         async def call() -> None:
             answers.append(payload(await client.call_tool(EXECUTE, _call(repo))))
