@@ -664,7 +664,10 @@ def test_each_new_run_gets_a_fresh_uuid4(install, ws):
 
 
 def test_unknown_conversation_warns_and_starts_a_new_one(install, ws):
-    agy = install(success_scenario([]))
+    # not_found_lead 0: the fake's pause after the warning (1.7 s, real agy's) is timing; these are its texts and record.
+    sc = success_scenario([])
+    sc["launches"][0]["not_found_lead"] = 0
+    agy = install(sc)
     r = run_inline(agy, "--add-dir", str(ws), "--output-format", "json", "--conversation", "nope-123", "-p", "x")
     assert r.returncode == 0
     assert r.stderr == b'warning: conversation "nope-123" not found\n'
@@ -677,7 +680,7 @@ def test_unknown_conversation_warns_and_starts_a_new_one(install, ws):
 
 
 def test_forget_conversation_makes_a_known_id_unknown(install, ws):
-    agy = install(scenario({}, {"forget_conversation": True}))
+    agy = install(scenario({}, {"forget_conversation": True, "not_found_lead": 0}))  # no 1.7 s pause: texts, not timing
     conv = json.loads(run_inline(agy, "--add-dir", str(ws), "--output-format", "json", "-p", "x").stdout)["conversation_id"]
     r = run_inline(agy, "--add-dir", str(ws), "--output-format", "json", "--conversation", conv, "-p", "x")
     assert r.stderr == f'warning: conversation "{conv}" not found\n'.encode()
