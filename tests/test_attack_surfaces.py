@@ -100,7 +100,11 @@ async def test_worktree_whose_git_file_the_worker_repointed_is_not_observed_and_
         {"op": "write", "path": "a.txt", "content": "b\n"},
         {"op": "write", "path": ".git", "content": f"gitdir: {repo / '.git'}\n"}]))
     env = _env(tmp_path, agy, {"iso": {"workspace": str(repo), "isolation": "worktree"}})
-    time.sleep(1.1)  # past the index's own second: a refresh would have something to rewrite
+    # Past the index's own second, as a sleep of 1.1 s made it: every file, folder and the index dated 2 s back alike
+    # (how old each is beside the others unchanged), so a refresh would have something to rewrite.
+    for path in (str(repo), *(os.path.join(f, n) for f, dirs, names in os.walk(repo) for n in (*dirs, *names))):
+        st = os.lstat(path)
+        os.utime(path, ns=(st.st_atime_ns - 2 * 10**9, st.st_mtime_ns - 2 * 10**9), follow_symlinks=False)
     seen = (index.read_bytes(), index.stat().st_mtime_ns)
     async with memory_relay(env) as client:
         packet = payload(await client.call_tool("antigravity_execute", {"task": "t", "profile": "iso"}))
