@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from git_repos import make_repo
-from relay.core.contracts import Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests, WorkerReport
+from relay.core.contracts import FileChange, Packet, RecordObservation, RecordOutcome, RecordPlan, RunRecord, Status, Tests, WorkerReport
 from relay.observe.changes import observe_changes
 from relay.observe.run_patch import build_run_patch
 from relay.observe.snapshot import take_snapshot
@@ -171,3 +171,25 @@ def test_an_edit_apart_that_cannot_let_more_through_is_quoted_but_decides_no_ris
     assert target.reason.startswith("edit apart from the change in load(): return registry.lookup(key) → return registry.find_entry(key)"), target
     assert target.risk == "low"
     assert "registry.find_entry(key)" in view
+
+
+def test_a_big_hunks_window_goes_to_the_line_the_reason_names_first() -> None:
+    # Round 42 (blind 66's serilog): the reason named the slipped comparison first ("inverts a comparison in a security
+    # line"), an edit apart second; the window of the 400-row hunk went to the edit apart (a generic reader's quote gave
+    # way to any other line rule's), and the line the leader was told about was not in the view.
+    from relay.review.telling import cut_window
+
+    rows = [f"-            keep{i} = Read({i});" for i in range(30)] + [f"+        keep{i} = Read({i});" for i in range(30)]
+    rows += ["+        }", "+        catch (DirectoryNotFoundException) { }"] + [f"+        step{i}();" for i in range(60)]
+    rows += ["-                if (file.DateTime.Value < now.Subtract(_limit.Value))",
+             "+                if (file.DateTime.Value > now.Subtract(_limit.Value))"] + [f"+        tail{i}();" for i in range(40)]
+    text = f"@@ -1,32 +1,{len(rows)} @@\n" + "\n".join(rows) + "\n"
+    change = FileChange(path="src/Sinks/RollingFileSink.cs", risk="medium", rules=["edits_security_line", "edit_apart"],
+                        reasons=["inverts a comparison in a security line (< → >): if (file.DateTime.Value > now.Subtract(_limit.Value…",
+                                 "edit apart from the change in RollingFileSink: catch (DirectoryNotFoundException… → } catch (Directory…"])
+    shown = cut_window(change, change.path, text, 700, 200, 3)
+    assert shown is not None and "file.DateTime.Value > now" in shown, shown
+    # The order is the reason's: named the other way round, the window goes to the edit apart.
+    swapped = FileChange(path=change.path, risk="medium", rules=["edit_apart", "edits_security_line"], reasons=change.reasons[::-1])
+    shown = cut_window(swapped, swapped.path, text, 700, 200, 3)
+    assert shown is not None and "DirectoryNotFoundException" in shown and "DateTime.Value > now" not in shown, shown

@@ -274,9 +274,13 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     """The first changed row holding the line a line rule of the file quotes (a window of a big hunk goes there);
     ``any_reason``: a line any of its reasons quotes (a secret's, a word reason's)."""
     named = set(change.rules) if any_reason else {rule for rule in change.rules if rule in LINE_RULES}
+    # The line the packet's reason names first is the one the leader is told to read: its window comes first, a generic
+    # reader's too (round 42: "inverts a comparison in a security line", the slipped line, led the reason and the window
+    # went to the edit apart quoted after it, 400 rows away).
+    lead = _quoted(change.reasons[0]) if not any_reason and change.rules and change.rules[0] in named else []
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
-    groups = _groups(change, named, any_reason=any_reason) + ([_described(change)] if any_reason else [])
+    groups = ([lead] if lead else []) + _groups(change, named, any_reason=any_reason) + ([_described(change)] if any_reason else [])
     row = _row_of(lines, groups)
     if row is None and (turned := _holds_pair([ln.text[1:-1] for ln in lines if ln.sign == "-"],
                                               [ln.text[1:-1] for ln in lines if ln.sign == "+"], _short_pairs(change, named))):
