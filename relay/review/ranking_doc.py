@@ -71,7 +71,15 @@ _TEXT = {
    (`env | curl`, `${{ toJSON(secrets) }}`, `JSON.stringify(process.env)` posted) is `unsafe_value`'s; a CI script line
    that pastes a `${{ … }}` expression where a shell variable passed the value is `dangerous_call`'s (script
    injection). Among a file's high line reasons a lifted size or rate limit comes after the others, and the review read
-   shows first the hunk its first quoting reason quotes; the packet's `lines` names that hunk's range first.""",
+   shows first the hunk its first quoting reason quotes; the packet's `lines` names that hunk's range first.
+7. **A change otherwise low names its turned line.** Asked after every file is read (`relay/review/low_change_floor.py`):
+   when no file is above low for what one of its changed lines says (a file above low only for what it is — a manifest,
+   a lockfile, a CI or build file — does not count), a low source or example file whose reasons quote a code line it
+   turned, or an edit apart from the rest of the change, is medium (`low_change_quote`, `low_change_apart`), the quote its
+   reason. A turned line is any pair turned in place that changes a value, an operator or a pattern's character, or
+   that puts a literal into a list of literals or takes one out, however little the line tells alone; a version, a
+   copyright year, a sentence, values turned all over one file, and a line whose name the leader's task names (the work
+   it asked for) stay quiet.""",
         "facts": "## Facts a scope can name",
         "fact_head": "| fact | meaning |\n| --- | --- |",
         "rules": "## The rules, in table order",
@@ -123,7 +131,13 @@ _TEXT = {
    “dependency manifest”之前；它是 medium，不会抬高任何文件的风险。把整个环境变量或全部密钥发往某个主机的 CI 步骤或程序
    （`env | curl`、`${{ toJSON(secrets) }}`、POST 出去的 `JSON.stringify(process.env)`）由 `unsafe_value` 点名；原先经
    shell 变量传值、现在直接粘贴 `${{ … }}` 表达式的 CI 脚本行由 `dangerous_call` 点名（脚本注入）。在一个文件的 high
-   行理由中，解除大小或速率限制的理由排在其他理由之后；审查阅读首先显示第一个引用行的理由所引用的变更块，审查包的 `lines` 也最先列出该变更块的范围。""",
+   行理由中，解除大小或速率限制的理由排在其他理由之后；审查阅读首先显示第一个引用行的理由所引用的变更块，审查包的 `lines` 也最先列出该变更块的范围。
+7. **其余都是低风险的改动，点名它转向的那一行。** 在读完所有文件之后判定（`relay/review/low_change_floor.py`）：当没有
+   任何文件因其某一变更行所说的内容而高于低风险时（只因其本身是什么——清单、锁文件、CI 或构建文件——而高于低风险的
+   文件不算），理由中引用了一行被转向的代码、或一处与其余改动无关的编辑的低风险源码或示例文件，判为 medium
+   （`low_change_quote`、`low_change_apart`），以该引用为理由。被转向的行指原地改动、改变了一个值、一个运算符或模式中
+   一个字符的一对行，或在字面量列表中加入或拿掉一个字面量的行，不论该行单独说明了多少；版本号、版权年份、句子、
+   同一文件里到处都改了的数值，以及领导者任务中点名的名字所在的行（即它要求的工作）保持安静。""",
         "facts": "## 适用范围可引用的事实",
         "fact_head": "| 事实 | 含义 |\n| --- | --- |",
         "rules": "## 规则（按表中顺序）",
