@@ -63,3 +63,38 @@ def test_within_the_budget_nothing_says_not_read(tmp_path):
     found = _review(tmp_path, {"a_slow.py": f"{_SLOW}\n", "b_app.py": "def f(q):\n    return eval(q)\n"})
     assert found["b_app.py"][0] == "high" and "runs text as code" in found["b_app.py"][1][0], found
     assert not any("not read line by line" in r for _, reasons in found.values() for r in reasons)
+
+
+def _bundle(n: int, salt: str = "") -> str:
+    # One line of a minified bundle, ~20,000 characters: functions that multiply by a rate, ``salt`` in one of them.
+    return "".join(f"var r{n}_{j}=function(q){{return q*rate{j}+limit(q{salt if j % 97 == n else ''})}};" for j in range(400))
+
+
+def test_a_minified_bundle_read_from_the_patch_cannot_spend_the_budget_of_the_line_beside_it(tmp_path, monkeypatch):
+    # Session 32: a commit that rebuilt a library's bundles (lines of 16,000-48,000 characters) cost ~28 s of CPU. The
+    # readers of the change's own patch (the edits apart and odd, the parts the packet names first) got its lines whole,
+    # and difflib's token matching is quadratic in a line's tokens: the 20 s were spent before the rule readers began, and
+    # a slipped eval beside the bundle said "not read line by line". They now get the lines observation keeps.
+    from relay.observe.changes import HUNK_CHARS
+    from relay.review import packet
+    read: dict[str, list[int]] = {"runs": [], "parts": []}
+    runs_of_patch, quoted_first = packet.runs_of_patch, packet.quoted_first
+
+    def runs(patch):
+        found = runs_of_patch(patch)
+        read["runs"].extend(len(line) for run in found for line in (*run.added, *run.removed))
+        return found
+
+    def parts(change, path, hunks):
+        read["parts"].extend(len(line) for h in hunks for line in (*h.added, *h.removed))
+        return quoted_first(change, path, hunks)
+
+    monkeypatch.setattr(packet, "runs_of_patch", runs)
+    monkeypatch.setattr(packet, "quoted_first", parts)
+    old = [_bundle(i) if i % 10 == 0 else f"var s{i} = {i};" for i in range(50)]  # five bundle lines, far apart: five ranges
+    new = [_bundle(i, "+1") if i % 10 == 0 else line for i, line in enumerate(old)]
+    overall, found = review_edits(tmp_path, {"lib/bundle-min.js": "\n".join(new) + "\n", "lib/app.js": "x = 1\neval(req.query.q)\n"},
+                                  before={"lib/bundle-min.js": "\n".join(old) + "\n", "lib/app.js": "x = 1\n"}, task="rebuild")
+    assert found["lib/app.js"].risk == "high" and "runs text as code" in found["lib/app.js"].reasons[0], found
+    assert not any("not read line by line" in r for c in found.values() for r in c.reasons)
+    assert all(read.values()) and max(max(lengths) for lengths in read.values()) <= HUNK_CHARS, read  # both ran, on kept lines

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relay.observe.changes import HUNK_CHARS
 from relay.observe.patch import split_patch
 from relay.review.docs_samples import sample_lines
 from relay.review.file_kinds import file_kind, line_filter
@@ -98,13 +99,15 @@ class Apart:
 
 
 def runs_of_patch(patch: bytes) -> list[Run]:
-    """Every run of changed lines of a patch (a run's range as ``relay.review.range_hunks`` counts it)."""
+    """Every run of changed lines of a patch (a run's range as ``relay.review.range_hunks`` counts it), its lines as
+    observation keeps them (``relay.observe.kept_lines``)."""
     runs: list[Run] = []
     for section in split_patch(patch)[1]:
         if section.binary is not None:
             continue
         hunks = [h.decode("utf-8", "replace") for h in section.hunks]
-        runs.extend(Run(section.path, h.start, h.end, h.added, h.removed) for h in cut_hunks(hunks, None, context=0, text=False))
+        runs.extend(Run(section.path, h.start, h.end, h.added, h.removed)
+                    for h in cut_hunks(hunks, None, context=0, text=False, kept=HUNK_CHARS))
     return runs
 
 

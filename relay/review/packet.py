@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from relay.observe.changes import ChangeSet
+from relay.observe.changes import HUNK_CHARS, ChangeSet
 from relay.observe.patch import split_patch
 from relay.core.contracts import Changes, FileChange, Packet, ReviewTarget, WorkerReport
 from relay.core.places import folds_case
@@ -240,8 +240,9 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
         merged = merge_ranges(change.ranges)
         lines: list[tuple[list[str], list[str]]] = [([], []) for _ in merged]
         at = 0
-        # Each run of changed lines, once, into the merged range that holds it (both in line order).
-        for run in cut_hunks(texts.get(change.path, []), None, context=0, text=False):
+        # Each run of changed lines, once, into the merged range that holds it (both in line order); its lines as
+        # observation kept them, so a part is read alone as the whole file was (not a minified line read whole).
+        for run in cut_hunks(texts.get(change.path, []), None, context=0, text=False, kept=HUNK_CHARS):
             while at < len(merged) and merged[at][1] < run.start:
                 at += 1
             if at < len(merged) and run.end >= merged[at][0]:

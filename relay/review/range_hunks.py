@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from relay.observe.kept_lines import kept_line
+
 __all__ = ["RangeHunk", "cut_hunks", "parse_lines", "window", "CONTEXT"]
 
 # Unchanged lines shown on each side of a run of changed lines: enough to see where it sits.
@@ -125,11 +127,15 @@ def _render(lines: list[_Line], line_chars: int) -> str:
 
 
 def cut_hunks(hunks: Sequence[str], ranges: Sequence[tuple[int, int]] | None, *, context: int = CONTEXT,
-              line_chars: int = 400, text: bool = True) -> list[RangeHunk]:
+              line_chars: int = 400, text: bool = True, kept: int | None = None) -> list[RangeHunk]:
     """The runs of changed lines of ``hunks`` that meet ``ranges`` (None: all of them), each with
     ``context`` unchanged lines around it, runs whose context touches joined into one hunk; in
     line order. A line longer than ``line_chars`` is cut, and the cut said on it. ``text`` false: each hunk's text is
-    left empty (a reader of its runs' lines alone does not pay for every line rendered)."""
+    left empty (a reader of its runs' lines alone does not pay for every line rendered). ``kept``: the runs' added and
+    removed lines as observation keeps them for the readers, within ``kept`` characters (``relay.observe.kept_lines``)."""
+    # A reader of the patch's runs gets the lines the file's own reading got: the readers are bounded per line of at most
+    # HUNK_CHARS, and a minified bundle's 48,000-character line, read whole from the patch, cost a pair reader seconds.
+    keep = (lambda line: line) if kept is None else (lambda line: kept_line(line.encode(), kept))
     out: list[RangeHunk] = []
     for hunk in hunks:
         lines = parse_lines(hunk)
@@ -160,8 +166,8 @@ def cut_hunks(hunks: Sequence[str], ranges: Sequence[tuple[int, int]] | None, *,
             part = lines[first:end]
             out.append(RangeHunk(
                 start=lo, end=hi, text=_render(part, line_chars) if text else "",
-                added=tuple(ln.text[1:-1] for ln in part if ln.sign == "+"),
-                removed=tuple(ln.text[1:-1] for ln in part if ln.sign == "-"),
+                added=tuple(keep(ln.text[1:-1]) for ln in part if ln.sign == "+"),
+                removed=tuple(keep(ln.text[1:-1]) for ln in part if ln.sign == "-"),
             ))
     return out
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from relay.core.contracts import FileChange, ReviewTarget, RunRecord
 from relay.core.redact import redact
 from relay.core.shown import harmless
+from relay.observe.changes import HUNK_CHARS
 from relay.observe.run_patch import Section
 from relay.review.packet import MAX_TARGETS, format_lines, merge_ranges, rank_changes, review_target
 from relay.review.range_hunks import RangeHunk, cut_hunks
@@ -117,11 +118,13 @@ class _Patch:
         sections = self.sections.get(path, [])
         change = self.changes.get(path)
         texts = [_text(h) for s in sections if s.binary is None for h in s.hunks]
-        hunks = cut_hunks(texts, ranges, line_chars=line_chars) if (lines or ranges is None) and texts else []
+        # The hunks' lines as observation kept them for the readers (the text shown is cut apart, to line_chars): the ranking
+        # reads each hunk alone as it read the file, and a minified bundle's line read whole cost it seconds (session 32).
+        hunks = cut_hunks(texts, ranges, line_chars=line_chars, kept=HUNK_CHARS) if (lines or ranges is None) and texts else []
         if lines and texts and not hunks:
             # The patch and the observation cut the change differently (it cannot happen when both are git's):
             # show the file's hunks rather than nothing.
-            hunks = cut_hunks(texts, None, line_chars=line_chars)
+            hunks = cut_hunks(texts, None, line_chars=line_chars, kept=HUNK_CHARS)
         if hunks:
             facts = _facts(sections[0]) if sections and target else ""
             label = f"## {label_file} lines {lines}{f' ({facts})' if facts else ''}{suffix}\n"
