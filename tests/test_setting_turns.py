@@ -193,3 +193,23 @@ def test_a_factor_dropped_from_a_rate_is_worth_a_look(path, added, removed):
 
 def test_a_factor_dropped_outside_a_rate_stays_quiet():
     assert _said("src/cart.go", ["\ttotal := price"], ["\ttotal := qty * price"]) is None
+
+
+def test_the_factor_reader_hands_difflib_only_pairs_one_deletion_can_make(monkeypatch):
+    # difflib's matching costs the square of a line's tokens: a bundle rebuilt in a rate limiter's file (every fresh line
+    # against each old one with a "*") was seconds of CPU. A pair whose new line is not the old one's head and tail is
+    # no factor dropped, and is not compared.
+    from relay.review import setting_turns
+    compared = []
+
+    class Counting(setting_turns.SequenceMatcher):
+        def __init__(self, *args, **kwargs):
+            compared.append(args[1:])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(setting_turns, "SequenceMatcher", Counting)
+    removed = [f"  used{i} = elapsed{i} * this.rate{i};" for i in range(60)] + ["  const used = elapsed * this.rate;"]
+    added = [f"  spent{i} = elapsed{i} + this.rate{i};" for i in range(60)] + ["  const used = elapsed;"]
+    found = _said("src/limiter.ts", added, removed)
+    assert found is not None and found[0].startswith("drops a factor")
+    assert len(compared) == 1

@@ -223,12 +223,26 @@ _RATE_WORDS_RE = re.compile(r"(?i)rate|limit|quota|throttl|bucket|burst|incremen
 _FACTOR_RE = re.compile(r"^(?:[\w$.]+(?:\([^()]*\))?\*|\*[\w$.]+(?:\([^()]*\))?)$")
 
 
+def _ends_alike(old: list[str], new: list[str]) -> int:
+    """How many of ``new``'s tokens ``old`` shares at its head and at its tail (at most all of them)."""
+    head = 0
+    while head < len(new) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < len(new) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head + tail
+
+
 def _factor_dropped(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [old for old in removed if "*" in old and _RATE_WORDS_RE.search(old + " " + path.rsplit("/", 1)[-1])][:_PAIRS]
+    olds = [(old, _TOKEN_RE.findall(old)) for old in removed if "*" in old and _RATE_WORDS_RE.search(old + " " + path.rsplit("/", 1)[-1])][:_PAIRS]
     for line in _fresh(added, removed) if olds else ():
         new = _TOKEN_RE.findall(line)
-        for old_line in olds:
-            old = _TOKEN_RE.findall(old_line)
+        for old_line, old in olds:
+            # One deletion leaves the new line the old one's head and tail: other pairs cannot be one, and are not
+            # handed to difflib (whose cost grows with the square of a line's tokens, every fresh line against each old).
+            if len(old) <= len(new) or _ends_alike(old, new) < len(new):
+                continue
             ops = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
             if len(ops) == 1 and ops[0][0] == "delete" and _FACTOR_RE.match(cut := "".join(old[ops[0][1]:ops[0][2]])):
                 return f"drops a factor from a rate or limit's computation ({cut.strip('*')}): {_pair(old_line, line)}"
