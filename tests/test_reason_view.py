@@ -20,7 +20,7 @@ import msgspec
 
 from relay.core.contracts import Changes, FileChange, Packet, Status, Tests
 from relay.review.dropped_bounds import bound_dropped
-from relay.review.packet import PACKET_BUDGET_BYTES, fit_packet, joined_reasons, review_target
+from relay.review.packet import PACKET_BUDGET_BYTES, cut_reason, fit_packet, joined_reasons, review_target
 from relay.review.risk import RiskContext, assess
 from relay.review.file_kinds import read_changes
 from test_apart_edits import _review
@@ -80,6 +80,20 @@ def test_joined_reasons_cut_the_words_opening_and_never_end_on_a_stub() -> None:
     short = joined_reasons(["edit (+1/-1): x → y", words, "large change (40 lines in one hunk)"])
     assert short.startswith("edit (+1/-1): x → y; security code (regular expression: _LINE = re.compile()"), short
     assert len(joined_reasons([apart, apart, apart])) <= 110
+
+
+def test_a_reason_short_of_room_loses_its_gloss_before_the_line_it_quotes() -> None:
+    # Round 43 (okhttp, held-out 64): "inverts a comparison (> → <: the check now passes what it refused): …" cut for the
+    # packet's room kept the gloss and lost the hostname check's line; the gloss goes first now.
+    turned = ("inverts a comparison (> → <: the check now passes what it refused): "
+              "…suffixStartIndexInHostname > 0 && → …suffixStartIndexInHostname < 0 &&")
+    second = "inverts a comparison in a security line (> → <): if (suffixStartIndexInHostname < 0 &&"
+    joined = joined_reasons([turned, second])
+    assert joined.startswith("inverts a comparison (> → <): …suffixStartIndexInHostname > 0 && → …suffixStartIndexInHostname < 0"), joined
+    assert "suffixStartIndexInHostname" in cut_reason(turned, 70)
+    # A parenthesis that quotes the line itself ("(credentials: LINE)") is no gloss, and a reason that fits is left whole.
+    words = "changes security-relevant code (credentials: credentials = result.credentials ?? credentials;)"
+    assert cut_reason(words, 70) == words[:69] + "…" and cut_reason(turned, 400) == turned
 
 
 # --------------------------------------------------------------------------- the view shows what a low file's reason quotes

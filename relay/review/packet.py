@@ -10,6 +10,7 @@ hard byte budget on the whole serialized packet. Whatever is cut is said in
 
 from __future__ import annotations
 
+import re
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,6 +95,17 @@ def format_lines(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP, mo
 
 # A word reason's opening, said shorter when a file's reasons together pass the cut: its quote tells more than its opening.
 _SHORTER = (("changes security-relevant code (", "security code ("),)
+# A finding's gloss says in words what its quote shows ("inverts a comparison (> → <: the check now passes what it
+# refused): …"): a reason short of room loses the gloss before the quote, so the line it names stays (round 43: a
+# hostname check's turned line was cut from the packet behind its gloss). Only a gloss after a token, before the quote.
+_GLOSS_RE = re.compile(r"(\([^():]{1,40}): [^()]{8,}?\)(?=: )")
+
+
+def cut_reason(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, its findings' glosses dropped first."""
+    if len(text) > limit:
+        text = _GLOSS_RE.sub(r"\1)", text)
+    return cut_text(text, limit)
 _STUB = 24
 
 
@@ -127,6 +139,10 @@ def joined_reasons(reasons: Sequence[str], limit: int = _REASON_CHARS) -> str:
     said = list(reasons)
     for long, short in _SHORTER:
         said = [r.replace(long, short) for r in said]
+    text = "; ".join(said)
+    if len(text) <= limit:
+        return _remember_first(text, len(said[0]))
+    said = [_GLOSS_RE.sub(r"\1)", r) for r in said]
     text = "; ".join(said)
     if len(text) <= limit:
         return _remember_first(text, len(said[0]))
@@ -314,7 +330,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
             p.flags = [cut_text(f, flag) for f in p.flags]
             cut.setdefault("flags", "shortened flags")
         if any(len(t.reason) > reason or len(t.file) > 100 for t in changes.review):
-            changes.review = [msgspec.structs.replace(t, reason=cut_text(t.reason, reason), file=cut_path(t.file, 100)) for t in changes.review]
+            changes.review = [msgspec.structs.replace(t, reason=cut_reason(t.reason, reason), file=cut_path(t.file, 100)) for t in changes.review]
             cut.setdefault("reasons", "shortened reasons")
         changes.files = [cut_path(f, 100) for f in changes.files]
         return fits()
@@ -330,7 +346,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
         # Then the reasons of the targets past the top three are cut before the top three's: room goes in rank order.
         top, rest = changes.review[:3], changes.review[3:]
         if rest and any(len(t.reason) > 50 for t in rest):
-            changes.review = top + [msgspec.structs.replace(t, reason=cut_text(t.reason, 50)) for t in rest]
+            changes.review = top + [msgspec.structs.replace(t, reason=cut_reason(t.reason, 50)) for t in rest]
             cut.setdefault("reasons", "shortened reasons")
         # ... and the file names no target names (the next cut after the reasons' anyway) before the top three's reasons.
         return fits() or drop_files(keep_named=True)
