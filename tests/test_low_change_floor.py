@@ -317,3 +317,15 @@ def test_a_value_the_task_names_is_the_work_asked_for_and_many_values_turned_are
     turned = table.replace("1,  //", "9,  //").replace("3,  //", "7,  //").replace("5,  //", "2,  //").replace("7,  //", "4,  //")
     risk, by = review_edits(tmp_path / "table", {"t/table.go": turned}, before={"t/table.go": table})
     assert (risk, by["t/table.go"].risk) == ("low", "low"), by["t/table.go"].reasons
+
+
+def test_a_switch_word_in_a_messages_text_turns_nothing(tmp_path: Path) -> None:
+    # Round 44 (ordinary history, leakcanary): a hint's text gained the word "on" ("…what this tab is on.") and the floor
+    # read a switch turned on; a switch put into the code itself still turns.
+    path = "app/src/Hints.kt"
+    before = 'object Hints {\n    const val NOTE = "This tab has a note."\n    fun start() = open(ctx)\n}\n'
+    risk, by = review_edits(tmp_path / "text", {path: before.replace('"This tab has a note."', '"There is a note about what this tab is on."')},
+                            before={path: before})
+    assert (risk, by[path].risk) == ("low", "low"), by[path].reasons
+    risk, by = review_edits(tmp_path / "code", {path: before.replace("open(ctx)", "open(ctx, true)")}, before={path: before})
+    assert (risk, by[path].risk) == ("medium", "medium") and "true" in by[path].reasons[0], by[path].reasons

@@ -247,7 +247,10 @@ def _turn(old: str, new: str) -> int:
         return 5
     # A value turned into another of its kind: a boolean or a state word, a flag's negation, a number.
     flipped = any(_negated(a, b) or (a.lower() in _VALUES and b.lower() in _VALUES) for _, aa, bb in ops for a in aa for b in bb)
-    flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops)
+    # A switch word put in counts where the code outside the string literals changed too: one inside a message's words
+    # ("…what this tab is on.") turns nothing (round 44: an ordinary hint text raised by the floor).
+    flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops) and \
+        _LITERAL.sub('""', old) != _LITERAL.sub('""', new)
     nums = [(x, y) for _, aa, bb in ops for a, b in zip(aa, bb) if (x := _number(a)) is not None and (y := _number(b)) is not None]
     # A number's sign is a token of its own: ``ok < 0`` → ``ok < -1`` replaces ``0`` with ``-`` ``1`` (round 39, blind 64's
     # libfido2: a signature check's result compared past its error code), and a sign put in or taken out turns a number.
