@@ -308,10 +308,10 @@ def test_a_version_a_year_or_a_rewrite_leaves_a_change_otherwise_low_low(tmp_pat
 
 
 def test_a_value_the_task_names_is_the_work_asked_for_and_many_values_turned_are_the_work_itself(tmp_path: Path) -> None:
-    # The leader's task names the value ("Raise tries to 30"): the turn is what it asked for. Without a task the same edit is
-    # worth a look (above); a file whose values turned all over (a table regenerated) quotes no one of them.
+    # The leader's task names the value ("Raise `tries` to 30"): the turn is what it asked for. Without a task the same edit
+    # is worth a look (above); a file whose values turned all over (a table regenerated) quotes no one of them.
     path, before = _RETRY
-    risk, by = review_edits(tmp_path / "asked", {path: before.replace("= 3", "= 30")}, before={path: before}, task="Raise tries to 30")
+    risk, by = review_edits(tmp_path / "asked", {path: before.replace("= 3", "= 30")}, before={path: before}, task="Raise `tries` to 30")
     assert (risk, by[path].risk) == ("low", "low"), by[path].reasons
     table = "package t\n\nvar table = []int{\n" + "".join(f"\t{i}, {i + 1},  // row {i}\n" for i in range(8)) + "}\n"
     turned = table.replace("1,  //", "9,  //").replace("3,  //", "7,  //").replace("5,  //", "2,  //").replace("7,  //", "4,  //")
@@ -329,3 +329,13 @@ def test_a_switch_word_in_a_messages_text_turns_nothing(tmp_path: Path) -> None:
     assert (risk, by[path].risk) == ("low", "low"), by[path].reasons
     risk, by = review_edits(tmp_path / "code", {path: before.replace("open(ctx)", "open(ctx, true)")}, before={path: before})
     assert (risk, by[path].risk) == ("medium", "medium") and "true" in by[path].reasons[0], by[path].reasons
+
+
+def test_a_slipped_line_sharing_a_plain_word_with_the_task_is_still_worth_a_look(tmp_path: Path) -> None:
+    # The worker's walk-around: the task's plain words ("for", "add") stand in code lines by chance; only the names the task
+    # writes as code make a turn the work asked for. Broke: the loop's bound shrunk by one stayed low beside this task.
+    path = "up/upload.py"
+    before = "def send(parts):\n    for i in range(len(parts)):\n        push(parts[i])\n"
+    after = before.replace("range(len(parts))", "range(len(parts) - 1)")
+    risk, by = review_edits(tmp_path, {path: after}, before={path: before}, task="Add a retry loop for uploads")
+    assert (risk, by[path].risk) == ("medium", "medium") and "- 1" in by[path].reasons[0], by[path].reasons

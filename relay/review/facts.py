@@ -100,8 +100,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     task_security: str = ""
     # The words of that task: a source file whose own name is one of them is the file it fixes.
     task_words: frozenset[str] = frozenset()
-    # Every word of the leader's task, lowercased (relay.review.task_reading.named_words): a value the task names turned
-    # is the work asked for, not a slip (relay.review.low_change_floor.value_turned).
+    # The names the leader's task writes as code, lowercased (relay.review.task_reading.code_names): a value the task names
+    # turned is the work asked for, not a slip (relay.review.low_change_floor.value_turned). Not its plain words: a
+    # slipped line holds "for", "new" or "return" as often as a task does.
     task_names: frozenset[str] = frozenset()
     # Seen beyond git's view (``relay.observe.changes``): path -> how it was seen; path -> the
     # symlink a write went out through; whether the worker removed the whole workspace.

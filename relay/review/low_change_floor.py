@@ -105,7 +105,7 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
 # ``b'\r' | b' '``) scores 3 alone and tells "no more than the file's kind" to the leading line, and a literal put into a
 # list or taken out of it (``{"~/.jq", …}`` → ``{".jq", "~/.jq", …}``, ``'script',`` removed from the tags a sanitiser
 # strips) is no turn to it at all. Of the 17 development entries left low overall (sets 37–64), seven were such, and are
-# medium now; on ordinary history it raised 32 of 2,988 commits low → medium (bench/LEDGER.md, round 40). A version's
+# medium now; on ordinary history it raised 30 of 2,988 commits low → medium (bench/LEDGER.md, round 40). A version's
 # number and a copyright's year turned (a third of the first cut's raises) stay quiet.
 _VALUE_TURN = 3  # ``_turn``: a value, an operator or a pattern character turned
 _SWEEP = 3  # more pairs turned than this are the work, not a slip
@@ -113,13 +113,14 @@ _NOT_A_TURN = re.compile(r"(?i)copyright|\(c\)|\bversion\w*\s*[:=]|_version|vers
 _LITERAL = r"(?:\"[^\"\n]*\"|'[^'\n]*')"
 _ELEMENT = re.compile(rf",?\s*{_LITERAL}|{_LITERAL}\s*,")  # what a list gains or loses: one literal and its comma
 _LONE_ELEMENT = re.compile(rf"\s*{_LITERAL}\s*,?\s*")
+_LITERAL_RE = re.compile(_LITERAL)
 
 
 def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | None:
     """The quote of a value turned in the file's code, or of a literal put into a list or taken out of one; None when
     nothing of that kind turned, only a version or a copyright did, or values turned all over the file (a table
     regenerated, constants retuned: the work itself, no one line slipped). A pair whose standing name the task names
-    (``asked``: "Tune value_3 …" and ``value_3 = 3`` → ``33``) is the work asked for."""
+    (``asked``, its names written as code: "Tune value_3 …" and ``value_3 = 3`` → ``33``) is the work asked for."""
     if "version" in c.path.rsplit("/", 1)[-1].lower():
         return None
     best: tuple[int, str, str] | None = None
@@ -130,7 +131,7 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
         ops = changed(old, new)
         # A literal put into a list that holds others (not an argument dropped from a call: ``log('done', user)`` → ``log(user)``).
         element = bool(ops) and all(tag in ("insert", "delete") and _ELEMENT.fullmatch("".join((*a, *b))) for tag, a, b in ops) and \
-            bool(re.search(_LITERAL, min(old, new, key=len)))
+            bool(_LITERAL_RE.search(min(old, new, key=len)))
         weight = max(turn, _VALUE_TURN * element)
         if weight >= _VALUE_TURN:
             turned += 1

@@ -30,7 +30,7 @@ from relay.review.report_claims import claimed_paths, claims_flags, cut_path, cu
 from relay.review.range_hunks import RangeHunk, cut_hunks
 from relay.review.review_budget import review_budget
 from relay.review.risk import RiskContext, assess_all, existing_dependencies, max_risk, rank_changes
-from relay.review.task_reading import named_words, task_security
+from relay.review.task_reading import code_names, task_security
 from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
@@ -106,6 +106,8 @@ def cut_reason(text: str, limit: int) -> str:
     if len(text) > limit:
         text = _GLOSS_RE.sub(r"\1)", text)
     return cut_text(text, limit)
+
+
 _STUB = 24
 
 
@@ -189,7 +191,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
     wanted = tuple(p for p in paths if p and p.strip())
     ctx = RiskContext(claimed=claimed, paths=wanted, fold_case=bool(wanted) and workspace is not None and folds_case(workspace),
                       known_deps=known, own_names=own,
-                      task_security=named, task_words=task_words, task_names=frozenset(named_words(task)), outside=dict(changeset.outside),
+                      task_security=named, task_words=task_words, task_names=code_names(task), outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), above=dict(changeset.above), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
                       ci_triggers=triggers, ci_on_prs=on_prs, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
                       unobserved={c.path: changeset.outside.get(c.path, "the worker's own report")

@@ -12,7 +12,7 @@ import re
 
 from relay.review.security_reading import task_security_words
 
-__all__ = ["named_words", "task_security"]
+__all__ = ["code_names", "named_words", "task_security"]
 
 # Identifiers and path parts of a text ("lib/tar.js" gives lib, tar, js).
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -40,6 +40,12 @@ def _task_named_words(task: str) -> set[str]:
     for match in _TASK_NAME_RE.finditer(_URL_RE.sub(" ", task)):
         named |= named_words(next(group for group in match.groups() if group))
     return named
+
+
+def code_names(task: str) -> frozenset[str]:
+    """The names a task writes as code (in backticks, a call, snake_case, camelCase, CAPS, a path), lowercased: a task's
+    plain words ("for", "new", "return") stand in code lines by chance."""
+    return frozenset(_task_named_words(task))
 
 
 def task_security(task: str) -> tuple[str, frozenset[str]]:
