@@ -12,7 +12,6 @@ much room each gets (``relay.review.view_budget``).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -25,7 +24,8 @@ from relay.review.file_kinds import read_changes
 from relay.review.line_shapes import READ_LINES, squeezed
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
-from relay.review.lead_order import CLASSIC, GENERIC
+from relay.review.quote_pieces import QUOTE_LEAST, check_pieces, pieces_of, quoted_pieces
+from relay.review.lead_order import CLASSIC, GENERIC, QUOTED
 from relay.review.leading_lines import parts_read
 from relay.review.review_budget import over_budget
 from relay.review.risk import RiskContext, assess, risk_rank
@@ -134,23 +134,6 @@ def _part_read(path: str, kind: str, added: tuple[str, ...], removed: tuple[str,
     return read
 
 
-# A reason's quote of the line it names: after "what it does: ", cut where the reason cut the line ("…"), an old line
-# told after it (" (was …)") left out. Shorter pieces than this say too little to place the line.
-_QUOTE_LEAST = 8
-_MASKED_RE = re.compile(r"\[REDACTED:[^\]]*(?:\]|$)")  # a mask the quote's window cut ends the piece too
-
-
-@functools.lru_cache(maxsize=4096)
-def _quoted(reason: str) -> list[str]:
-    if ": " not in reason:
-        return []
-    quote = redact(reason).split(": ", 1)[1].split(" (was ", 1)[0]
-    # An edit quoted "old → new" (relay.review.apart_edits): each side is a piece of the changed lines; a masked
-    # credential ("[REDACTED:kind]", relay.core.redact) cuts it too: the patch's own lines hold the credential.
-    return [squeezed(piece) for part in quote.split(" → ") for cut in part.split("…") for piece in _MASKED_RE.split(cut)
-            if len(piece.strip()) >= _QUOTE_LEAST]
-
-
 # The rows that quote the one check line they read in parentheses: "changes an input check (LINE)", "removes a length check
 # (LINE)". Not a line rule (a refactor's own edited checks trip them as often): a file's second read line, after its line
 # rules' quotes (round 27 part C: held-out 35's jwtauth, a dangerous value quoted first, the dropped clause of a token check
@@ -179,7 +162,7 @@ def _short_pairs(change: FileChange, named: set[str]) -> list[tuple[str, str]]:
         if rule not in named or ": " not in reason:
             continue
         sides = redact(reason).split(": ", 1)[1].split(" (was ", 1)[0].split(" → ")
-        if len(sides) == 2 and all("…" not in side and 0 < len(side.strip()) < _QUOTE_LEAST for side in sides):
+        if len(sides) == 2 and all("…" not in side and 0 < len(side.strip()) < QUOTE_LEAST for side in sides):
             pairs.append((squeezed(sides[0]), squeezed(sides[1])))
     return pairs
 
@@ -192,20 +175,13 @@ def _holds_pair(removed: Sequence[str], added: Sequence[str], pairs: list[tuple[
     return next((b for a, b in pairs if a in old and b in new), None)
 
 
-def _check_quote(reason: str) -> list[str]:
-    if " (" not in reason or not reason.endswith(")"):
-        return []
-    quote = redact(reason).split(" (", 1)[1][:-1]
-    return [squeezed(piece) for cut in quote.split("…") for piece in _MASKED_RE.split(cut) if len(piece.strip()) >= _QUOTE_LEAST]
-
-
 def _groups(change: FileChange, named: set[str], *, checks: bool = False, any_reason: bool = False) -> list[list[str]]:
     """The pieces each reason of a ``named`` rule quotes, one list a reason, the riskiest reader's kind first (in the
     file's order among equals); ``checks``: the check lines quoted in parentheses too, last; ``any_reason``: a reason that
     quotes its line in parentheses alone ("adds a skip/focus marker (markTestSkipped()") quotes it too (round 32: a
     skipped escaping test ranked 2nd and its one-line hunk never reached the view)."""
-    rows = [(_kind(rule, reason), n, _quoted(reason) or (_check_quote(reason) if any_reason else [])
-             if rule not in CHECK_RULES else _check_quote(reason))
+    rows = [(_kind(rule, reason), n, quoted_pieces(reason) or (check_pieces(reason) if any_reason else [])
+             if rule not in CHECK_RULES else check_pieces(reason))
             for n, (reason, rule) in enumerate(zip(change.reasons, change.rules))
             if rule in named or (checks and rule in CHECK_RULES)]
     return [pieces for _, _, pieces in sorted(rows) if pieces]
@@ -252,8 +228,7 @@ def _described(change: FileChange | None) -> list[str]:
     if not quote:
         return []
     sides = [_LABEL_RE.sub("", side, count=1) for side in redact(quote).split(" → ")]
-    return [squeezed(piece) for side in sides for cut in side.split("…") for piece in _MASKED_RE.split(cut)
-            if len(piece.strip()) >= _QUOTE_LEAST]
+    return [piece for side in sides for piece in pieces_of(side)]
 
 
 def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> int:
@@ -277,7 +252,7 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     # The line the packet's reason names first is the one the leader is told to read: its window comes first, a generic
     # reader's too (round 42: "inverts a comparison in a security line", the slipped line, led the reason and the window
     # went to the edit apart quoted after it, 400 rows away).
-    lead = _quoted(change.reasons[0]) if not any_reason and change.rules and change.rules[0] in named else []
+    lead = quoted_pieces(change.reasons[0]) if not any_reason and change.rules and change.rules[0] in named else []
     if named - GENERIC_RULES and not any_reason:
         named -= GENERIC_RULES
     groups = ([lead] if lead else []) + _groups(change, named, any_reason=any_reason) + ([_described(change)] if any_reason else [])
