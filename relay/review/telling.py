@@ -74,7 +74,12 @@ LINE_RULES = frozenset({"unsafe_value", "dangerous_call", "removes_guard", "look
                         # the changed line quoted when the other reasons say only a kind (relay.review.leading_lines)
                         "leading_line",
                         # the same quotes raised by the low change's floor (round 35: held-out 44's Base64 decode, raised, left the view)
-                        "low_change_apart", "low_change_quote"})
+                        "low_change_apart", "low_change_quote"}) | (
+    # the readers that quote the line they read as worth a look (relay.review.lead_order.QUOTED, but the check lines quoted in
+    # parentheses) and the line readers of a failure exit, a skip marker, a deciding token (session 33: a token's period
+    # multiplied, a decapsulation's result discarded, a CA arm granted, each ranked first and named, were not in the view:
+    # the view went to another hunk, or a window of the right one to a word reason's line)
+    QUOTED - {"input_check", "length_guard"}) | {"deletes_failure_exit", "skip_marker", "deciding_turn"}
 # The rows that read a line generically (relay.review.line_edits, a version moved down): worth a look, named after the family readers.
 GENERIC_RULES = frozenset({"edits_security_line", "downgrades_dependency"})
 
