@@ -268,6 +268,15 @@ def _quoted_row(change: FileChange, lines: list, *, any_reason: bool = False) ->
     return row
 
 
+def _quoted_above(change: FileChange | None, lines: list, row: int) -> int | None:
+    """The first changed row above ``row`` holding a line one of the file's reasons quotes (in parentheses too: a workflow's
+    `contents: write` its credentials reason quotes, above the curl line its leading line quotes, Password4j)."""
+    if change is None:
+        return None
+    found = [at for group in _groups(change, set(change.rules), any_reason=True) if (at := _row_of(lines[:row], [group])) is not None]
+    return min(found, default=None)
+
+
 def _row_of(lines: list, groups: list[list[str]]) -> int | None:
     """The first changed row (added ones first) holding a piece of the first group that any row holds (a file's riskiest
     read line before its first one: round 27 part C)."""
@@ -458,6 +467,12 @@ def cut_window(change: FileChange | None, path: str, text: str, room: int, line_
     sizes = [len(ln.text) if len(ln.text) <= line_chars + 1 else line_chars + 24 for ln in lines]
     budget = room - len(note) - 8 - 40  # 8: the count's digits; 40: the @@ line
     first = max((row or 0) - CONTEXT, 0)
+    # Another line the file's reasons quote, above this one in the hunk, opens the window when both fit: a reason that names
+    # two lines is read whole (session 33: pigz's forced-overwrite flag, quoted second, stood a dozen rows above the clause
+    # the first reason quoted, and the window grew down from that one).
+    if row is not None and (above := _quoted_above(change, lines, row)) is not None:
+        if sum(sizes[max(above - CONTEXT, 0):row + CONTEXT + 1]) <= budget:
+            first = max(above - CONTEXT, 0)
     end = first
     used = 0
     while end < total and used + sizes[end] <= budget:
