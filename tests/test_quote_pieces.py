@@ -16,7 +16,9 @@ from line_changes import hunk as _hunk
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import squeezed
 from relay.review.quote_pieces import quoted_pieces
-from relay.review.telling import quoted_part, read_quotes
+from relay.review.telling import cut_window, quoted_part, read_quotes
+from relay.review.view_budget import spend
+from relay.review.view_items import Item
 from test_apart_edits import _review
 
 __all__: list[str] = []  # a test module exports nothing
@@ -112,3 +114,68 @@ def test_a_multiplied_token_period_in_a_refactored_factory_is_in_the_default_vie
     reason = packet.changes.review[0].reason
     assert "getPeriod() multiplied (* 60)" in reason, reason
     assert _PERIOD.strip() in view, view
+
+
+# A window around a quoted line, when the file's reasons quote a second line above it in the same hunk (pigz 7385d92, dev
+# set 57: the forced-overwrite flag turned, quoted second, a dozen rows above the clause the first reason quotes).
+_FLAG = "        g.outd = open(g.outf, O_CREAT | O_WRONLY | (g.force ? O_EXCL : 0), 0600);"
+_CLAUSE = "            if (isatty(0) && g.verbosity) {"
+
+
+def _two_quotes_hunk(gap: int) -> str:
+    rows = [f"+        step_{k}(g.outf, state, {k});  // the commit's own prompt" for k in range(4)]
+    rows += ["-" + _FLAG.replace("O_EXCL : 0", "0 : O_EXCL"), "+" + _FLAG]
+    rows += [f"+        note_{k}(g.outf, state, {k});  // the commit's own prompt" for k in range(gap)]
+    rows += ["-            if (g.outd < 0 && errno == EEXIST && isatty(0) && g.verbosity) {", "+" + _CLAUSE]
+    rows += [f"+            ask_{k}(g.outf, reply, {k});  // read the user's answer" for k in range(30)]
+    return _hunk(4060, rows).text
+
+
+def _two_quotes_change() -> FileChange:
+    return FileChange(path="pigz.c", risk="high", rules=["loosens_check", "note_apart"], additions=48, deletions=2,
+                      reasons=[f"drops a clause from a check: {_CLAUSE.strip()} (was if (g.outd < 0 && errno == EEXIST && isatt…)",
+                               "edit apart from the change in process(): (g.force ? 0 : O_EXCL), 0600); → (g.force ? O_EXCL : 0), 0600);"])
+
+
+def test_a_window_opens_at_a_second_quoted_line_above_when_both_fit() -> None:
+    text = _two_quotes_hunk(12)
+    cut = cut_window(_two_quotes_change(), "pigz.c", text, 1400, 160, 1)
+    assert cut is not None and _CLAUSE.strip() in cut and _FLAG.strip() in cut, cut
+
+
+def test_a_second_quoted_line_too_far_above_leaves_the_window_at_the_first() -> None:
+    text = _two_quotes_hunk(40)
+    cut = cut_window(_two_quotes_change(), "pigz.c", text, 900, 160, 1)
+    assert cut is not None and _CLAUSE.strip() in cut and _FLAG.strip() not in cut, cut
+
+
+# A quoted line's first window needs one row (jline 3c3da19e, dev set 47: a turned connection filter, 130 characters, in a
+# third target's 505-character hunk: a quote's share held no three rows and the target was not shown).
+_FILTER = ("            if (connectionFilter == null || connectionFilter.isAllowed(insock.getInetAddress()) "
+           "|| openConnections.isEmpty()) {")
+
+
+def _long_rows_target(path: str) -> Item:
+    rows = [f"+            final Connection connection{k} = connectionFactory.createConnection(insock, this, manager{k}, "
+            f"settings.connectionTimeout(), settings.idleTimeout());" for k in range(2)]
+    rows += ["-" + _FILTER.replace(" || openConnections.isEmpty()", ""), "+" + _FILTER]
+    rows += [f"+            LOG.log(Level.FINE, \"connection {k} accepted from \" + insock.getInetAddress() + \" by the filter \" "
+             f"+ connectionFilter + \" with \" + openConnections.size());" for k in range(2)]
+    h = _hunk(120, rows)
+    change = FileChange(path=path, risk="medium", rules=["length_guard"], reasons=[f"adds a length check ({_FILTER.strip()[:40]})"],
+                        additions=5, deletions=1)
+    return Item(label=f"## {path} lines 120-126\n", hunks=[h], texts=[h.text], telling=0, worded=True, small=[False], path=path,
+                risk="medium", change=change)
+
+
+def test_a_top_three_targets_quoted_line_shows_in_one_row_when_three_do_not_fit() -> None:
+    items = [_plain_target("src/Log.java", 1500), _plain_target("pom.xml", 700), _long_rows_target("src/telnet/ConnectionManager.java")]
+    assert len(items[2].texts[0]) > 500
+    pick = spend(items, items, room=1200, tail_room=300, line_chars=312)
+    assert pick.shows(2), pick.order
+    assert _FILTER.strip() in pick.cut.get((2, 0), items[2].texts[0])
+
+
+def _plain_target(path: str, size: int) -> Item:
+    h = _hunk(5, [f"+    value_{k} = compute_{k}(rows)  # configuration of the build" for k in range(size // 60)])
+    return Item(label=f"## {path} lines 5-9\n", hunks=[h], texts=[h.text], telling=0, quoted=False, small=[False], path=path, risk="high")
