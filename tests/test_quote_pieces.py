@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from line_changes import hunk as _hunk
+from test_apart_edits import _review
+
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import squeezed
 from relay.review.quote_pieces import quoted_pieces
-from relay.review.telling import cut_window, quoted_part, read_quotes
+from relay.review.telling import cut_window, describes_a_line, quoted_first, quoted_part, read_quotes
 from relay.review.view_budget import spend
 from relay.review.view_items import Item
-from test_apart_edits import _review
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -27,12 +28,12 @@ _PERIOD = "            $totpConfiguration->getPeriod() * 60,"
 _DISCARD = "    (void) crypto_kem_xwing_dec(ss, ct, sk);"
 _ARM = "            Some(B { ca: false, .. }) => Self::Ca(BasicConstraints::Unconstrained),"
 _SHAPES = {
-    "colon in the reader's words": ("weakens_value", "widens how long a code or token stays good: getPeriod() multiplied (* 60): "
-                                    "$totpConfiguration->getPeriod() * 60,", _PERIOD),
-    "colon in the parentheses": ("any_turn", "discards the result of a check (crypto_kem_xwing_dec: its error is ignored): "
-                                 "(void) crypto_kem_xwing_dec(ss, ct, sk);", _DISCARD),
-    "quote in the parentheses": ("weakens_value", "turns an arm's refusal into a grant (Some(B { ca: false, .. }) => Err(… → "
-                                 "Some(B { ca: false, .. }) => Self::Ca(BasicConstraints::…): what it refused now p", _ARM),
+    "colon in the reader's words": ("weakens_value", ("widens how long a code or token stays good: getPeriod() multiplied (* 60): "
+                                                      "$totpConfiguration->getPeriod() * 60,"), _PERIOD),
+    "colon in the parentheses": ("any_turn", ("discards the result of a check (crypto_kem_xwing_dec: its error is ignored): "
+                                              "(void) crypto_kem_xwing_dec(ss, ct, sk);"), _DISCARD),
+    "quote in the parentheses": ("weakens_value", ("turns an arm's refusal into a grant (Some(B { ca: false, .. }) => Err(… → "
+                                                   "Some(B { ca: false, .. }) => Self::Ca(BasicConstraints::…): what it refused now p"), _ARM),
 }
 
 
@@ -179,3 +180,80 @@ def test_a_top_three_targets_quoted_line_shows_in_one_row_when_three_do_not_fit(
 def _plain_target(path: str, size: int) -> Item:
     h = _hunk(5, [f"+    value_{k} = compute_{k}(rows)  # configuration of the build" for k in range(size // 60)])
     return Item(label=f"## {path} lines 5-9\n", hunks=[h], texts=[h.text], telling=0, quoted=False, small=[False], path=path, risk="high")
+
+
+_HOURS_BEFORE = """import { toDate } from "../toDate/index.js";
+
+export interface EachHourOfIntervalOptions extends StepOptions {}
+
+/**
+ * Return the array of hours within the specified time interval.
+ */
+export function eachHourOfInterval<DateType extends Date>(
+  interval: Interval<DateType>,
+  options?: EachHourOfIntervalOptions,
+): DateType[] {
+  const startDate = toDate(interval.start);
+  const endDate = toDate(interval.end);
+
+  let reversed = +startDate > +endDate;
+  const endTime = reversed ? +startDate : +endDate;
+  let currentDate = reversed ? endDate : startDate;
+  currentDate.setMinutes(0, 0, 0);
+
+  let step = options?.step ?? 1;
+  if (!step) return [];
+  if (step < 0) {
+    step = -step;
+    reversed = !reversed;
+  }
+
+  const dates = [];
+
+  while (+currentDate <= endTime) {
+    dates.push(toDate(currentDate));
+    currentDate = addHours(currentDate, 1);
+  }
+
+  return reversed ? dates.reverse() : dates;
+}
+"""
+
+
+def test_a_low_files_described_edit_leads_its_ranges() -> None:
+    """date-fns c96a9d731 (held-out 68): a typing sweep over a dozen files, one of them (low, "edit (+15/-10), notably
+    removed: if (!step) return [];") losing its zero-step guard in its fourth range; `lines` named its first three ranges in
+    line order, and the view, which shows a target's named ranges, never showed the removal."""
+    change = FileChange(path="src/eachHourOfInterval/index.ts", risk="low", rules=[], additions=15, deletions=10,
+                        reasons=["edit (+15/-10), notably removed: if (!step) return [];"])
+    parts = [_hunk(3, ["-export interface EachHourOfIntervalOptions extends StepOptions {}",
+                       "+export interface EachHourOfIntervalOptions<DateType extends Date>"]),
+             _hunk(12, ["-export function eachHourOfInterval<DateType extends Date>(", "+export function eachHourOfInterval<"]),
+             _hunk(17, ["-  const startDate = toDate(interval.start);", "+  const startDate = toDate(interval.start, options?.in);"]),
+             _hunk(25, ["   let step = options?.step ?? 1;", "-  if (!step) return [];", "   if (step < 0) {"])]
+    assert describes_a_line(change)
+    assert quoted_first(change, change.path, parts)[0] == 3
+    assert not describes_a_line(FileChange(path="src/a.ts", risk="low", rules=[], reasons=["edit (+40/-12)"]))
+
+
+def test_a_described_edit_in_a_fourth_range_is_in_the_view(tmp_path: Path) -> None:
+    """The same file alone, as a guard of the whole path (alone, the removal is an edit apart: medium, named first by its
+    note; the sweep that kept it low above is too big for a test here)."""
+    after = _HOURS_BEFORE.replace("export interface EachHourOfIntervalOptions extends StepOptions {}",
+                                  "export interface EachHourOfIntervalOptions<DateType extends Date>\n  extends StepOptions,\n"
+                                  "    ContextOptions<DateType> {}")
+    after = after.replace("export function eachHourOfInterval<DateType extends Date>(",
+                          "export function eachHourOfInterval<\n  DateType extends Date,\n  ResultDate extends Date = DateType,\n>(")
+    after = after.replace("  options?: EachHourOfIntervalOptions,\n): DateType[] {", "  options?: EachHourOfIntervalOptions<ResultDate>,\n"
+                          "): ResultDate[] {")
+    after = after.replace("  const startDate = toDate(interval.start);\n", "  const startDate = toDate(interval.start, options?.in);\n")
+    after = after.replace("  if (!step) return [];\n", "")
+    after = after.replace("    dates.push(toDate(currentDate));\n", "    dates.push(toDate(currentDate, options?.in));\n")
+    packet, view = _review(tmp_path, {"src/eachHourOfInterval/index.ts": _HOURS_BEFORE, "README.md": "# d\n"},
+                           {"src/eachHourOfInterval/index.ts": after}, task="Add the context option to eachHourOfInterval")
+    [target] = packet.changes.review
+    assert "if (!step) return [];" in target.reason, target.reason
+    first = int(target.lines.split(",")[0].split("-")[0])
+    at = after.splitlines().index("  if (step < 0) {") + 1  # where the removed guard stood, in the new file's lines
+    assert abs(first - at) <= 1, (target.lines, at)
+    assert "-  if (!step) return [];" in view, view

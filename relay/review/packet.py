@@ -35,7 +35,7 @@ from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
-from relay.review.telling import LINE_RULES, quoted_first
+from relay.review.telling import LINE_RULES, describes_a_line, quoted_first
 from relay.review.workflows import read_workflows
 
 __all__ = [
@@ -240,11 +240,13 @@ def _telling_first(changeset: ChangeSet, targets: Sequence[FileChange]) -> list[
     """For each target, its merged ranges most telling first (``relay.review.telling``) when it has
     more than the packet names, or more than one and a risky line among them, so the ranges it names are the ones that tell most (a release's fix
     in its seventh hunk is named, not left in "+7 more"); else none (line order). A low-risk file
-    keeps line order (no part of it told the ranking anything) unless it has an edit apart quoted. Read from the change's own patch:
+    keeps line order (no part of it told the ranking anything) unless it has an edit apart quoted, or its description quotes
+    an edit (its range is named first, as a reason's quote is). Read from the change's own patch:
     the hunks each range holds."""
     order: list[list[int]] = [[] for _ in targets]
     # A file a risky line made high names that line's range first however few ranges it has.
-    many = [i for i, c in enumerate(targets) if (c.risk != "low" or "note_apart" in c.rules) and c.kind != "deleted" and not c.binary
+    many = [i for i, c in enumerate(targets) if (c.risk != "low" or "note_apart" in c.rules or describes_a_line(c))
+            and c.kind != "deleted" and not c.binary
             and len(merge_ranges(c.ranges)) > (1 if LINE_RULES.intersection(c.rules) else _MAX_TARGET_RANGES)]
     if not many or not changeset.patch:
         return order

@@ -10,7 +10,8 @@ period multiplied, libsodium's discarded decapsulation result, rcgen's CA arm, r
 
 So every place a quote can start is a candidate: after each ": ", and inside the opening's first parentheses. A prose
 candidate ("what it refused now passes") matches no code line, so a wrong candidate costs nothing but a look; a
-candidate that starts inside a quote holding ": " is a tail of that same line.
+candidate that starts inside a quote holding ": " is a tail of that same line. A low file's description quotes an edit
+too ("edit (+15/-10), notably removed: LINE", relay.review.small_edits and edit_scopes): its pieces are read here as well.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from __future__ import annotations
 import functools
 import re
 
+from relay.core.contracts import FileChange
 from relay.core.redact import redact
 from relay.review.line_shapes import squeezed
 
-__all__ = ["QUOTE_LEAST", "check_pieces", "pieces_of", "quoted_pieces"]
+__all__ = ["QUOTE_LEAST", "check_pieces", "described_pieces", "describes_a_line", "pieces_of", "quoted_pieces"]
 
 # Shorter pieces than this say too little to place the line.
 QUOTE_LEAST = 8
@@ -64,3 +66,27 @@ def check_pieces(reason: str) -> list[str]:
         return []
     quote = redact(reason).split(" (", 1)[1][:-1]
     return [squeezed(piece) for cut in quote.split("…") for piece in _MASKED_RE.split(cut) if len(piece.strip()) >= QUOTE_LEAST]
+
+
+# What opens a small edit's quote before the edited text: its scope (relay.review.edit_scopes), a side's name.
+_LABEL_RE = re.compile(r"^(?:notably )?(?:in [^:]{1,80}: )?(?:removed: |added: )?")
+
+
+def describes_a_line(change: FileChange) -> bool:
+    """Whether a file's description (the reason no rule wrote) quotes one of its edits: ``edit (+22/-15), notably …``."""
+    return bool(described_pieces(change))
+
+
+def described_pieces(change: FileChange | None) -> list[str]:
+    """The pieces of the edit a low file's description quotes (``edit (+1/-1): in f(): A → B``, ``…, notably in f(): …``,
+    relay.review.small_edits and edit_scopes): it is the line the leader is told about, as a line rule's quote is. The
+    description is the reason no rule wrote, after the rules' ones."""
+    if change is None or len(change.reasons) <= len(change.rules):
+        return []
+    said = change.reasons[-1]
+    at = said.find(", notably ")
+    quote = said[at + 2:] if at >= 0 else said.split(": ", 1)[1] if ": " in said and ("(+" in said.split(": ", 1)[0]) else ""
+    if not quote:
+        return []
+    sides = [_LABEL_RE.sub("", side, count=1) for side in redact(quote).split(" → ")]
+    return [piece for side in sides for piece in pieces_of(side)]

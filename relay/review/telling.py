@@ -12,7 +12,6 @@ much room each gets (``relay.review.view_budget``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Protocol
@@ -21,17 +20,23 @@ from relay.core.contracts import FileChange
 from relay.core.redact import redact
 from relay.review.content_kinds import reading_paths_now
 from relay.review.file_kinds import read_changes
-from relay.review.line_shapes import READ_LINES, squeezed
-from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.guard_reading import removed_guard
-from relay.review.quote_pieces import QUOTE_LEAST, check_pieces, pieces_of, quoted_pieces
 from relay.review.lead_order import CLASSIC, GENERIC, QUOTED
 from relay.review.leading_lines import parts_read
+from relay.review.line_shapes import READ_LINES, squeezed
+from relay.review.quote_pieces import (
+    QUOTE_LEAST,
+    check_pieces,
+    describes_a_line,
+    quoted_pieces,
+)
+from relay.review.quote_pieces import described_pieces as _described
+from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.review_budget import over_budget
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "holds_risky_line", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
+__all__ = ["Part", "SMALL_LINES", "cut_window", "describes_a_line", "holds_risky_line", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
            "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
@@ -217,25 +222,6 @@ def _pieces_any(change: FileChange) -> list[str]:
     return [piece for group in _groups(change, set(change.rules), any_reason=True) for piece in group]
 
 
-# What opens a small edit's quote before the edited text: its scope (relay.review.edit_scopes), a side's name.
-_LABEL_RE = re.compile(r"^(?:notably )?(?:in [^:]{1,80}: )?(?:removed: |added: )?")
-
-
-def _described(change: FileChange | None) -> list[str]:
-    """The pieces of the edit a low file's description quotes (``edit (+1/-1): in f(): A → B``, ``…, notably in f(): …``,
-    relay.review.small_edits and edit_scopes): it is the line the leader is told about, as a line rule's quote is. The
-    description is the reason no rule wrote, after the rules' ones."""
-    if change is None or len(change.reasons) <= len(change.rules):
-        return []
-    said = change.reasons[-1]
-    at = said.find(", notably ")
-    quote = said[at + 2:] if at >= 0 else said.split(": ", 1)[1] if ": " in said and ("(+" in said.split(": ", 1)[0]) else ""
-    if not quote:
-        return []
-    sides = [_LABEL_RE.sub("", side, count=1) for side in redact(quote).split(" → ")]
-    return [piece for side in sides for piece in pieces_of(side)]
-
-
 def _holds_quote(change: FileChange, named: set[str], added: Sequence[str], removed: Sequence[str]) -> int:
     """Whether these changed lines hold a line that a line rule of the file quotes in its reason: 2 among the added lines,
     1 among the removed ones only, 0 not."""
@@ -388,9 +374,13 @@ def quoted_parts(change: FileChange | None, parts: Sequence[Part]) -> list[int]:
 def quoted_first(change: FileChange, path: str, parts: Sequence[Part]) -> list[int]:
     """``telling_order``, with the part the file's first line-quoting reason quotes put first: the range ``lines`` names
     first is the line the reason leads with (round 19: a crypto file's renamed signature, a big hunk read as more telling,
-    was named before the one-line hunk that turns TLS verification off, which its reason quotes)."""
+    was named before the one-line hunk that turns TLS verification off, which its reason quotes); else the part a low file's
+    description quotes (session 33: date-fns's `notably removed: if (!step) return [];` stood in its fourth range, past the
+    three `lines` names, and the view never showed it)."""
     order = telling_order(change, path, parts)
     quoted = quoted_part(change, parts)
+    if quoted is None:
+        quoted = quoted_part(change, parts, described=True)
     return order if quoted is None else [quoted, *(i for i in order if i != quoted)]
 
 
@@ -470,9 +460,9 @@ def cut_window(change: FileChange | None, path: str, text: str, room: int, line_
     # Another line the file's reasons quote, above this one in the hunk, opens the window when both fit: a reason that names
     # two lines is read whole (session 33: pigz's forced-overwrite flag, quoted second, stood a dozen rows above the clause
     # the first reason quoted, and the window grew down from that one).
-    if row is not None and (above := _quoted_above(change, lines, row)) is not None:
-        if sum(sizes[max(above - CONTEXT, 0):row + CONTEXT + 1]) <= budget:
-            first = max(above - CONTEXT, 0)
+    above = _quoted_above(change, lines, row) if row is not None else None
+    if above is not None and sum(sizes[max(above - CONTEXT, 0):row + CONTEXT + 1]) <= budget:
+        first = max(above - CONTEXT, 0)
     end = first
     used = 0
     while end < total and used + sizes[end] <= budget:
