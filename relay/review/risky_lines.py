@@ -265,7 +265,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
                                 "pluck(", "exists?("), re.compile(
         r"(?i:\bselect\b[^'\"]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\s+\w+\s*(?:=|like|in\b))"
         r"(?:[^'\"]*['\"]{1,2}\s*(?:\+\s*[\w$(]|%\s*[\w(]|\.\s*\$|\.format\()|[^'\"]*(?:\$\{|#\{|\{\w[\w.\[\]'\"]*\}|\"\s*\+))|"
-        r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(])|"
+        r"(?:\b\w+Raw|\.raw)\s*\(\s*(?:`[^`]*\$\{|['\"][^'\"]*['\"]\s*\+\s*[\w$(]|[\w.$]+\s*\+\s*\"[^\"]*'\"\s*\+)|"
         r"(?:\.|->)(?:(?:and|or)?[Ww]here|order(?:By)?|group(?:By)?|having|joins|find_by_sql|pluck|exists\?)\s*\(\s*(?:\"[^\"]*#\{|`[^`]*\$\{|['\"][^'\"]*['\"]{1,2}\s*(?:\+|\.)\s*\$?\w)|"
         r"\bSprintf\(\s*\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*%[svdq]|"
         r"\$\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))[^\"]*\{|"
