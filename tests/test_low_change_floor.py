@@ -273,6 +273,8 @@ _TAGS = ("src/Clean.php", "<?php\nclass Clean {\n    private $_evil = [\n       
 _HEADER = ("src/lib.rs", "static HEADER_VALUE_MAP: [bool; 256] = byte_map![\n    b'\\t' | b' '..=0x7e | 0x80..=0xFF\n];\n")
 _RETRY = ("b/retry.go", "package b\n\nvar tries = 3\n")
 _NAMES = ("src/app.py", "__version__ = '1.4.0'\n\n\ndef greet(name):\n    return 'Hello ' + name\n")
+_CHAIN = ("src/receiver_chain.rs", "impl ReceiverChain {\n    pub fn decrypt(&mut self, chain_index: u64) {\n"
+          "        self.skipped_message_keys.remove_message_key(chain_index);\n    }\n}\n")
 _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-2024, Ben Hoyt\n*/\nint ini_parse(void);\n")
 
 
@@ -282,7 +284,9 @@ _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-
     (_TAGS, "        'script',\n", "", "'script',"),  # a tag taken out of the list a sanitiser strips
     (_HEADER, "b'\\t' | b' '", "b'\\t' | b'\\r' | b' '", "b'\\r'"),  # a byte let into a header's value
     (_RETRY, "var tries = 3", "var tries = 30", "tries = 30"),  # a plain number (round 36 left it a note)
-], ids=["scaled", "put-in-a-list", "taken-out-of-a-list", "pattern-widened", "plain-number"])
+    # an offset put at a call's last argument (session 33, blind 67's vodozemac: read as a line wrapped, it turned nothing)
+    (_CHAIN, "remove_message_key(chain_index);", "remove_message_key(chain_index + 1);", "chain_index + 1"),
+], ids=["scaled", "put-in-a-list", "taken-out-of-a-list", "pattern-widened", "plain-number", "offset"])
 def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_worth_a_look(
         tmp_path: Path, file: tuple[str, str], old: str, new: str, quote: str) -> None:
     # Broke: each turned line scored 3 or nothing to the leading line ("no more than the file's kind"), so the floor had no

@@ -92,7 +92,9 @@ _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[
 _DOTTED = re.compile(r"\d+\.\d+")
 _WORD = re.compile(r"[A-Za-z_]\w*\Z")
 _NUMBER = re.compile(r"\d+\Z")
-_SCALED = re.compile(r"[*/]\d+")
+# A number multiplied, divided, added or taken at a line's end: a scale or an offset put in, not a wrap (session 33: blind
+# 67's vodozemac, ``remove_message_key(chain_index)`` → ``…(chain_index + 1)``, read as a line wrapped, turned nothing).
+_SCALED = re.compile(r"[*/+-]\d+")
 _SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
 _NEGATED_NUMBER = re.compile(r"(?<![\w)\]])-\s*\d")  # a sign before a number, not a subtraction
 # A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
