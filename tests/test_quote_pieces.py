@@ -17,8 +17,8 @@ from test_apart_edits import _review
 
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import squeezed
-from relay.review.quote_pieces import quoted_pieces
-from relay.review.telling import cut_window, describes_a_line, quoted_first, quoted_part, read_quotes
+from relay.review.quote_pieces import describes_a_line, quoted_pieces
+from relay.review.telling import cut_window, quoted_first, quoted_part, read_quotes
 from relay.review.view_budget import spend
 from relay.review.view_items import Item
 

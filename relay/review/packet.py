@@ -35,7 +35,8 @@ from relay.review.apart_edits import runs_of_patch
 from relay.review.odd_edits import apart_and_odd_edits, quiet_apart
 from relay.review.early_passes import early_passes
 from relay.review.edit_scopes import Scopes, scoped_apart, scoped_runs, scoped_small_edits, workspace_texts
-from relay.review.telling import LINE_RULES, describes_a_line, quoted_first
+from relay.review.quote_pieces import describes_a_line
+from relay.review.telling import LINE_RULES, quoted_first
 from relay.review.workflows import read_workflows
 
 __all__ = [

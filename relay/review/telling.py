@@ -24,19 +24,14 @@ from relay.review.guard_reading import removed_guard
 from relay.review.lead_order import CLASSIC, GENERIC, QUOTED
 from relay.review.leading_lines import parts_read
 from relay.review.line_shapes import READ_LINES, squeezed
-from relay.review.quote_pieces import (
-    QUOTE_LEAST,
-    check_pieces,
-    describes_a_line,
-    quoted_pieces,
-)
+from relay.review.quote_pieces import QUOTE_LEAST, check_pieces, quoted_pieces
 from relay.review.quote_pieces import described_pieces as _described
 from relay.review.range_hunks import CONTEXT, RangeHunk, parse_lines, window
 from relay.review.review_budget import over_budget
 from relay.review.risk import RiskContext, assess, risk_rank
 from relay.review.risky_lines import dangerous_call, risky_screen, unsafe_value
 
-__all__ = ["Part", "SMALL_LINES", "cut_window", "describes_a_line", "holds_risky_line", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
+__all__ = ["Part", "SMALL_LINES", "cut_window", "holds_risky_line", "quoted_part", "quoted_parts", "read_alone", "read_quotes", "worded_quotes", "small_part", "telling_hunk",
            "telling_order"]
 
 # A hunk too big for its room shows a window of it; the rows read to find where the window goes are bounded.
