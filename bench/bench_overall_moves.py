@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+from collections.abc import Callable
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_risk_corpus as corpus_bench  # noqa: E402  (one place knows the mirrors and reads a commit's patch)
 from relay.review.facts import RiskContext  # noqa: E402
 from relay.review.file_kinds import file_kind  # noqa: E402
+from relay.review.manifest_fields import manifest_metadata  # noqa: E402
 from relay.review.packet import _apart  # noqa: E402  (the edits apart as build_review reads them)
 from relay.review.risk import assess_all  # noqa: E402
 
@@ -36,12 +39,24 @@ def dump(mirrors: Path, commits: int, out: Path, corpora: list[str]) -> None:
     with out.open("w", encoding="utf-8") as sink:
         for repo, sha, changes, patch, heads in corpus_bench._recent_changes(mirrors, repos, commits):
             seen = SimpleNamespace(patch=patch.encode("utf-8", "surrogateescape"), unobserved=False, source="git")
-            ctx = RiskContext(**_apart(seen, "", None))  # type: ignore[arg-type]
+            # A changed JSON manifest read at the commit, as build_review reads it in the workspace (its metadata fields).
+            metadata = manifest_metadata(changes, _reader(corpus_bench._find_mirror(mirrors, repo), sha))
+            ctx = RiskContext(manifest_metadata=metadata, **_apart(seen, "", None))  # type: ignore[arg-type]
             with corpus_bench.reading(changes, None, corpus_bench.CODE_EXTS, corpus_bench.path_kind, heads):
                 assessed = assess_all(changes, ctx)
             files = [{"path": c.path, "kind": file_kind(c.path), "risk": c.risk, "rules": list(c.rules), "reasons": list(c.reasons)}
                      for c in assessed]
             sink.write(json.dumps({"repo": repo, "commit": sha, "files": files}) + "\n")
+
+
+def _reader(mirror: Path | None, sha: str) -> Callable[[str], str | None]:
+    """A file's text at ``sha`` in ``mirror`` (None when it has none there)."""
+    def read(path: str) -> str | None:
+        try:
+            return corpus_bench._git(None, "show", f"{sha}:{path}", git_dir=mirror).decode("utf-8", "replace") if mirror else None
+        except subprocess.CalledProcessError:
+            return None
+    return read
 
 
 def _overall(entry: dict) -> int:

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
+from relay.core.records import FileChange
+from relay.review.manifest_fields import minified
+
 from relay.review.code_reading import weakened
 from relay.review.file_kinds import (
     SKIP_RE as _SKIP_LINE,
@@ -252,7 +257,8 @@ _BUILDS_TOO = frozenset({"source", "ci", "data", "example"})  # kinds that can h
 
 
 def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a manifest's own risky line (round 16)
-    return version_downgrade(f.change, ctx.moved_versions) or manifest_lines.manifest_line(f.path, f.change.added_lines, f.change.removed_lines) or (
+    deps = _installing(f, ctx)
+    return version_downgrade(deps, ctx.moved_versions) or manifest_lines.manifest_line(f.path, deps.added_lines, deps.removed_lines) or (
         # A compiler's safety checks turned off (-Ounchecked, -fno-stack-protector, /GS-) in any file that builds, not only
         # in the build files known by name: a Tuist Project.swift, an .xcconfig, a CI step's or a script's flags.
         manifest_lines.unchecked_build(f.change.added_lines, f.change.removed_lines) if f.kind in _BUILDS_TOO else None) or (
@@ -399,8 +405,24 @@ def migration(f: FileFacts, ctx: RiskContext) -> Detail:
     )
 
 
+def _installing(f: FileFacts, ctx: RiskContext) -> FileChange:
+    """The change as the dependency readers read it: a JSON manifest's added lines in fields nothing is installed from
+    (package.json's repository, bugs, author…: relay.review.manifest_fields) left out, so its own address is not a
+    dependency taken from git; a manifest written on one line read as its indented form."""
+    return f.once(_installing, lambda: _read_for_dependencies(f.change, ctx.manifest_metadata.get(f.path, frozenset())))
+
+
+def _read_for_dependencies(change: FileChange, quiet: frozenset[str]) -> FileChange:
+    added, removed = change.added_lines, change.removed_lines
+    if (whole := minified(change.path, added, removed)) is not None:  # a manifest on one line, read as its indented form
+        added, removed, quiet = whole
+    if quiet:
+        added = [line for line in added if line.strip() not in quiet]
+    return change if added is change.added_lines else msgspec.structs.replace(change, added_lines=added, removed_lines=removed)
+
+
 def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    new = new_dependencies(f.change, ctx.moved_deps, ctx.known_deps)
+    new = new_dependencies(_installing(f, ctx), ctx.moved_deps, ctx.known_deps)
     if not new:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""
@@ -408,13 +430,15 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return lookalike_replace(f.change) or lookalike_rename(f.change) or lookalike_new(new_dependencies(f.change, ctx.moved_deps, ctx.known_deps), f.change, ctx.moved_deps | ctx.known_deps) or (
+    deps = _installing(f, ctx)
+    return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
         else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names))  # an install command's name, in a page's sample too (round 34)
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    return replaced_elsewhere(f.change) or build_lines.dependency_source(f.path, f.change.added_lines, f.change.removed_lines, f.kind == "manifest")
+    deps = _installing(f, ctx)
+    return replaced_elsewhere(deps) or build_lines.dependency_source(f.path, deps.added_lines, deps.removed_lines, f.kind == "manifest")
 
 
 def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -422,7 +446,7 @@ def removes_guard_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 
 def manifest(f: FileFacts, ctx: RiskContext) -> Detail:
-    return touches_dependencies(f.change)
+    return touches_dependencies(_installing(f, ctx))
 
 
 def lockfile(f: FileFacts, ctx: RiskContext) -> Detail:

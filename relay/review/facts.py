@@ -91,6 +91,10 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # change adds a manifest (``relay.review.dependencies.existing_dependencies``): a new pin file
     # repeating them brings in nothing new.
     known_deps: frozenset[str] = frozenset()
+    # A changed JSON manifest's added lines that sit in fields nothing is installed from (package.json's repository,
+    # bugs, author…), read from the post-change file (``relay.review.manifest_fields``): path -> those lines, stripped.
+    # The dependency readers leave them out; a manifest not read leaves nothing out.
+    manifest_metadata: dict[str, frozenset[str]] = msgspec.field(default_factory=dict)
     # The names the project's root manifests give the project itself, read only when a changed line may install a package
     # (``relay.review.sample_code.own_names``, round 34): a README's install of a look-alike of them is a typo-squat.
     own_names: frozenset[str] = frozenset()

@@ -25,6 +25,7 @@ from relay.core.places import folds_case
 from relay.core.redact import redact_obj
 from relay.review.content_kinds import reading
 from relay.review.sample_code import own_names
+from relay.review.manifest_fields import manifest_metadata
 from relay.review.file_kinds import CODE_EXTS, path_kind, read_changes
 from relay.review.report_claims import claimed_paths, claims_flags, cut_path, cut_text, tests_from_report  # tests_from_report: named here for its readers
 from relay.review.range_hunks import RangeHunk, cut_hunks
@@ -186,12 +187,13 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
     read = workspace is not None and changeset.source != "report"
     known = existing_dependencies(workspace, changeset.files) if read else frozenset()
     own = own_names(workspace, changeset.files) if read else frozenset()
+    metadata = manifest_metadata(changeset.files, workspace_texts(workspace)) if read else {}
     workflows, triggers, on_prs = read_workflows(workspace, changeset.files) if read else ({}, {}, frozenset())
     named, task_words = task_security(task)
     read, partial = read_changes(changeset.files)
     wanted = tuple(p for p in paths if p and p.strip())
     ctx = RiskContext(claimed=claimed, paths=wanted, fold_case=bool(wanted) and workspace is not None and folds_case(workspace),
-                      known_deps=known, own_names=own,
+                      known_deps=known, own_names=own, manifest_metadata=metadata,
                       task_security=named, task_words=task_words, task_names=code_names(task), outside=dict(changeset.outside),
                       escapes=dict(changeset.escapes), above=dict(changeset.above), workspace_gone=changeset.workspace_gone, ci_credentials=workflows,
                       ci_triggers=triggers, ci_on_prs=on_prs, git_dir=dict(changeset.git_dir), runs_next=dict(changeset.runs_next),
