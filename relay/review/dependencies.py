@@ -137,6 +137,8 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
             if _scoped_move(a, b):
                 continue  # babel-core → @babel/core: the same words moved under their owner's scope, not a letter off
+            if dep_key(a) in _POPULAR_KEYS and dep_key(b) in _POPULAR_KEYS:
+                continue  # golang.org/x/sync → golang.org/x/sys: one widely used package for another
             if _near(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
     return None
@@ -263,12 +265,12 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
         key = dep_key(name)
         if key in _POPULAR_KEYS or key in gone:
             continue
-        old = next((g for g in sorted(gone) if len(g) >= 3 and _near(g, key) and not _real_pair(g, key)), None)
+        old = next((g for g in sorted(gone) if len(g) >= 3 and _near(g, key) and not _real_pair(g, key) and not _next_version(g, key)), None)
         if old:
             return f"adds a look-alike of {old[:40]} (a typo-squat?): {name[:40]}"
         if len(key) < 5:
             continue
-        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not _real_pair(k, key)), None)
+        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not _real_pair(k, key) and not _next_version(k, key)), None)
         if near:
             return f"adds a look-alike of {near} (a typo-squat?): {name[:40]}"
     return None
@@ -291,6 +293,15 @@ def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
 # Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix
 # (pyyaml/yaml, python-jose/jose, types-requests, node-fetch, serde-rs).
 _AFFIX_RE = re.compile(r"^(?:py|python-|types-|node-|@types/)|(?:-?py|-python|-js|\.js|-rs|-cli|-binary)$")
+
+
+def _next_version(a: str, b: str) -> bool:
+    """Two names that differ only in a number of the same width: another version of one thing (Go's module/v4 → module/v5,
+    pixi's feature py311 → py312), not a name spelled to pass for another. A digit added or doubled still differs
+    (python3-dateutil for python-dateutil, commons-lang33 for commons-lang3)."""
+    def width(name: str) -> str:
+        return re.sub(r"\d+", lambda m: "#" * len(m.group()), name)
+    return a != b and width(a) == width(b)
 
 
 def _real_pair(a: str, b: str) -> bool:

@@ -100,7 +100,8 @@ github.com/gorilla/mux github.com/gorilla/websocket github.com/pkg/errors github
 google.golang.org/grpc google.golang.org/protobuf github.com/golang/protobuf github.com/go-chi/chi github.com/go-chi/render
 github.com/labstack/echo github.com/gofiber/fiber github.com/jackc/pgx github.com/lib/pq github.com/redis/go-redis
 github.com/golang-jwt/jwt github.com/go-sql-driver/mysql github.com/gorilla/sessions github.com/gorilla/handlers github.com/rs/zerolog
-golang.org/x/crypto golang.org/x/net golang.org/x/sync golang.org/x/oauth2 gopkg.in/yaml.v3 github.com/go-playground/validator
+golang.org/x/crypto golang.org/x/net golang.org/x/sync golang.org/x/sys golang.org/x/text golang.org/x/term golang.org/x/time
+golang.org/x/mod golang.org/x/tools golang.org/x/exp golang.org/x/oauth2 gopkg.in/yaml.v3 github.com/go-playground/validator
 github.com/prometheus/client_golang github.com/urfave/cli
 oauthlib requests-oauthlib authlib django-cors-headers whitenoise psutil filelock platformdirs tenacity httplib2 wrapt
 responses freezegun hypothesis factory-boy sentry-sdk structlog loguru pendulum xmltodict defusedxml bleach markdown
