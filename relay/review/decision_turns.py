@@ -7,7 +7,8 @@ added one (relay.review.bound_turns' pairing: linear, bounded) and names what tu
 - ``keyword_inverted``: a condition inverted by its keyword alone (``raise e unless ignore?`` → ``raise e if ignore?``,
   ``when``↔``unless``, ``while``↔``until``);
 - ``status_made_success``: a failure result made success (``${SHUNIT_ERROR}`` → ``${SHUNIT_TRUE}``, ``EXIT_FAILURE`` →
-  ``EXIT_SUCCESS``, ``Status.ERROR`` → ``Status.OK``, ``exit(1)`` → ``exit(0)``, ``valid = false`` → ``valid = true``);
+  ``EXIT_SUCCESS``, ``Status.ERROR`` → ``Status.OK``, ``exit(1)`` → ``exit(0)``, ``valid = false`` → ``valid = true``; a
+  member named for a refusal made the type's bare success, ``ExitCode::AuthorizeDeny`` → ``ExitCode::Success``);
 - ``write_redirected``: a write sent to another target that stood in the line (``$values[$key] = mask($super[$key])`` →
   ``$super[$key] = …``: the masked copy is never written where it is shown);
 - ``boundary_made_filter``: an iteration that stopped at a boundary made to filter everything (``TakeWhile`` → ``Where``,
@@ -91,9 +92,14 @@ def _status_made_success(old: str, new: str) -> str | None:
             return f"turns a verdict from failure to success ({names[-1]}: false → true): {_pair(old, new)}"
         return None
     fail, win = _FAILURE_RE.search(x), _SUCCESS_RE.search(y)
-    if fail is None or win is None or x[:fail.start()].rstrip("_").lower() != y[:win.start()].rstrip("_").lower():
+    if fail is None or win is None:
         return None
-    if not x[:fail.start()] and not (prefix and prefix[-1] in (".", "::", "{", "(")):
+    # Round 49: one enum's members (``CedarExitCode::AuthorizeDeny`` → ``CedarExitCode::Success``): a refusal's own
+    # member made the type's bare success, their stems apart.
+    member = bool(prefix) and (prefix[-1] == "." or prefix[-2:] == [":", ":"]) and win.start() == 0 and fail.start() > 0
+    if x[:fail.start()].rstrip("_").lower() != y[:win.start()].rstrip("_").lower() and not member:
+        return None
+    if not x[:fail.start()] and not (prefix and (prefix[-1] in (".", "{", "(") or prefix[-2:] == [":", ":"])):  # Rust's Status::Error too
         return None  # a bare ERROR → OK is a word; a shared stem (SHUNIT_, EXIT_) or a qualifier (Status.) makes it a constant
     return f"turns a failure result into success ({x} → {y}: what failed now passes): {_pair(old, new)}"
 

@@ -96,6 +96,9 @@ _NUMBER = re.compile(r"\d+\Z")
 # 67's vodozemac, ``remove_message_key(chain_index)`` → ``…(chain_index + 1)``, read as a line wrapped, turned nothing).
 _SCALED = re.compile(r"[*/+-]\d+")
 _SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
+_NARROW = frozenset("int short byte char int8_t int16_t int32_t uint8_t uint16_t uint32_t i8 i16 i32 u8 u16 u32 int8 int16 int32 "
+                    "uint8 uint16 uint32 Int8 Int16 Int32 UInt8 UInt16 UInt32 sbyte ushort".split())
+_WIDE = frozenset("long int64 uint64 i64 u64 usize isize size_t int64_t uint64_t Int64 UInt64 Long ulong".split())
 _NEGATED_NUMBER = re.compile(r"(?<![\w)\]])-\s*\d")  # a sign before a number, not a subtraction
 # A number as C, Go, Rust, Java and JS write masks and limits: read as one (``0x10000000`` → ``0x1000000000000000``), up
 # to 64 bits; a decimal of ten digits or more is an id or a timestamp, not a bound.
@@ -264,7 +267,11 @@ def _turn(old: str, new: str) -> int:
     # A comparison or a logical operator turned (``or`` and ``||`` are one), or the special characters of a pattern's literal.
     compares = _operators(old) != _operators(new)
     pattern = _pattern_chars(old) != _pattern_chars(new)
-    if not (flipped or nums or scaled or compares or pattern):
+    # A narrowing cast put in (``return (int) millis``, Rust's ``as u16``, Go's ``int32(n)``): the value wraps past its
+    # type's range (round 49, blind 69's commons-lang: a long duration truncated to int, ~24.8 days).
+    narrowed = any(tag == "insert" and any(t in _NARROW for t in b) and ("(" in b or "as" in b) for tag, _, b in ops) or any(
+        tag == "replace" and len(a) == len(b) == 1 and a[0] in _WIDE and b[0] in _NARROW for tag, a, b in ops)
+    if not (flipped or nums or scaled or compares or pattern or narrowed):
         return 0
     score = 3
     # A negation put in or taken out (``return !v.Bool()`` → ``return v.Bool()``) inverts all the line decides: an

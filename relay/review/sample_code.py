@@ -49,7 +49,9 @@ _INSTALL_RE = re.compile(
     r"(?P<tool>npm\s+(?:install|i|add|in|isntall)|yarn\s+(?:global\s+)?add|pnpm\s+(?:add|install|i)|bun\s+(?:add|install|i)|"
     r"(?:python3?(?:\.\d+)?\s+-m\s+)?pip[23]?(?:\.\d+)?\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+install|poetry\s+add|pdm\s+add|"
     r"(?:conda|mamba|micromamba)\s+install|gem\s+install|bundle\s+add|cargo\s+(?:add|install)|go\s+(?:get|install)|composer\s+(?:global\s+)?require|"
-    r"dotnet\s+add\s+(?:\S+\s+)?package|nuget\s+install|Install-Package|paket\s+add|brew\s+(?:install|add)|deno\s+add)"
+    r"dotnet\s+add\s+(?:\S+\s+)?package|nuget\s+install|Install-Package|paket\s+add|brew\s+(?:install|add)|deno\s+add|"
+    # Round 49: a runner fetches one package and runs it at once (npx, pnpm dlx, yarn dlx, bunx, uvx, pipx run).
+    r"(?P<runner>npx|pnpm\s+dlx|yarn\s+dlx|bunx|uvx|pipx\s+run))"
     r"(?P<args>(?:\s+[^\s&;|#]+)+)", re.IGNORECASE)
 # Options that take the next word as their value (an index, a channel, a version, a file), not a package.
 _VALUE_FLAGS = frozenset("-c --channel -i --index-url --extra-index-url -f --find-links -r --requirement -e --editable -t --target "
@@ -60,6 +62,7 @@ _NOT_A_NAME_RE = re.compile(r"^(?:[./~]|\$|%|<|\{|\[|[\w+]+://|git\+|file:|https
                             r"^(?:-|\\|\.\.\.|…)$", re.IGNORECASE)
 # A name's version or extras as each ecosystem writes them: npm's name@1 (a scope's @ kept), pip's name[extra]==1, go's @v1,
 # composer's vendor/name:^1, a requirement in quotes.
+_RUNNER_PACKAGE = frozenset({"-p", "--package", "--from", "--spec"})  # npx/pnpm dlx -p, uvx --from, pipx run --spec
 _VERSION_TAIL_RE = re.compile(r"(?<=.)@.*$|\[[^\]]*\].*$|(?:===?|[<>!~]=?|\^).*$|(?<=/[\w.-])\s*:.*$|(?<=[\w.])(?::[\d^~*].*)$")
 _NAME_RE = re.compile(r"^@?[A-Za-z0-9][\w.\-]*(?:/[\w.\-]+)*$")
 
@@ -67,7 +70,8 @@ _NAME_RE = re.compile(r"^@?[A-Za-z0-9][\w.\-]*(?:/[\w.\-]+)*$")
 def screen(line: str) -> bool:
     """Whether a docs page's line may be an install command (kept for the rules: a sample's line, whatever its words)."""
     low = line.lower()  # words every install verb holds, before the regex (most lines hold none)
-    return ("install" in low or "add " in low or "get " in low or "require " in low or " i " in low) and _INSTALL_RE.search(line) is not None
+    return ("install" in low or "add " in low or "get " in low or "require " in low or " i " in low or "npx " in low or "dlx " in low
+            or "bunx " in low or "uvx " in low or "pipx run" in low) and _INSTALL_RE.search(line) is not None
 
 
 def installed_names(line: str) -> list[str]:
@@ -77,19 +81,26 @@ def installed_names(line: str) -> list[str]:
     names: list[str] = []
     for found in _INSTALL_RE.finditer(line):
         words, skip = found.group("args").split(), False
+        runner, start = found.group("runner") is not None, len(names)
         for word in words:
-            word = word.strip("'\"`,")
+            word, value = word.strip("'\"`,"), skip
             if skip:
                 skip = False
-                continue
-            if word.startswith("-"):
-                skip = word in _VALUE_FLAGS
+                if not runner:
+                    continue
+            elif word.startswith("-"):
+                # A runner's --package names what it fetches (npx -p pkg cmd); any other flag of a runner takes no package.
+                skip = word in _RUNNER_PACKAGE if runner else word in _VALUE_FLAGS
                 continue
             if not word or _NOT_A_NAME_RE.search(word):
                 continue
+            if runner and not value and len(names) > start:
+                break  # after npx -p pkg: the first word is a program pkg installs, not a package
             name = _VERSION_TAIL_RE.sub("", word).strip("'\"")
             if _NAME_RE.match(name) and not name.isdigit():
                 names.append(name)
+            if runner and not value:
+                break  # the first word not a flag is what the runner runs; the words after it are that program's arguments
     return names
 
 

@@ -17,7 +17,11 @@ line readers read (relay.review.risky_lines: source, examples, docs samples, scr
   from input, ``String.format(request.getParameter(…))``, PHP's ``printf($_GET[…])``, Python's
   ``request.args["t"].format(…)``): the input's verbs read (``%x``, ``%n``; Python's ``{0.__class__}``) what the
   program did not mean to show, or write memory. A format string that is a literal (``Printf("%s", os.Args[1])``)
-  stays quiet.
+  stays quiet. Round 49: a format-only call given a variable as its format (``printf(bar.c_str())``,
+  ``fprintf(stderr, msg)``, Go's ``fmt.Printf(s)``) is the same risk wherever the text came from, as the compilers'
+  -Wformat-security and go vet say: "passes text that is not a literal as the format string".
+- **a key made from a fixed seed** (round 49: ``curve.keygen(new Uint8Array(48).fill(1))``, ``generate_key(&[0u8; 32])``,
+  a hex literal given to ``keygen``): every program built from the line holds the same secret key.
 
 In code each is high (relay.review.risky_lines' values). In a docs page's sample it is "a docs sample that …", worth a
 look (medium): a page that shows how an unsecured token is verified is often the library's own documentation of it.
@@ -31,6 +35,10 @@ __all__ = ["PHRASES", "VALUES"]
 
 _INTERPOLATED = r"(?:\"[^\"]*(?:#\{|\$\{|\{\{)|'[^']*\$\{|`[^`]*\$\{|f[\"'][^\"']*\{|\$\"[^\"]*\{|[\"'][^\"']*[\"']\s*(?:\+|\.|%)\s*[\w$@(])"
 _TAGGED = r"(?:\"[^\"]*<\w[^\"]*(?:#\{|\$\{|\{)|'[^']*<\w[^']*\$\{|`[^`]*<\w[^`]*\$\{|f[\"'][^\"']*<\w[^\"']*\{|\$\"[^\"]*<\w[^\"]*\{|[\"'][^\"']*<\w[^\"']*[\"']\s*(?:\+|\.|%)\s*[\w$@(])"
+
+# A format argument that is a variable, a member or an element of one (``bar``, ``msg.c_str()``, ``e->text``, ``args[1]``),
+# never a constant's upper-case name.
+_NOT_LITERAL = r"(?![A-Z][A-Z0-9_]*\s*\))[A-Za-z_]\w*(?:(?:\.|->|::)\w+)*(?:\s*\[[^\]\"]*\])?(?:\.c_str\s*\(\s*\)|\.data\s*\(\s*\))?"
 
 # (what it does, screen words, pattern): read as relay.review.risky_lines' values are.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
@@ -54,6 +62,21 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"\b(?:s?printf|vsprintf|vprintf)\s*\(\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
         r"\b(?:format|sprintf|printf)\s*\(?\s*(?:params|ARGV)\s*\[|"
         r"\b(?:request\.(?:args|form|values|GET|POST|query_params)\s*(?:\[[^\]]+\]|\.get\s*\([^)]*\))|sys\.argv\s*\[\s*\d+\s*\]|input\s*\(\s*\))\.format\s*\(")),
+    # Round 49: the compilers' own rule (-Wformat-security, go vet's printf check): a format-only call whose format is not a
+    # literal, wherever the text came from. A constant's name (``printf(USAGE)``) and a translated literal (``_("…")``) are
+    # literals to the reader; a call given arguments after its format (``vprintf(fmt, ap)`` in a wrapper) is not format-only.
+    ("passes text that is not a literal as the format string", ("printf", "syslog", "nslog", "errorf", "fatalf", "panicf"), re.compile(
+        r"\b(?:std::)?(?:printf|NSLog)\s*\(\s*" + _NOT_LITERAL + r"\s*\)|"
+        r"\b(?:std::)?(?:fprintf|dprintf|syslog|sprintf)\s*\(\s*[^,()\"]+,\s*" + _NOT_LITERAL + r"\s*\)|"
+        r"\b(?:std::)?snprintf\s*\(\s*[^,()\"]+,\s*[^,\"]+,\s*" + _NOT_LITERAL + r"\s*\)|"
+        r"\b(?:fmt|log)\.(?:Printf|Sprintf|Errorf|Fatalf|Panicf)\s*\(\s*" + _NOT_LITERAL + r"\s*\)|\bfmt\.Fprintf\s*\(\s*[^,()\"]+,\s*" + _NOT_LITERAL + r"\s*\)")),
+    # Round 49: a key made from a fixed seed (``curve.keygen(new Uint8Array(48).fill(1))``, ``generate_key(&[0u8; 32])``):
+    # whoever copies the line holds the same secret key as everyone else who did.
+    ("makes a key from a constant seed", ("keygen", "generatekey", "generate_key", "genkey", "gen_key", *(
+        f"random{a}{kind}{b}key" for a in ("", "_") for kind in ("private", "secret") for b in ("", "_"))),
+     re.compile(r"(?i)\b(?:keygen|generate_?key(?:_?pair)?|random_?(?:private|secret)_?key|gen_?key)\s*\(\s*(?:"
+                r"new\s+Uint8Array\(\s*\d+\s*\)(?:\.fill\(\s*\d+\s*\))?|Buffer\.alloc\(\s*\d+(?:\s*,\s*\d+)?\s*\)|bytes\(\s*\d+\s*\)|"
+                r"b[\"']\\x00|&?\[\s*\d+u8\s*;\s*\d+\s*\]|new\s+byte\[\s*\d+\s*\]|[\"'][0-9a-fA-F]{16,}[\"'])")),
 )
 
 # What each says: a docs page's sample that says one of these is worth a look (medium), not high (checks.unsafe_value).
