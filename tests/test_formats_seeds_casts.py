@@ -1,8 +1,9 @@
-"""Round 49 (issue 36): five slips the first runs of held-out 69/70 read as nothing, each read as a class.
+"""Round 49 (issue 36): six slips the first runs of held-out 69/70 read as nothing, each read as a class.
 
 Whom each guards against: the worker whose slipped line reads as ordinary code — a format-only call given a variable
 (-Wformat-security's rule), a key generated from a constant seed, a CI runner's package one letter off the one it ran,
-an enum's refusal member turned into its success, a value narrowed by a cast. Each near miss beside it stays quiet.
+an enum's refusal member turned into its success, a value narrowed by a cast, a decipher's tag check dropped with its
+final(). Each near miss beside it stays quiet.
 """
 
 from __future__ import annotations
@@ -118,3 +119,23 @@ def test_a_declaration_or_a_widening_is_no_narrowing(tmp_path: Path) -> None:
                                                                            "long d = Math.subtractExact(now(), t);\n        return d;")},
                            before={"src/Instants.java": _JAVA})
     assert risk == "low"
+
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    ("src/index.ts", "    const decrypted = Buffer.concat([decipher.update(encrypted), decipher.final()]);",
+     "    const decrypted = decipher.update(encrypted);"),
+    ("src/Dec.java", "        byte[] out = cipher.doFinal(data);", "        byte[] out = cipher.update(data);"),
+    ("src/dec.py", "    plain = decryptor.update(data) + decryptor.finalize()", "    plain = decryptor.update(data)"),
+])
+def test_a_decipher_s_final_dropped_while_it_still_decrypts_is_high(path: str, old: str, new: str) -> None:
+    out = _said(path, [new], [old])
+    assert out.risk == "high" and "that checks the tag" in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize("new", [
+    "    const decrypted = Buffer.concat([decipher.update(body), decipher.final()]);",  # final kept, its input renamed
+    "    return decipher;",  # the decipher no longer used here at all: nothing decrypts on this line
+])
+def test_a_decipher_still_closed_or_no_longer_fed_stays_quiet(new: str) -> None:
+    old = "    const decrypted = Buffer.concat([decipher.update(encrypted), decipher.final()]);"
+    assert not any("checks the tag" in r for r in _said("src/index.ts", [new], [old]).reasons)

@@ -47,7 +47,7 @@ from difflib import SequenceMatcher
 from relay.review.alone_lines import read_alone
 from relay.review.constant_random import made_constant
 from relay.review.dropped_alternatives import alternative_dropped
-from relay.review.lost_results import lost_result
+from relay.review.lost_results import final_dropped, lost_result
 from relay.review.narrowed_compare import fields_dropped
 from relay.review.flipped_lines import flipped
 from relay.review.docs_samples import sample_lines
@@ -466,6 +466,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return guard
     if not sample and (opt_in := action_made_opt_in(added, removed)) is not None:
         return opt_in, False
+    if (final := final_dropped(added, removed)) is not None:  # round 49: a decipher's tag check dropped with its final()
+        return final, True
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
         return lost, False
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item

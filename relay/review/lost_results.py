@@ -15,6 +15,10 @@ not outvote it), linear in the diff (screened lines only, at most ``_MOST`` of a
 - ``skip_dropped`` (round 24): a loop's skip deleted whole, its condition a compare with a literal and written nowhere
   the change adds (``if tagValue == "-" { continue }``, ``if name == "-":`` / ``continue``, ``next if key == "_"``): what
   the marker kept out (a field tagged to be left out, an entry meant to be ignored) now goes through.
+- ``final_dropped`` (round 49, blind 69's keyv): a decipher's closing call dropped while its ``update`` stays
+  (``Buffer.concat([decipher.update(x), decipher.final()])`` → ``decipher.update(x)``, Java's ``doFinal`` →
+  ``update``, Python's ``decryptor.finalize()``): the closing call is what checks an AEAD's tag (and a block mode's
+  padding), so tampered ciphertext decrypts without complaint. High.
 
 The party guarded against is the worker that slips one such line into an ordinary change; each reader names the line.
 """
@@ -27,7 +31,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed
 from relay.review.small_edits import paired
 
-__all__ = ["lost_result"]
+__all__ = ["final_dropped", "lost_result"]
 
 _MOST = 400  # screened lines read a side
 _LONGEST = 400  # longer lines are data, not a statement
@@ -168,4 +172,25 @@ def lost_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for read in (_verdict_blanked, _catch_emptied, _defaults_bypassed, _skip_dropped):
         if found := read(added, removed):
             return found
+    return None
+
+
+# ----- a decipher's closing call dropped
+_FINAL_RE = re.compile(r"\b(?P<obj>\w*(?:[dD]ecipher|[cC]ipher|[dD]ecryptor|[dD]ecrypter)\w*)\s*\.\s*(?P<call>final|doFinal|finalize|finish)\s*\(")
+
+
+def final_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops the decipher's final(): …" when a removed line closed a cipher that an added line still feeds (its
+    ``update`` kept) and no added line closes it again."""
+    if not added or not removed:
+        return None
+    again = " ".join(added[:_MOST])
+    for line in removed[:_MOST]:
+        m = _FINAL_RE.search(line) if "final" in line.lower() or "finish" in line else None
+        if m is None or re.search(rf"\b{re.escape(m.group('obj'))}\s*\.\s*(?:final|doFinal|finalize|finish)\s*\(", again):
+            continue
+        if not re.search(rf"\b{re.escape(m.group('obj'))}\s*\.\s*update\s*\(", again):
+            continue
+        return (f"drops the {m.group('obj')}.{m.group('call')}() that checks the tag (tampered ciphertext now decrypts): "
+                f"{line.strip()[:90]}")
     return None
