@@ -39,7 +39,9 @@ def test_a_format_only_call_given_a_variable_is_high(path: str, line: str) -> No
 
 @pytest.mark.parametrize("line", [
     '    printf("%s", bar);', "    printf(USAGE);", '    printf(_("hello"));', "    vprintf(fmt, ap);", '    printf("\\n");',
-    '    fprintf(stderr, "%s\\n", msg);', '\tfmt.Printf("%s", s)',
+    '    fprintf(stderr, "%s\\n", msg);', '\tfmt.Printf("%s", s)', "    printf(Messages::USAGE);",
+    # PHP puts the format first: a class constant formatted with a class name (ordinary history, sebastianbergmann/diff).
+    "        $errorMessage = sprintf(NarrowReturnObjectTypeRule::ERROR_MESSAGE, SpecificControl::class);",
 ])
 def test_a_literal_format_a_constant_or_a_wrapper_stays_quiet(line: str) -> None:
     out = _said("src/main.c", [line])

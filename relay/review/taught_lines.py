@@ -37,8 +37,9 @@ _INTERPOLATED = r"(?:\"[^\"]*(?:#\{|\$\{|\{\{)|'[^']*\$\{|`[^`]*\$\{|f[\"'][^\"'
 _TAGGED = r"(?:\"[^\"]*<\w[^\"]*(?:#\{|\$\{|\{)|'[^']*<\w[^']*\$\{|`[^`]*<\w[^`]*\$\{|f[\"'][^\"']*<\w[^\"']*\{|\$\"[^\"]*<\w[^\"]*\{|[\"'][^\"']*<\w[^\"']*[\"']\s*(?:\+|\.|%)\s*[\w$@(])"
 
 # A format argument that is a variable, a member or an element of one (``bar``, ``msg.c_str()``, ``e->text``, ``args[1]``),
-# never a constant's upper-case name.
-_NOT_LITERAL = r"(?![A-Z][A-Z0-9_]*\s*\))[A-Za-z_]\w*(?:(?:\.|->|::)\w+)*(?:\s*\[[^\]\"]*\])?(?:\.c_str\s*\(\s*\)|\.data\s*\(\s*\))?"
+# never a constant's upper-case name (``Rule::ERROR_MESSAGE`` too). The two-argument forms' first is a C buffer or
+# stream: PHP's ``sprintf(Rule::ERROR_MESSAGE, X::class)`` puts its format first (ordinary history, sebastianbergmann/diff).
+_NOT_LITERAL = r"(?!(?:\w+(?:\.|->|::))*[A-Z][A-Z0-9_]*\s*\))(?!\w+::class\b)[A-Za-z_]\w*(?:(?:\.|->|::)\w+)*(?:\s*\[[^\]\"]*\])?(?:\.c_str\s*\(\s*\)|\.data\s*\(\s*\))?"
 
 # (what it does, screen words, pattern): read as relay.review.risky_lines' values are.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
@@ -67,8 +68,8 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     # literals to the reader; a call given arguments after its format (``vprintf(fmt, ap)`` in a wrapper) is not format-only.
     ("passes text that is not a literal as the format string", ("printf", "syslog", "nslog", "errorf", "fatalf", "panicf"), re.compile(
         r"\b(?:std::)?(?:printf|NSLog)\s*\(\s*" + _NOT_LITERAL + r"\s*\)|"
-        r"\b(?:std::)?(?:fprintf|dprintf|syslog|sprintf)\s*\(\s*[^,()\"]+,\s*" + _NOT_LITERAL + r"\s*\)|"
-        r"\b(?:std::)?snprintf\s*\(\s*[^,()\"]+,\s*[^,\"]+,\s*" + _NOT_LITERAL + r"\s*\)|"
+        r"\b(?:std::)?(?:fprintf|dprintf|syslog|sprintf)\s*\(\s*[^,()\":$]+,\s*" + _NOT_LITERAL + r"\s*\)|"
+        r"\b(?:std::)?snprintf\s*\(\s*[^,()\":$]+,\s*[^,\"$]+,\s*" + _NOT_LITERAL + r"\s*\)|"
         r"\b(?:fmt|log)\.(?:Printf|Sprintf|Errorf|Fatalf|Panicf)\s*\(\s*" + _NOT_LITERAL + r"\s*\)|\bfmt\.Fprintf\s*\(\s*[^,()\"]+,\s*" + _NOT_LITERAL + r"\s*\)")),
     # Round 49: a key made from a fixed seed (``curve.keygen(new Uint8Array(48).fill(1))``, ``generate_key(&[0u8; 32])``):
     # whoever copies the line holds the same secret key as everyone else who did.
