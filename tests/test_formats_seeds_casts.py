@@ -141,3 +141,30 @@ def test_a_decipher_s_final_dropped_while_it_still_decrypts_is_high(path: str, o
 def test_a_decipher_still_closed_or_no_longer_fed_stays_quiet(new: str) -> None:
     old = "    const decrypted = Buffer.concat([decipher.update(encrypted), decipher.final()]);"
     assert not any("checks the tag" in r for r in _said("src/index.ts", [new], [old]).reasons)
+
+
+# Round 50: a data file's bound loosened far, in a change otherwise low (blind 71's fail2ban jail.conf).
+_JAIL = "[DEFAULT]\nbantime = 10m\nfindtime = 10m\nmaxretry = 5\n"
+
+
+def test_a_data_file_s_maximum_raised_a_hundredfold_keeps_a_low_change_from_being_low(tmp_path: Path) -> None:
+    risk, files = review_edits(tmp_path, {"config/jail.conf": _JAIL.replace("maxretry = 5", "maxretry = 500")},
+                               before={"config/jail.conf": _JAIL})
+    assert risk == "medium" and files["config/jail.conf"].reasons == ["turns: maxretry = 5 → maxretry = 500"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("maxretry = 5", "maxretry = 8"),  # a maximum retuned, not tenfold
+    ("bantime = 10m", "bantime = 20m"),  # no bound-named number turned
+    ("maxretry = 5", "maxretry = 3"),  # tightened
+])
+def test_a_data_file_s_value_retuned_or_tightened_stays_low(tmp_path: Path, old: str, new: str) -> None:
+    risk, _ = review_edits(tmp_path, {"config/jail.conf": _JAIL.replace(old, new)}, before={"config/jail.conf": _JAIL})
+    assert risk == "low"
+
+
+def test_values_retuned_all_over_a_data_file_are_the_work_not_a_slip(tmp_path: Path) -> None:
+    before = "".join(f"max_{n} = {i + 1}\n" for i, n in enumerate("abcde"))
+    after = "".join(f"max_{n} = {(i + 1) * 100}\n" for i, n in enumerate("abcde"))
+    risk, _ = review_edits(tmp_path, {"limits.conf": after}, before={"limits.conf": before})
+    assert risk == "low"

@@ -43,7 +43,7 @@ from relay.review.turned_lines import changed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "WORD_RULES", "apart_tells_as_much", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line", "turned_pairs"]
+__all__ = ["LEADING_EXAMPLE", "LEADING_RULE", "LOWER_NAME", "UPPER_NAME", "WORD_RULES", "apart_tells_as_much", "leading_line", "leading_line_check", "parts_read", "quoted_elsewhere", "scored_line", "turned_pairs"]
 
 LEADING_RULE = "leading_line"
 # The rows whose reason says what a file is, where it lives, how big its change is, or which words its lines hold (a
@@ -106,6 +106,7 @@ _HEX_NUMBER = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
 
 _LOWER = re.compile(r"(?i)min|least|lower|floor|at_?least")
 _UPPER = re.compile(r"(?i)max|most|upper|limit|ceil")
+LOWER_NAME, UPPER_NAME = _LOWER, _UPPER  # a bound's name: the low-change floor reads a data file's bound by them (round 50)
 _RELATION = re.compile(r"(?<![<>=-])[<>]=?(?![<>=])")  # an ordering a bound is compared by (not ``=>``, ``->``, ``<<``)
 _STRUCTURE = frozenset("{}()[],;.:\"'`")
 _PATTERN_CHARS = frozenset("|\\^$*+?~[]<>")

@@ -37,13 +37,13 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.file_kinds import file_kind
-from relay.review.leading_lines import WORD_RULES, leading_line, turned_pairs
+from relay.review.leading_lines import LOWER_NAME as _LOWER, UPPER_NAME as _UPPER, WORD_RULES, leading_line, turned_pairs
 from relay.review.small_edits import paired
 from relay.review.task_reading import named_words
 from relay.review.turned_lines import changed
 from relay.review.rule_row import Example, fc
 
-__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
+__all__ = ["FLOOR_APART_EXAMPLE", "FLOOR_EXAMPLE", "KIND_ROWS", "NOTE_ROWS", "bound_loosened", "low_change_apart", "low_change_quote", "names_a_line", "quoted_turns", "value_turned"]
 
 # The code kinds a slipped line changes the meaning of (not tests' own code, docs prose, data or build files: other
 # readers read those by their lines, and a quote there is more often a sentence or a value than a behaviour).
@@ -82,6 +82,9 @@ def quoted_turns(assessed: Sequence[FileChange], quiet: frozenset[str] = frozens
         return {}
     found: dict[str, str] = {}
     for c in assessed:
+        if c.risk == "low" and file_kind(c.path) == "data" and c.path not in quiet and (bound := bound_loosened(c, asked)):
+            found[c.path] = bound
+            continue
         if c.risk != "low" or file_kind(c.path) not in _CODE_KINDS:
             continue
         said = dict(zip(c.rules, c.reasons))
@@ -143,6 +146,31 @@ def value_turned(c: FileChange, asked: frozenset[str] = frozenset()) -> str | No
     if not c.added_lines and len(c.removed_lines) == 1 and _LONE_ELEMENT.fullmatch(gone := c.removed_lines[0]):
         return f"removes: {gone.strip()}"
     return None
+
+
+# A data file's bound loosened far (round 50, blind 71's fail2ban: ``maxretry = 5`` → ``500`` in jail.conf, low): a
+# setting file's values are retuned all the time (a pool raised 100 → 200), so only a bound-named value (leading_lines'
+# score: a maximum raised, a minimum lowered) moved tenfold or more the loose way, or a minimum lowered at all, is read.
+_BOUND_TURN = 4
+_FAR = 10
+_FIRST_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+
+
+def bound_loosened(c: FileChange, asked: frozenset[str] = frozenset()) -> str | None:
+    """"turns: A → B" for a data file's one bound-named value loosened far (above); None otherwise."""
+    pairs = [(old, new, turn) for old, new, turn in turned_pairs(c.path, c.added_lines, c.removed_lines)
+             if not _NOT_A_TURN.search(old + new) and not named_words(old) & named_words(new) & asked]
+    loose = []
+    for old, new, turn in pairs:
+        a, b = _FIRST_NUMBER.search(old), _FIRST_NUMBER.search(new)
+        if turn < _BOUND_TURN or a is None or b is None:
+            continue
+        x, y = float(a.group()), float(b.group())
+        if (y < x and _LOWER.search(new)) or (x > 0 and y >= _FAR * x and _UPPER.search(new)):
+            loose.append((old, new))
+    if len(loose) != 1 or len(pairs) > _SWEEP:
+        return None  # none, or values retuned all over the file: the work itself
+    return "turns: " + paired(*loose[0])
 
 
 def low_change_apart(f: FileFacts, ctx: RiskContext) -> str | None:
