@@ -168,3 +168,18 @@ def test_values_retuned_all_over_a_data_file_are_the_work_not_a_slip(tmp_path: P
     after = "".join(f"max_{n} = {(i + 1) * 100}\n" for i, n in enumerate("abcde"))
     risk, _ = review_edits(tmp_path, {"limits.conf": after}, before={"limits.conf": before})
     assert risk == "low"
+
+
+# Round 50: a clause put at a condition's end is a turn, not a line wrapped (blind 71's sqlx: `if !ok {` → `if !ok && val != nil {`).
+_GO = "package named\n\nfunc bind(arg map[string]any, name string) error {\n\tval, ok := arg[name]\n\tif !ok {\n\t\treturn errMissing\n\t}\n\tuse(val)\n\treturn nil\n}\n"
+
+
+def test_a_clause_put_at_a_condition_s_end_keeps_an_otherwise_low_change_from_being_low(tmp_path: Path) -> None:
+    risk, files = review_edits(tmp_path, {"named.go": _GO.replace("if !ok {", "if !ok && val != nil {")}, before={"named.go": _GO})
+    assert risk == "medium" and "if !ok && val != nil" in files["named.go"].reasons[0], files["named.go"].reasons
+
+
+def test_a_condition_joined_from_two_lines_is_no_turn(tmp_path: Path) -> None:
+    before = _GO.replace("\tif !ok {", "\tif !ok &&\n\t\tval == nil {")
+    risk, _ = review_edits(tmp_path, {"named.go": _GO.replace("\tif !ok {", "\tif !ok && val == nil {")}, before={"named.go": before})
+    assert risk == "low"
