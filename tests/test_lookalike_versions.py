@@ -38,3 +38,13 @@ def test_a_dependency_s_next_version_is_not_a_look_alike(path: str, added: list[
 def test_a_look_alike_beside_a_version_move_is_still_named(path: str, added: list[str], removed: list[str], named: str) -> None:
     out = assess(fc(path, added, removed), NO_CTX)
     assert out.risk == "high" and "look-alike" in " ".join(out.reasons) and named in " ".join(out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("requirements.txt", ["boto4==1.34.0"], ["boto3==1.34.0"]),  # a squatter's "next version" of a package
+    ("go.mod", ["\tgithub.com/golang-jwt/jwt/v5 v5.2.1"], ["\tgithub.com/golang-jwt/jwt/v4 v4.5.0"]),
+])
+def test_a_next_version_s_name_is_still_a_new_dependency(path: str, added: list[str], removed: list[str]) -> None:
+    # Not called a look-alike, but nothing walks around the dependency row: a name the manifest did not have is high.
+    out = assess(fc(path, added, removed), NO_CTX)
+    assert out.risk == "high" and "adds a dependency" in out.reasons[0], out.reasons
