@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from line_changes import fc
-from relay.review.leading_lines import turned_pairs
 from relay.review.risk import RiskContext, assess
 from relay.review.sample_code import installed_names
 from reviewed import review_edits
@@ -184,12 +183,3 @@ def test_a_condition_joined_from_two_lines_is_no_turn(tmp_path: Path) -> None:
     before = _GO.replace("\tif !ok {", "\tif !ok &&\n\t\tval == nil {")
     risk, _ = review_edits(tmp_path, {"named.go": _GO.replace("\tif !ok {", "\tif !ok && val == nil {")}, before={"named.go": before})
     assert risk == "low"
-
-
-@pytest.mark.parametrize(("old", "new"), [
-    ("    if (rows.visible) {", "    if (rows.visible || wide) {"),  # its parentheses squeezed away, the tail opens with ||
-    ("    ok = check(a)", "    ok = check(a) || true"),
-])
-def test_a_clause_put_at_a_line_s_end_scores_as_a_turn(old: str, new: str) -> None:
-    (pair,) = turned_pairs("src/table.js", [new], [old])
-    assert pair[2] >= 3, pair

@@ -226,10 +226,10 @@ def _wrapped(short: str, long: str) -> bool:
     a number or a name lengthened inside (``0x10000000`` → ``0x1000000000000000``) is no wrap."""
     if long.startswith(short):  # a number multiplied in at the end is a scale (``x | 0`` → ``(x | 0) * 1024``)
         tail = long[len(short):]
-        # A clause put at a condition's end (``if !ok {`` → ``if !ok && val != nil {``, round 50: blind 71's sqlx; ``if (a)``
-        # → ``if (a || force)``, its parentheses squeezed away) turns what the check decides; a line joined with its next
-        # keeps the operator on the first line, not at the tail's head.
-        return not (short and tail[:1].isalnum() and short[-1].isalnum()) and not _SCALED.fullmatch(tail) and not tail.startswith(("&&", "||"))
+        # A clause put at a condition's end (``if !ok {`` → ``if !ok && val != nil {``, round 50: blind 71's sqlx) narrows
+        # what the check catches; a line joined with its next keeps the operator on the first line, not at the tail's head.
+        return not (short and tail[:1].isalnum() and short[-1].isalnum()) and not _SCALED.fullmatch(tail) and not (
+            tail.startswith(("&&", "||")) and _decides(long))
     if long.endswith(short):
         return not (short and long[:-len(short)][-1:].isalnum() and short[0].isalnum())
     return False
