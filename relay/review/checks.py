@@ -15,10 +15,9 @@ import re
 
 import msgspec
 
-from relay.core.records import FileChange
-from relay.review.manifest_fields import minified
-
+from relay.core.contracts import FileChange
 from relay.review.code_reading import weakened
+from relay.review.manifest_fields import minified
 from relay.review.file_kinds import (
     SKIP_RE as _SKIP_LINE,
     CI_GLOBS,

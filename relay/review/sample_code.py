@@ -94,13 +94,13 @@ def installed_names(line: str) -> list[str]:
                 continue
             if not word or _NOT_A_NAME_RE.search(word):
                 continue
-            if runner and not value and len(names) > start:
-                break  # after npx -p pkg: the first word is a program pkg installs, not a package
             name = _VERSION_TAIL_RE.sub("", word).strip("'\"")
-            if _NAME_RE.match(name) and not name.isdigit():
+            # A runner's first word not a flag is what it runs, a package unless -p named one (npx -p pkg cmd: cmd is a
+            # program pkg installs); the words after it are that program's arguments.
+            if _NAME_RE.match(name) and not name.isdigit() and not (runner and not value and len(names) > start):
                 names.append(name)
             if runner and not value:
-                break  # the first word not a flag is what the runner runs; the words after it are that program's arguments
+                break
     return names
 
 
