@@ -82,11 +82,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns SSH host key checking off", ("stricthostkeychecking", "userknownhostsfile"), re.compile(
         r"(?P<at>\bStrictHostKeyChecking)\s*[= ]\s*['\"]?(?:no|off)\b|(?P<at2>\bUserKnownHostsFile)\s*[= ]\s*['\"]?/dev/null\b", re.I)),
     ("runs a container with the host's privileges", ("privileged:true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
-                                                     "allowprivilegeescalation", "hostpid"), re.compile(
+                                                     "allowprivilegeescalation", "hostpid", "keep_caps"), re.compile(
         # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.
         r"^\s*-?\s*privileged\s*:\s*true\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
         r"^\s*-\s*['\"]?(?:CAP_)?SYS_ADMIN['\"]?\s*$|/var/run/docker\.sock\s*:|\b(?:seccomp|apparmor)[:=]unconfined\b|"
-        r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b")),
+        r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b|"
+        # nsjail's own: a jail that keeps its capabilities (round 51, blind 71's nsjail sample config).
+        r"^\s*keep_caps\s*:\s*true\b|(?<![\w-])--keep_caps\b")),
     ("bakes a secret into the image", ("token", "secret", "password", "passwd", "api_key", "private_key", "credentials"), re.compile(
         # An image's ENV (or a build argument copied into it) keeps the value in every layer anyone who pulls it can read.
         r"(?P<at>^\s*ENV\s+(?:\w+=\S*\s+)*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS)\b)(?:\s*=\s*|\s+)['\"]?\$\{?\w")),

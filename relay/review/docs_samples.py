@@ -165,12 +165,27 @@ _RAW_SQL_RE = re.compile(
     r"(?P<text>\btext\s*\(\s*(?:f[\"'][^\"']*\{\w|[\"'][^\"']*[\"']\s*(?:\+|%|\.format\()))")
 
 
+# A URL leaving the machine over plain http (round 51: blind 72's jotai sample ``fetch('https://…')`` made ``http://``); a
+# local address is a developer's own server. Read only where the same call stood with ``https://`` (a pair turned, its
+# URL filled in or not).
+_URL_BODY_RE = re.compile(r"(https?://)[^\s'\"`)]*")
+
+
+def _url_shape(line: str) -> str:
+    """The line with its URLs' hosts and paths left out: ``fetch('https://...')`` and ``fetch('https://api.x.io/u')`` are
+    one call (a sample's placeholder filled in), a scheme turned is not."""
+    return squeezed(_URL_BODY_RE.sub(r"\1", line.strip()))
+
+
+_PLAIN_URL_RE = re.compile(r"\bhttp://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)[\w-]+\.[\w.-]+")
+
+
 # A sample line a page marks as the wrong way (its own comment says so): the page teaches against it.
 _MARKED_BAD_RE = re.compile(r"(?://|#|--|/\*)[^`'\"]*\b(?:never|don'?t|do not|unsafe|insecure|bad|wrong|vulnerable|avoid|attacker|injection|dangerous)\b", re.I)
 
 
 def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """What a docs page's new sample line teaches that is unsafe (see the module's doc): a client IP from a header, a
+    """What a docs page's new sample line teaches that is unsafe (see the module's doc): a URL turned to plain http, a client IP from a header, a
     credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value, raw
     SQL filled by interpolation."""
     before = {squeezed(old.strip()) for old in removed[:200]}
@@ -182,6 +197,8 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
             return f"builds a selector or XPath from a value (a quote in it changes what is matched: selector injection): {_quote(line, m)}"
         if (m := _RAW_SQL_RE.search(line)) and not _MARKED_BAD_RE.search(line):
             return f"builds SQL from text: a value interpolated into raw SQL ({(m.group('call') or 'text').strip()}(…): SQL injection): {_quote(line, m)}"
+        if (m := _PLAIN_URL_RE.search(line)) and _url_shape(line.replace("http://", "https://", 1)) in {_url_shape(old) for old in removed[:200]}:
+            return f"turns a URL to plain http (what the sample fetches or loads is read and changed on the way: use https): {_quote(line, m)}"
         if (m := _CLIENT_IP_RE.search(line)):
             return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"
         if (m := _CRED_HEADER_RE.search(line)) and _LOGS_RE.search(line) and not _REDACTED_RE.search(line):

@@ -89,12 +89,10 @@ _PRINTED_SECRET = re.compile(r"\b(?:echo|printf?|puts|console\.log|Write-(?:Host
                              r"\w*(?i:key|token|secret|passw\w*|credential)\w*\b")
 _DISCARD = re.compile(r"\(void\)\s*\w|\blet\s+_\s*=|^\s*_\s*:?=\s*\w|\bignore\s*\(")
 _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[a-z])(?=[^\"']*\d)(?=[^\"']*[^\w\"'])[^\"'\s]+[\"']")
-_DOTTED = re.compile(r"\d+\.\d+")
-_WORD = re.compile(r"[A-Za-z_]\w*\Z")
-_NUMBER = re.compile(r"\d+\Z")
+_DOTTED, _WORD, _NUMBER = re.compile(r"\d+\.\d+"), re.compile(r"[A-Za-z_]\w*\Z"), re.compile(r"\d+\Z")
 # A number multiplied, divided, added or taken at a line's end: a scale or an offset put in, not a wrap (session 33: blind
 # 67's vodozemac, ``remove_message_key(chain_index)`` → ``…(chain_index + 1)``, read as a line wrapped, turned nothing).
-_SCALED = re.compile(r"[*/+-]\d+")
+_SCALED = re.compile(r"(?://|[*/+%-])\d+")  # Python's floor division too (round 51: blind 71's fail2ban `value // 60`)
 _SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
 _NARROW = frozenset("int short byte char int8_t int16_t int32_t uint8_t uint16_t uint32_t i8 i16 i32 u8 u16 u32 int8 int16 int32 "
                     "uint8 uint16 uint32 Int8 Int16 Int32 UInt8 UInt16 UInt32 sbyte ushort".split())
@@ -115,8 +113,7 @@ _SAME_OPERATOR = {"or": "||", "and": "&&", "not": "!"}
 # A prefix ``!`` negates; one after a name or a bracket is C#'s, Kotlin's or TypeScript's non-null assertion or a Rust
 # macro's call (``context.Parent!``, ``format_args!(…)``: round 37's ordinary history), no operator turned.
 _OPERATORS = re.compile(r"===?|!==?|<=|>=|(?<![<=-])<(?![<=-])|(?<![=>-])>(?![>=])|&&|\|\||(?<![\w)\]])!(?!=)|\bnot\b|\band\b|\bor\b")
-_HEX = re.compile(r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\Z")
-_VTAG = re.compile(r"v\d+\Z")
+_HEX, _VTAG = re.compile(r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\Z"), re.compile(r"v\d+\Z")
 _SENTENCE = re.compile(r"[\w\s,.;:!?'`’\"-]+")
 _PLAIN_WORD = re.compile(r"[a-z][a-z'’-]*[,.;:!?]?")
 _NEGATED = ("no", "not", "dis", "un", "in", "non")
@@ -221,15 +218,15 @@ def _decides(line: str) -> bool:
     return bool(_CONDITION.search(_LITERAL.sub('""', line)))
 
 
-def _wrapped(short: str, long: str) -> bool:
+def _wrapped(short: str, long: str, condition: bool = False) -> bool:
     """Whether ``long`` is ``short`` with more put at one end between tokens (a line joined with its next, or wrapped):
     a number or a name lengthened inside (``0x10000000`` → ``0x1000000000000000``) is no wrap."""
     if long.startswith(short):  # a number multiplied in at the end is a scale (``x | 0`` → ``(x | 0) * 1024``)
         tail = long[len(short):]
-        # A clause put at a condition's end (``if !ok {`` → ``if !ok && val != nil {``, round 50: blind 71's sqlx) narrows
-        # what the check catches; a line joined with its next keeps the operator on the first line, not at the tail's head.
+        # A clause put at a condition's end (``if !ok {`` → ``if !ok && val != nil {``, round 50; ``condition`` read unsqueezed:
+        # ``if (a)`` is ``ifa``) turns the check; a line joined with its next keeps the operator on the first line.
         return not (short and tail[:1].isalnum() and short[-1].isalnum()) and not _SCALED.fullmatch(tail) and not (
-            tail.startswith(("&&", "||")) and _decides(long))
+            tail.startswith(("&&", "||")) and condition)
     if long.endswith(short):
         return not (short and long[:-len(short)][-1:].isalnum() and short[0].isalnum())
     return False
@@ -243,7 +240,8 @@ def _turn(old: str, new: str) -> int:
     # raised a thousandfold, not a line wrapped (round 38, blind 61's jackson-core); ``150000`` → ``150_000`` is no turn.
     old, new = _SEPARATOR.sub("", old), _SEPARATOR.sub("", new)
     so, sn = squeezed(old), squeezed(new)
-    if _wrapped(so, sn) or _wrapped(sn, so):
+    condition = _decides(old) and _decides(new) and not new.lstrip().startswith("#")  # a preprocessor's ``#if`` picks a build
+    if _wrapped(so, sn, condition) or _wrapped(sn, so, condition):
         return 0  # a line wrapped or joined, or a call's arguments moved to the next line
     ops = changed(old, new)
     if not ops:
@@ -261,6 +259,9 @@ def _turn(old: str, new: str) -> int:
     # ("…what this tab is on.") turns nothing (round 44: an ordinary hint text raised by the floor).
     flipped |= any(tag == "insert" and any(t.lower() in _SWITCHES for t in b) for tag, _, b in ops) and \
         _LITERAL.sub('""', old) != _LITERAL.sub('""', new)
+    # The caller's own argument made a constant (``verify=verify`` → ``verify=False``, round 51): accepted and ignored.
+    flipped |= any(len(aa) == len(bb) == 1 and bb[0].lower() in _VALUES and re.search(rf"\b{re.escape(aa[0])}\s*[=:]\s*{re.escape(aa[0])}\b", old)
+                   for _, aa, bb in ops)
     nums = [(x, y) for _, aa, bb in ops for a, b in zip(aa, bb) if (x := _number(a)) is not None and (y := _number(b)) is not None]
     # A number's sign is a token of its own: ``ok < 0`` → ``ok < -1`` replaces ``0`` with ``-`` ``1`` (round 39, blind 64's
     # libfido2: a signature check's result compared past its error code), and a sign put in or taken out turns a number.
@@ -269,8 +270,9 @@ def _turn(old: str, new: str) -> int:
     nums += [(1, -1) for tag, aa, bb in ops if tag in ("insert", "delete") and (*aa, *bb) == ("-",) and _NEGATED_NUMBER.search(new if aa == [] else old)]
     # A number put into an expression or taken out of it (a scale, an offset, a count).
     scaled = any(tag in ("insert", "delete") and any(_NUMBER.match(t) or _HEX_NUMBER.match(t) for t in (*a, *b)) for tag, a, b in ops)
-    # A comparison or a logical operator turned (``or`` and ``||`` are one), or the special characters of a pattern's literal.
-    compares = _operators(old) != _operators(new)
+    # A comparison or a logical operator turned (``or`` and ``||`` are one; a bitwise ``|`` and ``&`` swapped, round 52: blind
+    # 51's gofrs ``if v1|v2 == 255``), or the special characters of a pattern's literal.
+    compares = _operators(old) != _operators(new) or any(sorted((*a, *b)) == ["&", "|"] for _, a, b in ops)
     pattern = _pattern_chars(old) != _pattern_chars(new)
     # A narrowing cast put in (``return (int) millis``, Rust's ``as u16``, Go's ``int32(n)``): the value wraps past its
     # type's range (round 49, blind 69's commons-lang: a long duration truncated to int, ~24.8 days).

@@ -154,7 +154,7 @@ _SETUID_RE = re.compile(
     r"\bchmod\s+(?:-\w+\s+)*(?:(?:u|a|ug|ugo|uo)?\+[rwxXt]*s\b|" + _SETUID + r"\b)|"  # chmod u+s f, chmod 4755 f
     r"\b(?:os\.)?f?chmod\s*\([^,]+,\s*(?:0o?[46][0-7]{3}\b|[^)]*\bS_ISUID\b)|"  # a program's own chmod
     r"\b(?i:install)\b[^#\n]*\s(?:-m\s*|--mode[= ])['\"]?" + _SETUID + r"\b|"  # install -m 4755, a Makefile's $(INSTALL) -m 4755
-    r"%attr\(\s*" + _SETUID + r"\b|"  # an rpm spec's file attributes
+    r"%(?:def)?attr\(\s*" + _SETUID + r"\b|"  # an rpm spec's file attributes (%defattr: every file's default, round 52)
     r"\b(?:file_?)?mode\b['\"]?\s*(?:=>|[:=])\s*['\"]?0?o?[46][0-7]{3}\b|"  # a mode key (Ansible, Puppet, Chef, Nix)
     r"\[\s*\"[^\"]*\"\s*,\s*\"[^\"]*/[^\"]*\"\s*,\s*\"" + _SETUID + r"\"\s*\]")  # a package asset [source, dest, mode]
 
