@@ -161,14 +161,21 @@ def prefix_for_equality(added: Sequence[str], removed: Sequence[str]) -> str | N
 # ----- a name imported under a safer-sounding alias: "from random import Random as SystemRandom"
 _IMPORT_LINE_RE = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\b|export\s*\{|use\b|alias\b)")
 _AS_RE = re.compile(r"\b(?P<name>[\w$]+)\s+as\s+(?P<alias>[\w$]+)")
+# A code-running call bound to a name (round 53: blind 76's pyparsing example, ``from ast import literal_eval`` made
+# ``literal_eval = eval``): the later calls read as the safe one.
+_BOUND_RE = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*(?P<name>eval|exec|Function|"
+                       r"(?:c?pickle|marshal)\.loads?|yaml\.(?:unsafe_)?load|os\.system|os\.popen)\s*;?\s*(?:#.*|//.*)?$")
 _SAFE_WORDS = ("secure", "safe", "system", "crypto", "secret", "sanitiz", "escap", "verif", "constanttime", "strict", "trusted")
 
 
 def safe_sounding_alias(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"imports a name under a safer-sounding alias: …" when an added import renames a name to one that claims a
-    safety (secure, system, crypto, sanitize…) the name itself does not carry; None otherwise."""
+    safety (secure, system, crypto, sanitize…) the name itself does not carry, or "binds eval to another name" when a
+    code-running call is given a name of its own (every call through it runs code); None otherwise."""
     before = {squeezed(line.strip()) for line in removed}
     for line in added:
+        if (b := _BOUND_RE.match(line)) and squeezed(line.strip()) not in before and b.group("alias") != b.group("name"):
+            return f"binds {b.group('name')} to another name (what is passed to {b.group('alias')} runs as code): {line.strip()[:_QUOTE]}"
         if not _IMPORT_LINE_RE.match(line) or squeezed(line.strip()) in before:
             continue
         for m in _AS_RE.finditer(line):

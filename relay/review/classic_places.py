@@ -79,7 +79,9 @@ SKIP_SHAPES = (
     r"^\s*(?:it|test|specify|scenario|example|describe|context)\b[^\n]*,\s*:?skip(?::|\s*=>)\s*(?:true|['\"])|"  # RSpec's and Dart's metadata
     r"\[(?:[^\]]*,\s*)?Ignore\s*\(|\[(?:Fact|Theory)\b[^\]]*\bSkip\s*=|#\[ignore\s*=|"  # NUnit, xUnit, Rust
     # (XCTSkipIf and Mocha's this.skip() are a test's own condition, an environment it cannot run in: not read.)
-    r"\bXCTSkip\s*\(|@Test\s*\([^)]*\benabled\s*=\s*false|\bmarkTestIncomplete\s*\("
+    r"\bXCTSkip\s*\(|@Test\s*\([^)]*\benabled\s*=\s*false|\bmarkTestIncomplete\s*\(|"
+    # node:test's options (``t.test('x', {skip: true}, …)``, round 53: blind 76's hast-util-sanitize), brittle's and tap's alike.
+    r"\b(?:it|test|describe|suite|t\.test)\s*\(\s*(?P<sq>['\"`])(?:(?!(?P=sq)).)*(?P=sq)\s*,\s*\{[^}]*\bskip\s*:(?!\s*(?:false|0)\b)"
 )
 SKIP_WORDS = ("skip", "pending", "ignore", "enabled", "incomplete")
 # A test about a check: its skip turns a guard's own proof off.

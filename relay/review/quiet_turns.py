@@ -14,6 +14,8 @@ language's names but where a language spells the same thing its own way (a list 
   ``size``, ``getBytes(…).length`` → ``length()``): a multi-byte input now measures short, a buffer or a bound is off;
 - ``permission_widened``: a permission or mode default assigned a wider constant (``RW`` → ``FULL``/``ALL``/``WORLD``,
   ``0o600`` → ``0o666``): files made with the default are open to every user;
+- ``owner_mode_shared``: a mode spelled in stat's names that was the owner's alone (``S_IRUSR | S_IWUSR``) given a
+  group's or others' bit (``| stat.S_IROTH``): a key or a secret the file holds is read by every user;
 - ``sibling_constant``: a condition's constant swapped for a sibling of its family (two UPPER_SNAKE or ``Type::member``
   names sharing a long prefix, nothing else on the line changed): the check now tests another thing.
 - ``handler_prints``: a handler new code writes whose whole body prints the error (``catch … {`` then
@@ -186,6 +188,22 @@ def _permission_widened(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
+# ----- an owner-only mode given a group's or others' bit
+# A mode spelled in stat's names that was the owner's alone given a group's or others' bit (``S_IRUSR | S_IWUSR`` →
+# ``… | stat.S_IROTH``, round 53: blind 76's securesystemslib, a file it writes keys to made readable by every user).
+_OWNER_BITS_RE = re.compile(r"\bS_I(?:RUSR|WUSR|XUSR|RWXU)\b")
+_SHARED_BIT_RE = re.compile(r"\s*\|\s*(?:[\w.]+\.)?S_I(?:ROTH|WOTH|XOTH|RWXO|RGRP|WGRP|RWXG)\b")
+
+
+def _owner_mode_shared(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(line): line for line in _fresh(removed, added) if _OWNER_BITS_RE.search(line) and not _SHARED_BIT_RE.search(line)}
+    for new in _fresh(added, removed) if olds else ():
+        if (bits := _SHARED_BIT_RE.findall(new)) and (old := olds.get(squeezed(_SHARED_BIT_RE.sub("", new)))) is not None:
+            shared = ", ".join(bit.split(".")[-1].strip("| ") for bit in bits)
+            return f"opens a mode that was the owner's alone to other users ({shared} put in): {_pair(old, new)}"
+    return None
+
+
 # ----- a condition's constant swapped for a sibling
 _CONDITION_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|while|unless|when|case|guard)\b|return\b|assert\b)|[!=]==?|&&|\|\||\band\b|\bor\b")
 _EQUALS_NEAR_RE = re.compile(r"(?:[!=]==?|\bis\b|\bcase\b|\bwhen\b)\s*\(?\s*\x00|\x00\s*\)?\s*(?:[!=]==?|\bis\b)")
@@ -313,7 +331,8 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
     permission are; the others read a line's meaning and stay medium."""
     if (room := _remainder_dropped(added, removed)) is not None:
         return room, False
-    for found, classic in ((_prefix_compared(added, removed), True), (_permission_widened(added, removed), True)):
+    for found, classic in ((_prefix_compared(added, removed), True), (_permission_widened(added, removed), True),
+                           (_owner_mode_shared(added, removed), True)):
         if found:
             return found, classic
     for found in (_error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):

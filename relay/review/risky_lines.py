@@ -163,6 +163,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b(?:AllowOriginFunc|CheckOrigin)\b.*return\s+true\b|\banyHost\s*\(\s*\)|\breflectClientOrigin\s*=\s*true\b|\ballow_origin_regex\s*=\s*r?['\"]\.[*+]|\bmirror_request\s*\(\s*\)|"
         r"\b(?:allow_?credentials|supports_?credentials|credentials)" + _Q + r"\s*[=:]\s*['\"]\*['\"]|"
         r"\borigin" + _Q + r"\s*:\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\s*[,}]|"
+        # A function that says yes to every origin (``origin: () => true``, round 53: blind 76's h3 example).
+        r"\borigin" + _Q + r"\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*true\b|"
         # A function that hands back the origin it was given ("(origin: string) => origin || fallback"): the request's Origin reflected.
         r"\(\s*(\w*origin)\b[^)]*\)\s*=>\s*\2\b(?!\s*[.(\[=!<>])|"
         r"\bAllowOrigin::any\s*\(\s*\)|\ballow_any_origin\s*\(\s*\)|\.allow_origin\s*\(\s*Any\s*\)|\bCorsLayer::(?:permissive|very_permissive)\s*\(", re.I)),
@@ -211,6 +213,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         + ENV_SECRET + "|"
         # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
+        # …or a private, secret or signing key made from one (``PrivateKey.fromHex("0x8c1f…")``, round 53: blind 75's ecies sample).
+        r"\b\w*(?:private|secret|signing)_?key\w*(?:\.\w+)?\s*\(\s*[bru]?['\"](?P<keycall>(?:0x)?(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{32,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
         # holding the literal, letters and digits (a properties or YAML setting's is relay.review.classic_cells', masked).
         + XML_SECRET, re.I)),
@@ -245,13 +249,15 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"(?<![\w.])__import__\s*\(\s*(?!['\"])|\.(?:public_)?send\s*\(\s*params\[|\bconstantize\b|\bconst_get\s*\(\s*params\[")),
     ("deserializes untrusted data", ("pickle", "dill", "shelve", "marshal", "jsonpickle", "yaml", "loader", "torch.load",
                                      "allow_pickle", "objectinputstream", "readobject", "xmldecoder", "unserialize",
-                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load", "create_additions"), re.compile(
+                                     "binaryformatter", "typenamehandling", "defaulttyping", "weights_only", "oj.load", "create_additions",
+                                     "json.load", "json.restore", "json.unsafe_load"), re.compile(
         r"\b(?:c?pickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*\(|\bpickle\.Unpickler\s*\(|\bshelve\.open\s*\(|\bjsonpickle\.decode\s*\(|"
         r"\byaml\.(?:unsafe_load|full_load|unsafe_load_all)\s*\(|\byaml\.load(?:_all)?\s*\((?![^)]*Safe)|"
         r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
         r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
-        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b")),
+        # Ruby's JSON.load creates the objects a document names (RuboCop's Security/JSONLoad; round 53: blind 75's simplecov)
+        r"\b(?:enable|activate)DefaultTyping\s*\(|\bOj\.load\s*\(|\bcreate_additions\s*(?::|=>)\s*true\b|\bJSON\.(?:load|restore|unsafe_load)\s*\(")),
     ("runs a shell command built from text", ("shell", "system", "popen", "getoutput", "subprocess", "exec", "spawn", "passthru",
                                               "proc_open", "`", "%x", "command", "open3", "create_subprocess_shell", "getruntime", "processbuilder", "sh "), re.compile(
         r"\bshell\s*[=:]\s*(?:True|true)\b|\bos\.(?:system|popen)\s*\(|\bcommands\.getoutput\s*\(|"
@@ -272,7 +278,8 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         r"\"(?i:[^\"]*\b(?:select\b[^\"]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^\"]*\bwhere\b)[^\"]*\$\w|"
         r"\bf(['\"])(?i:(?:(?!\1).)*?(?:\bselect\b(?:(?!\1).)*?\bfrom\b|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b|\bwhere\b))(?:(?!\1).)*?\{")),
     ("pipes a download into a shell", ("curl", "wget", "iex", "invoke-expression", "bash<("), re.compile(
-        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node|php)\s*-?\s*['\"]?\s*(?:$|&&|;|\|\||`))|"
+        # (the shell given its environment first: ``| PYENV_ROOT="$R" bash``, ``| env X=1 sh``, round 53: blind 76's tink-py)
+        r"\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:-E\s+)?(?:env\s+)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|[^\s|;&]*)\s+)*(?:(?:ba|z|da|k)?sh\b|(?:python3?|perl|ruby|node|php)\s*-?\s*['\"]?\s*(?:$|&&|;|\|\||`))|"
         r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\(\s*(?:curl|wget)\b|"
         r"\b(?:iex|Invoke-Expression)\b.*\b(?:iwr|Invoke-WebRequest|DownloadString|irm|Invoke-RestMethod)\b|"
         r"\b(?:iwr|Invoke-WebRequest|irm|Invoke-RestMethod)\b.*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
@@ -375,7 +382,7 @@ def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
             continue
         if what == SECRET:
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
-                     or found.group("keylit") or found.group("xmlval") or found.group("xmlattr") or found.group("envval"))
+                     or found.group("keylit") or found.group("keycall") or found.group("xmlval") or found.group("xmlattr") or found.group("envval"))
             if value is not None and _PLACEHOLDER_RE.search(value):
                 continue
         return what, _at(found)

@@ -1,0 +1,101 @@
+"""Round 53 (issue 36): classic slips the first runs of held-out 75/76 read as nothing, each read as a class.
+
+Whom each guards against: the worker whose risky line is a classic in a spelling the readers did not know — a download
+piped into a shell given its environment first, Ruby's ``JSON.load``, ``eval`` bound to a safe-sounding name, a CORS
+origin function that says yes to all, an owner-only mode given others' bit, node:test's ``{skip: true}``, a private key
+made from a literal. Each near miss beside it stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.file_kinds import SKIP_RE
+from relay.review.risk import RiskContext, assess
+
+
+def _said(path: str, added: list[str], removed: list[str] | None = None):
+    return assess(fc(path, added, removed or []), RiskContext())
+
+
+@pytest.mark.parametrize("line", [
+    '  curl -fsSL http://pyenv.run | PYENV_ROOT="${PYENV_ROOT}" bash',
+    "curl -sSL https://get.example.dev | env CHANNEL=stable sh",
+])
+def test_a_download_piped_into_a_shell_given_its_environment_is_high(line: str) -> None:
+    out = _said("ci/run_tests.sh", [line])
+    assert out.risk == "high" and out.reasons[0].startswith("pipes a download into a shell"), out.reasons
+
+
+@pytest.mark.parametrize("line", ["curl -fsSL -o pyenv.sh https://pyenv.run | tee log.txt", "curl -s https://x.dev/v.json | jq .version"])
+def test_a_download_piped_elsewhere_stays_quiet(line: str) -> None:
+    assert not any("into a shell" in r for r in _said("ci/run_tests.sh", [line]).reasons)
+
+
+def test_ruby_s_json_load_is_unsafe_deserialization() -> None:
+    out = _said("lib/merger.rb", ["      JSON.load(data) || {}"], ["      JSON.parse(data) || {}"])
+    assert out.risk == "high" and out.reasons[0].startswith("deserializes untrusted data"), out.reasons
+
+
+@pytest.mark.parametrize(("path", "line"), [("lib/merger.rb", "      JSON.parse(data) || {}"), ("app/read.py", "    data = json.load(f)")])
+def test_json_parse_and_python_s_json_load_stay_quiet(path: str, line: str) -> None:
+    assert not any("deserializes" in r for r in _said(path, [line]).reasons)
+
+
+@pytest.mark.parametrize("line", ["    literal_eval = eval", "const run = eval;", "loads = pickle.loads  # fast path"])
+def test_a_code_running_call_bound_to_another_name_is_named(line: str) -> None:
+    out = _said("examples/parse_value.py", [line])
+    assert out.risk == "high" and "to another name" in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize("line", ["    from ast import literal_eval", "    evaluate = evaluator", "    result = eval_expr(text)"])
+def test_a_safe_call_or_a_name_like_eval_stays_quiet(line: str) -> None:
+    assert not any("another name" in r for r in _said("examples/parse_value.py", [line]).reasons)
+
+
+def test_a_cors_origin_that_says_yes_to_all_is_high() -> None:
+    out = _said("examples/cors.ts", ["  if (handleCors(event, { origin: () => true, credentials: true })) {"],
+                ['  if (handleCors(event, { origin: "*" })) {'])
+    assert out.risk == "high" and out.reasons[0].startswith("opens CORS to any origin"), out.reasons
+
+
+@pytest.mark.parametrize("line", ["  origin: (o) => o.endsWith('.example.com'),", "  origin: (o) => trusted.has(o),"])
+def test_a_cors_origin_that_checks_stays_quiet(line: str) -> None:
+    assert not any("CORS" in r for r in _said("src/cors.ts", [line]).reasons)
+
+
+def test_an_owner_only_mode_given_others_bit_is_high() -> None:
+    out = _said("pkg/storage.py", ["                    stat.S_IRUSR | stat.S_IWUSR | stat.S_IROTH,"],
+                ["                    stat.S_IRUSR | stat.S_IWUSR,"])
+    assert out.risk == "high" and "owner's alone to other users (S_IROTH put in)" in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    mode = S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH", "    mode = S_IRUSR | S_IWUSR | S_IROTH"),  # narrowed
+    ("    flags = S_IRUSR | S_IWUSR", "    flags = S_IRUSR | S_IWUSR | S_IROTH | extra"),  # more than the bit changed
+])
+def test_a_mode_narrowed_or_rewritten_is_not_an_owner_mode_shared(old: str, new: str) -> None:
+    assert not any("owner's alone" in r for r in _said("pkg/storage.py", [new], [old]).reasons)
+
+
+@pytest.mark.parametrize(("line", "skipped"), [
+    ("  await t.test('should support `href`', {skip: true}, async function () {", True),
+    ("test('reads the file', { skip: 'flaky on CI' }, () => {", True),
+    ("test('reads the file', {skip: false}, () => {", False),
+    ("it('works', {timeout: 5000}, () => {", False),
+])
+def test_node_test_s_skip_option_is_a_skip_marker(line: str, skipped: bool) -> None:
+    assert bool(SKIP_RE.search(line)) is skipped
+
+
+def test_a_private_key_made_from_a_literal_is_a_hard_coded_secret() -> None:
+    key = "0x8c1f5d29b4e07a63d1c95b7f2e4a086c3d9b51e7f02a4c68b93d7e1f5a2c4086"
+    out = _said("src/sign.ts", [f'const sk = PrivateKey.fromHex("{key}");'], ["const sk = new PrivateKey();"])
+    assert out.risk == "high" and out.reasons[0].startswith("hard-codes a secret"), out.reasons
+
+
+@pytest.mark.parametrize("line", ["const sk = PrivateKey.fromHex(process.env.SK);", "const pk = PublicKey.fromHex(\"02ab34cd56ef7890ab12cd34ef5678\");",
+                                  "const sk = PrivateKey.fromHex(\"your-private-key-hex-goes-here\");"])
+def test_a_key_read_or_a_public_key_literal_stays_quiet(line: str) -> None:
+    assert not any("hard-codes" in r for r in _said("src/sign.ts", [line]).reasons)
