@@ -1,9 +1,9 @@
-"""Round 53 (issue 36): classic slips the first runs of held-out 75/76 read as nothing, each read as a class.
+"""Rounds 53–54 (issue 36): slips the first runs of held-out 75/76 read as nothing, each read as a class.
 
 Whom each guards against: the worker whose risky line is a classic in a spelling the readers did not know — a download
 piped into a shell given its environment first, Ruby's ``JSON.load``, ``eval`` bound to a safe-sounding name, a CORS
 origin function that says yes to all, an owner-only mode given others' bit, node:test's ``{skip: true}``, a private key
-made from a literal. Each near miss beside it stays quiet.
+made from a literal, a setting's strict constant swapped for a lax sibling. Each near miss beside it stays quiet.
 """
 
 from __future__ import annotations
@@ -99,3 +99,24 @@ def test_a_private_key_made_from_a_literal_is_a_hard_coded_secret() -> None:
                                   "const sk = PrivateKey.fromHex(\"your-private-key-hex-goes-here\");"])
 def test_a_key_read_or_a_public_key_literal_stays_quiet(line: str) -> None:
     assert not any("hard-codes" in r for r in _said("src/sign.ts", [line]).reasons)
+
+
+# Round 54: a setting's strict constant swapped for a lax sibling (blind 76's go-cose: duplicate map keys let through).
+@pytest.mark.parametrize(("old", "new"), [
+    ("\t\tDupMapKey:   cbor.DupMapKeyEnforcedAPF, // duplicated key not allowed", "\t\tDupMapKey:   cbor.DupMapKeyQuiet, // duplicated key not allowed"),
+    ("    parser = Parser(mode=Mode.STRICT)", "    parser = Parser(mode=Mode.LENIENT)"),
+    ("  opts.onUnknown = Unknown::Reject;", "  opts.onUnknown = Unknown::Ignore;"),
+])
+def test_a_strict_setting_swapped_for_a_lax_sibling_is_worth_a_look(old: str, new: str) -> None:
+    out = _said("src/decode.go", [new], [old])
+    assert out.risk == "medium" and out.reasons[0].startswith("swaps a setting's strict value for a lax one"), out.reasons
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    logger.setLevel(Level.Error)", "    logger.setLevel(Level.Warn)"),  # what is said, not what is let through
+    ("    policy = Policy.Allow", "    policy = Policy.Deny"),  # the strict way round
+    ("    policy = Policy.Deny", "    policy = Other.Allow"),  # another family
+    ("    mode = Mode.STRICT", "    mode = Mode.STRICT_V2"),  # still strict
+])
+def test_a_log_level_a_tightening_or_another_family_is_no_lax_swap(old: str, new: str) -> None:
+    assert not any("lax one" in r for r in _said("src/decode.go", [new], [old]).reasons)

@@ -16,6 +16,8 @@ language's names but where a language spells the same thing its own way (a list 
   ``0o600`` → ``0o666``): files made with the default are open to every user;
 - ``owner_mode_shared``: a mode spelled in stat's names that was the owner's alone (``S_IRUSR | S_IWUSR``) given a
   group's or others' bit (``| stat.S_IROTH``): a key or a secret the file holds is read by every user;
+- ``lax_constant``: one member of a family swapped from a word that enforces (``Enforced``, ``Strict``, ``Deny``) to
+  one that lets through (``Quiet``, ``Lenient``, ``Allow``): the same setting with its check off;
 - ``sibling_constant``: a condition's constant swapped for a sibling of its family (two UPPER_SNAKE or ``Type::member``
   names sharing a long prefix, nothing else on the line changed): the check now tests another thing.
 - ``handler_prints``: a handler new code writes whose whole body prints the error (``catch … {`` then
@@ -204,6 +206,36 @@ def _owner_mode_shared(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a setting's strict constant swapped for a lax sibling
+# One name of a family turned from a word that enforces to one that lets through (``cbor.DupMapKeyEnforcedAPF`` →
+# ``cbor.DupMapKeyQuiet``, round 54: blind 76's go-cose; ``Mode.STRICT`` → ``Mode.LENIENT``): the same setting, its check
+# off. A log's level (``Level.Error`` → ``Level.Warn``) is what is said, not what is let through.
+_MEMBER_RE = re.compile(r"\b[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*)+\b")
+_STRICT_RE = re.compile(r"(?i)enforc|strict|forbid|deny|reject|requir|disallow|verif|validat|refuse|(?<![a-z])error|fail")
+_LAX_RE = re.compile(r"(?i)quiet|silent|lax|loose|lenient|permissive|allow|permit|accept|ignor|skip|warn|optional|insecure|unsafe|no_?verif|off\b|none\b|disabled?\b")
+_LOG_RE = re.compile(r"(?i)\blog|level|severity|verbos")
+
+
+def _lax_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in _fresh(removed, added)[:40] if _MEMBER_RE.search(line) and _STRICT_RE.search(line) and not _LOG_RE.search(line)]
+    for new in _fresh(added, removed)[:40] if olds else ():
+        nb = _MEMBER_RE.findall(new)
+        for old in olds:
+            na = _MEMBER_RE.findall(old)
+            if len(na) != len(nb) or _MEMBER_RE.split(old) != _MEMBER_RE.split(new):
+                continue  # more than a member changed
+            swapped = [(x, y) for x, y in zip(na, nb) if x != y]
+            if len(swapped) != 1:
+                continue
+            (x, y), = swapped
+            stem_x, stem_y = re.split(r"\.|::", x), re.split(r"\.|::", y)
+            if stem_x[:-1] != stem_y[:-1]:
+                continue  # another family's member, not a sibling
+            if _STRICT_RE.search(stem_x[-1]) and not _STRICT_RE.search(stem_y[-1]) and _LAX_RE.search(stem_y[-1]) and not _LAX_RE.search(stem_x[-1]):
+                return f"swaps a setting's strict value for a lax one ({stem_x[-1]} → {stem_y[-1]}): {_pair(old, new)}"
+    return None
+
+
 # ----- a condition's constant swapped for a sibling
 _CONDITION_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|while|unless|when|case|guard)\b|return\b|assert\b)|[!=]==?|&&|\|\||\band\b|\bor\b")
 _EQUALS_NEAR_RE = re.compile(r"(?:[!=]==?|\bis\b|\bcase\b|\bwhen\b)\s*\(?\s*\x00|\x00\s*\)?\s*(?:[!=]==?|\bis\b)")
@@ -335,7 +367,7 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
                            (_owner_mode_shared(added, removed), True)):
         if found:
             return found, classic
-    for found in (_error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
+    for found in (_lax_constant(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
         if found:
             return found, False
     return None
