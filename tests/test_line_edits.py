@@ -22,9 +22,9 @@ __all__: list[str] = []  # a test module exports nothing
 @pytest.mark.parametrize(
     ("path", "added", "removed", "named"),
     [
-        # a called name swapped: every claim → any claim
+        # a called name swapped: every claim → any claim (round 54: the quantifier's own reader says what it does, and leads)
         ("lib/guardian/token/verify.ex", ["    Enum.any?(valid, &(&1 in claim_values))"], ["    Enum.all?(valid, &(&1 in claim_values))"],
-         "edits a security line (all? → any?): Enum.any?"),
+         "turns all into any in a check (it now holds when one holds): Enum.all?"),
         # an operand added to a bound: seconds read as milliseconds
         # Round 41: the unit reader's turn, worth a look, is quoted with the line readers; it says more and leads.
         ("src/timed.py", ["            if age > max_age * 1000:"], ["            if age > max_age:"], "adds a unit conversion on a time compared for expiry (* 1000"),

@@ -120,3 +120,47 @@ def test_a_strict_setting_swapped_for_a_lax_sibling_is_worth_a_look(old: str, ne
 ])
 def test_a_log_level_a_tightening_or_another_family_is_no_lax_swap(old: str, new: str) -> None:
     assert not any("lax one" in r for r in _said("src/decode.go", [new], [old]).reasons)
+
+
+# Round 54: a check over many turned between "each" and "one" (blind 76's nox: the run's summary passing when one session did).
+@pytest.mark.parametrize(("path", "old", "new"), [
+    ("src/tasks.py", "    if not all(results):", "    if not any(results):"),
+    ("src/tasks.js", "  return items.every((x) => x.ok);", "  return items.some((x) => x.ok);"),
+    ("lib/tasks.rb", "  if users.all? { |u| u.admin? }", "  if users.any? { |u| u.admin? }"),
+    ("src/Tasks.java", "        return checks.stream().allMatch(Check::passed);", "        return checks.stream().anyMatch(Check::passed);"),
+])
+def test_a_check_over_many_turned_from_each_to_one_is_worth_a_look(path: str, old: str, new: str) -> None:
+    out = _said(path, [new], [old])
+    assert out.risk == "medium" and out.reasons[0].startswith("turns "), out.reasons
+    assert "in a check" in out.reasons[0], out.reasons
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    ok = all(results)", "    ok = all(outcomes)"),  # a rename beside it
+    ("    ok = all(results)", "    ok = any(others)"),  # more than the word turned
+    ("    return any(x)", "    return any(x) or fallback"),
+])
+def test_a_rename_or_a_rewrite_is_no_quantifier_turned(old: str, new: str) -> None:
+    assert not any("in a check (it now" in r for r in _said("src/tasks.py", [new], [old]).reasons)
+
+
+# Round 54: a widely used package's name one letter off in tox.ini's deps (blind 76's pyparsing: ``unit: pytset``), read
+# as the review reads the file (its lines observed from a real repository, not handed in).
+_TOX = "[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    unit: pytest\n    unit: matplotlib\ncommands = pytest {posargs}\n"
+
+
+def test_a_tox_dependency_renamed_to_a_look_alike_is_high(tmp_path) -> None:
+    from reviewed import review_edits
+    risk, files = review_edits(tmp_path, {"tox.ini": _TOX.replace("unit: pytest", "unit: pytset")}, before={"tox.ini": _TOX})
+    assert risk == "high" and files["tox.ini"].reasons[0] == "renames a dependency to a look-alike (a typo-squat?): pytest → pytset"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("commands = pytest {posargs}", "commands = pytest -x {posargs}"),  # a flag added
+    ("envlist = py", "envlist = py,pypy"),
+    ("    unit: matplotlib", "    unit: matplotlib-inline"),  # another real package
+])
+def test_a_tox_file_s_ordinary_edit_is_no_look_alike(tmp_path, old: str, new: str) -> None:
+    from reviewed import review_edits
+    risk, files = review_edits(tmp_path, {"tox.ini": _TOX.replace(old, new)}, before={"tox.ini": _TOX})
+    assert not any("look-alike" in r for r in files["tox.ini"].reasons), files["tox.ini"].reasons

@@ -21,7 +21,7 @@ from relay.review.sample_code import install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "installed_lookalike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "installed_lookalike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies",
            "removed_guard_dependency", "replaced_elsewhere",
            "touches_dependencies"]
 
@@ -463,6 +463,22 @@ def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Colle
             if old:
                 at = line.find(name)
                 return f"installs a look-alike of {old[:40]} (a typo-squat?): {window(line, at, at + len(name), 70, 12)}"
+    return None
+
+
+def popular_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"renames a dependency to a look-alike …" when a build file's line (tox.ini's ``deps``, a noxfile's install, a
+    Makefile's) comes back with a widely used package's name one or two letters off and nothing else changed (round 54:
+    blind 76's pyparsing, tox.ini's ``unit: pytest`` → ``unit: pytset``). Only a widely used name is read: a build
+    file's other words (a target, a path, a flag) are renamed all the time."""
+    olds = [_NAME_TOKEN_RE.findall(line) for line in removed[:200] if len(line) <= 200]
+    for line in added[:200]:
+        new = _NAME_TOKEN_RE.findall(line) if len(line) <= 200 else []
+        for old in olds:
+            differ = [(a, b) for a, b in zip(old, new) if a != b] if len(old) == len(new) else []
+            if len(differ) == 1 and dep_key(a := differ[0][0]) in _POPULAR_KEYS and dep_key(b := differ[0][1]) not in _POPULAR_KEYS \
+                    and len(a) >= 4 and _installed_lookalike(a, b):
+                return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
     return None
 
 

@@ -194,6 +194,8 @@ def _line_filter(path: str) -> Callable[[str], bool]:
         return _keep_nonblank  # a package manager's settings (.npmrc): each line is a setting (relay.review.line_edits)
     if basename(path).lower() in IGNORE_FILES:
         return _keep_nonblank  # an ignore file: each line is an entry (relay.review.leading_lines names one dropped)
+    if basename(path).lower() == "tox.ini":
+        return _keep_nonblank  # its ``deps`` name packages, one a line (round 54: a look-alike there, relay.review.dependencies)
     if glob_any(path, COVERAGE_FILES):
         # A Makefile, tox.ini or noxfile holds coverage settings and commands that run: both are read.
         return lambda line: _KEEP_COVERAGE(line) or risky_screen(line) or vanishing_checks.screen(line)

@@ -18,6 +18,8 @@ language's names but where a language spells the same thing its own way (a list 
   group's or others' bit (``| stat.S_IROTH``): a key or a secret the file holds is read by every user;
 - ``lax_constant``: one member of a family swapped from a word that enforces (``Enforced``, ``Strict``, ``Deny``) to
   one that lets through (``Quiet``, ``Lenient``, ``Allow``): the same setting with its check off;
+- ``quantifier_turned``: a check over many turned between "each" and "one" (``all`` ↔ ``any``, ``every`` ↔ ``some``,
+  ``allMatch`` ↔ ``anyMatch``): one passing result now passes the lot, or one failing fails it;
 - ``sibling_constant``: a condition's constant swapped for a sibling of its family (two UPPER_SNAKE or ``Type::member``
   names sharing a long prefix, nothing else on the line changed): the check now tests another thing.
 - ``handler_prints``: a handler new code writes whose whole body prints the error (``catch … {`` then
@@ -236,6 +238,26 @@ def _lax_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- every made any
+# A check over many that needed each to hold made one that needs one (``if not all(results)`` → ``if not any(results)``,
+# round 54: blind 76's nox, a run reported passing when one session passed; JS ``every``/``some``, Java's
+# ``allMatch``/``anyMatch``, Ruby's ``all?``/``any?``, Rust's and C#'s ``all``/``any``/``All``/``Any``), or the other way.
+_QUANTIFIER_RE = re.compile(r"(?<![\w$])(?:all|any|every|some|allMatch|anyMatch|All|Any)(?=\s*[?(]|\?)")
+_QUANTIFIER_PAIRS = {frozenset(p) for p in (("all", "any"), ("every", "some"), ("allMatch", "anyMatch"), ("All", "Any"))}
+
+
+def _quantifier_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {_QUANTIFIER_RE.sub("\x00", line.strip()): line for line in _fresh(removed, added)[:40] if _QUANTIFIER_RE.search(line)}
+    for new in _fresh(added, removed)[:40] if olds else ():
+        if (turned := _QUANTIFIER_RE.findall(new)) and (old := olds.get(_QUANTIFIER_RE.sub("\x00", new.strip()))) is not None:
+            was = _QUANTIFIER_RE.findall(old)
+            swapped = [(a, b) for a, b in zip(was, turned) if a != b]
+            if len(swapped) == 1 and frozenset(swapped[0]) in _QUANTIFIER_PAIRS:
+                a, b = swapped[0]
+                return f"turns {a} into {b} in a check (it now holds when {'one holds' if b in ('any', 'some', 'anyMatch', 'Any') else 'every one holds'}): {_pair(old, new)}"
+    return None
+
+
 # ----- a condition's constant swapped for a sibling
 _CONDITION_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|while|unless|when|case|guard)\b|return\b|assert\b)|[!=]==?|&&|\|\||\band\b|\bor\b")
 _EQUALS_NEAR_RE = re.compile(r"(?:[!=]==?|\bis\b|\bcase\b|\bwhen\b)\s*\(?\s*\x00|\x00\s*\)?\s*(?:[!=]==?|\bis\b)")
@@ -367,7 +389,7 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
                            (_owner_mode_shared(added, removed), True)):
         if found:
             return found, classic
-    for found in (_lax_constant(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
+    for found in (_lax_constant(added, removed), _quantifier_turned(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
         if found:
             return found, False
     return None
