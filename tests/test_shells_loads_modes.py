@@ -164,3 +164,25 @@ def test_a_tox_file_s_ordinary_edit_is_no_look_alike(tmp_path, old: str, new: st
     from reviewed import review_edits
     risk, files = review_edits(tmp_path, {"tox.ini": _TOX.replace(old, new)}, before={"tox.ini": _TOX})
     assert not any("look-alike" in r for r in files["tox.ini"].reasons), files["tox.ini"].reasons
+
+
+# Round 54: a full read made one read (blind 78's ulid), a write lock made a read lock (blind 77's golang-lru).
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("\t_, err = io.ReadFull(m.Reader, entropy)", "\t_, err = m.Reader.Read(entropy)", "reads less than it asks for"),
+    ("\tn, err := io.ReadFull(r, buf[:4])", "\tn, err := r.Read(buf[:4])", "reads less than it asks for"),
+    ("\tc.lock.Lock()", "\tc.lock.RLock()", "takes a read lock where a write lock stood"),
+    ("\tdefer c.lock.Unlock()", "\tdefer c.lock.RUnlock()", "takes a read lock where a write lock stood"),
+])
+def test_a_full_read_or_a_write_lock_weakened_is_worth_a_look(old: str, new: str, said: str) -> None:
+    out = _said("cache/lru.go", [new], [old])
+    assert out.risk == "medium" and out.reasons[0].startswith(said), out.reasons
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("\tc.lock.RLock()", "\tc.lock.Lock()"),  # the strict way round
+    ("\tio.ReadFull(r, b)", "\tio.ReadFull(src, b)"),  # still a full read
+    ("\tmu.Lock()", "\tother.RLock()"),  # another lock
+])
+def test_a_lock_made_stricter_or_a_read_still_full_stays_quiet(old: str, new: str) -> None:
+    out = _said("cache/lru.go", [new], [old])
+    assert not any(r.startswith(("reads less", "takes a read lock")) for r in out.reasons), out.reasons

@@ -20,6 +20,8 @@ language's names but where a language spells the same thing its own way (a list 
   one that lets through (``Quiet``, ``Lenient``, ``Allow``): the same setting with its check off;
 - ``quantifier_turned``: a check over many turned between "each" and "one" (``all`` ↔ ``any``, ``every`` ↔ ``some``,
   ``allMatch`` ↔ ``anyMatch``): one passing result now passes the lot, or one failing fails it;
+- ``read_or_lock_weakened``: Go's ``io.ReadFull(r, b)`` made ``r.Read(b)`` (a short read taken whole), a ``Lock()`` or
+  ``Unlock()`` made ``RLock()``/``RUnlock()`` (writers no longer exclude each other);
 - ``sibling_constant``: a condition's constant swapped for a sibling of its family (two UPPER_SNAKE or ``Type::member``
   names sharing a long prefix, nothing else on the line changed): the check now tests another thing.
 - ``handler_prints``: a handler new code writes whose whole body prints the error (``catch … {`` then
@@ -258,6 +260,28 @@ def _quantifier_turned(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a full read made a partial one; a write lock made a read lock
+# Go's ``io.ReadFull(r, buf)`` → ``r.Read(buf)`` (round 54: blind 78's ulid, entropy read short and the rest left zero):
+# one read may fill less than asked and say no error. ``mu.Lock()`` → ``mu.RLock()`` (blind 77's golang-lru, a cache's
+# ``Get`` that moves an entry under a read lock): writers no longer exclude each other.
+_READ_FULL_RE = re.compile(r"\bio\.ReadFull\(\s*(?P<r>[\w.]+)\s*,\s*(?P<b>[^,()]+(?:\([^()]*\))?)\s*\)")
+_LOCKS = {"Lock": "RLock", "Unlock": "RUnlock", "write": "read"}  # Go's sync.RWMutex, Rust's RwLock
+_LOCK_CALL_RE = re.compile(r"\.(?P<m>Lock|Unlock|RLock|RUnlock|write|read)\(\s*\)")
+
+
+def _read_or_lock_weakened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {line.strip(): line for line in _fresh(removed, added)[:40] if "ReadFull(" in line or _LOCK_CALL_RE.search(line)}
+    for new in _fresh(added, removed)[:40] if olds else ():
+        for old in olds.values():
+            if (m := _READ_FULL_RE.search(old)) and f"{m.group('r')}.Read({m.group('b').strip()})" in new.replace(" ", "") \
+                    and old[:m.start()].strip() == new[:new.find(m.group('r') + ".Read(")].strip():
+                return f"reads less than it asks for (io.ReadFull made one Read: a short read is taken whole): {_pair(old, new)}"
+            a, b = _LOCK_CALL_RE.findall(old), _LOCK_CALL_RE.findall(new)
+            if len(a) == len(b) == 1 and _LOCKS.get(a[0]) == b[0] and _LOCK_CALL_RE.sub("", old).strip() == _LOCK_CALL_RE.sub("", new).strip():
+                return f"takes a read lock where a write lock stood ({a[0]}() → {b[0]}(): writers no longer exclude each other): {_pair(old, new)}"
+    return None
+
+
 # ----- a condition's constant swapped for a sibling
 _CONDITION_RE = re.compile(r"^\s*(?:\}?\s*(?:else\s*)?(?:if|elif|elsif|elseif|while|unless|when|case|guard)\b|return\b|assert\b)|[!=]==?|&&|\|\||\band\b|\bor\b")
 _EQUALS_NEAR_RE = re.compile(r"(?:[!=]==?|\bis\b|\bcase\b|\bwhen\b)\s*\(?\s*\x00|\x00\s*\)?\s*(?:[!=]==?|\bis\b)")
@@ -389,7 +413,7 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
                            (_owner_mode_shared(added, removed), True)):
         if found:
             return found, classic
-    for found in (_lax_constant(added, removed), _quantifier_turned(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
+    for found in (_lax_constant(added, removed), _quantifier_turned(added, removed), _read_or_lock_weakened(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
         if found:
             return found, False
     return None
