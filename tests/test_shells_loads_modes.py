@@ -186,3 +186,21 @@ def test_a_full_read_or_a_write_lock_weakened_is_worth_a_look(old: str, new: str
 def test_a_lock_made_stricter_or_a_read_still_full_stays_quiet(old: str, new: str) -> None:
     out = _said("cache/lru.go", [new], [old])
     assert not any(r.startswith(("reads less", "takes a read lock")) for r in out.reasons), out.reasons
+
+
+# Round 55: Go's example test files are the package's documented usage (blind 77's go-ntlmssp: TLS verification turned
+# off in ``examples_test.go``, read as a test's own code and left low).
+_EXAMPLE = ('package ntlmssp_test\n\nimport "crypto/tls"\n\nfunc ExampleNegotiator() {\n'
+            '\tcfg := &tls.Config{\n\t\tInsecureSkipVerify: true,\n\t}\n\t_ = cfg\n}\n')
+
+
+@pytest.mark.parametrize("name", ["examples_test.go", "example_test.go", "example_client_test.go", "client_example_test.go"])
+def test_tls_turned_off_in_a_go_example_file_is_high(tmp_path, name: str) -> None:
+    from reviewed import review_edits
+    risk, files = review_edits(tmp_path, {name: _EXAMPLE})
+    assert risk == "high" and files[name].reasons[0].startswith("turns TLS verification off"), files[name].reasons
+
+
+def test_tls_turned_off_in_a_go_test_file_stays_a_test_s_own() -> None:
+    from relay.review.path_kinds import path_kind
+    assert path_kind("client_test.go") == "test" and path_kind("example/client_test.go") == "test"

@@ -198,6 +198,12 @@ def file_kind(path: str) -> FileKind:
     return path_kind(reading_path(path))
 
 
+# Go's example test files (``example_test.go``, ``example_client_test.go``, ``examples_test.go``): their ``func Example…``
+# are the usage pkg.go.dev shows and readers copy (blind 77's go-ntlmssp: ``InsecureSkipVerify: true`` in one, read as
+# a test's own code and left low).
+_GO_EXAMPLE_RE = re.compile(r"^examples?(?:_\w+)?_test\.go$|_examples?_test\.go$")
+
+
 @functools.lru_cache(maxsize=65536)
 def path_kind(path: str) -> FileKind:
     """What a file is, from its path alone: config kinds first (a CI file under docs/ is CI),
@@ -218,6 +224,8 @@ def path_kind(path: str) -> FileKind:
     # A Rails engine's example app under spec/ (spec/dummy, spec/example_app) is an application's code, not a test.
     if any(d in _APP_IN_TESTS_DIRS for d in dirs[1:]) and ext in CODE_EXTS | {"erb", "haml", "slim"}:
         return "example"
+    if _GO_EXAMPLE_RE.search(name):
+        return "example"  # Go's example tests are the package's documented usage, shown on its docs page (round 55)
     if is_test_path(path):
         return "docs" if ext in _DOC_EXTS and ext != "txt" else "test"
     # Prose by its name (SECURITY, CHANGES, NEWS…) unless the name has a language's extension:
