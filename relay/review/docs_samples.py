@@ -185,9 +185,9 @@ _MARKED_BAD_RE = re.compile(r"(?://|#|--|/\*)[^`'\"]*\b(?:never|don'?t|do not|un
 
 
 def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """What a docs page's new sample line teaches that is unsafe (see the module's doc): a URL turned to plain http, a client IP from a header, a
-    credential header logged, a cache or token lifetime made a year or more, a selector or XPath built from a value, raw
-    SQL filled by interpolation."""
+    """What a docs page's new sample line teaches that is unsafe (see the module's doc): a URL turned to plain http, a
+    client IP from a header, a credential header logged, a cache or token lifetime made a year or more, a selector or
+    XPath built from a value, raw SQL filled by interpolation."""
     before = {squeezed(old.strip()) for old in removed[:200]}
     olds: dict[str, float] | None = None
     for line in added[:200]:
