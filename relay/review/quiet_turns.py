@@ -20,7 +20,7 @@ language's names but where a language spells the same thing its own way (a list 
   one that lets through (``Quiet``, ``Lenient``, ``Allow``): the same setting with its check off;
 - ``quantifier_turned``: a check over many turned between "each" and "one" (``all`` ↔ ``any``, ``every`` ↔ ``some``,
   ``allMatch`` ↔ ``anyMatch``): one passing result now passes the lot, or one failing fails it;
-- ``read_or_lock_weakened``: Go's ``io.ReadFull(r, b)`` made ``r.Read(b)`` (a short read taken whole), a ``Lock()`` or
+- ``read_shortened``, ``lock_weakened``: Go's ``io.ReadFull(r, b)`` made ``r.Read(b)`` (a short read taken whole), a ``Lock()`` or
   ``Unlock()`` made ``RLock()``/``RUnlock()`` (writers no longer exclude each other);
 - ``sibling_constant``: a condition's constant swapped for a sibling of its family (two UPPER_SNAKE or ``Type::member``
   names sharing a long prefix, nothing else on the line changed): the check now tests another thing.
@@ -246,6 +246,7 @@ def _lax_constant(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # ``allMatch``/``anyMatch``, Ruby's ``all?``/``any?``, Rust's and C#'s ``all``/``any``/``All``/``Any``), or the other way.
 _QUANTIFIER_RE = re.compile(r"(?<![\w$])(?:all|any|every|some|allMatch|anyMatch|All|Any)(?=\s*[?(]|\?)")
 _QUANTIFIER_PAIRS = {frozenset(p) for p in (("all", "any"), ("every", "some"), ("allMatch", "anyMatch"), ("All", "Any"))}
+_ONE_OF = frozenset({"any", "some", "anyMatch", "Any"})
 
 
 def _quantifier_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -256,7 +257,8 @@ def _quantifier_turned(added: Sequence[str], removed: Sequence[str]) -> str | No
             swapped = [(a, b) for a, b in zip(was, turned) if a != b]
             if len(swapped) == 1 and frozenset(swapped[0]) in _QUANTIFIER_PAIRS:
                 a, b = swapped[0]
-                return f"turns {a} into {b} in a check (it now holds when {'one holds' if b in ('any', 'some', 'anyMatch', 'Any') else 'every one holds'}): {_pair(old, new)}"
+                holds = "one holds" if b in _ONE_OF else "every one holds"
+                return f"turns {a} into {b} in a check (it now holds when {holds}): {_pair(old, new)}"
     return None
 
 
@@ -269,16 +271,23 @@ _LOCKS = {"Lock": "RLock", "Unlock": "RUnlock", "write": "read"}  # Go's sync.RW
 _LOCK_CALL_RE = re.compile(r"\.(?P<m>Lock|Unlock|RLock|RUnlock|write|read)\(\s*\)")
 
 
-def _read_or_lock_weakened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = {line.strip(): line for line in _fresh(removed, added)[:40] if "ReadFull(" in line or _LOCK_CALL_RE.search(line)}
+def _read_shortened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in _fresh(removed, added)[:40] if "ReadFull(" in line]
     for new in _fresh(added, removed)[:40] if olds else ():
-        for old in olds.values():
+        for old in olds:
             if (m := _READ_FULL_RE.search(old)) and f"{m.group('r')}.Read({m.group('b').strip()})" in new.replace(" ", "") \
                     and old[:m.start()].strip() == new[:new.find(m.group('r') + ".Read(")].strip():
                 return f"reads less than it asks for (io.ReadFull made one Read: a short read is taken whole): {_pair(old, new)}"
-            a, b = _LOCK_CALL_RE.findall(old), _LOCK_CALL_RE.findall(new)
-            if len(a) == len(b) == 1 and _LOCKS.get(a[0]) == b[0] and _LOCK_CALL_RE.sub("", old).strip() == _LOCK_CALL_RE.sub("", new).strip():
-                return f"takes a read lock where a write lock stood ({a[0]}() → {b[0]}(): writers no longer exclude each other): {_pair(old, new)}"
+    return None
+
+
+def _lock_weakened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(line, calls) for line in _fresh(removed, added)[:40] if len(calls := _LOCK_CALL_RE.findall(line)) == 1]
+    for new in _fresh(added, removed)[:40] if olds else ():
+        turned = _LOCK_CALL_RE.findall(new)
+        for old, was in olds:
+            if len(turned) == 1 and _LOCKS.get(was[0]) == turned[0] and _LOCK_CALL_RE.sub("", old).strip() == _LOCK_CALL_RE.sub("", new).strip():
+                return f"takes a read lock where a write lock stood ({was[0]}() → {turned[0]}(): writers no longer exclude each other): {_pair(old, new)}"
     return None
 
 
@@ -413,7 +422,10 @@ def quiet_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, boo
                            (_owner_mode_shared(added, removed), True)):
         if found:
             return found, classic
-    for found in (_lax_constant(added, removed), _quantifier_turned(added, removed), _read_or_lock_weakened(added, removed), _error_logged(added, removed), _first_only(added, removed), _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed), _sibling_constant(added, removed)):
+    for found in (_lax_constant(added, removed), _quantifier_turned(added, removed), _read_shortened(added, removed),
+                  _lock_weakened(added, removed), _error_logged(added, removed), _first_only(added, removed),
+                  _negation_toggled(added, removed), _handler_prints(added), _byte_count_dropped(added, removed),
+                  _sibling_constant(added, removed)):
         if found:
             return found, False
     return None
