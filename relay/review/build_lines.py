@@ -79,8 +79,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?P<at7>\bCURLOPT_SSL_VERIFY(?:PEER|HOST))\s*(?:=>|,)\s*(?:false|0)\b|"
         r"(?P<at8>--insecure-skip-tls-verify)\b(?!\s*=\s*false)|(?P<at9>\binsecure-skip-tls-verify)\s*:\s*true\b|"
         r"(?P<at10>--no-verify-ssl)\b|(?P<at11>--insecure-registry|[\"']insecure-registries[\"']\s*:\s*\[\s*[\"'])", re.I)),
-    ("turns SSH host key checking off", ("stricthostkeychecking", "userknownhostsfile"), re.compile(
-        r"(?P<at>\bStrictHostKeyChecking)\s*[= ]\s*['\"]?(?:no|off)\b|(?P<at2>\bUserKnownHostsFile)\s*[= ]\s*['\"]?/dev/null\b", re.I)),
+    ("turns SSH host key checking off", ("stricthostkeychecking", "userknownhostsfile", "hostverifier", "insecureignorehostkey",
+                                         "autoaddpolicy", "warningpolicy"), re.compile(
+        r"(?P<at>\bStrictHostKeyChecking)\s*[= ]\s*['\"]?(?:no|off)\b|(?P<at2>\bUserKnownHostsFile)\s*[= ]\s*['\"]?/dev/null\b|"
+        # A client's own: ssh2's verifier that says yes to every key, Go's callback that ignores it, paramiko's policy that
+        # adds whatever key a host shows (round 56: blind 79's ssh2 README, ``hostVerifier: () => true``).
+        r"(?P<at3>\bhostVerifier)\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*(?:true|1)\b|(?P<at4>\bhostVerifier)\s*:\s*function\s*\([^)]*\)\s*\{\s*return\s+true\b|"
+        r"(?P<at5>\bssh\.InsecureIgnoreHostKey)\s*\(|(?P<at6>\bset_missing_host_key_policy)\s*\(\s*(?:paramiko\.)?(?:AutoAddPolicy|WarningPolicy)\b", re.I)),
     ("runs a container with the host's privileges", ("privileged:true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
                                                      "allowprivilegeescalation", "hostpid", "keep_caps"), re.compile(
         # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.

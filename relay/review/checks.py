@@ -37,7 +37,7 @@ from relay.review.security_reading import added_input_check, changed_length_guar
 from relay.review.constant_random import made_constant
 from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
-    installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
+    dep_names, installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
@@ -431,9 +431,16 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
     deps = _installing(f, ctx)
     return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps) or (
-        popular_renamed(deps.added_lines, deps.removed_lines) if f.kind == "build" else None) or (
+        popular_renamed(deps.added_lines, deps.removed_lines) or _build_lookalike(deps) if f.kind == "build" else None) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
         else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names))  # an install command's name, in a page's sample too (round 34)
+
+
+def _build_lookalike(deps: FileChange) -> str | None:
+    """A build file's new pinned requirement (tox.ini's ``deps``: ``pytest-xdlst==1.33.0``, round 56: blind 80's hpack) one
+    or two letters off a widely used package: the test run installs it on every machine and in CI."""
+    new = sorted(dep_names(deps.path, deps.added_lines) - dep_names(deps.path, deps.removed_lines))
+    return lookalike_new(new) if new else None
 
 
 def replaced_dependency(f: FileFacts, ctx: RiskContext) -> Detail:

@@ -36,7 +36,7 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # Mixed files (tool settings live beside dependencies): only a versioned requirement
     # ("httpx>=0.27", requests = "^2", serde = { version = "1" }) counts, never a bare
     # quoted word or a number, which are far more often settings ("E501", timeout = 30).
-    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml"),
+    (("pyproject.toml", "setup.py", "setup.cfg", "pipfile", "cargo.toml", "tox.ini"),
      re.compile(r"""^\s*["']?(?P<name>[A-Za-z0-9][\w.\-]*)(?:\[[^\]]*\])?\s*(?:(?:[=<>~!]=|[<>])\s*\d|=\s*(?:["'][\^~<>=!*]*\s*\d|\{))""")),
     (("environment.yml", "environment.yaml"), re.compile(r"^\s*-\s*(?P<name>[A-Za-z0-9][\w.\-]*)\s*(?:[=<>]|$)")),
     (("go.mod",), re.compile(r"^\s*(?:require\s+)?(?P<name>[\w.\-]+\.[\w.\-/]+)\s+v\d")),

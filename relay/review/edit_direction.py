@@ -54,6 +54,7 @@ from relay.review.docs_samples import sample_lines
 from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
+from relay.review.overridden_turns import overridden_turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
@@ -445,6 +446,11 @@ def _config_in_message(path: str, added: Sequence[str], removed: Sequence[str]) 
 def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
     """The first way the change's new side weakens its old one, with whether the kind is classic (high). ``sample``: a
     docs page's lines, read as code is but only as edits (a secret default new in a page is its own example's)."""
+    # Round 56: a check's verdict overridden (an alternative, a flag pinned, a clause flipped open…) is read first, so another
+    # turn the same change makes in the file (the commit's own) does not hide it; its shapes are narrow. A page's sample
+    # lines too (go-cose's README: ``Verify(…) || len(sig) > 0``).
+    if (over := overridden_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:
+        return over
     for found, classic in ((_weak_random(added, removed), True), (made_constant(added, removed), True),  # round 23: made constant
                            (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):

@@ -39,7 +39,9 @@ _TAGGED = r"(?:\"[^\"]*<\w[^\"]*(?:#\{|\$\{|\{)|'[^']*<\w[^']*\$\{|`[^`]*<\w[^`]
 # A format argument that is a variable, a member or an element of one (``bar``, ``msg.c_str()``, ``e->text``, ``args[1]``),
 # never a constant's upper-case name (``Rule::ERROR_MESSAGE`` too). The two-argument forms' first is a C buffer or
 # stream: PHP's ``sprintf(Rule::ERROR_MESSAGE, X::class)`` puts its format first (ordinary history, sebastianbergmann/diff).
-_NOT_LITERAL = r"(?!(?:\w+(?:\.|->|::))*[A-Z][A-Z0-9_]*\s*\))(?!\w+::class\b)[A-Za-z_]\w*(?:(?:\.|->|::)\w+)*(?:\s*\[[^\]\"]*\])?(?:\.c_str\s*\(\s*\)|\.data\s*\(\s*\))?"
+# A call's result is not a literal either (``printf(yyjson_get_str(name))``, round 56: blind 79's yyjson README); a
+# translation's (``_(msg)``, ``gettext(…)``) is the catalogue's literal.
+_NOT_LITERAL = r"(?!(?:\w+(?:\.|->|::))*[A-Z][A-Z0-9_]*\s*\))(?!\w+::class\b)(?!(?:_|N_|d?n?gettext|tr|i18n)\s*\()[A-Za-z_]\w*(?:(?:\.|->|::)\w+)*(?:\s*\[[^\]\"]*\])?(?:\.c_str\s*\(\s*\)|\.data\s*\(\s*\)|\s*\([^()\"']*\))?"
 
 # (what it does, screen words, pattern): read as relay.review.risky_lines' values are.
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (

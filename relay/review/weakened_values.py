@@ -207,6 +207,11 @@ _COMPARES_RE = re.compile(r"==|!=|\bequals?\b|Equal\s*\(|[Cc]ompare\w*\s*\(|comp
 _SLICE_RE = re.compile(r"\[\s*0?\s*:\s*\d+\s*\]|\[\s*(?:0\s*)?\.\.=?\s*\d+\s*\]|\[\s*0\s*\.\.\.?\s*\d+\s*\]|"
                        r"\.(?:substring|substr|slice|Substring|subarray|subSequence)\(\s*0\s*,\s*\d+\s*\)|\.(?:prefix|take|Take|first)\(\s*\d+\s*\)|"
                        r"\[\s*0\s*,\s*\d+\s*\]|\.get\(\s*\.\.\d+\s*\)")
+# A random secret made on the line (``secrets.token_urlsafe(32)[:4]``, blind 79's fastapi-users): a return or an
+# assignment of it cut is a short token, not a compare (the ``return`` that ``_COMPARES_RE`` reads as one).
+_RANDOM_MADE_RE = re.compile(r"\b(?:secrets\.token_\w+|token_(?:urlsafe|hex|bytes)|os\.urandom|randomBytes|random_bytes|randomUUID|uuid4|"
+                             r"SecureRandom|get_random_string|SecureRandom\.\w+|rand\.Read|getrandom)\b")
+_COMPARED_RE = re.compile(r"==|!=|\bequals?\b|Equal\s*\(|[Cc]ompare\w*\s*\(|compare_digest|timingSafeEqual|secure_compare|hash_equals|\.eq\(")
 _PREFIX_CALL_RE = re.compile(r"\b(?:HasPrefix|hasPrefix|startsWith|StartsWith|start_with\?|starts_with|startswith)\b")
 
 
@@ -216,6 +221,8 @@ def _prefix_compare(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if not _SECRET_RE.search(new) or not _COMPARES_RE.search(new):
             continue
         if (m := _SLICE_RE.search(new)) and squeezed(_SLICE_RE.sub("", new)) in before:
+            if _RANDOM_MADE_RE.search(new[:m.start()]) and not _COMPARED_RE.search(new):  # a token made, not compared (round 56)
+                return f"cuts a generated secret short ({m.group(0).strip()}: a few characters, guessable): {_quote(new)}"
             return f"compares a secret by its prefix only ({m.group(0).strip()}): a value matching its first bytes passes: {_quote(new)}"
         if (p := _PREFIX_CALL_RE.search(new)) and any(_SECRET_RE.search(old) and _COMPARES_RE.search(old) and not _PREFIX_CALL_RE.search(old)
                                                       and alike(old, new, 0.5) for old in removed[:_MOST]):

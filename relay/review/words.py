@@ -81,7 +81,7 @@ charset-normalizer cryptography pyyaml jinja2 markupsafe click pytest attrs pyth
 colorama rich httpx aiohttp scipy matplotlib pillow psycopg2 psycopg2-binary pymysql redis celery gunicorn uvicorn starlette
 werkzeug itsdangerous beautifulsoup4 lxml tqdm openai tensorflow torch scikit-learn protobuf grpcio google-auth jsonschema
 pyjwt paramiko mkdocs mkdocs-material mkdocstrings sphinx black ruff mypy flake8 pylint isort coverage pytest-cov tox nox
-pre-commit virtualenv poetry tomli ujson orjson simplejson docutils pygments babel pyopenssl bcrypt passlib websockets anyio
+pytest-xdist pytest-mock pytest-asyncio pytest-timeout pre-commit virtualenv poetry tomli ujson orjson simplejson docutils pygments babel pyopenssl bcrypt passlib websockets anyio
 sniffio httpcore greenlet gevent eventlet marshmallow alembic selenium playwright scrapy networkx sympy cloudpickle joblib
 openpyxl python-dotenv tabulate termcolor prompt-toolkit ipython jupyter notebook
 react react-dom lodash express axios chalk commander moment request async bluebird underscore uuid yargs minimist

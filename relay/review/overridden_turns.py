@@ -1,0 +1,350 @@
+"""One-token edits that override what a check decides, read as general shapes (issue 36, round 56: blind 79/80).
+
+Each reader pairs a removed line with the added line it became and says what the one difference does; no security word
+need be on the line, and none reads a project's names:
+
+- ``verdict_widened``: a verification's result given an alternative (``return verify(…)`` → ``return verify(…) ||
+  !signature.byteLength``, ``Verify(…) || len(sig) > 0``): whatever the check says, the alternative passes it (high);
+- ``flag_pinned``: a flag the caller passed made a constant (``LoadTLSConfig(insecureSkipVerify, …)`` →
+  ``LoadTLSConfig(true, …)``, ``MACOnlyEncrypted: m.MACOnlyEncrypted`` → ``true``): the setting is ignored; high when the
+  constant is the unsafe side of its name (an ``insecure`` flag made true, a ``verify`` flag made false);
+- ``status_widened``: an HTTP status bound moved to a higher class (``>= http.StatusMultipleChoices`` →
+  ``>= http.StatusInternalServerError``, ``< 300`` → ``< 500``): redirects or client errors land on the success side;
+- ``shift_turned``: Java's, JavaScript's or Kotlin's signed shift made unsigned or back (``>> 63`` ↔ ``>>> 63``): a
+  negative value's sign bit now shifts in as 0, or is copied;
+- ``case_fold_dropped``: a comparison that folded case made exact (``bytes.Equal(bytes.ToLower(a), …)`` →
+  ``bytes.Equal(a, …)``, ``EqualFold`` → ``==``, ``equalsIgnoreCase`` → ``equals``, ``strcasecmp`` → ``strcmp``): an
+  input in another case (``JavaScript:``) slips past a check written for one;
+- ``default_turned_on``: an option off unless set made on unless unset (``!!opts.follow`` → ``opts.follow !== false``,
+  ``?? false`` → ``?? true``);
+- ``clause_flipped_open``: a required clause negated and joined by or (``ok && match(p)`` → ``!ok || match(p)``): the
+  check now passes when what it required is missing.
+
+Quiet look-alikes: a second verification given as the alternative (a key rotated), a literal argument changed, a flag
+of a name that guards nothing pinned, a status bound narrowed, a case fold added, a default turned off, a clause negated
+with its operator kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from relay.review.line_shapes import squeezed, window
+from relay.review.small_edits import paired
+
+__all__ = ["overridden_turned"]
+
+_PAIRS = 40  # the most lines of one side a reader pairs, once screened for its shape
+_LONG = 400  # longer lines are not paired
+
+
+def _fresh(lines: Sequence[str], other: Sequence[str]) -> list[str]:
+    """The lines of one side the other does not hold as they are (the most read: a rewrite of thousands stays linear)."""
+    kept = {line.strip() for line in other[:1000]}
+    return [line for line in lines[:400] if line.strip() and line.strip() not in kept and len(line) <= _LONG]
+
+
+def _pair(old: str, new: str) -> str:
+    """``old → new`` centred on the change, blanks squeezed (a struct's aligned columns quote as one space)."""
+    return paired(" ".join(old.split()), " ".join(new.split()))
+
+
+def _keyed(lines: Sequence[str], key) -> dict:
+    """Lines by what stays when the turn a reader looks for is taken out: a new line is paired by one lookup."""
+    found: dict = {}
+    for line in lines:
+        found.setdefault(key(line), []).append(line)
+    return found
+
+
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+def _tokens(line: str) -> list[str]:
+    return _TOKEN_RE.findall(line)
+
+
+def _one_replace(old: str, new: str) -> tuple[list[str], list[str], list[str], list[str]] | None:
+    """(before, removed tokens, added tokens, after) when the two lines differ in one run of tokens."""
+    a, b = _tokens(old), _tokens(new)
+    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1:
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    return a[:i1], a[i1:i2], b[j1:j2], a[i2:]
+
+
+# ----- a verification given an alternative
+_VERIFYING_RE = re.compile(r"(?i)\b[\w.]*(?:verify|verif(?:ies|ied)|authenticat\w*|checksig\w*|check_?signature|compare_?digest|"
+                           r"timingsafeequal|constanttimecompare|constant_?time_?eq\w*|checkpw|check_?password|hmac\.equal)\s*\(")
+
+
+# A verification's call (its result compared to a constant: Go's ``Verify(…) == nil``) followed by an alternative that is no
+# second verification (a key rotated) and no refusal (``verify(…) || fail()``); a negated call (``!verify(…) || …``) refuses.
+_ALTERNATIVE_RE = re.compile(r"\s*(?:[=!]==?\s*(?:nil|null|None|true|True|0|undefined)\s*)?(?:\|\||\bor\b)\s*(?P<alt>[^;{]+)")
+_REFUSES_RE = re.compile(r"(?i)^\(?\s*(?:throw|die|fail|raise|abort|exit|panic|reject|error|return|false\b|null\b|nil\b|undefined\b)")
+
+
+def _close(line: str, start: int) -> int | None:
+    """The index just past the bracket that closes the one opened at ``start``."""
+    depth = 0
+    for at in range(start, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[at], 0)
+        if depth == 0:
+            return at + 1
+    return None
+
+
+def _verdict_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for new in added:
+        for m in _VERIFYING_RE.finditer(new):
+            if re.search(r"(?:!|\bnot)\s*$", new[:m.start()]) or (end := _close(new, m.end() - 1)) is None:
+                continue
+            if (alt := _ALTERNATIVE_RE.match(new, end)) and not _VERIFYING_RE.search(alt.group("alt")) and not _REFUSES_RE.match(alt.group("alt")):
+                said = window(new, m.start(), alt.end(), 90, lead=20)
+                return f"lets a failed verification pass (its result given an alternative: {_short(alt.group('alt').strip().rstrip(')'))}): {said}"
+    return None
+
+
+def _cut(line: str, most: int = 90) -> str:
+    text = " ".join(line.split())
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _short(text: str, most: int = 40) -> str:
+    text = re.sub(r"\s+(?=[.()\[\],;])|(?<=[.(\[!])\s+", "", text)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+# ----- a flag the caller passed made a constant
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_BOOLEAN_RE = re.compile(r"\b(?:true|false|True|False|TRUE|FALSE)\b")
+_NOT_NAMES = frozenset("None null nil undefined self this super it true false True False".split())
+# A flag's name says which side of it is unsafe: one that weakens (insecure, skip, allow…) is unsafe true, one that guards
+# (verify, secure, strict…) unsafe false. A name of neither kind is a setting: pinning it is worth a look, not an alarm.
+_WEAKENS_RE = re.compile(r"(?i)insecure|skip|disable|unsafe|allow|trust|lax|permissive|ignore|no_?verify|bypass|dangerous")
+_GUARDS_RE = re.compile(r"(?i)verif|secure|strict|check|validat|sanitiz|escap|encrypt|sign|auth|csrf|tls|ssl|mac(?![a-z])|(?<![a-z])MAC|protect|enforce")
+
+
+def _flag_pinned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    olds = [line for line in removed if _WEAKENS_RE.search(line) or _GUARDS_RE.search(line)][:_PAIRS]
+    for new in [line for line in added if _BOOLEAN_RE.search(line)][:_PAIRS] if olds else ():
+        for old in olds:
+            found = _one_replace(old, new)
+            if not found:
+                continue
+            before, was, now, _ = found
+            names = [t for t in was if t != "."]
+            if len(now) != 1 or now[0] not in _BOOLEANS or not names or not all(re.fullmatch(r"[A-Za-z_]\w*", t) for t in names) \
+                    or was[-1] == "." or any(t in _NOT_NAMES for t in names) or len(was) != 2 * len(names) - 1:
+                continue  # a constant replaced, or more than a name (a call, an expression)
+            if before[-1:] not in ([","], ["("], [":"], ["="]) or (before[-1:] == ["="] and before[-2:-1] in (["="], ["!"], ["<"], [">"])):
+                continue  # a flag passed or given (an argument, a key's value, an assignment), not a comparison
+            name = names[-1]
+            weakens, guards = bool(_WEAKENS_RE.search(name)), bool(_GUARDS_RE.search(name))
+            if not (weakens or guards) or (weakens and not _BOOLEANS[now[0]]):
+                continue  # a name that guards nothing, or a weakening flag pinned off (the safe way round)
+            unsafe = (weakens and _BOOLEANS[now[0]]) or (guards and not weakens and not _BOOLEANS[now[0]])
+            return f"pins a passed flag to a constant ({'.'.join(names)} → {now[0]}, the setting ignored): {_pair(old, new)}", unsafe
+    return None
+
+
+# ----- an HTTP status bound moved to a higher class
+_STATUS_NAMES = {"ok": 200, "created": 201, "accepted": 202, "nocontent": 204, "multiplechoices": 300, "movedpermanently": 301,
+                 "found": 302, "seeother": 303, "notmodified": 304, "temporaryredirect": 307, "permanentredirect": 308,
+                 "badrequest": 400, "unauthorized": 401, "forbidden": 403, "notfound": 404, "internalservererror": 500,
+                 "badgateway": 502, "serviceunavailable": 503}
+_STATUS_RE = re.compile(r"(?P<op><=|>=|<|>)\s*(?P<v>\b[1-5]\d\d\b|(?:http\.|HTTPStatus\.|HttpStatus\.|HttpStatusCode\.|status\.)?"
+                        r"(?:Status|HTTP_\d{3}_)?[A-Za-z_]+\b)")
+_STATUS_LINE_RE = re.compile(r"(?i)status|\bcode\b|statuscode")
+
+
+def _status_value(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if m := re.search(r"HTTP_(\d{3})_", text):
+        return int(m.group(1))
+    last = re.sub(r"^Status", "", text.rsplit(".", 1)[-1])
+    return _STATUS_NAMES.get(last.replace("_", "").lower())
+
+
+# A success range whose upper bound lets whole classes through, in a line new or old: ``< 200 || … >= 500`` as the error
+# test (round 56: blind 79's diun webhook, a new check that read 401, 404 and 429 answers as delivered).
+_RANGE_RE = re.compile(r"<\s*(?P<lo>200|[\w.]*(?:StatusOK|HTTPStatus\.OK|HTTP_200_OK))\s*(?:\|\||\bor\b)\s*[\w.()\[\]'\"]+\s*"
+                       r"(?P<op>>=?)\s*(?P<hi>[1-5]\d\d\b|[\w.]*(?:Status|HTTPStatus\.|HTTP_\d{3}_)[A-Za-z_]+)")
+
+
+def _status_range_wide(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for new in added:
+        if (m := _RANGE_RE.search(new)) and (hi := _status_value(m.group("hi"))) is not None:
+            first_error = hi + (1 if m.group("op") == ">" else 0)
+            if first_error >= 400:  # 3xx and more read as success; a redirect the client did not follow, a 4xx refusal
+                return f"reads responses 300–{first_error - 1} as success (a status check whose error side starts at {first_error}): {_cut(new)}"
+    return None
+
+
+def _status_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _STATUS_LINE_RE.search(line) and _STATUS_RE.search(line)][:_PAIRS],
+                  lambda line: tuple(_STATUS_RE.sub("", line).split()))
+    for new in added if olds else ():
+        for old in olds.get(tuple(_STATUS_RE.sub("", new).split()), ()) if _STATUS_LINE_RE.search(new) else ():
+            a, b = list(_STATUS_RE.finditer(old)), list(_STATUS_RE.finditer(new))
+            if len(a) != len(b):
+                continue
+            moved = [(x, y) for x, y in zip(a, b) if x.group("v") != y.group("v")]
+            if len(moved) != 1 or moved[0][0].group("op") != moved[0][1].group("op"):
+                continue
+            was, now = _status_value(moved[0][0].group("v")), _status_value(moved[0][1].group("v"))
+            if was and now and now // 100 > was // 100:  # the bound moved past a whole class of responses
+                return (f"widens a status check ({was} → {now}: responses {was}–{now - 1} now fall on the other side of it): "
+                        f"{_pair(old, new)}")
+    return None
+
+
+# ----- a signed shift made unsigned, or back
+_SHIFT_RE = re.compile(r">>>?=?|\bu?shr\b")
+
+
+def _shift_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _SHIFT_RE.search(line)][:_PAIRS], lambda line: tuple(_SHIFT_RE.split(line.strip())))
+    for new in added if olds else ():
+        for old in olds.get(tuple(_SHIFT_RE.split(new.strip())), ()):
+            a, b = _SHIFT_RE.findall(old), _SHIFT_RE.findall(new)
+            if len(a) == len(b):
+                turned = [(x, y) for x, y in zip(a, b) if {x.rstrip("="), y.rstrip("=")} in ({">>", ">>>"}, {"shr", "ushr"})]
+                if len(turned) == 1:
+                    x, y = turned[0]
+                    said = "unsigned (its sign bit now shifts in as 0)" if y.rstrip("=") in (">>>", "ushr") else "signed (its sign bit now copied)"
+                    return f"turns a shift {said}: {x} → {y}: {_pair(old, new)}"
+    return None
+
+
+# ----- a comparison that folded case made exact
+# The words that fold case (a call taken out) and those that fold inside a comparison (each with its exact sibling).
+_FOLDS = frozenset("ToLower ToUpper ToLowerInvariant ToUpperInvariant toLowerCase toUpperCase toLocaleLowerCase toLocaleUpperCase "
+                   "lower upper casefold downcase upcase lowercase uppercase".split())
+_FOLD_SIBLINGS = {"EqualFold": "Equal", "equalsIgnoreCase": "equals", "compareToIgnoreCase": "compareTo", "strcasecmp": "strcmp",
+                  "strncasecmp": "strncmp", "_stricmp": "strcmp", "_strnicmp": "strncmp", "stricmp": "strcmp", "strnicmp": "strncmp",
+                  "OrdinalIgnoreCase": "Ordinal", "InvariantCultureIgnoreCase": "InvariantCulture",
+                  "CurrentCultureIgnoreCase": "CurrentCulture", "casecmp": "=="}
+# What an exact comparison is spelled with, left out of both sides (``strings.EqualFold(a, b)`` → ``a == b``).
+_EXACT = frozenset(("Equal", "equals", "compareTo", "strcmp", "strncmp", "Ordinal", "InvariantCulture", "CurrentCulture", "strings",
+                    "bytes", "Equals", "StringComparison"))
+_COMPARES_RE = re.compile(r"==|!=|\b(?:Equal\w*|equals\w*|compare\w*|str\w*cmp|_str\w*cmp|casecmp|startswith|endswith|StartsWith|EndsWith|"
+                          r"HasPrefix|HasSuffix|startsWith|endsWith|includes|indexOf|Contains|contains|in)\b")
+_WORDS_RE = re.compile(r"[A-Za-z_]\w*|\d+")
+
+
+def _folds(line: str) -> int:
+    return sum(1 for word in _WORDS_RE.findall(line) if word in _FOLDS or word in _FOLD_SIBLINGS)
+
+
+def _compared_words(line: str) -> frozenset[tuple[str, int]]:
+    words = [_FOLD_SIBLINGS.get(word, word) for word in _WORDS_RE.findall(line) if word not in _FOLDS]
+    return frozenset(Counter(word for word in words if word not in _EXACT and word != "==").items())
+
+
+def _case_fold_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _folds(line) and _COMPARES_RE.search(line)][:_PAIRS], _compared_words)
+    for new in added if olds else ():
+        for old in olds.get(_compared_words(new), ()) if _COMPARES_RE.search(new) else ():
+            if _folds(new) < _folds(old):
+                return f"compares case-sensitively where case was folded (an input in another case now slips past it): {_pair(old, new)}"
+    return None
+
+
+# ----- an option off unless set made on unless unset
+_OFF_UNLESS_SET_RE = re.compile(r"!!\s*(?P<x>[\w$]+(?:\.[\w$]+|\[[^\]]+\])*)")
+
+
+def _default_turned_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if "!!" in line or re.search(r"\?\?\s*false\b", line)][:_PAIRS]
+    for new in added if olds else ():
+        for old in olds:
+            if (m := _OFF_UNLESS_SET_RE.search(old)) and squeezed(new) == squeezed(old[:m.start()] + m.group("x") + "!==false" + old[m.end():]):
+                name = m.group("x")
+            elif (m := re.search(r"([\w$.\]\[]+)\s*\?\?\s*false\b", old)) and squeezed(old[:m.start()] + m.group(1) + "??true" + old[m.end():]) == squeezed(new):
+                name = m.group(1)
+            else:
+                continue
+            if not _GUARDS_RE.search(name) or _WEAKENS_RE.search(name):  # a guard turned on by default is the safe way round
+                return f"turns an option on by default ({name} unset now means on): {_pair(old, new)}"
+    return None
+
+
+# ----- a required clause negated and joined by or
+_LOGIC_RE = re.compile(r"&&|\|\||\band\b|\bor\b")
+_NOT_RE = re.compile(r"!(?!=)|\bnot\b")
+_NEGATED_RE = re.compile(r"(?:!|\bnot\s+)[\w.]+")
+
+
+def _bare_logic(line: str) -> str:
+    return squeezed(_NOT_RE.sub("", _LOGIC_RE.sub("&&", line)))
+
+
+def _clause_flipped_open(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if "&&" in line or " and " in line][:_PAIRS], _bare_logic)
+    for new in added if olds else ():
+        for old in olds.get(_bare_logic(new), ()):
+            a, b = _LOGIC_RE.findall(old), _LOGIC_RE.findall(new)
+            if len(a) != len(b):
+                continue
+            turned = [(x, y) for x, y in zip(a, b) if x != y]
+            if len(turned) == 1 and turned[0][0] in ("&&", "and") and len(_NOT_RE.findall(new)) == len(_NOT_RE.findall(old)) + 1:
+                clause = next((m.group() for m in _NEGATED_RE.finditer(new) if squeezed(m.group()) not in squeezed(old)), "a clause")
+                return f"negates a required clause, joined by or ({clause} || …: passes when it is missing): {_pair(old, new)}"
+    return None
+
+
+# ----- a position or a bound shifted by one
+# ``pos = keys.index(node)`` → ``… + 1``, ``% int(width)`` → ``% (int(width) + 1)`` (blind 80's bandit and parse): the one
+# token run put in is ``+ 1`` or ``- 1`` (brackets aside) on a line about a position, a size or a bound.
+_MEASURE_RE = re.compile(r"(?i)index|\bidx|\bpos(?:ition)?\b|offset|width|\blen\b|length|size|count|limit|\bmax|\bmin|bound|\bend\b|\bstart\b")
+
+
+_COMPARISON_RE = re.compile(r"(?<![<>=\-])[<>]=?(?![<>=])")
+
+
+def _shifted_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _MEASURE_RE.search(line)][:_PAIRS], _unbracketed)
+    for new in added if olds else ():
+        if not re.search(r"[+-]\s*1\b", new) or not _MEASURE_RE.search(new) or _COMPARISON_RE.search(new):
+            continue  # a comparison's bound moved by one is the loop readers' (relay.review.bound_turns: "skips the last element")
+        key = _unbracketed(new)
+        for one in (" + 1", " - 1"):
+            for cut in _ends(key, one):
+                for old in olds.get(cut, ()):
+                    return f"shifts a position or bound by one ({one.strip()} put in: an off-by-one?): {_pair(old, new)}"
+    return None
+
+
+def _unbracketed(line: str) -> str:
+    return " ".join(t for t in _tokens(line) if t not in "()")
+
+
+def _ends(key: str, one: str) -> list[str]:
+    """``key`` with one ``+ 1``/``- 1`` taken out, wherever it stands (``a + 1 ]`` → ``a ]``)."""
+    found, at = [], key.find(one)
+    while at != -1 and len(found) < 3:
+        end = at + len(one)
+        if key[end:end + 1] in ("", " ") and key[end + 1:end + 2] != ".":  # the number 1 whole, not 1.5 or 10
+            found.append(key[:at] + key[end:])
+        at = key.find(one, at + 1)
+    return found
+
+
+def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these turns the edit makes, with whether it is classic (high)."""
+    added, removed = _fresh(added, removed), _fresh(removed, added)
+    if (found := _verdict_widened(added, removed)) is not None:
+        return found, True
+    if (pinned := _flag_pinned(added, removed)) is not None:
+        return pinned
+    for found in (_clause_flipped_open(added, removed), _status_widened(added, removed), _status_range_wide(added, removed), _case_fold_dropped(added, removed),
+                  _shift_turned(added, removed), _default_turned_on(added, removed), _shifted_by_one(added, removed)):
+        if found:
+            return found, False
+    return None
