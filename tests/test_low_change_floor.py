@@ -275,6 +275,7 @@ _RETRY = ("b/retry.go", "package b\n\nvar tries = 3\n")
 _NAMES = ("src/app.py", "__version__ = '1.4.0'\n\n\ndef greet(name):\n    return 'Hello ' + name\n")
 _CHAIN = ("src/receiver_chain.rs", "impl ReceiverChain {\n    pub fn decrypt(&mut self, chain_index: u64) {\n"
           "        self.skipped_message_keys.remove_message_key(chain_index);\n    }\n}\n")
+_STEP = ("src/stepper.rs", "impl Stepper {\n    pub fn next(&mut self, step: u64) {\n        ratchet.advance(step);\n    }\n}\n")
 _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-2024, Ben Hoyt\n*/\nint ini_parse(void);\n")
 
 
@@ -284,8 +285,9 @@ _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-
     (_TAGS, "        'script',\n", "", "'script',"),  # a tag taken out of the list a sanitiser strips
     (_HEADER, "b'\\t' | b' '", "b'\\t' | b'\\r' | b' '", "b'\\r'"),  # a byte let into a header's value
     (_RETRY, "var tries = 3", "var tries = 30", "tries = 30"),  # a plain number (round 36 left it a note)
-    # an offset put at a call's last argument (session 33, blind 67's vodozemac: read as a line wrapped, it turned nothing)
-    (_CHAIN, "remove_message_key(chain_index);", "remove_message_key(chain_index + 1);", "chain_index + 1"),
+    # an offset put at a call's last argument (session 33, blind 67's vodozemac: read as a line wrapped, it turned nothing;
+    # one of a position or a bound is relay.review.overridden_turns' since round 56, below)
+    (_STEP, "ratchet.advance(step);", "ratchet.advance(step + 1);", "step + 1"),
 ], ids=["scaled", "put-in-a-list", "taken-out-of-a-list", "pattern-widened", "plain-number", "offset"])
 def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_worth_a_look(
         tmp_path: Path, file: tuple[str, str], old: str, new: str, quote: str) -> None:
@@ -297,6 +299,17 @@ def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_wo
     found = by[path]
     assert (risk, found.risk) == ("medium", "medium"), found.reasons
     assert found.rules == ["low_change_quote"] and quote in found.reasons[0], found.reasons
+
+
+def test_an_offset_put_into_a_position_is_read_as_a_shift_by_one(tmp_path: Path) -> None:
+    # Round 56: vodozemac's chain_index + 1, which the floor above said as a quote, is said by the reader of a position
+    # or a bound shifted by one (relay.review.overridden_turns), which names what turned.
+    path, before = _CHAIN
+    risk, by = review_edits(tmp_path, {path: before.replace("remove_message_key(chain_index);", "remove_message_key(chain_index + 1);")},
+                            before={path: before})
+    found = by[path]
+    assert (risk, found.risk, found.rules) == ("medium", "medium", ["weakens_more"]), found.reasons
+    assert found.reasons[0].startswith("shifts a position or bound by one (+ 1 put in"), found.reasons
 
 
 @pytest.mark.parametrize(("file", "old", "new"), [
