@@ -60,6 +60,14 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("lets script through a sanitizer's allow-list", ("tags", "attr", "elements"), re.compile(
         r"(?i)(?<![\w-])(?:allowed_?|add_?|safe_?|permitted_?)?(?:tags|attr(?:ibute)?s?|elements)['\"]?\s*(?::|=>|=)\s*[^;=]{0,200}?"
         r"(?<![\w-])(?P<at>script|on(?:error|load|click|mouseover|mouseenter|focus|blur|change|submit|input|key(?:down|up|press)|toggle|begin))(?![\w-])")),
+    # Round 57 (blind 82): a global looked up by a name the data carries (serialize-error's ``globalThis[name] ?? …``): any
+    # constructor or function of the runtime can be picked by whoever writes the name; a service's switch that writes the
+    # secret values it would mask into its logs (Ory's ``leak_sensitive_values: true``).
+    ("reaches any global by a name from data", ("globalthis", "window", "global"), re.compile(
+        r"\b(?:globalThis|window|global)\s*\[\s*(?![\"'`\d])[A-Za-z_$][\w$.]*\s*\]")),
+    ("writes secret values into logs", ("sensitive", "secret", "credential", "password", "token", "redact"), re.compile(
+        r"(?i)\b(?:leak|log|expose|reveal|show|print|unmask|include)_?(?:sensitive|secret|credential|password|token)s?(?:_?(?:values?|data|fields?))?"
+        r"['\"]?\s*[:=]\s*['\"]?(?:true|yes|on|1)\b|\bredact(?:_?(?:secrets|sensitive|values))?['\"]?\s*[:=]\s*['\"]?(?:false|no|off)\b")),
 )
 
 # A shell's -c given text the line builds (interpolation or concatenation), the shell named as an argument.

@@ -284,10 +284,18 @@ _BARE_RE = re.compile(r"""^\s*["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?
 _PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
 
 
+# A list of such names on one line (setup.py's ``"tests": ["coverage", "pytest", "pyopenssl"],``, ``install_requires=[…]``;
+# round 57: blind 81's pem, ``"pyopenssll"`` in a new extra).
+_LIST_RE = re.compile(r"""^\s*(?:["'][\w.\-]+["']\s*:\s*|[\w.]+\s*=\s*)?\[\s*(?:["'][^"'\[\]]+["']\s*,\s*)*["'][^"'\[\]]+["']\s*,?\s*\]\s*[,)]?\s*$""")
+_LISTED_RE = re.compile(r"""["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']""")
+
+
 def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
     if not glob_any(path, _PY_MIXED):
         return []
-    return [name for line in lines if (m := _BARE_RE.match(line)) and (name := (m.group("name") or m.group("any")).lower()) not in NOT_DEPS]
+    names = [(m.group("name") or m.group("any")).lower() for line in lines if (m := _BARE_RE.match(line))]
+    names += [m.group("name").lower() for line in lines if len(line) <= 400 and _LIST_RE.match(line) for m in _LISTED_RE.finditer(line.split("[", 1)[1])]
+    return [name for name in names if name not in NOT_DEPS]
 
 
 # Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix

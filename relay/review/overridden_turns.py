@@ -1,4 +1,4 @@
-"""One-token edits that override what a check decides, read as general shapes (issue 36, round 56: blind 79/80).
+"""One-token edits that override what a check decides, read as general shapes (issue 36, rounds 56-57: blind 79-82).
 
 Each reader pairs a removed line with the added line it became and says what the one difference does; no security word
 need be on the line, and none reads a project's names:
@@ -18,11 +18,15 @@ need be on the line, and none reads a project's names:
 - ``default_turned_on``: an option off unless set made on unless unset (``!!opts.follow`` → ``opts.follow !== false``,
   ``?? false`` → ``?? true``);
 - ``clause_flipped_open``: a required clause negated and joined by or (``ok && match(p)`` → ``!ok || match(p)``): the
-  check now passes when what it required is missing.
+  check now passes when what it required is missing;
+- ``shifted_by_one``: ``+ 1`` or ``- 1`` put into a position, a size or a bound (``index(node)`` → ``index(node) + 1``;
+  a comparison's bound is relay.review.bound_turns');
+- ``lax_word``, ``rounded_down`` (round 57): a strict string value made lax (``|| 'error'`` → ``|| 'ignore'``), a
+  count rounded down where it rounded up (``Math.ceil`` → ``Math.floor``).
 
 Quiet look-alikes: a second verification given as the alternative (a key rotated), a literal argument changed, a flag
 of a name that guards nothing pinned, a status bound narrowed, a case fold added, a default turned off, a clause negated
-with its operator kept.
+with its operator kept, a number changed (not one put in), a log level lowered, a count rounded up.
 """
 
 from __future__ import annotations
@@ -336,6 +340,37 @@ def _ends(key: str, one: str) -> list[str]:
     return found
 
 
+# ----- a strict string value made lax, a count rounded down
+# ``|| 'error'`` → ``|| 'ignore'`` (round 57: blind 81's secure-json-parse, a ``__proto__`` key now kept silently),
+# ``Math.ceil(n / size)`` → ``Math.floor(…)`` (blind 82's hkdf: the last partial block dropped).
+_STRICT_WORD_RE = re.compile(r"(?i)^(?:error|throw|raise|reject|deny|strict|fail|forbid|enforce|required?)$")
+_LAX_WORD_RE = re.compile(r"(?i)^(?:ignore|allow|warn|warning|skip|none|off|permissive|lenient|silent|optional|accept)$")
+_QUOTED_WORD_RE = re.compile(r"([\"'])([A-Za-z]+)\1")
+
+
+def _lax_word(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if any(_STRICT_WORD_RE.match(m.group(2)) for m in _QUOTED_WORD_RE.finditer(line))][:_PAIRS]
+    for new in [line for line in added if any(_LAX_WORD_RE.match(m.group(2)) for m in _QUOTED_WORD_RE.finditer(line))][:_PAIRS] if olds else ():
+        for old in olds:
+            found = _one_replace(old, new)
+            if found and len(found[1]) == len(found[2]) == 1 and _STRICT_WORD_RE.match(found[1][0]) and _LAX_WORD_RE.match(found[2][0]) \
+                    and found[0][-1:] in (["'"], ['"']) and not _LEVEL_RE.search(old):
+                return f"swaps a strict value for a lax one ('{found[1][0]}' → '{found[2][0]}': what it refused now passes): {_pair(old, new)}"
+    return None
+
+
+_LEVEL_RE = re.compile(r"(?i)\blog|level|severity|verbos")
+_ROUNDING_RE = re.compile(r"\b(?:ceil|Ceil|ceiling|Ceiling|div_ceil|ceil_div)\b")
+
+
+def _rounded_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _ROUNDING_RE.search(line)][:_PAIRS], lambda line: squeezed(_ROUNDING_RE.sub("", line)))
+    for new in added if olds else ():
+        if re.search(r"\b(?:floor|Floor)\b", new) and (old := next(iter(olds.get(squeezed(re.sub(r"\b(?:floor|Floor)\b", "", new, count=1)), ())), None)):
+            return f"rounds a count down where it rounded up (ceil → floor: the last partial piece is dropped): {_pair(old, new)}"
+    return None
+
+
 def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these turns the edit makes, with whether it is classic (high)."""
     added, removed = _fresh(added, removed), _fresh(removed, added)
@@ -344,7 +379,8 @@ def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str
     if (pinned := _flag_pinned(added, removed)) is not None:
         return pinned
     for found in (_clause_flipped_open(added, removed), _status_widened(added, removed), _status_range_wide(added, removed), _case_fold_dropped(added, removed),
-                  _shift_turned(added, removed), _default_turned_on(added, removed), _shifted_by_one(added, removed)):
+                  _shift_turned(added, removed), _default_turned_on(added, removed), _shifted_by_one(added, removed), _lax_word(added, removed),
+                  _rounded_down(added, removed)):
         if found:
             return found, False
     return None
