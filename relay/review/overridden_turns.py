@@ -108,18 +108,13 @@ def _verdict_widened(added: Sequence[str], removed: Sequence[str]) -> str | None
             if re.search(r"(?:!|\bnot)\s*$", new[:m.start()]) or (end := _close(new, m.end() - 1)) is None:
                 continue
             if (alt := _ALTERNATIVE_RE.match(new, end)) and not _VERIFYING_RE.search(alt.group("alt")) and not _REFUSES_RE.match(alt.group("alt")):
-                said = window(new, m.start(), alt.end(), 90, lead=20)
-                return f"lets a failed verification pass (its result given an alternative: {_short(alt.group('alt').strip().rstrip(')'))}): {said}"
+                # The reason is cut near 120 characters: the quote holds the call's end and the alternative, not its head.
+                return f"lets a failed verification pass (an alternative after it): {window(new, end - 1, alt.end(), 64, lead=24)}"
     return None
 
 
 def _cut(line: str, most: int = 90) -> str:
     text = " ".join(line.split())
-    return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _short(text: str, most: int = 40) -> str:
-    text = re.sub(r"\s+(?=[.()\[\],;])|(?<=[.(\[!])\s+", "", text)
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
