@@ -56,3 +56,11 @@ def test_a_look_alike_in_a_setup_py_list_of_names_is_high_and_real_names_are_not
     assert out.risk == "high" and out.reasons[0].startswith("adds a look-alike of pyopenssl (a typo-squat?): pyopenssll"), out.reasons
     for line in ('    "tests": ["coverage", "pytest", "certifi", "pretend", "pyopenssl"],', '    keywords=["pem", "openssl", "certificates"],'):
         assert not any("look-alike" in r for r in _said("setup.py", [line]).reasons)
+
+
+def test_an_install_command_in_a_readmes_inline_code_one_letter_off_is_high_and_a_bare_install_is_not() -> None:
+    # Round 58 (blind 81's rimraf): the command a reader copies sits in a sentence's inline code span.
+    out = _said("README.md", ["Install with `npm install rimraff`."], ["Install with `npm install rimraf`."])
+    assert out.risk == "high" and out.reasons[0].startswith("installs a look-alike of rimraf (a typo-squat?)"), out.reasons
+    for added in (["Run `npm install` then `npm test`."], ["Install with `npm install rimraf`, then run it."]):
+        assert not any("look-alike" in r for r in _said("README.md", added, ["Install with `npm install rimraf`."]).reasons)

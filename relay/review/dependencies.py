@@ -17,7 +17,7 @@ from pathlib import Path
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
 from relay.review.line_shapes import near, squeezed, window
-from relay.review.sample_code import install_command, installed_names, screen
+from relay.review.sample_code import code_spans, install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
@@ -451,10 +451,10 @@ def _bare_version_downgrade(removed: list[str], added: list[str]) -> str | None:
 def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Collection[str] = ()) -> str | None:
     """"installs a look-alike of X (a typo-squat?): the line" for the first new install command's name one or two letters
     off a name the edit's removed install lines name, off a widely used package or off the project's ``own`` names."""
-    new = [line for line in added[:400] if screen(line)]  # the cheap screen first: most files install nothing
+    new = [line for line in code_spans(added[:400]) if screen(line)]  # the cheap screen first: most files install nothing
     if not new:
         return None
-    was = [line for line in removed[:400] if screen(line)]
+    was = [line for line in code_spans(removed[:400]) if screen(line)]
     gone_lines = {squeezed(line.strip()) for line in was}
     named = {dep_key(n): n for line in was for n in installed_names(line)} | {dep_key(n): n for n in own}
     gone = set(named)

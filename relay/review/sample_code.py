@@ -37,7 +37,7 @@ from relay.core.files import read_regular
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "install_command", "installed_names", "literal_salt", "own_names", "screen"]
+__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "install_command", "installed_names", "literal_salt", "own_names", "screen"]
 
 # ----- install commands
 
@@ -102,6 +102,15 @@ def installed_names(line: str) -> list[str]:
             if runner and not value:
                 break
     return names
+
+
+_SPAN_RE = re.compile(r"`([^`]{4,200})`")
+
+
+def code_spans(lines: Sequence[str]) -> list[str]:
+    """The lines and the inline code spans of their prose (a README's "Install with `npm install rimraf`.", round 58:
+    blind 81's rimraf): a span holds the command a reader copies, as a fenced line does."""
+    return [*lines, *(m.group(1) for line in lines if "`" in line for m in _SPAN_RE.finditer(line))]
 
 
 def install_command(line: str) -> bool:
