@@ -302,8 +302,6 @@ def _clause_flipped_open(added: Sequence[str], removed: Sequence[str]) -> str | 
 # ``pos = keys.index(node)`` → ``… + 1``, ``% int(width)`` → ``% (int(width) + 1)`` (blind 80's bandit and parse): the one
 # token run put in is ``+ 1`` or ``- 1`` (brackets aside) on a line about a position, a size or a bound.
 _MEASURE_RE = re.compile(r"(?i)index|\bidx|\bpos(?:ition)?\b|offset|width|\blen\b|length|size|count|limit|\bmax|\bmin|bound|\bend\b|\bstart\b")
-
-
 _COMPARISON_RE = re.compile(r"(?<![<>=\-])[<>]=?(?![<>=])")
 
 
@@ -341,6 +339,7 @@ def _ends(key: str, one: str) -> list[str]:
 _STRICT_WORD_RE = re.compile(r"(?i)^(?:error|throw|raise|reject|deny|strict|fail|forbid|enforce|required?)$")
 _LAX_WORD_RE = re.compile(r"(?i)^(?:ignore|allow|warn|warning|skip|none|off|permissive|lenient|silent|optional|accept)$")
 _QUOTED_WORD_RE = re.compile(r"([\"'])([A-Za-z]+)\1")
+_LEVEL_RE = re.compile(r"(?i)\blog|level|severity|verbos")  # a log level lowered is no check made lax
 
 
 def _lax_word(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -354,7 +353,6 @@ def _lax_word(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-_LEVEL_RE = re.compile(r"(?i)\blog|level|severity|verbos")
 _ROUNDING_RE = re.compile(r"\b(?:ceil|Ceil|ceiling|Ceiling|div_ceil|ceil_div)\b")
 
 

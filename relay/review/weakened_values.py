@@ -209,8 +209,8 @@ _SLICE_RE = re.compile(r"\[\s*0?\s*:\s*\d+\s*\]|\[\s*(?:0\s*)?\.\.=?\s*\d+\s*\]|
                        r"\[\s*0\s*,\s*\d+\s*\]|\.get\(\s*\.\.\d+\s*\)")
 # A random secret made on the line (``secrets.token_urlsafe(32)[:4]``, blind 79's fastapi-users): a return or an
 # assignment of it cut is a short token, not a compare (the ``return`` that ``_COMPARES_RE`` reads as one).
-_RANDOM_MADE_RE = re.compile(r"\b(?:secrets\.token_\w+|token_(?:urlsafe|hex|bytes)|os\.urandom|randomBytes|random_bytes|randomUUID|uuid4|"
-                             r"SecureRandom|get_random_string|SecureRandom\.\w+|rand\.Read|getrandom)\b")
+_RANDOM_MADE_RE = re.compile(r"\b(?:token_(?:urlsafe|hex|bytes)|os\.urandom|randomBytes|random_bytes|randomUUID|uuid4|SecureRandom|"
+                             r"get_random_string|rand\.Read|getrandom)\b")
 _COMPARED_RE = re.compile(r"==|!=|\bequals?\b|Equal\s*\(|[Cc]ompare\w*\s*\(|compare_digest|timingSafeEqual|secure_compare|hash_equals|\.eq\(")
 _PREFIX_CALL_RE = re.compile(r"\b(?:HasPrefix|hasPrefix|startsWith|StartsWith|start_with\?|starts_with|startswith)\b")
 
