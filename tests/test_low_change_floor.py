@@ -280,7 +280,6 @@ _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-
 
 
 @pytest.mark.parametrize(("file", "old", "new", "quote"), [
-    (_DEFLATE, "this._options.maxPayload | 0;", "(this._options.maxPayload | 0) * 1024;", "* 1024"),  # a bound scaled
     (_PATHS, '{"~/.jq",', '{".jq", "~/.jq",', '".jq"'),  # the working folder put first on a search path
     (_TAGS, "        'script',\n", "", "'script',"),  # a tag taken out of the list a sanitiser strips
     (_HEADER, "b'\\t' | b' '", "b'\\t' | b'\\r' | b' '", "b'\\r'"),  # a byte let into a header's value
@@ -288,7 +287,7 @@ _YEAR = ("src/ini.c", "/* inih -- simple .INI file parser\n\nCopyright (C) 2009-
     # an offset put at a call's last argument (session 33, blind 67's vodozemac: read as a line wrapped, it turned nothing;
     # one of a position or a bound is relay.review.overridden_turns' since round 56, below)
     (_STEP, "ratchet.advance(step);", "ratchet.advance(step + 1);", "step + 1"),
-], ids=["scaled", "put-in-a-list", "taken-out-of-a-list", "pattern-widened", "plain-number", "offset"])
+], ids=["put-in-a-list", "taken-out-of-a-list", "pattern-widened", "plain-number", "offset"])
 def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_worth_a_look(
         tmp_path: Path, file: tuple[str, str], old: str, new: str, quote: str) -> None:
     # Broke: each turned line scored 3 or nothing to the leading line ("no more than the file's kind"), so the floor had no
@@ -299,6 +298,17 @@ def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_wo
     found = by[path]
     assert (risk, found.risk) == ("medium", "medium"), found.reasons
     assert found.rules == ["low_change_quote"] and quote in found.reasons[0], found.reasons
+
+
+def test_a_unit_factor_put_into_a_value_is_read_as_scaled(tmp_path: Path) -> None:
+    # Round 59: deflate's ``maxPayload * 1024``, which the floor said as a quote (round 40), is said by the reader of a
+    # unit's factor put in (relay.review.scaled_turns), which names what turned.
+    path, before = _DEFLATE
+    risk, by = review_edits(tmp_path, {path: before.replace("this._options.maxPayload | 0;", "(this._options.maxPayload | 0) * 1024;")},
+                            before={path: before})
+    found = by[path]
+    assert (risk, found.risk, found.rules) == ("medium", "medium", ["weakens_more"]), found.reasons
+    assert found.reasons[0].startswith("multiplies a value by 1024"), found.reasons
 
 
 def test_an_offset_put_into_a_position_is_read_as_a_shift_by_one(tmp_path: Path) -> None:

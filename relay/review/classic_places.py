@@ -190,6 +190,16 @@ def _named_there(a: str, b: str, comparison: str, named: set[frozenset[str]]) ->
     return frozenset((squeezed(a), squeezed(b))) in named and re.search(r"[=!]=", comparison) is not None
 
 
+_KEYED_RE = re.compile(r"\[\s*['\"](\w+)['\"]\s*\]$")
+
+
+def _secret_side(side: str) -> bool:
+    """A side named for a secret; one read from a map by a quoted key is named by its key (round 59, blind 84's pyotp:
+    ``otp_data['issuer'] != value`` compares an issuer's name, not a one-time password)."""
+    keyed = _KEYED_RE.search(side)
+    return bool(_SECRET_SIDE_RE.search(keyed.group(1) if keyed else side))
+
+
 def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | None:
     # The pairs guard_reading already names as a comparison replaced: its reason stands, this one would repeat it.
     named = {frozenset((squeezed(m.group(1)).lstrip("&*"), squeezed(m.group(2)).lstrip("&*")))
@@ -228,7 +238,7 @@ def _compared_with_eq(added: Sequence[str], removed: Sequence[str]) -> str | Non
             fa, fb = _FIELD_RE.search(a), _FIELD_RE.search(b)
             if fa and fb and fa.group(1) == fb.group(1):
                 continue  # one object's field against another's: an equality method, not a check
-            if _SECRET_SIDE_RE.search(a) or _SECRET_SIDE_RE.search(b):
+            if _secret_side(a) or _secret_side(b):
                 return f"compares a secret with == (not constant-time): {window(written.strip(), start, end, _QUOTE)}"
     return None
 

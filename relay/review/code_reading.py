@@ -28,6 +28,7 @@ __all__ = [
     "PARAM_RE",
     "ROW_RE",
     "SCREENS",
+    "params_dropped",
     "test_counts",
     "weakened",
     "mechanical_verdict",
@@ -125,6 +126,30 @@ def weakened(c: FileChange) -> tuple[int, int]:
     if after.rows > before.rows:
         lost_asserts = 0
     return max(lost_cases, 0), max(lost_asserts, 0)
+
+
+# A fixture's or a parametrized test's values written on one line (``params=("MultiDict", "CIMultiDict"),``,
+# ``@pytest.mark.parametrize("x", [1, 2, 3])``, ``it.each([a, b])``): each one is a run of the tests that use it.
+_PARAMS_RE = re.compile(r"^(?P<head>\s*(?:@pytest\.(?:fixture|mark\.parametrize)\s*\(.*?|.*?\bparams\s*=\s*|(?:it|test|describe)\.each\s*\(\s*))"
+                        r"[(\[](?P<items>[^()\[\]]*)[)\]]")
+
+
+def _param_items(line: str) -> tuple[str, list[str]] | None:
+    m = _PARAMS_RE.match(line) if len(line) <= 400 else None
+    if m is None:
+        return None
+    return " ".join(m.group("head").split()), [item.strip() for item in m.group("items").split(",") if item.strip()]
+
+
+def params_dropped(c: FileChange) -> str | None:
+    """The values a test's parameter list lost on a line it kept (round 59, blind 83's multidict: the fixture that ran every
+    test on both dict classes narrowed to one): "1 parameter (CIMultiDict)"."""
+    olds = {found[0]: found[1] for line in c.removed_lines[:200] if (found := _param_items(line))}
+    for line in c.added_lines[:200] if olds else ():
+        if (found := _param_items(line)) and found[0] in olds and set(found[1]) < set(olds[found[0]]):
+            gone = [item for item in olds[found[0]] if item not in found[1]]
+            return f"{len(gone)} parameter{'s' if len(gone) != 1 else ''} of its runs ({', '.join(gone)[:40]})"
+    return None
 
 
 # ----- mechanical edits: nothing a reviewer must read

@@ -22,8 +22,7 @@ from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
 __all__ = ["dep_key", "dep_names", "installed_lookalike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies",
-           "removed_guard_dependency", "replaced_elsewhere",
-           "touches_dependencies"]
+           "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
 # bump reads as "changed", not as "new" (composer's "dev-master" is a branch taken as a version).
@@ -265,7 +264,9 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
         key = dep_key(name)
         if key in _POPULAR_KEYS or key in gone:
             continue
-        old = next((g for g in sorted(gone) if len(g) >= 3 and _near(g, key) and not _real_pair(g, key) and not _next_version(g, key)), None)
+        # A part of the name, read against a name of the same length (round 59, blind 83: ``aiohtpp-session`` beside ``aiohttp``).
+        parts = [(key, 0), *((p, len(p)) for p in re.split(r"[-_.]", key) if len(p) >= 5 and p != key and p not in gone and p not in _POPULAR_KEYS)]
+        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and _near(g, part) and not _real_pair(g, part) and not _next_version(g, part)), None)
         if old:
             return f"adds a look-alike of {old[:40]} (a typo-squat?): {name[:40]}"
         if len(key) < 5:

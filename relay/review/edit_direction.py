@@ -55,6 +55,8 @@ from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.overridden_turns import overridden_turned
+from relay.review.loop_bounds import never_true_in_loop
+from relay.review.scaled_turns import scaled_turned
 from relay.review.subtle_turns import subtle_turned
 from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
@@ -74,7 +76,8 @@ _STRONG_RE = re.compile(
 _WEAK_RE = re.compile(
     r"(?<![\w.])random\.(?:random|randint|randrange|choice|choices|getrandbits|randbytes|sample|Random)\b|\bMath\.random\b|"
     r"[\"']math/rand(?:/v2)?[\"']|\bnew\s+Random\s*\(|\bjava\.util\.Random\b|(?<![\w.:$>])rand\s*\(|\bmt_rand\b|\bRandom\.(?:rand|new)\b|"
-    r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b")
+    r"\bKernel\.rand\b|:rand\.\w+|\bseed_from_u64\b|\bSmallRng\b|\bfastrand\b|\bsrand\b|\brand\.New\s*\(|\bRandom\.Shared\b|"
+    r"\b__import__\(\s*['\"]random['\"]\s*\)")  # round 59 (blind 84's pyotp): the module reached without an import line
 # What a weak source is fine for: spreading retries, shuffling, sampling, tests' data.
 _HARMLESS_RANDOM_RE = re.compile(r"(?i)jitter|shuffle|backoff|delay|sleep|sample|color|colour|retry|benchmark|fuzz|seed\b")
 # Every strong source of randomness named holds one of these: most lines hold none (the pattern: ~80 us a long line).
@@ -451,6 +454,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     # lines too (go-cose's README: ``Verify(…) || len(sig) > 0``).
     if (over := overridden_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:
         return over
+    if not sample and (scaled := scaled_turned(added, removed) or never_true_in_loop(added)) is not None:  # round 59: a count's floor
+        return scaled, False  # raised, a unit's factor put in, an index compared with its loop's bound
     for found, classic in ((_weak_random(added, removed), True), (made_constant(added, removed), True),  # round 23: made constant
                            (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):

@@ -39,7 +39,7 @@ from difflib import SequenceMatcher
 from relay.review.line_shapes import squeezed, window
 from relay.review.small_edits import paired
 
-__all__ = ["overridden_turned"]
+__all__ = ["one_replace", "overridden_turned", "paired_quote", "unbracketed"]
 
 _PAIRS = 40  # the most lines of one side a reader pairs, once screened for its shape
 _LONG = 400  # longer lines are not paired
@@ -306,12 +306,18 @@ _COMPARISON_RE = re.compile(r"(?<![<>=\-])[<>]=?(?![<>=])")
 
 
 def _shifted_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = _keyed([line for line in removed if _MEASURE_RE.search(line)][:_PAIRS], _unbracketed)
-    for new in added if olds else ():
-        if not re.search(r"[+-]\s*1\b", new) or not _MEASURE_RE.search(new) or _COMPARISON_RE.search(new):
+    measured = [line for line in removed if _MEASURE_RE.search(line) and not _COMPARISON_RE.search(line)][:_PAIRS]
+    olds = _keyed(measured, _unbracketed)
+    # Round 59 (blind 83's cac: ``i === keys.length - 1`` → ``i === keys.length``, the last key never found): the ``- 1``
+    # or ``+ 1`` taken out, keyed by the old line without it.
+    cuts = {cut: (old, one) for old in measured if re.search(r"[+-]\s*1\b", old) for one in (" + 1", " - 1") for cut in _ends(_unbracketed(old), one)}
+    for new in added if measured else ():
+        if not _MEASURE_RE.search(new) or _COMPARISON_RE.search(new):
             continue  # a comparison's bound moved by one is the loop readers' (relay.review.bound_turns: "skips the last element")
         key = _unbracketed(new)
-        for one in (" + 1", " - 1"):
+        if (gone := cuts.get(key)) is not None:
+            return f"shifts a position or bound by one ({gone[1].strip()} taken out: an off-by-one?): {_pair(gone[0], new)}"
+        for one in (" + 1", " - 1") if re.search(r"[+-]\s*1\b", new) else ():
             for cut in _ends(key, one):
                 for old in olds.get(cut, ()):
                     return f"shifts a position or bound by one ({one.strip()} put in: an off-by-one?): {_pair(old, new)}"
@@ -364,6 +370,90 @@ def _rounded_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- round 59 (blind 83/84): a host made every interface, a case fold dropped off a value, an error check narrowed
+# ``TCPServer.open(host, port)`` → ``TCPServer.open('0.0.0.0', port)`` (rubocop's server: anyone on the network reaches it);
+# the loopback → any-host turn is relay.review.edit_turns'.
+_ANY_HOSTS = frozenset(("'0.0.0.0'", '"0.0.0.0"', "'::'", '"::"', "'[::]'", '"[::]"', "INADDR_ANY", "IPAddress.Any", "IPAddress.IPv6Any"))
+_HOST_WORDS_RE = re.compile(r"(?i)host|bind|listen|addr|serve|server|socket|open|interface|\bip\b")
+
+
+def _host_opened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if _HOST_WORDS_RE.search(line)][:_PAIRS]
+    for new in [line for line in added if any(h in line for h in _ANY_HOSTS)][:_PAIRS] if olds else ():
+        for old in olds:
+            found = _one_replace(old, new)
+            if found and "".join(found[2]) in _ANY_HOSTS and all(re.fullmatch(r"[A-Za-z_@$][\w$]*|\.", t) for t in found[1]) \
+                    and found[1] and not any(t in _NOT_NAMES for t in found[1]):
+                return f"listens on every interface (a host it was given made {''.join(found[2])}): {_pair(old, new)}"
+    return None
+
+
+# ``return key.title()`` → ``return key`` (blind 83's multidict: the case-insensitive dict's keys kept as written), ``email =
+# email.lower()`` → ``email = email``: a value no longer folded before it is stored or looked up (a comparison's fold is
+# ``_case_fold_dropped``).
+_FOLD_CALL_RE = re.compile(r"\.(?:lower|upper|casefold|title|downcase|upcase|toLowerCase|toUpperCase|toLocaleLowerCase|toLocaleUpperCase|"
+                           r"ToLower|ToUpper|ToLowerInvariant|ToUpperInvariant|lowercase|uppercase)\s*\(\s*\)|\.(?:downcase|upcase)\b")
+
+
+def _fold_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = _keyed([line for line in removed if _FOLD_CALL_RE.search(line) and not _COMPARES_RE.search(line)][:_PAIRS],
+                  lambda line: squeezed(_FOLD_CALL_RE.sub("", line, count=1)))
+    for new in added if olds else ():
+        for old in olds.get(squeezed(new), ()):
+            m = _FOLD_CALL_RE.search(old)
+            if m and re.search(r"\$\{|#\{|\bf['\"]", old[:m.start()]):
+                continue  # a value folded inside a message's text (``"${status.lowercase()}"``): shown, not looked up
+            if m and len(_FOLD_CALL_RE.findall(new)) < len(_FOLD_CALL_RE.findall(old)):
+                return f"stops folding a value's case (lookups by it are now case-sensitive): {_pair(old, new)}"
+    return None
+
+
+# ``if err != nil {`` → ``if err != nil && pubKey.Status == tuf.Active {`` (blind 84's cosign: a failed check passes for any
+# key not active): a clause joined to a failure's check that does not read the failure itself. ``err != nil &&
+# !errors.Is(err, io.EOF)`` reads it: an expected error let through on purpose.
+_FAILURE_RE = re.compile(r"(?i)\b(?P<v>err\w*|error\w*|exc\w*|e|ex|failure|failed|invalid\w*)\b\s*(?:!==?|is\s+not)\s*(?:nil|null|None|undefined)\b|"
+                         r"^\s*(?:if|unless)\s*\(?\s*!?\s*(?P<w>err\w*|error\w*|failed|invalid)\s*\)?\s*[{:]?\s*$")
+
+
+def _error_check_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if _FAILURE_RE.search(line) and re.match(r"\s*(?:if|unless|elif|else\s+if)\b", line)][:_PAIRS]
+    for new in [line for line in added if "&&" in line or " and " in line][:_PAIRS] if olds else ():
+        for old in olds:
+            found = _one_replace(old, new)
+            if not found or found[1] or not (found[2][:2] == ["&", "&"] and len(found[2]) > 2 or found[2][:1] == ["and"] and len(found[2]) > 1):
+                continue
+            var = next(v for v in _FAILURE_RE.search(old).group("v", "w") if v)
+            clause = new.partition("&&")[2] if found[2][0] == "&" else new.partition(" and ")[2]
+            for token in reversed(found[3]):  # what follows the clause (``) {``, ``:``) taken off its end
+                clause = clause.rstrip()
+                clause = clause[:-len(token)] if clause.endswith(token) else clause
+            clause = clause.strip()
+            if not re.search(rf"\b{re.escape(var)}\b", clause):  # the clause does not read the failure: it picks when to ignore it
+                return f"lets a failure pass unless another condition holds ({var} checked only when {_cut(clause, 50)}): {_pair(old, new)}"
+    return None
+
+
+# ``removeFiles(patterns, options.outDir)`` → ``removeFiles(patterns, path.dirname(options.outDir))`` (blind 71's tsup: a
+# clean step now empties the folder above the output, the project's own sources): what a delete removes made its parent.
+_DELETES_RE = re.compile(r"(?i)\b(?:rm\w*|rimraf|remove\w*|delete\w*|unlink\w*|rmtree|RemoveAll|clean\w*|purge\w*|wipe\w*|emptyDir\w*|del)\b")
+_PARENT_RE = re.compile(r"\b(?:path\.|os\.path\.|File\.|filepath\.|Path\.)?(?:dirname|Dir|GetDirectoryName)\(\s*(?P<x>[^()]+?)\s*\)|"
+                        r"(?P<y>[\w.$]+)\.(?:parent|Parent)\b(?!\s*\()")
+
+
+def _delete_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(line): line for line in removed[:_PAIRS * 5] if _DELETES_RE.search(line)}
+    for new in [line for line in added if _DELETES_RE.search(line) and _PARENT_RE.search(line)][:_PAIRS] if olds else ():
+        for m in _PARENT_RE.finditer(new):
+            old = olds.get(squeezed(new[:m.start()] + (m.group("x") or m.group("y")) + new[m.end():]))
+            if old is not None:
+                return f"deletes the folder above what it deleted (its parent now): {_pair(old, new)}"
+    return None
+
+
+# The pairing helpers, for relay.review.scaled_turns' readers of the same kind.
+one_replace, paired_quote, unbracketed = _one_replace, _pair, _unbracketed
+
+
 def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these turns the edit makes, with whether it is classic (high)."""
     added, removed = _fresh(added, removed), _fresh(removed, added)
@@ -371,9 +461,11 @@ def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str
         return found, True
     if (pinned := _flag_pinned(added, removed)) is not None:
         return pinned
+    if (opened := _host_opened(added, removed) or _delete_widened(added, removed)) is not None:
+        return opened, True
     for found in (_clause_flipped_open(added, removed), _status_widened(added, removed), _status_range_wide(added, removed), _case_fold_dropped(added, removed),
                   _shift_turned(added, removed), _default_turned_on(added, removed), _shifted_by_one(added, removed), _lax_word(added, removed),
-                  _rounded_down(added, removed)):
+                  _rounded_down(added, removed), _fold_dropped(added, removed), _error_check_narrowed(added, removed)):
         if found:
             return found, False
     return None

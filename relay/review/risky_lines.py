@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from relay.core.redact import vendor_secret
-from relay.review import build_lines, classic_cells, classic_lines, classic_places, platform_lines, setup_lines, slipped_lines, taught_lines
+from relay.review import build_lines, classic_cells, classic_lines, classic_places, exposing_lines, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, looks_like_prose, squeezed, window
 from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, masked
@@ -218,7 +218,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)
         # holding the literal, letters and digits (a properties or YAML setting's is relay.review.classic_cells', masked).
         + XML_SECRET, re.I)),
-) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES + taught_lines.VALUES  # other ecosystems' syntax (rounds 8, 10); raw HTML, alg none, a format string (25)
+) + classic_lines.VALUES + platform_lines.VALUES + classic_places.VALUES + setup_lines.VALUES + slipped_lines.VALUES + classic_cells.VALUES + taught_lines.VALUES + exposing_lines.VALUES  # other ecosystems' syntax (rounds 8, 10); raw HTML, alg none, a format string (25)
 
 # A value that only stands in for a secret (docs and templates write these).
 _PLACEHOLDER_RE = re.compile(

@@ -1,0 +1,51 @@
+"""New lines that open what a project keeps to itself, in any file (issue 36, round 59: blind 83/84).
+
+Values appended to ``relay.review.risky_lines``' unsafe values (so ``unsafe_value`` names them, high; a docs page's
+sample is read too, ``relay.review.file_kinds``):
+
+- a Content-Security-Policy that lets inline script or ``eval`` run: ``'unsafe-inline'`` or ``'unsafe-eval'`` in a
+  ``default-src`` or ``script-src`` (lusca's README sample: the policy no longer stops an injected script); a style
+  source's ``'unsafe-inline'`` is common and quiet;
+- a signer's identity or issuer matched by a pattern that matches anything (cosign's ``--certificate-identity-regexp='.*'``,
+  ``issuer_regex: ".*"``): any certificate's signature verifies;
+- a page that loads a script over plain http (``<script src="http://cdn…">``): whoever is on the network swaps it; a
+  local address is quiet;
+- a call's limit given a number past any real input (hpack's README ``Decoder(max_header_list_size=2 ** 40)``: the
+  decoder's guard against a flood of headers off); a constant's definition (``MAX_SAFE = 2 ** 53``) is no call's argument;
+- a TLS floor lowered by Twisted's keyword (pem's docs sample ``insecurelyLowerMinimumTo=ssl.TLSVersion.SSLv3``), a new
+  line of a page as much as of code (relay.review.setting_turns reads the other spellings);
+- a stack trace put into a message or a response (``{ message: `${err?.message}\\n${err?.stack}` }``,
+  ``JsonResponse({"error": traceback.format_exc()})``): a caller reads the server's paths, queries and versions; a log
+  call writing it is quiet.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["VALUES"]
+
+# A line that logs or prints (``console.error(err.stack)``, ``logger.error(traceback.format_exc())``) writes for the operator.
+# A name with ``log`` in it called or reached into (``(0, logger_1.logDebugMessage)(`Stack: ${error.stack}`)``, compiled
+# TypeScript's call) logs too.
+_NOT_LOGGED = r"^(?!.*(?i:\b\w*log\w*\s*\)?\s*[.(]|\b(?:console|slog|zap)\s*\.|\b(?:print\w*|debug|warn\w*|trace|puts|echo)\s*[(!]))"
+
+VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("lets a Content-Security-Policy run inline script or eval", ("unsafe-inline", "unsafe-eval"), re.compile(
+        r"(?i)(?:default|script)(?:-src|_src|src)(?:-elem)?\b[^;\n]{0,200}?(?P<at>unsafe-(?:inline|eval))|"
+        r"(?P<at2>unsafe-eval)")),
+    ("accepts any signer (an identity or issuer pattern that matches anything)", ("regex", "pattern"), re.compile(
+        r"(?i)(?P<at>\b(?:certificate[-_]?)?(?:identity|issuer|subject|signer|email|principal|san|workflow)[-_]?(?:regexp?|pattern))"
+        r"['\"]?\s*(?:=|:|\s)\s*(?:r?['\"])?\^?\.[*+]\$?(?=['\"]|\s|[,;)\]}]|$)")),
+    ("loads a script over plain http", ("<script",), re.compile(
+        r"(?i)<script\b[^>]{0,200}?\bsrc\s*=\s*[\"']?(?P<at>http://)(?!localhost\b|127\.0\.0\.1\b|0\.0\.0\.0\b|\[::1\])")),
+    ("lifts a call's limit to no end", ("max", "limit", "_size", "_length", "_len", "_count", "_depth"), re.compile(
+        r"(?i)\(\s*(?:[^()]{0,200}?,\s*)?(?P<at>\w*(?:max|limit)\w*|\w*_(?:size|length|len|count|depth))\s*=\s*"
+        r"(?:2\s*\*\*\s*(?:3[2-9]|[4-9]\d)|1\s*<<\s*(?:3[2-9]|[4-9]\d)|\d{11,}|10\s*\*\*\s*(?:1\d|[2-9]\d))(?![\w.])")),
+    ("lowers the TLS floor to a broken version", ("sslv3", "tlsv1"), re.compile(
+        r"(?i)(?P<at>\w*lower\w*minimum\w*)['\"]?\s*[=:]\s*[\w.]*(?:SSLv3|TLSv1(?:_[01])?|TLSv1\.[01])(?![\w.])")),
+    ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
+        _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
+        r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"
+        r"\.getStackTrace\s*\(\s*\)|\bdebug\.Stack\s*\(\s*\))")),
+)

@@ -1,0 +1,50 @@
+"""An index compared, inside its loop, with the bound the loop stops before: the test is never true (issue 36, round 59).
+
+Blind 83's cac: a refactor wrote ``for (let i = 0; i < keys.length; i++)`` and, in its body, ``const isLastKey = i ===
+keys.length`` (the old code's ``i === length - 1``): the last key is never found, and every nested option's value is
+dropped. No pair of lines shows it (the loop was rewritten); the new lines alone do: the loop lets ``i`` reach at most
+``keys.length - 1``, so ``i === keys.length`` cannot hold inside it. Read in JavaScript/TypeScript, C-like, Go and Python
+(``for i in range(len(keys))`` … ``i == len(keys)``) loops, over the 40 lines after the loop's head.
+
+Worth a look (medium). Quiet: ``i === keys.length - 1``, a comparison after the loop's body ends (less indented), a loop
+bounded by ``<=``, another index or another collection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+
+__all__ = ["never_true_in_loop"]
+
+_BODY = 40  # lines after a loop's head read as its body
+_LOOPS = 200  # loop heads read a side
+# ``for (let i = 0; i < keys.length; i++)``, ``for i := 0; i < len(keys); i++``, ``for (size_t i = 0; i < n; ++i)``,
+# ``for i in range(len(keys)):``.
+_LOOP_RE = re.compile(r"^(?P<indent>\s*)for\s*\(?\s*(?:(?:let|var|const|int|size_t|auto|usize|long)\s+)?(?P<i>[A-Za-z_]\w*)\s*(?::=|=)\s*0\s*;\s*"
+                      r"(?P=i)\s*<\s*(?P<bound>[\w.$]+(?:\(\s*[\w.$]*\s*\))?)\s*;|"
+                      r"^(?P<pyindent>\s*)for\s+(?P<pi>[A-Za-z_]\w*)\s+in\s+range\(\s*(?P<pybound>len\(\s*[\w.]+\s*\)|[\w.]+)\s*\)\s*:")
+
+
+def _cut(line: str, most: int = 90) -> str:
+    text = " ".join(line.split())
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def never_true_in_loop(added: Sequence[str]) -> str | None:
+    """"compares an index with its loop's bound (…)" for the first equality in a new loop's body that cannot hold."""
+    for at, head in enumerate(added[:_LOOPS * 20]):
+        m = _LOOP_RE.match(head) if "for" in head and len(head) <= 300 else None
+        if m is None:
+            continue
+        index, bound = (m.group("i"), m.group("bound")) if m.group("i") else (m.group("pi"), m.group("pybound"))
+        indent = len(m.group("indent") if m.group("i") else m.group("pyindent"))
+        equal = re.compile(rf"(?<![\w.$]){re.escape(index)}\s*===?\s*{re.escape(bound)}(?![\w.$(\[]|\s*[-+*/%])|"
+                           rf"(?<![\w.$]){re.escape(bound)}\s*===?\s*{re.escape(index)}(?![\w.$(\[]|\s*[-+*/%])")
+        for line in added[at + 1:at + 1 + _BODY]:
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break  # the body ended
+            if equal.search(line) is not None:
+                return f"compares an index with its loop's bound (never true inside it: {index} < {bound}): {_cut(line)}"
+    return None

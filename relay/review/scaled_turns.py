@@ -1,0 +1,94 @@
+"""A number put into a line that changes what a value measures (issue 36, round 59: blind 83/84).
+
+Two edits of one token run, read as shapes (no security word need be on the line):
+
+- ``count_floor_raised``: a count's comparison with zero or one moved up by one (``total_users() > 0`` → ``> 1``,
+  ``len(keys) >= 1`` → ``>= 2``): a check that held for a single item now needs two (blind 84's shadowsocks: an HTTP
+  proxy with one Basic-auth user stopped asking for a password);
+- ``scaled``: a unit's factor put into an expression (``i / self.interval`` → ``i / (self.interval * 60)``, ``ttl`` →
+  ``ttl * 1000``): what was seconds is now minutes or milliseconds (blind 84's pyotp: a 30-second code valid for half an
+  hour);
+- ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``).
+
+Each is worth a look (medium). Quiet: a factor changed (``* 60`` → ``* 3600``: a literal edited, the readers of bounds
+say it), a factor taken out, a comparison's bound scaled (the bound readers'), a number compared with no count on the line,
+a count's floor lowered or a floor above one raised (``> 1`` → ``> 2``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import one_replace, paired_quote, unbracketed
+
+__all__ = ["scaled_turned"]
+
+_PAIRS = 40
+_LONG = 400
+_COUNT_RE = re.compile(r"(?i)count|\blen\b|length|size|total|\bnum|number|\bn_|users|items|entries|\w+s\(\)")
+_FLOORS = {"0": "1", "1": "2"}
+
+
+def _count_floor_raised(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if _COUNT_RE.search(line) and re.search(r"(?:[<>]=?|[!=]=)\s*[01]\b", line)][:_PAIRS]
+    for new in [line for line in added if re.search(r"(?:[<>]=?|[!=]=)\s*[12]\b", line)][:_PAIRS] if olds else ():
+        for old in olds:
+            found = one_replace(old, new)
+            if not found or len(found[1]) != 1 or _FLOORS.get(found[1][0]) != "".join(found[2]):
+                continue
+            before = "".join(found[0][-2:])
+            op = before if before in (">=", "<=", "!=", "==") else found[0][-1] if found[0][-1:] in ([">"], ["<"]) else None
+            if (op, found[1][0]) in ((">", "0"), (">=", "1")):  # one item's floor (``> 1`` → ``> 2``, ``< 1`` → ``< 2``, ``!= 0`` → ``!= 1``: quiet)
+                return f"needs one more before a check holds ({op} {found[1][0]} → {op} {found[2][0]}: a single one no longer counts): {paired_quote(old, new)}"
+    return None
+
+
+# The factors a unit change puts in: seconds ↔ minutes ↔ hours ↔ days, milliseconds, kibibytes.
+_FACTORS = ("60", "1000", "3600", "24", "1024", "86400", "60000", "1e3", "1_000", "1e6", "1000000")
+_COMPARED_RE = re.compile(r"(?<![<>=\-])[<>]=?(?![<>=])")
+_FACTOR_RE = re.compile(r"[*/]\s*(?:" + "|".join(re.escape(f) for f in _FACTORS) + r")\b(?![.\w])")
+
+
+def _scaled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds: dict[str, str] = {}
+    for line in removed[:_PAIRS * 5]:
+        if len(line) <= _LONG:
+            olds.setdefault(unbracketed(line), line)
+    # A comparison's bound scaled is the bound readers' (relay.review.decision_turns, loosened_lines: "scales a limit up in place").
+    for new in [line for line in added if len(line) <= _LONG and _FACTOR_RE.search(line) and not _COMPARED_RE.search(line)][:_PAIRS] if olds else ():
+        key = unbracketed(new)
+        for m in _FACTOR_RE.finditer(key):
+            cut = (key[:m.start()].rstrip() + " " + key[m.end():].lstrip()).strip()
+            old = olds.get(cut) or olds.get(key[:m.start()].rstrip())
+            if old is not None and not _FACTOR_RE.search(old):
+                how = "multiplies" if m.group().startswith("*") else "divides"
+                return f"{how} a value by {m.group()[1:].strip()} (its unit changed?): {paired_quote(old, new)}"
+    return None
+
+
+# ``return DurationUtils.toMillisLong(…);`` → ``return (int) DurationUtils.toMillisLong(…);`` (blind 69's commons-lang): a
+# 64-bit time, size or count cut to 32 bits wraps past 24 days of milliseconds or 2 GiB.
+_NARROWING_RE = re.compile(r"\(\s*(?:int|short|byte|char|int32_t|int16_t|uint32_t|int32|Int32)\s*\)\s*|\b(?:int32|int16|uint32|Int32)\(")
+_WIDE_VALUE_RE = re.compile(r"(?i)long|\blen\(|millis|nanos|micros|size|length|count|time|duration|bytes|offset|epoch")
+
+
+def _narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {" ".join(line.split()): line for line in removed[:_PAIRS * 5] if len(line) <= _LONG and _WIDE_VALUE_RE.search(line)}
+    for new in [line for line in added if len(line) <= _LONG and _NARROWING_RE.search(line)][:_PAIRS] if olds else ():
+        m = _NARROWING_RE.search(new)
+        cut = new[:m.start()] + new[m.end():]
+        if m.group().endswith("("):  # Go's ``int32(x)``: its closing bracket goes too
+            depth, close = 1, m.end()
+            while close < len(new) and depth:
+                depth += {"(": 1, ")": -1}.get(new[close], 0)
+                close += 1
+            cut = new[:m.start()] + new[m.end():close - 1] + new[close:]
+        if (old := olds.get(" ".join(cut.split()))) is not None:
+            return f"cuts a value to a narrower integer ({m.group().strip().rstrip('(')}: a large one wraps): {paired_quote(old, new)}"
+    return None
+
+
+def scaled_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The first of these turns the edit makes (each worth a look)."""
+    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed)
