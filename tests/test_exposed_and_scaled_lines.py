@@ -101,6 +101,8 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("tools/build.py", ["    os.makedirs(os.path.dirname(out))"], ["    os.makedirs(out)"], "deletes the folder"),  # nothing deleted
     ("x/buf.go", ["\tn := int64(len(buf))"], ["\tn := len(buf)"], "narrower integer"),  # widened
     ("src/X.java", ["    int x = (int) y;"], ["    int x = y;"], "narrower integer"),  # no time, size or count
+    ("src/Cron/AbstractField.php", ["        $x = [$this->fullRange[(int) $step]];"], ["        $x = [$this->fullRange[$step]];"],
+     "narrower integer"),  # PHP's int is 64 bits
     ("src/parts.go", ["\treturn len(c.parts) > 2"], ["\treturn len(c.parts) > 1"], "needs one more"),
     ("src/parts.go", ["\treturn len(c.parts) != 1"], ["\treturn len(c.parts) != 0"], "needs one more"),
 ])

@@ -8,7 +8,8 @@ Two edits of one token run, read as shapes (no security word need be on the line
 - ``scaled``: a unit's factor put into an expression (``i / self.interval`` → ``i / (self.interval * 60)``, ``ttl`` →
   ``ttl * 1000``): what was seconds is now minutes or milliseconds (blind 84's pyotp: a 30-second code valid for half an
   hour);
-- ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``).
+- ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``), in a
+  language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast).
 
 Each is worth a look (medium). Quiet: a factor changed (``* 60`` → ``* 3600``: a literal edited, the readers of bounds
 say it), a factor taken out, a comparison's bound scaled (the bound readers'), a number compared with no count on the line,
@@ -73,7 +74,13 @@ _NARROWING_RE = re.compile(r"\(\s*(?:int|short|byte|char|int32_t|int16_t|uint32_
 _WIDE_VALUE_RE = re.compile(r"(?i)long|\blen\(|millis|nanos|micros|size|length|count|time|duration|bytes|offset|epoch")
 
 
-def _narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+# Where ``int`` is 32 bits (PHP's and Python's are not: a cast there changes nothing's width).
+_NARROW_EXTS = frozenset(("java", "cs", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm", "go", "scala"))
+
+
+def _narrowed(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    if path.rsplit(".", 1)[-1].lower() not in _NARROW_EXTS:
+        return None
     olds = {" ".join(line.split()): line for line in removed[:_PAIRS * 5] if len(line) <= _LONG and _WIDE_VALUE_RE.search(line)}
     for new in [line for line in added if len(line) <= _LONG and _NARROWING_RE.search(line)][:_PAIRS] if olds else ():
         m = _NARROWING_RE.search(new)
@@ -89,6 +96,6 @@ def _narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-def scaled_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    """The first of these turns the edit makes (each worth a look)."""
-    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed)
+def scaled_turned(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
+    """The first of these turns the edit makes (each worth a look); ``path``: the file's, for a cast's width."""
+    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path)
