@@ -300,26 +300,22 @@ def test_a_value_turned_that_scores_little_alone_makes_a_change_otherwise_low_wo
     assert found.rules == ["low_change_quote"] and quote in found.reasons[0], found.reasons
 
 
-def test_a_unit_factor_put_into_a_value_is_read_as_scaled(tmp_path: Path) -> None:
-    # Round 59: deflate's ``maxPayload * 1024``, which the floor said as a quote (round 40), is said by the reader of a
-    # unit's factor put in (relay.review.scaled_turns), which names what turned.
-    path, before = _DEFLATE
-    risk, by = review_edits(tmp_path, {path: before.replace("this._options.maxPayload | 0;", "(this._options.maxPayload | 0) * 1024;")},
-                            before={path: before})
+@pytest.mark.parametrize(("file", "old", "new", "said"), [
+    # Round 56: vodozemac's chain_index + 1 is said by the reader of a position or a bound shifted by one
+    # (relay.review.overridden_turns).
+    (_CHAIN, "remove_message_key(chain_index);", "remove_message_key(chain_index + 1);", "shifts a position or bound by one (+ 1 put in"),
+    # Round 59: deflate's ``maxPayload * 1024`` (a floor's quote since round 40) is said by the reader of a unit's factor
+    # put in (relay.review.scaled_turns).
+    (_DEFLATE, "this._options.maxPayload | 0;", "(this._options.maxPayload | 0) * 1024;", "multiplies a value by 1024"),
+], ids=["offset", "scaled"])
+def test_a_value_turned_that_a_reader_now_names_is_said_by_it_not_quoted_by_the_floor(
+        tmp_path: Path, file: tuple[str, str], old: str, new: str, said: str) -> None:
+    # Each was quoted by the floor above; a reader that names what turned says it instead, at the same risk.
+    path, before = file
+    risk, by = review_edits(tmp_path, {path: before.replace(old, new)}, before={path: before})
     found = by[path]
     assert (risk, found.risk, found.rules) == ("medium", "medium", ["weakens_more"]), found.reasons
-    assert found.reasons[0].startswith("multiplies a value by 1024"), found.reasons
-
-
-def test_an_offset_put_into_a_position_is_read_as_a_shift_by_one(tmp_path: Path) -> None:
-    # Round 56: vodozemac's chain_index + 1, which the floor above said as a quote, is said by the reader of a position
-    # or a bound shifted by one (relay.review.overridden_turns), which names what turned.
-    path, before = _CHAIN
-    risk, by = review_edits(tmp_path, {path: before.replace("remove_message_key(chain_index);", "remove_message_key(chain_index + 1);")},
-                            before={path: before})
-    found = by[path]
-    assert (risk, found.risk, found.rules) == ("medium", "medium", ["weakens_more"]), found.reasons
-    assert found.reasons[0].startswith("shifts a position or bound by one (+ 1 put in"), found.reasons
+    assert found.reasons[0].startswith(said), found.reasons
 
 
 @pytest.mark.parametrize(("file", "old", "new"), [
