@@ -97,6 +97,8 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("ui/Status.kt", ['    text = "${status.statusText}",'], ['    text = "${status.statusText.lowercase()}",'], "stops folding"),  # shown
     ("src/loop.ts", ["    for (let i = 0; i < keys.length; i++) {"], ["    for (let i = 0; i < keys.length - 1; i++) {"], "shifts a position"),
     ("src/cache.py", ["    ttl = timeout * 3600"], ["    ttl = timeout * 60"], "multiplies a value"),
+    ("lib/read.js", ["    limit: options.limit * 1024"], ["    limit: options.limit"], "multiplies a value"),  # blind 85's
+    # body-parser: "raises a limit 1,024-fold" (high) says it
     ("src/cache.py", ["    if now - started > timeout * 60:"], ["    if now - started > timeout:"], "multiplies a value"),
     ("tools/build.py", ["    os.makedirs(os.path.dirname(out))"], ["    os.makedirs(out)"], "deletes the folder"),  # nothing deleted
     ("x/buf.go", ["\tn := int64(len(buf))"], ["\tn := len(buf)"], "narrower integer"),  # widened
@@ -137,3 +139,10 @@ def test_an_index_compared_inside_its_loop_with_the_bound_it_stops_before_is_wor
     out = _said("src/utils.ts", added, ["  let i = 0", "  for (; i < length; ++i) {", "      i === length - 1"])
     assert any(r.startswith("compares an index with its loop's bound") for r in out.reasons) is said, out.reasons
     assert out.risk != "low" or not said
+
+
+def test_a_limit_raised_a_thousandfold_stays_high_and_said_by_the_limit_reader() -> None:
+    # Blind 85 (on round 59's first rules): the unit reader said body-parser's ``limit * 1024`` first, at medium, and the
+    # older high reason of the same line was then said once, by it.
+    out = _said("lib/read.js", ["    limit: options.limit * 1024"], ["    limit: options.limit"])
+    assert out.risk == "high" and out.reasons[0].startswith("raises a limit 1,024-fold"), out.reasons

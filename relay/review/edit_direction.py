@@ -454,8 +454,6 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     # lines too (go-cose's README: ``Verify(…) || len(sig) > 0``).
     if (over := overridden_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:
         return over
-    if not sample and (scaled := scaled_turned(added, removed, path) or never_true_in_loop(added)) is not None:  # round 59: a count's floor
-        return scaled, False  # raised, a unit's factor put in, an index compared with its loop's bound
     for found, classic in ((_weak_random(added, removed), True), (made_constant(added, removed), True),  # round 23: made constant
                            (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
@@ -491,6 +489,9 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return gone, False
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
         return alone, False
+    # Round 59: a count's floor raised, a unit's factor put in, an index compared with its loop's bound; read last.
+    if not sample and (scaled := scaled_turned(added, removed, path) or never_true_in_loop(added)) is not None:
+        return scaled, False
     return None
 
 

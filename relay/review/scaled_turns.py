@@ -11,7 +11,9 @@ Two edits of one token run, read as shapes (no security word need be on the line
 - ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``), in a
   language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast).
 
-Each is worth a look (medium). Quiet: a factor changed (``* 60`` → ``* 3600``: a literal edited, the readers of bounds
+Each is worth a look (medium). Quiet: a limit's value raised a thousandfold (``limit: options.limit * 1024``: "raises a
+limit 1,024-fold", high, is relay.review.turned_lines'; said here it was said once, at medium: blind 85's body-parser), a
+factor changed (``* 60`` → ``* 3600``: a literal edited, the readers of bounds
 say it), a factor taken out, a comparison's bound scaled (the bound readers'), a number compared with no count on the line,
 a count's floor lowered or a floor above one raised (``> 1`` → ``> 2``).
 """
@@ -22,6 +24,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.overridden_turns import one_replace, paired_quote, unbracketed
+from relay.review.turned_lines import limit_multiplied
 
 __all__ = ["scaled_turned"]
 
@@ -52,6 +55,8 @@ _FACTOR_RE = re.compile(r"[*/]\s*(?:" + "|".join(re.escape(f) for f in _FACTORS)
 
 
 def _scaled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if limit_multiplied(added, removed):
+        return None  # a limit raised a thousandfold is relay.review.turned_lines' (high): this would say it, and lower it
     olds: dict[str, str] = {}
     for line in removed[:_PAIRS * 5]:
         if len(line) <= _LONG:

@@ -43,7 +43,7 @@ from relay.review.line_shapes import ALIKE_CHARS, Screen, clipped, squeezed
 if TYPE_CHECKING:
     from relay.review.facts import FileFacts, RiskContext
 
-__all__ = ["COMPARES", "CONDITION", "SCREENS", "Pairing", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
+__all__ = ["COMPARES", "CONDITION", "SCREENS", "Pairing", "TURNED_LINE_EXAMPLE", "changed", "code_lines", "fc", "limit_multiplied", "pairs", "pairs_from_old", "said", "turned_line", "turned_line_check"]
 
 _MOST = 1000  # lines a side read (observation keeps fewer); only screened lines are paired, among those sharing an edge
 _LONG = 240  # a longer line is a bundle's or a table's, not one a worker slips in
@@ -351,7 +351,7 @@ def _exclusion_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
 _LIMIT_NAME = re.compile(r"(?i)limit|max|cap\b|size")
 
 
-def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | None:
+def limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """A limit's value scaled a thousandfold or more in place (``= 65536`` → ``= 65536 << 16``): what it bounded is unbounded."""
     for old, new in pairs(added, removed, _SCALED, 0.6):
         # A limit defined (a constant, a setting), not a comparison converting units (``age > max_age * 1000``).
@@ -367,7 +367,7 @@ def _limit_multiplied(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
-_HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, _limit_multiplied, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed)
+_HIGH = (_size_cut, _weak_on_line, _failure_made_success, _exclusion_dropped, limit_multiplied, _weaker_algorithm, _random_fallback, _fails_only_on_null, _early_exit, _quote_removed)
 
 
 def turned_line(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
