@@ -3,7 +3,8 @@ measures (blind 83/84).
 
 Whom each guards against: the worker that slips one such line into an ordinary change — a server's host made every
 interface, a CSP that lets inline script run, a signer's identity matched by ``.*``, a script loaded over plain http, a
-stack trace put into a response, a call's limit given ``2 ** 40``, a TLS floor lowered by Twisted's keyword, a secure
+stack trace put into a response, a call's limit given ``2 ** 40``, a TLS floor lowered by Twisted's keyword, a message
+posted to any origin, a secret made from Math.random or uniqid, a shell command joined with a value, a secure
 random source swapped through ``__import__``, a look-alike hidden in a hyphenated requirement, a test fixture's runs
 narrowed, a case fold dropped, a failure's check narrowed, a ``- 1`` taken out, a unit's factor put in, a count's floor
 raised, a clean step's folder made its parent, a 64-bit value cast to 32 bits, an index compared inside its loop with
@@ -41,6 +42,14 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
      ['    return new SuperTokensError({ message: "Unknown error", type: SuperTokensError.UNKNOWN_ERROR });'],
      "high", "puts a stack trace into a message a caller reads"),
     ("app/views.py", ['    return JsonResponse({"error": traceback.format_exc()}, status=500)'], [], "high", "puts a stack trace"),
+    ("docs/guides/securing-apps/javascript-adapter.adoc", ["        parent.postMessage(location.href, '*');"],
+     ["        parent.postMessage(location.href, location.origin);"], "high", "posts a message to any origin"),
+    ("docs/pages/reference/random/RandomReader.md", ["\t\tfor (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);"], [],
+     "high", "makes a secret from a predictable random source"),
+    ("README.md", ["    $string = md5(uniqid(mt_rand(), true), true) . md5(uniqid(mt_rand(), true), true);"],
+     ['    die("Could not generate a random string. Is our OS secure?");'], "high", "makes a secret from a predictable random source"),
+    ("README.md", ["if (shell.exec('git commit -am \"' + process.argv[2] + '\"').code !== 0) {"],
+     ["if (shell.exec('git commit -am \"Auto-commit\"').code !== 0) {"], "high", "runs a shell command built from text"),
     ("examples/browser/index.html", ['  <script src="http://cdn.jsdelivr.net/npm/cac/dist/index.js"></script>'], [],
      "high", "loads a script over plain http"),
     ("docs/twisted.md", ["   insecurelyLowerMinimumTo=ssl.TLSVersion.SSLv3,"], [], "high", "lowers the TLS floor to a broken version"),
@@ -84,6 +93,9 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("app/views.py", ["    logger.error(traceback.format_exc())"], [], "stack trace"),
     ("x/log.go", ['\tlog.Printf("error: %s", debug.Stack())'], [], "stack trace"),
     ("lib/build/utils.js", ["    (0, logger_1.logDebugMessage)(`Stack: ${error.stack}`);"], [], "stack trace"),
+    ("src/frame.js", ["        parent.postMessage(location.href, location.origin);"], [], "any origin"),
+    ("docs/anim.md", ["    const delay = Math.random() * 100;"], [], "predictable random"),  # no secret made
+    ("README.md", ["if (shell.exec('git commit -am \"Auto-commit\"').code !== 0) {"], [], "shell command"),
     ("index.html", ['<script src="http://localhost:8080/dev.js"></script>'], [], "plain http"),
     ("index.html", ['<script src="https://cdn.example.com/x.js"></script>'], [], "plain http"),
     ("docs/twisted.md", ["   insecurelyLowerMinimumTo=ssl.TLSVersion.TLSv1_2,"], [], "lowers the TLS floor"),

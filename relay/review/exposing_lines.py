@@ -14,6 +14,9 @@ sample is read too, ``relay.review.file_kinds``):
   decoder's guard against a flood of headers off); a constant's definition (``MAX_SAFE = 2 ** 53``) is no call's argument;
 - a TLS floor lowered by Twisted's keyword (pem's docs sample ``insecurelyLowerMinimumTo=ssl.TLSVersion.SSLv3``), a new
   line of a page as much as of code (relay.review.setting_turns reads the other spellings);
+- a message posted to any origin (``postMessage(data, '*')``), a secret made from a predictable source (``bytes[i] =
+  Math.floor(Math.random() * 256)``, ``md5(uniqid(mt_rand(), true))``), and (``CALLS``) a shell command joined with a
+  value (``shell.exec('git commit -am "' + msg + '"')``);
 - a stack trace put into a message or a response (``{ message: `${err?.message}\\n${err?.stack}` }``,
   ``JsonResponse({"error": traceback.format_exc()})``): a caller reads the server's paths, queries and versions; a log
   call writing it is quiet.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["VALUES"]
+__all__ = ["CALLS", "VALUES"]
 
 # A line that logs or prints (``console.error(err.stack)``, ``logger.error(traceback.format_exc())``) writes for the operator.
 # A name with ``log`` in it called or reached into (``(0, logger_1.logDebugMessage)(`Stack: ${error.stack}`)``, compiled
@@ -44,8 +47,23 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?:2\s*\*\*\s*(?:3[2-9]|[4-9]\d)|1\s*<<\s*(?:3[2-9]|[4-9]\d)|\d{11,}|10\s*\*\*\s*(?:1\d|[2-9]\d))(?![\w.])")),
     ("lowers the TLS floor to a broken version", ("sslv3", "tlsv1"), re.compile(
         r"(?i)(?P<at>\w*lower\w*minimum\w*)['\"]?\s*[=:]\s*[\w.]*(?:SSLv3|TLSv1(?:_[01])?|TLSv1\.[01])(?![\w.])")),
+    # Blind 85/86's docs samples: keycloak-js's ``parent.postMessage(location.href, '*')``, oslo's ``bytes[i] =
+    # Math.floor(Math.random() * 256)``, random_compat's ``md5(uniqid(mt_rand(), true))``.
+    ("posts a message to any origin (targetOrigin '*')", ("postmessage",), re.compile(
+        r"\.postMessage\s*\((?:[^()]|\([^()]*\)){0,200}?,\s*(?P<at>['\"]\*['\"])\s*[,)]")),
+    ("makes a secret from a predictable random source", ("random", "rand", "uniqid"), re.compile(
+        r"(?i)(?:\b|_)(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
+        r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
+        r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
     ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"
         r"\.getStackTrace\s*\(\s*\)|\bdebug\.Stack\s*\(\s*\))")),
+)
+
+# shelljs's ``shell.exec('git commit -am "' + process.argv[2] + '"')`` (blind 86's README sample): the command's text joined
+# with a value, which a shell reads.
+CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("runs a shell command built from text", ("exec",), re.compile(
+        r"\b(?P<at>shell\.exec|execSync|(?:child_process|childProcess|cp)\.exec)\s*\(\s*(?:(?:'[^']*'|\"[^\"]*\")\s*\+|`[^`]*\$\{)")),
 )

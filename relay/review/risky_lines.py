@@ -324,7 +324,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
         # Java's getParameter("returnUrl"), Go's c.Query("redirect")).
         r"\b\w*(?:[Pp]aram|[Qq]uery|QUERY)\w*\s*\(\s*[:'\"](?:return_?to|returnTo|redirect(?:_?(?:to|url|uri))?|redirectTo|redirectUrl|return_?url|"
         r"returnUrl|came_?from|back_?url|backUrl|callback_?url|callbackUrl)['\"]?\s*\)")),
-) + classic_lines.CALLS + classic_places.CALLS + slipped_lines.CALLS + classic_cells.CALLS
+) + classic_lines.CALLS + classic_places.CALLS + slipped_lines.CALLS + classic_cells.CALLS + exposing_lines.CALLS
 
 _VALUE_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _UNSAFE_VALUES)
 _CALL_SCREENS = tuple(Screen(words, pattern) for _, words, pattern in _DANGEROUS_CALLS)
