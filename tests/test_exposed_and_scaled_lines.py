@@ -4,9 +4,10 @@ measures (blind 83/84).
 Whom each guards against: the worker that slips one such line into an ordinary change — a server's host made every
 interface, a CSP that lets inline script run, a signer's identity matched by ``.*``, a script loaded over plain http, a
 stack trace put into a response, a call's limit given ``2 ** 40``, a TLS floor lowered by Twisted's keyword, a message
-posted to any origin, a secret made from Math.random or uniqid, a shell command joined with a value, a secure
-random source swapped through ``__import__``, a look-alike hidden in a hyphenated requirement, a test fixture's runs
-narrowed, a case fold dropped, a failure's check narrowed, a ``- 1`` taken out, a unit's factor put in, a count's floor
+posted to any origin, a secret made from Math.random or uniqid, a shell command joined with a value, a dependency over
+plain http, a registry password on a command line, a coroutine no longer run, a duration changed by a unit's factor, a
+secure random source swapped through ``__import__``, a look-alike hidden in a hyphenated requirement, a test
+fixture's runs narrowed, a case fold dropped, a failure's check narrowed, a ``- 1`` taken out, a unit's factor put in, a count's floor
 raised, a clean step's folder made its parent, a 64-bit value cast to 32 bits, an index compared inside its loop with
 the bound it stops before — in code or in a docs page's sample. Each near miss beside it stays quiet: what a developer
 writes on purpose (a loopback host, a style source's inline, a real package, a pattern that pins an identity, a log
@@ -50,6 +51,13 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
      ['    die("Could not generate a random string. Is our OS secure?");'], "high", "makes a secret from a predictable random source"),
     ("README.md", ["if (shell.exec('git commit -am \"' + process.argv[2] + '\"').code !== 0) {"],
      ["if (shell.exec('git commit -am \"Auto-commit\"').code !== 0) {"], "high", "runs a shell command built from text"),
+    ("pyproject.toml", ['    "termcolor @ http://files.termcolor-mirror.org/termcolor-2.5.0.tar.gz",'], ['    "termcolor",'],
+     "high", "installs a dependency over plain http"),
+    ("Makefile", ["\tdocker login -u shopify -p 'Tx!pr0xy-Hub-2016'"], [], "high", "hard-codes a password on a command line"),
+    ("fire/core.py", ["      component = fn(*varargs, **kwargs)"], ["      component = asyncio.run(fn(*varargs, **kwargs))"],
+     "medium", "no longer awaits fn"),
+    ("assets/composable/eventStreams.ts", ["  const ALERT_POLL_MS = 15;"], ["  const ALERT_POLL_MS = 15_000;"],
+     "medium", "changes a duration by a unit's factor (15_000 → 15"),
     ("examples/browser/index.html", ['  <script src="http://cdn.jsdelivr.net/npm/cac/dist/index.js"></script>'], [],
      "high", "loads a script over plain http"),
     ("docs/twisted.md", ["   insecurelyLowerMinimumTo=ssl.TLSVersion.SSLv3,"], [], "high", "lowers the TLS floor to a broken version"),
@@ -96,6 +104,11 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("src/frame.js", ["        parent.postMessage(location.href, location.origin);"], [], "any origin"),
     ("docs/anim.md", ["    const delay = Math.random() * 100;"], [], "predictable random"),  # no secret made
     ("README.md", ["if (shell.exec('git commit -am \"Auto-commit\"').code !== 0) {"], [], "shell command"),
+    ("pyproject.toml", ['    "termcolor @ https://files.example.org/termcolor-2.5.0.tar.gz",'], ['    "termcolor",'], "plain http"),
+    ("Makefile", ['\tdocker login -u shopify -p "$$DOCKER_PASSWORD"'], [], "hard-codes a password"),
+    ("ci.sh", ["echo $TOKEN | docker login ghcr.io -u me --password-stdin"], [], "hard-codes a password"),
+    ("src/cfg.ts", ["  const POLL_MS = 20_000;"], ["  const POLL_MS = 15_000;"], "unit's factor"),  # a number tuned
+    ("src/cfg.ts", ["  const RETRIES = 1000;"], ["  const RETRIES = 1;"], "unit's factor"),  # no duration
     ("index.html", ['<script src="http://localhost:8080/dev.js"></script>'], [], "plain http"),
     ("index.html", ['<script src="https://cdn.example.com/x.js"></script>'], [], "plain http"),
     ("docs/twisted.md", ["   insecurelyLowerMinimumTo=ssl.TLSVersion.TLSv1_2,"], [], "lowers the TLS floor"),

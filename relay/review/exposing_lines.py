@@ -17,6 +17,8 @@ sample is read too, ``relay.review.file_kinds``):
 - a message posted to any origin (``postMessage(data, '*')``), a secret made from a predictable source (``bytes[i] =
   Math.floor(Math.random() * 256)``, ``md5(uniqid(mt_rand(), true))``), and (``CALLS``) a shell command joined with a
   value (``shell.exec('git commit -am "' + msg + '"')``);
+- a dependency installed by a direct reference over plain http (``"termcolor @ http://…"``), a registry login's password
+  written on its command line (``docker login -u x -p 'Tx!…'``; ``-p "$TOKEN"`` and ``--password-stdin`` quiet);
 - a stack trace put into a message or a response (``{ message: `${err?.message}\\n${err?.stack}` }``,
   ``JsonResponse({"error": traceback.format_exc()})``): a caller reads the server's paths, queries and versions; a log
   call writing it is quiet.
@@ -55,6 +57,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?i)(?:\b|_)(?:bytes|key|token|secret|salt|nonce|iv|password|passwd|otp|csrf|session_?id)\w*\s*(?:\[[^\]]{0,40}\])?\s*\+?=(?!=)\s*"
         r"[^;]{0,120}?(?P<at>Math\.random\s*\(|\bmt_rand\s*\(|\brandom\.(?:random|randint|choice|getrandbits)\s*\(|\buniqid\s*\()|"
         r"\bmd5\s*\(\s*(?P<at2>uniqid\s*\(\s*mt_rand)")),
+    # Blind 85/86's manifests: python-fire's ``"termcolor @ http://…tar.gz"`` (PEP 508's direct reference), toxiproxy's
+    # Makefile ``docker login -u shopify -p 'Tx!pr0xy-Hub-2016'``.
+    ("installs a dependency over plain http", ("http://",), re.compile(
+        r"^\s*[\"']?[A-Za-z][\w.\-]*(?:\[[^\]]*\])?\s*@\s*(?P<at>http://)(?!localhost\b|127\.0\.0\.1\b)")),
+    ("hard-codes a password on a command line", ("-p", "--password"), re.compile(
+        r"\b(?:docker|podman|buildah|skopeo|helm|oras|crane|nerdctl)\s+(?:\w+\s+)?login\b[^\n]{0,120}?\s(?:-p|--password)(?:=|\s+)"
+        r"(?P<at>['\"]?(?![$%{<])[^\s'\"$]{6,}['\"]?)(?=\s|$)")),
     ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"

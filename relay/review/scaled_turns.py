@@ -1,6 +1,6 @@
 """A number put into a line that changes what a value measures (issue 36, round 59: blind 83/84).
 
-Two edits of one token run, read as shapes (no security word need be on the line):
+Edits of one token run, read as shapes (no security word need be on the line):
 
 - ``count_floor_raised``: a count's comparison with zero or one moved up by one (``total_users() > 0`` → ``> 1``,
   ``len(keys) >= 1`` → ``>= 2``): a check that held for a single item now needs two (blind 84's shadowsocks: an HTTP
@@ -9,12 +9,14 @@ Two edits of one token run, read as shapes (no security word need be on the line
   ``ttl * 1000``): what was seconds is now minutes or milliseconds (blind 84's pyotp: a 30-second code valid for half an
   hour);
 - ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``), in a
-  language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast).
+  language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast);
+- ``unit_swapped``: a duration's number changed by exactly a thousandfold (``ALERT_POLL_MS = 15_000`` → ``15``: seconds
+  written as milliseconds, or back; blind 85's dozzle, a poll every 15 ms).
 
 Each is worth a look (medium). Quiet: a limit's value raised a thousandfold (``limit: options.limit * 1024``: "raises a
-limit 1,024-fold", high, is relay.review.turned_lines'; said here it was said once, at medium: blind 85's body-parser), a
-factor changed (``* 60`` → ``* 3600``: a literal edited, the readers of bounds
-say it), a factor taken out, a comparison's bound scaled (the bound readers'), a number compared with no count on the line,
+limit 1,024-fold", high, is relay.review.turned_lines'; said here it was said once, at medium: blind 85's body-parser), a factor changed
+(``* 60`` → ``* 3600``: a literal edited, the readers of bounds say it), a minute made an hour (``ttl = 60`` → ``3600``:
+a tuning as often), a factor taken out, a comparison's bound scaled (the bound readers'), a number compared with no count on the line,
 a count's floor lowered or a floor above one raised (``> 1`` → ``> 2``).
 """
 
@@ -101,6 +103,29 @@ def _narrowed(added: Sequence[str], removed: Sequence[str], path: str) -> str | 
     return None
 
 
+# ``ALERT_POLL_MS = 15_000`` → ``= 15`` (blind 85's dozzle: a poll every 15 ms): a duration's number changed by exactly a
+# thousandfold, on a line named for a duration: the value read in another unit.
+_DURATION_NAME_RE = re.compile(r"(?:_ms|_MS|Ms|(?<![A-Za-z])ms)(?![a-z])|(?i:millis|seconds|minutes|hours|interval|timeout|delay|ttl|poll|expir|"
+                               r"lifetime|duration|period|_secs?\b|_min\b)")
+_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d_]*(?![\w.])")
+_UNIT_FACTORS = (1000, 1000000)  # milli- and micro-: a minute's 60 is a tuning as often (``ttl = 60`` → ``3600``)
+
+
+def _unit_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS * 5] if len(line) <= _LONG and _DURATION_NAME_RE.search(line) and _NUMBER_RE.search(line)]
+    for new in [line for line in added if len(line) <= _LONG and _DURATION_NAME_RE.search(line)][:_PAIRS] if olds else ():
+        for old in olds:
+            found = one_replace(old, new)
+            if not found or len(found[1]) != 1 or len(found[2]) != 1 or not (_NUMBER_RE.fullmatch(found[1][0]) and _NUMBER_RE.fullmatch(found[2][0])):
+                continue
+            if not _DURATION_NAME_RE.search(" ".join(found[0][-3:])):
+                continue  # the number changed is not the duration's (``limit = 100`` beside ``windowMs = 60000``)
+            a, b = int(found[1][0].replace("_", "")), int(found[2][0].replace("_", ""))
+            if a and b and (max(a, b) % min(a, b) == 0) and max(a, b) // min(a, b) in _UNIT_FACTORS:
+                return f"changes a duration by a unit's factor ({found[1][0]} → {found[2][0]}: read in another unit?): {paired_quote(old, new)}"
+    return None
+
+
 def scaled_turned(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     """The first of these turns the edit makes (each worth a look); ``path``: the file's, for a cast's width."""
-    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path)
+    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path) or _unit_swapped(added, removed)

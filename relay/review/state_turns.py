@@ -227,7 +227,8 @@ def _shared_place(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 # ----- an awaited call or a checked result left unwaited
 _WAITS_RE = re.compile(r"\bawait\s+|\.ConfigureAwait\(\s*(?:false|true)\s*\)|\.await\b|\?(?=\s*;?\s*$)|\btry!\(|\.unwrap\(\)|\.expect\([^)]*\)")
-_AWAITS_RE = re.compile(r"\bawait\b|\.ConfigureAwait\(")
+_AWAITS_RE = re.compile(r"\bawait\b|\.ConfigureAwait\(|\basyncio\.run\(|\brun_until_complete\(")
+_RUNS_RE = re.compile(r"\b(?:asyncio\.run|(?:loop|self\.loop|event_loop)\.run_until_complete)\(\s*(?P<x>[\w.]+\(.*\))\s*\)\s*$")
 _DISCARD_RE = re.compile(r"^\s*(?:_\s*=|let\s+_\s*=|void\s+|_\s*,\s*_\s*=)\s*")
 _CALLEE_RE = re.compile(r"(?P<call>[\w$.]+)\s*\(")
 
@@ -236,6 +237,10 @@ def _unwaited(added: Sequence[str], removed: Sequence[str]) -> str | None:
     waited = {}
     for old in removed:
         body = old.strip()
+        # A coroutine run to its end where it is called (``asyncio.run(fn(…))``, blind 85's python-fire): awaited too.
+        if (ran := _RUNS_RE.search(body)) is not None:
+            waited[squeezed(body[:ran.start()] + ran.group("x"))] = body
+            continue
         if body.startswith("return") or not _WAITS_RE.search(body):
             continue
         plain = _WAITS_RE.sub("", body).replace("try!(", "(").rstrip(";").strip()
