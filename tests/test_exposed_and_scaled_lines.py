@@ -109,6 +109,8 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("ci.sh", ["echo $TOKEN | docker login ghcr.io -u me --password-stdin"], [], "hard-codes a password"),
     ("src/cfg.ts", ["  const POLL_MS = 20_000;"], ["  const POLL_MS = 15_000;"], "unit's factor"),  # a number tuned
     ("src/cfg.ts", ["  const RETRIES = 1000;"], ["  const RETRIES = 1;"], "unit's factor"),  # no duration
+    ("samples/bar.cpp", ["    std::this_thread::sleep_for(std::chrono::milliseconds(10));"],
+     ["    std::this_thread::sleep_for(std::chrono::milliseconds(10000));"], "unit's factor"),  # the unit is written
     ("index.html", ['<script src="http://localhost:8080/dev.js"></script>'], [], "plain http"),
     ("index.html", ['<script src="https://cdn.example.com/x.js"></script>'], [], "plain http"),
     ("docs/twisted.md", ["   insecurelyLowerMinimumTo=ssl.TLSVersion.TLSv1_2,"], [], "lowers the TLS floor"),

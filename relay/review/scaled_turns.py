@@ -118,8 +118,8 @@ def _unit_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
             found = one_replace(old, new)
             if not found or len(found[1]) != 1 or len(found[2]) != 1 or not (_NUMBER_RE.fullmatch(found[1][0]) and _NUMBER_RE.fullmatch(found[2][0])):
                 continue
-            if not _DURATION_NAME_RE.search(" ".join(found[0][-3:])):
-                continue  # the number changed is not the duration's (``limit = 100`` beside ``windowMs = 60000``)
+            if found[0][-1:] not in (["="], [":"]) or not _DURATION_NAME_RE.search(" ".join(found[0][-3:-1])):
+                continue  # not a duration's name given the number (``limit = 100`` beside ``windowMs``; ``milliseconds(10000)``: its unit is written)
             a, b = int(found[1][0].replace("_", "")), int(found[2][0].replace("_", ""))
             if a and b and (max(a, b) % min(a, b) == 0) and max(a, b) // min(a, b) in _UNIT_FACTORS:
                 return f"changes a duration by a unit's factor ({found[1][0]} → {found[2][0]}: read in another unit?): {paired_quote(old, new)}"
