@@ -23,6 +23,11 @@ need be on the line, and none reads a project's names:
   a comparison's bound is relay.review.bound_turns');
 - ``lax_word``, ``rounded_down`` (round 57): a strict string value made lax (``|| 'error'`` → ``|| 'ignore'``), a
   count rounded down where it rounded up (``Math.ceil`` → ``Math.floor``).
+- round 59 (blind 83/84): ``host_opened``, a host the code was given made every interface (``TCPServer.open(host, port)`` →
+  ``('0.0.0.0', port)``, high); ``delete_widened``, a delete's folder made its parent (``path.dirname(outDir)``, high);
+  ``fold_dropped``, a value's case fold dropped off a line that compares nothing (``return key.title()`` → ``return key``);
+  ``error_check_narrowed``, a failure's check given a clause that does not read the failure (``if err != nil && active``);
+  and ``shifted_by_one`` reads a ``- 1`` taken out as well as one put in.
 
 Quiet look-alikes: a second verification given as the alternative (a key rotated), a literal argument changed, a flag
 of a name that guards nothing pinned, a status bound narrowed, a case fold added, a default turned off, a clause negated
