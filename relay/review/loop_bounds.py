@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.overridden_turns import cut_quote
+
 
 __all__ = ["never_true_in_loop"]
 
@@ -25,11 +27,6 @@ _LOOPS = 200  # loop heads read a side
 _LOOP_RE = re.compile(r"^(?P<indent>\s*)for\s*\(?\s*(?:(?:let|var|const|int|size_t|auto|usize|long)\s+)?(?P<i>[A-Za-z_]\w*)\s*(?::=|=)\s*0\s*;\s*"
                       r"(?P=i)\s*<\s*(?P<bound>[\w.$]+(?:\(\s*[\w.$]*\s*\))?)\s*;|"
                       r"^(?P<pyindent>\s*)for\s+(?P<pi>[A-Za-z_]\w*)\s+in\s+range\(\s*(?P<pybound>len\(\s*[\w.]+\s*\)|[\w.]+)\s*\)\s*:")
-
-
-def _cut(line: str, most: int = 90) -> str:
-    text = " ".join(line.split())
-    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def never_true_in_loop(added: Sequence[str]) -> str | None:
@@ -46,5 +43,5 @@ def never_true_in_loop(added: Sequence[str]) -> str | None:
             if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break  # the body ended
             if equal.search(line) is not None:
-                return f"compares an index with its loop's bound (never true inside it: {index} < {bound}): {_cut(line)}"
+                return f"compares an index with its loop's bound (never true inside it: {index} < {bound}): {cut_quote(line)}"
     return None

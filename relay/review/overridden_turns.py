@@ -44,7 +44,7 @@ from difflib import SequenceMatcher
 from relay.review.line_shapes import squeezed, window
 from relay.review.small_edits import paired
 
-__all__ = ["one_replace", "overridden_turned", "paired_quote", "unbracketed"]
+__all__ = ["COMPARISON_RE", "closing_bracket", "cut_quote", "one_replace", "overridden_turned", "paired_quote", "unbracketed"]
 
 _PAIRS = 40  # the most lines of one side a reader pairs, once screened for its shape
 _LONG = 400  # longer lines are not paired
@@ -455,8 +455,8 @@ def _delete_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-# The pairing helpers, for relay.review.scaled_turns' readers of the same kind.
-one_replace, paired_quote, unbracketed = _one_replace, _pair, _unbracketed
+# The pairing helpers, for relay.review.scaled_turns' and loop_bounds' readers of the same kind.
+one_replace, paired_quote, unbracketed, closing_bracket, cut_quote, COMPARISON_RE = _one_replace, _pair, _unbracketed, _close, _cut, _COMPARISON_RE
 
 
 def overridden_turned(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:

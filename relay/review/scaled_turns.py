@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import one_replace, paired_quote, unbracketed
+from relay.review.overridden_turns import COMPARISON_RE, closing_bracket, one_replace, paired_quote, unbracketed
 from relay.review.turned_lines import limit_multiplied
 
 __all__ = ["scaled_turned"]
@@ -52,7 +52,6 @@ def _count_floor_raised(added: Sequence[str], removed: Sequence[str]) -> str | N
 
 # The factors a unit change puts in: seconds ↔ minutes ↔ hours ↔ days, milliseconds, kibibytes.
 _FACTORS = ("60", "1000", "3600", "24", "1024", "86400", "60000", "1e3", "1_000", "1e6", "1000000")
-_COMPARED_RE = re.compile(r"(?<![<>=\-])[<>]=?(?![<>=])")
 _FACTOR_RE = re.compile(r"[*/]\s*(?:" + "|".join(re.escape(f) for f in _FACTORS) + r")\b(?![.\w])")
 
 
@@ -64,7 +63,7 @@ def _scaled(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if len(line) <= _LONG:
             olds.setdefault(unbracketed(line), line)
     # A comparison's bound scaled is the bound readers' (relay.review.decision_turns, loosened_lines: "scales a limit up in place").
-    for new in [line for line in added if len(line) <= _LONG and _FACTOR_RE.search(line) and not _COMPARED_RE.search(line)][:_PAIRS] if olds else ():
+    for new in [line for line in added if len(line) <= _LONG and _FACTOR_RE.search(line) and not COMPARISON_RE.search(line)][:_PAIRS] if olds else ():
         key = unbracketed(new)
         for m in _FACTOR_RE.finditer(key):
             cut = (key[:m.start()].rstrip() + " " + key[m.end():].lstrip()).strip()
@@ -93,10 +92,7 @@ def _narrowed(added: Sequence[str], removed: Sequence[str], path: str) -> str | 
         m = _NARROWING_RE.search(new)
         cut = new[:m.start()] + new[m.end():]
         if m.group().endswith("("):  # Go's ``int32(x)``: its closing bracket goes too
-            depth, close = 1, m.end()
-            while close < len(new) and depth:
-                depth += {"(": 1, ")": -1}.get(new[close], 0)
-                close += 1
+            close = closing_bracket(new, m.end() - 1) or len(new) + 1
             cut = new[:m.start()] + new[m.end():close - 1] + new[close:]
         if (old := olds.get(" ".join(cut.split()))) is not None:
             return f"cuts a value to a narrower integer ({m.group().strip().rstrip('(')}: a large one wraps): {paired_quote(old, new)}"
