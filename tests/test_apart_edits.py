@@ -189,7 +189,13 @@ def test_a_big_hunks_window_goes_to_the_line_the_reason_names_first() -> None:
                                  "edit apart from the change in RollingFileSink: catch (DirectoryNotFoundException… → } catch (Directory…"])
     shown = cut_window(change, change.path, text, 700, 200, 3)
     assert shown is not None and "file.DateTime.Value > now" in shown, shown
-    # The order is the reason's: named the other way round, the window goes to the edit apart.
+    # The order is the reason's: named the other way round, the window goes to the edit apart, and the comparison named
+    # second, 60 rows below it, shows as a window of its own rows ±1 after it (session 38).
     swapped = FileChange(path=change.path, risk="medium", rules=["edit_apart", "edits_security_line"], reasons=change.reasons[::-1])
     shown = cut_window(swapped, swapped.path, text, 700, 200, 3)
-    assert shown is not None and "DirectoryNotFoundException" in shown and "DateTime.Value > now" not in shown, shown
+    assert shown is not None and shown.index("DirectoryNotFoundException") < shown.index("DateTime.Value > now"), shown
+    windows = shown.split("@@ -")[1:]
+    assert len(windows) == 2 and "step0();" in windows[0] and windows[1].count("\n+") + windows[1].count("\n-") == 3, shown
+    # With room for the first window alone, the second is left out rather than the first cut below its rows.
+    narrow = cut_window(swapped, swapped.path, text, 260, 200, 3)
+    assert narrow is not None and "DirectoryNotFoundException" in narrow and "DateTime" not in narrow, narrow

@@ -69,3 +69,18 @@ def test_a_second_quote_past_the_third_target_or_big_waits_its_turn() -> None:
     pick = spend(items, items, room=2500, tail_room=200, line_chars=120)
     firsts = [p for p in pick.order if p[1] == items[p[0]].telling]
     assert (2, 0) not in pick.order[:len(firsts)], pick.order
+
+
+def test_a_top_three_targets_second_quote_comes_before_a_lower_targets_first() -> None:
+    # Session 38 (blind 84's cosign, 33 files): the second target's reason named a guard deleted in a big hunk and, second,
+    # a failure's check narrowed (``if err != nil && pubKey.Status == tuf.Active {``) in a small one; the windows of the
+    # fourth and fifth targets' quoted hunks took the room first, and the narrowed check was not shown.
+    verdict, guard, line = _TWO["go"]
+    guard_rewrite = [f"-\t\tstep_{k}, err := parse_{k}(entryUUID, 16, 64)  # the commit's own removal" for k in range(30)] + guard
+    second = _item("pkg/cosign/tlog.go", [_hunk(20, guard_rewrite), _hunk(393, verdict)], telling=0, also=(1,))
+    items = [_big("internal/client.go"), second, _big("go.mod"), _big("cmd/fulcio.go", 75), _big("cmd/common.go", 365)]
+    pick = spend(items, items, room=2500, tail_room=200, line_chars=120)
+    assert (1, 1) in pick.order, pick.order
+    lower = [p for p in pick.order if p[0] >= 3]
+    assert not lower or pick.order.index((1, 1)) < pick.order.index(lower[0]), pick.order
+    assert line in items[1].texts[1]

@@ -258,6 +258,15 @@ def _quoted_above(change: FileChange | None, lines: list, row: int) -> int | Non
     return min(found, default=None)
 
 
+def _quoted_below(change: FileChange | None, lines: list, row: int) -> int | None:
+    """The first changed row below ``row`` holding a line another of the file's reasons quotes."""
+    if change is None:
+        return None
+    found = [row + 1 + at for group in _groups(change, set(change.rules), any_reason=True)
+             if (at := _row_of(lines[row + 1:], [group])) is not None]
+    return min(found, default=None)
+
+
 def _row_of(lines: list, groups: list[list[str]]) -> int | None:
     """The first changed row (added ones first) holding a piece of the first group that any row holds (a file's riskiest
     read line before its first one: round 27 part C)."""
@@ -434,7 +443,7 @@ def _telling_row(change: FileChange | None, path: str, lines: list, quotes: Sequ
 
 
 def cut_window(change: FileChange | None, path: str, text: str, room: int, line_chars: int, least: int,
-               quotes: Sequence[str] = ()) -> str | None:
+               quotes: Sequence[str] = (), *, below: bool = True) -> str | None:
     """A window of a hunk too big for ``room``: from just before the row the ranking finds most telling (else
     its first added row, else its top), as many rows as fit, with its own ``@@`` counts and a line saying the rest is in the patch;
     None when fewer than ``least`` rows fit."""
@@ -458,20 +467,34 @@ def cut_window(change: FileChange | None, path: str, text: str, room: int, line_
     above = _quoted_above(change, lines, row) if row is not None else None
     if above is not None and sum(sizes[max(above - CONTEXT, 0):row + CONTEXT + 1]) <= budget:
         first = max(above - CONTEXT, 0)
+    # Another quoted line far below, past what a window from here reaches, shows as a window of its own (its rows ±1) when
+    # both fit: a reason that names two lines of a new file is read whole (blind 85: csurf's new CI workflow, its old
+    # `strict-ssl false` quoted first and the `curl … | bash` slipped in 50 rows below it, second).
+    below = _quoted_below(change, lines, row) if row is not None and below else None
+    second = (max(below - CONTEXT, 0), min(below + CONTEXT + 1, total)) if below is not None else (total, total)
+    spare = budget - sum(sizes[second[0]:second[1]]) - 40
+    if below is None or sum(sizes[first:second[1]]) <= budget or spare < sum(sizes[first:row + CONTEXT + 1]):
+        second, spare = (total, total), budget
     end = first
     used = 0
-    while end < total and used + sizes[end] <= budget:
+    while end < second[0] and used + sizes[end] <= spare:
         used += sizes[end]
         end += 1
-    while first > 0 and used + sizes[first - 1] <= budget:
+    while first > 0 and used + sizes[first - 1] <= spare:
         first -= 1
         used += sizes[first]
     if end - first < max(least, 1):
         return None
-    shown = window(text, first, end, line_chars=line_chars)
+    if end >= second[0]:
+        second = (end, max(end, second[1]))
+    if second[0] < second[1]:
+        note = note.replace("finding", "findings")
+    def shown_rows() -> str:
+        return window(text, first, end, line_chars=line_chars) + window(text, *second, line_chars=line_chars)
+    shown = shown_rows()
     while len(shown) + len(note) + 8 > room and end - first > max(least, 1):
         end -= 1
-        shown = window(text, first, end, line_chars=line_chars)
+        shown = shown_rows()
     if len(shown) + len(note) + 8 > room:
         return None
-    return shown + note.format(end - first)
+    return shown + note.format(end - first + second[1] - second[0])

@@ -34,6 +34,8 @@ _SHORT_TAIL = 32
 _SMALL_CHARS = 600
 # The room a quoted line's window takes in the first pass (the riskiest target's: half the room if more).
 _QUOTE_SHARE = 500
+# The room a second or third target's second read line takes as a window of a big hunk.
+_SECOND_SHARE = 300
 # A small hunk starting at most this many lines below a quoted hunk is shown with it (the same function's body).
 _FOLLOW_GAP = 12
 # A hunk read row by row for a second risky line is at most this long (a bigger one is a rewrite's, shown by its window).
@@ -121,7 +123,9 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
         nonlocal used
         item = items[i]
         over = cost(i, item.texts[h]) - len(item.texts[h])
-        cut = cut_window(item.change, item.path, item.texts[h], share - over, line_chars, least, quotes)
+        # A second window for another quoted line far below is the first three targets' (a lower one's takes the room the
+        # riskiest's small hunks are shown in: session 38, go-crypto's keywrap loop bound).
+        cut = cut_window(item.change, item.path, item.texts[h], share - over, line_chars, least, quotes, below=i < _WORDED_RANKS)
         if cut is None:
             return False
         pick.take(i, h)
@@ -183,13 +187,15 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
         i for i in with_hunks[_WORDED_RANKS:] if items[i].quoted and not items[i].described]
     described = [i for i in with_hunks if items[i].described]
     # The room a second finding's hunk of the first three targets will take (below) is kept from the riskiest's window.
-    seconds = [(i, h) for i in with_hunks[:_WORDED_RANKS] if items[i].quoted for h in items[i].also[:1]
-               if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE or i == riskiest]
-    reserve = sum(min(len(items[i].texts[h]), _QUOTE_SHARE) for i, h in seconds)
-    for i in [*quoted, -1, *described] if described else quoted:
+    seconds = [(i, h) for i in with_hunks[:_WORDED_RANKS] if items[i].quoted for h in items[i].also[:1]]
+    # A lower target's big second hunk keeps no room from the riskiest's window: it is shown in what is left.
+    reserve = sum(min(len(items[i].texts[h]), _QUOTE_SHARE) for i, h in seconds
+                  if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE or i == riskiest)
+    def first_quote(i: int) -> None:
+        nonlocal used
         if i < 0:
             riskiest_small()
-            continue
+            return
         item, h = items[i], items[i].telling
         need = cost(i, item.texts[h])
         if small(item, h) or need <= _QUOTE_SHARE:
@@ -197,7 +203,7 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 pick.take(i, h)
                 used += need
                 follow(i, h)
-            continue
+            return
         share = min(need, max(_QUOTE_SHARE, (room - used - reserve) // 2) if i == riskiest else _QUOTE_SHARE, room - used)
         quotes = tuple(worded_quotes(item.change)) if item.worded else ()
         # One row is enough here: it is the line the reason names (session 33: jline's turned connection filter, a 130-character
@@ -205,21 +211,38 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
         # window widens into the room left at the end).
         if not window(i, h, share, 1, quotes) and i == riskiest:
             too_big(i, h)
-    # Then a second finding's hunk of each of the first three targets (a reason that names two lines: a guard deleted and
+
+    # A second finding's hunk of each of the first three targets (a reason that names two lines: a guard deleted and
     # the check's verdict discarded a few hunks above it), when small or under a quote's room: the line a leader is told about comes before any
     # other target's second hunk (round 21 part B: an 86-file commit showed the guard and not the discarded verdict).
     # The riskiest target's second read line in a big hunk shows as a window around it, in a quote's room (round 27 part C:
     # a token check's dropped clause, quoted second, sat in a 40-line hunk of the riskiest file and was never shown).
-    for i, h in seconds:
+    def second_quote(i: int, h: int) -> None:
+        nonlocal used
         need = cost(i, items[i].texts[h])
         if items[i].telling not in pick.chosen.get(i, []) or h in pick.chosen.get(i, []):
-            continue
+            return
         if small(items[i], h) or len(items[i].texts[h]) <= _QUOTE_SHARE:
             if used + need <= room:
                 used += need
                 pick.take(i, h)
-        elif room - used >= _QUOTE_SHARE:
+        elif i == riskiest and room - used >= _QUOTE_SHARE:
             window(i, h, _QUOTE_SHARE, _MIN_ROWS, tuple(read_quotes(items[i].change)))
+        elif room - used >= _SECOND_SHARE:
+            window(i, h, _SECOND_SHARE, 1, tuple(read_quotes(items[i].change)))
+
+    # The first three targets' quoted lines, then their second ones, then the lower targets' quoted lines (session 38: blind
+    # 84's cosign, rank 2, its reason naming a guard deleted and a failure's check narrowed; the windows of two lower targets'
+    # quoted hunks took the room and the narrowed check was not shown).
+    order = [*quoted, -1, *described] if described else quoted
+    top = [i for i in order if 0 <= i and i in with_hunks[:_WORDED_RANKS] and i not in described]
+    for i in top:
+        first_quote(i)
+    for i, h in seconds:
+        second_quote(i, h)
+    for i in order:
+        if i not in top:
+            first_quote(i)
     # Then, one risk at a time from the highest, for the targets not shown yet: those that have no lines (deleted,
     # binary, renamed) by their labels, then each one's most telling hunk, the room split among them by water-filling
     # (a hunk that needs less than its share is shown whole and gives the rest back; the riskiest target's share weighs
@@ -302,7 +325,7 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
         elif room - used > _SMALL and not cut.startswith("# "):
             # A window widened into the room left (a quoted line's window was kept narrow for the others' hunks).
             wider = cut_window(every[i].change, every[i].path, every[i].texts[h], len(cut) + room - used, line_chars, 1,
-                               placed.get((i, h), ()))
+                               placed.get((i, h), ()), below=i < _WORDED_RANKS)
             if wider is not None and len(cut) < len(wider) <= len(cut) + room - used:
                 pick.cut[(i, h)] = wider
                 used += len(wider) - len(cut)
