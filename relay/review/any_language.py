@@ -142,7 +142,10 @@ def _floor_lowered(lines: Pairing) -> str | None:
 # ---------------------------------------------------------------------------------------------- a shell string where an argv stood
 # A shell as the program run (a JavaScript template literal's backticks are no shell; ``System.out`` is no ``system``).
 _SHELL = re.compile(r"\bshell\b|(?<![.\w])system\s*[(\"'$]|\bpopen\b|\bsh\s+-c\b|[\"']-c[\"']|(?i:\bcmd(?:\.exe)?\s*/c\b)|\bos[:.]cmd\b|"
-                    r"(?i:\binvoke-expression\b)|\biex\b|\bos\.execute\b|%x[({\[]")
+                    r"(?i:\binvoke-expression\b)|\biex\b|\bos\.execute\b|%x[({\[]|"
+                    # Ruby's exec, spawn or system given one joined string runs it through sh (blind 55's foreman: ``exec(*args)`` →
+                    # ``exec args.join(" ")``).
+                    r"(?<![.\w])(?:exec|spawn)\s*\(?\s*[\w.@]+\.join\b")
 _JOINED = re.compile(r"\bunwords\b|\bjoin\b|\bconcat\w*\b|\+\+|\s\.\.\s|\s\+\s|\$\{|#\{|\\\(|%s|\bformat\b|\bsprintf\b|\bstr\b|<>|\s\.\s|&\s*\"")
 _RUNS = re.compile(r"(?i)\bproc\b|process|spawn|exec|\brun\b|command|\bcmd\b|\bcall\b")  # how an argv is run
 

@@ -17,7 +17,7 @@ import msgspec
 
 from relay.core.contracts import FileChange
 from relay.review.code_reading import params_dropped, weakened
-from relay.review.manifest_fields import minified
+from relay.review.manifest_fields import listed_items, minified
 from relay.review.file_kinds import (
     SKIP_RE as _SKIP_LINE,
     CI_GLOBS,
@@ -37,7 +37,7 @@ from relay.review.security_reading import added_input_check, changed_length_guar
 from relay.review.constant_random import made_constant
 from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
-    dep_names, installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
+    dep_key, dep_names, installed_lookalike, lookalike_action, lookalike_new, lookalike_rename, lookalike_replace, new_dependencies, popular_renamed, removed_guard_dependency, replaced_elsewhere,
     touches_dependencies, version_downgrade,
 )
 from relay.review.facts import FileFacts, RiskContext
@@ -203,7 +203,7 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
         first = None  # a docs sample's: the docs arm of downgrades_dependency says it, worth a look (round 25)
     return (first or line_edits.package_setting(f.name, added)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
-            or platform_lines.paired_line(f.path, added, removed, prose=risky_lines.looks_like_prose if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
+            or platform_lines.paired_line(f.path, added, removed, prose=docs_samples.prose_line if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
 
 
 def dangerous_call(f: FileFacts, ctx: RiskContext) -> Detail:
@@ -415,13 +415,24 @@ def _read_for_dependencies(change: FileChange, quiet: frozenset[str]) -> FileCha
     added, removed = change.added_lines, change.removed_lines
     if (whole := minified(change.path, added, removed)) is not None:  # a manifest on one line, read as its indented form
         added, removed, quiet = whole
+    if (items := listed_items(change.path, added)) != added:  # a one-line list of requirements, an item a line
+        added, removed = items, listed_items(change.path, removed)
     if quiet:
         added = [line for line in added if line.strip() not in quiet]
     return change if added is change.added_lines else msgspec.structs.replace(change, added_lines=added, removed_lines=removed)
 
 
+# A requirement's name in quotes on a removed line (``"pytest",`` in a PEP 621 list, unversioned): the name the same edit
+# writes again with a floor (``"pytest>9",``) was there already, not added (argon2-cffi's own ``tests = [… "pytest>9"]``).
+_QUOTED_NAME_RE = re.compile(r"""["']([A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']""")
+
+
 def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
-    new = new_dependencies(_installing(f, ctx), ctx.moved_deps, ctx.known_deps)
+    deps = _installing(f, ctx)
+    new = new_dependencies(deps, ctx.moved_deps, ctx.known_deps)
+    if new:
+        named = {dep_key(m) for line in deps.removed_lines[:2000] if len(line) <= 400 for m in _QUOTED_NAME_RE.findall(line)}
+        new = [name for name in new if dep_key(name) not in named]
     if not new:
         return None
     more = f" +{len(new) - 2} more" if len(new) > 2 else ""

@@ -37,11 +37,13 @@ from collections.abc import Sequence
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["hash_in_payload", "is_sample", "sample_lines", "unsafe_sample"]
+__all__ = ["hash_in_payload", "is_sample", "prose_line", "sample_lines", "unsafe_sample"]
 
 # What code has and a sentence rarely does: a call, an assignment, braces, a statement's end, an interpolation, a path
 # into a member (``::``, ``->``, ``=>``).
 _CODE_SHAPE_RE = re.compile(r"\w\s*\(|[{};]|(?<![=!<>])=(?!=)|#\{|\$\{|->|::|=>")
+_TAIL_COMMENT_RE = re.compile(r"(?<=[\w\"')\]},;])\s+(?://|#)\s.*$")
+_PROPERTY_RE = re.compile(r"""^[\w$-]+\s*:\s*(?:"[^"]*"|'[^']*'|-?\d[\d._]*|true|false|null|\[|\{)\s*,?$""")
 # A docs page's own markup: a heading (markdown, rdoc ``= Title``, rst underline), a list item, a quote, a table row, a
 # link or image, a fence, an rst directive or comment, an html tag.
 _MARKUP_RE = re.compile(r"^(?:#{1,6}\s|=+\s|[-*+]\s|\d+[.)]\s|>|\||!?\[|```|~~~|\.\.\s|<[a-zA-Z/!]|[=\-~^\"'`#*+]{3,}\s*$)")
@@ -77,7 +79,16 @@ def is_sample(line: str) -> bool:
         return True
     if not text or _MARKUP_RE.match(text) or "`" in text:
         return False
-    return bool(_CODE_SHAPE_RE.search(text)) and not looks_like_prose(text)
+    # A sample's line may end in a comment for the reader, which is a sentence; and an object's property or a YAML
+    # setting given a literal is code (blind 87's aws-jwt-verify: ``jwksUri: "http://…", // set this to the JWKS uri
+    # from your OpenID configuration`` had read as prose, and its https made http was left low).
+    code = _TAIL_COMMENT_RE.sub("", text)
+    return bool(_CODE_SHAPE_RE.search(code) or _PROPERTY_RE.match(code)) and not looks_like_prose(code)
+
+
+def prose_line(line: str) -> bool:
+    """Whether a docs page's line is a sentence, not a sample's line ending in a comment for the reader."""
+    return looks_like_prose(line.strip()) and not is_sample(line)
 
 
 def sample_lines(lines: Sequence[str]) -> list[str]:

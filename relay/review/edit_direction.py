@@ -55,8 +55,7 @@ from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.overridden_turns import overridden_turned
-from relay.review.loop_bounds import never_true_in_loop
-from relay.review.scaled_turns import scaled_turned
+from relay.review.last_readers import read_last
 from relay.review.subtle_turns import subtle_turned
 from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
@@ -489,10 +488,9 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return gone, False
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
         return alone, False
-    # Round 59: a count's floor raised, a unit's factor put in, an index compared with its loop's bound; read last.
-    if not sample and (scaled := scaled_turned(added, removed, path) or never_true_in_loop(added)) is not None:
-        return scaled, False
-    return None
+    # Rounds 59 and 62: a count's floor raised, a unit's factor put in, an index compared with its loop's bound, a check's
+    # failure answered yes…; read last.
+    return None if sample else read_last(added, removed, path)
 
 
 SCREENS = {"edit_direction.strong": _STRONG}  # proved by tests/test_screens.py

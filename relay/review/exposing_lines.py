@@ -64,6 +64,12 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("hard-codes a password on a command line", ("-p", "--password"), re.compile(
         r"\b(?:docker|podman|buildah|skopeo|helm|oras|crane|nerdctl)\s+(?:\w+\s+)?login\b[^\n]{0,120}?\s(?:-p|--password)(?:=|\s+)"
         r"(?P<at>['\"]?(?![$%{<])[^\s'\"$]{6,}['\"]?)(?=\s|$)")),
+    # Dev sets' classic lines still unread (session 38): faker's gemspec ``spec.metadata['rubygems_mfa_required'] =
+    # 'false'``, shellspec's Dockerfile ``RUN useradd -m -o -u 0 user``.
+    ("turns off MFA for publishing the gem", ("mfa",), re.compile(
+        r"""(?P<at>rubygems_mfa_required)['"]?\]?\s*(?:=>?|:)\s*['"]?false\b""")),
+    ("creates a user with root's uid 0", ("useradd", "adduser", "usermod"), re.compile(
+        r"\b(?:useradd|adduser|usermod)\b[^\n]{0,80}?(?P<at>\s(?:-u|--uid)(?:\s+|=)0)(?!\d)")),
     ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"

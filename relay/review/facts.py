@@ -32,7 +32,7 @@ from typing import TypeVar
 import msgspec
 
 from relay.core.contracts import FileChange
-from relay.review import condition_reading, guard_reading, line_edits, looser_checks, risky_lines, value_reading
+from relay.review import condition_reading, docs_samples, guard_reading, line_edits, looser_checks, risky_lines, value_reading
 from relay.review.content_kinds import reading_path
 from relay.review.deciding_tokens import moved_blocks
 from relay.review.code_reading import ROW_RE, mechanical_verdict, reformat_verdict, test_counts
@@ -154,6 +154,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Every line the change adds, squeezed (relay.review.line_shapes.squeezed), across its files: a guard removed from one
     # file and written again in another (a class moved to its own file) was moved, not deleted.
     written: frozenset[str] = frozenset()
+    # Every line the change removes, squeezed, across its files: a risky line written again where it was removed (a CI
+    # config carried from Travis to Actions) is the project's own, said after a line new to the change (session 38).
+    removed: frozenset[str] = frozenset()
     # A block moved here from another file of the change (relay.review.deciding_tokens.moved_blocks, round 32): path ->
     # its lines the source did not hold as written, and the source's lines it did not take: what the move turned.
     moved_in: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -244,9 +247,9 @@ class FileFacts:
     def code_lines(self) -> tuple[list[str], list[str]]:
         """The added and removed lines the line readers pair: a docs file's sentences left out (its code samples kept)."""
         added, removed = self.change.added_lines, self.change.removed_lines
-        if self.kind == "docs":
-            added = [line for line in added if not risky_lines.looks_like_prose(line.strip())]
-            removed = [line for line in removed if not risky_lines.looks_like_prose(line.strip())]
+        if self.kind == "docs":  # a sample's line ending in a comment for the reader is kept (docs_samples.is_sample)
+            added = [line for line in added if not docs_samples.prose_line(line)]
+            removed = [line for line in removed if not docs_samples.prose_line(line)]
         return added, removed
 
     def once(self, key: object, make: Callable[[], _T]) -> _T:
@@ -401,6 +404,18 @@ def security_test_names(changes: Iterable[FileChange]) -> str:
     return ""
 
 
+_REMOVED_LINES = 20_000  # a file's removed lines kept to find a carried line
+_KEY_RE = re.compile(r"^[-\w.]+[:=](?!=)")
+
+
+def carried_cores(line: str) -> tuple[str, ...]:
+    """A line as written again elsewhere may hold it: squeezed, its quotes and list marks off its ends; and a setting's value
+    alone (``addopts = --ignore=…`` in setup.cfg is ``"--ignore=…",`` in pyproject.toml)."""
+    core = squeezed(line).strip("\"`[]-:=")
+    value = _KEY_RE.sub("", squeezed(line)).strip("\"`[]-:=")
+    return (core,) if value == core else (core, value)
+
+
 def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset[str]) -> RiskContext:
     """``ctx`` with what only the whole change set shows: dependencies it moves between manifests
     (``moved``), a security regression test among its tests, a security note in its changelog, the
@@ -416,6 +431,9 @@ def change_context(changes: list[FileChange], ctx: RiskContext, moved: frozenset
     written = frozenset(squeezed(line.strip()) for c in changes if c.kind != "deleted" for line in c.added_lines if line.strip())
     if written:
         ctx = msgspec.structs.replace(ctx, written=written | ctx.written)
+    removed = frozenset(core for c in changes for line in c.removed_lines[:_REMOVED_LINES] if line.strip() for core in carried_cores(line))
+    if removed:
+        ctx = msgspec.structs.replace(ctx, removed=removed | ctx.removed)
     if moved := moved_blocks(changes):
         ctx = msgspec.structs.replace(ctx, moved_in=moved)
     tests = frozenset(name for c in changes if c.kind == "deleted" and file_kind(c.path) == "test" and (name := subject(c.path)))

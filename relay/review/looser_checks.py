@@ -142,7 +142,8 @@ _TEMP_CALL_RE = re.compile(r"\bmktemp\b|\bmkdtemp\b|\bmkstemp\b|\btempfile\.|\bT
                            r"\btempnam\b|\btmpfile\b|\bNamedTemporaryFile\b|\bTemporaryDirectory\b|\bGetTempFileName\b|\btempdir\s*\(")
 # A message that names the call ("mktemp: could not create…") is no call of it.
 _TEMP_CALL_RE = re.compile(rf"(?:{_TEMP_CALL_RE.pattern})(?!\s*:\s)")
-_FIXED_TMP_RE = re.compile(r"[\"'`](?:/tmp|/var/tmp|/dev/shm)/[^\"'`$]*|(?<![\w$])/tmp/[\w.-]+")
+# ``"${TMPDIR:-/tmp}/mcfly.$$"`` (blind 37's mcfly) is as predictable: the folder everyone writes, a name from the pid.
+_FIXED_TMP_RE = re.compile(r"[\"'`](?:/tmp|/var/tmp|/dev/shm)/[^\"'`$]*|(?<![\w$])/tmp/[\w.-]+|\$\{?TMPDIR(?::-/tmp)?\}?/[\w.-]+(?:\$\$)?")
 
 
 def _temp_fixed(old: str, new: str) -> tuple[str, bool] | None:

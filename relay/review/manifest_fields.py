@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
@@ -140,3 +141,25 @@ def _object(text: str) -> dict | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+# A Python manifest's one-line list of requirements (an extra in pyproject.toml: ``pyOpenSSL = ['pyOpenSSL >= 23.0.0']``,
+# setup.py's ``install_requires=['a>=1', 'b']``): the dependency readers read a requirement on a line of its own.
+_PY_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
+_ONE_LINE_LIST_RE = re.compile(r"""^\s*[\w.\-"']+\s*[=:]\s*\[(?P<items>\s*["'][^"'\[\]]+["']\s*(?:,\s*["'][^"'\[\]]+["']\s*)*,?\s*)\]\s*,?\s*$""")
+_ITEM_RE = re.compile(r"""["'][^"']+["']""")
+_REQUIREMENT_RE = re.compile(r"""^["'][A-Za-z][\w.\-]*(?:\[[^\]]*\])?\s*(?:[<>=!~;][^"':/]*)?["']$""")
+
+
+def listed_items(path: str, lines: Sequence[str]) -> list[str]:
+    """``lines`` with each one-line list of a Python manifest written as its items, one a line (blind 88's asyncssh: an
+    extra's floor lowered from 23.0.0 to 0.13 on such a line had read as "build configuration")."""
+    if posixpath.basename(path).lower() not in _PY_MANIFESTS or not any("[" in line for line in lines):
+        return list(lines)
+    out: list[str] = []
+    for line in lines:
+        m = _ONE_LINE_LIST_RE.match(line) if len(line) <= 400 and "[" in line else None
+        items = _ITEM_RE.findall(m.group("items")) if m else []
+        # The line stays (an index's URL list is read as written); its requirements follow it, one a line.
+        out.extend([line, *(f"    {item}," for item in items)] if items and all(_REQUIREMENT_RE.match(i) for i in items) else [line])
+    return out

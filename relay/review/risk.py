@@ -22,9 +22,11 @@ from relay.review.dependencies import existing_dependencies, moved_dependencies,
 from relay.review.lead_order import repeated, strength
 from relay.review.low_change_floor import quoted_turns
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, apart_tells_as_much, quoted_elsewhere
+from relay.review.line_shapes import squeezed
 from relay.review.quiet_turns import said_by_another
+from relay.review.quote_pieces import quoted_pieces
 from relay.review.deciding_tokens import floor_said_elsewhere
-from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, change_context, security_notes, security_test_names
+from relay.review.facts import LARGE_HUNK_LINES, FileFacts, RiskContext, carried_cores, change_context, security_notes, security_test_names
 from relay.review.rules import RULE_BY_NAME, RULES, Rule
 from relay.review.review_budget import not_read_reason, over_budget
 
@@ -205,9 +207,13 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
         if (reason := _fires(rule, facts, ctx)) is not None:
             fired.append((order, rule, reason))
     silenced = {name for _, rule, _ in fired for name in rule.outranks}
-    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(_PLACE[rule.risk], 2 if rule.name in _PLACED_AS_LINE else 0)),
-                    _LATER.get(rule.name, rule.name in _TURNS_WORTH_A_LOOK) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high"), order,
-                    rule, reason)
+    carried = _carried(fired, change.added_lines, ctx.removed) if len(fired) > 1 and ctx.removed else set()
+    # A reason quoting a carried line goes after the new lines' reasons of its place; a note (placed first) steps back to the
+    # line readers' place to do so, never behind a word's, a path's or a kind's reason.
+    kept = sorted(((-_QUOTED_NOTES.get(rule.name, max(place := _PLACE[rule.risk], 2 if rule.name in _PLACED_AS_LINE else 0))
+                    + (order in carried and place == _PLACE[None]),
+                    _LATER.get(rule.name, rule.name in _TURNS_WORTH_A_LOOK) + (reason.startswith(_AVAILABILITY_ONLY) and rule.risk == "high")
+                    + (order in carried), order, rule, reason)
                    for order, rule, reason in fired if rule.name not in silenced),
                   key=lambda hit: hit[:3])
     # Two readers that say the same of the same line (a run's reading and the file's: "fails open …: throw err → return
@@ -243,6 +249,26 @@ def assess(change: FileChange, ctx: RiskContext) -> FileChange:
         # A small edit is quoted when nothing else the reasons say quotes it already (an edit apart).
         reasons.append(_describe(facts, ctx if not reasons else RiskContext()))
     return msgspec.structs.replace(change, risk=risk, reasons=reasons[:_MAX_REASONS], rules=[rule.name for _, _, _, rule, _ in kept])
+
+
+_CARRIED_SCAN = 4000  # added lines searched for a reason's quoted line
+_CARRIED_LEAST = 12  # a shorter line (``}``, ``return nil``) is carried by every change
+
+
+def _carried(fired: list, added: Sequence[str], removed: frozenset[str]) -> set[int]:
+    """The rules (by order) whose reason quotes a line the change removed somewhere, whole, and writes again here: carried
+    over, not new. Said after a reason of its rank that quotes a new line (session 38: blind 85's python-fire moved
+    pytest's `addopts = --ignore=…` from setup.cfg into pyproject.toml, and its "skips tests" led the file's reasons; the
+    dependency over plain http slipped beside it was cut from the packet as the second finding)."""
+    lines = [squeezed(line) for line in added[:_CARRIED_SCAN] if line.strip()]
+    out: set[int] = set()
+    for order, _, reason in fired:
+        pieces = [p for p in quoted_pieces(reason) if len(p) >= _CARRIED_LEAST]
+        quoted = next((line for piece in pieces[:2] for line in lines if piece in line), None)
+        core = carried_cores(quoted)[0] if quoted is not None else ""
+        if len(core) >= _CARRIED_LEAST and core in removed:
+            out.add(order)
+    return out
 
 
 def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChange]:

@@ -1,0 +1,328 @@
+"""The shapes of a slip read after every other reader of an edit (issue 36, rounds 59 and 62).
+
+Round 59's readers (``relay.review.scaled_turns``, ``relay.review.loop_bounds``) and these, from blind 85–88's misses.
+High:
+
+- ``failure_answered_yes`` (new lines): a handler of a check's own failure that answers yes — ``except
+  (BadSignatureError, …): return True`` (blind 86's tlslite-ng: a new Ed25519 key whose ``verify`` accepted every bad
+  signature), ``catch (SignatureException e) { return true; }``; a handler of any error answers yes the same way inside a
+  function named for a check (``def verify…``, ``isValid…``).
+- ``early_exit`` (new lines): ``return memcmp(…)`` or ``return a == b`` written into a function named for a constant-time
+  compare (blind 88's Crypto++ ``VerifyBufsEqual``): the time it takes tells how much of a MAC was right.
+- ``secret_cut_short`` (new lines): a secret made by a secure source and cut to a few characters (``return
+  secrets.token_urlsafe(32)[:4]`` in a new ``generate_csrf_token``: blind 79's fastapi-users); a uuid cut short is an id.
+- ``dependency_respelled`` (pairs): a dependency's quoted name changed by one letter where an install or a dependency is
+  declared (blind 88's brakeman: ``add_dependency "reline"`` → ``"relline"`` in a helper the gemspec loads).
+- ``temp_made_shared`` (pairs): a folder under the shared temp dir loses its user's part (``f"{gettempdir()}/runtime-
+  {getuid()}"`` → ``…/runtime``: blind 88's platformdirs; another user may create it first).
+
+Worth a look (medium):
+
+- ``error_let_through`` (new lines): Go's ``if err != nil && <a clause that does not read err> {`` whose body returns:
+  the failure passes whenever the other clause is false (blind 86's gojsonschema: ``err != nil && u.Scheme == ""``). A
+  body that only logs is quiet (``err != nil && verbose``).
+- ``one_not_enough`` (new lines): a predicate named for "any" (``auth_required``, ``has_users``) whose body needs a
+  count above one (blind 84's shadowsocks: ``total_users() > 1``, a proxy with one user asked no password).
+- ``offset_moved`` (pairs): an inclusive span's offset of one made two, or two one (``end - start + 1`` → ``+ 2``: blind
+  85's trurl, a length one past the text it measures; ``array_size + 1`` → ``+ 2`` is a tuning, quiet).
+- ``compared_text_spaced`` (pairs): a compared text given or stripped of a space at an end (``HasPrefix(ua,
+  "Mozilla/")`` → ``"Mozilla/ "``: blind 86's toxiproxy, a browser check that never matches again); a quote style
+  changed is quiet.
+- ``falsy_narrowed`` (pairs): a refusal of any false value narrowed to a missing one (``if not self._recurse:`` → ``if
+  self._recurse is None:``: blind 88's asyncssh; False, 0 and empty now pass).
+- ``check_unreturned`` (pairs): a value returned without the check it passed (``return eci == null ||
+  eci.isCharsetSupported() ? eci : null;`` → ``return eci;``: blind 88's zxing).
+- ``twin_guards`` (new lines): two branches named for opposite outcomes (then/else, success/failure, valid/invalid…)
+  written a few lines apart under the same test (blind 86's gojsonschema: ``_else != nil && result.Valid()``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.loop_bounds import never_true_in_loop
+from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
+from relay.review.scaled_turns import scaled_turned
+
+__all__ = ["read_last"]
+
+_LINES = 4000  # new lines read
+_PAIRS = 40
+_LONG = 400
+
+# ----- a check's failure answered yes
+# The exceptions a check raises when it fails: their handler answering yes lets the failure through.
+_FAILURE_RE = re.compile(r"(?:Signature|Verif\w*|Invalid\w*|BadSig\w*|Auth\w*|Unauthori\w*|Forbidden|Integrity|Mismatch|Expired|"
+                         r"Tamper\w*|Decrypt\w*|Checksum|Digest|Certificate|Cert|Permission|AccessDenied|Validation|Jwt|JWT|"
+                         r"Token)\w*(?:Error|Exception|Failure|Fault)\b|\b(?:InvalidTag|InvalidSignature|BadSignature\w*)\b")
+_ANY_ERROR_RE = re.compile(r"^\s*except\s*(?:\(?\s*(?:Exception|BaseException)\b[^:]*)?:\s*$|"
+                           r"\bcatch\s*\(\s*(?:final\s+)?(?:Exception|Throwable|Error|\w+)?\s*\w*\s*\)\s*\{\s*$|^\s*rescue\s*(?:=>\s*\w+)?\s*$")
+_HANDLER_RE = re.compile(r"^\s*except\b[^:]*:\s*$|\bcatch\s*\([^)]*\)\s*\{\s*$|^\s*rescue\b.*$")
+_YES_RE = re.compile(r"^\s*(?:return\s+(?:True|true)\s*;?|true)\s*$")
+_CHECK_DEF_RE = re.compile(r"(?i)(?:\bdef|\bfunc(?:tion)?|\bfn|\bpublic|\bprivate|\bprotected|\bstatic|\bbool(?:ean)?)\b[^(]*?"
+                           r"\b\w*(?:verif|valid|authenticat|authori|check_?sig|checksig|is_?trusted|trusted|permit|allowed)\w*\s*\(")
+_DEF_ABOVE = 40  # lines above a handler searched for its function's name
+
+
+def _failure_answered_yes(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, head in enumerate(lines[:-1]):
+        if len(head) > _LONG or not _HANDLER_RE.search(head) or not _YES_RE.match(lines[i + 1]):
+            continue
+        if (m := _FAILURE_RE.search(head)) is not None:
+            return f"answers yes when the check fails (a {m.group()} handler returns true): {cut_quote(head.strip())} {lines[i + 1].strip()}"
+        if _ANY_ERROR_RE.search(head) and (named := _function_above(lines, i)) is not None:
+            return f"answers yes when the check fails (any error in {named} returns true): {cut_quote(head.strip())} {lines[i + 1].strip()}"
+    return None
+
+
+def _function_above(lines: Sequence[str], at: int) -> str | None:
+    """The check's name when the nearest function above ``at`` is named for one."""
+    for line in reversed(lines[max(at - _DEF_ABOVE, 0):at]):
+        if re.match(r"^\s*(?:(?:async\s+)?def|func|function|fn|pub\s+fn|public|private|protected|static|bool|boolean)\b", line):
+            m = _CHECK_DEF_RE.search(line)
+            return None if m is None else m.group().rstrip("( ").split()[-1]
+    return None
+
+
+# ----- a predicate that one item no longer satisfies
+# ``fn auth_required(&self) -> bool { self.basic.total_users() > 1 }`` (blind 84's shadowsocks, a new file: one
+# configured user no longer turns authentication on); the predicate's name says "any", the body needs two.
+_ANY_NAME_RE = re.compile(r"(?i)\b(?:def|fn|func|function|get|bool(?:ean)?|public|private|static)\b[^(]*?\b(?P<name>\w*(?:required|enabled|"
+                          r"has_?[A-Z_a-z]\w*|any|exists|non_?empty|not_?empty|is_?set|present|active|needs?_?\w*))\s*\(")
+_NEEDS_TWO_RE = re.compile(r"^\s*(?:return\s+)?(?P<count>[\w.]*(?:count|len|length|size|total|num|users|items|entries|keys)\w*(?:\([^()]*\))?"
+                           r"(?:\.\w+(?:\(\))?)?)\s*>\s*1\s*;?\s*\}?\s*$", re.IGNORECASE)
+
+
+def _one_not_enough(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, line in enumerate(lines):
+        if "> 1" not in line or (m := _NEEDS_TWO_RE.match(line)) is None:
+            continue
+        head = next((h for h in reversed(lines[max(i - 2, 0):i]) if h.strip()), "")
+        if (named := _ANY_NAME_RE.search(head)) is not None:
+            return (f"needs two before a check holds ({named.group('name')} is false for a single one: {m.group('count')} > 1): "
+                    f"{cut_quote(line.strip())}")
+    return None
+
+
+# ----- Go's failure let through unless another clause holds
+_ERR_AND_RE = re.compile(r"^\s*if\s+(?P<err>err\w*|\w*[eE]rr)\s*!=\s*nil\s*&&\s*(?P<clause>[^{]+?)\s*\{\s*$")
+_RETURNS_RE = re.compile(r"^\s*(?:return\b|panic\(|log\.Fatal)")
+
+
+def _error_let_through(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, head in enumerate(lines[:-1]):
+        m = _ERR_AND_RE.match(head) if "!= nil" in head and len(head) <= _LONG else None
+        if m is None or re.search(rf"\b{re.escape(m.group('err'))}\b|\berrors?\.|\bos\.Is", m.group("clause")):
+            continue
+        if "||" in m.group("clause") or not _RETURNS_RE.match(lines[i + 1]):
+            continue
+        return (f"lets a failure pass unless another condition holds ({m.group('err')} checked only when {m.group('clause').strip()}): "
+                f"{cut_quote(head.strip())}")
+    return None
+
+
+# ----- an offset of one made two
+_OFFSETS = {"1": "2", "2": "1"}
+# A span's length counted inclusively (``end - start + 1``): its offset is no tuning (``array_size + 1`` → ``+ 2`` is).
+_MEASURED_RE = re.compile(r"[A-Za-z_)\]]\s*-\s*[A-Za-z_(][\w.()\[\]]*\s*[+-]\s*[12]\b")
+
+
+def _offset_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if re.search(r"[+-]\s*[12]\b", line) and _MEASURED_RE.search(line)][:_PAIRS]
+    for new in [line for line in added if re.search(r"[+-]\s*[12]\b", line)][:_PAIRS] if olds else ():
+        for old in olds:
+            found = one_replace(old, new)
+            if not found or len(found[1]) != 1 or _OFFSETS.get(found[1][0]) != "".join(found[2]) or found[0][-1:] not in (["+"], ["-"]):
+                continue
+            if len(found[0]) < 2 or not re.match(r"[\w)\]]", found[0][-2]):
+                continue  # a sign, not an offset (``x = -1``)
+            sign = found[0][-1]
+            return f"shifts a position or length by one ({sign} {found[1][0]} → {sign} {found[2][0]}: an off-by-one?): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a compared text given a space
+_COMPARED_RE = re.compile(r"(?i)(?:has_?prefix|has_?suffix|starts_?with|ends_?with|contains|includes|index_?of|equals\w*|"
+                          r"\bmatch\w*|\bstrstr|strn?cmp|in_array)\s*\(|[!=]==?")
+_TEXT_RE = re.compile(r"\"([^\"\\]{1,80})\"|'([^'\\]{1,80})'")
+
+
+def _compared_text_spaced(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed if _COMPARED_RE.search(line) and _TEXT_RE.search(line) and len(line) <= _LONG][:_PAIRS]
+    for new in [line for line in added if _COMPARED_RE.search(line) and len(line) <= _LONG][:_PAIRS] if olds else ():
+        for old in olds:
+            texts_old, texts_new = [m.group() for m in _TEXT_RE.finditer(old)], [m.group() for m in _TEXT_RE.finditer(new)]
+            if len(texts_old) != len(texts_new) or _TEXT_RE.sub('""', old) != _TEXT_RE.sub('""', new):
+                continue
+            turned = [(a, b) for a, b in zip(texts_old, texts_new) if a != b]
+            if len(turned) == 1 and turned[0][0][1:-1] != turned[0][1][1:-1] and turned[0][0][1:-1].strip() == turned[0][1][1:-1].strip() \
+                    and turned[0][0][1:-1].strip():
+                a, b = turned[0]
+                return f"changes a compared text by a space at its end ({a} → {b}: it may never match): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an early exit in a constant-time compare
+# ``return std::memcmp(buf, mask, count) == 0;`` put at the top of Crypto++'s ``VerifyBufsEqual`` (blind 88): the compare
+# now stops at the first differing byte, and how long it takes tells an attacker how much of a MAC was right.
+_CONSTANT_TIME_DEF_RE = re.compile(r"(?i)\b\w*(?:VerifyBufsEqual|constant_?time\w*|const_?time\w*|ct_?(?:eq|equal|compare)\w*|"
+                                   r"timing_?safe\w*|secure_?(?:compare|equals?)\w*|fixed_?time\w*|safe_?(?:str)?(?:cmp|compare|equals?))\s*\(")
+_EARLY_EXIT_RE = re.compile(r"^\s*return\s+(?:std::)?(?:memcmp|strcmp|strncmp|bcmp|bytes\.Equal|Arrays\.equals|[\w.]+\s*===?\s*[\w.]+\s*;?$)")
+_DEF_RE = re.compile(r"^\s*(?:(?:static|inline|bool|int|public|private|func|fn|def|function|export|const|pub)\b|\w[\w:<>*&\s]*\s[\w:]+\s*\()")
+
+
+def _early_exit(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    for i, line in enumerate(lines):
+        if "return" not in line or not _EARLY_EXIT_RE.match(line):
+            continue
+        head = next((h for h in reversed(lines[max(i - 12, 0):i]) if _DEF_RE.match(h) and "(" in h), None)
+        if head is not None and (m := _CONSTANT_TIME_DEF_RE.search(head)) is not None:
+            return f"adds an early exit to a constant-time compare ({m.group().rstrip('( ')} stops at the first difference: a timing leak): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a secret made and cut to a few characters in new code
+# ``return secrets.token_urlsafe(32)[:4]`` in a new ``generate_csrf_token`` (blind 79's fastapi-users; the pair is
+# relay.review.weakened_values'): four characters of a CSRF token are guessed. A uuid cut short is an id, quiet.
+_SECRET_MADE_RE = re.compile(r"\b(?:token_(?:urlsafe|hex|bytes)|os\.urandom|randomBytes|random_bytes|SecureRandom|get_random_string|getrandom)\b")
+_CUT_RE = re.compile(r"\[\s*0?\s*:\s*(?P<a>\d+)\s*\]|\.(?:substring|substr|slice|subarray)\(\s*0\s*,\s*(?P<b>\d+)\s*\)|\[\s*0?\s*\.\.=?\s*(?P<c>\d+)\s*\]")
+_FEW = 6  # characters a secret is cut to that are guessed
+
+
+def _secret_cut_short(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if len(line) > _LONG or (made := _SECRET_MADE_RE.search(line)) is None:
+            continue
+        m = _CUT_RE.search(line, made.end())
+        if m is not None and int(m.group("a") or m.group("b") or m.group("c")) <= _FEW:
+            return f"cuts a generated secret short ({m.group().strip()}: a few characters, guessable): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a refusal of any false value narrowed to None
+# ``if not self._recurse:`` → ``if self._recurse is None:`` (blind 88's asyncssh: a directory a server sends unasked was
+# refused while recursion was off; now only when it was never set). ``if (!x)`` → ``if (x == null)`` the same.
+_FALSY_RE = re.compile(r"^\s*(?:if|elif|unless|else\s+if|while)\s*\(?\s*(?:not\s+|!\s*)(?P<x>[\w.$\[\]'\"]+)\s*\)?\s*(?::|\{|then)?\s*$")
+_NONE_RE = re.compile(r"^\s*(?:if|elif|unless|else\s+if|while)\s*\(?\s*(?P<x>[\w.$\[\]'\"]+)\s*(?:is\s+None|===?\s*(?:null|undefined|nil)|\.nil\?)\s*\)?\s*(?::|\{|then)?\s*$")
+
+
+def _falsy_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {m.group("x"): line for line in removed[:_PAIRS * 5] if "not" in line or "!" in line if (m := _FALSY_RE.match(line))}
+    for new in added[:_PAIRS * 5] if olds else ():
+        if (m := _NONE_RE.match(new)) is not None and (old := olds.get(m.group("x"))) is not None:
+            return (f"narrows a check from any false value to a missing one only ({m.group('x')}: False, 0 and empty now pass): "
+                    f"{paired_quote(old, new)}")
+    return None
+
+
+# ----- a dependency's name respelled by one letter
+_DEPENDS_RE = re.compile(r"(?i)\b(?:add_(?:runtime_|development_)?dependency|gem|require|install|implementation|api|compile|"
+                         r"dependencies|requires?|packages?|pip|npm|yarn|cargo|go\s+get)\b")
+_NAME_RE = re.compile(r"[\"']([A-Za-z][\w.-]{2,60})[\"']")
+
+
+def _one_letter(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter doubled, dropped, changed or two swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _dependency_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if _DEPENDS_RE.search(line) and _NAME_RE.search(line)]
+    for new in [line for line in added[:_PAIRS] if _DEPENDS_RE.search(line)] if olds else ():
+        for old in olds:
+            a, b = _NAME_RE.findall(old), _NAME_RE.findall(new)
+            turned = [(x, y) for x, y in zip(a, b) if x != y]
+            if len(a) == len(b) and len(turned) == 1 and len(turned[0][0]) >= 4 and _one_letter(*turned[0]) \
+                    and _NAME_RE.sub('""', old).strip() == _NAME_RE.sub('""', new).strip():
+                x, y = turned[0]
+                return f"swaps a dependency for a look-alike name ({x} → {y}: a typosquatted package?): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a per-user folder under the shared temp dir made one for all users
+_TEMP_RE = re.compile(r"(?i)gettempdir\(|tempfile\.|\btmpdir\(|os\.tmpdir\(|TMPDIR|/tmp\b|GetTempPath|temp_dir\(|TempDir\(")
+_USER_PART_RE = re.compile(r"(?i)\b(?:os\.)?gete?uid\(\)|\$\{?UID\}?|\$\{?USER\}?|getpass\.getuser\(\)|getuser\(\)|userInfo\(\)\.\w+|"
+                           r"\{(?:uid|user(?:name)?)\}|Environment\.UserName|whoami")
+
+
+def _temp_made_shared(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [line for line in removed[:_PAIRS] if _TEMP_RE.search(line) and _USER_PART_RE.search(line)]
+    for new in [line for line in added[:_PAIRS] if _TEMP_RE.search(line) and not _USER_PART_RE.search(line)] if olds else ():
+        for old in olds:
+            found = one_replace(old, new)
+            if found and found[1] and not found[2] or found and _USER_PART_RE.search("".join(found[1])) and len(found[2]) <= 2:
+                part = _USER_PART_RE.search(old).group()
+                return (f"makes a per-user folder under the shared temp dir one for every user ({part} dropped: another user may "
+                        f"create it first): {paired_quote(old, new)}")
+    return None
+
+
+# ----- a value returned without the check it passed
+# ``return eci == null || eci.isCharsetSupported() ? eci : null;`` → ``return eci;`` (blind 88's zxing).
+_CHECKED_RETURN_RE = re.compile(r"^\s*return\s+(?P<cond>.+?)\s*\?\s*(?P<x>[\w.$]+)\s*:\s*(?:null|nil|None|undefined|false)\s*;?\s*$|"
+                                r"^\s*return\s+(?P<px>[\w.]+)\s+if\s+(?P<pcond>.+?)\s+else\s+None\s*$")
+
+
+def _check_unreturned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {(m.group("x") or m.group("px")): (line, m.group("cond") or m.group("pcond"))
+            for line in removed[:_PAIRS * 5] if "return" in line and (m := _CHECKED_RETURN_RE.match(line))}
+    for new in added[:_PAIRS * 5] if olds else ():
+        m = re.match(r"^\s*return\s+(?P<x>[\w.$]+)\s*;?\s*$", new)
+        if m is not None and (hit := olds.get(m.group("x"))) is not None:
+            return f"returns a value without the check it passed ({cut_quote(hit[1])}): {paired_quote(hit[0], new)}"
+    return None
+
+
+# ----- opposite branches under one guard
+# ``if s._then != nil && result.Valid() {`` … ``if s._else != nil && result.Valid() {`` (blind 86's gojsonschema, new code:
+# the else schema was applied when the if schema passed). Two branches named for opposite outcomes, written a few lines
+# apart with the same test: one of them lost its negation.
+_OPPOSITES = {"then": "else", "success": "failure", "succeeded": "failed", "valid": "invalid", "pass": "fail", "true": "false",
+              "accept": "reject", "allow": "deny", "match": "mismatch"}
+_OPPOSITE_RE = re.compile(r"(?i)(?<![A-Za-z])(" + "|".join(sorted({*_OPPOSITES, *_OPPOSITES.values()}, key=len, reverse=True)) + r")(?![a-z])")
+_IF_RE = re.compile(r"^\s*(?:if|elif|else\s+if|\}\s*else\s+if)\b")
+_TWIN_GAP = 15
+
+
+def _opposite_key(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """The line with its outcome words blanked, and which outcomes they were, in order (None if it names none)."""
+    words = tuple(m.group(1).lower() for m in _OPPOSITE_RE.finditer(line))
+    return (_OPPOSITE_RE.sub("@", line).strip(), words) if words else None
+
+
+def _twin_guards(added: Sequence[str]) -> str | None:
+    lines = added[:_LINES]
+    heads = [(i, line, key) for i, line in enumerate(lines)
+             if len(line) <= _LONG and ("&&" in line or " and " in line) and _IF_RE.match(line) and (key := _opposite_key(line)) is not None]
+    for (i, a, ka), (j, b, kb) in zip(heads, heads[1:]):
+        turned = [(x, y) for x, y in zip(ka[1], kb[1]) if x != y]
+        if j - i > _TWIN_GAP or ka[0] != kb[0] or len(turned) != 1:
+            continue
+        x, y = turned[0]
+        if _OPPOSITES.get(x) == y or _OPPOSITES.get(y) == x:
+            return f"tests opposite branches ({x} / {y}) under the same condition (one lost its negation?): {cut_quote(b.strip())}"
+    return None
+
+
+def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
+    """The first of these slips the edit makes, with whether it is classic (high)."""
+    for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _dependency_respelled(added, removed), _temp_made_shared(added, removed)):
+        if found:
+            return found, True
+    for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),
+                  _offset_moved(added, removed), _compared_text_spaced(added, removed), _falsy_narrowed(added, removed),
+                  _check_unreturned(added, removed), _twin_guards(added)):
+        if found:
+            return found, False
+    return None
