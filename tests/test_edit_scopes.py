@@ -47,8 +47,9 @@ _DEFAULTS = [
     ("go", "verifier.go",
      "package oidc\n\nfunc DefaultISSVerifier(issuer string) func(string) error {\n\treturn func(iss string) error {\n"
      "\t\tif iss != issuer {\n\t\t\treturn ErrIssuerInvalid\n\t\t}\n\t\treturn nil\n\t}\n}\n",
-     ("\t\tif iss != issuer {", "\t\tif !strings.HasPrefix(iss, issuer) {"),
-     "in DefaultISSVerifier(): …iss != issuer { → …!strings.HasPrefix("),
+     # (a prefix match here, ``!strings.HasPrefix(iss, issuer)``, is read by relay.review.last_readers since session 38)
+     ("\t\tif iss != issuer {", "\t\tif !strings.EqualFold(iss, issuer) {"),
+     "in DefaultISSVerifier(): …iss != issuer { → …!strings.EqualFold("),
 ]
 
 

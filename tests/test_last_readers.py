@@ -73,6 +73,24 @@ _URI = ["func (f URIFormatChecker) IsFormat(input interface{}) bool {", "\tu, er
     ("mcfly.bash", ['MCFLY_HISTORY="${TMPDIR:-/tmp}/mcfly.$$"'], ["MCFLY_HISTORY=$(mktemp ${TMPDIR:-/tmp}/mcfly.XXXXXXXX)"],
      "medium", "a fixed, predictable /tmp path where mktemp made a random one"),
     ("lib/foreman/cli.rb", ['    exec args.join(" ")'], ["    exec(*args)"], "high", "runs a program through a shell string joined from its arguments"),
+    ("src/django_otp/plugins/otp_email/models.py", ['        message = f"sent by email ({self.token})"'], ['        message = "sent by email"'],
+     "high", "puts a secret into a message a caller reads"),
+    ("docs/configuration.rst", ['                    "script-src": [SELF, UNSAFE_INLINE, UNSAFE_EVAL],'],
+     ['                    "script-src": [SELF, STRICT_DYNAMIC],'], "high", "lets a Content-Security-Policy run inline script or eval"),
+    ("packages/formik/src/Formik.tsx", ["          !isInstanceOfError && Object.keys(combinedErrors).length <= 1;"],
+     ["          !isInstanceOfError && Object.keys(combinedErrors).length === 0;"], "medium", "lets one through where none was allowed"),
+    ("setup.py", ["    install_requires=['tzdata; platform_system==\"Windows\"', 'python-dateutils'],"],
+     ["    install_requires=['tzdata; platform_system==\"Windows\"'],"], "high", "adds a look-alike of python-dateutil"),
+    ("src/oic/oauth2/provider.py", ["                if not _base.startswith(regbase):"], ["                if _base != regbase:"],
+     "medium", "makes an exact match a prefix match (_base matched by its start"),
+    ("verifier.go", ["\t\tif !strings.HasPrefix(iss, issuer) {"], ["\t\tif iss != issuer {"],
+     "medium", "makes an exact match a prefix match (iss matched by its start"),
+    ("plugincontainer/container_runner.go", ["\t\tPrivileged:    true,"], [], "high", "runs a container with the host's privileges"),
+    ("app/run.py", ["    client.containers.run(image, privileged=True)"], [], "high", "runs a container with the host's privileges"),
+    ("lib/output.js", ['            ret = ret.replace(/<\\x2f(script)([>\\/\\t\\n\\f\\r ])/g, "<\\\\/$1$2");'],
+     ['            ret = ret.replace(/<\\x2f(script)([>\\/\\t\\n\\f\\r ])/gi, "<\\\\/$1$2");'], "medium", "drops a pattern's case-insensitive flag"),
+    ("packages/otplib/src/defaults.ts", ["    epochTolerance: options.epochTolerance ?? 1800,"], ["    epochTolerance: options.epochTolerance ?? 0,"],
+     "high", "widens how long a code or token stays good: epochTolerance 0 → 1800"),
     ("trurl.c", ["              badlen = end - start + 2;"], ["              badlen = end - start + 1;"],
      "medium", "shifts a position or length by one (+ 1 → + 2"),
     ("api.go", ['\t\tif strings.HasPrefix(r.UserAgent(), "Mozilla/ ") {'], ['\t\tif strings.HasPrefix(r.UserAgent(), "Mozilla/") {'],
@@ -110,6 +128,12 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("requirements-dev.lock", ["--index-url https://pypi.org/simple"], [], "plain HTTP"),
     ("pyproject.toml", ['    "pytest>9",'], ['    "pytest",'], "adds a dependency"),
     ("pyproject.toml", ['tests = ["hypothesis", "pytest>9"]'], ['tests = ["hypothesis", "pytest"]'], "adds a dependency"),
+    ("app/mail.py", ['        logger.info(f"sent token {self.token}")'], [], "puts a secret into a message"),
+    ("app/mail.py", ['        message = f"sent to {self.email}"'], [], "puts a secret into a message"),
+    ("src/count.ts", ["  const none = items.length === 1;"], ["  const none = items.length === 0;"], "lets one through"),
+    ("src/names.py", ["    if not name.startswith(other):"], ["    if name != other:"], "makes an exact match a prefix match ("),
+    ("src/http.ts", ["    retries: opts.retries ?? 10,"], ["    retries: opts.retries ?? 1,"], "widens how long"),
+    ("plugincontainer/container_runner.go", ["\t\tPrivileged:    false,"], [], "host's privileges"),
     ("src/pos.c", ["    x = -2;"], ["    x = -1;"], "shifts a position or length"),
     ("src/pos.c", ["    pad = width + 3;"], ["    pad = width + 2;"], "shifts a position or length"),
     ("ext/oj/dump_compat.c", ["    size = dump_opts.array_size + 2;"], ["    size = dump_opts.array_size + 1;"], "shifts a position or length"),
@@ -153,3 +177,19 @@ def test_a_risky_line_carried_from_a_removed_file_is_said_after_a_new_one() -> N
     cut = fc("auth/token.go", ["\tInsecureSkipVerify: true,", "\tif token == nil || !token.Valid {"],
              ["\tif token == nil || !token.Valid || token.Method != expected {"])
     assert assess_all([cut], RiskContext())[0].reasons == assess(cut, RiskContext()).reasons
+
+
+@pytest.mark.parametrize(("line", "high"), [
+    ('secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY",', False),  # base32 of "12345678901234567890": otplib's docs, sixteen pages
+    ('  secret: "48656c6c6f", // "Hello" in hex', False),
+    ('const secret = "JBSWY3DPEHPK3PXP";', True),  # base32 of bytes that are not text
+    ('api_key = "a1b2c3d4e5f60718293a4b5c6d7e8f90"', True),
+    ('auth_token = "dXNlcjpwYXNzd29yZA=="', True),  # base64 of "user:password": a credential written encoded stays one
+    ('password = "aHVudGVyMmh1bnRlcjI="', True),  # base64 of "hunter2hunter2"
+    ("const header = 'Basic dGVzdDpwYXNzd29yZA==';", True),  # "test:password": a credential's shape, whatever its words
+])
+def test_an_example_secret_encoded_from_digits_or_a_word_is_no_secret(line: str, high: bool) -> None:
+    # Blind 90's otplib: one docs commit's sixteen pages each "hard-codes a secret" for the RFC's test secret in base32; a
+    # worker who hides a password by encoding it gains nothing (the walk-around cases stay high).
+    out = _said("docs/guide/getting-started.md", ["```ts", line, "```"])
+    assert any(reason.startswith("hard-codes a secret") for reason in out.reasons) is high, out.reasons

@@ -84,3 +84,24 @@ def test_a_top_three_targets_second_quote_comes_before_a_lower_targets_first() -
     lower = [p for p in pick.order if p[0] >= 3]
     assert not lower or pick.order.index((1, 1)) < pick.order.index(lower[0]), pick.order
     assert line in items[1].texts[1]
+
+
+def test_a_second_window_goes_to_the_line_the_first_window_does_not_show() -> None:
+    # Session 38 (blind 90's csvkit): the riskiest file's first reason (a check's result discarded) quoted a call in one hunk,
+    # its second reason (`+ 1` taken out) a line 40 rows into a new function in another; the second hunk's window, placed
+    # by every piece of the reasons, opened on the function's first row, which holds a name the first reason quotes in
+    # parentheses, and the `+ 1` line was not shown.
+    from relay.core.contracts import FileChange
+    from relay.review.view_budget import _second_quotes
+
+    function = ["+def _resolve(identifier, names, offset, ignore_unknown, ignore_invalid_range):", "+    a, b = identifier.split('-')"]
+    function += [f"+    step_{k} = names[{k}]" for k in range(36)] + ["+    b = int(b) if b else len(names) + 1", "+    return a, b"]
+    call = ["-        raise", "+        columns.extend(_resolve(ids, names, offset, ignore_unknown=ignore, ignore_invalid_range=ignore))"]
+    change = FileChange(path="csvkit/cli.py", risk="high", rules=["any_turn", "weakens_more"], reasons=[
+        "discards the result of a check (_invalid_range: its error is ignored): ignore_invalid_range=ignore))",
+        "shifts a position or bound by one (+ 1 taken out: an off-by-one?): …b) + 1 if b else len(names… → …b) if b else l"])
+    hunks = [_hunk(516, function), _hunk(571, call)]
+    item = Item(label="## csvkit/cli.py lines 516-571\n", hunks=hunks, texts=[h.text for h in hunks], telling=1, quoted=True,
+                small=[False, True], path=change.path, risk="high", also=[0], change=change)
+    quotes = _second_quotes(item)
+    assert "_invalid_range" not in quotes and any("bifbelse" in q for q in quotes), quotes

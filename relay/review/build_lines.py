@@ -86,10 +86,12 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # adds whatever key a host shows (round 56: blind 79's ssh2 README, ``hostVerifier: () => true``).
         r"(?P<at3>\bhostVerifier)\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*(?:true|1)\b|(?P<at4>\bhostVerifier)\s*:\s*function\s*\([^)]*\)\s*\{\s*return\s+true\b|"
         r"(?P<at5>\bssh\.InsecureIgnoreHostKey)\s*\(|(?P<at6>\bset_missing_host_key_policy)\s*\(\s*(?:paramiko\.)?(?:AutoAddPolicy|WarningPolicy)\b", re.I)),
-    ("runs a container with the host's privileges", ("privileged:true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
+    ("runs a container with the host's privileges", ("privileged:true", "privileged=true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
                                                      "allowprivilegeescalation", "hostpid", "keep_caps"), re.compile(
         # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.
-        r"^\s*-?\s*privileged\s*:\s*true\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
+        # Go's and JavaScript's container config (``Privileged: true,`` in a HostConfig: blind 89's go-secure-stdlib), the Docker
+        # SDK's ``privileged=True``.
+        r"^\s*-?\s*(?i:privileged)\s*:\s*true\b|\bprivileged\s*=\s*True\b|(?<![\w-])--privileged\b(?!\s*=\s*false)|\bcap[-_]add\b\W+(?:ALL|SYS_ADMIN)\b|"
         r"^\s*-\s*['\"]?(?:CAP_)?SYS_ADMIN['\"]?\s*$|/var/run/docker\.sock\s*:|\b(?:seccomp|apparmor)[:=]unconfined\b|"
         r"\ballowPrivilegeEscalation\s*:\s*true\b|\bhostPID\s*:\s*true\b|"
         # nsjail's own: a jail that keeps its capabilities (round 51, blind 71's nsjail sample config).

@@ -287,8 +287,8 @@ _PY_MIXED = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
 
 # A list of such names on one line (setup.py's ``"tests": ["coverage", "pytest", "pyopenssl"],``, ``install_requires=[…]``;
 # round 57: blind 81's pem, ``"pyopenssll"`` in a new extra).
-_LIST_RE = re.compile(r"""^\s*(?:["'][\w.\-]+["']\s*:\s*|[\w.]+\s*=\s*)?\[\s*(?:["'][^"'\[\]]+["']\s*,\s*)*["'][^"'\[\]]+["']\s*,?\s*\]\s*[,)]?\s*$""")
-_LISTED_RE = re.compile(r"""["'](?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~][^"']*)?["']""")
+_LIST_RE = re.compile(r"""^\s*(?:["'][\w.\-]+["']\s*:\s*|[\w.]+\s*=\s*)?\[\s*(?:(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,\s*)*(?:'[^'\[\]]+'|"[^"\[\]]+")\s*,?\s*\]\s*[,)]?\s*$""")
+_LISTED_RE = re.compile(r"""(?P<q>["'])(?P<name>[A-Za-z][\w.\-]*)(?:\[[^\]]*\])?\s*(?:[;<>=!~](?:(?!(?P=q)).)*)?(?P=q)""")  # a marker may quote
 
 
 def _bare_names(path: str, lines: Iterable[str]) -> list[str]:

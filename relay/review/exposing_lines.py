@@ -36,8 +36,9 @@ __all__ = ["CALLS", "VALUES"]
 _NOT_LOGGED = r"^(?!.*(?i:\b\w*log\w*\s*\)?\s*[.(]|\b(?:console|slog|zap)\s*\.|\b(?:print\w*|debug|warn\w*|trace|puts|echo)\s*[(!]))"
 
 VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("lets a Content-Security-Policy run inline script or eval", ("unsafe-inline", "unsafe-eval"), re.compile(
-        r"(?i)(?:default|script)(?:-src|_src|src)(?:-elem)?\b[^;\n]{0,200}?(?P<at>unsafe-(?:inline|eval))|"
+    # django-csp's own constants (``"script-src": [SELF, UNSAFE_INLINE]``, blind 89's docs sample) are the same values.
+    ("lets a Content-Security-Policy run inline script or eval", ("unsafe-inline", "unsafe-eval", "unsafe_inline", "unsafe_eval"), re.compile(
+        r"(?i)(?:default|script)(?:-src|_src|src)(?:-elem)?\b[^;\n]{0,200}?(?P<at>unsafe[-_](?:inline|eval))|"
         r"(?P<at2>unsafe-eval)")),
     ("accepts any signer (an identity or issuer pattern that matches anything)", ("regex", "pattern"), re.compile(
         r"(?i)(?P<at>\b(?:certificate[-_]?)?(?:identity|issuer|subject|signer|email|principal|san|workflow)[-_]?(?:regexp?|pattern))"
@@ -70,6 +71,11 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"""(?P<at>rubygems_mfa_required)['"]?\]?\s*(?:=>?|:)\s*['"]?false\b""")),
     ("creates a user with root's uid 0", ("useradd", "adduser", "usermod"), re.compile(
         r"\b(?:useradd|adduser|usermod)\b[^\n]{0,80}?(?P<at>\s(?:-u|--uid)(?:\s+|=)0)(?!\d)")),
+    # django-otp's email device (blind 89): ``message = f"sent by email ({self.token})"`` returned to the page that asked
+    # for the code: whoever asks reads the code the email was to prove.
+    ("puts a secret into a message a caller reads", ("token", "otp", "password", "passwd", "secret", "api_key", "apikey", "private_key", "privatekey"),
+     re.compile(_NOT_LOGGED + r".*?(?i:\b(?:message|msg|detail|body|response|reply|description|text)\w*)\s*[=:]\s*(?:f[\"']|`|[\"'])[^\"'`]*"
+                r"(?P<at>(?:\$|#)?\{\s*(?:self\.|this\.|@)?(?i:token|otp|password|passwd|secret|api_?key|private_?key)\s*\})")),
     ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"

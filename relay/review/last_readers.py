@@ -1,6 +1,6 @@
-"""The shapes of a slip read after every other reader of an edit (issue 36, rounds 59 and 62).
+"""The shapes of a slip read after every other reader of an edit (issue 36, rounds 59, 62 and 63).
 
-Round 59's readers (``relay.review.scaled_turns``, ``relay.review.loop_bounds``) and these, from blind 85–88's misses.
+Round 59's readers (``relay.review.scaled_turns``, ``relay.review.loop_bounds``) and these, from blind 85–90's misses.
 High:
 
 - ``failure_answered_yes`` (new lines): a handler of a check's own failure that answers yes — ``except
@@ -32,6 +32,12 @@ Worth a look (medium):
   self._recurse is None:``: blind 88's asyncssh; False, 0 and empty now pass).
 - ``check_unreturned`` (pairs): a value returned without the check it passed (``return eci == null ||
   eci.isCharsetSupported() ? eci : null;`` → ``return eci;``: blind 88's zxing).
+- ``emptiness_widened`` (pairs): an emptiness test made to let one through (``length === 0`` → ``<= 1``: blind 89's formik,
+  a form with one validation error submits).
+- ``match_made_prefix`` (pairs): an exact match of a redirect, a URL, an origin, a host, a path or an issuer made a prefix
+  match (``_base != regbase`` → ``not _base.startswith(regbase)``: blind 90's pyoidc).
+- ``case_flag_dropped`` (pairs): a regex literal's ``i`` flag dropped (``/<\\x2f(script)…/gi`` → ``/g``: blind 90's terser;
+  ``</SCRIPT`` is no longer escaped).
 - ``twin_guards`` (new lines): two branches named for opposite outcomes (then/else, success/failure, valid/invalid…)
   written a few lines apart under the same test (blind 86's gojsonschema: ``_else != nil && result.Valid()``).
 """
@@ -42,6 +48,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.loop_bounds import never_true_in_loop
+from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.scaled_turns import scaled_turned
 
@@ -142,6 +149,61 @@ def _offset_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
                 continue  # a sign, not an offset (``x = -1``)
             sign = found[0][-1]
             return f"shifts a position or length by one ({sign} {found[1][0]} → {sign} {found[2][0]}: an off-by-one?): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an emptiness test made to let one through
+# ``Object.keys(combinedErrors).length === 0`` → ``<= 1`` (blind 89's formik: a form with one validation error submits).
+_EMPTY_RE = re.compile(r"(?P<count>[\w.)\]]*(?i:length|len|size|count)\w*(?:\(\s*\))?)\s*===?\s*0\b")
+
+
+def _emptiness_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(_EMPTY_RE.sub(lambda m: f"{m.group('count')} <= 1", line)): line for line in removed[:_PAIRS * 5] if "0" in line
+            and _EMPTY_RE.search(line)}
+    olds |= {squeezed(_EMPTY_RE.sub(lambda m: f"{m.group('count')} < 2", line)): line for line in removed[:_PAIRS * 5] if "0" in line
+             and _EMPTY_RE.search(line)}
+    for new in added[:_PAIRS * 5] if olds else ():
+        if (old := olds.get(squeezed(new))) is not None:
+            return f"lets one through where none was allowed (== 0 → <= 1: a single one now passes as none): {paired_quote(old, new)}"
+    return None
+
+
+# ----- an exact match made a prefix match
+# ``if _base != regbase:`` → ``if not _base.startswith(regbase):`` (blind 90's pyoidc: a redirect URI registered as
+# ``https://app/cb`` let ``https://app/cb.evil.example`` through). Said for a redirect, a URL, an origin, a host, a path.
+_DIFFERS_RE = re.compile(r"(?P<a>[\w.$\[\]'\"()]+)\s*(?P<op>!==?|==?=?)\s*(?P<b>[\w.$\[\]'\"()]+)")
+_PREFIX_RE = re.compile(r"(?P<neg>not\s+|!\s*)?(?P<a>[\w.$\[\]'\"()]+?)\.(?:startswith|startsWith|start_with\?|starts_with)\(\s*(?P<b>[^()]+?)\s*\)|"
+                        r"(?P<gneg>!\s*)?strings\.HasPrefix\(\s*(?P<ga>[^,()]+?)\s*,\s*(?P<gb>[^()]+?)\s*\)")
+_PLACE_NAME_RE = re.compile(r"(?i)redirect|uri|url|origin|host|domain|path|callback|prefix|base|scope|audience|issuer")
+
+
+def _match_made_prefix(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(m, line) for line in removed[:_PAIRS] if len(line) <= _LONG for m in _DIFFERS_RE.finditer(line)]
+    for new in [line for line in added[:_PAIRS] if "tart" in line or "HasPrefix" in line] if olds else ():
+        for p in _PREFIX_RE.finditer(new):
+            a, b = (p.group("a"), p.group("b")) if p.group("a") else (p.group("ga"), p.group("gb"))
+            for m, old in olds:
+                if {m.group("a"), m.group("b")} != {a.strip(), b.strip()} or not _PLACE_NAME_RE.search(a + b):
+                    continue
+                if (m.group("op").startswith("!")) == bool(p.group("neg") or p.group("gneg")):
+                    return f"makes an exact match a prefix match ({a} matched by its start: a longer value passes): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a pattern's case-insensitive flag dropped
+# ``/<\x2f(script)…/gi`` → ``/…/g`` in the line that escapes ``</script`` (blind 90's terser): ``</SCRIPT`` passes.
+_REGEX_FLAGS_RE = re.compile(r"(?<![\w)\]])/(?P<body>(?:\\.|[^/\n])+)/(?P<flags>[gimsuy]*)")
+
+
+def _case_flag_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in removed[:_PAIRS]:
+        for m in _REGEX_FLAGS_RE.finditer(line) if "/" in line and len(line) <= _LONG else ():
+            if "i" in m.group("flags"):
+                olds[(line[:m.start()] + "/" + m.group("body") + "/" + m.group("flags").replace("i", "") + line[m.end():]).strip()] = line
+    for new in added[:_PAIRS] if olds else ():
+        if (old := olds.get(new.strip())) is not None:
+            return f"drops a pattern's case-insensitive flag (i: other cases no longer match): {paired_quote(old, new)}"
     return None
 
 
@@ -322,7 +384,8 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
             return found, True
     for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),
                   _offset_moved(added, removed), _compared_text_spaced(added, removed), _falsy_narrowed(added, removed),
-                  _check_unreturned(added, removed), _twin_guards(added)):
+                  _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
+                  _match_made_prefix(added, removed), _case_flag_dropped(added, removed)):
         if found:
             return found, False
     return None

@@ -146,9 +146,10 @@ def _object(text: str) -> dict | None:
 # A Python manifest's one-line list of requirements (an extra in pyproject.toml: ``pyOpenSSL = ['pyOpenSSL >= 23.0.0']``,
 # setup.py's ``install_requires=['a>=1', 'b']``): the dependency readers read a requirement on a line of its own.
 _PY_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "pipfile")
-_ONE_LINE_LIST_RE = re.compile(r"""^\s*[\w.\-"']+\s*[=:]\s*\[(?P<items>\s*["'][^"'\[\]]+["']\s*(?:,\s*["'][^"'\[\]]+["']\s*)*,?\s*)\]\s*,?\s*$""")
-_ITEM_RE = re.compile(r"""["'][^"']+["']""")
-_REQUIREMENT_RE = re.compile(r"""^["'][A-Za-z][\w.\-]*(?:\[[^\]]*\])?\s*(?:[<>=!~;][^"':/]*)?["']$""")
+_QUOTED = r"""(?:'[^'\[\]]+'|"[^"\[\]]+")"""  # an item in either quote, the other inside it (``'tzdata; platform_system=="Windows"'``)
+_ONE_LINE_LIST_RE = re.compile(rf"""^\s*[\w.\-"']+\s*[=:]\s*\[(?P<items>\s*{_QUOTED}\s*(?:,\s*{_QUOTED}\s*)*,?\s*)\]\s*,?\s*$""")
+_ITEM_RE = re.compile(_QUOTED)
+_REQUIREMENT_RE = re.compile(r"""^(?P<q>["'])[A-Za-z][\w.\-]*(?:\[[^\]]*\])?\s*(?:[<>=!~;](?:(?!(?P=q))[^:/])*)?(?P=q)$""")
 
 
 def listed_items(path: str, lines: Sequence[str]) -> list[str]:

@@ -28,7 +28,7 @@ from relay.core.redact import vendor_secret
 from relay.review import build_lines, classic_cells, classic_lines, classic_places, exposing_lines, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, looks_like_prose, squeezed, window
-from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, masked
+from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, encodes_text, masked
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
 
@@ -383,7 +383,7 @@ def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
         if what == SECRET:
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
                      or found.group("keylit") or found.group("keycall") or found.group("xmlval") or found.group("xmlattr") or found.group("envval"))
-            if value is not None and _PLACEHOLDER_RE.search(value):
+            if value is not None and (_PLACEHOLDER_RE.search(value) or encodes_text(value)):
                 continue
         return what, _at(found)
     return None

@@ -5,11 +5,13 @@ shape (``npm_…``, ``glpat-…``, ``AKIA…``) is relay.core.redact's table: re
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from relay.core.redact import mask, vendor_secret
 
-__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "masked", "said"]
+__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "encodes_text", "masked", "said"]
 
 # An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
 XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
@@ -59,3 +61,36 @@ def said(line: str) -> bool:
     """Whether the secret row names ``line`` by a shape of its own (a vendor's credential, a secret-named variable's
     literal): another reader of settings leaves it to the row (one reason for one line)."""
     return vendor_secret(line) is not None or ENV_SECRET_RE.search(line.strip()) is not None
+
+
+def encodes_text(value: str) -> bool:
+    """Whether a secret-shaped literal is an example's stand-in written in hex, base32 or base64: a run of digits, one word,
+    a greeting (blind 90's otplib docs: ``secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY"`` is base32 for "12345678901234567890",
+    ``"48656c6c6f"`` hex for "Hello"). A key's bytes are random; a password or ``user:pass`` encoded stays a secret."""
+    for decode in (_from_hex, _from_base32, _from_base64):
+        try:
+            raw = decode(value)
+        except (ValueError, binascii.Error):
+            continue
+        if all(32 <= b < 127 for b in raw) and _STAND_IN_RE.fullmatch(raw.decode("ascii")):
+            return True
+    return False
+
+
+_STAND_IN_RE = re.compile(r"(?i)\d{4,}|[a-z]{4,12}[!.]?|(?:hello|example|sample|dummy|placeholder)(?: \w+)?[!.]?")
+
+
+def _from_hex(value: str) -> bytes:
+    return bytes.fromhex(value)
+
+
+def _from_base32(value: str) -> bytes:
+    if not re.fullmatch(r"[A-Z2-7]{16,}=*", value):
+        raise ValueError(value)
+    return base64.b32decode(value + "=" * (-len(value.rstrip("=")) % 8 if "=" not in value else 0))
+
+
+def _from_base64(value: str) -> bytes:
+    if not re.fullmatch(r"[A-Za-z0-9+/]{16,}={0,2}", value):
+        raise ValueError(value)
+    return base64.b64decode(value + "=" * (-len(value) % 4), validate=True)

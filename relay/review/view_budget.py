@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from relay.review.line_shapes import squeezed
 from relay.review.telling import cut_window, holds_risky_line, read_quotes, worded_quotes
 from relay.review.view_items import Item
 
@@ -74,6 +75,15 @@ class Pick:
         if not self.chosen[i]:
             del self.chosen[i]
         self.cut.pop((i, h), None)
+
+
+def _second_quotes(item: Item) -> tuple[str, ...]:
+    """The pieces a second window is placed by: those the first shown hunk does not hold (session 38: csvkit's `+ 1`
+    dropped, quoted second; a piece of the first reason's, ``_invalid_range``, stood on the new function's first row)."""
+    hunk = item.hunks[item.telling]
+    shown = "".join(squeezed(line) for line in (*hunk.added, *hunk.removed))
+    quotes = read_quotes(item.change)
+    return tuple(q for q in quotes if q not in shown) or tuple(quotes)
 
 
 def _fill(needs: dict[int, int], weights: dict[int, int], room: int) -> dict[int, int]:
@@ -227,9 +237,9 @@ def spend(items: list[Item], every: list[Item], room: int, tail_room: int, line_
                 used += need
                 pick.take(i, h)
         elif i == riskiest and room - used >= _QUOTE_SHARE:
-            window(i, h, _QUOTE_SHARE, _MIN_ROWS, tuple(read_quotes(items[i].change)))
+            window(i, h, _QUOTE_SHARE, _MIN_ROWS, _second_quotes(items[i]))
         elif room - used >= _SECOND_SHARE:
-            window(i, h, _SECOND_SHARE, 1, tuple(read_quotes(items[i].change)))
+            window(i, h, _SECOND_SHARE, 1, _second_quotes(items[i]))
 
     # The first three targets' quoted lines, then their second ones, then the lower targets' quoted lines (session 38: blind
     # 84's cosign, rank 2, its reason naming a guard deleted and a failure's check narrowed; the windows of two lower targets'

@@ -115,9 +115,15 @@ def _norm(name: str) -> str:
     return next((k for k in _SUFFIXES if key.endswith(k)), key)
 
 
+# A default given after the caller's value (``epochTolerance: options.epochTolerance ?? 1800``, blind 90's otplib): the
+# number is the value the option takes when the caller sets none.
+_DEFAULTED_RE = re.compile(r"^[\w.$?\[\]'\"]+\s*(?:\?\?|\|\||\bor\b)\s*(?P<n>\d[\d_.]*)\s*$")
+
+
 def _named(line: str) -> tuple[str, str] | None:
     if (m := _NAMED_RE.match(line)) or (m := _OPTION_RE.search(line)):
-        return m.group("name"), m.group("value")
+        value = m.group("value")
+        return m.group("name"), (d.group("n") if (d := _DEFAULTED_RE.match(value.strip())) else value)
     return None
 
 
