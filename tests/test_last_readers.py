@@ -1,4 +1,4 @@
-"""Round 62 (issue 36): slips read after every other reader (blind 85–88's misses), a text in quotes respaced is no
+"""Rounds 62–64 (issue 36): slips read after every other reader (blind 85–92's misses), a text in quotes respaced is no
 reformat, a risky line carried from elsewhere in the change is said after a new one.
 
 Whom each guards against: the worker that writes a handler of a signature's failure answering yes in a new key class,
@@ -91,6 +91,12 @@ _URI = ["func (f URIFormatChecker) IsFormat(input interface{}) bool {", "\tu, er
      ['            ret = ret.replace(/<\\x2f(script)([>\\/\\t\\n\\f\\r ])/gi, "<\\\\/$1$2");'], "medium", "drops a pattern's case-insensitive flag"),
     ("packages/otplib/src/defaults.ts", ["    epochTolerance: options.epochTolerance ?? 1800,"], ["    epochTolerance: options.epochTolerance ?? 0,"],
      "high", "widens how long a code or token stays good: epochTolerance 0 → 1800"),
+    ("v3/lints/cabf_cs_br/lint_cs_subject_country_name.go", ["\tif len(c.Subject.Country) < 0 {", "\t\treturn &lint.LintResult{Status: lint.Error}", "\t}"],
+     [], "high", "compares a length with < 0 (never true"),
+    ("source/index.ts", ["\treturn isInteger(value) && value >= -1;"], ["\treturn isInteger(value) && value >= 0;"],
+     "medium", "lets a negative value through a non-negative check"),
+    ("src/thread.rs", ["unsafe impl<T> Send for ThreadBound<T> {}"], ["unsafe impl<T: Send> Send for ThreadBound<T> {}"],
+     "high", "declares Send for any T (no T: Send bound"),
     ("trurl.c", ["              badlen = end - start + 2;"], ["              badlen = end - start + 1;"],
      "medium", "shifts a position or length by one (+ 1 → + 2"),
     ("api.go", ['\t\tif strings.HasPrefix(r.UserAgent(), "Mozilla/ ") {'], ['\t\tif strings.HasPrefix(r.UserAgent(), "Mozilla/") {'],
@@ -134,6 +140,9 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
     ("src/names.py", ["    if not name.startswith(other):"], ["    if name != other:"], "makes an exact match a prefix match ("),
     ("src/http.ts", ["    retries: opts.retries ?? 10,"], ["    retries: opts.retries ?? 1,"], "widens how long"),
     ("plugincontainer/container_runner.go", ["\t\tPrivileged:    false,"], [], "host's privileges"),
+    ("src/thread.rs", ["unsafe impl<T: Send> Send for ThreadBound<T> {}"], [], "declares Send for any"),
+    ("src/a.ts", ["  if (items.length < 1) {"], [], "compares a length with < 0"),
+    ("src/a.ts", ["  const ok = value >= 1;"], ["  const ok = value >= 0;"], "lets a negative value"),
     ("src/pos.c", ["    x = -2;"], ["    x = -1;"], "shifts a position or length"),
     ("src/pos.c", ["    pad = width + 3;"], ["    pad = width + 2;"], "shifts a position or length"),
     ("ext/oj/dump_compat.c", ["    size = dump_opts.array_size + 2;"], ["    size = dump_opts.array_size + 1;"], "shifts a position or length"),

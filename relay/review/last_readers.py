@@ -1,6 +1,6 @@
-"""The shapes of a slip read after every other reader of an edit (issue 36, rounds 59, 62 and 63).
+"""The shapes of a slip read after every other reader of an edit (issue 36, rounds 59, 62, 63 and 64).
 
-Round 59's readers (``relay.review.scaled_turns``, ``relay.review.loop_bounds``) and these, from blind 85–90's misses.
+Round 59's readers (``relay.review.scaled_turns``, ``relay.review.loop_bounds``) and these, from blind 85–92's misses.
 High:
 
 - ``failure_answered_yes`` (new lines): a handler of a check's own failure that answers yes — ``except
@@ -38,6 +38,9 @@ Worth a look (medium):
   match (``_base != regbase`` → ``not _base.startswith(regbase)``: blind 90's pyoidc).
 - ``case_flag_dropped`` (pairs): a regex literal's ``i`` flag dropped (``/<\\x2f(script)…/gi`` → ``/g``: blind 90's terser;
   ``</SCRIPT`` is no longer escaped).
+- ``length_below_zero`` (new lines): a length compared with ``< 0`` (blind 92's zlint: a lint that never fires);
+  ``negative_let_through`` (pairs): ``>= 0`` made ``>= -1`` (blind 92's is); ``send_for_any`` (new lines, high): ``unsafe
+  impl<T> Send for W<T>`` with no ``T: Send`` bound (blind 91's syn).
 - ``twin_guards`` (new lines): two branches named for opposite outcomes (then/else, success/failure, valid/invalid…)
   written a few lines apart under the same test (blind 86's gojsonschema: ``_else != nil && result.Valid()``).
 """
@@ -204,6 +207,44 @@ def _case_flag_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
     for new in added[:_PAIRS] if olds else ():
         if (old := olds.get(new.strip())) is not None:
             return f"drops a pattern's case-insensitive flag (i: other cases no longer match): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a length compared below zero, a non-negative check moved to -1, Send/Sync for any T
+# ``if len(c.Subject.Country) < 0 {`` (blind 92's zlint: a lint that never fires), ``value >= 0`` → ``value >= -1`` (blind
+# 92's is: -1 passes as a natural number), ``unsafe impl<T> Send for ThreadBound<T> {}`` (blind 91's syn: the ``T: Send``
+# bound dropped, any value crosses threads).
+_BELOW_ZERO_RE = re.compile(r"(?:\blen\([^()]*\)|\.length\b|\.len\(\)|\.size\(\)|\.count\(\)|\.Count\b|\.Length\b)\s*<\s*0(?![\w.])")
+_NON_NEGATIVE_RE = re.compile(r"(?P<op>>=|>)\s*(?P<n>0|-1)(?![\w.])")
+_SEND_FOR_ANY_RE = re.compile(r"\bunsafe\s+impl\s*<\s*(?P<t>[A-Z]\w*)\s*>\s*(?P<trait>Send|Sync)\s+for\s+\w+\s*<[^>]*\b(?P=t)\b")
+
+
+def _length_below_zero(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if "< 0" in line.replace("<0", "< 0") and len(line) <= _LONG and (m := _BELOW_ZERO_RE.search(line)):
+            return f"compares a length with < 0 (never true: the check under it never runs): {cut_quote(line.strip())}"
+    return None
+
+
+def _negative_let_through(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in removed[:_PAIRS * 5]:
+        for m in _NON_NEGATIVE_RE.finditer(line) if "0" in line and len(line) <= _LONG else ():
+            if (m.group("op"), m.group("n")) in ((">=", "0"), (">", "-1")):
+                lower = "-1" if m.group("op") == ">=" else "-2"
+                olds[line[:m.start("n")] + lower + line[m.end("n"):]] = line
+    for new in added[:_PAIRS * 5] if olds else ():
+        if (old := olds.get(new)) is not None:
+            return f"lets a negative value through a non-negative check (-1 now passes): {paired_quote(old, new)}"
+    return None
+
+
+def _send_for_any(added: Sequence[str]) -> str | None:
+    for line in added[:_LINES]:
+        if "unsafe" in line and (m := _SEND_FOR_ANY_RE.search(line)):
+            t, trait = m.group("t"), m.group("trait")
+            return (f"declares {trait} for any {t} (no {t}: {trait} bound: a value that is not thread-safe crosses threads): "
+                    f"{cut_quote(line.strip())}")
     return None
 
 
@@ -379,13 +420,14 @@ def _twin_guards(added: Sequence[str]) -> str | None:
 
 def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these slips the edit makes, with whether it is classic (high)."""
-    for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _dependency_respelled(added, removed), _temp_made_shared(added, removed)):
+    for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed), _temp_made_shared(added, removed)):
         if found:
             return found, True
     for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),
                   _offset_moved(added, removed), _compared_text_spaced(added, removed), _falsy_narrowed(added, removed),
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
-                  _match_made_prefix(added, removed), _case_flag_dropped(added, removed)):
+                  _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
+                  _length_below_zero(added), _negative_let_through(added, removed)):
         if found:
             return found, False
     return None
