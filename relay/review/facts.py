@@ -154,8 +154,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # Every line the change adds, squeezed (relay.review.line_shapes.squeezed), across its files: a guard removed from one
     # file and written again in another (a class moved to its own file) was moved, not deleted.
     written: frozenset[str] = frozenset()
-    # Every line the change removes, squeezed, across its files: a risky line written again where it was removed (a CI
-    # config carried from Travis to Actions) is the project's own, said after a line new to the change (session 38).
+    # Every line the change removes, across its files, as ``carried_cores`` gives it (squeezed, quotes and list marks off its
+    # ends, a setting's value alone too): a risky line written again where it was removed (pytest's addopts moved from
+    # setup.cfg into pyproject.toml) is the project's own, said after a line new to the change (session 38).
     removed: frozenset[str] = frozenset()
     # A block moved here from another file of the change (relay.review.deciding_tokens.moved_blocks, round 32): path ->
     # its lines the source did not hold as written, and the source's lines it did not take: what the move turned.

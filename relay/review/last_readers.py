@@ -142,7 +142,7 @@ _MEASURED_RE = re.compile(r"[A-Za-z_)\]]\s*-\s*[A-Za-z_(][\w.()\[\]]*\s*[+-]\s*[
 
 
 def _offset_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in removed if re.search(r"[+-]\s*[12]\b", line) and _MEASURED_RE.search(line)][:_PAIRS]
+    olds = [line for line in removed if _MEASURED_RE.search(line)][:_PAIRS]
     for new in [line for line in added if re.search(r"[+-]\s*[12]\b", line)][:_PAIRS] if olds else ():
         for old in olds:
             found = one_replace(old, new)
