@@ -85,7 +85,7 @@ _GO_SWEEP = ("cors.go",
 
 
 @pytest.mark.parametrize(("path", "before", "sweep", "odd", "quoted"), [
-    (*_EX_SWEEP, ("'/etc/zone", "~c\"/etc/zone"), ("{tz, 0}", "{tz, _}"), "in probe(): …tz, 0} = File.read_zone(\"/etc/ti… → …tz, _} = File.read_zone(…"),
+    (*_EX_SWEEP, ("'/etc/zone", "~c\"/etc/zone"), ("{tz, 0}", "{tz, _}"), "in probe(): …tz, 0} = File.read_zone(\"/etc/ti… → …tz, _} = File.read_zone(\"/etc/ti…"),
     (*_GO_SWEEP, ("...interface{}", "...any"), ("return expand(format)", "return format"), "return expand(format) → return format"),
 ], ids=["elixir", "go"])
 def test_the_one_edit_unlike_a_sweep_is_worth_a_look(tmp_path: Path, path: str, before: str, sweep: tuple[str, str], odd: tuple[str, str],

@@ -35,7 +35,10 @@ _SOURCE_RE = re.compile(
     # ``SigningKey::generate(&mut rng)``, Dart's ``SecretKey.random()``, Python's ``PrivateKey.generate()``), or one fed
     # a random generator (``from_rng(…)``, ``new(&mut OsRng)``).
     r"(?:Secret|Key|Nonce|Salt|Seed|Iv|IV)\w*\s*(?:::|\.)\s*(?:random|generate|new_random|rand|gen|from_rng|random_from_rng)\s*\(|"
-    r"\b(?:from_rng|random_from_rng)\s*\(|\butils\.random\s*\(",
+    r"\b(?:from_rng|random_from_rng)\s*\(|\butils\.random\s*\(|"
+    # Round 65 (blind 92's RustCrypto): a draw named for random bits or fed a generator (``try_random_bits(rng, n)``,
+    # ``random_mod(&mut rng, …)``) made ``from_be_slice(&[0x42u8; 32], n)``.
+    r"\b(?:try_)?random_(?:bits|bytes|mod|below|range)\w*\s*\(|\(\s*&?\s*(?:mut\s+)?(?:rng|csprng|os_rng)\s*[,)]",
     re.IGNORECASE)
 # A buffer's size as code writes it: a number, a constant, a size-named value (``bytes(data)`` converts, it does not zero).
 _SIZE = r"(?:\d+|[A-Z][A-Z0-9_]*|[\w.]*(?:size|len|length|bytes|count|Size|Len|Length|Bytes)\w*)"

@@ -38,7 +38,9 @@ _SHOWN = 60
 # ----- a bind widened from loopback to every interface
 _LOOPBACK_RE = re.compile(r"(?<![\w.:])127\.0\.0\.1(?![\w.])|\[?::1\]?(?![\w:])|(?<![\w.-])localhost(?![\w.-])|\bIpv[46]Addr::LOCALHOST\b|"
                           r"\b(?:IPAddress|IPv[46]Address)\.(?:IPv6)?Loopback\b|\bInetAddress\.getLoopbackAddress\s*\(\s*\)|\bnet\.IPv4\(\s*127\s*,\s*0\s*,\s*0\s*,\s*1\s*\)|"
-                          r"\bINADDR_LOOPBACK\b|\bLOCALHOST\b|\bLoopback\b")
+                          r"\bINADDR_LOOPBACK\b|\bLOCALHOST\b|\bLoopback\b|"
+                          # Round 65 (blind 91's go-msgauth): a unix socket is as local (``"unix:///tmp/x.sock"`` → ``"tcp://0.0.0.0:8891"``).
+                          r"\bunix:(?://)?/[^\s\"',)]+")
 _ANY_RE = re.compile(r"(?<![\w.])0\.0\.0\.0(?![\w.]|/)|['\"]\[?::\]?['\"]|\[::\](?=:)|\bIpv[46]Addr::UNSPECIFIED\b|\b(?:IPAddress|IPv[46]Address)\.(?:IPv6)?Any\b|"
                      r"\bINADDR_ANY\b|\bIN6ADDR_ANY\w*\b|\bUNSPECIFIED\b|\bnet\.IPv4zero\b|\bnet\.IPv6unspecified\b|\banyLocalAddress\b")
 # A host left empty (``host: ""``, ``listen(3000, "")``) or an address without one (Go's ``":8080"``): every interface.
@@ -66,7 +68,8 @@ def _bind_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
                     break
             alike_left -= min(len(rests), alike_left)
         if old is not None:
-            return f"widens a bind from loopback to every interface: {_pair(old, new)}"
+            local = "a unix socket" if "unix:" in old else "loopback"
+            return f"widens a bind from {local} to every interface: {_pair(old, new)}"
     return None
 
 

@@ -50,9 +50,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.lock_operand_slips import held_or_mixed
 from relay.review.loop_bounds import never_true_in_loop
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
+from relay.review.pair_slips import pair_slip
 from relay.review.scaled_turns import scaled_turned
 
 __all__ = ["read_last"]
@@ -423,11 +425,13 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed), _temp_made_shared(added, removed)):
         if found:
             return found, True
+    if (slip := pair_slip(added, removed)) is not None and slip[1]:
+        return slip
     for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),
                   _offset_moved(added, removed), _compared_text_spaced(added, removed), _falsy_narrowed(added, removed),
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
-                  _length_below_zero(added), _negative_let_through(added, removed)):
+                  _length_below_zero(added), _negative_let_through(added, removed), held_or_mixed(added, removed)):
         if found:
             return found, False
-    return None
+    return slip

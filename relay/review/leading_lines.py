@@ -88,6 +88,7 @@ _MOVING_REF = re.compile(r"@(?:master|main|dev|develop|latest|head|HEAD|trunk|ni
 _PRINTED_SECRET = re.compile(r"\b(?:echo|printf?|puts|console\.log|Write-(?:Host|Output))\b[^#\n]*\$\{*\s*(?:secrets\.|env[.:])?"
                              r"\w*(?i:key|token|secret|passw\w*|credential)\w*\b")
 _DISCARD = re.compile(r"\(void\)\s*\w|\blet\s+_\s*=|^\s*_\s*:?=\s*\w|\bignore\s*\(")
+_COPYRIGHT = re.compile(r"(?i)\bcopyright\b|\(c\)\s*\d{4}|©")  # a copyright's years turned: no value
 _SECRETISH = re.compile(r"[\"'](?=[^\"'\s]{10,}[\"'])(?=[^\"']*[A-Z])(?=[^\"']*[a-z])(?=[^\"']*\d)(?=[^\"']*[^\w\"'])[^\"'\s]+[\"']")
 _DOTTED, _WORD, _NUMBER = re.compile(r"\d+\.\d+"), re.compile(r"[A-Za-z_]\w*\Z"), re.compile(r"\d+\Z")
 # A number multiplied, divided, added or taken at a line's end: a scale or an offset put in, not a wrap (session 33: blind
@@ -382,8 +383,8 @@ def scored_line(path: str, added: Sequence[str], removed: Sequence[str], *, pros
             if grown and any(b == n or a == o for o, n, _ in grown):
                 continue
             partnered.update((a, b))
-            if squeezed(a) == squeezed(b):
-                continue
+            if squeezed(a) == squeezed(b) or _COPYRIGHT.search(b):
+                continue  # a copyright's years turned tell nothing (round 65: simpleeval's "(C) 2013-2024" led a high file)
             turn = _turn(a, b)
             if turn < 0:
                 continue
@@ -489,7 +490,6 @@ def parts_read() -> Iterator[None]:
 # The row's example: a build file's option that checks signatures turned off, and the same file's version moved.
 def _fc(path: str, removed: list[str], added: list[str]):  # noqa: ANN202 - a FileChange
     from relay.review.rule_row import fc
-
     return fc(path, additions=len(added), deletions=len(removed), removed_lines=removed, added_lines=added)
 
 

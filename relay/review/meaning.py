@@ -118,9 +118,13 @@ def _renamed_only(added: Sequence[str], removed: Sequence[str]) -> bool:
         return False
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
+    kept = {a for a, b in zip(old, new) if a == b}
     for k, (a, b) in enumerate(zip(old, new)):
         if a == b:
             continue
+        if a in kept and k + 1 < len(old) and old[k + 1] == ".":
+            return False  # a receiver renamed at one place and kept at another reads another object (round 65: semver's
+            # ``&self.pre`` → ``&other.pre`` among self's fields, called "names changed only" before)
         if not (a[0].isalpha() or a[0] == "_") or not (b[0].isalpha() or b[0] == "_") or a in _KEEP or b in _KEEP:
             return False
         if _chosen_member(old, new, k):

@@ -65,6 +65,10 @@ FULL_HINT = 'antigravity_get_result(detail="full") has everything'
 _MERGE_GAP = 5
 _MAX_TARGET_RANGES = 3
 _REASON_CHARS = 110
+# The riskiest target's reason while the packet has room: its second finding too, each quote whole (round 66: pyoidc's
+# redirect check made a prefix match, safety's expiry comparison turned, said after the commit's own finding, were cut
+# from a 110-character reason). Past the budget it is said in the usual form first (fit_packet).
+_TOP_REASON_CHARS = 220
 
 
 def merge_ranges(ranges: Sequence[tuple[int, int]], *, gap: int = _MERGE_GAP) -> list[tuple[int, int]]:
@@ -161,10 +165,22 @@ def joined_reasons(reasons: Sequence[str], limit: int = _REASON_CHARS) -> str:
     return _remember_first(cut_text(text, limit), len(said[0]))
 
 
-def review_target(change: FileChange, first: Sequence[int] = ()) -> ReviewTarget:
-    """The packet's review target for one ranked change (``first``: see ``format_lines``)."""
+def review_target(change: FileChange, first: Sequence[int] = (), *, top: bool = False) -> ReviewTarget:
+    """The packet's review target for one ranked change (``first``: see ``format_lines``; ``top``: the riskiest one, its
+    reason given the room for a second finding, its usual form remembered for fit_packet)."""
     lines = "" if change.kind == "deleted" or change.binary else format_lines(change.ranges, first=first)
-    return ReviewTarget(file=cut_path(change.path), lines=lines, risk=change.risk, reason=joined_reasons(change.reasons))
+    reason = joined_reasons(change.reasons)
+    if top and (longer := joined_reasons(change.reasons, _TOP_REASON_CHARS)) != reason:
+        _USUAL_FORMS[longer] = reason
+        _USUAL_FORMS.move_to_end(longer)
+        while len(_USUAL_FORMS) > _FIRST_KEPT:
+            _USUAL_FORMS.popitem(last=False)
+        reason = longer
+    return ReviewTarget(file=cut_path(change.path), lines=lines, risk=change.risk, reason=reason)
+
+
+# The riskiest target's longer reason → its usual form (bounded as _FIRST_ENDS is).
+_USUAL_FORMS: OrderedDict[str, str] = OrderedDict()
 
 
 def build_review(
@@ -202,7 +218,7 @@ def _build_review(changeset: ChangeSet, *, report: WorkerReport | None, paths: S
                       partial=partial, **_apart(changeset, task, workspace))
     assessed = assess_all(read, ctx)
     ranked = rank_changes(assessed)
-    targets = [review_target(c, first) for c, first in zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS]))]
+    targets = [review_target(c, first, top=not n) for n, (c, first) in enumerate(zip(ranked[:MAX_TARGETS], _telling_first(changeset, ranked[:MAX_TARGETS])))]
     changes = Changes(
         count=len(ranked),
         files=[cut_path(c.path) for c in ranked[:MAX_FILES]],
@@ -342,6 +358,12 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
         changes.files = [cut_path(f, 100) for f in changes.files]
         return fits()
 
+    def top_usual() -> bool:
+        # The riskiest target's longer reason gives its room back first, before any other reason is cut.
+        if changes.review and (usual := _USUAL_FORMS.get(changes.review[0].reason)) is not None:
+            changes.review[0] = msgspec.structs.replace(changes.review[0], reason=usual)
+        return fits()
+
     def first_findings() -> bool:
         # A big change's reasons keep each target's first finding whole before any is cut: the findings after it go first.
         if any(first_finding(t.reason) != t.reason for t in changes.review):
@@ -379,6 +401,7 @@ def fit_packet(packet: Packet, budget: int = PACKET_BUDGET_BYTES) -> Packet:
 
     steps = (
         lambda: fits(),
+        lambda: top_usual(),
         lambda: first_findings(),
         lambda: lower_first(),
         lambda: trim_text(400, 140, 70),

@@ -83,7 +83,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*", re.I)),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
                                                   "protect_from_forgery", ":protection"), re.compile(
-        r"\b(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
+        r"\b(?:is_?)?(?:secure|httponly|http_only|httpOnly|\w*COOKIE_(?:SECURE|HTTPONLY))" + _Q + r"\s*[=:]>?\s*(?:" + _F + r"\b|"
+        r"[\w.]+\(\)\.default\(\s*false\s*\))|"  # round 66: hapi's ``isHttpOnly: Validate.boolean().default(false)``
         r"\bsame_?site" + _Q + r"\s*[=:]>?\s*['\":]?none\b|"
         r"\b\w*csrf\w*" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|\bset\s+:protection\s*,\s*false\b|@csrf_exempt\b|\bcsrf_exempt\s*\(|\bcsrf\(\)\.disable\(\)|\bcsrf\s*\(\s*(?:\w+\s*->\s*\w+\.disable\(\)|AbstractHttpConfigurer::disable)|"
         r"\bskip_(?:before|forgery)_\w*\s*:?verify_authenticity_token|\bprotect_from_forgery\b.*(?:null_session|except)", re.I)),
@@ -339,13 +340,19 @@ def risky_screen(line: str) -> bool:
     return _ALL.passes(line) or vendor_secret(line) is not None
 
 
+_WORD_AT_RE = re.compile(r"[\w$]*")
+
+
 def _shown(line: str, at: int = 0) -> str:
     """The line as a reason quotes it: whole when short, else a window that holds what was found (at ``at``)."""
     text = " ".join(line.split())
     if len(text) <= LINE_CHARS_SHOWN:
         return text
-    at = len(" ".join(line[:at].split())) if at else 0
-    start = 0 if at + 16 < LINE_CHARS_SHOWN else max(0, min(at - 16, len(text) - LINE_CHARS_SHOWN + 1))
+    at = len(" ".join(line[:at].split())) + (1 if line[at - 1].isspace() else 0) if at else 0  # the space before it stays
+    # What was found shows whole from its start: 16 characters, or its whole word when longer (round 65: formik's
+    # ``dangerouslySetInnerHTML`` was quoted "…dangerouslySetInne…").
+    seen = max(16, len(_WORD_AT_RE.match(text, at).group(0)) + 1)
+    start = 0 if at + seen < LINE_CHARS_SHOWN else max(0, min(at - 16, len(text) - LINE_CHARS_SHOWN + 1))
     head = "…" if start else ""
     body = text[start:start + LINE_CHARS_SHOWN - 1 - len(head)]
     return head + body + ("…" if start + len(body) < len(text) else "")

@@ -90,6 +90,9 @@ def _word(tok: str) -> str:
     return tok.lower().lstrip(".")
 
 
+_NILS = frozenset({"None", "Nil", "Null", "NoneType", "Undefined", "Nothing"})
+
+
 def _turned(old: str, new: str) -> str | None:
     """What one edited pair turns, token by token; None when nothing of the kinds above."""
     a, b = _tokens(old), _tokens(new)
@@ -114,7 +117,8 @@ def _turned(old: str, new: str) -> str | None:
             plain = all(re.match(r"[A-Za-z_$]", t) or t in (".", ":") for t in gone if t not in ("|", ","))
             if plain and gone.count("|") == 1 and "," not in gone and names and i1 > 0:
                 flag = old[a[i1].start():a[i2 - 1].end()].strip("| ")
-                if re.search(r"[A-Z]", flag) and not _DIAGNOSTIC_FLAG_RE.search(flag) and not _DIAGNOSTIC_LINE_RE.search(old):
+                # A type union's nil (``str | None`` → ``str``, Crystal's ``Nil | Int32`` → ``Int32?``) is typing, no flag (round 65).
+                if re.search(r"[A-Z]", flag) and not _DIAGNOSTIC_FLAG_RE.search(flag) and not _DIAGNOSTIC_LINE_RE.search(old) and flag not in _NILS:
                     return f"drops {flag} from a set of flags"
             if plain and gone.count(",") == 1 and "|" not in gone and names and _GUARD_WORDS_RE.search(names[-1]):
                 return f"drops the argument {old[a[i1].start():a[i2 - 1].end()].strip(', ')}"

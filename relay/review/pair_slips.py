@@ -1,0 +1,249 @@
+"""Slips one edited pair of lines shows, read in any language (issue 36, round 66).
+
+From the development sets' misses that a pair of lines shows whole (the plant written over a line the base held), read by
+``relay.review.last_readers`` after every other reader of an edit. High:
+
+- ``compare_shortened``: a compare of bytes given a smaller length (``memcmp(tag, mac, 16)`` → ``8``, tweetnacl's
+  ``vn(x, xi, y, yi, 16)`` → ``8``): a forged tag need only match its first bytes;
+- ``wipe_emptied``: a secret's wipe given the length 0 (``OPENSSL_cleanse(s, smax)`` → ``(s, 0)``, ``explicit_bzero``,
+  ``memset_s``, ``sodium_memzero``): the secret stays in memory;
+- ``lengths_for_contents``: a compare of contents replaced by a compare of lengths (``!bytes.Equal(localCID, id)`` →
+  ``len(id) != len(localCID)``): any value of the right length passes;
+- ``crypto_rng_dropped``: a generator's ``CryptoRng`` bound dropped (``T: RngCore + CryptoRng`` → ``T: RngCore``): a key
+  is made from any generator, a predictable one too;
+- ``check_call_dropped``: a value taken without the call that checked it (``$path = self::readableFilePathOrFail($input)``
+  → ``(string) $input``, ``x = validate(raw)`` → ``x = raw``).
+
+Worth a look (medium):
+
+- ``thread_local_dropped``: per-thread state made shared (``static thread_local std::map…`` → ``static std::map…``,
+  ``_CURRENT = local()`` → a plain object): threads read each other's values;
+- ``short_read_accepted``: a read's full-length check loosened to any success (``read(…) == sizeof tmp`` → ``>= 0``);
+- ``equality_widened``: a returned equality made an ordering (``return ver.minor == minor`` → ``>= minor``);
+- ``increment_voided``: a counter's step of one made zero (``ctx->Iv[bi] += 1`` → ``+= 0``): a nonce or counter repeats;
+- ``arms_swapped``: a choice's two values swapped (``isPayloadMethod(m) ? 0 : 1`` → ``? 1 : 0``: ofetch retried payloads);
+- ``exit_commented_out``: a return, raise or break made a comment (``return Ok(());`` → ``// return Ok(()); // keep …``).
+
+The party guarded against is the worker that turns one such line inside an ordinary change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from relay.review.line_shapes import squeezed
+from relay.review.overridden_turns import paired_quote
+
+__all__ = ["pair_slip"]
+
+_PAIRS = 200  # lines a side read
+_LONG = 300  # a longer line is data, not a slip's line
+
+
+def _short(lines: Sequence[str], needle: str) -> Iterator[str]:
+    return (line for line in lines[:_PAIRS] if needle in line and len(line) <= _LONG)
+
+
+# ----- a compare given a smaller length
+_COMPARE_RE = re.compile(r"\b(?P<call>CRYPTO_memcmp|memcmp|timingsafe_(?:bcmp|memcmp)|bcmp|strncmp|sodium_memcmp|crypto_verify_\d+|vn|"
+                         r"ct_memcmp|constant_time_(?:memcmp|compare)|CRYPTO_memcmp)\s*\((?P<args>[^()]*)\)")
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?![\w.])")
+
+
+def _numbered(line: str) -> tuple[str, list[int]] | None:
+    m = _COMPARE_RE.search(line)
+    if m is None or '"' in m.group("args") or "'" in m.group("args"):
+        return None  # a compare with a literal (``strncmp(arg, "--", 2)``) is a prefix test: its length is the literal's
+    numbers = [int(n) for n in _NUMBER_RE.findall(m.group("args"))]
+    return (squeezed(line[:m.start("args")] + _NUMBER_RE.sub("#", m.group("args")) + line[m.end("args"):]), numbers) if numbers else None
+
+
+def _compare_shortened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {shape: (line, numbers) for line in _short(removed, "(") if (read := _numbered(line)) for shape, numbers in [read]}
+    for new in _short(added, "(") if olds else ():
+        if (read := _numbered(new)) and (old := olds.get(read[0])):
+            cut = [(a, b) for a, b in zip(old[1], read[1]) if b < a]
+            if cut and len(old[1]) == len(read[1]):
+                return f"compares fewer bytes ({cut[0][0]} → {cut[0][1]}: a value matching the first bytes passes): {paired_quote(old[0], new)}"
+    return None
+
+
+# ----- a wipe given the length 0
+_WIPE_RE = re.compile(r"\b(?P<call>\w*cleanse|explicit_bzero|memset_s|SecureZeroMemory|RtlSecureZeroMemory|sodium_memzero|"
+                      r"mbedtls_platform_zeroize|memzero\w*|bzero|wipe\w*|zeroize)\s*\((?P<args>[^()]*)\)")
+
+
+def _wipe_emptied(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "("):
+        if (m := _WIPE_RE.search(line)) and (args := m.group("args").split(",")) and args[-1].strip() not in ("0", ""):
+            olds[(m.group("call"), squeezed(",".join(args[:-1])))] = line
+    for new in _short(added, "(") if olds else ():
+        if (m := _WIPE_RE.search(new)) and (args := m.group("args").split(",")) and args[-1].strip() == "0":
+            if (old := olds.get((m.group("call"), squeezed(",".join(args[:-1]))))) is not None:
+                return f"wipes nothing (its length made 0: the secret stays in memory): {paired_quote(old, new)}"
+    return None
+
+
+# ----- contents compared by their lengths
+_CONTENTS_RE = re.compile(r"\b(?:bytes\.Equal|hmac\.Equal|subtle\.ConstantTimeCompare|Arrays\.equals|MessageDigest\.isEqual|"
+                          r"compare_digest|constant_time_compare|memcmp|timingsafe_bcmp|equals|Equal)\s*\((?P<args>[^()]*)\)")
+_LENGTHS_RE = re.compile(r"\blen\((?P<a>[\w.\[\]]+)\)\s*(?:!=|==)\s*len\((?P<b>[\w.\[\]]+)\)|"
+                         r"(?P<c>[\w.\[\]]+)\.(?:length|Length|len\(\)|size\(\)|count)\s*(?:!==?|===?)\s*(?P<d>[\w.\[\]]+)\.(?:length|Length|len\(\)|size\(\)|count)")
+
+
+def _lengths_for_contents(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = [(line, m) for line in _short(removed, "(") if (m := _CONTENTS_RE.search(line))]
+    for new in _short(added, "") if olds else ():
+        if (n := _LENGTHS_RE.search(new)) is None or _CONTENTS_RE.search(new):
+            continue
+        names = {x for x in n.groups() if x}
+        for old, m in olds:
+            if names <= {arg.strip() for arg in m.group("args").split(",")}:
+                return f"compares lengths where it compared contents (any value of that length passes): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a generator's CryptoRng bound dropped
+_CRYPTO_RNG_RE = re.compile(r"\s*\+\s*CryptoRng\b|\bCryptoRng\s*\+\s*|(?<=\b)CryptoRngCore\b")
+
+
+def _crypto_rng_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(_CRYPTO_RNG_RE.sub(lambda m: "RngCore" if "Core" in m.group(0) else "", line)): line
+            for line in _short(removed, "CryptoRng")}
+    for new in _short(added, "Rng") if olds else ():
+        if "CryptoRng" not in new and (old := olds.get(squeezed(new))) is not None:
+            return f"accepts any random generator for a key (its CryptoRng bound dropped): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a value taken without the call that checked it
+_CHECK_CALL_RE = re.compile(r"^(?P<lhs>\s*[\w$.\[\]'\"]+\s*(?::=|=)\s*)(?P<call>[\w$.:>-]*?(?i:validat|sanitiz|check|verif|ensure|"
+                            r"orfail|orthrow|escape|normaliz|clean|safe|assert)\w*)\s*\(\s*(?P<arg>[\w$.\[\]'\"]+)\s*\)\s*;?\s*$")
+# The names relay.review.value_reading's ``_unwrapped`` reads when the value stands bare: said once, by it.
+_UNWRAPPED_NAMES_RE = re.compile(r"(?i)escape|saniti[sz]e|unsign|verify|validate|clean|purify|quote")
+_CAST_RE = re.compile(r"^\(\s*\w+\s*\)\s*|^(?:str|String|string|strval|to_s|toString)\s*(?=\()")
+
+
+def _check_call_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {" ".join(m.group("lhs").split()): (line, m) for line in _short(removed, "(") if (m := _CHECK_CALL_RE.match(line))}
+    for new in _short(added, "=") if olds else ():
+        spaced = " ".join(new.split())
+        for lhs, (old, m) in olds.items():
+            if spaced.startswith(lhs):
+                rest = spaced[len(lhs):].rstrip(";").strip()
+                bare = _CAST_RE.sub("", rest).strip("() ")
+                call = m.group("call").split(">")[-1].split(":")[-1].split(".")[-1]
+                if bare == m.group("arg") and (bare != rest or not _UNWRAPPED_NAMES_RE.search(call)):
+                    return f"takes {bare} without its check ({call} dropped): {paired_quote(old, new)}"
+    return None
+
+
+# ----- per-thread state made shared
+_THREAD_LOCAL_RE = re.compile(r"\bthread_local\b\s*|\b__thread\b\s*|\[ThreadStatic\]\s*")
+_LOCAL_VALUE_RE = re.compile(r"^\s*(?P<lhs>[\w.]+)\s*=\s*(?:threading\.)?local\(\)\s*$|^\s*(?P<lhs2>.*?\b\w+)\s*=\s*new\s+ThreadLocal\b")
+
+
+def _thread_local_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(_THREAD_LOCAL_RE.sub("", line)): line for line in _short(removed, "") if _THREAD_LOCAL_RE.search(line)}
+    targets = {}
+    for line in _short(removed, "ocal"):
+        if m := _LOCAL_VALUE_RE.match(line):
+            targets[squeezed(m.group("lhs") or m.group("lhs2"))] = line
+    for new in _short(added, "") if olds or targets else ():
+        old = olds.get(squeezed(new))
+        if old is None and "=" in new and "ocal" not in new:
+            old = targets.get(squeezed(new.split("=", 1)[0]))
+        if old is not None:
+            return f"shares per-thread state across threads (its thread-local dropped): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a read's full-length check loosened to any success
+_READ_CALL_RE = re.compile(r"\b\w*(?:read|recv|write|send)\w*\s*\(")
+_FULL_RE = re.compile(r"==\s*(?:\(\s*\w+\s*\)\s*)?(?:sizeof\b|len\b|\w*(?:size|len|length|count)\w*)")
+_ANY_SUCCESS_RE = re.compile(r">=\s*(?:\(\s*\w+\s*\)\s*)?0\b|>\s*-\s*1\b|!=\s*-\s*1\b|>\s*(?:\(\s*\w+\s*\)\s*)?0\b")
+
+
+def _short_read_accepted(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "=="):
+        if (call := _READ_CALL_RE.search(line)) and (full := _FULL_RE.search(line)) and full.start() > call.start():
+            olds[squeezed(line[:full.start()])] = line
+    for new in _short(added, "") if olds else ():
+        if (call := _READ_CALL_RE.search(new)) and (ok := _ANY_SUCCESS_RE.search(new)) and ok.start() > call.start():
+            if (old := olds.get(squeezed(new[:ok.start()]))) is not None:
+                return f"accepts a short read (a full-length check made any success): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a returned equality made an ordering; a step of one made zero
+_RETURN_EQ_RE = re.compile(r"^(?P<head>\s*return\s+[\w.$\[\]()]+\s*)==(?P<tail>\s*[\w.$\[\]()]+\s*;?)")
+_STEP_RE = re.compile(r"(?:\+=|-=)\s*1\s*;?\s*$|\+\+\s*;?\s*$")
+
+
+def _equality_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "=="):
+        if m := _RETURN_EQ_RE.match(line):
+            olds[squeezed(m.group("head"))] = (line, squeezed(m.group("tail")))
+    for new in _short(added, "return") if olds else ():
+        if m := re.match(r"^(?P<head>\s*return\s+[\w.$\[\]()]+\s*)(?P<op><=|>=)(?P<tail>\s*[\w.$\[\]()]+\s*;?)", new):
+            if (old := olds.get(squeezed(m.group("head")))) is not None and old[1] == squeezed(m.group("tail")):
+                return f"widens a returned equality to an ordering (== → {m.group('op')}): {paired_quote(old[0], new)}"
+    return None
+
+
+def _increment_voided(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, ""):
+        if m := _STEP_RE.search(line):
+            olds[squeezed(line[:m.start()])] = line
+    for new in _short(added, "0") if olds else ():
+        if m := re.search(r"(?:\+=|-=)\s*0\s*;?\s*$", new):
+            if (old := olds.get(squeezed(new[:m.start()]))) is not None:
+                return f"makes a counter's step zero (it no longer moves: a nonce or counter repeats): {paired_quote(old, new)}"
+    return None
+
+
+# ----- a choice's two arms swapped; an exit commented out
+_TERNARY_RE = re.compile(r"^(?P<head>.*?\?)\s*(?P<a>[\w.'\"-]+)\s*:\s*(?P<b>[\w.'\"-]+)(?P<tail>\s*[;,)]?\s*)$")
+_EXIT_RE = re.compile(r"^\s*(?:return|raise|throw|continue|break|abort|exit|panic!?|die)\b")
+_COMMENTED_RE = re.compile(r"^\s*(?://|#|--)\s*")
+
+
+def _arms_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "?"):
+        if (m := _TERNARY_RE.match(line)) and m.group("a") != m.group("b"):
+            olds[(squeezed(m.group("head")), m.group("b"), m.group("a"))] = line
+    for new in _short(added, "?") if olds else ():
+        if (m := _TERNARY_RE.match(new)) and (old := olds.get((squeezed(m.group("head")), m.group("a"), m.group("b")))) is not None:
+            return f"swaps a choice's two values ({m.group('b')} and {m.group('a')}: each case now gets the other's): {paired_quote(old, new)}"
+    return None
+
+
+def _exit_commented_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(line): line for line in _short(removed, "") if _EXIT_RE.match(line)}
+    for new in _short(added, "") if olds else ():
+        if (m := _COMMENTED_RE.match(new)) and new[m.end():].strip():
+            body = re.split(r"\s(?://|#)\s", new[m.end():], maxsplit=1)[0]
+            if (old := olds.get(squeezed(body))) is not None:
+                return f"comments out an exit (what it stopped now runs on): {paired_quote(old, new)}"
+    return None
+
+
+def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these slips an edited pair shows, with whether it is classic (high)."""
+    if not added or not removed:
+        return None
+    for found in (_compare_shortened(added, removed), _wipe_emptied(added, removed), _lengths_for_contents(added, removed),
+                  _crypto_rng_dropped(added, removed), _check_call_dropped(added, removed)):
+        if found:
+            return found, True
+    for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),
+                  _increment_voided(added, removed), _arms_swapped(added, removed), _exit_commented_out(added, removed)):
+        if found:
+            return found, False
+    return None
