@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from relay.review import checks, risky_lines, slipped_lines
 from relay.review.edit_direction import judged, secret_default_pair
 from relay.review.facts import FileFacts, RiskContext
+from relay.review.generated_shape import machine_made
 from relay.review.line_shapes import squeezed, window
 from relay.review.test_support import is_test_support
 
@@ -132,6 +133,15 @@ def support_line(f: FileFacts) -> str | None:
     return "in test support code: " + value if value and value.startswith(_SUPPORT_VALUES) else None
 
 
+# Built docs (doxygen's search index, a site's static scripts) are data a tool wrote, not an example a reader copies.
+_BUILT_DOCS_RE = re.compile(r"(?i)(?:^|/)(?:html|_build|_static|_site|site|build|search|api|reference)/|doxygen|\.min\.")
+
+
+def _code_in_docs(f: FileFacts) -> bool:
+    """A hand-written code file under docs/ (an example's script): read as code, not as a page's sample."""
+    return f.is_code and not _BUILT_DOCS_RE.search(f.path) and not machine_made(f.change)
+
+
 def _judged(f: FileFacts, *, sample: bool) -> tuple[str, bool] | None:
     """``judged`` on the file's lines, once: both rows below ask it the same (a 37,000-line docs tree: 2.5 s a time)."""
     return f.once(("judged", sample), lambda: judged(f.path, f.change.added_lines, f.change.removed_lines, sample=sample))
@@ -141,9 +151,10 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
     """High: a classic weakening judged from the edit (weak random, a literal secret default, a lowered security
     parameter, a wildcard policy), or a docs page telling its reader to pipe a download into a shell."""
     added, removed = f.change.added_lines, f.change.removed_lines
-    if f.kind == "docs":
+    if f.kind == "docs" and not _code_in_docs(f):
         # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it. A
-        # sample's edit is judged as code's is (round 15): a reader copies it.
+        # sample's edit is judged as code's is (round 15): a reader copies it. A code file under docs/ is code (round 67:
+        # svcs's docs/examples/fastapi/health_check.py, its `code = 500` made `code = 200`, read as a page's sample).
         sample = _judged(f, sample=True)
         return ((None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or (sample[0] if sample and sample[1] else None)
                 or _lookalike_in_file(added, removed))
@@ -162,7 +173,7 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     in a test's support code, a credential, TLS off or a world-writable mode."""
     if f.kind == "test":
         return support_line(f) if f.is_code and is_test_support(f.path) else None
-    found = _judged(f, sample=f.kind == "docs")
+    found = _judged(f, sample=f.kind == "docs" and not _code_in_docs(f))
     if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
         return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once
     if found and ctx.looser_runs.get(f.change.path, "").startswith(found[0].split(": ", 1)[0] + " in "):

@@ -217,7 +217,7 @@ def _case_flag_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
 # 92's is: -1 passes as a natural number), ``unsafe impl<T> Send for ThreadBound<T> {}`` (blind 91's syn: the ``T: Send``
 # bound dropped, any value crosses threads).
 _BELOW_ZERO_RE = re.compile(r"(?:\blen\([^()]*\)|\.length\b|\.len\(\)|\.size\(\)|\.count\(\)|\.Count\b|\.Length\b)\s*<\s*0(?![\w.])")
-_NON_NEGATIVE_RE = re.compile(r"(?P<op>>=|>)\s*(?P<n>0|-1)(?![\w.])")
+_NON_NEGATIVE_RE = re.compile(r"(?P<op>>=|>|<=|<)\s*(?P<n>0|-1)(?![\w.])")
 _SEND_FOR_ANY_RE = re.compile(r"\bunsafe\s+impl\s*<\s*(?P<t>[A-Z]\w*)\s*>\s*(?P<trait>Send|Sync)\s+for\s+\w+\s*<[^>]*\b(?P=t)\b")
 
 
@@ -228,12 +228,15 @@ def _length_below_zero(added: Sequence[str]) -> str | None:
     return None
 
 
+_LOWERED = {(">=", "0"): "-1", (">", "-1"): "-2", ("<", "0"): "-1", ("<=", "-1"): "-2"}
+
+
 def _negative_let_through(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {}
     for line in removed[:_PAIRS * 5]:
-        for m in _NON_NEGATIVE_RE.finditer(line) if "0" in line and len(line) <= _LONG else ():
-            if (m.group("op"), m.group("n")) in ((">=", "0"), (">", "-1")):
-                lower = "-1" if m.group("op") == ">=" else "-2"
+        for m in _NON_NEGATIVE_RE.finditer(line) if len(line) <= _LONG else ():
+            # ``>= 0`` / ``> -1`` let through, or (round 67: wcwidth's ``if col < 0:`` → ``< -1``) ``< 0`` / ``<= -1`` refuse
+            if (lower := _LOWERED.get((m.group("op"), m.group("n")))) is not None:
                 olds[line[:m.start("n")] + lower + line[m.end("n"):]] = line
     for new in added[:_PAIRS * 5] if olds else ():
         if (old := olds.get(new)) is not None:
