@@ -5,7 +5,9 @@ secret's wipe given the length 0, contents compared by their lengths, a key gene
 taken without the call that checked it, per-thread state made shared, a short read accepted, a returned equality made an
 ordering, a counter's step made zero, a choice's two values swapped, an exit commented out, a cookie's HttpOnly
 defaulted off in a schema; round 67: a constant-time compare's accumulation made an early exit, RSA's OAEP made PKCS#1
-v1.5, a failure status made success in a code file under docs/, a quantifier nested in a pattern, ``< 0`` made ``< -1``. Each near miss beside it stays quiet: a length raised, a prefix test of a literal, a wipe of
+v1.5, a failure status made success in a code file under docs/, a quantifier nested in a pattern, ``< 0`` made ``< -1``;
+round 68: a failure's exit code made 0, a constant-time compare made a plain one, a cleaned value's return given its
+source, a duration's unit suffix moved. Each near miss beside it stays quiet: a length raised, a prefix test of a literal, a wipe of
 another length, a constant-time compare, a bound respelled, a check given an option, a type changed, a cast added to the
 size, a strict equality, a step of two, one value changed, a comment added after an exit, a protection defaulted on.
 """
@@ -57,6 +59,14 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
      "answers a success status where it answered a failure (500 → 200)"),
     ("index.js", ["const SEPARATORS = /([_.\\- ]+)+/;"], ["const SEPARATORS = /[_.\\- ]+/;"], "high", "nests a quantifier in a pattern"),
     ("wcwidth/_clip.py", ["                if col < -1:"], ["                if col < 0:"], "medium", "lets a negative value through"),
+    # Round 68 (blind 95/96's first runs):
+    ("lib/rspec/core/configuration.rb", ["        @failure_exit_code = 0"], ["        @failure_exit_code = 1"], "high", "makes a failure's exit code 0"),
+    ("crypto/src/cms/SignerInformation.cs", ["                if (!Arrays.AreEqual(resultDigest, signedMessageDigest.GetOctets()))"],
+     ["                if (!Arrays.FixedTimeEquals(resultDigest, signedMessageDigest.GetOctets()))"], "high",
+     "replaces a constant-time compare with a plain one (Arrays.FixedTimeEquals dropped"),
+    ("readme_renderer/clean.py", ["        return html"], ["        return cleaned"], "high", "returns html where it returned its cleaned copy"),
+    ("time.go", ['\t\t\treturn time.ParseDuration(s + "s")'], ['\t\t\treturn time.ParseDuration(s + "ns")'], "medium",
+     "moves a duration's unit (ns → s)"),
     ("lib/index.js", ["        ignoreErrors: Validate.valid(true).default(true),", "        isHttpOnly: Validate.boolean().default(false)"],
      ["        ignoreErrors: Validate.valid(true).default(true)"], "high", "turns a cookie's or CSRF protection off: isHttpOnly"),
 ])
@@ -95,6 +105,10 @@ def test_the_slip_is_read_and_named(path, added, removed, risk, said):
     ("src/patch/parse.ts", ["      const headerMatch = (/^(?:Index:|diff(?: -r \\w+)+)\\s+/).exec(line);"],
      ["      const header = (/^(?:Index:|diff(?: -r \\w+)+)\\s+(.+?)\\s*$/).exec(line);"], "nests a quantifier"),
     ("wcwidth/_clip.py", ["                if col <= 0:"], ["                if col < 0:"], "negative value"),
+    ("lib/rspec/core/configuration.rb", ["        @failure_exit_code = 2"], ["        @failure_exit_code = 1"], "exit code 0"),
+    ("app/auth.py", ["    return secrets.compare_digest(a, b)"], ["    return hmac.compare_digest(a, b)"], "constant-time compare"),
+    ("readme_renderer/clean.py", ["        return cleaned_html"], ["        return cleaned"], "where it returned"),
+    ("fmt.go", ['\t\treturn label + "m"'], ['\t\treturn label + "s"'], "duration's unit"),
     ("src/fetch.ts", ["        retries = isPayloadMethod(context.options.method) ? 0 : 2;"],
      ["        retries = isPayloadMethod(context.options.method) ? 0 : 1;"], "swaps"),
     ("src/env.rs", ["                    return Ok(()); // done"], ["                    return Ok(());"], "comments out"),
