@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from relay.review.line_shapes import squeezed
-from relay.review.overridden_turns import paired_quote
+from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["pair_slip"]
 
@@ -58,7 +58,7 @@ def _short(lines: Sequence[str], needle: str) -> Iterator[str]:
 
 # ----- a compare given a smaller length
 _COMPARE_RE = re.compile(r"\b(?P<call>CRYPTO_memcmp|memcmp|timingsafe_(?:bcmp|memcmp)|bcmp|strncmp|sodium_memcmp|crypto_verify_\d+|vn|"
-                         r"ct_memcmp|constant_time_(?:memcmp|compare)|CRYPTO_memcmp)\s*\((?P<args>[^()]*)\)")
+                         r"ct_memcmp|constant_time_(?:memcmp|compare))\s*\((?P<args>[^()]*)\)")
 _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
@@ -288,7 +288,7 @@ def _quantifier_nested(added: Sequence[str], removed: Sequence[str]) -> str | No
     had = {m.group(0) for line in _short(removed, "") for m in _NESTED_RE.finditer(line)}  # a nesting the old side held stays
     for new in _short(added, "") if removed else ():
         if (m := _NESTED_RE.search(new)) and _PATTERN_RE.search(new) and m.group(0) not in had:
-            return f"nests a quantifier in a pattern ({m.group(0)}: catastrophic backtracking, a ReDoS): {paired_quote(removed[0], new)}"
+            return f"nests a quantifier in a pattern ({m.group(0)}: catastrophic backtracking, a ReDoS): {cut_quote(new.strip())}"
     return None
 
 
