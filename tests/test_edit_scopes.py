@@ -138,8 +138,50 @@ def test_a_bigger_file_with_no_one_telling_edit_keeps_its_size() -> None:
     assert scoped_small_edits(alike, scopes) == {}
     new_only = [Run("m.py", 7, 12, ("def c():", "    if x:", "        return 3", "    return 4", "", "y = 1"), ())]
     assert scoped_small_edits(new_only, scopes) == {}
-    docs = [Run("README.md", 2, 2, ("debug = true",), ("debug = false",)), Run("README.md", 9, 15, tuple(f"line {i}" for i in range(7)), ())]
-    assert scoped_small_edits(docs, scopes) == {}
+    # A docs page: its sentences rewritten and a sample added (the page's work), or two sample lines turned alike.
+    prose = [Run("README.md", 2, 3, ("Install it with pip, then run the tool once to create its configuration file.",
+                                     "It reads the file on every start."), ("Install it with pip.",)),
+             Run("README.md", 9, 12, ("```python", "client = Client(timeout=10)", "client.run()", "```"), ())]
+    assert scoped_small_edits(prose, scopes) == {}
+    two = [Run("README.md", 2, 2, ("debug = true",), ("debug = false",)), Run("README.md", 6, 6, ("cache = true",), ("cache = false",)),
+           Run("README.md", 9, 15, tuple(f"line {i}" for i in range(7)), ())]
+    assert scoped_small_edits(two, scopes) == {}
+
+
+def test_a_hex_or_grouped_number_turned_tells_as_a_number_does() -> None:
+    # Blind 93 (entities): a code point's bound ``0x10_ff_ff`` raised to ``0x10_ff_ff_ff`` beside a rename counted as
+    # nothing (``\b\d+\b`` found no number in either), so the two tied and neither was quoted.
+    text = "function replaceCodePoint(codePoint) {\n  if (codePoint > 0x10_ff_ff) {\n    return 0xff_fd;\n  }\n}\n"
+    for old, new in (("0x10_ff_ff", "0x10_ff_ff_ff"), ("1_114_111", "11_141_110")):
+        runs = [Run("src/decode.ts", 2, 2, (f"  if (codePoint > {new}) {{",), (f"  if (codePoint > {old}) {{",)),
+                Run("src/decode.ts", 9, 9, ("  const output = decodeMap.get(codePoint);",), ("  const result = decodeMap.get(codePoint);",)),
+                Run("src/decode.ts", 12, 15, ("export function fromCodePoint(c) {", "  return String.fromCodePoint(c);", "}", ""), ())]
+        said = scoped_small_edits(runs, Scopes(lambda p: text)).get("src/decode.ts", "")
+        # (the scope's name takes room from the new side: the quote may cut the bound's new end; the old side stands whole)
+        assert said.startswith("notably in replaceCodePoint(): ") and f"codePoint > {old}" in said, said
+
+
+# --------------------------------------------------------------------------- a docs page: its one sample line turned
+
+def test_a_docs_page_bigger_than_a_slip_quotes_its_one_sample_line_turned(tmp_path: Path) -> None:
+    # Blind 95 (libsodium.js): a README's encryption sample given a zero nonce among a page of rewritten sentences; the
+    # page had been "docs edited (+24/-20)" and the line out of the view. Its hunk now leads the file's view as well.
+    sample = ("```js\nconst key = sodium.crypto_secretbox_keygen();\n"
+              "const nonce = sodium.randombytes_buf(sodium.crypto_secretbox_NONCEBYTES);\n"
+              "const box = sodium.crypto_secretbox_easy(message, nonce, key);\n```\n")
+    prose = "".join(f"The library wraps libsodium call number {i} for the browser and for node alike.\n\n" for i in range(12))
+    before = "# Usage\n\n" + prose + sample + "\n## Notes\n\n" + prose
+    reworded = prose.replace("number 2 for", "number 2, typed, for").replace("number 7 for", "number 7, typed, for")
+    after = ("# Usage\n\n" + reworded + sample.replace(
+        "sodium.randombytes_buf(sodium.crypto_secretbox_NONCEBYTES)", "new Uint8Array(sodium.crypto_secretbox_NONCEBYTES)")
+        + "\n## Notes\n\n" + reworded)
+    packet, _ = _review(tmp_path, {"README.md": before}, {"README.md": after}, "Reword the usage docs")
+    said = _reason(packet, "README.md")
+    assert said.startswith("docs edited (+") and "notably in a sample: …nonce = sodium.randombytes_buf(" in said \
+        and "nonce = new Uint8Array(" in said, said
+    target = next(t for t in packet.changes.review if t.file == "README.md")
+    nonce_line = after.splitlines().index(next(ln for ln in after.splitlines() if ln.startswith("const nonce"))) + 1
+    assert target.lines.split(",")[0] == str(nonce_line), target.lines
 
 
 # --------------------------------------------------------------------------- the quote centred on what changed

@@ -330,8 +330,9 @@ def _most_telling(found: list[Apart], most: int) -> list[Apart]:
     return [a for a, score in zip(found, scores) if score >= bar]
 
 
-# What an edit that lets more through changes: a literal switch, a number, a comparison, a negation, a string's value.
-_TURNS_RE = re.compile(r"(?i)\b(?:true|false|none|nil|null|undefined|yes|no|on|off)\b|\w*(?:allow|deny|permit|accept|reject|grant|skip)\w*|\b\d+(?:\.\d+)?\b|[<>]=?|[!=]==?|\bnot\b|!(?!=)|&&|\|\||\band\b|\bor\b")
+# What an edit that lets more through changes: a literal switch, a number (hex or grouped with ``_`` too: blind 93's entities
+# bound ``0x10_ff_ff`` → ``0x10_ff_ff_ff`` had counted as nothing), a comparison, a negation, a string's value.
+_TURNS_RE = re.compile(r"(?i)\b(?:true|false|none|nil|null|undefined|yes|no|on|off)\b|\w*(?:allow|deny|permit|accept|reject|grant|skip)\w*|\b0[xX][\da-fA-F_]+\b|\b\d[\d_]*(?:\.\d+)?\b|[<>]=?|[!=]==?|\bnot\b|!(?!=)|&&|\|\||\band\b|\bor\b")
 
 
 def weakens(found: Apart) -> bool:

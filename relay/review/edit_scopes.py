@@ -24,12 +24,13 @@ configures runs. The quote decides nothing: no rule reads it; a scope takes room
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from relay.core.files import read_regular
 from relay.review.apart_edits import Apart, Run, _candidate, _names, read_runs, same_code, telling
+from relay.review.docs_samples import sample_lines
 from relay.review.file_kinds import file_kind
 from relay.review.small_edits import cut, quote_within
 
@@ -251,6 +252,10 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
                 parts.append((f"in {label}: " if label else "") + _body(a, d, 1.0 / len(edits), label))
             out[path] = "; ".join(parts)
             continue
+        if file_kind(path) == "docs" and len(edits) <= _MOST_BIG_RUNS:
+            if (sample := _telling_sample(r for r, _, _ in edits)) is not None:
+                out[path] = "notably in a sample: " + _body(*sample, 1.0, "")
+            continue
         if file_kind(path) not in _CODE_KINDS or len(edits) > _MOST_BIG_RUNS:
             continue
         told = []
@@ -270,6 +275,22 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
         label = scopes.label(r)
         out[path] = "notably " + (f"in {label}: " if label else "") + _body(a, d, 1.0, label)
     return out
+
+
+def _telling_sample(runs: Iterable[Run]) -> tuple[list[str], list[str]] | None:
+    """The one run of a docs page's bigger change whose sample lines are edited in place and tell more than every other
+    run's (a string counts: a sample's address or a package's name is what the reader copies), as (added, removed): the
+    line a reader would have to find among the page's sentences (blind 95's libsodium.js README: ``const nonce =
+    sodium.randombytes_buf(…)`` → ``new Uint8Array(…)`` stood among 24 changed lines, said as "docs edited")."""
+    told = []
+    for run in runs:
+        added, removed = sample_lines(run.added), sample_lines(run.removed)
+        if not added or not removed or len(added) > _MOST_LINES or len(removed) > _MOST_LINES or added == removed:
+            continue  # new or dropped samples (the page's work), or a block rewritten: not a line changed in place
+        told.append((telling(Apart(run, "", tuple(added), tuple(removed))), added, removed))
+    best = max((score for score, _, _ in told), default=0)
+    top = [(added, removed) for score, added, removed in told if score == best]
+    return top[0] if best >= 1 and len(top) == 1 else None
 
 
 def _edited_head(run: Run) -> Run:

@@ -68,11 +68,12 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                 r"\balgorithms?" + _Q + r"\s*[=:]\s*\[?\s*['\"]none['\"]|\bignoreExpiration\s*:\s*true\b|"
                 r"\bjwt\.decode\s*\(.*\bverify\s*=\s*False|\bWithoutClaimsValidation\s*\(|\bParseUnverified\s*\(|"
                 r"\bSkipClaimsValidation\s*[:=]\s*true\b|\binsecure_?decode\w*\s*\(|\bdecode_unverified\w*\s*\(")),
+    # (a lint rule's name is no switch: entities' ``"unicorn/no-hex-escape": 0`` had read as escaping turned off)
     ("turns autoescaping off", ("autoescape", "escape", "mark_safe", "|safe", "markup(", "html_safe", "dangerouslysetinnerhtml",
                                 "innerhtml", "outerhtml", "document.write", "v-html", "{{{", "<%-", "noescape", "sanitize",
                                 "bypasssecuritytrust", "insertadjacenthtml", "template.", "raw", "|raw", "{!!", "<%=", "unsafe_allow_html", "dangerously", "escaping", "xss"), re.compile(
         r"\bautoescape" + _Q + r"\s*[=:]\s*" + _F + r"\b|\{%-?\s*autoescape\s+(?:false|off)\b|"
-        r"\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
+        r"(?<![-/])\b(?:escape|escape_?html|escapeHtml|html_?escape|sanitize|xss_?clean)" + _Q + r"\s*[=:]\s*(?:False|false|FALSE|None|null|0|['\"](?:none|off|false)['\"])(?!\w)|"
         r"\b(?:noEscape|disable_?escaping|dangerously_?allow_?html)" + _Q + r"\s*[=:]\s*(?:True|true|1)\b|"
         r"\bmark_safe\s*\(|\|\s*safe\b|\bMarkup\s*\(\s*f['\"]|\bMarkup\s*\([^)]*(?:%|\+|\.format\()|\bhtml_safe\b|"
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{\s*[\w@.>~]|<%-|"
