@@ -42,13 +42,13 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("turns autoescaping off", ("html.raw", "markupstring", "@html"), re.compile(
         r"@?\bHtml\.Raw\s*\(\s*(?!['\"])|\(\s*MarkupString\s*\)\s*[\w@(]|\{@html\s+[\w$]")),
     # JPA/Hibernate queries have no SELECT to find: a query string joined with a value.
-    ("builds SQL from text", ("createquery", "createnativequery", "createsqlquery"), re.compile(
+    ("builds SQL from text (SQL injection?)", ("createquery", "createnativequery", "createsqlquery"), re.compile(
         r"\bcreate(?:Native|SQL)?Query\s*\(\s*\"[^\"]*\"\s*\+\s*[\w(]")),
     ("makes files world-writable or access open", ("fromstring",), re.compile(r"\bPosixFilePermissions\.fromString\s*\(\s*\"[r-][w-][x-][r-][w-][x-]r?-?w")),
     ("opens CORS to any origin", ("origin",), re.compile(r"(?i)['\"](?:allowed_?origins?|allow_?origins?|cors_?origins?)['\"]\s*=>\s*\[?\s*['\"]\*['\"]")),
     ("turns debug mode on", ("detailederrors", "includeexceptiondetailinfaults"), re.compile(
         r"['\"]?\b(?:DetailedErrors|IncludeExceptionDetailInFaults)['\"]?\s*[:=]\s*['\"]?(?:true|True)\b")),
-    ("builds SQL from text", ("format!",), re.compile(
+    ("builds SQL from text (SQL injection?)", ("format!",), re.compile(
         r"\bformat!\s*\(\s*\"(?i:[^\"]{0,200}?\b(?:select\b[^\"]{0,200}?\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|where))"
         r"[^\"]{0,300}?\{\w*(?::[^}\"]*)?\}")),
     ("keys on a header any client sets", ("forwarded-for", "forwarded_for", "real-ip", "real_ip", "client-ip", "client_ip", "connecting-ip"), re.compile(

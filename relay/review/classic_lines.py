@@ -118,7 +118,7 @@ CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("deserializes untrusted data", ("binary_to_term",), re.compile(
         # Erlang's term decoding creates atoms and functions from the bytes; [:safe] refuses them.
         r"(?::erlang\.|(?<![\w.:]))binary_to_term\s*\((?![^)]*\bsafe\b)")),
-    ("builds SQL from text", ("'#{", "'%#{", "'{$", "'%{$", "'$", "'%$"), re.compile(
+    ("builds SQL from text (SQL injection?)", ("'#{", "'%#{", "'{$", "'%{$", "'$", "'%$"), re.compile(
         # A quoted SQL literal filled by interpolation: "… LIKE '%#{term}%'", "WHERE id = '{$id}'".
         r"\b(?:LIKE|ILIKE|WHERE|VALUES|HAVING)\b[^'\"`\n]{0,80}?'%?(?:#\{|\{\$|\$\{|\$[A-Za-z_])")),
 )

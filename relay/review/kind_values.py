@@ -16,6 +16,9 @@ build tool or package manager, because each is a key's value or a line's comment
   owner reads the same. The same repository at another revision is a bump and stays quiet.
 - a download's digest dropped (``sha256``, ``integrity``, ``URL_HASH``, a wrap's ``source_hash``) while its URL stays: the
   archive is no longer checked; a block of the build switched off by a constant (``if(FALSE)``, ``#if 0``).
+- a test task told its failures do not fail the build (round 70, blind 97's JavaHamcrest: ``ignoreFailures = true`` in a
+  Gradle ``test`` block; Maven's ``testFailureIgnore`` and ``maven.test.failure.ignore``): the tests run, go red, and the
+  build still passes.
 
 Quiet: a pin moved to another pin, a variable (``${CATCH_TAG}``), a test commented back in, a comment written above a
 test, a non-test line commented out, the same registry or repository at another version.
@@ -29,14 +32,14 @@ from collections.abc import Sequence
 from relay.core.contracts import FileChange
 from relay.review.line_shapes import clipped, squeezed
 
-__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "block_off", "digest_dropped", "git_locked", "ref_unpinned", "test_commented"]
+__all__ = ["KIND_EXAMPLES", "SCREEN_RE", "block_off", "digest_dropped", "failures_ignored", "git_locked", "ref_unpinned", "test_commented"]
 
 _SHOWN = 64
 
 # The cheap test a build or data file's changed line passes to be kept for the rules (relay.review.package_values.screen).
 SCREEN_RE = re.compile(r"(?i)\bGIT_TAG\b|^\s*[\"']?(?:tag|rev|revision|ref|commit|branch)[\"']?\s*[=:]|\w*test\w*\s*\(|"
                        r"^\s*[\"']?(?:sha(?:256|384|512)(?:sum)?|integrity|checksum|URL_HASH|EXPECTED_HASH|source_hash|urls?)[\"']?\s*[=:\s]|"
-                       r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)")
+                       r"^\s*(?:if\s*\(\s*(?:FALSE|OFF|NO|0)\s*\)|#\s*if\s+0\b|if\s+false\s*(?:#.*)?$)|ignoreFailures|testFailureIgnore|failure\.ignore")
 
 # ----- a ref moved from a pin to a moving name
 _REF_RE = re.compile(r"""(?:^|[{,(])\s*["']?(?P<key>GIT_TAG|tag|rev|revision|ref|commit|branch)["']?\s*(?:=|:|\s)\s*["']?(?P<v>[^"'\s,#)]+)""", re.I)
@@ -107,6 +110,20 @@ def block_off(added: Sequence[str], removed: Sequence[str]) -> str | None:
 # ----- a locked package moved to a git repository
 _SOURCE_RE = re.compile(r"""^\s*(?:"?(?:source|resolved|remote|url)"?\s*(?:=|:)?\s*|resolved\s+)["']?(?P<reg>registry\+|sparse\+)?(?P<url>(?:git\+|git://|ssh://|https?://)[^"'\s]+)""")
 _GIT_RE = re.compile(r"^git\+|^git://|^ssh://|\.git(?:[#?]|$)|//(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/")
+
+
+# A test task's failures let pass: Gradle's ``ignoreFailures`` set true, Maven's surefire ``testFailureIgnore`` (an element
+# or the ``maven.test.failure.ignore`` property / ``-D`` flag) set true.
+_FAILURES_IGNORED_RE = re.compile(r"(?i)\bignoreFailures\s*(?:=\s*)?(?:true|Boolean\.TRUE)\b|<testFailureIgnore>\s*true\s*<|"
+                                  r"maven\.test\.failure\.ignore\s*(?:=|>)\s*true\b")
+
+
+def failures_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    had = {squeezed(ln) for ln in removed}
+    for line in added:
+        if _FAILURES_IGNORED_RE.search(line) and squeezed(line) not in had and not line.lstrip().startswith(("//", "#", "<!--")):
+            return f"lets the tests fail without failing the build (failures ignored): {clipped(line.strip(), _SHOWN)}"
+    return None
 
 
 def _repo(url: str) -> str:

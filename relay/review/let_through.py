@@ -223,7 +223,9 @@ _TIMEISH_RE = re.compile(r"(?i)modif|mtime|time|expir|\bage\b|stamp|date|now|sta
 
 
 def _tolerance(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = {squeezed(old) for old in removed if re.search(r"[<>]", old) and _TIMEISH_RE.search(old)}
+    # A comparison's operator stands between spaces: ``Vector<K>``'s brackets are a type's (blind 98's vavr: an index's
+    # ``- 1`` on a line holding ``Vector<K>`` and ``update`` had read as a tolerance on a date).
+    olds = {squeezed(old) for old in removed if re.search(r"\s(?:<|>)=?\s", old) and _TIMEISH_RE.search(old)}
     for new in added:
         for m in _TOLERANCE_RE.finditer(new):
             if squeezed(new[:m.start()] + new[m.end():]) in olds:

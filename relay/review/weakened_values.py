@@ -17,6 +17,8 @@ the turn lets happen:
   / ``isset($x['ok'])`` / ``x.containsKey("ok")``…: a false value passes;
 - a missing value let through a check: ``x.nil? ||``, ``x == null ||``, ``x is None or``, ``|| x === undefined``, ``??
   Infinity`` added where the line compares it.
+- a new default below any floor (round 70): PBKDF2's iterations under 1,000, bcrypt's cost under 8, written with no old
+  value to pair with (blind 98's pkcs8: ``IterationCount: 10,`` where the commit had moved the defaults);
 - a match arm's result turned from a refusal to a grant, its pattern kept (``=> Self::ExplicitNoCa`` → ``=>
   Self::Ca(…)``, ``-> Result.Invalid`` → ``-> Result.Valid``, Elixir's ``do: {:error, …}`` → ``do: :ok``).
 
@@ -86,7 +88,7 @@ _OPTION_RE = re.compile(r"""\b(?:With|with_?|set_?|Set)(?P<name>[A-Za-z]\w*)\s*\
 # Names whose number sets how hard a secret is to guess or to brute-force: lowered, the check weakens.
 _STRENGTH = {
     "memory": "memory", "mem": "memory", "memorycost": "memory", "mcost": "memory", "memlimit": "memory", "memorykib": "memory",
-    "iterations": "iterations", "iteration": "iterations", "iter": "iterations", "iters": "iterations", "itercount": "iterations",
+    "iterations": "iterations", "iteration": "iterations", "iter": "iterations", "iters": "iterations", "itercount": "iterations", "iterationcount": "iterations",
     "opslimit": "iterations", "timecost": "iterations", "tcost": "iterations", "time": "iterations", "rounds": "rounds",
     "logrounds": "rounds", "saltrounds": "rounds", "cost": "cost", "workfactor": "cost", "bcryptcost": "cost",
     "keylen": "key length", "keylength": "key length", "keysize": "key length", "keybits": "key length", "keybytes": "key length",
@@ -147,6 +149,24 @@ def _strength_cut(added: Sequence[str], removed: Sequence[str], context: bool, w
             return f"weakens {where}: {found[0]} {old_text} → {found[1].strip()} ({what} cut {old_v / max(v, 1):g}×), cheaper to guess: {_quote(new)}"
         if key in _WINDOW and v > old_v and window:
             return f"widens how long a code or token stays good: {found[0]} {old_text} → {found[1].strip()} ({v / max(old_v, 1):g}×): {_quote(new)}"
+    return None
+
+
+# ----- a new default below any floor: PBKDF2's iterations under 1,000, bcrypt's cost under 8 (round 70, blind 98's pkcs8:
+# ``IterationCount: 10,`` written where the commit moved the defaults, no old value on the file's other side to pair with)
+_PBKDF2_RE = re.compile(r"(?i)pbkdf2|Rfc2898|PBKDF")
+_FLOORS = {"iterations": (_PBKDF2_RE, 1000, "PBKDF2's iterations"), "cost": (re.compile(r"(?i)bcrypt"), 8, "bcrypt's cost"),
+           "rounds": (re.compile(r"(?i)bcrypt"), 8, "bcrypt's cost")}
+
+
+def _below_floor(added: Sequence[str], removed: Sequence[str], lines: str) -> str | None:
+    had = {_norm(found[0]) for old in removed if (found := _named(old))}
+    for new in added:
+        if not (found := _named(new)) or (v := _value(found[1])) is None or (key := _norm(found[0])) in had:
+            continue
+        floor = _FLOORS.get(_STRENGTH.get(key, ""))
+        if floor and floor[0].search(lines) and not re.search(r"(?i)argon|scrypt", new) and 0 < v < floor[1]:
+            return f"weakens the hash: sets {floor[2]} to {found[1].strip()} (under {floor[1]:,}: cheap to brute-force): {_quote(new)}"
     return None
 
 
@@ -346,7 +366,7 @@ def weakened_value(kind: str, added: Sequence[str], removed: Sequence[str], path
     return (_prefix_compare(added, removed) or _strength_cut(added, removed, bool(_KDF_WORDS_RE.search(lines)), window)
             or _call_number_cut(added, removed)
             or _window_multiplied(added, removed, window) or _presence_not_value(added, removed) or _missing_passes(added, removed)
-            or _arm_granted(added, removed))
+            or _arm_granted(added, removed) or _below_floor(added, removed, lines))
 
 
 def weakened_check(f: FileFacts, ctx: RiskContext) -> str | None:

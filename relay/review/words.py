@@ -106,6 +106,10 @@ github.com/prometheus/client_golang github.com/urfave/cli
 oauthlib requests-oauthlib authlib django-cors-headers whitenoise psutil filelock platformdirs tenacity httplib2 wrapt
 responses freezegun hypothesis factory-boy sentry-sdk structlog loguru pendulum xmltodict defusedxml bleach markdown
 mistune transformers huggingface-hub langchain opencv-python pyarrow polars
+mypy-extensions six s3transfer jmespath pyasn1 pyasn1-modules rsa fsspec cachetools pyparsing importlib-metadata zipp
+pluggy iniconfig exceptiongroup tomlkit pathspec decorator cffi pycparser soupsieve multidict yarl frozenlist aiosignal
+async-timeout distlib annotated-types pydantic-core h11 requests-toolbelt docker kubernetes hatchling hatch-vcs
+setuptools-scm flit-core google-api-core googleapis-common-protos grpcio-status types-requests types-pyyaml
 vue next nuxt svelte vite sequelize ioredis zod joi debug cors express-session compression koa fastify superagent
 undici cross-spawn minimatch rxjs vitest
 axum tower serde_derive env_logger rustls openssl sha2 tempfile crossbeam parking_lot rayon criterion

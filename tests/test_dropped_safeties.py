@@ -1,0 +1,96 @@
+"""Issue 36, round 70: safeties an edit quietly drops, and a test task's failures let pass (from blind 97/98's first runs).
+
+The party guarded against is the worker that drops one such line inside an ordinary change: each loud case below was low
+(or named nothing) on the rules before this round (0eba3f2); each near miss beside it is the same line kept, moved, or
+written the safe way, and stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.risk import RiskContext, assess
+
+__all__: list[str] = []  # a test module exports nothing
+
+# (path, added, removed, what the reason must say)
+_LOUD = [
+    # zx's shell prefix (blind 97) and a release script: errexit taken out of the flags, or removed alone
+    ("src/core.ts", ["  $.prefix = ps ? '' : 'set -uo pipefail;'"], ["  $.prefix = 'set -euo pipefail;'"],
+     "drops errexit from the shell's flags (set -euo → set -uo)"),
+    ("scripts/release.sh", ["set -u", "make dist"], ["set -eu", "make build"], "drops errexit from the shell's flags (set -eu → set -u)"),
+    ("scripts/deploy.sh", ["rsync -a dist/ host:/srv/"], ["set -e", "rsync -a build/ host:/srv/"], "removes errexit"),
+    # kubectx's flattened kubeconfig (blind 97), Python and Node: a temporary file's removal deleted
+    ("cmd/kubectx/shell.go", ["\tif _, err := tmpFile.Write(data); err != nil {"],
+     ["\tdefer os.Remove(tmpPath)", "\tif _, err := tmpFile.Write(data); err != nil {"], "no longer removes a temporary file (tmpPath"),
+    ("tools/export.py", ["    return run(tmp_path)"], ["    os.remove(tmp_path)", "    return run(tmp_path)"], "no longer removes a temporary file"),
+    ("lib/pack.js", ["  return upload(out)"], ["  fs.unlinkSync(tmpFile)", "  return upload(out)"], "no longer removes a temporary file"),
+    # rustls-pemfile (blind 98): an error arm that passed the error on made to continue
+    ("src/pemfile.rs", ["                Err(_) => continue,"], ["                Err(err) => return Err(err.into()),"],
+     "skips an error it passed on (malformed input dropped silently)"),
+    # peewee (blind 97): a library's null handler replaced by one that prints, and its level set to DEBUG
+    ("peewee.py", ["logger.addHandler(logging.StreamHandler())", "logger.setLevel(logging.DEBUG)"], ["logger.addHandler(logging.NullHandler())"],
+     "makes a library's logger print (its null handler replaced)"),
+    ("mylib/__init__.py", ["logging.basicConfig(level=logging.DEBUG)"], ["log.addHandler(logging.NullHandler())"],
+     "turns a library's logging to DEBUG at import"),
+    # JavaHamcrest (blind 97) and Maven: a test task's failures no longer fail the build
+    ("hamcrest/hamcrest.gradle", ['tasks.named("test") {', "    useJUnitPlatform()", "    ignoreFailures = true"],
+     ['tasks.named("test") {', "    useJUnitPlatform()"], "lets the tests fail without failing the build (failures ignored): ignoreFailures = true"),
+    ("pom.xml", ["          <testFailureIgnore>true</testFailureIgnore>"], ["          <testFailureIgnore>false</testFailureIgnore>"],
+     "lets the tests fail without failing the build"),
+    # isort (blind 98): a look-alike of one of PyPI's most downloaded packages, added in the commit's own hunk
+    ("pyproject.toml", ['    "mypy-extentions>=1.1.0",', '    "types-colorama>=0.4",'], [], "adds a look-alike of mypy-extensions (a typo-squat?)"),
+    # pkcs8 (blind 98): a KDF's new default under any floor, with no old value on the file's other side
+    ("pkcs8.go", ["var defaultOpts = &Opts{", "\tKDFOpts: PBKDF2Opts{", "\t\tIterationCount: 10,"], ["\titer := kdfParam.IterationCount"],
+     "weakens the hash: sets PBKDF2's iterations to 10 (under 1,000"),
+    ("lib/auth.js", ["const hash = await bcrypt.hash(password, saltRounds);", "const saltRounds = 4;"], [], "sets bcrypt's cost to 4"),
+    # peewee's docs (blind 97): SQL built from a request's value is named for what it risks
+    ("docs/peewee/database.rst", ["   cursor = db.execute_sql(\"SELECT * FROM users WHERE status = '%s'\" % request.args['status'])"],
+     ["   cursor = db.execute_sql('SELECT * FROM users WHERE status = ?', (ACTIVE,))"], "builds SQL from text (SQL injection?)"),
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), _LOUD, ids=[f"{i}-{c[0]}" for i, c in enumerate(_LOUD)])
+def test_a_safety_dropped_is_named_and_never_low(path: str, added: list[str], removed: list[str], said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk != "low" and any(said in reason for reason in out.reasons), out
+
+
+_QUIET = [
+    ("scripts/release.sh", ["set -euo pipefail"], ["set -eu"]),  # e kept, flags grown
+    ("scripts/release.sh", ["#!/bin/sh", "set -e"], ["set -e", "#!/bin/sh"]),  # moved
+    ("scripts/release.sh", ["set -x"], ["set -v"]),  # no errexit either side
+    ("cmd/kubectx/shell.go", ["\tdefer cleanup(tmpPath)", "\tdefer os.Remove(tmpPath)"], ["\tdefer os.Remove(tmpPath)"]),  # kept
+    ("tools/export.py", ["    shutil.rmtree(tmp_dir, ignore_errors=True)"], ["    shutil.rmtree(tmp_dir)"]),  # still removed
+    ("tools/export.py", ["    pass"], ["    os.remove(cache_path)"]),  # not a temporary file
+    ("src/pemfile.rs", ["                Err(_) => continue,"], ["                Err(_) => continue,  // skip"]),  # already skipped
+    ("src/pemfile.rs", ["                None => continue,"], ["                None => return Ok(None),"]),  # no error passed on
+    ("src/app.py", ["    logger.setLevel(logging.DEBUG)"], ["    logger.setLevel(logging.INFO)"]),  # an app's own setup, in a function
+    ("mylib/__init__.py", ["logger.setLevel(logging.WARNING)"], ["logger.addHandler(logging.NullHandler())"]),  # not DEBUG, no printer
+    ("hamcrest/hamcrest.gradle", ["    ignoreFailures = false"], ["    ignoreFailures = true"]),  # failures fail again
+    ("hamcrest/hamcrest.gradle", ["    // ignoreFailures = true"], []),  # a comment
+    ("pkcs8.go", ["\tKDFOpts: PBKDF2Opts{", "\t\tIterationCount: 600000,"], []),  # over the floor
+    ("kdf/argon.go", ["\t// argon2.IDKey(password, salt, Iterations, Memory, 4, 32)", "\tIterations: 3,"], []),  # argon2's own scale
+    ("train.py", ["    model = fit(x, y, max_iter=10)", "    iterations = 10"], []),  # no password hash in sight
+    ("pyproject.toml", ['    "mypy-extensions>=1.1.0",', '    "hatch-vcs>=0.4",', '    "pyasn1-modules>=0.4",'], []),  # the packages themselves
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), _QUIET, ids=[f"{i}-{c[0]}" for i, c in enumerate(_QUIET)])
+def test_the_safety_kept_or_moved_stays_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    said = " ".join(out.reasons)
+    assert not any(word in said for word in ("errexit", "temporary file", "skips an error", "logger print", "logging to DEBUG",
+                                              "failures ignored", "look-alike", "weakens the hash")), out
+
+
+def test_a_types_angle_brackets_are_no_comparison_of_a_date() -> None:
+    # vavr (blind 98): an index's ``- 1`` on a line holding ``Vector<K>`` and ``update`` read as a tolerance on a date, first.
+    out = assess(fc("src/main/java/io/vavr/collection/LinkedHashMap.java",
+                    ["        final Vector<K> newList = list.update(existing.index() - offset - 1, tombstone);"],
+                    ["        final Vector<K> newList = list.update(existing.index() - offset, tombstone);"]), RiskContext())
+    assert out.reasons[0].startswith("shifts a position or bound by one") and "out of date" not in " ".join(out.reasons), out
+    # the tolerance itself is still read where a time is compared
+    late = assess(fc("lib/token.rb", ["    return false if Time.now > expires_at + 86400"], ["    return false if Time.now > expires_at"]), RiskContext())
+    assert any("out of date by up to 86400" in r for r in late.reasons), late
