@@ -94,3 +94,14 @@ def test_a_types_angle_brackets_are_no_comparison_of_a_date() -> None:
     # the tolerance itself is still read where a time is compared
     late = assess(fc("lib/token.rb", ["    return false if Time.now > expires_at + 86400"], ["    return false if Time.now > expires_at"]), RiskContext())
     assert any("out of date by up to 86400" in r for r in late.reasons), late
+
+
+def test_a_docs_sentence_that_explains_a_prefix_match_is_no_equality_weakened() -> None:
+    # peewee (blind 97, a benign file called high): a page's prose rewritten around inline code; its samples still read.
+    prose = assess(fc("docs/peewee/querying.rst",
+                      ["Use ``User.username.startswith('ch')`` to match ``username LIKE 'ch%'``."],
+                      ["Compare with ``User.username == 'charlie'`` for an exact match."]), RiskContext())
+    assert "prefix match" not in " ".join(prose.reasons) and prose.risk != "high", prose
+    sample = assess(fc("docs/guide.md", ["```python", "    if record.owner.startswith(user.name):", "        return record", "```"],
+                       ["```python", "    if record.owner == user.name:", "        return record", "```"]), RiskContext())
+    assert sample.risk != "low" and "prefix match" in " ".join(sample.reasons), sample
