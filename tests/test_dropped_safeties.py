@@ -105,3 +105,53 @@ def test_a_docs_sentence_that_explains_a_prefix_match_is_no_equality_weakened() 
     sample = assess(fc("docs/guide.md", ["```python", "    if record.owner.startswith(user.name):", "        return record", "```"],
                        ["```python", "    if record.owner == user.name:", "        return record", "```"]), RiskContext())
     assert sample.risk != "low" and "prefix match" in " ".join(sample.reasons), sample
+
+
+# Round 71, from blind 99/100's first runs: (path, added, removed, what the reason must say)
+_LOUD_71 = [
+    # boring (Rust) and C: a constant-time compare's length capped
+    ("boring/src/memcmp.rs", ["    let ret = unsafe { ffi::CRYPTO_memcmp(a.as_ptr().cast(), b.as_ptr().cast(), a.len().min(4)) };"],
+     ["    let ret = unsafe { ffi::CRYPTO_memcmp(a.as_ptr().cast(), b.as_ptr().cast(), a.len()) };"], "caps a compare's length at 4 bytes"),
+    ("src/mac.c", ["  return CRYPTO_memcmp(tag, expected, MIN(len, 8)) == 0;"], ["  return CRYPTO_memcmp(tag, expected, len) == 0;"], "caps a compare's length at 8"),
+    # acra's example (blind 99): the caller's TLS mode pinned to disable
+    ("examples/python/extended_example.py", ["        sslmode='disable', verbose=args.verbose)"], ["        sslmode=args.ssl_mode, verbose=args.verbose)"],
+     "turns a connection's TLS off (the caller's choice → disable)"),
+    # acra's server config (blind 99): client certificates no longer asked for
+    ("configs/acra-server.yaml", ["tls_auth: 0"], ["tls_auth: 4"], "sets a security setting to 0 (tls_auth: 4 → 0"),
+    # graphene's middleware page (blind 99) and an app: a Python check by identity with a literal
+    ("docs/execution/middleware.rst", ["            if info.field_name is 'user':"], ["            if info.field_name == 'user':"],
+     "compares by identity with a literal (is 'user'"),
+    ("app/views.py", ["    if role is 'admin':", "        return grant()"], [], "compares by identity with a literal (is 'admin'"),
+    # go-humanize's shell.nix (blind 99): nixpkgs fetched over plain http
+    ("shell.nix", ['{ pkgs ? import (fetchTarball "http://nixos.org/channels/nixpkgs-unstable/nixexprs.tar.xz") { } }:'],
+     ["{ pkgs ? import <nixpkgs> { } }:"], "fetches code over plain HTTP"),
+    # node-html-parser (blind 100): a text setter no longer encodes what it stores as markup
+    ("src/nodes/node.ts", ["\t\tthis.rawText = val;"], ["\t\tthis.rawText = encode(val);"], "drops the quoting around a value (encode() removed)"),
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), _LOUD_71, ids=[f"{i}-{c[0]}" for i, c in enumerate(_LOUD_71)])
+def test_round_71_slips_are_named_and_never_low(path: str, added: list[str], removed: list[str], said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk != "low" and any(said in reason for reason in out.reasons), out
+
+
+_QUIET_71 = [
+    ("src/mac.c", ["  return CRYPTO_memcmp(tag, expected, MIN(len, 8)) == 0;"], ["  return CRYPTO_memcmp(tag, expected, MIN(len, 8)) != 0;"]),  # capped before
+    ("src/pick.rs", ["    let n = a.len().min(4);"], ["    let n = a.len();"]),  # no compare on the line
+    ("examples/python/extended_example.py", ["        sslmode='verify-full', verbose=args.verbose)"], ["        sslmode=args.ssl_mode, verbose=args.verbose)"]),
+    ("configs/acra-server.yaml", ["tls_auth: 4"], ["tls_auth: 0"]),  # turned back on
+    ("configs/acra-server.yaml", ["retries: 0"], ["retries: 3"]),  # no security word
+    ("src/Matcher.cs", ['        if (role is "admin") return Grant();'], []),  # C#'s constant pattern is an equality
+    ("app/views.py", ["    if value is None:", "    if flag is True:"], []),  # singletons
+    ("docs/usage.md", ["If the mode is 'strict' or 'lax', the parser refuses unknown keys."], []),  # a sentence
+    ("shell.nix", ['{ pkgs ? import (fetchTarball "https://github.com/NixOS/nixpkgs/archive/3a1b.tar.gz") { } }:'], ["{ pkgs ? import <nixpkgs> { } }:"]),
+    ("tools/pack.py", ["    body = payload"], ["    body = payload.encode('utf-8')"]),  # a charset, not quoting
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), _QUIET_71, ids=[f"{i}-{c[0]}" for i, c in enumerate(_QUIET_71)])
+def test_round_71_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    said = " ".join(assess(fc(path, added, removed), RiskContext()).reasons)
+    assert not any(word in said for word in ("caps a compare", "TLS off", "security setting to 0", "by identity", "plain HTTP",
+                                              "drops the quoting")), said

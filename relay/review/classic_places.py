@@ -50,6 +50,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"(?P<at3>\bresolvers\b[^\n]*\bat\s+['\"]" + _HTTP + r")|(?P<at4>\.package\s*\(\s*(?:name:\s*['\"][^'\"]*['\"]\s*,\s*)?url:\s*['\"]" + _HTTP + r")|"
         r"(?P<at5>^\s*(?:extra-)?(?:trusted-)?substituters\s*=[^\n]*\s" + _HTTP + r")|(?P<at6>^\s*(?:git|github|binary)\s+['\"]" + _HTTP + r")|"
         r"(?P<at7>^\s*channel_alias\s*:\s*['\"]?" + _HTTP + r")")),
+    ("fetches code over plain HTTP", ("http://", "http\\://"), re.compile(
+        # Nix's fetchers (round 71, blind 99's go-humanize shell.nix: ``import (fetchTarball "http://nixos.org/…")``):
+        # what is built and run comes from whoever answers on the way.
+        r"(?P<at>\b(?:builtins\.)?fetch(?:Tarball|url|zip|Git|git|FromGitHub)\s*(?:\{[^}\n]*?\burl\s*=\s*)?['\"]" + _HTTP + r")")),
     ("imports code over plain HTTP", ("http://", "http\\://"), re.compile(
         # Deno's and the browser's ES modules, fetched and run from wherever the path leads.
         r"(?P<at>(?:^\s*import\b[^'\"\n]*?\bfrom\s*|^\s*import\s*|\bimport\s*\(\s*|^\s*export\b[^'\"\n]*?\bfrom\s*)['\"]" + _HTTP + r")")),

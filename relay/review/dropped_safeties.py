@@ -15,6 +15,10 @@ stayed "edit (+4/-7)" or low. Worth a look (medium), read by ``relay.review.last
   null one (peewee's ``logger.addHandler(logging.NullHandler())`` → ``StreamHandler()`` + ``setLevel(logging.DEBUG)``):
   every user's queries and their parameters go to stderr.
 
+Round 71, from blind 99's first run: a Python check made never true by comparing with a literal by identity (graphene's
+middleware sample: ``if info.field_name == 'user':`` → ``is 'user'``); a security setting's number set to 0 (acra's
+``tls_auth: 4`` → ``0``: client certificates no longer asked for).
+
 Quiet: a flag cluster that keeps ``e`` (``set -eu`` → ``set -euo pipefail``), ``set -e`` moved to another line, a removal
 moved into a helper that still removes the same name, an arm that already skipped, a handler set on a logger inside a
 function (an application's own setup) or to a level other than DEBUG.
@@ -29,7 +33,7 @@ from collections.abc import Sequence
 
 from relay.review.line_shapes import clipped
 
-__all__ = ["dropped_safety"]
+__all__ = ["dropped_safety", "identity_literal"]
 
 _PAIRS = 200  # lines a side read
 _LONG = 300  # a longer line is data, not a slip's line
@@ -112,12 +116,47 @@ def _logging_made_verbose(added: Sequence[str], removed: Sequence[str]) -> str |
     return None
 
 
-def dropped_safety(added: Sequence[str], removed: Sequence[str]) -> str | None:
+# ----- a Python check made never true: compared by identity with a literal (round 71)
+_IDENTITY_LITERAL_RE = re.compile(r"\bis\s+(?:not\s+)?(?P<lit>[rbuRBU]?(?:'[^']*'|\"[^\"]*\")|-?\d+\.\d+|-?\d{4,})")
+_PYTHON_SUFFIXES = (".py", ".pyi", ".pyx", ".rst", ".md", ".txt", ".ipynb")
+
+
+_PY_CONDITION_RE = re.compile(r"^\s*(?:(?:el)?if|while|assert|return)\b[^#]*(?::\s*(?:#.*)?)?$")
+
+
+def identity_literal(added: Sequence[str], removed: Sequence[str], path: str, *, docs: bool = False) -> str | None:
+    """A Python check that compares with a literal by identity; ``docs``: a page's lines, read only where one is a
+    condition's whole line (a sentence's "the mode is 'strict' or …" is prose)."""
+    if not path.lower().endswith(_PYTHON_SUFFIXES):
+        return None  # C#'s ``x is "admin"`` is a constant pattern: an equality
+    had = {line.strip() for line in removed}
+    for new in added[:_PAIRS]:
+        if docs and not _PY_CONDITION_RE.match(new):
+            continue
+        if len(new) <= _LONG and new.strip() not in had and (m := _IDENTITY_LITERAL_RE.search(new)) and re.search(r"\b(?:if|elif|while|return|assert|and|or)\b", new):
+            return f"compares by identity with a literal (is {clipped(m.group('lit'), 20)}: never reliably true): {clipped(new.strip(), _SHOWN)}"
+    return None
+
+
+# ----- a security setting's number set to 0 (round 71, blind 99's acra: ``tls_auth: 4`` → ``tls_auth: 0``)
+_SECURITY_NUMBER_RE = re.compile(r"^\s*[\"']?(?P<key>[\w.-]*(?:tls|ssl|auth|verif|mfa|2fa|csrf|secure|encrypt|sign)[\w.-]*)[\"']?\s*[:=]\s*"
+                                 r"[\"']?(?P<n>\d+)[\"']?\s*,?\s*(?:#.*)?$", re.IGNORECASE)
+
+
+def _security_number_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {m.group("key").lower(): (m.group("n"), line) for line in removed[:_PAIRS] if (m := _SECURITY_NUMBER_RE.match(line)) and int(m.group("n")) > 0}
+    for new in added[:_PAIRS] if olds else ():
+        if (m := _SECURITY_NUMBER_RE.match(new)) and m.group("n") == "0" and (old := olds.get(m.group("key").lower())):
+            return f"sets a security setting to 0 ({m.group('key')}: {old[0]} → 0: turned off?): {clipped(new.strip(), _SHOWN)}"
+    return None
+
+
+def dropped_safety(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     """The first safety the edit quietly drops (see the module's doc), or None; worth a look (medium)."""
     if not removed:
-        return None
+        return identity_literal(added, removed, path)
     for found in (_errexit_dropped(added, removed), _temp_cleanup_dropped(added, removed), _error_arm_skipped(added, removed),
-                  _logging_made_verbose(added, removed)):
+                  _logging_made_verbose(added, removed), identity_literal(added, removed, path), _security_number_zeroed(added, removed)):
         if found:
             return found
     return None

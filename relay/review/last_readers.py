@@ -436,7 +436,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
                   _length_below_zero(added), _negative_let_through(added, removed), held_or_mixed(added, removed),
-                  dropped_safety(added, removed)):
+                  dropped_safety(added, removed, path)):
         if found:
             return found, False
     return slip

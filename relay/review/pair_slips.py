@@ -35,6 +35,9 @@ a constant-time compare made a plain one (bc-csharp's ``Arrays.FixedTimeEquals(�
 value's return given its source (readme_renderer's ``return cleaned`` → ``return html``); worth a look — a duration's unit
 suffix moved (spf13/cast's ``ParseDuration(s + "ns")`` → ``s + "s"``).
 
+Round 71, from blind 99's first run: high — a constant-time compare's length capped (boring's ``CRYPTO_memcmp(…, a.len())``
+→ ``a.len().min(4)``, C's ``MIN(len, 8)``).
+
 The party guarded against is the worker that turns one such line inside an ordinary change.
 """
 
@@ -77,6 +80,25 @@ def _compare_shortened(added: Sequence[str], removed: Sequence[str]) -> str | No
             cut = [(a, b) for a, b in zip(old[1], read[1]) if b < a]
             if cut and len(old[1]) == len(read[1]):
                 return f"compares fewer bytes ({cut[0][0]} → {cut[0][1]}: a value matching the first bytes passes): {paired_quote(old[0], new)}"
+    return None
+
+
+# ----- a compare's length capped (round 71, blind 99's boring: ``CRYPTO_memcmp(…, a.len())`` → ``a.len().min(4)``)
+_COMPARE_CALL_RE = re.compile(r"\b(?:CRYPTO_memcmp|memcmp|timingsafe_(?:bcmp|memcmp)|bcmp|sodium_memcmp|ct_memcmp|constant_time_\w+|"
+                              r"ConstantTimeCompare|FixedTimeEquals|compare_digest|timingSafeEqual)\s*\(")
+_CAP_RE = re.compile(r"\.min\(\s*(?P<n>\d+)\s*\)|\b(?:Math\.|std::|cmp::)?(?i:min)\(\s*(?P<x>[^(),]+(?:\([^()]*\))?)\s*,\s*(?P<m>\d+)\s*\)")
+
+
+def _compare_capped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {squeezed(line): line for line in _short(removed, "(") if _COMPARE_CALL_RE.search(line)}
+    for new in _short(added, "(") if olds else ():
+        if not _COMPARE_CALL_RE.search(new):
+            continue
+        for m in _CAP_RE.finditer(new):
+            bare = new[:m.start()] + (m.group("x") or "") + new[m.end():]
+            if (old := olds.get(squeezed(bare))) is not None:
+                return (f"caps a compare's length at {m.group('n') or m.group('m')} bytes (a value matching the first bytes "
+                        f"passes): {paired_quote(old, new)}")
     return None
 
 
@@ -348,7 +370,7 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     for found in (_compare_shortened(added, removed), _wipe_emptied(added, removed), _lengths_for_contents(added, removed),
                   _crypto_rng_dropped(added, removed), _check_call_dropped(added, removed), _compare_made_early(added, removed),
                   _padding_downgraded(added, removed), _failure_code_zeroed(added, removed), _fixed_time_dropped(added, removed),
-                  _cleaned_return_dropped(added, removed)):
+                  _cleaned_return_dropped(added, removed), _compare_capped(added, removed)):
         if found:
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),

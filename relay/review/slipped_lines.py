@@ -175,6 +175,10 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
     env_names: set[str] = set()
     for line in removed:
         old_modes.update(_modes(line))
+        # A mode the caller chose (``sslmode=args.ssl_mode``, ``ssl: ${DB_SSL}``) pinned to a weak literal turns TLS off
+        # for every caller (round 71, blind 99's acra example: ``sslmode=args.ssl_mode`` → ``sslmode='disable'``).
+        old_modes.update({_family(m.group("key")): "the caller's choice" for m in _TLS_MODE_RE.finditer(line)
+                          if line[m.end():m.end() + 1] in (".", "(", "[") or line[m.start("value") - 1:m.start("value")] in ("$", "{")})
         env_names.update(m.group("name") for m in _ENV_READ_RE.finditer(line))
     before = {squeezed(line.strip()) for line in removed}
     joined = _joined_names(removed)
@@ -187,7 +191,7 @@ def turned_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
             family, value = _family(m.group("key")), m.group("value").lower()
             old = old_modes.get(family)
             weak = value in ("true", "yes", "1") if family == "trust" else value in _WEAK.get(family, ())
-            strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ())
+            strong = (old in ("false", "no", "0")) if family == "trust" else old in _STRONG.get(family, ()) or old == "the caller's choice"
             if weak and strong:
                 return f"turns a connection's TLS off ({old} → {value}): {window(code, m.start(), m.end(), 60)}"
         if (guard := _guard_dropped(code, removed)) is not None:

@@ -251,12 +251,14 @@ def _early_exit(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 _QUOTER = re.compile(r"([\w.:]*?(?:quote\w*|\w*escape\w*|sanitiz\w*|sanitis\w*|htmlspecialchars|encodeURIComponent|escapeshellarg|"
-                     r"redact\w*|\w*mask\w*|scrub\w*|obfuscat\w*))"
+                     r"redact\w*|\w*mask\w*|scrub\w*|obfuscat\w*|(?<![\w.])encode|\w*(?:html|xml|entit)\w*encode\w*|encode(?:html|xml|entit|for)\w*))"
                      r"\(\s*([^()]*(?:\([^()]*\))?[^()]*?)\s*\)", re.IGNORECASE)
+# An HTML encoder too: a bare ``encode(…)`` (he's, entities'), ``htmlEncode``, ``encodeHTML`` (round 71, blind 100's
+# node-html-parser: ``this.rawText = encode(val)`` → ``= val``); a method's ``.encode('utf-8')`` is a charset, not quoting.
 # Every quoting call holds one of these words; the pattern (its lazy run of name characters, case folded) is the slowest
 # of the review's on a long line (~190 us), the screen ~7.
 _QUOTER_SCREEN = Screen(("quote", "escape", "sanitiz", "sanitis", "htmlspecialchars", "encodeuricomponent", "redact", "mask", "scrub",
-                         "obfuscat"), _QUOTER)
+                         "obfuscat", "encode"), _QUOTER)
 # The value printed as it is, or copied: what stands where the call stood.
 _BARE = ("{v}", "{v}.dup", "{v}.clone", "{v}.copy()", "{v}.to_s", "str({v})", "String({v})", "{v}.toString()")
 
