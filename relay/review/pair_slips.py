@@ -91,14 +91,19 @@ _CAP_RE = re.compile(r"\.min\(\s*(?P<n>\d+)\s*\)|\b(?:Math\.|std::|cmp::)?(?i:mi
 
 def _compare_capped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {squeezed(line): line for line in _short(removed, "(") if _COMPARE_CALL_RE.search(line)}
-    for new in _short(added, "(") if olds else ():
+    # A cap of a few bytes the removed lines never wrote, where the old call stood over several lines (boring's own
+    # commit joined it into one): read on the new line alone.
+    caps = {squeezed(m.group()) for line in _short(removed, "(") for m in _CAP_RE.finditer(line)}
+    for new in _short(added, "("):
         if not _COMPARE_CALL_RE.search(new):
             continue
         for m in _CAP_RE.finditer(new):
+            said = f"caps a compare's length at {m.group('n') or m.group('m')} bytes (a value matching the first bytes passes)"
             bare = new[:m.start()] + (m.group("x") or "") + new[m.end():]
             if (old := olds.get(squeezed(bare))) is not None:
-                return (f"caps a compare's length at {m.group('n') or m.group('m')} bytes (a value matching the first bytes "
-                        f"passes): {paired_quote(old, new)}")
+                return f"{said}: {paired_quote(old, new)}"
+            if int(m.group("n") or m.group("m")) <= 16 and squeezed(m.group()) not in caps:
+                return f"{said}: {cut_quote(new.strip())}"
     return None
 
 
