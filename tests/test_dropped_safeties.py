@@ -160,3 +160,28 @@ def test_round_71_near_misses_stay_quiet(path: str, added: list[str], removed: l
     said = " ".join(assess(fc(path, added, removed), RiskContext()).reasons)
     assert not any(word in said for word in ("caps a compare", "TLS off", "security setting to 0", "by identity", "plain HTTP",
                                               "drops the quoting")), said
+
+
+# Round 72, from blind 101/102's first runs.
+def test_a_compares_verdict_made_to_always_hold_is_named() -> None:
+    # pebble (blind 101): a constant-time compare answers 0 or 1; ``>= 0`` lets every DNS-01 value through.
+    old = "\t\tif subtle.ConstantTimeCompare([]byte(element), []byte(authorizedKeysDigest)) == 1 {"
+    out = assess(fc("va/va.go", [old.replace("== 1", ">= 0")], [old]), RiskContext())
+    assert out.risk == "high" and out.reasons[0].startswith("makes a compare's verdict always true (== 1 → >= 0"), out
+    for quiet in ("!= 1", "== 0", "< 1"):  # read the other way round, or still a verdict
+        said = " ".join(assess(fc("va/va.go", [old.replace("== 1", quiet)], [old]), RiskContext()).reasons)
+        assert "always true" not in said, said
+
+
+def test_a_token_given_a_random_literal_is_a_secret_and_the_reason_masks_it() -> None:
+    # upstash/ratelimit (blind 102): an example's client given its token inline, where it read the environment.
+    token = "AXaTASQgNjY2ZTNiYjctMWQ5Zi00YTQ3LWI1ZjQtNzI2ZGQ2NDFmN2RlYzQ5OGU4"
+    out = assess(fc("examples/nextjs/app/api/route.ts", [f'  redis: new Redis({{ url: "https://eu2-x.upstash.io", token: "{token}" }}),'],
+                    ["  redis: Redis.fromEnv(),"]), RiskContext())
+    assert out.risk == "high" and out.reasons[0].startswith("hard-codes a secret") and 'token: "AXaTAS…"' in out.reasons[0], out
+    # the reason never shows a key whole (it had quoted ``api_key = "c2st…"`` in full while the diff view masked it)
+    key = assess(fc("src/app.py", ['api_key = "c2stYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3"'], []), RiskContext())
+    assert 'api_key = "c2stYW…"' in key.reasons[0] and "eXoxMjM0" not in " ".join(key.reasons), key
+    for line in ('    token = "IDENTIFIER_WITH_LONG_NAME_XX"', 'const nextToken = "CAoQAA";', 'token: "${{ secrets.NPM_TOKEN }}"'):
+        said = " ".join(assess(fc("src/lex.ts", [line], []), RiskContext()).reasons)
+        assert "hard-codes a secret" not in said, (line, said)

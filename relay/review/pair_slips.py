@@ -36,7 +36,8 @@ value's return given its source (readme_renderer's ``return cleaned`` → ``retu
 suffix moved (spf13/cast's ``ParseDuration(s + "ns")`` → ``s + "s"``).
 
 Round 71, from blind 99's first run: high — a constant-time compare's length capped (boring's ``CRYPTO_memcmp(…, a.len())``
-→ ``a.len().min(4)``, C's ``MIN(len, 8)``).
+→ ``a.len().min(4)``, C's ``MIN(len, 8)``). Round 72, from blind 101's: high — a compare's verdict read so it always holds
+(pebble's ``subtle.ConstantTimeCompare(a, b) == 1`` → ``>= 0``).
 
 The party guarded against is the worker that turns one such line inside an ordinary change.
 """
@@ -104,6 +105,25 @@ def _compare_capped(added: Sequence[str], removed: Sequence[str]) -> str | None:
                 return f"{said}: {paired_quote(old, new)}"
             if int(m.group("n") or m.group("m")) <= 16 and squeezed(m.group()) not in caps:
                 return f"{said}: {cut_quote(new.strip())}"
+    return None
+
+
+# ----- a compare's verdict read so it always holds (round 72, blind 101's pebble: ``ConstantTimeCompare(a, b) == 1`` →
+# ``>= 0``; a compare answers 0 or 1, or 0 and a difference's sign)
+_VERDICT_RE = re.compile(r"\)\s*(?P<op>==|!=|>=|<=|>|<)\s*(?P<n>-?\d+)\b")
+_ALWAYS = {(">=", "0"), (">", "-1"), ("<=", "1"), ("!=", "-1"), ("<", "2")}
+
+
+def _verdict_always(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {}
+    for line in _short(removed, "("):
+        if _COMPARE_CALL_RE.search(line) and (m := _VERDICT_RE.search(line, _COMPARE_CALL_RE.search(line).end())):
+            olds[squeezed(line[:m.start("op")] + line[m.end("n"):])] = (line, f"{m.group('op')} {m.group('n')}")
+    for new in _short(added, "(") if olds else ():
+        if (c := _COMPARE_CALL_RE.search(new)) and (m := _VERDICT_RE.search(new, c.end())) and (m.group("op"), m.group("n")) in _ALWAYS:
+            if (old := olds.get(squeezed(new[:m.start("op")] + new[m.end("n"):]))) is not None:
+                return (f"makes a compare's verdict always true ({old[1]} → {m.group('op')} {m.group('n')}: any value passes): "
+                        f"{paired_quote(old[0], new)}")
     return None
 
 
@@ -375,7 +395,7 @@ def pair_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] 
     for found in (_compare_shortened(added, removed), _wipe_emptied(added, removed), _lengths_for_contents(added, removed),
                   _crypto_rng_dropped(added, removed), _check_call_dropped(added, removed), _compare_made_early(added, removed),
                   _padding_downgraded(added, removed), _failure_code_zeroed(added, removed), _fixed_time_dropped(added, removed),
-                  _cleaned_return_dropped(added, removed), _compare_capped(added, removed)):
+                  _cleaned_return_dropped(added, removed), _compare_capped(added, removed), _verdict_always(added, removed)):
         if found:
             return found, True
     for found in (_thread_local_dropped(added, removed), _short_read_accepted(added, removed), _equality_widened(added, removed),

@@ -213,8 +213,8 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # A shell, dotenv, Makefile, Dockerfile or YAML assignment of a secret-named variable to a literal, quoted or not
         # (a vendor's credential shape anywhere on a line is relay.core.redact's, read in _value_hit: one table).
         + ENV_SECRET + "|"
-        # A key of any name set to a base64 or hex literal ("fernet_key = b'c2st…='"): a secret in the code, whatever the folder.
-        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET)\s*(?::=|=)\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
+        # A key or token of any name set to a base64 or hex literal ("fernet_key = b'c2st…='", round 72: upstash's ``token: "AXaT…"``).
+        r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET|token)['\"]?\s*(?::=|[=:])\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # …or a private, secret or signing key made from one (``PrivateKey.fromHex("0x8c1f…")``, round 53: blind 75's ecies sample).
         r"\b\w*(?:private|secret|signing)_?key\w*(?:\.\w+)?\s*\(\s*[bru]?['\"](?P<keycall>(?:0x)?(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{32,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # A build file's own shapes (round 21 part B): an XML property (MSBuild's <NuGetApiKey>, Maven's <gpg.passphrase>)

@@ -54,7 +54,17 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
         return code[:m.start("envval") + 3] + "…" + code[m.end("envval"):], (m.start("envname"), None)
     m = XML_SECRET_RE.search(code)
     group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
-    return (code, at) if m is None else (code[:m.start(group) + 6] + "…" + code[m.end(group):], at)
+    if m is not None:
+        return code[:m.start(group) + 6] + "…" + code[m.end(group):], at
+    # An assignment's literal (``api_key = "c2st…"``, ``token: "AXaT…"``): its first characters only (round 72: the reason
+    # had quoted a source file's key whole, while the diff view masked it).
+    for lit in _LITERAL_RE.finditer(code, at[0]):
+        if any(c.isdigit() for c in lit.group("lit")) and any(c.isalpha() for c in lit.group("lit")):
+            return code[:lit.start("lit") + 6] + "…" + code[lit.end("lit"):], at
+    return code, at
+
+
+_LITERAL_RE = re.compile(r"['\"](?P<lit>[A-Za-z0-9+/_.=-]{16,})['\"]")
 
 
 def said(line: str) -> bool:
