@@ -44,7 +44,8 @@ _LOUD = [
     # pkcs8 (blind 98): a KDF's new default under any floor, with no old value on the file's other side
     ("pkcs8.go", ["var defaultOpts = &Opts{", "\tKDFOpts: PBKDF2Opts{", "\t\tIterationCount: 10,"], ["\titer := kdfParam.IterationCount"],
      "weakens the hash: sets PBKDF2's iterations to 10 (under 1,000"),
-    ("lib/auth.js", ["const hash = await bcrypt.hash(password, saltRounds);", "const saltRounds = 4;"], [], "sets bcrypt's cost to 4"),
+    ("lib/auth.js", ["const opts = {", "  saltRounds: 4,", "};", "const hash = await bcrypt.hash(password, opts.saltRounds);"], [],
+     "sets bcrypt's cost to 4"),
     # peewee's docs (blind 97): SQL built from a request's value is named for what it risks
     ("docs/peewee/database.rst", ["   cursor = db.execute_sql(\"SELECT * FROM users WHERE status = '%s'\" % request.args['status'])"],
      ["   cursor = db.execute_sql('SELECT * FROM users WHERE status = ?', (ACTIVE,))"], "builds SQL from text (SQL injection?)"),
@@ -73,6 +74,7 @@ _QUIET = [
     ("pkcs8.go", ["\tKDFOpts: PBKDF2Opts{", "\t\tIterationCount: 600000,"], []),  # over the floor
     ("kdf/argon.go", ["\t// argon2.IDKey(password, salt, Iterations, Memory, 4, 32)", "\tIterations: 3,"], []),  # argon2's own scale
     ("train.py", ["    model = fit(x, y, max_iter=10)", "    iterations = 10"], []),  # no password hash in sight
+    ("dist/bcrypt.js", ["    if (rounds < 4)", "        rounds = 4;", "    var salt = bcrypt.genSalt(rounds);"], []),  # a clamp to bcrypt's minimum
     ("pyproject.toml", ['    "mypy-extensions>=1.1.0",', '    "hatch-vcs>=0.4",', '    "pyasn1-modules>=0.4",'], []),  # the packages themselves
 ]
 
@@ -182,6 +184,7 @@ def test_a_token_given_a_random_literal_is_a_secret_and_the_reason_masks_it() ->
     # the reason never shows a key whole (it had quoted ``api_key = "c2st…"`` in full while the diff view masked it)
     key = assess(fc("src/app.py", ['api_key = "c2stYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3"'], []), RiskContext())
     assert 'api_key = "c2stYW…"' in key.reasons[0] and "eXoxMjM0" not in " ".join(key.reasons), key
-    for line in ('    token = "IDENTIFIER_WITH_LONG_NAME_XX"', 'const nextToken = "CAoQAA";', 'token: "${{ secrets.NPM_TOKEN }}"'):
+    for line in ('    token = "IDENTIFIER_WITH_LONG_NAME_XX"', 'const nextToken = "CAoQAA";', 'token: "${{ secrets.NPM_TOKEN }}"',
+                 'crashed_token = "0123456789abcdef0123456789abcdef"'):  # the last: filelock's docs stand-in
         said = " ".join(assess(fc("src/lex.ts", [line], []), RiskContext()).reasons)
         assert "hard-codes a secret" not in said, (line, said)

@@ -77,6 +77,8 @@ def encodes_text(value: str) -> bool:
     """Whether a secret-shaped literal is an example's stand-in written in hex, base32 or base64: a run of digits, one word,
     a greeting (blind 90's otplib docs: ``secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY"`` is base32 for "12345678901234567890",
     ``"48656c6c6f"`` hex for "Hello"). A key's bytes are random; a password or ``user:pass`` encoded stays a secret."""
+    if _SEQUENCE_RE.search(value):
+        return True  # a run of the alphabet or the digits (filelock's docs: ``crashed_token = "0123456789abcdef…"``)
     for decode in (_from_hex, _from_base32, _from_base64):
         try:
             raw = decode(value)
@@ -87,6 +89,7 @@ def encodes_text(value: str) -> bool:
     return False
 
 
+_SEQUENCE_RE = re.compile(r"(?i)0123456|123456789|abcdefgh|ABCDEF0123")
 _STAND_IN_RE = re.compile(r"(?i)\d{4,}|[a-z]{4,12}[!.]?|(?:hello|example|sample|dummy|placeholder)(?: \w+)?[!.]?")
 
 

@@ -104,11 +104,6 @@ def centred(old: str, new: str, old_most: int = _OLD, new_most: int = _NEW) -> t
         while nxt < last and (old[nxt - 1].isalnum() or old[nxt - 1] in "_$"):
             nxt += 1
         start = min(nxt, last)
-    # Still the cut would take part of the new side's change: the name kept before it gives way too (the old side's quote
-    # shows it), so what the line became is read (blind 93's entities: ``…codePoint > 0x10_ff_f…`` hid the ``_ff`` put on
-    # the bound). An old side cut short is left so: what it was matters less than what it is.
-    if start < head and len(side(new, start)) > new_most and start + new_most - 2 < len(new) - tail:
-        start = head
     return side(old, start), side(new, start)
 
 

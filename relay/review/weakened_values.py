@@ -164,6 +164,8 @@ def _below_floor(added: Sequence[str], removed: Sequence[str], lines: str) -> st
     for new in added:
         if not (found := _named(new)) or (v := _value(found[1])) is None or (key := _norm(found[0])) in had:
             continue
+        if not re.search(r"\w['\"]?\s*(?::|=>)\s*['\"]?\d", new):
+            continue  # a default's key (``IterationCount: 10,``), not an assignment (bcrypt.js's own clamp ``rounds = 4;``)
         floor = _FLOORS.get(_STRENGTH.get(key, ""))
         if floor and floor[0].search(lines) and not re.search(r"(?i)argon|scrypt", new) and 0 < v < floor[1]:
             return f"weakens the hash: sets {floor[2]} to {found[1].strip()} (under {floor[1]:,}: cheap to brute-force): {_quote(new)}"
