@@ -26,6 +26,7 @@ _LOUD = [
      ["\tdefer os.Remove(tmpPath)", "\tif _, err := tmpFile.Write(data); err != nil {"], "no longer removes a temporary file (tmpPath"),
     ("tools/export.py", ["    return run(tmp_path)"], ["    os.remove(tmp_path)", "    return run(tmp_path)"], "no longer removes a temporary file"),
     ("lib/pack.js", ["  return upload(out)"], ["  fs.unlinkSync(tmpFile)", "  return upload(out)"], "no longer removes a temporary file"),
+    ("scripts/sign.sh", ['gpg --sign "$out"'], ['rm -f "$tmpkey"', 'gpg --sign "$out"'], "no longer removes a temporary file"),
     # rustls-pemfile (blind 98): an error arm that passed the error on made to continue
     ("src/pemfile.rs", ["                Err(_) => continue,"], ["                Err(err) => return Err(err.into()),"],
      "skips an error it passed on (malformed input dropped silently)"),
@@ -65,6 +66,7 @@ _QUIET = [
     ("cmd/kubectx/shell.go", ["\tdefer cleanup(tmpPath)", "\tdefer os.Remove(tmpPath)"], ["\tdefer os.Remove(tmpPath)"]),  # kept
     ("tools/export.py", ["    shutil.rmtree(tmp_dir, ignore_errors=True)"], ["    shutil.rmtree(tmp_dir)"]),  # still removed
     ("tools/export.py", ["    pass"], ["    os.remove(cache_path)"]),  # not a temporary file
+    ("bin/setup", ["  puts 'done'"], ['  system "rm -rf tmp/cache"', "  puts 'done'"]),  # a project's cache cleared, no file made
     ("src/pemfile.rs", ["                Err(_) => continue,"], ["                Err(_) => continue,  // skip"]),  # already skipped
     ("src/pemfile.rs", ["                None => continue,"], ["                None => return Ok(None),"]),  # no error passed on
     ("src/app.py", ["    logger.setLevel(logging.DEBUG)"], ["    logger.setLevel(logging.INFO)"]),  # an app's own setup, in a function

@@ -73,8 +73,8 @@ def _temp_cleanup_dropped(added: Sequence[str], removed: Sequence[str]) -> str |
         if len(old) > _LONG or old.lstrip().startswith(("//", "#", "*")) or not (m := _REMOVE_RE.search(old)):
             continue
         name = m.group("name").strip("\"'{}$")
-        if not _TEMP_NAME_RE.search(name):
-            continue
+        if not _TEMP_NAME_RE.search(name) or (m.group().lstrip().startswith("rm") and "$" not in m.group("name")):
+            continue  # a shell's ``rm -rf tmp/cache`` clears a project's cache folder; ``rm -rf "$tmpdir"`` a made one
         if any(name in line and _REMOVE_RE.search(line) for line in added[:_PAIRS]):
             continue  # still removed (moved, or said another way)
         return (f"no longer removes a temporary file ({clipped(name, 24)} is left on disk with what it holds): "
