@@ -190,3 +190,12 @@ def test_a_token_given_a_random_literal_is_a_secret_and_the_reason_masks_it() ->
                  'crashed_token = "0123456789abcdef0123456789abcdef"'):  # the last: filelock's docs stand-in
         said = " ".join(assess(fc("src/lex.ts", [line], []), RiskContext()).reasons)
         assert "hard-codes a secret" not in said, (line, said)
+
+
+def test_a_powershell_certificate_callback_that_accepts_everything_turns_tls_off() -> None:
+    # Bogus (blind 103): a build script's web client told to trust any certificate, in PowerShell's script-block form.
+    loud = assess(fc("build.ps1", ["[System.Net.ServicePointManager]::ServerCertificateValidationCallback = { $true }"], []), RiskContext())
+    assert loud.risk == "high" and loud.reasons[0].startswith("turns TLS verification off"), loud
+    for line in ("[System.Net.ServicePointManager]::ServerCertificateValidationCallback = $null", "if ($ok) { $true }"):
+        said = " ".join(assess(fc("build.ps1", [line], []), RiskContext()).reasons)
+        assert "TLS verification off" not in said, (line, said)

@@ -61,7 +61,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"trustAll\w*|NoCertificateVerification|AcceptAnyCert\w*)\b|\bset_certificate_verifier\s*\(|"
         # A verification callback that accepts every certificate (Java's setter too: setHostnameVerifier(… -> true), round 24).
         r"(?:\b|(?<=set))(?:set_verify|verify_?callback|checkServerIdentity|ServerCertificateValidationCallback|(?i:hostname_?verifier)|verify_?peer_?callback)\b"
-        r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b)")),
+        r".*(?:lambda[^:]*:\s*(?:True|1)\b|(?:=>|->)\s*(?:true|undefined|null)\b|return\s+true\b|\{\s*\$true\s*\})")),  # PowerShell's { $true }
     ("turns signature or token checks off", ("verify_signature", "verify_exp", "verify_aud", "none", "ignoreexpiration", "verify", "claimsvalidation",
                                                               "parseunverified", "insecure_decode", "insecuredecode", "decode_unverified"),
      re.compile(r"\bverify_(?:signature|exp|aud|iss|iat|nbf)" + _Q + r"\s*[=:]\s*" + _F + r"\b|"
