@@ -199,3 +199,34 @@ def test_a_powershell_certificate_callback_that_accepts_everything_turns_tls_off
     for line in ("[System.Net.ServicePointManager]::ServerCertificateValidationCallback = $null", "if ($ok) { $true }"):
         said = " ".join(assess(fc("build.ps1", [line], []), RiskContext()).reasons)
         assert "TLS verification off" not in said, (line, said)
+
+
+# Round 74, from blind 103/104's first runs: (path, added, removed, what the reason must say)
+_LOUD_74 = [
+    # django-defender (blind 103): a Redis client told not to check the server's certificate
+    ("defender/connection.py", ["        return redis.StrictRedis.from_url(config.DEFENDER_REDIS_URL, ssl_cert_reqs=None)"],
+     ["        return redis.StrictRedis.from_url(config.DEFENDER_REDIS_URL)"], "turns TLS verification off"),
+    ("app/cache.py", ["    r = redis.Redis(host=h, ssl=True, ssl_cert_reqs='none')"], ["    r = redis.Redis(host=h, ssl=True)"], "turns TLS verification off"),
+    # time-machine (blind 103): uv.lock's inline tables taking a package, or the index, over plain http
+    ("uv.lock", ['sdist = { url = "http://files.pythonhosted.org/packages/25/ee/certifi-2026.4.22.tar.gz", hash = "sha256:8d45" }'],
+     ['sdist = { url = "https://files.pythonhosted.org/packages/25/ee/certifi-2026.4.22.tar.gz", hash = "sha256:8d45" }'],
+     "fetches packages over plain HTTP"),
+    ("uv.lock", ['source = { registry = "http://pypi.example.org/simple" }'], ['source = { registry = "https://pypi.org/simple" }'],
+     "fetches packages over plain HTTP"),
+]
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), _LOUD_74, ids=[f"{i}-{c[0]}" for i, c in enumerate(_LOUD_74)])
+def test_round_74_slips_are_named_and_never_low(path: str, added: list[str], removed: list[str], said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk == "high" and any(said in reason for reason in out.reasons), out
+
+
+def test_round_74_near_misses_stay_quiet() -> None:
+    for path, added, removed in (
+            ("app/cache.py", ["    r = redis.Redis(host=h, ssl=True, ssl_cert_reqs='required')"], []),  # checked
+            ("uv.lock", ['sdist = { url = "https://files.pythonhosted.org/packages/25/ee/certifi-2026.5.1.tar.gz", hash = "sha256:9e01" }'],
+             ['sdist = { url = "https://files.pythonhosted.org/packages/25/ee/certifi-2026.4.22.tar.gz", hash = "sha256:8d45" }']),  # a bump
+    ):
+        said = " ".join(assess(fc(path, added, removed), RiskContext()).reasons)
+        assert "TLS verification off" not in said and "plain HTTP" not in said, said

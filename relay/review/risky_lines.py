@@ -48,7 +48,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         # Not a "skip verification" flag set false (kubectl's --insecure-skip-tls-verify=false keeps the check).
         r"(?<!skip-)(?<!skip-tls-)\bverify(?:_?(?:ssl|certs?|tls|peer|host(?:name)?|mode))?" + _Q + r"\]?\s*[=:]>?\s*" + _F + r"\b|"
         r"\b(?:ssl_?verify|tls_?verify|verify_?certificate|strict[-_]?ssl|sslverify|ssl_verify_peer)" + _Q + r"\s*[=:]>?\s*" + _F + r"\b|"
-        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
+        r"\bCERT_NONE\b|\b(?i:VERIFY_NONE)\b|\bssl_cert_reqs\s*=\s*(?:None|['\"](?i:none)['\"])|\bcheck_hostname\s*=\s*" + _F + r"\b|_create_unverified_context|"
         r"\brejectUnauthorized" + _Q + r"\s*:\s*false\b|NODE_TLS_REJECT_UNAUTHORIZED" + _Q + r"\s*[=:]\s*" + _Q + r"0|"
         r"\bInsecureSkipVerify\s*[:=]\s*true\b|\binsecure(?:_?skip_?(?:tls_?)?verify)?" + _Q + r"\s*[=:]\s*" + _T + r"\b|"
         r"danger_accept_invalid_(?:certs|hostnames)\s*\(\s*true|SSL_VERIFY(?:PEER|HOST)\w*\s*,\s*(?:false|0)\b|"

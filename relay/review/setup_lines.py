@@ -201,7 +201,9 @@ def spans_read(added: Sequence[str], removed: Sequence[str], prose: Callable[[st
 # ----- a lockfile's package source: plain http, or a host one or two letters off the one it replaces
 # ``--index-url``/``--extra-index-url``/``--find-links`` of a pip-format lock (rye's requirements-dev.lock, pip-compile's
 # output named .lock: blind 61's joserfc had an index over plain http read as "lockfile").
-_LOCK_SOURCE_RE = re.compile(r"""^\s*"?(?:remote|resolved|tarball|source|url|registry|--(?:extra-)?index-url|--find-links|-[if])"?\s*[:=]?\s*"?"""
+# (uv.lock's inline tables too: ``sdist = { url = "…" }``, ``wheels = [{ url = "…" }]``, ``source = { registry = "…" }``;
+# round 74, blind 103's time-machine)
+_LOCK_SOURCE_RE = re.compile(r"""^\s*(?:(?:sdist|wheels|source)\s*=\s*\[?\s*\{\s*)?"?(?:remote|resolved|tarball|source|url|registry|--(?:extra-)?index-url|--find-links|-[if])"?\s*[:=]?\s*"?"""
                              r"""(?:registry\+|sparse\+|git\+)?(?P<url>(?:https?|git)://(?P<host>[\w.-]+)[^\s"',]*)""")
 _LOCK_LINES = 2000
 
