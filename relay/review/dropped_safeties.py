@@ -119,8 +119,6 @@ def _logging_made_verbose(added: Sequence[str], removed: Sequence[str]) -> str |
 # ----- a Python check made never true: compared by identity with a literal (round 71)
 _IDENTITY_LITERAL_RE = re.compile(r"\bis\s+(?:not\s+)?(?P<lit>[rbuRBU]?(?:'[^']*'|\"[^\"]*\")|-?\d+\.\d+|-?\d{4,})")
 _PYTHON_SUFFIXES = (".py", ".pyi", ".pyx", ".rst", ".md", ".txt", ".ipynb")
-
-
 _PY_CONDITION_RE = re.compile(r"^\s*(?:(?:el)?if|while|assert|return)\b[^#]*(?::\s*(?:#.*)?)?$")
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 from pathlib import Path
 
 from relay.core.files import read_regular
@@ -35,6 +36,9 @@ from relay.review.file_kinds import file_kind
 from relay.review.small_edits import cut, quote_within
 
 __all__ = ["Scopes", "head_of", "scope_of", "scoped_apart", "scoped_runs", "scoped_small_edits", "workspace_texts"]
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 # How far back a scope's head may stand from the edit.
 _MOST_BACK = 400
@@ -267,11 +271,9 @@ def scoped_small_edits(runs: Sequence[Run], scopes: Scopes) -> dict[str, str]:
             told.append((telling(Apart(r, "", tuple(code[0]), tuple(code[1]))), r, code))
         if not told:
             continue
-        best = max(score for score, _, _ in told)
-        top = [(r, code) for score, r, code in told if score == best]
-        if best < _LEAST_TELLING or len(top) > 1:
+        if (alone := _standout(told, _LEAST_TELLING)) is None:
             continue  # nothing tells, or two runs tell alike: none stands out
-        r, (a, d) = top[0]
+        r, (a, d) = alone
         label = scopes.label(r)
         out[path] = "notably " + (f"in {label}: " if label else "") + _body(a, d, 1.0, label)
     return out
@@ -282,15 +284,20 @@ def _telling_sample(runs: Iterable[Run]) -> tuple[list[str], list[str]] | None:
     run's (a string counts: a sample's address or a package's name is what the reader copies), as (added, removed): the
     line a reader would have to find among the page's sentences (blind 95's libsodium.js README: ``const nonce =
     sodium.randombytes_buf(…)`` → ``new Uint8Array(…)`` stood among 24 changed lines, said as "docs edited")."""
-    told = []
+    told: list[tuple[int, list[str], list[str]]] = []
     for run in runs:
         added, removed = sample_lines(run.added), sample_lines(run.removed)
         if not added or not removed or len(added) > _MOST_LINES or len(removed) > _MOST_LINES or added == removed:
             continue  # new or dropped samples (the page's work), or a block rewritten: not a line changed in place
         told.append((telling(Apart(run, "", tuple(added), tuple(removed))), added, removed))
+    return _standout(told, 1)
+
+
+def _standout(told: Sequence[tuple[int, T, U]], least: int) -> tuple[T, U] | None:
+    """The one (run, lines) that tells more than every other, at least ``least``; None when none does or two tie."""
     best = max((score for score, _, _ in told), default=0)
-    top = [(added, removed) for score, added, removed in told if score == best]
-    return top[0] if best >= 1 and len(top) == 1 else None
+    top = [(a, b) for score, a, b in told if score == best]
+    return top[0] if best >= least and len(top) == 1 else None
 
 
 def _edited_head(run: Run) -> Run:

@@ -155,8 +155,9 @@ def _strength_cut(added: Sequence[str], removed: Sequence[str], context: bool, w
 # ----- a new default below any floor: PBKDF2's iterations under 1,000, bcrypt's cost under 8 (round 70, blind 98's pkcs8:
 # ``IterationCount: 10,`` written where the commit moved the defaults, no old value on the file's other side to pair with)
 _PBKDF2_RE = re.compile(r"(?i)pbkdf2|Rfc2898|PBKDF")
-_FLOORS = {"iterations": (_PBKDF2_RE, 1000, "PBKDF2's iterations"), "cost": (re.compile(r"(?i)bcrypt"), 8, "bcrypt's cost"),
-           "rounds": (re.compile(r"(?i)bcrypt"), 8, "bcrypt's cost")}
+_BCRYPT_RE = re.compile(r"(?i)bcrypt")
+_FLOORS = {"iterations": (_PBKDF2_RE, 1000, "PBKDF2's iterations"), "cost": (_BCRYPT_RE, 8, "bcrypt's cost"),
+           "rounds": (_BCRYPT_RE, 8, "bcrypt's cost")}
 
 
 def _below_floor(added: Sequence[str], removed: Sequence[str], lines: str) -> str | None:
