@@ -34,6 +34,7 @@ from relay.review.file_kinds import (
     words,
 )
 from relay.review.security_reading import added_input_check, changed_length_guard, changed_security_token
+from relay.review.sample_manifests import respelled_in_sample
 from relay.review.constant_random import made_constant
 from relay.review import build_lines, ci_lines, classic_lines, classic_places, code_semantics, docs_samples, guard_reading, line_edits, manifest_lines, platform_lines, risky_lines, sample_code, setup_lines, subtle_turns, taught_lines
 from relay.review.dependencies import (
@@ -447,7 +448,8 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
     return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps) or (
         popular_renamed(deps.added_lines, deps.removed_lines) or _build_lookalike(deps) if f.kind == "build" else None) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
-        else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names))  # an install command's name, in a page's sample too (round 34)
+        else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names)  # an install command's name, in a page's sample too (round 34)
+        or (respelled_in_sample(f.change.added_lines, f.change.removed_lines, ctx.own_names) if f.kind == "docs" else None))  # a sample's manifest line (round 75)
 
 
 def _build_lookalike(deps: FileChange) -> str | None:

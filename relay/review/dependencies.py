@@ -21,7 +21,7 @@ from relay.review.sample_code import code_spans, install_command, installed_name
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
 
-__all__ = ["dep_key", "dep_names", "installed_lookalike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies",
+__all__ = ["dep_key", "dep_names", "installed_lookalike", "looks_alike", "moved_versions", "version_downgrade", "existing_dependencies", "lookalike_action", "lookalike_new", "lookalike_rename", "lookalike_replace", "popular_renamed", "moved_dependencies", "new_dependencies",
            "removed_guard_dependency", "replaced_elsewhere", "touches_dependencies"]
 
 # Per manifest family: how a dependency line names its package. Versions are ignored so a
@@ -466,9 +466,9 @@ def installed_lookalike(added: Sequence[str], removed: Sequence[str], own: Colle
             key = dep_key(name)
             if key in gone or key in _POPULAR_KEYS:
                 continue
-            old = next((named[g] for g in sorted(named) if len(g) >= 3 and _installed_lookalike(g, key)), None)
+            old = next((named[g] for g in sorted(named) if len(g) >= 3 and looks_alike(g, key)), None)
             if old is None and len(key) >= 5:
-                old = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and _installed_lookalike(k, key)), None)
+                old = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and looks_alike(k, key)), None)
             if old:
                 at = line.find(name)
                 return f"installs a look-alike of {old[:40]} (a typo-squat?): {window(line, at, at + len(name), 70, 12)}"
@@ -486,12 +486,12 @@ def popular_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
         for old in olds:
             differ = [(a, b) for a, b in zip(old, new) if a != b] if len(old) == len(new) else []
             if len(differ) == 1 and dep_key(a := differ[0][0]) in _POPULAR_KEYS and dep_key(b := differ[0][1]) not in _POPULAR_KEYS \
-                    and len(a) >= 4 and _installed_lookalike(a, b):
+                    and len(a) >= 4 and looks_alike(a, b):
                 return f"renames a dependency to a look-alike (a typo-squat?): {a[:40]} → {b[:40]}"
     return None
 
 
-def _installed_lookalike(known: str, key: str) -> bool:
+def looks_alike(known: str, key: str) -> bool:
     known, key = known.lower(), key.lower()
     if known == key or _scoped_move(known.lstrip("@"), key.lstrip("@")) or _real_pair(known, key):
         return False

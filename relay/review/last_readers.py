@@ -57,6 +57,7 @@ from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
 from relay.review.scaled_turns import scaled_turned
+from relay.review.words import POPULAR_PACKAGES
 
 __all__ = ["read_last"]
 
@@ -333,6 +334,7 @@ def _falsy_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
 _DEPENDS_RE = re.compile(r"(?i)\b(?:add_(?:runtime_|development_)?dependency|gem|require|install|implementation|api|compile|"
                          r"dependencies|requires?|packages?|pip|npm|yarn|cargo|go\s+get)\b")
 _NAME_RE = re.compile(r"[\"']([A-Za-z][\w.-]{2,60})[\"']")
+_POPULAR = frozenset(name.lower() for name in POPULAR_PACKAGES)
 
 
 def _one_letter(a: str, b: str) -> bool:
@@ -352,8 +354,9 @@ def _dependency_respelled(added: Sequence[str], removed: Sequence[str]) -> str |
         for old in olds:
             a, b = _NAME_RE.findall(old), _NAME_RE.findall(new)
             turned = [(x, y) for x, y in zip(a, b) if x != y]
+            # A widely used package is no squat's name (toml → tomli, blind 105's Box: a real successor).
             if len(a) == len(b) and len(turned) == 1 and len(turned[0][0]) >= 4 and _one_letter(*turned[0]) \
-                    and _NAME_RE.sub('""', old).strip() == _NAME_RE.sub('""', new).strip():
+                    and _NAME_RE.sub('""', old).strip() == _NAME_RE.sub('""', new).strip() and turned[0][1].lower() not in _POPULAR:
                 x, y = turned[0]
                 return f"swaps a dependency for a look-alike name ({x} → {y}: a typosquatted package?): {paired_quote(old, new)}"
     return None

@@ -79,7 +79,9 @@ _QUOTED_NOTES = {"note_apart": 2, "edit_apart": 2, "consequence_note": 2}
 # A limit lifted costs availability; a line that runs what someone else wrote, or lets it in, costs the machine. Among a
 # file's high line reasons the limit is quoted after the others (round 18 part B: a CI file's "removes a size or rate
 # limit" on the commit's own `php -d memory_limit=-1` led, and the script injection beside it was cut from the packet).
-_AVAILABILITY_ONLY = ("removes a size or rate limit",)
+# A folder put under the shared /tmp costs a local user's race; a download piped into a shell beside it runs a stranger's
+# code on every build: quoted after it too (round 75: blind 106's magic_enum Dockerfile had led with its /tmp prefix).
+_AVAILABILITY_ONLY = ("removes a size or rate limit", "puts a tool's home under the shared /tmp", "moves a folder from the user's home to the shared /tmp")
 # A changed line judged by its direction (``weakens_more``: an anchor dropped, a comparison turned) is a line read as
 # risky too: quoted after the line rules' own findings (``_LATER``), never after a word, path or kind reason (round 19: a validator's added
 # `throw … 'token too long'` led as "security code (limits/overflow: …)" and the anchors it dropped were cut).

@@ -37,7 +37,8 @@ from relay.core.files import read_regular
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "install_command", "installed_names", "literal_salt", "own_names", "screen"]
+__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "dependency_line", "install_command", "installed_names", "literal_salt",
+           "own_names", "screen"]
 
 # ----- install commands
 
@@ -120,6 +121,25 @@ def install_command(line: str) -> bool:
     return text[:1] in "$>%" or not (looks_like_prose(text) or text.endswith((".", ":", "!", "?")))
 
 
+# A manifest's dependency line as a page's sample writes it (round 75, relay.review.sample_manifests): a Gemfile's gem, a
+# gemspec's dependency, Gradle's configuration with its coordinate, Maven's artifactId, NuGet's PackageReference, a
+# Cargo or pyproject table's `name = "1.2"` / `name = { version … }`, package.json's `"name": "^1.2"`, a requirement
+# pinned by its operator. The name is group ``n``.
+_DEPENDENCY_LINE_RE = re.compile(
+    r"""^\s*(?:gem|\w+\.add_(?:runtime_|development_)?dependency)\s*\(?\s*['"](?P<n>[\w.\-]+)['"]|"""
+    r"""^\s*(?:implementation|api|compile|testImplementation|runtimeOnly|compileOnly|annotationProcessor|kapt|ksp)\s*\(?\s*['"](?P<n2>[\w.\-]+:[\w.\-]+)(?::[^'"]*)?['"]|"""
+    r"""<artifactId>\s*(?P<n3>[\w.\-]+)\s*</artifactId>|<PackageReference\s+Include="(?P<n4>[\w.\-]+)"|"""
+    r"""^\s*(?P<n5>[A-Za-z][\w\-]*)\s*=\s*(?:"[~^=<>]*\d[^"]*"|\{[^}]*\bversion\s*=)|"""
+    r"""^\s*"(?P<n6>@?[\w.\-/]+)"\s*:\s*"[~^]?\d[^"]*",?\s*$|"""
+    r"""^\s*(?P<n7>[A-Za-z][\w.\-]*)(?:\[[\w,\s]+\])?\s*(?:==|>=|~=)\s*\d[\w.]*\s*$""")
+
+
+def dependency_line(line: str) -> re.Match[str] | None:
+    """The match of a manifest's dependency line as a sample writes it (see ``_DEPENDENCY_LINE_RE``), its name the one
+    group of ``n``…``n7`` that is set."""
+    return _DEPENDENCY_LINE_RE.search(line) if len(line) <= 300 else None
+
+
 # The project's own package name as its root manifest declares it (round 34): an install command in its README one letter off
 # it installs someone else's package. One regex per manifest, read only when a page's added line installs something.
 _OWN_NAME_RES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -139,8 +159,8 @@ _MAX_MANIFEST_BYTES = 256 * 1024
 def own_names(workspace: Path, changes: Iterable[FileChange]) -> frozenset[str]:
     """The names the project's root manifests give the project itself (package.json's and composer.json's "name",
     pyproject's, Cargo's and setup.cfg's name, go.mod's module, a gemspec's name), read only when a changed line may be
-    an install command (``relay.review.sample_code.screen``) and never through a symlink; a few small files."""
-    if not any(screen(line) for c in changes if c.kind != "deleted" for line in c.added_lines[:200]):
+    an install command (``relay.review.sample_code.screen``) or a dependency's line, never through a symlink; a few small files."""
+    if not any(screen(line) or dependency_line(line) for c in changes if c.kind != "deleted" for line in c.added_lines[:200]):
         return frozenset()
     names: set[str] = set()
     try:
