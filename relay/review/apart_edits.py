@@ -111,10 +111,14 @@ def runs_of_patch(patch: bytes) -> list[Run]:
     return runs
 
 
+_TMP_PART_RE = re.compile(r"^\s*['\"](?:/tmp|/var/tmp|/dev/shm)/?['\"]\s*,?\s*$")
+
+
 def _code(path: str, lines: Sequence[str], most: int | None = None) -> list[str]:
     """The lines that are code; with ``most``, the first ``most`` of them only (a caller that wants few stops reading)."""
     keep = line_filter(path)
-    code = (ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not _BARE_STRING_RE.match(ln) and not prose(ln))
+    # A bare string is a docstring's or a list's line; one that names the shared temp folder is a path's part (round 76).
+    code = (ln for ln in lines if keep(ln) and not IMPORT_RE.match(ln) and not (_BARE_STRING_RE.match(ln) and not _TMP_PART_RE.match(ln)) and not prose(ln))
     return list(code if most is None else itertools.islice(code, most))
 
 

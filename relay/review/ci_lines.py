@@ -80,7 +80,7 @@ def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str 
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
             or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
             or expression_inlined(added, removed) or policy_to_audit(added, removed) or failure_ignored(added, removed)
-            or action_unpinned(added, removed) or identity_made_partial(added, removed))
+            or action_unpinned(added, removed) or identity_made_partial(added, removed) or ci_guard_made_moot(added, removed))
 
 
 # ----- a CI job's identity check made a partial match (round 28 part A): ``github.actor == 'dependabot[bot]'`` turned into
@@ -261,6 +261,28 @@ def ci_guard_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None
             gone = [shown for key, shown in old if key not in new and _CI_GUARD_RE.search(shown)]
             if gone and new <= {key for key, _ in old}:
                 return f"drops a CI job's guard ({gone[0][:50]}): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
+def ci_guard_made_moot(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"makes a CI job's guard moot (success() || <clause>): if: …" for a new ``if:`` that joins a guard's clause (ref,
+    tag, repository, event, actor) to one that always holds with an "or": the job runs whenever its needs pass, guard or
+    not (round 76: blind 103's time-machine, a release job's ``success() && startsWith(github.ref, 'refs/tags/')`` written
+    ``success() || …`` publishes from every push)."""
+    before = {squeezed(line.strip()) for line in removed}
+    for line in added:
+        m = _CI_IF_RE.match(line)
+        if m is None or squeezed(line.strip()) in before or not ("||" in m.group("cond") or re.match(r"(?i)\s*(?:\$\{\{\s*)?or\(", m.group("cond"))):
+            continue
+        if "&&" in m.group("cond") or re.search(r"(?i)\band\(", m.group("cond")):
+            continue  # a mixed condition's grouping is not read here
+        shown = [c for _, c in _clauses(m.group("cond"))]
+        always = next((c for c in shown if _ALWAYS_RE.match(c)), None)
+        guard = next((c for c in shown if c is not always and _CI_GUARD_RE.search(c)), None)
+        if always and guard:
+            at, word = line.find("||"), always.split("(")[0].removeprefix("${{").strip()
+            word += "()" if word.lower() != "true" else ""
+            return f"makes a CI job's guard moot (or-ed with {word}: runs whenever its needs pass): {window(line.strip(), at, at + 2, _QUOTE)}"
     return None
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
@@ -188,6 +189,18 @@ def _url_shape(line: str) -> str:
     return squeezed(_URL_BODY_RE.sub(r"\1", line.strip()))
 
 
+def _https_before(line: str, removed: Sequence[str]) -> bool:
+    """Whether a removed line stood as ``line`` with https: the same call, or (round 76) the same line but for its
+    URL's host and path, its numbers and a word or two (blind 103's Bogus README, a list item's download link from
+    ``https://dotnet.microsoft.com/…`` to ``http://dotnet-sdk.download/…`` as its version moved on)."""
+    shape = _url_shape(line.replace("http://", "https://", 1))
+    olds = [_url_shape(old) for old in removed if "https://" in old and len(old) <= 400]
+    if shape in olds:
+        return True
+    loose = re.sub(r"\d+", "#", shape)
+    return any(SequenceMatcher(None, loose, re.sub(r"\d+", "#", old)).ratio() >= 0.85 for old in olds if "http://" not in old)
+
+
 _PLAIN_URL_RE = re.compile(r"\bhttp://(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\$|\{)[\w-]+\.[\w.-]+")
 
 
@@ -208,8 +221,8 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
             return f"builds a selector or XPath from a value (a quote in it changes what is matched: selector injection): {_quote(line, m)}"
         if (m := _RAW_SQL_RE.search(line)) and not _MARKED_BAD_RE.search(line):
             return f"builds SQL from text: a value interpolated into raw SQL ({(m.group('call') or 'text').strip()}(…): SQL injection): {_quote(line, m)}"
-        if (m := _PLAIN_URL_RE.search(line)) and _url_shape(line.replace("http://", "https://", 1)) in {_url_shape(old) for old in removed[:200]}:
-            return f"turns a URL to plain http (what the sample fetches or loads is read and changed on the way: use https): {_quote(line, m)}"
+        if (m := _PLAIN_URL_RE.search(line)) and _https_before(line, removed[:200]):
+            return f"turns a URL to plain http (read and changed on the way: use https): {_quote(line, m)}"
         if (m := _CLIENT_IP_RE.search(line)):
             return f"takes the client IP from a header any client sets (X-Forwarded-For/X-Real-IP: a per-IP limit or check is spoofed): {_quote(line, m)}"
         if (m := _CRED_HEADER_RE.search(line)) and _LOGS_RE.search(line) and not _REDACTED_RE.search(line):
