@@ -200,8 +200,8 @@ def unsafe_value(f: FileFacts, ctx: RiskContext) -> Detail:
     if not first and (salt := sample_code.literal_salt(added, removed, prose_too=not docs)):  # round 34: a literal salt, IV or nonce,
         # said by the pair where a random source stood; a test's vectors (a vendored library's tests are read as its code) are fixed on purpose
         first = None if is_test_path(f.path) or made_constant(added, removed) else salt
-    if docs and first and first.startswith(taught_lines.PHRASES):
-        first = None  # a docs sample's: the docs arm of downgrades_dependency says it, worth a look (round 25)
+    if docs and first and (first.startswith(taught_lines.PHRASES) or "[REDACTED:private-key]" in first and docs_samples.shown_keys_only(added)):
+        first = None  # a docs sample's (round 25; round 77: a key the page marks as its example): downgrades_dependency's docs arm says it
     return (first or line_edits.package_setting(f.name, added)
             or code_semantics.weakened_code(*f.code_lines, ctx.written, kind=f.kind)  # a check made toothless (round 9)
             or platform_lines.paired_line(f.path, added, removed, prose=docs_samples.prose_line if docs else None, written=ctx.written) or (setup_lines.spans_read(added, removed, risky_lines.looks_like_prose, risky_lines.unsafe_value, risky_lines.dangerous_call) if docs else None))  # a sentence's inline code (round 12)
@@ -267,7 +267,7 @@ def downgrades_dependency(f: FileFacts, ctx: RiskContext) -> Detail:  # or a man
         manifest_lines.unchecked_build(f.change.added_lines, f.change.removed_lines) if f.kind in _BUILDS_TOO else None) or (
         manifest_lines.sample_source(*f.code_lines) or risky_lines.insecure_instruction(f.change.added_lines, f.change.removed_lines) or subtle_turns.key_size_lowered(
             f.path, *f.code_lines) or docs_samples.hash_in_payload(*f.code_lines) or docs_samples.unsafe_sample(*f.code_lines) or _teaching_sample(f)
-        or _taught_sample(f)
+        or _taught_sample(f) or docs_samples.example_key(f.change.added_lines)
         if f.kind == "docs" else None)  # a sample's pin made a branch (20), checks off (21), key size, hash sent (22), client IP, header logged, lifetime (24), a code reader's (25)
 
 

@@ -235,3 +235,44 @@ def unsafe_sample(added: Sequence[str], removed: Sequence[str]) -> str | None:
         if was is not None and was * 10 <= new:
             return f"makes a cache or token lifetime a year or more (a rotated or revoked key stays trusted): {line.strip()[:90]}"
     return None
+
+
+# A private key block a page opens, and the words that mark it as the page's example (round 77: blind 108's RustCrypto
+# READMEs, "// WARNING: Do not hardcode private keys in your source code. This is for demonstration purposes only." above
+# a PEM block in each crate's PKCS#8 sample): a key every reader of the page holds, never a deployment's. A block's
+# first line alone (the label a page shows to name the format, its fence closed after it) holds no key at all.
+_KEY_BLOCK_RE = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_EXAMPLE_MARK_RE = re.compile(r"(?i)\bdemonstration\b|\bfor (?:illustration|testing|tests|example)\b|\bexample (?:key|only)\b|\btest vectors?\b|"
+                              r"\bdo not (?:hard-?code|use (?:this|it) in production)|\bnever use (?:this|it)\b|\bdummy key\b")
+_MARK_REACH = 6  # lines above the block a page's mark stands in
+
+
+def _key_blocks(added: Sequence[str]) -> list[str]:
+    """Each private key block the page's new lines open: "label" (no body follows), "example" (marked so above) or "key"."""
+    lines, out = added[:400], []
+    for i, line in enumerate(lines):
+        if not _KEY_BLOCK_RE.search(line):
+            continue
+        # The label alone on its line with the fence closed after it (the rules' lines of a page may leave a body's lines
+        # out: a key's opening read with its END next is still a key).
+        if line.strip() == _KEY_BLOCK_RE.search(line).group(0) and (i + 1 == len(lines) or lines[i + 1].strip().startswith(("```", "~~~"))):
+            out.append("label")
+        else:
+            out.append("example" if any(_EXAMPLE_MARK_RE.search(above) for above in lines[max(0, i - _MARK_REACH):i + 1]) else "key")
+    return out
+
+
+def shown_keys_only(added: Sequence[str]) -> bool:
+    """Whether every private key block the page's new lines open is a format's label or a key the page marks as its example."""
+    kinds = _key_blocks(added)
+    return bool(kinds) and "key" not in kinds
+
+
+def example_key(added: Sequence[str]) -> str | None:
+    """"a docs sample that carries a private key it marks as an example: …" where the page's only keys are such (see
+    ``_key_blocks``): worth a look (a key published is no one's secret, and a real one pasted there is still read), never
+    high like a key in source."""
+    kinds = _key_blocks(added)
+    if "example" in kinds and "key" not in kinds:
+        return "a docs sample that carries a private key it marks as an example (anyone reading the page holds it: check it is no real key)"
+    return None

@@ -108,14 +108,17 @@ def alternative_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
     olds: dict[str, list[str]] = {}
     for line in removed[:_MOST]:
         if len(line) <= _LONGEST and ("," in line or "|" in line) and _MATCHING_RE.search(line) and not _COMMENT_RE.match(line):
+            # Keyed by both ends: the item dropped may stand in the first six characters (round 77: blind 108's glob,
+            # ``'?' | '*' | '[' | ']' =>`` made ``'?' | '[' | ']' =>``) or in the last.
             olds.setdefault(_compact(line)[:6], []).append(line)
+            olds.setdefault("\0" + _compact(line)[-6:], []).append(line)
     if not olds:
         return None
     for line in added[:_MOST]:
         if len(line) > _LONGEST or _COMMENT_RE.match(line):
             continue
         new = _compact(line)
-        for old in olds.get(new[:6], ())[:20]:
+        for old in [*olds.get(new[:6], ())[:20], *olds.get("\0" + new[-6:], ())[:20]]:
             item = _dropped(_compact(old), new)
             if item:
                 # The new line quoted (the view's window opens at the row a reason quotes): the item said first.

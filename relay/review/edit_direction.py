@@ -287,7 +287,7 @@ _LOG_CALL_RE = re.compile(r"(?i)\b(?:log(?:ger)?\w*\s*\.\s*(?:debug|info|warn\w*
 _CREDENTIAL = (r"(?i:password|passwd|passphrase|secret|api_?key|apikey|private_?key|access_?token|refresh_?token|auth_?token|id_?token|bearer_?token|"
                r"client_?secret|credentials?|session_?(?:token|secret|key)|signing_?key|secret_?key)")
 # The credential as a value: an argument, an interpolation (#{…}, ${…}, {…}), a field read; not a word of the message's prose.
-_CREDENTIAL_VALUE_RE = re.compile(r"(?:#\{|\$\{|\{|,\s*|\+\s*|\(\s*)(?:[\w.]*\.|[\w.]*\[['\"])?(?P<name>\w*" + _CREDENTIAL + r"\w*)['\"]?\]?\s*(?:\(\s*\))?\s*[})\],+]")
+_CREDENTIAL_VALUE_RE = re.compile(r"(?:#\{|\$\{|\{|,\s*|\+\s*|\(\s*)(?:[\w.]*\.|[\w.]*\[['\"])?(?P<name>\w*" + _CREDENTIAL + r"\w*)['\"]?\]?\s*(?:\(\s*\))?(?:\.(?:to_\w+|as_\w+|expose\w*|reveal\w*|unwrap|bytes|hex\w*)\(\s*\))*\s*[})\],+]")
 
 
 _MEASURED_BEFORE_RE = re.compile(r"(?i)(?:len|length|size|count|bool|is_?\w+|hash\w*|mask\w*|redact\w*|digest|sha\d*|md5|type|typeof)\s*\(\s*(?:[\w.]*\.)?$")

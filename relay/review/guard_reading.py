@@ -21,6 +21,7 @@ from difflib import SequenceMatcher
 from collections.abc import Sequence
 
 from relay.review.line_shapes import IMPORT_RE, Screen, clipped, squeezed
+from relay.review.answer_slips import made_true
 
 __all__ = ["SCREENS", "refuses", "removed_guard"]
 
@@ -479,6 +480,8 @@ def removed_guard(added: Sequence[str], removed: Sequence[str]) -> str | None:
     if found:
         what = ("replaces a constant-time comparison" if _CONSTANT_TIME_RE.search(found) else
                 "removes escaping" if _ESCAPING_RE.search(found) else "deletes a check")
+        if what.startswith("replaces") and (truth := made_true(found, [line for _, line in written])):  # round 77: `ct_eq(&rhs)` → `Choice::from(1)`
+            what = f"makes a check always pass (its constant-time comparison now {truth})"
         return f"{what}: {_shown(found)}"
     found = _inverted(gone, written)
     if found:

@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.answer_slips import answer_slip
 from relay.review.dropped_safeties import dropped_safety
 from relay.review.lock_operand_slips import held_or_mixed
 from relay.review.loop_bounds import never_true_in_loop
@@ -439,7 +440,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
                   _length_below_zero(added), _negative_let_through(added, removed), held_or_mixed(added, removed),
-                  dropped_safety(added, removed, path)):
+                  dropped_safety(added, removed, path), answer_slip(added, removed, path)):
         if found:
             return found, False
     return slip

@@ -298,7 +298,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
                                                                           "request.post", "req.post", "r.post", "paths.get", "path.of",
                                                                           "newfile("), re.compile(
         r"\b\w*(?:path|dir|root|static|base|folder)\w*\s*\+\s*(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
-        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream)\s*\(\s*(?:[\"'][^\"']*[\"']\s*\+\s*)?(?:decodeURI(?:Component)?\s*\(\s*)?(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
+        r"\b(?:open|send_?file|readFile\w*|os\.Open|createReadStream|unlink\w*|rm(?:Sync)?|rmdir\w*|delete(?:Sync|Async)?|rimraf\w*)\s*\(\s*(?:[\"'][^\"']*[\"']\s*\+\s*)?(?:decodeURI(?:Component)?\s*\(\s*)?(?:r|req|request)\.(?:URL\.Path|path|url|params|query|args)\b|"
         r"\b(?:File\.(?:read|open|binread)|IO\.read|send_file|send_data\s*\(?\s*File\.read|open|render\s+file:)\s*\(?\s*params\[|"
         r"\b(?:include|require)(?:_once)?\s*\(?\s*\$_(?:GET|POST|REQUEST|COOKIE)\b|"
         # A request's value handed straight to a call named for a path or a file (``decodePath($_GET['image'])``).

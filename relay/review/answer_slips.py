@@ -1,0 +1,157 @@
+"""Slips in what a call answers or checks, read from an edited pair of lines (issue 36, round 77: blind 107/108's misses).
+
+Each is one edit a worker makes in passing, with no security word on the line:
+
+- ``result_dropped``: a call whose result a ``return`` passed on now stands alone, a constant returned in its place
+  (libseccomp's ``return _rc_filter(sys_filter_load(col, rawrc));`` → ``sys_filter_load(col, rawrc);`` and
+  ``return _rc_filter(0);``): a failure to load the filter reads as success;
+- ``error_made_result``: a future or promise completed with a result where it failed (``set_exception`` →
+  ``set_result``, ``reject(`` → ``resolve(``): the caller sees a value, never the error;
+- ``coroutine_returned``: Python's ``await call(…)`` made ``return call(…)`` inside an ``async def``: the caller gets a
+  coroutine object that never runs (aiosqlite's ``set_authorizer``, no authorizer installed);
+- ``loop_start_moved``: a loop over items started at 1 where it started at 0, its bound kept (reselect's argument
+  comparison: the first argument never compared, a stale result served);
+- ``containment_widened``: a containment check's root given as its parent (``isPathInside(file, cwd)`` →
+  ``isPathInside(file, path.dirname(cwd))``, ``relative_to(root)`` → ``relative_to(root.parent)``): what lies beside
+  the folder now passes;
+- ``made_true``: a comparison's call replaced by a constant truth on the same line (``lhs.ct_eq(&rhs)`` →
+  ``Choice::from(1)``): the check passes whatever it compared.
+
+Each reads a removed line against the added line that is the same but for the slip; a rewrite of the call moves more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import paired_quote
+
+__all__ = ["answer_slip", "made_true"]
+
+_PAIRS = 400  # lines read each side
+_LONG = 300  # a line past this is data, not a statement
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
+    return [line for line in added[:_PAIRS] if len(line) <= _LONG], [line for line in removed[:_PAIRS] if len(line) <= _LONG]
+
+
+# ----- a returned call's result dropped for a constant
+_RETURNED_CALL_RE = re.compile(r"^\s*return\s+(?P<outer>[\w.:>-]+\()?\s*(?P<call>[A-Za-z_][\w.:>-]*\([^;]*?\))\s*\)?\s*;?\s*$")
+_CONSTANT_ARG_RE = re.compile(r"^\s*return\s+(?P<outer>[\w.:>-]+\()?\s*(?:0|-?1|true|false|True|False|None|nil|null|NULL|Ok\(\(\)\))\s*\)?\s*;?\s*$")
+
+
+def result_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    for line in old:
+        m = _RETURNED_CALL_RE.match(line)
+        if m is None:
+            continue
+        call = m.group("call")
+        alone = next((a for a in new if a.strip().rstrip(";").strip() == call), None)
+        if alone is None:
+            continue
+        outer = m.group("outer") or ""
+        constant = next((a for a in new if (c := _CONSTANT_ARG_RE.match(a)) and (c.group("outer") or "") == outer), None)
+        if constant is not None:
+            return f"drops the result it returned (the call now alone, a constant returned: its failure reads as success): {paired_quote(line, constant)}"
+    return None
+
+
+# ----- a failure completed as a result
+_FAILS_AS = (("set_exception", "set_result"), ("reject", "resolve"), ("completeExceptionally", "complete"), ("setException", "set"),
+             ("failure", "success"), ("Err", "Ok"), ("TrySetException", "TrySetResult"), ("SetException", "SetResult"))
+
+
+def error_made_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    for bad, good in _FAILS_AS:
+        bad_re = re.compile(rf"(?<![\w.])(?:[\w.]*\.)?{bad}\b")
+        olds = [line for line in old if bad_re.search(line)]
+        for line in olds:
+            at = bad_re.search(line)
+            head = line[:at.start()]
+            for a in new:
+                if a.startswith(head) and re.match(rf"(?:[\w.]*\.)?{good}\b", a[len(head):]) and not bad_re.search(a):
+                    return f"completes with a result where it failed ({bad} → {good}: the caller never sees the error): {paired_quote(line, a)}"
+    return None
+
+
+# ----- a coroutine returned where it was awaited
+_AWAITED_RE = re.compile(r"^(?P<indent>\s*)await\s+(?P<call>[\w.]+\(.*\))\s*$")
+
+
+def coroutine_returned(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    if not path.endswith(".py"):
+        return None  # JavaScript's returned promise is adopted by the async caller; Python's coroutine object is not run
+    new, old = _pairs(added, removed)
+    for line in old:
+        m = _AWAITED_RE.match(line)
+        if m is None:
+            continue
+        for a in new:
+            if a.strip() == f"return {m.group('call')}".strip():
+                return f"returns a coroutine where it was awaited (the call never runs): {paired_quote(line, a)}"
+    return None
+
+
+# ----- a loop that starts past its first item
+_LOOP_START_RE = re.compile(r"^\s*for\s*\(\s*(?:let|var|int|size_t|auto|unsigned|long|usize|i32|u32)?\s*(?P<i>[A-Za-z_]\w*)\s*=\s*(?P<start>\d+)\s*;(?P<rest>.*)$")
+
+
+def loop_start_moved(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    starts = {(m.group("i"), m.group("rest").strip()): line for line in old if (m := _LOOP_START_RE.match(line)) and m.group("start") == "0"}
+    for a in new if starts else ():
+        m = _LOOP_START_RE.match(a)
+        if m and m.group("start") == "1" and (line := starts.get((m.group("i"), m.group("rest").strip()))) is not None:
+            return f"starts a loop at 1 where it started at 0 (its first item skipped): {paired_quote(line, a)}"
+    return None
+
+
+# ----- a containment check rooted at its parent
+_CONTAINS_RE = re.compile(r"(?i)\b(?:is_?path_?inside|is_?inside|is_?within|is_?sub_?(?:dir|path)|is_relative_to|relative_to|contains_?path|"
+                          r"starts_?with|has_?prefix|under_?root|in_?directory|within)\s*\(")
+_PARENT_RES = (r"(?:path\.|os\.path\.|posixpath\.|filepath\.|Path\.)?(?:dirname|Dir|parent)\(\s*{x}\s*\)", r"{x}\.(?:parent|getParent\(\)|getParentFile\(\)|Parent)\b",
+               r"(?:path\.|Path\.)?join\(\s*{x}\s*,\s*['\"]\.\.['\"]\s*\)", r"{x}\s*\+\s*['\"]/\.\.['\"]")
+
+
+def containment_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    for line in old:
+        if _CONTAINS_RE.search(line) is None:
+            continue
+        for a in new:
+            if _CONTAINS_RE.search(a) is None or a == line:
+                continue
+            for x in set(re.findall(r"[A-Za-z_][\w.]*", line)):
+                for shape in _PARENT_RES:
+                    parent = re.compile(shape.format(x=re.escape(x)))
+                    if (p := parent.search(a)) and not parent.search(line) and a[:p.start()] + x + a[p.end():] == line:
+                        return f"widens a containment check to the parent folder ({x} → {p.group(0)}: what lies beside it passes): {paired_quote(line, a)}"
+    return None
+
+
+# ----- a comparison replaced by a constant truth
+_TRUTH_RE = re.compile(r"\bChoice::from\(\s*1u?8?\s*\)|\bChoice::TRUE\b|\bsubtle::Choice::from\(\s*1\s*\)|(?<![\w.])(?:true|True)(?![\w(])")
+
+
+def made_true(removed_line: str, added: Sequence[str]) -> str | None:
+    """The added line that is ``removed_line`` with one call replaced by a constant truth (its text), or None."""
+    for a in added[:_PAIRS]:
+        m = _TRUTH_RE.search(a)
+        if m is None or len(a) > _LONG:
+            continue
+        head, tail = a[:m.start()], a[m.end():]
+        if removed_line.startswith(head) and removed_line.endswith(tail) and "(" in removed_line[len(head):len(removed_line) - len(tail)]:
+            return m.group(0)
+    return None
+
+
+def answer_slip(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    """The first of these slips an edited pair shows (see the module's doc): all worth a look."""
+    if not added or not removed:
+        return None
+    return (result_dropped(added, removed) or error_made_result(added, removed) or coroutine_returned(added, removed, path)
+            or loop_start_moved(added, removed) or containment_widened(added, removed))

@@ -1,0 +1,103 @@
+"""Issue 36, round 77 (blind 107/108's first runs): slips in what a call answers or checks, and a docs page's example key.
+
+Whom each guards against: the worker that drops a returned call's result for a constant (libseccomp's filter load), that
+completes a future with a result where it failed (aiosqlite), returns a coroutine it awaited, starts a comparison loop at
+1 (reselect), roots a containment check at its parent (del), replaces a constant-time comparison by ``Choice::from(1)``
+(RustCrypto's on-curve check), drops ``'*'`` from the first items of a match arm (glob's escape), sets valgrind's error
+exit code to 0 (unordered_dense), prints a secret key in a README sample, or teaches deleting what the request names.
+Each loud case was low, named nothing or quoted another line first on the rules before this round (7e2be82); each near
+miss beside it stays quiet. And the repository's own prose: a README that shows a PEM label or a private key it marks
+as its example is no longer high (seven RustCrypto READMEs had been), while an unmarked key still is.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.answer_slips import answer_slip, made_true
+from relay.review.risk import RiskContext, assess
+
+__all__: list[str] = []  # a test module exports nothing
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said"), [
+    ("src/api.c", ["\tsys_filter_load(col, rawrc);", "\treturn _rc_filter(0);"], ["\treturn _rc_filter(sys_filter_load(col, rawrc));"],
+     "drops the result it returned (the call now alone, a constant returned: its failure reads as success)"),
+    ("aiosqlite/core.py", ["                future.get_loop().call_soon_threadsafe(set_result, future, None)"],
+     ["                future.get_loop().call_soon_threadsafe(set_exception, future, e)"],
+     "completes with a result where it failed (set_exception → set_result: the caller never sees the error)"),
+    ("src/queue.js", ["      resolve(null);"], ["      reject(err);"], "completes with a result where it failed (reject → resolve"),
+    ("aiosqlite/core.py", ["        return self._execute(self._conn.set_authorizer, cb)"], ["        await self._execute(self._conn.set_authorizer, cb)"],
+     "returns a coroutine where it was awaited (the call never runs)"),
+    ("src/defaultMemoize.ts", ["    for (let i = 1; i < length; i++) {"], ["    for (let i = 0; i < length; i++) {"],
+     "starts a loop at 1 where it started at 0 (its first item skipped)"),
+    ("index.js", ["\tif (!isPathInside(file, path.dirname(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"],
+     "widens a containment check to the parent folder (cwd → path.dirname(cwd)"),
+    ("app/files.py", ["    if not target.is_relative_to(root.parent):"], ["    if not target.is_relative_to(root):"],
+     "widens a containment check to the parent folder (root → root.parent"),
+])
+def test_each_answer_slip_is_named(path: str, added: list[str], removed: list[str], said: str) -> None:
+    found = answer_slip(added, removed, path)
+    assert found is not None and found.startswith(said), found
+    out = assess(fc(path, added, removed), RiskContext())
+    # (a rejection answered with a value is also the older "fails open" reader's, which then says it first)
+    assert out.risk != "low" and any(said in reason or reason.startswith("fails open") for reason in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("src/api.c", ["\trc = sys_filter_load(col, rawrc);", "\treturn _rc_filter(rc);"], ["\treturn _rc_filter(sys_filter_load(col, rawrc));"]),
+    ("aiosqlite/core.py", ["                future.get_loop().call_soon_threadsafe(set_exception, future, err)"],
+     ["                future.get_loop().call_soon_threadsafe(set_exception, future, e)"]),
+    ("src/queue.js", ["      reject(new Error(msg));"], ["      reject(err);"]),
+    ("src/client.js", ["        return this._execute(cb)"], ["        await this._execute(cb)"]),  # JavaScript adopts a returned promise
+    ("src/defaultMemoize.ts", ["    for (let i = 1; i <= length; i++) {"], ["    for (let i = 0; i < length; i++) {"]),  # the bound moved too
+    ("index.js", ["\tif (!isPathInside(file, path.resolve(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"]),
+])
+def test_the_near_misses_of_an_answer_slip_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    assert answer_slip(added, removed, path) is None
+
+
+def test_a_constant_time_comparison_made_a_constant_truth_says_the_check_always_passes() -> None:
+    removed = ["                CtOption::new(Self { x, y, infinity: 0 }, lhs.ct_eq(&rhs))"]
+    added = ["                CtOption::new(Self { x, y, infinity: 0 }, Choice::from(1))"]
+    out = assess(fc("primeorder/src/affine.rs", added, removed), RiskContext())
+    assert out.risk == "high" and out.reasons[0].startswith("makes a check always pass (its constant-time comparison now Choice::from(1))"), out.reasons
+    assert made_true(removed[0].strip(), ["                CtOption::new(Self { x, y, infinity: 0 }, lhs.ct_eq(&other))"]) is None
+
+
+def test_an_item_dropped_from_the_first_characters_of_a_match_arm_is_named() -> None:
+    out = assess(fc("src/lib.rs", ["                '?' | '[' | ']' => {"], ["                '?' | '*' | '[' | ']' => {"]), RiskContext())
+    assert "drops an alternative from a check or case ('*' no longer matches)" in out.reasons[0], out.reasons
+
+
+def test_a_memory_checkers_error_exit_code_written_as_zero_fails_nothing() -> None:
+    added = ["            test_args: >-", "              --wrap='valgrind --error-exitcode=0 --leak-check=full"]
+    out = assess(fc(".github/workflows/main.yml", added, []), RiskContext())
+    assert out.reasons[0] == "ignores a CI check step's result: what it finds never fails the job (--error-exitcode=0)", out.reasons
+    kept = assess(fc(".github/workflows/main.yml", [added[0], added[1].replace("=0", "=1")], []), RiskContext())
+    assert not any("ignores a CI" in reason for reason in kept.reasons), kept.reasons
+
+
+_MARKED = ["```rust", "// WARNING: Do not hardcode private keys in your source code. This is for demonstration purposes only.",
+           'let pem = r#"-----BEGIN PRIVATE KEY-----', "MIGEAgEAMBAGByqGSM49AgEGBSuBBAAKBG0wawIBAQQg5gaqCR3sHPJeQHw2qXBM",
+           '-----END PRIVATE KEY-----"#;', "let secret_key = SecretKey::from_pem(pem)?;", "```"]
+
+
+def test_a_readme_key_marked_as_its_example_is_worth_a_look_and_an_unmarked_one_stays_high() -> None:
+    label = ["You can recognize PKCS#8 keys by their label:", "```text", "-----BEGIN PRIVATE KEY-----", "```"]
+    marked = assess(fc("k256/README.md", [*label, *_MARKED], []), RiskContext())
+    assert marked.risk == "medium" and marked.reasons[0].startswith("a docs sample that carries a private key it marks as an example"), marked.reasons
+    assert assess(fc("p192/README.md", label, []), RiskContext()).risk == "low"
+    unmarked = assess(fc("k256/README.md", [line for line in _MARKED if "WARNING" not in line], []), RiskContext())
+    assert unmarked.risk == "high" and unmarked.reasons[0].startswith("hard-codes a secret"), unmarked.reasons
+
+
+def test_a_sample_that_prints_a_secret_key_or_deletes_what_the_request_names_is_named() -> None:
+    printed = assess(fc("p256/README.md", [*_MARKED[:-2], 'println!("loaded key: {}", hex::encode(secret_key.to_bytes()));', "```"], []), RiskContext())
+    assert any(reason.startswith("writes a credential (secret_key) to a log") for reason in printed.reasons), printed.reasons
+    deleted = assess(fc("readme.md", ["```js", "deleteSync(req.query.pattern, {dot: true, force: true});"], ["```js", "deleteSync('*', {dot: true});"]),
+                     RiskContext())
+    assert deleted.risk == "high" and deleted.reasons[0].startswith("builds a file path from the request (path traversal?)"), deleted.reasons
+    kept = assess(fc("readme.md", ["```js", "deleteSync('temp/*', {dot: true});"], ["```js", "deleteSync('*', {dot: true});"]), RiskContext())
+    assert not any("path traversal" in reason for reason in kept.reasons), kept.reasons
