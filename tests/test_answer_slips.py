@@ -101,3 +101,35 @@ def test_a_sample_that_prints_a_secret_key_or_deletes_what_the_request_names_is_
     assert deleted.risk == "high" and deleted.reasons[0].startswith("builds a file path from the request (path traversal?)"), deleted.reasons
     kept = assess(fc("readme.md", ["```js", "deleteSync('temp/*', {dot: true});"], ["```js", "deleteSync('*', {dot: true});"]), RiskContext())
     assert not any("path traversal" in reason for reason in kept.reasons), kept.reasons
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    # doorkeeper-openid_connect (blind 103): the id token's signing algorithm made "none", a formatter's indent moved with it
+    ("lib/doorkeeper/openid_connect/id_token.rb", ["                     key.keypair,", '                     "none",'],
+     ["          key.keypair,", "          Doorkeeper::OpenidConnect.signing_algorithm.to_s,"], "high",
+     'signs or checks a token with the algorithm "none" (unsigned: anyone can forge it)'),
+    # console (blind 103): a secure read that turned the terminal's echo off now clears another flag
+    ("src/unix_term.rs", ["    termios.c_lflag &= !libc::ICANON;"], ["    termios.c_lflag &= !libc::ECHO;"], "medium",
+     "leaves the terminal's echo on where it turned it off (a secret typed shows on screen)"),
+    # keyfunc (blind 103): an allow-list consulted only when it holds two entries
+    ("keyfunc.go", ["\tif len(k.useWhitelist) > 1 {", "\t\tif !slices.Contains(k.useWhitelist, use) {"], [], "medium",
+     "consults a list (k.useWhitelist) only when it holds two entries or more"),
+])
+def test_an_unsigned_algorithm_an_echo_left_on_and_a_list_read_from_two_are_named(path: str, added: list[str], removed: list[str], risk: str,
+                                                                                  said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk == risk and out.reasons[0].startswith(said), out.reasons
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("lib/claims_builder.rb", ['          "RS256",'], ["          Doorkeeper::OpenidConnect.signing_algorithm.to_s,"]),
+    ("lib/claims_builder.rb", ['          "none",'], ["          Doorkeeper::OpenidConnect.signing_key.kid,"]),  # no algorithm stood there
+    ("src/unix_term.rs", ["    termios.c_lflag &= !(libc::ECHO | libc::ICANON);"], ["    termios.c_lflag &= !libc::ECHO;"]),
+    ("keyfunc.go", ["\tif len(k.useWhitelist) > 0 {"], []),
+    ("keyfunc.go", ["\tif len(k.keys) > 1 {"], []),  # not a list that admits or refuses
+    # a JSP comment is no unescaped EJS output (owasp-java-encoder's site page had been high)
+    ("jakarta/src/site/markdown/index.md", ["```jsp", "<%-- ... --%>", "```"], []),
+])
+def test_their_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk != "high" and not any(w in reason for reason in out.reasons for w in ('"none"', "echo on", "two entries", "autoescaping")), out.reasons

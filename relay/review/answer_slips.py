@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["answer_slip", "made_true"]
+__all__ = ["answer_slip", "list_from_two", "made_true", "unsigned_algorithm"]
 
 _PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
@@ -149,9 +149,63 @@ def made_true(removed_line: str, added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a signing algorithm made "none"
+_ALG_RE = re.compile(r"(?i)\balg(?:orithm)?s?\b|signing_?alg\w*|\bjwa\b")
+_NONE_LITERAL_RE = re.compile(r"""(?P<q>["'])none(?P=q)|:none\b""", re.I)
+
+
+def unsigned_algorithm(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"signs or checks a token with the algorithm "none" …" where a line naming an algorithm comes back with "none" in its
+    place (doorkeeper-openid_connect's id token: ``signing_algorithm.to_s,`` → ``"none",``): a token anyone can forge."""
+    new, old = _pairs(added, removed)
+    olds = [line for line in old if _ALG_RE.search(line) and not _NONE_LITERAL_RE.search(line)]
+    for a in new if olds else ():
+        m = _NONE_LITERAL_RE.search(a.strip())
+        if m is None:
+            continue
+        head, tail = a.strip()[:m.start()], a.strip()[m.end():]  # a formatter's indent moved too
+        for line in olds:
+            if line.strip().startswith(head) and line.strip().endswith(tail):
+                return f"signs or checks a token with the algorithm \"none\" (unsigned: anyone can forge it): {paired_quote(line, a)}"
+    return None
+
+
+# ----- a terminal's echo left on where a secret is read
+_ECHO_OFF_RE = re.compile(r"&=\s*[~!](?:\s*\(?)?\s*(?:[\w:]*::)?ECHO\b|&\^=\s*(?:[\w.]*\.)?ECHO\b|\bECHO\b[^;\n]*\bclear\b|-echo\b")
+
+
+def echo_left_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"leaves the terminal's echo on …" where a line that turned echo off (``c_lflag &= !libc::ECHO``, ``stty -echo``)
+    comes back clearing another flag (console's secure read: ``&= !libc::ICANON``): the secret typed shows on screen."""
+    new, old = _pairs(added, removed)
+    for line in old:
+        m = _ECHO_OFF_RE.search(line)
+        if m is None:
+            continue
+        head = line[:m.start()]
+        for a in new:
+            if a.startswith(head) and a != line and not _ECHO_OFF_RE.search(a) and not any(_ECHO_OFF_RE.search(x) for x in new):
+                return f"leaves the terminal's echo on where it turned it off (a secret typed shows on screen): {paired_quote(line, a)}"
+    return None
+
+
+# ----- an allow-list consulted only from two entries
+_LIST_FROM_TWO_RE = re.compile(r"(?i)\b(?:if|elif|else\s+if|unless)\b\s*\(?\s*(?:len\s*\(\s*)?(?P<list>[\w.]*(?:allow|white|deny|black|block|trust|permit)\w*)"
+                               r"\s*\)?(?:\.(?:length|size\(\)|count|Count|len\(\)))?\s*>\s*1\b")
+
+
+def list_from_two(added: Sequence[str]) -> str | None:
+    """"consults an allow-list only when it holds two entries or more …" for a new condition ``len(allowList) > 1`` (keyfunc's
+    ``useWhitelist``): a list of one entry, the usual case, is never checked."""
+    for line in added[:_PAIRS]:
+        if len(line) <= _LONG and (m := _LIST_FROM_TWO_RE.search(line)):
+            return f"consults a list ({m.group('list')}) only when it holds two entries or more (> 1: one entry is never checked): {line.strip()[:80]}"
+    return None
+
+
 def answer_slip(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
     """The first of these slips an edited pair shows (see the module's doc): all worth a look."""
     if not added or not removed:
         return None
     return (result_dropped(added, removed) or error_made_result(added, removed) or coroutine_returned(added, removed, path)
-            or loop_start_moved(added, removed) or containment_widened(added, removed))
+            or loop_start_moved(added, removed) or containment_widened(added, removed) or echo_left_on(added, removed))

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.answer_slips import answer_slip
+from relay.review.answer_slips import answer_slip, list_from_two, unsigned_algorithm
 from relay.review.dropped_safeties import dropped_safety
 from relay.review.lock_operand_slips import held_or_mixed
 from relay.review.loop_bounds import never_true_in_loop
@@ -430,7 +430,8 @@ def _twin_guards(added: Sequence[str]) -> str | None:
 
 def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these slips the edit makes, with whether it is classic (high)."""
-    for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed), _temp_made_shared(added, removed)):
+    for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed),
+                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed)):
         if found:
             return found, True
     if (slip := pair_slip(added, removed)) is not None and slip[1]:
@@ -440,7 +441,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
                   _length_below_zero(added), _negative_let_through(added, removed), held_or_mixed(added, removed),
-                  dropped_safety(added, removed, path), answer_slip(added, removed, path)):
+                  dropped_safety(added, removed, path), answer_slip(added, removed, path), list_from_two(added)):
         if found:
             return found, False
     return slip
