@@ -16,7 +16,7 @@ import pytest
 
 from line_changes import fc
 from relay.review.answer_slips import answer_slip, made_true
-from relay.review.risk import RiskContext, assess
+from relay.review.risk import RiskContext, assess, assess_all
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -133,3 +133,54 @@ def test_an_unsigned_algorithm_an_echo_left_on_and_a_list_read_from_two_are_name
 def test_their_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
     out = assess(fc(path, added, removed), RiskContext())
     assert out.risk != "high" and not any(w in reason for reason in out.reasons for w in ('"none"', "echo on", "two entries", "autoescaping")), out.reasons
+
+
+# Round 79 (blind 109/110's first runs): each loud case was low or named nothing on round 78's rules (c1e68f6).
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    # cattrs: yaml's unsafe loader imported under the safe one's name
+    ("src/cattrs/preconf/pyyaml.py", ["from yaml import safe_dump, unsafe_load as safe_load"], ["from yaml import safe_dump, safe_load"], "high",
+     "imports a name under a safer-sounding alias (unsafe_load as safe_load)"),
+    # RustCrypto's hkdf: a new derive that blanks expand()'s error, and an AEAD's decrypt blanked
+    ("hkdf/src/lib.rs", ["    fn derive(&self, out: &mut [u8]) -> Result<(), kdf::Error> {", "        let _ = hkdf.expand(info, out);", "        Ok(())"], [],
+     "medium", "discards a check's result (whatever it finds, the code goes on): let _ = hkdf.expand(info, out);"),
+    ("src/open.rs", ["        let _ = cipher.decrypt_in_place_detached(nonce, aad, buf, tag);"], [], "high", "discards a check's result"),
+    # starlette's docs: the static route's folder made the working folder
+    ("docs/staticfiles.md", ["```python", "    Mount('/static', app=StaticFiles(directory='.'), name=\"static\"),"],
+     ["```python", "    Mount('/static', app=StaticFiles(directory='static'), name=\"static\"),"], "medium",
+     "serves the working folder as static files ('static' → '.'"),
+    ("server.js", ["app.use(express.static('.'))"], ["app.use(express.static('public'))"], "medium", "serves the working folder as static files ('public' → '.'"),
+    # tsdoc: a validator's verdict read as its presence
+    ("src/TSDocConfigFile.ts", ["    const success: boolean = tsdocSchemaValidator(configJson) !== undefined;"],
+     ["    const success: boolean = tsdocSchemaValidator(configJson) as boolean;"], "medium",
+     "reads a check's verdict as its presence (tsdocSchemaValidator(…) !== undefined"),
+    # tar-stream: a pax size parsed in base 16
+    ("extract.js", ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 16)"],
+     ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 10)"], "medium", "parses a number in another base (10 → 16"),
+])
+def test_round_79s_slips_are_named(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk == risk and out.reasons[0].startswith(said), out.reasons
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "not_said"), [
+    ("src/cattrs/preconf/pyyaml.py", ["from yaml import safe_dump, safe_load as load"], ["from yaml import safe_dump, safe_load"], "alias"),
+    ("hkdf/src/lib.rs", ["        hkdf.expand(info, out).map_err(|_| kdf::Error)?;"], [], "discards"),
+    ("docs/staticfiles.md", ["```python", "    Mount('/static', app=StaticFiles(directory='assets'), name=\"static\"),"],
+     ["```python", "    Mount('/static', app=StaticFiles(directory='static'), name=\"static\"),"], "working folder"),
+    ("src/TSDocConfigFile.ts", ["    const result = loadConfig(configJson) !== undefined;"], ["    const result = loadConfig(configJson);"], "verdict"),
+    ("extract.js", ["      if (this._pax.size) this._header.size = parseInt(this._pax.size)"],
+     ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 10)"], "another base"),
+])
+def test_round_79s_near_misses_stay_quiet(path: str, added: list[str], removed: list[str], not_said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert not any(not_said in reason for reason in out.reasons), out.reasons
+
+
+def test_a_readme_install_one_letter_off_a_dependency_the_change_adds_is_a_look_alike() -> None:
+    # vite-plugin-react (blind 110): the README written with the new dependency installs a respelling of it
+    readme = fc("packages/plugin-react/README.md", ["```sh", "npm install -D oxc-transfrom-react", "```"], [])
+    manifest = fc("packages/plugin-react/package.json", ['    "oxc-transform-react": "^0.1.0",'], [])
+    out = {c.path: c for c in assess_all([readme, manifest], RiskContext())}
+    assert out[readme.path].reasons[0] == "installs a look-alike of oxc-transform-react (a typo-squat?): npm install -D oxc-transfrom-react"
+    same = fc("packages/plugin-react/README.md", ["```sh", "npm install -D oxc-transform-react", "```"], [])
+    assert not any("look-alike" in reason for reason in {c.path: c for c in assess_all([same, manifest], RiskContext())}[same.path].reasons)

@@ -57,7 +57,10 @@ _CHECK = r"(?i:verif|validat|check(?!_?output|out|box|sum|point)|authenticat|aut
 _CHECK_CALL = r"(?:[\w$]{1,60}(?:\.|::|->)){0,6}(?=\w{0,60}" + _CHECK + r")\w{1,60}\s*\("
 # The whole result thrown away: Go's ``_ = …``/``_, _ = …``, Rust's ``let _ = …`` and ``….ok();``, Swift's ``try? …``
 # as a statement, Ruby's ``… rescue nil``.
-_BLANKED_RE = re.compile(r"^\s*(?:_\s*(?:,\s*_\s*)*=|let\s+_\s*=|_\s*=\s*try\?|try\?)\s*(?:try\s+|await\s+)?(?P<call>" + _CHECK_CALL + r")"
+# A cryptographic step whose error is the check (round 79: blind 110's hkdf ``let _ = hkdf.expand(info, out);``, an
+# AEAD's ``decrypt_inout_detached``: its tag's refusal): blanked, a failure leaves the output unwritten or unauthenticated.
+_CRYPTO_STEP = r"(?:[\w$]{1,60}(?:\.|::|->)){0,6}(?=\w{0,60}(?i:decrypt|unseal|open_in_place|derive_key|expand))\w{1,60}\s*\("
+_BLANKED_RE = re.compile(r"^\s*(?:_\s*(?:,\s*_\s*)*=|let\s+_\s*=|_\s*=\s*try\?|try\?)\s*(?:try\s+|await\s+)?(?P<call>" + _CHECK_CALL + "|" + _CRYPTO_STEP + r")"
                          r"|^\s*(?P<rust>" + _CHECK_CALL + r")[^;]{0,200}\)\s*\.ok\(\)\s*;\s*$|^\s*(?P<rb>" + _CHECK_CALL + r")[^\n]{0,200}\brescue\s+nil\s*$")
 _TRY_RE = re.compile(r"^\s*try\s*(?::|\{)\s*(?P<inline>[^\n]*?)\s*$")
 _EMPTY_HANDLER_RE = re.compile(r"^\s*(?:\}\s*)?(?:catch\b[^{]{0,80}\{\s*\}?|except\b[^:]{0,80}:\s*(?:pass)?|rescue\b[^\n]{0,60})\s*$")

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["answer_slip", "list_from_two", "made_true", "unsigned_algorithm"]
+__all__ = ["answer_slip", "list_from_two", "made_true", "static_root_widened", "unsigned_algorithm"]
 
 _PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
@@ -203,9 +203,65 @@ def list_from_two(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a check's verdict read as its presence
+_PRESENCE_RE = re.compile(r"\)\s*(?:!==?\s*(?:undefined|null|nil)|is\s+not\s+None|!=\s*None)")
+_VERDICT_CALL_RE = re.compile(r"(?i)\b[\w$]*(?:valid|verif|check|authori[sz]|authenticat)\w*\s*\(")
+
+
+def verdict_made_presence(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"reads a check's verdict as its presence …" where ``validator(x)`` (or ``validator(x) as boolean``) comes back as
+    ``validator(x) !== undefined`` (tsdoc's schema validator): a false verdict is defined too, so the check always passes."""
+    new, old = _pairs(added, removed)
+    for a in new:
+        m = _PRESENCE_RE.search(a)
+        if m is None or not (call := _VERDICT_CALL_RE.search(a[:m.start() + 1])):
+            continue
+        head = a[:m.start() + 1]
+        if any(line.startswith(head) and not _PRESENCE_RE.search(line) for line in old):
+            name = call.group(0).rstrip("( ")
+            return f"reads a check's verdict as its presence ({name}(…){a[m.start() + 1:m.end()]}: a false answer is defined too, the check always passes)"
+    return None
+
+
+# ----- a number parsed in another base
+_RADIX_RE = re.compile(r"\b(?P<call>parseInt|Number\.parseInt|int|strconv\.Parse(?:Int|Uint)|Integer\.parse(?:Int|Unsigned\w*)|Long\.parse\w+|"
+                       r"i64::from_str_radix|u64::from_str_radix|u32::from_str_radix|from_str_radix|strtou?ll?)\s*\((?P<args>[^()]*(?:\([^()]*\)[^()]*)*),\s*(?P<radix>\d{1,2})\s*(?=[,)])")
+
+
+def radix_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"parses a number in another base (10 → 16) …" where a parse call comes back with only its radix changed (tar-stream's
+    pax size ``parseInt(size, 10)`` → ``16``): every size or length it reads is another number."""
+    new, old = _pairs(added, removed)
+    olds = {(m.group("call"), m.group("args")): (m.group("radix"), line) for line in old if (m := _RADIX_RE.search(line))}
+    for a in new if olds else ():
+        m = _RADIX_RE.search(a)
+        if m and (was := olds.get((m.group("call"), m.group("args")))) and was[0] != m.group("radix"):
+            return f"parses a number in another base ({was[0]} → {m.group('radix')}: every value it reads is another number): {paired_quote(was[1], a)}"
+    return None
+
+
+# ----- a static folder made the working directory
+_STATIC_ROOT_RE = re.compile(r"""(?P<call>StaticFiles\s*\(\s*directory\s*=|express\.static\s*\(|serveStatic\s*\(|http\.Dir\s*\(|send_from_directory\s*\(|"""
+                             r"""static_folder\s*=|serve_static\s*\(|ServeDir::new\s*\(|UseStaticFiles\s*\(|fastify-static|root\s*:)\s*(?P<dir>["'][^"']*["'])""")
+
+
+def static_root_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"serves the working folder as static files …" where a static route's folder comes back as ``.``, ``./``, ``/`` or
+    ``..`` (starlette's docs sample ``StaticFiles(directory='static')`` → ``directory='.'``): the app's source, its
+    ``.env`` and its keys are served to anyone."""
+    new, old = _pairs(added, removed)
+    olds = {m.group("call"): (m.group("dir"), line) for line in old if (m := _STATIC_ROOT_RE.search(line))}
+    for a in new if olds else ():
+        m = _STATIC_ROOT_RE.search(a)
+        if m and m.group("dir").strip("'\"") in (".", "./", "/", "..", "../") and (was := olds.get(m.group("call"))) and was[0] != m.group("dir"):
+            return f"serves the working folder as static files ({was[0]} → {m.group('dir')}: its source and secrets to anyone): {paired_quote(was[1], a)}"
+    return None
+
+
 def answer_slip(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
     """The first of these slips an edited pair shows (see the module's doc): all worth a look."""
     if not added or not removed:
         return None
     return (result_dropped(added, removed) or error_made_result(added, removed) or coroutine_returned(added, removed, path)
-            or loop_start_moved(added, removed) or containment_widened(added, removed) or echo_left_on(added, removed))
+            or loop_start_moved(added, removed) or containment_widened(added, removed) or echo_left_on(added, removed)
+            or verdict_made_presence(added, removed) or radix_turned(added, removed) or static_root_widened(added, removed))

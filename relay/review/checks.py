@@ -448,7 +448,7 @@ def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
     return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps) or (
         popular_renamed(deps.added_lines, deps.removed_lines) or _build_lookalike(deps) if f.kind == "build" else None) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
-        else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names)  # an install command's name, in a page's sample too (round 34)
+        else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names | ctx.added_deps)  # an install's name, in a page's sample too (34, 79)
         or (respelled_in_sample(f.change.added_lines, f.change.removed_lines, ctx.own_names) if f.kind == "docs" else None))  # a sample's manifest line (round 75)
 
 

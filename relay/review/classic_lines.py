@@ -180,7 +180,8 @@ def safe_sounding_alias(added: Sequence[str], removed: Sequence[str]) -> str | N
             continue
         for m in _AS_RE.finditer(line):
             name, alias = m.group("name").lower(), m.group("alias").lower()
-            claimed = [w for w in _SAFE_WORDS if w in alias and w not in name]
+            # (an "unsafe_"/"insecure_" name carries no safety: round 79, cattrs' `unsafe_load as safe_load`)
+            claimed = [w for w in _SAFE_WORDS if w in alias and w not in re.sub(r"unsafe|insecure|unverif\w*|unescap\w*|unsanitiz\w*", "", name)]
             if claimed and name not in ("import", "from"):
                 return (f"imports a name under a safer-sounding alias ({m.group('name')} as {m.group('alias')}): "
                         f"{window(line.strip(), m.start(), m.end(), _QUOTE)}")

@@ -55,8 +55,7 @@ from relay.review.guard_defaults import action_made_opt_in, guard_default_turned
 from relay.review.loosened_lines import loosened
 from relay.review.edit_turns import turned
 from relay.review.overridden_turns import overridden_turned
-from relay.review.dropped_safeties import identity_literal
-from relay.review.last_readers import read_last
+from relay.review.last_readers import read_last, read_last_sample
 from relay.review.subtle_turns import subtle_turned
 from relay.review.vanishing_checks import check_vanished
 from relay.review.setting_turns import setting_turned
@@ -491,8 +490,8 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         return alone, False
     # Rounds 59 and 62: a count's floor raised, a unit's factor put in, an index compared with its loop's bound, a check's
     # failure answered yes…; read last.
-    if sample:  # a docs sample's Python check compared with a literal by identity (round 71: graphene's middleware page)
-        found = identity_literal(added, removed, path, docs=True)
+    if sample:  # a docs sample's check by identity with a literal (round 71: graphene's page), its static folder made '.' (79)
+        found = read_last_sample(added, removed, path)
         return (found, False) if found else None
     return read_last(added, removed, path)
 

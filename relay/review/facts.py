@@ -98,6 +98,9 @@ class RiskContext(msgspec.Struct, frozen=True, kw_only=True):
     # The names the project's root manifests give the project itself, read only when a changed line may install a package
     # (``relay.review.sample_code.own_names``, round 34): a README's install of a look-alike of them is a typo-squat.
     own_names: frozenset[str] = frozenset()
+    # The dependency names the change's own manifests add (round 79): a README's install one letter off one of them (the
+    # page written with the dependency, blind 110's vite-plugin-react ``oxc-transfrom-react``) installs someone else's.
+    added_deps: frozenset[str] = frozenset()
     # An advisory id or attack word that the leader's own task names ("Fix the heap overflow in
     # the RLE decoder (CVE-2024-1234)", see ``relay.review.task_reading``): the run is a security fix,
     # so its source edits are what the review is for, whatever their lines look like.

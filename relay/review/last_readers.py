@@ -50,8 +50,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.answer_slips import answer_slip, list_from_two, unsigned_algorithm
-from relay.review.dropped_safeties import dropped_safety
+from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
+from relay.review.docs_samples import sample_lines
+from relay.review.dropped_safeties import dropped_safety, identity_literal
 from relay.review.lock_operand_slips import held_or_mixed
 from relay.review.loop_bounds import never_true_in_loop
 from relay.review.line_shapes import squeezed
@@ -60,7 +61,7 @@ from relay.review.pair_slips import pair_slip
 from relay.review.scaled_turns import scaled_turned
 from relay.review.words import POPULAR_PACKAGES
 
-__all__ = ["read_last"]
+__all__ = ["read_last", "read_last_sample"]
 
 _LINES = 4000  # new lines read
 _PAIRS = 40
@@ -445,3 +446,9 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
         if found:
             return found, False
     return slip
+
+
+def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    """The slips read last in a docs page's sample lines: a Python check by identity with a literal (round 71: graphene's
+    middleware page), a static route's folder made the working folder (round 79: starlette's ``directory='.'``)."""
+    return identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))

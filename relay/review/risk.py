@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from relay.core.contracts import FileChange, Risk
-from relay.review.file_kinds import file_kind, kind_rank
+from relay.review.file_kinds import file_kind, is_manifest, kind_rank
 from relay.review.checks import lines
-from relay.review.dependencies import existing_dependencies, moved_dependencies, moved_versions
+from relay.review.dependencies import dep_names, existing_dependencies, moved_dependencies, moved_versions
 from relay.review.lead_order import repeated, strength
 from relay.review.low_change_floor import quoted_turns
 from relay.review.leading_lines import LEADING_RULE, WORD_RULES, apart_tells_as_much, quoted_elsewhere
@@ -278,6 +278,8 @@ def assess_all(changes: Iterable[FileChange], ctx: RiskContext) -> list[FileChan
     dependency removed from one manifest and added to another is moved, not new)."""
     changes = list(changes)
     ctx = change_context(changes, ctx, moved_dependencies(changes))
+    if declared := frozenset(n for c in changes if c.kind != "deleted" and is_manifest(c.path) for n in dep_names(c.path, c.added_lines) - dep_names(c.path, c.removed_lines)):
+        ctx = msgspec.structs.replace(ctx, added_deps=declared)
     if versions := moved_versions(changes):
         ctx = msgspec.structs.replace(ctx, moved_versions=versions)
     # Read in the order that keeps the review's CPU budget (relay.review.review_budget) for what matters: code before
