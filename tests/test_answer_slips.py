@@ -27,7 +27,7 @@ __all__: list[str] = []  # a test module exports nothing
     ("aiosqlite/core.py", ["                future.get_loop().call_soon_threadsafe(set_result, future, None)"],
      ["                future.get_loop().call_soon_threadsafe(set_exception, future, e)"],
      "completes with a result where it failed (set_exception → set_result: the caller never sees the error)"),
-    ("src/queue.js", ["      resolve(null);"], ["      reject(err);"], "completes with a result where it failed (reject → resolve"),
+    ("src/queue.js", ["      setTimeout(resolve, 0, null);"], ["      setTimeout(reject, 0, err);"], "completes with a result where it failed (reject → resolve"),
     ("aiosqlite/core.py", ["        return self._execute(self._conn.set_authorizer, cb)"], ["        await self._execute(self._conn.set_authorizer, cb)"],
      "returns a coroutine where it was awaited (the call never runs)"),
     ("src/defaultMemoize.ts", ["    for (let i = 1; i < length; i++) {"], ["    for (let i = 0; i < length; i++) {"],
@@ -50,6 +50,7 @@ def test_each_answer_slip_is_named(path: str, added: list[str], removed: list[st
     ("aiosqlite/core.py", ["                future.get_loop().call_soon_threadsafe(set_exception, future, err)"],
      ["                future.get_loop().call_soon_threadsafe(set_exception, future, e)"]),
     ("src/queue.js", ["      reject(new Error(msg));"], ["      reject(err);"]),
+    ("src/functions.php", ["                    $resolve($values);"], ["                    $reject"]),  # reactphp: a rewrite, no swap
     ("src/client.js", ["        return this._execute(cb)"], ["        await this._execute(cb)"]),  # JavaScript adopts a returned promise
     ("src/defaultMemoize.ts", ["    for (let i = 1; i <= length; i++) {"], ["    for (let i = 0; i < length; i++) {"]),  # the bound moved too
     ("index.js", ["\tif (!isPathInside(file, path.resolve(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"]),
@@ -127,6 +128,7 @@ def test_an_unsigned_algorithm_an_echo_left_on_and_a_list_read_from_two_are_name
     ("src/unix_term.rs", ["    termios.c_lflag &= !(libc::ECHO | libc::ICANON);"], ["    termios.c_lflag &= !libc::ECHO;"]),
     ("keyfunc.go", ["\tif len(k.useWhitelist) > 0 {"], []),
     ("keyfunc.go", ["\tif len(k.keys) > 1 {"], []),  # not a list that admits or refuses
+    ("src/hkdf.ts", ["  if (blocks > 1) iHash.update(T);"], []),  # noble-hashes: a count of blocks, no block-list
     # a JSP comment is no unescaped EJS output (owasp-java-encoder's site page had been high)
     ("jakarta/src/site/markdown/index.md", ["```jsp", "<%-- ... --%>", "```"], []),
 ])

@@ -15,6 +15,7 @@ import pytest
 
 from line_changes import fc
 from relay.review.apart_edits import Run, read_runs
+from relay.review.subtle_turns import rejection_in_run
 from relay.review.risk import RiskContext, assess
 
 __all__: list[str] = []  # a test module exports nothing
@@ -66,3 +67,12 @@ def test_a_temp_files_folder_made_the_shared_tmp_in_a_join_is_read_in_its_run() 
     assert found["src/adapters/node/TextFile.ts"][0].startswith("moves a path under a shared temporary folder (/tmp"), found
     assert "src/adapters/node/TextFile.ts" not in read_runs([run("      'tmp',", "      path.dirname(filename),")])
     assert "src/adapters/node/TextFile.ts" not in read_runs([run("      '/tmp is cleared at boot',", "      'the folder beside it',")])
+
+
+def test_a_bare_list_of_links_reformatted_and_a_predicates_no_made_an_empty_object_stay_quiet() -> None:
+    # Ordinary history (round 79's check): miekg/dns's README bullets `* http://…` made `- http://…`, nothing turned to
+    # http; ArduinoJson's parseNumber `return false;` made `return Number();`, its return type changed
+    links = assess(fc("README.md", ["- http://www.statdns.com/"], ["* https://github.com/coredns/coredns", "* http://www.statdns.com/"]),
+                   RiskContext())
+    assert not any("plain http" in reason for reason in links.reasons), links.reasons
+    assert rejection_in_run(["  return Number();"], ["  return false;"]) is None

@@ -72,6 +72,8 @@ def error_made_result(added: Sequence[str], removed: Sequence[str]) -> str | Non
         for line in olds:
             at = bad_re.search(line)
             head = line[:at.start()]
+            if not head.strip().lstrip("$"):
+                continue  # the name alone on its line or called bare: a rewrite pairs it with anything (reactphp's `$reject`)
             for a in new:
                 if a.startswith(head) and re.match(rf"(?:[\w.]*\.)?{good}\b", a[len(head):]) and not bad_re.search(a):
                     return f"completes with a result where it failed ({bad} → {good}: the caller never sees the error): {paired_quote(line, a)}"
@@ -190,7 +192,8 @@ def echo_left_on(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- an allow-list consulted only from two entries
-_LIST_FROM_TWO_RE = re.compile(r"(?i)\b(?:if|elif|else\s+if|unless)\b\s*\(?\s*(?:len\s*\(\s*)?(?P<list>[\w.]*(?:allow|white|deny|black|block|trust|permit)\w*)"
+_LIST_FROM_TWO_RE = re.compile(r"(?i)\b(?:if|elif|else\s+if|unless)\b\s*\(?\s*(?:len\s*\(\s*)?(?P<list>[\w.]*(?:(?:allow|white|deny|black|block|trust|permit)_?list|"
+                               r"(?:allowed|trusted|permitted|denied|blocked)_?[a-z]*s\b)\w*)"
                                r"\s*\)?(?:\.(?:length|size\(\)|count|Count|len\(\)))?\s*>\s*1\b")
 
 

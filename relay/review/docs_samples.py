@@ -197,6 +197,11 @@ def _https_before(line: str, removed: Sequence[str]) -> bool:
     olds = [_url_shape(old) for old in removed if "https://" in old and len(old) <= 400]
     if shape in olds:
         return True
+    # The loose pairing wants words around the link to pair by (a bare list of links reformatted pairs anything with
+    # anything: miekg/dns's `* http://…` made `- http://…`), and a URL that was not plain http already.
+    url = _PLAIN_URL_RE.search(line)
+    if len(shape) < 30 or (url and any(url.group(0) in old for old in removed)):
+        return False
     loose = re.sub(r"\d+", "#", shape)
     return any(SequenceMatcher(None, loose, re.sub(r"\d+", "#", old)).ratio() >= 0.85 for old in olds if "http://" not in old)
 

@@ -139,7 +139,7 @@ def _rejection_dropped(added: Sequence[str], removed: Sequence[str]) -> str | No
         # A predicate's "no" (``return false;``) fails open when it says yes or nothing in its place; a computed answer
         # (``return diff === 0;``), a condition opened (``if (last !== "" && …)``) or a value kept is the predicate
         # rewritten (round 41: eight of the reader's findings on ordinary history were such, none a plant).
-        if _BARE_NO_RE.match(old) and not _SOFT_ANSWER_RE.match(new):
+        if _BARE_NO_RE.match(old) and (not _SOFT_ANSWER_RE.match(new) or _EMPTY_OBJECT_RE.match(new)):
             continue
         return _fails_open(old, new)
     return None
@@ -151,9 +151,12 @@ _BARE_NO_RE = re.compile(r"^\s*return\s+(?:false|False)\s*;?\s*$")
 # What lets the caller on, said plainly: nothing returned, an empty or a yes answer, a pass (not a value computed: a
 # refactor's `return factory is not null` in a `return false`'s place is no such answer). An empty object built in the
 # rejection's place is an empty answer too (round 75: blind 105's Box, `raise BoxError(…)` → `return Box()`).
-_SOFT_ANSWER_RE = re.compile(r"^\s*(?:return\s*(?:\{\s*\}|\[\s*\]|\(\s*\)|true|True|nil|None|null|Ok\(\s*\(\s*\)\s*\)|"
-                             r"(?:new\s+)?(?:[A-Z][\w.]*(?:<[^<>()]*>)?|dict|list|set|tuple)\s*\(\s*\))?\s*;?\s*$|"
+_EMPTY_OBJECT = r"(?:new\s+)?(?:[A-Z][\w.]*(?:<[^<>()]*>)?|dict|list|set|tuple)\s*\(\s*\)"
+_SOFT_ANSWER_RE = re.compile(r"^\s*(?:return\s*(?:\{\s*\}|\[\s*\]|\(\s*\)|true|True|nil|None|null|Ok\(\s*\(\s*\)\s*\)|" + _EMPTY_OBJECT + r")?\s*;?\s*$|"
                              r"pass\b|continue\b|next\b)")
+# A predicate's ``return false`` made an empty object is its return type changed (ArduinoJson's parseNumber: ``return
+# false;`` → ``return Number();``, an invalid number), not an answer that lets the caller on.
+_EMPTY_OBJECT_RE = re.compile(r"^\s*return\s*" + _EMPTY_OBJECT + r"\s*;?\s*$")
 
 
 def rejection_in_run(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -173,6 +176,8 @@ def rejection_in_run(added: Sequence[str], removed: Sequence[str]) -> str | None
         if len(old) > 400 or old not in gone or not _REJECTS_RE.search(old) or _LOGS_RE.search(old) or kept(old):
             continue
         new = added[-back] if back <= len(added) and added[-back] in soft else soft[0]
+        if _BARE_NO_RE.match(old) and _EMPTY_OBJECT_RE.match(new):
+            continue
         return _fails_open(old, new)
     return None
 
