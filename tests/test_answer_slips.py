@@ -51,6 +51,8 @@ def test_each_answer_slip_is_named(path: str, added: list[str], removed: list[st
      ["                future.get_loop().call_soon_threadsafe(set_exception, future, e)"]),
     ("src/queue.js", ["      reject(new Error(msg));"], ["      reject(err);"]),
     ("src/functions.php", ["                    $resolve($values);"], ["                    $reject"]),  # reactphp: a rewrite, no swap
+    ("grant-manager.js", ["      return Promise.resolve(token);"], ["      return Promise.reject(new Error('invalid token'));"]),  # keycloak: other args
+    ("src/server.rs", ["            Poll::Ready(Ok(n)) => Poll::Ready(Ok(n)),"], ["            Poll::Ready(Err(err)) if err.kind() == io::ErrorKind::WouldBlock => {"]),
     ("src/client.js", ["        return this._execute(cb)"], ["        await this._execute(cb)"]),  # JavaScript adopts a returned promise
     ("src/defaultMemoize.ts", ["    for (let i = 1; i <= length; i++) {"], ["    for (let i = 0; i < length; i++) {"]),  # the bound moved too
     ("index.js", ["\tif (!isPathInside(file, path.resolve(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"]),

@@ -22,6 +22,7 @@ Each reads a removed line against the added line that is the same but for the sl
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 
@@ -60,8 +61,9 @@ def result_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- a failure completed as a result
+# (Rust's ``Err``/``Ok`` and a ``failure``/``success`` pair are every match arm's and every rewrite's: not read.)
 _FAILS_AS = (("set_exception", "set_result"), ("reject", "resolve"), ("completeExceptionally", "complete"), ("setException", "set"),
-             ("failure", "success"), ("Err", "Ok"), ("TrySetException", "TrySetResult"), ("SetException", "SetResult"))
+             ("TrySetException", "TrySetResult"), ("SetException", "SetResult"))
 
 
 def error_made_result(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -74,8 +76,12 @@ def error_made_result(added: Sequence[str], removed: Sequence[str]) -> str | Non
             head = line[:at.start()]
             if not head.strip().lstrip("$"):
                 continue  # the name alone on its line or called bare: a rewrite pairs it with anything (reactphp's `$reject`)
+            tail = line[at.end():]
             for a in new:
-                if a.startswith(head) and re.match(rf"(?:[\w.]*\.)?{good}\b", a[len(head):]) and not bad_re.search(a):
+                # The same call after the name, but for its last arguments (`, future, e)` → `, future, None)`): a
+                # rewrite that moves to resolve() with other arguments (keycloak's grant manager) is not this slip.
+                done = re.match(rf"(?:[\w.]*\.)?{good}\b", a[len(head):]) if a.startswith(head) else None
+                if done and not bad_re.search(a) and len(os.path.commonprefix([tail, a[len(head) + done.end():]]).strip()) >= 3:
                     return f"completes with a result where it failed ({bad} → {good}: the caller never sees the error): {paired_quote(line, a)}"
     return None
 
