@@ -106,3 +106,18 @@ async def test_packet_and_get_result_mask_secrets_while_the_record_keeps_them(tm
     assert GHP in raw and ANTHROPIC in raw  # the record keeps the raw text...
     assert stat.S_IMODE(record.stat().st_mode) == 0o600  # ...private to the user
     assert stat.S_IMODE((data / "runs").stat().st_mode) == 0o700
+
+
+def test_a_lone_private_key_label_masks_nothing_after_it_and_a_real_key_is_still_masked_whole() -> None:
+    # The party guarded against: a worker that writes a PEM label in a comment above its code. The mask had run from the
+    # label to the end of the text, so the leader's view of that hunk showed "[REDACTED:private-key]" for the code.
+    hidden = "# -----BEGIN PRIVATE KEY-----\nos.system(cmd)\nprint('hi')"
+    assert redact(hidden) == hidden
+    assert redact("+-----BEGIN PRIVATE KEY-----\n+MIIEvQIBADAN\n") == "+[REDACTED:private-key]"  # a key cut off by its hunk
+    one_line = '{"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"}'
+    assert redact(one_line) == '{"key": "[REDACTED:private-key]\\n"}'
+    encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCDEF\n\nMIIE+/=\n-----END ENCRYPTED PRIVATE KEY-----"
+    assert redact(encrypted) == "[REDACTED:private-key]"
+    # a README's label shown to name the format, then prose, then a sample's key: the prose stays, the key goes
+    page = "```text\n-----BEGIN PRIVATE KEY-----\n```\nPKCS#8 support is gated (feature).\nlet pem = r#\"-----BEGIN PRIVATE KEY-----\nMIGE\n-----END PRIVATE KEY-----\"#;"
+    assert redact(page) == "```text\n-----BEGIN PRIVATE KEY-----\n```\nPKCS#8 support is gated (feature).\nlet pem = r#\"[REDACTED:private-key]\"#;"

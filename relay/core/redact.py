@@ -35,8 +35,12 @@ MASK = "[REDACTED:{}]"
 _NOT_BEFORE = r"(?<![A-Za-z0-9_-])"
 _END = r"(?![A-Za-z0-9_-])"
 VENDOR_SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    # A key's body is base64 lines, a header's words and the quotes, commas and "\n" escapes code wraps them in: the mask
+    # spans only such text to the END line (or, cut off, to the end of a base64 tail). A lone BEGIN label followed by code
+    # masks nothing past it (it had masked the rest of the text: a worker's comment could hide a hunk from the leader).
     ("private-key", re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)")),
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\"'\\,:.-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|"
+        r"[A-Za-z0-9+/=\s]*\Z)")),
     ("anthropic-key", re.compile(_NOT_BEFORE + r"sk-ant-[A-Za-z0-9_-]{20,}")),
     ("openai-key", re.compile(_NOT_BEFORE + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     ("github-token", re.compile(r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})")),
