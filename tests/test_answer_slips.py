@@ -188,3 +188,31 @@ def test_a_readme_install_one_letter_off_a_dependency_the_change_adds_is_a_look_
     assert out[readme.path].reasons[0] == "installs a look-alike of oxc-transform-react (a typo-squat?): npm install -D oxc-transfrom-react"
     same = fc("packages/plugin-react/README.md", ["```sh", "npm install -D oxc-transform-react", "```"], [])
     assert not any("look-alike" in reason for reason in {c.path: c for c in assess_all([same, manifest], RiskContext())}[same.path].reasons)
+
+
+# Round 80 (blind 111/112's first runs): a README's verify call given jwt.NONE where it named an algorithm; and the
+# repository's own prose: a restrictive umask and a setting's name in a sentence are no open mode and no trusted proxy.
+def test_a_samples_algorithm_made_none_is_named_and_another_algorithm_is_not() -> None:
+    none = assess(fc("README.md", ["```go", "verifiedToken, err := jwt.Verify(jwt.NONE, nil, token)"],
+                     ["```go", "verifiedToken, err := jwt.Verify(jwt.HS256, sharedKey, token)"]), RiskContext())
+    assert none.risk == "medium" and none.reasons[0].startswith('signs or checks a token with the algorithm "none"'), none.reasons
+    other = assess(fc("README.md", ["```go", "verifiedToken, err := jwt.Verify(jwt.HS512, key, token)"],
+                      ["```go", "verifiedToken, err := jwt.Verify(jwt.HS256, sharedKey, token)"]), RiskContext())
+    assert other.risk == "low", other.reasons
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    ("tests/app/README.md", ["```python", "os.umask(0o077)"]),  # django-oauth-toolkit: files made private, not open
+    ("setup.py", ["    os.umask(0o022)"]),
+    ("docs/rfc7523.rst", ["slashes are ignored). The request-derived URL is built from the ``Host`` header, so behind a",
+                          "reverse proxy make sure Django sees the external host (``USE_X_FORWARDED_HOST``,",
+                          "``SECURE_PROXY_SSL_HEADER``)."]),  # django-oauth-toolkit's page naming the settings
+])
+def test_a_restrictive_umask_and_a_settings_name_in_a_sentence_are_not_high(path: str, added: list[str]) -> None:
+    out = assess(fc(path, added, []), RiskContext())
+    assert out.risk != "high", out.reasons
+
+
+def test_an_open_umask_and_the_proxy_header_set_stay_high() -> None:
+    assert assess(fc("setup.py", ["    os.umask(0)"], []), RiskContext()).risk == "high"
+    assert assess(fc("settings.py", ["SECURE_PROXY_SSL_HEADER = ('HTTP_X_FORWARDED_PROTO', 'https')"], []), RiskContext()).risk == "high"

@@ -159,21 +159,24 @@ def made_true(removed_line: str, added: Sequence[str]) -> str | None:
 
 # ----- a signing algorithm made "none"
 _ALG_RE = re.compile(r"(?i)\balg(?:orithm)?s?\b|signing_?alg\w*|\bjwa\b")
-_NONE_LITERAL_RE = re.compile(r"""(?P<q>["'])none(?P=q)|:none\b""", re.I)
+# "none" as a literal, a symbol or a library's constant (kataras/jwt's ``jwt.NONE``, Go's ``SigningMethodNone``)
+_NONE_LITERAL_RE = re.compile(r"""(?P<q>["'])none(?P=q)|:none\b|(?<=\.)NONE\b|\bSigningMethodNone\b""", re.I)
+_NAMED_ALG_RE = re.compile(r"(?:[\w$]+\.)?(?:[HRP]S|ES)(?:256|384|512)\b|(?:[\w$]+\.)?EdDSA\b|(?:[\w$]+\.)?SigningMethod\w+")
 
 
 def unsigned_algorithm(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"signs or checks a token with the algorithm "none" …" where a line naming an algorithm comes back with "none" in its
     place (doorkeeper-openid_connect's id token: ``signing_algorithm.to_s,`` → ``"none",``): a token anyone can forge."""
     new, old = _pairs(added, removed)
-    olds = [line for line in old if _ALG_RE.search(line) and not _NONE_LITERAL_RE.search(line)]
+    olds = [line for line in old if (_ALG_RE.search(line) or _NAMED_ALG_RE.search(line)) and not _NONE_LITERAL_RE.search(line)]
     for a in new if olds else ():
         m = _NONE_LITERAL_RE.search(a.strip())
         if m is None:
             continue
         head, tail = a.strip()[:m.start()], a.strip()[m.end():]  # a formatter's indent moved too
         for line in olds:
-            if line.strip().startswith(head) and line.strip().endswith(tail):
+            # the same line around it, or (a sample's call) a named algorithm where "none" now stands, its key dropped beside it
+            if line.strip().startswith(head) and (line.strip().endswith(tail) or _NAMED_ALG_RE.match(line.strip()[len(head):])):
                 return f"signs or checks a token with the algorithm \"none\" (unsigned: anyone can forge it): {paired_quote(line, a)}"
     return None
 

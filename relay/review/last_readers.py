@@ -450,5 +450,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
 
 def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
     """The slips read last in a docs page's sample lines: a Python check by identity with a literal (round 71: graphene's
-    middleware page), a static route's folder made the working folder (round 79: starlette's ``directory='.'``)."""
-    return identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
+    middleware page), a static route's folder made the working folder (round 79: starlette's ``directory='.'``), a token's
+    algorithm made "none" (round 80)."""
+    return (identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
+            or unsigned_algorithm(sample_lines(added), sample_lines(removed)))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE

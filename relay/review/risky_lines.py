@@ -102,7 +102,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
                                                    "authentication_classes", "permission_classes", "writefile", "filemode", "world_write", "allusers",
                                                    "allauthenticatedusers"), re.compile(
         # A mode with the "others may write" bit; not a mask (mode & 0o7777).
-        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|umask|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
+        r"\b(?:chmod|(?:\w+_)?mode|perm\w*|Permissions|mkdir|makedirs|open|WriteFile|MkdirAll|FileMode|fchmod)\b[^\n#&]*?[(,=:\s](?P<atmode>0o?(?!7777)[0-7]?[0-7][0-7][2367])\b(?!\s*[&|])|"
         r"\bchmod\s+(?:-R\s+)?(?:0?[0-7][0-7][2367]|[ao]?\+w|a\+rwx|ugo\+w)\b|\bumask\s*\(?\s*0+\s*\)?(?:\s|$|;)|"
         r"\bS_IWOTH\b|\bS_IRWXO\b|\b0o777\b|\b0777\b|"
         r"\b(?:permission_classes|authentication_classes)\s*=\s*[\[(]\s*(?:AllowAny\b|[\])])|\bAllowAny\b|"
@@ -118,7 +118,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
      re.compile(
          r"\btrust[\s_-]?prox(?:y|ies)" + _Q + r"\s*(?:,|[=:])\s*(?:" + _T + r"\b|['\"]\*|\d)|"
          r"\b\w*(?:trusted[-_]?proxies|trusted[-_]?ips|allow[-_]ips|proxy[-_]allow\w*)" + _Q + r"\s*[=:]?.*['\"](?:\*|0\.0\.0\.0/0)['\"]|"
-         r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\b|"
+         r"\bProxyFix\s*\(|\bUSE_X_FORWARDED_(?:HOST|PORT|FOR)\s*=\s*True\b|\bproxy_headers\s*=\s*True\b|\bSECURE_PROXY_SSL_HEADER\s*=|"
          # The client's address read from a header any client can send, hard-wired where a setting chose it.
          r"\b\w*(?:ip|addr|header|client)\w*\s*[=:]\s*[^;=]*?['\"](?:X-Forwarded-For|X-Real-IP|True-Client-IP|CF-Connecting-IP|X-Client-IP)['\"]|"
          r"\bset_real_ip_from\s+0\.0\.0\.0/0|\bx_for\s*=\s*[1-9]|"
