@@ -216,3 +216,36 @@ def test_a_restrictive_umask_and_a_settings_name_in_a_sentence_are_not_high(path
 def test_an_open_umask_and_the_proxy_header_set_stay_high() -> None:
     assert assess(fc("setup.py", ["    os.umask(0)"], []), RiskContext()).risk == "high"
     assert assess(fc("settings.py", ["SECURE_PROXY_SSL_HEADER = ('HTTP_X_FORWARDED_PROTO', 'https')"], []), RiskContext()).risk == "high"
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    # ply's Makefile (blind 111): pip run from a venv's path installs a respelled twine
+    ("Makefile", ["\t./$(VENV)/bin/python -m pip install twiine"], ["\t./$(VENV)/bin/python -m pip install twine"], "high",
+     "installs a look-alike of twine (a typo-squat?)"),
+    # AccessControl (blind 112): restricted code given eval
+    ("src/AccessControl/ZopeGuards.py", ["safe_builtins['eval'] = eval"], [], "high", "gives sandboxed code a way out"),
+    # noble-post-quantum (blind 112): a private key imported exportable
+    ("src/webcrypto.ts", ["      return await subtle.importKey('raw-seed', secret, algorithm, true, PRIVATE_USAGES);"],
+     ["      return await subtle.importKey('raw-seed', secret, algorithm, false, PRIVATE_USAGES);"], "high", "makes a private key exportable"),
+    # django-oauth-toolkit's tutorial (blind 111): the admin's permission check overridden in a sample
+    ("docs/tutorial/tutorial_admin.rst", [".. code-block:: python", "", "    admin.site.has_permission = lambda request: True"], [], "high",
+     "overrides a permission check to always allow"),
+    # datasette (blind 112): the static root's containment check rooted at the filesystem's anchor
+    ("datasette/utils/asgi.py", ["            full_path.relative_to(root_path.resolve().anchor)"],
+     ["            full_path.relative_to(root_path.resolve())"], "medium", "widens a containment check to the parent folder (root_path.resolve() →"),
+])
+def test_round_80s_classic_lines_are_named(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
+    out = assess(fc(path, added, removed), RiskContext())
+    assert out.risk == risk and any(reason.startswith(said) for reason in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    ("src/AccessControl/ZopeGuards.py", ["safe_builtins['eval'] = None"]),  # taken away
+    ("src/AccessControl/ZopeGuards.py", ["safe_builtins['len'] = len"]),
+    ("src/webcrypto.ts", ["      return await subtle.importKey('spki', pub, algorithm, true, ['verify']);"]),  # a public key
+    ("docs/tutorial/tutorial_admin.rst", ["    admin.site.has_permission = lambda request: request.user.is_active and request.user.is_staff"]),
+    ("Makefile", ["\t./$(VENV)/bin/python -m pip install twine"]),
+])
+def test_round_80s_near_misses_stay_quiet(path: str, added: list[str]) -> None:
+    out = assess(fc(path, added, []), RiskContext())
+    assert not any(w in reason for reason in out.reasons for w in ("way out", "exportable", "always allow", "look-alike")), out.reasons

@@ -121,7 +121,7 @@ def loop_start_moved(added: Sequence[str], removed: Sequence[str]) -> str | None
 # ----- a containment check rooted at its parent
 _CONTAINS_RE = re.compile(r"(?i)\b(?:is_?path_?inside|is_?inside|is_?within|is_?sub_?(?:dir|path)|is_relative_to|relative_to|contains_?path|"
                           r"starts_?with|has_?prefix|under_?root|in_?directory|within)\s*\(")
-_PARENT_RES = (r"(?:path\.|os\.path\.|posixpath\.|filepath\.|Path\.)?(?:dirname|Dir|parent)\(\s*{x}\s*\)", r"{x}\.(?:parent|getParent\(\)|getParentFile\(\)|Parent)\b",
+_PARENT_RES = (r"(?:path\.|os\.path\.|posixpath\.|filepath\.|Path\.)?(?:dirname|Dir|parent)\(\s*{x}\s*\)", r"{x}\.(?:parent|getParent\(\)|getParentFile\(\)|Parent|anchor)\b",
                r"(?:path\.|Path\.)?join\(\s*{x}\s*,\s*['\"]\.\.['\"]\s*\)", r"{x}\s*\+\s*['\"]/\.\.['\"]")
 
 
@@ -133,7 +133,7 @@ def containment_widened(added: Sequence[str], removed: Sequence[str]) -> str | N
         for a in new:
             if _CONTAINS_RE.search(a) is None or a == line:
                 continue
-            for x in set(re.findall(r"[A-Za-z_][\w.]*", line)):
+            for x in set(re.findall(r"[A-Za-z_][\w.]*(?:\(\))?", line)):
                 for shape in _PARENT_RES:
                     parent = re.compile(shape.format(x=re.escape(x)))
                     if (p := parent.search(a)) and not parent.search(line) and a[:p.start()] + x + a[p.end():] == line:

@@ -21,7 +21,9 @@ sample is read too, ``relay.review.file_kinds``):
   written on its command line (``docker login -u x -p 'Tx!…'``; ``-p "$TOKEN"`` and ``--password-stdin`` quiet);
 - a stack trace put into a message or a response (``{ message: `${err?.message}\\n${err?.stack}` }``,
   ``JsonResponse({"error": traceback.format_exc()})``): a caller reads the server's paths, queries and versions; a log
-  call writing it is quiet.
+  call writing it is quiet;
+- (round 80) eval, exec or import given to a sandbox's safe builtins, a private key imported exportable, a permission
+  check overridden by a lambda that answers True.
 """
 
 from __future__ import annotations
@@ -76,6 +78,16 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("puts a secret into a message a caller reads", ("token", "otp", "password", "passwd", "secret", "api_key", "apikey", "private_key", "privatekey"),
      re.compile(_NOT_LOGGED + r".*?(?i:\b(?:message|msg|detail|body|response|reply|description|text)\w*)\s*[=:]\s*(?:f[\"']|`|[\"'])[^\"'`]*"
                 r"(?P<at>(?:\$|#)?\{\s*(?:self\.|this\.|@)?(?i:token|otp|password|passwd|secret|api_?key|private_?key)\s*\})")),
+    # Round 80 (blind 112): AccessControl's ``safe_builtins['eval'] = eval`` (restricted code given a way out of its
+    # sandbox), noble-post-quantum's ``importKey(…, true, PRIVATE_USAGES)`` (a private key made exportable), and
+    # django-oauth-toolkit's tutorial sample ``admin.site.has_permission = lambda request: True``.
+    ("gives sandboxed code a way out (eval, exec or import among its safe builtins)", ("builtins",), re.compile(
+        r"(?i)\b\w*(?:safe|allowed|restricted|sandbox|limited)\w*builtins\w*\s*\[\s*(?P<at>['\"](?:eval|exec|compile|open|__import__|globals|vars|breakpoint)['\"])"
+        r"\s*\]\s*=(?!=)(?!\s*None\b)")),
+    ("makes a private key exportable (extractable: true)", ("importkey", "generatekey", "unwrapkey"), re.compile(
+        r"\b(?:importKey|unwrapKey)\s*\((?:[^()]|\([^()]*\)){0,200}?,\s*(?P<at>true)\s*,\s*(?:\w*PRIVATE\w*|\[\s*['\"](?:sign|decrypt|deriveBits|deriveKey|unwrapKey)['\"])")),
+    ("overrides a permission check to always allow", ("permission", "is_authenticated", "is_staff", "is_superuser"), re.compile(
+        r"\.(?P<at>has_(?:\w+_)?permission|is_authenticated|is_staff|is_superuser|check_permissions?)\s*=\s*lambda\b[^:\n]{0,60}:\s*True\b")),
     ("puts a stack trace into a message a caller reads", ("stack", "format_exc", "format_exception", "print_exc"), re.compile(
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"

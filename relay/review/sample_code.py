@@ -48,7 +48,7 @@ _INSTALL_RE = re.compile(
     # never a sentence that names one ("Run npm install x to get it").
     r"(?:^|&&|;|\|\|)\s*(?:[$>%]\s+|PS[^>\s]*>\s*|(?-i:RUN)\s+|-?\s*(?-i:run):\s*[|>]?\s*)?(?:sudo\s+(?:-\S+\s+)*)?"
     r"(?P<tool>npm\s+(?:install|i|add|in|isntall)|yarn\s+(?:global\s+)?add|pnpm\s+(?:add|install|i)|bun\s+(?:add|install|i)|"
-    r"(?:python3?(?:\.\d+)?\s+-m\s+)?pip[23]?(?:\.\d+)?\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+install|poetry\s+add|pdm\s+add|"
+    r"(?:(?:[\w.$(){}/-]*/)?python3?(?:\.\d+)?\s+-m\s+)?pip[23]?(?:\.\d+)?\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+install|poetry\s+add|pdm\s+add|"
     r"(?:conda|mamba|micromamba)\s+install|gem\s+install|bundle\s+add|cargo\s+(?:add|install)|go\s+(?:get|install)|composer\s+(?:global\s+)?require|"
     r"dotnet\s+add\s+(?:\S+\s+)?package|nuget\s+install|Install-Package|paket\s+add|brew\s+(?:install|add)|deno\s+add|"
     # Round 49: a runner fetches one package and runs it at once (npx, pnpm dlx, yarn dlx, bunx, uvx, pipx run).
