@@ -47,7 +47,9 @@ async def test_signed_out_probe_is_login_required_and_not_retried(tmp_path):
 
 
 async def test_probe_timeout_is_retried_once_then_auth_timeout(tmp_path, monkeypatch):
-    monkeypatch.setattr(auth, "PROBE_TIMEOUT", 0.2)  # any bound: the probe hangs
+    # Any bound: the probe hangs. Long enough for the fake agy (a Python process) to start and write down its launch on a
+    # loaded machine: at 0.2 s a probe was sometimes stopped before it had, and one launch of two went uncounted.
+    monkeypatch.setattr(auth, "PROBE_TIMEOUT", 1.0)
     scen = success_scenario([])
     scen["models"] = "hang"
     agy = install_fake_agy(tmp_path, scen)
