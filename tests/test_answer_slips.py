@@ -17,6 +17,7 @@ import pytest
 from line_changes import fc
 from relay.review.answer_slips import answer_slip, made_true
 from relay.review.risk import RiskContext, assess, assess_all
+from relay.review.value_reading import widened
 
 __all__: list[str] = []  # a test module exports nothing
 
@@ -249,3 +250,19 @@ def test_round_80s_classic_lines_are_named(path: str, added: list[str], removed:
 def test_round_80s_near_misses_stay_quiet(path: str, added: list[str]) -> None:
     out = assess(fc(path, added, []), RiskContext())
     assert not any(w in reason for reason in out.reasons for w in ("way out", "exportable", "always allow", "look-alike")), out.reasons
+
+
+def test_a_boolean_argument_of_the_call_a_line_returns_is_no_failure_made_success_but_a_callbacks_answer_is() -> None:
+    # noble-post-quantum (blind 112): `return await subtle.importKey(…, false, …)` → `true` had also read as "returns
+    # success where it failed" (the argument taken for what the line hands back), said before the exportable key
+    imported = assess(fc("src/webcrypto.ts", ["      return await subtle.importKey('raw-seed', secret, algorithm, true, PRIVATE_USAGES);"],
+                         ["      return await subtle.importKey('raw-seed', secret, algorithm, false, PRIVATE_USAGES);"]), RiskContext())
+    assert imported.reasons[0].startswith("makes a private key exportable"), imported.reasons
+    old, new = ("      return await subtle.importKey('raw-seed', secret, algorithm, false, PRIVATE_USAGES);",
+                "      return await subtle.importKey('raw-seed', secret, algorithm, true, PRIVATE_USAGES);")
+    assert widened(old, new) is None or widened(old, new)[0] != "returns success where it failed"
+    assert widened("    return done(null, false);", "    return done(null, true);") == ("returns success where it failed", True)
+    # oauth2orize (set 77): a callback's answer is what the line hands back
+    answered = assess(fc("lib/middleware/authorization.js", ["    immediate = immediate || function (client, user, done) { return done(null, true); };"],
+                         ["    immediate = immediate || function (client, user, done) { return done(null, false); };"]), RiskContext())
+    assert answered.reasons[0].startswith("returns success where it failed"), answered.reasons

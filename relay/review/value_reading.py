@@ -41,7 +41,26 @@ def _to_success(old: str, new: str) -> bool:
     tail_new = re.split(r"\breturn\b|=>|->", new, maxsplit=1)[-1]
     head_old, head_new = old[: len(old) - len(tail_old)], new[: len(new) - len(tail_new)]
     return (squeezed(head_old) == squeezed(head_new) and _FAILS_RE.search(tail_old) is not None and _FAILS_RE.search(tail_new) is None
-            and _SUCCEEDS_RE.search(tail_new) is not None and _SUCCEEDS_RE.search(tail_old) is None)
+            and _SUCCEEDS_RE.search(tail_new) is not None and _SUCCEEDS_RE.search(tail_old) is None
+            and _outside_calls(tail_old, _FAILS_RE) and _outside_calls(tail_new, _SUCCEEDS_RE))
+
+
+_ANSWERS_RE = re.compile(r"(?i)(?:^|[^\w$.])(?:done|cb|callback|next|resolve|respond|reply|send|json)\s*$")
+
+
+def _outside_calls(text: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` matches ``text`` outside every call's parentheses, or as an argument of a callback that answers
+    (``return done(null, false)``): what is handed back, not an argument of the call that computes it (round 80: ``return
+    await subtle.importKey(…, false, …)`` → ``…, true, …`` is a key made exportable, not a failure made success)."""
+    depth, at, opened = 0, [], []
+    for i, ch in enumerate(text):
+        at.append((depth, opened[-1] if opened else -1))
+        if ch == "(":
+            depth, opened = depth + 1, [*opened, i]
+        elif ch == ")" and opened:
+            depth, opened = depth - 1, opened[:-1]
+    return any(at[m.start()][0] == 0 or (at[m.start()][0] == 1 and _ANSWERS_RE.search(text[:at[m.start()][1]]))
+               for m in pattern.finditer(text))
 
 
 # ----- a value no longer passed through the call that checked or escaped it
