@@ -15,7 +15,13 @@ Each is one edit a worker makes in passing, with no security word on the line:
   ``isPathInside(file, path.dirname(cwd))``, ``relative_to(root)`` → ``relative_to(root.parent)``): what lies beside
   the folder now passes;
 - ``made_true``: a comparison's call replaced by a constant truth on the same line (``lhs.ct_eq(&rhs)`` →
-  ``Choice::from(1)``): the check passes whatever it compared.
+  ``Choice::from(1)``): the check passes whatever it compared;
+- ``unsigned_algorithm`` (round 78, high): a token's algorithm made "none" (``signing_algorithm.to_s`` → ``"none"``,
+  round 80: ``jwt.HS256`` → ``jwt.NONE``);
+- ``echo_left_on`` (round 78): a terminal's echo no longer turned off where a secret is read;
+- ``list_from_two`` (round 78, new lines): an allow- or deny-list consulted only when it holds two entries or more;
+- ``verdict_made_presence``, ``radix_turned``, ``static_root_widened`` (round 79): a validator's answer read as
+  ``!== undefined``, a number parsed in another base, a static route's folder made the working folder.
 
 Each reads a removed line against the added line that is the same but for the slip; a rewrite of the call moves more.
 """

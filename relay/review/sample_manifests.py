@@ -39,18 +39,18 @@ def _named(line: str) -> tuple[str, int, int] | None:
 def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Collection[str] = ()) -> str | None:
     """"respells a dependency in a sample to a look-alike of X (a typo-squat?): the line" for the first added manifest line
     that is a removed one with only its package's name turned one or two letters off a known name (see the module's doc)."""
-    olds: dict[str, list[tuple[str, str]]] = {}
+    olds: dict[str, list[str]] = {}
     for line in removed[:_SCAN]:
         if (found := _named(line)) is not None:
             name, start, end = found
             # The line with its name taken out: the new line must be the same around its own name.
-            olds.setdefault(line[:start] + "\0" + line[end:], []).append((name, line))
+            olds.setdefault(line[:start] + "\0" + line[end:], []).append(name)
     known = {dep_key(name) for name in own} | _POPULAR
     for line in added[:_SCAN] if olds else ():
         if (found := _named(line)) is None:
             continue
         name, start, end = found
-        for old_name, _old in olds.get(line[:start] + "\0" + line[end:], ()):
+        for old_name in olds.get(line[:start] + "\0" + line[end:], ()):
             was, now = dep_key(old_name), dep_key(name)
             if was == now or now in known or was not in known or len(was) < 4 or not looks_alike(was, now):
                 continue
