@@ -18,7 +18,7 @@ or on every reader's. Each entry is a family read by the shape of the line, what
 - ``lookalike_host``: a download's host one or two letters off a registry's, a code host's or an installer's;
 - ``dropped_safety_flag``: ``--frozen-lockfile``, ``--require-hashes``, ``--ignore-scripts``… dropped from the install that had it;
 - ``image_unpinned``, ``dropped_verification``: an image pinned by digest brought back to a tag; a signature or checksum
-  step deleted;
+  step deleted; ``image_respelled`` (round 81): an image's owner respelled by a letter or two (``aquasec`` → ``aquasek``);
 - ``compromised_release``: a dependency pinned at a release known to have shipped malware (``debug 4.4.2``).
 
 Every pattern stays narrow for ordinary history: a secret piped into ``docker login``, an event's text in an ``env:``
@@ -34,7 +34,7 @@ from relay.review.ci_lines import FETCH_KEY
 from relay.review.line_shapes import near as _near, squeezed, window
 
 __all__ = ["CALLS", "IMAGE_LINE_RE", "SCRIPT_EXTS", "VALUES", "compromised_release", "dependency_source", "dropped_safety_flag", "dropped_verification", "git_source", "http_download",
-           "image_unpinned", "lookalike_host", "pair_line", "pipe_host", "script_among_tests", "with_hosts"]
+           "image_respelled", "image_unpinned", "lookalike_host", "pair_line", "pipe_host", "script_among_tests", "with_hosts"]
 
 _QUOTE = 60
 
@@ -440,6 +440,28 @@ def image_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+def image_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"pulls an image from a look-alike of <owner> …" when an image comes back with one part of its path (an owner, a
+    namespace; its name when six letters or more) one or two letters off the old one's, the rest kept (round 81: blind 113's
+    kube-bench ``docker.io/aquasec/kube-bench`` → ``aquasek``): whoever holds that name decides what runs. A registry host
+    is lookalike_host's; a tag bumped is no part of the path."""
+    def path(line: str) -> list[str]:  # (a tag that starts with a digit is read by _IMAGE_RE as a port: ``node:22-alpine``)
+        m = _IMAGE_RE.search(line) if IMAGE_LINE_RE.search(line) else None
+        return re.sub(r":[\w.-]*$", "", m.group("name")).split("/") if m else []
+
+    olds = [old for line in removed if (old := path(line))]
+    for line in added if olds else ():
+        parts = path(line)
+        for old in olds:
+            turned = [i for i, (a, b) in enumerate(zip(old, parts)) if a != b] if len(old) == len(parts) else []
+            if len(turned) != 1:
+                continue
+            i = turned[0]
+            if "." not in old[i] and min(len(old[i]), len(parts[i])) >= (6 if i == len(parts) - 1 else 4) and _near(old[i], parts[i]):
+                return f"pulls an image from a look-alike of {old[i]} (a typo-squat?): {'/'.join(old)} → {'/'.join(parts)}"
+    return None
+
+
 _VERIFY_STEP_RE = re.compile(r"(?i)\b(?:gpgv?2?\s+(?:--\S+\s+)*--verify|gpgv\b|cosign\s+verify\w*|minisign\s+-V|signify\s+-C|"
                              r"slsa-verifier\s+verify\w*|gh\s+attestation\s+verify|sha(?:1|256|512)?sum\s+(?:-\w+\s+)*(?:-c|--check)\b|"
                              r"shasum\s+(?:-a\s*\d+\s+)?(?:-\w+\s+)*(?:-c|--check)\b|Get-FileHash\b)|--checksum=sha256:")
@@ -459,7 +481,7 @@ def dropped_verification(added: Sequence[str], removed: Sequence[str]) -> str | 
 def pair_line(added: Sequence[str], removed: Sequence[str], *, commands: bool) -> str | None:
     """The first of these readers that names a line: a look-alike host, an image unpinned, and where the file's lines are
     commands (``commands``: not a docs file's prose and samples) a safety flag or a verification step dropped."""
-    return (lookalike_host(added, removed) or http_download(added, removed) or image_unpinned(added, removed)
+    return (lookalike_host(added, removed) or http_download(added, removed) or image_unpinned(added, removed) or image_respelled(added, removed)
             or (dropped_safety_flag(added, removed) or dropped_verification(added, removed) if commands else None))
 
 

@@ -23,6 +23,7 @@ from relay.review.dropped_bounds import CONTAINER_USER_RE  # the user a containe
 from relay.review.classic_places import SKIP_SHAPES, SKIP_WORDS as _MORE_SKIP_WORDS
 from relay.review.content_kinds import reading_path
 from relay.review.file_subjects import subject
+from relay.review.check_slips import says_default
 from relay.review.comment_samples import sample_in_comment
 from relay.review.code_reading import ASSERT_WORDS, CASE_RE, PARAM_RE, ROW_RE
 from relay.review.line_shapes import READ_LINES, Screen, comment_only
@@ -168,7 +169,8 @@ def _keep_code(prefixes: tuple[str, ...]) -> Callable[[str], bool]:
         if not text:
             return False
         # A comment that pastes a vendor's credential (``# token: npm_…``) is one committed all the same (relay.core.redact).
-        return not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text) or vendor_secret(text) is not None
+        return (not comment_only(text, prefixes) or advisory_words(text) is not None or silencing_comment(text) or sample_in_comment(text)
+                or vendor_secret(text) is not None or says_default(text))  # round 81: "It defaults to REQUIRE" above a default set to USE
 
     return keep
 

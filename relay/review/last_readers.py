@@ -51,6 +51,8 @@ import re
 from collections.abc import Sequence
 
 from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
+from relay.review.bound_slips import bound_moved_by_one, index_moved_by_one, past_bound_by_one, size_past_buffer
+from relay.review.check_slips import check_slip
 from relay.review.docs_samples import sample_lines
 from relay.review.dropped_safeties import dropped_safety, identity_literal
 from relay.review.lock_operand_slips import held_or_mixed
@@ -432,9 +434,11 @@ def _twin_guards(added: Sequence[str]) -> str | None:
 def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these slips the edit makes, with whether it is classic (high)."""
     for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed),
-                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed)):
+                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added)):
         if found:
             return found, True
+    if (checked := check_slip(added, removed)) is not None and checked[1]:  # round 81
+        return checked
     if (slip := pair_slip(added, removed)) is not None and slip[1]:
         return slip
     for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),
@@ -442,7 +446,9 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _check_unreturned(added, removed), _twin_guards(added), _emptiness_widened(added, removed),
                   _match_made_prefix(added, removed), _case_flag_dropped(added, removed),
                   _length_below_zero(added), _negative_let_through(added, removed), held_or_mixed(added, removed),
-                  dropped_safety(added, removed, path), answer_slip(added, removed, path), list_from_two(added)):
+                  dropped_safety(added, removed, path), answer_slip(added, removed, path), list_from_two(added),
+                  checked[0] if checked else None, bound_moved_by_one(added, removed), index_moved_by_one(added, removed),
+                  past_bound_by_one(added)):
         if found:
             return found, False
     return slip

@@ -28,7 +28,7 @@ from relay.core.redact import vendor_secret
 from relay.review import build_lines, classic_cells, classic_lines, classic_places, exposing_lines, platform_lines, setup_lines, slipped_lines, taught_lines
 from relay.review.lets_through import SETUID_WORDS
 from relay.review.line_shapes import Screen, edits_line, looks_like_prose, squeezed, window
-from relay.review.secret_lines import ENV_SECRET, SECRET, XML_SECRET, encodes_text, masked
+from relay.review.secret_lines import ENV_SECRET, SECRET, TAG_SECRET, XML_SECRET, encodes_text, masked
 
 __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instruction", "looks_like_prose", "risky_screen", "unsafe_value"]
 
@@ -212,7 +212,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:(?P<urlpass>(?=[^\s@/'\"]*\d)(?=[^\s@/'\"]*[A-Za-z])[^\s@/'\"$%{}<>]{6,})@[\w.-]+|"
         # A shell, dotenv, Makefile, Dockerfile or YAML assignment of a secret-named variable to a literal, quoted or not
         # (a vendor's credential shape anywhere on a line is relay.core.redact's, read in _value_hit: one table).
-        + ENV_SECRET + "|"
+        + ENV_SECRET + "|" + TAG_SECRET + "|"  # …or a struct tag's default for one (round 81)
         # A key or token of any name set to a base64 or hex literal ("fernet_key = b'c2st…='", round 72: upstash's ``token: "AXaT…"``).
         r"\b\w*(?:_key|Key|KEY|secret|Secret|SECRET|token)['\"]?\s*(?::=|[=:])\s*[bru]?['\"](?P<keylit>(?=[^'\"]*\d)(?=[^'\"]*[A-Za-z])(?:[A-Za-z0-9+/]{24,}={0,2}|[0-9a-fA-F]{32,}))['\"]|"
         # …or a private, secret or signing key made from one (``PrivateKey.fromHex("0x8c1f…")``, round 53: blind 75's ecies sample).
@@ -390,7 +390,7 @@ def _value_hit(code: str) -> tuple[str, tuple[int, int | None]] | None:
             continue
         if what == SECRET:
             value = (found.group("value") or found.group("fallback") or found.group("bearer") or found.group("urlpass")
-                     or found.group("keylit") or found.group("keycall") or found.group("xmlval") or found.group("xmlattr") or found.group("envval"))
+                     or found.group("keylit") or found.group("keycall") or found.group("xmlval") or found.group("xmlattr") or found.group("envval") or found.group("tagval") or found.group("tagdef"))
             if value is not None and (_PLACEHOLDER_RE.search(value) or encodes_text(value)):
                 continue
         return what, _at(found)

@@ -11,7 +11,7 @@ import re
 
 from relay.core.redact import mask, vendor_secret
 
-__all__ = ["ENV_SECRET", "SECRET", "XML_SECRET", "encodes_text", "masked", "said"]
+__all__ = ["ENV_SECRET", "SECRET", "TAG_SECRET", "XML_SECRET", "encodes_text", "masked", "said"]
 
 # An XML property holding a secret literal: masked in the reason as classic_cells masks a properties file's (round 23).
 XML_SECRET = (r"<(?P<tag>[\w.:-]*(?:api_?key|passw(?:or)?d|passphrase|secret|access_?key|private_?key|auth_?token|access_?token)[\w.-]*)>\s*"
@@ -32,6 +32,14 @@ ENV_SECRET = (r"(?-i:^\s*(?:-\s+)?(?:export\s+|ENV\s+|ARG\s+|setx?\s+|declare\s+
               r"\s*(?:[?:+]?=\s*|:\s+|\s+(?=['\"]))['\"]?(?P<envval>(?![./~])(?=[^\s'\"\d]*\d)(?=[^\s'\"A-Za-z]*[A-Za-z])(?![^\s'\"]*://)"
               r"(?>[^\s'\"$`%{}()<>#;,]{8,}))['\"]?\s*(?:#.*)?$)")
 
+# A struct tag's default for a secret-named variable (round 81: blind 114's go-envconfig README, ``Password string
+# `env:"REDIS_PASSWORD, default=r3dis-Pr0d-2024!"```; caarlos0/env's ``envDefault:"…"``, envconfig's ``default:"…"`` on
+# a secret-named field): the literal applies whenever the variable is unset. Letters and digits both, as ENV_SECRET's.
+TAG_SECRET = (r"\benv\s*:\s*\"\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY)\w*\s*,[^\"]*?\bdefault=(?P<tagval>(?=[^\s\",]*\d)"
+              r"(?=[^\s\",]*[A-Za-z])[^\s\",$]{8,})|"
+              r"\b\w*(?:password|passwd|secret|token|api_?key)\w*\s+\*?string\s+`[^`]*?\b(?:envDefault|default)\s*:\s*\""
+              r"(?P<tagdef>(?=[^\s\"]*\d)(?=[^\s\"]*[A-Za-z])[^\s\"$]{8,})\"")
+TAG_SECRET_RE = re.compile(TAG_SECRET, re.I)
 
 SECRET = "hard-codes a secret"
 _NEAR = 44  # a quote's window (60, less its two "…") holds the finding's start and the whole mask within this
@@ -52,6 +60,9 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
         return shown, ((at[0], end) if at[0] <= start and end - at[0] <= _NEAR else (start, end))
     if (m := ENV_SECRET_RE.search(code)) is not None:
         return code[:m.start("envval") + 3] + "…" + code[m.end("envval"):], (m.start("envname"), None)
+    if (m := TAG_SECRET_RE.search(code)) is not None:
+        group = "tagval" if m.group("tagval") else "tagdef"
+        return code[:m.start(group) + 3] + "…" + code[m.end(group):], at
     m = XML_SECRET_RE.search(code)
     group = "xmlval" if m is not None and m.group("xmlval") else "xmlattr"
     if m is not None:
@@ -64,7 +75,7 @@ def masked(code: str, at: tuple[int, int | None]) -> tuple[str, tuple[int, int |
     return code, at
 
 
-_LITERAL_RE = re.compile(r"['\"](?P<lit>[A-Za-z0-9+/_.=-]{16,})['\"]")
+_LITERAL_RE = re.compile(r"['\"](?P<lit>[^'\"\s]{8,})['\"]")  # round 81: a password with a "!" had been quoted whole
 
 
 def said(line: str) -> bool:

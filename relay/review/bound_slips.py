@@ -1,0 +1,105 @@
+"""A bound, an index or a buffer's size moved by one (issue 36, round 81: blind 113/114's misses).
+
+A worker's off-by-one is one token on a line no security word marks; each reader names what moved:
+
+- ``size_past_buffer`` (new lines, high): a copy or format call told its buffer holds more than it does
+  (``snprintf(hexCipherId, sizeof(hexCipherId) + 1, …)``: blind 114's sslscan; ``memcpy(dst, src, sizeof(dst) + 2)``):
+  the call writes past the end of the buffer;
+- ``bound_moved_by_one`` (pairs): a comparison given a ``+ 1`` or ``- 1`` it did not have, or the one it had turned
+  (``len(value) > self.value`` → ``> self.value + 1``: blind 114's xmlschema max length; ``a >= b`` → ``a+1 >= b``: blind
+  113's kube-bench): one more (or one fewer) passes the check;
+- ``past_bound_by_one`` (new lines): a length or count refused only past one more than its bound (``if (byteLength >
+  this.inputBytesRemaining + 1) {``: blind 113's js-sha3, one byte more than remains is taken);
+- ``index_moved_by_one`` (pairs): a subscript's number moved by one, the rest of the line kept (``self[1]`` →
+  ``self[2]``: blind 113's records, "more than one row" now asked of three).
+
+A loop's bound is ``relay.review.loop_bounds``'; an inclusive span's ``+ 1`` made ``+ 2`` is last_readers' offset_moved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
+
+__all__ = ["bound_moved_by_one", "index_moved_by_one", "past_bound_by_one", "size_past_buffer"]
+
+_PAIRS = 400  # lines read each side
+_LONG = 300  # a line past this is data, not a statement
+
+# ----- a buffer's size given as more than it holds
+_SIZED_CALL_RE = re.compile(r"\b(?:v?snprintf|strn?cpy|strlcpy|strn?cat|strlcat|memcpy|memmove|memset|bcopy|fgets|read|recv|recvfrom|"
+                            r"pread|getcwd|gethostname|readlink|strftime|wcsncpy|swprintf|fread)\s*\(")
+_SIZE_PLUS_RE = re.compile(r"\bsizeof\s*(?:\(\s*(?P<a>[\w.>\[\]-]+?)\s*\)|(?P<b>[\w.>\[\]-]+))\s*\+\s*[1-9]\d*\b")
+
+
+def size_past_buffer(added: Sequence[str]) -> str | None:
+    """"sizes a write past its buffer (sizeof(x) + 1) …" where a copy, read or format call is given the size of one of
+    its own arguments plus more: it writes that many bytes past the end."""
+    for line in added[:4000]:
+        if "sizeof" not in line or len(line) > _LONG or (call := _SIZED_CALL_RE.search(line)) is None:
+            continue
+        for m in _SIZE_PLUS_RE.finditer(line, call.end()):
+            buf = m.group("a") or m.group("b")
+            if re.search(rf"[(,]\s*&?{re.escape(buf)}\s*,", line[call.end() - 1:m.start()]):
+                return f"sizes a write past its buffer ({' '.join(m.group(0).split())}: a buffer overflow): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a comparison's bound moved by one
+_BY_ONE_RE = re.compile(r"\s*[-+]\s*1(?![\w.])")
+_LOOP_RE = re.compile(r"^\s*(?:for|while)\b")
+
+
+def _by_one_key(line: str) -> str:
+    return "".join(_BY_ONE_RE.sub("", line).split())
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
+    kept = {line.strip() for line in removed[:_PAIRS]}
+    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
+            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
+
+
+def bound_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"moves a bound by one (off by one?) …" where a comparison comes back with a ``+ 1`` or ``- 1`` more, fewer or
+    turned, the rest of the line kept."""
+    new, old = _pairs(added, removed)
+    olds = {_by_one_key(line): line for line in old if COMPARISON_RE.search(line) and not _LOOP_RE.match(line)}
+    for a in new if olds else ():
+        if not COMPARISON_RE.search(a) or _LOOP_RE.match(a) or (was := olds.get(_by_one_key(a))) is None:
+            continue
+        if "".join(was.split()) != "".join(a.split()) and _BY_ONE_RE.search(a):
+            return f"moves a bound by one (off by one?): {paired_quote(was, a)}"
+    return None
+
+
+# ----- a bound refused only past one more
+_PAST_BOUND_RE = re.compile(r"(?<![<>=-])>\s*(?P<bound>[\w$#.]*(?i:remain|left|avail|capacity|max|limit|size|len|length|count|bound|end)\w*)\s*\+\s*1(?![\w.])")
+
+
+def past_bound_by_one(added: Sequence[str]) -> str | None:
+    """"refuses only past one more than its bound (> x + 1: off by one?) …" for a new condition that lets a length or
+    count one past its bound through."""
+    for line in added[:4000]:
+        if "+" in line and len(line) <= _LONG and re.match(r"\s*(?:\}\s*else\s+)?(?:if|elif|unless|while)\b", line) and (m := _PAST_BOUND_RE.search(line)):
+            return f"refuses only past one more than its bound (> {m.group('bound')} + 1: off by one?): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a subscript's number moved by one
+_SUBSCRIPT_RE = re.compile(r"(?<=[\w\])])\[\s*(\d+)\s*\]")
+
+
+def index_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"moves an index by one (off by one?) …" where the only change of a line is one subscript's number, by one."""
+    new, old = _pairs(added, removed)
+    olds = {_SUBSCRIPT_RE.sub("[#]", "".join(line.split())): line for line in old if _SUBSCRIPT_RE.search(line)}
+    for a in new if olds else ():
+        if (was := olds.get(_SUBSCRIPT_RE.sub("[#]", "".join(a.split())))) is None:
+            continue
+        turned = [(int(x), int(y)) for x, y in zip(_SUBSCRIPT_RE.findall(was), _SUBSCRIPT_RE.findall(a)) if x != y]
+        if len(turned) == 1 and abs(turned[0][0] - turned[0][1]) == 1:
+            return f"moves an index by one (off by one?): {paired_quote(was, a)}"
+    return None
