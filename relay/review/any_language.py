@@ -370,7 +370,7 @@ def _unit_turned(lines: Pairing) -> str | None:
     for old, new in lines.pairs(_TIME, 0.6):
         if not _TIME.search(old):
             continue
-        turns = changed(old, new)
+        turns = changed(old.replace("'", '"'), new.replace("'", '"'))  # round 82: ``['exp']`` → ``["exp"]`` beside the unit is no turn
         if not turns or any(tag == "replace" for tag, _, _ in turns) or len({tag for tag, _, _ in turns}) != 1:
             continue
         moved = [t for _, a, b in turns for t in (*a, *b)]

@@ -13,6 +13,15 @@ A worker's off-by-one is one token on a line no security word marks; each reader
 - ``index_moved_by_one`` (pairs): a subscript's number moved by one, the rest of the line kept (``self[1]`` →
   ``self[2]``: blind 113's records, "more than one row" now asked of three).
 
+Round 82 (blind 115/116):
+
+- ``sign_flipped`` (pairs): a term subtracted made added, the rest kept (``height - overflow.top - overflow.bottom`` →
+  ``+ overflow.bottom``: floating-ui's available height, larger by twice the overflow);
+- ``status_widened`` (pairs): a response's status refused from a higher code (``status_code > 202`` → ``>= 500``:
+  pywebpush, a 404 or 410 from the push service reads as sent);
+- ``grace_added`` (pairs, high): an expiry compared with a period added to it (``it > not_after`` → ``it > not_after +
+  chrono::Duration::days(30)``: sigstore-rs, a certificate 30 days past its end still verifies).
+
 A loop's bound is ``relay.review.loop_bounds``'; an inclusive span's ``+ 1`` made ``+ 2`` is last_readers' offset_moved.
 """
 
@@ -23,7 +32,8 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
-__all__ = ["bound_moved_by_one", "index_moved_by_one", "past_bound_by_one", "size_past_buffer"]
+__all__ = ["bound_moved_by_one", "bound_slip", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
+           "status_widened"]
 
 _PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
@@ -103,3 +113,67 @@ def index_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | No
         if len(turned) == 1 and abs(turned[0][0] - turned[0][1]) == 1:
             return f"moves an index by one (off by one?): {paired_quote(was, a)}"
     return None
+
+
+# ----- a term subtracted made added
+_SIGNED_TERM_RE = re.compile(r"(?<=[\w)\]])\s*(?P<sign>[-+])\s*(?P<term>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]{2,})(?![\w$(.\[])")
+
+
+def sign_flipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"turns a subtraction into an addition (- x → + x) …" (or the other way) on a line otherwise kept."""
+    new, old = _pairs(added, removed)
+    olds: dict[str, tuple[str, str]] = {}
+    for line in old:
+        for m in _SIGNED_TERM_RE.finditer(line) if ("-" in line or "+" in line) and "=" in line else ():
+            flipped = "+" if m.group("sign") == "-" else "-"
+            olds.setdefault("".join((line[:m.start("sign")] + flipped + line[m.end("sign"):]).split()), (line, f"{m.group('sign')} {m.group('term')}"))
+    for a in new if olds else ():
+        if (was := olds.get("".join(a.split()))) is not None:
+            sign, term = was[1].split(" ", 1)
+            return f"turns a {'subtraction into an addition' if sign == '-' else 'sum into a subtraction'} ({was[1]} → {'+' if sign == '-' else '-'} {term}: a sign error?): {paired_quote(was[0], a)}"
+    return None
+
+
+# ----- a response's status refused from a higher code
+_STATUS_RE = re.compile(r"(?i)\bstatus(?:_?code|Code)?\b\)?\s*(?P<op>>=?|<=?)\s*(?P<code>[1-5]\d\d)\b")
+
+
+def status_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"treats client errors as success (status_code > 202 → >= 500: a 4xx passes) …"."""
+    new, old = _pairs(added, removed)
+    olds = {_STATUS_RE.sub("#", "".join(line.split())): (m, line) for line in old if (m := _STATUS_RE.search(line)) and m.group("op")[0] == ">"}
+    for a in new if olds else ():
+        m = _STATUS_RE.search(a)
+        if m is None or m.group("op")[0] != ">" or (was := olds.get(_STATUS_RE.sub("#", "".join(a.split())))) is None:
+            continue
+        first = lambda op, code: int(code) + (op == ">")  # the lowest code refused
+        if first(was[0].group("op"), was[0].group("code")) < 400 <= first(m.group("op"), m.group("code")) or \
+                first(was[0].group("op"), was[0].group("code")) < 500 <= first(m.group("op"), m.group("code")):
+            return f"treats failed responses as success ({was[0].group(0).strip()} → {m.group(0).strip()}: the codes between now pass): {paired_quote(was[1], a)}"
+    return None
+
+
+# ----- an expiry compared with a period added to it
+_EXPIRY_NAME = r"[\w.]*(?i:not_?after|expir\w*|expires?_?at|valid_?until|deadline|\bexp\b|\bnbf\b|not_?before)[\w.()]*"
+_PERIOD_RE = re.compile(r"(?i)\s*\+\s*(?:[\w:.]*(?:duration|timedelta|days|hours|minutes|seconds|time\.(?:hour|minute|second))\w*(?:\([^()]*\))?|\d+(?:\s*\*\s*\d+)+)")
+
+
+def grace_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"lets what expired pass for longer (not_after + …) …" where an expiry in a comparison comes back with a period
+    added to it."""
+    new, old = _pairs(added, removed)
+    olds = {"".join(line.split()): line for line in old if COMPARISON_RE.search(line) and re.search(_EXPIRY_NAME, line)}
+    for a in new if olds else ():
+        for m in _PERIOD_RE.finditer(a) if COMPARISON_RE.search(a) else ():
+            head = a[:m.start()]
+            if re.search(_EXPIRY_NAME + r"\s*$", head) and (was := olds.get("".join((head + a[m.end():]).split()))) is not None:
+                return f"lets what expired pass for longer ({m.group(0).strip()} past its expiry): {paired_quote(was, a)}"
+    return None
+
+
+def bound_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of round 82's slips of this module the edit makes, with whether it is classic (high)."""
+    if (found := grace_added(added, removed)) is not None:
+        return found, True
+    said = sign_flipped(added, removed) or status_widened(added, removed)
+    return (said, False) if said else None

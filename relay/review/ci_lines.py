@@ -76,11 +76,30 @@ def triggers_in(text: str) -> str:
 def ci_line(added: Sequence[str], removed: Sequence[str], triggers: str) -> str | None:
     """The first risky CI line of a workflow's change that only the pair or the workflow's triggers show: a pull request's
     head checked out under a privileged trigger (``triggers``, or one the change adds), an action from a look-alike owner,
-    a job's guard or the read-only permissions dropped."""
+    a job's guard or the read-only permissions dropped, a job's deployment environment dropped (round 82)."""
     return (untrusted_checkout(added, removed, triggers or triggers_in("\n".join(added))) or lookalike_action(added, removed)
             or ci_guard_dropped(added, removed) or permissions_dropped(added, removed) or verify_dropped(added, removed)
             or expression_inlined(added, removed) or policy_to_audit(added, removed) or failure_ignored(added, removed)
-            or action_unpinned(added, removed) or identity_made_partial(added, removed) or ci_guard_made_moot(added, removed))
+            or action_unpinned(added, removed) or identity_made_partial(added, removed) or ci_guard_made_moot(added, removed)
+            or environment_dropped(added, removed))
+
+
+# ----- a job's deployment environment dropped (round 82: blind 115's yq release workflow lost ``environment: release``):
+# the environment's required reviewers, wait timer and branch rules gated the job and its secrets; without it the job
+# publishes on its own. (GitHub's ``environment: name`` or its block's ``name:`` under it.)
+_ENVIRONMENT_RE = re.compile(r"^\s*environment\s*:\s*(?P<name>[\w.${}\[\]' -]*?)\s*$")
+
+
+def environment_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"drops the job's deployment environment (release: its reviewers and protection rules no longer gate it) …" when a
+    removed ``environment:`` line is written again nowhere in the change's lines."""
+    if any(_ENVIRONMENT_RE.match(line) for line in added):
+        return None
+    for line in removed:
+        if (m := _ENVIRONMENT_RE.match(line)) is not None:
+            name = m.group("name").strip() or "its block"
+            return f"drops the job's deployment environment ({name}: its reviewers and protection rules no longer gate the job): removed: {line.strip()}"
+    return None
 
 
 # ----- a CI job's identity check made a partial match (round 28 part A): ``github.actor == 'dependabot[bot]'`` turned into
@@ -371,3 +390,16 @@ def action_unpinned(added: Sequence[str], removed: Sequence[str]) -> str | None:
             return (f"moves a CI action or tool from a pinned ref to a branch (unpinned: what runs changes whenever the "
                     f"branch moves): {m.group('action')}@{old} → @{m.group('ref')}")
     return None
+
+
+_PUBLISH_RE = re.compile(r"gh-action-pypi-publish|\btwine\s+upload\b|\bnpm\s+publish\b|\bcargo\s+publish\b|\bgem\s+push\b|\bpoetry\s+publish\b|"
+                         r"\buv\s+publish\b|\bflit\s+publish\b|\bhatch\s+publish\b|\bpnpm\s+publish\b|\byarn\s+npm\s+publish\b")
+
+
+def ungated_publish(kind: str, added: Sequence[str]) -> str:
+    """"; no deployment environment gates the publish" for a new workflow that publishes a package with an OIDC token and
+    names no ``environment:`` (blind 115's yq: the job's ``environment: release`` left out, so no reviewer approves a
+    release and the registry's trusted publisher is not held to one environment); "" otherwise."""
+    if kind != "added" or not any(_PUBLISH_RE.search(line) for line in added) or any(_ENVIRONMENT_RE.match(line) for line in added):
+        return ""
+    return "; no deployment environment gates the publish" if any(re.match(r"\s*id-token\s*:\s*write", line) for line in added) else ""

@@ -92,6 +92,11 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"
         r"\.getStackTrace\s*\(\s*\)|\bdebug\.Stack\s*\(\s*\))")),
+    # Round 82 (blind 116): permissions2's README ``userstate.SetPasswordAlgo("sha256") // faster logins``: a password
+    # store's algorithm set to a fast hash (MD5, SHA-1, SHA-2) or none, guessed by the billion once the store leaks.
+    ("hashes passwords with a fast hash", ("passw",), re.compile(
+        r"(?i)\w*passw(?:or)?d_?(?:algo\w*|hash(?:er|ing)?(?:_?alg\w*)?|scheme|digest|encoder)\w*\s*(?:\(|=|:)\s*['\"]"
+        r"(?P<at>md5|sha-?1|sha-?224|sha-?256|sha-?384|sha-?512|plain(?:text)?|none|noop|clear(?:text)?)['\"]")),
 )
 
 # shelljs's ``shell.exec('git commit -am "' + process.argv[2] + '"')`` (blind 86's README sample): the command's text joined

@@ -51,8 +51,9 @@ import re
 from collections.abc import Sequence
 
 from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
-from relay.review.bound_slips import bound_moved_by_one, index_moved_by_one, past_bound_by_one, size_past_buffer
+from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
+from relay.review.verdict_slips import verdict_slip
 from relay.review.docs_samples import sample_lines
 from relay.review.dropped_safeties import dropped_safety, identity_literal
 from relay.review.lock_operand_slips import held_or_mixed
@@ -437,8 +438,11 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added)):
         if found:
             return found, True
-    if (checked := check_slip(added, removed)) is not None and checked[1]:  # round 81
-        return checked
+    # Rounds 81 and 82: a check turned, a bound moved, a verdict read from the wrong thing (high ones here, the rest below).
+    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed)) if found]
+    if (high := next((found for found in slips if found[1]), None)) is not None:
+        return high
+    checked = slips[0] if slips else None
     if (slip := pair_slip(added, removed)) is not None and slip[1]:
         return slip
     for found in (scaled_turned(added, removed, path), never_true_in_loop(added), _error_let_through(added), _one_not_enough(added),

@@ -255,7 +255,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
                                      "json.load", "json.restore", "json.unsafe_load"), re.compile(
         r"\b(?:c?pickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*\(|\bpickle\.Unpickler\s*\(|\bshelve\.open\s*\(|\bjsonpickle\.decode\s*\(|"
         r"\byaml\.(?:unsafe_load|full_load|unsafe_load_all)\s*\(|\byaml\.load(?:_all)?\s*\((?![^)]*Safe)|"
-        r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
+        r"\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\bC?UnsafeLoader\b|\bYAML\.(?:unsafe_)?load\s*\(|\bMarshal\.load\s*\(|"
         r"\btorch\.load\s*\([^)]*weights_only\s*=\s*False|\ballow_pickle\s*=\s*True\b|\bnew\s+ObjectInputStream\s*\(|\.readObject\s*\(\s*\)|"
         r"\bnew\s+XMLDecoder\s*\(|(?<![\w>])unserialize\s*\(|\bBinaryFormatter\b|\bTypeNameHandling\.(?:All|Auto|Objects)\b|"
         # Ruby's JSON.load creates the objects a document names (RuboCop's Security/JSONLoad; round 53: blind 75's simplecov)

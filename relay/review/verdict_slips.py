@@ -1,0 +1,184 @@
+"""A verdict read from the wrong thing, or not read at all (issue 36, round 82: blind 115/116's misses).
+
+- ``missing_and_wrong`` (new lines): Go's ``if v, ok := m[k]; !ok && v != want {`` refuses only a value that is both
+  missing and wrong, which a missing value never is (blind 115's ssh3: a JWT without the conversation's ``jti`` passes,
+  one with another's passes too); high when the value is a token's claim, a nonce, a signature or a state;
+- ``lengths_only`` (new lines): two values compared by their lengths alone where the change compares them no other way
+  (``if len(actualData) != len(expectedData) {``: blind 116's goldie, a golden file of the same size but other bytes
+  matches);
+- ``listener_kept`` (new lines): ``removeEventListener('scroll', () => update())`` removes a function made on the spot,
+  never the one added: the listener stays (blind 115's floating-ui);
+- ``verdict_ignored`` (pairs): a match on a check's answer widened from ``Ok(true)`` to ``Ok(_)`` (blind 116's vapid:
+  a signature that verifies false is accepted);
+- ``empty_made_true`` (pairs): a list of the values read as "yes" given the empty string (``case "1", "true", "t":`` →
+  ``…, "":``: blind 116's goldie, an unset variable turns updating on);
+- ``handler_swallows`` (new lines): a handler that swallows its error, answering ``None`` (or passes) beside a sibling that raises the
+  library's error for the same call (blind 115's httpx-oauth: a revocation the server refused reads as done);
+- ``check_made_presence`` (pairs): a condition's predicate call dropped, its receiver kept (``if
+  (cacheSource.endsWith(sourceHash))`` → ``if (cacheSource)``: blind 116's jiti, a stale cache entry runs).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import cut_quote, paired_quote
+
+__all__ = ["check_made_presence", "empty_made_true", "handler_swallows", "lengths_only", "listener_kept", "missing_and_wrong",
+           "verdict_ignored", "verdict_slip"]
+
+_PAIRS = 400  # lines read each side
+_LONG = 300  # a line past this is data, not a statement
+_NEW = 4000  # new lines read
+_CLASSIC_RE = re.compile(r"(?i)jti|\baud|\biss|\bsub\b|nonce|token|signature|\bsig\b|state|csrf|hmac|digest|session|secret|claim|origin|role|scope")
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
+    kept = {line.strip() for line in removed[:_PAIRS]}
+    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
+            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
+
+
+def _squeezed(line: str) -> str:
+    return "".join(line.split())
+
+
+# ----- a value refused only when missing and wrong
+_MISSING_AND_RE = re.compile(r"\bif\s+(?P<v>\w+)\s*,\s*(?P<ok>\w+)\s*:?=[^;{]+;\s*!\s*(?P=ok)\s*&&\s*(?P<rest>[^{]*\b(?P=v)\b[^{]*)\{")
+
+
+def missing_and_wrong(added: Sequence[str]) -> tuple[str, bool] | None:
+    """("refuses only a missing value that is also wrong (!ok && …) …", classic)."""
+    for line in added[:_NEW]:
+        if "&&" in line and len(line) <= _LONG and (m := _MISSING_AND_RE.search(line)):
+            return (f"refuses only a missing {m.group('v')} that is also wrong (!{m.group('ok')} && …: a present wrong value passes; || meant?): "
+                    f"{cut_quote(line.strip())}", bool(_CLASSIC_RE.search(line)))
+    return None
+
+
+# ----- two values compared by their lengths alone
+_LENGTHS_RE = re.compile(r"\b(?:if|return|assert\w*)\b[^=!<>]*?\blen\(\s*(?P<a>[\w.]+)\s*\)\s*(?:!=|==)\s*len\(\s*(?P<b>[\w.]+)\s*\)|"
+                         r"\b(?:if|return|assert\w*)\b[^=!<>]*?(?P<a2>[\w.]+)\.length\s*(?:!==?|===?)\s*(?P<b2>[\w.]+)\.length\b")
+
+
+_NEAR = 15
+
+
+def lengths_only(added: Sequence[str]) -> str | None:
+    """"compares only the lengths of a and b (their contents are never compared) …" where no other added line compares
+    the two within a few lines (an equality, ``bytes.Equal``, ``reflect.DeepEqual``, ``cmp``, ``assert_eq``…)."""
+    lines = [line for line in added[:_NEW] if len(line) <= _LONG]
+    for i, line in enumerate(lines):
+        if "len" not in line or (m := _LENGTHS_RE.search(line)) is None:
+            continue
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+        if a == b:
+            continue
+        other = re.compile(rf"\b{re.escape(a)}\b(?!\.length|\s*\))[^;]*\b{re.escape(b)}\b|\b{re.escape(b)}\b(?!\.length|\s*\))[^;]*\b{re.escape(a)}\b")
+        near = lines[max(0, i - _NEAR):i] + lines[i + 1:i + _NEAR]  # the same function's lines, not another's of the same names
+        if not any(other.search(x.replace(f"len({a})", "").replace(f"len({b})", "")) for x in near):
+            return f"compares only the lengths of {a} and {b} (their contents are never compared): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a listener removed by a function made on the spot
+_REMOVE_NEW_FN_RE = re.compile(r"\b(?:removeEventListener|removeListener|off|unsubscribe)\s*\(\s*['\"][\w:.-]+['\"]\s*,\s*(?:\([^()]*\)\s*=>|\w+\s*=>|function\b)")
+
+
+def listener_kept(added: Sequence[str]) -> str | None:
+    """"removes a listener it never added (a function made on the spot: the one added stays) …"."""
+    for line in added[:_NEW]:
+        if "=>" in line or "function" in line:
+            if len(line) <= _LONG and _REMOVE_NEW_FN_RE.search(line):
+                return f"removes a listener it never added (a function made on the spot: the one added stays, a leak): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a check's answer matched whatever it is
+_VERDICT_ARM_RE = re.compile(r"\b(?P<wrap>Ok|Some|Just|Right)\s*\(\s*(?P<v>true|false|_)\s*\)\s*(?P<arrow>=>|->)")
+
+
+def verdict_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"accepts any answer of a check (Ok(true) → Ok(_): a false verdict passes) …"."""
+    new, old = _pairs(added, removed)
+    olds = {_squeezed(_VERDICT_ARM_RE.sub(lambda m: f"{m.group('wrap')}(_){m.group('arrow')}", line)): line
+            for line in old if (m := _VERDICT_ARM_RE.search(line)) and m.group("v") == "true"}
+    for line in new if olds else ():
+        if (m := _VERDICT_ARM_RE.search(line)) and m.group("v") == "_" and (was := olds.get(_squeezed(line))) is not None:
+            return f"accepts any answer of a check ({m.group('wrap')}(true) → {m.group('wrap')}(_): a false verdict passes): {paired_quote(was, line)}"
+    return None
+
+
+# ----- the empty string read as "yes"
+_TRUTHY_RE = re.compile(r"""(?i)(['"])(?:1|true|t|yes|y|on)\1""")
+_EMPTY_ITEM_RE = re.compile(r"""\s*,\s*(?:""|'')|(?:""|'')\s*,\s*""")
+
+
+def empty_made_true(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"reads an empty (unset) value as yes …" where a list of the values read as "yes" comes back with ``""`` in it, or
+    a new one (a switch's case, a membership test) holds it."""
+    new, old = _pairs(added, removed)
+    olds = {_squeezed(line): line for line in old if len(_TRUTHY_RE.findall(line)) >= 2}
+    for line in new if not olds else ():  # a new list of "yes" values: a switch's case or a membership test that holds ""
+        if ('""' in line or "''" in line) and len(_TRUTHY_RE.findall(line)) >= 2 and _EMPTY_ITEM_RE.search(line) and \
+                re.match(r"\s*case\b|.*\b(?:in|includes|contains|has)\b\s*[\[({(]", line):
+            return f"reads an empty (unset) value as yes (\"\" among the true values): {cut_quote(line.strip())}"
+    for line in new if olds else ():
+        if ('""' in line or "''" in line) and len(_TRUTHY_RE.findall(line)) >= 2:
+            for m in _EMPTY_ITEM_RE.finditer(line):
+                if (was := olds.get(_squeezed(line[:m.start()] + line[m.end():]))) is not None:
+                    return f"reads an empty (unset) value as yes (\"\" among the true values): {paired_quote(was, line)}"
+    return None
+
+
+# ----- a handler that answers nothing beside one that raises
+_HANDLER_AS_RE = re.compile(r"^(?P<at>\s*)except\s+(?P<what>[\w.]+(?:\s*,\s*[\w.]+)*|\([^)]*\))\s+as\s+\w+\s*:\s*$")
+_NOTHING_RE = re.compile(r"^\s*(?:return(?:\s+None)?|pass)\s*(?:#.*)?$")
+
+
+def handler_swallows(added: Sequence[str]) -> str | None:
+    """"answers an error with nothing (return None) where the handler beside it raises …" in new lines."""
+    lines = list(added[:_NEW])
+    for i, line in enumerate(lines[:-3]):
+        m = _HANDLER_AS_RE.match(line)
+        if m is None or not _NOTHING_RE.match(lines[i + 1]):
+            continue
+        sibling = re.compile(rf"^{m.group('at')}except\b")
+        for j in (i - 2, i + 2):
+            if 0 <= j < len(lines) - 1 and sibling.match(lines[j]) and re.match(r"^\s*raise\s+\w", lines[j + 1]):
+                nothing = lines[i + 1].split("#", 1)[0].strip()
+                return f"swallows an error the handler beside it raises ({nothing}): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a condition's predicate dropped, its receiver kept
+_PREDICATE_CALL_RE = re.compile(r"\.(?P<m>(?:starts?_?with|ends?_?with|startsWith|endsWith|includes|contains|matches|match|test|equals\w*|has\w*|"
+                                r"is[A-Z_]\w*|verify\w*|valid\w*|check\w*|compare\w*))\s*\((?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+_CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|while|unless)\b")
+
+
+def check_made_presence(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"checks only that x is present (its .endsWith(sourceHash) dropped) …"."""
+    new, old = _pairs(added, removed)
+    olds: dict[str, tuple[str, str]] = {}
+    for line in old:
+        if _CONDITION_RE.match(line):
+            for m in _PREDICATE_CALL_RE.finditer(line):
+                if m.group("args").strip():
+                    olds.setdefault(_squeezed(line[:m.start()] + line[m.end():]), (line, f".{m.group('m')}({m.group('args').strip()[:30]})"))
+    for line in new if olds else ():
+        if _CONDITION_RE.match(line) and (was := olds.get(_squeezed(line))) is not None:
+            return f"checks only that a value is present (its {was[1]} dropped): {paired_quote(was[0], line)}"
+    return None
+
+
+def verdict_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
+    if (found := missing_and_wrong(added)) is not None:
+        return found
+    for said in (verdict_ignored(added, removed), check_made_presence(added, removed), lengths_only(added), listener_kept(added),
+                 empty_made_true(added, removed), handler_swallows(added)):
+        if said:
+            return said, False
+    return None
