@@ -182,3 +182,41 @@ def test_an_environment_moved_within_the_change_is_no_drop() -> None:
 def test_password_settings_that_stay_quiet(line: str) -> None:
     out = _assessed("app/settings.py", [line], [])
     assert not any("fast hash" in reason for reason in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(("added", "removed", "said"), [
+    (["    errors: result.errors || []"], ["    errors: [error, ...(result.errors || [])]"], "leaves the error out of what it hands on (error dropped"),
+    (["    return callback(user)"], ["    return callback(err, user)"], "leaves the error out of what it hands on (err dropped"),
+])
+def test_an_error_left_out_of_what_a_line_hands_on_is_named(added: list[str], removed: list[str], said: str) -> None:
+    from relay.review.verdict_slips import error_left_out
+    found = error_left_out(added, removed)
+    assert found is not None and found.startswith(said), found
+
+
+@pytest.mark.parametrize(("added", "removed"), [
+    (["    errors: [error, ...(result.errors || [])]"], ["    errors: result.errors || []"]),  # put back
+    (["    errors: result.warnings"], ["    errors: [error, ...result.errors]"]),  # another value too
+])
+def test_lines_that_keep_their_error_stay_quiet(added: list[str], removed: list[str]) -> None:
+    from relay.review.verdict_slips import error_left_out
+    assert error_left_out(added, removed) is None
+
+
+def test_a_new_function_given_an_error_it_never_reads_is_named() -> None:
+    from relay.review.verdict_slips import error_unread
+    fallback = ["function failedKeyAccessFallback (result, error) {", "  return {", "    ...result,", "    errors: result.errors || []", "  }", "}"]
+    found = error_unread(fallback)
+    assert found is not None and found.startswith("takes an error it never reads (error in failedKeyAccessFallback"), found
+    reads = fallback[:3] + ["    errors: [error, ...(result.errors || [])]"] + fallback[4:]
+    assert error_unread(reads) is None  # the error read
+    assert error_unread(["def handle(request, exc):"] + ["    x = 1"] * 20 + ["    return x"]) is None  # too long to read whole
+
+
+def test_a_caught_error_renamed_is_no_error_swallowed() -> None:
+    # Who: the reader itself: jiti's `catch (_err) { err = _err` → `catch (error) { err = error;` had read as swallowed.
+    renamed = _assessed("src/jiti.ts", ["      } catch (error) {", "        err = error;", "    } catch {}"],
+                        ["      } catch (_err) {", "        err = _err", "    try { return nativeRequire.resolve(id, options) } catch (e) {}"])
+    assert not any("swallows the error it caught" in reason for reason in renamed.reasons), renamed.reasons
+    swallowed = _assessed("src/jiti.ts", ["      } catch {}"], ["      } catch (_err) {", "        err = _err"])
+    assert any("swallows the error it caught" in reason for reason in swallowed.reasons), swallowed.reasons

@@ -108,6 +108,10 @@ def _catch_emptied(added: Sequence[str], removed: Sequence[str]) -> str | None:
         used = next((line for line in removed[:_MOST] if line is not old and word.search(line)), None)
         if used is None or any(word.search(line) or line.strip() in _RETHROW for line in added[:_MOST]):
             continue
+        # The name renamed, its use kept (round 82: jiti's ``catch (_err) { err = _err`` → ``catch (error) { err = error;``).
+        flat = {"".join(line.split()).rstrip(";") for line in added[:_MOST]}
+        if any("".join(word.sub(other, used).split()).rstrip(";") in flat for _, other, _ in _catches(added) if other):
+            continue
         return f"swallows the error it caught ({used.strip()[:50]} gone): {paired(old, new)}"
     return None
 

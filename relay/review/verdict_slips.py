@@ -14,6 +14,11 @@
   ``…, "":``: blind 116's goldie, an unset variable turns updating on);
 - ``handler_swallows`` (new lines): a handler that swallows its error, answering ``None`` (or passes) beside a sibling that raises the
   library's error for the same call (blind 115's httpx-oauth: a revocation the server refused reads as done);
+- ``error_left_out`` (pairs): the error a line handed on left out of it, the rest kept (``errors: [error,
+  ...(result.errors || [])]`` → ``errors: result.errors || []``: blind 115's dotenvx, a decryption that failed reports
+  nothing);
+- ``error_unread`` (new lines): a new function given the error that never reads it (dotenvx's ``function
+  failedKeyAccessFallback (result, error) { return {...result, errors: result.errors || []} }``);
 - ``check_made_presence`` (pairs): a condition's predicate call dropped, its receiver kept (``if
   (cacheSource.endsWith(sourceHash))`` → ``if (cacheSource)``: blind 116's jiti, a stale cache entry runs).
 """
@@ -25,7 +30,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["check_made_presence", "empty_made_true", "handler_swallows", "lengths_only", "listener_kept", "missing_and_wrong",
+__all__ = ["check_made_presence", "empty_made_true", "error_left_out", "error_unread", "handler_swallows", "lengths_only", "listener_kept", "missing_and_wrong",
            "verdict_ignored", "verdict_slip"]
 
 _PAIRS = 400  # lines read each side
@@ -173,12 +178,67 @@ def check_made_presence(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
+# ----- the error a line handed on left out of it
+_TOKEN_RE = re.compile(r"[\w$]+|\.\.\.|\S")
+_ERROR_NAME_RE = re.compile(r"^(?:err|error|e|ex|exc|exception|\w+Error|\w+_error|\w+Err)$")
+_WRAPPING = frozenset("[ ] ( ) , ... ;".split())
+
+
+def error_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"leaves the error out of what it hands on (error dropped) …" where a line comes back less an error's name and the
+    brackets or spread that held it, nothing else changed."""
+    new, old = _pairs(added, removed)
+    olds = [(line, _TOKEN_RE.findall(line)) for line in old if re.search(r"\b(?:err|error|e|ex|exc|\w+Error)\b", line)]
+    for line in new if olds else ():
+        tokens = _TOKEN_RE.findall(line)
+        for was, before in olds:
+            if len(before) - len(tokens) > 8 or len(before) <= len(tokens):
+                continue
+            rest = list(before)
+            try:
+                for token in tokens:
+                    rest.remove(token)
+            except ValueError:
+                continue
+            names = [t for t in rest if t not in _WRAPPING]
+            if len(names) == 1 and _ERROR_NAME_RE.match(names[0]) and names[0] not in tokens:
+                return f"leaves the error out of what it hands on ({names[0]} dropped: the failure goes unreported): {paired_quote(was, line)}"
+    return None
+
+
+_ERROR_PARAM_DEF_RE = re.compile(r"^(?P<at>\s*)(?:(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<js>[\w$]+)\s*\(|(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"
+                                 r"func\s+(?:\([^)]*\)\s*)?(?P<go>\w+)\s*\()(?P<params>[^)]*?)\b(?P<err>err|error|exc|exception)\b\s*(?::\s*[\w.]+)?\s*\)")
+_BODY = 15  # a new function's lines read for its error
+
+
+def error_unread(added: Sequence[str]) -> str | None:
+    """"takes an error it never reads (error in name: what failed goes unreported) …" for a short new function."""
+    lines = list(added[:_NEW])
+    for i, line in enumerate(lines):
+        if ("err" not in line and "exc" not in line) or (m := _ERROR_PARAM_DEF_RE.match(line)) is None:
+            continue
+        name, err, at = m.group("js") or m.group("py") or m.group("go"), m.group("err"), m.group("at")
+        body: list[str] = []
+        for nxt in lines[i + 1:i + 1 + _BODY]:
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= len(at) and not nxt.strip().startswith((")", "]")):
+                if nxt.strip() in ("}", "};"):
+                    body.append(nxt)
+                break
+            body.append(nxt)
+        else:
+            continue  # longer than a few lines, or its end not among the new lines: not read
+        word = re.compile(rf"(?<![\w$.]){err}\b")
+        if body and not any(word.search(x) for x in body) and not name.startswith("_"):
+            return f"takes an error it never reads ({err} in {name}: what failed goes unreported): {cut_quote(line.strip())}"
+    return None
+
+
 def verdict_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     if (found := missing_and_wrong(added)) is not None:
         return found
     for said in (verdict_ignored(added, removed), check_made_presence(added, removed), lengths_only(added), listener_kept(added),
-                 empty_made_true(added, removed), handler_swallows(added)):
+                 empty_made_true(added, removed), handler_swallows(added), error_left_out(added, removed), error_unread(added)):
         if said:
             return said, False
     return None
