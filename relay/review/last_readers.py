@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
 from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
+from relay.review.turn_slips import turn_slip
 from relay.review.verdict_slips import verdict_slip
 from relay.review.docs_samples import sample_lines
 from relay.review.dropped_safeties import dropped_safety, identity_literal
@@ -438,8 +439,8 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added)):
         if found:
             return found, True
-    # Rounds 81 and 82: a check turned, a bound moved, a verdict read from the wrong thing (high ones here, the rest below).
-    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed)) if found]
+    # Rounds 81–83: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens (high ones here, the rest below).
+    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed)) if found]
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None

@@ -1,0 +1,253 @@
+"""One turn that loosens what a line guards, in code that is otherwise the commit's own (issue 36, round 83: blind
+117/118's misses).
+
+High:
+
+- ``negation_added`` (pairs): a condition's check switch negated (``"exp" in payload and do_time_check`` → ``and not
+  do_time_check``: python-jwt, the expiry checked only when checking is off);
+- ``window_made_either`` (pairs): a validity window's two bounds joined by ``||`` where they were by ``&&``
+  (samlify's ``notBefore … <= now && now < notOnOrAfter``: either bound alone now passes);
+- ``access_made_public`` (pairs): a publish's or an upload's access given as ``"public"`` where a value decided it
+  (changesets' ``["--access", release.access]`` → ``"public"``: a restricted package published to everyone);
+- ``safe_parser_swapped`` (pairs): a safe parser or loader swapped for the library's default (parsel's ``SafeXMLParser`` →
+  ``etree.XMLParser``: external entities resolved);
+- ``loopback_left`` (a file's sides): a server bound to the loopback rewritten to bind every interface (ssh-mitm's
+  tutorial server ``("127.0.0.1", port)`` → ``web.TCPSite(runner, "0.0.0.0", port)``);
+- ``bound_past_memory`` (new lines): a length compared with a product of literals of 4 GiB or more (cbor2's ``length <=
+  65536 * 65536``): no bound on what a decoder allocates.
+
+Worth a look:
+
+- ``separator_dropped`` (pairs): a set of path separators less ``os.sep`` or a backslash (pyramid's ``_seps = {'/', os.sep}``
+  → ``{'/'}``: a backslash passes on Windows);
+- ``test_made_prefix`` (pairs): ``includes(x)`` / ``contains(x)`` made ``startsWith(x)`` (vfile's ``part.includes(sep)``
+  → ``startsWith``: a separator later in the part passes);
+- ``failure_test_narrowed`` (pairs): ``!== true`` made ``=== false`` (enquirer: a validator's error message now passes);
+- ``written_under_read_lock`` (new lines): a value changed a few lines after its read lock is taken (golang-set's new
+  ``AppendFrom``: ``t.RLock()`` … ``t.uss.AppendFrom(o.uss)``; a write lock made a read lock in a pair is another
+  reader's);
+- ``clone_returns_alias`` (new lines): a function named for a copy that returns its argument (golang-set's ``return m``);
+- ``refusal_made_break`` (pairs): ``return false`` in a loop made ``break`` (golang-set's ``IsSubset``: the loop's end
+  answers true).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
+
+__all__ = ["turn_slip"]
+
+_PAIRS = 400  # lines read each side
+_LONG = 300  # a line past this is data, not a statement
+_NEW = 4000  # new lines read
+
+
+def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
+    kept = {line.strip() for line in removed[:_PAIRS]}
+    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
+            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
+
+
+def _squeezed(line: str) -> str:
+    return "".join(line.split()).replace("'", '"')  # a quote style changed beside the turn is no other change (python-jwt's 'exp' → "exp")
+
+
+def _by_key(lines: Sequence[str]) -> dict[str, str]:
+    return {_squeezed(line): line for line in lines}
+
+
+# ----- high
+_SWITCH_RE = re.compile(r"(?P<neg>\bnot\s+|!\s*)(?P<name>[\w.]*(?i:check|verif|validat|enforce|strict|secure|auth|expir)\w*)\b(?!\s*\()")
+_CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|elsif|while|unless|return|assert)\b|\?\s*$|&&|\|\||\band\b|\bor\b")
+
+
+def negation_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = _by_key(line for line in old if _CONDITION_RE.search(line))
+    for line in new if olds else ():
+        for m in _SWITCH_RE.finditer(line) if _CONDITION_RE.search(line) else ():
+            if (was := olds.get(_squeezed(line[:m.start()] + line[m.start("name"):]))) is not None:
+                return f"inverts a check's switch ({m.group('name')} → {m.group('neg').strip()} {m.group('name')}: it runs only when turned off): {paired_quote(was, line)}"
+    return None
+
+
+_WINDOW_RE = re.compile(r"(?i)not_?before|not_?on_?or_?after|not_?after|\bnbf\b|\bexp\b|expir|valid_?(?:from|until|to)|\bnow\b|\biat\b|issued")
+
+
+def window_made_either(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {_squeezed(line).replace("&&", "||").replace("and", "or"): line for line in old if _WINDOW_RE.search(line) and ("&&" in line or " and " in line)}
+    for line in new if olds else ():
+        if ("||" in line or " or " in line) and (was := olds.get(_squeezed(line).replace("and", "or"))) is not None and was.count("&&") + was.count(" and ") > line.count("&&") + line.count(" and "):
+            return f"widens a validity window's check (&& → ||: either bound alone now passes): {paired_quote(was, line)}"
+    return None
+
+
+_ACCESS_RE = re.compile(r"""(?P<head>['"]--access['"]\s*,\s*|\baccess\s*[:=]\s*|\bacl\s*[:=]\s*|\bvisibility\s*[:=]\s*|--access[ =])(?P<value>[\w.$]+|['"][\w-]+['"])""")
+
+
+def access_made_public(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {}
+    for line in old:
+        if (m := _ACCESS_RE.search(line)) and "public" not in m.group("value"):
+            olds[_squeezed(line[:m.start("value")] + line[m.end("value"):])] = (m.group("value"), line)
+    for line in new if olds else ():
+        if (m := _ACCESS_RE.search(line)) and m.group("value").strip("'\"") in ("public", "public-read", "public-read-write"):
+            if (was := olds.get(_squeezed(line[:m.start("value")] + line[m.end("value"):]))) is not None:
+                return f"makes access public whatever was set ({was[0]} → {m.group('value')}): {paired_quote(was[1], line)}"
+    return None
+
+
+_SAFE_RE = re.compile(r"(?P<safe>\b(?:[\w.]*\.)?(?:Safe|Secure|Defused|Restricted)(?P<kind>\w*(?:Parser|Loader|Unpickler|Dumper)\w*))")
+
+
+def safe_parser_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {}
+    for line in old:
+        for m in _SAFE_RE.finditer(line):
+            olds[(_squeezed(line[:m.start()]), _squeezed(line[m.end():]))] = (m, line)
+    for line in new if olds else ():
+        for (head, tail), (m, was) in olds.items():
+            flat = _squeezed(line)
+            if flat.startswith(head) and flat.endswith(tail) and len(flat) > len(head) + len(tail):
+                middle = flat[len(head):len(flat) - len(tail)]
+                if middle.rsplit(".", 1)[-1] == m.group("kind") and not _SAFE_RE.search(middle):
+                    return f"swaps a safe {m.group('kind')} for the library's default ({m.group('safe')} → {middle}): {paired_quote(was, line)}"
+    return None
+
+
+_LOOPBACK_RE = re.compile(r"""['"](?:127\.0\.0\.1|localhost|::1)['"]""")
+_EVERY_RE = re.compile(r"""['"](?:0\.0\.0\.0|::)['"]""")
+_SERVES_RE = re.compile(r"(?i)port|listen|bind|serve|site|server|host")
+
+
+def loopback_left(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not any(_LOOPBACK_RE.search(line) and _SERVES_RE.search(line) for line in removed[:_NEW]):
+        return None
+    if any(_LOOPBACK_RE.search(line) for line in added[:_NEW]):
+        return None
+    for line in added[:_NEW]:
+        if _EVERY_RE.search(line) and _SERVES_RE.search(line) and len(line) <= _LONG:
+            return f"listens on every interface (the loopback bind it replaced is gone): {cut_quote(line.strip())}"
+    return None
+
+
+_PRODUCT_RE = re.compile(r"(?i)\b(?P<name>\w*(?:len|length|size|count|bytes|n)\w*)\s*(?:<=?|>=?)\s*(?P<a>\d{3,})\s*\*\s*(?P<b>\d{3,})(?:\s*\*\s*(?P<c>\d+))?\b")
+
+
+def bound_past_memory(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        if "*" in line and len(line) <= _LONG and (m := _PRODUCT_RE.search(line)):
+            value = int(m.group("a")) * int(m.group("b")) * int(m.group("c") or 1)
+            if value >= 1 << 32:
+                return f"bounds {m.group('name')} at {value:,} ({' '.join(m.group(0).split()[1:])}: no bound on what it allocates): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- worth a look
+_SEP_ITEM_RE = re.compile(r"""\s*,\s*(?:os\.sep|os\.altsep|path\.sep|['"]\\\\['"])|(?:os\.sep|os\.altsep|path\.sep|['"]\\\\['"])\s*,\s*""")
+
+
+def separator_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {}
+    for line in old:
+        for m in _SEP_ITEM_RE.finditer(line):
+            olds[_squeezed(line[:m.start()] + line[m.end():])] = (m.group(0).strip(" ,"), line)
+    for line in new if olds else ():
+        if (was := olds.get(_squeezed(line))) is not None:
+            return f"drops a path separator from the set it checks ({was[0]}: a backslash passes on Windows): {paired_quote(was[1], line)}"
+    return None
+
+
+_CONTAINS_RE = re.compile(r"\.(?P<how>includes|contains|Contains|indexOf)\s*\(")
+
+
+def test_made_prefix(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {}
+    for line in old:
+        for m in _CONTAINS_RE.finditer(line) if _CONDITION_RE.search(line) else ():
+            for prefix in ("startsWith", "endsWith", "HasPrefix", "HasSuffix", "starts_with", "ends_with"):
+                olds[_squeezed(line[:m.start("how")] + prefix + line[m.end("how"):])] = (m.group("how"), prefix, line)
+    for line in new if olds else ():
+        if (was := olds.get(_squeezed(line))) is not None:
+            return f"narrows a test to one end ({was[0]} → {was[1]}: what it looks for later in the value now passes): {paired_quote(was[2], line)}"
+    return None
+
+
+_NOT_TRUE_RE = re.compile(r"!==?\s*true\b|\bis\s+not\s+True\b|!=\s*True\b")
+
+
+def failure_test_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    olds = {_squeezed(_NOT_TRUE_RE.sub(lambda m: "=== false" if m.group(0).startswith("!==") else "== false" if "=" in m.group(0) else "is False",
+                                       line)).lower(): line for line in old if _NOT_TRUE_RE.search(line)}
+    for line in new if olds else ():
+        if "alse" in line and (was := olds.get(_squeezed(line).lower())) is not None:
+            return f"narrows a failure test to an exact false (a message or another failing answer now passes): {paired_quote(was, line)}"
+    return None
+
+
+_READ_LOCKED_RE = re.compile(r"^\s*(?P<x>[\w.]+)\.RLock\(\)")
+_MUTATES = r"(?:\.\w+)*\.(?:Add|Append|Set|Put|Insert|Delete|Remove|Clear|Push|Pop|Store|Update|Merge|Reset)\w*\s*\(|(?:\.\w+)+(?:\[[^\]]*\])?\s*(?:=|\+=|-=)(?!=)"
+
+
+def written_under_read_lock(added: Sequence[str]) -> str | None:
+    lines = list(added[:_NEW])
+    for i, line in enumerate(lines):
+        if "RLock" not in line or (m := _READ_LOCKED_RE.match(line)) is None:
+            continue
+        x = re.escape(m.group("x"))
+        for nxt in lines[i + 1:i + 9]:
+            if re.search(rf"\b{x}\.RUnlock\(\)", nxt) and "defer" not in nxt or re.match(r"^\s*(?:func|\})\b", nxt):
+                break
+            if re.search(rf"(?<![\w.]){x}{_MUTATES}", nxt):
+                return f"writes under a read lock ({m.group('x')}.RLock() held: other readers race with the write): {cut_quote(nxt.strip())}"
+    return None
+
+
+_COPY_DEF_RE = re.compile(r"^\s*(?:func|def|function|fn|(?:public|private|static)\s+\S+)\s+(?:\([^)]*\)\s*)?\w*(?i:clone|copy|dup)\w*\s*(?:\[[^\]]*\])?\s*\((?P<params>[^)]*)\)")
+
+
+def clone_returns_alias(added: Sequence[str]) -> str | None:
+    lines = list(added[:_NEW])
+    for i, line in enumerate(lines):
+        if (m := _COPY_DEF_RE.match(line)) is None:
+            continue
+        params = [p.strip().split()[0].split(":")[0] for p in m.group("params").split(",") if p.strip() and p.strip().split()[0] not in ("self", "*")]
+        for nxt in lines[i + 1:i + 4]:
+            r = re.match(r"^\s*return\s+(?P<v>\w+)\s*;?\s*(?://.*|#.*)?$", nxt)
+            if r and r.group("v") in params:
+                return f"returns the original from a copy (no clone made: {r.group('v')} is shared): {cut_quote(nxt.strip())}"
+    return None
+
+
+def refusal_made_break(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = _pairs(added, removed)
+    if not any(re.match(r"^\s*return\s+(?:false|False)\s*;?\s*$", line) for line in old):
+        return None
+    gone = sum(1 for line in old if re.match(r"^\s*return\s+(?:false|False)\s*;?\s*$", line)) - sum(
+        1 for line in added if re.match(r"^\s*return\s+(?:false|False)\s*;?\s*$", line))
+    breaks = [line for line in new if re.match(r"^\s*break\s*;?\s*$", line)]
+    if gone > 0 and breaks and len(new) <= 3:
+        return f"turns a refusal into a break (return false → break: the loop's end answers instead): {breaks[0].strip()}"
+    return None
+
+
+def turn_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these turns the edit makes (see the module's doc), with whether it is classic (high)."""
+    for found in (negation_added(added, removed), window_made_either(added, removed), access_made_public(added, removed),
+                  safe_parser_swapped(added, removed), loopback_left(added, removed), bound_past_memory(added)):
+        if found:
+            return found, True
+    for found in (separator_dropped(added, removed), test_made_prefix(added, removed), failure_test_narrowed(added, removed),
+                  written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed)):
+        if found:
+            return found, False
+    return None

@@ -1,0 +1,70 @@
+"""Issue 36, round 83 (blind 117/118's first runs): one turn that loosens what a line guards.
+
+Whom each guards against: the worker that negates a check's switch (python-jwt's ``not do_time_check``), joins a
+validity window's bounds by ``||`` (samlify), publishes with ``--access public`` where the release decided (changesets),
+swaps a safe XML parser for lxml's default (parsel), rebinds a tutorial server from the loopback to every interface
+(ssh-mitm), bounds a decoder's length at 4 GiB (cbor2), drops ``os.sep`` from a set of separators (pyramid), narrows
+``includes(sep)`` to ``startsWith`` (vfile), narrows ``!== true`` to ``=== false`` (enquirer), writes under a read
+lock (golang-set), returns the original from a clone, or breaks where the loop refused. Each loud case was low, named
+nothing or left its line out of the view on round 82's rules (b3b27da); each near miss beside it stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.file_kinds import rule_lines
+from relay.review.risk import RiskContext, assess
+from relay.review.turn_slips import turn_slip
+
+__all__: list[str] = []  # a test module exports nothing
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    ("jwt/jwt.py", ['        if "exp" in payload and not do_time_check:'], ["        if 'exp' in payload and do_time_check:"],
+     "inverts a check's switch (do_time_check → not do_time_check", "high"),
+    ("src/validator.ts", ["    +notBeforeLocal + notBeforeDrift <= +now ||"], ["    +notBeforeLocal + notBeforeDrift <= +now &&"],
+     "widens a validity window's check (&& → ||", "high"),
+    ("packages/cli/src/npm.ts", ['  const args: string[] = ["--access", "public", "--tag", release.tag];'],
+     ['  const args: string[] = ["--access", release.access, "--tag", release.tag];'], 'makes access public whatever was set (release.access → "public")', "high"),
+    ("parsel/selector.py", ['        "_parser": etree.XMLParser,'], ['        "_parser": SafeXMLParser,'],
+     "swaps a safe XMLParser for the library's default (SafeXMLParser → etree.XMLParser)", "high"),
+    ("tools/serve.py", ["    site = web.TCPSite(runner, '0.0.0.0', port)", "    await site.start()"],
+     ['        super().__init__(("127.0.0.1", port), _Handler)', "        self.serve_forever()"], "listens on every interface (the loopback bind it replaced is gone)", "high"),
+    ("rust/decoder.rs", ["            Some(length) if length <= 65536 * 65536 => {"], [], "bounds length at 4,294,967,296", "high"),
+    ("src/pyramid/static.py", ["_seps = {'/'}"], ["_seps = {'/', os.sep}"], "drops a path separator from the set it checks (os.sep", "medium"),
+    ("lib/index.js", ["  if (part && part.startsWith(minpath.sep)) {"], ["  if (part && part.includes(minpath.sep)) {"],
+     "narrows a test to one end (includes → startsWith", "medium"),
+    ("lib/prompt.js", ["    if (result === false) {"], ["    if (result !== true) {"], "narrows a failure test to an exact false", "medium"),
+    ("threadsafe.go", ["func (t *threadSafeSet[T]) AppendFrom(other Set[T]) int {", "\to := other.(*threadSafeSet[T])", "\tt.RLock()", "\to.RLock()",
+                      "\tdefer t.RUnlock()", "\tdefer o.RUnlock()", "\treturn t.uss.AppendFrom(o.uss)", "}"], [],
+     "writes under a read lock (t.RLock() held", "medium"),
+    ("helper_1_21.go", ["func cloneMap[K comparable, V any](m map[K]V) map[K]V {", "\treturn m // callers copy when they need to", "}"], [],
+     "returns the original from a copy (no clone made: m is shared)", "medium"),
+    ("threadunsafe.go", ["\t\t\tbreak"], ["\t\t\treturn false"], "turns a refusal into a break (return false → break", "medium"),
+])
+def test_each_turn_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    assert out.risk == risk and any(said in reason for reason in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(("added", "removed"), [
+    (["        if 'exp' in payload and do_time_check:"], ['        if "exp" in payload and not do_time_check:']),  # the negation taken out
+    (["        if not is_valid(token):"], ["        if is_valid(token):"]),  # a call's verdict negated: guard_reading's
+    (["    if (notBefore <= now && now < notOnOrAfter) {"], ["    if (notBefore <= now || now < notOnOrAfter) {"]),  # made stricter
+    (["    if (a || b) {"], ["    if (a && b) {"]),  # no validity window
+    (['  const args = ["--access", "restricted"];'], ['  const args = ["--access", release.access];']),  # not public
+    (['        "_parser": SafeXMLParser,'], ['        "_parser": etree.XMLParser,']),  # the safe parser put in
+    (['    site = web.TCPSite(runner, "0.0.0.0", port)', '    dev = web.TCPSite(runner, "127.0.0.1", 9000)'],
+     ['    site = web.TCPSite(runner, "127.0.0.1", port)']),  # a loopback bind kept beside it
+    (["            Some(length) if length <= 65536 => {"], []),  # a real bound
+    (["_seps = {'/', os.sep, os.altsep}"], ["_seps = {'/', os.sep}"]),  # one added
+    (["  if (part && part.includes(minpath.sep)) {"], ["  if (part && part.startsWith(minpath.sep)) {"]),  # widened to anywhere
+    (["    if (result === true) {"], ["    if (result !== true) {"]),  # another test
+    (["\tt.RLock()", "\tdefer t.RUnlock()", "\treturn len(t.uss)"], []),  # a read under a read lock
+    (["func cloneMap(m map[string]int) map[string]int {", "\treturn maps.Clone(m)", "}"], []),  # a real clone
+    (["\t\t\tbreak", "\t\treturn false"], ["\t\t\treturn false"]),  # the refusal kept after the loop
+])
+def test_near_misses_stay_quiet(added: list[str], removed: list[str]) -> None:
+    assert turn_slip(added, removed) is None
