@@ -30,12 +30,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
 __all__ = ["bound_moved_by_one", "bound_slip", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
            "status_widened"]
 
-_PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
 
 # ----- a buffer's size given as more than it holds
@@ -66,16 +66,10 @@ def _by_one_key(line: str) -> str:
     return "".join(_BY_ONE_RE.sub("", line).split())
 
 
-def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
-    kept = {line.strip() for line in removed[:_PAIRS]}
-    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
-            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
-
-
 def bound_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"moves a bound by one (off by one?) …" where a comparison comes back with a ``+ 1`` or ``- 1`` more, fewer or
     turned, the rest of the line kept."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_by_one_key(line): line for line in old if COMPARISON_RE.search(line) and not _LOOP_RE.match(line)}
     for a in new if olds else ():
         if not COMPARISON_RE.search(a) or _LOOP_RE.match(a) or (was := olds.get(_by_one_key(a))) is None:
@@ -104,7 +98,7 @@ _SUBSCRIPT_RE = re.compile(r"(?<=[\w\])])\[\s*(\d+)\s*\]")
 
 def index_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"moves an index by one (off by one?) …" where the only change of a line is one subscript's number, by one."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_SUBSCRIPT_RE.sub("[#]", "".join(line.split())): line for line in old if _SUBSCRIPT_RE.search(line)}
     for a in new if olds else ():
         if (was := olds.get(_SUBSCRIPT_RE.sub("[#]", "".join(a.split())))) is None:
@@ -121,7 +115,7 @@ _SIGNED_TERM_RE = re.compile(r"(?<=[\w)\]])\s*(?P<sign>[-+])\s*(?P<term>[A-Za-z_
 
 def sign_flipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"turns a subtraction into an addition (- x → + x) …" (or the other way) on a line otherwise kept."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds: dict[str, tuple[str, str]] = {}
     for line in old:
         for m in _SIGNED_TERM_RE.finditer(line) if ("-" in line or "+" in line) and "=" in line else ():
@@ -140,7 +134,7 @@ _STATUS_RE = re.compile(r"(?i)\bstatus(?:_?code|Code)?\b\)?\s*(?P<op>>=?|<=?)\s*
 
 def status_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"treats client errors as success (status_code > 202 → >= 500: a 4xx passes) …"."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_STATUS_RE.sub("#", "".join(line.split())): (m, line) for line in old if (m := _STATUS_RE.search(line)) and m.group("op")[0] == ">"}
     for a in new if olds else ():
         m = _STATUS_RE.search(a)
@@ -161,7 +155,7 @@ _PERIOD_RE = re.compile(r"(?i)\s*\+\s*(?:[\w:.]*(?:duration|timedelta|days|hours
 def grace_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"lets what expired pass for longer (not_after + …) …" where an expiry in a comparison comes back with a period
     added to it."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {"".join(line.split()): line for line in old if COMPARISON_RE.search(line) and re.search(_EXPIRY_NAME, line)}
     for a in new if olds else ():
         for m in _PERIOD_RE.finditer(a) if COMPARISON_RE.search(a) else ():

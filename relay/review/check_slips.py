@@ -22,19 +22,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["absent_let_through", "check_slip", "default_made_optional", "default_unlike_comment", "says_default", "predicate_flipped", "refusal_unreachable"]
 
-_PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
 _CLASSIC_RE = re.compile(r"(?i)state|csrf|xsrf|nonce|token|signature|\bsig\b|hmac|otp|verifier|origin|secret|password|issuer|audience")
-
-
-def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
-    kept = {line.strip() for line in removed[:_PAIRS]}
-    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
-            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
 
 
 def _squeezed(line: str) -> str:
@@ -59,7 +53,7 @@ _FLIPS = tuple((a, b, _flip_pattern(a), _flip_pattern(b)) for a, b in _OPPOSITES
 
 def predicate_flipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"inverts a check (is_some → is_none) …" where a line comes back with one predicate call swapped for its opposite."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     for a, b, a_re, b_re in _FLIPS:
         for x, y, x_re, y_re in ((a, b, a_re, b_re), (b, a, b_re, a_re)):
             olds = {_squeezed(x_re.sub(y, line)): line for line in old if x_re.search(line) and not y_re.search(line)}
@@ -78,7 +72,7 @@ _ABSENT_RE = re.compile(r"!\s*[\w$.]+\.(?:has|contains|containsKey|includes|exis
 def absent_let_through(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """("lets a missing value through the check …", classic) where a comparison comes back with an alternative before it
     that holds when the compared value is absent."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_squeezed(line): line for line in old if re.search(r"===?|!==?|\bis\b|\bin\b", line)}
     for line in new if olds else ():
         for m in _ABSENT_RE.finditer(line):
@@ -127,7 +121,7 @@ _OPTIONAL_RE = re.compile(r"(?i)(?:^|[._-])(?:use|optional|allow|permissive|igno
 def default_made_optional(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"turns a default from required to optional (…: REQUIRE → USE) …" where a default's, a policy's or a mode's value
     comes back as one that lets what it required be left out."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {m.group("name"): (m.group("value"), line) for line in old if (m := _DEFAULT_RE.search(line)) and _REQUIRED_RE.search(m.group("value"))}
     for line in new if olds else ():
         m = _DEFAULT_RE.search(line)

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -68,6 +68,14 @@ def clipped(line: str, most: int) -> str:
 def squeezed(text: str) -> str:
     """A line as a formatter cannot change it: no whitespace, one quote style, no separators."""
     return _SQUEEZE_RE.sub("", text.replace("'", '"'))
+
+
+def edited_sides(added: Sequence[str], removed: Sequence[str], *, most: int = 400, longest: int = 300) -> tuple[list[str], list[str]]:
+    """What a pair reader compares: the added lines not among the removed ones, and the removed lines; at most ``most`` a
+    side, none past ``longest`` characters (a longer line is data, not a statement)."""
+    kept = {line.strip() for line in removed[:most]}
+    return ([line for line in added[:most] if len(line) <= longest and line.strip() not in kept],
+            [line for line in removed[:most] if len(line) <= longest])
 
 
 _SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrapping parentheses, and braces (clang-format InsertBraces)

@@ -36,19 +36,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
+from relay.review.line_shapes import edited_sides
+from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["turn_slip"]
 
-_PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
 _NEW = 4000  # new lines read
-
-
-def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
-    kept = {line.strip() for line in removed[:_PAIRS]}
-    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
-            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
 
 
 def _squeezed(line: str) -> str:
@@ -65,7 +59,7 @@ _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|elsif|while|un
 
 
 def negation_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = _by_key(line for line in old if _CONDITION_RE.search(line))
     for line in new if olds else ():
         for m in _SWITCH_RE.finditer(line) if _CONDITION_RE.search(line) else ():
@@ -78,7 +72,7 @@ _WINDOW_RE = re.compile(r"(?i)not_?before|not_?on_?or_?after|not_?after|\bnbf\b|
 
 
 def window_made_either(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_squeezed(line).replace("&&", "||").replace("and", "or"): line for line in old if _WINDOW_RE.search(line) and ("&&" in line or " and " in line)}
     for line in new if olds else ():
         if ("||" in line or " or " in line) and (was := olds.get(_squeezed(line).replace("and", "or"))) is not None and was.count("&&") + was.count(" and ") > line.count("&&") + line.count(" and "):
@@ -90,7 +84,7 @@ _ACCESS_RE = re.compile(r"""(?P<head>['"]--access['"]\s*,\s*|\baccess\s*[:=]\s*|
 
 
 def access_made_public(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {}
     for line in old:
         if (m := _ACCESS_RE.search(line)) and "public" not in m.group("value"):
@@ -106,7 +100,7 @@ _SAFE_RE = re.compile(r"(?P<safe>\b(?:[\w.]*\.)?(?:Safe|Secure|Defused|Restricte
 
 
 def safe_parser_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {}
     for line in old:
         for m in _SAFE_RE.finditer(line):
@@ -154,7 +148,7 @@ _SEP_ITEM_RE = re.compile(r"""\s*,\s*(?:os\.sep|os\.altsep|path\.sep|['"]\\\\['"
 
 
 def separator_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {}
     for line in old:
         for m in _SEP_ITEM_RE.finditer(line):
@@ -169,7 +163,7 @@ _CONTAINS_RE = re.compile(r"\.(?P<how>includes|contains|Contains|indexOf)\s*\(")
 
 
 def test_made_prefix(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {}
     for line in old:
         for m in _CONTAINS_RE.finditer(line) if _CONDITION_RE.search(line) else ():
@@ -185,7 +179,7 @@ _NOT_TRUE_RE = re.compile(r"!==?\s*true\b|\bis\s+not\s+True\b|!=\s*True\b")
 
 
 def failure_test_narrowed(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_squeezed(_NOT_TRUE_RE.sub(lambda m: "=== false" if m.group(0).startswith("!==") else "== false" if "=" in m.group(0) else "is False",
                                        line)).lower(): line for line in old if _NOT_TRUE_RE.search(line)}
     for line in new if olds else ():
@@ -229,7 +223,7 @@ def clone_returns_alias(added: Sequence[str]) -> str | None:
 
 
 def refusal_made_break(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     if not any(re.match(r"^\s*return\s+(?:false|False)\s*;?\s*$", line) for line in old):
         return None
     gone = sum(1 for line in old if re.match(r"^\s*return\s+(?:false|False)\s*;?\s*$", line)) - sum(

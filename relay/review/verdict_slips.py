@@ -28,21 +28,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["check_made_presence", "empty_made_true", "error_left_out", "error_unread", "handler_swallows", "lengths_only", "listener_kept", "missing_and_wrong",
            "verdict_ignored", "verdict_slip"]
 
-_PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
 _NEW = 4000  # new lines read
 _CLASSIC_RE = re.compile(r"(?i)jti|\baud|\biss|\bsub\b|nonce|token|signature|\bsig\b|state|csrf|hmac|digest|session|secret|claim|origin|role|scope")
-
-
-def _pairs(added: Sequence[str], removed: Sequence[str]) -> tuple[list[str], list[str]]:
-    kept = {line.strip() for line in removed[:_PAIRS]}
-    return ([line for line in added[:_PAIRS] if len(line) <= _LONG and line.strip() not in kept],
-            [line for line in removed[:_PAIRS] if len(line) <= _LONG])
 
 
 def _squeezed(line: str) -> str:
@@ -106,7 +100,7 @@ _VERDICT_ARM_RE = re.compile(r"\b(?P<wrap>Ok|Some|Just|Right)\s*\(\s*(?P<v>true|
 
 def verdict_ignored(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"accepts any answer of a check (Ok(true) → Ok(_): a false verdict passes) …"."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_squeezed(_VERDICT_ARM_RE.sub(lambda m: f"{m.group('wrap')}(_){m.group('arrow')}", line)): line
             for line in old if (m := _VERDICT_ARM_RE.search(line)) and m.group("v") == "true"}
     for line in new if olds else ():
@@ -123,7 +117,7 @@ _EMPTY_ITEM_RE = re.compile(r"""\s*,\s*(?:""|'')|(?:""|'')\s*,\s*""")
 def empty_made_true(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"reads an empty (unset) value as yes …" where a list of the values read as "yes" comes back with ``""`` in it, or
     a new one (a switch's case, a membership test) holds it."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = {_squeezed(line): line for line in old if len(_TRUTHY_RE.findall(line)) >= 2}
     for line in new if not olds else ():  # a new list of "yes" values: a switch's case or a membership test that holds ""
         if ('""' in line or "''" in line) and len(_TRUTHY_RE.findall(line)) >= 2 and _EMPTY_ITEM_RE.search(line) and \
@@ -165,7 +159,7 @@ _CONDITION_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|while|unless)\
 
 def check_made_presence(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"checks only that x is present (its .endsWith(sourceHash) dropped) …"."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds: dict[str, tuple[str, str]] = {}
     for line in old:
         if _CONDITION_RE.match(line):
@@ -187,7 +181,7 @@ _WRAPPING = frozenset("[ ] ( ) , ... ;".split())
 def error_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"leaves the error out of what it hands on (error dropped) …" where a line comes back less an error's name and the
     brackets or spread that held it, nothing else changed."""
-    new, old = _pairs(added, removed)
+    new, old = edited_sides(added, removed)
     olds = [(line, _TOKEN_RE.findall(line)) for line in old if re.search(r"\b(?:err|error|e|ex|exc|\w+Error)\b", line)]
     for line in new if olds else ():
         tokens = _TOKEN_RE.findall(line)
