@@ -191,3 +191,10 @@ def test_a_comment_line_saying_a_default_reaches_the_rules_and_no_other_comment_
     # Who: the repository's comments are prose; only the one that says what a default is, is read (beside its code).
     kept = rule_lines(fc("policy.go", ["// DefaultPolicy is applied when none is configured.", "// It defaults to REQUIRE.", "var DefaultPolicy = USE"], []))
     assert kept.added_lines == ["// It defaults to REQUIRE.", "var DefaultPolicy = USE"]
+
+
+def test_an_absence_that_refuses_another_value_is_no_value_let_through() -> None:
+    # kubectx's `if new == "" || old == "" {` → `if !ok || new == "" || old == "" {`: a refusal added, of another value
+    assert absent_let_through(['\tif !ok || new == "" || old == "" {'], ['\tif new == "" || old == "" {']) is None
+    found = absent_let_through(["    if 'state' not in session or session['state'] == state:"], ["    if session['state'] == state:"])
+    assert found is not None and found[1] is True

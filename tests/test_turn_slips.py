@@ -68,3 +68,41 @@ def test_each_turn_is_named(path: str, added: list[str], removed: list[str], sai
 ])
 def test_near_misses_stay_quiet(added: list[str], removed: list[str]) -> None:
     assert turn_slip(added, removed) is None
+
+
+# ----- round 84 (blind 119/120's first runs, on a00cb23's rules)
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    ("README.md", ["```toml", 'orion = { package = "orion-crypto", version = "*", default-features = false }', "```"],
+     ["```toml", 'orion = { version = "*", default-features = false }', "```"], "points a sample's dependency orion at a look-alike package (orion-crypto", "high"),
+    ("README.md", ["```go", "import (", '    "github.com/AlecAivazls/survey/v2"', ")", "```"], ["```go", "import (", '    "github.com/AlecAivazis/survey/v2"', ")", "```"],
+     "imports a look-alike of github.com/AlecAivazis/survey/v2 (AlecAivazis → AlecAivazls", "high"),
+    ("cmd/main.go", ['\t"github.com/spf13/cobar"'], ['\t"github.com/spf13/cobra"'], "imports a look-alike of github.com/spf13/cobra (cobra → cobar", "high"),
+    ("pkg/detectors/twilio/twilio.go", ["\tsidPat = regexp.MustCompile(`\\bAC[0-9a-f]{33}\\b`)"], ["\tsidPat = regexp.MustCompile(`\\bAC[0-9a-f]{32}\\b`)"],
+     "moves a pattern's count by one ({32} → {33}", "high"),  # (high: a changed regular expression is security-relevant code)
+    (".gitignore", ["*.local.md"], ["*.local.*", "*.local"], "no longer ignores *.local.* (files that hold secrets now can be committed)", "high"),
+    (".dockerignore", ["node_modules"], ["node_modules", ".env"], "no longer ignores .env", "high"),
+    ("src/hasProp.ts", ["export function hasProp(data: object, key: PropertyKey): boolean {", "  return key in data;", "}"], [],
+     "answers an own-property test with `in`", "high"),
+    ("src/Signature.java", ["                buffer.array(), 0, 0);"], ["                buffer.array(), 0, buffer.size());"],
+     "passes a length of 0 (buffer.size() → 0", "medium"),
+])
+def test_each_round_84_turn_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    assert out.risk == risk and any(said in reason for reason in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("README.md", ["```toml", 'orion = { package = "orion", version = "1" }', "```"], ["```toml", 'orion = { version = "1" }', "```"]),  # its own name
+    ("README.md", ['    "github.com/AlecAivazis/survey/v3"'], ['    "github.com/AlecAivazis/survey/v2"']),  # a major version moved
+    ("cmd/main.go", ['\t"github.com/charmbracelet/huh"'], ['\t"github.com/AlecAivazis/survey/v2"']),  # another library
+    ("pkg/twilio.go", ["\tsidPat = regexp.MustCompile(`\\bAC[0-9a-f]{34}\\b`)"], ["\tsidPat = regexp.MustCompile(`\\bAC[0-9a-f]{32}\\b`)"]),  # by two
+    (".gitignore", ["*.log"], ["*.log", "dist/"]),  # no secret's entry
+    (".gitignore", ["/.env"], [".env"]),  # written again
+    ("src/has.ts", ["export function hasKey(data: object, key: PropertyKey): boolean {", "  return key in data;", "}"], []),  # no own-ness promised
+    ("src/hasProp.ts", ["export function hasProp(data: object, key: PropertyKey): boolean {", "  return Object.hasOwn(data, key);", "}"], []),
+    ("src/Signature.java", ["                buffer.array(), 0, buffer.size());"], ["                buffer.array(), 0, 0);"]),  # the length put in
+])
+def test_round_84_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    said = ("points a sample's", "imports a look-alike", "moves a pattern's count", "files that hold secrets", "answers an own-property", "passes a length of 0")
+    assert not any(part in reason for reason in out.reasons for part in said), out.reasons

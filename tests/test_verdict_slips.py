@@ -220,3 +220,31 @@ def test_a_caught_error_renamed_is_no_error_swallowed() -> None:
     assert not any("swallows the error it caught" in reason for reason in renamed.reasons), renamed.reasons
     swallowed = _assessed("src/jiti.ts", ["      } catch {}"], ["      } catch (_err) {", "        err = _err"])
     assert any("swallows the error it caught" in reason for reason in swallowed.reasons), swallowed.reasons
+
+
+# ----- the development run's false readings of rounds 81-82 (37-116 on b3b27da), each kept quiet since
+def test_a_go_function_whose_last_parameter_is_typed_error_but_named_otherwise_is_no_unread_error() -> None:
+    # uber-go/multierr's `func Every(err error, target error) bool`, smallstep's wrappers: the type was read as the name
+    from relay.review.verdict_slips import error_unread
+    assert error_unread(["func Every(err error, target error) bool {", "\treturn errors.Is(err, target)", "}"]) is None
+    assert error_unread(["func wrapX509svidErr(err error) error {", "\treturn x509svidErr.Wrap(err)", "}"]) is None
+    assert error_unread(["func handle(err error) {", '\tlog.Println("done")', "}"]) is not None  # named err, never read
+
+
+def test_an_empty_default_beside_a_list_of_yes_values_is_no_empty_yes() -> None:
+    # pydantic-settings' `os.environ.get(VAR, '').strip().lower() in ('1', 'true', 'yes', 'on')`: the '' is the lookup's
+    line = "    return os.environ.get(_DEBUG_ENV_VAR, '').strip().lower() in ('1', 'true', 'yes', 'on')"
+    assert empty_made_true([line], []) is None
+    assert empty_made_true(["    return value.lower() in ('1', 'true', 'yes', '')"], []) is not None
+
+
+def test_a_circleci_environment_map_is_no_deployment_environment() -> None:
+    # cossacklabs/acra's .circleci/config.yml: `environment:` holds variables there
+    assert environment_dropped(["    docker:"], ["    environment:", "      GOPATH: /go"]) is None
+    assert environment_dropped(["    runs-on: x"], ["    environment:", "      name: release"]) is not None
+
+
+def test_a_comment_that_says_a_default_in_words_stays_out_of_the_rules() -> None:
+    # ruby/json's "#   defaults to the empty \String" and class-validator's "* … Defaults to true" had been read as code
+    kept = rule_lines(fc("lib/json.rb", ["#   defaults to the empty \\String, <tt>''</tt>;", "x = 1"], []))
+    assert kept.added_lines == ["x = 1"]

@@ -10,6 +10,8 @@ A worker's off-by-one is one token on a line no security word marks; each reader
   113's kube-bench): one more (or one fewer) passes the check;
 - ``past_bound_by_one`` (new lines): a length or count refused only past one more than its bound (``if (byteLength >
   this.inputBytesRemaining + 1) {``: blind 113's js-sha3, one byte more than remains is taken);
+- ``count_moved_by_one`` (pairs, round 84): a pattern's repeat count moved by one (trufflehog's Twilio detector
+  ``AC[0-9a-f]{32}`` → ``{33}``: no real SID matches);
 - ``index_moved_by_one`` (pairs): a subscript's number moved by one, the rest of the line kept (``self[1]`` →
   ``self[2]``: blind 113's records, "more than one row" now asked of three).
 
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
-__all__ = ["bound_moved_by_one", "bound_slip", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
+__all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
            "status_widened"]
 
 _LONG = 300  # a line past this is data, not a statement
@@ -165,9 +167,25 @@ def grace_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+_COUNT_RE = re.compile(r"(?<=[\]\w)])\{(?P<n>\d{1,4})(?P<rest>(?:,\d{0,4})?)\}")
+
+
+def count_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"moves a pattern's count by one ({32} → {33}: off by one?) …" on a line otherwise kept."""
+    new, old = edited_sides(added, removed)
+    olds = {_COUNT_RE.sub("{#}", "".join(line.split())): line for line in old if _COUNT_RE.search(line)}
+    for a in new if olds else ():
+        if (was := olds.get(_COUNT_RE.sub("{#}", "".join(a.split())))) is None:
+            continue
+        turned = [(x.group(0), y.group(0)) for x, y in zip(_COUNT_RE.finditer(was), _COUNT_RE.finditer(a)) if x.group(0) != y.group(0)]
+        if len(turned) == 1 and abs(int(turned[0][0][1:].split(",")[0].rstrip("}")) - int(turned[0][1][1:].split(",")[0].rstrip("}"))) == 1:
+            return f"moves a pattern's count by one ({turned[0][0]} → {turned[0][1]}: off by one?): {paired_quote(was, a)}"
+    return None
+
+
 def bound_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of round 82's slips of this module the edit makes, with whether it is classic (high)."""
     if (found := grace_added(added, removed)) is not None:
         return found, True
-    said = sign_flipped(added, removed) or status_widened(added, removed)
+    said = sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed)
     return (said, False) if said else None

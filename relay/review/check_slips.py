@@ -69,6 +69,21 @@ _ABSENT_RE = re.compile(r"!\s*[\w$.]+\.(?:has|contains|containsKey|includes|exis
                         r"(?<![\w$!=])!\s*[\w$.\[\]'\"]+\s*\|\|\s*|\bnot\s+[\w.\[\]'\"()]+\s+or\s+|[\w'\"]+\s+not\s+in\s+[\w.]+\s+or\s+")
 
 
+def _absent_subject(clause: str) -> str:
+    """What an absence clause finds missing: the key of ``!m.has(key) ||``, the value of ``v is None or``, ``!v ||``,
+    ``not v or``, ``k not in d or``."""
+    clause = clause.strip()
+    if m := re.match(r"!\s*[\w$.]+\.\w+\s*\((?P<k>[^()]*)\)", clause):
+        return m.group("k").strip()
+    if m := re.match(r"(?P<v>.+?)\s*(?:===?|\bis)\s*(?:null|undefined|None|nil)\b", clause):
+        return m.group("v")
+    if m := re.match(r"(?P<k>\S+)\s+not\s+in\b", clause):
+        return m.group("k")
+    if m := re.match(r"(?:!|not\s+)\s*(?P<v>[^|\s]+)", clause):
+        return m.group("v")
+    return ""
+
+
 def absent_let_through(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """("lets a missing value through the check …", classic) where a comparison comes back with an alternative before it
     that holds when the compared value is absent."""
@@ -77,7 +92,9 @@ def absent_let_through(added: Sequence[str], removed: Sequence[str]) -> tuple[st
     for line in new if olds else ():
         for m in _ABSENT_RE.finditer(line):
             was = olds.get(_squeezed(line[:m.start()] + line[m.end():]))
-            if was is not None:
+            # The value found absent is the one compared after (kubectx's ``!ok || new == ""`` adds a refusal of another value).
+            subject = _absent_subject(m.group(0))
+            if was is not None and subject and subject in line[m.end():]:
                 clause = " ".join(m.group(0).split())
                 return (f"lets a missing value through the check ({clause} …: absent, it is never compared): {paired_quote(was, line)}",
                         bool(_CLASSIC_RE.search(line)))
@@ -139,7 +156,9 @@ _DECLARED_RE = re.compile(r"^\s*(?:(?:var|const|let|static|final|pub|public|priv
 def says_default(comment: str) -> bool:
     """Whether a comment line says what something defaults to: kept for the rules (relay.review.file_kinds drops the
     other comment lines), so ``default_unlike_comment`` reads it beside the declaration under it."""
-    return "efault" in comment and _SAYS_DEFAULT_RE.search(comment) is not None
+    # Only a constant's name (``REQUIRE``): a sentence's "defaults to the empty string" is prose, and a kept comment line is
+    # read by the other rules too (round 82's dev run: ruby/json's "#   defaults to the empty \String" read as code).
+    return "efault" in comment and any(m.group("said").isupper() and len(m.group("said")) >= 3 for m in _SAYS_DEFAULT_RE.finditer(comment))
 
 
 def default_unlike_comment(added: Sequence[str]) -> tuple[str, bool] | None:

@@ -95,9 +95,14 @@ def environment_dropped(added: Sequence[str], removed: Sequence[str]) -> str | N
     removed ``environment:`` line is written again nowhere in the change's lines."""
     if any(_ENVIRONMENT_RE.match(line) for line in added):
         return None
-    for line in removed:
+    for i, line in enumerate(removed):
         if (m := _ENVIRONMENT_RE.match(line)) is not None:
-            name = m.group("name").strip() or "its block"
+            # A deployment environment is named, or its block names it; CircleCI's and Compose's ``environment:`` is a map of
+            # variables (round 82's dev run: acra's .circleci/config.yml).
+            name = m.group("name").strip()
+            if not name and not (i + 1 < len(removed) and re.match(r"^\s*name\s*:\s*\S", removed[i + 1])):
+                continue
+            name = name or removed[i + 1].split(":", 1)[1].strip()
             return f"drops the job's deployment environment ({name}: its reviewers and protection rules no longer gate the job): removed: {line.strip()}"
     return None
 

@@ -491,8 +491,7 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
     # Rounds 59 and 62: a count's floor raised, a unit's factor put in, an index compared with its loop's bound, a check's
     # failure answered yes…; read last.
     if sample:  # a docs sample's check by identity with a literal (round 71: graphene's page), its static folder made '.' (79)
-        found = read_last_sample(added, removed, path)
-        return (found, False) if found else None
+        return read_last_sample(added, removed, path)
     return read_last(added, removed, path)
 
 

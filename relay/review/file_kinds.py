@@ -232,7 +232,7 @@ def _keep_doc_signals(line: str) -> bool:
     # in the docs that may turn a security value the unsafe way is read as code is (relay.review.risky_lines);
     # so is a sample's guard (a reader copies the sample: its check deleted is a check the reader never writes); so is a
     # sentence telling the reader to commit a credential (relay.review.deciding_tokens, round 32).
-    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or ((  # a route's line holds its guards
+    return _KEEP_SKIPS(line) or security_note(line) is not None or risky_screen(line) or edit_turns.screen(line) or docs_samples.is_sample(line) or deciding_tokens.screen(line) or sample_code.screen(line) or sample_code.MODULE_PATH_RE.search(line) is not None or ((  # a route's line holds its guards
         _DOC_GUARD_RE.search(line) is not None or ROUTE_RE.search(line) is not None) and not looks_like_prose(line.strip()))
 
 

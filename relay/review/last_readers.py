@@ -62,6 +62,7 @@ from relay.review.loop_bounds import never_true_in_loop
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
+from relay.review.sample_manifests import import_respelled
 from relay.review.scaled_turns import scaled_turned
 from relay.review.words import POPULAR_PACKAGES
 
@@ -436,11 +437,11 @@ def _twin_guards(added: Sequence[str]) -> str | None:
 def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these slips the edit makes, with whether it is classic (high)."""
     for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed),
-                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added)):
+                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added), import_respelled(added, removed)):
         if found:
             return found, True
     # Rounds 81–83: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens (high ones here, the rest below).
-    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed)) if found]
+    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path)) if found]
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None
@@ -459,9 +460,13 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     return slip
 
 
-def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
-    """The slips read last in a docs page's sample lines: a Python check by identity with a literal (round 71: graphene's
-    middleware page), a static route's folder made the working folder (round 79: starlette's ``directory='.'``), a token's
-    algorithm made "none" (round 80)."""
-    return (identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
-            or unsigned_algorithm(sample_lines(added), sample_lines(removed)))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE
+def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
+    """The slips read last in a docs page's sample lines, with whether it is classic (high): a module path's owner
+    respelled (round 84: survey's README, a Go import; its own shape, read without the sample filter), and worth a look, a
+    Python check by identity with a literal (round 71: graphene's middleware page), a static route's folder made the
+    working folder (round 79: starlette's ``directory='.'``), a token's algorithm made "none" (round 80)."""
+    if (squat := import_respelled(added, removed)) is not None:
+        return squat, True
+    found = (identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
+             or unsigned_algorithm(sample_lines(added), sample_lines(removed)))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE
+    return (found, False) if found else None

@@ -37,8 +37,12 @@ from relay.core.files import read_regular
 from relay.review.line_shapes import squeezed, window
 from relay.review.risky_lines import looks_like_prose
 
-__all__ = ["CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "dependency_line", "install_command", "installed_names", "literal_salt",
+__all__ = ["MODULE_PATH_RE", "CONSTANT_EXAMPLE", "INSTALL_EXAMPLE", "SALT_EXAMPLE", "code_spans", "dependency_line", "install_command", "installed_names", "literal_salt",
            "own_names", "screen"]
+
+# A module's path on a code host, quoted as an import or a dependency names it (Go's ``"github.com/owner/repo/v2"``):
+# a docs page's line holding one is read (round 84: survey's README sample, its owner respelled).
+MODULE_PATH_RE = re.compile(r"""(?P<q>["'`])(?P<path>(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gopkg\.in)/[\w.-]+/[\w.-]+(?:/[\w./-]*)?)(?P=q)""")
 
 # ----- install commands
 

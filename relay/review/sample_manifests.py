@@ -10,18 +10,24 @@ Only the direction a squat takes is read: from a name the project is known by (i
 widely used package's, to a name that is neither. A page fixing its own typo goes the other way (``shoulda-matcher`` →
 ``shoulda-matchers``) and stays quiet; so does a name moved to a real sibling (``boto`` → ``boto3``, a version in the
 name, a scope move: ``relay.review.dependencies.looks_alike``), and a line whose other words changed too.
+
+Round 84 (blind 119): a sample's dependency kept by its key but pointed at another package whose name holds the key
+(orion's README ``orion = { version = "*" }`` → ``orion = { package = "orion-crypto", … }``; npm's ``"name":
+"npm:other@…"``), and ``import_respelled``: a code host's module path respelled in one segment (survey's README ``import
+"github.com/AlecAivazis/survey/v2"`` → ``AlecAivazls``), in a sample or in code.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from relay.review.dependencies import dep_key, looks_alike
-from relay.review.line_shapes import window
-from relay.review.sample_code import dependency_line
+from relay.review.line_shapes import near, window
+from relay.review.sample_code import MODULE_PATH_RE, dependency_line
 from relay.review.words import POPULAR_PACKAGES
 
-__all__ = ["respelled_in_sample"]
+__all__ = ["import_respelled", "respelled_in_sample"]
 
 _POPULAR = frozenset(dep_key(name) for name in POPULAR_PACKAGES)
 _SCAN = 400  # a page's changed lines read, each side
@@ -56,4 +62,43 @@ def respelled_in_sample(added: Sequence[str], removed: Sequence[str], own: Colle
                 continue
             return (f"respells a dependency in a sample to a look-alike of {old_name[:40]} (a typo-squat?): "
                     f"{window(line, start, end, 70, 12)}")
+    return _renamed_to_lookalike(added, removed, known)
+
+
+# A dependency kept by its key, the package behind it named apart: Cargo's ``key = { package = "other", … }``, npm's alias.
+_RENAMED_RE = re.compile(r"""^\s*["']?(?P<key>[\w.@/-]+)["']?\s*[=:]\s*(?:\{[^}]*?\bpackage\s*=\s*["'](?P<other>[\w.-]+)["']|["']npm:(?P<alias>@?[\w./-]+?)@)""")
+_KEYED_RE = re.compile(r"""^\s*["']?(?P<key>[\w.@/-]+)["']?\s*[=:]""")
+
+
+def _renamed_to_lookalike(added: Sequence[str], removed: Sequence[str], known: Collection[str]) -> str | None:
+    olds = {m.group("key") for line in removed[:_SCAN] if (m := _KEYED_RE.match(line)) and "package" not in line and "npm:" not in line}
+    for line in added[:_SCAN] if olds else ():
+        m = _RENAMED_RE.match(line)
+        if m is None or m.group("key") not in olds:
+            continue
+        key, other = m.group("key"), m.group("other") or m.group("alias")
+        if dep_key(key) == dep_key(other) or dep_key(other) in known:
+            continue
+        if re.match(rf"(?i){re.escape(key)}[-_.]?[a-z]", other) or looks_alike(dep_key(key), dep_key(other)):
+            return f"points a sample's dependency {key} at a look-alike package ({other}: a typo-squat?): {window(line, m.start(), m.end(), 70, 12)}"
+    return None
+
+
+
+
+def import_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"imports a look-alike of <path> (<segment> → <segment>: a typo-squat?) …" where a code host's module path comes
+    back with one segment one or two letters off, the rest of the line kept."""
+    olds: dict[str, list[str]] = {}
+    for line in removed[:_SCAN]:
+        for m in MODULE_PATH_RE.finditer(line):
+            olds.setdefault("".join((line[:m.start("path")] + "\0" + line[m.end("path"):]).split()), []).append(m.group("path"))
+    for line in added[:_SCAN] if olds else ():
+        for m in MODULE_PATH_RE.finditer(line):
+            new = m.group("path").split("/")
+            for old in olds.get("".join((line[:m.start("path")] + "\0" + line[m.end("path"):]).split()), ()):
+                parts = old.split("/")
+                turned = [i for i, (a, b) in enumerate(zip(parts, new)) if a != b] if len(parts) == len(new) else []
+                if len(turned) == 1 and 0 < turned[0] < 3 and len(parts[turned[0]]) >= 4 and near(parts[turned[0]], new[turned[0]]):
+                    return f"imports a look-alike of {old} ({parts[turned[0]]} → {new[turned[0]]}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
     return None

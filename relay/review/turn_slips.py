@@ -14,7 +14,10 @@ High:
 - ``loopback_left`` (a file's sides): a server bound to the loopback rewritten to bind every interface (ssh-mitm's
   tutorial server ``("127.0.0.1", port)`` → ``web.TCPSite(runner, "0.0.0.0", port)``);
 - ``bound_past_memory`` (new lines): a length compared with a product of literals of 4 GiB or more (cbor2's ``length <=
-  65536 * 65536``): no bound on what a decoder allocates.
+  65536 * 65536``): no bound on what a decoder allocates;
+- round 84 (blind 119/120): ``secret_unignored`` (an ignore file's entry for secrets dropped: remeda's ``*.local.*`` and
+  ``*.local``, which keep ``.env.local`` out of the repository) and ``own_test_by_in`` (new lines: a function named for an
+  own-property test that answers ``key in obj``: remeda's new ``hasProp``, inherited keys such as ``__proto__`` pass).
 
 Worth a look:
 
@@ -28,7 +31,8 @@ Worth a look:
   reader's);
 - ``clone_returns_alias`` (new lines): a function named for a copy that returns its argument (golang-set's ``return m``);
 - ``refusal_made_break`` (pairs): ``return false`` in a loop made ``break`` (golang-set's ``IsSubset``: the loop's end
-  answers true).
+  answers true); round 84: ``length_zeroed`` (pairs: a call's length argument made ``0``, its buffer kept: conscrypt's
+  ML-DSA verify over ``buffer.array(), 0, 0``, an empty message).
 """
 
 from __future__ import annotations
@@ -234,14 +238,63 @@ def refusal_made_break(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
-def turn_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+_IGNORE_FILES = (".gitignore", ".dockerignore", ".npmignore", ".hgignore")
+_SECRET_ENTRY_RE = re.compile(r"(?i)^/?(?:\*\*/)?(?:\*?\.env\b\S*|\*\.local\b\S*|\S*\.(?:pem|key|p12|pfx|jks|keystore)|\S*(?:secret|credential|token|passw|id_rsa|id_ed25519)\S*|\.npmrc|\.pypirc|\.netrc)$")
+
+
+def secret_unignored(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not path.lower().endswith(_IGNORE_FILES):
+        return None
+    kept = {line.strip().strip("/") for line in added}
+    for line in removed:
+        entry = line.strip()
+        if entry and not entry.startswith(("#", "!")) and entry.strip("/") not in kept and _SECRET_ENTRY_RE.match(entry):
+            where = ("go into the image" if path.lower().endswith(".dockerignore") else "go into the published package"
+                     if path.lower().endswith(".npmignore") else "can be committed")
+            return f"no longer ignores {entry} (files that hold secrets now {where}): removed: {entry}"
+    return None
+
+
+_OWN_DEF_RE = re.compile(r"(?i)^\s*(?:export\s+)?(?:async\s+)?(?:function\s+|def\s+|const\s+|(?:public\s+|static\s+)*)(?:has_?own\w*|has_?prop\w*|is_?own\w*|own_?prop\w*|hasOwnProperty)\b")
+_IN_ANSWER_RE = re.compile(r"^\s*return\s+(?P<key>[\w$.\[\]'\"]+)\s+in\s+(?P<obj>[\w$.]+)\s*;?\s*$")
+
+
+def own_test_by_in(added: Sequence[str]) -> str | None:
+    lines = list(added[:_NEW])
+    for i, line in enumerate(lines):
+        if _OWN_DEF_RE.match(line):
+            for nxt in lines[i + 1:i + 12]:
+                if _OWN_DEF_RE.match(nxt):
+                    break
+                if (m := _IN_ANSWER_RE.match(nxt)) is not None:
+                    return f"answers an own-property test with `in` (inherited keys such as __proto__ and constructor pass): {cut_quote(nxt.strip())}"
+    return None
+
+
+_LENGTH_ARG_RE = re.compile(r"(?<=[(,])\s*(?P<len>[\w.]+\.(?:size|length|len|remaining|limit|position)\(\s*\)|[\w.]+\.length|len\(\s*[\w.]+\s*\)|sizeof\s*\(?\s*[\w.]+\s*\)?)\s*(?=[,)])")
+
+
+def length_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {}
+    for line in old:
+        for m in _LENGTH_ARG_RE.finditer(line):
+            olds[_squeezed(line[:m.start("len")] + "0" + line[m.end("len"):])] = (m.group("len").strip(), line)
+    for line in new if olds else ():
+        if (was := olds.get(_squeezed(line))) is not None:
+            return f"passes a length of 0 ({was[0]} → 0: the data is not read): {paired_quote(was[1], line)}"
+    return None
+
+
+def turn_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
     """The first of these turns the edit makes (see the module's doc), with whether it is classic (high)."""
     for found in (negation_added(added, removed), window_made_either(added, removed), access_made_public(added, removed),
-                  safe_parser_swapped(added, removed), loopback_left(added, removed), bound_past_memory(added)):
+                  safe_parser_swapped(added, removed), loopback_left(added, removed), bound_past_memory(added),
+                  secret_unignored(path, added, removed), own_test_by_in(added)):
         if found:
             return found, True
     for found in (separator_dropped(added, removed), test_made_prefix(added, removed), failure_test_narrowed(added, removed),
-                  written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed)):
+                  written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed), length_zeroed(added, removed)):
         if found:
             return found, False
     return None

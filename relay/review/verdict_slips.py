@@ -114,17 +114,27 @@ _TRUTHY_RE = re.compile(r"""(?i)(['"])(?:1|true|t|yes|y|on)\1""")
 _EMPTY_ITEM_RE = re.compile(r"""\s*,\s*(?:""|'')|(?:""|'')\s*,\s*""")
 
 
+def _empty_among_yes(line: str) -> bool:
+    """Whether ``""`` is an item of the same list as two values read as yes: a ``case``'s labels, or one bracketed group
+    (pydantic-settings' ``os.environ.get(VAR, '').lower() in ('1', 'true', …)``: the ``''`` is the lookup's default)."""
+    groups = [line.split("case", 1)[1].rsplit(":", 1)[0]] if re.match(r"\s*case\b", line) else re.findall(r"[(\[{]([^()\[\]{}]*)[)\]}]", line)
+    for group in groups:
+        items = [item.strip() for item in group.split(",")]
+        if any(item in ('""', "''") for item in items) and sum(1 for item in items if _TRUTHY_RE.fullmatch(item)) >= 2:
+            return True
+    return False
+
+
 def empty_made_true(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"reads an empty (unset) value as yes …" where a list of the values read as "yes" comes back with ``""`` in it, or
     a new one (a switch's case, a membership test) holds it."""
     new, old = edited_sides(added, removed)
     olds = {_squeezed(line): line for line in old if len(_TRUTHY_RE.findall(line)) >= 2}
     for line in new if not olds else ():  # a new list of "yes" values: a switch's case or a membership test that holds ""
-        if ('""' in line or "''" in line) and len(_TRUTHY_RE.findall(line)) >= 2 and _EMPTY_ITEM_RE.search(line) and \
-                re.match(r"\s*case\b|.*\b(?:in|includes|contains|has)\b\s*[\[({(]", line):
+        if ('""' in line or "''" in line) and _empty_among_yes(line) and re.match(r"\s*case\b|.*\b(?:in|includes|contains|has)\b\s*[\[({(]", line):
             return f"reads an empty (unset) value as yes (\"\" among the true values): {cut_quote(line.strip())}"
     for line in new if olds else ():
-        if ('""' in line or "''" in line) and len(_TRUTHY_RE.findall(line)) >= 2:
+        if ('""' in line or "''" in line) and _empty_among_yes(line):
             for m in _EMPTY_ITEM_RE.finditer(line):
                 if (was := olds.get(_squeezed(line[:m.start()] + line[m.end():]))) is not None:
                     return f"reads an empty (unset) value as yes (\"\" among the true values): {paired_quote(was, line)}"
@@ -201,7 +211,10 @@ def error_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 _ERROR_PARAM_DEF_RE = re.compile(r"^(?P<at>\s*)(?:(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<js>[\w$]+)\s*\(|(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"
-                                 r"func\s+(?:\([^)]*\)\s*)?(?P<go>\w+)\s*\()(?P<params>[^)]*?)\b(?P<err>err|error|exc|exception)\b\s*(?::\s*[\w.]+)?\s*\)")
+                                 r"func\s+(?:\([^)]*\)\s*)?(?P<go>\w+)\s*\()(?P<params>(?:[^)]*?,)?)\s*(?P<err>err|error|exc|exception)\b"
+                                 # the last parameter, by its name: a TypeScript or Python annotation, or Go's type after it
+                                 # (``err error``: the name is err; ``target error`` is no error's name)
+                                 r"(?:\s*:\s*[\w.|]+|\s+\*?[\w.]+)?\s*\)")
 _BODY = 15  # a new function's lines read for its error
 
 
