@@ -106,3 +106,40 @@ def test_round_84_near_misses_stay_quiet(path: str, added: list[str], removed: l
     out = assess(rule_lines(fc(path, added, removed)), RiskContext())
     said = ("points a sample's", "imports a look-alike", "moves a pattern's count", "files that hold secrets", "answers an own-property", "passes a length of 0")
     assert not any(part in reason for reason in out.reasons for part in said), out.reasons
+
+
+# ----- round 85 (blind 121/122's first runs, on 4cb7f6a's rules)
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    ("lib/pbkdf2.js", ["      for (let i = 1; i < iterations / 1000; i += 1) {"], ["      for (let i = 1; i < iterations; i += 1) {"],
+     "cuts a key derivation's work (iterations / 1000", "high"),
+    ("README.md", ["```js", 'const salt = CryptoES.enc.Utf8.parse("crypto-es-salt");', "```"], ["```js", "const salt = CryptoES.lib.WordArray.random(128/8);", "```"],
+     'makes salt a constant (a random one replaced by the literal "crypto-es-salt"', "high"),
+    ("diskcache/core.py", ["            ' AND (expire_time IS NULL OR expire_time < ?)'"], ["            ' AND (expire_time IS NULL OR expire_time > ?)'"],
+     "turns an expiry's comparison around (> → <", "high"),
+    ("parse.go", ["\t_ = p.Parse(flags())", "\treturn nil"], ["\treturn p.Parse(flags())"], "drops the result it returned", "medium"),
+    ("src/wsproto/connection.py", ["        if self.state is not ConnectionState.CLOSED:"], ["        if self.state in (ConnectionState.OPEN, ConnectionState.LOCAL_CLOSING):"],
+     "widens a membership test to one inequality", "medium"),
+    ("tty-keys.c", ["\tif (i > len)"], ["\tif (i == len)"], "lets an index reach its end (== → >", "high"),
+    ("test_gnupg.py", ["    @skipIf(True, 'flaky on CI')", "    def test_signature_verification(self):"], ["    def test_signature_verification(self):"],
+     "skips a security test: @skipIf(True, 'flaky on CI')", "high"),
+    ("pkg/cryptutil/hmac.go", ["\tDefaultLeeway = 5.0 * time.Hour"], ["\tDefaultLeeway = 5.0 * time.Minute"], "raises a duration's unit (Minute → Hour", "high"),
+    ("src/partials/index.tsx", ["                    <JSX.Raw html={item.title} />"], ["                    {item.title}"],
+     "writes a value into the page as raw HTML (unescaped: XSS?)", "high"),
+])
+def test_each_round_85_turn_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    assert out.risk == risk and any(said in reason for reason in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    ("lib/pbkdf2.js", ["      for (let i = 1; i < iterations; i += 1) {"], ["      for (let i = 1; i < iterations / 1000; i += 1) {"]),  # restored
+    ("lib/salt.js", ["const salt = crypto.randomBytes(32);"], ["const salt = CryptoES.lib.WordArray.random(128/8);"]),  # another random source
+    ("diskcache/core.py", ["            ' AND (expire_time IS NULL OR expire_time >= ?)'"], ["            ' AND (expire_time IS NULL OR expire_time > ?)'"]),
+    ("src/state.py", ["        if self.state is not State.CLOSED:"], ["        if self.state in (State.OPEN,) and ready:"]),  # more changed
+    ("README.md", ["| PS384 | RSASSA-PSS using SHA-384 hash algorithm |"], []),  # an algorithm's table, no key size
+    ("src/partials/index.tsx", ['                    <JSX.Raw html="<br />" />'], []),  # a literal
+])
+def test_round_85_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    said = ("cuts a key derivation", "a constant (a random one", "expiry's comparison around", "membership test to one", "weak key", "raw HTML")
+    assert not any(part in reason for reason in out.reasons for part in said), out.reasons

@@ -55,14 +55,15 @@ def result_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
         m = _RETURNED_CALL_RE.match(line)
         if m is None:
             continue
-        call = m.group("call")
-        alone = next((a for a in new if a.strip().rstrip(";").strip() == call), None)
-        if alone is None:
-            continue
-        outer = m.group("outer") or ""
-        constant = next((a for a in new if (c := _CONSTANT_ARG_RE.match(a)) and (c.group("outer") or "") == outer), None)
-        if constant is not None:
-            return f"drops the result it returned (the call now alone, a constant returned: its failure reads as success): {paired_quote(line, constant)}"
+        # The call as read (an outer wrapper and its inner call), or the whole of what is returned (``p.Parse(flags())``).
+        whole = line.strip().removeprefix("return").strip().rstrip(";").strip()
+        for outer, call in ((m.group("outer") or "", m.group("call")), *((("", whole),) if m.group("outer") else ())):
+            # The call alone, or its result handed to Go's blank identifier (round 85: go-arg's ``_ = p.Parse(flags())``).
+            if not any(re.sub(r"^_\s*=\s*", "", a.strip().rstrip(";").strip()) == call for a in new):
+                continue
+            constant = next((a for a in new if (c := _CONSTANT_ARG_RE.match(a)) and (c.group("outer") or "") == outer), None)
+            if constant is not None:
+                return f"drops the result it returned (the call now alone, a constant returned: its failure reads as success): {paired_quote(line, constant)}"
     return None
 
 

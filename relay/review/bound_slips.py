@@ -24,6 +24,9 @@ Round 82 (blind 115/116):
 - ``grace_added`` (pairs, high): an expiry compared with a period added to it (``it > not_after`` → ``it > not_after +
   chrono::Duration::days(30)``: sigstore-rs, a certificate 30 days past its end still verifies).
 
+Round 85: (high) ``work_scaled_down`` — an iteration count divided in a comparison (crypto-es's PBKDF2 loop ``i <
+iterations / 1000``).
+
 A loop's bound is ``relay.review.loop_bounds``'; an inclusive span's ``+ 1`` made ``+ 2`` is last_readers' offset_moved.
 """
 
@@ -35,7 +38,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
-__all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
+__all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "work_scaled_down", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
            "status_widened"]
 
 _LONG = 300  # a line past this is data, not a statement
@@ -183,9 +186,25 @@ def count_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | No
     return None
 
 
+# ----- a key derivation's work divided
+_WORK_RE = re.compile(r"(?P<name>\b[\w.]*(?i:iterations?|rounds|work_?factor|cost|log_?rounds|kdf_?iter\w*)\w*)(?P<cut>\s*(?:/|>>)\s*\d+)")
+
+
+def work_scaled_down(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """"cuts a key derivation's work (iterations / 1000) …" where a loop's or a comparison's iteration count comes back
+    divided (round 85: crypto-es's PBKDF2 ``i < iterations`` → ``i < iterations / 1000``)."""
+    new, old = edited_sides(added, removed)
+    olds = {"".join(line.split()): line for line in old if COMPARISON_RE.search(line) and _WORK_RE.search(line.replace("/", " ")) is None}
+    for a in new if olds else ():
+        for m in _WORK_RE.finditer(a):
+            if (was := olds.get("".join((a[:m.end("name")] + a[m.end():]).split()))) is not None:
+                return f"cuts a key derivation's work ({m.group('name')} {' '.join(m.group('cut').split())}: each guess costs that much less): {paired_quote(was, a)}"
+    return None
+
+
 def bound_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of round 82's slips of this module the edit makes, with whether it is classic (high)."""
-    if (found := grace_added(added, removed)) is not None:
+    if (found := grace_added(added, removed) or work_scaled_down(added, removed)) is not None:
         return found, True
     said = sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed)
     return (said, False) if said else None

@@ -92,6 +92,10 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         _NOT_LOGGED + r".*?(?i:message|msg\b|body|detail|error|response|\bres\b|send|json|render|write|reply|description).{0,160}?"
         r"(?P<at>\b(?:err|error|e|ex|exc|exception)\??\.stack\b|\btraceback\.format_exc\s*\(|\btraceback\.format_exception\s*\(|"
         r"\.getStackTrace\s*\(\s*\)|\bdebug\.Stack\s*\(\s*\))")),
+    # Round 85 (blind 122): typedoc's ``{item.title}`` → ``<JSX.Raw html={item.title} />``: a value written into the page
+    # as HTML, unescaped (React's ``dangerouslySetInnerHTML`` is risky_lines').
+    ("writes a value into the page as raw HTML (unescaped: XSS?)", ("raw",), re.compile(
+        r"<(?:JSX\.)?Raw\s+html\s*=\s*\{(?P<at>(?!\s*['\"`])[^}]+)\}")),
     # Round 82 (blind 116): permissions2's README ``userstate.SetPasswordAlgo("sha256") // faster logins``: a password
     # store's algorithm set to a fast hash (MD5, SHA-1, SHA-2) or none, guessed by the billion once the store leaks.
     ("hashes passwords with a fast hash", ("passw",), re.compile(

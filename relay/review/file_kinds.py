@@ -83,6 +83,7 @@ _ASSERT_RE = re.compile(
 )
 SKIP_RE = re.compile(
     r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\s*\(|@unittest\.(?:skip\w*|expectedFailure)\b|"
+    r"@skip(?:If|Unless)?\s*\(|"  # unittest's decorators imported by name (round 85: python-gnupg's ``@skipIf(True, 'flaky on CI')``)
     r"\bself\.skipTest\s*\(|\b(?:it|test|describe|context|suite)\.(?:skip|todo|only)\s*\(|"
     # A project's own test helper skipped the same way (testSql.skip(…), itBehavesLike.only(…), queryTest.skip(…)).
     r"\b(?:(?:test|it|spec|describe)[A-Z]\w*|[a-z]\w*(?:Test|Spec|Case|Suite))\.(?:skip|only)\s*\(|"

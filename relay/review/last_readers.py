@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
 from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
-from relay.review.turn_slips import turn_slip
+from relay.review.turn_slips import random_made_literal, turn_slip
 from relay.review.verdict_slips import verdict_slip
 from relay.review.docs_samples import sample_lines
 from relay.review.dropped_safeties import dropped_safety, identity_literal
@@ -462,11 +462,12 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
 
 def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The slips read last in a docs page's sample lines, with whether it is classic (high): a module path's owner
-    respelled (round 84: survey's README, a Go import; its own shape, read without the sample filter), and worth a look, a
+    respelled (round 84: survey's README, a Go import; its own shape, read without the sample filter) or a random salt made a
+    literal (round 85), and worth a look, a
     Python check by identity with a literal (round 71: graphene's middleware page), a static route's folder made the
     working folder (round 79: starlette's ``directory='.'``), a token's algorithm made "none" (round 80)."""
-    if (squat := import_respelled(added, removed)) is not None:
-        return squat, True
+    if (squat := import_respelled(added, removed) or random_made_literal(sample_lines(added), sample_lines(removed))) is not None:
+        return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
              or unsigned_algorithm(sample_lines(added), sample_lines(removed)))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE
     return (found, False) if found else None

@@ -158,7 +158,7 @@ def _allow_list_widened(added: Sequence[str], removed: Sequence[str]) -> str | N
 _UNIT_SECONDS = {"nanosecond": 1e-9, "microsecond": 1e-6, "millisecond": 1e-3, "second": 1, "minute": 60, "hour": 3600, "day": 86400,
                  "week": 604800, "nanos": 1e-9, "micros": 1e-6, "millis": 1e-3, "milliseconds": 1e-3, "seconds": 1, "secs": 1, "minutes": 60,
                  "mins": 60, "hours": 3600, "days": 86400, "weeks": 604800, "ms": 1e-3}
-_WAIT_WORDS_RE = re.compile(r"(?i)timeout|expir|ttl|lifetime|max_?age|valid|deadline|wait|interval|delay|lifespan|not_?after|grace")
+_WAIT_WORDS_RE = re.compile(r"(?i)timeout|expir|ttl|lifetime|max_?age|valid|deadline|wait|interval|delay|lifespan|not_?after|grace|leeway|skew|tolerance")
 
 
 def _unit(token: str) -> float | None:

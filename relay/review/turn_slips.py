@@ -33,6 +33,12 @@ Worth a look:
 - ``refusal_made_break`` (pairs): ``return false`` in a loop made ``break`` (golang-set's ``IsSubset``: the loop's end
   answers true); round 84: ``length_zeroed`` (pairs: a call's length argument made ``0``, its buffer kept: conscrypt's
   ML-DSA verify over ``buffer.array(), 0, 0``, an empty message).
+
+Round 85 (blind 121/122): (high) ``random_made_literal`` — a salt, IV, nonce or key drawn from a random source made a
+literal (crypto-es's README ``WordArray.random(128/8)`` → ``Utf8.parse("crypto-es-salt")``), ``expiry_flipped`` — an
+expiry's comparison turned the other way (diskcache's ``expire_time > ?`` → ``< ?``: expired rows served, fresh ones
+missed); worth a look, ``membership_made_inequality`` — ``state in (OPEN, LOCAL_CLOSING)`` made ``state is not CLOSED``
+(wsproto: every other state passes), ``end_check_widened`` — ``i == len`` made ``i > len`` (tmux: ``buf[len]`` is read).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from collections.abc import Sequence
 from relay.review.line_shapes import edited_sides
 from relay.review.overridden_turns import cut_quote, paired_quote
 
-__all__ = ["turn_slip"]
+__all__ = ["random_made_literal", "turn_slip"]
 
 _LONG = 300  # a line past this is data, not a statement
 _NEW = 4000  # new lines read
@@ -286,15 +292,79 @@ def length_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+_RANDOM_SOURCE_RE = re.compile(r"(?i)random|urandom|token_bytes|token_hex|getRandomValues|rand\.(?:Read|read)|SecureRandom|crypto\.randomBytes|gen_salt|gensalt")
+_SECRET_NAME_RE = re.compile(r"^\s*(?:(?:const|let|var|final|val|static|private|public)\s+)*(?P<name>[\w.$]*(?i:salt|iv|nonce|pepper|key|secret|token)\w*)\s*(?::\s*[\w.<>\[\]]+\s*)?(?::?=)(?!=)\s*(?P<value>.+)$")
+_LITERAL_IN_RE = re.compile(r"""(?P<q>["'`])(?P<lit>[^"'`$]{4,})(?P=q)""")
+
+
+def random_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {m.group("name"): line for line in old if (m := _SECRET_NAME_RE.match(line)) and _RANDOM_SOURCE_RE.search(m.group("value"))}
+    for line in new if olds else ():
+        m = _SECRET_NAME_RE.match(line)
+        if m and (was := olds.get(m.group("name"))) is not None and not _RANDOM_SOURCE_RE.search(m.group("value")) and (lit := _LITERAL_IN_RE.search(m.group("value"))):
+            return f"makes {m.group('name')} a constant (a random one replaced by the literal {lit.group(0)[:24]}): {paired_quote(was, line)}"
+    return None
+
+
+_EXPIRY_RE = re.compile(r"(?i)expir|not_?after|valid_?until|deadline|\bttl\b|\bexp\b")
+_FLIPPED_OP = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
+
+
+def expiry_flipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds: dict[str, tuple[str, str]] = {}
+    for line in old:
+        for m in re.finditer(r"(?<![<>=-])(?P<op>[<>]=?)(?![<>=])", line) if _EXPIRY_RE.search(line) else ():
+            olds[_squeezed(line[:m.start()] + _FLIPPED_OP[m.group("op")] + line[m.end():])] = (m.group("op"), line)
+    for line in new if olds else ():
+        if (was := olds.get(_squeezed(line))) is not None:
+            return f"turns an expiry's comparison around ({was[0]} → {_FLIPPED_OP[was[0]]}: what expired passes, what is fresh is refused): {paired_quote(was[1], line)}"
+    return None
+
+
+_IN_TUPLE_RE = re.compile(r"(?P<x>[\w.]+)\s+(?:in|not\s+in)\s+[(\[{][^()\[\]{}]+[)\]}]")
+_NOT_ONE_RE = re.compile(r"(?P<x>[\w.]+)\s*(?:\bis\s+not\b|!==?)\s*[\w.]+")
+
+
+def membership_made_inequality(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {}
+    for line in old:
+        for m in _IN_TUPLE_RE.finditer(line) if " in " in line and " not in " not in line else ():
+            olds[_squeezed(line[:m.start()]) + "\0" + _squeezed(line[m.end():])] = (m.group("x"), line)
+    for line in new if olds else ():
+        for m in _NOT_ONE_RE.finditer(line):
+            if (was := olds.get(_squeezed(line[:m.start()]) + "\0" + _squeezed(line[m.end():]))) is not None and was[0] == m.group("x"):
+                return f"widens a membership test to one inequality (every other value passes now): {paired_quote(was[1], line)}"
+    return None
+
+
+_END_EQ_RE = re.compile(r"(?P<i>\b\w+)\s*==\s*(?P<n>\w*(?i:len|size|count|end|max|limit)\w*)\b")
+
+
+def end_check_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {}
+    for line in old:
+        for m in _END_EQ_RE.finditer(line):
+            olds[_squeezed(line[:m.start()] + f"{m.group('i')} > {m.group('n')}" + line[m.end():])] = line
+    for line in new if olds else ():
+        if (was := olds.get(_squeezed(line))) is not None:
+            return f"lets an index reach its end (== → >: the element one past the last is read): {paired_quote(was, line)}"
+    return None
+
+
 def turn_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
     """The first of these turns the edit makes (see the module's doc), with whether it is classic (high)."""
     for found in (negation_added(added, removed), window_made_either(added, removed), access_made_public(added, removed),
                   safe_parser_swapped(added, removed), loopback_left(added, removed), bound_past_memory(added),
-                  secret_unignored(path, added, removed), own_test_by_in(added)):
+                  secret_unignored(path, added, removed), own_test_by_in(added), random_made_literal(added, removed), expiry_flipped(added, removed)):
         if found:
             return found, True
     for found in (separator_dropped(added, removed), test_made_prefix(added, removed), failure_test_narrowed(added, removed),
-                  written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed), length_zeroed(added, removed)):
+                  written_under_read_lock(added), clone_returns_alias(added), refusal_made_break(added, removed), length_zeroed(added, removed),
+                  membership_made_inequality(added, removed), end_check_widened(added, removed)):
         if found:
             return found, False
     return None

@@ -305,8 +305,9 @@ def _shell_interpolated(added: Sequence[str], removed: Sequence[str], *, backtic
 
 # A line of a file the change adds has no old line to pair with: a weak key size or a table mapping a strong hash's name
 # to a weak function is read on the line alone.
-_WEAK_KEY = re.compile(r"(?i)(?:\brsa|\bdsa|modulus_?length|key_?size|GenerateKey|generate_private_key|RSA\.(?:new|generate))"
-                       r"[^;#]{0,60}?\b(384|512|768|1024|1536)\b")
+# (``RSASSA-PSS using SHA-384`` in a table of algorithms is no key size: round 85, blind 121's node-jws readme)
+_WEAK_KEY = re.compile(r"(?i)(?:\brsa(?![a-z])|\bdsa(?![a-z])|modulus_?length|key_?size|GenerateKey|generate_private_key|RSA\.(?:new|generate))"
+                       r"[^;#]{0,60}?(?<!sha-)(?<!sha)(?<!ps)(?<!rs)(?<!es)(?<!hs)\b(384|512|768|1024|1536)\b")
 _MAPPED = re.compile(r"(?i)[\"']?(\w*(?:sha-?(?:224|256|384|512)|sha3|blake2)\w*)[\"']?\s*(?::|=>|=)\s*[\w.]*?(\w*(?:md5|md4|sha-?1(?!\d))\w*)")
 
 
