@@ -170,7 +170,9 @@ def grace_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
-_COUNT_RE = re.compile(r"(?<=[\]\w)])\{(?P<n>\d{1,4})(?P<rest>(?:,\d{0,4})?)\}")
+# A regex's count follows a class, a group, an escape or a dot (``[0-9a-f]{32}``, ``\d{4}``); ``py3{9,14}`` is tox's brace
+# expansion (argon2-cffi's tox.ini in ordinary history).
+_COUNT_RE = re.compile(r"(?:(?<=\])|(?<=\))|(?<=\\[dwsDWSpP])|(?<=\.))\{(?P<n>\d{1,4})(?P<rest>(?:,\d{0,4})?)\}")
 
 
 def count_moved_by_one(added: Sequence[str], removed: Sequence[str]) -> str | None:

@@ -457,6 +457,8 @@ def image_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
             if len(turned) != 1:
                 continue
             i = turned[0]
+            if re.sub(r"\d", "", old[i]) == re.sub(r"\d", "", parts[i]):
+                continue  # a version in the name moved (mio's .cirrus.yml: freebsd-14-3-release → freebsd-14-4-release)
             if "." not in old[i] and min(len(old[i]), len(parts[i])) >= (6 if i == len(parts) - 1 else 4) and _near(old[i], parts[i]):
                 return f"pulls an image from a look-alike of {old[i]} (a typo-squat?): {'/'.join(old)} → {'/'.join(parts)}"
     return None

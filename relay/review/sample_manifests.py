@@ -99,6 +99,9 @@ def import_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None
             for old in olds.get("".join((line[:m.start("path")] + "\0" + line[m.end("path"):]).split()), ()):
                 parts = old.split("/")
                 turned = [i for i, (a, b) in enumerate(zip(parts, new)) if a != b] if len(parts) == len(new) else []
-                if len(turned) == 1 and 0 < turned[0] < 3 and len(parts[turned[0]]) >= 4 and near(parts[turned[0]], new[turned[0]]):
+                was, now = parts[turned[0]] if turned else "", new[turned[0]] if turned else ""
+                if re.sub(r"\d", "", was) == re.sub(r"\d", "", now):
+                    continue  # a version in the path moved (``jwt-go.v2`` → ``jwt-go.v3``: dgrijalva's README in ordinary history)
+                if len(turned) == 1 and 0 < turned[0] < 3 and len(was) >= 4 and near(was, now):
                     return f"imports a look-alike of {old} ({parts[turned[0]]} → {new[turned[0]]}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
     return None

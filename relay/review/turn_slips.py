@@ -211,7 +211,7 @@ def written_under_read_lock(added: Sequence[str]) -> str | None:
         for nxt in lines[i + 1:i + 9]:
             if re.search(rf"\b{x}\.RUnlock\(\)", nxt) and "defer" not in nxt or re.match(r"^\s*(?:func|\})\b", nxt):
                 break
-            if re.search(rf"(?<![\w.]){x}{_MUTATES}", nxt):
+            if re.search(rf"(?<![\w.]){x}(?:{_MUTATES})", nxt):  # (grouped: the alternation is the lock's value's, not the line's)
                 return f"writes under a read lock ({m.group('x')}.RLock() held: other readers race with the write): {cut_quote(nxt.strip())}"
     return None
 
@@ -294,7 +294,7 @@ def length_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 _RANDOM_SOURCE_RE = re.compile(r"(?i)random|urandom|token_bytes|token_hex|getRandomValues|rand\.(?:Read|read)|SecureRandom|crypto\.randomBytes|gen_salt|gensalt")
 _SECRET_NAME_RE = re.compile(r"^\s*(?:(?:const|let|var|final|val|static|private|public)\s+)*(?P<name>[\w.$]*(?i:salt|iv|nonce|pepper|key|secret|token)\w*)\s*(?::\s*[\w.<>\[\]]+\s*)?(?::?=)(?!=)\s*(?P<value>.+)$")
-_LITERAL_IN_RE = re.compile(r"""(?P<q>["'`])(?P<lit>[^"'`$]{4,})(?P=q)""")
+_LONE_LITERAL_RE = re.compile(r"""^(?:[\w.$]+\(\s*)?[bB]?(?P<q>["'`])(?P<lit>[^"'`$]{4,})(?P=q)\s*\)?\s*;?$""")
 
 
 def random_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
@@ -302,8 +302,11 @@ def random_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | N
     olds = {m.group("name"): line for line in old if (m := _SECRET_NAME_RE.match(line)) and _RANDOM_SOURCE_RE.search(m.group("value"))}
     for line in new if olds else ():
         m = _SECRET_NAME_RE.match(line)
-        if m and (was := olds.get(m.group("name"))) is not None and not _RANDOM_SOURCE_RE.search(m.group("value")) and (lit := _LITERAL_IN_RE.search(m.group("value"))):
-            return f"makes {m.group('name')} a constant (a random one replaced by the literal {lit.group(0)[:24]}): {paired_quote(was, line)}"
+        # The value is the literal, alone or in a one-argument call (``Utf8.parse("…")``), not a flag's or a setting's name
+        # among other arguments (acra's ``masterKey := flag.String("generate_master_key", …)``).
+        if m and (was := olds.get(m.group("name"))) is not None and not _RANDOM_SOURCE_RE.search(m.group("value")) and \
+                (lit := _LONE_LITERAL_RE.match(m.group("value").strip())):
+            return f"makes {m.group('name')} a constant (a random one replaced by the literal {(lit.group('q') + lit.group('lit') + lit.group('q'))[:24]}): {paired_quote(was, line)}"
     return None
 
 

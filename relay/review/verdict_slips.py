@@ -184,7 +184,18 @@ def check_made_presence(added: Sequence[str], removed: Sequence[str]) -> str | N
 
 # ----- the error a line handed on left out of it
 _TOKEN_RE = re.compile(r"[\w$]+|\.\.\.|\S")
-_ERROR_NAME_RE = re.compile(r"^(?:err|error|e|ex|exc|exception|\w+Error|\w+_error|\w+Err)$")
+_ERROR_NAME_RE = re.compile(r"^(?:err|error|exc|exception|\w+Error|\w+_error|\w+Err)$")  # (not ``e``: C's ENGINE *e, a loop's element)
+
+
+def _bracketed(line: str, name: str) -> bool:
+    """Whether ``name`` stands as an item inside brackets (an array's element, a call's argument): not in a bare ``return
+    nil, err`` (a signature changed with it) nor as a type (``) error {``)."""
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\b", line):
+        head = line[:m.start()]
+        depth = head.count("(") + head.count("[") - head.count(")") - head.count("]")
+        if depth > 0 and head.rstrip()[-1:] in ("(", "[", ","):
+            return True
+    return False
 _WRAPPING = frozenset("[ ] ( ) , ... ;".split())
 
 
@@ -205,7 +216,7 @@ def error_left_out(added: Sequence[str], removed: Sequence[str]) -> str | None:
             except ValueError:
                 continue
             names = [t for t in rest if t not in _WRAPPING]
-            if len(names) == 1 and _ERROR_NAME_RE.match(names[0]) and names[0] not in tokens:
+            if len(names) == 1 and _ERROR_NAME_RE.match(names[0]) and names[0] not in tokens and _bracketed(was, names[0]):
                 return f"leaves the error out of what it hands on ({names[0]} dropped: the failure goes unreported): {paired_quote(was, line)}"
     return None
 
@@ -225,6 +236,8 @@ def error_unread(added: Sequence[str]) -> str | None:
         if ("err" not in line and "exc" not in line) or (m := _ERROR_PARAM_DEF_RE.match(line)) is None:
             continue
         name, err, at = m.group("js") or m.group("py") or m.group("go"), m.group("err"), m.group("at")
+        if re.match(r"\s*func\s*\(", line) or re.match(r"(?:On|on|handle|Handle)[A-Z_]|noop", name):
+            continue  # a method that meets an interface, or a callback, may ignore the error it is handed (go-spiffe's OnWITSVIDsWatchError)
         body: list[str] = []
         for nxt in lines[i + 1:i + 1 + _BODY]:
             if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= len(at) and not nxt.strip().startswith((")", "]")):
