@@ -81,11 +81,20 @@ def negation_added(added: Sequence[str], removed: Sequence[str]) -> str | None:
 _WINDOW_RE = re.compile(r"(?i)not_?before|not_?on_?or_?after|not_?after|\bnbf\b|\bexp\b|expir|valid_?(?:from|until|to)|\bnow\b|\biat\b|issued")
 
 
+def _as_or(line: str) -> str:
+    """The line with every conjunction written as a disjunction (word by word: a name holding "and" stays)."""
+    return _squeezed(re.sub(r"\band\b", "or", line.replace("&&", "||")))
+
+
+def _conjunctions(line: str) -> int:
+    return line.count("&&") + len(re.findall(r"\band\b", line))
+
+
 def window_made_either(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added, removed)
-    olds = {_squeezed(line).replace("&&", "||").replace("and", "or"): line for line in old if _WINDOW_RE.search(line) and ("&&" in line or " and " in line)}
+    olds = {_as_or(line): line for line in old if _WINDOW_RE.search(line) and _conjunctions(line)}
     for line in new if olds else ():
-        if ("||" in line or " or " in line) and (was := olds.get(_squeezed(line).replace("and", "or"))) is not None and was.count("&&") + was.count(" and ") > line.count("&&") + line.count(" and "):
+        if (was := olds.get(_as_or(line))) is not None and _conjunctions(was) > _conjunctions(line):
             return f"widens a validity window's check (&& → ||: either bound alone now passes): {paired_quote(was, line)}"
     return None
 
@@ -272,7 +281,7 @@ def own_test_by_in(added: Sequence[str]) -> str | None:
             for nxt in lines[i + 1:i + 12]:
                 if _OWN_DEF_RE.match(nxt):
                     break
-                if (m := _IN_ANSWER_RE.match(nxt)) is not None:
+                if _IN_ANSWER_RE.match(nxt):
                     return f"answers an own-property test with `in` (inherited keys such as __proto__ and constructor pass): {cut_quote(nxt.strip())}"
     return None
 
