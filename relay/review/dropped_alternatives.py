@@ -102,9 +102,29 @@ def _in_a_call(line: str, at: int) -> bool:
     return False
 
 
+# ``x in (a, b)`` made ``x == a`` (round 86: blind 123's pelican, ``word in (os.curdir, os.pardir)`` → ``word ==
+# os.curdir``: ``..`` is served): the test kept for one of its values, the other no longer matches.
+_IN_TWO_RE = re.compile(r"(?P<x>[\w.\[\]'\"]+)\s+(?P<neg>not\s+)?in\s*[(\[{](?P<a>[^(),\[\]{}]+),(?P<b>[^(),\[\]{}]+),?\s*[)\]}]")
+
+
+def _kept_one(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds: dict[str, tuple[str, str]] = {}
+    for line in removed[:_MOST]:
+        for m in _IN_TWO_RE.finditer(line) if len(line) <= _LONGEST and " in" in line and _MATCHING_RE.search(line) else ():
+            op = "!=" if m.group("neg") else "=="
+            for kept, gone in ((m.group("a"), m.group("b")), (m.group("b"), m.group("a"))):
+                olds["".join((line[:m.start()] + f"{m.group('x')} {op} {kept.strip()}" + line[m.end():]).split())] = (gone.strip(), line)
+    for line in added[:_MOST] if olds else ():
+        if (was := olds.get("".join(line.split()))) is not None:
+            return f"drops an alternative from a check or case ({was[0]} no longer matches): {window(line.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
 def alternative_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     """"drops an alternative from a check or case (<item> no longer matches): <the new line>" when a line that matches values (a case label, a
     condition, a membership test) comes back the same less one item of its list."""
+    if (kept := _kept_one(added, removed)) is not None:
+        return kept
     olds: dict[str, list[str]] = {}
     for line in removed[:_MOST]:
         if len(line) <= _LONGEST and ("," in line or "|" in line) and _MATCHING_RE.search(line) and not _COMMENT_RE.match(line):

@@ -62,6 +62,7 @@ from relay.review.loop_bounds import never_true_in_loop
 from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
+from relay.review.reach_slips import reach_slip
 from relay.review.sample_manifests import import_respelled
 from relay.review.scaled_turns import scaled_turned
 from relay.review.words import POPULAR_PACKAGES
@@ -440,8 +441,9 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
                   _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added), import_respelled(added, removed)):
         if found:
             return found, True
-    # Rounds 81–83: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens (high ones here, the rest below).
-    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path)) if found]
+    # Rounds 81–86: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens, a reach widened (high ones here, the rest below).
+    slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path),
+                                          reach_slip(added, removed, path)) if found]
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None

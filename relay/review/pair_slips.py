@@ -266,7 +266,8 @@ def _increment_voided(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 
 # ----- a choice's two arms swapped; an exit commented out
-_TERNARY_RE = re.compile(r"^(?P<head>.*?\?)\s*(?P<a>[\w.'\"-]+)\s*:\s*(?P<b>[\w.'\"-]+)(?P<tail>\s*[;,)]?\s*)$")
+# A choice's two arms, anywhere on the line (round 86: blind 124's pretty-bytes, ``(options.binary ? 1024 : 1000) ** exponent``).
+_TERNARY_RE = re.compile(r"(?<=\?)(?!\?|\.)\s*(?P<a>[\w.'\"-]+)\s*:\s*(?P<b>[\w.'\"-]+)")
 _EXIT_RE = re.compile(r"^\s*(?:return|raise|throw|continue|break|abort|exit|panic!?|die)\b")
 _COMMENTED_RE = re.compile(r"^\s*(?://|#|--)\s*")
 
@@ -274,11 +275,13 @@ _COMMENTED_RE = re.compile(r"^\s*(?://|#|--)\s*")
 def _arms_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = {}
     for line in _short(removed, "?"):
-        if (m := _TERNARY_RE.match(line)) and m.group("a") != m.group("b"):
-            olds[(squeezed(m.group("head")), m.group("b"), m.group("a"))] = line
+        for m in _TERNARY_RE.finditer(line):
+            if m.group("a") != m.group("b"):
+                olds[(squeezed(line[:m.start("a")]), squeezed(line[m.end("b"):]), m.group("b"), m.group("a"))] = line
     for new in _short(added, "?") if olds else ():
-        if (m := _TERNARY_RE.match(new)) and (old := olds.get((squeezed(m.group("head")), m.group("a"), m.group("b")))) is not None:
-            return f"swaps a choice's two values ({m.group('b')} and {m.group('a')}: each case now gets the other's): {paired_quote(old, new)}"
+        for m in _TERNARY_RE.finditer(new):
+            if (old := olds.get((squeezed(new[:m.start("a")]), squeezed(new[m.end("b"):]), m.group("a"), m.group("b")))) is not None:
+                return f"swaps a choice's two values ({m.group('b')} and {m.group('a')}: each case now gets the other's): {paired_quote(old, new)}"
     return None
 
 

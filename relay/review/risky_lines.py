@@ -35,9 +35,7 @@ __all__ = ["LINE_CHARS_SHOWN", "SCREENS", "dangerous_call", "insecure_instructio
 # How much of the line a reason quotes: the reason itself is cut at 120 characters.
 LINE_CHARS_SHOWN = 60
 
-_F = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)"
-_T = r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)"
-_Q = r"['\"]?"
+_F, _T, _Q = r"(?:False|false|FALSE|0|None|null|nil|off|Off|OFF|no|No)", r"(?:True|true|TRUE|1|on|On|ON|yes|Yes)", r"['\"]?"
 
 # ----- values turned the unsafe way, on an added line: (what it does, screen words, pattern)
 # The build, CI and script families (relay.review.build_lines) first: their names are the more precise.
@@ -342,6 +340,8 @@ def risky_screen(line: str) -> bool:
 
 
 _WORD_AT_RE = re.compile(r"[\w$]*")
+# A page's shell command (a prompt, or variables before a program): a tool run with debug output, not a deployed setting (gitlint's docs).
+_COMMAND_RE = re.compile(r"^(?:(?:\$|#|>|PS>)\s+\S|(?:[A-Z_][A-Z0-9_]*=\S+\s+)+[\w./-]+(?:\s|$))")
 
 
 def _shown(line: str, at: int = 0) -> str:
@@ -361,8 +361,7 @@ def _shown(line: str, at: int = 0) -> str:
 
 # A number written again in another spelling of the same value (a formatter's pass: Go's and Python's 0o777 for 0777,
 # digit separators) is the line that stood, not a new one.
-_OCTAL_PREFIX_RE = re.compile(r"\b0[oO](?=[0-7])")
-_DIGIT_SEPARATOR_RE = re.compile(r"(?<=[0-9])_(?=[0-9])")
+_OCTAL_PREFIX_RE, _DIGIT_SEPARATOR_RE = re.compile(r"\b0[oO](?=[0-7])"), re.compile(r"(?<=[0-9])_(?=[0-9])")
 
 
 def _same(line: str) -> str:
@@ -455,7 +454,8 @@ def unsafe_value(added: Sequence[str], removed: Sequence[str], *, prose_too: boo
         code = line.strip()
         hit = _value_hit(code)
         # A vendor's credential is one in a sentence too (a README that pastes a real token into its words).
-        if hit and (prose_too or (hit[0] == SECRET and vendor_secret(code)) or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)):
+        if hit and (prose_too or (hit[0] == SECRET and vendor_secret(code)) or not looks_like_prose(code) and _instruction_kept(hit[0], code, removed, _value_hit)) \
+                and (prose_too or hit[0] != "turns debug mode on" or not _COMMAND_RE.match(code)):
             return f"{hit[0]}: {_quote(*masked(code, hit[1]) if hit[0] == SECRET else (code, hit[1]))}"
     gone = _new_lines(removed, added)
     if gone:
