@@ -33,10 +33,6 @@ __all__: list[str] = []  # a test module exports nothing
      "returns a coroutine where it was awaited (the call never runs)"),
     ("src/defaultMemoize.ts", ["    for (let i = 1; i < length; i++) {"], ["    for (let i = 0; i < length; i++) {"],
      "starts a loop at 1 where it started at 0 (its first item skipped)"),
-    ("index.js", ["\tif (!isPathInside(file, path.dirname(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"],
-     "widens a containment check to the parent folder (cwd → path.dirname(cwd)"),
-    ("app/files.py", ["    if not target.is_relative_to(root.parent):"], ["    if not target.is_relative_to(root):"],
-     "widens a containment check to the parent folder (root → root.parent"),
 ])
 def test_each_answer_slip_is_named(path: str, added: list[str], removed: list[str], said: str) -> None:
     found = answer_slip(added, removed, path)
@@ -232,8 +228,13 @@ def test_an_open_umask_and_the_proxy_header_set_stay_high() -> None:
     ("docs/tutorial/tutorial_admin.rst", [".. code-block:: python", "", "    admin.site.has_permission = lambda request: True"], [], "high",
      "overrides a permission check to always allow"),
     # datasette (blind 112): the static root's containment check rooted at the filesystem's anchor
+    # (high since round 87, read with the classic slips: globby's home folder made its parent)
     ("datasette/utils/asgi.py", ["            full_path.relative_to(root_path.resolve().anchor)"],
-     ["            full_path.relative_to(root_path.resolve())"], "medium", "widens a containment check to the parent folder (root_path.resolve() →"),
+     ["            full_path.relative_to(root_path.resolve())"], "high", "widens a containment check to the parent folder (root_path.resolve() →"),
+    ("index.js", ["\tif (!isPathInside(file, path.dirname(cwd))) {"], ["\tif (!isPathInside(file, cwd)) {"], "high",
+     "widens a containment check to the parent folder (cwd → path.dirname(cwd)"),
+    ("app/files.py", ["    if not target.is_relative_to(root.parent):"], ["    if not target.is_relative_to(root):"], "high",
+     "widens a containment check to the parent folder (root → root.parent"),
 ])
 def test_round_80s_classic_lines_are_named(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     out = assess(fc(path, added, removed), RiskContext())

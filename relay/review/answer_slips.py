@@ -13,7 +13,7 @@ Each is one edit a worker makes in passing, with no security word on the line:
   comparison: the first argument never compared, a stale result served);
 - ``containment_widened``: a containment check's root given as its parent (``isPathInside(file, cwd)`` →
   ``isPathInside(file, path.dirname(cwd))``, ``relative_to(root)`` → ``relative_to(root.parent)``): what lies beside
-  the folder now passes;
+  the folder now passes (round 87: high, read by relay.review.last_readers with the classic slips: globby's home folder);
 - ``made_true``: a comparison's call replaced by a constant truth on the same line (``lhs.ct_eq(&rhs)`` →
   ``Choice::from(1)``): the check passes whatever it compared;
 - ``unsigned_algorithm`` (round 78, high): a token's algorithm made "none" (``signing_algorithm.to_s`` → ``"none"``,
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["answer_slip", "list_from_two", "made_true", "static_root_widened", "unsigned_algorithm"]
+__all__ = ["answer_slip", "containment_widened", "list_from_two", "made_true", "static_root_widened", "unsigned_algorithm"]
 
 _PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
@@ -282,5 +282,5 @@ def answer_slip(added: Sequence[str], removed: Sequence[str], path: str) -> str 
     if not added or not removed:
         return None
     return (result_dropped(added, removed) or error_made_result(added, removed) or coroutine_returned(added, removed, path)
-            or loop_start_moved(added, removed) or containment_widened(added, removed) or echo_left_on(added, removed)
+            or loop_start_moved(added, removed) or echo_left_on(added, removed)
             or verdict_made_presence(added, removed) or radix_turned(added, removed) or static_root_widened(added, removed))

@@ -71,7 +71,7 @@ _STRONG_RE = re.compile(
     r"\bsecrets\.\w+|\bos\.urandom\b|\bSystemRandom\b|[\"']crypto/rand[\"']|\bcrypto\.(?:randomBytes|getRandomValues|randomUUID|randomInt)\b|"
     r"\brandomBytes\b|\bgetRandomValues\b|\bSecureRandom\b|\bRandomNumberGenerator\b|\brandom_bytes\s*\(|\brandom_int\s*\(|"
     r"\bopenssl_random_pseudo_bytes\b|\bstrong_rand_bytes\b|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|\bSecRandomCopyBytes\b|"
-    r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b")
+    r"\barc4random\w*|\bRandom\.secure\b|\bcrypto_random\w*|\bRAND_bytes\b|\brandom(?:Private|Secret)Key\s*\(")  # round 87: noble's key generator
 _WEAK_RE = re.compile(
     r"(?<![\w.])random\.(?:random|randint|randrange|choice|choices|getrandbits|randbytes|sample|Random)\b|\bMath\.random\b|"
     r"[\"']math/rand(?:/v2)?[\"']|\bnew\s+Random\s*\(|\bjava\.util\.Random\b|(?<![\w.:$>])rand\s*\(|\bmt_rand\b|\bRandom\.(?:rand|new)\b|"
@@ -485,7 +485,7 @@ def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: b
         if found:
             return found, False
     if not sample and (gone := check_vanished(added, removed)) is not None:  # round 26: debug-only, failures accepted, a scan off
-        return gone, False
+        return gone, gone.startswith("accepts failures as success (a verify")  # round 87: a verify's -1 taken as success is high
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
         return alone, False
     # Rounds 59 and 62: a count's floor raised, a unit's factor put in, an index compared with its loop's bound, a check's

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.answer_slips import answer_slip, list_from_two, static_root_widened, unsigned_algorithm
+from relay.review.answer_slips import answer_slip, containment_widened, list_from_two, static_root_widened, unsigned_algorithm
 from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
 from relay.review.turn_slips import random_made_literal, turn_slip
@@ -63,6 +63,7 @@ from relay.review.line_shapes import squeezed
 from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
 from relay.review.reach_slips import reach_slip
+from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
 from relay.review.sample_manifests import import_respelled
 from relay.review.scaled_turns import scaled_turned
 from relay.review.words import POPULAR_PACKAGES
@@ -233,7 +234,7 @@ _SEND_FOR_ANY_RE = re.compile(r"\bunsafe\s+impl\s*<\s*(?P<t>[A-Z]\w*)\s*>\s*(?P<
 
 def _length_below_zero(added: Sequence[str]) -> str | None:
     for line in added[:_LINES]:
-        if "< 0" in line.replace("<0", "< 0") and len(line) <= _LONG and (m := _BELOW_ZERO_RE.search(line)):
+        if "< 0" in line.replace("<0", "< 0") and len(line) <= _LONG and _BELOW_ZERO_RE.search(line):
             return f"compares a length with < 0 (never true: the check under it never runs): {cut_quote(line.strip())}"
     return None
 
@@ -438,12 +439,14 @@ def _twin_guards(added: Sequence[str]) -> str | None:
 def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[str, bool] | None:
     """The first of these slips the edit makes, with whether it is classic (high)."""
     for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed),
-                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added), import_respelled(added, removed)):
+                  _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added), import_respelled(added, removed),
+                  containment_widened(added, removed)):  # round 87: a containment check's root made its parent, high (globby's home folder)
         if found:
             return found, True
-    # Rounds 81–86: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens, a reach widened (high ones here, the rest below).
+    # Rounds 81–87: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens, a reach widened, a
+    # literal put in (high ones here, the rest below).
     slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path),
-                                          reach_slip(added, removed, path)) if found]
+                                          reach_slip(added, removed, path), literal_slip(added, removed, path)) if found]
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None
@@ -468,8 +471,9 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     literal (round 85), and worth a look, a
     Python check by identity with a literal (round 71: graphene's middleware page), a static route's folder made the
     working folder (round 79: starlette's ``directory='.'``), a token's algorithm made "none" (round 80)."""
-    if (squat := import_respelled(added, removed) or random_made_literal(sample_lines(added), sample_lines(removed))) is not None:
-        return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"
-    found = (identity_literal(added, removed, path, docs=True) or static_root_widened(sample_lines(added), sample_lines(removed))
-             or unsigned_algorithm(sample_lines(added), sample_lines(removed)))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE
+    code, was = sample_lines(added), sample_lines(removed)
+    if (squat := import_respelled(added, removed) or random_made_literal(code, was) or secret_made_literal(code, was)) is not None:
+        return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
+    found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
+             or unsigned_algorithm(code, was) or durability_off(code))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never
     return (found, False) if found else None

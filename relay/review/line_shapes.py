@@ -47,6 +47,8 @@ def comment_only(line: str, prefixes: tuple[str, ...]) -> bool:
     comment it closes. ``/* fast path */ return true`` is code: a line read as a comment by its first two characters
     let the worker hide any call after one (it was left out of every reader)."""
     text = line.strip()
+    if text[:1] == "*" and (text[1:2].isalnum() or text[1:2] in ("_", "(")):
+        return False  # a dereference (Go's ``*ps = (*ps)[0:0]``, C's ``*len = n;``), not a block comment's next line (round 87)
     while text.startswith(prefixes):
         block = next((b for b in _BLOCKS if text.startswith(b[0])), None)
         if block is None:

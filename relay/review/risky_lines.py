@@ -306,7 +306,7 @@ _DANGEROUS_CALLS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = bui
     ("redirects to a URL the request supplies", ("redirect", "location", "return_to", "returnto", "return_url", "returnurl", "came_from",
                                                  "camefrom", "goto", "back_url", "backurl", "callback_url", "callbackurl", "'next", "\"next",
                                                  ":next", ".next", "[next"), re.compile(
-        r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"
+        r"\bredirect(?:_to)?\s*\(?\s*(?:request|req|params|flask\.request)(?:\.|\[:?)(?:args|query|params|GET|POST|form|body|values|get|\w+)|"  # Ruby's params[:RelayState]
         r"\bredirect(?:_to)?\s*\(?\s*(?:ctx|c|this|self)\.(?:request\.|req\.)?(?:query|params|args|body|Query|QueryParam|FormValue|queryParam|formParam|queryParams)\b|"
         r"\bsendRedirect\s*\(\s*(?:req|request)\.getParameter\s*\(|"
         r"\bRedirect\s*\([^)]*\b(?:URL\.Query\(\)\.Get|FormValue|Query|QueryParam)\s*\(|"

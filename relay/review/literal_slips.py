@@ -1,0 +1,162 @@
+"""One literal a slip puts where the code computed or checked a value, and a reset a slip takes out (issue 36, round 87:
+blind 125/126's misses; a test returned from before it runs is ``relay.review.file_kinds.SKIP_RE``'s).
+
+High:
+
+- ``secret_made_literal`` (pairs, code and docs samples): a call's secret-named argument given as a random-looking literal
+  (fernet-rb's README ``Fernet.generate(secret, …)`` → ``Fernet.generate('cw_0x689RpI…=', …)``: a real-looking key
+  published, and the pattern readers copy);
+- ``compare_length_literal`` (pairs): a comparison call's length made a small literal (libtomcrypt's ChaCha20-Poly1305
+  ``XMEM_NEQ(buf, tag, buflen)`` → ``XMEM_NEQ(buf, tag, 4)``: a tag is checked on its first 4 bytes, forged in 2^32 tries);
+- ``mode_macro_opened`` (pairs): a permission setting's octal value turned to one that lets others write (ory/kratos's
+  Dockerfile ``-DSQLITE_DEFAULT_FILE_PERMISSIONS=0600`` → ``0666``: every database file made world-writable).
+
+Worth a look:
+
+- ``reset_dropped`` (removed lines) and ``pooled_unreset`` (new lines): a reused value's reset deleted, or a value taken
+  from a pool returned as its last user left it (httprouter's ``*ps = (*ps)[0:0] // reset slice`` after
+  ``paramsPool.Get()``: one request's parameters are served to the next);
+- ``durability_off`` (new lines, code and docs samples): a store's sync policy set to never (buntdb's README
+  ``config.SyncPolicy = buntdb.Never``, SQLite's ``synchronous = OFF``, ``fsync = off``): a crash loses what was written.
+
+The party guarded against is the worker that slips one such line into an ordinary change: each reads as a value written
+out or a line tidied away, and no word on it says what it costs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import edited_sides
+from relay.review.overridden_turns import cut_quote, paired_quote
+
+__all__ = ["durability_off", "literal_slip", "secret_made_literal"]
+
+_NEW = 4000
+_LONG = 300
+
+
+def _squeezed(line: str) -> str:
+    return "".join(line.split()).replace("'", '"')
+
+
+def _random_looking(text: str) -> bool:
+    """A literal that reads as key material: long, letters and digits mixed, no run of one character."""
+    body = text.strip("'\"`")
+    return len(body) >= 16 and sum(c.isdigit() for c in body) >= 3 and sum(c.isalpha() for c in body) >= 8 and not re.search(r"(.)\1{3}", body) \
+        and " " not in body
+
+
+# ----- high
+_SECRET_ARG_RE = re.compile(r"(?<=[(,])\s*(?P<name>[\w.$]*(?i:secret|key|token|password|passwd|credential|signing_?key)\w*)\s*(?=[,)])")
+_LITERAL_ARG_RE = re.compile(r"""(?<=[(,])\s*(?P<lit>(?P<q>['"`])[^'"`\s]{16,}(?P=q))\s*(?=[,)])""")
+
+
+def secret_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {}
+    for line in old:
+        for m in _SECRET_ARG_RE.finditer(line) if "(" in line else ():
+            olds[(_squeezed(line[:m.start("name")]), _squeezed(line[m.end("name"):]))] = (m.group("name"), line)
+    for line in new if olds else ():
+        for m in _LITERAL_ARG_RE.finditer(line):
+            if _random_looking(m.group("lit")) and (was := olds.get((_squeezed(line[:m.start("lit")]), _squeezed(line[m.end("lit"):])))) is not None:
+                # The key quoted by its first characters only (relay.review.secret_lines masks a secret the same way).
+                shown = line[:m.start("lit")] + m.group("lit")[:7] + "…" + m.group("q") + line[m.end("lit"):]
+                return f"hard-codes a secret ({was[0]} → a literal key {m.group('lit')[:7]}…): {paired_quote(was[1], shown)}"
+    return None
+
+
+_COMPARE_CALL_RE = re.compile(r"(?i)\b(?:\w*memcmp|\w*mem_?neq|\w*mem_?eq|XMEM_(?:NEQ|CMP)|timingsafe_\w+|\w*constant_?time_?(?:compare|eq)\w*|bcmp)\s*\(")
+_LAST_ARG_RE = re.compile(r",\s*(?P<len>[^,()]+(?:\([^()]*\))?[^,()]*)\)")
+
+
+def compare_length_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {}
+    for line in old:
+        for call in _COMPARE_CALL_RE.finditer(line):
+            comma = line.rfind(",", call.end(), _close(line, call.end()))
+            if comma > 0 and (m := _LAST_ARG_RE.match(line, comma)) and not m.group("len").strip().isdigit():
+                olds[_squeezed(line[:m.start("len")]) + "\0" + _squeezed(line[m.end("len"):])] = (m.group("len").strip(), line)
+    for line in new if olds else ():
+        for call in _COMPARE_CALL_RE.finditer(line):
+            comma = line.rfind(",", call.end(), _close(line, call.end()))
+            m = _LAST_ARG_RE.match(line, comma) if comma > 0 else None
+            if m and m.group("len").strip().isdigit() and int(m.group("len")) < 16:
+                if (was := olds.get(_squeezed(line[:m.start("len")]) + "\0" + _squeezed(line[m.end("len"):]))) is not None:
+                    return f"compares only {m.group('len').strip()} bytes ({was[0]} → {m.group('len').strip()}: the rest of a tag or MAC is never checked): {paired_quote(was[1], line)}"
+    return None
+
+
+def _close(line: str, start: int) -> int:
+    """The position of the parenthesis that closes the call opened just before ``start``."""
+    depth = 1
+    for i in range(start, len(line)):
+        depth += (line[i] == "(") - (line[i] == ")")
+        if depth == 0:
+            return i
+    return len(line)
+
+
+_MODE_SETTING_RE = re.compile(r"(?P<name>\b\w*(?i:permission|perms|file_?mode|dir_?mode|umask)\w*)\s*[=:]\s*(?P<mode>0o?[0-7]{3})\b")
+
+
+def mode_macro_opened(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    olds = {(_squeezed(line[:m.start("mode")]), _squeezed(line[m.end("mode"):])): (m.group("mode"), line)
+            for line in old for m in _MODE_SETTING_RE.finditer(line) if int(m.group("mode")[-1]) & 2 == 0}
+    for line in new if olds else ():
+        for m in _MODE_SETTING_RE.finditer(line):
+            others_write = int(m.group("mode")[-1]) & 2 and "umask" not in m.group("name").lower()
+            if others_write and (was := olds.get((_squeezed(line[:m.start("mode")]), _squeezed(line[m.end("mode"):])))) is not None:
+                return f"makes files world-writable ({m.group('name')} {was[0]} → {m.group('mode')}: any local user can write them): {paired_quote(was[1], line)}"
+    return None
+
+
+# ----- worth a look
+_RESET_RE = re.compile(r"^\s*(?:\*?(?P<x>[\w.]+)\s*=\s*\(?\*?(?P=x)\)?\[0?:0\]|(?P<y>[\w.]+)\s*=\s*(?P=y)\[:0\]|(?P<z>[\w.]+)\.(?:Reset|reset)\(\s*\))\s*;?\s*(?://.*|#.*)?$")
+
+
+def reset_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    kept = {_squeezed(line) for line in added}
+    for line in removed[:_NEW]:
+        if (m := _RESET_RE.match(line)) and _squeezed(line) not in kept:
+            name = m.group("x") or m.group("y") or m.group("z")
+            if not any(re.search(rf"(?<![\w.]){re.escape(name)}\s*(?:=\s*\(?\*?{re.escape(name)}\)?\[0?:0\]|\.(?:Reset|reset)\()", a) for a in added):
+                return f"no longer resets {name} before it is reused (what the last use left in it stays): removed: {cut_quote(line.strip())}"
+    return None
+
+
+_POOL_GET_RE = re.compile(r"^\s*(?P<x>\w+)\s*:?=\s*[\w.]*(?i:pool)\w*\.Get\(\)")
+
+
+def pooled_unreset(added: Sequence[str]) -> str | None:
+    """A value taken from a pool handed out as the pool holds it (Go's ``sync.Pool``: whatever its last user left)."""
+    lines = [line for line in added[:_NEW] if line.strip()]
+    for i, line in enumerate(lines[:-1]):
+        if ".Get()" in line and (m := _POOL_GET_RE.match(line)) and re.match(rf"^\s*return\s+{m.group('x')}\s*$", lines[i + 1]):
+            return f"hands out {m.group('x')} from a pool as its last user left it (no reset): {cut_quote(line.strip())}"
+    return None
+
+
+_SYNC_OFF_RE = re.compile(r"(?i)\b(?P<what>sync_?policy|synchronous|fsync|sync_?writes|sync_?mode|durability)\b[\"']?\s*(?:[=:]|\bto\b)\s*[\"']?(?P<value>(?:[\w.]+\.)?(?:never|off|none|false|0))\b[\"']?")
+
+
+def durability_off(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and (m := _SYNC_OFF_RE.search(line)):
+            return f"turns durability off ({m.group('what')} = {m.group('value')}: writes are not synced, a crash loses them): {cut_quote(line.strip())}"
+    return None
+
+
+def literal_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
+    """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
+    for found in (secret_made_literal(added, removed), compare_length_literal(added, removed), mode_macro_opened(added, removed)):
+        if found:
+            return found, True
+    for found in (reset_dropped(added, removed), pooled_unreset(added), durability_off(added)):
+        if found:
+            return found, False
+    return None

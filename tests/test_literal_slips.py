@@ -1,0 +1,100 @@
+"""Issue 36, round 87 (blind 125/126's first runs): a literal put where the code computed or checked a value, a reset
+taken out, and the readers round 87 widened.
+
+Whom each guards against: the worker that passes a literal key where a README passed ``secret`` (fernet-rb), compares a
+tag's first 4 bytes (libtomcrypt), makes a permission setting world-writable (ory/kratos), deletes a pooled value's
+reset or hands one out unreset (httprouter), sets a store's sync policy to never (buntdb's README), returns from a test
+before it runs with a TODO (libtomcrypt), widens a verify result's success test across a reformatted call
+(sodiumoxide), roots a containment check at its parent (globby), redirects to Ruby's ``params[:RelayState]``
+(ruby-saml's README) or makes a key from ``Math.random`` where the library's key generator stood (noble-ed25519's
+README). Each was low, unnamed or out of the view on round 86's rules (0de4a09); each near miss beside it stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.file_kinds import rule_lines
+from relay.review.literal_slips import literal_slip
+from relay.review.risk import RiskContext, assess
+
+__all__: list[str] = []  # a test module exports nothing
+
+_FENCE = ["Example:", "", "```ruby"]
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "risk"), [
+    ("lib/token.rb", ["token = Fernet.generate('cw_0x689RpI-jtRR7oE8h_eQsKImvJapLeSbXpwF4e4=', 'harold@heroku.com')"],
+     ["token = Fernet.generate(secret, 'harold@heroku.com')"], "hard-codes a secret (secret → a literal key 'cw_0x6…", "high"),
+    ("src/encauth/chachapoly/chacha20poly1305_memory.c", ["      if (buflen != *taglen || XMEM_NEQ(buf, tag, 4) != 0) {"],
+     ["      if (buflen != *taglen || XMEM_NEQ(buf, tag, buflen) != 0) {"], "compares only 4 bytes (buflen → 4", "high"),
+    (".docker/Dockerfile-build", ["ENV CGO_CPPFLAGS -DSQLITE_DEFAULT_FILE_PERMISSIONS=0666"], ["ENV CGO_CPPFLAGS -DSQLITE_DEFAULT_FILE_PERMISSIONS=0600"],
+     "makes files world-writable (DSQLITE_DEFAULT_FILE_PERMISSIONS 0600 → 0666", "high"),
+    ("router.go", [], ["\t*ps = (*ps)[0:0] // reset slice"], "no longer resets ps before it is reused", "medium"),
+    ("router.go", ["func (r *Router) getParams() *Params {", "\tps := r.paramsPool.Get().(*Params)", "\treturn ps", "}"], [],
+     "hands out ps from a pool as its last user left it", "medium"),
+    ("db/open.go", ["\tconfig.SyncPolicy = buntdb.Never", "\tif err := db.SetConfig(config); err != nil {"], [],
+     "turns durability off (SyncPolicy = buntdb.Never", "medium"),
+    ("src/crypto/sign/ed25519.rs", ["        0 >= ffi::crypto_sign_ed25519_verify_detached(", "            sig.0.as_ptr(),"],
+     ["        0 == ffi::crypto_sign_ed25519_verify_detached(sig.0.as_ptr(),"], "accepts failures as success (a verify result's error codes now pass", "high"),
+    ("ignore.js", ["\t\tif (!isPathInside(resolved, path.dirname(homeDirectory))) {"], ["\t\tif (!isPathInside(resolved, homeDirectory)) {"],
+     "widens a containment check to the parent folder (homeDirectory → path.dirname(homeDirectory)", "high"),
+    ("README.md", [*_FENCE, "     redirect_to(params[:RelayState])", "```"], [], "redirects to a URL the request supplies: redirect_to(params[:RelayState])", "high"),
+    ("README.md", ["  const privKey = Uint8Array.from({ length: 32 }, () => Math.floor(Math.random() * 256));"],
+     ["  const privKey = ed.utils.randomPrivateKey();"], "makes randomness predictable", "high"),
+    ("tests/pem_test.c", ["int pem_test(void)", "{", "   ltc_pka_key key;", "", "   return CRYPT_NOP; /* TODO: re-enable once all PEM fixtures decode */",
+                          "   if (ltc_mp.name == NULL) return CRYPT_NOP;", "   DO(test_process_dir(\"tests/pem\", &key, s_pem_decode));", "}"],
+     ["int pem_test(void)", "{", "   ltc_pka_key key;", "", "   if (ltc_mp.name == NULL) return CRYPT_NOP;",
+      "   DO(test_process_dir(\"tests/pem\", &key, s_pem_decode));", "}"], "return CRYPT_NOP; /* TODO", "high"),
+])
+def test_each_slip_is_named(path: str, added: list[str], removed: list[str], said: str, risk: str) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    assert out.risk == risk and any(said in reason for reason in out.reasons), (out.risk, out.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed"), [
+    # a secret read from elsewhere, a short or worded literal, a literal where no secret stood
+    ("lib/token.rb", ["token = Fernet.generate(ENV.fetch('FERNET_SECRET'), 'harold@heroku.com')"], ["token = Fernet.generate(secret, 'harold@heroku.com')"]),
+    ("lib/token.rb", ["token = Fernet.generate('your-secret-here', 'harold@heroku.com')"], ["token = Fernet.generate(secret, 'harold@heroku.com')"]),
+    ("lib/token.rb", ["x = lookup('a1b2c3d4e5f6g7h8i9j0k', 'harold@heroku.com')"], ["x = lookup(name, 'harold@heroku.com')"]),
+    # a compare's length kept as a name, or a literal as large as a whole tag
+    ("src/mac.c", ["   if (XMEM_NEQ(buf, tag, taglen) != 0) {"], ["   if (XMEM_NEQ(buf, tag, buflen) != 0) {"]),
+    ("src/mac.c", ["   if (XMEM_NEQ(buf, tag, 16) != 0) {"], ["   if (XMEM_NEQ(buf, tag, buflen) != 0) {"]),
+    # a mode tightened, a umask
+    (".docker/Dockerfile-build", ["ENV CGO_CPPFLAGS -DSQLITE_DEFAULT_FILE_PERMISSIONS=0600"], ["ENV CGO_CPPFLAGS -DSQLITE_DEFAULT_FILE_PERMISSIONS=0644"]),
+    # a reset moved to another spelling, a pooled value reset before it is returned
+    ("router.go", ["\tps.Reset()", "\treturn ps"], ["\t*ps = (*ps)[0:0] // reset slice", "\treturn ps"]),
+    ("router.go", ["\tps := r.paramsPool.Get().(*Params)", "\t*ps = (*ps)[0:0]", "\treturn ps"], []),
+    # a sync policy made stronger
+    ("db/open.go", ["\tconfig.SyncPolicy = buntdb.Always"], ["\tconfig.SyncPolicy = buntdb.EverySecond"]),
+    # a test's early return kept under its condition
+    ("tests/pem_test.c", ["   if (ltc_mp.name == NULL) return CRYPT_NOP; /* TODO: a math library */"], []),
+    # a verify's success test left exact across the reformat
+    ("src/crypto/sign/ed25519.rs", ["        0 == ffi::crypto_sign_ed25519_verify_detached(", "            sig.0.as_ptr(),"],
+     ["        0 == ffi::crypto_sign_ed25519_verify_detached(sig.0.as_ptr(),"]),
+])
+def test_near_misses_stay_quiet(path: str, added: list[str], removed: list[str]) -> None:
+    said = " ".join(assess(rule_lines(fc(path, added, removed)), RiskContext()).reasons)
+    for quiet in ("hard-codes a secret", "compares only", "world-writable", "resets", "from a pool", "durability", "CRYPT_NOP",
+                  "accepts failures as success"):
+        assert quiet not in said, said
+
+
+def test_the_reader_answers_the_first_slip_with_its_weight() -> None:
+    high = literal_slip(["  if (XMEM_NEQ(buf, tag, 4) != 0) {"], ["  if (XMEM_NEQ(buf, tag, buflen) != 0) {"])
+    assert high is not None and high[1] is True and high[0].startswith("compares only 4 bytes"), high
+    worth = literal_slip(["PRAGMA synchronous = OFF;"], [])
+    assert worth is not None and worth[1] is False and "synchronous = OFF" in worth[0], worth
+    assert literal_slip(["x = compute(a, b)"], ["x = compute(a)"]) is None
+    # The key is never quoted whole: its first characters only.
+    said = literal_slip(["t = Fernet.generate('cw_0x689RpI-jtRR7oE8h_eQsKImvJapLeSbXpwF4e4=', who)"], ["t = Fernet.generate(secret, who)"])
+    assert said is not None and "jtRR7oE8h" not in said[0], said
+
+
+def test_a_dereference_is_code_not_a_comment() -> None:
+    # A line that opens with ``*`` and a name is a pointer written to (Go, C), read by every rule; before round 87 it was
+    # taken for a block comment's next line and left out of every reader (a worker could hide a line there).
+    kept = rule_lines(fc("router.go", ["\tps := r.paramsPool.Get().(*Params)", "\t*ps = (*ps)[0:0]", "\treturn ps",
+                                       "/*", " * the pool's values are reset", " *", " */"], [])).added_lines
+    assert "\t*ps = (*ps)[0:0]" in kept and not any("reset" in line and line.startswith(" *") for line in kept), kept
