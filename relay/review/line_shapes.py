@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
 __all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
-           "comment_only"]
+           "comment_only", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
 # HUNK_LINES a side, each cut to HUNK_CHARS characters), up to READ_LINES a side of those each rule
@@ -78,6 +78,30 @@ def edited_sides(added: Sequence[str], removed: Sequence[str], *, most: int = 40
     kept = {line.strip() for line in removed[:most]}
     return ([line for line in added[:most] if len(line) <= longest and line.strip() not in kept],
             [line for line in removed[:most] if len(line) <= longest])
+
+
+def unspaced(line: str) -> str:
+    """A line with its whitespace dropped and one quote style: a quote style changed beside a turn is no other change
+    (python-jwt's 'exp' → "exp")."""
+    return "".join(line.split()).replace("'", '"')
+
+
+def span_pairs(added: Sequence[str], removed: Sequence[str], old_re: re.Pattern[str], new_re: re.Pattern[str] | None = None,
+               group: int | str = 0, new_group: int | str | None = None) -> Iterator[tuple[re.Match[str], str, re.Match[str], str]]:
+    """Each (old match, old line, new match, new line) of an edited pair that is the same, unspaced, outside one span:
+    ``group`` of ``old_re`` on the removed line, ``new_group`` (``group`` when None) of ``new_re`` (``old_re`` when None)
+    on the added one. What a slip turned or put in is that span; the rest of the line is the commit's own. Read as
+    ``edited_sides`` reads."""
+    at = group if new_group is None else new_group
+    new, old = edited_sides(added, removed)
+    olds: dict[tuple[str, str], tuple[re.Match[str], str]] = {}
+    for line in old:
+        for m in old_re.finditer(line):
+            olds[(unspaced(line[:m.start(group)]), unspaced(line[m.end(group):]))] = (m, line)
+    for line in new if olds else ():
+        for m in (new_re or old_re).finditer(line):
+            if (was := olds.get((unspaced(line[:m.start(at)]), unspaced(line[m.end(at):])))) is not None:
+                yield was[0], was[1], m, line
 
 
 _SQUEEZE_RE = re.compile(r"[\s,;\\(){}]+")  # a formatter adds and drops wrapping parentheses, and braces (clang-format InsertBraces)

@@ -28,17 +28,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import edited_sides
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["durability_off", "literal_slip", "secret_made_literal"]
 
 _NEW = 4000
 _LONG = 300
-
-
-def _squeezed(line: str) -> str:
-    return "".join(line.split()).replace("'", '"')
 
 
 def _random_looking(text: str) -> bool:
@@ -54,17 +50,11 @@ _LITERAL_ARG_RE = re.compile(r"""(?<=[(,])\s*(?P<lit>(?P<q>['"`])[^'"`\s]{16,}(?
 
 
 def secret_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        for m in _SECRET_ARG_RE.finditer(line) if "(" in line else ():
-            olds[(_squeezed(line[:m.start("name")]), _squeezed(line[m.end("name"):]))] = (m.group("name"), line)
-    for line in new if olds else ():
-        for m in _LITERAL_ARG_RE.finditer(line):
-            if _random_looking(m.group("lit")) and (was := olds.get((_squeezed(line[:m.start("lit")]), _squeezed(line[m.end("lit"):])))) is not None:
-                # The key quoted by its first characters only (relay.review.secret_lines masks a secret the same way).
-                shown = line[:m.start("lit")] + m.group("lit")[:7] + "…" + m.group("q") + line[m.end("lit"):]
-                return f"hard-codes a secret ({was[0]} → a literal key {m.group('lit')[:7]}…): {paired_quote(was[1], shown)}"
+    for was, old, m, line in span_pairs(added, removed, _SECRET_ARG_RE, _LITERAL_ARG_RE, "name", "lit") if "(" in "".join(removed) else ():
+        if _random_looking(m.group("lit")):
+            # The key quoted by its first characters only (relay.review.secret_lines masks a secret the same way).
+            shown = line[:m.start("lit")] + m.group("lit")[:7] + "…" + m.group("q") + line[m.end("lit"):]
+            return f"hard-codes a secret ({was.group('name')} → a literal key {m.group('lit')[:7]}…): {paired_quote(old, shown)}"
     return None
 
 
@@ -79,13 +69,13 @@ def compare_length_literal(added: Sequence[str], removed: Sequence[str]) -> str 
         for call in _COMPARE_CALL_RE.finditer(line):
             comma = line.rfind(",", call.end(), _close(line, call.end()))
             if comma > 0 and (m := _LAST_ARG_RE.match(line, comma)) and not m.group("len").strip().isdigit():
-                olds[_squeezed(line[:m.start("len")]) + "\0" + _squeezed(line[m.end("len"):])] = (m.group("len").strip(), line)
+                olds[unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):])] = (m.group("len").strip(), line)
     for line in new if olds else ():
         for call in _COMPARE_CALL_RE.finditer(line):
             comma = line.rfind(",", call.end(), _close(line, call.end()))
             m = _LAST_ARG_RE.match(line, comma) if comma > 0 else None
             if m and m.group("len").strip().isdigit() and int(m.group("len")) < 16:
-                if (was := olds.get(_squeezed(line[:m.start("len")]) + "\0" + _squeezed(line[m.end("len"):]))) is not None:
+                if (was := olds.get(unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]))) is not None:
                     return f"compares only {m.group('len').strip()} bytes ({was[0]} → {m.group('len').strip()}: the rest of a tag or MAC is never checked): {paired_quote(was[1], line)}"
     return None
 
@@ -104,14 +94,9 @@ _MODE_SETTING_RE = re.compile(r"(?P<name>\b\w*(?i:permission|perms|file_?mode|di
 
 
 def mode_macro_opened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {(_squeezed(line[:m.start("mode")]), _squeezed(line[m.end("mode"):])): (m.group("mode"), line)
-            for line in old for m in _MODE_SETTING_RE.finditer(line) if int(m.group("mode")[-1]) & 2 == 0}
-    for line in new if olds else ():
-        for m in _MODE_SETTING_RE.finditer(line):
-            others_write = int(m.group("mode")[-1]) & 2 and "umask" not in m.group("name").lower()
-            if others_write and (was := olds.get((_squeezed(line[:m.start("mode")]), _squeezed(line[m.end("mode"):])))) is not None:
-                return f"makes files world-writable ({m.group('name')} {was[0]} → {m.group('mode')}: any local user can write them): {paired_quote(was[1], line)}"
+    for was, old, m, line in span_pairs(added, removed, _MODE_SETTING_RE, group="mode"):
+        if not int(was.group("mode")[-1]) & 2 and int(m.group("mode")[-1]) & 2 and "umask" not in m.group("name").lower():
+            return f"makes files world-writable ({m.group('name')} {was.group('mode')} → {m.group('mode')}: any local user can write them): {paired_quote(old, line)}"
     return None
 
 
@@ -120,9 +105,9 @@ _RESET_RE = re.compile(r"^\s*(?:\*?(?P<x>[\w.]+)\s*=\s*\(?\*?(?P=x)\)?\[0?:0\]|(
 
 
 def reset_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    kept = {_squeezed(line) for line in added}
+    kept = {unspaced(line) for line in added}
     for line in removed[:_NEW]:
-        if (m := _RESET_RE.match(line)) and _squeezed(line) not in kept:
+        if (m := _RESET_RE.match(line)) and unspaced(line) not in kept:
             name = m.group("x") or m.group("y") or m.group("z")
             if not any(re.search(rf"(?<![\w.]){re.escape(name)}\s*(?:=\s*\(?\*?{re.escape(name)}\)?\[0?:0\]|\.(?:Reset|reset)\()", a) for a in added):
                 return f"no longer resets {name} before it is reused (what the last use left in it stays): removed: {cut_quote(line.strip())}"

@@ -34,17 +34,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import edited_sides
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["reach_slip"]
 
 _NEW = 4000  # new lines read
 _LONG = 300
-
-
-def _squeezed(line: str) -> str:
-    return "".join(line.split()).replace("'", '"')
 
 
 # ----- high
@@ -59,33 +55,27 @@ _SCOPE_ARG_RE = re.compile(r"(?<=[(,])\s*(?:user|owner|author|account|tenant|cre
 
 
 def query_unscoped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds: dict[str, tuple[str, str]] = {}
-    for line in old:
-        for m in _USER_ROOT_RE.finditer(line):
-            olds[_squeezed(line[:m.start("root")]) + "\0" + _squeezed(line[m.start("tail"):])] = (m.group("root"), line)
-        for m in _SCOPE_ARG_RE.finditer(line) if "(" in line else ():
-            olds[_squeezed(line[:m.start()] + line[m.end():]).replace(",)", ")")] = (m.group(0).strip(" ,"), line)
+    for was, old, m, line in span_pairs(added, removed, _USER_ROOT_RE, _EVERY_ROOT_RE, "root"):
+        return f"no longer scopes a query to the user ({was.group('root')} → {m.group('root')}: every user's rows): {paired_quote(old, line)}"
+    new, old_lines = edited_sides(added, removed)
+    # A filter's scoping keyword dropped, the rest of the call kept (the trailing comma it leaves is no other change).
+    olds = {unspaced(line[:m.start()] + line[m.end():]).replace(",)", ")"): (m.group(0).strip(" ,"), line)
+            for line in old_lines if "(" in line for m in _SCOPE_ARG_RE.finditer(line)}
     for line in new if olds else ():
-        for m in _EVERY_ROOT_RE.finditer(line):
-            if (was := olds.get(_squeezed(line[:m.start("root")]) + "\0" + _squeezed(line[m.start("tail"):]))) is not None:
-                return f"no longer scopes a query to the user ({was[0]} → {m.group('root')}: every user's rows): {paired_quote(was[1], line)}"
-        if (was := olds.get(_squeezed(line).replace(",)", ")"))) is not None:
-            return f"no longer scopes a query to the user ({was[0]} dropped: every user's rows): {paired_quote(was[1], line)}"
+        if (gone := olds.get(unspaced(line).replace(",)", ")"))) is not None:
+            return f"no longer scopes a query to the user ({gone[0]} dropped: every user's rows): {paired_quote(gone[1], line)}"
     return None
 
 
 _KEYS_LENGTH_RE = re.compile(r"\bObject\.keys\(\s*(?P<x>[\w$.]+)\s*\)\.length\b")
+_LENGTH_RE = re.compile(r"(?P<x>[\w$.]+)\.length\b")
 
 
 def keys_length_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {_squeezed(line[:m.start()] + f"{m.group('x')}.length" + line[m.end():]): (m.group("x"), line)
-            for line in old for m in _KEYS_LENGTH_RE.finditer(line)}
-    for line in new if olds else ():
-        if (was := olds.get(_squeezed(line))) is not None:
-            return (f"counts an object by .length ({was[0]}.length is undefined where its keys were counted: the limit it is compared "
-                    f"with never trips): {paired_quote(was[1], line)}")
+    for was, old, m, line in span_pairs(added, removed, _KEYS_LENGTH_RE, _LENGTH_RE):
+        if m.group("x") == was.group("x"):
+            return (f"counts an object by .length ({m.group('x')}.length is undefined where its keys were counted: the limit it is compared "
+                    f"with never trips): {paired_quote(old, line)}")
     return None
 
 
@@ -108,9 +98,9 @@ _REFUSING_ARM_RE = re.compile(r"^\s*(?P<cond>[^=\-]{1,160}?)\s*(?:=>|->)\s*(?:th
 
 def refusal_arm_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added, removed)
-    kept = {_squeezed(line) for line in added}
+    kept = {unspaced(line) for line in added}
     for line in old:
-        if "=>" not in line and "->" not in line or (m := _REFUSING_ARM_RE.match(line)) is None or _squeezed(line) in kept:
+        if "=>" not in line and "->" not in line or (m := _REFUSING_ARM_RE.match(line)) is None or unspaced(line) in kept:
             continue
         if re.match(r"(?:Err|Error|Some\(\s*Err)\b|(?:e|err|error)\s*$", m.group("cond").strip()):
             continue  # an error passed on, not input refused (a changed propagation is relay.review.dropped_safeties')
@@ -128,19 +118,19 @@ _UPPER_ARG_RE = re.compile(r"(?<=[(,])\s*(?P<arg>(?:le|lt|max_length|max_items|m
 
 def input_bound_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added, removed)
-    olds = {_squeezed(line[:m.start()] + line[m.end():]).replace(",)", ")"): (m.group("arg"), line)
+    olds = {unspaced(line[:m.start()] + line[m.end():]).replace(",)", ")"): (m.group("arg"), line)
             for line in old if "(" in line for m in _UPPER_ARG_RE.finditer(line)}
     for line in new if olds else ():
-        if (was := olds.get(_squeezed(line).replace(",)", ")"))) is not None:
+        if (was := olds.get(unspaced(line).replace(",)", ")"))) is not None:
             return f"drops an input's upper bound ({was[0]} removed: any value is taken): {paired_quote(was[1], line)}"
     return None
 
 
 def chain_made_sequence(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added, removed)
-    olds = {_squeezed(line.replace("&&", ";")): line for line in old if "&&" in line}
+    olds = {unspaced(line.replace("&&", ";")): line for line in old if "&&" in line}
     for line in new if olds else ():
-        if ";" in line and (was := olds.get(_squeezed(line.replace("&&", ";")))) is not None and was.count("&&") > line.count("&&"):
+        if ";" in line and (was := olds.get(unspaced(line.replace("&&", ";")))) is not None and was.count("&&") > line.count("&&"):
             return f"runs on past a failure (&& → ;: a failing command before the last no longer fails the script): {paired_quote(was, line)}"
     return None
 

@@ -46,17 +46,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import edited_sides
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced as _squeezed
 from relay.review.overridden_turns import cut_quote, paired_quote
 
 __all__ = ["random_made_literal", "turn_slip"]
 
 _LONG = 300  # a line past this is data, not a statement
 _NEW = 4000  # new lines read
-
-
-def _squeezed(line: str) -> str:
-    return "".join(line.split()).replace("'", '"')  # a quote style changed beside the turn is no other change (python-jwt's 'exp' → "exp")
 
 
 def _by_key(lines: Sequence[str]) -> dict[str, str]:
@@ -103,15 +99,9 @@ _ACCESS_RE = re.compile(r"""(?P<head>['"]--access['"]\s*,\s*|\baccess\s*[:=]\s*|
 
 
 def access_made_public(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        if (m := _ACCESS_RE.search(line)) and "public" not in m.group("value"):
-            olds[_squeezed(line[:m.start("value")] + line[m.end("value"):])] = (m.group("value"), line)
-    for line in new if olds else ():
-        if (m := _ACCESS_RE.search(line)) and m.group("value").strip("'\"") in ("public", "public-read", "public-read-write"):
-            if (was := olds.get(_squeezed(line[:m.start("value")] + line[m.end("value"):]))) is not None:
-                return f"makes access public whatever was set ({was[0]} → {m.group('value')}): {paired_quote(was[1], line)}"
+    for was, old, m, line in span_pairs(added, removed, _ACCESS_RE, group="value"):
+        if "public" not in was.group("value") and m.group("value").strip("'\"") in ("public", "public-read", "public-read-write"):
+            return f"makes access public whatever was set ({was.group('value')} → {m.group('value')}): {paired_quote(old, line)}"
     return None
 
 
@@ -289,15 +279,12 @@ def own_test_by_in(added: Sequence[str]) -> str | None:
 _LENGTH_ARG_RE = re.compile(r"(?<=[(,])\s*(?P<len>[\w.]+\.(?:size|length|len|remaining|limit|position)\(\s*\)|[\w.]+\.length|len\(\s*[\w.]+\s*\)|sizeof\s*\(?\s*[\w.]+\s*\)?)\s*(?=[,)])")
 
 
+_ZERO_ARG_RE = re.compile(r"(?<=[(,])\s*(?P<len>0)\s*(?=[,)])")
+
+
 def length_zeroed(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        for m in _LENGTH_ARG_RE.finditer(line):
-            olds[_squeezed(line[:m.start("len")] + "0" + line[m.end("len"):])] = (m.group("len").strip(), line)
-    for line in new if olds else ():
-        if (was := olds.get(_squeezed(line))) is not None:
-            return f"passes a length of 0 ({was[0]} → 0: the data is not read): {paired_quote(was[1], line)}"
+    for was, old, _m, line in span_pairs(added, removed, _LENGTH_ARG_RE, _ZERO_ARG_RE, "len"):
+        return f"passes a length of 0 ({was.group('len').strip()} → 0: the data is not read): {paired_quote(old, line)}"
     return None
 
 
@@ -323,15 +310,13 @@ _EXPIRY_RE = re.compile(r"(?i)expir|not_?after|valid_?until|deadline|\bttl\b|\be
 _FLIPPED_OP = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
 
 
+_OP_RE = re.compile(r"(?<![<>=-])(?P<op>[<>]=?)(?![<>=])")
+
+
 def expiry_flipped(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds: dict[str, tuple[str, str]] = {}
-    for line in old:
-        for m in re.finditer(r"(?<![<>=-])(?P<op>[<>]=?)(?![<>=])", line) if _EXPIRY_RE.search(line) else ():
-            olds[_squeezed(line[:m.start()] + _FLIPPED_OP[m.group("op")] + line[m.end():])] = (m.group("op"), line)
-    for line in new if olds else ():
-        if (was := olds.get(_squeezed(line))) is not None:
-            return f"turns an expiry's comparison around ({was[0]} → {_FLIPPED_OP[was[0]]}: what expired passes, what is fresh is refused): {paired_quote(was[1], line)}"
+    for was, old, m, line in span_pairs(added, removed, _OP_RE, group="op") if any(_EXPIRY_RE.search(line) for line in removed) else ():
+        if _EXPIRY_RE.search(old) and m.group("op") == _FLIPPED_OP[was.group("op")]:
+            return f"turns an expiry's comparison around ({was.group('op')} → {m.group('op')}: what expired passes, what is fresh is refused): {paired_quote(old, line)}"
     return None
 
 
@@ -340,30 +325,22 @@ _NOT_ONE_RE = re.compile(r"(?P<x>[\w.]+)\s*(?:\bis\s+not\b|!==?)\s*[\w.]+")
 
 
 def membership_made_inequality(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        for m in _IN_TUPLE_RE.finditer(line) if " in " in line and " not in " not in line else ():
-            olds[_squeezed(line[:m.start()]) + "\0" + _squeezed(line[m.end():])] = (m.group("x"), line)
-    for line in new if olds else ():
-        for m in _NOT_ONE_RE.finditer(line):
-            if (was := olds.get(_squeezed(line[:m.start()]) + "\0" + _squeezed(line[m.end():]))) is not None and was[0] == m.group("x"):
-                return f"widens a membership test to one inequality (every other value passes now): {paired_quote(was[1], line)}"
+    for was, old, m, line in span_pairs(added, removed, _IN_TUPLE_RE, _NOT_ONE_RE):
+        if " in " in old and " not in " not in old and was.group("x") == m.group("x"):
+            return f"widens a membership test to one inequality (every other value passes now): {paired_quote(old, line)}"
     return None
 
 
 _END_EQ_RE = re.compile(r"(?P<i>\b\w+)\s*==\s*(?P<n>\w*(?i:len|size|count|end|max|limit)\w*)\b")
 
 
+_END_GT_RE = re.compile(r"(?P<i>\b\w+)\s*>\s*(?P<n>\w*(?i:len|size|count|end|max|limit)\w*)\b")
+
+
 def end_check_widened(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        for m in _END_EQ_RE.finditer(line):
-            olds[_squeezed(line[:m.start()] + f"{m.group('i')} > {m.group('n')}" + line[m.end():])] = line
-    for line in new if olds else ():
-        if (was := olds.get(_squeezed(line))) is not None:
-            return f"lets an index reach its end (== → >: the element one past the last is read): {paired_quote(was, line)}"
+    for was, old, m, line in span_pairs(added, removed, _END_EQ_RE, _END_GT_RE):
+        if (was.group("i"), was.group("n")) == (m.group("i"), m.group("n")):
+            return f"lets an index reach its end (== → >: the element one past the last is read): {paired_quote(old, line)}"
     return None
 
 
