@@ -81,6 +81,10 @@ def _said(path: str, added: list[str], removed: list[str] | None = None):
     ("src/main/java/org/x/Instants.java", ["        return (int) DurationUtils.toMillisLong(DurationUtils.since(toInstant(instant)));"],
      ["        return DurationUtils.toMillisLong(DurationUtils.since(toInstant(instant)));"], "medium", "cuts a value to a narrower integer ((int)"),
     ("x/buf.go", ["\tn := int32(len(buf))"], ["\tn := len(buf)"], "medium", "cuts a value to a narrower integer (int32"),
+    # round 87: the same cast inside the commit's own rewrite (the uncast line never stood on the removed side)
+    ("src/main/java/org/x/Instants.java", ["        return (int) DurationUtils.toMillisLong(DurationUtils.since(toInstant(instant)));"],
+     ["        final Duration duration = DurationUtils.since(toInstant(instant));", "            return duration.toMillis();"], "medium",
+     "cuts a value to a narrower integer ((int) of DurationUtils.toMillisLong"),
     ("crates/service/src/local/http/config.rs", ["        self.basic.total_users() > 1"],
      ["        self.basic.total_users() > 0"], "medium", "needs one more before a check holds (> 0 → > 1"),
 ])
@@ -130,6 +134,7 @@ def test_each_slipped_line_is_named_at_its_risk(path: str, added: list[str], rem
     ("tools/build.py", ["    os.makedirs(os.path.dirname(out))"], ["    os.makedirs(out)"], "deletes the folder"),  # nothing deleted
     ("x/buf.go", ["\tn := int64(len(buf))"], ["\tn := len(buf)"], "narrower integer"),  # widened
     ("src/X.java", ["    int x = (int) y;"], ["    int x = y;"], "narrower integer"),  # no time, size or count
+    ("src/X.java", ["    int x = (int) Math.floor(value);"], [], "narrower integer"),  # no 64-bit call
     ("src/Cron/AbstractField.php", ["        $x = [$this->fullRange[(int) $step]];"], ["        $x = [$this->fullRange[$step]];"],
      "narrower integer"),  # PHP's int is 64 bits
     ("src/parts.go", ["\treturn len(c.parts) > 2"], ["\treturn len(c.parts) > 1"], "needs one more"),

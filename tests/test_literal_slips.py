@@ -98,3 +98,16 @@ def test_a_dereference_is_code_not_a_comment() -> None:
     kept = rule_lines(fc("router.go", ["\tps := r.paramsPool.Get().(*Params)", "\t*ps = (*ps)[0:0]", "\treturn ps",
                                        "/*", " * the pool's values are reset", " *", " */"], [])).added_lines
     assert "\t*ps = (*ps)[0:0]" in kept and not any("reset" in line and line.startswith(" *") for line in kept), kept
+
+
+@pytest.mark.parametrize(("path", "added", "credential"), [
+    # go-ntlmssp (blind 77): an index into a split value is code, not a literal credential
+    ("authenticate_message.go", ["\t\t\tpassword = hashParts[1]"], False),
+    ("config/app.ini", ["password = Xk9pLmQ2rT7vW"], True),
+    # hapi's cookie docs (blind 47): a value that describes itself is a placeholder, not a secret
+    ("API.md", ["```js", "    password: 'password-should-be-32-characters',", "```"], False),
+    ("API.md", ["```js", "    password: 'Xk9pLmQ2rT7vW4sN',", "```"], True),
+])
+def test_round_87s_false_credentials_are_gone(path: str, added: list[str], credential: bool) -> None:
+    said = " ".join(assess(rule_lines(fc(path, added, [])), RiskContext()).reasons)
+    assert ("hard-codes a" in said) is credential, said

@@ -34,7 +34,7 @@ __all__ = ["CALLS", "VALUES", "paired"]
 _CREDENTIAL_KEY = r"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key)"
 # (Every run stops at the next separator, ``=`` and ``:`` included, and so does each look-ahead: a crafted line of
 # "token=token=…" is read in linear time, tests/test_review_backtracking.py.)
-_V = r"[^\s'\"`$%{}<>()#;,=:]"
+_V = r"[^\s'\"`$%{}<>()\[\]#;,=:]"  # (round 87: an index is code, ``password = hashParts[1]``, no literal)
 _BARE_LITERAL = (r"(?P<atcred>(?!" + _V + r"*(?i:your|example|changeme|change_me|placeholder|dummy|fake|xxxx|redacted))(?!/)"
                  r"(?=" + _V + r"*[a-z])(?=" + _V + r"*[A-Z])(?=" + _V + r"*\d)" + _V + r"{8,}={0,2})")
 

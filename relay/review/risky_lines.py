@@ -223,7 +223,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
 # A value that only stands in for a secret (docs and templates write these).
 _PLACEHOLDER_RE = re.compile(
     r"(?i)^(?:x+|\*+|\.+|-+|todo|tbd|none|null|password|secret|token|changeme|change_me|redacted)$|your[-_ ]|example|placeholder|"
-    r"changeme|change[-_]me|replace[-_ ]?me|dummy|fake|xxxx|^<.*>$|"
+    r"changeme|change[-_]me|replace[-_ ]?me|dummy|fake|xxxx|^<.*>$|should[-_ ]be|must[-_ ]be|at[-_]least[-_]\d|"  # hapi's 'password-should-be-32-characters'
     # A name, not a value: an environment variable's, an identifier's.
     r"^(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$|^(?-i:[a-z]+(?:_[a-z]+)+)$|^(?-i:[a-z]+(?:\.[a-z]+)+)$")
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import COMPARISON_RE, closing_bracket, one_replace, paired_quote, unbracketed
+from relay.review.overridden_turns import COMPARISON_RE, closing_bracket, cut_quote, one_replace, paired_quote, unbracketed
 from relay.review.turned_lines import limit_multiplied
 
 __all__ = ["scaled_turned"]
@@ -96,7 +96,15 @@ def _narrowed(added: Sequence[str], removed: Sequence[str], path: str) -> str | 
             cut = new[:m.start()] + new[m.end():close - 1] + new[close:]
         if (old := olds.get(" ".join(cut.split()))) is not None:
             return f"cuts a value to a narrower integer ({m.group().strip().rstrip('(')}: a large one wraps): {paired_quote(old, new)}"
+    # New code that casts what a 64-bit call answers (round 87: the same commons-lang line inside the commit's own rewrite).
+    for new in added[:_PAIRS * 5]:
+        if len(new) <= _LONG and (m := _NARROWED_CALL_RE.search(new)):
+            return f"cuts a value to a narrower integer ({m.group('cast').strip()} of {m.group('call')}…: a large one wraps): {cut_quote(new.strip())}"
     return None
+
+
+_NARROWED_CALL_RE = re.compile(r"(?P<cast>\(\s*(?:int|short|int32_t|int32)\s*\))\s*(?P<call>[\w.]*(?:Long|AsLong|currentTimeMillis|nanoTime|toEpochMilli|"
+                               r"toNanos|toMillis)\s*\()")
 
 
 # ``ALERT_POLL_MS = 15_000`` → ``= 15`` (blind 85's dozzle: a poll every 15 ms): a duration's number changed by exactly a
