@@ -111,3 +111,12 @@ def test_a_dereference_is_code_not_a_comment() -> None:
 def test_round_87s_false_credentials_are_gone(path: str, added: list[str], credential: bool) -> None:
     said = " ".join(assess(rule_lines(fc(path, added, [])), RiskContext()).reasons)
     assert ("hard-codes a" in said) is credential, said
+
+
+@pytest.mark.parametrize(("line", "off"), [
+    ("          value: --anonymous-auth=false", False),  # kube-bench (blind 113): anonymous access turned off is the safe way
+    ("authentication: false", True),
+])
+def test_anonymous_access_turned_off_is_no_authentication_turned_off(line: str, off: bool) -> None:
+    said = " ".join(assess(rule_lines(fc("cfg/cis-1.12/master.yaml", [line], [])), RiskContext()).reasons)
+    assert ("turns authentication off" in said) is off, said

@@ -356,7 +356,8 @@ async def test_a_risky_line_deep_in_a_big_new_file_is_read_named_and_shown(tmp_p
     [
         ("composer.json", '        "monolog/monologg": "^3.5",', "adds a look-alike of monolog/monolog (a typo-squat?): monolog/monologg"),
         ("pom.xml", "      <artifactId>commons-lang33</artifactId>", "adds a look-alike of commons-lang3 (a typo-squat?): commons-lang33"),
-        ("Cargo.toml", 'rustsl = "0.23"', "adds a look-alike of rustls (a typo-squat?): rustsl"),
+        # (a short name's line quoted too, round 87: the name alone locates no line for the review read)
+        ("Cargo.toml", 'rustsl = "0.23"', 'adds a look-alike of rustls (a typo-squat?): rustsl (rustsl = "0.23")'),
         ("Gemfile", "gem 'omniauht'", "adds a look-alike of omniauth (a typo-squat?): omniauht"),
     ],
 )

@@ -84,9 +84,7 @@ def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]
     declare (``known``); sorted."""
     if not is_manifest(c.path) or DOCS_BUILD_DIRS.intersection(c.path.lower().split("/")[:-1]):
         return []
-    gone = {dep_key(name) for name in dep_names(c.path, c.removed_lines)} | moved
-    if c.kind == "added":
-        gone |= known
+    gone = {dep_key(name) for name in dep_names(c.path, c.removed_lines)} | moved | (known if c.kind == "added" else set())
     return sorted(name for name in dep_names(c.path, c.added_lines) if dep_key(name) not in gone)
 
 
@@ -267,13 +265,15 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
         # A part of the name, read against a name of the same length (round 59, blind 83: ``aiohtpp-session`` beside ``aiohttp``).
         parts = [(key, 0), *((p, len(p)) for p in re.split(r"[-_.]", key) if len(p) >= 5 and p != key and p not in gone and p not in _POPULAR_KEYS)]
         old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and _near(g, part) and not _real_pair(g, part) and not _next_version(g, part)), None)
+        # A short name's manifest line quoted too: the name alone locates no line for the view (round 87: js-sha3's "rolup").
+        said = name[:40] + next((f" ({line.strip()[:60]})" for line in (c.added_lines if c is not None and len(name) < 8 else ()) if name in line), "")
         if old:
-            return f"adds a look-alike of {old[:40]} (a typo-squat?): {name[:40]}"
+            return f"adds a look-alike of {old[:40]} (a typo-squat?): {said}"
         if len(key) < 5:
             continue
         near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not _real_pair(k, key) and not _next_version(k, key)), None)
         if near:
-            return f"adds a look-alike of {near} (a typo-squat?): {name[:40]}"
+            return f"adds a look-alike of {near} (a typo-squat?): {said}"
     return None
 
 

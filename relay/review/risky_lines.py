@@ -77,7 +77,7 @@ _UNSAFE_VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = build
         r"dangerouslySetInnerHTML|\.(?:inner|outer)HTML\s*\+?=(?!=)(?!\s*(?:['\"][^'\"`$+]*['\"]|``)\s*;?\s*$)|\bdocument\.write(?:ln)?\s*\(|\bv-html\b|\{\{\{\s*[\w@.>~]|<%-(?!-)|"
         r"\bbypassSecurityTrust\w*\s*\(|\btemplate\.(?:HTML|JS|HTMLAttr|URL)\s*\(|<%=\s*raw\b(?!\s*\(?\s*['\"][^'\"#]*['\"]\s*\)?\s*-?%>)|(?<![\w.$])(?<!def )(?<!fn )raw\s*\(\s*(?!self\b)[\w@]|\binsertAdjacentHTML\s*\(|\|\s*raw\b|\{!!\s*[^!}]*!!\}|<%==|\bunsafe_allow_html\s*=\s*True\b")),
     ("turns authentication off", ("auth", "login", "skip_before_action"), re.compile(
-        r"\b(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
+        r"\b(?<!anonymous-)(?<!anonymous_)(?:auth|authenticate|authentication|auth_?required|requires?_?auth\w*|login_?required|requires?_?login|authorization_?required)"
         + _Q + r"\s*[=:]>?\s*(?:false|False|FALSE)\b|"
         r"\bskip_before_action\s+:(?:authenticate|require_login|require_user|authorize|verify_user|ensure_logged_in)\w*", re.I)),
     ("turns a cookie's or CSRF protection off", ("secure", "httponly", "http_only", "samesite", "same_site", "csrf", "verify_authenticity_token",
