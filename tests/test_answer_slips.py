@@ -154,9 +154,9 @@ def test_their_near_misses_stay_quiet(path: str, added: list[str], removed: list
     ("src/TSDocConfigFile.ts", ["    const success: boolean = tsdocSchemaValidator(configJson) !== undefined;"],
      ["    const success: boolean = tsdocSchemaValidator(configJson) as boolean;"], "medium",
      "reads a check's verdict as its presence (tsdocSchemaValidator(…) !== undefined"),
-    # tar-stream: a pax size parsed in base 16
+    # tar-stream: a pax size parsed in base 16 (high since round 87, with the classic slips)
     ("extract.js", ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 16)"],
-     ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 10)"], "medium", "parses a number in another base (10 → 16"),
+     ["      if (this._pax.size) this._header.size = parseInt(this._pax.size, 10)"], "high", "parses a number in another base (10 → 16"),
 ])
 def test_round_79s_slips_are_named(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
     out = assess(fc(path, added, removed), RiskContext())

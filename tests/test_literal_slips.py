@@ -120,3 +120,13 @@ def test_round_87s_false_credentials_are_gone(path: str, added: list[str], crede
 def test_anonymous_access_turned_off_is_no_authentication_turned_off(line: str, off: bool) -> None:
     said = " ".join(assess(rule_lines(fc("cfg/cis-1.12/master.yaml", [line], [])), RiskContext()).reasons)
     assert ("turns authentication off" in said) is off, said
+
+
+def test_a_classic_slip_after_another_finding_in_its_file_is_read() -> None:
+    # Before round 87 the edit judge stopped at its first finding: a worth-a-look reading of the commit's own edit (an
+    # error path rewritten) hid a classic slip read later in the same file (here a radix turned), which was never said.
+    added = ["    if (type in ['file', 'link']) {", "    if (pax.size) header.size = parseInt(pax.size, 16)"]
+    removed = ["    if (type in ['file', 'link', 'symlink']) {", "    if (pax.size) header.size = parseInt(pax.size, 10)"]
+    out = assess(rule_lines(fc("extract.js", added, removed)), RiskContext())
+    assert out.risk == "high" and any("parses a number in another base (10 → 16" in r for r in out.reasons), out.reasons
+    assert any("drops an alternative" in r for r in out.reasons), out.reasons  # the first finding is still said

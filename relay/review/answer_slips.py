@@ -21,7 +21,8 @@ Each is one edit a worker makes in passing, with no security word on the line:
 - ``echo_left_on`` (round 78): a terminal's echo no longer turned off where a secret is read;
 - ``list_from_two`` (round 78, new lines): an allow- or deny-list consulted only when it holds two entries or more;
 - ``verdict_made_presence``, ``radix_turned``, ``static_root_widened`` (round 79): a validator's answer read as
-  ``!== undefined``, a number parsed in another base, a static route's folder made the working folder.
+  ``!== undefined``, a number parsed in another base (round 87: high, with the classic slips of relay.review.last_readers),
+  a static route's folder made the working folder.
 
 Each reads a removed line against the added line that is the same but for the slip; a rewrite of the call moves more.
 """
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 
 from relay.review.overridden_turns import paired_quote
 
-__all__ = ["answer_slip", "containment_widened", "list_from_two", "made_true", "static_root_widened", "unsigned_algorithm"]
+__all__ = ["answer_slip", "containment_widened", "list_from_two", "made_true", "radix_turned", "static_root_widened", "unsigned_algorithm"]
 
 _PAIRS = 400  # lines read each side
 _LONG = 300  # a line past this is data, not a statement
@@ -283,4 +284,4 @@ def answer_slip(added: Sequence[str], removed: Sequence[str], path: str) -> str 
         return None
     return (result_dropped(added, removed) or error_made_result(added, removed) or coroutine_returned(added, removed, path)
             or loop_start_moved(added, removed) or echo_left_on(added, removed)
-            or verdict_made_presence(added, removed) or radix_turned(added, removed) or static_root_widened(added, removed))
+            or verdict_made_presence(added, removed) or static_root_widened(added, removed))

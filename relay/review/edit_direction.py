@@ -41,7 +41,7 @@ wildcard policy, a lowered parameter) decide high, the others medium; each reaso
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 
 from relay.review.alone_lines import read_alone
@@ -62,7 +62,7 @@ from relay.review.setting_turns import setting_turned
 from relay.review.line_shapes import Screen, squeezed, window
 from relay.review.small_edits import centred
 
-__all__ = ["SCREENS", "judged", "secret_default_pair"]
+__all__ = ["SCREENS", "judged", "judgements", "secret_default_pair"]
 
 _SHOWN = 60
 
@@ -141,8 +141,7 @@ _SECRET_DEFAULT_RES = (
                r"\s*(?:\|\||\?\?|\?:|\bor\b)\s*" + _LIT),
     # Java's Optional.ofNullable(System.getenv("NAME")).orElse("lit"), Rust's env::var("NAME").unwrap_or("lit"…)
     re.compile(r"(?:getenv|env::var|var)\s*\(\s*" + _NAME + r"\s*\)\)?\s*\.\s*(?:orElse|unwrap_or(?:_else)?|or_else|getOrElse)\s*\(\s*"
-               r"(?:\|_?\w*\|\s*)?(?:String::from\(\s*)?" + _LIT),
-)
+               r"(?:\|_?\w*\|\s*)?(?:String::from\(\s*)?" + _LIT))
 _GO_READ_RE = re.compile(r"(?P<var>\w+)\s*:?=\s*os\.Getenv\s*\(\s*" + _NAME + r"\s*\)")
 _GO_EMPTY_RE = re.compile(r"^\s*if\s+(?P<var>\w+)\s*==\s*\"\"\s*\{\s*$")
 _GO_SET_RE = re.compile(r"^\s*(?P<var>\w+)\s*=\s*" + _LIT + r"\s*$")
@@ -445,54 +444,57 @@ def _config_in_message(path: str, added: Sequence[str], removed: Sequence[str]) 
     return None
 
 
-def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
-    """The first way the change's new side weakens its old one, with whether the kind is classic (high). ``sample``: a
-    docs page's lines, read as code is but only as edits (a secret default new in a page is its own example's)."""
+def judgements(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> Iterator[tuple[str, bool]]:
+    """Each way the change's new side weakens its old one, in the readers' order, with whether it is classic (high). ``sample``:
+    a docs page's lines, read as code but only as edits. Lazy: ``judged`` takes the first, the rows the first and the first
+    classic one (round 87: a classic slip after another reader's finding in its file was never read: tar-stream's radix)."""
     # Round 56: a check's verdict overridden (an alternative, a flag pinned, a clause flipped open…) is read first, so another
     # turn the same change makes in the file (the commit's own) does not hide it; its shapes are narrow. A page's sample
     # lines too (go-cose's README: ``Verify(…) || len(sig) > 0``).
     if (over := overridden_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:
-        return over
+        yield over
     for found, classic in ((_weak_random(added, removed), True), (made_constant(added, removed), True),  # round 23: made constant
                            (_secret_default(added, removed, pair_only=sample), True),
                            (_lowered_parameter(path, added, removed), True), (_wildcard_policy(added, removed), True)):
         if found:
-            return found, classic
+            yield found, classic
     if (fewer := fields_dropped(added, removed)) is not None:  # round 23: a comparison of several fields narrowed to fewer
-        return fewer[0], fewer[1]
+        yield fewer[0], fewer[1]
     if (loose := loosened(path, added, removed, sample=sample)) is not None:  # round 23: an expiry, a suffix, escaping, a default…
-        return loose
+        yield loose
     if not sample and (flip := flipped(added, removed)) is not None:  # round 24: an error made success, a line break anchored, a default…
-        return flip
+        yield flip
     if (more := turned(path, added, removed, sample=sample)) is not None:  # round 15: a bind, an algorithm mix, a source, a key, a limit
-        return more
+        yield more
     if (setting := setting_turned(path, added, removed, sample=sample)) is not None:  # round 16: TLS, XXE, a verify, a secret, a check
-        return setting
+        yield setting
     if (subtle := subtle_turned(path, added, removed, sample=sample)) is not None:  # round 17: a lock, a rejection, anchors, a bind…
-        return subtle
+        yield subtle
     if (guard := guard_default_turned(*((sample_lines(added), sample_lines(removed)) if sample else (added, removed)))) is not None:  # round 25
-        return guard
+        yield guard
     if not sample and (opt_in := action_made_opt_in(added, removed)) is not None:
-        return opt_in, False
+        yield opt_in, False
     if (final := final_dropped(added, removed)) is not None:  # round 49: a decipher's tag check dropped with its final()
-        return final, True
+        yield final, True
     if (lost := lost_result(added, removed)) is not None:  # round 19: a verdict blanked, a catch emptied, TLS defaults bypassed
-        return lost, False
+        yield lost, False
     if not sample and (alt := alternative_dropped(added, removed)) is not None:  # round 25: a case or a check's list less one item
-        return alt, False
+        yield alt, False
     for found in (_permissive_switch(added, removed), _pin_dropped(path, added, removed), _config_in_message(path, added, removed),
                   _lifetime_raised(path, added, removed), _unchecked_twin(added, removed), _credential_logged(added, removed)):
         if found:
-            return found, False
+            yield found, False
     if not sample and (gone := check_vanished(added, removed)) is not None:  # round 26: debug-only, failures accepted, a scan off
-        return gone, gone.startswith("accepts failures as success (a verify")  # round 87: a verify's -1 taken as success is high
+        yield gone, gone.startswith("accepts failures as success (a verify")  # round 87: a verify's -1 taken as success is high
     if not sample and (alone := read_alone(added, removed)) is not None:  # round 25: a check new code writes so it cannot decide
-        return alone, False
-    # Rounds 59 and 62: a count's floor raised, a unit's factor put in, an index compared with its loop's bound, a check's
-    # failure answered yes…; read last.
-    if sample:  # a docs sample's check by identity with a literal (round 71: graphene's page), its static folder made '.' (79)
-        return read_last_sample(added, removed, path)
-    return read_last(added, removed, path)
+        yield alone, False
+    # Rounds 59 and 62: a floor raised, a unit's factor put in, a check's failure answered yes…, read last (a docs sample's: 71, 79).
+    if (last := read_last_sample(added, removed, path) if sample else read_last(added, removed, path)) is not None:
+        yield last
+
+
+def judged(path: str, added: Sequence[str], removed: Sequence[str], *, sample: bool = False) -> tuple[str, bool] | None:
+    return next(judgements(path, added, removed, sample=sample), None)  # the first of them
 
 
 SCREENS = {"edit_direction.strong": _STRONG}  # proved by tests/test_screens.py

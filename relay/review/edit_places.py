@@ -1,7 +1,7 @@
 """Where the edit judge reads, and two readers of places no other reader looked (issue 36, round 14).
 
 - ``weakened_classic`` and ``weakened_more``: the rule table's checks (``relay.review.rules``' ``weakens_edit``, high, and
-  ``weakens_more``, worth a look) over ``relay.review.edit_direction.judged``;
+  ``weakens_more``, worth a look) over ``relay.review.edit_direction.judgements``: the first classic one, and the first;
 - a test's support code (``relay.review.test_support``): a secret-named read given a literal, a secret read from the
   environment made a literal, TLS turned off or a world-writable mode, each worth a look (a test case's own lines are
   not read: a test disables a check to test it);
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review import checks, risky_lines, slipped_lines
-from relay.review.edit_direction import judged, secret_default_pair
+from relay.review.edit_direction import judgements, secret_default_pair
 from relay.review.facts import FileFacts, RiskContext
 from relay.review.generated_shape import machine_made
 from relay.review.line_shapes import squeezed, window
@@ -142,9 +142,17 @@ def _code_in_docs(f: FileFacts) -> bool:
     return f.is_code and not _BUILT_DOCS_RE.search(f.path) and not machine_made(f.change)
 
 
-def _judged(f: FileFacts, *, sample: bool) -> tuple[str, bool] | None:
-    """``judged`` on the file's lines, once: both rows below ask it the same (a 37,000-line docs tree: 2.5 s a time)."""
-    return f.once(("judged", sample), lambda: judged(f.path, f.change.added_lines, f.change.removed_lines, sample=sample))
+def _judged(f: FileFacts, *, sample: bool) -> tuple[tuple[str, bool] | None, tuple[str, bool] | None]:
+    """The first of ``judgements`` on the file's lines and its first classic one, once: both rows below ask them (a
+    37,000-line docs tree: 2.5 s a time). The readers after a classic one are not asked."""
+    def first_and_classic() -> tuple[tuple[str, bool] | None, tuple[str, bool] | None]:
+        first = None
+        for found in judgements(f.path, f.change.added_lines, f.change.removed_lines, sample=sample):
+            first = first or found
+            if found[1]:
+                return first, found
+        return first, None
+    return f.once(("judged", sample), first_and_classic)
 
 
 def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -155,17 +163,17 @@ def weakened_classic(f: FileFacts, ctx: RiskContext) -> str | None:
         # A command the dangerous-call row already reads (a fence, a table cell, an inline span) is said once, by it. A
         # sample's edit is judged as code's is (round 15): a reader copies it. A code file under docs/ is code (round 67:
         # svcs's docs/examples/fastapi/health_check.py, its `code = 500` made `code = 200`, read as a page's sample).
-        sample = _judged(f, sample=True)
-        return ((None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or (sample[0] if sample and sample[1] else None)
+        sample = _judged(f, sample=True)[1]
+        return ((None if checks.dangerous_call(f, ctx) else docs_pipe(added, removed)) or (sample[0] if sample else None)
                 or _lookalike_in_file(added, removed))
-    found = _judged(f, sample=False)
+    found = _judged(f, sample=False)[1]
     if found and found[0].startswith("lowers ") and f.edited_check:
         return None  # a work factor lowered in one edited line is condition_reading's, said once by it
     if found and found[0].startswith("gives secret") and (checks.unsafe_value(f, ctx) or "").startswith("hard-codes"):
         return None  # the literal the unsafe-value row already names, said once by it
     if found and found[0].startswith("widens a bind") and "listens on every interface" in (checks.weakens_check(f, ctx) or ""):
         return None  # a spelling the edited-check reader knows (127.0.0.1 → 0.0.0.0 on one line), said once by it
-    return found[0] if found and found[1] else _lookalike_in_file(added, removed)
+    return found[0] if found else _lookalike_in_file(added, removed)
 
 
 def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
@@ -173,7 +181,7 @@ def weakened_more(f: FileFacts, ctx: RiskContext) -> str | None:
     in a test's support code, a credential, TLS off or a world-writable mode."""
     if f.kind == "test":
         return support_line(f) if f.is_code and is_test_support(f.path) else None
-    found = _judged(f, sample=f.kind == "docs" and not _code_in_docs(f))
+    found = _judged(f, sample=f.kind == "docs" and not _code_in_docs(f))[0]
     if found and found[0].startswith("calls the unchecked twin") and checks.dangerous_call(f, ctx):
         return None  # yaml.safe_load → yaml.load: the dangerous-call row says it ("deserializes untrusted data"), once
     if found and ctx.looser_runs.get(f.change.path, "").startswith(found[0].split(": ", 1)[0] + " in "):

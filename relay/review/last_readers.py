@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.answer_slips import answer_slip, containment_widened, list_from_two, static_root_widened, unsigned_algorithm
+from relay.review.answer_slips import answer_slip, containment_widened, list_from_two, radix_turned, static_root_widened, unsigned_algorithm
 from relay.review.bound_slips import bound_moved_by_one, bound_slip, index_moved_by_one, past_bound_by_one, size_past_buffer
 from relay.review.check_slips import check_slip
 from relay.review.turn_slips import random_made_literal, turn_slip
@@ -440,7 +440,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     """The first of these slips the edit makes, with whether it is classic (high)."""
     for found in (_failure_answered_yes(added), _early_exit(added), _secret_cut_short(added), _send_for_any(added), _dependency_respelled(added, removed),
                   _temp_made_shared(added, removed), unsigned_algorithm(added, removed), size_past_buffer(added), import_respelled(added, removed),
-                  containment_widened(added, removed)):  # round 87: a containment check's root made its parent, high (globby's home folder)
+                  containment_widened(added, removed), radix_turned(added, removed)):  # round 87: a containment root made its parent (globby), a radix turned (tar-stream)
         if found:
             return found, True
     # Rounds 81–87: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens, a reach widened, a
