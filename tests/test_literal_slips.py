@@ -130,3 +130,13 @@ def test_a_classic_slip_after_another_finding_in_its_file_is_read() -> None:
     out = assess(rule_lines(fc("extract.js", added, removed)), RiskContext())
     assert out.risk == "high" and any("parses a number in another base (10 → 16" in r for r in out.reasons), out.reasons
     assert any("drops an alternative" in r for r in out.reasons), out.reasons  # the first finding is still said
+
+
+@pytest.mark.parametrize(("path", "line", "off"), [
+    ("plugins/gpge", '    xargs -n1 gpg --trust-model always --encrypt --recipient "$r" "$f"', True),  # nnn (development set 55)
+    ("scripts/release.sh", "gpg --batch --always-trust --encrypt -r ops@example.com secrets.tar", True),
+    ("scripts/release.sh", "gpg --batch --trust-model pgp --encrypt -r ops@example.com secrets.tar", False),
+])
+def test_gpg_told_to_trust_every_key_is_named(path: str, line: str, off: bool) -> None:
+    out = assess(rule_lines(fc(path, [line], [])), RiskContext())
+    assert any("turns signature trust checking off" in r for r in out.reasons) is off and (not off or out.risk == "high"), out

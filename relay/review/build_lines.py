@@ -86,6 +86,9 @@ VALUES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # adds whatever key a host shows (round 56: blind 79's ssh2 README, ``hostVerifier: () => true``).
         r"(?P<at3>\bhostVerifier)\s*:\s*(?:\([^)]*\)|\w+)\s*=>\s*(?:true|1)\b|(?P<at4>\bhostVerifier)\s*:\s*function\s*\([^)]*\)\s*\{\s*return\s+true\b|"
         r"(?P<at5>\bssh\.InsecureIgnoreHostKey)\s*\(|(?P<at6>\bset_missing_host_key_policy)\s*\(\s*(?:paramiko\.)?(?:AutoAddPolicy|WarningPolicy)\b", re.I)),
+    # Round 87 (development set 71's gpg): the web of trust skipped, every key taken as the recipient's or signer's own.
+    ("turns signature trust checking off", ("trust-model", "always-trust", "trust_model"), re.compile(
+        r"(?P<at>--trust-model[= ]+always|--always-trust)\b|(?P<at2>\btrust_model)\s*[=:]\s*['\"]?always\b", re.I)),
     ("runs a container with the host's privileges", ("privileged:true", "privileged=true", "--privileged", "cap_add", "cap-add", "sys_admin", "docker.sock", "unconfined",
                                                      "allowprivilegeescalation", "hostpid", "keep_caps"), re.compile(
         # Root on the host for whatever runs inside: compose, Kubernetes, docker run, CI service containers.
