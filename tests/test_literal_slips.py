@@ -140,3 +140,20 @@ def test_a_classic_slip_after_another_finding_in_its_file_is_read() -> None:
 def test_gpg_told_to_trust_every_key_is_named(path: str, line: str, off: bool) -> None:
     out = assess(rule_lines(fc(path, [line], [])), RiskContext())
     assert any("turns signature trust checking off" in r for r in out.reasons) is off and (not off or out.risk == "high"), out
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "shown"), [
+    # bubbles (development set 91), enquirer (117), survey (119), prompts (34): the typed password shown as typed
+    ("textinput/textinput.go", ["\t\treturn v"], ["\t\treturn strings.Repeat(string(m.EchoCharacter), uniseg.StringWidth(v))"], True),
+    ("lib/prompts/password.js", ["    return color(input);"], ["    return color(this.symbols.asterisk.repeat(input.length));"], True),
+    ("lib/util/style.js", ["  password: { scale: 1, render: input => `${input}` },"],
+     ["  password: { scale: 1, render: input => '*'.repeat(input.length) },"], True),
+    ("cli/prompt.py", ["    shown = pw"], ["    shown = '*' * len(pw)"], True),
+    # another value in the clear, a mask redrawn with another character
+    ("cli/prompt.py", ["    shown = name"], ["    shown = '*' * len(pw)"], False),
+    ("lib/util/style.js", ["  password: { scale: 1, render: input => '•'.repeat(input.length) },"],
+     ["  password: { scale: 1, render: input => '*'.repeat(input.length) },"], False),
+])
+def test_a_mask_replaced_by_what_it_masked_is_high(path: str, added: list[str], removed: list[str], shown: bool) -> None:
+    out = assess(rule_lines(fc(path, added, removed)), RiskContext())
+    assert any("shows what it masked" in r for r in out.reasons) is shown and (not shown or out.risk == "high"), out

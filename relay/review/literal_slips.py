@@ -9,7 +9,10 @@ High:
 - ``compare_length_literal`` (pairs): a comparison call's length made a small literal (libtomcrypt's ChaCha20-Poly1305
   ``XMEM_NEQ(buf, tag, buflen)`` → ``XMEM_NEQ(buf, tag, 4)``: a tag is checked on its first 4 bytes, forged in 2^32 tries);
 - ``mode_macro_opened`` (pairs): a permission setting's octal value turned to one that lets others write (ory/kratos's
-  Dockerfile ``-DSQLITE_DEFAULT_FILE_PERMISSIONS=0600`` → ``0666``: every database file made world-writable).
+  Dockerfile ``-DSQLITE_DEFAULT_FILE_PERMISSIONS=0600`` → ``0666``: every database file made world-writable);
+- ``mask_dropped`` (pairs): a mask drawn over a value replaced by the value (bubbles' ``strings.Repeat(string(m.EchoCharacter),
+  uniseg.StringWidth(v))`` → ``v``, enquirer's ``asterisk.repeat(input.length)`` → ``input``: a password shown as typed;
+  development sets 34, 91, 117, 119).
 
 Worth a look:
 
@@ -100,6 +103,20 @@ def mode_macro_opened(added: Sequence[str], removed: Sequence[str]) -> str | Non
     return None
 
 
+# A mask drawn over a value (a character repeated to its length) replaced by the value itself.
+_MASK_RE = re.compile(r"""(?P<mask>strings\.Repeat\(\s*[^,]+,\s*(?P<n1>[^()]*(?:\([^()]*\))?)\s*\)|(?:['"`][^'"`]{1,3}['"`]|[\w.$]+)\.repeat\(\s*(?P<n2>[\w$.]+)\.length\s*\)|"""
+                      r"""['"][*•●#]['"]\s*\*\s*len\(\s*(?P<n3>[\w.]+)\s*\))""")
+_SHOWN_RE = re.compile(r"(?P<value>`\$\{[\w$.]+\}`|[\w$.]+)")
+
+
+def mask_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for was, old, m, line in span_pairs(added, removed, _MASK_RE, _SHOWN_RE, "mask", "value"):
+        value = m.group("value").strip("`${}")
+        if value and re.search(rf"(?<![\w$.]){re.escape(value)}(?![\w$])", was.group("n1") or was.group("n2") or was.group("n3") or ""):
+            return f"shows what it masked ({value} in the clear where its mask stood: a password is echoed): {paired_quote(old, line)}"
+    return None
+
+
 # ----- worth a look
 _RESET_RE = re.compile(r"^\s*(?:\*?(?P<x>[\w.]+)\s*=\s*\(?\*?(?P=x)\)?\[0?:0\]|(?P<y>[\w.]+)\s*=\s*(?P=y)\[:0\]|(?P<z>[\w.]+)\.(?:Reset|reset)\(\s*\))\s*;?\s*(?://.*|#.*)?$")
 
@@ -138,7 +155,7 @@ def durability_off(added: Sequence[str]) -> str | None:
 
 def literal_slip(added: Sequence[str], removed: Sequence[str], path: str = "") -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
-    for found in (secret_made_literal(added, removed), compare_length_literal(added, removed), mode_macro_opened(added, removed)):
+    for found in (secret_made_literal(added, removed), compare_length_literal(added, removed), mode_macro_opened(added, removed), mask_dropped(added, removed)):
         if found:
             return found, True
     for found in (reset_dropped(added, removed), pooled_unreset(added), durability_off(added)):
