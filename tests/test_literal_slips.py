@@ -157,3 +157,11 @@ def test_gpg_told_to_trust_every_key_is_named(path: str, line: str, off: bool) -
 def test_a_mask_replaced_by_what_it_masked_is_high(path: str, added: list[str], removed: list[str], shown: bool) -> None:
     out = assess(rule_lines(fc(path, added, removed)), RiskContext())
     assert any("shows what it masked" in r for r in out.reasons) is shown and (not shown or out.risk == "high"), out
+
+
+def test_a_reset_call_removed_in_a_refactor_is_not_read() -> None:
+    # commons-codec's Sha2Crypt and re2j's Pattern (ordinary history): a digest's or a matcher's .reset() removed with the
+    # code around it is a refactor's; only a slice emptied for reuse is read as a reset dropped.
+    out = assess(rule_lines(fc("src/Sha2Crypt.java", ["        altCtx.update(keyBytes);"], ["        altMessageDigestMd5.reset();", "        altCtx.update(keyBytes);"])),
+                 RiskContext())
+    assert not any("resets" in r for r in out.reasons), out.reasons

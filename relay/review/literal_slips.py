@@ -118,14 +118,17 @@ def mask_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 
 # ----- worth a look
-_RESET_RE = re.compile(r"^\s*(?:\*?(?P<x>[\w.]+)\s*=\s*\(?\*?(?P=x)\)?\[0?:0\]|(?P<y>[\w.]+)\s*=\s*(?P=y)\[:0\]|(?P<z>[\w.]+)\.(?:Reset|reset)\(\s*\))\s*;?\s*(?://.*|#.*)?$")
+# A slice emptied for reuse (Go's ``*ps = (*ps)[0:0]``, ``buf = buf[:0]``): a ``.Reset()`` removed is a refactor's as often
+# (commons-codec's digests, re2j's matcher in ordinary history), so only the slice's own reset is read.
+_RESET_RE = re.compile(r"^\s*(?:\*?(?P<x>[\w.]+)\s*=\s*\(?\*?(?P=x)\)?\[0?:0\]|(?P<y>[\w.]+)\s*=\s*(?P=y)\[:0\])\s*;?\s*(?://.*|#.*)?$")
 
 
 def reset_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     kept = {unspaced(line) for line in added}
     for line in removed[:_NEW]:
         if (m := _RESET_RE.match(line)) and unspaced(line) not in kept:
-            name = m.group("x") or m.group("y") or m.group("z")
+            name = m.group("x") or m.group("y")
+            # (the reset written again, in another spelling too: ``ps.Reset()``, is no reset dropped)
             if not any(re.search(rf"(?<![\w.]){re.escape(name)}\s*(?:=\s*\(?\*?{re.escape(name)}\)?\[0?:0\]|\.(?:Reset|reset)\()", a) for a in added):
                 return f"no longer resets {name} before it is reused (what the last use left in it stays): removed: {cut_quote(line.strip())}"
     return None
