@@ -165,3 +165,15 @@ def test_a_reset_call_removed_in_a_refactor_is_not_read() -> None:
     out = assess(rule_lines(fc("src/Sha2Crypt.java", ["        altCtx.update(keyBytes);"], ["        altMessageDigestMd5.reset();", "        altCtx.update(keyBytes);"])),
                  RiskContext())
     assert not any("resets" in r for r in out.reasons), out.reasons
+
+
+@pytest.mark.parametrize(("added", "owner_squat"), [
+    # Respect/Validation (development set 62): the project's own vendor respelled on a new dependency
+    (['        "respect/config": "^3.0",', '        "respekt/parameter": "^3.0",'], True),
+    (['        "respect/config": "^3.0",', '        "respect/parameter": "^3.0",'], False),
+    (['        "symfony/console": "^7.0",', '        "symfonx/yaml": "^7.0",'], False),  # one name each: which is whose is unknown
+])
+def test_a_dependency_under_a_look_alike_of_its_owner_is_named(added: list[str], owner_squat: bool) -> None:
+    ctx = RiskContext(own_names=frozenset({"respect/validation"}))
+    said = " ".join(assess(rule_lines(fc("composer.json", added, ['        "php-di/php-di": "^7.1",'])), ctx).reasons)
+    assert ("a typo-squat of its owner" in said) is owner_squat, said

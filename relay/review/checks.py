@@ -446,7 +446,8 @@ def new_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
 
 def lookalike_dependency(f: FileFacts, ctx: RiskContext) -> Detail:
     deps = _installing(f, ctx)
-    return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps) or (
+    return lookalike_replace(deps) or lookalike_rename(deps) or lookalike_new(new_dependencies(deps, ctx.moved_deps, ctx.known_deps), deps, ctx.moved_deps | ctx.known_deps,
+                                                                                 ctx.own_names) or (
         popular_renamed(deps.added_lines, deps.removed_lines) or _build_lookalike(deps) if f.kind == "build" else None) or (
         None if f.kind == "lockfile" or f.test_body or f.generated_output or f.release_notes or f.change.kind == "deleted"
         else installed_lookalike(f.change.added_lines, f.change.removed_lines, ctx.own_names | ctx.added_deps)  # an install's name, in a page's sample too (34, 79)

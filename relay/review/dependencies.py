@@ -17,6 +17,7 @@ from pathlib import Path
 from relay.core.contracts import FileChange
 from relay.review.file_kinds import glob_any, is_bare_requirements, is_lockfile, is_manifest
 from relay.review.line_shapes import near, squeezed, window
+from relay.review.name_pairs import dep_key, next_version, owner_lookalike, real_pair, scoped_move
 from relay.review.sample_code import code_spans, install_command, installed_names, screen
 from relay.review.setup_lines import lockfile_source
 from relay.review.words import DOCS_BUILD_DIRS, MIXED_MANIFESTS, NOT_DEPS, POPULAR_PACKAGES
@@ -73,9 +74,7 @@ def dep_names(path: str, lines: Iterable[str]) -> set[str]:
     return names
 
 
-def dep_key(name: str) -> str:
-    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
-    return re.sub(r"[-_.]+", "-", name.lower())
+
 
 
 def new_dependencies(c: FileChange, moved: frozenset[str], known: frozenset[str]) -> list[str]:
@@ -98,13 +97,6 @@ _VERSION_TOKEN_RE = re.compile(r"^v?\d[\w.\-]*$")
 
 
 _near = near  # one or two letters apart (relay.review.line_shapes.near)
-
-
-def _scoped_move(a: str, b: str) -> bool:
-    """A package moved under its owner's scope (npm's "acme-parser" → "@acme/parser", composer's "vendor-name" →
-    "vendor/name"): the same words with the first "-" turned to the scope's "/", one name for the same publisher's
-    package. A letter changed in the scope or the name ("@acnie/parser") is still a look-alike."""
-    return ("/" in a) != ("/" in b) and a.replace("/", "-", 1) == b.replace("/", "-", 1)
 
 
 def lookalike_rename(c: FileChange) -> str | None:
@@ -132,7 +124,7 @@ def lookalike_rename(c: FileChange) -> str | None:
                 continue  # cp38 → cp39: a version inside a name
             if dep_key(a) == dep_key(b) or (re.sub(r"[-_.]", "", a.lower()) == re.sub(r"[-_.]", "", b.lower()) and a.lower() != a):
                 continue  # pytest_relaxed → pytest-relaxed: one package to pip; pythonVersion → python_version: a key respelled
-            if _scoped_move(a, b):
+            if scoped_move(a, b):
                 continue  # babel-core → @babel/core: the same words moved under their owner's scope, not a letter off
             if dep_key(a) in _POPULAR_KEYS and dep_key(b) in _POPULAR_KEYS:
                 continue  # golang.org/x/sync → golang.org/x/sys: one widely used package for another
@@ -249,7 +241,7 @@ def lookalike_action(c: FileChange) -> str | None:
 _POPULAR_KEYS = {dep_key(name): name for name in POPULAR_PACKAGES}
 
 
-def lookalike_new(names: list[str], c: FileChange | None = None, others: frozenset[str] = frozenset()) -> str | None:
+def lookalike_new(names: list[str], c: FileChange | None = None, others: frozenset[str] = frozenset(), owners: frozenset[str] = frozenset()) -> str | None:
     """"adds a look-alike of …: new" for the first new dependency one or two letters off a widely used package (never one
     of them), or, given the manifest ``c``, off a name its edit removes or ``others`` holds (the change's removed names, the
     project's declared ones): an unversioned name in a mixed manifest too (PEP 621's ``"itsdangerus",``)."""
@@ -264,14 +256,16 @@ def lookalike_new(names: list[str], c: FileChange | None = None, others: frozens
             continue
         # A part of the name, read against a name of the same length (round 59, blind 83: ``aiohtpp-session`` beside ``aiohttp``).
         parts = [(key, 0), *((p, len(p)) for p in re.split(r"[-_.]", key) if len(p) >= 5 and p != key and p not in gone and p not in _POPULAR_KEYS)]
-        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and _near(g, part) and not _real_pair(g, part) and not _next_version(g, part)), None)
+        old = next((g for part, n in parts for g in sorted(gone) if len(g) >= 3 and n in (0, len(g)) and _near(g, part) and not real_pair(g, part) and not next_version(g, part)), None)
         # A short name's manifest line quoted too: the name alone locates no line for the view (round 87: js-sha3's "rolup").
         said = name[:40] + next((f" ({line.strip()[:60]})" for line in (c.added_lines if c is not None and len(name) < 8 else ()) if name in line), "")
         if old:
             return f"adds a look-alike of {old[:40]} (a typo-squat?): {said}"
+        if (of := owner_lookalike(key, (*names, *gone, *owners))) is not None:  # round 87: Respect/Validation's ``respekt/parameter``
+            return f"adds a look-alike of {of}/… (a typo-squat of its owner?): {said}"
         if len(key) < 5:
             continue
-        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not _real_pair(k, key) and not _next_version(k, key)), None)
+        near = next((p for k, p in _POPULAR_KEYS.items() if len(k) >= 5 and abs(len(k) - len(key)) <= 2 and _near(k, key) and not real_pair(k, key) and not next_version(k, key)), None)
         if near:
             return f"adds a look-alike of {near} (a typo-squat?): {said}"
     return None
@@ -297,27 +291,6 @@ def _bare_names(path: str, lines: Iterable[str]) -> list[str]:
     names = [(m.group("name") or m.group("any")).lower() for line in lines if (m := _BARE_RE.match(line))]
     names += [m.group("name").lower() for line in lines if len(line) <= 400 and _LIST_RE.match(line) for m in _LISTED_RE.finditer(line.split("[", 1)[1])]
     return [name for name in names if name not in NOT_DEPS]
-
-
-# Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix
-# (pyyaml/yaml, python-jose/jose, types-requests, node-fetch, serde-rs).
-_AFFIX_RE = re.compile(r"^(?:py|python-|types-|node-|@types/)|(?:-?py|-python|-js|\.js|-rs|-cli|-binary)$")
-
-
-def _next_version(a: str, b: str) -> bool:
-    """Two names that differ only in a number of the same width: another version of one thing (Go's module/v4 → module/v5,
-    pixi's feature py311 → py312), not a name spelled to pass for another. A digit added or doubled still differs
-    (python3-dateutil for python-dateutil, commons-lang33 for commons-lang3)."""
-    def width(name: str) -> str:
-        return re.sub(r"\d+", lambda m: "#" * len(m.group()), name)
-    return a != b and width(a) == width(b)
-
-
-def _real_pair(a: str, b: str) -> bool:
-    a, b = dep_key(a), dep_key(b)
-    # boto/boto3: one name is the other with a version after it (commons-lang3/commons-lang33 is not: both carry one).
-    versioned = re.sub(r"\d+$", "", a) == re.sub(r"\d+$", "", b) and not (a[-1:].isdigit() and b[-1:].isdigit())
-    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b) or _scoped_move(a.lstrip("@"), b.lstrip("@"))
 
 
 def touches_dependencies(c: FileChange) -> bool:
@@ -493,7 +466,7 @@ def popular_renamed(added: Sequence[str], removed: Sequence[str]) -> str | None:
 
 def looks_alike(known: str, key: str) -> bool:
     known, key = known.lower(), key.lower()
-    if known == key or _scoped_move(known.lstrip("@"), key.lstrip("@")) or _real_pair(known, key):
+    if known == key or scoped_move(known.lstrip("@"), key.lstrip("@")) or real_pair(known, key):
         return False
     if re.sub(r"\d", "", known) == re.sub(r"\d", "", key) and any(c.isdigit() for c in known + key) and re.sub(r"\D", "", known) and re.sub(r"\D", "", key):
         return False  # a major version in the name moved (python2 → python3), not a letter

@@ -1,0 +1,62 @@
+"""Whether two dependency names one or two letters apart are one thing or a look-alike (issue 36; out of
+``relay.review.dependencies`` in round 87, where the look-alike readers use them).
+
+A major version in the name (boto/boto3), a language's affix (pyyaml/yaml), a package moved under its owner's scope
+(acme-parser/@acme/parser) or another version of one module (module/v4, module/v5) is a real pair; a letter swapped in
+the name, or in its owner (``respekt/parameter`` beside the project's own ``respect/…``), is a look-alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from relay.review.line_shapes import near
+
+__all__ = ["dep_key", "next_version", "owner_lookalike", "real_pair", "scoped_move"]
+
+
+def dep_key(name: str) -> str:
+    # "typing_extensions" in one manifest and "typing-extensions" in another are one package.
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def scoped_move(a: str, b: str) -> bool:
+    """A package moved under its owner's scope (npm's "acme-parser" → "@acme/parser", composer's "vendor-name" →
+    "vendor/name"): the same words with the first "-" turned to the scope's "/", one name for the same publisher's
+    package. A letter changed in the scope or the name ("@acnie/parser") is still a look-alike."""
+    return ("/" in a) != ("/" in b) and a.replace("/", "-", 1) == b.replace("/", "-", 1)
+
+
+# Real pairs one or two letters apart: a major version in the name (boto/boto3, psycopg/psycopg2), a language's affix
+# (pyyaml/yaml, python-jose/jose, types-requests, node-fetch, serde-rs).
+_AFFIX_RE = re.compile(r"^(?:py|python-|types-|node-|@types/)|(?:-?py|-python|-js|\.js|-rs|-cli|-binary)$")
+
+
+def next_version(a: str, b: str) -> bool:
+    """Two names that differ only in a number of the same width: another version of one thing (Go's module/v4 → module/v5,
+    pixi's feature py311 → py312), not a name spelled to pass for another. A digit added or doubled still differs
+    (python3-dateutil for python-dateutil, commons-lang33 for commons-lang3)."""
+    def width(name: str) -> str:
+        return re.sub(r"\d+", lambda m: "#" * len(m.group()), name)
+    return a != b and width(a) == width(b)
+
+
+def real_pair(a: str, b: str) -> bool:
+    a, b = dep_key(a), dep_key(b)
+    # boto/boto3: one name is the other with a version after it (commons-lang3/commons-lang33 is not: both carry one).
+    versioned = re.sub(r"\d+$", "", a) == re.sub(r"\d+$", "", b) and not (a[-1:].isdigit() and b[-1:].isdigit())
+    return versioned or _AFFIX_RE.sub("", a) == _AFFIX_RE.sub("", b) or scoped_move(a.lstrip("@"), b.lstrip("@"))
+
+
+def owner_lookalike(key: str, names: Iterable[str]) -> str | None:
+    """The owner (a composer vendor, an npm scope) one or two letters off ``key``'s own among ``names`` (the manifest's other
+    names, the project's own), when that owner is the commoner of the two: the package's name kept, its owner swapped
+    (Respect/Validation's ``respect/config`` and ``respect/fluent`` beside a new ``respekt/parameter``). The rarer of two
+    owners a letter apart is the look-alike; the other is the project's own or its family's."""
+    if "/" not in key:
+        return None
+    owners = Counter(n.split("/", 1)[0] for n in {dep_key(x) for x in names} if "/" in n)
+    owner = key.split("/", 1)[0]
+    return next((o for o in sorted(owners) if o != owner and owners[o] > owners[owner] and len(o) >= 4 and near(o, owner)), None)
