@@ -17,6 +17,7 @@ import pytest
 from line_changes import fc
 from relay.review.file_kinds import rule_lines
 from relay.review.literal_slips import literal_slip
+from relay.review.pair_slips import pair_slip
 from relay.review.risk import RiskContext, assess
 
 __all__: list[str] = []  # a test module exports nothing
@@ -177,3 +178,16 @@ def test_a_dependency_under_a_look_alike_of_its_owner_is_named(added: list[str],
     ctx = RiskContext(own_names=frozenset({"respect/validation"}))
     said = " ".join(assess(rule_lines(fc("composer.json", added, ['        "php-di/php-di": "^7.1",'])), ctx).reasons)
     assert ("a typo-squat of its owner" in said) is owner_squat, said
+
+
+def test_a_reindented_constant_time_loop_beside_a_length_check_is_no_early_exit() -> None:
+    # bcrypt.js (ordinary history): the commit re-indented safeStringCompare and wrote `if (hash.length !== 60) return
+    # false;` beside it; read past the file's first finding (round 87), the pair had been taken for an early exit.
+    removed = ["    var diff = known.length ^ unknown.length;", "        diff |= known.charCodeAt(i) ^ unknown.charCodeAt(i);",
+               "    if (hash.length !== 60)", "        return false;"]
+    added = ["  var diff = known.length ^ unknown.length;", "    diff |= known.charCodeAt(i) ^ unknown.charCodeAt(i);",
+             "  if (hash.length !== 60) return false;"]
+    found = pair_slip(added, removed)
+    assert found is None or "exits at the first difference" not in found[0], found
+    # the accumulation taken out is still read
+    assert (pair_slip(["  if (a[i] !== b[i]) return false;"], ["    diff |= a.charCodeAt(i) ^ b.charCodeAt(i);"]) or ("",))[0].startswith("exits at the first")

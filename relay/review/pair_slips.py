@@ -308,7 +308,10 @@ _PATTERN_RE = re.compile(r"(?<![\w)\]])/[^/\n]+/[gimsuy]*|re\.compile\(|RegExp\(
 
 
 def _compare_made_early(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = [line for line in _short(removed, "|=") if _ACCUMULATE_RE.search(line)]
+    # The accumulation gone from the new side (a re-indented loop keeps it: bcrypt.js's reformatted safeStringCompare, its
+    # ``if (hash.length !== 60) return false;`` beside it, in ordinary history).
+    kept = {squeezed(line) for line in added}
+    olds = [line for line in _short(removed, "|=") if _ACCUMULATE_RE.search(line) and squeezed(line) not in kept]
     for new in _short(added, "return") if olds else ():
         if _EARLY_EXIT_RE.search(new):
             return f"exits at the first difference where every byte was compared (the time tells how much matched): {paired_quote(olds[0], new)}"
