@@ -45,11 +45,10 @@ _LONG = 300
 
 # ----- high
 # A query's root that names the user (``request.user.phonedevice_set``, ``current_user.posts``, ``self.user.devices``).
-_USER_ROOT_RE = re.compile(r"(?P<root>(?:[\w]+\.)*(?:user|owner|current_user|currentUser|account|tenant|member)\.[a-z]\w*(?:_set)?)"
-                           r"(?P<tail>\.(?:filter|exclude|get|all|first|where|find\w*|select|count|delete|update)\s*\()")
+_QUERY = r"(?P<tail>\.(?:filter|exclude|get|all|first|where|find\w*|select|count|delete|update)\s*\()"  # what a query's root is asked
+_USER_ROOT_RE = re.compile(r"(?P<root>(?:[\w]+\.)*(?:user|owner|current_user|currentUser|account|tenant|member)\.[a-z]\w*(?:_set)?)" + _QUERY)
 # The same query on every row: a model's manager or its query (``PhoneDevice.objects``, ``Post.query``, ``db.session.query(Post)``).
-_EVERY_ROOT_RE = re.compile(r"(?P<root>\b[A-Z]\w*\.(?:objects|query|all_objects)|\bdb\.session\.query\(\s*[A-Z]\w*\s*\)|\b[A-Z]\w*)"
-                            r"(?P<tail>\.(?:filter|exclude|get|all|first|where|find\w*|select|count|delete|update)\s*\()")
+_EVERY_ROOT_RE = re.compile(r"(?P<root>\b[A-Z]\w*\.(?:objects|query|all_objects)|\bdb\.session\.query\(\s*[A-Z]\w*\s*\)|\b[A-Z]\w*)" + _QUERY)
 # A filter's keyword that scopes a query to its user (``user=request.user``, ``owner_id=self.request.user.id``).
 _SCOPE_ARG_RE = re.compile(r"(?<=[(,])\s*(?:user|owner|author|account|tenant|created_by)(?:_id|Id)?\s*[=:]\s*[\w.()\[\]'\"]+\s*(?:,|(?=\)))")
 
