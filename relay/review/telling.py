@@ -185,8 +185,8 @@ def _groups(change: FileChange, named: set[str], *, checks: bool = False, any_re
     file's order among equals); ``checks``: the check lines quoted in parentheses too, last; ``any_reason``: a reason that
     quotes its line in parentheses alone ("adds a skip/focus marker (markTestSkipped()") quotes it too (round 32: a
     skipped escaping test ranked 2nd and its one-line hunk never reached the view)."""
-    rows = [(_kind(rule, reason), n, quoted_pieces(reason) or (check_pieces(reason) if any_reason else [])
-             if rule not in CHECK_RULES else check_pieces(reason))
+    rows = [(1 if any_reason and rule in CHECK_RULES else _kind(rule, reason), n, quoted_pieces(reason) or (check_pieces(reason) if any_reason else [])
+             if rule not in CHECK_RULES else check_pieces(reason))  # any_reason: a check's line before a word's (round 87: OWASP's `> m + 1`)
             for n, (reason, rule) in enumerate(zip(change.reasons, change.rules))
             if rule in named or (checks and rule in CHECK_RULES)]
     return [pieces for _, _, pieces in sorted(rows) if pieces]
