@@ -135,3 +135,15 @@ def test_a_one_token_line_turned_places_its_hunk(lang: str) -> None:
     turned = _hunk(90, ["     last_check(level)", "-" + old, "+" + new, " end"])
     assert quoted_part(change, [_filler(30), inside, added_only, turned]) == 3
     assert quoted_part(change, [_filler(30), inside, added_only]) is None
+
+
+def test_a_check_line_quoted_in_parentheses_comes_before_a_word_reasons_line() -> None:
+    # OWASP's encoder (development set 106, round 87): "changes security-relevant code (escaping: static final int …)" led
+    # the reasons and "adds a length check (if (j + CONTROL_CHAR_REF_LENGTH > m + 1))" followed; with no line rule's quote,
+    # the view went to the word reason's constant and the planted bound was not shown.
+    change = FileChange(path="core/XMLEncoder.java", risk="high", rules=["security_tokens", "length_guard"],
+                        reasons=["changes security-relevant code (escaping/execution: static final int CONTROL_CHAR_REF_LENGTH = 6;)",
+                                 "adds a length check (if (j + CONTROL_CHAR_REF_LENGTH > m + 1))"], additions=30, deletions=1)
+    parts = [_hunk(94, ["     static final int QUOT_LENGTH = 5;", "+    static final int CONTROL_CHAR_REF_LENGTH = 6;"]),
+             _hunk(360, ["     if (_version == Version.XML_1_1 && ch != 0) {", "+        if (j + CONTROL_CHAR_REF_LENGTH > m + 1) {"])]
+    assert quoted_part(change, parts, any_reason=True) == 1
