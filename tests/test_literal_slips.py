@@ -191,3 +191,19 @@ def test_a_reindented_constant_time_loop_beside_a_length_check_is_no_early_exit(
     assert found is None or "exits at the first difference" not in found[0], found
     # the accumulation taken out is still read
     assert (pair_slip(["  if (a[i] !== b[i]) return false;"], ["    diff |= a.charCodeAt(i) ^ b.charCodeAt(i);"]) or ("",))[0].startswith("exits at the first")
+
+
+@pytest.mark.parametrize(("added", "removed", "raised"), [
+    # fast_float (development set 53): an exponent's overflow check raised 2^32-fold
+    (["    if (exp_number < 0x1000000000000000) {"], ["    if (exp_number < 0x10000000) {"], True),
+    (["    if (len > 1_000_000) {"], ["    if (len > 1_000) {"], True),
+    (["    if (n < 1000) {"], ["    if (n < 100) {"], False),  # tenfold: a tuning
+    (["    limit = 1000000"], ["    limit = 1000"], False),  # no check on the line (a defined limit is turned_lines')
+    (["    if (n > 100000) {"], ["    if (n < 100) {"], False),  # the comparison turned too: another reader's
+])
+def test_a_checks_bound_raised_a_thousandfold_is_named(added: list[str], removed: list[str], raised: bool) -> None:
+    from relay.review.bound_slips import bound_raised
+    assert (bound_raised(added, removed) is not None) is raised
+    if raised:
+        out = assess(rule_lines(fc("include/fast_float/ascii_number.h", added, removed)), RiskContext())
+        assert out.risk != "low" and any("raises a check's bound" in r for r in out.reasons), out.reasons

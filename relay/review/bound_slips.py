@@ -25,7 +25,8 @@ Round 82 (blind 115/116):
   chrono::Duration::days(30)``: sigstore-rs, a certificate 30 days past its end still verifies).
 
 Round 85: (high) ``work_scaled_down`` — an iteration count divided in a comparison (crypto-es's PBKDF2 loop ``i <
-iterations / 1000``).
+iterations / 1000``). Round 87: ``bound_raised`` (pairs) — a check's literal bound raised a thousandfold or more
+(fast_float's ``exp_number < 0x10000000`` → ``< 0x1000000000000000``: the exponent overflows before the check trips).
 
 A loop's bound is ``relay.review.loop_bounds``'; an inclusive span's ``+ 1`` made ``+ 2`` is last_readers' offset_moved.
 """
@@ -35,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.line_shapes import edited_sides
+from relay.review.line_shapes import edited_sides, span_pairs
 from relay.review.overridden_turns import COMPARISON_RE, cut_quote, paired_quote
 
 __all__ = ["bound_moved_by_one", "bound_slip", "count_moved_by_one", "work_scaled_down", "grace_added", "index_moved_by_one", "past_bound_by_one", "sign_flipped", "size_past_buffer",
@@ -204,9 +205,25 @@ def work_scaled_down(added: Sequence[str], removed: Sequence[str]) -> str | None
     return None
 
 
+# ----- a check's literal bound raised a thousandfold (round 87)
+_BOUND_NUMBER_RE = re.compile(r"(?P<op><=?|>=?)\s*(?P<n>0[xX][0-9a-fA-F]+|\d[\d_]*)(?![\w.])")
+
+
+def _number(text: str) -> int:
+    return int(text.replace("_", ""), 16 if text[:2].lower() == "0x" else 10)
+
+
+def bound_raised(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for was, old, m, line in span_pairs(added, removed, _BOUND_NUMBER_RE, group="n"):
+        low, high = _number(was.group("n")), _number(m.group("n"))
+        if was.group("op") == m.group("op") and low > 0 and high >= 1000 * low and re.match(r"\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|while|unless)\b", line):
+            return f"raises a check's bound {high // low:,}-fold ({was.group('n')} → {m.group('n')}: what it stopped now passes): {paired_quote(old, line)}"
+    return None
+
+
 def bound_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of round 82's slips of this module the edit makes, with whether it is classic (high)."""
     if (found := grace_added(added, removed) or work_scaled_down(added, removed)) is not None:
         return found, True
-    said = sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed)
+    said = sign_flipped(added, removed) or status_widened(added, removed) or count_moved_by_one(added, removed) or bound_raised(added, removed)
     return (said, False) if said else None
