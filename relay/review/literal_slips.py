@@ -32,19 +32,13 @@ import re
 from collections.abc import Sequence
 
 from relay.review.line_shapes import edited_sides, span_pairs, unspaced
-from relay.review.overridden_turns import cut_quote, paired_quote
+from relay.review.overridden_turns import closing_bracket, cut_quote, paired_quote
+from relay.review.value_turns import random_looking
 
 __all__ = ["durability_off", "literal_slip", "secret_made_literal"]
 
 _NEW = 4000
 _LONG = 300
-
-
-def _random_looking(text: str) -> bool:
-    """A literal that reads as key material: long, letters and digits mixed, no run of one character."""
-    body = text.strip("'\"`")
-    return len(body) >= 16 and sum(c.isdigit() for c in body) >= 3 and sum(c.isalpha() for c in body) >= 8 and not re.search(r"(.)\1{3}", body) \
-        and " " not in body
 
 
 # ----- high
@@ -54,7 +48,8 @@ _LITERAL_ARG_RE = re.compile(r"""(?<=[(,])\s*(?P<lit>(?P<q>['"`])[^'"`\s]{16,}(?
 
 def secret_made_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
     for was, old, m, line in span_pairs(added, removed, _SECRET_ARG_RE, _LITERAL_ARG_RE, "name", "lit") if "(" in "".join(removed) else ():
-        if _random_looking(m.group("lit")):
+        key = m.group("lit").strip("'\"`")
+        if len(key) >= 16 and " " not in key and random_looking(key):  # key material: long, letters and digits mixed
             # The key quoted by its first characters only (relay.review.secret_lines masks a secret the same way).
             shown = line[:m.start("lit")] + m.group("lit")[:7] + "…" + m.group("q") + line[m.end("lit"):]
             return f"hard-codes a secret ({was.group('name')} → a literal key {m.group('lit')[:7]}…): {paired_quote(old, shown)}"
@@ -65,32 +60,24 @@ _COMPARE_CALL_RE = re.compile(r"(?i)\b(?:\w*memcmp|\w*mem_?neq|\w*mem_?eq|XMEM_(
 _LAST_ARG_RE = re.compile(r",\s*(?P<len>[^,()]+(?:\([^()]*\))?[^,()]*)\)")
 
 
+def _length_arg(line: str, call: re.Match[str]) -> re.Match[str] | None:
+    """The last argument of the call ``call`` opens (its length), up to the bracket that closes it."""
+    end = (closing_bracket(line, call.end() - 1) or len(line) + 1) - 1
+    comma = line.rfind(",", call.end(), end)
+    return _LAST_ARG_RE.match(line, comma) if comma > 0 else None
+
+
 def compare_length_literal(added: Sequence[str], removed: Sequence[str]) -> str | None:
     new, old = edited_sides(added, removed)
-    olds = {}
-    for line in old:
-        for call in _COMPARE_CALL_RE.finditer(line):
-            comma = line.rfind(",", call.end(), _close(line, call.end()))
-            if comma > 0 and (m := _LAST_ARG_RE.match(line, comma)) and not m.group("len").strip().isdigit():
-                olds[unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):])] = (m.group("len").strip(), line)
+    olds = {unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]): (m.group("len").strip(), line)
+            for line in old for call in _COMPARE_CALL_RE.finditer(line)
+            if (m := _length_arg(line, call)) and not m.group("len").strip().isdigit()}
     for line in new if olds else ():
         for call in _COMPARE_CALL_RE.finditer(line):
-            comma = line.rfind(",", call.end(), _close(line, call.end()))
-            m = _LAST_ARG_RE.match(line, comma) if comma > 0 else None
-            if m and m.group("len").strip().isdigit() and int(m.group("len")) < 16:
+            if (m := _length_arg(line, call)) and m.group("len").strip().isdigit() and int(m.group("len")) < 16:
                 if (was := olds.get(unspaced(line[:m.start("len")]) + "\0" + unspaced(line[m.end("len"):]))) is not None:
                     return f"compares only {m.group('len').strip()} bytes ({was[0]} → {m.group('len').strip()}: the rest of a tag or MAC is never checked): {paired_quote(was[1], line)}"
     return None
-
-
-def _close(line: str, start: int) -> int:
-    """The position of the parenthesis that closes the call opened just before ``start``."""
-    depth = 1
-    for i in range(start, len(line)):
-        depth += (line[i] == "(") - (line[i] == ")")
-        if depth == 0:
-            return i
-    return len(line)
 
 
 _MODE_SETTING_RE = re.compile(r"(?P<name>\b\w*(?i:permission|perms|file_?mode|dir_?mode|umask)\w*)\s*[=:]\s*(?P<mode>0o?[0-7]{3})\b")

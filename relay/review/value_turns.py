@@ -30,7 +30,7 @@ from relay.review.condition_reading import pairs
 from relay.review.line_shapes import comment_only, squeezed
 from relay.review.small_edits import cut
 
-__all__ = ["value_turn"]
+__all__ = ["random_looking", "value_turn"]
 
 # A run read alone holds at most this many non-blank lines a side: past it, a rewrite, not a turned value.
 _RUN_LINES = 4
@@ -141,7 +141,7 @@ _ENV_RE = re.compile(r"\$[Ee]nv:\w+|\$\{\w+\}|\$[A-Z_][A-Z0-9_]{2,}|os\.environ\
 _LITERAL_RE = re.compile(r"(?<![\w$/.-])[A-Za-z0-9_+/=-]{20,}(?![\w/.-])")
 
 
-def _random_looking(text: str) -> bool:
+def random_looking(text: str) -> bool:
     digits, letters = sum(c.isdigit() for c in text), sum(c.isalpha() for c in text)
     return digits >= 3 and letters >= 8 and not re.search(r"(.)\1{3}", text) and "_" not in text.strip("_")[:1]
 
@@ -151,7 +151,7 @@ def _secret_for_env(old: str, new: str) -> str | None:
     if not envs:
         return None
     for m in _LITERAL_RE.finditer(new):
-        if m.group(0) not in old and _random_looking(m.group(0)):
+        if m.group(0) not in old and random_looking(m.group(0)):
             return f"replaces {envs[0]} with a literal secret ({m.group(0)[:6]}…)"
     return None
 
