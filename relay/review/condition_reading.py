@@ -173,7 +173,8 @@ def _how(old: str, new: str) -> str | None:
             a, b = differ[0]
             if a in ("!=", "!==", "==", "===") and b in ("<", ">", "<=", ">="):
                 return "narrows a differs/equals check to an ordering"
-            if {a, b} in ({"&&", "||"}, {"and", "or"}):
+            if {a, b} in ({"&&", "||"}, {"and", "or"}, {"&", "|"}):
+                # ``v1|v2 == 255`` → ``v1&v2 == 255``: the bitwise join of two failure marks refuses now only when both fail.
                 return f"swaps {a} for {b} in a check"
             if {a, b} in ({"!=", "=="}, {"!==", "==="}):
                 return f"inverts a check's comparison ({a} → {b})"
@@ -187,7 +188,7 @@ def _how(old: str, new: str) -> str | None:
     if o_neg > n_neg and o_join == n_join:
         # The same condition with its "not" taken out (or "empty(x)" read as "x"): inverted.
         strip = re.compile(r"\bnot\b|(?<![!=<>])!(?!=)|\bunless\b|\bif\b")
-        if squeezed(strip.sub("", old)) == squeezed(strip.sub("", new)):
+        if squeezed(strip.sub("", old)) == squeezed(strip.sub("", new)) or _same_trailing(old, new, strip):
             return "drops a negation from a check"
     if len(_NOT_NULL_RE.findall(new)) > len(_NOT_NULL_RE.findall(old)) and o_join == n_join and len(tn) > len(to):
         # "x" → "x !== null": a truthiness test any value but null now passes (false, 0, "", undefined included).
@@ -195,6 +196,16 @@ def _how(old: str, new: str) -> str | None:
         if _subsequence([t for t in to if t not in "()"], tn) and len(added) <= 4:
             return "weakens a check to a not-null test"
     return None
+
+
+# A statement's trailing condition (Ruby's ``raise … if !key?(key)``): the statement may be reworded in the same edit
+# (``fail`` → ``raise``, blind 59's hashie) while the condition loses its negation.
+_TRAILING_RE = re.compile(r"^\s*(?:return|raise|fail|throw|next|break|continue|redirect_to|head|render)\b.*\s((?:if|unless)\s+\S.*)$")
+
+
+def _same_trailing(old: str, new: str, strip: re.Pattern[str]) -> bool:
+    a, b = _TRAILING_RE.match(old), _TRAILING_RE.match(new)
+    return a is not None and b is not None and squeezed(strip.sub("", a.group(1))) == squeezed(strip.sub("", b.group(1)))
 
 
 _ELSE_RE = re.compile(r"^\s*(?:\}\s*)?else\b|^\s*(?:\}\s*)?el(?:s?if|seif)\b")
@@ -212,6 +223,8 @@ def weakened_condition(added: Sequence[str], removed: Sequence[str]) -> tuple[st
         if how is None or (more_branches and how == "drops a negation from a check"):
             continue
         shown = _shown(new)
+        if how == "drops a negation from a check" and (tail := _TRAILING_RE.match(new)) is not None:
+            shown = window(new, tail.start(1), tail.end(1), _SHOWN, lead=8)  # the condition, not the message before it
         if how == "drops a clause from a check":
             shown = _both(how, old, new)
         return f"{how}: {shown}", _GUARDS_RE.search(old + " " + new) is not None
