@@ -3,7 +3,8 @@
 Whom each guards against: the worker that drops the ``!`` of a Ruby guard's trailing condition in the very line the
 change rewords (``fail`` → ``raise``), or joins two failure marks with ``&`` where ``|`` stood (a malformed hex pair
 now refused only when both of its digits are bad). Beside each, the near miss stays quiet: the statement reworded and
-its condition kept, a bitwise join turned outside any condition.
+its condition kept, a bitwise join turned outside any condition. And two classic slips where the line-by-line reading
+did not look: a look-alike in Carthage's Cartfile, a download over plain http whose URL stands on the command's next line.
 """
 
 from __future__ import annotations
@@ -38,3 +39,21 @@ def test_a_condition_turned_is_named(path: str, added: list[str], removed: list[
 ])
 def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], not_said: str) -> None:
     assert not_said not in _reasons(path, added, removed)
+
+
+# ----- classic slips in places the line-by-line reading missed (round 88)
+
+def test_a_lookalike_in_a_cartfile_is_a_renamed_dependency() -> None:
+    # Carthage's Cartfile is a manifest: ``github "Owner/Repo"`` names what is built in (Moya, development set 65).
+    said = _reasons("Cartfile", ['github "AIamofire/Alamofire" ~> 5.0'], ['github "Alamofire/Alamofire" ~> 5.4.3'])
+    assert "look-alike" in said and "AIamofire/Alamofire" in said
+    assert "look-alike" not in _reasons("Cartfile", ['github "Alamofire/Alamofire" ~> 5.0'], ['github "Alamofire/Alamofire" ~> 5.4.3'])
+
+
+def test_a_download_whose_url_is_on_the_next_line_is_read_with_it() -> None:
+    run = ["RUN curl -o /tmp/ImageMagick.tar.xz -sL \\",
+           '        "http://imagemagick.org/archive/releases/ImageMagick-${IMAGEMAGICK_VERSION}.tar.xz" \\', "        && cd /tmp \\"]
+    assert "downloads over plain HTTP" in _reasons("Dockerfile", run, [])
+    # Over https, or to a local server, it stays quiet.
+    assert "plain HTTP" not in _reasons("Dockerfile", [run[0], run[1].replace("http://", "https://"), run[2]], [])
+    assert "plain HTTP" not in _reasons("Dockerfile", [run[0], '        "http://localhost:8000/x.tar.xz" \\', run[2]], [])

@@ -19,7 +19,8 @@ itself. Each is read as a family, in every ecosystem where it exists:
   TestNG ``enabled = false``; not a conditional ``XCTSkipIf`` or Mocha's ``this.skip()``) and the words that say a test is about a check (``SECURITY_TEST_WORDS``);
 - code where the readers thought docs or data live: a shell ``eval`` of interpolated text (a script template
   under ``templates/``, an extension-less script), a package installed from a git branch in CI or a script, a
-  program run by its bare name (or ``./name``) where the change drops its lookup on PATH or its absolute path.
+  program run by its bare name (or ``./name``) where the change drops its lookup on PATH or its absolute path;
+- a download command continued with ``\\`` whose URL, over plain http, stands alone on the next line (round 88).
 
 Each shape stays narrow for ordinary history: ``eval "$(tool init)"``, ``eval set -- "$opts"``, a token compared
 with a literal, ``nil`` or a length, a pinned ``git+…@<sha>``, a localhost feed stay quiet.
@@ -274,7 +275,21 @@ def _bare_program(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a download command continued onto the next line, its URL over plain http
+# ``RUN curl -o /tmp/x.tar.xz -sL \`` then ``"http://…/x.tar.xz" \`` (round 88: Intervention/image's Dockerfile, development
+# set 55): the line-by-line reading saw a command without a URL and a URL without a command.
+_CONTINUED_FETCH_RE = re.compile(r"\b(?:wget|curl|Invoke-WebRequest|iwr|aria2c)\b[^|;&#]*\\\s*$")
+_URL_LINE_RE = re.compile(r"^\s*(?:-[\w-]+\s+)*['\"]?(?P<at>" + _HTTP + r"[^\s'\"]+)")
+
+
+def _continued_download(added: Sequence[str]) -> str | None:
+    for line, after in zip(added, added[1:]):
+        if _CONTINUED_FETCH_RE.search(line) and _URL_LINE_RE.match(after):
+            return f"downloads over plain HTTP (the command's URL on its next line): {window(after.strip(), 0, 0, _QUOTE)}"
+    return None
+
+
 def paired(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What a line shows only against its file or the change around it, as "what it does: the line"; None when nothing."""
     name = path.rsplit("/", 1)[-1].lower()
-    return _package_source(name, added) or _compared_with_eq(added, removed) or _bare_program(added, removed)
+    return _package_source(name, added) or _compared_with_eq(added, removed) or _bare_program(added, removed) or _continued_download(added)

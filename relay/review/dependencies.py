@@ -52,6 +52,7 @@ _DEP_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # Gradle's version catalogue: "name = { module = "group:artifact", version.ref = "v" }", or "name = "group:artifact:1.0"".
     (("*.versions.toml",), re.compile(r"""(?:\bmodule\s*=\s*|^\s*[\w.-]+\s*=\s*)["'](?P<name>[\w.\-]+:[\w.\-]+)(?::[^"']*)?["']""")),
     (("*.csproj", "*.fsproj", "*.vbproj", "directory.packages.props", "packages.config"), re.compile(r"""(?:PackageReference|PackageVersion|package)\s+(?:Include|id)="(?P<name>[^"]+)\"""")),
+    (("cartfile", "cartfile.private"), re.compile(r'^\s*(?:github|git|binary)\s+"(?P<name>[^"]+)"')),
     (("pubspec.yaml", "mix.exs", "package.swift", "podfile", "*.cabal", "shard.yml"),
      re.compile(r"""^\s*(?:\{:|pod\s+["']|\.package\(\s*url:\s*["'])?(?P<name>[A-Za-z0-9][\w.\-/:]*)["']?\s*[:,]\s*""" + _VERSIONISH)),
 )

@@ -102,12 +102,13 @@ _MANIFESTS = (
     "deps.edn", "build.sbt", "dune-project", "*.opam", "bower.json", "shard.yml", "podfile",
     # Dependency files of other names: Appraisal's gemfiles/*.gemfile, F#/VB projects, CocoaPods and NuGet specs, Perl, Go dep.
     "*.gemfile", "*.fsproj", "*.vbproj", "*.podspec", "*.nuspec", "cpanfile", "gopkg.toml", "paket.dependencies",
+    "cartfile", "cartfile.private",  # Carthage's: ``github "Alamofire/Alamofire" ~> 5.0`` (round 88: a look-alike there read as an edit)
 )
 _LOCKFILES = (
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
     "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock", "go.sum", "gemfile.lock",
     "composer.lock", "packages.lock.json", "mix.lock", "pubspec.lock", "podfile.lock", "flake.lock",
-    "gradle.lockfile", "deno.lock", "conda-lock.yml", "requirements*.lock", "*.lock",
+    "gradle.lockfile", "deno.lock", "conda-lock.yml", "requirements*.lock", "*.lock", "cartfile.resolved",
 )
 BUILD_GLOBS = (
     "makefile", "gnumakefile", "*.mk", "cmakelists.txt", "*.cmake", "dockerfile", "dockerfile.*", "*.dockerfile",
