@@ -4,7 +4,8 @@ Whom each guards against: the worker that drops the ``!`` of a Ruby guard's trai
 change rewords (``fail`` → ``raise``), or joins two failure marks with ``&`` where ``|`` stood (a malformed hex pair
 now refused only when both of its digits are bad). Beside each, the near miss stays quiet: the statement reworded and
 its condition kept, a bitwise join turned outside any condition. And two classic slips where the line-by-line reading
-did not look: a look-alike in Carthage's Cartfile, a download over plain http whose URL stands on the command's next line.
+did not look: a look-alike in Carthage's Cartfile, a download over plain http whose URL stands on the command's next line,
+an action moved to an owner whose name wears the real owner's, Rails' debug error pages in its production environment.
 """
 
 from __future__ import annotations
@@ -57,3 +58,21 @@ def test_a_download_whose_url_is_on_the_next_line_is_read_with_it() -> None:
     # Over https, or to a local server, it stays quiet.
     assert "plain HTTP" not in _reasons("Dockerfile", [run[0], run[1].replace("http://", "https://"), run[2]], [])
     assert "plain HTTP" not in _reasons("Dockerfile", [run[0], '        "http://localhost:8000/x.tar.xz" \\', run[2]], [])
+
+
+def test_an_action_moved_to_an_owner_dressed_as_the_real_one_is_a_lookalike() -> None:
+    wf = ".github/workflows/linux_builds.yml"
+    said = _reasons(wf, ["    - uses: actions-checkout/checkout@v6"], ["    - uses: actions/checkout@v4"])
+    assert "look-alike" in said and "actions-checkout/checkout" in said
+    # A bump of the real action, and another action of another owner, stay quiet.
+    assert "look-alike" not in _reasons(wf, ["    - uses: actions/checkout@v6"], ["    - uses: actions/checkout@v4"])
+    assert "look-alike" not in _reasons(wf, ["    - uses: docker/setup-buildx-action@v3"], ["    - uses: actions/checkout@v4"])
+
+
+def test_debug_error_pages_in_a_production_environment_are_said() -> None:
+    line = "  config.consider_all_requests_local       = true"
+    said = _reasons("demo/rails/config/environments/production.rb", [line], [])
+    assert "debug error pages on in production" in said
+    # Every Rails app's development environment sets it: quiet there.
+    assert "debug error pages" not in _reasons("config/environments/development.rb", [line], [])
+    assert "debug error pages" not in _reasons("config/environments/production.rb", [line.replace("true", "false")], [])

@@ -20,7 +20,8 @@ itself. Each is read as a family, in every ecosystem where it exists:
 - code where the readers thought docs or data live: a shell ``eval`` of interpolated text (a script template
   under ``templates/``, an extension-less script), a package installed from a git branch in CI or a script, a
   program run by its bare name (or ``./name``) where the change drops its lookup on PATH or its absolute path;
-- a download command continued with ``\\`` whose URL, over plain http, stands alone on the next line (round 88).
+- a download command continued with ``\\`` whose URL, over plain http, stands alone on the next line, and Rails' debug
+  error pages turned on in a production environment (round 88).
 
 Each shape stays narrow for ordinary history: ``eval "$(tool init)"``, ``eval set -- "$opts"``, a token compared
 with a literal, ``nil`` or a length, a pinned ``git+…@<sha>``, a localhost feed stay quiet.
@@ -289,7 +290,22 @@ def _continued_download(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a production environment's debug switch
+# Rails' ``config.consider_all_requests_local = true`` is every development.rb's default and a production.rb's leak: full
+# error reports (backtraces, queries, settings) to every visitor. Only the file's name tells which (round 88: recaptcha's
+# demo app, development set 37).
+_LOCAL_REQUESTS_RE = re.compile(r"^\s*(?:config|Rails\.application\.config)\.consider_all_requests_local\s*=\s*true\b")
+
+
+def _production_debug(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
+    if not path.lower().endswith(("environments/production.rb", "environments/staging.rb")) or any("consider_all_requests_local" in line for line in removed):
+        return None  # a value flipped in place is said by the setting's reader (relay.review.line_edits: "flips a setting")
+    line = next((line for line in added if _LOCAL_REQUESTS_RE.match(line)), None)
+    return None if line is None else f"turns debug error pages on in production (every visitor sees backtraces): {window(line.strip(), 0, 0, _QUOTE)}"
+
+
 def paired(path: str, added: Sequence[str], removed: Sequence[str]) -> str | None:
     """What a line shows only against its file or the change around it, as "what it does: the line"; None when nothing."""
     name = path.rsplit("/", 1)[-1].lower()
-    return _package_source(name, added) or _compared_with_eq(added, removed) or _bare_program(added, removed) or _continued_download(added)
+    return (_package_source(name, added) or _compared_with_eq(added, removed) or _bare_program(added, removed) or _continued_download(added)
+            or _production_debug(path, added, removed))

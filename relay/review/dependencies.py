@@ -233,10 +233,17 @@ def lookalike_action(c: FileChange) -> str | None:
         if m is None or m.group("name") in before:
             continue
         new = m.group("name")
-        old = next((b for b in before if len(b.split("/")) == len(new.split("/")) and _near(b.lower(), new.lower())), None)
+        old = next((b for b in before if len(b.split("/")) == len(new.split("/")) and (_near(b.lower(), new.lower()) or _owner_worded(b, new))), None)
         if old:
             return f"renames a CI action to a look-alike (a typo-squat?): {old[:40]} → {new[:40]}"
     return None
+
+
+def _owner_worded(old: str, new: str) -> bool:
+    """``actions/checkout`` → ``actions-checkout/checkout``: the action kept, its owner a new account whose name holds the
+    old owner's as a word (round 88: Yubico/libfido2's workflow, development set 64) — another owner dressed as the real one."""
+    (a, _, rest_a), (b, _, rest_b) = old.lower().partition("/"), new.lower().partition("/")
+    return rest_a == rest_b and a != b and len(a) >= 4 and a in re.split(r"[-_.]", b)
 
 
 _POPULAR_KEYS = {dep_key(name): name for name in POPULAR_PACKAGES}
