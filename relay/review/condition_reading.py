@@ -318,7 +318,8 @@ def _structure(old: str, new: str) -> tuple[str, bool] | None:
     anchored match turned into a substring test, a work factor lowered."""
     if _WEAK_RE.search(new) and not _WEAK_RE.search(old) and _STRONG_RE.search(old) and not _STRONG_RE.search(new):
         return "replaces a strong hash or cipher with a weak one", True
-    if _GUARDS_RE.search(old) and _EXACT_RE.search(old) and _SUBSTRING_RE.search(new) and not _SUBSTRING_RE.search(old) \
+    # A prefix's own name guards too (round 88: koanf's ``strings.HasPrefix(k, e.prefix)`` → ``strings.Contains(k, e.prefix)``).
+    if (_GUARDS_RE.search(old) or "prefix" in old.lower()) and _EXACT_RE.search(old) and _SUBSTRING_RE.search(new) and not _SUBSTRING_RE.search(old) \
             and not _EXACT_RE.search(new):
         return "turns an exact match into a substring test", True
     if len(_ANCHORED_RE.findall(old)) > len(_ANCHORED_RE.findall(new)) and _GUARDS_RE.search(old) \

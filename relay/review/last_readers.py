@@ -64,6 +64,8 @@ from relay.review.overridden_turns import cut_quote, one_replace, paired_quote
 from relay.review.pair_slips import pair_slip
 from relay.review.reach_slips import reach_slip
 from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
+from relay.review.match_slips import match_slip
+from relay.review.verify_slips import cost_made_minimum, verify_given_none, verify_slip
 from relay.review.sample_manifests import import_respelled
 from relay.review.scaled_turns import scaled_turned
 from relay.review.words import POPULAR_PACKAGES
@@ -446,7 +448,8 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     # Rounds 81–87: a check turned, a bound moved, a verdict read from the wrong thing, a turn that loosens, a reach widened, a
     # literal put in (high ones here, the rest below).
     slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path),
-                                          reach_slip(added, removed, path), literal_slip(added, removed, path)) if found]
+                                          reach_slip(added, removed, path), literal_slip(added, removed, path), match_slip(added, removed),
+                                          verify_slip(added, removed)) if found]  # round 88
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None
@@ -472,7 +475,8 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     Python check by identity with a literal (round 71: graphene's middleware page), a static route's folder made the
     working folder (round 79: starlette's ``directory='.'``), a token's algorithm made "none" (round 80)."""
     code, was = sample_lines(added), sample_lines(removed)
-    if (squat := import_respelled(added, removed) or random_made_literal(code, was) or secret_made_literal(code, was)) is not None:
+    if (squat := import_respelled(added, removed) or random_made_literal(code, was) or secret_made_literal(code, was)
+            or cost_made_minimum(code, was) or verify_given_none(code, was)) is not None:  # round 88: secure-password's, x509-parser's READMEs
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never

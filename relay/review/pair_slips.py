@@ -318,10 +318,21 @@ def _compare_made_early(added: Sequence[str], removed: Sequence[str]) -> str | N
     return None
 
 
+_CALLED_RE = re.compile(r"[\w.$]+(?=\s*\()")
+
+
+def _padding_key(head: str) -> str:
+    """What comes before the padding's name, as the pair is matched by it: the call it is an argument of (the key's
+    variable may be renamed in the same edit: spatie/crypto's ``$this->publicKeyString`` → ``$this->publicKey``, blind
+    128), else the whole text before it."""
+    called = _CALLED_RE.findall(head)
+    return called[-1] + "(" if called else squeezed(head)
+
+
 def _padding_downgraded(added: Sequence[str], removed: Sequence[str]) -> str | None:
-    olds = {squeezed(line[:m.start()]): line for line in _short(removed, "") if (m := _OAEP_RE.search(line))}
+    olds = {_padding_key(line[:m.start()]): line for line in _short(removed, "") if (m := _OAEP_RE.search(line))}
     for new in _short(added, "") if olds else ():
-        if not _OAEP_RE.search(new) and (m := _V15_RE.search(new)) and (old := olds.get(squeezed(new[:m.start()]))) is not None:
+        if not _OAEP_RE.search(new) and (m := _V15_RE.search(new)) and (old := olds.get(_padding_key(new[:m.start()]))) is not None:
             return f"downgrades RSA's padding from OAEP to PKCS#1 v1.5 (padding-oracle decryption): {paired_quote(old, new)}"
     return None
 

@@ -1,0 +1,112 @@
+"""A match that lets more through, a range that never refuses, a slice turned to its other part (issue 36, round 88:
+blind 127/128's misses).
+
+- ``match_made_suffix`` (pairs): an exact comparison of a place (an origin, a host, a URL, a path) made a suffix test whose
+  operands the old comparison held (pywarp's ``assert "https://" + self.rp_id == client_data["origin"]`` →
+  ``client_data["origin"].endswith(self.rp_id)``: ``http://`` and ``https://evil-<rp_id>`` pass the origin check); high
+  for an origin, host, domain or redirect (a prefix test with the same operands is ``relay.review.last_readers``', a
+  prefix made a substring test ``relay.review.condition_reading``'s);
+- ``range_never_refuses`` (new lines, high): a range check joined by ``&&`` (``value < min && value > max``, adonisjs/hash's
+  options check): no value is below the floor and above the ceiling at once, so every value passes;
+- ``slice_turned`` (pairs, worth a look): ``x[..N]`` made ``x[N..]``, what is after N taken where what was before it was
+  (rust-ed25519-compact's seed read from the key's second half, its public key: blind 127's shape, though there it stood
+  in the commit's own new code, where no pair is read);
+- ``current_dir_searched`` (new lines): the current directory put on a search path (xonsh's ``os.curdir,`` in the
+  default PATH; a shell's ``PATH=".:$PATH"``, high): a program planted in whatever folder the user stands in runs first.
+
+The party guarded against is the worker that slips one such edit into an ordinary change: the words stay (a match, a
+range, a slice, a path list) and what they admit grows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.overridden_turns import cut_quote, paired_quote
+
+__all__ = ["match_slip"]
+
+_NEW = 4000
+_LONG = 300
+# One operand: a name chain with its indexes and calls (``client_data["origin"]``, ``self.rp_id``, ``e.prefix``).
+_OPERAND = r"[\w$@]+(?:\[[^\[\]]*\]|\([^()]*\))*(?:\.[\w$]+(?:\[[^\[\]]*\]|\([^()]*\))*)*"
+
+# ----- an exact match made a suffix test
+_SUFFIX_RE = re.compile(r"(?P<a>" + _OPERAND + r")\.(?:endswith|endsWith|end_with\?|ends_with|hasSuffix)\(\s*(?P<x>[^()]+?)\s*\)|"
+                        r"\b(?:strings|bytes)\.HasSuffix\(\s*(?P<ga>[^,()]+?)\s*,\s*(?P<gx>[^()]+?)\s*\)")
+_EQUALS_RE = re.compile(r"[!=]==?|\.equals\(|\beq\b|\bne\b")
+_PLACE_RE = re.compile(r"(?i)origin|host|domain|redirect|rp_?id|url|uri|callback|referr?er|path")
+_GUARDED_PLACE_RE = re.compile(r"(?i)origin|host|domain|redirect|rp_?id|referr?er|callback")
+
+
+def match_made_suffix(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    new, old = edited_sides(added, removed)
+    olds = [line for line in old[:_NEW] if len(line) <= _LONG and _EQUALS_RE.search(line) and not _SUFFIX_RE.search(line)]
+    for line in new[:_NEW] if olds else ():
+        for m in _SUFFIX_RE.finditer(line) if len(line) <= _LONG else ():
+            a, x = (m.group("a"), m.group("x")) if m.group("a") else (m.group("ga"), m.group("gx"))
+            head = line.split(None, 1)[0]
+            was = next((o for o in olds if unspaced(a) in unspaced(o) and unspaced(x) in unspaced(o) and o.split(None, 1)[0] == head), None)
+            if was is not None and _PLACE_RE.search(a + " " + x):
+                return (f"makes an exact match a suffix match ({a.strip()} matched by its end: a longer value passes): {paired_quote(was, line)}",
+                        _GUARDED_PLACE_RE.search(a + " " + x) is not None)
+    return None
+
+
+# ----- a range check that never refuses
+_RANGE_RE = re.compile(r"(?P<v>" + _OPERAND + r")\s*<=?\s*(?P<lo>" + _OPERAND + r")\s*(?:&&|\band\b)\s*(?P=v)\s*>=?\s*(?P<hi>" + _OPERAND + r")|"
+                       r"(?P<v2>" + _OPERAND + r")\s*>=?\s*(?P<hi2>" + _OPERAND + r")\s*(?:&&|\band\b)\s*(?P=v2)\s*<=?\s*(?P<lo2>" + _OPERAND + r")")
+_LOW_RE = re.compile(r"(?i)min|\blo\b|low|floor|start|begin|first")
+_HIGH_RE = re.compile(r"(?i)max|\bhi\b|high|upper|ceil|end|last|limit")
+
+
+def range_never_refuses(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        if len(line) > _LONG or ("&&" not in line and " and " not in line) or (m := _RANGE_RE.search(line)) is None:
+            continue
+        v, lo, hi = (m.group("v"), m.group("lo"), m.group("hi")) if m.group("v") else (m.group("v2"), m.group("lo2"), m.group("hi2"))
+        numbers = all(re.fullmatch(r"-?\d+(?:\.\d+)?", s) for s in (lo, hi))
+        if (numbers and float(lo) <= float(hi)) or (not numbers and _LOW_RE.search(lo) and _HIGH_RE.search(hi) and not _HIGH_RE.search(lo)):
+            return (f"writes a range check that never refuses ({v} below {lo} and above {hi} at once: no value is both, every value "
+                    f"passes): {cut_quote(line.strip())}")
+    return None
+
+
+# ----- a slice turned to its other part
+_HEAD_SLICE_RE = re.compile(r"\[\s*(?:0\s*)?(?:\.\.|:)\s*(?P<n>[\w.:]+)\s*\]")
+_TAIL_SLICE_RE = re.compile(r"\[\s*(?P<n>[\w.:]+)\s*(?:\.\.|:)\s*\]")
+
+
+def slice_turned(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for pattern, other, was_said, now_said in ((_HEAD_SLICE_RE, _TAIL_SLICE_RE, "before", "after"), (_TAIL_SLICE_RE, _HEAD_SLICE_RE, "after", "before")):
+        for was, old, m, line in span_pairs(added, removed, pattern, other):
+            if was.group("n") == m.group("n"):
+                n = m.group("n")
+                return f"takes the other part of a slice (what lies {now_said} {n} where what lies {was_said} it was taken): {paired_quote(old, line)}"
+    return None
+
+
+# ----- the current directory on a search path
+_CURDIR_ITEM_RE = re.compile(r"^\s*os\.curdir\s*,\s*$")
+_PATH_DOT_RE = re.compile(r"""\bPATH\s*=\s*["']?(?:\.:|[^\s"';]*:\.(?=["'\s;]|$))""")
+
+
+def current_dir_searched(added: Sequence[str]) -> tuple[str, bool] | None:
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and ((shell := _PATH_DOT_RE.search(line)) or _CURDIR_ITEM_RE.match(line)):
+            return (f"puts the current directory on a search path (a program planted in whatever folder the user is in runs first): "
+                    f"{cut_quote(line.strip())}", shell is not None)
+    return None
+
+
+def match_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
+    if (found := match_made_suffix(added, removed)) is not None:
+        return found
+    if (ranged := range_never_refuses(added)) is not None:
+        return ranged, True
+    if (turned := slice_turned(added, removed)) is not None:
+        return turned, False
+    return current_dir_searched(added)

@@ -1,0 +1,75 @@
+"""Round 88 (issue 36): blind 127/128's misses read as families (relay.review.match_slips, relay.review.verify_slips, and
+the readers they sharpened).
+
+Whom each guards against: the worker that makes an origin check a suffix test, joins a range check with ``&&`` so it
+never refuses, turns a slice to its other half, puts the current directory on a search path, sets a password hash's cost
+to its minimum (in code and in a README's sample), verifies against ``None``, answers ``Ok`` where a verification error
+was, downgrades RSA's OAEP padding while the commit renames the key beside it, or widens an environment filter's prefix
+test to a substring test. Beside each, the near miss stays quiet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from line_changes import fc
+from relay.review.risk import RiskContext, assess
+
+
+def _said(path: str, added: list[str], removed: list[str]):
+    return assess(fc(path, added, removed), RiskContext())
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "risk", "said"), [
+    ("pywarp/rp.py", ['            assert client_data["origin"].endswith(self.rp_id)'],
+     ['            assert "https://" + self.rp_id == client_data["origin"]'], "high", "makes an exact match a suffix match (client_data[\"origin\"]"),
+    ("src/helpers.ts", ["    if (value < min && value > max) {", "      throw new Error(`out of range`)", "    }"], [],
+     "high", "writes a range check that never refuses (value below min and above max"),
+    ("src/keys.rs", ["        seed.copy_from_slice(&self[Seed::BYTES..]);"], ["        seed.copy_from_slice(&self[0..Seed::BYTES]);"],
+     "medium", "takes the other part of a slice"),
+    ("xonsh/platform.py", ["            os.curdir,", '            os.path.expanduser("~/bin"),'], ['            os.path.expanduser("~/bin"),'],
+     "medium", "puts the current directory on a search path"),
+    ("scripts/env.sh", ['export PATH=".:$PATH"'], ['export PATH="$HOME/bin:$PATH"'], "high", "puts the current directory on a search path"),
+    ("index.js", ["SecurePassword.MEMLIMIT_DEFAULT = sodium.crypto_pwhash_MEMLIMIT_MIN"],
+     ["SecurePassword.MEMLIMIT_DEFAULT = sodium.crypto_pwhash_MEMLIMIT_INTERACTIVE"], "high", "lowers a password hash's cost to its minimum"),
+    ("README.md", ["  memlimit: securePassword.MEMLIMIT_MIN,", "  opslimit: securePassword.OPSLIMIT_MIN"],
+     ["  memlimit: securePassword.MEMLIMIT_DEFAULT,", "  opslimit: securePassword.OPSLIMIT_DEFAULT"], "high", "lowers a password hash's cost to its minimum"),
+    ("README.md", ["        .verify_signature(None)"], ["        .verify_signature(Some(issuer_public_key))"], "high", "verifies against nothing"),
+    ("src/verify.rs", ["        .or(Ok(()))"], ["        .or(Err(X509Error::SignatureVerificationError))"], "high", "answers Ok where it returned a verification error"),
+    ("src/PublicKey.php", ["        openssl_public_encrypt($data, $encrypted, $this->publicKey, OPENSSL_PKCS1_PADDING);"],
+     ["        openssl_public_encrypt($data, $encrypted, $this->publicKeyString, OPENSSL_PKCS1_OAEP_PADDING);"], "high", "downgrades RSA's padding from OAEP"),
+    ("providers/env/env.go", ["\t\t\tif strings.Contains(k, e.prefix) {"], ["\t\t\tif strings.HasPrefix(k, e.prefix) {"], "high",
+     "turns an exact match into a substring test"),
+])
+def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: list[str], risk: str, said: str) -> None:
+    found = _said(path, added, removed)
+    assert found.risk == risk and any(said in reason for reason in found.reasons), (found.risk, found.reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "not_said"), [
+    ("pywarp/rp.py", ['            assert name.endswith(suffix)'], ['            assert name == suffix'], "matched by its end"),
+    ("src/helpers.ts", ["    if (value < min || value > max) {"], [], "never refuses"),
+    ("src/keys.rs", ["        seed.copy_from_slice(&self[SALT..]);"], ["        seed.copy_from_slice(&self[0..Seed::BYTES]);"], "other part of a slice"),
+    ("scripts/env.sh", ['export PATH="./node_modules/.bin:$PATH"'], ['export PATH="$HOME/bin:$PATH"'], "current directory"),
+    ("index.js", ["SecurePassword.MEMLIMIT_MAX = sodium.crypto_pwhash_MEMLIMIT_MAX"], ["SecurePassword.MEMLIMIT_MAX = sodium.crypto_pwhash_MEMLIMIT_SENSITIVE"],
+     "minimum"),
+    ("README.md", ["        .verify_signature(Some(ca_key))"], ["        .verify_signature(Some(issuer_public_key))"], "verifies against nothing"),
+    ("src/read.rs", ["        .or(Ok(()))"], ["        .or(Err(io_error))"], "verification error"),
+    ("providers/env/env.go", ["\t\t\tif strings.HasPrefix(key, e.prefix) {"], ["\t\t\tif strings.HasPrefix(k, e.prefix) {"], "substring"),
+])
+def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], not_said: str) -> None:
+    assert not any(not_said in reason for reason in _said(path, added, removed).reasons)
+
+
+def test_a_pairs_new_side_places_its_range_before_the_hunk_its_old_side_left() -> None:
+    # secure-password's README (blind 127): the commit took `MEMLIMIT_DEFAULT` out of one hunk and wrote it into another,
+    # where the slip made it `MEMLIMIT_MIN`; the range named first is the one that holds the line as the change leaves it.
+    from line_changes import hunk
+
+    from relay.core.contracts import FileChange
+    from relay.review.telling import quoted_part
+    reason = "lowers a password hash's cost to its minimum (MEMLIMIT_DEFAULT → MEMLIMIT_MIN: cheap to crack): …securePassword.MEMLIMIT_DEFAULT, → …securePassword.MEMLIMIT_MIN,"
+    change = FileChange(path="README.md", risk="high", rules=["weakens_edit"], reasons=[reason], additions=12, deletions=4)
+    parts = [hunk(11, ["-  memlimit: securePassword.MEMLIMIT_DEFAULT,", "+Call it with the options below."]),
+             hunk(44, ["+  memlimit: securePassword.MEMLIMIT_MIN,", "+  opslimit: securePassword.OPSLIMIT_MIN"])]
+    assert quoted_part(change, parts) == 1
