@@ -73,3 +73,22 @@ def test_a_pairs_new_side_places_its_range_before_the_hunk_its_old_side_left() -
     parts = [hunk(11, ["-  memlimit: securePassword.MEMLIMIT_DEFAULT,", "+Call it with the options below."]),
              hunk(44, ["+  memlimit: securePassword.MEMLIMIT_MIN,", "+  opslimit: securePassword.OPSLIMIT_MIN"])]
     assert quoted_part(change, parts) == 1
+
+
+def test_a_go_duration_multiplied_by_a_unit_again_is_worth_a_look() -> None:
+    # koanf's vault provider (blind 127): a Duration field times time.Second compiles, and waits for decades.
+    old, new = "\thttpClient := &http.Client{Timeout: cfg.Timeout, Transport: cfg.Transport}", \
+        "\thttpClient := &http.Client{Timeout: cfg.Timeout * time.Second, Transport: cfg.Transport}"
+    found = _said("providers/vault/vault.go", [new], [old])
+    assert found.risk == "medium" and any("multiplies a duration by a unit again" in r for r in found.reasons)
+    # A count converted first is the usual way to make a duration: quiet.
+    converted = _said("providers/vault/vault.go", ["\tc := &http.Client{Timeout: time.Duration(cfg.TimeoutSecs) * time.Second}"],
+                      ["\tc := &http.Client{Timeout: cfg.TimeoutSecs}"])
+    assert not any("by a unit again" in r for r in converted.reasons)
+
+
+def test_a_module_named_test_inside_a_library_folder_is_source() -> None:
+    # chai's lib/chai/utils/test.js decides every assertion's verdict; a package's root test.js is its test script.
+    from relay.review.path_kinds import path_kind
+    assert path_kind("lib/chai/utils/test.js") == "source"
+    assert path_kind("test.js") == "test" and path_kind("test/utils/test.js") == "test"

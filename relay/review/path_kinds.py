@@ -68,10 +68,18 @@ def _test_script(path: str) -> bool:
     return script_among_tests(path, is_test_name=glob_any(path, _TEST_NAMES), code_exts=CODE_EXTS)
 
 
+# A module named just "test" inside a library's source folder is the library's own code (round 88: chai's
+# lib/chai/utils/test.js, the helper every assertion's verdict goes through, was read as a test and its lines skipped).
+_SCRIPT_TEST_RE = re.compile(r"^(?:tests?|spec)\.(?:[jt]s|[cm]js)$")
+_LIBRARY_DIRS = frozenset({"lib", "src", "utils", "util", "internal", "core", "helpers"})
+
+
 def is_test_path(path: str) -> bool:
     parts = path.lower().split("/")
     if any(part in _TEST_DIRS for part in parts[:-1]):
         return True
+    if _SCRIPT_TEST_RE.match(parts[-1]) and _LIBRARY_DIRS.intersection(parts[:-1]):
+        return False
     return glob_any(path, _TEST_NAMES)
 
 

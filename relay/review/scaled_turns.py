@@ -11,7 +11,8 @@ Edits of one token run, read as shapes (no security word need be on the line):
 - ``narrowed``: a 64-bit time, size or count cut to 32 bits by a cast put in (``return (int) toMillisLong(…)``), in a
   language whose ``int`` is 32 bits (PHP's ``(int)`` is no narrowing: cron-expression's own index cast);
 - ``unit_swapped``: a duration's number changed by exactly a thousandfold (``ALERT_POLL_MS = 15_000`` → ``15``: seconds
-  written as milliseconds, or back; blind 85's dozzle, a poll every 15 ms).
+  written as milliseconds, or back; blind 85's dozzle, a poll every 15 ms);
+- ``duration_doubled`` (Go): a Duration field multiplied by a unit (``cfg.Timeout`` → ``cfg.Timeout * time.Second``).
 
 Each is worth a look (medium). Quiet: a limit's value raised a thousandfold (``limit: options.limit * 1024``: "raises a
 limit 1,024-fold", high, is relay.review.turned_lines'; said here it was said once, at medium: blind 85's body-parser), a factor changed
@@ -130,6 +131,24 @@ def _unit_swapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# Go's ``Timeout: cfg.Timeout`` → ``cfg.Timeout * time.Second`` (round 88: blind 127's koanf): a field times a unit compiles
+# only if the field is a Duration already, so the product is nanoseconds times a second (a timeout of decades).
+_DURATION_TIMES_RE = re.compile(r"(?P<field>\b[A-Za-z_]\w*(?:\.\w+)+)(?P<unit>\s*\*\s*time\.(?:Second|Millisecond|Minute|Hour|Microsecond))\b")
+
+
+def _duration_doubled(added: Sequence[str], removed: Sequence[str], path: str) -> str | None:
+    if not path.endswith(".go"):
+        return None
+    olds = {"".join(line.split()): line for line in removed[:_PAIRS * 5] if len(line) <= _LONG and "time." not in line}
+    for new in [line for line in added[:_PAIRS * 5] if len(line) <= _LONG and ("* time." in line or "*time." in line)] if olds else ():
+        for m in _DURATION_TIMES_RE.finditer(new):
+            if (old := olds.get("".join((new[:m.end("field")] + new[m.end("unit"):]).split()))) is not None:
+                return (f"multiplies a duration by a unit again ({m.group('field')} already counts time: the product is years): "
+                        f"{paired_quote(old, new)}")
+    return None
+
+
 def scaled_turned(added: Sequence[str], removed: Sequence[str], path: str = "") -> str | None:
     """The first of these turns the edit makes (each worth a look); ``path``: the file's, for a cast's width."""
-    return _count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path) or _unit_swapped(added, removed)
+    return (_count_floor_raised(added, removed) or _scaled(added, removed) or _narrowed(added, removed, path) or _unit_swapped(added, removed)
+            or _duration_doubled(added, removed, path))
