@@ -72,7 +72,7 @@ def _result_discarded(lines: Sequence[str]) -> str | None:
         if "if " in line and ";" in line and (m := _INIT_LITERAL_RE.match(line)):
             runs = "never runs, the check cannot fail" if m.group("lit") == "false" else "always runs, the check cannot pass"
             return f"discards a check's result (the branch {runs}): {_shown(line)}"
-        if (b := _BLANKED_RE.match(line)) is not None and not _dummy(line):
+        if _BLANKED_RE.match(line) is not None and not _dummy(line):
             return f"discards a check's result (whatever it finds, the code goes on): {_shown(line)}"
         if "try" in line and (t := _TRY_RE.match(line)) is not None:
             # A try around a check whose handler is empty: the failure the check raises is swallowed.

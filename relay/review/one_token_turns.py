@@ -251,7 +251,7 @@ _FLAG_RE = re.compile(r"(?i)\s--force(?:-with-lease)?\b|\s-f\b|,?\s*\bforce\w*\s
 def _push_forced(added: Sequence[str], removed: Sequence[str]) -> str | None:
     olds = [old for old in removed[:_PAIRS] if len(old) <= 400 and _PUSH_RE.search(old) and not _FORCE_RE.search(old)]
     for line in _fresh(added, removed)[:_PAIRS] if olds else ():
-        if len(line) > 400 or not _PUSH_RE.search(line) or (m := _FORCE_RE.search(line)) is None:
+        if len(line) > 400 or not _PUSH_RE.search(line) or _FORCE_RE.search(line) is None:
             continue
         rest = squeezed(_FLAG_RE.sub("", line)).rstrip("()")
         for old in olds:

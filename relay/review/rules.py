@@ -36,7 +36,7 @@ from relay.review.runs_on_open import runs_on_open
 from relay.review.test_imports import TEST_IMPORT_EXAMPLE, imports_test_code
 from relay.review.unread_lines import GENERATED_EXAMPLE, UNREAD_EXAMPLE, generated_unread, unread_line
 from relay.review.edit_places import weakened_classic, weakened_more
-from relay.review.facts import FACTS, FileFacts, RiskContext
+from relay.review.facts import FACTS, RiskContext
 from relay.review import quiet_examples as quiet_turns  # round 31: the weakens rows' further cases
 from relay.review.rule_row import Example, Rule, Scope, fc as _fc
 from relay.review.words import NO_SIZE_KINDS

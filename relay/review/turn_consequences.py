@@ -273,8 +273,8 @@ def _result_discarded(added: Sequence[str], removed: Sequence[str]) -> str | Non
 
 # ----- an early return that gave nothing now gives the value
 _EMPTY = r"(?:nil|null|None|undefined|false|False|NULL)?"
-_GUARDED_RETURN_RE = re.compile(rf"""(?x)^(?P<guard>\s*(?:(?:\}}\s*)?(?:if|unless)\b.*?[):]\s*|guard\b.*\belse\s*\{{\s*)?)
-                                (?P<ret>return)(?P<value>|\s+\S.*?)\s*(?P<end>;?\s*\}}?\s*;?)
+_GUARDED_RETURN_RE = re.compile(r"""(?x)^(?P<guard>\s*(?:(?:\}\s*)?(?:if|unless)\b.*?[):]\s*|guard\b.*\belse\s*\{\s*)?)
+                                (?P<ret>return)(?P<value>|\s+\S.*?)\s*(?P<end>;?\s*\}?\s*;?)
                                 (?P<post>\s+(?:if|unless)\b.*)?$""")
 _ABSENCE_RE = re.compile(r"""(?x)^\s*(?:if|unless|guard)?\s*\(?\s*(?:
       !\s*(?P<a>[\w$.>-]+)\s*\)? | not\s+(?P<b>[\w.]+) | (?P<c>[\w$.>-]+)\s*(?:===?\s*(?:nil|null|None|undefined)|is\s+None)\s*\)?
