@@ -92,3 +92,13 @@ def test_a_module_named_test_inside_a_library_folder_is_source() -> None:
     from relay.review.path_kinds import path_kind
     assert path_kind("lib/chai/utils/test.js") == "source"
     assert path_kind("test.js") == "test" and path_kind("test/utils/test.js") == "test"
+
+
+def test_a_new_verify_chained_into_ok_is_high() -> None:
+    # x509-parser's new verify.rs (blind 128): whatever key.verify() finds, .or(Ok(())) answers success.
+    new = ["    key.verify(raw_data, &signature_value.data)", "        .or(Ok(()))", "}"]
+    found = _said("src/verify.rs", new, [])
+    assert found.risk == "high" and any("answers Ok whatever the verification finds" in r for r in found.reasons)
+    # A parse's failure mapped to an error, or a verify's mapped to its own error, stays quiet.
+    quiet = _said("src/verify.rs", ["    key.verify(raw_data, &sig)", "        .or(Err(X509Error::SignatureVerificationError))"], [])
+    assert not any("whatever the verification finds" in r for r in quiet.reasons)

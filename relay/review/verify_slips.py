@@ -7,7 +7,8 @@
   ``.verify_signature(Some(issuer_public_key))`` → ``.verify_signature(None)``: the certificate is checked against its
   own key, so any self-made certificate passes);
 - ``failure_made_ok`` (pairs): a verification's error answer made ``Ok`` (x509-parser's ``.or(Err(X509Error::
-  SignatureVerificationError))`` → ``.or(Ok(()))``: a forged signature verifies).
+  SignatureVerificationError))`` → ``.or(Ok(()))``: a forged signature verifies), or, in new code, a verify call's
+  result chained into ``Ok`` whatever it was (``verify_answered_ok``).
 
 The party guarded against is the worker that slips one such edit into an ordinary change: a constant's suffix, an
 argument, an answer, and no word on the line says that the check is gone.
@@ -68,7 +69,21 @@ def failure_made_ok(added: Sequence[str], removed: Sequence[str]) -> str | None:
     return None
 
 
+# The same in new code: a verify call's result chained into ``Ok`` whatever it was (x509-parser's new verify.rs, blind 128:
+# ``key.verify(raw_data, &sig)`` then ``.or(Ok(()))``), or a promise's rejection answered true.
+_VERIFY_CALL_RE = re.compile(r"\b\w*(?i:verify)\w*\s*\(")
+_ANY_OK_RE = re.compile(r"\.(?:or|or_else)\(\s*(?:\|[^|]*\|\s*)?Ok\(|\.unwrap_or\(\s*(?:\(\)|true)\s*\)|\.catch\(\s*\(\s*\w*\s*\)\s*=>\s*true\s*\)")
+
+
+def verify_answered_ok(added: Sequence[str]) -> str | None:
+    lines = [line for line in added[:_NEW] if line.strip()]
+    for i, line in enumerate(lines):
+        if len(line) <= _LONG and _ANY_OK_RE.search(line) and any(_VERIFY_CALL_RE.search(x) for x in lines[max(0, i - 2):i + 1]):
+            return f"answers Ok whatever the verification finds (its failure chained into success): {cut_quote(line.strip())}"
+    return None
+
+
 def verify_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc); each is classic (high)."""
-    found = cost_made_minimum(added, removed) or verify_given_none(added, removed) or failure_made_ok(added, removed)
+    found = cost_made_minimum(added, removed) or verify_given_none(added, removed) or failure_made_ok(added, removed) or verify_answered_ok(added)
     return (found, True) if found else None
