@@ -65,6 +65,7 @@ from relay.review.pair_slips import pair_slip
 from relay.review.reach_slips import reach_slip
 from relay.review.literal_slips import durability_off, literal_slip, secret_made_literal
 from relay.review.match_slips import match_slip
+from relay.review.classic_slips import classic_slip, classic_sample_slip
 from relay.review.verify_slips import cost_made_minimum, verify_given_none, verify_slip
 from relay.review.sample_manifests import import_respelled
 from relay.review.scaled_turns import scaled_turned
@@ -82,8 +83,9 @@ _FAILURE_RE = re.compile(r"(?:Signature|Verif\w*|Invalid\w*|BadSig\w*|Auth\w*|Un
                          r"Tamper\w*|Decrypt\w*|Checksum|Digest|Certificate|Cert|Permission|AccessDenied|Validation|Jwt|JWT|"
                          r"Token)\w*(?:Error|Exception|Failure|Fault)\b|\b(?:InvalidTag|InvalidSignature|BadSignature\w*)\b")
 _ANY_ERROR_RE = re.compile(r"^\s*except\s*(?:\(?\s*(?:Exception|BaseException)\b[^:]*)?:\s*$|"
-                           r"\bcatch\s*\(\s*(?:final\s+)?(?:Exception|Throwable|Error|\w+)?\s*\w*\s*\)\s*\{\s*$|^\s*rescue\s*(?:=>\s*\w+)?\s*$")
-_HANDLER_RE = re.compile(r"^\s*except\b[^:]*:\s*$|\bcatch\s*\([^)]*\)\s*\{\s*$|^\s*rescue\b.*$")
+                           r"\bcatch\s*\(\s*(?:final\s+)?(?:Exception|Throwable|Error|\w+)?\s*\w*\s*\)\s*\{\s*$|^\s*rescue\s*(?:=>\s*\w+)?\s*$|\bcatch\s*\{\s*$")
+# (``} catch {``: JavaScript's handler without a binding, round 88: node-rsa's native verify, blind 130.)
+_HANDLER_RE = re.compile(r"^\s*except\b[^:]*:\s*$|\bcatch\s*(?:\([^)]*\)\s*)?\{\s*$|^\s*rescue\b.*$")
 _YES_RE = re.compile(r"^\s*(?:return\s+(?:True|true)\s*;?|true)\s*$")
 _CHECK_DEF_RE = re.compile(r"(?i)(?:\bdef|\bfunc(?:tion)?|\bfn|\bpublic|\bprivate|\bprotected|\bstatic|\bbool(?:ean)?)\b[^(]*?"
                            r"\b\w*(?:verif|valid|authenticat|authori|check_?sig|checksig|is_?trusted|trusted|permit|allowed)\w*\s*\(")
@@ -108,7 +110,13 @@ def _function_above(lines: Sequence[str], at: int) -> str | None:
         if re.match(r"^\s*(?:(?:async\s+)?def|func|function|fn|pub\s+fn|public|private|protected|static|bool|boolean)\b", line):
             m = _CHECK_DEF_RE.search(line)
             return None if m is None else m.group().rstrip("( ").split()[-1]
+        if (method := _METHOD_RE.match(line)) is not None and method.group("name") not in ("if", "for", "while", "switch", "catch"):
+            return method.group("name") if _CHECK_NAME_RE.search(method.group("name")) else None  # a class's method: ``verify(…): boolean {``
     return None
+
+
+_METHOD_RE = re.compile(r"^\s*(?:async\s+)?(?P<name>\w+)\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$")
+_CHECK_NAME_RE = re.compile(r"(?i)verif|valid|authenticat|authori|check_?sig|trusted|permit|allowed")
 
 
 # ----- a predicate that one item no longer satisfies
@@ -449,7 +457,7 @@ def read_last(added: Sequence[str], removed: Sequence[str], path: str) -> tuple[
     # literal put in (high ones here, the rest below).
     slips = [found for found in (check_slip(added, removed), bound_slip(added, removed), verdict_slip(added, removed), turn_slip(added, removed, path),
                                           reach_slip(added, removed, path), literal_slip(added, removed, path), match_slip(added, removed),
-                                          verify_slip(added, removed)) if found]  # round 88
+                                          verify_slip(added, removed), classic_slip(added, removed)) if found]  # rounds 88, 89
     if (high := next((found for found in slips if found[1]), None)) is not None:
         return high
     checked = slips[0] if slips else None
@@ -476,7 +484,7 @@ def read_last_sample(added: Sequence[str], removed: Sequence[str], path: str) ->
     working folder (round 79: starlette's ``directory='.'``), a token's algorithm made "none" (round 80)."""
     code, was = sample_lines(added), sample_lines(removed)
     if (squat := import_respelled(added, removed) or random_made_literal(code, was) or secret_made_literal(code, was)
-            or cost_made_minimum(code, was) or verify_given_none(code, was)) is not None:  # round 88: secure-password's, x509-parser's READMEs
+            or cost_made_minimum(code, was) or verify_given_none(code, was) or classic_sample_slip(code, was, added, removed)) is not None:  # 88, 89
         return squat, True  # round 85: crypto-es's README, a random salt made "crypto-es-salt"; round 87: fernet-rb's, a key made a literal
     found = (identity_literal(added, removed, path, docs=True) or static_root_widened(code, was)
              or unsigned_algorithm(code, was) or durability_off(code))  # round 80: kataras/jwt's README, jwt.HS256 → jwt.NONE; 87: buntdb's Never

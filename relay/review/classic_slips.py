@@ -1,0 +1,181 @@
+"""Classic risks in the shapes blind 129/130 wrote them, which no reader had (issue 36, round 89). High unless said.
+
+- ``safe_variant_dropped`` (pairs): a name's safe twin replaced by the plain one, the rest of the line kept (sqlfluff's
+  ``return SandboxedEnvironment(`` → ``return Environment(``: a template now runs any Python it is given; ``SafeLoader``
+  → ``Loader``, ``SecureRandom`` → ``Random``);
+- ``root_deleted`` (new lines): a delete command given the filesystem's root or the home folder (ramda's ``"clean":
+  "rimraf es/* src /* coverage/*"``: one space, and ``/*`` is every file the user may delete);
+- ``auth_unwrapped`` (pairs): a handler taken out of the call that authenticates it (gokrb5's USAGE.md
+  ``http.Handle("/", spnego.SPNEGOKRB5Authenticate(h, &kt, …))`` → ``http.Handle("/", h) // wrap … once deployed``);
+- ``folder_served`` (new lines): a static server given the working folder, or told to serve dotfiles (polka's example
+  ``require('serve-static')('.', { dotfiles: 'allow' })``: ``.env`` and ``.git`` are a request away);
+- ``fetched_plain`` (new lines, code and docs samples): a key or a program fetched by an HTTP client over plain http
+  (rust-minisign's README ``reqwest::blocking::get("http://…/minisign.pub")``: the key that verifies is whoever answers);
+- ``pkcs1_encryption`` (new lines, code and docs samples): RSA encryption with PKCS#1 v1.5 padding (node-rsa's README
+  ``new NodeRSA({ b: 2048 }, { encryptionScheme: 'pkcs1' })``: a padding oracle decrypts);
+- ``key_from_literal`` (new lines, code and docs samples): a key-named call given a long random-looking literal among its
+  arguments (python-signedjson's README ``decode_signing_key_base64('ed25519', 'zxcvb', 'nJ3b…')``: a signing key published);
+- ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
+  check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
+  truncated input passes).
+
+The party guarded against is the worker that slips one such line into an ordinary change: each is one word, one space,
+one argument or one operator away from the line it replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from relay.review.answer_slips import static_root_widened
+from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.overridden_turns import closing_bracket, cut_quote, paired_quote
+from relay.review.value_turns import random_looking
+
+__all__ = ["classic_slip", "classic_sample_slip"]
+
+_NEW = 4000
+_LONG = 400
+
+# ----- a safe twin made plain
+_SAFE_TOKEN_RE = re.compile(r"\b\w*(?:Sandboxed|Sandbox|Safe|Secure|Strict|safe_|secure_|sandboxed_)\w*\b")
+_SAFE_WORD_RE = re.compile(r"Sandboxed|Sandbox|Safe|Secure|Strict|safe_|secure_|sandboxed_")
+_WORD_RE = re.compile(r"\b\w+\b")
+
+
+def safe_variant_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    for was, old, m, line in span_pairs(added, removed, _SAFE_TOKEN_RE, _WORD_RE):
+        plain = _SAFE_WORD_RE.sub("", was.group(), count=1)
+        if len(plain) >= 3 and m.group() == plain and not _SAFE_WORD_RE.search(m.group()):
+            return f"drops the safe variant ({was.group()} → {m.group()}: what it kept out now runs): {paired_quote(old, line)}"
+    return None
+
+
+# ----- a delete given the root or the home folder
+_ROOT_DELETE_RE = re.compile(r"\b(?:rm\s+(?:-[\w-]+\s+)*-\w*[rRf]\w*|rimraf|del-cli|rmdir\s+/s)\b[^|;&#\n]*?\s[\"']?"
+                             r"(?P<at>/\*?|~/?\*?|\$\{?HOME\}?/?\*?)(?=[\s\"'`;&)]|$)")
+
+
+def root_deleted(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and ("rm" in line or "rimraf" in line or "del" in line) and (m := _ROOT_DELETE_RE.search(line)):
+            return f"deletes from the filesystem's root or the home folder ({m.group('at')}: every file the user may delete): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a handler unwrapped from its authentication
+_AUTH_CALL_RE = re.compile(r"(?P<call>\b[\w.]*(?i:authenticat|auth_required|require_?auth|requires_?auth|login_required|require_?login|"
+                           r"basic_?auth|with_?auth|protect)\w*)\s*\(\s*(?P<inner>[\w.]+)\s*[,)]")
+_TAIL_COMMENT_RE = re.compile(r"\s*(?://|#).*$")
+
+
+def auth_unwrapped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    new, old = edited_sides(added, removed)
+    for was in old[:_NEW]:
+        for m in _AUTH_CALL_RE.finditer(was) if len(was) <= _LONG else ():
+            close = closing_bracket(was, was.index("(", m.start("call") + len(m.group("call"))))
+            if close is None:
+                continue
+            bare = unspaced(was[:m.start()] + m.group("inner") + was[close:])
+            line = next((n for n in new if unspaced(_TAIL_COMMENT_RE.sub("", n)) == bare), None)
+            if line is not None:
+                return f"unwraps a handler from its authentication ({m.group('call')}({m.group('inner')}, …) → {m.group('inner')}): {paired_quote(was, line)}"
+    return None
+
+
+# ----- the working folder served
+_FOLDER_SERVED_RE = re.compile(r"(?:serve-static['\"]\)|koa-static['\"]\)|\bserveStatic|\bexpress\.static|\bsirv)\s*\(\s*(?:['\"]\.\/?['\"]|__dirname\s*[,)])|"
+                               r"\bdotfiles\s*:\s*['\"]allow['\"]")
+
+
+def folder_served(added: Sequence[str], removed: Sequence[str] = ()) -> str | None:
+    if static_root_widened(added, removed):
+        return None  # a static root turned in place is relay.review.answer_slips' ("serves the working folder … ('public' → '.')")
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and (m := _FOLDER_SERVED_RE.search(line)):
+            what = "dotfiles (.env, .git)" if "dotfiles" in m.group() else "the working folder (its source and secrets)"
+            return f"serves {what} to whoever asks: {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a key or a program fetched over plain http
+_FETCHED_PLAIN_RE = re.compile(r"\b(?:get|fetch|urlopen|urlretrieve|Get|download\w*|request|axios\.get|got)\s*\(\s*['\"`](?P<at>http://"
+                               r"(?!localhost\b|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[^'\"`\s]+\.(?:pub|pem|asc|gpg|key|crt|cer|der|sig|minisig|sh|ps1|"
+                               r"exe|msi|dmg|pkg|deb|rpm|jar|whl|tar\.gz|tgz|zip))['\"`]")
+
+
+def fetched_plain(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and "http://" in line and (m := _FETCHED_PLAIN_RE.search(line)):
+            return f"fetches a key or a program over plain HTTP (whoever is on the path serves it): {m.group('at')[:80]}"
+    return None
+
+
+# ----- RSA encryption with PKCS#1 v1.5 padding
+_PKCS1_RE = re.compile(r"\bencryptionScheme\s*:\s*['\"]pkcs1['\"]|\bpublicEncrypt\s*\([^)]*\bRSA_PKCS1_PADDING\b|"
+                       r"\bopenssl_public_encrypt\s*\([^)]*\bOPENSSL_PKCS1_PADDING\b|['\"]RSA/(?:ECB|NONE)/PKCS1Padding['\"]|"
+                       r"\brsa\.EncryptPKCS1v15\s*\(|\.encrypt\s*\([^)]*\bpadding\.PKCS1v15\s*\(")
+
+
+def pkcs1_encryption(added: Sequence[str], removed: Sequence[str] = ()) -> str | None:
+    if any("oaep" in line.lower() for line in removed[:_NEW]):
+        return None  # OAEP made PKCS#1 v1.5 in place is relay.review.pair_slips' ("downgrades RSA's padding from OAEP")
+    for line in added[:_NEW]:
+        if len(line) <= _LONG and "PKCS1" in line.upper() and _PKCS1_RE.search(line):
+            return f"encrypts with RSA's PKCS#1 v1.5 padding (padding-oracle decryption): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a key built from a literal
+_KEY_CALL_RE = re.compile(r"\b\w*(?i:key|secret)\w*\s*\((?P<args>[^()]*)\)")
+_LONG_LITERAL_RE = re.compile(r"['\"](?P<v>[A-Za-z0-9+/=_-]{32,})['\"]")
+
+
+def key_from_literal(added: Sequence[str]) -> str | None:
+    for line in added[:_NEW]:
+        for m in _KEY_CALL_RE.finditer(line) if len(line) <= _LONG and ("key" in line.lower() or "secret" in line.lower()) else ():
+            if any(random_looking(v.group("v")) for v in _LONG_LITERAL_RE.finditer(m.group("args"))):
+                return f"builds a key from a hard-coded literal (a key published with the code): {cut_quote(line.strip())}"
+    return None
+
+
+# ----- a length check that refuses the side its message does not name
+_CHECK_RE = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?if\s*\(?\s*(?P<l>[^<>=!&|]+?)\s*(?P<op><=?|>=?)\s*(?P<r>[^<>=!&|:{)]+?)\s*\)?\s*[:{]?\s*$")
+_SIZE_RE = re.compile(r"\blen\s*\(|\.length\b|\.len\(\)|\.size\(\)|\bsizeof\b|\bcount\s*\(")
+_SHORT_RE = re.compile(r"(?i)missing|too short|truncated|not enough|insufficient|incomplete|underflow|unexpected end")
+_TOO_LONG_RE = re.compile(r"(?i)too long|too large|exceeds?|too many|trailing|overflow|extra bytes")
+_REFUSAL_RE = re.compile(r"^\s*(?:raise|throw|return\s+(?:Err|err|errors?\.|fmt\.Errorf|-1|null|None|false))")
+
+
+def message_contradicted(added: Sequence[str]) -> str | None:
+    lines = [line for line in added[:_NEW] if line.strip()]
+    for head, body in zip(lines, lines[1:]):
+        if len(head) > _LONG or (m := _CHECK_RE.match(head)) is None or not _REFUSAL_RE.match(body):
+            continue
+        left, right = _SIZE_RE.search(m.group("l")) is not None, _SIZE_RE.search(m.group("r")) is not None
+        if left == right:
+            continue  # which side is the value's own size is not told
+        refuses_long = (m.group("op").startswith(">")) == left
+        said = _TOO_LONG_RE.search(body) if not refuses_long else _SHORT_RE.search(body)
+        if said is not None:
+            side = "too long" if refuses_long else "too short"
+            return f"refuses the other side than its message says (the check refuses {side} values; the message: {said.group()}): {cut_quote(head.strip())}"
+    return None
+
+
+def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
+    """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
+    found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
+             or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added))
+    if found:
+        return found, True
+    contradicted = message_contradicted(added)
+    return (contradicted, False) if contradicted else None
+
+
+def classic_sample_slip(code: Sequence[str], was: Sequence[str], added: Sequence[str], removed: Sequence[str]) -> str | None:
+    """The slips of a docs page's sample (``code``/``was``: its sample lines; ``added``/``removed``: all its changed lines,
+    for the wrapped handler whose new line ends in a sentence)."""
+    return (auth_unwrapped(added, removed) or fetched_plain(code) or pkcs1_encryption(code, was) or key_from_literal(code)
+            or folder_served(code, was) or root_deleted(code))
