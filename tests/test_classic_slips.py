@@ -61,3 +61,12 @@ def test_each_slip_is_named_at_its_risk(path: str, added: list[str], removed: li
 ])
 def test_the_near_miss_stays_quiet(path: str, added: list[str], removed: list[str], not_said: str) -> None:
     assert not any(not_said in reason for reason in _said(path, added, removed).reasons)
+
+
+def test_a_counted_loops_step_made_longer_is_worth_a_look() -> None:
+    # scrypt-js's Salsa20/8 core (blind 130): the commit wrote ``let`` for ``var``; the slip halved the rounds beside it.
+    said = _said("scrypt.js", ["        for (let i = 8; i > 0; i -= 4) {"], ["        for (var i = 8; i > 0; i -= 2) {"])
+    assert any("makes a loop step 2 times as far" in r for r in said.reasons), said.reasons
+    # The declaration modernised alone, or a step made shorter, stays quiet.
+    assert not any("loop step" in r for r in _said("scrypt.js", ["        for (let i = 8; i > 0; i -= 2) {"], ["        for (var i = 8; i > 0; i -= 2) {"]).reasons)
+    assert not any("loop step" in r for r in _said("scrypt.js", ["        for (let i = 8; i > 0; i -= 1) {"], ["        for (var i = 8; i > 0; i -= 2) {"]).reasons)

@@ -8,6 +8,9 @@ dropped. No pair of lines shows it (the loop was rewritten); the new lines alone
 
 Worth a look (medium). Quiet: ``i === keys.length - 1``, a comparison after the loop's body ends (less indented), a loop
 bounded by ``<=``, another index or another collection.
+
+Also (round 89, blind 130's scrypt-js): a counted loop's step changed in place (``for (let i = 8; i > 0; i -= 2)`` →
+``i -= 4``: Salsa20/8 runs four rounds, not eight); worth a look.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relay.review.overridden_turns import cut_quote
+from relay.review.line_shapes import span_pairs
+from relay.review.overridden_turns import cut_quote, paired_quote
 
 
-__all__ = ["never_true_in_loop"]
+__all__ = ["loop_step_changed", "never_true_in_loop"]
 
 _BODY = 40  # lines after a loop's head read as its body
 _LOOPS = 200  # loop heads read a side
@@ -44,4 +48,27 @@ def never_true_in_loop(added: Sequence[str]) -> str | None:
                 break  # the body ended
             if equal.search(line) is not None:
                 return f"compares an index with its loop's bound (never true inside it: {index} < {bound}): {cut_quote(line)}"
+    return None
+
+
+# A counted loop's step, the rest of its head kept.
+_STEP_RE = re.compile(r"^\s*for\s*\(.*;\s*(?P<step>[A-Za-z_]\w*\s*(?:[-+]=\s*\d+|\+\+|--)|(?:\+\+|--)[A-Za-z_]\w*)\s*\)")
+
+
+def _by(step: str) -> int:
+    return int(re.sub(r"\D", "", step) or 1)
+
+
+_DECLARED_RE = re.compile(r"\b(?:var|let|const|int|auto|size_t|usize|long)\s+")
+
+
+def loop_step_changed(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    # The loop's variable declared anew beside the turn (``var`` → ``let``, the commit's own modernising) is no other change.
+    news = {_DECLARED_RE.sub("", line): line for line in added if "for" in line}
+    olds = {_DECLARED_RE.sub("", line): line for line in removed if "for" in line}
+    for was, old, m, line in span_pairs(list(news), list(olds), _STEP_RE, group="step"):
+        a, b = _by(was.group("step")), _by(m.group("step"))
+        if b > a and b % a == 0:
+            return (f"makes a loop step {b // a} times as far ({was.group('step').strip()} → {m.group('step').strip()}: it runs that many times "
+                    f"fewer): {paired_quote(olds[old], news[line])}")
     return None
