@@ -70,3 +70,23 @@ def test_a_counted_loops_step_made_longer_is_worth_a_look() -> None:
     # The declaration modernised alone, or a step made shorter, stays quiet.
     assert not any("loop step" in r for r in _said("scrypt.js", ["        for (let i = 8; i > 0; i -= 2) {"], ["        for (var i = 8; i > 0; i -= 2) {"]).reasons)
     assert not any("loop step" in r for r in _said("scrypt.js", ["        for (let i = 8; i > 0; i -= 1) {"], ["        for (var i = 8; i > 0; i -= 2) {"]).reasons)
+
+
+@pytest.mark.parametrize(("path", "added", "removed", "said", "near_added"), [
+    # edwards25519's README (blind 131): a vanity import's domain respelled; the same path on another domain is a move.
+    ("README.md", ['import "filipo.io/edwards25519"'], ['import "filippo.io/edwards25519"'], "imports a look-alike of filippo.io/",
+     ['import "github.com/FiloSottile/edwards25519"']),
+    # slice-ansi's test script (blind 131): && made ; while a command is appended; appended with && stays quiet.
+    ("package.json", ['\t\t"test": "xo; ava; tsc index.d.ts"'], ['\t\t"test": "xo && ava"'], "runs on past a failure",
+     ['\t\t"test": "xo && ava && tsc index.d.ts"']),
+    # A secret's wipe deleted (secp256k1's shape); moved to another line it stays quiet.
+    ("src/modules/main_impl.h", ["    secp256k1_sha256_clear(&hash);"],
+     ["    secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser));", "    secp256k1_sha256_clear(&hash);"], "no longer wipes a secret",
+     ["    secp256k1_sha256_clear(&hash);", "    secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser)); /* moved */"]),
+    # A loop down to index 0 made to stop before it (edwards25519's scalar check); a loop made to include 0 stays quiet.
+    ("scalar.go", ["\tfor i := len(s) - 1; i > 0; i-- {"], ["\tfor i := len(s) - 1; i >= 0; i-- {"], "stops a loop before index 0",
+     ["\tfor i := len(s) - 1; i >= 0; i-- {"]),
+])
+def test_round_89s_readers_of_edits(path: str, added: list[str], removed: list[str], said: str, near_added: list[str]) -> None:
+    assert any(said in r for r in _said(path, added, removed).reasons), _said(path, added, removed).reasons
+    assert not any(said in r for r in _said(path, near_added, removed).reasons)

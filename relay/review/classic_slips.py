@@ -15,6 +15,8 @@
   ``new NodeRSA({ b: 2048 }, { encryptionScheme: 'pkcs1' })``: a padding oracle decrypts);
 - ``key_from_literal`` (new lines, code and docs samples): a key-named call given a long random-looking literal among its
   arguments (python-signedjson's README ``decode_signing_key_base64('ed25519', 'zxcvb', 'nJ3b…')``: a signing key published);
+- ``wipe_dropped`` (removed lines): a secret's wipe deleted and written nowhere else (secp256k1's
+  ``secp256k1_memclear_explicit(hash_ser, sizeof(hash_ser));``: the shared secret's hash stays in memory; round 89, blind 131);
 - ``message_contradicted`` (new lines, worth a look): a length check whose refusal says the value is short while the
   check refuses the long side, or back (ecdsa-python's ``if len(content) > length: raise Exception("missing bytes…")``:
   truncated input passes).
@@ -164,10 +166,24 @@ def message_contradicted(added: Sequence[str]) -> str | None:
     return None
 
 
+# ----- a secret's wipe deleted
+_WIPE_RE = re.compile(r"\b(?P<fn>\w*(?:memclear|memzero|explicit_bzero|cleanse|SecureZeroMemory|zeroize|memset_s|crypto_wipe|secure_?zero)\w*)"
+                      r"\s*\(\s*&?\s*(?P<arg>[\w.>\[\]-]+)|\b(?P<rarg>[\w.]+)\.zeroize\(\)")
+
+
+def wipe_dropped(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    wiped = {m.group("arg") or m.group("rarg") for line in added[:_NEW] for m in _WIPE_RE.finditer(line)}
+    for line in removed[:_NEW]:
+        for m in _WIPE_RE.finditer(line) if len(line) <= _LONG else ():
+            if (m.group("arg") or m.group("rarg")) not in wiped:
+                return f"no longer wipes a secret from memory ({m.group('arg') or m.group('rarg')} stays readable after use): removed: {cut_quote(line.strip())}"
+    return None
+
+
 def classic_slip(added: Sequence[str], removed: Sequence[str]) -> tuple[str, bool] | None:
     """The first of these slips the edit makes (see the module's doc), with whether it is classic (high)."""
     found = (safe_variant_dropped(added, removed) or root_deleted(added) or auth_unwrapped(added, removed) or folder_served(added, removed)
-             or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added))
+             or fetched_plain(added) or pkcs1_encryption(added, removed) or key_from_literal(added) or wipe_dropped(added, removed))
     if found:
         return found, True
     contradicted = message_contradicted(added)

@@ -62,6 +62,17 @@ def _by(step: str) -> int:
 _DECLARED_RE = re.compile(r"\b(?:var|let|const|int|auto|size_t|usize|long)\s+")
 
 
+_DOWN_TO_ZERO_RE = re.compile(r"^\s*for\b.*?;\s*(?P<cond>(?P<i>[A-Za-z_]\w*)\s*>=?\s*0)\s*;")
+
+
+def _stops_before_zero(news: dict[str, str], olds: dict[str, str]) -> str | None:
+    """A loop counting down to index 0 made to stop before it (edwards25519's ``i >= 0`` → ``i > 0``, blind 131)."""
+    for was, old, m, line in span_pairs(list(news), list(olds), _DOWN_TO_ZERO_RE, group="cond"):
+        if ">=" in was.group("cond") and ">=" not in m.group("cond") and was.group("i") == m.group("i"):
+            return f"stops a loop before index 0 ({was.group('cond')} → {m.group('cond')}: the first element is never read): {paired_quote(olds[old], news[line])}"
+    return None
+
+
 def loop_step_changed(added: Sequence[str], removed: Sequence[str]) -> str | None:
     # The loop's variable declared anew beside the turn (``var`` → ``let``, the commit's own modernising) is no other change.
     news = {_DECLARED_RE.sub("", line): line for line in added if "for" in line}
@@ -71,4 +82,4 @@ def loop_step_changed(added: Sequence[str], removed: Sequence[str]) -> str | Non
         if b > a and b % a == 0:
             return (f"makes a loop step {b // a} times as far ({was.group('step').strip()} → {m.group('step').strip()}: it runs that many times "
                     f"fewer): {paired_quote(olds[old], news[line])}")
-    return None
+    return _stops_before_zero(news, olds)

@@ -131,6 +131,10 @@ def chain_made_sequence(added: Sequence[str], removed: Sequence[str]) -> str | N
     for line in new if olds else ():
         if ";" in line and (was := olds.get(unspaced(line.replace("&&", ";")))) is not None and was.count("&&") > line.count("&&"):
             return f"runs on past a failure (&& → ;: a failing command before the last no longer fails the script): {paired_quote(was, line)}"
+        # A command appended in the same edit (round 89: slice-ansi's ``"xo && ava"`` → ``"xo; ava; tsc index.d.ts"``, blind 131).
+        if ";" in line and "&&" not in line and (was := next((o for o in olds.values() if unspaced(line.replace(";", "&&")).startswith(
+                unspaced(o).rstrip('",\'') + "&&")), None)) is not None:
+            return f"runs on past a failure (&& → ;: a failing command before the last no longer fails the script): {paired_quote(was, line)}"
     return None
 
 

@@ -104,4 +104,20 @@ def import_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None
                     continue  # a version in the path moved (``jwt-go.v2`` → ``jwt-go.v3``: dgrijalva's README in ordinary history)
                 if len(turned) == 1 and 0 < turned[0] < 3 and len(was) >= 4 and near(was, now):
                     return f"imports a look-alike of {old} ({parts[turned[0]]} → {new[turned[0]]}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
+    return _vanity_respelled(added, removed)
+
+
+# A Go import from a vanity domain (``import "filippo.io/edwards25519"``, ``go get go.uber.org/zap``): the domain is the owner,
+# respelled one or two letters off (round 89: edwards25519's README, blind 131, ``filipo.io``).
+_VANITY_RE = re.compile(r"""^\s*(?:import\s+(?:\w+\s+)?|go\s+(?:get|install)\s+|\w+\s+)?["'`]?(?P<path>(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)+)/[\w./-]+?)(?:@[\w.-]+)?["'`]?\s*$""")
+
+
+def _vanity_respelled(added: Sequence[str], removed: Sequence[str]) -> str | None:
+    olds = {m.group("path").split("/", 1)[1]: m.group("domain") for line in removed[:_SCAN] if (m := _VANITY_RE.match(line))}
+    for line in added[:_SCAN] if olds else ():
+        if (m := _VANITY_RE.match(line)) is None or (was := olds.get(m.group("path").split("/", 1)[1])) is None:
+            continue
+        now = m.group("domain")
+        if was != now and len(was) >= 5 and near(was, now) and re.sub(r"\d", "", was) != re.sub(r"\d", "", now):
+            return f"imports a look-alike of {was}/… ({was} → {now}: a typo-squat?): {window(line, m.start('path'), m.end('path'), 70, 12)}"
     return None
