@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 
 from relay.review.answer_slips import static_root_widened
-from relay.review.line_shapes import edited_sides, span_pairs, unspaced
+from relay.review.line_shapes import edited_sides, first_hit, span_pairs, unspaced
 from relay.review.overridden_turns import closing_bracket, cut_quote, paired_quote
 from relay.review.value_turns import random_looking
 
@@ -60,10 +60,10 @@ _ROOT_DELETE_RE = re.compile(r"\b(?:rm\s+(?:-[\w-]+\s+)*-\w*[rRf]\w*|rimraf|del-
 
 
 def root_deleted(added: Sequence[str]) -> str | None:
-    for line in added[:_NEW]:
-        if len(line) <= _LONG and ("rm" in line or "rimraf" in line or "del" in line) and (m := _ROOT_DELETE_RE.search(line)):
-            return f"deletes from the filesystem's root or the home folder ({m.group('at')}: every file the user may delete): {cut_quote(line.strip())}"
-    return None
+    if (hit := first_hit(added, _ROOT_DELETE_RE, most=_NEW, longest=_LONG)) is None:
+        return None
+    line, m = hit
+    return f"deletes from the filesystem's root or the home folder ({m.group('at')}: every file the user may delete): {cut_quote(line.strip())}"
 
 
 # ----- a handler unwrapped from its authentication
@@ -94,11 +94,11 @@ _FOLDER_SERVED_RE = re.compile(r"(?:serve-static['\"]\)|koa-static['\"]\)|\bserv
 def folder_served(added: Sequence[str], removed: Sequence[str] = ()) -> str | None:
     if static_root_widened(added, removed):
         return None  # a static root turned in place is relay.review.answer_slips' ("serves the working folder … ('public' → '.')")
-    for line in added[:_NEW]:
-        if len(line) <= _LONG and (m := _FOLDER_SERVED_RE.search(line)):
-            what = "dotfiles (.env, .git)" if "dotfiles" in m.group() else "the working folder (its source and secrets)"
-            return f"serves {what} to whoever asks: {cut_quote(line.strip())}"
-    return None
+    if (hit := first_hit(added, _FOLDER_SERVED_RE, most=_NEW, longest=_LONG)) is None:
+        return None
+    line, m = hit
+    what = "dotfiles (.env, .git)" if "dotfiles" in m.group() else "the working folder (its source and secrets)"
+    return f"serves {what} to whoever asks: {cut_quote(line.strip())}"
 
 
 # ----- a key or a program fetched over plain http
@@ -108,10 +108,8 @@ _FETCHED_PLAIN_RE = re.compile(r"\b(?:get|fetch|urlopen|urlretrieve|Get|download
 
 
 def fetched_plain(added: Sequence[str]) -> str | None:
-    for line in added[:_NEW]:
-        if len(line) <= _LONG and "http://" in line and (m := _FETCHED_PLAIN_RE.search(line)):
-            return f"fetches a key or a program over plain HTTP (whoever is on the path serves it): {m.group('at')[:80]}"
-    return None
+    hit = first_hit(added, _FETCHED_PLAIN_RE, most=_NEW, longest=_LONG)
+    return None if hit is None else f"fetches a key or a program over plain HTTP (whoever is on the path serves it): {hit[1].group('at')[:80]}"
 
 
 # ----- RSA encryption with PKCS#1 v1.5 padding
@@ -123,10 +121,8 @@ _PKCS1_RE = re.compile(r"\bencryptionScheme\s*:\s*['\"]pkcs1['\"]|\bpublicEncryp
 def pkcs1_encryption(added: Sequence[str], removed: Sequence[str] = ()) -> str | None:
     if any("oaep" in line.lower() for line in removed[:_NEW]):
         return None  # OAEP made PKCS#1 v1.5 in place is relay.review.pair_slips' ("downgrades RSA's padding from OAEP")
-    for line in added[:_NEW]:
-        if len(line) <= _LONG and "PKCS1" in line.upper() and _PKCS1_RE.search(line):
-            return f"encrypts with RSA's PKCS#1 v1.5 padding (padding-oracle decryption): {cut_quote(line.strip())}"
-    return None
+    hit = first_hit(added, _PKCS1_RE, most=_NEW, longest=_LONG)
+    return None if hit is None else f"encrypts with RSA's PKCS#1 v1.5 padding (padding-oracle decryption): {cut_quote(hit[0].strip())}"
 
 
 # ----- a key built from a literal

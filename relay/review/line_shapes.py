@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from relay.observe.changes import HUNK_CHARS
 
-__all__ = ["LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
+__all__ = ["first_hit", "LINE_CHARS", "READ_LINES", "IMPORT_RE", "FORMATTER_SHARE", "Screen", "edited_sides", "looks_like_prose", "screen_text", "squeezed", "formatter_share", "all_restated", "SHARE_LINES", "near", "window", "word_trie",
            "comment_only", "span_pairs", "unspaced"]
 
 # The rules read whole hunks: the changed lines observation keeps (``relay.observe.changes``: up to
@@ -78,6 +78,15 @@ def edited_sides(added: Sequence[str], removed: Sequence[str], *, most: int = 40
     kept = {line.strip() for line in removed[:most]}
     return ([line for line in added[:most] if len(line) <= longest and line.strip() not in kept],
             [line for line in removed[:most] if len(line) <= longest])
+
+
+def first_hit(lines: Sequence[str], pattern: re.Pattern[str], *, most: int = 4000, longest: int = 400) -> tuple[str, re.Match[str]] | None:
+    """The first of ``lines`` (of the first ``most``, each at most ``longest`` characters) ``pattern`` finds, and the match:
+    how a reader of new lines finds the one it names."""
+    for line in lines[:most]:
+        if len(line) <= longest and (m := pattern.search(line)) is not None:
+            return line, m
+    return None
 
 
 def unspaced(line: str) -> str:
